@@ -1,0 +1,720 @@
+/* gnn-autograd.c: grad mode, graph nodes and the backward engine
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-node-private.h"
+#include "ops/gnn-ops-private.h"
+
+/* ---- grad mode ---------------------------------------------------------------------- */
+
+static __thread gboolean grad_disabled;
+
+/**
+ * gnn_is_grad_enabled:
+ *
+ * Returns: whether operations on this thread record the autograd graph
+ *   (`torch.is_grad_enabled ()`)
+ *
+ * MT safe: grad mode is per thread.
+ */
+gboolean
+gnn_is_grad_enabled (void)
+{
+  return !grad_disabled;
+}
+
+/**
+ * gnn_set_grad_enabled:
+ * @enabled: whether to record the autograd graph on this thread
+ *
+ * Sets grad mode for the calling thread (`torch.set_grad_enabled`).
+ *
+ * Returns: the previous setting
+ *
+ * MT safe: grad mode is per thread.
+ */
+gboolean
+gnn_set_grad_enabled (gboolean enabled)
+{
+  gboolean old = !grad_disabled;
+  grad_disabled = !enabled;
+  return old;
+}
+
+struct _GnnNoGradGuard
+{
+  gboolean previous;
+};
+
+/**
+ * gnn_no_grad_guard_new: (skip)
+ *
+ * Turns grad mode off for the calling thread until the guard is freed, which restores the
+ * previous mode. Bindings use [func@Gnn.set_grad_enabled] (Python: `with Gnn.no_grad ():`).
+ *
+ * Returns: (transfer full): a guard for [func@Gnn.no_grad_guard_free]
+ */
+GnnNoGradGuard *
+gnn_no_grad_guard_new (void)
+{
+  GnnNoGradGuard *guard = g_new (GnnNoGradGuard, 1);
+  guard->previous = gnn_set_grad_enabled (FALSE);
+  return guard;
+}
+
+/**
+ * gnn_no_grad_guard_free: (skip)
+ * @guard: a guard from [func@Gnn.no_grad_guard_new]
+ *
+ * Restores the grad mode that was in force when @guard was made.
+ */
+void
+gnn_no_grad_guard_free (GnnNoGradGuard *guard)
+{
+  g_return_if_fail (guard != NULL);
+  gnn_set_grad_enabled (guard->previous);
+  g_free (guard);
+}
+
+/* ---- nodes -------------------------------------------------------------------------- */
+
+static guint64 next_sequence_nr;
+static gulong next_hook_id = 1;
+
+GnnNode *
+gnn_node_ref (GnnNode *node)
+{
+  g_atomic_ref_count_inc (&node->ref_count);
+  return node;
+}
+
+static void
+release_saved (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_saved; i++)
+    g_clear_object (&node->saved[i].tensor);
+  node->released = TRUE;
+}
+
+void
+gnn_node_unref (GnnNode *node)
+{
+  if (!g_atomic_ref_count_dec (&node->ref_count))
+    return;
+  release_saved (node);
+  if (node->ctx_free && node->ctx)
+    node->ctx_free (node->ctx);
+  g_free (node->saved);
+  for (guint i = 0; i < node->n_inputs; i++)
+    if (node->edges[i].node)
+      gnn_node_unref (node->edges[i].node);
+  g_free (node->edges);
+  g_free (node->in_ndim);
+  g_free (node->in_shape);
+  g_free (node->in_dtype);
+  if (node->pre_hooks)
+    {
+      for (guint i = 0; i < node->pre_hooks->len; i++)
+        {
+          GnnNodeHook *h = &g_array_index (node->pre_hooks, GnnNodeHook, i);
+          if (h->destroy)
+            h->destroy (h->data);
+        }
+      g_array_unref (node->pre_hooks);
+    }
+  if (node->variable)
+    {
+      GnnTensorPrivate *vp = gnn_tensor_priv (node->variable);
+      if (vp->grad_accumulator == node)
+        vp->grad_accumulator = NULL;
+      g_object_unref (node->variable);
+    }
+  g_free (node);
+}
+
+const char *
+gnn_node_get_name (GnnNode *node)
+{
+  return node->name;
+}
+
+static GnnNode *
+node_new (const char *name, GnnBackwardFunc backward, guint n_inputs, guint n_outputs)
+{
+  GnnNode *node = g_new0 (GnnNode, 1);
+
+  g_atomic_ref_count_init (&node->ref_count);
+  node->name = name;
+  node->backward = backward;
+  node->n_inputs = n_inputs;
+  node->n_outputs = n_outputs;
+  node->edges = g_new0 (GnnEdge, MAX (n_inputs, 1));
+  node->sequence_nr = g_atomic_pointer_add (&next_sequence_nr, 1);
+  return node;
+}
+
+static gboolean accumulate_grad_backward (GnnNode *node, GnnTensor **grad_outputs,
+                                          GnnTensor **grad_inputs, GError **error);
+
+static GnnNode *
+get_accumulator (GnnTensor *leaf)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (leaf);
+  GnnNode *acc;
+
+  if (p->grad_accumulator)
+    return gnn_node_ref (p->grad_accumulator);
+  acc = node_new ("AccumulateGrad", accumulate_grad_backward, 0, 1);
+  acc->sequence_nr = G_MAXUINT64;
+  acc->variable = g_object_ref (leaf);
+  p->grad_accumulator = acc;
+  return acc;
+}
+
+/* The edge along which a gradient for @t flows, with a new reference, or NULL. */
+static GnnNode *
+gradient_edge (GnnTensor *t, guint *input_nr)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  if (!p->requires_grad)
+    return NULL;
+  if (p->grad_fn)
+    {
+      *input_nr = p->output_nr;
+      return gnn_node_ref (p->grad_fn);
+    }
+  *input_nr = 0;
+  return get_accumulator (t);
+}
+
+gboolean
+gnn_autograd_needed (GnnTensor **inputs,
+                     guint       n_inputs)
+{
+  if (grad_disabled)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] && gnn_tensor_priv (inputs[i])->requires_grad)
+      return TRUE;
+  return FALSE;
+}
+
+static GnnNode *
+make_node (const char *name, GnnBackwardFunc backward, GnnTensor **inputs, guint n_inputs,
+           guint n_outputs)
+{
+  GnnNode *node = node_new (name, backward, n_inputs, n_outputs);
+
+  node->in_ndim = g_new (guint8, MAX (n_inputs, 1));
+  node->in_shape = g_malloc (sizeof (gint64[GNN_MAX_DIMS]) * MAX (n_inputs, 1));
+  node->in_dtype = g_new (GnnDtype, MAX (n_inputs, 1));
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      if (inputs[i] == NULL)
+        {
+          node->in_ndim[i] = 0;
+          node->in_dtype[i] = GNN_DTYPE_FLOAT32;
+          continue;
+        }
+      GnnTensorPrivate *p = gnn_tensor_priv (inputs[i]);
+      node->in_ndim[i] = (guint8) p->ndim;
+      memcpy (node->in_shape[i], p->shape, sizeof (gint64) * p->ndim);
+      node->in_dtype[i] = p->dtype;
+      node->edges[i].node = gradient_edge (inputs[i], &node->edges[i].input_nr);
+    }
+  return node;
+}
+
+GnnNode *
+gnn_autograd_record (const char       *name,
+                     GnnBackwardFunc   backward,
+                     GnnTensor       **inputs,
+                     guint             n_inputs,
+                     GnnTensor       **outputs,
+                     guint             n_outputs)
+{
+  GnnNode *node;
+
+  if (!gnn_autograd_needed (inputs, n_inputs))
+    return NULL;
+  node = make_node (name, backward, inputs, n_inputs, n_outputs);
+  for (guint i = 0; i < n_outputs; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (outputs[i]);
+      if (!gnn_dtype_is_floating (p->dtype))
+        continue;
+      g_clear_pointer (&p->grad_fn, gnn_node_unref);
+      p->grad_fn = gnn_node_ref (node);
+      p->output_nr = i;
+      p->requires_grad = TRUE;
+    }
+  gnn_node_unref (node);  /* the outputs hold it */
+  return node;
+}
+
+void
+gnn_node_save (GnnNode   *node,
+               GnnTensor *tensor)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (tensor);
+  GnnSavedTensor *s;
+
+  node->saved = g_renew (GnnSavedTensor, node->saved, node->n_saved + 1);
+  s = &node->saved[node->n_saved++];
+  s->tensor = gnn_tensor_new_alias (tensor);
+  s->version = p->version->version;
+  s->is_output = p->grad_fn == node;
+  s->owner_name = p->grad_fn ? p->grad_fn->name : NULL;
+  s->output_nr = p->output_nr;
+}
+
+GnnTensor *
+gnn_node_saved (GnnNode *node,
+                guint    i,
+                GError **error)
+{
+  GnnSavedTensor *s;
+  GnnTensorPrivate *p;
+
+  g_assert (i < node->n_saved);
+  s = &node->saved[i];
+  if (s->tensor == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "Trying to backward through the graph a second time (or directly access saved "
+                   "tensors after they have already been freed). Saved intermediate values of the "
+                   "graph are freed when you call backward. Specify retain_graph=TRUE if you need "
+                   "to backward through the graph a second time.");
+      return NULL;
+    }
+  p = gnn_tensor_priv (s->tensor);
+  if (p->version->version != s->version)
+    {
+      g_autofree char *shape = gnn_shape_to_string (p->ndim, p->shape);
+      g_autofree char *owner = NULL;
+      if (s->owner_name)
+        owner = g_strdup_printf (", which is output %u of %s,", s->output_nr,
+                                 s->is_output ? node->name : s->owner_name);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "one of the variables needed for gradient computation has been modified by an "
+                   "inplace operation: [%s %s]%s is at version %" G_GUINT64_FORMAT
+                   "; expected version %" G_GUINT64_FORMAT " instead",
+                   gnn_dtype_get_name (p->dtype), shape, owner ? owner : "",
+                   p->version->version, s->version);
+      return NULL;
+    }
+  return s->tensor;
+}
+
+void
+gnn_node_set_ctx (GnnNode       *node,
+                  gpointer       ctx,
+                  GDestroyNotify ctx_free)
+{
+  node->ctx = ctx;
+  node->ctx_free = ctx_free;
+}
+
+gulong
+gnn_node_add_pre_hook (GnnNode        *node,
+                       guint           index,
+                       gboolean        last,
+                       GnnNodeHookFunc func,
+                       gpointer        data,
+                       GDestroyNotify  destroy)
+{
+  GnnNodeHook h = { func, index, last, data, destroy, 0 };
+
+  h.id = g_atomic_pointer_add (&next_hook_id, 1);
+  if (node->pre_hooks == NULL)
+    node->pre_hooks = g_array_new (FALSE, FALSE, sizeof (GnnNodeHook));
+  g_array_append_val (node->pre_hooks, h);
+  return h.id;
+}
+
+void
+gnn_node_remove_hook (GnnNode *node,
+                      gulong   id)
+{
+  if (node->pre_hooks == NULL)
+    return;
+  for (guint i = 0; i < node->pre_hooks->len; i++)
+    {
+      GnnNodeHook *h = &g_array_index (node->pre_hooks, GnnNodeHook, i);
+      if (h->id == id)
+        {
+          GDestroyNotify destroy = h->destroy;
+          gpointer data = h->data;
+          g_array_remove_index (node->pre_hooks, i);
+          if (destroy)
+            destroy (data);
+          return;
+        }
+    }
+}
+
+gulong
+gnn_autograd_next_hook_id (void)
+{
+  return g_atomic_pointer_add (&next_hook_id, 1);
+}
+
+/* ---- in place ----------------------------------------------------------------------- */
+
+gboolean
+gnn_autograd_check_inplace (GnnTensor *self,
+                            GError   **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+
+  if (grad_disabled)
+    return TRUE;
+  if (p->requires_grad && p->grad_fn == NULL && p->base == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "a leaf Variable that requires grad is being used in an in-place operation.");
+      return FALSE;
+    }
+  if (p->base)
+    {
+      GnnTensorPrivate *bp = gnn_tensor_priv (p->base);
+      if (bp->requires_grad && bp->grad_fn == NULL)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                               "a view of a leaf Variable that requires grad is being used in an "
+                               "in-place operation.");
+          return FALSE;
+        }
+      if (bp->requires_grad || p->requires_grad)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "in-place operations on a view of a tensor that requires grad are "
+                               "not supported yet: apply the operation out of place");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+GnnNode *
+gnn_autograd_prepare_inplace (const char      *name,
+                              GnnBackwardFunc  backward,
+                              GnnTensor      **inputs,
+                              guint            n_inputs)
+{
+  if (!gnn_autograd_needed (inputs, n_inputs))
+    return NULL;
+  return make_node (name, backward, inputs, n_inputs, 1);
+}
+
+void
+gnn_autograd_commit_inplace (GnnTensor *self,
+                             GnnNode   *node)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+
+  p->version->version++;
+  if (node == NULL)
+    return;
+  g_clear_pointer (&p->grad_fn, gnn_node_unref);
+  p->grad_fn = node;
+  p->output_nr = 0;
+  p->requires_grad = TRUE;
+}
+
+/* ---- AccumulateGrad ----------------------------------------------------------------- */
+
+static gboolean
+accumulate_grad_backward (GnnNode    *node,
+                          GnnTensor **grad_outputs,
+                          GnnTensor **grad_inputs,
+                          GError    **error)
+{
+  GnnTensor *var = node->variable;
+  GnnTensorPrivate *vp = gnn_tensor_priv (var);
+  g_autoptr(GnnTensor) grad = grad_outputs[0] ? g_object_ref (grad_outputs[0]) : NULL;
+
+  if (grad == NULL)
+    return TRUE;
+
+  /* tensor hooks of the leaf run before accumulation */
+  if (vp->hooks)
+    for (guint i = 0; i < vp->hooks->len; i++)
+      {
+        GnnTensorHook *h = &g_array_index (vp->hooks, GnnTensorHook, i);
+        GnnTensor *r = h->func (grad, h->data);
+        if (r)
+          {
+            g_object_unref (grad);
+            grad = r;
+          }
+      }
+
+  if (vp->grad == NULL)
+    {
+      GnnTensorPrivate *gp = gnn_tensor_priv (grad);
+      if (G_OBJECT (grad)->ref_count == 1 && gp->base == NULL && gp->dtype == vp->dtype &&
+          gnn_tensor_is_contiguous_priv (gp) && gp->grad_fn == NULL &&
+          G_OBJECT_TYPE (grad) == GNN_TYPE_TENSOR)
+        vp->grad = g_steal_pointer (&grad);
+      else
+        {
+          vp->grad = gnn_tensor_clone_contiguous (grad, vp->dtype, error);
+          if (vp->grad == NULL)
+            return FALSE;
+        }
+      return TRUE;
+    }
+  return gnn_tensor_add_ (vp->grad, grad, 1.0, error);
+}
+
+/* ---- the engine --------------------------------------------------------------------- */
+
+typedef struct {
+  GnnNode *node;
+  guint dependencies;
+  GnnTensor **buffer;  /* n_outputs */
+} NodeTask;
+
+static void
+node_task_free (gpointer data)
+{
+  NodeTask *t = data;
+  for (guint i = 0; i < t->node->n_outputs; i++)
+    g_clear_object (&t->buffer[i]);
+  g_free (t->buffer);
+  g_free (t);
+}
+
+static NodeTask *
+task_for (GHashTable *tasks, GnnNode *node)
+{
+  NodeTask *t = g_hash_table_lookup (tasks, node);
+  if (t == NULL)
+    {
+      t = g_new0 (NodeTask, 1);
+      t->node = node;
+      t->buffer = g_new0 (GnnTensor *, MAX (node->n_outputs, 1));
+      g_hash_table_insert (tasks, node, t);
+    }
+  return t;
+}
+
+static gboolean
+buffer_add (NodeTask *t, guint index, GnnTensor *grad, GError **error)
+{
+  if (t->buffer[index] == NULL)
+    {
+      t->buffer[index] = g_object_ref (grad);
+      return TRUE;
+    }
+  else
+    {
+      GnnTensor *sum = gnn_tensor_add (t->buffer[index], grad, 1.0, error);
+      if (sum == NULL)
+        return FALSE;
+      g_object_unref (t->buffer[index]);
+      t->buffer[index] = sum;
+      return TRUE;
+    }
+}
+
+/* a max-heap of tasks by sequence number: later nodes first, as PyTorch's engine */
+static void
+heap_push (GPtrArray *heap, NodeTask *t)
+{
+  guint i = heap->len;
+  g_ptr_array_add (heap, t);
+  while (i > 0)
+    {
+      guint parent = (i - 1) / 2;
+      NodeTask *a = heap->pdata[parent], *b = heap->pdata[i];
+      if (a->node->sequence_nr >= b->node->sequence_nr)
+        break;
+      heap->pdata[parent] = b;
+      heap->pdata[i] = a;
+      i = parent;
+    }
+}
+
+static NodeTask *
+heap_pop (GPtrArray *heap)
+{
+  NodeTask *top = heap->pdata[0];
+  NodeTask *last = g_ptr_array_steal_index (heap, heap->len - 1);
+  guint i = 0;
+
+  if (heap->len == 0)
+    return top;
+  heap->pdata[0] = last;
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      if (l < heap->len && ((NodeTask *) heap->pdata[l])->node->sequence_nr > ((NodeTask *) heap->pdata[m])->node->sequence_nr)
+        m = l;
+      if (r < heap->len && ((NodeTask *) heap->pdata[r])->node->sequence_nr > ((NodeTask *) heap->pdata[m])->node->sequence_nr)
+        m = r;
+      if (m == i)
+        break;
+      gpointer tmp = heap->pdata[i];
+      heap->pdata[i] = heap->pdata[m];
+      heap->pdata[m] = tmp;
+      i = m;
+    }
+  return top;
+}
+
+static gboolean
+run_pre_hooks (GnnNode *node, GnnTensor **buffer, gboolean last)
+{
+  if (node->pre_hooks == NULL)
+    return TRUE;
+  for (guint i = 0; i < node->pre_hooks->len; i++)
+    {
+      GnnNodeHook h = g_array_index (node->pre_hooks, GnnNodeHook, i);
+      GnnTensor *r;
+      if (h.last != last || h.index >= node->n_outputs || buffer[h.index] == NULL)
+        continue;
+      r = h.func (node, h.index, buffer[h.index], h.data);
+      if (r)
+        {
+          g_object_unref (buffer[h.index]);
+          buffer[h.index] = r;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_grad_input (GnnNode *node, guint j, GnnTensor *g, GError **error)
+{
+  GnnTensorPrivate *gp = gnn_tensor_priv (g);
+  guint nd = node->in_ndim[j];
+
+  if (gp->ndim != nd || memcmp (gp->shape, node->in_shape[j], sizeof (gint64) * nd) != 0)
+    {
+      g_autofree char *got = gnn_shape_to_string (gp->ndim, gp->shape);
+      g_autofree char *want = gnn_shape_to_string (nd, node->in_shape[j]);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Function %s returned an invalid gradient at index %u - got %s but expected shape %s",
+                   node->name, j, got, want);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_autograd_run_backward (GnnTensor **roots,
+                           GnnTensor **grads,
+                           guint       n_roots,
+                           gboolean    retain_graph,
+                           GError    **error)
+{
+  g_autoptr(GHashTable) tasks = g_hash_table_new_full (NULL, NULL, NULL, node_task_free);
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  g_autoptr(GPtrArray) heap = g_ptr_array_new ();
+  g_autoptr(GPtrArray) root_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_node_unref);
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  gboolean prev_mode;
+  gboolean ok = TRUE;
+
+  /* the roots' edges */
+  for (guint r = 0; r < n_roots; r++)
+    {
+      guint input_nr = 0;
+      GnnNode *node = gradient_edge (roots[r], &input_nr);
+      NodeTask *t;
+
+      if (node == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                       "element %u of tensors does not require grad and does not have a grad_fn", r);
+          return FALSE;
+        }
+      g_ptr_array_add (root_nodes, node);
+      t = task_for (tasks, node);
+      if (!buffer_add (t, input_nr, grads[r], error))
+        return FALSE;
+      if (!g_hash_table_contains (seen, node))
+        {
+          g_hash_table_add (seen, node);
+          g_ptr_array_add (stack, node);
+        }
+    }
+
+  /* count dependencies */
+  while (stack->len > 0)
+    {
+      GnnNode *node = g_ptr_array_steal_index (stack, stack->len - 1);
+      for (guint i = 0; i < node->n_inputs; i++)
+        {
+          GnnNode *next = node->edges[i].node;
+          if (next == NULL)
+            continue;
+          task_for (tasks, next)->dependencies++;
+          if (!g_hash_table_contains (seen, next))
+            {
+              g_hash_table_add (seen, next);
+              g_ptr_array_add (stack, next);
+            }
+        }
+    }
+
+  for (guint r = 0; r < root_nodes->len; r++)
+    {
+      NodeTask *t = g_hash_table_lookup (tasks, root_nodes->pdata[r]);
+      if (t->dependencies == 0)
+        {
+          t->dependencies = G_MAXUINT;  /* pushed */
+          heap_push (heap, t);
+        }
+    }
+
+  prev_mode = gnn_set_grad_enabled (FALSE);
+  while (heap->len > 0 && ok)
+    {
+      NodeTask *t = heap_pop (heap);
+      GnnNode *node = t->node;
+      g_autofree GnnTensor **grad_inputs = g_new0 (GnnTensor *, MAX (node->n_inputs, 1));
+
+      run_pre_hooks (node, t->buffer, FALSE);
+      run_pre_hooks (node, t->buffer, TRUE);
+      if (!node->backward (node, t->buffer, grad_inputs, error))
+        {
+          if (error && *error && !g_str_has_prefix ((*error)->message, node->name))
+            g_prefix_error (error, "%s: ", node->name);
+          ok = FALSE;
+        }
+      if (!retain_graph && node->variable == NULL)
+        release_saved (node);
+      for (guint j = 0; j < node->n_inputs && ok; j++)
+        {
+          GnnEdge *e = &node->edges[j];
+          NodeTask *next;
+
+          if (e->node == NULL)
+            continue;
+          next = g_hash_table_lookup (tasks, e->node);
+          if (grad_inputs[j])
+            {
+              if (!check_grad_input (node, j, grad_inputs[j], error) ||
+                  !buffer_add (next, e->input_nr, grad_inputs[j], error))
+                ok = FALSE;
+            }
+          if (ok && --next->dependencies == 0)
+            heap_push (heap, next);
+        }
+      for (guint j = 0; j < node->n_inputs; j++)
+        g_clear_object (&grad_inputs[j]);
+      /* free the gradients this node consumed as soon as possible */
+      for (guint i = 0; i < node->n_outputs; i++)
+        g_clear_object (&t->buffer[i]);
+    }
+  gnn_set_grad_enabled (prev_mode);
+  return ok;
+}

@@ -1,0 +1,37 @@
+/* gnn-autograd.h: grad mode
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+
+G_BEGIN_DECLS
+
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_is_grad_enabled  (void);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_set_grad_enabled (gboolean enabled);
+
+/**
+ * GnnNoGradGuard:
+ *
+ * A scope in which operations record no autograd graph, as `with torch.no_grad ():`.
+ * In C, `g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();` ends the scope when
+ * the variable goes out of scope. Grad mode is per thread.
+ */
+typedef struct _GnnNoGradGuard GnnNoGradGuard;
+
+GNN_AVAILABLE_IN_ALL
+GnnNoGradGuard *gnn_no_grad_guard_new  (void);
+GNN_AVAILABLE_IN_ALL
+void            gnn_no_grad_guard_free (GnnNoGradGuard *guard);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnNoGradGuard, gnn_no_grad_guard_free)
+
+G_END_DECLS

@@ -1,0 +1,191 @@
+/* gnn-cpu-backend.c: the built-in CPU backend
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gnn-cpu-private.h"
+
+#define GNN_TYPE_CPU_BACKEND (gnn_cpu_backend_get_type ())
+G_DECLARE_FINAL_TYPE (GnnCpuBackend, gnn_cpu_backend, GNN, CPU_BACKEND, GObject)
+
+struct _GnnCpuBackend
+{
+  GObject parent_instance;
+};
+
+static GnnCpuKernel kernels[GNN_BACKEND_OP_N_OPS];
+
+gboolean
+gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error)
+{
+  GEnumClass *klass = g_type_class_ref (GNN_TYPE_BACKEND_OP);
+  GEnumValue *v = g_enum_get_value (klass, args->op);
+
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "The cpu backend has no %s kernel for dtype %s",
+               v ? v->value_nick : "unknown", gnn_dtype_get_name (args->out->dtype));
+  g_type_class_unref (klass);
+  return FALSE;
+}
+
+static gpointer
+cpu_alloc (GnnBackend *backend, guint device, gsize nbytes, GError **error)
+{
+  gpointer p = NULL;
+  gsize size = (MAX (nbytes, 1) + 63) & ~(gsize) 63;
+
+  if (posix_memalign (&p, 64, size) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_OUT_OF_MEMORY,
+                   "cpu: could not allocate %" G_GSIZE_FORMAT " bytes", nbytes);
+      return NULL;
+    }
+  return p;
+}
+
+static void
+cpu_free (GnnBackend *backend, guint device, gpointer ptr, gsize nbytes)
+{
+  free (ptr);
+}
+
+static gboolean
+cpu_copy (GnnBackend *backend, guint device, gpointer dst, gconstpointer src, gsize nbytes, GError **error)
+{
+  memcpy (dst, src, nbytes);
+  return TRUE;
+}
+
+static gboolean
+cpu_run (GnnBackend *backend, guint device, const GnnKernelArgs *args, GError **error)
+{
+  GnnCpuKernel k = kernels[args->op];
+
+  if (G_UNLIKELY (k == NULL))
+    return gnn_cpu_unsupported (args, error);
+  return k (args, error);
+}
+
+static const GnnBackendFuncs cpu_funcs = {
+  .alloc = cpu_alloc,
+  .free = cpu_free,
+  .copy_from_host = cpu_copy,
+  .copy_to_host = cpu_copy,
+  .copy_device = cpu_copy,
+  .run = cpu_run,
+  .is_host = TRUE,
+};
+
+static const char *
+cpu_get_name (GnnBackend *self)
+{
+  return "cpu";
+}
+
+static guint
+cpu_get_device_count (GnnBackend *self)
+{
+  return 1;
+}
+
+static char *
+cpu_get_device_description (GnnBackend *self, guint index)
+{
+  return g_strdup_printf ("CPU, %u processors, %d gnn threads, OpenBLAS gemm",
+                          g_get_num_processors (), gnn_get_num_threads ());
+}
+
+static gboolean
+cpu_get_memory_info (GnnBackend *self, guint index, guint64 *free_bytes, guint64 *total_bytes, GError **error)
+{
+  g_autofree char *contents = NULL;
+  guint64 total = 0, avail = 0;
+
+  if (g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
+    {
+      const char *t = strstr (contents, "MemTotal:");
+      const char *a = strstr (contents, "MemAvailable:");
+      if (t)
+        total = g_ascii_strtoull (t + 9, NULL, 10) * 1024;
+      if (a)
+        avail = g_ascii_strtoull (a + 13, NULL, 10) * 1024;
+    }
+  if (total == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "cpu: memory information is not available on this system");
+      return FALSE;
+    }
+  *free_bytes = avail;
+  *total_bytes = total;
+  return TRUE;
+}
+
+static gboolean
+cpu_supports_op (GnnBackend *self, GnnBackendOp op, GnnDtype dtype)
+{
+  if (op >= GNN_BACKEND_OP_N_OPS || kernels[op] == NULL)
+    return FALSE;
+  switch (op)
+    {
+    case GNN_BACKEND_OP_COPY:
+    case GNN_BACKEND_OP_FILL:
+    case GNN_BACKEND_OP_ARANGE:
+      return TRUE;
+    default:
+      return dtype == GNN_DTYPE_FLOAT32 || dtype == GNN_DTYPE_FLOAT64 || dtype == GNN_DTYPE_INT64;
+    }
+}
+
+static gboolean
+cpu_synchronize (GnnBackend *self, guint index, GError **error)
+{
+  return TRUE;
+}
+
+static const GnnBackendFuncs *
+cpu_get_funcs (GnnBackend *self)
+{
+  return &cpu_funcs;
+}
+
+static const char *
+cpu_get_device_type (GnnBackend *self)
+{
+  return "cpu";
+}
+
+static void
+gnn_cpu_backend_iface_init (GnnBackendInterface *iface)
+{
+  iface->get_name = cpu_get_name;
+  iface->get_device_type = cpu_get_device_type;
+  iface->get_device_count = cpu_get_device_count;
+  iface->get_device_description = cpu_get_device_description;
+  iface->get_memory_info = cpu_get_memory_info;
+  iface->supports_op = cpu_supports_op;
+  iface->synchronize = cpu_synchronize;
+  iface->get_funcs = cpu_get_funcs;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnCpuBackend, gnn_cpu_backend, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_BACKEND, gnn_cpu_backend_iface_init))
+
+static void
+gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
+{
+  gnn_cpu_register_elementwise (kernels);
+  gnn_cpu_register_unary (kernels);
+  gnn_cpu_register_reduce (kernels);
+  gnn_cpu_register_index (kernels);
+  gnn_cpu_register_gemm (kernels);
+}
+
+static void
+gnn_cpu_backend_init (GnnCpuBackend *self)
+{
+}

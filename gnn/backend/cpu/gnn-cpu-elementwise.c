@@ -1,0 +1,504 @@
+/* gnn-cpu-elementwise.c: copy/convert, fill, arange, random, binary arithmetic, comparisons,
+ * where, pow with a scalar, and the fused optimizer helpers (lerp, addcmul, addcdiv)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-cpu-private.h"
+#include "core/gnn-dtype-private.h"
+
+/* ---- dtype conversion --------------------------------------------------------------- */
+
+#define RD_f32(p)  ((double) *(const float *) (p))
+#define RD_f64(p)  (*(const double *) (p))
+#define RD_i64(p)  ((double) *(const gint64 *) (p))
+#define RD_bool(p) ((double) (*(const guint8 *) (p) != 0))
+#define RD_u8(p)   ((double) *(const guint8 *) (p))
+#define RD_f16(p)  ((double) gnn_half_to_float (*(const guint16 *) (p)))
+#define RD_bf16(p) ((double) gnn_bf16_to_float (*(const guint16 *) (p)))
+
+#define WR_f32(p, v)  (*(float *) (p) = (float) (v))
+#define WR_f64(p, v)  (*(double *) (p) = (double) (v))
+#define WR_i64(p, v)  (*(gint64 *) (p) = (gint64) (v))
+#define WR_bool(p, v) (*(guint8 *) (p) = (v) != 0)
+#define WR_u8(p, v)   (*(guint8 *) (p) = (guint8) (gint64) (v))
+#define WR_f16(p, v)  (*(guint16 *) (p) = gnn_float_to_half ((float) (v)))
+#define WR_bf16(p, v) (*(guint16 *) (p) = gnn_float_to_bf16 ((float) (v)))
+
+#define CONVERT_LOOP(TI, TO)                                                              \
+static void                                                                               \
+convert_##TI##_##TO (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)      \
+{                                                                                         \
+  char *o = d[0];                                                                         \
+  const char *in = d[1];                                                                  \
+  for (gint64 i = 0; i < n; i++)                                                          \
+    WR_##TO (o + i * s[0], RD_##TI (in + i * s[1]));                                      \
+}
+
+#define CONVERT_ROW(TI) \
+  CONVERT_LOOP (TI, f32) CONVERT_LOOP (TI, f64) CONVERT_LOOP (TI, i64) CONVERT_LOOP (TI, bool) \
+  CONVERT_LOOP (TI, u8) CONVERT_LOOP (TI, f16) CONVERT_LOOP (TI, bf16)
+
+CONVERT_ROW (f32)
+CONVERT_ROW (f64)
+CONVERT_ROW (i64)
+CONVERT_ROW (bool)
+CONVERT_ROW (u8)
+CONVERT_ROW (f16)
+CONVERT_ROW (bf16)
+
+#define ROW(TI) { convert_##TI##_f32, convert_##TI##_f64, convert_##TI##_i64, convert_##TI##_bool, \
+                  convert_##TI##_u8, convert_##TI##_f16, convert_##TI##_bf16 }
+
+/* indexed [input dtype][output dtype] in GnnDtype order */
+static const GnnCpuLoop convert_loops[7][7] = {
+  ROW (f32), ROW (f64), ROW (i64), ROW (bool), ROW (u8), ROW (f16), ROW (bf16),
+};
+
+static void
+copy_same (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
+{
+  gsize es = gnn_dtype_get_size (args->out->dtype);
+
+  if (s[0] == (gint64) es && s[1] == (gint64) es)
+    {
+      memcpy (d[0], d[1], (gsize) n * es);
+      return;
+    }
+  switch (es)
+    {
+    case 8:
+      for (gint64 i = 0; i < n; i++)
+        *(guint64 *) (d[0] + i * s[0]) = *(const guint64 *) (d[1] + i * s[1]);
+      break;
+    case 4:
+      for (gint64 i = 0; i < n; i++)
+        *(guint32 *) (d[0] + i * s[0]) = *(const guint32 *) (d[1] + i * s[1]);
+      break;
+    case 2:
+      for (gint64 i = 0; i < n; i++)
+        *(guint16 *) (d[0] + i * s[0]) = *(const guint16 *) (d[1] + i * s[1]);
+      break;
+    default:
+      for (gint64 i = 0; i < n; i++)
+        *(guint8 *) (d[0] + i * s[0]) = *(const guint8 *) (d[1] + i * s[1]);
+    }
+}
+
+static gboolean
+k_copy (const GnnKernelArgs *args, GError **error)
+{
+  GnnDtype from = args->in[0]->dtype, to = args->out->dtype;
+
+  if (from == to)
+    gnn_cpu_foreach (args, copy_same);
+  else
+    gnn_cpu_foreach (args, convert_loops[from][to]);
+  return TRUE;
+}
+
+/* ---- fill, arange, random ----------------------------------------------------------- */
+
+#define FILL_LOOP(T, WR)                                                                  \
+static void                                                                               \
+fill_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                 \
+{                                                                                         \
+  for (gint64 i = 0; i < n; i++)                                                          \
+    WR (d[0] + i * s[0], args->s[0]);                                                     \
+}
+FILL_LOOP (f32, WR_f32)
+FILL_LOOP (f64, WR_f64)
+FILL_LOOP (i64, WR_i64)
+FILL_LOOP (bool, WR_bool)
+FILL_LOOP (u8, WR_u8)
+FILL_LOOP (f16, WR_f16)
+FILL_LOOP (bf16, WR_bf16)
+
+static const GnnCpuLoop fill_loops[7] = { fill_f32, fill_f64, fill_i64, fill_bool, fill_u8, fill_f16, fill_bf16 };
+
+static gboolean
+k_fill (const GnnKernelArgs *args, GError **error)
+{
+  gnn_cpu_foreach (args, fill_loops[args->out->dtype]);
+  return TRUE;
+}
+
+static void
+write_double (GnnDtype dtype, char *p, double v)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: WR_f32 (p, v); break;
+    case GNN_DTYPE_FLOAT64: WR_f64 (p, v); break;
+    case GNN_DTYPE_INT64: WR_i64 (p, v); break;
+    case GNN_DTYPE_BOOL: WR_bool (p, v); break;
+    case GNN_DTYPE_UINT8: WR_u8 (p, v); break;
+    case GNN_DTYPE_FLOAT16: WR_f16 (p, v); break;
+    case GNN_DTYPE_BFLOAT16: WR_bf16 (p, v); break;
+    }
+}
+
+static void
+arange_range (gpointer data, gint64 b, gint64 e)
+{
+  const GnnKernelArgs *args = data;
+  const GnnKernelTensor *o = args->out;
+  gsize es = gnn_dtype_get_size (o->dtype);
+
+  for (gint64 i = b; i < e; i++)
+    write_double (o->dtype, (char *) o->data + i * o->strides[0] * (gint64) es, args->s[0] + (double) i * args->s[1]);
+}
+
+static gboolean
+k_arange (const GnnKernelArgs *args, GError **error)
+{
+  if (args->out->ndim != 1)
+    return gnn_cpu_unsupported (args, error);
+  gnn_parallel_for (args->out->shape[0], GNN_CPU_GRAIN, arange_range, (gpointer) args);
+  return TRUE;
+}
+
+void
+gnn_philox4x32 (guint64 counter, guint64 key, guint32 out[4])
+{
+  guint32 c0 = (guint32) counter, c1 = (guint32) (counter >> 32), c2 = 0, c3 = 0;
+  guint32 k0 = (guint32) key, k1 = (guint32) (key >> 32);
+
+  for (int r = 0; r < 10; r++)
+    {
+      guint64 p0 = (guint64) 0xD2511F53u * c0;
+      guint64 p1 = (guint64) 0xCD9E8D57u * c2;
+      guint32 n0 = (guint32) (p1 >> 32) ^ c1 ^ k0;
+      guint32 n1 = (guint32) p1;
+      guint32 n2 = (guint32) (p0 >> 32) ^ c3 ^ k1;
+      guint32 n3 = (guint32) p0;
+      c0 = n0; c1 = n1; c2 = n2; c3 = n3;
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+  out[0] = c0; out[1] = c1; out[2] = c2; out[3] = c3;
+}
+
+static void
+random_range (gpointer data, gint64 b, gint64 e)
+{
+  const GnnKernelArgs *args = data;
+  const GnnKernelTensor *o = args->out;
+  gsize es = gnn_dtype_get_size (o->dtype);
+  guint64 seed = (guint64) args->i[0], offset = (guint64) args->i[1];
+
+  for (gint64 i = b; i < e; i++)
+    {
+      guint32 w[4];
+      char *p = (char *) o->data + i * (gint64) es;
+      double u1, u2, v;
+
+      gnn_philox4x32 (offset + (guint64) i, seed, w);
+      /* 53-bit uniforms in [0, 1) */
+      u1 = (double) (((guint64) w[0] << 21) ^ (w[1] >> 11)) * (1.0 / 9007199254740992.0);
+      u2 = (double) (((guint64) w[2] << 21) ^ (w[3] >> 11)) * (1.0 / 9007199254740992.0);
+      switch (args->op)
+        {
+        case GNN_BACKEND_OP_RAND_UNIFORM:
+          v = args->s[0] + u1 * (args->s[1] - args->s[0]);
+          if (o->dtype == GNN_DTYPE_FLOAT32 && (float) v >= (float) args->s[1])
+            v = nextafterf ((float) args->s[1], -INFINITY);
+          break;
+        case GNN_BACKEND_OP_RAND_NORMAL:
+          v = args->s[0] + args->s[1] * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2);
+          break;
+        default:
+          {
+            guint64 range = (guint64) (args->i[3] - args->i[2]);
+            guint64 x = ((guint64) w[0] << 32) | w[1];
+            *(gint64 *) p = args->i[2] + (gint64) (x % range);
+            continue;
+          }
+        }
+      write_double (o->dtype, p, v);
+    }
+}
+
+static gboolean
+k_random (const GnnKernelArgs *args, GError **error)
+{
+  gint64 numel = gnn_shape_numel (args->out->ndim, args->out->shape);
+  gint64 expect = 1;
+
+  /* random kernels write contiguous outputs, element i from counter offset + i */
+  for (guint d = args->out->ndim; d-- > 0;)
+    {
+      if (args->out->shape[d] != 1 && args->out->strides[d] != expect)
+        return gnn_cpu_unsupported (args, error);
+      expect *= args->out->shape[d];
+    }
+  gnn_parallel_for (numel, 4096, random_range, (gpointer) args);
+  return TRUE;
+}
+
+/* ---- binary arithmetic -------------------------------------------------------------- */
+
+#define BINARY_LOOP(NAME, T, TO, EXPR)                                                    \
+static void                                                                               \
+NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
+{                                                                                         \
+  const T alpha = (T) args->s[0];                                                         \
+  const char *pa = d[1], *pb = d[2];                                                      \
+  (void) alpha;                                                                           \
+  if (s[0] == sizeof (TO) && s[1] == sizeof (T) && s[2] == sizeof (T))                    \
+    {                                                                                     \
+      TO *o = (TO *) d[0];                                                                \
+      const T *A = (const T *) pa, *B = (const T *) pb;                                   \
+      for (gint64 i = 0; i < n; i++)                                                      \
+        { T a = A[i], b = B[i]; o[i] = (TO) (EXPR); }                                     \
+    }                                                                                     \
+  else if (s[0] == sizeof (TO) && s[1] == sizeof (T) && s[2] == 0)                        \
+    {                                                                                     \
+      TO *o = (TO *) d[0];                                                                \
+      const T *A = (const T *) pa;                                                        \
+      const T b = *(const T *) pb;                                                        \
+      for (gint64 i = 0; i < n; i++)                                                      \
+        { T a = A[i]; o[i] = (TO) (EXPR); }                                               \
+    }                                                                                     \
+  else                                                                                    \
+    for (gint64 i = 0; i < n; i++)                                                        \
+      {                                                                                   \
+        T a = *(const T *) (pa + i * s[1]), b = *(const T *) (pb + i * s[2]);             \
+        *(TO *) (d[0] + i * s[0]) = (TO) (EXPR);                                          \
+      }                                                                                   \
+}
+
+#define BINARY_ALL(NAME, EXPR_F, EXPR_I)            \
+  BINARY_LOOP (NAME##_f32, float, float, EXPR_F)    \
+  BINARY_LOOP (NAME##_f64, double, double, EXPR_F)  \
+  BINARY_LOOP (NAME##_i64, gint64, gint64, EXPR_I)
+
+static inline gint64
+ipow (gint64 base, gint64 e)
+{
+  gint64 r = 1;
+  if (e < 0)
+    return base == 1 ? 1 : (base == -1 ? ((e & 1) ? -1 : 1) : 0);
+  while (e)
+    {
+      if (e & 1)
+        r *= base;
+      base *= base;
+      e >>= 1;
+    }
+  return r;
+}
+
+BINARY_ALL (add, a + alpha * b, a + alpha * b)
+BINARY_ALL (sub, a - alpha * b, a - alpha * b)
+BINARY_ALL (mul, a * b, a * b)
+BINARY_LOOP (div_f32, float, float, a / b)
+BINARY_LOOP (div_f64, double, double, a / b)
+BINARY_LOOP (pow_f32, float, float, powf (a, b))
+BINARY_LOOP (pow_f64, double, double, pow (a, b))
+BINARY_LOOP (pow_i64, gint64, gint64, ipow (a, b))
+BINARY_ALL (maximum, (a > b || a != a) ? a : b, a > b ? a : b)
+BINARY_ALL (minimum, (a < b || a != a) ? a : b, a < b ? a : b)
+
+#define COMPARE_ALL(NAME, EXPR)                      \
+  BINARY_LOOP (NAME##_f32, float, guint8, EXPR)      \
+  BINARY_LOOP (NAME##_f64, double, guint8, EXPR)     \
+  BINARY_LOOP (NAME##_i64, gint64, guint8, EXPR)
+
+COMPARE_ALL (eq, a == b)
+COMPARE_ALL (ne, a != b)
+COMPARE_ALL (lt, a < b)
+COMPARE_ALL (le, a <= b)
+COMPARE_ALL (gt, a > b)
+COMPARE_ALL (ge, a >= b)
+
+typedef struct {
+  GnnBackendOp op;
+  GnnCpuLoop f32, f64, i64;
+} LoopSet;
+
+static const LoopSet binary_sets[] = {
+  { GNN_BACKEND_OP_ADD, add_f32, add_f64, add_i64 },
+  { GNN_BACKEND_OP_SUB, sub_f32, sub_f64, sub_i64 },
+  { GNN_BACKEND_OP_MUL, mul_f32, mul_f64, mul_i64 },
+  { GNN_BACKEND_OP_DIV, div_f32, div_f64, NULL },
+  { GNN_BACKEND_OP_POW, pow_f32, pow_f64, pow_i64 },
+  { GNN_BACKEND_OP_MAXIMUM, maximum_f32, maximum_f64, maximum_i64 },
+  { GNN_BACKEND_OP_MINIMUM, minimum_f32, minimum_f64, minimum_i64 },
+  { GNN_BACKEND_OP_EQ, eq_f32, eq_f64, eq_i64 },
+  { GNN_BACKEND_OP_NE, ne_f32, ne_f64, ne_i64 },
+  { GNN_BACKEND_OP_LT, lt_f32, lt_f64, lt_i64 },
+  { GNN_BACKEND_OP_LE, le_f32, le_f64, le_i64 },
+  { GNN_BACKEND_OP_GT, gt_f32, gt_f64, gt_i64 },
+  { GNN_BACKEND_OP_GE, ge_f32, ge_f64, ge_i64 },
+};
+
+static GnnCpuLoop
+pick (const LoopSet *set, GnnDtype dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: return set->f32;
+    case GNN_DTYPE_FLOAT64: return set->f64;
+    case GNN_DTYPE_INT64: return set->i64;
+    default: return NULL;
+    }
+}
+
+static gboolean
+k_binary (const GnnKernelArgs *args, GError **error)
+{
+  GnnDtype key = args->in[0]->dtype;
+
+  if (args->n_in != 2 || args->in[1]->dtype != key)
+    return gnn_cpu_unsupported (args, error);
+  for (guint i = 0; i < G_N_ELEMENTS (binary_sets); i++)
+    if (binary_sets[i].op == args->op)
+      {
+        GnnCpuLoop loop = pick (&binary_sets[i], key);
+        if (loop == NULL)
+          return gnn_cpu_unsupported (args, error);
+        gnn_cpu_foreach (args, loop);
+        return TRUE;
+      }
+  return gnn_cpu_unsupported (args, error);
+}
+
+/* ---- where -------------------------------------------------------------------------- */
+
+#define WHERE_LOOP(T)                                                                     \
+static void                                                                               \
+where_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                \
+{                                                                                         \
+  for (gint64 i = 0; i < n; i++)                                                          \
+    *(T *) (d[0] + i * s[0]) = *(const guint8 *) (d[1] + i * s[1])                        \
+                               ? *(const T *) (d[2] + i * s[2])                           \
+                               : *(const T *) (d[3] + i * s[3]);                          \
+}
+WHERE_LOOP (float)
+WHERE_LOOP (double)
+WHERE_LOOP (gint64)
+
+static gboolean
+k_where (const GnnKernelArgs *args, GError **error)
+{
+  switch (args->out->dtype)
+    {
+    case GNN_DTYPE_FLOAT32: gnn_cpu_foreach (args, where_float); return TRUE;
+    case GNN_DTYPE_FLOAT64: gnn_cpu_foreach (args, where_double); return TRUE;
+    case GNN_DTYPE_INT64: gnn_cpu_foreach (args, where_gint64); return TRUE;
+    default: return gnn_cpu_unsupported (args, error);
+    }
+}
+
+/* ---- pow with a scalar exponent ----------------------------------------------------- */
+
+#define POW_SCALAR_LOOP(T, POWF)                                                          \
+static void                                                                               \
+pow_scalar_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)           \
+{                                                                                         \
+  const double e = args->s[0];                                                            \
+  for (gint64 i = 0; i < n; i++)                                                          \
+    {                                                                                     \
+      T x = *(const T *) (d[1] + i * s[1]), r;                                            \
+      if (e == 2.0) r = x * x;                                                            \
+      else if (e == 3.0) r = x * x * x;                                                   \
+      else if (e == 0.5) r = (T) sqrt (x);                                                \
+      else if (e == -0.5) r = (T) (1.0 / sqrt (x));                                       \
+      else if (e == -1.0) r = (T) 1.0 / x;                                                \
+      else if (e == -2.0) r = (T) 1.0 / (x * x);                                          \
+      else r = POWF (x, (T) e);                                                           \
+      *(T *) (d[0] + i * s[0]) = r;                                                       \
+    }                                                                                     \
+}
+POW_SCALAR_LOOP (float, powf)
+POW_SCALAR_LOOP (double, pow)
+
+static void
+pow_scalar_i64 (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
+{
+  for (gint64 i = 0; i < n; i++)
+    *(gint64 *) (d[0] + i * s[0]) = ipow (*(const gint64 *) (d[1] + i * s[1]), (gint64) args->s[0]);
+}
+
+static gboolean
+k_pow_scalar (const GnnKernelArgs *args, GError **error)
+{
+  switch (args->out->dtype)
+    {
+    case GNN_DTYPE_FLOAT32: gnn_cpu_foreach (args, pow_scalar_float); return TRUE;
+    case GNN_DTYPE_FLOAT64: gnn_cpu_foreach (args, pow_scalar_double); return TRUE;
+    case GNN_DTYPE_INT64: gnn_cpu_foreach (args, pow_scalar_i64); return TRUE;
+    default: return gnn_cpu_unsupported (args, error);
+    }
+}
+
+/* ---- lerp, addcmul, addcdiv --------------------------------------------------------- */
+
+#define TERNARY_LOOP(NAME, T, EXPR)                                                       \
+static void                                                                               \
+NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
+{                                                                                         \
+  const T v = (T) args->s[0];                                                             \
+  (void) v;                                                                               \
+  for (gint64 i = 0; i < n; i++)                                                          \
+    {                                                                                     \
+      T a = *(const T *) (d[1] + i * s[1]);                                               \
+      T b = *(const T *) (d[2] + i * s[2]);                                               \
+      T c = *(const T *) (d[3] + i * s[3]);                                               \
+      *(T *) (d[0] + i * s[0]) = (EXPR);                                                  \
+    }                                                                                     \
+}
+
+/* PyTorch's lerp: start + w * (end - start) for |w| < 0.5, else end - (end - start) * (1 - w) */
+#define LERP_EXPR(T) ((c < (T) 0.5 && c > (T) -0.5) ? a + c * (b - a) : b - (b - a) * ((T) 1 - c))
+TERNARY_LOOP (lerp_f32, float, LERP_EXPR (float))
+TERNARY_LOOP (lerp_f64, double, LERP_EXPR (double))
+TERNARY_LOOP (addcmul_f32, float, a + v * b * c)
+TERNARY_LOOP (addcmul_f64, double, a + v * b * c)
+TERNARY_LOOP (addcmul_i64, gint64, a + v * b * c)
+TERNARY_LOOP (addcdiv_f32, float, a + v * (b / c))
+TERNARY_LOOP (addcdiv_f64, double, a + v * (b / c))
+
+static const LoopSet ternary_sets[] = {
+  { GNN_BACKEND_OP_LERP, lerp_f32, lerp_f64, NULL },
+  { GNN_BACKEND_OP_ADDCMUL, addcmul_f32, addcmul_f64, addcmul_i64 },
+  { GNN_BACKEND_OP_ADDCDIV, addcdiv_f32, addcdiv_f64, NULL },
+};
+
+static gboolean
+k_ternary (const GnnKernelArgs *args, GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (ternary_sets); i++)
+    if (ternary_sets[i].op == args->op)
+      {
+        GnnCpuLoop loop = pick (&ternary_sets[i], args->out->dtype);
+        if (loop == NULL || args->n_in != 3)
+          return gnn_cpu_unsupported (args, error);
+        gnn_cpu_foreach (args, loop);
+        return TRUE;
+      }
+  return gnn_cpu_unsupported (args, error);
+}
+
+void
+gnn_cpu_register_elementwise (GnnCpuKernel *table)
+{
+  table[GNN_BACKEND_OP_COPY] = k_copy;
+  table[GNN_BACKEND_OP_FILL] = k_fill;
+  table[GNN_BACKEND_OP_ARANGE] = k_arange;
+  table[GNN_BACKEND_OP_RAND_UNIFORM] = k_random;
+  table[GNN_BACKEND_OP_RAND_NORMAL] = k_random;
+  table[GNN_BACKEND_OP_RAND_INT] = k_random;
+  for (guint i = 0; i < G_N_ELEMENTS (binary_sets); i++)
+    table[binary_sets[i].op] = k_binary;
+  table[GNN_BACKEND_OP_WHERE] = k_where;
+  table[GNN_BACKEND_OP_POW_SCALAR] = k_pow_scalar;
+  table[GNN_BACKEND_OP_LERP] = k_ternary;
+  table[GNN_BACKEND_OP_ADDCMUL] = k_ternary;
+  table[GNN_BACKEND_OP_ADDCDIV] = k_ternary;
+}

@@ -1,0 +1,41 @@
+/* gnn-cpu-private.h: the CPU backend's kernel table and loop helpers
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "backend/gnn-backend-private.h"
+#include "ops/gnn-ops-private.h"
+
+G_BEGIN_DECLS
+
+typedef gboolean (*GnnCpuKernel) (const GnnKernelArgs *args,
+                                  GError             **error);
+
+/* An inner loop over @n elements: data[k] points at operand k's first element (out first,
+ * then the inputs), strides[k] is operand k's stride in bytes. */
+typedef void (*GnnCpuLoop) (char               **data,
+                            const gint64        *strides,
+                            gint64               n,
+                            const GnnKernelArgs *args);
+
+/* Runs @loop over every element of out and the inputs, which share out's shape, after
+ * merging dimensions that are contiguous in every operand; large ranges run on gnn's threads. */
+void gnn_cpu_foreach (const GnnKernelArgs *args,
+                      GnnCpuLoop           loop);
+
+/* Elements per parallel chunk below which a kernel runs on the calling thread. */
+#define GNN_CPU_GRAIN 32768
+
+void gnn_cpu_register_elementwise (GnnCpuKernel *table);
+void gnn_cpu_register_unary       (GnnCpuKernel *table);
+void gnn_cpu_register_reduce      (GnnCpuKernel *table);
+void gnn_cpu_register_index       (GnnCpuKernel *table);
+void gnn_cpu_register_gemm        (GnnCpuKernel *table);
+
+gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
+
+/* Philox4x32-10: four 32-bit random words for a counter and a key */
+void gnn_philox4x32 (guint64 counter, guint64 key, guint32 out[4]);
+
+G_END_DECLS

@@ -1,0 +1,124 @@
+/* gnn-tensor-private.h: the inside of a GnnTensor
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gnn.h"
+#include "backend/gnn-backend-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct _GnnNode GnnNode;
+
+/* Memory owned by one device of one backend, shared by every view of it. */
+typedef struct {
+  gatomicrefcount ref_count;
+  GnnBackendEntry *entry;
+  guint device;
+  gpointer data;
+  gsize nbytes;
+  /* memory the storage does not own (GBytes, a mapped file): released through this */
+  GDestroyNotify release;
+  gpointer release_data;
+} GnnStorage;
+
+/* Shared by a tensor, its views and its detached aliases: PyTorch's version counter. */
+typedef struct {
+  gatomicrefcount ref_count;
+  guint64 version;
+} GnnVersion;
+
+typedef struct {
+  GnnTensorHookFunc func;
+  gpointer data;
+  GDestroyNotify destroy;
+  gulong id;
+} GnnTensorHook;
+
+typedef struct {
+  GnnStorage *storage;
+  gint64 offset;              /* in elements */
+  guint ndim;
+  GnnDtype dtype;
+  gint64 shape[GNN_MAX_DIMS];
+  gint64 strides[GNN_MAX_DIMS];
+  GnnVersion *version;
+  GnnTensor *base;            /* the tensor this is a view of, or NULL */
+
+  /* autograd */
+  guint requires_grad : 1;
+  guint retains_grad : 1;
+  GnnTensor *grad;
+  GnnNode *grad_fn;           /* strong; NULL for leaves */
+  guint output_nr;
+  GnnNode *grad_accumulator;  /* borrowed: cleared by the node when it goes */
+  GArray *hooks;              /* GnnTensorHook */
+} GnnTensorPrivate;
+
+extern gint GnnTensor_private_offset_shared;
+
+static inline GnnTensorPrivate *
+gnn_tensor_priv (GnnTensor *t)
+{
+  return (GnnTensorPrivate *) G_STRUCT_MEMBER_P (t, GnnTensor_private_offset_shared);
+}
+
+GnnStorage *gnn_storage_new        (GnnBackendEntry *entry,
+                                    guint            device,
+                                    gsize            nbytes,
+                                    GError         **error);
+GnnStorage *gnn_storage_new_wrap   (GnnBackendEntry *entry,
+                                    gpointer         data,
+                                    gsize            nbytes,
+                                    GDestroyNotify   release,
+                                    gpointer         release_data);
+GnnStorage *gnn_storage_ref        (GnnStorage *storage);
+void        gnn_storage_unref      (GnnStorage *storage);
+
+GnnVersion *gnn_version_new        (void);
+GnnVersion *gnn_version_ref        (GnnVersion *v);
+void        gnn_version_unref      (GnnVersion *v);
+
+/* A new contiguous tensor on the given backend device, uninitialised. */
+GnnTensor  *gnn_tensor_new_on      (GnnBackendEntry *entry,
+                                    guint            device,
+                                    GnnDtype         dtype,
+                                    guint            ndim,
+                                    const gint64    *shape,
+                                    GError         **error);
+/* A new uninitialised contiguous tensor on the same device as @like. */
+GnnTensor  *gnn_tensor_new_like    (GnnTensor       *like,
+                                    GnnDtype         dtype,
+                                    guint            ndim,
+                                    const gint64    *shape,
+                                    GError         **error);
+/* A view sharing storage and version with @src, with the given geometry. */
+GnnTensor  *gnn_tensor_new_view    (GnnTensor       *src,
+                                    guint            ndim,
+                                    const gint64    *shape,
+                                    const gint64    *strides,
+                                    gint64           offset);
+/* An alias sharing storage and version with @src, without autograd history. */
+GnnTensor  *gnn_tensor_new_alias   (GnnTensor       *src);
+
+void        gnn_tensor_to_kernel   (GnnTensor       *t,
+                                    GnnKernelTensor *kt);
+gboolean    gnn_tensor_is_contiguous_priv (GnnTensorPrivate *p);
+gint64      gnn_shape_numel        (guint ndim, const gint64 *shape);
+void        gnn_contiguous_strides (guint ndim, const gint64 *shape, gint64 *strides);
+char       *gnn_shape_to_string    (guint ndim, const gint64 *shape);
+
+static inline void
+gnn_tensor_bump_version (GnnTensor *t)
+{
+  gnn_tensor_priv (t)->version->version++;
+}
+
+static inline gpointer
+gnn_tensor_data_ptr (GnnTensorPrivate *p)
+{
+  return (char *) p->storage->data + p->offset * (gint64) gnn_dtype_get_size (p->dtype);
+}
+
+G_END_DECLS

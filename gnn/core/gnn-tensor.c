@@ -1,0 +1,1439 @@
+/* gnn-tensor.c: storage, geometry, creation and data access of tensors
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-tensor-private.h"
+#include "gnn-dtype-private.h"
+#include "autograd/gnn-node-private.h"
+#include "ops/gnn-ops-private.h"
+
+/**
+ * GnnTensor:
+ *
+ * An n-dimensional, strided array on a device, with autograd: PyTorch's `torch.Tensor`.
+ *
+ * A tensor is a view (shape, strides, offset, dtype) of a storage that a backend owns on a
+ * device. Views ([method@Gnn.Tensor.view], [method@Gnn.Tensor.transpose],
+ * [method@Gnn.Tensor.narrow], ...) share the storage and the version counter of the tensor
+ * they come from and know it as their base.
+ *
+ * When [method@Gnn.Tensor.get_requires_grad] is set, operations on the tensor record a graph,
+ * and [method@Gnn.Tensor.backward] fills the `grad` of the leaves.
+ *
+ * The storage is released in dispose, so that bindings with a garbage collector can free
+ * memory at once with `run_dispose()`. A disposed tensor must not be used again.
+ */
+
+G_DEFINE_TYPE_WITH_PRIVATE (GnnTensor, gnn_tensor, G_TYPE_OBJECT)
+
+gint GnnTensor_private_offset_shared;
+
+/* ---- storage and version ------------------------------------------------------------ */
+
+GnnStorage *
+gnn_storage_new (GnnBackendEntry *entry,
+                 guint            device,
+                 gsize            nbytes,
+                 GError         **error)
+{
+  GnnStorage *s;
+  gpointer data;
+
+  data = entry->funcs->alloc (entry->backend, device, nbytes, error);
+  if (data == NULL)
+    return NULL;
+  s = g_slice_new0 (GnnStorage);
+  g_atomic_ref_count_init (&s->ref_count);
+  s->entry = entry;
+  s->device = device;
+  s->data = data;
+  s->nbytes = nbytes;
+  return s;
+}
+
+GnnStorage *
+gnn_storage_new_wrap (GnnBackendEntry *entry,
+                      gpointer         data,
+                      gsize            nbytes,
+                      GDestroyNotify   release,
+                      gpointer         release_data)
+{
+  GnnStorage *s = g_slice_new0 (GnnStorage);
+
+  g_atomic_ref_count_init (&s->ref_count);
+  s->entry = entry;
+  s->data = data;
+  s->nbytes = nbytes;
+  s->release = release;
+  s->release_data = release_data;
+  return s;
+}
+
+GnnStorage *
+gnn_storage_ref (GnnStorage *storage)
+{
+  g_atomic_ref_count_inc (&storage->ref_count);
+  return storage;
+}
+
+void
+gnn_storage_unref (GnnStorage *storage)
+{
+  if (!g_atomic_ref_count_dec (&storage->ref_count))
+    return;
+  if (storage->release)
+    storage->release (storage->release_data);
+  else
+    storage->entry->funcs->free (storage->entry->backend, storage->device, storage->data, storage->nbytes);
+  g_slice_free (GnnStorage, storage);
+}
+
+GnnVersion *
+gnn_version_new (void)
+{
+  GnnVersion *v = g_slice_new0 (GnnVersion);
+  g_atomic_ref_count_init (&v->ref_count);
+  return v;
+}
+
+GnnVersion *
+gnn_version_ref (GnnVersion *v)
+{
+  g_atomic_ref_count_inc (&v->ref_count);
+  return v;
+}
+
+void
+gnn_version_unref (GnnVersion *v)
+{
+  if (g_atomic_ref_count_dec (&v->ref_count))
+    g_slice_free (GnnVersion, v);
+}
+
+/* ---- GObject ------------------------------------------------------------------------ */
+
+static void
+gnn_tensor_dispose (GObject *object)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (GNN_TENSOR (object));
+
+  if (p->hooks)
+    {
+      for (guint i = 0; i < p->hooks->len; i++)
+        {
+          GnnTensorHook *h = &g_array_index (p->hooks, GnnTensorHook, i);
+          if (h->destroy)
+            h->destroy (h->data);
+        }
+      g_clear_pointer (&p->hooks, g_array_unref);
+    }
+  g_clear_object (&p->grad);
+  g_clear_pointer (&p->grad_fn, gnn_node_unref);
+  g_clear_object (&p->base);
+  g_clear_pointer (&p->storage, gnn_storage_unref);
+
+  G_OBJECT_CLASS (gnn_tensor_parent_class)->dispose (object);
+}
+
+static void
+gnn_tensor_finalize (GObject *object)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (GNN_TENSOR (object));
+
+  g_clear_pointer (&p->version, gnn_version_unref);
+  G_OBJECT_CLASS (gnn_tensor_parent_class)->finalize (object);
+}
+
+static void
+gnn_tensor_class_init (GnnTensorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  GnnTensor_private_offset_shared = GnnTensor_private_offset;
+  object_class->dispose = gnn_tensor_dispose;
+  object_class->finalize = gnn_tensor_finalize;
+}
+
+static void
+gnn_tensor_init (GnnTensor *self)
+{
+}
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+gint64
+gnn_shape_numel (guint ndim, const gint64 *shape)
+{
+  gint64 n = 1;
+  for (guint i = 0; i < ndim; i++)
+    n *= shape[i];
+  return n;
+}
+
+void
+gnn_contiguous_strides (guint ndim, const gint64 *shape, gint64 *strides)
+{
+  gint64 s = 1;
+  for (guint i = ndim; i-- > 0;)
+    {
+      strides[i] = s;
+      s *= MAX (shape[i], 1);
+    }
+}
+
+char *
+gnn_shape_to_string (guint ndim, const gint64 *shape)
+{
+  GString *s = g_string_new ("[");
+  for (guint i = 0; i < ndim; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+gnn_tensor_is_contiguous_priv (GnnTensorPrivate *p)
+{
+  gint64 expected = 1;
+  for (guint i = p->ndim; i-- > 0;)
+    {
+      if (p->shape[i] == 1)
+        continue;
+      if (p->shape[i] == 0)
+        return TRUE;
+      if (p->strides[i] != expected)
+        return FALSE;
+      expected *= p->shape[i];
+    }
+  return TRUE;
+}
+
+void
+gnn_tensor_to_kernel (GnnTensor *t, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = p->ndim;
+  memcpy (kt->shape, p->shape, sizeof (gint64) * p->ndim);
+  memcpy (kt->strides, p->strides, sizeof (gint64) * p->ndim);
+}
+
+static gboolean
+check_shape (const gint64 *shape, guint ndim, GError **error)
+{
+  if (ndim > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Tensors have at most %d dimensions, got %u", GNN_MAX_DIMS, ndim);
+      return FALSE;
+    }
+  for (guint i = 0; i < ndim; i++)
+    if (shape[i] < 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "Invalid size %" G_GINT64_FORMAT " for dimension %u: sizes must be non-negative",
+                     shape[i], i);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+GnnTensor *
+gnn_tensor_new_on (GnnBackendEntry *entry,
+                   guint            device,
+                   GnnDtype         dtype,
+                   guint            ndim,
+                   const gint64    *shape,
+                   GError         **error)
+{
+  GnnTensor *t;
+  GnnTensorPrivate *p;
+  GnnStorage *storage;
+  gint64 numel;
+
+  if (!check_shape (shape, ndim, error))
+    return NULL;
+  numel = gnn_shape_numel (ndim, shape);
+  storage = gnn_storage_new (entry, device, (gsize) numel * gnn_dtype_get_size (dtype), error);
+  if (storage == NULL)
+    return NULL;
+  t = g_object_new (GNN_TYPE_TENSOR, NULL);
+  p = gnn_tensor_priv (t);
+  p->storage = storage;
+  p->dtype = dtype;
+  p->ndim = ndim;
+  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  gnn_contiguous_strides (ndim, shape, p->strides);
+  p->version = gnn_version_new ();
+  return t;
+}
+
+GnnTensor *
+gnn_tensor_new_like (GnnTensor    *like,
+                     GnnDtype      dtype,
+                     guint         ndim,
+                     const gint64 *shape,
+                     GError      **error)
+{
+  GnnStorage *s = gnn_tensor_priv (like)->storage;
+  return gnn_tensor_new_on (s->entry, s->device, dtype, ndim, shape, error);
+}
+
+GnnTensor *
+gnn_tensor_new_view (GnnTensor    *src,
+                     guint         ndim,
+                     const gint64 *shape,
+                     const gint64 *strides,
+                     gint64        offset)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (src);
+  GnnTensor *t = g_object_new (GNN_TYPE_TENSOR, NULL);
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  p->storage = gnn_storage_ref (sp->storage);
+  p->dtype = sp->dtype;
+  p->ndim = ndim;
+  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  memcpy (p->strides, strides, sizeof (gint64) * ndim);
+  p->offset = offset;
+  p->version = gnn_version_ref (sp->version);
+  p->base = g_object_ref (sp->base ? sp->base : src);
+  return t;
+}
+
+GnnTensor *
+gnn_tensor_new_alias (GnnTensor *src)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (src);
+  GnnTensor *t = g_object_new (GNN_TYPE_TENSOR, NULL);
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  p->storage = gnn_storage_ref (sp->storage);
+  p->dtype = sp->dtype;
+  p->ndim = sp->ndim;
+  memcpy (p->shape, sp->shape, sizeof (gint64) * sp->ndim);
+  memcpy (p->strides, sp->strides, sizeof (gint64) * sp->ndim);
+  p->offset = sp->offset;
+  p->version = gnn_version_ref (sp->version);
+  if (sp->base)
+    p->base = g_object_ref (sp->base);
+  return t;
+}
+
+static GnnBackendEntry *
+resolve_device (const char *device, guint *index, GError **error)
+{
+  g_autoptr(GnnDevice) dev = NULL;
+
+  if (device == NULL || strcmp (device, "cpu") == 0)
+    {
+      *index = 0;
+      return gnn_backend_entry_default_cpu ();
+    }
+  dev = gnn_device_new_parse (device, error);
+  if (dev == NULL)
+    return NULL;
+  return gnn_backend_entry_for_device (dev, index, error);
+}
+
+/* Runs a kernel that only writes its output. */
+static gboolean
+run_fill_kernel (GnnTensor *t, GnnBackendOp op, double s0, double s1, gint64 i0, gint64 i1,
+                 gint64 i2, gint64 i3, GError **error)
+{
+  GnnStorage *st = gnn_tensor_priv (t)->storage;
+  GnnKernelTensor out;
+  GnnKernelArgs args = { 0 };
+
+  gnn_tensor_to_kernel (t, &out);
+  args.op = op;
+  args.out = &out;
+  args.s[0] = s0;
+  args.s[1] = s1;
+  args.i[0] = i0;
+  args.i[1] = i1;
+  args.i[2] = i2;
+  args.i[3] = i3;
+  return gnn_backend_entry_run (st->entry, st->device, &args, error);
+}
+
+/* ---- creation ----------------------------------------------------------------------- */
+
+/**
+ * gnn_tensor_new_empty:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: the element type
+ * @device: (nullable): the device, such as "cpu" or "cuda:0"; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor whose elements are not initialised (`torch.empty`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_empty (const gint64 *shape,
+                      guint         ndim,
+                      GnnDtype      dtype,
+                      const char   *device,
+                      GError      **error)
+{
+  GnnBackendEntry *entry;
+  guint index;
+
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  entry = resolve_device (device, &index, error);
+  if (entry == NULL)
+    return NULL;
+  return gnn_tensor_new_on (entry, index, dtype, ndim, shape, error);
+}
+
+/**
+ * gnn_tensor_new_full:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @value: the value of every element
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor filled with @value (`torch.full`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_full (const gint64 *shape,
+                     guint         ndim,
+                     double        value,
+                     GnnDtype      dtype,
+                     const char   *device,
+                     GError      **error)
+{
+  GnnTensor *t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
+
+  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_FILL, value, 0, 0, 0, 0, 0, error))
+    g_clear_object (&t);
+  return t;
+}
+
+/**
+ * gnn_tensor_new_zeros:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor of zeros (`torch.zeros`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_zeros (const gint64 *shape,
+                      guint         ndim,
+                      GnnDtype      dtype,
+                      const char   *device,
+                      GError      **error)
+{
+  return gnn_tensor_new_full (shape, ndim, 0.0, dtype, device, error);
+}
+
+/**
+ * gnn_tensor_new_ones:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor of ones (`torch.ones`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_ones (const gint64 *shape,
+                     guint         ndim,
+                     GnnDtype      dtype,
+                     const char   *device,
+                     GError      **error)
+{
+  return gnn_tensor_new_full (shape, ndim, 1.0, dtype, device, error);
+}
+
+/**
+ * gnn_tensor_new_scalar:
+ * @value: the value
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a zero-dimensional tensor (`torch.tensor (value)`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_scalar (double      value,
+                       GnnDtype    dtype,
+                       const char *device,
+                       GError    **error)
+{
+  return gnn_tensor_new_full (NULL, 0, value, dtype, device, error);
+}
+
+/**
+ * gnn_tensor_new_arange:
+ * @start: the first value
+ * @end: the end, not included
+ * @step: the difference between neighbours, not zero
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a one-dimensional tensor of the values from @start towards @end by @step
+ * (`torch.arange`), with ⌈(end − start) / step⌉ elements.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_arange (double      start,
+                       double      end,
+                       double      step,
+                       GnnDtype    dtype,
+                       const char *device,
+                       GError    **error)
+{
+  GnnTensor *t;
+  gint64 n;
+  double count;
+
+  if (step == 0 || !isfinite (start) || !isfinite (end) || !isfinite (step))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "arange: expected finite start and end and a non-zero step, got start=%g end=%g step=%g",
+                   start, end, step);
+      return NULL;
+    }
+  if ((step > 0 && start > end) || (step < 0 && start < end))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "arange: upper bound and step sign are inconsistent (start=%g end=%g step=%g)",
+                   start, end, step);
+      return NULL;
+    }
+  count = ceil ((end - start) / step);
+  n = (gint64) count;
+  t = gnn_tensor_new_empty (&n, 1, dtype, device, error);
+  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_ARANGE, start, step, 0, 0, 0, 0, error))
+    g_clear_object (&t);
+  return t;
+}
+
+/**
+ * gnn_tensor_new_eye:
+ * @n: the number of rows
+ * @m: the number of columns, or -1 for @n
+ * @dtype: the element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a two-dimensional tensor with ones on the diagonal (`torch.eye`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_eye (gint64      n,
+                    gint64      m,
+                    GnnDtype    dtype,
+                    const char *device,
+                    GError    **error)
+{
+  gint64 shape[2] = { n, m < 0 ? n : m };
+  g_autoptr(GnnTensor) t = NULL;
+  g_autoptr(GnnTensor) diag = NULL;
+  gint64 dshape[1], dstride[1];
+
+  t = gnn_tensor_new_zeros (shape, 2, dtype, device, error);
+  if (t == NULL)
+    return NULL;
+  dshape[0] = MIN (shape[0], shape[1]);
+  dstride[0] = shape[1] + 1;
+  diag = gnn_tensor_new_view (t, 1, dshape, dstride, 0);
+  if (!run_fill_kernel (diag, GNN_BACKEND_OP_FILL, 1.0, 0, 0, 0, 0, 0, error))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
+static GnnTensor *
+new_random (GnnBackendOp op, const gint64 *shape, guint ndim, GnnGenerator *generator,
+            GnnDtype dtype, const char *device, double s0, double s1, gint64 lo, gint64 hi,
+            GError **error)
+{
+  GnnTensor *t;
+  guint64 offset;
+
+  t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
+  if (t == NULL)
+    return NULL;
+  if (generator == NULL)
+    generator = gnn_generator_get_default ();
+  offset = gnn_generator_reserve (generator, (guint64) gnn_tensor_get_numel (t));
+  if (!run_fill_kernel (t, op, s0, s1, (gint64) gnn_generator_get_seed (generator),
+                        (gint64) offset, lo, hi, error))
+    g_clear_object (&t);
+  return t;
+}
+
+/**
+ * gnn_tensor_new_rand:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @generator: (nullable): the generator; %NULL for the default one
+ * @dtype: a floating-point element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor of numbers drawn uniformly from [0, 1) (`torch.rand`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_rand (const gint64 *shape,
+                     guint         ndim,
+                     GnnGenerator *generator,
+                     GnnDtype      dtype,
+                     const char   *device,
+                     GError      **error)
+{
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "rand: expected a floating-point dtype, got %s", gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  return new_random (GNN_BACKEND_OP_RAND_UNIFORM, shape, ndim, generator, dtype, device, 0.0, 1.0,
+                     0, 0, error);
+}
+
+/**
+ * gnn_tensor_new_randn:
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @generator: (nullable): the generator; %NULL for the default one
+ * @dtype: a floating-point element type
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor of numbers drawn from the standard normal distribution (`torch.randn`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_randn (const gint64 *shape,
+                      guint         ndim,
+                      GnnGenerator *generator,
+                      GnnDtype      dtype,
+                      const char   *device,
+                      GError      **error)
+{
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "randn: expected a floating-point dtype, got %s", gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  return new_random (GNN_BACKEND_OP_RAND_NORMAL, shape, ndim, generator, dtype, device, 0.0, 1.0,
+                     0, 0, error);
+}
+
+/**
+ * gnn_tensor_new_randint:
+ * @low: the lowest value
+ * @high: one above the highest value
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @generator: (nullable): the generator; %NULL for the default one
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates an int64 tensor of integers drawn uniformly from [@low, @high) (`torch.randint`).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_randint (gint64        low,
+                        gint64        high,
+                        const gint64 *shape,
+                        guint         ndim,
+                        GnnGenerator *generator,
+                        const char   *device,
+                        GError      **error)
+{
+  if (high <= low)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "randint: expected low < high, got low=%" G_GINT64_FORMAT " high=%" G_GINT64_FORMAT,
+                   low, high);
+      return NULL;
+    }
+  return new_random (GNN_BACKEND_OP_RAND_INT, shape, ndim, generator, GNN_DTYPE_INT64, device, 0, 0,
+                     low, high, error);
+}
+
+static GnnTensor *
+new_from_host (gconstpointer data, gsize n_data, GnnDtype dtype, const gint64 *shape, guint ndim,
+               const char *device, GError **error)
+{
+  GnnTensor *t;
+  gint64 numel;
+  GnnStorage *st;
+
+  if (!check_shape (shape, ndim, error))
+    return NULL;
+  numel = gnn_shape_numel (ndim, shape);
+  if ((gint64) n_data != numel)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Shape %s needs %" G_GINT64_FORMAT " elements, got %" G_GSIZE_FORMAT,
+                   s, numel, n_data);
+      return NULL;
+    }
+  t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
+  if (t == NULL)
+    return NULL;
+  st = gnn_tensor_priv (t)->storage;
+  if (n_data > 0 &&
+      !st->entry->funcs->copy_from_host (st->entry->backend, st->device, st->data, data,
+                                         n_data * gnn_dtype_get_size (dtype), error))
+    g_clear_object (&t);
+  return t;
+}
+
+/**
+ * gnn_tensor_new_from_floats:
+ * @data: (array length=n_data): the elements in row-major order
+ * @n_data: the number of elements
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a float32 CPU tensor holding a copy of @data. From Python, prefer
+ * [ctor@Gnn.Tensor.new_from_bytes], which copies a buffer in one memcpy.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_from_floats (const float  *data,
+                            gsize         n_data,
+                            const gint64 *shape,
+                            guint         ndim,
+                            GError      **error)
+{
+  return new_from_host (data, n_data, GNN_DTYPE_FLOAT32, shape, ndim, NULL, error);
+}
+
+/**
+ * gnn_tensor_new_from_doubles:
+ * @data: (array length=n_data): the elements in row-major order
+ * @n_data: the number of elements
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a float64 CPU tensor holding a copy of @data.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_from_doubles (const double *data,
+                             gsize         n_data,
+                             const gint64 *shape,
+                             guint         ndim,
+                             GError      **error)
+{
+  return new_from_host (data, n_data, GNN_DTYPE_FLOAT64, shape, ndim, NULL, error);
+}
+
+/**
+ * gnn_tensor_new_from_int64s:
+ * @data: (array length=n_data): the elements in row-major order
+ * @n_data: the number of elements
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates an int64 CPU tensor holding a copy of @data.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_from_int64s (const gint64 *data,
+                            gsize         n_data,
+                            const gint64 *shape,
+                            guint         ndim,
+                            GError      **error)
+{
+  return new_from_host (data, n_data, GNN_DTYPE_INT64, shape, ndim, NULL, error);
+}
+
+/**
+ * gnn_tensor_new_from_bytes:
+ * @bytes: the elements in row-major order, in the machine's byte order
+ * @dtype: the element type of @bytes
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a tensor holding a copy of @bytes, copied in one go. This is how bindings pass bulk
+ * data: from Python, `Gnn.Tensor.new_from_bytes (GLib.Bytes (array.tobytes ()), ...)`.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_new_from_bytes (GBytes       *bytes,
+                           GnnDtype      dtype,
+                           const gint64 *shape,
+                           guint         ndim,
+                           const char   *device,
+                           GError      **error)
+{
+  gsize size;
+  gconstpointer data;
+  gsize esize = gnn_dtype_get_size (dtype);
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  data = g_bytes_get_data (bytes, &size);
+  if (size % esize != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%" G_GSIZE_FORMAT " bytes is not a whole number of %s elements (%" G_GSIZE_FORMAT " bytes each)",
+                   size, gnn_dtype_get_name (dtype), esize);
+      return NULL;
+    }
+  return new_from_host (data, size / esize, dtype, shape, ndim, device, error);
+}
+
+/* ---- geometry ----------------------------------------------------------------------- */
+
+/**
+ * gnn_tensor_get_ndim:
+ * @self: a tensor
+ *
+ * Returns: the number of dimensions (`Tensor.dim ()`)
+ */
+guint
+gnn_tensor_get_ndim (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->ndim;
+}
+
+/**
+ * gnn_tensor_get_shape:
+ * @self: a tensor
+ * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns: (array length=ndim) (transfer none): the size of each dimension (`Tensor.shape`)
+ */
+const gint64 *
+gnn_tensor_get_shape (GnnTensor *self,
+                      guint     *ndim)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (ndim)
+    *ndim = p->ndim;
+  return p->shape;
+}
+
+/**
+ * gnn_tensor_get_strides:
+ * @self: a tensor
+ * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns: (array length=ndim) (transfer none): the stride of each dimension in elements
+ *   (`Tensor.stride ()`)
+ */
+const gint64 *
+gnn_tensor_get_strides (GnnTensor *self,
+                        guint     *ndim)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (ndim)
+    *ndim = p->ndim;
+  return p->strides;
+}
+
+/**
+ * gnn_tensor_get_size:
+ * @self: a tensor
+ * @dim: a dimension; negative counts from the end
+ * @error: return location for a #GError
+ *
+ * Returns: the size of dimension @dim (`Tensor.size (dim)`), or -1 with @error set
+ */
+gint64
+gnn_tensor_get_size (GnnTensor *self,
+                     int        dim,
+                     GError   **error)
+{
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), -1);
+  if (!gnn_normalize_dim (dim, gnn_tensor_priv (self)->ndim, &d, error))
+    return -1;
+  return gnn_tensor_priv (self)->shape[d];
+}
+
+/**
+ * gnn_tensor_get_numel:
+ * @self: a tensor
+ *
+ * Returns: the number of elements (`Tensor.numel ()`)
+ */
+gint64
+gnn_tensor_get_numel (GnnTensor *self)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  p = gnn_tensor_priv (self);
+  return gnn_shape_numel (p->ndim, p->shape);
+}
+
+/**
+ * gnn_tensor_get_storage_offset:
+ * @self: a tensor
+ *
+ * Returns: the offset of the first element in the storage, in elements
+ */
+gint64
+gnn_tensor_get_storage_offset (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->offset;
+}
+
+/**
+ * gnn_tensor_get_dtype:
+ * @self: a tensor
+ *
+ * Returns: the element type
+ */
+GnnDtype
+gnn_tensor_get_dtype (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), GNN_DTYPE_FLOAT32);
+  return gnn_tensor_priv (self)->dtype;
+}
+
+/**
+ * gnn_tensor_get_device:
+ * @self: a tensor
+ *
+ * Returns: (transfer full): the device the tensor's storage lives on
+ */
+GnnDevice *
+gnn_tensor_get_device (GnnTensor *self)
+{
+  GnnStorage *st;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  st = gnn_tensor_priv (self)->storage;
+  if (g_str_equal (st->entry->device_type, "cpu"))
+    return gnn_device_new ("cpu", -1);
+  return gnn_device_new (st->entry->device_type, (int) st->device);
+}
+
+/**
+ * gnn_tensor_is_contiguous:
+ * @self: a tensor
+ *
+ * Returns: whether the elements lie in row-major order without gaps (`Tensor.is_contiguous ()`)
+ */
+gboolean
+gnn_tensor_is_contiguous (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_is_contiguous_priv (gnn_tensor_priv (self));
+}
+
+/**
+ * gnn_tensor_is_view:
+ * @self: a tensor
+ *
+ * Returns: whether the tensor is a view of another (`Tensor._is_view ()`)
+ */
+gboolean
+gnn_tensor_is_view (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->base != NULL;
+}
+
+/**
+ * gnn_tensor_get_base:
+ * @self: a tensor
+ *
+ * Returns: (transfer none) (nullable): the tensor this one is a view of (`Tensor._base`)
+ */
+GnnTensor *
+gnn_tensor_get_base (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_priv (self)->base;
+}
+
+/**
+ * gnn_tensor_shares_storage:
+ * @self: a tensor
+ * @other: another tensor
+ *
+ * Returns: whether the two tensors are views of the same storage
+ */
+gboolean
+gnn_tensor_shares_storage (GnnTensor *self,
+                           GnnTensor *other)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  return gnn_tensor_priv (self)->storage == gnn_tensor_priv (other)->storage;
+}
+
+/* ---- data out ----------------------------------------------------------------------- */
+
+/* A contiguous host copy of the elements, converted to @dtype. */
+static gpointer
+copy_out (GnnTensor *self, GnnDtype dtype, gsize *n_out, GError **error)
+{
+  g_autoptr(GnnTensor) c = NULL;
+  GnnTensorPrivate *p;
+  gsize nbytes;
+  gpointer out;
+  gint64 numel = gnn_tensor_get_numel (self);
+
+  c = gnn_tensor_contiguous_as (self, dtype, error);
+  if (c == NULL)
+    return NULL;
+  p = gnn_tensor_priv (c);
+  nbytes = (gsize) numel * gnn_dtype_get_size (dtype);
+  out = g_malloc (MAX (nbytes, 1));
+  if (nbytes > 0 &&
+      !p->storage->entry->funcs->copy_to_host (p->storage->entry->backend, p->storage->device, out,
+                                               gnn_tensor_data_ptr (p), nbytes, error))
+    {
+      g_free (out);
+      return NULL;
+    }
+  if (n_out)
+    *n_out = (gsize) numel;
+  return out;
+}
+
+/**
+ * gnn_tensor_get_bytes:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * Copies the elements, in row-major order and the tensor's dtype, into host memory. This is
+ * how bindings read bulk data: from Python,
+ * `numpy.frombuffer (t.get_bytes ().get_data (), numpy.float32)`.
+ *
+ * Returns: (transfer full): the elements, or %NULL with @error set
+ */
+GBytes *
+gnn_tensor_get_bytes (GnnTensor *self,
+                      GError   **error)
+{
+  gsize n;
+  gpointer data;
+  GnnDtype dtype;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  dtype = gnn_tensor_priv (self)->dtype;
+  data = copy_out (self, dtype, &n, error);
+  if (data == NULL)
+    return NULL;
+  return g_bytes_new_take (data, n * gnn_dtype_get_size (dtype));
+}
+
+/**
+ * gnn_tensor_to_floats:
+ * @self: a tensor
+ * @n_data: (out): the number of elements
+ * @error: return location for a #GError
+ *
+ * Copies the elements, converted to float, into a new array in row-major order.
+ *
+ * Returns: (array length=n_data) (transfer full): the elements, or %NULL with @error set
+ */
+float *
+gnn_tensor_to_floats (GnnTensor *self,
+                      gsize     *n_data,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return copy_out (self, GNN_DTYPE_FLOAT32, n_data, error);
+}
+
+/**
+ * gnn_tensor_to_doubles:
+ * @self: a tensor
+ * @n_data: (out): the number of elements
+ * @error: return location for a #GError
+ *
+ * Copies the elements, converted to double, into a new array in row-major order.
+ *
+ * Returns: (array length=n_data) (transfer full): the elements, or %NULL with @error set
+ */
+double *
+gnn_tensor_to_doubles (GnnTensor *self,
+                       gsize     *n_data,
+                       GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return copy_out (self, GNN_DTYPE_FLOAT64, n_data, error);
+}
+
+/**
+ * gnn_tensor_to_int64s:
+ * @self: a tensor
+ * @n_data: (out): the number of elements
+ * @error: return location for a #GError
+ *
+ * Copies the elements, converted to int64 (truncating toward zero), into a new array.
+ *
+ * Returns: (array length=n_data) (transfer full): the elements, or %NULL with @error set
+ */
+gint64 *
+gnn_tensor_to_int64s (GnnTensor *self,
+                      gsize     *n_data,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return copy_out (self, GNN_DTYPE_INT64, n_data, error);
+}
+
+/**
+ * gnn_tensor_item:
+ * @self: a tensor with one element
+ * @error: return location for a #GError
+ *
+ * Returns: the only element, as a double (`Tensor.item ()`); 0 with @error set when the
+ *   tensor does not have exactly one element
+ */
+double
+gnn_tensor_item (GnnTensor *self,
+                 GError   **error)
+{
+  g_autofree double *v = NULL;
+  gint64 numel;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  numel = gnn_tensor_get_numel (self);
+  if (numel != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "a Tensor with %" G_GINT64_FORMAT " elements cannot be converted to Scalar", numel);
+      return 0;
+    }
+  v = copy_out (self, GNN_DTYPE_FLOAT64, NULL, error);
+  return v ? v[0] : 0;
+}
+
+/* ---- printing ----------------------------------------------------------------------- */
+
+typedef struct {
+  GString *s;
+  const double *v;
+  GnnDtype dtype;
+  int width;
+  int mode;            /* 0 integer-valued floats, 1 fixed, 2 scientific, 3 integers, 4 bool */
+  gboolean summarize;
+} PrintCtx;
+
+static void
+format_value (PrintCtx *c, double x, GString *out)
+{
+  switch (c->mode)
+    {
+    case 0:
+      if (isnan (x)) g_string_append (out, "nan");
+      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
+      else g_string_append_printf (out, "%.0f.", x);
+      break;
+    case 1:
+      if (isnan (x)) g_string_append (out, "nan");
+      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
+      else g_string_append_printf (out, "%.4f", x);
+      break;
+    case 2:
+      if (isnan (x)) g_string_append (out, "nan");
+      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
+      else g_string_append_printf (out, "%.4e", x);
+      break;
+    case 3:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) x);
+      break;
+    default:
+      g_string_append (out, x != 0 ? "True" : "False");
+    }
+}
+
+static void
+append_padded (PrintCtx *c, double x)
+{
+  GString *tmp = g_string_new (NULL);
+  format_value (c, x, tmp);
+  for (int i = (int) tmp->len; i < c->width; i++)
+    g_string_append_c (c->s, ' ');
+  g_string_append (c->s, tmp->str);
+  g_string_free (tmp, TRUE);
+}
+
+static void
+print_dim (PrintCtx *c, const gint64 *shape, const gint64 *cstrides, guint ndim, guint dim,
+           gint64 base, int indent)
+{
+  gint64 n = shape[dim];
+  gboolean summ = c->summarize && n > 6;
+
+  g_string_append_c (c->s, '[');
+  if (dim == ndim - 1)
+    {
+      int per_line = MAX (1, (80 - indent) / (c->width + 2));
+      int on_line = 0;
+      for (gint64 i = 0; i < n; i++)
+        {
+          if (summ && i == 3)
+            {
+              g_string_append (c->s, " ...,");
+              i = n - 4;
+              continue;
+            }
+          if (i > 0)
+            {
+              g_string_append_c (c->s, ',');
+              if (on_line >= per_line)
+                {
+                  g_string_append_c (c->s, '\n');
+                  for (int k = 0; k < indent + 1; k++)
+                    g_string_append_c (c->s, ' ');
+                  on_line = 0;
+                }
+              else
+                g_string_append_c (c->s, ' ');
+            }
+          append_padded (c, c->v[base + i * cstrides[dim]]);
+          on_line++;
+        }
+    }
+  else
+    {
+      for (gint64 i = 0; i < n; i++)
+        {
+          if (summ && i == 3)
+            {
+              g_string_append (c->s, "\n");
+              for (int k = 0; k < indent + 1; k++)
+                g_string_append_c (c->s, ' ');
+              g_string_append (c->s, "...,");
+              i = n - 4;
+              continue;
+            }
+          if (i > 0)
+            {
+              g_string_append_c (c->s, ',');
+              for (guint k = dim + 1; k < ndim; k++)
+                g_string_append_c (c->s, '\n');
+              for (int k = 0; k < indent + 1; k++)
+                g_string_append_c (c->s, ' ');
+            }
+          print_dim (c, shape, cstrides, ndim, dim + 1, base + i * cstrides[dim], indent + 1);
+        }
+    }
+  g_string_append_c (c->s, ']');
+}
+
+/**
+ * gnn_tensor_to_string:
+ * @self: a tensor
+ *
+ * Formats the tensor as PyTorch prints it: `tensor([[1.0000, 2.5000]], requires_grad=True)`,
+ * with PyTorch's choice of fixed or scientific notation, its summarisation of tensors over
+ * 1000 elements, and the dtype, device and grad_fn suffixes.
+ *
+ * Returns: (transfer full): the printed form
+ */
+char *
+gnn_tensor_to_string (GnnTensor *self)
+{
+  GnnTensorPrivate *p;
+  g_autofree double *v = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 numel;
+  PrintCtx c = { 0 };
+  gint64 cstrides[GNN_MAX_DIMS];
+  gboolean all_int = TRUE, any_finite = FALSE;
+  double max_abs = 0, min_abs = G_MAXDOUBLE;
+  const char *indent_prefix = "tensor(";
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  numel = gnn_tensor_get_numel (self);
+  v = copy_out (self, GNN_DTYPE_FLOAT64, NULL, &error);
+  if (v == NULL)
+    return g_strdup_printf ("tensor(<unreadable: %s>)", error->message);
+
+  c.s = g_string_new (indent_prefix);
+  c.v = v;
+  c.dtype = p->dtype;
+  c.summarize = numel > 1000;
+  gnn_contiguous_strides (p->ndim, p->shape, cstrides);
+
+  if (p->dtype == GNN_DTYPE_BOOL)
+    c.mode = 4;
+  else if (!gnn_dtype_is_floating (p->dtype))
+    c.mode = 3;
+  else
+    {
+      for (gint64 i = 0; i < numel; i++)
+        {
+          double x = v[i];
+          if (!isfinite (x))
+            continue;
+          any_finite = TRUE;
+          if (x != nearbyint (x))
+            all_int = FALSE;
+          if (fabs (x) > max_abs)
+            max_abs = fabs (x);
+          if (x != 0 && fabs (x) < min_abs)
+            min_abs = fabs (x);
+        }
+      if (!any_finite)
+        c.mode = 1;
+      else if (all_int)
+        c.mode = (max_abs > 1e8) ? 2 : 0;
+      else if (max_abs > 1e8 || (min_abs != G_MAXDOUBLE && (min_abs < 1e-4 || max_abs / min_abs > 1000.0)))
+        c.mode = 2;
+      else
+        c.mode = 1;
+    }
+
+  /* the width of the widest element */
+  for (gint64 i = 0; i < numel; i++)
+    {
+      GString *tmp = g_string_new (NULL);
+      format_value (&c, v[i], tmp);
+      c.width = MAX (c.width, (int) tmp->len);
+      g_string_free (tmp, TRUE);
+    }
+
+  if (p->ndim == 0)
+    {
+      GString *tmp = g_string_new (NULL);
+      format_value (&c, v[0], tmp);
+      g_string_append (c.s, tmp->str);
+      g_string_free (tmp, TRUE);
+    }
+  else if (numel == 0)
+    g_string_append (c.s, "[]");
+  else
+    print_dim (&c, p->shape, cstrides, p->ndim, 0, 0, (int) strlen (indent_prefix));
+
+  if (numel == 0 && !(p->ndim == 1))
+    {
+      g_autofree char *shape = gnn_shape_to_string (p->ndim, p->shape);
+      shape[0] = '(';
+      shape[strlen (shape) - 1] = ')';
+      g_string_append_printf (c.s, ", size=%s", shape);
+    }
+  if (!g_str_equal (p->storage->entry->device_type, "cpu"))
+    g_string_append_printf (c.s, ", device='%s:%u'", p->storage->entry->device_type, p->storage->device);
+  if (p->dtype != GNN_DTYPE_FLOAT32 && p->dtype != GNN_DTYPE_INT64 && p->dtype != GNN_DTYPE_BOOL)
+    g_string_append_printf (c.s, ", dtype=torch.%s", gnn_dtype_get_name (p->dtype));
+  if (p->grad_fn)
+    g_string_append_printf (c.s, ", grad_fn=<%s>", gnn_node_get_name (p->grad_fn));
+  else if (p->requires_grad)
+    g_string_append (c.s, ", requires_grad=True");
+  g_string_append_c (c.s, ')');
+  return g_string_free (c.s, FALSE);
+}
+
+/* ---- storage swapping --------------------------------------------------------------- */
+
+/**
+ * gnn_tensor_set_data:
+ * @self: a tensor
+ * @source: the tensor whose storage and geometry @self takes
+ * @error: return location for a #GError
+ *
+ * Makes @self a view of @source's storage, with @source's shape, strides, dtype and device,
+ * keeping @self's identity, gradient settings and autograd role: PyTorch's
+ * `self.data = source`. This is how a parameter is moved or loaded without changing the
+ * object optimizers hold. @self then has its own version counter.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_tensor_set_data (GnnTensor *self,
+                     GnnTensor *source,
+                     GError   **error)
+{
+  GnnTensorPrivate *p, *sp;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (source), FALSE);
+  p = gnn_tensor_priv (self);
+  sp = gnn_tensor_priv (source);
+  if (p->requires_grad && !gnn_dtype_is_floating (sp->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "set_data: a tensor that requires grad needs floating-point data, got %s",
+                   gnn_dtype_get_name (sp->dtype));
+      return FALSE;
+    }
+  if (self == source)
+    return TRUE;
+  gnn_storage_ref (sp->storage);
+  g_clear_pointer (&p->storage, gnn_storage_unref);
+  p->storage = sp->storage;
+  p->offset = sp->offset;
+  p->dtype = sp->dtype;
+  p->ndim = sp->ndim;
+  memcpy (p->shape, sp->shape, sizeof (gint64) * sp->ndim);
+  memcpy (p->strides, sp->strides, sizeof (gint64) * sp->ndim);
+  g_clear_pointer (&p->version, gnn_version_unref);
+  p->version = gnn_version_new ();
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_get_version:
+ * @self: a tensor
+ *
+ * The version counter, shared by the tensor and its views, which every in-place operation
+ * increments (`Tensor._version`). Backward refuses a tensor saved for backward whose version
+ * changed since it was saved.
+ *
+ * Returns: the version
+ */
+guint64
+gnn_tensor_get_version (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->version->version;
+}

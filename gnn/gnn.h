@@ -1,0 +1,24 @@
+/* gnn.h: the umbrella header of libgnn
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#define GNN_INSIDE
+
+#include <glib-object.h>
+
+#include "gnn-version.h"
+#include "gnn-version-macros.h"
+#include "gnn-enum-types.h"
+#include "core/gnn-error.h"
+#include "core/gnn-dtype.h"
+#include "core/gnn-device.h"
+#include "core/gnn-generator.h"
+#include "core/gnn-tensor.h"
+#include "autograd/gnn-autograd.h"
+#include "ops/gnn-ops.h"
+#include "backend/gnn-backend.h"
+#include "core/gnn-threads.h"
+
+#undef GNN_INSIDE

@@ -1,0 +1,362 @@
+/* gnn-ops-core.c: checks, broadcasting, dtype handling and the elementwise driver
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-ops-private.h"
+
+gboolean
+gnn_normalize_dim (int dim, guint ndim, guint *out, GError **error)
+{
+  int n = (int) MAX (ndim, 1);
+
+  if (dim < -n || dim >= n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -n, n - 1, dim);
+      return FALSE;
+    }
+  *out = (guint) (dim < 0 ? dim + n : dim);
+  return TRUE;
+}
+
+static char *
+device_name (GnnTensor *t)
+{
+  g_autoptr(GnnDevice) d = gnn_tensor_get_device (t);
+  return gnn_device_to_string (d);
+}
+
+gboolean
+gnn_check_same_device (const char *op, GnnTensor *a, GnnTensor *b, GError **error)
+{
+  GnnStorage *sa = gnn_tensor_priv (a)->storage, *sb = gnn_tensor_priv (b)->storage;
+
+  if (G_LIKELY (sa->entry == sb->entry && sa->device == sb->device))
+    return TRUE;
+  if (g_str_equal (sa->entry->device_type, sb->entry->device_type) && sa->device == sb->device)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+                   "%s: expected all tensors to be on the same backend, but found '%s' and '%s'",
+                   op, sa->entry->name, sb->entry->name);
+      return FALSE;
+    }
+  {
+    g_autofree char *da = device_name (a);
+    g_autofree char *db = device_name (b);
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+                 "%s: expected all tensors to be on the same device, but found at least two devices, %s and %s",
+                 op, da, db);
+  }
+  return FALSE;
+}
+
+gboolean
+gnn_check_floating (const char *op, GnnTensor *t, GError **error)
+{
+  GnnDtype d = gnn_tensor_priv (t)->dtype;
+
+  if (G_LIKELY (gnn_dtype_is_floating (d)))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "%s: expected a floating-point tensor, got %s", op, gnn_dtype_get_name (d));
+  return FALSE;
+}
+
+gboolean
+gnn_broadcast_shapes (const char *op, guint na, const gint64 *sa, guint nb, const gint64 *sb,
+                      guint *n_out, gint64 *out, GError **error)
+{
+  guint n = MAX (na, nb);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 a = i < n - na ? 1 : sa[i - (n - na)];
+      gint64 b = i < n - nb ? 1 : sb[i - (n - nb)];
+      if (a != b && a != 1 && b != 1)
+        {
+          g_autofree char *as = gnn_shape_to_string (na, sa);
+          g_autofree char *bs = gnn_shape_to_string (nb, sb);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: the size of tensor a (%" G_GINT64_FORMAT ") must match the size of tensor b (%"
+                       G_GINT64_FORMAT ") at non-singleton dimension %u (shapes %s and %s)",
+                       op, a, b, i, as, bs);
+          return FALSE;
+        }
+      out[i] = a == 1 ? b : a;
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+void
+gnn_kernel_tensor_broadcast (GnnTensor *t, guint ndim, const gint64 *shape, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  guint lead = ndim - p->ndim;
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = ndim;
+  for (guint i = 0; i < ndim; i++)
+    {
+      kt->shape[i] = shape[i];
+      if (i < lead)
+        kt->strides[i] = 0;
+      else
+        kt->strides[i] = (p->shape[i - lead] == 1 && shape[i] != 1) ? 0 : p->strides[i - lead];
+    }
+}
+
+gboolean
+gnn_run_kernel (GnnTensor *on, GnnKernelArgs *args, GError **error)
+{
+  GnnStorage *st = gnn_tensor_priv (on)->storage;
+  return gnn_backend_entry_run (st->entry, st->device, args, error);
+}
+
+GnnDtype
+gnn_compute_dtype (GnnDtype dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT16:
+    case GNN_DTYPE_BFLOAT16:
+      return GNN_DTYPE_FLOAT32;
+    case GNN_DTYPE_BOOL:
+    case GNN_DTYPE_UINT8:
+      return GNN_DTYPE_INT64;
+    default:
+      return dtype;
+    }
+}
+
+GnnDtype
+gnn_result_dtype (GnnTensor *a, GnnTensor *b)
+{
+  GnnTensorPrivate *pa = gnn_tensor_priv (a), *pb = gnn_tensor_priv (b);
+
+  /* a zero-dimensional tensor does not raise the category of a dimensioned one */
+  if (pa->ndim == 0 && pb->ndim > 0 &&
+      gnn_dtype_is_floating (pa->dtype) == gnn_dtype_is_floating (pb->dtype))
+    return pb->dtype;
+  if (pb->ndim == 0 && pa->ndim > 0 &&
+      gnn_dtype_is_floating (pa->dtype) == gnn_dtype_is_floating (pb->dtype))
+    return pa->dtype;
+  return gnn_dtype_promote (pa->dtype, pb->dtype);
+}
+
+static gboolean
+copy_into (GnnTensor *dst, GnnTensor *src, GError **error)
+{
+  GnnTensorPrivate *dp = gnn_tensor_priv (dst);
+  GnnKernelTensor o, i;
+  GnnKernelArgs args = { 0 };
+
+  gnn_tensor_to_kernel (dst, &o);
+  gnn_kernel_tensor_broadcast (src, dp->ndim, dp->shape, &i);
+  args.op = GNN_BACKEND_OP_COPY;
+  args.out = &o;
+  args.in[0] = &i;
+  args.n_in = 1;
+  return gnn_run_kernel (dst, &args, error);
+}
+
+GnnTensor *
+gnn_tensor_clone_contiguous (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  GnnTensor *c = gnn_tensor_new_like (t, dtype, p->ndim, p->shape, error);
+
+  if (c && gnn_shape_numel (p->ndim, p->shape) > 0 && !copy_into (c, t, error))
+    g_clear_object (&c);
+  return c;
+}
+
+GnnTensor *
+gnn_tensor_contiguous_as (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  if (p->dtype == dtype && gnn_tensor_is_contiguous_priv (p))
+    return g_object_ref (t);
+  return gnn_tensor_clone_contiguous (t, dtype, error);
+}
+
+GnnTensor *
+gnn_tensor_cast (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  if (gnn_tensor_priv (t)->dtype == dtype)
+    return g_object_ref (t);
+  return gnn_tensor_clone_contiguous (t, dtype, error);
+}
+
+GnnTensor *
+gnn_sum_to (GnnTensor *grad, guint ndim, const gint64 *shape, GError **error)
+{
+  GnnTensorPrivate *gp = gnn_tensor_priv (grad);
+  int dims[GNN_MAX_DIMS];
+  guint n = 0, lead;
+  g_autoptr(GnnTensor) summed = NULL;
+
+  if (gp->ndim == ndim && memcmp (gp->shape, shape, sizeof (gint64) * ndim) == 0)
+    return g_object_ref (grad);
+  lead = gp->ndim - ndim;
+  for (guint i = 0; i < gp->ndim; i++)
+    if (i < lead || (shape[i - lead] == 1 && gp->shape[i] != 1))
+      dims[n++] = (int) i;
+  if (n == 0)
+    return gnn_tensor_view (grad, shape, ndim, error);
+  summed = gnn_tensor_sum (grad, dims, n, TRUE, error);
+  if (summed == NULL)
+    return NULL;
+  return gnn_tensor_reshape (summed, shape, ndim, error);
+}
+
+GnnTensor *
+gnn_elementwise (const char   *name,
+                 GnnBackendOp  op,
+                 GnnTensor   **inputs,
+                 guint         n_inputs,
+                 GnnDtype      compute,
+                 GnnDtype      out_dtype,
+                 const double *s,
+                 const gint64 *iargs,
+                 GError      **error)
+{
+  gint64 shape[GNN_MAX_DIMS];
+  guint ndim;
+  GnnTensor *cast[3] = { NULL, NULL, NULL };
+  GnnKernelTensor kin[3], kout;
+  GnnKernelArgs args = { 0 };
+  GnnTensor *out = NULL;
+  gboolean direct = out_dtype == compute || out_dtype == GNN_DTYPE_BOOL;
+
+  g_assert (n_inputs >= 1 && n_inputs <= 3);
+  ndim = gnn_tensor_priv (inputs[0])->ndim;
+  memcpy (shape, gnn_tensor_priv (inputs[0])->shape, sizeof (gint64) * ndim);
+  for (guint k = 1; k < n_inputs; k++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (inputs[k]);
+      if (!gnn_check_same_device (name, inputs[0], inputs[k], error) ||
+          !gnn_broadcast_shapes (name, ndim, shape, p->ndim, p->shape, &ndim, shape, error))
+        return NULL;
+    }
+
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      GnnDtype d = gnn_tensor_priv (inputs[k])->dtype;
+      if (d == compute || (op == GNN_BACKEND_OP_WHERE && k == 0))
+        cast[k] = g_object_ref (inputs[k]);
+      else if (!(cast[k] = gnn_tensor_clone_contiguous (inputs[k], compute, error)))
+        goto out;
+      gnn_kernel_tensor_broadcast (cast[k], ndim, shape, &kin[k]);
+      args.in[k] = &kin[k];
+    }
+
+  out = gnn_tensor_new_like (inputs[0], direct ? out_dtype : compute, ndim, shape, error);
+  if (out == NULL)
+    goto out;
+  if (gnn_shape_numel (ndim, shape) > 0)
+    {
+      gnn_tensor_to_kernel (out, &kout);
+      args.op = op;
+      args.out = &kout;
+      args.n_in = n_inputs;
+      if (s)
+        memcpy (args.s, s, sizeof (args.s));
+      if (iargs)
+        memcpy (args.i, iargs, sizeof (args.i));
+      if (!gnn_run_kernel (out, &args, error))
+        {
+          g_clear_object (&out);
+          goto out;
+        }
+    }
+  if (!direct)
+    {
+      GnnTensor *converted = gnn_tensor_clone_contiguous (out, out_dtype, error);
+      g_object_unref (out);
+      out = converted;
+    }
+
+out:
+  for (guint k = 0; k < n_inputs; k++)
+    g_clear_object (&cast[k]);
+  return out;
+}
+
+gboolean
+gnn_elementwise_into (const char   *name,
+                      GnnBackendOp  op,
+                      GnnTensor    *out,
+                      GnnTensor   **inputs,
+                      guint         n_inputs,
+                      const double *s,
+                      const gint64 *iargs,
+                      GError      **error)
+{
+  GnnTensorPrivate *op_ = gnn_tensor_priv (out);
+  GnnDtype compute = gnn_compute_dtype (op_->dtype);
+  GnnTensor *cast[3] = { NULL, NULL, NULL };
+  g_autoptr(GnnTensor) target = NULL;
+  GnnKernelTensor kin[3], kout;
+  GnnKernelArgs args = { 0 };
+  gboolean ok = FALSE;
+
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (inputs[k]);
+      gint64 bshape[GNN_MAX_DIMS];
+      guint bnd;
+
+      if (!gnn_check_same_device (name, out, inputs[k], error) ||
+          !gnn_broadcast_shapes (name, op_->ndim, op_->shape, p->ndim, p->shape, &bnd, bshape, error))
+        goto out;
+      if (bnd != op_->ndim || memcmp (bshape, op_->shape, sizeof (gint64) * bnd) != 0)
+        {
+          g_autofree char *os = gnn_shape_to_string (op_->ndim, op_->shape);
+          g_autofree char *bs = gnn_shape_to_string (bnd, bshape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: output with shape %s doesn't match the broadcast shape %s", name, os, bs);
+          goto out;
+        }
+    }
+  if (gnn_shape_numel (op_->ndim, op_->shape) == 0)
+    {
+      ok = TRUE;
+      goto out;
+    }
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      if (!(cast[k] = gnn_tensor_cast (inputs[k], compute, error)))
+        goto out;
+      gnn_kernel_tensor_broadcast (cast[k], op_->ndim, op_->shape, &kin[k]);
+      args.in[k] = &kin[k];
+    }
+  /* storage dtypes without kernels compute into a temporary */
+  target = compute == op_->dtype ? g_object_ref (out)
+                                 : gnn_tensor_new_like (out, compute, op_->ndim, op_->shape, error);
+  if (target == NULL)
+    goto out;
+  gnn_tensor_to_kernel (target, &kout);
+  args.op = op;
+  args.out = &kout;
+  args.n_in = n_inputs;
+  if (s)
+    memcpy (args.s, s, sizeof (args.s));
+  if (iargs)
+    memcpy (args.i, iargs, sizeof (args.i));
+  if (!gnn_run_kernel (target, &args, error))
+    goto out;
+  ok = target == out ? TRUE : copy_into (out, target, error);
+
+out:
+  for (guint k = 0; k < n_inputs; k++)
+    g_clear_object (&cast[k]);
+  return ok;
+}

@@ -1,0 +1,402 @@
+/* gnn-ops-linalg.c: matmul and linear through the backend's gemm
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-ops-private.h"
+
+#define NEEDS(j) (node->edges[(j)].node != NULL)
+
+/* A kernel view of a 2-d or 3-d tensor as (batch, rows, cols); copies to @keep when the
+ * layout is not one gemm accepts (a unit stride in one of the two matrix dimensions). */
+static gboolean
+as_gemm_operand (GnnTensor *t, GnnKernelTensor *kt, GnnTensor **keep, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  gint64 rs = p->strides[p->ndim - 2], cs = p->strides[p->ndim - 1];
+  gint64 rows = p->shape[p->ndim - 2], cols = p->shape[p->ndim - 1];
+  gboolean ok = ((cs == 1 || cols <= 1) && rs >= MAX (cols, 1)) || ((rs == 1 || rows <= 1) && cs >= MAX (rows, 1));
+
+  if (!ok)
+    {
+      *keep = gnn_tensor_clone_contiguous (t, p->dtype, error);
+      if (*keep == NULL)
+        return FALSE;
+      p = gnn_tensor_priv (*keep);
+    }
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = 3;
+  if (p->ndim == 2)
+    {
+      kt->shape[0] = 1;
+      kt->strides[0] = 0;
+      kt->shape[1] = p->shape[0];
+      kt->shape[2] = p->shape[1];
+      kt->strides[1] = p->strides[0];
+      kt->strides[2] = p->strides[1];
+    }
+  else
+    {
+      memcpy (kt->shape, p->shape, sizeof (gint64) * 3);
+      memcpy (kt->strides, p->strides, sizeof (gint64) * 3);
+    }
+  return TRUE;
+}
+
+/* out (b, m, n) = a (b, m, k) · b (b, k, n) [+ out when beta = 1], batch 1 for 2-d.
+ * @out must be contiguous with the right shape. No autograd. */
+static gboolean
+gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **error)
+{
+  g_autoptr(GnnTensor) ka = NULL, kb = NULL;
+  GnnKernelTensor ta, tb, tc;
+  GnnKernelArgs args = { 0 };
+  GnnTensorPrivate *op = gnn_tensor_priv (out);
+
+  if (!as_gemm_operand (a, &ta, &ka, error) || !as_gemm_operand (b, &tb, &kb, error) ||
+      !as_gemm_operand (out, &tc, NULL, error))
+    return FALSE;
+  if (op->ndim == 3 && gnn_tensor_priv (a)->ndim == 2)
+    {
+      ta.shape[0] = tc.shape[0];
+    }
+  if (op->ndim == 3 && gnn_tensor_priv (b)->ndim == 2)
+    tb.shape[0] = tc.shape[0];
+  args.op = GNN_BACKEND_OP_GEMM;
+  args.out = &tc;
+  args.in[0] = &ta;
+  args.in[1] = &tb;
+  args.n_in = 2;
+  args.s[0] = 1.0;
+  args.s[1] = beta;
+  return gnn_run_kernel (out, &args, error);
+}
+
+/* mm / bmm of same-batch 2-d or 3-d operands; backward uses the same product */
+static GnnTensor *mm_op (const char *name, GnnTensor *a, GnnTensor *b, GError **error);
+
+static gboolean
+mm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *b;
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) bt = gnn_tensor_transpose (b, -1, -2, error);
+      if (!bt || !(gi[0] = mm_op (NULL, go[0], bt, error)))
+        return FALSE;
+    }
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) at = gnn_tensor_transpose (a, -1, -2, error);
+      if (!at || !(gi[1] = mm_op (NULL, at, go[0], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static GnnTensor *
+mm_op (const char *name, GnnTensor *a, GnnTensor *b, GError **error)
+{
+  GnnTensorPrivate *pa = gnn_tensor_priv (a), *pb = gnn_tensor_priv (b);
+  gint64 shape[3];
+  guint nd = pa->ndim;
+  GnnTensor *out;
+  GnnTensor *ins[2] = { a, b };
+  GnnNode *node;
+
+  if (nd == 3)
+    {
+      shape[0] = pa->shape[0];
+      shape[1] = pa->shape[1];
+      shape[2] = pb->shape[2];
+    }
+  else
+    {
+      shape[0] = pa->shape[0];
+      shape[1] = pb->shape[1];
+    }
+  out = gnn_tensor_new_like (a, pa->dtype, nd, shape, error);
+  if (out == NULL)
+    return NULL;
+  if (!gemm_into (out, a, b, 0.0, error))
+    {
+      g_object_unref (out);
+      return NULL;
+    }
+  if (name && (node = gnn_autograd_record (name, mm_backward, ins, 2, &out, 1)))
+    {
+      gnn_node_save (node, a);
+      gnn_node_save (node, b);
+    }
+  return out;
+}
+
+static gboolean
+check_matmul_dtypes (const char *op, GnnTensor *a, GnnTensor *b, GError **error)
+{
+  GnnDtype da = gnn_tensor_priv (a)->dtype, db = gnn_tensor_priv (b)->dtype;
+
+  if (!gnn_check_same_device (op, a, b, error))
+    return FALSE;
+  if (da != db)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: expected both operands to have the same dtype, but got %s and %s",
+                   op, gnn_dtype_get_name (da), gnn_dtype_get_name (db));
+      return FALSE;
+    }
+  if (da != GNN_DTYPE_FLOAT32 && da != GNN_DTYPE_FLOAT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s: only float32 and float64 are supported, got %s", op, gnn_dtype_get_name (da));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+shape_error (const char *op, GnnTensor *a, GnnTensor *b, gint64 r, gint64 c, gint64 r2, gint64 c2, GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+               "%s: mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+               " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", op, r, c, r2, c2);
+  return FALSE;
+}
+
+/**
+ * gnn_tensor_matmul:
+ * @self: a tensor of at least one dimension
+ * @other: a tensor of at least one dimension
+ * @error: return location for a #GError
+ *
+ * The matrix product with `torch.matmul`'s rules: vectors are promoted to matrices and the
+ * added dimension removed afterwards, and batch dimensions broadcast. Products run through the
+ * backend's gemm (OpenBLAS on the CPU), without copying transposed operands.
+ *
+ * Returns: (transfer full): the product, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_matmul (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  GnnTensorPrivate *pa, *pb;
+  g_autoptr(GnnTensor) a = NULL, b = NULL, prod = NULL;
+  guint na, nb;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  pa = gnn_tensor_priv (self);
+  pb = gnn_tensor_priv (other);
+  na = pa->ndim;
+  nb = pb->ndim;
+  if (na == 0 || nb == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "both arguments to matmul need to be at least 1D, but they are %uD and %uD", na, nb);
+      return NULL;
+    }
+  if (!check_matmul_dtypes ("matmul", self, other, error))
+    return NULL;
+
+  /* vectors become matrices */
+  a = na == 1 ? gnn_tensor_unsqueeze (self, 0, error) : g_object_ref (self);
+  if (a == NULL)
+    return NULL;
+  b = nb == 1 ? gnn_tensor_unsqueeze (other, 1, error) : g_object_ref (other);
+  if (b == NULL)
+    return NULL;
+  pa = gnn_tensor_priv (a);
+  pb = gnn_tensor_priv (b);
+  if (pa->shape[pa->ndim - 1] != pb->shape[pb->ndim - 2])
+    {
+      shape_error ("matmul", a, b, gnn_shape_numel (pa->ndim - 1, pa->shape), pa->shape[pa->ndim - 1],
+                   pb->shape[pb->ndim - 2], pb->shape[pb->ndim - 1], error);
+      return NULL;
+    }
+
+  if (pa->ndim == 2 && pb->ndim == 2)
+    prod = mm_op (na == 1 || nb == 1 ? (na == 1 && nb == 1 ? "DotBackward0" : "MvBackward0") : "MmBackward0",
+                  a, b, error);
+  else if (pb->ndim == 2)
+    {
+      /* (..., m, k) · (k, n): fold the batch into the rows */
+      gint64 rows[2] = { -1, pa->shape[pa->ndim - 1] };
+      gint64 out_shape[GNN_MAX_DIMS];
+      g_autoptr(GnnTensor) folded = gnn_tensor_reshape (a, rows, 2, error);
+      g_autoptr(GnnTensor) p2 = folded ? mm_op ("MmBackward0", folded, b, error) : NULL;
+      if (p2 == NULL)
+        return NULL;
+      memcpy (out_shape, pa->shape, sizeof (gint64) * pa->ndim);
+      out_shape[pa->ndim - 1] = pb->shape[1];
+      prod = gnn_tensor_reshape (p2, out_shape, pa->ndim, error);
+    }
+  else
+    {
+      /* broadcast the batch dimensions, then one batched product */
+      gint64 batch[GNN_MAX_DIMS], ea[GNN_MAX_DIMS], eb[GNN_MAX_DIMS], out_shape[GNN_MAX_DIMS];
+      guint nbatch;
+      gint64 nb_total, s3a[3], s3b[3];
+      g_autoptr(GnnTensor) xa = NULL, xb = NULL, ra = NULL, rb = NULL, p3 = NULL;
+
+      if (!gnn_broadcast_shapes ("matmul", pa->ndim - 2, pa->shape, pb->ndim - 2, pb->shape, &nbatch, batch, error))
+        return NULL;
+      nb_total = gnn_shape_numel (nbatch, batch);
+      memcpy (ea, batch, sizeof (gint64) * nbatch);
+      ea[nbatch] = pa->shape[pa->ndim - 2];
+      ea[nbatch + 1] = pa->shape[pa->ndim - 1];
+      memcpy (eb, batch, sizeof (gint64) * nbatch);
+      eb[nbatch] = pb->shape[pb->ndim - 2];
+      eb[nbatch + 1] = pb->shape[pb->ndim - 1];
+      s3a[0] = nb_total; s3a[1] = ea[nbatch]; s3a[2] = ea[nbatch + 1];
+      s3b[0] = nb_total; s3b[1] = eb[nbatch]; s3b[2] = eb[nbatch + 1];
+      if (!(xa = gnn_tensor_expand (a, ea, nbatch + 2, error)) ||
+          !(xb = gnn_tensor_expand (b, eb, nbatch + 2, error)) ||
+          !(ra = gnn_tensor_reshape (xa, s3a, 3, error)) ||
+          !(rb = gnn_tensor_reshape (xb, s3b, 3, error)) ||
+          !(p3 = mm_op ("BmmBackward0", ra, rb, error)))
+        return NULL;
+      memcpy (out_shape, batch, sizeof (gint64) * nbatch);
+      out_shape[nbatch] = s3a[1];
+      out_shape[nbatch + 1] = s3b[2];
+      prod = gnn_tensor_reshape (p3, out_shape, nbatch + 2, error);
+    }
+  if (prod == NULL)
+    return NULL;
+
+  /* remove the dimensions added to vectors */
+  if (na == 1 && nb == 1)
+    return gnn_tensor_reshape (prod, NULL, 0, error);
+  if (na == 1)
+    return gnn_tensor_squeeze_dim (prod, -2, error);
+  if (nb == 1)
+    return gnn_tensor_squeeze_dim (prod, -1, error);
+  return g_steal_pointer (&prod);
+}
+
+/* out (N, out) = x (N, in) · Wᵀ + b:  gx = g · W,  gW = gᵀ · x,  gb = Σ_N g */
+static gboolean
+addmm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *x, *w;
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(w = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0) && !(gi[0] = mm_op (NULL, go[0], w, error)))
+    return FALSE;
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) gt = gnn_tensor_t (go[0], error);
+      if (!gt || !(gi[1] = mm_op (NULL, gt, x, error)))
+        return FALSE;
+    }
+  if (node->n_inputs > 2 && NEEDS (2))
+    {
+      int dim0 = 0;
+      if (!(gi[2] = gnn_tensor_sum (go[0], &dim0, 1, FALSE, error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_linear:
+ * @self: the input, of shape (*, in_features)
+ * @weight: the weight, of shape (out_features, in_features)
+ * @bias: (nullable): the bias, of shape (out_features)
+ * @error: return location for a #GError
+ *
+ * Computes @self · @weightᵀ + @bias (`torch.nn.functional.linear`) in one gemm, the bias
+ * added by the gemm itself.
+ *
+ * Returns: (transfer full): the result, of shape (*, out_features), or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError **error)
+{
+  GnnTensorPrivate *px, *pw;
+  g_autoptr(GnnTensor) x2 = NULL, wt = NULL, out = NULL;
+  gint64 rows[2], oshape[2], full[GNN_MAX_DIMS];
+  GnnTensor *ins[3];
+  GnnNode *node;
+  gint64 in_f, out_f;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  px = gnn_tensor_priv (self);
+  pw = gnn_tensor_priv (weight);
+  if (!check_matmul_dtypes ("linear", self, weight, error) ||
+      (bias && !check_matmul_dtypes ("linear", self, bias, error)))
+    return NULL;
+  if (pw->ndim != 2 || px->ndim == 0)
+    {
+      g_autofree char *ws = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_autofree char *xs = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "linear: expected a 2-D weight and an input of at least 1 dimension, got weight %s and input %s",
+                   ws, xs);
+      return NULL;
+    }
+  in_f = pw->shape[1];
+  out_f = pw->shape[0];
+  if (px->shape[px->ndim - 1] != in_f)
+    {
+      shape_error ("linear", self, weight, gnn_shape_numel (px->ndim - 1, px->shape), px->shape[px->ndim - 1],
+                   in_f, out_f, error);
+      return NULL;
+    }
+  if (bias && (gnn_tensor_priv (bias)->ndim != 1 || gnn_tensor_priv (bias)->shape[0] != out_f))
+    {
+      g_autofree char *bs = gnn_shape_to_string (gnn_tensor_priv (bias)->ndim, gnn_tensor_priv (bias)->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "linear: expected a bias of shape [%" G_GINT64_FORMAT "], got %s", out_f, bs);
+      return NULL;
+    }
+
+  rows[0] = -1;
+  rows[1] = in_f;
+  /* the folded input records a view, so that its gradient reshapes back */
+  x2 = px->ndim == 2 ? g_object_ref (self) : gnn_tensor_reshape (self, rows, 2, error);
+  if (x2 == NULL)
+    return NULL;
+  {
+    gboolean prev = gnn_set_grad_enabled (FALSE);
+    wt = gnn_tensor_t (weight, error);
+    gnn_set_grad_enabled (prev);
+  }
+  if (wt == NULL)
+    return NULL;
+  oshape[0] = gnn_tensor_priv (x2)->shape[0];
+  oshape[1] = out_f;
+  out = gnn_tensor_new_like (self, px->dtype, 2, oshape, error);
+  if (out == NULL)
+    return NULL;
+  if (bias)
+    {
+      if (!gnn_elementwise_into ("linear", GNN_BACKEND_OP_COPY, out, &bias, 1, NULL, NULL, error))
+        return NULL;
+    }
+  if (!gemm_into (out, x2, wt, bias ? 1.0 : 0.0, error))
+    return NULL;
+
+  ins[0] = x2;
+  ins[1] = weight;
+  ins[2] = bias;
+  node = gnn_autograd_record (bias ? "AddmmBackward0" : "MmBackward0", addmm_backward, ins, bias ? 3 : 2, &out, 1);
+  if (node)
+    {
+      gnn_node_save (node, x2);
+      gnn_node_save (node, weight);
+    }
+  if (px->ndim == 2)
+    return g_steal_pointer (&out);
+  memcpy (full, px->shape, sizeof (gint64) * px->ndim);
+  full[px->ndim - 1] = out_f;
+  return gnn_tensor_reshape (out, full, px->ndim, error);
+}

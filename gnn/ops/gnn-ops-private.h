@@ -1,0 +1,102 @@
+/* gnn-ops-private.h: what the ops share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "core/gnn-tensor-private.h"
+#include "autograd/gnn-node-private.h"
+
+G_BEGIN_DECLS
+
+/* A dimension index, negative from the end, checked against ndim. */
+gboolean   gnn_normalize_dim          (int           dim,
+                                       guint         ndim,
+                                       guint        *out,
+                                       GError      **error);
+/* Whether two tensors are on one device; an error names the op and both devices. */
+gboolean   gnn_check_same_device      (const char   *op,
+                                       GnnTensor    *a,
+                                       GnnTensor    *b,
+                                       GError      **error);
+gboolean   gnn_check_floating         (const char   *op,
+                                       GnnTensor    *t,
+                                       GError      **error);
+/* PyTorch's broadcast of two shapes. */
+gboolean   gnn_broadcast_shapes       (const char   *op,
+                                       guint         na,
+                                       const gint64 *sa,
+                                       guint         nb,
+                                       const gint64 *sb,
+                                       guint        *n_out,
+                                       gint64       *out,
+                                       GError      **error);
+/* A kernel view of @t expanded (stride 0) to a shape it broadcasts to. */
+void       gnn_kernel_tensor_broadcast (GnnTensor       *t,
+                                        guint            ndim,
+                                        const gint64    *shape,
+                                        GnnKernelTensor *kt);
+/* Runs a kernel on the backend that owns @on. */
+gboolean   gnn_run_kernel             (GnnTensor     *on,
+                                       GnnKernelArgs *args,
+                                       GError       **error);
+
+/* The dtype kernels compute in for a stored dtype: float16/bfloat16 compute in float32,
+ * bool/uint8 in int64. */
+GnnDtype   gnn_compute_dtype          (GnnDtype dtype);
+/* @t itself (a new reference) when it is contiguous and of @dtype, else a contiguous copy. */
+GnnTensor *gnn_tensor_contiguous_as   (GnnTensor    *t,
+                                       GnnDtype      dtype,
+                                       GError      **error);
+/* Always a new contiguous tensor of @dtype, without history. */
+GnnTensor *gnn_tensor_clone_contiguous (GnnTensor   *t,
+                                        GnnDtype     dtype,
+                                        GError     **error);
+/* @t (a new reference) when of @dtype, else a converted copy (no history). */
+GnnTensor *gnn_tensor_cast            (GnnTensor    *t,
+                                       GnnDtype      dtype,
+                                       GError      **error);
+/* Sums a broadcast gradient back to an input's shape (no history). */
+GnnTensor *gnn_sum_to                 (GnnTensor    *grad,
+                                       guint         ndim,
+                                       const gint64 *shape,
+                                       GError      **error);
+
+/* Runs an elementwise kernel on broadcast inputs cast to @compute; the output has the
+ * broadcast shape and @out_dtype (converted from @compute when they differ). No autograd. */
+GnnTensor *gnn_elementwise            (const char   *name,
+                                       GnnBackendOp  op,
+                                       GnnTensor   **inputs,
+                                       guint         n_inputs,
+                                       GnnDtype      compute,
+                                       GnnDtype      out_dtype,
+                                       const double *s,
+                                       const gint64 *iargs,
+                                       GError      **error);
+/* Runs an elementwise kernel writing into @out, inputs broadcast to @out's shape. No autograd,
+ * no version bump. */
+gboolean   gnn_elementwise_into       (const char   *name,
+                                       GnnBackendOp  op,
+                                       GnnTensor    *out,
+                                       GnnTensor   **inputs,
+                                       guint         n_inputs,
+                                       const double *s,
+                                       const gint64 *iargs,
+                                       GError      **error);
+
+/* The output dtype of an op between two tensors: promoted; integer results of an op that
+ * always gives floats become float32. */
+GnnDtype   gnn_result_dtype           (GnnTensor *a,
+                                       GnnTensor *b);
+
+gulong     gnn_autograd_next_hook_id  (void);
+
+/* The CPU backend's parallel loop: calls func (ctx, begin, end) over [0, n) in chunks of at
+ * least @grain, on gnn's threads. Used by the CPU kernels. */
+typedef void (*GnnParallelFunc) (gpointer ctx, gint64 begin, gint64 end);
+void       gnn_parallel_for           (gint64          n,
+                                       gint64          grain,
+                                       GnnParallelFunc func,
+                                       gpointer        ctx);
+
+G_END_DECLS

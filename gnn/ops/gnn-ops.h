@@ -1,0 +1,221 @@
+/* gnn-ops.h: the functional API, each op with its backward
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+#include "../core/gnn-tensor.h"
+
+G_BEGIN_DECLS
+
+/* elementwise binary, broadcasting, with PyTorch's type promotion */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_add          (GnnTensor *self, GnnTensor *other, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sub          (GnnTensor *self, GnnTensor *other, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mul          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_div          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pow          (GnnTensor *self, GnnTensor *exponent, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_maximum      (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_minimum      (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_add_scalar   (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sub_scalar   (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rsub_scalar  (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mul_scalar   (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_div_scalar   (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rdiv_scalar  (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pow_scalar   (GnnTensor *self, double exponent, GError **error);
+
+/* comparisons: bool masks */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_eq           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ne           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_lt           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_le           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_gt           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ge           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_eq_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ne_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_lt_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_le_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_gt_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ge_scalar    (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_where               (GnnTensor *condition, GnnTensor *input, GnnTensor *other, GError **error);
+
+/* elementwise unary and activations */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_neg          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_exp          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_log          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sqrt         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_abs          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sign         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_clamp        (GnnTensor *self, double min, double max, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_clamp_min    (GnnTensor *self, double min, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_clamp_max    (GnnTensor *self, double max, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_relu         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_leaky_relu   (GnnTensor *self, double negative_slope, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_elu          (GnnTensor *self, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_gelu         (GnnTensor *self, const char *approximate, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_silu         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sigmoid      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_tanh         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_softmax      (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_log_softmax  (GnnTensor *self, int dim, GError **error);
+
+/* linear algebra */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_matmul       (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_linear       (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError **error);
+
+/* reductions */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sum          (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sum_all      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mean         (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mean_all     (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_var          (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_var_all      (GnnTensor *self, double correction, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_max_dim      (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_min_dim      (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_max_all      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_min_all      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_argmax       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_argmin       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
+
+/* views and shapes */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_view         (GnnTensor *self, const gint64 *shape, guint ndim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_reshape      (GnnTensor *self, const gint64 *shape, guint ndim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_transpose    (GnnTensor *self, int dim0, int dim1, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_t            (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_permute      (GnnTensor *self, const int *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_narrow       (GnnTensor *self, int dim, gint64 start, gint64 length, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_select       (GnnTensor *self, int dim, gint64 index, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_slice        (GnnTensor *self, int dim, gint64 start, gint64 end, gint64 step, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_expand       (GnnTensor *self, const gint64 *shape, guint ndim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unsqueeze    (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_squeeze      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_squeeze_dim  (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_flatten      (GnnTensor *self, int start_dim, int end_dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_contiguous   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_clone        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_to_dtype     (GnnTensor *self, GnnDtype dtype, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_to_device    (GnnTensor *self, const char *device, GError **error);
+
+/* joining and indexing */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_cat                 (GnnTensor **tensors, guint n_tensors, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_stack               (GnnTensor **tensors, guint n_tensors, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_gather       (GnnTensor *self, int dim, GnnTensor *index, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_one_hot      (GnnTensor *self, gint64 num_classes, GError **error);
+
+/* in place */
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_add_         (GnnTensor *self, GnnTensor *other, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_sub_         (GnnTensor *self, GnnTensor *other, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_mul_         (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_div_         (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_add_scalar_  (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_mul_scalar_  (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_lerp_        (GnnTensor *self, GnnTensor *end, double weight, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_addcmul_     (GnnTensor *self, GnnTensor *tensor1, GnnTensor *tensor2, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_addcdiv_     (GnnTensor *self, GnnTensor *tensor1, GnnTensor *tensor2, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_copy_        (GnnTensor *self, GnnTensor *src, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_fill_        (GnnTensor *self, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_zero_        (GnnTensor *self, GError **error);
+
+G_END_DECLS
