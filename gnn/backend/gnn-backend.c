@@ -336,11 +336,24 @@ ensure_registry (void)
   g_mutex_unlock (&registry_lock);
   g_once_init_leave (&done, 1);
 
-  if (g_strcmp0 (g_getenv ("GNN_BACKEND"), "help") == 0)
-    {
-      g_autofree char *text = gnn_backend_describe_available ();
-      fputs (text, stderr);
-    }
+  {
+    const char *wanted = g_getenv ("GNN_BACKEND");
+    if (g_strcmp0 (wanted, "help") == 0)
+      {
+        g_autofree char *text = gnn_backend_describe_available ();
+        fputs (text, stderr);
+      }
+    else if (wanted && *wanted)
+      {
+        g_autoptr(GError) error = NULL;
+        if (gnn_backend_get_by_name (wanted, &error) == NULL)
+          {
+            g_autofree char *why = failures_text ();
+            g_printerr ("gnn: GNN_BACKEND=%s names no available backend; using the defaults%s%s\n",
+                        wanted, *why ? ". Modules that failed to load:" : "", why);
+          }
+      }
+  }
 }
 
 /* The entry serving @device_type: GNN_BACKEND's choice if it serves that type, else the
