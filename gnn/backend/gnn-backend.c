@@ -308,6 +308,8 @@ sync_entries (void)
   }
 }
 
+static char *failures_text (void);
+
 static void
 ensure_registry (void)
 {
