@@ -20,5 +20,6 @@
 #include "ops/gnn-ops.h"
 #include "backend/gnn-backend.h"
 #include "core/gnn-threads.h"
+#include "data/gnn-idx.h"
 
 #undef GNN_INSIDE

@@ -300,11 +300,17 @@ gnn_node_saved (GnnNode *node,
       if (s->owner_name)
         owner = g_strdup_printf (", which is output %u of %s,", s->output_nr,
                                  s->is_output ? node->name : s->owner_name);
+      static const char *const type_names[] = {
+        [GNN_DTYPE_FLOAT32] = "torch.FloatTensor", [GNN_DTYPE_FLOAT64] = "torch.DoubleTensor",
+        [GNN_DTYPE_INT64] = "torch.LongTensor", [GNN_DTYPE_BOOL] = "torch.BoolTensor",
+        [GNN_DTYPE_UINT8] = "torch.ByteTensor", [GNN_DTYPE_FLOAT16] = "torch.HalfTensor",
+        [GNN_DTYPE_BFLOAT16] = "torch.BFloat16Tensor",
+      };
       g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
                    "one of the variables needed for gradient computation has been modified by an "
                    "inplace operation: [%s %s]%s is at version %" G_GUINT64_FORMAT
                    "; expected version %" G_GUINT64_FORMAT " instead",
-                   gnn_dtype_get_name (p->dtype), shape, owner ? owner : "",
+                   type_names[p->dtype], shape, owner ? owner : "",
                    p->version->version, s->version);
       return NULL;
     }

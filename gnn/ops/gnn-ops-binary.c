@@ -725,9 +725,26 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
   node = backward ? gnn_autograd_prepare_inplace (backward_name, backward, ins, n_ins) : NULL;
   if (node)
     {
+      /* backward needs the value self had before the op: save a copy of it, as PyTorch
+       * saves original_self; the other inputs are saved as they are */
       if (save)
         for (guint k = 0; k < n_ins; k++)
-          gnn_node_save (node, ins[k]);
+          {
+            if (k == 0)
+              {
+                g_autoptr(GnnTensor) original = gnn_tensor_clone_contiguous (self, gnn_tensor_priv (self)->dtype, error);
+                if (original == NULL)
+                  {
+                    gnn_node_unref (node);
+                    if (ctx && ctx_free)
+                      ctx_free (ctx);
+                    return FALSE;
+                  }
+                gnn_node_save (node, original);
+              }
+            else
+              gnn_node_save (node, ins[k]);
+          }
       gnn_node_set_ctx (node, ctx, ctx_free);
       ctx = NULL;
     }

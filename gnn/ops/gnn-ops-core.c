@@ -72,7 +72,13 @@ gnn_broadcast_shapes (const char *op, guint na, const gint64 *sa, guint nb, cons
                       guint *n_out, gint64 *out, GError **error)
 {
   guint n = MAX (na, nb);
+  gint64 result[GNN_MAX_DIMS];
 
+  if (n > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: at most %d dimensions", op, GNN_MAX_DIMS);
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     {
       gint64 a = i < n - na ? 1 : sa[i - (n - na)];
@@ -87,8 +93,10 @@ gnn_broadcast_shapes (const char *op, guint na, const gint64 *sa, guint nb, cons
                        op, a, b, i, as, bs);
           return FALSE;
         }
-      out[i] = a == 1 ? b : a;
+      result[i] = a == 1 ? b : a;
     }
+  /* out may alias sa or sb */
+  memcpy (out, result, sizeof (gint64) * n);
   *n_out = n;
   return TRUE;
 }

@@ -1,69 +1,820 @@
-/* gnn-ops-index.c: joining and indexing
+/* gnn-ops-index.c: joining (cat, stack) and indexing (index_select, gather, one_hot)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "gnn-ops-private.h"
 
-/* TODO(index helper) */
-#define STUB(decl) decl { g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "not implemented yet"); return NULL; }
+#define NEEDS(j) (node->edges[(j)].node != NULL)
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+/* A contiguous [d0, d1, d2] kernel view of @t */
+static void
+kernel_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = 3;
+  kt->shape[0] = d0;
+  kt->shape[1] = d1;
+  kt->shape[2] = d2;
+  kt->strides[0] = d1 * d2;
+  kt->strides[1] = d2;
+  kt->strides[2] = 1;
+}
+
+/* A contiguous one-dimensional kernel view of @t's @n elements */
+static void
+kernel_1d (GnnTensor *t, gint64 n, GnnKernelTensor *kt)
+{
+  kernel_3d (t, n, 1, 1, kt);
+  kt->ndim = 1;
+}
+
+/* Copies @src (broadcast, converted) into @dst, which may be a strided view. No autograd. */
+static gboolean
+copy_into (GnnTensor *dst, GnnTensor *src, GError **error)
+{
+  GnnTensorPrivate *dp = gnn_tensor_priv (dst);
+  GnnKernelTensor o, i;
+  GnnKernelArgs args = { 0 };
+
+  if (gnn_shape_numel (dp->ndim, dp->shape) == 0)
+    return TRUE;
+  gnn_tensor_to_kernel (dst, &o);
+  gnn_kernel_tensor_broadcast (src, dp->ndim, dp->shape, &i);
+  args.op = GNN_BACKEND_OP_COPY;
+  args.out = &o;
+  args.in[0] = &i;
+  args.n_in = 1;
+  return gnn_run_kernel (dst, &args, error);
+}
+
+/* A new zero-filled contiguous tensor on @like's device */
+static GnnTensor *
+zeros_like_shape (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, GError **error)
+{
+  GnnTensor *z = gnn_tensor_new_like (like, dtype, ndim, shape, error);
+  GnnKernelTensor o;
+  GnnKernelArgs args = { 0 };
+
+  if (z == NULL || gnn_shape_numel (ndim, shape) == 0)
+    return z;
+  gnn_tensor_to_kernel (z, &o);
+  args.op = GNN_BACKEND_OP_FILL;
+  args.out = &o;
+  if (!gnn_run_kernel (z, &args, error))
+    g_clear_object (&z);
+  return z;
+}
+
+/* The smallest and largest entry of a non-empty int64 @index, through the backend */
+static gboolean
+index_range (GnnTensor *index, gint64 *lo, gint64 *hi, GError **error)
+{
+  g_autoptr(GnnTensor) mn = gnn_tensor_min_all (index, error);
+  g_autoptr(GnnTensor) mx = mn ? gnn_tensor_max_all (index, error) : NULL;
+
+  if (mx == NULL)
+    return FALSE;
+  *lo = (gint64) gnn_tensor_item (mn, NULL);
+  *hi = (gint64) gnn_tensor_item (mx, NULL);
+  return TRUE;
+}
+
+/* Checks that every entry of @index lies in [0, @size); the error names the first offending
+ * extreme, the dimension and its size. */
+static gboolean
+check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GError **error)
+{
+  gint64 lo, hi, bad;
+
+  if (gnn_tensor_get_numel (index) == 0)
+    return TRUE;
+  if (!index_range (index, &lo, &hi, error))
+    return FALSE;
+  if (lo >= 0 && hi < size)
+    return TRUE;
+  bad = lo < 0 ? lo : hi;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+               "%s(): index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %" G_GINT64_FORMAT,
+               op, bad, dim, size);
+  return FALSE;
+}
+
+static gboolean
+check_index_dtype (const char *op, GnnTensor *index, GError **error)
+{
+  GnnDtype d = gnn_tensor_priv (index)->dtype;
+
+  if (d == GNN_DTYPE_INT64)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s(): Expected dtype int64 for index, got %s",
+               op, gnn_dtype_get_name (d));
+  return FALSE;
+}
+
+/* ---- cat ---------------------------------------------------------------------------- */
+
+typedef struct {
+  guint dim;
+  guint n;
+  gint64 *offsets;   /* where each input starts along dim; -1 for a skipped empty vector */
+} CatCtx;
+
+static void
+cat_ctx_free (gpointer data)
+{
+  CatCtx *ctx = data;
+
+  g_free (ctx->offsets);
+  g_free (ctx);
+}
+
+/* cat: each input's gradient is its slice of the output gradient */
+static gboolean
+cat_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  CatCtx *ctx = node->ctx;
+
+  if (go[0] == NULL)
+    return TRUE;
+  for (guint j = 0; j < ctx->n; j++)
+    {
+      g_autoptr(GnnTensor) part = NULL;
+
+      if (!NEEDS (j))
+        continue;
+      if (ctx->offsets[j] < 0)
+        part = zeros_like_shape (go[0], node->in_dtype[j], node->in_ndim[j], node->in_shape[j], error);
+      else
+        part = gnn_tensor_narrow (go[0], (int) ctx->dim, ctx->offsets[j], node->in_shape[j][ctx->dim], error);
+      if (part == NULL || !(gi[j] = gnn_tensor_cast (part, node->in_dtype[j], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* PyTorch skips one-dimensional empty tensors in cat, whatever the other shapes */
+static gboolean
+cat_skips (GnnTensorPrivate *p)
+{
+  return p->ndim == 1 && p->shape[0] == 0;
+}
+
 /**
- * gnn_cat: (skip)
- * @tensors: placeholder
- * @n_tensors: placeholder
- * @dim: placeholder
- * @error: placeholder
+ * gnn_cat:
+ * @tensors: (array length=n_tensors): the tensors to join
+ * @n_tensors: the number of tensors, at least one
+ * @dim: the dimension to join along
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Joins tensors along an existing dimension (`torch.cat (tensors, dim)`). All the shapes must
+ * match except along @dim; as in PyTorch, one-dimensional empty tensors are skipped. The
+ * result has the promoted dtype of all the inputs.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the joined tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_cat (GnnTensor **tensors, guint n_tensors, int dim, GError **error))
+GnnTensor *
+gnn_cat (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
+{
+  GnnTensorPrivate *rp;
+  GnnTensor *ref = NULL, *out;
+  GnnDtype dtype;
+  gint64 shape[GNN_MAX_DIMS], offset = 0;
+  CatCtx *ctx;
+  GnnNode *node;
+  guint d;
+
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
+  for (guint i = 0; i < n_tensors; i++)
+    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
+  if (n_tensors == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "torch.cat(): expected a non-empty list of Tensors");
+      return NULL;
+    }
+  dtype = gnn_tensor_priv (tensors[0])->dtype;
+  for (guint i = 0; i < n_tensors; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (tensors[i]);
+      if (p->ndim == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "zero-dimensional tensor (at position %u) cannot be concatenated", i);
+          return NULL;
+        }
+      if (!gnn_check_same_device ("cat", tensors[0], tensors[i], error))
+        return NULL;
+      dtype = gnn_dtype_promote (dtype, p->dtype);
+      if (ref == NULL && !cat_skips (p))
+        ref = tensors[i];
+    }
+  if (ref == NULL)
+    ref = tensors[0];
+  rp = gnn_tensor_priv (ref);
+  if (!gnn_normalize_dim (dim, rp->ndim, &d, error))
+    return NULL;
+  memcpy (shape, rp->shape, sizeof shape);
+  shape[d] = 0;
+  for (guint i = 0; i < n_tensors; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (tensors[i]);
+      if (cat_skips (p) && tensors[i] != ref)
+        continue;
+      if (p->ndim != rp->ndim)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Tensors must have same number of dimensions: got %u and %u", rp->ndim, p->ndim);
+          return NULL;
+        }
+      for (guint k = 0; k < p->ndim; k++)
+        if (k != d && p->shape[k] != rp->shape[k])
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                         "Sizes of tensors must match except in dimension %u. Expected size %" G_GINT64_FORMAT
+                         " but got size %" G_GINT64_FORMAT " for tensor number %u in the list.",
+                         d, rp->shape[k], p->shape[k], i);
+            return NULL;
+          }
+      shape[d] += p->shape[d];
+    }
+
+  out = gnn_tensor_new_like (ref, dtype, rp->ndim, shape, error);
+  if (out == NULL)
+    return NULL;
+  ctx = g_new0 (CatCtx, 1);
+  ctx->dim = d;
+  ctx->n = n_tensors;
+  ctx->offsets = g_new (gint64, n_tensors);
+  for (guint i = 0; i < n_tensors; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (tensors[i]);
+      GnnTensorPrivate *op = gnn_tensor_priv (out);
+      gint64 vshape[GNN_MAX_DIMS];
+      g_autoptr(GnnTensor) view = NULL;
+
+      if (cat_skips (p) && tensors[i] != ref)
+        {
+          ctx->offsets[i] = -1;
+          continue;
+        }
+      ctx->offsets[i] = offset;
+      memcpy (vshape, op->shape, sizeof vshape);
+      vshape[d] = p->shape[d];
+      view = gnn_tensor_new_view (out, op->ndim, vshape, op->strides, op->offset + offset * op->strides[d]);
+      if (!copy_into (view, tensors[i], error))
+        {
+          cat_ctx_free (ctx);
+          g_object_unref (out);
+          return NULL;
+        }
+      offset += p->shape[d];
+    }
+  node = gnn_autograd_record ("CatBackward0", cat_backward, tensors, n_tensors, &out, 1);
+  if (node)
+    gnn_node_set_ctx (node, ctx, cat_ctx_free);
+  else
+    cat_ctx_free (ctx);
+  return out;
+}
+
+/* ---- stack -------------------------------------------------------------------------- */
+
+/* stack: each input's gradient is its index of the output gradient along dim */
+static gboolean
+stack_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  int dim = GPOINTER_TO_INT (node->ctx);
+
+  if (go[0] == NULL)
+    return TRUE;
+  for (guint j = 0; j < node->n_inputs; j++)
+    {
+      g_autoptr(GnnTensor) part = NULL;
+
+      if (!NEEDS (j))
+        continue;
+      if (!(part = gnn_tensor_select (go[0], dim, j, error)) ||
+          !(gi[j] = gnn_tensor_cast (part, node->in_dtype[j], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /**
- * gnn_stack: (skip)
- * @tensors: placeholder
- * @n_tensors: placeholder
- * @dim: placeholder
- * @error: placeholder
+ * gnn_stack:
+ * @tensors: (array length=n_tensors): the tensors to stack, all of one shape
+ * @n_tensors: the number of tensors, at least one
+ * @dim: where the new dimension goes, in [-ndim-1, ndim]
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Joins tensors of equal shape along a new dimension (`torch.stack (tensors, dim)`). The
+ * result has the promoted dtype of all the inputs.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the stacked tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_stack (GnnTensor **tensors, guint n_tensors, int dim, GError **error))
+GnnTensor *
+gnn_stack (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
+{
+  GnnTensorPrivate *p0;
+  g_autoptr(GPtrArray) views = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+  gboolean prev;
+  guint d;
+
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
+  for (guint i = 0; i < n_tensors; i++)
+    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
+  if (n_tensors == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "stack expects a non-empty TensorList");
+      return NULL;
+    }
+  p0 = gnn_tensor_priv (tensors[0]);
+  for (guint i = 1; i < n_tensors; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (tensors[i]);
+      if (p->ndim != p0->ndim || memcmp (p->shape, p0->shape, sizeof (gint64) * p->ndim) != 0)
+        {
+          g_autofree char *s0 = gnn_shape_to_string (p0->ndim, p0->shape);
+          g_autofree char *si = gnn_shape_to_string (p->ndim, p->shape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %u",
+                       s0, si, i);
+          return NULL;
+        }
+      if (!gnn_check_same_device ("stack", tensors[0], tensors[i], error))
+        return NULL;
+    }
+  if (p0->ndim >= GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "stack: tensors have at most %d dimensions", GNN_MAX_DIMS);
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p0->ndim + 1, &d, error))
+    return NULL;
+
+  views = g_ptr_array_new_with_free_func (g_object_unref);
+  prev = gnn_set_grad_enabled (FALSE);
+  for (guint i = 0; i < n_tensors; i++)
+    {
+      GnnTensor *v = gnn_tensor_unsqueeze (tensors[i], (int) d, error);
+      if (v == NULL)
+        break;
+      g_ptr_array_add (views, v);
+    }
+  out = views->len == n_tensors ? gnn_cat ((GnnTensor **) views->pdata, n_tensors, (int) d, error) : NULL;
+  gnn_set_grad_enabled (prev);
+  if (out == NULL)
+    return NULL;
+  node = gnn_autograd_record ("StackBackward0", stack_backward, tensors, n_tensors, &out, 1);
+  if (node)
+    gnn_node_set_ctx (node, GINT_TO_POINTER ((int) d), NULL);
+  return out;
+}
+
+/* ---- index_select ------------------------------------------------------------------- */
+
+/* The [outer, size, inner] layout of @ndim / @shape around @dim (a 0-dim tensor is [1, 1, 1]) */
+static void
+layout_around (guint ndim, const gint64 *shape, guint dim, gint64 *outer, gint64 *size, gint64 *inner)
+{
+  *outer = 1;
+  *size = ndim ? shape[dim] : 1;
+  *inner = 1;
+  for (guint i = 0; i < ndim; i++)
+    {
+      if (i < dim)
+        *outer *= shape[i];
+      else if (i > dim)
+        *inner *= shape[i];
+    }
+}
+
+/* index_select: the gradient rows are added back at the selected indices */
+static gboolean
+index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  guint dim = GPOINTER_TO_UINT (node->ctx);
+  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
+  gint64 outer, size, inner, n_index;
+  GnnTensor *index;
+  g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL;
+  GnnKernelTensor kin0, kin1, kout;
+  GnnKernelArgs args = { 0 };
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(index = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
+  n_index = gnn_tensor_get_numel (index);
+  if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
+      !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
+      !(z = zeros_like_shape (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
+    return FALSE;
+  if (outer * inner * n_index > 0)
+    {
+      kernel_3d (g, outer, n_index, inner, &kin0);
+      kernel_1d (idx, n_index, &kin1);
+      kernel_3d (z, outer, size, inner, &kout);
+      args.op = GNN_BACKEND_OP_INDEX_ADD;
+      args.out = &kout;
+      args.in[0] = &kin0;
+      args.in[1] = &kin1;
+      args.n_in = 2;
+      args.i[0] = outer;
+      args.i[1] = size;
+      args.i[2] = inner;
+      if (!gnn_run_kernel (z, &args, error))
+        return FALSE;
+    }
+  gi[0] = gnn_tensor_cast (z, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
 /**
- * gnn_tensor_index_select: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @index: placeholder
- * @error: placeholder
+ * gnn_tensor_index_select:
+ * @self: a tensor
+ * @dim: the dimension to index
+ * @index: an int64 tensor of at most one dimension: the indices to pick, each in
+ *   [0, size of @dim)
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Picks the entries of @self at @index along @dim (`torch.index_select (self, dim, index)`):
+ * the result has @self's shape with the size of @dim replaced by the number of indices.
+ * Indices may repeat; their gradients add up. An index out of range is an error naming it.
+ * A zero-dimensional @self takes an index of one element and gives a zero-dimensional
+ * result.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the selected entries, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **error))
+GnnTensor *
+gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **error)
+{
+  GnnTensorPrivate *p, *ip;
+  GnnDtype compute;
+  gint64 outer, size, inner, n_index, shape[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) in = NULL, idx = NULL, out = NULL;
+  GnnTensor *result;
+  GnnNode *node;
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
+  p = gnn_tensor_priv (self);
+  ip = gnn_tensor_priv (index);
+  if (!check_index_dtype ("index_select", index, error))
+    return NULL;
+  if (ip->ndim > 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "index_select(): Index is supposed to be a vector, got %u dimensions", ip->ndim);
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  if (!gnn_check_same_device ("index_select", self, index, error))
+    return NULL;
+  layout_around (p->ndim, p->shape, d, &outer, &size, &inner);
+  n_index = gnn_tensor_get_numel (index);
+  if (p->ndim == 0 && n_index != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "index_select(): a zero-dimensional tensor takes an index of one element, got %"
+                   G_GINT64_FORMAT, n_index);
+      return NULL;
+    }
+  if (!check_index_bounds ("index_select", index, d, size, error))
+    return NULL;
+
+  compute = gnn_compute_dtype (p->dtype);
+  memcpy (shape, p->shape, sizeof shape);
+  if (p->ndim)
+    shape[d] = n_index;
+  if (!(in = gnn_tensor_contiguous_as (self, compute, error)) ||
+      !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
+      !(out = gnn_tensor_new_like (self, compute, p->ndim, shape, error)))
+    return NULL;
+  if (outer * inner * n_index > 0)
+    {
+      GnnKernelTensor kin0, kin1, kout;
+      GnnKernelArgs args = { 0 };
+
+      kernel_3d (in, outer, size, inner, &kin0);
+      kernel_1d (idx, n_index, &kin1);
+      kernel_3d (out, outer, n_index, inner, &kout);
+      args.op = GNN_BACKEND_OP_INDEX_SELECT;
+      args.out = &kout;
+      args.in[0] = &kin0;
+      args.in[1] = &kin1;
+      args.n_in = 2;
+      args.i[0] = outer;
+      args.i[1] = size;
+      args.i[2] = inner;
+      if (!gnn_run_kernel (out, &args, error))
+        return NULL;
+    }
+  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
+    return NULL;
+  node = gnn_autograd_record ("IndexSelectBackward0", index_select_backward, &self, 1, &result, 1);
+  if (node)
+    {
+      gnn_node_save (node, index);
+      gnn_node_set_ctx (node, GUINT_TO_POINTER (d), NULL);
+    }
+  return result;
+}
+
+/* ---- gather ------------------------------------------------------------------------- */
+
+/* The shape of the part of @self that gather reads: @index's sizes, except @self's along
+ * @dim; zero-dimensional tensors count as one-dimensional of size one. */
+static guint
+gather_source_shape (GnnTensorPrivate *p, GnnTensorPrivate *ip, guint dim, gint64 *shape)
+{
+  guint nd = MAX (ip->ndim, 1);
+
+  for (guint i = 0; i < nd; i++)
+    shape[i] = ip->ndim ? ip->shape[i] : 1;
+  shape[dim] = p->ndim ? p->shape[dim] : 1;
+  return nd;
+}
+
+/* gather: the gradient is scattered (added) back to where each element came from */
+static gboolean
+gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  guint dim = GPOINTER_TO_UINT (node->ctx);
+  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
+  guint in_nd = node->in_ndim[0], nd;
+  gint64 in_shape[GNN_MAX_DIMS], src_shape[GNN_MAX_DIMS];
+  gint64 outer, size, inner, n_index, src_numel;
+  GnnTensor *index;
+  GnnTensorPrivate *ip;
+  g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL, full = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(index = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  ip = gnn_tensor_priv (index);
+  /* the input's shape with a zero-dimensional input as one-dimensional */
+  for (guint i = 0; i < MAX (in_nd, 1); i++)
+    in_shape[i] = in_nd ? node->in_shape[0][i] : 1;
+  nd = MAX (ip->ndim, 1);
+  for (guint i = 0; i < nd; i++)
+    src_shape[i] = ip->ndim ? ip->shape[i] : 1;
+  src_shape[dim] = in_shape[dim];
+  layout_around (nd, src_shape, dim, &outer, &size, &inner);
+  n_index = ip->ndim ? ip->shape[dim] : 1;
+  src_numel = gnn_shape_numel (nd, src_shape);
+  if (!(z = zeros_like_shape (go[0], compute, nd, src_shape, error)))
+    return FALSE;
+  if (outer * inner * n_index > 0 && src_numel > 0)
+    {
+      GnnKernelTensor kin0, kin1, kout;
+      GnnKernelArgs args = { 0 };
+
+      if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
+          !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
+        return FALSE;
+      kernel_3d (g, outer, n_index, inner, &kin0);
+      kernel_3d (idx, outer, n_index, inner, &kin1);
+      kernel_3d (z, outer, size, inner, &kout);
+      args.op = GNN_BACKEND_OP_SCATTER_ADD;
+      args.out = &kout;
+      args.in[0] = &kin0;
+      args.in[1] = &kin1;
+      args.n_in = 2;
+      args.i[0] = outer;
+      args.i[1] = size;
+      args.i[2] = inner;
+      args.i[3] = n_index;
+      if (!gnn_run_kernel (z, &args, error))
+        return FALSE;
+    }
+  if (memcmp (src_shape, in_shape, sizeof (gint64) * nd) != 0)
+    {
+      /* the index covered only part of the input: place the result in a zero gradient */
+      GnnTensorPrivate *fp;
+      g_autoptr(GnnTensor) view = NULL;
+
+      if (!(full = zeros_like_shape (go[0], compute, nd, in_shape, error)))
+        return FALSE;
+      fp = gnn_tensor_priv (full);
+      view = gnn_tensor_new_view (full, nd, src_shape, fp->strides, fp->offset);
+      if (!copy_into (view, z, error))
+        return FALSE;
+      g_clear_object (&z);
+      z = g_steal_pointer (&full);
+    }
+  {
+    g_autoptr(GnnTensor) shaped = gnn_tensor_reshape (z, node->in_shape[0], in_nd, error);
+    if (shaped == NULL)
+      return FALSE;
+    gi[0] = gnn_tensor_cast (shaped, node->in_dtype[0], error);
+  }
+  return gi[0] != NULL;
+}
+
 /**
- * gnn_tensor_gather: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @index: placeholder
- * @error: placeholder
+ * gnn_tensor_gather:
+ * @self: a tensor
+ * @dim: the dimension to index
+ * @index: an int64 tensor with as many dimensions as @self, no larger than @self in any
+ *   dimension but @dim, each entry in [0, size of @dim)
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Picks, for every position of @index, the entry of @self at that position with the
+ * coordinate along @dim replaced by the index (`torch.gather (self, dim, index)`):
+ * out[i][j][k] = self[index[i][j][k]][j][k] for @dim 0. The result has @index's shape.
+ * An index out of range is an error naming it.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the gathered entries, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error))
+GnnTensor *
+gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
+{
+  GnnTensorPrivate *p, *ip;
+  GnnDtype compute;
+  gint64 src_shape[GNN_MAX_DIMS], src_strides[GNN_MAX_DIMS];
+  gint64 outer, size, inner, n_index;
+  g_autoptr(GnnTensor) src = NULL, in = NULL, idx = NULL, out = NULL;
+  GnnTensor *result;
+  GnnNode *node;
+  guint d, nd;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
+  p = gnn_tensor_priv (self);
+  ip = gnn_tensor_priv (index);
+  if (!check_index_dtype ("gather", index, error))
+    return NULL;
+  if (MAX (p->ndim, 1) != MAX (ip->ndim, 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "gather(): Index tensor must have the same number of dimensions as input tensor "
+                   "(got %u and %u)", ip->ndim, p->ndim);
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  if (!gnn_check_same_device ("gather", self, index, error))
+    return NULL;
+  for (guint i = 0; i < ip->ndim && p->ndim; i++)
+    if (i != d && ip->shape[i] > p->shape[i])
+      {
+        g_autofree char *is = gnn_shape_to_string (ip->ndim, ip->shape);
+        g_autofree char *ss = gnn_shape_to_string (p->ndim, p->shape);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "gather(): Size does not match at dimension %u expected index %s to be smaller "
+                     "than self %s apart from dimension %u", i, is, ss, d);
+        return NULL;
+      }
+  nd = gather_source_shape (p, ip, d, src_shape);
+  if (!check_index_bounds ("gather", index, d, src_shape[d], error))
+    return NULL;
+
+  compute = gnn_compute_dtype (p->dtype);
+  layout_around (nd, src_shape, d, &outer, &size, &inner);
+  n_index = ip->ndim ? ip->shape[d] : 1;
+  if (!(out = gnn_tensor_new_like (self, compute, ip->ndim, ip->shape, error)))
+    return NULL;
+  if (outer * inner * n_index > 0)
+    {
+      GnnKernelTensor kin0, kin1, kout;
+      GnnKernelArgs args = { 0 };
+
+      /* the part of self that the index covers, as a view without history */
+      for (guint i = 0; i < nd; i++)
+        src_strides[i] = p->ndim ? p->strides[i] : 1;
+      src = gnn_tensor_new_view (self, nd, src_shape, src_strides, p->offset);
+      if (!(in = gnn_tensor_contiguous_as (src, compute, error)) ||
+          !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
+        return NULL;
+      kernel_3d (in, outer, size, inner, &kin0);
+      kernel_3d (idx, outer, n_index, inner, &kin1);
+      kernel_3d (out, outer, n_index, inner, &kout);
+      args.op = GNN_BACKEND_OP_GATHER;
+      args.out = &kout;
+      args.in[0] = &kin0;
+      args.in[1] = &kin1;
+      args.n_in = 2;
+      args.i[0] = outer;
+      args.i[1] = size;
+      args.i[2] = inner;
+      args.i[3] = n_index;
+      if (!gnn_run_kernel (out, &args, error))
+        return NULL;
+    }
+  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
+    return NULL;
+  node = gnn_autograd_record ("GatherBackward0", gather_backward, &self, 1, &result, 1);
+  if (node)
+    {
+      gnn_node_save (node, index);
+      gnn_node_set_ctx (node, GUINT_TO_POINTER (d), NULL);
+    }
+  return result;
+}
+
+/* ---- one_hot ------------------------------------------------------------------------ */
+
 /**
- * gnn_tensor_one_hot: (skip)
- * @self: placeholder
- * @num_classes: placeholder
- * @error: placeholder
+ * gnn_tensor_one_hot:
+ * @self: an int64 tensor of class indices
+ * @num_classes: the number of classes, or -1 for the largest index plus one
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * One-hot encodes class indices (`torch.nn.functional.one_hot (self, num_classes)`): the
+ * result has @self's shape plus a last dimension of @num_classes, one where the class is
+ * and zero elsewhere.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): an int64 tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_one_hot (GnnTensor *self, gint64 num_classes, GError **error))
+GnnTensor *
+gnn_tensor_one_hot (GnnTensor *self, gint64 num_classes, GError **error)
+{
+  GnnTensorPrivate *p;
+  gint64 shape[GNN_MAX_DIMS], n, lo, hi;
+  g_autoptr(GnnTensor) idx = NULL;
+  GnnTensor *out;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->dtype != GNN_DTYPE_INT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "one_hot is only applicable to index tensor (int64), got %s", gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (p->ndim >= GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "one_hot: tensors have at most %d dimensions", GNN_MAX_DIMS);
+      return NULL;
+    }
+  n = gnn_shape_numel (p->ndim, p->shape);
+  memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
+  if (n == 0)
+    {
+      if (num_classes <= 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "Can not infer total number of classes from empty tensor.");
+          return NULL;
+        }
+      shape[p->ndim] = num_classes;
+      return gnn_tensor_new_like (self, GNN_DTYPE_INT64, p->ndim + 1, shape, error);
+    }
+  if (!index_range (self, &lo, &hi, error))
+    return NULL;
+  if (lo < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Class values must be non-negative, got %" G_GINT64_FORMAT, lo);
+      return NULL;
+    }
+  if (num_classes == -1)
+    num_classes = hi + 1;
+  else if (num_classes <= hi)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Class values must be smaller than num_classes, got %" G_GINT64_FORMAT
+                   " with num_classes %" G_GINT64_FORMAT, hi, num_classes);
+      return NULL;
+    }
+  shape[p->ndim] = num_classes;
+  if (!(idx = gnn_tensor_contiguous_as (self, GNN_DTYPE_INT64, error)) ||
+      !(out = gnn_tensor_new_like (self, GNN_DTYPE_INT64, p->ndim + 1, shape, error)))
+    return NULL;
+  {
+    GnnKernelTensor kin, kout;
+    GnnKernelArgs args = { 0 };
+
+    kernel_1d (idx, n, &kin);
+    kernel_3d (out, n, num_classes, 1, &kout);
+    kout.ndim = 2;
+    args.op = GNN_BACKEND_OP_ONE_HOT;
+    args.out = &kout;
+    args.in[0] = &kin;
+    args.n_in = 1;
+    args.i[0] = num_classes;
+    if (!gnn_run_kernel (out, &args, error))
+      {
+        g_object_unref (out);
+        return NULL;
+      }
+  }
+  return out;
+}

@@ -323,132 +323,642 @@ gnn_tensor_mean_all (GnnTensor *self, GError **error)
   return sum_or_mean ("mean", "MeanBackward0", self, NULL, 0, FALSE, TRUE, error);
 }
 
-/* TODO(reduce helper): var, max/min, argmax/argmin, softmax, log_softmax */
-#define STUB(decl) decl { g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "not implemented yet"); return NULL; }
+/* ---- kernels on the [outer, r, inner] layout ---------------------------------------- */
+
+/* A contiguous [outer, inner] kernel view of a reduction's output */
+static void
+kernel_2d (GnnTensor *t, gint64 outer, gint64 inner, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = 2;
+  kt->shape[0] = outer;
+  kt->shape[1] = inner;
+  kt->strides[0] = inner;
+  kt->strides[1] = 1;
+}
+
+/* Runs @op on contiguous operands: @in0 (and @in1) [outer, r, inner]; @out (and @out2)
+ * [outer, inner] when @reduces, else [outer, r, inner]. */
+static gboolean
+run_layout_kernel (GnnBackendOp op, gboolean reduces, GnnTensor *out, GnnTensor *out2,
+                   GnnTensor *in0, GnnTensor *in1, gint64 outer, gint64 r, gint64 inner,
+                   double s0, GError **error)
+{
+  GnnKernelTensor kin0, kin1, kout, kout2;
+  GnnKernelArgs args = { 0 };
+
+  kernel_3d (in0, outer, r, inner, &kin0);
+  args.in[0] = &kin0;
+  args.n_in = 1;
+  if (in1)
+    {
+      kernel_3d (in1, outer, r, inner, &kin1);
+      args.in[1] = &kin1;
+      args.n_in = 2;
+    }
+  if (reduces)
+    kernel_2d (out, outer, inner, &kout);
+  else
+    kernel_3d (out, outer, r, inner, &kout);
+  if (out2)
+    {
+      kernel_2d (out2, outer, inner, &kout2);
+      args.out2 = &kout2;
+    }
+  args.op = op;
+  args.out = &kout;
+  args.s[0] = s0;
+  args.i[0] = outer;
+  args.i[1] = r;
+  args.i[2] = inner;
+  return gnn_run_kernel (out, &args, error);
+}
+
+/* The normalised reduced dimensions of @plan, for calling another reduction */
+static guint
+plan_dims (const ReducePlan *plan, int *dims)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < plan->ndim; i++)
+    if (plan->reduced[i])
+      dims[n++] = (int) i;
+  return n;
+}
+
+static gint64
+plan_count (const ReducePlan *plan, GnnTensorPrivate *p)
+{
+  gint64 count = 1;
+
+  for (guint i = 0; i < p->ndim; i++)
+    if (plan->reduced[i])
+      count *= p->shape[i];
+  return count;
+}
+
+/* ---- var ---------------------------------------------------------------------------- */
+
+typedef struct {
+  ReducePlan plan;
+  double scale;     /* 2 / (N - correction) */
+} VarCtx;
+
+/* var: gi = g * 2 (x - mean) / (N - correction), g broadcast over the reduced dimensions */
+static gboolean
+var_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  VarCtx *ctx = node->ctx;
+  int dims[GNN_MAX_DIMS];
+  guint n_dims = plan_dims (&ctx->plan, dims);
+  GnnTensor *x;
+  g_autoptr(GnnTensor) mean = NULL, diff = NULL, g = NULL, t = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  if (!(mean = gnn_tensor_mean (x, dims, n_dims, TRUE, error)) ||
+      !(diff = gnn_tensor_sub (x, mean, 1.0, error)) ||
+      !(g = gnn_tensor_reshape (go[0], ctx->plan.keep_shape, ctx->plan.ndim, error)) ||
+      !(t = gnn_tensor_mul (diff, g, error)))
+    return FALSE;
+  gi[0] = gnn_tensor_mul_scalar (t, ctx->scale, error);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+var_impl (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim,
+          GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnDtype compute = gnn_compute_dtype (p->dtype);
+  g_autoptr(GnnTensor) in = NULL;
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *result;
+  VarCtx ctx;
+  GnnNode *node;
+
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "var(): std and var only support floating point and complex dtypes, got %s",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (!reduce_plan ("var", p, dims, n_dims, keepdim, &ctx.plan, error))
+    return NULL;
+  if (!(in = gnn_reduce_prepare (self, &ctx.plan, compute, error)) ||
+      !(out = gnn_tensor_new_like (self, compute, ctx.plan.out_ndim, ctx.plan.out_shape, error)))
+    return NULL;
+  if (ctx.plan.outer * ctx.plan.inner > 0 &&
+      !run_layout_kernel (GNN_BACKEND_OP_VAR, TRUE, out, NULL, in, NULL, ctx.plan.outer, ctx.plan.r,
+                          ctx.plan.inner, correction, error))
+    return NULL;
+  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
+    return NULL;
+  ctx.scale = 2.0 / ((double) plan_count (&ctx.plan, p) - correction);
+  if ((node = gnn_autograd_record ("VarBackward0", var_backward, &self, 1, &result, 1)))
+    {
+      gnn_node_save (node, self);
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  return result;
+}
+
 /**
- * gnn_tensor_var: (skip)
- * @self: placeholder
- * @dims: placeholder
- * @n_dims: placeholder
- * @correction: placeholder
- * @keepdim: placeholder
- * @error: placeholder
+ * gnn_tensor_var:
+ * @self: a floating-point tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @correction: the difference between the number of reduced elements N and the divisor:
+ *   1 for the unbiased (Bessel-corrected) estimate, 0 for the population variance
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The variance over @dims (`torch.var (self, dims, correction=correction, keepdim=keepdim)`):
+ * Σ (x - mean)² / max (0, N - @correction). Fewer than @correction + 1 elements give NaN or
+ * infinity as in PyTorch. Float32 accumulates in double; the result does not depend on the
+ * thread count.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the variance, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_var (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim, GError **error))
+GnnTensor *
+gnn_tensor_var (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim,
+                GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return var_impl (self, dims, n_dims, correction, keepdim, error);
+}
+
 /**
- * gnn_tensor_var_all: (skip)
- * @self: placeholder
- * @correction: placeholder
- * @error: placeholder
+ * gnn_tensor_var_all:
+ * @self: a floating-point tensor
+ * @correction: 1 for the unbiased estimate, 0 for the population variance
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The variance of every element (`torch.var (self, correction=correction)`).
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): a zero-dimensional variance, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_var_all (GnnTensor *self, double correction, GError **error))
+GnnTensor *
+gnn_tensor_var_all (GnnTensor *self, double correction, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return var_impl (self, NULL, 0, correction, FALSE, error);
+}
+
+/* ---- max / min / argmax / argmin ---------------------------------------------------- */
+
+/* Runs MAX or MIN over @plan: the values in @self's dtype and the int64 indices along the
+ * reduced block (flat, row-major, when every dimension is reduced). No autograd. */
+static gboolean
+minmax_kernel (GnnTensor *self, ReducePlan *plan, gboolean is_max, GnnTensor **values,
+               GnnTensor **indices, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnDtype compute = gnn_compute_dtype (p->dtype);
+  g_autoptr(GnnTensor) in = NULL, out = NULL, idx = NULL;
+
+  if (!(in = gnn_reduce_prepare (self, plan, compute, error)) ||
+      !(out = gnn_tensor_new_like (self, compute, plan->out_ndim, plan->out_shape, error)) ||
+      !(idx = gnn_tensor_new_like (self, GNN_DTYPE_INT64, plan->out_ndim, plan->out_shape, error)))
+    return FALSE;
+  if (plan->outer * plan->inner > 0 &&
+      !run_layout_kernel (is_max ? GNN_BACKEND_OP_MAX : GNN_BACKEND_OP_MIN, TRUE, out, idx, in, NULL,
+                          plan->outer, plan->r, plan->inner, 0, error))
+    return FALSE;
+  if (values && !(*values = gnn_tensor_cast (out, p->dtype, error)))
+    return FALSE;
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return TRUE;
+}
+
+/* Checks what PyTorch checks before a max / min / argmax / argmin: the reduced dimension
+ * (every one when @dim is NULL) must not be empty. */
+static gboolean
+minmax_plan (const char *op, GnnTensor *self, const int *dim, gboolean keepdim, ReducePlan *plan,
+             GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+
+  if (!reduce_plan (op, p, dim, dim ? 1 : 0, keepdim, plan, error))
+    return FALSE;
+  if (dim == NULL && gnn_shape_numel (p->ndim, p->shape) == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                   "reduction dim with the 'dim' argument.", op);
+      return FALSE;
+    }
+  for (guint i = 0; dim && i < p->ndim; i++)
+    if (plan->reduced[i] && p->shape[i] == 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "%s(): Expected reduction dim %u to have non-zero size.", op, i);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+typedef struct {
+  guint dim;         /* the reduced dimension of the input */
+} MinMaxDimCtx;
+
+/* max / min over a dim: the gradient goes to the returned index */
+static gboolean
+minmax_dim_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  MinMaxDimCtx *ctx = node->ctx;
+  guint nd = node->in_ndim[0];
+  const gint64 *shape = node->in_shape[0];
+  gint64 outer = 1, size = nd ? shape[ctx->dim] : 1, inner = 1;
+  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
+  GnnTensor *indices;
+  g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL;
+  GnnKernelTensor kin0, kin1, kout;
+  GnnKernelArgs args = { 0 };
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(indices = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  for (guint i = 0; i < nd; i++)
+    {
+      if (i < ctx->dim)
+        outer *= shape[i];
+      else if (i > ctx->dim)
+        inner *= shape[i];
+    }
+  if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
+      !(idx = gnn_tensor_contiguous_as (indices, GNN_DTYPE_INT64, error)) ||
+      !(z = gnn_tensor_new_like (go[0], compute, nd, shape, error)) ||
+      !gnn_tensor_zero_ (z, error))
+    return FALSE;
+  if (outer * inner > 0)
+    {
+      /* a scatter of one element per (outer, inner) column */
+      kernel_3d (g, outer, 1, inner, &kin0);
+      kernel_3d (idx, outer, 1, inner, &kin1);
+      kernel_3d (z, outer, size, inner, &kout);
+      args.op = GNN_BACKEND_OP_SCATTER_ADD;
+      args.out = &kout;
+      args.in[0] = &kin0;
+      args.in[1] = &kin1;
+      args.n_in = 2;
+      args.i[0] = outer;
+      args.i[1] = size;
+      args.i[2] = inner;
+      args.i[3] = 1;
+      if (!gnn_run_kernel (z, &args, error))
+        return FALSE;
+    }
+  gi[0] = gnn_tensor_cast (z, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+minmax_dim (gboolean is_max, GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices,
+            GError **error)
+{
+  ReducePlan plan;
+  MinMaxDimCtx ctx = { 0 };
+  GnnTensor *values = NULL;
+  g_autoptr(GnnTensor) idx = NULL;
+  GnnNode *node;
+
+  if (!minmax_plan (is_max ? "max" : "min", self, &dim, keepdim, &plan, error) ||
+      !minmax_kernel (self, &plan, is_max, &values, &idx, error))
+    return NULL;
+  for (guint i = 0; i < plan.ndim; i++)
+    if (plan.reduced[i])
+      ctx.dim = i;
+  node = gnn_autograd_record (is_max ? "MaxBackward0" : "MinBackward0", minmax_dim_backward,
+                              &self, 1, &values, 1);
+  if (node)
+    {
+      gnn_node_save (node, idx);
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return values;
+}
+
 /**
- * gnn_tensor_max_dim: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @keepdim: placeholder
- * @indices: placeholder
- * @error: placeholder
+ * gnn_tensor_max_dim:
+ * @self: a tensor
+ * @dim: the dimension to reduce
+ * @keepdim: whether to keep @dim with size one
+ * @indices: (out) (transfer full) (optional): return location for the int64 indices of the
+ *   maxima along @dim, or %NULL
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The maximum over @dim and where it is (`torch.max (self, dim, keepdim)`). Of equal maxima
+ * the first index is returned; NaN counts as larger than any number. The gradient flows to
+ * the returned index.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the maxima, in @self's dtype, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_max_dim (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error))
+GnnTensor *
+gnn_tensor_max_dim (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return minmax_dim (TRUE, self, dim, keepdim, indices, error);
+}
+
 /**
- * gnn_tensor_min_dim: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @keepdim: placeholder
- * @indices: placeholder
- * @error: placeholder
+ * gnn_tensor_min_dim:
+ * @self: a tensor
+ * @dim: the dimension to reduce
+ * @keepdim: whether to keep @dim with size one
+ * @indices: (out) (transfer full) (optional): return location for the int64 indices of the
+ *   minima along @dim, or %NULL
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The minimum over @dim and where it is (`torch.min (self, dim, keepdim)`). Of equal minima
+ * the first index is returned; NaN counts as smaller than any number. The gradient flows to
+ * the returned index.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the minima, in @self's dtype, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_min_dim (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error))
+GnnTensor *
+gnn_tensor_min_dim (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return minmax_dim (FALSE, self, dim, keepdim, indices, error);
+}
+
+/* max / min of everything: the gradient is shared evenly by every element equal to the
+ * result (every NaN when the result is NaN), as PyTorch's evenly_distribute_backward */
+static gboolean
+minmax_all_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  double value = *(double *) node->ctx;
+  GnnTensor *x;
+  g_autoptr(GnnTensor) mask = NULL, count = NULL, g = NULL, zero = NULL, t = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  if (!(mask = isnan (value) ? gnn_tensor_ne (x, x, error) : gnn_tensor_eq_scalar (x, value, error)) ||
+      !(count = gnn_tensor_sum_all (mask, error)) ||
+      !(g = gnn_tensor_div_scalar (go[0], gnn_tensor_item (count, NULL), error)) ||
+      !(zero = gnn_tensor_new_like (go[0], gnn_tensor_priv (go[0])->dtype, 0, NULL, error)) ||
+      !gnn_tensor_zero_ (zero, error) ||
+      !(t = gnn_where (mask, g, zero, error)))
+    return FALSE;
+  gi[0] = gnn_tensor_cast (t, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+minmax_all (gboolean is_max, GnnTensor *self, GError **error)
+{
+  ReducePlan plan;
+  GnnTensor *values = NULL;
+  GnnNode *node;
+
+  if (!minmax_plan (is_max ? "max" : "min", self, NULL, FALSE, &plan, error) ||
+      !minmax_kernel (self, &plan, is_max, &values, NULL, error))
+    return NULL;
+  node = gnn_autograd_record (is_max ? "MaxBackward1" : "MinBackward1", minmax_all_backward,
+                              &self, 1, &values, 1);
+  if (node)
+    {
+      double *value = g_new (double, 1);
+      *value = gnn_tensor_item (values, NULL);
+      gnn_node_save (node, self);
+      gnn_node_set_ctx (node, value, g_free);
+    }
+  return values;
+}
+
 /**
- * gnn_tensor_max_all: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_max_all:
+ * @self: a tensor with at least one element
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The largest element (`torch.max (self)`), NaN if any element is NaN. The gradient is
+ * shared evenly by all the elements equal to the maximum.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): a zero-dimensional tensor of @self's dtype, or %NULL with
+ *   @error set
  */
-STUB (GnnTensor *gnn_tensor_max_all (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_max_all (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return minmax_all (TRUE, self, error);
+}
+
 /**
- * gnn_tensor_min_all: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_min_all:
+ * @self: a tensor with at least one element
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The smallest element (`torch.min (self)`), NaN if any element is NaN. The gradient is
+ * shared evenly by all the elements equal to the minimum.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): a zero-dimensional tensor of @self's dtype, or %NULL with
+ *   @error set
  */
-STUB (GnnTensor *gnn_tensor_min_all (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_min_all (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return minmax_all (FALSE, self, error);
+}
+
+static GnnTensor *
+arg_minmax (gboolean is_max, GnnTensor *self, const int *dim, gboolean keepdim, GError **error)
+{
+  const char *op = is_max ? "argmax" : "argmin";
+  ReducePlan plan;
+  GnnTensor *indices = NULL;
+
+  if (gnn_tensor_priv (self)->dtype == GNN_DTYPE_BOOL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s(): not implemented for bool tensors", op);
+      return NULL;
+    }
+  if (!minmax_plan (op, self, dim, keepdim, &plan, error) ||
+      !minmax_kernel (self, &plan, is_max, NULL, &indices, error))
+    return NULL;
+  return indices;
+}
+
 /**
- * gnn_tensor_argmax: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @keepdim: placeholder
- * @error: placeholder
+ * gnn_tensor_argmax:
+ * @self: a tensor
+ * @dim: the dimension to reduce
+ * @keepdim: whether to keep @dim with size one
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The indices of the maxima along @dim (`torch.argmax (self, dim, keepdim)`): the first of
+ * equal maxima, the first NaN if there is one.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): an int64 tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_argmax (GnnTensor *self, int dim, gboolean keepdim, GError **error))
+GnnTensor *
+gnn_tensor_argmax (GnnTensor *self, int dim, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return arg_minmax (TRUE, self, &dim, keepdim, error);
+}
+
 /**
- * gnn_tensor_argmax_all: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_argmax_all:
+ * @self: a tensor with at least one element
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The index of the largest element in the flattened tensor (`torch.argmax (self)`).
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): a zero-dimensional int64 tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_argmax_all (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_argmax_all (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return arg_minmax (TRUE, self, NULL, FALSE, error);
+}
+
 /**
- * gnn_tensor_argmin: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @keepdim: placeholder
- * @error: placeholder
+ * gnn_tensor_argmin:
+ * @self: a tensor
+ * @dim: the dimension to reduce
+ * @keepdim: whether to keep @dim with size one
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The indices of the minima along @dim (`torch.argmin (self, dim, keepdim)`): the first of
+ * equal minima, the first NaN if there is one.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): an int64 tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_argmin (GnnTensor *self, int dim, gboolean keepdim, GError **error))
+GnnTensor *
+gnn_tensor_argmin (GnnTensor *self, int dim, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return arg_minmax (FALSE, self, &dim, keepdim, error);
+}
+
+/* ---- softmax / log_softmax ---------------------------------------------------------- */
+
+typedef struct {
+  gint64 outer, r, inner;
+  gboolean is_log;
+} SoftmaxCtx;
+
+/* softmax: gi = y * (g - Σ g y); log_softmax: gi = g - exp (y) Σ g (y the saved result) */
+static gboolean
+softmax_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  SoftmaxCtx *ctx = node->ctx;
+  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
+  GnnTensor *y;
+  g_autoptr(GnnTensor) g = NULL, yc = NULL, out = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(y = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
+      !(yc = gnn_tensor_contiguous_as (y, compute, error)) ||
+      !(out = gnn_tensor_new_like (y, compute, node->in_ndim[0], node->in_shape[0], error)))
+    return FALSE;
+  if (ctx->outer * ctx->r * ctx->inner > 0 &&
+      !run_layout_kernel (ctx->is_log ? GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD : GNN_BACKEND_OP_SOFTMAX_BACKWARD,
+                          FALSE, out, NULL, g, yc, ctx->outer, ctx->r, ctx->inner, 0, error))
+    return FALSE;
+  gi[0] = gnn_tensor_cast (out, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+softmax_impl (gboolean is_log, GnnTensor *self, int dim, GError **error)
+{
+  const char *op = is_log ? "log_softmax" : "softmax";
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnDtype compute = gnn_compute_dtype (p->dtype);
+  SoftmaxCtx ctx = { 1, 1, 1, is_log };
+  g_autoptr(GnnTensor) in = NULL, out = NULL;
+  GnnTensor *result;
+  GnnNode *node;
+  guint d;
+
+  if (!gnn_check_floating (op, self, error))
+    return NULL;
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    {
+      g_prefix_error (error, "%s: ", op);
+      return NULL;
+    }
+  for (guint i = 0; i < p->ndim; i++)
+    {
+      if (i < d)
+        ctx.outer *= p->shape[i];
+      else if (i == d)
+        ctx.r = p->shape[i];
+      else
+        ctx.inner *= p->shape[i];
+    }
+  if (!(in = gnn_tensor_contiguous_as (self, compute, error)) ||
+      !(out = gnn_tensor_new_like (self, compute, p->ndim, p->shape, error)))
+    return NULL;
+  if (ctx.outer * ctx.r * ctx.inner > 0 &&
+      !run_layout_kernel (is_log ? GNN_BACKEND_OP_LOG_SOFTMAX : GNN_BACKEND_OP_SOFTMAX, FALSE, out, NULL,
+                          in, NULL, ctx.outer, ctx.r, ctx.inner, 0, error))
+    return NULL;
+  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
+    return NULL;
+  node = gnn_autograd_record (is_log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", softmax_backward,
+                              &self, 1, &result, 1);
+  if (node)
+    {
+      gnn_node_save (node, result);
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  return result;
+}
+
 /**
- * gnn_tensor_softmax: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @error: placeholder
+ * gnn_tensor_softmax:
+ * @self: a floating-point tensor
+ * @dim: the dimension along which the outputs sum to one
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * exp (x) / Σ exp (x) along @dim (`torch.softmax (self, dim)`), computed stably by
+ * subtracting the maximum first; float32 sums accumulate in double.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the softmax, shaped as @self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_softmax (GnnTensor *self, int dim, GError **error))
+GnnTensor *
+gnn_tensor_softmax (GnnTensor *self, int dim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return softmax_impl (FALSE, self, dim, error);
+}
+
 /**
- * gnn_tensor_log_softmax: (skip)
- * @self: placeholder
- * @dim: placeholder
- * @error: placeholder
+ * gnn_tensor_log_softmax:
+ * @self: a floating-point tensor
+ * @dim: the dimension to normalise over
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * x - log Σ exp (x) along @dim (`torch.log_softmax (self, dim)`), computed stably by
+ * subtracting the maximum first; float32 sums accumulate in double.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the log-softmax, shaped as @self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_log_softmax (GnnTensor *self, int dim, GError **error))
+GnnTensor *
+gnn_tensor_log_softmax (GnnTensor *self, int dim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return softmax_impl (TRUE, self, dim, error);
+}

@@ -1,177 +1,687 @@
 /* gnn-ops-unary.c: elementwise unary ops and activations
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Dtype rules follow PyTorch 1.13: neg, abs, sign, clamp and relu keep integer dtypes;
+ * exp, log, sqrt, sigmoid and tanh turn integer and bool inputs into float32; leaky_relu,
+ * elu, gelu and silu accept floating-point tensors only. float16 and bfloat16 compute in
+ * float32 and are stored back.
  */
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "gnn-ops-private.h"
 
-/* TODO(unary helper) */
-#define STUB(decl) decl { g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "not implemented yet"); return NULL; }
+/* The parameters an op's backward needs. */
+typedef struct {
+  double s[2];
+  gint64 i0;
+} UnaryCtx;
+
+typedef enum {
+  SAVE_NOTHING,
+  SAVE_INPUT,
+  SAVE_RESULT,
+} SaveWhat;
+
+#define NEEDS(j) (node->edges[(j)].node != NULL)
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+/* A tensor of zeros on @like's device. */
+static GnnTensor *
+zeros_like_shape (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, GError **error)
+{
+  GnnTensor *z = gnn_tensor_new_like (like, dtype, ndim, shape, error);
+
+  if (z && !gnn_tensor_fill_ (z, 0.0, error))
+    g_clear_object (&z);
+  return z;
+}
+
+/* @g as the gradient of input 0: @g's values in the input's dtype (shapes always match). */
+static gboolean
+set_grad (GnnNode *node, GnnTensor **gi, GnnTensor *g, GError **error)
+{
+  if (g == NULL)
+    return FALSE;
+  gi[0] = gnn_tensor_cast (g, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
+/* leaky_relu, elu, gelu, silu: PyTorch has no integer kernels for them */
+static GnnTensor *
+not_floating_error (const char *name, GnnTensor *self, GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "%s: not implemented for %s tensors; expected a floating-point tensor",
+               name, gnn_dtype_get_name (gnn_tensor_priv (self)->dtype));
+  return NULL;
+}
+
+/* Runs a unary kernel giving @out_dtype (computing in its compute dtype) and, when it
+ * records, makes the node with @backward, saving the input or the result and a copy of
+ * @ctx. */
+static GnnTensor *
+unary_op (const char      *name,
+          GnnBackendOp     op,
+          GnnTensor       *self,
+          GnnDtype         out_dtype,
+          const UnaryCtx  *ctx,
+          const char      *grad_fn,
+          GnnBackwardFunc  backward,
+          SaveWhat         save,
+          GError         **error)
+{
+  double s[4] = { 0, 0, 0, 0 };
+  gint64 iargs[4] = { 0, 0, 0, 0 };
+  GnnTensor *out;
+  GnnNode *node;
+
+  if (ctx)
+    {
+      s[0] = ctx->s[0];
+      s[1] = ctx->s[1];
+      iargs[0] = ctx->i0;
+    }
+  out = gnn_elementwise (name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, s, iargs, error);
+  if (out == NULL)
+    return NULL;
+  node = gnn_autograd_record (grad_fn, backward, &self, 1, &out, 1);
+  if (node)
+    {
+      if (save == SAVE_INPUT)
+        gnn_node_save (node, self);
+      else if (save == SAVE_RESULT)
+        gnn_node_save (node, out);
+      if (ctx)
+        gnn_node_set_ctx (node, g_memdup2 (ctx, sizeof *ctx), g_free);
+    }
+  return out;
+}
+
+/* The dtype of exp, log, sqrt, sigmoid, tanh: integers and bool give float32. */
+static GnnDtype
+float_result (GnnTensor *self)
+{
+  GnnDtype d = gnn_tensor_priv (self)->dtype;
+  return gnn_dtype_is_floating (d) ? d : GNN_DTYPE_FLOAT32;
+}
+
+/* ---- backward functions ------------------------------------------------------------- */
+
+/* Runs the fused backward kernel @op on (grad, saved 0) with the node's parameters. */
+static gboolean
+fused_backward (GnnNode *node, GnnBackendOp op, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  UnaryCtx *ctx = node->ctx;
+  GnnDtype d = node->in_dtype[0];
+  double s[4] = { 0, 0, 0, 0 };
+  gint64 iargs[4] = { 0, 0, 0, 0 };
+  GnnTensor *ins[2];
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (ctx)
+    {
+      s[0] = ctx->s[0];
+      s[1] = ctx->s[1];
+      iargs[0] = ctx->i0;
+    }
+  ins[0] = go[0];
+  if (!(ins[1] = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  gi[0] = gnn_elementwise (node->name, op, ins, 2, gnn_compute_dtype (d), d, s, iargs, error);
+  return gi[0] != NULL;
+}
+
+#define FUSED_BACKWARD(name, OP)                                                          \
+static gboolean                                                                           \
+name##_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)           \
+{                                                                                         \
+  return fused_backward (node, GNN_BACKEND_OP_##OP, go, gi, error);                       \
+}
+
+/* relu:  g where result > 0 */
+FUSED_BACKWARD (relu, RELU_BACKWARD)
+/* leaky_relu:  g where x > 0, else slope * g */
+FUSED_BACKWARD (leaky_relu, LEAKY_RELU_BACKWARD)
+/* elu:  g where x > 0, else g * alpha * exp (x) */
+FUSED_BACKWARD (elu, ELU_BACKWARD)
+/* gelu:  g * gelu' (x) */
+FUSED_BACKWARD (gelu, GELU_BACKWARD)
+/* silu:  g * σ(x) (1 + x (1 − σ(x))) */
+FUSED_BACKWARD (silu, SILU_BACKWARD)
+/* sigmoid:  g * y (1 − y) */
+FUSED_BACKWARD (sigmoid, SIGMOID_BACKWARD)
+/* tanh:  g * (1 − y²) */
+FUSED_BACKWARD (tanh, TANH_BACKWARD)
+
+/* neg:  −g */
+static gboolean
+neg_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) t = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  t = gnn_tensor_neg (go[0], error);
+  return set_grad (node, gi, t, error);
+}
+
+/* exp:  g * y */
+static gboolean
+exp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) t = NULL;
+  GnnTensor *y;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(y = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  t = gnn_tensor_mul (go[0], y, error);
+  return set_grad (node, gi, t, error);
+}
+
+/* log:  g / x */
+static gboolean
+log_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) t = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  t = gnn_tensor_div (go[0], x, error);
+  return set_grad (node, gi, t, error);
+}
+
+/* sqrt:  g / (2 y) */
+static gboolean
+sqrt_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) two_y = NULL, t = NULL;
+  GnnTensor *y;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(y = gnn_node_saved (node, 0, error)) || !(two_y = gnn_tensor_mul_scalar (y, 2.0, error)))
+    return FALSE;
+  t = gnn_tensor_div (go[0], two_y, error);
+  return set_grad (node, gi, t, error);
+}
+
+/* abs:  g * sign (x), so 0 at x = 0 */
+static gboolean
+abs_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) sg = NULL, t = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(sg = gnn_tensor_sign (x, error)))
+    return FALSE;
+  t = gnn_tensor_mul (go[0], sg, error);
+  return set_grad (node, gi, t, error);
+}
+
+/* sign:  0 */
+static gboolean
+sign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = zeros_like_shape (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
+  return gi[0] != NULL;
+}
+
+/* clamp, clamp_min, clamp_max:  g where min <= x <= max (the bounds the op has), else 0 */
+static gboolean
+clamp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  UnaryCtx *ctx = node->ctx;
+  g_autoptr(GnnTensor) zero = NULL, t = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) ||
+      !(zero = zeros_like_shape (go[0], gnn_tensor_priv (go[0])->dtype, 0, NULL, error)))
+    return FALSE;
+  t = g_object_ref (go[0]);
+  for (guint b = 0; b < 2; b++)
+    {
+      g_autoptr(GnnTensor) mask = NULL;
+      GnnTensor *next;
+
+      if (!(ctx->i0 & (1 << b)))
+        continue;
+      mask = b == 0 ? gnn_tensor_ge_scalar (x, ctx->s[0], error)
+                    : gnn_tensor_le_scalar (x, ctx->s[1], error);
+      if (mask == NULL || !(next = gnn_where (mask, t, zero, error)))
+        return FALSE;
+      g_object_unref (t);
+      t = next;
+    }
+  return set_grad (node, gi, t, error);
+}
+
+/* ---- the ops ------------------------------------------------------------------------ */
+
 /**
- * gnn_tensor_neg: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_neg:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Negates elementwise (`torch.neg`). Integer dtypes are kept (uint8 wraps around);
+ * a bool tensor is an error, as in PyTorch.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): −@self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_neg (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_neg (GnnTensor *self, GError **error)
+{
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  if (d == GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                           "neg: Negation, the `-` operator, on a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.");
+      return NULL;
+    }
+  return unary_op ("neg", GNN_BACKEND_OP_NEG, self, d, NULL, "NegBackward0", neg_backward,
+                   SAVE_NOTHING, error);
+}
+
 /**
- * gnn_tensor_exp: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_exp:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The exponential, elementwise (`torch.exp`). Integer and bool inputs give float32.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): e^@self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_exp (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_exp (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return unary_op ("exp", GNN_BACKEND_OP_EXP, self, float_result (self), NULL, "ExpBackward0",
+                   exp_backward, SAVE_RESULT, error);
+}
+
 /**
- * gnn_tensor_log: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_log:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The natural logarithm, elementwise (`torch.log`): −inf at 0, NaN below. Integer and bool
+ * inputs give float32.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): ln @self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_log (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_log (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return unary_op ("log", GNN_BACKEND_OP_LOG, self, float_result (self), NULL, "LogBackward0",
+                   log_backward, SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_sqrt: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_sqrt:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The square root, elementwise (`torch.sqrt`): NaN below 0. Integer and bool inputs give
+ * float32. The gradient at 0 is infinite, as in PyTorch.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): √@self, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_sqrt (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_sqrt (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return unary_op ("sqrt", GNN_BACKEND_OP_SQRT, self, float_result (self), NULL, "SqrtBackward0",
+                   sqrt_backward, SAVE_RESULT, error);
+}
+
 /**
- * gnn_tensor_abs: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_abs:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The absolute value, elementwise (`torch.abs`). Integer dtypes are kept. The gradient at
+ * 0 is 0.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): |@self|, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_abs (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_abs (GnnTensor *self, GError **error)
+{
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  if (d == GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                           "abs: not implemented for bool tensors");
+      return NULL;
+    }
+  return unary_op ("abs", GNN_BACKEND_OP_ABS, self, d, NULL, "AbsBackward0", abs_backward,
+                   SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_sign: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_sign:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The sign, elementwise (`torch.sign`): −1, 0 or 1, and 0 for NaN. The dtype is kept
+ * (a bool tensor gives itself). The gradient is zero.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): sign (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_sign (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_sign (GnnTensor *self, GError **error)
+{
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  if (d == GNN_DTYPE_BOOL)
+    return gnn_tensor_clone_contiguous (self, d, error);
+  return unary_op ("sign", GNN_BACKEND_OP_SIGN, self, d, NULL, "SignBackward0", sign_backward,
+                   SAVE_NOTHING, error);
+}
+
+static gboolean
+is_integral (double v)
+{
+  return isfinite (v) && v == nearbyint (v);
+}
+
+/* clamp on @self with the bounds that @has (bit 0 min, bit 1 max) says: PyTorch's dtype
+ * rules for a tensor and Python-number bounds (a fractional bound on an integer tensor
+ * gives float32, integral bounds on bool give int64). */
+static GnnTensor *
+clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, double max,
+          gint64 has, GError **error)
+{
+  GnnDtype d = gnn_tensor_priv (self)->dtype;
+  UnaryCtx ctx = { { min, max }, has };
+
+  if (!gnn_dtype_is_floating (d))
+    {
+      gboolean integral = (!(has & 1) || is_integral (min)) && (!(has & 2) || is_integral (max));
+
+      if (!integral)
+        d = GNN_DTYPE_FLOAT32;
+      else if (d == GNN_DTYPE_BOOL)
+        d = GNN_DTYPE_INT64;
+      else if (d == GNN_DTYPE_UINT8)
+        /* PyTorch converts the bounds to uint8 first: -255..255 pass, negatives wrap */
+        for (guint b = 0; b < 2; b++)
+          {
+            double v = ctx.s[b];
+            if (!(has & (1 << b)))
+              continue;
+            if (v < -255 || v > 255)
+              {
+                g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                             "%s: value %.17g cannot be converted to type uint8 without overflow",
+                             name, v);
+                return NULL;
+              }
+            if (v < 0)
+              ctx.s[b] = v + 256;
+          }
+    }
+  return unary_op (name, GNN_BACKEND_OP_CLAMP, self, d, &ctx, grad_fn, clamp_backward, SAVE_INPUT,
+                   error);
+}
+
 /**
- * gnn_tensor_clamp: (skip)
- * @self: placeholder
- * @min: placeholder
- * @max: placeholder
- * @error: placeholder
+ * gnn_tensor_clamp:
+ * @self: a tensor
+ * @min: the lower bound, or NaN for none
+ * @max: the upper bound, or NaN for none
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Limits every element to [@min, @max] (`torch.clamp (self, min, max)`); NaN stands for
+ * Python's `None`, and at least one bound must be given. When @min > @max every element
+ * becomes @max. NaN elements stay NaN. A fractional bound on an integer tensor gives
+ * float32, as a Python float does in PyTorch; integral bounds keep integer dtypes (bool
+ * becomes int64). On uint8 the bounds are converted to uint8 first, as PyTorch does:
+ * −255 to 255 are accepted and negative ones wrap around (−1 is 255). The gradient passes
+ * where @min <= @self <= @max.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the clamped tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_clamp (GnnTensor *self, double min, double max, GError **error))
+GnnTensor *
+gnn_tensor_clamp (GnnTensor *self, double min, double max, GError **error)
+{
+  gint64 has = (isnan (min) ? 0 : 1) | (isnan (max) ? 0 : 2);
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (has == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "clamp: At least one of 'min' or 'max' must not be None");
+      return NULL;
+    }
+  return clamp_op ("clamp", "ClampBackward1", self, isnan (min) ? 0.0 : min, isnan (max) ? 0.0 : max,
+                   has, error);
+}
+
 /**
- * gnn_tensor_clamp_min: (skip)
- * @self: placeholder
- * @min: placeholder
- * @error: placeholder
+ * gnn_tensor_clamp_min:
+ * @self: a tensor
+ * @min: the lower bound
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Limits every element to at least @min (`torch.clamp_min`). A NaN bound makes every
+ * element NaN, as in PyTorch. Dtypes follow [method@Gnn.Tensor.clamp]; the gradient passes
+ * where @self >= @min.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the clamped tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_clamp_min (GnnTensor *self, double min, GError **error))
+GnnTensor *
+gnn_tensor_clamp_min (GnnTensor *self, double min, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return clamp_op ("clamp_min", "ClampMinBackward0", self, min, 0.0, 1, error);
+}
+
 /**
- * gnn_tensor_clamp_max: (skip)
- * @self: placeholder
- * @max: placeholder
- * @error: placeholder
+ * gnn_tensor_clamp_max:
+ * @self: a tensor
+ * @max: the upper bound
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * Limits every element to at most @max (`torch.clamp_max`). A NaN bound makes every
+ * element NaN, as in PyTorch. Dtypes follow [method@Gnn.Tensor.clamp]; the gradient passes
+ * where @self <= @max.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): the clamped tensor, or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_clamp_max (GnnTensor *self, double max, GError **error))
+GnnTensor *
+gnn_tensor_clamp_max (GnnTensor *self, double max, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return clamp_op ("clamp_max", "ClampMaxBackward0", self, 0.0, max, 2, error);
+}
+
 /**
- * gnn_tensor_relu: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_relu:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The rectified linear unit max (@self, 0), elementwise (`torch.relu`). Integer dtypes
+ * are kept; NaN stays NaN. The gradient at 0 is 0.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): relu (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_relu (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_relu (GnnTensor *self, GError **error)
+{
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  if (d == GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                           "relu: Boolean inputs not supported for relu");
+      return NULL;
+    }
+  return unary_op ("relu", GNN_BACKEND_OP_RELU, self, d, NULL, "ReluBackward0", relu_backward,
+                   SAVE_RESULT, error);
+}
+
 /**
- * gnn_tensor_leaky_relu: (skip)
- * @self: placeholder
- * @negative_slope: placeholder
- * @error: placeholder
+ * gnn_tensor_leaky_relu:
+ * @self: a floating-point tensor
+ * @negative_slope: the slope for negative inputs (PyTorch's default is 0.01)
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * @self where positive, @negative_slope × @self elsewhere
+ * (`torch.nn.functional.leaky_relu`). The gradient at 0 is @negative_slope.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): leaky_relu (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_leaky_relu (GnnTensor *self, double negative_slope, GError **error))
+GnnTensor *
+gnn_tensor_leaky_relu (GnnTensor *self, double negative_slope, GError **error)
+{
+  UnaryCtx ctx = { { negative_slope, 0 }, 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    return not_floating_error ("leaky_relu", self, error);
+  return unary_op ("leaky_relu", GNN_BACKEND_OP_LEAKY_RELU, self, gnn_tensor_priv (self)->dtype,
+                   &ctx, "LeakyReluBackward0", leaky_relu_backward, SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_elu: (skip)
- * @self: placeholder
- * @alpha: placeholder
- * @error: placeholder
+ * gnn_tensor_elu:
+ * @self: a floating-point tensor
+ * @alpha: the scale of the negative part (PyTorch's default is 1.0)
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The exponential linear unit: @self where positive, @alpha × (e^@self − 1) elsewhere
+ * (`torch.nn.functional.elu`). The gradient at 0 is @alpha.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): elu (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_elu (GnnTensor *self, double alpha, GError **error))
+GnnTensor *
+gnn_tensor_elu (GnnTensor *self, double alpha, GError **error)
+{
+  UnaryCtx ctx = { { alpha, 0 }, 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    return not_floating_error ("elu", self, error);
+  return unary_op ("elu", GNN_BACKEND_OP_ELU, self, gnn_tensor_priv (self)->dtype, &ctx,
+                   "EluBackward0", elu_backward, SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_gelu: (skip)
- * @self: placeholder
- * @approximate: placeholder
- * @error: placeholder
+ * gnn_tensor_gelu:
+ * @self: a floating-point tensor
+ * @approximate: (nullable): %NULL or "none" for the exact form, "tanh" for the tanh
+ *   approximation
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The Gaussian error linear unit (`torch.nn.functional.gelu`): @self × Φ(@self) with Φ the
+ * standard normal distribution function, or, with "tanh",
+ * @self / 2 × (1 + tanh (√(2/π) (@self + 0.044715 @self³))).
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): gelu (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_gelu (GnnTensor *self, const char *approximate, GError **error))
+GnnTensor *
+gnn_tensor_gelu (GnnTensor *self, const char *approximate, GError **error)
+{
+  UnaryCtx ctx = { { 0, 0 }, 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (approximate == NULL || strcmp (approximate, "none") == 0)
+    ctx.i0 = 0;
+  else if (strcmp (approximate, "tanh") == 0)
+    ctx.i0 = 1;
+  else
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "gelu: approximate argument must be either none or tanh, got '%s'", approximate);
+      return NULL;
+    }
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    return not_floating_error ("gelu", self, error);
+  return unary_op ("gelu", GNN_BACKEND_OP_GELU, self, gnn_tensor_priv (self)->dtype, &ctx,
+                   "GeluBackward0", gelu_backward, SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_silu: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_silu:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The sigmoid linear unit @self × σ(@self), also called swish
+ * (`torch.nn.functional.silu`).
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): silu (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_silu (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_silu (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    return not_floating_error ("silu", self, error);
+  return unary_op ("silu", GNN_BACKEND_OP_SILU, self, gnn_tensor_priv (self)->dtype, NULL,
+                   "SiluBackward0", silu_backward, SAVE_INPUT, error);
+}
+
 /**
- * gnn_tensor_sigmoid: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_sigmoid:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The logistic function 1 / (1 + e^−@self), elementwise (`torch.sigmoid`). Integer and
+ * bool inputs give float32.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): σ(@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_sigmoid (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_sigmoid (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return unary_op ("sigmoid", GNN_BACKEND_OP_SIGMOID, self, float_result (self), NULL,
+                   "SigmoidBackward0", sigmoid_backward, SAVE_RESULT, error);
+}
+
 /**
- * gnn_tensor_tanh: (skip)
- * @self: placeholder
- * @error: placeholder
+ * gnn_tensor_tanh:
+ * @self: a tensor
+ * @error: return location for a #GError
  *
- * Not implemented yet.
+ * The hyperbolic tangent, elementwise (`torch.tanh`). Integer and bool inputs give float32.
  *
- * Returns: (transfer full): nothing
+ * Returns: (transfer full): tanh (@self), or %NULL with @error set
  */
-STUB (GnnTensor *gnn_tensor_tanh (GnnTensor *self, GError **error))
+GnnTensor *
+gnn_tensor_tanh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return unary_op ("tanh", GNN_BACKEND_OP_TANH, self, float_result (self), NULL, "TanhBackward0",
+                   tanh_backward, SAVE_RESULT, error);
+}

@@ -34,7 +34,7 @@ def to_np(t):
 
 
 def to_torch(array, requires_grad=False):
-    t = torch.from_numpy(np.array(array, copy=True))
+    t = torch.from_numpy(np.array(array, copy=True, order='C'))
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -57,7 +57,7 @@ class Input:
             # the leaf holds the transpose with an extra column; the input is its view
             swapped = np.swapaxes(self.array, -1, -2)
             pad = np.zeros(swapped.shape[:-1] + (1,), dtype=self.array.dtype)
-            self.leaf_array = np.concatenate([swapped, pad], axis=-1)
+            self.leaf_array = np.ascontiguousarray(np.concatenate([swapped, pad], axis=-1))
         else:
             self.kind = 'plain'
             self.leaf_array = self.array

@@ -1,12 +1,287 @@
-/* gnn-cpu-index.c
+/* gnn-cpu-index.c: index_select, index_add, gather, scatter_add and one_hot
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every operand is contiguous with the layout the GnnBackendOp documentation gives. Indices
+ * are checked before anything is written, so that a bad index is an error, never a stray
+ * memory access. The accumulating kernels give each (outer, inner column) pair to one task,
+ * which adds in index order: results do not depend on the thread count.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "gnn-cpu-private.h"
+
+/* Inner columns per task of the accumulating kernels */
+#define COLS 256
+
+static gint64
+kernel_numel (const GnnKernelTensor *t)
+{
+  gint64 n = 1;
+
+  for (guint d = 0; d < t->ndim; d++)
+    n *= t->shape[d];
+  return n;
+}
+
+/* Checks that the @n indices lie in [0, @size) */
+static gboolean
+check_indices (const GnnKernelArgs *args, const gint64 *idx, gint64 n, gint64 size, GError **error)
+{
+  for (gint64 k = 0; k < n; k++)
+    if (G_UNLIKELY (idx[k] < 0 || idx[k] >= size))
+      {
+        GEnumClass *klass = g_type_class_ref (GNN_TYPE_BACKEND_OP);
+        GEnumValue *v = g_enum_get_value (klass, args->op);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "%s: index %" G_GINT64_FORMAT " is out of bounds for size %" G_GINT64_FORMAT,
+                     v ? v->value_nick : "index", idx[k], size);
+        g_type_class_unref (klass);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+known_dtype (GnnDtype dt)
+{
+  return dt == GNN_DTYPE_FLOAT32 || dt == GNN_DTYPE_FLOAT64 || dt == GNN_DTYPE_INT64;
+}
+
+/* ---- index_select ------------------------------------------------------------------- */
+
+typedef struct {
+  const GnnKernelArgs *args;
+  gint64 n_index;
+  gsize row_bytes;       /* inner * element size */
+  gint64 n_col_blocks;   /* index_add, scatter_add */
+} IndexCtx;
+
+static void
+index_select_rows (gpointer data, gint64 b, gint64 e)
+{
+  const IndexCtx *ctx = data;
+  const GnnKernelArgs *args = ctx->args;
+  gint64 src = args->i[1], J = ctx->n_index;
+  const gint64 *idx = args->in[1]->data;
+  const char *in = args->in[0]->data;
+  char *out = args->out->data;
+
+  for (gint64 oj = b; oj < e; oj++)
+    {
+      gint64 o = oj / J, j = oj % J;
+      memcpy (out + oj * ctx->row_bytes, in + (o * src + idx[j]) * ctx->row_bytes, ctx->row_bytes);
+    }
+}
+
+/* out[o, j, i] = in0[o, in1[j], i]: rows are copied whole, so any element type works */
+static gboolean
+k_index_select (const GnnKernelArgs *args, GError **error)
+{
+  gint64 outer = args->i[0], inner = args->i[2];
+  IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, 0 };
+
+  if (!known_dtype (args->in[0]->dtype) || args->in[0]->dtype != args->out->dtype ||
+      args->in[1]->dtype != GNN_DTYPE_INT64)
+    return gnn_cpu_unsupported (args, error);
+  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->i[1], error))
+    return FALSE;
+  ctx.row_bytes = (gsize) inner * gnn_dtype_get_size (args->out->dtype);
+  if (outer * inner <= 0)
+    return TRUE;
+  gnn_parallel_for (outer * ctx.n_index, MAX (1, GNN_CPU_GRAIN / MAX (inner, 1)), index_select_rows, &ctx);
+  return TRUE;
+}
+
+/* ---- index_add ---------------------------------------------------------------------- */
+
+#define INDEX_ADD_COLS(SUFFIX, T)                                                            \
+static void                                                                                  \
+index_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                  \
+{                                                                                            \
+  const IndexCtx *ctx = data;                                                                \
+  const GnnKernelArgs *args = ctx->args;                                                     \
+  gint64 src = args->i[1], inner = args->i[2], J = ctx->n_index;                             \
+  const gint64 *idx = args->in[1]->data;                                                     \
+                                                                                             \
+  for (gint64 t = b; t < e; t++)                                                             \
+    {                                                                                        \
+      gint64 o = t / ctx->n_col_blocks, c0 = (t % ctx->n_col_blocks) * COLS;                 \
+      gint64 c1 = MIN (inner, c0 + COLS);                                                    \
+      const T *in = (const T *) args->in[0]->data + o * J * inner;                           \
+      T *out = (T *) args->out->data + o * src * inner;                                      \
+      for (gint64 j = 0; j < J; j++)                                                         \
+        {                                                                                    \
+          T *dst = out + idx[j] * inner;                                                     \
+          const T *s = in + j * inner;                                                       \
+          for (gint64 c = c0; c < c1; c++)                                                   \
+            dst[c] += s[c];                                                                  \
+        }                                                                                    \
+    }                                                                                        \
+}
+INDEX_ADD_COLS (f32, float)
+INDEX_ADD_COLS (f64, double)
+INDEX_ADD_COLS (i64, gint64)
+
+/* out[o, in1[j], i] += in0[o, j, i] */
+static gboolean
+k_index_add (const GnnKernelArgs *args, GError **error)
+{
+  gint64 outer = args->i[0], inner = args->i[2];
+  IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, (inner + COLS - 1) / COLS };
+  GnnParallelFunc func;
+
+  switch (args->out->dtype)
+    {
+    case GNN_DTYPE_FLOAT32: func = index_add_cols_f32; break;
+    case GNN_DTYPE_FLOAT64: func = index_add_cols_f64; break;
+    case GNN_DTYPE_INT64: func = index_add_cols_i64; break;
+    default: return gnn_cpu_unsupported (args, error);
+    }
+  if (args->in[0]->dtype != args->out->dtype || args->in[1]->dtype != GNN_DTYPE_INT64)
+    return gnn_cpu_unsupported (args, error);
+  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->i[1], error))
+    return FALSE;
+  if (outer * inner <= 0 || ctx.n_index == 0)
+    return TRUE;
+  gnn_parallel_for (outer * ctx.n_col_blocks,
+                    MAX (1, GNN_CPU_GRAIN / (ctx.n_index * MIN (inner, COLS))), func, &ctx);
+  return TRUE;
+}
+
+/* ---- gather ------------------------------------------------------------------------- */
+
+#define GATHER_RANGE(SUFFIX, T)                                                              \
+static void                                                                                  \
+gather_range_##SUFFIX (gpointer data, gint64 b, gint64 e)                                    \
+{                                                                                            \
+  const GnnKernelArgs *args = data;                                                          \
+  gint64 src = args->i[1], inner = args->i[2], J = args->i[3];                               \
+  const gint64 *idx = args->in[1]->data;                                                     \
+  const T *in = args->in[0]->data;                                                           \
+  T *out = args->out->data;                                                                  \
+                                                                                             \
+  for (gint64 k = b; k < e; k++)                                                             \
+    {                                                                                        \
+      gint64 i = k % inner, o = k / inner / J;                                               \
+      out[k] = in[(o * src + idx[k]) * inner + i];                                           \
+    }                                                                                        \
+}
+GATHER_RANGE (4, guint32)
+GATHER_RANGE (8, guint64)
+
+/* out[o, j, i] = in0[o, in1[o, j, i], i]: elements are copied as bits */
+static gboolean
+k_gather (const GnnKernelArgs *args, GError **error)
+{
+  gint64 n = args->i[0] * args->i[3] * args->i[2];
+
+  if (!known_dtype (args->in[0]->dtype) || args->in[0]->dtype != args->out->dtype ||
+      args->in[1]->dtype != GNN_DTYPE_INT64)
+    return gnn_cpu_unsupported (args, error);
+  if (!check_indices (args, args->in[1]->data, n, args->i[1], error))
+    return FALSE;
+  gnn_parallel_for (n, GNN_CPU_GRAIN,
+                    gnn_dtype_get_size (args->out->dtype) == 4 ? gather_range_4 : gather_range_8,
+                    (gpointer) args);
+  return TRUE;
+}
+
+/* ---- scatter_add -------------------------------------------------------------------- */
+
+#define SCATTER_ADD_COLS(SUFFIX, T)                                                          \
+static void                                                                                  \
+scatter_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                \
+{                                                                                            \
+  const IndexCtx *ctx = data;                                                                \
+  const GnnKernelArgs *args = ctx->args;                                                     \
+  gint64 src = args->i[1], inner = args->i[2], J = args->i[3];                               \
+                                                                                             \
+  for (gint64 t = b; t < e; t++)                                                             \
+    {                                                                                        \
+      gint64 o = t / ctx->n_col_blocks, c0 = (t % ctx->n_col_blocks) * COLS;                 \
+      gint64 c1 = MIN (inner, c0 + COLS);                                                    \
+      const T *in = (const T *) args->in[0]->data + o * J * inner;                           \
+      const gint64 *idx = (const gint64 *) args->in[1]->data + o * J * inner;                \
+      T *out = (T *) args->out->data + o * src * inner;                                      \
+      for (gint64 j = 0; j < J; j++)                                                         \
+        for (gint64 c = c0; c < c1; c++)                                                     \
+          out[idx[j * inner + c] * inner + c] += in[j * inner + c];                          \
+    }                                                                                        \
+}
+SCATTER_ADD_COLS (f32, float)
+SCATTER_ADD_COLS (f64, double)
+SCATTER_ADD_COLS (i64, gint64)
+
+/* out[o, in1[o, j, i], i] += in0[o, j, i] */
+static gboolean
+k_scatter_add (const GnnKernelArgs *args, GError **error)
+{
+  gint64 outer = args->i[0], inner = args->i[2], J = args->i[3];
+  IndexCtx ctx = { args, J, 0, (inner + COLS - 1) / COLS };
+  GnnParallelFunc func;
+
+  switch (args->out->dtype)
+    {
+    case GNN_DTYPE_FLOAT32: func = scatter_add_cols_f32; break;
+    case GNN_DTYPE_FLOAT64: func = scatter_add_cols_f64; break;
+    case GNN_DTYPE_INT64: func = scatter_add_cols_i64; break;
+    default: return gnn_cpu_unsupported (args, error);
+    }
+  if (args->in[0]->dtype != args->out->dtype || args->in[1]->dtype != GNN_DTYPE_INT64)
+    return gnn_cpu_unsupported (args, error);
+  if (!check_indices (args, args->in[1]->data, outer * J * inner, args->i[1], error))
+    return FALSE;
+  if (outer * inner <= 0 || J == 0)
+    return TRUE;
+  gnn_parallel_for (outer * ctx.n_col_blocks, MAX (1, GNN_CPU_GRAIN / (J * MIN (inner, COLS))), func, &ctx);
+  return TRUE;
+}
+
+/* ---- one_hot ------------------------------------------------------------------------ */
+
+static void
+one_hot_rows (gpointer data, gint64 b, gint64 e)
+{
+  const GnnKernelArgs *args = data;
+  gint64 classes = args->i[0];
+  const gint64 *in = args->in[0]->data;
+
+  for (gint64 j = b; j < e; j++)
+    for (gint64 c = 0; c < classes; c++)
+      {
+        double v = in[j] == c;
+        switch (args->out->dtype)
+          {
+          case GNN_DTYPE_FLOAT32: ((float *) args->out->data)[j * classes + c] = (float) v; break;
+          case GNN_DTYPE_FLOAT64: ((double *) args->out->data)[j * classes + c] = v; break;
+          default: ((gint64 *) args->out->data)[j * classes + c] = (gint64) v; break;
+          }
+      }
+}
+
+/* out[j, c] = in0[j] == c for c in [0, i0) */
+static gboolean
+k_one_hot (const GnnKernelArgs *args, GError **error)
+{
+  gint64 n = kernel_numel (args->in[0]), classes = args->i[0];
+
+  if (!known_dtype (args->out->dtype) || args->in[0]->dtype != GNN_DTYPE_INT64)
+    return gnn_cpu_unsupported (args, error);
+  if (!check_indices (args, args->in[0]->data, n, classes, error))
+    return FALSE;
+  gnn_parallel_for (n, MAX (1, GNN_CPU_GRAIN / MAX (classes, 1)), one_hot_rows, (gpointer) args);
+  return TRUE;
+}
 
 void
 gnn_cpu_register_index (GnnCpuKernel *table)
 {
+  table[GNN_BACKEND_OP_INDEX_SELECT] = k_index_select;
+  table[GNN_BACKEND_OP_INDEX_ADD] = k_index_add;
+  table[GNN_BACKEND_OP_GATHER] = k_gather;
+  table[GNN_BACKEND_OP_SCATTER_ADD] = k_scatter_add;
+  table[GNN_BACKEND_OP_ONE_HOT] = k_one_hot;
 }

@@ -105,7 +105,7 @@ class Tensor(Gnn.Tensor):
             np.dtype(np.int64): Gnn.Dtype.INT64, np.dtype(np.bool_): Gnn.Dtype.BOOL,
             np.dtype(np.uint8): Gnn.Dtype.UINT8, np.dtype(np.float16): Gnn.Dtype.FLOAT16,
         }
-        array = np.ascontiguousarray(array)
+        array = np.asarray(array)  # (ascontiguousarray would turn 0-d arrays into 1-d)
         if array.dtype not in dtypes:
             raise TypeError('unsupported numpy dtype %s' % array.dtype)
         return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(array.tobytes()), dtypes[array.dtype],

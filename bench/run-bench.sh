@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# run-bench.sh: gnn next to PyTorch and raw OpenBLAS, one table.
+#
+#   bench/run-bench.sh BUILD_DIR [--threads N] [--quick] [--min-time S] [--sizes 256,512,...]
+#
+# Uses the uninstalled build in BUILD_DIR (build it first: ninja -C BUILD_DIR). The thread
+# count (GNN_NUM_THREADS, default 2) is the same for gnn, OpenBLAS and torch. OPENBLAS_*
+# variables are passed through as they are.
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+  echo "usage: $0 BUILD_DIR [--threads N] [--quick] [--min-time S] [--sizes LIST]" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+shift
+src=$(cd "$(dirname "$0")/.." && pwd)
+
+bench_ops="$build/bench/bench-ops"
+if [ ! -x "$bench_ops" ]; then
+  echo "run-bench.sh: $bench_ops not found; run ninja -C $build first" >&2
+  exit 1
+fi
+
+export GNN_NUM_THREADS=${GNN_NUM_THREADS:-2}
+export GI_TYPELIB_PATH="$build/introspection${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}"
+export LD_LIBRARY_PATH="$build/gnn${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PYTHONPATH="$src/introspection${PYTHONPATH:+:$PYTHONPATH}"
+
+exec /usr/bin/python3 "$src/bench/bench_vs_torch.py" --bench-ops "$bench_ops" "$@"

@@ -1,0 +1,1266 @@
+/* gnn-reference-kernels.c: every kernel of GnnBackendOp, in plain C
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The yardstick other backends are compared with, so clarity beats speed. Every kernel walks
+ * its operands element by element through their shapes and strides (any layout, any number of
+ * dimensions), reads each value as a double (floating dtypes) or a gint64 (int64), computes the
+ * formula of the GnnBackendOp documentation in that type, and writes the result in the output's
+ * dtype. Sums accumulate in double. No BLAS, no threads, no fast paths, no vector tricks.
+ *
+ * Operands are checked against the layout the op documents, so that an op handing a kernel a
+ * wrong shape gets an error here rather than a silently different answer.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gnn-reference-private.h"
+#include "core/gnn-dtype-private.h"
+
+/* ---- which op takes what ------------------------------------------------------------ */
+
+#define DT(d)        (1u << (d))
+#define DT_ALL       (DT (GNN_DTYPE_FLOAT32) | DT (GNN_DTYPE_FLOAT64) | DT (GNN_DTYPE_INT64) | \
+                      DT (GNN_DTYPE_BOOL) | DT (GNN_DTYPE_UINT8) | DT (GNN_DTYPE_FLOAT16) |      \
+                      DT (GNN_DTYPE_BFLOAT16))
+#define DT_FLOAT     (DT (GNN_DTYPE_FLOAT32) | DT (GNN_DTYPE_FLOAT64))
+#define DT_NUMBER    (DT_FLOAT | DT (GNN_DTYPE_INT64))
+#define DT_FLOATING  (DT_FLOAT | DT (GNN_DTYPE_FLOAT16) | DT (GNN_DTYPE_BFLOAT16))
+
+/* Where the compute dtype of an op is read from. */
+enum { FROM_OUT = -1, FROM_IN0 = 0, FROM_IN1 = 1 };
+
+typedef struct {
+  guint n_in;      /* input operands read */
+  guint dtypes;    /* compute dtypes supported, a mask of DT () */
+  int compute;     /* FROM_OUT or the input that has the compute dtype */
+} OpInfo;
+
+/* Creation and data-movement kernels take every dtype; arithmetic takes float32, float64
+ * and int64; what only makes sense for real numbers (exp, activations, softmax, variance)
+ * takes float32 and float64. Missing entries (ops added later) are unsupported. */
+static const OpInfo op_info[GNN_BACKEND_OP_N_OPS] = {
+  [GNN_BACKEND_OP_COPY]                 = { 1, DT_ALL, FROM_OUT },
+  [GNN_BACKEND_OP_FILL]                 = { 0, DT_ALL, FROM_OUT },
+  [GNN_BACKEND_OP_ARANGE]               = { 0, DT_ALL, FROM_OUT },
+  [GNN_BACKEND_OP_RAND_UNIFORM]         = { 0, DT_FLOATING, FROM_OUT },
+  [GNN_BACKEND_OP_RAND_NORMAL]          = { 0, DT_FLOATING, FROM_OUT },
+  [GNN_BACKEND_OP_RAND_INT]             = { 0, DT_ALL, FROM_OUT },
+  [GNN_BACKEND_OP_ADD]                  = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_SUB]                  = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_MUL]                  = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_DIV]                  = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_POW]                  = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_MAXIMUM]              = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_MINIMUM]              = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_EQ]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_NE]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_LT]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_LE]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_GT]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_GE]                   = { 2, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_WHERE]                = { 3, DT_ALL, FROM_IN1 },
+  [GNN_BACKEND_OP_NEG]                  = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_EXP]                  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_LOG]                  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SQRT]                 = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ABS]                  = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_SIGN]                 = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_CLAMP]                = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_POW_SCALAR]           = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_RELU]                 = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_LEAKY_RELU]           = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ELU]                  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_GELU]                 = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SILU]                 = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SIGMOID]              = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_TANH]                 = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_RELU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_LEAKY_RELU_BACKWARD]  = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ELU_BACKWARD]         = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_GELU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SILU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SIGMOID_BACKWARD]     = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_TANH_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_LERP]                 = { 3, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ADDCMUL]              = { 3, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_ADDCDIV]              = { 3, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_GEMM]                 = { 2, DT_NUMBER, FROM_OUT },
+  [GNN_BACKEND_OP_SUM]                  = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_MAX]                  = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_MIN]                  = { 1, DT_NUMBER, FROM_IN0 },
+  [GNN_BACKEND_OP_VAR]                  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SOFTMAX]              = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_LOG_SOFTMAX]          = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_SOFTMAX_BACKWARD]     = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD] = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_INDEX_SELECT]         = { 2, DT_ALL, FROM_IN0 },
+  [GNN_BACKEND_OP_INDEX_ADD]            = { 2, DT_NUMBER, FROM_OUT },
+  [GNN_BACKEND_OP_GATHER]               = { 2, DT_ALL, FROM_IN0 },
+  [GNN_BACKEND_OP_SCATTER_ADD]          = { 2, DT_NUMBER, FROM_OUT },
+  [GNN_BACKEND_OP_ONE_HOT]              = { 1, DT_ALL, FROM_OUT },
+};
+
+gboolean
+gnn_reference_supports (GnnBackendOp op,
+                        GnnDtype     dtype)
+{
+  if ((guint) op >= GNN_BACKEND_OP_N_OPS || (guint) dtype > GNN_DTYPE_BFLOAT16)
+    return FALSE;
+  return (op_info[op].dtypes & DT (dtype)) != 0;
+}
+
+static const char *
+op_name (GnnBackendOp op)
+{
+  static gsize klass;
+  GEnumValue *v;
+
+  if (g_once_init_enter (&klass))
+    g_once_init_leave (&klass, (gsize) g_type_class_ref (GNN_TYPE_BACKEND_OP));
+  v = g_enum_get_value ((GEnumClass *) klass, op);
+  return v ? v->value_nick : "unknown";
+}
+
+/* ---- reading and writing elements --------------------------------------------------- */
+
+static gint64
+numel (const GnnKernelTensor *t)
+{
+  gint64 n = 1;
+
+  for (guint d = 0; d < t->ndim; d++)
+    n *= t->shape[d];
+  return n;
+}
+
+/* The offset, in elements, of the element whose row-major index over @t's shape is @linear.
+ * Every kernel addresses its operands this way, so any strides (zero, negative, transposed)
+ * work; for a contiguous tensor the offset is @linear itself. */
+static gint64
+offset_of (const GnnKernelTensor *t,
+           gint64                 linear)
+{
+  gint64 offset = 0;
+
+  for (guint d = t->ndim; d-- > 0;)
+    {
+      offset += (linear % t->shape[d]) * t->strides[d];
+      linear /= t->shape[d];
+    }
+  return offset;
+}
+
+static gpointer
+element (const GnnKernelTensor *t,
+         gint64                 offset)
+{
+  return (char *) t->data + offset * (gint64) gnn_dtype_get_size (t->dtype);
+}
+
+static gboolean
+is_integer (GnnDtype dtype)
+{
+  return dtype == GNN_DTYPE_INT64 || dtype == GNN_DTYPE_BOOL || dtype == GNN_DTYPE_UINT8;
+}
+
+static double
+read_double (const GnnKernelTensor *t,
+             gint64                 offset)
+{
+  gconstpointer p = element (t, offset);
+
+  switch (t->dtype)
+    {
+    case GNN_DTYPE_FLOAT32:  return *(const float *) p;
+    case GNN_DTYPE_FLOAT64:  return *(const double *) p;
+    case GNN_DTYPE_INT64:    return (double) *(const gint64 *) p;
+    case GNN_DTYPE_BOOL:     return *(const guint8 *) p != 0;
+    case GNN_DTYPE_UINT8:    return *(const guint8 *) p;
+    case GNN_DTYPE_FLOAT16:  return gnn_half_to_float (*(const guint16 *) p);
+    case GNN_DTYPE_BFLOAT16: return gnn_bf16_to_float (*(const guint16 *) p);
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+static gint64
+read_int (const GnnKernelTensor *t,
+          gint64                 offset)
+{
+  gconstpointer p = element (t, offset);
+
+  switch (t->dtype)
+    {
+    case GNN_DTYPE_INT64: return *(const gint64 *) p;
+    case GNN_DTYPE_BOOL:  return *(const guint8 *) p != 0;
+    case GNN_DTYPE_UINT8: return *(const guint8 *) p;
+    default:              return (gint64) read_double (t, offset);
+    }
+}
+
+static void
+write_double (const GnnKernelTensor *t,
+              gint64                 offset,
+              double                 v)
+{
+  gpointer p = element (t, offset);
+
+  switch (t->dtype)
+    {
+    case GNN_DTYPE_FLOAT32:  *(float *) p = (float) v; break;
+    case GNN_DTYPE_FLOAT64:  *(double *) p = v; break;
+    case GNN_DTYPE_INT64:    *(gint64 *) p = (gint64) v; break;
+    case GNN_DTYPE_BOOL:     *(guint8 *) p = v != 0; break;
+    case GNN_DTYPE_UINT8:    *(guint8 *) p = (guint8) (gint64) v; break;
+    case GNN_DTYPE_FLOAT16:  *(guint16 *) p = gnn_float_to_half ((float) v); break;
+    case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
+    }
+}
+
+static void
+write_int (const GnnKernelTensor *t,
+           gint64                 offset,
+           gint64                 v)
+{
+  gpointer p = element (t, offset);
+
+  switch (t->dtype)
+    {
+    case GNN_DTYPE_INT64: *(gint64 *) p = v; break;
+    case GNN_DTYPE_BOOL:  *(guint8 *) p = v != 0; break;
+    case GNN_DTYPE_UINT8: *(guint8 *) p = (guint8) v; break;
+    case GNN_DTYPE_FLOAT32:  *(float *) p = (float) v; break;
+    case GNN_DTYPE_FLOAT64:  *(double *) p = (double) v; break;
+    default:              write_double (t, offset, (double) v); break;
+    }
+}
+
+/* dst[doff] = src[soff], converted when the dtypes differ: integers as integers (exact),
+ * everything else through double. */
+static void
+copy_element (const GnnKernelTensor *dst,
+              gint64                 doff,
+              const GnnKernelTensor *src,
+              gint64                 soff)
+{
+  if (dst->dtype == src->dtype)
+    memcpy (element (dst, doff), element (src, soff), gnn_dtype_get_size (dst->dtype));
+  else if (is_integer (src->dtype))
+    write_int (dst, doff, read_int (src, soff));
+  else
+    write_double (dst, doff, read_double (src, soff));
+}
+
+/* whether an element counts as true: non-zero (NaN is true, as in C and PyTorch) */
+static gboolean
+read_truth (const GnnKernelTensor *t,
+            gint64                 offset)
+{
+  return is_integer (t->dtype) ? read_int (t, offset) != 0 : read_double (t, offset) != 0;
+}
+
+/* ---- operand checks ----------------------------------------------------------------- */
+
+static char *
+shape_string (const GnnKernelTensor *t)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint d = 0; d < t->ndim; d++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", t->shape[d]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+layout_error (const GnnKernelArgs *args,
+              GError             **error,
+              const char          *fmt,
+              ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+layout_error (const GnnKernelArgs *args,
+              GError             **error,
+              const char          *fmt,
+              ...)
+{
+  g_autofree char *what = NULL;
+  va_list ap;
+
+  va_start (ap, fmt);
+  what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "reference %s kernel: %s",
+               op_name (args->op), what);
+  return FALSE;
+}
+
+/* Every elementwise input has out's shape (broadcasting is a zero stride). */
+static gboolean
+check_same_shape (const GnnKernelArgs *args,
+                  guint                n_in,
+                  GError             **error)
+{
+  const GnnKernelTensor *out = args->out;
+
+  for (guint k = 0; k < n_in; k++)
+    {
+      const GnnKernelTensor *in = args->in[k];
+
+      if (in->ndim != out->ndim || memcmp (in->shape, out->shape, sizeof (gint64) * out->ndim) != 0)
+        {
+          g_autofree char *is = shape_string (in);
+          g_autofree char *os = shape_string (out);
+          return layout_error (args, error, "in%u has shape %s but out has shape %s "
+                               "(operands of an elementwise kernel share one shape)", k, is, os);
+        }
+    }
+  return TRUE;
+}
+
+/* An operand of a layout kernel ([outer, r, inner] and the like) holds @expected elements. */
+static gboolean
+check_numel (const GnnKernelArgs   *args,
+             const GnnKernelTensor *t,
+             const char            *name,
+             gint64                 expected,
+             GError               **error)
+{
+  if (numel (t) != expected)
+    {
+      g_autofree char *s = shape_string (t);
+      return layout_error (args, error, "%s has shape %s, %" G_GINT64_FORMAT " elements, but the "
+                           "layout in i0..i3 needs %" G_GINT64_FORMAT, name, s, numel (t), expected);
+    }
+  return TRUE;
+}
+
+static gboolean
+check_index_dtype (const GnnKernelArgs   *args,
+                   const GnnKernelTensor *t,
+                   const char            *name,
+                   GError               **error)
+{
+  if (!is_integer (t->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "reference %s kernel: %s must hold integer "
+                   "indices, got %s", op_name (args->op), name, gnn_dtype_get_name (t->dtype));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_index (const GnnKernelArgs *args,
+             gint64               index,
+             gint64               size,
+             GError             **error)
+{
+  if (index < 0 || index >= size)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX, "reference %s kernel: index %" G_GINT64_FORMAT
+                   " is out of bounds for dimension with size %" G_GINT64_FORMAT,
+                   op_name (args->op), index, size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- copy, fill, arange ------------------------------------------------------------- */
+
+/* out = in0, converted to out's dtype */
+static gboolean
+k_copy (const GnnKernelArgs *args,
+        GError             **error)
+{
+  gint64 n = numel (args->out);
+
+  if (!check_same_shape (args, 1, error))
+    return FALSE;
+  for (gint64 l = 0; l < n; l++)
+    copy_element (args->out, offset_of (args->out, l), args->in[0], offset_of (args->in[0], l));
+  return TRUE;
+}
+
+/* out = s0 */
+static gboolean
+k_fill (const GnnKernelArgs *args,
+        GError             **error)
+{
+  gint64 n = numel (args->out);
+
+  for (gint64 l = 0; l < n; l++)
+    write_double (args->out, offset_of (args->out, l), args->s[0]);
+  return TRUE;
+}
+
+/* out[i] = s0 + i * s1, i the row-major index */
+static gboolean
+k_arange (const GnnKernelArgs *args,
+          GError             **error)
+{
+  gint64 n = numel (args->out);
+
+  for (gint64 l = 0; l < n; l++)
+    write_double (args->out, offset_of (args->out, l), args->s[0] + (double) l * args->s[1]);
+  return TRUE;
+}
+
+/* ---- random numbers ----------------------------------------------------------------- */
+
+/* Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011): the
+ * counter (low word, high word, 0, 0) goes through ten rounds; round r uses the key
+ * (k0 + r * 0x9E3779B9, k1 + r * 0xBB67AE85). One round maps (c0, c1, c2, c3) to
+ * (hi (M1 * c2) ^ c1 ^ k0, lo (M1 * c2), hi (M0 * c0) ^ c3 ^ k1, lo (M0 * c0)). */
+void
+gnn_reference_philox4x32 (guint64 counter,
+                          guint64 key,
+                          guint32 out[4])
+{
+  const guint32 M0 = 0xD2511F53u, M1 = 0xCD9E8D57u;
+  const guint32 W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
+  guint32 c[4] = { (guint32) counter, (guint32) (counter >> 32), 0, 0 };
+
+  for (guint32 r = 0; r < 10; r++)
+    {
+      guint32 k0 = (guint32) key + r * W0;
+      guint32 k1 = (guint32) (key >> 32) + r * W1;
+      guint64 p0 = (guint64) M0 * c[0];
+      guint64 p1 = (guint64) M1 * c[2];
+      guint32 next[4];
+
+      next[0] = (guint32) (p1 >> 32) ^ c[1] ^ k0;
+      next[1] = (guint32) p1;
+      next[2] = (guint32) (p0 >> 32) ^ c[3] ^ k1;
+      next[3] = (guint32) p0;
+      memcpy (c, next, sizeof c);
+    }
+  memcpy (out, c, sizeof c);
+}
+
+/* The largest value of a floating dtype below @v when stored in that dtype. */
+static void
+write_largest_below (const GnnKernelTensor *t,
+                     gint64                 offset,
+                     double                 v)
+{
+  gpointer p = element (t, offset);
+  guint16 bits;
+
+  switch (t->dtype)
+    {
+    case GNN_DTYPE_FLOAT32:
+      *(float *) p = nextafterf ((float) v, -INFINITY);
+      return;
+    case GNN_DTYPE_FLOAT64:
+      *(double *) p = nextafter (v, -INFINITY);
+      return;
+    case GNN_DTYPE_FLOAT16:
+    case GNN_DTYPE_BFLOAT16:
+      /* both are sign and magnitude: one step down is one unit less magnitude for a positive
+       * number and one more for a negative one; below zero is the smallest negative subnormal */
+      bits = t->dtype == GNN_DTYPE_FLOAT16 ? gnn_float_to_half ((float) v) : gnn_float_to_bf16 ((float) v);
+      if ((bits & 0x7fff) == 0)
+        bits = 0x8001;
+      else if (bits & 0x8000)
+        bits++;
+      else
+        bits--;
+      *(guint16 *) p = bits;
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Element i (row-major) uses the Philox block of counter i1 + i under key i0. Its four words
+ * make two 53-bit uniforms in [0, 1): u1 = (w0 · 2^21 ^ w1 / 2^11) / 2^53, u2 likewise from w2, w3.
+ *   RAND_UNIFORM: s0 + u1 (s1 - s0), kept below s1 once stored in out's dtype
+ *   RAND_NORMAL:  s0 + s1 · sqrt (-2 log (1 - u1)) · cos (2π u2)        (Box-Muller)
+ *   RAND_INT:     i2 + (w0 · 2^32 + w1) mod (i3 - i2) */
+static gboolean
+k_random (const GnnKernelArgs *args,
+          GError             **error)
+{
+  const GnnKernelTensor *out = args->out;
+  guint64 seed = (guint64) args->i[0], first = (guint64) args->i[1];
+  double lo = args->s[0], hi = args->s[1];
+  double hi_stored = hi;
+  gint64 n = numel (out);
+  guint64 scratch = 0;
+  GnnKernelTensor bound = { &scratch, out->dtype, 0 };
+
+  if (args->op == GNN_BACKEND_OP_RAND_INT && args->i[3] <= args->i[2])
+    return layout_error (args, error, "the range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") is empty",
+                         args->i[2], args->i[3]);
+  if (args->op == GNN_BACKEND_OP_RAND_UNIFORM)
+    {
+      /* s1 as out's dtype stores it: the bound the stored values stay below */
+      write_double (&bound, 0, hi);
+      hi_stored = read_double (&bound, 0);
+    }
+
+  for (gint64 l = 0; l < n; l++)
+    {
+      gint64 o = offset_of (out, l);
+      guint32 w[4];
+      double u1, u2;
+
+      gnn_reference_philox4x32 (first + (guint64) l, seed, w);
+      u1 = (double) (((guint64) w[0] << 21) ^ (w[1] >> 11)) / 9007199254740992.0;
+      u2 = (double) (((guint64) w[2] << 21) ^ (w[3] >> 11)) / 9007199254740992.0;
+
+      switch (args->op)
+        {
+        case GNN_BACKEND_OP_RAND_UNIFORM:
+          write_double (out, o, lo + u1 * (hi - lo));
+          if (hi > lo && read_double (out, o) >= hi_stored)
+            write_largest_below (out, o, hi);
+          break;
+        case GNN_BACKEND_OP_RAND_NORMAL:
+          write_double (out, o, lo + hi * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2));
+          break;
+        case GNN_BACKEND_OP_RAND_INT:
+          {
+            guint64 range = (guint64) args->i[3] - (guint64) args->i[2];
+            guint64 x = ((guint64) w[0] << 32) | w[1];
+            write_int (out, o, args->i[2] + (gint64) (x % range));
+          }
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  return TRUE;
+}
+
+/* ---- elementwise arithmetic --------------------------------------------------------- */
+
+static double
+sigmoid (double x)
+{
+  return 1.0 / (1.0 + exp (-x));
+}
+
+/* the constant of GELU's tanh approximation, sqrt (2 / π) */
+#define GELU_K 0.7978845608028654
+#define GELU_C 0.044715
+
+static double
+gelu (double x, gint64 approximate)
+{
+  if (approximate == 0)
+    return 0.5 * x * (1.0 + erf (x * G_SQRT2 / 2.0));
+  return 0.5 * x * (1.0 + tanh (GELU_K * (x + GELU_C * x * x * x)));
+}
+
+/* d gelu / dx */
+static double
+gelu_grad (double x, gint64 approximate)
+{
+  if (approximate == 0)
+    {
+      double cdf = 0.5 * (1.0 + erf (x * G_SQRT2 / 2.0));
+      double pdf = exp (-0.5 * x * x) / sqrt (2.0 * G_PI);
+      return cdf + x * pdf;
+    }
+  else
+    {
+      double t = tanh (GELU_K * (x + GELU_C * x * x * x));
+      return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * GELU_K * (1.0 + 3.0 * GELU_C * x * x);
+    }
+}
+
+/* d silu / dx = σ (x) (1 + x (1 - σ (x))) */
+static double
+silu_grad (double x)
+{
+  double s = sigmoid (x);
+  return s * (1.0 + x * (1.0 - s));
+}
+
+/* clamp (x, s0, s1) with i0 bit 0: has min, bit 1: has max; NaN stays NaN, and min > max gives
+ * max, as in PyTorch */
+static double
+clamp_double (double x, const GnnKernelArgs *args)
+{
+  if (isnan (x))
+    return x;
+  if ((args->i[0] & 1) && x < args->s[0])
+    x = args->s[0];
+  if ((args->i[0] & 2) && x > args->s[1])
+    x = args->s[1];
+  return x;
+}
+
+/* One output element of an elementwise kernel on floating-point values, in double: the
+ * formulas of the GnnBackendOp documentation. a, b, c are in0, in1, in2. */
+static double
+float_elementwise (const GnnKernelArgs *args,
+                   double               a,
+                   double               b,
+                   double               c)
+{
+  const double s0 = args->s[0];
+
+  switch (args->op)
+    {
+    case GNN_BACKEND_OP_ADD:                  return a + s0 * b;
+    case GNN_BACKEND_OP_SUB:                  return a - s0 * b;
+    case GNN_BACKEND_OP_MUL:                  return a * b;
+    case GNN_BACKEND_OP_DIV:                  return a / b;
+    case GNN_BACKEND_OP_POW:                  return pow (a, b);
+    case GNN_BACKEND_OP_MAXIMUM:              return isnan (a) ? a : isnan (b) ? b : a > b ? a : b;
+    case GNN_BACKEND_OP_MINIMUM:              return isnan (a) ? a : isnan (b) ? b : a < b ? a : b;
+    case GNN_BACKEND_OP_EQ:                   return a == b;
+    case GNN_BACKEND_OP_NE:                   return a != b;
+    case GNN_BACKEND_OP_LT:                   return a < b;
+    case GNN_BACKEND_OP_LE:                   return a <= b;
+    case GNN_BACKEND_OP_GT:                   return a > b;
+    case GNN_BACKEND_OP_GE:                   return a >= b;
+    case GNN_BACKEND_OP_NEG:                  return -a;
+    case GNN_BACKEND_OP_EXP:                  return exp (a);
+    case GNN_BACKEND_OP_LOG:                  return log (a);
+    case GNN_BACKEND_OP_SQRT:                 return sqrt (a);
+    case GNN_BACKEND_OP_ABS:                  return fabs (a);
+    case GNN_BACKEND_OP_SIGN:                 return (a > 0) - (a < 0);  /* 0 for NaN, as PyTorch */
+    case GNN_BACKEND_OP_CLAMP:                return clamp_double (a, args);
+    case GNN_BACKEND_OP_POW_SCALAR:           return pow (a, s0);
+    case GNN_BACKEND_OP_RELU:                 return isnan (a) || a > 0 ? a : 0.0;
+    case GNN_BACKEND_OP_LEAKY_RELU:           return a > 0 ? a : s0 * a;
+    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : s0 * expm1 (a);
+    case GNN_BACKEND_OP_GELU:                 return gelu (a, args->i[0]);
+    case GNN_BACKEND_OP_SILU:                 return a * sigmoid (a);
+    case GNN_BACKEND_OP_SIGMOID:              return sigmoid (a);
+    case GNN_BACKEND_OP_TANH:                 return tanh (a);
+    case GNN_BACKEND_OP_RELU_BACKWARD:        return b > 0 ? a : 0.0;
+    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:  return b > 0 ? a : s0 * a;
+    case GNN_BACKEND_OP_ELU_BACKWARD:         return b > 0 ? a : a * s0 * exp (b);
+    case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, args->i[0]);
+    case GNN_BACKEND_OP_SILU_BACKWARD:        return a * silu_grad (b);
+    case GNN_BACKEND_OP_SIGMOID_BACKWARD:     return a * b * (1.0 - b);
+    case GNN_BACKEND_OP_TANH_BACKWARD:        return a * (1.0 - b * b);
+    case GNN_BACKEND_OP_LERP:                 return a + c * (b - a);
+    case GNN_BACKEND_OP_ADDCMUL:              return a + s0 * b * c;
+    case GNN_BACKEND_OP_ADDCDIV:              return a + s0 * b / c;
+    default:
+      g_assert_not_reached ();
+      return NAN;
+    }
+}
+
+/* base ^ exponent in integers, wrapping on overflow; a negative exponent gives 1 / base^|e|
+ * truncated: 1 for base 1, ±1 for base -1, 0 otherwise */
+static gint64
+int_pow (gint64 base,
+         gint64 exponent)
+{
+  guint64 result = 1, b = (guint64) base;
+
+  if (exponent < 0)
+    {
+      if (base == 1)
+        return 1;
+      if (base == -1)
+        return (exponent % 2 == 0) ? 1 : -1;
+      return 0;
+    }
+  /* square and multiply, in unsigned arithmetic so that overflow wraps */
+  while (exponent > 0)
+    {
+      if (exponent & 1)
+        result *= b;
+      b *= b;
+      exponent >>= 1;
+    }
+  return (gint64) result;
+}
+
+/* One output element of an elementwise kernel on int64 values. The scalars s0, s1 are taken
+ * as integers (ceil of a lower clamp bound, floor of an upper one); DIV truncates toward zero
+ * (`torch.div (rounding_mode='trunc')`) and fails on a zero divisor. */
+static gboolean
+int_elementwise (const GnnKernelArgs *args,
+                 gint64               a,
+                 gint64               b,
+                 gint64               c,
+                 gint64              *result,
+                 GError             **error)
+{
+  const gint64 s0 = (gint64) args->s[0];
+
+  switch (args->op)
+    {
+    case GNN_BACKEND_OP_ADD:        *result = a + s0 * b; break;
+    case GNN_BACKEND_OP_SUB:        *result = a - s0 * b; break;
+    case GNN_BACKEND_OP_MUL:        *result = a * b; break;
+    case GNN_BACKEND_OP_DIV:
+      if (b == 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "reference div kernel: integer division by zero");
+          return FALSE;
+        }
+      *result = (b == -1) ? (gint64) (0 - (guint64) a) : a / b;
+      break;
+    case GNN_BACKEND_OP_POW:        *result = int_pow (a, b); break;
+    case GNN_BACKEND_OP_MAXIMUM:    *result = a > b ? a : b; break;
+    case GNN_BACKEND_OP_MINIMUM:    *result = a < b ? a : b; break;
+    case GNN_BACKEND_OP_EQ:         *result = a == b; break;
+    case GNN_BACKEND_OP_NE:         *result = a != b; break;
+    case GNN_BACKEND_OP_LT:         *result = a < b; break;
+    case GNN_BACKEND_OP_LE:         *result = a <= b; break;
+    case GNN_BACKEND_OP_GT:         *result = a > b; break;
+    case GNN_BACKEND_OP_GE:         *result = a >= b; break;
+    case GNN_BACKEND_OP_NEG:        *result = -a; break;
+    case GNN_BACKEND_OP_ABS:        *result = a < 0 ? -a : a; break;
+    case GNN_BACKEND_OP_SIGN:       *result = (a > 0) - (a < 0); break;
+    case GNN_BACKEND_OP_CLAMP:
+      if ((args->i[0] & 1) && (double) a < args->s[0])
+        a = (gint64) ceil (args->s[0]);
+      if ((args->i[0] & 2) && (double) a > args->s[1])
+        a = (gint64) floor (args->s[1]);
+      *result = a;
+      break;
+    case GNN_BACKEND_OP_POW_SCALAR: *result = int_pow (a, s0); break;
+    case GNN_BACKEND_OP_RELU:       *result = a > 0 ? a : 0; break;
+    case GNN_BACKEND_OP_ADDCMUL:    *result = a + s0 * b * c; break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+/* out[i] = f (in0[i], in1[i], in2[i]) over every element of out's shape */
+static gboolean
+k_elementwise (const GnnKernelArgs *args,
+               GError             **error)
+{
+  const GnnKernelTensor *out = args->out;
+  guint n_in = op_info[args->op].n_in;
+  gboolean integer = args->in[0]->dtype == GNN_DTYPE_INT64;
+  gint64 n = numel (out);
+
+  if (!check_same_shape (args, n_in, error))
+    return FALSE;
+  for (gint64 l = 0; l < n; l++)
+    {
+      gint64 o = offset_of (out, l);
+
+      if (integer)
+        {
+          gint64 v[3] = { 0, 0, 0 }, r;
+
+          for (guint k = 0; k < n_in; k++)
+            v[k] = read_int (args->in[k], offset_of (args->in[k], l));
+          if (!int_elementwise (args, v[0], v[1], v[2], &r, error))
+            return FALSE;
+          write_int (out, o, r);
+        }
+      else
+        {
+          double v[3] = { 0, 0, 0 };
+
+          for (guint k = 0; k < n_in; k++)
+            v[k] = read_double (args->in[k], offset_of (args->in[k], l));
+          write_double (out, o, float_elementwise (args, v[0], v[1], v[2]));
+        }
+    }
+  return TRUE;
+}
+
+/* out = in0 ? in1 : in2, the chosen element copied as it is */
+static gboolean
+k_where (const GnnKernelArgs *args,
+         GError             **error)
+{
+  const GnnKernelTensor *out = args->out;
+  gint64 n = numel (out);
+
+  if (!check_same_shape (args, 3, error))
+    return FALSE;
+  for (gint64 l = 0; l < n; l++)
+    {
+      const GnnKernelTensor *pick = read_truth (args->in[0], offset_of (args->in[0], l)) ? args->in[1]
+                                                                                       : args->in[2];
+      copy_element (out, offset_of (out, l), pick, offset_of (pick, l));
+    }
+  return TRUE;
+}
+
+/* ---- matrix product ----------------------------------------------------------------- */
+
+/* out[b] (m, n) = s0 · in0[b] (m, k) · in1[b] (k, n) + s1 · out[b]; with s1 = 0 the old out is
+ * not read (it may be uninitialised), as in BLAS */
+static gboolean
+k_gemm (const GnnKernelArgs *args,
+        GError             **error)
+{
+  const GnnKernelTensor *a = args->in[0], *b = args->in[1], *c = args->out;
+  gboolean integer = c->dtype == GNN_DTYPE_INT64;
+  gint64 batch, m, n, k;
+
+  if (a->ndim != 3 || b->ndim != 3 || c->ndim != 3)
+    return layout_error (args, error, "expected 3-d operands (batch, rows, columns), got %u-d, %u-d "
+                         "and out %u-d", a->ndim, b->ndim, c->ndim);
+  batch = c->shape[0];
+  m = c->shape[1];
+  n = c->shape[2];
+  k = a->shape[2];
+  if (a->shape[0] != batch || a->shape[1] != m || b->shape[0] != batch || b->shape[1] != k ||
+      b->shape[2] != n)
+    {
+      g_autofree char *as = shape_string (a);
+      g_autofree char *bs = shape_string (b);
+      g_autofree char *cs = shape_string (c);
+      return layout_error (args, error, "shapes %s · %s do not give out %s", as, bs, cs);
+    }
+
+  for (gint64 bt = 0; bt < batch; bt++)
+    for (gint64 i = 0; i < m; i++)
+      for (gint64 j = 0; j < n; j++)
+        {
+          gint64 co = bt * c->strides[0] + i * c->strides[1] + j * c->strides[2];
+
+          if (integer)
+            {
+              gint64 acc = 0, r;
+
+              for (gint64 p = 0; p < k; p++)
+                acc += read_int (a, bt * a->strides[0] + i * a->strides[1] + p * a->strides[2]) *
+                       read_int (b, bt * b->strides[0] + p * b->strides[1] + j * b->strides[2]);
+              r = (gint64) args->s[0] * acc;
+              if (args->s[1] != 0)
+                r += (gint64) args->s[1] * read_int (c, co);
+              write_int (c, co, r);
+            }
+          else
+            {
+              double acc = 0, r;
+
+              for (gint64 p = 0; p < k; p++)
+                acc += read_double (a, bt * a->strides[0] + i * a->strides[1] + p * a->strides[2]) *
+                       read_double (b, bt * b->strides[0] + p * b->strides[1] + j * b->strides[2]);
+              r = args->s[0] * acc;
+              if (args->s[1] != 0)
+                r += args->s[1] * read_double (c, co);
+              write_double (c, co, r);
+            }
+        }
+  return TRUE;
+}
+
+/* ---- reductions and softmax over [outer, r, inner] ---------------------------------- */
+
+/* The element (o, k, i) of an operand laid out as [outer, r, inner], in row-major order. */
+#define AT3(t, o, k, i, r, inner) offset_of ((t), ((o) * (r) + (k)) * (inner) + (i))
+
+static gboolean
+check_reduce_layout (const GnnKernelArgs *args,
+                     gboolean             out_like_in,
+                     GError             **error)
+{
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+
+  if (outer < 0 || r < 0 || inner < 0)
+    return layout_error (args, error, "negative sizes in i0..i2");
+  if (!check_numel (args, args->in[0], "in0", outer * r * inner, error) ||
+      !check_numel (args, args->out, "out", out_like_in ? outer * r * inner : outer * inner, error))
+    return FALSE;
+  if (op_info[args->op].n_in == 2 && !check_numel (args, args->in[1], "in1", outer * r * inner, error))
+    return FALSE;
+  if (args->out2 && !check_numel (args, args->out2, "out2", outer * inner, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* out[o, i] = Σ_r in0[o, r, i], in double (floats) or gint64 (int64) */
+static gboolean
+k_sum (const GnnKernelArgs *args,
+       GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+
+  if (!check_reduce_layout (args, FALSE, error))
+    return FALSE;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        gint64 dst = offset_of (out, o * inner + i);
+
+        if (in->dtype == GNN_DTYPE_INT64)
+          {
+            gint64 acc = 0;
+            for (gint64 k = 0; k < r; k++)
+              acc += read_int (in, AT3 (in, o, k, i, r, inner));
+            write_int (out, dst, acc);
+          }
+        else
+          {
+            double acc = 0;
+            for (gint64 k = 0; k < r; k++)
+              acc += read_double (in, AT3 (in, o, k, i, r, inner));
+            write_double (out, dst, acc);
+          }
+      }
+  return TRUE;
+}
+
+/* out[o, i] = max_r (or min_r) in0[o, r, i]; out2, when given, the first r where it is. NaN
+ * counts as larger (for max) or smaller (for min) than any number, so the first NaN wins, as in
+ * PyTorch. */
+static gboolean
+k_max_min (const GnnKernelArgs *args,
+           GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gboolean want_max = args->op == GNN_BACKEND_OP_MAX;
+
+  if (!check_reduce_layout (args, FALSE, error))
+    return FALSE;
+  if (args->out2 && args->out2->dtype != GNN_DTYPE_INT64)
+    return layout_error (args, error, "out2 must be int64, got %s", gnn_dtype_get_name (args->out2->dtype));
+  if (r == 0 && outer * inner > 0)
+    return layout_error (args, error, "cannot reduce over a dimension of size 0");
+
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        gint64 dst = offset_of (out, o * inner + i);
+        gint64 best_k = 0;
+
+        if (in->dtype == GNN_DTYPE_INT64)
+          {
+            gint64 best = read_int (in, AT3 (in, o, 0, i, r, inner));
+            for (gint64 k = 1; k < r; k++)
+              {
+                gint64 x = read_int (in, AT3 (in, o, k, i, r, inner));
+                if (want_max ? x > best : x < best)
+                  {
+                    best = x;
+                    best_k = k;
+                  }
+              }
+            write_int (out, dst, best);
+          }
+        else
+          {
+            double best = read_double (in, AT3 (in, o, 0, i, r, inner));
+            for (gint64 k = 1; k < r && !isnan (best); k++)
+              {
+                double x = read_double (in, AT3 (in, o, k, i, r, inner));
+                if (isnan (x) || (want_max ? x > best : x < best))
+                  {
+                    best = x;
+                    best_k = k;
+                  }
+              }
+            write_double (out, dst, best);
+          }
+        if (args->out2)
+          write_int (args->out2, offset_of (args->out2, o * inner + i), best_k);
+      }
+  return TRUE;
+}
+
+/* out[o, i] = Σ_r (x - mean)² / max (r - s0, 0): two passes in double */
+static gboolean
+k_var (const GnnKernelArgs *args,
+       GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+
+  if (!check_reduce_layout (args, FALSE, error))
+    return FALSE;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        double sum = 0, squares = 0, mean;
+
+        for (gint64 k = 0; k < r; k++)
+          sum += read_double (in, AT3 (in, o, k, i, r, inner));
+        mean = sum / (double) r;
+        for (gint64 k = 0; k < r; k++)
+          {
+            double d = read_double (in, AT3 (in, o, k, i, r, inner)) - mean;
+            squares += d * d;
+          }
+        write_double (out, offset_of (out, o * inner + i), squares / MAX ((double) r - args->s[0], 0.0));
+      }
+  return TRUE;
+}
+
+/* softmax:     out = exp (x - m) / Σ_r exp (x - m), m the largest x
+ * log-softmax: out = x - m - log Σ_r exp (x - m)
+ * both over r of [outer, r, inner], out laid out as in0 */
+static gboolean
+k_softmax (const GnnKernelArgs *args,
+           GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gboolean logarithm = args->op == GNN_BACKEND_OP_LOG_SOFTMAX;
+
+  if (!check_reduce_layout (args, TRUE, error))
+    return FALSE;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        double m = -INFINITY, sum = 0;
+
+        for (gint64 k = 0; k < r; k++)
+          {
+            double x = read_double (in, AT3 (in, o, k, i, r, inner));
+            if (x > m)
+              m = x;
+          }
+        for (gint64 k = 0; k < r; k++)
+          sum += exp (read_double (in, AT3 (in, o, k, i, r, inner)) - m);
+        for (gint64 k = 0; k < r; k++)
+          {
+            double x = read_double (in, AT3 (in, o, k, i, r, inner));
+            write_double (out, AT3 (out, o, k, i, r, inner),
+                          logarithm ? x - m - log (sum) : exp (x - m) / sum);
+          }
+      }
+  return TRUE;
+}
+
+/* softmax backward:     out = in1 · (in0 - Σ_r in0 · in1)
+ * log-softmax backward: out = in0 - exp (in1) · Σ_r in0
+ * in0 the gradient of the result, in1 the result; the sum is taken before out is written, so
+ * out may be in0 */
+static gboolean
+k_softmax_backward (const GnnKernelArgs *args,
+                    GError             **error)
+{
+  const GnnKernelTensor *g = args->in[0], *y = args->in[1], *out = args->out;
+  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gboolean logarithm = args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
+
+  if (!check_reduce_layout (args, TRUE, error))
+    return FALSE;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        double sum = 0;
+
+        for (gint64 k = 0; k < r; k++)
+          {
+            double gk = read_double (g, AT3 (g, o, k, i, r, inner));
+            sum += logarithm ? gk : gk * read_double (y, AT3 (y, o, k, i, r, inner));
+          }
+        for (gint64 k = 0; k < r; k++)
+          {
+            double gk = read_double (g, AT3 (g, o, k, i, r, inner));
+            double yk = read_double (y, AT3 (y, o, k, i, r, inner));
+            write_double (out, AT3 (out, o, k, i, r, inner),
+                          logarithm ? gk - exp (yk) * sum : yk * (gk - sum));
+          }
+      }
+  return TRUE;
+}
+
+/* ---- indexing ----------------------------------------------------------------------- */
+
+/* dst[doff] += src[soff] */
+static void
+add_element (const GnnKernelTensor *dst,
+             gint64                 doff,
+             const GnnKernelTensor *src,
+             gint64                 soff)
+{
+  if (dst->dtype == GNN_DTYPE_INT64)
+    write_int (dst, doff, read_int (dst, doff) + read_int (src, soff));
+  else
+    write_double (dst, doff, read_double (dst, doff) + read_double (src, soff));
+}
+
+/* INDEX_SELECT: out[o, j, i] = in0[o, in1[j], i]
+ * INDEX_ADD:    out[o, in1[j], i] += in0[o, j, i]
+ * i0 outer, i1 the size of the indexed dimension (of in0 for select, of out for add),
+ * i2 inner; in1 a list of J indices */
+static gboolean
+k_index_select_add (const GnnKernelArgs *args,
+                    GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *index = args->in[1], *out = args->out;
+  gint64 outer = args->i[0], size = args->i[1], inner = args->i[2];
+  gint64 n_index = numel (index);
+  gboolean add = args->op == GNN_BACKEND_OP_INDEX_ADD;
+  const GnnKernelTensor *indexed = add ? out : in;
+  const GnnKernelTensor *listed = add ? in : out;
+
+  if (outer < 0 || size < 0 || inner < 0)
+    return layout_error (args, error, "negative sizes in i0..i2");
+  if (!check_index_dtype (args, index, "in1", error) ||
+      !check_numel (args, indexed, add ? "out" : "in0", outer * size * inner, error) ||
+      !check_numel (args, listed, add ? "in0" : "out", outer * n_index * inner, error))
+    return FALSE;
+
+  for (gint64 j = 0; j < n_index; j++)
+    {
+      gint64 idx = read_int (index, offset_of (index, j));
+
+      if (!check_index (args, idx, size, error))
+        return FALSE;
+      for (gint64 o = 0; o < outer; o++)
+        for (gint64 i = 0; i < inner; i++)
+          {
+            gint64 at_listed = offset_of (listed, (o * n_index + j) * inner + i);
+            gint64 at_indexed = offset_of (indexed, (o * size + idx) * inner + i);
+
+            if (add)
+              add_element (out, at_indexed, in, at_listed);
+            else
+              copy_element (out, at_listed, in, at_indexed);
+          }
+    }
+  return TRUE;
+}
+
+/* GATHER:      out[o, j, i] = in0[o, in1[o, j, i], i]
+ * SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]
+ * i0 outer, i1 the size of the indexed dimension (of in0 for gather, of out for scatter),
+ * i2 inner, i3 the size of that dimension in the index */
+static gboolean
+k_gather_scatter (const GnnKernelArgs *args,
+                  GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *index = args->in[1], *out = args->out;
+  gint64 outer = args->i[0], size = args->i[1], inner = args->i[2], n_index = args->i[3];
+  gboolean scatter = args->op == GNN_BACKEND_OP_SCATTER_ADD;
+  const GnnKernelTensor *indexed = scatter ? out : in;
+  const GnnKernelTensor *listed = scatter ? in : out;
+
+  if (outer < 0 || size < 0 || inner < 0 || n_index < 0)
+    return layout_error (args, error, "negative sizes in i0..i3");
+  if (!check_index_dtype (args, index, "in1", error) ||
+      !check_numel (args, indexed, scatter ? "out" : "in0", outer * size * inner, error) ||
+      !check_numel (args, listed, scatter ? "in0" : "out", outer * n_index * inner, error) ||
+      !check_numel (args, index, "in1", outer * n_index * inner, error))
+    return FALSE;
+
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 j = 0; j < n_index; j++)
+      for (gint64 i = 0; i < inner; i++)
+        {
+          gint64 l = (o * n_index + j) * inner + i;
+          gint64 idx = read_int (index, offset_of (index, l));
+          gint64 at_indexed;
+
+          if (!check_index (args, idx, size, error))
+            return FALSE;
+          at_indexed = offset_of (indexed, (o * size + idx) * inner + i);
+          if (scatter)
+            add_element (out, at_indexed, in, offset_of (in, l));
+          else
+            copy_element (out, offset_of (out, l), in, at_indexed);
+        }
+  return TRUE;
+}
+
+/* out[j, c] = (in0[j] == c) for c < i0 classes */
+static gboolean
+k_one_hot (const GnnKernelArgs *args,
+           GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 classes = args->i[0], n = numel (in);
+
+  if (classes < 0)
+    return layout_error (args, error, "negative number of classes %" G_GINT64_FORMAT, classes);
+  if (!check_index_dtype (args, in, "in0", error) ||
+      !check_numel (args, out, "out", n * classes, error))
+    return FALSE;
+  for (gint64 j = 0; j < n; j++)
+    {
+      gint64 label = read_int (in, offset_of (in, j));
+
+      if (!check_index (args, label, classes, error))
+        return FALSE;
+      for (gint64 c = 0; c < classes; c++)
+        write_int (out, offset_of (out, j * classes + c), label == c);
+    }
+  return TRUE;
+}
+
+/* ---- dispatch ----------------------------------------------------------------------- */
+
+gboolean
+gnn_reference_run_kernel (const GnnKernelArgs *args,
+                          GError             **error)
+{
+  const OpInfo *info;
+  GnnDtype dtype;
+
+  if ((guint) args->op >= GNN_BACKEND_OP_N_OPS || op_info[args->op].dtypes == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "The reference backend has no kernel number %d", (int) args->op);
+      return FALSE;
+    }
+  info = &op_info[args->op];
+  if (args->out == NULL || args->out->ndim > GNN_MAX_DIMS)
+    return layout_error (args, error, "no output operand, or one of more than %d dimensions", GNN_MAX_DIMS);
+  for (guint k = 0; k < info->n_in; k++)
+    if (args->in[k] == NULL || args->in[k]->ndim > GNN_MAX_DIMS)
+      return layout_error (args, error, "expected %u input operands, in%u is missing or has more "
+                           "than %d dimensions", info->n_in, k, GNN_MAX_DIMS);
+
+  dtype = info->compute == FROM_OUT ? args->out->dtype : args->in[info->compute]->dtype;
+  if (!gnn_reference_supports (args->op, dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "The reference backend has no %s kernel for dtype %s",
+                   op_name (args->op), gnn_dtype_get_name (dtype));
+      return FALSE;
+    }
+
+  switch (args->op)
+    {
+    case GNN_BACKEND_OP_COPY:
+      return k_copy (args, error);
+    case GNN_BACKEND_OP_FILL:
+      return k_fill (args, error);
+    case GNN_BACKEND_OP_ARANGE:
+      return k_arange (args, error);
+    case GNN_BACKEND_OP_RAND_UNIFORM:
+    case GNN_BACKEND_OP_RAND_NORMAL:
+    case GNN_BACKEND_OP_RAND_INT:
+      return k_random (args, error);
+    case GNN_BACKEND_OP_WHERE:
+      return k_where (args, error);
+    case GNN_BACKEND_OP_GEMM:
+      return k_gemm (args, error);
+    case GNN_BACKEND_OP_SUM:
+      return k_sum (args, error);
+    case GNN_BACKEND_OP_MAX:
+    case GNN_BACKEND_OP_MIN:
+      return k_max_min (args, error);
+    case GNN_BACKEND_OP_VAR:
+      return k_var (args, error);
+    case GNN_BACKEND_OP_SOFTMAX:
+    case GNN_BACKEND_OP_LOG_SOFTMAX:
+      return k_softmax (args, error);
+    case GNN_BACKEND_OP_SOFTMAX_BACKWARD:
+    case GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD:
+      return k_softmax_backward (args, error);
+    case GNN_BACKEND_OP_INDEX_SELECT:
+    case GNN_BACKEND_OP_INDEX_ADD:
+      return k_index_select_add (args, error);
+    case GNN_BACKEND_OP_GATHER:
+    case GNN_BACKEND_OP_SCATTER_ADD:
+      return k_gather_scatter (args, error);
+    case GNN_BACKEND_OP_ONE_HOT:
+      return k_one_hot (args, error);
+    default:
+      /* the elementwise kernels: arithmetic, comparisons, unary functions, activations and
+       * their gradients, lerp, addcmul, addcdiv */
+      return k_elementwise (args, error);
+    }
+}

@@ -1,0 +1,25 @@
+/* gnn-reference-private.h: what the reference backend's files share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gnn/backend/gnn-backend-impl.h>
+
+G_BEGIN_DECLS
+
+/* Whether the reference backend runs @op with @dtype as its compute dtype (the dtype of the
+ * values: the output of creation kernels, the values of index kernels, in0 otherwise). */
+gboolean gnn_reference_supports (GnnBackendOp op,
+                                 GnnDtype     dtype);
+
+/* Runs one kernel: checks the operands against the op's layout, then loops. */
+gboolean gnn_reference_run_kernel (const GnnKernelArgs *args,
+                                   GError             **error);
+
+/* Philox4x32-10: four 32-bit random words for a 64-bit counter and a 64-bit key. */
+void     gnn_reference_philox4x32 (guint64 counter,
+                                   guint64 key,
+                                   guint32 out[4]);
+
+G_END_DECLS

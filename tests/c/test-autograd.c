@@ -1,0 +1,331 @@
+/* test-autograd.c: the graph, backward, version counters, hooks and grad mode */
+#include "config.h"
+
+#include "gnn-test-util.h"
+
+#define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+
+static GnnTensor *
+leaf (const double *data, gsize n, const gint64 *shape, guint ndim)
+{
+  GnnTensor *t = gnn_test_tensor_d (data, n, shape, ndim);
+  gnn_tensor_set_requires_grad (t, TRUE, NULL);
+  return t;
+}
+
+static void
+test_basic_graph (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) y = NULL, z = NULL, s = NULL;
+
+  OK (y = gnn_tensor_mul (x, x, &error));
+  OK (z = gnn_tensor_add_scalar (y, 1, &error));
+  OK (s = gnn_tensor_sum_all (z, &error));
+  g_assert_true (gnn_tensor_is_leaf (x));
+  g_assert_false (gnn_tensor_is_leaf (y));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, "MulBackward0");
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (z), ==, "AddBackward0");
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (s), ==, "SumBackward0");
+  g_assert_null (gnn_tensor_get_grad_fn_name (x));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (2, 4, 6), 3, 0, 1e-12);
+  /* non-leaves keep no grad unless asked */
+  g_assert_null (gnn_tensor_get_grad (y));
+}
+
+static void
+test_accumulation_and_retain_graph (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+
+  OK (y = gnn_tensor_mul (x, x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (s, NULL, TRUE, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (4, 8), 2, 0, 1e-12);
+
+  /* the saved tensors are gone now */
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "backward through the graph a second time"));
+  g_assert_nonnull (strstr (error->message, "MulBackward0"));
+}
+
+static void
+test_diamond (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (3), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, s = NULL;
+
+  /* s = (2x) * (x + 1): ds/dx = 2(x+1) + 2x = 4x + 2 */
+  OK (a = gnn_tensor_mul_scalar (x, 2, &error));
+  OK (b = gnn_tensor_add_scalar (x, 1, &error));
+  OK (c = gnn_tensor_mul (a, b, &error));
+  OK (s = gnn_tensor_sum_all (c, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (14), 1, 0, 1e-12);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) c = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, i = NULL;
+
+  /* a tensor without history */
+  g_assert_false (gnn_tensor_backward (c, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "does not require grad"));
+  g_clear_error (&error);
+
+  /* a non-scalar without a gradient */
+  OK (y = gnn_tensor_mul (x, x, &error));
+  g_assert_false (gnn_tensor_backward (y, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "only for scalar outputs"));
+  g_clear_error (&error);
+
+  /* a gradient of the wrong shape */
+  g_assert_false (gnn_tensor_backward (y, c, FALSE, &error) && FALSE);
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnTensor) wrong = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+    g_assert_false (gnn_tensor_backward (y, wrong, FALSE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_clear_error (&error);
+  }
+
+  /* integer tensors cannot require grad; non-leaves cannot stop requiring it */
+  OK (i = gnn_tensor_to_dtype (c, GNN_DTYPE_INT64, &error));
+  g_assert_false (gnn_tensor_set_requires_grad (i, TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_false (gnn_tensor_set_requires_grad (y, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_clear_error (&error);
+
+  /* in place on a leaf that requires grad */
+  g_assert_false (gnn_tensor_add_scalar_ (x, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "leaf Variable that requires grad"));
+  g_clear_error (&error);
+  /* ... but fine with grad mode off, as optimizers do */
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    OK (gnn_tensor_add_scalar_ (x, 1, &error));
+  }
+  gnn_test_assert_close (x, GNN_TEST_DATA (2, 3), 2, 0, 0);
+}
+
+static void
+test_version_counter (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) y = NULL, z = NULL, s = NULL, v = NULL;
+  guint64 before;
+
+  OK (y = gnn_tensor_add_scalar (x, 1, &error));
+  OK (z = gnn_tensor_mul (y, y, &error));   /* saves y */
+  OK (s = gnn_tensor_sum_all (z, &error));
+  OK (v = gnn_tensor_narrow (y, 0, 1, 1, &error));
+  g_assert_true (gnn_tensor_is_view (v));
+  g_assert_true (gnn_tensor_get_base (v) == y);
+  before = gnn_tensor_get_version (y);
+  {
+    /* an in-place change through a detached alias is seen through the shared version */
+    g_autoptr(GnnTensor) d = gnn_tensor_detach (y);
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    OK (gnn_tensor_mul_scalar_ (d, 2, &error));
+  }
+  g_assert_cmpuint (gnn_tensor_get_version (y), ==, before + 1);
+  g_assert_cmpuint (gnn_tensor_get_version (v), ==, before + 1);
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "modified by an inplace operation"));
+  g_assert_nonnull (strstr (error->message, "AddBackward0"));
+  g_assert_nonnull (strstr (error->message, "MulBackward0"));
+}
+
+static void
+test_inplace_records (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) w = leaf (GNN_TEST_DATA (5, 7), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+
+  /* y = 3x; y += w; y *= w  ->  s = Σ (3x + w) w; ds/dx = 3w, ds/dw = 3x + 2w */
+  OK (y = gnn_tensor_mul_scalar (x, 3, &error));
+  OK (gnn_tensor_add_ (y, w, 1.0, &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, "AddBackward0");
+  OK (gnn_tensor_mul_ (y, w, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (15, 21), 2, 0, 1e-12);
+  gnn_test_assert_close (gnn_tensor_get_grad (w), GNN_TEST_DATA (13, 20), 2, 0, 1e-12);
+}
+
+static void
+test_mul_inplace_saved_self (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+
+  /* y.mul_(y) saves y and then changes it: PyTorch refuses at backward */
+  OK (y = gnn_tensor_add_scalar (x, 0, &error));
+  OK (gnn_tensor_mul_ (y, y, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "inplace"));
+}
+
+static void
+test_no_grad (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, z = NULL;
+
+  g_assert_true (gnn_is_grad_enabled ());
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_assert_false (gnn_is_grad_enabled ());
+    OK (y = gnn_tensor_mul (x, x, &error));
+    g_assert_false (gnn_tensor_get_requires_grad (y));
+    g_assert_null (gnn_tensor_get_grad_fn_name (y));
+    {
+      g_autoptr(GnnNoGradGuard) inner = gnn_no_grad_guard_new ();
+    }
+    g_assert_false (gnn_is_grad_enabled ());
+  }
+  g_assert_true (gnn_is_grad_enabled ());
+  OK (z = gnn_tensor_mul (x, x, &error));
+  g_assert_true (gnn_tensor_get_requires_grad (z));
+}
+
+static gpointer
+thread_records (gpointer data)
+{
+  GnnTensor *x = data;
+  g_autoptr(GnnTensor) y = gnn_tensor_mul (x, x, NULL);
+  return GINT_TO_POINTER (gnn_is_grad_enabled () && gnn_tensor_get_requires_grad (y));
+}
+
+static void
+test_grad_mode_thread_local (void)
+{
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  GThread *t = g_thread_new ("other", thread_records, x);
+
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (t)));
+  g_assert_false (gnn_is_grad_enabled ());
+}
+
+static GnnTensor *
+double_grad (GnnTensor *grad, gpointer user_data)
+{
+  int *calls = user_data;
+  (*calls)++;
+  return gnn_tensor_mul_scalar (grad, 2.0, NULL);
+}
+
+static void
+test_hooks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, z = NULL, s = NULL;
+  int leaf_calls = 0, inner_calls = 0;
+  gulong leaf_id, inner_id;
+
+  OK (y = gnn_tensor_mul_scalar (x, 3, &error));
+  OK (z = gnn_tensor_mul (y, y, &error));
+  OK (s = gnn_tensor_sum_all (z, &error));
+  OK (leaf_id = gnn_tensor_register_hook (x, double_grad, &leaf_calls, NULL, &error));
+  OK (inner_id = gnn_tensor_register_hook (y, double_grad, &inner_calls, NULL, &error));
+  gnn_tensor_retain_grad (y);
+  g_assert_true (gnn_tensor_get_retains_grad (y));
+  OK (gnn_tensor_backward (s, NULL, TRUE, &error));
+  /* dz/dy = 2y = 6x, doubled by y's hook; retain_grad sees the hooked value */
+  gnn_test_assert_close (gnn_tensor_get_grad (y), GNN_TEST_DATA (12, 24), 2, 0, 1e-12);
+  /* then times 3, then doubled again by x's hook */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (72, 144), 2, 0, 1e-12);
+  g_assert_cmpint (leaf_calls, ==, 1);
+  g_assert_cmpint (inner_calls, ==, 1);
+
+  g_assert_true (gnn_tensor_remove_hook (x, leaf_id));
+  g_assert_true (gnn_tensor_remove_hook (y, inner_id));
+  g_assert_false (gnn_tensor_remove_hook (y, inner_id));
+  OK (gnn_tensor_set_grad (x, NULL, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (18, 36), 2, 0, 1e-12);
+  g_assert_cmpint (leaf_calls, ==, 1);
+
+  /* hooks need requires_grad */
+  {
+    g_autoptr(GnnTensor) c = gnn_test_tensor_d (GNN_TEST_DATA (1), 1, GNN_TEST_SHAPE (1), 1);
+    g_assert_cmpuint (gnn_tensor_register_hook (c, double_grad, &leaf_calls, NULL, &error), ==, 0);
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  }
+}
+
+static void
+test_detach_and_set_grad (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, d = NULL, wrong = NULL;
+
+  OK (y = gnn_tensor_mul_scalar (x, 2, &error));
+  d = gnn_tensor_detach (y);
+  g_assert_false (gnn_tensor_get_requires_grad (d));
+  g_assert_true (gnn_tensor_shares_storage (d, y));
+  wrong = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_assert_false (gnn_tensor_set_grad (x, wrong, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+}
+
+static void
+test_no_leak_of_graph (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  GnnTensor *y, *s;
+
+  OK (y = gnn_tensor_mul (x, x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_object_unref (y);
+  g_assert_finalize_object (s);
+  g_assert_finalize_object (x);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/autograd/basic-graph", test_basic_graph);
+  g_test_add_func ("/autograd/accumulation-retain-graph", test_accumulation_and_retain_graph);
+  g_test_add_func ("/autograd/diamond", test_diamond);
+  g_test_add_func ("/autograd/errors", test_errors);
+  g_test_add_func ("/autograd/version-counter", test_version_counter);
+  g_test_add_func ("/autograd/inplace-records", test_inplace_records);
+  g_test_add_func ("/autograd/inplace-saved-self", test_mul_inplace_saved_self);
+  g_test_add_func ("/autograd/no-grad", test_no_grad);
+  g_test_add_func ("/autograd/grad-mode-thread-local", test_grad_mode_thread_local);
+  g_test_add_func ("/autograd/hooks", test_hooks);
+  g_test_add_func ("/autograd/detach-set-grad", test_detach_and_set_grad);
+  g_test_add_func ("/autograd/no-leak", test_no_leak_of_graph);
+  return g_test_run ();
+}

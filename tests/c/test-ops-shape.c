@@ -1,0 +1,140 @@
+/* test-ops-shape.c: views share storage, know their base, and differentiate */
+#include "config.h"
+
+#include "gnn-test-util.h"
+
+#define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+
+static void
+test_views_share_storage (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) t = NULL, v = NULL, n = NULL, s = NULL, e = NULL, c = NULL, sl = NULL;
+
+  OK (t = gnn_tensor_transpose (a, 0, 1, &error));
+  g_assert_true (gnn_tensor_shares_storage (a, t));
+  g_assert_false (gnn_tensor_is_contiguous (t));
+  gnn_test_assert_close (t, GNN_TEST_DATA (0, 3, 1, 4, 2, 5), 6, 0, 0);
+  OK (v = gnn_tensor_view (a, GNN_TEST_SHAPE (3, 2), 2, &error));
+  gnn_test_assert_close (v, GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, 0, 0);
+  OK (n = gnn_tensor_narrow (a, 1, 1, 2, &error));
+  gnn_test_assert_close (n, GNN_TEST_DATA (1, 2, 4, 5), 4, 0, 0);
+  g_assert_cmpint (gnn_tensor_get_storage_offset (n), ==, 1);
+  OK (s = gnn_tensor_select (a, 1, 2, &error));
+  gnn_test_assert_close (s, GNN_TEST_DATA (2, 5), 2, 0, 0);
+  OK (sl = gnn_tensor_slice (a, 1, 0, 3, 2, &error));
+  gnn_test_assert_close (sl, GNN_TEST_DATA (0, 2, 3, 5), 4, 0, 0);
+  OK (e = gnn_tensor_expand (s, GNN_TEST_SHAPE (3, 2), 2, &error));
+  gnn_test_assert_close (e, GNN_TEST_DATA (2, 5, 2, 5, 2, 5), 6, 0, 0);
+  g_assert_cmpint (gnn_tensor_get_strides (e, NULL)[0], ==, 0);
+  g_assert_true (gnn_tensor_get_base (e) == a);
+  OK (c = gnn_tensor_contiguous (t, &error));
+  g_assert_true (gnn_tensor_is_contiguous (c));
+  g_assert_false (gnn_tensor_shares_storage (c, a));
+  /* a view of a non-contiguous tensor that needs a copy fails, reshape copies */
+  g_assert_null (gnn_tensor_view (t, GNN_TEST_SHAPE (6), 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnTensor) r = NULL;
+    OK (r = gnn_tensor_reshape (t, GNN_TEST_SHAPE (6), 1, &error));
+    gnn_test_assert_close (r, GNN_TEST_DATA (0, 3, 1, 4, 2, 5), 6, 0, 0);
+  }
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+
+  g_assert_null (gnn_tensor_transpose (a, 0, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_assert_nonnull (strstr (error->message, "Dimension out of range"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_narrow (a, 1, 2, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_select (a, 0, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_view (a, GNN_TEST_SHAPE (-1, -1), 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_expand (a, GNN_TEST_SHAPE (4, 3), 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_permute (a, (const int[]) { 1, 1 }, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_flatten (a, 1, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+}
+
+static GnnTensor *
+f_views (GnnTensor *x, gpointer data, GError **error)
+{
+  /* x (2, 3, 4): permute, narrow, slice, select, expand, reshape, then a product */
+  g_autoptr(GnnTensor) p = gnn_tensor_permute (x, (const int[]) { 2, 0, 1 }, 3, error);
+  g_autoptr(GnnTensor) n = p ? gnn_tensor_narrow (p, 0, 1, 3, error) : NULL;
+  g_autoptr(GnnTensor) s = n ? gnn_tensor_slice (n, 2, 0, 3, 2, error) : NULL;
+  g_autoptr(GnnTensor) r = s ? gnn_tensor_reshape (s, GNN_TEST_SHAPE (-1), 1, error) : NULL;
+  g_autoptr(GnnTensor) sel = r ? gnn_tensor_select (x, 2, 3, error) : NULL;
+  g_autoptr(GnnTensor) u = sel ? gnn_tensor_unsqueeze (sel, 0, error) : NULL;
+  g_autoptr(GnnTensor) e = u ? gnn_tensor_expand (u, GNN_TEST_SHAPE (2, 2, 3), 3, error) : NULL;
+  g_autoptr(GnnTensor) f = e ? gnn_tensor_flatten (e, 0, -1, error) : NULL;
+  g_autoptr(GnnTensor) f2 = f ? gnn_tensor_narrow (f, 0, 0, 12, error) : NULL;
+  return f2 ? gnn_tensor_mul (r, f2, error) : NULL;
+}
+
+static GnnTensor *
+f_cast (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) c = gnn_tensor_clone (x, error);
+  g_autoptr(GnnTensor) t = c ? gnn_tensor_t (c, error) : NULL;
+  g_autoptr(GnnTensor) cc = t ? gnn_tensor_contiguous (t, error) : NULL;
+  return cc ? gnn_tensor_mul (cc, cc, error) : NULL;
+}
+
+static void
+test_gradcheck (void)
+{
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = sin (i * 0.7) * 2;
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  gnn_test_gradcheck (f_views, NULL, x, 1e-6, 1e-6);
+  y = gnn_test_tensor_d (v, 6, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_gradcheck (f_cast, NULL, y, 1e-6, 1e-6);
+}
+
+static void
+test_view_grad_accumulates_in_base (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, s = NULL, t = NULL;
+
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  OK (a = gnn_tensor_select (x, 0, 0, &error));
+  OK (b = gnn_tensor_select (x, 1, 1, &error));
+  OK (t = gnn_tensor_mul (a, b, &error));
+  OK (s = gnn_tensor_sum_all (t, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  /* a = x[0, :], b = x[:, 1]: s = x00 x01 + x01 x11 */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (2, 5, 0, 2), 4, 0, 1e-12);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/ops/shape/views-share-storage", test_views_share_storage);
+  g_test_add_func ("/ops/shape/errors", test_errors);
+  g_test_add_func ("/ops/shape/gradcheck", test_gradcheck);
+  g_test_add_func ("/ops/shape/view-grad-in-base", test_view_grad_accumulates_in_base);
+  return g_test_run ();
+}
