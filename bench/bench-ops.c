@@ -23,6 +23,7 @@
 #include <gnn/gnn.h>
 
 #define N_BATCHES 7
+#define SETTLE_US 100000
 
 static double min_time = 1.0;
 
@@ -72,7 +73,11 @@ measure_set (int n, const BenchFunc *funcs, gpointer *data, double *result)
   for (int b = 0; b < N_BATCHES; b++)
     for (int f = 0; f < n; f++)
       {
-        gint64 t0 = g_get_monotonic_time ();
+        gint64 t0;
+
+        /* let spinning BLAS / OpenMP threads of the previous batch go to sleep */
+        g_usleep (SETTLE_US);
+        t0 = g_get_monotonic_time ();
         if (!funcs[f] (data[f], iterations[f]))
           return FALSE;
         times[f][b] = (g_get_monotonic_time () - t0) / 1e6 / (double) iterations[f];

@@ -21,28 +21,36 @@ import sys
 import time
 
 N_BATCHES = 7
+SETTLE = 0.1
 
 
-def measure(fn, min_time):
-    """Seconds per call: the median of N_BATCHES batches, like bench-ops.c."""
-    batch_time = min_time / N_BATCHES
+def calibrate(fn, seconds):
+    """How many calls of fn take about seconds (warming fn up on the way)."""
     iterations = 1
     while True:
         t0 = time.perf_counter()
         for _ in range(iterations):
             fn()
         dt = time.perf_counter() - t0
-        if dt >= batch_time * 0.5:
-            iterations = max(1, int(iterations * batch_time / dt))
-            break
-        iterations *= min(10, max(2, int(batch_time / dt))) if dt > 0 else 10
-    times = []
+        if dt >= seconds * 0.5:
+            return max(1, int(iterations * seconds / dt))
+        iterations *= min(10, max(2, int(seconds / dt))) if dt > 0 else 10
+
+
+def measure_set(fns, min_time):
+    """Seconds per call of each function, as bench-ops.c measures: batches of the functions
+    alternate, N_BATCHES batches each of about min_time / N_BATCHES, the median batch counts."""
+    batch_time = min_time / N_BATCHES
+    iterations = [calibrate(fn, batch_time) for fn in fns]
+    times = [[] for _ in fns]
     for _ in range(N_BATCHES):
-        t0 = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        times.append((time.perf_counter() - t0) / iterations)
-    return statistics.median(times)
+        for k, fn in enumerate(fns):
+            time.sleep(SETTLE)   # let spinning BLAS / OpenMP threads of the previous batch sleep
+            t0 = time.perf_counter()
+            for _ in range(iterations[k]):
+                fn()
+            times[k].append((time.perf_counter() - t0) / iterations[k])
+    return [statistics.median(t) for t in times]
 
 
 def run_c(bench_ops, threads, min_time, sizes):
@@ -59,6 +67,27 @@ def run_c(bench_ops, threads, min_time, sizes):
     return results, comments
 
 
+def raw_sgemm(threads):
+    """cblas_sgemm of the OpenBLAS gnn links, through ctypes, on preallocated buffers."""
+    import ctypes
+    import numpy as np
+    lib = ctypes.CDLL('libopenblas.so.0')
+    lib.openblas_set_num_threads(ctypes.c_int(threads))
+    fp = ctypes.POINTER(ctypes.c_float)
+    lib.cblas_sgemm.restype = None
+    lib.cblas_sgemm.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                ctypes.c_int, ctypes.c_float, fp, ctypes.c_int, fp, ctypes.c_int,
+                                ctypes.c_float, fp, ctypes.c_int]
+
+    def make(a, b):
+        c = np.zeros_like(a)
+        n = a.shape[0]
+        pa, pb, pc = (x.ctypes.data_as(fp) for x in (a, b, c))
+        # 101 CblasRowMajor, 111 CblasNoTrans
+        return lambda: lib.cblas_sgemm(101, 111, 111, n, n, n, 1.0, pa, n, pb, n, 0.0, pc, n), c
+    return make
+
+
 def run_python(threads, min_time, sizes):
     import gi
     gi.require_version('Gnn', '1.0')
@@ -68,35 +97,36 @@ def run_python(threads, min_time, sizes):
 
     torch.set_num_threads(threads)
     Gnn.set_num_threads(threads)
-    r = {'torch_threads': torch.get_num_threads(), 'torch_config': torch.__version__}
+    make_sgemm = raw_sgemm(threads)
+    r = {'torch_threads': torch.get_num_threads()}
 
     def gnn_tensor(a):
         return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(a.tobytes()), Gnn.Dtype.FLOAT32,
                                          list(a.shape), None)
 
     rng = np.random.default_rng(0)
-    with torch.no_grad():
-        for n in sizes:
-            a = torch.rand(n, n)
-            b = torch.rand(n, n)
-            t = measure(lambda: torch.matmul(a, b), min_time)
-            r['matmul_%d_torch' % n] = 2.0 * n ** 3 / t / 1e9
-
-        for n, label in [(16, '16'), (1000000, '1e6')]:
-            an = rng.random(n, dtype=np.float32)
-            bn = rng.random(n, dtype=np.float32)
-            ta, tb = torch.from_numpy(an), torch.from_numpy(bn)
-            r['add_%s_torch_py' % label] = measure(lambda: torch.add(ta, tb), min_time) * 1e9
-
     previous = Gnn.set_grad_enabled(False)
     try:
-        for n, label in [(16, '16'), (1000000, '1e6')]:
-            an = rng.random(n, dtype=np.float32)
-            bn = rng.random(n, dtype=np.float32)
-            ga, gb = gnn_tensor(an), gnn_tensor(bn)
+        with torch.no_grad():
+            for n in sizes:
+                a = rng.random((n, n), dtype=np.float32)
+                b = rng.random((n, n), dtype=np.float32)
+                ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+                sgemm, _c = make_sgemm(a, b)
+                t_torch, t_blas = measure_set([lambda: torch.matmul(ta, tb), sgemm], min_time)
+                r['matmul_%d_torch' % n] = 2.0 * n ** 3 / t_torch / 1e9
+                r['matmul_%d_openblas_py' % n] = 2.0 * n ** 3 / t_blas / 1e9
+
             # the generated binding, no override layer in between
             add = Gnn.Tensor.add
-            r['add_%s_gnn_py' % label] = measure(lambda: add(ga, gb, 1.0), min_time) * 1e9
+            for n, label in [(16, '16'), (1000000, '1e6')]:
+                an = rng.random(n, dtype=np.float32)
+                bn = rng.random(n, dtype=np.float32)
+                ta, tb = torch.from_numpy(an), torch.from_numpy(bn)
+                ga, gb = gnn_tensor(an), gnn_tensor(bn)
+                t_gnn, t_torch = measure_set([lambda: add(ga, gb, 1.0), lambda: torch.add(ta, tb)], min_time)
+                r['add_%s_gnn_py' % label] = t_gnn * 1e9
+                r['add_%s_torch_py' % label] = t_torch * 1e9
     finally:
         Gnn.set_grad_enabled(previous)
     return r
@@ -130,55 +160,61 @@ def main():
     sizes = [int(s) for s in args.sizes.split(',') if s]
     os.environ['GNN_NUM_THREADS'] = str(args.threads)
 
+    os.environ['OPENBLAS_NUM_THREADS'] = str(args.threads)   # torch's BLAS follows this, not set_num_threads
+
+    load_before = ' '.join('%.2f' % v for v in os.getloadavg())
     c, comments = run_c(args.bench_ops, args.threads, args.min_time, sizes)
     py = run_python(args.threads, args.min_time, sizes)
     import torch
-    blas_info = [l.strip() for l in torch.__config__.show().splitlines() if 'BLAS' in l]
 
-    print('gnn vs PyTorch %s, %d threads each (torch.get_num_threads() = %d)'
+    print('gnn vs PyTorch %s and raw OpenBLAS, %d threads each (torch.get_num_threads() = %d)'
           % (torch.__version__, args.threads, py['torch_threads']))
     for line in comments:
         print('  gnn: ' + line)
-    for line in blas_info[:2]:
-        print('  torch: ' + line)
-    print('  OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s; median of %d batches, %.2g s per measurement'
-          % (os.environ.get('OPENBLAS_CORETYPE', '-'), os.environ.get('OPENBLAS_L2_SIZE', '-'),
-             N_BATCHES, args.min_time))
+    print('  OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s; each figure is the median of %d batches that alternate'
+          % (os.environ.get('OPENBLAS_CORETYPE', '-'), os.environ.get('OPENBLAS_L2_SIZE', '-'), N_BATCHES))
+    print('  with those of what it is compared to (%.2g s in all per measurement); load average before: %s,'
+          ' after: %s' % (args.min_time, load_before, ' '.join('%.2f' % v for v in os.getloadavg())))
     print()
-    w = 30
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'benchmark', 'gnn', 'PyTorch', 'OpenBLAS', 'gnn/BLAS', 'torch/BLAS'))
-    print('-' * (w + 55))
+
+    def row(cells, widths):
+        return '  '.join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    wm = [26, 8, 9, 9, 8, 9, 10, 9]
+    print(row(['matmul f32, GFLOP/s', 'gnn', 'OpenBLAS', 'gnn/BLAS', 'PyTorch', 'OpenBLAS', 'torch/BLAS',
+               'gnn/torch'], wm))
+    print(row(['', '(C)', '(C)', '', '(Python)', '(Python)', '', ''], wm))
+    print('-' * (sum(wm) + 2 * (len(wm) - 1)))
     for n in sizes:
-        g, t, b = c.get('matmul_%d_gnn' % n), py.get('matmul_%d_torch' % n), c.get('matmul_%d_openblas' % n)
-        print('%-*s %10s %10s %10s %10s %10s' % (w, 'matmul %dx%d f32 GFLOP/s' % (n, n), fmt(g), fmt(t), fmt(b),
-                                               ratio(g, b), ratio(t, b)))
+        g, b = c.get('matmul_%d_gnn' % n), c.get('matmul_%d_openblas' % n)
+        t, bp = py.get('matmul_%d_torch' % n), py.get('matmul_%d_openblas_py' % n)
+        print(row(['%d x %d' % (n, n), fmt(g), fmt(b), ratio(g, b), fmt(t), fmt(bp), ratio(t, bp), ratio(g, t)], wm))
     print()
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'per-op overhead', 'gnn', 'PyTorch', 'C loop', 'gnn/torch', 'torch/gnn'))
-    print('-' * (w + 55))
-    g_c, g_py, t_py = c.get('add_16_gnn_c'), py.get('add_16_gnn_py'), py.get('add_16_torch_py')
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 16 f32, from C, ns/call', fmt(g_c), '-', fmt(c.get('add_16_loop_c')),
-                                           '-', '-'))
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 16 f32, from C, Mcalls/s', fmt(1e3 / g_c), '-', '-', '-', '-'))
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 16 f32, from Python, ns/call', fmt(g_py), fmt(t_py), '-',
-                                           ratio(g_py, t_py), ratio(t_py, g_py)))
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 16 f32, from Python, Mcalls/s', fmt(1e3 / g_py), fmt(1e3 / t_py),
-                                           '-', ratio(t_py, g_py), ratio(g_py, t_py)))
+
+    wo = [34, 9, 9, 9, 9]
+    g_c, loop_c = c.get('add_16_gnn_c'), c.get('add_16_loop_c')
+    g_py, t_py = py.get('add_16_gnn_py'), py.get('add_16_torch_py')
     n = 1e6
-    bw = lambda ns: 3 * 4 * n / ns  # noqa: E731 -- bytes per ns = GB/s
-    g1, t1, l1 = c.get('add_1e6_gnn_c'), py.get('add_1e6_torch_py'), c.get('add_1e6_loop_c')
-    g1p = py.get('add_1e6_gnn_py')
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 1e6 f32, GB/s (gnn from C)', fmt(bw(g1)), fmt(bw(t1)), fmt(bw(l1)),
-                                           ratio(bw(g1), bw(t1)), ratio(bw(t1), bw(g1))))
-    print('%-*s %10s %10s %10s %10s %10s' % (w, 'add 1e6 f32, GB/s (from Python)', fmt(bw(g1p)), fmt(bw(t1)), '-',
-                                           ratio(bw(g1p), bw(t1)), ratio(bw(t1), bw(g1p))))
+    bw = lambda ns: None if ns is None else 3 * 4 * n / ns  # noqa: E731 -- bytes per ns = GB/s
+    print(row(['elementwise add f32, no autograd', 'gnn', 'PyTorch', 'gnn/torch', 'plain C'], wo))
+    print('-' * (sum(wo) + 2 * (len(wo) - 1)))
+    print(row(['16 elements from C, ns/call', fmt(g_c), '-', '-', fmt(loop_c)], wo))
+    print(row(['16 elements from C, Mcalls/s', fmt(1e3 / g_c), '-', '-', fmt(1e3 / loop_c)], wo))
+    print(row(['16 elements from Python, ns/call', fmt(g_py), fmt(t_py), ratio(g_py, t_py), '-'], wo))
+    print(row(['16 elements from Python, Mcalls/s', fmt(1e3 / g_py), fmt(1e3 / t_py), ratio(t_py, g_py), '-'], wo))
+    print(row(['1e6 elements from C, GB/s', fmt(bw(c.get('add_1e6_gnn_c'))), '-', '-',
+               fmt(bw(c.get('add_1e6_loop_c')))], wo))
+    print(row(['1e6 elements from Python, GB/s', fmt(bw(py.get('add_1e6_gnn_py'))), fmt(bw(py.get('add_1e6_torch_py'))),
+               ratio(bw(py.get('add_1e6_gnn_py')), bw(py.get('add_1e6_torch_py'))), '-'], wo))
+    print('  (GB/s counts two reads and a write; "plain C" is one thread into a preallocated buffer)')
     print()
     big = max(sizes)
     g, b = c.get('matmul_%d_gnn' % big), c.get('matmul_%d_openblas' % big)
     ok_mm = g is not None and b and g / b >= 0.9
     ok_op = g_c is not None and g_c < 1000
-    print('target: gnn matmul %d >= 90%% of OpenBLAS: %s (%.0f%%)' % (big, 'met' if ok_mm else 'NOT met',
-                                                                      100 * g / b if g and b else 0))
-    print('target: small op from C < 1 us: %s (%.0f ns)' % ('met' if ok_op else 'NOT met', g_c or 0))
+    print('target: gnn matmul %d at >= 90%% of OpenBLAS: %s (%.0f%%)'
+          % (big, 'met' if ok_mm else 'NOT met', 100 * g / b if g and b else 0))
+    print('target: a small op from C under 1 us: %s (%.0f ns)' % ('met' if ok_op else 'NOT met', g_c or 0))
     return 0
 
 

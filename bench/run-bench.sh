@@ -23,6 +23,8 @@ if [ ! -x "$bench_ops" ]; then
 fi
 
 export GNN_NUM_THREADS=${GNN_NUM_THREADS:-2}
+# torch reaches OpenBLAS through libblas.so.3, whose thread count set_num_threads does not set
+export OPENBLAS_NUM_THREADS=$GNN_NUM_THREADS
 export GI_TYPELIB_PATH="$build/introspection${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}"
 export LD_LIBRARY_PATH="$build/gnn${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONPATH="$src/introspection${PYTHONPATH:+:$PYTHONPATH}"

@@ -17,6 +17,7 @@
 #include "core/gnn-generator.h"
 #include "core/gnn-tensor.h"
 #include "autograd/gnn-autograd.h"
+#include "autograd/gnn-function.h"
 #include "ops/gnn-ops.h"
 #include "backend/gnn-backend.h"
 #include "core/gnn-threads.h"

@@ -61,9 +61,51 @@ not_floating_error (const char *name, GnnTensor *self, GError **error)
   return NULL;
 }
 
-/* Runs a unary kernel giving @out_dtype (computing in its compute dtype) and, when it
- * records, makes the node with @backward, saving the input or the result and a copy of
- * @ctx. */
+/* When an op on @self records, makes the node with @backward, saving the input or the
+ * result and a copy of @ctx. */
+static void
+unary_record (GnnTensor       *self,
+              GnnTensor       *out,
+              const UnaryCtx  *ctx,
+              const char      *grad_fn,
+              GnnBackwardFunc  backward,
+              SaveWhat         save)
+{
+  GnnNode *node = gnn_autograd_record (grad_fn, backward, &self, 1, &out, 1);
+
+  if (node == NULL)
+    return;
+  if (save == SAVE_INPUT)
+    gnn_node_save (node, self);
+  else if (save == SAVE_RESULT)
+    gnn_node_save (node, out);
+  if (ctx)
+    gnn_node_set_ctx (node, g_memdup2 (ctx, sizeof *ctx), g_free);
+}
+
+/* Runs a unary kernel with the parameters in @ctx, giving @out_dtype (computed in its
+ * compute dtype). No autograd. */
+static GnnTensor *
+unary_forward (const char     *name,
+               GnnBackendOp    op,
+               GnnTensor      *self,
+               GnnDtype        out_dtype,
+               const UnaryCtx *ctx,
+               GError        **error)
+{
+  double s[4] = { 0, 0, 0, 0 };
+  gint64 iargs[4] = { 0, 0, 0, 0 };
+
+  if (ctx)
+    {
+      s[0] = ctx->s[0];
+      s[1] = ctx->s[1];
+      iargs[0] = ctx->i0;
+    }
+  return gnn_elementwise (name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, s, iargs, error);
+}
+
+/* unary_forward, then unary_record. */
 static GnnTensor *
 unary_op (const char      *name,
           GnnBackendOp     op,
@@ -75,30 +117,10 @@ unary_op (const char      *name,
           SaveWhat         save,
           GError         **error)
 {
-  double s[4] = { 0, 0, 0, 0 };
-  gint64 iargs[4] = { 0, 0, 0, 0 };
-  GnnTensor *out;
-  GnnNode *node;
+  GnnTensor *out = unary_forward (name, op, self, out_dtype, ctx, error);
 
-  if (ctx)
-    {
-      s[0] = ctx->s[0];
-      s[1] = ctx->s[1];
-      iargs[0] = ctx->i0;
-    }
-  out = gnn_elementwise (name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, s, iargs, error);
-  if (out == NULL)
-    return NULL;
-  node = gnn_autograd_record (grad_fn, backward, &self, 1, &out, 1);
-  if (node)
-    {
-      if (save == SAVE_INPUT)
-        gnn_node_save (node, self);
-      else if (save == SAVE_RESULT)
-        gnn_node_save (node, out);
-      if (ctx)
-        gnn_node_set_ctx (node, g_memdup2 (ctx, sizeof *ctx), g_free);
-    }
+  if (out)
+    unary_record (self, out, ctx, grad_fn, backward, save);
   return out;
 }
 
@@ -421,6 +443,8 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
 {
   GnnDtype d = gnn_tensor_priv (self)->dtype;
   UnaryCtx ctx = { { min, max }, has };
+  UnaryCtx kernel_ctx;
+  GnnTensor *out;
 
   if (!gnn_dtype_is_floating (d))
     {
@@ -448,8 +472,26 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
               ctx.s[b] = v + 256;
           }
     }
-  return unary_op (name, GNN_BACKEND_OP_CLAMP, self, d, &ctx, grad_fn, clamp_backward, SAVE_INPUT,
-                   error);
+  kernel_ctx = ctx;
+  /* A NaN bound (from clamp_min or clamp_max) makes every element NaN, as in PyTorch, and
+   * the gradient zero (x >= NaN is false). Kernels only see the other bounds. */
+  kernel_ctx.i0 = has & ~(gint64) ((isnan (min) ? 1 : 0) | (isnan (max) ? 2 : 0));
+  out = unary_forward (name, GNN_BACKEND_OP_CLAMP, self, d, &kernel_ctx, error);
+  if (out && kernel_ctx.i0 != has && gnn_tensor_get_numel (out) > 0)
+    {
+      GnnKernelTensor o;
+      GnnKernelArgs args = { 0 };
+
+      gnn_tensor_to_kernel (out, &o);
+      args.op = GNN_BACKEND_OP_FILL;
+      args.out = &o;
+      args.s[0] = NAN;
+      if (!gnn_run_kernel (out, &args, error))
+        g_clear_object (&out);
+    }
+  if (out)
+    unary_record (self, out, &ctx, grad_fn, clamp_backward, SAVE_INPUT);
+  return out;
 }
 
 /**

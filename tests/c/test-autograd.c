@@ -311,6 +311,79 @@ test_no_leak_of_graph (void)
   g_assert_finalize_object (x);
 }
 
+/* a custom function in C: y = x², dy/dx = 2x */
+typedef struct { GnnFunction parent_instance; } TestSquare;
+typedef struct { GnnFunctionClass parent_class; } TestSquareClass;
+G_DEFINE_TYPE (TestSquare, test_square, GNN_TYPE_FUNCTION)
+
+static GPtrArray *
+test_square_forward (GnnFunction *self, GPtrArray *inputs, GError **error)
+{
+  GnnTensor *x = inputs->pdata[0];
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GnnTensor *y;
+
+  g_assert_false (gnn_is_grad_enabled ());
+  gnn_function_save_for_backward (self, inputs);
+  y = gnn_tensor_mul (x, x, error);
+  if (y == NULL)
+    {
+      g_ptr_array_unref (out);
+      return NULL;
+    }
+  g_ptr_array_add (out, y);
+  return out;
+}
+
+static GPtrArray *
+test_square_backward (GnnFunction *self, GPtrArray *grads, GError **error)
+{
+  g_autoptr(GPtrArray) saved = gnn_function_get_saved_tensors (self, error);
+  GPtrArray *out;
+  GnnTensor *g;
+
+  if (saved == NULL)
+    return NULL;
+  g = gnn_tensor_mul (grads->pdata[0], saved->pdata[0], error);
+  out = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (out, gnn_tensor_mul_scalar (g, 2.0, error));
+  g_object_unref (g);
+  return out;
+}
+
+static void
+test_square_class_init (TestSquareClass *klass)
+{
+  GNN_FUNCTION_CLASS (klass)->forward = test_square_forward;
+  GNN_FUNCTION_CLASS (klass)->backward = test_square_backward;
+}
+
+static void
+test_square_init (TestSquare *self)
+{
+}
+
+static void
+test_custom_function (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, -2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnFunction) f = g_object_new (test_square_get_type (), NULL);
+  g_autoptr(GPtrArray) in = g_ptr_array_new ();
+  g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(GnnTensor) s = NULL;
+
+  g_ptr_array_add (in, x);
+  OK (out = gnn_function_apply (f, in, &error));
+  g_assert_cmpuint (out->len, ==, 1);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (out->pdata[0]), ==, "TestSquareBackward");
+  g_assert_true (gnn_function_needs_input_grad (f, 0));
+  gnn_test_assert_close (out->pdata[0], GNN_TEST_DATA (1, 4, 9), 3, 0, 0);
+  OK (s = gnn_tensor_sum_all (out->pdata[0], &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (2, -4, 6), 3, 0, 1e-12);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -327,5 +400,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/hooks", test_hooks);
   g_test_add_func ("/autograd/detach-set-grad", test_detach_and_set_grad);
   g_test_add_func ("/autograd/no-leak", test_no_leak_of_graph);
+  g_test_add_func ("/autograd/custom-function", test_custom_function);
   return g_test_run ();
 }

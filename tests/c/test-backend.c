@@ -1,0 +1,1170 @@
+/* test-backend.c: the backend registry, backend modules, and the reference backend against the
+ * built-in CPU one, kernel by kernel (ggml's test-backend-ops)
+ *
+ * Runs both with the default backends and with GNN_BACKEND=reference; "in use" below is the
+ * backend serving the cpu device in this run, "other" the one that does not.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "gnn-test-util.h"
+#include "backend/gnn-backend-impl.h"
+#include "core/gnn-dtype-private.h"
+/* gnn_tensor_new_on (): there is no public way to put a tensor on a backend that does not
+ * serve its device type (both backends here serve "cpu"), so the mixing test uses the private one */
+#include "core/gnn-tensor-private.h"
+
+static GnnBackend *
+backend_in_use (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *b = gnn_backend_get_for_device_type ("cpu", &error);
+
+  g_assert_no_error (error);
+  return b;
+}
+
+static GnnBackend *
+backend_named (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *b = gnn_backend_get_by_name (name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  return b;
+}
+
+/* the cpu-type backend that is not in use */
+static GnnBackend *
+backend_other (void)
+{
+  const char *used = gnn_backend_get_name (backend_in_use ());
+  return backend_named (g_str_equal (used, "cpu") ? "reference" : "cpu");
+}
+
+static const GnnBackendFuncs *
+funcs_of (GnnBackend *b)
+{
+  return GNN_BACKEND_GET_IFACE (b)->get_funcs (b);
+}
+
+/* ---- the registry ------------------------------------------------------------------- */
+
+static void
+test_list (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = gnn_backend_list_names ();
+  const char *wanted = g_getenv ("GNN_BACKEND");
+  int cpu_at = -1, ref_at = -1;
+
+  for (int i = 0; names[i]; i++)
+    {
+      if (g_str_equal (names[i], "cpu"))
+        cpu_at = i;
+      if (g_str_equal (names[i], "reference"))
+        ref_at = i;
+    }
+  g_assert_cmpint (cpu_at, >=, 0);
+  g_assert_cmpint (ref_at, >=, 0);
+  /* priority order: the built-in cpu (0) before the reference (-10) */
+  g_assert_cmpint (cpu_at, <, ref_at);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      GnnBackend *b = backend_named (i == 0 ? "cpu" : "reference");
+      g_autofree char *desc = gnn_backend_get_device_description (b, 0);
+      g_autofree char *none = gnn_backend_get_device_description (b, 1);
+
+      g_assert_cmpstr (gnn_backend_get_name (b), ==, i == 0 ? "cpu" : "reference");
+      g_assert_cmpstr (gnn_backend_get_device_type (b), ==, "cpu");
+      g_assert_cmpuint (gnn_backend_get_device_count (b), ==, 1);
+      g_assert_nonnull (desc);
+      g_assert_null (none);
+      g_assert_true (gnn_backend_synchronize (b, 0, &error));
+      g_assert_no_error (error);
+      g_assert_true (funcs_of (b)->is_host);
+    }
+
+  g_assert_cmpstr (gnn_backend_get_name (backend_in_use ()), ==,
+                   wanted && g_str_equal (wanted, "reference") ? "reference" : "cpu");
+  g_assert_null (gnn_backend_get_by_name ("no-such-backend", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, "no-such-backend"));
+}
+
+/* the line of @text that describes backend @name */
+static char *
+line_of (const char *text, const char *name)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (lines[i]));
+      if (g_str_has_prefix (stripped, name) && stripped[strlen (name)] == ' ')
+        return g_strdup (lines[i]);
+    }
+  return NULL;
+}
+
+static void
+test_describe (void)
+{
+  g_autofree char *text = gnn_backend_describe_available ();
+  g_autofree char *cpu = line_of (text, "cpu");
+  g_autofree char *ref = line_of (text, "reference");
+  gboolean ref_in_use = g_str_equal (gnn_backend_get_name (backend_in_use ()), "reference");
+
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "GNN_BACKEND"));
+  g_assert_nonnull (cpu);
+  g_assert_nonnull (ref);
+  g_assert_nonnull (strstr (cpu, "device type 'cpu'"));
+  g_assert_nonnull (strstr (ref, "device type 'cpu'"));
+  /* exactly one of them serves the cpu device */
+  g_assert_cmpint (strstr (ref, "(in use)") != NULL, ==, ref_in_use);
+  g_assert_cmpint (strstr (cpu, "(in use)") != NULL, ==, !ref_in_use);
+  g_assert_nonnull (strstr (text, "cpu:0"));
+}
+
+/* Runs this test again in a child whose GNN_BACKEND is @value (NULL: unset). The child's
+ * registry starts under that value, since gnn_test_init () already uses it. */
+static void
+trap_with_backend_env (const char *value)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("GNN_BACKEND"));
+
+  if (value)
+    g_setenv ("GNN_BACKEND", value, TRUE);
+  else
+    g_unsetenv ("GNN_BACKEND");
+  g_test_trap_subprocess (NULL, 0, 0);
+  if (saved)
+    g_setenv ("GNN_BACKEND", saved, TRUE);
+  else
+    g_unsetenv ("GNN_BACKEND");
+}
+
+static void
+test_help (void)
+{
+  if (g_test_subprocess ())
+    {
+      /* GNN_BACKEND=help: the list went to stderr when the registry started; the defaults serve */
+      g_assert_cmpstr (gnn_backend_get_name (backend_in_use ()), ==, "cpu");
+      return;
+    }
+  trap_with_backend_env ("help");
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*gnn backends*cpu*device type 'cpu'*(in use)*reference*device type 'cpu'*");
+}
+
+/* GNN_BACKEND naming no backend: the registry says so on stderr and falls back to the
+ * defaults, and a test run (gnn_test_init) refuses to pass on the wrong backend. */
+static void
+test_unknown_name (void)
+{
+  if (g_test_subprocess ())
+    return;
+  trap_with_backend_env ("no-such-backend");
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*GNN_BACKEND=no-such-backend names no available backend; using the defaults*");
+}
+
+static void
+test_choose (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *wanted = g_getenv ("GNN_BACKEND");
+      g_autofree char *text = gnn_backend_describe_available ();
+      g_autofree char *line = line_of (text, wanted);
+
+      g_assert_cmpstr (gnn_backend_get_name (backend_in_use ()), ==, wanted);
+      g_assert_nonnull (line);
+      g_assert_nonnull (strstr (line, "(in use)"));
+      return;
+    }
+  trap_with_backend_env ("reference");
+  g_test_trap_assert_passed ();
+  trap_with_backend_env ("cpu");
+  g_test_trap_assert_passed ();
+}
+
+/* ---- modules the registry refuses --------------------------------------------------- */
+
+static char *
+link_into (const char *dir, const char *built_name)
+{
+  g_autofree char *built = g_test_build_filename (G_TEST_BUILT, built_name, NULL);
+  char *link = g_build_filename (dir, built_name, NULL);
+
+  if (!g_file_test (built, G_FILE_TEST_EXISTS))
+    {
+      g_free (link);
+      return NULL;
+    }
+  g_assert_cmpint (symlink (built, link), ==, 0);
+  return link;
+}
+
+static void
+test_rejected_modules (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("gnn-test-backends-XXXXXX", &error);
+  g_autofree char *version = NULL, *plain = NULL, *garbage = NULL, *text = NULL;
+  g_auto(GStrv) before = gnn_backend_list_names ();
+  g_auto(GStrv) after = NULL;
+
+  g_assert_no_error (error);
+  version = link_into (dir, "libgnn-test-bad-version." G_MODULE_SUFFIX);
+  plain = link_into (dir, "libgnn-test-not-backend." G_MODULE_SUFFIX);
+  if (version == NULL || plain == NULL)
+    {
+      g_test_skip ("the test modules are not built next to this test");
+      g_free (version);
+      g_free (plain);
+      g_rmdir (dir);
+      return;
+    }
+  garbage = g_build_filename (dir, "garbage." G_MODULE_SUFFIX, NULL);
+  g_assert_true (g_file_set_contents (garbage, "this is not a shared object\n", -1, NULL));
+
+  g_assert_true (gnn_backend_load_modules_from (dir, &error));
+  g_assert_no_error (error);
+  /* loading again is harmless */
+  g_assert_true (gnn_backend_load_modules_from (dir, &error));
+  g_assert_no_error (error);
+
+  text = gnn_backend_describe_available ();
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "modules that failed to load"));
+  {
+    g_autofree char *want = g_strdup_printf ("%s: built for backend API version %u, this libgnn has version %u",
+                                             version, GNN_BACKEND_API_VERSION + 1, GNN_BACKEND_API_VERSION);
+    g_assert_nonnull (strstr (text, want));
+  }
+  {
+    g_autofree char *want = g_strdup_printf ("%s: not a gnn backend module", plain);
+    g_assert_nonnull (strstr (text, want));
+  }
+  {
+    g_autofree char *want = g_strdup_printf ("%s: ", garbage);
+    g_assert_nonnull (strstr (text, want));
+  }
+  /* nothing was added, and the backends in use did not change */
+  after = gnn_backend_list_names ();
+  g_assert_cmpstrv (before, after);
+
+  /* a folder that is not there */
+  {
+    g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+    g_assert_false (gnn_backend_load_modules_from (missing, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_BACKEND);
+    g_clear_error (&error);
+  }
+
+  g_unlink (version);
+  g_unlink (plain);
+  g_unlink (garbage);
+  g_rmdir (dir);
+}
+
+/* ---- devices ------------------------------------------------------------------------ */
+
+static void
+test_missing_device (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *t;
+
+  if (gnn_backend_get_for_device_type ("cuda", NULL) != NULL)
+    {
+      g_test_skip ("a CUDA backend module is installed");
+      return;
+    }
+  t = gnn_tensor_new_zeros (GNN_TEST_SHAPE (2), 1, GNN_DTYPE_FLOAT32, "cuda:0", &error);
+  g_assert_null (t);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_assert_nonnull (strstr (error->message, "No backend serves device type 'cuda'"));
+  g_clear_error (&error);
+
+  g_assert_null (gnn_backend_get_for_device_type ("cuda", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_assert_nonnull (strstr (error->message, "'cuda'"));
+  g_clear_error (&error);
+
+  /* one cpu device only */
+  t = gnn_tensor_new_zeros (GNN_TEST_SHAPE (2), 1, GNN_DTYPE_FLOAT32, "cpu:1", &error);
+  g_assert_null (t);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_assert_nonnull (strstr (error->message, "cpu:1"));
+}
+
+static void
+test_supports_op (void)
+{
+  GnnBackend *ref = backend_named ("reference");
+  GnnBackend *cpu = backend_named ("cpu");
+
+  /* the reference runs every kernel */
+  for (int op = 0; op < GNN_BACKEND_OP_N_OPS; op++)
+    {
+      if (!gnn_backend_supports_op (ref, op, GNN_DTYPE_FLOAT32))
+        g_error ("the reference backend does not run kernel %d on float32", op);
+      g_assert_true (gnn_backend_supports_op (ref, op, GNN_DTYPE_FLOAT64));
+    }
+  for (GnnDtype d = GNN_DTYPE_FLOAT32; d <= GNN_DTYPE_BFLOAT16; d++)
+    {
+      g_assert_true (gnn_backend_supports_op (ref, GNN_BACKEND_OP_COPY, d));
+      g_assert_true (gnn_backend_supports_op (ref, GNN_BACKEND_OP_FILL, d));
+      g_assert_true (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_COPY, d));
+      g_assert_true (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_FILL, d));
+    }
+  g_assert_true (gnn_backend_supports_op (ref, GNN_BACKEND_OP_ADD, GNN_DTYPE_INT64));
+  g_assert_true (gnn_backend_supports_op (ref, GNN_BACKEND_OP_SUM, GNN_DTYPE_INT64));
+  g_assert_true (gnn_backend_supports_op (ref, GNN_BACKEND_OP_RAND_UNIFORM, GNN_DTYPE_BFLOAT16));
+  g_assert_false (gnn_backend_supports_op (ref, GNN_BACKEND_OP_ADD, GNN_DTYPE_BOOL));
+  g_assert_false (gnn_backend_supports_op (ref, GNN_BACKEND_OP_EXP, GNN_DTYPE_INT64));
+  g_assert_false (gnn_backend_supports_op (ref, GNN_BACKEND_OP_RAND_NORMAL, GNN_DTYPE_INT64));
+  g_assert_false (gnn_backend_supports_op (ref, GNN_BACKEND_OP_N_OPS, GNN_DTYPE_FLOAT32));
+  g_assert_false (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_N_OPS, GNN_DTYPE_FLOAT32));
+  g_assert_true (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_ADD, GNN_DTYPE_FLOAT32));
+  g_assert_true (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_GEMM, GNN_DTYPE_FLOAT64));
+  g_assert_false (gnn_backend_supports_op (cpu, GNN_BACKEND_OP_ADD, GNN_DTYPE_FLOAT16));
+
+  /* what a backend says it supports, it runs: an unsupported dtype is an error, not a crash */
+  {
+    g_autoptr(GError) error = NULL;
+    guint8 out[4] = { 0 }, a[4] = { 1, 0, 1, 0 };
+    GnnKernelTensor ko = { out, GNN_DTYPE_BOOL, 1, { 4 }, { 1 } };
+    GnnKernelTensor ka = { a, GNN_DTYPE_BOOL, 1, { 4 }, { 1 } };
+    GnnKernelArgs args = { GNN_BACKEND_OP_ADD, &ko, NULL, { &ka, &ka }, 2, { 1 } };
+
+    g_assert_false (funcs_of (ref)->run (ref, 0, &args, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+    g_assert_nonnull (strstr (error->message, "bool"));
+  }
+}
+
+static void
+test_memory_info (void)
+{
+  const char *names[] = { "cpu", "reference" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      GnnBackend *b = backend_named (names[i]);
+      guint64 free_bytes = 0, total_bytes = 0;
+
+      g_assert_true (gnn_backend_get_memory_info (b, 0, &free_bytes, &total_bytes, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (total_bytes, >, 0);
+      g_assert_cmpuint (free_bytes, <=, total_bytes);
+      /* out arguments may be NULL */
+      g_assert_true (gnn_backend_get_memory_info (b, 0, NULL, NULL, &error));
+      g_assert_false (gnn_backend_get_memory_info (b, 1, &free_bytes, &total_bytes, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+    }
+}
+
+static void
+test_kernel_counts (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *used = backend_in_use (), *other = backend_other ();
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) b = NULL, c = NULL;
+
+  gnn_backend_reset_kernel_counts (used);
+  gnn_backend_reset_kernel_counts (other);
+  for (int op = 0; op < GNN_BACKEND_OP_N_OPS; op++)
+    g_assert_cmpuint (gnn_backend_get_kernel_count (used, op), ==, 0);
+
+  b = gnn_tensor_add (a, a, 1.0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_ADD), ==, 1);
+  c = gnn_tensor_mul (b, a, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_ADD), ==, 1);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_MUL), ==, 1);
+  g_clear_object (&b);
+  b = gnn_tensor_add (c, a, 1.0, &error);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_ADD), ==, 2);
+  /* the other backend ran nothing */
+  for (int op = 0; op < GNN_BACKEND_OP_N_OPS; op++)
+    g_assert_cmpuint (gnn_backend_get_kernel_count (other, op), ==, 0);
+
+  gnn_backend_reset_kernel_counts (used);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_ADD), ==, 0);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (used, GNN_BACKEND_OP_MUL), ==, 0);
+}
+
+/* ---- tensors of two backends -------------------------------------------------------- */
+
+static void
+test_mixing_backends (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *used = backend_in_use (), *other = backend_other ();
+  GnnBackendEntry *entry = gnn_backend_entry_lookup (other);
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) b = NULL, sum = NULL, moved = NULL, ok = NULL;
+  g_autoptr(GnnDevice) device = NULL;
+  g_autofree char *device_name = NULL;
+
+  g_assert_nonnull (entry);
+  b = gnn_tensor_new_on (entry, 0, GNN_DTYPE_FLOAT64, 1, GNN_TEST_SHAPE (3), &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_fill_ (b, 2.0, &error));
+  g_assert_no_error (error);
+  /* both say "cpu": a device string cannot tell the two apart */
+  device = gnn_tensor_get_device (b);
+  device_name = gnn_device_to_string (device);
+  g_assert_cmpstr (device_name, ==, "cpu");
+
+  /* ops on one backend's tensors run there */
+  gnn_backend_reset_kernel_counts (other);
+  ok = gnn_tensor_add (b, b, 1.0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (ok, GNN_TEST_DATA (4, 4, 4), 3, 0, 0);
+  g_assert_cmpuint (gnn_backend_get_kernel_count (other, GNN_BACKEND_OP_ADD), ==, 1);
+
+  /* mixing them is an error naming both backends */
+  sum = gnn_tensor_add (a, b, 1.0, &error);
+  g_assert_null (sum);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_assert_nonnull (strstr (error->message, gnn_backend_get_name (used)));
+  g_assert_nonnull (strstr (error->message, gnn_backend_get_name (other)));
+  g_clear_error (&error);
+  g_assert_false (gnn_tensor_copy_ (a, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_clear_error (&error);
+
+  /* moving it to "cpu" puts it on the backend in use */
+  moved = gnn_tensor_to_device (b, "cpu", &error);
+  g_assert_no_error (error);
+  sum = gnn_tensor_add (a, moved, 1.0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (sum, GNN_TEST_DATA (3, 4, 5), 3, 0, 0);
+  g_assert_finalize_object (g_steal_pointer (&b));
+}
+
+/* ---- random numbers: both backends draw the same ------------------------------------- */
+
+/* Runs a random kernel on @backend into a new contiguous host buffer of @n elements. */
+static gpointer
+draw (GnnBackend *backend, GnnBackendOp op, GnnDtype dtype, gint64 n, guint64 seed, guint64 offset,
+      double s0, double s1, gint64 lo, gint64 hi)
+{
+  g_autoptr(GError) error = NULL;
+  gpointer mem = g_malloc0 (n * gnn_dtype_get_size (dtype));
+  GnnKernelTensor out = { mem, dtype, 1, { n }, { 1 } };
+  GnnKernelArgs args = { op, &out, NULL, { NULL }, 0, { s0, s1 }, { (gint64) seed, (gint64) offset, lo, hi } };
+
+  if (!funcs_of (backend)->run (backend, 0, &args, &error))
+    g_error ("%s: %s", gnn_backend_get_name (backend), error->message);
+  return mem;
+}
+
+static void
+test_random_agree (void)
+{
+  GnnBackend *cpu = backend_named ("cpu"), *ref = backend_named ("reference");
+  const struct { GnnBackendOp op; GnnDtype dtype; double s0, s1; gint64 lo, hi; } kinds[] = {
+    { GNN_BACKEND_OP_RAND_UNIFORM, GNN_DTYPE_FLOAT32, 0, 1, 0, 0 },
+    { GNN_BACKEND_OP_RAND_UNIFORM, GNN_DTYPE_FLOAT64, -2, 3, 0, 0 },
+    { GNN_BACKEND_OP_RAND_NORMAL, GNN_DTYPE_FLOAT32, 0, 1, 0, 0 },
+    { GNN_BACKEND_OP_RAND_NORMAL, GNN_DTYPE_FLOAT64, 1.5, 0.25, 0, 0 },
+    { GNN_BACKEND_OP_RAND_INT, GNN_DTYPE_INT64, 0, 0, -3, 7 },
+    { GNN_BACKEND_OP_RAND_INT, GNN_DTYPE_INT64, 0, 0, 0, G_GINT64_CONSTANT (1) << 40 },
+  };
+  /* offsets near 2^32 carry into the high word of Philox's counter */
+  const guint64 states[][2] = { { 0, 0 }, { 42, 12345 }, { G_GUINT64_CONSTANT (0xDEADBEEFCAFE), (G_GUINT64_CONSTANT (1) << 32) - 7 } };
+  const gint64 n = 1000;
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (guint s = 0; s < G_N_ELEMENTS (states); s++)
+      {
+        g_autofree gpointer a = draw (cpu, kinds[k].op, kinds[k].dtype, n, states[s][0], states[s][1],
+                                      kinds[k].s0, kinds[k].s1, kinds[k].lo, kinds[k].hi);
+        g_autofree gpointer b = draw (ref, kinds[k].op, kinds[k].dtype, n, states[s][0], states[s][1],
+                                      kinds[k].s0, kinds[k].s1, kinds[k].lo, kinds[k].hi);
+        gsize size = n * gnn_dtype_get_size (kinds[k].dtype);
+
+        g_assert_cmpmem (a, size, b, size);
+      }
+
+  /* reduced-precision uniforms: the reference keeps them below s1 (as the op's doc asks);
+   * wherever the CPU does too, they agree */
+  for (GnnDtype d = GNN_DTYPE_FLOAT16; d <= GNN_DTYPE_BFLOAT16; d++)
+    {
+      const gint64 big = 200000;
+      g_autofree guint16 *a = draw (cpu, GNN_BACKEND_OP_RAND_UNIFORM, d, big, 7, 0, 0, 1, 0, 0);
+      g_autofree guint16 *b = draw (ref, GNN_BACKEND_OP_RAND_UNIFORM, d, big, 7, 0, 0, 1, 0, 0);
+      guint cpu_at_one = 0;
+
+      for (gint64 i = 0; i < big; i++)
+        {
+          float va = d == GNN_DTYPE_FLOAT16 ? gnn_half_to_float (a[i]) : gnn_bf16_to_float (a[i]);
+          float vb = d == GNN_DTYPE_FLOAT16 ? gnn_half_to_float (b[i]) : gnn_bf16_to_float (b[i]);
+
+          g_assert_cmpfloat (vb, >=, 0.0f);
+          g_assert_cmpfloat (vb, <, 1.0f);
+          if (va >= 1.0f)
+            cpu_at_one++;
+          else
+            g_assert_cmpuint (a[i], ==, b[i]);
+        }
+      if (cpu_at_one)
+        g_test_message ("cpu %s rand: %u of %" G_GINT64_FORMAT " values are 1.0, outside [0, 1)",
+                        gnn_dtype_get_name (d), cpu_at_one, big);
+    }
+}
+
+/* The public creation functions pass the generator's state to the kernel the same way. */
+static void
+test_random_api (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (1234);
+  GnnBackend *other = backend_other ();
+  const gint64 shape[] = { 3, 4, 5 };
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(GnnTensor) t = NULL;
+      g_autoptr(GBytes) got = NULL;
+      g_autofree gpointer want = NULL;
+      guint64 offset = gnn_generator_get_offset (gen);
+      GnnDtype dtype = k == 2 ? GNN_DTYPE_INT64 : GNN_DTYPE_FLOAT32;
+
+      if (k == 0)
+        t = gnn_tensor_new_rand (shape, 3, gen, dtype, NULL, &error);
+      else if (k == 1)
+        t = gnn_tensor_new_randn (shape, 3, gen, dtype, NULL, &error);
+      else
+        t = gnn_tensor_new_randint (-5, 5, shape, 3, gen, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (gnn_generator_get_offset (gen), ==, offset + 60);
+      want = draw (other, k == 0 ? GNN_BACKEND_OP_RAND_UNIFORM : k == 1 ? GNN_BACKEND_OP_RAND_NORMAL : GNN_BACKEND_OP_RAND_INT,
+                   dtype, 60, 1234, offset, 0, 1, -5, 5);
+      got = gnn_tensor_get_bytes (t, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), want, 60 * gnn_dtype_get_size (dtype));
+    }
+}
+
+/* ---- the reference against the CPU, kernel by kernel --------------------------------- */
+
+typedef enum {
+  LAYOUT_ELEMENTWISE,   /* out (3, 4, 5); inputs of that shape */
+  LAYOUT_CREATE,        /* out only */
+  LAYOUT_REDUCE,        /* in0 [outer, r, inner], out [outer, inner] (+ out2 for max/min) */
+  LAYOUT_SOFTMAX,       /* in0 (and in1) and out [outer, r, inner] */
+  LAYOUT_GEMM,
+  LAYOUT_INDEX_SELECT,
+  LAYOUT_INDEX_ADD,
+  LAYOUT_GATHER,
+  LAYOUT_SCATTER_ADD,
+  LAYOUT_ONE_HOT,
+} Layout;
+
+typedef struct {
+  const char *name;
+  GnnBackendOp op;
+  Layout layout;
+  GnnDtype dtype;       /* of the values */
+  GnnDtype out_dtype;   /* of out */
+  guint n_in;
+  double lo, hi;        /* the range of input values */
+  gboolean integral;    /* inputs are whole numbers (so that comparisons meet equality) */
+  double s[4];
+  gint64 i[4];
+  gboolean strided;     /* inputs transposed and broadcast rather than contiguous */
+} KernelCase;
+
+#define F32 GNN_DTYPE_FLOAT32
+#define F64 GNN_DTYPE_FLOAT64
+#define I64 GNN_DTYPE_INT64
+#define BOOL GNN_DTYPE_BOOL
+#define U8 GNN_DTYPE_UINT8
+#define F16 GNN_DTYPE_FLOAT16
+#define BF16 GNN_DTYPE_BFLOAT16
+#define OP(x) GNN_BACKEND_OP_##x
+
+#define EW(name, op, dt, odt, n, lo, hi, ...) \
+  { name, OP (op), LAYOUT_ELEMENTWISE, dt, odt, n, lo, hi, FALSE, __VA_ARGS__ }
+#define EWI(name, op, dt, odt, n, lo, hi, ...) \
+  { name, OP (op), LAYOUT_ELEMENTWISE, dt, odt, n, lo, hi, TRUE, __VA_ARGS__ }
+
+static const KernelCase kernel_cases[] = {
+  /* creation */
+  { "fill/f32", OP (FILL), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { 1.5 } },
+  { "fill/i64", OP (FILL), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { -3 } },
+  { "fill/bool", OP (FILL), LAYOUT_CREATE, BOOL, BOOL, 0, 0, 0, FALSE, { 2 } },
+  { "fill/u8", OP (FILL), LAYOUT_CREATE, U8, U8, 0, 0, 0, FALSE, { 7 } },
+  { "fill/f16", OP (FILL), LAYOUT_CREATE, F16, F16, 0, 0, 0, FALSE, { 0.1 } },
+  { "fill/bf16", OP (FILL), LAYOUT_CREATE, BF16, BF16, 0, 0, 0, FALSE, { -0.1 } },
+  { "arange/f32", OP (ARANGE), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { -2, 0.25 } },
+  { "arange/f64", OP (ARANGE), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { 1, 0.1 } },
+  { "arange/i64", OP (ARANGE), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { 3, 2 } },
+  { "rand-uniform/f32", OP (RAND_UNIFORM), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { -1, 1 }, { 5, 77 } },
+  { "rand-normal/f64", OP (RAND_NORMAL), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { 0, 2 }, { 5, 77 } },
+  { "rand-int/i64", OP (RAND_INT), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { 0 }, { 5, 77, -10, 10 } },
+
+  /* copy, with conversion */
+  EW ("copy/f32", COPY, F32, F32, 1, -3, 3, { 0 }),
+  EW ("copy/f32-f16", COPY, F32, F16, 1, -3, 3, { 0 }),
+  EW ("copy/f32-bf16", COPY, F32, BF16, 1, -3, 3, { 0 }),
+  EW ("copy/f64-f32", COPY, F64, F32, 1, -3, 3, { 0 }),
+  EW ("copy/f32-i64", COPY, F32, I64, 1, -30, 30, { 0 }),
+  EW ("copy/f32-u8", COPY, F32, U8, 1, 0, 200, { 0 }),
+  EWI ("copy/i64-f32", COPY, I64, F32, 1, -1000, 1000, { 0 }),
+  EWI ("copy/i64-bool", COPY, I64, BOOL, 1, -1, 1, { 0 }),
+  EWI ("copy/bool-f64", COPY, BOOL, F64, 1, 0, 1, { 0 }),
+  EW ("copy/f16-f32", COPY, F16, F32, 1, -3, 3, { 0 }),
+  EW ("copy/bf16-f64", COPY, BF16, F64, 1, -3, 3, { 0 }),
+
+  /* binary arithmetic */
+  EW ("add/f32", ADD, F32, F32, 2, -2, 2, { 0.5 }),
+  EW ("add/f64", ADD, F64, F64, 2, -2, 2, { -1.5 }),
+  EWI ("add/i64", ADD, I64, I64, 2, -50, 50, { 2 }),
+  EW ("sub/f32", SUB, F32, F32, 2, -2, 2, { 1 }),
+  EWI ("sub/i64", SUB, I64, I64, 2, -50, 50, { 1 }),
+  EW ("mul/f32", MUL, F32, F32, 2, -2, 2, { 0 }),
+  EWI ("mul/i64", MUL, I64, I64, 2, -50, 50, { 0 }),
+  EW ("div/f32", DIV, F32, F32, 2, 0.5, 2, { 0 }),
+  EW ("div/f64", DIV, F64, F64, 2, 0.5, 2, { 0 }),
+  EW ("pow/f32", POW, F32, F32, 2, 0.5, 2, { 0 }),
+  EWI ("pow/i64", POW, I64, I64, 2, 0, 3, { 0 }),
+  EW ("maximum/f32", MAXIMUM, F32, F32, 2, -2, 2, { 0 }),
+  EWI ("maximum/i64", MAXIMUM, I64, I64, 2, -5, 5, { 0 }),
+  EW ("minimum/f64", MINIMUM, F64, F64, 2, -2, 2, { 0 }),
+  EWI ("minimum/i64", MINIMUM, I64, I64, 2, -5, 5, { 0 }),
+
+  /* comparisons */
+  EWI ("eq/f32", EQ, F32, BOOL, 2, -2, 2, { 0 }),
+  EWI ("ne/f64", NE, F64, BOOL, 2, -2, 2, { 0 }),
+  EWI ("lt/f32", LT, F32, BOOL, 2, -2, 2, { 0 }),
+  EWI ("le/i64", LE, I64, BOOL, 2, -2, 2, { 0 }),
+  EWI ("gt/f32", GT, F32, BOOL, 2, -2, 2, { 0 }),
+  EWI ("ge/i64", GE, I64, BOOL, 2, -2, 2, { 0 }),
+  EW ("where/f32", WHERE, F32, F32, 3, -2, 2, { 0 }),
+  EWI ("where/i64", WHERE, I64, I64, 3, -9, 9, { 0 }),
+
+  /* unary */
+  EW ("neg/f32", NEG, F32, F32, 1, -2, 2, { 0 }),
+  EWI ("neg/i64", NEG, I64, I64, 1, -9, 9, { 0 }),
+  EW ("exp/f32", EXP, F32, F32, 1, -3, 3, { 0 }),
+  EW ("exp/f64", EXP, F64, F64, 1, -3, 3, { 0 }),
+  EW ("log/f32", LOG, F32, F32, 1, 0.1, 5, { 0 }),
+  EW ("sqrt/f32", SQRT, F32, F32, 1, 0.1, 5, { 0 }),
+  EW ("abs/f32", ABS, F32, F32, 1, -2, 2, { 0 }),
+  EWI ("abs/i64", ABS, I64, I64, 1, -9, 9, { 0 }),
+  EWI ("sign/f32", SIGN, F32, F32, 1, -2, 2, { 0 }),
+  EWI ("sign/i64", SIGN, I64, I64, 1, -2, 2, { 0 }),
+  EW ("clamp/f32", CLAMP, F32, F32, 1, -2, 2, { -0.5, 0.7 }, { 3 }),
+  EW ("clamp/f32-min", CLAMP, F32, F32, 1, -2, 2, { -0.5, 0 }, { 1 }),
+  EW ("clamp/f64-max", CLAMP, F64, F64, 1, -2, 2, { 0, 0.7 }, { 2 }),
+  EWI ("clamp/i64", CLAMP, I64, I64, 1, -5, 5, { -2, 3 }, { 3 }),
+  EW ("pow-scalar/f32", POW_SCALAR, F32, F32, 1, 0.5, 2, { 2.5 }),
+  EW ("pow-scalar/f32-square", POW_SCALAR, F32, F32, 1, -2, 2, { 2 }),
+  EW ("pow-scalar/f32-sqrt", POW_SCALAR, F32, F32, 1, 0.1, 2, { 0.5 }),
+  EW ("pow-scalar/f64-inverse", POW_SCALAR, F64, F64, 1, 0.5, 2, { -1 }),
+  EWI ("pow-scalar/i64", POW_SCALAR, I64, I64, 1, -4, 4, { 3 }),
+
+  /* activations */
+  EW ("relu/f32", RELU, F32, F32, 1, -2, 2, { 0 }),
+  EWI ("relu/i64", RELU, I64, I64, 1, -5, 5, { 0 }),
+  EW ("leaky-relu/f32", LEAKY_RELU, F32, F32, 1, -2, 2, { 0.1 }),
+  EW ("elu/f32", ELU, F32, F32, 1, -2, 2, { 1.3 }),
+  EW ("gelu/f32", GELU, F32, F32, 1, -3, 3, { 0 }, { 0 }),
+  EW ("gelu/f64-tanh", GELU, F64, F64, 1, -3, 3, { 0 }, { 1 }),
+  EW ("silu/f32", SILU, F32, F32, 1, -4, 4, { 0 }),
+  EW ("sigmoid/f32", SIGMOID, F32, F32, 1, -4, 4, { 0 }),
+  EW ("sigmoid/f64", SIGMOID, F64, F64, 1, -4, 4, { 0 }),
+  EW ("tanh/f32", TANH, F32, F32, 1, -3, 3, { 0 }),
+  EW ("relu-backward/f32", RELU_BACKWARD, F32, F32, 2, -2, 2, { 0 }),
+  EW ("leaky-relu-backward/f32", LEAKY_RELU_BACKWARD, F32, F32, 2, -2, 2, { 0.1 }),
+  EW ("elu-backward/f32", ELU_BACKWARD, F32, F32, 2, -2, 2, { 1.3 }),
+  EW ("gelu-backward/f32", GELU_BACKWARD, F32, F32, 2, -3, 3, { 0 }, { 0 }),
+  EW ("gelu-backward/f64-tanh", GELU_BACKWARD, F64, F64, 2, -3, 3, { 0 }, { 1 }),
+  EW ("silu-backward/f32", SILU_BACKWARD, F32, F32, 2, -4, 4, { 0 }),
+  EW ("sigmoid-backward/f32", SIGMOID_BACKWARD, F32, F32, 2, 0.05, 0.95, { 0 }),
+  EW ("tanh-backward/f64", TANH_BACKWARD, F64, F64, 2, -0.95, 0.95, { 0 }),
+
+  /* optimizer helpers */
+  EW ("lerp/f32", LERP, F32, F32, 3, -2, 2, { 0 }),
+  EW ("addcmul/f32", ADDCMUL, F32, F32, 3, -2, 2, { 0.5 }),
+  EWI ("addcmul/i64", ADDCMUL, I64, I64, 3, -9, 9, { 2 }),
+  EW ("addcdiv/f64", ADDCDIV, F64, F64, 3, 0.5, 2, { -0.25 }),
+
+  /* matrix products: out (2, 3, 5) = s0 · (2, 3, 4) · (2, 4, 5) + s1 · out */
+  { "gemm/f32", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { 1.5, 0.5 } },
+  { "gemm/f64-strided", OP (GEMM), LAYOUT_GEMM, F64, F64, 2, -2, 2, FALSE, { 1, 1 }, { 0 }, TRUE },
+  { "gemm/f32-beta0", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { 1, 0 } },
+
+  /* reductions over [outer, r, inner] */
+  { "sum/f32", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 3, 5, 4 } },
+  { "sum/f32-rows", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 6, 7, 1 } },
+  { "sum/f32-long", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 1, 70000, 1 } },
+  { "sum/f64", OP (SUM), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 2, 9, 3 } },
+  { "sum/i64", OP (SUM), LAYOUT_REDUCE, I64, I64, 1, -50, 50, TRUE, { 0 }, { 3, 5, 4 } },
+  { "max/f32", OP (MAX), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 3, 5, 4 } },
+  { "max/i64", OP (MAX), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { 0 }, { 3, 5, 1 } },
+  { "min/f64", OP (MIN), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 1, 8, 4 } },
+  { "min/i64", OP (MIN), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { 0 }, { 3, 5, 4 } },
+  { "var/f32", OP (VAR), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 1 }, { 3, 5, 4 } },
+  { "var/f64-biased", OP (VAR), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 4, 6, 1 } },
+  { "softmax/f32", OP (SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { 0 }, { 3, 5, 4 } },
+  { "softmax/f64-rows", OP (SOFTMAX), LAYOUT_SOFTMAX, F64, F64, 1, -4, 4, FALSE, { 0 }, { 6, 7, 1 } },
+  { "log-softmax/f32", OP (LOG_SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { 0 }, { 3, 5, 4 } },
+  { "softmax-backward/f32", OP (SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F32, F32, 2, 0.05, 0.9, FALSE, { 0 }, { 3, 5, 4 } },
+  { "log-softmax-backward/f64", OP (LOG_SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F64, F64, 2, -3, -0.1, FALSE, { 0 }, { 6, 7, 1 } },
+
+  /* indexing: [outer 2, size 5, inner 3], 4 indices */
+  { "index-select/f32", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3 } },
+  { "index-select/i64", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, I64, I64, 2, -99, 99, TRUE, { 0 }, { 2, 5, 3 } },
+  { "index-add/f32", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3 } },
+  { "index-add/f64-rows", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F64, F64, 2, -2, 2, FALSE, { 0 }, { 1, 5, 3 } },
+  { "gather/f32", OP (GATHER), LAYOUT_GATHER, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3, 4 } },
+  { "gather/i64", OP (GATHER), LAYOUT_GATHER, I64, I64, 2, -99, 99, TRUE, { 0 }, { 2, 5, 1, 4 } },
+  { "scatter-add/f32", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3, 4 } },
+  { "scatter-add/f64", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE, { 0 }, { 3, 4, 1, 6 } },
+  { "one-hot/i64", OP (ONE_HOT), LAYOUT_ONE_HOT, I64, I64, 1, 0, 0, TRUE, { 0 }, { 4 } },
+};
+
+/* A host operand: memory and the kernel's view of it. */
+typedef struct {
+  GnnKernelTensor kt;
+  gpointer mem;
+  gsize nbytes;
+} Operand;
+
+static void
+operand_clear (Operand *o)
+{
+  g_clear_pointer (&o->mem, g_free);
+}
+
+static void
+store (GnnDtype dtype, gpointer mem, gint64 at, double v)
+{
+  char *p = (char *) mem + at * (gint64) gnn_dtype_get_size (dtype);
+
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: *(float *) p = (float) v; break;
+    case GNN_DTYPE_FLOAT64: *(double *) p = v; break;
+    case GNN_DTYPE_INT64: *(gint64 *) p = (gint64) v; break;
+    case GNN_DTYPE_BOOL: *(guint8 *) p = v != 0; break;
+    case GNN_DTYPE_UINT8: *(guint8 *) p = (guint8) v; break;
+    case GNN_DTYPE_FLOAT16: *(guint16 *) p = gnn_float_to_half ((float) v); break;
+    case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
+    }
+}
+
+static double
+load (GnnDtype dtype, gconstpointer mem, gint64 at)
+{
+  const char *p = (const char *) mem + at * (gint64) gnn_dtype_get_size (dtype);
+
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: return *(const float *) p;
+    case GNN_DTYPE_FLOAT64: return *(const double *) p;
+    case GNN_DTYPE_INT64: return (double) *(const gint64 *) p;
+    case GNN_DTYPE_BOOL:
+    case GNN_DTYPE_UINT8: return *(const guint8 *) p;
+    case GNN_DTYPE_FLOAT16: return gnn_half_to_float (*(const guint16 *) p);
+    case GNN_DTYPE_BFLOAT16: return gnn_bf16_to_float (*(const guint16 *) p);
+    }
+  return 0;
+}
+
+typedef enum { KIND_CONTIGUOUS, KIND_TRANSPOSED, KIND_BROADCAST } Kind;
+
+/* An operand of @shape: contiguous; or stored with its last two dimensions swapped (a
+ * transposed view); or with dimension 1 broadcast (stride 0). Values from @rng in [lo, hi]. */
+static void
+operand_init (Operand *o, GnnDtype dtype, guint ndim, const gint64 *shape, Kind kind, GRand *rng,
+              double lo, double hi, gboolean integral)
+{
+  gint64 stride = 1, n_mem = 1;
+  gint64 order[GNN_MAX_DIMS];
+
+  memset (o, 0, sizeof *o);
+  o->kt.dtype = dtype;
+  o->kt.ndim = ndim;
+  memcpy (o->kt.shape, shape, sizeof (gint64) * ndim);
+  if (kind == KIND_TRANSPOSED && ndim < 2)
+    kind = KIND_CONTIGUOUS;
+  if (kind == KIND_BROADCAST && ndim < 2)
+    kind = KIND_CONTIGUOUS;
+
+  /* the order in which dimensions are laid out in memory, innermost last */
+  for (guint d = 0; d < ndim; d++)
+    order[d] = d;
+  if (kind == KIND_TRANSPOSED)
+    {
+      order[ndim - 2] = ndim - 1;
+      order[ndim - 1] = ndim - 2;
+    }
+  for (guint k = ndim; k-- > 0;)
+    {
+      guint d = (guint) order[k];
+      if (kind == KIND_BROADCAST && d == 1)
+        {
+          o->kt.strides[d] = 0;
+          continue;
+        }
+      o->kt.strides[d] = stride;
+      stride *= shape[d];
+    }
+  n_mem = MAX (stride, 1);
+  o->nbytes = n_mem * gnn_dtype_get_size (dtype);
+  o->mem = g_malloc0 (o->nbytes);
+  o->kt.data = o->mem;
+  for (gint64 i = 0; i < n_mem; i++)
+    {
+      double v = lo + (hi - lo) * g_rand_double (rng);
+      if (integral || !gnn_dtype_is_floating (dtype))
+        v = round (v);
+      store (dtype, o->mem, i, v);
+    }
+}
+
+static void
+operand_copy (Operand *dst, const Operand *src)
+{
+  *dst = *src;
+  dst->mem = g_memdup2 (src->mem, src->nbytes);
+  dst->kt.data = dst->mem;
+}
+
+/* Compares two outputs: exact for integers, bool and reduced-precision storage, by normalized
+ * mean square error for float32 and float64 (NaN where the other has NaN). */
+static void
+compare_outputs (const char *what, const Operand *cpu, const Operand *ref)
+{
+  GnnDtype dt = ref->kt.dtype;
+  gint64 n = ref->nbytes / gnn_dtype_get_size (dt);
+  double err = 0, norm = 0, budget = dt == GNN_DTYPE_FLOAT32 ? 1e-10 : 1e-24;
+
+  if (dt != GNN_DTYPE_FLOAT32 && dt != GNN_DTYPE_FLOAT64)
+    {
+      if (memcmp (cpu->mem, ref->mem, ref->nbytes) != 0)
+        for (gint64 i = 0; i < n; i++)
+          if (load (dt, cpu->mem, i) != load (dt, ref->mem, i))
+            g_error ("%s: element %" G_GINT64_FORMAT ": cpu %.10g, reference %.10g", what, i,
+                     load (dt, cpu->mem, i), load (dt, ref->mem, i));
+      return;
+    }
+  for (gint64 i = 0; i < n; i++)
+    {
+      double a = load (dt, cpu->mem, i), b = load (dt, ref->mem, i);
+
+      if (isnan (a) || isnan (b))
+        {
+          if (isnan (a) != isnan (b))
+            g_error ("%s: element %" G_GINT64_FORMAT ": cpu %.10g, reference %.10g", what, i, a, b);
+          continue;
+        }
+      err += (a - b) * (a - b);
+      norm += b * b;
+    }
+  if (err > budget * MAX (norm, 1e-30))
+    {
+      for (gint64 i = 0; i < n; i++)
+        g_test_message ("%s[%" G_GINT64_FORMAT "]: cpu %.17g, reference %.17g", what, i,
+                        load (dt, cpu->mem, i), load (dt, ref->mem, i));
+      g_error ("%s: normalized mean square error %g over the budget %g", what, err / MAX (norm, 1e-30), budget);
+    }
+}
+
+static void
+test_compare_kernel (gconstpointer data)
+{
+  const KernelCase *c = data;
+  GnnBackend *cpu = backend_named ("cpu"), *ref = backend_named ("reference");
+  g_autoptr(GRand) rng = g_rand_new_with_seed (20240601);
+  g_autoptr(GError) error = NULL;
+  Operand in[3] = { 0 }, out = { 0 }, out2 = { 0 };
+  Operand out_cpu = { 0 }, out_ref = { 0 }, out2_cpu = { 0 }, out2_ref = { 0 };
+  GnnKernelArgs args = { 0 };
+  gboolean has_out2 = FALSE;
+  gint64 outer = c->i[0], r = c->i[1], inner = c->i[2];
+
+  args.op = c->op;
+  args.n_in = c->n_in;
+  memcpy (args.s, c->s, sizeof args.s);
+  memcpy (args.i, c->i, sizeof args.i);
+
+  switch (c->layout)
+    {
+    case LAYOUT_ELEMENTWISE:
+      {
+        const gint64 shape[] = { 3, 4, 5 };
+        const Kind strided[] = { KIND_TRANSPOSED, KIND_BROADCAST, KIND_CONTIGUOUS };
+
+        for (guint k = 0; k < c->n_in; k++)
+          {
+            GnnDtype dt = (c->op == OP (WHERE) && k == 0) ? GNN_DTYPE_BOOL : c->dtype;
+            operand_init (&in[k], dt, 3, shape, c->strided ? strided[k] : KIND_CONTIGUOUS, rng,
+                          dt == GNN_DTYPE_BOOL ? 0 : c->lo, dt == GNN_DTYPE_BOOL ? 1 : c->hi, c->integral);
+          }
+        operand_init (&out, c->out_dtype, 3, shape, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+      }
+      break;
+    case LAYOUT_CREATE:
+      {
+        gint64 n = c->op == OP (ARANGE) ? 13 : 60;
+        operand_init (&out, c->out_dtype, 1, &n, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+      }
+      break;
+    case LAYOUT_REDUCE:
+    case LAYOUT_SOFTMAX:
+      {
+        const gint64 shape3[] = { outer, r, inner };
+        const gint64 shape2[] = { outer, inner };
+
+        for (guint k = 0; k < c->n_in; k++)
+          operand_init (&in[k], c->dtype, 3, shape3, KIND_CONTIGUOUS, rng, c->lo, c->hi, c->integral);
+        if (c->layout == LAYOUT_SOFTMAX)
+          operand_init (&out, c->out_dtype, 3, shape3, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+        else
+          operand_init (&out, c->out_dtype, 2, shape2, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+        if (c->op == OP (MAX) || c->op == OP (MIN))
+          {
+            operand_init (&out2, GNN_DTYPE_INT64, 2, shape2, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            has_out2 = TRUE;
+          }
+      }
+      break;
+    case LAYOUT_GEMM:
+      {
+        const gint64 sa[] = { 2, 3, 4 }, sb[] = { 2, 4, 5 }, sc[] = { 2, 3, 5 };
+
+        /* a stored transposed; b, when strided, one matrix broadcast over the batch */
+        operand_init (&in[0], c->dtype, 3, sa, KIND_TRANSPOSED, rng, c->lo, c->hi, FALSE);
+        operand_init (&in[1], c->dtype, 3, sb, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        if (c->strided)
+          in[1].kt.strides[0] = 0;
+        operand_init (&out, c->out_dtype, 3, sc, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        if (c->s[1] == 0)
+          for (gint64 i = 0; i < 30; i++)
+            store (c->out_dtype, out.mem, i, NAN);   /* must not be read */
+      }
+      break;
+    case LAYOUT_INDEX_SELECT:
+    case LAYOUT_INDEX_ADD:
+      {
+        const gint64 n_index = 4, idx_shape[] = { n_index };
+        const gint64 big[] = { outer, r, inner }, small[] = { outer, n_index, inner };
+        gboolean add = c->layout == LAYOUT_INDEX_ADD;
+        const gint64 picks[] = { r - 1, 0, 2, 2 };   /* repeated on purpose */
+
+        operand_init (&in[0], c->dtype, 3, add ? small : big, KIND_CONTIGUOUS, rng, c->lo, c->hi, c->integral);
+        operand_init (&in[1], GNN_DTYPE_INT64, 1, idx_shape, KIND_CONTIGUOUS, rng, 0, 0, TRUE);
+        for (gint64 j = 0; j < n_index; j++)
+          store (GNN_DTYPE_INT64, in[1].mem, j, picks[j]);
+        operand_init (&out, c->out_dtype, 3, add ? big : small, KIND_CONTIGUOUS, rng, c->lo, c->hi, c->integral);
+      }
+      break;
+    case LAYOUT_GATHER:
+    case LAYOUT_SCATTER_ADD:
+      {
+        gint64 n_index = c->i[3];
+        const gint64 big[] = { outer, r, inner }, small[] = { outer, n_index, inner };
+        gboolean scatter = c->layout == LAYOUT_SCATTER_ADD;
+
+        operand_init (&in[0], c->dtype, 3, scatter ? small : big, KIND_CONTIGUOUS, rng, c->lo, c->hi, c->integral);
+        operand_init (&in[1], GNN_DTYPE_INT64, 3, small, KIND_CONTIGUOUS, rng, 0, r - 1, TRUE);
+        operand_init (&out, c->out_dtype, 3, scatter ? big : small, KIND_CONTIGUOUS, rng, c->lo, c->hi, c->integral);
+      }
+      break;
+    case LAYOUT_ONE_HOT:
+      {
+        const gint64 n = 6, shape[] = { n, c->i[0] };
+
+        operand_init (&in[0], GNN_DTYPE_INT64, 1, &n, KIND_CONTIGUOUS, rng, 0, c->i[0] - 1, TRUE);
+        operand_init (&out, c->out_dtype, 2, shape, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+      }
+      break;
+    }
+
+  for (guint k = 0; k < c->n_in; k++)
+    args.in[k] = &in[k].kt;
+
+  /* the same starting out for both */
+  operand_copy (&out_cpu, &out);
+  operand_copy (&out_ref, &out);
+  if (has_out2)
+    {
+      operand_copy (&out2_cpu, &out2);
+      operand_copy (&out2_ref, &out2);
+    }
+
+  args.out = &out_ref.kt;
+  args.out2 = has_out2 ? &out2_ref.kt : NULL;
+  if (!funcs_of (ref)->run (ref, 0, &args, &error))
+    g_error ("reference: %s", error->message);
+
+  args.out = &out_cpu.kt;
+  args.out2 = has_out2 ? &out2_cpu.kt : NULL;
+  if (!funcs_of (cpu)->run (cpu, 0, &args, &error))
+    {
+      if (g_error_matches (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED))
+        {
+          g_autofree char *why = g_strdup_printf ("cpu: %s", error->message);
+          g_test_skip (why);
+        }
+      else
+        g_error ("cpu: %s", error->message);
+    }
+  else
+    {
+      compare_outputs ("out", &out_cpu, &out_ref);
+      if (has_out2)
+        compare_outputs ("out2", &out2_cpu, &out2_ref);
+    }
+
+  for (guint k = 0; k < 3; k++)
+    operand_clear (&in[k]);
+  operand_clear (&out);
+  operand_clear (&out2);
+  operand_clear (&out_cpu);
+  operand_clear (&out_ref);
+  operand_clear (&out2_cpu);
+  operand_clear (&out2_ref);
+}
+
+/* A few things the reference kernels must get right on their own. */
+static void
+test_reference_kernels (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *ref = backend_named ("reference");
+  const GnnBackendFuncs *f = funcs_of (ref);
+
+  /* max over r with NaN: the first NaN and its index */
+  {
+    double x[] = { 1, NAN, 3, NAN };
+    double m = 0;
+    gint64 at = -1;
+    GnnKernelTensor ki = { x, F64, 3, { 1, 4, 1 }, { 4, 1, 1 } };
+    GnnKernelTensor ko = { &m, F64, 0 };
+    GnnKernelTensor ka = { &at, I64, 0 };
+    GnnKernelArgs args = { OP (MAX), &ko, &ka, { &ki }, 1, { 0 }, { 1, 4, 1 } };
+
+    g_assert_true (f->run (ref, 0, &args, &error));
+    g_assert_true (isnan (m));
+    g_assert_cmpint (at, ==, 1);
+  }
+  /* an index out of range is an error, not a crash */
+  {
+    float x[6] = { 0 }, y[2] = { 0 };
+    gint64 idx[2] = { 0, 3 };
+    GnnKernelTensor ki = { x, F32, 1, { 3 }, { 1 } };
+    GnnKernelTensor kx = { idx, I64, 1, { 2 }, { 1 } };
+    GnnKernelTensor ko = { y, F32, 1, { 2 }, { 1 } };
+    GnnKernelArgs args = { OP (INDEX_SELECT), &ko, NULL, { &ki, &kx }, 2, { 0 }, { 1, 3, 1 } };
+
+    g_assert_false (f->run (ref, 0, &args, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+    g_clear_error (&error);
+  }
+  /* operands of the wrong shape are reported */
+  {
+    float a[4] = { 0 }, o[4] = { 0 };
+    GnnKernelTensor ka = { a, F32, 1, { 3 }, { 1 } };
+    GnnKernelTensor ko = { o, F32, 1, { 4 }, { 1 } };
+    GnnKernelArgs args = { OP (NEG), &ko, NULL, { &ka }, 1 };
+
+    g_assert_false (f->run (ref, 0, &args, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "share one shape"));
+    g_clear_error (&error);
+  }
+  /* integer division by zero */
+  {
+    gint64 a[2] = { 7, -7 }, b[2] = { 2, 0 }, o[2];
+    GnnKernelTensor ka = { a, I64, 1, { 1 }, { 1 } }, kb = { b, I64, 1, { 1 }, { 1 } };
+    GnnKernelTensor ko = { o, I64, 1, { 1 }, { 1 } };
+    GnnKernelArgs args = { OP (DIV), &ko, NULL, { &ka, &kb }, 2 };
+
+    g_assert_true (f->run (ref, 0, &args, &error));
+    g_assert_cmpint (o[0], ==, 3);
+    ka.data = &a[1];
+    kb.data = &b[1];
+    g_assert_false (f->run (ref, 0, &args, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+  /* gemm with s1 = 0 does not read out; strided out */
+  {
+    double a[4] = { 1, 2, 3, 4 }, b[4] = { 5, 6, 7, 8 }, o[8];
+    GnnKernelTensor ka = { a, F64, 3, { 1, 2, 2 }, { 4, 2, 1 } };
+    GnnKernelTensor kb = { b, F64, 3, { 1, 2, 2 }, { 4, 1, 2 } };   /* b transposed */
+    GnnKernelTensor ko = { o, F64, 3, { 1, 2, 2 }, { 8, 4, 2 } };   /* every other element */
+    GnnKernelArgs args = { OP (GEMM), &ko, NULL, { &ka, &kb }, 2, { 1, 0 } };
+
+    for (guint i = 0; i < 8; i++)
+      o[i] = NAN;
+    g_assert_true (f->run (ref, 0, &args, &error));
+    /* a · bᵀ = [[1·5 + 2·6, 1·7 + 2·8], [3·5 + 4·6, 3·7 + 4·8]] */
+    g_assert_cmpfloat (o[0], ==, 17);
+    g_assert_cmpfloat (o[2], ==, 23);
+    g_assert_cmpfloat (o[4], ==, 39);
+    g_assert_cmpfloat (o[6], ==, 53);
+    g_assert_true (isnan (o[1]));
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gnn_test_init (&argc, &argv);
+
+  g_test_add_func ("/backend/registry/list", test_list);
+  g_test_add_func ("/backend/registry/describe", test_describe);
+  g_test_add_func ("/backend/registry/help", test_help);
+  g_test_add_func ("/backend/registry/unknown-name", test_unknown_name);
+  g_test_add_func ("/backend/registry/choose", test_choose);
+  g_test_add_func ("/backend/modules/rejected", test_rejected_modules);
+  g_test_add_func ("/backend/device/missing", test_missing_device);
+  g_test_add_func ("/backend/supports-op", test_supports_op);
+  g_test_add_func ("/backend/memory-info", test_memory_info);
+  g_test_add_func ("/backend/kernel-counts", test_kernel_counts);
+  g_test_add_func ("/backend/mixing-backends", test_mixing_backends);
+  g_test_add_func ("/backend/random/kernels-agree", test_random_agree);
+  g_test_add_func ("/backend/random/creation", test_random_api);
+  g_test_add_func ("/backend/reference/kernels", test_reference_kernels);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kernel_cases); i++)
+    {
+      const KernelCase *c = &kernel_cases[i];
+      g_autofree char *path = g_strdup_printf ("/backend/compare/%s", c->name);
+
+      g_test_add_data_func (path, c, test_compare_kernel);
+      if (c->layout == LAYOUT_ELEMENTWISE && c->n_in > 0)
+        {
+          /* the same again with transposed and broadcast inputs */
+          KernelCase *strided = g_memdup2 (c, sizeof *c);
+          g_autofree char *spath = g_strdup_printf ("/backend/compare/%s-strided", c->name);
+
+          strided->strided = TRUE;
+          g_test_add_data_func_full (spath, strided, test_compare_kernel, g_free);
+        }
+    }
+
+  return g_test_run ();
+}

@@ -1,0 +1,566 @@
+/* test-ops-reduce.c: sum, mean, var, max / min, argmax / argmin, softmax and log_softmax */
+#include "config.h"
+
+#include "gnn-test-util.h"
+
+#define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+#define DIMS(...) ((const int[]) { __VA_ARGS__ })
+
+/* x (2, 3, 4) = 0 .. 23 */
+static GnnTensor *
+iota_234 (void)
+{
+  double v[24];
+
+  for (int i = 0; i < 24; i++)
+    v[i] = i;
+  return gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+}
+
+static void
+assert_error (GError **error, gint code, const char *fragment)
+{
+  g_assert_error (*error, GNN_ERROR, code);
+  if (strstr ((*error)->message, fragment) == NULL)
+    g_error ("error message '%s' lacks '%s'", (*error)->message, fragment);
+  g_clear_error (error);
+}
+
+static void
+test_sum_mean (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = iota_234 ();
+  g_autoptr(GnnTensor) s0 = NULL, s02 = NULL, s1k = NULL, sall = NULL, m12 = NULL, mneg = NULL, mall = NULL;
+
+  OK (s0 = gnn_tensor_sum (x, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_shape (s0, GNN_TEST_SHAPE (3, 4), 2);
+  gnn_test_assert_close (s0, GNN_TEST_DATA (12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34), 12, 0, 0);
+  /* non-adjacent dimensions */
+  OK (s02 = gnn_tensor_sum (x, DIMS (0, 2), 2, FALSE, &error));
+  gnn_test_assert_shape (s02, GNN_TEST_SHAPE (3), 1);
+  gnn_test_assert_close (s02, GNN_TEST_DATA (60, 92, 124), 3, 0, 0);
+  OK (s1k = gnn_tensor_sum (x, DIMS (1), 1, TRUE, &error));
+  gnn_test_assert_shape (s1k, GNN_TEST_SHAPE (2, 1, 4), 3);
+  gnn_test_assert_close (s1k, GNN_TEST_DATA (12, 15, 18, 21, 48, 51, 54, 57), 8, 0, 0);
+  OK (sall = gnn_tensor_sum_all (x, &error));
+  gnn_test_assert_shape (sall, NULL, 0);
+  gnn_test_assert_close (sall, GNN_TEST_DATA (276), 1, 0, 0);
+  OK (m12 = gnn_tensor_mean (x, DIMS (2, 1), 2, TRUE, &error));
+  gnn_test_assert_shape (m12, GNN_TEST_SHAPE (2, 1, 1), 3);
+  gnn_test_assert_close (m12, GNN_TEST_DATA (5.5, 17.5), 2, 1e-15, 0);
+  OK (mneg = gnn_tensor_mean (x, DIMS (-1), 1, FALSE, &error));
+  gnn_test_assert_close (mneg, GNN_TEST_DATA (1.5, 5.5, 9.5, 13.5, 17.5, 21.5), 6, 1e-15, 0);
+  OK (mall = gnn_tensor_mean_all (x, &error));
+  gnn_test_assert_close (mall, GNN_TEST_DATA (11.5), 1, 1e-15, 0);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (mall), ==, NULL);
+}
+
+static void
+test_sum_dtypes_and_views (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) i = gnn_tensor_new_from_int64s ((const gint64[]) { 1, 2, 3, 4, 5, 6 }, 6,
+                                                       GNN_TEST_SHAPE (2, 3), 2, &error);
+  g_autoptr(GnnTensor) b = NULL, si = NULL, sb = NULL, x = iota_234 (), t = NULL, st = NULL;
+
+  OK (b = gnn_tensor_gt_scalar (i, 2.5, &error));
+  OK (si = gnn_tensor_sum (i, DIMS (1), 1, FALSE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (si), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (si, GNN_TEST_DATA (6, 15), 2, 0, 0);
+  OK (sb = gnn_tensor_sum_all (b, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (sb), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (sb, GNN_TEST_DATA (4), 1, 0, 0);
+  /* a non-contiguous input: (4, 3, 2) transposed view */
+  OK (t = gnn_tensor_transpose (x, 0, 2, &error));
+  OK (st = gnn_tensor_sum (t, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_shape (st, GNN_TEST_SHAPE (3, 2), 2);
+  gnn_test_assert_close (st, GNN_TEST_DATA (6, 54, 22, 70, 38, 86), 6, 0, 0);
+  g_assert_null (gnn_tensor_mean (i, DIMS (0), 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "Input dtype must be either a floating point");
+}
+
+static void
+test_zero_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) e = NULL, s0 = NULL, s1 = NULL, m0 = NULL, v0 = NULL, sm = NULL, mx = NULL;
+  g_autoptr(GnnTensor) idx = NULL;
+
+  OK (e = gnn_tensor_new_zeros (GNN_TEST_SHAPE (0, 3), 2, GNN_DTYPE_FLOAT32, NULL, &error));
+  OK (s0 = gnn_tensor_sum (e, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_shape (s0, GNN_TEST_SHAPE (3), 1);
+  gnn_test_assert_close (s0, GNN_TEST_DATA (0, 0, 0), 3, 0, 0);
+  OK (s1 = gnn_tensor_sum (e, DIMS (1), 1, TRUE, &error));
+  gnn_test_assert_shape (s1, GNN_TEST_SHAPE (0, 1), 2);
+  OK (m0 = gnn_tensor_mean (e, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_close (m0, GNN_TEST_DATA (NAN, NAN, NAN), 3, 0, 0);
+  OK (v0 = gnn_tensor_var (e, DIMS (0), 1, 1.0, FALSE, &error));
+  gnn_test_assert_close (v0, GNN_TEST_DATA (NAN, NAN, NAN), 3, 0, 0);
+  OK (sm = gnn_tensor_softmax (e, 0, &error));
+  gnn_test_assert_shape (sm, GNN_TEST_SHAPE (0, 3), 2);
+  /* reducing the non-empty dimension of an empty tensor is allowed */
+  OK (mx = gnn_tensor_max_dim (e, 1, FALSE, &idx, &error));
+  gnn_test_assert_shape (mx, GNN_TEST_SHAPE (0), 1);
+  gnn_test_assert_shape (idx, GNN_TEST_SHAPE (0), 1);
+  /* but not the empty one */
+  g_assert_null (gnn_tensor_max_dim (e, 0, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "max(): Expected reduction dim 0 to have non-zero size.");
+  g_assert_null (gnn_tensor_argmin (e, 0, TRUE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "argmin(): Expected reduction dim 0 to have non-zero size.");
+  g_assert_null (gnn_tensor_max_all (e, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "max(): Expected reduction dim to be specified for input.numel() == 0");
+  g_assert_null (gnn_tensor_argmax_all (e, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "argmax(): Expected reduction dim to be specified");
+}
+
+static void
+test_var (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 4, 7, 0, 3), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v1 = NULL, v0 = NULL, vk = NULL, va = NULL, va0 = NULL, one = NULL, vone = NULL;
+  g_autoptr(GnnTensor) f = NULL, vf = NULL, i = NULL, c3 = NULL;
+
+  /* rows: mean 7/3, Σd² = 14/3; mean 10/3, Σd² = 74/3 */
+  OK (v1 = gnn_tensor_var (x, DIMS (1), 1, 1.0, FALSE, &error));
+  gnn_test_assert_close (v1, GNN_TEST_DATA (7.0 / 3, 37.0 / 3), 2, 1e-14, 0);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (v1), ==, NULL);
+  OK (v0 = gnn_tensor_var (x, DIMS (1), 1, 0.0, FALSE, &error));
+  gnn_test_assert_close (v0, GNN_TEST_DATA (14.0 / 9, 74.0 / 9), 2, 1e-14, 0);
+  OK (vk = gnn_tensor_var (x, DIMS (0), 1, 1.0, TRUE, &error));
+  gnn_test_assert_shape (vk, GNN_TEST_SHAPE (1, 3), 2);
+  gnn_test_assert_close (vk, GNN_TEST_DATA (18, 2, 0.5), 3, 1e-14, 0);
+  /* all: mean 17/6, Σd² = 79 - 6 (17/6)² = 185/6 */
+  OK (va = gnn_tensor_var_all (x, 1.0, &error));
+  gnn_test_assert_shape (va, NULL, 0);
+  gnn_test_assert_close (va, GNN_TEST_DATA (185.0 / 30), 1, 1e-14, 0);
+  OK (va0 = gnn_tensor_var (x, NULL, 0, 0.0, FALSE, &error));
+  gnn_test_assert_close (va0, GNN_TEST_DATA (185.0 / 36), 1, 1e-14, 0);
+  /* one element with the unbiased estimate: 0/0 */
+  OK (one = gnn_tensor_new_scalar (3, GNN_DTYPE_FLOAT64, NULL, &error));
+  OK (vone = gnn_tensor_var_all (one, 1.0, &error));
+  gnn_test_assert_close (vone, GNN_TEST_DATA (NAN), 1, 0, 0);
+  /* correction >= N: Σd² / 0 */
+  OK (c3 = gnn_tensor_var (x, DIMS (1), 1, 3.0, FALSE, &error));
+  gnn_test_assert_close (c3, GNN_TEST_DATA (INFINITY, INFINITY), 2, 0, 0);
+  /* float32 keeps its dtype */
+  OK (f = gnn_tensor_to_dtype (x, GNN_DTYPE_FLOAT32, &error));
+  OK (vf = gnn_tensor_var (f, DIMS (1), 1, 1.0, FALSE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (vf), ==, GNN_DTYPE_FLOAT32);
+  gnn_test_assert_close (vf, GNN_TEST_DATA (7.0 / 3, 37.0 / 3), 2, 1e-6, 0);
+  OK (i = gnn_tensor_to_dtype (x, GNN_DTYPE_INT64, &error));
+  g_assert_null (gnn_tensor_var (i, DIMS (0), 1, 1.0, FALSE, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "std and var only support floating point");
+}
+
+static void
+test_max_min (void)
+{
+  g_autoptr(GError) error = NULL;
+  /* ties: 3 at (0, 1) and (0, 2); 2 at (1, 0) and (1, 1) */
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 2, 2, 1), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v = NULL, idx = NULL, vk = NULL, idxk = NULL, mn = NULL, mnidx = NULL;
+  g_autoptr(GnnTensor) ma = NULL, mi = NULL, am = NULL, ami = NULL, ama = NULL, v0 = NULL;
+
+  OK (v = gnn_tensor_max_dim (x, 1, FALSE, &idx, &error));
+  gnn_test_assert_close (v, GNN_TEST_DATA (3, 2), 2, 0, 0);
+  g_assert_cmpint (gnn_tensor_get_dtype (idx), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (idx, GNN_TEST_DATA (1, 0), 2, 0, 0);
+  OK (vk = gnn_tensor_max_dim (x, 0, TRUE, &idxk, &error));
+  gnn_test_assert_shape (vk, GNN_TEST_SHAPE (1, 3), 2);
+  gnn_test_assert_shape (idxk, GNN_TEST_SHAPE (1, 3), 2);
+  gnn_test_assert_close (vk, GNN_TEST_DATA (2, 3, 3), 3, 0, 0);
+  gnn_test_assert_close (idxk, GNN_TEST_DATA (1, 0, 0), 3, 0, 0);
+  OK (mn = gnn_tensor_min_dim (x, -1, FALSE, &mnidx, &error));
+  gnn_test_assert_close (mn, GNN_TEST_DATA (1, 1), 2, 0, 0);
+  gnn_test_assert_close (mnidx, GNN_TEST_DATA (0, 2), 2, 0, 0);
+  /* indices are optional */
+  OK (v0 = gnn_tensor_min_dim (x, 0, FALSE, NULL, &error));
+  gnn_test_assert_close (v0, GNN_TEST_DATA (1, 2, 1), 3, 0, 0);
+  OK (ma = gnn_tensor_max_all (x, &error));
+  gnn_test_assert_shape (ma, NULL, 0);
+  gnn_test_assert_close (ma, GNN_TEST_DATA (3), 1, 0, 0);
+  OK (mi = gnn_tensor_min_all (x, &error));
+  gnn_test_assert_close (mi, GNN_TEST_DATA (1), 1, 0, 0);
+  OK (am = gnn_tensor_argmax (x, 1, FALSE, &error));
+  gnn_test_assert_close (am, GNN_TEST_DATA (1, 0), 2, 0, 0);
+  OK (ami = gnn_tensor_argmin (x, 0, TRUE, &error));
+  gnn_test_assert_shape (ami, GNN_TEST_SHAPE (1, 3), 2);
+  gnn_test_assert_close (ami, GNN_TEST_DATA (0, 1, 1), 3, 0, 0);
+  /* flat index of the first maximum */
+  OK (ama = gnn_tensor_argmax_all (x, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (ama), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (ama, GNN_TEST_DATA (1), 1, 0, 0);
+}
+
+static void
+test_max_min_special (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, NAN, 3, NAN, 2, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v = NULL, idx = NULL, am = NULL, ma = NULL, mn = NULL, mnidx = NULL;
+  g_autoptr(GnnTensor) i = NULL, iv = NULL, iidx = NULL, ia = NULL, b = NULL, bv = NULL, s = NULL, sv = NULL, sidx = NULL;
+
+  /* NaN propagates and its first index is returned */
+  OK (v = gnn_tensor_max_dim (x, 1, FALSE, &idx, &error));
+  gnn_test_assert_close (v, GNN_TEST_DATA (NAN, NAN), 2, 0, 0);
+  gnn_test_assert_close (idx, GNN_TEST_DATA (1, 0), 2, 0, 0);
+  OK (mn = gnn_tensor_min_dim (x, 0, FALSE, &mnidx, &error));
+  gnn_test_assert_close (mn, GNN_TEST_DATA (NAN, NAN, 3), 3, 0, 0);
+  gnn_test_assert_close (mnidx, GNN_TEST_DATA (1, 0, 0), 3, 0, 0);
+  OK (am = gnn_tensor_argmax_all (x, &error));
+  gnn_test_assert_close (am, GNN_TEST_DATA (1), 1, 0, 0);
+  OK (ma = gnn_tensor_max_all (x, &error));
+  gnn_test_assert_close (ma, GNN_TEST_DATA (NAN), 1, 0, 0);
+  /* int64 keeps its dtype */
+  OK (i = gnn_tensor_new_from_int64s ((const gint64[]) { 1, 5, 2, 7, 0, 7 }, 6, GNN_TEST_SHAPE (2, 3), 2, &error));
+  OK (iv = gnn_tensor_max_dim (i, 1, FALSE, &iidx, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (iv), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (iv, GNN_TEST_DATA (5, 7), 2, 0, 0);
+  gnn_test_assert_close (iidx, GNN_TEST_DATA (1, 0), 2, 0, 0);
+  OK (ia = gnn_tensor_min_all (i, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (ia), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (ia, GNN_TEST_DATA (0), 1, 0, 0);
+  /* bool: max works, argmax is refused as in PyTorch */
+  OK (b = gnn_tensor_gt_scalar (i, 4, &error));
+  OK (bv = gnn_tensor_max_all (b, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (bv), ==, GNN_DTYPE_BOOL);
+  gnn_test_assert_close (bv, GNN_TEST_DATA (1), 1, 0, 0);
+  g_assert_null (gnn_tensor_argmax (b, 0, FALSE, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "argmax(): not implemented for bool");
+  /* a zero-dimensional tensor reduces over dim 0 or -1 to itself */
+  OK (s = gnn_tensor_new_scalar (4, GNN_DTYPE_FLOAT32, NULL, &error));
+  OK (sv = gnn_tensor_max_dim (s, -1, TRUE, &sidx, &error));
+  gnn_test_assert_shape (sv, NULL, 0);
+  gnn_test_assert_close (sv, GNN_TEST_DATA (4), 1, 0, 0);
+  gnn_test_assert_close (sidx, GNN_TEST_DATA (0), 1, 0, 0);
+}
+
+static void
+test_softmax (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 1000, 1001, 1002), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) s = NULL, ls = NULL, s0 = NULL, f = NULL, fs = NULL, sc = NULL, ssc = NULL, inf = NULL, sinf = NULL;
+  g_autoptr(GnnTensor) linf = NULL, i = NULL;
+  double z = 1 + exp (1) + exp (2);
+  double a = 1 / z, b = exp (1) / z, c = exp (2) / z, lz = log (z);
+
+  /* subtracting the maximum keeps large inputs finite */
+  OK (s = gnn_tensor_softmax (x, 1, &error));
+  gnn_test_assert_close (s, GNN_TEST_DATA (a, b, c, a, b, c), 6, 1e-14, 0);
+  OK (ls = gnn_tensor_log_softmax (x, -1, &error));
+  gnn_test_assert_close (ls, GNN_TEST_DATA (-lz, 1 - lz, 2 - lz, -lz, 1 - lz, 2 - lz), 6, 1e-13, 0);
+  /* along dim 0, the 999 gap underflows to exactly 0 and 1 */
+  OK (s0 = gnn_tensor_softmax (x, 0, &error));
+  gnn_test_assert_close (s0, GNN_TEST_DATA (0, 0, 0, 1, 1, 1), 6, 0, 0);
+  OK (f = gnn_tensor_to_dtype (x, GNN_DTYPE_FLOAT32, &error));
+  OK (fs = gnn_tensor_softmax (f, 1, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (fs), ==, GNN_DTYPE_FLOAT32);
+  gnn_test_assert_close (fs, GNN_TEST_DATA (a, b, c, a, b, c), 6, 1e-6, 0);
+  /* zero-dimensional: softmax is one, log_softmax zero */
+  OK (sc = gnn_tensor_new_scalar (7, GNN_DTYPE_FLOAT32, NULL, &error));
+  OK (ssc = gnn_tensor_softmax (sc, 0, &error));
+  gnn_test_assert_close (ssc, GNN_TEST_DATA (1), 1, 0, 0);
+  /* -inf entries get probability zero; a row of -inf is NaN as in PyTorch */
+  OK (inf = gnn_test_tensor_d (GNN_TEST_DATA (-INFINITY, 0, -INFINITY, -INFINITY), 4, GNN_TEST_SHAPE (2, 2), 2));
+  OK (sinf = gnn_tensor_softmax (inf, 1, &error));
+  gnn_test_assert_close (sinf, GNN_TEST_DATA (0, 1, NAN, NAN), 4, 0, 0);
+  OK (linf = gnn_tensor_log_softmax (inf, 1, &error));
+  gnn_test_assert_close (linf, GNN_TEST_DATA (-INFINITY, 0, NAN, NAN), 4, 0, 0);
+  OK (i = gnn_tensor_to_dtype (x, GNN_DTYPE_INT64, &error));
+  g_assert_null (gnn_tensor_softmax (i, 1, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "softmax: expected a floating-point tensor, got int64");
+  g_assert_null (gnn_tensor_log_softmax (x, 2, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = iota_234 ();
+
+  g_assert_null (gnn_tensor_sum (x, DIMS (3), 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+  g_assert_null (gnn_tensor_var (x, DIMS (0, -3), 2, 1.0, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "dim 0 appears multiple times in the list of dims");
+  g_assert_null (gnn_tensor_mean (x, DIMS (-4), 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "but got -4");
+  g_assert_null (gnn_tensor_max_dim (x, 5, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range");
+  g_assert_null (gnn_tensor_argmax (x, -4, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range");
+  g_assert_null (gnn_tensor_softmax (x, 3, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range");
+}
+
+static void
+test_grad_fn_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = iota_234 ();
+  struct { GnnTensor *t; const char *name; } cases[9] = { { NULL } };
+
+  gnn_tensor_set_requires_grad (x, TRUE, &error);
+  cases[0].t = gnn_tensor_var (x, DIMS (1), 1, 1.0, FALSE, &error), cases[0].name = "VarBackward0";
+  cases[1].t = gnn_tensor_var_all (x, 0.0, &error), cases[1].name = "VarBackward0";
+  cases[2].t = gnn_tensor_max_dim (x, 1, FALSE, NULL, &error), cases[2].name = "MaxBackward0";
+  cases[3].t = gnn_tensor_min_dim (x, 1, FALSE, NULL, &error), cases[3].name = "MinBackward0";
+  cases[4].t = gnn_tensor_max_all (x, &error), cases[4].name = "MaxBackward1";
+  cases[5].t = gnn_tensor_min_all (x, &error), cases[5].name = "MinBackward1";
+  cases[6].t = gnn_tensor_softmax (x, 1, &error), cases[6].name = "SoftmaxBackward0";
+  cases[7].t = gnn_tensor_log_softmax (x, 1, &error), cases[7].name = "LogSoftmaxBackward0";
+  cases[8].t = gnn_tensor_sum (x, DIMS (0), 1, FALSE, &error), cases[8].name = "SumBackward1";
+  g_assert_no_error (error);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_assert_cmpstr (gnn_tensor_get_grad_fn_name (cases[k].t), ==, cases[k].name);
+      g_object_unref (cases[k].t);
+    }
+  {
+    /* argmax and the indices carry no history */
+    g_autoptr(GnnTensor) idx = NULL, am = NULL;
+    g_autoptr(GnnTensor) v = gnn_tensor_max_dim (x, 0, FALSE, &idx, &error);
+    am = gnn_tensor_argmax (x, 0, FALSE, &error);
+    g_assert_no_error (error);
+    g_assert_false (gnn_tensor_get_requires_grad (idx));
+    g_assert_false (gnn_tensor_get_requires_grad (am));
+    g_assert_cmpstr (gnn_tensor_get_grad_fn_name (idx), ==, NULL);
+  }
+}
+
+/* The gradient of max over a dim goes to the returned (first) index; max over everything
+ * shares it among ties. */
+static void
+test_max_backward_ties (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 2, 2, 1), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v = NULL, s = NULL, m = NULL;
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 2, NAN, NAN), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) my = NULL;
+
+  gnn_tensor_set_requires_grad (x, TRUE, &error);
+  OK (v = gnn_tensor_max_dim (x, 1, FALSE, NULL, &error));
+  OK (s = gnn_tensor_sum_all (v, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (0, 1, 0, 1, 0, 0), 6, 0, 0);
+  OK (gnn_tensor_set_grad (x, NULL, &error));
+  OK (m = gnn_tensor_max_all (x, &error));
+  OK (gnn_tensor_backward (m, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (0, 0.5, 0.5, 0, 0, 0), 6, 0, 0);
+  /* a NaN maximum shares the gradient among the NaNs */
+  gnn_tensor_set_requires_grad (y, TRUE, &error);
+  OK (my = gnn_tensor_max_all (y, &error));
+  OK (gnn_tensor_backward (my, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (y), GNN_TEST_DATA (0, 0, 0, 0, 0.5, 0.5), 6, 0, 0);
+}
+
+/* ---- gradient checks (float64 finite differences) ------------------------------------ */
+
+typedef struct {
+  int dims[3];
+  guint n_dims;
+  gboolean keepdim;
+  double correction;
+  int which;
+} ReduceCase;
+
+enum { F_SUM, F_MEAN, F_VAR, F_MAX_DIM, F_MIN_DIM, F_MAX_ALL, F_SOFTMAX, F_LOG_SOFTMAX };
+
+static GnnTensor *
+f_reduce (GnnTensor *x, gpointer data, GError **error)
+{
+  ReduceCase *c = data;
+
+  switch (c->which)
+    {
+    case F_SUM:
+      return gnn_tensor_sum (x, c->dims, c->n_dims, c->keepdim, error);
+    case F_MEAN:
+      return gnn_tensor_mean (x, c->dims, c->n_dims, c->keepdim, error);
+    case F_VAR:
+      return gnn_tensor_var (x, c->dims, c->n_dims, c->correction, c->keepdim, error);
+    case F_MAX_DIM:
+      return gnn_tensor_max_dim (x, c->dims[0], c->keepdim, NULL, error);
+    case F_MIN_DIM:
+      return gnn_tensor_min_dim (x, c->dims[0], c->keepdim, NULL, error);
+    case F_MAX_ALL:
+      return gnn_tensor_max_all (x, error);
+    case F_SOFTMAX:
+      return gnn_tensor_softmax (x, c->dims[0], error);
+    default:
+      return gnn_tensor_log_softmax (x, c->dims[0], error);
+    }
+}
+
+/* a (2, 3, 4) float64 input with distinct values, so that max and min are unique */
+static GnnTensor *
+distinct_234 (gboolean transposed)
+{
+  double v[24];
+  GnnTensor *t;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = sin (1.3 * i + 0.2) * 2 + 0.01 * i;
+  t = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  if (transposed)
+    {
+      g_autoptr(GnnTensor) owned = t;
+      g_autoptr(GError) error = NULL;
+      t = gnn_tensor_transpose (owned, 0, 2, &error);
+      g_assert_no_error (error);
+    }
+  return t;
+}
+
+static void
+test_gradcheck (void)
+{
+  ReduceCase cases[] = {
+    { { 0 }, 1, FALSE, 0, F_SUM },
+    { { 0, 2 }, 2, TRUE, 0, F_SUM },
+    { { 0 }, 0, FALSE, 0, F_SUM },
+    { { 1 }, 1, FALSE, 0, F_MEAN },
+    { { 2, 0 }, 2, TRUE, 0, F_MEAN },
+    { { 1 }, 1, FALSE, 1, F_VAR },
+    { { 0, 2 }, 2, TRUE, 1, F_VAR },
+    { { 0 }, 0, FALSE, 0, F_VAR },
+    { { -1 }, 1, FALSE, 2, F_VAR },
+    { { 1 }, 1, FALSE, 0, F_MAX_DIM },
+    { { 2 }, 1, TRUE, 0, F_MAX_DIM },
+    { { 0 }, 1, FALSE, 0, F_MIN_DIM },
+    { { 0 }, 0, FALSE, 0, F_MAX_ALL },
+    { { 1 }, 1, FALSE, 0, F_SOFTMAX },
+    { { 0 }, 1, FALSE, 0, F_SOFTMAX },
+    { { -1 }, 1, FALSE, 0, F_LOG_SOFTMAX },
+    { { 1 }, 1, FALSE, 0, F_LOG_SOFTMAX },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    for (int tr = 0; tr < 2; tr++)
+      {
+        g_autoptr(GnnTensor) x = distinct_234 (FALSE);
+        if (tr)
+          {
+            /* another shape: (4, 3, 2) */
+            g_autoptr(GnnTensor) c = NULL;
+            g_autoptr(GError) error = NULL;
+            OK (c = gnn_tensor_transpose (x, 0, 2, &error));
+            g_clear_object (&x);
+            OK (x = gnn_tensor_contiguous (c, &error));
+          }
+        gnn_test_gradcheck (f_reduce, &cases[k], x, 1e-6, 1e-6);
+      }
+}
+
+/* A non-contiguous leaf (a transposed view's base) gets the gradient */
+static GnnTensor *
+f_transposed_softmax_var (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) t = gnn_tensor_transpose (x, 0, 1, error);
+  g_autoptr(GnnTensor) s = t ? gnn_tensor_softmax (t, 0, error) : NULL;
+  return s ? gnn_tensor_var (s, DIMS (1), 1, 1.0, TRUE, error) : NULL;
+}
+
+static void
+test_gradcheck_views (void)
+{
+  g_autoptr(GnnTensor) x = distinct_234 (FALSE);
+
+  gnn_test_gradcheck (f_transposed_softmax_var, NULL, x, 1e-6, 1e-6);
+}
+
+/* ---- large inputs: the parallel and blocked paths ------------------------------------ */
+
+static void
+test_large_and_thread_independent (void)
+{
+  g_autoptr(GError) error = NULL;
+  const gint64 n = 100003;   /* above the blocked single-reduction threshold */
+  g_autofree float *v = g_new (float, n);
+  g_autoptr(GnnTensor) x = NULL, r = NULL;
+  double mean = 0, m2 = 0, mx = -INFINITY;
+  gint64 at = 0;
+  int saved = gnn_get_num_threads ();
+  g_autofree double *first[5] = { NULL };
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      v[i] = (float) (sin (0.37 * (double) i) * 3 + cos (0.011 * (double) i));
+      mean += v[i];
+      if (v[i] > mx)
+        {
+          mx = v[i];
+          at = i;
+        }
+    }
+  mean /= (double) n;
+  for (gint64 i = 0; i < n; i++)
+    m2 += (v[i] - mean) * (v[i] - mean);
+  OK (x = gnn_tensor_new_from_floats (v, n, GNN_TEST_SHAPE (n), 1, &error));
+  {
+    g_autoptr(GnnTensor) var = NULL, ma = NULL, am = NULL;
+    OK (var = gnn_tensor_var_all (x, 1.0, &error));
+    gnn_test_assert_close (var, &(double) { m2 / (double) (n - 1) }, 1, 1e-6, 0);
+    OK (ma = gnn_tensor_max_all (x, &error));
+    gnn_test_assert_close (ma, &mx, 1, 0, 0);
+    OK (am = gnn_tensor_argmax_all (x, &error));
+    gnn_test_assert_close (am, &(double) { (double) at }, 1, 0, 0);
+  }
+  OK (r = gnn_tensor_reshape (x, GNN_TEST_SHAPE (1, 100003), 2, &error));
+  /* the same bits whatever the number of threads */
+  for (int threads = 1; threads <= 4; threads += 3)
+    {
+      g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL;
+      g_autoptr(GnnTensor) t = NULL, tv = NULL;
+      GnnTensor *outs[5];
+      gnn_set_num_threads (threads);
+      OK (a = gnn_tensor_var_all (x, 1.0, &error));
+      OK (b = gnn_tensor_sum_all (x, &error));
+      OK (c = gnn_tensor_softmax (r, 1, &error));
+      OK (tv = gnn_tensor_narrow (x, 0, 0, 700, &error));
+      OK (t = gnn_tensor_reshape (tv, GNN_TEST_SHAPE (7, 100), 2, &error));
+      OK (d = gnn_tensor_var (t, DIMS (0), 1, 0.0, FALSE, &error));
+      OK (e = gnn_tensor_log_softmax (t, 0, &error));
+      outs[0] = a, outs[1] = b, outs[2] = c, outs[3] = d, outs[4] = e;
+      for (int k = 0; k < 5; k++)
+        {
+          gsize m;
+          double *got = gnn_tensor_to_doubles (outs[k], &m, &error);
+          g_assert_no_error (error);
+          if (first[k] == NULL)
+            first[k] = got;
+          else
+            {
+              g_assert_cmpmem (first[k], m * sizeof (double), got, m * sizeof (double));
+              g_free (got);
+            }
+        }
+    }
+  gnn_set_num_threads (saved);
+  for (int k = 0; k < 5; k++)
+    g_free (first[k]);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/ops/reduce/sum-mean", test_sum_mean);
+  g_test_add_func ("/ops/reduce/sum-dtypes-views", test_sum_dtypes_and_views);
+  g_test_add_func ("/ops/reduce/zero-size", test_zero_size);
+  g_test_add_func ("/ops/reduce/var", test_var);
+  g_test_add_func ("/ops/reduce/max-min", test_max_min);
+  g_test_add_func ("/ops/reduce/max-min-special", test_max_min_special);
+  g_test_add_func ("/ops/reduce/softmax", test_softmax);
+  g_test_add_func ("/ops/reduce/errors", test_errors);
+  g_test_add_func ("/ops/reduce/grad-fn-names", test_grad_fn_names);
+  g_test_add_func ("/ops/reduce/max-backward-ties", test_max_backward_ties);
+  g_test_add_func ("/ops/reduce/gradcheck", test_gradcheck);
+  g_test_add_func ("/ops/reduce/gradcheck-views", test_gradcheck_views);
+  g_test_add_func ("/ops/reduce/large-thread-independent", test_large_and_thread_independent);
+  return g_test_run ();
+}
