@@ -90,9 +90,6 @@ load_split (const char  *images_path,
   g_autoptr(GnnTensor) images_u8 = NULL;
   g_autoptr(GnnTensor) labels_u8 = NULL;
   g_autoptr(GnnTensor) flat = NULL;
-  g_autoptr(GnnTensor) as_float = NULL;
-  g_autoptr(GnnTensor) scaled = NULL;
-  g_autoptr(GnnTensor) centred = NULL;
   gint64 n;
 
   images_u8 = gnn_idx_load (images_path, error);
@@ -128,12 +125,12 @@ load_split (const char  *images_path,
       labels_u8 = t;
     }
 
-  /* uint8 (N, 28, 28) → float32 (N, 784) in [0, 1] → normalised */
+  /* uint8 (N, 28, 28) → float32 (N, 784); then (x / 255 - mean) / std, computed in place as
+   * x * (1 / (255 std)) - mean / std to spare two 188 MB temporaries */
   if ((flat = gnn_tensor_reshape (images_u8, (gint64[]) { n, N_PIXELS }, 2, error)) == NULL ||
-      (as_float = gnn_tensor_to_dtype (flat, GNN_DTYPE_FLOAT32, error)) == NULL ||
-      (scaled = gnn_tensor_div_scalar (as_float, 255.0, error)) == NULL ||
-      (centred = gnn_tensor_sub_scalar (scaled, PIXEL_MEAN, error)) == NULL ||
-      (split->images = gnn_tensor_div_scalar (centred, PIXEL_STD, error)) == NULL)
+      (split->images = gnn_tensor_to_dtype (flat, GNN_DTYPE_FLOAT32, error)) == NULL ||
+      !gnn_tensor_mul_scalar_ (split->images, 1.0 / (255.0 * PIXEL_STD), error) ||
+      !gnn_tensor_add_scalar_ (split->images, -PIXEL_MEAN / PIXEL_STD, error))
     return FALSE;
   split->labels = gnn_tensor_to_dtype (labels_u8, GNN_DTYPE_INT64, error);
   if (split->labels == NULL)

@@ -396,11 +396,11 @@ gnn_autograd_check_inplace (GnnTensor *self,
                                "in-place operation.");
           return FALSE;
         }
-      if (bp->requires_grad || p->requires_grad)
+      if (bp->requires_grad && !gnn_tensor_is_contiguous_priv (bp))
         {
           g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                               "in-place operations on a view of a tensor that requires grad are "
-                               "not supported yet: apply the operation out of place");
+                               "in-place operations on a view of a non-contiguous tensor that "
+                               "requires grad are not supported: apply the operation out of place");
           return FALSE;
         }
     }
@@ -418,6 +418,140 @@ gnn_autograd_prepare_inplace (const char      *name,
   return make_node (name, backward, inputs, n_inputs, 1);
 }
 
+/* ---- in place on views: PyTorch's CopySlices ---------------------------------------- */
+
+typedef struct {
+  GnnNode *fn;              /* the in-place op's own node, input 0 being the view */
+  guint ndim;
+  gint64 shape[GNN_MAX_DIMS];
+  gint64 strides[GNN_MAX_DIMS];
+  gint64 offset;            /* of the view inside a contiguous tensor of the base's shape */
+} ViewGeometry;
+
+static void
+view_geometry_free (gpointer data)
+{
+  ViewGeometry *g = data;
+  if (g->fn)
+    gnn_node_unref (g->fn);
+  g_free (g);
+}
+
+/* base grad: the incoming gradient, with the view's region replaced by the gradient the
+ * in-place op gives its view input; the op's other inputs get theirs */
+static gboolean
+copy_slices_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ViewGeometry *g = node->ctx;
+  GnnNode *fn = g->fn;
+  g_autoptr(GnnTensor) result = NULL, region = NULL, slice = NULL;
+  g_autofree GnnTensor **fn_gi = NULL;
+  GnnTensor *fn_go[1];
+  gboolean ok = TRUE;
+
+  if (go[0] == NULL)
+    return TRUE;
+  result = gnn_tensor_clone_contiguous (go[0], gnn_tensor_priv (go[0])->dtype, error);
+  if (result == NULL)
+    return FALSE;
+  region = gnn_tensor_new_view (result, g->ndim, g->shape, g->strides, g->offset);
+  slice = gnn_tensor_clone_contiguous (region, gnn_tensor_priv (region)->dtype, error);
+  if (slice == NULL)
+    return FALSE;
+  fn_go[0] = slice;
+  fn_gi = g_new0 (GnnTensor *, MAX (fn->n_inputs, 1));
+  if (!fn->backward (fn, fn_go, fn_gi, error))
+    {
+      g_prefix_error (error, "%s: ", fn->name);
+      ok = FALSE;
+    }
+  if (ok)
+    ok = fn_gi[0] ? gnn_tensor_copy_ (region, fn_gi[0], error) : gnn_tensor_zero_ (region, error);
+  if (ok && node->edges[0].node)
+    gi[0] = g_steal_pointer (&result);
+  for (guint j = 1; j < fn->n_inputs; j++)
+    {
+      if (ok && node->edges[j].node)
+        gi[j] = g_steal_pointer (&fn_gi[j]);
+      g_clear_object (&fn_gi[j]);
+    }
+  g_clear_object (&fn_gi[0]);
+  return ok;
+}
+
+/* the view's new history: a strided view of its base's */
+static gboolean
+as_strided_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ViewGeometry *g = node->ctx;
+  g_autoptr(GnnTensor) z = NULL, region = NULL;
+
+  if (go[0] == NULL || node->edges[0].node == NULL)
+    return TRUE;
+  z = gnn_tensor_new_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
+  if (z == NULL || !gnn_tensor_zero_ (z, error))
+    return FALSE;
+  region = gnn_tensor_new_view (z, g->ndim, g->shape, g->strides, g->offset);
+  if (!gnn_tensor_copy_ (region, go[0], error))
+    return FALSE;
+  gi[0] = g_steal_pointer (&z);
+  return TRUE;
+}
+
+/* @self is a view of a contiguous base and @node its in-place op's node: the base's history
+ * becomes CopySlices (op's node), the view's a strided view of the base's */
+static void
+rebase_history (GnnTensor *self, GnnNode *node)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnTensor *base = p->base;
+  GnnTensorPrivate *bp = gnn_tensor_priv (base);
+  GnnTensor *inputs[3] = { base, NULL, NULL };
+  GnnNode *cs;
+  ViewGeometry *g = g_new0 (ViewGeometry, 1);
+  ViewGeometry *g2;
+
+  g->ndim = p->ndim;
+  memcpy (g->shape, p->shape, sizeof (gint64) * p->ndim);
+  memcpy (g->strides, p->strides, sizeof (gint64) * p->ndim);
+  g->offset = p->offset - bp->offset;
+  g2 = g_memdup2 (g, sizeof *g);
+
+  cs = make_node ("CopySlices", copy_slices_backward, inputs, 1, 1);
+  /* CopySlices takes the op's other inputs as its own */
+  cs->edges = g_renew (GnnEdge, cs->edges, node->n_inputs);
+  cs->in_ndim = g_renew (guint8, cs->in_ndim, node->n_inputs);
+  cs->in_shape = g_realloc (cs->in_shape, sizeof (gint64[GNN_MAX_DIMS]) * node->n_inputs);
+  cs->in_dtype = g_renew (GnnDtype, cs->in_dtype, node->n_inputs);
+  for (guint j = 1; j < node->n_inputs; j++)
+    {
+      cs->edges[j] = node->edges[j];
+      if (cs->edges[j].node)
+        gnn_node_ref (cs->edges[j].node);
+      cs->in_ndim[j] = node->in_ndim[j];
+      memcpy (cs->in_shape[j], node->in_shape[j], sizeof (gint64[GNN_MAX_DIMS]));
+      cs->in_dtype[j] = node->in_dtype[j];
+    }
+  cs->n_inputs = node->n_inputs;
+  g->fn = node;   /* takes the reference */
+  gnn_node_set_ctx (cs, g, view_geometry_free);
+
+  g_clear_pointer (&bp->grad_fn, gnn_node_unref);
+  bp->grad_fn = cs;
+  bp->output_nr = 0;
+  bp->requires_grad = TRUE;
+
+  /* the view now derives from the base's new history */
+  g_clear_pointer (&p->grad_fn, gnn_node_unref);
+  {
+    GnnNode *vn = make_node ("AsStridedBackward0", as_strided_backward, inputs, 1, 1);
+    gnn_node_set_ctx (vn, g2, view_geometry_free);
+    p->grad_fn = vn;
+    p->output_nr = 0;
+    p->requires_grad = TRUE;
+  }
+}
+
 void
 gnn_autograd_commit_inplace (GnnTensor *self,
                              GnnNode   *node)
@@ -427,6 +561,11 @@ gnn_autograd_commit_inplace (GnnTensor *self,
   p->version->version++;
   if (node == NULL)
     return;
+  if (p->base && gnn_tensor_is_contiguous_priv (gnn_tensor_priv (p->base)))
+    {
+      rebase_history (self, node);
+      return;
+    }
   g_clear_pointer (&p->grad_fn, gnn_node_unref);
   p->grad_fn = node;
   p->output_nr = 0;

@@ -324,7 +324,7 @@ idx_load_stream (GInputStream  *stream,
       b = G_BUFFERED_INPUT_STREAM (buffered);
       while ((available = g_buffered_input_stream_get_available (b)) < 2)
         {
-          gssize r = g_buffered_input_stream_fill (b, 2 - available, cancellable, error);
+          gssize r = g_buffered_input_stream_fill (b, -1, cancellable, error);
           if (r < 0)
             return NULL;
           if (r == 0)

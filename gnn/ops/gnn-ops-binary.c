@@ -1058,6 +1058,37 @@ gnn_tensor_copy_ (GnnTensor *self, GnnTensor *src, GError **error)
   return TRUE;
 }
 
+/* fill_: constants have no gradient */
+static gboolean
+fill_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  return TRUE;
+}
+
+static gboolean
+fill_impl (const char *grad_name, GnnTensor *self, double value, GError **error)
+{
+  GnnKernelTensor o;
+  GnnKernelArgs args = { 0 };
+  GnnNode *node;
+
+  if (!gnn_autograd_check_inplace (self, error))
+    return FALSE;
+  if (gnn_tensor_get_numel (self) > 0)
+    {
+      gnn_tensor_to_kernel (self, &o);
+      args.op = GNN_BACKEND_OP_FILL;
+      args.out = &o;
+      args.s[0] = value;
+      if (!gnn_run_kernel (self, &args, error))
+        return FALSE;
+    }
+  /* the values no longer depend on the old ones: the history gets a zero gradient */
+  node = gnn_autograd_prepare_inplace (grad_name, fill_backward, &self, 1);
+  gnn_autograd_commit_inplace (self, node);
+  return TRUE;
+}
+
 /**
  * gnn_tensor_fill_:
  * @self: the tensor to change
@@ -1071,30 +1102,8 @@ gnn_tensor_copy_ (GnnTensor *self, GnnTensor *src, GError **error)
 gboolean
 gnn_tensor_fill_ (GnnTensor *self, double value, GError **error)
 {
-  GnnKernelTensor o;
-  GnnKernelArgs args = { 0 };
-
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  if (!gnn_autograd_check_inplace (self, error))
-    return FALSE;
-  if (gnn_tensor_get_numel (self) > 0)
-    {
-      gnn_tensor_to_kernel (self, &o);
-      args.op = GNN_BACKEND_OP_FILL;
-      args.out = &o;
-      args.s[0] = value;
-      if (!gnn_run_kernel (self, &args, error))
-        return FALSE;
-    }
-  /* the old history no longer matters: the values are constants now */
-  if (gnn_is_grad_enabled () && gnn_tensor_priv (self)->grad_fn)
-    {
-      GnnTensorPrivate *p = gnn_tensor_priv (self);
-      g_clear_pointer (&p->grad_fn, gnn_node_unref);
-      p->requires_grad = FALSE;
-    }
-  gnn_autograd_commit_inplace (self, NULL);
-  return TRUE;
+  return fill_impl ("FillBackward2", self, value, error);
 }
 
 /**
@@ -1109,5 +1118,6 @@ gnn_tensor_fill_ (GnnTensor *self, double value, GError **error)
 gboolean
 gnn_tensor_zero_ (GnnTensor *self, GError **error)
 {
-  return gnn_tensor_fill_ (self, 0.0, error);
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return fill_impl ("ZeroBackward0", self, 0.0, error);
 }

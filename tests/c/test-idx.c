@@ -335,8 +335,10 @@ test_bad_data (void)
   g_autoptr(GBytes) claims_gb = idx_bytes (0x08, 1, (guint32[]) { 1u << 30 }, data, 10);
   g_autoptr(GBytes) big_trailing = NULL;
   g_autoptr(GByteArray) a = idx_header (0x08, 1, (guint32[]) { 1 });
+  guint header_len = a->len;
 
-  g_byte_array_set_size (a, a->len + 1 + 3 * 1024 * 1024);
+  g_byte_array_set_size (a, header_len + 1 + 3 * 1024 * 1024);
+  memset (a->data + header_len, 0xab, a->len - header_len);
   big_trailing = g_byte_array_free_to_bytes (g_steal_pointer (&a));
 
   assert_bad ("truncated-data", truncated, "truncated IDX data: expected 6 bytes of data, found 4");

@@ -16,6 +16,7 @@ static GnnTensor *call_clamp_lower (GnnTensor *x, gpointer data, GError **error)
 static GnnTensor *call_clamp_upper (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_clamp (x, NAN, 0.75, error); }
 static GnnTensor *call_clamp_min (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_clamp_min (x, -0.5, error); }
 static GnnTensor *call_clamp_max (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_clamp_max (x, 0.75, error); }
+static GnnTensor *call_clamp_min_nan (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_clamp_min (x, NAN, error); }
 static GnnTensor *call_leaky_relu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_leaky_relu (x, 0.1, error); }
 static GnnTensor *call_elu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_elu (x, 0.7, error); }
 static GnnTensor *call_gelu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_gelu (x, NULL, error); }
@@ -377,6 +378,9 @@ test_kinks (void)
   assert_grad_at (call_clamp_upper, NULL, GNN_TEST_DATA (-9, 0.75, 1), GNN_TEST_DATA (1, 1, 0), 3);
   assert_grad_at (call_clamp_min, NULL, GNN_TEST_DATA (-1, -0.5, 0), GNN_TEST_DATA (0, 1, 1), 3);
   assert_grad_at (call_clamp_max, NULL, GNN_TEST_DATA (0, 0.75, 1), GNN_TEST_DATA (1, 1, 0), 3);
+  /* a NaN bound: NaN out, no gradient, still recorded */
+  assert_op_values (call_clamp_min_nan, NULL, GNN_TEST_DATA (-1, 0, 2), GNN_TEST_DATA (NAN, NAN, NAN), 3);
+  assert_grad_at (call_clamp_min_nan, NULL, GNN_TEST_DATA (-1, 0, 2), GNN_TEST_DATA (0, 0, 0), 3);
   assert_grad_at (call_unary, gnn_tensor_sqrt, GNN_TEST_DATA (0, 1), GNN_TEST_DATA (INFINITY, 0.5), 2);
   assert_grad_at (call_unary, gnn_tensor_log, GNN_TEST_DATA (0, 2), GNN_TEST_DATA (INFINITY, 0.5), 2);
 }

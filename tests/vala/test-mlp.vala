@@ -1,9 +1,9 @@
 /* test-mlp.vala: a two-layer MLP built from gnn ops in Vala, checked against torch.
  *
- *   h = x @ w1.T + b1;  a = relu (h);  out = a @ w2.T + b2;  loss = mean ((out - y) ** 2)
+ *   h = x @ w1.T + b1;  a = act (h);  out = a @ w2.T + b2;  loss = mean ((out - y) ** 2)
  *
- * relu is spelled with maximum (x, 0) until Tensor.relu is in the VAPI (no pre-activation is 0,
- * so the gradients are relu's). The expected values were computed by torch; regenerate them
+ * act is relu, relu spelled with maximum (h, 0) (no pre-activation is 0, so the gradients are
+ * relu's), or tanh. The expected values were computed by torch; regenerate them
  * with `/usr/bin/python3 tests/js/gen-mlp-expected.py` (it rewrites the block below and the
  * one in tests/js/test-mlp.js).
  *
@@ -101,6 +101,12 @@ const float[] EXPECTED_TANH_B2 = {
 const double RTOL = 1e-5;
 const double ATOL = 1e-6;
 
+enum Activation {
+    RELU,
+    RELU_AS_MAXIMUM,
+    TANH
+}
+
 class MlpTest : Object {
     Gnn.Tensor w1;
     Gnn.Tensor b1;
@@ -166,29 +172,42 @@ class MlpTest : Object {
         return input.matmul (weight.t ()).add (bias, 1.0);
     }
 
-    public bool run (bool use_linear) throws Error {
-        var zero = new Gnn.Tensor.zeros ({}, Gnn.Dtype.FLOAT32, null);
+    static Gnn.Tensor activate (Gnn.Tensor h, Activation act) throws Error {
+        switch (act) {
+        case Activation.RELU:
+            return h.relu ();
+        case Activation.RELU_AS_MAXIMUM:
+            return h.maximum (new Gnn.Tensor.zeros ({}, Gnn.Dtype.FLOAT32, null));
+        default:
+            return h.tanh ();
+        }
+    }
+
+    public bool run (Activation act, bool use_linear) throws Error {
+        bool tanh = act == Activation.TANH;
         var h = layer (x, w1, b1, use_linear);
-        var output = layer (h.maximum (zero), w2, b2, use_linear);
+        var output = layer (activate (h, act), w2, b2, use_linear);
         var loss = output.sub (y, 1.0).pow_scalar (2.0).mean_all ();
         bool ok = true;
 
         ok &= same_shape (output, { N, D_OUT }, "out");
-        ok &= close (values (output), EXPECTED_RELU_OUT, "out");
+        ok &= close (values (output), tanh ? EXPECTED_TANH_OUT : EXPECTED_RELU_OUT, "out");
         ok &= same_shape (loss, {}, "loss");
         ok &= loss.get_requires_grad ();
-        ok &= close (values (loss), { EXPECTED_RELU_LOSS }, "loss");
-        ok &= close ({ (float) loss.item () }, { EXPECTED_RELU_LOSS }, "loss.item ()");
+        float expected_loss = tanh ? EXPECTED_TANH_LOSS : EXPECTED_RELU_LOSS;
+        ok &= close (values (loss), { expected_loss }, "loss");
+        ok &= close ({ (float) loss.item () }, { expected_loss }, "loss.item ()");
 
         loss.backward (null, false);
-        ok &= close (values (w1.get_grad ()), EXPECTED_RELU_W1, "grad of w1");
-        ok &= close (values (b1.get_grad ()), EXPECTED_RELU_B1, "grad of b1");
-        ok &= close (values (w2.get_grad ()), EXPECTED_RELU_W2, "grad of w2");
-        ok &= close (values (b2.get_grad ()), EXPECTED_RELU_B2, "grad of b2");
+        ok &= close (values (w1.get_grad ()), tanh ? EXPECTED_TANH_W1 : EXPECTED_RELU_W1, "grad of w1");
+        ok &= close (values (b1.get_grad ()), tanh ? EXPECTED_TANH_B1 : EXPECTED_RELU_B1, "grad of b1");
+        ok &= close (values (w2.get_grad ()), tanh ? EXPECTED_TANH_W2 : EXPECTED_RELU_W2, "grad of w2");
+        ok &= close (values (b2.get_grad ()), tanh ? EXPECTED_TANH_B2 : EXPECTED_RELU_B2, "grad of b2");
         ok &= same_shape (w1.get_grad (), { HIDDEN, D_IN }, "grad of w1");
         ok &= same_shape (b2.get_grad (), { D_OUT }, "grad of b2");
         /* the array-out path agrees with the bytes path */
-        ok &= close (w2.get_grad ().to_floats (), EXPECTED_RELU_W2, "grad of w2 (to_floats)");
+        ok &= close (w2.get_grad ().to_floats (), tanh ? EXPECTED_TANH_W2 : EXPECTED_RELU_W2,
+                     "grad of w2 (to_floats)");
         ok &= x.get_grad () == null;
 
         /* a second backward through the freed graph is Gnn.Error.AUTOGRAD */
@@ -208,9 +227,9 @@ static void check (bool ok) {
         Test.fail ();
 }
 
-static void run_mlp (bool use_linear) {
+static void run_mlp (Activation act, bool use_linear) {
     try {
-        check (new MlpTest ().run (use_linear));
+        check (new MlpTest ().run (act, use_linear));
     } catch (Error e) {
         Test.message ("%s: %d: %s", e.domain.to_string (), e.code, e.message);
         Test.fail ();
@@ -273,8 +292,11 @@ static void test_hook () {
 
 int main (string[] args) {
     Test.init (ref args);
-    Test.add_func ("/vala/mlp/linear", () => run_mlp (true));
-    Test.add_func ("/vala/mlp/matmul-add", () => run_mlp (false));
+    Test.add_func ("/vala/mlp/relu/linear", () => run_mlp (Activation.RELU, true));
+    Test.add_func ("/vala/mlp/relu/matmul-add", () => run_mlp (Activation.RELU, false));
+    Test.add_func ("/vala/mlp/relu-as-maximum/linear", () => run_mlp (Activation.RELU_AS_MAXIMUM, true));
+    Test.add_func ("/vala/mlp/tanh/linear", () => run_mlp (Activation.TANH, true));
+    Test.add_func ("/vala/mlp/tanh/matmul-add", () => run_mlp (Activation.TANH, false));
     Test.add_func ("/vala/errors/shape", test_shape_error);
     Test.add_func ("/vala/grad-mode/no-grad", test_no_grad);
     Test.add_func ("/vala/hooks/register-hook", test_hook);

@@ -629,7 +629,7 @@ float_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_POW_SCALAR:           return pow (a, s0);
     case GNN_BACKEND_OP_RELU:                 return isnan (a) || a > 0 ? a : 0.0;
     case GNN_BACKEND_OP_LEAKY_RELU:           return a > 0 ? a : s0 * a;
-    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : s0 * expm1 (a);
+    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : s0 * (exp (a) - 1.0);
     case GNN_BACKEND_OP_GELU:                 return gelu (a, args->i[0]);
     case GNN_BACKEND_OP_SILU:                 return a * sigmoid (a);
     case GNN_BACKEND_OP_SIGMOID:              return sigmoid (a);
@@ -744,6 +744,9 @@ k_elementwise (const GnnKernelArgs *args,
 
   if (!check_same_shape (args, n_in, error))
     return FALSE;
+  if ((args->op == GNN_BACKEND_OP_GELU || args->op == GNN_BACKEND_OP_GELU_BACKWARD) &&
+      args->i[0] != 0 && args->i[0] != 1)
+    return layout_error (args, error, "i0 must be 0 (erf) or 1 (tanh), got %" G_GINT64_FORMAT, args->i[0]);
   for (gint64 l = 0; l < n; l++)
     {
       gint64 o = offset_of (out, l);
@@ -923,8 +926,12 @@ k_max_min (const GnnKernelArgs *args,
     return FALSE;
   if (args->out2 && args->out2->dtype != GNN_DTYPE_INT64)
     return layout_error (args, error, "out2 must be int64, got %s", gnn_dtype_get_name (args->out2->dtype));
-  if (r == 0 && outer * inner > 0)
-    return layout_error (args, error, "cannot reduce over a dimension of size 0");
+  if (r == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX, "reference %s kernel: cannot reduce over a "
+                   "dimension of size zero", op_name (args->op));
+      return FALSE;
+    }
 
   for (gint64 o = 0; o < outer; o++)
     for (gint64 i = 0; i < inner; i++)
