@@ -258,11 +258,15 @@ gnn_elementwise (const char   *name,
   for (guint k = 0; k < n_inputs; k++)
     {
       GnnDtype d = gnn_tensor_priv (inputs[k])->dtype;
-      if (d == compute || (op == GNN_BACKEND_OP_WHERE && k == 0))
-        cast[k] = g_object_ref (inputs[k]);
-      else if (!(cast[k] = gnn_tensor_clone_contiguous (inputs[k], compute, error)))
-        goto out;
-      gnn_kernel_tensor_broadcast (cast[k], ndim, shape, &kin[k]);
+      GnnTensor *src = inputs[k];
+      /* cast[k] only holds converted copies: the inputs themselves are borrowed */
+      if (d != compute && !(op == GNN_BACKEND_OP_WHERE && k == 0))
+        {
+          if (!(cast[k] = gnn_tensor_clone_contiguous (inputs[k], compute, error)))
+            goto out;
+          src = cast[k];
+        }
+      gnn_kernel_tensor_broadcast (src, ndim, shape, &kin[k]);
       args.in[k] = &kin[k];
     }
 

@@ -235,4 +235,567 @@ static const OpCase unary_cases[] = {
 
 /* ---- linear algebra ----------------------------------------------------------------- */
 
-FN (op_matmul, gnn_tensor_matmul (x[0], g_autoptr_cleanup_hack (x[1]), e))
+/* (3, 4) · (3, 4)ᵀ: the second operand transposed, as a view */
+static GnnTensor *
+op_matmul (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) bt = gnn_tensor_t (x[1], e);
+  return bt ? gnn_tensor_matmul (x[0], bt, e) : NULL;
+}
+
+/* batched: (2, 3, 2) · (2, 2, 3) from the two inputs */
+static GnnTensor *
+op_matmul_batched (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) a = gnn_tensor_reshape (x[0], GNN_TEST_SHAPE (2, 3, 2), 3, e);
+  g_autoptr(GnnTensor) b = a ? gnn_tensor_reshape (x[1], GNN_TEST_SHAPE (2, 2, 3), 3, e) : NULL;
+  return b ? gnn_tensor_matmul (a, b, e) : NULL;
+}
+
+/* a batch against one matrix, broadcast: (2, 3, 2) · (2, 4) */
+static GnnTensor *
+op_matmul_broadcast (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) a = gnn_tensor_reshape (x[0], GNN_TEST_SHAPE (2, 3, 2), 3, e);
+  g_autoptr(GnnTensor) b = a ? gnn_tensor_reshape (x[1], GNN_TEST_SHAPE (6, 2), 2, e) : NULL;
+  g_autoptr(GnnTensor) b2 = b ? gnn_tensor_narrow (b, 0, 0, 2, e) : NULL;
+  return b2 ? gnn_tensor_matmul (a, b2, e) : NULL;
+}
+
+/* vector · matrix */
+static GnnTensor *
+op_matmul_vector (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) v = gnn_tensor_select (x[0], 1, 2, e);
+  return v ? gnn_tensor_matmul (v, x[1], e) : NULL;
+}
+
+/* linear (x, weight, bias): (3, 4) · (4, 4)ᵀ... weight (2, 4) from x[1], bias from x[2] */
+static GnnTensor *
+op_linear (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) weight = gnn_tensor_narrow (x[1], 0, 0, 2, e);
+  g_autoptr(GnnTensor) b = weight ? gnn_tensor_select (x[2], 0, 0, e) : NULL;
+  g_autoptr(GnnTensor) bias = b ? gnn_tensor_narrow (b, 0, 0, 2, e) : NULL;
+  return bias ? gnn_tensor_linear (x[0], weight, bias, e) : NULL;
+}
+
+static GnnTensor *
+op_linear_no_bias (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_linear (x[0], x[1], NULL, e);
+}
+
+static const OpCase linalg_cases[] = {
+  { "matmul", op_matmul, 2, -2, 2, TRUE },
+  { "matmul (batched)", op_matmul_batched, 2, -2, 2, TRUE },
+  { "matmul (broadcast)", op_matmul_broadcast, 2, -2, 2, TRUE },
+  { "matmul (vector)", op_matmul_vector, 2, -2, 2, TRUE },
+  { "linear", op_linear, 3, -2, 2, TRUE },
+  { "linear (no bias)", op_linear_no_bias, 2, -2, 2, TRUE },
+};
+
+/* ---- reductions --------------------------------------------------------------------- */
+
+static const int dim0[] = { 0 }, dim1[] = { 1 }, dims01[] = { 0, 1 };
+
+FN (op_sum, gnn_tensor_sum (x[0], dim1, 1, FALSE, e))
+FN (op_sum_keep, gnn_tensor_sum (x[0], dim0, 1, TRUE, e))
+FN (op_sum_both, gnn_tensor_sum (x[0], dims01, 2, FALSE, e))
+FN (op_sum_all, gnn_tensor_sum_all (x[0], e))
+FN (op_mean, gnn_tensor_mean (x[0], dim0, 1, TRUE, e))
+FN (op_mean_all, gnn_tensor_mean_all (x[0], e))
+FN (op_var, gnn_tensor_var (x[0], dim1, 1, 1.0, FALSE, e))
+FN (op_var_dim0, gnn_tensor_var (x[0], dim0, 1, 0.0, TRUE, e))
+FN (op_var_all, gnn_tensor_var_all (x[0], 1.0, e))
+FN (op_max_all, gnn_tensor_max_all (x[0], e))
+FN (op_min_all, gnn_tensor_min_all (x[0], e))
+FN (op_argmax, gnn_tensor_argmax (x[0], 1, FALSE, e))
+FN (op_argmax_all, gnn_tensor_argmax_all (x[0], e))
+FN (op_argmin, gnn_tensor_argmin (x[0], 0, TRUE, e))
+
+static GnnTensor *
+op_max_dim (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) indices = NULL;
+  GnnTensor *values = gnn_tensor_max_dim (x[0], 1, FALSE, &indices, e);
+
+  if (values && indices == NULL)
+    {
+      g_set_error_literal (e, GNN_ERROR, GNN_ERROR_FAILED, "max_dim gave no indices");
+      g_clear_object (&values);
+    }
+  return values;
+}
+
+static GnnTensor *
+op_min_dim (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) indices = NULL;
+  GnnTensor *values = gnn_tensor_min_dim (x[0], 0, TRUE, &indices, e);
+
+  if (values && indices == NULL)
+    {
+      g_set_error_literal (e, GNN_ERROR, GNN_ERROR_FAILED, "min_dim gave no indices");
+      g_clear_object (&values);
+    }
+  return values;
+}
+
+/* an integer reduction */
+static GnnTensor *
+op_sum_int (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) i = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
+  return i ? gnn_tensor_sum (i, dim1, 1, FALSE, e) : NULL;
+}
+
+static GnnTensor *
+op_max_int (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) i = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
+  return i ? gnn_tensor_max_dim (i, 0, FALSE, NULL, e) : NULL;
+}
+
+static const OpCase reduce_cases[] = {
+  { "sum", op_sum, 1, -2, 2, TRUE },
+  { "sum (keepdim)", op_sum_keep, 1, -2, 2, TRUE },
+  { "sum (both dims)", op_sum_both, 1, -2, 2, TRUE },
+  { "sum_all", op_sum_all, 1, -2, 2, TRUE },
+  { "mean", op_mean, 1, -2, 2, TRUE },
+  { "mean_all", op_mean_all, 1, -2, 2, TRUE },
+  { "var", op_var, 1, -2, 2, TRUE },
+  { "var (dim 0)", op_var_dim0, 1, -2, 2, TRUE },
+  { "var_all", op_var_all, 1, -2, 2, TRUE },
+  { "max_dim", op_max_dim, 1, -2, 2, TRUE },
+  { "min_dim", op_min_dim, 1, -2, 2, TRUE },
+  { "max_all", op_max_all, 1, -2, 2, TRUE },
+  { "min_all", op_min_all, 1, -2, 2, TRUE },
+  { "argmax", op_argmax, 1, -2, 2, FALSE },
+  { "argmax_all", op_argmax_all, 1, -2, 2, FALSE },
+  { "argmin", op_argmin, 1, -2, 2, FALSE },
+  { "sum (int64)", op_sum_int, 1, -9, 9, FALSE },
+  { "max_dim (int64)", op_max_int, 1, -9, 9, FALSE },
+};
+
+/* ---- views, shapes, joining and indexing -------------------------------------------- */
+
+FN (op_view, gnn_tensor_view (x[0], GNN_TEST_SHAPE (2, 6), 2, e))
+FN (op_transpose, gnn_tensor_transpose (x[0], 0, 1, e))
+FN (op_t, gnn_tensor_t (x[0], e))
+FN (op_narrow, gnn_tensor_narrow (x[0], 1, 1, 2, e))
+FN (op_select, gnn_tensor_select (x[0], 0, 2, e))
+FN (op_slice, gnn_tensor_slice (x[0], 1, 0, 4, 2, e))
+FN (op_unsqueeze, gnn_tensor_unsqueeze (x[0], 1, e))
+FN (op_flatten, gnn_tensor_flatten (x[0], 0, -1, e))
+FN (op_clone, gnn_tensor_clone (x[0], e))
+FN (op_to_f32, gnn_tensor_to_dtype (x[0], GNN_DTYPE_FLOAT32, e))
+FN (op_to_cpu, gnn_tensor_to_device (x[0], "cpu", e))
+
+static GnnTensor *
+op_permute (GnnTensor **x, GError **e)
+{
+  const int perm[] = { 1, 0 };
+  return gnn_tensor_permute (x[0], perm, 2, e);
+}
+
+/* reshape of a transposed view copies */
+static GnnTensor *
+op_reshape (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) t = gnn_tensor_t (x[0], e);
+  return t ? gnn_tensor_reshape (t, GNN_TEST_SHAPE (12), 1, e) : NULL;
+}
+
+static GnnTensor *
+op_contiguous (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) t = gnn_tensor_t (x[0], e);
+  return t ? gnn_tensor_contiguous (t, e) : NULL;
+}
+
+static GnnTensor *
+op_expand (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) u = gnn_tensor_unsqueeze (x[0], 0, e);
+  return u ? gnn_tensor_expand (u, GNN_TEST_SHAPE (2, 3, 4), 3, e) : NULL;
+}
+
+static GnnTensor *
+op_squeeze (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) u = gnn_tensor_unsqueeze (x[0], 0, e);
+  return u ? gnn_tensor_squeeze (u, e) : NULL;
+}
+
+static GnnTensor *
+op_squeeze_dim (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) u = gnn_tensor_unsqueeze (x[0], 2, e);
+  return u ? gnn_tensor_squeeze_dim (u, 2, e) : NULL;
+}
+
+/* float64 → float16 → bfloat16 → float64, gradients flowing back through each conversion */
+static GnnTensor *
+op_to_half (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) h = gnn_tensor_to_dtype (x[0], GNN_DTYPE_FLOAT16, e);
+  g_autoptr(GnnTensor) b = h ? gnn_tensor_to_dtype (h, GNN_DTYPE_BFLOAT16, e) : NULL;
+  return b ? gnn_tensor_to_dtype (b, GNN_DTYPE_FLOAT64, e) : NULL;
+}
+
+static GnnTensor *
+op_cat (GnnTensor **x, GError **e)
+{
+  return gnn_cat (x, 2, 0, e);
+}
+
+static GnnTensor *
+op_stack (GnnTensor **x, GError **e)
+{
+  return gnn_stack (x, 2, 1, e);
+}
+
+/* index_select with repeated indices; backward adds them up (index_add) */
+static GnnTensor *
+op_index_select (GnnTensor **x, GError **e)
+{
+  const gint64 idx[] = { 3, 0, 3, 1, 3 };
+  g_autoptr(GnnTensor) index = gnn_tensor_new_from_int64s (idx, 5, GNN_TEST_SHAPE (5), 1, e);
+  return index ? gnn_tensor_index_select (x[0], 1, index, e) : NULL;
+}
+
+static GnnTensor *
+op_index_select_rows (GnnTensor **x, GError **e)
+{
+  const gint64 idx[] = { 2, 2, 0 };
+  g_autoptr(GnnTensor) index = gnn_tensor_new_from_int64s (idx, 3, GNN_TEST_SHAPE (3), 1, e);
+  return index ? gnn_tensor_index_select (x[0], 0, index, e) : NULL;
+}
+
+/* gather along dim 1; backward scatters and adds (scatter_add) */
+static GnnTensor *
+op_gather (GnnTensor **x, GError **e)
+{
+  const gint64 idx[] = { 0, 3, 3, 1, 2, 2, 0, 0, 1 };
+  g_autoptr(GnnTensor) index = gnn_tensor_new_from_int64s (idx, 9, GNN_TEST_SHAPE (3, 3), 2, e);
+  return index ? gnn_tensor_gather (x[0], 1, index, e) : NULL;
+}
+
+static GnnTensor *
+op_gather_dim0 (GnnTensor **x, GError **e)
+{
+  const gint64 idx[] = { 2, 0, 1, 1, 0, 0, 2, 2 };
+  g_autoptr(GnnTensor) index = gnn_tensor_new_from_int64s (idx, 8, GNN_TEST_SHAPE (2, 4), 2, e);
+  return index ? gnn_tensor_gather (x[0], 0, index, e) : NULL;
+}
+
+static GnnTensor *
+op_one_hot (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) labels = gnn_tensor_argmax (x[0], 1, FALSE, e);
+  return labels ? gnn_tensor_one_hot (labels, 4, e) : NULL;
+}
+
+static const OpCase shape_cases[] = {
+  { "view", op_view, 1, -2, 2, TRUE },
+  { "reshape", op_reshape, 1, -2, 2, TRUE },
+  { "transpose", op_transpose, 1, -2, 2, TRUE },
+  { "t", op_t, 1, -2, 2, TRUE },
+  { "permute", op_permute, 1, -2, 2, TRUE },
+  { "narrow", op_narrow, 1, -2, 2, TRUE },
+  { "select", op_select, 1, -2, 2, TRUE },
+  { "slice", op_slice, 1, -2, 2, TRUE },
+  { "expand", op_expand, 1, -2, 2, TRUE },
+  { "unsqueeze", op_unsqueeze, 1, -2, 2, TRUE },
+  { "squeeze", op_squeeze, 1, -2, 2, TRUE },
+  { "squeeze_dim", op_squeeze_dim, 1, -2, 2, TRUE },
+  { "flatten", op_flatten, 1, -2, 2, TRUE },
+  { "contiguous", op_contiguous, 1, -2, 2, TRUE },
+  { "clone", op_clone, 1, -2, 2, TRUE },
+  { "to_dtype", op_to_f32, 1, -2, 2, TRUE },
+  { "to_dtype (float16, bfloat16)", op_to_half, 1, -2, 2, TRUE },
+  { "to_device", op_to_cpu, 1, -2, 2, TRUE },
+  { "cat", op_cat, 2, -2, 2, TRUE },
+  { "stack", op_stack, 2, -2, 2, TRUE },
+  { "index_select", op_index_select, 1, -2, 2, TRUE },
+  { "index_select (dim 0)", op_index_select_rows, 1, -2, 2, TRUE },
+  { "gather", op_gather, 1, -2, 2, TRUE },
+  { "gather (dim 0)", op_gather_dim0, 1, -2, 2, TRUE },
+  { "one_hot", op_one_hot, 1, -2, 2, FALSE },
+};
+
+/* ---- in place ----------------------------------------------------------------------- */
+
+/* x[0] cloned (so that it may change), changed by @expr on `c`, returned */
+#define INPLACE(name, expr)                                                  \
+  static GnnTensor *name (GnnTensor **x, GError **e)                         \
+  {                                                                          \
+    GnnTensor *c = gnn_tensor_clone (x[0], e);                               \
+    if (c && !(expr))                                                        \
+      g_clear_object (&c);                                                   \
+    return c;                                                                \
+  }
+
+INPLACE (op_add_, gnn_tensor_add_ (c, x[1], 0.5, e))
+INPLACE (op_sub_, gnn_tensor_sub_ (c, x[1], 0.5, e))
+INPLACE (op_mul_, gnn_tensor_mul_ (c, x[1], e))
+INPLACE (op_div_, gnn_tensor_div_ (c, x[1], e))
+INPLACE (op_add_scalar_, gnn_tensor_add_scalar_ (c, 2.0, e))
+INPLACE (op_mul_scalar_, gnn_tensor_mul_scalar_ (c, 2.0, e))
+INPLACE (op_fill_, gnn_tensor_fill_ (c, 3.0, e))
+INPLACE (op_zero_, gnn_tensor_zero_ (c, e))
+
+/* the optimizer helpers: no autograd, as in an optimizer step */
+#define INPLACE_NO_GRAD(name, expr)                                          \
+  static GnnTensor *name (GnnTensor **x, GError **e)                         \
+  {                                                                          \
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();              \
+    GnnTensor *c = gnn_tensor_clone (x[0], e);                               \
+    if (c && !(expr))                                                        \
+      g_clear_object (&c);                                                   \
+    return c;                                                                \
+  }
+
+INPLACE_NO_GRAD (op_lerp_, gnn_tensor_lerp_ (c, x[1], 0.3, e))
+INPLACE_NO_GRAD (op_lerp_far_, gnn_tensor_lerp_ (c, x[1], 0.9, e))
+INPLACE_NO_GRAD (op_addcmul_, gnn_tensor_addcmul_ (c, x[1], x[2], 0.5, e))
+INPLACE_NO_GRAD (op_addcdiv_, gnn_tensor_addcdiv_ (c, x[1], x[2], -0.5, e))
+
+/* copy_ into a tensor without history: the gradient flows to the source */
+static GnnTensor *
+op_copy_ (GnnTensor **x, GError **e)
+{
+  GnnTensor *c = gnn_tensor_new_zeros (GNN_TEST_SHAPE (3, 4), 2, GNN_DTYPE_FLOAT32, NULL, e);
+
+  if (c && !gnn_tensor_copy_ (c, x[0], e))
+    g_clear_object (&c);
+  return c;
+}
+
+static const OpCase inplace_cases[] = {
+  { "add_", op_add_, 2, -2, 2, TRUE },
+  { "sub_", op_sub_, 2, -2, 2, TRUE },
+  { "mul_", op_mul_, 2, -2, 2, TRUE },
+  { "div_", op_div_, 2, 0.5, 2, TRUE },
+  { "add_scalar_", op_add_scalar_, 1, -2, 2, TRUE },
+  { "mul_scalar_", op_mul_scalar_, 1, -2, 2, TRUE },
+  { "copy_", op_copy_, 1, -2, 2, TRUE },
+  { "fill_", op_fill_, 1, -2, 2, FALSE },
+  { "zero_", op_zero_, 1, -2, 2, FALSE },
+  { "lerp_", op_lerp_, 2, -2, 2, FALSE },
+  { "lerp_ (weight ≥ 0.5)", op_lerp_far_, 2, -2, 2, FALSE },
+  { "addcmul_", op_addcmul_, 3, -2, 2, FALSE },
+  { "addcdiv_", op_addcdiv_, 3, 0.5, 2, FALSE },
+};
+
+/* ---- creation and data access, in every dtype --------------------------------------- */
+
+static void
+check_created (GString *failures, const char *what, GnnTensor *t, GError *error)
+{
+  if (t == NULL)
+    g_string_append_printf (failures, "\n  %s: %s", what, error ? error->message : "NULL without an error");
+  g_clear_object (&t);
+}
+
+static void
+exercise_creation (GString *failures)
+{
+  const gint64 shape[] = { 2, 3 };
+
+  for (GnnDtype d = GNN_DTYPE_FLOAT32; d <= GNN_DTYPE_BFLOAT16; d++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *what = NULL;
+      GnnTensor *t;
+
+#define CREATED(name, expr)                                                       \
+      G_STMT_START {                                                              \
+        g_free (what);                                                            \
+        what = g_strdup_printf ("%s (%s)", name, gnn_dtype_get_name (d));         \
+        t = (expr);                                                               \
+        check_created (failures, what, t, error);                                 \
+        g_clear_error (&error);                                                   \
+      } G_STMT_END
+
+      CREATED ("empty", gnn_tensor_new_empty (shape, 2, d, NULL, &error));
+      CREATED ("zeros", gnn_tensor_new_zeros (shape, 2, d, "cpu", &error));
+      CREATED ("ones", gnn_tensor_new_ones (shape, 2, d, NULL, &error));
+      CREATED ("full", gnn_tensor_new_full (shape, 2, 2.5, d, NULL, &error));
+      CREATED ("scalar", gnn_tensor_new_scalar (1.0, d, NULL, &error));
+      CREATED ("eye", gnn_tensor_new_eye (3, 4, d, NULL, &error));
+      if (d != GNN_DTYPE_BOOL)
+        CREATED ("arange", gnn_tensor_new_arange (0, 5, 1, d, NULL, &error));
+      if (gnn_dtype_is_floating (d))
+        {
+          CREATED ("rand", gnn_tensor_new_rand (shape, 2, NULL, d, NULL, &error));
+          CREATED ("randn", gnn_tensor_new_randn (shape, 2, NULL, d, NULL, &error));
+        }
+
+      /* every dtype converted to every other, from a strided view */
+      {
+        g_autoptr(GnnTensor) src = gnn_tensor_new_arange (-3, 3, 1, GNN_DTYPE_FLOAT64, NULL, &error);
+        g_autoptr(GnnTensor) m = src ? gnn_tensor_view (src, shape, 2, &error) : NULL;
+        g_autoptr(GnnTensor) mt = m ? gnn_tensor_t (m, &error) : NULL;
+        g_autoptr(GnnTensor) conv = mt ? gnn_tensor_to_dtype (mt, d, &error) : NULL;
+
+        for (GnnDtype d2 = GNN_DTYPE_FLOAT32; conv && d2 <= GNN_DTYPE_BFLOAT16; d2++)
+          {
+            g_autoptr(GnnTensor) ct = gnn_tensor_t (conv, &error);
+            g_autofree char *name = g_strdup_printf ("to_dtype %s", gnn_dtype_get_name (d2));
+            CREATED (name, ct ? gnn_tensor_to_dtype (ct, d2, &error) : NULL);
+          }
+        if (conv)
+          {
+            g_autofree char *s = gnn_tensor_to_string (conv);
+            g_autofree double *v = gnn_tensor_to_doubles (conv, NULL, &error);
+            if (v == NULL)
+              g_string_append_printf (failures, "\n  to_doubles (%s): %s", gnn_dtype_get_name (d),
+                                      error ? error->message : "failed");
+            g_clear_error (&error);
+          }
+        else
+          {
+            g_string_append_printf (failures, "\n  to_dtype (%s): %s", gnn_dtype_get_name (d),
+                                    error ? error->message : "failed");
+            g_clear_error (&error);
+          }
+      }
+#undef CREATED
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    const float f[] = { 1, 2, 3, 4, 5, 6 };
+    const double dv[] = { 1, 2, 3, 4, 5, 6 };
+    const gint64 iv[] = { 1, 2, 3, 4, 5, 6 };
+    g_autoptr(GBytes) bytes = g_bytes_new (f, sizeof f);
+    g_autoptr(GnnTensor) a = gnn_tensor_new_from_floats (f, 6, shape, 2, &error);
+    g_autoptr(GnnTensor) b = gnn_tensor_new_from_doubles (dv, 6, shape, 2, &error);
+    g_autoptr(GnnTensor) c = gnn_tensor_new_from_int64s (iv, 6, shape, 2, &error);
+    g_autoptr(GnnTensor) d = gnn_tensor_new_from_bytes (bytes, GNN_DTYPE_FLOAT32, shape, 2, NULL, &error);
+    g_autoptr(GnnTensor) r = gnn_tensor_new_randint (-4, 4, shape, 2, NULL, NULL, &error);
+    g_autoptr(GnnTensor) at = NULL;
+    g_autoptr(GBytes) out = NULL;
+    g_autofree float *fo = NULL;
+    g_autofree gint64 *io = NULL;
+    gsize n;
+
+    if (!a || !b || !c || !d || !r)
+      {
+        g_string_append_printf (failures, "\n  from data: %s", error ? error->message : "failed");
+        return;
+      }
+    /* reading a strided view out copies it */
+    at = gnn_tensor_t (a, &error);
+    out = at ? gnn_tensor_get_bytes (at, &error) : NULL;
+    fo = at ? gnn_tensor_to_floats (at, &n, &error) : NULL;
+    io = gnn_tensor_to_int64s (c, &n, &error);
+    if (!out || !fo || !io || !gnn_tensor_set_data (b, c, &error))
+      g_string_append_printf (failures, "\n  data access: %s", error ? error->message : "failed");
+    g_clear_error (&error);
+    {
+      g_autoptr(GnnTensor) one = gnn_tensor_select (r, 0, 1, &error);
+      g_autoptr(GnnTensor) item = one ? gnn_tensor_select (one, 0, 2, &error) : NULL;
+
+      if (item)
+        gnn_tensor_item (item, &error);
+      if (error)
+        g_string_append_printf (failures, "\n  item: %s", error->message);
+    }
+  }
+}
+
+/* ---- the tests ---------------------------------------------------------------------- */
+
+enum { GROUP_CREATION, GROUP_ELEMENTWISE, GROUP_UNARY, GROUP_LINALG, GROUP_REDUCE, GROUP_SHAPE,
+       GROUP_INPLACE, N_GROUPS };
+static gboolean group_ran[N_GROUPS];
+
+static void
+run_group (guint group)
+{
+  group_ran[group] = TRUE;
+  switch (group)
+    {
+    case GROUP_CREATION:
+      {
+        g_autoptr(GString) failures = g_string_new (NULL);
+        exercise_creation (failures);
+        if (failures->len)
+          g_test_fail_printf ("creation that failed:%s", failures->str);
+      }
+      break;
+    case GROUP_ELEMENTWISE:
+      run_cases (elementwise_cases, G_N_ELEMENTS (elementwise_cases));
+      break;
+    case GROUP_UNARY:
+      run_cases (unary_cases, G_N_ELEMENTS (unary_cases));
+      break;
+    case GROUP_LINALG:
+      run_cases (linalg_cases, G_N_ELEMENTS (linalg_cases));
+      break;
+    case GROUP_REDUCE:
+      run_cases (reduce_cases, G_N_ELEMENTS (reduce_cases));
+      break;
+    case GROUP_SHAPE:
+      run_cases (shape_cases, G_N_ELEMENTS (shape_cases));
+      break;
+    case GROUP_INPLACE:
+      run_cases (inplace_cases, G_N_ELEMENTS (inplace_cases));
+      break;
+    }
+}
+
+static void
+test_group (gconstpointer data)
+{
+  run_group (GPOINTER_TO_UINT (data));
+}
+
+/* Every kernel of the interface was dispatched to the backend in use at least once. */
+static void
+test_every_kernel (void)
+{
+  GnnBackend *backend = backend_in_use ();
+  g_autoptr(GEnumClass) klass = g_type_class_ref (GNN_TYPE_BACKEND_OP);
+  g_autoptr(GString) missing = g_string_new (NULL);
+
+  /* when run alone (-p), exercise everything first */
+  for (guint g = 0; g < N_GROUPS; g++)
+    if (!group_ran[g])
+      run_group (g);
+
+  for (int op = 0; op < GNN_BACKEND_OP_N_OPS; op++)
+    if (gnn_backend_get_kernel_count (backend, op) == 0)
+      {
+        GEnumValue *v = g_enum_get_value (klass, op);
+        g_string_append_printf (missing, " %s", v ? v->value_nick : "?");
+      }
+  if (missing->len)
+    g_test_fail_printf ("kernels the public ops never reached on the %s backend:%s",
+                        gnn_backend_get_name (backend), missing->str);
+}
+
+int
+main (int argc, char *argv[])
+{
+  static const char *group_paths[N_GROUPS] = {
+    "/kernel-coverage/creation", "/kernel-coverage/elementwise", "/kernel-coverage/unary",
+    "/kernel-coverage/linalg", "/kernel-coverage/reduce", "/kernel-coverage/shape",
+    "/kernel-coverage/inplace",
+  };
+
+  gnn_test_init (&argc, &argv);
+  /* a failing group is reported and the others still run, so that the last test can list
+   * every kernel that was not reached */
+  g_test_set_nonfatal_assertions ();
+  gnn_backend_reset_kernel_counts (backend_in_use ());
+
+  for (guint g = 0; g < N_GROUPS; g++)
+    g_test_add_data_func (group_paths[g], GUINT_TO_POINTER (g), test_group);
+  g_test_add_func ("/kernel-coverage/every-kernel", test_every_kernel);
+
+  return g_test_run ();
+}
