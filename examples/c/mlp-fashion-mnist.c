@@ -308,6 +308,7 @@ train_epoch (Mlp            *mlp,
       g_autoptr(GnnTensor) y = NULL;
       g_autoptr(GnnTensor) log_probs = NULL;
       g_autoptr(GnnTensor) loss = NULL;
+      GError *local_error = NULL;
       double value;
 
       if ((index = gnn_tensor_new_from_int64s (perm + start, bs, (gint64[]) { bs }, 1, error)) == NULL ||
@@ -318,7 +319,12 @@ train_epoch (Mlp            *mlp,
           !gnn_tensor_backward (loss, NULL, FALSE, error) ||
           !sgd_step (mlp, opts->lr, opts->momentum, error))
         return FALSE;
-      value = gnn_tensor_item (loss, error);
+      value = gnn_tensor_item (loss, &local_error);
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
       if (!isfinite (value))
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
@@ -353,6 +359,7 @@ evaluate (Mlp          *mlp,
       g_autoptr(GnnTensor) predicted = NULL;
       g_autoptr(GnnTensor) hits = NULL;
       g_autoptr(GnnTensor) n_hits = NULL;
+      GError *local_error = NULL;
 
       if ((x = gnn_tensor_narrow (test->images, 0, start, len, error)) == NULL ||
           (y = gnn_tensor_narrow (test->labels, 0, start, len, error)) == NULL ||
@@ -361,7 +368,12 @@ evaluate (Mlp          *mlp,
           (hits = gnn_tensor_eq (predicted, y, error)) == NULL ||
           (n_hits = gnn_tensor_sum_all (hits, error)) == NULL)
         return FALSE;
-      correct += gnn_tensor_item (n_hits, error);
+      correct += gnn_tensor_item (n_hits, &local_error);
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
     }
   *accuracy = test->n > 0 ? correct / test->n : 0;
   return TRUE;

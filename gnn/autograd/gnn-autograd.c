@@ -621,16 +621,17 @@ accumulate_grad_backward (GnnNode    *node,
 /* ---- the engine --------------------------------------------------------------------- */
 
 typedef struct {
-  GnnNode *node;
+  GnnNode *node;       /* borrowed: the graph keeps it alive while the task exists */
   guint dependencies;
-  GnnTensor **buffer;  /* n_outputs */
+  guint n_buffer;
+  GnnTensor **buffer;  /* one per node output */
 } NodeTask;
 
 static void
 node_task_free (gpointer data)
 {
   NodeTask *t = data;
-  for (guint i = 0; i < t->node->n_outputs; i++)
+  for (guint i = 0; i < t->n_buffer; i++)
     g_clear_object (&t->buffer[i]);
   g_free (t->buffer);
   g_free (t);
@@ -644,6 +645,7 @@ task_for (GHashTable *tasks, GnnNode *node)
     {
       t = g_new0 (NodeTask, 1);
       t->node = node;
+      t->n_buffer = node->n_outputs;
       t->buffer = g_new0 (GnnTensor *, MAX (node->n_outputs, 1));
       g_hash_table_insert (tasks, node, t);
     }
@@ -760,10 +762,12 @@ gnn_autograd_run_backward (GnnTensor **roots,
                            gboolean    retain_graph,
                            GError    **error)
 {
+  /* root_nodes may hold the only reference to a root's node (a leaf's AccumulateGrad):
+   * declared first, it is released last, after the tasks that point at those nodes */
+  g_autoptr(GPtrArray) root_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_node_unref);
   g_autoptr(GHashTable) tasks = g_hash_table_new_full (NULL, NULL, NULL, node_task_free);
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();
   g_autoptr(GPtrArray) heap = g_ptr_array_new ();
-  g_autoptr(GPtrArray) root_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_node_unref);
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   gboolean prev_mode;
   gboolean ok = TRUE;

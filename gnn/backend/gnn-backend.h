@@ -35,9 +35,10 @@ G_BEGIN_DECLS
  * @GNN_BACKEND_OP_COPY: strided copy with dtype conversion: out = in0
  * @GNN_BACKEND_OP_FILL: out = s0
  * @GNN_BACKEND_OP_ARANGE: out[i] = s0 + i * s1 (contiguous out)
- * @GNN_BACKEND_OP_RAND_UNIFORM: out = uniform in [s0, s1) from a Philox stream (i0 seed, i1 offset)
- * @GNN_BACKEND_OP_RAND_NORMAL: out = normal with mean s0 and std s1 (i0 seed, i1 offset)
- * @GNN_BACKEND_OP_RAND_INT: out = integers in [i2, i3) (i0 seed, i1 offset)
+ * @GNN_BACKEND_OP_RAND_UNIFORM: out = uniform in [s0, s1), s1 excluded in every dtype, from a Philox stream
+ *   (i0 seed, i1 offset); element i of the contiguous out uses counter offset + i
+ * @GNN_BACKEND_OP_RAND_NORMAL: out = normal with mean s0 and std s1 (i0 seed, i1 offset), counters as RAND_UNIFORM
+ * @GNN_BACKEND_OP_RAND_INT: out = integers in [i2, i3) (i0 seed, i1 offset), counters as RAND_UNIFORM
  * @GNN_BACKEND_OP_ADD: out = in0 + s0 * in1
  * @GNN_BACKEND_OP_SUB: out = in0 - s0 * in1
  * @GNN_BACKEND_OP_MUL: out = in0 * in1
@@ -67,17 +68,18 @@ G_BEGIN_DECLS
  * @GNN_BACKEND_OP_SILU: out = in0 * sigmoid (in0)
  * @GNN_BACKEND_OP_SIGMOID: out = 1 / (1 + exp (-in0))
  * @GNN_BACKEND_OP_TANH: out = tanh (in0)
- * @GNN_BACKEND_OP_RELU_BACKWARD: out = in1 > 0 ? in0 : 0 (in0 grad, in1 input or result)
+ * @GNN_BACKEND_OP_RELU_BACKWARD: out = in1 <= 0 ? 0 : in0 (in0 grad, in1 input or result; NaN passes the gradient)
  * @GNN_BACKEND_OP_LEAKY_RELU_BACKWARD: out = in1 > 0 ? in0 : s0 * in0 (in1 input)
- * @GNN_BACKEND_OP_ELU_BACKWARD: out = in1 > 0 ? in0 : in0 * s0 * exp (in1) (in1 input)
+ * @GNN_BACKEND_OP_ELU_BACKWARD: out = in1 <= 0 ? in0 * s0 * exp (in1) : in0 (in1 input; NaN passes the gradient)
  * @GNN_BACKEND_OP_GELU_BACKWARD: out = in0 * gelu' (in1) (in1 input; i0 as for GELU)
  * @GNN_BACKEND_OP_SILU_BACKWARD: out = in0 * silu' (in1) (in1 input)
  * @GNN_BACKEND_OP_SIGMOID_BACKWARD: out = in0 * in1 * (1 - in1) (in1 result)
  * @GNN_BACKEND_OP_TANH_BACKWARD: out = in0 * (1 - in1 * in1) (in1 result)
- * @GNN_BACKEND_OP_LERP: out = in0 + in2 * (in1 - in0)
+ * @GNN_BACKEND_OP_LERP: PyTorch's lerp: out = |in2| < 0.5 ? in0 + in2 * (in1 - in0) : in1 - (in1 - in0) * (1 - in2)
  * @GNN_BACKEND_OP_ADDCMUL: out = in0 + s0 * in1 * in2
  * @GNN_BACKEND_OP_ADDCDIV: out = in0 + s0 * in1 / in2
- * @GNN_BACKEND_OP_GEMM: out[b] = s0 * in0[b] · in1[b] + s1 * out[b]; 3-d views (batch, m, k), (batch, k, n), (batch, m, n)
+ * @GNN_BACKEND_OP_GEMM: out[b] = s0 * in0[b] · in1[b] + s1 * out[b]; 3-d views (batch, m, k), (batch, k, n), (batch, m, n);
+ *   out is not read when s1 is 0
  * @GNN_BACKEND_OP_SUM: out[o, i] = Σ_r in0[o, r, i]; i0 outer, i1 reduced, i2 inner sizes of a contiguous in0
  * @GNN_BACKEND_OP_MAX: out[o, i] = max_r, out2 (int64) the first index of it; layout as SUM
  * @GNN_BACKEND_OP_MIN: out[o, i] = min_r, out2 (int64) the first index of it; layout as SUM
@@ -87,9 +89,10 @@ G_BEGIN_DECLS
  * @GNN_BACKEND_OP_SOFTMAX_BACKWARD: out = in1 * (in0 - Σ_r in0 * in1) (in0 grad, in1 result)
  * @GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD: out = in0 - exp (in1) * Σ_r in0 (in0 grad, in1 result)
  * @GNN_BACKEND_OP_INDEX_SELECT: out[o, j, i] = in0[o, in1[j], i]; i0 outer, i1 source size, i2 inner
- * @GNN_BACKEND_OP_INDEX_ADD: out[o, in1[j], i] += in0[o, j, i]; layout as INDEX_SELECT
+ * @GNN_BACKEND_OP_INDEX_ADD: out[o, in1[j], i] += in0[o, j, i]; i0 outer, i1 the size of out's indexed dimension, i2 inner
  * @GNN_BACKEND_OP_GATHER: out[o, j, i] = in0[o, in1[o, j, i], i]; i0 outer, i1 source size, i2 inner, i3 index size
- * @GNN_BACKEND_OP_SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]; layout as GATHER
+ * @GNN_BACKEND_OP_SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]; i0 outer, i1 the size of out's indexed
+ *   dimension, i2 inner, i3 index size
  * @GNN_BACKEND_OP_ONE_HOT: out[j, c] = in0[j] == c, i0 classes
  * @GNN_BACKEND_OP_N_OPS: the number of ops in this version of the interface
  *

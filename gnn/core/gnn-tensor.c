@@ -1154,127 +1154,252 @@ gnn_tensor_item (GnnTensor *self,
   return v ? v[0] : 0;
 }
 
-/* ---- printing ----------------------------------------------------------------------- */
+/* ---- printing: PyTorch's torch/_tensor_str.py, default print options ---------------- */
+
+#define PRINT_PRECISION 4
+#define PRINT_THRESHOLD 1000
+#define PRINT_EDGEITEMS 3
+#define PRINT_LINEWIDTH 80
 
 typedef struct {
-  GString *s;
-  const double *v;
-  GnnDtype dtype;
-  int width;
-  int mode;            /* 0 integer-valued floats, 1 fixed, 2 scientific, 3 integers, 4 bool */
-  gboolean summarize;
-} PrintCtx;
+  gboolean floating;
+  gboolean is_bool;
+  gboolean int_mode;
+  gboolean sci_mode;
+  int max_width;
+} Formatter;
 
+/* one value as Python's str.format would write it, without padding */
 static void
-format_value (PrintCtx *c, double x, GString *out)
+format_raw (const Formatter *f, double x, GString *out)
 {
-  switch (c->mode)
+  if (!f->floating)
     {
-    case 0:
-      if (isnan (x)) g_string_append (out, "nan");
-      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
-      else g_string_append_printf (out, "%.0f.", x);
-      break;
-    case 1:
-      if (isnan (x)) g_string_append (out, "nan");
-      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
-      else g_string_append_printf (out, "%.4f", x);
-      break;
-    case 2:
-      if (isnan (x)) g_string_append (out, "nan");
-      else if (isinf (x)) g_string_append (out, x > 0 ? "inf" : "-inf");
-      else g_string_append_printf (out, "%.4e", x);
-      break;
-    case 3:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) x);
-      break;
-    default:
-      g_string_append (out, x != 0 ? "True" : "False");
+      if (f->is_bool)
+        g_string_append (out, x != 0 ? "True" : "False");
+      else
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) x);
+      return;
+    }
+  if (isnan (x))
+    {
+      g_string_append (out, "nan");
+      return;
+    }
+  if (isinf (x))
+    {
+      g_string_append (out, x > 0 ? "inf" : "-inf");
+      return;
+    }
+  if (f->sci_mode)
+    g_string_append_printf (out, "%.*e", PRINT_PRECISION, x);
+  else if (f->int_mode)
+    g_string_append_printf (out, "%.0f.", x);
+  else
+    g_string_append_printf (out, "%.*f", PRINT_PRECISION, x);
+}
+
+static int
+raw_width (const Formatter *f, double x, gboolean sci, gboolean int_mode)
+{
+  Formatter tmp = *f;
+  GString *s = g_string_new (NULL);
+  int w;
+
+  tmp.sci_mode = sci;
+  tmp.int_mode = int_mode;
+  format_raw (&tmp, x, s);
+  w = (int) s->len;
+  g_string_free (s, TRUE);
+  return w;
+}
+
+/* _Formatter.__init__ over the (summarized) values */
+static void
+formatter_init (Formatter *f, GnnDtype dtype, const double *v, gint64 n)
+{
+  double mn = G_MAXDOUBLE, mx = 0;
+  gboolean any = FALSE;
+
+  f->floating = gnn_dtype_is_floating (dtype);
+  f->is_bool = dtype == GNN_DTYPE_BOOL;
+  f->int_mode = TRUE;
+  f->sci_mode = FALSE;
+  f->max_width = 1;
+
+  if (!f->floating)
+    {
+      for (gint64 i = 0; i < n; i++)
+        f->max_width = MAX (f->max_width, raw_width (f, v[i], FALSE, FALSE));
+      return;
+    }
+  for (gint64 i = 0; i < n; i++)
+    {
+      double x = v[i];
+      if (!isfinite (x) || x == 0)
+        continue;
+      any = TRUE;
+      mn = MIN (mn, fabs (x));
+      mx = MAX (mx, fabs (x));
+      if (x != ceil (x))
+        f->int_mode = FALSE;
+    }
+  if (!any)
+    return;
+  if (f->int_mode)
+    f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8;
+  else
+    f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8 || mn < 1.0e-4;
+  for (gint64 i = 0; i < n; i++)
+    {
+      double x = v[i];
+      if (!isfinite (x) || x == 0)
+        continue;
+      /* int mode without sci: the width of "%.0f" plus the dot */
+      f->max_width = MAX (f->max_width, raw_width (f, x, f->sci_mode, f->int_mode && !f->sci_mode));
     }
 }
 
 static void
-append_padded (PrintCtx *c, double x)
+format_value (const Formatter *f, double x, GString *out)
 {
   GString *tmp = g_string_new (NULL);
-  format_value (c, x, tmp);
-  for (int i = (int) tmp->len; i < c->width; i++)
-    g_string_append_c (c->s, ' ');
-  g_string_append (c->s, tmp->str);
+
+  format_raw (f, x, tmp);
+  for (int i = (int) tmp->len; i < f->max_width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append_len (out, tmp->str, tmp->len);
   g_string_free (tmp, TRUE);
 }
 
-static void
-print_dim (PrintCtx *c, const gint64 *shape, const gint64 *cstrides, guint ndim, guint dim,
-           gint64 base, int indent)
-{
-  gint64 n = shape[dim];
-  gboolean summ = c->summarize && n > 6;
+typedef struct {
+  const double *v;           /* all elements, row-major */
+  const gint64 *shape;
+  const gint64 *cstrides;
+  guint ndim;
+  gboolean summarize;
+  const Formatter *f;
+} PrintCtx;
 
-  g_string_append_c (c->s, '[');
-  if (dim == ndim - 1)
+static void
+vector_str (const PrintCtx *c, gint64 base, int indent, GString *out)
+{
+  gint64 n = c->shape[c->ndim - 1];
+  gint64 stride = c->cstrides[c->ndim - 1];
+  int per_line = MAX (1, (PRINT_LINEWIDTH - indent) / (c->f->max_width + 2));
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+
+  for (gint64 i = 0; i < n; i++)
     {
-      int per_line = MAX (1, (80 - indent) / (c->width + 2));
-      int on_line = 0;
-      for (gint64 i = 0; i < n; i++)
+      GString *e;
+      if (c->summarize && n > 2 * PRINT_EDGEITEMS && i == PRINT_EDGEITEMS)
         {
-          if (summ && i == 3)
-            {
-              g_string_append (c->s, " ...,");
-              i = n - 4;
-              continue;
-            }
-          if (i > 0)
-            {
-              g_string_append_c (c->s, ',');
-              if (on_line >= per_line)
-                {
-                  g_string_append_c (c->s, '\n');
-                  for (int k = 0; k < indent + 1; k++)
-                    g_string_append_c (c->s, ' ');
-                  on_line = 0;
-                }
-              else
-                g_string_append_c (c->s, ' ');
-            }
-          append_padded (c, c->v[base + i * cstrides[dim]]);
-          on_line++;
+          g_ptr_array_add (items, g_strdup (" ..."));
+          i = n - PRINT_EDGEITEMS - 1;
+          continue;
         }
+      e = g_string_new (NULL);
+      format_value (c->f, c->v[base + i * stride], e);
+      g_ptr_array_add (items, g_string_free (e, FALSE));
+    }
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < items->len; i++)
+    {
+      if (i > 0)
+        {
+          if (i % per_line == 0)
+            {
+              g_string_append (out, ",\n");
+              for (int k = 0; k < indent + 1; k++)
+                g_string_append_c (out, ' ');
+            }
+          else
+            g_string_append (out, ", ");
+        }
+      g_string_append (out, items->pdata[i]);
+    }
+  g_string_append_c (out, ']');
+}
+
+static void
+tensor_str (const PrintCtx *c, guint dim, gint64 base, int indent, GString *out)
+{
+  gint64 n;
+
+  if (dim == c->ndim - 1)
+    {
+      vector_str (c, base, indent, out);
+      return;
+    }
+  n = c->shape[dim];
+  g_string_append_c (out, '[');
+  for (gint64 i = 0; i < n; i++)
+    {
+      if (i > 0)
+        {
+          g_string_append_c (out, ',');
+          for (guint k = dim + 1; k < c->ndim; k++)
+            g_string_append_c (out, '\n');
+          for (int k = 0; k < indent + 1; k++)
+            g_string_append_c (out, ' ');
+        }
+      if (c->summarize && n > 2 * PRINT_EDGEITEMS && i == PRINT_EDGEITEMS)
+        {
+          g_string_append (out, "...");
+          i = n - PRINT_EDGEITEMS - 1;
+          continue;
+        }
+      tensor_str (c, dim + 1, base + i * c->cstrides[dim], indent + 1, out);
+    }
+  g_string_append_c (out, ']');
+}
+
+/* the values get_summarized_data keeps: edge items of every dimension */
+static void
+collect_summarized (const PrintCtx *c, guint dim, gint64 base, GArray *out)
+{
+  gint64 n = c->shape[dim];
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      if (n > 2 * PRINT_EDGEITEMS && i == PRINT_EDGEITEMS)
+        i = n - PRINT_EDGEITEMS;
+      if (dim == c->ndim - 1)
+        g_array_append_val (out, c->v[base + i * c->cstrides[dim]]);
+      else
+        collect_summarized (c, dim + 1, base + i * c->cstrides[dim], out);
+    }
+}
+
+static void
+add_suffix (GString *s, gsize *last_line_len, const char *suffix, int indent)
+{
+  gsize len = strlen (suffix);
+
+  if (*last_line_len + len + 2 > PRINT_LINEWIDTH)
+    {
+      g_string_append (s, ",\n");
+      for (int k = 0; k < indent; k++)
+        g_string_append_c (s, ' ');
+      g_string_append (s, suffix);
+      *last_line_len = indent + len;
     }
   else
     {
-      for (gint64 i = 0; i < n; i++)
-        {
-          if (summ && i == 3)
-            {
-              g_string_append (c->s, "\n");
-              for (int k = 0; k < indent + 1; k++)
-                g_string_append_c (c->s, ' ');
-              g_string_append (c->s, "...,");
-              i = n - 4;
-              continue;
-            }
-          if (i > 0)
-            {
-              g_string_append_c (c->s, ',');
-              for (guint k = dim + 1; k < ndim; k++)
-                g_string_append_c (c->s, '\n');
-              for (int k = 0; k < indent + 1; k++)
-                g_string_append_c (c->s, ' ');
-            }
-          print_dim (c, shape, cstrides, ndim, dim + 1, base + i * cstrides[dim], indent + 1);
-        }
+      g_string_append (s, ", ");
+      g_string_append (s, suffix);
+      *last_line_len += len + 2;
     }
-  g_string_append_c (c->s, ']');
 }
 
 /**
  * gnn_tensor_to_string:
  * @self: a tensor
  *
- * Formats the tensor as PyTorch prints it: `tensor([[1.0000, 2.5000]], requires_grad=True)`,
- * with PyTorch's choice of fixed or scientific notation, its summarisation of tensors over
- * 1000 elements, and the dtype, device and grad_fn suffixes.
+ * Formats the tensor as PyTorch prints it with its default print options:
+ * `tensor([[1.0000, 2.5000]], requires_grad=True)`, with PyTorch's choice of integer, fixed or
+ * scientific notation, its line wrapping at 80 columns, its summarisation of tensors over 1000
+ * elements, and the size, dtype, device and grad_fn suffixes.
  *
  * Returns: (transfer full): the printed form
  */
@@ -1284,93 +1409,80 @@ gnn_tensor_to_string (GnnTensor *self)
   GnnTensorPrivate *p;
   g_autofree double *v = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) suffixes = g_ptr_array_new_with_free_func (g_free);
   gint64 numel;
-  PrintCtx c = { 0 };
   gint64 cstrides[GNN_MAX_DIMS];
-  gboolean all_int = TRUE, any_finite = FALSE;
-  double max_abs = 0, min_abs = G_MAXDOUBLE;
-  const char *indent_prefix = "tensor(";
+  const char *prefix = "tensor(";
+  int indent = (int) strlen (prefix);
+  Formatter f = { 0 };
+  PrintCtx c = { 0 };
+  GString *s;
+  gsize last_line_len;
+  const char *nl;
+  gboolean default_dtype;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   p = gnn_tensor_priv (self);
-  numel = gnn_tensor_get_numel (self);
+  numel = gnn_shape_numel (p->ndim, p->shape);
   v = copy_out (self, GNN_DTYPE_FLOAT64, NULL, &error);
   if (v == NULL)
     return g_strdup_printf ("tensor(<unreadable: %s>)", error->message);
-
-  c.s = g_string_new (indent_prefix);
-  c.v = v;
-  c.dtype = p->dtype;
-  c.summarize = numel > 1000;
   gnn_contiguous_strides (p->ndim, p->shape, cstrides);
+  default_dtype = p->dtype == GNN_DTYPE_FLOAT32 || p->dtype == GNN_DTYPE_INT64 || p->dtype == GNN_DTYPE_BOOL;
 
-  if (p->dtype == GNN_DTYPE_BOOL)
-    c.mode = 4;
-  else if (!gnn_dtype_is_floating (p->dtype))
-    c.mode = 3;
-  else
-    {
-      for (gint64 i = 0; i < numel; i++)
-        {
-          double x = v[i];
-          if (!isfinite (x))
-            continue;
-          any_finite = TRUE;
-          if (x != nearbyint (x))
-            all_int = FALSE;
-          if (fabs (x) > max_abs)
-            max_abs = fabs (x);
-          if (x != 0 && fabs (x) < min_abs)
-            min_abs = fabs (x);
-        }
-      if (!any_finite)
-        c.mode = 1;
-      else if (all_int)
-        c.mode = (max_abs > 1e8) ? 2 : 0;
-      else if (max_abs > 1e8 || (min_abs != G_MAXDOUBLE && (min_abs < 1e-4 || max_abs / min_abs > 1000.0)))
-        c.mode = 2;
-      else
-        c.mode = 1;
-    }
-
-  /* the width of the widest element */
-  for (gint64 i = 0; i < numel; i++)
-    {
-      GString *tmp = g_string_new (NULL);
-      format_value (&c, v[i], tmp);
-      c.width = MAX (c.width, (int) tmp->len);
-      g_string_free (tmp, TRUE);
-    }
-
-  if (p->ndim == 0)
-    {
-      GString *tmp = g_string_new (NULL);
-      format_value (&c, v[0], tmp);
-      g_string_append (c.s, tmp->str);
-      g_string_free (tmp, TRUE);
-    }
-  else if (numel == 0)
-    g_string_append (c.s, "[]");
-  else
-    print_dim (&c, p->shape, cstrides, p->ndim, 0, 0, (int) strlen (indent_prefix));
-
-  if (numel == 0 && !(p->ndim == 1))
-    {
-      g_autofree char *shape = gnn_shape_to_string (p->ndim, p->shape);
-      shape[0] = '(';
-      shape[strlen (shape) - 1] = ')';
-      g_string_append_printf (c.s, ", size=%s", shape);
-    }
   if (!g_str_equal (p->storage->entry->device_type, "cpu"))
-    g_string_append_printf (c.s, ", device='%s:%u'", p->storage->entry->device_type, p->storage->device);
-  if (p->dtype != GNN_DTYPE_FLOAT32 && p->dtype != GNN_DTYPE_INT64 && p->dtype != GNN_DTYPE_BOOL)
-    g_string_append_printf (c.s, ", dtype=torch.%s", gnn_dtype_get_name (p->dtype));
+    g_ptr_array_add (suffixes, g_strdup_printf ("device='%s:%u'", p->storage->entry->device_type, p->storage->device));
+
+  s = g_string_new (prefix);
+  if (numel == 0)
+    {
+      g_string_append (s, "[]");
+      if (p->ndim != 1)
+        {
+          GString *shape = g_string_new ("size=(");
+          for (guint i = 0; i < p->ndim; i++)
+            g_string_append_printf (shape, "%s%" G_GINT64_FORMAT, i ? ", " : "", p->shape[i]);
+          g_string_append (shape, p->ndim == 1 ? ",)" : ")");
+          g_ptr_array_add (suffixes, g_string_free (shape, FALSE));
+        }
+      if (p->dtype != GNN_DTYPE_FLOAT32)
+        g_ptr_array_add (suffixes, g_strdup_printf ("dtype=torch.%s", gnn_dtype_get_name (p->dtype)));
+    }
+  else
+    {
+      c.v = v;
+      c.shape = p->shape;
+      c.cstrides = cstrides;
+      c.ndim = p->ndim;
+      c.summarize = numel > PRINT_THRESHOLD;
+      c.f = &f;
+      if (c.summarize && p->ndim > 0)
+        {
+          g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (double));
+          collect_summarized (&c, 0, 0, kept);
+          formatter_init (&f, p->dtype, (const double *) kept->data, kept->len);
+        }
+      else
+        formatter_init (&f, p->dtype, v, numel);
+      if (p->ndim == 0)
+        format_value (&f, v[0], s);
+      else
+        tensor_str (&c, 0, 0, indent, s);
+      if (!default_dtype)
+        g_ptr_array_add (suffixes, g_strdup_printf ("dtype=torch.%s", gnn_dtype_get_name (p->dtype)));
+    }
   if (p->grad_fn)
-    g_string_append_printf (c.s, ", grad_fn=<%s>", gnn_node_get_name (p->grad_fn));
+    g_ptr_array_add (suffixes, g_strdup_printf ("grad_fn=<%s>", gnn_node_get_name (p->grad_fn)));
   else if (p->requires_grad)
-    g_string_append (c.s, ", requires_grad=True");
-  g_string_append_c (c.s, ')');
-  return g_string_free (c.s, FALSE);
+    g_ptr_array_add (suffixes, g_strdup ("requires_grad=True"));
+
+  /* _add_suffixes: len (tensor_str) - tensor_str.rfind ("\n") + 1 */
+  nl = strrchr (s->str, '\n');
+  last_line_len = nl ? s->len - (gsize) (nl - s->str) + 1 : s->len + 2;
+  for (guint i = 0; i < suffixes->len; i++)
+    add_suffix (s, &last_line_len, suffixes->pdata[i], indent);
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
 }
 
 /* ---- storage swapping --------------------------------------------------------------- */

@@ -716,12 +716,16 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
             gpointer ctx, GDestroyNotify ctx_free, GError **error)
 {
   GnnNode *node;
+  gboolean allowed = TRUE;
 
-  for (guint k = 1; k < n_ins; k++)
-    if (!check_inplace_dtype (name, self, ins[k], error))
+  for (guint k = 1; k < n_ins && allowed; k++)
+    allowed = check_inplace_dtype (name, self, ins[k], error);
+  if (!allowed || !gnn_autograd_check_inplace (self, error))
+    {
+      if (ctx && ctx_free)
+        ctx_free (ctx);
       return FALSE;
-  if (!gnn_autograd_check_inplace (self, error))
-    return FALSE;
+    }
   node = backward ? gnn_autograd_prepare_inplace (backward_name, backward, ins, n_ins) : NULL;
   if (node)
     {
@@ -991,13 +995,22 @@ gnn_tensor_addcdiv_ (GnnTensor *self, GnnTensor *tensor1, GnnTensor *tensor2, do
   return addc_op ("addcdiv_", GNN_BACKEND_OP_ADDCDIV, self, tensor1, tensor2, value, error);
 }
 
-/* copy_: the gradient flows to the source, reduced to its shape */
+/* copy_: the gradient flows to the source, reduced to its shape; the overwritten values
+ * get zeros, as PyTorch's CopyBackwards gives */
 static gboolean
 copy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
-  if (go[0] == NULL || !NEEDS (1))
+  if (go[0] == NULL)
     return TRUE;
-  return (gi[1] = grad_for_input (node, 1, go[0], 1.0, error)) != NULL;
+  if (NEEDS (0))
+    {
+      gi[0] = gnn_tensor_new_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
+      if (gi[0] == NULL || !gnn_tensor_zero_ (gi[0], error))
+        return FALSE;
+    }
+  if (NEEDS (1) && !(gi[1] = grad_for_input (node, 1, go[0], 1.0, error)))
+    return FALSE;
+  return TRUE;
 }
 
 /**

@@ -297,6 +297,19 @@ test_detach_and_set_grad (void)
 }
 
 static void
+test_backward_from_leaf (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) g = gnn_test_tensor_d (GNN_TEST_DATA (0.5, -1), 2, GNN_TEST_SHAPE (2), 1);
+
+  /* the leaf's AccumulateGrad node is the root, held only by the engine while it runs */
+  OK (gnn_tensor_backward (x, g, FALSE, &error));
+  OK (gnn_tensor_backward (x, g, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (1, -2), 2, 0, 0);
+}
+
+static void
 test_no_leak_of_graph (void)
 {
   g_autoptr(GError) error = NULL;
@@ -400,6 +413,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/hooks", test_hooks);
   g_test_add_func ("/autograd/detach-set-grad", test_detach_and_set_grad);
   g_test_add_func ("/autograd/no-leak", test_no_leak_of_graph);
+  g_test_add_func ("/autograd/backward-from-leaf", test_backward_from_leaf);
   g_test_add_func ("/autograd/custom-function", test_custom_function);
   return g_test_run ();
 }

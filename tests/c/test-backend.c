@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -201,7 +200,8 @@ test_choose (void)
 static char *
 link_into (const char *dir, const char *built_name)
 {
-  g_autofree char *built = g_test_build_filename (G_TEST_BUILT, built_name, NULL);
+  g_autofree char *relative = g_test_build_filename (G_TEST_BUILT, built_name, NULL);
+  g_autofree char *built = g_canonicalize_filename (relative, NULL);
   char *link = g_build_filename (dir, built_name, NULL);
 
   if (!g_file_test (built, G_FILE_TEST_EXISTS))

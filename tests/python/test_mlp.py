@@ -2,9 +2,8 @@
 """A two-layer MLP written from ops (linear or matmul + add, an activation, a squared-error
 loss reduced by mean or sum) in gnn and in torch with the same weights and inputs: the loss
 and every weight gradient must agree (float32: rel 1e-5 / abs 1e-6; float64: rel 1e-10)."""
-import unittest
 
-from gnntest import Gnn, np, torch, to_gnn, to_torch, rand, TOL, ParityTest, main
+from gnntest import Gnn, np, torch, to_gnn, to_torch, TOL, ParityTest, main
 
 N, D_IN, HIDDEN, D_OUT = 16, 20, 32, 5
 

@@ -5,8 +5,9 @@ written in Python, and the backward-twice error."""
 import gc
 import threading
 import unittest
+import weakref
 
-from gnntest import Gnn, GLib, np, torch, to_gnn, to_torch, rand, NP_OF, GNN_OF, main
+from gnntest import Gnn, GLib, np, torch, to_gnn, to_torch, GNN_OF, main
 
 DTYPES = [np.float32, np.float64, np.int64, np.bool_, np.uint8]
 
@@ -484,7 +485,6 @@ class TestHooks(unittest.TestCase):
         class Marker:
             pass
         m = Marker()
-        import weakref
         ref = weakref.ref(m)
         g = to_gnn(np.ones(2, np.float32), True)
         g.register_hook(lambda grad, m=m: None)

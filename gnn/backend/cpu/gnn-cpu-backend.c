@@ -141,8 +141,43 @@ cpu_supports_op (GnnBackend *self, GnnBackendOp op, GnnDtype dtype)
     case GNN_BACKEND_OP_FILL:
     case GNN_BACKEND_OP_ARANGE:
       return TRUE;
-    default:
+    case GNN_BACKEND_OP_RAND_UNIFORM:
+    case GNN_BACKEND_OP_RAND_NORMAL:
+      return gnn_dtype_is_floating (dtype);
+    case GNN_BACKEND_OP_RAND_INT:
+      return dtype == GNN_DTYPE_INT64;
+    /* integer kernels */
+    case GNN_BACKEND_OP_ADD:
+    case GNN_BACKEND_OP_SUB:
+    case GNN_BACKEND_OP_MUL:
+    case GNN_BACKEND_OP_POW:
+    case GNN_BACKEND_OP_MAXIMUM:
+    case GNN_BACKEND_OP_MINIMUM:
+    case GNN_BACKEND_OP_EQ:
+    case GNN_BACKEND_OP_NE:
+    case GNN_BACKEND_OP_LT:
+    case GNN_BACKEND_OP_LE:
+    case GNN_BACKEND_OP_GT:
+    case GNN_BACKEND_OP_GE:
+    case GNN_BACKEND_OP_WHERE:
+    case GNN_BACKEND_OP_NEG:
+    case GNN_BACKEND_OP_ABS:
+    case GNN_BACKEND_OP_SIGN:
+    case GNN_BACKEND_OP_CLAMP:
+    case GNN_BACKEND_OP_POW_SCALAR:
+    case GNN_BACKEND_OP_RELU:
+    case GNN_BACKEND_OP_ADDCMUL:
+    case GNN_BACKEND_OP_SUM:
+    case GNN_BACKEND_OP_MAX:
+    case GNN_BACKEND_OP_MIN:
+    case GNN_BACKEND_OP_INDEX_SELECT:
+    case GNN_BACKEND_OP_INDEX_ADD:
+    case GNN_BACKEND_OP_GATHER:
+    case GNN_BACKEND_OP_SCATTER_ADD:
+    case GNN_BACKEND_OP_ONE_HOT:
       return dtype == GNN_DTYPE_FLOAT32 || dtype == GNN_DTYPE_FLOAT64 || dtype == GNN_DTYPE_INT64;
+    default:
+      return dtype == GNN_DTYPE_FLOAT32 || dtype == GNN_DTYPE_FLOAT64;
     }
 }
 

@@ -142,6 +142,57 @@ write_double (GnnDtype dtype, char *p, double v)
     }
 }
 
+static double
+read_double (GnnDtype dtype, const char *p)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: return RD_f32 (p);
+    case GNN_DTYPE_FLOAT64: return RD_f64 (p);
+    case GNN_DTYPE_INT64: return RD_i64 (p);
+    case GNN_DTYPE_BOOL: return RD_bool (p);
+    case GNN_DTYPE_UINT8: return RD_u8 (p);
+    case GNN_DTYPE_FLOAT16: return RD_f16 (p);
+    case GNN_DTYPE_BFLOAT16: return RD_bf16 (p);
+    }
+  return 0;
+}
+
+/* writes the largest value of @dtype below @bound */
+static void
+write_below (GnnDtype dtype, char *p, double bound)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32:
+      *(float *) p = nextafterf ((float) bound, -INFINITY);
+      break;
+    case GNN_DTYPE_FLOAT64:
+      *(double *) p = nextafter (bound, -INFINITY);
+      break;
+    case GNN_DTYPE_FLOAT16:
+    case GNN_DTYPE_BFLOAT16:
+      {
+        /* step the 16-bit pattern of the bound one unit toward -inf */
+        guint16 bits;
+        write_double (dtype, p, bound);
+        bits = *(guint16 *) p;
+        if ((bits & 0x7fff) == 0)
+          bits = 0x8001;
+        else if (bits & 0x8000)
+          bits++;
+        else
+          bits--;
+        *(guint16 *) p = bits;
+        if (read_double (dtype, p) >= bound)   /* the bound rounded down when stored */
+          write_below (dtype, p, read_double (dtype, p));
+      }
+      break;
+    default:
+      write_double (dtype, p, bound - 1);
+    }
+}
+
 static void
 arange_range (gpointer data, gint64 b, gint64 e)
 {
@@ -205,9 +256,11 @@ random_range (gpointer data, gint64 b, gint64 e)
         {
         case GNN_BACKEND_OP_RAND_UNIFORM:
           v = args->s[0] + u1 * (args->s[1] - args->s[0]);
-          if (o->dtype == GNN_DTYPE_FLOAT32 && (float) v >= (float) args->s[1])
-            v = nextafterf ((float) args->s[1], -INFINITY);
-          break;
+          write_double (o->dtype, p, v);
+          /* rounding to the storage dtype may reach the excluded upper bound */
+          if (read_double (o->dtype, p) >= args->s[1] && args->s[1] > args->s[0])
+            write_below (o->dtype, p, args->s[1]);
+          continue;
         case GNN_BACKEND_OP_RAND_NORMAL:
           v = args->s[0] + args->s[1] * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2);
           break;

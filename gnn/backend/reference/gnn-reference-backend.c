@@ -184,7 +184,7 @@ gnn_reference_backend_init (GnnReferenceBackend *self)
  * gnn_backend_module_api_version:
  *
  * The backend API version this module was built against, checked by gnn's registry before
- * it calls [func@backend_module_register].
+ * it calls `gnn_backend_module_register ()`.
  */
 G_MODULE_EXPORT const guint gnn_backend_module_api_version = GNN_BACKEND_API_VERSION;
 

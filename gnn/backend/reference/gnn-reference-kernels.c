@@ -580,16 +580,20 @@ silu_grad (double x)
   return s * (1.0 + x * (1.0 - s));
 }
 
-/* clamp (x, s0, s1) with i0 bit 0: has min, bit 1: has max; NaN stays NaN, and min > max gives
- * max, as in PyTorch */
+/* clamp (x, s0, s1) with i0 bit 0: has min, bit 1: has max. As in PyTorch, a NaN input or a
+ * NaN bound gives NaN, and min > max gives max. */
 static double
 clamp_double (double x, const GnnKernelArgs *args)
 {
+  gboolean has_min = (args->i[0] & 1) != 0, has_max = (args->i[0] & 2) != 0;
+
   if (isnan (x))
     return x;
-  if ((args->i[0] & 1) && x < args->s[0])
+  if ((has_min && isnan (args->s[0])) || (has_max && isnan (args->s[1])))
+    return NAN;
+  if (has_min && x < args->s[0])
     x = args->s[0];
-  if ((args->i[0] & 2) && x > args->s[1])
+  if (has_max && x > args->s[1])
     x = args->s[1];
   return x;
 }
@@ -634,9 +638,9 @@ float_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_SILU:                 return a * sigmoid (a);
     case GNN_BACKEND_OP_SIGMOID:              return sigmoid (a);
     case GNN_BACKEND_OP_TANH:                 return tanh (a);
-    case GNN_BACKEND_OP_RELU_BACKWARD:        return b > 0 ? a : 0.0;
+    case GNN_BACKEND_OP_RELU_BACKWARD:        return b <= 0 ? 0.0 : a;
     case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:  return b > 0 ? a : s0 * a;
-    case GNN_BACKEND_OP_ELU_BACKWARD:         return b > 0 ? a : a * s0 * exp (b);
+    case GNN_BACKEND_OP_ELU_BACKWARD:         return b <= 0 ? a * s0 * exp (b) : a;
     case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, args->i[0]);
     case GNN_BACKEND_OP_SILU_BACKWARD:        return a * silu_grad (b);
     case GNN_BACKEND_OP_SIGMOID_BACKWARD:     return a * b * (1.0 - b);
