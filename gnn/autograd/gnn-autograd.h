@@ -19,7 +19,7 @@ GNN_AVAILABLE_IN_ALL
 gboolean gnn_set_grad_enabled (gboolean enabled);
 
 /**
- * GnnNoGradGuard:
+ * GnnNoGradGuard: (skip)
  *
  * A scope in which operations record no autograd graph, as `with torch.no_grad ():`.
  * In C, `g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();` ends the scope when

@@ -441,6 +441,18 @@ class TestHooks(unittest.TestCase):
         self.assertEqual(calls, [1])
         np.testing.assert_array_equal(g.get_grad().numpy(), [3, 3, 3])
 
+    def test_hook_exception_reaches_backward(self):
+        g = to_gnn(np.ones(2, np.float32), True)
+
+        def broken(grad):
+            raise ValueError('hook failed')
+        g.register_hook(broken)
+        with self.assertRaises(ValueError):
+            g.mul_scalar(2.0).sum_all().backward()
+        # the next backward is not affected by the earlier error
+        g2 = to_gnn(np.ones(2, np.float32), True)
+        g2.sum_all().backward()
+
     def test_hooks_chain_in_order_and_remove(self):
         g = to_gnn(np.ones(2, np.float32), True)
         order = []

@@ -2,6 +2,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import contextlib
+import threading
 
 from gi.module import get_introspection_module
 from gi.overrides import override
@@ -9,6 +10,9 @@ from gi.overrides import override
 Gnn = get_introspection_module('Gnn')
 
 __all__ = []
+
+# exceptions raised by Python gradient hooks during a backward on this thread
+_hook_state = threading.local()
 
 
 @contextlib.contextmanager
@@ -82,7 +86,27 @@ class Tensor(Gnn.Tensor):
         return self.get_grad_fn_name()
 
     def backward(self, gradient=None, retain_graph=False):
-        return Gnn.Tensor.backward(self, gradient, retain_graph)
+        """Tensor.backward; an exception raised by a Python hook is raised again here, after
+        the C engine finishes (a hook cannot stop it halfway)."""
+        _hook_state.error = None
+        try:
+            Gnn.Tensor.backward(self, gradient, retain_graph)
+        finally:
+            error = getattr(_hook_state, 'error', None)
+            _hook_state.error = None
+        if error is not None:
+            raise error
+
+    def register_hook(self, hook):
+        """Registers hook(grad) -> grad or None; returns a handle for remove_hook."""
+        def trampoline(grad):
+            try:
+                return hook(grad)
+            except BaseException as e:  # re-raised by backward
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+                return None
+        return Gnn.Tensor.register_hook(self, trampoline)
 
     def numpy(self):
         """A numpy copy of the elements (one memcpy through GBytes)."""
