@@ -22,5 +22,6 @@
 #include "backend/gnn-backend.h"
 #include "core/gnn-threads.h"
 #include "data/gnn-idx.h"
+#include "nn/gnn-parameter.h"
 
 #undef GNN_INSIDE

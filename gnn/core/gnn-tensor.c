@@ -1399,7 +1399,8 @@ add_suffix (GString *s, gsize *last_line_len, const char *suffix, int indent)
  * Formats the tensor as PyTorch prints it with its default print options:
  * `tensor([[1.0000, 2.5000]], requires_grad=True)`, with PyTorch's choice of integer, fixed or
  * scientific notation, its line wrapping at 80 columns, its summarisation of tensors over 1000
- * elements, and the size, dtype, device and grad_fn suffixes.
+ * elements, and the size, dtype, device and grad_fn suffixes. A [class@Gnn.Parameter] is
+ * preceded by "Parameter containing:" and a new line, as PyTorch prints one.
  *
  * Returns: (transfer full): the printed form
  */
@@ -1482,6 +1483,8 @@ gnn_tensor_to_string (GnnTensor *self)
   for (guint i = 0; i < suffixes->len; i++)
     add_suffix (s, &last_line_len, suffixes->pdata[i], indent);
   g_string_append_c (s, ')');
+  if (GNN_IS_PARAMETER (self))
+    g_string_prepend (s, "Parameter containing:\n");
   return g_string_free (s, FALSE);
 }
 
