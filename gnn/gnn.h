@@ -23,5 +23,7 @@
 #include "core/gnn-threads.h"
 #include "data/gnn-idx.h"
 #include "nn/gnn-parameter.h"
+#include "nn/gnn-args.h"
+#include "nn/gnn-module.h"
 
 #undef GNN_INSIDE

@@ -1,0 +1,1451 @@
+/* gnn-module.c: GnnModule
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-module-private.h"
+#include "core/gnn-tensor-private.h"
+
+/**
+ * GnnModule:
+ *
+ * The base class of every layer and model, as `torch.nn.Module`.
+ *
+ * A module holds parameters ([class@Gnn.Parameter]), buffers and submodules, each registered
+ * under a name, in order; names join with dots into the keys PyTorch uses
+ * (`layers.0.weight`). Subclasses implement `forward`, and build what they hold in `setup`,
+ * from their properties.
+ *
+ * Call a module with [method@Gnn.Module.forward] (any values in, any values out, through
+ * [class@Gnn.Args]) or [method@Gnn.Module.forward_tensor] (one tensor in and out).
+ *
+ * The [property@Gnn.Module:training] property selects training or evaluation behaviour for
+ * the whole tree below the module; [property@Gnn.Module:device] tells where its tensors are
+ * and moves them.
+ */
+
+enum {
+  PROP_0,
+  PROP_TRAINING,
+  PROP_DEVICE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_TYPE_WITH_PRIVATE (GnnModule, gnn_module, G_TYPE_OBJECT)
+
+static GnnModulePrivate *
+priv_of (GnnModule *self)
+{
+  return gnn_module_get_instance_private (self);
+}
+
+GnnModulePrivate *
+gnn_module_priv (GnnModule *self)
+{
+  return priv_of (self);
+}
+
+static void
+slot_free (gpointer data)
+{
+  GnnModuleSlot *s = data;
+  g_free (s->name);
+  g_clear_object (&s->value);
+  g_free (s);
+}
+
+static GnnModuleSlot *
+find_slot (GPtrArray *slots, const char *name)
+{
+  for (guint i = 0; i < slots->len; i++)
+    {
+      GnnModuleSlot *s = slots->pdata[i];
+      if (g_str_equal (s->name, name))
+        return s;
+    }
+  return NULL;
+}
+
+static void
+gnn_module_dispose (GObject *object)
+{
+  GnnModulePrivate *priv = priv_of (GNN_MODULE (object));
+
+  g_ptr_array_set_size (priv->parameters, 0);
+  g_ptr_array_set_size (priv->buffers, 0);
+  g_ptr_array_set_size (priv->modules, 0);
+  G_OBJECT_CLASS (gnn_module_parent_class)->dispose (object);
+}
+
+static void
+gnn_module_finalize (GObject *object)
+{
+  GnnModulePrivate *priv = priv_of (GNN_MODULE (object));
+
+  g_ptr_array_unref (priv->parameters);
+  g_ptr_array_unref (priv->buffers);
+  g_ptr_array_unref (priv->modules);
+  g_clear_error (&priv->setup_error);
+  G_OBJECT_CLASS (gnn_module_parent_class)->finalize (object);
+}
+
+static void
+gnn_module_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnModule *self = GNN_MODULE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRAINING:
+      g_value_set_boolean (value, gnn_module_get_training (self));
+      break;
+    case PROP_DEVICE:
+      g_value_take_string (value, gnn_module_get_device (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_module_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnModule *self = GNN_MODULE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRAINING:
+      gnn_module_set_training (self, g_value_get_boolean (value));
+      break;
+    case PROP_DEVICE:
+      {
+        g_autoptr(GError) error = NULL;
+        const char *device = g_value_get_string (value);
+        if (device && !gnn_module_to_device (self, device, &error))
+          g_warning ("Could not move %s to %s: %s", gnn_module_get_name (self), device, error->message);
+      }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_module_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (gnn_module_parent_class)->constructed (object);
+  /* construct properties are set now, in every language: build from them. A failure is
+   * kept and reported by the first call that needs the module */
+  gnn_module_ensure_setup (GNN_MODULE (object), NULL);
+}
+
+static GnnArgs *
+gnn_module_real_forward (GnnModule *self, GnnArgs *input, GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "Module [%s] is missing the required \"forward\" function", gnn_module_get_name (self));
+  return NULL;
+}
+
+static gboolean
+gnn_module_real_setup (GnnModule *self, GError **error)
+{
+  return TRUE;
+}
+
+static char *
+gnn_module_real_extra_repr (GnnModule *self)
+{
+  return g_strdup ("");
+}
+
+static void
+gnn_module_class_init (GnnModuleClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = gnn_module_dispose;
+  object_class->finalize = gnn_module_finalize;
+  object_class->get_property = gnn_module_get_property;
+  object_class->set_property = gnn_module_set_property;
+  object_class->constructed = gnn_module_constructed;
+  klass->forward = gnn_module_real_forward;
+  klass->setup = gnn_module_real_setup;
+  klass->extra_repr = gnn_module_real_extra_repr;
+
+  /**
+   * GnnModule:training:
+   *
+   * Whether the module is in training mode (`nn.Module.training`). Setting it sets it on every
+   * descendant too, as `train (mode)` does; notify is emitted only by modules whose mode
+   * changes.
+   */
+  properties[PROP_TRAINING] =
+    g_param_spec_boolean ("training", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * GnnModule:device:
+   *
+   * The device of the module's parameters and buffers, such as "cpu" or "cuda:0"; %NULL when
+   * it has none or they sit on several devices. Setting it moves them, as
+   * [method@Gnn.Module.to_device] does.
+   */
+  properties[PROP_DEVICE] =
+    g_param_spec_string ("device", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_module_init (GnnModule *self)
+{
+  GnnModulePrivate *priv = priv_of (self);
+
+  priv->parameters = g_ptr_array_new_with_free_func (slot_free);
+  priv->buffers = g_ptr_array_new_with_free_func (slot_free);
+  priv->modules = g_ptr_array_new_with_free_func (slot_free);
+  priv->training = TRUE;
+}
+
+gboolean
+gnn_module_ensure_setup (GnnModule *self,
+                         GError   **error)
+{
+  GnnModulePrivate *priv = priv_of (self);
+
+  if (!priv->setup_done)
+    {
+      GError *local = NULL;
+      priv->setup_done = TRUE;
+      if (!GNN_MODULE_GET_CLASS (self)->setup (self, &local) && local == NULL)
+        local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.setup failed without setting an error",
+                             gnn_module_get_name (self));
+      priv->setup_error = local;
+    }
+  if (priv->setup_error)
+    {
+      if (error)
+        *error = g_error_copy (priv->setup_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_module_setup: (virtual setup)
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Builds the module's parameters, buffers and submodules from its properties. gnn calls the
+ * virtual method once, from `constructed`, in C and in every binding: read only properties
+ * flagged `G_PARAM_CONSTRUCT` or `G_PARAM_CONSTRUCT_ONLY` there (Python `GObject.Property
+ * (flags=...CONSTRUCT_ONLY)`, gjs `GObject.ParamFlags.CONSTRUCT_ONLY`, Vala
+ * `{ get; construct; }`), since others are set only after construction. A subclass implements
+ * the virtual method and chains up. Calling this function runs nothing again: it reports
+ * whether setup succeeded; a module whose setup failed reports that error from every call
+ * that needs it.
+ *
+ * Returns: %TRUE when setup succeeded
+ */
+gboolean
+gnn_module_setup (GnnModule *self,
+                  GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  return gnn_module_ensure_setup (self, error);
+}
+
+/**
+ * gnn_module_get_name:
+ * @self: a module
+ *
+ * The class name PyTorch would print: the type name without gnn's "Gnn" prefix ("Linear"),
+ * and without the module path PyGObject puts in front of Python classes.
+ *
+ * Returns: the name
+ */
+const char *
+gnn_module_get_name (GnnModule *self)
+{
+  const char *name, *plus;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  name = G_OBJECT_TYPE_NAME (self);
+  plus = strrchr (name, '+');
+  if (plus)
+    return plus + 1;
+  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
+    return name + 3;
+  return name;
+}
+
+/* ---- calling ------------------------------------------------------------------------- */
+
+/**
+ * gnn_module_forward: (virtual forward)
+ * @self: a module
+ * @input: the positional and keyword inputs
+ * @error: return location for a #GError
+ *
+ * Calls the module (`module (*args, **kwargs)`): runs its `forward` virtual method.
+ *
+ * Returns: (transfer full): the outputs, or %NULL with @error set
+ */
+GnnArgs *
+gnn_module_forward (GnnModule *self,
+                    GnnArgs   *input,
+                    GError   **error)
+{
+  GError *local = NULL;
+  GnnArgs *out;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_ARGS (input), NULL);
+  if (!gnn_module_ensure_setup (self, error))
+    return NULL;
+  out = GNN_MODULE_GET_CLASS (self)->forward (self, input, &local);
+  if (out == NULL && local == NULL)
+    local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.forward returned nothing and set no error",
+                         gnn_module_get_name (self));
+  if (local)
+    {
+      g_clear_object (&out);
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  return out;
+}
+
+/**
+ * gnn_module_forward_tensor:
+ * @self: a module
+ * @input: the input tensor
+ * @error: return location for a #GError
+ *
+ * Calls the module with one tensor and returns its first output, which must be a tensor.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ */
+GnnTensor *
+gnn_module_forward_tensor (GnnModule *self,
+                           GnnTensor *input,
+                           GError   **error)
+{
+  g_autoptr(GnnArgs) in = NULL;
+  g_autoptr(GnnArgs) out = NULL;
+  GnnTensor *t;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  in = gnn_args_new_tensor (input);
+  out = gnn_module_forward (self, in, error);
+  if (out == NULL)
+    return NULL;
+  t = gnn_args_get_tensor (out, 0, error);
+  if (t == NULL)
+    {
+      g_prefix_error (error, "%s returned no tensor: ", gnn_module_get_name (self));
+      return NULL;
+    }
+  return g_object_ref (t);
+}
+
+/**
+ * gnn_module_extra_repr: (virtual extra_repr)
+ * @self: a module
+ *
+ * The text inside the parentheses of the module's printed form (`extra_repr`), such as
+ * "in_features=4, out_features=3, bias=True".
+ *
+ * Returns: (transfer full): the text, possibly empty
+ */
+char *
+gnn_module_extra_repr (GnnModule *self)
+{
+  char *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  s = GNN_MODULE_GET_CLASS (self)->extra_repr (self);
+  return s ? s : g_strdup ("");
+}
+
+/* ---- registration -------------------------------------------------------------------- */
+
+static gboolean
+check_name (GnnModule *self, const char *kind, const char *name, GPtrArray *own, GError **error)
+{
+  GnnModulePrivate *priv = priv_of (self);
+
+  if (name == NULL || *name == '\0')
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s name can't be empty string \"\"", kind);
+      return FALSE;
+    }
+  if (strchr (name, '.'))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s name can't contain \".\", got: %s", kind, name);
+      return FALSE;
+    }
+  if ((own != priv->parameters && find_slot (priv->parameters, name)) ||
+      (own != priv->buffers && find_slot (priv->buffers, name)) ||
+      (own != priv->modules && find_slot (priv->modules, name)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "attribute '%s' already exists in %s", name, gnn_module_get_name (self));
+      return FALSE;
+    }
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self), name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "attribute '%s' already exists in %s as a property", name, gnn_module_get_name (self));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+set_slot (GPtrArray *slots, const char *name, GObject *value)
+{
+  GnnModuleSlot *s = find_slot (slots, name);
+
+  if (s == NULL)
+    {
+      s = g_new0 (GnnModuleSlot, 1);
+      s->name = g_strdup (name);
+      g_ptr_array_add (slots, s);
+    }
+  if (value)
+    g_object_ref (value);
+  g_clear_object (&s->value);
+  s->value = value;
+}
+
+/**
+ * gnn_module_register_parameter:
+ * @self: a module
+ * @name: the parameter's name, not empty, without dots, not taken by a buffer, submodule or
+ *   property
+ * @parameter: (nullable): the parameter; %NULL reserves the name, left out of the state dict
+ * @error: return location for a #GError
+ *
+ * Adds or replaces a parameter (`register_parameter`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_register_parameter (GnnModule    *self,
+                               const char   *name,
+                               GnnParameter *parameter,
+                               GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (parameter == NULL || GNN_IS_PARAMETER (parameter), FALSE);
+  if (!check_name (self, "parameter", name, priv_of (self)->parameters, error))
+    return FALSE;
+  if (parameter && !gnn_tensor_is_leaf (GNN_TENSOR (parameter)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot assign non-leaf Tensor to parameter '%s'", name);
+      return FALSE;
+    }
+  set_slot (priv_of (self)->parameters, name, (GObject *) parameter);
+  return TRUE;
+}
+
+/**
+ * gnn_module_register_buffer:
+ * @self: a module
+ * @name: the buffer's name, not empty, without dots, not taken by a parameter, submodule or
+ *   property
+ * @tensor: (nullable): the buffer (any tensor, or a [class@Gnn.Buffer]); %NULL reserves the
+ *   name
+ * @persistent: whether the buffer is part of the state dict
+ * @error: return location for a #GError
+ *
+ * Adds or replaces a buffer (`register_buffer`). A [class@Gnn.Buffer] given here takes
+ * @persistent as its [property@Gnn.Buffer:persistent].
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_register_buffer (GnnModule  *self,
+                            const char *name,
+                            GnnTensor  *tensor,
+                            gboolean    persistent,
+                            GError    **error)
+{
+  GnnModuleSlot *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (tensor == NULL || GNN_IS_TENSOR (tensor), FALSE);
+  if (!check_name (self, "buffer", name, priv_of (self)->buffers, error))
+    return FALSE;
+  if (tensor && GNN_IS_PARAMETER (tensor))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot assign a Parameter as buffer '%s' (a Tensor or None expected)", name);
+      return FALSE;
+    }
+  set_slot (priv_of (self)->buffers, name, (GObject *) tensor);
+  s = find_slot (priv_of (self)->buffers, name);
+  s->persistent = persistent;
+  if (tensor && GNN_IS_BUFFER (tensor))
+    gnn_buffer_set_persistent (GNN_BUFFER (tensor), persistent);
+  return TRUE;
+}
+
+/**
+ * gnn_module_register_module:
+ * @self: a module
+ * @name: the submodule's name, not empty, without dots, not taken by a parameter, buffer or
+ *   property
+ * @module: (nullable): the submodule; %NULL reserves the name
+ * @error: return location for a #GError
+ *
+ * Adds or replaces a submodule (`register_module`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_register_module (GnnModule  *self,
+                            const char *name,
+                            GnnModule  *module,
+                            GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (module == NULL || GNN_IS_MODULE (module), FALSE);
+  if (!check_name (self, "module", name, priv_of (self)->modules, error))
+    return FALSE;
+  set_slot (priv_of (self)->modules, name, (GObject *) module);
+  return TRUE;
+}
+
+/**
+ * gnn_module_add_module:
+ * @self: a module
+ * @name: the submodule's name
+ * @module: (nullable): the submodule
+ * @error: return location for a #GError
+ *
+ * The same as [method@Gnn.Module.register_module] (`add_module`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_add_module (GnnModule  *self,
+                       const char *name,
+                       GnnModule  *module,
+                       GError    **error)
+{
+  return gnn_module_register_module (self, name, module, error);
+}
+
+/**
+ * gnn_module_remove:
+ * @self: a module
+ * @name: a parameter, buffer or submodule name
+ *
+ * Removes what is registered under @name (Python's `del module.name`).
+ *
+ * Returns: whether something was removed
+ */
+gboolean
+gnn_module_remove (GnnModule  *self,
+                   const char *name)
+{
+  GnnModulePrivate *priv;
+  GPtrArray *all[3];
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  priv = priv_of (self);
+  all[0] = priv->parameters;
+  all[1] = priv->buffers;
+  all[2] = priv->modules;
+  for (guint k = 0; k < 3; k++)
+    {
+      GnnModuleSlot *s = find_slot (all[k], name);
+      if (s)
+        {
+          g_ptr_array_remove (all[k], s);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* ---- lookup -------------------------------------------------------------------------- */
+
+/**
+ * gnn_module_get_submodule:
+ * @self: a module
+ * @target: a dotted path such as "net.0", or "" for @self
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the submodule at @target (`get_submodule`), or %NULL with @error
+ *   set naming the first missing step
+ */
+GnnModule *
+gnn_module_get_submodule (GnnModule  *self,
+                          const char *target,
+                          GError    **error)
+{
+  g_auto(GStrv) atoms = NULL;
+  GnnModule *mod = self;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+  if (*target == '\0')
+    return self;
+  atoms = g_strsplit (target, ".", -1);
+  for (guint i = 0; atoms[i]; i++)
+    {
+      GnnModuleSlot *s = find_slot (priv_of (mod)->modules, atoms[i]);
+      if (s == NULL || s->value == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s has no attribute `%s`", gnn_module_get_name (mod), atoms[i]);
+          return NULL;
+        }
+      mod = GNN_MODULE (s->value);
+    }
+  return mod;
+}
+
+/**
+ * gnn_module_set_submodule:
+ * @self: a module
+ * @target: a dotted path to an existing or new submodule, such as "net.0"
+ * @module: the submodule to put there
+ * @error: return location for a #GError
+ *
+ * Replaces or adds the submodule at @target (`set_submodule`); every step but the last must
+ * exist.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_set_submodule (GnnModule  *self,
+                          const char *target,
+                          GnnModule  *module,
+                          GError    **error)
+{
+  const char *dot;
+  GnnModule *parent = self;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (target != NULL, FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  if (*target == '\0')
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "Cannot set the submodule without a target name!");
+      return FALSE;
+    }
+  dot = strrchr (target, '.');
+  if (dot)
+    {
+      g_autofree char *path = g_strndup (target, dot - target);
+      parent = gnn_module_get_submodule (self, path, error);
+      if (parent == NULL)
+        return FALSE;
+      target = dot + 1;
+    }
+  return gnn_module_register_module (parent, target, module, error);
+}
+
+static GnnModule *
+owner_of (GnnModule *self, const char *target, const char **leaf, GError **error)
+{
+  const char *dot = strrchr (target, '.');
+
+  if (dot == NULL)
+    {
+      *leaf = target;
+      return self;
+    }
+  {
+    g_autofree char *path = g_strndup (target, dot - target);
+    *leaf = dot + 1;
+    return gnn_module_get_submodule (self, path, error);
+  }
+}
+
+/**
+ * gnn_module_get_parameter:
+ * @self: a module
+ * @target: a dotted path such as "net.0.weight"
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the parameter at @target (`get_parameter`), or %NULL with @error
+ *   set
+ */
+GnnParameter *
+gnn_module_get_parameter (GnnModule  *self,
+                          const char *target,
+                          GError    **error)
+{
+  const char *leaf;
+  GnnModule *owner;
+  GnnModuleSlot *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+  owner = owner_of (self, target, &leaf, error);
+  if (owner == NULL)
+    return NULL;
+  s = find_slot (priv_of (owner)->parameters, leaf);
+  if (s == NULL || s->value == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s has no parameter `%s`", gnn_module_get_name (owner), leaf);
+      return NULL;
+    }
+  return GNN_PARAMETER (s->value);
+}
+
+/**
+ * gnn_module_get_buffer:
+ * @self: a module
+ * @target: a dotted path such as "bn.running_mean"
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the buffer at @target (`get_buffer`), or %NULL with @error set
+ */
+GnnTensor *
+gnn_module_get_buffer (GnnModule  *self,
+                       const char *target,
+                       GError    **error)
+{
+  const char *leaf;
+  GnnModule *owner;
+  GnnModuleSlot *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+  owner = owner_of (self, target, &leaf, error);
+  if (owner == NULL)
+    return NULL;
+  s = find_slot (priv_of (owner)->buffers, leaf);
+  if (s == NULL || s->value == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s has no buffer `%s`", gnn_module_get_name (owner), leaf);
+      return NULL;
+    }
+  return GNN_TENSOR (s->value);
+}
+
+/* ---- traversal ----------------------------------------------------------------------- */
+
+static char *
+join_prefix (const char *prefix, const char *name)
+{
+  if (prefix == NULL || *prefix == '\0')
+    return g_strdup (name);
+  return g_strconcat (prefix, ".", name, NULL);
+}
+
+/* named_modules: (prefix, module) pairs, depth first, self first */
+static void
+collect_modules (GnnModule *self, const char *prefix, gboolean remove_duplicate, GHashTable *memo,
+                 GPtrArray *mods, GPtrArray *names)
+{
+  GnnModulePrivate *priv = priv_of (self);
+
+  if (remove_duplicate)
+    {
+      if (g_hash_table_contains (memo, self))
+        return;
+      g_hash_table_add (memo, self);
+    }
+  g_ptr_array_add (mods, g_object_ref (self));
+  g_ptr_array_add (names, g_strdup (prefix ? prefix : ""));
+  for (guint i = 0; i < priv->modules->len; i++)
+    {
+      GnnModuleSlot *s = priv->modules->pdata[i];
+      g_autofree char *sub = NULL;
+      if (s->value == NULL)
+        continue;
+      sub = join_prefix (prefix, s->name);
+      collect_modules (GNN_MODULE (s->value), sub, remove_duplicate, memo, mods, names);
+    }
+}
+
+static char **
+take_names (GPtrArray *names)
+{
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+/**
+ * gnn_module_named_modules:
+ * @self: a module
+ * @prefix: (nullable): a prefix for the names
+ * @remove_duplicate: whether a module reachable twice is listed once
+ * @names: (out) (optional) (array zero-terminated=1) (transfer full): the names
+ *
+ * Every module of the tree, @self first ("" or @prefix), depth first in registration order
+ * (`named_modules`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Module): the modules
+ */
+GPtrArray *
+gnn_module_named_modules (GnnModule  *self,
+                          const char *prefix,
+                          gboolean    remove_duplicate,
+                          char     ***names)
+{
+  g_autoptr(GHashTable) memo = g_hash_table_new (NULL, NULL);
+  GPtrArray *mods = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *n = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  collect_modules (self, prefix ? prefix : "", remove_duplicate, memo, mods, n);
+  if (names)
+    {
+      g_ptr_array_set_free_func (n, NULL);
+      *names = take_names (n);
+    }
+  else
+    g_ptr_array_unref (n);
+  return mods;
+}
+
+/**
+ * gnn_module_modules:
+ * @self: a module
+ *
+ * Returns: (transfer container) (element-type Gnn.Module): every module of the tree, @self
+ *   first (`modules`)
+ */
+GPtrArray *
+gnn_module_modules (GnnModule *self)
+{
+  return gnn_module_named_modules (self, NULL, TRUE, NULL);
+}
+
+/**
+ * gnn_module_named_children:
+ * @self: a module
+ * @names: (out) (optional) (array zero-terminated=1) (transfer full): the names
+ *
+ * Returns: (transfer container) (element-type Gnn.Module): the direct submodules, each once
+ *   (`named_children`)
+ */
+GPtrArray *
+gnn_module_named_children (GnnModule *self,
+                           char    ***names)
+{
+  GnnModulePrivate *priv;
+  g_autoptr(GHashTable) memo = g_hash_table_new (NULL, NULL);
+  GPtrArray *mods = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *n = g_ptr_array_new ();
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  priv = priv_of (self);
+  for (guint i = 0; i < priv->modules->len; i++)
+    {
+      GnnModuleSlot *s = priv->modules->pdata[i];
+      if (s->value == NULL || g_hash_table_contains (memo, s->value))
+        continue;
+      g_hash_table_add (memo, s->value);
+      g_ptr_array_add (mods, g_object_ref (s->value));
+      g_ptr_array_add (n, g_strdup (s->name));
+    }
+  if (names)
+    *names = take_names (n);
+  else
+    {
+      g_ptr_array_set_free_func (n, g_free);
+      g_ptr_array_unref (n);
+    }
+  return mods;
+}
+
+/**
+ * gnn_module_children:
+ * @self: a module
+ *
+ * Returns: (transfer container) (element-type Gnn.Module): the direct submodules (`children`)
+ */
+GPtrArray *
+gnn_module_children (GnnModule *self)
+{
+  return gnn_module_named_children (self, NULL);
+}
+
+/* named_parameters / named_buffers share the walk: which slots, and whether to list a
+ * non-persistent buffer */
+static GPtrArray *
+named_members (GnnModule *self, const char *prefix, gboolean recurse, gboolean remove_duplicate,
+               gboolean buffers, char ***names)
+{
+  g_autoptr(GPtrArray) mods = NULL;
+  g_auto(GStrv) mod_names = NULL;
+  g_autoptr(GHashTable) memo = g_hash_table_new (NULL, NULL);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *n = g_ptr_array_new ();
+
+  if (recurse)
+    mods = gnn_module_named_modules (self, prefix, remove_duplicate, &mod_names);
+  else
+    {
+      mods = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (mods, g_object_ref (self));
+      mod_names = g_new0 (char *, 2);
+      mod_names[0] = g_strdup (prefix ? prefix : "");
+    }
+  for (guint m = 0; m < mods->len; m++)
+    {
+      GnnModulePrivate *priv = priv_of (mods->pdata[m]);
+      GPtrArray *slots = buffers ? priv->buffers : priv->parameters;
+      for (guint i = 0; i < slots->len; i++)
+        {
+          GnnModuleSlot *s = slots->pdata[i];
+          if (s->value == NULL)
+            continue;
+          if (remove_duplicate)
+            {
+              if (g_hash_table_contains (memo, s->value))
+                continue;
+              g_hash_table_add (memo, s->value);
+            }
+          g_ptr_array_add (out, g_object_ref (s->value));
+          g_ptr_array_add (n, join_prefix (mod_names[m], s->name));
+        }
+    }
+  if (names)
+    *names = take_names (n);
+  else
+    {
+      g_ptr_array_set_free_func (n, g_free);
+      g_ptr_array_unref (n);
+    }
+  return out;
+}
+
+/**
+ * gnn_module_named_parameters:
+ * @self: a module
+ * @prefix: (nullable): a prefix for the names
+ * @recurse: whether to include the parameters of submodules
+ * @remove_duplicate: whether a parameter shared by several modules is listed once
+ * @names: (out) (optional) (array zero-terminated=1) (transfer full): the dotted names
+ *
+ * The parameters with their names, such as "layers.0.weight" (`named_parameters`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Parameter): the parameters
+ */
+GPtrArray *
+gnn_module_named_parameters (GnnModule  *self,
+                             const char *prefix,
+                             gboolean    recurse,
+                             gboolean    remove_duplicate,
+                             char     ***names)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  return named_members (self, prefix, recurse, remove_duplicate, FALSE, names);
+}
+
+/**
+ * gnn_module_parameters:
+ * @self: a module
+ * @recurse: whether to include the parameters of submodules
+ *
+ * Returns: (transfer container) (element-type Gnn.Parameter): the parameters, each once
+ *   (`parameters`)
+ */
+GPtrArray *
+gnn_module_parameters (GnnModule *self,
+                       gboolean   recurse)
+{
+  return gnn_module_named_parameters (self, NULL, recurse, TRUE, NULL);
+}
+
+/**
+ * gnn_module_named_buffers:
+ * @self: a module
+ * @prefix: (nullable): a prefix for the names
+ * @recurse: whether to include the buffers of submodules
+ * @remove_duplicate: whether a buffer shared by several modules is listed once
+ * @names: (out) (optional) (array zero-terminated=1) (transfer full): the dotted names
+ *
+ * The buffers, persistent or not, with their names (`named_buffers`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the buffers
+ */
+GPtrArray *
+gnn_module_named_buffers (GnnModule  *self,
+                          const char *prefix,
+                          gboolean    recurse,
+                          gboolean    remove_duplicate,
+                          char     ***names)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  return named_members (self, prefix, recurse, remove_duplicate, TRUE, names);
+}
+
+/**
+ * gnn_module_buffers:
+ * @self: a module
+ * @recurse: whether to include the buffers of submodules
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the buffers (`buffers`)
+ */
+GPtrArray *
+gnn_module_buffers (GnnModule *self,
+                    gboolean   recurse)
+{
+  return gnn_module_named_buffers (self, NULL, recurse, TRUE, NULL);
+}
+
+/**
+ * gnn_module_apply:
+ * @self: a module
+ * @func: (scope call): the function
+ * @user_data: data for @func
+ *
+ * Calls @func on every submodule, children first (each after its own children), then on
+ * @self (`apply`).
+ */
+void
+gnn_module_apply (GnnModule         *self,
+                  GnnModuleApplyFunc func,
+                  gpointer           user_data)
+{
+  g_autoptr(GPtrArray) children = NULL;
+
+  g_return_if_fail (GNN_IS_MODULE (self));
+  g_return_if_fail (func != NULL);
+  children = gnn_module_children (self);
+  for (guint i = 0; i < children->len; i++)
+    gnn_module_apply (children->pdata[i], func, user_data);
+  func (self, user_data);
+}
+
+/* ---- training mode, gradients, devices, dtypes ------------------------------------- */
+
+/**
+ * gnn_module_get_training:
+ * @self: a module
+ *
+ * Returns: whether the module is in training mode
+ */
+gboolean
+gnn_module_get_training (GnnModule *self)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  return priv_of (self)->training;
+}
+
+static void
+set_training_one (GnnModule *module, gpointer data)
+{
+  GnnModulePrivate *priv = priv_of (module);
+  gboolean training = GPOINTER_TO_INT (data);
+
+  if (priv->training == training)
+    return;
+  priv->training = training;
+  g_object_notify_by_pspec (G_OBJECT (module), properties[PROP_TRAINING]);
+}
+
+/**
+ * gnn_module_set_training:
+ * @self: a module
+ * @training: whether to train
+ *
+ * Sets [property@Gnn.Module:training] on @self and every descendant.
+ */
+void
+gnn_module_set_training (GnnModule *self,
+                         gboolean   training)
+{
+  g_autoptr(GPtrArray) mods = NULL;
+
+  g_return_if_fail (GNN_IS_MODULE (self));
+  mods = gnn_module_modules (self);
+  for (guint i = 0; i < mods->len; i++)
+    set_training_one (mods->pdata[i], GINT_TO_POINTER (!!training));
+}
+
+/**
+ * gnn_module_train:
+ * @self: a module
+ * @mode: %TRUE for training mode, %FALSE for evaluation mode
+ *
+ * Sets the mode of the whole tree (`train (mode)`).
+ */
+void
+gnn_module_train (GnnModule *self,
+                  gboolean   mode)
+{
+  gnn_module_set_training (self, mode);
+}
+
+/**
+ * gnn_module_eval:
+ * @self: a module
+ *
+ * Puts the whole tree in evaluation mode (`eval ()`).
+ */
+void
+gnn_module_eval (GnnModule *self)
+{
+  gnn_module_set_training (self, FALSE);
+}
+
+/**
+ * gnn_module_zero_grad:
+ * @self: a module
+ * @set_to_none: whether to drop the gradients (PyTorch's default) rather than fill them with
+ *   zeros
+ * @error: return location for a #GError
+ *
+ * Resets the gradients of every parameter (`zero_grad`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_zero_grad (GnnModule *self,
+                      gboolean   set_to_none,
+                      GError   **error)
+{
+  g_autoptr(GPtrArray) params = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  params = gnn_module_parameters (self, TRUE);
+  for (guint i = 0; i < params->len; i++)
+    {
+      GnnTensor *p = params->pdata[i];
+      GnnTensor *g = gnn_tensor_get_grad (p);
+      if (g == NULL)
+        continue;
+      if (set_to_none)
+        {
+          if (!gnn_tensor_set_grad (p, NULL, error))
+            return FALSE;
+        }
+      else
+        {
+          g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+          if (!gnn_tensor_zero_ (g, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_module_requires_grad_:
+ * @self: a module
+ * @requires_grad: whether autograd should record operations on the parameters
+ * @error: return location for a #GError
+ *
+ * Sets requires_grad on every parameter (`requires_grad_`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_requires_grad_ (GnnModule *self,
+                           gboolean   requires_grad,
+                           GError   **error)
+{
+  g_autoptr(GPtrArray) params = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  params = gnn_module_parameters (self, TRUE);
+  for (guint i = 0; i < params->len; i++)
+    if (!gnn_tensor_set_requires_grad (params->pdata[i], requires_grad, error))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * gnn_module_get_device:
+ * @self: a module
+ *
+ * Returns: (transfer full) (nullable): the device of every parameter and buffer, such as
+ *   "cpu"; %NULL when there are none or they sit on several devices
+ */
+char *
+gnn_module_get_device (GnnModule *self)
+{
+  g_autoptr(GPtrArray) params = NULL, bufs = NULL;
+  char *device = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  params = gnn_module_parameters (self, TRUE);
+  bufs = gnn_module_buffers (self, TRUE);
+  for (guint k = 0; k < 2; k++)
+    {
+      GPtrArray *list = k == 0 ? params : bufs;
+      for (guint i = 0; i < list->len; i++)
+        {
+          g_autoptr(GnnDevice) d = gnn_tensor_get_device (list->pdata[i]);
+          g_autofree char *s = gnn_device_to_string (d);
+          if (device == NULL)
+            device = g_steal_pointer (&s);
+          else if (!g_str_equal (device, s))
+            {
+              g_free (device);
+              return NULL;
+            }
+        }
+    }
+  return device;
+}
+
+typedef GnnTensor *(*ConvertFunc) (GnnTensor *t, gpointer data, GError **error);
+
+/* PyTorch's _apply: every parameter and buffer gets new data, keeping its identity; the
+ * gradient is converted too */
+static gboolean
+apply_to_tensors (GnnModule *self, ConvertFunc convert, gpointer data, GError **error)
+{
+  g_autoptr(GPtrArray) params = NULL, bufs = NULL;
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+  params = gnn_module_parameters (self, TRUE);
+  bufs = gnn_module_buffers (self, TRUE);
+  for (guint k = 0; k < 2; k++)
+    {
+      GPtrArray *list = k == 0 ? params : bufs;
+      for (guint i = 0; i < list->len; i++)
+        {
+          GnnTensor *t = list->pdata[i];
+          g_autoptr(GnnTensor) converted = convert (t, data, error);
+          GnnTensor *grad;
+          if (converted == NULL || !gnn_tensor_set_data (t, converted, error))
+            return FALSE;
+          grad = gnn_tensor_get_grad (t);
+          if (grad)
+            {
+              g_autoptr(GnnTensor) g2 = convert (grad, data, error);
+              if (g2 == NULL || !gnn_tensor_set_data (grad, g2, error))
+                return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static GnnTensor *
+convert_device (GnnTensor *t, gpointer data, GError **error)
+{
+  return gnn_tensor_to_device (t, data, error);
+}
+
+static GnnTensor *
+convert_dtype (GnnTensor *t, gpointer data, GError **error)
+{
+  GnnDtype dtype = GPOINTER_TO_INT (data);
+
+  /* only floating-point tensors change dtype, as in PyTorch */
+  if (!gnn_dtype_is_floating (gnn_tensor_get_dtype (t)))
+    return g_object_ref (t);
+  return gnn_tensor_to_dtype (t, dtype, error);
+}
+
+/**
+ * gnn_module_to_device:
+ * @self: a module
+ * @device: a device such as "cpu" or "cuda:0"
+ * @error: return location for a #GError
+ *
+ * Moves every parameter and buffer (and gradient) to @device, in place: the tensor objects
+ * stay the same, so optimizers holding them keep working (`module.to (device)`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_to_device (GnnModule  *self,
+                      const char *device,
+                      GError    **error)
+{
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  before = gnn_module_get_device (self);
+  ok = apply_to_tensors (self, convert_device, (gpointer) device, error);
+  after = gnn_module_get_device (self);
+  if (g_strcmp0 (before, after) != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVICE]);
+  return ok;
+}
+
+/**
+ * gnn_module_to_dtype:
+ * @self: a module
+ * @dtype: a floating-point dtype
+ * @error: return location for a #GError
+ *
+ * Converts every floating-point parameter and buffer to @dtype, in place (`module.to (dtype)`);
+ * integer buffers keep theirs.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_to_dtype (GnnModule *self,
+                     GnnDtype   dtype,
+                     GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
+                   gnn_dtype_get_name (dtype));
+      return FALSE;
+    }
+  return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error);
+}
+
+/**
+ * gnn_module_double:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Converts floating-point parameters and buffers to float64 (`double ()`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_double (GnnModule *self, GError **error)
+{
+  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT64, error);
+}
+
+/**
+ * gnn_module_float:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Converts floating-point parameters and buffers to float32 (`float ()`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_float (GnnModule *self, GError **error)
+{
+  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT32, error);
+}
+
+/**
+ * gnn_module_half:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Converts floating-point parameters and buffers to float16 (`half ()`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_half (GnnModule *self, GError **error)
+{
+  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT16, error);
+}
+
+/**
+ * gnn_module_bfloat16:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Converts floating-point parameters and buffers to bfloat16 (`bfloat16 ()`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_bfloat16 (GnnModule *self, GError **error)
+{
+  return gnn_module_to_dtype (self, GNN_DTYPE_BFLOAT16, error);
+}
+
+/* ---- printing ------------------------------------------------------------------------ */
+
+/* torch.nn.modules.module._addindent */
+static char *
+add_indent (const char *s, int spaces)
+{
+  g_auto(GStrv) lines = g_strsplit (s, "\n", -1);
+  GString *out = g_string_new (lines[0]);
+
+  for (guint i = 1; lines[i]; i++)
+    {
+      g_string_append_c (out, '\n');
+      for (int k = 0; k < spaces; k++)
+        g_string_append_c (out, ' ');
+      g_string_append (out, lines[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * gnn_module_to_string:
+ * @self: a module
+ *
+ * The printed form of the module tree, laid out as PyTorch's `repr (module)`:
+ * `Net(\n  (fc): Linear(in_features=4, out_features=3, bias=True)\n)`.
+ *
+ * Returns: (transfer full): the printed form
+ */
+char *
+gnn_module_to_string (GnnModule *self)
+{
+  GnnModulePrivate *priv;
+  g_autofree char *extra = NULL;
+  g_auto(GStrv) extra_lines = NULL;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  guint n_extra = 0, n_child = 0;
+  GString *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  priv = priv_of (self);
+  extra = gnn_module_extra_repr (self);
+  if (*extra)
+    {
+      extra_lines = g_strsplit (extra, "\n", -1);
+      for (guint i = 0; extra_lines[i]; i++, n_extra++)
+        g_ptr_array_add (lines, g_strdup (extra_lines[i]));
+    }
+  for (guint i = 0; i < priv->modules->len; i++, n_child++)
+    {
+      GnnModuleSlot *sl = priv->modules->pdata[i];
+      g_autofree char *child = sl->value ? gnn_module_to_string (GNN_MODULE (sl->value)) : g_strdup ("None");
+      g_autofree char *indented = add_indent (child, 2);
+      g_ptr_array_add (lines, g_strdup_printf ("(%s): %s", sl->name, indented));
+    }
+  s = g_string_new (gnn_module_get_name (self));
+  g_string_append_c (s, '(');
+  if (lines->len > 0)
+    {
+      if (n_extra == 1 && n_child == 0)
+        g_string_append (s, lines->pdata[0]);
+      else
+        {
+          g_string_append (s, "\n  ");
+          for (guint i = 0; i < lines->len; i++)
+            {
+              if (i > 0)
+                g_string_append (s, "\n  ");
+              g_string_append (s, lines->pdata[i]);
+            }
+          g_string_append_c (s, '\n');
+        }
+    }
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}

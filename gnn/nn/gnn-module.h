@@ -1,0 +1,203 @@
+/* gnn-module.h: the base class of every layer and model
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+#include "../core/gnn-tensor.h"
+#include "gnn-args.h"
+#include "gnn-parameter.h"
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_MODULE (gnn_module_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
+
+/**
+ * GnnModuleClass:
+ * @parent_class: the parent class
+ * @forward: computes the outputs from the inputs (`nn.Module.forward`)
+ * @setup: builds the module's parameters, buffers and submodules from its construct
+ *   properties; called once, when the module is constructed
+ * @extra_repr: the text inside the parentheses of the printed form (`extra_repr`)
+ *
+ * The virtual methods of [class@Gnn.Module]. Python subclasses override `do_forward`,
+ * `do_setup`, `do_extra_repr`; gjs subclasses `vfunc_forward` ...; Vala subclasses
+ * `forward` ....
+ */
+struct _GnnModuleClass
+{
+  GObjectClass parent_class;
+
+  GnnArgs * (*forward)    (GnnModule *self,
+                           GnnArgs   *input,
+                           GError   **error);
+  gboolean  (*setup)      (GnnModule *self,
+                           GError   **error);
+  char *    (*extra_repr) (GnnModule *self);
+
+  /*< private >*/
+  gpointer padding[12];
+};
+
+/**
+ * GnnModuleApplyFunc:
+ * @module: a module
+ * @user_data: the data given to [method@Gnn.Module.apply]
+ *
+ * A function applied to every module of a tree.
+ */
+typedef void (*GnnModuleApplyFunc) (GnnModule *module,
+                                    gpointer   user_data);
+
+/* calling */
+GNN_AVAILABLE_IN_ALL
+GnnArgs      *gnn_module_forward            (GnnModule   *self,
+                                             GnnArgs     *input,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_module_forward_tensor     (GnnModule   *self,
+                                             GnnTensor   *input,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_setup              (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+char         *gnn_module_extra_repr         (GnnModule   *self);
+
+/* registration */
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_register_parameter (GnnModule    *self,
+                                             const char   *name,
+                                             GnnParameter *parameter,
+                                             GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_register_buffer    (GnnModule   *self,
+                                             const char  *name,
+                                             GnnTensor   *tensor,
+                                             gboolean     persistent,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_register_module    (GnnModule   *self,
+                                             const char  *name,
+                                             GnnModule   *module,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_add_module         (GnnModule   *self,
+                                             const char  *name,
+                                             GnnModule   *module,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_remove             (GnnModule   *self,
+                                             const char  *name);
+
+/* lookup */
+GNN_AVAILABLE_IN_ALL
+GnnModule    *gnn_module_get_submodule      (GnnModule   *self,
+                                             const char  *target,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_set_submodule      (GnnModule   *self,
+                                             const char  *target,
+                                             GnnModule   *module,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnParameter *gnn_module_get_parameter      (GnnModule   *self,
+                                             const char  *target,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_module_get_buffer         (GnnModule   *self,
+                                             const char  *target,
+                                             GError     **error);
+
+/* traversal */
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_named_parameters   (GnnModule   *self,
+                                             const char  *prefix,
+                                             gboolean     recurse,
+                                             gboolean     remove_duplicate,
+                                             char      ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_parameters         (GnnModule   *self,
+                                             gboolean     recurse);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_named_buffers      (GnnModule   *self,
+                                             const char  *prefix,
+                                             gboolean     recurse,
+                                             gboolean     remove_duplicate,
+                                             char      ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_buffers            (GnnModule   *self,
+                                             gboolean     recurse);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_named_children     (GnnModule   *self,
+                                             char      ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_children           (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_named_modules      (GnnModule   *self,
+                                             const char  *prefix,
+                                             gboolean     remove_duplicate,
+                                             char      ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_module_modules            (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_module_apply              (GnnModule   *self,
+                                             GnnModuleApplyFunc func,
+                                             gpointer     user_data);
+
+/* state of the whole tree */
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_get_training       (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_module_set_training       (GnnModule   *self,
+                                             gboolean     training);
+GNN_AVAILABLE_IN_ALL
+void          gnn_module_train              (GnnModule   *self,
+                                             gboolean     mode);
+GNN_AVAILABLE_IN_ALL
+void          gnn_module_eval               (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_zero_grad          (GnnModule   *self,
+                                             gboolean     set_to_none,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_requires_grad_     (GnnModule   *self,
+                                             gboolean     requires_grad,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+char         *gnn_module_get_device         (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_to_device          (GnnModule   *self,
+                                             const char  *device,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_to_dtype           (GnnModule   *self,
+                                             GnnDtype     dtype,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_double             (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_float              (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_half               (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_bfloat16           (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+char         *gnn_module_to_string          (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+const char   *gnn_module_get_name           (GnnModule   *self);
+
+G_END_DECLS
