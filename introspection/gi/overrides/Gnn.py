@@ -138,3 +138,153 @@ class Tensor(Gnn.Tensor):
 
 Tensor = override(Tensor)
 __all__.append('Tensor')
+
+
+# ---- modules --------------------------------------------------------------------------
+
+def _to_value(v):
+    from gi.repository import GObject
+    if v is None or isinstance(v, Gnn.Tensor):
+        gv = GObject.Value(Gnn.Tensor)
+        gv.set_object(v)
+        return gv
+    if isinstance(v, bool):
+        return GObject.Value(bool, v)
+    if isinstance(v, int):
+        return GObject.Value(GObject.TYPE_INT64, v)
+    if isinstance(v, float):
+        return GObject.Value(float, v)
+    if isinstance(v, str):
+        return GObject.Value(str, v)
+    if isinstance(v, GObject.Object):
+        gv = GObject.Value(type(v).__gtype__)
+        gv.set_object(v)
+        return gv
+    raise TypeError('cannot pass %r to a module' % (v,))
+
+
+def _from_value(gv):
+    return gv.get_value() if hasattr(gv, 'get_value') else gv
+
+
+class Args(Gnn.Args):
+    @classmethod
+    def pack(cls, *args, **kwargs):
+        """GnnArgs holding Python values: tensors, None, bool, int, float, str, GObjects."""
+        a = Gnn.Args.new()
+        for v in args:
+            a.add_value(_to_value(v))
+        for k, v in kwargs.items():
+            a.set_kwarg(k, _to_value(v))
+        return a
+
+    def unpack(self):
+        """The positional values as a tuple and the keyword values as a dict."""
+        pos = tuple(self.get_value(i) for i in range(self.get_n_values()))
+        kw = {name: self.get_kwarg(name) for name in self.get_kwarg_names()}
+        return pos, kw
+
+    def __len__(self):
+        return self.get_n_values()
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += self.get_n_values()
+        if not 0 <= i < self.get_n_values():
+            raise IndexError(i)
+        return self.get_value(i)
+
+
+Args = override(Args)
+__all__.append('Args')
+
+
+class Module(Gnn.Module):
+    """Python conveniences over GnnModule: calling, attribute registration, iteration."""
+
+    def __call__(self, *args, **kwargs):
+        out = Gnn.Module.forward(self, Args.pack(*args, **kwargs))
+        pos, kw = out.unpack()
+        if len(pos) == 1 and not kw:
+            return pos[0]
+        return pos if not kw else (pos, kw)
+
+    def __setattr__(self, name, value):
+        # as nn.Module.__setattr__: parameters, buffers and modules assigned as attributes
+        # are registered (and found again by __getattr__)
+        if isinstance(value, Gnn.Parameter):
+            self.register_parameter(name, value)
+        elif isinstance(value, Gnn.Buffer):
+            self.register_buffer(name, value, value.get_persistent())
+        elif isinstance(value, Gnn.Module):
+            self.register_module(name, value)
+        else:
+            super().__setattr__(name, value)
+
+    def __getattr__(self, name):
+        # only called when normal lookup fails
+        if name.startswith('__'):
+            raise AttributeError(name)
+        for getter in (Gnn.Module.get_parameter, Gnn.Module.get_buffer, Gnn.Module.get_submodule):
+            try:
+                return getter(self, name)
+            except Exception:
+                continue
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+
+    def __delattr__(self, name):
+        if not self.remove(name):
+            super().__delattr__(name)
+
+    def __repr__(self):
+        return self.to_string()
+
+    __str__ = __repr__
+
+    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
+        params, names = Gnn.Module.named_parameters(self, prefix, recurse, remove_duplicate)
+        return list(zip(names, params))
+
+    def parameters(self, recurse=True):
+        return list(Gnn.Module.parameters(self, recurse))
+
+    def named_buffers(self, prefix='', recurse=True, remove_duplicate=True):
+        bufs, names = Gnn.Module.named_buffers(self, prefix, recurse, remove_duplicate)
+        return list(zip(names, bufs))
+
+    def buffers(self, recurse=True):
+        return list(Gnn.Module.buffers(self, recurse))
+
+    def named_children(self):
+        mods, names = Gnn.Module.named_children(self)
+        return list(zip(names, mods))
+
+    def children(self):
+        return list(Gnn.Module.children(self))
+
+    def named_modules(self, prefix='', remove_duplicate=True):
+        mods, names = Gnn.Module.named_modules(self, prefix, remove_duplicate)
+        return list(zip(names, mods))
+
+    def modules(self):
+        return list(Gnn.Module.modules(self))
+
+    def train(self, mode=True):
+        Gnn.Module.train(self, mode)
+        return self
+
+    def eval(self):
+        Gnn.Module.eval(self)
+        return self
+
+    @property
+    def training(self):
+        return self.get_training()
+
+    @training.setter
+    def training(self, value):
+        self.set_training(value)
+
+
+Module = override(Module)
+__all__.append('Module')
