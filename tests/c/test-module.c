@@ -1,0 +1,372 @@
+/* test-module.c: GnnModule core and GnnArgs */
+#include "config.h"
+
+#include "gnn-test-util.h"
+
+#define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+
+/* a module with a construct-only size, a weight, a buffer, and forward x * weight + count */
+typedef struct { GnnModule parent_instance; int size; int setups; } TestScale;
+typedef struct { GnnModuleClass parent_class; } TestScaleClass;
+G_DEFINE_TYPE (TestScale, test_scale, GNN_TYPE_MODULE)
+
+enum { PROP_0, PROP_SIZE };
+
+static gboolean
+test_scale_setup (GnnModule *module, GError **error)
+{
+  TestScale *self = (TestScale *) module;
+  g_autoptr(GnnTensor) w = NULL, c = NULL;
+  g_autoptr(GnnParameter) p = NULL;
+  g_autoptr(GnnBuffer) b = NULL;
+
+  self->setups++;
+  if (self->size < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "size must be >= 0, got %d", self->size);
+      return FALSE;
+    }
+  w = gnn_tensor_new_ones ((gint64[]) { self->size }, 1, GNN_DTYPE_FLOAT32, NULL, error);
+  c = gnn_tensor_new_zeros (NULL, 0, GNN_DTYPE_INT64, NULL, error);
+  p = gnn_parameter_new (w, TRUE, error);
+  b = gnn_buffer_new (c, TRUE);
+  return gnn_module_register_parameter (module, "weight", p, error) &&
+         gnn_module_register_buffer (module, "count", GNN_TENSOR (b), TRUE, error);
+}
+
+static GnnArgs *
+test_scale_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+  GnnParameter *w;
+  g_autoptr(GnnTensor) y = NULL;
+
+  if (x == NULL)
+    return NULL;
+  w = gnn_module_get_parameter (module, "weight", error);
+  y = gnn_tensor_mul (x, GNN_TENSOR (w), error);
+  return y ? gnn_args_new_tensor (y) : NULL;
+}
+
+static char *
+test_scale_extra_repr (GnnModule *module)
+{
+  return g_strdup_printf ("size=%d", ((TestScale *) module)->size);
+}
+
+static void
+test_scale_set_property (GObject *o, guint id, const GValue *v, GParamSpec *ps)
+{
+  ((TestScale *) o)->size = g_value_get_int (v);
+}
+
+static void
+test_scale_get_property (GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+  g_value_set_int (v, ((TestScale *) o)->size);
+}
+
+static void
+test_scale_class_init (TestScaleClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  GnnModuleClass *mc = GNN_MODULE_CLASS (klass);
+
+  oc->set_property = test_scale_set_property;
+  oc->get_property = test_scale_get_property;
+  mc->setup = test_scale_setup;
+  mc->forward = test_scale_forward;
+  mc->extra_repr = test_scale_extra_repr;
+  g_object_class_install_property (oc, PROP_SIZE,
+    g_param_spec_int ("size", NULL, NULL, -10, 100, 2,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+test_scale_init (TestScale *self)
+{
+}
+
+static GnnModule *
+scale_new (int size)
+{
+  return g_object_new (test_scale_get_type (), "size", size, NULL);
+}
+
+static void
+test_setup_from_properties (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (3);
+  g_autoptr(GnnModule) bad = scale_new (-1);
+  g_autoptr(GnnTensor) x = gnn_tensor_new_full ((gint64[]) { 3 }, 1, 2.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnTensor) y = NULL;
+  GnnParameter *w;
+
+  OK (w = gnn_module_get_parameter (m, "weight", &error));
+  g_assert_cmpint (gnn_tensor_get_numel (GNN_TENSOR (w)), ==, 3);
+  g_assert_cmpint (((TestScale *) m)->setups, ==, 1);
+  g_assert_true (gnn_module_setup (m, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (((TestScale *) m)->setups, ==, 1);
+  OK (y = gnn_module_forward_tensor (m, x, &error));
+  gnn_test_assert_close (y, GNN_TEST_DATA (2, 2, 2), 3, 0, 0);
+
+  /* a failed setup is reported by every call that needs the module */
+  g_assert_false (gnn_module_setup (bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_module_forward_tensor (bad, x, &error));
+  g_assert_nonnull (strstr (error->message, "size must be >= 0"));
+}
+
+static void
+test_registration_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (2);
+  g_autoptr(GnnModule) sub = scale_new (1);
+  g_autoptr(GnnTensor) t = gnn_tensor_new_zeros ((gint64[]) { 2 }, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnParameter) p = gnn_parameter_new (t, TRUE, NULL);
+
+  g_assert_false (gnn_module_register_module (m, "weight", sub, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "already exists"));
+  g_clear_error (&error);
+  g_assert_false (gnn_module_register_parameter (m, "a.b", p, &error));
+  g_assert_nonnull (strstr (error->message, "can't contain \".\""));
+  g_clear_error (&error);
+  g_assert_false (gnn_module_register_buffer (m, "", t, TRUE, &error));
+  g_assert_nonnull (strstr (error->message, "can't be empty"));
+  g_clear_error (&error);
+  g_assert_false (gnn_module_register_parameter (m, "size", p, &error));
+  g_assert_nonnull (strstr (error->message, "property"));
+  g_clear_error (&error);
+  g_assert_false (gnn_module_register_buffer (m, "p", GNN_TENSOR (p), TRUE, &error));
+  g_clear_error (&error);
+  /* replacing a parameter by a parameter is fine, NULL reserves the name */
+  OK (gnn_module_register_parameter (m, "weight", p, &error));
+  OK (gnn_module_register_parameter (m, "extra", NULL, &error));
+  {
+    g_autoptr(GPtrArray) ps = gnn_module_parameters (m, TRUE);
+    g_assert_cmpuint (ps->len, ==, 1);
+  }
+  g_assert_true (gnn_module_remove (m, "extra"));
+  g_assert_false (gnn_module_remove (m, "extra"));
+}
+
+static void
+test_tree (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) root = g_object_new (GNN_TYPE_MODULE, NULL);
+  g_autoptr(GnnModule) a = scale_new (1);
+  g_autoptr(GnnModule) b = scale_new (2);
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) mods = NULL, params = NULL;
+  g_autofree char *text = NULL;
+
+  OK (gnn_module_register_module (root, "a", a, &error));
+  OK (gnn_module_register_module (b, "inner", a, &error));   /* a is shared */
+  OK (gnn_module_register_module (root, "b", b, &error));
+  OK (gnn_module_register_module (root, "none", NULL, &error));
+
+  mods = gnn_module_named_modules (root, NULL, TRUE, &names);
+  g_assert_cmpuint (mods->len, ==, 3);
+  g_assert_cmpstr (names[0], ==, "");
+  g_assert_cmpstr (names[1], ==, "a");
+  g_assert_cmpstr (names[2], ==, "b");
+  g_clear_pointer (&names, g_strfreev);
+  g_clear_pointer (&mods, g_ptr_array_unref);
+  mods = gnn_module_named_modules (root, "net", FALSE, &names);
+  g_assert_cmpuint (mods->len, ==, 4);
+  g_assert_cmpstr (names[3], ==, "net.b.inner");
+  g_clear_pointer (&names, g_strfreev);
+
+  params = gnn_module_named_parameters (root, NULL, TRUE, TRUE, &names);
+  g_assert_cmpuint (params->len, ==, 2);
+  g_assert_cmpstr (names[0], ==, "a.weight");
+  g_assert_cmpstr (names[1], ==, "b.weight");
+  g_clear_pointer (&names, g_strfreev);
+  g_clear_pointer (&params, g_ptr_array_unref);
+  params = gnn_module_named_parameters (root, NULL, TRUE, FALSE, &names);
+  g_assert_cmpuint (params->len, ==, 3);
+  g_assert_cmpstr (names[2], ==, "b.inner.weight");
+
+  g_assert_true (gnn_module_get_submodule (root, "b.inner", &error) == a);
+  g_assert_null (gnn_module_get_submodule (root, "b.nothing", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "nothing"));
+  g_clear_error (&error);
+  g_assert_nonnull (gnn_module_get_buffer (root, "b.count", &error));
+  g_assert_null (gnn_module_get_parameter (root, "b.count", &error));
+  g_clear_error (&error);
+  text = gnn_module_to_string (root);
+  g_assert_cmpstr (text, ==,
+                   "Module(\n"
+                   "  (a): TestScale(size=1)\n"
+                   "  (b): TestScale(\n"
+                   "    size=2\n"
+                   "    (inner): TestScale(size=1)\n"
+                   "  )\n"
+                   "  (none): None\n"
+                   ")");
+  {
+    g_autoptr(GnnModule) c = scale_new (5);
+    OK (gnn_module_set_submodule (root, "b.inner", c, &error));
+    g_assert_true (gnn_module_get_submodule (root, "b.inner", &error) == c);
+    g_assert_false (gnn_module_set_submodule (root, "x.y", c, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+static void
+notify_count (GObject *o, GParamSpec *ps, gpointer data)
+{
+  (*(int *) data)++;
+}
+
+static void
+collect_name (GnnModule *m, gpointer data)
+{
+  g_string_append_printf (data, "%s,", gnn_module_get_name (m));
+}
+
+static void
+test_training_and_apply (void)
+{
+  g_autoptr(GnnModule) root = scale_new (1);
+  g_autoptr(GnnModule) child = scale_new (2);
+  g_autoptr(GString) order = g_string_new (NULL);
+  int notified = 0;
+
+  gnn_module_register_module (root, "child", child, NULL);
+  g_signal_connect (child, "notify::training", G_CALLBACK (notify_count), &notified);
+  g_assert_true (gnn_module_get_training (child));
+  gnn_module_eval (root);
+  g_assert_false (gnn_module_get_training (child));
+  g_assert_cmpint (notified, ==, 1);
+  gnn_module_eval (root);
+  g_assert_cmpint (notified, ==, 1);
+  g_object_set (root, "training", TRUE, NULL);
+  g_assert_true (gnn_module_get_training (child));
+  g_assert_cmpint (notified, ==, 2);
+
+  gnn_module_register_module (child, "leaf", g_object_new (GNN_TYPE_MODULE, NULL), NULL);
+  g_object_unref (gnn_module_get_submodule (child, "leaf", NULL));
+  gnn_module_apply (root, collect_name, order);
+  g_assert_cmpstr (order->str, ==, "Module,TestScale,TestScale,");
+}
+
+static void
+test_grads_dtypes_devices (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (2);
+  GnnParameter *w = gnn_module_get_parameter (m, "weight", NULL);
+  GnnTensor *count = gnn_module_get_buffer (m, "count", NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_new_ones ((gint64[]) { 2 }, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+  g_autofree char *device = NULL;
+
+  OK (y = gnn_module_forward_tensor (m, x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_nonnull (gnn_tensor_get_grad (GNN_TENSOR (w)));
+  OK (gnn_module_zero_grad (m, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (GNN_TENSOR (w)), GNN_TEST_DATA (0, 0), 2, 0, 0);
+  OK (gnn_module_zero_grad (m, TRUE, &error));
+  g_assert_null (gnn_tensor_get_grad (GNN_TENSOR (w)));
+
+  /* dtype changes keep the parameter objects and leave integer buffers alone */
+  OK (gnn_module_double (m, &error));
+  g_assert_true (gnn_module_get_parameter (m, "weight", NULL) == w);
+  g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (w)), ==, GNN_DTYPE_FLOAT64);
+  g_assert_cmpint (gnn_tensor_get_dtype (count), ==, GNN_DTYPE_INT64);
+  g_assert_true (gnn_tensor_get_requires_grad (GNN_TENSOR (w)));
+  OK (gnn_module_half (m, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (w)), ==, GNN_DTYPE_FLOAT16);
+  g_assert_false (gnn_module_to_dtype (m, GNN_DTYPE_INT64, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+
+  OK (gnn_module_requires_grad_ (m, FALSE, &error));
+  g_assert_false (gnn_tensor_get_requires_grad (GNN_TENSOR (w)));
+
+  g_object_get (m, "device", &device, NULL);
+  g_assert_cmpstr (device, ==, "cpu");
+  OK (gnn_module_to_device (m, "cpu", &error));
+  g_assert_false (gnn_module_to_device (m, "cuda:0", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+  g_assert_true (gnn_module_get_parameter (m, "weight", NULL) == w);
+}
+
+static void
+test_args (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnArgs) a = gnn_args_new ();
+  g_autoptr(GnnTensor) t = gnn_tensor_new_ones ((gint64[]) { 1 }, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnArgs) c = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  gnn_args_add_tensor (a, t);
+  gnn_args_add_string (a, "relu");
+  gnn_args_add_int (a, 7);
+  gnn_args_add_double (a, 0.5);
+  gnn_args_add_boolean (a, TRUE);
+  gnn_args_set_kwarg_tensor (a, "mask", t);
+  g_assert_cmpuint (gnn_args_get_n_values (a), ==, 5);
+  g_assert_true (gnn_args_get_tensor (a, 0, &error) == t);
+  g_assert_true (gnn_args_is_tensor (a, 0));
+  g_assert_false (gnn_args_is_tensor (a, 1));
+  g_assert_cmpstr (gnn_args_get_string (a, 1, &error), ==, "relu");
+  g_assert_cmpint (gnn_args_get_int (a, 2, &error), ==, 7);
+  g_assert_cmpfloat (gnn_args_get_double (a, 2, &error), ==, 7.0);
+  g_assert_cmpfloat (gnn_args_get_double (a, 3, &error), ==, 0.5);
+  g_assert_true (gnn_args_get_boolean (a, 4, &error));
+  g_assert_no_error (error);
+  g_assert_null (gnn_args_get_tensor (a, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "expected a tensor"));
+  g_clear_error (&error);
+  g_assert_null (gnn_args_get_tensor (a, 9, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  OK (gnn_args_set_tensor (a, 1, t, &error));
+  g_assert_true (gnn_args_is_tensor (a, 1));
+  c = gnn_args_copy (a);
+  g_assert_true (gnn_args_has_kwarg (c, "mask"));
+  keys = gnn_args_get_kwarg_names (c);
+  g_assert_cmpstr (keys[0], ==, "mask");
+  g_assert_null (keys[1]);
+  g_assert_true (gnn_args_remove_kwarg (c, "mask"));
+  g_assert_false (gnn_args_has_kwarg (c, "mask"));
+  g_assert_true (gnn_args_has_kwarg (a, "mask"));
+}
+
+static void
+test_base_forward_error (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = g_object_new (GNN_TYPE_MODULE, NULL);
+  g_autoptr(GnnTensor) t = gnn_tensor_new_ones ((gint64[]) { 1 }, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+
+  g_assert_null (gnn_module_forward_tensor (m, t, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "missing the required \"forward\""));
+}
+
+int
+main (int argc, char *argv[])
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/nn/module/setup", test_setup_from_properties);
+  g_test_add_func ("/nn/module/registration-errors", test_registration_errors);
+  g_test_add_func ("/nn/module/tree", test_tree);
+  g_test_add_func ("/nn/module/training-apply", test_training_and_apply);
+  g_test_add_func ("/nn/module/grads-dtypes-devices", test_grads_dtypes_devices);
+  g_test_add_func ("/nn/module/base-forward-error", test_base_forward_error);
+  g_test_add_func ("/nn/args/values", test_args);
+  return g_test_run ();
+}
