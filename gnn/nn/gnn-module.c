@@ -504,6 +504,26 @@ gnn_module_register_buffer (GnnModule  *self,
 }
 
 /**
+ * gnn_module_is_buffer_persistent:
+ * @self: a module
+ * @name: a buffer name of this module (not a dotted path)
+ *
+ * Returns: whether the buffer registered under @name is part of the state dict; %FALSE when
+ *   there is no such buffer
+ */
+gboolean
+gnn_module_is_buffer_persistent (GnnModule  *self,
+                                 const char *name)
+{
+  GnnModuleSlot *s;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  s = find_slot (priv_of (self)->buffers, name);
+  return s != NULL && s->persistent;
+}
+
+/**
  * gnn_module_register_module:
  * @self: a module
  * @name: the submodule's name, not empty, without dots, not taken by a parameter, buffer or

@@ -86,6 +86,9 @@ gboolean      gnn_module_register_buffer    (GnnModule   *self,
                                              gboolean     persistent,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_is_buffer_persistent (GnnModule *self,
+                                               const char *name);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_register_module    (GnnModule   *self,
                                              const char  *name,
                                              GnnModule   *module,

@@ -65,6 +65,4 @@ gboolean      gnn_module_load_state_dict (GnnModule     *self,
                                           char        ***unexpected_keys,
                                           GError       **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnStateDict, g_object_unref)
-
 G_END_DECLS

@@ -6,7 +6,7 @@ import unittest
 
 import gi
 gi.require_version('Gnn', '1.0')
-from gi.repository import Gnn, GLib  # noqa: E402
+from gi.repository import Gnn, GLib, GObject  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 

@@ -218,8 +218,24 @@ class Module(Gnn.Module):
             self.register_buffer(name, value, value.get_persistent())
         elif isinstance(value, Gnn.Module):
             self.register_module(name, value)
+        elif self._has_member(Gnn.Module.get_parameter, name):
+            if value is not None:
+                raise TypeError("cannot assign '%s' as parameter '%s' (Gnn.Parameter or None expected)"
+                                % (type(value).__name__, name))
+            self.register_parameter(name, None)
+        elif self._has_member(Gnn.Module.get_buffer, name) and (value is None or isinstance(value, Gnn.Tensor)):
+            self.register_buffer(name, value, self.is_buffer_persistent(name))
+        elif self._has_member(Gnn.Module.get_submodule, name) and value is None:
+            self.register_module(name, None)
         else:
             super().__setattr__(name, value)
+
+    def _has_member(self, getter, name):
+        try:
+            getter(self, name)
+            return True
+        except Exception:
+            return False
 
     def __getattr__(self, name):
         # only called when normal lookup fails

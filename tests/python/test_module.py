@@ -1,0 +1,188 @@
+"""GnnModule from Python: subclasses, registration by attribute, traversal, modes, against torch."""
+import numpy as np
+import torch
+from torch import nn
+
+from gnntest import Gnn, GLib, GObject, ParityTest, main, rand, to_gnn, to_np
+
+
+def construct_int(default=0):
+    return GObject.Property(type=int, default=default,
+                            flags=GObject.ParamFlags.READWRITE | GObject.ParamFlags.CONSTRUCT_ONLY)
+
+
+class MyLinear(Gnn.Module):
+    """The Modules note's MyLinear: (input @ weight) + bias."""
+    __gtype_name__ = 'TestMyLinear'
+    in_features = construct_int()
+    out_features = construct_int()
+
+    def do_setup(self):
+        self.weight = Gnn.Parameter.new(
+            Gnn.Tensor.new_randn([self.in_features, self.out_features], None, Gnn.Dtype.FLOAT32, None), True)
+        self.bias = Gnn.Parameter.new(Gnn.Tensor.new_randn([self.out_features], None, Gnn.Dtype.FLOAT32, None), True)
+        return True
+
+    def do_forward(self, args):
+        x = args[0]
+        return Gnn.Args.pack(x.matmul(self.weight).add(self.bias, 1.0))
+
+
+class TorchMyLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(in_features, out_features))
+        self.bias = nn.Parameter(torch.randn(out_features))
+
+    def forward(self, input):
+        return (input @ self.weight) + self.bias
+
+
+class RunningMean(Gnn.Module):
+    """The Modules note's RunningMean: a buffer updated in forward."""
+    __gtype_name__ = 'TestRunningMean'
+    num_features = construct_int()
+
+    def do_setup(self):
+        self.momentum = 0.9
+        self.register_buffer('mean', Gnn.Tensor.new_zeros([self.num_features], Gnn.Dtype.FLOAT32, None), True)
+        return True
+
+    def do_forward(self, args):
+        x = args[0]
+        self.mean = self.mean.mul_scalar(self.momentum).add(x.mul_scalar(1.0 - self.momentum), 1.0)
+        return Gnn.Args.pack(self.mean)
+
+
+class TorchRunningMean(nn.Module):
+    def __init__(self, num_features, momentum=0.9):
+        super().__init__()
+        self.momentum = momentum
+        self.register_buffer('mean', torch.zeros(num_features))
+
+    def forward(self, x):
+        self.mean = self.momentum * self.mean + (1.0 - self.momentum) * x
+        return self.mean
+
+
+class Net(Gnn.Module):
+    """Two MyLinear layers, one registered twice (shared), and a reserved slot."""
+    __gtype_name__ = 'TestNet'
+
+    def do_setup(self):
+        self.l0 = MyLinear(in_features=4, out_features=3)
+        self.l1 = MyLinear(in_features=3, out_features=1)
+        self.again = self.l0
+        self.register_module('nothing', None)
+        return True
+
+    def do_forward(self, args):
+        return Gnn.Args.pack(self.l1(self.l0(args[0]).relu()))
+
+
+class TorchNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l0 = TorchMyLinear(4, 3)
+        self.l1 = TorchMyLinear(3, 1)
+        self.again = self.l0
+        self.register_module('nothing', None)
+
+    def forward(self, x):
+        return self.l1(torch.relu(self.l0(x)))
+
+
+def copy_params(gnn_module, torch_module):
+    """Copies torch's parameter values into gnn's, by name."""
+    tp = dict(torch_module.named_parameters())
+    with Gnn.no_grad():
+        for name, p in gnn_module.named_parameters():
+            p.copy_(to_gnn(tp[name].detach().numpy()))
+
+
+class ModuleTest(ParityTest):
+    def test_my_linear_parity(self):
+        g, t = MyLinear(in_features=4, out_features=3), TorchMyLinear(4, 3)
+        copy_params(g, t)
+        x = rand((5, 4), np.float32, seed=1)
+        self.check_op(lambda xx: g(xx), lambda xx: t(xx), [x], name='MyLinear')
+        for (gn, gp), (tn, tp) in zip(g.named_parameters(), t.named_parameters()):
+            self.assertEqual(gn, tn)
+            self.assert_close(to_np(gp.get_grad()), tp.grad.numpy(), 1e-5, 1e-6, gn)
+
+    def test_net_names_and_repr(self):
+        g, t = Net(), TorchNet()
+        self.assertEqual([n for n, _ in g.named_parameters()], [n for n, _ in t.named_parameters()])
+        # torch 1.13 has no remove_duplicate here: the names recent PyTorch gives
+        self.assertEqual([n for n, _ in g.named_parameters(remove_duplicate=False)],
+                         ['l0.weight', 'l0.bias', 'l1.weight', 'l1.bias', 'again.weight', 'again.bias'])
+        self.assertEqual([n for n, _ in g.named_modules()], [n for n, _ in t.named_modules()])
+        self.assertEqual([n for n, _ in g.named_modules(prefix='net', remove_duplicate=False)],
+                         [n for n, _ in t.named_modules(prefix='net', remove_duplicate=False)])
+        self.assertEqual([n for n, _ in g.named_children()], [n for n, _ in t.named_children()])
+        self.assertEqual(repr(g).replace('TestMyLinear', 'TorchMyLinear').replace('TestNet', 'TorchNet'), repr(t))
+        copy_params(g, t)
+        x = rand((2, 4), np.float32, seed=2)
+        self.check_op(lambda xx: g(xx), lambda xx: t(xx), [x], name='Net')
+
+    def test_running_mean(self):
+        g, t = RunningMean(num_features=4), TorchRunningMean(4)
+        for k in range(3):
+            x = rand((4,), np.float32, seed=10 + k)
+            got = g(to_gnn(x))
+            want = t(torch.from_numpy(x))
+            self.assert_close(to_np(got), want.numpy(), 1e-6, 1e-7, 'running mean %d' % k)
+        self.assertEqual([n for n, _ in g.named_buffers()], [n for n, _ in t.named_buffers()])
+        self.assert_close(to_np(g.get_buffer('mean')), t.mean.numpy(), 1e-6, 1e-7, 'buffer')
+
+    def test_attribute_rules(self):
+        m = MyLinear(in_features=2, out_features=2)
+        with self.assertRaises(TypeError):
+            m.weight = Gnn.Tensor.new_zeros([2, 2], Gnn.Dtype.FLOAT32, None)
+        m.weight = None
+        self.assertEqual([n for n, _ in m.named_parameters()], ['bias'])
+        m.note = 'plain attribute'
+        self.assertEqual(m.note, 'plain attribute')
+        with self.assertRaises(AttributeError):
+            m.missing
+        with self.assertRaises(GLib.Error) as cm:
+            m.register_parameter('a.b', None)
+        self.assertIn("can't contain", cm.exception.message)
+        del m.bias
+        self.assertEqual(m.named_parameters(), [])
+
+    def test_training_mode(self):
+        g, t = Net(), TorchNet()
+        g.eval()
+        t.eval()
+        self.assertEqual([m.training for m in g.modules()], [m.training for m in t.modules()])
+        g.l0.train()
+        t.l0.train()
+        self.assertEqual([m.training for m in g.modules()], [m.training for m in t.modules()])
+        seen = []
+        g.l1.connect('notify::training', lambda *a: seen.append(1))
+        g.train()
+        g.train()
+        self.assertEqual(seen, [1])
+
+    def test_zero_grad_and_dtype(self):
+        g = Net()
+        x = to_gnn(rand((2, 4), np.float32))
+        g(x).sum_all().backward()
+        self.assertTrue(all(p.get_grad() is not None for p in g.parameters()))
+        g.zero_grad(True)
+        self.assertTrue(all(p.get_grad() is None for p in g.parameters()))
+        params_before = g.parameters()
+        g.double()
+        self.assertTrue(all(a is b for a, b in zip(params_before, g.parameters())))
+        self.assertTrue(all(p.get_dtype() == Gnn.Dtype.FLOAT64 for p in g.parameters()))
+        self.assertEqual(g.props.device, 'cpu')
+
+    def test_created_by_type_name(self):
+        m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
+        self.assertEqual(m.weight.shape, (3, 2))
+        self.assertEqual(m(to_gnn(np.ones((1, 3), np.float32))).shape, (1, 2))
+
+
+if __name__ == '__main__':
+    main()
