@@ -25,5 +25,10 @@
 #include "nn/gnn-parameter.h"
 #include "nn/gnn-args.h"
 #include "nn/gnn-module.h"
+#include "nn/gnn-init.h"
+#include "nn/gnn-linear.h"
+#include "nn/gnn-activation.h"
+#include "nn/gnn-containers.h"
+#include "nn/gnn-state-dict.h"
 
 #undef GNN_INSIDE

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "gnn.h"
+#include "gnn-args-private.h"
 
 /**
  * GnnArgs:
@@ -130,6 +131,46 @@ gnn_args_copy (GnnArgs *self)
       gnn_args_set_kwarg (copy, k->name, &k->value);
     }
   return copy;
+}
+
+/**
+ * gnn_args_set_from:
+ * @self: arguments to change
+ * @other: the values to take
+ *
+ * Makes @self hold the same positional and keyword values as @other, as a hook does to replace
+ * a module's inputs or outputs whole.
+ */
+void
+gnn_args_set_from (GnnArgs *self,
+                   GnnArgs *other)
+{
+  g_autoptr(GnnArgs) copy = NULL;
+
+  g_return_if_fail (GNN_IS_ARGS (self));
+  g_return_if_fail (GNN_IS_ARGS (other));
+  if (self == other)
+    return;
+  copy = gnn_args_copy (other);
+  g_ptr_array_set_size (self->values, 0);
+  g_ptr_array_set_size (self->kwargs, 0);
+  g_ptr_array_extend_and_steal (self->values, g_steal_pointer (&copy->values));
+  g_ptr_array_extend_and_steal (self->kwargs, g_steal_pointer (&copy->kwargs));
+  copy->values = g_ptr_array_new_with_free_func (value_free);
+  copy->kwargs = g_ptr_array_new_with_free_func (kwarg_free);
+}
+
+/**
+ * gnn_args_clear_values:
+ * @self: arguments
+ *
+ * Removes every positional value, keeping the keyword values.
+ */
+void
+gnn_args_clear_values (GnnArgs *self)
+{
+  g_return_if_fail (GNN_IS_ARGS (self));
+  g_ptr_array_set_size (self->values, 0);
 }
 
 /**
@@ -615,4 +656,29 @@ gnn_args_get_kwarg_names (GnnArgs *self)
   for (guint i = 0; i < self->kwargs->len; i++)
     names[i] = g_strdup (((Kwarg *) self->kwargs->pdata[i])->name);
   return names;
+}
+
+gboolean
+gnn_args_has_any_kwarg (GnnArgs *self)
+{
+  return self->kwargs->len > 0;
+}
+
+GnnArgs *
+gnn_args_copy_positional (GnnArgs *self)
+{
+  GnnArgs *copy = gnn_args_new ();
+
+  for (guint i = 0; i < self->values->len; i++)
+    gnn_args_add_value (copy, self->values->pdata[i]);
+  return copy;
+}
+
+void
+gnn_args_take_positional (GnnArgs *self,
+                          GnnArgs *from)
+{
+  g_ptr_array_set_size (self->values, 0);
+  for (guint i = 0; i < from->values->len; i++)
+    gnn_args_add_value (self, from->values->pdata[i]);
 }

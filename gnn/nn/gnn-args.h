@@ -27,6 +27,11 @@ GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_args_copy             (GnnArgs      *self);
 
 GNN_AVAILABLE_IN_ALL
+void          gnn_args_set_from         (GnnArgs      *self,
+                                         GnnArgs      *other);
+GNN_AVAILABLE_IN_ALL
+void          gnn_args_clear_values     (GnnArgs      *self);
+GNN_AVAILABLE_IN_ALL
 guint         gnn_args_get_n_values     (GnnArgs      *self);
 GNN_AVAILABLE_IN_ALL
 void          gnn_args_add_value        (GnnArgs      *self,

@@ -230,6 +230,7 @@ gnn_init_kaiming_uniform_ (GnnTensor    *tensor,
                            GnnGenerator *generator,
                            GError      **error)
 {
+  GError *local = NULL;
   gint64 fan;
   double gain, std, bound;
 
@@ -245,9 +246,12 @@ gnn_init_kaiming_uniform_ (GnnTensor    *tensor,
     return TRUE;
   if (!calculate_correct_fan (tensor, mode, &fan, error))
     return FALSE;
-  gain = gnn_init_calculate_gain (nonlinearity, a, error);
-  if (gain == 0.0 && error && *error)
-    return FALSE;
+  gain = gnn_init_calculate_gain (nonlinearity, a, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
   std = gain / sqrt ((double) fan);
   bound = sqrt (3.0) * std;
   return gnn_init_uniform_ (tensor, -bound, bound, generator, error);

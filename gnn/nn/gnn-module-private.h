@@ -15,12 +15,24 @@ typedef struct {
 } GnnModuleSlot;
 
 typedef struct {
+  gint ref;
+  guint id;
+  gboolean pre;
+  gpointer func;
+  gpointer data;
+  GDestroyNotify destroy;
+  gboolean with_kwargs;
+  gboolean always_call;
+} GnnModuleHook;
+
+typedef struct {
   GPtrArray *parameters;   /* GnnModuleSlot, in registration order */
   GPtrArray *buffers;
   GPtrArray *modules;
   gboolean training;
   gboolean setup_done;
   GError *setup_error;     /* a setup that failed in constructed, reported at first use */
+  GPtrArray *forward_hooks; /* GnnModuleHook*, pre and post, in firing order; NULL when none */
 } GnnModulePrivate;
 
 GnnModulePrivate *gnn_module_priv         (GnnModule *self);

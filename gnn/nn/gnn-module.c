@@ -8,6 +8,7 @@
 
 #include "gnn-module-private.h"
 #include "core/gnn-tensor-private.h"
+#include "gnn-args-private.h"
 
 /**
  * GnnModule:
@@ -26,6 +27,14 @@
  * the whole tree below the module; [property@Gnn.Module:device] tells where its tensors are
  * and moves them.
  */
+
+enum {
+  SIGNAL_FORWARD_PRE,
+  SIGNAL_FORWARD_POST,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
@@ -79,6 +88,7 @@ gnn_module_dispose (GObject *object)
   g_ptr_array_set_size (priv->parameters, 0);
   g_ptr_array_set_size (priv->buffers, 0);
   g_ptr_array_set_size (priv->modules, 0);
+  g_clear_pointer (&priv->forward_hooks, g_ptr_array_unref);
   G_OBJECT_CLASS (gnn_module_parent_class)->dispose (object);
 }
 
@@ -201,6 +211,33 @@ gnn_module_class_init (GnnModuleClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GnnModule::forward-pre:
+   * @self: the module being called
+   * @input: the inputs, which handlers may change in place
+   *
+   * Emitted before forward runs, after the hooks of
+   * [method@Gnn.Module.register_forward_pre_hook] and the global ones; each handler sees what
+   * the previous one changed. Not emitted, and costs nothing, when no handler is connected.
+   */
+  signals[SIGNAL_FORWARD_PRE] =
+    g_signal_new ("forward-pre", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+
+  /**
+   * GnnModule::forward-post:
+   * @self: the module that was called
+   * @input: the inputs
+   * @output: the outputs, which handlers may change in place
+   *
+   * Emitted after forward succeeded, after the hooks of
+   * [method@Gnn.Module.register_forward_hook] and the global ones; each handler sees what the
+   * previous one changed.
+   */
+  signals[SIGNAL_FORWARD_POST] =
+    g_signal_new ("forward-post", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
 }
 
 static void
@@ -288,13 +325,297 @@ gnn_module_get_name (GnnModule *self)
 
 /* ---- calling ------------------------------------------------------------------------- */
 
+/* ---- hooks ----------------------------------------------------------------------------- */
+
+static guint next_hook_id = 1;
+static GMutex global_hooks_lock;
+static GPtrArray *global_hooks;   /* GnnModuleHook*, in registration order */
+
+/* hooks are reference counted: a call keeps the ones it runs alive even when a hook removes
+ * another */
+static void
+hook_free (gpointer data)
+{
+  GnnModuleHook *h = data;
+
+  if (!g_atomic_int_dec_and_test (&h->ref))
+    return;
+  if (h->destroy)
+    h->destroy (h->data);
+  g_free (h);
+}
+
+static GnnModuleHook *
+hook_ref (GnnModuleHook *h)
+{
+  g_atomic_int_inc (&h->ref);
+  return h;
+}
+
+static GnnModuleHook *
+hook_new (gboolean pre, gpointer func, gpointer data, GDestroyNotify destroy, gboolean with_kwargs,
+          gboolean always_call)
+{
+  GnnModuleHook *h = g_new0 (GnnModuleHook, 1);
+
+  h->ref = 1;
+  h->id = g_atomic_int_add (&next_hook_id, 1);
+  h->pre = pre;
+  h->func = func;
+  h->data = data;
+  h->destroy = destroy;
+  h->with_kwargs = with_kwargs;
+  h->always_call = always_call;
+  return h;
+}
+
+static guint
+add_module_hook (GnnModule *self, GnnModuleHook *h, gboolean prepend)
+{
+  GnnModulePrivate *priv = priv_of (self);
+
+  if (priv->forward_hooks == NULL)
+    priv->forward_hooks = g_ptr_array_new_with_free_func (hook_free);
+  if (prepend)
+    g_ptr_array_insert (priv->forward_hooks, 0, h);
+  else
+    g_ptr_array_add (priv->forward_hooks, h);
+  return h->id;
+}
+
+/**
+ * gnn_module_register_forward_pre_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ * @prepend: whether the hook fires before the module's other pre-hooks
+ * @with_kwargs: whether the hook sees the keyword inputs too
+ *
+ * Registers a forward pre-hook (`register_forward_pre_hook`). Order of a call: global
+ * pre-hooks, then this module's in their order, then handlers of
+ * [signal@Gnn.Module::forward-pre], then forward.
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_register_forward_pre_hook (GnnModule             *self,
+                                      GnnForwardPreHookFunc  func,
+                                      gpointer               user_data,
+                                      GDestroyNotify         destroy,
+                                      gboolean               prepend,
+                                      gboolean               with_kwargs)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  return add_module_hook (self, hook_new (TRUE, func, user_data, destroy, with_kwargs, FALSE), prepend);
+}
+
+/**
+ * gnn_module_register_forward_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ * @prepend: whether the hook fires before the module's other forward hooks
+ * @with_kwargs: whether the hook sees the keyword inputs too
+ * @always_call: whether the hook runs even when forward fails (with a %NULL output)
+ *
+ * Registers a forward hook (`register_forward_hook`). Order after forward: global hooks, then
+ * this module's in their order, then handlers of [signal@Gnn.Module::forward-post].
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_register_forward_hook (GnnModule          *self,
+                                  GnnForwardHookFunc  func,
+                                  gpointer            user_data,
+                                  GDestroyNotify      destroy,
+                                  gboolean            prepend,
+                                  gboolean            with_kwargs,
+                                  gboolean            always_call)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  return add_module_hook (self, hook_new (FALSE, func, user_data, destroy, with_kwargs, always_call), prepend);
+}
+
+/**
+ * gnn_module_remove_hook:
+ * @self: a module
+ * @handle: a handle from [method@Gnn.Module.register_forward_pre_hook] or
+ *   [method@Gnn.Module.register_forward_hook]
+ *
+ * Removes a hook (`RemovableHandle.remove ()`).
+ *
+ * Returns: whether a hook was removed
+ */
+gboolean
+gnn_module_remove_hook (GnnModule *self,
+                        guint      handle)
+{
+  GnnModulePrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  priv = priv_of (self);
+  if (priv->forward_hooks == NULL)
+    return FALSE;
+  for (guint i = 0; i < priv->forward_hooks->len; i++)
+    if (((GnnModuleHook *) priv->forward_hooks->pdata[i])->id == handle)
+      {
+        g_ptr_array_remove_index (priv->forward_hooks, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static guint
+add_global_hook (GnnModuleHook *h)
+{
+  g_mutex_lock (&global_hooks_lock);
+  if (global_hooks == NULL)
+    global_hooks = g_ptr_array_new_with_free_func (hook_free);
+  g_ptr_array_add (global_hooks, h);
+  g_mutex_unlock (&global_hooks_lock);
+  return h->id;
+}
+
+/**
+ * gnn_register_module_forward_pre_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed
+ *
+ * Registers a pre-hook for every module (`register_module_forward_pre_hook`); global hooks
+ * fire before per-module ones. It sees the keyword inputs too.
+ *
+ * Returns: a handle for [func@Gnn.remove_module_hook]
+ *
+ * MT safe.
+ */
+guint
+gnn_register_module_forward_pre_hook (GnnForwardPreHookFunc func,
+                                      gpointer              user_data,
+                                      GDestroyNotify        destroy)
+{
+  g_return_val_if_fail (func != NULL, 0);
+  return add_global_hook (hook_new (TRUE, func, user_data, destroy, TRUE, FALSE));
+}
+
+/**
+ * gnn_register_module_forward_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed
+ * @always_call: whether the hook runs even when forward fails (with a %NULL output)
+ *
+ * Registers a forward hook for every module (`register_module_forward_hook`); global hooks fire
+ * before per-module ones. It sees the keyword inputs too.
+ *
+ * Returns: a handle for [func@Gnn.remove_module_hook]
+ *
+ * MT safe.
+ */
+guint
+gnn_register_module_forward_hook (GnnForwardHookFunc func,
+                                  gpointer           user_data,
+                                  GDestroyNotify     destroy,
+                                  gboolean           always_call)
+{
+  g_return_val_if_fail (func != NULL, 0);
+  return add_global_hook (hook_new (FALSE, func, user_data, destroy, TRUE, always_call));
+}
+
+/**
+ * gnn_remove_module_hook:
+ * @handle: a handle from a global hook registration
+ *
+ * Removes a global hook.
+ *
+ * Returns: whether a hook was removed
+ *
+ * MT safe.
+ */
+gboolean
+gnn_remove_module_hook (guint handle)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&global_hooks_lock);
+  for (guint i = 0; global_hooks && i < global_hooks->len && !found; i++)
+    if (((GnnModuleHook *) global_hooks->pdata[i])->id == handle)
+      {
+        g_ptr_array_remove_index (global_hooks, i);
+        found = TRUE;
+      }
+  g_mutex_unlock (&global_hooks_lock);
+  return found;
+}
+
+/* Runs one hook; without with_kwargs the hook gets the positional values only, and its
+ * changes to them are carried back. */
+static void
+run_hook (GnnModule *self, GnnModuleHook *h, GnnArgs *input, GnnArgs *output)
+{
+  g_autoptr(GnnArgs) positional = NULL;
+  GnnArgs *seen = input;
+
+  if (!h->with_kwargs && gnn_args_has_any_kwarg (input))
+    {
+      positional = gnn_args_copy_positional (input);
+      seen = positional;
+    }
+  if (h->pre)
+    ((GnnForwardPreHookFunc) h->func) (self, seen, h->data);
+  else
+    ((GnnForwardHookFunc) h->func) (self, seen, output, h->data);
+  if (positional)
+    gnn_args_take_positional (input, positional);
+}
+
+/* The hooks of one phase, global first: a snapshot, so that hooks may remove hooks. */
+static GPtrArray *
+hooks_for (GnnModule *self, gboolean pre)
+{
+  GnnModulePrivate *priv = priv_of (self);
+  GPtrArray *list = NULL;
+
+  if (global_hooks != NULL)
+    {
+      g_mutex_lock (&global_hooks_lock);
+      for (guint i = 0; global_hooks && i < global_hooks->len; i++)
+        {
+          GnnModuleHook *h = global_hooks->pdata[i];
+          if (h->pre != pre)
+            continue;
+          if (list == NULL)
+            list = g_ptr_array_new_with_free_func (hook_free);
+          g_ptr_array_add (list, hook_ref (h));
+        }
+      g_mutex_unlock (&global_hooks_lock);
+    }
+  for (guint i = 0; priv->forward_hooks && i < priv->forward_hooks->len; i++)
+    {
+      GnnModuleHook *h = priv->forward_hooks->pdata[i];
+      if (h->pre != pre)
+        continue;
+      if (list == NULL)
+        list = g_ptr_array_new_with_free_func (hook_free);
+      g_ptr_array_add (list, hook_ref (h));
+    }
+  return list;
+}
+
 /**
  * gnn_module_forward: (virtual forward)
  * @self: a module
- * @input: the positional and keyword inputs
+ * @input: the positional and keyword inputs; pre-hooks may change them in place
  * @error: return location for a #GError
  *
- * Calls the module (`module (*args, **kwargs)`): runs its `forward` virtual method.
+ * Calls the module (`module (*args, **kwargs)`): runs the forward pre-hooks and the
+ * [signal@Gnn.Module::forward-pre] handlers, the `forward` virtual method, then the forward
+ * hooks and the [signal@Gnn.Module::forward-post] handlers. When nothing is hooked, it costs a
+ * virtual call.
  *
  * Returns: (transfer full): the outputs, or %NULL with @error set
  */
@@ -305,21 +626,40 @@ gnn_module_forward (GnnModule *self,
 {
   GError *local = NULL;
   GnnArgs *out;
+  g_autoptr(GPtrArray) pre = NULL, post = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (GNN_IS_ARGS (input), NULL);
   if (!gnn_module_ensure_setup (self, error))
     return NULL;
+
+  pre = hooks_for (self, TRUE);
+  for (guint i = 0; pre && i < pre->len; i++)
+    run_hook (self, pre->pdata[i], input, NULL);
+  if (g_signal_has_handler_pending (self, signals[SIGNAL_FORWARD_PRE], 0, FALSE))
+    g_signal_emit (self, signals[SIGNAL_FORWARD_PRE], 0, input);
+
   out = GNN_MODULE_GET_CLASS (self)->forward (self, input, &local);
   if (out == NULL && local == NULL)
     local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.forward returned nothing and set no error",
                          gnn_module_get_name (self));
   if (local)
+    g_clear_object (&out);
+
+  post = hooks_for (self, FALSE);
+  for (guint i = 0; post && i < post->len; i++)
     {
-      g_clear_object (&out);
+      GnnModuleHook *h = post->pdata[i];
+      if (out != NULL || h->always_call)
+        run_hook (self, h, input, out);
+    }
+  if (local)
+    {
       g_propagate_error (error, local);
       return NULL;
     }
+  if (g_signal_has_handler_pending (self, signals[SIGNAL_FORWARD_POST], 0, FALSE))
+    g_signal_emit (self, signals[SIGNAL_FORWARD_POST], 0, input, out);
   return out;
 }
 

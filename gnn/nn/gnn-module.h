@@ -58,6 +58,35 @@ struct _GnnModuleClass
 typedef void (*GnnModuleApplyFunc) (GnnModule *module,
                                     gpointer   user_data);
 
+/**
+ * GnnForwardPreHookFunc:
+ * @module: the module being called
+ * @input: the inputs, which the hook may change in place
+ * @user_data: the data given at registration
+ *
+ * A forward pre-hook (`register_forward_pre_hook`). Without `with_kwargs`, @input holds only
+ * the positional values. Runs on the calling thread.
+ */
+typedef void (*GnnForwardPreHookFunc) (GnnModule *module,
+                                       GnnArgs   *input,
+                                       gpointer   user_data);
+
+/**
+ * GnnForwardHookFunc:
+ * @module: the module that was called
+ * @input: the inputs
+ * @output: (nullable): the outputs, which the hook may change in place; %NULL when forward
+ *   failed (for hooks registered with `always_call`)
+ * @user_data: the data given at registration
+ *
+ * A forward hook (`register_forward_hook`). Without `with_kwargs`, @input holds only the
+ * positional values. Runs on the calling thread.
+ */
+typedef void (*GnnForwardHookFunc) (GnnModule *module,
+                                    GnnArgs   *input,
+                                    GnnArgs   *output,
+                                    gpointer   user_data);
+
 /* calling */
 GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_module_forward            (GnnModule   *self,
@@ -72,6 +101,37 @@ gboolean      gnn_module_setup              (GnnModule   *self,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
 char         *gnn_module_extra_repr         (GnnModule   *self);
+
+/* hooks */
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_register_forward_pre_hook (GnnModule             *self,
+                                                    GnnForwardPreHookFunc  func,
+                                                    gpointer               user_data,
+                                                    GDestroyNotify         destroy,
+                                                    gboolean               prepend,
+                                                    gboolean               with_kwargs);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_register_forward_hook     (GnnModule          *self,
+                                                    GnnForwardHookFunc  func,
+                                                    gpointer            user_data,
+                                                    GDestroyNotify      destroy,
+                                                    gboolean            prepend,
+                                                    gboolean            with_kwargs,
+                                                    gboolean            always_call);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_remove_hook               (GnnModule          *self,
+                                                    guint               handle);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_register_module_forward_pre_hook (GnnForwardPreHookFunc func,
+                                                    gpointer              user_data,
+                                                    GDestroyNotify        destroy);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_register_module_forward_hook     (GnnForwardHookFunc  func,
+                                                    gpointer            user_data,
+                                                    GDestroyNotify      destroy,
+                                                    gboolean            always_call);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_remove_module_hook               (guint               handle);
 
 /* registration */
 GNN_AVAILABLE_IN_ALL

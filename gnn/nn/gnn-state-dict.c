@@ -462,7 +462,8 @@ check_one (LoadContext *ctx, const char *key, GnnTensor *target, gboolean is_par
   if (gnn_tensor_get_ndim (target) == 0 && gnn_tensor_get_ndim (source) == 1 &&
       gnn_tensor_get_numel (source) == 1)
     {
-      GnnTensor *scalar = gnn_tensor_reshape (source, NULL, 0, &local);
+      gint64 none[1] = { 1 };
+      GnnTensor *scalar = gnn_tensor_reshape (source, none, 0, &local);
       if (scalar == NULL)
         goto failed;
       g_object_unref (source);
@@ -488,12 +489,6 @@ check_one (LoadContext *ctx, const char *key, GnnTensor *target, gboolean is_par
                                "only tensors of floating point dtype can require gradients, got %s",
                                gnn_dtype_get_name (gnn_tensor_get_dtype (source)));
           goto failed;
-        }
-      if (gnn_tensor_get_requires_grad (source) || !gnn_tensor_is_leaf (source))
-        {
-          GnnTensor *detached = gnn_tensor_detach (source);
-          g_object_unref (source);
-          source = detached;
         }
     }
   else

@@ -357,6 +357,98 @@ test_base_forward_error (void)
   g_assert_nonnull (strstr (error->message, "missing the required \"forward\""));
 }
 
+static void
+pre_add_one (GnnModule *m, GnnArgs *input, gpointer data)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_add_scalar (x, 1.0, NULL);
+  g_string_append (data, "pre1,");
+  /* without with_kwargs the hook sees positional values only */
+  g_assert_false (gnn_args_has_kwarg (input, "flag"));
+  gnn_args_set_tensor (input, 0, y, NULL);
+}
+
+static void
+pre_global (GnnModule *m, GnnArgs *input, gpointer data)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_add_scalar (x, 1.0, NULL);
+  g_string_append (data, "global,");
+  /* global hooks see keyword values */
+  g_assert_true (gnn_args_has_kwarg (input, "flag"));
+  gnn_args_set_tensor (input, 0, y, NULL);
+}
+
+static void
+pre_times_ten (GnnModule *m, GnnArgs *input, gpointer data)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_mul_scalar (x, 10.0, NULL);
+  g_string_append (data, "pre10,");
+  g_assert_true (gnn_args_has_kwarg (input, "flag"));
+  gnn_args_set_tensor (input, 0, y, NULL);
+}
+
+static void
+post_negate (GnnModule *m, GnnArgs *input, GnnArgs *output, gpointer data)
+{
+  g_autoptr(GnnTensor) y = NULL;
+  g_string_append (data, output ? "post," : "post-failed,");
+  if (output == NULL)
+    return;
+  y = gnn_tensor_neg (gnn_args_get_tensor (output, 0, NULL), NULL);
+  gnn_args_set_tensor (output, 0, y, NULL);
+}
+
+static void
+signal_post (GnnModule *m, GnnArgs *input, GnnArgs *output, gpointer data)
+{
+  g_string_append (data, "signal,");
+}
+
+static void
+test_forward_hooks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (1);
+  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_new_full ((gint64[]) { 1 }, 1, 2.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = NULL;
+  guint h1, h2, h3, g1;
+
+  gnn_args_set_kwarg_tensor (in, "flag", x);
+  h1 = gnn_module_register_forward_pre_hook (m, pre_add_one, log, NULL, FALSE, FALSE);
+  h2 = gnn_module_register_forward_pre_hook (m, pre_times_ten, log, NULL, TRUE, TRUE);
+  h3 = gnn_module_register_forward_hook (m, post_negate, log, NULL, FALSE, FALSE, TRUE);
+  g_signal_connect (m, "forward-post", G_CALLBACK (signal_post), log);
+  g1 = gnn_register_module_forward_pre_hook (pre_global, log, NULL);
+
+  /* global (+1), then the prepended (*10), then +1; forward (*1); negate */
+  OK (out = gnn_module_forward (m, in, &error));
+  g_assert_cmpstr (log->str, ==, "global,pre10,pre1,post,signal,");
+  gnn_test_assert_close (gnn_args_get_tensor (out, 0, NULL), GNN_TEST_DATA (-31), 1, 0, 0);
+  /* the keyword survived the hooks that did not see it */
+  g_assert_true (gnn_args_has_kwarg (in, "flag"));
+
+  g_assert_true (gnn_remove_module_hook (g1));
+  g_assert_false (gnn_remove_module_hook (g1));
+  g_assert_true (gnn_module_remove_hook (m, h1));
+  g_assert_true (gnn_module_remove_hook (m, h2));
+  g_assert_false (gnn_module_remove_hook (m, h2));
+
+  /* always_call: the hook runs when forward fails, with no output; signals do not */
+  g_string_truncate (log, 0);
+  {
+    g_autoptr(GnnArgs) bad = gnn_args_new ();
+    gnn_args_add_string (bad, "not a tensor");
+    g_assert_null (gnn_module_forward (m, bad, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  }
+  g_assert_cmpstr (log->str, ==, "post-failed,");
+  g_assert_true (gnn_module_remove_hook (m, h3));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -367,6 +459,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/training-apply", test_training_and_apply);
   g_test_add_func ("/nn/module/grads-dtypes-devices", test_grads_dtypes_devices);
   g_test_add_func ("/nn/module/base-forward-error", test_base_forward_error);
+  g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
   g_test_add_func ("/nn/args/values", test_args);
   return g_test_run ();
 }

@@ -178,6 +178,64 @@ class ModuleTest(ParityTest):
         self.assertTrue(all(p.get_dtype() == Gnn.Dtype.FLOAT64 for p in g.parameters()))
         self.assertEqual(g.props.device, 'cpu')
 
+    def test_forward_hooks_like_torch(self):
+        """The Modules note's forward hook example: numbers equal PyTorch's."""
+        g, t = MyLinear(in_features=4, out_features=3), TorchMyLinear(4, 3)
+        copy_params(g, t)
+        x = rand((2, 4), np.float32, seed=3)
+
+        def pre_t(m, inputs):
+            return inputs[0] + 1.0
+        def post_t(m, inputs, output):
+            return output * 2.0
+        def pre_g(m, inputs):
+            return inputs[0].add_scalar(1.0)
+        def post_g(m, inputs, output):
+            return output.mul_scalar(2.0)
+        seen = []
+        t.register_forward_pre_hook(pre_t)
+        t.register_forward_hook(post_t)
+        h1 = g.register_forward_pre_hook(pre_g)
+        g.register_forward_hook(post_g)
+        g.register_forward_hook(lambda m, i, o: seen.append('prepended'), prepend=True)
+        # the signals fire after the registered hooks
+        g.connect('forward-post', lambda m, i, o: seen.append('signal'))
+        got = g(to_gnn(x))
+        want = t(torch.from_numpy(x))
+        self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'hooked output')
+        self.assertEqual(seen, ['prepended', 'signal'])
+        self.assertTrue(g.remove_hook(h1))
+        self.assertFalse(g.remove_hook(h1))
+        got = g(to_gnn(x))
+        want = t.forward(torch.from_numpy(x)) * 2.0
+        self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'without pre-hook')
+
+    def test_forward_hook_errors_and_always_call(self):
+        g = MyLinear(in_features=2, out_features=2)
+        calls = []
+
+        def broken(m, inputs):
+            raise ValueError('hook failed')
+        h = g.register_forward_pre_hook(broken)
+        with self.assertRaises(ValueError):
+            g(to_gnn(np.ones((1, 2), np.float32)))
+        g.remove_hook(h)
+        g.register_forward_hook(lambda m, i, o: calls.append(o), always_call=True)
+        with self.assertRaises(GLib.Error):
+            g(to_gnn(np.ones((1, 3), np.float32)))   # wrong shape: forward fails
+        self.assertEqual(calls, [None])
+
+    def test_global_hooks_fire_first(self):
+        g = MyLinear(in_features=2, out_features=2)
+        order = []
+        g.register_forward_pre_hook(lambda m, i: order.append('module'))
+        handle = Gnn.register_module_forward_pre_hook(lambda m, a: order.append('global'))
+        try:
+            g(to_gnn(np.ones((1, 2), np.float32)))
+        finally:
+            self.assertTrue(Gnn.remove_module_hook(handle))
+        self.assertEqual(order, ['global', 'module'])
+
     def test_created_by_type_name(self):
         m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
         self.assertEqual(m.weight.shape, (3, 2))

@@ -203,7 +203,14 @@ class Module(Gnn.Module):
     """Python conveniences over GnnModule: calling, attribute registration, iteration."""
 
     def __call__(self, *args, **kwargs):
-        out = Gnn.Module.forward(self, Args.pack(*args, **kwargs))
+        _hook_state.error = None
+        try:
+            out = Gnn.Module.forward(self, Args.pack(*args, **kwargs))
+        finally:
+            error = getattr(_hook_state, 'error', None)
+            _hook_state.error = None
+        if error is not None:
+            raise error
         pos, kw = out.unpack()
         if len(pos) == 1 and not kw:
             return pos[0]
@@ -256,6 +263,46 @@ class Module(Gnn.Module):
         return self.to_string()
 
     __str__ = __repr__
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """PyTorch's register_forward_pre_hook: hook(module, args) or, with with_kwargs,
+        hook(module, args, kwargs) may return new inputs. Returns a handle for remove_hook."""
+        def trampoline(module, gargs, *_user_data):
+            try:
+                pos, kw = gargs.unpack()
+                result = hook(module, pos, kw) if with_kwargs else hook(module, pos)
+                if result is None:
+                    return
+                if with_kwargs:
+                    new_pos, new_kw = result
+                else:
+                    new_pos, new_kw = result, kw
+                if not isinstance(new_pos, tuple):
+                    new_pos = (new_pos,)
+                gargs.set_from(Args.pack(*new_pos, **new_kw))
+            except BaseException as e:  # raised again by __call__
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+        return Gnn.Module.register_forward_pre_hook(self, trampoline, None, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """PyTorch's register_forward_hook: hook(module, args, output) or, with with_kwargs,
+        hook(module, args, kwargs, output) may return a new output. Returns a handle."""
+        def trampoline(module, gargs, gout, *_user_data):
+            try:
+                pos, kw = gargs.unpack()
+                if gout is None:
+                    output = None
+                else:
+                    opos, okw = gout.unpack()
+                    output = opos[0] if len(opos) == 1 and not okw else opos
+                result = hook(module, pos, kw, output) if with_kwargs else hook(module, pos, output)
+                if result is not None and gout is not None:
+                    gout.set_from(Args.pack(*(result if isinstance(result, tuple) else (result,))))
+            except BaseException as e:  # raised again by __call__
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+        return Gnn.Module.register_forward_hook(self, trampoline, None, prepend, with_kwargs, always_call)
 
     def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
         params, names = Gnn.Module.named_parameters(self, prefix, recurse, remove_duplicate)

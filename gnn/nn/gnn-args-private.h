@@ -1,0 +1,18 @@
+/* gnn-args-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gnn.h"
+
+G_BEGIN_DECLS
+
+gboolean  gnn_args_has_any_kwarg    (GnnArgs *self);
+/* a new GnnArgs with the positional values only */
+GnnArgs  *gnn_args_copy_positional  (GnnArgs *self);
+/* replaces @self's positional values by @from's, keeping @self's keyword values */
+void      gnn_args_take_positional  (GnnArgs *self,
+                                     GnnArgs *from);
+
+G_END_DECLS
