@@ -71,31 +71,6 @@ find_parameter (GnnLinear  *self,
   return NULL;
 }
 
-/* "bias" is both the construct property (nn.Linear's argument) and the name of the
- * parameter (nn.Linear.bias), as in PyTorch; gnn_module_register_parameter refuses names
- * that properties take, so the slot is filled here. */
-static void
-set_bias_slot (GnnLinear    *self,
-               GnnParameter *bias)
-{
-  GPtrArray *slots = gnn_module_priv (GNN_MODULE (self))->parameters;
-  GnnModuleSlot *s = NULL;
-
-  for (guint i = 0; i < slots->len && s == NULL; i++)
-    if (g_str_equal (((GnnModuleSlot *) slots->pdata[i])->name, "bias"))
-      s = slots->pdata[i];
-  if (s == NULL)
-    {
-      s = g_new0 (GnnModuleSlot, 1);
-      s->name = g_strdup ("bias");
-      g_ptr_array_add (slots, s);
-    }
-  if (bias)
-    g_object_ref (bias);
-  g_clear_object (&s->value);
-  s->value = (GObject *) bias;
-}
-
 static GnnParameter *
 new_parameter (const gint64 *shape,
                guint         ndim,
@@ -156,7 +131,10 @@ gnn_linear_setup (GnnModule *module,
       if (bias == NULL)
         return FALSE;
     }
-  set_bias_slot (self, bias);
+  /* "bias" is both the construct property (nn.Linear's argument) and the parameter, as in
+   * PyTorch: registration allows a parameter named as a construct-only property */
+  if (!gnn_module_register_parameter (module, "bias", bias, error))
+    return FALSE;
   return reset_parameters (self, error);
 }
 

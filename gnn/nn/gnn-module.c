@@ -743,12 +743,17 @@ check_name (GnnModule *self, const char *kind, const char *name, GPtrArray *own,
                    "attribute '%s' already exists in %s", name, gnn_module_get_name (self));
       return FALSE;
     }
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self), name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "attribute '%s' already exists in %s as a property", name, gnn_module_get_name (self));
-      return FALSE;
-    }
+  /* a construct-only property is a constructor argument, as `bias` of nn.Linear: a member
+   * may take its name (Linear's bias parameter); other properties are attributes */
+  {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
+    if (pspec && !(pspec->flags & G_PARAM_CONSTRUCT_ONLY))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "attribute '%s' already exists in %s as a property", name, gnn_module_get_name (self));
+        return FALSE;
+      }
+  }
   return TRUE;
 }
 
@@ -773,7 +778,7 @@ set_slot (GPtrArray *slots, const char *name, GObject *value)
  * gnn_module_register_parameter:
  * @self: a module
  * @name: the parameter's name, not empty, without dots, not taken by a buffer, submodule or
- *   property
+ *   read-write property (a construct-only property may share it, as Linear's `bias`)
  * @parameter: (nullable): the parameter; %NULL reserves the name, left out of the state dict
  * @error: return location for a #GError
  *

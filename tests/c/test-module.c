@@ -139,7 +139,7 @@ test_registration_errors (void)
   g_assert_false (gnn_module_register_buffer (m, "", t, TRUE, &error));
   g_assert_nonnull (strstr (error->message, "can't be empty"));
   g_clear_error (&error);
-  g_assert_false (gnn_module_register_parameter (m, "size", p, &error));
+  g_assert_false (gnn_module_register_parameter (m, "training", p, &error));
   g_assert_nonnull (strstr (error->message, "property"));
   g_clear_error (&error);
   g_assert_false (gnn_module_register_buffer (m, "p", GNN_TENSOR (p), TRUE, &error));
