@@ -716,6 +716,88 @@ gnn_module_extra_repr (GnnModule *self)
   return s ? s : g_strdup ("");
 }
 
+/**
+ * gnn_module_get_extra_state: (virtual get_extra_state)
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * The module's state that is not a tensor, saved in its state dict under `_extra_state`
+ * (`get_extra_state`). Subclasses that have some implement the virtual method (and
+ * `set_extra_state`); the base class has none.
+ *
+ * Returns: (transfer full) (nullable): the state, or %NULL when the module has none or with
+ *   @error set
+ */
+GVariant *
+gnn_module_get_extra_state (GnnModule *self,
+                            GError   **error)
+{
+  GnnModuleClass *klass;
+  GVariant *v;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  klass = GNN_MODULE_GET_CLASS (self);
+  if (klass->get_extra_state == NULL)
+    return NULL;
+  v = klass->get_extra_state (self, error);
+  if (v)
+    g_variant_take_ref (v);
+  return v;
+}
+
+/**
+ * gnn_module_set_extra_state: (virtual set_extra_state)
+ * @self: a module
+ * @state: what [method@Gnn.Module.get_extra_state] returned
+ * @error: return location for a #GError
+ *
+ * Restores the module's extra state from a state dict (`set_extra_state`).
+ *
+ * Returns: %TRUE on success; a module without extra state gives an error
+ */
+gboolean
+gnn_module_set_extra_state (GnnModule *self,
+                            GVariant  *state,
+                            GError   **error)
+{
+  GnnModuleClass *klass;
+  GError *local = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+  klass = GNN_MODULE_GET_CLASS (self);
+  if (klass->set_extra_state == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "Reached a code path in Module.set_extra_state() that should never be called: %s "
+                   "has no set_extra_state", gnn_module_get_name (self));
+      return FALSE;
+    }
+  if (!klass->set_extra_state (self, state, &local))
+    {
+      if (local == NULL)
+        local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.set_extra_state failed without setting an error",
+                             gnn_module_get_name (self));
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_module_has_extra_state:
+ * @self: a module
+ *
+ * Returns: whether the module's class implements `get_extra_state`, so that its state dict
+ *   has an `_extra_state` entry
+ */
+gboolean
+gnn_module_has_extra_state (GnnModule *self)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  return GNN_MODULE_GET_CLASS (self)->get_extra_state != NULL;
+}
+
 /* ---- registration -------------------------------------------------------------------- */
 
 static gboolean

@@ -28,6 +28,9 @@ G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
  * @setup: builds the module's parameters, buffers and submodules from its construct
  *   properties; called once, when the module is constructed
  * @extra_repr: the text inside the parentheses of the printed form (`extra_repr`)
+ * @get_extra_state: the module's non-tensor state for its state dict (`get_extra_state`);
+ *   %NULL (the default) when it has none
+ * @set_extra_state: restores what get_extra_state returned (`set_extra_state`)
  *
  * The virtual methods of [class@Gnn.Module]. Python subclasses override `do_forward`,
  * `do_setup`, `do_extra_repr`; gjs subclasses `vfunc_forward` ...; Vala subclasses
@@ -43,9 +46,14 @@ struct _GnnModuleClass
   gboolean  (*setup)      (GnnModule *self,
                            GError   **error);
   char *    (*extra_repr) (GnnModule *self);
+  GVariant * (*get_extra_state) (GnnModule *self,
+                                 GError   **error);
+  gboolean   (*set_extra_state) (GnnModule *self,
+                                 GVariant  *state,
+                                 GError   **error);
 
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[10];
 };
 
 /**
@@ -101,6 +109,15 @@ gboolean      gnn_module_setup              (GnnModule   *self,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
 char         *gnn_module_extra_repr         (GnnModule   *self);
+GNN_AVAILABLE_IN_ALL
+GVariant     *gnn_module_get_extra_state    (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_set_extra_state    (GnnModule   *self,
+                                             GVariant    *state,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_has_extra_state    (GnnModule   *self);
 
 /* hooks */
 GNN_AVAILABLE_IN_ALL
