@@ -380,6 +380,17 @@ gnn_autograd_check_inplace (GnnTensor *self,
 
   if (grad_disabled)
     return TRUE;
+  if (p->inplace_forbidden && p->grad_fn)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "Output %u of %s is a view and is being modified inplace. This view was created "
+                   "inside a custom Function (or because an input was returned as-is) and the autograd "
+                   "logic to handle view+inplace would override the custom backward associated with the "
+                   "custom Function, leading to incorrect gradients. This behavior is forbidden. You can "
+                   "fix this by cloning the output of the custom Function.",
+                   p->output_nr, p->grad_fn->name);
+      return FALSE;
+    }
   if (p->requires_grad && p->grad_fn == NULL && p->base == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,

@@ -49,6 +49,7 @@ typedef struct {
   /* autograd */
   guint requires_grad : 1;
   guint retains_grad : 1;
+  guint inplace_forbidden : 1;  /* an output of a module's backward-hook node */
   GnnTensor *grad;
   GnnNode *grad_fn;           /* strong; NULL for leaves */
   guint output_nr;

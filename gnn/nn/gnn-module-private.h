@@ -14,10 +14,17 @@ typedef struct {
   gboolean persistent; /* buffers */
 } GnnModuleSlot;
 
+typedef enum {
+  GNN_HOOK_FORWARD_PRE,
+  GNN_HOOK_FORWARD,
+  GNN_HOOK_BACKWARD_PRE,
+  GNN_HOOK_BACKWARD,
+} GnnHookKind;
+
 typedef struct {
   gint ref;
   guint id;
-  gboolean pre;
+  GnnHookKind kind;
   gpointer func;
   gpointer data;
   GDestroyNotify destroy;
@@ -32,12 +39,33 @@ typedef struct {
   gboolean training;
   gboolean setup_done;
   GError *setup_error;     /* a setup that failed in constructed, reported at first use */
-  GPtrArray *forward_hooks; /* GnnModuleHook*, pre and post, in firing order; NULL when none */
+  GPtrArray *forward_hooks; /* GnnModuleHook*, every kind, in firing order; NULL when none */
 } GnnModulePrivate;
 
 GnnModulePrivate *gnn_module_priv         (GnnModule *self);
 /* Runs setup once; FALSE with @error set when it failed (now or at construction). */
 gboolean          gnn_module_ensure_setup (GnnModule *self,
                                            GError   **error);
+
+/* The hooks of one kind for a call of @self: global ones first, then the module's; a new
+ * array of references, or NULL when there are none. */
+GPtrArray        *gnn_module_hooks_for     (GnnModule  *self,
+                                            GnnHookKind kind);
+void              gnn_module_hook_unref    (gpointer    hook);
+guint             gnn_module_signal_id     (GnnHookKind kind);
+
+/* backward hooks (gnn-module-backward.c) */
+typedef struct _GnnBackwardHookState GnnBackwardHookState;
+
+/* Whether a call of @self needs backward hooks set up. */
+gboolean              gnn_module_wants_backward_hooks (GnnModule *self);
+/* Wraps the tensors of @input that require grad in an identity node whose backward runs the
+ * module's backward hooks; replaces them in @input (a private copy). */
+GnnBackwardHookState *gnn_backward_hooks_setup_input  (GnnModule *self,
+                                                       GnnArgs   *input);
+/* Wraps the output tensors that require grad; their node captures grad_output and runs the
+ * backward pre-hooks. Consumes @state. */
+void                  gnn_backward_hooks_setup_output (GnnBackwardHookState *state,
+                                                       GnnArgs              *output);
 
 G_END_DECLS

@@ -31,6 +31,8 @@
 enum {
   SIGNAL_FORWARD_PRE,
   SIGNAL_FORWARD_POST,
+  SIGNAL_BACKWARD_PRE,
+  SIGNAL_BACKWARD_POST,
   N_SIGNALS
 };
 
@@ -238,6 +240,47 @@ gnn_module_class_init (GnnModuleClass *klass)
   signals[SIGNAL_FORWARD_POST] =
     g_signal_new ("forward-post", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+
+  /**
+   * GnnModule::backward-pre:
+   * @self: the module
+   * @grad_output: the gradients of the module's outputs, which handlers may change in place
+   *
+   * Emitted during backward when the gradients of the outputs of a call of the module are
+   * known, after the hooks of [method@Gnn.Module.register_full_backward_pre_hook] and the
+   * global ones. Connecting a handler makes later calls of the module record what backward
+   * hooks need.
+   */
+  signals[SIGNAL_BACKWARD_PRE] =
+    g_signal_new ("backward-pre", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+
+  /**
+   * GnnModule::backward-post:
+   * @self: the module
+   * @grad_input: the gradients of the module's positional inputs, which handlers may change in
+   *   place
+   * @grad_output: the gradients of the module's outputs
+   *
+   * Emitted during backward when the gradients of the inputs of a call of the module are known
+   * (PyTorch's full backward hook), after the hooks of
+   * [method@Gnn.Module.register_full_backward_hook] and the global ones.
+   */
+  signals[SIGNAL_BACKWARD_POST] =
+    g_signal_new ("backward-post", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+}
+
+guint
+gnn_module_signal_id (GnnHookKind kind)
+{
+  switch (kind)
+    {
+    case GNN_HOOK_FORWARD_PRE: return signals[SIGNAL_FORWARD_PRE];
+    case GNN_HOOK_FORWARD: return signals[SIGNAL_FORWARD_POST];
+    case GNN_HOOK_BACKWARD_PRE: return signals[SIGNAL_BACKWARD_PRE];
+    default: return signals[SIGNAL_BACKWARD_POST];
+    }
 }
 
 static void
@@ -333,8 +376,8 @@ static GPtrArray *global_hooks;   /* GnnModuleHook*, in registration order */
 
 /* hooks are reference counted: a call keeps the ones it runs alive even when a hook removes
  * another */
-static void
-hook_free (gpointer data)
+void
+gnn_module_hook_unref (gpointer data)
 {
   GnnModuleHook *h = data;
 
@@ -353,14 +396,14 @@ hook_ref (GnnModuleHook *h)
 }
 
 static GnnModuleHook *
-hook_new (gboolean pre, gpointer func, gpointer data, GDestroyNotify destroy, gboolean with_kwargs,
+hook_new (GnnHookKind kind, gpointer func, gpointer data, GDestroyNotify destroy, gboolean with_kwargs,
           gboolean always_call)
 {
   GnnModuleHook *h = g_new0 (GnnModuleHook, 1);
 
   h->ref = 1;
   h->id = g_atomic_int_add (&next_hook_id, 1);
-  h->pre = pre;
+  h->kind = kind;
   h->func = func;
   h->data = data;
   h->destroy = destroy;
@@ -375,7 +418,7 @@ add_module_hook (GnnModule *self, GnnModuleHook *h, gboolean prepend)
   GnnModulePrivate *priv = priv_of (self);
 
   if (priv->forward_hooks == NULL)
-    priv->forward_hooks = g_ptr_array_new_with_free_func (hook_free);
+    priv->forward_hooks = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
   if (prepend)
     g_ptr_array_insert (priv->forward_hooks, 0, h);
   else
@@ -408,7 +451,7 @@ gnn_module_register_forward_pre_hook (GnnModule             *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (TRUE, func, user_data, destroy, with_kwargs, FALSE), prepend);
+  return add_module_hook (self, hook_new (GNN_HOOK_FORWARD_PRE, func, user_data, destroy, with_kwargs, FALSE), prepend);
 }
 
 /**
@@ -437,7 +480,62 @@ gnn_module_register_forward_hook (GnnModule          *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (FALSE, func, user_data, destroy, with_kwargs, always_call), prepend);
+  return add_module_hook (self, hook_new (GNN_HOOK_FORWARD, func, user_data, destroy, with_kwargs, always_call), prepend);
+}
+
+/**
+ * gnn_module_register_full_backward_pre_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ * @prepend: whether the hook fires before the module's other backward pre-hooks
+ *
+ * Registers a backward pre-hook (`register_full_backward_pre_hook`): during backward, it sees
+ * the gradients of the outputs of each call of the module made after registration. Order:
+ * global hooks, this module's, then [signal@Gnn.Module::backward-pre] handlers.
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_register_full_backward_pre_hook (GnnModule              *self,
+                                            GnnBackwardPreHookFunc  func,
+                                            gpointer                user_data,
+                                            GDestroyNotify          destroy,
+                                            gboolean                prepend)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  return add_module_hook (self, hook_new (GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, TRUE, FALSE), prepend);
+}
+
+/**
+ * gnn_module_register_full_backward_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ * @prepend: whether the hook fires before the module's other backward hooks
+ *
+ * Registers a full backward hook (`register_full_backward_hook`): during backward, it sees the
+ * gradients of the positional inputs and of the outputs of each call of the module made after
+ * registration, and may replace the input gradients. When no input requires grad, it runs with
+ * %NULL input gradients once the output gradients are known. Order: global hooks, this
+ * module's, then [signal@Gnn.Module::backward-post] handlers. The outputs of a hooked call may
+ * not be modified in place, as in PyTorch.
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_register_full_backward_hook (GnnModule           *self,
+                                        GnnBackwardHookFunc  func,
+                                        gpointer             user_data,
+                                        GDestroyNotify       destroy,
+                                        gboolean             prepend)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  return add_module_hook (self, hook_new (GNN_HOOK_BACKWARD, func, user_data, destroy, TRUE, FALSE), prepend);
 }
 
 /**
@@ -474,7 +572,7 @@ add_global_hook (GnnModuleHook *h)
 {
   g_mutex_lock (&global_hooks_lock);
   if (global_hooks == NULL)
-    global_hooks = g_ptr_array_new_with_free_func (hook_free);
+    global_hooks = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
   g_ptr_array_add (global_hooks, h);
   g_mutex_unlock (&global_hooks_lock);
   return h->id;
@@ -499,7 +597,7 @@ gnn_register_module_forward_pre_hook (GnnForwardPreHookFunc func,
                                       GDestroyNotify        destroy)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (TRUE, func, user_data, destroy, TRUE, FALSE));
+  return add_global_hook (hook_new (GNN_HOOK_FORWARD_PRE, func, user_data, destroy, TRUE, FALSE));
 }
 
 /**
@@ -523,7 +621,51 @@ gnn_register_module_forward_hook (GnnForwardHookFunc func,
                                   gboolean           always_call)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (FALSE, func, user_data, destroy, TRUE, always_call));
+  return add_global_hook (hook_new (GNN_HOOK_FORWARD, func, user_data, destroy, TRUE, always_call));
+}
+
+/**
+ * gnn_register_module_full_backward_pre_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed
+ *
+ * Registers a backward pre-hook for every module (`register_module_full_backward_pre_hook`);
+ * global hooks fire before per-module ones.
+ *
+ * Returns: a handle for [func@Gnn.remove_module_hook]
+ *
+ * MT safe.
+ */
+guint
+gnn_register_module_full_backward_pre_hook (GnnBackwardPreHookFunc func,
+                                            gpointer               user_data,
+                                            GDestroyNotify         destroy)
+{
+  g_return_val_if_fail (func != NULL, 0);
+  return add_global_hook (hook_new (GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, TRUE, FALSE));
+}
+
+/**
+ * gnn_register_module_full_backward_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed
+ *
+ * Registers a full backward hook for every module (`register_module_full_backward_hook`);
+ * global hooks fire before per-module ones.
+ *
+ * Returns: a handle for [func@Gnn.remove_module_hook]
+ *
+ * MT safe.
+ */
+guint
+gnn_register_module_full_backward_hook (GnnBackwardHookFunc func,
+                                        gpointer            user_data,
+                                        GDestroyNotify      destroy)
+{
+  g_return_val_if_fail (func != NULL, 0);
+  return add_global_hook (hook_new (GNN_HOOK_BACKWARD, func, user_data, destroy, TRUE, FALSE));
 }
 
 /**
@@ -565,7 +707,7 @@ run_hook (GnnModule *self, GnnModuleHook *h, GnnArgs *input, GnnArgs *output)
       positional = gnn_args_copy_positional (input);
       seen = positional;
     }
-  if (h->pre)
+  if (h->kind == GNN_HOOK_FORWARD_PRE)
     ((GnnForwardPreHookFunc) h->func) (self, seen, h->data);
   else
     ((GnnForwardHookFunc) h->func) (self, seen, output, h->data);
@@ -574,8 +716,8 @@ run_hook (GnnModule *self, GnnModuleHook *h, GnnArgs *input, GnnArgs *output)
 }
 
 /* The hooks of one phase, global first: a snapshot, so that hooks may remove hooks. */
-static GPtrArray *
-hooks_for (GnnModule *self, gboolean pre)
+GPtrArray *
+gnn_module_hooks_for (GnnModule *self, GnnHookKind kind)
 {
   GnnModulePrivate *priv = priv_of (self);
   GPtrArray *list = NULL;
@@ -586,10 +728,10 @@ hooks_for (GnnModule *self, gboolean pre)
       for (guint i = 0; global_hooks && i < global_hooks->len; i++)
         {
           GnnModuleHook *h = global_hooks->pdata[i];
-          if (h->pre != pre)
+          if (h->kind != kind)
             continue;
           if (list == NULL)
-            list = g_ptr_array_new_with_free_func (hook_free);
+            list = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
           g_ptr_array_add (list, hook_ref (h));
         }
       g_mutex_unlock (&global_hooks_lock);
@@ -597,10 +739,10 @@ hooks_for (GnnModule *self, gboolean pre)
   for (guint i = 0; priv->forward_hooks && i < priv->forward_hooks->len; i++)
     {
       GnnModuleHook *h = priv->forward_hooks->pdata[i];
-      if (h->pre != pre)
+      if (h->kind != kind)
         continue;
       if (list == NULL)
-        list = g_ptr_array_new_with_free_func (hook_free);
+        list = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
       g_ptr_array_add (list, hook_ref (h));
     }
   return list;
@@ -627,17 +769,27 @@ gnn_module_forward (GnnModule *self,
   GError *local = NULL;
   GnnArgs *out;
   g_autoptr(GPtrArray) pre = NULL, post = NULL;
+  g_autoptr(GnnArgs) wrapped = NULL;
+  GnnBackwardHookState *bw = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (GNN_IS_ARGS (input), NULL);
   if (!gnn_module_ensure_setup (self, error))
     return NULL;
 
-  pre = hooks_for (self, TRUE);
+  pre = gnn_module_hooks_for (self, GNN_HOOK_FORWARD_PRE);
   for (guint i = 0; pre && i < pre->len; i++)
     run_hook (self, pre->pdata[i], input, NULL);
   if (g_signal_has_handler_pending (self, signals[SIGNAL_FORWARD_PRE], 0, FALSE))
     g_signal_emit (self, signals[SIGNAL_FORWARD_PRE], 0, input);
+
+  /* backward hooks: the inputs pass through an identity node that will see their gradients */
+  if (gnn_is_grad_enabled () && gnn_module_wants_backward_hooks (self))
+    {
+      wrapped = gnn_args_copy (input);
+      bw = gnn_backward_hooks_setup_input (self, wrapped);
+      input = wrapped;
+    }
 
   out = GNN_MODULE_GET_CLASS (self)->forward (self, input, &local);
   if (out == NULL && local == NULL)
@@ -646,7 +798,7 @@ gnn_module_forward (GnnModule *self,
   if (local)
     g_clear_object (&out);
 
-  post = hooks_for (self, FALSE);
+  post = gnn_module_hooks_for (self, GNN_HOOK_FORWARD);
   for (guint i = 0; post && i < post->len; i++)
     {
       GnnModuleHook *h = post->pdata[i];
@@ -655,11 +807,16 @@ gnn_module_forward (GnnModule *self,
     }
   if (local)
     {
+      if (bw)
+        gnn_backward_hooks_setup_output (bw, NULL);
       g_propagate_error (error, local);
       return NULL;
     }
   if (g_signal_has_handler_pending (self, signals[SIGNAL_FORWARD_POST], 0, FALSE))
     g_signal_emit (self, signals[SIGNAL_FORWARD_POST], 0, input, out);
+  /* ... and the outputs through one that will see theirs */
+  if (bw)
+    gnn_backward_hooks_setup_output (bw, out);
   return out;
 }
 

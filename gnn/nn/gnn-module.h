@@ -95,6 +95,36 @@ typedef void (*GnnForwardHookFunc) (GnnModule *module,
                                     GnnArgs   *output,
                                     gpointer   user_data);
 
+/**
+ * GnnBackwardPreHookFunc:
+ * @module: the module
+ * @grad_output: the gradients of the module's outputs (a tensor or %NULL each), which the hook
+ *   may change in place
+ * @user_data: the data given at registration
+ *
+ * A backward pre-hook (`register_full_backward_pre_hook`), run when the gradients of the
+ * module's outputs are known, on the thread that called backward.
+ */
+typedef void (*GnnBackwardPreHookFunc) (GnnModule *module,
+                                        GnnArgs   *grad_output,
+                                        gpointer   user_data);
+
+/**
+ * GnnBackwardHookFunc:
+ * @module: the module
+ * @grad_input: the gradients of the module's positional inputs (%NULL for an input that is not
+ *   a tensor or needs no gradient), which the hook may change in place
+ * @grad_output: the gradients of the module's outputs
+ * @user_data: the data given at registration
+ *
+ * A backward hook (`register_full_backward_hook`), run when the gradients of the module's
+ * inputs are known, on the thread that called backward.
+ */
+typedef void (*GnnBackwardHookFunc) (GnnModule *module,
+                                     GnnArgs   *grad_input,
+                                     GnnArgs   *grad_output,
+                                     gpointer   user_data);
+
 /* calling */
 GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_module_forward            (GnnModule   *self,
@@ -136,6 +166,18 @@ guint         gnn_module_register_forward_hook     (GnnModule          *self,
                                                     gboolean            with_kwargs,
                                                     gboolean            always_call);
 GNN_AVAILABLE_IN_ALL
+guint         gnn_module_register_full_backward_pre_hook (GnnModule              *self,
+                                                          GnnBackwardPreHookFunc  func,
+                                                          gpointer                user_data,
+                                                          GDestroyNotify          destroy,
+                                                          gboolean                prepend);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_register_full_backward_hook     (GnnModule              *self,
+                                                          GnnBackwardHookFunc     func,
+                                                          gpointer                user_data,
+                                                          GDestroyNotify          destroy,
+                                                          gboolean                prepend);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_remove_hook               (GnnModule          *self,
                                                     guint               handle);
 GNN_AVAILABLE_IN_ALL
@@ -147,6 +189,14 @@ guint         gnn_register_module_forward_hook     (GnnForwardHookFunc  func,
                                                     gpointer            user_data,
                                                     GDestroyNotify      destroy,
                                                     gboolean            always_call);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_register_module_full_backward_pre_hook (GnnBackwardPreHookFunc func,
+                                                          gpointer               user_data,
+                                                          GDestroyNotify         destroy);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_register_module_full_backward_hook     (GnnBackwardHookFunc func,
+                                                          gpointer            user_data,
+                                                          GDestroyNotify      destroy);
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_remove_module_hook               (guint               handle);
 

@@ -449,6 +449,77 @@ test_forward_hooks (void)
   g_assert_true (gnn_module_remove_hook (m, h3));
 }
 
+typedef struct {
+  GString *log;
+  double scale_input_grad;
+} BwLog;
+
+static void
+bw_pre (GnnModule *m, GnnArgs *grad_output, gpointer data)
+{
+  BwLog *l = data;
+  g_string_append_printf (l->log, "pre(%u),", gnn_args_get_n_values (grad_output));
+}
+
+static void
+bw_post (GnnModule *m, GnnArgs *grad_input, GnnArgs *grad_output, gpointer data)
+{
+  BwLog *l = data;
+  GnnTensor *gin = gnn_args_is_tensor (grad_input, 0) ? gnn_args_get_tensor (grad_input, 0, NULL) : NULL;
+
+  g_string_append_printf (l->log, "post(%s),", gin ? "grad" : "none");
+  if (gin && l->scale_input_grad != 1.0)
+    {
+      g_autoptr(GnnTensor) scaled = gnn_tensor_mul_scalar (gin, l->scale_input_grad, NULL);
+      gnn_args_set_tensor (grad_input, 0, scaled, NULL);
+    }
+}
+
+static void
+test_backward_hooks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (2);   /* y = x * w, w = ones */
+  g_autoptr(GnnTensor) x = gnn_tensor_new_full ((gint64[]) { 2 }, 1, 3.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnTensor) y1 = NULL, y2 = NULL, s = NULL, t = NULL;
+  BwLog l = { g_string_new (NULL), 10.0 };
+  GnnParameter *w = gnn_module_get_parameter (m, "weight", NULL);
+
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  gnn_module_register_full_backward_pre_hook (m, bw_pre, &l, NULL, FALSE);
+  gnn_module_register_full_backward_hook (m, bw_post, &l, NULL, FALSE);
+
+  /* called twice in one graph: the hooks fire once per call; the input gradient is scaled */
+  OK (y1 = gnn_module_forward_tensor (m, x, &error));
+  OK (y2 = gnn_module_forward_tensor (m, y1, &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y2), ==, "BackwardHookFunctionBackward");
+  OK (s = gnn_tensor_sum_all (y2, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_cmpstr (l.log->str, ==, "pre(1),post(grad),pre(1),post(grad),");
+  /* dL/dx = w·w = 1, times 10 at each call's input */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (100, 100), 2, 0, 1e-4);
+  g_assert_nonnull (gnn_tensor_get_grad (GNN_TENSOR (w)));
+
+  /* outputs of a hooked call cannot change in place */
+  g_assert_false (gnn_tensor_mul_scalar_ (y1, 2.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "BackwardHookFunctionBackward is a view and is being modified inplace"));
+  g_clear_error (&error);
+
+  /* an input that needs no gradient: the hook runs with none, from the output side */
+  g_string_truncate (l.log, 0);
+  {
+    g_autoptr(GnnTensor) c = gnn_tensor_new_full ((gint64[]) { 2 }, 1, 1.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+    g_autoptr(GnnTensor) yc = NULL, sc = NULL;
+    OK (yc = gnn_module_forward_tensor (m, c, &error));
+    OK (sc = gnn_tensor_sum_all (yc, &error));
+    OK (gnn_tensor_backward (sc, NULL, FALSE, &error));
+  }
+  g_assert_cmpstr (l.log->str, ==, "pre(1),post(none),");
+  g_string_free (l.log, TRUE);
+  (void) t;
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -460,6 +531,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/grads-dtypes-devices", test_grads_dtypes_devices);
   g_test_add_func ("/nn/module/base-forward-error", test_base_forward_error);
   g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
+  g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
   g_test_add_func ("/nn/args/values", test_args);
   return g_test_run ();
 }

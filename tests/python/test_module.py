@@ -236,6 +236,67 @@ class ModuleTest(ParityTest):
             self.assertTrue(Gnn.remove_module_hook(handle))
         self.assertEqual(order, ['global', 'module'])
 
+    def test_backward_hooks_like_torch(self):
+        """The Modules note's hook example, backward part: numbers equal PyTorch's, also for a
+        module called twice in one graph."""
+        g, t = MyLinear(in_features=3, out_features=3), TorchMyLinear(3, 3)
+        copy_params(g, t)
+        x = rand((2, 3), np.float32, seed=5)
+        log_g, log_t = [], []
+
+        def bw_t(m, grad_input, grad_output):
+            log_t.append(('post', len(grad_input), len(grad_output)))
+            return (grad_input[0] * 3.0,)
+
+        def bw_g(m, grad_input, grad_output):
+            log_g.append(('post', len(grad_input), len(grad_output)))
+            return (grad_input[0].mul_scalar(3.0),)
+
+        def pre_t(m, grad_output):
+            log_t.append(('pre', len(grad_output)))
+            return (grad_output[0] * 0.5,)
+
+        def pre_g(m, grad_output):
+            log_g.append(('pre', len(grad_output)))
+            return (grad_output[0].mul_scalar(0.5),)
+
+        t.register_full_backward_hook(bw_t)
+        g.register_full_backward_hook(bw_g)
+        if hasattr(t, 'register_full_backward_pre_hook'):
+            t.register_full_backward_pre_hook(pre_t)
+        else:
+            # torch 1.13 has no backward pre-hooks: the same scaling through a tensor hook
+            orig_forward = t.forward
+            def forward_with_pre(xx):
+                out = orig_forward(xx)
+                out.register_hook(lambda grad: pre_t(t, (grad,))[0])
+                return out
+            t.forward = forward_with_pre
+        g.register_full_backward_pre_hook(pre_g)
+
+        xt = torch.from_numpy(x).requires_grad_()
+        xg = to_gnn(x, True)
+        t(t(xt)).sum().backward()
+        g(g(xg)).sum_all().backward()
+        self.assert_close(to_np(xg.get_grad()), xt.grad.numpy(), 1e-5, 1e-6, 'input grad')
+        for (n, gp), (_, tp) in zip(g.named_parameters(), t.named_parameters()):
+            self.assert_close(to_np(gp.get_grad()), tp.grad.numpy(), 1e-5, 1e-6, n)
+        self.assertEqual([e for e in log_g if e[0] == 'post'], [e for e in log_t if e[0] == 'post'])
+        self.assertEqual(len([e for e in log_g if e[0] == 'pre']), 2)
+
+    def test_backward_hook_forbids_inplace_on_output(self):
+        g = MyLinear(in_features=2, out_features=2)
+        g.register_full_backward_hook(lambda m, gi, go: None)
+        y = g(to_gnn(np.ones((1, 2), np.float32), True))
+        with self.assertRaises(GLib.Error) as cm:
+            y.mul_scalar_(2.0)
+        self.assertIn('BackwardHookFunctionBackward is a view and is being modified inplace', cm.exception.message)
+        tm = TorchMyLinear(2, 2)
+        tm.register_full_backward_hook(lambda m, gi, go: None)
+        with self.assertRaises(RuntimeError) as cm2:
+            tm(torch.ones(1, 2, requires_grad=True)).mul_(2.0)
+        self.assertIn('BackwardHookFunctionBackward is a view and is being modified inplace', str(cm2.exception))
+
     def test_created_by_type_name(self):
         m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
         self.assertEqual(m.weight.shape, (3, 2))

@@ -304,6 +304,32 @@ class Module(Gnn.Module):
                     _hook_state.error = e
         return Gnn.Module.register_forward_hook(self, trampoline, None, prepend, with_kwargs, always_call)
 
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """PyTorch's register_full_backward_pre_hook: hook(module, grad_output) may return new
+        output gradients (a tuple). Exceptions are raised again by backward."""
+        def trampoline(module, gout, *_user_data):
+            try:
+                result = hook(module, gout.unpack()[0])
+                if result is not None:
+                    gout.set_from(Args.pack(*result))
+            except BaseException as e:  # raised again by Tensor.backward
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+        return Gnn.Module.register_full_backward_pre_hook(self, trampoline, None, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """PyTorch's register_full_backward_hook: hook(module, grad_input, grad_output) may
+        return new input gradients (a tuple). Exceptions are raised again by backward."""
+        def trampoline(module, gin, gout, *_user_data):
+            try:
+                result = hook(module, gin.unpack()[0], gout.unpack()[0])
+                if result is not None:
+                    gin.set_from(Args.pack(*result))
+            except BaseException as e:  # raised again by Tensor.backward
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+        return Gnn.Module.register_full_backward_hook(self, trampoline, None, prepend)
+
     def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
         params, names = Gnn.Module.named_parameters(self, prefix, recurse, remove_duplicate)
         return list(zip(names, params))
@@ -351,3 +377,412 @@ class Module(Gnn.Module):
 
 Module = override(Module)
 __all__.append('Module')
+
+
+# ---- containers -----------------------------------------------------------------------
+
+def _check_index(index, n):
+    if not isinstance(index, int):
+        raise TypeError('indices must be integers or slices, not %s' % type(index).__name__)
+    if not -n <= index < n:
+        raise IndexError('index %d is out of range' % index)
+    return index + n if index < 0 else index
+
+
+def _same(a, b):
+    return a is b or a == b
+
+
+class Sequential(Gnn.Sequential):
+    """``nn.Sequential``: ``Gnn.Sequential(m1, m2, ...)`` or ``Gnn.Sequential(OrderedDict)``
+    (the modules under the dict's keys); len, indexing (negative too, slices give a new
+    Sequential with the same keys), iteration, ``in``, append/extend returning self."""
+
+    def __init__(self, *modules, **kwargs):
+        super().__init__(**kwargs)
+        if len(modules) == 1 and hasattr(modules[0], 'items'):
+            for name, m in modules[0].items():
+                self.register_module(name, m)
+        else:
+            for m in modules:
+                Gnn.Sequential.append(self, m)
+
+    def __len__(self):
+        return self.get_length()
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            mods, names = Gnn.Module.named_children(self)
+            picked = list(zip(names, mods))[index]
+            return Sequential(dict(picked))
+        i = _check_index(index, len(self))
+        return self.get(i)
+
+    def __setitem__(self, index, module):
+        i = _check_index(index, len(self))
+        mods, names = Gnn.Module.named_children(self)
+        self.register_module(names[i], module)
+
+    def __iter__(self):
+        return iter([self.get(i) for i in range(len(self))])
+
+    def __contains__(self, module):
+        return any(_same(m, module) for m in self)
+
+    def append(self, module):
+        Gnn.Sequential.append(self, module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            Gnn.Sequential.append(self, m)
+        return self
+
+
+Sequential = override(Sequential)
+__all__.append('Sequential')
+
+
+class ModuleList(Gnn.ModuleList):
+    """``nn.ModuleList``: ``Gnn.ModuleList([m1, m2])``; len, indexing (negative too; slices
+    give a new ModuleList), assignment, del, iteration, ``in``, append/extend/insert/pop."""
+
+    def __init__(self, modules=None, **kwargs):
+        super().__init__(**kwargs)
+        if modules is not None:
+            self.extend(modules)
+
+    def __len__(self):
+        return self.get_length()
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ModuleList([self.get(i) for i in range(len(self))][index])
+        return self.get(_check_index(index, len(self)))
+
+    def __setitem__(self, index, module):
+        self.set(_check_index(index, len(self)), module)
+
+    def __delitem__(self, index):
+        if isinstance(index, slice):
+            for i in sorted(range(len(self))[index], reverse=True):
+                Gnn.ModuleList.pop(self, i)
+        else:
+            Gnn.ModuleList.pop(self, _check_index(index, len(self)))
+
+    def __iter__(self):
+        return iter([self.get(i) for i in range(len(self))])
+
+    def __contains__(self, module):
+        return any(_same(m, module) for m in self)
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def append(self, module):
+        Gnn.ModuleList.append(self, module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            Gnn.ModuleList.append(self, m)
+        return self
+
+    def insert(self, index, module):
+        Gnn.ModuleList.insert(self, index, module)
+
+    def pop(self, index=-1):
+        return Gnn.ModuleList.pop(self, _check_index(index, len(self)))
+
+
+ModuleList = override(ModuleList)
+__all__.append('ModuleList')
+
+
+class _Mapping:
+    """The mapping protocol over _keys/_get/_set/_contains/_pop of a subclass."""
+
+    def __len__(self):
+        return len(self._keys())
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __contains__(self, key):
+        return isinstance(key, str) and self._contains(key)
+
+    def __getitem__(self, key):
+        if not isinstance(key, str) or not self._contains(key):
+            raise KeyError(key)
+        return self._get(key)
+
+    def __setitem__(self, key, value):
+        self._set(key, value)
+
+    def __delitem__(self, key):
+        if key not in self:
+            raise KeyError(key)
+        self._pop(key)
+
+    def keys(self):
+        return list(self._keys())
+
+    def values(self):
+        return [self._get(k) for k in self._keys()]
+
+    def items(self):
+        return [(k, self._get(k)) for k in self._keys()]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key, *default):
+        if key not in self:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        return self._pop(key)
+
+    def update(self, other=(), **kwargs):
+        pairs = other.items() if hasattr(other, 'items') else other
+        for k, v in pairs:
+            self[k] = v
+        for k, v in kwargs.items():
+            self[k] = v
+
+
+class ModuleDict(_Mapping, Gnn.ModuleDict):
+    """``nn.ModuleDict``: ``Gnn.ModuleDict({'relu': ...})``; the mapping protocol (len, [],
+    assignment, del, ``in``, iteration over the keys in order, keys/values/items as lists,
+    get, pop, update, clear)."""
+
+    def __init__(self, modules=None, **kwargs):
+        Gnn.ModuleDict.__init__(self, **kwargs)
+        if modules is not None:
+            self.update(modules)
+
+    def _keys(self):
+        return Gnn.ModuleDict.keys(self) or []
+
+    def _get(self, key):
+        return Gnn.ModuleDict.get(self, key)
+
+    def _set(self, key, value):
+        Gnn.ModuleDict.set(self, key, value)
+
+    def _contains(self, key):
+        return Gnn.ModuleDict.contains(self, key)
+
+    def _pop(self, key):
+        return Gnn.ModuleDict.pop(self, key)
+
+    def clear(self):
+        Gnn.ModuleDict.clear(self)
+
+
+ModuleDict = override(ModuleDict)
+__all__.append('ModuleDict')
+
+
+class ParameterList(Gnn.ParameterList):
+    """``nn.ParameterList``: ``Gnn.ParameterList([p1, p2])``; len, indexing (negative too),
+    assignment, iteration, ``in``, append/extend returning self. Plain tensors become
+    parameters that require grad, as in PyTorch."""
+
+    def __init__(self, values=None, **kwargs):
+        super().__init__(**kwargs)
+        if values is not None:
+            self.extend(values)
+
+    def __len__(self):
+        return self.get_length()
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ParameterList([self.get(i) for i in range(len(self))][index])
+        return self.get(_check_index(index, len(self)))
+
+    def __setitem__(self, index, value):
+        self.set(_check_index(index, len(self)), value)
+
+    def __iter__(self):
+        return iter([self.get(i) for i in range(len(self))])
+
+    def __contains__(self, value):
+        return any(p is value for p in self)
+
+    def __iadd__(self, values):
+        return self.extend(values)
+
+    def append(self, value):
+        Gnn.ParameterList.append(self, value)
+        return self
+
+    def extend(self, values):
+        for v in values:
+            Gnn.ParameterList.append(self, v)
+        return self
+
+
+ParameterList = override(ParameterList)
+__all__.append('ParameterList')
+
+
+class ParameterDict(_Mapping, Gnn.ParameterDict):
+    """``nn.ParameterDict``: ``Gnn.ParameterDict({'w': p})``; the mapping protocol as
+    ModuleDict's. Plain tensors become parameters that require grad."""
+
+    def __init__(self, parameters=None, **kwargs):
+        Gnn.ParameterDict.__init__(self, **kwargs)
+        if parameters is not None:
+            self.update(parameters)
+
+    def _keys(self):
+        return Gnn.ParameterDict.keys(self) or []
+
+    def _get(self, key):
+        return Gnn.ParameterDict.get(self, key)
+
+    def _set(self, key, value):
+        Gnn.ParameterDict.set(self, key, value)
+
+    def _contains(self, key):
+        return Gnn.ParameterDict.contains(self, key)
+
+    def _pop(self, key):
+        return Gnn.ParameterDict.pop(self, key)
+
+    def clear(self):
+        for k in self.keys():
+            self._pop(k)
+
+
+ParameterDict = override(ParameterDict)
+__all__.append('ParameterDict')
+
+
+# ---- state dicts ----------------------------------------------------------------------
+
+def _as_gnn_tensor(v):
+    """A Gnn.Tensor from a Gnn.Tensor, a torch tensor or a numpy array (copied)."""
+    if isinstance(v, Gnn.Tensor):
+        return v
+    if hasattr(v, 'detach') and hasattr(v, 'numpy'):      # a torch tensor, without importing torch
+        return Tensor.from_numpy(v.detach().cpu().numpy())
+    if type(v).__module__ == 'numpy':
+        return Tensor.from_numpy(v)
+    return None
+
+
+class StateDict(_Mapping, Gnn.StateDict):
+    """A module tree's state as an ordered mapping (PyTorch's OrderedDict): keys(), values(),
+    items() (lists, in order), [], assignment, del, ``in``, len, iteration over the keys in
+    order. ``Gnn.StateDict({'w': tensor})`` fills a new one."""
+
+    def __init__(self, entries=None, **kwargs):
+        Gnn.StateDict.__init__(self, **kwargs)
+        if entries is not None:
+            self.update(entries)
+
+    def _keys(self):
+        return Gnn.StateDict.get_keys(self) or []
+
+    def _get(self, key):
+        out = Gnn.StateDict.get_value(self, key)
+        if isinstance(out, tuple):       # (ok, value)
+            out = out[-1]
+        return _from_value(out)
+
+    def _set(self, key, value):
+        if not isinstance(key, str):
+            raise TypeError('state dict keys are strings, not %s' % type(key).__name__)
+        tensor = _as_gnn_tensor(value)
+        if tensor is not None:
+            Gnn.StateDict.set_tensor(self, key, tensor)
+            return
+        from gi.repository import GLib, GObject
+        if isinstance(value, GLib.Variant):
+            gv = GObject.Value(GObject.TYPE_VARIANT)
+            gv.set_variant(value)
+        else:
+            gv = _to_value(value)
+        Gnn.StateDict.set_value(self, key, gv)
+
+    def _contains(self, key):
+        return Gnn.StateDict.contains(self, key)
+
+    def _pop(self, key):
+        value = self._get(key)
+        Gnn.StateDict.remove(self, key)
+        return value
+
+    def copy(self):
+        return StateDict(self.items())
+
+    def __repr__(self):
+        return 'StateDict([%s])' % ', '.join('(%r, %r)' % kv for kv in self.items())
+
+    __str__ = __repr__
+
+
+StateDict = override(StateDict)
+__all__.append('StateDict')
+
+
+class IncompatibleKeys(tuple):
+    """What load_state_dict returns: PyTorch's namedtuple (missing_keys, unexpected_keys),
+    printed as ``<All keys matched successfully>`` when both are empty."""
+    __slots__ = ()
+    _fields = ('missing_keys', 'unexpected_keys')
+
+    def __new__(cls, missing_keys, unexpected_keys):
+        return tuple.__new__(cls, (list(missing_keys), list(unexpected_keys)))
+
+    @property
+    def missing_keys(self):
+        return self[0]
+
+    @property
+    def unexpected_keys(self):
+        return self[1]
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return '<All keys matched successfully>'
+        return 'IncompatibleKeys(missing_keys=%r, unexpected_keys=%r)' % (self[0], self[1])
+
+    __str__ = __repr__
+
+
+__all__.append('IncompatibleKeys')
+
+
+def _module_state_dict(self, prefix=None, keep_vars=False, *, destination=None):
+    """``Module.state_dict``: a Gnn.StateDict of the parameters and persistent buffers, keys
+    in PyTorch's order. prefix may be given as PyTorch's "model." or as "model"; with
+    destination (any mapping), the entries are stored into it and it is returned. The
+    positional order is gnn's (prefix, keep_vars), not PyTorch's deprecated one."""
+    state = Gnn.Module.state_dict(self, prefix or None, keep_vars)
+    if destination is None:
+        return state
+    for k, v in state.items():
+        destination[k] = v
+    return destination
+
+
+def _module_load_state_dict(self, state_dict, strict=True, assign=False):
+    """``Module.load_state_dict``: state_dict is a Gnn.StateDict or any mapping of key to
+    Gnn.Tensor (torch tensors and numpy arrays are copied in). Returns IncompatibleKeys
+    (missing_keys, unexpected_keys); a strict load that fails raises GLib.Error with
+    PyTorch's message and leaves the module unchanged."""
+    if not isinstance(state_dict, Gnn.StateDict):
+        state_dict = StateDict(state_dict)
+    out = Gnn.Module.load_state_dict(self, state_dict, strict, assign)
+    if isinstance(out, tuple) and len(out) == 3:
+        out = out[1:]
+    missing, unexpected = out
+    return IncompatibleKeys(missing or [], unexpected or [])
+
+
+Module.state_dict = _module_state_dict
+Module.load_state_dict = _module_load_state_dict
