@@ -1815,13 +1815,13 @@ typedef GnnTensor *(*ConvertFunc) (GnnTensor *t, gpointer data, GError **error);
 /* PyTorch's _apply: every parameter and buffer gets new data, keeping its identity; the
  * gradient is converted too */
 static gboolean
-apply_to_tensors (GnnModule *self, ConvertFunc convert, gpointer data, GError **error)
+apply_to_tensors_full (GnnModule *self, ConvertFunc convert, gpointer data, gboolean recurse, GError **error)
 {
   g_autoptr(GPtrArray) params = NULL, bufs = NULL;
   g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
 
-  params = gnn_module_parameters (self, TRUE);
-  bufs = gnn_module_buffers (self, TRUE);
+  params = gnn_module_parameters (self, recurse);
+  bufs = gnn_module_buffers (self, recurse);
   for (guint k = 0; k < 2; k++)
     {
       GPtrArray *list = k == 0 ? params : bufs;
@@ -1842,6 +1842,12 @@ apply_to_tensors (GnnModule *self, ConvertFunc convert, gpointer data, GError **
         }
     }
   return TRUE;
+}
+
+static gboolean
+apply_to_tensors (GnnModule *self, ConvertFunc convert, gpointer data, GError **error)
+{
+  return apply_to_tensors_full (self, convert, data, TRUE, error);
 }
 
 static GnnTensor *
@@ -1916,6 +1922,129 @@ gnn_module_to_dtype (GnnModule *self,
       return FALSE;
     }
   return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error);
+}
+
+static GnnTensor *
+convert_any_dtype (GnnTensor *t, gpointer data, GError **error)
+{
+  return gnn_tensor_to_dtype (t, GPOINTER_TO_INT (data), error);
+}
+
+static GnnTensor *
+convert_empty (GnnTensor *t, gpointer data, GError **error)
+{
+  guint nd;
+  const gint64 *shape = gnn_tensor_get_shape (t, &nd);
+  return gnn_tensor_new_empty (shape, nd, gnn_tensor_get_dtype (t), data, error);
+}
+
+/**
+ * gnn_module_to_tensor:
+ * @self: a module
+ * @other: a tensor whose device and dtype the module's tensors take
+ * @error: return location for a #GError
+ *
+ * Moves the module to @other's device and converts its floating-point tensors to @other's
+ * dtype (`module.to (tensor)`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_to_tensor (GnnModule *self,
+                      GnnTensor *other,
+                      GError   **error)
+{
+  g_autoptr(GnnDevice) d = NULL;
+  g_autofree char *device = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  d = gnn_tensor_get_device (other);
+  device = gnn_device_to_string (d);
+  if (!gnn_module_to_device (self, device, error))
+    return FALSE;
+  if (!gnn_dtype_is_floating (gnn_tensor_get_dtype (other)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (other)));
+      return FALSE;
+    }
+  return gnn_module_to_dtype (self, gnn_tensor_get_dtype (other), error);
+}
+
+/**
+ * gnn_module_to_empty:
+ * @self: a module
+ * @device: the device for the tensors
+ * @recurse: whether submodules' tensors move too
+ * @error: return location for a #GError
+ *
+ * Moves parameters and buffers to @device without copying their values: they become
+ * uninitialised tensors of the same shapes and dtypes (`to_empty`), to be filled by a load or
+ * an initialisation.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_to_empty (GnnModule  *self,
+                     const char *device,
+                     gboolean    recurse,
+                     GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (device != NULL, FALSE);
+  return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error);
+}
+
+/**
+ * gnn_module_cpu:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * Moves the module to the CPU (`cpu ()`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_cpu (GnnModule *self, GError **error)
+{
+  return gnn_module_to_device (self, "cpu", error);
+}
+
+/**
+ * gnn_module_cuda:
+ * @self: a module
+ * @device: a CUDA device index, or -1 for the current one
+ * @error: return location for a #GError
+ *
+ * Moves the module to a CUDA device (`cuda (device)`); a GError when no CUDA backend or device
+ * is present.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_cuda (GnnModule *self, int device, GError **error)
+{
+  g_autofree char *spec = device < 0 ? g_strdup ("cuda") : g_strdup_printf ("cuda:%d", device);
+  return gnn_module_to_device (self, spec, error);
+}
+
+/**
+ * gnn_module_type:
+ * @self: a module
+ * @dtype: the dtype wanted
+ * @error: return location for a #GError
+ *
+ * Converts every parameter and buffer, integer ones included, to @dtype (`type (dst_type)`).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_type (GnnModule *self, GnnDtype dtype, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  return apply_to_tensors (self, convert_any_dtype, GINT_TO_POINTER (dtype), error);
 }
 
 /**

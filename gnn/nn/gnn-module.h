@@ -314,6 +314,26 @@ gboolean      gnn_module_to_dtype           (GnnModule   *self,
                                              GnnDtype     dtype,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_to_tensor          (GnnModule   *self,
+                                             GnnTensor   *other,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_to_empty           (GnnModule   *self,
+                                             const char  *device,
+                                             gboolean     recurse,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_cpu                (GnnModule   *self,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_cuda               (GnnModule   *self,
+                                             int          device,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_type               (GnnModule   *self,
+                                             GnnDtype     dtype,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_double             (GnnModule   *self,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL

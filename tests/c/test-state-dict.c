@@ -424,6 +424,487 @@ test_shared_module (void)
   CHECK (gnn_module_load_state_dict (net, sd, TRUE, FALSE, NULL, NULL, &error));
 }
 
+/* ---- extra state ----------------------------------------------------------------------- */
+
+/* the Modules note's StatefulModule, with extra state: a step count and a tag, as "(xs)" */
+typedef struct {
+  GnnModule parent_instance;
+  gint64 step;
+  char *tag;
+  guint n_set;
+} TestStateful;
+typedef struct { GnnModuleClass parent_class; } TestStatefulClass;
+G_DEFINE_TYPE (TestStateful, test_stateful, GNN_TYPE_MODULE)
+
+static GVariant *
+test_stateful_get_extra_state (GnnModule *module, GError **error)
+{
+  TestStateful *self = (TestStateful *) module;
+
+  return g_variant_new ("(xs)", self->step, self->tag ? self->tag : "");
+}
+
+static gboolean
+test_stateful_set_extra_state (GnnModule *module, GVariant *state, GError **error)
+{
+  TestStateful *self = (TestStateful *) module;
+  const char *tag;
+
+  if (!g_variant_is_of_type (state, G_VARIANT_TYPE ("(xs)")))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "extra state of type %s, not (xs)",
+                   g_variant_get_type_string (state));
+      return FALSE;
+    }
+  g_variant_get (state, "(x&s)", &self->step, &tag);
+  g_free (self->tag);
+  self->tag = g_strdup (tag);
+  self->n_set++;
+  return TRUE;
+}
+
+static void
+test_stateful_finalize (GObject *object)
+{
+  g_free (((TestStateful *) object)->tag);
+  G_OBJECT_CLASS (test_stateful_parent_class)->finalize (object);
+}
+
+static void
+test_stateful_class_init (TestStatefulClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_stateful_finalize;
+  GNN_MODULE_CLASS (klass)->get_extra_state = test_stateful_get_extra_state;
+  GNN_MODULE_CLASS (klass)->set_extra_state = test_stateful_set_extra_state;
+}
+
+static void test_stateful_init (TestStateful *self) {}
+
+static GnnModule *
+stateful_new (double base, gint64 step, const char *tag)
+{
+  g_autoptr(GError) error = NULL;
+  TestStateful *self = g_object_new (test_stateful_get_type (), NULL);
+  GnnModule *m = GNN_MODULE (self);
+  g_autoptr(GnnParameterList) list = gnn_parameter_list_new (NULL, 0);
+  g_autoptr(GnnParameterDict) dict = gnn_parameter_dict_new ();
+  g_autoptr(GnnLinear) linear = NULL;
+
+  self->step = step;
+  self->tag = g_strdup (tag);
+  add_param (m, "param1", GNN_TEST_SHAPE (2), 1, base);
+  add_param (m, "param2", GNN_TEST_SHAPE (3), 1, base + 10);
+  g_assert_true (gnn_module_register_parameter (m, "param3", NULL, &error));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GnnTensor) t = seq (GNN_TEST_SHAPE (2), 1, base + 20 + 2 * i, GNN_DTYPE_FLOAT32);
+      g_assert_true (gnn_parameter_list_append (list, t, &error));
+    }
+  g_assert_true (gnn_module_register_module (m, "param_list", GNN_MODULE (list), &error));
+  {
+    g_autoptr(GnnTensor) foo = seq (GNN_TEST_SHAPE (3), 1, base + 30, GNN_DTYPE_FLOAT32);
+    g_autoptr(GnnTensor) bar = seq (GNN_TEST_SHAPE (4), 1, base + 40, GNN_DTYPE_FLOAT32);
+    g_assert_true (gnn_parameter_dict_set (dict, "foo", foo, &error));
+    g_assert_true (gnn_parameter_dict_set (dict, "bar", bar, &error));
+  }
+  g_assert_true (gnn_module_register_module (m, "param_dict", GNN_MODULE (dict), &error));
+  add_buffer (m, "buffer1", GNN_TEST_SHAPE (4), 1, base + 50, GNN_DTYPE_FLOAT32, TRUE);
+  add_buffer (m, "buffer2", GNN_TEST_SHAPE (5), 1, base + 60, GNN_DTYPE_FLOAT32, FALSE);
+  g_assert_true (gnn_module_register_buffer (m, "buffer3", NULL, TRUE, &error));
+  linear = gnn_linear_new (2, 3, TRUE, &error);
+  g_assert_nonnull (linear);
+  g_assert_true (gnn_module_register_module (m, "linear", GNN_MODULE (linear), &error));
+  g_assert_no_error (error);
+  return m;
+}
+
+static const char *stateful_keys[] = {
+  "param1", "param2", "buffer1", "_extra_state",
+  "param_list.0", "param_list.1", "param_list.2", "param_dict.foo", "param_dict.bar",
+  "linear.weight", "linear.bias", NULL
+};
+
+static void
+test_extra_state_keys (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = stateful_new (0, 7, "seven");
+  g_autoptr(GnnStateDict) sd = NULL, sd2 = NULL;
+  g_auto(GStrv) keys = NULL, keys2 = NULL;
+  g_auto(GValue) v = G_VALUE_INIT;
+  GVariant *extra;
+
+  g_assert_true (gnn_module_has_extra_state (m));
+  OK (sd = gnn_module_state_dict (m, NULL, FALSE, &error));
+  keys = gnn_state_dict_get_keys (sd);
+  g_assert_cmpstrv (keys, stateful_keys);
+  CHECK (gnn_state_dict_get_value (sd, "_extra_state", &v, &error));
+  g_assert_true (G_VALUE_HOLDS (&v, G_TYPE_VARIANT));
+  extra = g_value_get_variant (&v);
+  g_assert_cmpstr (g_variant_print (extra, FALSE), ==, "(7, 'seven')");
+  /* not a tensor */
+  g_assert_null (gnn_state_dict_get_tensor (sd, "_extra_state", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* nested, with a prefix: after the submodule's own tensors */
+  {
+    g_autoptr(GnnModule) outer = g_object_new (test_net_get_type (), NULL);
+    g_autoptr(GnnModule) inner = stateful_new (0, 1, "x");
+
+    add_param (outer, "w", GNN_TEST_SHAPE (1), 1, 0);
+    g_assert_true (gnn_module_register_module (outer, "s", inner, &error));
+    OK (sd2 = gnn_module_state_dict (outer, "model", FALSE, &error));
+    keys2 = gnn_state_dict_get_keys (sd2);
+    g_assert_cmpstr (keys2[0], ==, "model.w");
+    g_assert_cmpstr (keys2[3], ==, "model.s.buffer1");
+    g_assert_cmpstr (keys2[4], ==, "model.s._extra_state");
+    g_assert_cmpstr (keys2[5], ==, "model.s.param_list.0");
+    g_assert_cmpuint (gnn_state_dict_get_length (sd2), ==, 12);
+  }
+}
+
+static void
+test_extra_state_round_trip (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = stateful_new (0, 7, "seven");
+  g_autoptr(GnnModule) b = stateful_new (100, 0, "zero");
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_auto(GStrv) missing = NULL, unexpected = NULL;
+  g_auto(GValue) bad = G_VALUE_INIT;
+
+  OK (sd = gnn_module_state_dict (a, NULL, FALSE, &error));
+  CHECK (gnn_module_load_state_dict (b, sd, TRUE, FALSE, &missing, &unexpected, &error));
+  g_assert_cmpstrv (missing, ((const char *[]) { NULL }));
+  g_assert_cmpstrv (unexpected, ((const char *[]) { NULL }));
+  g_assert_cmpint (((TestStateful *) b)->step, ==, 7);
+  g_assert_cmpstr (((TestStateful *) b)->tag, ==, "seven");
+  g_assert_cmpuint (((TestStateful *) b)->n_set, ==, 1);
+  gnn_test_assert_close (member (b, "param2"), GNN_TEST_DATA (10, 11, 12), 3, 0, 0);
+  gnn_test_assert_close (member (b, "buffer2"), GNN_TEST_DATA (160, 161, 162, 163, 164), 5, 0, 0);
+  g_clear_pointer (&missing, g_strfreev);
+  g_clear_pointer (&unexpected, g_strfreev);
+
+  /* without the key: missing (after the module's tensors), and strict fails */
+  ((TestStateful *) b)->step = 0;
+  gnn_state_dict_remove (sd, "_extra_state");
+  gnn_state_dict_remove (sd, "param1");
+  g_assert_false (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "Error(s) in loading state_dict for TestStateful:\n\t"
+                   "Missing key(s) in state_dict: \"param1\", \"_extra_state\". ");
+  g_clear_error (&error);
+  CHECK (gnn_module_load_state_dict (b, sd, FALSE, FALSE, &missing, &unexpected, &error));
+  g_assert_cmpstrv (missing, ((const char *[]) { "param1", "_extra_state", NULL }));
+  g_assert_cmpint (((TestStateful *) b)->step, ==, 0);
+
+  /* a value that is not a GVariant: an error of the load, nothing written */
+  g_value_init (&bad, G_TYPE_STRING);
+  g_value_set_string (&bad, "nope");
+  gnn_state_dict_set_value (sd, "_extra_state", &bad);
+  g_assert_false (gnn_module_load_state_dict (b, sd, FALSE, FALSE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "expected a GVariant"));
+  g_clear_error (&error);
+
+  /* set_extra_state failing: the load fails with its error, the tensors are not written */
+  {
+    g_auto(GValue) v = G_VALUE_INIT;
+    g_autoptr(GnnModule) c = stateful_new (200, 3, "three");
+    g_autoptr(GnnStateDict) sd2 = NULL;
+
+    OK (sd2 = gnn_module_state_dict (a, NULL, FALSE, &error));
+    g_value_init (&v, G_TYPE_VARIANT);
+    g_value_set_variant (&v, g_variant_new_string ("wrong"));
+    gnn_state_dict_set_value (sd2, "_extra_state", &v);
+    g_assert_false (gnn_module_load_state_dict (c, sd2, TRUE, FALSE, NULL, NULL, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "extra state of type s, not (xs)"));
+    g_assert_nonnull (strstr (error->message, "\"_extra_state\""));
+    g_clear_error (&error);
+    g_assert_cmpint (((TestStateful *) c)->step, ==, 3);
+    gnn_test_assert_close (member (c, "param2"), GNN_TEST_DATA (210, 211, 212), 3, 0, 0);
+  }
+
+  /* a module without extra state: the key is unexpected */
+  {
+    g_autoptr(GnnModule) net = net_new (0);
+    g_autoptr(GnnStateDict) sd3 = NULL;
+    g_autoptr(GVariant) vv = g_variant_ref_sink (g_variant_new_int32 (1));
+    g_auto(GValue) v = G_VALUE_INIT;
+    g_auto(GStrv) unexp = NULL;
+
+    g_assert_false (gnn_module_has_extra_state (net));
+    OK (sd3 = gnn_module_state_dict (net, NULL, FALSE, &error));
+    g_value_init (&v, G_TYPE_VARIANT);
+    g_value_set_variant (&v, vv);
+    gnn_state_dict_set_value (sd3, "block._extra_state", &v);
+    CHECK (gnn_module_load_state_dict (net, sd3, FALSE, FALSE, NULL, &unexp, &error));
+    g_assert_cmpstrv (unexp, ((const char *[]) { "block._extra_state", NULL }));
+  }
+}
+
+/* ---- hooks -------------------------------------------------------------------------------- */
+
+typedef struct {
+  GString *log;
+  const char *name;
+} HookData;
+
+static void
+save_pre (GnnModule *module, const char *prefix, gboolean keep_vars, gpointer user_data)
+{
+  HookData *d = user_data;
+
+  g_assert_true (GNN_IS_MODULE (module));
+  g_string_append_printf (d->log, "%s:pre(%s,%d) ", d->name, prefix, keep_vars);
+}
+
+static void
+save_post (GnnModule *module, GnnStateDict *state, const char *prefix, gpointer user_data)
+{
+  HookData *d = user_data;
+
+  g_string_append_printf (d->log, "%s:post(%s,%u) ", d->name, prefix, gnn_state_dict_get_length (state));
+}
+
+static void
+load_pre (GnnModule *module, GnnStateDict *state, const char *prefix, gboolean strict, gpointer user_data)
+{
+  HookData *d = user_data;
+
+  g_string_append_printf (d->log, "%s:lpre(%s,%d,%u) ", d->name, prefix, strict,
+                          gnn_state_dict_get_length (state));
+}
+
+static void
+load_post (GnnModule *module, GnnIncompatibleKeys *keys, gpointer user_data)
+{
+  HookData *d = user_data;
+  g_auto(GStrv) missing = gnn_incompatible_keys_get_missing_keys (keys);
+
+  g_string_append_printf (d->log, "%s:lpost(%u) ", d->name, g_strv_length (missing));
+}
+
+static void
+count_destroy (gpointer data)
+{
+  (*(int *) data)++;
+}
+
+static void
+test_hook_order (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) net = net_new (0);
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_autoptr(GString) log = g_string_new ("");
+  GnnModule *block = gnn_module_get_submodule (net, "block", NULL);
+  GnnModule *inner = gnn_module_get_submodule (net, "block.inner", NULL);
+  HookData dn = { log, "net" }, dn2 = { log, "net2" }, db = { log, "block" }, di = { log, "inner" };
+
+  gnn_module_register_state_dict_post_hook (net, save_post, &dn, NULL);
+  gnn_module_register_state_dict_pre_hook (net, save_pre, &dn, NULL);
+  gnn_module_register_state_dict_pre_hook (net, save_pre, &dn2, NULL);
+  gnn_module_register_state_dict_pre_hook (block, save_pre, &db, NULL);
+  gnn_module_register_state_dict_post_hook (block, save_post, &db, NULL);
+  gnn_module_register_state_dict_pre_hook (inner, save_pre, &di, NULL);
+  gnn_module_register_state_dict_post_hook (inner, save_post, &di, NULL);
+  OK (sd = gnn_module_state_dict (net, "m", TRUE, &error));
+  /* entries: net 2, block 3, inner 1: a post-hook sees its subtree saved */
+  g_assert_cmpstr (log->str, ==,
+                   "net:pre(m.,1) net2:pre(m.,1) block:pre(m.block.,1) inner:pre(m.block.inner.,1) "
+                   "inner:post(m.block.inner.,6) block:post(m.block.,6) net:post(m.,6) ");
+  g_string_truncate (log, 0);
+
+  gnn_module_register_load_state_dict_post_hook (net, load_post, &dn, NULL);
+  gnn_module_register_load_state_dict_pre_hook (net, load_pre, &dn, NULL);
+  gnn_module_register_load_state_dict_pre_hook (block, load_pre, &db, NULL);
+  gnn_module_register_load_state_dict_post_hook (block, load_post, &db, NULL);
+  gnn_module_register_load_state_dict_pre_hook (inner, load_pre, &di, NULL);
+  gnn_module_register_load_state_dict_post_hook (inner, load_post, &di, NULL);
+  g_clear_object (&sd);
+  OK (sd = gnn_module_state_dict (net, NULL, FALSE, &error));
+  g_string_truncate (log, 0);
+  gnn_state_dict_remove (sd, "scale");
+  CHECK (gnn_module_load_state_dict (net, sd, FALSE, FALSE, NULL, NULL, &error));
+  /* a pre-hook sees the entries under its module's prefix */
+  g_assert_cmpstr (log->str, ==,
+                   "net:lpre(,0,5) block:lpre(block.,0,4) inner:lpre(block.inner.,0,1) "
+                   "inner:lpost(1) block:lpost(1) net:lpost(1) ");
+}
+
+static void
+rename_weight (GnnModule *module, GnnStateDict *state, const char *prefix, gboolean strict, gpointer user_data)
+{
+  g_autofree char *old = g_strconcat (prefix, "old_weight", NULL);
+  g_autofree char *key = g_strconcat (prefix, "weight", NULL);
+  GnnTensor *t = gnn_state_dict_get_tensor (state, old, NULL);
+
+  if (t)
+    {
+      g_autoptr(GnnTensor) keep = g_object_ref (t);
+      gnn_state_dict_remove (state, old);
+      gnn_state_dict_set_tensor (state, key, keep);
+    }
+}
+
+static void
+edit_saved (GnnModule *module, GnnStateDict *state, const char *prefix, gpointer user_data)
+{
+  g_autofree char *key = g_strconcat (prefix, "weight", NULL);
+  g_autofree char *old = g_strconcat (prefix, "old_weight", NULL);
+  g_autoptr(GnnTensor) t = g_object_ref (gnn_state_dict_get_tensor (state, key, NULL));
+
+  gnn_state_dict_remove (state, key);
+  gnn_state_dict_set_tensor (state, old, t);
+}
+
+static void
+test_hook_edits (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = net_new (0);
+  g_autoptr(GnnModule) b = net_new (100);
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_auto(GStrv) keys = NULL, after = NULL;
+  GnnModule *block_a = gnn_module_get_submodule (a, "block", NULL);
+  GnnModule *block_b = gnn_module_get_submodule (b, "block", NULL);
+
+  /* a post-hook renames block.weight in the saved state; a load pre-hook renames it back */
+  gnn_module_register_state_dict_post_hook (block_a, edit_saved, NULL, NULL);
+  OK (sd = gnn_module_state_dict (a, NULL, FALSE, &error));
+  keys = gnn_state_dict_get_keys (sd);
+  g_assert_cmpstrv (keys, ((const char *[]) {
+    "scale", "steps", "block.bias", "block.running", "block.inner.weight", "block.old_weight", NULL }));
+  g_assert_false (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  gnn_module_register_load_state_dict_pre_hook (block_b, rename_weight, NULL, NULL);
+  CHECK (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  assert_same_values (a, b);
+  /* the hook edited a copy */
+  after = gnn_state_dict_get_keys (sd);
+  g_assert_cmpstrv (after, (const char * const *) keys);
+}
+
+static void
+forgive_missing (GnnModule *module, GnnIncompatibleKeys *keys, gpointer user_data)
+{
+  g_assert_true (gnn_incompatible_keys_remove_missing_key (keys, user_data));
+  g_assert_false (gnn_incompatible_keys_remove_missing_key (keys, "no-such-key"));
+}
+
+static void
+add_unexpected (GnnModule *module, GnnIncompatibleKeys *keys, gpointer user_data)
+{
+  g_auto(GStrv) unexpected = gnn_incompatible_keys_get_unexpected_keys (keys);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) edited = NULL;
+
+  g_strv_builder_addv (b, (const char **) unexpected);
+  g_strv_builder_add (b, "made.up");
+  edited = g_strv_builder_end (b);
+  gnn_incompatible_keys_set_unexpected_keys (keys, (const char * const *) edited);
+}
+
+static void
+test_load_post_hook_strict (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = net_new (0);
+  g_autoptr(GnnModule) b = net_new (100);
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_auto(GStrv) missing = NULL, unexpected = NULL;
+  guint h;
+
+  OK (sd = gnn_module_state_dict (a, NULL, FALSE, &error));
+  gnn_state_dict_remove (sd, "block.bias");
+  g_assert_false (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "Error(s) in loading state_dict for TestNet:\n\t"
+                   "Missing key(s) in state_dict: \"block.bias\". ");
+  g_clear_error (&error);
+
+  /* a post hook (on a submodule) removes the missing key: strict then succeeds */
+  h = gnn_module_register_load_state_dict_post_hook (gnn_module_get_submodule (b, "block", NULL),
+                                                     forgive_missing, (gpointer) "block.bias", NULL);
+  CHECK (gnn_module_load_state_dict (b, sd, TRUE, FALSE, &missing, &unexpected, &error));
+  g_assert_cmpstrv (missing, ((const char *[]) { NULL }));
+  g_assert_cmpstrv (unexpected, ((const char *[]) { NULL }));
+  gnn_test_assert_close (member (b, "block.weight"), GNN_TEST_DATA (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+                         12, 0, 0);
+  gnn_test_assert_close (member (b, "block.bias"), GNN_TEST_DATA (120, 121, 122), 3, 0, 0);
+  g_clear_pointer (&missing, g_strfreev);
+  g_clear_pointer (&unexpected, g_strfreev);
+
+  /* one that adds a key makes it fail (the values were written, as PyTorch) */
+  gnn_module_register_load_state_dict_post_hook (b, add_unexpected, NULL, NULL);
+  g_assert_false (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "Error(s) in loading state_dict for TestNet:\n\t"
+                   "Unexpected key(s) in state_dict: \"made.up\". ");
+  g_clear_error (&error);
+  /* not strict: reported */
+  CHECK (gnn_module_load_state_dict (b, sd, FALSE, FALSE, &missing, &unexpected, &error));
+  g_assert_cmpstrv (missing, ((const char *[]) { NULL }));
+  g_assert_cmpstrv (unexpected, ((const char *[]) { "made.up", NULL }));
+
+  /* removed: the missing key is back */
+  g_assert_true (gnn_module_remove_state_dict_hook (gnn_module_get_submodule (b, "block", NULL), h));
+  g_assert_false (gnn_module_load_state_dict (b, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "Missing key(s) in state_dict: \"block.bias\". "));
+  g_clear_error (&error);
+}
+
+static void
+remove_self (GnnModule *module, const char *prefix, gboolean keep_vars, gpointer user_data)
+{
+  guint *handle = user_data;
+
+  g_assert_true (gnn_module_remove_state_dict_hook (module, *handle));
+}
+
+static void
+test_hook_removal (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) net = net_new (0);
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_autoptr(GString) log = g_string_new ("");
+  HookData d = { log, "net" };
+  int destroyed = 0;
+  guint h1, h2, h3, self_handle;
+
+  h1 = gnn_module_register_state_dict_pre_hook (net, save_pre, &d, NULL);
+  h2 = gnn_module_register_state_dict_post_hook (net, save_post, &d, NULL);
+  h3 = gnn_module_register_load_state_dict_pre_hook (net, load_pre, &destroyed, count_destroy);
+  g_assert_cmpuint (h1, !=, 0);
+  g_assert_cmpuint (h1, !=, h2);
+  g_assert_true (gnn_module_remove_state_dict_hook (net, h1));
+  g_assert_false (gnn_module_remove_state_dict_hook (net, h1));
+  g_assert_true (gnn_module_remove_state_dict_hook (net, h3));
+  g_assert_cmpint (destroyed, ==, 1);
+  /* a forward-hook handle is not a state-dict one */
+  g_assert_false (gnn_module_remove_state_dict_hook (net, 999999));
+  OK (sd = gnn_module_state_dict (net, NULL, FALSE, &error));
+  g_assert_cmpstr (log->str, ==, "net:post(,6) ");
+  g_assert_true (gnn_module_remove_state_dict_hook (net, h2));
+
+  /* a hook that removes itself runs once */
+  self_handle = gnn_module_register_state_dict_pre_hook (net, remove_self, &self_handle, NULL);
+  g_clear_object (&sd);
+  OK (sd = gnn_module_state_dict (net, NULL, FALSE, &error));
+  g_clear_object (&sd);
+  OK (sd = gnn_module_state_dict (net, NULL, FALSE, &error));
+
+  /* the destroy notify of a hook still registered runs when the module goes */
+  gnn_module_register_load_state_dict_post_hook (net, load_post, &destroyed, count_destroy);
+  g_assert_finalize_object (g_steal_pointer (&net));
+  g_assert_cmpint (destroyed, ==, 2);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -439,5 +920,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/state-dict/assign", test_assign);
   g_test_add_func ("/state-dict/assign-int-into-grad", test_assign_int_into_grad);
   g_test_add_func ("/state-dict/shared-module", test_shared_module);
+  g_test_add_func ("/state-dict/extra-state-keys", test_extra_state_keys);
+  g_test_add_func ("/state-dict/extra-state-round-trip", test_extra_state_round_trip);
+  g_test_add_func ("/state-dict/hook-order", test_hook_order);
+  g_test_add_func ("/state-dict/hook-edits", test_hook_edits);
+  g_test_add_func ("/state-dict/load-post-hook-strict", test_load_post_hook_strict);
+  g_test_add_func ("/state-dict/hook-removal", test_hook_removal);
   return g_test_run ();
 }

@@ -140,7 +140,7 @@ float[] values (Gnn.Tensor t) throws Error {
     return result;
 }
 
-bool close (float[] got, float[] want, string what) {
+bool all_close (float[] got, float[] want, string what) {
     if (got.length != want.length) {
         Test.message ("%s: %d elements, expected %d", what, got.length, want.length);
         return false;
@@ -225,11 +225,11 @@ void test_forward () {
     try {
         var m = create_linear_by_name (3, 2);
         var want = reference (X, 2, 3, 2);
-        var out = m.forward (new Gnn.Args.tensor (input_x ()));
-        check (out.get_n_values () == 1);
-        check (same_shape (out.get_tensor (0), { 2, 2 }, "forward"));
-        check (close (values (out.get_tensor (0)), want, "forward"));
-        check (close (values (m.forward_tensor (input_x ())), want, "forward_tensor"));
+        var result = m.forward (new Gnn.Args.tensor (input_x ()));
+        check (result.get_n_values () == 1);
+        check (same_shape (result.get_tensor (0), { 2, 2 }, "forward"));
+        check (all_close (values (result.get_tensor (0)), want, "forward"));
+        check (all_close (values (m.forward_tensor (input_x ())), want, "forward_tensor"));
     } catch (Error e) {
         report (e);
     }
@@ -267,7 +267,7 @@ void test_net () {
         var h = reference (X, 2, 3, 4);
         for (int i = 0; i < h.length; i++)
             h[i] = float.max (h[i], 0.0f);
-        check (close (values (net.forward_tensor (input_x ())), reference (h, 2, 4, 2), "net forward"));
+        check (all_close (values (net.forward_tensor (input_x ())), reference (h, 2, 4, 2), "net forward"));
     } catch (Error e) {
         report (e);
     }
@@ -281,9 +281,9 @@ void test_backward () {
         loss.backward (null, false);
         /* d sum (x @ w + b) / d w[i][j] = sum_r x[r][i]; d / d b[j] = n */
         float[] col = { X[0] + X[3], X[1] + X[4], X[2] + X[5] };
-        check (close (values (m.get_parameter ("weight").get_grad ()),
+        check (all_close (values (m.get_parameter ("weight").get_grad ()),
                       { col[0], col[0], col[1], col[1], col[2], col[2] }, "grad of weight"));
-        check (close (values (m.get_parameter ("bias").get_grad ()), { 2.0f, 2.0f }, "grad of bias"));
+        check (all_close (values (m.get_parameter ("bias").get_grad ()), { 2.0f, 2.0f }, "grad of bias"));
         check (m.zero_grad (true));
         check (m.get_parameter ("weight").get_grad () == null);
     } catch (Error e) {
@@ -309,7 +309,7 @@ void test_hooks () {
             order.add ("hook");
             try {
                 /* the hook sees the input after the pre-hook */
-                hook_ok &= close (values (input.get_tensor (0)), map_values (X, 2.0, 0.0), "input seen by the hook");
+                hook_ok &= all_close (values (input.get_tensor (0)), map_values (X, 2.0, 0.0), "input seen by the hook");
                 output.set_tensor (0, output.get_tensor (0).add_scalar (1.0));
             } catch (Error e) {
                 hook_ok = false;
@@ -318,7 +318,7 @@ void test_hooks () {
         ulong sig_pre = m.forward_pre.connect ((input) => {
             order.add ("signal-pre");
             try {
-                hook_ok &= close (values (input.get_tensor (0)), map_values (X, 2.0, 0.0), "input seen by forward-pre");
+                hook_ok &= all_close (values (input.get_tensor (0)), map_values (X, 2.0, 0.0), "input seen by forward-pre");
             } catch (Error e) {
                 hook_ok = false;
             }
@@ -334,10 +334,10 @@ void test_hooks () {
         check (pre != 0 && post != 0 && pre != post);
 
         var want = map_values (reference (map_values (X, 2.0, 0.0), 2, 3, 2), 10.0, 10.0);
-        var out = m.forward (new Gnn.Args.tensor (input_x ()));
-        check (close (values (out.get_tensor (0)), want, "hooked forward"));
+        var result = m.forward (new Gnn.Args.tensor (input_x ()));
+        check (all_close (values (result.get_tensor (0)), want, "hooked forward"));
         check (equal (join (order.data), "pre,signal-pre,hook,signal-post", "order"));
-        check (close (values (m.forward_tensor (input_x ())), want, "hooked forward_tensor"));
+        check (all_close (values (m.forward_tensor (input_x ())), want, "hooked forward_tensor"));
         check (hook_ok);
 
         check (m.remove_hook (pre) && m.remove_hook (post));
@@ -345,7 +345,7 @@ void test_hooks () {
         m.disconnect (sig_pre);
         m.disconnect (sig_post);
         order.remove_range (0, order.length);
-        check (close (values (m.forward_tensor (input_x ())), reference (X, 2, 3, 2), "unhooked"));
+        check (all_close (values (m.forward_tensor (input_x ())), reference (X, 2, 3, 2), "unhooked"));
         check (order.length == 0);
     } catch (Error e) {
         report (e);
@@ -372,7 +372,7 @@ void test_prepend () {
                 order.add ("error");
             }
         }, true, false);
-        check (close (values (m.forward_tensor (input_x ())), reference (map_values (X, 2.0, 1.0), 2, 3, 2),
+        check (all_close (values (m.forward_tensor (input_x ())), reference (map_values (X, 2.0, 1.0), 2, 3, 2),
                       "prepended pre-hook first"));
         check (equal (join (order.data), "double,add", "order"));
     } catch (Error e) {

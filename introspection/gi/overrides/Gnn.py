@@ -656,6 +656,14 @@ class ParameterDict(_Mapping, Gnn.ParameterDict):
         for k in self.keys():
             self._pop(k)
 
+    def update(self, other=(), **kwargs):
+        """As PyTorch: a plain mapping (not an OrderedDict or ParameterDict) is added in
+        sorted key order."""
+        import collections
+        if hasattr(other, 'items') and not isinstance(other, (collections.OrderedDict, ParameterDict)):
+            other = sorted(other.items(), key=lambda kv: kv[0])
+        _Mapping.update(self, other, **kwargs)
+
 
 ParameterDict = override(ParameterDict)
 __all__.append('ParameterDict')
