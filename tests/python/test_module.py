@@ -125,6 +125,12 @@ class ModuleTest(ParityTest):
         x = rand((2, 4), np.float32, seed=2)
         self.check_op(lambda xx: g(xx), lambda xx: t(xx), [x], name='Net')
 
+    def test_named_modules_memo(self):
+        g, t = Net(), TorchNet()
+        gm, tm = {g.l1}, {t.l1}
+        self.assertEqual([n for n, _ in g.named_modules(gm, 'top')], [n for n, _ in t.named_modules(tm, 'top')])
+        self.assertEqual(len(gm), len(tm))
+
     def test_running_mean(self):
         g, t = RunningMean(num_features=4), TorchRunningMean(4)
         for k in range(3):

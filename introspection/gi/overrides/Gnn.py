@@ -351,9 +351,24 @@ class Module(Gnn.Module):
     def children(self):
         return list(Gnn.Module.children(self))
 
-    def named_modules(self, prefix='', remove_duplicate=True):
-        mods, names = Gnn.Module.named_modules(self, prefix, remove_duplicate)
-        return list(zip(names, mods))
+    def named_modules(self, memo=None, prefix='', remove_duplicate=True):
+        """(name, module) pairs of the tree, as nn.Module.named_modules; modules in the set
+        @memo are skipped (with their subtrees) and the ones listed are added to it."""
+        if memo is None:
+            mods, names = Gnn.Module.named_modules(self, prefix, remove_duplicate)
+            return list(zip(names, mods))
+        result = []
+
+        def walk(module, name):
+            if module in memo:
+                return
+            if remove_duplicate:
+                memo.add(module)
+            result.append((name, module))
+            for child_name, child in module.named_children():
+                walk(child, name + ('.' if name else '') + child_name)
+        walk(self, prefix)
+        return result
 
     def modules(self):
         return list(Gnn.Module.modules(self))
