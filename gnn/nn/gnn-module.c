@@ -347,7 +347,8 @@ gnn_module_setup (GnnModule *self,
  * @self: a module
  *
  * The class name PyTorch would print: the type name without gnn's "Gnn" prefix ("Linear"),
- * and without the module path PyGObject puts in front of Python classes.
+ * and without the module path PyGObject puts in front of Python classes or the "Gjs_" prefix
+ * of JavaScript classes without an explicit GTypeName.
  *
  * Returns: the name
  */
@@ -361,9 +362,93 @@ gnn_module_get_name (GnnModule *self)
   plus = strrchr (name, '+');
   if (plus)
     return plus + 1;
+  if (g_str_has_prefix (name, "Gjs_"))
+    return name + 4;
   if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
     return name + 3;
   return name;
+}
+
+/* ---- creating by type name ----------------------------------------------------------- */
+
+/* gnn's own module types exist only once something asked for them */
+static void
+ensure_gnn_types (void)
+{
+  g_type_ensure (GNN_TYPE_LINEAR);
+  g_type_ensure (GNN_TYPE_RELU);
+  g_type_ensure (GNN_TYPE_LEAKY_RELU);
+  g_type_ensure (GNN_TYPE_SEQUENTIAL);
+  g_type_ensure (GNN_TYPE_MODULE_LIST);
+  g_type_ensure (GNN_TYPE_MODULE_DICT);
+  g_type_ensure (GNN_TYPE_PARAMETER_LIST);
+  g_type_ensure (GNN_TYPE_PARAMETER_DICT);
+}
+
+/**
+ * gnn_module_new_from_type_name:
+ * @type_name: a GType name, such as "GnnLinear" or the `__gtype_name__` of a Python class
+ * @n_properties: the number of properties
+ * @names: (array length=n_properties): the property names
+ * @values: (array length=n_properties): the property values
+ * @error: return location for a #GError
+ *
+ * Creates a module of a type known by name, with construct properties, as loaders of model
+ * descriptions and module copies do. Types from the bindings must have been registered first
+ * (their class defined). The module's setup has run; its failure is reported here.
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set when no module type has that
+ *   name, the type is abstract, or setup failed
+ */
+GnnModule *
+gnn_module_new_from_type_name (const char   *type_name,
+                               guint         n_properties,
+                               const char  **names,
+                               const GValue *values,
+                               GError      **error)
+{
+  GType type;
+  g_autoptr(GnnModule) module = NULL;
+
+  g_return_val_if_fail (type_name != NULL, NULL);
+  g_return_val_if_fail (n_properties == 0 || (names != NULL && values != NULL), NULL);
+  ensure_gnn_types ();
+  type = g_type_from_name (type_name);
+  if (type == 0 || !g_type_is_a (type, GNN_TYPE_MODULE))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   type == 0 ? "no type named '%s' is registered" : "type '%s' is not a GnnModule",
+                   type_name);
+      return NULL;
+    }
+  if (G_TYPE_IS_ABSTRACT (type))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "type '%s' is abstract", type_name);
+      return NULL;
+    }
+  for (guint i = 0; i < n_properties; i++)
+    {
+      GObjectClass *klass = g_type_class_ref (type);
+      GParamSpec *pspec = g_object_class_find_property (klass, names[i]);
+      g_type_class_unref (klass);
+      if (pspec == NULL || !(pspec->flags & G_PARAM_WRITABLE))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s has no writable property '%s'", type_name, names[i]);
+          return NULL;
+        }
+      if (!g_value_type_transformable (G_VALUE_TYPE (&values[i]), pspec->value_type))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s:%s expects %s, got %s", type_name, names[i],
+                       g_type_name (pspec->value_type), G_VALUE_TYPE_NAME (&values[i]));
+          return NULL;
+        }
+    }
+  module = GNN_MODULE (g_object_new_with_properties (type, n_properties, names, values));
+  if (!gnn_module_ensure_setup (module, error))
+    return NULL;
+  return g_steal_pointer (&module);
 }
 
 /* ---- calling ------------------------------------------------------------------------- */

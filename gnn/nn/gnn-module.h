@@ -125,6 +125,14 @@ typedef void (*GnnBackwardHookFunc) (GnnModule *module,
                                      GnnArgs   *grad_output,
                                      gpointer   user_data);
 
+/* creating by type name */
+GNN_AVAILABLE_IN_ALL
+GnnModule    *gnn_module_new_from_type_name (const char   *type_name,
+                                             guint         n_properties,
+                                             const char  **names,
+                                             const GValue *values,
+                                             GError      **error);
+
 /* calling */
 GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_module_forward            (GnnModule   *self,

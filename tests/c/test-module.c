@@ -540,6 +540,50 @@ test_backward_hooks (void)
   (void) t;
 }
 
+static void
+test_new_from_type_name (void)
+{
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "size" };
+  GValue values[1] = { G_VALUE_INIT };
+  g_autoptr(GnnModule) m = NULL;
+  GnnModule *bad;
+
+  g_type_ensure (test_scale_get_type ());
+  g_value_init (&values[0], G_TYPE_INT);
+  g_value_set_int (&values[0], 4);
+  OK (m = gnn_module_new_from_type_name ("TestScale", 1, names, values, &error));
+  g_assert_cmpint (gnn_tensor_get_numel (GNN_TENSOR (gnn_module_get_parameter (m, "weight", NULL))), ==, 4);
+
+  g_value_set_int (&values[0], -1);
+  bad = gnn_module_new_from_type_name ("TestScale", 1, names, values, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (strstr (error->message, "size must be >= 0"));
+  g_clear_error (&error);
+  g_assert_null (gnn_module_new_from_type_name ("NoSuchType", 0, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "no type named 'NoSuchType'"));
+  g_clear_error (&error);
+  g_assert_null (gnn_module_new_from_type_name ("GnnTensor", 0, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "not a GnnModule"));
+  g_clear_error (&error);
+  g_assert_null (gnn_module_new_from_type_name ("TestScale", 1, (const char *[]) { "nope" }, values, &error));
+  g_assert_nonnull (strstr (error->message, "no writable property 'nope'"));
+  g_clear_error (&error);
+  /* gnn's own layers are found without being used first */
+  {
+    const char *ln[] = { "in-features", "out-features" };
+    GValue lv[2] = { G_VALUE_INIT, G_VALUE_INIT };
+    g_autoptr(GnnModule) lin = NULL;
+    g_value_init (&lv[0], G_TYPE_INT);
+    g_value_set_int (&lv[0], 3);
+    g_value_init (&lv[1], G_TYPE_INT);
+    g_value_set_int (&lv[1], 2);
+    OK (lin = gnn_module_new_from_type_name ("GnnLinear", 2, ln, lv, &error));
+    g_assert_nonnull (gnn_module_get_parameter (lin, "bias", &error));
+  }
+  g_value_unset (&values[0]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -552,6 +596,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/base-forward-error", test_base_forward_error);
   g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
   g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
+  g_test_add_func ("/nn/module/new-from-type-name", test_new_from_type_name);
   g_test_add_func ("/nn/args/values", test_args);
   return g_test_run ();
 }

@@ -533,6 +533,7 @@ test_extra_state_keys (void)
   g_auto(GStrv) keys = NULL, keys2 = NULL;
   g_auto(GValue) v = G_VALUE_INIT;
   GVariant *extra;
+  g_autofree char *printed = NULL;
 
   g_assert_true (gnn_module_has_extra_state (m));
   OK (sd = gnn_module_state_dict (m, NULL, FALSE, &error));
@@ -541,7 +542,8 @@ test_extra_state_keys (void)
   CHECK (gnn_state_dict_get_value (sd, "_extra_state", &v, &error));
   g_assert_true (G_VALUE_HOLDS (&v, G_TYPE_VARIANT));
   extra = g_value_get_variant (&v);
-  g_assert_cmpstr (g_variant_print (extra, FALSE), ==, "(7, 'seven')");
+  printed = g_variant_print (extra, FALSE);
+  g_assert_cmpstr (printed, ==, "(7, 'seven')");
   /* not a tensor */
   g_assert_null (gnn_state_dict_get_tensor (sd, "_extra_state", &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);

@@ -405,6 +405,45 @@ check('a failing setup is reported by forward', () => {
     assert(e2.matches(Gnn.error_quark(), Gnn.Error.INVALID_ARGUMENT), `got ${e2.domain}:${e2.code}`);
 });
 
+// a module with non-tensor state, saved through get_extra_state (a GVariant) in its state dict
+const JsTestCounter = GObject.registerClass({GTypeName: 'JsTestCounter'}, class JsTestCounter extends Gnn.Module {
+    vfunc_setup() {
+        this.count = 0;
+        this.register_buffer('total', Gnn.Tensor.new_zeros([2], Gnn.Dtype.FLOAT32, null), true);
+        return true;
+    }
+
+    vfunc_forward(input) {
+        this.count++;
+        return input;
+    }
+
+    vfunc_get_extra_state() {
+        return new GLib.Variant('a{sv}', {count: new GLib.Variant('i', this.count)});
+    }
+
+    vfunc_set_extra_state(state) {
+        this.count = state.deepUnpack().count.unpack();
+        return true;
+    }
+});
+
+check('extra state (GVariant) from JS goes through the state dict', () => {
+    const m = new JsTestCounter();
+    m.forward(Gnn.Args.new());
+    m.forward(Gnn.Args.new());
+    assert(m.has_extra_state(), 'has_extra_state');
+    assert(m.get_extra_state().print(true) === "{'count': <2>}", `state ${m.get_extra_state().print(true)}`);
+    const sd = m.state_dict(null, false);
+    assert(sd.get_keys().join(',') === 'total,_extra_state', `keys ${sd.get_keys()}`);
+    const copy = createByName('JsTestCounter', [], []);
+    assert(copy instanceof JsTestCounter && copy.count === 0, 'fresh counter');
+    const [ok, missing, unexpected] = copy.load_state_dict(sd, true, false);
+    assert(ok && missing.length === 0 && unexpected.length === 0, `load: ${missing} / ${unexpected}`);
+    assert(copy.count === 2, `count after load ${copy.count}`);
+    assert(!new JsTestLinear({in_features: 1, out_features: 1}).has_extra_state(), 'a module without extra state has some');
+});
+
 check('the module survives garbage collection while held only by C', () => {
     const net = createByName('JsTestNet', [], []);
     System.gc();

@@ -306,6 +306,12 @@ class ModuleTest(ParityTest):
     def test_created_by_type_name(self):
         m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
         self.assertEqual(m.weight.shape, (3, 2))
+        # created by C from the name, as a model loader does
+        m2 = Gnn.Module.new_from_type_name('TestMyLinear', ['in-features', 'out-features'],
+                                           [GObject.Value(int, 5), GObject.Value(int, 4)])
+        self.assertIsInstance(m2, MyLinear)
+        self.assertEqual(m2.weight.shape, (5, 4))
+        self.assertEqual(m2(to_gnn(np.ones((1, 5), np.float32))).shape, (1, 4))
         self.assertEqual(m(to_gnn(np.ones((1, 3), np.float32))).shape, (1, 2))
 
 

@@ -239,5 +239,219 @@ class StateDictTest(ParityTest):
         self.assertEqual(list(sd.get_keys()), ['a'])
 
 
+class PyStateful(Gnn.Module):
+    """the Modules note's StatefulModule, with extra state (a step count and a tag)"""
+    __gtype_name__ = 'PyStateful'
+
+    def do_setup(self):
+        self.step = 0
+        self.tag = ''
+        self.param1 = gparam([2], 10)
+        self.register_parameter('param2', gparam([3], 11))
+        self.register_parameter('param3', None)
+        self.param_list = Gnn.ParameterList.new([gparam([2], 12 + i) for i in range(3)])
+        pd = Gnn.ParameterDict.new()
+        # torch 1.13's ParameterDict sorts the keys of a plain dict: bar, then foo
+        pd.set('bar', gparam([4], 15))
+        pd.set('foo', gparam([3], 16))
+        self.param_dict = pd
+        self.register_buffer('buffer1', to_gnn(rand([4], seed=17)), True)
+        self.register_buffer('buffer2', to_gnn(rand([5], seed=18)), False)
+        self.register_buffer('buffer3', None, True)
+        self.linear = Gnn.Linear.new(2, 3, True)
+        return True
+
+    def do_get_extra_state(self):
+        return GLib.Variant('(xs)', (self.step, self.tag))
+
+    def do_set_extra_state(self, state):
+        if state.get_type_string() != '(xs)':
+            raise GLib.Error('extra state of type %s, not (xs)' % state.get_type_string())
+        self.step, self.tag = state.unpack()
+        return True
+
+
+class TorchStateful(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.param1 = nn.Parameter(torch.randn(2))
+        self.register_parameter('param2', nn.Parameter(torch.randn(3)))
+        self.register_parameter('param3', None)
+        self.param_list = nn.ParameterList([nn.Parameter(torch.randn(2)) for i in range(3)])
+        self.param_dict = nn.ParameterDict({
+            'foo': nn.Parameter(torch.randn(3)),
+            'bar': nn.Parameter(torch.randn(4))
+        })
+        self.register_buffer('buffer1', torch.randn(4), persistent=True)
+        self.register_buffer('buffer2', torch.randn(5), persistent=False)
+        self.register_buffer('buffer3', None)
+        self.linear = nn.Linear(2, 3)
+        self.step, self.tag = 0, ''
+
+    def get_extra_state(self):
+        return (self.step, self.tag)
+
+    def set_extra_state(self, state):
+        self.step, self.tag = state
+
+
+class ExtraStateTest(ParityTest):
+    def test_keys_match_torch(self):
+        want = list(TorchStateful().state_dict().keys())
+        self.assertIn('_extra_state', want)
+        m = PyStateful()
+        self.assertTrue(m.has_extra_state())
+        self.assertEqual(list(m.state_dict(None, False).get_keys()), want)
+        outer_t, outer = nn.Module(), SDLeaf()
+        outer_t.weight = nn.Parameter(torch.randn(2, 3))
+        outer_t.register_buffer('count', torch.tensor(7))
+        outer_t.s = TorchStateful()
+        outer.s = PyStateful()
+        self.assertEqual(list(outer.state_dict('m', False).get_keys()),
+                         list(outer_t.state_dict(prefix='m.').keys()))
+
+    def test_round_trip(self):
+        a, b = PyStateful(), PyStateful()
+        a.step, a.tag = 7, 'seven'
+        sd = a.state_dict(None, False)
+        extra = sd.get_value('_extra_state')
+        self.assertIsInstance(extra, GLib.Variant)
+        self.assertEqual(extra.unpack(), (7, 'seven'))
+        self.assertEqual(load(b, sd), [[], []])
+        self.assertEqual((b.step, b.tag), (7, 'seven'))
+        np.testing.assert_array_equal(to_np(b.get_parameter('param_dict.foo')),
+                                      to_np(a.get_parameter('param_dict.foo')))
+        # as torch: without the key, "_extra_state" is missing
+        ta, tb = TorchStateful(), TorchStateful()
+        tsd = ta.state_dict()
+        del tsd['_extra_state']
+        sd.remove('_extra_state')
+        self.assertEqual(load(b, sd, strict=False), [tb.load_state_dict(tsd, strict=False).missing_keys, []])
+        self.assertEqual(load(b, sd, strict=False), [['_extra_state'], []])
+
+    def test_failing_set_extra_state(self):
+        a, b = PyStateful(), PyStateful()
+        sd = a.state_dict(None, False)
+        sd.set_value('_extra_state', GLib.Variant('s', 'wrong'))
+        before = to_np(b.get_parameter('param1')).copy()
+        with self.assertRaises(GLib.Error) as cm:
+            b.load_state_dict(sd, True, False)
+        self.assertIn('extra state of type s, not (xs)', cm.exception.message)
+        np.testing.assert_array_equal(to_np(b.get_parameter('param1')), before)
+
+
+class HookTest(ParityTest):
+    """the hooks' order against torch 1.13's (its _register_state_dict_hook is the post-hook,
+    _register_load_state_dict_pre_hook the load pre-hook); the state-dict pre-hook, which
+    1.13 lacks, against the reference text: before the module saves anything"""
+
+    def setUp(self):
+        torch.manual_seed(0)
+        self.net = SDNet()
+        self.tnet = SDNetTorch()
+
+    def modules(self):
+        return [('', self.net, self.tnet), ('block.', self.net.get_submodule('block'), self.tnet.block),
+                ('block.inner.', self.net.get_submodule('block.inner'), self.tnet.block.inner),
+                ('head.', self.net.get_submodule('head'), self.tnet.head)]
+
+    def test_state_dict_hooks(self):
+        glog, tlog = [], []
+        for name, g, t in self.modules():
+            g.register_state_dict_pre_hook(
+                lambda m, prefix, keep_vars, *extra, name=name: glog.append(('pre', name, prefix, keep_vars)),
+                None)
+            g.register_state_dict_post_hook(
+                lambda m, state, prefix, *extra, name=name: glog.append(('post', name, prefix, state.get_length())),
+                None)
+            t._register_state_dict_hook(
+                lambda m, state, prefix, meta, name=name: tlog.append(('post', name, prefix, len(state))))
+        self.net.state_dict('model', True)
+        self.tnet.state_dict(prefix='model.', keep_vars=True)
+        self.assertEqual([e for e in glog if e[0] == 'post'], tlog)
+        pre = [e for e in glog if e[0] == 'pre']
+        self.assertEqual(pre, [('pre', n, 'model.' + n, True) for n, _, _ in self.modules()])
+        # each pre-hook comes before the entries of its module, each post-hook after its subtree
+        self.assertEqual([e[1] for e in glog],
+                         ['', 'block.', 'block.inner.', 'block.inner.', 'block.', 'head.', 'head.', ''])
+
+    def test_post_hook_edits(self):
+        def drop_count(m, state, prefix, *extra):
+            state.remove(prefix + 'count')
+            state.set_tensor(prefix + 'added', to_gnn(np.zeros(1, np.float32)))
+
+        def tdrop_count(m, state, prefix, meta):
+            del state[prefix + 'count']
+            state[prefix + 'added'] = torch.zeros(1)
+
+        self.net.get_submodule('head').register_state_dict_post_hook(drop_count, None)
+        self.tnet.head._register_state_dict_hook(tdrop_count)
+        self.assertEqual(list(self.net.state_dict(None, False).get_keys()),
+                         list(self.tnet.state_dict().keys()))
+
+    def test_load_pre_hooks(self):
+        glog, tlog = [], []
+        for name, g, t in self.modules():
+            g.register_load_state_dict_pre_hook(
+                lambda m, state, prefix, strict, *extra, name=name:
+                    glog.append((name, prefix, list(state.get_keys()))), None)
+            t._register_load_state_dict_pre_hook(
+                lambda m, state, prefix, meta, strict, mk, uk, em, name=name:
+                    tlog.append((name, prefix, list(state.keys()))), with_module=True)
+        tstate = self.tnet.state_dict()
+        load(self.net, to_gnn_state(tstate))
+        self.tnet.load_state_dict(tstate)
+        self.assertEqual(glog, tlog)
+
+        # a pre-hook renaming keys of an old checkpoint
+        def rename(m, state, prefix, strict, *extra):
+            if state.contains(prefix + 'old_weight'):
+                t = state.get_tensor(prefix + 'old_weight')
+                state.remove(prefix + 'old_weight')
+                state.set_tensor(prefix + 'weight', t)
+        sd = to_gnn_state(tstate)
+        sd.remove('head.weight')
+        sd.set_tensor('head.old_weight', to_gnn(np.full((2, 3), 5, np.float32)))
+        handle = self.net.get_submodule('head').register_load_state_dict_pre_hook(rename, None)
+        self.assertEqual(load(self.net, sd), [[], []])
+        np.testing.assert_array_equal(to_np(self.net.get_parameter('head.weight')), np.full((2, 3), 5))
+        self.assertTrue(sd.contains('head.old_weight'))      # the caller's dict is untouched
+        self.assertTrue(self.net.get_submodule('head').remove_state_dict_hook(handle))
+        self.assertEqual(load(self.net, sd, strict=False), [['head.weight'], ['head.old_weight']])
+
+    def test_load_post_hook_strict(self):
+        tstate = self.tnet.state_dict()
+        del tstate['block.bias']
+        order, torder = [], []
+
+        def forgive(m, keys, *extra):
+            order.append('block')
+            self.assertEqual(list(keys.get_missing_keys()), ['block.bias'])
+            self.assertTrue(keys.remove_missing_key('block.bias'))
+
+        def tforgive(m, keys):
+            torder.append('block')
+            keys.missing_keys.remove('block.bias')
+
+        self.net.get_submodule('block').register_load_state_dict_post_hook(forgive, None)
+        self.net.register_load_state_dict_post_hook(lambda m, keys, *extra: order.append('net'), None)
+        self.tnet.block.register_load_state_dict_post_hook(tforgive)
+        self.tnet.register_load_state_dict_post_hook(lambda m, keys: torder.append('net'))
+        self.tnet.load_state_dict(tstate)          # strict, and no error
+        self.assertEqual(load(self.net, to_gnn_state(tstate)), [[], []])
+        self.assertEqual(order, torder)
+        np.testing.assert_array_equal(to_np(self.net.get_parameter('block.weight')),
+                                      tstate['block.weight'].numpy())
+
+    def test_removal(self):
+        calls = []
+        h = self.net.register_state_dict_pre_hook(lambda *a: calls.append(1), None)
+        self.net.state_dict(None, False)
+        self.assertTrue(self.net.remove_state_dict_hook(h))
+        self.assertFalse(self.net.remove_state_dict_hook(h))
+        self.net.state_dict(None, False)
+        self.assertEqual(calls, [1])
+
+
 if __name__ == '__main__':
     main()

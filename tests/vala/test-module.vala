@@ -114,6 +114,35 @@ public class ValaTestBroken : Gnn.Module {
     }
 }
 
+/* a module with non-tensor state, saved through get_extra_state (a GVariant) in its state dict */
+public class ValaTestCounter : Gnn.Module {
+    public int count;
+
+    public override bool setup () throws Error {
+        register_buffer ("total", new Gnn.Tensor.zeros ({ 2 }, Gnn.Dtype.FLOAT32, null), true);
+        return true;
+    }
+
+    public override Gnn.Args forward (Gnn.Args input) throws Error {
+        count++;
+        return input;
+    }
+
+    public override Variant? get_extra_state () throws Error {
+        var builder = new VariantBuilder (new VariantType ("a{sv}"));
+        builder.add ("{sv}", "count", new Variant.int32 (count));
+        return builder.end ();
+    }
+
+    public override bool set_extra_state (Variant state) throws Error {
+        Variant? value = state.lookup_value ("count", VariantType.INT32);
+        if (value == null)
+            throw new Gnn.Error.INVALID_ARGUMENT ("ValaTestCounter: no count in %s", state.print (true));
+        count = value.get_int32 ();
+        return true;
+    }
+}
+
 /* What a C loader does: the type by name, created with properties through
  * g_object_new_with_properties, used only as a Gnn.Module. */
 Gnn.Module create_by_name (string type_name, string[] names, Value[] values) {
@@ -444,12 +473,34 @@ void test_broken_setup () {
     }
 }
 
+void test_extra_state () {
+    try {
+        var m = new ValaTestCounter ();
+        m.forward (new Gnn.Args ());
+        m.forward (new Gnn.Args ());
+        check (m.has_extra_state ());
+        check (equal (m.get_extra_state ().print (true), "{'count': <2>}", "extra state"));
+        var sd = m.state_dict (null, false);
+        check (equal (join (sd.get_keys ()), "total,_extra_state", "state dict keys"));
+        var copy = create_by_name ("ValaTestCounter", {}, {}) as ValaTestCounter;
+        check (copy != null && copy.count == 0);
+        string[] missing, unexpected;
+        check (copy.load_state_dict (sd, true, false, out missing, out unexpected));
+        check (missing.length == 0 && unexpected.length == 0);
+        check (copy.count == 2);
+        check (!new ValaTestLinear (1, 1).has_extra_state ());
+    } catch (Error e) {
+        report (e);
+    }
+}
+
 int main (string[] args) {
     Test.init (ref args);
     /* the Vala types exist once typeof ran: a loader by name needs them registered */
     typeof (ValaTestLinear).ensure ();
     typeof (ValaTestNet).ensure ();
     typeof (ValaTestBroken).ensure ();
+    typeof (ValaTestCounter).ensure ();
     Test.add_func ("/vala/module/create/vala", test_create_from_vala);
     Test.add_func ("/vala/module/create/by-name", test_create_by_name);
     Test.add_func ("/vala/module/forward", test_forward);
@@ -461,5 +512,6 @@ int main (string[] args) {
     Test.add_func ("/vala/module/hooks/with-kwargs", test_with_kwargs);
     Test.add_func ("/vala/module/errors/forward", test_error);
     Test.add_func ("/vala/module/errors/setup", test_broken_setup);
+    Test.add_func ("/vala/module/extra-state", test_extra_state);
     return Test.run ();
 }

@@ -548,9 +548,6 @@ class _Mapping:
     def items(self):
         return [(k, self._get(k)) for k in self._keys()]
 
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
     def pop(self, key, *default):
         if key not in self:
             if default:
@@ -569,7 +566,7 @@ class _Mapping:
 class ModuleDict(_Mapping, Gnn.ModuleDict):
     """``nn.ModuleDict``: ``Gnn.ModuleDict({'relu': ...})``; the mapping protocol (len, [],
     assignment, del, ``in``, iteration over the keys in order, keys/values/items as lists,
-    get, pop, update, clear)."""
+    pop, update, clear). ``get (key)`` stays the C method (GLib.Error when absent)."""
 
     def __init__(self, modules=None, **kwargs):
         Gnn.ModuleDict.__init__(self, **kwargs)
@@ -710,11 +707,16 @@ class StateDict(_Mapping, Gnn.StateDict):
     def _keys(self):
         return Gnn.StateDict.get_keys(self) or []
 
-    def _get(self, key):
+    def get_value(self, key):
+        """The value under key (a tensor, a GLib.Variant, ...); GLib.Error when absent. The C
+        method's (ok, value) pair, as PyGObject gives it, is reduced to the value."""
         out = Gnn.StateDict.get_value(self, key)
         if isinstance(out, tuple):       # (ok, value)
             out = out[-1]
         return _from_value(out)
+
+    def _get(self, key):
+        return self.get_value(key)
 
     def _set(self, key, value):
         if not isinstance(key, str):
@@ -739,6 +741,9 @@ class StateDict(_Mapping, Gnn.StateDict):
         Gnn.StateDict.remove(self, key)
         return value
 
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
     def copy(self):
         return StateDict(self.items())
 
@@ -752,9 +757,11 @@ StateDict = override(StateDict)
 __all__.append('StateDict')
 
 
-class IncompatibleKeys(tuple):
+class _IncompatibleKeys(tuple):
     """What load_state_dict returns: PyTorch's namedtuple (missing_keys, unexpected_keys),
-    printed as ``<All keys matched successfully>`` when both are empty."""
+    printed as ``<All keys matched successfully>`` when both are empty. (Named as PyTorch's
+    torch.nn.modules.module._IncompatibleKeys; Gnn.IncompatibleKeys is the C class given to
+    load post-hooks.)"""
     __slots__ = ()
     _fields = ('missing_keys', 'unexpected_keys')
 
@@ -777,7 +784,6 @@ class IncompatibleKeys(tuple):
     __str__ = __repr__
 
 
-__all__.append('IncompatibleKeys')
 
 
 def _module_state_dict(self, prefix=None, keep_vars=False, *, destination=None):
@@ -801,10 +807,12 @@ def _module_load_state_dict(self, state_dict, strict=True, assign=False):
     if not isinstance(state_dict, Gnn.StateDict):
         state_dict = StateDict(state_dict)
     out = Gnn.Module.load_state_dict(self, state_dict, strict, assign)
+    if hasattr(out, 'get_missing_keys'):
+        return _IncompatibleKeys(out.get_missing_keys() or [], out.get_unexpected_keys() or [])
     if isinstance(out, tuple) and len(out) == 3:
         out = out[1:]
     missing, unexpected = out
-    return IncompatibleKeys(missing or [], unexpected or [])
+    return _IncompatibleKeys(missing or [], unexpected or [])
 
 
 Module.state_dict = _module_state_dict
