@@ -1110,12 +1110,15 @@ load_module (LoadContext *ctx, GnnModule *mod, const char *prefix, GnnStateDict 
   for (guint i = 0; i < local_state->entries->len; i++)
     {
       const char *key = ((Entry *) local_state->entries->pdata[i])->key;
-      const char *name = key + plen;
-      const char *dot = strchr (name, '.');
-      gsize len = dot ? (gsize) (dot - name) : strlen (name);
+      const char *name, *dot;
+      gsize len;
 
+      /* a pre-hook may have added keys outside the prefix: not this module's */
       if (!g_str_has_prefix (key, prefix) || g_str_equal (key, extra_key))
         continue;
+      name = key + plen;
+      dot = strchr (name, '.');
+      len = dot ? (gsize) (dot - name) : strlen (name);
       /* a submodule's name, even one registered as NULL, is not unexpected here */
       if (has_slot (priv->modules, name, len, FALSE, FALSE) ||
           has_slot (priv->parameters, name, len, TRUE, FALSE) ||
