@@ -303,6 +303,32 @@ class ModuleTest(ParityTest):
             tm(torch.ones(1, 2, requires_grad=True)).mul_(2.0)
         self.assertIn('BackwardHookFunctionBackward is a view and is being modified inplace', str(cm2.exception))
 
+    def test_python_exceptions_reach_the_caller(self):
+        class Bad(Gnn.Module):
+            __gtype_name__ = 'TestBadForward'
+
+            def do_forward(self, args):
+                return {}['missing']
+
+        class BadSetup(Gnn.Module):
+            __gtype_name__ = 'TestBadSetup'
+
+            def do_setup(self):
+                raise ValueError('bad size')
+
+        m = Bad()
+        x = to_gnn(np.ones(2, np.float32))
+        with self.assertRaises(KeyError):
+            m(x)
+        # C callers get a GError carrying the Python exception
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Module.forward_tensor(m, x)
+        self.assertIn("KeyError: 'missing'", cm.exception.message)
+        b = BadSetup()
+        with self.assertRaises(GLib.Error) as cm:
+            b.setup()
+        self.assertIn('ValueError: bad size', cm.exception.message)
+
     def test_created_by_type_name(self):
         m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
         self.assertEqual(m.weight.shape, (3, 2))

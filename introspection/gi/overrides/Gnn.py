@@ -11,8 +11,28 @@ Gnn = get_introspection_module('Gnn')
 
 __all__ = []
 
-# exceptions raised by Python gradient hooks during a backward on this thread
+# exceptions raised by Python hooks and virtual methods during a call into C on this thread
 _hook_state = threading.local()
+
+
+def _call_raising_python_errors(func, *args):
+    """Calls into C; a Python exception that a hook or virtual method raised meanwhile is
+    raised again instead of the GError that stood for it in C."""
+    from gi.repository import GLib
+    _hook_state.error = None
+    try:
+        result = func(*args)
+    except GLib.Error:
+        error = getattr(_hook_state, 'error', None)
+        _hook_state.error = None
+        if error is not None:
+            raise error from None
+        raise
+    error = getattr(_hook_state, 'error', None)
+    _hook_state.error = None
+    if error is not None:
+        raise error
+    return result
 
 
 @contextlib.contextmanager
@@ -88,14 +108,7 @@ class Tensor(Gnn.Tensor):
     def backward(self, gradient=None, retain_graph=False):
         """Tensor.backward; an exception raised by a Python hook is raised again here, after
         the C engine finishes (a hook cannot stop it halfway)."""
-        _hook_state.error = None
-        try:
-            Gnn.Tensor.backward(self, gradient, retain_graph)
-        finally:
-            error = getattr(_hook_state, 'error', None)
-            _hook_state.error = None
-        if error is not None:
-            raise error
+        _call_raising_python_errors(Gnn.Tensor.backward, self, gradient, retain_graph)
 
     def register_hook(self, hook):
         """Registers hook(grad) -> grad or None; returns a handle for remove_hook."""
@@ -199,18 +212,39 @@ Args = override(Args)
 __all__.append('Args')
 
 
+def _wrap_vfunc(fn):
+    """Wraps a Python do_* implementation so that any exception reaches C as a GError (not
+    printed and lost) and a Python caller gets the original exception back."""
+    import functools
+    from gi.repository import GLib
+
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        try:
+            return fn(self, *args)
+        except GLib.Error:
+            raise
+        except BaseException as e:
+            if getattr(_hook_state, 'error', None) is None:
+                _hook_state.error = e
+            raise GLib.Error.new_literal(Gnn.error_quark(), '%s: %s' % (type(e).__name__, e),
+                                         int(Gnn.Error.FAILED))
+    wrapper._gnn_wrapped = True
+    return wrapper
+
+
 class Module(Gnn.Module):
     """Python conveniences over GnnModule: calling, attribute registration, iteration."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ('do_forward', 'do_setup', 'do_extra_repr', 'do_get_extra_state', 'do_set_extra_state'):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+                setattr(cls, name, _wrap_vfunc(fn))
+
     def __call__(self, *args, **kwargs):
-        _hook_state.error = None
-        try:
-            out = Gnn.Module.forward(self, Args.pack(*args, **kwargs))
-        finally:
-            error = getattr(_hook_state, 'error', None)
-            _hook_state.error = None
-        if error is not None:
-            raise error
+        out = _call_raising_python_errors(Gnn.Module.forward, self, Args.pack(*args, **kwargs))
         pos, kw = out.unpack()
         if len(pos) == 1 and not kw:
             return pos[0]
