@@ -23,18 +23,6 @@ parameter_slots (gpointer self)
   return gnn_module_priv (GNN_MODULE (self))->parameters;
 }
 
-static GnnModuleSlot *
-find_slot (GPtrArray *slots, const char *name)
-{
-  for (guint i = 0; i < slots->len; i++)
-    {
-      GnnModuleSlot *s = slots->pdata[i];
-      if (g_str_equal (s->name, name))
-        return s;
-    }
-  return NULL;
-}
-
 /* PyTorch's _get_abs_string_index: @index counted from the end when negative */
 static gboolean
 abs_index (int index, guint len, guint *out, GError **error)
@@ -610,7 +598,7 @@ gnn_module_dict_get (GnnModuleDict *self,
 
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
-  s = find_slot (module_slots (self), key);
+  s = gnn_module_find_slot (module_slots (self), key);
   if (s == NULL || s->value == NULL)
     {
       key_error (error, key, GNN_MODULE (self));
@@ -634,7 +622,7 @@ gnn_module_dict_contains (GnnModuleDict *self,
 
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
-  s = find_slot (module_slots (self), key);
+  s = gnn_module_find_slot (module_slots (self), key);
   return s != NULL && s->value != NULL;
 }
 
@@ -971,7 +959,7 @@ gnn_parameter_dict_get (GnnParameterDict *self,
 
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
-  s = find_slot (parameter_slots (self), key);
+  s = gnn_module_find_slot (parameter_slots (self), key);
   if (s == NULL || s->value == NULL)
     {
       key_error (error, key, GNN_MODULE (self));
@@ -995,7 +983,7 @@ gnn_parameter_dict_contains (GnnParameterDict *self,
 
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
-  s = find_slot (parameter_slots (self), key);
+  s = gnn_module_find_slot (parameter_slots (self), key);
   return s != NULL && s->value != NULL;
 }
 

@@ -60,15 +60,9 @@ static GnnParameter *
 find_parameter (GnnLinear  *self,
                 const char *name)
 {
-  GPtrArray *slots = gnn_module_priv (GNN_MODULE (self))->parameters;
+  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (GNN_MODULE (self))->parameters, name);
 
-  for (guint i = 0; i < slots->len; i++)
-    {
-      GnnModuleSlot *s = slots->pdata[i];
-      if (g_str_equal (s->name, name))
-        return s->value ? GNN_PARAMETER (s->value) : NULL;
-    }
-  return NULL;
+  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
 }
 
 static GnnParameter *

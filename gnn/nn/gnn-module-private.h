@@ -43,6 +43,9 @@ typedef struct {
 } GnnModulePrivate;
 
 GnnModulePrivate *gnn_module_priv         (GnnModule *self);
+/* The slot called @name in @slots (one of the private arrays), or NULL. */
+GnnModuleSlot    *gnn_module_find_slot    (GPtrArray  *slots,
+                                           const char *name);
 /* Runs setup once; FALSE with @error set when it failed (now or at construction). */
 gboolean          gnn_module_ensure_setup (GnnModule *self,
                                            GError   **error);

@@ -70,8 +70,8 @@ slot_free (gpointer data)
   g_free (s);
 }
 
-static GnnModuleSlot *
-find_slot (GPtrArray *slots, const char *name)
+GnnModuleSlot *
+gnn_module_find_slot (GPtrArray *slots, const char *name)
 {
   for (guint i = 0; i < slots->len; i++)
     {
@@ -1059,9 +1059,9 @@ check_name (GnnModule *self, const char *kind, const char *name, GPtrArray *own,
                    "%s name can't contain \".\", got: %s", kind, name);
       return FALSE;
     }
-  if ((own != priv->parameters && find_slot (priv->parameters, name)) ||
-      (own != priv->buffers && find_slot (priv->buffers, name)) ||
-      (own != priv->modules && find_slot (priv->modules, name)))
+  if ((own != priv->parameters && gnn_module_find_slot (priv->parameters, name)) ||
+      (own != priv->buffers && gnn_module_find_slot (priv->buffers, name)) ||
+      (own != priv->modules && gnn_module_find_slot (priv->modules, name)))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "attribute '%s' already exists in %s", name, gnn_module_get_name (self));
@@ -1084,7 +1084,7 @@ check_name (GnnModule *self, const char *kind, const char *name, GPtrArray *own,
 static void
 set_slot (GPtrArray *slots, const char *name, GObject *value)
 {
-  GnnModuleSlot *s = find_slot (slots, name);
+  GnnModuleSlot *s = gnn_module_find_slot (slots, name);
 
   if (s == NULL)
     {
@@ -1165,7 +1165,7 @@ gnn_module_register_buffer (GnnModule  *self,
       return FALSE;
     }
   set_slot (priv_of (self)->buffers, name, (GObject *) tensor);
-  s = find_slot (priv_of (self)->buffers, name);
+  s = gnn_module_find_slot (priv_of (self)->buffers, name);
   s->persistent = persistent;
   if (tensor && GNN_IS_BUFFER (tensor))
     gnn_buffer_set_persistent (GNN_BUFFER (tensor), persistent);
@@ -1188,7 +1188,7 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  s = find_slot (priv_of (self)->buffers, name);
+  s = gnn_module_find_slot (priv_of (self)->buffers, name);
   return s != NULL && s->persistent;
 }
 
@@ -1261,7 +1261,7 @@ gnn_module_remove (GnnModule  *self,
   all[2] = priv->modules;
   for (guint k = 0; k < 3; k++)
     {
-      GnnModuleSlot *s = find_slot (all[k], name);
+      GnnModuleSlot *s = gnn_module_find_slot (all[k], name);
       if (s)
         {
           g_ptr_array_remove (all[k], s);
@@ -1297,7 +1297,7 @@ gnn_module_get_submodule (GnnModule  *self,
   atoms = g_strsplit (target, ".", -1);
   for (guint i = 0; atoms[i]; i++)
     {
-      GnnModuleSlot *s = find_slot (priv_of (mod)->modules, atoms[i]);
+      GnnModuleSlot *s = gnn_module_find_slot (priv_of (mod)->modules, atoms[i]);
       if (s == NULL || s->value == NULL)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -1391,7 +1391,7 @@ gnn_module_get_parameter (GnnModule  *self,
   owner = owner_of (self, target, &leaf, error);
   if (owner == NULL)
     return NULL;
-  s = find_slot (priv_of (owner)->parameters, leaf);
+  s = gnn_module_find_slot (priv_of (owner)->parameters, leaf);
   if (s == NULL || s->value == NULL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -1423,7 +1423,7 @@ gnn_module_get_buffer (GnnModule  *self,
   owner = owner_of (self, target, &leaf, error);
   if (owner == NULL)
     return NULL;
-  s = find_slot (priv_of (owner)->buffers, leaf);
+  s = gnn_module_find_slot (priv_of (owner)->buffers, leaf);
   if (s == NULL || s->value == NULL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

@@ -120,6 +120,22 @@ gnn_kernel_tensor_broadcast (GnnTensor *t, guint ndim, const gint64 *shape, GnnK
     }
 }
 
+void
+gnn_kernel_tensor_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = 3;
+  kt->shape[0] = d0;
+  kt->shape[1] = d1;
+  kt->shape[2] = d2;
+  kt->strides[0] = d1 * d2;
+  kt->strides[1] = d2;
+  kt->strides[2] = 1;
+}
+
 gboolean
 gnn_run_kernel (GnnTensor *on, GnnKernelArgs *args, GError **error)
 {

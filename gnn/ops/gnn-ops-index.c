@@ -13,27 +13,11 @@
 /* ---- helpers ------------------------------------------------------------------------ */
 
 /* A contiguous [d0, d1, d2] kernel view of @t */
-static void
-kernel_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-
-  kt->data = gnn_tensor_data_ptr (p);
-  kt->dtype = p->dtype;
-  kt->ndim = 3;
-  kt->shape[0] = d0;
-  kt->shape[1] = d1;
-  kt->shape[2] = d2;
-  kt->strides[0] = d1 * d2;
-  kt->strides[1] = d2;
-  kt->strides[2] = 1;
-}
-
 /* A contiguous one-dimensional kernel view of @t's @n elements */
 static void
 kernel_1d (GnnTensor *t, gint64 n, GnnKernelTensor *kt)
 {
-  kernel_3d (t, n, 1, 1, kt);
+  gnn_kernel_tensor_3d (t, n, 1, 1, kt);
   kt->ndim = 1;
 }
 
@@ -425,9 +409,9 @@ index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **e
     return FALSE;
   if (outer * inner * n_index > 0)
     {
-      kernel_3d (g, outer, n_index, inner, &kin0);
+      gnn_kernel_tensor_3d (g, outer, n_index, inner, &kin0);
       kernel_1d (idx, n_index, &kin1);
-      kernel_3d (z, outer, size, inner, &kout);
+      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
       args.op = GNN_BACKEND_OP_INDEX_ADD;
       args.out = &kout;
       args.in[0] = &kin0;
@@ -511,9 +495,9 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
       GnnKernelTensor kin0, kin1, kout;
       GnnKernelArgs args = { 0 };
 
-      kernel_3d (in, outer, size, inner, &kin0);
+      gnn_kernel_tensor_3d (in, outer, size, inner, &kin0);
       kernel_1d (idx, n_index, &kin1);
-      kernel_3d (out, outer, n_index, inner, &kout);
+      gnn_kernel_tensor_3d (out, outer, n_index, inner, &kout);
       args.op = GNN_BACKEND_OP_INDEX_SELECT;
       args.out = &kout;
       args.in[0] = &kin0;
@@ -589,9 +573,9 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
           !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
         return FALSE;
-      kernel_3d (g, outer, n_index, inner, &kin0);
-      kernel_3d (idx, outer, n_index, inner, &kin1);
-      kernel_3d (z, outer, size, inner, &kout);
+      gnn_kernel_tensor_3d (g, outer, n_index, inner, &kin0);
+      gnn_kernel_tensor_3d (idx, outer, n_index, inner, &kin1);
+      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
       args.op = GNN_BACKEND_OP_SCATTER_ADD;
       args.out = &kout;
       args.in[0] = &kin0;
@@ -703,9 +687,9 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
       if (!(in = gnn_tensor_contiguous_as (src, compute, error)) ||
           !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
         return NULL;
-      kernel_3d (in, outer, size, inner, &kin0);
-      kernel_3d (idx, outer, n_index, inner, &kin1);
-      kernel_3d (out, outer, n_index, inner, &kout);
+      gnn_kernel_tensor_3d (in, outer, size, inner, &kin0);
+      gnn_kernel_tensor_3d (idx, outer, n_index, inner, &kin1);
+      gnn_kernel_tensor_3d (out, outer, n_index, inner, &kout);
       args.op = GNN_BACKEND_OP_GATHER;
       args.out = &kout;
       args.in[0] = &kin0;
@@ -803,7 +787,7 @@ gnn_tensor_one_hot (GnnTensor *self, gint64 num_classes, GError **error)
     GnnKernelArgs args = { 0 };
 
     kernel_1d (idx, n, &kin);
-    kernel_3d (out, n, num_classes, 1, &kout);
+    gnn_kernel_tensor_3d (out, n, num_classes, 1, &kout);
     kout.ndim = 2;
     args.op = GNN_BACKEND_OP_ONE_HOT;
     args.out = &kout;

@@ -36,6 +36,12 @@ void       gnn_kernel_tensor_broadcast (GnnTensor       *t,
                                         guint            ndim,
                                         const gint64    *shape,
                                         GnnKernelTensor *kt);
+/* A kernel view of the contiguous tensor @t as [d0, d1, d2]. */
+void       gnn_kernel_tensor_3d       (GnnTensor       *t,
+                                       gint64           d0,
+                                       gint64           d1,
+                                       gint64           d2,
+                                       GnnKernelTensor *kt);
 /* Runs a kernel on the backend that owns @on. */
 gboolean   gnn_run_kernel             (GnnTensor     *on,
                                        GnnKernelArgs *args,

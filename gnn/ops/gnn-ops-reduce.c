@@ -126,21 +126,6 @@ gnn_reduce_prepare (GnnTensor *t, ReducePlan *plan, GnnDtype dtype, GError **err
   }
 }
 
-static void
-kernel_3d (GnnTensor *t, gint64 outer, gint64 r, gint64 inner, GnnKernelTensor *kt)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-  kt->data = gnn_tensor_data_ptr (p);
-  kt->dtype = p->dtype;
-  kt->ndim = 3;
-  kt->shape[0] = outer;
-  kt->shape[1] = r;
-  kt->shape[2] = inner;
-  kt->strides[0] = r * inner;
-  kt->strides[1] = inner;
-  kt->strides[2] = 1;
-}
-
 static GnnDtype
 sum_dtype (GnnDtype d)
 {
@@ -164,8 +149,8 @@ sum_kernel (GnnTensor *self, ReducePlan *plan, GnnDtype dtype, GError **error)
     return NULL;
   if (plan->outer * plan->inner > 0)
     {
-      kernel_3d (in, plan->outer, plan->r, plan->inner, &kin);
-      kernel_3d (out, plan->outer, 1, plan->inner, &kout);
+      gnn_kernel_tensor_3d (in, plan->outer, plan->r, plan->inner, &kin);
+      gnn_kernel_tensor_3d (out, plan->outer, 1, plan->inner, &kout);
       kout.ndim = 2;
       kout.shape[1] = plan->inner;
       kout.strides[0] = plan->inner;
@@ -350,19 +335,19 @@ run_layout_kernel (GnnBackendOp op, gboolean reduces, GnnTensor *out, GnnTensor 
   GnnKernelTensor kin0, kin1, kout, kout2;
   GnnKernelArgs args = { 0 };
 
-  kernel_3d (in0, outer, r, inner, &kin0);
+  gnn_kernel_tensor_3d (in0, outer, r, inner, &kin0);
   args.in[0] = &kin0;
   args.n_in = 1;
   if (in1)
     {
-      kernel_3d (in1, outer, r, inner, &kin1);
+      gnn_kernel_tensor_3d (in1, outer, r, inner, &kin1);
       args.in[1] = &kin1;
       args.n_in = 2;
     }
   if (reduces)
     kernel_2d (out, outer, inner, &kout);
   else
-    kernel_3d (out, outer, r, inner, &kout);
+    gnn_kernel_tensor_3d (out, outer, r, inner, &kout);
   if (out2)
     {
       kernel_2d (out2, outer, inner, &kout2);
@@ -603,9 +588,9 @@ minmax_dim_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **err
   if (outer * inner > 0)
     {
       /* a scatter of one element per (outer, inner) column */
-      kernel_3d (g, outer, 1, inner, &kin0);
-      kernel_3d (idx, outer, 1, inner, &kin1);
-      kernel_3d (z, outer, size, inner, &kout);
+      gnn_kernel_tensor_3d (g, outer, 1, inner, &kin0);
+      gnn_kernel_tensor_3d (idx, outer, 1, inner, &kin1);
+      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
       args.op = GNN_BACKEND_OP_SCATTER_ADD;
       args.out = &kout;
       args.in[0] = &kin0;
