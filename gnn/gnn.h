@@ -28,7 +28,10 @@
 #include "nn/gnn-init.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-activation.h"
+#include "nn/gnn-layers.h"
 #include "nn/gnn-containers.h"
 #include "nn/gnn-state-dict.h"
+#include "nn/gnn-loss.h"
+#include "nn/gnn-norm.h"
 
 #undef GNN_INSIDE

@@ -334,3 +334,709 @@ gnn_leaky_relu_set_negative_slope (GnnLeakyReLU *self,
   self->negative_slope = negative_slope;
   g_object_notify_by_pspec (G_OBJECT (self), leaky_properties[PROP_NEGATIVE_SLOPE]);
 }
+
+/* ---- ELU ------------------------------------------------------------------------------- */
+
+/**
+ * GnnELU:
+ *
+ * The exponential linear unit, applied elementwise, as `torch.nn.ELU`:
+ * ELU(x) = x for x > 0, alpha × (exp(x) − 1) otherwise.
+ *
+ * It has no parameters; input and output have the same shape. PyTorch's `inplace` argument
+ * has no counterpart. The layer prints as PyTorch's: "ELU(alpha=1.0)".
+ *
+ * Since: 1.0
+ */
+struct _GnnELU
+{
+  GnnModule parent_instance;
+
+  double alpha;
+};
+
+enum {
+  ELU_PROP_0,
+  ELU_PROP_ALPHA,
+  ELU_N_PROPS
+};
+
+static GParamSpec *elu_properties[ELU_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnELU, gnn_elu, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_elu_forward (GnnModule *module,
+                 GnnArgs   *input,
+                 GError   **error)
+{
+  GnnTensor *x, *y;
+
+  x = first_tensor (input, "ELU", error);
+  if (x == NULL)
+    return NULL;
+  y = gnn_tensor_elu (x, GNN_ELU (module)->alpha, error);
+  if (y == NULL)
+    {
+      g_prefix_error (error, "ELU: ");
+      return NULL;
+    }
+  return args_take_tensor (y);
+}
+
+static char *
+gnn_elu_extra_repr (GnnModule *module)
+{
+  g_autofree char *alpha = python_float_repr (GNN_ELU (module)->alpha);
+
+  return g_strdup_printf ("alpha=%s", alpha);
+}
+
+static void
+gnn_elu_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case ELU_PROP_ALPHA:
+      g_value_set_double (value, GNN_ELU (object)->alpha);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_elu_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case ELU_PROP_ALPHA:
+      gnn_elu_set_alpha (GNN_ELU (object), g_value_get_double (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_elu_class_init (GnnELUClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_elu_get_property;
+  object_class->set_property = gnn_elu_set_property;
+  module_class->forward = gnn_elu_forward;
+  module_class->extra_repr = gnn_elu_extra_repr;
+
+  /**
+   * GnnELU:alpha:
+   *
+   * The value ELU tends to for large negative inputs, scaled (`alpha`); PyTorch's default
+   * is 1.0.
+   *
+   * Since: 1.0
+   */
+  elu_properties[ELU_PROP_ALPHA] =
+    g_param_spec_double ("alpha", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, ELU_N_PROPS, elu_properties);
+}
+
+static void
+gnn_elu_init (GnnELU *self)
+{
+  self->alpha = 1.0;
+}
+
+/**
+ * gnn_elu_new:
+ * @alpha: the scale of the negative part; PyTorch's default is 1.0
+ *
+ * Creates an ELU layer (`nn.ELU (alpha)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+GnnELU *
+gnn_elu_new (double alpha)
+{
+  return g_object_new (GNN_TYPE_ELU, "alpha", alpha, NULL);
+}
+
+/**
+ * gnn_elu_get_alpha:
+ * @self: an ELU layer
+ *
+ * Returns: the scale of the negative part
+ *
+ * Since: 1.0
+ */
+double
+gnn_elu_get_alpha (GnnELU *self)
+{
+  g_return_val_if_fail (GNN_IS_ELU (self), 0.0);
+  return self->alpha;
+}
+
+/**
+ * gnn_elu_set_alpha:
+ * @self: an ELU layer
+ * @alpha: the scale of the negative part
+ *
+ * Sets [property@Gnn.ELU:alpha]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+void
+gnn_elu_set_alpha (GnnELU *self,
+                   double  alpha)
+{
+  g_return_if_fail (GNN_IS_ELU (self));
+  if (self->alpha == alpha)
+    return;
+  self->alpha = alpha;
+  g_object_notify_by_pspec (G_OBJECT (self), elu_properties[ELU_PROP_ALPHA]);
+}
+
+/* ---- GELU ------------------------------------------------------------------------------ */
+
+/**
+ * GnnGELU:
+ *
+ * The Gaussian error linear unit, applied elementwise, as `torch.nn.GELU`:
+ * GELU(x) = x × Φ(x), with Φ the standard normal distribution function, or its tanh
+ * approximation when [property@Gnn.GELU:approximate] is "tanh".
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as
+ * PyTorch's: "GELU(approximate='none')".
+ *
+ * Since: 1.0
+ */
+struct _GnnGELU
+{
+  GnnModule parent_instance;
+
+  char *approximate;
+};
+
+enum {
+  GELU_PROP_0,
+  GELU_PROP_APPROXIMATE,
+  GELU_N_PROPS
+};
+
+static GParamSpec *gelu_properties[GELU_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnGELU, gnn_gelu, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_gelu_forward (GnnModule *module,
+                  GnnArgs   *input,
+                  GError   **error)
+{
+  GnnTensor *x, *y;
+
+  x = first_tensor (input, "GELU", error);
+  if (x == NULL)
+    return NULL;
+  y = gnn_tensor_gelu (x, GNN_GELU (module)->approximate, error);
+  if (y == NULL)
+    {
+      g_prefix_error (error, "GELU: ");
+      return NULL;
+    }
+  return args_take_tensor (y);
+}
+
+static char *
+gnn_gelu_extra_repr (GnnModule *module)
+{
+  return g_strdup_printf ("approximate='%s'", GNN_GELU (module)->approximate);
+}
+
+static void
+gnn_gelu_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case GELU_PROP_APPROXIMATE:
+      g_value_set_string (value, GNN_GELU (object)->approximate);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_gelu_set_property (GObject      *object,
+                       guint         prop_id,
+                       const GValue *value,
+                       GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case GELU_PROP_APPROXIMATE:
+      gnn_gelu_set_approximate (GNN_GELU (object), g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_gelu_finalize (GObject *object)
+{
+  g_free (GNN_GELU (object)->approximate);
+  G_OBJECT_CLASS (gnn_gelu_parent_class)->finalize (object);
+}
+
+static void
+gnn_gelu_class_init (GnnGELUClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_gelu_get_property;
+  object_class->set_property = gnn_gelu_set_property;
+  object_class->finalize = gnn_gelu_finalize;
+  module_class->forward = gnn_gelu_forward;
+  module_class->extra_repr = gnn_gelu_extra_repr;
+
+  /**
+   * GnnGELU:approximate:
+   *
+   * Which formula to use (`approximate`): "none" (the default, the exact one) or "tanh".
+   * Another value is an error at the next forward. Setting %NULL restores "none".
+   *
+   * Since: 1.0
+   */
+  gelu_properties[GELU_PROP_APPROXIMATE] =
+    g_param_spec_string ("approximate", NULL, NULL, "none",
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, GELU_N_PROPS, gelu_properties);
+}
+
+static void
+gnn_gelu_init (GnnGELU *self)
+{
+  self->approximate = g_strdup ("none");
+}
+
+/**
+ * gnn_gelu_new:
+ * @approximate: (nullable): "none" (the exact formula, also for %NULL) or "tanh"
+ *
+ * Creates a GELU layer (`nn.GELU (approximate)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+GnnGELU *
+gnn_gelu_new (const char *approximate)
+{
+  return g_object_new (GNN_TYPE_GELU, "approximate", approximate ? approximate : "none", NULL);
+}
+
+/**
+ * gnn_gelu_get_approximate:
+ * @self: a GELU layer
+ *
+ * Returns: (transfer none): "none" or "tanh"
+ *
+ * Since: 1.0
+ */
+const char *
+gnn_gelu_get_approximate (GnnGELU *self)
+{
+  g_return_val_if_fail (GNN_IS_GELU (self), NULL);
+  return self->approximate;
+}
+
+/**
+ * gnn_gelu_set_approximate:
+ * @self: a GELU layer
+ * @approximate: (nullable): "none" (also for %NULL) or "tanh"
+ *
+ * Sets [property@Gnn.GELU:approximate]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+void
+gnn_gelu_set_approximate (GnnGELU    *self,
+                          const char *approximate)
+{
+  g_return_if_fail (GNN_IS_GELU (self));
+  if (approximate == NULL)
+    approximate = "none";
+  if (g_strcmp0 (self->approximate, approximate) == 0)
+    return;
+  g_free (self->approximate);
+  self->approximate = g_strdup (approximate);
+  g_object_notify_by_pspec (G_OBJECT (self), gelu_properties[GELU_PROP_APPROXIMATE]);
+}
+
+/* ---- SiLU, Sigmoid, Tanh --------------------------------------------------------------- */
+
+#define DEFINE_PLAIN_ACTIVATION(TypeName, type_name, TYPE, Name, op)                          \
+  struct _##TypeName                                                                          \
+  {                                                                                           \
+    GnnModule parent_instance;                                                                \
+  };                                                                                          \
+                                                                                              \
+  G_DEFINE_FINAL_TYPE (TypeName, type_name, GNN_TYPE_MODULE)                                  \
+                                                                                              \
+  static GnnArgs *                                                                            \
+  type_name##_forward (GnnModule *module,                                                     \
+                       GnnArgs   *input,                                                      \
+                       GError   **error)                                                      \
+  {                                                                                           \
+    GnnTensor *x, *y;                                                                         \
+                                                                                              \
+    x = first_tensor (input, Name, error);                                                    \
+    if (x == NULL)                                                                            \
+      return NULL;                                                                            \
+    y = op (x, error);                                                                        \
+    if (y == NULL)                                                                            \
+      {                                                                                       \
+        g_prefix_error (error, Name ": ");                                                    \
+        return NULL;                                                                          \
+      }                                                                                       \
+    return args_take_tensor (y);                                                              \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_class_init (TypeName##Class *klass)                                             \
+  {                                                                                           \
+    GNN_MODULE_CLASS (klass)->forward = type_name##_forward;                                  \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_init (TypeName *self)                                                           \
+  {                                                                                           \
+  }                                                                                           \
+                                                                                              \
+  TypeName *                                                                                  \
+  type_name##_new (void)                                                                      \
+  {                                                                                           \
+    return g_object_new (TYPE, NULL);                                                         \
+  }
+
+/**
+ * GnnSiLU:
+ *
+ * The sigmoid linear unit (swish), applied elementwise, as `torch.nn.SiLU`:
+ * SiLU(x) = x × σ(x).
+ *
+ * It has no parameters; input and output have the same shape. PyTorch's `inplace` argument
+ * has no counterpart. The layer prints as "SiLU()".
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_silu_new:
+ *
+ * Creates a SiLU layer (`nn.SiLU ()`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+DEFINE_PLAIN_ACTIVATION (GnnSiLU, gnn_silu, GNN_TYPE_SILU, "SiLU", gnn_tensor_silu)
+
+/**
+ * GnnSigmoid:
+ *
+ * The logistic sigmoid, applied elementwise, as `torch.nn.Sigmoid`: σ(x) = 1 / (1 + exp(−x)).
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as
+ * "Sigmoid()".
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_sigmoid_new:
+ *
+ * Creates a Sigmoid layer (`nn.Sigmoid ()`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+DEFINE_PLAIN_ACTIVATION (GnnSigmoid, gnn_sigmoid, GNN_TYPE_SIGMOID, "Sigmoid", gnn_tensor_sigmoid)
+
+/**
+ * GnnTanh:
+ *
+ * The hyperbolic tangent, applied elementwise, as `torch.nn.Tanh`.
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as "Tanh()".
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_tanh_new:
+ *
+ * Creates a Tanh layer (`nn.Tanh ()`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+DEFINE_PLAIN_ACTIVATION (GnnTanh, gnn_tanh, GNN_TYPE_TANH, "Tanh", gnn_tensor_tanh)
+
+/* ---- Softmax, LogSoftmax --------------------------------------------------------------- */
+
+/* PyTorch's _get_softmax_dim, for a layer made with dim=None */
+static int
+softmax_dim (int      dim,
+             guint    ndim)
+{
+  if (dim != GNN_SOFTMAX_DIM_NONE)
+    return dim;
+  return (ndim == 0 || ndim == 1 || ndim == 3) ? 0 : 1;
+}
+
+static char *
+softmax_extra_repr (int dim)
+{
+  if (dim == GNN_SOFTMAX_DIM_NONE)
+    return g_strdup ("dim=None");
+  return g_strdup_printf ("dim=%d", dim);
+}
+
+#define DEFINE_SOFTMAX(TypeName, type_name, TYPE, CAST, IS, Name, op)                         \
+  struct _##TypeName                                                                          \
+  {                                                                                           \
+    GnnModule parent_instance;                                                                \
+                                                                                              \
+    int dim;                                                                                  \
+  };                                                                                          \
+                                                                                              \
+  static GParamSpec *type_name##_dim_pspec;                                                   \
+                                                                                              \
+  G_DEFINE_FINAL_TYPE (TypeName, type_name, GNN_TYPE_MODULE)                                  \
+                                                                                              \
+  static GnnArgs *                                                                            \
+  type_name##_forward (GnnModule *module,                                                     \
+                       GnnArgs   *input,                                                      \
+                       GError   **error)                                                      \
+  {                                                                                           \
+    GnnTensor *x, *y;                                                                         \
+                                                                                              \
+    x = first_tensor (input, Name, error);                                                    \
+    if (x == NULL)                                                                            \
+      return NULL;                                                                            \
+    y = op (x, softmax_dim (CAST (module)->dim, gnn_tensor_get_ndim (x)), error);             \
+    if (y == NULL)                                                                            \
+      {                                                                                       \
+        g_prefix_error (error, Name ": ");                                                    \
+        return NULL;                                                                          \
+      }                                                                                       \
+    return args_take_tensor (y);                                                              \
+  }                                                                                           \
+                                                                                              \
+  static char *                                                                               \
+  type_name##_extra_repr (GnnModule *module)                                                  \
+  {                                                                                           \
+    return softmax_extra_repr (CAST (module)->dim);                                           \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_get_property (GObject    *object,                                               \
+                            guint       prop_id,                                              \
+                            GValue     *value,                                                \
+                            GParamSpec *pspec)                                                \
+  {                                                                                           \
+    if (prop_id == 1)                                                                         \
+      g_value_set_int (value, CAST (object)->dim);                                            \
+    else                                                                                      \
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_set_property (GObject      *object,                                             \
+                            guint         prop_id,                                            \
+                            const GValue *value,                                              \
+                            GParamSpec   *pspec)                                              \
+  {                                                                                           \
+    if (prop_id == 1)                                                                         \
+      type_name##_set_dim (CAST (object), g_value_get_int (value));                           \
+    else                                                                                      \
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_class_init (TypeName##Class *klass)                                             \
+  {                                                                                           \
+    GObjectClass *object_class = G_OBJECT_CLASS (klass);                                      \
+    GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);                                  \
+                                                                                              \
+    object_class->get_property = type_name##_get_property;                                    \
+    object_class->set_property = type_name##_set_property;                                    \
+    module_class->forward = type_name##_forward;                                              \
+    module_class->extra_repr = type_name##_extra_repr;                                        \
+                                                                                              \
+    type_name##_dim_pspec =                                                                   \
+      g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, GNN_SOFTMAX_DIM_NONE,          \
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |      \
+                        G_PARAM_EXPLICIT_NOTIFY);                                             \
+    g_object_class_install_property (object_class, 1, type_name##_dim_pspec);                 \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_init (TypeName *self)                                                           \
+  {                                                                                           \
+    self->dim = GNN_SOFTMAX_DIM_NONE;                                                         \
+  }                                                                                           \
+                                                                                              \
+  TypeName *                                                                                  \
+  type_name##_new (int dim)                                                                   \
+  {                                                                                           \
+    return g_object_new (TYPE, "dim", dim, NULL);                                             \
+  }                                                                                           \
+                                                                                              \
+  int                                                                                         \
+  type_name##_get_dim (TypeName *self)                                                        \
+  {                                                                                           \
+    g_return_val_if_fail (IS (self), GNN_SOFTMAX_DIM_NONE);                                   \
+    return self->dim;                                                                         \
+  }                                                                                           \
+                                                                                              \
+  void                                                                                        \
+  type_name##_set_dim (TypeName *self,                                                        \
+                       int       dim)                                                         \
+  {                                                                                           \
+    g_return_if_fail (IS (self));                                                             \
+    if (self->dim == dim)                                                                     \
+      return;                                                                                 \
+    self->dim = dim;                                                                          \
+    g_object_notify_by_pspec (G_OBJECT (self), type_name##_dim_pspec);                        \
+  }
+
+/**
+ * GnnSoftmax:
+ *
+ * The softmax along one dimension, as `torch.nn.Softmax`:
+ * Softmax(x)ᵢ = exp(xᵢ) / Σⱼ exp(xⱼ).
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as
+ * PyTorch's: "Softmax(dim=1)", or "Softmax(dim=None)" when made without a dimension.
+ *
+ * Since: 1.0
+ */
+
+/**
+ * GnnSoftmax:dim:
+ *
+ * The dimension the softmax is taken along (`dim`); negative values count from the end.
+ * [const@Gnn.SOFTMAX_DIM_NONE] (the default) is PyTorch's `dim=None`: the dimension is then
+ * chosen from the input's as PyTorch's deprecated rule does (0 for 0, 1 or 3 dimensions,
+ * 1 otherwise).
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_softmax_new:
+ * @dim: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE] for PyTorch's `dim=None`
+ *
+ * Creates a Softmax layer (`nn.Softmax (dim)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_softmax_get_dim:
+ * @self: a Softmax layer
+ *
+ * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_softmax_set_dim:
+ * @self: a Softmax layer
+ * @dim: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
+ *
+ * Sets [property@Gnn.Softmax:dim]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_SOFTMAX,
+                "Softmax", gnn_tensor_softmax)
+
+/**
+ * GnnLogSoftmax:
+ *
+ * The logarithm of the softmax along one dimension, as `torch.nn.LogSoftmax`, computed
+ * without forming the softmax: LogSoftmax(x)ᵢ = xᵢ − log Σⱼ exp(xⱼ).
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as
+ * PyTorch's: "LogSoftmax(dim=1)", or "LogSoftmax(dim=None)" when made without a dimension.
+ *
+ * Since: 1.0
+ */
+
+/**
+ * GnnLogSoftmax:dim:
+ *
+ * The dimension the log-softmax is taken along (`dim`); negative values count from the
+ * end. [const@Gnn.SOFTMAX_DIM_NONE] (the default) is PyTorch's `dim=None`, with the same
+ * choice of dimension as [property@Gnn.Softmax:dim].
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_log_softmax_new:
+ * @dim: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE] for PyTorch's `dim=None`
+ *
+ * Creates a LogSoftmax layer (`nn.LogSoftmax (dim)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_log_softmax_get_dim:
+ * @self: a LogSoftmax layer
+ *
+ * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_log_softmax_set_dim:
+ * @self: a LogSoftmax layer
+ * @dim: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
+ *
+ * Sets [property@Gnn.LogSoftmax:dim]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+DEFINE_SOFTMAX (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_LOG_SOFTMAX, GNN_LOG_SOFTMAX,
+                GNN_IS_LOG_SOFTMAX, "LogSoftmax", gnn_tensor_log_softmax)

@@ -37,5 +37,54 @@ gboolean gnn_init_kaiming_uniform_              (GnnTensor    *tensor,
                                                  const char   *nonlinearity,
                                                  GnnGenerator *generator,
                                                  GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_normal_                       (GnnTensor    *tensor,
+                                                 double        mean,
+                                                 double        std,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_trunc_normal_                 (GnnTensor    *tensor,
+                                                 double        mean,
+                                                 double        std,
+                                                 double        a,
+                                                 double        b,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_constant_                     (GnnTensor    *tensor,
+                                                 double        val,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_zeros_                        (GnnTensor    *tensor,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_ones_                         (GnnTensor    *tensor,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_eye_                          (GnnTensor    *tensor,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_xavier_uniform_               (GnnTensor    *tensor,
+                                                 double        gain,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_xavier_normal_                (GnnTensor    *tensor,
+                                                 double        gain,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_kaiming_normal_               (GnnTensor    *tensor,
+                                                 double        a,
+                                                 const char   *mode,
+                                                 const char   *nonlinearity,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_init_orthogonal_                   (GnnTensor    *tensor,
+                                                 double        gain,
+                                                 GnnGenerator *generator,
+                                                 GError      **error);
 
 G_END_DECLS

@@ -378,11 +378,29 @@ ensure_gnn_types (void)
   g_type_ensure (GNN_TYPE_LINEAR);
   g_type_ensure (GNN_TYPE_RELU);
   g_type_ensure (GNN_TYPE_LEAKY_RELU);
+  g_type_ensure (GNN_TYPE_ELU);
+  g_type_ensure (GNN_TYPE_GELU);
+  g_type_ensure (GNN_TYPE_SILU);
+  g_type_ensure (GNN_TYPE_SIGMOID);
+  g_type_ensure (GNN_TYPE_TANH);
+  g_type_ensure (GNN_TYPE_SOFTMAX);
+  g_type_ensure (GNN_TYPE_LOG_SOFTMAX);
+  g_type_ensure (GNN_TYPE_IDENTITY);
+  g_type_ensure (GNN_TYPE_FLATTEN);
+  g_type_ensure (GNN_TYPE_UNFLATTEN);
+  g_type_ensure (GNN_TYPE_DROPOUT);
+  g_type_ensure (GNN_TYPE_DROPOUT2D);
+  g_type_ensure (GNN_TYPE_EMBEDDING);
+  g_type_ensure (GNN_TYPE_BILINEAR);
   g_type_ensure (GNN_TYPE_SEQUENTIAL);
   g_type_ensure (GNN_TYPE_MODULE_LIST);
   g_type_ensure (GNN_TYPE_MODULE_DICT);
   g_type_ensure (GNN_TYPE_PARAMETER_LIST);
   g_type_ensure (GNN_TYPE_PARAMETER_DICT);
+  g_type_ensure (GNN_TYPE_BATCH_NORM1D);
+  g_type_ensure (GNN_TYPE_BATCH_NORM2D);
+  g_type_ensure (GNN_TYPE_LAYER_NORM);
+  g_type_ensure (GNN_TYPE_GROUP_NORM);
 }
 
 /**

@@ -1,0 +1,1652 @@
+/* gnn-layers.c: GnnIdentity, GnnFlatten, GnnUnflatten, GnnDropout, GnnDropout2d,
+ * GnnEmbedding, GnnBilinear
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-module-private.h"
+#include "core/gnn-tensor-private.h"
+#include "gnn-layers.h"
+#include "gnn-init.h"
+
+#define RW_CONSTRUCT (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | \
+                      G_PARAM_EXPLICIT_NOTIFY)
+#define RW_CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | \
+                           G_PARAM_EXPLICIT_NOTIFY)
+
+static GnnTensor *
+first_tensor (GnnArgs    *input,
+              const char *name,
+              GError    **error)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+
+  if (x == NULL)
+    g_prefix_error (error, "%s: ", name);
+  return x;
+}
+
+static GnnArgs *
+args_take_tensor (GnnTensor *t)
+{
+  GnnArgs *args = gnn_args_new_tensor (t);
+
+  g_object_unref (t);
+  return args;
+}
+
+static GnnArgs *
+take_or_prefix (GnnTensor  *t,
+                const char *name,
+                GError    **error)
+{
+  if (t == NULL)
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  return args_take_tensor (t);
+}
+
+/* Python's repr of a float, for the p of the dropout layers: enough for values written as
+ * decimals (0.5, 0.25, 0.1), which the shortest round-trip %g form reproduces */
+static char *
+float_repr (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  int precision;
+
+  for (precision = 1; precision < 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  if (precision == 17)
+    g_ascii_formatd (buf, sizeof buf, "%.17g", value);
+  if (strpbrk (buf, ".en") == NULL)
+    return g_strconcat (buf, ".0", NULL);
+  return g_strdup (buf);
+}
+
+static GnnParameter *
+find_parameter (GnnModule  *module,
+                const char *name)
+{
+  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (module)->parameters, name);
+
+  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
+}
+
+static GnnParameter *
+new_parameter (const gint64 *shape,
+               guint         ndim,
+               GnnDtype      dtype,
+               GError      **error)
+{
+  g_autoptr(GnnTensor) data = gnn_tensor_new_empty (shape, ndim, dtype, NULL, error);
+
+  if (data == NULL)
+    return NULL;
+  return gnn_parameter_new (data, TRUE, error);
+}
+
+/* ---- Identity -------------------------------------------------------------------------- */
+
+/**
+ * GnnIdentity:
+ *
+ * A placeholder that returns its input, as `torch.nn.Identity`: the same tensor object,
+ * untouched. It has no parameters and prints as "Identity()".
+ *
+ * Since: 1.0
+ */
+struct _GnnIdentity
+{
+  GnnModule parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnIdentity, gnn_identity, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_identity_forward (GnnModule *module,
+                      GnnArgs   *input,
+                      GError   **error)
+{
+  GnnTensor *x = first_tensor (input, "Identity", error);
+
+  return x ? gnn_args_new_tensor (x) : NULL;
+}
+
+static void
+gnn_identity_class_init (GnnIdentityClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_identity_forward;
+}
+
+static void
+gnn_identity_init (GnnIdentity *self)
+{
+}
+
+/**
+ * gnn_identity_new:
+ *
+ * Creates an Identity layer (`nn.Identity ()`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+GnnIdentity *
+gnn_identity_new (void)
+{
+  return g_object_new (GNN_TYPE_IDENTITY, NULL);
+}
+
+/* ---- Flatten --------------------------------------------------------------------------- */
+
+/**
+ * GnnFlatten:
+ *
+ * Flattens a range of dimensions into one, as `torch.nn.Flatten`: an input of shape
+ * (N, C, H, W) becomes (N, C×H×W) with the defaults start_dim=1, end_dim=-1.
+ *
+ * It has no parameters and prints as PyTorch's: "Flatten(start_dim=1, end_dim=-1)".
+ *
+ * Since: 1.0
+ */
+struct _GnnFlatten
+{
+  GnnModule parent_instance;
+
+  int start_dim;
+  int end_dim;
+};
+
+enum {
+  FLATTEN_PROP_0,
+  FLATTEN_PROP_START_DIM,
+  FLATTEN_PROP_END_DIM,
+  FLATTEN_N_PROPS
+};
+
+static GParamSpec *flatten_properties[FLATTEN_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnFlatten, gnn_flatten, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_flatten_forward (GnnModule *module,
+                     GnnArgs   *input,
+                     GError   **error)
+{
+  GnnFlatten *self = GNN_FLATTEN (module);
+  GnnTensor *x = first_tensor (input, "Flatten", error);
+
+  if (x == NULL)
+    return NULL;
+  return take_or_prefix (gnn_tensor_flatten (x, self->start_dim, self->end_dim, error),
+                         "Flatten", error);
+}
+
+static char *
+gnn_flatten_extra_repr (GnnModule *module)
+{
+  GnnFlatten *self = GNN_FLATTEN (module);
+
+  return g_strdup_printf ("start_dim=%d, end_dim=%d", self->start_dim, self->end_dim);
+}
+
+static void
+gnn_flatten_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  GnnFlatten *self = GNN_FLATTEN (object);
+
+  switch (prop_id)
+    {
+    case FLATTEN_PROP_START_DIM:
+      g_value_set_int (value, self->start_dim);
+      break;
+    case FLATTEN_PROP_END_DIM:
+      g_value_set_int (value, self->end_dim);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_flatten_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  GnnFlatten *self = GNN_FLATTEN (object);
+  int v = g_value_get_int (value);
+
+  switch (prop_id)
+    {
+    case FLATTEN_PROP_START_DIM:
+      if (self->start_dim == v)
+        return;
+      self->start_dim = v;
+      break;
+    case FLATTEN_PROP_END_DIM:
+      if (self->end_dim == v)
+        return;
+      self->end_dim = v;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_object_notify_by_pspec (object, pspec);
+}
+
+static void
+gnn_flatten_class_init (GnnFlattenClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_flatten_get_property;
+  object_class->set_property = gnn_flatten_set_property;
+  module_class->forward = gnn_flatten_forward;
+  module_class->extra_repr = gnn_flatten_extra_repr;
+
+  /**
+   * GnnFlatten:start-dim:
+   *
+   * The first dimension to flatten (`start_dim`, default 1); negative counts from the end.
+   *
+   * Since: 1.0
+   */
+  flatten_properties[FLATTEN_PROP_START_DIM] =
+    g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1, RW_CONSTRUCT);
+
+  /**
+   * GnnFlatten:end-dim:
+   *
+   * The last dimension to flatten (`end_dim`, default -1); negative counts from the end.
+   *
+   * Since: 1.0
+   */
+  flatten_properties[FLATTEN_PROP_END_DIM] =
+    g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1, RW_CONSTRUCT);
+
+  g_object_class_install_properties (object_class, FLATTEN_N_PROPS, flatten_properties);
+}
+
+static void
+gnn_flatten_init (GnnFlatten *self)
+{
+  self->start_dim = 1;
+  self->end_dim = -1;
+}
+
+/**
+ * gnn_flatten_new:
+ * @start_dim: the first dimension to flatten; PyTorch's default is 1
+ * @end_dim: the last dimension to flatten; PyTorch's default is -1
+ *
+ * Creates a Flatten layer (`nn.Flatten (start_dim, end_dim)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+GnnFlatten *
+gnn_flatten_new (int start_dim,
+                 int end_dim)
+{
+  return g_object_new (GNN_TYPE_FLATTEN, "start-dim", start_dim, "end-dim", end_dim, NULL);
+}
+
+/* ---- Unflatten ------------------------------------------------------------------------- */
+
+/**
+ * GnnUnflatten:
+ *
+ * Splits one dimension into several, as `torch.nn.Unflatten`: with dim=1 and
+ * unflattened_size=(2, 5), an input of shape (N, 10, …) becomes (N, 2, 5, …). One size may
+ * be -1, inferred from the others.
+ *
+ * The sizes are the property [property@Gnn.Unflatten:unflattened-size], a #GVariant of type
+ * "ax" (an array of int64), which every binding can read and write. The layer has no
+ * parameters and prints as PyTorch's: "Unflatten(dim=1, unflattened_size=(2, 5))".
+ *
+ * Since: 1.0
+ */
+struct _GnnUnflatten
+{
+  GnnModule parent_instance;
+
+  int dim;
+  GVariant *sizes; /* "ax", never NULL */
+};
+
+enum {
+  UNFLATTEN_PROP_0,
+  UNFLATTEN_PROP_DIM,
+  UNFLATTEN_PROP_UNFLATTENED_SIZE,
+  UNFLATTEN_N_PROPS
+};
+
+static GParamSpec *unflatten_properties[UNFLATTEN_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnUnflatten, gnn_unflatten, GNN_TYPE_MODULE)
+
+static char *
+sizes_to_string (const gint64 *sizes,
+                 gsize         n,
+                 gboolean      tuple)
+{
+  GString *s = g_string_new (tuple ? "(" : "[");
+
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", sizes[i]);
+  if (tuple && n == 1)
+    g_string_append_c (s, ',');
+  g_string_append_c (s, tuple ? ')' : ']');
+  return g_string_free (s, FALSE);
+}
+
+static GnnArgs *
+gnn_unflatten_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnUnflatten *self = GNN_UNFLATTEN (module);
+  const gint64 *shape, *sizes;
+  g_autofree gint64 *new_shape = NULL;
+  gsize n_sizes;
+  gint64 product = 1, size;
+  int infer = -1, d;
+  guint ndim, k = 0;
+  GnnTensor *x;
+
+  x = first_tensor (input, "Unflatten", error);
+  if (x == NULL)
+    return NULL;
+  shape = gnn_tensor_get_shape (x, &ndim);
+  sizes = g_variant_get_fixed_array (self->sizes, &n_sizes, sizeof (gint64));
+  d = self->dim < 0 ? self->dim + (int) ndim : self->dim;
+  if (d < 0 || d >= (int) ndim)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Unflatten: dimension %d out of range for an input of shape %s",
+                   self->dim, s);
+      return NULL;
+    }
+  if (n_sizes == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "Unflatten: unflattened_size must be non-empty");
+      return NULL;
+    }
+  for (gsize i = 0; i < n_sizes; i++)
+    {
+      if (sizes[i] == -1 && infer < 0)
+        infer = (int) i;
+      else if (sizes[i] < 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "Unflatten: invalid size %" G_GINT64_FORMAT " in unflattened_size", sizes[i]);
+          return NULL;
+        }
+      else
+        product *= sizes[i];
+    }
+  size = shape[d];
+  if ((infer < 0 && product != size) ||
+      (infer >= 0 && (product == 0 || size % product != 0)))
+    {
+      g_autofree char *want = sizes_to_string (sizes, n_sizes, FALSE);
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Unflatten: sizes %s don't multiply up to the size of dim %d (%" G_GINT64_FORMAT
+                   ") in the input of shape %s", want, self->dim, size, s);
+      return NULL;
+    }
+  new_shape = g_new (gint64, ndim - 1 + n_sizes);
+  for (int i = 0; i < d; i++)
+    new_shape[k++] = shape[i];
+  for (gsize i = 0; i < n_sizes; i++)
+    new_shape[k++] = (int) i == infer ? size / product : sizes[i];
+  for (guint i = d + 1; i < ndim; i++)
+    new_shape[k++] = shape[i];
+  return take_or_prefix (gnn_tensor_reshape (x, new_shape, k, error), "Unflatten", error);
+}
+
+static char *
+gnn_unflatten_extra_repr (GnnModule *module)
+{
+  GnnUnflatten *self = GNN_UNFLATTEN (module);
+  gsize n;
+  const gint64 *sizes = g_variant_get_fixed_array (self->sizes, &n, sizeof (gint64));
+  g_autofree char *s = sizes_to_string (sizes, n, TRUE);
+
+  return g_strdup_printf ("dim=%d, unflattened_size=%s", self->dim, s);
+}
+
+static void
+gnn_unflatten_set_sizes (GnnUnflatten *self,
+                         GVariant     *sizes)
+{
+  if (sizes == NULL)
+    sizes = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0, sizeof (gint64));
+  g_variant_ref_sink (sizes);
+  if (self->sizes && g_variant_equal (self->sizes, sizes))
+    {
+      g_variant_unref (sizes);
+      return;
+    }
+  g_clear_pointer (&self->sizes, g_variant_unref);
+  self->sizes = sizes;
+  g_object_notify_by_pspec (G_OBJECT (self), unflatten_properties[UNFLATTEN_PROP_UNFLATTENED_SIZE]);
+}
+
+static void
+gnn_unflatten_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  GnnUnflatten *self = GNN_UNFLATTEN (object);
+
+  switch (prop_id)
+    {
+    case UNFLATTEN_PROP_DIM:
+      g_value_set_int (value, self->dim);
+      break;
+    case UNFLATTEN_PROP_UNFLATTENED_SIZE:
+      g_value_set_variant (value, self->sizes);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_unflatten_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  GnnUnflatten *self = GNN_UNFLATTEN (object);
+
+  switch (prop_id)
+    {
+    case UNFLATTEN_PROP_DIM:
+      if (self->dim != g_value_get_int (value))
+        {
+          self->dim = g_value_get_int (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case UNFLATTEN_PROP_UNFLATTENED_SIZE:
+      gnn_unflatten_set_sizes (self, g_value_get_variant (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_unflatten_finalize (GObject *object)
+{
+  g_clear_pointer (&GNN_UNFLATTEN (object)->sizes, g_variant_unref);
+  G_OBJECT_CLASS (gnn_unflatten_parent_class)->finalize (object);
+}
+
+static void
+gnn_unflatten_class_init (GnnUnflattenClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_unflatten_get_property;
+  object_class->set_property = gnn_unflatten_set_property;
+  object_class->finalize = gnn_unflatten_finalize;
+  module_class->forward = gnn_unflatten_forward;
+  module_class->extra_repr = gnn_unflatten_extra_repr;
+
+  /**
+   * GnnUnflatten:dim:
+   *
+   * The dimension to split (`dim`); negative counts from the end.
+   *
+   * Since: 1.0
+   */
+  unflatten_properties[UNFLATTEN_PROP_DIM] =
+    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0, RW_CONSTRUCT);
+
+  /**
+   * GnnUnflatten:unflattened-size:
+   *
+   * The sizes the dimension is split into (`unflattened_size`), as a #GVariant of type "ax";
+   * at most one may be -1. From Python: `GLib.Variant('ax', [2, 5])`. Setting %NULL sets
+   * the empty array, which forward refuses.
+   *
+   * Since: 1.0
+   */
+  unflatten_properties[UNFLATTEN_PROP_UNFLATTENED_SIZE] =
+    g_param_spec_variant ("unflattened-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
+                          RW_CONSTRUCT);
+
+  g_object_class_install_properties (object_class, UNFLATTEN_N_PROPS, unflatten_properties);
+}
+
+static void
+gnn_unflatten_init (GnnUnflatten *self)
+{
+  self->sizes = g_variant_ref_sink (g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0,
+                                                               sizeof (gint64)));
+}
+
+/**
+ * gnn_unflatten_new:
+ * @dim: the dimension to split; negative counts from the end
+ * @unflattened_size: (array length=n_sizes): the sizes it is split into; one may be -1
+ * @n_sizes: the number of sizes
+ *
+ * Creates an Unflatten layer (`nn.Unflatten (dim, unflattened_size)`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+GnnUnflatten *
+gnn_unflatten_new (int           dim,
+                   const gint64 *unflattened_size,
+                   gsize         n_sizes)
+{
+  g_return_val_if_fail (unflattened_size != NULL || n_sizes == 0, NULL);
+  return g_object_new (GNN_TYPE_UNFLATTEN,
+                       "dim", dim,
+                       "unflattened-size",
+                       g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, unflattened_size, n_sizes,
+                                                  sizeof (gint64)),
+                       NULL);
+}
+
+/**
+ * gnn_unflatten_get_unflattened_size:
+ * @self: an Unflatten layer
+ * @n_sizes: (out): the number of sizes
+ *
+ * Returns: (array length=n_sizes) (transfer none): the sizes the dimension is split into,
+ *   valid until the property changes
+ *
+ * Since: 1.0
+ */
+const gint64 *
+gnn_unflatten_get_unflattened_size (GnnUnflatten *self,
+                                    gsize        *n_sizes)
+{
+  g_return_val_if_fail (GNN_IS_UNFLATTEN (self), NULL);
+  g_return_val_if_fail (n_sizes != NULL, NULL);
+  return g_variant_get_fixed_array (self->sizes, n_sizes, sizeof (gint64));
+}
+
+/* ---- Dropout, Dropout2d ---------------------------------------------------------------- */
+
+static gboolean
+check_p (const char *name,
+         double      p,
+         GError    **error)
+{
+  if (!(p >= 0 && p <= 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: dropout probability has to be between 0 and 1, but got %g", name, p);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* PyTorch's _dropout (and _dropout<feature>): identity when p is 0 or in eval mode, input × 0
+ * when p is 1, otherwise input × noise with noise of @noise_shape drawn as Bernoulli(1 − p)
+ * from the default generator and divided by 1 − p; the product broadcasts noise over the
+ * dimensions it has size 1 in, and its backward multiplies by the same noise. */
+static GnnTensor *
+dropout (GnnTensor    *x,
+         double        p,
+         gboolean      training,
+         const gint64 *noise_shape,
+         guint         ndim,
+         GError      **error)
+{
+  g_autoptr(GnnTensor) u = NULL, keep = NULL, mask = NULL, noise = NULL;
+  g_autoptr(GnnDevice) device = NULL;
+  g_autofree char *device_name = NULL;
+  GnnDtype dtype = gnn_tensor_get_dtype (x);
+
+  if (!training || p == 0 || gnn_tensor_get_numel (x) == 0)
+    return g_object_ref (x);
+  if (p == 1)
+    return gnn_tensor_mul_scalar (x, 0.0, error);
+  if (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64)
+    dtype = GNN_DTYPE_FLOAT32;
+  device = gnn_tensor_get_device (x);
+  device_name = gnn_device_to_string (device);
+  u = gnn_tensor_new_rand (noise_shape, ndim, NULL, dtype, device_name, error);
+  if (u == NULL)
+    return NULL;
+  keep = gnn_tensor_lt_scalar (u, 1 - p, error);
+  if (keep == NULL)
+    return NULL;
+  mask = gnn_tensor_to_dtype (keep, dtype, error);
+  if (mask == NULL)
+    return NULL;
+  noise = gnn_tensor_div_scalar (mask, 1 - p, error);
+  if (noise == NULL)
+    return NULL;
+  return gnn_tensor_mul (x, noise, error);
+}
+
+#define DEFINE_DROPOUT(TypeName, type_name, TYPE, CAST, IS, Name)                              \
+  struct _##TypeName                                                                          \
+  {                                                                                           \
+    GnnModule parent_instance;                                                                \
+                                                                                              \
+    double p;                                                                                 \
+  };                                                                                          \
+                                                                                              \
+  static GParamSpec *type_name##_p_pspec;                                                     \
+                                                                                              \
+  G_DEFINE_FINAL_TYPE (TypeName, type_name, GNN_TYPE_MODULE)                                  \
+                                                                                              \
+  static GnnArgs *type_name##_forward (GnnModule *module, GnnArgs *input, GError **error);    \
+                                                                                              \
+  static char *                                                                               \
+  type_name##_extra_repr (GnnModule *module)                                                  \
+  {                                                                                           \
+    g_autofree char *p = float_repr (CAST (module)->p);                                       \
+                                                                                              \
+    return g_strdup_printf ("p=%s, inplace=False", p);                                        \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_get_property (GObject    *object,                                               \
+                            guint       prop_id,                                              \
+                            GValue     *value,                                                \
+                            GParamSpec *pspec)                                                \
+  {                                                                                           \
+    if (prop_id == 1)                                                                         \
+      g_value_set_double (value, CAST (object)->p);                                           \
+    else                                                                                      \
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_set_property (GObject      *object,                                             \
+                            guint         prop_id,                                            \
+                            const GValue *value,                                              \
+                            GParamSpec   *pspec)                                              \
+  {                                                                                           \
+    if (prop_id == 1)                                                                         \
+      type_name##_set_p (CAST (object), g_value_get_double (value));                          \
+    else                                                                                      \
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_class_init (TypeName##Class *klass)                                             \
+  {                                                                                           \
+    GObjectClass *object_class = G_OBJECT_CLASS (klass);                                      \
+    GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);                                  \
+                                                                                              \
+    object_class->get_property = type_name##_get_property;                                    \
+    object_class->set_property = type_name##_set_property;                                    \
+    module_class->forward = type_name##_forward;                                              \
+    module_class->extra_repr = type_name##_extra_repr;                                        \
+                                                                                              \
+    type_name##_p_pspec = g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5, RW_CONSTRUCT); \
+    g_object_class_install_property (object_class, 1, type_name##_p_pspec);                   \
+  }                                                                                           \
+                                                                                              \
+  static void                                                                                 \
+  type_name##_init (TypeName *self)                                                           \
+  {                                                                                           \
+    self->p = 0.5;                                                                            \
+  }                                                                                           \
+                                                                                              \
+  TypeName *                                                                                  \
+  type_name##_new (double   p,                                                                \
+                   GError **error)                                                            \
+  {                                                                                           \
+    if (!check_p (Name, p, error))                                                            \
+      return NULL;                                                                            \
+    return g_object_new (TYPE, "p", p, NULL);                                                 \
+  }                                                                                           \
+                                                                                              \
+  double                                                                                      \
+  type_name##_get_p (TypeName *self)                                                          \
+  {                                                                                           \
+    g_return_val_if_fail (IS (self), 0.0);                                                    \
+    return self->p;                                                                           \
+  }                                                                                           \
+                                                                                              \
+  void                                                                                        \
+  type_name##_set_p (TypeName *self,                                                          \
+                     double    p)                                                             \
+  {                                                                                           \
+    g_return_if_fail (IS (self));                                                             \
+    g_return_if_fail (p >= 0 && p <= 1);                                                      \
+    if (self->p == p)                                                                         \
+      return;                                                                                 \
+    self->p = p;                                                                              \
+    g_object_notify_by_pspec (G_OBJECT (self), type_name##_p_pspec);                          \
+  }
+
+/**
+ * GnnDropout:
+ *
+ * Randomly zeroes elements during training, as `torch.nn.Dropout`: in training mode (see
+ * [method@Gnn.Module.train]) each element is kept with probability 1 − p, drawn from the
+ * default [class@Gnn.Generator], and the kept ones are scaled by 1 / (1 − p); the backward
+ * multiplies the gradient by the same mask and scale. In evaluation mode, or with p = 0, the
+ * input tensor itself is returned; with p = 1 the output is input × 0 (zeros, and NaN where
+ * the input is NaN or infinite, as PyTorch's).
+ *
+ * It has no parameters and prints as PyTorch's: "Dropout(p=0.5, inplace=False)"; PyTorch's
+ * `inplace` argument has no counterpart.
+ *
+ * Since: 1.0
+ */
+
+/**
+ * GnnDropout:p:
+ *
+ * The probability of zeroing an element (`p`), between 0 and 1; PyTorch's default is 0.5.
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout_new:
+ * @p: the probability of zeroing an element, between 0 and 1; PyTorch's default is 0.5
+ * @error: return location for a #GError
+ *
+ * Creates a Dropout layer (`nn.Dropout (p)`).
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout_get_p:
+ * @self: a Dropout layer
+ *
+ * Returns: the probability of zeroing an element
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout_set_p:
+ * @self: a Dropout layer
+ * @p: the probability of zeroing an element, between 0 and 1
+ *
+ * Sets [property@Gnn.Dropout:p]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+DEFINE_DROPOUT (GnnDropout, gnn_dropout, GNN_TYPE_DROPOUT, GNN_DROPOUT, GNN_IS_DROPOUT, "Dropout")
+
+static GnnArgs *
+gnn_dropout_forward (GnnModule *module,
+                     GnnArgs   *input,
+                     GError   **error)
+{
+  GnnTensor *x = first_tensor (input, "Dropout", error);
+  const gint64 *shape;
+  guint ndim;
+
+  if (x == NULL)
+    return NULL;
+  shape = gnn_tensor_get_shape (x, &ndim);
+  return take_or_prefix (dropout (x, GNN_DROPOUT (module)->p, gnn_module_get_training (module),
+                                  shape, ndim, error),
+                         "Dropout", error);
+}
+
+/**
+ * GnnDropout2d:
+ *
+ * Randomly zeroes whole channels during training, as `torch.nn.Dropout2d`: for an input of
+ * shape (N, C, H, W), each of the N × C channels is kept with probability 1 − p (drawn from
+ * the default [class@Gnn.Generator]) and scaled by 1 / (1 − p), or zeroed entirely; the
+ * backward uses the same mask. Evaluation mode, p = 0 and p = 1 behave as in
+ * [class@Gnn.Dropout].
+ *
+ * The channels are those of dimension 1 whatever the number of dimensions (at least 2), as
+ * PyTorch's `feature_dropout` computes it: a 3-D input is read as (N, C, L), which is what
+ * PyTorch (up to 2.x) does at run time despite its documentation's (C, H, W), with a warning.
+ *
+ * It has no parameters and prints as PyTorch's: "Dropout2d(p=0.5, inplace=False)".
+ *
+ * Since: 1.0
+ */
+
+/**
+ * GnnDropout2d:p:
+ *
+ * The probability of zeroing a channel (`p`), between 0 and 1; PyTorch's default is 0.5.
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout2d_new:
+ * @p: the probability of zeroing a channel, between 0 and 1; PyTorch's default is 0.5
+ * @error: return location for a #GError
+ *
+ * Creates a Dropout2d layer (`nn.Dropout2d (p)`).
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout2d_get_p:
+ * @self: a Dropout2d layer
+ *
+ * Returns: the probability of zeroing a channel
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_dropout2d_set_p:
+ * @self: a Dropout2d layer
+ * @p: the probability of zeroing a channel, between 0 and 1
+ *
+ * Sets [property@Gnn.Dropout2d:p]; the next forward uses it.
+ *
+ * Since: 1.0
+ */
+DEFINE_DROPOUT (GnnDropout2d, gnn_dropout2d, GNN_TYPE_DROPOUT2D, GNN_DROPOUT2D, GNN_IS_DROPOUT2D,
+                "Dropout2d")
+
+static GnnArgs *
+gnn_dropout2d_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnTensor *x = first_tensor (input, "Dropout2d", error);
+  g_autofree gint64 *noise_shape = NULL;
+  const gint64 *shape;
+  guint ndim;
+
+  if (x == NULL)
+    return NULL;
+  shape = gnn_tensor_get_shape (x, &ndim);
+  if (ndim < 2)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Dropout2d: expected an input of shape (N, C, H, W) (at least 2 dimensions), got shape %s",
+                   s);
+      return NULL;
+    }
+  noise_shape = g_new (gint64, ndim);
+  for (guint i = 0; i < ndim; i++)
+    noise_shape[i] = i < 2 ? shape[i] : 1;
+  return take_or_prefix (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module),
+                                  noise_shape, ndim, error),
+                         "Dropout2d", error);
+}
+
+/* ---- Embedding ------------------------------------------------------------------------- */
+
+/**
+ * GnnEmbedding:
+ *
+ * A lookup table of vectors, as `torch.nn.Embedding`: the output for an int64 tensor of
+ * indices of any shape (*) has shape (*, embedding_dim), row i of the parameter `weight`
+ * (of shape (num_embeddings, embedding_dim)) for each index i. An index outside
+ * [0, num_embeddings) is an error.
+ *
+ * The weight is initialised from N(0, 1) with the default [class@Gnn.Generator] (so the
+ * numbers differ from PyTorch's), the padding row, when there is one, set to zeros.
+ *
+ * [property@Gnn.Embedding:padding-idx] names a row whose gradient is always zero, as
+ * PyTorch's `padding_idx`; [const@Gnn.EMBEDDING_NO_PADDING] stands for `None`. A negative
+ * value counts from the end, and reading the property after construction gives the
+ * row itself, as PyTorch stores it.
+ *
+ * PyTorch's `max_norm`, `norm_type`, `scale_grad_by_freq` and `sparse` have no counterpart.
+ * The layer prints as PyTorch's: "Embedding(10, 3)" or "Embedding(10, 3, padding_idx=0)".
+ *
+ * Since: 1.0
+ */
+struct _GnnEmbedding
+{
+  GnnModule parent_instance;
+
+  gint64 num_embeddings;
+  gint64 embedding_dim;
+  gint64 padding_idx;
+  GnnDtype dtype;
+};
+
+enum {
+  EMB_PROP_0,
+  EMB_PROP_NUM_EMBEDDINGS,
+  EMB_PROP_EMBEDDING_DIM,
+  EMB_PROP_PADDING_IDX,
+  EMB_PROP_DTYPE,
+  EMB_N_PROPS
+};
+
+static GParamSpec *emb_properties[EMB_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE)
+
+static gboolean
+gnn_embedding_setup (GnnModule *module,
+                     GError   **error)
+{
+  GnnEmbedding *self = GNN_EMBEDDING (module);
+  gint64 shape[2] = { self->num_embeddings, self->embedding_dim };
+  g_autoptr(GnnTensor) data = NULL;
+  g_autoptr(GnnParameter) weight = NULL;
+
+  if (!GNN_MODULE_CLASS (gnn_embedding_parent_class)->setup (module, error))
+    return FALSE;
+  if (self->num_embeddings < 0 || self->embedding_dim < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Embedding: Trying to create tensor with negative dimension: num_embeddings=%"
+                   G_GINT64_FORMAT ", embedding_dim=%" G_GINT64_FORMAT,
+                   self->num_embeddings, self->embedding_dim);
+      return FALSE;
+    }
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
+    {
+      if (self->padding_idx >= self->num_embeddings || self->padding_idx < -self->num_embeddings)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "Embedding: padding_idx %" G_GINT64_FORMAT " must be within num_embeddings (%"
+                       G_GINT64_FORMAT ")", self->padding_idx, self->num_embeddings);
+          return FALSE;
+        }
+      if (self->padding_idx < 0)
+        self->padding_idx += self->num_embeddings;
+    }
+  data = gnn_tensor_new_randn (shape, 2, NULL, self->dtype, NULL, error);
+  if (data == NULL)
+    return FALSE;
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
+    {
+      g_autoptr(GnnTensor) row = gnn_tensor_select (data, 0, self->padding_idx, error);
+
+      if (row == NULL || !gnn_tensor_zero_ (row, error))
+        return FALSE;
+    }
+  weight = gnn_parameter_new (data, TRUE, error);
+  if (weight == NULL)
+    return FALSE;
+  return gnn_module_register_parameter (module, "weight", weight, error);
+}
+
+static GnnArgs *
+gnn_embedding_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnEmbedding *self = GNN_EMBEDDING (module);
+  g_autoptr(GnnTensor) flat = NULL, rows = NULL, table = NULL;
+  g_autofree gint64 *out_shape = NULL;
+  GnnParameter *weight;
+  const gint64 *shape;
+  gint64 numel;
+  guint ndim;
+  GnnTensor *idx;
+
+  idx = first_tensor (input, "Embedding", error);
+  if (idx == NULL)
+    return NULL;
+  if (gnn_tensor_get_dtype (idx) != GNN_DTYPE_INT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "Embedding: expected indices of dtype int64, got %s",
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (idx)));
+      return NULL;
+    }
+  weight = find_parameter (module, "weight");
+  if (weight == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "Embedding has no parameter `weight`");
+      return NULL;
+    }
+  shape = gnn_tensor_get_shape (idx, &ndim);
+  numel = gnn_tensor_get_numel (idx);
+  flat = gnn_tensor_reshape (idx, &numel, 1, error);
+  if (flat == NULL)
+    goto fail;
+
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING &&
+      self->padding_idx < gnn_tensor_get_size (GNN_TENSOR (weight), 0, NULL))
+    {
+      /* the padding row takes part with its value but passes no gradient to the weight */
+      g_autoptr(GnnTensor) keep = NULL, keep_row = NULL, frozen = NULL;
+      g_autoptr(GnnDevice) device = gnn_tensor_get_device (GNN_TENSOR (weight));
+      g_autofree char *device_name = gnn_device_to_string (device);
+      gint64 mshape[2] = { gnn_tensor_get_size (GNN_TENSOR (weight), 0, NULL), 1 };
+
+      keep = gnn_tensor_new_ones (mshape, 2, GNN_DTYPE_BOOL, device_name, error);
+      if (keep == NULL)
+        goto fail;
+      keep_row = gnn_tensor_select (keep, 0, self->padding_idx, error);
+      if (keep_row == NULL || !gnn_tensor_zero_ (keep_row, error))
+        goto fail;
+      frozen = gnn_tensor_detach (GNN_TENSOR (weight));
+      table = gnn_where (keep, GNN_TENSOR (weight), frozen, error);
+    }
+  else
+    table = g_object_ref (GNN_TENSOR (weight));
+  if (table == NULL)
+    goto fail;
+
+  rows = gnn_tensor_index_select (table, 0, flat, error);
+  if (rows == NULL)
+    goto fail;
+  out_shape = g_new (gint64, ndim + 1);
+  memcpy (out_shape, shape, ndim * sizeof (gint64));
+  out_shape[ndim] = gnn_tensor_get_size (GNN_TENSOR (weight), 1, NULL);
+  return take_or_prefix (gnn_tensor_reshape (rows, out_shape, ndim + 1, error), "Embedding", error);
+
+fail:
+  g_prefix_error (error, "Embedding: ");
+  return NULL;
+}
+
+static char *
+gnn_embedding_extra_repr (GnnModule *module)
+{
+  GnnEmbedding *self = GNN_EMBEDDING (module);
+
+  if (self->padding_idx == GNN_EMBEDDING_NO_PADDING)
+    return g_strdup_printf ("%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT,
+                            self->num_embeddings, self->embedding_dim);
+  return g_strdup_printf ("%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", padding_idx=%" G_GINT64_FORMAT,
+                          self->num_embeddings, self->embedding_dim, self->padding_idx);
+}
+
+static GnnDtype
+embedding_dtype (GnnEmbedding *self)
+{
+  GnnParameter *weight = find_parameter (GNN_MODULE (self), "weight");
+
+  return weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype;
+}
+
+static void
+gnn_embedding_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  GnnEmbedding *self = GNN_EMBEDDING (object);
+
+  switch (prop_id)
+    {
+    case EMB_PROP_NUM_EMBEDDINGS:
+      g_value_set_int64 (value, self->num_embeddings);
+      break;
+    case EMB_PROP_EMBEDDING_DIM:
+      g_value_set_int64 (value, self->embedding_dim);
+      break;
+    case EMB_PROP_PADDING_IDX:
+      g_value_set_int64 (value, self->padding_idx);
+      break;
+    case EMB_PROP_DTYPE:
+      g_value_set_enum (value, embedding_dtype (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_embedding_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  GnnEmbedding *self = GNN_EMBEDDING (object);
+
+  switch (prop_id)
+    {
+    case EMB_PROP_NUM_EMBEDDINGS:
+      self->num_embeddings = g_value_get_int64 (value);
+      break;
+    case EMB_PROP_EMBEDDING_DIM:
+      self->embedding_dim = g_value_get_int64 (value);
+      break;
+    case EMB_PROP_PADDING_IDX:
+      self->padding_idx = g_value_get_int64 (value);
+      break;
+    case EMB_PROP_DTYPE:
+      self->dtype = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_embedding_class_init (GnnEmbeddingClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_embedding_get_property;
+  object_class->set_property = gnn_embedding_set_property;
+  module_class->setup = gnn_embedding_setup;
+  module_class->forward = gnn_embedding_forward;
+  module_class->extra_repr = gnn_embedding_extra_repr;
+
+  /**
+   * GnnEmbedding:num-embeddings:
+   *
+   * The number of rows of the table (`num_embeddings`).
+   *
+   * Since: 1.0
+   */
+  emb_properties[EMB_PROP_NUM_EMBEDDINGS] =
+    g_param_spec_int64 ("num-embeddings", NULL, NULL, G_MININT64, G_MAXINT64, 0, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnEmbedding:embedding-dim:
+   *
+   * The size of each row (`embedding_dim`).
+   *
+   * Since: 1.0
+   */
+  emb_properties[EMB_PROP_EMBEDDING_DIM] =
+    g_param_spec_int64 ("embedding-dim", NULL, NULL, G_MININT64, G_MAXINT64, 0, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnEmbedding:padding-idx:
+   *
+   * The row that gets no gradient (`padding_idx`), or [const@Gnn.EMBEDDING_NO_PADDING]
+   * (the default) for none. A negative value counts from the end; once the layer is
+   * constructed the property holds the row itself.
+   *
+   * Since: 1.0
+   */
+  emb_properties[EMB_PROP_PADDING_IDX] =
+    g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64,
+                        GNN_EMBEDDING_NO_PADDING, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnEmbedding:dtype:
+   *
+   * The floating-point element type of the weight (PyTorch's `dtype` factory argument);
+   * read after construction, it is the weight's dtype.
+   *
+   * Since: 1.0
+   */
+  emb_properties[EMB_PROP_DTYPE] =
+    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, RW_CONSTRUCT_ONLY);
+
+  g_object_class_install_properties (object_class, EMB_N_PROPS, emb_properties);
+}
+
+static void
+gnn_embedding_init (GnnEmbedding *self)
+{
+  self->padding_idx = GNN_EMBEDDING_NO_PADDING;
+  self->dtype = GNN_DTYPE_FLOAT32;
+}
+
+/**
+ * gnn_embedding_new:
+ * @num_embeddings: the number of rows
+ * @embedding_dim: the size of each row
+ * @padding_idx: the row that gets no gradient, or [const@Gnn.EMBEDDING_NO_PADDING]
+ * @dtype: the floating-point element type of the weight
+ * @error: return location for a #GError
+ *
+ * Creates an embedding table (`nn.Embedding (num_embeddings, embedding_dim, padding_idx,
+ * dtype=dtype)`), initialised from N(0, 1) with the padding row zeroed.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when a size is negative or
+ *   @padding_idx is out of range
+ *
+ * Since: 1.0
+ */
+GnnEmbedding *
+gnn_embedding_new (gint64     num_embeddings,
+                   gint64     embedding_dim,
+                   gint64     padding_idx,
+                   GnnDtype   dtype,
+                   GError   **error)
+{
+  GnnEmbedding *self = g_object_new (GNN_TYPE_EMBEDDING,
+                                     "num-embeddings", num_embeddings,
+                                     "embedding-dim", embedding_dim,
+                                     "padding-idx", padding_idx,
+                                     "dtype", dtype,
+                                     NULL);
+
+  if (!gnn_module_setup (GNN_MODULE (self), error))
+    {
+      g_object_unref (self);
+      return NULL;
+    }
+  return self;
+}
+
+/**
+ * gnn_embedding_get_num_embeddings:
+ * @self: an Embedding layer
+ *
+ * Returns: the number of rows
+ *
+ * Since: 1.0
+ */
+gint64
+gnn_embedding_get_num_embeddings (GnnEmbedding *self)
+{
+  g_return_val_if_fail (GNN_IS_EMBEDDING (self), 0);
+  return self->num_embeddings;
+}
+
+/**
+ * gnn_embedding_get_embedding_dim:
+ * @self: an Embedding layer
+ *
+ * Returns: the size of each row
+ *
+ * Since: 1.0
+ */
+gint64
+gnn_embedding_get_embedding_dim (GnnEmbedding *self)
+{
+  g_return_val_if_fail (GNN_IS_EMBEDDING (self), 0);
+  return self->embedding_dim;
+}
+
+/**
+ * gnn_embedding_get_padding_idx:
+ * @self: an Embedding layer
+ *
+ * Returns: the padding row, or [const@Gnn.EMBEDDING_NO_PADDING]
+ *
+ * Since: 1.0
+ */
+gint64
+gnn_embedding_get_padding_idx (GnnEmbedding *self)
+{
+  g_return_val_if_fail (GNN_IS_EMBEDDING (self), GNN_EMBEDDING_NO_PADDING);
+  return self->padding_idx;
+}
+
+/* ---- Bilinear -------------------------------------------------------------------------- */
+
+/**
+ * GnnBilinear:
+ *
+ * A bilinear transformation of two inputs, as `torch.nn.Bilinear`:
+ * yₖ = x₁ᵀ Aₖ x₂ + bₖ.
+ *
+ * The layer holds the parameters `weight`, of shape (out_features, in1_features,
+ * in2_features), and `bias`, of shape (out_features) (registered empty without a bias, as in
+ * [class@Gnn.Linear]). Both are initialised as PyTorch's `reset_parameters` does, from
+ * U(-1/√in1_features, 1/√in1_features), with the default [class@Gnn.Generator].
+ *
+ * Forward takes two positional tensors, of shapes (*, in1_features) and (*, in2_features)
+ * with the same leading dimensions; the output has shape (*, out_features). It is composed
+ * of a matrix product, a product and a sum, so its gradients come from theirs.
+ * The layer prints as PyTorch's:
+ * "Bilinear(in1_features=2, in2_features=3, out_features=4, bias=True)".
+ *
+ * Since: 1.0
+ */
+struct _GnnBilinear
+{
+  GnnModule parent_instance;
+
+  int in1_features;
+  int in2_features;
+  int out_features;
+  gboolean bias;
+  GnnDtype dtype;
+};
+
+enum {
+  BIL_PROP_0,
+  BIL_PROP_IN1_FEATURES,
+  BIL_PROP_IN2_FEATURES,
+  BIL_PROP_OUT_FEATURES,
+  BIL_PROP_BIAS,
+  BIL_PROP_DTYPE,
+  BIL_N_PROPS
+};
+
+static GParamSpec *bil_properties[BIL_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnBilinear, gnn_bilinear, GNN_TYPE_MODULE)
+
+static gboolean
+gnn_bilinear_setup (GnnModule *module,
+                    GError   **error)
+{
+  GnnBilinear *self = GNN_BILINEAR (module);
+  g_autoptr(GnnParameter) weight = NULL;
+  g_autoptr(GnnParameter) bias = NULL;
+  gint64 wshape[3] = { self->out_features, self->in1_features, self->in2_features };
+  gint64 bshape[1] = { self->out_features };
+  double bound = self->in1_features > 0 ? 1 / sqrt ((double) self->in1_features) : 0;
+
+  if (!GNN_MODULE_CLASS (gnn_bilinear_parent_class)->setup (module, error))
+    return FALSE;
+  weight = new_parameter (wshape, 3, self->dtype, error);
+  if (weight == NULL || !gnn_module_register_parameter (module, "weight", weight, error))
+    return FALSE;
+  if (!gnn_init_uniform_ (GNN_TENSOR (weight), -bound, bound, NULL, error))
+    return FALSE;
+  if (self->bias)
+    {
+      bias = new_parameter (bshape, 1, self->dtype, error);
+      if (bias == NULL || !gnn_init_uniform_ (GNN_TENSOR (bias), -bound, bound, NULL, error))
+        return FALSE;
+    }
+  return gnn_module_register_parameter (module, "bias", bias, error);
+}
+
+static GnnArgs *
+gnn_bilinear_forward (GnnModule *module,
+                      GnnArgs   *input,
+                      GError   **error)
+{
+  GnnBilinear *self = GNN_BILINEAR (module);
+  g_autoptr(GnnTensor) x1f = NULL, x2f = NULL, wp = NULL, wr = NULL, t = NULL, t3 = NULL;
+  g_autoptr(GnnTensor) x2u = NULL, prod = NULL, s = NULL, y = NULL;
+  g_autofree gint64 *out_shape = NULL;
+  const gint64 *shape1, *shape2;
+  GnnParameter *weight, *bias;
+  GnnTensor *x1, *x2;
+  guint nd1, nd2;
+  gint64 batch = 1;
+  int perm[3] = { 1, 0, 2 };
+  int sum_dim = 2;
+
+  x1 = first_tensor (input, "Bilinear", error);
+  if (x1 == NULL)
+    return NULL;
+  x2 = gnn_args_get_tensor (input, 1, error);
+  if (x2 == NULL)
+    {
+      g_prefix_error (error, "Bilinear: second input: ");
+      return NULL;
+    }
+  shape1 = gnn_tensor_get_shape (x1, &nd1);
+  shape2 = gnn_tensor_get_shape (x2, &nd2);
+  if (nd1 == 0 || shape1[nd1 - 1] != self->in1_features ||
+      nd2 == 0 || shape2[nd2 - 1] != self->in2_features ||
+      nd1 != nd2 || memcmp (shape1, shape2, (nd1 - 1) * sizeof (gint64)) != 0)
+    {
+      g_autofree char *s1 = gnn_shape_to_string (nd1, shape1);
+      g_autofree char *s2 = gnn_shape_to_string (nd2, shape2);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Bilinear: expected inputs of shapes (*, %d) and (*, %d) with the same leading "
+                   "dimensions, got shapes %s and %s",
+                   self->in1_features, self->in2_features, s1, s2);
+      return NULL;
+    }
+  weight = find_parameter (module, "weight");
+  if (weight == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "Bilinear has no parameter `weight`");
+      return NULL;
+    }
+  bias = find_parameter (module, "bias");
+  for (guint i = 0; i + 1 < nd1; i++)
+    batch *= shape1[i];
+
+  {
+    gint64 s1[2] = { batch, self->in1_features };
+    gint64 s2[2] = { batch, self->in2_features };
+    gint64 sw[2] = { self->in1_features, (gint64) self->out_features * self->in2_features };
+    gint64 st[3] = { batch, self->out_features, self->in2_features };
+
+    if (!(x1f = gnn_tensor_reshape (x1, s1, 2, error)) ||
+        !(x2f = gnn_tensor_reshape (x2, s2, 2, error)) ||
+        !(wp = gnn_tensor_permute (GNN_TENSOR (weight), perm, 3, error)) ||
+        !(wr = gnn_tensor_reshape (wp, sw, 2, error)) ||
+        !(t = gnn_tensor_matmul (x1f, wr, error)) ||
+        !(t3 = gnn_tensor_reshape (t, st, 3, error)) ||
+        !(x2u = gnn_tensor_unsqueeze (x2f, 1, error)) ||
+        !(prod = gnn_tensor_mul (t3, x2u, error)) ||
+        !(s = gnn_tensor_sum (prod, &sum_dim, 1, FALSE, error)))
+      goto fail;
+  }
+  if (bias)
+    y = gnn_tensor_add (s, GNN_TENSOR (bias), 1.0, error);
+  else
+    y = g_object_ref (s);
+  if (y == NULL)
+    goto fail;
+  out_shape = g_new (gint64, nd1);
+  memcpy (out_shape, shape1, (nd1 - 1) * sizeof (gint64));
+  out_shape[nd1 - 1] = self->out_features;
+  return take_or_prefix (gnn_tensor_reshape (y, out_shape, nd1, error), "Bilinear", error);
+
+fail:
+  g_prefix_error (error, "Bilinear: ");
+  return NULL;
+}
+
+static char *
+gnn_bilinear_extra_repr (GnnModule *module)
+{
+  GnnBilinear *self = GNN_BILINEAR (module);
+
+  return g_strdup_printf ("in1_features=%d, in2_features=%d, out_features=%d, bias=%s",
+                          self->in1_features, self->in2_features, self->out_features,
+                          find_parameter (module, "bias") ? "True" : "False");
+}
+
+static void
+gnn_bilinear_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  GnnBilinear *self = GNN_BILINEAR (object);
+  GnnParameter *weight;
+
+  switch (prop_id)
+    {
+    case BIL_PROP_IN1_FEATURES:
+      g_value_set_int (value, self->in1_features);
+      break;
+    case BIL_PROP_IN2_FEATURES:
+      g_value_set_int (value, self->in2_features);
+      break;
+    case BIL_PROP_OUT_FEATURES:
+      g_value_set_int (value, self->out_features);
+      break;
+    case BIL_PROP_BIAS:
+      g_value_set_boolean (value, self->bias);
+      break;
+    case BIL_PROP_DTYPE:
+      weight = find_parameter (GNN_MODULE (self), "weight");
+      g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_bilinear_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  GnnBilinear *self = GNN_BILINEAR (object);
+
+  switch (prop_id)
+    {
+    case BIL_PROP_IN1_FEATURES:
+      self->in1_features = g_value_get_int (value);
+      break;
+    case BIL_PROP_IN2_FEATURES:
+      self->in2_features = g_value_get_int (value);
+      break;
+    case BIL_PROP_OUT_FEATURES:
+      self->out_features = g_value_get_int (value);
+      break;
+    case BIL_PROP_BIAS:
+      self->bias = g_value_get_boolean (value);
+      break;
+    case BIL_PROP_DTYPE:
+      self->dtype = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_bilinear_class_init (GnnBilinearClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_bilinear_get_property;
+  object_class->set_property = gnn_bilinear_set_property;
+  module_class->setup = gnn_bilinear_setup;
+  module_class->forward = gnn_bilinear_forward;
+  module_class->extra_repr = gnn_bilinear_extra_repr;
+
+  /**
+   * GnnBilinear:in1-features:
+   *
+   * The size of each sample of the first input (`in1_features`).
+   *
+   * Since: 1.0
+   */
+  bil_properties[BIL_PROP_IN1_FEATURES] =
+    g_param_spec_int ("in1-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnBilinear:in2-features:
+   *
+   * The size of each sample of the second input (`in2_features`).
+   *
+   * Since: 1.0
+   */
+  bil_properties[BIL_PROP_IN2_FEATURES] =
+    g_param_spec_int ("in2-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnBilinear:out-features:
+   *
+   * The size of each output sample (`out_features`).
+   *
+   * Since: 1.0
+   */
+  bil_properties[BIL_PROP_OUT_FEATURES] =
+    g_param_spec_int ("out-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnBilinear:bias:
+   *
+   * Whether the layer learns an additive bias (`bias`).
+   *
+   * Since: 1.0
+   */
+  bil_properties[BIL_PROP_BIAS] =
+    g_param_spec_boolean ("bias", NULL, NULL, TRUE, RW_CONSTRUCT_ONLY);
+
+  /**
+   * GnnBilinear:dtype:
+   *
+   * The floating-point element type of the parameters (PyTorch's `dtype` factory argument);
+   * read after construction, it is the weight's dtype.
+   *
+   * Since: 1.0
+   */
+  bil_properties[BIL_PROP_DTYPE] =
+    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, RW_CONSTRUCT_ONLY);
+
+  g_object_class_install_properties (object_class, BIL_N_PROPS, bil_properties);
+}
+
+static void
+gnn_bilinear_init (GnnBilinear *self)
+{
+  self->bias = TRUE;
+  self->dtype = GNN_DTYPE_FLOAT32;
+}
+
+/**
+ * gnn_bilinear_new:
+ * @in1_features: the size of each sample of the first input
+ * @in2_features: the size of each sample of the second input
+ * @out_features: the size of each output sample
+ * @bias: whether the layer learns an additive bias
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates a bilinear layer (`nn.Bilinear (in1_features, in2_features, out_features, bias,
+ * dtype=dtype)`), initialised as PyTorch initialises it.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when a size is negative or
+ *   the parameters could not be made
+ *
+ * Since: 1.0
+ */
+GnnBilinear *
+gnn_bilinear_new (int        in1_features,
+                  int        in2_features,
+                  int        out_features,
+                  gboolean   bias,
+                  GnnDtype   dtype,
+                  GError   **error)
+{
+  GnnBilinear *self;
+
+  if (in1_features < 0 || in2_features < 0 || out_features < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Bilinear: Trying to create tensor with negative dimension: in1_features=%d, "
+                   "in2_features=%d, out_features=%d", in1_features, in2_features, out_features);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_BILINEAR,
+                       "in1-features", in1_features,
+                       "in2-features", in2_features,
+                       "out-features", out_features,
+                       "bias", bias,
+                       "dtype", dtype,
+                       NULL);
+  if (!gnn_module_setup (GNN_MODULE (self), error))
+    {
+      g_object_unref (self);
+      return NULL;
+    }
+  return self;
+}
