@@ -27,6 +27,8 @@
 #include "nn/gnn-module.h"
 #include "nn/gnn-init.h"
 #include "nn/gnn-linear.h"
+#include "nn/gnn-conv.h"
+#include "nn/gnn-pool.h"
 #include "nn/gnn-activation.h"
 #include "nn/gnn-layers.h"
 #include "nn/gnn-containers.h"

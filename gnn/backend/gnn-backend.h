@@ -94,6 +94,31 @@ G_BEGIN_DECLS
  * @GNN_BACKEND_OP_SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]; i0 outer, i1 the size of out's indexed
  *   dimension, i2 inner, i3 index size
  * @GNN_BACKEND_OP_ONE_HOT: out[j, c] = in0[j] == c, i0 classes
+ * @GNN_BACKEND_OP_IM2COL: out[n, (c * kh + ki) * kw + kj, oy, ox] = in0[n, c, oy * sh - ph + ki * dh,
+ *   ox * sw - pw + kj * dw], 0 where that position lies outside in0; in0 (N, C, H, W), out contiguous
+ *   (N, C * kh * kw, OH, OW), OH and OW read from out's shape (so a larger OH/OW pads on the bottom/right
+ *   as well). The geometry packs two 32-bit values per slot, the H value in the high half:
+ *   i0 = kh << 32 | kw, i1 = sh << 32 | sw, i2 = ph << 32 | pw, i3 = dh << 32 | dw (all ≥ 0, k, s, d ≥ 1)
+ * @GNN_BACKEND_OP_COL2IM: the adjoint of IM2COL: out (N, C, H, W), contiguous, is set to the sum over every
+ *   column entry in0[n, (c * kh + ki) * kw + kj, oy, ox] of the position IM2COL reads it from (entries
+ *   outside out are dropped); in0 (N, C * kh * kw, OH, OW); i0..i3 as IM2COL
+ * @GNN_BACKEND_OP_MAX_POOL2D: out[n, c, oy, ox] = the max of in0[n, c, oy * sh - ph + ki * dh, ox * sw - pw + kj * dw]
+ *   over the positions inside in0 (ki < kh, kj < kw), NaN propagating, and out2 (int64) its index y * W + x in the
+ *   (H, W) plane, the first one on ties; in0 (N, C, H, W), out and out2 contiguous (N, C, OH, OW), OH and OW read
+ *   from out's shape; i0..i3 packed as IM2COL (kernel, stride, padding, dilation)
+ * @GNN_BACKEND_OP_MAX_POOL2D_BACKWARD: out (N, C, H, W), contiguous, is set to zero, then out[n, c, in1[n, c, oy, ox]]
+ *   += in0[n, c, oy, ox] (in0 grad and in1 int64 indices, both (N, C, OH, OW), as MAX_POOL2D gives them)
+ * @GNN_BACKEND_OP_AVG_POOL2D: PyTorch's avg_pool2d: out[n, c, oy, ox] = Σ in0 over the window [oy * sh - ph, + kh) ×
+ *   [ox * sw - pw, + kw) clipped to in0, divided by s0 when s0 > 0 (divisor_override), else by the window's size
+ *   clipped to the padded input (i3 = 1, count_include_pad) or to in0 (i3 = 0); 0 for a window wholly outside;
+ *   in0 (N, C, H, W), out contiguous (N, C, OH, OW) (OH, OW from out); i0..i2 packed as IM2COL
+ * @GNN_BACKEND_OP_AVG_POOL2D_BACKWARD: out (N, C, H, W), contiguous, is set to zero, then each in0[n, c, oy, ox]
+ *   (the grad, (N, C, OH, OW)) divided as AVG_POOL2D divides is added over its window; i0..i3 and s0 as AVG_POOL2D
+ * @GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D: PyTorch's adaptive_avg_pool2d: out[n, c, oy, ox] = the mean of in0[n, c] over
+ *   rows [⌊oy · H / OH⌋, ⌈(oy + 1) · H / OH⌉) and columns [⌊ox · W / OW⌋, ⌈(ox + 1) · W / OW⌉); in0 (N, C, H, W), out
+ *   contiguous (N, C, OH, OW), OH and OW read from out's shape; no i[] or s[] parameters
+ * @GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD: out (N, C, H, W), contiguous, is set to zero, then each in0[n, c, oy, ox]
+ *   (the grad, (N, C, OH, OW)) divided by its window's size is added over that window (windows as ADAPTIVE_AVG_POOL2D)
  * @GNN_BACKEND_OP_N_OPS: the number of ops in this version of the interface
  *
  * The kernels a backend may implement, dispatched through the backend's `run` function with
@@ -161,6 +186,14 @@ typedef enum {
   GNN_BACKEND_OP_GATHER,
   GNN_BACKEND_OP_SCATTER_ADD,
   GNN_BACKEND_OP_ONE_HOT,
+  GNN_BACKEND_OP_IM2COL,
+  GNN_BACKEND_OP_COL2IM,
+  GNN_BACKEND_OP_MAX_POOL2D,
+  GNN_BACKEND_OP_MAX_POOL2D_BACKWARD,
+  GNN_BACKEND_OP_AVG_POOL2D,
+  GNN_BACKEND_OP_AVG_POOL2D_BACKWARD,
+  GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D,
+  GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
   GNN_BACKEND_OP_N_OPS
 } GnnBackendOp;
 

@@ -401,6 +401,12 @@ ensure_gnn_types (void)
   g_type_ensure (GNN_TYPE_BATCH_NORM2D);
   g_type_ensure (GNN_TYPE_LAYER_NORM);
   g_type_ensure (GNN_TYPE_GROUP_NORM);
+  g_type_ensure (GNN_TYPE_CONV1D);
+  g_type_ensure (GNN_TYPE_CONV2D);
+  g_type_ensure (GNN_TYPE_CONV_TRANSPOSE2D);
+  g_type_ensure (GNN_TYPE_MAX_POOL2D);
+  g_type_ensure (GNN_TYPE_AVG_POOL2D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL2D);
 }
 
 /**

@@ -97,6 +97,41 @@ GnnDtype   gnn_result_dtype           (GnnTensor *a,
 
 gulong     gnn_autograd_next_hook_id  (void);
 
+/* Convolution with @name prefixing errors; @same pads as PyTorch's padding='same' (stride 1,
+ * the odd extra at the end), ignoring @padding. 4-d / 3-d input for 2-d, 3-d / 2-d for 1-d. */
+GnnTensor *gnn_conv2d_internal        (const char   *name,
+                                       GnnTensor    *input,
+                                       GnnTensor    *weight,
+                                       GnnTensor    *bias,
+                                       const gint64 *stride,
+                                       const gint64 *padding,
+                                       const gint64 *dilation,
+                                       gint64        groups,
+                                       gboolean      same,
+                                       GError      **error);
+GnnTensor *gnn_max_pool2d_internal    (const char *name, GnnTensor *input, const gint64 *kernel_size,
+                                       const gint64 *stride, const gint64 *padding, const gint64 *dilation,
+                                       gboolean ceil_mode, GnnTensor **indices, GError **error);
+GnnTensor *gnn_avg_pool2d_internal    (const char *name, GnnTensor *input, const gint64 *kernel_size,
+                                       const gint64 *stride, const gint64 *padding, gboolean ceil_mode,
+                                       gboolean count_include_pad, gint64 divisor_override, GError **error);
+GnnTensor *gnn_adaptive_avg_pool2d_internal (const char *name, GnnTensor *input, const gint64 *output_size,
+                                             GError **error);
+GnnTensor *gnn_conv_transpose2d_internal (const char *name, GnnTensor *input, GnnTensor *weight, GnnTensor *bias,
+                                          const gint64 *stride, const gint64 *padding,
+                                          const gint64 *output_padding, gint64 groups,
+                                          const gint64 *dilation, GError **error);
+GnnTensor *gnn_conv1d_internal        (const char   *name,
+                                       GnnTensor    *input,
+                                       GnnTensor    *weight,
+                                       GnnTensor    *bias,
+                                       gint64        stride,
+                                       gint64        padding,
+                                       gint64        dilation,
+                                       gint64        groups,
+                                       gboolean      same,
+                                       GError      **error);
+
 /* The CPU backend's parallel loop: calls func (ctx, begin, end) over [0, n) in chunks of at
  * least @grain, on gnn's threads. Used by the CPU kernels. */
 typedef void (*GnnParallelFunc) (gpointer ctx, gint64 begin, gint64 end);

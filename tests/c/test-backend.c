@@ -575,6 +575,7 @@ typedef enum {
   LAYOUT_GATHER,
   LAYOUT_SCATTER_ADD,
   LAYOUT_ONE_HOT,
+  LAYOUT_IMAGE,         /* an image (2, 3, 6, 7) and its columns or pooled form, geometry packed in i0..i3 */
 } Layout;
 
 typedef struct {
@@ -599,6 +600,7 @@ typedef struct {
 #define F16 GNN_DTYPE_FLOAT16
 #define BF16 GNN_DTYPE_BFLOAT16
 #define OP(x) GNN_BACKEND_OP_##x
+#define P2(h, w) ((gint64) (((guint64) (h) << 32) | (guint64) (w)))
 
 #define EW(name, op, dt, odt, n, lo, hi, ...) \
   { name, OP (op), LAYOUT_ELEMENTWISE, dt, odt, n, lo, hi, FALSE, __VA_ARGS__ }
@@ -740,6 +742,17 @@ static const KernelCase kernel_cases[] = {
   { "scatter-add/f32", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3, 4 } },
   { "scatter-add/f64", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE, { 0 }, { 3, 4, 1, 6 } },
   { "one-hot/i64", OP (ONE_HOT), LAYOUT_ONE_HOT, I64, I64, 1, 0, 0, TRUE, { 0 }, { 4 } },
+
+  /* convolution and pooling of a (2, 3, 6, 7) image; i0..i3 = (kh, kw), (sh, sw), (ph, pw), (dh, dw) */
+  { "im2col/f32", OP (IM2COL), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (1, 2) } },
+  { "col2im/f64", OP (COL2IM), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (1, 2) } },
+  { "max-pool2d/f32", OP (MAX_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (2, 1) } },
+  { "max-pool2d-backward/f64", OP (MAX_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 2, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (2, 1) } },
+  { "avg-pool2d/f32", OP (AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 2), P2 (1, 1), 1 } },
+  { "avg-pool2d/f64-exclude-pad", OP (AVG_POOL2D), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { P2 (3, 3), P2 (2, 1), P2 (1, 1), 0 } },
+  { "avg-pool2d-backward/f64", OP (AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 3 }, { P2 (2, 3), P2 (1, 2), P2 (1, 1), 0 } },
+  { "adaptive-avg-pool2d/f32", OP (ADAPTIVE_AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 0 } },
+  { "adaptive-avg-pool2d-backward/f64", OP (ADAPTIVE_AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 0 } },
 };
 
 /* A host operand: memory and the kernel's view of it. */
@@ -997,6 +1010,34 @@ test_compare_kernel (gconstpointer data)
 
         operand_init (&in[0], GNN_DTYPE_INT64, 1, &n, KIND_CONTIGUOUS, rng, 0, c->i[0] - 1, TRUE);
         operand_init (&out, c->out_dtype, 2, shape, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+      }
+      break;
+    case LAYOUT_IMAGE:
+      {
+        const gint64 N = 2, C = 3, H = 6, W = 7;
+        gint64 kh = c->i[0] >> 32, kw = c->i[0] & 0xffffffff, sh = c->i[1] >> 32, sw = c->i[1] & 0xffffffff;
+        gint64 ph = c->i[2] >> 32, pw = c->i[2] & 0xffffffff;
+        gboolean dilated = c->op == OP (IM2COL) || c->op == OP (COL2IM) || c->op == OP (MAX_POOL2D) ||
+                           c->op == OP (MAX_POOL2D_BACKWARD);
+        gint64 dh = dilated ? c->i[3] >> 32 : 1, dw = dilated ? c->i[3] & 0xffffffff : 1;
+        gboolean adaptive = c->op == OP (ADAPTIVE_AVG_POOL2D) || c->op == OP (ADAPTIVE_AVG_POOL2D_BACKWARD);
+        gint64 oh = adaptive ? 4 : (H + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
+        gint64 ow = adaptive ? 3 : (W + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+        gboolean cols = c->op == OP (IM2COL) || c->op == OP (COL2IM);
+        const gint64 image[] = { N, C, H, W };
+        const gint64 other[] = { N, cols ? C * kh * kw : C, oh, ow };
+        gboolean to_image = c->op == OP (COL2IM) || c->op == OP (MAX_POOL2D_BACKWARD) ||
+                            c->op == OP (AVG_POOL2D_BACKWARD) || c->op == OP (ADAPTIVE_AVG_POOL2D_BACKWARD);
+
+        operand_init (&in[0], c->dtype, 4, to_image ? other : image, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        operand_init (&out, c->out_dtype, 4, to_image ? image : other, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        if (c->op == OP (MAX_POOL2D_BACKWARD))
+          operand_init (&in[1], GNN_DTYPE_INT64, 4, other, KIND_CONTIGUOUS, rng, 0, H * W - 1, TRUE);
+        if (c->op == OP (MAX_POOL2D))
+          {
+            operand_init (&out2, GNN_DTYPE_INT64, 4, other, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            has_out2 = TRUE;
+          }
       }
       break;
     }

@@ -497,6 +497,59 @@ op_one_hot (GnnTensor **x, GError **e)
   return labels ? gnn_tensor_one_hot (labels, 4, e) : NULL;
 }
 
+/* im2col / col2im: a (1, 1, 3, 4) image and a (1, 1, 3, 4) kernel with padding, stride and
+ * dilation; conv1d through the same kernels */
+static GnnTensor *
+op_conv2d (GnnTensor **x, GError **e)
+{
+  const gint64 stride[2] = { 1, 2 }, padding[2] = { 1, 2 }, dilation[2] = { 1, 1 };
+  g_autoptr(GnnTensor) img = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 1, 3, 4), 4, e);
+  g_autoptr(GnnTensor) w = img ? gnn_tensor_view (x[1], GNN_TEST_SHAPE (1, 1, 3, 4), 4, e) : NULL;
+  return w ? gnn_tensor_conv2d (img, w, NULL, stride, padding, dilation, 1, e) : NULL;
+}
+
+static GnnTensor *
+op_conv_transpose2d (GnnTensor **x, GError **e)
+{
+  const gint64 stride[2] = { 2, 1 }, padding[2] = { 0, 1 }, output_padding[2] = { 1, 0 }, dilation[2] = { 1, 1 };
+  g_autoptr(GnnTensor) img = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  g_autoptr(GnnTensor) w = img ? gnn_tensor_view (x[1], GNN_TEST_SHAPE (2, 3, 1, 2), 4, e) : NULL;
+  return w ? gnn_tensor_conv_transpose2d (img, w, NULL, stride, padding, output_padding, 1, dilation, e) : NULL;
+}
+
+static GnnTensor *
+op_conv1d (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) w = gnn_tensor_view (x[1], GNN_TEST_SHAPE (2, 3, 2), 3, e);
+  return w ? gnn_tensor_conv1d (x[0], w, NULL, 1, 1, 2, 1, e) : NULL;
+}
+
+/* max / avg pooling of a (1, 3, 4) image, with padding and ceil_mode */
+static GnnTensor *
+op_max_pool2d (GnnTensor **x, GError **e)
+{
+  const gint64 k[2] = { 2, 2 }, s[2] = { 1, 2 }, p[2] = { 1, 1 };
+  g_autoptr(GnnTensor) img = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 3, 4), 3, e);
+  g_autoptr(GnnTensor) idx = NULL;
+  return img ? gnn_tensor_max_pool2d (img, k, s, p, NULL, TRUE, &idx, e) : NULL;
+}
+
+static GnnTensor *
+op_avg_pool2d (GnnTensor **x, GError **e)
+{
+  const gint64 k[2] = { 2, 3 }, p[2] = { 1, 1 };
+  g_autoptr(GnnTensor) img = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 3, 4), 3, e);
+  return img ? gnn_tensor_avg_pool2d (img, k, NULL, p, TRUE, FALSE, 0, e) : NULL;
+}
+
+static GnnTensor *
+op_adaptive_avg_pool2d (GnnTensor **x, GError **e)
+{
+  const gint64 size[2] = { 2, 3 };
+  g_autoptr(GnnTensor) img = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 3, 4), 3, e);
+  return img ? gnn_tensor_adaptive_avg_pool2d (img, size, e) : NULL;
+}
+
 static const OpCase shape_cases[] = {
   { "view", op_view, 1, -2, 2, TRUE },
   { "reshape", op_reshape, 1, -2, 2, TRUE },
@@ -523,6 +576,12 @@ static const OpCase shape_cases[] = {
   { "gather", op_gather, 1, -2, 2, TRUE },
   { "gather (dim 0)", op_gather_dim0, 1, -2, 2, TRUE },
   { "one_hot", op_one_hot, 1, -2, 2, FALSE },
+  { "conv2d", op_conv2d, 2, -2, 2, TRUE },
+  { "conv1d", op_conv1d, 2, -2, 2, TRUE },
+  { "conv_transpose2d", op_conv_transpose2d, 2, -2, 2, TRUE },
+  { "max_pool2d", op_max_pool2d, 1, -2, 2, TRUE },
+  { "avg_pool2d", op_avg_pool2d, 1, -2, 2, TRUE },
+  { "adaptive_avg_pool2d", op_adaptive_avg_pool2d, 1, -2, 2, TRUE },
 };
 
 /* ---- in place ----------------------------------------------------------------------- */

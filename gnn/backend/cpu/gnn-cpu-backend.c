@@ -223,6 +223,7 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_reduce (kernels);
   gnn_cpu_register_index (kernels);
   gnn_cpu_register_gemm (kernels);
+  gnn_cpu_register_conv (kernels);
 }
 
 static void

@@ -32,6 +32,7 @@ void gnn_cpu_register_unary       (GnnCpuKernel *table);
 void gnn_cpu_register_reduce      (GnnCpuKernel *table);
 void gnn_cpu_register_index       (GnnCpuKernel *table);
 void gnn_cpu_register_gemm        (GnnCpuKernel *table);
+void gnn_cpu_register_conv        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

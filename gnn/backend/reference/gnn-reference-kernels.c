@@ -99,6 +99,14 @@ static const OpInfo op_info[GNN_BACKEND_OP_N_OPS] = {
   [GNN_BACKEND_OP_GATHER]               = { 2, DT_ALL, FROM_IN0 },
   [GNN_BACKEND_OP_SCATTER_ADD]          = { 2, DT_NUMBER, FROM_OUT },
   [GNN_BACKEND_OP_ONE_HOT]              = { 1, DT_ALL, FROM_OUT },
+  [GNN_BACKEND_OP_IM2COL]               = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_COL2IM]               = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_MAX_POOL2D]           = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_MAX_POOL2D_BACKWARD]  = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_AVG_POOL2D]           = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_AVG_POOL2D_BACKWARD]  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D]  = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD] = { 1, DT_FLOAT, FROM_IN0 },
 };
 
 gboolean
@@ -1200,6 +1208,224 @@ k_one_hot (const GnnKernelArgs *args,
   return TRUE;
 }
 
+/* ---- im2col / col2im ---------------------------------------------------------------- */
+
+/* im2col: in0 (N, C, H, W) -> out (N, C * kh * kw, OH, OW); col2im: in0 (N, C * kh * kw, OH, OW)
+ * -> out (N, C, H, W), the sum of the entries that im2col would read from each position.
+ * i0..i3 hold (kh, kw), (sh, sw), (ph, pw), (dh, dw), the H value in the high 32 bits. */
+static gboolean
+k_im2col_col2im (const GnnKernelArgs *args,
+                 GError             **error)
+{
+  gboolean to_cols = args->op == GNN_BACKEND_OP_IM2COL;
+  const GnnKernelTensor *image = to_cols ? args->in[0] : args->out;
+  const GnnKernelTensor *cols = to_cols ? args->out : args->in[0];
+  gint64 g[8];
+  gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+
+  for (guint k = 0; k < 4; k++)
+    {
+      g[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
+      g[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
+    }
+  kh = g[0]; kw = g[1]; sh = g[2]; sw = g[3]; ph = g[4]; pw = g[5]; dh = g[6]; dw = g[7];
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
+    return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
+  if (image->ndim != 4 || cols->ndim != 4)
+    return layout_error (args, error, "the image and the columns must be 4-d");
+  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
+  OH = cols->shape[2]; OW = cols->shape[3];
+  if (cols->shape[0] != N || cols->shape[1] != C * kh * kw)
+    return layout_error (args, error, "the columns have shape (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                         ", …), expected (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", …)",
+                         cols->shape[0], cols->shape[1], N, C * kh * kw);
+  if (!to_cols)
+    for (gint64 l = 0; l < numel (image); l++)
+      write_double (image, offset_of (image, l), 0.0);
+  for (gint64 n = 0; n < N; n++)
+    for (gint64 c = 0; c < C; c++)
+      for (gint64 ki = 0; ki < kh; ki++)
+        for (gint64 kj = 0; kj < kw; kj++)
+          for (gint64 oy = 0; oy < OH; oy++)
+            for (gint64 ox = 0; ox < OW; ox++)
+              {
+                gint64 y = oy * sh - ph + ki * dh, x = ox * sw - pw + kj * dw;
+                gint64 row = (c * kh + ki) * kw + kj;
+                gint64 coff = offset_of (cols, ((n * cols->shape[1] + row) * OH + oy) * OW + ox);
+                gboolean inside = y >= 0 && y < H && x >= 0 && x < W;
+                gint64 ioff = inside ? offset_of (image, ((n * C + c) * H + y) * W + x) : 0;
+
+                if (to_cols)
+                  write_double (cols, coff, inside ? read_double (image, ioff) : 0.0);
+                else if (inside)
+                  write_double (image, ioff, read_double (image, ioff) + read_double (cols, coff));
+              }
+  return TRUE;
+}
+
+/* ---- pooling ----------------------------------------------------------------------- */
+
+/* The (N, C, H, W) image and (N, C, OH, OW) pooled operands of a pooling kernel; i0..i3 as
+ * IM2COL. Forward kernels read the image from in0; backward ones write it to out. */
+static gboolean
+k_pool2d (const GnnKernelArgs *args,
+          GError             **error)
+{
+  gboolean backward = args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD || args->op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD;
+  gboolean is_max = args->op == GNN_BACKEND_OP_MAX_POOL2D || args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD;
+  const GnnKernelTensor *image = backward ? args->out : args->in[0];
+  const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
+  gint64 g[8];
+  gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
+      g[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
+    }
+  g[6] = is_max ? (gint64) ((guint64) args->i[3] >> 32) : 1;
+  g[7] = is_max ? (gint64) ((guint64) args->i[3] & 0xffffffffu) : 1;
+  kh = g[0]; kw = g[1]; sh = g[2]; sw = g[3]; ph = g[4]; pw = g[5]; dh = g[6]; dw = g[7];
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
+    return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
+  if (image->ndim != 4 || pooled->ndim != 4 || image->shape[0] != pooled->shape[0] ||
+      image->shape[1] != pooled->shape[1])
+    return layout_error (args, error, "the image and the pooled operand must be 4-d with the same N and C");
+  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
+  OH = pooled->shape[2]; OW = pooled->shape[3];
+  if (args->op == GNN_BACKEND_OP_MAX_POOL2D &&
+      (args->out2 == NULL || args->out2->dtype != GNN_DTYPE_INT64 || numel (args->out2) != numel (args->out)))
+    return layout_error (args, error, "out2 must be int64 indices shaped as out");
+  if (args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD &&
+      (!check_index_dtype (args, args->in[1], "in1", error) ||
+       !check_numel (args, args->in[1], "in1", numel (args->in[0]), error)))
+    return FALSE;
+  if (backward)
+    for (gint64 l = 0; l < numel (image); l++)
+      write_double (image, offset_of (image, l), 0.0);
+
+  for (gint64 n = 0; n < N; n++)
+    for (gint64 c = 0; c < C; c++)
+      for (gint64 oy = 0; oy < OH; oy++)
+        for (gint64 ox = 0; ox < OW; ox++)
+          {
+            gint64 plane = (n * C + c) * H * W;
+            gint64 poff = offset_of (pooled, ((n * C + c) * OH + oy) * OW + ox);
+
+            if (is_max)
+              {
+                double best = -INFINITY;
+                gint64 best_at = -1;
+
+                if (backward)
+                  {
+                    gint64 at = read_int (args->in[1], offset_of (args->in[1], ((n * C + c) * OH + oy) * OW + ox));
+                    gint64 ioff;
+
+                    if (!check_index (args, at, H * W, error))
+                      return FALSE;
+                    ioff = offset_of (image, plane + at);
+                    write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff));
+                    continue;
+                  }
+                for (gint64 ki = 0; ki < kh; ki++)
+                  for (gint64 kj = 0; kj < kw; kj++)
+                    {
+                      gint64 y = oy * sh - ph + ki * dh, x = ox * sw - pw + kj * dw;
+                      double v;
+
+                      if (y < 0 || y >= H || x < 0 || x >= W)
+                        continue;
+                      v = read_double (image, offset_of (image, plane + y * W + x));
+                      if (best_at < 0 || v > best || isnan (v))
+                        {
+                          best = v;
+                          best_at = y * W + x;
+                        }
+                    }
+                write_double (args->out, poff, best);
+                write_int (args->out2, offset_of (args->out2, ((n * C + c) * OH + oy) * OW + ox), MAX (best_at, 0));
+              }
+            else
+              {
+                gint64 y0 = oy * sh - ph, x0 = ox * sw - pw;
+                gint64 y1 = MIN (y0 + kh, H + ph), x1 = MIN (x0 + kw, W + pw);
+                gint64 pool_size = (y1 - y0) * (x1 - x0);
+                double divisor, sum = 0;
+
+                y0 = MAX (y0, 0);
+                x0 = MAX (x0, 0);
+                y1 = MIN (y1, H);
+                x1 = MIN (x1, W);
+                if (y0 >= y1 || x0 >= x1)
+                  {
+                    if (!backward)
+                      write_double (args->out, poff, 0.0);
+                    continue;
+                  }
+                divisor = args->s[0] > 0 ? args->s[0] : args->i[3] ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    {
+                      gint64 ioff = offset_of (image, plane + y * W + x);
+
+                      if (backward)
+                        write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / divisor);
+                      else
+                        sum += read_double (image, ioff);
+                    }
+                if (!backward)
+                  write_double (args->out, poff, sum / divisor);
+              }
+          }
+  return TRUE;
+}
+
+/* adaptive average pooling: windows [⌊o·I/O⌋, ⌈(o+1)·I/O⌉) in each dimension */
+static gboolean
+k_adaptive_avg_pool2d (const GnnKernelArgs *args,
+                       GError             **error)
+{
+  gboolean backward = args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD;
+  const GnnKernelTensor *image = backward ? args->out : args->in[0];
+  const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
+  gint64 N, C, H, W, OH, OW;
+
+  if (image->ndim != 4 || pooled->ndim != 4 || image->shape[0] != pooled->shape[0] ||
+      image->shape[1] != pooled->shape[1])
+    return layout_error (args, error, "the image and the pooled operand must be 4-d with the same N and C");
+  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
+  OH = pooled->shape[2]; OW = pooled->shape[3];
+  if (backward)
+    for (gint64 l = 0; l < numel (image); l++)
+      write_double (image, offset_of (image, l), 0.0);
+  for (gint64 n = 0; n < N; n++)
+    for (gint64 c = 0; c < C; c++)
+      for (gint64 oy = 0; oy < OH; oy++)
+        for (gint64 ox = 0; ox < OW; ox++)
+          {
+            gint64 y0 = oy * H / OH, y1 = ((oy + 1) * H + OH - 1) / OH;
+            gint64 x0 = ox * W / OW, x1 = ((ox + 1) * W + OW - 1) / OW;
+            gint64 plane = (n * C + c) * H * W;
+            gint64 poff = offset_of (pooled, ((n * C + c) * OH + oy) * OW + ox);
+            double area = (double) ((y1 - y0) * (x1 - x0)), sum = 0;
+
+            for (gint64 y = y0; y < y1; y++)
+              for (gint64 x = x0; x < x1; x++)
+                {
+                  gint64 ioff = offset_of (image, plane + y * W + x);
+
+                  if (backward)
+                    write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / area);
+                  else
+                    sum += read_double (image, ioff);
+                }
+            if (!backward)
+              write_double (args->out, poff, sum / area);
+          }
+  return TRUE;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 gboolean
@@ -1269,6 +1495,17 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
       return k_gather_scatter (args, error);
     case GNN_BACKEND_OP_ONE_HOT:
       return k_one_hot (args, error);
+    case GNN_BACKEND_OP_IM2COL:
+    case GNN_BACKEND_OP_COL2IM:
+      return k_im2col_col2im (args, error);
+    case GNN_BACKEND_OP_MAX_POOL2D:
+    case GNN_BACKEND_OP_MAX_POOL2D_BACKWARD:
+    case GNN_BACKEND_OP_AVG_POOL2D:
+    case GNN_BACKEND_OP_AVG_POOL2D_BACKWARD:
+      return k_pool2d (args, error);
+    case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D:
+    case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD:
+      return k_adaptive_avg_pool2d (args, error);
     default:
       /* the elementwise kernels: arithmetic, comparisons, unary functions, activations and
        * their gradients, lerp, addcmul, addcdiv */

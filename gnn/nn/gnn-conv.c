@@ -1,0 +1,835 @@
+/* gnn-conv.c: GnnConv1d, GnnConv2d and GnnConvTranspose2d
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The layers share one implementation over a Conv struct; they differ in the number of
+ * spatial dimensions (1 or 2), in their names, and (ConvTranspose2d) in the weight's layout
+ * and the output padding.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-module-private.h"
+#include "core/gnn-tensor-private.h"
+#include "ops/gnn-ops-private.h"
+#include "gnn-conv.h"
+#include "gnn-init.h"
+
+typedef struct {
+  int in_channels;
+  int out_channels;
+  GVariant *kernel_size;    /* ax */
+  GVariant *stride;         /* ax or NULL */
+  GVariant *padding;        /* ax or s, or NULL */
+  GVariant *dilation;       /* ax or NULL */
+  GVariant *output_padding; /* ax or NULL (transposed only) */
+  int groups;
+  gboolean bias;
+  GnnDtype dtype;
+  /* resolved at setup */
+  gint64 k[2], s[2], p[2], d[2], op[2];
+  gboolean transposed;
+  char *padding_string;     /* "same", "valid" or NULL */
+} Conv;
+
+struct _GnnConv1d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
+struct _GnnConv2d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
+struct _GnnConvTranspose2d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
+enum {
+  PROP_0,
+  PROP_IN_CHANNELS,
+  PROP_OUT_CHANNELS,
+  PROP_KERNEL_SIZE,
+  PROP_STRIDE,
+  PROP_PADDING,
+  PROP_DILATION,
+  PROP_GROUPS,
+  PROP_BIAS,
+  PROP_DTYPE,
+  N_PROPS,
+  PROP_OUTPUT_PADDING = N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnConvTranspose2d, gnn_conv_transpose2d, GNN_TYPE_MODULE)
+
+static Conv *
+conv_of (GnnModule *module, guint *nd, const char **name)
+{
+  if (GNN_IS_CONV1D (module))
+    {
+      *nd = 1;
+      *name = "Conv1d";
+      return &GNN_CONV1D (module)->conv;
+    }
+  *nd = 2;
+  if (GNN_IS_CONV_TRANSPOSE2D (module))
+    {
+      *name = "ConvTranspose2d";
+      return &GNN_CONV_TRANSPOSE2D (module)->conv;
+    }
+  *name = "Conv2d";
+  return &GNN_CONV2D (module)->conv;
+}
+
+static GnnParameter *
+find_parameter (GnnModule *module, const char *name)
+{
+  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (module)->parameters, name);
+
+  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
+}
+
+/* Reads an "ax" of 1 or @nd values (one value stands for all) into @out; @def when NULL */
+static gboolean
+read_tuple (const char *name, const char *what, GVariant *v, guint nd, gint64 def, gint64 min,
+            gint64 *out, GError **error)
+{
+  gsize n = 0;
+  const gint64 *vals;
+
+  if (v == NULL)
+    {
+      for (guint a = 0; a < nd; a++)
+        out[a] = def;
+      return TRUE;
+    }
+  vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
+  if (n != 1 && n != nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: %s must have 1 or %u values, got %" G_GSIZE_FORMAT, name, what, nd, n);
+      return FALSE;
+    }
+  for (guint a = 0; a < nd; a++)
+    {
+      out[a] = vals[n == 1 ? 0 : a];
+      if (out[a] < min || out[a] > G_MAXINT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: %s must lie in [%" G_GINT64_FORMAT ", 2^31), got %" G_GINT64_FORMAT,
+                       name, what, min, out[a]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* PyTorch's _ConvNd.reset_parameters: kaiming_uniform_ (a = √5) for the weight, the bias
+ * from U(-1/√fan_in, 1/√fan_in) */
+static gboolean
+conv_reset_parameters (GnnModule *module, GError **error)
+{
+  GnnParameter *weight = find_parameter (module, "weight");
+  GnnParameter *bias = find_parameter (module, "bias");
+  gint64 fan_in;
+  double bound;
+
+  if (weight == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "Conv has no parameter `weight`");
+      return FALSE;
+    }
+  if (!gnn_init_kaiming_uniform_ (GNN_TENSOR (weight), sqrt (5.0), "fan_in", "leaky_relu", NULL, error))
+    return FALSE;
+  if (bias == NULL)
+    return TRUE;
+  if (!gnn_init_calculate_fan_in_and_fan_out (GNN_TENSOR (weight), &fan_in, NULL, error))
+    return FALSE;
+  bound = fan_in > 0 ? 1 / sqrt ((double) fan_in) : 0;
+  return gnn_init_uniform_ (GNN_TENSOR (bias), -bound, bound, NULL, error);
+}
+
+static gboolean
+conv_setup (GnnModule *module, GError **error)
+{
+  guint nd;
+  const char *name;
+  Conv *c = conv_of (module, &nd, &name);
+  g_autoptr(GnnTensor) wdata = NULL, bdata = NULL;
+  g_autoptr(GnnParameter) weight = NULL, bias = NULL;
+  gint64 wshape[4];
+
+  if (c->in_channels < 0 || c->out_channels < 0 || c->groups < 1 ||
+      c->in_channels % c->groups != 0 || c->out_channels % c->groups != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: groups (%d) must be positive and divide in_channels (%d) and out_channels (%d)",
+                   name, c->groups, c->in_channels, c->out_channels);
+      return FALSE;
+    }
+  if (c->kernel_size == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: kernel_size is required", name);
+      return FALSE;
+    }
+  if (!read_tuple (name, "kernel_size", c->kernel_size, nd, 1, 1, c->k, error) ||
+      !read_tuple (name, "stride", c->stride, nd, 1, 1, c->s, error) ||
+      !read_tuple (name, "dilation", c->dilation, nd, 1, 1, c->d, error))
+    return FALSE;
+  g_clear_pointer (&c->padding_string, g_free);
+  if (!read_tuple (name, "output_padding", c->output_padding, nd, 0, 0, c->op, error))
+    return FALSE;
+  if (c->transposed && c->padding && g_variant_is_of_type (c->padding, G_VARIANT_TYPE_STRING))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: Only \"zeros\" padding mode and numeric padding are supported", name);
+      return FALSE;
+    }
+  if (c->transposed && ((c->op[0] >= c->s[0] && c->op[0] >= c->d[0]) || (c->op[1] >= c->s[1] && c->op[1] >= c->d[1])))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: output padding must be smaller than either stride or dilation", name);
+      return FALSE;
+    }
+  if (c->padding && g_variant_is_of_type (c->padding, G_VARIANT_TYPE_STRING))
+    {
+      const char *ps = g_variant_get_string (c->padding, NULL);
+
+      if (g_strcmp0 (ps, "same") != 0 && g_strcmp0 (ps, "valid") != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: Invalid padding string '%s', should be one of {'valid', 'same'}", name, ps);
+          return FALSE;
+        }
+      c->padding_string = g_strdup (ps);
+      for (guint a = 0; a < nd; a++)
+        c->p[a] = 0;
+      if (g_str_equal (ps, "same") && (c->s[0] != 1 || (nd == 2 && c->s[1] != 1)))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: padding='same' is not supported for strided convolutions", name);
+          return FALSE;
+        }
+    }
+  else if (c->padding && !g_variant_is_of_type (c->padding, G_VARIANT_TYPE ("ax")))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: padding must be a GVariant of type \"ax\" or \"s\", got \"%s\"", name,
+                   g_variant_get_type_string (c->padding));
+      return FALSE;
+    }
+  else if (!read_tuple (name, "padding", c->padding, nd, 0, 0, c->p, error))
+    return FALSE;
+
+  if (!GNN_MODULE_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (module)))->setup (module, error))
+    return FALSE;
+  wshape[0] = c->transposed ? c->in_channels : c->out_channels;
+  wshape[1] = c->transposed ? c->out_channels / c->groups : c->in_channels / c->groups;
+  for (guint a = 0; a < nd; a++)
+    wshape[2 + a] = c->k[a];
+  wdata = gnn_tensor_new_empty (wshape, 2 + nd, c->dtype, NULL, error);
+  if (wdata == NULL || !(weight = gnn_parameter_new (wdata, TRUE, error)) ||
+      !gnn_module_register_parameter (module, "weight", weight, error))
+    return FALSE;
+  if (c->bias)
+    {
+      gint64 bshape[1] = { c->out_channels };
+      bdata = gnn_tensor_new_empty (bshape, 1, c->dtype, NULL, error);
+      if (bdata == NULL || !(bias = gnn_parameter_new (bdata, TRUE, error)))
+        return FALSE;
+    }
+  if (!gnn_module_register_parameter (module, "bias", bias, error))
+    return FALSE;
+  return conv_reset_parameters (module, error);
+}
+
+static GnnArgs *
+conv_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  guint nd;
+  const char *name;
+  Conv *c = conv_of (module, &nd, &name);
+  GnnParameter *weight, *bias;
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *x;
+  gboolean same = g_strcmp0 (c->padding_string, "same") == 0;
+
+  x = gnn_args_get_tensor (input, 0, error);
+  if (x == NULL)
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  weight = gnn_module_get_parameter (module, "weight", error);
+  if (weight == NULL)
+    return NULL;
+  bias = find_parameter (module, "bias");
+  if (c->transposed)
+    out = gnn_conv_transpose2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+                                         c->s, c->p, c->op, c->groups, c->d, error);
+  else if (nd == 1)
+    out = gnn_conv1d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+                               c->s[0], c->p[0], c->d[0], c->groups, same, error);
+  else
+    out = gnn_conv2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+                               c->s, c->p, c->d, c->groups, same, error);
+  if (out == NULL)
+    return NULL;
+  return gnn_args_new_tensor (out);
+}
+
+static void
+append_tuple (GString *s, const gint64 *v, guint nd)
+{
+  g_string_append_c (s, '(');
+  for (guint a = 0; a < nd; a++)
+    g_string_append_printf (s, a ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, v[a]);
+  g_string_append (s, nd == 1 ? ",)" : ")");
+}
+
+/* PyTorch's _ConvNd.extra_repr */
+static char *
+conv_extra_repr (GnnModule *module)
+{
+  guint nd;
+  const char *name;
+  Conv *c = conv_of (module, &nd, &name);
+  GString *s = g_string_new (NULL);
+  gboolean pad0 = TRUE, dil1 = TRUE, op0 = TRUE;
+
+  for (guint a = 0; a < nd; a++)
+    {
+      pad0 = pad0 && c->p[a] == 0;
+      dil1 = dil1 && c->d[a] == 1;
+      op0 = op0 && (!c->transposed || c->op[a] == 0);
+    }
+  g_string_append_printf (s, "%d, %d, kernel_size=", c->in_channels, c->out_channels);
+  append_tuple (s, c->k, nd);
+  g_string_append (s, ", stride=");
+  append_tuple (s, c->s, nd);
+  if (c->padding_string)
+    g_string_append_printf (s, ", padding=%s", c->padding_string);
+  else if (!pad0)
+    {
+      g_string_append (s, ", padding=");
+      append_tuple (s, c->p, nd);
+    }
+  if (!dil1)
+    {
+      g_string_append (s, ", dilation=");
+      append_tuple (s, c->d, nd);
+    }
+  if (!op0)
+    {
+      g_string_append (s, ", output_padding=");
+      append_tuple (s, c->op, nd);
+    }
+  if (c->groups != 1)
+    g_string_append_printf (s, ", groups=%d", c->groups);
+  if (find_parameter (module, "bias") == NULL)
+    g_string_append (s, ", bias=False");
+  return g_string_free (s, FALSE);
+}
+
+static void
+conv_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  guint nd;
+  const char *name;
+  Conv *c = conv_of (GNN_MODULE (object), &nd, &name);
+  GnnParameter *weight;
+
+  switch (prop_id)
+    {
+    case PROP_IN_CHANNELS: g_value_set_int (value, c->in_channels); break;
+    case PROP_OUT_CHANNELS: g_value_set_int (value, c->out_channels); break;
+    case PROP_KERNEL_SIZE: g_value_set_variant (value, c->kernel_size); break;
+    case PROP_STRIDE: g_value_set_variant (value, c->stride); break;
+    case PROP_PADDING: g_value_set_variant (value, c->padding); break;
+    case PROP_DILATION: g_value_set_variant (value, c->dilation); break;
+    case PROP_GROUPS: g_value_set_int (value, c->groups); break;
+    case PROP_OUTPUT_PADDING: g_value_set_variant (value, c->output_padding); break;
+    case PROP_BIAS: g_value_set_boolean (value, c->bias); break;
+    case PROP_DTYPE:
+      weight = find_parameter (GNN_MODULE (object), "weight");
+      g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : c->dtype);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+conv_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  guint nd;
+  const char *name;
+  Conv *c = conv_of (GNN_MODULE (object), &nd, &name);
+
+  /* all construct-only */
+  switch (prop_id)
+    {
+    case PROP_IN_CHANNELS: c->in_channels = g_value_get_int (value); break;
+    case PROP_OUT_CHANNELS: c->out_channels = g_value_get_int (value); break;
+    case PROP_KERNEL_SIZE: c->kernel_size = g_value_dup_variant (value); break;
+    case PROP_STRIDE: c->stride = g_value_dup_variant (value); break;
+    case PROP_PADDING: c->padding = g_value_dup_variant (value); break;
+    case PROP_DILATION: c->dilation = g_value_dup_variant (value); break;
+    case PROP_GROUPS: c->groups = g_value_get_int (value); break;
+    case PROP_OUTPUT_PADDING: c->output_padding = g_value_dup_variant (value); break;
+    case PROP_BIAS: c->bias = g_value_get_boolean (value); break;
+    case PROP_DTYPE: c->dtype = g_value_get_enum (value); break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+conv_clear (Conv *c)
+{
+  g_clear_pointer (&c->kernel_size, g_variant_unref);
+  g_clear_pointer (&c->stride, g_variant_unref);
+  g_clear_pointer (&c->padding, g_variant_unref);
+  g_clear_pointer (&c->dilation, g_variant_unref);
+  g_clear_pointer (&c->output_padding, g_variant_unref);
+  g_clear_pointer (&c->padding_string, g_free);
+}
+
+static void
+conv_init (Conv *c)
+{
+  c->groups = 1;
+  c->bias = TRUE;
+  c->dtype = GNN_DTYPE_FLOAT32;
+}
+
+/**
+ * GnnConv1d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ */
+/**
+ * GnnConv1d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ */
+/**
+ * GnnConv1d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one value for every spatial dimension or one per dimension.
+ */
+/**
+ * GnnConv1d:stride:
+ *
+ * The stride (`stride`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConv1d:padding:
+ *
+ * The zero padding on both sides (`padding`): a #GVariant "ax" as kernel-size, or a string "same" or "valid"; %NULL for 0.
+ */
+/**
+ * GnnConv1d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConv1d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ */
+/**
+ * GnnConv1d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
+ */
+/**
+ * GnnConv1d:dtype:
+ *
+ * The floating-point element type the parameters are created in; read after construction, the weight's dtype.
+ */
+/**
+ * GnnConv2d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ */
+/**
+ * GnnConv2d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ */
+/**
+ * GnnConv2d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one value for every spatial dimension or one per dimension.
+ */
+/**
+ * GnnConv2d:stride:
+ *
+ * The stride (`stride`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConv2d:padding:
+ *
+ * The zero padding on both sides (`padding`): a #GVariant "ax" as kernel-size, or a string "same" or "valid"; %NULL for 0.
+ */
+/**
+ * GnnConv2d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConv2d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ */
+/**
+ * GnnConv2d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
+ */
+/**
+ * GnnConv2d:dtype:
+ *
+ * The floating-point element type the parameters are created in; read after construction, the weight's dtype.
+ */
+
+#define CO (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+
+static void
+conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class)
+{
+  GParamSpec *props[N_PROPS] = { NULL, };
+
+  object_class->get_property = conv_get_property;
+  object_class->set_property = conv_set_property;
+  module_class->setup = conv_setup;
+  module_class->forward = conv_forward;
+  module_class->extra_repr = conv_extra_repr;
+
+  props[PROP_IN_CHANNELS] = g_param_spec_int ("in-channels", NULL, NULL, 0, G_MAXINT, 0, CO);
+  props[PROP_OUT_CHANNELS] = g_param_spec_int ("out-channels", NULL, NULL, 0, G_MAXINT, 0, CO);
+  props[PROP_KERNEL_SIZE] = g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
+  props[PROP_STRIDE] = g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
+  props[PROP_PADDING] = g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE_ANY, NULL, CO);
+  props[PROP_DILATION] = g_param_spec_variant ("dilation", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
+  props[PROP_GROUPS] = g_param_spec_int ("groups", NULL, NULL, 1, G_MAXINT, 1, CO);
+  props[PROP_BIAS] = g_param_spec_boolean ("bias", NULL, NULL, TRUE, CO);
+  props[PROP_DTYPE] = g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, CO);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+/**
+ * GnnConv1d:
+ *
+ * A 1-d convolution layer, as `torch.nn.Conv1d`: input (N, C_in, L) or (C_in, L), output
+ * (N, C_out, L_out), computed by [func@Gnn.tensor_conv1d].
+ *
+ * Properties (all construct-only), as nn.Conv1d's arguments: `in-channels`, `out-channels`,
+ * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value), `padding` (a
+ * #GVariant "ax", or "s" holding "same" or "valid", PyTorch's string padding), `groups`,
+ * `bias` and `dtype`. Only zero padding (`padding_mode='zeros'`) exists.
+ *
+ * The weight (out_channels, in_channels / groups, kernel_size) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in),
+ * fan_in = in_channels / groups · kernel_size. The layer prints as PyTorch's:
+ * "Conv1d(3, 8, kernel_size=(3,), stride=(1,))".
+ */
+static void
+gnn_conv1d_finalize (GObject *object)
+{
+  conv_clear (&GNN_CONV1D (object)->conv);
+  G_OBJECT_CLASS (gnn_conv1d_parent_class)->finalize (object);
+}
+
+static void
+gnn_conv1d_class_init (GnnConv1dClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_conv1d_finalize;
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
+}
+
+static void
+gnn_conv1d_init (GnnConv1d *self)
+{
+  conv_init (&self->conv);
+}
+
+/**
+ * GnnConv2d:
+ *
+ * A 2-d convolution layer, as `torch.nn.Conv2d`: input (N, C_in, H, W) or (C_in, H, W),
+ * output (N, C_out, H_out, W_out), computed by [func@Gnn.tensor_conv2d] (im2col and gemm).
+ *
+ * Properties (all construct-only), as nn.Conv2d's arguments: `in-channels`, `out-channels`,
+ * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value for both dimensions or
+ * two), `padding` (a #GVariant "ax", or "s" holding "same" or "valid"), `groups`, `bias` and
+ * `dtype`. Only zero padding (`padding_mode='zeros'`) exists.
+ *
+ * The weight (out_channels, in_channels / groups, kH, kW) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in).
+ * The layer prints as PyTorch's: "Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))".
+ */
+static void
+gnn_conv2d_finalize (GObject *object)
+{
+  conv_clear (&GNN_CONV2D (object)->conv);
+  G_OBJECT_CLASS (gnn_conv2d_parent_class)->finalize (object);
+}
+
+static void
+gnn_conv2d_class_init (GnnConv2dClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_conv2d_finalize;
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
+}
+
+static void
+gnn_conv2d_init (GnnConv2d *self)
+{
+  conv_init (&self->conv);
+}
+
+/**
+ * GnnConvTranspose2d:
+ *
+ * A transposed 2-d convolution layer, as `torch.nn.ConvTranspose2d`: input (N, C_in, H, W)
+ * or (C_in, H, W), computed by [func@Gnn.tensor_conv_transpose2d] (gemm and col2im).
+ *
+ * Properties (all construct-only), as nn.ConvTranspose2d's arguments: `in-channels`,
+ * `out-channels`, `kernel-size`, `stride`, `padding`, `output-padding` and `dilation`
+ * (#GVariant "ax" of one or two values), `groups`, `bias` and `dtype`. String padding does not
+ * exist for it, nor does the `output_size` argument of forward.
+ *
+ * The weight (in_channels, out_channels / groups, kH, kW) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in),
+ * fan_in = out_channels / groups · kH · kW (PyTorch's fan of this weight layout). It prints as
+ * PyTorch's: "ConvTranspose2d(3, 8, kernel_size=(3, 3), stride=(2, 2), output_padding=(1, 1))".
+ */
+
+/**
+ * GnnConvTranspose2d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ */
+/**
+ * GnnConvTranspose2d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ */
+/**
+ * GnnConvTranspose2d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one or two values.
+ */
+/**
+ * GnnConvTranspose2d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConvTranspose2d:padding:
+ *
+ * The padding (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnConvTranspose2d:output-padding:
+ *
+ * The size added to one side of the output (`output_padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnConvTranspose2d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConvTranspose2d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ */
+/**
+ * GnnConvTranspose2d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`).
+ */
+/**
+ * GnnConvTranspose2d:dtype:
+ *
+ * The floating-point element type the parameters are created in.
+ */
+static void
+gnn_conv_transpose2d_finalize (GObject *object)
+{
+  conv_clear (&GNN_CONV_TRANSPOSE2D (object)->conv);
+  G_OBJECT_CLASS (gnn_conv_transpose2d_parent_class)->finalize (object);
+}
+
+static void
+gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_conv_transpose2d_finalize;
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_OUTPUT_PADDING,
+    g_param_spec_variant ("output-padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+}
+
+static void
+gnn_conv_transpose2d_init (GnnConvTranspose2d *self)
+{
+  conv_init (&self->conv);
+  self->conv.transposed = TRUE;
+}
+
+static GVariant *
+tuple_variant (const gint64 *v, guint nd)
+{
+  return v ? g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, nd, sizeof (gint64)) : NULL;
+}
+
+static GnnModule *
+conv_new (GType type, int in_channels, int out_channels, guint nd, const gint64 *kernel_size,
+          const gint64 *stride, const gint64 *padding, const gint64 *dilation, int groups,
+          gboolean bias, GnnDtype dtype, GError **error)
+{
+  GnnModule *self;
+
+  if (groups < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: groups must be a positive integer",
+                   nd == 1 ? "Conv1d" : "Conv2d");
+      return NULL;
+    }
+  self = g_object_new (type,
+                       "in-channels", in_channels,
+                       "out-channels", out_channels,
+                       "kernel-size", tuple_variant (kernel_size, nd),
+                       "stride", tuple_variant (stride, nd),
+                       "padding", tuple_variant (padding, nd),
+                       "dilation", tuple_variant (dilation, nd),
+                       "groups", groups,
+                       "bias", bias,
+                       "dtype", dtype,
+                       NULL);
+  if (!gnn_module_setup (self, error))
+    {
+      g_object_unref (self);
+      return NULL;
+    }
+  return self;
+}
+
+/**
+ * gnn_conv1d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: the size of the kernel, at least 1
+ * @stride: the stride, at least 1
+ * @padding: the zero padding on both sides, at least 0
+ * @dilation: the spacing of the kernel elements, at least 1
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.Conv1d (in_channels, out_channels, kernel_size, stride, padding, dilation,
+ * groups, bias, dtype=dtype)`. String padding ("same", "valid") is set through the `padding`
+ * property with g_object_new().
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ */
+GnnConv1d *
+gnn_conv1d_new (int in_channels, int out_channels, gint64 kernel_size, gint64 stride, gint64 padding,
+                gint64 dilation, int groups, gboolean bias, GnnDtype dtype, GError **error)
+{
+  return (GnnConv1d *) conv_new (GNN_TYPE_CONV1D, in_channels, out_channels, 1, &kernel_size, &stride,
+                                 &padding, &dilation, groups, bias, dtype, error);
+}
+
+/**
+ * gnn_conv2d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: (array fixed-size=2): the kernel's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride along H and W, or %NULL for (1, 1)
+ * @padding: (array fixed-size=2) (nullable): the zero padding of H and W, or %NULL for (0, 0)
+ * @dilation: (array fixed-size=2) (nullable): the dilation along H and W, or %NULL for (1, 1)
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.Conv2d (in_channels, out_channels, kernel_size, stride, padding, dilation,
+ * groups, bias, dtype=dtype)`. String padding ("same", "valid") is set through the `padding`
+ * property with g_object_new().
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ */
+GnnConv2d *
+gnn_conv2d_new (int in_channels, int out_channels, const gint64 *kernel_size, const gint64 *stride,
+                const gint64 *padding, const gint64 *dilation, int groups, gboolean bias, GnnDtype dtype,
+                GError **error)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return (GnnConv2d *) conv_new (GNN_TYPE_CONV2D, in_channels, out_channels, 2, kernel_size, stride,
+                                 padding, dilation, groups, bias, dtype, error);
+}
+
+/**
+ * gnn_conv_transpose2d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: (array fixed-size=2): the kernel's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride, or %NULL for (1, 1)
+ * @padding: (array fixed-size=2) (nullable): the padding, or %NULL for (0, 0)
+ * @output_padding: (array fixed-size=2) (nullable): the output padding, or %NULL for (0, 0)
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dilation: (array fixed-size=2) (nullable): the dilation, or %NULL for (1, 1)
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.ConvTranspose2d (in_channels, out_channels, kernel_size, stride, padding,
+ * output_padding, groups, bias, dilation, dtype=dtype)`.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ */
+GnnConvTranspose2d *
+gnn_conv_transpose2d_new (int in_channels, int out_channels, const gint64 *kernel_size, const gint64 *stride,
+                          const gint64 *padding, const gint64 *output_padding, int groups, gboolean bias,
+                          const gint64 *dilation, GnnDtype dtype, GError **error)
+{
+  GnnModule *self;
+
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  if (groups < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "ConvTranspose2d: groups must be a positive integer");
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_CONV_TRANSPOSE2D,
+                       "in-channels", in_channels,
+                       "out-channels", out_channels,
+                       "kernel-size", tuple_variant (kernel_size, 2),
+                       "stride", tuple_variant (stride, 2),
+                       "padding", tuple_variant (padding, 2),
+                       "output-padding", tuple_variant (output_padding, 2),
+                       "dilation", tuple_variant (dilation, 2),
+                       "groups", groups,
+                       "bias", bias,
+                       "dtype", dtype,
+                       NULL);
+  if (!gnn_module_setup (self, error))
+    {
+      g_object_unref (self);
+      return NULL;
+    }
+  return (GnnConvTranspose2d *) self;
+}

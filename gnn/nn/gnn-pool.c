@@ -1,0 +1,609 @@
+/* gnn-pool.c: GnnMaxPool2d, GnnAvgPool2d and GnnAdaptiveAvgPool2d
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "gnn-module-private.h"
+#include "core/gnn-tensor-private.h"
+#include "ops/gnn-ops-private.h"
+#include "gnn-pool.h"
+
+/**
+ * GnnMaxPool2d:
+ *
+ * 2-d max pooling, as `torch.nn.MaxPool2d`, computed by [func@Gnn.tensor_max_pool2d]: input
+ * (N, C, H, W) or (C, H, W). Its construct-only properties are nn.MaxPool2d's arguments:
+ * `kernel-size`, `stride`, `padding` and `dilation` (#GVariant "ax" of one value for both
+ * dimensions or two; `stride` %NULL for the kernel size) and `ceil-mode`. `return_indices` is
+ * not offered: [func@Gnn.tensor_max_pool2d] gives the indices. It prints as PyTorch's,
+ * with the sizes as given: "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)".
+ */
+struct _GnnMaxPool2d
+{
+  GnnModule parent_instance;
+  GVariant *kernel_size, *stride, *padding, *dilation;
+  gboolean ceil_mode;
+};
+
+/**
+ * GnnAvgPool2d:
+ *
+ * 2-d average pooling, as `torch.nn.AvgPool2d`, computed by [func@Gnn.tensor_avg_pool2d].
+ * Its construct-only properties are nn.AvgPool2d's arguments: `kernel-size`, `stride`,
+ * `padding` (#GVariant "ax" as for [class@Gnn.MaxPool2d]), `ceil-mode`, `count-include-pad`
+ * and `divisor-override` (0 for None). It prints as PyTorch's:
+ * "AvgPool2d(kernel_size=2, stride=2, padding=0)".
+ */
+struct _GnnAvgPool2d
+{
+  GnnModule parent_instance;
+  GVariant *kernel_size, *stride, *padding;
+  gboolean ceil_mode, count_include_pad;
+  gint64 divisor_override;
+};
+
+enum {
+  PROP_0,
+  PROP_KERNEL_SIZE,
+  PROP_STRIDE,
+  PROP_PADDING,
+  PROP_DILATION,
+  PROP_CEIL_MODE,
+  PROP_COUNT_INCLUDE_PAD,
+  PROP_DIVISOR_OVERRIDE,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (GnnMaxPool2d, gnn_max_pool2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN_TYPE_MODULE)
+
+/* @v ("ax" of 1 or 2 values, or NULL for @fallback / @def) as a pair */
+static gboolean
+pair_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gint64 def, gint64 out[2],
+         GError **error)
+{
+  gsize n = 0;
+  const gint64 *vals;
+
+  if (v == NULL)
+    v = fallback;
+  if (v == NULL)
+    {
+      out[0] = out[1] = def;
+      return TRUE;
+    }
+  vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
+  if (n != 1 && n != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: %s must have 1 or 2 values, got %" G_GSIZE_FORMAT, name, what, n);
+      return FALSE;
+    }
+  out[0] = vals[0];
+  out[1] = vals[n - 1];
+  return TRUE;
+}
+
+/* PyTorch prints what was given: an int or a tuple */
+static void
+append_size (GString *s, GVariant *v, GVariant *fallback, gint64 def)
+{
+  gsize n = 0;
+  const gint64 *vals;
+
+  if (v == NULL)
+    v = fallback;
+  if (v == NULL)
+    {
+      g_string_append_printf (s, "%" G_GINT64_FORMAT, def);
+      return;
+    }
+  vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
+  if (n == 1)
+    g_string_append_printf (s, "%" G_GINT64_FORMAT, vals[0]);
+  else
+    {
+      g_string_append_c (s, '(');
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (s, i ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, vals[i]);
+      g_string_append (s, n == 1 ? ",)" : ")");
+    }
+}
+
+static gboolean
+check_kernel (const char *name, GVariant *kernel_size, GError **error)
+{
+  if (kernel_size == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: kernel_size is required", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- MaxPool2d ------------------------------------------------------------------------ */
+
+static GnnArgs *
+gnn_max_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnMaxPool2d *self = GNN_MAX_POOL2D (module);
+  gint64 k[2], s[2], p[2], d[2];
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+
+  if (x == NULL)
+    {
+      g_prefix_error (error, "MaxPool2d: ");
+      return NULL;
+    }
+  if (!check_kernel ("MaxPool2d", self->kernel_size, error) ||
+      !pair_of ("MaxPool2d", "kernel_size", self->kernel_size, NULL, 1, k, error) ||
+      !pair_of ("MaxPool2d", "stride", self->stride, self->kernel_size, 1, s, error) ||
+      !pair_of ("MaxPool2d", "padding", self->padding, NULL, 0, p, error) ||
+      !pair_of ("MaxPool2d", "dilation", self->dilation, NULL, 1, d, error))
+    return NULL;
+  out = gnn_max_pool2d_internal ("MaxPool2d", x, k, s, p, d, self->ceil_mode, NULL, error);
+  return out ? gnn_args_new_tensor (out) : NULL;
+}
+
+static char *
+gnn_max_pool2d_extra_repr (GnnModule *module)
+{
+  GnnMaxPool2d *self = GNN_MAX_POOL2D (module);
+  GString *s = g_string_new ("kernel_size=");
+
+  append_size (s, self->kernel_size, NULL, 1);
+  g_string_append (s, ", stride=");
+  append_size (s, self->stride, self->kernel_size, 1);
+  g_string_append (s, ", padding=");
+  append_size (s, self->padding, NULL, 0);
+  g_string_append (s, ", dilation=");
+  append_size (s, self->dilation, NULL, 1);
+  g_string_append_printf (s, ", ceil_mode=%s", self->ceil_mode ? "True" : "False");
+  return g_string_free (s, FALSE);
+}
+
+static void
+gnn_max_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
+
+  switch (prop_id)
+    {
+    case PROP_KERNEL_SIZE: g_value_set_variant (value, self->kernel_size); break;
+    case PROP_STRIDE: g_value_set_variant (value, self->stride); break;
+    case PROP_PADDING: g_value_set_variant (value, self->padding); break;
+    case PROP_DILATION: g_value_set_variant (value, self->dilation); break;
+    case PROP_CEIL_MODE: g_value_set_boolean (value, self->ceil_mode); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_max_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
+
+  switch (prop_id)
+    {
+    case PROP_KERNEL_SIZE: self->kernel_size = g_value_dup_variant (value); break;
+    case PROP_STRIDE: self->stride = g_value_dup_variant (value); break;
+    case PROP_PADDING: self->padding = g_value_dup_variant (value); break;
+    case PROP_DILATION: self->dilation = g_value_dup_variant (value); break;
+    case PROP_CEIL_MODE: self->ceil_mode = g_value_get_boolean (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_max_pool2d_finalize (GObject *object)
+{
+  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
+
+  g_clear_pointer (&self->kernel_size, g_variant_unref);
+  g_clear_pointer (&self->stride, g_variant_unref);
+  g_clear_pointer (&self->padding, g_variant_unref);
+  g_clear_pointer (&self->dilation, g_variant_unref);
+  G_OBJECT_CLASS (gnn_max_pool2d_parent_class)->finalize (object);
+}
+
+#define CO (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+
+static void
+gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_max_pool2d_get_property;
+  object_class->set_property = gnn_max_pool2d_set_property;
+  object_class->finalize = gnn_max_pool2d_finalize;
+  module_class->forward = gnn_max_pool2d_forward;
+  module_class->extra_repr = gnn_max_pool2d_extra_repr;
+
+  /**
+   * GnnMaxPool2d:kernel-size:
+   *
+   * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
+   */
+  g_object_class_install_property (object_class, PROP_KERNEL_SIZE,
+    g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnMaxPool2d:stride:
+   *
+   * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+   */
+  g_object_class_install_property (object_class, PROP_STRIDE,
+    g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnMaxPool2d:padding:
+   *
+   * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
+   */
+  g_object_class_install_property (object_class, PROP_PADDING,
+    g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnMaxPool2d:dilation:
+   *
+   * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
+   */
+  g_object_class_install_property (object_class, PROP_DILATION,
+    g_param_spec_variant ("dilation", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnMaxPool2d:ceil-mode:
+   *
+   * Whether the output size rounds up (`ceil_mode`).
+   */
+  g_object_class_install_property (object_class, PROP_CEIL_MODE,
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, CO));
+}
+
+static void
+gnn_max_pool2d_init (GnnMaxPool2d *self)
+{
+}
+
+static GVariant *
+pair_variant (const gint64 *v)
+{
+  return v ? g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, 2, sizeof (gint64)) : NULL;
+}
+
+/**
+ * gnn_max_pool2d_new:
+ * @kernel_size: (array fixed-size=2): the window's height and width
+ * @stride: (array fixed-size=2) (nullable): the stride, or %NULL for @kernel_size
+ * @padding: (array fixed-size=2) (nullable): the padding, or %NULL for 0
+ * @dilation: (array fixed-size=2) (nullable): the dilation, or %NULL for 1
+ * @ceil_mode: whether the output size rounds up
+ *
+ * Creates `nn.MaxPool2d (kernel_size, stride, padding, dilation, ceil_mode=ceil_mode)`.
+ * Sizes are checked when the layer runs.
+ *
+ * Returns: (transfer full): the layer
+ */
+GnnMaxPool2d *
+gnn_max_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint64 *padding,
+                    const gint64 *dilation, gboolean ceil_mode)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_MAX_POOL2D, "kernel-size", pair_variant (kernel_size),
+                       "stride", pair_variant (stride), "padding", pair_variant (padding),
+                       "dilation", pair_variant (dilation), "ceil-mode", ceil_mode, NULL);
+}
+
+/* ---- AvgPool2d ------------------------------------------------------------------------ */
+
+static GnnArgs *
+gnn_avg_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnAvgPool2d *self = GNN_AVG_POOL2D (module);
+  gint64 k[2], s[2], p[2];
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+
+  if (x == NULL)
+    {
+      g_prefix_error (error, "AvgPool2d: ");
+      return NULL;
+    }
+  if (!check_kernel ("AvgPool2d", self->kernel_size, error) ||
+      !pair_of ("AvgPool2d", "kernel_size", self->kernel_size, NULL, 1, k, error) ||
+      !pair_of ("AvgPool2d", "stride", self->stride, self->kernel_size, 1, s, error) ||
+      !pair_of ("AvgPool2d", "padding", self->padding, NULL, 0, p, error))
+    return NULL;
+  out = gnn_avg_pool2d_internal ("AvgPool2d", x, k, s, p, self->ceil_mode, self->count_include_pad,
+                                 self->divisor_override, error);
+  return out ? gnn_args_new_tensor (out) : NULL;
+}
+
+static char *
+gnn_avg_pool2d_extra_repr (GnnModule *module)
+{
+  GnnAvgPool2d *self = GNN_AVG_POOL2D (module);
+  GString *s = g_string_new ("kernel_size=");
+
+  append_size (s, self->kernel_size, NULL, 1);
+  g_string_append (s, ", stride=");
+  append_size (s, self->stride, self->kernel_size, 1);
+  g_string_append (s, ", padding=");
+  append_size (s, self->padding, NULL, 0);
+  return g_string_free (s, FALSE);
+}
+
+static void
+gnn_avg_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
+
+  switch (prop_id)
+    {
+    case PROP_KERNEL_SIZE: g_value_set_variant (value, self->kernel_size); break;
+    case PROP_STRIDE: g_value_set_variant (value, self->stride); break;
+    case PROP_PADDING: g_value_set_variant (value, self->padding); break;
+    case PROP_CEIL_MODE: g_value_set_boolean (value, self->ceil_mode); break;
+    case PROP_COUNT_INCLUDE_PAD: g_value_set_boolean (value, self->count_include_pad); break;
+    case PROP_DIVISOR_OVERRIDE: g_value_set_int64 (value, self->divisor_override); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_avg_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
+
+  switch (prop_id)
+    {
+    case PROP_KERNEL_SIZE: self->kernel_size = g_value_dup_variant (value); break;
+    case PROP_STRIDE: self->stride = g_value_dup_variant (value); break;
+    case PROP_PADDING: self->padding = g_value_dup_variant (value); break;
+    case PROP_CEIL_MODE: self->ceil_mode = g_value_get_boolean (value); break;
+    case PROP_COUNT_INCLUDE_PAD: self->count_include_pad = g_value_get_boolean (value); break;
+    case PROP_DIVISOR_OVERRIDE: self->divisor_override = g_value_get_int64 (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_avg_pool2d_finalize (GObject *object)
+{
+  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
+
+  g_clear_pointer (&self->kernel_size, g_variant_unref);
+  g_clear_pointer (&self->stride, g_variant_unref);
+  g_clear_pointer (&self->padding, g_variant_unref);
+  G_OBJECT_CLASS (gnn_avg_pool2d_parent_class)->finalize (object);
+}
+
+static void
+gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_avg_pool2d_get_property;
+  object_class->set_property = gnn_avg_pool2d_set_property;
+  object_class->finalize = gnn_avg_pool2d_finalize;
+  module_class->forward = gnn_avg_pool2d_forward;
+  module_class->extra_repr = gnn_avg_pool2d_extra_repr;
+
+  /**
+   * GnnAvgPool2d:kernel-size:
+   *
+   * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
+   */
+  g_object_class_install_property (object_class, PROP_KERNEL_SIZE,
+    g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnAvgPool2d:stride:
+   *
+   * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+   */
+  g_object_class_install_property (object_class, PROP_STRIDE,
+    g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnAvgPool2d:padding:
+   *
+   * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
+   */
+  g_object_class_install_property (object_class, PROP_PADDING,
+    g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  /**
+   * GnnAvgPool2d:ceil-mode:
+   *
+   * Whether the output size rounds up (`ceil_mode`).
+   */
+  g_object_class_install_property (object_class, PROP_CEIL_MODE,
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, CO));
+  /**
+   * GnnAvgPool2d:count-include-pad:
+   *
+   * Whether the zero padding counts in the divisor (`count_include_pad`).
+   */
+  g_object_class_install_property (object_class, PROP_COUNT_INCLUDE_PAD,
+    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, CO));
+  /**
+   * GnnAvgPool2d:divisor-override:
+   *
+   * The divisor of every window when positive (`divisor_override`); 0 for None.
+   */
+  g_object_class_install_property (object_class, PROP_DIVISOR_OVERRIDE,
+    g_param_spec_int64 ("divisor-override", NULL, NULL, 0, G_MAXINT64, 0, CO));
+}
+
+static void
+gnn_avg_pool2d_init (GnnAvgPool2d *self)
+{
+  self->count_include_pad = TRUE;
+}
+
+/**
+ * gnn_avg_pool2d_new:
+ * @kernel_size: (array fixed-size=2): the window's height and width
+ * @stride: (array fixed-size=2) (nullable): the stride, or %NULL for @kernel_size
+ * @padding: (array fixed-size=2) (nullable): the padding, or %NULL for 0
+ * @ceil_mode: whether the output size rounds up
+ * @count_include_pad: whether the padding counts in the divisor
+ * @divisor_override: the divisor of every window when positive; 0 for None
+ *
+ * Creates `nn.AvgPool2d (kernel_size, stride, padding, ceil_mode, count_include_pad,
+ * divisor_override)`. Sizes are checked when the layer runs.
+ *
+ * Returns: (transfer full): the layer
+ */
+GnnAvgPool2d *
+gnn_avg_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint64 *padding,
+                    gboolean ceil_mode, gboolean count_include_pad, gint64 divisor_override)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_AVG_POOL2D, "kernel-size", pair_variant (kernel_size),
+                       "stride", pair_variant (stride), "padding", pair_variant (padding),
+                       "ceil-mode", ceil_mode, "count-include-pad", count_include_pad,
+                       "divisor-override", MAX (divisor_override, 0), NULL);
+}
+
+/* ---- AdaptiveAvgPool2d ------------------------------------------------------------------ */
+
+/**
+ * GnnAdaptiveAvgPool2d:
+ *
+ * 2-d adaptive average pooling, as `torch.nn.AdaptiveAvgPool2d`, computed by
+ * [func@Gnn.tensor_adaptive_avg_pool2d]. Its construct-only property `output-size` is a
+ * #GVariant "ax" of one value for both dimensions or two, -1 standing for PyTorch's None (keep
+ * the input's size). It prints as PyTorch's: "AdaptiveAvgPool2d(output_size=(5, 7))".
+ */
+struct _GnnAdaptiveAvgPool2d
+{
+  GnnModule parent_instance;
+  GVariant *output_size;
+};
+
+enum {
+  APROP_0,
+  APROP_OUTPUT_SIZE,
+};
+
+G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_adaptive_avg_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (module);
+  gint64 size[2];
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+
+  if (x == NULL)
+    {
+      g_prefix_error (error, "AdaptiveAvgPool2d: ");
+      return NULL;
+    }
+  if (self->output_size == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "AdaptiveAvgPool2d: output_size is required");
+      return NULL;
+    }
+  if (!pair_of ("AdaptiveAvgPool2d", "output_size", self->output_size, NULL, -1, size, error))
+    return NULL;
+  out = gnn_adaptive_avg_pool2d_internal ("AdaptiveAvgPool2d", x, size, error);
+  return out ? gnn_args_new_tensor (out) : NULL;
+}
+
+static char *
+gnn_adaptive_avg_pool2d_extra_repr (GnnModule *module)
+{
+  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (module);
+  GString *s = g_string_new ("output_size=");
+  gsize n = 0;
+  const gint64 *v = self->output_size ? g_variant_get_fixed_array (self->output_size, &n, sizeof (gint64)) : NULL;
+
+  if (n > 1)
+    g_string_append_c (s, '(');
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i)
+        g_string_append (s, ", ");
+      if (v[i] < 0)
+        g_string_append (s, "None");
+      else
+        g_string_append_printf (s, "%" G_GINT64_FORMAT, v[i]);
+    }
+  if (n > 1)
+    g_string_append_c (s, ')');
+  if (n == 0)
+    g_string_append (s, "None");
+  return g_string_free (s, FALSE);
+}
+
+static void
+gnn_adaptive_avg_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (object);
+
+  if (prop_id == APROP_OUTPUT_SIZE)
+    g_value_set_variant (value, self->output_size);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gnn_adaptive_avg_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (object);
+
+  if (prop_id == APROP_OUTPUT_SIZE)
+    self->output_size = g_value_dup_variant (value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gnn_adaptive_avg_pool2d_finalize (GObject *object)
+{
+  g_clear_pointer (&GNN_ADAPTIVE_AVG_POOL2D (object)->output_size, g_variant_unref);
+  G_OBJECT_CLASS (gnn_adaptive_avg_pool2d_parent_class)->finalize (object);
+}
+
+static void
+gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_adaptive_avg_pool2d_get_property;
+  object_class->set_property = gnn_adaptive_avg_pool2d_set_property;
+  object_class->finalize = gnn_adaptive_avg_pool2d_finalize;
+  module_class->forward = gnn_adaptive_avg_pool2d_forward;
+  module_class->extra_repr = gnn_adaptive_avg_pool2d_extra_repr;
+
+  /**
+   * GnnAdaptiveAvgPool2d:output-size:
+   *
+   * The output's height and width (`output_size`), a #GVariant "ax" of one or two values,
+   * -1 for None (the input's size).
+   */
+  g_object_class_install_property (object_class, APROP_OUTPUT_SIZE,
+    g_param_spec_variant ("output-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+}
+
+static void
+gnn_adaptive_avg_pool2d_init (GnnAdaptiveAvgPool2d *self)
+{
+}
+
+/**
+ * gnn_adaptive_avg_pool2d_new:
+ * @output_size: (array fixed-size=2): the output's height and width, -1 for the input's
+ *
+ * Creates `nn.AdaptiveAvgPool2d (output_size)`.
+ *
+ * Returns: (transfer full): the layer
+ */
+GnnAdaptiveAvgPool2d *
+gnn_adaptive_avg_pool2d_new (const gint64 *output_size)
+{
+  g_return_val_if_fail (output_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL2D, "output-size", pair_variant (output_size), NULL);
+}

@@ -1,0 +1,45 @@
+/* gnn-pool.h: pooling layers, as torch.nn.MaxPool2d, AvgPool2d and AdaptiveAvgPool2d
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+#include "gnn-module.h"
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_MAX_POOL2D (gnn_max_pool2d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMaxPool2d, gnn_max_pool2d, GNN, MAX_POOL2D, GnnModule)
+
+#define GNN_TYPE_AVG_POOL2D (gnn_avg_pool2d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN, AVG_POOL2D, GnnModule)
+
+#define GNN_TYPE_ADAPTIVE_AVG_POOL2D (gnn_adaptive_avg_pool2d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN, ADAPTIVE_AVG_POOL2D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnAdaptiveAvgPool2d *gnn_adaptive_avg_pool2d_new (const gint64 *output_size);
+GNN_AVAILABLE_IN_ALL
+GnnMaxPool2d *gnn_max_pool2d_new (const gint64 *kernel_size,
+                                  const gint64 *stride,
+                                  const gint64 *padding,
+                                  const gint64 *dilation,
+                                  gboolean      ceil_mode);
+GNN_AVAILABLE_IN_ALL
+GnnAvgPool2d *gnn_avg_pool2d_new (const gint64 *kernel_size,
+                                  const gint64 *stride,
+                                  const gint64 *padding,
+                                  gboolean      ceil_mode,
+                                  gboolean      count_include_pad,
+                                  gint64        divisor_override);
+
+G_END_DECLS

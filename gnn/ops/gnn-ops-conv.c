@@ -1,0 +1,911 @@
+/* gnn-ops-conv.c: convolution through the backend's im2col, gemm and col2im
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * conv2d (x, w) = w (G, O/G, C/G·kh·kw) · im2col (x) (N, G, C/G·kh·kw, OH·OW), plus the bias.
+ * im2col is an op of its own whose backward is col2im, so autograd gives the gradients the
+ * usual way: grad input = col2im (Wᵀ · g), grad weight = g · colsᵀ (summed over the batch),
+ * grad bias = Σ g.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-ops-private.h"
+
+#define NEEDS(j) (node->edges[(j)].node != NULL)
+
+typedef struct {
+  gint64 k[2], s[2], p[2], d[2];
+} ConvGeometry;
+
+static void
+geometry_to_args (const ConvGeometry *g, GnnKernelArgs *args)
+{
+  args->i[0] = (gint64) (((guint64) g->k[0] << 32) | (guint64) g->k[1]);
+  args->i[1] = (gint64) (((guint64) g->s[0] << 32) | (guint64) g->s[1]);
+  args->i[2] = (gint64) (((guint64) g->p[0] << 32) | (guint64) g->p[1]);
+  args->i[3] = (gint64) (((guint64) g->d[0] << 32) | (guint64) g->d[1]);
+}
+
+static void
+kernel_4d (GnnTensor *t, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = 4;
+  memcpy (kt->shape, p->shape, sizeof (gint64) * 4);
+  gnn_contiguous_strides (4, kt->shape, kt->strides);
+}
+
+/* image (N, C, H, W) <-> columns (N, C·kh·kw, OH, OW), no autograd. @src need not be
+ * contiguous; the result is. */
+static GnnTensor *
+run_im2col_col2im (GnnBackendOp op, GnnTensor *src, const gint64 *out_shape, const ConvGeometry *g,
+                   GError **error)
+{
+  GnnTensorPrivate *ps = gnn_tensor_priv (src);
+  g_autoptr(GnnTensor) in = gnn_tensor_contiguous_as (src, ps->dtype, error);
+  g_autoptr(GnnTensor) out = NULL;
+  GnnKernelTensor kin, kout;
+  GnnKernelArgs args = { 0 };
+
+  if (in == NULL || !(out = gnn_tensor_new_like (in, ps->dtype, 4, out_shape, error)))
+    return NULL;
+  kernel_4d (in, &kin);
+  kernel_4d (out, &kout);
+  args.op = op;
+  args.out = &kout;
+  args.in[0] = &kin;
+  args.n_in = 1;
+  geometry_to_args (g, &args);
+  if (!gnn_run_kernel (out, &args, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+static gboolean
+im2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const ConvGeometry *g = node->ctx;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = run_im2col_col2im (GNN_BACKEND_OP_COL2IM, go[0], node->in_shape[0], g, error);
+  return gi[0] != NULL;
+}
+
+/* im2col with autograd: x (N, C, H, W) -> (N, C·kh·kw, oh, ow) */
+static GnnTensor *
+im2col_op (GnnTensor *x, const ConvGeometry *g, gint64 oh, gint64 ow, GError **error)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (x);
+  gint64 shape[4] = { px->shape[0], px->shape[1] * g->k[0] * g->k[1], oh, ow };
+  GnnTensor *out = run_im2col_col2im (GNN_BACKEND_OP_IM2COL, x, shape, g, error);
+  GnnNode *node;
+
+  if (out && (node = gnn_autograd_record ("Im2ColBackward0", im2col_backward, &x, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (g, sizeof *g), g_free);
+  return out;
+}
+
+/* The convolution of a 4-d input; @same pads as PyTorch's padding='same' (extra padding, if
+ * odd, at the bottom / right), ignoring @padding. @name prefixes errors. */
+GnnTensor *
+gnn_conv2d_internal (const char   *name,
+                     GnnTensor    *input,
+                     GnnTensor    *weight,
+                     GnnTensor    *bias,
+                     const gint64 *stride,
+                     const gint64 *padding,
+                     const gint64 *dilation,
+                     gint64        groups,
+                     gboolean      same,
+                     GError      **error)
+{
+  GnnTensorPrivate *px, *pw;
+  ConvGeometry g;
+  gint64 N, C, H, W, O, oh, ow, ck;
+  g_autoptr(GnnTensor) x = NULL, cols = NULL, cols5 = NULL, w3 = NULL, prod = NULL, out = NULL;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  px = gnn_tensor_priv (input);
+  pw = gnn_tensor_priv (weight);
+  if (!gnn_check_floating (name, input, error) || !gnn_check_floating (name, weight, error) ||
+      !gnn_check_same_device (name, input, weight, error) ||
+      (bias && (!gnn_check_floating (name, bias, error) || !gnn_check_same_device (name, input, bias, error))))
+    return NULL;
+  if (px->dtype != pw->dtype || (bias && gnn_tensor_priv (bias)->dtype != px->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: Input type (%s) and weight type (%s)%s should be the same", name,
+                   gnn_dtype_get_name (px->dtype), gnn_dtype_get_name (pw->dtype),
+                   bias ? " and bias type" : "");
+      return NULL;
+    }
+  if (groups < 1 || stride[0] < 1 || stride[1] < 1 || dilation[0] < 1 || dilation[1] < 1 ||
+      padding[0] < 0 || padding[1] < 0 || (same && (stride[0] != 1 || stride[1] != 1)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: %s", name, same ? "padding='same' is not supported for strided convolutions"
+                   : "groups, stride and dilation must be positive and padding non-negative");
+      return NULL;
+    }
+  if (pw->ndim != 4 || pw->shape[0] % groups != 0)
+    {
+      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d weight (out_channels, in_channels / groups, kH, kW) with "
+                   "out_channels divisible by groups=%" G_GINT64_FORMAT ", got shape %s", name, groups, s);
+      return NULL;
+    }
+  batched = px->ndim == 4;
+  if ((px->ndim != 3 && px->ndim != 4) || px->shape[px->ndim - 3] != pw->shape[1] * groups)
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input with C = %" G_GINT64_FORMAT
+                   " channels, got shape %s", name, pw->shape[1] * groups, s);
+      return NULL;
+    }
+  O = pw->shape[0];
+  if (bias && (gnn_tensor_priv (bias)->ndim != 1 || gnn_tensor_priv (bias)->shape[0] != O))
+    {
+      GnnTensorPrivate *pb = gnn_tensor_priv (bias);
+      g_autofree char *s = gnn_shape_to_string (pb->ndim, pb->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a bias of shape (%" G_GINT64_FORMAT "), got shape %s", name, O, s);
+      return NULL;
+    }
+
+  x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error);
+  if (x == NULL)
+    return NULL;
+  px = gnn_tensor_priv (x);
+  N = px->shape[0]; C = px->shape[1]; H = px->shape[2]; W = px->shape[3];
+  for (guint a = 0; a < 2; a++)
+    {
+      g.k[a] = pw->shape[2 + a];
+      g.s[a] = stride[a];
+      g.d[a] = dilation[a];
+      g.p[a] = same ? g.d[a] * (g.k[a] - 1) / 2 : padding[a];
+    }
+  if (g.k[0] < 1 || g.k[1] < 1 || g.k[0] > G_MAXINT32 || g.k[1] > G_MAXINT32 || g.s[0] > G_MAXINT32 ||
+      g.s[1] > G_MAXINT32 || g.p[0] > G_MAXINT32 || g.p[1] > G_MAXINT32 || g.d[0] > G_MAXINT32 ||
+      g.d[1] > G_MAXINT32)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: kernel size, stride, padding and dilation must lie in [1, 2^31) ([0, 2^31) for padding)",
+                   name);
+      return NULL;
+    }
+  if (same)
+    {
+      oh = H;
+      ow = W;
+    }
+  else
+    {
+      oh = (H + 2 * g.p[0] - g.d[0] * (g.k[0] - 1) - 1) / g.s[0] + 1;
+      ow = (W + 2 * g.p[1] - g.d[1] * (g.k[1] - 1) - 1) / g.s[1] + 1;
+      if (H + 2 * g.p[0] < g.d[0] * (g.k[0] - 1) + 1 || W + 2 * g.p[1] < g.d[1] * (g.k[1] - 1) + 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: Calculated padded input size per channel: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                       "). Kernel size: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                       "). Kernel size can't be greater than actual input size", name,
+                       H + 2 * g.p[0], W + 2 * g.p[1], g.d[0] * (g.k[0] - 1) + 1, g.d[1] * (g.k[1] - 1) + 1);
+          return NULL;
+        }
+    }
+
+  ck = (C / groups) * g.k[0] * g.k[1];
+  {
+    gint64 s5[4] = { N, groups, ck, oh * ow };
+    gint64 sw[3] = { groups, O / groups, ck };
+    gint64 so[4] = { N, O, oh, ow };
+
+    if (!(cols = im2col_op (x, &g, oh, ow, error)) ||
+        !(cols5 = gnn_tensor_view (cols, s5, 4, error)) ||
+        !(w3 = gnn_tensor_reshape (weight, sw, 3, error)) ||
+        !(prod = gnn_tensor_matmul (w3, cols5, error)) ||
+        !(out = gnn_tensor_reshape (prod, so, 4, error)))
+      return NULL;
+  }
+  if (bias)
+    {
+      gint64 sb[3] = { O, 1, 1 };
+      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
+      g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
+
+      if (sum == NULL)
+        return NULL;
+      g_set_object (&out, sum);
+    }
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_conv2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @weight: the filters, (out_channels, C / @groups, kH, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: (array fixed-size=2): the stride along H and W, at least 1
+ * @padding: (array fixed-size=2): the zero padding on both sides of H and W, at least 0
+ * @dilation: (array fixed-size=2): the spacing of the kernel elements along H and W, at least 1
+ * @groups: the number of blocked connections from input to output channels, dividing both
+ *   C and out_channels
+ * @error: return location for a #GError
+ *
+ * The 2-d convolution (cross-correlation) of `torch.nn.functional.conv2d`, through the
+ * backend's im2col and gemm. Its backward gives the gradients of @input (col2im of Wᵀ·g),
+ * @weight (g·colsᵀ) and @bias (Σ g).
+ *
+ * Returns: (transfer full): the output, (N, out_channels, OH, OW) or (out_channels, OH, OW),
+ *   or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_conv2d (GnnTensor    *input,
+                   GnnTensor    *weight,
+                   GnnTensor    *bias,
+                   const gint64 *stride,
+                   const gint64 *padding,
+                   const gint64 *dilation,
+                   gint64        groups,
+                   GError      **error)
+{
+  g_return_val_if_fail (stride != NULL && padding != NULL && dilation != NULL, NULL);
+  return gnn_conv2d_internal ("conv2d", input, weight, bias, stride, padding, dilation, groups, FALSE, error);
+}
+
+/* conv1d as conv2d on (N, C, 1, L) with a (O, C/g, 1, k) kernel */
+GnnTensor *
+gnn_conv1d_internal (const char *name,
+                     GnnTensor  *input,
+                     GnnTensor  *weight,
+                     GnnTensor  *bias,
+                     gint64      stride,
+                     gint64      padding,
+                     gint64      dilation,
+                     gint64      groups,
+                     gboolean    same,
+                     GError    **error)
+{
+  GnnTensorPrivate *px, *pw;
+  gint64 s2[2] = { 1, stride }, p2[2] = { 0, padding }, d2[2] = { 1, dilation };
+  g_autoptr(GnnTensor) x = NULL, w = NULL, y = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  px = gnn_tensor_priv (input);
+  pw = gnn_tensor_priv (weight);
+  if (pw->ndim != 3)
+    {
+      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d weight (out_channels, in_channels / groups, kW), got shape %s", name, s);
+      return NULL;
+    }
+  if ((px->ndim != 2 && px->ndim != 3) || px->shape[px->ndim - 2] != pw->shape[1] * MAX (groups, 1))
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 2-d (C, L) or 3-d (N, C, L) input with C = %" G_GINT64_FORMAT
+                   " channels, got shape %s", name, pw->shape[1] * MAX (groups, 1), s);
+      return NULL;
+    }
+  if (!(x = gnn_tensor_unsqueeze (input, -2, error)) || !(w = gnn_tensor_unsqueeze (weight, -2, error)))
+    return NULL;
+  y = gnn_conv2d_internal (name, x, w, bias, s2, p2, d2, groups, same, error);
+  if (y == NULL)
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, -2, error);
+}
+
+/**
+ * gnn_tensor_conv1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @weight: the filters, (out_channels, C / @groups, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: the stride, at least 1
+ * @padding: the zero padding on both sides, at least 0
+ * @dilation: the spacing of the kernel elements, at least 1
+ * @groups: the number of blocked connections from input to output channels
+ * @error: return location for a #GError
+ *
+ * The 1-d convolution of `torch.nn.functional.conv1d`, computed as [func@Gnn.tensor_conv2d]
+ * on the input with a unit height.
+ *
+ * Returns: (transfer full): the output, (N, out_channels, OL) or (out_channels, OL), or %NULL
+ *   with @error set
+ */
+GnnTensor *
+gnn_tensor_conv1d (GnnTensor *input,
+                   GnnTensor *weight,
+                   GnnTensor *bias,
+                   gint64     stride,
+                   gint64     padding,
+                   gint64     dilation,
+                   gint64     groups,
+                   GError   **error)
+{
+  return gnn_conv1d_internal ("conv1d", input, weight, bias, stride, padding, dilation, groups, FALSE, error);
+}
+
+/* ---- pooling ------------------------------------------------------------------------- */
+
+typedef struct {
+  ConvGeometry g;
+  gboolean count_include_pad;
+  gint64 divisor_override;
+} PoolCtx;
+
+/* PyTorch's pooling_output_shape */
+static gint64
+pool_output_size (gint64 in, gint64 k, gint64 pad, gint64 stride, gint64 dilation, gboolean ceil_mode)
+{
+  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+
+  if (ceil_mode && (out - 1) * stride >= in + pad)
+    out--;
+  return out;
+}
+
+/* Checks a pooling call and fills @g, @x (the 4-d input, a new reference), @oh, @ow */
+static gboolean
+pool_prepare (const char *name, GnnTensor *input, const gint64 *kernel_size, const gint64 *stride,
+              const gint64 *padding, const gint64 *dilation, gboolean ceil_mode, ConvGeometry *g,
+              GnnTensor **x, gint64 *oh, gint64 *ow, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+
+  if (!gnn_check_floating (name, input, error))
+    return FALSE;
+  if (p->ndim != 3 && p->ndim != 4)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input, got shape %s", name, s);
+      return FALSE;
+    }
+  for (guint a = 0; a < 2; a++)
+    {
+      g->k[a] = kernel_size[a];
+      g->s[a] = stride ? stride[a] : kernel_size[a];
+      g->p[a] = padding ? padding[a] : 0;
+      g->d[a] = dilation ? dilation[a] : 1;
+      if (g->k[a] < 1 || g->s[a] < 1 || g->d[a] < 1 || g->p[a] < 0 || g->k[a] > G_MAXINT32 ||
+          g->s[a] > G_MAXINT32 || g->d[a] > G_MAXINT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: kernel size, stride and dilation must lie in [1, 2^31), padding must be non-negative", name);
+          return FALSE;
+        }
+      if (g->p[a] > g->k[a] / 2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: pad should be smaller than or equal to half of kernel size, but got padH = %"
+                       G_GINT64_FORMAT ", padW = %" G_GINT64_FORMAT ", kH = %" G_GINT64_FORMAT ", kW = %" G_GINT64_FORMAT,
+                       name, g->p[0], padding ? padding[1] : 0, g->k[0], kernel_size[1]);
+          return FALSE;
+        }
+    }
+  *oh = pool_output_size (p->shape[p->ndim - 2], g->k[0], g->p[0], g->s[0], g->d[0], ceil_mode);
+  *ow = pool_output_size (p->shape[p->ndim - 1], g->k[1], g->p[1], g->s[1], g->d[1], ceil_mode);
+  if (*oh < 1 || *ow < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Given input size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   "). Calculated output size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   "). Output size is too small", name, p->shape[p->ndim - 3], p->shape[p->ndim - 2],
+                   p->shape[p->ndim - 1], p->shape[p->ndim - 3], *oh, *ow);
+      return FALSE;
+    }
+  *x = p->ndim == 4 ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error);
+  return *x != NULL;
+}
+
+static gboolean
+max_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *indices;
+  g_autoptr(GnnTensor) grad = NULL;
+  GnnKernelTensor kg, ki, kout;
+  GnnKernelArgs args = { 0 };
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(indices = gnn_node_saved (node, 0, error)) ||
+      !(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
+      !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
+    return FALSE;
+  kernel_4d (grad, &kg);
+  kernel_4d (indices, &ki);
+  kernel_4d (gi[0], &kout);
+  args.op = GNN_BACKEND_OP_MAX_POOL2D_BACKWARD;
+  args.out = &kout;
+  args.in[0] = &kg;
+  args.in[1] = &ki;
+  args.n_in = 2;
+  geometry_to_args (node->ctx, &args);
+  return gnn_run_kernel (gi[0], &args, error);
+}
+
+/**
+ * gnn_tensor_max_pool2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @kernel_size: (array fixed-size=2): the window's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride along H and W, or %NULL for @kernel_size
+ * @padding: (array fixed-size=2) (nullable): the implicit -∞ padding of H and W, at most half
+ *   the kernel size, or %NULL for 0
+ * @dilation: (array fixed-size=2) (nullable): the spacing of the window's elements, or %NULL for 1
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @indices: (out) (optional) (transfer full): the index y · W + x of each maximum in its
+ *   (H, W) plane, int64, shaped as the output
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.max_pool2d`: the maximum over each window, NaN propagating. Its
+ * backward sends each gradient to the position of its maximum.
+ *
+ * Returns: (transfer full): the output, (N, C, OH, OW) or (C, OH, OW), or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_max_pool2d (GnnTensor    *input,
+                       const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       const gint64 *dilation,
+                       gboolean      ceil_mode,
+                       GnnTensor   **indices,
+                       GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  return gnn_max_pool2d_internal ("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode,
+                                  indices, error);
+}
+
+GnnTensor *
+gnn_max_pool2d_internal (const char   *name,
+                         GnnTensor    *input,
+                         const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       const gint64 *dilation,
+                       gboolean      ceil_mode,
+                       GnnTensor   **indices,
+                       GError      **error)
+{
+  ConvGeometry g;
+  g_autoptr(GnnTensor) x = NULL, xc = NULL, out = NULL, idx = NULL;
+  GnnTensorPrivate *px;
+  gint64 oh, ow;
+  GnnKernelTensor kin, kout, kidx;
+  GnnKernelArgs args = { 0 };
+  GnnNode *node;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  batched = gnn_tensor_priv (input)->ndim == 4;
+  if (!pool_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, &oh, &ow, error))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  {
+    gint64 shape[4] = { px->shape[0], px->shape[1], oh, ow };
+
+    if (!(xc = gnn_tensor_contiguous_as (x, px->dtype, error)) ||
+        !(out = gnn_tensor_new_like (xc, px->dtype, 4, shape, error)) ||
+        !(idx = gnn_tensor_new_like (xc, GNN_DTYPE_INT64, 4, shape, error)))
+      return NULL;
+  }
+  kernel_4d (xc, &kin);
+  kernel_4d (out, &kout);
+  kernel_4d (idx, &kidx);
+  args.op = GNN_BACKEND_OP_MAX_POOL2D;
+  args.out = &kout;
+  args.out2 = &kidx;
+  args.in[0] = &kin;
+  args.n_in = 1;
+  geometry_to_args (&g, &args);
+  if (!gnn_run_kernel (out, &args, error))
+    return NULL;
+  if ((node = gnn_autograd_record ("MaxPool2DWithIndicesBackward0", max_pool_backward, &x, 1, &out, 1)))
+    {
+      gnn_node_save (node, idx);
+      gnn_node_set_ctx (node, g_memdup2 (&g, sizeof g), g_free);
+    }
+  if (!batched)
+    {
+      g_autoptr(GnnTensor) o3 = gnn_tensor_squeeze_dim (out, 0, error);
+      g_autoptr(GnnTensor) i3 = o3 ? gnn_tensor_squeeze_dim (idx, 0, error) : NULL;
+
+      if (i3 == NULL)
+        return NULL;
+      g_set_object (&out, o3);
+      g_set_object (&idx, i3);
+    }
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return g_steal_pointer (&out);
+}
+
+static gboolean
+run_avg_pool (GnnBackendOp op, GnnTensor *out, GnnTensor *in, const PoolCtx *c, GError **error)
+{
+  GnnKernelTensor kin, kout;
+  GnnKernelArgs args = { 0 };
+
+  kernel_4d (in, &kin);
+  kernel_4d (out, &kout);
+  args.op = op;
+  args.out = &kout;
+  args.in[0] = &kin;
+  args.n_in = 1;
+  geometry_to_args (&c->g, &args);
+  args.i[3] = c->count_include_pad ? 1 : 0;
+  args.s[0] = (double) c->divisor_override;
+  return gnn_run_kernel (out, &args, error);
+}
+
+static gboolean
+avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) grad = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
+      !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
+    return FALSE;
+  return run_avg_pool (GNN_BACKEND_OP_AVG_POOL2D_BACKWARD, gi[0], grad, node->ctx, error);
+}
+
+/**
+ * gnn_tensor_avg_pool2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @kernel_size: (array fixed-size=2): the window's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride along H and W, or %NULL for @kernel_size
+ * @padding: (array fixed-size=2) (nullable): the implicit zero padding of H and W, at most
+ *   half the kernel size, or %NULL for 0
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @count_include_pad: whether the padding counts in the divisor
+ * @divisor_override: the divisor of every window when positive; 0 for none
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.avg_pool2d`: the mean of each window, with PyTorch's divisor rules.
+ *
+ * Returns: (transfer full): the output, (N, C, OH, OW) or (C, OH, OW), or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_avg_pool2d (GnnTensor    *input,
+                       const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       gboolean      ceil_mode,
+                       gboolean      count_include_pad,
+                       gint64        divisor_override,
+                       GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  return gnn_avg_pool2d_internal ("avg_pool2d", input, kernel_size, stride, padding, ceil_mode,
+                                  count_include_pad, divisor_override, error);
+}
+
+GnnTensor *
+gnn_avg_pool2d_internal (const char   *name,
+                         GnnTensor    *input,
+                         const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       gboolean      ceil_mode,
+                       gboolean      count_include_pad,
+                       gint64        divisor_override,
+                       GError      **error)
+{
+  PoolCtx c = { { { 0 } }, count_include_pad, divisor_override };
+  g_autoptr(GnnTensor) x = NULL, xc = NULL, out = NULL;
+  GnnTensorPrivate *px;
+  gint64 oh, ow;
+  GnnNode *node;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  if (divisor_override < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: divisor must be not zero", name);
+      return NULL;
+    }
+  batched = gnn_tensor_priv (input)->ndim == 4;
+  if (!pool_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &c.g, &x, &oh, &ow, error))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  {
+    gint64 shape[4] = { px->shape[0], px->shape[1], oh, ow };
+
+    if (!(xc = gnn_tensor_contiguous_as (x, px->dtype, error)) ||
+        !(out = gnn_tensor_new_like (xc, px->dtype, 4, shape, error)) ||
+        !run_avg_pool (GNN_BACKEND_OP_AVG_POOL2D, out, xc, &c, error))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("AvgPool2DBackward0", avg_pool_backward, &x, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (&c, sizeof c), g_free);
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
+/* ---- adaptive average pooling -------------------------------------------------------- */
+
+static gboolean
+run_adaptive (GnnBackendOp op, GnnTensor *out, GnnTensor *in, GError **error)
+{
+  GnnKernelTensor kin, kout;
+  GnnKernelArgs args = { 0 };
+
+  kernel_4d (in, &kin);
+  kernel_4d (out, &kout);
+  args.op = op;
+  args.out = &kout;
+  args.in[0] = &kin;
+  args.n_in = 1;
+  return gnn_run_kernel (out, &args, error);
+}
+
+static gboolean
+adaptive_avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) grad = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
+      !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
+    return FALSE;
+  return run_adaptive (GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD, gi[0], grad, error);
+}
+
+GnnTensor *
+gnn_adaptive_avg_pool2d_internal (const char   *name,
+                                  GnnTensor    *input,
+                                  const gint64 *output_size,
+                                  GError      **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+  g_autoptr(GnnTensor) x = NULL, xc = NULL, out = NULL;
+  gint64 shape[4];
+  gboolean batched = p->ndim == 4;
+
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if ((p->ndim != 3 && p->ndim != 4) || p->shape[p->ndim - 1] == 0 || p->shape[p->ndim - 2] == 0)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input with non-zero H and W, got shape %s",
+                   name, s);
+      return NULL;
+    }
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  p = gnn_tensor_priv (x);
+  shape[0] = p->shape[0];
+  shape[1] = p->shape[1];
+  shape[2] = output_size[0] < 0 ? p->shape[2] : output_size[0];
+  shape[3] = output_size[1] < 0 ? p->shape[3] : output_size[1];
+  if (!(xc = gnn_tensor_contiguous_as (x, p->dtype, error)) ||
+      !(out = gnn_tensor_new_like (xc, p->dtype, 4, shape, error)) ||
+      !run_adaptive (GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D, out, xc, error))
+    return NULL;
+  gnn_autograd_record ("AdaptiveAvgPool2DBackward0", adaptive_avg_pool_backward, &x, 1, &out, 1);
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_adaptive_avg_pool2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @output_size: (array fixed-size=2): the output's height and width; a negative value keeps
+ *   the input's size (PyTorch's None)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_avg_pool2d`: output element (oy, ox) is the mean over rows
+ * [⌊oy·H/OH⌋, ⌈(oy+1)·H/OH⌉) and the columns alike.
+ *
+ * Returns: (transfer full): the output, (N, C, OH, OW) or (C, OH, OW), or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_adaptive_avg_pool2d (GnnTensor    *input,
+                                const gint64 *output_size,
+                                GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && output_size != NULL, NULL);
+  return gnn_adaptive_avg_pool2d_internal ("adaptive_avg_pool2d", input, output_size, error);
+}
+
+/* ---- transposed convolution ------------------------------------------------------------ */
+
+static gboolean
+col2im_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = run_im2col_col2im (GNN_BACKEND_OP_IM2COL, go[0], node->in_shape[0], node->ctx, error);
+  return gi[0] != NULL;
+}
+
+/* col2im with autograd: cols (N, C·kh·kw, h, w) -> (N, C, oh, ow) */
+static GnnTensor *
+col2im_op (GnnTensor *cols, const ConvGeometry *g, gint64 c, gint64 oh, gint64 ow, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (cols);
+  gint64 shape[4] = { p->shape[0], c, oh, ow };
+  GnnTensor *out = run_im2col_col2im (GNN_BACKEND_OP_COL2IM, cols, shape, g, error);
+  GnnNode *node;
+
+  if (out && (node = gnn_autograd_record ("Col2ImBackward0", col2im_backward, &cols, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (g, sizeof *g), g_free);
+  return out;
+}
+
+GnnTensor *
+gnn_conv_transpose2d_internal (const char   *name,
+                               GnnTensor    *input,
+                               GnnTensor    *weight,
+                               GnnTensor    *bias,
+                               const gint64 *stride,
+                               const gint64 *padding,
+                               const gint64 *output_padding,
+                               gint64        groups,
+                               const gint64 *dilation,
+                               GError      **error)
+{
+  GnnTensorPrivate *px, *pw;
+  ConvGeometry g;
+  gint64 N, C, H, W, O, oh, ow, K;
+  g_autoptr(GnnTensor) x = NULL, x4 = NULL, w3 = NULL, wt = NULL, prod = NULL, cols = NULL, out = NULL;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  px = gnn_tensor_priv (input);
+  pw = gnn_tensor_priv (weight);
+  if (!gnn_check_floating (name, input, error) || !gnn_check_floating (name, weight, error) ||
+      !gnn_check_same_device (name, input, weight, error) ||
+      (bias && (!gnn_check_floating (name, bias, error) || !gnn_check_same_device (name, input, bias, error))))
+    return NULL;
+  if (px->dtype != pw->dtype || (bias && gnn_tensor_priv (bias)->dtype != px->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: Input type (%s) and weight type (%s)%s should be the same", name,
+                   gnn_dtype_get_name (px->dtype), gnn_dtype_get_name (pw->dtype),
+                   bias ? " and bias type" : "");
+      return NULL;
+    }
+  for (guint a = 0; a < 2; a++)
+    if (stride[a] < 1 || stride[a] > G_MAXINT32 || dilation[a] < 1 || dilation[a] > G_MAXINT32 ||
+        padding[a] < 0 || padding[a] > G_MAXINT32 || output_padding[a] < 0 || groups < 1 ||
+        (output_padding[a] >= stride[a] && output_padding[a] >= dilation[a]))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: groups, stride and dilation must be positive, padding non-negative, and output "
+                     "padding must be smaller than either stride or dilation", name);
+        return NULL;
+      }
+  if (pw->ndim != 4 || pw->shape[0] % groups != 0 || pw->shape[2] > G_MAXINT32 || pw->shape[3] > G_MAXINT32)
+    {
+      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d weight (in_channels, out_channels / groups, kH, kW) with in_channels "
+                   "divisible by groups=%" G_GINT64_FORMAT ", got shape %s", name, groups, s);
+      return NULL;
+    }
+  batched = px->ndim == 4;
+  if ((px->ndim != 3 && px->ndim != 4) || px->shape[px->ndim - 3] != pw->shape[0])
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input with C = %" G_GINT64_FORMAT
+                   " channels, got shape %s", name, pw->shape[0], s);
+      return NULL;
+    }
+  O = pw->shape[1] * groups;
+  if (bias && (gnn_tensor_priv (bias)->ndim != 1 || gnn_tensor_priv (bias)->shape[0] != O))
+    {
+      GnnTensorPrivate *pb = gnn_tensor_priv (bias);
+      g_autofree char *s = gnn_shape_to_string (pb->ndim, pb->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a bias of shape (%" G_GINT64_FORMAT "), got shape %s", name, O, s);
+      return NULL;
+    }
+  x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error);
+  if (x == NULL)
+    return NULL;
+  px = gnn_tensor_priv (x);
+  N = px->shape[0]; C = px->shape[1]; H = px->shape[2]; W = px->shape[3];
+  for (guint a = 0; a < 2; a++)
+    {
+      g.k[a] = pw->shape[2 + a];
+      g.s[a] = stride[a];
+      g.p[a] = padding[a];
+      g.d[a] = dilation[a];
+    }
+  oh = (H - 1) * g.s[0] - 2 * g.p[0] + g.d[0] * (g.k[0] - 1) + output_padding[0] + 1;
+  ow = (W - 1) * g.s[1] - 2 * g.p[1] + g.d[1] * (g.k[1] - 1) + output_padding[1] + 1;
+  if (oh < 1 || ow < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: the output size (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT ") is too small for input "
+                   "size (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT ")", name, oh, ow, H, W);
+      return NULL;
+    }
+  K = (O / groups) * g.k[0] * g.k[1];
+  {
+    gint64 sx[4] = { N, groups, C / groups, H * W };
+    gint64 sw[3] = { groups, C / groups, K };
+    gint64 sc[4] = { N, O * g.k[0] * g.k[1], H, W };
+
+    /* cols (N, G, K, HW) = Wᵀ (G, K, C/G) · x (N, G, C/G, HW), then col2im */
+    if (!(x4 = gnn_tensor_reshape (x, sx, 4, error)) ||
+        !(w3 = gnn_tensor_reshape (weight, sw, 3, error)) ||
+        !(wt = gnn_tensor_transpose (w3, 1, 2, error)) ||
+        !(prod = gnn_tensor_matmul (wt, x4, error)) ||
+        !(cols = gnn_tensor_reshape (prod, sc, 4, error)) ||
+        !(out = col2im_op (cols, &g, O, oh, ow, error)))
+      return NULL;
+  }
+  if (bias)
+    {
+      gint64 sb[3] = { O, 1, 1 };
+      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
+      g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
+
+      if (sum == NULL)
+        return NULL;
+      g_set_object (&out, sum);
+    }
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_conv_transpose2d:
+ * @input: the input, (N, C_in, H, W) or unbatched (C_in, H, W)
+ * @weight: the filters, (C_in, out_channels / @groups, kH, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: (array fixed-size=2): the stride along H and W, at least 1
+ * @padding: (array fixed-size=2): the implicit padding removed from both sides, at least 0
+ * @output_padding: (array fixed-size=2): the size added to one side of the output, smaller
+ *   than the stride or the dilation
+ * @groups: the number of blocked connections, dividing C_in and out_channels
+ * @dilation: (array fixed-size=2): the spacing of the kernel elements, at least 1
+ * @error: return location for a #GError
+ *
+ * The transposed 2-d convolution of `torch.nn.functional.conv_transpose2d` (the gradient of
+ * conv2d with respect to its input), through the backend's gemm and col2im; its backward goes
+ * through im2col. The output is (N, out_channels, OH, OW) with
+ * OH = (H − 1)·stride − 2·padding + dilation·(kH − 1) + output_padding + 1, and OW alike.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_conv_transpose2d (GnnTensor    *input,
+                             GnnTensor    *weight,
+                             GnnTensor    *bias,
+                             const gint64 *stride,
+                             const gint64 *padding,
+                             const gint64 *output_padding,
+                             gint64        groups,
+                             const gint64 *dilation,
+                             GError      **error)
+{
+  g_return_val_if_fail (stride != NULL && padding != NULL && output_padding != NULL && dilation != NULL, NULL);
+  return gnn_conv_transpose2d_internal ("conv_transpose2d", input, weight, bias, stride, padding, output_padding,
+                                        groups, dilation, error);
+}

@@ -1,0 +1,433 @@
+/* test-conv.c: conv1d / conv2d / conv_transpose2d, max / avg / adaptive pooling and their layers: hand-computed cases,
+ * float64 gradchecks, shape errors that name the layer, printed forms
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "gnn-test-util.h"
+
+static const gint64 one[2] = { 1, 1 }, zero[2] = { 0, 0 };
+
+static GnnTensor *
+image_3x3 (gboolean requires_grad)
+{
+  GnnTensor *x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6, 7, 8, 9), 9, GNN_TEST_SHAPE (1, 1, 3, 3), 4);
+
+  if (requires_grad)
+    gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  return x;
+}
+
+static GnnTensor *
+kernel_2x2 (gboolean requires_grad)
+{
+  GnnTensor *w = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4), 4, GNN_TEST_SHAPE (1, 1, 2, 2), 4);
+
+  if (requires_grad)
+    gnn_tensor_set_requires_grad (w, TRUE, NULL);
+  return w;
+}
+
+static void
+test_conv2d_by_hand (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = image_3x3 (TRUE);
+  g_autoptr(GnnTensor) w = kernel_2x2 (TRUE);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (0.5), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL, y2 = NULL;
+  const gint64 stride2[2] = { 2, 2 };
+
+  gnn_tensor_set_requires_grad (b, TRUE, NULL);
+  y = gnn_tensor_conv2d (x, w, b, one, zero, one, 1, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (y, GNN_TEST_SHAPE (1, 1, 2, 2), 4);
+  gnn_test_assert_close (y, GNN_TEST_DATA (37.5, 47.5, 67.5, 77.5), 4, 1e-12, 1e-12);
+  s = gnn_tensor_sum_all (y, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  /* grad input = col2im (Wᵀ · 1): the weights covering each pixel */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (1, 3, 2, 4, 10, 6, 3, 7, 4), 9, 1e-12, 1e-12);
+  /* grad weight = the sum of the windows each weight sees */
+  gnn_test_assert_close (gnn_tensor_get_grad (w), GNN_TEST_DATA (12, 16, 24, 28), 4, 1e-12, 1e-12);
+  gnn_test_assert_close (gnn_tensor_get_grad (b), GNN_TEST_DATA (4), 1, 1e-12, 1e-12);
+
+  /* padding 1, stride 2: the corners see only parts of the kernel */
+  y2 = gnn_tensor_conv2d (x, w, NULL, stride2, one, one, 1, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y2, GNN_TEST_DATA (4, 18, 36, 77), 4, 1e-12, 1e-12);
+}
+
+static void
+test_conv1d_by_hand (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5), 5, GNN_TEST_SHAPE (1, 5), 2);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (1, -1), 2, GNN_TEST_SHAPE (1, 1, 2), 3);
+  g_autoptr(GnnTensor) y = NULL;
+
+  /* dilation 2: x[i] - x[i + 2], unbatched (C, L) input */
+  y = gnn_tensor_conv1d (x, w, NULL, 1, 0, 2, 1, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (y, GNN_TEST_SHAPE (1, 3), 2);
+  gnn_test_assert_close (y, GNN_TEST_DATA (-2, -2, -2), 3, 1e-12, 1e-12);
+}
+
+/* gradchecks: sum of (output * fixed weights), so that the gradient is not trivially 0 */
+static GnnTensor *
+weighted_sum (GnnTensor *y, GError **error)
+{
+  gint64 n = gnn_tensor_get_numel (y);
+  guint ndim;
+  const gint64 *shape = gnn_tensor_get_shape (y, &ndim);
+  g_autoptr(GnnTensor) w = gnn_tensor_new_arange (1, n + 1, 1, GNN_DTYPE_FLOAT64, NULL, error);
+  g_autoptr(GnnTensor) wr = w ? gnn_tensor_reshape (w, shape, ndim, error) : NULL;
+  g_autoptr(GnnTensor) p = wr ? gnn_tensor_mul (y, wr, error) : NULL;
+
+  return p ? gnn_tensor_sum_all (p, error) : NULL;
+}
+
+static GnnTensor *
+rand_input (const gint64 *shape, guint ndim, guint64 seed)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *x;
+
+  gnn_manual_seed (seed);
+  x = gnn_tensor_new_randn (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  return x;
+}
+
+typedef struct {
+  GnnTensor *x, *w, *b;
+  gint64 stride[2], padding[2], dilation[2], groups;
+} ConvCase;
+
+static GnnTensor *
+conv_of_input (GnnTensor *x, gpointer data, GError **error)
+{
+  ConvCase *c = data;
+  g_autoptr(GnnTensor) y = gnn_tensor_conv2d (x, c->w, c->b, c->stride, c->padding, c->dilation, c->groups, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+conv_of_weight (GnnTensor *w, gpointer data, GError **error)
+{
+  ConvCase *c = data;
+  g_autoptr(GnnTensor) y = gnn_tensor_conv2d (c->x, w, c->b, c->stride, c->padding, c->dilation, c->groups, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+conv_of_bias (GnnTensor *b, gpointer data, GError **error)
+{
+  ConvCase *c = data;
+  g_autoptr(GnnTensor) y = gnn_tensor_conv2d (c->x, c->w, b, c->stride, c->padding, c->dilation, c->groups, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+module_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) y = gnn_module_forward_tensor (GNN_MODULE (data), x, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static void
+test_gradcheck (void)
+{
+  g_autoptr(GError) error = NULL;
+  ConvCase c = { NULL, NULL, NULL, { 2, 1 }, { 1, 2 }, { 1, 2 }, 2 };
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 4, 5, 6), 4, 1);
+  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (6, 2, 3, 2), 4, 2);
+  g_autoptr(GnnTensor) b = rand_input (GNN_TEST_SHAPE (6), 1, 3);
+  g_autoptr(GnnConv1d) c1 = NULL;
+  g_autoptr(GnnConv2d) c2 = NULL;
+  g_autoptr(GnnTensor) x1 = rand_input (GNN_TEST_SHAPE (2, 2, 7), 3, 4);
+  g_autoptr(GnnTensor) x2 = rand_input (GNN_TEST_SHAPE (3, 5, 4), 3, 5);
+
+  c.x = x;
+  c.w = w;
+  c.b = b;
+  gnn_test_gradcheck (conv_of_input, &c, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (conv_of_weight, &c, w, 1e-6, 1e-5);
+  gnn_test_gradcheck (conv_of_bias, &c, b, 1e-6, 1e-5);
+
+  c1 = gnn_conv1d_new (2, 4, 3, 2, 1, 1, 2, TRUE, GNN_DTYPE_FLOAT64, &error);
+  g_assert_no_error (error);
+  gnn_test_gradcheck (module_fn, c1, x1, 1e-6, 1e-5);
+  c2 = g_object_new (GNN_TYPE_CONV2D, "in-channels", 3, "out-channels", 2,
+                     "kernel-size", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, GNN_TEST_SHAPE (2, 3), 2, sizeof (gint64)),
+                     "padding", g_variant_new_string ("same"), "dtype", GNN_DTYPE_FLOAT64, NULL);
+  gnn_test_gradcheck (module_fn, c2, x2, 1e-6, 1e-5);
+  g_assert_finalize_object (g_steal_pointer (&c1));
+  g_assert_finalize_object (g_steal_pointer (&c2));
+}
+
+static void
+test_modules (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnConv2d *c2 = gnn_conv2d_new (3, 8, GNN_TEST_SHAPE (3, 3), NULL, one, NULL, 1, TRUE, GNN_DTYPE_FLOAT64, &error);
+  GnnConv1d *c1 = gnn_conv1d_new (4, 6, 5, 2, 0, 3, 2, FALSE, GNN_DTYPE_FLOAT64, &error);
+  g_autofree char *r2 = NULL, *r1 = NULL;
+  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (2, 4, 8, 8), 4, 1);
+  g_autoptr(GnnTensor) bad1 = rand_input (GNN_TEST_SHAPE (4, 4, 4, 9), 4, 1);
+  GnnTensor *y;
+  GnnParameter *weight;
+  guint ndim;
+  const gint64 *shape;
+
+  g_assert_no_error (error);
+  r2 = gnn_module_to_string (GNN_MODULE (c2));
+  g_assert_cmpstr (r2, ==, "Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))");
+  r1 = gnn_module_to_string (GNN_MODULE (c1));
+  g_assert_cmpstr (r1, ==, "Conv1d(4, 6, kernel_size=(5,), stride=(2,), dilation=(3,), groups=2, bias=False)");
+  weight = gnn_module_get_parameter (GNN_MODULE (c1), "weight", &error);
+  g_assert_no_error (error);
+  shape = gnn_tensor_get_shape (GNN_TENSOR (weight), &ndim);
+  g_assert_cmpuint (ndim, ==, 3);
+  g_assert_cmpint (shape[0], ==, 6);
+  g_assert_cmpint (shape[1], ==, 2);
+  g_assert_cmpint (shape[2], ==, 5);
+
+  /* wrong shapes: the layer, the expected and the actual shape */
+  y = gnn_module_forward_tensor (GNN_MODULE (c2), bad, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "Conv2d: "));
+  g_assert_nonnull (strstr (error->message, "C = 3 channels"));
+  g_assert_nonnull (strstr (error->message, "[2, 4, 8, 8]"));
+  g_clear_error (&error);
+  y = gnn_module_forward_tensor (GNN_MODULE (c1), bad1, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "Conv1d: "));
+  g_assert_nonnull (strstr (error->message, "(N, C, L)"));
+  g_assert_nonnull (strstr (error->message, "[4, 4, 4, 9]"));
+  g_clear_error (&error);
+
+  /* bad hyperparameters */
+  g_assert_null (gnn_conv2d_new (3, 8, GNN_TEST_SHAPE (3, 3), NULL, NULL, NULL, 2, TRUE, GNN_DTYPE_FLOAT32, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_conv2d_new (2, 2, GNN_TEST_SHAPE (0, 3), NULL, NULL, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_finalize_object (c2);
+  g_assert_finalize_object (c1);
+}
+
+static void
+test_pool_by_hand (void)
+{
+  g_autoptr(GError) error = NULL;
+  double v[16];
+  g_autoptr(GnnTensor) x = NULL, y = NULL, idx = NULL, s = NULL, a = NULL, a2 = NULL, a3 = NULL;
+  g_autoptr(GnnTensor) img = image_3x3 (FALSE);
+  const gint64 k2[2] = { 2, 2 }, s2[2] = { 2, 2 };
+
+  for (guint i = 0; i < 16; i++)
+    v[i] = i + 1;
+  x = gnn_test_tensor_d (v, 16, GNN_TEST_SHAPE (1, 1, 4, 4), 4);
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  y = gnn_tensor_max_pool2d (x, k2, NULL, NULL, NULL, FALSE, &idx, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y, GNN_TEST_DATA (6, 8, 14, 16), 4, 0, 0);
+  g_assert_cmpint (gnn_tensor_get_dtype (idx), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (idx, GNN_TEST_DATA (5, 7, 13, 15), 4, 0, 0);
+  s = gnn_tensor_sum_all (y, &error);
+  g_assert_true (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1),
+                         16, 0, 0);
+
+  a = gnn_tensor_avg_pool2d (x, k2, NULL, NULL, FALSE, TRUE, 0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (a, GNN_TEST_DATA (3.5, 5.5, 11.5, 13.5), 4, 1e-12, 1e-12);
+  /* padding 1: the divisor counts the padding or not */
+  a2 = gnn_tensor_avg_pool2d (img, k2, s2, GNN_TEST_SHAPE (1, 1), FALSE, FALSE, 0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (a2, GNN_TEST_DATA (1, 2.5, 5.5, 7), 4, 1e-12, 1e-12);
+  a3 = gnn_tensor_avg_pool2d (img, k2, s2, GNN_TEST_SHAPE (1, 1), FALSE, TRUE, 0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (a3, GNN_TEST_DATA (0.25, 1.25, 2.75, 7), 4, 1e-12, 1e-12);
+}
+
+static GnnTensor *
+max_pool_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  const gint64 k[2] = { 3, 2 }, st[2] = { 2, 1 }, p[2] = { 1, 1 }, d[2] = { 1, 2 };
+  g_autoptr(GnnTensor) y = gnn_tensor_max_pool2d (x, k, st, p, d, TRUE, NULL, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+avg_pool_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  const gint64 k[2] = { 3, 2 }, st[2] = { 2, 1 }, p[2] = { 1, 1 };
+  g_autoptr(GnnTensor) y = gnn_tensor_avg_pool2d (x, k, st, p, TRUE, GPOINTER_TO_INT (data), 0, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static void
+test_pool_gradcheck_and_modules (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 6, 5), 4, 7);
+  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (6, 5), 2, 7);
+  GnnMaxPool2d *mp = gnn_max_pool2d_new (GNN_TEST_SHAPE (2, 2), NULL, NULL, NULL, FALSE);
+  GnnAvgPool2d *ap = gnn_avg_pool2d_new (GNN_TEST_SHAPE (3, 3), GNN_TEST_SHAPE (1, 1), GNN_TEST_SHAPE (1, 1),
+                                         FALSE, TRUE, 0);
+  g_autofree char *r1 = NULL, *r2 = NULL;
+  GnnTensor *y;
+
+  /* (random values: no ties, so max is differentiable at x) */
+  gnn_test_gradcheck (max_pool_fn, NULL, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (avg_pool_fn, GINT_TO_POINTER (TRUE), x, 1e-6, 1e-5);
+  gnn_test_gradcheck (avg_pool_fn, GINT_TO_POINTER (FALSE), x, 1e-6, 1e-5);
+  gnn_test_gradcheck (module_fn, mp, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (module_fn, ap, x, 1e-6, 1e-5);
+
+  r1 = gnn_module_to_string (GNN_MODULE (mp));
+  g_assert_cmpstr (r1, ==, "MaxPool2d(kernel_size=(2, 2), stride=(2, 2), padding=0, dilation=1, ceil_mode=False)");
+  r2 = gnn_module_to_string (GNN_MODULE (ap));
+  g_assert_cmpstr (r2, ==, "AvgPool2d(kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))");
+
+  y = gnn_module_forward_tensor (GNN_MODULE (mp), bad, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "MaxPool2d: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input, got shape [6, 5]"));
+  g_clear_error (&error);
+  y = gnn_module_forward_tensor (GNN_MODULE (ap), bad, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "AvgPool2d: "));
+  g_clear_error (&error);
+
+  g_assert_finalize_object (mp);
+  g_assert_finalize_object (ap);
+}
+
+static GnnTensor *
+adaptive_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  const gint64 size[2] = { 4, 3 };
+  g_autoptr(GnnTensor) y = gnn_tensor_adaptive_avg_pool2d (x, size, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static void
+test_adaptive (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) img = image_3x3 (FALSE);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 7, 5), 4, 9);
+  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (5), 1, 9);
+  GnnAdaptiveAvgPool2d *m = gnn_adaptive_avg_pool2d_new (GNN_TEST_SHAPE (2, -1));
+  g_autofree char *r = NULL;
+  GnnTensor *out;
+
+  /* 3 -> 2: windows [0, 2) and [1, 3), overlapping */
+  y = gnn_tensor_adaptive_avg_pool2d (img, GNN_TEST_SHAPE (2, 2), &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y, GNN_TEST_DATA (3, 4, 6, 7), 4, 1e-12, 1e-12);
+  gnn_test_gradcheck (adaptive_fn, NULL, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (module_fn, m, x, 1e-6, 1e-5);
+  r = gnn_module_to_string (GNN_MODULE (m));
+  g_assert_cmpstr (r, ==, "AdaptiveAvgPool2d(output_size=(2, None))");
+  out = gnn_module_forward_tensor (GNN_MODULE (m), bad, &error);
+  g_assert_null (out);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "AdaptiveAvgPool2d: "));
+  g_assert_nonnull (strstr (error->message, "got shape [5]"));
+  g_assert_finalize_object (m);
+}
+
+static GnnTensor *
+transposed_of_input (GnnTensor *x, gpointer data, GError **error)
+{
+  ConvCase *c = data;
+  const gint64 op[2] = { 1, 0 };
+  g_autoptr(GnnTensor) y = gnn_tensor_conv_transpose2d (x, c->w, c->b, c->stride, c->padding, op, c->groups,
+                                                        c->dilation, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+transposed_of_weight (GnnTensor *w, gpointer data, GError **error)
+{
+  ConvCase *c = data;
+  const gint64 op[2] = { 1, 0 };
+  g_autoptr(GnnTensor) y = gnn_tensor_conv_transpose2d (c->x, w, c->b, c->stride, c->padding, op, c->groups,
+                                                        c->dilation, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static void
+test_conv_transpose (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x1 = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4), 4, GNN_TEST_SHAPE (1, 1, 2, 2), 4);
+  g_autoptr(GnnTensor) w1 = gnn_test_tensor_d (GNN_TEST_DATA (1, 10), 2, GNN_TEST_SHAPE (1, 1, 1, 2), 4);
+  g_autoptr(GnnTensor) y = NULL;
+  ConvCase c = { NULL, NULL, NULL, { 2, 1 }, { 1, 0 }, { 1, 2 }, 2 };
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 4, 3, 4), 4, 11);
+  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (4, 3, 3, 2), 4, 12);
+  g_autoptr(GnnTensor) b = rand_input (GNN_TEST_SHAPE (6), 1, 13);
+  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (1, 5, 3, 3), 4, 1);
+  GnnConvTranspose2d *m = gnn_conv_transpose2d_new (4, 6, GNN_TEST_SHAPE (3, 3), GNN_TEST_SHAPE (2, 2),
+                                                    GNN_TEST_SHAPE (1, 1), GNN_TEST_SHAPE (1, 1), 2, TRUE, NULL,
+                                                    GNN_DTYPE_FLOAT64, &error);
+  g_autofree char *r = NULL;
+  GnnTensor *out;
+
+  /* a (1, 2) kernel, stride (1, 2): every input pixel writes itself and 10 times itself */
+  y = gnn_tensor_conv_transpose2d (x1, w1, NULL, GNN_TEST_SHAPE (1, 2), zero, zero, 1, one, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (y, GNN_TEST_SHAPE (1, 1, 2, 4), 4);
+  gnn_test_assert_close (y, GNN_TEST_DATA (1, 10, 2, 20, 3, 30, 4, 40), 8, 1e-12, 1e-12);
+
+  c.x = x;
+  c.w = w;
+  c.b = b;
+  gnn_test_gradcheck (transposed_of_input, &c, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (transposed_of_weight, &c, w, 1e-6, 1e-5);
+
+  g_assert_no_error (error);
+  gnn_test_gradcheck (module_fn, m, x, 1e-6, 1e-5);
+  r = gnn_module_to_string (GNN_MODULE (m));
+  g_assert_cmpstr (r, ==, "ConvTranspose2d(4, 6, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), "
+                          "output_padding=(1, 1), groups=2)");
+  out = gnn_module_forward_tensor (GNN_MODULE (m), bad, &error);
+  g_assert_null (out);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "ConvTranspose2d: "));
+  g_assert_nonnull (strstr (error->message, "C = 4 channels, got shape [1, 5, 3, 3]"));
+  g_clear_error (&error);
+  g_assert_null (gnn_conv_transpose2d_new (2, 2, GNN_TEST_SHAPE (3, 3), NULL, NULL, GNN_TEST_SHAPE (1, 1), 1, TRUE,
+                                           NULL, GNN_DTYPE_FLOAT64, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_finalize_object (m);
+}
+
+int
+main (int argc, char **argv)
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/conv/conv2d-by-hand", test_conv2d_by_hand);
+  g_test_add_func ("/conv/conv1d-by-hand", test_conv1d_by_hand);
+  g_test_add_func ("/conv/gradcheck", test_gradcheck);
+  g_test_add_func ("/conv/modules", test_modules);
+  g_test_add_func ("/conv/pool-by-hand", test_pool_by_hand);
+  g_test_add_func ("/conv/pool-gradcheck-and-modules", test_pool_gradcheck_and_modules);
+  g_test_add_func ("/conv/adaptive-avg-pool", test_adaptive);
+  g_test_add_func ("/conv/conv-transpose2d", test_conv_transpose);
+  return g_test_run ();
+}
