@@ -13,6 +13,10 @@
  * defaults, the same error messages. The numbers come from a GnnGenerator, not from
  * PyTorch's generator, so only their distribution matches PyTorch's. */
 
+
+/* set while gnn_module_new_skip_init builds a module: initialisers leave tensors as they are */
+static __thread gboolean skipping;
+
 /**
  * gnn_init_calculate_gain:
  * @nonlinearity: the name of the non-linear function: "linear", "conv1d", "conv2d",
@@ -158,6 +162,8 @@ gnn_init_uniform_ (GnnTensor    *tensor,
                    GnnGenerator *generator,
                    GError      **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnDevice) device = NULL;
   g_autoptr(GnnTensor) draws = NULL;
@@ -230,6 +236,8 @@ gnn_init_kaiming_uniform_ (GnnTensor    *tensor,
                            GnnGenerator *generator,
                            GError      **error)
 {
+  if (skipping)
+    return TRUE;
   GError *local = NULL;
   gint64 fan;
   double gain, std, bound;
@@ -345,6 +353,8 @@ gnn_init_normal_ (GnnTensor    *tensor,
                   GnnGenerator *generator,
                   GError      **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnTensor) draws = NULL;
 
@@ -459,6 +469,8 @@ gnn_init_trunc_normal_ (GnnTensor    *tensor,
                         GnnGenerator *generator,
                         GError      **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnTensor) draws = NULL;
   g_autofree double *v = NULL;
@@ -522,6 +534,8 @@ gnn_init_constant_ (GnnTensor *tensor,
                     double     val,
                     GError   **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (tensor), FALSE);
@@ -543,6 +557,8 @@ gboolean
 gnn_init_zeros_ (GnnTensor *tensor,
                  GError   **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (tensor), FALSE);
@@ -564,6 +580,8 @@ gboolean
 gnn_init_ones_ (GnnTensor *tensor,
                 GError   **error)
 {
+  if (skipping)
+    return TRUE;
   return gnn_init_constant_ (tensor, 1.0, error);
 }
 
@@ -583,6 +601,8 @@ gboolean
 gnn_init_eye_ (GnnTensor *tensor,
                GError   **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnDevice) device = NULL;
   g_autoptr(GnnTensor) eye = NULL;
@@ -653,6 +673,8 @@ gnn_init_xavier_uniform_ (GnnTensor    *tensor,
                           GnnGenerator *generator,
                           GError      **error)
 {
+  if (skipping)
+    return TRUE;
   gboolean empty;
   double std, bound;
 
@@ -687,6 +709,8 @@ gnn_init_xavier_normal_ (GnnTensor    *tensor,
                          GnnGenerator *generator,
                          GError      **error)
 {
+  if (skipping)
+    return TRUE;
   gboolean empty;
   double std;
 
@@ -727,6 +751,8 @@ gnn_init_kaiming_normal_ (GnnTensor    *tensor,
                           GnnGenerator *generator,
                           GError      **error)
 {
+  if (skipping)
+    return TRUE;
   GError *local = NULL;
   gint64 fan;
   double gain;
@@ -835,6 +861,8 @@ gnn_init_orthogonal_ (GnnTensor    *tensor,
                       GnnGenerator *generator,
                       GError      **error)
 {
+  if (skipping)
+    return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnTensor) draws = NULL;
   g_autofree double *v = NULL;
@@ -903,4 +931,35 @@ gnn_init_orthogonal_ (GnnTensor    *tensor,
           out[i * cols + j] = x;
       }
   return copy_from_host (tensor, out, n, error);
+}
+
+/**
+ * gnn_module_new_skip_init:
+ * @type_name: a module type name, as for [func@Gnn.Module.new_from_type_name]
+ * @n_properties: the number of properties
+ * @names: (array length=n_properties): the property names
+ * @values: (array length=n_properties): the property values
+ * @error: return location for a #GError
+ *
+ * Creates a module without running its parameter initialisation, as
+ * `torch.nn.utils.skip_init`: every `gnn_init_*` function called while the module sets itself
+ * up leaves its tensor as it is, so the parameters hold unspecified values until they are
+ * loaded or initialised. This saves the cost of an initialisation that a load would overwrite.
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ */
+GnnModule *
+gnn_module_new_skip_init (const char   *type_name,
+                          guint         n_properties,
+                          const char  **names,
+                          const GValue *values,
+                          GError      **error)
+{
+  GnnModule *module;
+  gboolean previous = skipping;
+
+  skipping = TRUE;
+  module = gnn_module_new_from_type_name (type_name, n_properties, names, values, error);
+  skipping = previous;
+  return module;
 }

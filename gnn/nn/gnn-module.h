@@ -133,6 +133,13 @@ GnnModule    *gnn_module_new_from_type_name (const char   *type_name,
                                              const GValue *values,
                                              GError      **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnModule    *gnn_module_new_skip_init      (const char   *type_name,
+                                             guint         n_properties,
+                                             const char  **names,
+                                             const GValue *values,
+                                             GError      **error);
+
 /* calling */
 GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_module_forward            (GnnModule   *self,

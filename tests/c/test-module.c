@@ -584,6 +584,38 @@ test_new_from_type_name (void)
   g_value_unset (&values[0]);
 }
 
+static void
+test_skip_init (void)
+{
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "in-features", "out-features" };
+  GValue values[2] = { G_VALUE_INIT, G_VALUE_INIT };
+  GnnGenerator *gen = gnn_generator_get_default ();
+  g_autoptr(GnnModule) a = NULL, b = NULL;
+  guint64 before;
+
+  g_value_init (&values[0], G_TYPE_INT);
+  g_value_set_int (&values[0], 30);
+  g_value_init (&values[1], G_TYPE_INT);
+  g_value_set_int (&values[1], 20);
+  /* a normal construction draws its initialisation from the default generator ... */
+  before = gnn_generator_get_offset (gen);
+  OK (a = gnn_module_new_from_type_name ("GnnLinear", 2, names, values, &error));
+  g_assert_cmpuint (gnn_generator_get_offset (gen), >, before);
+  /* ... skip_init draws nothing, and the module is complete */
+  before = gnn_generator_get_offset (gen);
+  OK (b = gnn_module_new_skip_init ("GnnLinear", 2, names, values, &error));
+  g_assert_cmpuint (gnn_generator_get_offset (gen), ==, before);
+  g_assert_cmpint (gnn_tensor_get_numel (GNN_TENSOR (gnn_module_get_parameter (b, "weight", NULL))), ==, 600);
+  g_assert_cmpint (gnn_tensor_get_numel (GNN_TENSOR (gnn_module_get_parameter (b, "bias", NULL))), ==, 20);
+  /* and initialisation works again afterwards */
+  before = gnn_generator_get_offset (gen);
+  OK (gnn_init_normal_ (GNN_TENSOR (gnn_module_get_parameter (b, "bias", NULL)), 0, 1, NULL, &error));
+  g_assert_cmpuint (gnn_generator_get_offset (gen), >, before);
+  g_value_unset (&values[0]);
+  g_value_unset (&values[1]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -597,6 +629,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
   g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
   g_test_add_func ("/nn/module/new-from-type-name", test_new_from_type_name);
+  g_test_add_func ("/nn/module/skip-init", test_skip_init);
   g_test_add_func ("/nn/args/values", test_args);
   return g_test_run ();
 }

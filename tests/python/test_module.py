@@ -329,6 +329,15 @@ class ModuleTest(ParityTest):
             b.setup()
         self.assertIn('ValueError: bad size', cm.exception.message)
 
+    def test_skip_init(self):
+        gen = Gnn.Generator.get_default()
+        before = gen.get_offset()
+        lin = Gnn.Module.new_skip_init('GnnLinear', ['in-features', 'out-features'],
+                                       [GObject.Value(int, 8), GObject.Value(int, 3)])
+        self.assertEqual(gen.get_offset(), before)   # nothing was drawn
+        self.assertEqual(repr(lin), repr(torch.nn.utils.skip_init(torch.nn.Linear, 8, 3)))
+        self.assertEqual(lin.weight.shape, (3, 8))
+
     def test_created_by_type_name(self):
         m = GObject.new(GObject.type_from_name('TestMyLinear'), in_features=3, out_features=2)
         self.assertEqual(m.weight.shape, (3, 2))
