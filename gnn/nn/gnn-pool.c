@@ -15,8 +15,9 @@
  * 2-d max pooling, as `torch.nn.MaxPool2d`, computed by [func@Gnn.tensor_max_pool2d]: input
  * (N, C, H, W) or (C, H, W). Its construct-only properties are nn.MaxPool2d's arguments:
  * `kernel-size`, `stride`, `padding` and `dilation` (#GVariant "ax" of one value for both
- * dimensions or two; `stride` %NULL for the kernel size) and `ceil-mode`. `return_indices` is
- * not offered: [func@Gnn.tensor_max_pool2d] gives the indices. It prints as PyTorch's,
+ * dimensions or two; `stride` %NULL for the kernel size), `ceil-mode` and `return-indices`
+ * (then the module returns the int64 indices of the maxima as a second output, as
+ * `return_indices=True` does). It prints as PyTorch's,
  * with the sizes as given: "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)".
  */
 struct _GnnMaxPool2d
@@ -24,6 +25,7 @@ struct _GnnMaxPool2d
   GnnModule parent_instance;
   GVariant *kernel_size, *stride, *padding, *dilation;
   gboolean ceil_mode;
+  gboolean return_indices;
 };
 
 /**
@@ -52,6 +54,7 @@ enum {
   PROP_CEIL_MODE,
   PROP_COUNT_INCLUDE_PAD,
   PROP_DIVISOR_OVERRIDE,
+  PROP_RETURN_INDICES,
   N_PROPS
 };
 
@@ -143,8 +146,19 @@ gnn_max_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
       !pair_of ("MaxPool2d", "padding", self->padding, NULL, 0, p, error) ||
       !pair_of ("MaxPool2d", "dilation", self->dilation, NULL, 1, d, error))
     return NULL;
-  out = gnn_max_pool2d_internal ("MaxPool2d", x, k, s, p, d, self->ceil_mode, NULL, error);
-  return out ? gnn_args_new_tensor (out) : NULL;
+  {
+    g_autoptr(GnnTensor) indices = NULL;
+    GnnArgs *result;
+
+    out = gnn_max_pool2d_internal ("MaxPool2d", x, k, s, p, d, self->ceil_mode,
+                                   self->return_indices ? &indices : NULL, error);
+    if (out == NULL)
+      return NULL;
+    result = gnn_args_new_tensor (out);
+    if (self->return_indices)
+      gnn_args_add_tensor (result, indices);
+    return result;
+  }
 }
 
 static char *
@@ -176,6 +190,7 @@ gnn_max_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GPar
     case PROP_PADDING: g_value_set_variant (value, self->padding); break;
     case PROP_DILATION: g_value_set_variant (value, self->dilation); break;
     case PROP_CEIL_MODE: g_value_set_boolean (value, self->ceil_mode); break;
+    case PROP_RETURN_INDICES: g_value_set_boolean (value, self->return_indices); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -192,6 +207,7 @@ gnn_max_pool2d_set_property (GObject *object, guint prop_id, const GValue *value
     case PROP_PADDING: self->padding = g_value_dup_variant (value); break;
     case PROP_DILATION: self->dilation = g_value_dup_variant (value); break;
     case PROP_CEIL_MODE: self->ceil_mode = g_value_get_boolean (value); break;
+    case PROP_RETURN_INDICES: self->return_indices = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -257,6 +273,14 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    */
   g_object_class_install_property (object_class, PROP_CEIL_MODE,
     g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, CO));
+  /**
+   * GnnMaxPool2d:return-indices:
+   *
+   * Whether the module also returns the indices of the maxima (`return_indices`), as a second
+   * output.
+   */
+  g_object_class_install_property (object_class, PROP_RETURN_INDICES,
+    g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, CO));
 }
 
 static void

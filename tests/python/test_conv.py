@@ -231,6 +231,16 @@ class Pooling(ParityTest):
         self.assertEqual(Gnn.AvgPool2d.new([2, 3], [1, 1], [1, 1], False, True, 0).to_string(),
                          repr(torch.nn.AvgPool2d((2, 3), (1, 1), (1, 1))))
 
+    def test_max_pool2d_return_indices(self):
+        x = rand((2, 3, 7, 6), np.float32, seed=21)
+        g = Gnn.MaxPool2d(kernel_size=GLib.Variant('ax', [3, 2]), return_indices=True)
+        t = torch.nn.MaxPool2d((3, 2), return_indices=True)
+        gv, gi = g(to_gnn(x))
+        tv, ti = t(torch.from_numpy(x))
+        np.testing.assert_array_equal(gv.numpy(), tv.numpy())
+        np.testing.assert_array_equal(gi.numpy(), ti.numpy())
+        self.assertEqual(repr(g), repr(t))
+
     def test_errors(self):
         m = Gnn.MaxPool2d(kernel_size=GLib.Variant('ax', [2]))
         with self.assertRaisesRegex(GLib.Error, r'MaxPool2d: expected a 3-d .* got shape \[4, 4\]'):
