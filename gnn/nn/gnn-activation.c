@@ -11,6 +11,7 @@
 
 #include "gnn.h"
 #include "gnn-activation.h"
+#include "gnn-module-private.h"
 
 /* The first positional input, which must be a tensor; @name prefixes the error. */
 static GnnTensor *
@@ -37,8 +38,8 @@ args_take_tensor (GnnTensor *t)
 /* Writes @value as Python's repr (float) does: the shortest digits that read back to the
  * same double, in fixed notation between 1e-4 and 1e16 (with ".0" on whole numbers),
  * otherwise as "1e-05", "1.5e+16". */
-static char *
-python_float_repr (double value)
+char *
+gnn_python_float_repr (double value)
 {
   char buf[64] = "", digits[32];
   GString *out;
@@ -219,7 +220,7 @@ gnn_leaky_relu_forward (GnnModule *module,
 static char *
 gnn_leaky_relu_extra_repr (GnnModule *module)
 {
-  g_autofree char *slope = python_float_repr (GNN_LEAKY_RELU (module)->negative_slope);
+  g_autofree char *slope = gnn_python_float_repr (GNN_LEAKY_RELU (module)->negative_slope);
 
   return g_strdup_printf ("negative_slope=%s", slope);
 }
@@ -387,7 +388,7 @@ gnn_elu_forward (GnnModule *module,
 static char *
 gnn_elu_extra_repr (GnnModule *module)
 {
-  g_autofree char *alpha = python_float_repr (GNN_ELU (module)->alpha);
+  g_autofree char *alpha = gnn_python_float_repr (GNN_ELU (module)->alpha);
 
   return g_strdup_printf ("alpha=%s", alpha);
 }

@@ -57,6 +57,10 @@ GPtrArray        *gnn_module_hooks_for     (GnnModule  *self,
 void              gnn_module_hook_unref    (gpointer    hook);
 guint             gnn_module_signal_id     (GnnHookKind kind);
 
+/* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
+ * (gnn-activation.c). */
+char             *gnn_python_float_repr   (double value);
+
 /* backward hooks (gnn-module-backward.c) */
 typedef struct _GnnBackwardHookState GnnBackwardHookState;
 

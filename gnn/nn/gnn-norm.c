@@ -14,80 +14,6 @@
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-/* Writes @value as Python's repr (float) does: the shortest digits that read back to the
- * same double, in fixed notation between 1e-4 and 1e16 (with ".0" on whole numbers),
- * otherwise as "1e-05", "1.5e+16". */
-static char *
-python_float_repr (double value)
-{
-  char buf[64] = "", digits[32];
-  GString *out;
-  int exponent, n_digits = 0, precision;
-  char *e, *p;
-
-  if (isnan (value))
-    return g_strdup ("nan");
-  if (isinf (value))
-    return g_strdup (value > 0 ? "inf" : "-inf");
-  if (value == 0)
-    return g_strdup (signbit (value) ? "-0.0" : "0.0");
-
-  for (precision = 1; precision <= 17; precision++)
-    {
-      char format[16];
-
-      g_snprintf (format, sizeof format, "%%.%de", precision - 1);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-  /* buf is "-d.ddde±xx" */
-  e = strchr (buf, 'e');
-  exponent = atoi (e + 1);
-  for (p = buf; p < e; p++)
-    if (g_ascii_isdigit (*p))
-      digits[n_digits++] = *p;
-  while (n_digits > 1 && digits[n_digits - 1] == '0')
-    n_digits--;
-  digits[n_digits] = '\0';
-
-  out = g_string_new (value < 0 ? "-" : "");
-  if (exponent >= -4 && exponent < 16)
-    {
-      if (exponent < 0)
-        {
-          g_string_append (out, "0.");
-          for (int i = 0; i < -exponent - 1; i++)
-            g_string_append_c (out, '0');
-          g_string_append (out, digits);
-        }
-      else if (n_digits <= exponent + 1)
-        {
-          g_string_append (out, digits);
-          for (int i = n_digits; i < exponent + 1; i++)
-            g_string_append_c (out, '0');
-          g_string_append (out, ".0");
-        }
-      else
-        {
-          g_string_append_len (out, digits, exponent + 1);
-          g_string_append_c (out, '.');
-          g_string_append (out, digits + exponent + 1);
-        }
-    }
-  else
-    {
-      g_string_append_c (out, digits[0]);
-      if (n_digits > 1)
-        {
-          g_string_append_c (out, '.');
-          g_string_append (out, digits + 1);
-        }
-      g_string_append_printf (out, "e%c%02d", exponent < 0 ? '-' : '+', ABS (exponent));
-    }
-  return g_string_free (out, FALSE);
-}
-
 static const char *
 py_bool (gboolean b)
 {
@@ -551,8 +477,8 @@ static char *
 gnn_batch_norm_extra_repr (GnnModule *module)
 {
   GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (GNN_BATCH_NORM (module));
-  g_autofree char *eps = python_float_repr (priv->eps);
-  g_autofree char *momentum = priv->cumulative_average ? g_strdup ("None") : python_float_repr (priv->momentum);
+  g_autofree char *eps = gnn_python_float_repr (priv->eps);
+  g_autofree char *momentum = priv->cumulative_average ? g_strdup ("None") : gnn_python_float_repr (priv->momentum);
 
   return g_strdup_printf ("%d, eps=%s, momentum=%s, affine=%s, track_running_stats=%s",
                           priv->num_features, eps, momentum, py_bool (priv->affine),
@@ -1235,7 +1161,7 @@ static char *
 gnn_layer_norm_extra_repr (GnnModule *module)
 {
   GnnLayerNorm *self = GNN_LAYER_NORM (module);
-  g_autofree char *eps = python_float_repr (self->eps);
+  g_autofree char *eps = gnn_python_float_repr (self->eps);
   GString *s = g_string_new ("(");
 
   for (guint i = 0; i < self->n_dims; i++)
@@ -1661,7 +1587,7 @@ static char *
 gnn_group_norm_extra_repr (GnnModule *module)
 {
   GnnGroupNorm *self = GNN_GROUP_NORM (module);
-  g_autofree char *eps = python_float_repr (self->eps);
+  g_autofree char *eps = gnn_python_float_repr (self->eps);
 
   return g_strdup_printf ("%d, %d, eps=%s, affine=%s", self->num_groups, self->num_channels, eps,
                           py_bool (self->affine));
