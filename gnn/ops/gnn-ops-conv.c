@@ -78,6 +78,29 @@ im2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 }
 
 /* im2col with autograd: x (N, C, H, W) -> (N, C·kh·kw, oh, ow) */
+
+/* The end of a convolution: the bias added per output channel, the batch dimension of an
+ * unbatched input removed. Takes @out_in. */
+static GnnTensor *
+finish_conv (GnnTensor *out_in, GnnTensor *bias, gint64 O, gboolean batched, GError **error)
+{
+  g_autoptr(GnnTensor) out = out_in;
+
+  if (bias)
+    {
+      gint64 sb[3] = { O, 1, 1 };
+      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
+      g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
+
+      if (sum == NULL)
+        return NULL;
+      g_set_object (&out, sum);
+    }
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
 static GnnTensor *
 im2col_op (GnnTensor *x, const ConvGeometry *g, gint64 oh, gint64 ow, GError **error)
 {
@@ -216,19 +239,7 @@ gnn_conv2d_internal (const char   *name,
         !(out = gnn_tensor_reshape (prod, so, 4, error)))
       return NULL;
   }
-  if (bias)
-    {
-      gint64 sb[3] = { O, 1, 1 };
-      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
-      g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
-
-      if (sum == NULL)
-        return NULL;
-      g_set_object (&out, sum);
-    }
-  if (!batched)
-    return gnn_tensor_squeeze_dim (out, 0, error);
-  return g_steal_pointer (&out);
+  return finish_conv (g_steal_pointer (&out), bias, O, batched, error);
 }
 
 /**
@@ -859,19 +870,7 @@ gnn_conv_transpose2d_internal (const char   *name,
         !(out = col2im_op (cols, &g, O, oh, ow, error)))
       return NULL;
   }
-  if (bias)
-    {
-      gint64 sb[3] = { O, 1, 1 };
-      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
-      g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
-
-      if (sum == NULL)
-        return NULL;
-      g_set_object (&out, sum);
-    }
-  if (!batched)
-    return gnn_tensor_squeeze_dim (out, 0, error);
-  return g_steal_pointer (&out);
+  return finish_conv (g_steal_pointer (&out), bias, O, batched, error);
 }
 
 /**
