@@ -89,13 +89,6 @@ conv_of (GnnModule *module, guint *nd, const char **name)
   return &GNN_CONV2D (module)->conv;
 }
 
-static GnnParameter *
-find_parameter (GnnModule *module, const char *name)
-{
-  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (module)->parameters, name);
-
-  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
-}
 
 /* Reads an "ax" of 1 or @nd values (one value stands for all) into @out; @def when NULL */
 static gboolean
@@ -137,8 +130,8 @@ read_tuple (const char *name, const char *what, GVariant *v, guint nd, gint64 de
 static gboolean
 conv_reset_parameters (GnnModule *module, GError **error)
 {
-  GnnParameter *weight = find_parameter (module, "weight");
-  GnnParameter *bias = find_parameter (module, "bias");
+  GnnParameter *weight = gnn_module_find_parameter (module, "weight");
+  GnnParameter *bias = gnn_module_find_parameter (module, "bias");
   gint64 fan_in;
   double bound;
 
@@ -271,7 +264,7 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
   weight = gnn_module_get_parameter (module, "weight", error);
   if (weight == NULL)
     return NULL;
-  bias = find_parameter (module, "bias");
+  bias = gnn_module_find_parameter (module, "bias");
   if (c->transposed)
     out = gnn_conv_transpose2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
                                          c->s, c->p, c->op, c->groups, c->d, error);
@@ -334,7 +327,7 @@ conv_extra_repr (GnnModule *module)
     }
   if (c->groups != 1)
     g_string_append_printf (s, ", groups=%d", c->groups);
-  if (find_parameter (module, "bias") == NULL)
+  if (gnn_module_find_parameter (module, "bias") == NULL)
     g_string_append (s, ", bias=False");
   return g_string_free (s, FALSE);
 }
@@ -359,7 +352,7 @@ conv_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *ps
     case PROP_OUTPUT_PADDING: g_value_set_variant (value, c->output_padding); break;
     case PROP_BIAS: g_value_set_boolean (value, c->bias); break;
     case PROP_DTYPE:
-      weight = find_parameter (GNN_MODULE (object), "weight");
+      weight = gnn_module_find_parameter (GNN_MODULE (object), "weight");
       g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : c->dtype);
       break;
     default:

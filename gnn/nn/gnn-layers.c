@@ -51,51 +51,8 @@ take_or_prefix (GnnTensor  *t,
   return args_take_tensor (t);
 }
 
-/* Python's repr of a float, for the p of the dropout layers: enough for values written as
- * decimals (0.5, 0.25, 0.1), which the shortest round-trip %g form reproduces */
-static char *
-float_repr (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  int precision;
 
-  for (precision = 1; precision < 17; precision++)
-    {
-      char format[8];
 
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-  if (precision == 17)
-    g_ascii_formatd (buf, sizeof buf, "%.17g", value);
-  if (strpbrk (buf, ".en") == NULL)
-    return g_strconcat (buf, ".0", NULL);
-  return g_strdup (buf);
-}
-
-static GnnParameter *
-find_parameter (GnnModule  *module,
-                const char *name)
-{
-  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (module)->parameters, name);
-
-  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
-}
-
-static GnnParameter *
-new_parameter (const gint64 *shape,
-               guint         ndim,
-               GnnDtype      dtype,
-               GError      **error)
-{
-  g_autoptr(GnnTensor) data = gnn_tensor_new_empty (shape, ndim, dtype, NULL, error);
-
-  if (data == NULL)
-    return NULL;
-  return gnn_parameter_new (data, TRUE, error);
-}
 
 /* ---- Identity -------------------------------------------------------------------------- */
 
@@ -672,7 +629,7 @@ dropout (GnnTensor    *x,
   static char *                                                                               \
   type_name##_extra_repr (GnnModule *module)                                                  \
   {                                                                                           \
-    g_autofree char *p = float_repr (CAST (module)->p);                                       \
+    g_autofree char *p = gnn_python_float_repr (CAST (module)->p);                            \
                                                                                               \
     return g_strdup_printf ("p=%s, inplace=False", p);                                        \
   }                                                                                           \
@@ -1028,7 +985,7 @@ gnn_embedding_forward (GnnModule *module,
                    gnn_dtype_get_name (gnn_tensor_get_dtype (idx)));
       return NULL;
     }
-  weight = find_parameter (module, "weight");
+  weight = gnn_module_find_parameter (module, "weight");
   if (weight == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -1092,7 +1049,7 @@ gnn_embedding_extra_repr (GnnModule *module)
 static GnnDtype
 embedding_dtype (GnnEmbedding *self)
 {
-  GnnParameter *weight = find_parameter (GNN_MODULE (self), "weight");
+  GnnParameter *weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
 
   return weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype;
 }
@@ -1359,14 +1316,14 @@ gnn_bilinear_setup (GnnModule *module,
 
   if (!GNN_MODULE_CLASS (gnn_bilinear_parent_class)->setup (module, error))
     return FALSE;
-  weight = new_parameter (wshape, 3, self->dtype, error);
+  weight = gnn_module_new_parameter (wshape, 3, self->dtype, error);
   if (weight == NULL || !gnn_module_register_parameter (module, "weight", weight, error))
     return FALSE;
   if (!gnn_init_uniform_ (GNN_TENSOR (weight), -bound, bound, NULL, error))
     return FALSE;
   if (self->bias)
     {
-      bias = new_parameter (bshape, 1, self->dtype, error);
+      bias = gnn_module_new_parameter (bshape, 1, self->dtype, error);
       if (bias == NULL || !gnn_init_uniform_ (GNN_TENSOR (bias), -bound, bound, NULL, error))
         return FALSE;
     }
@@ -1413,14 +1370,14 @@ gnn_bilinear_forward (GnnModule *module,
                    self->in1_features, self->in2_features, s1, s2);
       return NULL;
     }
-  weight = find_parameter (module, "weight");
+  weight = gnn_module_find_parameter (module, "weight");
   if (weight == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                            "Bilinear has no parameter `weight`");
       return NULL;
     }
-  bias = find_parameter (module, "bias");
+  bias = gnn_module_find_parameter (module, "bias");
   for (guint i = 0; i + 1 < nd1; i++)
     batch *= shape1[i];
 
@@ -1464,7 +1421,7 @@ gnn_bilinear_extra_repr (GnnModule *module)
 
   return g_strdup_printf ("in1_features=%d, in2_features=%d, out_features=%d, bias=%s",
                           self->in1_features, self->in2_features, self->out_features,
-                          find_parameter (module, "bias") ? "True" : "False");
+                          gnn_module_find_parameter (module, "bias") ? "True" : "False");
 }
 
 static void
@@ -1491,7 +1448,7 @@ gnn_bilinear_get_property (GObject    *object,
       g_value_set_boolean (value, self->bias);
       break;
     case BIL_PROP_DTYPE:
-      weight = find_parameter (GNN_MODULE (self), "weight");
+      weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
       g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype);
       break;
     default:

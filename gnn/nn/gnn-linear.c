@@ -55,36 +55,15 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnLinear, gnn_linear, GNN_TYPE_MODULE)
 
-/* The parameter slot @name, or NULL (no slot, or one registered empty). */
-static GnnParameter *
-find_parameter (GnnLinear  *self,
-                const char *name)
-{
-  GnnModuleSlot *s = gnn_module_find_slot (gnn_module_priv (GNN_MODULE (self))->parameters, name);
 
-  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
-}
-
-static GnnParameter *
-new_parameter (const gint64 *shape,
-               guint         ndim,
-               GnnDtype      dtype,
-               GError      **error)
-{
-  g_autoptr(GnnTensor) data = gnn_tensor_new_empty (shape, ndim, dtype, NULL, error);
-
-  if (data == NULL)
-    return NULL;
-  return gnn_parameter_new (data, TRUE, error);
-}
 
 /* reset_parameters, without the check that setup succeeded */
 static gboolean
 reset_parameters (GnnLinear *self,
                   GError   **error)
 {
-  GnnParameter *weight = find_parameter (self, "weight");
-  GnnParameter *bias = find_parameter (self, "bias");
+  GnnParameter *weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
+  GnnParameter *bias = gnn_module_find_parameter (GNN_MODULE (self), "bias");
   gint64 fan_in;
   double bound;
 
@@ -116,12 +95,12 @@ gnn_linear_setup (GnnModule *module,
   if (!GNN_MODULE_CLASS (gnn_linear_parent_class)->setup (module, error))
     return FALSE;
 
-  weight = new_parameter (wshape, 2, self->dtype, error);
+  weight = gnn_module_new_parameter (wshape, 2, self->dtype, error);
   if (weight == NULL || !gnn_module_register_parameter (module, "weight", weight, error))
     return FALSE;
   if (self->bias)
     {
-      bias = new_parameter (bshape, 1, self->dtype, error);
+      bias = gnn_module_new_parameter (bshape, 1, self->dtype, error);
       if (bias == NULL)
         return FALSE;
     }
@@ -162,7 +141,7 @@ gnn_linear_forward (GnnModule *module,
   weight = gnn_module_get_parameter (module, "weight", error);
   if (weight == NULL)
     return NULL;
-  bias = find_parameter (self, "bias");
+  bias = gnn_module_find_parameter (GNN_MODULE (self), "bias");
   out = gnn_tensor_linear (x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL, error);
   if (out == NULL)
     {
@@ -179,7 +158,7 @@ gnn_linear_extra_repr (GnnModule *module)
 
   return g_strdup_printf ("in_features=%d, out_features=%d, bias=%s",
                           self->in_features, self->out_features,
-                          find_parameter (self, "bias") ? "True" : "False");
+                          gnn_module_find_parameter (GNN_MODULE (self), "bias") ? "True" : "False");
 }
 
 static void
@@ -423,7 +402,7 @@ gnn_linear_get_dtype (GnnLinear *self)
   GnnParameter *weight;
 
   g_return_val_if_fail (GNN_IS_LINEAR (self), GNN_DTYPE_FLOAT32);
-  weight = find_parameter (self, "weight");
+  weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
   return weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype;
 }
 

@@ -57,6 +57,15 @@ GPtrArray        *gnn_module_hooks_for     (GnnModule  *self,
 void              gnn_module_hook_unref    (gpointer    hook);
 guint             gnn_module_signal_id     (GnnHookKind kind);
 
+/* The parameter registered as @name directly in @module, or NULL (no slot, or an empty one). */
+GnnParameter     *gnn_module_find_parameter (GnnModule  *module,
+                                             const char *name);
+/* A new parameter (requires grad) of uninitialised values, for a layer's setup. */
+GnnParameter     *gnn_module_new_parameter  (const gint64 *shape,
+                                             guint         ndim,
+                                             GnnDtype      dtype,
+                                             GError      **error);
+
 /* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
  * (gnn-activation.c). */
 char             *gnn_python_float_repr   (double value);

@@ -1122,6 +1122,26 @@ set_slot (GPtrArray *slots, const char *name, GObject *value)
   s->value = value;
 }
 
+GnnParameter *
+gnn_module_find_parameter (GnnModule  *module,
+                           const char *name)
+{
+  GnnModuleSlot *s = gnn_module_find_slot (priv_of (module)->parameters, name);
+
+  return s && s->value ? GNN_PARAMETER (s->value) : NULL;
+}
+
+GnnParameter *
+gnn_module_new_parameter (const gint64 *shape,
+                          guint         ndim,
+                          GnnDtype      dtype,
+                          GError      **error)
+{
+  g_autoptr(GnnTensor) data = gnn_tensor_new_empty (shape, ndim, dtype, NULL, error);
+
+  return data ? gnn_parameter_new (data, TRUE, error) : NULL;
+}
+
 /**
  * gnn_module_register_parameter:
  * @self: a module
