@@ -29,4 +29,14 @@ export GI_TYPELIB_PATH="$build/introspection${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH
 export LD_LIBRARY_PATH="$build/gnn${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONPATH="$src/introspection${PYTHONPATH:+:$PYTHONPATH}"
 
-exec /usr/bin/python3 "$src/bench/bench_vs_torch.py" --bench-ops "$bench_ops" "$@"
+/usr/bin/python3 "$src/bench/bench_vs_torch.py" --bench-ops "$bench_ops" "$@"
+# the EMA update of a 10M-parameter model, gnn vs torch vs the memory bandwidth
+if [ -x "$build/bench/bench-ema" ]; then
+  echo
+  /usr/bin/python3 "$src/bench/bench_ema_torch.py" --bench-ema "$build/bench/bench-ema" "$@"
+fi
+# training throughput (MLP, MLP + EMA, CNN, a tiny model from C and Python), gnn vs torch
+if [ -x "$build/bench/bench-train" ]; then
+  echo
+  /usr/bin/python3 "$src/bench/bench_train_torch.py" --bench-train "$build/bench/bench-train" "$@"
+fi

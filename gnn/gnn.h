@@ -35,5 +35,17 @@
 #include "nn/gnn-state-dict.h"
 #include "nn/gnn-loss.h"
 #include "nn/gnn-norm.h"
+#include "optim/gnn-optimizer.h"
+#include "optim/gnn-averaged-model.h"
+#include "optim/gnn-lr-scheduler.h"
+#include "optim/gnn-swalr.h"
+#include "optim/gnn-sgd.h"
+#include "optim/gnn-adam.h"
+#include "optim/gnn-rmsprop.h"
+#include "optim/gnn-adagrad.h"
+#include "io/gnn-safetensors.h"
+#include "io/gnn-module-json.h"
+#include "io/gnn-checkpoint.h"
+#include "data/gnn-dataset.h"
 
 #undef GNN_INSIDE

@@ -45,6 +45,9 @@ typedef struct {
  * @n_in: the number of input operands
  * @s: scalar parameters, as documented for each [enum@Gnn.BackendOp]
  * @i: integer parameters, as documented for each [enum@Gnn.BackendOp]
+ * @list_out: the output operands of a multi-tensor (`FOREACH_`) kernel, @n_list of them
+ * @list_in: the input operands of a multi-tensor kernel, paired with @list_out
+ * @n_list: the number of operand pairs of a multi-tensor kernel; 0 for every other kernel
  *
  * One kernel call.
  */
@@ -56,6 +59,9 @@ typedef struct {
   guint n_in;
   double s[4];
   gint64 i[4];
+  GnnKernelTensor *list_out;
+  const GnnKernelTensor *list_in;
+  guint n_list;
 } GnnKernelArgs;
 
 /**

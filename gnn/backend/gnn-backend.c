@@ -424,6 +424,22 @@ failures_text (void)
   return g_string_free (s, FALSE);
 }
 
+/* Why a backend sees no device: its "status" string property (the CUDA backend has one),
+ * or NULL when it has none or it is empty */
+static char *
+backend_status (GnnBackend *backend)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (backend), "status");
+  char *status = NULL;
+
+  if (pspec == NULL || pspec->value_type != G_TYPE_STRING)
+    return NULL;
+  g_object_get (backend, "status", &status, NULL);
+  if (status && *status == '\0')
+    g_clear_pointer (&status, g_free);
+  return status;
+}
+
 GnnBackendEntry *
 gnn_backend_entry_for_device (const GnnDevice *device,
                               guint           *out_index,
@@ -452,9 +468,11 @@ gnn_backend_entry_for_device (const GnnDevice *device,
   count = gnn_backend_get_device_count (e->backend);
   if ((guint) index >= count)
     {
+      g_autofree char *status = count == 0 ? backend_status (e->backend) : NULL;
       g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
-                   "Device %s:%d is not available: the %s backend sees %u device%s",
-                   type, index, e->name, count, count == 1 ? "" : "s");
+                   "Device %s:%d is not available: the %s backend sees %u device%s%s%s",
+                   type, index, e->name, count, count == 1 ? "" : "s", status ? ": " : "",
+                   status ? status : "");
       return NULL;
     }
   *out_index = (guint) index;
@@ -573,6 +591,12 @@ gnn_backend_describe_available (void)
         {
           g_autofree char *desc = gnn_backend_get_device_description (e->backend, d);
           g_string_append_printf (s, "      %s:%u  %s\n", e->device_type, d, desc ? desc : "");
+        }
+      if (n == 0)
+        {
+          g_autofree char *status = backend_status (e->backend);
+          if (status)
+            g_string_append_printf (s, "      (%s)\n", status);
         }
     }
   why = failures_text ();

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * `gnn_backend_module_api_version` with the value it was built against; the registry
  * refuses a module whose value differs.
  */
-#define GNN_BACKEND_API_VERSION 1
+#define GNN_BACKEND_API_VERSION 2
 
 /**
  * GNN_BACKEND_EXTENSION_POINT_NAME:
@@ -119,6 +119,10 @@ G_BEGIN_DECLS
  *   contiguous (N, C, OH, OW), OH and OW read from out's shape; no i[] or s[] parameters
  * @GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD: out (N, C, H, W), contiguous, is set to zero, then each in0[n, c, oy, ox]
  *   (the grad, (N, C, OH, OW)) divided by its window's size is added over that window (windows as ADAPTIVE_AVG_POOL2D)
+ * @GNN_BACKEND_OP_FOREACH_LERP: a multi-tensor kernel: for each j < n_list, list_out[j] = lerp (list_out[j],
+ *   list_in[j], s0) with PyTorch's lerp formula (as LERP, the weight a scalar); out and in of a pair share one
+ *   shape, any strides; every tensor of the call has the op's floating dtype. One call updates a whole
+ *   parameter list (the EMA and SWA averaging of [class@Gnn.AveragedModel]); `out`, `in` are unused
  * @GNN_BACKEND_OP_N_OPS: the number of ops in this version of the interface
  *
  * The kernels a backend may implement, dispatched through the backend's `run` function with
@@ -194,6 +198,7 @@ typedef enum {
   GNN_BACKEND_OP_AVG_POOL2D_BACKWARD,
   GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D,
   GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
+  GNN_BACKEND_OP_FOREACH_LERP,
   GNN_BACKEND_OP_N_OPS
 } GnnBackendOp;
 

@@ -100,6 +100,14 @@ GnnTensor  *gnn_tensor_new_view    (GnnTensor       *src,
                                     const gint64    *shape,
                                     const gint64    *strides,
                                     gint64           offset);
+/* A contiguous CPU tensor over the memory of @bytes, without a copy when the default CPU
+ * backend serves host memory and the data is aligned for @dtype (a copy otherwise). The
+ * memory is written by in-place ops: give it bytes that may be written (a private mapping). */
+GnnTensor  *gnn_tensor_new_wrap_bytes (GBytes       *bytes,
+                                       GnnDtype      dtype,
+                                       guint         ndim,
+                                       const gint64 *shape,
+                                       GError      **error);
 /* An alias sharing storage and version with @src, without autograd history. */
 GnnTensor  *gnn_tensor_new_alias   (GnnTensor       *src);
 

@@ -327,6 +327,45 @@ gnn_tensor_new_alias (GnnTensor *src)
   return t;
 }
 
+GnnTensor *
+gnn_tensor_new_wrap_bytes (GBytes       *bytes,
+                           GnnDtype      dtype,
+                           guint         ndim,
+                           const gint64 *shape,
+                           GError      **error)
+{
+  GnnBackendEntry *entry;
+  GnnTensorPrivate *p;
+  GnnTensor *t;
+  gsize size;
+  gconstpointer data = g_bytes_get_data (bytes, &size);
+  gsize elem = gnn_dtype_get_size (dtype);
+
+  if (!check_shape (shape, ndim, error))
+    return NULL;
+  if ((gsize) gnn_shape_numel (ndim, shape) * elem != size)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Shape %s of %s needs %" G_GSIZE_FORMAT " bytes, got %" G_GSIZE_FORMAT, s,
+                   gnn_dtype_get_name (dtype), (gsize) gnn_shape_numel (ndim, shape) * elem, size);
+      return NULL;
+    }
+  entry = gnn_backend_entry_default_cpu ();
+  if (!entry->funcs->is_host || size == 0 || ((guintptr) data % elem) != 0)
+    return gnn_tensor_new_from_bytes (bytes, dtype, shape, ndim, NULL, error);
+  t = g_object_new (GNN_TYPE_TENSOR, NULL);
+  p = gnn_tensor_priv (t);
+  p->storage = gnn_storage_new_wrap (entry, (gpointer) data, size, (GDestroyNotify) g_bytes_unref,
+                                     g_bytes_ref (bytes));
+  p->dtype = dtype;
+  p->ndim = ndim;
+  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  gnn_contiguous_strides (ndim, shape, p->strides);
+  p->version = gnn_version_new ();
+  return t;
+}
+
 static GnnBackendEntry *
 resolve_device (const char *device, guint *index, GError **error)
 {

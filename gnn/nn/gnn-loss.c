@@ -488,6 +488,24 @@ check_class_weight (GnnTensor *input,
   return TRUE;
 }
 
+/* *@t replaced by its copy on @like's device: targets are read on the host, the tensors made
+ * from them used with the input */
+static gboolean
+to_device_of (GnnTensor **t,
+              GnnTensor  *like,
+              GError    **error)
+{
+  g_autoptr(GnnDevice) device = gnn_tensor_get_device (like);
+  g_autofree char *name = gnn_device_to_string (device);
+  GnnTensor *moved = gnn_tensor_to_device (*t, name, error);
+
+  if (moved == NULL)
+    return FALSE;
+  g_object_unref (*t);
+  *t = moved;
+  return TRUE;
+}
+
 static gboolean
 class_targets_init (ClassTargets *ct,
                     GnnTensor    *input,
@@ -572,7 +590,10 @@ class_targets_init (ClassTargets *ct,
       (w64 = gnn_tensor_new_from_doubles (w, n, st, nt, error)) == NULL ||
       (k64 = gnn_tensor_new_from_doubles (kept, n, st, nt, error)) == NULL ||
       (ct->weights = gnn_tensor_to_dtype (w64, dtype, error)) == NULL ||
-      (ct->kept = gnn_tensor_to_dtype (k64, dtype, error)) == NULL)
+      (ct->kept = gnn_tensor_to_dtype (k64, dtype, error)) == NULL ||
+      !to_device_of (&ct->index, input, error) ||
+      !to_device_of (&ct->weights, input, error) ||
+      !to_device_of (&ct->kept, input, error))
     {
       class_targets_clear (ct);
       return FALSE;

@@ -475,6 +475,289 @@ gnn_module_new_from_type_name (const char   *type_name,
   return g_steal_pointer (&module);
 }
 
+/* ---- copying --------------------------------------------------------------------------- */
+
+/* The copy of every source object already copied (modules, parameters, buffers), so that
+ * what the source shares, the copy shares; and the set of objects of the copy already taken,
+ * so that one a setup registered twice is not filled twice from different sources. */
+typedef struct {
+  GHashTable *copies;   /* source → copy, references */
+  GHashTable *taken;    /* copies, borrowed (copies holds them) */
+} CopyMemo;
+
+static gboolean
+memo_add (CopyMemo *memo, gpointer src, gpointer copy)
+{
+  g_hash_table_insert (memo->copies, g_object_ref (src), g_object_ref (copy));
+  return g_hash_table_add (memo->taken, copy);
+}
+
+static gboolean copy_into (GnnModule *dst, GnnModule *src, CopyMemo *memo, GError **error);
+
+/* Values of @src's readable and writable properties, GnnModule's own (training, device) left
+ * out: the copy gets those through its tensors and flags. */
+static void
+collect_properties (GnnModule *src, GPtrArray *names, GArray *values)
+{
+  guint n;
+  g_autofree GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (src), &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GParamSpec *pspec = pspecs[i];
+      GValue v = G_VALUE_INIT;
+
+      if (pspec->owner_type == GNN_TYPE_MODULE ||
+          (pspec->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) != (G_PARAM_READABLE | G_PARAM_WRITABLE))
+        continue;
+      g_value_init (&v, pspec->value_type);
+      g_object_get_property (G_OBJECT (src), pspec->name, &v);
+      g_ptr_array_add (names, (gpointer) pspec->name);
+      g_array_append_val (values, v);
+    }
+}
+
+/* A copy of @t's values in new memory, on its device, in its dtype, without history. */
+static GnnTensor *
+clone_values (GnnTensor *t, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  return gnn_tensor_clone (t, error);
+}
+
+/* The copy of the tensor @src (a parameter or a buffer): @existing, made by the copy's setup
+ * under the same name, takes the values (so that objects a setup kept elsewhere, such as a
+ * language attribute, stay the module's), otherwise a new tensor of @src's class. */
+static GObject *
+copy_tensor (GnnTensor *src, GObject *existing, gboolean parameter, gboolean persistent, GError **error)
+{
+  g_autoptr(GnnTensor) data = clone_values (src, error);
+  gboolean requires_grad = gnn_tensor_get_requires_grad (src);
+
+  if (data == NULL)
+    return NULL;
+  if (existing && (parameter ? GNN_IS_PARAMETER (existing) : !GNN_IS_PARAMETER (existing)))
+    {
+      GnnTensor *t = GNN_TENSOR (existing);
+      if (!gnn_tensor_set_requires_grad (t, FALSE, error) || !gnn_tensor_set_data (t, data, error) ||
+          !gnn_tensor_set_requires_grad (t, requires_grad, error))
+        return NULL;
+      if (GNN_IS_BUFFER (t))
+        gnn_buffer_set_persistent (GNN_BUFFER (t), persistent);
+      return g_object_ref (existing);
+    }
+  if (parameter)
+    return G_OBJECT (gnn_parameter_new (data, requires_grad, error));
+  if (GNN_IS_BUFFER (src))
+    return G_OBJECT (gnn_buffer_new (data, persistent));
+  if (requires_grad && !gnn_tensor_set_requires_grad (data, TRUE, error))
+    return NULL;
+  return G_OBJECT (g_steal_pointer (&data));
+}
+
+/* Makes @dst's slots the names of @src's, in @src's order: slots @src lacks go, the others
+ * move into place (their values are set by the caller). */
+static void
+order_slots_like (GPtrArray *dst, GPtrArray *src)
+{
+  g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+
+  for (guint i = 0; i < src->len; i++)
+    {
+      GnnModuleSlot *s = src->pdata[i];
+      for (guint k = 0; k < dst->len; k++)
+        if (g_str_equal (((GnnModuleSlot *) dst->pdata[k])->name, s->name))
+          {
+            g_ptr_array_add (ordered, g_ptr_array_steal_index (dst, k));
+            break;
+          }
+    }
+  g_ptr_array_set_size (dst, 0);
+  for (guint i = 0; i < ordered->len; i++)
+    g_ptr_array_add (dst, ordered->pdata[i]);
+}
+
+static void
+put_slot (GPtrArray *slots, const char *name, GObject *value, gboolean persistent)
+{
+  GnnModuleSlot *s = gnn_module_find_slot (slots, name);
+
+  if (s == NULL)
+    {
+      s = g_new0 (GnnModuleSlot, 1);
+      s->name = g_strdup (name);
+      g_ptr_array_add (slots, s);
+    }
+  if (value)
+    g_object_ref (value);
+  g_clear_object (&s->value);
+  s->value = value;
+  s->persistent = persistent;
+}
+
+/* the tensor slots (parameters or buffers) of @src into @dst */
+static gboolean
+copy_tensor_slots (GnnModule *dst, GnnModule *src, gboolean parameters, CopyMemo *memo, GError **error)
+{
+  GPtrArray *from = parameters ? priv_of (src)->parameters : priv_of (src)->buffers;
+  GPtrArray *to = parameters ? priv_of (dst)->parameters : priv_of (dst)->buffers;
+
+  for (guint i = 0; i < from->len; i++)
+    {
+      GnnModuleSlot *s = from->pdata[i], *d = gnn_module_find_slot (to, s->name);
+      g_autoptr(GObject) value = NULL;
+
+      if (s->value == NULL)
+        ;
+      else if ((value = g_hash_table_lookup (memo->copies, s->value)))
+        g_object_ref (value);
+      else
+        {
+          GObject *existing = d && d->value && !g_hash_table_contains (memo->taken, d->value) ? d->value : NULL;
+          value = copy_tensor (GNN_TENSOR (s->value), existing, parameters, s->persistent, error);
+          if (value == NULL)
+            {
+              g_prefix_error (error, "copying %s %s of %s: ", parameters ? "parameter" : "buffer", s->name,
+                              gnn_module_get_name (src));
+              return FALSE;
+            }
+          memo_add (memo, s->value, value);
+        }
+      put_slot (to, s->name, value, s->persistent);
+    }
+  order_slots_like (to, from);
+  return TRUE;
+}
+
+/* A new module of @src's class and properties, then everything of @src copied into it. */
+static GnnModule *
+copy_module (GnnModule *src, CopyMemo *memo, GError **error)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (GValue));
+  g_autoptr(GnnModule) copy = NULL;
+
+  g_array_set_clear_func (values, (GDestroyNotify) g_value_unset);
+  collect_properties (src, names, values);
+  /* the copy's values come from @src: its initialisation would only spend random numbers */
+  copy = gnn_module_new_skip_init (G_OBJECT_TYPE_NAME (src), names->len, (const char **) names->pdata,
+                                   (const GValue *) values->data, error);
+  if (copy == NULL)
+    {
+      g_prefix_error (error, "copying %s: ", gnn_module_get_name (src));
+      return NULL;
+    }
+  memo_add (memo, src, copy);
+  if (!copy_into (copy, src, memo, error))
+    return NULL;
+  return g_steal_pointer (&copy);
+}
+
+static gboolean
+copy_into (GnnModule *dst, GnnModule *src, CopyMemo *memo, GError **error)
+{
+  GnnModulePrivate *sp = priv_of (src), *dp = priv_of (dst);
+
+  if (!copy_tensor_slots (dst, src, TRUE, memo, error) ||
+      !copy_tensor_slots (dst, src, FALSE, memo, error))
+    return FALSE;
+
+  for (guint i = 0; i < sp->modules->len; i++)
+    {
+      GnnModuleSlot *s = sp->modules->pdata[i], *d = gnn_module_find_slot (dp->modules, s->name);
+      g_autoptr(GObject) value = NULL;
+
+      if (s->value == NULL)
+        ;
+      else if ((value = g_hash_table_lookup (memo->copies, s->value)))
+        g_object_ref (value);
+      else if (d && d->value && G_OBJECT_TYPE (d->value) == G_OBJECT_TYPE (s->value) &&
+               !g_hash_table_contains (memo->taken, d->value))
+        {
+          /* a child the copy's setup made: it takes the source child's state */
+          value = g_object_ref (d->value);
+          memo_add (memo, s->value, value);
+          if (!copy_into (GNN_MODULE (value), GNN_MODULE (s->value), memo, error))
+            return FALSE;
+        }
+      else if (!(value = (GObject *) copy_module (GNN_MODULE (s->value), memo, error)))
+        return FALSE;
+      put_slot (dp->modules, s->name, value, FALSE);
+    }
+  order_slots_like (dp->modules, sp->modules);
+
+  dp->training = sp->training;
+  if (gnn_module_has_extra_state (src))
+    {
+      GError *local = NULL;
+      g_autoptr(GVariant) state = gnn_module_get_extra_state (src, &local);
+
+      if (local)
+        {
+          g_propagate_prefixed_error (error, local, "copying the extra state of %s: ", gnn_module_get_name (src));
+          return FALSE;
+        }
+      if (state && !gnn_module_set_extra_state (dst, state, error))
+        {
+          g_prefix_error (error, "copying the extra state of %s: ", gnn_module_get_name (src));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_module_copy:
+ * @self: a module
+ * @error: return location for a #GError
+ *
+ * A deep copy of the module tree (`copy.deepcopy (module)`), as [class@Gnn.AveragedModel]
+ * makes of the model it averages. Each module of the copy is created from its class and the
+ * values of its readable and writable properties (construct-only ones included), so that its
+ * `setup` builds it as it built the original (in C and in every language: Python, gjs and
+ * Vala subclasses too); its initialisation is skipped, as by [func@Gnn.Module.new_skip_init].
+ * Then, for every module:
+ *
+ * - every parameter and buffer (persistent or not) is copied into new memory on the same
+ *   device, in the same dtype; parameters keep their `requires_grad`, buffers their
+ *   persistence, gradients are not copied. A tensor that setup created under the same name
+ *   takes the values and stays the same object, so that references a subclass kept to it stay
+ *   valid; other tensors are new. A name set to %NULL stays %NULL;
+ * - submodules are copied recursively: those that setup created under the same name and of
+ *   the same class are filled in place, the others (the children of containers such as
+ *   [class@Gnn.Sequential], or modules added after construction) are added; names that setup
+ *   made but the original lacks are removed, and names keep the original's order;
+ * - the training flag and the extra state ([method@Gnn.Module.get_extra_state]) are copied.
+ *
+ * What the original shares, the copy shares: a parameter, buffer or submodule registered
+ * twice in the tree is one object in the copy too. Properties holding objects are not
+ * copied: the copy refers to the same objects.
+ *
+ * Unlike Python's `deepcopy` of a PyTorch module, hooks (registered functions and signal
+ * handlers) are not copied: the copy starts without any. Python attributes that are not
+ * parameters, buffers or submodules are copied by `copy.deepcopy`, not by this function.
+ *
+ * Returns: (transfer full): the copy, or %NULL with @error set (a class that cannot be
+ *   created from its properties, a setup or extra state that fails)
+ */
+GnnModule *
+gnn_module_copy (GnnModule *self,
+                 GError   **error)
+{
+  CopyMemo memo;
+  GnnModule *copy;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  if (!gnn_module_ensure_setup (self, error))
+    return NULL;
+  memo.copies = g_hash_table_new_full (NULL, NULL, g_object_unref, g_object_unref);
+  memo.taken = g_hash_table_new (NULL, NULL);
+  copy = copy_module (self, &memo, error);
+  g_hash_table_unref (memo.taken);
+  g_hash_table_unref (memo.copies);
+  return copy;
+}
+
 /* ---- calling ------------------------------------------------------------------------- */
 
 /* ---- hooks ----------------------------------------------------------------------------- */

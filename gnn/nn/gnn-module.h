@@ -140,6 +140,10 @@ GnnModule    *gnn_module_new_skip_init      (const char   *type_name,
                                              const GValue *values,
                                              GError      **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnModule    *gnn_module_copy               (GnnModule    *self,
+                                             GError      **error);
+
 /* calling */
 GNN_AVAILABLE_IN_ALL
 GnnArgs      *gnn_module_forward            (GnnModule   *self,

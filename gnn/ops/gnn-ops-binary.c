@@ -95,6 +95,24 @@ div_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
+/* A 0-d zero of @like's dtype on @like's device */
+static GnnTensor *
+zero_on_device_of (GnnTensor *like, GError **error)
+{
+  GnnTensor *z = gnn_tensor_new_like (like, gnn_tensor_priv (like)->dtype, 0, NULL, error);
+  GnnKernelTensor o;
+  GnnKernelArgs args = { 0 };
+
+  if (z == NULL)
+    return NULL;
+  gnn_tensor_to_kernel (z, &o);
+  args.op = GNN_BACKEND_OP_FILL;
+  args.out = &o;
+  if (!gnn_run_kernel (z, &args, error))
+    g_clear_object (&z);
+  return z;
+}
+
 /* out = a ^ b:  ga = g * b * a^(b-1),  gb = g * a^b * log a (0 where a == 0 and b >= 0) */
 static gboolean
 pow_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
@@ -111,7 +129,7 @@ pow_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       g_autoptr(GnnTensor) t = p ? gnn_tensor_mul (p, b, error) : NULL;
       g_autoptr(GnnTensor) t2 = t ? gnn_tensor_mul (t, go[0], error) : NULL;
       g_autoptr(GnnTensor) zero = t2 ? gnn_tensor_eq_scalar (b, 0.0, error) : NULL;
-      g_autoptr(GnnTensor) z = zero ? gnn_tensor_new_zeros (NULL, 0, gnn_tensor_get_dtype (t2), NULL, error) : NULL;
+      g_autoptr(GnnTensor) z = zero ? zero_on_device_of (t2, error) : NULL;
       /* b == 0 gives a zero gradient even where a^(b-1) is infinite */
       g_autoptr(GnnTensor) t3 = z ? gnn_where (zero, z, t2, error) : NULL;
       if (!t3 || !(gi[0] = grad_for_input (node, 0, t3, 1.0, error)))
@@ -126,7 +144,7 @@ pow_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       g_autoptr(GnnTensor) az = t2 ? gnn_tensor_eq_scalar (a, 0.0, error) : NULL;
       g_autoptr(GnnTensor) bp = az ? gnn_tensor_ge_scalar (b, 0.0, error) : NULL;
       g_autoptr(GnnTensor) mask = bp ? gnn_tensor_mul (az, bp, error) : NULL;
-      g_autoptr(GnnTensor) z = mask ? gnn_tensor_new_zeros (NULL, 0, gnn_tensor_get_dtype (t2), NULL, error) : NULL;
+      g_autoptr(GnnTensor) z = mask ? zero_on_device_of (t2, error) : NULL;
       g_autoptr(GnnTensor) t3 = z ? gnn_where (mask, z, t2, error) : NULL;
       if (!t3 || !(gi[1] = grad_for_input (node, 1, t3, 1.0, error)))
         return FALSE;
@@ -150,7 +168,7 @@ minmax_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   if (!(wins = is_max ? gnn_tensor_gt (a, b, error) : gnn_tensor_lt (a, b, error)) ||
       !(ties = gnn_tensor_eq (a, b, error)) ||
       !(half = gnn_tensor_mul_scalar (go[0], 0.5, error)) ||
-      !(zero = gnn_tensor_new_zeros (NULL, 0, gnn_tensor_get_dtype (go[0]), NULL, error)) ||
+      !(zero = zero_on_device_of (go[0], error)) ||
       !(tmp = gnn_where (ties, half, zero, error)) ||
       !(ga = gnn_where (wins, go[0], tmp, error)))
     return FALSE;
@@ -174,7 +192,7 @@ where_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   if (go[0] == NULL)
     return TRUE;
   if (!(c = gnn_node_saved (node, 0, error)) ||
-      !(zero = gnn_tensor_new_zeros (NULL, 0, gnn_tensor_get_dtype (go[0]), NULL, error)))
+      !(zero = zero_on_device_of (go[0], error)))
     return FALSE;
   if (NEEDS (1))
     {
@@ -901,6 +919,56 @@ gnn_tensor_mul_scalar_ (GnnTensor *self, double other, GError **error)
   if (!(s = wrap_scalar (self, other, error)))
     return FALSE;
   return gnn_tensor_mul_ (self, s, error);
+}
+
+/**
+ * gnn_tensor_div_scalar_:
+ * @self: the tensor to change, floating point
+ * @other: a number
+ * @error: return location for a #GError
+ *
+ * Divides every element by @other in place (`Tensor.div_` with a number), with the same
+ * rounding as [method@Gnn.Tensor.div_scalar].
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_tensor_div_scalar_ (GnnTensor *self, double other, GError **error)
+{
+  g_autoptr(GnnTensor) s = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "div_: result type float32 can't be cast to the desired output type %s",
+                   gnn_dtype_get_name (gnn_tensor_priv (self)->dtype));
+      return FALSE;
+    }
+  if (!(s = wrap_scalar (self, other, error)))
+    return FALSE;
+  return gnn_tensor_div_ (self, s, error);
+}
+
+/**
+ * gnn_tensor_maximum_:
+ * @self: the tensor to change
+ * @other: a tensor broadcast to @self's shape
+ * @error: return location for a #GError
+ *
+ * The elementwise maximum in place, propagating NaN (`torch.maximum (self, other,
+ * out=self)`), as Adam's AMSGrad keeps its running maximum.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_tensor_maximum_ (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  GnnTensor *ins[2] = { self, other };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), FALSE);
+  return inplace_op ("maximum_", "MaximumBackward0", minmax_backward, GNN_BACKEND_OP_MAXIMUM, self,
+                     ins, 2, NULL, TRUE, GINT_TO_POINTER (1), NULL, error);
 }
 
 /**

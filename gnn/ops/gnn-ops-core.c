@@ -241,6 +241,59 @@ gnn_sum_to (GnnTensor *grad, guint ndim, const gint64 *shape, GError **error)
   return gnn_tensor_reshape (summed, shape, ndim, error);
 }
 
+/* Whether @t is a 0-d tensor in host memory: PyTorch lets one be used as a scalar with
+ * tensors on any device. */
+static gboolean
+is_host_scalar (GnnTensor *t)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  return p->ndim == 0 && p->storage->entry->funcs->is_host;
+}
+
+/* The 0-d host tensor @t copied to @like's device, for an op on that device. No autograd. */
+static GnnTensor *
+scalar_to_device_of (GnnTensor *t, GnnTensor *like, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  GnnStorage *ls = gnn_tensor_priv (like)->storage;
+  GnnTensor *c = gnn_tensor_new_on (ls->entry, ls->device, p->dtype, 0, NULL, error);
+  GnnStorage *cs;
+
+  if (c == NULL)
+    return NULL;
+  cs = gnn_tensor_priv (c)->storage;
+  if (!cs->entry->funcs->copy_from_host (cs->entry->backend, cs->device, cs->data, gnn_tensor_data_ptr (p),
+                                         gnn_dtype_get_size (p->dtype), error))
+    g_clear_object (&c);
+  return c;
+}
+
+/* Fills @in with @inputs, where a 0-d host tensor used with tensors on a device that is not
+ * host memory is replaced by its copy there (a new reference in @moved); @anchor, when
+ * given, is the tensor whose device counts (an output), else the first input that is not
+ * such a scalar. */
+static gboolean
+place_host_scalars (GnnTensor **inputs, guint n, GnnTensor *anchor, GnnTensor **in, GnnTensor **moved,
+                    GError **error)
+{
+  for (guint k = 0; k < n; k++)
+    in[k] = inputs[k];
+  for (guint k = 0; anchor == NULL && k < n; k++)
+    if (!is_host_scalar (inputs[k]))
+      anchor = inputs[k];
+  if (anchor == NULL || gnn_tensor_priv (anchor)->storage->entry->funcs->is_host)
+    return TRUE;
+  for (guint k = 0; k < n; k++)
+    if (is_host_scalar (inputs[k]))
+      {
+        if (!(moved[k] = scalar_to_device_of (inputs[k], anchor, error)))
+          return FALSE;
+        in[k] = moved[k];
+      }
+  return TRUE;
+}
+
 GnnTensor *
 gnn_elementwise (const char   *name,
                  GnnBackendOp  op,
@@ -258,9 +311,16 @@ gnn_elementwise (const char   *name,
   GnnKernelTensor kin[3], kout;
   GnnKernelArgs args = { 0 };
   GnnTensor *out = NULL;
-  gboolean direct = out_dtype == compute || out_dtype == GNN_DTYPE_BOOL;
+  /* comparisons write bool themselves; any other kernel computes in @compute, converted after */
+  gboolean direct = out_dtype == compute ||
+                    (out_dtype == GNN_DTYPE_BOOL && op >= GNN_BACKEND_OP_EQ && op <= GNN_BACKEND_OP_GE);
+  GnnTensor *placed[3] = { NULL, NULL, NULL };
+  GnnTensor *moved[3] = { NULL, NULL, NULL };
 
   g_assert (n_inputs >= 1 && n_inputs <= 3);
+  if (!place_host_scalars (inputs, n_inputs, NULL, placed, moved, error))
+    goto out;
+  inputs = placed;
   ndim = gnn_tensor_priv (inputs[0])->ndim;
   memcpy (shape, gnn_tensor_priv (inputs[0])->shape, sizeof (gint64) * ndim);
   for (guint k = 1; k < n_inputs; k++)
@@ -268,7 +328,7 @@ gnn_elementwise (const char   *name,
       GnnTensorPrivate *p = gnn_tensor_priv (inputs[k]);
       if (!gnn_check_same_device (name, inputs[0], inputs[k], error) ||
           !gnn_broadcast_shapes (name, ndim, shape, p->ndim, p->shape, &ndim, shape, error))
-        return NULL;
+        goto out;
     }
 
   for (guint k = 0; k < n_inputs; k++)
@@ -314,7 +374,10 @@ gnn_elementwise (const char   *name,
 
 out:
   for (guint k = 0; k < n_inputs; k++)
-    g_clear_object (&cast[k]);
+    {
+      g_clear_object (&cast[k]);
+      g_clear_object (&moved[k]);
+    }
   return out;
 }
 
@@ -335,7 +398,12 @@ gnn_elementwise_into (const char   *name,
   GnnKernelTensor kin[3], kout;
   GnnKernelArgs args = { 0 };
   gboolean ok = FALSE;
+  GnnTensor *placed[3] = { NULL, NULL, NULL };
+  GnnTensor *moved[3] = { NULL, NULL, NULL };
 
+  if (!place_host_scalars (inputs, n_inputs, out, placed, moved, error))
+    goto out;
+  inputs = placed;
   for (guint k = 0; k < n_inputs; k++)
     {
       GnnTensorPrivate *p = gnn_tensor_priv (inputs[k]);
@@ -385,6 +453,9 @@ gnn_elementwise_into (const char   *name,
 
 out:
   for (guint k = 0; k < n_inputs; k++)
-    g_clear_object (&cast[k]);
+    {
+      g_clear_object (&cast[k]);
+      g_clear_object (&moved[k]);
+    }
   return ok;
 }

@@ -379,6 +379,36 @@ gnn_tensor_sqrt (GnnTensor *self, GError **error)
 }
 
 /**
+ * gnn_tensor_sqrt_:
+ * @self: a floating-point tensor, changed in place
+ * @error: return location for a #GError
+ *
+ * The square root in place (`Tensor.sqrt_`): NaN below 0. As optimizers use it, it records
+ * no gradient: with grad mode on and @self requiring grad it fails
+ * (%GNN_ERROR_NOT_SUPPORTED); run it under a no-grad guard.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set
+ */
+gboolean
+gnn_tensor_sqrt_ (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  if (!gnn_check_floating ("sqrt_", self, error))
+    return FALSE;
+  if (gnn_autograd_needed (&self, 1))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "sqrt_: gradients through sqrt_ are not supported; run it with grad mode off");
+      return FALSE;
+    }
+  if (!gnn_autograd_check_inplace (self, error) ||
+      !gnn_elementwise_into ("sqrt_", GNN_BACKEND_OP_SQRT, self, &self, 1, NULL, NULL, error))
+    return FALSE;
+  gnn_autograd_commit_inplace (self, NULL);
+  return TRUE;
+}
+
+/**
  * gnn_tensor_abs:
  * @self: a tensor, not bool
  * @error: return location for a #GError

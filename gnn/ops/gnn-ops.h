@@ -230,6 +230,12 @@ gboolean   gnn_tensor_add_scalar_  (GnnTensor *self, double other, GError **erro
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_mul_scalar_  (GnnTensor *self, double other, GError **error);
 GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_div_scalar_  (GnnTensor *self, double other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_sqrt_        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_maximum_     (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_lerp_        (GnnTensor *self, GnnTensor *end, double weight, GError **error);
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_addcmul_     (GnnTensor *self, GnnTensor *tensor1, GnnTensor *tensor2, double value, GError **error);
@@ -241,5 +247,9 @@ GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_fill_        (GnnTensor *self, double value, GError **error);
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_zero_        (GnnTensor *self, GError **error);
+
+/* multi-tensor (torch._foreach_*) */
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_foreach_lerp_       (GnnTensor **self, GnnTensor **end, guint n, double weight, GError **error);
 
 G_END_DECLS

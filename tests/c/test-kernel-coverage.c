@@ -621,6 +621,22 @@ INPLACE_NO_GRAD (op_lerp_far_, gnn_tensor_lerp_ (c, x[1], 0.9, e))
 INPLACE_NO_GRAD (op_addcmul_, gnn_tensor_addcmul_ (c, x[1], x[2], 0.5, e))
 INPLACE_NO_GRAD (op_addcdiv_, gnn_tensor_addcdiv_ (c, x[1], x[2], -0.5, e))
 
+/* two tensors in one multi-tensor call: a contiguous one and a transposed view */
+static GnnTensor *
+op_foreach_lerp_ (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  GnnTensor *c = gnn_tensor_clone (x[0], e);
+  g_autoptr(GnnTensor) d = c ? gnn_tensor_clone (x[1], e) : NULL;
+  g_autoptr(GnnTensor) dt = d ? gnn_tensor_t (d, e) : NULL;
+  g_autoptr(GnnTensor) x0t = dt ? gnn_tensor_t (x[0], e) : NULL;
+  GnnTensor *selves[2] = { c, dt }, *ends[2] = { x[1], x0t };
+
+  if (x0t == NULL || !gnn_foreach_lerp_ (selves, ends, 2, 0.3, e))
+    g_clear_object (&c);
+  return c;
+}
+
 /* copy_ into a tensor without history: the gradient flows to the source */
 static GnnTensor *
 op_copy_ (GnnTensor **x, GError **e)
@@ -646,6 +662,7 @@ static const OpCase inplace_cases[] = {
   { "lerp_ (weight ≥ 0.5)", op_lerp_far_, 2, -2, 2, FALSE },
   { "addcmul_", op_addcmul_, 3, -2, 2, FALSE },
   { "addcdiv_", op_addcdiv_, 3, 0.5, 2, FALSE },
+  { "_foreach_lerp_", op_foreach_lerp_, 2, -2, 2, FALSE },
 };
 
 /* ---- creation and data access, in every dtype --------------------------------------- */

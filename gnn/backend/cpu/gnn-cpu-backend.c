@@ -27,7 +27,9 @@ gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error)
 
   g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                "The cpu backend has no %s kernel for dtype %s",
-               v ? v->value_nick : "unknown", gnn_dtype_get_name (args->out->dtype));
+               v ? v->value_nick : "unknown",
+               gnn_dtype_get_name (args->out ? args->out->dtype
+                                   : args->n_list ? args->list_out[0].dtype : GNN_DTYPE_FLOAT32));
   g_type_class_unref (klass);
   return FALSE;
 }
@@ -224,6 +226,7 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_index (kernels);
   gnn_cpu_register_gemm (kernels);
   gnn_cpu_register_conv (kernels);
+  gnn_cpu_register_foreach (kernels);
 }
 
 static void

@@ -516,8 +516,9 @@ TERNARY_LOOP (lerp_f64, double, LERP_EXPR (double))
 TERNARY_LOOP (addcmul_f32, float, a + v * b * c)
 TERNARY_LOOP (addcmul_f64, double, a + v * b * c)
 TERNARY_LOOP (addcmul_i64, gint64, a + v * b * c)
-TERNARY_LOOP (addcdiv_f32, float, a + v * (b / c))
-TERNARY_LOOP (addcdiv_f64, double, a + v * (b / c))
+/* PyTorch's order: self + value * tensor1 / tensor2 is (value * tensor1) / tensor2 */
+TERNARY_LOOP (addcdiv_f32, float, a + v * b / c)
+TERNARY_LOOP (addcdiv_f64, double, a + v * b / c)
 
 static const LoopSet ternary_sets[] = {
   { GNN_BACKEND_OP_LERP, lerp_f32, lerp_f64, NULL },

@@ -33,6 +33,7 @@ void gnn_cpu_register_reduce      (GnnCpuKernel *table);
 void gnn_cpu_register_index       (GnnCpuKernel *table);
 void gnn_cpu_register_gemm        (GnnCpuKernel *table);
 void gnn_cpu_register_conv        (GnnCpuKernel *table);
+void gnn_cpu_register_foreach     (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

@@ -107,6 +107,8 @@ static const OpInfo op_info[GNN_BACKEND_OP_N_OPS] = {
   [GNN_BACKEND_OP_AVG_POOL2D_BACKWARD]  = { 1, DT_FLOAT, FROM_IN0 },
   [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D]  = { 1, DT_FLOAT, FROM_IN0 },
   [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD] = { 1, DT_FLOAT, FROM_IN0 },
+  /* operands in list_out / list_in, checked by k_foreach_lerp */
+  [GNN_BACKEND_OP_FOREACH_LERP]         = { 0, DT_FLOAT, FROM_OUT },
 };
 
 gboolean
@@ -1426,6 +1428,58 @@ k_adaptive_avg_pool2d (const GnnKernelArgs *args,
   return TRUE;
 }
 
+/* ---- multi-tensor kernels ----------------------------------------------------------- */
+
+/* list_out[j] = lerp (list_out[j], list_in[j], s0) for every pair j, with PyTorch's formula:
+ * start + w (end - start) when |w| < 0.5, else end - (end - start) (1 - w). Every operand has
+ * one floating dtype; the two of a pair share a shape, any strides. */
+static gboolean
+k_foreach_lerp (const GnnKernelArgs *args,
+                GError             **error)
+{
+  double w = args->s[0];
+  GnnDtype dtype;
+
+  if (args->n_list == 0)
+    return TRUE;
+  if (args->list_out == NULL || args->list_in == NULL)
+    return layout_error (args, error, "%u operand pairs announced but list_out or list_in is missing",
+                         args->n_list);
+  dtype = args->list_out[0].dtype;
+  if (!gnn_reference_supports (args->op, dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "The reference backend has no %s kernel for dtype %s",
+                   op_name (args->op), gnn_dtype_get_name (dtype));
+      return FALSE;
+    }
+  for (guint j = 0; j < args->n_list; j++)
+    {
+      const GnnKernelTensor *o = &args->list_out[j], *x = &args->list_in[j];
+
+      if (o->dtype != dtype || x->dtype != dtype)
+        return layout_error (args, error, "pair %u has dtypes %s and %s, expected %s for every operand", j,
+                             gnn_dtype_get_name (o->dtype), gnn_dtype_get_name (x->dtype),
+                             gnn_dtype_get_name (dtype));
+      if (o->ndim > GNN_MAX_DIMS || o->ndim != x->ndim ||
+          memcmp (o->shape, x->shape, sizeof (gint64) * o->ndim) != 0)
+        return layout_error (args, error, "the two operands of pair %u differ in shape", j);
+    }
+  for (guint j = 0; j < args->n_list; j++)
+    {
+      const GnnKernelTensor *o = &args->list_out[j], *x = &args->list_in[j];
+
+      for (gint64 l = 0; l < numel (o); l++)
+        {
+          gint64 oo = offset_of (o, l);
+          double a = read_double (o, oo), b = read_double (x, offset_of (x, l));
+
+          write_double (o, oo, fabs (w) < 0.5 ? a + w * (b - a) : b - (b - a) * (1.0 - w));
+        }
+    }
+  return TRUE;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 gboolean
@@ -1441,6 +1495,8 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
                    "The reference backend has no kernel number %d", (int) args->op);
       return FALSE;
     }
+  if (args->op == GNN_BACKEND_OP_FOREACH_LERP)
+    return k_foreach_lerp (args, error);
   info = &op_info[args->op];
   if (args->out == NULL || args->out->ndim > GNN_MAX_DIMS)
     return layout_error (args, error, "no output operand, or one of more than %d dimensions", GNN_MAX_DIMS);

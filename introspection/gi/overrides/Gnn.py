@@ -851,3 +851,968 @@ def _module_load_state_dict(self, state_dict, strict=True, assign=False):
 
 Module.state_dict = _module_state_dict
 Module.load_state_dict = _module_load_state_dict
+
+
+# ---- module copies and weight averaging (torch.optim.swa_utils) -------------------------
+
+def _tensor_deepcopy(self, memo):
+    """copy.deepcopy of a tensor: its values in new memory, without history, keeping
+    requires_grad (a Parameter stays a Parameter)."""
+    if id(self) in memo:
+        return memo[id(self)]
+    with no_grad():
+        data = self.clone()
+    if isinstance(self, Gnn.Parameter):
+        result = Gnn.Parameter.new(data, self.get_requires_grad())
+    elif isinstance(self, Gnn.Buffer):
+        result = Gnn.Buffer.new(data, self.get_persistent())
+    else:
+        result = data
+        if self.get_requires_grad():
+            result.set_requires_grad(True)
+    memo[id(self)] = result
+    return result
+
+
+Gnn.Tensor.__deepcopy__ = _tensor_deepcopy
+
+
+def _module_deepcopy(self, memo):
+    """copy.deepcopy (module): Gnn.Module.copy copies the module tree (parameters, buffers,
+    submodules, sharing kept; hooks are not copied), then the Python attributes of every module
+    of the tree are deep-copied into its copy, references to the tree's modules, parameters and
+    buffers becoming references to their copies."""
+    import copy
+    if id(self) in memo:
+        return memo[id(self)]
+    result = _call_raising_python_errors(Gnn.Module.copy, self)
+    memo[id(self)] = result
+    pairs = list(zip(Gnn.Module.modules(self), Gnn.Module.modules(result)))
+    for a, b in pairs:
+        memo.setdefault(id(a), b)
+    for get in (Gnn.Module.parameters, Gnn.Module.buffers):
+        for a, b in zip(get(self, True), get(result, True)):
+            memo.setdefault(id(a), b)
+    for a, b in pairs:
+        for key, value in list(vars(a).items()):
+            try:
+                value = copy.deepcopy(value, memo)
+            except Exception:  # an object deepcopy cannot copy is shared, as a property is
+                pass
+            vars(b)[key] = value
+    return result
+
+
+Module.__deepcopy__ = _module_deepcopy
+
+
+def _avg_fn_callback(fn):
+    def trampoline(averaged, current, n_averaged, *_user_data):
+        try:
+            result = fn(averaged, current, n_averaged)
+            return None if result is None else _as_gnn_tensor(result)
+        except BaseException as e:  # raised again by update_parameters
+            if getattr(_hook_state, 'error', None) is None:
+                _hook_state.error = e
+            return None
+    return Gnn.AverageFunction.new_callback(trampoline)
+
+
+def _multi_avg_fn_callback(fn):
+    def trampoline(averaged, current, n, n_averaged, *_user_data):
+        try:
+            fn(list(averaged), list(current), n_averaged)
+            return True
+        except BaseException as e:  # raised again by update_parameters
+            if getattr(_hook_state, 'error', None) is None:
+                _hook_state.error = e
+            return False
+    return Gnn.AverageFunction.new_multi_callback(trampoline)
+
+
+def _as_average_function(fn, multi):
+    if fn is None or isinstance(fn, Gnn.AverageFunction):
+        return fn
+    if not callable(fn):
+        raise TypeError('%s must be a Gnn.AverageFunction or a callable, not %s'
+                        % ('multi_avg_fn' if multi else 'avg_fn', type(fn).__name__))
+    return _multi_avg_fn_callback(fn) if multi else _avg_fn_callback(fn)
+
+
+class AverageFunction(Gnn.AverageFunction):
+    """An averaging function; called as PyTorch's: a list function updates the lists in place,
+    a function of one tensor returns the new averaged value."""
+
+    def __call__(self, averaged, current, n_averaged):
+        if not isinstance(n_averaged, Gnn.Tensor):
+            n_averaged = Gnn.Tensor.new_scalar(float(n_averaged), Gnn.Dtype.INT64, None)
+        if self.get_multi():
+            _call_raising_python_errors(Gnn.AverageFunction.apply, self, list(averaged), list(current),
+                                        n_averaged)
+            return None
+        with no_grad():
+            result = averaged.clone()
+        _call_raising_python_errors(Gnn.AverageFunction.apply, self, [result], [current], n_averaged)
+        return result
+
+
+AverageFunction = override(AverageFunction)
+__all__.append('AverageFunction')
+
+
+def get_ema_multi_avg_fn(decay=0.999):
+    """torch.optim.swa_utils.get_ema_multi_avg_fn: Gnn.AverageFunction.new_ema_multi."""
+    return Gnn.AverageFunction.new_ema_multi(decay)
+
+
+def get_swa_multi_avg_fn():
+    """torch.optim.swa_utils.get_swa_multi_avg_fn: Gnn.AverageFunction.new_swa_multi."""
+    return Gnn.AverageFunction.new_swa_multi()
+
+
+def get_ema_avg_fn(decay=0.999):
+    """torch.optim.swa_utils.get_ema_avg_fn: Gnn.AverageFunction.new_ema."""
+    return Gnn.AverageFunction.new_ema(decay)
+
+
+def get_swa_avg_fn():
+    """torch.optim.swa_utils.get_swa_avg_fn: Gnn.AverageFunction.new_swa."""
+    return Gnn.AverageFunction.new_swa()
+
+
+__all__ += ['get_ema_multi_avg_fn', 'get_swa_multi_avg_fn', 'get_ema_avg_fn', 'get_swa_avg_fn']
+
+
+def _device_string(device):
+    if device is None or isinstance(device, str):
+        return device
+    if isinstance(device, int):
+        return 'cuda:%d' % device
+    return str(device)
+
+
+class AveragedModel(Gnn.AveragedModel):
+    """torch.optim.swa_utils.AveragedModel (model, device=None, avg_fn=None,
+    multi_avg_fn=None, use_buffers=False). avg_fn / multi_avg_fn: a Gnn.AverageFunction (such
+    as get_ema_multi_avg_fn (0.999)) or a Python function with PyTorch's signature. The model is
+    copied with copy.deepcopy, so that Python attributes of Python modules are copied too."""
+
+    def __init__(self, model=None, device=None, avg_fn=None, multi_avg_fn=None, use_buffers=False,
+                 **kwargs):
+        import copy
+        super().__init__(avg_fn=_as_average_function(avg_fn, False),
+                         multi_avg_fn=_as_average_function(multi_avg_fn, True),
+                         use_buffers=use_buffers, **kwargs)
+        Gnn.Module.setup(self)   # raises when both functions are given
+        if model is not None:
+            self.register_module('module', copy.deepcopy(model))
+        device = _device_string(device)
+        if device is not None:
+            self.to_device(device)
+
+    def update_parameters(self, model):
+        """Blends model's parameters into the average; an exception raised by a Python
+        averaging function is raised again here."""
+        _call_raising_python_errors(Gnn.AveragedModel.update_parameters, self, model)
+
+
+AveragedModel = override(AveragedModel)
+__all__.append('AveragedModel')
+
+
+def update_bn(loader, model, device=None):
+    """torch.optim.swa_utils.update_bn: loader is a Gio.ListModel or any iterable of batches,
+    each a tensor (Gnn, numpy or torch) or a list / tuple whose first item is the input."""
+    from gi.repository import Gio
+    if not isinstance(loader, Gio.ListModel):
+        store = Gio.ListStore.new(Gnn.Tensor)
+        for batch in loader:
+            if isinstance(batch, (list, tuple)):
+                batch = batch[0]
+            tensor = _as_gnn_tensor(batch)
+            if tensor is None:
+                raise TypeError('update_bn: a batch is a %s, not a tensor' % type(batch).__name__)
+            store.append(tensor)
+        loader = store
+    _call_raising_python_errors(Gnn.update_bn, loader, model, _device_string(device))
+
+
+__all__.append('update_bn')
+
+
+# ---- learning-rate schedulers ---------------------------------------------------------
+
+def _variant_guess(value):
+    """A GLib.Variant for a Python value of a scheduler state that has no template."""
+    from gi.repository import GLib
+    if isinstance(value, GLib.Variant):
+        return value
+    if isinstance(value, bool):
+        return GLib.Variant('b', value)
+    if isinstance(value, int):
+        return GLib.Variant('x', value)
+    if isinstance(value, float):
+        return GLib.Variant('d', value)
+    if isinstance(value, str):
+        return GLib.Variant('s', value)
+    if isinstance(value, dict):
+        if all(isinstance(k, int) and isinstance(v, int) for k, v in value.items()):
+            return GLib.Variant('a{xx}', value)
+        return GLib.Variant('a{sv}', {str(k): _variant_guess(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return GLib.Variant('ax', list(value))
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return GLib.Variant('ad', [float(v) for v in value])
+        return GLib.Variant('av', [_variant_guess(v) for v in value])
+    raise TypeError('cannot store %r in a scheduler state' % (value,))
+
+
+def _variant_like(template, value):
+    """value as a GLib.Variant of the type of template (the same entry of a state the
+    scheduler saves), through variants, dictionaries and lists."""
+    from gi.repository import GLib
+    if isinstance(value, GLib.Variant):
+        return value
+    if template is None:
+        return _variant_guess(value)
+    t = template.get_type_string()
+    if t == 'v':
+        return GLib.Variant('v', _variant_like(template.get_variant(), value))
+    if t == 'a{sv}' and isinstance(value, dict):
+        return GLib.Variant('a{sv}', {k: _variant_like(template.lookup_value(k, None), v)
+                                      for k, v in value.items()})
+    if t.startswith('a') and 'v' in t and isinstance(value, (list, tuple)):
+        n = template.n_children()
+        children = [_variant_like(template.get_child_value(min(i, n - 1)) if n else None, v)
+                    for i, v in enumerate(value)]
+        if t == 'av':
+            children = [c if c.get_type_string() == 'v' else GLib.Variant('v', c) for c in children]
+        return GLib.Variant.new_array(GLib.VariantType.new(t[1:]), children)
+    if t == 'd':
+        value = float(value)
+    elif t == 'ad':
+        value = [float(v) for v in value]
+    try:
+        return GLib.Variant(t, value)
+    except (TypeError, ValueError):
+        return _variant_guess(value)
+
+
+def _per_group(name, value, optimizer):
+    """One float for every group, or a list of one per group (PyTorch's _format_param)."""
+    if isinstance(value, (list, tuple)):
+        n = optimizer.get_n_param_groups()
+        if len(value) != n:
+            raise ValueError('{0} must have the same length as optimizer.param_groups. {0} has {1} '
+                             'values, param_groups has {2}.'.format(name, len(value), n))
+        return [float(v) for v in value]
+    return [float(value)]
+
+
+def _wrap_get_lr(fn):
+    """A Python get_lr as the get_lr virtual method: a list of floats; an exception reaches
+    C as a GError and a Python caller gets it back."""
+    def get_lr(self):
+        return [float(v) for v in fn(self)]
+    return _wrap_vfunc(get_lr)
+
+
+class LRScheduler(Gnn.LRScheduler):
+    """``torch.optim.lr_scheduler.LRScheduler``. A subclass implements ``get_lr`` (or
+    ``do_get_lr``) returning one float per parameter group, and calls
+    ``super().__init__(optimizer, last_epoch)``, which performs the initial step. The
+    hyperparameters of gnn's schedulers read and write as attributes with PyTorch's names
+    (``scheduler.gamma``, ``scheduler.T_max``)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get('do_get_lr')
+        if fn is None and 'get_lr' in cls.__dict__:
+            fn = cls.__dict__['get_lr']
+        if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+            cls.do_get_lr = _wrap_get_lr(fn)
+        for name in ('do_save_state', 'do_load_state'):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+                setattr(cls, name, _wrap_vfunc(fn))
+
+    def __init__(self, optimizer=None, last_epoch=-1, **kwargs):
+        from gi.repository import Gio
+        super().__init__(optimizer=optimizer, last_epoch=last_epoch, **kwargs)
+        _call_raising_python_errors(Gio.Initable.init, self, None)
+
+    @staticmethod
+    def _prop_name(name):
+        return name.lower().replace('_', '-')
+
+    def __getattr__(self, name):
+        # only called when normal lookup fails: the GObject properties under PyTorch's names
+        if not name.startswith('_'):
+            try:
+                return self.get_property(LRScheduler._prop_name(name))
+            except TypeError:
+                pass
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+
+    def __setattr__(self, name, value):
+        if not name.startswith('_') and not hasattr(type(self), name):
+            pname = LRScheduler._prop_name(name)
+            if any(p.name == pname for p in type(self).list_properties()):
+                self.set_property(pname, value)
+                return
+        super().__setattr__(name, value)
+
+    @property
+    def optimizer(self):
+        return self.get_optimizer()
+
+    @property
+    def last_epoch(self):
+        return self.get_last_epoch()
+
+    @last_epoch.setter
+    def last_epoch(self, value):
+        self.set_last_epoch(value)
+
+    @property
+    def base_lrs(self):
+        return list(self.get_base_lrs())
+
+    @property
+    def _step_count(self):
+        return self.get_step_count()
+
+    @property
+    def _is_initial(self):
+        return self.is_initial_step()
+
+    def step(self):
+        """``scheduler.step()``; an exception raised by Python code it ran is raised again."""
+        _call_raising_python_errors(Gnn.LRScheduler.step, self)
+
+    def get_lr(self):
+        return list(_call_raising_python_errors(Gnn.LRScheduler.get_lr, self))
+
+    def get_last_lr(self):
+        """The learning rates the last step set, a list of floats."""
+        return list(Gnn.LRScheduler.get_last_lr(self))
+
+    def state_dict(self):
+        """The scheduler's state as a dict with PyTorch's keys (the ``a{sv}`` of the C API,
+        unpacked)."""
+        return Gnn.LRScheduler.state_dict(self).unpack()
+
+    def load_state_dict(self, state_dict):
+        """Restores a state from state_dict (a dict, or the GLib.Variant of the C API);
+        a bad entry raises GLib.Error and leaves the scheduler unchanged."""
+        from gi.repository import GLib
+        if not isinstance(state_dict, GLib.Variant):
+            state_dict = _variant_like(Gnn.LRScheduler.state_dict(self), dict(state_dict))
+        Gnn.LRScheduler.load_state_dict(self, state_dict)
+
+
+LRScheduler = override(LRScheduler)
+__all__.append('LRScheduler')
+
+
+class StepLR(Gnn.StepLR):
+    def __new__(cls, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        return Gnn.StepLR.new(optimizer, step_size, gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+StepLR = override(StepLR)
+__all__.append('StepLR')
+
+
+class MultiStepLR(Gnn.MultiStepLR):
+    def __new__(cls, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        return Gnn.MultiStepLR.new(optimizer, [int(m) for m in milestones], gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def milestones(self):
+        """The milestones as PyTorch holds them, a Counter."""
+        import collections
+        return collections.Counter(self.get_milestones())
+
+
+MultiStepLR = override(MultiStepLR)
+__all__.append('MultiStepLR')
+
+
+class ExponentialLR(Gnn.ExponentialLR):
+    def __new__(cls, optimizer, gamma, last_epoch=-1):
+        return Gnn.ExponentialLR.new(optimizer, gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+ExponentialLR = override(ExponentialLR)
+__all__.append('ExponentialLR')
+
+
+class CosineAnnealingLR(Gnn.CosineAnnealingLR):
+    def __new__(cls, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        return Gnn.CosineAnnealingLR.new(optimizer, T_max, eta_min, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+CosineAnnealingLR = override(CosineAnnealingLR)
+__all__.append('CosineAnnealingLR')
+
+
+class LinearLR(Gnn.LinearLR):
+    def __new__(cls, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        return Gnn.LinearLR.new(optimizer, start_factor, end_factor, total_iters, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+LinearLR = override(LinearLR)
+__all__.append('LinearLR')
+
+
+def _call_lr_lambda(fn, epoch):
+    try:
+        return float(fn(epoch))
+    except BaseException as e:  # raised again by the caller into C
+        if getattr(_hook_state, 'error', None) is None:
+            _hook_state.error = e
+        return float('nan')
+
+
+class LambdaLR(Gnn.LambdaLR):
+    """``LambdaLR(optimizer, lr_lambda, last_epoch=-1)``: lr_lambda is a function of the
+    epoch, or a list of them, one per parameter group. An exception raised by a function
+    is raised again by the constructor or ``step``, which then leaves the scheduler and the
+    groups as they were."""
+
+    def __new__(cls, optimizer, lr_lambda, last_epoch=-1):
+        if isinstance(lr_lambda, (list, tuple)):
+            n = optimizer.get_n_param_groups()
+            if len(lr_lambda) != n:
+                raise ValueError('Expected {} lr_lambdas, but got {}'.format(n, len(lr_lambda)))
+            fns = list(lr_lambda)
+
+            def per_group(group, epoch, *user_data):
+                return _call_lr_lambda(fns[group], epoch)
+            self = _call_raising_python_errors(Gnn.LambdaLR.new_per_group, optimizer, per_group,
+                                               None, last_epoch)
+        else:
+            fns = [lr_lambda] * optimizer.get_n_param_groups()
+
+            def one(epoch, *user_data):
+                return _call_lr_lambda(lr_lambda, epoch)
+            self = _call_raising_python_errors(Gnn.LambdaLR.new, optimizer, one, None, last_epoch)
+        self._lr_lambdas = fns
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def lr_lambdas(self):
+        return list(self._lr_lambdas)
+
+    def step(self):
+        opt = self.get_optimizer()
+        snapshot = Gnn.LRScheduler.state_dict(self)
+        lrs = [opt.get_param_group(i).get_option('lr') for i in range(opt.get_n_param_groups())]
+        try:
+            _call_raising_python_errors(Gnn.LRScheduler.step, self)
+        except BaseException:
+            Gnn.LRScheduler.load_state_dict(self, snapshot)
+            for i, v in enumerate(lrs):
+                opt.get_param_group(i).set_option('lr', v)
+            raise
+
+
+LambdaLR = override(LambdaLR)
+__all__.append('LambdaLR')
+
+
+class OneCycleLR(Gnn.OneCycleLR):
+    def __new__(cls, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
+                pct_start=0.3, anneal_strategy='cos', cycle_momentum=True, base_momentum=0.85,
+                max_momentum=0.95, div_factor=25., final_div_factor=1e4, three_phase=False,
+                last_epoch=-1):
+        def positive(name, v):
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise ValueError('Expected positive integer {}, but got {}'.format(name, v))
+            return v
+        ts = ep = spe = -1
+        if total_steps is not None:
+            ts = positive('total_steps', total_steps)
+        elif epochs is not None and steps_per_epoch is not None:
+            ep = positive('epochs', epochs)
+            spe = positive('steps_per_epoch', steps_per_epoch)
+        if not isinstance(pct_start, float):
+            raise ValueError('Expected float between 0 and 1 pct_start, but got {}'.format(pct_start))
+        return Gnn.OneCycleLR.new(optimizer, _per_group('max_lr', max_lr, optimizer), ts, ep, spe,
+                                  pct_start, anneal_strategy, cycle_momentum,
+                                  _per_group('base_momentum', base_momentum, optimizer),
+                                  _per_group('max_momentum', max_momentum, optimizer), float(div_factor),
+                                  float(final_div_factor), three_phase, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+OneCycleLR = override(OneCycleLR)
+__all__.append('OneCycleLR')
+
+
+class SequentialLR(Gnn.SequentialLR):
+    def __new__(cls, optimizer, schedulers, milestones, last_epoch=-1):
+        return _call_raising_python_errors(Gnn.SequentialLR.new, optimizer, list(schedulers),
+                                           [int(m) for m in milestones], last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def _schedulers(self):
+        return [self.get_scheduler(i) for i in range(self.get_n_schedulers())]
+
+    @property
+    def _milestones(self):
+        return list(self.get_milestones())
+
+
+SequentialLR = override(SequentialLR)
+__all__.append('SequentialLR')
+
+
+class SWALR(Gnn.SWALR):
+    def __new__(cls, optimizer, swa_lr, anneal_epochs=10, anneal_strategy='cos', last_epoch=-1):
+        if not isinstance(anneal_epochs, int) or isinstance(anneal_epochs, bool):
+            raise ValueError('anneal_epochs must be equal or greater than 0, got {}'.format(anneal_epochs))
+        return Gnn.SWALR.new(optimizer, _per_group('swa_lr', swa_lr, optimizer), anneal_epochs,
+                             anneal_strategy, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+SWALR = override(SWALR)
+__all__.append('SWALR')
+
+
+# ---- optimizers (torch.optim) ----------------------------------------------------------
+
+def _option_variant(value):
+    """A parameter-group option as the GLib.Variant the C side keeps: bool 'b', a number 'd',
+    a pair of numbers '(dd)' (Adam's betas), a string 's'; a GLib.Variant as it is."""
+    from gi.repository import GLib
+    import numbers
+    if isinstance(value, GLib.Variant):
+        return value
+    if isinstance(value, bool):
+        return GLib.Variant('b', value)
+    if isinstance(value, numbers.Real):
+        return GLib.Variant('d', float(value))
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+        return GLib.Variant('(dd)', (float(value[0]), float(value[1])))
+    if isinstance(value, str):
+        return GLib.Variant('s', value)
+    raise TypeError('cannot store %r as an option of a parameter group (expected a bool, a number, '
+                    'a pair of numbers or a string)' % (value,))
+
+
+class ParamGroup(_Mapping, Gnn.ParamGroup):
+    """One entry of ``optimizer.param_groups``: a mapping of ``"params"`` (the list of
+    tensors) and the options, as PyTorch's dicts: ``group["lr"]``, ``group["lr"] = 0.01``,
+    ``"momentum" in group``, keys() with ``"params"`` first. Numbers come back as float,
+    flags as bool, Adam's betas as a tuple. The parameters of a group are fixed."""
+
+    def _keys(self):
+        return ['params'] + list(self.list_options() or [])
+
+    def _get(self, key):
+        if key == 'params':
+            return list(self.get_params())
+        return self.get_option(key).unpack()
+
+    def _set(self, key, value):
+        if not isinstance(key, str):
+            raise TypeError('parameter group options are named by strings, not %s' % type(key).__name__)
+        if key == 'params':
+            raise TypeError('the parameters of a Gnn.ParamGroup cannot be replaced; make a new group')
+        self.set_option(key, _option_variant(value))
+
+    def _contains(self, key):
+        return key == 'params' or self.has_option(key)
+
+    def _pop(self, key):
+        raise TypeError('options cannot be removed from a parameter group')
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __repr__(self):
+        return '{%s}' % ', '.join('%r: %r' % kv for kv in self.items())
+
+    __str__ = __repr__
+
+
+ParamGroup = override(ParamGroup)
+__all__.append('ParamGroup')
+
+
+def _make_param_group(spec):
+    """A Gnn.ParamGroup from a Gnn.ParamGroup (as it is), or a dict holding ``"params"`` (a
+    tensor or an iterable of tensors) and options, as PyTorch's add_param_group takes."""
+    if isinstance(spec, Gnn.ParamGroup):
+        return spec
+    if not isinstance(spec, dict):
+        raise TypeError('a parameter group is a dict with "params", not %s' % type(spec).__name__)
+    if 'params' not in spec:
+        raise ValueError('a parameter group needs "params"')
+    params = spec['params']
+    if isinstance(params, Gnn.Tensor):
+        params = [params]
+    elif isinstance(params, set):
+        raise TypeError('optimizer parameters need to be organized in ordered collections, but the '
+                        'ordering of tensors in sets will change between runs. Please use a list instead.')
+    else:
+        params = list(params)
+    for p in params:
+        if not isinstance(p, Gnn.Tensor):
+            raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                            + type(p).__name__)
+    group = Gnn.ParamGroup.new(params)
+    for key, value in spec.items():
+        if key != 'params':
+            group.set_option(key, _option_variant(value))
+    return group
+
+
+def _param_groups(params):
+    """PyTorch's params argument (an iterable of tensors, or of dicts, or a module's
+    parameters()) as a list of Gnn.ParamGroup; a single group without options for tensors."""
+    if isinstance(params, Gnn.Tensor):
+        raise TypeError('params argument given to the optimizer should be an iterable of Tensors '
+                        'or dicts, but got ' + type(params).__name__)
+    if isinstance(params, Gnn.ParamGroup):
+        return [params]
+    if isinstance(params, Gnn.Module):
+        params = params.parameters(True)
+    params = list(params)
+    if not params or not isinstance(params[0], dict):
+        return [_make_param_group({'params': params})]
+    return [_make_param_group(spec) for spec in params]
+
+
+class _OptimizerState:
+    """``optimizer.state``: parameter -> its state (a Gnn.StateDict)."""
+
+    def __init__(self, optimizer):
+        self._optimizer = optimizer
+
+    def __getitem__(self, param):
+        return self._optimizer.get_state(param)
+
+    def __contains__(self, param):
+        return isinstance(param, Gnn.Tensor) and self._optimizer.has_state(param)
+
+    def __iter__(self):
+        return iter([p for g in self._optimizer.get_param_groups() for p in g.get_params()
+                     if self._optimizer.has_state(p)])
+
+    def __len__(self):
+        return len(list(iter(self)))
+
+    def items(self):
+        return [(p, self[p]) for p in self]
+
+
+def _wrap_bool_vfunc(fn):
+    """_wrap_vfunc for a do_* method returning gboolean: a Python implementation that
+    returns None succeeds."""
+    import functools
+
+    @functools.wraps(fn)
+    def returning_true(self, *args):
+        result = fn(self, *args)
+        return True if result is None else result
+    return _wrap_vfunc(returning_true)
+
+
+class Optimizer(Gnn.Optimizer):
+    """``torch.optim.Optimizer``: param_groups, step(closure=None), zero_grad(set_to_none=True),
+    state_dict()/load_state_dict(), add_param_group(dict). Python subclasses call
+    ``super().__init__(params, defaults)`` and implement ``do_step(self)`` (and optionally
+    ``do_check_group(self, group)``); an exception they raise reaches the caller of step()."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ('do_step', 'do_check_group'):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+                setattr(cls, name, _wrap_bool_vfunc(fn))
+
+    def __init__(self, params=None, defaults=None, **kwargs):
+        Gnn.Optimizer.__init__(self, **kwargs)
+        for key, value in (defaults or {}).items():
+            self.set_default(key, _option_variant(value))
+        if params is not None:
+            groups = _param_groups(params)
+            if not groups[0].get_n_params():
+                raise ValueError('optimizer got an empty parameter list')
+            for group in groups:
+                self.add_param_group(group)
+
+    @property
+    def param_groups(self):
+        return list(self.get_param_groups())
+
+    @property
+    def state(self):
+        return _OptimizerState(self)
+
+    def add_param_group(self, param_group):
+        """Adds a group: a dict with "params" and options, or a Gnn.ParamGroup; options it
+        lacks come from the defaults. A GLib.Error (PyTorch's message) when it is invalid."""
+        _call_raising_python_errors(Gnn.Optimizer.add_param_group, self, _make_param_group(param_group))
+
+    def step(self, closure=None):
+        """One optimization step; closure, when given, is called first with gradients enabled
+        and its result (the loss) returned."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        _call_raising_python_errors(Gnn.Optimizer.step, self)
+        return loss
+
+    def zero_grad(self, set_to_none=True):
+        """Drops the gradients (set_to_none=True, PyTorch 2's default) or zeroes them."""
+        Gnn.Optimizer.zero_grad(self, set_to_none)
+
+    def load_state_dict(self, state_dict):
+        """Loads a state from state_dict() (a Gnn.StateDict, or any mapping of the same keys)."""
+        if not isinstance(state_dict, Gnn.StateDict):
+            state_dict = StateDict(state_dict)
+        Gnn.Optimizer.load_state_dict(self, state_dict)
+
+    def __repr__(self):
+        lines = [type(self).__name__ + ' (']
+        for i, group in enumerate(self.get_param_groups()):
+            lines.append('Parameter Group %d' % i)
+            for key in sorted(k for k in group.keys() if k != 'params'):
+                lines.append('    %s: %s' % (key, group[key]))
+        lines.append(')')
+        return '\n'.join(lines)
+
+    __str__ = __repr__
+
+
+Optimizer = override(Optimizer)
+__all__.append('Optimizer')
+
+_REQUIRED = object()
+
+
+def _new_optimizer(new, params, options, positional):
+    """Creates an optimizer with its C constructor new(first group, *positional) and adds the
+    other groups; options names the keyword arguments (for a required lr)."""
+    groups = _param_groups(params)
+    if options.get('lr') is _REQUIRED:
+        for group in groups:
+            if not group.has_option('lr'):
+                raise ValueError("parameter group didn't specify a value of required optimization "
+                                 "parameter lr")
+        positional = (0.0,) + tuple(positional[1:])
+    optimizer = new(groups[0], *positional)
+    for group in groups[1:]:
+        optimizer.add_param_group(group)
+    return optimizer
+
+
+class SGD(Gnn.SGD, Optimizer):
+    """``torch.optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False,
+    *, maximize=False)``; params: tensors, dicts of per-group options, or a module."""
+
+    def __new__(cls, params, lr=_REQUIRED, momentum=0, dampening=0, weight_decay=0, nesterov=False,
+                *, maximize=False, foreach=None):
+        return _new_optimizer(Gnn.SGD.new, params, {'lr': lr},
+                              (lr, momentum, dampening, weight_decay, nesterov, maximize))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+SGD = override(SGD)
+__all__.append('SGD')
+
+
+class Adam(Gnn.Adam, Optimizer):
+    """``torch.optim.Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+    amsgrad=False, *, maximize=False)``."""
+
+    def __new__(cls, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False,
+                *, maximize=False, foreach=None):
+        return _new_optimizer(Gnn.Adam.new, params, {},
+                              (lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+Adam = override(Adam)
+__all__.append('Adam')
+
+
+class AdamW(Gnn.AdamW, Optimizer):
+    """``torch.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+    amsgrad=False, *, maximize=False)``."""
+
+    def __new__(cls, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False,
+                *, maximize=False, foreach=None):
+        return _new_optimizer(Gnn.AdamW.new, params, {},
+                              (lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+AdamW = override(AdamW)
+__all__.append('AdamW')
+
+
+class RMSprop(Gnn.RMSprop, Optimizer):
+    """``torch.optim.RMSprop(params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+    centered=False, *, maximize=False)``."""
+
+    def __new__(cls, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                foreach=None, maximize=False):
+        return _new_optimizer(Gnn.RMSprop.new, params, {},
+                              (lr, alpha, eps, weight_decay, momentum, centered, maximize))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+RMSprop = override(RMSprop)
+__all__.append('RMSprop')
+
+
+class Adagrad(Gnn.Adagrad, Optimizer):
+    """``torch.optim.Adagrad(params, lr=1e-2, lr_decay=0, weight_decay=0,
+    initial_accumulator_value=0, eps=1e-10, *, maximize=False)``."""
+
+    def __new__(cls, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                foreach=None, *, maximize=False):
+        return _new_optimizer(Gnn.Adagrad.new, params, {},
+                              (lr, lr_decay, weight_decay, initial_accumulator_value, eps, maximize))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+Adagrad = override(Adagrad)
+__all__.append('Adagrad')
+
+
+# ---- data: datasets and the loader ------------------------------------------------------
+
+class DataLoader(Gnn.DataLoader):
+    """`Gnn.DataLoader(dataset, batch_size=1, shuffle=False, seed=0, drop_last=False)`;
+    iterating gives each batch of the current epoch as a tuple of tensors, `len()` the number
+    of batches, and `loader[i]` batch i."""
+
+    def __init__(self, dataset=None, batch_size=1, shuffle=False, seed=0, drop_last=False,
+                 transform=None, **kwargs):
+        if dataset is not None:
+            kwargs.update(dataset=dataset, batch_size=batch_size, shuffle=shuffle, seed=seed,
+                          drop_last=drop_last)
+        Gnn.DataLoader.__init__(self, **kwargs)
+        if transform is not None:
+            self.set_transform(transform)
+
+    def __len__(self):
+        return self.get_n_items()
+
+    def __getitem__(self, index):
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError('batch %d is out of range for a loader of %d batches' % (index, n))
+        return tuple(self.get_batch(index))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield tuple(self.get_batch(i))
+
+
+DataLoader = override(DataLoader)
+__all__.append('DataLoader')
+
+
+class Dataset(Gnn.Dataset):
+    """Implement a dataset in Python with `do_get_length (self)` and `do_get_item (self,
+    index)` returning a sequence of tensors; `len(dataset)` and `dataset[i]` work on any
+    dataset."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        user = cls.__dict__.get('do_get_item')
+        if user is not None and 'do_fill_item' not in cls.__dict__:
+            def do_fill_item(self, index, sample, _user=user):
+                for t in _user(self, index):
+                    sample.append(t)
+                return True
+            do_fill_item._gnn_adapted = True
+            cls.do_fill_item = do_fill_item
+
+    def __len__(self):
+        return self.get_length()
+
+    def __getitem__(self, index):
+        return tuple(self.get_item(index))
+
+
+Dataset = override(Dataset)
+__all__.append('Dataset')
+
+
+class Checkpoint(Gnn.Checkpoint):
+    """`Gnn.Checkpoint(model=m, optimizer=o, scheduler=s, generator=g,
+    averaged={'ema': e}, metadata={'epoch': '3'})`; `ckpt.save(path)`, `ckpt.load(path)`,
+    `ckpt.metadata` (a dict of the caller's metadata)."""
+
+    def __init__(self, averaged=None, metadata=None, **kwargs):
+        super().__init__(**kwargs)
+        for name, model in (averaged or {}).items():
+            self.add_averaged_model(name, model)
+        for key, value in (metadata or {}).items():
+            self.set_metadata(key, str(value))
+
+    @property
+    def metadata(self):
+        return {k: self.get_metadata(k) for k in self.list_metadata()}
+
+    @property
+    def averaged(self):
+        return {k: self.get_averaged_model(k) for k in self.list_averaged_models()}
+
+
+Checkpoint = override(Checkpoint)
+__all__.append('Checkpoint')

@@ -1,0 +1,1093 @@
+/* gnn-dataset.c: datasets, transforms and the data loader
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn.h"
+#include "backend/cpu/gnn-cpu-private.h"
+
+/* ---- GnnDataset ---------------------------------------------------------------------- */
+
+/**
+ * GnnDataset:
+ *
+ * A map from sample numbers to samples (`torch.utils.data.Dataset`): each sample is a short
+ * list of tensors, such as an image and its label.
+ *
+ * [class@Gnn.TensorDataset] serves samples out of whole tensors; implement the interface
+ * (in any language) for anything else, and give it to a [class@Gnn.DataLoader] for batches.
+ */
+
+G_DEFINE_INTERFACE (GnnDataset, gnn_dataset, G_TYPE_OBJECT)
+
+/* the tensors of @store as an array; %NULL with @error when an item is not a tensor */
+static GPtrArray *
+store_to_array (GListStore *store,
+                const char *what,
+                GError    **error)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+  GPtrArray *out = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GObject *item = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      if (!GNN_IS_TENSOR (item))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: item %u is a %s, not a tensor", what, i,
+                       item ? G_OBJECT_TYPE_NAME (item) : "NULL");
+          g_clear_object (&item);
+          g_ptr_array_unref (out);
+          return NULL;
+        }
+      g_ptr_array_add (out, item);
+    }
+  return out;
+}
+
+static GPtrArray *
+call_get_item (GnnDataset *self,
+               guint       index,
+               GError    **error)
+{
+  g_autoptr(GListStore) store = g_list_store_new (GNN_TYPE_TENSOR);
+  g_autofree char *what = NULL;
+
+  if (!GNN_DATASET_GET_IFACE (self)->fill_item (self, index, store, error))
+    {
+      if (error && *error == NULL)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "%s: get_item (%u) failed",
+                     G_OBJECT_TYPE_NAME (self), index);
+      return NULL;
+    }
+  what = g_strdup_printf ("sample %u of %s", index, G_OBJECT_TYPE_NAME (self));
+  return store_to_array (store, what, error);
+}
+
+static void
+gnn_dataset_default_init (GnnDatasetInterface *iface)
+{
+}
+
+/**
+ * gnn_dataset_get_length:
+ * @self: a dataset
+ *
+ * The number of samples (`len(dataset)`).
+ *
+ * Returns: the number of samples
+ */
+guint
+gnn_dataset_get_length (GnnDataset *self)
+{
+  g_return_val_if_fail (GNN_IS_DATASET (self), 0);
+  return GNN_DATASET_GET_IFACE (self)->get_length (self);
+}
+
+/**
+ * gnn_dataset_get_item:
+ * @self: a dataset
+ * @index: the sample's number, below the length
+ * @error: return location for a #GError
+ *
+ * The tensors of one sample (`dataset[index]`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the sample's tensors, or %NULL
+ *   with @error set (%GNN_ERROR_INDEX when @index is out of range)
+ */
+GPtrArray *
+gnn_dataset_get_item (GnnDataset *self,
+                      guint       index,
+                      GError    **error)
+{
+  guint n;
+
+  g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
+  n = gnn_dataset_get_length (self);
+  if (index >= n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "sample %u is out of range for a dataset of %u samples", index, n);
+      return NULL;
+    }
+  return call_get_item (self, index, error);
+}
+
+/**
+ * gnn_dataset_get_batch:
+ * @self: a dataset
+ * @indices: (array length=n_indices): the samples' numbers
+ * @n_indices: the number of samples, at least one
+ * @error: return location for a #GError
+ *
+ * The tensors of several samples, each stacked along a new first dimension (PyTorch's
+ * default collate). Datasets that can gather a batch at once (as [class@Gnn.TensorDataset]
+ * does) implement `fill_batch`; for others the samples are fetched one by one and stacked.
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): one tensor per position of the
+ *   samples, or %NULL with @error set
+ */
+GPtrArray *
+gnn_dataset_get_batch (GnnDataset  *self,
+                       const guint *indices,
+                       guint        n_indices,
+                       GError     **error)
+{
+  GnnDatasetInterface *iface;
+  g_autoptr(GPtrArray) samples = NULL;
+  GPtrArray *out;
+  guint n, width = 0;
+
+  g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
+  g_return_val_if_fail (indices != NULL && n_indices > 0, NULL);
+  n = gnn_dataset_get_length (self);
+  for (guint i = 0; i < n_indices; i++)
+    if (indices[i] >= n)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "sample %u is out of range for a dataset of %u samples", indices[i], n);
+        return NULL;
+      }
+  iface = GNN_DATASET_GET_IFACE (self);
+  if (iface->fill_batch)
+    {
+      g_autoptr(GListStore) store = g_list_store_new (GNN_TYPE_TENSOR);
+
+      if (!iface->fill_batch (self, indices, n_indices, store, error))
+        {
+          if (error && *error == NULL)
+            g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "%s: get_batch failed",
+                         G_OBJECT_TYPE_NAME (self));
+          return NULL;
+        }
+      return store_to_array (store, "a batch", error);
+    }
+
+  samples = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint i = 0; i < n_indices; i++)
+    {
+      GPtrArray *s = call_get_item (self, indices[i], error);
+
+      if (s == NULL)
+        return NULL;
+      if (i == 0)
+        width = s->len;
+      g_ptr_array_add (samples, s);
+      if (s->len != width || width == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "sample %u has %u tensors, sample %u has %u: a batch needs samples of one "
+                       "form", indices[0], width, indices[i], s->len);
+          return NULL;
+        }
+    }
+  out = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint k = 0; k < width; k++)
+    {
+      g_autofree GnnTensor **column = g_new (GnnTensor *, n_indices);
+      GnnTensor *stacked;
+
+      for (guint i = 0; i < n_indices; i++)
+        column[i] = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (samples, i), k);
+      stacked = gnn_stack (column, n_indices, 0, error);
+      if (stacked == NULL)
+        {
+          g_prefix_error (error, "stacking tensor %u of the samples: ", k);
+          g_ptr_array_unref (out);
+          return NULL;
+        }
+      g_ptr_array_add (out, stacked);
+    }
+  return out;
+}
+
+/* ---- GnnTensorDataset ---------------------------------------------------------------- */
+
+/**
+ * GnnTensorDataset:
+ *
+ * A dataset of whole tensors that share their first dimension
+ * (`torch.utils.data.TensorDataset`): sample i is the i-th row of each tensor. Batches are
+ * gathered with one index-select per tensor, on the tensors' device.
+ */
+struct _GnnTensorDataset
+{
+  GObject parent_instance;
+
+  GPtrArray *tensors;
+  guint length;
+};
+
+static void gnn_tensor_dataset_iface_init (GnnDatasetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnTensorDataset, gnn_tensor_dataset, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_DATASET, gnn_tensor_dataset_iface_init))
+
+static void
+gnn_tensor_dataset_finalize (GObject *object)
+{
+  GnnTensorDataset *self = GNN_TENSOR_DATASET (object);
+
+  g_ptr_array_unref (self->tensors);
+  G_OBJECT_CLASS (gnn_tensor_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_tensor_dataset_class_init (GnnTensorDatasetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_tensor_dataset_finalize;
+}
+
+static void
+gnn_tensor_dataset_init (GnnTensorDataset *self)
+{
+  self->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+static guint
+tensor_dataset_get_length (GnnDataset *dataset)
+{
+  return GNN_TENSOR_DATASET (dataset)->length;
+}
+
+static gboolean
+tensor_dataset_get_item (GnnDataset *dataset,
+                         guint       index,
+                         GListStore *sample,
+                         GError    **error)
+{
+  GnnTensorDataset *self = GNN_TENSOR_DATASET (dataset);
+
+  for (guint k = 0; k < self->tensors->len; k++)
+    {
+      g_autoptr(GnnTensor) row = gnn_tensor_select (g_ptr_array_index (self->tensors, k), 0, index, error);
+
+      if (row == NULL)
+        return FALSE;
+      g_list_store_append (sample, row);
+    }
+  return TRUE;
+}
+
+static gboolean
+tensor_dataset_get_batch (GnnDataset  *dataset,
+                          const guint *indices,
+                          guint        n_indices,
+                          GListStore  *batch,
+                          GError     **error)
+{
+  GnnTensorDataset *self = GNN_TENSOR_DATASET (dataset);
+  g_autofree gint64 *idx = g_new (gint64, n_indices);
+  g_autoptr(GnnTensor) index = NULL;
+  gint64 n = n_indices;
+
+  for (guint i = 0; i < n_indices; i++)
+    idx[i] = indices[i];
+  index = gnn_tensor_new_from_int64s (idx, n_indices, &n, 1, error);
+  if (index == NULL)
+    return FALSE;
+  for (guint k = 0; k < self->tensors->len; k++)
+    {
+      GnnTensor *t = g_ptr_array_index (self->tensors, k);
+      g_autoptr(GnnDevice) device = gnn_tensor_get_device (t);
+      g_autofree char *device_name = gnn_device_to_string (device);
+      g_autoptr(GnnTensor) on_device = gnn_tensor_to_device (index, device_name, error);
+      g_autoptr(GnnTensor) rows = on_device ? gnn_tensor_index_select (t, 0, on_device, error) : NULL;
+
+      if (rows == NULL)
+        return FALSE;
+      g_list_store_append (batch, rows);
+    }
+  return TRUE;
+}
+
+static void
+gnn_tensor_dataset_iface_init (GnnDatasetInterface *iface)
+{
+  iface->get_length = tensor_dataset_get_length;
+  iface->fill_item = tensor_dataset_get_item;
+  iface->fill_batch = tensor_dataset_get_batch;
+}
+
+/**
+ * gnn_tensor_dataset_new:
+ * @tensors: (array length=n_tensors): the tensors, each with at least one dimension, all
+ *   of the same size in the first
+ * @n_tensors: the number of tensors, at least one
+ * @error: return location for a #GError
+ *
+ * Creates a dataset whose sample i is the i-th row of each tensor
+ * (`TensorDataset(*tensors)`). The tensors are kept, not copied.
+ *
+ * Returns: (transfer full): a new dataset, or %NULL with @error set (%GNN_ERROR_SHAPE) when
+ *   the first sizes differ
+ */
+GnnTensorDataset *
+gnn_tensor_dataset_new (GnnTensor **tensors,
+                        guint       n_tensors,
+                        GError    **error)
+{
+  GnnTensorDataset *self;
+  gint64 n = -1;
+
+  g_return_val_if_fail (tensors != NULL && n_tensors > 0, NULL);
+  for (guint k = 0; k < n_tensors; k++)
+    {
+      gint64 rows;
+
+      g_return_val_if_fail (GNN_IS_TENSOR (tensors[k]), NULL);
+      if (gnn_tensor_get_ndim (tensors[k]) == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "tensor %u of a TensorDataset is 0-dimensional: it needs a first dimension", k);
+          return NULL;
+        }
+      rows = gnn_tensor_get_shape (tensors[k], NULL)[0];
+      if (n >= 0 && rows != n)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Size mismatch between tensors: tensor 0 has %" G_GINT64_FORMAT " rows, tensor %u has %"
+                       G_GINT64_FORMAT, n, k, rows);
+          return NULL;
+        }
+      n = rows;
+    }
+  if (n > G_MAXUINT)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%" G_GINT64_FORMAT " samples are too many for a "
+                   "dataset (at most %u)", n, G_MAXUINT);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_TENSOR_DATASET, NULL);
+  for (guint k = 0; k < n_tensors; k++)
+    g_ptr_array_add (self->tensors, g_object_ref (tensors[k]));
+  self->length = n;
+  return self;
+}
+
+/**
+ * gnn_tensor_dataset_new_idx:
+ * @images_path: (type filename): an IDX file of images (N, H, W), gzipped or not
+ * @labels_path: (type filename): an IDX file of N labels
+ * @error: return location for a #GError
+ *
+ * A dataset of images and labels in the MNIST format, such as Fashion-MNIST's
+ * `train-images-idx3-ubyte.gz` and `train-labels-idx1-ubyte.gz`: the images as a uint8 tensor
+ * (N, 1, H, W), the labels as int64 (N). Give the loader a [class@Gnn.Normalize] to turn the
+ * images into normalized floats batch by batch.
+ *
+ * Returns: (transfer full): a new dataset, or %NULL with @error set (as [func@Gnn.idx_load],
+ *   or %GNN_ERROR_SHAPE when the files do not match)
+ */
+GnnTensorDataset *
+gnn_tensor_dataset_new_idx (const char *images_path,
+                            const char *labels_path,
+                            GError    **error)
+{
+  g_autoptr(GnnTensor) images = NULL;
+  g_autoptr(GnnTensor) labels = NULL;
+  g_autoptr(GnnTensor) images4 = NULL;
+  g_autoptr(GnnTensor) labels64 = NULL;
+  const gint64 *shape;
+  guint ndim;
+
+  g_return_val_if_fail (images_path != NULL && labels_path != NULL, NULL);
+  images = gnn_idx_load (images_path, error);
+  if (images == NULL)
+    return NULL;
+  labels = gnn_idx_load (labels_path, error);
+  if (labels == NULL)
+    return NULL;
+  shape = gnn_tensor_get_shape (images, &ndim);
+  if (ndim != 3 || gnn_tensor_get_ndim (labels) != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "expected images (N, H, W) and labels (N), found %u and %u dimensions", ndim,
+                   gnn_tensor_get_ndim (labels));
+      return NULL;
+    }
+  images4 = gnn_tensor_reshape (images, (const gint64[]) { shape[0], 1, shape[1], shape[2] }, 4, error);
+  labels64 = images4 ? gnn_tensor_to_dtype (labels, GNN_DTYPE_INT64, error) : NULL;
+  if (labels64 == NULL)
+    return NULL;
+  return gnn_tensor_dataset_new ((GnnTensor *[]) { images4, labels64 }, 2, error);
+}
+
+/**
+ * gnn_tensor_dataset_get_tensor:
+ * @self: a tensor dataset
+ * @index: which tensor
+ *
+ * One of the dataset's tensors (`dataset.tensors[index]`).
+ *
+ * Returns: (transfer none): the tensor
+ */
+GnnTensor *
+gnn_tensor_dataset_get_tensor (GnnTensorDataset *self,
+                               guint             index)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR_DATASET (self), NULL);
+  g_return_val_if_fail (index < self->tensors->len, NULL);
+  return g_ptr_array_index (self->tensors, index);
+}
+
+/**
+ * gnn_tensor_dataset_get_n_tensors:
+ * @self: a tensor dataset
+ *
+ * The number of tensors in each sample.
+ *
+ * Returns: the number of tensors
+ */
+guint
+gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR_DATASET (self), 0);
+  return self->tensors->len;
+}
+
+/* ---- GnnNormalize -------------------------------------------------------------------- */
+
+/**
+ * GnnNormalize:
+ *
+ * Turns images into normalized floats: `(x * scale - mean[c]) / std[c]` for channel c (the
+ * second dimension of a batch (N, C, H, W)), as torchvision's `ToTensor` (scale 1/255 for
+ * bytes) followed by `Normalize(mean, std)`. A single mean and std apply to every channel.
+ */
+struct _GnnNormalize
+{
+  GObject parent_instance;
+
+  GArray *mean;
+  GArray *std;
+  double scale;
+};
+
+G_DEFINE_FINAL_TYPE (GnnNormalize, gnn_normalize, G_TYPE_OBJECT)
+
+static void
+gnn_normalize_finalize (GObject *object)
+{
+  GnnNormalize *self = GNN_NORMALIZE (object);
+
+  g_array_unref (self->mean);
+  g_array_unref (self->std);
+  G_OBJECT_CLASS (gnn_normalize_parent_class)->finalize (object);
+}
+
+static void
+gnn_normalize_class_init (GnnNormalizeClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_normalize_finalize;
+}
+
+static void
+gnn_normalize_init (GnnNormalize *self)
+{
+  self->mean = g_array_new (FALSE, FALSE, sizeof (double));
+  self->std = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+/**
+ * gnn_normalize_new:
+ * @mean: (array length=n_channels): the mean of each channel, after scaling
+ * @std: (array length=n_channels): the standard deviation of each channel, after scaling
+ * @n_channels: the number of channels, or 1 for one mean and std for all
+ * @scale: the factor applied first, such as 1/255 for bytes
+ * @error: return location for a #GError
+ *
+ * Creates the transform. Fashion-MNIST's usual one is mean 0.2860, std 0.3530, scale 1/255.
+ *
+ * Returns: (transfer full): a new transform, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT) when a std is not positive
+ */
+GnnNormalize *
+gnn_normalize_new (const double *mean,
+                   const double *std,
+                   guint         n_channels,
+                   double        scale,
+                   GError      **error)
+{
+  GnnNormalize *self;
+
+  g_return_val_if_fail (mean != NULL && std != NULL && n_channels > 0, NULL);
+  for (guint c = 0; c < n_channels; c++)
+    if (!(std[c] > 0))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "std evaluated to zero or less for channel %u (%g): division by zero", c, std[c]);
+        return NULL;
+      }
+  self = g_object_new (GNN_TYPE_NORMALIZE, NULL);
+  g_array_append_vals (self->mean, mean, n_channels);
+  g_array_append_vals (self->std, std, n_channels);
+  self->scale = scale;
+  return self;
+}
+
+/**
+ * gnn_normalize_apply:
+ * @self: a transform
+ * @images: a batch (N, C, ...) of any dtype, or one image (C, ...)
+ * @error: return location for a #GError
+ *
+ * Normalizes @images into a new float32 tensor (float64 when @images is float64).
+ *
+ * Returns: (transfer full): the normalized images, or %NULL with @error set
+ *   (%GNN_ERROR_SHAPE when the channels do not match)
+ */
+GnnTensor *
+gnn_normalize_apply (GnnNormalize *self,
+                     GnnTensor    *images,
+                     GError      **error)
+{
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) scaled = NULL;
+  g_autoptr(GnnTensor) mean = NULL;
+  g_autoptr(GnnTensor) inv_std = NULL;
+  g_autoptr(GnnTensor) centred = NULL;
+  GnnDtype dtype;
+  guint ndim, cdim;
+  gint64 shape[GNN_MAX_DIMS];
+  guint nc = self->mean->len;
+
+  g_return_val_if_fail (GNN_IS_NORMALIZE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (images), NULL);
+  dtype = gnn_tensor_get_dtype (images) == GNN_DTYPE_FLOAT64 ? GNN_DTYPE_FLOAT64 : GNN_DTYPE_FLOAT32;
+  x = gnn_tensor_to_dtype (images, dtype, error);
+  if (x == NULL || (scaled = gnn_tensor_mul_scalar (x, self->scale, error)) == NULL)
+    return NULL;
+  if (nc == 1)
+    {
+      g_autoptr(GnnTensor) c = gnn_tensor_sub_scalar (scaled, g_array_index (self->mean, double, 0), error);
+      return c ? gnn_tensor_div_scalar (c, g_array_index (self->std, double, 0), error) : NULL;
+    }
+  ndim = gnn_tensor_get_ndim (images);
+  cdim = ndim >= 4 ? 1 : 0;
+  if (ndim < 1 || gnn_tensor_get_shape (images, NULL)[cdim] != nc)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Normalize has %u channels, the images have shape %s (channels in dimension %u)",
+                   nc, ndim ? "of a different size" : "()", cdim);
+      return NULL;
+    }
+  for (guint d = 0; d < ndim; d++)
+    shape[d] = d == cdim ? nc : 1;
+  {
+    g_autofree double *inv = g_new (double, nc);
+    g_autoptr(GnnTensor) m = NULL;
+    g_autoptr(GnnTensor) s = NULL;
+    g_autoptr(GnnDevice) device = gnn_tensor_get_device (images);
+    g_autofree char *device_name = gnn_device_to_string (device);
+
+    for (guint c = 0; c < nc; c++)
+      inv[c] = 1.0 / g_array_index (self->std, double, c);
+    m = gnn_tensor_new_from_doubles ((double *) self->mean->data, nc, shape, ndim, error);
+    s = m ? gnn_tensor_new_from_doubles (inv, nc, shape, ndim, error) : NULL;
+    if (s == NULL)
+      return NULL;
+    {
+      g_autoptr(GnnTensor) m2 = gnn_tensor_to_dtype (m, dtype, error);
+      g_autoptr(GnnTensor) s2 = m2 ? gnn_tensor_to_dtype (s, dtype, error) : NULL;
+
+      if (s2 == NULL ||
+          (mean = gnn_tensor_to_device (m2, device_name, error)) == NULL ||
+          (inv_std = gnn_tensor_to_device (s2, device_name, error)) == NULL)
+        return NULL;
+    }
+  }
+  centred = gnn_tensor_sub (scaled, mean, 1.0, error);
+  return centred ? gnn_tensor_mul (centred, inv_std, error) : NULL;
+}
+
+/* ---- GnnDataLoader ------------------------------------------------------------------- */
+
+/**
+ * GnnDataLoader:
+ *
+ * Batches of a dataset (`torch.utils.data.DataLoader`), as a [iface@Gio.ListModel]: item i
+ * is batch i of the current epoch, a [class@Gio.ListStore] of tensors (the dataset's tensors
+ * stacked along a new first dimension, the first one passed through the transform when
+ * there is one). Iterate it as any list model, or with [method@Gnn.DataLoader.get_batch],
+ * which reports errors. In Python, `for images, labels in loader:`.
+ *
+ * With #GnnDataLoader:shuffle the samples are visited in a random order drawn from
+ * #GnnDataLoader:seed and #GnnDataLoader:epoch alone (Philox counters), so an epoch can be
+ * replayed, or resumed at any batch, exactly: set the epoch before each pass, as PyTorch's
+ * `DistributedSampler.set_epoch`. The order differs from PyTorch's `randperm`.
+ */
+struct _GnnDataLoader
+{
+  GObject parent_instance;
+
+  GnnDataset *dataset;
+  guint batch_size;
+  gboolean shuffle;
+  guint64 seed;
+  gboolean drop_last;
+  guint epoch;
+  GnnNormalize *transform;
+  guint *order;         /* the sample order of the current epoch, or NULL before first use */
+  guint order_len;
+};
+
+enum {
+  PROP_0,
+  PROP_DATASET,
+  PROP_BATCH_SIZE,
+  PROP_SHUFFLE,
+  PROP_SEED,
+  PROP_DROP_LAST,
+  PROP_EPOCH,
+  PROP_TRANSFORM,
+  PROP_ITEM_TYPE,
+  PROP_N_ITEMS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void gnn_data_loader_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnDataLoader, gnn_data_loader, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, gnn_data_loader_list_model_init))
+
+static guint
+loader_n_batches (GnnDataLoader *self)
+{
+  guint n = self->dataset ? gnn_dataset_get_length (self->dataset) : 0;
+
+  if (self->batch_size == 0)
+    return 0;
+  return self->drop_last ? n / self->batch_size : (n + self->batch_size - 1) / self->batch_size;
+}
+
+/* The order of the samples in this epoch: a Fisher-Yates shuffle driven by Philox with the
+ * seed as key and (epoch, draw) as counter. */
+static void
+ensure_order (GnnDataLoader *self)
+{
+  guint n = gnn_dataset_get_length (self->dataset);
+
+  if (self->order && self->order_len == n)
+    return;
+  g_free (self->order);
+  self->order = g_new (guint, MAX (n, 1));
+  self->order_len = n;
+  for (guint i = 0; i < n; i++)
+    self->order[i] = i;
+  if (!self->shuffle)
+    return;
+  for (guint i = n; i > 1; i--)
+    {
+      guint32 w[4];
+      guint64 r, j;
+      guint tmp;
+
+      gnn_philox4x32 (((guint64) self->epoch << 32) | (i - 1), self->seed, w);
+      r = ((guint64) w[0] << 32) | w[1];
+      j = r % i;   /* the bias of a 64-bit modulo below 2^32 is negligible */
+      tmp = self->order[i - 1];
+      self->order[i - 1] = self->order[j];
+      self->order[j] = tmp;
+    }
+}
+
+static GType
+loader_get_item_type (GListModel *model)
+{
+  return G_TYPE_LIST_STORE;
+}
+
+static guint
+loader_get_n_items (GListModel *model)
+{
+  return loader_n_batches (GNN_DATA_LOADER (model));
+}
+
+static gpointer
+loader_get_item (GListModel *model,
+                 guint       position)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (model);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  GListStore *store;
+
+  if (position >= loader_n_batches (self))
+    return NULL;
+  batch = gnn_data_loader_get_batch (self, position, &error);
+  if (batch == NULL)
+    {
+      g_warning ("GnnDataLoader: batch %u: %s", position, error->message);
+      return NULL;
+    }
+  store = g_list_store_new (GNN_TYPE_TENSOR);
+  for (guint i = 0; i < batch->len; i++)
+    g_list_store_append (store, g_ptr_array_index (batch, i));
+  return store;
+}
+
+static void
+gnn_data_loader_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = loader_get_item_type;
+  iface->get_n_items = loader_get_n_items;
+  iface->get_item = loader_get_item;
+}
+
+static void
+gnn_data_loader_finalize (GObject *object)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  g_clear_object (&self->dataset);
+  g_clear_object (&self->transform);
+  g_free (self->order);
+  G_OBJECT_CLASS (gnn_data_loader_parent_class)->finalize (object);
+}
+
+static void
+gnn_data_loader_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATASET: g_value_set_object (value, self->dataset); break;
+    case PROP_BATCH_SIZE: g_value_set_uint (value, self->batch_size); break;
+    case PROP_SHUFFLE: g_value_set_boolean (value, self->shuffle); break;
+    case PROP_SEED: g_value_set_uint64 (value, self->seed); break;
+    case PROP_DROP_LAST: g_value_set_boolean (value, self->drop_last); break;
+    case PROP_EPOCH: g_value_set_uint (value, self->epoch); break;
+    case PROP_TRANSFORM: g_value_set_object (value, self->transform); break;
+    case PROP_ITEM_TYPE: g_value_set_gtype (value, G_TYPE_LIST_STORE); break;
+    case PROP_N_ITEMS: g_value_set_uint (value, loader_n_batches (self)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_data_loader_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATASET: self->dataset = g_value_dup_object (value); break;
+    case PROP_BATCH_SIZE: self->batch_size = g_value_get_uint (value); break;
+    case PROP_SHUFFLE: self->shuffle = g_value_get_boolean (value); break;
+    case PROP_SEED: self->seed = g_value_get_uint64 (value); break;
+    case PROP_DROP_LAST: self->drop_last = g_value_get_boolean (value); break;
+    case PROP_EPOCH: gnn_data_loader_set_epoch (self, g_value_get_uint (value)); break;
+    case PROP_TRANSFORM: gnn_data_loader_set_transform (self, g_value_get_object (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_data_loader_class_init (GnnDataLoaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_data_loader_finalize;
+  object_class->get_property = gnn_data_loader_get_property;
+  object_class->set_property = gnn_data_loader_set_property;
+
+  /**
+   * GnnDataLoader:dataset:
+   *
+   * The dataset the batches come from.
+   */
+  properties[PROP_DATASET] =
+    g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:batch-size:
+   *
+   * The number of samples per batch (the last one may be smaller unless
+   * #GnnDataLoader:drop-last).
+   */
+  properties[PROP_BATCH_SIZE] =
+    g_param_spec_uint ("batch-size", NULL, NULL, 1, G_MAXUINT, 1,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:shuffle:
+   *
+   * Whether each epoch visits the samples in a random order.
+   */
+  properties[PROP_SHUFFLE] =
+    g_param_spec_boolean ("shuffle", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:seed:
+   *
+   * The seed of the shuffled orders.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:drop-last:
+   *
+   * Whether to leave out the last batch when it would be smaller than the others.
+   */
+  properties[PROP_DROP_LAST] =
+    g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:epoch:
+   *
+   * The epoch whose order the batches follow; with #GnnDataLoader:shuffle, each epoch has
+   * its own order.
+   */
+  properties[PROP_EPOCH] =
+    g_param_spec_uint ("epoch", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnDataLoader:transform:
+   *
+   * A transform applied to the first tensor of each batch (the input), or %NULL.
+   */
+  properties[PROP_TRANSFORM] =
+    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_NORMALIZE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnDataLoader:item-type:
+   *
+   * The type of the items: #GListStore (of tensors).
+   */
+  properties[PROP_ITEM_TYPE] =
+    g_param_spec_gtype ("item-type", NULL, NULL, G_TYPE_OBJECT,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDataLoader:n-items:
+   *
+   * The number of batches per epoch.
+   */
+  properties[PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_data_loader_init (GnnDataLoader *self)
+{
+  self->batch_size = 1;
+}
+
+/**
+ * gnn_data_loader_new:
+ * @dataset: the dataset
+ * @batch_size: the number of samples per batch, at least 1
+ * @shuffle: whether each epoch visits the samples in a random order
+ * @seed: the seed of the random orders
+ * @drop_last: whether to leave out a last, smaller batch
+ *
+ * Creates a loader (`DataLoader(dataset, batch_size, shuffle, drop_last)`) at epoch 0.
+ *
+ * Returns: (transfer full): a new loader
+ */
+GnnDataLoader *
+gnn_data_loader_new (GnnDataset *dataset,
+                     guint       batch_size,
+                     gboolean    shuffle,
+                     guint64     seed,
+                     gboolean    drop_last)
+{
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (batch_size > 0, NULL);
+  return g_object_new (GNN_TYPE_DATA_LOADER, "dataset", dataset, "batch-size", batch_size,
+                       "shuffle", shuffle, "seed", seed, "drop-last", drop_last, NULL);
+}
+
+/**
+ * gnn_data_loader_get_dataset:
+ * @self: a loader
+ *
+ * The dataset.
+ *
+ * Returns: (transfer none): the dataset
+ */
+GnnDataset *
+gnn_data_loader_get_dataset (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  return self->dataset;
+}
+
+/**
+ * gnn_data_loader_get_batch_size:
+ * @self: a loader
+ *
+ * The number of samples per batch.
+ *
+ * Returns: the batch size
+ */
+guint
+gnn_data_loader_get_batch_size (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0);
+  return self->batch_size;
+}
+
+/**
+ * gnn_data_loader_get_epoch:
+ * @self: a loader
+ *
+ * The epoch whose order the batches follow.
+ *
+ * Returns: the epoch
+ */
+guint
+gnn_data_loader_get_epoch (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0);
+  return self->epoch;
+}
+
+/**
+ * gnn_data_loader_set_epoch:
+ * @self: a loader
+ * @epoch: the epoch
+ *
+ * Chooses the epoch whose order the batches follow. With #GnnDataLoader:shuffle, the
+ * batches change; the list model then reports all its items changed.
+ */
+void
+gnn_data_loader_set_epoch (GnnDataLoader *self,
+                           guint          epoch)
+{
+  guint n;
+
+  g_return_if_fail (GNN_IS_DATA_LOADER (self));
+  if (self->epoch == epoch)
+    return;
+  self->epoch = epoch;
+  g_clear_pointer (&self->order, g_free);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EPOCH]);
+  n = loader_n_batches (self);
+  if (self->shuffle && n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n, n);
+}
+
+/**
+ * gnn_data_loader_get_transform:
+ * @self: a loader
+ *
+ * The transform applied to the inputs.
+ *
+ * Returns: (transfer none) (nullable): the transform, or %NULL
+ */
+GnnNormalize *
+gnn_data_loader_get_transform (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  return self->transform;
+}
+
+/**
+ * gnn_data_loader_set_transform:
+ * @self: a loader
+ * @transform: (nullable): the transform for the first tensor of each batch, or %NULL
+ *
+ * Sets the transform applied to the inputs of each batch.
+ */
+void
+gnn_data_loader_set_transform (GnnDataLoader *self,
+                               GnnNormalize  *transform)
+{
+  g_return_if_fail (GNN_IS_DATA_LOADER (self));
+  g_return_if_fail (transform == NULL || GNN_IS_NORMALIZE (transform));
+  if (g_set_object (&self->transform, transform))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM]);
+}
+
+/**
+ * gnn_data_loader_get_indices:
+ * @self: a loader
+ * @index: the batch's number in the epoch
+ * @n_indices: (out): the number of samples in the batch
+ *
+ * The numbers of the samples that make batch @index of the current epoch.
+ *
+ * Returns: (transfer full) (array length=n_indices) (nullable): the sample numbers, or
+ *   %NULL when @index is past the last batch
+ */
+guint *
+gnn_data_loader_get_indices (GnnDataLoader *self,
+                             guint          index,
+                             guint         *n_indices)
+{
+  guint n, start, count;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  g_return_val_if_fail (n_indices != NULL, NULL);
+  *n_indices = 0;
+  if (index >= loader_n_batches (self))
+    return NULL;
+  ensure_order (self);
+  n = self->order_len;
+  start = index * self->batch_size;
+  count = MIN (self->batch_size, n - start);
+  *n_indices = count;
+  return g_memdup2 (self->order + start, count * sizeof (guint));
+}
+
+/**
+ * gnn_data_loader_get_batch:
+ * @self: a loader
+ * @index: the batch's number in the epoch
+ * @error: return location for a #GError
+ *
+ * Batch @index of the current epoch: the dataset's tensors for those samples, stacked,
+ * the first passed through the transform.
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the batch, or %NULL with @error
+ *   set (%GNN_ERROR_INDEX past the last batch, or what the dataset or transform reported)
+ */
+GPtrArray *
+gnn_data_loader_get_batch (GnnDataLoader *self,
+                           guint          index,
+                           GError       **error)
+{
+  g_autofree guint *indices = NULL;
+  GPtrArray *batch;
+  guint n;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  indices = gnn_data_loader_get_indices (self, index, &n);
+  if (indices == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX, "batch %u is out of range: the loader has %u "
+                   "batches", index, loader_n_batches (self));
+      return NULL;
+    }
+  batch = gnn_dataset_get_batch (self->dataset, indices, n, error);
+  if (batch && self->transform && batch->len > 0)
+    {
+      GnnTensor *x = gnn_normalize_apply (self->transform, g_ptr_array_index (batch, 0), error);
+
+      if (x == NULL)
+        {
+          g_ptr_array_unref (batch);
+          return NULL;
+        }
+      g_object_unref (g_ptr_array_index (batch, 0));
+      batch->pdata[0] = x;
+    }
+  return batch;
+}

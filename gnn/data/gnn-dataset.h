@@ -1,0 +1,143 @@
+/* gnn-dataset.h: datasets, transforms and the data loader
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include "../gnn-version-macros.h"
+#include "../core/gnn-tensor.h"
+
+G_BEGIN_DECLS
+
+/* ---- GnnDataset ---------------------------------------------------------------------- */
+
+#define GNN_TYPE_DATASET (gnn_dataset_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_INTERFACE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
+
+/**
+ * GnnDatasetInterface:
+ * @g_iface: the parent interface
+ * @get_length: the number of samples (`__len__`)
+ * @fill_item: appends the tensors of one sample (`__getitem__`), such as an image and its
+ *   label, to @sample
+ * @fill_batch: appends the tensors of several samples, each stacked along a new first
+ *   dimension, to @batch; %NULL to let the loader stack what @fill_item gives
+ *
+ * The virtual methods of [iface@Gnn.Dataset]. Python classes implement `do_get_length`
+ * and `do_get_item (self, index)` returning a sequence of tensors (the override turns it
+ * into `do_fill_item`).
+ */
+struct _GnnDatasetInterface
+{
+  GTypeInterface g_iface;
+
+  guint       (*get_length) (GnnDataset   *self);
+  gboolean    (*fill_item)  (GnnDataset   *self,
+                             guint         index,
+                             GListStore   *sample,
+                             GError      **error);
+  gboolean    (*fill_batch) (GnnDataset   *self,
+                             const guint  *indices,
+                             guint         n_indices,
+                             GListStore   *batch,
+                             GError      **error);
+
+  /*< private >*/
+  gpointer padding[6];
+};
+
+GNN_AVAILABLE_IN_ALL
+guint      gnn_dataset_get_length (GnnDataset   *self);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_dataset_get_item   (GnnDataset   *self,
+                                   guint         index,
+                                   GError      **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_dataset_get_batch  (GnnDataset   *self,
+                                   const guint  *indices,
+                                   guint         n_indices,
+                                   GError      **error);
+
+/* ---- GnnTensorDataset ---------------------------------------------------------------- */
+
+#define GNN_TYPE_TENSOR_DATASET (gnn_tensor_dataset_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTensorDataset, gnn_tensor_dataset, GNN, TENSOR_DATASET, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnTensorDataset *gnn_tensor_dataset_new        (GnnTensor        **tensors,
+                                                 guint              n_tensors,
+                                                 GError           **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensorDataset *gnn_tensor_dataset_new_idx    (const char        *images_path,
+                                                 const char        *labels_path,
+                                                 GError           **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor        *gnn_tensor_dataset_get_tensor (GnnTensorDataset  *self,
+                                                 guint              index);
+GNN_AVAILABLE_IN_ALL
+guint             gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self);
+
+/* ---- GnnNormalize -------------------------------------------------------------------- */
+
+#define GNN_TYPE_NORMALIZE (gnn_normalize_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnNormalize, gnn_normalize, GNN, NORMALIZE, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnNormalize *gnn_normalize_new   (const double  *mean,
+                                   const double  *std,
+                                   guint          n_channels,
+                                   double         scale,
+                                   GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_normalize_apply (GnnNormalize  *self,
+                                   GnnTensor     *images,
+                                   GError       **error);
+
+/* ---- GnnDataLoader ------------------------------------------------------------------- */
+
+#define GNN_TYPE_DATA_LOADER (gnn_data_loader_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDataLoader, gnn_data_loader, GNN, DATA_LOADER, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnDataLoader *gnn_data_loader_new           (GnnDataset     *dataset,
+                                              guint           batch_size,
+                                              gboolean        shuffle,
+                                              guint64         seed,
+                                              gboolean        drop_last);
+GNN_AVAILABLE_IN_ALL
+GnnDataset    *gnn_data_loader_get_dataset   (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_batch_size (GnnDataLoader *self);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_epoch     (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_epoch     (GnnDataLoader  *self,
+                                              guint           epoch);
+GNN_AVAILABLE_IN_ALL
+GnnNormalize  *gnn_data_loader_get_transform (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_transform (GnnDataLoader  *self,
+                                              GnnNormalize   *transform);
+GNN_AVAILABLE_IN_ALL
+GPtrArray     *gnn_data_loader_get_batch     (GnnDataLoader  *self,
+                                              guint           index,
+                                              GError        **error);
+GNN_AVAILABLE_IN_ALL
+guint         *gnn_data_loader_get_indices   (GnnDataLoader  *self,
+                                              guint           index,
+                                              guint          *n_indices);
+
+G_END_DECLS

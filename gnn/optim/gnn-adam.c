@@ -1,0 +1,394 @@
+/* gnn-adam.c: Adam and AdamW, as torch.optim.Adam and torch.optim.AdamW
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-optim-private.h"
+
+/**
+ * GnnAdam:
+ *
+ * The Adam algorithm (`torch.optim.Adam`), with PyTorch's semantics and defaults. For each
+ * parameter with a gradient `g`, at step `t` (counted from 1):
+ *
+ * ```
+ * g = -g if maximize;  g = g + weight_decay * param if weight_decay != 0
+ * exp_avg = beta1 * exp_avg + (1 - beta1) * g
+ * exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * g * g
+ * max_exp_avg_sq = maximum (max_exp_avg_sq, exp_avg_sq) if amsgrad
+ * denom = sqrt (max_exp_avg_sq if amsgrad else exp_avg_sq) / sqrt (1 - beta2^t) + eps
+ * param = param - lr / (1 - beta1^t) * exp_avg / denom
+ * ```
+ *
+ * The options of each group are the doubles `lr`, `eps` and `weight_decay`, the pair
+ * `betas` (a #GVariant of type `(dd)`) and the flags `amsgrad` and `maximize`. The state of
+ * a parameter is `step`, `exp_avg`, `exp_avg_sq` and, with amsgrad, `max_exp_avg_sq`, as
+ * in PyTorch, except that `step` is a double (PyTorch keeps a one-element float tensor);
+ * loading a state whose `step` is a tensor works too.
+ *
+ * Create one with [ctor@Gnn.Adam.new]; [class@Gnn.AdamW] decouples the weight decay.
+ */
+/* the numbers of the update as 0-d tensors (gnn-optim-private.h) */
+enum {
+  SCALAR_BETA1,
+  SCALAR_BETA2,
+  SCALAR_BIAS_CORRECTION2_SQRT,
+  SCALAR_EPS,
+  SCALAR_DECAY,
+  N_SCALARS
+};
+
+struct _GnnAdam
+{
+  GnnOptimizer parent_instance;
+
+  GnnOptimScalar scalars[N_SCALARS];
+};
+
+G_DEFINE_FINAL_TYPE (GnnAdam, gnn_adam, GNN_TYPE_OPTIMIZER)
+
+/**
+ * GnnAdamW:
+ *
+ * Adam with decoupled weight decay (`torch.optim.AdamW`), with PyTorch's semantics and
+ * defaults: the same update as [class@Gnn.Adam], except that the weight decay does not
+ * enter the gradient; each step first shrinks the parameter:
+ *
+ * ```
+ * param = param * (1 - lr * weight_decay)
+ * ```
+ *
+ * The options and the state are those of [class@Gnn.Adam]; PyTorch's default weight decay
+ * is 1e-2 here.
+ *
+ * Create one with [ctor@Gnn.AdamW.new].
+ */
+struct _GnnAdamW
+{
+  GnnOptimizer parent_instance;
+
+  GnnOptimScalar scalars[N_SCALARS];
+};
+
+G_DEFINE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN_TYPE_OPTIMIZER)
+
+/* PyTorch's checks in Adam.__init__ and AdamW.__init__ */
+static gboolean
+check_values (double   lr,
+              double   beta1,
+              double   beta2,
+              double   eps,
+              double   weight_decay,
+              GError **error)
+{
+  if (!(0.0 <= lr))
+    return gnn_optim_invalid (error, "Invalid learning rate", lr);
+  if (!(0.0 <= eps))
+    return gnn_optim_invalid (error, "Invalid epsilon value", eps);
+  if (!(0.0 <= beta1 && beta1 < 1.0))
+    return gnn_optim_invalid (error, "Invalid beta parameter at index 0", beta1);
+  if (!(0.0 <= beta2 && beta2 < 1.0))
+    return gnn_optim_invalid (error, "Invalid beta parameter at index 1", beta2);
+  if (!(0.0 <= weight_decay))
+    return gnn_optim_invalid (error, "Invalid weight_decay value", weight_decay);
+  return TRUE;
+}
+
+static void
+get_betas (GnnParamGroup *group,
+           double        *beta1,
+           double        *beta2)
+{
+  g_autoptr(GVariant) betas = gnn_param_group_get_option (group, "betas");
+
+  *beta1 = *beta2 = 0;
+  if (betas != NULL && g_variant_is_of_type (betas, G_VARIANT_TYPE ("(dd)")))
+    g_variant_get (betas, "(dd)", beta1, beta2);
+}
+
+static gboolean
+adam_check_group (GnnOptimizer  *optimizer,
+                  GnnParamGroup *group,
+                  GError       **error)
+{
+  double beta1, beta2;
+
+  if (!gnn_optim_check_number (group, "lr", error) ||
+      !gnn_optim_check_betas (group, error) ||
+      !gnn_optim_check_number (group, "eps", error) ||
+      !gnn_optim_check_number (group, "weight_decay", error) ||
+      !gnn_optim_check_flag (group, "amsgrad", error) ||
+      !gnn_optim_check_flag (group, "maximize", error))
+    return FALSE;
+  get_betas (group, &beta1, &beta2);
+  return check_values (gnn_param_group_get_double (group, "lr"), beta1, beta2,
+                       gnn_param_group_get_double (group, "eps"),
+                       gnn_param_group_get_double (group, "weight_decay"), error);
+}
+
+/* the state tensor @key, created as zeros when missing (PyTorch's lazy initialisation) */
+static GnnTensor *
+moment (GnnStateDict *state,
+        const char   *key,
+        GnnTensor    *param,
+        GError      **error)
+{
+  GnnTensor *t = gnn_optim_state_tensor (state, key);
+
+  return t ? t : gnn_optim_state_new_full (state, key, param, 0.0, error);
+}
+
+/* PyTorch's _single_tensor_adam (decoupled: _single_tensor_adamw), operation by operation,
+ * on the path without capturable/differentiable */
+static gboolean
+adam_step (GnnOptimizer   *optimizer,
+           GnnOptimScalar *scalars,
+           gboolean        decoupled,
+           GError        **error)
+{
+  guint n_groups = gnn_optimizer_get_n_param_groups (optimizer);
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      GnnParamGroup *group = gnn_optimizer_get_param_group (optimizer, g);
+      double lr = gnn_param_group_get_double (group, "lr");
+      double eps = gnn_param_group_get_double (group, "eps");
+      double weight_decay = gnn_param_group_get_double (group, "weight_decay");
+      gboolean amsgrad = gnn_param_group_get_boolean (group, "amsgrad");
+      gboolean maximize = gnn_param_group_get_boolean (group, "maximize");
+      guint n = gnn_param_group_get_n_params (group);
+      double beta1, beta2;
+
+      get_betas (group, &beta1, &beta2);
+      for (guint i = 0; i < n; i++)
+        {
+          GnnTensor *param = gnn_param_group_get_param (group, i);
+          GnnTensor *grad = gnn_tensor_get_grad (param);
+          GnnStateDict *state;
+          GnnTensor *exp_avg, *exp_avg_sq, *max_exp_avg_sq = NULL;
+          g_autoptr(GnnTensor) d_p = NULL;
+          g_autoptr(GnnTensor) denom = NULL;
+          GnnTensor *s_beta1, *s_beta2, *s_bc2, *s_eps, *s_decay;
+          double step, bias_correction1, bias_correction2, step_size;
+          gboolean owned;
+
+          if (grad == NULL)
+            continue;
+          state = gnn_optimizer_get_state (optimizer, param);
+          if (gnn_state_dict_get_length (state) == 0)
+            gnn_optim_set_step (state, 0);
+          if (!(exp_avg = moment (state, "exp_avg", param, error)) ||
+              !(exp_avg_sq = moment (state, "exp_avg_sq", param, error)) ||
+              (amsgrad && !(max_exp_avg_sq = moment (state, "max_exp_avg_sq", param, error))))
+            return FALSE;
+
+          step = gnn_optim_get_step (state) + 1;
+          gnn_optim_set_step (state, step);
+          if (decoupled)
+            {
+              /* AdamW: param.mul_(1 - lr * weight_decay); a product by 1 changes nothing */
+              if (!(d_p = gnn_optim_grad (param, grad, maximize, 0, &owned, error)))
+                return FALSE;
+              if (lr * weight_decay != 0 &&
+                  (!(s_decay = gnn_optim_scalar (&scalars[SCALAR_DECAY], param, 1 - lr * weight_decay, error)) ||
+                   !gnn_tensor_mul_ (param, s_decay, error)))
+                return FALSE;
+            }
+          else if (!(d_p = gnn_optim_grad (param, grad, maximize, weight_decay, &owned, error)))
+            return FALSE;
+
+          /* exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+           * exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2) */
+          if (!(s_beta1 = gnn_optim_scalar (&scalars[SCALAR_BETA1], exp_avg, beta1, error)) ||
+              !(s_beta2 = gnn_optim_scalar (&scalars[SCALAR_BETA2], exp_avg_sq, beta2, error)) ||
+              !gnn_tensor_mul_ (exp_avg, s_beta1, error) ||
+              !gnn_tensor_add_ (exp_avg, d_p, 1 - beta1, error) ||
+              !gnn_tensor_mul_ (exp_avg_sq, s_beta2, error) ||
+              !gnn_tensor_addcmul_ (exp_avg_sq, d_p, d_p, 1 - beta2, error))
+            return FALSE;
+
+          bias_correction1 = 1 - pow (beta1, step);
+          bias_correction2 = 1 - pow (beta2, step);
+          step_size = lr / bias_correction1;
+
+          if (amsgrad && !gnn_tensor_maximum_ (max_exp_avg_sq, exp_avg_sq, error))
+            return FALSE;
+          /* denom = (v.sqrt() / bias_correction2_sqrt).add_(eps): one new tensor, divided
+           * and shifted in place */
+          if (!(denom = gnn_tensor_sqrt (amsgrad ? max_exp_avg_sq : exp_avg_sq, error)) ||
+              !(s_bc2 = gnn_optim_scalar (&scalars[SCALAR_BIAS_CORRECTION2_SQRT], denom,
+                                          sqrt (bias_correction2), error)) ||
+              !(s_eps = gnn_optim_scalar (&scalars[SCALAR_EPS], denom, eps, error)) ||
+              !gnn_tensor_div_ (denom, s_bc2, error) ||
+              !gnn_tensor_add_ (denom, s_eps, 1.0, error) ||
+              !gnn_tensor_addcdiv_ (param, exp_avg, denom, -step_size, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+gnn_adam_step (GnnOptimizer *optimizer,
+               GError      **error)
+{
+  return adam_step (optimizer, GNN_ADAM (optimizer)->scalars, FALSE, error);
+}
+
+static gboolean
+gnn_adamw_step (GnnOptimizer *optimizer,
+                GError      **error)
+{
+  return adam_step (optimizer, GNN_ADAMW (optimizer)->scalars, TRUE, error);
+}
+
+static void
+gnn_adam_finalize (GObject *object)
+{
+  gnn_optim_scalars_clear (GNN_ADAM (object)->scalars, N_SCALARS);
+  G_OBJECT_CLASS (gnn_adam_parent_class)->finalize (object);
+}
+
+static void
+gnn_adamw_finalize (GObject *object)
+{
+  gnn_optim_scalars_clear (GNN_ADAMW (object)->scalars, N_SCALARS);
+  G_OBJECT_CLASS (gnn_adamw_parent_class)->finalize (object);
+}
+
+static void
+gnn_adam_class_init (GnnAdamClass *klass)
+{
+  GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = gnn_adam_finalize;
+  optimizer_class->step = gnn_adam_step;
+  optimizer_class->check_group = adam_check_group;
+}
+
+static void
+gnn_adam_init (GnnAdam *self)
+{
+}
+
+static void
+gnn_adamw_class_init (GnnAdamWClass *klass)
+{
+  GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = gnn_adamw_finalize;
+  optimizer_class->step = gnn_adamw_step;
+  optimizer_class->check_group = adam_check_group;
+}
+
+static void
+gnn_adamw_init (GnnAdamW *self)
+{
+}
+
+static GnnOptimizer *
+adam_new (GType          type,
+          GnnParamGroup *params,
+          double         lr,
+          double         beta1,
+          double         beta2,
+          double         eps,
+          double         weight_decay,
+          gboolean       amsgrad,
+          gboolean       maximize,
+          GError       **error)
+{
+  GnnOptimizer *self;
+
+  if (!check_values (lr, beta1, beta2, eps, weight_decay, error) ||
+      !gnn_optim_check_not_empty (params, error))
+    return NULL;
+  self = g_object_new (type, NULL);
+  gnn_optimizer_set_default (self, "lr", g_variant_new_double (lr));
+  gnn_optimizer_set_default (self, "betas", g_variant_new ("(dd)", beta1, beta2));
+  gnn_optimizer_set_default (self, "eps", g_variant_new_double (eps));
+  gnn_optimizer_set_default (self, "weight_decay", g_variant_new_double (weight_decay));
+  gnn_optimizer_set_default (self, "amsgrad", g_variant_new_boolean (amsgrad));
+  gnn_optimizer_set_default (self, "maximize", g_variant_new_boolean (maximize));
+  return gnn_optim_finish_new (self, params, error);
+}
+
+/**
+ * gnn_adam_new: (constructor)
+ * @params: (nullable): the parameters to optimize, as one group whose options, where set,
+ *   override the defaults below; %NULL to add groups later with
+ *   [method@Gnn.Optimizer.add_param_group]
+ * @lr: the learning rate (PyTorch's default: 1e-3)
+ * @beta1: the decay of the running average of the gradient (default: 0.9)
+ * @beta2: the decay of the running average of its square (default: 0.999)
+ * @eps: added to the denominator (default: 1e-8)
+ * @weight_decay: the L2 penalty, added to the gradient (default: 0)
+ * @amsgrad: whether to use the AMSGrad variant (default: %FALSE)
+ * @maximize: whether to maximize the objective instead of minimizing it (default: %FALSE)
+ * @error: return location for a #GError
+ *
+ * Creates an Adam optimizer (`torch.optim.Adam (params, lr, (beta1, beta2), eps,
+ * weight_decay, amsgrad, maximize=maximize)`); the arguments become the defaults of its
+ * groups, the betas as the option `betas` of type `(dd)`.
+ *
+ * Returns: (transfer full): the optimizer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages, such as "Invalid beta parameter
+ *   at index 0: 1.0")
+ */
+GnnOptimizer *
+gnn_adam_new (GnnParamGroup *params,
+              double         lr,
+              double         beta1,
+              double         beta2,
+              double         eps,
+              double         weight_decay,
+              gboolean       amsgrad,
+              gboolean       maximize,
+              GError       **error)
+{
+  g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return adam_new (GNN_TYPE_ADAM, params, lr, beta1, beta2, eps, weight_decay, amsgrad, maximize,
+                   error);
+}
+
+/**
+ * gnn_adamw_new: (constructor)
+ * @params: (nullable): the parameters to optimize, as one group whose options, where set,
+ *   override the defaults below; %NULL to add groups later with
+ *   [method@Gnn.Optimizer.add_param_group]
+ * @lr: the learning rate (PyTorch's default: 1e-3)
+ * @beta1: the decay of the running average of the gradient (default: 0.9)
+ * @beta2: the decay of the running average of its square (default: 0.999)
+ * @eps: added to the denominator (default: 1e-8)
+ * @weight_decay: the decoupled weight decay (default: 1e-2)
+ * @amsgrad: whether to use the AMSGrad variant (default: %FALSE)
+ * @maximize: whether to maximize the objective instead of minimizing it (default: %FALSE)
+ * @error: return location for a #GError
+ *
+ * Creates an AdamW optimizer (`torch.optim.AdamW (params, lr, (beta1, beta2), eps,
+ * weight_decay, amsgrad, maximize=maximize)`); the arguments become the defaults of its
+ * groups, the betas as the option `betas` of type `(dd)`.
+ *
+ * Returns: (transfer full): the optimizer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages)
+ */
+GnnOptimizer *
+gnn_adamw_new (GnnParamGroup *params,
+               double         lr,
+               double         beta1,
+               double         beta2,
+               double         eps,
+               double         weight_decay,
+               gboolean       amsgrad,
+               gboolean       maximize,
+               GError       **error)
+{
+  g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return adam_new (GNN_TYPE_ADAMW, params, lr, beta1, beta2, eps, weight_decay, amsgrad, maximize,
+                   error);
+}

@@ -1,0 +1,103 @@
+/* gnn-lr-scheduler-private.h: what gnn's own schedulers share with the base class
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gnn-lr-scheduler.h"
+
+G_BEGIN_DECLS
+
+/* Hooks only gnn's own classes set, kept in the class's private data so that bindings do
+ * not see them as virtual methods. Subclasses inherit their parent's. */
+typedef struct {
+  /* validates the subclass's arguments and prepares the groups (OneCycleLR's max_lr,
+   * SWALR's swa_lr), before the base class reads `initial_lr` */
+  gboolean (*prepare)          (GnnLRScheduler *self,
+                                GError        **error);
+  /* replaces the whole construction (SequentialLR) */
+  gboolean (*init)             (GnnLRScheduler *self,
+                                GError        **error);
+  /* replaces step () (SequentialLR) */
+  gboolean (*step)             (GnnLRScheduler *self,
+                                GError        **error);
+  /* the closed form (`_get_closed_form_lr`), used by a step to a given epoch */
+  double  *(*closed_form_lr)   (GnnLRScheduler *self,
+                                guint          *n_lrs,
+                                GError        **error);
+} GnnLRSchedulerHooks;
+
+/* a GArray of doubles holding @values, which it frees; NULL for NULL */
+GArray  *gnn_lr_array_take                (double          *values,
+                                           guint            n_values);
+
+GnnLRSchedulerHooks *gnn_lr_scheduler_class_get_hooks (GnnLRSchedulerClass *klass);
+
+/* g_initable_init on a scheduler built by g_object_new: on failure, unrefs it */
+gpointer gnn_lr_scheduler_finish_new      (gpointer         self,
+                                           GError         **error);
+/* `_initial_step`: resets the step count and steps once in the initial mode */
+gboolean gnn_lr_scheduler_initial_step    (GnnLRScheduler  *self,
+                                           GError         **error);
+/* `_update_lr (epoch)` (step (epoch) of PyTorch 1.13 without the step count): sets
+ * last_epoch to @epoch and applies the closed form, or get_lr where there is none */
+gboolean gnn_lr_scheduler_update_lr_to    (GnnLRScheduler  *self,
+                                           int              epoch,
+                                           GError         **error);
+/* the base construction: `initial_lr` and base_lrs; with @initial_step, the initial step */
+gboolean gnn_lr_scheduler_init_base       (GnnLRScheduler  *self,
+                                           gboolean         initial_step,
+                                           GError         **error);
+void     gnn_lr_scheduler_set_last_lr     (GnnLRScheduler  *self,
+                                           const double    *lrs,
+                                           guint            n_lrs);
+void     gnn_lr_scheduler_set_step_count  (GnnLRScheduler  *self,
+                                           int              step_count);
+guint    gnn_lr_scheduler_n_groups        (GnnLRScheduler  *self);
+/* the name PyTorch gives the class: the type name without "Gnn" */
+const char *gnn_lr_scheduler_type_name    (gpointer         self);
+/* the current lr of every group in @lrs (n_groups of them); FALSE with @error when a
+ * group lacks a numeric option @name */
+gboolean gnn_lr_scheduler_read_groups     (GnnLRScheduler  *self,
+                                           const char      *name,
+                                           double          *values,
+                                           GError         **error);
+/* one value or one per group (`_format_param`); PyTorch's error otherwise */
+gboolean gnn_lr_scheduler_format_param    (GnnLRScheduler  *self,
+                                           const char      *name,
+                                           const double    *values,
+                                           guint            n_values,
+                                           double         **out,
+                                           GError         **error);
+
+/* an integer of any integer type (inside variants too) */
+gboolean gnn_lr_variant_get_integer       (GVariant        *v,
+                                           gint64          *out);
+/* reading a loaded state: absent entries leave *out alone; a wrong type is an error */
+gboolean gnn_lr_state_get_int             (GVariantDict    *state,
+                                           const char      *key,
+                                           gint64          *out,
+                                           GError         **error);
+gboolean gnn_lr_state_get_double          (GVariantDict    *state,
+                                           const char      *key,
+                                           double          *out,
+                                           GError         **error);
+gboolean gnn_lr_state_get_boolean         (GVariantDict    *state,
+                                           const char      *key,
+                                           gboolean        *out,
+                                           GError         **error);
+/* a string among @allowed (NULL-terminated), copied into *out (freed first) */
+gboolean gnn_lr_state_get_string          (GVariantDict    *state,
+                                           const char      *key,
+                                           const char     **allowed,
+                                           char           **out,
+                                           GError         **error);
+/* a list of numbers ("ad", "ax", "ai", or "av" of numbers): a new array in *out, its
+ * length in *n_out; *out is NULL when the entry is absent */
+gboolean gnn_lr_state_get_doubles         (GVariantDict    *state,
+                                           const char      *key,
+                                           double         **out,
+                                           guint           *n_out,
+                                           GError         **error);
+
+G_END_DECLS

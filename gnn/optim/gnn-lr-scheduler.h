@@ -1,0 +1,272 @@
+/* gnn-lr-scheduler.h: learning-rate schedulers, as torch.optim.lr_scheduler
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+#include "gnn-optimizer.h"
+
+G_BEGIN_DECLS
+
+/* ---- the base class ------------------------------------------------------------------ */
+
+#define GNN_TYPE_LR_SCHEDULER (gnn_lr_scheduler_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (GnnLRScheduler, gnn_lr_scheduler, GNN, LR_SCHEDULER, GObject)
+
+/**
+ * GnnLRSchedulerClass:
+ * @parent_class: the parent class
+ * @get_lr: computes the learning rate of every parameter group for the current
+ *   [property@Gnn.LRScheduler:last-epoch], in the chainable form (`get_lr`): from the
+ *   current `lr` of each group, or from [method@Gnn.LRScheduler.get_base_lrs]; an array
+ *   of doubles, one per group
+ * @save_state: adds the subclass's entries to a state being saved, after chaining up
+ * @load_state: restores the subclass's entries from a state being loaded, after chaining
+ *   up; entries that are absent keep their value
+ *
+ * The virtual methods of [class@Gnn.LRScheduler]. Python subclasses override `do_get_lr`
+ * (returning a list of floats), gjs subclasses `vfunc_get_lr`, Vala subclasses `get_lr`.
+ */
+struct _GnnLRSchedulerClass
+{
+  GObjectClass parent_class;
+
+  GArray  *(*get_lr)     (GnnLRScheduler *self,
+                          GError        **error);
+  void     (*save_state) (GnnLRScheduler *self,
+                          GVariantDict   *state);
+  gboolean (*load_state) (GnnLRScheduler *self,
+                          GVariantDict   *state,
+                          GError        **error);
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_lr_scheduler_step            (GnnLRScheduler  *self,
+                                                GError         **error);
+GNN_AVAILABLE_IN_ALL
+GArray       *gnn_lr_scheduler_get_lr          (GnnLRScheduler  *self,
+                                                GError         **error);
+GNN_AVAILABLE_IN_ALL
+double       *gnn_lr_scheduler_get_last_lr     (GnnLRScheduler  *self,
+                                                guint           *n_lrs);
+GNN_AVAILABLE_IN_ALL
+double       *gnn_lr_scheduler_get_base_lrs    (GnnLRScheduler  *self,
+                                                guint           *n_lrs);
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_lr_scheduler_get_optimizer   (GnnLRScheduler  *self);
+GNN_AVAILABLE_IN_ALL
+int           gnn_lr_scheduler_get_last_epoch  (GnnLRScheduler  *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_lr_scheduler_set_last_epoch  (GnnLRScheduler  *self,
+                                                int              last_epoch);
+GNN_AVAILABLE_IN_ALL
+int           gnn_lr_scheduler_get_step_count  (GnnLRScheduler  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_lr_scheduler_is_initial_step (GnnLRScheduler  *self);
+GNN_AVAILABLE_IN_ALL
+GVariant     *gnn_lr_scheduler_state_dict      (GnnLRScheduler  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_lr_scheduler_load_state_dict (GnnLRScheduler  *self,
+                                                GVariant        *state,
+                                                GError         **error);
+
+/* ---- StepLR -------------------------------------------------------------------------- */
+
+#define GNN_TYPE_STEP_LR (gnn_step_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnStepLR, gnn_step_lr, GNN, STEP_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnStepLR *gnn_step_lr_new (GnnOptimizer  *optimizer,
+                            int            step_size,
+                            double         gamma,
+                            int            last_epoch,
+                            GError       **error);
+
+/* ---- MultiStepLR --------------------------------------------------------------------- */
+
+#define GNN_TYPE_MULTI_STEP_LR (gnn_multi_step_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMultiStepLR, gnn_multi_step_lr, GNN, MULTI_STEP_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnMultiStepLR *gnn_multi_step_lr_new            (GnnOptimizer    *optimizer,
+                                                  const int       *milestones,
+                                                  guint            n_milestones,
+                                                  double           gamma,
+                                                  int              last_epoch,
+                                                  GError         **error);
+GNN_AVAILABLE_IN_ALL
+int            *gnn_multi_step_lr_get_milestones (GnnMultiStepLR  *self,
+                                                  guint           *n_milestones);
+
+/* ---- ExponentialLR ------------------------------------------------------------------- */
+
+#define GNN_TYPE_EXPONENTIAL_LR (gnn_exponential_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnExponentialLR, gnn_exponential_lr, GNN, EXPONENTIAL_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnExponentialLR *gnn_exponential_lr_new (GnnOptimizer  *optimizer,
+                                          double         gamma,
+                                          int            last_epoch,
+                                          GError       **error);
+
+/* ---- CosineAnnealingLR --------------------------------------------------------------- */
+
+#define GNN_TYPE_COSINE_ANNEALING_LR (gnn_cosine_annealing_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnCosineAnnealingLR, gnn_cosine_annealing_lr, GNN, COSINE_ANNEALING_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnCosineAnnealingLR *gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
+                                                   int            T_max,
+                                                   double         eta_min,
+                                                   int            last_epoch,
+                                                   GError       **error);
+
+/* ---- LinearLR ------------------------------------------------------------------------ */
+
+#define GNN_TYPE_LINEAR_LR (gnn_linear_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnLinearLR, gnn_linear_lr, GNN, LINEAR_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnLinearLR *gnn_linear_lr_new (GnnOptimizer  *optimizer,
+                                double         start_factor,
+                                double         end_factor,
+                                int            total_iters,
+                                int            last_epoch,
+                                GError       **error);
+
+/* ---- LambdaLR ------------------------------------------------------------------------ */
+
+/**
+ * GnnLRLambdaFunc:
+ * @epoch: the epoch to compute the factor for (the scheduler's `last_epoch`)
+ * @user_data: the data given with the function
+ *
+ * A learning-rate factor as a function of the epoch, for [class@Gnn.LambdaLR]
+ * (`lr_lambda`): the learning rate of a group becomes its initial learning rate times the
+ * value returned.
+ *
+ * Returns: the factor
+ */
+typedef double (*GnnLRLambdaFunc) (int      epoch,
+                                   gpointer user_data);
+
+/**
+ * GnnLRGroupLambdaFunc:
+ * @group: the index of the parameter group
+ * @epoch: the epoch to compute the factor for (the scheduler's `last_epoch`)
+ * @user_data: the data given with the function
+ *
+ * A learning-rate factor for each parameter group, as a function of the epoch: one
+ * function standing for PyTorch's list of `lr_lambda`s, one per group.
+ *
+ * Returns: the factor for the group
+ */
+typedef double (*GnnLRGroupLambdaFunc) (guint    group,
+                                        int      epoch,
+                                        gpointer user_data);
+
+#define GNN_TYPE_LAMBDA_LR (gnn_lambda_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnLambdaLR, gnn_lambda_lr, GNN, LAMBDA_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnLambdaLR *gnn_lambda_lr_new            (GnnOptimizer          *optimizer,
+                                           GnnLRLambdaFunc        lr_lambda,
+                                           gpointer               user_data,
+                                           GDestroyNotify         notify,
+                                           int                    last_epoch,
+                                           GError               **error);
+GNN_AVAILABLE_IN_ALL
+GnnLambdaLR *gnn_lambda_lr_new_per_group  (GnnOptimizer          *optimizer,
+                                           GnnLRGroupLambdaFunc   lr_lambda,
+                                           gpointer               user_data,
+                                           GDestroyNotify         notify,
+                                           int                    last_epoch,
+                                           GError               **error);
+GNN_AVAILABLE_IN_ALL
+GnnLambdaLR *gnn_lambda_lr_new_with_closure (GnnOptimizer        *optimizer,
+                                             GClosure            *lr_lambda,
+                                             int                  last_epoch,
+                                             GError             **error);
+GNN_AVAILABLE_IN_ALL
+GnnLambdaLR *gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
+                                           const GnnLRLambdaFunc *lr_lambdas,
+                                           gpointer              *user_data,
+                                           guint                  n_lr_lambdas,
+                                           int                    last_epoch,
+                                           GError               **error);
+
+/* ---- OneCycleLR ---------------------------------------------------------------------- */
+
+#define GNN_TYPE_ONE_CYCLE_LR (gnn_one_cycle_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnOneCycleLR, gnn_one_cycle_lr, GNN, ONE_CYCLE_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnOneCycleLR *gnn_one_cycle_lr_new (GnnOptimizer  *optimizer,
+                                     const double  *max_lr,
+                                     guint          n_max_lr,
+                                     int            total_steps,
+                                     int            epochs,
+                                     int            steps_per_epoch,
+                                     double         pct_start,
+                                     const char    *anneal_strategy,
+                                     gboolean       cycle_momentum,
+                                     const double  *base_momentum,
+                                     guint          n_base_momentum,
+                                     const double  *max_momentum,
+                                     guint          n_max_momentum,
+                                     double         div_factor,
+                                     double         final_div_factor,
+                                     gboolean       three_phase,
+                                     int            last_epoch,
+                                     GError       **error);
+
+/* ---- SequentialLR -------------------------------------------------------------------- */
+
+#define GNN_TYPE_SEQUENTIAL_LR (gnn_sequential_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSequentialLR, gnn_sequential_lr, GNN, SEQUENTIAL_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnSequentialLR *gnn_sequential_lr_new            (GnnOptimizer     *optimizer,
+                                                   GnnLRScheduler  **schedulers,
+                                                   guint             n_schedulers,
+                                                   const int        *milestones,
+                                                   guint             n_milestones,
+                                                   int               last_epoch,
+                                                   GError          **error);
+GNN_AVAILABLE_IN_ALL
+guint            gnn_sequential_lr_get_n_schedulers (GnnSequentialLR *self);
+GNN_AVAILABLE_IN_ALL
+GnnLRScheduler  *gnn_sequential_lr_get_scheduler    (GnnSequentialLR *self,
+                                                     guint            index);
+GNN_AVAILABLE_IN_ALL
+int             *gnn_sequential_lr_get_milestones   (GnnSequentialLR *self,
+                                                     guint           *n_milestones);
+
+G_END_DECLS

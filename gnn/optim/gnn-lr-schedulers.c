@@ -1,0 +1,1598 @@
+/* gnn-lr-schedulers.c: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR and
+ * LambdaLR (torch.optim.lr_scheduler)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn.h"
+#include "gnn-lr-scheduler-private.h"
+
+/* the get_lr virtual method over a function returning plain doubles */
+#define DEFINE_GET_LR_ARRAY(prefix)                                                       \
+  static GArray *                                                                          \
+  prefix##_get_lr_array (GnnLRScheduler *sched,                                            \
+                         GError        **error)                                            \
+  {                                                                                        \
+    guint n = 0;                                                                           \
+    double *values = prefix##_get_lr (sched, &n, error);                                   \
+                                                                                           \
+    return gnn_lr_array_take (values, n);                                                  \
+  }
+
+/* the current lr of every group */
+static double *
+current_lrs (GnnLRScheduler *self,
+             guint          *n_lrs,
+             GError        **error)
+{
+  guint n = gnn_lr_scheduler_n_groups (self);
+  g_autofree double *lrs = g_new (double, MAX (n, 1));
+
+  if (!gnn_lr_scheduler_read_groups (self, "lr", lrs, error))
+    return NULL;
+  *n_lrs = n;
+  return g_steal_pointer (&lrs);
+}
+
+static double *
+base_lrs (GnnLRScheduler *self,
+          guint          *n_lrs)
+{
+  double *base = gnn_lr_scheduler_get_base_lrs (self, n_lrs);
+
+  return base ? base : g_new0 (double, 1);
+}
+
+/* Python's floor division */
+static gint64
+floor_div (gint64 a,
+           gint64 b)
+{
+  gint64 q = a / b;
+
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    q--;
+  return q;
+}
+
+static gboolean
+state_int32 (GVariantDict *state,
+             const char   *key,
+             int          *out,
+             GError      **error)
+{
+  gint64 v = *out;
+
+  if (!gnn_lr_state_get_int (state, key, &v, error))
+    return FALSE;
+  if (v < G_MININT || v > G_MAXINT)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" in the loaded scheduler state is %" G_GINT64_FORMAT
+                   ", out of the range of an int", key, v);
+      return FALSE;
+    }
+  *out = (int) v;
+  return TRUE;
+}
+
+/* ====================================================================================== */
+/* StepLR                                                                                 */
+/* ====================================================================================== */
+
+/**
+ * GnnStepLR:
+ *
+ * Decays the learning rate of every group by [property@Gnn.StepLR:gamma] every
+ * [property@Gnn.StepLR:step-size] epochs (`torch.optim.lr_scheduler.StepLR`). Other
+ * changes to the learning rates made meanwhile are kept, as the decay multiplies the
+ * current rates.
+ *
+ * Its state adds `step_size` (`x`) and `gamma` (`d`).
+ */
+struct _GnnStepLR
+{
+  GnnLRScheduler parent_instance;
+
+  int step_size;
+  double gamma;
+};
+
+G_DEFINE_FINAL_TYPE (GnnStepLR, gnn_step_lr, GNN_TYPE_LR_SCHEDULER)
+
+enum { STEP_PROP_0, STEP_PROP_STEP_SIZE, STEP_PROP_GAMMA, STEP_N_PROPS };
+static GParamSpec *step_props[STEP_N_PROPS];
+
+static void
+gnn_step_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnStepLR *self = GNN_STEP_LR (object);
+
+  switch (prop_id)
+    {
+    case STEP_PROP_STEP_SIZE: g_value_set_int (value, self->step_size); break;
+    case STEP_PROP_GAMMA: g_value_set_double (value, self->gamma); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_step_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnStepLR *self = GNN_STEP_LR (object);
+
+  switch (prop_id)
+    {
+    case STEP_PROP_STEP_SIZE:
+      if (self->step_size != g_value_get_int (value))
+        {
+          self->step_size = g_value_get_int (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case STEP_PROP_GAMMA:
+      if (self->gamma != g_value_get_double (value))
+        {
+          self->gamma = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+gnn_step_lr_prepare (GnnLRScheduler *sched,
+                     GError        **error)
+{
+  GnnStepLR *self = GNN_STEP_LR (sched);
+
+  if (self->step_size <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected positive integer step_size, but got %d", self->step_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static double *
+gnn_step_lr_get_lr (GnnLRScheduler *sched,
+                    guint          *n_lrs,
+                    GError        **error)
+{
+  GnnStepLR *self = GNN_STEP_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  double *lrs;
+
+  if (!gnn_step_lr_prepare (sched, error))
+    return NULL;
+  lrs = current_lrs (sched, n_lrs, error);
+  if (lrs == NULL || e == 0 || e % self->step_size != 0)
+    return lrs;
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * self->gamma;
+  return lrs;
+}
+
+static double *
+gnn_step_lr_closed_form (GnnLRScheduler *sched,
+                         guint          *n_lrs,
+                         GError        **error)
+{
+  GnnStepLR *self = GNN_STEP_LR (sched);
+  double *lrs;
+  double factor;
+
+  if (!gnn_step_lr_prepare (sched, error))
+    return NULL;
+  lrs = base_lrs (sched, n_lrs);
+  factor = pow (self->gamma, (double) floor_div (gnn_lr_scheduler_get_last_epoch (sched),
+                                                         self->step_size));
+
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+static void
+gnn_step_lr_save_state (GnnLRScheduler *sched,
+                        GVariantDict   *state)
+{
+  GnnStepLR *self = GNN_STEP_LR (sched);
+
+  GNN_LR_SCHEDULER_CLASS (gnn_step_lr_parent_class)->save_state (sched, state);
+  g_variant_dict_insert (state, "step_size", "x", (gint64) self->step_size);
+  g_variant_dict_insert (state, "gamma", "d", self->gamma);
+}
+
+static gboolean
+gnn_step_lr_load_state (GnnLRScheduler *sched,
+                        GVariantDict   *state,
+                        GError        **error)
+{
+  GnnStepLR *self = GNN_STEP_LR (sched);
+  int step_size = self->step_size;
+  double gamma = self->gamma;
+
+  if (!state_int32 (state, "step_size", &step_size, error) ||
+      !gnn_lr_state_get_double (state, "gamma", &gamma, error))
+    return FALSE;
+  if (step_size <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected positive integer step_size, but got %d", step_size);
+      return FALSE;
+    }
+  if (!GNN_LR_SCHEDULER_CLASS (gnn_step_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  g_object_set (self, "step-size", step_size, "gamma", gamma, NULL);
+  return TRUE;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_step_lr)
+
+static void
+gnn_step_lr_class_init (GnnStepLRClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+
+  object_class->get_property = gnn_step_lr_get_property;
+  object_class->set_property = gnn_step_lr_set_property;
+  sched_class->get_lr = gnn_step_lr_get_lr_array;
+  sched_class->save_state = gnn_step_lr_save_state;
+  sched_class->load_state = gnn_step_lr_load_state;
+  hooks->prepare = gnn_step_lr_prepare;
+  hooks->closed_form_lr = gnn_step_lr_closed_form;
+
+  /**
+   * GnnStepLR:step-size:
+   *
+   * The period of the decay, in epochs (`step_size`); positive.
+   */
+  step_props[STEP_PROP_STEP_SIZE] =
+    g_param_spec_int ("step-size", NULL, NULL, G_MININT, G_MAXINT, 1,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                      G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnStepLR:gamma:
+   *
+   * The factor of each decay (`gamma`).
+   */
+  step_props[STEP_PROP_GAMMA] =
+    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, STEP_N_PROPS, step_props);
+}
+
+static void
+gnn_step_lr_init (GnnStepLR *self)
+{
+}
+
+/**
+ * gnn_step_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @step_size: the period of the decay, in epochs
+ * @gamma: the factor of each decay (PyTorch's default: 0.1)
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the learning rates by @gamma every @step_size
+ * epochs (`StepLR (optimizer, step_size, gamma, last_epoch)`), and performs its initial
+ * step. With `lr` 0.05, `step_size` 30 and `gamma` 0.1: 0.05 for epochs 0 to 29, 0.005 for
+ * epochs 30 to 59, and so on.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set: @step_size
+ *   is not positive, or a group lacks `initial_lr` when resuming
+ */
+GnnStepLR *
+gnn_step_lr_new (GnnOptimizer *optimizer,
+                 int           step_size,
+                 double        gamma,
+                 int           last_epoch,
+                 GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_STEP_LR, "optimizer", optimizer,
+                                                    "last-epoch", last_epoch,
+                                                    "step-size", step_size, "gamma", gamma, NULL),
+                                      error);
+}
+
+/* ====================================================================================== */
+/* MultiStepLR                                                                            */
+/* ====================================================================================== */
+
+/**
+ * GnnMultiStepLR:
+ *
+ * Decays the learning rate of every group by [property@Gnn.MultiStepLR:gamma] at each
+ * milestone epoch (`torch.optim.lr_scheduler.MultiStepLR`); a milestone given twice decays
+ * twice, as PyTorch's `Counter` of milestones does.
+ *
+ * Its state adds `milestones` (`a{xx}`: epoch → how many times it was given, PyTorch's
+ * `Counter`) and `gamma` (`d`).
+ */
+struct _GnnMultiStepLR
+{
+  GnnLRScheduler parent_instance;
+
+  GArray *milestones;   /* int, sorted, repeated */
+  double gamma;
+};
+
+G_DEFINE_FINAL_TYPE (GnnMultiStepLR, gnn_multi_step_lr, GNN_TYPE_LR_SCHEDULER)
+
+enum { MULTI_PROP_0, MULTI_PROP_GAMMA, MULTI_N_PROPS };
+static GParamSpec *multi_props[MULTI_N_PROPS];
+
+static void
+gnn_multi_step_lr_finalize (GObject *object)
+{
+  g_array_unref (GNN_MULTI_STEP_LR (object)->milestones);
+  G_OBJECT_CLASS (gnn_multi_step_lr_parent_class)->finalize (object);
+}
+
+static void
+gnn_multi_step_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case MULTI_PROP_GAMMA: g_value_set_double (value, GNN_MULTI_STEP_LR (object)->gamma); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_multi_step_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (object);
+
+  switch (prop_id)
+    {
+    case MULTI_PROP_GAMMA:
+      if (self->gamma != g_value_get_double (value))
+        {
+          self->gamma = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static int
+compare_int (gconstpointer a,
+             gconstpointer b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double *
+gnn_multi_step_lr_get_lr (GnnLRScheduler *sched,
+                          guint          *n_lrs,
+                          GError        **error)
+{
+  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  double *lrs = current_lrs (sched, n_lrs, error);
+  int count = 0;
+  double factor;
+
+  if (lrs == NULL)
+    return NULL;
+  for (guint i = 0; i < self->milestones->len; i++)
+    count += g_array_index (self->milestones, int, i) == e;
+  if (count == 0)
+    return lrs;
+  factor = pow (self->gamma, count);
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+static double *
+gnn_multi_step_lr_closed_form (GnnLRScheduler *sched,
+                               guint          *n_lrs,
+                               GError        **error)
+{
+  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  double *lrs = base_lrs (sched, n_lrs);
+  int right = 0;
+  double factor;
+
+  /* bisect_right over the sorted milestones */
+  while ((guint) right < self->milestones->len && g_array_index (self->milestones, int, right) <= e)
+    right++;
+  factor = pow (self->gamma, right);
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+static void
+gnn_multi_step_lr_save_state (GnnLRScheduler *sched,
+                              GVariantDict   *state)
+{
+  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
+  g_auto(GVariantBuilder) counter = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{xx}"));
+
+  GNN_LR_SCHEDULER_CLASS (gnn_multi_step_lr_parent_class)->save_state (sched, state);
+  for (guint i = 0; i < self->milestones->len;)
+    {
+      int m = g_array_index (self->milestones, int, i);
+      gint64 count = 0;
+
+      while (i < self->milestones->len && g_array_index (self->milestones, int, i) == m)
+        count++, i++;
+      g_variant_builder_add (&counter, "{xx}", (gint64) m, count);
+    }
+  g_variant_dict_insert_value (state, "milestones", g_variant_builder_end (&counter));
+  g_variant_dict_insert (state, "gamma", "d", self->gamma);
+}
+
+/* milestones from a loaded Counter ("a{xx}" or any integer dict) or a list of integers */
+static gboolean
+load_milestones (GVariantDict *state,
+                 GArray      **out,
+                 GError      **error)
+{
+  g_autoptr(GVariant) v = g_variant_dict_lookup_value (state, "milestones", NULL);
+  g_autoptr(GArray) m = NULL;
+  gsize n;
+
+  *out = NULL;
+  if (v == NULL)
+    return TRUE;
+  m = g_array_new (FALSE, FALSE, sizeof (int));
+  if (!g_variant_is_of_type (v, G_VARIANT_TYPE_ARRAY))
+    goto bad;
+  n = g_variant_n_children (v);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (v, i);
+      g_autoptr(GVariant) key = NULL, count = NULL;
+      gint64 k = 0, c = 1;
+
+      if (g_variant_is_of_type (child, G_VARIANT_TYPE_DICT_ENTRY))
+        {
+          key = g_variant_get_child_value (child, 0);
+          count = g_variant_get_child_value (child, 1);
+        }
+      else
+        key = g_variant_ref (child);
+      if (!gnn_lr_variant_get_integer (key, &k) || k < G_MININT || k > G_MAXINT ||
+          (count && !gnn_lr_variant_get_integer (count, &c)) || c < 0 || c > 1000000)
+        goto bad;
+      for (gint64 j = 0; j < c; j++)
+        {
+          int mk = (int) k;
+
+          g_array_append_val (m, mk);
+        }
+    }
+  g_array_sort (m, compare_int);
+  *out = g_steal_pointer (&m);
+  return TRUE;
+
+bad:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "\"milestones\" in the loaded scheduler state is a '%s', expected a Counter "
+               "of epochs ('a{xx}') or a list of integers", g_variant_get_type_string (v));
+  return FALSE;
+}
+
+static gboolean
+gnn_multi_step_lr_load_state (GnnLRScheduler *sched,
+                              GVariantDict   *state,
+                              GError        **error)
+{
+  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
+  g_autoptr(GArray) milestones = NULL;
+  double gamma = self->gamma;
+
+  if (!load_milestones (state, &milestones, error) ||
+      !gnn_lr_state_get_double (state, "gamma", &gamma, error) ||
+      !GNN_LR_SCHEDULER_CLASS (gnn_multi_step_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  if (milestones)
+    {
+      g_array_unref (self->milestones);
+      self->milestones = g_steal_pointer (&milestones);
+    }
+  g_object_set (self, "gamma", gamma, NULL);
+  return TRUE;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_multi_step_lr)
+
+static void
+gnn_multi_step_lr_class_init (GnnMultiStepLRClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+
+  object_class->finalize = gnn_multi_step_lr_finalize;
+  object_class->get_property = gnn_multi_step_lr_get_property;
+  object_class->set_property = gnn_multi_step_lr_set_property;
+  sched_class->get_lr = gnn_multi_step_lr_get_lr_array;
+  sched_class->save_state = gnn_multi_step_lr_save_state;
+  sched_class->load_state = gnn_multi_step_lr_load_state;
+  hooks->closed_form_lr = gnn_multi_step_lr_closed_form;
+
+  /**
+   * GnnMultiStepLR:gamma:
+   *
+   * The factor of each decay (`gamma`).
+   */
+  multi_props[MULTI_PROP_GAMMA] =
+    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, MULTI_N_PROPS, multi_props);
+}
+
+static void
+gnn_multi_step_lr_init (GnnMultiStepLR *self)
+{
+  self->milestones = g_array_new (FALSE, FALSE, sizeof (int));
+}
+
+/**
+ * gnn_multi_step_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @milestones: (array length=n_milestones) (nullable): the epochs at which to decay
+ * @n_milestones: the number of milestones
+ * @gamma: the factor of each decay (PyTorch's default: 0.1)
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the learning rates by @gamma when the epoch reaches
+ * each milestone (`MultiStepLR (optimizer, milestones, gamma, last_epoch)`), and performs
+ * its initial step. With `lr` 0.05, milestones 30 and 80 and `gamma` 0.1: 0.05 before epoch
+ * 30, 0.005 until epoch 79, then 0.0005.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ */
+GnnMultiStepLR *
+gnn_multi_step_lr_new (GnnOptimizer *optimizer,
+                       const int    *milestones,
+                       guint         n_milestones,
+                       double        gamma,
+                       int           last_epoch,
+                       GError      **error)
+{
+  GnnMultiStepLR *self;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (milestones != NULL || n_milestones == 0, NULL);
+  self = g_object_new (GNN_TYPE_MULTI_STEP_LR, "optimizer", optimizer, "last-epoch", last_epoch,
+                       "gamma", gamma, NULL);
+  g_array_append_vals (self->milestones, milestones, n_milestones);
+  g_array_sort (self->milestones, compare_int);
+  return gnn_lr_scheduler_finish_new (self, error);
+}
+
+/**
+ * gnn_multi_step_lr_get_milestones:
+ * @self: a scheduler
+ * @n_milestones: (out): return location for the number of milestones
+ *
+ * The milestones, sorted, each as many times as it was given.
+ *
+ * Returns: (array length=n_milestones) (transfer full) (nullable): the milestones
+ */
+int *
+gnn_multi_step_lr_get_milestones (GnnMultiStepLR *self,
+                                  guint          *n_milestones)
+{
+  g_return_val_if_fail (n_milestones != NULL, NULL);
+  *n_milestones = 0;
+  g_return_val_if_fail (GNN_IS_MULTI_STEP_LR (self), NULL);
+  *n_milestones = self->milestones->len;
+  if (self->milestones->len == 0)
+    return NULL;
+  return g_memdup2 (self->milestones->data, self->milestones->len * sizeof (int));
+}
+
+/* ====================================================================================== */
+/* ExponentialLR                                                                          */
+/* ====================================================================================== */
+
+/**
+ * GnnExponentialLR:
+ *
+ * Decays the learning rate of every group by [property@Gnn.ExponentialLR:gamma] every
+ * epoch (`torch.optim.lr_scheduler.ExponentialLR`).
+ *
+ * As current PyTorch (and unlike 1.13, which tested `last_epoch == 0`), the initial step
+ * leaves the rates alone, so that a scheduler created to resume (`last_epoch` ≥ 0) does not
+ * decay once more.
+ *
+ * Its state adds `gamma` (`d`).
+ */
+struct _GnnExponentialLR
+{
+  GnnLRScheduler parent_instance;
+
+  double gamma;
+};
+
+G_DEFINE_FINAL_TYPE (GnnExponentialLR, gnn_exponential_lr, GNN_TYPE_LR_SCHEDULER)
+
+enum { EXP_PROP_0, EXP_PROP_GAMMA, EXP_N_PROPS };
+static GParamSpec *exp_props[EXP_N_PROPS];
+
+static void
+gnn_exponential_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case EXP_PROP_GAMMA: g_value_set_double (value, GNN_EXPONENTIAL_LR (object)->gamma); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_exponential_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnExponentialLR *self = GNN_EXPONENTIAL_LR (object);
+
+  switch (prop_id)
+    {
+    case EXP_PROP_GAMMA:
+      if (self->gamma != g_value_get_double (value))
+        {
+          self->gamma = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static double *
+gnn_exponential_lr_get_lr (GnnLRScheduler *sched,
+                           guint          *n_lrs,
+                           GError        **error)
+{
+  GnnExponentialLR *self = GNN_EXPONENTIAL_LR (sched);
+  double *lrs = current_lrs (sched, n_lrs, error);
+
+  if (lrs == NULL || gnn_lr_scheduler_is_initial_step (sched))
+    return lrs;
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * self->gamma;
+  return lrs;
+}
+
+static double *
+gnn_exponential_lr_closed_form (GnnLRScheduler *sched,
+                                guint          *n_lrs,
+                                GError        **error)
+{
+  GnnExponentialLR *self = GNN_EXPONENTIAL_LR (sched);
+  double *lrs = base_lrs (sched, n_lrs);
+  double factor = pow (self->gamma, gnn_lr_scheduler_get_last_epoch (sched));
+
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+static void
+gnn_exponential_lr_save_state (GnnLRScheduler *sched,
+                               GVariantDict   *state)
+{
+  GNN_LR_SCHEDULER_CLASS (gnn_exponential_lr_parent_class)->save_state (sched, state);
+  g_variant_dict_insert (state, "gamma", "d", GNN_EXPONENTIAL_LR (sched)->gamma);
+}
+
+static gboolean
+gnn_exponential_lr_load_state (GnnLRScheduler *sched,
+                               GVariantDict   *state,
+                               GError        **error)
+{
+  double gamma = GNN_EXPONENTIAL_LR (sched)->gamma;
+
+  if (!gnn_lr_state_get_double (state, "gamma", &gamma, error) ||
+      !GNN_LR_SCHEDULER_CLASS (gnn_exponential_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  g_object_set (sched, "gamma", gamma, NULL);
+  return TRUE;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_exponential_lr)
+
+static void
+gnn_exponential_lr_class_init (GnnExponentialLRClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+
+  object_class->get_property = gnn_exponential_lr_get_property;
+  object_class->set_property = gnn_exponential_lr_set_property;
+  sched_class->get_lr = gnn_exponential_lr_get_lr_array;
+  sched_class->save_state = gnn_exponential_lr_save_state;
+  sched_class->load_state = gnn_exponential_lr_load_state;
+  gnn_lr_scheduler_class_get_hooks (sched_class)->closed_form_lr = gnn_exponential_lr_closed_form;
+
+  /**
+   * GnnExponentialLR:gamma:
+   *
+   * The factor of the decay each epoch (`gamma`).
+   */
+  exp_props[EXP_PROP_GAMMA] =
+    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, EXP_N_PROPS, exp_props);
+}
+
+static void
+gnn_exponential_lr_init (GnnExponentialLR *self)
+{
+}
+
+/**
+ * gnn_exponential_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @gamma: the factor of the decay each epoch
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the learning rates by @gamma every epoch
+ * (`ExponentialLR (optimizer, gamma, last_epoch)`), and performs its initial step.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ */
+GnnExponentialLR *
+gnn_exponential_lr_new (GnnOptimizer *optimizer,
+                        double        gamma,
+                        int           last_epoch,
+                        GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_EXPONENTIAL_LR, "optimizer", optimizer,
+                                                    "last-epoch", last_epoch, "gamma", gamma, NULL),
+                                      error);
+}
+
+/* ====================================================================================== */
+/* CosineAnnealingLR                                                                      */
+/* ====================================================================================== */
+
+/**
+ * GnnCosineAnnealingLR:
+ *
+ * Anneals the learning rate of every group along a cosine from its initial value down to
+ * [property@Gnn.CosineAnnealingLR:eta-min] over [property@Gnn.CosineAnnealingLR:t-max]
+ * epochs, and back up over the next `T_max`, and so on
+ * (`torch.optim.lr_scheduler.CosineAnnealingLR`, the annealing of SGDR without restarts).
+ *
+ * The rate is computed with PyTorch's recursive (chainable) formula
+ *
+ * ```
+ * lr(t) = eta_min + (lr(t-1) - eta_min) · (1 + cos(π t / T_max)) / (1 + cos(π (t-1) / T_max))
+ * ```
+ *
+ * and `lr(t-1) + (base_lr - eta_min) · (1 - cos(π / T_max)) / 2` where the cosine turns
+ * back up (`(t - 1 - T_max) % (2 T_max) == 0`), so it drifts from the closed form
+ * `eta_min + (base_lr - eta_min) · (1 + cos(π t / T_max)) / 2` by rounding exactly as
+ * PyTorch's does, and other changes to the rates are carried along. As current PyTorch
+ * (and unlike 1.13), the initial step leaves the rates alone even when resuming.
+ *
+ * Its state adds `T_max` (`x`) and `eta_min` (`d`).
+ */
+struct _GnnCosineAnnealingLR
+{
+  GnnLRScheduler parent_instance;
+
+  int t_max;
+  double eta_min;
+};
+
+G_DEFINE_FINAL_TYPE (GnnCosineAnnealingLR, gnn_cosine_annealing_lr, GNN_TYPE_LR_SCHEDULER)
+
+enum { COS_PROP_0, COS_PROP_T_MAX, COS_PROP_ETA_MIN, COS_N_PROPS };
+static GParamSpec *cos_props[COS_N_PROPS];
+
+static void
+gnn_cosine_annealing_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
+
+  switch (prop_id)
+    {
+    case COS_PROP_T_MAX: g_value_set_int (value, self->t_max); break;
+    case COS_PROP_ETA_MIN: g_value_set_double (value, self->eta_min); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_cosine_annealing_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
+
+  switch (prop_id)
+    {
+    case COS_PROP_T_MAX:
+      if (self->t_max != g_value_get_int (value))
+        {
+          self->t_max = g_value_get_int (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case COS_PROP_ETA_MIN:
+      if (self->eta_min != g_value_get_double (value))
+        {
+          self->eta_min = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+check_t_max (int      t_max,
+             GError **error)
+{
+  if (t_max == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "T_max must not be 0: the schedule divides by it (PyTorch raises "
+                   "ZeroDivisionError at the first step)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+gnn_cosine_annealing_lr_prepare (GnnLRScheduler *sched,
+                                 GError        **error)
+{
+  return check_t_max (GNN_COSINE_ANNEALING_LR (sched)->t_max, error);
+}
+
+static double *
+gnn_cosine_annealing_lr_get_lr (GnnLRScheduler *sched,
+                                guint          *n_lrs,
+                                GError        **error)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
+  gint64 e = gnn_lr_scheduler_get_last_epoch (sched);
+  double T = self->t_max, eta_min = self->eta_min;
+  g_autofree double *base = NULL;
+  guint n_base = 0;
+  double *lrs;
+
+  if (!check_t_max (self->t_max, error))
+    return NULL;
+  lrs = current_lrs (sched, n_lrs, error);
+  if (lrs == NULL || gnn_lr_scheduler_is_initial_step (sched))
+    return lrs;
+  base = gnn_lr_scheduler_get_base_lrs (sched, &n_base);
+  if (n_base != *n_lrs)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "the optimizer has %u parameter groups, the scheduler has %u base_lrs",
+                   *n_lrs, n_base);
+      g_free (lrs);
+      return NULL;
+    }
+  if (gnn_lr_scheduler_get_step_count (sched) == 1 && e > 0)
+    {
+      for (guint g = 0; g < *n_lrs; g++)
+        lrs[g] = eta_min + (base[g] - eta_min) * (1 + cos ((double) e * G_PI / T)) / 2;
+    }
+  else if ((e - 1 - self->t_max) % (2 * (gint64) self->t_max) == 0)
+    {
+      for (guint g = 0; g < *n_lrs; g++)
+        lrs[g] = lrs[g] + (base[g] - eta_min) * (1 - cos (G_PI / T)) / 2;
+    }
+  else
+    {
+      double ratio = (1 + cos (G_PI * (double) e / T)) / (1 + cos (G_PI * (double) (e - 1) / T));
+
+      for (guint g = 0; g < *n_lrs; g++)
+        lrs[g] = ratio * (lrs[g] - eta_min) + eta_min;
+    }
+  return lrs;
+}
+
+static double *
+gnn_cosine_annealing_lr_closed_form (GnnLRScheduler *sched,
+                                     guint          *n_lrs,
+                                     GError        **error)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
+  double e = gnn_lr_scheduler_get_last_epoch (sched);
+  double *lrs;
+
+  if (!check_t_max (self->t_max, error))
+    return NULL;
+  lrs = base_lrs (sched, n_lrs);
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = self->eta_min + (lrs[g] - self->eta_min) * (1 + cos (G_PI * e / self->t_max)) / 2;
+  return lrs;
+}
+
+static void
+gnn_cosine_annealing_lr_save_state (GnnLRScheduler *sched,
+                                    GVariantDict   *state)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
+
+  GNN_LR_SCHEDULER_CLASS (gnn_cosine_annealing_lr_parent_class)->save_state (sched, state);
+  g_variant_dict_insert (state, "T_max", "x", (gint64) self->t_max);
+  g_variant_dict_insert (state, "eta_min", "d", self->eta_min);
+}
+
+static gboolean
+gnn_cosine_annealing_lr_load_state (GnnLRScheduler *sched,
+                                    GVariantDict   *state,
+                                    GError        **error)
+{
+  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
+  int t_max = self->t_max;
+  double eta_min = self->eta_min;
+
+  if (!state_int32 (state, "T_max", &t_max, error) ||
+      !gnn_lr_state_get_double (state, "eta_min", &eta_min, error) ||
+      !check_t_max (t_max, error) ||
+      !GNN_LR_SCHEDULER_CLASS (gnn_cosine_annealing_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  g_object_set (self, "t-max", t_max, "eta-min", eta_min, NULL);
+  return TRUE;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_cosine_annealing_lr)
+
+static void
+gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+
+  object_class->get_property = gnn_cosine_annealing_lr_get_property;
+  object_class->set_property = gnn_cosine_annealing_lr_set_property;
+  sched_class->get_lr = gnn_cosine_annealing_lr_get_lr_array;
+  sched_class->save_state = gnn_cosine_annealing_lr_save_state;
+  sched_class->load_state = gnn_cosine_annealing_lr_load_state;
+  hooks->prepare = gnn_cosine_annealing_lr_prepare;
+  hooks->closed_form_lr = gnn_cosine_annealing_lr_closed_form;
+
+  /**
+   * GnnCosineAnnealingLR:t-max:
+   *
+   * The number of epochs of a half cosine (`T_max`); not 0.
+   */
+  cos_props[COS_PROP_T_MAX] =
+    g_param_spec_int ("t-max", NULL, NULL, G_MININT, G_MAXINT, 1,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                      G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnCosineAnnealingLR:eta-min:
+   *
+   * The lowest learning rate (`eta_min`).
+   */
+  cos_props[COS_PROP_ETA_MIN] =
+    g_param_spec_double ("eta-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, COS_N_PROPS, cos_props);
+}
+
+static void
+gnn_cosine_annealing_lr_init (GnnCosineAnnealingLR *self)
+{
+}
+
+/**
+ * gnn_cosine_annealing_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @T_max: the number of epochs of a half cosine
+ * @eta_min: the lowest learning rate (PyTorch's default: 0)
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a cosine-annealing scheduler (`CosineAnnealingLR (optimizer, T_max, eta_min,
+ * last_epoch)`) and performs its initial step.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set: @T_max is 0,
+ *   or a group lacks `initial_lr` when resuming
+ */
+GnnCosineAnnealingLR *
+gnn_cosine_annealing_lr_new (GnnOptimizer *optimizer,
+                             int           T_max,
+                             double        eta_min,
+                             int           last_epoch,
+                             GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_COSINE_ANNEALING_LR, "optimizer", optimizer,
+                                                    "last-epoch", last_epoch, "t-max", T_max,
+                                                    "eta-min", eta_min, NULL),
+                                      error);
+}
+
+/* ====================================================================================== */
+/* LinearLR                                                                               */
+/* ====================================================================================== */
+
+/**
+ * GnnLinearLR:
+ *
+ * Multiplies the learning rate of every group by a factor that changes linearly from
+ * [property@Gnn.LinearLR:start-factor] to [property@Gnn.LinearLR:end-factor] over
+ * [property@Gnn.LinearLR:total-iters] epochs (`torch.optim.lr_scheduler.LinearLR`), a
+ * warm-up when the start factor is small. With `lr` 0.05, start factor 0.5 and 4 total
+ * iterations: 0.025, 0.03125, 0.0375, 0.04375, then 0.05.
+ *
+ * The start factor must be greater than 0, as in current PyTorch (1.13 accepted 0, which
+ * divides by zero at the next step).
+ *
+ * Its state adds `start_factor` (`d`), `end_factor` (`d`) and `total_iters` (`x`).
+ */
+struct _GnnLinearLR
+{
+  GnnLRScheduler parent_instance;
+
+  double start_factor;
+  double end_factor;
+  int total_iters;
+};
+
+G_DEFINE_FINAL_TYPE (GnnLinearLR, gnn_linear_lr, GNN_TYPE_LR_SCHEDULER)
+
+enum { LIN_PROP_0, LIN_PROP_START_FACTOR, LIN_PROP_END_FACTOR, LIN_PROP_TOTAL_ITERS, LIN_N_PROPS };
+static GParamSpec *lin_props[LIN_N_PROPS];
+
+static void
+gnn_linear_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (object);
+
+  switch (prop_id)
+    {
+    case LIN_PROP_START_FACTOR: g_value_set_double (value, self->start_factor); break;
+    case LIN_PROP_END_FACTOR: g_value_set_double (value, self->end_factor); break;
+    case LIN_PROP_TOTAL_ITERS: g_value_set_int (value, self->total_iters); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_linear_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (object);
+
+  switch (prop_id)
+    {
+    case LIN_PROP_START_FACTOR:
+      if (self->start_factor != g_value_get_double (value))
+        {
+          self->start_factor = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case LIN_PROP_END_FACTOR:
+      if (self->end_factor != g_value_get_double (value))
+        {
+          self->end_factor = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case LIN_PROP_TOTAL_ITERS:
+      if (self->total_iters != g_value_get_int (value))
+        {
+          self->total_iters = g_value_get_int (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+gnn_linear_lr_prepare (GnnLRScheduler *sched,
+                       GError        **error)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (sched);
+
+  if (!(self->start_factor > 0 && self->start_factor <= 1.0))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Starting multiplicative factor expected to be greater than 0 and less or "
+                   "equal to 1.");
+      return FALSE;
+    }
+  if (!(self->end_factor >= 0 && self->end_factor <= 1.0))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Ending multiplicative factor expected to be between 0 and 1.");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static double *
+gnn_linear_lr_get_lr (GnnLRScheduler *sched,
+                      guint          *n_lrs,
+                      GError        **error)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  double start = self->start_factor, end = self->end_factor, denominator, factor;
+  double *lrs = current_lrs (sched, n_lrs, error);
+
+  if (lrs == NULL)
+    return NULL;
+  if (e == 0)
+    {
+      for (guint g = 0; g < *n_lrs; g++)
+        lrs[g] = lrs[g] * start;
+      return lrs;
+    }
+  if (gnn_lr_scheduler_is_initial_step (sched) || e > self->total_iters)
+    return lrs;
+  denominator = self->total_iters * start + (double) (e - 1) * (end - start);
+  if (denominator == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "float division by zero (LinearLR with total_iters %d, start_factor %g, "
+                   "end_factor %g at epoch %d)", self->total_iters, start, end, e);
+      g_free (lrs);
+      return NULL;
+    }
+  factor = 1. + (end - start) / denominator;
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+static double *
+gnn_linear_lr_closed_form (GnnLRScheduler *sched,
+                           guint          *n_lrs,
+                           GError        **error)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  double *lrs;
+
+  if (self->total_iters == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "division by zero (LinearLR with total_iters 0)");
+      return NULL;
+    }
+  lrs = base_lrs (sched, n_lrs);
+  for (guint g = 0; g < *n_lrs; g++)
+    lrs[g] = lrs[g] * (self->start_factor + (self->end_factor - self->start_factor) *
+                       (double) MIN (self->total_iters, e) / self->total_iters);
+  return lrs;
+}
+
+static void
+gnn_linear_lr_save_state (GnnLRScheduler *sched,
+                          GVariantDict   *state)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (sched);
+
+  GNN_LR_SCHEDULER_CLASS (gnn_linear_lr_parent_class)->save_state (sched, state);
+  g_variant_dict_insert (state, "start_factor", "d", self->start_factor);
+  g_variant_dict_insert (state, "end_factor", "d", self->end_factor);
+  g_variant_dict_insert (state, "total_iters", "x", (gint64) self->total_iters);
+}
+
+static gboolean
+gnn_linear_lr_load_state (GnnLRScheduler *sched,
+                          GVariantDict   *state,
+                          GError        **error)
+{
+  GnnLinearLR *self = GNN_LINEAR_LR (sched);
+  double start = self->start_factor, end = self->end_factor;
+  int total = self->total_iters;
+
+  if (!gnn_lr_state_get_double (state, "start_factor", &start, error) ||
+      !gnn_lr_state_get_double (state, "end_factor", &end, error) ||
+      !state_int32 (state, "total_iters", &total, error) ||
+      !GNN_LR_SCHEDULER_CLASS (gnn_linear_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  g_object_set (self, "start-factor", start, "end-factor", end, "total-iters", total, NULL);
+  return TRUE;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_linear_lr)
+
+static void
+gnn_linear_lr_class_init (GnnLinearLRClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+
+  object_class->get_property = gnn_linear_lr_get_property;
+  object_class->set_property = gnn_linear_lr_set_property;
+  sched_class->get_lr = gnn_linear_lr_get_lr_array;
+  sched_class->save_state = gnn_linear_lr_save_state;
+  sched_class->load_state = gnn_linear_lr_load_state;
+  hooks->prepare = gnn_linear_lr_prepare;
+  hooks->closed_form_lr = gnn_linear_lr_closed_form;
+
+  /**
+   * GnnLinearLR:start-factor:
+   *
+   * The factor of the first epoch (`start_factor`), in (0, 1].
+   */
+  lin_props[LIN_PROP_START_FACTOR] =
+    g_param_spec_double ("start-factor", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0 / 3,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnLinearLR:end-factor:
+   *
+   * The factor reached after [property@Gnn.LinearLR:total-iters] epochs (`end_factor`), in
+   * [0, 1].
+   */
+  lin_props[LIN_PROP_END_FACTOR] =
+    g_param_spec_double ("end-factor", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnLinearLR:total-iters:
+   *
+   * The number of epochs over which the factor changes (`total_iters`).
+   */
+  lin_props[LIN_PROP_TOTAL_ITERS] =
+    g_param_spec_int ("total-iters", NULL, NULL, G_MININT, G_MAXINT, 5,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
+                      G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, LIN_N_PROPS, lin_props);
+}
+
+static void
+gnn_linear_lr_init (GnnLinearLR *self)
+{
+}
+
+/**
+ * gnn_linear_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @start_factor: the factor of the first epoch, in (0, 1] (PyTorch's default: 1/3)
+ * @end_factor: the factor reached at the end, in [0, 1] (PyTorch's default: 1)
+ * @total_iters: the number of epochs over which the factor changes (PyTorch's default: 5)
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a linear warm-up (or decay) scheduler (`LinearLR (optimizer, start_factor,
+ * end_factor, total_iters, last_epoch)`) and performs its initial step, which multiplies
+ * the rates by @start_factor.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set: a factor is
+ *   out of its range (PyTorch's message), or a group lacks `initial_lr` when resuming
+ */
+GnnLinearLR *
+gnn_linear_lr_new (GnnOptimizer *optimizer,
+                   double        start_factor,
+                   double        end_factor,
+                   int           total_iters,
+                   int           last_epoch,
+                   GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_LINEAR_LR, "optimizer", optimizer,
+                                                    "last-epoch", last_epoch,
+                                                    "start-factor", start_factor,
+                                                    "end-factor", end_factor,
+                                                    "total-iters", total_iters, NULL),
+                                      error);
+}
+
+/* ====================================================================================== */
+/* LambdaLR                                                                               */
+/* ====================================================================================== */
+
+/**
+ * GnnLambdaLR:
+ *
+ * Sets the learning rate of every group to its initial learning rate times a function of
+ * the epoch (`torch.optim.lr_scheduler.LambdaLR`): one function for every group
+ * ([ctor@Gnn.LambdaLR.new]), or one for each group ([ctor@Gnn.LambdaLR.new_per_group],
+ * which passes the group's index, and [ctor@Gnn.LambdaLR.new_from_array] in C), or a
+ * #GClosure of the epoch and the group ([ctor@Gnn.LambdaLR.new_with_closure]).
+ *
+ * In Python, `Gnn.LambdaLR (optimizer, lr_lambda=lambda epoch: 0.95 ** epoch)` or a list
+ * of functions; in Vala, a lambda (`new Gnn.LambdaLR (optimizer, (epoch) => 0.95, -1)`). In
+ * gjs, use [ctor@Gnn.LambdaLR.new_with_closure] (`Gnn.LambdaLR.new_with_closure (optimizer,
+ * epoch => 0.95 ** epoch, -1)`): gjs 1.74 turns a floating-point value returned by a
+ * callback into an integer, which breaks the plain callbacks there.
+ *
+ * The functions are not saved in the state, as PyTorch does not save plain functions.
+ */
+typedef enum {
+  LAMBDA_ONE,
+  LAMBDA_GROUP,
+  LAMBDA_ARRAY,
+  LAMBDA_CLOSURE,
+} LambdaKind;
+
+struct _GnnLambdaLR
+{
+  GnnLRScheduler parent_instance;
+
+  LambdaKind kind;
+  GnnLRLambdaFunc func;
+  GnnLRGroupLambdaFunc group_func;
+  gpointer user_data;
+  GDestroyNotify notify;
+  GnnLRLambdaFunc *funcs;     /* LAMBDA_ARRAY */
+  gpointer *datas;
+  guint n_funcs;
+  GClosure *closure;          /* LAMBDA_CLOSURE */
+};
+
+G_DEFINE_FINAL_TYPE (GnnLambdaLR, gnn_lambda_lr, GNN_TYPE_LR_SCHEDULER)
+
+static void
+gnn_lambda_lr_finalize (GObject *object)
+{
+  GnnLambdaLR *self = GNN_LAMBDA_LR (object);
+
+  if (self->notify)
+    self->notify (self->user_data);
+  g_clear_pointer (&self->closure, g_closure_unref);
+  g_free (self->funcs);
+  g_free (self->datas);
+  G_OBJECT_CLASS (gnn_lambda_lr_parent_class)->finalize (object);
+}
+
+static double *
+gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
+                      guint          *n_lrs,
+                      GError        **error)
+{
+  GnnLambdaLR *self = GNN_LAMBDA_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  guint n_groups = gnn_lr_scheduler_n_groups (sched);
+  double *lrs = base_lrs (sched, n_lrs);
+
+  if (*n_lrs != n_groups || (self->kind == LAMBDA_ARRAY && self->n_funcs != n_groups))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected %u lr_lambdas, but got %u", n_groups,
+                   self->kind == LAMBDA_ARRAY ? self->n_funcs : *n_lrs);
+      g_free (lrs);
+      return NULL;
+    }
+  for (guint g = 0; g < *n_lrs; g++)
+    {
+      double factor;
+
+      switch (self->kind)
+        {
+        case LAMBDA_ONE:
+          factor = self->func (e, self->user_data);
+          break;
+        case LAMBDA_GROUP:
+          factor = self->group_func (g, e, self->user_data);
+          break;
+        case LAMBDA_CLOSURE:
+          {
+            GValue ret = G_VALUE_INIT;
+            GValue args[2] = { G_VALUE_INIT, G_VALUE_INIT };
+
+            g_value_init (&ret, G_TYPE_DOUBLE);
+            g_value_init (&args[0], G_TYPE_INT);
+            g_value_set_int (&args[0], e);
+            g_value_init (&args[1], G_TYPE_UINT);
+            g_value_set_uint (&args[1], g);
+            g_closure_invoke (self->closure, &ret, 2, args, NULL);
+            factor = g_value_get_double (&ret);
+            g_value_unset (&args[0]);
+            g_value_unset (&args[1]);
+            g_value_unset (&ret);
+          }
+          break;
+        case LAMBDA_ARRAY:
+        default:
+          factor = self->funcs[g] (e, self->datas[g]);
+          break;
+        }
+      lrs[g] = lrs[g] * factor;
+    }
+  return lrs;
+}
+
+DEFINE_GET_LR_ARRAY (gnn_lambda_lr)
+
+static void
+gnn_lambda_lr_class_init (GnnLambdaLRClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_lambda_lr_finalize;
+  GNN_LR_SCHEDULER_CLASS (klass)->get_lr = gnn_lambda_lr_get_lr_array;
+}
+
+static void
+gnn_lambda_lr_init (GnnLambdaLR *self)
+{
+}
+
+/**
+ * gnn_lambda_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: (scope notified) (closure user_data) (destroy notify): the factor as a
+ *   function of the epoch, for every group
+ * @user_data: data for @lr_lambda
+ * @notify: (nullable): frees @user_data when the scheduler is finalized
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that sets the learning rate of every group to its initial one times
+ * `lr_lambda (epoch)` (`LambdaLR (optimizer, lr_lambda, last_epoch)`), and performs its
+ * initial step, which calls `lr_lambda (0)`.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ */
+GnnLambdaLR *
+gnn_lambda_lr_new (GnnOptimizer    *optimizer,
+                   GnnLRLambdaFunc  lr_lambda,
+                   gpointer         user_data,
+                   GDestroyNotify   notify,
+                   int              last_epoch,
+                   GError         **error)
+{
+  GnnLambdaLR *self;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
+  self->kind = LAMBDA_ONE;
+  self->func = lr_lambda;
+  self->user_data = user_data;
+  self->notify = notify;
+  return gnn_lr_scheduler_finish_new (self, error);
+}
+
+/**
+ * gnn_lambda_lr_new_per_group:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: (scope notified) (closure user_data) (destroy notify): the factor as a
+ *   function of the group's index and the epoch
+ * @user_data: data for @lr_lambda
+ * @notify: (nullable): frees @user_data when the scheduler is finalized
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that sets the learning rate of group `g` to its initial one times
+ * `lr_lambda (g, epoch)`: PyTorch's `LambdaLR` with a list of functions, one per group,
+ * written as one function of the group. Performs the initial step.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ */
+GnnLambdaLR *
+gnn_lambda_lr_new_per_group (GnnOptimizer         *optimizer,
+                             GnnLRGroupLambdaFunc  lr_lambda,
+                             gpointer              user_data,
+                             GDestroyNotify        notify,
+                             int                   last_epoch,
+                             GError              **error)
+{
+  GnnLambdaLR *self;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
+  self->kind = LAMBDA_GROUP;
+  self->group_func = lr_lambda;
+  self->user_data = user_data;
+  self->notify = notify;
+  return gnn_lr_scheduler_finish_new (self, error);
+}
+
+/**
+ * gnn_lambda_lr_new_with_closure:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: the factor as a closure of the epoch (`int`) and the group's index (`guint`),
+ *   returning a `double`; a floating reference is sunk
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that sets the learning rate of group `g` to its initial one times
+ * `lr_lambda (epoch, g)`, and performs the initial step. A function of the epoch alone
+ * serves every group. This is the form for gjs, whose callbacks cannot return a
+ * floating-point value: `Gnn.LambdaLR.new_with_closure (optimizer, epoch => 0.95 ** epoch,
+ * -1)`. A closure without a marshaller (g_cclosure_new()) gets
+ * g_cclosure_marshal_generic().
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ */
+GnnLambdaLR *
+gnn_lambda_lr_new_with_closure (GnnOptimizer *optimizer,
+                                GClosure     *lr_lambda,
+                                int           last_epoch,
+                                GError      **error)
+{
+  GnnLambdaLR *self;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
+  self->kind = LAMBDA_CLOSURE;
+  self->closure = g_closure_ref (lr_lambda);
+  g_closure_sink (lr_lambda);
+  if (G_CLOSURE_NEEDS_MARSHAL (lr_lambda))
+    g_closure_set_marshal (lr_lambda, g_cclosure_marshal_generic);
+  return gnn_lr_scheduler_finish_new (self, error);
+}
+
+/**
+ * gnn_lambda_lr_new_from_array: (skip)
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambdas: (array length=n_lr_lambdas): one function per parameter group
+ * @user_data: (array length=n_lr_lambdas) (nullable): the data of each function, or %NULL
+ *   for none; it must outlive the scheduler
+ * @n_lr_lambdas: the number of functions, which must be the number of groups
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler with one function per group (`LambdaLR (optimizer, [f, g],
+ * last_epoch)`), from C. Bindings use [ctor@Gnn.LambdaLR.new_per_group].
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set: the number
+ *   of functions is not the number of groups ("Expected 2 lr_lambdas, but got 3"), or a
+ *   group lacks `initial_lr` when resuming
+ */
+GnnLambdaLR *
+gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
+                              const GnnLRLambdaFunc *lr_lambdas,
+                              gpointer              *user_data,
+                              guint                  n_lr_lambdas,
+                              int                    last_epoch,
+                              GError               **error)
+{
+  GnnLambdaLR *self;
+  guint n_groups;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambdas != NULL || n_lr_lambdas == 0, NULL);
+  for (guint i = 0; i < n_lr_lambdas; i++)
+    g_return_val_if_fail (lr_lambdas[i] != NULL, NULL);
+  n_groups = gnn_optimizer_get_n_param_groups (optimizer);
+  if (n_lr_lambdas != n_groups)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected %u lr_lambdas, but got %u", n_groups, n_lr_lambdas);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
+  self->kind = LAMBDA_ARRAY;
+  self->n_funcs = n_lr_lambdas;
+  self->funcs = g_new0 (GnnLRLambdaFunc, MAX (n_lr_lambdas, 1));
+  self->datas = g_new0 (gpointer, MAX (n_lr_lambdas, 1));
+  for (guint i = 0; i < n_lr_lambdas; i++)
+    {
+      self->funcs[i] = lr_lambdas[i];
+      self->datas[i] = user_data ? user_data[i] : NULL;
+    }
+  return gnn_lr_scheduler_finish_new (self, error);
+}

@@ -1,0 +1,90 @@
+/* gnn-optim-private.h: what the optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gnn.h"
+
+G_BEGIN_DECLS
+
+/* ---- checking options (PyTorch's ValueErrors) ----------------------------------------- */
+
+/* Whether @group holds @name as something gnn_param_group_get_double reads (a double, an
+ * integer or a boolean); an error names the option and the type found. */
+gboolean      gnn_optim_check_number    (GnnParamGroup *group,
+                                         const char    *name,
+                                         GError       **error);
+/* The same for a flag read with gnn_param_group_get_boolean. */
+gboolean      gnn_optim_check_flag      (GnnParamGroup *group,
+                                         const char    *name,
+                                         GError       **error);
+/* Whether @group holds "betas" as a "(dd)" pair. */
+gboolean      gnn_optim_check_betas     (GnnParamGroup *group,
+                                         GError       **error);
+/* Sets GNN_ERROR_INVALID_ARGUMENT "<what>: <value as Python prints it>" and returns FALSE,
+ * as PyTorch's `raise ValueError("Invalid learning rate: {}".format(lr))`. */
+gboolean      gnn_optim_invalid         (GError       **error,
+                                         const char    *what,
+                                         double         value);
+/* Fails with "optimizer got an empty parameter list" for a group without parameters. */
+gboolean      gnn_optim_check_not_empty (GnnParamGroup *params,
+                                         GError       **error);
+/* The end of every constructor: adds @params (when not NULL) to @self, which has its
+ * defaults; returns @self or NULL (and unrefs it) with @error set. */
+GnnOptimizer *gnn_optim_finish_new      (GnnOptimizer  *self,
+                                         GnnParamGroup *params,
+                                         GError       **error);
+
+/* ---- the state of a parameter ---------------------------------------------------------- */
+
+/* The "step" of @state as a double: a double, an integer, or a one-element tensor (as
+ * PyTorch saves it); 0 when absent. */
+double        gnn_optim_get_step        (GnnStateDict  *state);
+/* Stores "step" as a double. */
+void          gnn_optim_set_step        (GnnStateDict  *state,
+                                         double         step);
+/* The tensor under @key, or NULL (transfer none). */
+GnnTensor    *gnn_optim_state_tensor    (GnnStateDict  *state,
+                                         const char    *key);
+/* A new tensor shaped as @param, on its device and of its dtype, filled with @value, stored
+ * under @key (transfer none: the state holds it). */
+GnnTensor    *gnn_optim_state_new_full  (GnnStateDict  *state,
+                                         const char    *key,
+                                         GnnTensor     *param,
+                                         double         value,
+                                         GError       **error);
+
+/* ---- the update --------------------------------------------------------------------- */
+
+/* A 0-d tensor holding a number an update multiplies or adds by (beta1, eps ...), kept by
+ * the optimizer between steps: the in-place ops given it compute exactly as their *_scalar_
+ * forms (which wrap the number in a 0-d tensor of the tensor's dtype), without creating a
+ * tensor per call. */
+typedef struct {
+  GnnTensor *tensor;
+  double value;
+} GnnOptimScalar;
+
+/* @value as a 0-d tensor of @like's dtype on @like's device, @slot's tensor when it fits
+ * (refilled when the value changed), else a new one kept in @slot (transfer none). */
+GnnTensor    *gnn_optim_scalar          (GnnOptimScalar *slot,
+                                         GnnTensor      *like,
+                                         double          value,
+                                         GError        **error);
+void          gnn_optim_scalars_clear   (GnnOptimScalar *slots,
+                                         guint           n_slots);
+
+/* The gradient the update uses, PyTorch's
+ *   grad = grad if not maximize else -grad
+ *   if weight_decay != 0: grad = grad.add(param, alpha=weight_decay)
+ * a new reference to @grad itself when neither applies; *owned tells whether the result is a
+ * new tensor that the update may change in place. */
+GnnTensor    *gnn_optim_grad            (GnnTensor     *param,
+                                         GnnTensor     *grad,
+                                         gboolean       maximize,
+                                         double         weight_decay,
+                                         gboolean      *owned,
+                                         GError       **error);
+
+G_END_DECLS

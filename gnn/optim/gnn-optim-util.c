@@ -1,0 +1,265 @@
+/* gnn-optim-util.c: what the optimizers share: option checks, parameter state, the
+ * gradient as the update sees it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-optim-private.h"
+#include "core/gnn-tensor-private.h"
+#include "nn/gnn-module-private.h"
+
+/* ---- checking options --------------------------------------------------------------- */
+
+static gboolean
+option_error (GnnParamGroup *group,
+              const char    *name,
+              const char    *expected,
+              GError       **error)
+{
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, name);
+
+  if (v == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "parameter group didn't specify a value of required optimization parameter %s", name);
+  else
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "option \"%s\" of the parameter group: expected %s, found a GVariant of type '%s'",
+                 name, expected, g_variant_get_type_string (v));
+  return FALSE;
+}
+
+static gboolean
+is_number (GVariant *v)
+{
+  return g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE) ||
+         g_variant_is_of_type (v, G_VARIANT_TYPE_INT64) ||
+         g_variant_is_of_type (v, G_VARIANT_TYPE_INT32) ||
+         g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN);
+}
+
+gboolean
+gnn_optim_check_number (GnnParamGroup *group,
+                        const char    *name,
+                        GError       **error)
+{
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, name);
+
+  if (v != NULL && is_number (v))
+    return TRUE;
+  return option_error (group, name, "a number (a GVariant of type 'd')", error);
+}
+
+gboolean
+gnn_optim_check_flag (GnnParamGroup *group,
+                      const char    *name,
+                      GError       **error)
+{
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, name);
+
+  if (v != NULL && is_number (v))
+    return TRUE;
+  return option_error (group, name, "a flag (a GVariant of type 'b')", error);
+}
+
+gboolean
+gnn_optim_check_betas (GnnParamGroup *group,
+                       GError       **error)
+{
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, "betas");
+
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(dd)")))
+    return TRUE;
+  return option_error (group, "betas", "a pair of numbers (a GVariant of type '(dd)')", error);
+}
+
+gboolean
+gnn_optim_invalid (GError    **error,
+                   const char *what,
+                   double      value)
+{
+  g_autofree char *repr = gnn_python_float_repr (value);
+
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: %s", what, repr);
+  return FALSE;
+}
+
+gboolean
+gnn_optim_check_not_empty (GnnParamGroup *params,
+                           GError       **error)
+{
+  if (params == NULL || gnn_param_group_get_n_params (params) > 0)
+    return TRUE;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "optimizer got an empty parameter list");
+  return FALSE;
+}
+
+GnnOptimizer *
+gnn_optim_finish_new (GnnOptimizer  *self,
+                      GnnParamGroup *params,
+                      GError       **error)
+{
+  if (params != NULL && !gnn_optimizer_add_param_group (self, params, error))
+    {
+      g_object_unref (self);
+      return NULL;
+    }
+  return self;
+}
+
+/* ---- the state of a parameter ------------------------------------------------------- */
+
+double
+gnn_optim_get_step (GnnStateDict *state)
+{
+  g_auto(GValue) value = G_VALUE_INIT;
+
+  if (!gnn_state_dict_get_value (state, "step", &value, NULL))
+    return 0;
+  if (G_VALUE_HOLDS_DOUBLE (&value))
+    return g_value_get_double (&value);
+  if (G_VALUE_HOLDS_INT64 (&value))
+    return (double) g_value_get_int64 (&value);
+  if (G_VALUE_HOLDS_INT (&value))
+    return g_value_get_int (&value);
+  if (G_VALUE_HOLDS_FLOAT (&value))
+    return g_value_get_float (&value);
+  if (G_VALUE_HOLDS (&value, GNN_TYPE_TENSOR) && g_value_get_object (&value) != NULL)
+    {
+      GnnTensor *t = g_value_get_object (&value);
+
+      if (gnn_tensor_get_numel (t) == 1)
+        return gnn_tensor_item (t, NULL);
+    }
+  if (G_VALUE_HOLDS_VARIANT (&value) && g_value_get_variant (&value) != NULL)
+    {
+      GVariant *v = g_value_get_variant (&value);
+
+      if (g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
+        return g_variant_get_double (v);
+      if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+        return (double) g_variant_get_int64 (v);
+    }
+  return 0;
+}
+
+void
+gnn_optim_set_step (GnnStateDict *state,
+                    double        step)
+{
+  GValue value = G_VALUE_INIT;
+
+  g_value_init (&value, G_TYPE_DOUBLE);
+  g_value_set_double (&value, step);
+  gnn_state_dict_set_value (state, "step", &value);
+}
+
+GnnTensor *
+gnn_optim_state_tensor (GnnStateDict *state,
+                        const char   *key)
+{
+  /* one lookup; an absent key sets no error when none is asked for */
+  return gnn_state_dict_get_tensor (state, key, NULL);
+}
+
+GnnTensor *
+gnn_optim_state_new_full (GnnStateDict *state,
+                          const char   *key,
+                          GnnTensor    *param,
+                          double        value,
+                          GError      **error)
+{
+  g_autoptr(GnnTensor) t = NULL;
+  GnnTensorPrivate *p = gnn_tensor_priv (param);
+
+  t = gnn_tensor_new_like (param, p->dtype, p->ndim, p->shape, error);
+  if (t == NULL || !gnn_tensor_fill_ (t, value, error))
+    return NULL;
+  gnn_state_dict_set_tensor (state, key, t);
+  return t;   /* the state holds it */
+}
+
+/* ---- the update ----------------------------------------------------------------------- */
+
+GnnTensor *
+gnn_optim_scalar (GnnOptimScalar *slot,
+                  GnnTensor      *like,
+                  double          value,
+                  GError        **error)
+{
+  GnnTensorPrivate *lp = gnn_tensor_priv (like);
+  /* as the *_scalar_ ops wrap a number for a floating-point tensor; an integer tensor gets a
+   * float32 number, which the in-place ops refuse as PyTorch does */
+  GnnDtype dtype = gnn_dtype_is_floating (lp->dtype) ? lp->dtype : GNN_DTYPE_FLOAT32;
+
+  if (slot->tensor != NULL)
+    {
+      GnnTensorPrivate *sp = gnn_tensor_priv (slot->tensor);
+
+      if (sp->dtype == dtype && sp->storage->entry == lp->storage->entry &&
+          sp->storage->device == lp->storage->device)
+        {
+          /* compared as bits: -0.0 and NaN are refilled too */
+          if (memcmp (&slot->value, &value, sizeof value) != 0)
+            {
+              if (!gnn_tensor_fill_ (slot->tensor, value, error))
+                return NULL;
+              slot->value = value;
+            }
+          return slot->tensor;
+        }
+      g_clear_object (&slot->tensor);
+    }
+  slot->tensor = gnn_tensor_new_like (like, dtype, 0, NULL, error);
+  if (slot->tensor == NULL || !gnn_tensor_fill_ (slot->tensor, value, error))
+    {
+      g_clear_object (&slot->tensor);
+      return NULL;
+    }
+  slot->value = value;
+  return slot->tensor;
+}
+
+void
+gnn_optim_scalars_clear (GnnOptimScalar *slots,
+                         guint           n_slots)
+{
+  for (guint i = 0; i < n_slots; i++)
+    g_clear_object (&slots[i].tensor);
+}
+
+GnnTensor *
+gnn_optim_grad (GnnTensor *param,
+                GnnTensor *grad,
+                gboolean   maximize,
+                double     weight_decay,
+                gboolean  *owned,
+                GError   **error)
+{
+  g_autoptr(GnnTensor) g = NULL;
+
+  *owned = FALSE;
+  if (maximize)
+    {
+      if (!(g = gnn_tensor_neg (grad, error)))
+        return NULL;
+      *owned = TRUE;
+    }
+  else
+    g = g_object_ref (grad);
+  if (weight_decay != 0)
+    {
+      GnnTensor *decayed = gnn_tensor_add (g, param, weight_decay, error);
+
+      if (decayed == NULL)
+        return NULL;
+      g_object_unref (g);
+      g = decayed;
+      *owned = TRUE;
+    }
+  return g_steal_pointer (&g);
+}

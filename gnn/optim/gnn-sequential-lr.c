@@ -1,0 +1,402 @@
+/* gnn-sequential-lr.c: schedulers one after the other
+ * (torch.optim.lr_scheduler.SequentialLR)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "gnn.h"
+#include "gnn-lr-scheduler-private.h"
+
+/**
+ * GnnSequentialLR:
+ *
+ * Runs several schedulers of the same optimizer one after the other
+ * (`torch.optim.lr_scheduler.SequentialLR`): the first until the first milestone epoch, the
+ * second until the next, and so on. With `lr` 1, a [class@Gnn.LinearLR] warm-up and an
+ * [class@Gnn.ExponentialLR] of `gamma` 0.9 at milestone 2: the warm-up's rates for epochs 0
+ * and 1, then 1, 0.9, 0.81 ...
+ *
+ * As PyTorch, construction resets every group's `lr` to its `initial_lr`, undoes the
+ * initial step of every scheduler (decrementing their `last_epoch`, recursively into
+ * nested SequentialLRs as current PyTorch does) and performs the initial step of the first
+ * one only. At a milestone, the next scheduler is moved to epoch 0 in its closed form
+ * (PyTorch's `step (0)`): a [class@Gnn.StepLR], [class@Gnn.MultiStepLR],
+ * [class@Gnn.ExponentialLR], [class@Gnn.CosineAnnealingLR] or [class@Gnn.LinearLR] starts
+ * again from its base rates, other schedulers compute their epoch 0 with `get_lr`. As
+ * current PyTorch (`_update_lr (0)`), that does not count as a step of the scheduler:
+ * PyTorch 1.13's `step (0)` also incremented its step count, so a [class@Gnn.SWALR] put
+ * after a milestone there began annealing one step earlier.
+ *
+ * Its state adds `_milestones` (`ax`) and `_schedulers` (`av`: the state of each
+ * scheduler, an `a{sv}`).
+ */
+struct _GnnSequentialLR
+{
+  GnnLRScheduler parent_instance;
+
+  GPtrArray *schedulers;   /* GnnLRScheduler, owned */
+  GArray *milestones;      /* int */
+};
+
+G_DEFINE_FINAL_TYPE (GnnSequentialLR, gnn_sequential_lr, GNN_TYPE_LR_SCHEDULER)
+
+static void
+gnn_sequential_lr_finalize (GObject *object)
+{
+  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (object);
+
+  g_ptr_array_unref (self->schedulers);
+  g_array_unref (self->milestones);
+  G_OBJECT_CLASS (gnn_sequential_lr_parent_class)->finalize (object);
+}
+
+/* Python's bisect.bisect_right */
+static guint
+bisect_right (GArray *a,
+              int     x)
+{
+  guint lo = 0, hi = a->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (x < g_array_index (a, int, mid))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+static void
+recursive_undo (GnnLRScheduler *sched)
+{
+  if (GNN_IS_SEQUENTIAL_LR (sched))
+    {
+      GnnSequentialLR *seq = GNN_SEQUENTIAL_LR (sched);
+
+      for (guint i = 0; i < seq->schedulers->len; i++)
+        recursive_undo (g_ptr_array_index (seq->schedulers, i));
+    }
+  else
+    gnn_lr_scheduler_set_last_epoch (sched, gnn_lr_scheduler_get_last_epoch (sched) - 1);
+}
+
+static void
+copy_last_lr (GnnLRScheduler *to,
+              GnnLRScheduler *from)
+{
+  guint n = 0;
+  g_autofree double *lrs = gnn_lr_scheduler_get_last_lr (from, &n);
+
+  gnn_lr_scheduler_set_last_lr (to, lrs, n);
+}
+
+static gboolean
+gnn_sequential_lr_init_hook (GnnLRScheduler *sched,
+                             GError        **error)
+{
+  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (sched);
+  GnnOptimizer *optimizer = gnn_lr_scheduler_get_optimizer (sched);
+  guint n_groups = gnn_lr_scheduler_n_groups (sched);
+  g_autofree double *initial = g_new (double, MAX (n_groups, 1));
+
+  if (self->schedulers->len < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "SequentialLR expects at least one scheduler, but got no scheduler.");
+      return FALSE;
+    }
+  for (guint i = 0; i < self->schedulers->len; i++)
+    {
+      GnnLRScheduler *s = g_ptr_array_index (self->schedulers, i);
+      GnnOptimizer *o = gnn_lr_scheduler_get_optimizer (s);
+
+      if (o != optimizer)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "SequentialLR expects all schedulers to belong to the same optimizer, but "
+                       "got scheduler %s at index %u has %s (%p), which is different from %s (%p).",
+                       gnn_lr_scheduler_type_name (s), i,
+                       o ? G_OBJECT_TYPE_NAME (o) : "None", o,
+                       G_OBJECT_TYPE_NAME (optimizer), optimizer);
+          return FALSE;
+        }
+    }
+  if (self->milestones->len != self->schedulers->len - 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Sequential Schedulers expects number of schedulers provided to be one more "
+                   "than the number of milestone points, but got number of schedulers %u and the "
+                   "number of milestones to be equal to %u",
+                   self->schedulers->len, self->milestones->len);
+      return FALSE;
+    }
+  for (guint g = 0; g < n_groups; g++)
+    if (!gnn_param_group_has_option (gnn_optimizer_get_param_group (optimizer, g), "initial_lr"))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "param 'initial_lr' is not specified in param_groups[%u]", g);
+        return FALSE;
+      }
+  if (!gnn_lr_scheduler_read_groups (sched, "initial_lr", initial, error) ||
+      !gnn_lr_scheduler_init_base (sched, FALSE, error))
+    return FALSE;
+
+  gnn_lr_scheduler_set_last_epoch (sched, gnn_lr_scheduler_get_last_epoch (sched) + 1);
+  /* reset the learning rates back to their initial values */
+  for (guint g = 0; g < n_groups; g++)
+    gnn_param_group_set_double (gnn_optimizer_get_param_group (optimizer, g), "lr", initial[g]);
+  /* undo the step performed by the other schedulers */
+  recursive_undo (sched);
+  /* perform the initial step of the first scheduler only */
+  if (!gnn_lr_scheduler_initial_step (g_ptr_array_index (self->schedulers, 0), error))
+    return FALSE;
+  gnn_lr_scheduler_set_step_count (sched, 1);
+  copy_last_lr (sched, g_ptr_array_index (self->schedulers, 0));
+  return TRUE;
+}
+
+static gboolean
+gnn_sequential_lr_step_hook (GnnLRScheduler *sched,
+                             GError        **error)
+{
+  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (sched);
+  int e = gnn_lr_scheduler_get_last_epoch (sched) + 1;
+  guint idx;
+  GnnLRScheduler *current;
+  gboolean ok;
+
+  if (self->schedulers->len < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "SequentialLR expects at least one scheduler, but got no scheduler.");
+      return FALSE;
+    }
+  idx = bisect_right (self->milestones, e);
+  if (idx >= self->schedulers->len)
+    idx = self->schedulers->len - 1;
+  current = g_ptr_array_index (self->schedulers, idx);
+  if (idx > 0 && g_array_index (self->milestones, int, idx - 1) == e)
+    ok = gnn_lr_scheduler_update_lr_to (current, 0, error);
+  else
+    ok = gnn_lr_scheduler_step (current, error);
+  if (!ok)
+    return FALSE;
+  gnn_lr_scheduler_set_last_epoch (sched, e);
+  gnn_lr_scheduler_set_step_count (sched, gnn_lr_scheduler_get_step_count (sched) + 1);
+  copy_last_lr (sched, current);
+  return TRUE;
+}
+
+static void
+gnn_sequential_lr_save_state (GnnLRScheduler *sched,
+                              GVariantDict   *state)
+{
+  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (sched);
+  g_auto(GVariantBuilder) scheds = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("av"));
+  g_auto(GVariantBuilder) miles = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("ax"));
+
+  GNN_LR_SCHEDULER_CLASS (gnn_sequential_lr_parent_class)->save_state (sched, state);
+  for (guint i = 0; i < self->milestones->len; i++)
+    g_variant_builder_add (&miles, "x", (gint64) g_array_index (self->milestones, int, i));
+  g_variant_dict_insert_value (state, "_milestones", g_variant_builder_end (&miles));
+  for (guint i = 0; i < self->schedulers->len; i++)
+    {
+      g_autoptr(GVariant) s = gnn_lr_scheduler_state_dict (g_ptr_array_index (self->schedulers, i));
+
+      g_variant_builder_add (&scheds, "v", s);
+    }
+  g_variant_dict_insert_value (state, "_schedulers", g_variant_builder_end (&scheds));
+}
+
+static gboolean
+gnn_sequential_lr_load_state (GnnLRScheduler *sched,
+                              GVariantDict   *state,
+                              GError        **error)
+{
+  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (sched);
+  g_autoptr(GVariant) scheds = g_variant_dict_lookup_value (state, "_schedulers", NULL);
+  g_autoptr(GVariant) miles = g_variant_dict_lookup_value (state, "_milestones", NULL);
+  g_autoptr(GArray) milestones = NULL;
+
+  if (miles)
+    {
+      gsize n = g_variant_is_of_type (miles, G_VARIANT_TYPE_ARRAY) ? g_variant_n_children (miles) : 0;
+
+      milestones = g_array_new (FALSE, FALSE, sizeof (int));
+      for (gsize i = 0; i < n; i++)
+        {
+          g_autoptr(GVariant) child = g_variant_get_child_value (miles, i);
+          gint64 v;
+
+          if (!gnn_lr_variant_get_integer (child, &v) || v < G_MININT || v > G_MAXINT)
+            goto bad_milestones;
+          g_array_append_vals (milestones, &(int) { (int) v }, 1);
+        }
+      if (!g_variant_is_of_type (miles, G_VARIANT_TYPE_ARRAY) || n != self->milestones->len)
+        goto bad_milestones;
+    }
+  if (scheds)
+    {
+      if (!g_variant_is_of_type (scheds, G_VARIANT_TYPE_ARRAY) ||
+          g_variant_n_children (scheds) != self->schedulers->len)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "\"_schedulers\" in the loaded scheduler state is a '%s', expected a list "
+                       "of the states of the %u schedulers", g_variant_get_type_string (scheds),
+                       self->schedulers->len);
+          return FALSE;
+        }
+    }
+  if (!GNN_LR_SCHEDULER_CLASS (gnn_sequential_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  for (guint i = 0; scheds && i < self->schedulers->len; i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (scheds, i);
+
+      while (g_variant_is_of_type (child, G_VARIANT_TYPE_VARIANT))
+        {
+          GVariant *inner = g_variant_get_variant (child);
+
+          g_variant_unref (child);
+          child = inner;
+        }
+      if (!gnn_lr_scheduler_load_state_dict (g_ptr_array_index (self->schedulers, i), child, error))
+        {
+          g_prefix_error (error, "scheduler %u of the SequentialLR: ", i);
+          return FALSE;
+        }
+    }
+  if (milestones)
+    {
+      g_array_unref (self->milestones);
+      self->milestones = g_steal_pointer (&milestones);
+    }
+  return TRUE;
+
+bad_milestones:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "\"_milestones\" in the loaded scheduler state is a '%s', expected a list of %u "
+               "integers", g_variant_get_type_string (miles), self->milestones->len);
+  return FALSE;
+}
+
+static void
+gnn_sequential_lr_class_init (GnnSequentialLRClass *klass)
+{
+  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+
+  G_OBJECT_CLASS (klass)->finalize = gnn_sequential_lr_finalize;
+  sched_class->save_state = gnn_sequential_lr_save_state;
+  sched_class->load_state = gnn_sequential_lr_load_state;
+  hooks->init = gnn_sequential_lr_init_hook;
+  hooks->step = gnn_sequential_lr_step_hook;
+}
+
+static void
+gnn_sequential_lr_init (GnnSequentialLR *self)
+{
+  self->schedulers = g_ptr_array_new_with_free_func (g_object_unref);
+  self->milestones = g_array_new (FALSE, FALSE, sizeof (int));
+}
+
+/**
+ * gnn_sequential_lr_new:
+ * @optimizer: the optimizer of every scheduler
+ * @schedulers: (array length=n_schedulers): the schedulers, in the order they run
+ * @n_schedulers: the number of schedulers, at least one
+ * @milestones: (array length=n_milestones) (nullable): the epochs at which the next
+ *   scheduler takes over
+ * @n_milestones: the number of milestones: one less than @n_schedulers
+ * @last_epoch: -1 for a new schedule
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that runs @schedulers one after the other (`SequentialLR (optimizer,
+ * schedulers, milestones, last_epoch)`): it resets the groups' rates to their initial
+ * values, undoes the initial steps of @schedulers and performs that of the first.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set, with
+ *   PyTorch's messages: no scheduler, a scheduler of another optimizer, or a number of
+ *   milestones that is not one less than the number of schedulers
+ */
+GnnSequentialLR *
+gnn_sequential_lr_new (GnnOptimizer    *optimizer,
+                       GnnLRScheduler **schedulers,
+                       guint            n_schedulers,
+                       const int       *milestones,
+                       guint            n_milestones,
+                       int              last_epoch,
+                       GError         **error)
+{
+  GnnSequentialLR *self;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (schedulers != NULL || n_schedulers == 0, NULL);
+  g_return_val_if_fail (milestones != NULL || n_milestones == 0, NULL);
+  for (guint i = 0; i < n_schedulers; i++)
+    g_return_val_if_fail (GNN_IS_LR_SCHEDULER (schedulers[i]), NULL);
+  self = g_object_new (GNN_TYPE_SEQUENTIAL_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
+  for (guint i = 0; i < n_schedulers; i++)
+    g_ptr_array_add (self->schedulers, g_object_ref (schedulers[i]));
+  g_array_append_vals (self->milestones, milestones, n_milestones);
+  return gnn_lr_scheduler_finish_new (self, error);
+}
+
+/**
+ * gnn_sequential_lr_get_n_schedulers:
+ * @self: a scheduler
+ *
+ * The number of schedulers it runs.
+ *
+ * Returns: the number of schedulers
+ */
+guint
+gnn_sequential_lr_get_n_schedulers (GnnSequentialLR *self)
+{
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL_LR (self), 0);
+  return self->schedulers->len;
+}
+
+/**
+ * gnn_sequential_lr_get_scheduler:
+ * @self: a scheduler
+ * @index: the position of a scheduler
+ *
+ * One of the schedulers it runs (`_schedulers[index]`).
+ *
+ * Returns: (transfer none): the scheduler
+ */
+GnnLRScheduler *
+gnn_sequential_lr_get_scheduler (GnnSequentialLR *self,
+                                 guint            index)
+{
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL_LR (self), NULL);
+  g_return_val_if_fail (index < self->schedulers->len, NULL);
+  return g_ptr_array_index (self->schedulers, index);
+}
+
+/**
+ * gnn_sequential_lr_get_milestones:
+ * @self: a scheduler
+ * @n_milestones: (out): return location for the number of milestones
+ *
+ * The milestones (`_milestones`).
+ *
+ * Returns: (array length=n_milestones) (transfer full) (nullable): the milestones
+ */
+int *
+gnn_sequential_lr_get_milestones (GnnSequentialLR *self,
+                                  guint           *n_milestones)
+{
+  g_return_val_if_fail (n_milestones != NULL, NULL);
+  *n_milestones = 0;
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL_LR (self), NULL);
+  *n_milestones = self->milestones->len;
+  if (self->milestones->len == 0)
+    return NULL;
+  return g_memdup2 (self->milestones->data, self->milestones->len * sizeof (int));
+}
