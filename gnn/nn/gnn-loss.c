@@ -444,6 +444,7 @@ typedef struct {
   GnnTensor *weights; /* input's dtype, target's shape */
   GnnTensor *kept;    /* input's dtype, target's shape: 1 where not ignored */
   double     weight_sum;
+  GnnTensor *weight_sum_t; /* on a device: the sum of the weights, 0-d, instead of weight_sum */
 } ClassTargets;
 
 static void
@@ -452,6 +453,7 @@ class_targets_clear (ClassTargets *ct)
   g_clear_object (&ct->index);
   g_clear_object (&ct->weights);
   g_clear_object (&ct->kept);
+  g_clear_object (&ct->weight_sum_t);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ClassTargets, class_targets_clear)
@@ -506,6 +508,47 @@ to_device_of (GnnTensor **t,
   return TRUE;
 }
 
+/* The targets of a tensor on a device, read there with device ops so a training step copies
+ * nothing to the host: targets equal to @ignore_index get weight 0 and index 0. Out-of-range
+ * targets are not detected (the gather then reads 0), as CUDA kernels cannot report them
+ * without a synchronisation; PyTorch asserts on the device instead. */
+static gboolean
+class_targets_init_on_device (ClassTargets *ct,
+                              GnnTensor    *input,
+                              GnnTensor    *target,
+                              GnnTensor    *weight,
+                              gint64        ignore_index,
+                              guint         nt,
+                              GError      **error)
+{
+  GnnDtype dtype = gnn_tensor_get_dtype (input);
+  g_autoptr(GnnTensor) keep = NULL, keep64 = NULL, safe = NULL, flat = NULL, picked = NULL,
+    picked_shaped = NULL;
+  guint n_st;
+  const gint64 *st = gnn_tensor_get_shape (target, &n_st);
+
+  if ((keep = gnn_tensor_ne_scalar (target, (double) ignore_index, error)) == NULL ||
+      (keep64 = gnn_tensor_to_dtype (keep, GNN_DTYPE_INT64, error)) == NULL ||
+      (safe = gnn_tensor_mul (target, keep64, error)) == NULL ||
+      (ct->index = gnn_tensor_unsqueeze (safe, ct->class_dim, error)) == NULL ||
+      (ct->kept = gnn_tensor_to_dtype (keep, dtype, error)) == NULL)
+    goto fail;
+  if (weight == NULL)
+    ct->weights = g_object_ref (ct->kept);
+  else if ((flat = gnn_tensor_reshape (safe, (const gint64[]) { -1 }, 1, error)) == NULL ||
+           (picked = gnn_tensor_index_select (weight, 0, flat, error)) == NULL ||
+           (picked_shaped = gnn_tensor_reshape (picked, st, nt, error)) == NULL ||
+           (ct->weights = gnn_tensor_mul (picked_shaped, ct->kept, error)) == NULL)
+    goto fail;
+  if ((ct->weight_sum_t = gnn_tensor_sum_all (ct->weights, error)) == NULL)
+    goto fail;
+  return TRUE;
+
+fail:
+  class_targets_clear (ct);
+  return FALSE;
+}
+
 static gboolean
 class_targets_init (ClassTargets *ct,
                     GnnTensor    *input,
@@ -558,6 +601,8 @@ class_targets_init (ClassTargets *ct,
   ct->n_classes = si[ct->class_dim];
   if (!check_class_weight (input, weight, ct->n_classes, error))
     return FALSE;
+  if (!gnn_tensor_priv (target)->storage->entry->funcs->is_host)
+    return class_targets_init_on_device (ct, input, target, weight, ignore_index, nt, error);
   if (weight != NULL && (wd = gnn_tensor_to_doubles (weight, NULL, error)) == NULL)
     return FALSE;
   if ((cls = gnn_tensor_to_int64s (target, &n, error)) == NULL && n > 0)
@@ -617,6 +662,17 @@ weighted_mean (GnnTensor *loss,
   return gnn_tensor_div_scalar (total, weight_sum, error);
 }
 
+/* the sum of @loss divided by a 0-d tensor of weights (NaN when it is 0, as 0 / 0) */
+static GnnTensor *
+weighted_mean_t (GnnTensor *loss,
+                 GnnTensor *weight_sum,
+                 GError   **error)
+{
+  g_autoptr(GnnTensor) total = gnn_tensor_sum_all (loss, error);
+
+  return total ? gnn_tensor_div (total, weight_sum, error) : NULL;
+}
+
 /* the NLL loss of log-probabilities @logp for read targets @ct */
 static GnnTensor *
 nll_from_targets (GnnTensor    *logp,
@@ -635,7 +691,8 @@ nll_from_targets (GnnTensor    *logp,
     {
     case GNN_REDUCTION_MEAN:
       /* divided by the weights of the targets used */
-      return weighted_mean (loss, ct->weight_sum, error);
+      return ct->weight_sum_t ? weighted_mean_t (loss, ct->weight_sum_t, error)
+                              : weighted_mean (loss, ct->weight_sum, error);
     case GNN_REDUCTION_SUM:
       return gnn_tensor_sum_all (loss, error);
     default:
@@ -732,7 +789,8 @@ cross_entropy_indices (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
   switch (reduction)
     {
     case GNN_REDUCTION_MEAN:
-      red = weighted_mean (kept, ct.weight_sum, error);
+      red = ct.weight_sum_t ? weighted_mean_t (kept, ct.weight_sum_t, error)
+                            : weighted_mean (kept, ct.weight_sum, error);
       break;
     case GNN_REDUCTION_SUM:
       red = gnn_tensor_sum_all (kept, error);

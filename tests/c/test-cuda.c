@@ -1483,6 +1483,70 @@ test_no_transfers (void)
   g_assert_cmpfloat (after, <, before);
 }
 
+/* The same with the pieces a real training step uses: cross-entropy on class targets (read
+ * on the device, not copied to the host), and GnnSGD with momentum and weight decay. */
+static void
+test_no_transfers_cross_entropy_sgd (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = NULL;
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnParamGroup) group = NULL;
+  g_autoptr(GnnTensor) xh = NULL, x = NULL, target = NULL, target_cpu = NULL;
+  GnnModule *layers[3];
+  guint64 tr0 = 0, tr1 = 0, al0 = 0, al1 = 0;
+  double losses[2] = { 0, 0 };
+
+  REQUIRE_DEVICE ();
+  layers[0] = GNN_MODULE (gnn_linear_new (32, 64, TRUE, &error));
+  layers[1] = GNN_MODULE (gnn_relu_new ());
+  layers[2] = GNN_MODULE (gnn_linear_new (64, 10, TRUE, &error));
+  g_assert_no_error (error);
+  model = GNN_MODULE (gnn_sequential_new (layers, 3));
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (layers[i]);
+  g_assert_true (gnn_module_to_device (model, "cuda", &error));
+  group = gnn_param_group_new_from_module (model);
+  opt = gnn_sgd_new (group, 0.05, 0.9, 0, 1e-4, FALSE, FALSE, &error);
+  g_assert_no_error (error);
+  xh = random_cpu (2, GNN_TEST_SHAPE (16, 32), GNN_DTYPE_FLOAT32, -1, 1, 5);
+  target_cpu = gnn_tensor_new_randint (0, 10, GNN_TEST_SHAPE (16), 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  x = to_cuda (xh);
+  target = to_cuda (target_cpu);
+
+  for (guint s = 0; s < 9; s++)
+    {
+      g_autoptr(GnnTensor) y = NULL, loss = NULL;
+
+      if (s == 4)
+        {
+          tr0 = backend_counter ("host-transfers");
+          al0 = backend_counter ("device-allocations");
+        }
+      gnn_optimizer_zero_grad (opt, TRUE);
+      y = gnn_module_forward_tensor (model, x, &error);
+      loss = gnn_cross_entropy (y, target, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
+      g_assert_no_error (error);
+      g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
+      g_assert_true (gnn_optimizer_step (opt, &error));
+      g_assert_no_error (error);
+      if (s == 8)
+        {
+          tr1 = backend_counter ("host-transfers");
+          al1 = backend_counter ("device-allocations");
+          losses[1] = gnn_tensor_item (loss, &error);
+        }
+      if (s == 0)
+        losses[0] = gnn_tensor_item (loss, &error);
+    }
+  g_test_message ("5 steps (cross-entropy, SGD): %" G_GUINT64_FORMAT " host transfers, %" G_GUINT64_FORMAT
+                  " device allocations; loss %.5f -> %.5f", tr1 - tr0, al1 - al0, losses[0], losses[1]);
+  g_assert_cmpuint (tr1 - tr0, ==, 0);
+  g_assert_cmpuint (al1 - al0, ==, 0);
+  g_assert_cmpfloat (losses[1], <, losses[0]);
+}
+
 static void
 test_describe (void)
 {
@@ -1550,6 +1614,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/module-to", test_module_to);
   g_test_add_func ("/cuda/mixing-devices", test_mixing_devices);
   g_test_add_func ("/cuda/no-transfers", test_no_transfers);
+  g_test_add_func ("/cuda/no-transfers-cross-entropy-sgd", test_no_transfers_cross_entropy_sgd);
 
   {
     int ret = g_test_run ();
