@@ -1,0 +1,897 @@
+/* gnn-module-json.c: the module tree as JSON
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A module is the object
+ *
+ *   {"type": "GnnLinear", "training": true,
+ *    "properties": {"in-features": 4, "out-features": 2, "bias": true, "dtype": "float32"},
+ *    "children": [{"name": "0", "module": {...}}, ...]}
+ *
+ * "properties" holds every property of the module's class that is readable and writable and
+ * of a type JSON can carry (booleans, numbers, strings, enums by nick, flags by nicks joined
+ * with '|', variants); GnnModule's own properties (training, device) are left out, training is
+ * the top-level member. Children come in registration order; a child name registered as NULL
+ * has "module": null; a module registered twice in the tree is written where it comes first,
+ * and later as {"shared": "<dotted path of the first place>"}. Parameters and buffers are not in the JSON: they go to safetensors.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-module-json-private.h"
+#include "nn/gnn-module-private.h"
+
+/* deeper trees are refused rather than walked on the stack */
+#define MAX_DEPTH 200
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+static gboolean
+property_is_saved (GParamSpec *pspec)
+{
+  GType t = G_TYPE_FUNDAMENTAL (pspec->value_type);
+
+  if (pspec->owner_type == GNN_TYPE_MODULE ||
+      (pspec->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) != (G_PARAM_READABLE | G_PARAM_WRITABLE) ||
+      (pspec->flags & G_PARAM_DEPRECATED))
+    return FALSE;
+  switch (t)
+    {
+    case G_TYPE_BOOLEAN: case G_TYPE_CHAR: case G_TYPE_UCHAR: case G_TYPE_INT: case G_TYPE_UINT:
+    case G_TYPE_LONG: case G_TYPE_ULONG: case G_TYPE_INT64: case G_TYPE_UINT64:
+    case G_TYPE_FLOAT: case G_TYPE_DOUBLE: case G_TYPE_STRING: case G_TYPE_ENUM: case G_TYPE_FLAGS:
+    case G_TYPE_VARIANT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static JsonNode *
+double_node (double d)
+{
+  if (isnan (d))
+    return json_node_init_string (json_node_alloc (), "nan");
+  if (isinf (d))
+    return json_node_init_string (json_node_alloc (), d > 0 ? "inf" : "-inf");
+  return json_node_init_double (json_node_alloc (), d);
+}
+
+static JsonNode *
+value_to_node (GParamSpec *pspec, const GValue *v)
+{
+  switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
+    {
+    case G_TYPE_BOOLEAN: return json_node_init_boolean (json_node_alloc (), g_value_get_boolean (v));
+    case G_TYPE_CHAR:    return json_node_init_int (json_node_alloc (), g_value_get_schar (v));
+    case G_TYPE_UCHAR:   return json_node_init_int (json_node_alloc (), g_value_get_uchar (v));
+    case G_TYPE_INT:     return json_node_init_int (json_node_alloc (), g_value_get_int (v));
+    case G_TYPE_UINT:    return json_node_init_int (json_node_alloc (), g_value_get_uint (v));
+    case G_TYPE_LONG:    return json_node_init_int (json_node_alloc (), g_value_get_long (v));
+    case G_TYPE_ULONG:   return json_node_init_int (json_node_alloc (), (gint64) g_value_get_ulong (v));
+    case G_TYPE_INT64:   return json_node_init_int (json_node_alloc (), g_value_get_int64 (v));
+    case G_TYPE_UINT64:  return json_node_init_int (json_node_alloc (), (gint64) g_value_get_uint64 (v));
+    case G_TYPE_FLOAT:   return double_node (g_value_get_float (v));
+    case G_TYPE_DOUBLE:  return double_node (g_value_get_double (v));
+    case G_TYPE_STRING:
+      if (g_value_get_string (v) == NULL)
+        return json_node_init_null (json_node_alloc ());
+      return json_node_init_string (json_node_alloc (), g_value_get_string (v));
+    case G_TYPE_ENUM:
+      {
+        GEnumClass *klass = g_type_class_peek (pspec->value_type);
+        GEnumValue *ev = g_enum_get_value (klass, g_value_get_enum (v));
+        if (ev == NULL)
+          return json_node_init_int (json_node_alloc (), g_value_get_enum (v));
+        return json_node_init_string (json_node_alloc (), ev->value_nick);
+      }
+    case G_TYPE_FLAGS:
+      {
+        GFlagsClass *klass = g_type_class_peek (pspec->value_type);
+        guint flags = g_value_get_flags (v);
+        GString *s = g_string_new (NULL);
+        JsonNode *node;
+
+        for (guint i = 0; i < klass->n_values; i++)
+          {
+            GFlagsValue *fv = &klass->values[i];
+            if (fv->value != 0 && (flags & fv->value) == fv->value)
+              {
+                if (s->len)
+                  g_string_append_c (s, '|');
+                g_string_append (s, fv->value_nick);
+                flags &= ~fv->value;
+              }
+          }
+        node = json_node_init_string (json_node_alloc (), s->str);
+        g_string_free (s, TRUE);
+        return node;
+      }
+    case G_TYPE_VARIANT:
+      {
+        GVariant *variant = g_value_get_variant (v);
+        GParamSpecVariant *vspec = G_PARAM_SPEC_VARIANT (pspec);
+
+        if (variant == NULL)
+          return json_node_init_null (json_node_alloc ());
+        if (g_variant_type_is_definite (vspec->type))
+          return json_gvariant_serialize (variant);
+        /* an indefinite type: the text keeps the value's type */
+        {
+          g_autofree char *text = g_variant_print (variant, TRUE);
+          return json_node_init_string (json_node_alloc (), text);
+        }
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* @seen: module → the dotted path where it was first written */
+static JsonNode *
+module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth, GError **error)
+{
+  g_autoptr(JsonObject) obj = json_object_new ();
+  g_autoptr(JsonObject) props = json_object_new ();
+  g_autoptr(JsonArray) children = json_array_new ();
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n;
+
+  if (depth > MAX_DEPTH)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "the module tree is deeper than %d levels (or holds a cycle)", MAX_DEPTH);
+      return NULL;
+    }
+  if (!gnn_module_ensure_setup (self, error))
+    return NULL;
+  json_object_set_string_member (obj, "type", G_OBJECT_TYPE_NAME (self));
+  json_object_set_boolean_member (obj, "training", priv->training);
+
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (self), &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) v = G_VALUE_INIT;
+
+      if (!property_is_saved (pspecs[i]))
+        continue;
+      g_value_init (&v, pspecs[i]->value_type);
+      g_object_get_property (G_OBJECT (self), pspecs[i]->name, &v);
+      json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
+    }
+  json_object_set_object_member (obj, "properties", g_steal_pointer (&props));
+
+  for (guint i = 0; i < priv->modules->len; i++)
+    {
+      GnnModuleSlot *s = priv->modules->pdata[i];
+      JsonObject *child = json_object_new ();
+
+      json_object_set_string_member (child, "name", s->name);
+      if (s->value == NULL)
+        json_object_set_null_member (child, "module");
+      else if (g_hash_table_contains (seen, s->value))
+        {
+          /* a module registered twice in the tree is written once, then referred to */
+          JsonObject *ref = json_object_new ();
+          json_object_set_string_member (ref, "shared", g_hash_table_lookup (seen, s->value));
+          json_object_set_object_member (child, "module", ref);
+        }
+      else
+        {
+          g_autofree char *cpath = path[0] ? g_strconcat (path, ".", s->name, NULL) : g_strdup (s->name);
+          JsonNode *node;
+
+          g_hash_table_insert (seen, s->value, g_strdup (cpath));
+          node = module_to_node (GNN_MODULE (s->value), cpath, seen, depth + 1, error);
+          if (node == NULL)
+            {
+              json_object_unref (child);
+              return NULL;
+            }
+          json_object_set_member (child, "module", node);
+        }
+      json_array_add_object_element (children, child);
+    }
+  json_object_set_array_member (obj, "children", g_steal_pointer (&children));
+  return json_node_init_object (json_node_alloc (), obj);
+}
+
+/*
+ * gnn_module_to_json_node:
+ *
+ * The module tree of @self as a JSON object node (see the top of this file), or %NULL with
+ * @error set (a setup that failed, a tree too deep).
+ */
+JsonNode *
+gnn_module_to_json_node (GnnModule *self,
+                         GError   **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_hash_table_insert (seen, self, g_strdup (""));
+  return module_to_node (self, "", seen, 0, error);
+}
+
+/**
+ * gnn_module_to_json:
+ * @self: a module
+ * @pretty: whether to indent the text
+ * @error: return location for a #GError
+ *
+ * The architecture of the module tree as JSON text, which
+ * [func@Gnn.Module.new_from_json] rebuilds. Each module is an object
+ *
+ * ```json
+ * {"type": "GnnLinear", "training": true,
+ *  "properties": {"in-features": 4, "out-features": 2, "bias": true, "dtype": "float32"},
+ *  "children": [{"name": "0", "module": {...}}, ...]}
+ * ```
+ *
+ * with its GType name, its training flag, every property of its class that is readable and
+ * writable and of a type JSON can carry (booleans, numbers, strings, enums by nick, flags by
+ * nicks joined with `|`, variants: definite types as json-glib serializes them, others as
+ * their printed text with types; a NaN or infinite number as the string `"nan"`, `"inf"` or
+ * `"-inf"`), and its submodules in registration order (`"module": null` for a name
+ * registered as %NULL). A module registered at several places of the tree is written at the
+ * first, and at the others as `{"shared": "<dotted path of the first>"}`, so that the
+ * rebuilt tree shares it too. Properties holding objects or boxed
+ * values (such as a loss's `weight` tensor) are not saved, nor are
+ * [class@Gnn.Module]'s own `training` (a member of its own) and `device`. Parameters and
+ * buffers are not in the JSON: save them with [method@Gnn.Module.state_dict] and
+ * [func@Gnn.safetensors_save], or with a [class@Gnn.Checkpoint].
+ *
+ * Returns: (transfer full): the JSON text, or %NULL with @error set (a module whose setup
+ *   failed, a tree deeper than 200 levels)
+ */
+char *
+gnn_module_to_json (GnnModule *self,
+                    gboolean   pretty,
+                    GError   **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonGenerator) gen = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  node = gnn_module_to_json_node (self, error);
+  if (node == NULL)
+    return NULL;
+  gen = json_generator_new ();
+  json_generator_set_pretty (gen, pretty);
+  json_generator_set_root (gen, node);
+  return json_generator_to_data (gen, NULL);
+}
+
+/* ---- reading ------------------------------------------------------------------------- */
+
+static const char *
+node_kind (JsonNode *node)
+{
+  if (node == NULL)
+    return "nothing";
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT: return "an object";
+    case JSON_NODE_ARRAY: return "an array";
+    case JSON_NODE_NULL: return "null";
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_BOOLEAN: return "a boolean";
+        case G_TYPE_INT64: return "an integer";
+        case G_TYPE_DOUBLE: return "a number";
+        case G_TYPE_STRING: return "a string";
+        default: return "a value";
+        }
+    default:
+      return "a value";
+    }
+}
+
+static gboolean
+fail (GError **error, const char *where, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError **error, const char *where, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "module JSON at %s: %s", where, msg);
+  return FALSE;
+}
+
+static gboolean
+is_value (JsonNode *node, GType type)
+{
+  return node && JSON_NODE_TYPE (node) == JSON_NODE_VALUE && json_node_get_value_type (node) == type;
+}
+
+static gboolean
+int_of (JsonNode *node, const char *where, const char *name, const char *expected, gint64 lo, gint64 hi,
+        gint64 *out, GError **error)
+{
+  gint64 i;
+
+  if (!is_value (node, G_TYPE_INT64))
+    return fail (error, where, "property '%s' expects %s, found %s", name, expected, node_kind (node));
+  i = json_node_get_int (node);
+  if (i < lo || i > hi)
+    return fail (error, where, "property '%s' expects %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+                 ", found %" G_GINT64_FORMAT, name, expected, lo, hi, i);
+  *out = i;
+  return TRUE;
+}
+
+/* @node (a JSON member) as a value of @pspec's type in @v (initialised here) */
+static gboolean
+node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, GError **error)
+{
+  const char *name = pspec->name;
+  gint64 i;
+
+  g_value_init (v, pspec->value_type);
+  switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
+    {
+    case G_TYPE_BOOLEAN:
+      if (!is_value (node, G_TYPE_BOOLEAN))
+        return fail (error, where, "property '%s' expects a boolean, found %s", name, node_kind (node));
+      g_value_set_boolean (v, json_node_get_boolean (node));
+      break;
+    case G_TYPE_CHAR:
+      if (!int_of (node, where, name, "an integer", G_MININT8, G_MAXINT8, &i, error))
+        return FALSE;
+      g_value_set_schar (v, (gint8) i);
+      break;
+    case G_TYPE_UCHAR:
+      if (!int_of (node, where, name, "an integer", 0, G_MAXUINT8, &i, error))
+        return FALSE;
+      g_value_set_uchar (v, (guint8) i);
+      break;
+    case G_TYPE_INT:
+      if (!int_of (node, where, name, "an integer", G_MININT, G_MAXINT, &i, error))
+        return FALSE;
+      g_value_set_int (v, (int) i);
+      break;
+    case G_TYPE_UINT:
+      if (!int_of (node, where, name, "an integer", 0, G_MAXUINT, &i, error))
+        return FALSE;
+      g_value_set_uint (v, (guint) i);
+      break;
+    case G_TYPE_LONG:
+      if (!int_of (node, where, name, "an integer", G_MINLONG, G_MAXLONG, &i, error))
+        return FALSE;
+      g_value_set_long (v, (glong) i);
+      break;
+    case G_TYPE_ULONG:
+      if (!int_of (node, where, name, "an integer", 0, G_MAXINT64, &i, error))
+        return FALSE;
+      g_value_set_ulong (v, (gulong) i);
+      break;
+    case G_TYPE_INT64:
+      if (!int_of (node, where, name, "an integer", G_MININT64, G_MAXINT64, &i, error))
+        return FALSE;
+      g_value_set_int64 (v, i);
+      break;
+    case G_TYPE_UINT64:
+      if (!int_of (node, where, name, "an integer", 0, G_MAXINT64, &i, error))
+        return FALSE;
+      g_value_set_uint64 (v, (guint64) i);
+      break;
+    case G_TYPE_FLOAT:
+    case G_TYPE_DOUBLE:
+      {
+        double d;
+
+        if (is_value (node, G_TYPE_DOUBLE))
+          d = json_node_get_double (node);
+        else if (is_value (node, G_TYPE_INT64))
+          d = (double) json_node_get_int (node);
+        else if (is_value (node, G_TYPE_STRING) && g_str_equal (json_node_get_string (node), "nan"))
+          d = NAN;
+        else if (is_value (node, G_TYPE_STRING) && g_str_equal (json_node_get_string (node), "inf"))
+          d = INFINITY;
+        else if (is_value (node, G_TYPE_STRING) && g_str_equal (json_node_get_string (node), "-inf"))
+          d = -INFINITY;
+        else
+          return fail (error, where, "property '%s' expects a number, found %s", name, node_kind (node));
+        if (G_TYPE_FUNDAMENTAL (pspec->value_type) == G_TYPE_FLOAT)
+          g_value_set_float (v, (float) d);
+        else
+          g_value_set_double (v, d);
+      }
+      break;
+    case G_TYPE_STRING:
+      if (JSON_NODE_HOLDS_NULL (node))
+        g_value_set_string (v, NULL);
+      else if (is_value (node, G_TYPE_STRING))
+        g_value_set_string (v, json_node_get_string (node));
+      else
+        return fail (error, where, "property '%s' expects a string or null, found %s", name, node_kind (node));
+      break;
+    case G_TYPE_ENUM:
+      {
+        GEnumClass *klass = g_type_class_peek (pspec->value_type);
+        GEnumValue *ev;
+
+        if (!is_value (node, G_TYPE_STRING))
+          return fail (error, where, "property '%s' expects the nick of a %s value, found %s", name,
+                       g_type_name (pspec->value_type), node_kind (node));
+        ev = g_enum_get_value_by_nick (klass, json_node_get_string (node));
+        if (ev == NULL)
+          ev = g_enum_get_value_by_name (klass, json_node_get_string (node));
+        if (ev == NULL)
+          return fail (error, where, "property '%s' expects the nick of a %s value, found '%s'", name,
+                       g_type_name (pspec->value_type), json_node_get_string (node));
+        g_value_set_enum (v, ev->value);
+      }
+      break;
+    case G_TYPE_FLAGS:
+      {
+        GFlagsClass *klass = g_type_class_peek (pspec->value_type);
+        g_auto(GStrv) nicks = NULL;
+        guint flags = 0;
+
+        if (!is_value (node, G_TYPE_STRING))
+          return fail (error, where, "property '%s' expects %s nicks joined with '|', found %s", name,
+                       g_type_name (pspec->value_type), node_kind (node));
+        nicks = g_strsplit (json_node_get_string (node), "|", -1);
+        for (guint k = 0; nicks[k]; k++)
+          {
+            GFlagsValue *fv;
+            if (nicks[k][0] == '\0')
+              continue;
+            fv = g_flags_get_value_by_nick (klass, nicks[k]);
+            if (fv == NULL)
+              return fail (error, where, "property '%s' expects %s nicks, found '%s'", name,
+                           g_type_name (pspec->value_type), nicks[k]);
+            flags |= fv->value;
+          }
+        g_value_set_flags (v, flags);
+      }
+      break;
+    case G_TYPE_VARIANT:
+      {
+        const GVariantType *type = G_PARAM_SPEC_VARIANT (pspec)->type;
+        g_autoptr(GVariant) variant = NULL;
+        g_autofree char *tstr = g_variant_type_dup_string (type);
+        GError *local = NULL;
+
+        if (JSON_NODE_HOLDS_NULL (node))
+          break;
+        if (g_variant_type_is_definite (type))
+          {
+            variant = json_gvariant_deserialize (node, tstr, &local);
+            if (variant == NULL)
+              {
+                fail (error, where, "property '%s' expects a value of type '%s', found %s (%s)", name, tstr,
+                      node_kind (node), local ? local->message : "no value");
+                g_clear_error (&local);
+                return FALSE;
+              }
+            g_variant_ref_sink (variant);
+          }
+        else
+          {
+            if (!is_value (node, G_TYPE_STRING))
+              return fail (error, where, "property '%s' expects a GVariant text of type '%s', found %s", name,
+                           tstr, node_kind (node));
+            variant = g_variant_parse (NULL, json_node_get_string (node), NULL, NULL, &local);
+            if (variant == NULL)
+              {
+                fail (error, where, "property '%s' expects a GVariant text of type '%s', found '%s' (%s)", name,
+                      tstr, json_node_get_string (node), local->message);
+                g_clear_error (&local);
+                return FALSE;
+              }
+          }
+        if (!g_variant_is_of_type (variant, type))
+          return fail (error, where, "property '%s' expects a value of type '%s', found one of type '%s'", name,
+                       tstr, g_variant_get_type_string (variant));
+        g_value_set_variant (v, variant);
+      }
+      break;
+    default:
+      return fail (error, where, "property '%s' of type %s cannot be read from JSON", name,
+                   g_type_name (pspec->value_type));
+    }
+  if (g_param_value_validate (pspec, v))
+    {
+      g_autofree char *text = g_strdup_value_contents (v);
+      return fail (error, where, "property '%s' has a value out of its range: %s", name, text);
+    }
+  return TRUE;
+}
+
+typedef struct {
+  gboolean skip_init;
+  GHashTable *by_path;   /* dotted path → module (borrowed: the tree holds them) */
+} Reader;
+
+static GnnModule *node_to_module (JsonNode *node, const char *where, const char *path, guint depth, Reader *r,
+                                  GError **error);
+
+static JsonObject *
+object_of (JsonNode *node, const char *where, const char *what, GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      fail (error, where, "expected %s (an object), found %s", what, node_kind (node));
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+/* Sets the read-write properties of the existing module @m (made by its parent's setup) from
+ * @props, and checks that the construct-only ones hold the values @props gives. */
+static gboolean
+apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **error)
+{
+  GObjectClass *klass = G_OBJECT_GET_CLASS (m);
+  g_autoptr(GList) members = json_object_get_members (props);
+
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *name = l->data;
+      GParamSpec *pspec = g_object_class_find_property (klass, name);
+      g_auto(GValue) v = G_VALUE_INIT;
+
+      if (pspec == NULL || !property_is_saved (pspec))
+        return fail (error, where, "%s has no readable and writable property '%s'", G_OBJECT_TYPE_NAME (m), name);
+      if (!node_to_value (pspec, json_object_get_member (props, name), where, &v, error))
+        return FALSE;
+      if (pspec->flags & G_PARAM_CONSTRUCT_ONLY)
+        {
+          g_auto(GValue) current = G_VALUE_INIT;
+
+          g_value_init (&current, pspec->value_type);
+          g_object_get_property (G_OBJECT (m), name, &current);
+          if (g_param_values_cmp (pspec, &current, &v) != 0)
+            {
+              g_autofree char *want = g_strdup_value_contents (&v);
+              g_autofree char *have = g_strdup_value_contents (&current);
+              return fail (error, where, "the %s its parent made has %s = %s, the JSON says %s",
+                           G_OBJECT_TYPE_NAME (m), name, have, want);
+            }
+        }
+      else
+        g_object_set_property (G_OBJECT (m), name, &v);
+    }
+  return TRUE;
+}
+
+/* The children of @m from the JSON array @children (see the top of the file), then the
+ * training flag. */
+static gboolean
+fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *path, guint depth, Reader *r,
+               GError **error)
+{
+  GnnModulePrivate *priv = gnn_module_priv (m);
+  JsonNode *cnode = json_object_get_member (obj, "children");
+  JsonNode *tnode = json_object_get_member (obj, "training");
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  JsonArray *children;
+  guint n;
+
+  if (cnode && !JSON_NODE_HOLDS_NULL (cnode) && !JSON_NODE_HOLDS_ARRAY (cnode))
+    return fail (error, where, "expected \"children\" to be an array, found %s", node_kind (cnode));
+  if (tnode && !is_value (tnode, G_TYPE_BOOLEAN))
+    return fail (error, where, "expected \"training\" to be a boolean, found %s", node_kind (tnode));
+  children = cnode && JSON_NODE_HOLDS_ARRAY (cnode) ? json_node_get_array (cnode) : NULL;
+  n = children ? json_array_get_length (children) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *cwhere = g_strdup_printf ("%s.children[%u]", where, i);
+      g_autofree char *mwhere = NULL;
+      g_autofree char *cpath = NULL;
+      JsonNode *shared = NULL;
+      JsonObject *child = object_of (json_array_get_element (children, i), cwhere, "a child", error);
+      JsonNode *name_node, *mnode;
+      const char *name;
+      GnnModuleSlot *slot;
+
+      if (child == NULL)
+        return FALSE;
+      name_node = json_object_get_member (child, "name");
+      if (!is_value (name_node, G_TYPE_STRING))
+        return fail (error, cwhere, "expected \"name\" to be a string, found %s", node_kind (name_node));
+      name = json_node_get_string (name_node);
+      for (guint k = 0; k < order->len; k++)
+        if (g_str_equal (order->pdata[k], name))
+          return fail (error, cwhere, "the child name '%s' appears twice", name);
+      mwhere = g_strdup_printf ("%s.module", cwhere);
+      cpath = path[0] ? g_strconcat (path, ".", name, NULL) : g_strdup (name);
+      mnode = json_object_get_member (child, "module");
+      slot = gnn_module_find_slot (priv->modules, name);
+      if (mnode && JSON_NODE_HOLDS_OBJECT (mnode))
+        shared = json_object_get_member (json_node_get_object (mnode), "shared");
+
+      if (shared)
+        {
+          /* a module met earlier in the tree, registered here too */
+          GnnModule *same;
+
+          if (!is_value (shared, G_TYPE_STRING))
+            return fail (error, mwhere, "expected \"shared\" to be a string, found %s", node_kind (shared));
+          same = g_hash_table_lookup (r->by_path, json_node_get_string (shared));
+          if (same == NULL)
+            return fail (error, mwhere, "\"shared\" refers to '%s', which is no module built before it",
+                         json_node_get_string (shared));
+          if (slot)
+            g_set_object (&slot->value, G_OBJECT (same));
+          else if (!gnn_module_register_module (m, name, same, error))
+            {
+              g_prefix_error (error, "module JSON at %s: ", cwhere);
+              return FALSE;
+            }
+        }
+      else if (mnode == NULL || JSON_NODE_HOLDS_NULL (mnode))
+        {
+          if (slot)
+            g_clear_object (&slot->value);
+          else if (!gnn_module_register_module (m, name, NULL, error))
+            return FALSE;
+        }
+      else if (slot && slot->value)
+        {
+          /* made by the parent's setup: the JSON describes it, it is not added twice */
+          JsonObject *cobj = object_of (mnode, mwhere, "a module", error);
+          JsonNode *type_node, *props_node;
+          GnnModule *existing = GNN_MODULE (slot->value);
+
+          if (cobj == NULL)
+            return FALSE;
+          type_node = json_object_get_member (cobj, "type");
+          if (!is_value (type_node, G_TYPE_STRING))
+            return fail (error, mwhere, "expected \"type\" to be a string, found %s", node_kind (type_node));
+          if (!g_str_equal (json_node_get_string (type_node), G_OBJECT_TYPE_NAME (existing)))
+            return fail (error, mwhere, "%s made its child '%s' a %s, the JSON says %s", G_OBJECT_TYPE_NAME (m),
+                         name, G_OBJECT_TYPE_NAME (existing), json_node_get_string (type_node));
+          props_node = json_object_get_member (cobj, "properties");
+          if (props_node && !JSON_NODE_HOLDS_NULL (props_node))
+            {
+              JsonObject *props = object_of (props_node, mwhere, "\"properties\"", error);
+              if (props == NULL || !apply_to_existing (existing, props, mwhere, error))
+                return FALSE;
+            }
+          if (depth + 1 > MAX_DEPTH)
+            return fail (error, mwhere, "the tree is deeper than %d levels", MAX_DEPTH);
+          g_hash_table_insert (r->by_path, g_strdup (cpath), existing);
+          if (!fill_children (existing, cobj, mwhere, cpath, depth + 1, r, error))
+            return FALSE;
+        }
+      else
+        {
+          g_autoptr(GnnModule) built = node_to_module (mnode, mwhere, cpath, depth + 1, r, error);
+
+          if (built == NULL)
+            return FALSE;
+          if (slot)
+            g_set_object (&slot->value, G_OBJECT (built));
+          else if (!gnn_module_register_module (m, name, built, error))
+            {
+              g_prefix_error (error, "module JSON at %s: ", cwhere);
+              return FALSE;
+            }
+        }
+      g_ptr_array_add (order, (gpointer) name);
+    }
+
+  /* the JSON is the whole tree: what setup made beyond it goes, the rest takes its order */
+  {
+    g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+
+    for (guint i = 0; i < order->len; i++)
+      for (guint k = 0; k < priv->modules->len; k++)
+        if (g_str_equal (((GnnModuleSlot *) priv->modules->pdata[k])->name, order->pdata[i]))
+          {
+            g_ptr_array_add (ordered, g_ptr_array_steal_index (priv->modules, k));
+            break;
+          }
+    g_ptr_array_set_size (priv->modules, 0);
+    for (guint i = 0; i < ordered->len; i++)
+      g_ptr_array_add (priv->modules, ordered->pdata[i]);
+  }
+
+  if (tnode)
+    priv->training = json_node_get_boolean (tnode);
+  return TRUE;
+}
+
+static GnnModule *
+node_to_module (JsonNode *node, const char *where, const char *path, guint depth, Reader *r, GError **error)
+{
+  JsonObject *obj, *props = NULL;
+  JsonNode *type_node, *props_node;
+  const char *type_name;
+  GType type;
+  g_autoptr(GnnModule) module = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (GValue));
+  g_autoptr(GList) members = NULL;
+  GObjectClass *klass;
+
+  g_array_set_clear_func (values, (GDestroyNotify) g_value_unset);
+  if (depth > MAX_DEPTH)
+    {
+      fail (error, where, "the tree is deeper than %d levels", MAX_DEPTH);
+      return NULL;
+    }
+  if (!(obj = object_of (node, where, "a module", error)))
+    return NULL;
+  type_node = json_object_get_member (obj, "type");
+  if (!is_value (type_node, G_TYPE_STRING))
+    {
+      fail (error, where, "expected \"type\" to be a string, found %s", node_kind (type_node));
+      return NULL;
+    }
+  type_name = json_node_get_string (type_node);
+  props_node = json_object_get_member (obj, "properties");
+  if (props_node && !JSON_NODE_HOLDS_NULL (props_node) &&
+      !(props = object_of (props_node, where, "\"properties\"", error)))
+    return NULL;
+
+  /* gnn's own types are registered by the call below; look the type up after a first try */
+  type = g_type_from_name (type_name);
+  if (type == 0)
+    {
+      g_autoptr(GnnModule) probe = NULL;
+      /* gnn_module_new_from_type_name registers gnn's types, then reports the unknown name */
+      probe = gnn_module_new_from_type_name ("GnnIdentity", 0, NULL, NULL, NULL);
+      type = g_type_from_name (type_name);
+    }
+  if (type == 0 || !g_type_is_a (type, GNN_TYPE_MODULE) || G_TYPE_IS_ABSTRACT (type))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "module JSON at %s: expected the name of a module type, found '%s', which %s", where,
+                   type_name,
+                   type == 0 ? "is not registered (a class from a binding must be defined, with its "
+                               "type name, before loading)"
+                   : !g_type_is_a (type, GNN_TYPE_MODULE) ? "is not a GnnModule" : "is abstract");
+      return NULL;
+    }
+
+  klass = g_type_class_ref (type);
+  if (props)
+    members = json_object_get_members (props);
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *name = l->data;
+      GParamSpec *pspec = g_object_class_find_property (klass, name);
+      GValue v = G_VALUE_INIT;
+
+      if (pspec == NULL || !property_is_saved (pspec))
+        {
+          g_type_class_unref (klass);
+          fail (error, where, "%s has no readable and writable property '%s'", type_name, name);
+          return NULL;
+        }
+      if (!node_to_value (pspec, json_object_get_member (props, name), where, &v, error))
+        {
+          g_value_unset (&v);
+          g_type_class_unref (klass);
+          return NULL;
+        }
+      g_ptr_array_add (names, (gpointer) pspec->name);
+      g_array_append_val (values, v);
+    }
+  g_type_class_unref (klass);
+
+  if (r->skip_init)
+    module = gnn_module_new_skip_init (type_name, names->len, (const char **) names->pdata,
+                                       (const GValue *) values->data, error);
+  else
+    module = gnn_module_new_from_type_name (type_name, names->len, (const char **) names->pdata,
+                                            (const GValue *) values->data, error);
+  if (module == NULL)
+    {
+      g_prefix_error (error, "module JSON at %s: ", where);
+      return NULL;
+    }
+  g_hash_table_insert (r->by_path, g_strdup (path), module);
+  if (!fill_children (module, obj, where, path, depth, r, error))
+    return NULL;
+  return g_steal_pointer (&module);
+}
+
+/* Also used by the checkpoint code, with @skip_init when the weights come from the file. */
+GnnModule *
+gnn_module_new_from_json_node_full (JsonNode  *node,
+                                    gboolean   skip_init,
+                                    GError   **error)
+{
+  Reader r = { skip_init, NULL };
+  GnnModule *m;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  r.by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  m = node_to_module (node, "$", "", 0, &r, error);
+  g_hash_table_unref (r.by_path);
+  return m;
+}
+
+GnnModule *
+gnn_module_new_from_json_node (JsonNode  *node,
+                               GError   **error)
+{
+  return gnn_module_new_from_json_node_full (node, FALSE, error);
+}
+
+/* parses @json into a node; FALSE with a GNN_ERROR_FILE_FORMAT error */
+JsonNode *
+gnn_json_parse (const char *json, gssize length, const char *what, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  GError *local = NULL;
+  JsonNode *root;
+
+  if (length < 0)
+    length = strlen (json);
+  if (!g_utf8_validate_len (json, length, NULL))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: expected UTF-8 JSON text, found invalid UTF-8", what);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, json, length, &local))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: not valid JSON: %s", what, local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: expected a JSON object, found an empty text", what);
+      return NULL;
+    }
+  return json_node_ref (root);
+}
+
+/**
+ * gnn_module_new_from_json:
+ * @json: JSON text from [method@Gnn.Module.to_json]
+ * @length: the length of @json in bytes, or -1 when it ends with a NUL byte
+ * @error: return location for a #GError
+ *
+ * Rebuilds a module tree from its JSON architecture ([method@Gnn.Module.to_json]). Each
+ * module is created by type name ([func@Gnn.Module.new_from_type_name]) with the properties
+ * the JSON gives, so its `setup` runs and its parameters are freshly initialised; load
+ * the weights afterwards ([method@Gnn.Module.load_state_dict]). Then its children are
+ * taken in order: a child that the module's setup already made under that name (a layer
+ * built by a composite module) must have the type the JSON names; its read-write properties
+ * are set from the JSON, its construct-only ones must equal the JSON's, and its own
+ * children are handled the same way; any other child (those of containers such as
+ * [class@Gnn.Sequential], or added after construction) is built from the JSON and added.
+ * Children that setup made and the JSON lacks are removed, and children take the JSON's
+ * order. Last, each module's training flag is set.
+ *
+ * Types from the bindings (Python, gjs, Vala subclasses) must be registered under the name
+ * the JSON holds before loading: define the class, with a stable `__gtype_name__` (Python)
+ * or `GTypeName` (gjs).
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
+ *   text that is not JSON or not a module tree (a missing member, a value of the wrong
+ *   kind, an unknown property, a tree deeper than 200 levels), %GNN_ERROR_INVALID_ARGUMENT
+ *   for a type name that is not a registered, instantiable module type, or the error of a
+ *   setup that failed
+ */
+GnnModule *
+gnn_module_new_from_json (const char *json,
+                          gssize      length,
+                          GError    **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (json != NULL || length == 0, NULL);
+  root = gnn_json_parse (json ? json : "", length, "module JSON", error);
+  if (root == NULL)
+    return NULL;
+  return gnn_module_new_from_json_node_full (root, FALSE, error);
+}
