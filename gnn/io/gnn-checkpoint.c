@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 #include <json-glib/json-glib.h>
 
@@ -721,7 +723,11 @@ gnn_checkpoint_save (GnnCheckpoint *self,
       if (fn || mfn)
         {
           json_object_set_string_member (obj, "avg_fn", avg_fn_kind (fn ? fn : mfn));
-          json_object_set_double_member (obj, "decay", gnn_average_function_get_decay (fn ? fn : mfn));
+          double decay = gnn_average_function_get_decay (fn ? fn : mfn);
+
+          /* SWA functions have no decay (NaN), which JSON cannot hold: left out */
+          if (isfinite (decay))
+            json_object_set_double_member (obj, "decay", decay);
         }
       json_object_set_object_member (obj, "values", g_steal_pointer (&values));
       node = json_node_init_object (json_node_alloc (), obj);

@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""gnn-train from the outside: bad options and missing data exit with status 2 and a message;
+a short run prints the test accuracy; a run stopped by SIGINT mid-epoch and resumed ends with
+a checkpoint byte-identical to an uninterrupted run's (and prints the same accuracy); a model
+given as a JSON file trains.
+
+    test_gnn_train.py BUILD_DIR/tools/gnn-train
+
+Exits with 77 (skipped) when Fashion-MNIST is not installed."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+GNN_TRAIN = None
+DATA_DIR = '/usr/share/datasets/fashion-mnist'
+# small and quick: 10 batches of 64 per epoch, 500 test images
+SMALL = ['--limit', '640', '--test-limit', '500', '--batch-size', '64', '--threads', '2']
+
+MLP_JSON = '''{
+  "type": "GnnSequential", "training": true, "properties": {},
+  "children": [
+    {"name": "0", "module": {"type": "GnnFlatten", "training": true,
+                             "properties": {"start-dim": 1, "end-dim": -1}, "children": []}},
+    {"name": "1", "module": {"type": "GnnLinear", "training": true,
+                             "properties": {"in-features": 784, "out-features": 64, "bias": true,
+                                            "dtype": "float32"}, "children": []}},
+    {"name": "2", "module": {"type": "GnnReLU", "training": true, "properties": {}, "children": []}},
+    {"name": "3", "module": {"type": "GnnLinear", "training": true,
+                             "properties": {"in-features": 64, "out-features": 10, "bias": true,
+                                            "dtype": "float32"}, "children": []}}
+  ]
+}'''
+
+
+def run(*args, timeout=120):
+    return subprocess.run([GNN_TRAIN] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=timeout)
+
+
+def accuracy_lines(out):
+    return [line for line in out.splitlines() if line.startswith('test accuracy')]
+
+
+class TestUsage(unittest.TestCase):
+    def assert_usage(self, args, message):
+        r = run(*args)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn(message, r.stderr)
+
+    def test_bad_options(self):
+        self.assert_usage(['--optimizer', 'lbfgs'], "expected sgd, adam or adamw, found 'lbfgs'")
+        self.assert_usage(['--epochs', '0'], '--epochs: expected at least 1, found 0')
+        self.assert_usage(['--lr', '-1'], '--lr: expected a positive number')
+        self.assert_usage(['--cosine=maybe'], "--cosine: expected on or off, found 'maybe'")
+        self.assert_usage(['--swa-start', '9', '--epochs', '3'], '--swa-start: expected an epoch from 1')
+        self.assert_usage(['--epochs', 'many'], 'many')
+        self.assert_usage(['--no-such-option'], 'no-such-option')
+        self.assert_usage(['stray'], "unexpected argument 'stray'")
+
+    def test_missing_data(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assert_usage(['--data-dir', d], 'Fashion-MNIST not found: expected train-images-idx3-ubyte.gz')
+
+    def test_missing_model_and_checkpoint(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assert_usage(['--model', os.path.join(d, 'none.json')] + SMALL, 'none.json')
+            self.assert_usage(['--resume', os.path.join(d, 'none.safetensors')], 'none.safetensors')
+            bad = os.path.join(d, 'bad.json')
+            with open(bad, 'w') as f:
+                f.write('{"type": "NoSuchModule"}')
+            self.assert_usage(['--model', bad] + SMALL, bad)
+
+
+class TestTraining(unittest.TestCase):
+    def test_short_run(self):
+        r = run('--limit', '2000', '--test-limit', '1000', '--epochs', '2', '--threads', '2')
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(len(re.findall(r'^epoch \d/2: loss [0-9.]+, \d+ samples/s', r.stdout, re.M)), 2, r.stdout)
+        acc = accuracy_lines(r.stdout)
+        self.assertEqual(len(acc), 1, r.stdout)
+        m = re.match(r'test accuracy \(model\): ([0-9.]+) \((\d+)/1000\)', acc[0])
+        self.assertTrue(m, acc[0])
+        self.assertGreater(float(m.group(1)), 0.5)   # 2000 images, 2 epochs: about 0.75
+        self.assertIn('total time:', r.stdout)
+
+    def test_sigint_resume_is_exact(self):
+        args = SMALL + ['--epochs', '2', '--ema-decay', '0.9', '--swa-start', '2']
+        with tempfile.TemporaryDirectory() as d:
+            whole, part = os.path.join(d, 'whole.safetensors'), os.path.join(d, 'part.safetensors')
+            r = run(*args, '--save', whole)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+            p = subprocess.Popen([GNN_TRAIN] + args + ['--save', part], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            first = []
+            for line in p.stdout:               # wait for the first progress: epoch 1's line
+                first.append(line)
+                if line.startswith('epoch 1/2'):
+                    break
+            time.sleep(0.3)                     # into epoch 2 (10 batches of ~0.1-0.3 s)
+            p.send_signal(signal.SIGINT)
+            rest, err = p.communicate(timeout=120)
+            out = ''.join(first) + rest
+            self.assertEqual(p.returncode, 130, out + err)
+            self.assertRegex(out, r'interrupted at epoch [12], batch \d+ of 10: saved ')
+            self.assertTrue(os.path.exists(part))
+
+            r2 = run('--resume', part, '--save', part, '--test-limit', '500', '--threads', '2')
+            self.assertEqual(r2.returncode, 0, r2.stdout + r2.stderr)
+            self.assertIn('resuming ', r2.stdout)
+            self.assertEqual(accuracy_lines(r2.stdout), accuracy_lines(r.stdout))
+            with open(whole, 'rb') as f1, open(part, 'rb') as f2:
+                self.assertTrue(f1.read() == f2.read(), 'the resumed run ended with a different checkpoint')
+
+            # a finished run resumed only evaluates; a conflicting option is refused
+            r3 = run('--resume', part, '--test-limit', '500', '--threads', '2')
+            self.assertEqual(r3.returncode, 0, r3.stdout + r3.stderr)
+            self.assertNotRegex(r3.stdout, re.compile(r'^epoch \d', re.M))
+            self.assertIn('training finished', r3.stdout)
+            self.assertEqual(accuracy_lines(r3.stdout), accuracy_lines(r.stdout))
+            r4 = run('--resume', part, '--lr', '0.5')
+            self.assertEqual(r4.returncode, 2)
+            self.assertIn('--lr 0.5 differs from the value in the checkpoint', r4.stderr)
+
+    def test_json_model(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'mlp.json')
+            with open(path, 'w') as f:
+                f.write(MLP_JSON)
+            r = run('--model', path, '--epochs', '1', *SMALL)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn('50890 parameters', r.stdout)      # 784*64+64 + 64*10+10
+            acc = accuracy_lines(r.stdout)
+            self.assertEqual(len(acc), 1, r.stdout)
+            self.assertGreater(float(re.search(r': ([0-9.]+)', acc[0]).group(1)), 0.4)
+
+
+if __name__ == '__main__':
+    GNN_TRAIN = sys.argv.pop(1)
+    if not os.path.exists(os.path.join(DATA_DIR, 'train-images-idx3-ubyte.gz')):
+        print('1..0 # SKIP Fashion-MNIST is not installed')
+        sys.exit(77)
+    unittest.main(verbosity=2)

@@ -1,0 +1,1219 @@
+/* gnn-train.c: train a model on Fashion-MNIST, gnn's main job
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The PyTorch program this follows (bench/train_torch.py is it, runnable):
+ *
+ *   model = nn.Sequential (Conv2d (1, 32, 3, padding=1), BatchNorm2d (32), ReLU (), MaxPool2d (2),
+ *                          Conv2d (32, 64, 3, padding=1), BatchNorm2d (64), ReLU (), MaxPool2d (2),
+ *                          Flatten (), Linear (3136, 128), ReLU (), Dropout (0.25), Linear (128, 10))
+ *   opt = AdamW (model.parameters (), lr, weight_decay=wd)
+ *   sched = CosineAnnealingLR (opt, T_max=epochs)
+ *   for epoch in range (epochs):
+ *       for x, y in loader:
+ *           opt.zero_grad (); F.cross_entropy (model (x), y).backward (); opt.step ()
+ *           ema.update_parameters (model)                      # with --ema-decay
+ *       if swa_start is not None and epoch + 1 >= swa_start:   # with --swa-start
+ *           swa.update_parameters (model); swa_sched.step ()
+ *       else:
+ *           sched.step ()
+ *   update_bn (loader, swa)
+ *
+ * Everything that a run depends on (parameters, buffers, optimizer and scheduler state, the
+ * averages, the default generator that dropout draws from, the position in the epoch, the
+ * options) goes into one checkpoint (GnnCheckpoint), at the end of every epoch with --save and
+ * on Ctrl-C, so that --resume continues bit for bit: the loader's order is a function of its
+ * seed and epoch alone.
+ *
+ * Exit status: 0 on success, 1 when training fails, 2 for bad usage (options, missing data,
+ * an unreadable model or checkpoint), 130 after Ctrl-C (with a checkpoint saved).
+ */
+#include <gnn/gnn.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_DATA_DIR "/usr/share/datasets/fashion-mnist"
+#define INTERRUPTED_PATH "gnn-train-interrupted.safetensors"
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+
+/* the mean and standard deviation of Fashion-MNIST's training pixels, scaled to [0, 1] */
+#define PIXEL_MEAN 0.2860
+#define PIXEL_STD 0.3530
+
+/* metadata keys of the checkpoint */
+#define META_PREFIX "gnn-train."
+#define META_EPOCH META_PREFIX "epoch"          /* the epoch in progress, 0-based */
+#define META_BATCH META_PREFIX "batch"          /* the next batch of that epoch */
+#define META_LOSS_SUM META_PREFIX "loss-sum"    /* the sum of this epoch's batch losses */
+#define META_SAMPLES META_PREFIX "samples"      /* the samples seen this epoch */
+#define META_SWALR META_PREFIX "swalr"          /* the SWALR scheduler's state, a GVariant text */
+#define META_DONE META_PREFIX "done"            /* "true" once training has finished */
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+/* Unset values (-1, NAN, NULL) mark options not given, so that --resume can tell the options
+ * a user repeated from those the checkpoint brings. */
+typedef struct
+{
+  char    *model_file;
+  int      epochs;
+  int      batch_size;
+  char    *optimizer;
+  double   lr;
+  double   momentum;
+  double   weight_decay;
+  int      cosine;       /* -1 unset, 0 off, 1 on */
+  gint64   seed;
+  gboolean seed_set;
+  int      swa_start;    /* 0: no SWA */
+  double   swa_lr;
+  double   ema_decay;    /* 0: no EMA */
+  int      limit;        /* 0: all */
+  int      test_limit;   /* 0: all */
+  char    *save;
+  char    *resume;
+  int      threads;
+  char    *data_dir;
+} Options;
+
+static void
+options_clear (Options *opts)
+{
+  g_free (opts->model_file);
+  g_free (opts->optimizer);
+  g_free (opts->save);
+  g_free (opts->resume);
+  g_free (opts->data_dir);
+}
+
+static double
+default_lr (const char *optimizer)
+{
+  return g_str_equal (optimizer, "sgd") ? 0.05 : 0.002;
+}
+
+static double
+default_weight_decay (const char *optimizer)
+{
+  if (g_str_equal (optimizer, "sgd"))
+    return 5e-4;
+  return g_str_equal (optimizer, "adamw") ? 0.01 : 0.0;
+}
+
+/* The options that shape the training, as "key=value" lines kept in the checkpoint. */
+static const char *const training_keys[] = {
+  "epochs", "batch-size", "optimizer", "lr", "momentum", "weight-decay", "cosine", "seed",
+  "swa-start", "swa-lr", "ema-decay", "limit",
+};
+
+static char *
+option_to_string (const Options *opts,
+                  const char    *key)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (g_str_equal (key, "epochs"))
+    return g_strdup_printf ("%d", opts->epochs);
+  if (g_str_equal (key, "batch-size"))
+    return g_strdup_printf ("%d", opts->batch_size);
+  if (g_str_equal (key, "optimizer"))
+    return g_strdup (opts->optimizer);
+  if (g_str_equal (key, "lr"))
+    return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->lr));
+  if (g_str_equal (key, "momentum"))
+    return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->momentum));
+  if (g_str_equal (key, "weight-decay"))
+    return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->weight_decay));
+  if (g_str_equal (key, "cosine"))
+    return g_strdup (opts->cosine ? "on" : "off");
+  if (g_str_equal (key, "seed"))
+    return g_strdup_printf ("%" G_GINT64_FORMAT, opts->seed);
+  if (g_str_equal (key, "swa-start"))
+    return g_strdup_printf ("%d", opts->swa_start);
+  if (g_str_equal (key, "swa-lr"))
+    return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->swa_lr));
+  if (g_str_equal (key, "ema-decay"))
+    return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->ema_decay));
+  if (g_str_equal (key, "limit"))
+    return g_strdup_printf ("%d", opts->limit);
+  g_assert_not_reached ();
+}
+
+/* whether @key was given on the command line (before defaults are filled in) */
+static gboolean
+option_given (const Options *opts,
+              const char    *key)
+{
+  if (g_str_equal (key, "epochs"))
+    return opts->epochs >= 0;
+  if (g_str_equal (key, "batch-size"))
+    return opts->batch_size >= 0;
+  if (g_str_equal (key, "optimizer"))
+    return opts->optimizer != NULL;
+  if (g_str_equal (key, "lr"))
+    return !isnan (opts->lr);
+  if (g_str_equal (key, "momentum"))
+    return !isnan (opts->momentum);
+  if (g_str_equal (key, "weight-decay"))
+    return !isnan (opts->weight_decay);
+  if (g_str_equal (key, "cosine"))
+    return opts->cosine >= 0;
+  if (g_str_equal (key, "seed"))
+    return opts->seed_set;
+  if (g_str_equal (key, "swa-start"))
+    return opts->swa_start >= 0;
+  if (g_str_equal (key, "swa-lr"))
+    return !isnan (opts->swa_lr);
+  if (g_str_equal (key, "ema-decay"))
+    return !isnan (opts->ema_decay);
+  if (g_str_equal (key, "limit"))
+    return opts->limit >= 0;
+  g_assert_not_reached ();
+}
+
+/* Sets @key from its text in a checkpoint; FALSE when the text does not parse. */
+static gboolean
+option_from_string (Options    *opts,
+                    const char *key,
+                    const char *value)
+{
+  char *end = NULL;
+
+  if (g_str_equal (key, "optimizer"))
+    {
+      g_free (opts->optimizer);
+      opts->optimizer = g_strdup (value);
+      return TRUE;
+    }
+  if (g_str_equal (key, "cosine"))
+    {
+      opts->cosine = g_str_equal (value, "on");
+      return TRUE;
+    }
+  if (g_str_equal (key, "lr") || g_str_equal (key, "momentum") || g_str_equal (key, "weight-decay") ||
+      g_str_equal (key, "swa-lr") || g_str_equal (key, "ema-decay"))
+    {
+      double d = g_ascii_strtod (value, &end);
+
+      if (end == value || *end != '\0')
+        return FALSE;
+      if (g_str_equal (key, "lr"))
+        opts->lr = d;
+      else if (g_str_equal (key, "momentum"))
+        opts->momentum = d;
+      else if (g_str_equal (key, "weight-decay"))
+        opts->weight_decay = d;
+      else if (g_str_equal (key, "swa-lr"))
+        opts->swa_lr = d;
+      else
+        opts->ema_decay = d;
+      return TRUE;
+    }
+  else
+    {
+      gint64 n = g_ascii_strtoll (value, &end, 10);
+
+      if (end == value || *end != '\0')
+        return FALSE;
+      if (g_str_equal (key, "epochs"))
+        opts->epochs = (int) n;
+      else if (g_str_equal (key, "batch-size"))
+        opts->batch_size = (int) n;
+      else if (g_str_equal (key, "seed"))
+        opts->seed = n;
+      else if (g_str_equal (key, "swa-start"))
+        opts->swa_start = (int) n;
+      else if (g_str_equal (key, "limit"))
+        opts->limit = (int) n;
+      else
+        return FALSE;
+      return TRUE;
+    }
+}
+
+static void
+options_fill_defaults (Options *opts)
+{
+  if (opts->epochs < 0)
+    opts->epochs = 5;
+  if (opts->batch_size < 0)
+    opts->batch_size = 128;
+  if (opts->optimizer == NULL)
+    opts->optimizer = g_strdup ("adamw");
+  if (isnan (opts->lr))
+    opts->lr = default_lr (opts->optimizer);
+  if (isnan (opts->momentum))
+    opts->momentum = 0.9;
+  if (isnan (opts->weight_decay))
+    opts->weight_decay = default_weight_decay (opts->optimizer);
+  if (opts->cosine < 0)
+    opts->cosine = 1;
+  if (opts->swa_start < 0)
+    opts->swa_start = 0;
+  if (isnan (opts->swa_lr))
+    opts->swa_lr = opts->lr / 10;
+  if (isnan (opts->ema_decay))
+    opts->ema_decay = 0;
+  if (opts->limit < 0)
+    opts->limit = 0;
+}
+
+/* The checks of the values; a message for the user or NULL. */
+static char *
+options_check (const Options *opts)
+{
+  if (!g_str_equal (opts->optimizer, "sgd") && !g_str_equal (opts->optimizer, "adam") &&
+      !g_str_equal (opts->optimizer, "adamw"))
+    return g_strdup_printf ("--optimizer: expected sgd, adam or adamw, found '%s'", opts->optimizer);
+  if (opts->epochs < 1)
+    return g_strdup_printf ("--epochs: expected at least 1, found %d", opts->epochs);
+  if (opts->batch_size < 1)
+    return g_strdup_printf ("--batch-size: expected at least 1, found %d", opts->batch_size);
+  if (!(opts->lr > 0) || !isfinite (opts->lr))
+    return g_strdup_printf ("--lr: expected a positive number, found %g", opts->lr);
+  if (!(opts->momentum >= 0 && opts->momentum < 1))
+    return g_strdup_printf ("--momentum: expected a value in [0, 1), found %g", opts->momentum);
+  if (!(opts->weight_decay >= 0) || !isfinite (opts->weight_decay))
+    return g_strdup_printf ("--weight-decay: expected a number >= 0, found %g", opts->weight_decay);
+  if (opts->swa_start < 0 || opts->swa_start > opts->epochs)
+    return g_strdup_printf ("--swa-start: expected an epoch from 1 to --epochs (%d), found %d",
+                            opts->epochs, opts->swa_start);
+  if (!(opts->swa_lr > 0) || !isfinite (opts->swa_lr))
+    return g_strdup_printf ("--swa-lr: expected a positive number, found %g", opts->swa_lr);
+  if (!(opts->ema_decay >= 0 && opts->ema_decay < 1))
+    return g_strdup_printf ("--ema-decay: expected a value in (0, 1), found %g", opts->ema_decay);
+  if (opts->limit < 0)
+    return g_strdup_printf ("--limit: expected a number >= 0, found %d", opts->limit);
+  if (opts->test_limit < 0)
+    return g_strdup_printf ("--test-limit: expected a number >= 0, found %d", opts->test_limit);
+  if (opts->threads < 0)
+    return g_strdup_printf ("--threads: expected a number >= 1, found %d", opts->threads);
+  return NULL;
+}
+
+static gboolean
+parse_cosine (const char  *name,
+              const char  *value,
+              gpointer     data,
+              GError     **error)
+{
+  Options *opts = data;
+
+  if (g_str_equal (name, "--no-cosine"))
+    opts->cosine = 0;
+  else if (value == NULL || g_ascii_strcasecmp (value, "on") == 0 ||
+           g_ascii_strcasecmp (value, "yes") == 0 || g_ascii_strcasecmp (value, "true") == 0 ||
+           g_str_equal (value, "1"))
+    opts->cosine = 1;
+  else if (g_ascii_strcasecmp (value, "off") == 0 || g_ascii_strcasecmp (value, "no") == 0 ||
+           g_ascii_strcasecmp (value, "false") == 0 || g_str_equal (value, "0"))
+    opts->cosine = 0;
+  else
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--cosine: expected on or off, found '%s'", value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_seed (const char  *name,
+            const char  *value,
+            gpointer     data,
+            GError     **error)
+{
+  Options *opts = data;
+  char *end = NULL;
+
+  errno = 0;
+  opts->seed = g_ascii_strtoll (value, &end, 10);
+  if (end == value || *end != '\0' || errno != 0 || opts->seed < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--seed: expected an integer >= 0, found '%s'", value);
+      return FALSE;
+    }
+  opts->seed_set = TRUE;
+  return TRUE;
+}
+
+/* ---- data --------------------------------------------------------------------------------- */
+
+static const char *const data_names[] = {
+  "train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte",
+};
+
+/* Finds @name in @dir, gzipped or not. */
+static char *
+find_data_file (const char *dir,
+                const char *name)
+{
+  g_autofree char *gz_name = g_strconcat (name, ".gz", NULL);
+  g_autofree char *gz = g_build_filename (dir, gz_name, NULL);
+  g_autofree char *raw = g_build_filename (dir, name, NULL);
+
+  if (g_file_test (gz, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&gz);
+  if (g_file_test (raw, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&raw);
+  return NULL;
+}
+
+/* The dataset of one split; @limit > 0 keeps the first @limit samples. */
+static GnnDataset *
+load_split (const char  *dir,
+            const char  *images_name,
+            const char  *labels_name,
+            int          limit,
+            GError     **error)
+{
+  g_autofree char *images = find_data_file (dir, images_name);
+  g_autofree char *labels = find_data_file (dir, labels_name);
+  g_autoptr(GnnTensorDataset) full = NULL;
+  GnnTensor *narrowed[2] = { NULL, NULL };
+  GnnTensorDataset *part;
+
+  full = gnn_tensor_dataset_new_idx (images, labels, error);
+  if (full == NULL)
+    return NULL;
+  if (limit <= 0 || (guint) limit >= gnn_dataset_get_length (GNN_DATASET (full)))
+    return GNN_DATASET (g_steal_pointer (&full));
+  for (guint i = 0; i < 2; i++)
+    if ((narrowed[i] = gnn_tensor_narrow (gnn_tensor_dataset_get_tensor (full, i), 0, 0, limit,
+                                          error)) == NULL)
+      {
+        g_clear_object (&narrowed[0]);
+        return NULL;
+      }
+  part = gnn_tensor_dataset_new (narrowed, 2, error);
+  g_object_unref (narrowed[0]);
+  g_object_unref (narrowed[1]);
+  return part ? GNN_DATASET (part) : NULL;
+}
+
+/* ---- the model ---------------------------------------------------------------------------- */
+
+/* The default model: two conv-BN-ReLU-pool blocks and a two-layer classifier. */
+static GnnModule *
+default_model (GError **error)
+{
+  const gint64 k3[2] = { 3, 3 }, pad1[2] = { 1, 1 }, k2[2] = { 2, 2 };
+  GnnModule *layers[13] = { NULL };
+  GnnModule *model = NULL;
+  guint n = 0;
+
+#define ADD(expr) G_STMT_START { if ((layers[n] = GNN_MODULE (expr)) == NULL) goto out; n++; } G_STMT_END
+  ADD (gnn_conv2d_new (1, 32, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
+  ADD (gnn_batch_norm2d_new (32, error));
+  ADD (gnn_relu_new ());
+  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
+  ADD (gnn_conv2d_new (32, 64, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
+  ADD (gnn_batch_norm2d_new (64, error));
+  ADD (gnn_relu_new ());
+  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
+  ADD (gnn_flatten_new (1, -1));
+  ADD (gnn_linear_new (64 * 7 * 7, 128, TRUE, error));
+  ADD (gnn_relu_new ());
+  ADD (gnn_dropout_new (0.25, error));
+  ADD (gnn_linear_new (128, 10, TRUE, error));
+#undef ADD
+  model = GNN_MODULE (gnn_sequential_new (layers, n));
+out:
+  for (guint i = 0; i < n; i++)
+    g_object_unref (layers[i]);
+  return model;
+}
+
+static GnnModule *
+model_from_file (const char  *path,
+                 GError     **error)
+{
+  g_autofree char *json = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &json, &length, error))
+    return NULL;
+  return gnn_module_new_from_json (json, length, error);
+}
+
+static gint64
+count_parameters (GnnModule *model)
+{
+  g_autoptr(GPtrArray) params = gnn_module_parameters (model, TRUE);
+  gint64 n = 0;
+
+  for (guint i = 0; i < params->len; i++)
+    n += gnn_tensor_get_numel (g_ptr_array_index (params, i));
+  return n;
+}
+
+/* ---- the trainer -------------------------------------------------------------------------- */
+
+typedef struct
+{
+  Options           *opts;
+  GnnModule         *model;
+  GnnOptimizer      *optimizer;
+  GnnLRScheduler    *scheduler;    /* cosine, or NULL with --cosine off */
+  GnnLRScheduler    *swalr;        /* with --swa-start */
+  GnnAveragedModel  *swa;
+  GnnAveragedModel  *ema;
+  GnnDataLoader     *train;
+  GnnDataLoader     *test;
+
+  /* the position: the epoch in progress (0-based), the next batch, this epoch's losses */
+  int                epoch;
+  guint              batch;
+  double             loss_sum;
+  gint64             samples;
+  gboolean           done;
+} Trainer;
+
+static void
+trainer_clear (Trainer *t)
+{
+  g_clear_object (&t->model);
+  g_clear_object (&t->optimizer);
+  g_clear_object (&t->scheduler);
+  g_clear_object (&t->swalr);
+  g_clear_object (&t->swa);
+  g_clear_object (&t->ema);
+  g_clear_object (&t->train);
+  g_clear_object (&t->test);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Trainer, trainer_clear)
+
+/* The optimizer, schedulers and averages of @t->model, as @t->opts asks. */
+static gboolean
+trainer_setup (Trainer  *t,
+               GError  **error)
+{
+  const Options *opts = t->opts;
+  g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (t->model);
+
+  if (g_str_equal (opts->optimizer, "sgd"))
+    t->optimizer = gnn_sgd_new (params, opts->lr, opts->momentum, 0, opts->weight_decay,
+                                opts->momentum > 0, FALSE, error);
+  else if (g_str_equal (opts->optimizer, "adam"))
+    t->optimizer = gnn_adam_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
+                                 FALSE, error);
+  else
+    t->optimizer = gnn_adamw_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
+                                  FALSE, error);
+  if (t->optimizer == NULL)
+    return FALSE;
+
+  if (opts->cosine &&
+      (t->scheduler = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (t->optimizer, opts->epochs, 0,
+                                                                    -1, error))) == NULL)
+    return FALSE;
+
+  if (opts->swa_start > 0)
+    {
+      double swa_lr = opts->swa_lr;
+
+      /* no function: the equal-weight average (PyTorch's default) */
+      t->swa = gnn_averaged_model_new (t->model, NULL, NULL, NULL, FALSE, error);
+      if (t->swa == NULL)
+        return FALSE;
+      t->swalr = GNN_LR_SCHEDULER (gnn_swalr_new (t->optimizer, &swa_lr, 1, 1, "cos", -1, error));
+      if (t->swalr == NULL)
+        return FALSE;
+    }
+  if (opts->ema_decay > 0)
+    {
+      g_autoptr(GnnAverageFunction) ema_fn = gnn_average_function_new_ema_multi (opts->ema_decay, error);
+
+      if (ema_fn == NULL)
+        return FALSE;
+      t->ema = gnn_averaged_model_new (t->model, NULL, NULL, ema_fn, TRUE, error);
+      if (t->ema == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+current_lr (Trainer *t)
+{
+  return gnn_param_group_get_double (gnn_optimizer_get_param_group (t->optimizer, 0), "lr");
+}
+
+/* ---- checkpoints -------------------------------------------------------------------------- */
+
+static GnnCheckpoint *
+trainer_checkpoint (Trainer *t)
+{
+  GnnCheckpoint *ckpt = gnn_checkpoint_new ();
+
+  gnn_checkpoint_set_model (ckpt, t->model);
+  gnn_checkpoint_set_optimizer (ckpt, t->optimizer);
+  if (t->scheduler)
+    gnn_checkpoint_set_scheduler (ckpt, t->scheduler);
+  if (t->swa)
+    gnn_checkpoint_add_averaged_model (ckpt, "swa", t->swa);
+  if (t->ema)
+    gnn_checkpoint_add_averaged_model (ckpt, "ema", t->ema);
+  gnn_checkpoint_set_generator (ckpt, gnn_generator_get_default ());
+  return ckpt;
+}
+
+static gboolean
+trainer_save (Trainer     *t,
+              const char  *path,
+              GError     **error)
+{
+  g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (training_keys); i++)
+    {
+      g_autofree char *key = g_strconcat (META_PREFIX "option.", training_keys[i], NULL);
+      g_autofree char *value = option_to_string (t->opts, training_keys[i]);
+
+      gnn_checkpoint_set_metadata (ckpt, key, value);
+    }
+  {
+    g_autofree char *epoch = g_strdup_printf ("%d", t->epoch);
+    g_autofree char *batch = g_strdup_printf ("%u", t->batch);
+    g_autofree char *samples = g_strdup_printf ("%" G_GINT64_FORMAT, t->samples);
+
+    gnn_checkpoint_set_metadata (ckpt, META_EPOCH, epoch);
+    gnn_checkpoint_set_metadata (ckpt, META_BATCH, batch);
+    gnn_checkpoint_set_metadata (ckpt, META_SAMPLES, samples);
+    /* g_ascii_dtostr prints the shortest text that reads back to the same double */
+    gnn_checkpoint_set_metadata (ckpt, META_LOSS_SUM, g_ascii_dtostr (buf, sizeof buf, t->loss_sum));
+    gnn_checkpoint_set_metadata (ckpt, META_DONE, t->done ? "true" : "false");
+  }
+  if (t->swalr)
+    {
+      g_autoptr(GVariant) state = gnn_lr_scheduler_state_dict (t->swalr);
+      g_autofree char *text = g_variant_print (state, TRUE);
+
+      gnn_checkpoint_set_metadata (ckpt, META_SWALR, text);
+    }
+  return gnn_checkpoint_save (ckpt, path, error);
+}
+
+static const char *
+require_metadata (GnnCheckpoint  *ckpt,
+                  const char     *path,
+                  const char     *key,
+                  GError        **error)
+{
+  const char *value = gnn_checkpoint_get_metadata (ckpt, key);
+
+  if (value == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                 "%s: expected a gnn-train checkpoint with the metadata key '%s', found none", path, key);
+  return value;
+}
+
+/* Reads the training options of a checkpoint into @opts; options given on the command line
+ * must agree with them. */
+static gboolean
+read_checkpoint_options (Options     *opts,
+                         const char  *path,
+                         GError     **error)
+{
+  g_autoptr(GnnCheckpoint) ckpt = gnn_checkpoint_new ();
+
+  /* only the metadata is wanted here: a checkpoint without objects set loads only that */
+  if (!gnn_checkpoint_load (ckpt, path, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (training_keys); i++)
+    {
+      const char *key = training_keys[i];
+      g_autofree char *meta_key = g_strconcat (META_PREFIX "option.", key, NULL);
+      const char *value = require_metadata (ckpt, path, meta_key, error);
+
+      if (value == NULL)
+        return FALSE;
+      if (option_given (opts, key))
+        {
+          g_autofree char *given = option_to_string (opts, key);
+
+          if (!g_str_equal (given, value))
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--%s %s differs from the value in the checkpoint %s (%s): leave it out "
+                           "to continue that run", key, given, path, value);
+              return FALSE;
+            }
+        }
+      if (!option_from_string (opts, key, value))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                       "%s: the option %s has the unreadable value '%s'", path, key, value);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_int_meta (GnnCheckpoint  *ckpt,
+                const char     *path,
+                const char     *key,
+                gint64          max,
+                gint64         *out,
+                GError        **error)
+{
+  const char *value = require_metadata (ckpt, path, key, error);
+  char *end = NULL;
+
+  if (value == NULL)
+    return FALSE;
+  *out = g_ascii_strtoll (value, &end, 10);
+  if (end == value || *end != '\0' || *out < 0 || *out > max)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                   "%s: expected %s to be an integer from 0 to %" G_GINT64_FORMAT ", found '%s'",
+                   path, key, max, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Loads the state of a checkpoint into the freshly set-up @t. */
+static gboolean
+trainer_load (Trainer     *t,
+              const char  *path,
+              GError     **error)
+{
+  g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
+  const char *value;
+  char *end = NULL;
+  gint64 epoch, batch, samples;
+
+  if (!gnn_checkpoint_load (ckpt, path, error))
+    return FALSE;
+  if (!parse_int_meta (ckpt, path, META_EPOCH, t->opts->epochs, &epoch, error) ||
+      !parse_int_meta (ckpt, path, META_BATCH, g_list_model_get_n_items (G_LIST_MODEL (t->train)),
+                       &batch, error) ||
+      !parse_int_meta (ckpt, path, META_SAMPLES, G_MAXINT64, &samples, error) ||
+      (value = require_metadata (ckpt, path, META_LOSS_SUM, error)) == NULL)
+    return FALSE;
+  t->loss_sum = g_ascii_strtod (value, &end);
+  if (end == value || *end != '\0')
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                   "%s: expected a number in %s, found '%s'", path, META_LOSS_SUM, value);
+      return FALSE;
+    }
+  t->epoch = (int) epoch;
+  t->batch = (guint) batch;
+  t->samples = samples;
+  value = gnn_checkpoint_get_metadata (ckpt, META_DONE);
+  t->done = value != NULL && g_str_equal (value, "true");
+  if (t->swalr)
+    {
+      g_autoptr(GVariant) state = NULL;
+
+      if ((value = require_metadata (ckpt, path, META_SWALR, error)) == NULL ||
+          (state = g_variant_parse (NULL, value, NULL, NULL, error)) == NULL ||
+          !gnn_lr_scheduler_load_state_dict (t->swalr, state, error))
+        {
+          g_prefix_error (error, "%s: the SWALR state: ", path);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ---- Ctrl-C ------------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void
+on_sigint (int signum)
+{
+  interrupted = 1;
+}
+
+static void
+install_sigint (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the program at once */
+  sigaction (SIGINT, &sa, NULL);
+}
+
+/* ---- progress ----------------------------------------------------------------------------- */
+
+static gboolean on_terminal = FALSE;
+
+static char *
+format_duration (double seconds)
+{
+  int s = (int) (seconds + 0.5);
+
+  if (s >= 3600)
+    return g_strdup_printf ("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  return g_strdup_printf ("%d:%02d", s / 60, s % 60);
+}
+
+/* One line, redrawn in place: @done of @n_batches batches of the current epoch. */
+static void
+draw_progress (Trainer *t,
+               guint    done,
+               guint    n_batches,
+               double   rate,
+               gboolean final,
+               double   final_seconds)
+{
+  const int width = 24;
+  int filled = n_batches ? (int) ((gint64) done * width / n_batches) : width;
+  char bar[32];
+  double mean = done > 0 ? t->loss_sum / done : 0;
+  g_autofree char *eta = NULL;
+  gint64 remaining;
+
+  memset (bar, '=', filled);
+  if (filled < width)
+    {
+      bar[filled] = '>';
+      memset (bar + filled + 1, ' ', width - filled - 1);
+    }
+  bar[width] = '\0';
+  remaining = (gint64) (n_batches - done) * t->opts->batch_size;
+  eta = format_duration (final ? final_seconds : rate > 0 ? remaining / rate : 0);
+  g_print ("\r\033[Kepoch %d/%d [%s] %u/%u  %.0f samples/s  loss %.4f  %s %s",
+           t->epoch + 1, t->opts->epochs, bar, done, n_batches, rate, mean,
+           final ? "took" : "left", eta);
+  fflush (stdout);
+}
+
+/* ---- training ----------------------------------------------------------------------------- */
+
+/* One training step on batch @index of the current epoch; adds the loss to @t. */
+static gboolean
+train_step (Trainer  *t,
+            guint     index,
+            GError  **error)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autoptr(GnnTensor) logits = NULL;
+  g_autoptr(GnnTensor) loss = NULL;
+  GError *local_error = NULL;
+  double value;
+
+  batch = gnn_data_loader_get_batch (t->train, index, error);
+  if (batch == NULL)
+    return FALSE;
+  gnn_optimizer_zero_grad (t->optimizer, TRUE);
+  if ((logits = gnn_module_forward_tensor (t->model, g_ptr_array_index (batch, 0), error)) == NULL ||
+      (loss = gnn_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100, GNN_REDUCTION_MEAN,
+                                 0.0, error)) == NULL ||
+      !gnn_tensor_backward (loss, NULL, FALSE, error) ||
+      !gnn_optimizer_step (t->optimizer, error))
+    return FALSE;
+  if (t->ema && !gnn_averaged_model_update_parameters (t->ema, t->model, error))
+    return FALSE;
+  value = gnn_tensor_item (loss, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (!isfinite (value))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "the loss diverged to %g at epoch %d, batch %u; try a smaller --lr",
+                   value, t->epoch + 1, index);
+      return FALSE;
+    }
+  t->loss_sum += value;
+  t->samples += gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
+  return TRUE;
+}
+
+/* The end of an epoch: SWA or the cosine schedule steps. */
+static gboolean
+end_epoch (Trainer  *t,
+           GError  **error)
+{
+  if (t->swa && t->epoch + 1 >= t->opts->swa_start)
+    return gnn_averaged_model_update_parameters (t->swa, t->model, error) &&
+           gnn_lr_scheduler_step (t->swalr, error);
+  if (t->scheduler)
+    return gnn_lr_scheduler_step (t->scheduler, error);
+  return TRUE;
+}
+
+/* Trains from the current position to the end; FALSE with @error on failure, FALSE without
+ * an error when interrupted (after saving @t to @interrupt_path). */
+static gboolean
+train (Trainer     *t,
+       const char  *interrupt_path,
+       GError     **error)
+{
+  guint n_batches = g_list_model_get_n_items (G_LIST_MODEL (t->train));
+
+  gnn_module_train (t->model, TRUE);
+  for (; t->epoch < t->opts->epochs; t->epoch++)
+    {
+      gint64 start = g_get_monotonic_time (), last_draw = 0;
+      gint64 start_samples = t->samples;
+      double lr = current_lr (t), seconds, rate;
+
+      gnn_data_loader_set_epoch (t->train, t->epoch);
+      for (; t->batch < n_batches; t->batch++)
+        {
+          gint64 now;
+
+          if (interrupted)
+            {
+              if (on_terminal)
+                g_print ("\n");
+              if (!trainer_save (t, interrupt_path, error))
+                return FALSE;
+              g_print ("interrupted at epoch %d, batch %u of %u: saved %s; continue with "
+                       "--resume %s\n", t->epoch + 1, t->batch, n_batches, interrupt_path,
+                       interrupt_path);
+              return FALSE;
+            }
+          if (!train_step (t, t->batch, error))
+            return FALSE;
+          now = g_get_monotonic_time ();
+          if (on_terminal && (now - last_draw > 200000 || t->batch + 1 == n_batches))
+            {
+              draw_progress (t, t->batch + 1, n_batches,
+                             (t->samples - start_samples) / MAX ((now - start) / 1e6, 1e-9), FALSE, 0);
+              last_draw = now;
+            }
+        }
+      seconds = (g_get_monotonic_time () - start) / 1e6;
+      rate = (t->samples - start_samples) / MAX (seconds, 1e-9);
+      if (on_terminal)
+        {
+          draw_progress (t, n_batches, n_batches, rate, TRUE, seconds);
+          g_print ("  lr %.3g\n", lr);
+        }
+      else
+        {
+          g_print ("epoch %d/%d: loss %.4f, %.0f samples/s, lr %.4g, %.1f s\n", t->epoch + 1,
+                   t->opts->epochs, n_batches ? t->loss_sum / n_batches : 0.0, rate, lr, seconds);
+          fflush (stdout);
+        }
+      if (!end_epoch (t, error))
+        return FALSE;
+      t->batch = 0;
+      t->loss_sum = 0;
+      t->samples = 0;
+      if (t->opts->save && t->epoch + 1 < t->opts->epochs)
+        {
+          t->epoch++;
+          if (!trainer_save (t, t->opts->save, error))
+            return FALSE;
+          t->epoch--;
+        }
+    }
+  if (t->swa && !gnn_update_bn (G_LIST_MODEL (t->train), GNN_MODULE (t->swa), NULL, error))
+    return FALSE;
+  t->done = TRUE;
+  return TRUE;
+}
+
+/* Test accuracy of @model: the number of correct predictions in @correct. */
+static gboolean
+evaluate (GnnModule      *model,
+          GnnDataLoader  *test,
+          gint64         *correct,
+          GError        **error)
+{
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
+  guint n_batches = g_list_model_get_n_items (G_LIST_MODEL (test));
+  gboolean was_training = gnn_module_get_training (model);
+  gboolean ok = TRUE;
+
+  *correct = 0;
+  gnn_module_eval (model);
+  for (guint b = 0; b < n_batches && ok; b++)
+    {
+      g_autoptr(GPtrArray) batch = NULL;
+      g_autoptr(GnnTensor) logits = NULL;
+      g_autoptr(GnnTensor) predicted = NULL;
+      g_autoptr(GnnTensor) hits = NULL;
+      g_autoptr(GnnTensor) n_hits = NULL;
+      GError *local_error = NULL;
+      double n;
+
+      if ((batch = gnn_data_loader_get_batch (test, b, error)) == NULL ||
+          (logits = gnn_module_forward_tensor (model, g_ptr_array_index (batch, 0), error)) == NULL ||
+          (predicted = gnn_tensor_argmax (logits, 1, FALSE, error)) == NULL ||
+          (hits = gnn_tensor_eq (predicted, g_ptr_array_index (batch, 1), error)) == NULL ||
+          (n_hits = gnn_tensor_sum_all (hits, error)) == NULL)
+        {
+          ok = FALSE;
+          break;
+        }
+      n = gnn_tensor_item (n_hits, &local_error);
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          ok = FALSE;
+          break;
+        }
+      *correct += (gint64) n;
+    }
+  gnn_module_train (model, was_training);
+  return ok;
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static int
+run (Options  *opts,
+     GError  **error)
+{
+  g_auto(Trainer) t = { 0 };
+  g_autoptr(GnnDataset) train_set = NULL;
+  g_autoptr(GnnDataset) test_set = NULL;
+  g_autoptr(GnnNormalize) normalize = NULL;
+  const double mean = PIXEL_MEAN, std = PIXEL_STD;
+  const char *interrupt_path = opts->save ? opts->save : INTERRUPTED_PATH;
+  gint64 t0 = g_get_monotonic_time ();
+  gint64 test_n;
+  struct { const char *name; GnnModule *model; } evals[3];
+  guint n_evals = 0;
+
+  t.opts = opts;
+
+  /* the model: from the checkpoint when resuming (it holds the JSON tree), else from --model
+   * or the default; the default generator seeded first, so the initial weights follow --seed */
+  gnn_manual_seed ((guint64) opts->seed);
+  if (opts->resume)
+    {
+      g_autofree char *json = gnn_checkpoint_peek_model_json (opts->resume, error);
+
+      if (json == NULL || (t.model = gnn_module_new_from_json (json, -1, error)) == NULL)
+        return EXIT_USAGE;
+    }
+  else if (opts->model_file)
+    {
+      if ((t.model = model_from_file (opts->model_file, error)) == NULL)
+        {
+          g_prefix_error (error, "--model %s: ", opts->model_file);
+          return EXIT_USAGE;
+        }
+    }
+  else if ((t.model = default_model (error)) == NULL)
+    return EXIT_FAILURE;
+
+  train_set = load_split (opts->data_dir, data_names[0], data_names[1], opts->limit, error);
+  if (train_set == NULL)
+    return EXIT_USAGE;
+  test_set = load_split (opts->data_dir, data_names[2], data_names[3], opts->test_limit, error);
+  if (test_set == NULL)
+    return EXIT_USAGE;
+  normalize = gnn_normalize_new (&mean, &std, 1, 1.0 / 255, error);
+  if (normalize == NULL)
+    return EXIT_FAILURE;
+  t.train = gnn_data_loader_new (train_set, opts->batch_size, TRUE, (guint64) opts->seed, FALSE);
+  gnn_data_loader_set_transform (t.train, normalize);
+  /* small test batches: the activations of big ones cost more in page faults than they save */
+  t.test = gnn_data_loader_new (test_set, 200, FALSE, 0, FALSE);
+  gnn_data_loader_set_transform (t.test, normalize);
+  test_n = gnn_dataset_get_length (test_set);
+
+  if (!trainer_setup (&t, error))
+    return EXIT_FAILURE;
+  if (opts->resume)
+    {
+      if (!trainer_load (&t, opts->resume, error))
+        return EXIT_USAGE;
+    }
+
+  g_print ("Fashion-MNIST: %u training and %" G_GINT64_FORMAT " test images, loaded in %.2f s\n",
+           gnn_dataset_get_length (train_set), test_n, (g_get_monotonic_time () - t0) / 1e6);
+  g_print ("model: %s, %" G_GINT64_FORMAT " parameters\n",
+           opts->model_file ? opts->model_file : opts->resume ? opts->resume : "the default CNN",
+           count_parameters (t.model));
+  g_print ("%s lr %g%s, weight decay %g, batch %d, %d epochs%s", opts->optimizer, opts->lr,
+           opts->cosine ? " (cosine)" : "", opts->weight_decay, opts->batch_size, opts->epochs,
+           g_str_equal (opts->optimizer, "sgd") ? "" : "");
+  if (g_str_equal (opts->optimizer, "sgd"))
+    g_print (", momentum %g", opts->momentum);
+  if (opts->swa_start > 0)
+    g_print (", SWA from epoch %d (lr %g)", opts->swa_start, opts->swa_lr);
+  if (opts->ema_decay > 0)
+    g_print (", EMA %g", opts->ema_decay);
+  g_print (", seed %" G_GINT64_FORMAT ", %d threads\n", opts->seed, gnn_get_num_threads ());
+  if (opts->resume && t.done)
+    g_print ("resuming %s: training finished, evaluating only\n", opts->resume);
+  else if (opts->resume)
+    g_print ("resuming %s at epoch %d, batch %u\n", opts->resume, t.epoch + 1, t.batch);
+  fflush (stdout);
+
+  if (!t.done)
+    {
+      if (!train (&t, interrupt_path, error))
+        return *error ? EXIT_FAILURE : EXIT_INTERRUPTED;
+      if (opts->save && !trainer_save (&t, opts->save, error))
+        return EXIT_FAILURE;
+    }
+
+  evals[n_evals].name = "model";
+  evals[n_evals++].model = t.model;
+  if (t.swa)
+    {
+      evals[n_evals].name = "swa";
+      evals[n_evals++].model = GNN_MODULE (t.swa);
+    }
+  if (t.ema)
+    {
+      evals[n_evals].name = "ema";
+      evals[n_evals++].model = GNN_MODULE (t.ema);
+    }
+  for (guint i = 0; i < n_evals; i++)
+    {
+      gint64 correct;
+
+      if (!evaluate (evals[i].model, t.test, &correct, error))
+        return EXIT_FAILURE;
+      g_print ("test accuracy (%s): %.4f (%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ")\n",
+               evals[i].name, test_n ? (double) correct / test_n : 0.0, correct, test_n);
+    }
+  g_print ("total time: %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
+  return EXIT_SUCCESS;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  Options opts = {
+    .epochs = -1, .batch_size = -1, .lr = NAN, .momentum = NAN, .weight_decay = NAN,
+    .cosine = -1, .seed = 0, .swa_start = -1, .swa_lr = NAN, .ema_decay = NAN, .limit = -1,
+  };
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_FILENAME, &opts.model_file,
+      "A model as a JSON module tree (default: a small CNN with BatchNorm)", "FILE" },
+    { "epochs", 'e', 0, G_OPTION_ARG_INT, &opts.epochs, "Passes over the training set (default 5)", "N" },
+    { "batch-size", 'b', 0, G_OPTION_ARG_INT, &opts.batch_size, "Samples per step (default 128)", "N" },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &opts.optimizer,
+      "sgd, adam or adamw (default adamw)", "NAME" },
+    { "lr", 0, 0, G_OPTION_ARG_DOUBLE, &opts.lr,
+      "The learning rate (default 0.002 for adam and adamw, 0.05 for sgd)", "LR" },
+    { "momentum", 0, 0, G_OPTION_ARG_DOUBLE, &opts.momentum,
+      "SGD momentum, Nesterov's when > 0 (default 0.9)", "M" },
+    { "weight-decay", 0, 0, G_OPTION_ARG_DOUBLE, &opts.weight_decay,
+      "Weight decay (default 0.01 for adamw, 5e-4 for sgd, 0 for adam)", "WD" },
+    { "cosine", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_cosine,
+      "Cosine learning-rate schedule over the epochs, on or off (default on)", "on|off" },
+    { "no-cosine", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, parse_cosine,
+      "A constant learning rate (as --cosine=off)", NULL },
+    { "seed", 's', 0, G_OPTION_ARG_CALLBACK, parse_seed,
+      "Seed of the initial weights, the batch order and dropout (default 0)", "S" },
+    { "swa-start", 0, 0, G_OPTION_ARG_INT, &opts.swa_start,
+      "Average the weights (SWA) at the end of every epoch from this one, with SWALR", "EPOCH" },
+    { "swa-lr", 0, 0, G_OPTION_ARG_DOUBLE, &opts.swa_lr,
+      "The learning rate SWALR anneals to (default --lr / 10)", "LR" },
+    { "ema-decay", 0, 0, G_OPTION_ARG_DOUBLE, &opts.ema_decay,
+      "Keep an exponential moving average of the weights and buffers, updated every step", "D" },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &opts.save,
+      "Save a checkpoint here after every epoch and at the end", "PATH" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &opts.resume,
+      "Continue the run saved in this checkpoint, exactly", "PATH" },
+    { "threads", 't', 0, G_OPTION_ARG_INT, &opts.threads,
+      "Compute threads (default: GNN_NUM_THREADS or the number of processors)", "N" },
+    { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opts.data_dir,
+      "Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")", "DIR" },
+    { "limit", 0, 0, G_OPTION_ARG_INT, &opts.limit,
+      "Train on the first N training images only (default: all 60000)", "N" },
+    { "test-limit", 0, 0, G_OPTION_ARG_INT, &opts.test_limit,
+      "Test on the first N test images only (default: all 10000)", "N" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GOptionGroup) group = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *problem = NULL;
+  int status;
+
+  g_set_prgname ("gnn-train");
+  context = g_option_context_new ("- train a model on Fashion-MNIST");
+  g_option_context_set_summary (context,
+    "Trains a model (by default a small CNN with BatchNorm) on Fashion-MNIST and prints its\n"
+    "test accuracy. With --save, a checkpoint after every epoch; Ctrl-C saves one mid-epoch\n"
+    "(to --save PATH or " INTERRUPTED_PATH ") that --resume continues exactly.");
+  group = g_option_group_new (NULL, NULL, NULL, &opts, NULL);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, g_steal_pointer (&group));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("gnn-train: %s (see --help)\n", error->message);
+      options_clear (&opts);
+      return EXIT_USAGE;
+    }
+  if (argc > 1)
+    {
+      g_printerr ("gnn-train: unexpected argument '%s' (see --help)\n", argv[1]);
+      options_clear (&opts);
+      return EXIT_USAGE;
+    }
+  if (opts.data_dir == NULL)
+    opts.data_dir = g_strdup (DEFAULT_DATA_DIR);
+
+  if (opts.resume)
+    {
+      if (opts.model_file)
+        {
+          g_printerr ("gnn-train: --model and --resume exclude each other: the checkpoint holds "
+                      "the model\n");
+          options_clear (&opts);
+          return EXIT_USAGE;
+        }
+      if (!read_checkpoint_options (&opts, opts.resume, &error))
+        {
+          g_printerr ("gnn-train: --resume %s: %s\n", opts.resume, error->message);
+          options_clear (&opts);
+          return EXIT_USAGE;
+        }
+    }
+  options_fill_defaults (&opts);
+  if ((problem = options_check (&opts)) != NULL)
+    {
+      g_printerr ("gnn-train: %s\n", problem);
+      options_clear (&opts);
+      return EXIT_USAGE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (data_names); i++)
+    {
+      g_autofree char *path = find_data_file (opts.data_dir, data_names[i]);
+
+      if (path == NULL)
+        {
+          g_printerr ("gnn-train: Fashion-MNIST not found: expected %s.gz (or %s) in %s; install "
+                      "Debian's dataset-fashion-mnist package or pass --data-dir DIR\n",
+                      data_names[i], data_names[i], opts.data_dir);
+          options_clear (&opts);
+          return EXIT_USAGE;
+        }
+    }
+
+  if (opts.threads > 0)
+    gnn_set_num_threads (opts.threads);
+  on_terminal = isatty (STDOUT_FILENO);
+  install_sigint ();
+
+  status = run (&opts, &error);
+  if (status != EXIT_SUCCESS && error != NULL)
+    g_printerr ("gnn-train: %s\n", error->message);
+  options_clear (&opts);
+  return status;
+}
