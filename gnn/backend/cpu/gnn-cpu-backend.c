@@ -34,6 +34,32 @@ gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error)
   return FALSE;
 }
 
+/* Large blocks are kept when freed and handed out again for the same size, as the CUDA
+ * backend's caching allocator does: a training step allocates the same large temporaries
+ * (im2col columns, activations, gradients) every time, and returning them to the system
+ * (malloc maps blocks over its mmap threshold afresh) costs a page fault per 4 KiB touched.
+ * GNN_CPU_CACHE=0 turns the cache off (the valgrind test setup does, so that a use after free
+ * stays visible). */
+#define CACHE_MIN_BYTES (64 * 1024)
+#define CACHE_GRANULE (16 * 1024)
+#define CACHE_MAX_BYTES ((gsize) 1 << 30)
+
+static GMutex cache_lock;
+static GHashTable *cache;      /* rounded size -> GSList of free blocks */
+static gsize cache_bytes;
+static int cache_enabled = -1;
+
+static gboolean
+cache_on (void)
+{
+  if (G_UNLIKELY (cache_enabled < 0))
+    {
+      const char *v = g_getenv ("GNN_CPU_CACHE");
+      cache_enabled = !(v && strcmp (v, "0") == 0);
+    }
+  return cache_enabled;
+}
+
 static gpointer
 cpu_alloc (GnnBackend *backend, guint device, gsize nbytes, GError **error)
 {
@@ -47,8 +73,27 @@ cpu_alloc (GnnBackend *backend, guint device, gsize nbytes, GError **error)
       if (p)
         return p;
     }
-  else if (posix_memalign (&p, 64, size) == 0)
-    return p;
+  else
+    {
+      if (size >= CACHE_MIN_BYTES && cache_on ())
+        {
+          GSList *blocks;
+
+          size = (size + CACHE_GRANULE - 1) & ~(gsize) (CACHE_GRANULE - 1);
+          g_mutex_lock (&cache_lock);
+          if (cache && (blocks = g_hash_table_lookup (cache, GSIZE_TO_POINTER (size))) != NULL)
+            {
+              p = blocks->data;
+              g_hash_table_insert (cache, GSIZE_TO_POINTER (size), g_slist_delete_link (blocks, blocks));
+              cache_bytes -= size;
+            }
+          g_mutex_unlock (&cache_lock);
+          if (p)
+            return p;
+        }
+      if (posix_memalign (&p, 64, size) == 0)
+        return p;
+    }
   g_set_error (error, GNN_ERROR, GNN_ERROR_OUT_OF_MEMORY,
                "cpu: could not allocate %" G_GSIZE_FORMAT " bytes", nbytes);
   return NULL;
@@ -57,6 +102,29 @@ cpu_alloc (GnnBackend *backend, guint device, gsize nbytes, GError **error)
 static void
 cpu_free (GnnBackend *backend, guint device, gpointer ptr, gsize nbytes)
 {
+  gsize size = (MAX (nbytes, 1) + 63) & ~(gsize) 63;
+
+  if (size >= CACHE_MIN_BYTES && cache_on ())
+    {
+      gboolean kept = FALSE;
+
+      size = (size + CACHE_GRANULE - 1) & ~(gsize) (CACHE_GRANULE - 1);
+      g_mutex_lock (&cache_lock);
+      if (cache_bytes + size <= CACHE_MAX_BYTES)
+        {
+          GSList *blocks;
+
+          if (cache == NULL)
+            cache = g_hash_table_new (g_direct_hash, g_direct_equal);
+          blocks = g_hash_table_lookup (cache, GSIZE_TO_POINTER (size));
+          g_hash_table_insert (cache, GSIZE_TO_POINTER (size), g_slist_prepend (blocks, ptr));
+          cache_bytes += size;
+          kept = TRUE;
+        }
+      g_mutex_unlock (&cache_lock);
+      if (kept)
+        return;
+    }
   free (ptr);
 }
 
