@@ -69,10 +69,7 @@ init_state (GnnOptimizer *optimizer,
 
   if (!gnn_state_dict_contains (state, "step"))
     gnn_optim_set_step (state, 0);
-  if (gnn_optim_state_tensor (state, "sum") == NULL &&
-      gnn_optim_state_new_full (state, "sum", param, initial_accumulator_value, error) == NULL)
-    return FALSE;
-  return TRUE;
+  return gnn_optim_state_ensure (state, "sum", param, initial_accumulator_value, error) != NULL;
 }
 
 static gboolean
@@ -160,8 +157,7 @@ gnn_adagrad_step (GnnOptimizer *optimizer,
                 return FALSE;
               sum = gnn_optim_state_tensor (state, "sum");
             }
-          step = gnn_optim_get_step (state) + 1;
-          gnn_optim_set_step (state, step);
+          step = gnn_optim_count_step (state);
 
           if (!(d_p = gnn_optim_grad (param, grad, maximize, weight_decay, &owned, error)))
             return FALSE;
@@ -232,20 +228,17 @@ gnn_adagrad_new (GnnParamGroup *params,
                  gboolean       maximize,
                  GError       **error)
 {
-  GnnOptimizer *self;
-
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (!check_values (lr, lr_decay, weight_decay, initial_accumulator_value, eps, error) ||
       !gnn_optim_check_not_empty (params, error))
     return NULL;
-  self = g_object_new (GNN_TYPE_ADAGRAD, NULL);
-  gnn_optimizer_set_default (self, "lr", g_variant_new_double (lr));
-  gnn_optimizer_set_default (self, "lr_decay", g_variant_new_double (lr_decay));
-  gnn_optimizer_set_default (self, "eps", g_variant_new_double (eps));
-  gnn_optimizer_set_default (self, "weight_decay", g_variant_new_double (weight_decay));
-  gnn_optimizer_set_default (self, "initial_accumulator_value",
-                             g_variant_new_double (initial_accumulator_value));
-  gnn_optimizer_set_default (self, "maximize", g_variant_new_boolean (maximize));
-  return gnn_optim_finish_new (self, params, error);
+  return gnn_optim_new (GNN_TYPE_ADAGRAD, params, error,
+                        "lr", g_variant_new_double (lr),
+                        "lr_decay", g_variant_new_double (lr_decay),
+                        "eps", g_variant_new_double (eps),
+                        "weight_decay", g_variant_new_double (weight_decay),
+                        "initial_accumulator_value", g_variant_new_double (initial_accumulator_value),
+                        "maximize", g_variant_new_boolean (maximize),
+                        NULL);
 }

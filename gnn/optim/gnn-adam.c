@@ -129,26 +129,21 @@ adam_check_group (GnnOptimizer  *optimizer,
                        gnn_param_group_get_double (group, "weight_decay"), error);
 }
 
-/* the state tensor @key, created as zeros when missing (PyTorch's lazy initialisation) */
-static GnnTensor *
-moment (GnnStateDict *state,
-        const char   *key,
-        GnnTensor    *param,
-        GError      **error)
+/* the scalars of an Adam or an AdamW, which keep the same ones */
+static GnnOptimScalar *
+adam_scalars (gpointer optimizer)
 {
-  GnnTensor *t = gnn_optim_state_tensor (state, key);
-
-  return t ? t : gnn_optim_state_new_full (state, key, param, 0.0, error);
+  return GNN_IS_ADAMW (optimizer) ? GNN_ADAMW (optimizer)->scalars : GNN_ADAM (optimizer)->scalars;
 }
 
-/* PyTorch's _single_tensor_adam (decoupled: _single_tensor_adamw), operation by operation,
- * on the path without capturable/differentiable */
+/* PyTorch's _single_tensor_adam (AdamW, with decoupled weight decay: _single_tensor_adamw),
+ * operation by operation, on the path without capturable/differentiable */
 static gboolean
-adam_step (GnnOptimizer   *optimizer,
-           GnnOptimScalar *scalars,
-           gboolean        decoupled,
-           GError        **error)
+adam_step (GnnOptimizer *optimizer,
+           GError      **error)
 {
+  GnnOptimScalar *scalars = adam_scalars (optimizer);
+  gboolean decoupled = GNN_IS_ADAMW (optimizer);
   guint n_groups = gnn_optimizer_get_n_param_groups (optimizer);
 
   for (guint g = 0; g < n_groups; g++)
@@ -177,16 +172,14 @@ adam_step (GnnOptimizer   *optimizer,
 
           if (grad == NULL)
             continue;
-          state = gnn_optimizer_get_state (optimizer, param);
-          if (gnn_state_dict_get_length (state) == 0)
-            gnn_optim_set_step (state, 0);
-          if (!(exp_avg = moment (state, "exp_avg", param, error)) ||
-              !(exp_avg_sq = moment (state, "exp_avg_sq", param, error)) ||
-              (amsgrad && !(max_exp_avg_sq = moment (state, "max_exp_avg_sq", param, error))))
+          state = gnn_optim_param_state (optimizer, param);
+          if (!(exp_avg = gnn_optim_state_ensure (state, "exp_avg", param, 0.0, error)) ||
+              !(exp_avg_sq = gnn_optim_state_ensure (state, "exp_avg_sq", param, 0.0, error)) ||
+              (amsgrad &&
+               !(max_exp_avg_sq = gnn_optim_state_ensure (state, "max_exp_avg_sq", param, 0.0, error))))
             return FALSE;
 
-          step = gnn_optim_get_step (state) + 1;
-          gnn_optim_set_step (state, step);
+          step = gnn_optim_count_step (state);
           if (decoupled)
             {
               /* AdamW: param.mul_(1 - lr * weight_decay); a product by 1 changes nothing */
@@ -231,42 +224,29 @@ adam_step (GnnOptimizer   *optimizer,
   return TRUE;
 }
 
-static gboolean
-gnn_adam_step (GnnOptimizer *optimizer,
-               GError      **error)
-{
-  return adam_step (optimizer, GNN_ADAM (optimizer)->scalars, FALSE, error);
-}
-
-static gboolean
-gnn_adamw_step (GnnOptimizer *optimizer,
-                GError      **error)
-{
-  return adam_step (optimizer, GNN_ADAMW (optimizer)->scalars, TRUE, error);
-}
-
 static void
-gnn_adam_finalize (GObject *object)
+adam_finalize (GObject *object)
 {
-  gnn_optim_scalars_clear (GNN_ADAM (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_adam_parent_class)->finalize (object);
+  gnn_optim_scalars_clear (adam_scalars (object), N_SCALARS);
+  G_OBJECT_CLASS (GNN_IS_ADAMW (object) ? gnn_adamw_parent_class
+                                        : gnn_adam_parent_class)->finalize (object);
 }
 
+/* the class of an Adam or an AdamW: they differ only in the type, which adam_step reads */
 static void
-gnn_adamw_finalize (GObject *object)
+adam_class_setup (gpointer klass)
 {
-  gnn_optim_scalars_clear (GNN_ADAMW (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_adamw_parent_class)->finalize (object);
+  GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = adam_finalize;
+  optimizer_class->step = adam_step;
+  optimizer_class->check_group = adam_check_group;
 }
 
 static void
 gnn_adam_class_init (GnnAdamClass *klass)
 {
-  GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = gnn_adam_finalize;
-  optimizer_class->step = gnn_adam_step;
-  optimizer_class->check_group = adam_check_group;
+  adam_class_setup (klass);
 }
 
 static void
@@ -277,11 +257,7 @@ gnn_adam_init (GnnAdam *self)
 static void
 gnn_adamw_class_init (GnnAdamWClass *klass)
 {
-  GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = gnn_adamw_finalize;
-  optimizer_class->step = gnn_adamw_step;
-  optimizer_class->check_group = adam_check_group;
+  adam_class_setup (klass);
 }
 
 static void
@@ -301,19 +277,17 @@ adam_new (GType          type,
           gboolean       maximize,
           GError       **error)
 {
-  GnnOptimizer *self;
-
   if (!check_values (lr, beta1, beta2, eps, weight_decay, error) ||
       !gnn_optim_check_not_empty (params, error))
     return NULL;
-  self = g_object_new (type, NULL);
-  gnn_optimizer_set_default (self, "lr", g_variant_new_double (lr));
-  gnn_optimizer_set_default (self, "betas", g_variant_new ("(dd)", beta1, beta2));
-  gnn_optimizer_set_default (self, "eps", g_variant_new_double (eps));
-  gnn_optimizer_set_default (self, "weight_decay", g_variant_new_double (weight_decay));
-  gnn_optimizer_set_default (self, "amsgrad", g_variant_new_boolean (amsgrad));
-  gnn_optimizer_set_default (self, "maximize", g_variant_new_boolean (maximize));
-  return gnn_optim_finish_new (self, params, error);
+  return gnn_optim_new (type, params, error,
+                        "lr", g_variant_new_double (lr),
+                        "betas", g_variant_new ("(dd)", beta1, beta2),
+                        "eps", g_variant_new_double (eps),
+                        "weight_decay", g_variant_new_double (weight_decay),
+                        "amsgrad", g_variant_new_boolean (amsgrad),
+                        "maximize", g_variant_new_boolean (maximize),
+                        NULL);
 }
 
 /**

@@ -30,11 +30,15 @@ gboolean      gnn_optim_invalid         (GError       **error,
 /* Fails with "optimizer got an empty parameter list" for a group without parameters. */
 gboolean      gnn_optim_check_not_empty (GnnParamGroup *params,
                                          GError       **error);
-/* The end of every constructor: adds @params (when not NULL) to @self, which has its
- * defaults; returns @self or NULL (and unrefs it) with @error set. */
-GnnOptimizer *gnn_optim_finish_new      (GnnOptimizer  *self,
+/* The end of every constructor: a new optimizer of @type whose defaults are the pairs of
+ * an option name and its value (a #GVariant, floating references sunk) that follow
+ * @first_option, ended by %NULL, set in that order; then @params (when not NULL) added.
+ * Returns it, or NULL with @error set. */
+GnnOptimizer *gnn_optim_new             (GType          type,
                                          GnnParamGroup *params,
-                                         GError       **error);
+                                         GError       **error,
+                                         const char    *first_option,
+                                         ...) G_GNUC_NULL_TERMINATED;
 
 /* ---- the state of a parameter ---------------------------------------------------------- */
 
@@ -44,12 +48,25 @@ double        gnn_optim_get_step        (GnnStateDict  *state);
 /* Stores "step" as a double. */
 void          gnn_optim_set_step        (GnnStateDict  *state,
                                          double         step);
+/* The state of @param in @optimizer, given "step" 0 first when empty (PyTorch's lazy
+ * initialisation puts it before the tensors) (transfer none). */
+GnnStateDict *gnn_optim_param_state     (GnnOptimizer  *optimizer,
+                                         GnnTensor     *param);
+/* Adds 1 to the "step" of @state and returns the new count. */
+double        gnn_optim_count_step      (GnnStateDict  *state);
 /* The tensor under @key, or NULL (transfer none). */
 GnnTensor    *gnn_optim_state_tensor    (GnnStateDict  *state,
                                          const char    *key);
 /* A new tensor shaped as @param, on its device and of its dtype, filled with @value, stored
  * under @key (transfer none: the state holds it). */
 GnnTensor    *gnn_optim_state_new_full  (GnnStateDict  *state,
+                                         const char    *key,
+                                         GnnTensor     *param,
+                                         double         value,
+                                         GError       **error);
+/* The tensor under @key, created as with gnn_optim_state_new_full when missing (PyTorch's
+ * lazy initialisation); NULL with @error set on failure (transfer none). */
+GnnTensor    *gnn_optim_state_ensure    (GnnStateDict  *state,
                                          const char    *key,
                                          GnnTensor     *param,
                                          double         value,

@@ -99,16 +99,22 @@ gnn_optim_check_not_empty (GnnParamGroup *params,
 }
 
 GnnOptimizer *
-gnn_optim_finish_new (GnnOptimizer  *self,
-                      GnnParamGroup *params,
-                      GError       **error)
+gnn_optim_new (GType          type,
+               GnnParamGroup *params,
+               GError       **error,
+               const char    *first_option,
+               ...)
 {
+  g_autoptr(GnnOptimizer) self = g_object_new (type, NULL);
+  va_list args;
+
+  va_start (args, first_option);
+  for (const char *name = first_option; name != NULL; name = va_arg (args, const char *))
+    gnn_optimizer_set_default (self, name, va_arg (args, GVariant *));
+  va_end (args);
   if (params != NULL && !gnn_optimizer_add_param_group (self, params, error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+    return NULL;
+  return g_steal_pointer (&self);
 }
 
 /* ---- the state of a parameter ------------------------------------------------------- */
@@ -158,6 +164,26 @@ gnn_optim_set_step (GnnStateDict *state,
   gnn_state_dict_set_value (state, "step", &value);
 }
 
+GnnStateDict *
+gnn_optim_param_state (GnnOptimizer *optimizer,
+                       GnnTensor    *param)
+{
+  GnnStateDict *state = gnn_optimizer_get_state (optimizer, param);
+
+  if (gnn_state_dict_get_length (state) == 0)
+    gnn_optim_set_step (state, 0);
+  return state;
+}
+
+double
+gnn_optim_count_step (GnnStateDict *state)
+{
+  double step = gnn_optim_get_step (state) + 1;
+
+  gnn_optim_set_step (state, step);
+  return step;
+}
+
 GnnTensor *
 gnn_optim_state_tensor (GnnStateDict *state,
                         const char   *key)
@@ -181,6 +207,18 @@ gnn_optim_state_new_full (GnnStateDict *state,
     return NULL;
   gnn_state_dict_set_tensor (state, key, t);
   return t;   /* the state holds it */
+}
+
+GnnTensor *
+gnn_optim_state_ensure (GnnStateDict *state,
+                        const char   *key,
+                        GnnTensor    *param,
+                        double        value,
+                        GError      **error)
+{
+  GnnTensor *t = gnn_optim_state_tensor (state, key);
+
+  return t ? t : gnn_optim_state_new_full (state, key, param, value, error);
 }
 
 /* ---- the update ----------------------------------------------------------------------- */

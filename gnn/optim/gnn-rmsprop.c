@@ -92,17 +92,6 @@ gnn_rmsprop_check_group (GnnOptimizer  *optimizer,
                        gnn_param_group_get_double (group, "momentum"), error);
 }
 
-static GnnTensor *
-state_zeros (GnnStateDict *state,
-             const char   *key,
-             GnnTensor    *param,
-             GError      **error)
-{
-  GnnTensor *t = gnn_optim_state_tensor (state, key);
-
-  return t ? t : gnn_optim_state_new_full (state, key, param, 0.0, error);
-}
-
 /* PyTorch's _single_tensor_rmsprop, operation by operation */
 static gboolean
 gnn_rmsprop_step (GnnOptimizer *optimizer,
@@ -136,14 +125,13 @@ gnn_rmsprop_step (GnnOptimizer *optimizer,
 
           if (grad == NULL)
             continue;
-          state = gnn_optimizer_get_state (optimizer, param);
-          if (gnn_state_dict_get_length (state) == 0)
-            gnn_optim_set_step (state, 0);
-          if (!(square_avg = state_zeros (state, "square_avg", param, error)) ||
-              (momentum > 0 && !(buf = state_zeros (state, "momentum_buffer", param, error))) ||
-              (centered && !(grad_avg = state_zeros (state, "grad_avg", param, error))))
+          state = gnn_optim_param_state (optimizer, param);
+          if (!(square_avg = gnn_optim_state_ensure (state, "square_avg", param, 0.0, error)) ||
+              (momentum > 0 &&
+               !(buf = gnn_optim_state_ensure (state, "momentum_buffer", param, 0.0, error))) ||
+              (centered && !(grad_avg = gnn_optim_state_ensure (state, "grad_avg", param, 0.0, error))))
             return FALSE;
-          gnn_optim_set_step (state, gnn_optim_get_step (state) + 1);
+          gnn_optim_count_step (state);
 
           if (!(d_p = gnn_optim_grad (param, grad, maximize, weight_decay, &owned, error)))
             return FALSE;
@@ -241,20 +229,18 @@ gnn_rmsprop_new (GnnParamGroup *params,
                  gboolean       maximize,
                  GError       **error)
 {
-  GnnOptimizer *self;
-
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (!check_values (lr, alpha, eps, weight_decay, momentum, error) ||
       !gnn_optim_check_not_empty (params, error))
     return NULL;
-  self = g_object_new (GNN_TYPE_RMSPROP, NULL);
-  gnn_optimizer_set_default (self, "lr", g_variant_new_double (lr));
-  gnn_optimizer_set_default (self, "momentum", g_variant_new_double (momentum));
-  gnn_optimizer_set_default (self, "alpha", g_variant_new_double (alpha));
-  gnn_optimizer_set_default (self, "eps", g_variant_new_double (eps));
-  gnn_optimizer_set_default (self, "centered", g_variant_new_boolean (centered));
-  gnn_optimizer_set_default (self, "weight_decay", g_variant_new_double (weight_decay));
-  gnn_optimizer_set_default (self, "maximize", g_variant_new_boolean (maximize));
-  return gnn_optim_finish_new (self, params, error);
+  return gnn_optim_new (GNN_TYPE_RMSPROP, params, error,
+                        "lr", g_variant_new_double (lr),
+                        "momentum", g_variant_new_double (momentum),
+                        "alpha", g_variant_new_double (alpha),
+                        "eps", g_variant_new_double (eps),
+                        "centered", g_variant_new_boolean (centered),
+                        "weight_decay", g_variant_new_double (weight_decay),
+                        "maximize", g_variant_new_boolean (maximize),
+                        NULL);
 }

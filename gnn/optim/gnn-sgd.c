@@ -211,19 +211,17 @@ gnn_sgd_new (GnnParamGroup *params,
              gboolean       maximize,
              GError       **error)
 {
-  GnnOptimizer *self;
-
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (!check_values (lr, momentum, dampening, weight_decay, nesterov, error) ||
       !gnn_optim_check_not_empty (params, error))
     return NULL;
-  self = g_object_new (GNN_TYPE_SGD, NULL);
-  gnn_optimizer_set_default (self, "lr", g_variant_new_double (lr));
-  gnn_optimizer_set_default (self, "momentum", g_variant_new_double (momentum));
-  gnn_optimizer_set_default (self, "dampening", g_variant_new_double (dampening));
-  gnn_optimizer_set_default (self, "weight_decay", g_variant_new_double (weight_decay));
-  gnn_optimizer_set_default (self, "nesterov", g_variant_new_boolean (nesterov));
-  gnn_optimizer_set_default (self, "maximize", g_variant_new_boolean (maximize));
-  return gnn_optim_finish_new (self, params, error);
+  return gnn_optim_new (GNN_TYPE_SGD, params, error,
+                        "lr", g_variant_new_double (lr),
+                        "momentum", g_variant_new_double (momentum),
+                        "dampening", g_variant_new_double (dampening),
+                        "weight_decay", g_variant_new_double (weight_decay),
+                        "nesterov", g_variant_new_boolean (nesterov),
+                        "maximize", g_variant_new_boolean (maximize),
+                        NULL);
 }

@@ -14,58 +14,9 @@ import GObject from 'gi://GObject';
 import Gnn from 'gi://Gnn?version=1.0';
 import System from 'system';
 
-const RTOL = 1e-5, ATOL = 1e-6;
+import {assert, assertClose, assertThrows, check, finish, tensor, values} from './testutil.js';
+
 const RW_CONSTRUCT_ONLY = GObject.ParamFlags.READWRITE | GObject.ParamFlags.CONSTRUCT_ONLY;
-
-let failures = 0;
-let testNumber = 0;
-
-function check(name, fn) {
-    testNumber++;
-    try {
-        fn();
-        print(`ok ${testNumber} ${name}`);
-    } catch (e) {
-        failures++;
-        print(`not ok ${testNumber} ${name}`);
-        const text = e instanceof GLib.Error ? `GLib.Error ${e.domain}:${e.code}: ${e.message}` : `${e}`;
-        for (const line of `${text}\n${e.stack ?? ''}`.split('\n')) {
-            if (line)
-                print(`# ${line}`);
-        }
-    }
-}
-
-function assert(cond, message) {
-    if (!cond)
-        throw new Error(message);
-}
-
-function tensor(data, shape) {
-    return Gnn.Tensor.new_from_floats(new Float32Array(data), shape);
-}
-
-function values(t) {
-    const u8 = t.get_bytes().toArray();
-    return Array.from(new Float32Array(u8.slice().buffer, 0, u8.length / 4));
-}
-
-function assertClose(got, want, what) {
-    assert(got.length === want.length, `${what}: ${got.length} elements, expected ${want.length}`);
-    for (let i = 0; i < want.length; i++) {
-        assert(Math.abs(got[i] - want[i]) <= ATOL + RTOL * Math.abs(want[i]),
-            `${what}: element ${i} is ${got[i]}, expected ${want[i]} (all: [${got}])`);
-    }
-}
-
-function assertThrows(fn, what) {
-    try {
-        fn();
-    } catch (e) {
-        return e;
-    }
-    throw new Error(`${what} did not throw`);
-}
 
 // y = (x * scale) @ inner, with a construct-only width; setup keeps this.scale and this.inner
 const JsAvgNet = GObject.registerClass({
@@ -116,7 +67,7 @@ function makeNet() {
 
 // every float of the net's parameters, in order
 function flat(module) {
-    return module.parameters(true).flatMap(p => values(p));
+    return module.parameters(true).flatMap(p => Array.from(values(p)));
 }
 
 check('copy of a gjs subclass', () => {
@@ -209,6 +160,4 @@ check('avg_fn returning null, and the built-in EMA', () => {
 });
 
 System.gc();
-print(`1..${testNumber}`);
-if (failures > 0)
-    System.exit(1);
+finish();

@@ -18,34 +18,7 @@ import GObject from 'gi://GObject';
 import Gnn from 'gi://Gnn?version=1.0';
 import System from 'system';
 
-let failures = 0;
-let testNumber = 0;
-
-// runs one check and prints a TAP line
-function check(name, fn) {
-    testNumber++;
-    try {
-        fn();
-        print(`ok ${testNumber} ${name}`);
-    } catch (e) {
-        failures++;
-        print(`not ok ${testNumber} ${name}`);
-        const text = e instanceof GLib.Error ? `GLib.Error ${e.domain}:${e.code}: ${e.message}` : `${e}`;
-        for (const line of `${text}\n${e.stack ?? ''}`.split('\n')) {
-            if (line)
-                print(`# ${line}`);
-        }
-    }
-}
-
-function assert(cond, message) {
-    if (!cond)
-        throw new Error(message);
-}
-
-function assertNear(got, want, what) {
-    assert(Math.abs(got - want) <= 1e-12 * Math.max(1, Math.abs(want)), `${what}: got ${got}, expected ${want}`);
-}
+import {assert, assertNear, check, finish} from './testutil.js';
 
 // an optimizer that only holds groups: schedulers read and write their options
 const NoOpOptimizer = GObject.registerClass({GTypeName: 'JsTestLRNoOpOptimizer'},
@@ -163,8 +136,4 @@ check('a GnnLRScheduler subclass written in JavaScript', () => {
     assert(other.get_last_epoch() === 2, `loaded last_epoch ${other.get_last_epoch()}`);
 });
 
-print(`1..${testNumber}`);
-if (failures > 0) {
-    printerr(`${failures} of ${testNumber} checks failed`);
-    System.exit(1);
-}
+finish();

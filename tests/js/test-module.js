@@ -18,68 +18,10 @@ import GObject from 'gi://GObject';
 import Gnn from 'gi://Gnn?version=1.0';
 import System from 'system';
 
-const RTOL = 1e-5, ATOL = 1e-6;
+import {assert, assertClose, assertShape, assertThrows, check, finish, tensor, values} from './testutil.js';
+
 const TYPE_NAME = 'JsTestLinear';
 const RW_CONSTRUCT_ONLY = GObject.ParamFlags.READWRITE | GObject.ParamFlags.CONSTRUCT_ONLY;
-
-let failures = 0;
-let testNumber = 0;
-
-// runs one check and prints a TAP line
-function check(name, fn) {
-    testNumber++;
-    try {
-        fn();
-        print(`ok ${testNumber} ${name}`);
-    } catch (e) {
-        failures++;
-        print(`not ok ${testNumber} ${name}`);
-        const text = e instanceof GLib.Error ? `GLib.Error ${e.domain}:${e.code}: ${e.message}` : `${e}`;
-        for (const line of `${text}\n${e.stack ?? ''}`.split('\n')) {
-            if (line)
-                print(`# ${line}`);
-        }
-    }
-}
-
-function assert(cond, message) {
-    if (!cond)
-        throw new Error(message);
-}
-
-function tensor(data, shape) {
-    return Gnn.Tensor.new_from_floats(new Float32Array(data), shape);
-}
-
-function values(t) {
-    assert(t.get_dtype() === Gnn.Dtype.FLOAT32, `expected a float32 tensor, got dtype ${t.get_dtype()}`);
-    const u8 = t.get_bytes().toArray();
-    return new Float32Array(u8.slice().buffer, 0, u8.length / 4);
-}
-
-function assertShape(t, shape, what) {
-    const got = Array.from(t.get_shape(), Number);
-    assert(got.length === shape.length && got.every((v, i) => v === shape[i]),
-        `${what}: shape [${got}], expected [${shape}]`);
-}
-
-function assertClose(got, want, what) {
-    assert(got.length === want.length, `${what}: ${got.length} elements, expected ${want.length}`);
-    for (let i = 0; i < want.length; i++) {
-        const diff = Math.abs(got[i] - want[i]);
-        assert(diff <= ATOL + RTOL * Math.abs(want[i]),
-            `${what}: element ${i} is ${got[i]}, expected ${want[i]} (all: [${Array.from(got)}])`);
-    }
-}
-
-function assertThrows(fn, what) {
-    try {
-        fn();
-    } catch (e) {
-        return e;
-    }
-    throw new Error(`${what} did not throw`);
-}
 
 // the deterministic weights, as flat row-major arrays: weight is [in, out], bias [out]
 function weightData(inF, outF) {
@@ -451,8 +393,4 @@ check('the module survives garbage collection while held only by C', () => {
     assert(fc1.setupCalls === 1 && fc1.weight === fc1.get_parameter('weight'), 'JS state lost after gc');
 });
 
-print(`1..${testNumber}`);
-if (failures > 0) {
-    printerr(`${failures} of ${testNumber} checks failed`);
-    System.exit(1);
-}
+finish();

@@ -6,58 +6,15 @@
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
-import GLib from 'gi://GLib';
 import Gnn from 'gi://Gnn?version=1.0';
-import System from 'system';
 
-const RTOL = 1e-5, ATOL = 1e-6;
+import {assert, assertClose, check, finish, tensor, values} from './testutil.js';
+
 const N = 4, IN = 3, OUT = 2;
 const X = [1.0, 2.0, -1.0, 0.5, -0.5, 1.5, 2.0, 0.0, 1.0, -1.0, 1.0, 0.25];   // [4, 3]
 const Y = [0.5, -1.0, 1.0, 0.0, -0.5, 2.0, 0.25, 0.75];                        // [4, 2]
 const W0 = [0.1, -0.2, 0.3, 0.4, 0.0, -0.1];                                   // [2, 3]
 const B0 = [0.05, -0.05];
-
-let failures = 0;
-let testNumber = 0;
-
-function check(name, fn) {
-    testNumber++;
-    try {
-        fn();
-        print(`ok ${testNumber} ${name}`);
-    } catch (e) {
-        failures++;
-        print(`not ok ${testNumber} ${name}`);
-        const text = e instanceof GLib.Error ? `GLib.Error ${e.domain}:${e.code}: ${e.message}` : `${e}`;
-        for (const line of `${text}\n${e.stack ?? ''}`.split('\n')) {
-            if (line)
-                print(`# ${line}`);
-        }
-    }
-}
-
-function assert(cond, message) {
-    if (!cond)
-        throw new Error(message);
-}
-
-function tensor(data, shape) {
-    return Gnn.Tensor.new_from_floats(new Float32Array(data), shape);
-}
-
-function values(t) {
-    const u8 = t.get_bytes().toArray();
-    return new Float32Array(u8.slice().buffer, 0, u8.length / 4);
-}
-
-function assertClose(got, want, what) {
-    assert(got.length === want.length, `${what}: ${got.length} elements, expected ${want.length}`);
-    for (let i = 0; i < want.length; i++) {
-        const diff = Math.abs(got[i] - want[i]);
-        assert(diff <= ATOL + RTOL * Math.abs(want[i]),
-            `${what}: element ${i} is ${got[i]}, expected ${want[i]} (all: [${Array.from(got)}])`);
-    }
-}
 
 function newLinear() {
     const lin = Gnn.Linear.new(IN, OUT, true);
@@ -145,8 +102,4 @@ check('invalid arguments throw PyTorch\'s messages as Gnn.Error', () => {
     assert(error.message === 'Invalid learning rate: -0.1', `message ${error.message}`);
 });
 
-print(`1..${testNumber}`);
-if (failures > 0) {
-    printerr(`${failures} of ${testNumber} checks failed`);
-    System.exit(1);
-}
+finish();
