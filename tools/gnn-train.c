@@ -241,7 +241,7 @@ static void
 options_fill_defaults (Options *opts)
 {
   if (opts->epochs < 0)
-    opts->epochs = 5;
+    opts->epochs = 6;
   if (opts->batch_size < 0)
     opts->batch_size = 128;
   if (opts->optimizer == NULL)
@@ -1102,7 +1102,7 @@ main (int    argc,
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_FILENAME, &opts.model_file,
       "A model as a JSON module tree (default: a small CNN with BatchNorm)", "FILE" },
-    { "epochs", 'e', 0, G_OPTION_ARG_INT, &opts.epochs, "Passes over the training set (default 5)", "N" },
+    { "epochs", 'e', 0, G_OPTION_ARG_INT, &opts.epochs, "Passes over the training set (default 6)", "N" },
     { "batch-size", 'b', 0, G_OPTION_ARG_INT, &opts.batch_size, "Samples per step (default 128)", "N" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &opts.optimizer,
       "sgd, adam or adamw (default adamw)", "NAME" },
