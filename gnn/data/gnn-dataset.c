@@ -294,9 +294,7 @@ tensor_dataset_get_batch (GnnDataset  *dataset,
   for (guint k = 0; k < self->tensors->len; k++)
     {
       GnnTensor *t = g_ptr_array_index (self->tensors, k);
-      g_autoptr(GnnDevice) device = gnn_tensor_get_device (t);
-      g_autofree char *device_name = gnn_device_to_string (device);
-      g_autoptr(GnnTensor) on_device = gnn_tensor_to_device (index, device_name, error);
+      g_autoptr(GnnTensor) on_device = gnn_tensor_to_device_of (index, t, error);
       g_autoptr(GnnTensor) rows = on_device ? gnn_tensor_index_select (t, 0, on_device, error) : NULL;
 
       if (rows == NULL)
@@ -583,8 +581,6 @@ gnn_normalize_apply (GnnNormalize *self,
     g_autofree double *inv = g_new (double, nc);
     g_autoptr(GnnTensor) m = NULL;
     g_autoptr(GnnTensor) s = NULL;
-    g_autoptr(GnnDevice) device = gnn_tensor_get_device (images);
-    g_autofree char *device_name = gnn_device_to_string (device);
 
     for (guint c = 0; c < nc; c++)
       inv[c] = 1.0 / g_array_index (self->std, double, c);
@@ -597,8 +593,8 @@ gnn_normalize_apply (GnnNormalize *self,
       g_autoptr(GnnTensor) s2 = m2 ? gnn_tensor_to_dtype (s, dtype, error) : NULL;
 
       if (s2 == NULL ||
-          (mean = gnn_tensor_to_device (m2, device_name, error)) == NULL ||
-          (inv_std = gnn_tensor_to_device (s2, device_name, error)) == NULL)
+          (mean = gnn_tensor_to_device_of (m2, images, error)) == NULL ||
+          (inv_std = gnn_tensor_to_device_of (s2, images, error)) == NULL)
         return NULL;
     }
   }

@@ -9,6 +9,7 @@
 #include "gnn.h"
 #include "gnn-loss.h"
 #include "core/gnn-tensor-private.h"
+#include "ops/gnn-ops-private.h"
 
 /* Every loss is composed of differentiable ops, so autograd comes from the ops. The formulas
  * are PyTorch 1.13's (aten/src/ATen/native/Loss.cpp, LossNLL.cpp). */
@@ -497,9 +498,7 @@ to_device_of (GnnTensor **t,
               GnnTensor  *like,
               GError    **error)
 {
-  g_autoptr(GnnDevice) device = gnn_tensor_get_device (like);
-  g_autofree char *name = gnn_device_to_string (device);
-  GnnTensor *moved = gnn_tensor_to_device (*t, name, error);
+  GnnTensor *moved = gnn_tensor_to_device_of (*t, like, error);
 
   if (moved == NULL)
     return FALSE;

@@ -51,6 +51,11 @@ gboolean   gnn_run_kernel             (GnnTensor     *on,
  * bool/uint8 in int64. */
 GnnDtype   gnn_compute_dtype          (GnnDtype dtype);
 /* @t itself (a new reference) when it is contiguous and of @dtype, else a contiguous copy. */
+/* @self on the device of @like: @self itself (a new reference) when it is already there, a
+ * copy (as gnn_tensor_to_device) otherwise, without allocating to find out. */
+GnnTensor *gnn_tensor_to_device_of    (GnnTensor    *self,
+                                       GnnTensor    *like,
+                                       GError      **error);
 GnnTensor *gnn_tensor_contiguous_as   (GnnTensor    *t,
                                        GnnDtype      dtype,
                                        GError      **error);

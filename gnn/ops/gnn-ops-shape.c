@@ -860,6 +860,21 @@ gnn_tensor_to_dtype (GnnTensor *self, GnnDtype dtype, GError **error)
   return out;
 }
 
+GnnTensor *
+gnn_tensor_to_device_of (GnnTensor *self, GnnTensor *like, GError **error)
+{
+  GnnStorage *s = gnn_tensor_priv (self)->storage;
+  GnnStorage *l = gnn_tensor_priv (like)->storage;
+  g_autoptr(GnnDevice) device = NULL;
+  g_autofree char *name = NULL;
+
+  if (s->entry == l->entry && s->device == l->device)
+    return g_object_ref (self);
+  device = gnn_tensor_get_device (like);
+  name = gnn_device_to_string (device);
+  return gnn_tensor_to_device (self, name, error);
+}
+
 /**
  * gnn_tensor_to_device:
  * @self: a tensor

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gnn.h"
+#include "ops/gnn-ops-private.h"
 
 /* ---- options: an ordered name -> GVariant list ------------------------------------- */
 
@@ -1072,15 +1073,13 @@ gnn_optimizer_load_state_dict (GnnOptimizer *self,
               g_autoptr(GnnTensor) cast = NULL;
               g_autoptr(GnnTensor) moved = NULL;
               g_autoptr(GnnTensor) copy = NULL;
-              g_autoptr(GnnDevice) device = gnn_tensor_get_device (param);
-              g_autofree char *device_name = gnn_device_to_string (device);
               GnnDtype dtype = gnn_tensor_get_dtype (t);
 
               if (strcmp (rest, "step") != 0 && gnn_dtype_is_floating (dtype) &&
                   gnn_dtype_is_floating (gnn_tensor_get_dtype (param)))
                 dtype = gnn_tensor_get_dtype (param);
               if ((cast = gnn_tensor_to_dtype (t, dtype, error)) == NULL ||
-                  (moved = gnn_tensor_to_device (cast, device_name, error)) == NULL ||
+                  (moved = gnn_tensor_to_device_of (cast, param, error)) == NULL ||
                   (copy = gnn_tensor_clone (moved, error)) == NULL)
                 {
                   g_prefix_error (error, "loading \"%s\": ", keys[k]);
