@@ -7,18 +7,25 @@
  *  - cnn: conv(1,32,3)-relu-maxpool2-conv(32,64,3)-relu-maxpool2-linear(1600,128)-relu-
  *    linear(128,10), batch 64, --cnn-batches batches (default 200): samples/s;
  *  - tiny: Linear(16,16)-ReLU-Linear(16,4), batch 1, MSE, forward + backward + SGD step,
- *    repeated for about --min-time seconds: steps/s.
+ *    repeated for about --min-time seconds: steps/s;
+ *  - gemm: gnn_tensor_matmul of two 2048 x 2048 float32 matrices: GFLOP/s (2·n³ per product),
+ *    the best of --gemm-reps products;
+ *  - ema_10m: one EMA update (GnnAveragedModel with new_ema_multi (0.999), the fused kernel)
+ *    of 10 Linear (1000, 1000) layers, 10.01M parameters, as bench-ema.c measures it alone:
+ *    ms per update, the median of --ema-reps.
  *
  * Each starts with a few untimed warm-up steps. Output lines are `name<TAB>value<TAB>unit`;
  * lines starting with '#' are comments.
  *
- * Usage: bench-train [--threads N] [--min-time S] [--cnn-batches N] [--quick] [--data-dir DIR]
+ * Usage: bench-train [--threads N] [--min-time S] [--cnn-batches N] [--gemm-reps N] [--ema-reps N]
+ *                    [--quick] [--data-dir DIR]
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <gnn/gnn.h>
 
@@ -201,11 +208,80 @@ run_batches (GnnModule        *model,
   return samples / ((g_get_monotonic_time () - t0) / 1e6);
 }
 
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* GFLOP/s of the best of @reps products of two n x n float32 matrices */
+static double
+bench_gemm (int n,
+            int reps)
+{
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (3);
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnTensor) b = NULL;
+  GError *error = NULL;
+  double best = INFINITY;
+
+  if ((a = gnn_tensor_new_randn ((gint64[]) { n, n }, 2, gen, GNN_DTYPE_FLOAT32, NULL, &error)) == NULL ||
+      (b = gnn_tensor_new_randn ((gint64[]) { n, n }, 2, gen, GNN_DTYPE_FLOAT32, NULL, &error)) == NULL)
+    die ("gemm inputs", error);
+  for (int r = -1; r < reps; r++)          /* one untimed product first */
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(GnnTensor) c = gnn_tensor_matmul (a, b, &error);
+
+      if (c == NULL)
+        die ("gemm", error);
+      if (r >= 0)
+        best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
+    }
+  return 2.0 * n * n * (double) n / best / 1e9;
+}
+
+/* ms of one EMA update of 10 Linear (1000, 1000) layers: the median of @reps */
+static double
+bench_ema_10m (int reps)
+{
+  g_autoptr(GnnSequential) model = gnn_sequential_new (NULL, 0);
+  g_autoptr(GnnAverageFunction) fn = NULL;
+  g_autoptr(GnnAveragedModel) avg = NULL;
+  g_autofree double *t = g_new (double, reps);
+  GError *error = NULL;
+
+  for (int l = 0; l < 10; l++)
+    {
+      g_autoptr(GnnLinear) lin = gnn_linear_new (1000, 1000, TRUE, &error);
+      if (lin == NULL)
+        die ("ema model", error);
+      gnn_sequential_append (model, GNN_MODULE (lin));
+    }
+  if ((fn = gnn_average_function_new_ema_multi (0.999, &error)) == NULL ||
+      (avg = gnn_averaged_model_new (GNN_MODULE (model), NULL, NULL, fn, FALSE, &error)) == NULL)
+    die ("ema", error);
+  /* the first update copies; the second is untimed warm-up */
+  for (int r = -2; r < reps; r++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      if (!gnn_averaged_model_update_parameters (avg, GNN_MODULE (model), &error))
+        die ("ema update", error);
+      if (r >= 0)
+        t[r] = (g_get_monotonic_time () - t0) / 1e3;
+    }
+  qsort (t, reps, sizeof (double), cmp_double);
+  return t[reps / 2];
+}
+
 int
 main (int    argc,
       char **argv)
 {
-  int threads = 2, cnn_batches = 200;
+  int threads = 2, cnn_batches = 200, gemm_reps = 10, ema_reps = 30;
   double min_time = 2.0;
   gboolean quick = FALSE;
   char *data_dir = NULL;
@@ -214,6 +290,8 @@ main (int    argc,
     { "min-time", 0, 0, G_OPTION_ARG_DOUBLE, &min_time, "Seconds of the tiny benchmark (default 2)", "S" },
     { "cnn-batches", 0, 0, G_OPTION_ARG_INT, &cnn_batches, "Batches of the CNN benchmark (default 200)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "A quarter of the MLP pass, 50 CNN batches, 0.5 s tiny", NULL },
+    { "gemm-reps", 0, 0, G_OPTION_ARG_INT, &gemm_reps, "Timed 2048² products (default 10)", "N" },
+    { "ema-reps", 0, 0, G_OPTION_ARG_INT, &ema_reps, "Timed EMA updates of 10M parameters (default 30)", "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "Fashion-MNIST's folder", "DIR" },
     G_OPTION_ENTRY_NULL
   };
@@ -233,7 +311,11 @@ main (int    argc,
     {
       cnn_batches = 50;
       min_time = 0.5;
+      gemm_reps = 3;
+      ema_reps = 5;
     }
+  gemm_reps = MAX (gemm_reps, 1);
+  ema_reps = MAX (ema_reps, 1);
   gnn_set_num_threads (threads);
   gnn_manual_seed (0);
   load_data (data_dir ? data_dir : "/usr/share/datasets/fashion-mnist", &images, &labels);
@@ -304,6 +386,11 @@ main (int    argc,
       }
     while (g_get_monotonic_time () < deadline);
     printf ("tiny\t%.1f\tsteps/s\n", steps / ((g_get_monotonic_time () - t0) / 1e6));
+    fflush (stdout);
   }
+
+  printf ("gemm\t%.1f\tGFLOP/s\n", bench_gemm (2048, gemm_reps));
+  fflush (stdout);
+  printf ("ema_10m\t%.3f\tms\n", bench_ema_10m (ema_reps));
   return 0;
 }

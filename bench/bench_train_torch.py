@@ -10,8 +10,14 @@ and the tiny model through gnn's Python binding:
   - cnn: conv(1,32,3)-relu-maxpool2-conv(32,64,3)-relu-maxpool2-linear(1600,128)-relu-
     linear(128,10), batch 64, 200 batches: samples/s;
   - tiny: Linear(16,16)-ReLU-Linear(16,4), batch 1, MSE, forward + backward + SGD step:
-    steps/s from C (gnn) and from Python (gnn via PyGObject, torch).
-"ratio" is gnn's figure over torch's (above 1: gnn is faster).
+    steps/s from C (gnn) and from Python (gnn via PyGObject, torch);
+  - gemm 2048²: float32 matrix product, gnn's matmul against torch.mm: GFLOP/s, best of N;
+  - EMA 10M params: one EMA update (decay 0.999) of 10 Linear(1000, 1000) layers, gnn's fused
+    AveragedModel update (as bench-ema.c) against torch's AveragedModel(avg_fn=ema) and against
+    torch._foreach_lerp_ (or, in a torch without it such as 1.13, _foreach_mul_ + _foreach_add_,
+    the same update in foreach kernels): ms per update, median of N.
+"ratio" is gnn's figure over torch's for rates, torch's over gnn's for times (above 1: gnn is
+faster).
 
     bench/run-bench.sh BUILD_DIR   (runs this after the other tables)
     bench/bench_train_torch.py --bench-train BUILD_DIR/bench/bench-train [--threads N] [--quick]
@@ -26,6 +32,56 @@ import time
 import numpy as np
 
 N_TRAIN = 60000
+
+
+def gemm_gflops(torch, n, reps):
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    torch.mm(a, b)
+    best = float('inf')
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        torch.mm(a, b)
+        best = min(best, time.perf_counter() - t0)
+    return 2.0 * n ** 3 / best / 1e9
+
+
+def ema_10m_ms(torch, reps, decay=0.999):
+    """ms per EMA update of 10 Linear(1000, 1000): AveragedModel(avg_fn) and a foreach form."""
+    from torch import nn
+    from torch.optim import swa_utils
+
+    model = nn.Sequential(*[nn.Linear(1000, 1000) for _ in range(10)])
+
+    def ema(a, c, n):
+        return decay * a + (1 - decay) * c
+
+    swa = swa_utils.AveragedModel(model, avg_fn=ema)
+    avg = [p.detach() for p in swa.module.parameters()]
+    cur = [p.detach() for p in model.parameters()]
+    if hasattr(torch, '_foreach_lerp_'):
+        name = '_foreach_lerp_'
+
+        def foreach():
+            torch._foreach_lerp_(avg, cur, 1 - decay)
+    else:
+        name = '_foreach_mul_ + _foreach_add_'
+
+        def foreach():
+            torch._foreach_mul_(avg, decay)
+            torch._foreach_add_(avg, cur, alpha=1 - decay)
+
+    def median_ms(fn):
+        fn()
+        fn()
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return sorted(times)[len(times) // 2] * 1e3
+
+    with torch.no_grad():
+        return median_ms(lambda: swa.update_parameters(model)), median_ms(foreach), name
 
 
 def run_c(bench_train, threads, min_time, quick, cnn_batches):
@@ -115,6 +171,9 @@ def run_torch(threads, quick, min_time, cnn_batches, x_np, y_np):
         opt.step()
 
     out['tiny'] = steps_per_second(tiny_step, min_time)
+
+    out['gemm'] = gemm_gflops(torch, 2048, 3 if quick else 10)
+    out['ema_avg_fn'], out['ema_foreach'], out['ema_foreach_name'] = ema_10m_ms(torch, 5 if quick else 30)
     return out, torch.__version__
 
 
@@ -196,9 +255,17 @@ def main():
     if py_tiny is not None:
         print(row(['tiny 16-16-4, b1, Python (steps/s)', '%.0f' % py_tiny, '%.0f' % t['tiny'],
                    '%.2f' % (py_tiny / t['tiny'])]))
+    print(row(['gemm 2048², float32 (GFLOP/s)', '%.1f' % c['gemm'], '%.1f' % t['gemm'],
+               '%.2f' % (c['gemm'] / t['gemm'])]))
+    print(row(['EMA 10M params, AveragedModel (ms)', '%.2f' % c['ema_10m'], '%.2f' % t['ema_avg_fn'],
+               '%.2f' % (t['ema_avg_fn'] / c['ema_10m'])]))
+    print(row(['EMA 10M params, foreach (ms)', '%.2f' % c['ema_10m'], '%.2f' % t['ema_foreach'],
+               '%.2f' % (t['ema_foreach'] / c['ema_10m'])]))
     print()
-    print('  (ratio: gnn over torch, above 1 gnn is faster; the C tiny row compares gnn from C with torch')
-    print('   from Python, the Python row both from Python)')
+    print('  (ratio: above 1 gnn is faster: gnn over torch for rates, torch over gnn for times; the C')
+    print('   tiny row compares gnn from C with torch from Python, the Python row both from Python; both')
+    print('   EMA rows are gnn\'s fused AveragedModel update, against torch 1.13\'s AveragedModel(avg_fn=ema)')
+    print('   and against torch.%s on the parameter lists)' % t['ema_foreach_name'])
     return 0
 
 

@@ -16,6 +16,9 @@ static __thread gboolean grad_disabled;
 /**
  * gnn_is_grad_enabled:
  *
+ * Checks whether operations on this thread record the autograd graph (`torch.is_grad_enabled
+ * ()`).
+ *
  * Returns: whether operations on this thread record the autograd graph
  *   (`torch.is_grad_enabled ()`)
  *
@@ -56,7 +59,7 @@ struct _GnnNoGradGuard
  * Turns grad mode off for the calling thread until the guard is freed, which restores the
  * previous mode. Bindings use [func@Gnn.set_grad_enabled] (Python: `with Gnn.no_grad ():`).
  *
- * Returns: (transfer full): a guard for [func@Gnn.no_grad_guard_free]
+ * Returns: (transfer full): a guard for [method@Gnn.NoGradGuard.free]
  */
 GnnNoGradGuard *
 gnn_no_grad_guard_new (void)
@@ -68,7 +71,7 @@ gnn_no_grad_guard_new (void)
 
 /**
  * gnn_no_grad_guard_free: (skip)
- * @guard: a guard from [func@Gnn.no_grad_guard_new]
+ * @guard: a guard from [func@Gnn.NoGradGuard.new]
  *
  * Restores the grad mode that was in force when @guard was made.
  */

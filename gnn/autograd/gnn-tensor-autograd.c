@@ -13,6 +13,8 @@
  * gnn_tensor_get_requires_grad:
  * @self: a tensor
  *
+ * Checks whether gradients are computed for the tensor (`Tensor.requires_grad`).
+ *
  * Returns: whether gradients are computed for the tensor (`Tensor.requires_grad`)
  */
 gboolean
@@ -64,6 +66,8 @@ gnn_tensor_set_requires_grad (GnnTensor *self,
 /**
  * gnn_tensor_get_grad:
  * @self: a tensor
+ *
+ * Returns the gradient accumulated by backward (`Tensor.grad`).
  *
  * Returns: (transfer none) (nullable): the gradient accumulated by backward (`Tensor.grad`)
  */
@@ -126,6 +130,9 @@ gnn_tensor_set_grad (GnnTensor *self,
  * gnn_tensor_get_grad_fn_name:
  * @self: a tensor
  *
+ * Returns the name of the node that made the tensor, as PyTorch names it (`type
+ * (t.grad_fn).__name__`, such as "AddBackward0"), or %NULL for a leaf.
+ *
  * Returns: (nullable): the name of the node that made the tensor, as PyTorch names it
  *   (`type (t.grad_fn).__name__`, such as "AddBackward0"), or %NULL for a leaf
  */
@@ -139,6 +146,9 @@ gnn_tensor_get_grad_fn_name (GnnTensor *self)
 /**
  * gnn_tensor_is_leaf:
  * @self: a tensor
+ *
+ * Checks whether the tensor was made by the user rather than by a recorded op
+ * (`Tensor.is_leaf`).
  *
  * Returns: whether the tensor was made by the user rather than by a recorded op
  *   (`Tensor.is_leaf`)
@@ -286,6 +296,8 @@ gnn_tensor_retain_grad (GnnTensor *self)
 /**
  * gnn_tensor_get_retains_grad:
  * @self: a tensor
+ *
+ * Checks whether [method@Gnn.Tensor.retain_grad] was called on this non-leaf.
  *
  * Returns: whether [method@Gnn.Tensor.retain_grad] was called on this non-leaf
  */

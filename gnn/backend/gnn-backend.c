@@ -39,6 +39,8 @@ gnn_backend_default_init (GnnBackendInterface *iface)
  * gnn_backend_get_name:
  * @self: a backend
  *
+ * Returns the backend's name, such as "cpu", "reference" or "cuda".
+ *
  * Returns: the backend's name, such as "cpu", "reference" or "cuda"
  */
 const char *
@@ -51,6 +53,8 @@ gnn_backend_get_name (GnnBackend *self)
 /**
  * gnn_backend_get_device_type:
  * @self: a backend
+ *
+ * Returns the device type the backend serves, such as "cpu" or "cuda".
  *
  * Returns: the device type the backend serves, such as "cpu" or "cuda"
  */
@@ -65,6 +69,8 @@ gnn_backend_get_device_type (GnnBackend *self)
  * gnn_backend_get_device_count:
  * @self: a backend
  *
+ * Returns how many devices the backend sees (0 when, say, no GPU is present).
+ *
  * Returns: how many devices the backend sees (0 when, say, no GPU is present)
  */
 guint
@@ -78,6 +84,8 @@ gnn_backend_get_device_count (GnnBackend *self)
  * gnn_backend_get_device_description:
  * @self: a backend
  * @index: a device index
+ *
+ * Returns a description of the device, or %NULL for an index past the device count.
  *
  * Returns: (transfer full) (nullable): a description of the device, or %NULL for an index
  *   past the device count
@@ -99,6 +107,8 @@ gnn_backend_get_device_description (GnnBackend *self,
  * @free_bytes: (out): the free memory
  * @total_bytes: (out): the total memory
  * @error: return location for a #GError
+ *
+ * Reads the free and total memory of the device at @index.
  *
  * Returns: %TRUE when the memory figures were read
  */
@@ -133,6 +143,8 @@ gnn_backend_get_memory_info (GnnBackend *self,
  * @self: a backend
  * @op: a kernel
  * @dtype: the compute dtype
+ *
+ * Checks whether the backend runs @op on @dtype.
  *
  * Returns: whether the backend runs @op on @dtype
  */
@@ -484,6 +496,8 @@ gnn_backend_entry_for_device (const GnnDevice *device,
  * @device_type: a device type, such as "cpu" or "cuda"
  * @error: return location for a #GError
  *
+ * Returns the backend that serves @device_type.
+ *
  * Returns: (transfer none): the backend that serves @device_type, or %NULL with @error set
  *
  * MT safe.
@@ -511,6 +525,8 @@ gnn_backend_get_for_device_type (const char *device_type,
  * @name: a backend name, such as "cpu" or "reference"
  * @error: return location for a #GError
  *
+ * Returns the backend called @name.
+ *
  * Returns: (transfer none): the backend called @name, or %NULL with @error set
  *
  * MT safe.
@@ -535,6 +551,8 @@ gnn_backend_get_by_name (const char *name,
 
 /**
  * gnn_backend_list_names:
+ *
+ * Returns the names of the available backends, in priority order.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names of the available backends,
  *   in priority order

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * `gnn_backend_module_api_version` with the value it was built against; the registry
  * refuses a module whose value differs.
  */
-#define GNN_BACKEND_API_VERSION 2
+#define GNN_BACKEND_API_VERSION 3
 
 /**
  * GNN_BACKEND_EXTENSION_POINT_NAME:
@@ -123,6 +123,15 @@ G_BEGIN_DECLS
  *   list_in[j], s0) with PyTorch's lerp formula (as LERP, the weight a scalar); out and in of a pair share one
  *   shape, any strides; every tensor of the call has the op's floating dtype. One call updates a whole
  *   parameter list (the EMA and SWA averaging of [class@Gnn.AveragedModel]); `out`, `in` are unused
+ * @GNN_BACKEND_OP_BATCH_NORM_STATS: per-channel statistics of a contiguous in0 (N, C, S) (i0 N, i1 C,
+ *   i2 S): out, contiguous (2, C), gets the mean over N and S in row 0 and the biased variance
+ *   Σ (x - mean)² / (N·S) in row 1 (the training-mode statistics of batch normalisation)
+ * @GNN_BACKEND_OP_CHANNEL_AFFINE: out = in0 · in1[0, c] + in1[1, c] for in0 and out contiguous (N, C, S)
+ *   (i0 N, i1 C, i2 S) and coefficients in1, contiguous (2, C); when in2 (contiguous (N, C, S)) is given,
+ *   in1 has 4 rows and (in2 - in1[2, c]) · in1[3, c] is added (batch normalisation forward and backward)
+ * @GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE: for the gradient in0 and the input in1, both contiguous
+ *   (N, C, S) (i0 N, i1 C, i2 S), and the per-channel mean in2 (C): out, contiguous (2, C), gets Σ in0 in
+ *   row 0 and Σ in0 · (in1 - in2[c]) in row 1, summed over N and S
  * @GNN_BACKEND_OP_N_OPS: the number of ops in this version of the interface
  *
  * The kernels a backend may implement, dispatched through the backend's `run` function with
@@ -199,6 +208,9 @@ typedef enum {
   GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D,
   GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
   GNN_BACKEND_OP_FOREACH_LERP,
+  GNN_BACKEND_OP_BATCH_NORM_STATS,
+  GNN_BACKEND_OP_CHANNEL_AFFINE,
+  GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE,
   GNN_BACKEND_OP_N_OPS
 } GnnBackendOp;
 

@@ -107,6 +107,8 @@ bad:
  * gnn_device_ref:
  * @self: a device
  *
+ * Takes a reference on @self.
+ *
  * Returns: (transfer full): @self with one more reference
  *
  * MT safe.
@@ -142,6 +144,8 @@ gnn_device_unref (GnnDevice *self)
  * gnn_device_get_device_type:
  * @self: a device
  *
+ * Returns the device type, such as "cpu" (`torch.device.type`).
+ *
  * Returns: the device type, such as "cpu" (`torch.device.type`)
  *
  * MT safe.
@@ -157,6 +161,8 @@ gnn_device_get_device_type (const GnnDevice *self)
  * gnn_device_get_index:
  * @self: a device
  *
+ * Returns the device index, or -1 when none was given (`torch.device.index` is None).
+ *
  * Returns: the device index, or -1 when none was given (`torch.device.index` is None)
  *
  * MT safe.
@@ -171,6 +177,8 @@ gnn_device_get_index (const GnnDevice *self)
 /**
  * gnn_device_to_string:
  * @self: a device
+ *
+ * Formats the device as PyTorch prints it, "cpu" or "cuda:1".
  *
  * Returns: (transfer full): the device as PyTorch prints it, "cpu" or "cuda:1"
  *

@@ -30,6 +30,8 @@ dtype_valid (GnnDtype dtype)
  * gnn_dtype_get_size:
  * @dtype: a dtype
  *
+ * Returns the size of one element of @dtype in bytes.
+ *
  * Returns: the size of one element of @dtype in bytes
  *
  * MT safe.
@@ -45,6 +47,8 @@ gnn_dtype_get_size (GnnDtype dtype)
  * gnn_dtype_get_name:
  * @dtype: a dtype
  *
+ * Returns PyTorch's name of @dtype without the `torch.` prefix, such as "float32".
+ *
  * Returns: PyTorch's name of @dtype without the `torch.` prefix, such as "float32"
  *
  * MT safe.
@@ -59,6 +63,8 @@ gnn_dtype_get_name (GnnDtype dtype)
 /**
  * gnn_dtype_is_floating:
  * @dtype: a dtype
+ *
+ * Checks whether @dtype is a floating-point type (`torch.is_floating_point`).
  *
  * Returns: whether @dtype is a floating-point type (`torch.is_floating_point`)
  *

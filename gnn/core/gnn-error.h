@@ -35,7 +35,7 @@ G_BEGIN_DECLS
  * @GNN_ERROR_BACKEND: a backend module could not be loaded, or a backend failed. Since: 1.0
  * @GNN_ERROR_FILE_FORMAT: a file is truncated, corrupt or not of the expected format. Since: 1.0
  *
- * Error codes of the [const@Gnn.ERROR] domain. Codes are only ever added.
+ * Error codes of the `GNN_ERROR` domain. Codes are only ever added.
  */
 typedef enum {
   GNN_ERROR_FAILED,

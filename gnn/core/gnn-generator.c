@@ -123,6 +123,8 @@ gnn_generator_init (GnnGenerator *self)
  * gnn_generator_new:
  * @seed: the seed
  *
+ * Creates a random number generator seeded with @seed.
+ *
  * Returns: (transfer full): a new generator at the start of the stream for @seed
  */
 GnnGenerator *
@@ -173,6 +175,8 @@ gnn_generator_manual_seed (GnnGenerator *self,
  * gnn_generator_get_seed:
  * @self: a generator
  *
+ * Gets [property@Gnn.Generator:seed].
+ *
  * Returns: the seed
  *
  * MT safe.
@@ -192,6 +196,8 @@ gnn_generator_get_seed (GnnGenerator *self)
 /**
  * gnn_generator_get_offset:
  * @self: a generator
+ *
+ * Gets [property@Gnn.Generator:offset].
  *
  * Returns: how far into its stream the generator is
  *

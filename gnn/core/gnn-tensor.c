@@ -860,11 +860,134 @@ gnn_tensor_new_from_bytes (GBytes       *bytes,
   return new_from_host (data, size / esize, dtype, shape, ndim, device, error);
 }
 
+/* The release function of memory that nothing owns (gnn_tensor_new_from_data without owner). */
+static void
+release_nothing (gpointer data)
+{
+}
+
+/**
+ * gnn_tensor_new_from_data:
+ * @address: the host address of the first element, as an integer
+ * @dtype: the element type
+ * @shape: (array length=ndim): the size of each dimension
+ * @ndim: the number of dimensions
+ * @strides: (array length=n_strides) (nullable): the step of each dimension in elements, or
+ *   %NULL for row-major (contiguous) order
+ * @n_strides: the number of strides: 0, or @ndim
+ * @owner: (nullable) (transfer none): an object that keeps the memory valid, or %NULL when
+ *   the caller guarantees that itself
+ * @error: return location for a #GError
+ *
+ * Creates a CPU tensor over memory that the caller owns, without a copy: `torch.from_numpy`.
+ * The tensor and its views read and write that memory. The storage holds a reference to
+ * @owner and drops it when the last tensor using the memory is gone, on the thread that
+ * drops that tensor.
+ *
+ * An owner object rather than a release callback lets bindings keep their buffer alive
+ * without running code of theirs at release: the Python override
+ * `Gnn.Tensor.from_numpy (array)` passes a C-contiguous, writable, aligned numpy array's
+ * buffer with a small GObject holding the array.
+ *
+ * The memory must hold every element the shape and strides reach, be aligned for @dtype and
+ * stay valid and writable while @owner lives. Strides must not be negative.
+ *
+ * MT safe.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set (the default CPU backend
+ *   does not serve host memory, a stride is negative, the address is not aligned for @dtype)
+ */
+GnnTensor *
+gnn_tensor_new_from_data (guint64               address,
+                          GnnDtype              dtype,
+                          const gint64         *shape,
+                          guint                 ndim,
+                          const gint64         *strides,
+                          guint                 n_strides,
+                          GObject              *owner,
+                          GError              **error)
+{
+  GnnBackendEntry *entry;
+  GnnTensorPrivate *p;
+  GnnTensor *t;
+  gsize elem = gnn_dtype_get_size (dtype);
+  gint64 numel;
+  gsize nbytes = 0;
+
+  g_return_val_if_fail (owner == NULL || G_IS_OBJECT (owner), NULL);
+
+  if (!check_shape (shape, ndim, error))
+    return NULL;
+  if (strides != NULL && n_strides != ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Expected %u strides for a tensor of %u dimensions, got %u", ndim, ndim, n_strides);
+      return NULL;
+    }
+  for (guint i = 0; strides != NULL && i < ndim; i++)
+    if (strides[i] < 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "Expected non-negative strides, got %" G_GINT64_FORMAT " for dimension %u",
+                     strides[i], i);
+        return NULL;
+      }
+  if ((address % elem) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected an address aligned to %" G_GSIZE_FORMAT " bytes for %s, got 0x%" G_GINT64_MODIFIER "x",
+                   elem, gnn_dtype_get_name (dtype), address);
+      return NULL;
+    }
+  entry = gnn_backend_entry_default_cpu ();
+  if (!entry->funcs->is_host)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+                   "Expected a CPU backend that serves host memory to wrap memory without a copy");
+      return NULL;
+    }
+  numel = gnn_shape_numel (ndim, shape);
+  if (numel > 0)
+    {
+      gint64 last = 0;
+      gint64 contiguous[GNN_MAX_DIMS];
+
+      gnn_contiguous_strides (ndim, shape, contiguous);
+      for (guint i = 0; i < ndim; i++)
+        last += (shape[i] - 1) * (strides ? strides[i] : contiguous[i]);
+      nbytes = (gsize) (last + 1) * elem;
+      if (address == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "Expected the address of %" G_GINT64_FORMAT " elements, got 0", numel);
+          return NULL;
+        }
+    }
+
+  t = g_object_new (GNN_TYPE_TENSOR, NULL);
+  p = gnn_tensor_priv (t);
+  p->storage = gnn_storage_new_wrap (entry, (gpointer) (guintptr) address, nbytes,
+                                     owner ? g_object_unref : release_nothing,
+                                     owner ? g_object_ref (owner) : NULL);
+  p->dtype = dtype;
+  p->ndim = ndim;
+  if (ndim > 0)
+    memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  if (strides && ndim > 0)
+    memcpy (p->strides, strides, sizeof (gint64) * ndim);
+  else
+    gnn_contiguous_strides (ndim, shape, p->strides);
+  p->version = gnn_version_new ();
+  return t;
+}
+
 /* ---- geometry ----------------------------------------------------------------------- */
 
 /**
  * gnn_tensor_get_ndim:
  * @self: a tensor
+ *
+ * Returns the number of dimensions (`Tensor.dim ()`).
  *
  * Returns: the number of dimensions (`Tensor.dim ()`)
  */
@@ -879,6 +1002,8 @@ gnn_tensor_get_ndim (GnnTensor *self)
  * gnn_tensor_get_shape:
  * @self: a tensor
  * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns the size of each dimension (`Tensor.shape`).
  *
  * Returns: (array length=ndim) (transfer none): the size of each dimension (`Tensor.shape`)
  */
@@ -899,6 +1024,8 @@ gnn_tensor_get_shape (GnnTensor *self,
  * gnn_tensor_get_strides:
  * @self: a tensor
  * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns the stride of each dimension in elements (`Tensor.stride ()`).
  *
  * Returns: (array length=ndim) (transfer none): the stride of each dimension in elements
  *   (`Tensor.stride ()`)
@@ -922,6 +1049,8 @@ gnn_tensor_get_strides (GnnTensor *self,
  * @dim: a dimension; negative counts from the end
  * @error: return location for a #GError
  *
+ * Returns the size of dimension @dim (`Tensor.size (dim)`).
+ *
  * Returns: the size of dimension @dim (`Tensor.size (dim)`), or -1 with @error set
  */
 gint64
@@ -941,6 +1070,8 @@ gnn_tensor_get_size (GnnTensor *self,
  * gnn_tensor_get_numel:
  * @self: a tensor
  *
+ * Returns the number of elements (`Tensor.numel ()`).
+ *
  * Returns: the number of elements (`Tensor.numel ()`)
  */
 gint64
@@ -957,6 +1088,8 @@ gnn_tensor_get_numel (GnnTensor *self)
  * gnn_tensor_get_storage_offset:
  * @self: a tensor
  *
+ * Returns the offset of the first element in the storage, in elements.
+ *
  * Returns: the offset of the first element in the storage, in elements
  */
 gint64
@@ -970,6 +1103,8 @@ gnn_tensor_get_storage_offset (GnnTensor *self)
  * gnn_tensor_get_dtype:
  * @self: a tensor
  *
+ * Returns the element type.
+ *
  * Returns: the element type
  */
 GnnDtype
@@ -982,6 +1117,8 @@ gnn_tensor_get_dtype (GnnTensor *self)
 /**
  * gnn_tensor_get_device:
  * @self: a tensor
+ *
+ * Returns the device the tensor's storage lives on.
  *
  * Returns: (transfer full): the device the tensor's storage lives on
  */
@@ -1001,6 +1138,8 @@ gnn_tensor_get_device (GnnTensor *self)
  * gnn_tensor_is_contiguous:
  * @self: a tensor
  *
+ * Checks whether the elements lie in row-major order without gaps (`Tensor.is_contiguous ()`).
+ *
  * Returns: whether the elements lie in row-major order without gaps (`Tensor.is_contiguous ()`)
  */
 gboolean
@@ -1013,6 +1152,8 @@ gnn_tensor_is_contiguous (GnnTensor *self)
 /**
  * gnn_tensor_is_view:
  * @self: a tensor
+ *
+ * Checks whether the tensor is a view of another (`Tensor._is_view ()`).
  *
  * Returns: whether the tensor is a view of another (`Tensor._is_view ()`)
  */
@@ -1027,6 +1168,8 @@ gnn_tensor_is_view (GnnTensor *self)
  * gnn_tensor_get_base:
  * @self: a tensor
  *
+ * Returns the tensor this one is a view of (`Tensor._base`).
+ *
  * Returns: (transfer none) (nullable): the tensor this one is a view of (`Tensor._base`)
  */
 GnnTensor *
@@ -1040,6 +1183,8 @@ gnn_tensor_get_base (GnnTensor *self)
  * gnn_tensor_shares_storage:
  * @self: a tensor
  * @other: another tensor
+ *
+ * Checks whether the two tensors are views of the same storage.
  *
  * Returns: whether the two tensors are views of the same storage
  */
@@ -1080,6 +1225,44 @@ copy_out (GnnTensor *self, GnnDtype dtype, gsize *n_out, GError **error)
   if (n_out)
     *n_out = (gsize) numel;
   return out;
+}
+
+/**
+ * gnn_tensor_get_data_address:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The host address of the tensor's first element, as an integer, for bindings that view the
+ * memory in place (numpy's `__array_interface__`): the elements sit at this address plus
+ * [method@Gnn.Tensor.get_strides] times the element size, in the tensor's dtype.
+ *
+ * The address stays valid while the storage lives: hold the tensor, or better a
+ * [method@Gnn.Tensor.detach]ed alias of it ([method@Gnn.Tensor.set_data] gives a tensor new
+ * storage), as long as the memory is used. Writes through it bypass autograd and the version
+ * counter, as writes through `Tensor.numpy ()` do in PyTorch.
+ *
+ * MT safe.
+ *
+ * Returns: the address, or 0 with @error set when the tensor's memory is not host memory
+ *   (a CUDA tensor: copy it with [method@Gnn.Tensor.get_bytes] instead)
+ */
+guint64
+gnn_tensor_get_data_address (GnnTensor *self,
+                             GError   **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  p = gnn_tensor_priv (self);
+  if (!p->storage->entry->funcs->is_host)
+    {
+      g_autoptr(GnnDevice) device = gnn_tensor_get_device (self);
+      g_autofree char *name = gnn_device_to_string (device);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+                   "Expected a tensor in host memory, got one on %s: copy it to the CPU first", name);
+      return 0;
+    }
+  return (guint64) (guintptr) gnn_tensor_data_ptr (p);
 }
 
 /**
@@ -1170,6 +1353,8 @@ gnn_tensor_to_int64s (GnnTensor *self,
  * gnn_tensor_item:
  * @self: a tensor with one element
  * @error: return location for a #GError
+ *
+ * Returns the only element, as a double (`Tensor.item ()`).
  *
  * Returns: the only element, as a double (`Tensor.item ()`); 0 with @error set when the
  *   tensor does not have exactly one element

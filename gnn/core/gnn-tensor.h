@@ -139,6 +139,15 @@ GnnTensor    *gnn_tensor_new_from_bytes   (GBytes       *bytes,
                                            guint         ndim,
                                            const char   *device,
                                            GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_new_from_data    (guint64       address,
+                                           GnnDtype      dtype,
+                                           const gint64 *shape,
+                                           guint         ndim,
+                                           const gint64 *strides,
+                                           guint         n_strides,
+                                           GObject      *owner,
+                                           GError      **error);
 
 /* geometry */
 GNN_AVAILABLE_IN_ALL
@@ -172,6 +181,9 @@ gboolean      gnn_tensor_shares_storage   (GnnTensor    *self,
                                            GnnTensor    *other);
 
 /* data out */
+GNN_AVAILABLE_IN_ALL
+guint64       gnn_tensor_get_data_address (GnnTensor    *self,
+                                           GError      **error);
 GNN_AVAILABLE_IN_ALL
 GBytes       *gnn_tensor_get_bytes        (GnnTensor    *self,
                                            GError      **error);

@@ -69,6 +69,33 @@ call_get_item (GnnDataset *self,
   return store_to_array (store, what, error);
 }
 
+/**
+ * GnnDatasetInterface::fill_item:
+ * @self: a dataset
+ * @index: the position of the sample, below the dataset's length
+ * @sample: (transfer none): a list store of [class@Gnn.Tensor] to append the sample's
+ *   tensors to, such as an image and its label
+ * @error: return location for a #GError
+ *
+ * Appends the tensors of sample @index to @sample (`__getitem__`). Python classes implement
+ * `do_get_item (self, index)` returning a sequence of tensors instead.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+/**
+ * GnnDatasetInterface::fill_batch:
+ * @self: a dataset
+ * @indices: (array length=n_indices): the positions of the samples
+ * @n_indices: the number of samples, at least one
+ * @batch: (transfer none): a list store of [class@Gnn.Tensor] to append one tensor per
+ *   position of the samples to, each stacked along a new first dimension
+ * @error: return location for a #GError
+ *
+ * Appends the stacked tensors of several samples to @batch. Optional: when %NULL,
+ * [method@Gnn.Dataset.get_batch] fetches the samples one by one and stacks them.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
 static void
 gnn_dataset_default_init (GnnDatasetInterface *iface)
 {

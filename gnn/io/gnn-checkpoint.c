@@ -12,6 +12,7 @@
 #include "gnn.h"
 #include "gnn-module-json-private.h"
 #include "core/gnn-tensor-private.h"
+#include "nn/gnn-module-private.h"
 
 /**
  * GnnCheckpoint:
@@ -42,8 +43,14 @@
  * - `gnn.generator`: the generator's seed and offset;
  * - the caller's metadata, under its own keys (which may not start with `gnn.`).
  *
+ * Each module's training flag is saved too (in the model's JSON, and as `"training"`, a map
+ * of dotted module paths, in each averaged model's settings), and loading sets it back on
+ * every module of the same path, so that a model saved half in evaluation mode resumes so.
+ *
  * Saving is atomic: the file is written beside its path, flushed and renamed over it, so a
- * save that fails or is interrupted leaves the previous checkpoint whole. Loading checks
+ * save that fails or is interrupted leaves the previous checkpoint whole (a process killed
+ * while saving leaves a hidden `.NAME.XXXXXX.partial` file beside it, never taken for a
+ * checkpoint: see [func@Gnn.safetensors_save]). Loading checks
  * the whole file before it changes anything; when an object refuses its state, those
  * already loaded are put back, so a failed load leaves every object as it was.
  *
@@ -261,6 +268,8 @@ gnn_checkpoint_set_model (GnnCheckpoint *self,
  * gnn_checkpoint_get_model:
  * @self: a checkpoint
  *
+ * Gets [property@Gnn.Checkpoint:model].
+ *
  * Returns: (transfer none) (nullable): the model, or %NULL
  */
 GnnModule *
@@ -288,6 +297,8 @@ gnn_checkpoint_set_optimizer (GnnCheckpoint *self,
 /**
  * gnn_checkpoint_get_optimizer:
  * @self: a checkpoint
+ *
+ * Gets [property@Gnn.Checkpoint:optimizer].
  *
  * Returns: (transfer none) (nullable): the optimizer, or %NULL
  */
@@ -317,6 +328,8 @@ gnn_checkpoint_set_scheduler (GnnCheckpoint  *self,
  * gnn_checkpoint_get_scheduler:
  * @self: a checkpoint
  *
+ * Gets [property@Gnn.Checkpoint:scheduler].
+ *
  * Returns: (transfer none) (nullable): the scheduler, or %NULL
  */
 GnnLRScheduler *
@@ -344,6 +357,8 @@ gnn_checkpoint_set_generator (GnnCheckpoint *self,
 /**
  * gnn_checkpoint_get_generator:
  * @self: a checkpoint
+ *
+ * Gets [property@Gnn.Checkpoint:generator].
  *
  * Returns: (transfer none) (nullable): the generator, or %NULL
  */
@@ -409,6 +424,8 @@ gnn_checkpoint_add_averaged_model (GnnCheckpoint    *self,
  * @self: a checkpoint
  * @name: the name it was added under
  *
+ * Returns the averaged model added as @name, or %NULL.
+ *
  * Returns: (transfer none) (nullable): the averaged model added as @name, or %NULL
  */
 GnnAveragedModel *
@@ -426,6 +443,8 @@ gnn_checkpoint_get_averaged_model (GnnCheckpoint *self,
 /**
  * gnn_checkpoint_list_averaged_models:
  * @self: a checkpoint
+ *
+ * Returns the names of the averaged models, in the order they were added.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names of the averaged models, in
  *   the order they were added
@@ -476,6 +495,8 @@ gnn_checkpoint_set_metadata (GnnCheckpoint *self,
  * @self: a checkpoint
  * @key: a key
  *
+ * Returns the text set (or loaded) for @key, or %NULL.
+ *
  * Returns: (transfer none) (nullable): the text set (or loaded) for @key, or %NULL
  */
 const char *
@@ -490,6 +511,8 @@ gnn_checkpoint_get_metadata (GnnCheckpoint *self,
 /**
  * gnn_checkpoint_list_metadata:
  * @self: a checkpoint
+ *
+ * Returns the keys of the caller's metadata, sorted.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys of the caller's metadata,
  *   sorted
@@ -649,6 +672,125 @@ split_state (GnnStateDict *sd, const char *prefix, GnnStateDict *tensors, JsonOb
   return TRUE;
 }
 
+/* the training flag of @m and each module under it, by dotted path ("" for @m) */
+static void
+training_map (GnnModule *m, const char *path, JsonObject *map, guint depth)
+{
+  GnnModulePrivate *priv = gnn_module_priv (m);
+
+  if (depth > 200 || json_object_has_member (map, path))
+    return;
+  json_object_set_boolean_member (map, path, priv->training);
+  for (guint i = 0; i < priv->modules->len; i++)
+    {
+      GnnModuleSlot *slot = priv->modules->pdata[i];
+      g_autofree char *cpath = NULL;
+
+      if (slot->value == NULL)
+        continue;
+      cpath = path[0] ? g_strconcat (path, ".", slot->name, NULL) : g_strdup (slot->name);
+      training_map (GNN_MODULE (slot->value), cpath, map, depth + 1);
+    }
+}
+
+/* A module whose training flag a load sets, and the flag. */
+typedef struct {
+  GnnModule *module;
+  gboolean training;
+} TrainingFlag;
+
+/* the module at dotted @path under @m, or NULL */
+static GnnModule *
+module_at (GnnModule *m, const char *path)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (path[0] == '\0')
+    return m;
+  parts = g_strsplit (path, ".", -1);
+  for (guint i = 0; parts[i] && m; i++)
+    {
+      GnnModuleSlot *slot = gnn_module_find_slot (gnn_module_priv (m)->modules, parts[i]);
+      m = slot && slot->value ? GNN_MODULE (slot->value) : NULL;
+    }
+  return m;
+}
+
+/* The flags of the JSON tree @node (gnn_module_to_json's) for @m and the modules under it of
+ * the same names, parents before their children; modules the tree lacks are left alone. */
+static void
+flags_from_tree (JsonNode *node, GnnModule *m, GArray *flags, guint depth)
+{
+  JsonObject *obj;
+  JsonNode *tnode, *cnode;
+  JsonArray *children;
+  GnnModulePrivate *priv = gnn_module_priv (m);
+
+  if (depth > 200 || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return;
+  obj = json_node_get_object (node);
+  tnode = json_object_get_member (obj, "training");
+  if (tnode && JSON_NODE_TYPE (tnode) == JSON_NODE_VALUE && json_node_get_value_type (tnode) == G_TYPE_BOOLEAN)
+    {
+      TrainingFlag f = { m, json_node_get_boolean (tnode) };
+      g_array_append_val (flags, f);
+    }
+  cnode = json_object_get_member (obj, "children");
+  if (cnode == NULL || !JSON_NODE_HOLDS_ARRAY (cnode))
+    return;
+  children = json_node_get_array (cnode);
+  for (guint i = 0; i < json_array_get_length (children); i++)
+    {
+      JsonNode *child = json_array_get_element (children, i);
+      JsonObject *cobj;
+      const char *name;
+      GnnModuleSlot *slot;
+
+      if (!JSON_NODE_HOLDS_OBJECT (child))
+        continue;
+      cobj = json_node_get_object (child);
+      name = json_object_get_string_member_with_default (cobj, "name", NULL);
+      if (name == NULL || !(slot = gnn_module_find_slot (priv->modules, name)) || slot->value == NULL)
+        continue;
+      flags_from_tree (json_object_get_member (cobj, "module"), GNN_MODULE (slot->value), flags, depth + 1);
+    }
+}
+
+/* The flags of a training map (training_map's) for @m's modules. */
+static void
+flags_from_map (JsonObject *map, GnnModule *m, GArray *flags)
+{
+  g_autoptr(GList) members = json_object_get_members (map);
+
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonNode *v = json_object_get_member (map, l->data);
+      GnnModule *sub = module_at (m, l->data);
+
+      if (sub && JSON_NODE_TYPE (v) == JSON_NODE_VALUE && json_node_get_value_type (v) == G_TYPE_BOOLEAN)
+        {
+          TrainingFlag f = { sub, json_node_get_boolean (v) };
+          g_array_append_val (flags, f);
+        }
+    }
+}
+
+static void
+apply_flags (GArray *flags)
+{
+  for (guint i = 0; i < flags->len; i++)
+    {
+      TrainingFlag *f = &g_array_index (flags, TrainingFlag, i);
+      GnnModulePrivate *priv = gnn_module_priv (f->module);
+
+      if (priv->training != f->training)
+        {
+          priv->training = f->training;
+          g_object_notify (G_OBJECT (f->module), "training");
+        }
+    }
+}
+
 static const char *
 avg_fn_kind (GnnAverageFunction *fn)
 {
@@ -720,6 +862,11 @@ gnn_checkpoint_save (GnnCheckpoint *self,
           return FALSE;
         }
       json_object_set_boolean_member (obj, "use_buffers", gnn_averaged_model_get_use_buffers (a->model));
+      {
+        JsonObject *map = json_object_new ();
+        training_map (GNN_MODULE (a->model), "", map, 0);
+        json_object_set_object_member (obj, "training", map);
+      }
       if (fn || mfn)
         {
           json_object_set_string_member (obj, "avg_fn", avg_fn_kind (fn ? fn : mfn));
@@ -782,6 +929,7 @@ gnn_checkpoint_save (GnnCheckpoint *self,
 
 typedef struct {
   GnnStateDict *model;        /* model. entries, tensors and values */
+  JsonNode *model_tree;       /* gnn.model (borrowed from nodes) */
   GnnStateDict *optimizer;
   GHashTable *averaged;       /* name → GnnStateDict */
   GHashTable *averaged_settings; /* name → JsonObject (borrowed from nodes) */
@@ -930,9 +1078,10 @@ read_checkpoint (const char *path, Loaded *l, GError **error)
         continue;
       if (g_str_equal (k, "gnn.model"))
         {
-          /* the tree is only read by load_model; check it is JSON here */
+          /* the tree is read by load_model, its training flags by load; check it is JSON here */
           if (!meta_object (l, meta, path, k, error))
             return FALSE;
+          l->model_tree = l->nodes->pdata[l->nodes->len - 1];
         }
       else if (g_str_equal (k, "gnn.model.values"))
         {
@@ -1150,7 +1299,8 @@ load_module_state (GnnModule *m, GnnStateDict *sd, GError **error)
  * @error: return location for a #GError
  *
  * Loads the checkpoint at @path into the objects set on @self: the model's and the averaged
- * models' state dicts (strictly: the same keys, tensors of the same shapes), the optimizer's
+ * models' state dicts (strictly: the same keys, tensors of the same shapes) and the training
+ * flags of their modules (each module of a path the file names gets the saved flag), the optimizer's
  * and the scheduler's states, the generator's seed and offset, and the caller's metadata
  * (which replaces all metadata set before). The objects must exist already, built as those
  * that were saved; what the file holds and @self does not ask for is ignored, and what @self
@@ -1175,6 +1325,7 @@ gnn_checkpoint_load (GnnCheckpoint *self,
   g_autoptr(GnnStateDict) optimizer_before = NULL;
   g_autoptr(GVariant) scheduler_before = NULL;
   g_autoptr(GPtrArray) averaged_before = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) flags = g_array_new (FALSE, FALSE, sizeof (TrainingFlag));
   guint averaged_done = 0;
   gboolean model_done = FALSE, optimizer_done = FALSE, scheduler_done = FALSE;
 
@@ -1310,6 +1461,19 @@ gnn_checkpoint_load (GnnCheckpoint *self,
     }
   if (self->generator)
     gnn_generator_set_state (self->generator, l.seed, l.offset);
+  /* last, as nothing can fail any more: the training flags, parents before children */
+  if (self->model && l.model_tree)
+    flags_from_tree (l.model_tree, self->model, flags, 0);
+  for (guint i = 0; i < self->averaged->len; i++)
+    {
+      Averaged *a = self->averaged->pdata[i];
+      JsonObject *settings = g_hash_table_lookup (l.averaged_settings, a->name);
+      JsonNode *tmap = json_object_get_member (settings, "training");
+
+      if (tmap && JSON_NODE_HOLDS_OBJECT (tmap))
+        flags_from_map (json_node_get_object (tmap), GNN_MODULE (a->model), flags);
+    }
+  apply_flags (flags);
   g_hash_table_remove_all (self->metadata);
   {
     GHashTableIter iter;
@@ -1390,9 +1554,9 @@ new_model (JsonNode *root, const char *path, GError **error)
  * @error: return location for a #GError
  *
  * Rebuilds the model saved in a checkpoint from the file alone: its architecture from the
- * JSON ([func@Gnn.Module.new_from_json], without spending random numbers on an
+ * JSON ([ctor@Gnn.Module.new_from_json], without spending random numbers on an
  * initialisation the saved weights replace), then its state dict. Types from the bindings
- * must be registered first, as for [func@Gnn.Module.new_from_json].
+ * must be registered first, as for [ctor@Gnn.Module.new_from_json].
  *
  * Returns: (transfer full): the model, or %NULL with @error set (a file that cannot be read,
  *   is not a checkpoint or holds no model, a tree that cannot be rebuilt, weights that do not

@@ -13,7 +13,19 @@
  * with '|', variants); GnnModule's own properties (training, device) are left out, training is
  * the top-level member. Children come in registration order; a child name registered as NULL
  * has "module": null; a module registered twice in the tree is written where it comes first,
- * and later as {"shared": "<dotted path of the first place>"}. Parameters and buffers are not in the JSON: they go to safetensors.
+ * and later as {"shared": "<dotted path of the first place>"}. The values of parameters and
+ * buffers are not in the JSON (they go to safetensors), their slots are:
+ *
+ *   "parameters": [{"name": "weight", "shape": [2, 4], "dtype": "float32", "requires-grad": true},
+ *                  {"name": "bias", "shape": null}],
+ *   "buffers": [{"name": "running_mean", "shape": [8], "dtype": "float32", "persistent": true}]
+ *
+ * so that a module whose tensors were added after construction (a ParameterList, a
+ * ParameterDict, a module given parameters by hand) is rebuilt with tensors of those shapes
+ * and dtypes (zeros), into which a state dict then loads. Object-valued properties hold a
+ * tensor as {"tensor": {"dtype": .., "shape": [..], "data": "<base64 of its bytes>"}} and an
+ * exponential-moving-average function as {"average-function": "ema", "multi": b, "decay": d};
+ * any other object (or boxed value) is refused with an error naming the property.
  */
 #include "config.h"
 
@@ -22,6 +34,7 @@
 
 #include "gnn-module-json-private.h"
 #include "nn/gnn-module-private.h"
+#include "core/gnn-tensor-private.h"
 
 /* deeper trees are refused rather than walked on the stack */
 #define MAX_DEPTH 200
@@ -33,6 +46,8 @@ property_is_saved (GParamSpec *pspec)
 {
   GType t = G_TYPE_FUNDAMENTAL (pspec->value_type);
 
+  /* GnnModule's own; GnnParameter/GnnBuffer-holding properties are saved as objects below */
+
   if (pspec->owner_type == GNN_TYPE_MODULE ||
       (pspec->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) != (G_PARAM_READABLE | G_PARAM_WRITABLE) ||
       (pspec->flags & G_PARAM_DEPRECATED))
@@ -42,11 +57,134 @@ property_is_saved (GParamSpec *pspec)
     case G_TYPE_BOOLEAN: case G_TYPE_CHAR: case G_TYPE_UCHAR: case G_TYPE_INT: case G_TYPE_UINT:
     case G_TYPE_LONG: case G_TYPE_ULONG: case G_TYPE_INT64: case G_TYPE_UINT64:
     case G_TYPE_FLOAT: case G_TYPE_DOUBLE: case G_TYPE_STRING: case G_TYPE_ENUM: case G_TYPE_FLAGS:
-    case G_TYPE_VARIANT:
+    case G_TYPE_VARIANT: case G_TYPE_OBJECT: case G_TYPE_BOXED: case G_TYPE_INTERFACE:
       return TRUE;
     default:
       return FALSE;
     }
+}
+
+/* a node holding @a or @o, which it takes */
+static JsonNode *
+take_array_node (JsonArray *a)
+{
+  JsonNode *node = json_node_init_array (json_node_alloc (), a);
+  json_array_unref (a);
+  return node;
+}
+
+static JsonNode *
+take_object_node (JsonObject *o)
+{
+  JsonNode *node = json_node_init_object (json_node_alloc (), o);
+  json_object_unref (o);
+  return node;
+}
+
+static JsonNode *
+shape_node (GnnTensor *t)
+{
+  JsonArray *a = json_array_new ();
+  guint ndim;
+  const gint64 *shape = gnn_tensor_get_shape (t, &ndim);
+
+  for (guint i = 0; i < ndim; i++)
+    json_array_add_int_element (a, shape[i]);
+  return take_array_node (a);
+}
+
+/* An object-valued (or boxed) property's value as JSON, or NULL with an error naming it. */
+static JsonNode *
+object_to_node (GObject *owner, GParamSpec *pspec, const GValue *v, GError **error)
+{
+  gpointer value = G_VALUE_HOLDS_OBJECT (v) ? g_value_get_object (v)
+                   : G_VALUE_HOLDS_BOXED (v) ? g_value_get_boxed (v) : NULL;
+  JsonObject *obj;
+
+  if (value == NULL)
+    return json_node_init_null (json_node_alloc ());
+  if (G_VALUE_HOLDS (v, G_TYPE_STRV))
+    {
+      JsonArray *a = json_array_new ();
+      for (char **p = value; *p; p++)
+        json_array_add_string_element (a, *p);
+      return take_array_node (a);
+    }
+  if (G_VALUE_HOLDS_OBJECT (v) && GNN_IS_TENSOR (value))
+    {
+      GnnTensor *t = value;
+      g_autoptr(GBytes) bytes = gnn_tensor_get_bytes (t, error);
+      JsonObject *spec;
+      g_autofree char *b64 = NULL;
+      gsize len;
+      gconstpointer data;
+
+      if (bytes == NULL)
+        {
+          g_prefix_error (error, "%s:%s: ", G_OBJECT_TYPE_NAME (owner), pspec->name);
+          return NULL;
+        }
+      data = g_bytes_get_data (bytes, &len);
+      b64 = g_base64_encode (data, len);
+      spec = json_object_new ();
+      json_object_set_string_member (spec, "dtype", gnn_dtype_get_name (gnn_tensor_get_dtype (t)));
+      json_object_set_member (spec, "shape", shape_node (t));
+      json_object_set_string_member (spec, "data", b64);
+      obj = json_object_new ();
+      json_object_set_object_member (obj, "tensor", spec);
+      return take_object_node (obj);
+    }
+  if (G_VALUE_HOLDS_OBJECT (v) && GNN_IS_AVERAGE_FUNCTION (value) &&
+      isfinite (gnn_average_function_get_decay (value)))
+    {
+      obj = json_object_new ();
+      json_object_set_string_member (obj, "average-function", "ema");
+      json_object_set_boolean_member (obj, "multi", gnn_average_function_get_multi (value));
+      json_object_set_double_member (obj, "decay", gnn_average_function_get_decay (value));
+      return take_object_node (obj);
+    }
+  if (G_VALUE_HOLDS_OBJECT (v) && GNN_IS_AVERAGE_FUNCTION (value))
+    g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                 "%s:%s holds an averaging function that is not an exponential moving average (an SWA "
+                 "function or a callback), which the module JSON cannot carry: expected an EMA "
+                 "function or none (without one the average is SWA's)", G_OBJECT_TYPE_NAME (owner), pspec->name);
+  else
+    g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                 "%s:%s holds a %s, which the module JSON cannot carry: expected a tensor, an "
+                 "exponential-moving-average function, a string array or none",
+                 G_OBJECT_TYPE_NAME (owner), pspec->name,
+                 G_VALUE_HOLDS_OBJECT (v) ? G_OBJECT_TYPE_NAME (value) : G_VALUE_TYPE_NAME (v));
+  return NULL;
+}
+
+/* the slots of @slots (parameters or buffers) as the array described at the top */
+static JsonNode *
+slots_node (GPtrArray *slots, gboolean buffers)
+{
+  JsonArray *a = json_array_new ();
+
+  for (guint i = 0; i < slots->len; i++)
+    {
+      GnnModuleSlot *slot = slots->pdata[i];
+      JsonObject *o = json_object_new ();
+
+      json_object_set_string_member (o, "name", slot->name);
+      if (slot->value == NULL)
+        json_object_set_null_member (o, "shape");
+      else
+        {
+          GnnTensor *t = GNN_TENSOR (slot->value);
+
+          json_object_set_member (o, "shape", shape_node (t));
+          json_object_set_string_member (o, "dtype", gnn_dtype_get_name (gnn_tensor_get_dtype (t)));
+          if (buffers)
+            json_object_set_boolean_member (o, "persistent", slot->persistent);
+          else
+            json_object_set_boolean_member (o, "requires-grad", gnn_tensor_get_requires_grad (t));
+        }
+      json_array_add_object_element (a, o);
+    }
+  return take_array_node (a);
 }
 
 static JsonNode *
@@ -156,13 +294,27 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
     {
       g_auto(GValue) v = G_VALUE_INIT;
 
+      GType fundamental = G_TYPE_FUNDAMENTAL (pspecs[i]->value_type);
+
       if (!property_is_saved (pspecs[i]))
         continue;
       g_value_init (&v, pspecs[i]->value_type);
       g_object_get_property (G_OBJECT (self), pspecs[i]->name, &v);
-      json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
+      if (fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED || fundamental == G_TYPE_INTERFACE)
+        {
+          JsonNode *node = object_to_node (G_OBJECT (self), pspecs[i], &v, error);
+          if (node == NULL)
+            return NULL;
+          json_object_set_member (props, pspecs[i]->name, node);
+        }
+      else
+        json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
     }
   json_object_set_object_member (obj, "properties", g_steal_pointer (&props));
+  if (priv->parameters->len > 0)
+    json_object_set_member (obj, "parameters", slots_node (priv->parameters, FALSE));
+  if (priv->buffers->len > 0)
+    json_object_set_member (obj, "buffers", slots_node (priv->buffers, TRUE));
 
   for (guint i = 0; i < priv->modules->len; i++)
     {
@@ -223,7 +375,7 @@ gnn_module_to_json_node (GnnModule *self,
  * @error: return location for a #GError
  *
  * The architecture of the module tree as JSON text, which
- * [func@Gnn.Module.new_from_json] rebuilds. Each module is an object
+ * [ctor@Gnn.Module.new_from_json] rebuilds. Each module is an object
  *
  * ```json
  * {"type": "GnnLinear", "training": true,
@@ -238,14 +390,25 @@ gnn_module_to_json_node (GnnModule *self,
  * `"-inf"`), and its submodules in registration order (`"module": null` for a name
  * registered as %NULL). A module registered at several places of the tree is written at the
  * first, and at the others as `{"shared": "<dotted path of the first>"}`, so that the
- * rebuilt tree shares it too. Properties holding objects or boxed
- * values (such as a loss's `weight` tensor) are not saved, nor are
- * [class@Gnn.Module]'s own `training` (a member of its own) and `device`. Parameters and
- * buffers are not in the JSON: save them with [method@Gnn.Module.state_dict] and
- * [func@Gnn.safetensors_save], or with a [class@Gnn.Checkpoint].
+ * rebuilt tree shares it too. A property holding a tensor (such as a loss's `weight`) is
+ * written with its values, as `{"tensor": {"dtype": "float32", "shape": [3], "data":
+ * "<base64 of its bytes>"}}`; one holding an exponential-moving-average function as
+ * `{"average-function": "ema", "multi": false, "decay": 0.99}`; a string array as an array;
+ * %NULL as `null`; any other object or boxed value makes the call fail with an error that
+ * names the property. [class@Gnn.Module]'s own `training` (a member of its own) and `device`
+ * are left out.
+ *
+ * The values of parameters and buffers are not in the JSON (save them with
+ * [method@Gnn.Module.state_dict] and [func@Gnn.safetensors_save], or with a
+ * [class@Gnn.Checkpoint]), but their slots are, under `"parameters"` and `"buffers"`:
+ * `{"name": "weight", "shape": [2, 4], "dtype": "float32", "requires-grad": true}` (a buffer
+ * has `"persistent"` instead of `"requires-grad"`; a name registered as %NULL has
+ * `"shape": null`), so that tensors added after construction, such as those of a
+ * [class@Gnn.ParameterList] or a [class@Gnn.ParameterDict], are rebuilt too.
  *
  * Returns: (transfer full): the JSON text, or %NULL with @error set (a module whose setup
- *   failed, a tree deeper than 200 levels)
+ *   failed, a property holding an object the JSON cannot carry (%GNN_ERROR_NOT_SUPPORTED), a
+ *   tree deeper than 200 levels)
  */
 char *
 gnn_module_to_json (GnnModule *self,
@@ -327,6 +490,168 @@ int_of (JsonNode *node, const char *where, const char *name, const char *expecte
                  ", found %" G_GINT64_FORMAT, name, expected, lo, hi, i);
   *out = i;
   return TRUE;
+}
+
+/* the shape array @node into @shape (at most 16 dimensions) */
+static gboolean
+shape_of (JsonNode *node, const char *where, const char *what, gint64 *shape, guint *ndim, GError **error)
+{
+  JsonArray *a;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return fail (error, where, "%s: expected \"shape\" to be an array of sizes, found %s", what, node_kind (node));
+  a = json_node_get_array (node);
+  if (json_array_get_length (a) > 16)
+    return fail (error, where, "%s: expected at most 16 dimensions, found %u", what, json_array_get_length (a));
+  *ndim = json_array_get_length (a);
+  for (guint i = 0; i < *ndim; i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+      if (!is_value (e, G_TYPE_INT64) || json_node_get_int (e) < 0 || json_node_get_int (e) > G_MAXINT32)
+        return fail (error, where, "%s: expected \"shape\" to hold sizes from 0 to %d, found %s", what,
+                     G_MAXINT32, node_kind (e));
+      shape[i] = json_node_get_int (e);
+    }
+  /* the element count must be one the bytes of a tensor can be counted with */
+  {
+    guint64 numel = 1;
+    for (guint i = 0; i < *ndim; i++)
+      if (!g_uint64_checked_mul (&numel, numel, (guint64) shape[i]) || numel > G_MAXINT64 / 16)
+        return fail (error, where, "%s: the shape holds more elements than a tensor can", what);
+  }
+  return TRUE;
+}
+
+static gboolean
+dtype_of (JsonNode *node, const char *where, const char *what, GnnDtype *dtype, GError **error)
+{
+  if (!is_value (node, G_TYPE_STRING))
+    return fail (error, where, "%s: expected \"dtype\" to be a dtype name, found %s", what, node_kind (node));
+  if (!gnn_dtype_from_name (json_node_get_string (node), dtype, NULL))
+    return fail (error, where, "%s: expected \"dtype\" to be a dtype name, found '%s'", what,
+                 json_node_get_string (node));
+  return TRUE;
+}
+
+/* An object-valued (or boxed) property from JSON (object_to_node's forms) into @v. */
+static gboolean
+object_from_node (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, GError **error)
+{
+  const char *name = pspec->name;
+  JsonObject *obj;
+  JsonNode *member;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (pspec->value_type == G_TYPE_STRV && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonNode *e = json_array_get_element (a, i);
+          if (!is_value (e, G_TYPE_STRING))
+            return fail (error, where, "property '%s' expects an array of strings, found %s in it", name,
+                         node_kind (e));
+          g_strv_builder_add (b, json_node_get_string (e));
+        }
+      g_value_take_boxed (v, g_strv_builder_end (b));
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail (error, where, "property '%s' expects an object ({\"tensor\": ..} or {\"average-function\": ..}) "
+                 "or null, found %s", name, node_kind (node));
+  obj = json_node_get_object (node);
+  if ((member = json_object_get_member (obj, "tensor")))
+    {
+      g_autofree char *what = g_strdup_printf ("property '%s'", name);
+      gint64 shape[16];
+      guint ndim;
+      GnnDtype dtype;
+      JsonObject *spec;
+      JsonNode *data;
+      g_autofree guchar *raw = NULL;
+      gsize len;
+      guint64 numel = 1;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GnnTensor) t = NULL;
+
+      if (!g_type_is_a (GNN_TYPE_TENSOR, pspec->value_type))
+        return fail (error, where, "property '%s' expects a %s, found a tensor", name, g_type_name (pspec->value_type));
+      if (!JSON_NODE_HOLDS_OBJECT (member))
+        return fail (error, where, "property '%s': expected \"tensor\" to be an object, found %s", name,
+                     node_kind (member));
+      spec = json_node_get_object (member);
+      if (!shape_of (json_object_get_member (spec, "shape"), where, what, shape, &ndim, error) ||
+          !dtype_of (json_object_get_member (spec, "dtype"), where, what, &dtype, error))
+        return FALSE;
+      data = json_object_get_member (spec, "data");
+      if (!is_value (data, G_TYPE_STRING))
+        return fail (error, where, "property '%s': expected \"data\" to be base64 text, found %s", name,
+                     node_kind (data));
+      raw = g_base64_decode (json_node_get_string (data), &len);
+      for (guint i = 0; i < ndim; i++)
+        if (!g_uint64_checked_mul (&numel, numel, (guint64) shape[i]))
+          return fail (error, where, "property '%s': the shape is too large", name);
+      if (numel > G_MAXUINT64 / 8 || numel * gnn_dtype_get_size (dtype) != len)
+        return fail (error, where, "property '%s': expected %" G_GINT64_FORMAT " bytes of data for the shape "
+                     "and dtype, found %" G_GSIZE_FORMAT, name, (gint64) (numel * gnn_dtype_get_size (dtype)), len);
+      bytes = g_bytes_new_take (g_steal_pointer (&raw), len);
+      t = gnn_tensor_new_from_bytes (bytes, dtype, shape, ndim, NULL, error);
+      if (t == NULL)
+        {
+          g_prefix_error (error, "module JSON at %s: property '%s': ", where, name);
+          return FALSE;
+        }
+      g_value_set_object (v, t);
+      return TRUE;
+    }
+  if ((member = json_object_get_member (obj, "average-function")))
+    {
+      JsonNode *decay = json_object_get_member (obj, "decay");
+      JsonNode *multi = json_object_get_member (obj, "multi");
+      g_autoptr(GnnAverageFunction) fn = NULL;
+      double d;
+
+      if (!g_type_is_a (GNN_TYPE_AVERAGE_FUNCTION, pspec->value_type))
+        return fail (error, where, "property '%s' expects a %s, found an average function", name,
+                     g_type_name (pspec->value_type));
+      if (!is_value (member, G_TYPE_STRING) || !g_str_equal (json_node_get_string (member), "ema"))
+        return fail (error, where, "property '%s': expected \"average-function\" to be \"ema\", found %s", name,
+                     is_value (member, G_TYPE_STRING) ? json_node_get_string (member) : node_kind (member));
+      if (multi && !is_value (multi, G_TYPE_BOOLEAN))
+        return fail (error, where, "property '%s': expected \"multi\" to be a boolean, found %s", name,
+                     node_kind (multi));
+      if (is_value (decay, G_TYPE_DOUBLE))
+        d = json_node_get_double (decay);
+      else if (is_value (decay, G_TYPE_INT64))
+        d = json_node_get_int (decay);
+      else
+        return fail (error, where, "property '%s': expected \"decay\" to be a number, found %s", name,
+                     node_kind (decay));
+      fn = multi && json_node_get_boolean (multi) ? gnn_average_function_new_ema_multi (d, error)
+                                                   : gnn_average_function_new_ema (d, error);
+      if (fn == NULL)
+        {
+          g_prefix_error (error, "module JSON at %s: property '%s': ", where, name);
+          return FALSE;
+        }
+      g_value_set_object (v, fn);
+      return TRUE;
+    }
+  return fail (error, where, "property '%s' expects {\"tensor\": ..}, {\"average-function\": ..} or null, "
+               "found an object with neither", name);
+}
+
+/* whether two values of an object-valued property write the same JSON */
+static gboolean
+same_json_value (GObject *owner, GParamSpec *pspec, const GValue *a, const GValue *b)
+{
+  g_autoptr(JsonNode) na = object_to_node (owner, pspec, a, NULL);
+  g_autoptr(JsonNode) nb = object_to_node (owner, pspec, b, NULL);
+
+  return na && nb && json_node_equal (na, nb);
 }
 
 /* @node (a JSON member) as a value of @pspec's type in @v (initialised here) */
@@ -497,6 +822,12 @@ node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, 
         g_value_set_variant (v, variant);
       }
       break;
+    case G_TYPE_OBJECT:
+    case G_TYPE_BOXED:
+    case G_TYPE_INTERFACE:
+      if (!object_from_node (pspec, node, where, v, error))
+        return FALSE;
+      break;
     default:
       return fail (error, where, "property '%s' of type %s cannot be read from JSON", name,
                    g_type_name (pspec->value_type));
@@ -550,9 +881,14 @@ apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **
         {
           g_auto(GValue) current = G_VALUE_INIT;
 
+          GType fundamental = G_TYPE_FUNDAMENTAL (pspec->value_type);
+          gboolean is_object = fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED ||
+                               fundamental == G_TYPE_INTERFACE;
+
           g_value_init (&current, pspec->value_type);
           g_object_get_property (G_OBJECT (m), name, &current);
-          if (g_param_values_cmp (pspec, &current, &v) != 0)
+          if (is_object ? !same_json_value (G_OBJECT (m), pspec, &current, &v)
+                        : g_param_values_cmp (pspec, &current, &v) != 0)
             {
               g_autofree char *want = g_strdup_value_contents (&v);
               g_autofree char *have = g_strdup_value_contents (&current);
@@ -563,6 +899,141 @@ apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **
       else
         g_object_set_property (G_OBJECT (m), name, &v);
     }
+  return TRUE;
+}
+
+/* The parameter or buffer slots of @m from the JSON array @node (see the top of the file):
+ * a slot its setup made must have the shape and dtype the JSON gives; a missing one is added,
+ * holding zeros; slots the JSON lacks go, and the rest take its order. */
+static gboolean
+fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, GError **error)
+{
+  GnnModulePrivate *priv = gnn_module_priv (m);
+  GPtrArray *slots = buffers ? priv->buffers : priv->parameters;
+  const char *kind = buffers ? "buffer" : "parameter";
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  JsonArray *a;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail (error, where, "expected \"%s\" to be an array, found %s", buffers ? "buffers" : "parameters",
+                 node_kind (node));
+  a = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      g_autofree char *ewhere = g_strdup_printf ("%s.%s[%u]", where, buffers ? "buffers" : "parameters", i);
+      JsonObject *e = object_of (json_array_get_element (a, i), ewhere, buffers ? "a buffer" : "a parameter", error);
+      JsonNode *name_node, *shape_node_, *flag;
+      const char *name;
+      g_autofree char *what = NULL;
+      GnnModuleSlot *slot;
+      gint64 shape[16];
+      guint ndim;
+      GnnDtype dtype;
+
+      if (e == NULL)
+        return FALSE;
+      name_node = json_object_get_member (e, "name");
+      if (!is_value (name_node, G_TYPE_STRING))
+        return fail (error, ewhere, "expected \"name\" to be a string, found %s", node_kind (name_node));
+      name = json_node_get_string (name_node);
+      for (guint k = 0; k < order->len; k++)
+        if (g_str_equal (order->pdata[k], name))
+          return fail (error, ewhere, "the %s name '%s' appears twice", kind, name);
+      what = g_strdup_printf ("%s '%s'", kind, name);
+      slot = gnn_module_find_slot (slots, name);
+      shape_node_ = json_object_get_member (e, "shape");
+      flag = json_object_get_member (e, buffers ? "persistent" : "requires-grad");
+      if (flag && !is_value (flag, G_TYPE_BOOLEAN))
+        return fail (error, ewhere, "expected \"%s\" to be a boolean, found %s",
+                     buffers ? "persistent" : "requires-grad", node_kind (flag));
+
+      if (shape_node_ == NULL || JSON_NODE_HOLDS_NULL (shape_node_))
+        {
+          /* a name registered as None */
+          if (slot)
+            g_clear_object (&slot->value);
+          else if (!(buffers ? gnn_module_register_buffer (m, name, NULL, TRUE, error)
+                             : gnn_module_register_parameter (m, name, NULL, error)))
+            {
+              g_prefix_error (error, "module JSON at %s: ", ewhere);
+              return FALSE;
+            }
+          g_ptr_array_add (order, (gpointer) name);
+          continue;
+        }
+      if (!shape_of (shape_node_, ewhere, what, shape, &ndim, error) ||
+          !dtype_of (json_object_get_member (e, "dtype"), ewhere, what, &dtype, error))
+        return FALSE;
+
+      if (slot && slot->value)
+        {
+          /* made by setup: it must be the tensor the JSON describes */
+          GnnTensor *t = GNN_TENSOR (slot->value);
+          guint have_ndim;
+          const gint64 *have = gnn_tensor_get_shape (t, &have_ndim);
+
+          if (have_ndim != ndim || (ndim && memcmp (have, shape, ndim * sizeof (gint64)) != 0) ||
+              gnn_tensor_get_dtype (t) != dtype)
+            {
+              g_autofree char *hs = gnn_shape_to_string (have_ndim, have);
+              g_autofree char *ws = gnn_shape_to_string (ndim, shape);
+              return fail (error, ewhere, "the %s made %s of shape %s and dtype %s, the JSON says shape %s "
+                           "and dtype %s", G_OBJECT_TYPE_NAME (m), what, hs,
+                           gnn_dtype_get_name (gnn_tensor_get_dtype (t)), ws, gnn_dtype_get_name (dtype));
+            }
+          if (buffers && flag)
+            slot->persistent = json_node_get_boolean (flag);
+          else if (!buffers && flag && gnn_tensor_get_requires_grad (t) != json_node_get_boolean (flag) &&
+                   !gnn_tensor_set_requires_grad (t, json_node_get_boolean (flag), error))
+            {
+              g_prefix_error (error, "module JSON at %s: ", ewhere);
+              return FALSE;
+            }
+        }
+      else
+        {
+          g_autoptr(GnnTensor) zeros = gnn_tensor_new_zeros (shape, ndim, dtype, NULL, error);
+          gboolean ok;
+
+          if (zeros == NULL)
+            {
+              g_prefix_error (error, "module JSON at %s: ", ewhere);
+              return FALSE;
+            }
+          if (buffers)
+            ok = gnn_module_register_buffer (m, name, zeros, flag ? json_node_get_boolean (flag) : TRUE, error);
+          else
+            {
+              g_autoptr(GnnParameter) p = gnn_parameter_new (zeros, flag ? json_node_get_boolean (flag) : TRUE,
+                                                             error);
+              ok = p && gnn_module_register_parameter (m, name, p, error);
+            }
+          if (!ok)
+            {
+              g_prefix_error (error, "module JSON at %s: ", ewhere);
+              return FALSE;
+            }
+        }
+      g_ptr_array_add (order, (gpointer) name);
+    }
+
+  /* the JSON lists every slot: what setup made beyond it goes, the rest takes its order */
+  {
+    g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+
+    for (guint i = 0; i < order->len; i++)
+      for (guint k = 0; k < slots->len; k++)
+        if (g_str_equal (((GnnModuleSlot *) slots->pdata[k])->name, order->pdata[i]))
+          {
+            g_ptr_array_add (ordered, g_ptr_array_steal_index (slots, k));
+            break;
+          }
+    g_ptr_array_set_size (slots, 0);
+    for (guint i = 0; i < ordered->len; i++)
+      g_ptr_array_add (slots, ordered->pdata[i]);
+  }
   return TRUE;
 }
 
@@ -585,6 +1056,10 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
     return fail (error, where, "expected \"training\" to be a boolean, found %s", node_kind (tnode));
   children = cnode && JSON_NODE_HOLDS_ARRAY (cnode) ? json_node_get_array (cnode) : NULL;
   n = children ? json_array_get_length (children) : 0;
+
+  if (!fill_slots (m, json_object_get_member (obj, "parameters"), FALSE, where, error) ||
+      !fill_slots (m, json_object_get_member (obj, "buffers"), TRUE, where, error))
+    return FALSE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -861,7 +1336,7 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * @error: return location for a #GError
  *
  * Rebuilds a module tree from its JSON architecture ([method@Gnn.Module.to_json]). Each
- * module is created by type name ([func@Gnn.Module.new_from_type_name]) with the properties
+ * module is created by type name ([ctor@Gnn.Module.new_from_type_name]) with the properties
  * the JSON gives, so its `setup` runs and its parameters are freshly initialised; load
  * the weights afterwards ([method@Gnn.Module.load_state_dict]). Then its children are
  * taken in order: a child that the module's setup already made under that name (a layer
@@ -870,7 +1345,10 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * children are handled the same way; any other child (those of containers such as
  * [class@Gnn.Sequential], or added after construction) is built from the JSON and added.
  * Children that setup made and the JSON lacks are removed, and children take the JSON's
- * order. Last, each module's training flag is set.
+ * order. Parameter and buffer slots listed in the JSON are handled alike: one that setup
+ * made must have the shape and dtype the JSON gives, one it did not make (a
+ * [class@Gnn.ParameterList]'s, a [class@Gnn.ParameterDict]'s) is added holding zeros of that
+ * shape and dtype, ready for the state dict. Last, each module's training flag is set.
  *
  * Types from the bindings (Python, gjs, Vala subclasses) must be registered under the name
  * the JSON holds before loading: define the class, with a stable `__gtype_name__` (Python)

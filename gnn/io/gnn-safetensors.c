@@ -254,6 +254,34 @@ write_all (int            fd,
   return TRUE;
 }
 
+/* The temporary file a save of @path writes first, in the same directory (a rename is only
+ * atomic within one file system): ".NAME.XXXXXX.partial". A process killed while saving cannot
+ * remove it; hidden, and ending in ".partial" rather than NAME's own suffix, it is never
+ * taken for the file itself nor matched by a pattern such as "*.safetensors". */
+static char *
+temp_path_for (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *name = g_strdup_printf (".%s.XXXXXX.partial", base);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* makes the rename itself durable; failures are not the caller's: the data is written */
+static void
+sync_directory_of (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd >= 0)
+    {
+      (void) fsync (fd);
+      close (fd);
+    }
+}
+
 /**
  * gnn_safetensors_save:
  * @state: the tensors to save, in the order they are written
@@ -265,6 +293,12 @@ write_all (int            fd,
  * [func@Gnn.safetensors_save_to_bytes] describes. The file is written atomically: the data
  * goes to a temporary file beside @path, which is flushed to disk and then renamed over
  * @path, so a failed or interrupted save leaves any previous file whole.
+ *
+ * The temporary file is named `.NAME.XXXXXX.partial` (NAME being the last component of
+ * @path, XXXXXX six random characters), in the directory of @path. A failed save removes
+ * it; a process killed while saving cannot, and leaves it behind: hidden, and ending in
+ * `.partial` rather than in the name's own suffix, it cannot be mistaken for the file (nor
+ * for any `*.safetensors` file), and can be deleted.
  *
  * Returns: %TRUE on success; %FALSE with @error set (a #GFileError for the file system)
  */
@@ -287,7 +321,7 @@ gnn_safetensors_save (GnnStateDict *state,
   if (!prepare (state, metadata, &items, &header, &header_len, error))
     return FALSE;
 
-  tmp = g_strdup_printf ("%s.XXXXXX", path);
+  tmp = temp_path_for (path);
   fd = g_mkstemp_full (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     {
@@ -328,6 +362,8 @@ gnn_safetensors_save (GnnStateDict *state,
     }
   if (!ok)
     g_unlink (tmp);
+  else
+    sync_directory_of (path);
   return ok;
 }
 

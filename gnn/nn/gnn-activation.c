@@ -309,6 +309,8 @@ gnn_leaky_relu_new (double negative_slope)
  * gnn_leaky_relu_get_negative_slope:
  * @self: a LeakyReLU layer
  *
+ * Gets [property@Gnn.LeakyReLU:negative-slope].
+ *
  * Returns: the slope for negative inputs
  */
 double
@@ -477,6 +479,8 @@ gnn_elu_new (double alpha)
 /**
  * gnn_elu_get_alpha:
  * @self: an ELU layer
+ *
+ * Gets [property@Gnn.ELU:alpha].
  *
  * Returns: the scale of the negative part
  *
@@ -657,6 +661,8 @@ gnn_gelu_new (const char *approximate)
 /**
  * gnn_gelu_get_approximate:
  * @self: a GELU layer
+ *
+ * Gets [property@Gnn.GELU:approximate].
  *
  * Returns: (transfer none): "none" or "tanh"
  *
@@ -971,6 +977,8 @@ softmax_extra_repr (int dim)
  * gnn_softmax_get_dim:
  * @self: a Softmax layer
  *
+ * Gets [property@Gnn.Softmax:dim].
+ *
  * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
  *
  * Since: 1.0
@@ -1024,6 +1032,8 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
 /**
  * gnn_log_softmax_get_dim:
  * @self: a LogSoftmax layer
+ *
+ * Gets [property@Gnn.LogSoftmax:dim].
  *
  * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
  *

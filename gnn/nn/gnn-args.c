@@ -88,6 +88,8 @@ gnn_args_init (GnnArgs *self)
 /**
  * gnn_args_new:
  *
+ * Creates empty arguments.
+ *
  * Returns: (transfer full): new, empty arguments
  */
 GnnArgs *
@@ -99,6 +101,8 @@ gnn_args_new (void)
 /**
  * gnn_args_new_tensor:
  * @tensor: a tensor
+ *
+ * Creates arguments holding @tensor as their only positional value.
  *
  * Returns: (transfer full): arguments holding one tensor
  */
@@ -113,6 +117,8 @@ gnn_args_new_tensor (GnnTensor *tensor)
 /**
  * gnn_args_copy:
  * @self: arguments
+ *
+ * Makes a shallow copy of @self: the same values (tensors are shared, not copied).
  *
  * Returns: (transfer full): a shallow copy: the same values (tensors are shared, not copied)
  */
@@ -176,6 +182,8 @@ gnn_args_clear_values (GnnArgs *self)
 /**
  * gnn_args_get_n_values:
  * @self: arguments
+ *
+ * Returns the number of positional values.
  *
  * Returns: the number of positional values
  */
@@ -296,6 +304,8 @@ check_index (GnnArgs *self, guint index, GError **error)
  * @self: arguments
  * @index: a position
  *
+ * Returns the value at @index, or %NULL past the end.
+ *
  * Returns: (transfer none) (nullable): the value at @index, or %NULL past the end
  */
 const GValue *
@@ -367,6 +377,8 @@ gnn_args_set_tensor (GnnArgs   *self,
  * @self: arguments
  * @index: a position
  *
+ * Checks whether the value at @index is a (non-%NULL) tensor.
+ *
  * Returns: whether the value at @index is a (non-%NULL) tensor
  */
 gboolean
@@ -403,6 +415,8 @@ typed_value (GnnArgs *self, guint index, GType want, const char *what, GError **
  * @index: a position
  * @error: return location for a #GError
  *
+ * Returns the tensor at @index.
+ *
  * Returns: (transfer none): the tensor at @index, or %NULL with @error set when there is
  *   no tensor there
  */
@@ -423,6 +437,8 @@ gnn_args_get_tensor (GnnArgs *self,
  * @self: arguments
  * @index: a position
  * @error: return location for a #GError
+ *
+ * Returns the number at @index (a double, float or integer value).
  *
  * Returns: the number at @index (a double, float or integer value), or 0 with @error set
  */
@@ -455,6 +471,8 @@ gnn_args_get_double (GnnArgs *self,
  * @index: a position
  * @error: return location for a #GError
  *
+ * Returns the integer at @index.
+ *
  * Returns: the integer at @index, or 0 with @error set
  */
 gint64
@@ -484,6 +502,8 @@ gnn_args_get_int (GnnArgs *self,
  * @index: a position
  * @error: return location for a #GError
  *
+ * Returns the boolean at @index.
+ *
  * Returns: the boolean at @index, or %FALSE with @error set
  */
 gboolean
@@ -503,6 +523,8 @@ gnn_args_get_boolean (GnnArgs *self,
  * @self: arguments
  * @index: a position
  * @error: return location for a #GError
+ *
+ * Returns the string at @index.
  *
  * Returns: (transfer none) (nullable): the string at @index, or %NULL with @error set
  */
@@ -591,6 +613,8 @@ gnn_args_set_kwarg_tensor (GnnArgs    *self,
  * @self: arguments
  * @name: the keyword
  *
+ * Returns the keyword value, or %NULL when it is not set.
+ *
  * Returns: (transfer none) (nullable): the keyword value, or %NULL when it is not set
  */
 const GValue *
@@ -610,6 +634,8 @@ gnn_args_get_kwarg (GnnArgs    *self,
  * @self: arguments
  * @name: the keyword
  *
+ * Checks whether the keyword is set.
+ *
  * Returns: whether the keyword is set
  */
 gboolean
@@ -623,6 +649,8 @@ gnn_args_has_kwarg (GnnArgs    *self,
  * gnn_args_remove_kwarg:
  * @self: arguments
  * @name: the keyword
+ *
+ * Removes the keyword argument @name.
  *
  * Returns: whether a keyword was removed
  */
@@ -643,6 +671,8 @@ gnn_args_remove_kwarg (GnnArgs    *self,
 /**
  * gnn_args_get_kwarg_names:
  * @self: arguments
+ *
+ * Returns the keywords, in the order first set.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keywords, in the order first set
  */

@@ -266,6 +266,8 @@ gnn_sequential_get (GnnSequential *self,
  * gnn_sequential_get_length:
  * @self: a Sequential
  *
+ * Returns the number of modules (`len (sequential)`).
+ *
  * Returns: the number of modules (`len (sequential)`)
  */
 guint
@@ -503,6 +505,8 @@ gnn_module_list_pop (GnnModuleList *self,
  * gnn_module_list_get_length:
  * @self: a ModuleList
  *
+ * Returns the number of modules (`len (module_list)`).
+ *
  * Returns: the number of modules (`len (module_list)`)
  */
 guint
@@ -612,6 +616,8 @@ gnn_module_dict_get (GnnModuleDict *self,
  * @self: a ModuleDict
  * @key: a key
  *
+ * Checks whether there is a module under @key (`key in module_dict`).
+ *
  * Returns: whether there is a module under @key (`key in module_dict`)
  */
 gboolean
@@ -658,6 +664,8 @@ gnn_module_dict_pop (GnnModuleDict *self,
  * gnn_module_dict_keys:
  * @self: a ModuleDict
  *
+ * Returns the keys, in insertion order (`keys`).
+ *
  * Returns: (transfer full) (array zero-terminated=1): the keys, in insertion order (`keys`)
  */
 char **
@@ -670,6 +678,8 @@ gnn_module_dict_keys (GnnModuleDict *self)
 /**
  * gnn_module_dict_get_length:
  * @self: a ModuleDict
+ *
+ * Returns the number of modules (`len (module_dict)`).
  *
  * Returns: the number of modules (`len (module_dict)`)
  */
@@ -850,6 +860,8 @@ gnn_parameter_list_set (GnnParameterList *self,
  * gnn_parameter_list_get_length:
  * @self: a ParameterList
  *
+ * Returns the number of parameters (`len (parameter_list)`).
+ *
  * Returns: the number of parameters (`len (parameter_list)`)
  */
 guint
@@ -973,6 +985,8 @@ gnn_parameter_dict_get (GnnParameterDict *self,
  * @self: a ParameterDict
  * @key: a key
  *
+ * Checks whether there is a parameter under @key (`key in parameter_dict`).
+ *
  * Returns: whether there is a parameter under @key (`key in parameter_dict`)
  */
 gboolean
@@ -1019,6 +1033,8 @@ gnn_parameter_dict_pop (GnnParameterDict *self,
  * gnn_parameter_dict_keys:
  * @self: a ParameterDict
  *
+ * Returns the keys, in insertion order (`keys`).
+ *
  * Returns: (transfer full) (array zero-terminated=1): the keys, in insertion order (`keys`)
  */
 char **
@@ -1031,6 +1047,8 @@ gnn_parameter_dict_keys (GnnParameterDict *self)
 /**
  * gnn_parameter_dict_get_length:
  * @self: a ParameterDict
+ *
+ * Returns the number of parameters (`len (parameter_dict)`).
  *
  * Returns: the number of parameters (`len (parameter_dict)`)
  */

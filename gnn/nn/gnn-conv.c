@@ -524,7 +524,7 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class)
  * GnnConv1d:
  *
  * A 1-d convolution layer, as `torch.nn.Conv1d`: input (N, C_in, L) or (C_in, L), output
- * (N, C_out, L_out), computed by [func@Gnn.tensor_conv1d].
+ * (N, C_out, L_out), computed by [method@Gnn.Tensor.conv1d].
  *
  * Properties (all construct-only), as nn.Conv1d's arguments: `in-channels`, `out-channels`,
  * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value), `padding` (a
@@ -560,7 +560,7 @@ gnn_conv1d_init (GnnConv1d *self)
  * GnnConv2d:
  *
  * A 2-d convolution layer, as `torch.nn.Conv2d`: input (N, C_in, H, W) or (C_in, H, W),
- * output (N, C_out, H_out, W_out), computed by [func@Gnn.tensor_conv2d] (im2col and gemm).
+ * output (N, C_out, H_out, W_out), computed by [method@Gnn.Tensor.conv2d] (im2col and gemm).
  *
  * Properties (all construct-only), as nn.Conv2d's arguments: `in-channels`, `out-channels`,
  * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value for both dimensions or
@@ -595,7 +595,7 @@ gnn_conv2d_init (GnnConv2d *self)
  * GnnConvTranspose2d:
  *
  * A transposed 2-d convolution layer, as `torch.nn.ConvTranspose2d`: input (N, C_in, H, W)
- * or (C_in, H, W), computed by [func@Gnn.tensor_conv_transpose2d] (gemm and col2im).
+ * or (C_in, H, W), computed by [method@Gnn.Tensor.conv_transpose2d] (gemm and col2im).
  *
  * Properties (all construct-only), as nn.ConvTranspose2d's arguments: `in-channels`,
  * `out-channels`, `kernel-size`, `stride`, `padding`, `output-padding` and `dilation`

@@ -935,7 +935,7 @@ gnn_init_orthogonal_ (GnnTensor    *tensor,
 
 /**
  * gnn_module_new_skip_init:
- * @type_name: a module type name, as for [func@Gnn.Module.new_from_type_name]
+ * @type_name: a module type name, as for [ctor@Gnn.Module.new_from_type_name]
  * @n_properties: the number of properties
  * @names: (array length=n_properties): the property names
  * @values: (array length=n_properties): the property values

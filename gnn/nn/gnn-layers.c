@@ -542,6 +542,8 @@ gnn_unflatten_new (int           dim,
  * @self: an Unflatten layer
  * @n_sizes: (out): the number of sizes
  *
+ * Gets [property@Gnn.Unflatten:unflattened-size].
+ *
  * Returns: (array length=n_sizes) (transfer none): the sizes the dimension is split into,
  *   valid until the property changes
  *
@@ -747,6 +749,8 @@ dropout (GnnTensor    *x,
  * gnn_dropout_get_p:
  * @self: a Dropout layer
  *
+ * Gets [property@Gnn.Dropout:p].
+ *
  * Returns: the probability of zeroing an element
  *
  * Since: 1.0
@@ -821,6 +825,8 @@ gnn_dropout_forward (GnnModule *module,
 /**
  * gnn_dropout2d_get_p:
  * @self: a Dropout2d layer
+ *
+ * Gets [property@Gnn.Dropout2d:p].
  *
  * Returns: the probability of zeroing a channel
  *
@@ -1216,6 +1222,8 @@ gnn_embedding_new (gint64     num_embeddings,
  * gnn_embedding_get_num_embeddings:
  * @self: an Embedding layer
  *
+ * Gets [property@Gnn.Embedding:num-embeddings].
+ *
  * Returns: the number of rows
  *
  * Since: 1.0
@@ -1231,6 +1239,8 @@ gnn_embedding_get_num_embeddings (GnnEmbedding *self)
  * gnn_embedding_get_embedding_dim:
  * @self: an Embedding layer
  *
+ * Gets [property@Gnn.Embedding:embedding-dim].
+ *
  * Returns: the size of each row
  *
  * Since: 1.0
@@ -1245,6 +1255,8 @@ gnn_embedding_get_embedding_dim (GnnEmbedding *self)
 /**
  * gnn_embedding_get_padding_idx:
  * @self: an Embedding layer
+ *
+ * Gets [property@Gnn.Embedding:padding-idx].
  *
  * Returns: the padding row, or [const@Gnn.EMBEDDING_NO_PADDING]
  *

@@ -351,6 +351,8 @@ gnn_linear_new (int        in_features,
  * gnn_linear_get_in_features:
  * @self: a linear layer
  *
+ * Gets [property@Gnn.Linear:in-features].
+ *
  * Returns: the size of each input sample
  */
 int
@@ -363,6 +365,8 @@ gnn_linear_get_in_features (GnnLinear *self)
 /**
  * gnn_linear_get_out_features:
  * @self: a linear layer
+ *
+ * Gets [property@Gnn.Linear:out-features].
  *
  * Returns: the size of each output sample
  */
@@ -392,6 +396,8 @@ gnn_linear_get_bias (GnnLinear *self)
 /**
  * gnn_linear_get_dtype:
  * @self: a linear layer
+ *
+ * Gets [property@Gnn.Linear:dtype].
  *
  * Returns: the element type of the weight, or the one asked at construction when there is
  *   no weight

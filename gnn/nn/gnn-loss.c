@@ -1130,6 +1130,8 @@ gnn_loss_init (GnnLoss *self)
  * gnn_loss_get_reduction:
  * @self: a loss module
  *
+ * Gets [property@Gnn.Loss:reduction].
+ *
  * Returns: how the losses are reduced
  */
 GnnReduction
@@ -1373,6 +1375,8 @@ gnn_smooth_l1_loss_new (GnnReduction reduction,
  * gnn_smooth_l1_loss_get_beta:
  * @self: a SmoothL1Loss module
  *
+ * Gets [property@Gnn.SmoothL1Loss:beta].
+ *
  * Returns: where the loss changes from quadratic to linear
  */
 double
@@ -1510,6 +1514,8 @@ gnn_huber_loss_new (GnnReduction reduction,
 /**
  * gnn_huber_loss_get_delta:
  * @self: a HuberLoss module
+ *
+ * Gets [property@Gnn.HuberLoss:delta].
  *
  * Returns: where the loss changes from quadratic to linear
  */
@@ -1666,6 +1672,8 @@ gnn_bce_loss_new (GnnTensor    *weight,
 /**
  * gnn_bce_loss_get_weight:
  * @self: a BCELoss module
+ *
+ * Gets [property@Gnn.BCELoss:weight].
  *
  * Returns: (transfer none) (nullable): the buffer `weight`, or %NULL
  */
@@ -1840,6 +1848,8 @@ gnn_bce_with_logits_loss_new (GnnTensor    *weight,
  * gnn_bce_with_logits_loss_get_weight:
  * @self: a BCEWithLogitsLoss module
  *
+ * Gets [property@Gnn.BCEWithLogitsLoss:weight].
+ *
  * Returns: (transfer none) (nullable): the buffer `weight`, or %NULL
  */
 GnnTensor *
@@ -1852,6 +1862,8 @@ gnn_bce_with_logits_loss_get_weight (GnnBCEWithLogitsLoss *self)
 /**
  * gnn_bce_with_logits_loss_get_pos_weight:
  * @self: a BCEWithLogitsLoss module
+ *
+ * Gets [property@Gnn.BCEWithLogitsLoss:pos-weight].
  *
  * Returns: (transfer none) (nullable): the buffer `pos_weight`, or %NULL
  */
@@ -2018,6 +2030,8 @@ gnn_nll_loss_new (GnnTensor    *weight,
  * gnn_nll_loss_get_weight:
  * @self: an NLLLoss module
  *
+ * Gets [property@Gnn.NLLLoss:weight].
+ *
  * Returns: (transfer none) (nullable): the buffer `weight`, or %NULL
  */
 GnnTensor *
@@ -2030,6 +2044,8 @@ gnn_nll_loss_get_weight (GnnNLLLoss *self)
 /**
  * gnn_nll_loss_get_ignore_index:
  * @self: an NLLLoss module
+ *
+ * Gets [property@Gnn.NLLLoss:ignore-index].
  *
  * Returns: the target value that is ignored
  */
@@ -2240,6 +2256,8 @@ gnn_cross_entropy_loss_new (GnnTensor    *weight,
  * gnn_cross_entropy_loss_get_weight:
  * @self: a CrossEntropyLoss module
  *
+ * Gets [property@Gnn.CrossEntropyLoss:weight].
+ *
  * Returns: (transfer none) (nullable): the buffer `weight`, or %NULL
  */
 GnnTensor *
@@ -2252,6 +2270,8 @@ gnn_cross_entropy_loss_get_weight (GnnCrossEntropyLoss *self)
 /**
  * gnn_cross_entropy_loss_get_ignore_index:
  * @self: a CrossEntropyLoss module
+ *
+ * Gets [property@Gnn.CrossEntropyLoss:ignore-index].
  *
  * Returns: the class-index target that is ignored
  */
@@ -2283,6 +2303,8 @@ gnn_cross_entropy_loss_set_ignore_index (GnnCrossEntropyLoss *self,
 /**
  * gnn_cross_entropy_loss_get_label_smoothing:
  * @self: a CrossEntropyLoss module
+ *
+ * Gets [property@Gnn.CrossEntropyLoss:label-smoothing].
  *
  * Returns: the label smoothing, in [0, 1]
  */
@@ -2423,6 +2445,8 @@ gnn_kl_div_loss_new (GnnReduction reduction,
 /**
  * gnn_kl_div_loss_get_log_target:
  * @self: a KLDivLoss module
+ *
+ * Gets [property@Gnn.KLDivLoss:log-target].
  *
  * Returns: whether the target holds log-probabilities
  */

@@ -715,7 +715,7 @@ copy_into (GnnModule *dst, GnnModule *src, CopyMemo *memo, GError **error)
  * makes of the model it averages. Each module of the copy is created from its class and the
  * values of its readable and writable properties (construct-only ones included), so that its
  * `setup` builds it as it built the original (in C and in every language: Python, gjs and
- * Vala subclasses too); its initialisation is skipped, as by [func@Gnn.Module.new_skip_init].
+ * Vala subclasses too); its initialisation is skipped, as by [ctor@Gnn.Module.new_skip_init].
  * Then, for every module:
  *
  * - every parameter and buffer (persistent or not) is copied into new memory on the same
@@ -1337,6 +1337,9 @@ gnn_module_set_extra_state (GnnModule *self,
  * gnn_module_has_extra_state:
  * @self: a module
  *
+ * Checks whether the module's class implements `get_extra_state`, so that its state dict has
+ * an `_extra_state` entry.
+ *
  * Returns: whether the module's class implements `get_extra_state`, so that its state dict
  *   has an `_extra_state` entry
  */
@@ -1504,6 +1507,9 @@ gnn_module_register_buffer (GnnModule  *self,
  * @self: a module
  * @name: a buffer name of this module (not a dotted path)
  *
+ * Checks whether the buffer registered under @name is part of the state dict; %FALSE when
+ * there is no such buffer.
+ *
  * Returns: whether the buffer registered under @name is part of the state dict; %FALSE when
  *   there is no such buffer
  */
@@ -1606,6 +1612,8 @@ gnn_module_remove (GnnModule  *self,
  * @target: a dotted path such as "net.0", or "" for @self
  * @error: return location for a #GError
  *
+ * Returns the submodule at @target (`get_submodule`).
+ *
  * Returns: (transfer none): the submodule at @target (`get_submodule`), or %NULL with @error
  *   set naming the first missing step
  */
@@ -1701,6 +1709,8 @@ owner_of (GnnModule *self, const char *target, const char **leaf, GError **error
  * @target: a dotted path such as "net.0.weight"
  * @error: return location for a #GError
  *
+ * Returns the parameter at @target (`get_parameter`).
+ *
  * Returns: (transfer none): the parameter at @target (`get_parameter`), or %NULL with @error
  *   set
  */
@@ -1733,6 +1743,8 @@ gnn_module_get_parameter (GnnModule  *self,
  * @self: a module
  * @target: a dotted path such as "bn.running_mean"
  * @error: return location for a #GError
+ *
+ * Returns the buffer at @target (`get_buffer`).
  *
  * Returns: (transfer none): the buffer at @target (`get_buffer`), or %NULL with @error set
  */
@@ -1841,6 +1853,8 @@ gnn_module_named_modules (GnnModule  *self,
  * gnn_module_modules:
  * @self: a module
  *
+ * Returns every module of the tree, @self first (`modules`).
+ *
  * Returns: (transfer container) (element-type Gnn.Module): every module of the tree, @self
  *   first (`modules`)
  */
@@ -1854,6 +1868,8 @@ gnn_module_modules (GnnModule *self)
  * gnn_module_named_children:
  * @self: a module
  * @names: (out) (optional) (array zero-terminated=1) (transfer full): the names
+ *
+ * Returns the direct submodules, each once (`named_children`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the direct submodules, each once
  *   (`named_children`)
@@ -1891,6 +1907,8 @@ gnn_module_named_children (GnnModule *self,
 /**
  * gnn_module_children:
  * @self: a module
+ *
+ * Returns the direct submodules (`children`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the direct submodules (`children`)
  */
@@ -1978,6 +1996,8 @@ gnn_module_named_parameters (GnnModule  *self,
  * @self: a module
  * @recurse: whether to include the parameters of submodules
  *
+ * Returns the parameters, each once (`parameters`).
+ *
  * Returns: (transfer container) (element-type Gnn.Parameter): the parameters, each once
  *   (`parameters`)
  */
@@ -2015,6 +2035,8 @@ gnn_module_named_buffers (GnnModule  *self,
  * gnn_module_buffers:
  * @self: a module
  * @recurse: whether to include the buffers of submodules
+ *
+ * Returns the buffers (`buffers`).
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the buffers (`buffers`)
  */
@@ -2054,6 +2076,8 @@ gnn_module_apply (GnnModule         *self,
 /**
  * gnn_module_get_training:
  * @self: a module
+ *
+ * Gets [property@Gnn.Module:training].
  *
  * Returns: whether the module is in training mode
  */
@@ -2190,6 +2214,8 @@ gnn_module_requires_grad_ (GnnModule *self,
 /**
  * gnn_module_get_device:
  * @self: a module
+ *
+ * Gets [property@Gnn.Module:device].
  *
  * Returns: (transfer full) (nullable): the device of every parameter and buffer, such as
  *   "cpu"; %NULL when there are none or they sit on several devices

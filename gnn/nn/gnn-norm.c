@@ -10,6 +10,7 @@
 
 #include "gnn-module-private.h"
 #include "core/gnn-tensor-private.h"
+#include "ops/gnn-ops-private.h"
 #include "gnn-norm.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
@@ -372,6 +373,59 @@ bn_update_running_stats (GnnBatchNorm *self,
   return gnn_tensor_lerp_ (rm, m, factor, error) && gnn_tensor_lerp_ (rv, uv, factor, error);
 }
 
+/* whether the training batch can go through the backend's fused batch norm kernels: they
+ * exist for x's dtype, and the affine parameters (if any) have x's dtype and device */
+static gboolean
+bn_fused_usable (GnnModule *module,
+                 GnnTensor *x)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (x);
+  GnnTensor *params[2] = { find_tensor (module, FALSE, "weight"), find_tensor (module, FALSE, "bias") };
+
+  if (!gnn_batch_norm_fused_available (x))
+    return FALSE;
+  for (guint k = 0; k < 2; k++)
+    if (params[k])
+      {
+        GnnTensorPrivate *pp = gnn_tensor_priv (params[k]);
+
+        if (pp->dtype != px->dtype || pp->ndim != 1 || pp->storage->entry != px->storage->entry ||
+            pp->storage->device != px->storage->device)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* the training forward through the fused kernels, updating @rm and @rv (when set) with the
+ * batch's mean and unbiased variance */
+static GnnTensor *
+bn_train_fused (GnnBatchNorm *self,
+                GnnTensor    *x,
+                gint64        count,
+                GnnTensor    *rm,
+                GnnTensor    *rv,
+                double        factor,
+                GError      **error)
+{
+  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
+  GnnModule *module = GNN_MODULE (self);
+  g_autoptr(GnnTensor) mean = NULL, var = NULL, y = NULL;
+
+  y = gnn_batch_norm_train_fused (x, find_tensor (module, FALSE, "weight"), find_tensor (module, FALSE, "bias"),
+                                  priv->eps, &mean, &var, error);
+  if (y == NULL)
+    return NULL;
+  if (rm && rv)
+    {
+      g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+      g_autoptr(GnnTensor) uv = gnn_tensor_mul_scalar (var, (double) count / (double) (count - 1), error);
+
+      if (uv == NULL || !gnn_tensor_lerp_ (rm, mean, factor, error) || !gnn_tensor_lerp_ (rv, uv, factor, error))
+        return NULL;
+    }
+  return g_steal_pointer (&y);
+}
+
 static GnnArgs *
 gnn_batch_norm_forward (GnnModule *module,
                         GnnArgs   *input,
@@ -432,6 +486,13 @@ gnn_batch_norm_forward (GnnModule *module,
                        "%s: expected more than 1 value per channel when training, got input size %s",
                        bn_name (self), s);
           return NULL;
+        }
+      if (bn_fused_usable (module, x))
+        {
+          y = bn_train_fused (self, x, count, training ? rm : NULL, training ? rv : NULL, factor, error);
+          if (y == NULL)
+            goto fail;
+          return args_take_tensor (y);
         }
       mean = gnn_tensor_mean (x, dims, n_dims, TRUE, error);
       if (mean == NULL)
@@ -666,6 +727,8 @@ gnn_batch_norm_init (GnnBatchNorm *self)
  * gnn_batch_norm_get_num_features:
  * @self: a batch normalisation layer
  *
+ * Gets [property@Gnn.BatchNorm:num-features].
+ *
  * Returns: the number of channels
  */
 int
@@ -681,6 +744,8 @@ gnn_batch_norm_get_num_features (GnnBatchNorm *self)
 /**
  * gnn_batch_norm_get_eps:
  * @self: a batch normalisation layer
+ *
+ * Gets [property@Gnn.BatchNorm:eps].
  *
  * Returns: the value added to the variance
  */
@@ -718,6 +783,8 @@ gnn_batch_norm_set_eps (GnnBatchNorm *self,
 /**
  * gnn_batch_norm_get_momentum:
  * @self: a batch normalisation layer
+ *
+ * Gets [property@Gnn.BatchNorm:momentum].
  *
  * Returns: the momentum of the running statistics (meaningless while
  *   [property@Gnn.BatchNorm:cumulative-average] is set)
@@ -758,6 +825,8 @@ gnn_batch_norm_set_momentum (GnnBatchNorm *self,
  * gnn_batch_norm_get_cumulative_average:
  * @self: a batch normalisation layer
  *
+ * Gets [property@Gnn.BatchNorm:cumulative-average].
+ *
  * Returns: %TRUE when the running statistics are a cumulative moving average
  *   (PyTorch's `momentum=None`)
  */
@@ -797,6 +866,8 @@ gnn_batch_norm_set_cumulative_average (GnnBatchNorm *self,
  * gnn_batch_norm_get_affine:
  * @self: a batch normalisation layer
  *
+ * Gets [property@Gnn.BatchNorm:affine].
+ *
  * Returns: whether the layer learns weight and bias
  */
 gboolean
@@ -812,6 +883,8 @@ gnn_batch_norm_get_affine (GnnBatchNorm *self)
 /**
  * gnn_batch_norm_get_track_running_stats:
  * @self: a batch normalisation layer
+ *
+ * Gets [property@Gnn.BatchNorm:track-running-stats].
  *
  * Returns: whether the layer keeps running statistics
  */
@@ -1382,6 +1455,8 @@ gnn_layer_norm_new_full (const gint64  *normalized_shape,
  * @self: a layer normalisation layer
  * @n_dims: (out): the number of dimensions
  *
+ * Gets [property@Gnn.LayerNorm:normalized-shape].
+ *
  * Returns: (array length=n_dims) (transfer none): the normalized shape
  */
 const gint64 *
@@ -1397,6 +1472,8 @@ gnn_layer_norm_get_normalized_shape (GnnLayerNorm *self,
 /**
  * gnn_layer_norm_get_eps:
  * @self: a layer normalisation layer
+ *
+ * Gets [property@Gnn.LayerNorm:eps].
  *
  * Returns: the value added to the variance
  */
@@ -1428,6 +1505,8 @@ gnn_layer_norm_set_eps (GnnLayerNorm *self,
 /**
  * gnn_layer_norm_get_elementwise_affine:
  * @self: a layer normalisation layer
+ *
+ * Gets [property@Gnn.LayerNorm:elementwise-affine].
  *
  * Returns: whether the layer learns weight and bias
  */
@@ -1798,6 +1877,8 @@ gnn_group_norm_new_full (int        num_groups,
  * gnn_group_norm_get_num_groups:
  * @self: a group normalisation layer
  *
+ * Gets [property@Gnn.GroupNorm:num-groups].
+ *
  * Returns: the number of groups
  */
 int
@@ -1811,6 +1892,8 @@ gnn_group_norm_get_num_groups (GnnGroupNorm *self)
  * gnn_group_norm_get_num_channels:
  * @self: a group normalisation layer
  *
+ * Gets [property@Gnn.GroupNorm:num-channels].
+ *
  * Returns: the number of channels
  */
 int
@@ -1823,6 +1906,8 @@ gnn_group_norm_get_num_channels (GnnGroupNorm *self)
 /**
  * gnn_group_norm_get_eps:
  * @self: a group normalisation layer
+ *
+ * Gets [property@Gnn.GroupNorm:eps].
  *
  * Returns: the value added to the variance
  */
@@ -1854,6 +1939,8 @@ gnn_group_norm_set_eps (GnnGroupNorm *self,
 /**
  * gnn_group_norm_get_affine:
  * @self: a group normalisation layer
+ *
+ * Gets [property@Gnn.GroupNorm:affine].
  *
  * Returns: whether the layer learns weight and bias
  */

@@ -194,6 +194,8 @@ gnn_buffer_new (GnnTensor *data,
  * gnn_buffer_get_persistent:
  * @self: a buffer
  *
+ * Gets [property@Gnn.Buffer:persistent].
+ *
  * Returns: whether the buffer is part of the state dict
  */
 gboolean

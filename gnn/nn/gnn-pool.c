@@ -12,7 +12,7 @@
 /**
  * GnnMaxPool2d:
  *
- * 2-d max pooling, as `torch.nn.MaxPool2d`, computed by [func@Gnn.tensor_max_pool2d]: input
+ * 2-d max pooling, as `torch.nn.MaxPool2d`, computed by [method@Gnn.Tensor.max_pool2d]: input
  * (N, C, H, W) or (C, H, W). Its construct-only properties are nn.MaxPool2d's arguments:
  * `kernel-size`, `stride`, `padding` and `dilation` (#GVariant "ax" of one value for both
  * dimensions or two; `stride` %NULL for the kernel size), `ceil-mode` and `return-indices`
@@ -31,7 +31,7 @@ struct _GnnMaxPool2d
 /**
  * GnnAvgPool2d:
  *
- * 2-d average pooling, as `torch.nn.AvgPool2d`, computed by [func@Gnn.tensor_avg_pool2d].
+ * 2-d average pooling, as `torch.nn.AvgPool2d`, computed by [method@Gnn.Tensor.avg_pool2d].
  * Its construct-only properties are nn.AvgPool2d's arguments: `kernel-size`, `stride`,
  * `padding` (#GVariant "ax" as for [class@Gnn.MaxPool2d]), `ceil-mode`, `count-include-pad`
  * and `divisor-override` (0 for None). It prints as PyTorch's:
@@ -494,7 +494,7 @@ gnn_avg_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint6
  * GnnAdaptiveAvgPool2d:
  *
  * 2-d adaptive average pooling, as `torch.nn.AdaptiveAvgPool2d`, computed by
- * [func@Gnn.tensor_adaptive_avg_pool2d]. Its construct-only property `output-size` is a
+ * [method@Gnn.Tensor.adaptive_avg_pool2d]. Its construct-only property `output-size` is a
  * #GVariant "ax" of one value for both dimensions or two, -1 standing for PyTorch's None (keep
  * the input's size). It prints as PyTorch's: "AdaptiveAvgPool2d(output_size=(5, 7))".
  */

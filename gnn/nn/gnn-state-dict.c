@@ -244,6 +244,8 @@ gnn_state_dict_get_value (GnnStateDict *self,
  * @self: a state dict
  * @key: the key
  *
+ * Checks whether @key is in the state dict (`key in state`).
+ *
  * Returns: whether @key is in the state dict (`key in state`)
  */
 gboolean
@@ -284,6 +286,8 @@ gnn_state_dict_remove (GnnStateDict *self,
  * gnn_state_dict_get_keys:
  * @self: a state dict
  *
+ * Returns the keys, in order (`state.keys ()`).
+ *
  * Returns: (transfer full) (array zero-terminated=1): the keys, in order (`state.keys ()`)
  */
 char **
@@ -302,6 +306,8 @@ gnn_state_dict_get_keys (GnnStateDict *self)
 /**
  * gnn_state_dict_get_length:
  * @self: a state dict
+ *
+ * Returns the number of keys (`len (state)`).
  *
  * Returns: the number of keys (`len (state)`)
  */
@@ -390,6 +396,8 @@ remove_from_list (GPtrArray *list, const char *key)
  * gnn_incompatible_keys_get_missing_keys:
  * @self: incompatible keys
  *
+ * Returns the keys the module expects that the state dict lacks (`missing_keys`), in order.
+ *
  * Returns: (transfer full) (array zero-terminated=1): the keys the module expects that the
  *   state dict lacks (`missing_keys`), in order
  */
@@ -403,6 +411,8 @@ gnn_incompatible_keys_get_missing_keys (GnnIncompatibleKeys *self)
 /**
  * gnn_incompatible_keys_get_unexpected_keys:
  * @self: incompatible keys
+ *
+ * Returns the keys of the state dict the module does not expect (`unexpected_keys`), in order.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys of the state dict the module
  *   does not expect (`unexpected_keys`), in order

@@ -578,6 +578,9 @@ gnn_tensor_##name##_scalar (GnnTensor *self, double other, GError **error)      
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.eq`,
+ * `==`).
+ *
  * Returns: (transfer full): a bool mask of @self == @other, or %NULL with @error set
  */
 /**
@@ -585,6 +588,8 @@ gnn_tensor_##name##_scalar (GnnTensor *self, double other, GError **error)      
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.eq`, `==`).
  *
  * Returns: (transfer full): a bool mask of @self == @other, or %NULL with @error set
  */
@@ -595,6 +600,9 @@ COMPARE_OPS (eq, EQ)
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.ne`,
+ * `!=`).
+ *
  * Returns: (transfer full): a bool mask of @self != @other, or %NULL with @error set
  */
 /**
@@ -602,6 +610,8 @@ COMPARE_OPS (eq, EQ)
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.ne`, `!=`).
  *
  * Returns: (transfer full): a bool mask of @self != @other, or %NULL with @error set
  */
@@ -612,6 +622,9 @@ COMPARE_OPS (ne, NE)
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.lt`,
+ * `<`).
+ *
  * Returns: (transfer full): a bool mask of @self < @other, or %NULL with @error set
  */
 /**
@@ -619,6 +632,8 @@ COMPARE_OPS (ne, NE)
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.lt`, `<`).
  *
  * Returns: (transfer full): a bool mask of @self < @other, or %NULL with @error set
  */
@@ -629,6 +644,9 @@ COMPARE_OPS (lt, LT)
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.le`,
+ * `<=`).
+ *
  * Returns: (transfer full): a bool mask of @self <= @other, or %NULL with @error set
  */
 /**
@@ -636,6 +654,8 @@ COMPARE_OPS (lt, LT)
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.le`, `<=`).
  *
  * Returns: (transfer full): a bool mask of @self <= @other, or %NULL with @error set
  */
@@ -646,6 +666,9 @@ COMPARE_OPS (le, LE)
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.gt`,
+ * `>`).
+ *
  * Returns: (transfer full): a bool mask of @self > @other, or %NULL with @error set
  */
 /**
@@ -653,6 +676,8 @@ COMPARE_OPS (le, LE)
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.gt`, `>`).
  *
  * Returns: (transfer full): a bool mask of @self > @other, or %NULL with @error set
  */
@@ -663,6 +688,9 @@ COMPARE_OPS (gt, GT)
  * @other: a tensor broadcast against @self
  * @error: return location for a #GError
  *
+ * Compares @self with another tensor, broadcasting the two, element by element (`torch.ge`,
+ * `>=`).
+ *
  * Returns: (transfer full): a bool mask of @self >= @other, or %NULL with @error set
  */
 /**
@@ -670,6 +698,8 @@ COMPARE_OPS (gt, GT)
  * @self: a tensor
  * @other: a number
  * @error: return location for a #GError
+ *
+ * Compares @self with a number, element by element (`torch.ge`, `>=`).
  *
  * Returns: (transfer full): a bool mask of @self >= @other, or %NULL with @error set
  */

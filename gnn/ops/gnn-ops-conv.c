@@ -232,6 +232,20 @@ gnn_conv2d_internal (const char   *name,
     gint64 sw[3] = { groups, O / groups, ck };
     gint64 so[4] = { N, O, oh, ow };
 
+    if (groups == 1)
+      {
+        /* one filter matrix for every sample: w (O, ck) · cols[n] (ck, oh·ow) */
+        gint64 s3[3] = { N, ck, oh * ow };
+        gint64 s2[2] = { O, ck };
+
+        if (!(cols = im2col_op (x, &g, oh, ow, error)) ||
+            !(cols5 = gnn_tensor_view (cols, s3, 3, error)) ||
+            !(w3 = gnn_tensor_reshape (weight, s2, 2, error)) ||
+            !(prod = gnn_matmul_shared_left (w3, cols5, error)) ||
+            !(out = gnn_tensor_reshape (prod, so, 4, error)))
+          return NULL;
+        return finish_conv (g_steal_pointer (&out), bias, O, batched, error);
+      }
     if (!(cols = im2col_op (x, &g, oh, ow, error)) ||
         !(cols5 = gnn_tensor_view (cols, s5, 4, error)) ||
         !(w3 = gnn_tensor_reshape (weight, sw, 3, error)) ||
@@ -329,7 +343,7 @@ gnn_conv1d_internal (const char *name,
  * @groups: the number of blocked connections from input to output channels
  * @error: return location for a #GError
  *
- * The 1-d convolution of `torch.nn.functional.conv1d`, computed as [func@Gnn.tensor_conv2d]
+ * The 1-d convolution of `torch.nn.functional.conv1d`, computed as [method@Gnn.Tensor.conv2d]
  * on the input with a unit height.
  *
  * Returns: (transfer full): the output, (N, out_channels, OL) or (out_channels, OL), or %NULL

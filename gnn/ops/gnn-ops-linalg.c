@@ -139,6 +139,76 @@ mm_op (const char *name, GnnTensor *a, GnnTensor *b, GError **error)
   return out;
 }
 
+/* (N, m, n) = w (m, k) · x[i] (k, n) for every i: the gradient of w is Σ_i g[i] · x[i]ᵀ,
+ * accumulated by the gemm itself into one (m, k) result instead of N products summed after */
+static gboolean
+shared_left_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *w, *x;
+  g_autoptr(GnnTensor) g = NULL;
+  GnnTensorPrivate *px;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(w = gnn_node_saved (node, 0, error)) || !(x = gnn_node_saved (node, 1, error)) ||
+      !(g = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)))
+    return FALSE;
+  px = gnn_tensor_priv (x);
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) wt = gnn_tensor_transpose (w, 0, 1, error);
+
+      if (!wt || !(gi[1] = gnn_tensor_new_like (x, px->dtype, 3, px->shape, error)) ||
+          !gemm_into (gi[1], wt, g, 0.0, error))
+        return FALSE;
+    }
+  if (NEEDS (0))
+    {
+      GnnTensorPrivate *pw = gnn_tensor_priv (w);
+
+      if (!(gi[0] = gnn_tensor_new_like (w, pw->dtype, 2, pw->shape, error)))
+        return FALSE;
+      if (px->shape[0] == 0)
+        return gnn_tensor_zero_ (gi[0], error);
+      for (gint64 i = 0; i < px->shape[0]; i++)
+        {
+          g_autoptr(GnnTensor) gn = gnn_tensor_select (g, 0, i, error);
+          g_autoptr(GnnTensor) xn = gn ? gnn_tensor_select (x, 0, i, error) : NULL;
+          g_autoptr(GnnTensor) xt = xn ? gnn_tensor_transpose (xn, 0, 1, error) : NULL;
+
+          if (xt == NULL || !gemm_into (gi[0], gn, xt, i ? 1.0 : 0.0, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* @w (m, k) times each matrix of @x (N, k, n): (N, m, n), as matmul would broadcast it, but
+ * with a backward that does not materialise N copies of w's gradient (convolutions). Same
+ * dtype and device expected. */
+GnnTensor *
+gnn_matmul_shared_left (GnnTensor *w, GnnTensor *x, GError **error)
+{
+  GnnTensorPrivate *pw = gnn_tensor_priv (w), *px = gnn_tensor_priv (x);
+  gint64 shape[3];
+  GnnTensor *ins[2] = { w, x };
+  g_autoptr(GnnTensor) out = NULL;
+  GnnNode *node;
+
+  g_return_val_if_fail (pw->ndim == 2 && px->ndim == 3 && pw->shape[1] == px->shape[1], NULL);
+  shape[0] = px->shape[0];
+  shape[1] = pw->shape[0];
+  shape[2] = px->shape[2];
+  if (!(out = gnn_tensor_new_like (x, px->dtype, 3, shape, error)) || !gemm_into (out, w, x, 0.0, error))
+    return NULL;
+  if ((node = gnn_autograd_record ("BmmBackward0", shared_left_backward, ins, 2, &out, 1)))
+    {
+      gnn_node_save (node, w);
+      gnn_node_save (node, x);
+    }
+  return g_steal_pointer (&out);
+}
+
 static gboolean
 check_matmul_dtypes (const char *op, GnnTensor *a, GnnTensor *b, GError **error)
 {

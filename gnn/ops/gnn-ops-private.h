@@ -104,6 +104,10 @@ gulong     gnn_autograd_next_hook_id  (void);
 
 /* Convolution with @name prefixing errors; @same pads as PyTorch's padding='same' (stride 1,
  * the odd extra at the end), ignoring @padding. 4-d / 3-d input for 2-d, 3-d / 2-d for 1-d. */
+/* @w (m, k) · @x[i] (k, n) for each i of @x (N, k, n), with autograd (gnn-ops-linalg.c) */
+GnnTensor *gnn_matmul_shared_left     (GnnTensor    *w,
+                                       GnnTensor    *x,
+                                       GError      **error);
 GnnTensor *gnn_conv2d_internal        (const char   *name,
                                        GnnTensor    *input,
                                        GnnTensor    *weight,
@@ -144,5 +148,16 @@ void       gnn_parallel_for           (gint64          n,
                                        gint64          grain,
                                        GnnParallelFunc func,
                                        gpointer        ctx);
+
+/* Batch normalisation of a training batch through the backend's fused kernels
+ * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */
+gboolean   gnn_batch_norm_fused_available (GnnTensor  *x);
+GnnTensor *gnn_batch_norm_train_fused     (GnnTensor  *input,
+                                           GnnTensor  *weight,
+                                           GnnTensor  *bias,
+                                           double      eps,
+                                           GnnTensor **mean_out,
+                                           GnnTensor **var_out,
+                                           GError    **error);
 
 G_END_DECLS

@@ -243,6 +243,9 @@ gnn_average_function_new_multi_callback (GnnMultiAvgFunc func,
  * gnn_average_function_get_multi:
  * @self: a function
  *
+ * Checks whether the function takes lists of tensors (a `multi_avg_fn`) rather than one tensor
+ * at a time (an `avg_fn`).
+ *
  * Returns: whether the function takes lists of tensors (a `multi_avg_fn`) rather than one
  *   tensor at a time (an `avg_fn`)
  */
@@ -256,6 +259,8 @@ gnn_average_function_get_multi (GnnAverageFunction *self)
 /**
  * gnn_average_function_get_decay:
  * @self: a function
+ *
+ * Returns the decay of an exponential moving average; NaN for the other functions.
  *
  * Returns: the decay of an exponential moving average; NaN for the other functions
  */
@@ -803,6 +808,8 @@ gnn_averaged_model_new (GnnModule          *model,
  * gnn_averaged_model_get_module:
  * @self: an averaged model
  *
+ * Returns the averaged copy of the model (`module`).
+ *
  * Returns: (transfer none) (nullable): the averaged copy of the model (`module`)
  */
 GnnModule *
@@ -832,6 +839,8 @@ n_averaged_buffer (GnnAveragedModel *self, GError **error)
  * gnn_averaged_model_get_n_averaged:
  * @self: an averaged model
  *
+ * Returns the number of models averaged so far (the value of the buffer `n_averaged`).
+ *
  * Returns: the number of models averaged so far (the value of the buffer `n_averaged`)
  */
 gint64
@@ -848,6 +857,8 @@ gnn_averaged_model_get_n_averaged (GnnAveragedModel *self)
  * gnn_averaged_model_get_avg_fn:
  * @self: an averaged model
  *
+ * Gets [property@Gnn.AveragedModel:avg-fn].
+ *
  * Returns: (transfer none) (nullable): [property@Gnn.AveragedModel:avg-fn]
  */
 GnnAverageFunction *
@@ -861,6 +872,8 @@ gnn_averaged_model_get_avg_fn (GnnAveragedModel *self)
  * gnn_averaged_model_get_multi_avg_fn:
  * @self: an averaged model
  *
+ * Gets [property@Gnn.AveragedModel:multi-avg-fn].
+ *
  * Returns: (transfer none) (nullable): [property@Gnn.AveragedModel:multi-avg-fn]
  */
 GnnAverageFunction *
@@ -873,6 +886,8 @@ gnn_averaged_model_get_multi_avg_fn (GnnAveragedModel *self)
 /**
  * gnn_averaged_model_get_use_buffers:
  * @self: an averaged model
+ *
+ * Gets [property@Gnn.AveragedModel:use-buffers].
  *
  * Returns: [property@Gnn.AveragedModel:use-buffers]
  */

@@ -380,6 +380,24 @@ gnn_lr_scheduler_real_load_state (GnnLRScheduler *self,
   return TRUE;
 }
 
+/**
+ * GnnLRSchedulerClass::save_state:
+ * @self: a scheduler
+ * @state: the state being saved
+ *
+ * Adds the subclass's entries to @state; implementations chain up first.
+ */
+/**
+ * GnnLRSchedulerClass::load_state:
+ * @self: a scheduler
+ * @state: the state being loaded
+ * @error: return location for a #GError
+ *
+ * Restores the subclass's entries from @state; implementations chain up first. Entries that
+ * are absent keep their value.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
 static void
 gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
 {

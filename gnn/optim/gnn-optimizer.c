@@ -431,6 +431,17 @@ gnn_optimizer_real_step (GnnOptimizer *self,
   return FALSE;
 }
 
+/**
+ * GnnOptimizerClass::check_group:
+ * @self: an optimizer
+ * @group: the group about to be added, its options completed from the defaults
+ * @error: return location for a #GError
+ *
+ * Validates the options of a parameter group before it is added (PyTorch raises
+ * `ValueError`). When it returns %FALSE without setting @error, gnn sets one.
+ *
+ * Returns: %TRUE to accept the group, %FALSE with @error set to refuse it
+ */
 static void
 gnn_optimizer_class_init (GnnOptimizerClass *klass)
 {

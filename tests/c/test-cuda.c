@@ -386,6 +386,26 @@ static GnnTensor *f_mean (GnnTensor **x, GError **e) { return gnn_tensor_mean (x
 static GnnTensor *f_mean_all (GnnTensor **x, GError **e) { return gnn_tensor_mean_all (x[0], e); }
 static GnnTensor *f_var (GnnTensor **x, GError **e) { return gnn_tensor_var (x[0], (int[]) { 0 }, 1, 1.0, FALSE, e); }
 static GnnTensor *f_var_all (GnnTensor **x, GError **e) { return gnn_tensor_var_all (x[0], 0.0, e); }
+/* batch normalisation of a training batch: the fused kernels where the backend has them,
+ * else the same formula from generic ops (so a backend without them is compared too) */
+static GnnTensor *
+f_batch_norm (GnnTensor **x, GError **e)
+{
+  static const int dims[2] = { 0, 2 };
+  const gint64 stat_shape[3] = { 1, gnn_tensor_get_size (x[0], 1, NULL), 1 };
+  g_autoptr(GnnTensor) mean = NULL, var = NULL, c = NULL, v = NULL, sd = NULL, n = NULL, w = NULL, b = NULL,
+    nw = NULL;
+
+  if (gnn_batch_norm_fused_available (x[0]))
+    return gnn_batch_norm_train_fused (x[0], x[1], x[2], 1e-5, NULL, NULL, e);
+  if (!(mean = gnn_tensor_mean (x[0], dims, 2, TRUE, e)) || !(var = gnn_tensor_var (x[0], dims, 2, 0.0, TRUE, e)) ||
+      !(c = gnn_tensor_sub (x[0], mean, 1.0, e)) || !(v = gnn_tensor_add_scalar (var, 1e-5, e)) ||
+      !(sd = gnn_tensor_sqrt (v, e)) || !(n = gnn_tensor_div (c, sd, e)) ||
+      !(w = gnn_tensor_reshape (x[1], stat_shape, 3, e)) || !(b = gnn_tensor_reshape (x[2], stat_shape, 3, e)) ||
+      !(nw = gnn_tensor_mul (n, w, e)))
+    return NULL;
+  return gnn_tensor_add (nw, b, 1.0, e);
+}
 static GnnTensor *f_max_dim (GnnTensor **x, GError **e)
 {
   g_autoptr(GnnTensor) idx = NULL;
@@ -534,6 +554,7 @@ static const OpCase op_cases[] = {
   { "mean-all", f_mean_all, 1, { IN (BIG, -2, 2) }, F_GRAD },
   { "var", f_var, 1, { IN (S3 (5, 3, 4), -2, 2) }, F_GRAD },
   { "var-all", f_var_all, 1, { TIN (BIG, -2, 2) }, F_GRAD, 10 },
+  { "batch-norm", f_batch_norm, 3, { IN (S3 (4, 3, 5), -2, 2), IN (S1 (3), 0.5, 1.5), IN (S1 (3), -1, 1) }, F_GRAD },
   { "max-dim", f_max_dim, 1, { IN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "min-dim", f_min_dim, 1, { TIN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "max-all", f_max_all, 1, { IN (BIG, -2, 2) }, F_GRAD | F_INT },

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "gnn-test-util.h"
+#include "ops/gnn-ops-private.h"
 
 typedef GnnTensor *(*OpFunc) (GnnTensor **x, GError **error);
 
@@ -308,6 +309,24 @@ FN (op_mean_all, gnn_tensor_mean_all (x[0], e))
 FN (op_var, gnn_tensor_var (x[0], dim1, 1, 1.0, FALSE, e))
 FN (op_var_dim0, gnn_tensor_var (x[0], dim0, 1, 0.0, TRUE, e))
 FN (op_var_all, gnn_tensor_var_all (x[0], 1.0, e))
+
+/* batch normalisation of a training batch (3 samples, 4 channels) through the fused kernels,
+ * the weight and the bias rows of the other leaves */
+static GnnTensor *
+op_batch_norm (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) w = gnn_tensor_select (x[1], 0, 0, e);
+  g_autoptr(GnnTensor) b = w ? gnn_tensor_select (x[2], 0, 1, e) : NULL;
+
+  if (b == NULL)
+    return NULL;
+  if (!gnn_batch_norm_fused_available (x[0]))
+    {
+      g_set_error (e, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "no fused batch norm kernels");
+      return NULL;
+    }
+  return gnn_batch_norm_train_fused (x[0], w, b, 1e-5, NULL, NULL, e);
+}
 FN (op_max_all, gnn_tensor_max_all (x[0], e))
 FN (op_min_all, gnn_tensor_min_all (x[0], e))
 FN (op_argmax, gnn_tensor_argmax (x[0], 1, FALSE, e))
@@ -367,6 +386,7 @@ static const OpCase reduce_cases[] = {
   { "var", op_var, 1, -2, 2, TRUE },
   { "var (dim 0)", op_var_dim0, 1, -2, 2, TRUE },
   { "var_all", op_var_all, 1, -2, 2, TRUE },
+  { "batch_norm (training)", op_batch_norm, 3, -2, 2, TRUE },
   { "max_dim", op_max_dim, 1, -2, 2, TRUE },
   { "min_dim", op_min_dim, 1, -2, 2, TRUE },
   { "max_all", op_max_all, 1, -2, 2, TRUE },

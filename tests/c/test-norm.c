@@ -221,6 +221,34 @@ test_gradcheck (void)
   gnn_test_gradcheck (module_fn, gn, xg, 1e-6, 1e-5);
 }
 
+/* A training batch goes through the backend's fused batch norm kernels exactly when the
+ * backend has them (the CPU and reference backends; others keep the composed ops, which
+ * test-cuda compares with the fused ones). test_norm.py compares them with PyTorch and the
+ * gradcheck above covers them. */
+static void
+test_batch_norm_fused_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnBatchNorm2d) bn = gnn_batch_norm2d_new (3, &error);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 4, 4), 4);
+  g_autoptr(GnnTensor) xf = NULL, y = NULL;
+  GnnBackend *backend = gnn_backend_get_for_device_type ("cpu", NULL);
+  gboolean fused = gnn_backend_supports_op (backend, GNN_BACKEND_OP_BATCH_NORM_STATS, GNN_DTYPE_FLOAT32);
+
+  g_assert_no_error (error);
+  xf = gnn_tensor_to_dtype (x, GNN_DTYPE_FLOAT32, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_set_requires_grad (xf, TRUE, &error));
+  y = gnn_module_forward_tensor (GNN_MODULE (bn), xf, &error);
+  g_assert_no_error (error);
+  if (fused)
+    g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, "NativeBatchNormBackward0");
+  else
+    g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), !=, "NativeBatchNormBackward0");
+  /* the CPU and the reference backends both have the kernels */
+  g_assert_true (fused);
+}
+
 static void
 test_state_dict_keys (void)
 {
@@ -251,6 +279,7 @@ main (int argc, char **argv)
   g_test_add_func ("/norm/batch-norm/values", test_batch_norm_values);
   g_test_add_func ("/norm/batch-norm/cumulative", test_batch_norm_cumulative);
   g_test_add_func ("/norm/batch-norm/errors", test_batch_norm_errors);
+  g_test_add_func ("/norm/batch-norm/fused-path", test_batch_norm_fused_path);
   g_test_add_func ("/norm/reprs", test_norm_reprs);
   g_test_add_func ("/norm/shape-errors", test_norm_shape_errors);
   g_test_add_func ("/norm/gradcheck", test_gradcheck);

@@ -23,14 +23,17 @@ TOL = {np.float32: (1e-5, 1e-6), np.float64: (1e-10, 1e-12)}
 
 
 def to_gnn(array, requires_grad=False):
-    t = Gnn.Tensor.from_numpy(np.asarray(array))
+    # a copy: Tensor.from_numpy shares the array's memory, as torch.from_numpy does, and the
+    # tests keep using their arrays as expected values after in-place ops on the tensors
+    t = Gnn.Tensor.from_numpy(np.array(array))
     if requires_grad:
         t.set_requires_grad(True)
     return t
 
 
 def to_np(t):
-    return t.numpy()
+    # a copy: Tensor.numpy shares a CPU tensor's memory, as torch's does
+    return np.array(t.numpy())
 
 
 def to_torch(array, requires_grad=False):

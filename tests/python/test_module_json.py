@@ -141,6 +141,82 @@ class ModuleJsonTest(ParityTest):
             self.assertIn(needle, cm.exception.message)
 
 
+class Holder(Gnn.Module):
+    """A Python module with a property holding any GObject."""
+    __gtype_name__ = 'TestJsonHolder'
+    other = GObject.Property(type=GObject.Object)
+
+
+class ModuleJsonTensorsTest(ParityTest):
+    def test_parameter_containers(self):
+        """ParameterList / ParameterDict (tensors added after construction) rebuild with the
+        shapes and dtypes torch's state dict has, and the state dict loads into them."""
+        p0 = Gnn.Parameter.new(to_gnn(rand([3, 4], seed=1)), True)
+        p1 = Gnn.Parameter.new(to_gnn(rand([5], dtype=np.float64, seed=2)), False)
+        gm = Gnn.ModuleDict({'plist': Gnn.ParameterList([p0, p1]),
+                             'pdict': Gnn.ParameterDict({'alpha': to_gnn(rand([2, 2], seed=3)),
+                                                         'beta': to_gnn(rand([], seed=4))}),
+                             'lin': Gnn.Linear.new(4, 2, True)})
+        tm = nn.ModuleDict({'plist': nn.ParameterList([nn.Parameter(torch.zeros(3, 4)),
+                                                       nn.Parameter(torch.zeros(5, dtype=torch.float64),
+                                                                    requires_grad=False)]),
+                            'pdict': nn.ParameterDict({'alpha': nn.Parameter(torch.zeros(2, 2)),
+                                                       'beta': nn.Parameter(torch.zeros(()))}),
+                            'lin': nn.Linear(4, 2)})
+        text = gm.to_json(False)
+        tree = json.loads(text)
+        plist = tree['children'][0]['module']
+        self.assertEqual(plist['type'], 'GnnParameterList')
+        self.assertEqual(plist['parameters'],
+                         [{'name': '0', 'shape': [3, 4], 'dtype': 'float32', 'requires-grad': True},
+                          {'name': '1', 'shape': [5], 'dtype': 'float64', 'requires-grad': False}])
+        back = Gnn.Module.new_from_json(text, -1)
+        self.assertEqual(back.to_json(False), text)
+        gsd, tsd = back.state_dict(), tm.state_dict()
+        self.assertEqual(list(gsd.get_keys()), list(tsd.keys()))
+        for key in tsd:
+            t = gsd.get_tensor(key)
+            self.assertEqual(list(t.get_shape()), list(tsd[key].shape), key)
+            self.assertEqual(to_np(t).dtype, tsd[key].numpy().dtype, key)
+        self.assertFalse(back['plist'][1].get_requires_grad())
+        back.load_state_dict(gm.state_dict(), True, False)
+        for key in gm.state_dict().get_keys():
+            np.testing.assert_array_equal(to_np(back.state_dict().get_tensor(key)),
+                                          to_np(gm.state_dict().get_tensor(key)), err_msg=key)
+        # and from a checkpoint alone
+        path = os.path.join(tempfile.mkdtemp(prefix='gnn-json-'), 'c.safetensors')
+        Gnn.Checkpoint(model=gm).save(path)
+        rebuilt = Gnn.Checkpoint.load_model(path)
+        np.testing.assert_array_equal(to_np(rebuilt['pdict']['alpha']), to_np(gm['pdict']['alpha']))
+        os.unlink(path)
+        os.rmdir(os.path.dirname(path))
+
+    def test_object_properties(self):
+        # a tensor-valued property is carried with its values
+        w = to_gnn(np.array([0.5, 2.0, -1.0], np.float32))
+        loss = Gnn.BCELoss.new(w, Gnn.Reduction.SUM)
+        back = Gnn.Module.new_from_json(loss.to_json(False), -1)
+        np.testing.assert_array_equal(to_np(back.get_weight()), to_np(w))
+        # an EMA function too
+        ema = Gnn.AveragedModel(Gnn.Linear.new(2, 2, True), multi_avg_fn=Gnn.get_ema_multi_avg_fn(0.8))
+        tree = json.loads(ema.to_json(False))
+        self.assertEqual(tree['properties']['multi-avg-fn'],
+                         {'average-function': 'ema', 'multi': True, 'decay': 0.8})
+        back = Gnn.Module.new_from_json(ema.to_json(False), -1)
+        self.assertAlmostEqual(back.get_multi_avg_fn().get_decay(), 0.8)
+        # any other object is refused, naming the property; None is carried
+        holder = Gnn.ModuleList([Holder(other=Gnn.Generator.new(1))])
+        with self.assertRaises(GLib.Error) as cm:
+            holder.to_json(False)
+        self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.NOT_SUPPORTED), cm.exception.message)
+        self.assertIn('TestJsonHolder:other holds a GnnGenerator', cm.exception.message)
+        holder[0].props.other = None
+        tree = json.loads(holder.to_json(False))
+        self.assertIsNone(tree['children'][0]['module']['properties']['other'])
+        back = Gnn.Module.new_from_json(holder.to_json(False), -1)
+        self.assertIsInstance(back[0], Holder)
+
+
 class CheckpointOverrideTest(ParityTest):
     def test_keywords_and_round_trip(self):
         Gnn.manual_seed(3)
@@ -192,6 +268,15 @@ class CheckpointOverrideTest(ParityTest):
             tensors = load_file(path)
             self.assertIn('model.0.weight', tensors)
             self.assertIn('averaged.ema.n_averaged', tensors)
+        # the training flags come back per module
+        model[1].eval()
+        ckpt.save(path)
+        model2.train(True)
+        ckpt2.load(path)
+        self.assertTrue(model2.get_training())
+        self.assertTrue(model2[0].get_training())
+        self.assertFalse(model2[1].get_training())
+        self.assertFalse(model2[1].fc.get_training())
         with open(path, 'r+b') as f:
             f.truncate(os.path.getsize(path) - 1)
         with self.assertRaises(GLib.Error) as cm:

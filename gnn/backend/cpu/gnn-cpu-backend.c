@@ -295,6 +295,7 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_gemm (kernels);
   gnn_cpu_register_conv (kernels);
   gnn_cpu_register_foreach (kernels);
+  gnn_cpu_register_norm (kernels);
 }
 
 static void

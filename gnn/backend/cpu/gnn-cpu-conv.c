@@ -83,22 +83,32 @@ im2col_rows_##suffix (gpointer data, gint64 b, gint64 e)                        
       gint64 kj = row % g->kw, ki = (row / g->kw) % g->kh, c = row / (g->kw * g->kh);             \
       const T *plane = in + (n * g->C + c) * g->H * g->W;                                         \
       T *dst = out + t * g->OH * g->OW;                                                           \
+      /* x = ox · sw + off lies inside the row for ox in [ox0, ox1) */                            \
+      const gint64 off = kj * g->dw - g->pw;                                                      \
+      const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);                  \
+      const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0)); \
                                                                                                   \
       for (gint64 oy = 0; oy < g->OH; oy++)                                                       \
         {                                                                                         \
           gint64 y = oy * g->sh - g->ph + ki * g->dh;                                             \
           T *d = dst + oy * g->OW;                                                                \
+          const T *src;                                                                           \
                                                                                                   \
           if (y < 0 || y >= g->H)                                                                 \
             {                                                                                     \
               memset (d, 0, sizeof (T) * g->OW);                                                  \
               continue;                                                                           \
             }                                                                                     \
-          for (gint64 ox = 0; ox < g->OW; ox++)                                                   \
-            {                                                                                     \
-              gint64 x = ox * g->sw - g->pw + kj * g->dw;                                         \
-              d[ox] = (x >= 0 && x < g->W) ? plane[y * g->W + x] : (T) 0;                         \
-            }                                                                                     \
+          for (gint64 ox = 0; ox < ox0; ox++)                                                     \
+            d[ox] = (T) 0;                                                                        \
+          src = plane + y * g->W + off;                                                           \
+          if (g->sw == 1)                                                                         \
+            memcpy (d + ox0, src + ox0, sizeof (T) * (ox1 - ox0));                                \
+          else                                                                                    \
+            for (gint64 ox = ox0; ox < ox1; ox++)                                                 \
+              d[ox] = src[ox * g->sw];                                                            \
+          for (gint64 ox = ox1; ox < g->OW; ox++)                                                 \
+            d[ox] = (T) 0;                                                                        \
         }                                                                                         \
     }                                                                                             \
 }                                                                                                 \
@@ -121,19 +131,27 @@ col2im_planes_##suffix (gpointer data, gint64 b, gint64 e)                      
         {                                                                                         \
           gint64 ki = r / g->kw, kj = r % g->kw;                                                  \
           const T *src = in + (t * k + r) * g->OH * g->OW;                                        \
+          /* x = ox · sw + off lies inside the row for ox in [ox0, ox1), as in im2col */          \
+          const gint64 off = kj * g->dw - g->pw;                                                  \
+          const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);              \
+          const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0)); \
                                                                                                   \
           for (gint64 oy = 0; oy < g->OH; oy++)                                                   \
             {                                                                                     \
               gint64 y = oy * g->sh - g->ph + ki * g->dh;                                         \
+              T *row;                                                                             \
+              const T *s;                                                                         \
                                                                                                   \
               if (y < 0 || y >= g->H)                                                             \
                 continue;                                                                         \
-              for (gint64 ox = 0; ox < g->OW; ox++)                                               \
-                {                                                                                 \
-                  gint64 x = ox * g->sw - g->pw + kj * g->dw;                                     \
-                  if (x >= 0 && x < g->W)                                                         \
-                    plane[y * g->W + x] += src[oy * g->OW + ox];                                  \
-                }                                                                                 \
+              row = plane + y * g->W + off;                                                       \
+              s = src + oy * g->OW;                                                               \
+              if (g->sw == 1)                                                                     \
+                for (gint64 ox = ox0; ox < ox1; ox++)                                             \
+                  row[ox] += s[ox];                                                               \
+              else                                                                                \
+                for (gint64 ox = ox0; ox < ox1; ox++)                                             \
+                  row[ox * g->sw] += s[ox];                                                       \
             }                                                                                     \
         }                                                                                         \
     }                                                                                             \
@@ -224,6 +242,38 @@ max_pool_planes_##suffix (gpointer data, gint64 b, gint64 e)                    
   T *out = g->args->out->data;                                                                    \
   gint64 *idx = g->args->out2->data;                                                              \
                                                                                                   \
+  /* 2×2 windows, stride 2, inside the plane (the common case): the four values in scan       \
+   * order, as the general loop below compares them */                                          \
+  if (g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->ph == 0 && g->pw == 0 &&         \
+      g->dh == 1 && g->dw == 1 && 2 * g->OH <= g->H && 2 * g->OW <= g->W)                         \
+    {                                                                                             \
+      for (gint64 t = b; t < e; t++)                                                              \
+        {                                                                                         \
+          const T *plane = in + t * g->H * g->W;                                                  \
+          T *o = out + t * g->OH * g->OW;                                                         \
+          gint64 *oi = idx + t * g->OH * g->OW;                                                   \
+                                                                                                  \
+          for (gint64 oy = 0; oy < g->OH; oy++)                                                   \
+            {                                                                                     \
+              const gint64 r0 = 2 * oy * g->W, r1 = r0 + g->W;                                    \
+              for (gint64 ox = 0; ox < g->OW; ox++)                                               \
+                {                                                                                 \
+                  const gint64 x = 2 * ox;                                                        \
+                  T best = plane[r0 + x], v;                                                      \
+                  gint64 at = r0 + x;                                                             \
+                  v = plane[r0 + x + 1];                                                          \
+                  if (v > best || isnan (v)) { best = v; at = r0 + x + 1; }                       \
+                  v = plane[r1 + x];                                                              \
+                  if (v > best || isnan (v)) { best = v; at = r1 + x; }                           \
+                  v = plane[r1 + x + 1];                                                          \
+                  if (v > best || isnan (v)) { best = v; at = r1 + x + 1; }                       \
+                  o[oy * g->OW + ox] = best;                                                      \
+                  oi[oy * g->OW + ox] = at;                                                       \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+      return;                                                                                     \
+    }                                                                                             \
   for (gint64 t = b; t < e; t++)                                                                  \
     {                                                                                             \
       const T *plane = in + t * g->H * g->W;                                                      \

@@ -125,6 +125,8 @@ gnn_set_num_threads (int n)
 /**
  * gnn_get_num_threads:
  *
+ * Returns how many threads gnn's CPU kernels use.
+ *
  * Returns: how many threads gnn's CPU kernels use
  *
  * MT safe.

@@ -34,6 +34,7 @@ void gnn_cpu_register_index       (GnnCpuKernel *table);
 void gnn_cpu_register_gemm        (GnnCpuKernel *table);
 void gnn_cpu_register_conv        (GnnCpuKernel *table);
 void gnn_cpu_register_foreach     (GnnCpuKernel *table);
+void gnn_cpu_register_norm        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

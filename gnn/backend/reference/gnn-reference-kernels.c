@@ -109,6 +109,9 @@ static const OpInfo op_info[GNN_BACKEND_OP_N_OPS] = {
   [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD] = { 1, DT_FLOAT, FROM_IN0 },
   /* operands in list_out / list_in, checked by k_foreach_lerp */
   [GNN_BACKEND_OP_FOREACH_LERP]         = { 0, DT_FLOAT, FROM_OUT },
+  [GNN_BACKEND_OP_BATCH_NORM_STATS]     = { 1, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_CHANNEL_AFFINE]       = { 2, DT_FLOAT, FROM_IN0 },
+  [GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE] = { 3, DT_FLOAT, FROM_IN0 },
 };
 
 gboolean
@@ -1015,6 +1018,111 @@ k_var (const GnnKernelArgs *args,
   return TRUE;
 }
 
+/* ---- batch normalisation: (N, C, S) operands, i0 N, i1 C, i2 S ------------------------- */
+
+static gboolean
+check_norm_layout (const GnnKernelArgs *args,
+                   gint64               out_numel,
+                   gint64               coef_numel,
+                   GError             **error)
+{
+  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+
+  if (n < 0 || c < 0 || s < 0)
+    return layout_error (args, error, "negative sizes in i0..i2");
+  if (!check_numel (args, args->in[0], "in0", n * c * s, error) ||
+      !check_numel (args, args->out, "out", out_numel, error))
+    return FALSE;
+  if (coef_numel >= 0 && !check_numel (args, args->in[1], "in1", coef_numel, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* out[0, c] = mean, out[1, c] = biased variance of channel c: two passes in double */
+static gboolean
+k_batch_norm_stats (const GnnKernelArgs *args,
+                    GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+
+  if (!check_norm_layout (args, 2 * c, -1, error))
+    return FALSE;
+  for (gint64 ch = 0; ch < c; ch++)
+    {
+      double sum = 0, squares = 0, mean;
+
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 k = 0; k < s; k++)
+          sum += read_double (in, AT3 (in, b, ch, k, c, s));
+      mean = sum / (double) (n * s);
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 k = 0; k < s; k++)
+          {
+            double d = read_double (in, AT3 (in, b, ch, k, c, s)) - mean;
+            squares += d * d;
+          }
+      write_double (out, offset_of (out, ch), mean);
+      write_double (out, offset_of (out, c + ch), squares / (double) (n * s));
+    }
+  return TRUE;
+}
+
+/* out = in0 · k[0, c] + k[1, c] (+ (in2 - k[2, c]) · k[3, c]) */
+static gboolean
+k_channel_affine (const GnnKernelArgs *args,
+                  GError             **error)
+{
+  const GnnKernelTensor *x = args->in[0], *k = args->in[1], *x2 = args->in[2], *out = args->out;
+  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+
+  if (!check_norm_layout (args, n * c * s, (x2 ? 4 : 2) * c, error) ||
+      (x2 && !check_numel (args, x2, "in2", n * c * s, error)))
+    return FALSE;
+  for (gint64 b = 0; b < n; b++)
+    for (gint64 ch = 0; ch < c; ch++)
+      for (gint64 i = 0; i < s; i++)
+        {
+          gint64 at = (b * c + ch) * s + i;
+          double v = read_double (x, offset_of (x, at)) * read_double (k, offset_of (k, ch)) +
+                     read_double (k, offset_of (k, c + ch));
+
+          if (x2)
+            v += (read_double (x2, offset_of (x2, at)) - read_double (k, offset_of (k, 2 * c + ch))) *
+                 read_double (k, offset_of (k, 3 * c + ch));
+          write_double (out, offset_of (out, at), v);
+        }
+  return TRUE;
+}
+
+/* out[0, c] = Σ g, out[1, c] = Σ g · (x - mean[c]) over channel c */
+static gboolean
+k_batch_norm_backward_reduce (const GnnKernelArgs *args,
+                              GError             **error)
+{
+  const GnnKernelTensor *g = args->in[0], *x = args->in[1], *mean = args->in[2], *out = args->out;
+  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+
+  if (!check_norm_layout (args, 2 * c, n * c * s, error) ||
+      !check_numel (args, mean, "in2", c, error))
+    return FALSE;
+  for (gint64 ch = 0; ch < c; ch++)
+    {
+      double sg = 0, sgx = 0, m = read_double (mean, offset_of (mean, ch));
+
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 i = 0; i < s; i++)
+          {
+            double gv = read_double (g, AT3 (g, b, ch, i, c, s));
+            sg += gv;
+            sgx += gv * (read_double (x, AT3 (x, b, ch, i, c, s)) - m);
+          }
+      write_double (out, offset_of (out, ch), sg);
+      write_double (out, offset_of (out, c + ch), sgx);
+    }
+  return TRUE;
+}
+
 /* softmax:     out = exp (x - m) / Σ_r exp (x - m), m the largest x
  * log-softmax: out = x - m - log Σ_r exp (x - m)
  * both over r of [outer, r, inner], out laid out as in0 */
@@ -1537,6 +1645,12 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
       return k_max_min (args, error);
     case GNN_BACKEND_OP_VAR:
       return k_var (args, error);
+    case GNN_BACKEND_OP_BATCH_NORM_STATS:
+      return k_batch_norm_stats (args, error);
+    case GNN_BACKEND_OP_CHANNEL_AFFINE:
+      return k_channel_affine (args, error);
+    case GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE:
+      return k_batch_norm_backward_reduce (args, error);
     case GNN_BACKEND_OP_SOFTMAX:
     case GNN_BACKEND_OP_LOG_SOFTMAX:
       return k_softmax (args, error);
