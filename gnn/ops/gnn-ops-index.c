@@ -485,7 +485,10 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
   if (!check_index_bounds ("index_select", index, d, size, error))
     return NULL;
 
-  compute = gnn_compute_dtype (p->dtype);
+  /* a backend that selects rows of the stored dtype (the CPU's, for any dtype) spares a
+   * conversion of the whole source, a uint8 dataset's images to int64 say, to the compute dtype */
+  compute = gnn_backend_supports_op (p->storage->entry->backend, GNN_BACKEND_OP_INDEX_SELECT, p->dtype)
+            ? p->dtype : gnn_compute_dtype (p->dtype);
   memcpy (shape, p->shape, sizeof shape);
   if (p->ndim)
     shape[d] = n_index;

@@ -165,6 +165,21 @@ test_index_select (void)
   OK (ri = gnn_tensor_index_select (ints, 0, i1, &error));
   g_assert_cmpint (gnn_tensor_get_dtype (ri), ==, GNN_DTYPE_INT64);
   gnn_test_assert_close (ri, GNN_TEST_DATA (30, 10, 30, 20), 4, 0, 0);
+  /* uint8, bool and float16 rows are selected in their own dtype, on every backend */
+  for (GnnDtype dt = GNN_DTYPE_BOOL; dt <= GNN_DTYPE_FLOAT16; dt++)
+    {
+      g_autoptr(GnnTensor) small = NULL, rs = NULL;
+
+      if (dt != GNN_DTYPE_BOOL && dt != GNN_DTYPE_UINT8 && dt != GNN_DTYPE_FLOAT16)
+        continue;
+      OK (small = gnn_tensor_to_dtype (ints, dt, &error));
+      OK (rs = gnn_tensor_index_select (small, 0, i1, &error));
+      g_assert_cmpint (gnn_tensor_get_dtype (rs), ==, dt);
+      if (dt == GNN_DTYPE_BOOL)
+        gnn_test_assert_close (rs, GNN_TEST_DATA (1, 1, 1, 1), 4, 0, 0);
+      else
+        gnn_test_assert_close (rs, GNN_TEST_DATA (30, 10, 30, 20), 4, 0, 0);
+    }
   /* an empty index gives an empty dimension */
   OK (empty = gnn_tensor_new_zeros (GNN_TEST_SHAPE (0), 1, GNN_DTYPE_INT64, NULL, &error));
   OK (re = gnn_tensor_index_select (a, 1, empty, &error));

@@ -210,6 +210,7 @@ cpu_supports_op (GnnBackend *self, GnnBackendOp op, GnnDtype dtype)
     case GNN_BACKEND_OP_COPY:
     case GNN_BACKEND_OP_FILL:
     case GNN_BACKEND_OP_ARANGE:
+    case GNN_BACKEND_OP_INDEX_SELECT:   /* copies rows of bytes, whatever their dtype */
       return TRUE;
     case GNN_BACKEND_OP_RAND_UNIFORM:
     case GNN_BACKEND_OP_RAND_NORMAL:
@@ -240,7 +241,6 @@ cpu_supports_op (GnnBackend *self, GnnBackendOp op, GnnDtype dtype)
     case GNN_BACKEND_OP_SUM:
     case GNN_BACKEND_OP_MAX:
     case GNN_BACKEND_OP_MIN:
-    case GNN_BACKEND_OP_INDEX_SELECT:
     case GNN_BACKEND_OP_INDEX_ADD:
     case GNN_BACKEND_OP_GATHER:
     case GNN_BACKEND_OP_SCATTER_ADD:

@@ -247,28 +247,34 @@ max_pool_planes_##suffix (gpointer data, gint64 b, gint64 e)                    
   if (g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->ph == 0 && g->pw == 0 &&         \
       g->dh == 1 && g->dw == 1 && 2 * g->OH <= g->H && 2 * g->OW <= g->W)                         \
     {                                                                                             \
+      const gint64 H = g->H, W = g->W, OH = g->OH, OW = g->OW;                                    \
       for (gint64 t = b; t < e; t++)                                                              \
         {                                                                                         \
-          const T *plane = in + t * g->H * g->W;                                                  \
-          T *o = out + t * g->OH * g->OW;                                                         \
-          gint64 *oi = idx + t * g->OH * g->OW;                                                   \
+          const T *restrict plane = in + t * H * W;                                               \
+          T *restrict o = out + t * OH * OW;                                                      \
+          gint64 *restrict oi = idx + t * OH * OW;                                                \
                                                                                                   \
-          for (gint64 oy = 0; oy < g->OH; oy++)                                                   \
+          for (gint64 oy = 0; oy < OH; oy++)                                                      \
             {                                                                                     \
-              const gint64 r0 = 2 * oy * g->W, r1 = r0 + g->W;                                    \
-              for (gint64 ox = 0; ox < g->OW; ox++)                                               \
+              const gint64 r0 = 2 * oy * W, r1 = r0 + W;                                          \
+              const T *restrict p0 = plane + r0, *restrict p1 = plane + r1;                       \
+              for (gint64 ox = 0; ox < OW; ox++)                                                  \
                 {                                                                                 \
-                  const gint64 x = 2 * ox;                                                        \
-                  T best = plane[r0 + x], v;                                                      \
-                  gint64 at = r0 + x;                                                             \
-                  v = plane[r0 + x + 1];                                                          \
-                  if (v > best || isnan (v)) { best = v; at = r0 + x + 1; }                       \
-                  v = plane[r1 + x];                                                              \
-                  if (v > best || isnan (v)) { best = v; at = r1 + x; }                           \
-                  v = plane[r1 + x + 1];                                                          \
-                  if (v > best || isnan (v)) { best = v; at = r1 + x + 1; }                       \
-                  o[oy * g->OW + ox] = best;                                                      \
-                  oi[oy * g->OW + ox] = at;                                                       \
+                  /* without branches (selects): the maxima are data-dependent */              \
+                  const T a = p0[2 * ox], b1 = p0[2 * ox + 1], c = p1[2 * ox], d = p1[2 * ox + 1]; \
+                  T best = a;                                                                     \
+                  gint64 at = r0 + 2 * ox;                                                        \
+                  int take = (b1 > best) | (b1 != b1);                                            \
+                  best = take ? b1 : best;                                                        \
+                  at = take ? r0 + 2 * ox + 1 : at;                                               \
+                  take = (c > best) | (c != c);                                                   \
+                  best = take ? c : best;                                                         \
+                  at = take ? r1 + 2 * ox : at;                                                   \
+                  take = (d > best) | (d != d);                                                   \
+                  best = take ? d : best;                                                         \
+                  at = take ? r1 + 2 * ox + 1 : at;                                               \
+                  o[oy * OW + ox] = best;                                                         \
+                  oi[oy * OW + ox] = at;                                                          \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \

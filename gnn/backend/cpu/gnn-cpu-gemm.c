@@ -28,53 +28,116 @@ blas_layout (gint64 rows, gint64 cols, gint64 rs, gint64 cs, gboolean *trans, gi
   return FALSE;
 }
 
-/* out[b] (m, n) = s0 * A[b] (m, k) · B[b] (k, n) + s1 * out[b] */
+typedef struct {
+  const GnnKernelArgs *args;
+  gint64 m, n, k, lda, ldb, ldc;
+  gboolean ta, tb;
+  gint64 rows;        /* rows of C per task when the tasks split matrices; 0: one task per batch element */
+  gint64 row_tasks;   /* tasks per batch element */
+} GemmCtx;
+
+/* C[i] rows [r0, r1) = s0 · A[i] rows [r0, r1) · B[i] + s1 · C[i] rows [r0, r1), one OpenBLAS
+ * call on the calling thread. Every element of C is computed by the same kernel over the
+ * same k order whatever the split, so results do not depend on the thread count. */
+static void
+gemm_block (const GemmCtx *g, gint64 i, gint64 r0, gint64 r1)
+{
+  const GnnKernelArgs *args = g->args;
+  const GnnKernelTensor *a = args->in[0], *b = args->in[1], *c = args->out;
+  gint64 es = (gint64) gnn_dtype_get_size (c->dtype);
+  /* row r of op (A) starts at r · lda (A as stored) or at column r (A stored transposed) */
+  const char *pa = (const char *) a->data + (i * a->strides[0] + r0 * (g->ta ? 1 : g->lda)) * es;
+  const char *pb = (const char *) b->data + i * b->strides[0] * es;
+  char *pc = (char *) c->data + (i * c->strides[0] + r0 * g->ldc) * es;
+  blasint rows = (blasint) (r1 - r0);
+
+  if (c->dtype == GNN_DTYPE_FLOAT32)
+    cblas_sgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
+                 rows, (blasint) g->n, (blasint) g->k, (float) args->s[0],
+                 (const float *) pa, (blasint) g->lda, (const float *) pb, (blasint) g->ldb,
+                 (float) args->s[1], (float *) pc, (blasint) g->ldc);
+  else
+    cblas_dgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
+                 rows, (blasint) g->n, (blasint) g->k, args->s[0],
+                 (const double *) pa, (blasint) g->lda, (const double *) pb, (blasint) g->ldb,
+                 args->s[1], (double *) pc, (blasint) g->ldc);
+}
+
+static void
+gemm_tasks (gpointer data, gint64 b, gint64 e)
+{
+  const GemmCtx *g = data;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      if (g->rows == 0)
+        gemm_block (g, t, 0, g->m);
+      else
+        {
+          gint64 i = t / g->row_tasks, r0 = (t % g->row_tasks) * g->rows;
+          gemm_block (g, i, r0, MIN (g->m, r0 + g->rows));
+        }
+    }
+}
+
+/* Multiply-adds below which a product runs on the calling thread */
+#define GEMM_GRAIN (1 << 18)
+
+/* out[b] (m, n) = s0 * A[b] (m, k) · B[b] (k, n) + s1 * out[b]. OpenBLAS runs single-threaded
+ * (gnn_set_num_threads): gnn's threads take whole products of a batch, or blocks of rows of
+ * one product, so that a batch of small products (a convolution's) does not pay OpenBLAS's
+ * thread hand-off for each. */
 static gboolean
 k_gemm (const GnnKernelArgs *args, GError **error)
 {
   const GnnKernelTensor *a = args->in[0], *b = args->in[1], *c = args->out;
-  gint64 batch, m, n, k, lda, ldb, ldc;
-  gboolean ta, tb, tc;
-  gsize es;
+  gint64 batch;
+  gboolean tc;
+  GemmCtx g = { args };
+  int threads;
+  double work;
 
   if (a->ndim != 3 || b->ndim != 3 || c->ndim != 3 || a->dtype != c->dtype || b->dtype != c->dtype ||
       (c->dtype != GNN_DTYPE_FLOAT32 && c->dtype != GNN_DTYPE_FLOAT64))
     return gnn_cpu_unsupported (args, error);
   batch = c->shape[0];
-  m = c->shape[1];
-  n = c->shape[2];
-  k = a->shape[2];
-  if (!blas_layout (m, k, a->strides[1], a->strides[2], &ta, &lda) ||
-      !blas_layout (k, n, b->strides[1], b->strides[2], &tb, &ldb) ||
-      !blas_layout (m, n, c->strides[1], c->strides[2], &tc, &ldc) || tc)
+  g.m = c->shape[1];
+  g.n = c->shape[2];
+  g.k = a->shape[2];
+  if (!blas_layout (g.m, g.k, a->strides[1], a->strides[2], &g.ta, &g.lda) ||
+      !blas_layout (g.k, g.n, b->strides[1], b->strides[2], &g.tb, &g.ldb) ||
+      !blas_layout (g.m, g.n, c->strides[1], c->strides[2], &tc, &g.ldc) || tc)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                            "cpu gemm: operands need a unit stride in one of their last two dimensions");
       return FALSE;
     }
-  if (m == 0 || n == 0)
+  if (g.m == 0 || g.n == 0 || batch == 0)
     return TRUE;
-  lda = MAX (lda, 1);
-  ldb = MAX (ldb, 1);
-  ldc = MAX (ldc, 1);
-  es = gnn_dtype_get_size (c->dtype);
-  for (gint64 i = 0; i < batch; i++)
+  g.lda = MAX (g.lda, 1);
+  g.ldb = MAX (g.ldb, 1);
+  g.ldc = MAX (g.ldc, 1);
+  threads = gnn_get_num_threads ();
+  work = (double) batch * (double) g.m * (double) g.n * (double) MAX (g.k, 1);
+  if (threads <= 1 || work < GEMM_GRAIN)
     {
-      const char *pa = (const char *) a->data + i * a->strides[0] * (gint64) es;
-      const char *pb = (const char *) b->data + i * b->strides[0] * (gint64) es;
-      char *pc = (char *) c->data + i * c->strides[0] * (gint64) es;
-
-      if (c->dtype == GNN_DTYPE_FLOAT32)
-        cblas_sgemm (CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                     (blasint) m, (blasint) n, (blasint) k, (float) args->s[0],
-                     (const float *) pa, (blasint) lda, (const float *) pb, (blasint) ldb,
-                     (float) args->s[1], (float *) pc, (blasint) ldc);
-      else
-        cblas_dgemm (CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                     (blasint) m, (blasint) n, (blasint) k, args->s[0],
-                     (const double *) pa, (blasint) lda, (const double *) pb, (blasint) ldb,
-                     args->s[1], (double *) pc, (blasint) ldc);
+      for (gint64 i = 0; i < batch; i++)
+        gemm_block (&g, i, 0, g.m);
+      return TRUE;
     }
+  if (batch >= threads)
+    {
+      gnn_parallel_for (batch, MAX (1, (gint64) (GEMM_GRAIN / (work / (double) batch))), gemm_tasks, &g);
+      return TRUE;
+    }
+  /* a few large products: split each into blocks of rows, a multiple of 16 (OpenBLAS's
+   * register blocking) where the matrix is tall enough */
+  g.rows = (g.m + threads - 1) / threads;
+  if (g.m >= 32 * threads)
+    g.rows = (g.rows + 15) / 16 * 16;
+  g.rows = MAX (g.rows, 1);
+  g.row_tasks = (g.m + g.rows - 1) / g.rows;
+  gnn_parallel_for (batch * g.row_tasks, 1, gemm_tasks, &g);
   return TRUE;
 }
 

@@ -83,7 +83,8 @@ k_index_select (const GnnKernelArgs *args, GError **error)
   gint64 outer = args->i[0], inner = args->i[2];
   IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, 0 };
 
-  if (!known_dtype (args->in[0]->dtype) || args->in[0]->dtype != args->out->dtype ||
+  /* rows are copied as bytes: every dtype */
+  if ((guint) args->in[0]->dtype > GNN_DTYPE_BFLOAT16 || args->in[0]->dtype != args->out->dtype ||
       args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
   if (!check_indices (args, args->in[1]->data, ctx.n_index, args->i[1], error))

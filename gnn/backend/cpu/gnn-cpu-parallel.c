@@ -105,8 +105,10 @@ ensure_workers (int wanted_workers)
  * gnn_set_num_threads:
  * @n: the number of threads, at least 1
  *
- * Sets how many threads gnn's CPU kernels and OpenBLAS use (`torch.set_num_threads`). The
- * default is the environment variable `GNN_NUM_THREADS`, or the number of processors.
+ * Sets how many threads gnn's CPU kernels use (`torch.set_num_threads`), matrix products
+ * included: OpenBLAS runs single-threaded inside gnn's threads, which split a batch of
+ * products, or the rows of one. The default is the environment variable `GNN_NUM_THREADS`,
+ * or the number of processors.
  * Reductions give the same bits for the same thread count. Callbacks and hooks always run on
  * the calling thread.
  *
@@ -118,7 +120,7 @@ gnn_set_num_threads (int n)
   g_return_if_fail (n >= 1);
   g_mutex_lock (&config_lock);
   num_threads = MIN (n, 256);
-  openblas_set_num_threads (num_threads);
+  openblas_set_num_threads (1);
   g_mutex_unlock (&config_lock);
 }
 
@@ -140,7 +142,7 @@ gnn_get_num_threads (void)
   if (num_threads == 0)
     {
       num_threads = default_threads ();
-      openblas_set_num_threads (num_threads);
+      openblas_set_num_threads (1);
     }
   n = num_threads;
   g_mutex_unlock (&config_lock);
