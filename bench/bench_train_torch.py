@@ -40,7 +40,7 @@ def _threads_from_argv():
     return os.environ.get('GNN_NUM_THREADS') or str(os.cpu_count())
 
 
-os.environ['OPENBLAS_NUM_THREADS'] = _threads_from_argv()
+os.environ.setdefault('OPENBLAS_NUM_THREADS', _threads_from_argv())
 
 import numpy as np
 
@@ -240,7 +240,6 @@ def main():
         args.min_time = 0.5
         args.cnn_batches = 50
     os.environ['GNN_NUM_THREADS'] = str(args.threads)
-    os.environ['OPENBLAS_NUM_THREADS'] = str(args.threads)
 
     c, comments = run_c(args.bench_train, args.threads, args.min_time, args.quick, args.cnn_batches)
     x, y = load_data(args.data_dir)

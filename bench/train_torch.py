@@ -28,7 +28,7 @@ def _threads_from_argv():
     return os.environ.get('GNN_NUM_THREADS') or str(os.cpu_count())
 
 
-os.environ['OPENBLAS_NUM_THREADS'] = _threads_from_argv()
+os.environ.setdefault('OPENBLAS_NUM_THREADS', _threads_from_argv())
 
 import numpy as np
 

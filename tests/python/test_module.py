@@ -216,6 +216,36 @@ class ModuleTest(ParityTest):
         want = t.forward(torch.from_numpy(x)) * 2.0
         self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'without pre-hook')
 
+    def test_hook_decorators(self):
+        g = MyLinear(in_features=2, out_features=2)
+        seen = []
+        x = to_gnn(np.ones((1, 2), np.float32), requires_grad=True)
+        plain = to_np(g(x))
+
+        @g.forward_pre_hook
+        def pre(m, inputs):
+            seen.append('pre')
+
+        @g.forward_hook(prepend=True)
+        def post(m, inputs, output):
+            seen.append('post')
+            return output.mul_scalar(3.0)
+
+        @g.full_backward_hook
+        def back(m, grad_input, grad_output):
+            seen.append('backward')
+
+        self.assertTrue(callable(pre) and callable(post))      # still the functions
+        got = g(x)
+        self.assert_close(to_np(got), plain * 3.0, 1e-6, 1e-6, 'decorated forward hook output')
+        got.sum_all().backward()
+        self.assertEqual(seen, ['pre', 'post', 'backward'])
+        self.assertTrue(g.remove_hook(post.hook_handle))
+        self.assertTrue(g.remove_hook(pre.hook_handle))
+        seen.clear()
+        self.assert_close(to_np(g(x)), plain, 1e-6, 1e-6, 'after remove_hook')
+        self.assertEqual(seen, [])
+
     def test_forward_hook_errors_and_always_call(self):
         g = MyLinear(in_features=2, out_features=2)
         calls = []

@@ -928,6 +928,33 @@ class Module(Gnn.Module):
     def training(self, value):
         self.set_training(value)
 
+    # ---- hooks as decorators: @model.forward_hook, @model.forward_hook(prepend=True) ----
+
+    def _hook_decorator(self, register, hook, options):
+        def attach(fn):
+            # the function stays a function; its handle is kept on it for remove_hook
+            fn.hook_handle = register(self, fn, **options)
+            return fn
+        return attach(hook) if hook is not None else attach
+
+    def forward_pre_hook(self, hook=None, **options):
+        """Decorator form of register_forward_pre_hook: ``@model.forward_pre_hook`` (or with
+        options, ``@model.forward_pre_hook(prepend=True)``) registers the function and returns
+        it, with its handle in ``fn.hook_handle`` (``model.remove_hook (fn.hook_handle)``)."""
+        return self._hook_decorator(Module.register_forward_pre_hook, hook, options)
+
+    def forward_hook(self, hook=None, **options):
+        """Decorator form of register_forward_hook (see forward_pre_hook)."""
+        return self._hook_decorator(Module.register_forward_hook, hook, options)
+
+    def full_backward_pre_hook(self, hook=None, **options):
+        """Decorator form of register_full_backward_pre_hook (see forward_pre_hook)."""
+        return self._hook_decorator(Module.register_full_backward_pre_hook, hook, options)
+
+    def full_backward_hook(self, hook=None, **options):
+        """Decorator form of register_full_backward_hook (see forward_pre_hook)."""
+        return self._hook_decorator(Module.register_full_backward_hook, hook, options)
+
 
 Module = override(Module)
 __all__.append('Module')
