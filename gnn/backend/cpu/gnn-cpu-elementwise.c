@@ -30,6 +30,7 @@
 #define WR_bf16(p, v) (*(guint16 *) (p) = gnn_float_to_bf16 ((float) (v)))
 
 #define CONVERT_LOOP(TI, TO)                                                              \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 convert_##TI##_##TO (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)      \
 {                                                                                         \
@@ -298,6 +299,7 @@ k_random (const GnnKernelArgs *args, GError **error)
 /* ---- binary arithmetic -------------------------------------------------------------- */
 
 #define BINARY_LOOP(NAME, T, TO, EXPR)                                                    \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
@@ -495,6 +497,7 @@ k_pow_scalar (const GnnKernelArgs *args, GError **error)
 /* ---- lerp, addcmul, addcdiv --------------------------------------------------------- */
 
 #define TERNARY_LOOP(NAME, T, EXPR)                                                       \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \

@@ -17,6 +17,7 @@
 /* PyTorch's lerp with a scalar weight: start + w * (end - start) when |w| < 0.5, else
  * end - (end - start) * (1 - w). The branch is taken once per call, outside the loops. */
 #define LERP_FLAT(NAME, T)                                                                \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 NAME (T *o, const T *x, gint64 n, double weight)                                          \
 {                                                                                         \

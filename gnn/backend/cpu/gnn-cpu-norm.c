@@ -37,6 +37,7 @@ lanes_sum (const double acc[LANES])
 
 #define NORM_KERNELS(SUFFIX, T)                                                               \
 /* Σ x and Σ (x - m)² of channel c */                                                        \
+GNN_CPU_MULTIVERSION                                                                          \
 static void                                                                                   \
 stats_##SUFFIX (gpointer data, gint64 b, gint64 e)                                           \
 {                                                                                             \
@@ -84,6 +85,7 @@ stats_##SUFFIX (gpointer data, gint64 b, gint64 e)                              
 }                                                                                             \
                                                                                               \
 /* Σ g and Σ g · (x - mean) of channel c */                                                  \
+GNN_CPU_MULTIVERSION                                                                          \
 static void                                                                                   \
 backward_reduce_##SUFFIX (gpointer data, gint64 b, gint64 e)                                 \
 {                                                                                             \
@@ -122,6 +124,7 @@ backward_reduce_##SUFFIX (gpointer data, gint64 b, gint64 e)                    
 }                                                                                             \
                                                                                               \
 /* planes [b, e) of the N·C planes */                                                        \
+GNN_CPU_MULTIVERSION                                                                          \
 static void                                                                                   \
 affine_##SUFFIX (gpointer data, gint64 b, gint64 e)                                          \
 {                                                                                             \

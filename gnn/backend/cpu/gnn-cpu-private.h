@@ -24,6 +24,14 @@ typedef void (*GnnCpuLoop) (char               **data,
 void gnn_cpu_foreach (const GnnKernelArgs *args,
                       GnnCpuLoop           loop);
 
+/* Hot flat loops compiled twice, for x86-64-v3 (AVX2, FMA) and the baseline, the better
+ * picked at load time (GCC's target_clones, through an ifunc); a plain function elsewhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define GNN_CPU_MULTIVERSION __attribute__ ((target_clones ("arch=x86-64-v3", "default")))
+#else
+#define GNN_CPU_MULTIVERSION
+#endif
+
 /* Elements per parallel chunk below which a kernel runs on the calling thread. */
 #define GNN_CPU_GRAIN 32768
 

@@ -26,6 +26,7 @@
 
 /* out = EXPR (x); SETUP declares the loop invariants (parameters from args). */
 #define UNARY_LOOP(NAME, T, SETUP, EXPR)                                                  \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
@@ -51,6 +52,7 @@ NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)           
 /* out = EXPR (g, x): g is in0 (the gradient of the output), x is in1 (the saved input
  * or result, as each kernel documents). */
 #define BACKWARD_LOOP(NAME, T, SETUP, EXPR)                                               \
+GNN_CPU_MULTIVERSION                                                                      \
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
