@@ -234,6 +234,7 @@ read_pool_geometry (const GnnKernelArgs *args, Geometry *g, GError **error)
 }
 
 #define DEFINE_POOL_LOOPS(T, suffix)                                                              \
+GNN_CPU_MULTIVERSION                                                                              \
 static void                                                                                       \
 max_pool_planes_##suffix (gpointer data, gint64 b, gint64 e)                                     \
 {                                                                                                 \
