@@ -29,6 +29,8 @@
  * an unreadable model or checkpoint), 130 after Ctrl-C (with a checkpoint saved).
  */
 #include <gnn/gnn.h>
+
+#include "gnn-tool.h"
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -350,86 +352,7 @@ static const char *const data_names[] = {
   "train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte",
 };
 
-/* Finds @name in @dir, gzipped or not. */
-static char *
-find_data_file (const char *dir,
-                const char *name)
-{
-  g_autofree char *gz_name = g_strconcat (name, ".gz", NULL);
-  g_autofree char *gz = g_build_filename (dir, gz_name, NULL);
-  g_autofree char *raw = g_build_filename (dir, name, NULL);
-
-  if (g_file_test (gz, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&gz);
-  if (g_file_test (raw, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&raw);
-  return NULL;
-}
-
-/* The dataset of one split; @limit > 0 keeps the first @limit samples. */
-static GnnDataset *
-load_split (const char  *dir,
-            const char  *images_name,
-            const char  *labels_name,
-            int          limit,
-            GError     **error)
-{
-  g_autofree char *images = find_data_file (dir, images_name);
-  g_autofree char *labels = find_data_file (dir, labels_name);
-  g_autoptr(GnnTensorDataset) full = NULL;
-  GnnTensor *narrowed[2] = { NULL, NULL };
-  GnnTensorDataset *part;
-
-  full = gnn_tensor_dataset_new_idx (images, labels, error);
-  if (full == NULL)
-    return NULL;
-  if (limit <= 0 || (guint) limit >= gnn_dataset_get_length (GNN_DATASET (full)))
-    return GNN_DATASET (g_steal_pointer (&full));
-  for (guint i = 0; i < 2; i++)
-    if ((narrowed[i] = gnn_tensor_narrow (gnn_tensor_dataset_get_tensor (full, i), 0, 0, limit,
-                                          error)) == NULL)
-      {
-        g_clear_object (&narrowed[0]);
-        return NULL;
-      }
-  part = gnn_tensor_dataset_new (narrowed, 2, error);
-  g_object_unref (narrowed[0]);
-  g_object_unref (narrowed[1]);
-  return part ? GNN_DATASET (part) : NULL;
-}
-
 /* ---- the model ---------------------------------------------------------------------------- */
-
-/* The default model: two conv-BN-ReLU-pool blocks and a two-layer classifier. */
-static GnnModule *
-default_model (GError **error)
-{
-  const gint64 k3[2] = { 3, 3 }, pad1[2] = { 1, 1 }, k2[2] = { 2, 2 };
-  GnnModule *layers[13] = { NULL };
-  GnnModule *model = NULL;
-  guint n = 0;
-
-#define ADD(expr) G_STMT_START { if ((layers[n] = GNN_MODULE (expr)) == NULL) goto out; n++; } G_STMT_END
-  ADD (gnn_conv2d_new (1, 32, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
-  ADD (gnn_batch_norm2d_new (32, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
-  ADD (gnn_conv2d_new (32, 64, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
-  ADD (gnn_batch_norm2d_new (64, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
-  ADD (gnn_flatten_new (1, -1));
-  ADD (gnn_linear_new (64 * 7 * 7, 128, TRUE, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_dropout_new (0.25, error));
-  ADD (gnn_linear_new (128, 10, TRUE, error));
-#undef ADD
-  model = GNN_MODULE (gnn_sequential_new (layers, n));
-out:
-  for (guint i = 0; i < n; i++)
-    g_object_unref (layers[i]);
-  return model;
-}
 
 static GnnModule *
 model_from_file (const char  *path,
@@ -805,29 +728,15 @@ train_step (Trainer  *t,
             GError  **error)
 {
   g_autoptr(GPtrArray) batch = NULL;
-  g_autoptr(GnnTensor) logits = NULL;
-  g_autoptr(GnnTensor) loss = NULL;
-  GError *local_error = NULL;
   double value;
 
   batch = gnn_data_loader_get_batch (t->train, index, error);
   if (batch == NULL)
     return FALSE;
-  gnn_optimizer_zero_grad (t->optimizer, TRUE);
-  if ((logits = gnn_module_forward_tensor (t->model, g_ptr_array_index (batch, 0), error)) == NULL ||
-      (loss = gnn_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100, GNN_REDUCTION_MEAN,
-                                 0.0, error)) == NULL ||
-      !gnn_tensor_backward (loss, NULL, FALSE, error) ||
-      !gnn_optimizer_step (t->optimizer, error))
+  if (!gnn_tool_classifier_step (t->model, t->optimizer, batch, &value, error))
     return FALSE;
   if (t->ema && !gnn_averaged_model_update_parameters (t->ema, t->model, error))
     return FALSE;
-  value = gnn_tensor_item (loss, &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
   if (!isfinite (value))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
@@ -1010,13 +919,13 @@ run (Options  *opts,
           return EXIT_USAGE;
         }
     }
-  else if ((t.model = default_model (error)) == NULL)
+  else if ((t.model = gnn_tool_default_model (error)) == NULL)
     return EXIT_FAILURE;
 
-  train_set = load_split (opts->data_dir, data_names[0], data_names[1], opts->limit, error);
+  train_set = gnn_tool_load_split (opts->data_dir, data_names[0], data_names[1], opts->limit, error);
   if (train_set == NULL)
     return EXIT_USAGE;
-  test_set = load_split (opts->data_dir, data_names[2], data_names[3], opts->test_limit, error);
+  test_set = gnn_tool_load_split (opts->data_dir, data_names[2], data_names[3], opts->test_limit, error);
   if (test_set == NULL)
     return EXIT_USAGE;
   normalize = gnn_normalize_new (&mean, &std, 1, 1.0 / 255, error);
@@ -1194,7 +1103,7 @@ main (int    argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (data_names); i++)
     {
-      g_autofree char *path = find_data_file (opts.data_dir, data_names[i]);
+      g_autofree char *path = gnn_tool_find_data_file (opts.data_dir, data_names[i]);
 
       if (path == NULL)
         {

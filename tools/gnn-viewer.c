@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnn-tool.h"
+
 #define DEFAULT_DATA_DIR "/usr/share/datasets/fashion-mnist"
 #define EXIT_USAGE 2
 
@@ -460,37 +462,6 @@ static void maybe_finish (void);
 
 /* ---- models ------------------------------------------------------------------------------- */
 
-/* The default model of tools/gnn-train: two conv-BN-ReLU-pool blocks and a two-layer classifier. */
-static GnnModule *
-default_model (GError **error)
-{
-  const gint64 k3[2] = { 3, 3 }, pad1[2] = { 1, 1 }, k2[2] = { 2, 2 };
-  GnnModule *layers[13] = { NULL };
-  GnnModule *model = NULL;
-  guint n = 0;
-
-#define ADD(expr) G_STMT_START { if ((layers[n] = GNN_MODULE (expr)) == NULL) goto out; n++; } G_STMT_END
-  ADD (gnn_conv2d_new (1, 32, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
-  ADD (gnn_batch_norm2d_new (32, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
-  ADD (gnn_conv2d_new (32, 64, k3, NULL, pad1, NULL, 1, TRUE, GNN_DTYPE_FLOAT32, error));
-  ADD (gnn_batch_norm2d_new (64, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
-  ADD (gnn_flatten_new (1, -1));
-  ADD (gnn_linear_new (64 * 7 * 7, 128, TRUE, error));
-  ADD (gnn_relu_new ());
-  ADD (gnn_dropout_new (0.25, error));
-  ADD (gnn_linear_new (128, 10, TRUE, error));
-#undef ADD
-  model = GNN_MODULE (gnn_sequential_new (layers, n));
-out:
-  for (guint i = 0; i < n; i++)
-    g_object_unref (layers[i]);
-  return model;
-}
-
 static gboolean
 load_weights (GnnModule    *model,
               GnnStateDict *state,
@@ -567,60 +538,6 @@ load_model (const char  *model_file,
 
 static const char *const data_names[] = { "train-images-idx3-ubyte", "train-labels-idx1-ubyte" };
 
-/* Finds @name in @dir, gzipped or not (as tools/gnn-train does). */
-static char *
-find_data_file (const char *dir,
-                const char *name)
-{
-  g_autofree char *gz_name = g_strconcat (name, ".gz", NULL);
-  g_autofree char *gz = g_build_filename (dir, gz_name, NULL);
-  g_autofree char *raw = g_build_filename (dir, name, NULL);
-
-  if (g_file_test (gz, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&gz);
-  if (g_file_test (raw, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&raw);
-  return NULL;
-}
-
-/* The training split; @limit > 0 keeps the first @limit samples. */
-static GnnDataset *
-load_train_set (const char  *dir,
-                int          limit,
-                GError     **error)
-{
-  g_autofree char *images = find_data_file (dir, data_names[0]);
-  g_autofree char *labels = find_data_file (dir, data_names[1]);
-  g_autoptr(GnnTensorDataset) full = NULL;
-  GnnTensor *narrowed[2] = { NULL, NULL };
-  GnnTensorDataset *part;
-
-  if (images == NULL || labels == NULL)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                   "Fashion-MNIST not found: expected %s.gz (or %s) in %s; install Debian's "
-                   "dataset-fashion-mnist package or pass --data-dir DIR",
-                   data_names[images ? 1 : 0], data_names[images ? 1 : 0], dir);
-      return NULL;
-    }
-  full = gnn_tensor_dataset_new_idx (images, labels, error);
-  if (full == NULL)
-    return NULL;
-  if (limit <= 0 || (guint) limit >= gnn_dataset_get_length (GNN_DATASET (full)))
-    return GNN_DATASET (g_steal_pointer (&full));
-  for (guint i = 0; i < 2; i++)
-    if ((narrowed[i] = gnn_tensor_narrow (gnn_tensor_dataset_get_tensor (full, i), 0, 0, limit,
-                                          error)) == NULL)
-      {
-        g_clear_object (&narrowed[0]);
-        return NULL;
-      }
-  part = gnn_tensor_dataset_new (narrowed, 2, error);
-  g_object_unref (narrowed[0]);
-  g_object_unref (narrowed[1]);
-  return part ? GNN_DATASET (part) : NULL;
-}
-
 /* The data, loader and optimizer for the current model. */
 static gboolean
 trainer_prepare (GError **error)
@@ -630,7 +547,7 @@ trainer_prepare (GError **error)
       const double mean = PIXEL_MEAN, std = PIXEL_STD;
       g_autoptr(GnnNormalize) normalize = NULL;
 
-      app.train_set = load_train_set (app.opts.data_dir, app.opts.limit, error);
+      app.train_set = gnn_tool_load_split (app.opts.data_dir, data_names[0], data_names[1], app.opts.limit, error);
       if (app.train_set == NULL)
         return FALSE;
       normalize = gnn_normalize_new (&mean, &std, 1, 1.0 / 255, error);
@@ -686,28 +603,14 @@ train_step (StepData  *d,
             GError   **error)
 {
   g_autoptr(GPtrArray) batch = NULL;
-  g_autoptr(GnnTensor) logits = NULL;
-  g_autoptr(GnnTensor) loss = NULL;
-  GError *local_error = NULL;
   double value;
 
   batch = gnn_data_loader_get_batch (d->loader, d->batch, error);
   if (batch == NULL)
     return FALSE;
   gnn_module_train (d->model, TRUE);
-  gnn_optimizer_zero_grad (d->optimizer, TRUE);
-  if ((logits = gnn_module_forward_tensor (d->model, g_ptr_array_index (batch, 0), error)) == NULL ||
-      (loss = gnn_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100, GNN_REDUCTION_MEAN,
-                                 0.0, error)) == NULL ||
-      !gnn_tensor_backward (loss, NULL, FALSE, error) ||
-      !gnn_optimizer_step (d->optimizer, error))
+  if (!gnn_tool_classifier_step (d->model, d->optimizer, batch, &value, error))
     return FALSE;
-  value = gnn_tensor_item (loss, &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
   if (!isfinite (value))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -899,7 +802,7 @@ train_start (void)
       g_autoptr(GnnModule) model = NULL;
 
       gnn_manual_seed ((guint64) app.opts.seed);
-      if ((model = default_model (&error)) == NULL)
+      if ((model = gnn_tool_default_model (&error)) == NULL)
         {
           train_failed ("cannot train", error);
           return;
