@@ -72,74 +72,67 @@ stack_rows (GnnTensor *like, GnnTensor **parts, guint rows, gint64 c, GError **e
   return g_steal_pointer (&out);
 }
 
-/* out (shaped as @like_shape) = x · k[0] + k[1] (+ (x2 - k[2]) · k[3]) per channel */
+/* A kernel operand: a batch seen as (N, C, S), or per-channel rows (R, C) seen as (1, R, C). */
+typedef struct {
+  GnnTensor *t;
+  gboolean per_channel;
+} NormOperand;
+
+/* Runs @op on the batch geometry of @ctx (i0 N, i1 C, i2 S) into @out from @n_in inputs. */
+static gboolean
+run_norm_kernel (GnnBackendOp op, NormOperand out, const NormOperand *in, guint n_in,
+                 const BatchNormCtx *ctx, GError **error)
+{
+  GnnKernelTensor kout, kin[3];
+  GnnKernelArgs args = { 0 };
+
+  for (guint k = 0; k <= n_in; k++)
+    {
+      const NormOperand *o = k < n_in ? &in[k] : &out;
+      GnnKernelTensor *kt = k < n_in ? &kin[k] : &kout;
+
+      if (o->per_channel)
+        gnn_kernel_tensor_3d (o->t, 1, gnn_tensor_get_numel (o->t) / ctx->c, ctx->c, kt);
+      else
+        gnn_kernel_tensor_3d (o->t, ctx->n, ctx->c, ctx->s, kt);
+      if (k < n_in)
+        args.in[k] = kt;
+    }
+  args.op = op;
+  args.out = &kout;
+  args.n_in = n_in;
+  args.i[0] = ctx->n;
+  args.i[1] = ctx->c;
+  args.i[2] = ctx->s;
+  return gnn_run_kernel (out.t, &args, error);
+}
+
+/* out (shaped as @shape) = x · k[0] + k[1] (+ (x2 - k[2]) · k[3]) per channel */
 static GnnTensor *
 channel_affine (GnnTensor *x, GnnTensor *coef, GnnTensor *x2, const BatchNormCtx *ctx,
                 guint ndim, const gint64 *shape, GError **error)
 {
-  GnnKernelTensor kx, kc, kx2, kout;
-  GnnKernelArgs args = { 0 };
+  NormOperand in[3] = { { x, FALSE }, { coef, TRUE }, { x2, FALSE } };
   g_autoptr(GnnTensor) out = gnn_tensor_new_like (x, gnn_tensor_priv (x)->dtype, ndim, shape, error);
 
-  if (out == NULL)
-    return NULL;
-  gnn_kernel_tensor_3d (x, ctx->n, ctx->c, ctx->s, &kx);
-  gnn_kernel_tensor_3d (coef, 1, gnn_tensor_priv (coef)->shape[0], ctx->c, &kc);
-  gnn_kernel_tensor_3d (out, ctx->n, ctx->c, ctx->s, &kout);
-  args.op = GNN_BACKEND_OP_CHANNEL_AFFINE;
-  args.out = &kout;
-  args.in[0] = &kx;
-  args.in[1] = &kc;
-  args.n_in = 2;
-  if (x2)
-    {
-      gnn_kernel_tensor_3d (x2, ctx->n, ctx->c, ctx->s, &kx2);
-      args.in[2] = &kx2;
-      args.n_in = 3;
-    }
-  args.i[0] = ctx->n;
-  args.i[1] = ctx->c;
-  args.i[2] = ctx->s;
-  if (!gnn_run_kernel (out, &args, error))
+  if (out == NULL ||
+      !run_norm_kernel (GNN_BACKEND_OP_CHANNEL_AFFINE, (NormOperand) { out, FALSE }, in, x2 ? 3 : 2, ctx, error))
     return NULL;
   return g_steal_pointer (&out);
 }
 
-/* (2, C) per-channel sums of a kernel over x (and g) */
+/* (2, C) per-channel sums: BATCH_NORM_STATS of x, or BATCH_NORM_BACKWARD_REDUCE of g, x, mean */
 static GnnTensor *
 channel_sums (GnnBackendOp op, GnnTensor *x, GnnTensor *g, GnnTensor *mean, const BatchNormCtx *ctx,
               GError **error)
 {
   gint64 shape[2] = { 2, ctx->c };
-  GnnKernelTensor k0, k1, k2, kout;
-  GnnKernelArgs args = { 0 };
+  NormOperand stats_in[1] = { { x, FALSE } };
+  NormOperand reduce_in[3] = { { g, FALSE }, { x, FALSE }, { mean, TRUE } };
   g_autoptr(GnnTensor) out = gnn_tensor_new_like (x, gnn_tensor_priv (x)->dtype, 2, shape, error);
 
-  if (out == NULL)
-    return NULL;
-  gnn_kernel_tensor_3d (out, 1, 2, ctx->c, &kout);
-  args.op = op;
-  args.out = &kout;
-  if (g == NULL)
-    {
-      gnn_kernel_tensor_3d (x, ctx->n, ctx->c, ctx->s, &k0);
-      args.in[0] = &k0;
-      args.n_in = 1;
-    }
-  else
-    {
-      gnn_kernel_tensor_3d (g, ctx->n, ctx->c, ctx->s, &k0);
-      gnn_kernel_tensor_3d (x, ctx->n, ctx->c, ctx->s, &k1);
-      gnn_kernel_tensor_3d (mean, 1, 1, ctx->c, &k2);
-      args.in[0] = &k0;
-      args.in[1] = &k1;
-      args.in[2] = &k2;
-      args.n_in = 3;
-    }
-  args.i[0] = ctx->n;
-  args.i[1] = ctx->c;
-  args.i[2] = ctx->s;
-  if (!gnn_run_kernel (out, &args, error))
+  if (out == NULL ||
+      !run_norm_kernel (op, (NormOperand) { out, TRUE }, g ? reduce_in : stats_in, g ? 3 : 1, ctx, error))
     return NULL;
   return g_steal_pointer (&out);
 }
