@@ -29,18 +29,7 @@ import subprocess
 import sys
 import time
 
-# torch (and numpy) reach OpenBLAS through libblas.so.3, which reads OPENBLAS_NUM_THREADS once,
-# when it is loaded: set it from --threads before anything imports numpy or torch
-def _threads_from_argv():
-    for i, a in enumerate(sys.argv):
-        if a == '--threads' and i + 1 < len(sys.argv):
-            return sys.argv[i + 1]
-        if a.startswith('--threads='):
-            return a.split('=', 1)[1]
-    return os.environ.get('GNN_NUM_THREADS') or str(os.cpu_count())
-
-
-os.environ.setdefault('OPENBLAS_NUM_THREADS', _threads_from_argv())
+import openblas_threads  # noqa: F401 (sets OPENBLAS_NUM_THREADS before numpy loads OpenBLAS)
 
 import numpy as np
 
