@@ -235,21 +235,6 @@ gnn_sum_to (GnnTensor *grad, guint ndim, const gint64 *shape, GError **error)
       dims[n++] = (int) i;
   if (n == 0)
     return gnn_tensor_view (grad, shape, ndim, error);
-  /* reduced dimensions apart from each other (a bias's gradient, over N, H and W of
-   * (N, C, H, W)): the last run of them first, which needs no permuted copy, then the rest */
-  for (guint k = n - 1; k > 0; k--)
-    if (dims[k - 1] != dims[k] - 1)
-      {
-        g_autoptr(GnnTensor) partial = NULL;
-
-        for (guint j = 0; j < k; j++)
-          if (gp->shape[dims[j]] != 1)
-            {
-              partial = gnn_tensor_sum (grad, dims + k, n - k, TRUE, error);
-              return partial ? gnn_sum_to (partial, ndim, shape, error) : NULL;
-            }
-        break;
-      }
   summed = gnn_tensor_sum (grad, dims, n, TRUE, error);
   if (summed == NULL)
     return NULL;

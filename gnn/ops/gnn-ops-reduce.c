@@ -137,11 +137,38 @@ static GnnTensor *
 sum_kernel (GnnTensor *self, ReducePlan *plan, GnnDtype dtype, GError **error)
 {
   GnnDtype compute = gnn_compute_dtype (dtype);
-  g_autoptr(GnnTensor) in = gnn_reduce_prepare (self, plan, compute, error);
+  g_autoptr(GnnTensor) in = NULL;
   g_autoptr(GnnTensor) out = NULL;
   GnnKernelTensor kin, kout;
   GnnKernelArgs args = { 0 };
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  int dims[GNN_MAX_DIMS];
+  guint n = 0, first;
 
+  /* reduced dimensions apart from each other (a bias's gradient, over N, H and W of
+   * (N, C, H, W)): the last run of them first, which needs no permuted copy, then all of
+   * them again (the run now of size one). Size-one dimensions do not separate runs. */
+  for (guint i = 0; i < p->ndim; i++)
+    if (plan->reduced[i] && p->shape[i] != 1)
+      dims[n++] = (int) i;
+  for (first = n ? n - 1 : 0; first > 0; first--)
+    {
+      gboolean gap = FALSE;
+
+      for (int i = dims[first - 1] + 1; i < dims[first]; i++)
+        gap |= p->shape[i] != 1;
+      if (gap)
+        break;
+    }
+  if (first > 0)
+    {
+      g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+      g_autoptr(GnnTensor) partial = gnn_tensor_sum (self, dims + first, n - first, TRUE, error);
+
+      return partial ? sum_kernel (partial, plan, dtype, error) : NULL;
+    }
+
+  in = gnn_reduce_prepare (self, plan, compute, error);
   if (in == NULL)
     return NULL;
   out = gnn_tensor_new_like (self, compute, plan->out_ndim, plan->out_shape, error);
