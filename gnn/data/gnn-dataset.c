@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "gnn.h"
-#include "backend/cpu/gnn-cpu-private.h"
+#include "core/gnn-philox-private.h"
+#include "ops/gnn-ops-private.h"
 
 /* ---- GnnDataset ---------------------------------------------------------------------- */
 

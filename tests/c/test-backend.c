@@ -12,6 +12,7 @@
 #include "gnn-test-util.h"
 #include "backend/gnn-backend-impl.h"
 #include "core/gnn-dtype-private.h"
+#include "core/gnn-philox-private.h"
 /* gnn_tensor_new_on (): there is no public way to put a tensor on a backend that does not
  * serve its device type (both backends here serve "cpu"), so the mixing test uses the private one */
 #include "core/gnn-tensor-private.h"
@@ -458,6 +459,29 @@ test_mixing_backends (void)
 }
 
 /* ---- random numbers: both backends draw the same ------------------------------------- */
+
+/* The one Philox4x32-10 of core, which every backend and the data loader draw from: the
+ * published known answer for counter 0 under key 0 (Random123's kat_vectors), and words
+ * whose counter and key use both 32-bit halves. */
+static void
+test_philox_known_answer (void)
+{
+  const struct { guint64 counter, key; guint32 words[4]; } cases[] = {
+    { 0, 0, { 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8 } },
+    { (G_GUINT64_CONSTANT (1) << 32) + 5, G_GUINT64_CONSTANT (0xDEADBEEFCAFE),
+      { 0xb2459dec, 0x7868d4d9, 0x8a29c55d, 0xec971c55 } },
+    { G_MAXUINT64, G_MAXUINT64, { 0x4d18d7d2, 0x430ac65a, 0xbd2fa22a, 0x0afae10d } },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      guint32 w[4];
+
+      gnn_philox4x32 (cases[c].counter, cases[c].key, w);
+      for (guint k = 0; k < 4; k++)
+        g_assert_cmphex (w[k], ==, cases[c].words[k]);
+    }
+}
 
 /* Runs a random kernel on @backend into a new contiguous host buffer of @n elements. */
 static gpointer
@@ -1186,6 +1210,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/backend/memory-info", test_memory_info);
   g_test_add_func ("/backend/kernel-counts", test_kernel_counts);
   g_test_add_func ("/backend/mixing-backends", test_mixing_backends);
+  g_test_add_func ("/backend/random/philox-known-answer", test_philox_known_answer);
   g_test_add_func ("/backend/random/kernels-agree", test_random_agree);
   g_test_add_func ("/backend/random/creation", test_random_api);
   g_test_add_func ("/backend/reference/kernels", test_reference_kernels);

@@ -10,6 +10,7 @@
 
 #include "gnn-cpu-private.h"
 #include "core/gnn-dtype-private.h"
+#include "core/gnn-philox-private.h"
 
 /* ---- dtype conversion --------------------------------------------------------------- */
 
@@ -212,27 +213,6 @@ k_arange (const GnnKernelArgs *args, GError **error)
     return gnn_cpu_unsupported (args, error);
   gnn_parallel_for (args->out->shape[0], GNN_CPU_GRAIN, arange_range, (gpointer) args);
   return TRUE;
-}
-
-void
-gnn_philox4x32 (guint64 counter, guint64 key, guint32 out[4])
-{
-  guint32 c0 = (guint32) counter, c1 = (guint32) (counter >> 32), c2 = 0, c3 = 0;
-  guint32 k0 = (guint32) key, k1 = (guint32) (key >> 32);
-
-  for (int r = 0; r < 10; r++)
-    {
-      guint64 p0 = (guint64) 0xD2511F53u * c0;
-      guint64 p1 = (guint64) 0xCD9E8D57u * c2;
-      guint32 n0 = (guint32) (p1 >> 32) ^ c1 ^ k0;
-      guint32 n1 = (guint32) p1;
-      guint32 n2 = (guint32) (p0 >> 32) ^ c3 ^ k1;
-      guint32 n3 = (guint32) p0;
-      c0 = n0; c1 = n1; c2 = n2; c3 = n3;
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-  out[0] = c0; out[1] = c1; out[2] = c2; out[3] = c3;
 }
 
 static void

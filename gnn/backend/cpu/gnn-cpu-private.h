@@ -46,7 +46,4 @@ void gnn_cpu_register_norm        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 
-/* Philox4x32-10: four 32-bit random words for a counter and a key */
-void gnn_philox4x32 (guint64 counter, guint64 key, guint32 out[4]);
-
 G_END_DECLS

@@ -16,6 +16,7 @@
 
 #include "gnn-reference-private.h"
 #include "core/gnn-dtype-private.h"
+#include "core/gnn-philox-private.h"
 
 /* ---- which op takes what ------------------------------------------------------------ */
 
@@ -422,36 +423,6 @@ k_arange (const GnnKernelArgs *args,
 
 /* ---- random numbers ----------------------------------------------------------------- */
 
-/* Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011): the
- * counter (low word, high word, 0, 0) goes through ten rounds; round r uses the key
- * (k0 + r * 0x9E3779B9, k1 + r * 0xBB67AE85). One round maps (c0, c1, c2, c3) to
- * (hi (M1 * c2) ^ c1 ^ k0, lo (M1 * c2), hi (M0 * c0) ^ c3 ^ k1, lo (M0 * c0)). */
-void
-gnn_reference_philox4x32 (guint64 counter,
-                          guint64 key,
-                          guint32 out[4])
-{
-  const guint32 M0 = 0xD2511F53u, M1 = 0xCD9E8D57u;
-  const guint32 W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
-  guint32 c[4] = { (guint32) counter, (guint32) (counter >> 32), 0, 0 };
-
-  for (guint32 r = 0; r < 10; r++)
-    {
-      guint32 k0 = (guint32) key + r * W0;
-      guint32 k1 = (guint32) (key >> 32) + r * W1;
-      guint64 p0 = (guint64) M0 * c[0];
-      guint64 p1 = (guint64) M1 * c[2];
-      guint32 next[4];
-
-      next[0] = (guint32) (p1 >> 32) ^ c[1] ^ k0;
-      next[1] = (guint32) p1;
-      next[2] = (guint32) (p0 >> 32) ^ c[3] ^ k1;
-      next[3] = (guint32) p0;
-      memcpy (c, next, sizeof c);
-    }
-  memcpy (out, c, sizeof c);
-}
-
 /* The largest value of a floating dtype below @v when stored in that dtype. */
 static void
 write_largest_below (const GnnKernelTensor *t,
@@ -520,7 +491,7 @@ k_random (const GnnKernelArgs *args,
       guint32 w[4];
       double u1, u2;
 
-      gnn_reference_philox4x32 (first + (guint64) l, seed, w);
+      gnn_philox4x32 (first + (guint64) l, seed, w);
       u1 = (double) (((guint64) w[0] << 21) ^ (w[1] >> 11)) / 9007199254740992.0;
       u2 = (double) (((guint64) w[2] << 21) ^ (w[3] >> 11)) / 9007199254740992.0;
 

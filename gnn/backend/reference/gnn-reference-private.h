@@ -17,9 +17,4 @@ gboolean gnn_reference_supports (GnnBackendOp op,
 gboolean gnn_reference_run_kernel (const GnnKernelArgs *args,
                                    GError             **error);
 
-/* Philox4x32-10: four 32-bit random words for a 64-bit counter and a 64-bit key. */
-void     gnn_reference_philox4x32 (guint64 counter,
-                                   guint64 key,
-                                   guint32 out[4]);
-
 G_END_DECLS
