@@ -35,7 +35,5 @@ gnn_backend_entry_run (GnnBackendEntry     *entry,
 
 /* built-in CPU backend */
 GType gnn_cpu_backend_get_type (void);
-void  gnn_cpu_set_threads      (int n);
-int   gnn_cpu_get_threads      (void);
 
 G_END_DECLS

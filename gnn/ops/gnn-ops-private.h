@@ -141,14 +141,6 @@ GnnTensor *gnn_conv1d_internal        (const char   *name,
                                        gboolean      same,
                                        GError      **error);
 
-/* The CPU backend's parallel loop: calls func (ctx, begin, end) over [0, n) in chunks of at
- * least @grain, on gnn's threads. Used by the CPU kernels. */
-typedef void (*GnnParallelFunc) (gpointer ctx, gint64 begin, gint64 end);
-void       gnn_parallel_for           (gint64          n,
-                                       gint64          grain,
-                                       GnnParallelFunc func,
-                                       gpointer        ctx);
-
 /* Batch normalisation of a training batch through the backend's fused kernels
  * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */
 gboolean   gnn_batch_norm_fused_available (GnnTensor  *x);

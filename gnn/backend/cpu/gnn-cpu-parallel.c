@@ -168,18 +168,6 @@ gnn_get_num_threads (void)
   return n;
 }
 
-void
-gnn_cpu_set_threads (int n)
-{
-  gnn_set_num_threads (n);
-}
-
-int
-gnn_cpu_get_threads (void)
-{
-  return gnn_get_num_threads ();
-}
-
 static GMutex dispatch_lock;
 
 void

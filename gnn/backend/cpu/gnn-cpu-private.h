@@ -5,9 +5,17 @@
 #pragma once
 
 #include "backend/gnn-backend-private.h"
-#include "ops/gnn-ops-private.h"
+#include "core/gnn-tensor-private.h"  /* gnn_shape_numel */
 
 G_BEGIN_DECLS
+
+/* The CPU backend's parallel loop: calls func (ctx, begin, end) over [0, n) in chunks of at
+ * least @grain, on gnn's threads (gnn-cpu-parallel.c). */
+typedef void (*GnnParallelFunc) (gpointer ctx, gint64 begin, gint64 end);
+void gnn_parallel_for (gint64          n,
+                       gint64          grain,
+                       GnnParallelFunc func,
+                       gpointer        ctx);
 
 typedef gboolean (*GnnCpuKernel) (const GnnKernelArgs *args,
                                   GError             **error);
