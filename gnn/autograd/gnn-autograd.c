@@ -88,13 +88,6 @@ gnn_no_grad_guard_free (GnnNoGradGuard *guard)
 static guint64 next_sequence_nr;
 static gulong next_hook_id = 1;
 
-GnnNode *
-gnn_node_ref (GnnNode *node)
-{
-  g_atomic_ref_count_inc (&node->ref_count);
-  return node;
-}
-
 static void
 release_saved (GnnNode *node)
 {
@@ -103,11 +96,10 @@ release_saved (GnnNode *node)
   node->released = TRUE;
 }
 
-void
-gnn_node_unref (GnnNode *node)
+/* the last reference to @node went (gnn_node_unref) */
+static void
+node_free (GnnNode *node)
 {
-  if (!g_atomic_ref_count_dec (&node->ref_count))
-    return;
   release_saved (node);
   if (node->ctx_free && node->ctx)
     node->ctx_free (node->ctx);
@@ -139,19 +131,14 @@ gnn_node_unref (GnnNode *node)
   g_free (node);
 }
 
-const char *
-gnn_node_get_name (GnnNode *node)
-{
-  return node->name;
-}
-
 static GnnNode *
 node_new (const char *name, GnnBackwardFunc backward, guint n_inputs, guint n_outputs)
 {
   GnnNode *node = g_new0 (GnnNode, 1);
 
-  g_atomic_ref_count_init (&node->ref_count);
-  node->name = name;
+  g_atomic_ref_count_init (&node->header.ref_count);
+  node->header.name = name;
+  node->header.free = node_free;
   node->backward = backward;
   node->n_inputs = n_inputs;
   node->n_outputs = n_outputs;
@@ -272,7 +259,7 @@ gnn_node_save (GnnNode   *node,
   s->tensor = gnn_tensor_new_alias (tensor);
   s->version = p->version->version;
   s->is_output = p->grad_fn == node;
-  s->owner_name = p->grad_fn ? p->grad_fn->name : NULL;
+  s->owner_name = p->grad_fn ? gnn_node_get_name (p->grad_fn) : NULL;
   s->output_nr = p->output_nr;
 }
 
@@ -302,7 +289,7 @@ gnn_node_saved (GnnNode *node,
       g_autofree char *owner = NULL;
       if (s->owner_name)
         owner = g_strdup_printf (", which is output %u of %s,", s->output_nr,
-                                 s->is_output ? node->name : s->owner_name);
+                                 s->is_output ? gnn_node_get_name (node) : s->owner_name);
       static const char *const type_names[] = {
         [GNN_DTYPE_FLOAT32] = "torch.FloatTensor", [GNN_DTYPE_FLOAT64] = "torch.DoubleTensor",
         [GNN_DTYPE_INT64] = "torch.LongTensor", [GNN_DTYPE_BOOL] = "torch.BoolTensor",
@@ -391,7 +378,7 @@ gnn_autograd_check_inplace (GnnTensor *self,
                    "logic to handle view+inplace would override the custom backward associated with the "
                    "custom Function, leading to incorrect gradients. This behavior is forbidden. You can "
                    "fix this by cloning the output of the custom Function.",
-                   p->output_nr, p->grad_fn->name);
+                   p->output_nr, gnn_node_get_name (p->grad_fn));
       return FALSE;
     }
   if (p->requires_grad && p->grad_fn == NULL && p->base == NULL)
@@ -476,7 +463,7 @@ copy_slices_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **er
   fn_gi = g_new0 (GnnTensor *, MAX (fn->n_inputs, 1));
   if (!fn->backward (fn, fn_go, fn_gi, error))
     {
-      g_prefix_error (error, "%s: ", fn->name);
+      g_prefix_error (error, "%s: ", gnn_node_get_name (fn));
       ok = FALSE;
     }
   if (ok)
@@ -763,7 +750,7 @@ check_grad_input (GnnNode *node, guint j, GnnTensor *g, GError **error)
       g_autofree char *want = gnn_shape_to_string (nd, node->in_shape[j]);
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "Function %s returned an invalid gradient at index %u - got %s but expected shape %s",
-                   node->name, j, got, want);
+                   gnn_node_get_name (node), j, got, want);
       return FALSE;
     }
   return TRUE;
@@ -849,8 +836,9 @@ gnn_autograd_run_backward (GnnTensor **roots,
       run_pre_hooks (node, t->buffer, TRUE);
       if (!node->backward (node, t->buffer, grad_inputs, error))
         {
-          if (error && *error && !g_str_has_prefix ((*error)->message, node->name))
-            g_prefix_error (error, "%s: ", node->name);
+          const char *name = gnn_node_get_name (node);
+          if (error && *error && !g_str_has_prefix ((*error)->message, name))
+            g_prefix_error (error, "%s: ", name);
           ok = FALSE;
         }
       if (!retain_graph && node->variable == NULL)

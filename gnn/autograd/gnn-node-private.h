@@ -46,8 +46,7 @@ typedef struct {
 
 struct _GnnNode
 {
-  gatomicrefcount ref_count;
-  const char *name;
+  GnnNodeHeader header;       /* the reference count and name core sees (gnn-tensor-private.h) */
   GnnBackwardFunc backward;
   guint n_inputs;
   GnnEdge *edges;
@@ -65,10 +64,6 @@ struct _GnnNode
   gint64 (*in_shape)[GNN_MAX_DIMS];
   GnnDtype *in_dtype;
 };
-
-GnnNode    *gnn_node_ref          (GnnNode *node);
-void        gnn_node_unref        (GnnNode *node);
-const char *gnn_node_get_name     (GnnNode *node);
 
 /* Records an op when grad mode is on and some input requires grad: makes a node with an
  * edge per input and makes it the grad_fn of every output. Returns the node (borrowed from

@@ -140,7 +140,7 @@ const char *
 gnn_tensor_get_grad_fn_name (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return gnn_tensor_priv (self)->grad_fn ? gnn_tensor_priv (self)->grad_fn->name : NULL;
+  return gnn_tensor_priv (self)->grad_fn ? gnn_node_get_name (gnn_tensor_priv (self)->grad_fn) : NULL;
 }
 
 /**

@@ -11,6 +11,20 @@ G_BEGIN_DECLS
 
 typedef struct _GnnNode GnnNode;
 
+/* What core knows of an autograd node, such as a tensor's grad_fn: a name and a reference
+ * count whose last release calls @free. Every node starts with this header, filled by the
+ * autograd graph that makes nodes (autograd/graph), so that core can hold, name and release
+ * one without calling up into autograd (GstMiniObject's pattern). */
+typedef struct {
+  gatomicrefcount ref_count;
+  const char *name;
+  void (*free) (GnnNode *node);
+} GnnNodeHeader;
+
+GnnNode    *gnn_node_ref      (GnnNode *node);
+void        gnn_node_unref    (GnnNode *node);
+const char *gnn_node_get_name (GnnNode *node);
+
 /* Memory owned by one device of one backend, shared by every view of it. */
 typedef struct {
   gatomicrefcount ref_count;
@@ -110,13 +124,50 @@ GnnTensor  *gnn_tensor_new_wrap_bytes (GBytes       *bytes,
                                        GError      **error);
 /* An alias sharing storage and version with @src, without autograd history. */
 GnnTensor  *gnn_tensor_new_alias   (GnnTensor       *src);
+/* What gnn_tensor_to_string prints before a tensor of @type or of a subclass of it (a static
+ * string; GnnParameter's is "Parameter containing:\n"), set by the class's class_init, so that
+ * core prints a subclass from a layer above without knowing it. */
+void        gnn_tensor_class_set_print_prefix (GType       type,
+                                               const char *prefix);
 
 void        gnn_tensor_to_kernel   (GnnTensor       *t,
                                     GnnKernelTensor *kt);
+/* A kernel view of @t expanded (stride 0) to a shape it broadcasts to. */
+void        gnn_kernel_tensor_broadcast (GnnTensor       *t,
+                                         guint            ndim,
+                                         const gint64    *shape,
+                                         GnnKernelTensor *kt);
+/* Runs a kernel on the backend that owns @on. */
+gboolean    gnn_run_kernel         (GnnTensor       *on,
+                                    GnnKernelArgs   *args,
+                                    GError         **error);
+/* Copies @src (broadcast to @dst's shape, converted to its dtype) into @dst, which may be a
+ * strided view, through the backend's COPY kernel. No autograd, no version bump. */
+gboolean    gnn_tensor_copy_into   (GnnTensor       *dst,
+                                    GnnTensor       *src,
+                                    GError         **error);
+/* Always a new contiguous tensor of @dtype, without history. */
+GnnTensor  *gnn_tensor_clone_contiguous (GnnTensor  *t,
+                                         GnnDtype    dtype,
+                                         GError    **error);
+/* @t itself (a new reference) when it is contiguous and of @dtype, else a contiguous copy
+ * (no history). */
+GnnTensor  *gnn_tensor_contiguous_as (GnnTensor     *t,
+                                      GnnDtype       dtype,
+                                      GError       **error);
+/* @t (a new reference) when of @dtype, else a converted copy (no history). */
+GnnTensor  *gnn_tensor_cast        (GnnTensor       *t,
+                                    GnnDtype         dtype,
+                                    GError         **error);
 gboolean    gnn_tensor_is_contiguous_priv (GnnTensorPrivate *p);
 gint64      gnn_shape_numel        (guint ndim, const gint64 *shape);
 void        gnn_contiguous_strides (guint ndim, const gint64 *shape, gint64 *strides);
 char       *gnn_shape_to_string    (guint ndim, const gint64 *shape);
+/* A dimension index, negative from the end, checked against ndim. */
+gboolean    gnn_normalize_dim      (int           dim,
+                                    guint         ndim,
+                                    guint        *out,
+                                    GError      **error);
 
 static inline void
 gnn_tensor_bump_version (GnnTensor *t)

@@ -9,8 +9,6 @@
 
 #include "gnn-tensor-private.h"
 #include "gnn-dtype-private.h"
-#include "autograd/gnn-node-private.h"
-#include "ops/gnn-ops-private.h"
 
 /**
  * GnnTensor:
@@ -115,6 +113,30 @@ gnn_version_unref (GnnVersion *v)
     g_slice_free (GnnVersion, v);
 }
 
+/* ---- autograd nodes, as core holds them ---------------------------------------------- */
+
+GnnNode *
+gnn_node_ref (GnnNode *node)
+{
+  g_atomic_ref_count_inc (&((GnnNodeHeader *) node)->ref_count);
+  return node;
+}
+
+void
+gnn_node_unref (GnnNode *node)
+{
+  GnnNodeHeader *h = (GnnNodeHeader *) node;
+
+  if (g_atomic_ref_count_dec (&h->ref_count))
+    h->free (node);
+}
+
+const char *
+gnn_node_get_name (GnnNode *node)
+{
+  return ((GnnNodeHeader *) node)->name;
+}
+
 /* ---- GObject ------------------------------------------------------------------------ */
 
 static void
@@ -197,6 +219,22 @@ gnn_shape_to_string (guint ndim, const gint64 *shape)
 }
 
 gboolean
+gnn_normalize_dim (int dim, guint ndim, guint *out, GError **error)
+{
+  int n = (int) MAX (ndim, 1);
+
+  if (dim < -n || dim >= n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -n, n - 1, dim);
+      return FALSE;
+    }
+  *out = (guint) (dim < 0 ? dim + n : dim);
+  return TRUE;
+}
+
+gboolean
 gnn_tensor_is_contiguous_priv (GnnTensorPrivate *p)
 {
   gint64 expected = 1;
@@ -223,6 +261,79 @@ gnn_tensor_to_kernel (GnnTensor *t, GnnKernelTensor *kt)
   kt->ndim = p->ndim;
   memcpy (kt->shape, p->shape, sizeof (gint64) * p->ndim);
   memcpy (kt->strides, p->strides, sizeof (gint64) * p->ndim);
+}
+
+void
+gnn_kernel_tensor_broadcast (GnnTensor *t, guint ndim, const gint64 *shape, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  guint lead = ndim - p->ndim;
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = ndim;
+  for (guint i = 0; i < ndim; i++)
+    {
+      kt->shape[i] = shape[i];
+      if (i < lead)
+        kt->strides[i] = 0;
+      else
+        kt->strides[i] = (p->shape[i - lead] == 1 && shape[i] != 1) ? 0 : p->strides[i - lead];
+    }
+}
+
+gboolean
+gnn_run_kernel (GnnTensor *on, GnnKernelArgs *args, GError **error)
+{
+  GnnStorage *st = gnn_tensor_priv (on)->storage;
+  return gnn_backend_entry_run (st->entry, st->device, args, error);
+}
+
+gboolean
+gnn_tensor_copy_into (GnnTensor *dst, GnnTensor *src, GError **error)
+{
+  GnnTensorPrivate *dp = gnn_tensor_priv (dst);
+  GnnKernelTensor o, i;
+  GnnKernelArgs args = { 0 };
+
+  if (gnn_shape_numel (dp->ndim, dp->shape) == 0)
+    return TRUE;
+  gnn_tensor_to_kernel (dst, &o);
+  gnn_kernel_tensor_broadcast (src, dp->ndim, dp->shape, &i);
+  args.op = GNN_BACKEND_OP_COPY;
+  args.out = &o;
+  args.in[0] = &i;
+  args.n_in = 1;
+  return gnn_run_kernel (dst, &args, error);
+}
+
+GnnTensor *
+gnn_tensor_clone_contiguous (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  GnnTensor *c = gnn_tensor_new_like (t, dtype, p->ndim, p->shape, error);
+
+  if (c && !gnn_tensor_copy_into (c, t, error))
+    g_clear_object (&c);
+  return c;
+}
+
+GnnTensor *
+gnn_tensor_contiguous_as (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  if (p->dtype == dtype && gnn_tensor_is_contiguous_priv (p))
+    return g_object_ref (t);
+  return gnn_tensor_clone_contiguous (t, dtype, error);
+}
+
+GnnTensor *
+gnn_tensor_cast (GnnTensor *t, GnnDtype dtype, GError **error)
+{
+  if (gnn_tensor_priv (t)->dtype == dtype)
+    return g_object_ref (t);
+  return gnn_tensor_clone_contiguous (t, dtype, error);
 }
 
 static gboolean
@@ -387,7 +498,6 @@ static gboolean
 run_fill_kernel (GnnTensor *t, GnnBackendOp op, double s0, double s1, gint64 i0, gint64 i1,
                  gint64 i2, gint64 i3, GError **error)
 {
-  GnnStorage *st = gnn_tensor_priv (t)->storage;
   GnnKernelTensor out;
   GnnKernelArgs args = { 0 };
 
@@ -400,7 +510,7 @@ run_fill_kernel (GnnTensor *t, GnnBackendOp op, double s0, double s1, gint64 i0,
   args.i[1] = i1;
   args.i[2] = i2;
   args.i[3] = i3;
-  return gnn_backend_entry_run (st->entry, st->device, &args, error);
+  return gnn_run_kernel (t, &args, error);
 }
 
 /* ---- creation ----------------------------------------------------------------------- */
@@ -1616,6 +1726,15 @@ add_suffix (GString *s, gsize *last_line_len, const char *suffix, int indent)
     }
 }
 
+static G_DEFINE_QUARK (gnn-tensor-print-prefix, print_prefix)
+
+void
+gnn_tensor_class_set_print_prefix (GType       type,
+                                   const char *prefix)
+{
+  g_type_set_qdata (type, print_prefix_quark (), (gpointer) prefix);
+}
+
 /**
  * gnn_tensor_to_string:
  * @self: a tensor
@@ -1707,8 +1826,15 @@ gnn_tensor_to_string (GnnTensor *self)
   for (guint i = 0; i < suffixes->len; i++)
     add_suffix (s, &last_line_len, suffixes->pdata[i], indent);
   g_string_append_c (s, ')');
-  if (GNN_IS_PARAMETER (self))
-    g_string_prepend (s, "Parameter containing:\n");
+  for (GType type = G_OBJECT_TYPE (self); type != GNN_TYPE_TENSOR; type = g_type_parent (type))
+    {
+      const char *print_prefix = g_type_get_qdata (type, print_prefix_quark ());
+      if (print_prefix)
+        {
+          g_string_prepend (s, print_prefix);
+          break;
+        }
+    }
   return g_string_free (s, FALSE);
 }
 

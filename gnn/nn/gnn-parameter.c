@@ -29,6 +29,7 @@ G_DEFINE_FINAL_TYPE (GnnParameter, gnn_parameter, GNN_TYPE_TENSOR)
 static void
 gnn_parameter_class_init (GnnParameterClass *klass)
 {
+  gnn_tensor_class_set_print_prefix (GNN_TYPE_PARAMETER, "Parameter containing:\n");
 }
 
 static void

@@ -1147,23 +1147,11 @@ gnn_tensor_copy_ (GnnTensor *self, GnnTensor *src, GError **error)
   if (!gnn_autograd_check_inplace (self, error))
     return FALSE;
   node = gnn_autograd_prepare_inplace ("CopyBackwards", copy_backward, ins, 2);
-  if (gnn_tensor_get_numel (self) > 0)
+  if (!gnn_tensor_copy_into (self, src, error))
     {
-      GnnKernelTensor o, i;
-      GnnKernelArgs args = { 0 };
-
-      gnn_tensor_to_kernel (self, &o);
-      gnn_kernel_tensor_broadcast (src, p->ndim, p->shape, &i);
-      args.op = GNN_BACKEND_OP_COPY;
-      args.out = &o;
-      args.in[0] = &i;
-      args.n_in = 1;
-      if (!gnn_run_kernel (self, &args, error))
-        {
-          if (node)
-            gnn_node_unref (node);
-          return FALSE;
-        }
+      if (node)
+        gnn_node_unref (node);
+      return FALSE;
     }
   gnn_autograd_commit_inplace (self, node);
   return TRUE;

@@ -8,22 +8,6 @@
 
 #include "gnn-ops-private.h"
 
-gboolean
-gnn_normalize_dim (int dim, guint ndim, guint *out, GError **error)
-{
-  int n = (int) MAX (ndim, 1);
-
-  if (dim < -n || dim >= n)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
-                   -n, n - 1, dim);
-      return FALSE;
-    }
-  *out = (guint) (dim < 0 ? dim + n : dim);
-  return TRUE;
-}
-
 static char *
 device_name (GnnTensor *t)
 {
@@ -102,25 +86,6 @@ gnn_broadcast_shapes (const char *op, guint na, const gint64 *sa, guint nb, cons
 }
 
 void
-gnn_kernel_tensor_broadcast (GnnTensor *t, guint ndim, const gint64 *shape, GnnKernelTensor *kt)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-  guint lead = ndim - p->ndim;
-
-  kt->data = gnn_tensor_data_ptr (p);
-  kt->dtype = p->dtype;
-  kt->ndim = ndim;
-  for (guint i = 0; i < ndim; i++)
-    {
-      kt->shape[i] = shape[i];
-      if (i < lead)
-        kt->strides[i] = 0;
-      else
-        kt->strides[i] = (p->shape[i - lead] == 1 && shape[i] != 1) ? 0 : p->strides[i - lead];
-    }
-}
-
-void
 gnn_kernel_tensor_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
@@ -134,13 +99,6 @@ gnn_kernel_tensor_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTe
   kt->strides[0] = d1 * d2;
   kt->strides[1] = d2;
   kt->strides[2] = 1;
-}
-
-gboolean
-gnn_run_kernel (GnnTensor *on, GnnKernelArgs *args, GError **error)
-{
-  GnnStorage *st = gnn_tensor_priv (on)->storage;
-  return gnn_backend_entry_run (st->entry, st->device, args, error);
 }
 
 GnnDtype
@@ -172,51 +130,6 @@ gnn_result_dtype (GnnTensor *a, GnnTensor *b)
       gnn_dtype_is_floating (pa->dtype) == gnn_dtype_is_floating (pb->dtype))
     return pa->dtype;
   return gnn_dtype_promote (pa->dtype, pb->dtype);
-}
-
-static gboolean
-copy_into (GnnTensor *dst, GnnTensor *src, GError **error)
-{
-  GnnTensorPrivate *dp = gnn_tensor_priv (dst);
-  GnnKernelTensor o, i;
-  GnnKernelArgs args = { 0 };
-
-  gnn_tensor_to_kernel (dst, &o);
-  gnn_kernel_tensor_broadcast (src, dp->ndim, dp->shape, &i);
-  args.op = GNN_BACKEND_OP_COPY;
-  args.out = &o;
-  args.in[0] = &i;
-  args.n_in = 1;
-  return gnn_run_kernel (dst, &args, error);
-}
-
-GnnTensor *
-gnn_tensor_clone_contiguous (GnnTensor *t, GnnDtype dtype, GError **error)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-  GnnTensor *c = gnn_tensor_new_like (t, dtype, p->ndim, p->shape, error);
-
-  if (c && gnn_shape_numel (p->ndim, p->shape) > 0 && !copy_into (c, t, error))
-    g_clear_object (&c);
-  return c;
-}
-
-GnnTensor *
-gnn_tensor_contiguous_as (GnnTensor *t, GnnDtype dtype, GError **error)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-
-  if (p->dtype == dtype && gnn_tensor_is_contiguous_priv (p))
-    return g_object_ref (t);
-  return gnn_tensor_clone_contiguous (t, dtype, error);
-}
-
-GnnTensor *
-gnn_tensor_cast (GnnTensor *t, GnnDtype dtype, GError **error)
-{
-  if (gnn_tensor_priv (t)->dtype == dtype)
-    return g_object_ref (t);
-  return gnn_tensor_clone_contiguous (t, dtype, error);
 }
 
 GnnTensor *
@@ -449,7 +362,7 @@ gnn_elementwise_into (const char   *name,
     memcpy (args.i, iargs, sizeof (args.i));
   if (!gnn_run_kernel (target, &args, error))
     goto out;
-  ok = target == out ? TRUE : copy_into (out, target, error);
+  ok = target == out ? TRUE : gnn_tensor_copy_into (out, target, error);
 
 out:
   for (guint k = 0; k < n_inputs; k++)

@@ -21,25 +21,6 @@ kernel_1d (GnnTensor *t, gint64 n, GnnKernelTensor *kt)
   kt->ndim = 1;
 }
 
-/* Copies @src (broadcast, converted) into @dst, which may be a strided view. No autograd. */
-static gboolean
-copy_into (GnnTensor *dst, GnnTensor *src, GError **error)
-{
-  GnnTensorPrivate *dp = gnn_tensor_priv (dst);
-  GnnKernelTensor o, i;
-  GnnKernelArgs args = { 0 };
-
-  if (gnn_shape_numel (dp->ndim, dp->shape) == 0)
-    return TRUE;
-  gnn_tensor_to_kernel (dst, &o);
-  gnn_kernel_tensor_broadcast (src, dp->ndim, dp->shape, &i);
-  args.op = GNN_BACKEND_OP_COPY;
-  args.out = &o;
-  args.in[0] = &i;
-  args.n_in = 1;
-  return gnn_run_kernel (dst, &args, error);
-}
-
 /* A new zero-filled contiguous tensor on @like's device */
 static GnnTensor *
 zeros_like_shape (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, GError **error)
@@ -257,7 +238,7 @@ gnn_cat (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
       memcpy (vshape, op->shape, sizeof vshape);
       vshape[d] = p->shape[d];
       view = gnn_tensor_new_view (out, op->ndim, vshape, op->strides, op->offset + offset * op->strides[d]);
-      if (!copy_into (view, tensors[i], error))
+      if (!gnn_tensor_copy_into (view, tensors[i], error))
         {
           cat_ctx_free (ctx);
           g_object_unref (out);
@@ -604,7 +585,7 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
         return FALSE;
       fp = gnn_tensor_priv (full);
       view = gnn_tensor_new_view (full, nd, src_shape, fp->strides, fp->offset);
-      if (!copy_into (view, z, error))
+      if (!gnn_tensor_copy_into (view, z, error))
         return FALSE;
       g_clear_object (&z);
       z = g_steal_pointer (&full);

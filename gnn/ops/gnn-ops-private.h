@@ -9,11 +9,6 @@
 
 G_BEGIN_DECLS
 
-/* A dimension index, negative from the end, checked against ndim. */
-gboolean   gnn_normalize_dim          (int           dim,
-                                       guint         ndim,
-                                       guint        *out,
-                                       GError      **error);
 /* Whether two tensors are on one device; an error names the op and both devices. */
 gboolean   gnn_check_same_device      (const char   *op,
                                        GnnTensor    *a,
@@ -31,41 +26,20 @@ gboolean   gnn_broadcast_shapes       (const char   *op,
                                        guint        *n_out,
                                        gint64       *out,
                                        GError      **error);
-/* A kernel view of @t expanded (stride 0) to a shape it broadcasts to. */
-void       gnn_kernel_tensor_broadcast (GnnTensor       *t,
-                                        guint            ndim,
-                                        const gint64    *shape,
-                                        GnnKernelTensor *kt);
 /* A kernel view of the contiguous tensor @t as [d0, d1, d2]. */
 void       gnn_kernel_tensor_3d       (GnnTensor       *t,
                                        gint64           d0,
                                        gint64           d1,
                                        gint64           d2,
                                        GnnKernelTensor *kt);
-/* Runs a kernel on the backend that owns @on. */
-gboolean   gnn_run_kernel             (GnnTensor     *on,
-                                       GnnKernelArgs *args,
-                                       GError       **error);
 
 /* The dtype kernels compute in for a stored dtype: float16/bfloat16 compute in float32,
  * bool/uint8 in int64. */
 GnnDtype   gnn_compute_dtype          (GnnDtype dtype);
-/* @t itself (a new reference) when it is contiguous and of @dtype, else a contiguous copy. */
 /* @self on the device of @like: @self itself (a new reference) when it is already there, a
  * copy (as gnn_tensor_to_device) otherwise, without allocating to find out. */
 GnnTensor *gnn_tensor_to_device_of    (GnnTensor    *self,
                                        GnnTensor    *like,
-                                       GError      **error);
-GnnTensor *gnn_tensor_contiguous_as   (GnnTensor    *t,
-                                       GnnDtype      dtype,
-                                       GError      **error);
-/* Always a new contiguous tensor of @dtype, without history. */
-GnnTensor *gnn_tensor_clone_contiguous (GnnTensor   *t,
-                                        GnnDtype     dtype,
-                                        GError     **error);
-/* @t (a new reference) when of @dtype, else a converted copy (no history). */
-GnnTensor *gnn_tensor_cast            (GnnTensor    *t,
-                                       GnnDtype      dtype,
                                        GError      **error);
 /* Sums a broadcast gradient back to an input's shape (no history). */
 GnnTensor *gnn_sum_to                 (GnnTensor    *grad,

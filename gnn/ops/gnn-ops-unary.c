@@ -155,7 +155,7 @@ fused_backward (GnnNode *node, GnnBackendOp op, GnnTensor **go, GnnTensor **gi, 
   ins[0] = go[0];
   if (!(ins[1] = gnn_node_saved (node, 0, error)))
     return FALSE;
-  gi[0] = gnn_elementwise (node->name, op, ins, 2, gnn_compute_dtype (d), d, s, iargs, error);
+  gi[0] = gnn_elementwise (gnn_node_get_name (node), op, ins, 2, gnn_compute_dtype (d), d, s, iargs, error);
   return gi[0] != NULL;
 }
 
