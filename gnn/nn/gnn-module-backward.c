@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "gnn-module-private.h"
-#include "autograd/gnn-node-private.h"
+#include "autograd/graph/gnn-graph-private.h"
 #include "ops/gnn-ops-private.h"
 
 struct _GnnBackwardHookState

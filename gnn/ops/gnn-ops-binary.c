@@ -810,7 +810,7 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
     }
   if (ctx && ctx_free)
     ctx_free (ctx);
-  gnn_autograd_commit_inplace (self, node);
+  gnn_commit_inplace (self, node);
   return TRUE;
 }
 
@@ -1153,7 +1153,7 @@ gnn_tensor_copy_ (GnnTensor *self, GnnTensor *src, GError **error)
         gnn_node_unref (node);
       return FALSE;
     }
-  gnn_autograd_commit_inplace (self, node);
+  gnn_commit_inplace (self, node);
   return TRUE;
 }
 
@@ -1184,7 +1184,7 @@ fill_impl (const char *grad_name, GnnTensor *self, double value, GError **error)
     }
   /* the values no longer depend on the old ones: the history gets a zero gradient */
   node = gnn_autograd_prepare_inplace (grad_name, fill_backward, &self, 1);
-  gnn_autograd_commit_inplace (self, node);
+  gnn_commit_inplace (self, node);
   return TRUE;
 }
 

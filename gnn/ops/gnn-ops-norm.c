@@ -15,7 +15,7 @@
 #include "config.h"
 
 #include "gnn-ops-private.h"
-#include "autograd/gnn-node-private.h"
+#include "autograd/graph/gnn-graph-private.h"
 #include "backend/gnn-backend-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)

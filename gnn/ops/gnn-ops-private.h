@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/gnn-tensor-private.h"
-#include "autograd/gnn-node-private.h"
+#include "autograd/graph/gnn-graph-private.h"
 
 G_BEGIN_DECLS
 
@@ -74,7 +74,16 @@ gboolean   gnn_elementwise_into       (const char   *name,
 GnnDtype   gnn_result_dtype           (GnnTensor *a,
                                        GnnTensor *b);
 
-gulong     gnn_autograd_next_hook_id  (void);
+/* Commits an in-place op on @self after its kernel ran (gnn_autograd_commit_inplace with
+ * the CopySlices and AsStridedBackward0 formulas of gnn-ops-autograd.c). */
+void       gnn_commit_inplace         (GnnTensor *self,
+                                       GnnNode   *node);
+/* AccumulateGrad's arithmetic: @variable's grad becomes @grad (transfer full) itself when
+ * nothing else holds it and it is a plain contiguous tensor of the variable's dtype, else a
+ * contiguous copy of it in that dtype; an existing grad gets @grad added. */
+gboolean   gnn_accumulate_grad        (GnnTensor *variable,
+                                       GnnTensor *grad,
+                                       GError   **error);
 
 /* Convolution with @name prefixing errors; @same pads as PyTorch's padding='same' (stride 1,
  * the odd extra at the end), ignoring @padding. 4-d / 3-d input for 2-d, 3-d / 2-d for 1-d. */

@@ -404,7 +404,7 @@ gnn_tensor_sqrt_ (GnnTensor *self, GError **error)
   if (!gnn_autograd_check_inplace (self, error) ||
       !gnn_elementwise_into ("sqrt_", GNN_BACKEND_OP_SQRT, self, &self, 1, NULL, NULL, error))
     return FALSE;
-  gnn_autograd_commit_inplace (self, NULL);
+  gnn_commit_inplace (self, NULL);
   return TRUE;
 }
 

@@ -9,8 +9,8 @@
 #endif
 
 #include <glib-object.h>
-#include "../gnn-version-macros.h"
-#include "../core/gnn-tensor.h"
+#include "../../gnn-version-macros.h"
+#include "../../core/gnn-tensor.h"
 
 G_BEGIN_DECLS
 

@@ -1,4 +1,4 @@
-/* gnn-autograd.h: grad mode
+/* gnn-grad-mode.h: grad mode (the autograd graph records only when it is on)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,7 +9,7 @@
 #endif
 
 #include <glib-object.h>
-#include "../gnn-version-macros.h"
+#include "../../gnn-version-macros.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "gnn-node-private.h"
+#include "gnn-engine-private.h"
 #include "gnn-function.h"
 #include "ops/gnn-ops-private.h"
 

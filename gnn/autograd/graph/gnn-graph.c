@@ -1,13 +1,18 @@
-/* gnn-autograd.c: grad mode, graph nodes and the backward engine
+/* gnn-graph.c: the autograd graph: grad mode, nodes and their edges, saved tensors checked
+ * against version counters, hooks on nodes, and the recording of in-place ops
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The layer below ops/: ops record nodes here, and nothing here calls an op. The formulas of
+ * the nodes this file makes itself (CopySlices, AsStridedBackward0) live in ops/ with the
+ * others and come in as arguments; AccumulateGrad nodes have no backward function: the engine
+ * (autograd/engine) accumulates into their variable.
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "gnn-node-private.h"
-#include "ops/gnn-ops-private.h"
+#include "gnn-graph-private.h"
 
 /* ---- grad mode ---------------------------------------------------------------------- */
 
@@ -88,8 +93,8 @@ gnn_no_grad_guard_free (GnnNoGradGuard *guard)
 static guint64 next_sequence_nr;
 static gulong next_hook_id = 1;
 
-static void
-release_saved (GnnNode *node)
+void
+gnn_node_release_saved (GnnNode *node)
 {
   for (guint i = 0; i < node->n_saved; i++)
     g_clear_object (&node->saved[i].tensor);
@@ -100,7 +105,7 @@ release_saved (GnnNode *node)
 static void
 node_free (GnnNode *node)
 {
-  release_saved (node);
+  gnn_node_release_saved (node);
   if (node->ctx_free && node->ctx)
     node->ctx_free (node->ctx);
   g_free (node->saved);
@@ -147,9 +152,6 @@ node_new (const char *name, GnnBackwardFunc backward, guint n_inputs, guint n_ou
   return node;
 }
 
-static gboolean accumulate_grad_backward (GnnNode *node, GnnTensor **grad_outputs,
-                                          GnnTensor **grad_inputs, GError **error);
-
 static GnnNode *
 get_accumulator (GnnTensor *leaf)
 {
@@ -158,16 +160,16 @@ get_accumulator (GnnTensor *leaf)
 
   if (p->grad_accumulator)
     return gnn_node_ref (p->grad_accumulator);
-  acc = node_new ("AccumulateGrad", accumulate_grad_backward, 0, 1);
+  acc = node_new ("AccumulateGrad", NULL, 0, 1);
   acc->sequence_nr = G_MAXUINT64;
   acc->variable = g_object_ref (leaf);
   p->grad_accumulator = acc;
   return acc;
 }
 
-/* The edge along which a gradient for @t flows, with a new reference, or NULL. */
-static GnnNode *
-gradient_edge (GnnTensor *t, guint *input_nr)
+GnnNode *
+gnn_autograd_gradient_edge (GnnTensor *t,
+                            guint     *input_nr)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
 
@@ -215,7 +217,7 @@ make_node (const char *name, GnnBackwardFunc backward, GnnTensor **inputs, guint
       node->in_ndim[i] = (guint8) p->ndim;
       memcpy (node->in_shape[i], p->shape, sizeof (gint64) * p->ndim);
       node->in_dtype[i] = p->dtype;
-      node->edges[i].node = gradient_edge (inputs[i], &node->edges[i].input_nr);
+      node->edges[i].node = gnn_autograd_gradient_edge (inputs[i], &node->edges[i].input_nr);
     }
   return node;
 }
@@ -333,12 +335,12 @@ gnn_node_add_pre_hook (GnnNode        *node,
   return h.id;
 }
 
-void
+gboolean
 gnn_node_remove_hook (GnnNode *node,
                       gulong   id)
 {
   if (node->pre_hooks == NULL)
-    return;
+    return FALSE;
   for (guint i = 0; i < node->pre_hooks->len; i++)
     {
       GnnNodeHook *h = &g_array_index (node->pre_hooks, GnnNodeHook, i);
@@ -349,9 +351,10 @@ gnn_node_remove_hook (GnnNode *node,
           g_array_remove_index (node->pre_hooks, i);
           if (destroy)
             destroy (data);
-          return;
+          return TRUE;
         }
     }
+  return FALSE;
 }
 
 gulong
@@ -421,96 +424,30 @@ gnn_autograd_prepare_inplace (const char      *name,
 
 /* ---- in place on views: PyTorch's CopySlices ---------------------------------------- */
 
-typedef struct {
-  GnnNode *fn;              /* the in-place op's own node, input 0 being the view */
-  guint ndim;
-  gint64 shape[GNN_MAX_DIMS];
-  gint64 strides[GNN_MAX_DIMS];
-  gint64 offset;            /* of the view inside a contiguous tensor of the base's shape */
-} ViewGeometry;
-
 static void
 view_geometry_free (gpointer data)
 {
-  ViewGeometry *g = data;
+  GnnViewGeometry *g = data;
   if (g->fn)
     gnn_node_unref (g->fn);
   g_free (g);
 }
 
-/* base grad: the incoming gradient, with the view's region replaced by the gradient the
- * in-place op gives its view input; the op's other inputs get theirs */
-static gboolean
-copy_slices_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
-{
-  ViewGeometry *g = node->ctx;
-  GnnNode *fn = g->fn;
-  g_autoptr(GnnTensor) result = NULL, region = NULL, slice = NULL;
-  g_autofree GnnTensor **fn_gi = NULL;
-  GnnTensor *fn_go[1];
-  gboolean ok = TRUE;
-
-  if (go[0] == NULL)
-    return TRUE;
-  result = gnn_tensor_clone_contiguous (go[0], gnn_tensor_priv (go[0])->dtype, error);
-  if (result == NULL)
-    return FALSE;
-  region = gnn_tensor_new_view (result, g->ndim, g->shape, g->strides, g->offset);
-  slice = gnn_tensor_clone_contiguous (region, gnn_tensor_priv (region)->dtype, error);
-  if (slice == NULL)
-    return FALSE;
-  fn_go[0] = slice;
-  fn_gi = g_new0 (GnnTensor *, MAX (fn->n_inputs, 1));
-  if (!fn->backward (fn, fn_go, fn_gi, error))
-    {
-      g_prefix_error (error, "%s: ", gnn_node_get_name (fn));
-      ok = FALSE;
-    }
-  if (ok)
-    ok = fn_gi[0] ? gnn_tensor_copy_ (region, fn_gi[0], error) : gnn_tensor_zero_ (region, error);
-  if (ok && node->edges[0].node)
-    gi[0] = g_steal_pointer (&result);
-  for (guint j = 1; j < fn->n_inputs; j++)
-    {
-      if (ok && node->edges[j].node)
-        gi[j] = g_steal_pointer (&fn_gi[j]);
-      g_clear_object (&fn_gi[j]);
-    }
-  g_clear_object (&fn_gi[0]);
-  return ok;
-}
-
-/* the view's new history: a strided view of its base's */
-static gboolean
-as_strided_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
-{
-  ViewGeometry *g = node->ctx;
-  g_autoptr(GnnTensor) z = NULL, region = NULL;
-
-  if (go[0] == NULL || node->edges[0].node == NULL)
-    return TRUE;
-  z = gnn_tensor_new_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
-  if (z == NULL || !gnn_tensor_zero_ (z, error))
-    return FALSE;
-  region = gnn_tensor_new_view (z, g->ndim, g->shape, g->strides, g->offset);
-  if (!gnn_tensor_copy_ (region, go[0], error))
-    return FALSE;
-  gi[0] = g_steal_pointer (&z);
-  return TRUE;
-}
-
 /* @self is a view of a contiguous base and @node its in-place op's node: the base's history
  * becomes CopySlices (op's node), the view's a strided view of the base's */
 static void
-rebase_history (GnnTensor *self, GnnNode *node)
+rebase_history (GnnTensor       *self,
+                GnnNode         *node,
+                GnnBackwardFunc  copy_slices_backward,
+                GnnBackwardFunc  as_strided_backward)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   GnnTensor *base = p->base;
   GnnTensorPrivate *bp = gnn_tensor_priv (base);
   GnnTensor *inputs[3] = { base, NULL, NULL };
   GnnNode *cs;
-  ViewGeometry *g = g_new0 (ViewGeometry, 1);
-  ViewGeometry *g2;
+  GnnViewGeometry *g = g_new0 (GnnViewGeometry, 1);
+  GnnViewGeometry *g2;
 
   g->ndim = p->ndim;
   memcpy (g->shape, p->shape, sizeof (gint64) * p->ndim);
@@ -554,8 +491,10 @@ rebase_history (GnnTensor *self, GnnNode *node)
 }
 
 void
-gnn_autograd_commit_inplace (GnnTensor *self,
-                             GnnNode   *node)
+gnn_autograd_commit_inplace (GnnTensor       *self,
+                             GnnNode         *node,
+                             GnnBackwardFunc  copy_slices_backward,
+                             GnnBackwardFunc  as_strided_backward)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
 
@@ -564,308 +503,11 @@ gnn_autograd_commit_inplace (GnnTensor *self,
     return;
   if (p->base && gnn_tensor_is_contiguous_priv (gnn_tensor_priv (p->base)))
     {
-      rebase_history (self, node);
+      rebase_history (self, node, copy_slices_backward, as_strided_backward);
       return;
     }
   g_clear_pointer (&p->grad_fn, gnn_node_unref);
   p->grad_fn = node;
   p->output_nr = 0;
   p->requires_grad = TRUE;
-}
-
-/* ---- AccumulateGrad ----------------------------------------------------------------- */
-
-static gboolean
-accumulate_grad_backward (GnnNode    *node,
-                          GnnTensor **grad_outputs,
-                          GnnTensor **grad_inputs,
-                          GError    **error)
-{
-  GnnTensor *var = node->variable;
-  GnnTensorPrivate *vp = gnn_tensor_priv (var);
-  g_autoptr(GnnTensor) grad = grad_outputs[0] ? g_object_ref (grad_outputs[0]) : NULL;
-
-  if (grad == NULL)
-    return TRUE;
-
-  /* tensor hooks of the leaf run before accumulation */
-  if (vp->hooks)
-    for (guint i = 0; i < vp->hooks->len; i++)
-      {
-        GnnTensorHook *h = &g_array_index (vp->hooks, GnnTensorHook, i);
-        GnnTensor *r = h->func (grad, h->data);
-        if (r)
-          {
-            g_object_unref (grad);
-            grad = r;
-          }
-      }
-
-  if (vp->grad == NULL)
-    {
-      GnnTensorPrivate *gp = gnn_tensor_priv (grad);
-      if (G_OBJECT (grad)->ref_count == 1 && gp->base == NULL && gp->dtype == vp->dtype &&
-          gnn_tensor_is_contiguous_priv (gp) && gp->grad_fn == NULL &&
-          G_OBJECT_TYPE (grad) == GNN_TYPE_TENSOR)
-        vp->grad = g_steal_pointer (&grad);
-      else
-        {
-          vp->grad = gnn_tensor_clone_contiguous (grad, vp->dtype, error);
-          if (vp->grad == NULL)
-            return FALSE;
-        }
-      return TRUE;
-    }
-  return gnn_tensor_add_ (vp->grad, grad, 1.0, error);
-}
-
-/* ---- the engine --------------------------------------------------------------------- */
-
-typedef struct {
-  GnnNode *node;       /* borrowed: the graph keeps it alive while the task exists */
-  guint dependencies;
-  guint n_buffer;
-  GnnTensor **buffer;  /* one per node output */
-} NodeTask;
-
-static void
-node_task_free (gpointer data)
-{
-  NodeTask *t = data;
-  for (guint i = 0; i < t->n_buffer; i++)
-    g_clear_object (&t->buffer[i]);
-  g_free (t->buffer);
-  g_free (t);
-}
-
-static NodeTask *
-task_for (GHashTable *tasks, GnnNode *node)
-{
-  NodeTask *t = g_hash_table_lookup (tasks, node);
-  if (t == NULL)
-    {
-      t = g_new0 (NodeTask, 1);
-      t->node = node;
-      t->n_buffer = node->n_outputs;
-      t->buffer = g_new0 (GnnTensor *, MAX (node->n_outputs, 1));
-      g_hash_table_insert (tasks, node, t);
-    }
-  return t;
-}
-
-static gboolean
-buffer_add (NodeTask *t, guint index, GnnTensor *grad, GError **error)
-{
-  if (t->buffer[index] == NULL)
-    {
-      t->buffer[index] = g_object_ref (grad);
-      return TRUE;
-    }
-  else
-    {
-      GnnTensor *sum = gnn_tensor_add (t->buffer[index], grad, 1.0, error);
-      if (sum == NULL)
-        return FALSE;
-      g_object_unref (t->buffer[index]);
-      t->buffer[index] = sum;
-      return TRUE;
-    }
-}
-
-/* a max-heap of tasks by sequence number: later nodes first, as PyTorch's engine */
-static void
-heap_push (GPtrArray *heap, NodeTask *t)
-{
-  guint i = heap->len;
-  g_ptr_array_add (heap, t);
-  while (i > 0)
-    {
-      guint parent = (i - 1) / 2;
-      NodeTask *a = heap->pdata[parent], *b = heap->pdata[i];
-      if (a->node->sequence_nr >= b->node->sequence_nr)
-        break;
-      heap->pdata[parent] = b;
-      heap->pdata[i] = a;
-      i = parent;
-    }
-}
-
-static NodeTask *
-heap_pop (GPtrArray *heap)
-{
-  NodeTask *top = heap->pdata[0];
-  NodeTask *last = g_ptr_array_steal_index (heap, heap->len - 1);
-  guint i = 0;
-
-  if (heap->len == 0)
-    return top;
-  heap->pdata[0] = last;
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      if (l < heap->len && ((NodeTask *) heap->pdata[l])->node->sequence_nr > ((NodeTask *) heap->pdata[m])->node->sequence_nr)
-        m = l;
-      if (r < heap->len && ((NodeTask *) heap->pdata[r])->node->sequence_nr > ((NodeTask *) heap->pdata[m])->node->sequence_nr)
-        m = r;
-      if (m == i)
-        break;
-      gpointer tmp = heap->pdata[i];
-      heap->pdata[i] = heap->pdata[m];
-      heap->pdata[m] = tmp;
-      i = m;
-    }
-  return top;
-}
-
-static gboolean
-run_pre_hooks (GnnNode *node, GnnTensor **buffer, gboolean last)
-{
-  if (node->pre_hooks == NULL)
-    return TRUE;
-  for (guint i = 0; i < node->pre_hooks->len; i++)
-    {
-      GnnNodeHook h = g_array_index (node->pre_hooks, GnnNodeHook, i);
-      GnnTensor *r;
-      if (h.last != last || h.index >= node->n_outputs || buffer[h.index] == NULL)
-        continue;
-      r = h.func (node, h.index, buffer[h.index], h.data);
-      if (r)
-        {
-          g_object_unref (buffer[h.index]);
-          buffer[h.index] = r;
-        }
-    }
-  return TRUE;
-}
-
-static gboolean
-check_grad_input (GnnNode *node, guint j, GnnTensor *g, GError **error)
-{
-  GnnTensorPrivate *gp = gnn_tensor_priv (g);
-  guint nd = node->in_ndim[j];
-
-  if (gp->ndim != nd || memcmp (gp->shape, node->in_shape[j], sizeof (gint64) * nd) != 0)
-    {
-      g_autofree char *got = gnn_shape_to_string (gp->ndim, gp->shape);
-      g_autofree char *want = gnn_shape_to_string (nd, node->in_shape[j]);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Function %s returned an invalid gradient at index %u - got %s but expected shape %s",
-                   gnn_node_get_name (node), j, got, want);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-gnn_autograd_run_backward (GnnTensor **roots,
-                           GnnTensor **grads,
-                           guint       n_roots,
-                           gboolean    retain_graph,
-                           GError    **error)
-{
-  /* root_nodes may hold the only reference to a root's node (a leaf's AccumulateGrad):
-   * declared first, it is released last, after the tasks that point at those nodes */
-  g_autoptr(GPtrArray) root_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_node_unref);
-  g_autoptr(GHashTable) tasks = g_hash_table_new_full (NULL, NULL, NULL, node_task_free);
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
-  g_autoptr(GPtrArray) heap = g_ptr_array_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  gboolean prev_mode;
-  gboolean ok = TRUE;
-
-  /* the roots' edges */
-  for (guint r = 0; r < n_roots; r++)
-    {
-      guint input_nr = 0;
-      GnnNode *node = gradient_edge (roots[r], &input_nr);
-      NodeTask *t;
-
-      if (node == NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                       "element %u of tensors does not require grad and does not have a grad_fn", r);
-          return FALSE;
-        }
-      g_ptr_array_add (root_nodes, node);
-      t = task_for (tasks, node);
-      if (!buffer_add (t, input_nr, grads[r], error))
-        return FALSE;
-      if (!g_hash_table_contains (seen, node))
-        {
-          g_hash_table_add (seen, node);
-          g_ptr_array_add (stack, node);
-        }
-    }
-
-  /* count dependencies */
-  while (stack->len > 0)
-    {
-      GnnNode *node = g_ptr_array_steal_index (stack, stack->len - 1);
-      for (guint i = 0; i < node->n_inputs; i++)
-        {
-          GnnNode *next = node->edges[i].node;
-          if (next == NULL)
-            continue;
-          task_for (tasks, next)->dependencies++;
-          if (!g_hash_table_contains (seen, next))
-            {
-              g_hash_table_add (seen, next);
-              g_ptr_array_add (stack, next);
-            }
-        }
-    }
-
-  for (guint r = 0; r < root_nodes->len; r++)
-    {
-      NodeTask *t = g_hash_table_lookup (tasks, root_nodes->pdata[r]);
-      if (t->dependencies == 0)
-        {
-          t->dependencies = G_MAXUINT;  /* pushed */
-          heap_push (heap, t);
-        }
-    }
-
-  prev_mode = gnn_set_grad_enabled (FALSE);
-  while (heap->len > 0 && ok)
-    {
-      NodeTask *t = heap_pop (heap);
-      GnnNode *node = t->node;
-      g_autofree GnnTensor **grad_inputs = g_new0 (GnnTensor *, MAX (node->n_inputs, 1));
-
-      run_pre_hooks (node, t->buffer, FALSE);
-      run_pre_hooks (node, t->buffer, TRUE);
-      if (!node->backward (node, t->buffer, grad_inputs, error))
-        {
-          const char *name = gnn_node_get_name (node);
-          if (error && *error && !g_str_has_prefix ((*error)->message, name))
-            g_prefix_error (error, "%s: ", name);
-          ok = FALSE;
-        }
-      if (!retain_graph && node->variable == NULL)
-        release_saved (node);
-      for (guint j = 0; j < node->n_inputs && ok; j++)
-        {
-          GnnEdge *e = &node->edges[j];
-          NodeTask *next;
-
-          if (e->node == NULL)
-            continue;
-          next = g_hash_table_lookup (tasks, e->node);
-          if (grad_inputs[j])
-            {
-              if (!check_grad_input (node, j, grad_inputs[j], error) ||
-                  !buffer_add (next, e->input_nr, grad_inputs[j], error))
-                ok = FALSE;
-            }
-          if (ok && --next->dependencies == 0)
-            heap_push (heap, next);
-        }
-      for (guint j = 0; j < node->n_inputs; j++)
-        g_clear_object (&grad_inputs[j]);
-      /* free the gradients this node consumed as soon as possible */
-      for (guint i = 0; i < node->n_outputs; i++)
-        g_clear_object (&t->buffer[i]);
-    }
-  gnn_set_grad_enabled (prev_mode);
-  return ok;
 }

@@ -1,10 +1,14 @@
-/* gnn-node-private.h: autograd graph nodes
+/* gnn-graph-private.h: the autograd graph: nodes, edges, saved tensors, hooks, recording
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Below ops/ (which record through it) and above core; the engine that runs backward over
+ * these nodes is autograd/engine, above ops/.
  */
 #pragma once
 
 #include "core/gnn-tensor-private.h"
+#include "autograd/graph/gnn-grad-mode.h"
 
 G_BEGIN_DECLS
 
@@ -47,7 +51,7 @@ typedef struct {
 struct _GnnNode
 {
   GnnNodeHeader header;       /* the reference count and name core sees (gnn-tensor-private.h) */
-  GnnBackwardFunc backward;
+  GnnBackwardFunc backward;   /* NULL for AccumulateGrad: the engine accumulates into variable */
   guint n_inputs;
   GnnEdge *edges;
   guint n_outputs;
@@ -78,12 +82,19 @@ GnnNode    *gnn_autograd_record   (const char       *name,
 gboolean    gnn_autograd_needed   (GnnTensor **inputs,
                                    guint       n_inputs);
 
+/* The edge along which a gradient for @t flows (its grad_fn, or for a leaf that requires
+ * grad its AccumulateGrad node), with a new reference, or NULL. */
+GnnNode    *gnn_autograd_gradient_edge (GnnTensor *t,
+                                        guint     *input_nr);
+
 void        gnn_node_save         (GnnNode   *node,
                                    GnnTensor *tensor);
 /* The saved tensor i, checked against in-place changes since it was saved. */
 GnnTensor  *gnn_node_saved        (GnnNode   *node,
                                    guint      i,
                                    GError   **error);
+/* Frees the saved tensors (after a backward without retain_graph): reading one fails then. */
+void        gnn_node_release_saved (GnnNode *node);
 void        gnn_node_set_ctx      (GnnNode       *node,
                                    gpointer       ctx,
                                    GDestroyNotify ctx_free);
@@ -93,25 +104,36 @@ gulong      gnn_node_add_pre_hook (GnnNode        *node,
                                    GnnNodeHookFunc func,
                                    gpointer        data,
                                    GDestroyNotify  destroy);
-void        gnn_node_remove_hook  (GnnNode *node,
+/* Whether a hook with @id was on @node (and is removed). */
+gboolean    gnn_node_remove_hook  (GnnNode *node,
                                    gulong   id);
+/* A new hook id, unique among node and tensor hooks. */
+gulong      gnn_autograd_next_hook_id (void);
 
 /* In-place ops: check that the op is allowed on @self; when it records, prepare a node
  * (transfer full, inputs[0] must be @self) and save what backward needs before the kernel
- * runs; after the kernel, commit: bump the version and attach the node (stealing it). */
+ * runs; after the kernel, commit: bump the version and attach the node (stealing it). On a
+ * view of a contiguous base, commit gives the base the history CopySlices (@node) and the
+ * view AsStridedBackward0 of the base's, with the backward formulas given (ops/ has them:
+ * ops call gnn_commit_inplace, which passes them). */
 gboolean    gnn_autograd_check_inplace   (GnnTensor *self,
                                           GError   **error);
 GnnNode    *gnn_autograd_prepare_inplace (const char      *name,
                                           GnnBackwardFunc  backward,
                                           GnnTensor      **inputs,
                                           guint            n_inputs);
-void        gnn_autograd_commit_inplace  (GnnTensor *self,
-                                          GnnNode   *node);
+void        gnn_autograd_commit_inplace  (GnnTensor       *self,
+                                          GnnNode         *node,
+                                          GnnBackwardFunc  copy_slices_backward,
+                                          GnnBackwardFunc  as_strided_backward);
 
-gboolean    gnn_autograd_run_backward    (GnnTensor **roots,
-                                          GnnTensor **grads,
-                                          guint       n_roots,
-                                          gboolean    retain_graph,
-                                          GError    **error);
+/* The ctx of CopySlices and AsStridedBackward0 nodes: where the view sits in its base. */
+typedef struct {
+  GnnNode *fn;              /* CopySlices: the in-place op's own node, input 0 being the view */
+  guint ndim;
+  gint64 shape[GNN_MAX_DIMS];
+  gint64 strides[GNN_MAX_DIMS];
+  gint64 offset;            /* of the view inside a contiguous tensor of the base's shape */
+} GnnViewGeometry;
 
 G_END_DECLS

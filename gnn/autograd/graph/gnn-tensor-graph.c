@@ -1,0 +1,224 @@
+/* gnn-tensor-graph.c: GnnTensor's place in the autograd graph: requires_grad, grad_fn, leaves,
+ * detach, gradient hooks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What computes and stores gradients (backward, grad, retain_grad) is the engine's
+ * (autograd/engine/gnn-engine.c).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gnn-graph-private.h"
+
+/**
+ * gnn_tensor_get_requires_grad:
+ * @self: a tensor
+ *
+ * Checks whether gradients are computed for the tensor (`Tensor.requires_grad`).
+ *
+ * Returns: whether gradients are computed for the tensor (`Tensor.requires_grad`)
+ */
+gboolean
+gnn_tensor_get_requires_grad (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->requires_grad;
+}
+
+/**
+ * gnn_tensor_set_requires_grad:
+ * @self: a tensor
+ * @requires_grad: whether to compute gradients for it
+ * @error: return location for a #GError
+ *
+ * Sets whether autograd records operations on the tensor (`Tensor.requires_grad_`). Only
+ * leaves can change it, and only floating-point tensors can require gradients.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_tensor_set_requires_grad (GnnTensor *self,
+                              gboolean   requires_grad,
+                              GError   **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  p = gnn_tensor_priv (self);
+  if (p->grad_fn != NULL && !requires_grad)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "you can only change requires_grad flags of leaf variables. If you want to "
+                           "use a computed variable in a subgraph that doesn't require differentiation "
+                           "use var_no_grad = var.detach().");
+      return FALSE;
+    }
+  if (requires_grad && !gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "only Tensors of floating point dtype can require gradients, got %s",
+                   gnn_dtype_get_name (p->dtype));
+      return FALSE;
+    }
+  p->requires_grad = requires_grad || p->grad_fn != NULL;
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_get_grad_fn_name:
+ * @self: a tensor
+ *
+ * Returns the name of the node that made the tensor, as PyTorch names it (`type
+ * (t.grad_fn).__name__`, such as "AddBackward0"), or %NULL for a leaf.
+ *
+ * Returns: (nullable): the name of the node that made the tensor, as PyTorch names it
+ *   (`type (t.grad_fn).__name__`, such as "AddBackward0"), or %NULL for a leaf
+ */
+const char *
+gnn_tensor_get_grad_fn_name (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_priv (self)->grad_fn ? gnn_node_get_name (gnn_tensor_priv (self)->grad_fn) : NULL;
+}
+
+/**
+ * gnn_tensor_is_leaf:
+ * @self: a tensor
+ *
+ * Checks whether the tensor was made by the user rather than by a recorded op
+ * (`Tensor.is_leaf`).
+ *
+ * Returns: whether the tensor was made by the user rather than by a recorded op
+ *   (`Tensor.is_leaf`)
+ */
+gboolean
+gnn_tensor_is_leaf (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->grad_fn == NULL;
+}
+
+/**
+ * gnn_tensor_detach:
+ * @self: a tensor
+ *
+ * A tensor sharing @self's storage and version counter, without autograd history
+ * (`Tensor.detach`).
+ *
+ * Returns: (transfer full): the detached tensor
+ */
+GnnTensor *
+gnn_tensor_detach (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_new_alias (self);
+}
+
+typedef struct {
+  GnnTensorHookFunc func;
+  gpointer data;
+  GDestroyNotify destroy;
+} TensorHookData;
+
+static void
+tensor_hook_data_free (gpointer data)
+{
+  TensorHookData *h = data;
+  if (h->destroy)
+    h->destroy (h->data);
+  g_free (h);
+}
+
+static GnnTensor *
+tensor_hook_trampoline (GnnNode *node, guint index, GnnTensor *grad, gpointer data)
+{
+  TensorHookData *h = data;
+  return h->func (grad, h->data);
+}
+
+/**
+ * gnn_tensor_register_hook:
+ * @self: a tensor that requires grad
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed
+ * @error: return location for a #GError
+ *
+ * Registers a gradient hook (`Tensor.register_hook`): each time a gradient for the tensor is
+ * computed, @func sees it and may return a replacement. Hooks run in registration order, on
+ * the thread that called backward; on a leaf they run before the gradient is accumulated.
+ *
+ * Returns: a handle for [method@Gnn.Tensor.remove_hook], or 0 with @error set
+ */
+gulong
+gnn_tensor_register_hook (GnnTensor        *self,
+                          GnnTensorHookFunc func,
+                          gpointer          user_data,
+                          GDestroyNotify    destroy,
+                          GError          **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  p = gnn_tensor_priv (self);
+  if (!p->requires_grad)
+    {
+      if (destroy)
+        destroy (user_data);
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "cannot register a hook on a tensor that doesn't require gradient");
+      return 0;
+    }
+  if (p->grad_fn)
+    {
+      TensorHookData *h = g_new (TensorHookData, 1);
+      h->func = func;
+      h->data = user_data;
+      h->destroy = destroy;
+      return gnn_node_add_pre_hook (p->grad_fn, p->output_nr, FALSE, tensor_hook_trampoline, h,
+                                    tensor_hook_data_free);
+    }
+  else
+    {
+      GnnTensorHook h = { func, user_data, destroy, gnn_autograd_next_hook_id () };
+      if (p->hooks == NULL)
+        p->hooks = g_array_new (FALSE, FALSE, sizeof (GnnTensorHook));
+      g_array_append_val (p->hooks, h);
+      return h.id;
+    }
+}
+
+/**
+ * gnn_tensor_remove_hook:
+ * @self: the tensor the hook was registered on
+ * @hook_id: the handle from [method@Gnn.Tensor.register_hook]
+ *
+ * Removes a gradient hook (`RemovableHandle.remove ()`).
+ *
+ * Returns: whether a hook was removed
+ */
+gboolean
+gnn_tensor_remove_hook (GnnTensor *self,
+                        gulong     hook_id)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  p = gnn_tensor_priv (self);
+  if (p->hooks)
+    for (guint i = 0; i < p->hooks->len; i++)
+      {
+        GnnTensorHook h = g_array_index (p->hooks, GnnTensorHook, i);
+        if (h.id == hook_id)
+          {
+            g_array_remove_index (p->hooks, i);
+            if (h.destroy)
+              h.destroy (h.data);
+            return TRUE;
+          }
+      }
+  return p->grad_fn != NULL && gnn_node_remove_hook (p->grad_fn, hook_id);
+}
