@@ -2,12 +2,12 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Include this header (after <gnn/gnn.h>) to write a backend, built in or as a loadable
+ * Include this header after <gnn/gnn.h> to write a backend, built in or as a loadable
  * module. It is not part of the introspected API.
  */
 #pragma once
 
-#include <gnn/gnn.h>
+#include "gnn-backend.h"
 
 G_BEGIN_DECLS
 

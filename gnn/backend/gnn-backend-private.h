@@ -4,7 +4,8 @@
  */
 #pragma once
 
-#include "gnn.h"
+#include "core/gnn-device.h"
+#include "core/gnn-error.h"
 #include "gnn-backend-impl.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
-#include "gnn.h"
+#include "gnn-device.h"
+#include "gnn-error.h"
 
 #include <stdlib.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "config.h"
-#include "gnn.h"
+#include "gnn-error.h"
 
 /**
  * gnn_error_quark:

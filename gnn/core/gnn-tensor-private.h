@@ -4,7 +4,10 @@
  */
 #pragma once
 
-#include "gnn.h"
+#include "core/gnn-error.h"
+#include "core/gnn-tensor.h"
+#include "core/gnn-threads.h"
+#include "gnn-enum-types.h"
 #include "backend/gnn-backend-private.h"
 
 G_BEGIN_DECLS

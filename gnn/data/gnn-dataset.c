@@ -6,9 +6,10 @@
 
 #include <string.h>
 
-#include "gnn.h"
 #include "core/gnn-philox-private.h"
 #include "ops/gnn-ops-private.h"
+#include "data/gnn-idx.h"
+#include "data/gnn-dataset.h"
 
 /* ---- GnnDataset ---------------------------------------------------------------------- */
 

@@ -10,7 +10,8 @@
 
 #include <string.h>
 
-#include "gnn.h"
+#include "core/gnn-tensor-private.h"
+#include "data/gnn-idx.h"
 
 /* the largest tensor built, 16 GiB: a header asking for more is refused, not allocated */
 #define IDX_MAX_TENSOR_BYTES (G_GUINT64_CONSTANT (1) << 34)

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
-#include "gnn.h"
 #include "gnn-module-json-private.h"
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"

@@ -5,7 +5,11 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
-#include "gnn-module-json.h"
+#include "optim/gnn-optim-private.h"
+/* the public headers of io, as gnn.h orders them */
+#include "io/gnn-safetensors.h"
+#include "io/gnn-module-json.h"
+#include "io/gnn-checkpoint.h"
 
 G_BEGIN_DECLS
 

@@ -17,8 +17,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "gnn.h"
 #include "core/gnn-tensor-private.h"
+#include "nn/gnn-module-private.h"
+#include "io/gnn-safetensors.h"
 
 #if G_BYTE_ORDER != G_LITTLE_ENDIAN
 #error "gnn's safetensors support assumes a little-endian machine"

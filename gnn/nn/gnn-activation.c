@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gnn.h"
 #include "gnn-activation.h"
 #include "gnn-module-private.h"
 

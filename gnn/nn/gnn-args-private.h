@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "gnn.h"
+#include "nn/gnn-args.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "gnn.h"
+#include "core/gnn-error.h"
 #include "gnn-args-private.h"
 
 /**

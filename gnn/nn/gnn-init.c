@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gnn.h"
+#include "nn/gnn-module-private.h"
 
 /* The functions here follow torch/nn/init.py line by line: the same formulas, the same
  * defaults, the same error messages. The numbers come from a GnnGenerator, not from

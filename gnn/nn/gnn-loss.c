@@ -6,7 +6,6 @@
 
 #include <math.h>
 
-#include "gnn.h"
 #include "gnn-loss.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"

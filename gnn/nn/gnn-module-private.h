@@ -4,7 +4,32 @@
  */
 #pragma once
 
-#include "gnn.h"
+/* the public headers of nn and of the layers below it, as gnn.h orders them */
+#include "gnn-version.h"
+#include "gnn-enum-types.h"
+#include "core/gnn-error.h"
+#include "core/gnn-dtype.h"
+#include "core/gnn-device.h"
+#include "core/gnn-generator.h"
+#include "core/gnn-tensor.h"
+#include "autograd/graph/gnn-grad-mode.h"
+#include "autograd/engine/gnn-function.h"
+#include "ops/gnn-ops.h"
+#include "backend/gnn-backend.h"
+#include "core/gnn-threads.h"
+#include "nn/gnn-parameter.h"
+#include "nn/gnn-args.h"
+#include "nn/gnn-module.h"
+#include "nn/gnn-init.h"
+#include "nn/gnn-linear.h"
+#include "nn/gnn-conv.h"
+#include "nn/gnn-pool.h"
+#include "nn/gnn-activation.h"
+#include "nn/gnn-layers.h"
+#include "nn/gnn-containers.h"
+#include "nn/gnn-state-dict.h"
+#include "nn/gnn-loss.h"
+#include "nn/gnn-norm.h"
 
 G_BEGIN_DECLS
 

@@ -6,6 +6,7 @@
 
 #include "core/gnn-tensor-private.h"
 #include "autograd/graph/gnn-graph-private.h"
+#include "ops/gnn-ops.h"
 
 G_BEGIN_DECLS
 

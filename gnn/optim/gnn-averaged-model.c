@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gnn-module-private.h"
+#include "nn/gnn-module-private.h"
 #include "ops/gnn-ops-private.h"
 #include "gnn-averaged-model.h"
 

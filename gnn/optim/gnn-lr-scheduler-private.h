@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "gnn-lr-scheduler.h"
+#include "gnn-optim-private.h"
 
 G_BEGIN_DECLS
 

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <gio/gio.h>
 
-#include "gnn.h"
 #include "gnn-lr-scheduler-private.h"
 
 /**

@@ -7,7 +7,6 @@
 
 #include <math.h>
 
-#include "gnn.h"
 #include "gnn-lr-scheduler-private.h"
 
 /* the get_lr virtual method over a function returning plain doubles */

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "gnn.h"
 #include "gnn-lr-scheduler-private.h"
 #include "../nn/gnn-module-private.h"
 

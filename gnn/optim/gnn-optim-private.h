@@ -4,7 +4,16 @@
  */
 #pragma once
 
-#include "gnn.h"
+#include "nn/gnn-module-private.h"
+/* the public headers of optim, as gnn.h orders them */
+#include "optim/gnn-optimizer.h"
+#include "optim/gnn-averaged-model.h"
+#include "optim/gnn-lr-scheduler.h"
+#include "optim/gnn-swalr.h"
+#include "optim/gnn-sgd.h"
+#include "optim/gnn-adam.h"
+#include "optim/gnn-rmsprop.h"
+#include "optim/gnn-adagrad.h"
 
 G_BEGIN_DECLS
 

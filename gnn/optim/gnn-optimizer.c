@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gnn.h"
+#include "gnn-optim-private.h"
 #include "ops/gnn-ops-private.h"
 
 /* ---- options: an ordered name -> GVariant list ------------------------------------- */

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include "gnn.h"
 #include "gnn-lr-scheduler-private.h"
 
 /**

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "gnn.h"
 #include "gnn-lr-scheduler-private.h"
 
 /**

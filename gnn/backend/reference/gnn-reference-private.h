@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <gnn/gnn.h>
 #include <gnn/backend/gnn-backend-impl.h>
 
 G_BEGIN_DECLS
