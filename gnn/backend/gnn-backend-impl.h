@@ -65,6 +65,177 @@ typedef struct {
 } GnnKernelArgs;
 
 /**
+ * GNN_DTYPE_BIT:
+ * @dtype: a #GnnDtype
+ *
+ * The bit of @dtype in a mask of dtypes (the `dtypes` of an op, a departure).
+ */
+#define GNN_DTYPE_BIT(dtype) (1u << (dtype))
+
+/**
+ * GNN_DTYPES_FLOAT:
+ *
+ * float32 and float64, the dtypes of real-valued kernels (exp, activations, softmax).
+ */
+#define GNN_DTYPES_FLOAT    (GNN_DTYPE_BIT (GNN_DTYPE_FLOAT32) | GNN_DTYPE_BIT (GNN_DTYPE_FLOAT64))
+/**
+ * GNN_DTYPES_NUMBER:
+ *
+ * float32, float64 and int64, the dtypes of arithmetic (float16/bfloat16 compute in float32,
+ * bool/uint8 in int64).
+ */
+#define GNN_DTYPES_NUMBER   (GNN_DTYPES_FLOAT | GNN_DTYPE_BIT (GNN_DTYPE_INT64))
+/**
+ * GNN_DTYPES_FLOATING:
+ *
+ * Every floating dtype: float32, float64, float16, bfloat16.
+ */
+#define GNN_DTYPES_FLOATING (GNN_DTYPES_FLOAT | GNN_DTYPE_BIT (GNN_DTYPE_FLOAT16) | \
+                             GNN_DTYPE_BIT (GNN_DTYPE_BFLOAT16))
+/**
+ * GNN_DTYPES_INT64:
+ *
+ * int64 alone.
+ */
+#define GNN_DTYPES_INT64    GNN_DTYPE_BIT (GNN_DTYPE_INT64)
+/**
+ * GNN_DTYPES_ALL:
+ *
+ * Every dtype.
+ */
+#define GNN_DTYPES_ALL      (GNN_DTYPES_FLOATING | GNN_DTYPES_INT64 | GNN_DTYPE_BIT (GNN_DTYPE_BOOL) | \
+                             GNN_DTYPE_BIT (GNN_DTYPE_UINT8))
+
+/**
+ * GnnBackendOpCompute:
+ * @GNN_BACKEND_OP_COMPUTE_OUT: the dtype of `out`
+ * @GNN_BACKEND_OP_COMPUTE_IN0: the dtype of `in[0]`
+ * @GNN_BACKEND_OP_COMPUTE_IN1: the dtype of `in[1]`
+ * @GNN_BACKEND_OP_COMPUTE_LIST: the dtype of `list_out[0]` (multi-tensor kernels)
+ *
+ * Which operand of a kernel call has the op's compute dtype, the dtype `supports_op` is asked
+ * about.
+ */
+typedef enum {
+  GNN_BACKEND_OP_COMPUTE_OUT,
+  GNN_BACKEND_OP_COMPUTE_IN0,
+  GNN_BACKEND_OP_COMPUTE_IN1,
+  GNN_BACKEND_OP_COMPUTE_LIST,
+} GnnBackendOpCompute;
+
+/**
+ * GnnBackendOpInfo:
+ * @nick: the op's name, as the GEnumValue's nick ("add", "log-softmax")
+ * @n_in: the input operands the kernel reads, `in[0]` .. `in[n_in - 1]` (0 for a multi-tensor kernel)
+ * @compute: the operand whose dtype is the compute dtype
+ * @dtypes: the compute dtypes every backend must serve, a mask of GNN_DTYPE_BIT()
+ *
+ * One row of the op table, `gnn/backend/gnn-backend-ops.def`.
+ */
+typedef struct {
+  const char *nick;
+  guint n_in;
+  GnnBackendOpCompute compute;
+  guint32 dtypes;
+} GnnBackendOpInfo;
+
+/**
+ * GnnBackendOpDeparture:
+ * @op: the op
+ * @added: compute dtypes the backend serves beyond the op table's, a mask of GNN_DTYPE_BIT()
+ * @removed: dtypes of the table's that the backend does not serve
+ *
+ * Where a backend differs from the op table. A backend's `supports_op` is the table's answer
+ * changed by a list of these (gnn_backend_op_supported_with()), each with a comment saying
+ * why; test-backend-ops runs everything else the table promises on the backend.
+ */
+typedef struct {
+  GnnBackendOp op;
+  guint32 added;
+  guint32 removed;
+} GnnBackendOpDeparture;
+
+/**
+ * gnn_backend_op_get_info:
+ * @op: an op
+ *
+ * The op table's row of @op.
+ *
+ * Returns: (nullable): the row, or %NULL when @op is not an op
+ */
+GNN_AVAILABLE_IN_ALL
+const GnnBackendOpInfo *gnn_backend_op_get_info      (GnnBackendOp                 op);
+
+/**
+ * gnn_backend_op_get_nick:
+ * @op: an op
+ *
+ * The nick of @op, for messages ("add", "log-softmax").
+ *
+ * Returns: the nick, or "unknown" when @op is not an op
+ */
+GNN_AVAILABLE_IN_ALL
+const char             *gnn_backend_op_get_nick      (GnnBackendOp                 op);
+
+/**
+ * gnn_backend_op_supported_with:
+ * @op: an op
+ * @dtype: a compute dtype
+ * @departures: (array length=n_departures) (nullable): where the backend differs from the table
+ * @n_departures: the number of @departures
+ *
+ * Whether a backend that differs from the op table by @departures runs @op on @dtype: the
+ * `supports_op` of a backend built on the table. With no departures, the table's promise
+ * (what the interface's default `supports_op` answers).
+ *
+ * Returns: whether @op runs on @dtype
+ */
+GNN_AVAILABLE_IN_ALL
+gboolean                gnn_backend_op_supported_with (GnnBackendOp                 op,
+                                                       GnnDtype                     dtype,
+                                                       const GnnBackendOpDeparture *departures,
+                                                       gsize                        n_departures);
+
+/**
+ * gnn_backend_op_check_args:
+ * @backend_name: the backend's name, for messages
+ * @args: a kernel call
+ * @dtype: (out): the call's compute dtype
+ * @error: return location for a #GError
+ *
+ * Checks that @args has the operands its op reads (an `out` and `in[0]` .. `in[n_in - 1]` of
+ * at most %GNN_MAX_DIMS dimensions, or the operand lists of a multi-tensor kernel) and reads
+ * the compute dtype from the operand the table names. A multi-tensor call with no pairs has
+ * nothing to check and gives the dtype %GNN_DTYPE_FLOAT32.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT naming the backend
+ *   and the op)
+ */
+GNN_AVAILABLE_IN_ALL
+gboolean                gnn_backend_op_check_args     (const char                  *backend_name,
+                                                       const GnnKernelArgs         *args,
+                                                       GnnDtype                    *dtype,
+                                                       GError                     **error);
+
+/**
+ * gnn_backend_op_set_unsupported:
+ * @error: return location for a #GError
+ * @backend_name: the backend's name
+ * @op: the op
+ * @dtype: the compute dtype
+ *
+ * Sets %GNN_ERROR_NOT_SUPPORTED: "The @backend_name backend has no @op kernel for dtype
+ * @dtype".
+ *
+ * Returns: %FALSE
+ */
+GNN_AVAILABLE_IN_ALL
+gboolean                gnn_backend_op_set_unsupported (GError                    **error,
+                                                        const char                 *backend_name,
+                                                        GnnBackendOp                op,
+                                                        GnnDtype                    dtype);
+
+/**
  * GnnBackendFuncs:
  * @alloc: allocate @nbytes on a device; %NULL with @error set on failure
  * @free: free memory from @alloc
@@ -95,7 +266,8 @@ typedef struct {
  * @get_device_count: how many devices it sees
  * @get_device_description: a human-readable description of one device
  * @get_memory_info: free and total memory of one device
- * @supports_op: whether it runs a kernel on a dtype
+ * @supports_op: whether it runs a kernel on a dtype; the default is the op table's answer
+ *   (gnn_backend_op_supported_with() without departures)
  * @synchronize: wait until queued work on a device is done
  * @get_funcs: the table of hot entry points
  *

@@ -30,9 +30,19 @@
 
 G_DEFINE_INTERFACE (GnnBackend, gnn_backend, G_TYPE_OBJECT)
 
+/* the op table's answer, for a backend that runs every kernel it promises and no other */
+static gboolean
+gnn_backend_real_supports_op (GnnBackend  *self,
+                              GnnBackendOp op,
+                              GnnDtype     dtype)
+{
+  return gnn_backend_op_supported_with (op, dtype, NULL, 0);
+}
+
 static void
 gnn_backend_default_init (GnnBackendInterface *iface)
 {
+  iface->supports_op = gnn_backend_real_supports_op;
 }
 
 /**
@@ -144,7 +154,9 @@ gnn_backend_get_memory_info (GnnBackend *self,
  * @op: a kernel
  * @dtype: the compute dtype
  *
- * Checks whether the backend runs @op on @dtype.
+ * Checks whether the backend runs @op on @dtype. Every backend runs the dtypes gnn's op table
+ * promises for an op (`gnn/backend/gnn-backend-ops.def`) unless it declares a departure, and
+ * may run more.
  *
  * Returns: whether the backend runs @op on @dtype
  */

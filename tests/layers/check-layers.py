@@ -49,7 +49,9 @@ LAYERS = [
 ]
 
 # Headers made at build time, by name, and the layer they belong to: declarations only.
-GENERATED = {'config.h': 'base', 'gnn-version.h': 'base', 'gnn-enum-types.h': 'base'}
+# generated headers, by their path under gnn/ in the build tree
+GENERATED = {'config.h': 'base', 'gnn-version.h': 'base', 'gnn-enum-types.h': 'base',
+             'backend/gnn-backend-ops.h': 'core'}
 
 # Folders whose headers only their own files may include, anywhere in the tree.
 PRIVATE_FOLDERS = ['backend/cpu/', 'backend/reference/']
@@ -107,8 +109,13 @@ def strip_comments(text):
 def resolve(root, path, kind, target):
     """The include's file relative to the source root, a generated header's name, or None
     (a system header, or one found only through an extra -I folder)."""
-    if os.path.basename(target) in GENERATED and os.path.dirname(target) in ('', 'gnn'):
-        return 'generated:' + os.path.basename(target)
+    under_gnn = [target]
+    if kind == '"' and path.startswith('gnn' + os.sep):
+        under_gnn.append(os.path.normpath(os.path.join(os.path.dirname(path)[len('gnn/'):], target)))
+    for g in under_gnn:
+        g = g[len('gnn/'):] if g.startswith('gnn/') else g
+        if g in GENERATED:
+            return 'generated:' + g
     candidates = []
     if kind == '"':
         candidates.append(os.path.join(os.path.dirname(path), target))

@@ -22,16 +22,9 @@ static GnnCpuKernel kernels[GNN_BACKEND_OP_N_OPS];
 gboolean
 gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error)
 {
-  GEnumClass *klass = g_type_class_ref (GNN_TYPE_BACKEND_OP);
-  GEnumValue *v = g_enum_get_value (klass, args->op);
-
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-               "The cpu backend has no %s kernel for dtype %s",
-               v ? v->value_nick : "unknown",
-               gnn_dtype_get_name (args->out ? args->out->dtype
-                                   : args->n_list ? args->list_out[0].dtype : GNN_DTYPE_FLOAT32));
-  g_type_class_unref (klass);
-  return FALSE;
+  return gnn_backend_op_set_unsupported (error, "cpu", args->op,
+                                         args->out ? args->out->dtype
+                                         : args->n_list ? args->list_out[0].dtype : GNN_DTYPE_FLOAT32);
 }
 
 /* Large blocks are kept when freed and handed out again for the same size, as the CUDA
@@ -200,55 +193,17 @@ cpu_get_memory_info (GnnBackend *self, guint index, guint64 *free_bytes, guint64
   return TRUE;
 }
 
+/* Where the CPU kernels differ from the op table. */
+static const GnnBackendOpDeparture cpu_departures[] = {
+  /* rows are moved as bytes, whatever their dtype: the ops select a uint8 dataset's images
+   * without converting the whole dataset first */
+  { GNN_BACKEND_OP_INDEX_SELECT, GNN_DTYPES_ALL, 0 },
+};
+
 static gboolean
 cpu_supports_op (GnnBackend *self, GnnBackendOp op, GnnDtype dtype)
 {
-  if (op >= GNN_BACKEND_OP_N_OPS || kernels[op] == NULL)
-    return FALSE;
-  switch (op)
-    {
-    case GNN_BACKEND_OP_COPY:
-    case GNN_BACKEND_OP_FILL:
-    case GNN_BACKEND_OP_ARANGE:
-    case GNN_BACKEND_OP_INDEX_SELECT:   /* copies rows of bytes, whatever their dtype */
-      return TRUE;
-    case GNN_BACKEND_OP_RAND_UNIFORM:
-    case GNN_BACKEND_OP_RAND_NORMAL:
-      return gnn_dtype_is_floating (dtype);
-    case GNN_BACKEND_OP_RAND_INT:
-      return dtype == GNN_DTYPE_INT64;
-    /* integer kernels */
-    case GNN_BACKEND_OP_ADD:
-    case GNN_BACKEND_OP_SUB:
-    case GNN_BACKEND_OP_MUL:
-    case GNN_BACKEND_OP_POW:
-    case GNN_BACKEND_OP_MAXIMUM:
-    case GNN_BACKEND_OP_MINIMUM:
-    case GNN_BACKEND_OP_EQ:
-    case GNN_BACKEND_OP_NE:
-    case GNN_BACKEND_OP_LT:
-    case GNN_BACKEND_OP_LE:
-    case GNN_BACKEND_OP_GT:
-    case GNN_BACKEND_OP_GE:
-    case GNN_BACKEND_OP_WHERE:
-    case GNN_BACKEND_OP_NEG:
-    case GNN_BACKEND_OP_ABS:
-    case GNN_BACKEND_OP_SIGN:
-    case GNN_BACKEND_OP_CLAMP:
-    case GNN_BACKEND_OP_POW_SCALAR:
-    case GNN_BACKEND_OP_RELU:
-    case GNN_BACKEND_OP_ADDCMUL:
-    case GNN_BACKEND_OP_SUM:
-    case GNN_BACKEND_OP_MAX:
-    case GNN_BACKEND_OP_MIN:
-    case GNN_BACKEND_OP_INDEX_ADD:
-    case GNN_BACKEND_OP_GATHER:
-    case GNN_BACKEND_OP_SCATTER_ADD:
-    case GNN_BACKEND_OP_ONE_HOT:
-      return dtype == GNN_DTYPE_FLOAT32 || dtype == GNN_DTYPE_FLOAT64 || dtype == GNN_DTYPE_INT64;
-    default:
-      return dtype == GNN_DTYPE_FLOAT32 || dtype == GNN_DTYPE_FLOAT64;
-    }
+  return gnn_backend_op_supported_with (op, dtype, cpu_departures, G_N_ELEMENTS (cpu_departures));
 }
 
 static gboolean

@@ -33,12 +33,9 @@ check_indices (const GnnKernelArgs *args, const gint64 *idx, gint64 n, gint64 si
   for (gint64 k = 0; k < n; k++)
     if (G_UNLIKELY (idx[k] < 0 || idx[k] >= size))
       {
-        GEnumClass *klass = g_type_class_ref (GNN_TYPE_BACKEND_OP);
-        GEnumValue *v = g_enum_get_value (klass, args->op);
         g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                      "%s: index %" G_GINT64_FORMAT " is out of bounds for size %" G_GINT64_FORMAT,
-                     v ? v->value_nick : "index", idx[k], size);
-        g_type_class_unref (klass);
+                     gnn_backend_op_get_nick (args->op), idx[k], size);
         return FALSE;
       }
   return TRUE;

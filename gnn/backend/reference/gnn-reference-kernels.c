@@ -20,120 +20,42 @@
 
 /* ---- which op takes what ------------------------------------------------------------ */
 
-#define DT(d)        (1u << (d))
-#define DT_ALL       (DT (GNN_DTYPE_FLOAT32) | DT (GNN_DTYPE_FLOAT64) | DT (GNN_DTYPE_INT64) | \
-                      DT (GNN_DTYPE_BOOL) | DT (GNN_DTYPE_UINT8) | DT (GNN_DTYPE_FLOAT16) |      \
-                      DT (GNN_DTYPE_BFLOAT16))
-#define DT_FLOAT     (DT (GNN_DTYPE_FLOAT32) | DT (GNN_DTYPE_FLOAT64))
-#define DT_NUMBER    (DT_FLOAT | DT (GNN_DTYPE_INT64))
-#define DT_FLOATING  (DT_FLOAT | DT (GNN_DTYPE_FLOAT16) | DT (GNN_DTYPE_BFLOAT16))
-
-/* Where the compute dtype of an op is read from. */
-enum { FROM_OUT = -1, FROM_IN0 = 0, FROM_IN1 = 1 };
-
-typedef struct {
-  guint n_in;      /* input operands read */
-  guint dtypes;    /* compute dtypes supported, a mask of DT () */
-  int compute;     /* FROM_OUT or the input that has the compute dtype */
-} OpInfo;
-
-/* Creation and data-movement kernels take every dtype; arithmetic takes float32, float64
- * and int64; what only makes sense for real numbers (exp, activations, softmax, variance)
- * takes float32 and float64. Missing entries (ops added later) are unsupported. */
-static const OpInfo op_info[GNN_BACKEND_OP_N_OPS] = {
-  [GNN_BACKEND_OP_COPY]                 = { 1, DT_ALL, FROM_OUT },
-  [GNN_BACKEND_OP_FILL]                 = { 0, DT_ALL, FROM_OUT },
-  [GNN_BACKEND_OP_ARANGE]               = { 0, DT_ALL, FROM_OUT },
-  [GNN_BACKEND_OP_RAND_UNIFORM]         = { 0, DT_FLOATING, FROM_OUT },
-  [GNN_BACKEND_OP_RAND_NORMAL]          = { 0, DT_FLOATING, FROM_OUT },
-  [GNN_BACKEND_OP_RAND_INT]             = { 0, DT_ALL, FROM_OUT },
-  [GNN_BACKEND_OP_ADD]                  = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_SUB]                  = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_MUL]                  = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_DIV]                  = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_POW]                  = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_MAXIMUM]              = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_MINIMUM]              = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_EQ]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_NE]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_LT]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_LE]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_GT]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_GE]                   = { 2, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_WHERE]                = { 3, DT_ALL, FROM_IN1 },
-  [GNN_BACKEND_OP_NEG]                  = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_EXP]                  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_LOG]                  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SQRT]                 = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ABS]                  = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_SIGN]                 = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_CLAMP]                = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_POW_SCALAR]           = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_RELU]                 = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_LEAKY_RELU]           = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ELU]                  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_GELU]                 = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SILU]                 = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SIGMOID]              = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_TANH]                 = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_RELU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_LEAKY_RELU_BACKWARD]  = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ELU_BACKWARD]         = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_GELU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SILU_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SIGMOID_BACKWARD]     = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_TANH_BACKWARD]        = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_LERP]                 = { 3, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ADDCMUL]              = { 3, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_ADDCDIV]              = { 3, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_GEMM]                 = { 2, DT_NUMBER, FROM_OUT },
-  [GNN_BACKEND_OP_SUM]                  = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_MAX]                  = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_MIN]                  = { 1, DT_NUMBER, FROM_IN0 },
-  [GNN_BACKEND_OP_VAR]                  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SOFTMAX]              = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_LOG_SOFTMAX]          = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_SOFTMAX_BACKWARD]     = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD] = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_INDEX_SELECT]         = { 2, DT_ALL, FROM_IN0 },
-  [GNN_BACKEND_OP_INDEX_ADD]            = { 2, DT_NUMBER, FROM_OUT },
-  [GNN_BACKEND_OP_GATHER]               = { 2, DT_ALL, FROM_IN0 },
-  [GNN_BACKEND_OP_SCATTER_ADD]          = { 2, DT_NUMBER, FROM_OUT },
-  [GNN_BACKEND_OP_ONE_HOT]              = { 1, DT_ALL, FROM_OUT },
-  [GNN_BACKEND_OP_IM2COL]               = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_COL2IM]               = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_MAX_POOL2D]           = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_MAX_POOL2D_BACKWARD]  = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_AVG_POOL2D]           = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_AVG_POOL2D_BACKWARD]  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D]  = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD] = { 1, DT_FLOAT, FROM_IN0 },
-  /* operands in list_out / list_in, checked by k_foreach_lerp */
-  [GNN_BACKEND_OP_FOREACH_LERP]         = { 0, DT_FLOAT, FROM_OUT },
-  [GNN_BACKEND_OP_BATCH_NORM_STATS]     = { 1, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_CHANNEL_AFFINE]       = { 2, DT_FLOAT, FROM_IN0 },
-  [GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE] = { 3, DT_FLOAT, FROM_IN0 },
+/* The op table (gnn/backend/gnn-backend-ops.def) says which operands each op reads and which
+ * dtypes it must serve; the reference reads and writes every element through a double or a
+ * gint64, so its creation and data-movement kernels take any dtype. */
+static const GnnBackendOpDeparture departures[] = {
+  /* integers in [i2, i3) stored in any dtype */
+  { GNN_BACKEND_OP_RAND_INT, GNN_DTYPES_ALL, 0 },
+  /* truncating integer division (`torch.div (rounding_mode='trunc')`), a zero divisor an error */
+  { GNN_BACKEND_OP_DIV, GNN_DTYPES_INT64, 0 },
+  /* the chosen element copied as it is */
+  { GNN_BACKEND_OP_WHERE, GNN_DTYPES_ALL, 0 },
+  /* products of integers, in gint64 */
+  { GNN_BACKEND_OP_GEMM, GNN_DTYPES_INT64, 0 },
+  { GNN_BACKEND_OP_INDEX_SELECT, GNN_DTYPES_ALL, 0 },
+  { GNN_BACKEND_OP_GATHER, GNN_DTYPES_ALL, 0 },
+  /* 0 and 1 in any dtype */
+  { GNN_BACKEND_OP_ONE_HOT, GNN_DTYPES_ALL, 0 },
 };
 
 gboolean
 gnn_reference_supports (GnnBackendOp op,
                         GnnDtype     dtype)
 {
-  if ((guint) op >= GNN_BACKEND_OP_N_OPS || (guint) dtype > GNN_DTYPE_BFLOAT16)
-    return FALSE;
-  return (op_info[op].dtypes & DT (dtype)) != 0;
+  return gnn_backend_op_supported_with (op, dtype, departures, G_N_ELEMENTS (departures));
+}
+
+/* the input operands @op reads */
+static guint
+n_inputs (GnnBackendOp op)
+{
+  return gnn_backend_op_get_info (op)->n_in;
 }
 
 static const char *
 op_name (GnnBackendOp op)
 {
-  static gsize klass;
-  GEnumValue *v;
-
-  if (g_once_init_enter (&klass))
-    g_once_init_leave (&klass, (gsize) g_type_class_ref (GNN_TYPE_BACKEND_OP));
-  v = g_enum_get_value ((GEnumClass *) klass, op);
-  return v ? v->value_nick : "unknown";
+  return gnn_backend_op_get_nick (op);
 }
 
 /* ---- reading and writing elements --------------------------------------------------- */
@@ -726,7 +648,7 @@ k_elementwise (const GnnKernelArgs *args,
                GError             **error)
 {
   const GnnKernelTensor *out = args->out;
-  guint n_in = op_info[args->op].n_in;
+  guint n_in = n_inputs (args->op);
   gboolean integer = args->in[0]->dtype == GNN_DTYPE_INT64;
   gint64 n = numel (out);
 
@@ -859,7 +781,7 @@ check_reduce_layout (const GnnKernelArgs *args,
   if (!check_numel (args, args->in[0], "in0", outer * r * inner, error) ||
       !check_numel (args, args->out, "out", out_like_in ? outer * r * inner : outer * inner, error))
     return FALSE;
-  if (op_info[args->op].n_in == 2 && !check_numel (args, args->in[1], "in1", outer * r * inner, error))
+  if (n_inputs (args->op) == 2 && !check_numel (args, args->in[1], "in1", outer * r * inner, error))
     return FALSE;
   if (args->out2 && !check_numel (args, args->out2, "out2", outer * inner, error))
     return FALSE;
@@ -1519,19 +1441,10 @@ k_foreach_lerp (const GnnKernelArgs *args,
   double w = args->s[0];
   GnnDtype dtype;
 
+  /* the dispatcher checked the lists and the dtype of list_out[0] */
   if (args->n_list == 0)
     return TRUE;
-  if (args->list_out == NULL || args->list_in == NULL)
-    return layout_error (args, error, "%u operand pairs announced but list_out or list_in is missing",
-                         args->n_list);
   dtype = args->list_out[0].dtype;
-  if (!gnn_reference_supports (args->op, dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "The reference backend has no %s kernel for dtype %s",
-                   op_name (args->op), gnn_dtype_get_name (dtype));
-      return FALSE;
-    }
   for (guint j = 0; j < args->n_list; j++)
     {
       const GnnKernelTensor *o = &args->list_out[j], *x = &args->list_in[j];
@@ -1565,33 +1478,14 @@ gboolean
 gnn_reference_run_kernel (const GnnKernelArgs *args,
                           GError             **error)
 {
-  const OpInfo *info;
   GnnDtype dtype;
 
-  if ((guint) args->op >= GNN_BACKEND_OP_N_OPS || op_info[args->op].dtypes == 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "The reference backend has no kernel number %d", (int) args->op);
-      return FALSE;
-    }
+  if (!gnn_backend_op_check_args ("reference", args, &dtype, error))
+    return FALSE;
+  if (!gnn_reference_supports (args->op, dtype))
+    return gnn_backend_op_set_unsupported (error, "reference", args->op, dtype);
   if (args->op == GNN_BACKEND_OP_FOREACH_LERP)
     return k_foreach_lerp (args, error);
-  info = &op_info[args->op];
-  if (args->out == NULL || args->out->ndim > GNN_MAX_DIMS)
-    return layout_error (args, error, "no output operand, or one of more than %d dimensions", GNN_MAX_DIMS);
-  for (guint k = 0; k < info->n_in; k++)
-    if (args->in[k] == NULL || args->in[k]->ndim > GNN_MAX_DIMS)
-      return layout_error (args, error, "expected %u input operands, in%u is missing or has more "
-                           "than %d dimensions", info->n_in, k, GNN_MAX_DIMS);
-
-  dtype = info->compute == FROM_OUT ? args->out->dtype : args->in[info->compute]->dtype;
-  if (!gnn_reference_supports (args->op, dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "The reference backend has no %s kernel for dtype %s",
-                   op_name (args->op), gnn_dtype_get_name (dtype));
-      return FALSE;
-    }
 
   switch (args->op)
     {

@@ -9,8 +9,8 @@
 
 G_BEGIN_DECLS
 
-/* Whether the reference backend runs @op with @dtype as its compute dtype (the dtype of the
- * values: the output of creation kernels, the values of index kernels, in0 otherwise). */
+/* Whether the reference backend runs @op with @dtype as its compute dtype (read from the
+ * operand the op table names): the table's dtypes and the reference's departures. */
 gboolean gnn_reference_supports (GnnBackendOp op,
                                  GnnDtype     dtype);
 
