@@ -1054,7 +1054,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_ADD:
     case GNN_BACKEND_OP_SUB:                 return by_number<AddOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_MUL:                 return by_number<MulOp> (ctx, args, dt, error);
-    case GNN_BACKEND_OP_DIV:                 return by_float<DivOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_DIV:                 return by_number<DivOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_POW:                 return by_number<PowOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_MAXIMUM:
     case GNN_BACKEND_OP_MINIMUM:             return by_number<MaxMinOp> (ctx, args, dt, error);

@@ -104,6 +104,9 @@ __device__ __forceinline__ double mul_ (double a, double b) { return __dmul_rn (
 __device__ __forceinline__ i64    mul_ (i64 a, i64 b)       { return (i64) ((u64) a * (u64) b); }
 __device__ __forceinline__ float  div_ (float a, float b)   { return __fdiv_rn (a, b); }
 __device__ __forceinline__ double div_ (double a, double b) { return __ddiv_rn (a, b); }
+/* rounded toward zero (the op table's int64 DIV); INT64_MIN / -1 wraps; 0 for a zero divisor,
+ * which a kernel cannot report */
+__device__ __forceinline__ i64    div_ (i64 a, i64 b)       { return b == 0 ? 0 : b == -1 ? (i64) (0 - (u64) a) : a / b; }
 
 __device__ __forceinline__ float  exp_ (float x)  { return expf (x); }
 __device__ __forceinline__ double exp_ (double x) { return exp (x); }

@@ -1194,6 +1194,52 @@ test_reference_kernels (void)
   }
 }
 
+/* int64 DIV truncates toward zero on every host backend (floor_divide and remainder build on
+ * it) and refuses a zero divisor; the public division of integers stays true division */
+static void
+test_div_int64 (void)
+{
+  const char *names[] = { "cpu", "reference" };
+
+  for (guint b = 0; b < G_N_ELEMENTS (names); b++)
+    {
+      g_autoptr(GError) error = NULL;
+      GnnBackend *backend = backend_named (names[b]);
+      gint64 a[4] = { 7, -7, G_MININT64, 6 }, d[4] = { 2, 2, -1, -4 }, o[4] = { 0 };
+      GnnKernelTensor ka = { a, GNN_DTYPE_INT64, 1, { 4 }, { 1 } };
+      GnnKernelTensor kd = { d, GNN_DTYPE_INT64, 1, { 4 }, { 1 } };
+      GnnKernelTensor ko = { o, GNN_DTYPE_INT64, 1, { 4 }, { 1 } };
+      GnnKernelArgs args = { GNN_BACKEND_OP_DIV, &ko, NULL, { &ka, &kd }, 2 };
+
+      g_assert_true (gnn_backend_supports_op (backend, GNN_BACKEND_OP_DIV, GNN_DTYPE_INT64));
+      g_assert_true (funcs_of (backend)->run (backend, 0, &args, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (o[0], ==, 3);
+      g_assert_cmpint (o[1], ==, -3);
+      g_assert_cmpint (o[2], ==, G_MININT64);   /* wraps, as in PyTorch */
+      g_assert_cmpint (o[3], ==, -1);
+      /* a zero divisor, here broadcast (stride 0) */
+      d[0] = 0;
+      kd.strides[0] = 0;
+      g_assert_false (funcs_of (backend)->run (backend, 0, &args, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "division by zero"));
+    }
+
+  /* torch.div (int, int) is float division */
+  {
+    g_autoptr(GError) error = NULL;
+    const gint64 a[2] = { 7, -7 }, d[2] = { 2, 2 };
+    g_autoptr(GnnTensor) ta = gnn_tensor_new_from_int64s (a, 2, GNN_TEST_SHAPE (2), 1, &error);
+    g_autoptr(GnnTensor) td = gnn_tensor_new_from_int64s (d, 2, GNN_TEST_SHAPE (2), 1, &error);
+    g_autoptr(GnnTensor) q = gnn_tensor_div (ta, td, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gnn_tensor_get_dtype (q), ==, GNN_DTYPE_FLOAT32);
+    gnn_test_assert_close (q, GNN_TEST_DATA (3.5, -3.5), 2, 0, 0);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1214,6 +1260,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/backend/random/kernels-agree", test_random_agree);
   g_test_add_func ("/backend/random/creation", test_random_api);
   g_test_add_func ("/backend/reference/kernels", test_reference_kernels);
+  g_test_add_func ("/backend/div/int64", test_div_int64);
 
   for (guint i = 0; i < G_N_ELEMENTS (kernel_cases); i++)
     {

@@ -330,11 +330,17 @@ ipow (gint64 base, gint64 e)
   return r;
 }
 
+/* a / b rounded toward zero, b != 0; INT64_MIN / -1 wraps, as in PyTorch */
+static inline gint64
+idiv (gint64 a, gint64 b)
+{
+  return b == -1 ? (gint64) (0 - (guint64) a) : a / b;
+}
+
 BINARY_ALL (add, a + alpha * b, a + alpha * b)
 BINARY_ALL (sub, a - alpha * b, a - alpha * b)
 BINARY_ALL (mul, a * b, a * b)
-BINARY_LOOP (div_f32, float, float, a / b)
-BINARY_LOOP (div_f64, double, double, a / b)
+BINARY_ALL (div, a / b, idiv (a, b))
 BINARY_LOOP (pow_f32, float, float, powf (a, b))
 BINARY_LOOP (pow_f64, double, double, pow (a, b))
 BINARY_LOOP (pow_i64, gint64, gint64, ipow (a, b))
@@ -362,7 +368,7 @@ static const LoopSet binary_sets[] = {
   { GNN_BACKEND_OP_ADD, add_f32, add_f64, add_i64 },
   { GNN_BACKEND_OP_SUB, sub_f32, sub_f64, sub_i64 },
   { GNN_BACKEND_OP_MUL, mul_f32, mul_f64, mul_i64 },
-  { GNN_BACKEND_OP_DIV, div_f32, div_f64, NULL },
+  { GNN_BACKEND_OP_DIV, div_f32, div_f64, div_i64 },
   { GNN_BACKEND_OP_POW, pow_f32, pow_f64, pow_i64 },
   { GNN_BACKEND_OP_MAXIMUM, maximum_f32, maximum_f64, maximum_i64 },
   { GNN_BACKEND_OP_MINIMUM, minimum_f32, minimum_f64, minimum_i64 },
@@ -386,6 +392,27 @@ pick (const LoopSet *set, GnnDtype dtype)
     }
 }
 
+/* whether the int64 operand @t holds a 0, any strides */
+static gboolean
+has_zero_i64 (const GnnKernelTensor *t)
+{
+  gint64 index[GNN_MAX_DIMS] = { 0 };
+  gint64 n = gnn_shape_numel (t->ndim, t->shape);
+
+  for (gint64 l = 0; l < n; l++)
+    {
+      gint64 offset = 0;
+
+      for (guint d = 0; d < t->ndim; d++)
+        offset += index[d] * t->strides[d];
+      if (((const gint64 *) t->data)[offset] == 0)
+        return TRUE;
+      for (int d = (int) t->ndim - 1; d >= 0 && ++index[d] == t->shape[d]; d--)
+        index[d] = 0;
+    }
+  return FALSE;
+}
+
 static gboolean
 k_binary (const GnnKernelArgs *args, GError **error)
 {
@@ -393,6 +420,13 @@ k_binary (const GnnKernelArgs *args, GError **error)
 
   if (args->n_in != 2 || args->in[1]->dtype != key)
     return gnn_cpu_unsupported (args, error);
+  if (args->op == GNN_BACKEND_OP_DIV && key == GNN_DTYPE_INT64 && has_zero_i64 (args->in[1]))
+    {
+      /* PyTorch's ZeroDivisionError */
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "cpu div kernel: integer division by zero");
+      return FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (binary_sets); i++)
     if (binary_sets[i].op == args->op)
       {

@@ -26,8 +26,6 @@
 static const GnnBackendOpDeparture departures[] = {
   /* integers in [i2, i3) stored in any dtype */
   { GNN_BACKEND_OP_RAND_INT, GNN_DTYPES_ALL, 0 },
-  /* truncating integer division (`torch.div (rounding_mode='trunc')`), a zero divisor an error */
-  { GNN_BACKEND_OP_DIV, GNN_DTYPES_INT64, 0 },
   /* the chosen element copied as it is */
   { GNN_BACKEND_OP_WHERE, GNN_DTYPES_ALL, 0 },
   /* products of integers, in gint64 */
