@@ -142,3 +142,14 @@ gnn_test_init (int *argc, char ***argv)
   if (wanted && *wanted && g_strcmp0 (wanted, "help") != 0)
     g_assert_cmpstr (gnn_backend_get_name (cpu), ==, wanted);
 }
+
+GnnBackend *
+gnn_test_backend_named (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  GnnBackend *b = gnn_backend_get_by_name (name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  return b;
+}

@@ -20,6 +20,8 @@ void       gnn_test_gradcheck (GnnTestFunc fn, gpointer data, GnnTensor *x, doub
 
 /* g_test_init, then checks that GNN_BACKEND, when set, really is the backend in use */
 void       gnn_test_init (int *argc, char ***argv);
+/* the backend called @name, which must be there */
+GnnBackend *gnn_test_backend_named (const char *name);
 
 #define GNN_TEST_SHAPE(...) ((const gint64[]) { __VA_ARGS__ })
 #define GNN_TEST_DATA(...) ((const double[]) { __VA_ARGS__ })
