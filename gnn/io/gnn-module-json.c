@@ -34,6 +34,7 @@
 
 #include "gnn-module-json-private.h"
 #include "nn/gnn-module-private.h"
+#include "nn/gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 
 /* deeper trees are refused rather than walked on the stack */
@@ -659,6 +660,7 @@ static gboolean
 node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, GError **error)
 {
   const char *name = pspec->name;
+  GError *local = NULL;
   gint64 i;
 
   g_value_init (v, pspec->value_type);
@@ -786,7 +788,6 @@ node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, 
         const GVariantType *type = G_PARAM_SPEC_VARIANT (pspec)->type;
         g_autoptr(GVariant) variant = NULL;
         g_autofree char *tstr = g_variant_type_dup_string (type);
-        GError *local = NULL;
 
         if (JSON_NODE_HOLDS_NULL (node))
           break;
@@ -836,6 +837,14 @@ node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, 
     {
       g_autofree char *text = g_strdup_value_contents (v);
       return fail (error, where, "property '%s' has a value out of its range: %s", name, text);
+    }
+  /* the class's own check of the value, which the pspec's range leaves to it */
+  if (!gnn_prop_check_value (pspec, v, &local))
+    {
+      g_autofree char *text = g_strdup_value_contents (v);
+      fail (error, where, "property '%s' has a value out of its range: %s (%s)", name, text, local->message);
+      g_clear_error (&local);
+      return FALSE;
     }
   return TRUE;
 }

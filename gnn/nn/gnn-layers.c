@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "gnn-layers.h"
 #include "gnn-init.h"
@@ -134,7 +135,7 @@ enum {
   FLATTEN_N_PROPS
 };
 
-static GParamSpec *flatten_properties[FLATTEN_N_PROPS];
+static GnnProp flatten_props[FLATTEN_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnFlatten, gnn_flatten, GNN_TYPE_MODULE)
 
@@ -161,62 +162,10 @@ gnn_flatten_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_flatten_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  GnnFlatten *self = GNN_FLATTEN (object);
-
-  switch (prop_id)
-    {
-    case FLATTEN_PROP_START_DIM:
-      g_value_set_int (value, self->start_dim);
-      break;
-    case FLATTEN_PROP_END_DIM:
-      g_value_set_int (value, self->end_dim);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_flatten_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  GnnFlatten *self = GNN_FLATTEN (object);
-  int v = g_value_get_int (value);
-
-  switch (prop_id)
-    {
-    case FLATTEN_PROP_START_DIM:
-      if (self->start_dim == v)
-        return;
-      self->start_dim = v;
-      break;
-    case FLATTEN_PROP_END_DIM:
-      if (self->end_dim == v)
-        return;
-      self->end_dim = v;
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-    }
-  g_object_notify_by_pspec (object, pspec);
-}
-
-static void
 gnn_flatten_class_init (GnnFlattenClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_flatten_get_property;
-  object_class->set_property = gnn_flatten_set_property;
   module_class->forward = gnn_flatten_forward;
   module_class->extra_repr = gnn_flatten_extra_repr;
 
@@ -227,8 +176,9 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * Since: 1.0
    */
-  flatten_properties[FLATTEN_PROP_START_DIM] =
-    g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1, RW_CONSTRUCT);
+  flatten_props[FLATTEN_PROP_START_DIM] = (GnnProp) {
+    g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnFlatten, start_dim) };
 
   /**
    * GnnFlatten:end-dim:
@@ -237,10 +187,11 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * Since: 1.0
    */
-  flatten_properties[FLATTEN_PROP_END_DIM] =
-    g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1, RW_CONSTRUCT);
+  flatten_props[FLATTEN_PROP_END_DIM] = (GnnProp) {
+    g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnFlatten, end_dim) };
 
-  g_object_class_install_properties (object_class, FLATTEN_N_PROPS, flatten_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), flatten_props, FLATTEN_N_PROPS);
 }
 
 static void
@@ -288,7 +239,7 @@ struct _GnnUnflatten
   GnnModule parent_instance;
 
   int dim;
-  GVariant *sizes; /* "ax", never NULL */
+  GVariant *sizes; /* "ax"; NULL is the empty array */
 };
 
 enum {
@@ -298,7 +249,7 @@ enum {
   UNFLATTEN_N_PROPS
 };
 
-static GParamSpec *unflatten_properties[UNFLATTEN_N_PROPS];
+static GnnProp unflatten_props[UNFLATTEN_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnUnflatten, gnn_unflatten, GNN_TYPE_MODULE)
 
@@ -315,6 +266,25 @@ sizes_to_string (const gint64 *sizes,
     g_string_append_c (s, ',');
   g_string_append_c (s, tuple ? ')' : ']');
   return g_string_free (s, FALSE);
+}
+
+static const gint64 *
+unflatten_sizes (GnnUnflatten *self,
+                 gsize        *n)
+{
+  *n = 0;
+  return self->sizes ? g_variant_get_fixed_array (self->sizes, n, sizeof (gint64)) : NULL;
+}
+
+/* the property reads the empty array for none */
+static void
+unflatten_sizes_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  GVariant *sizes = GNN_UNFLATTEN (object)->sizes;
+
+  if (sizes == NULL)
+    sizes = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0, sizeof (gint64));
+  g_value_set_variant (value, sizes);
 }
 
 static GnnArgs *
@@ -335,7 +305,7 @@ gnn_unflatten_forward (GnnModule *module,
   if (x == NULL)
     return NULL;
   shape = gnn_tensor_get_shape (x, &ndim);
-  sizes = g_variant_get_fixed_array (self->sizes, &n_sizes, sizeof (gint64));
+  sizes = unflatten_sizes (self, &n_sizes);
   d = self->dim < 0 ? self->dim + (int) ndim : self->dim;
   if (d < 0 || d >= (int) ndim)
     {
@@ -390,91 +360,17 @@ gnn_unflatten_extra_repr (GnnModule *module)
 {
   GnnUnflatten *self = GNN_UNFLATTEN (module);
   gsize n;
-  const gint64 *sizes = g_variant_get_fixed_array (self->sizes, &n, sizeof (gint64));
+  const gint64 *sizes = unflatten_sizes (self, &n);
   g_autofree char *s = sizes_to_string (sizes, n, TRUE);
 
   return g_strdup_printf ("dim=%d, unflattened_size=%s", self->dim, s);
 }
 
 static void
-gnn_unflatten_set_sizes (GnnUnflatten *self,
-                         GVariant     *sizes)
-{
-  if (sizes == NULL)
-    sizes = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0, sizeof (gint64));
-  g_variant_ref_sink (sizes);
-  if (self->sizes && g_variant_equal (self->sizes, sizes))
-    {
-      g_variant_unref (sizes);
-      return;
-    }
-  g_clear_pointer (&self->sizes, g_variant_unref);
-  self->sizes = sizes;
-  g_object_notify_by_pspec (G_OBJECT (self), unflatten_properties[UNFLATTEN_PROP_UNFLATTENED_SIZE]);
-}
-
-static void
-gnn_unflatten_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  GnnUnflatten *self = GNN_UNFLATTEN (object);
-
-  switch (prop_id)
-    {
-    case UNFLATTEN_PROP_DIM:
-      g_value_set_int (value, self->dim);
-      break;
-    case UNFLATTEN_PROP_UNFLATTENED_SIZE:
-      g_value_set_variant (value, self->sizes);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_unflatten_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  GnnUnflatten *self = GNN_UNFLATTEN (object);
-
-  switch (prop_id)
-    {
-    case UNFLATTEN_PROP_DIM:
-      if (self->dim != g_value_get_int (value))
-        {
-          self->dim = g_value_get_int (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case UNFLATTEN_PROP_UNFLATTENED_SIZE:
-      gnn_unflatten_set_sizes (self, g_value_get_variant (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_unflatten_finalize (GObject *object)
-{
-  g_clear_pointer (&GNN_UNFLATTEN (object)->sizes, g_variant_unref);
-  G_OBJECT_CLASS (gnn_unflatten_parent_class)->finalize (object);
-}
-
-static void
 gnn_unflatten_class_init (GnnUnflattenClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_unflatten_get_property;
-  object_class->set_property = gnn_unflatten_set_property;
-  object_class->finalize = gnn_unflatten_finalize;
   module_class->forward = gnn_unflatten_forward;
   module_class->extra_repr = gnn_unflatten_extra_repr;
 
@@ -485,8 +381,9 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    *
    * Since: 1.0
    */
-  unflatten_properties[UNFLATTEN_PROP_DIM] =
-    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0, RW_CONSTRUCT);
+  unflatten_props[UNFLATTEN_PROP_DIM] = (GnnProp) {
+    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnUnflatten, dim) };
 
   /**
    * GnnUnflatten:unflattened-size:
@@ -497,18 +394,17 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    *
    * Since: 1.0
    */
-  unflatten_properties[UNFLATTEN_PROP_UNFLATTENED_SIZE] =
+  unflatten_props[UNFLATTEN_PROP_UNFLATTENED_SIZE] = (GnnProp) {
     g_param_spec_variant ("unflattened-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
-                          RW_CONSTRUCT);
+                          GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnUnflatten, sizes), NULL, unflatten_sizes_get };
 
-  g_object_class_install_properties (object_class, UNFLATTEN_N_PROPS, unflatten_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), unflatten_props, UNFLATTEN_N_PROPS);
 }
 
 static void
 gnn_unflatten_init (GnnUnflatten *self)
 {
-  self->sizes = g_variant_ref_sink (g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0,
-                                                               sizeof (gint64)));
 }
 
 /**
@@ -555,7 +451,7 @@ gnn_unflatten_get_unflattened_size (GnnUnflatten *self,
 {
   g_return_val_if_fail (GNN_IS_UNFLATTEN (self), NULL);
   g_return_val_if_fail (n_sizes != NULL, NULL);
-  return g_variant_get_fixed_array (self->sizes, n_sizes, sizeof (gint64));
+  return unflatten_sizes (self, n_sizes);
 }
 
 /* ---- Dropout, Dropout2d ---------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "gnn-linear.h"
 #include "gnn-init.h"
@@ -51,7 +52,7 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnLinear, gnn_linear, GNN_TYPE_MODULE)
 
@@ -162,58 +163,9 @@ gnn_linear_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_linear_get_property (GObject    *object,
-                         guint       prop_id,
-                         GValue     *value,
-                         GParamSpec *pspec)
+linear_dtype (GObject *object, GParamSpec *pspec, GValue *value)
 {
-  GnnLinear *self = GNN_LINEAR (object);
-
-  switch (prop_id)
-    {
-    case PROP_IN_FEATURES:
-      g_value_set_int (value, self->in_features);
-      break;
-    case PROP_OUT_FEATURES:
-      g_value_set_int (value, self->out_features);
-      break;
-    case PROP_BIAS:
-      g_value_set_boolean (value, self->bias);
-      break;
-    case PROP_DTYPE:
-      g_value_set_enum (value, gnn_linear_get_dtype (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_linear_set_property (GObject      *object,
-                         guint         prop_id,
-                         const GValue *value,
-                         GParamSpec   *pspec)
-{
-  GnnLinear *self = GNN_LINEAR (object);
-
-  /* all construct-only: set once, before setup */
-  switch (prop_id)
-    {
-    case PROP_IN_FEATURES:
-      self->in_features = g_value_get_int (value);
-      break;
-    case PROP_OUT_FEATURES:
-      self->out_features = g_value_get_int (value);
-      break;
-    case PROP_BIAS:
-      self->bias = g_value_get_boolean (value);
-      break;
-    case PROP_DTYPE:
-      self->dtype = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  g_value_set_enum (value, gnn_linear_get_dtype (GNN_LINEAR (object)));
 }
 
 static void
@@ -222,8 +174,6 @@ gnn_linear_class_init (GnnLinearClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_linear_get_property;
-  object_class->set_property = gnn_linear_set_property;
   module_class->setup = gnn_linear_setup;
   module_class->forward = gnn_linear_forward;
   module_class->extra_repr = gnn_linear_extra_repr;
@@ -231,22 +181,22 @@ gnn_linear_class_init (GnnLinearClass *klass)
   /**
    * GnnLinear:in-features:
    *
-   * The size of each input sample (`in_features`).
+   * The size of each input sample (`in_features`), at least 0.
    */
-  properties[PROP_IN_FEATURES] =
-    g_param_spec_int ("in-features", NULL, NULL, 0, G_MAXINT, 0,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_IN_FEATURES] = (GnnProp) {
+    g_param_spec_int ("in-features", NULL, NULL, G_MININT, G_MAXINT, 0,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLinear, in_features), gnn_prop_check_size };
 
   /**
    * GnnLinear:out-features:
    *
-   * The size of each output sample (`out_features`).
+   * The size of each output sample (`out_features`), at least 0.
    */
-  properties[PROP_OUT_FEATURES] =
-    g_param_spec_int ("out-features", NULL, NULL, 0, G_MAXINT, 0,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_OUT_FEATURES] = (GnnProp) {
+    g_param_spec_int ("out-features", NULL, NULL, G_MININT, G_MAXINT, 0,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLinear, out_features), gnn_prop_check_size };
 
   /**
    * GnnLinear:bias:
@@ -254,10 +204,9 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * Whether the layer learns an additive bias (`bias`). The parameter itself is found by its
    * name, "bias", with [method@Gnn.Module.get_parameter].
    */
-  properties[PROP_BIAS] =
-    g_param_spec_boolean ("bias", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_BIAS] = (GnnProp) {
+    g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLinear, bias) };
 
   /**
    * GnnLinear:dtype:
@@ -266,12 +215,12 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * factory argument). Read after construction, it is the weight's dtype, which
    * [method@Gnn.Module.to_dtype] may have changed.
    */
-  properties[PROP_DTYPE] =
+  props[PROP_DTYPE] = (GnnProp) {
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                       G_PARAM_EXPLICIT_NOTIFY);
+                       GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLinear, dtype), NULL, linear_dtype };
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
@@ -302,16 +251,7 @@ gnn_linear_new_with_dtype (int        in_features,
                            GnnDtype   dtype,
                            GError   **error)
 {
-  GnnLinear *self;
-
-  if (in_features < 0 || out_features < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Linear: Trying to create tensor with negative dimension: in_features=%d, out_features=%d",
-                   in_features, out_features);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_LINEAR,
+  GnnLinear *self = g_object_new (GNN_TYPE_LINEAR,
                        "in-features", in_features,
                        "out-features", out_features,
                        "bias", bias,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "gnn-args-private.h"
 
@@ -103,6 +104,7 @@ gnn_module_finalize (GObject *object)
   g_ptr_array_unref (priv->buffers);
   g_ptr_array_unref (priv->modules);
   g_clear_error (&priv->setup_error);
+  gnn_props_clear (object);
   G_OBJECT_CLASS (gnn_module_parent_class)->finalize (object);
 }
 
@@ -304,7 +306,10 @@ gnn_module_ensure_setup (GnnModule *self,
     {
       GError *local = NULL;
       priv->setup_done = TRUE;
-      if (!GNN_MODULE_GET_CLASS (self)->setup (self, &local) && local == NULL)
+      /* the properties' own checks first: a value out of range is an error, not a warning */
+      if (!gnn_props_check (self, &local))
+        g_prefix_error (&local, "%s: ", gnn_module_get_name (self));
+      else if (!GNN_MODULE_GET_CLASS (self)->setup (self, &local) && local == NULL)
         local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.setup failed without setting an error",
                              gnn_module_get_name (self));
       priv->setup_error = local;
