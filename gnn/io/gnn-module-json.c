@@ -10,8 +10,8 @@
  *
  * "properties" holds every property of the module's class that is readable and writable and
  * of a type JSON can carry (booleans, numbers, strings, enums by nick, flags by nicks joined
- * with '|', variants); GnnModule's own properties (training, device) are left out, training is
- * the top-level member. Children come in registration order; a child name registered as NULL
+ * with '|', variants); GnnModule's own properties (training, device, and dtype but for the
+ * layers that create their tensors in it) are left out, training is the top-level member. Children come in registration order; a child name registered as NULL
  * has "module": null; a module registered twice in the tree is written where it comes first,
  * and later as {"shared": "<dotted path of the first place>"}. The values of parameters and
  * buffers are not in the JSON (they go to safetensors), their slots are:
@@ -42,18 +42,15 @@
 
 /* ---- writing ------------------------------------------------------------------------- */
 
+/* a property of a module of @type that the JSON holds: one a module copy keeps (not
+ * GnnModule's own but a layer's dtype), of a type JSON can carry; GnnParameter/GnnBuffer-
+ * holding properties are saved as objects below */
 static gboolean
-property_is_saved (GParamSpec *pspec)
+property_is_saved (GType type, GParamSpec *pspec)
 {
-  GType t = G_TYPE_FUNDAMENTAL (pspec->value_type);
-
-  /* GnnModule's own; GnnParameter/GnnBuffer-holding properties are saved as objects below */
-
-  if (pspec->owner_type == GNN_TYPE_MODULE ||
-      (pspec->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) != (G_PARAM_READABLE | G_PARAM_WRITABLE) ||
-      (pspec->flags & G_PARAM_DEPRECATED))
+  if (!gnn_module_property_is_saved (type, pspec) || (pspec->flags & G_PARAM_DEPRECATED))
     return FALSE;
-  switch (t)
+  switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
     {
     case G_TYPE_BOOLEAN: case G_TYPE_CHAR: case G_TYPE_UCHAR: case G_TYPE_INT: case G_TYPE_UINT:
     case G_TYPE_LONG: case G_TYPE_ULONG: case G_TYPE_INT64: case G_TYPE_UINT64:
@@ -290,14 +287,14 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
   json_object_set_string_member (obj, "type", G_OBJECT_TYPE_NAME (self));
   json_object_set_boolean_member (obj, "training", priv->training);
 
-  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (self), &n);
+  pspecs = gnn_module_list_saved_properties (G_OBJECT_TYPE (self), &n);
   for (guint i = 0; i < n; i++)
     {
       g_auto(GValue) v = G_VALUE_INIT;
 
       GType fundamental = G_TYPE_FUNDAMENTAL (pspecs[i]->value_type);
 
-      if (!property_is_saved (pspecs[i]))
+      if (!property_is_saved (G_OBJECT_TYPE (self), pspecs[i]))
         continue;
       g_value_init (&v, pspecs[i]->value_type);
       g_object_get_property (G_OBJECT (self), pspecs[i]->name, &v);
@@ -397,7 +394,8 @@ gnn_module_to_json_node (GnnModule *self,
  * `{"average-function": "ema", "multi": false, "decay": 0.99}`; a string array as an array;
  * %NULL as `null`; any other object or boxed value makes the call fail with an error that
  * names the property. [class@Gnn.Module]'s own `training` (a member of its own) and `device`
- * are left out.
+ * are left out, and so is its `dtype` but for the layers that create their parameters in
+ * it (such as [class@Gnn.Linear]), where it comes last.
  *
  * The values of parameters and buffers are not in the JSON (save them with
  * [method@Gnn.Module.state_dict] and [func@Gnn.safetensors_save], or with a
@@ -882,7 +880,7 @@ apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **
       GParamSpec *pspec = g_object_class_find_property (klass, name);
       g_auto(GValue) v = G_VALUE_INIT;
 
-      if (pspec == NULL || !property_is_saved (pspec))
+      if (pspec == NULL || !property_is_saved (G_OBJECT_TYPE (m), pspec))
         return fail (error, where, "%s has no readable and writable property '%s'", G_OBJECT_TYPE_NAME (m), name);
       if (!node_to_value (pspec, json_object_get_member (props, name), where, &v, error))
         return FALSE;
@@ -1251,7 +1249,7 @@ node_to_module (JsonNode *node, const char *where, const char *path, guint depth
       GParamSpec *pspec = g_object_class_find_property (klass, name);
       GValue v = G_VALUE_INIT;
 
-      if (pspec == NULL || !property_is_saved (pspec))
+      if (pspec == NULL || !property_is_saved (type, pspec))
         {
           g_type_class_unref (klass);
           fail (error, where, "%s has no readable and writable property '%s'", type_name, name);

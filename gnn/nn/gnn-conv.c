@@ -26,7 +26,6 @@ typedef struct {
   GVariant *output_padding; /* ax or NULL (transposed only) */
   int groups;
   gboolean bias;
-  GnnDtype dtype;
   /* resolved at setup */
   gint64 k[2], s[2], p[2], d[2], op[2];
   gboolean transposed;
@@ -61,7 +60,6 @@ enum {
   PROP_DILATION,
   PROP_GROUPS,
   PROP_BIAS,
-  PROP_DTYPE,
   N_PROPS,
   PROP_OUTPUT_PADDING = N_PROPS
 };
@@ -228,14 +226,14 @@ conv_setup (GnnModule *module, GError **error)
   wshape[1] = c->transposed ? c->out_channels / c->groups : c->in_channels / c->groups;
   for (guint a = 0; a < nd; a++)
     wshape[2 + a] = c->k[a];
-  wdata = gnn_tensor_new_empty (wshape, 2 + nd, c->dtype, NULL, error);
+  wdata = gnn_tensor_new_empty (wshape, 2 + nd, gnn_module_dtype (module), NULL, error);
   if (wdata == NULL || !(weight = gnn_parameter_new (wdata, TRUE, error)) ||
       !gnn_module_register_parameter (module, "weight", weight, error))
     return FALSE;
   if (c->bias)
     {
       gint64 bshape[1] = { c->out_channels };
-      bdata = gnn_tensor_new_empty (bshape, 1, c->dtype, NULL, error);
+      bdata = gnn_tensor_new_empty (bshape, 1, gnn_module_dtype (module), NULL, error);
       if (bdata == NULL || !(bias = gnn_parameter_new (bdata, TRUE, error)))
         return FALSE;
     }
@@ -338,7 +336,6 @@ conv_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *ps
   guint nd;
   const char *name;
   Conv *c = conv_of (GNN_MODULE (object), &nd, &name);
-  GnnParameter *weight;
 
   switch (prop_id)
     {
@@ -351,10 +348,6 @@ conv_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *ps
     case PROP_GROUPS: g_value_set_int (value, c->groups); break;
     case PROP_OUTPUT_PADDING: g_value_set_variant (value, c->output_padding); break;
     case PROP_BIAS: g_value_set_boolean (value, c->bias); break;
-    case PROP_DTYPE:
-      weight = gnn_module_find_parameter (GNN_MODULE (object), "weight");
-      g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : c->dtype);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -379,7 +372,6 @@ conv_set_property (GObject *object, guint prop_id, const GValue *value, GParamSp
     case PROP_GROUPS: c->groups = g_value_get_int (value); break;
     case PROP_OUTPUT_PADDING: c->output_padding = g_value_dup_variant (value); break;
     case PROP_BIAS: c->bias = g_value_get_boolean (value); break;
-    case PROP_DTYPE: c->dtype = g_value_get_enum (value); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -401,7 +393,6 @@ conv_init (Conv *c)
 {
   c->groups = 1;
   c->bias = TRUE;
-  c->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**
@@ -445,11 +436,6 @@ conv_init (Conv *c)
  * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
  */
 /**
- * GnnConv1d:dtype:
- *
- * The floating-point element type the parameters are created in; read after construction, the weight's dtype.
- */
-/**
  * GnnConv2d:in-channels:
  *
  * The channels of the input (`in_channels`).
@@ -489,11 +475,6 @@ conv_init (Conv *c)
  *
  * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
  */
-/**
- * GnnConv2d:dtype:
- *
- * The floating-point element type the parameters are created in; read after construction, the weight's dtype.
- */
 
 #define CO (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
 
@@ -516,8 +497,8 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class)
   props[PROP_DILATION] = g_param_spec_variant ("dilation", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
   props[PROP_GROUPS] = g_param_spec_int ("groups", NULL, NULL, 1, G_MAXINT, 1, CO);
   props[PROP_BIAS] = g_param_spec_boolean ("bias", NULL, NULL, TRUE, CO);
-  props[PROP_DTYPE] = g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, CO);
   g_object_class_install_properties (object_class, N_PROPS, props);
+  gnn_module_class_uses_dtype (module_class);
 }
 
 /**
@@ -652,11 +633,6 @@ gnn_conv2d_init (GnnConv2d *self)
  * GnnConvTranspose2d:bias:
  *
  * Whether the layer learns an additive bias (`bias`).
- */
-/**
- * GnnConvTranspose2d:dtype:
- *
- * The floating-point element type the parameters are created in.
  */
 static void
 gnn_conv_transpose2d_finalize (GObject *object)

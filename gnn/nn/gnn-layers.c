@@ -800,7 +800,6 @@ struct _GnnEmbedding
   gint64 num_embeddings;
   gint64 embedding_dim;
   gint64 padding_idx;
-  GnnDtype dtype;
 };
 
 enum {
@@ -808,7 +807,6 @@ enum {
   EMB_PROP_NUM_EMBEDDINGS,
   EMB_PROP_EMBEDDING_DIM,
   EMB_PROP_PADDING_IDX,
-  EMB_PROP_DTYPE,
   EMB_N_PROPS
 };
 
@@ -847,7 +845,7 @@ gnn_embedding_setup (GnnModule *module,
       if (self->padding_idx < 0)
         self->padding_idx += self->num_embeddings;
     }
-  data = gnn_tensor_new_randn (shape, 2, NULL, self->dtype, NULL, error);
+  data = gnn_tensor_new_randn (shape, 2, NULL, gnn_module_dtype (module), NULL, error);
   if (data == NULL)
     return FALSE;
   if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
@@ -948,14 +946,6 @@ gnn_embedding_extra_repr (GnnModule *module)
                           self->num_embeddings, self->embedding_dim, self->padding_idx);
 }
 
-static GnnDtype
-embedding_dtype (GnnEmbedding *self)
-{
-  GnnParameter *weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
-
-  return weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype;
-}
-
 static void
 gnn_embedding_get_property (GObject    *object,
                             guint       prop_id,
@@ -974,9 +964,6 @@ gnn_embedding_get_property (GObject    *object,
       break;
     case EMB_PROP_PADDING_IDX:
       g_value_set_int64 (value, self->padding_idx);
-      break;
-    case EMB_PROP_DTYPE:
-      g_value_set_enum (value, embedding_dtype (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1001,9 +988,6 @@ gnn_embedding_set_property (GObject      *object,
       break;
     case EMB_PROP_PADDING_IDX:
       self->padding_idx = g_value_get_int64 (value);
-      break;
-    case EMB_PROP_DTYPE:
-      self->dtype = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1055,25 +1039,14 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
     g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64,
                         GNN_EMBEDDING_NO_PADDING, RW_CONSTRUCT_ONLY);
 
-  /**
-   * GnnEmbedding:dtype:
-   *
-   * The floating-point element type of the weight (PyTorch's `dtype` factory argument);
-   * read after construction, it is the weight's dtype.
-   *
-   * Since: 1.0
-   */
-  emb_properties[EMB_PROP_DTYPE] =
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, RW_CONSTRUCT_ONLY);
-
   g_object_class_install_properties (object_class, EMB_N_PROPS, emb_properties);
+  gnn_module_class_uses_dtype (module_class);
 }
 
 static void
 gnn_embedding_init (GnnEmbedding *self)
 {
   self->padding_idx = GNN_EMBEDDING_NO_PADDING;
-  self->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**
@@ -1194,7 +1167,6 @@ struct _GnnBilinear
   int in2_features;
   int out_features;
   gboolean bias;
-  GnnDtype dtype;
 };
 
 enum {
@@ -1203,7 +1175,6 @@ enum {
   BIL_PROP_IN2_FEATURES,
   BIL_PROP_OUT_FEATURES,
   BIL_PROP_BIAS,
-  BIL_PROP_DTYPE,
   BIL_N_PROPS
 };
 
@@ -1224,14 +1195,14 @@ gnn_bilinear_setup (GnnModule *module,
 
   if (!GNN_MODULE_CLASS (gnn_bilinear_parent_class)->setup (module, error))
     return FALSE;
-  weight = gnn_module_new_parameter (wshape, 3, self->dtype, error);
+  weight = gnn_module_new_parameter (wshape, 3, gnn_module_dtype (module), error);
   if (weight == NULL || !gnn_module_register_parameter (module, "weight", weight, error))
     return FALSE;
   if (!gnn_init_uniform_ (GNN_TENSOR (weight), -bound, bound, NULL, error))
     return FALSE;
   if (self->bias)
     {
-      bias = gnn_module_new_parameter (bshape, 1, self->dtype, error);
+      bias = gnn_module_new_parameter (bshape, 1, gnn_module_dtype (module), error);
       if (bias == NULL || !gnn_init_uniform_ (GNN_TENSOR (bias), -bound, bound, NULL, error))
         return FALSE;
     }
@@ -1339,7 +1310,6 @@ gnn_bilinear_get_property (GObject    *object,
                            GParamSpec *pspec)
 {
   GnnBilinear *self = GNN_BILINEAR (object);
-  GnnParameter *weight;
 
   switch (prop_id)
     {
@@ -1354,10 +1324,6 @@ gnn_bilinear_get_property (GObject    *object,
       break;
     case BIL_PROP_BIAS:
       g_value_set_boolean (value, self->bias);
-      break;
-    case BIL_PROP_DTYPE:
-      weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
-      g_value_set_enum (value, weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1385,9 +1351,6 @@ gnn_bilinear_set_property (GObject      *object,
       break;
     case BIL_PROP_BIAS:
       self->bias = g_value_get_boolean (value);
-      break;
-    case BIL_PROP_DTYPE:
-      self->dtype = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1446,25 +1409,14 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
   bil_properties[BIL_PROP_BIAS] =
     g_param_spec_boolean ("bias", NULL, NULL, TRUE, RW_CONSTRUCT_ONLY);
 
-  /**
-   * GnnBilinear:dtype:
-   *
-   * The floating-point element type of the parameters (PyTorch's `dtype` factory argument);
-   * read after construction, it is the weight's dtype.
-   *
-   * Since: 1.0
-   */
-  bil_properties[BIL_PROP_DTYPE] =
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32, RW_CONSTRUCT_ONLY);
-
   g_object_class_install_properties (object_class, BIL_N_PROPS, bil_properties);
+  gnn_module_class_uses_dtype (module_class);
 }
 
 static void
 gnn_bilinear_init (GnnBilinear *self)
 {
   self->bias = TRUE;
-  self->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**

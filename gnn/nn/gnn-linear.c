@@ -40,7 +40,6 @@ struct _GnnLinear
   int in_features;
   int out_features;
   gboolean bias;
-  GnnDtype dtype;
 };
 
 enum {
@@ -48,7 +47,6 @@ enum {
   PROP_IN_FEATURES,
   PROP_OUT_FEATURES,
   PROP_BIAS,
-  PROP_DTYPE,
   N_PROPS
 };
 
@@ -96,12 +94,12 @@ gnn_linear_setup (GnnModule *module,
   if (!GNN_MODULE_CLASS (gnn_linear_parent_class)->setup (module, error))
     return FALSE;
 
-  weight = gnn_module_new_parameter (wshape, 2, self->dtype, error);
+  weight = gnn_module_new_parameter (wshape, 2, gnn_module_dtype (module), error);
   if (weight == NULL || !gnn_module_register_parameter (module, "weight", weight, error))
     return FALSE;
   if (self->bias)
     {
-      bias = gnn_module_new_parameter (bshape, 1, self->dtype, error);
+      bias = gnn_module_new_parameter (bshape, 1, gnn_module_dtype (module), error);
       if (bias == NULL)
         return FALSE;
     }
@@ -163,12 +161,6 @@ gnn_linear_extra_repr (GnnModule *module)
 }
 
 static void
-linear_dtype (GObject *object, GParamSpec *pspec, GValue *value)
-{
-  g_value_set_enum (value, gnn_linear_get_dtype (GNN_LINEAR (object)));
-}
-
-static void
 gnn_linear_class_init (GnnLinearClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -208,26 +200,14 @@ gnn_linear_class_init (GnnLinearClass *klass)
     g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
     G_STRUCT_OFFSET (GnnLinear, bias) };
 
-  /**
-   * GnnLinear:dtype:
-   *
-   * The floating-point element type the parameters are created in (PyTorch's `dtype`
-   * factory argument). Read after construction, it is the weight's dtype, which
-   * [method@Gnn.Module.to_dtype] may have changed.
-   */
-  props[PROP_DTYPE] = (GnnProp) {
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
-                       GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnLinear, dtype), NULL, linear_dtype };
-
   gnn_props_install (object_class, props, N_PROPS);
+  gnn_module_class_uses_dtype (module_class);
 }
 
 static void
 gnn_linear_init (GnnLinear *self)
 {
   self->bias = TRUE;
-  self->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**
@@ -337,7 +317,7 @@ gnn_linear_get_bias (GnnLinear *self)
  * gnn_linear_get_dtype:
  * @self: a linear layer
  *
- * Gets [property@Gnn.Linear:dtype].
+ * Gets [property@Gnn.Module:dtype].
  *
  * Returns: the element type of the weight, or the one asked at construction when there is
  *   no weight
@@ -345,11 +325,8 @@ gnn_linear_get_bias (GnnLinear *self)
 GnnDtype
 gnn_linear_get_dtype (GnnLinear *self)
 {
-  GnnParameter *weight;
-
   g_return_val_if_fail (GNN_IS_LINEAR (self), GNN_DTYPE_FLOAT32);
-  weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
-  return weight ? gnn_tensor_get_dtype (GNN_TENSOR (weight)) : self->dtype;
+  return gnn_module_dtype (GNN_MODULE (self));
 }
 
 /**

@@ -62,6 +62,7 @@ typedef struct {
   GPtrArray *buffers;
   GPtrArray *modules;
   gboolean training;
+  GnnDtype dtype;          /* the construct property; see gnn_module_dtype */
   gboolean setup_done;
   GError *setup_error;     /* a setup that failed in constructed, reported at first use */
   GPtrArray *forward_hooks; /* GnnModuleHook*, every kind, in firing order; NULL when none */
@@ -90,6 +91,21 @@ GnnParameter     *gnn_module_new_parameter  (const gint64 *shape,
                                              guint         ndim,
                                              GnnDtype      dtype,
                                              GError      **error);
+
+/* GnnModule:dtype: the dtype of the first floating-point parameter, else of the first
+ * floating-point buffer, else the one given at construction (what a layer's setup creates
+ * its tensors in). */
+GnnDtype          gnn_module_dtype          (GnnModule      *self);
+/* Marks a class whose setup reads GnnModule:dtype, so that module copies and the module
+ * JSON keep it (for other classes it is GnnModule's own property, as training is). */
+void              gnn_module_class_uses_dtype (GnnModuleClass *klass);
+/* Whether a module of @type saves @pspec in a copy or the JSON: a read-write property of
+ * its class, or GnnModule:dtype for a class that uses it. */
+gboolean          gnn_module_property_is_saved (GType       type,
+                                                GParamSpec *pspec);
+/* Those properties (g_free the array): the class's own in order, dtype last. */
+GParamSpec      **gnn_module_list_saved_properties (GType  type,
+                                                    guint *n_pspecs);
 
 /* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
  * (gnn-activation.c). */

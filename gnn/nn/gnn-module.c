@@ -43,10 +43,11 @@ enum {
   PROP_0,
   PROP_TRAINING,
   PROP_DEVICE,
+  PROP_DTYPE,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 G_DEFINE_TYPE_WITH_PRIVATE (GnnModule, gnn_module, G_TYPE_OBJECT)
 
@@ -109,44 +110,40 @@ gnn_module_finalize (GObject *object)
 }
 
 static void
-gnn_module_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+training_get (GObject *object, GParamSpec *pspec, GValue *value)
 {
-  GnnModule *self = GNN_MODULE (object);
+  g_value_set_boolean (value, gnn_module_get_training (GNN_MODULE (object)));
+}
 
-  switch (prop_id)
-    {
-    case PROP_TRAINING:
-      g_value_set_boolean (value, gnn_module_get_training (self));
-      break;
-    case PROP_DEVICE:
-      g_value_take_string (value, gnn_module_get_device (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+/* sets the whole tree; each module whose mode changes notifies */
+static void
+training_set (GObject *object, GParamSpec *pspec, const GValue *value)
+{
+  gnn_module_set_training (GNN_MODULE (object), g_value_get_boolean (value));
 }
 
 static void
-gnn_module_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+device_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  g_value_take_string (value, gnn_module_get_device (GNN_MODULE (object)));
+}
+
+/* moves the tensors; notifies when the device changed */
+static void
+device_set (GObject *object, GParamSpec *pspec, const GValue *value)
 {
   GnnModule *self = GNN_MODULE (object);
+  g_autoptr(GError) error = NULL;
+  const char *device = g_value_get_string (value);
 
-  switch (prop_id)
-    {
-    case PROP_TRAINING:
-      gnn_module_set_training (self, g_value_get_boolean (value));
-      break;
-    case PROP_DEVICE:
-      {
-        g_autoptr(GError) error = NULL;
-        const char *device = g_value_get_string (value);
-        if (device && !gnn_module_to_device (self, device, &error))
-          g_warning ("Could not move %s to %s: %s", gnn_module_get_name (self), device, error->message);
-      }
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (device && !gnn_module_to_device (self, device, &error))
+    g_warning ("Could not move %s to %s: %s", gnn_module_get_name (self), device, error->message);
+}
+
+static void
+dtype_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  g_value_set_enum (value, gnn_module_dtype (GNN_MODULE (object)));
 }
 
 static void
@@ -185,8 +182,6 @@ gnn_module_class_init (GnnModuleClass *klass)
 
   object_class->dispose = gnn_module_dispose;
   object_class->finalize = gnn_module_finalize;
-  object_class->get_property = gnn_module_get_property;
-  object_class->set_property = gnn_module_set_property;
   object_class->constructed = gnn_module_constructed;
   klass->forward = gnn_module_real_forward;
   klass->setup = gnn_module_real_setup;
@@ -199,9 +194,9 @@ gnn_module_class_init (GnnModuleClass *klass)
    * descendant too, as `train (mode)` does; notify is emitted only by modules whose mode
    * changes.
    */
-  properties[PROP_TRAINING] =
-    g_param_spec_boolean ("training", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_TRAINING] = (GnnProp) {
+    g_param_spec_boolean ("training", NULL, NULL, TRUE, GNN_PARAM_RW),
+    GNN_PROP_NO_MEMBER, NULL, training_get, training_set };
 
   /**
    * GnnModule:device:
@@ -210,11 +205,26 @@ gnn_module_class_init (GnnModuleClass *klass)
    * it has none or they sit on several devices. Setting it moves them, as
    * [method@Gnn.Module.to_device] does.
    */
-  properties[PROP_DEVICE] =
-    g_param_spec_string ("device", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_DEVICE] = (GnnProp) {
+    g_param_spec_string ("device", NULL, NULL, NULL, GNN_PARAM_RW),
+    GNN_PROP_NO_MEMBER, NULL, device_get, device_set };
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /**
+   * GnnModule:dtype:
+   *
+   * The floating-point element type a layer creates its parameters and buffers in
+   * (PyTorch's `dtype` factory argument of `nn.Linear`, `nn.Conv2d`, `nn.BatchNorm1d` ...);
+   * modules without tensors of their own ignore it. Read after construction, it is the
+   * dtype of the module's first floating-point parameter (or buffer, when it has no
+   * parameter), which [method@Gnn.Module.to_dtype] may have changed, and the one given at
+   * construction when it has none.
+   */
+  props[PROP_DTYPE] = (GnnProp) {
+    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
+                       GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnModule, dtype), NULL, dtype_get };
+
+  gnn_props_install (object_class, props, N_PROPS);
 
   /**
    * GnnModule::forward-pre:
@@ -294,6 +304,7 @@ gnn_module_init (GnnModule *self)
   priv->buffers = g_ptr_array_new_with_free_func (slot_free);
   priv->modules = g_ptr_array_new_with_free_func (slot_free);
   priv->training = TRUE;
+  priv->dtype = GNN_DTYPE_FLOAT32;
 }
 
 gboolean
@@ -499,25 +510,21 @@ memo_add (CopyMemo *memo, gpointer src, gpointer copy)
 
 static gboolean copy_into (GnnModule *dst, GnnModule *src, CopyMemo *memo, GError **error);
 
-/* Values of @src's readable and writable properties, GnnModule's own (training, device) left
- * out: the copy gets those through its tensors and flags. */
+/* Values of @src's saved properties (gnn_module_list_saved_properties): the copy gets
+ * GnnModule's training and device through its tensors and flags. */
 static void
 collect_properties (GnnModule *src, GPtrArray *names, GArray *values)
 {
   guint n;
-  g_autofree GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (src), &n);
+  g_autofree GParamSpec **pspecs = gnn_module_list_saved_properties (G_OBJECT_TYPE (src), &n);
 
   for (guint i = 0; i < n; i++)
     {
-      GParamSpec *pspec = pspecs[i];
       GValue v = G_VALUE_INIT;
 
-      if (pspec->owner_type == GNN_TYPE_MODULE ||
-          (pspec->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) != (G_PARAM_READABLE | G_PARAM_WRITABLE))
-        continue;
-      g_value_init (&v, pspec->value_type);
-      g_object_get_property (G_OBJECT (src), pspec->name, &v);
-      g_ptr_array_add (names, (gpointer) pspec->name);
+      g_value_init (&v, pspecs[i]->value_type);
+      g_object_get_property (G_OBJECT (src), pspecs[i]->name, &v);
+      g_ptr_array_add (names, (gpointer) pspecs[i]->name);
       g_array_append_val (values, v);
     }
 }
@@ -2102,7 +2109,7 @@ set_training_one (GnnModule *module, gpointer data)
   if (priv->training == training)
     return;
   priv->training = training;
-  g_object_notify_by_pspec (G_OBJECT (module), properties[PROP_TRAINING]);
+  g_object_notify_by_pspec (G_OBJECT (module), props[PROP_TRAINING].pspec);
 }
 
 /**
@@ -2336,8 +2343,88 @@ gnn_module_to_device (GnnModule  *self,
   ok = apply_to_tensors (self, convert_device, (gpointer) device, error);
   after = gnn_module_get_device (self);
   if (g_strcmp0 (before, after) != 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVICE]);
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DEVICE].pspec);
   return ok;
+}
+
+/* the first floating-point tensor of @slots, or NULL */
+static GnnTensor *
+first_floating (GPtrArray *slots)
+{
+  for (guint i = 0; i < slots->len; i++)
+    {
+      GnnModuleSlot *s = slots->pdata[i];
+
+      if (s->value && gnn_dtype_is_floating (gnn_tensor_get_dtype (GNN_TENSOR (s->value))))
+        return GNN_TENSOR (s->value);
+    }
+  return NULL;
+}
+
+GnnDtype
+gnn_module_dtype (GnnModule *self)
+{
+  GnnModulePrivate *priv = priv_of (self);
+  GnnTensor *t = first_floating (priv->parameters);
+
+  if (t == NULL)
+    t = first_floating (priv->buffers);
+  return t ? gnn_tensor_get_dtype (t) : priv->dtype;
+}
+
+static GQuark
+uses_dtype_quark (void)
+{
+  static GQuark q;
+
+  if (G_UNLIKELY (q == 0))
+    q = g_quark_from_static_string ("gnn-module-uses-dtype");
+  return q;
+}
+
+void
+gnn_module_class_uses_dtype (GnnModuleClass *klass)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), uses_dtype_quark (), GINT_TO_POINTER (TRUE));
+}
+
+static gboolean
+type_uses_dtype (GType type)
+{
+  for (GType t = type; t != GNN_TYPE_MODULE && t != 0; t = g_type_parent (t))
+    if (g_type_get_qdata (t, uses_dtype_quark ()))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+gnn_module_property_is_saved (GType       type,
+                              GParamSpec *pspec)
+{
+  if ((pspec->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE)
+    return FALSE;
+  if (pspec->owner_type == GNN_TYPE_MODULE)
+    return pspec == props[PROP_DTYPE].pspec && type_uses_dtype (type);
+  return TRUE;
+}
+
+GParamSpec **
+gnn_module_list_saved_properties (GType  type,
+                                  guint *n_out)
+{
+  GObjectClass *klass = g_type_class_ref (type);
+  guint n, k = 0;
+  GParamSpec **pspecs = g_object_class_list_properties (klass, &n);
+
+  /* the class's own in their order, then GnnModule's dtype (as the layers listed it last) */
+  for (guint i = 0; i < n; i++)
+    if (pspecs[i]->owner_type != GNN_TYPE_MODULE && gnn_module_property_is_saved (type, pspecs[i]))
+      pspecs[k++] = pspecs[i];
+  if (gnn_module_property_is_saved (type, props[PROP_DTYPE].pspec))
+    pspecs[k++] = props[PROP_DTYPE].pspec;
+  g_type_class_unref (klass);
+  *n_out = k;
+  return pspecs;
 }
 
 /**

@@ -188,7 +188,6 @@ typedef struct
   gboolean cumulative_average;
   gboolean affine;
   gboolean track_running_stats;
-  GnnDtype dtype;
 } GnnBatchNormPrivate;
 
 enum {
@@ -199,7 +198,6 @@ enum {
   BN_PROP_CUMULATIVE_AVERAGE,
   BN_PROP_AFFINE,
   BN_PROP_TRACK_RUNNING_STATS,
-  BN_PROP_DTYPE,
   BN_N_PROPS
 };
 
@@ -229,17 +227,6 @@ bn_name (GnnBatchNorm *self)
   if (GNN_IS_BATCH_NORM2D (self))
     return "BatchNorm2d";
   return G_OBJECT_TYPE_NAME (self);
-}
-
-static GnnDtype
-bn_dtype (GnnBatchNorm *self)
-{
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-  GnnTensor *t = find_tensor (GNN_MODULE (self), FALSE, "weight");
-
-  if (t == NULL)
-    t = find_tensor (GNN_MODULE (self), TRUE, "running_mean");
-  return t ? gnn_tensor_get_dtype (t) : priv->dtype;
 }
 
 static gboolean
@@ -280,6 +267,7 @@ gnn_batch_norm_setup (GnnModule *module,
   GnnBatchNorm *self = GNN_BATCH_NORM (module);
   GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
   gint64 shape[1] = { priv->num_features };
+  GnnDtype dtype = gnn_module_dtype (module);
 
   if (!GNN_MODULE_CLASS (gnn_batch_norm_parent_class)->setup (module, error))
     return FALSE;
@@ -290,15 +278,15 @@ gnn_batch_norm_setup (GnnModule *module,
                    bn_name (self), priv->num_features);
       return FALSE;
     }
-  if (!register_filled_parameter (module, "weight", priv->affine, shape, 1, 1.0, priv->dtype, error) ||
-      !register_filled_parameter (module, "bias", priv->affine, shape, 1, 0.0, priv->dtype, error))
+  if (!register_filled_parameter (module, "weight", priv->affine, shape, 1, 1.0, dtype, error) ||
+      !register_filled_parameter (module, "bias", priv->affine, shape, 1, 0.0, dtype, error))
     return FALSE;
   if (priv->track_running_stats)
     {
       if (!register_new_buffer (module, "running_mean",
-                                gnn_tensor_new_zeros (shape, 1, priv->dtype, NULL, error), error) ||
+                                gnn_tensor_new_zeros (shape, 1, dtype, NULL, error), error) ||
           !register_new_buffer (module, "running_var",
-                                gnn_tensor_new_ones (shape, 1, priv->dtype, NULL, error), error) ||
+                                gnn_tensor_new_ones (shape, 1, dtype, NULL, error), error) ||
           !register_new_buffer (module, "num_batches_tracked",
                                 gnn_tensor_new_scalar (0, GNN_DTYPE_INT64, NULL, error), error))
         return FALSE;
@@ -575,9 +563,6 @@ gnn_batch_norm_get_property (GObject    *object,
     case BN_PROP_TRACK_RUNNING_STATS:
       g_value_set_boolean (value, priv->track_running_stats);
       break;
-    case BN_PROP_DTYPE:
-      g_value_set_enum (value, bn_dtype (self));
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -611,9 +596,6 @@ gnn_batch_norm_set_property (GObject      *object,
       break;
     case BN_PROP_TRACK_RUNNING_STATS:
       priv->track_running_stats = g_value_get_boolean (value);
-      break;
-    case BN_PROP_DTYPE:
-      priv->dtype = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -696,19 +678,8 @@ gnn_batch_norm_class_init (GnnBatchNormClass *klass)
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
                           G_PARAM_EXPLICIT_NOTIFY);
 
-  /**
-   * GnnBatchNorm:dtype:
-   *
-   * The floating-point element type of the parameters and the running statistics
-   * (`dtype`). Read after construction, it is theirs, which [method@Gnn.Module.to_dtype]
-   * may have changed.
-   */
-  bn_properties[BN_PROP_DTYPE] =
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                       G_PARAM_EXPLICIT_NOTIFY);
-
   g_object_class_install_properties (object_class, BN_N_PROPS, bn_properties);
+  gnn_module_class_uses_dtype (module_class);
 }
 
 static void
@@ -720,7 +691,6 @@ gnn_batch_norm_init (GnnBatchNorm *self)
   priv->momentum = 0.1;
   priv->affine = TRUE;
   priv->track_running_stats = TRUE;
-  priv->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**
@@ -1130,7 +1100,6 @@ struct _GnnLayerNorm
   guint n_dims;
   double eps;
   gboolean elementwise_affine;
-  GnnDtype dtype;
 };
 
 enum {
@@ -1138,7 +1107,6 @@ enum {
   LN_PROP_NORMALIZED_SHAPE,
   LN_PROP_EPS,
   LN_PROP_ELEMENTWISE_AFFINE,
-  LN_PROP_DTYPE,
   LN_N_PROPS
 };
 
@@ -1170,9 +1138,9 @@ gnn_layer_norm_setup (GnnModule *module,
         return FALSE;
       }
   return register_filled_parameter (module, "weight", self->elementwise_affine, self->normalized_shape,
-                                    self->n_dims, 1.0, self->dtype, error) &&
+                                    self->n_dims, 1.0, gnn_module_dtype (module), error) &&
          register_filled_parameter (module, "bias", self->elementwise_affine, self->normalized_shape,
-                                    self->n_dims, 0.0, self->dtype, error);
+                                    self->n_dims, 0.0, gnn_module_dtype (module), error);
 }
 
 static GnnArgs *
@@ -1258,7 +1226,6 @@ gnn_layer_norm_get_property (GObject    *object,
                              GParamSpec *pspec)
 {
   GnnLayerNorm *self = GNN_LAYER_NORM (object);
-  GnnTensor *w;
 
   switch (prop_id)
     {
@@ -1270,10 +1237,6 @@ gnn_layer_norm_get_property (GObject    *object,
       break;
     case LN_PROP_ELEMENTWISE_AFFINE:
       g_value_set_boolean (value, self->elementwise_affine);
-      break;
-    case LN_PROP_DTYPE:
-      w = find_tensor (GNN_MODULE (self), FALSE, "weight");
-      g_value_set_enum (value, w ? gnn_tensor_get_dtype (w) : self->dtype);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1309,9 +1272,6 @@ gnn_layer_norm_set_property (GObject      *object,
       break;
     case LN_PROP_ELEMENTWISE_AFFINE:
       self->elementwise_affine = g_value_get_boolean (value);
-      break;
-    case LN_PROP_DTYPE:
-      self->dtype = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1371,18 +1331,8 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
                           G_PARAM_EXPLICIT_NOTIFY);
 
-  /**
-   * GnnLayerNorm:dtype:
-   *
-   * The floating-point element type of the parameters (`dtype`). Read after construction,
-   * it is the weight's, which [method@Gnn.Module.to_dtype] may have changed.
-   */
-  ln_properties[LN_PROP_DTYPE] =
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                       G_PARAM_EXPLICIT_NOTIFY);
-
   g_object_class_install_properties (object_class, LN_N_PROPS, ln_properties);
+  gnn_module_class_uses_dtype (GNN_MODULE_CLASS (klass));
 }
 
 static void
@@ -1390,7 +1340,6 @@ gnn_layer_norm_init (GnnLayerNorm *self)
 {
   self->eps = 1e-5;
   self->elementwise_affine = TRUE;
-  self->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**
@@ -1559,7 +1508,6 @@ struct _GnnGroupNorm
   int num_channels;
   double eps;
   gboolean affine;
-  GnnDtype dtype;
 };
 
 enum {
@@ -1568,7 +1516,6 @@ enum {
   GN_PROP_NUM_CHANNELS,
   GN_PROP_EPS,
   GN_PROP_AFFINE,
-  GN_PROP_DTYPE,
   GN_N_PROPS
 };
 
@@ -1592,8 +1539,8 @@ gnn_group_norm_setup (GnnModule *module,
                    self->num_groups, self->num_channels);
       return FALSE;
     }
-  return register_filled_parameter (module, "weight", self->affine, shape, 1, 1.0, self->dtype, error) &&
-         register_filled_parameter (module, "bias", self->affine, shape, 1, 0.0, self->dtype, error);
+  return register_filled_parameter (module, "weight", self->affine, shape, 1, 1.0, gnn_module_dtype (module), error) &&
+         register_filled_parameter (module, "bias", self->affine, shape, 1, 0.0, gnn_module_dtype (module), error);
 }
 
 static GnnArgs *
@@ -1679,7 +1626,6 @@ gnn_group_norm_get_property (GObject    *object,
                              GParamSpec *pspec)
 {
   GnnGroupNorm *self = GNN_GROUP_NORM (object);
-  GnnTensor *w;
 
   switch (prop_id)
     {
@@ -1694,10 +1640,6 @@ gnn_group_norm_get_property (GObject    *object,
       break;
     case GN_PROP_AFFINE:
       g_value_set_boolean (value, self->affine);
-      break;
-    case GN_PROP_DTYPE:
-      w = find_tensor (GNN_MODULE (self), FALSE, "weight");
-      g_value_set_enum (value, w ? gnn_tensor_get_dtype (w) : self->dtype);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1725,9 +1667,6 @@ gnn_group_norm_set_property (GObject      *object,
       break;
     case GN_PROP_AFFINE:
       self->affine = g_value_get_boolean (value);
-      break;
-    case GN_PROP_DTYPE:
-      self->dtype = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1786,18 +1725,8 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
                           G_PARAM_EXPLICIT_NOTIFY);
 
-  /**
-   * GnnGroupNorm:dtype:
-   *
-   * The floating-point element type of the parameters (`dtype`). Read after construction,
-   * it is the weight's, which [method@Gnn.Module.to_dtype] may have changed.
-   */
-  gn_properties[GN_PROP_DTYPE] =
-    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_FLOAT32,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                       G_PARAM_EXPLICIT_NOTIFY);
-
   g_object_class_install_properties (object_class, GN_N_PROPS, gn_properties);
+  gnn_module_class_uses_dtype (GNN_MODULE_CLASS (klass));
 }
 
 static void
@@ -1806,7 +1735,6 @@ gnn_group_norm_init (GnnGroupNorm *self)
   self->num_groups = 1;
   self->eps = 1e-5;
   self->affine = TRUE;
-  self->dtype = GNN_DTYPE_FLOAT32;
 }
 
 /**

@@ -283,6 +283,53 @@ test_props_module_checks (void)
   g_clear_error (&error);
 }
 
+/* dtype is GnnModule's: the layers create their tensors in it, read it back from them, and
+ * keep it in copies and the JSON; other modules ignore it and leave it out */
+static void
+test_props_module_dtype (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) lin = NULL, copy = NULL, relu = NULL, bn = NULL, rebuilt = NULL;
+  g_autofree char *json = NULL, *relu_json = NULL;
+  GnnDtype dtype;
+
+  lin = GNN_MODULE (gnn_linear_new_with_dtype (3, 2, TRUE, GNN_DTYPE_FLOAT64, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (gnn_module_get_parameter (lin, "weight", NULL))), ==,
+                   GNN_DTYPE_FLOAT64);
+  g_assert_true (g_object_class_find_property (G_OBJECT_GET_CLASS (lin), "dtype")->owner_type == GNN_TYPE_MODULE);
+  copy = gnn_module_copy (lin, &error);
+  g_assert_no_error (error);
+  g_object_get (copy, "dtype", &dtype, NULL);
+  g_assert_cmpint (dtype, ==, GNN_DTYPE_FLOAT64);
+  g_assert_true (gnn_module_to_dtype (lin, GNN_DTYPE_FLOAT32, &error));
+  g_object_get (lin, "dtype", &dtype, NULL);
+  g_assert_cmpint (dtype, ==, GNN_DTYPE_FLOAT32);   /* the weight's */
+  g_assert_cmpint (gnn_linear_get_dtype (GNN_LINEAR (lin)), ==, GNN_DTYPE_FLOAT32);
+
+  json = gnn_module_to_json (copy, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (json, "\"bias\":true,\"dtype\":\"float64\"}"));
+  rebuilt = gnn_module_new_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_linear_get_dtype (GNN_LINEAR (rebuilt)), ==, GNN_DTYPE_FLOAT64);
+
+  /* a batch norm without tensors keeps the one it was given */
+  bn = g_object_new (GNN_TYPE_BATCH_NORM1D, "num-features", 3, "affine", FALSE,
+                     "track-running-stats", FALSE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_object_get (bn, "dtype", &dtype, NULL);
+  g_assert_cmpint (dtype, ==, GNN_DTYPE_FLOAT64);
+
+  relu = g_object_new (GNN_TYPE_RELU, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  relu_json = gnn_module_to_json (relu, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (relu_json, "\"properties\":{}"));
+  g_assert_null (gnn_module_new_from_json ("{\"type\": \"GnnReLU\", \"properties\": {\"dtype\": \"float64\"}}",
+                                           -1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+  g_assert_nonnull (strstr (error->message, "GnnReLU has no readable and writable property 'dtype'"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/props/notify", test_props_notify);
   g_test_add_func ("/props/checks", test_props_checks);
   g_test_add_func ("/props/module-checks", test_props_module_checks);
+  g_test_add_func ("/props/module-dtype", test_props_module_dtype);
   return g_test_run ();
 }
