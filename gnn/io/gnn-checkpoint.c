@@ -12,6 +12,7 @@
 #include "gnn-module-json-private.h"
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"
+#include "nn/gnn-props-private.h"
 
 /**
  * GnnCheckpoint:
@@ -93,7 +94,7 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnCheckpoint, gnn_checkpoint, G_TYPE_OBJECT)
 
@@ -111,10 +112,7 @@ gnn_checkpoint_dispose (GObject *object)
 {
   GnnCheckpoint *self = GNN_CHECKPOINT (object);
 
-  g_clear_object (&self->model);
-  g_clear_object (&self->optimizer);
-  g_clear_object (&self->scheduler);
-  g_clear_object (&self->generator);
+  gnn_props_clear (object);
   g_ptr_array_set_size (self->averaged, 0);
   G_OBJECT_CLASS (gnn_checkpoint_parent_class)->dispose (object);
 }
@@ -130,96 +128,46 @@ gnn_checkpoint_finalize (GObject *object)
 }
 
 static void
-gnn_checkpoint_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnCheckpoint *self = GNN_CHECKPOINT (object);
-
-  switch (prop_id)
-    {
-    case PROP_MODEL:
-      g_value_set_object (value, self->model);
-      break;
-    case PROP_OPTIMIZER:
-      g_value_set_object (value, self->optimizer);
-      break;
-    case PROP_SCHEDULER:
-      g_value_set_object (value, self->scheduler);
-      break;
-    case PROP_GENERATOR:
-      g_value_set_object (value, self->generator);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_checkpoint_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnCheckpoint *self = GNN_CHECKPOINT (object);
-
-  switch (prop_id)
-    {
-    case PROP_MODEL:
-      gnn_checkpoint_set_model (self, g_value_get_object (value));
-      break;
-    case PROP_OPTIMIZER:
-      gnn_checkpoint_set_optimizer (self, g_value_get_object (value));
-      break;
-    case PROP_SCHEDULER:
-      gnn_checkpoint_set_scheduler (self, g_value_get_object (value));
-      break;
-    case PROP_GENERATOR:
-      gnn_checkpoint_set_generator (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_checkpoint_class_init (GnnCheckpointClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = gnn_checkpoint_dispose;
   object_class->finalize = gnn_checkpoint_finalize;
-  object_class->get_property = gnn_checkpoint_get_property;
-  object_class->set_property = gnn_checkpoint_set_property;
 
   /**
    * GnnCheckpoint:model: (getter get_model) (setter set_model)
    *
    * The model whose state and architecture are saved, or %NULL.
    */
-  properties[PROP_MODEL] =
-    g_param_spec_object ("model", NULL, NULL, GNN_TYPE_MODULE,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_MODEL] = (GnnProp) {
+    g_param_spec_object ("model", NULL, NULL, GNN_TYPE_MODULE, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnCheckpoint, model) };
   /**
    * GnnCheckpoint:optimizer: (getter get_optimizer) (setter set_optimizer)
    *
    * The optimizer whose state is saved, or %NULL.
    */
-  properties[PROP_OPTIMIZER] =
-    g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_OPTIMIZER] = (GnnProp) {
+    g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnCheckpoint, optimizer) };
   /**
    * GnnCheckpoint:scheduler: (getter get_scheduler) (setter set_scheduler)
    *
    * The learning-rate scheduler whose state is saved, or %NULL.
    */
-  properties[PROP_SCHEDULER] =
-    g_param_spec_object ("scheduler", NULL, NULL, GNN_TYPE_LR_SCHEDULER,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_SCHEDULER] = (GnnProp) {
+    g_param_spec_object ("scheduler", NULL, NULL, GNN_TYPE_LR_SCHEDULER, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnCheckpoint, scheduler) };
   /**
    * GnnCheckpoint:generator: (getter get_generator) (setter set_generator)
    *
    * The random number generator whose seed and offset are saved, or %NULL.
    */
-  properties[PROP_GENERATOR] =
-    g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  props[PROP_GENERATOR] = (GnnProp) {
+    g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnCheckpoint, generator) };
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
@@ -246,8 +194,7 @@ gnn_checkpoint_new (void)
 #define DEFINE_SETTER(field, Type, TYPE_CHECK, PROP)                \
   g_return_if_fail (GNN_IS_CHECKPOINT (self));                      \
   g_return_if_fail (field == NULL || TYPE_CHECK (field));           \
-  if (g_set_object (&self->field, field))                           \
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP]);
+  gnn_prop_set (self, &props[PROP], field);
 
 /**
  * gnn_checkpoint_set_model:

@@ -11,6 +11,7 @@
 
 #include "gnn-activation.h"
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 
 /* The first positional input, which must be a tensor; @name prefixes the error. */
 static GnnTensor *
@@ -192,7 +193,7 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *leaky_properties[N_PROPS];
+static GnnProp leaky_props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnLeakyReLU, gnn_leaky_relu, GNN_TYPE_MODULE)
 
@@ -225,49 +226,10 @@ gnn_leaky_relu_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_leaky_relu_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  GnnLeakyReLU *self = GNN_LEAKY_RELU (object);
-
-  switch (prop_id)
-    {
-    case PROP_NEGATIVE_SLOPE:
-      g_value_set_double (value, self->negative_slope);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_leaky_relu_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  GnnLeakyReLU *self = GNN_LEAKY_RELU (object);
-
-  switch (prop_id)
-    {
-    case PROP_NEGATIVE_SLOPE:
-      gnn_leaky_relu_set_negative_slope (self, g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_leaky_relu_get_property;
-  object_class->set_property = gnn_leaky_relu_set_property;
   module_class->forward = gnn_leaky_relu_forward;
   module_class->extra_repr = gnn_leaky_relu_extra_repr;
 
@@ -276,18 +238,17 @@ gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
    *
    * The slope for negative inputs (`negative_slope`); PyTorch's default is 0.01.
    */
-  leaky_properties[PROP_NEGATIVE_SLOPE] =
+  leaky_props[PROP_NEGATIVE_SLOPE] = (GnnProp) {
     g_param_spec_double ("negative-slope", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.01,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+                         GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnLeakyReLU, negative_slope) };
 
-  g_object_class_install_properties (object_class, N_PROPS, leaky_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), leaky_props, N_PROPS);
 }
 
 static void
 gnn_leaky_relu_init (GnnLeakyReLU *self)
 {
-  self->negative_slope = 0.01;
 }
 
 /**
@@ -331,10 +292,7 @@ gnn_leaky_relu_set_negative_slope (GnnLeakyReLU *self,
                                    double        negative_slope)
 {
   g_return_if_fail (GNN_IS_LEAKY_RELU (self));
-  if (self->negative_slope == negative_slope)
-    return;
-  self->negative_slope = negative_slope;
-  g_object_notify_by_pspec (G_OBJECT (self), leaky_properties[PROP_NEGATIVE_SLOPE]);
+  gnn_prop_set (self, &leaky_props[PROP_NEGATIVE_SLOPE], negative_slope);
 }
 
 /* ---- ELU ------------------------------------------------------------------------------- */
@@ -363,7 +321,7 @@ enum {
   ELU_N_PROPS
 };
 
-static GParamSpec *elu_properties[ELU_N_PROPS];
+static GnnProp elu_props[ELU_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnELU, gnn_elu, GNN_TYPE_MODULE)
 
@@ -395,45 +353,10 @@ gnn_elu_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_elu_get_property (GObject    *object,
-                      guint       prop_id,
-                      GValue     *value,
-                      GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case ELU_PROP_ALPHA:
-      g_value_set_double (value, GNN_ELU (object)->alpha);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_elu_set_property (GObject      *object,
-                      guint         prop_id,
-                      const GValue *value,
-                      GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case ELU_PROP_ALPHA:
-      gnn_elu_set_alpha (GNN_ELU (object), g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_elu_class_init (GnnELUClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_elu_get_property;
-  object_class->set_property = gnn_elu_set_property;
   module_class->forward = gnn_elu_forward;
   module_class->extra_repr = gnn_elu_extra_repr;
 
@@ -445,18 +368,16 @@ gnn_elu_class_init (GnnELUClass *klass)
    *
    * Since: 1.0
    */
-  elu_properties[ELU_PROP_ALPHA] =
-    g_param_spec_double ("alpha", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  elu_props[ELU_PROP_ALPHA] = (GnnProp) {
+    g_param_spec_double ("alpha", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnELU, alpha) };
 
-  g_object_class_install_properties (object_class, ELU_N_PROPS, elu_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), elu_props, ELU_N_PROPS);
 }
 
 static void
 gnn_elu_init (GnnELU *self)
 {
-  self->alpha = 1.0;
 }
 
 /**
@@ -506,10 +427,7 @@ gnn_elu_set_alpha (GnnELU *self,
                    double  alpha)
 {
   g_return_if_fail (GNN_IS_ELU (self));
-  if (self->alpha == alpha)
-    return;
-  self->alpha = alpha;
-  g_object_notify_by_pspec (G_OBJECT (self), elu_properties[ELU_PROP_ALPHA]);
+  gnn_prop_set (self, &elu_props[ELU_PROP_ALPHA], alpha);
 }
 
 /* ---- GELU ------------------------------------------------------------------------------ */
@@ -539,7 +457,7 @@ enum {
   GELU_N_PROPS
 };
 
-static GParamSpec *gelu_properties[GELU_N_PROPS];
+static GnnProp gelu_props[GELU_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnGELU, gnn_gelu, GNN_TYPE_MODULE)
 
@@ -569,53 +487,10 @@ gnn_gelu_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_gelu_get_property (GObject    *object,
-                       guint       prop_id,
-                       GValue     *value,
-                       GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case GELU_PROP_APPROXIMATE:
-      g_value_set_string (value, GNN_GELU (object)->approximate);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_gelu_set_property (GObject      *object,
-                       guint         prop_id,
-                       const GValue *value,
-                       GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case GELU_PROP_APPROXIMATE:
-      gnn_gelu_set_approximate (GNN_GELU (object), g_value_get_string (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_gelu_finalize (GObject *object)
-{
-  g_free (GNN_GELU (object)->approximate);
-  G_OBJECT_CLASS (gnn_gelu_parent_class)->finalize (object);
-}
-
-static void
 gnn_gelu_class_init (GnnGELUClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_gelu_get_property;
-  object_class->set_property = gnn_gelu_set_property;
-  object_class->finalize = gnn_gelu_finalize;
   module_class->forward = gnn_gelu_forward;
   module_class->extra_repr = gnn_gelu_extra_repr;
 
@@ -627,18 +502,16 @@ gnn_gelu_class_init (GnnGELUClass *klass)
    *
    * Since: 1.0
    */
-  gelu_properties[GELU_PROP_APPROXIMATE] =
-    g_param_spec_string ("approximate", NULL, NULL, "none",
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  gelu_props[GELU_PROP_APPROXIMATE] = (GnnProp) {
+    g_param_spec_string ("approximate", NULL, NULL, "none", GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnGELU, approximate) };
 
-  g_object_class_install_properties (object_class, GELU_N_PROPS, gelu_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), gelu_props, GELU_N_PROPS);
 }
 
 static void
 gnn_gelu_init (GnnGELU *self)
 {
-  self->approximate = g_strdup ("none");
 }
 
 /**
@@ -688,13 +561,7 @@ gnn_gelu_set_approximate (GnnGELU    *self,
                           const char *approximate)
 {
   g_return_if_fail (GNN_IS_GELU (self));
-  if (approximate == NULL)
-    approximate = "none";
-  if (g_strcmp0 (self->approximate, approximate) == 0)
-    return;
-  g_free (self->approximate);
-  self->approximate = g_strdup (approximate);
-  g_object_notify_by_pspec (G_OBJECT (self), gelu_properties[GELU_PROP_APPROXIMATE]);
+  gnn_prop_set (self, &gelu_props[GELU_PROP_APPROXIMATE], approximate);
 }
 
 /* ---- SiLU, Sigmoid, Tanh --------------------------------------------------------------- */
@@ -837,7 +704,7 @@ softmax_extra_repr (int dim)
     int dim;                                                                                  \
   };                                                                                          \
                                                                                               \
-  static GParamSpec *type_name##_dim_pspec;                                                   \
+  static GnnProp type_name##_props[2];                                                        \
                                                                                               \
   G_DEFINE_FINAL_TYPE (TypeName, type_name, GNN_TYPE_MODULE)                                  \
                                                                                               \
@@ -867,51 +734,20 @@ softmax_extra_repr (int dim)
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
-  type_name##_get_property (GObject    *object,                                               \
-                            guint       prop_id,                                              \
-                            GValue     *value,                                                \
-                            GParamSpec *pspec)                                                \
-  {                                                                                           \
-    if (prop_id == 1)                                                                         \
-      g_value_set_int (value, CAST (object)->dim);                                            \
-    else                                                                                      \
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
-  }                                                                                           \
-                                                                                              \
-  static void                                                                                 \
-  type_name##_set_property (GObject      *object,                                             \
-                            guint         prop_id,                                            \
-                            const GValue *value,                                              \
-                            GParamSpec   *pspec)                                              \
-  {                                                                                           \
-    if (prop_id == 1)                                                                         \
-      type_name##_set_dim (CAST (object), g_value_get_int (value));                           \
-    else                                                                                      \
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
-  }                                                                                           \
-                                                                                              \
-  static void                                                                                 \
   type_name##_class_init (TypeName##Class *klass)                                             \
   {                                                                                           \
-    GObjectClass *object_class = G_OBJECT_CLASS (klass);                                      \
-    GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);                                  \
-                                                                                              \
-    object_class->get_property = type_name##_get_property;                                    \
-    object_class->set_property = type_name##_set_property;                                    \
-    module_class->forward = type_name##_forward;                                              \
-    module_class->extra_repr = type_name##_extra_repr;                                        \
-                                                                                              \
-    type_name##_dim_pspec =                                                                   \
+    GNN_MODULE_CLASS (klass)->forward = type_name##_forward;                                  \
+    GNN_MODULE_CLASS (klass)->extra_repr = type_name##_extra_repr;                            \
+    type_name##_props[1] = (GnnProp) {                                                        \
       g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, GNN_SOFTMAX_DIM_NONE,          \
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |      \
-                        G_PARAM_EXPLICIT_NOTIFY);                                             \
-    g_object_class_install_property (object_class, 1, type_name##_dim_pspec);                 \
+                        GNN_PARAM_RW | G_PARAM_CONSTRUCT),                                    \
+      G_STRUCT_OFFSET (TypeName, dim) };                                                      \
+    gnn_props_install (G_OBJECT_CLASS (klass), type_name##_props, 2);                         \
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
   type_name##_init (TypeName *self)                                                           \
   {                                                                                           \
-    self->dim = GNN_SOFTMAX_DIM_NONE;                                                         \
   }                                                                                           \
                                                                                               \
   TypeName *                                                                                  \
@@ -932,10 +768,7 @@ softmax_extra_repr (int dim)
                        int       dim)                                                         \
   {                                                                                           \
     g_return_if_fail (IS (self));                                                             \
-    if (self->dim == dim)                                                                     \
-      return;                                                                                 \
-    self->dim = dim;                                                                          \
-    g_object_notify_by_pspec (G_OBJECT (self), type_name##_dim_pspec);                        \
+    gnn_prop_set (self, &type_name##_props[1], dim);                                          \
   }
 
 /**

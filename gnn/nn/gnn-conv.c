@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
 #include "gnn-conv.h"
@@ -29,7 +30,7 @@ typedef struct {
   /* resolved at setup */
   gint64 k[2], s[2], p[2], d[2], op[2];
   gboolean transposed;
-  char *padding_string;     /* "same", "valid" or NULL */
+  const char *padding_string; /* "same", "valid" or NULL */
 } Conv;
 
 struct _GnnConv1d
@@ -63,6 +64,14 @@ enum {
   N_PROPS,
   PROP_OUTPUT_PADDING = N_PROPS
 };
+
+/* the three classes share the enum and the layout (a Conv after the GnnModule), each its
+ * table */
+static GnnProp conv1d_props[N_PROPS], conv2d_props[N_PROPS], conv_transpose2d_props[N_PROPS + 1];
+
+#define CONV_MEMBER(m) G_STRUCT_OFFSET (GnnConv2d, conv.m)
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConv1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose2d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 
 G_DEFINE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE)
@@ -175,7 +184,7 @@ conv_setup (GnnModule *module, GError **error)
       !read_tuple (name, "stride", c->stride, nd, 1, 1, c->s, error) ||
       !read_tuple (name, "dilation", c->dilation, nd, 1, 1, c->d, error))
     return FALSE;
-  g_clear_pointer (&c->padding_string, g_free);
+  c->padding_string = NULL;
   if (!read_tuple (name, "output_padding", c->output_padding, nd, 0, 0, c->op, error))
     return FALSE;
   if (c->transposed && c->padding && g_variant_is_of_type (c->padding, G_VARIANT_TYPE_STRING))
@@ -200,7 +209,7 @@ conv_setup (GnnModule *module, GError **error)
                        "%s: Invalid padding string '%s', should be one of {'valid', 'same'}", name, ps);
           return FALSE;
         }
-      c->padding_string = g_strdup (ps);
+      c->padding_string = g_str_equal (ps, "same") ? "same" : "valid";
       for (guint a = 0; a < nd; a++)
         c->p[a] = 0;
       if (g_str_equal (ps, "same") && (c->s[0] != 1 || (nd == 2 && c->s[1] != 1)))
@@ -330,71 +339,6 @@ conv_extra_repr (GnnModule *module)
   return g_string_free (s, FALSE);
 }
 
-static void
-conv_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  guint nd;
-  const char *name;
-  Conv *c = conv_of (GNN_MODULE (object), &nd, &name);
-
-  switch (prop_id)
-    {
-    case PROP_IN_CHANNELS: g_value_set_int (value, c->in_channels); break;
-    case PROP_OUT_CHANNELS: g_value_set_int (value, c->out_channels); break;
-    case PROP_KERNEL_SIZE: g_value_set_variant (value, c->kernel_size); break;
-    case PROP_STRIDE: g_value_set_variant (value, c->stride); break;
-    case PROP_PADDING: g_value_set_variant (value, c->padding); break;
-    case PROP_DILATION: g_value_set_variant (value, c->dilation); break;
-    case PROP_GROUPS: g_value_set_int (value, c->groups); break;
-    case PROP_OUTPUT_PADDING: g_value_set_variant (value, c->output_padding); break;
-    case PROP_BIAS: g_value_set_boolean (value, c->bias); break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-conv_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  guint nd;
-  const char *name;
-  Conv *c = conv_of (GNN_MODULE (object), &nd, &name);
-
-  /* all construct-only */
-  switch (prop_id)
-    {
-    case PROP_IN_CHANNELS: c->in_channels = g_value_get_int (value); break;
-    case PROP_OUT_CHANNELS: c->out_channels = g_value_get_int (value); break;
-    case PROP_KERNEL_SIZE: c->kernel_size = g_value_dup_variant (value); break;
-    case PROP_STRIDE: c->stride = g_value_dup_variant (value); break;
-    case PROP_PADDING: c->padding = g_value_dup_variant (value); break;
-    case PROP_DILATION: c->dilation = g_value_dup_variant (value); break;
-    case PROP_GROUPS: c->groups = g_value_get_int (value); break;
-    case PROP_OUTPUT_PADDING: c->output_padding = g_value_dup_variant (value); break;
-    case PROP_BIAS: c->bias = g_value_get_boolean (value); break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-conv_clear (Conv *c)
-{
-  g_clear_pointer (&c->kernel_size, g_variant_unref);
-  g_clear_pointer (&c->stride, g_variant_unref);
-  g_clear_pointer (&c->padding, g_variant_unref);
-  g_clear_pointer (&c->dilation, g_variant_unref);
-  g_clear_pointer (&c->output_padding, g_variant_unref);
-  g_clear_pointer (&c->padding_string, g_free);
-}
-
-static void
-conv_init (Conv *c)
-{
-  c->groups = 1;
-  c->bias = TRUE;
-}
-
 /**
  * GnnConv1d:in-channels:
  *
@@ -476,28 +420,42 @@ conv_init (Conv *c)
  * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
  */
 
-#define CO (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+static gboolean
+check_groups (GParamSpec *pspec, const GValue *value, GError **error)
+{
+  if (g_value_get_int (value) >= 1)
+    return TRUE;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "groups must be a positive integer");
+  return FALSE;
+}
 
 static void
-conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class)
+conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props)
 {
-  GParamSpec *props[N_PROPS] = { NULL, };
+  GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
 
-  object_class->get_property = conv_get_property;
-  object_class->set_property = conv_set_property;
   module_class->setup = conv_setup;
   module_class->forward = conv_forward;
   module_class->extra_repr = conv_extra_repr;
 
-  props[PROP_IN_CHANNELS] = g_param_spec_int ("in-channels", NULL, NULL, 0, G_MAXINT, 0, CO);
-  props[PROP_OUT_CHANNELS] = g_param_spec_int ("out-channels", NULL, NULL, 0, G_MAXINT, 0, CO);
-  props[PROP_KERNEL_SIZE] = g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
-  props[PROP_STRIDE] = g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
-  props[PROP_PADDING] = g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE_ANY, NULL, CO);
-  props[PROP_DILATION] = g_param_spec_variant ("dilation", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO);
-  props[PROP_GROUPS] = g_param_spec_int ("groups", NULL, NULL, 1, G_MAXINT, 1, CO);
-  props[PROP_BIAS] = g_param_spec_boolean ("bias", NULL, NULL, TRUE, CO);
-  g_object_class_install_properties (object_class, N_PROPS, props);
+  props[PROP_IN_CHANNELS] = (GnnProp) {
+    g_param_spec_int ("in-channels", NULL, NULL, G_MININT, G_MAXINT, 0, co),
+    CONV_MEMBER (in_channels), gnn_prop_check_size };
+  props[PROP_OUT_CHANNELS] = (GnnProp) {
+    g_param_spec_int ("out-channels", NULL, NULL, G_MININT, G_MAXINT, 0, co),
+    CONV_MEMBER (out_channels), gnn_prop_check_size };
+  props[PROP_KERNEL_SIZE] = (GnnProp) { gnn_param_spec_int64s ("kernel-size", co), CONV_MEMBER (kernel_size) };
+  props[PROP_STRIDE] = (GnnProp) { gnn_param_spec_int64s ("stride", co), CONV_MEMBER (stride) };
+  props[PROP_PADDING] = (GnnProp) {
+    g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE_ANY, NULL, co), CONV_MEMBER (padding) };
+  props[PROP_DILATION] = (GnnProp) { gnn_param_spec_int64s ("dilation", co), CONV_MEMBER (dilation) };
+  props[PROP_GROUPS] = (GnnProp) {
+    g_param_spec_int ("groups", NULL, NULL, G_MININT, G_MAXINT, 1, co), CONV_MEMBER (groups), check_groups };
+  props[PROP_BIAS] = (GnnProp) { g_param_spec_boolean ("bias", NULL, NULL, TRUE, co), CONV_MEMBER (bias) };
+  if (props == conv_transpose2d_props)
+    props[PROP_OUTPUT_PADDING] = (GnnProp) {
+      gnn_param_spec_int64s ("output-padding", co), CONV_MEMBER (output_padding) };
+  gnn_props_install (object_class, props, props == conv_transpose2d_props ? N_PROPS + 1 : N_PROPS);
   gnn_module_class_uses_dtype (module_class);
 }
 
@@ -518,23 +476,14 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class)
  * "Conv1d(3, 8, kernel_size=(3,), stride=(1,))".
  */
 static void
-gnn_conv1d_finalize (GObject *object)
-{
-  conv_clear (&GNN_CONV1D (object)->conv);
-  G_OBJECT_CLASS (gnn_conv1d_parent_class)->finalize (object);
-}
-
-static void
 gnn_conv1d_class_init (GnnConv1dClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_conv1d_finalize;
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv1d_props);
 }
 
 static void
 gnn_conv1d_init (GnnConv1d *self)
 {
-  conv_init (&self->conv);
 }
 
 /**
@@ -553,23 +502,14 @@ gnn_conv1d_init (GnnConv1d *self)
  * The layer prints as PyTorch's: "Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))".
  */
 static void
-gnn_conv2d_finalize (GObject *object)
-{
-  conv_clear (&GNN_CONV2D (object)->conv);
-  G_OBJECT_CLASS (gnn_conv2d_parent_class)->finalize (object);
-}
-
-static void
 gnn_conv2d_class_init (GnnConv2dClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_conv2d_finalize;
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv2d_props);
 }
 
 static void
 gnn_conv2d_init (GnnConv2d *self)
 {
-  conv_init (&self->conv);
 }
 
 /**
@@ -635,25 +575,14 @@ gnn_conv2d_init (GnnConv2d *self)
  * Whether the layer learns an additive bias (`bias`).
  */
 static void
-gnn_conv_transpose2d_finalize (GObject *object)
-{
-  conv_clear (&GNN_CONV_TRANSPOSE2D (object)->conv);
-  G_OBJECT_CLASS (gnn_conv_transpose2d_parent_class)->finalize (object);
-}
-
-static void
 gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_conv_transpose2d_finalize;
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass));
-  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_OUTPUT_PADDING,
-    g_param_spec_variant ("output-padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv_transpose2d_props);
 }
 
 static void
 gnn_conv_transpose2d_init (GnnConvTranspose2d *self)
 {
-  conv_init (&self->conv);
   self->conv.transposed = TRUE;
 }
 
@@ -668,31 +597,17 @@ conv_new (GType type, int in_channels, int out_channels, guint nd, const gint64 
           const gint64 *stride, const gint64 *padding, const gint64 *dilation, int groups,
           gboolean bias, GnnDtype dtype, GError **error)
 {
-  GnnModule *self;
-
-  if (groups < 1)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: groups must be a positive integer",
-                   nd == 1 ? "Conv1d" : "Conv2d");
-      return NULL;
-    }
-  self = g_object_new (type,
-                       "in-channels", in_channels,
-                       "out-channels", out_channels,
-                       "kernel-size", tuple_variant (kernel_size, nd),
-                       "stride", tuple_variant (stride, nd),
-                       "padding", tuple_variant (padding, nd),
-                       "dilation", tuple_variant (dilation, nd),
-                       "groups", groups,
-                       "bias", bias,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (self, error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, type,
+                                  "in-channels", in_channels,
+                                  "out-channels", out_channels,
+                                  "kernel-size", tuple_variant (kernel_size, nd),
+                                  "stride", tuple_variant (stride, nd),
+                                  "padding", tuple_variant (padding, nd),
+                                  "dilation", tuple_variant (dilation, nd),
+                                  "groups", groups,
+                                  "bias", bias,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**
@@ -775,30 +690,17 @@ gnn_conv_transpose2d_new (int in_channels, int out_channels, const gint64 *kerne
                           const gint64 *padding, const gint64 *output_padding, int groups, gboolean bias,
                           const gint64 *dilation, GnnDtype dtype, GError **error)
 {
-  GnnModule *self;
-
   g_return_val_if_fail (kernel_size != NULL, NULL);
-  if (groups < 1)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "ConvTranspose2d: groups must be a positive integer");
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_CONV_TRANSPOSE2D,
-                       "in-channels", in_channels,
-                       "out-channels", out_channels,
-                       "kernel-size", tuple_variant (kernel_size, 2),
-                       "stride", tuple_variant (stride, 2),
-                       "padding", tuple_variant (padding, 2),
-                       "output-padding", tuple_variant (output_padding, 2),
-                       "dilation", tuple_variant (dilation, 2),
-                       "groups", groups,
-                       "bias", bias,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (self, error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return (GnnConvTranspose2d *) self;
+  return gnn_module_new_or_error (error, GNN_TYPE_CONV_TRANSPOSE2D,
+                                  "in-channels", in_channels,
+                                  "out-channels", out_channels,
+                                  "kernel-size", tuple_variant (kernel_size, 2),
+                                  "stride", tuple_variant (stride, 2),
+                                  "padding", tuple_variant (padding, 2),
+                                  "output-padding", tuple_variant (output_padding, 2),
+                                  "dilation", tuple_variant (dilation, 2),
+                                  "groups", groups,
+                                  "bias", bias,
+                                  "dtype", dtype,
+                                  NULL);
 }

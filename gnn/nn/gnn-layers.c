@@ -13,10 +13,6 @@
 #include "gnn-layers.h"
 #include "gnn-init.h"
 
-#define RW_CONSTRUCT (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | \
-                      G_PARAM_EXPLICIT_NOTIFY)
-#define RW_CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | \
-                           G_PARAM_EXPLICIT_NOTIFY)
 
 static GnnTensor *
 first_tensor (GnnArgs    *input,
@@ -268,25 +264,6 @@ sizes_to_string (const gint64 *sizes,
   return g_string_free (s, FALSE);
 }
 
-static const gint64 *
-unflatten_sizes (GnnUnflatten *self,
-                 gsize        *n)
-{
-  *n = 0;
-  return self->sizes ? g_variant_get_fixed_array (self->sizes, n, sizeof (gint64)) : NULL;
-}
-
-/* the property reads the empty array for none */
-static void
-unflatten_sizes_get (GObject *object, GParamSpec *pspec, GValue *value)
-{
-  GVariant *sizes = GNN_UNFLATTEN (object)->sizes;
-
-  if (sizes == NULL)
-    sizes = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0, sizeof (gint64));
-  g_value_set_variant (value, sizes);
-}
-
 static GnnArgs *
 gnn_unflatten_forward (GnnModule *module,
                        GnnArgs   *input,
@@ -305,7 +282,7 @@ gnn_unflatten_forward (GnnModule *module,
   if (x == NULL)
     return NULL;
   shape = gnn_tensor_get_shape (x, &ndim);
-  sizes = unflatten_sizes (self, &n_sizes);
+  sizes = gnn_prop_int64s (self->sizes, &n_sizes);
   d = self->dim < 0 ? self->dim + (int) ndim : self->dim;
   if (d < 0 || d >= (int) ndim)
     {
@@ -360,7 +337,7 @@ gnn_unflatten_extra_repr (GnnModule *module)
 {
   GnnUnflatten *self = GNN_UNFLATTEN (module);
   gsize n;
-  const gint64 *sizes = unflatten_sizes (self, &n);
+  const gint64 *sizes = gnn_prop_int64s (self->sizes, &n);
   g_autofree char *s = sizes_to_string (sizes, n, TRUE);
 
   return g_strdup_printf ("dim=%d, unflattened_size=%s", self->dim, s);
@@ -397,7 +374,7 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
   unflatten_props[UNFLATTEN_PROP_UNFLATTENED_SIZE] = (GnnProp) {
     g_param_spec_variant ("unflattened-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
                           GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnUnflatten, sizes), NULL, unflatten_sizes_get };
+    G_STRUCT_OFFSET (GnnUnflatten, sizes), NULL, gnn_prop_get_int64s_or_empty };
 
   gnn_props_install (G_OBJECT_CLASS (klass), unflatten_props, UNFLATTEN_N_PROPS);
 }
@@ -451,23 +428,32 @@ gnn_unflatten_get_unflattened_size (GnnUnflatten *self,
 {
   g_return_val_if_fail (GNN_IS_UNFLATTEN (self), NULL);
   g_return_val_if_fail (n_sizes != NULL, NULL);
-  return unflatten_sizes (self, n_sizes);
+  return gnn_prop_int64s (self->sizes, n_sizes);
 }
 
 /* ---- Dropout, Dropout2d ---------------------------------------------------------------- */
 
+/* PyTorch's check of p, in the constructor and in F.dropout */
 static gboolean
-check_p (const char *name,
-         double      p,
-         GError    **error)
+p_is_valid (double   p,
+            GError **error)
 {
-  if (!(p >= 0 && p <= 1))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "%s: dropout probability has to be between 0 and 1, but got %g", name, p);
-      return FALSE;
-    }
-  return TRUE;
+  g_autofree char *repr = NULL;
+
+  if (p >= 0 && p <= 1)
+    return TRUE;
+  repr = gnn_python_float_repr (p);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "dropout probability has to be between 0 and 1, but got %s", repr);
+  return FALSE;
+}
+
+static gboolean
+check_p (GParamSpec   *pspec,
+         const GValue *value,
+         GError      **error)
+{
+  return p_is_valid (g_value_get_double (value), error);
 }
 
 /* PyTorch's _dropout (and _dropout<feature>): identity when p is 0 or in eval mode, input × 0
@@ -487,6 +473,8 @@ dropout (GnnTensor    *x,
   g_autofree char *device_name = NULL;
   GnnDtype dtype = gnn_tensor_get_dtype (x);
 
+  if (!p_is_valid (p, error))
+    return NULL;
   if (!training || p == 0 || gnn_tensor_get_numel (x) == 0)
     return g_object_ref (x);
   if (p == 1)
@@ -510,7 +498,7 @@ dropout (GnnTensor    *x,
   return gnn_tensor_mul (x, noise, error);
 }
 
-#define DEFINE_DROPOUT(TypeName, type_name, TYPE, CAST, IS, Name)                              \
+#define DEFINE_DROPOUT(TypeName, type_name, TYPE, CAST, IS)                                    \
   struct _##TypeName                                                                          \
   {                                                                                           \
     GnnModule parent_instance;                                                                \
@@ -518,7 +506,7 @@ dropout (GnnTensor    *x,
     double p;                                                                                 \
   };                                                                                          \
                                                                                               \
-  static GParamSpec *type_name##_p_pspec;                                                     \
+  static GnnProp type_name##_props[2];                                                        \
                                                                                               \
   G_DEFINE_FINAL_TYPE (TypeName, type_name, GNN_TYPE_MODULE)                                  \
                                                                                               \
@@ -533,57 +521,27 @@ dropout (GnnTensor    *x,
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
-  type_name##_get_property (GObject    *object,                                               \
-                            guint       prop_id,                                              \
-                            GValue     *value,                                                \
-                            GParamSpec *pspec)                                                \
-  {                                                                                           \
-    if (prop_id == 1)                                                                         \
-      g_value_set_double (value, CAST (object)->p);                                           \
-    else                                                                                      \
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
-  }                                                                                           \
-                                                                                              \
-  static void                                                                                 \
-  type_name##_set_property (GObject      *object,                                             \
-                            guint         prop_id,                                            \
-                            const GValue *value,                                              \
-                            GParamSpec   *pspec)                                              \
-  {                                                                                           \
-    if (prop_id == 1)                                                                         \
-      type_name##_set_p (CAST (object), g_value_get_double (value));                          \
-    else                                                                                      \
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);                             \
-  }                                                                                           \
-                                                                                              \
-  static void                                                                                 \
   type_name##_class_init (TypeName##Class *klass)                                             \
   {                                                                                           \
-    GObjectClass *object_class = G_OBJECT_CLASS (klass);                                      \
-    GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);                                  \
-                                                                                              \
-    object_class->get_property = type_name##_get_property;                                    \
-    object_class->set_property = type_name##_set_property;                                    \
-    module_class->forward = type_name##_forward;                                              \
-    module_class->extra_repr = type_name##_extra_repr;                                        \
-                                                                                              \
-    type_name##_p_pspec = g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5, RW_CONSTRUCT); \
-    g_object_class_install_property (object_class, 1, type_name##_p_pspec);                   \
+    GNN_MODULE_CLASS (klass)->forward = type_name##_forward;                                  \
+    GNN_MODULE_CLASS (klass)->extra_repr = type_name##_extra_repr;                            \
+    type_name##_props[1] = (GnnProp) {                                                        \
+      g_param_spec_double ("p", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.5,                   \
+                           GNN_PARAM_RW | G_PARAM_CONSTRUCT),                                 \
+      G_STRUCT_OFFSET (TypeName, p), check_p };                                               \
+    gnn_props_install (G_OBJECT_CLASS (klass), type_name##_props, 2);                         \
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
   type_name##_init (TypeName *self)                                                           \
   {                                                                                           \
-    self->p = 0.5;                                                                            \
   }                                                                                           \
                                                                                               \
   TypeName *                                                                                  \
   type_name##_new (double   p,                                                                \
                    GError **error)                                                            \
   {                                                                                           \
-    if (!check_p (Name, p, error))                                                            \
-      return NULL;                                                                            \
-    return g_object_new (TYPE, "p", p, NULL);                                                 \
+    return gnn_module_new_or_error (error, TYPE, "p", p, NULL);                               \
   }                                                                                           \
                                                                                               \
   double                                                                                      \
@@ -599,10 +557,7 @@ dropout (GnnTensor    *x,
   {                                                                                           \
     g_return_if_fail (IS (self));                                                             \
     g_return_if_fail (p >= 0 && p <= 1);                                                      \
-    if (self->p == p)                                                                         \
-      return;                                                                                 \
-    self->p = p;                                                                              \
-    g_object_notify_by_pspec (G_OBJECT (self), type_name##_p_pspec);                          \
+    gnn_prop_set (self, &type_name##_props[1], p);                                            \
   }
 
 /**
@@ -661,7 +616,7 @@ dropout (GnnTensor    *x,
  *
  * Since: 1.0
  */
-DEFINE_DROPOUT (GnnDropout, gnn_dropout, GNN_TYPE_DROPOUT, GNN_DROPOUT, GNN_IS_DROPOUT, "Dropout")
+DEFINE_DROPOUT (GnnDropout, gnn_dropout, GNN_TYPE_DROPOUT, GNN_DROPOUT, GNN_IS_DROPOUT)
 
 static GnnArgs *
 gnn_dropout_forward (GnnModule *module,
@@ -738,8 +693,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * Since: 1.0
  */
-DEFINE_DROPOUT (GnnDropout2d, gnn_dropout2d, GNN_TYPE_DROPOUT2D, GNN_DROPOUT2D, GNN_IS_DROPOUT2D,
-                "Dropout2d")
+DEFINE_DROPOUT (GnnDropout2d, gnn_dropout2d, GNN_TYPE_DROPOUT2D, GNN_DROPOUT2D, GNN_IS_DROPOUT2D)
 
 static GnnArgs *
 gnn_dropout2d_forward (GnnModule *module,
@@ -810,7 +764,7 @@ enum {
   EMB_N_PROPS
 };
 
-static GParamSpec *emb_properties[EMB_N_PROPS];
+static GnnProp emb_props[EMB_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE)
 
@@ -825,14 +779,6 @@ gnn_embedding_setup (GnnModule *module,
 
   if (!GNN_MODULE_CLASS (gnn_embedding_parent_class)->setup (module, error))
     return FALSE;
-  if (self->num_embeddings < 0 || self->embedding_dim < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Embedding: Trying to create tensor with negative dimension: num_embeddings=%"
-                   G_GINT64_FORMAT ", embedding_dim=%" G_GINT64_FORMAT,
-                   self->num_embeddings, self->embedding_dim);
-      return FALSE;
-    }
   if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
     {
       if (self->padding_idx >= self->num_embeddings || self->padding_idx < -self->num_embeddings)
@@ -947,61 +893,10 @@ gnn_embedding_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_embedding_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  GnnEmbedding *self = GNN_EMBEDDING (object);
-
-  switch (prop_id)
-    {
-    case EMB_PROP_NUM_EMBEDDINGS:
-      g_value_set_int64 (value, self->num_embeddings);
-      break;
-    case EMB_PROP_EMBEDDING_DIM:
-      g_value_set_int64 (value, self->embedding_dim);
-      break;
-    case EMB_PROP_PADDING_IDX:
-      g_value_set_int64 (value, self->padding_idx);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_embedding_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  GnnEmbedding *self = GNN_EMBEDDING (object);
-
-  switch (prop_id)
-    {
-    case EMB_PROP_NUM_EMBEDDINGS:
-      self->num_embeddings = g_value_get_int64 (value);
-      break;
-    case EMB_PROP_EMBEDDING_DIM:
-      self->embedding_dim = g_value_get_int64 (value);
-      break;
-    case EMB_PROP_PADDING_IDX:
-      self->padding_idx = g_value_get_int64 (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_embedding_class_init (GnnEmbeddingClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_embedding_get_property;
-  object_class->set_property = gnn_embedding_set_property;
   module_class->setup = gnn_embedding_setup;
   module_class->forward = gnn_embedding_forward;
   module_class->extra_repr = gnn_embedding_extra_repr;
@@ -1009,22 +904,26 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
   /**
    * GnnEmbedding:num-embeddings:
    *
-   * The number of rows of the table (`num_embeddings`).
+   * The number of rows of the table (`num_embeddings`), at least 0.
    *
    * Since: 1.0
    */
-  emb_properties[EMB_PROP_NUM_EMBEDDINGS] =
-    g_param_spec_int64 ("num-embeddings", NULL, NULL, G_MININT64, G_MAXINT64, 0, RW_CONSTRUCT_ONLY);
+  emb_props[EMB_PROP_NUM_EMBEDDINGS] = (GnnProp) {
+    g_param_spec_int64 ("num-embeddings", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnEmbedding, num_embeddings), gnn_prop_check_size };
 
   /**
    * GnnEmbedding:embedding-dim:
    *
-   * The size of each row (`embedding_dim`).
+   * The size of each row (`embedding_dim`), at least 0.
    *
    * Since: 1.0
    */
-  emb_properties[EMB_PROP_EMBEDDING_DIM] =
-    g_param_spec_int64 ("embedding-dim", NULL, NULL, G_MININT64, G_MAXINT64, 0, RW_CONSTRUCT_ONLY);
+  emb_props[EMB_PROP_EMBEDDING_DIM] = (GnnProp) {
+    g_param_spec_int64 ("embedding-dim", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnEmbedding, embedding_dim), gnn_prop_check_size };
 
   /**
    * GnnEmbedding:padding-idx:
@@ -1035,11 +934,12 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * Since: 1.0
    */
-  emb_properties[EMB_PROP_PADDING_IDX] =
-    g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64,
-                        GNN_EMBEDDING_NO_PADDING, RW_CONSTRUCT_ONLY);
+  emb_props[EMB_PROP_PADDING_IDX] = (GnnProp) {
+    g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64, GNN_EMBEDDING_NO_PADDING,
+                        GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnEmbedding, padding_idx) };
 
-  g_object_class_install_properties (object_class, EMB_N_PROPS, emb_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), emb_props, EMB_N_PROPS);
   gnn_module_class_uses_dtype (module_class);
 }
 
@@ -1072,19 +972,12 @@ gnn_embedding_new (gint64     num_embeddings,
                    GnnDtype   dtype,
                    GError   **error)
 {
-  GnnEmbedding *self = g_object_new (GNN_TYPE_EMBEDDING,
-                                     "num-embeddings", num_embeddings,
-                                     "embedding-dim", embedding_dim,
-                                     "padding-idx", padding_idx,
-                                     "dtype", dtype,
-                                     NULL);
-
-  if (!gnn_module_setup (GNN_MODULE (self), error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, GNN_TYPE_EMBEDDING,
+                                  "num-embeddings", num_embeddings,
+                                  "embedding-dim", embedding_dim,
+                                  "padding-idx", padding_idx,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**
@@ -1178,7 +1071,7 @@ enum {
   BIL_N_PROPS
 };
 
-static GParamSpec *bil_properties[BIL_N_PROPS];
+static GnnProp bil_props[BIL_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnBilinear, gnn_bilinear, GNN_TYPE_MODULE)
 
@@ -1304,67 +1197,10 @@ gnn_bilinear_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_bilinear_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
-{
-  GnnBilinear *self = GNN_BILINEAR (object);
-
-  switch (prop_id)
-    {
-    case BIL_PROP_IN1_FEATURES:
-      g_value_set_int (value, self->in1_features);
-      break;
-    case BIL_PROP_IN2_FEATURES:
-      g_value_set_int (value, self->in2_features);
-      break;
-    case BIL_PROP_OUT_FEATURES:
-      g_value_set_int (value, self->out_features);
-      break;
-    case BIL_PROP_BIAS:
-      g_value_set_boolean (value, self->bias);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bilinear_set_property (GObject      *object,
-                           guint         prop_id,
-                           const GValue *value,
-                           GParamSpec   *pspec)
-{
-  GnnBilinear *self = GNN_BILINEAR (object);
-
-  switch (prop_id)
-    {
-    case BIL_PROP_IN1_FEATURES:
-      self->in1_features = g_value_get_int (value);
-      break;
-    case BIL_PROP_IN2_FEATURES:
-      self->in2_features = g_value_get_int (value);
-      break;
-    case BIL_PROP_OUT_FEATURES:
-      self->out_features = g_value_get_int (value);
-      break;
-    case BIL_PROP_BIAS:
-      self->bias = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_bilinear_class_init (GnnBilinearClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_bilinear_get_property;
-  object_class->set_property = gnn_bilinear_set_property;
   module_class->setup = gnn_bilinear_setup;
   module_class->forward = gnn_bilinear_forward;
   module_class->extra_repr = gnn_bilinear_extra_repr;
@@ -1372,32 +1208,35 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
   /**
    * GnnBilinear:in1-features:
    *
-   * The size of each sample of the first input (`in1_features`).
+   * The size of each sample of the first input (`in1_features`), at least 0.
    *
    * Since: 1.0
    */
-  bil_properties[BIL_PROP_IN1_FEATURES] =
-    g_param_spec_int ("in1-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+  bil_props[BIL_PROP_IN1_FEATURES] = (GnnProp) {
+    g_param_spec_int ("in1-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnBilinear, in1_features), gnn_prop_check_size };
 
   /**
    * GnnBilinear:in2-features:
    *
-   * The size of each sample of the second input (`in2_features`).
+   * The size of each sample of the second input (`in2_features`), at least 0.
    *
    * Since: 1.0
    */
-  bil_properties[BIL_PROP_IN2_FEATURES] =
-    g_param_spec_int ("in2-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+  bil_props[BIL_PROP_IN2_FEATURES] = (GnnProp) {
+    g_param_spec_int ("in2-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnBilinear, in2_features), gnn_prop_check_size };
 
   /**
    * GnnBilinear:out-features:
    *
-   * The size of each output sample (`out_features`).
+   * The size of each output sample (`out_features`), at least 0.
    *
    * Since: 1.0
    */
-  bil_properties[BIL_PROP_OUT_FEATURES] =
-    g_param_spec_int ("out-features", NULL, NULL, 0, G_MAXINT, 0, RW_CONSTRUCT_ONLY);
+  bil_props[BIL_PROP_OUT_FEATURES] = (GnnProp) {
+    g_param_spec_int ("out-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnBilinear, out_features), gnn_prop_check_size };
 
   /**
    * GnnBilinear:bias:
@@ -1406,10 +1245,11 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * Since: 1.0
    */
-  bil_properties[BIL_PROP_BIAS] =
-    g_param_spec_boolean ("bias", NULL, NULL, TRUE, RW_CONSTRUCT_ONLY);
+  bil_props[BIL_PROP_BIAS] = (GnnProp) {
+    g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnBilinear, bias) };
 
-  g_object_class_install_properties (object_class, BIL_N_PROPS, bil_properties);
+  gnn_props_install (G_OBJECT_CLASS (klass), bil_props, BIL_N_PROPS);
   gnn_module_class_uses_dtype (module_class);
 }
 
@@ -1444,26 +1284,11 @@ gnn_bilinear_new (int        in1_features,
                   GnnDtype   dtype,
                   GError   **error)
 {
-  GnnBilinear *self;
-
-  if (in1_features < 0 || in2_features < 0 || out_features < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Bilinear: Trying to create tensor with negative dimension: in1_features=%d, "
-                   "in2_features=%d, out_features=%d", in1_features, in2_features, out_features);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_BILINEAR,
-                       "in1-features", in1_features,
-                       "in2-features", in2_features,
-                       "out-features", out_features,
-                       "bias", bias,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (GNN_MODULE (self), error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, GNN_TYPE_BILINEAR,
+                                  "in1-features", in1_features,
+                                  "in2-features", in2_features,
+                                  "out-features", out_features,
+                                  "bias", bias,
+                                  "dtype", dtype,
+                                  NULL);
 }

@@ -231,18 +231,12 @@ gnn_linear_new_with_dtype (int        in_features,
                            GnnDtype   dtype,
                            GError   **error)
 {
-  GnnLinear *self = g_object_new (GNN_TYPE_LINEAR,
-                       "in-features", in_features,
-                       "out-features", out_features,
-                       "bias", bias,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (GNN_MODULE (self), error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, GNN_TYPE_LINEAR,
+                                  "in-features", in_features,
+                                  "out-features", out_features,
+                                  "bias", bias,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**

@@ -7,6 +7,8 @@
 #include <math.h>
 
 #include "gnn-loss.h"
+#include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
 
@@ -1046,6 +1048,22 @@ register_optional_buffer (GnnModule  *module,
   return gnn_module_register_buffer (module, name, tensor, TRUE, error);
 }
 
+/* a weight property reads the buffer of its name (which module.to () may have moved), or
+ * %NULL for none */
+static void
+weight_buffer_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  g_autofree char *name = gnn_prop_python_name (pspec);
+
+  g_value_set_object (value, optional_buffer (GNN_MODULE (object), name));
+}
+
+/* the construct-time tensor of a weight property, registered as a buffer in setup */
+#define WEIGHT_PROP(TypeName, member, name)                                                   \
+  (GnnProp) { g_param_spec_object (name, NULL, NULL, GNN_TYPE_TENSOR,                         \
+                                   GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),                    \
+              G_STRUCT_OFFSET (TypeName, member), NULL, weight_buffer_get }
+
 /**
  * GnnLoss:
  *
@@ -1065,44 +1083,13 @@ enum {
   LOSS_N_PROPS
 };
 
-static GParamSpec *loss_properties[LOSS_N_PROPS];
+static GnnProp loss_props[LOSS_N_PROPS];
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnLoss, gnn_loss, GNN_TYPE_MODULE)
 
 static void
-gnn_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case LOSS_PROP_REDUCTION:
-      g_value_set_enum (value, gnn_loss_get_reduction (GNN_LOSS (object)));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_loss_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case LOSS_PROP_REDUCTION:
-      gnn_loss_set_reduction (GNN_LOSS (object), g_value_get_enum (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_loss_class_init (GnnLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = gnn_loss_get_property;
-  object_class->set_property = gnn_loss_set_property;
-
   /**
    * GnnLoss:reduction:
    *
@@ -1110,19 +1097,16 @@ gnn_loss_class_init (GnnLossClass *klass)
    * %GNN_REDUCTION_MEAN. %GNN_REDUCTION_BATCHMEAN is valid for [class@Gnn.KLDivLoss] only;
    * other losses fail in forward with it.
    */
-  loss_properties[LOSS_PROP_REDUCTION] =
+  loss_props[LOSS_PROP_REDUCTION] = (GnnProp) {
     g_param_spec_enum ("reduction", NULL, NULL, GNN_TYPE_REDUCTION, GNN_REDUCTION_MEAN,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                       G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, LOSS_N_PROPS, loss_properties);
+                       GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_PRIVATE_OFFSET (GnnLoss, reduction) };
+  gnn_props_install (G_OBJECT_CLASS (klass), loss_props, LOSS_N_PROPS);
 }
 
 static void
 gnn_loss_init (GnnLoss *self)
 {
-  GnnLossPrivate *priv = gnn_loss_get_instance_private (self);
-
-  priv->reduction = GNN_REDUCTION_MEAN;
 }
 
 /**
@@ -1154,14 +1138,8 @@ void
 gnn_loss_set_reduction (GnnLoss      *self,
                         GnnReduction  reduction)
 {
-  GnnLossPrivate *priv;
-
   g_return_if_fail (GNN_IS_LOSS (self));
-  priv = gnn_loss_get_instance_private (self);
-  if (priv->reduction == reduction)
-    return;
-  priv->reduction = reduction;
-  g_object_notify_by_pspec (G_OBJECT (self), loss_properties[LOSS_PROP_REDUCTION]);
+  gnn_prop_set (self, &loss_props[LOSS_PROP_REDUCTION], reduction);
 }
 
 #define REDUCTION(module) gnn_loss_get_reduction (GNN_LOSS (module))
@@ -1284,7 +1262,7 @@ enum {
   SMOOTH_N_PROPS
 };
 
-static GParamSpec *smooth_properties[SMOOTH_N_PROPS];
+static GnnProp smooth_props[SMOOTH_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnSmoothL1Loss, gnn_smooth_l1_loss, GNN_TYPE_LOSS)
 
@@ -1300,39 +1278,8 @@ gnn_smooth_l1_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 }
 
 static void
-gnn_smooth_l1_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case SMOOTH_PROP_BETA:
-      g_value_set_double (value, GNN_SMOOTH_L1_LOSS (object)->beta);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_smooth_l1_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                                 GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case SMOOTH_PROP_BETA:
-      gnn_smooth_l1_loss_set_beta (GNN_SMOOTH_L1_LOSS (object), g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_smooth_l1_loss_class_init (GnnSmoothL1LossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = gnn_smooth_l1_loss_get_property;
-  object_class->set_property = gnn_smooth_l1_loss_set_property;
   GNN_MODULE_CLASS (klass)->forward = gnn_smooth_l1_loss_forward;
 
   /**
@@ -1341,17 +1288,15 @@ gnn_smooth_l1_loss_class_init (GnnSmoothL1LossClass *klass)
    * Where the loss changes from quadratic to linear (`beta`), non-negative; PyTorch's
    * default is 1.0.
    */
-  smooth_properties[SMOOTH_PROP_BETA] =
-    g_param_spec_double ("beta", NULL, NULL, 0.0, G_MAXDOUBLE, 1.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, SMOOTH_N_PROPS, smooth_properties);
+  smooth_props[SMOOTH_PROP_BETA] = (GnnProp) {
+    g_param_spec_double ("beta", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnSmoothL1Loss, beta), gnn_prop_check_non_negative };
+  gnn_props_install (G_OBJECT_CLASS (klass), smooth_props, SMOOTH_N_PROPS);
 }
 
 static void
 gnn_smooth_l1_loss_init (GnnSmoothL1Loss *self)
 {
-  self->beta = 1.0;
 }
 
 /**
@@ -1398,10 +1343,7 @@ gnn_smooth_l1_loss_set_beta (GnnSmoothL1Loss *self,
 {
   g_return_if_fail (GNN_IS_SMOOTH_L1_LOSS (self));
   g_return_if_fail (beta >= 0);
-  if (self->beta == beta)
-    return;
-  self->beta = beta;
-  g_object_notify_by_pspec (G_OBJECT (self), smooth_properties[SMOOTH_PROP_BETA]);
+  gnn_prop_set (self, &smooth_props[SMOOTH_PROP_BETA], beta);
 }
 
 /* ---- HuberLoss ------------------------------------------------------------------------- */
@@ -1424,7 +1366,7 @@ enum {
   HUBER_N_PROPS
 };
 
-static GParamSpec *huber_properties[HUBER_N_PROPS];
+static GnnProp huber_props[HUBER_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnHuberLoss, gnn_huber_loss, GNN_TYPE_LOSS)
 
@@ -1440,39 +1382,8 @@ gnn_huber_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 }
 
 static void
-gnn_huber_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case HUBER_PROP_DELTA:
-      g_value_set_double (value, GNN_HUBER_LOSS (object)->delta);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_huber_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                             GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case HUBER_PROP_DELTA:
-      gnn_huber_loss_set_delta (GNN_HUBER_LOSS (object), g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_huber_loss_class_init (GnnHuberLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = gnn_huber_loss_get_property;
-  object_class->set_property = gnn_huber_loss_set_property;
   GNN_MODULE_CLASS (klass)->forward = gnn_huber_loss_forward;
 
   /**
@@ -1481,17 +1392,15 @@ gnn_huber_loss_class_init (GnnHuberLossClass *klass)
    * Where the loss changes from quadratic to linear (`delta`), positive; PyTorch's default
    * is 1.0.
    */
-  huber_properties[HUBER_PROP_DELTA] =
-    g_param_spec_double ("delta", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 1.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, HUBER_N_PROPS, huber_properties);
+  huber_props[HUBER_PROP_DELTA] = (GnnProp) {
+    g_param_spec_double ("delta", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnHuberLoss, delta), gnn_prop_check_positive };
+  gnn_props_install (G_OBJECT_CLASS (klass), huber_props, HUBER_N_PROPS);
 }
 
 static void
 gnn_huber_loss_init (GnnHuberLoss *self)
 {
-  self->delta = 1.0;
 }
 
 /**
@@ -1538,10 +1447,7 @@ gnn_huber_loss_set_delta (GnnHuberLoss *self,
 {
   g_return_if_fail (GNN_IS_HUBER_LOSS (self));
   g_return_if_fail (delta > 0);
-  if (self->delta == delta)
-    return;
-  self->delta = delta;
-  g_object_notify_by_pspec (G_OBJECT (self), huber_properties[HUBER_PROP_DELTA]);
+  gnn_prop_set (self, &huber_props[HUBER_PROP_DELTA], delta);
 }
 
 /* ---- BCELoss --------------------------------------------------------------------------- */
@@ -1565,7 +1471,7 @@ enum {
   BCE_N_PROPS
 };
 
-static GParamSpec *bce_properties[BCE_N_PROPS];
+static GnnProp bce_props[BCE_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnBCELoss, gnn_bce_loss, GNN_TYPE_LOSS)
 
@@ -1589,48 +1495,10 @@ gnn_bce_loss_setup (GnnModule *module, GError **error)
 }
 
 static void
-gnn_bce_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case BCE_PROP_WEIGHT:
-      g_value_set_object (value, gnn_bce_loss_get_weight (GNN_BCE_LOSS (object)));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                           GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case BCE_PROP_WEIGHT:
-      g_set_object (&GNN_BCE_LOSS (object)->weight, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_loss_dispose (GObject *object)
-{
-  g_clear_object (&GNN_BCE_LOSS (object)->weight);
-  G_OBJECT_CLASS (gnn_bce_loss_parent_class)->dispose (object);
-}
-
-static void
 gnn_bce_loss_class_init (GnnBCELossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_bce_loss_get_property;
-  object_class->set_property = gnn_bce_loss_set_property;
-  object_class->dispose = gnn_bce_loss_dispose;
   module_class->forward = gnn_bce_loss_forward;
   module_class->setup = gnn_bce_loss_setup;
 
@@ -1640,10 +1508,8 @@ gnn_bce_loss_class_init (GnnBCELossClass *klass)
    * A weight for each element, broadcast to the input's shape (`weight`), or %NULL;
    * held as the buffer `weight`.
    */
-  bce_properties[BCE_PROP_WEIGHT] =
-    g_param_spec_object ("weight", NULL, NULL, GNN_TYPE_TENSOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, BCE_N_PROPS, bce_properties);
+  bce_props[BCE_PROP_WEIGHT] = WEIGHT_PROP (GnnBCELoss, weight, "weight");
+  gnn_props_install (G_OBJECT_CLASS (klass), bce_props, BCE_N_PROPS);
 }
 
 static void
@@ -1707,7 +1573,7 @@ enum {
   BCEL_N_PROPS
 };
 
-static GParamSpec *bcel_properties[BCEL_N_PROPS];
+static GnnProp bcel_props[BCEL_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnBCEWithLogitsLoss, gnn_bce_with_logits_loss, GNN_TYPE_LOSS)
 
@@ -1736,62 +1602,10 @@ gnn_bce_with_logits_loss_setup (GnnModule *module, GError **error)
 }
 
 static void
-gnn_bce_with_logits_loss_get_property (GObject *object, guint prop_id, GValue *value,
-                                       GParamSpec *pspec)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  switch (prop_id)
-    {
-    case BCEL_PROP_WEIGHT:
-      g_value_set_object (value, gnn_bce_with_logits_loss_get_weight (self));
-      break;
-    case BCEL_PROP_POS_WEIGHT:
-      g_value_set_object (value, gnn_bce_with_logits_loss_get_pos_weight (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_with_logits_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                                       GParamSpec *pspec)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  switch (prop_id)
-    {
-    case BCEL_PROP_WEIGHT:
-      g_set_object (&self->weight, g_value_get_object (value));
-      break;
-    case BCEL_PROP_POS_WEIGHT:
-      g_set_object (&self->pos_weight, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_with_logits_loss_dispose (GObject *object)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  g_clear_object (&self->weight);
-  g_clear_object (&self->pos_weight);
-  G_OBJECT_CLASS (gnn_bce_with_logits_loss_parent_class)->dispose (object);
-}
-
-static void
 gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_bce_with_logits_loss_get_property;
-  object_class->set_property = gnn_bce_with_logits_loss_set_property;
-  object_class->dispose = gnn_bce_with_logits_loss_dispose;
   module_class->forward = gnn_bce_with_logits_loss_forward;
   module_class->setup = gnn_bce_with_logits_loss_setup;
 
@@ -1801,19 +1615,15 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * A weight for each element, broadcast to the input's shape (`weight`), or %NULL;
    * held as the buffer `weight`.
    */
-  bcel_properties[BCEL_PROP_WEIGHT] =
-    g_param_spec_object ("weight", NULL, NULL, GNN_TYPE_TENSOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  bcel_props[BCEL_PROP_WEIGHT] = WEIGHT_PROP (GnnBCEWithLogitsLoss, weight, "weight");
   /**
    * GnnBCEWithLogitsLoss:pos-weight:
    *
    * A weight of the positive examples, broadcast along the last dimension (`pos_weight`),
    * or %NULL; held as the buffer `pos_weight`.
    */
-  bcel_properties[BCEL_PROP_POS_WEIGHT] =
-    g_param_spec_object ("pos-weight", NULL, NULL, GNN_TYPE_TENSOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, BCEL_N_PROPS, bcel_properties);
+  bcel_props[BCEL_PROP_POS_WEIGHT] = WEIGHT_PROP (GnnBCEWithLogitsLoss, pos_weight, "pos-weight");
+  gnn_props_install (G_OBJECT_CLASS (klass), bcel_props, BCEL_N_PROPS);
 }
 
 static void
@@ -1896,7 +1706,7 @@ enum {
   NLL_N_PROPS
 };
 
-static GParamSpec *nll_properties[NLL_N_PROPS];
+static GnnProp nll_props[NLL_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnNLLLoss, gnn_nll_loss, GNN_TYPE_LOSS)
 
@@ -1921,58 +1731,10 @@ gnn_nll_loss_setup (GnnModule *module, GError **error)
 }
 
 static void
-gnn_nll_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnNLLLoss *self = GNN_NLL_LOSS (object);
-
-  switch (prop_id)
-    {
-    case NLL_PROP_WEIGHT:
-      g_value_set_object (value, gnn_nll_loss_get_weight (self));
-      break;
-    case NLL_PROP_IGNORE_INDEX:
-      g_value_set_int64 (value, self->ignore_index);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_nll_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                           GParamSpec *pspec)
-{
-  GnnNLLLoss *self = GNN_NLL_LOSS (object);
-
-  switch (prop_id)
-    {
-    case NLL_PROP_WEIGHT:
-      g_set_object (&self->weight, g_value_get_object (value));
-      break;
-    case NLL_PROP_IGNORE_INDEX:
-      gnn_nll_loss_set_ignore_index (self, g_value_get_int64 (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_nll_loss_dispose (GObject *object)
-{
-  g_clear_object (&GNN_NLL_LOSS (object)->weight);
-  G_OBJECT_CLASS (gnn_nll_loss_parent_class)->dispose (object);
-}
-
-static void
 gnn_nll_loss_class_init (GnnNLLLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_nll_loss_get_property;
-  object_class->set_property = gnn_nll_loss_set_property;
-  object_class->dispose = gnn_nll_loss_dispose;
   module_class->forward = gnn_nll_loss_forward;
   module_class->setup = gnn_nll_loss_setup;
 
@@ -1982,26 +1744,22 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * A weight for each class, of shape (C) (`weight`), or %NULL; held as the buffer
    * `weight`.
    */
-  nll_properties[NLL_PROP_WEIGHT] =
-    g_param_spec_object ("weight", NULL, NULL, GNN_TYPE_TENSOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  nll_props[NLL_PROP_WEIGHT] = WEIGHT_PROP (GnnNLLLoss, weight, "weight");
   /**
    * GnnNLLLoss:ignore-index:
    *
    * A target value that contributes neither loss nor weight (`ignore_index`); PyTorch's
    * default is -100.
    */
-  nll_properties[NLL_PROP_IGNORE_INDEX] =
-    g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                        G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, NLL_N_PROPS, nll_properties);
+  nll_props[NLL_PROP_IGNORE_INDEX] = (GnnProp) {
+    g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnNLLLoss, ignore_index) };
+  gnn_props_install (G_OBJECT_CLASS (klass), nll_props, NLL_N_PROPS);
 }
 
 static void
 gnn_nll_loss_init (GnnNLLLoss *self)
 {
-  self->ignore_index = -100;
 }
 
 /**
@@ -2067,10 +1825,7 @@ gnn_nll_loss_set_ignore_index (GnnNLLLoss *self,
                                gint64      ignore_index)
 {
   g_return_if_fail (GNN_IS_NLL_LOSS (self));
-  if (self->ignore_index == ignore_index)
-    return;
-  self->ignore_index = ignore_index;
-  g_object_notify_by_pspec (G_OBJECT (self), nll_properties[NLL_PROP_IGNORE_INDEX]);
+  gnn_prop_set (self, &nll_props[NLL_PROP_IGNORE_INDEX], ignore_index);
 }
 
 /* ---- CrossEntropyLoss ------------------------------------------------------------------ */
@@ -2099,7 +1854,7 @@ enum {
   CE_N_PROPS
 };
 
-static GParamSpec *ce_properties[CE_N_PROPS];
+static GnnProp ce_props[CE_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnCrossEntropyLoss, gnn_cross_entropy_loss, GNN_TYPE_LOSS)
 
@@ -2125,66 +1880,25 @@ gnn_cross_entropy_loss_setup (GnnModule *module, GError **error)
                                    error);
 }
 
-static void
-gnn_cross_entropy_loss_get_property (GObject *object, guint prop_id, GValue *value,
-                                     GParamSpec *pspec)
+static gboolean
+check_label_smoothing (GParamSpec *pspec, const GValue *value, GError **error)
 {
-  GnnCrossEntropyLoss *self = GNN_CROSS_ENTROPY_LOSS (object);
+  double v = g_value_get_double (value);
+  g_autofree char *repr = NULL;
 
-  switch (prop_id)
-    {
-    case CE_PROP_WEIGHT:
-      g_value_set_object (value, gnn_cross_entropy_loss_get_weight (self));
-      break;
-    case CE_PROP_IGNORE_INDEX:
-      g_value_set_int64 (value, self->ignore_index);
-      break;
-    case CE_PROP_LABEL_SMOOTHING:
-      g_value_set_double (value, self->label_smoothing);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_cross_entropy_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                                     GParamSpec *pspec)
-{
-  GnnCrossEntropyLoss *self = GNN_CROSS_ENTROPY_LOSS (object);
-
-  switch (prop_id)
-    {
-    case CE_PROP_WEIGHT:
-      g_set_object (&self->weight, g_value_get_object (value));
-      break;
-    case CE_PROP_IGNORE_INDEX:
-      gnn_cross_entropy_loss_set_ignore_index (self, g_value_get_int64 (value));
-      break;
-    case CE_PROP_LABEL_SMOOTHING:
-      gnn_cross_entropy_loss_set_label_smoothing (self, g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_cross_entropy_loss_dispose (GObject *object)
-{
-  g_clear_object (&GNN_CROSS_ENTROPY_LOSS (object)->weight);
-  G_OBJECT_CLASS (gnn_cross_entropy_loss_parent_class)->dispose (object);
+  if (v >= 0 && v <= 1)
+    return TRUE;
+  repr = gnn_python_float_repr (v);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "label_smoothing must be between 0.0 and 1.0. Got: %s", repr);
+  return FALSE;
 }
 
 static void
 gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_cross_entropy_loss_get_property;
-  object_class->set_property = gnn_cross_entropy_loss_set_property;
-  object_class->dispose = gnn_cross_entropy_loss_dispose;
   module_class->forward = gnn_cross_entropy_loss_forward;
   module_class->setup = gnn_cross_entropy_loss_setup;
 
@@ -2194,36 +1908,31 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * A weight for each class, of shape (C) (`weight`), or %NULL; held as the buffer
    * `weight`.
    */
-  ce_properties[CE_PROP_WEIGHT] =
-    g_param_spec_object ("weight", NULL, NULL, GNN_TYPE_TENSOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  ce_props[CE_PROP_WEIGHT] = WEIGHT_PROP (GnnCrossEntropyLoss, weight, "weight");
   /**
    * GnnCrossEntropyLoss:ignore-index:
    *
    * A class-index target that contributes neither loss nor weight (`ignore_index`);
    * PyTorch's default is -100.
    */
-  ce_properties[CE_PROP_IGNORE_INDEX] =
-    g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                        G_PARAM_EXPLICIT_NOTIFY);
+  ce_props[CE_PROP_IGNORE_INDEX] = (GnnProp) {
+    g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnCrossEntropyLoss, ignore_index) };
   /**
    * GnnCrossEntropyLoss:label-smoothing:
    *
    * The share of the target spread uniformly over the classes (`label_smoothing`), in
    * [0, 1]; PyTorch's default is 0.
    */
-  ce_properties[CE_PROP_LABEL_SMOOTHING] =
-    g_param_spec_double ("label-smoothing", NULL, NULL, 0.0, 1.0, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, CE_N_PROPS, ce_properties);
+  ce_props[CE_PROP_LABEL_SMOOTHING] = (GnnProp) {
+    g_param_spec_double ("label-smoothing", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnCrossEntropyLoss, label_smoothing), check_label_smoothing };
+  gnn_props_install (G_OBJECT_CLASS (klass), ce_props, CE_N_PROPS);
 }
 
 static void
 gnn_cross_entropy_loss_init (GnnCrossEntropyLoss *self)
 {
-  self->ignore_index = -100;
 }
 
 /**
@@ -2293,10 +2002,7 @@ gnn_cross_entropy_loss_set_ignore_index (GnnCrossEntropyLoss *self,
                                          gint64               ignore_index)
 {
   g_return_if_fail (GNN_IS_CROSS_ENTROPY_LOSS (self));
-  if (self->ignore_index == ignore_index)
-    return;
-  self->ignore_index = ignore_index;
-  g_object_notify_by_pspec (G_OBJECT (self), ce_properties[CE_PROP_IGNORE_INDEX]);
+  gnn_prop_set (self, &ce_props[CE_PROP_IGNORE_INDEX], ignore_index);
 }
 
 /**
@@ -2327,10 +2033,7 @@ gnn_cross_entropy_loss_set_label_smoothing (GnnCrossEntropyLoss *self,
 {
   g_return_if_fail (GNN_IS_CROSS_ENTROPY_LOSS (self));
   g_return_if_fail (label_smoothing >= 0 && label_smoothing <= 1);
-  if (self->label_smoothing == label_smoothing)
-    return;
-  self->label_smoothing = label_smoothing;
-  g_object_notify_by_pspec (G_OBJECT (self), ce_properties[CE_PROP_LABEL_SMOOTHING]);
+  gnn_prop_set (self, &ce_props[CE_PROP_LABEL_SMOOTHING], label_smoothing);
 }
 
 /* ---- KLDivLoss ------------------------------------------------------------------------- */
@@ -2354,7 +2057,7 @@ enum {
   KL_N_PROPS
 };
 
-static GParamSpec *kl_properties[KL_N_PROPS];
+static GnnProp kl_props[KL_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnKLDivLoss, gnn_kl_div_loss, GNN_TYPE_LOSS)
 
@@ -2370,39 +2073,8 @@ gnn_kl_div_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 }
 
 static void
-gnn_kl_div_loss_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case KL_PROP_LOG_TARGET:
-      g_value_set_boolean (value, GNN_KL_DIV_LOSS (object)->log_target);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_kl_div_loss_set_property (GObject *object, guint prop_id, const GValue *value,
-                              GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case KL_PROP_LOG_TARGET:
-      gnn_kl_div_loss_set_log_target (GNN_KL_DIV_LOSS (object), g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_kl_div_loss_class_init (GnnKLDivLossClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = gnn_kl_div_loss_get_property;
-  object_class->set_property = gnn_kl_div_loss_set_property;
   GNN_MODULE_CLASS (klass)->forward = gnn_kl_div_loss_forward;
 
   /**
@@ -2411,11 +2083,10 @@ gnn_kl_div_loss_class_init (GnnKLDivLossClass *klass)
    * Whether the target holds log-probabilities (`log_target`); PyTorch's default is
    * %FALSE.
    */
-  kl_properties[KL_PROP_LOG_TARGET] =
-    g_param_spec_boolean ("log-target", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, KL_N_PROPS, kl_properties);
+  kl_props[KL_PROP_LOG_TARGET] = (GnnProp) {
+    g_param_spec_boolean ("log-target", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnKLDivLoss, log_target) };
+  gnn_props_install (G_OBJECT_CLASS (klass), kl_props, KL_N_PROPS);
 }
 
 static void
@@ -2468,9 +2139,5 @@ gnn_kl_div_loss_set_log_target (GnnKLDivLoss *self,
                                 gboolean      log_target)
 {
   g_return_if_fail (GNN_IS_KL_DIV_LOSS (self));
-  log_target = !!log_target;
-  if (self->log_target == log_target)
-    return;
-  self->log_target = log_target;
-  g_object_notify_by_pspec (G_OBJECT (self), kl_properties[KL_PROP_LOG_TARGET]);
+  gnn_prop_set (self, &kl_props[KL_PROP_LOG_TARGET], log_target);
 }

@@ -107,6 +107,13 @@ gboolean          gnn_module_property_is_saved (GType       type,
 GParamSpec      **gnn_module_list_saved_properties (GType  type,
                                                     guint *n_pspecs);
 
+/* g_object_new (@type, properties...) for a constructor that reports the module's failed
+ * checks or setup through @error: the module, or NULL with @error set. */
+gpointer          gnn_module_new_or_error   (GError        **error,
+                                             GType           type,
+                                             const char     *first_property_name,
+                                             ...) G_GNUC_NULL_TERMINATED;
+
 /* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
  * (gnn-activation.c). */
 char             *gnn_python_float_repr   (double value);

@@ -334,6 +334,23 @@ gnn_module_ensure_setup (GnnModule *self,
   return TRUE;
 }
 
+gpointer
+gnn_module_new_or_error (GError    **error,
+                         GType       type,
+                         const char *first_property_name,
+                         ...)
+{
+  g_autoptr(GnnModule) self = NULL;
+  va_list args;
+
+  va_start (args, first_property_name);
+  self = GNN_MODULE (g_object_new_valist (type, first_property_name, args));
+  va_end (args);
+  if (!gnn_module_ensure_setup (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
 /**
  * gnn_module_setup: (virtual setup)
  * @self: a module

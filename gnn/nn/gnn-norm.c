@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
 #include "gnn-norm.h"
@@ -201,9 +202,11 @@ enum {
   BN_N_PROPS
 };
 
-static GParamSpec *bn_properties[BN_N_PROPS];
+static GnnProp bn_props[BN_N_PROPS];
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnBatchNorm, gnn_batch_norm, GNN_TYPE_MODULE)
+
+#define BN_PRIV(self) ((GnnBatchNormPrivate *) gnn_batch_norm_get_instance_private (self))
 
 struct _GnnBatchNorm1d
 {
@@ -271,13 +274,6 @@ gnn_batch_norm_setup (GnnModule *module,
 
   if (!GNN_MODULE_CLASS (gnn_batch_norm_parent_class)->setup (module, error))
     return FALSE;
-  if (priv->num_features < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: Trying to create tensor with negative dimension: num_features=%d",
-                   bn_name (self), priv->num_features);
-      return FALSE;
-    }
   if (!register_filled_parameter (module, "weight", priv->affine, shape, 1, 1.0, dtype, error) ||
       !register_filled_parameter (module, "bias", priv->affine, shape, 1, 0.0, dtype, error))
     return FALSE;
@@ -535,81 +531,11 @@ gnn_batch_norm_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_batch_norm_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  GnnBatchNorm *self = GNN_BATCH_NORM (object);
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-
-  switch (prop_id)
-    {
-    case BN_PROP_NUM_FEATURES:
-      g_value_set_int (value, priv->num_features);
-      break;
-    case BN_PROP_EPS:
-      g_value_set_double (value, priv->eps);
-      break;
-    case BN_PROP_MOMENTUM:
-      g_value_set_double (value, priv->momentum);
-      break;
-    case BN_PROP_CUMULATIVE_AVERAGE:
-      g_value_set_boolean (value, priv->cumulative_average);
-      break;
-    case BN_PROP_AFFINE:
-      g_value_set_boolean (value, priv->affine);
-      break;
-    case BN_PROP_TRACK_RUNNING_STATS:
-      g_value_set_boolean (value, priv->track_running_stats);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_batch_norm_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  GnnBatchNorm *self = GNN_BATCH_NORM (object);
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-
-  switch (prop_id)
-    {
-    case BN_PROP_NUM_FEATURES:
-      priv->num_features = g_value_get_int (value);
-      break;
-    case BN_PROP_EPS:
-      gnn_batch_norm_set_eps (self, g_value_get_double (value));
-      break;
-    case BN_PROP_MOMENTUM:
-      gnn_batch_norm_set_momentum (self, g_value_get_double (value));
-      break;
-    case BN_PROP_CUMULATIVE_AVERAGE:
-      gnn_batch_norm_set_cumulative_average (self, g_value_get_boolean (value));
-      break;
-    case BN_PROP_AFFINE:
-      priv->affine = g_value_get_boolean (value);
-      break;
-    case BN_PROP_TRACK_RUNNING_STATS:
-      priv->track_running_stats = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_batch_norm_class_init (GnnBatchNormClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_batch_norm_get_property;
-  object_class->set_property = gnn_batch_norm_set_property;
   module_class->setup = gnn_batch_norm_setup;
   module_class->forward = gnn_batch_norm_forward;
   module_class->extra_repr = gnn_batch_norm_extra_repr;
@@ -619,20 +545,18 @@ gnn_batch_norm_class_init (GnnBatchNormClass *klass)
    *
    * The number of channels C of the input, dimension 1 (`num_features`).
    */
-  bn_properties[BN_PROP_NUM_FEATURES] =
-    g_param_spec_int ("num-features", NULL, NULL, 0, G_MAXINT, 0,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_NUM_FEATURES] = (GnnProp) {
+    g_param_spec_int ("num-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnBatchNorm, num_features), gnn_prop_check_size };
 
   /**
    * GnnBatchNorm:eps:
    *
    * The value added to the variance for numerical stability (`eps`).
    */
-  bn_properties[BN_PROP_EPS] =
-    g_param_spec_double ("eps", NULL, NULL, 0, G_MAXDOUBLE, 1e-5,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_EPS] = (GnnProp) {
+    g_param_spec_double ("eps", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-5, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_PRIVATE_OFFSET (GnnBatchNorm, eps), gnn_prop_check_non_negative };
 
   /**
    * GnnBatchNorm:momentum:
@@ -640,10 +564,9 @@ gnn_batch_norm_class_init (GnnBatchNormClass *klass)
    * The weight of the batch statistics in the update of the running ones (`momentum`).
    * Ignored while [property@Gnn.BatchNorm:cumulative-average] is %TRUE.
    */
-  bn_properties[BN_PROP_MOMENTUM] =
-    g_param_spec_double ("momentum", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_MOMENTUM] = (GnnProp) {
+    g_param_spec_double ("momentum", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_PRIVATE_OFFSET (GnnBatchNorm, momentum) };
 
   /**
    * GnnBatchNorm:cumulative-average:
@@ -652,20 +575,18 @@ gnn_batch_norm_class_init (GnnBatchNormClass *klass)
    * 1 / num_batches_tracked: PyTorch's `momentum=None`. The printed form then reads
    * "momentum=None".
    */
-  bn_properties[BN_PROP_CUMULATIVE_AVERAGE] =
-    g_param_spec_boolean ("cumulative-average", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_CUMULATIVE_AVERAGE] = (GnnProp) {
+    g_param_spec_boolean ("cumulative-average", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_PRIVATE_OFFSET (GnnBatchNorm, cumulative_average) };
 
   /**
    * GnnBatchNorm:affine:
    *
    * Whether the layer learns `weight` and `bias` (`affine`).
    */
-  bn_properties[BN_PROP_AFFINE] =
-    g_param_spec_boolean ("affine", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_AFFINE] = (GnnProp) {
+    g_param_spec_boolean ("affine", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnBatchNorm, affine) };
 
   /**
    * GnnBatchNorm:track-running-stats:
@@ -673,24 +594,17 @@ gnn_batch_norm_class_init (GnnBatchNormClass *klass)
    * Whether the layer keeps running statistics and uses them in evaluation mode
    * (`track_running_stats`).
    */
-  bn_properties[BN_PROP_TRACK_RUNNING_STATS] =
-    g_param_spec_boolean ("track-running-stats", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  bn_props[BN_PROP_TRACK_RUNNING_STATS] = (GnnProp) {
+    g_param_spec_boolean ("track-running-stats", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnBatchNorm, track_running_stats) };
 
-  g_object_class_install_properties (object_class, BN_N_PROPS, bn_properties);
+  gnn_props_install (object_class, bn_props, BN_N_PROPS);
   gnn_module_class_uses_dtype (module_class);
 }
 
 static void
 gnn_batch_norm_init (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-
-  priv->eps = 1e-5;
-  priv->momentum = 0.1;
-  priv->affine = TRUE;
-  priv->track_running_stats = TRUE;
 }
 
 /**
@@ -704,11 +618,8 @@ gnn_batch_norm_init (GnnBatchNorm *self)
 int
 gnn_batch_norm_get_num_features (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), 0);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->num_features;
+  return BN_PRIV (self)->num_features;
 }
 
 /**
@@ -722,11 +633,8 @@ gnn_batch_norm_get_num_features (GnnBatchNorm *self)
 double
 gnn_batch_norm_get_eps (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), 0);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->eps;
+  return BN_PRIV (self)->eps;
 }
 
 /**
@@ -740,14 +648,8 @@ void
 gnn_batch_norm_set_eps (GnnBatchNorm *self,
                         double        eps)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_if_fail (GNN_IS_BATCH_NORM (self));
-  priv = gnn_batch_norm_get_instance_private (self);
-  if (priv->eps == eps)
-    return;
-  priv->eps = eps;
-  g_object_notify_by_pspec (G_OBJECT (self), bn_properties[BN_PROP_EPS]);
+  gnn_prop_set (self, &bn_props[BN_PROP_EPS], eps);
 }
 
 /**
@@ -762,11 +664,8 @@ gnn_batch_norm_set_eps (GnnBatchNorm *self,
 double
 gnn_batch_norm_get_momentum (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), 0);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->momentum;
+  return BN_PRIV (self)->momentum;
 }
 
 /**
@@ -781,14 +680,8 @@ void
 gnn_batch_norm_set_momentum (GnnBatchNorm *self,
                              double        momentum)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_if_fail (GNN_IS_BATCH_NORM (self));
-  priv = gnn_batch_norm_get_instance_private (self);
-  if (priv->momentum == momentum)
-    return;
-  priv->momentum = momentum;
-  g_object_notify_by_pspec (G_OBJECT (self), bn_properties[BN_PROP_MOMENTUM]);
+  gnn_prop_set (self, &bn_props[BN_PROP_MOMENTUM], momentum);
 }
 
 /**
@@ -803,11 +696,8 @@ gnn_batch_norm_set_momentum (GnnBatchNorm *self,
 gboolean
 gnn_batch_norm_get_cumulative_average (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), FALSE);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->cumulative_average;
+  return BN_PRIV (self)->cumulative_average;
 }
 
 /**
@@ -821,15 +711,8 @@ void
 gnn_batch_norm_set_cumulative_average (GnnBatchNorm *self,
                                        gboolean      cumulative_average)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_if_fail (GNN_IS_BATCH_NORM (self));
-  priv = gnn_batch_norm_get_instance_private (self);
-  cumulative_average = !!cumulative_average;
-  if (priv->cumulative_average == cumulative_average)
-    return;
-  priv->cumulative_average = cumulative_average;
-  g_object_notify_by_pspec (G_OBJECT (self), bn_properties[BN_PROP_CUMULATIVE_AVERAGE]);
+  gnn_prop_set (self, &bn_props[BN_PROP_CUMULATIVE_AVERAGE], cumulative_average);
 }
 
 /**
@@ -843,11 +726,8 @@ gnn_batch_norm_set_cumulative_average (GnnBatchNorm *self,
 gboolean
 gnn_batch_norm_get_affine (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), FALSE);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->affine;
+  return BN_PRIV (self)->affine;
 }
 
 /**
@@ -861,11 +741,8 @@ gnn_batch_norm_get_affine (GnnBatchNorm *self)
 gboolean
 gnn_batch_norm_get_track_running_stats (GnnBatchNorm *self)
 {
-  GnnBatchNormPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_BATCH_NORM (self), FALSE);
-  priv = gnn_batch_norm_get_instance_private (self);
-  return priv->track_running_stats;
+  return BN_PRIV (self)->track_running_stats;
 }
 
 /**
@@ -936,31 +813,17 @@ bn_new (GType      type,
         GnnDtype   dtype,
         GError   **error)
 {
-  GnnModule *self;
   gboolean none = isnan (momentum);
 
-  if (num_features < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: Trying to create tensor with negative dimension: num_features=%d",
-                   type == GNN_TYPE_BATCH_NORM1D ? "BatchNorm1d" : "BatchNorm2d", num_features);
-      return NULL;
-    }
-  self = g_object_new (type,
-                       "num-features", num_features,
-                       "eps", eps,
-                       "momentum", none ? 0.1 : momentum,
-                       "cumulative-average", none,
-                       "affine", affine,
-                       "track-running-stats", track_running_stats,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (self, error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, type,
+                                  "num-features", num_features,
+                                  "eps", eps,
+                                  "momentum", none ? 0.1 : momentum,
+                                  "cumulative-average", none,
+                                  "affine", affine,
+                                  "track-running-stats", track_running_stats,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**
@@ -1096,7 +959,8 @@ struct _GnnLayerNorm
 {
   GnnModule parent_instance;
 
-  gint64 *normalized_shape;
+  GVariant *shape;                 /* the property ("ax") */
+  const gint64 *normalized_shape;  /* its values, set at setup */
   guint n_dims;
   double eps;
   gboolean elementwise_affine;
@@ -1110,7 +974,7 @@ enum {
   LN_N_PROPS
 };
 
-static GParamSpec *ln_properties[LN_N_PROPS];
+static GnnProp ln_props[LN_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnLayerNorm, gnn_layer_norm, GNN_TYPE_MODULE)
 
@@ -1119,7 +983,10 @@ gnn_layer_norm_setup (GnnModule *module,
                       GError   **error)
 {
   GnnLayerNorm *self = GNN_LAYER_NORM (module);
+  gsize n;
 
+  self->normalized_shape = gnn_prop_int64s (self->shape, &n);
+  self->n_dims = n;
   if (!GNN_MODULE_CLASS (gnn_layer_norm_parent_class)->setup (module, error))
     return FALSE;
   if (self->n_dims == 0 || self->n_dims > GNN_MAX_DIMS)
@@ -1220,82 +1087,11 @@ shape_to_variant (const gint64 *shape,
 }
 
 static void
-gnn_layer_norm_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
-
-  switch (prop_id)
-    {
-    case LN_PROP_NORMALIZED_SHAPE:
-      g_value_set_variant (value, shape_to_variant (self->normalized_shape, self->n_dims));
-      break;
-    case LN_PROP_EPS:
-      g_value_set_double (value, self->eps);
-      break;
-    case LN_PROP_ELEMENTWISE_AFFINE:
-      g_value_set_boolean (value, self->elementwise_affine);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_layer_norm_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
-  GVariant *v;
-
-  switch (prop_id)
-    {
-    case LN_PROP_NORMALIZED_SHAPE:
-      v = g_value_get_variant (value);
-      g_clear_pointer (&self->normalized_shape, g_free);
-      self->n_dims = 0;
-      if (v != NULL)
-        {
-          gsize n = 0;
-          const gint64 *data = g_variant_get_fixed_array (v, &n, sizeof (gint64));
-
-          self->normalized_shape = g_memdup2 (data, n * sizeof (gint64));
-          self->n_dims = n;
-        }
-      break;
-    case LN_PROP_EPS:
-      gnn_layer_norm_set_eps (self, g_value_get_double (value));
-      break;
-    case LN_PROP_ELEMENTWISE_AFFINE:
-      self->elementwise_affine = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_layer_norm_finalize (GObject *object)
-{
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
-
-  g_free (self->normalized_shape);
-  G_OBJECT_CLASS (gnn_layer_norm_parent_class)->finalize (object);
-}
-
-static void
 gnn_layer_norm_class_init (GnnLayerNormClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_layer_norm_get_property;
-  object_class->set_property = gnn_layer_norm_set_property;
-  object_class->finalize = gnn_layer_norm_finalize;
   module_class->setup = gnn_layer_norm_setup;
   module_class->forward = gnn_layer_norm_forward;
   module_class->extra_repr = gnn_layer_norm_extra_repr;
@@ -1306,40 +1102,35 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    * The shape of the trailing dimensions normalised over (`normalized_shape`), as a
    * variant of type "ax": PyTorch's int (one dimension) is a one-element array.
    */
-  ln_properties[LN_PROP_NORMALIZED_SHAPE] =
-    g_param_spec_variant ("normalized-shape", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  ln_props[LN_PROP_NORMALIZED_SHAPE] = (GnnProp) {
+    g_param_spec_variant ("normalized-shape", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLayerNorm, shape), NULL, gnn_prop_get_int64s_or_empty };
 
   /**
    * GnnLayerNorm:eps:
    *
    * The value added to the variance for numerical stability (`eps`).
    */
-  ln_properties[LN_PROP_EPS] =
-    g_param_spec_double ("eps", NULL, NULL, 0, G_MAXDOUBLE, 1e-5,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  ln_props[LN_PROP_EPS] = (GnnProp) {
+    g_param_spec_double ("eps", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-5, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnLayerNorm, eps), gnn_prop_check_non_negative };
 
   /**
    * GnnLayerNorm:elementwise-affine:
    *
    * Whether the layer learns `weight` and `bias` (`elementwise_affine`).
    */
-  ln_properties[LN_PROP_ELEMENTWISE_AFFINE] =
-    g_param_spec_boolean ("elementwise-affine", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  ln_props[LN_PROP_ELEMENTWISE_AFFINE] = (GnnProp) {
+    g_param_spec_boolean ("elementwise-affine", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnLayerNorm, elementwise_affine) };
 
-  g_object_class_install_properties (object_class, LN_N_PROPS, ln_properties);
+  gnn_props_install (object_class, ln_props, LN_N_PROPS);
   gnn_module_class_uses_dtype (GNN_MODULE_CLASS (klass));
 }
 
 static void
 gnn_layer_norm_init (GnnLayerNorm *self)
 {
-  self->eps = 1e-5;
-  self->elementwise_affine = TRUE;
 }
 
 /**
@@ -1382,21 +1173,13 @@ gnn_layer_norm_new_full (const gint64  *normalized_shape,
                          GnnDtype       dtype,
                          GError       **error)
 {
-  GnnLayerNorm *self;
-
   g_return_val_if_fail (normalized_shape != NULL || n_dims == 0, NULL);
-  self = g_object_new (GNN_TYPE_LAYER_NORM,
-                       "normalized-shape", shape_to_variant (normalized_shape, n_dims),
-                       "eps", eps,
-                       "elementwise-affine", elementwise_affine,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (GNN_MODULE (self), error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, GNN_TYPE_LAYER_NORM,
+                                  "normalized-shape", shape_to_variant (normalized_shape, n_dims),
+                                  "eps", eps,
+                                  "elementwise-affine", elementwise_affine,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**
@@ -1445,10 +1228,7 @@ gnn_layer_norm_set_eps (GnnLayerNorm *self,
                         double        eps)
 {
   g_return_if_fail (GNN_IS_LAYER_NORM (self));
-  if (self->eps == eps)
-    return;
-  self->eps = eps;
-  g_object_notify_by_pspec (G_OBJECT (self), ln_properties[LN_PROP_EPS]);
+  gnn_prop_set (self, &ln_props[LN_PROP_EPS], eps);
 }
 
 /**
@@ -1519,7 +1299,7 @@ enum {
   GN_N_PROPS
 };
 
-static GParamSpec *gn_properties[GN_N_PROPS];
+static GnnProp gn_props[GN_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnGroupNorm, gnn_group_norm, GNN_TYPE_MODULE)
 
@@ -1532,7 +1312,14 @@ gnn_group_norm_setup (GnnModule *module,
 
   if (!GNN_MODULE_CLASS (gnn_group_norm_parent_class)->setup (module, error))
     return FALSE;
-  if (self->num_groups <= 0 || self->num_channels < 0 || self->num_channels % self->num_groups != 0)
+  if (self->num_groups <= 0 || self->num_channels < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "GroupNorm: num_groups must be positive and num_channels not negative "
+                   "(got num_groups=%d, num_channels=%d)", self->num_groups, self->num_channels);
+      return FALSE;
+    }
+  if (self->num_channels % self->num_groups != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "GroupNorm: num_channels must be divisible by num_groups (got num_groups=%d, num_channels=%d)",
@@ -1620,67 +1407,11 @@ gnn_group_norm_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_group_norm_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  GnnGroupNorm *self = GNN_GROUP_NORM (object);
-
-  switch (prop_id)
-    {
-    case GN_PROP_NUM_GROUPS:
-      g_value_set_int (value, self->num_groups);
-      break;
-    case GN_PROP_NUM_CHANNELS:
-      g_value_set_int (value, self->num_channels);
-      break;
-    case GN_PROP_EPS:
-      g_value_set_double (value, self->eps);
-      break;
-    case GN_PROP_AFFINE:
-      g_value_set_boolean (value, self->affine);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_group_norm_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  GnnGroupNorm *self = GNN_GROUP_NORM (object);
-
-  switch (prop_id)
-    {
-    case GN_PROP_NUM_GROUPS:
-      self->num_groups = g_value_get_int (value);
-      break;
-    case GN_PROP_NUM_CHANNELS:
-      self->num_channels = g_value_get_int (value);
-      break;
-    case GN_PROP_EPS:
-      gnn_group_norm_set_eps (self, g_value_get_double (value));
-      break;
-    case GN_PROP_AFFINE:
-      self->affine = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_group_norm_class_init (GnnGroupNormClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_group_norm_get_property;
-  object_class->set_property = gnn_group_norm_set_property;
   module_class->setup = gnn_group_norm_setup;
   module_class->forward = gnn_group_norm_forward;
   module_class->extra_repr = gnn_group_norm_extra_repr;
@@ -1690,51 +1421,44 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
    *
    * The number of groups the channels are split into (`num_groups`).
    */
-  gn_properties[GN_PROP_NUM_GROUPS] =
-    g_param_spec_int ("num-groups", NULL, NULL, 0, G_MAXINT, 1,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  gn_props[GN_PROP_NUM_GROUPS] = (GnnProp) {
+    g_param_spec_int ("num-groups", NULL, NULL, G_MININT, G_MAXINT, 1, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnGroupNorm, num_groups) };
 
   /**
    * GnnGroupNorm:num-channels:
    *
    * The number of channels C of the input, dimension 1 (`num_channels`).
    */
-  gn_properties[GN_PROP_NUM_CHANNELS] =
-    g_param_spec_int ("num-channels", NULL, NULL, 0, G_MAXINT, 0,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  gn_props[GN_PROP_NUM_CHANNELS] = (GnnProp) {
+    g_param_spec_int ("num-channels", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnGroupNorm, num_channels) };
 
   /**
    * GnnGroupNorm:eps:
    *
    * The value added to the variance for numerical stability (`eps`).
    */
-  gn_properties[GN_PROP_EPS] =
-    g_param_spec_double ("eps", NULL, NULL, 0, G_MAXDOUBLE, 1e-5,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  gn_props[GN_PROP_EPS] = (GnnProp) {
+    g_param_spec_double ("eps", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-5, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnGroupNorm, eps), gnn_prop_check_non_negative };
 
   /**
    * GnnGroupNorm:affine:
    *
    * Whether the layer learns a per-channel `weight` and `bias` (`affine`).
    */
-  gn_properties[GN_PROP_AFFINE] =
-    g_param_spec_boolean ("affine", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  gn_props[GN_PROP_AFFINE] = (GnnProp) {
+    g_param_spec_boolean ("affine", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnGroupNorm, affine) };
 
-  g_object_class_install_properties (object_class, GN_N_PROPS, gn_properties);
+  gnn_props_install (object_class, gn_props, GN_N_PROPS);
   gnn_module_class_uses_dtype (GNN_MODULE_CLASS (klass));
 }
 
 static void
 gnn_group_norm_init (GnnGroupNorm *self)
 {
-  self->num_groups = 1;
-  self->eps = 1e-5;
-  self->affine = TRUE;
 }
 
 /**
@@ -1777,28 +1501,13 @@ gnn_group_norm_new_full (int        num_groups,
                          GnnDtype   dtype,
                          GError   **error)
 {
-  GnnGroupNorm *self;
-
-  if (num_groups <= 0 || num_channels < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "GroupNorm: num_groups must be positive and num_channels not negative "
-                   "(got num_groups=%d, num_channels=%d)", num_groups, num_channels);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_GROUP_NORM,
-                       "num-groups", num_groups,
-                       "num-channels", num_channels,
-                       "eps", eps,
-                       "affine", affine,
-                       "dtype", dtype,
-                       NULL);
-  if (!gnn_module_setup (GNN_MODULE (self), error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  return gnn_module_new_or_error (error, GNN_TYPE_GROUP_NORM,
+                                  "num-groups", num_groups,
+                                  "num-channels", num_channels,
+                                  "eps", eps,
+                                  "affine", affine,
+                                  "dtype", dtype,
+                                  NULL);
 }
 
 /**
@@ -1858,10 +1567,7 @@ gnn_group_norm_set_eps (GnnGroupNorm *self,
                         double        eps)
 {
   g_return_if_fail (GNN_IS_GROUP_NORM (self));
-  if (self->eps == eps)
-    return;
-  self->eps = eps;
-  g_object_notify_by_pspec (G_OBJECT (self), gn_properties[GN_PROP_EPS]);
+  gnn_prop_set (self, &gn_props[GN_PROP_EPS], eps);
 }
 
 /**

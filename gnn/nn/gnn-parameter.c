@@ -8,6 +8,7 @@
 
 #include "core/gnn-tensor-private.h"
 #include "gnn-parameter.h"
+#include "gnn-props-private.h"
 
 /**
  * GnnParameter:
@@ -113,53 +114,21 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *buffer_props[N_PROPS];
+static GnnProp buffer_props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnBuffer, gnn_buffer, GNN_TYPE_TENSOR)
 
 static void
-gnn_buffer_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_PERSISTENT:
-      g_value_set_boolean (value, GNN_BUFFER (object)->persistent);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_buffer_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_PERSISTENT:
-      gnn_buffer_set_persistent (GNN_BUFFER (object), g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 gnn_buffer_class_init (GnnBufferClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = gnn_buffer_get_property;
-  object_class->set_property = gnn_buffer_set_property;
-
   /**
    * GnnBuffer:persistent:
    *
    * Whether the buffer is part of the module's state dict.
    */
-  buffer_props[PROP_PERSISTENT] =
-    g_param_spec_boolean ("persistent", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, buffer_props);
+  buffer_props[PROP_PERSISTENT] = (GnnProp) {
+    g_param_spec_boolean ("persistent", NULL, NULL, TRUE, GNN_PARAM_RW), G_STRUCT_OFFSET (GnnBuffer, persistent) };
+  gnn_props_install (G_OBJECT_CLASS (klass), buffer_props, N_PROPS);
 }
 
 static void
@@ -218,9 +187,5 @@ gnn_buffer_set_persistent (GnnBuffer *self,
                            gboolean   persistent)
 {
   g_return_if_fail (GNN_IS_BUFFER (self));
-  persistent = !!persistent;
-  if (self->persistent == persistent)
-    return;
-  self->persistent = persistent;
-  g_object_notify_by_pspec (G_OBJECT (self), buffer_props[PROP_PERSISTENT]);
+  gnn_prop_set (self, &buffer_props[PROP_PERSISTENT], persistent);
 }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
 #include "gnn-pool.h"
@@ -57,6 +58,10 @@ enum {
   PROP_RETURN_INDICES,
   N_PROPS
 };
+
+/* the two classes share the enum, each its table */
+static GnnProp max_props[N_PROPS], avg_props[N_PROPS];
+
 
 G_DEFINE_FINAL_TYPE (GnnMaxPool2d, gnn_max_pool2d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN_TYPE_MODULE)
@@ -179,62 +184,10 @@ gnn_max_pool2d_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_max_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
-
-  switch (prop_id)
-    {
-    case PROP_KERNEL_SIZE: g_value_set_variant (value, self->kernel_size); break;
-    case PROP_STRIDE: g_value_set_variant (value, self->stride); break;
-    case PROP_PADDING: g_value_set_variant (value, self->padding); break;
-    case PROP_DILATION: g_value_set_variant (value, self->dilation); break;
-    case PROP_CEIL_MODE: g_value_set_boolean (value, self->ceil_mode); break;
-    case PROP_RETURN_INDICES: g_value_set_boolean (value, self->return_indices); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_max_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
-
-  switch (prop_id)
-    {
-    case PROP_KERNEL_SIZE: self->kernel_size = g_value_dup_variant (value); break;
-    case PROP_STRIDE: self->stride = g_value_dup_variant (value); break;
-    case PROP_PADDING: self->padding = g_value_dup_variant (value); break;
-    case PROP_DILATION: self->dilation = g_value_dup_variant (value); break;
-    case PROP_CEIL_MODE: self->ceil_mode = g_value_get_boolean (value); break;
-    case PROP_RETURN_INDICES: self->return_indices = g_value_get_boolean (value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_max_pool2d_finalize (GObject *object)
-{
-  GnnMaxPool2d *self = GNN_MAX_POOL2D (object);
-
-  g_clear_pointer (&self->kernel_size, g_variant_unref);
-  g_clear_pointer (&self->stride, g_variant_unref);
-  g_clear_pointer (&self->padding, g_variant_unref);
-  g_clear_pointer (&self->dilation, g_variant_unref);
-  G_OBJECT_CLASS (gnn_max_pool2d_parent_class)->finalize (object);
-}
-
-#define CO (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
-
-static void
 gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_max_pool2d_get_property;
-  object_class->set_property = gnn_max_pool2d_set_property;
-  object_class->finalize = gnn_max_pool2d_finalize;
   module_class->forward = gnn_max_pool2d_forward;
   module_class->extra_repr = gnn_max_pool2d_extra_repr;
 
@@ -243,44 +196,49 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    *
    * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
    */
-  g_object_class_install_property (object_class, PROP_KERNEL_SIZE,
-    g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  max_props[PROP_KERNEL_SIZE] = (GnnProp) {
+    gnn_param_spec_int64s ("kernel-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnMaxPool2d, kernel_size) };
   /**
    * GnnMaxPool2d:stride:
    *
    * The stride (`stride`), as kernel-size; %NULL for the kernel size.
    */
-  g_object_class_install_property (object_class, PROP_STRIDE,
-    g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  max_props[PROP_STRIDE] = (GnnProp) {
+    gnn_param_spec_int64s ("stride", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnMaxPool2d, stride) };
   /**
    * GnnMaxPool2d:padding:
    *
    * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
    */
-  g_object_class_install_property (object_class, PROP_PADDING,
-    g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  max_props[PROP_PADDING] = (GnnProp) {
+    gnn_param_spec_int64s ("padding", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnMaxPool2d, padding) };
   /**
    * GnnMaxPool2d:dilation:
    *
    * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
    */
-  g_object_class_install_property (object_class, PROP_DILATION,
-    g_param_spec_variant ("dilation", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  max_props[PROP_DILATION] = (GnnProp) {
+    gnn_param_spec_int64s ("dilation", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnMaxPool2d, dilation) };
   /**
    * GnnMaxPool2d:ceil-mode:
    *
    * Whether the output size rounds up (`ceil_mode`).
    */
-  g_object_class_install_property (object_class, PROP_CEIL_MODE,
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, CO));
+  max_props[PROP_CEIL_MODE] = (GnnProp) {
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnMaxPool2d, ceil_mode) };
   /**
    * GnnMaxPool2d:return-indices:
    *
    * Whether the module also returns the indices of the maxima (`return_indices`), as a second
    * output.
    */
-  g_object_class_install_property (object_class, PROP_RETURN_INDICES,
-    g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, CO));
+  max_props[PROP_RETURN_INDICES] = (GnnProp) {
+    g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnMaxPool2d, return_indices) };
+  gnn_props_install (G_OBJECT_CLASS (klass), max_props, N_PROPS);
 }
 
 static void
@@ -357,59 +315,10 @@ gnn_avg_pool2d_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_avg_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
-
-  switch (prop_id)
-    {
-    case PROP_KERNEL_SIZE: g_value_set_variant (value, self->kernel_size); break;
-    case PROP_STRIDE: g_value_set_variant (value, self->stride); break;
-    case PROP_PADDING: g_value_set_variant (value, self->padding); break;
-    case PROP_CEIL_MODE: g_value_set_boolean (value, self->ceil_mode); break;
-    case PROP_COUNT_INCLUDE_PAD: g_value_set_boolean (value, self->count_include_pad); break;
-    case PROP_DIVISOR_OVERRIDE: g_value_set_int64 (value, self->divisor_override); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_avg_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
-
-  switch (prop_id)
-    {
-    case PROP_KERNEL_SIZE: self->kernel_size = g_value_dup_variant (value); break;
-    case PROP_STRIDE: self->stride = g_value_dup_variant (value); break;
-    case PROP_PADDING: self->padding = g_value_dup_variant (value); break;
-    case PROP_CEIL_MODE: self->ceil_mode = g_value_get_boolean (value); break;
-    case PROP_COUNT_INCLUDE_PAD: self->count_include_pad = g_value_get_boolean (value); break;
-    case PROP_DIVISOR_OVERRIDE: self->divisor_override = g_value_get_int64 (value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_avg_pool2d_finalize (GObject *object)
-{
-  GnnAvgPool2d *self = GNN_AVG_POOL2D (object);
-
-  g_clear_pointer (&self->kernel_size, g_variant_unref);
-  g_clear_pointer (&self->stride, g_variant_unref);
-  g_clear_pointer (&self->padding, g_variant_unref);
-  G_OBJECT_CLASS (gnn_avg_pool2d_parent_class)->finalize (object);
-}
-
-static void
 gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_avg_pool2d_get_property;
-  object_class->set_property = gnn_avg_pool2d_set_property;
-  object_class->finalize = gnn_avg_pool2d_finalize;
   module_class->forward = gnn_avg_pool2d_forward;
   module_class->extra_repr = gnn_avg_pool2d_extra_repr;
 
@@ -418,49 +327,53 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    *
    * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
    */
-  g_object_class_install_property (object_class, PROP_KERNEL_SIZE,
-    g_param_spec_variant ("kernel-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  avg_props[PROP_KERNEL_SIZE] = (GnnProp) {
+    gnn_param_spec_int64s ("kernel-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAvgPool2d, kernel_size) };
   /**
    * GnnAvgPool2d:stride:
    *
    * The stride (`stride`), as kernel-size; %NULL for the kernel size.
    */
-  g_object_class_install_property (object_class, PROP_STRIDE,
-    g_param_spec_variant ("stride", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  avg_props[PROP_STRIDE] = (GnnProp) {
+    gnn_param_spec_int64s ("stride", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAvgPool2d, stride) };
   /**
    * GnnAvgPool2d:padding:
    *
    * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
    */
-  g_object_class_install_property (object_class, PROP_PADDING,
-    g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  avg_props[PROP_PADDING] = (GnnProp) {
+    gnn_param_spec_int64s ("padding", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAvgPool2d, padding) };
   /**
    * GnnAvgPool2d:ceil-mode:
    *
    * Whether the output size rounds up (`ceil_mode`).
    */
-  g_object_class_install_property (object_class, PROP_CEIL_MODE,
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, CO));
+  avg_props[PROP_CEIL_MODE] = (GnnProp) {
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAvgPool2d, ceil_mode) };
   /**
    * GnnAvgPool2d:count-include-pad:
    *
    * Whether the zero padding counts in the divisor (`count_include_pad`).
    */
-  g_object_class_install_property (object_class, PROP_COUNT_INCLUDE_PAD,
-    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, CO));
+  avg_props[PROP_COUNT_INCLUDE_PAD] = (GnnProp) {
+    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAvgPool2d, count_include_pad) };
   /**
    * GnnAvgPool2d:divisor-override:
    *
    * The divisor of every window when positive (`divisor_override`); 0 for None.
    */
-  g_object_class_install_property (object_class, PROP_DIVISOR_OVERRIDE,
-    g_param_spec_int64 ("divisor-override", NULL, NULL, 0, G_MAXINT64, 0, CO));
+  avg_props[PROP_DIVISOR_OVERRIDE] = (GnnProp) {
+    g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT64, G_MAXINT64, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAvgPool2d, divisor_override), gnn_prop_check_non_negative };
+  gnn_props_install (G_OBJECT_CLASS (klass), avg_props, N_PROPS);
 }
 
 static void
 gnn_avg_pool2d_init (GnnAvgPool2d *self)
 {
-  self->count_include_pad = TRUE;
 }
 
 /**
@@ -507,7 +420,10 @@ struct _GnnAdaptiveAvgPool2d
 enum {
   APROP_0,
   APROP_OUTPUT_SIZE,
+  APROP_N_PROPS
 };
+
+static GnnProp adaptive_props[APROP_N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN_TYPE_MODULE)
 
@@ -562,43 +478,10 @@ gnn_adaptive_avg_pool2d_extra_repr (GnnModule *module)
 }
 
 static void
-gnn_adaptive_avg_pool2d_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (object);
-
-  if (prop_id == APROP_OUTPUT_SIZE)
-    g_value_set_variant (value, self->output_size);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-gnn_adaptive_avg_pool2d_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (object);
-
-  if (prop_id == APROP_OUTPUT_SIZE)
-    self->output_size = g_value_dup_variant (value);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-gnn_adaptive_avg_pool2d_finalize (GObject *object)
-{
-  g_clear_pointer (&GNN_ADAPTIVE_AVG_POOL2D (object)->output_size, g_variant_unref);
-  G_OBJECT_CLASS (gnn_adaptive_avg_pool2d_parent_class)->finalize (object);
-}
-
-static void
 gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->get_property = gnn_adaptive_avg_pool2d_get_property;
-  object_class->set_property = gnn_adaptive_avg_pool2d_set_property;
-  object_class->finalize = gnn_adaptive_avg_pool2d_finalize;
   module_class->forward = gnn_adaptive_avg_pool2d_forward;
   module_class->extra_repr = gnn_adaptive_avg_pool2d_extra_repr;
 
@@ -608,8 +491,9 @@ gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
    * The output's height and width (`output_size`), a #GVariant "ax" of one or two values,
    * -1 for None (the input's size).
    */
-  g_object_class_install_property (object_class, APROP_OUTPUT_SIZE,
-    g_param_spec_variant ("output-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, CO));
+  adaptive_props[APROP_OUTPUT_SIZE] = (GnnProp) {
+    gnn_param_spec_int64s ("output-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size) };
+  gnn_props_install (G_OBJECT_CLASS (klass), adaptive_props, APROP_N_PROPS);
 }
 
 static void

@@ -79,7 +79,8 @@ struct _GnnProp
   GnnPropKind  kind;     /* set by gnn_props_install from the pspec's type */
 };
 
-/* Installs props[1 .. n_props - 1] (props[0] is PROP_0, unused) with their index as id. */
+/* Installs props[1 .. n_props - 1] (props[0] is PROP_0, unused) with their index as id;
+ * entries without a pspec are skipped (classes sharing one enum). */
 void         gnn_props_install       (GObjectClass  *klass,
                                       GnnProp       *props,
                                       guint          n_props);
@@ -108,6 +109,19 @@ gboolean     gnn_prop_check_value    (GParamSpec    *pspec,
 void         gnn_props_clear         (gpointer       object);
 /* "in_features" for "in-features" (a new string). */
 char        *gnn_prop_python_name    (GParamSpec    *pspec);
+
+/* A property holding sizes, a #GVariant "ax" (%NULL by default). */
+GParamSpec  *gnn_param_spec_int64s   (const char    *name,
+                                      GParamFlags    flags);
+
+/* accessors shared by the classes */
+/* reads an "ax" variant member, the empty array when it is %NULL */
+void         gnn_prop_get_int64s_or_empty (GObject    *object,
+                                           GParamSpec *pspec,
+                                           GValue     *value);
+/* the elements of an "ax" variant; %NULL and 0 for %NULL */
+const gint64 *gnn_prop_int64s        (GVariant      *v,
+                                      gsize         *n);
 
 /* checks shared by the classes */
 /* a size (int or int64) >= 0, else GNN_ERROR_SHAPE as PyTorch's tensor factories say it:

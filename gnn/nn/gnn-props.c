@@ -70,7 +70,8 @@ gnn_props_install (GObjectClass *klass,
     {
       GnnProp *prop = &props[i];
 
-      g_assert (prop->pspec != NULL);
+      if (prop->pspec == NULL)
+        continue;
       if (prop->offset == GNN_PROP_NO_MEMBER)
         {
           g_assert (prop->get != NULL && prop->set != NULL);
@@ -389,6 +390,35 @@ char *
 gnn_prop_python_name (GParamSpec *pspec)
 {
   return g_strdelimit (g_strdup (pspec->name), "-", '_');
+}
+
+/* ---- shared specs and accessors ------------------------------------------------------- */
+
+GParamSpec *
+gnn_param_spec_int64s (const char  *name,
+                       GParamFlags  flags)
+{
+  return g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, flags);
+}
+
+void
+gnn_prop_get_int64s_or_empty (GObject    *object,
+                              GParamSpec *pspec,
+                              GValue     *value)
+{
+  GVariant *v = *(GVariant **) G_STRUCT_MEMBER_P (object, prop_of (pspec)->offset);
+
+  if (v == NULL)
+    v = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, NULL, 0, sizeof (gint64));
+  g_value_set_variant (value, v);
+}
+
+const gint64 *
+gnn_prop_int64s (GVariant *v,
+                 gsize    *n)
+{
+  *n = 0;
+  return v ? g_variant_get_fixed_array (v, n, sizeof (gint64)) : NULL;
 }
 
 /* ---- shared checks ------------------------------------------------------------------- */

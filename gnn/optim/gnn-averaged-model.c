@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nn/gnn-module-private.h"
+#include "nn/gnn-props-private.h"
 #include "ops/gnn-ops-private.h"
 #include "gnn-averaged-model.h"
 
@@ -588,64 +589,16 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnAveragedModel, gnn_averaged_model, GNN_TYPE_MODULE)
 
 static void
 gnn_averaged_model_dispose (GObject *object)
 {
-  GnnAveragedModel *self = GNN_AVERAGED_MODEL (object);
-
-  g_clear_object (&self->model);
-  g_clear_object (&self->avg_fn);
-  g_clear_object (&self->multi_avg_fn);
+  /* the functions may hold closures of a binding: drop them at dispose */
+  gnn_props_clear (object);
   G_OBJECT_CLASS (gnn_averaged_model_parent_class)->dispose (object);
-}
-
-static void
-gnn_averaged_model_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnAveragedModel *self = GNN_AVERAGED_MODEL (object);
-
-  switch (prop_id)
-    {
-    case PROP_AVG_FN:
-      g_value_set_object (value, self->avg_fn);
-      break;
-    case PROP_MULTI_AVG_FN:
-      g_value_set_object (value, self->multi_avg_fn);
-      break;
-    case PROP_USE_BUFFERS:
-      g_value_set_boolean (value, self->use_buffers);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_averaged_model_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnAveragedModel *self = GNN_AVERAGED_MODEL (object);
-
-  switch (prop_id)
-    {
-    case PROP_MODEL:
-      g_set_object (&self->model, g_value_get_object (value));
-      break;
-    case PROP_AVG_FN:
-      g_set_object (&self->avg_fn, g_value_get_object (value));
-      break;
-    case PROP_MULTI_AVG_FN:
-      g_set_object (&self->multi_avg_fn, g_value_get_object (value));
-      break;
-    case PROP_USE_BUFFERS:
-      gnn_averaged_model_set_use_buffers (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static gboolean
@@ -711,8 +664,6 @@ gnn_averaged_model_class_init (GnnAveragedModelClass *klass)
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
   object_class->dispose = gnn_averaged_model_dispose;
-  object_class->get_property = gnn_averaged_model_get_property;
-  object_class->set_property = gnn_averaged_model_set_property;
   module_class->setup = gnn_averaged_model_setup;
   module_class->forward = gnn_averaged_model_forward;
 
@@ -722,18 +673,18 @@ gnn_averaged_model_class_init (GnnAveragedModelClass *klass)
    * The model to average (`model`): at construction, a copy of it ([method@Gnn.Module.copy])
    * becomes the child `module`; the model itself is not kept.
    */
-  properties[PROP_MODEL] =
-    g_param_spec_object ("model", NULL, NULL, GNN_TYPE_MODULE,
-                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_MODEL] = (GnnProp) {
+    g_param_spec_object ("model", NULL, NULL, GNN_TYPE_MODULE, G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnAveragedModel, model) };
 
   /**
    * GnnAveragedModel:avg-fn:
    *
    * The averaging function of one tensor (`avg_fn`), or %NULL. Not saved in the state dict.
    */
-  properties[PROP_AVG_FN] =
-    g_param_spec_object ("avg-fn", NULL, NULL, GNN_TYPE_AVERAGE_FUNCTION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_AVG_FN] = (GnnProp) {
+    g_param_spec_object ("avg-fn", NULL, NULL, GNN_TYPE_AVERAGE_FUNCTION, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAveragedModel, avg_fn) };
 
   /**
    * GnnAveragedModel:multi-avg-fn:
@@ -742,9 +693,9 @@ gnn_averaged_model_class_init (GnnAveragedModelClass *klass)
    * %NULL. At most one of it and [property@Gnn.AveragedModel:avg-fn] may be set; with
    * neither, the equal-weight average of SWA is used. Not saved in the state dict.
    */
-  properties[PROP_MULTI_AVG_FN] =
-    g_param_spec_object ("multi-avg-fn", NULL, NULL, GNN_TYPE_AVERAGE_FUNCTION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_MULTI_AVG_FN] = (GnnProp) {
+    g_param_spec_object ("multi-avg-fn", NULL, NULL, GNN_TYPE_AVERAGE_FUNCTION, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAveragedModel, multi_avg_fn) };
 
   /**
    * GnnAveragedModel:use-buffers:
@@ -752,12 +703,11 @@ gnn_averaged_model_class_init (GnnAveragedModelClass *klass)
    * Whether the buffers are averaged as the parameters are (`use_buffers`); otherwise they are
    * copied from the model at each update.
    */
-  properties[PROP_USE_BUFFERS] =
-    g_param_spec_boolean ("use-buffers", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                          G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_USE_BUFFERS] = (GnnProp) {
+    g_param_spec_boolean ("use-buffers", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnAveragedModel, use_buffers) };
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
@@ -910,11 +860,7 @@ gnn_averaged_model_set_use_buffers (GnnAveragedModel *self,
                                     gboolean          use_buffers)
 {
   g_return_if_fail (GNN_IS_AVERAGED_MODEL (self));
-  use_buffers = !!use_buffers;
-  if (self->use_buffers == use_buffers)
-    return;
-  self->use_buffers = use_buffers;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USE_BUFFERS]);
+  gnn_prop_set (self, &props[PROP_USE_BUFFERS], use_buffers);
 }
 
 /* The tensors of @what ("parameter" or "buffer") of the average and of the model, checked to

@@ -283,6 +283,69 @@ test_props_module_checks (void)
   g_clear_error (&error);
 }
 
+/* values the pspecs used to refuse with a warning are errors of the layer's setup (PyTorch's
+ * messages where it has one), and values set later are checked where they are used */
+static void
+test_props_layer_checks (void)
+{
+  static const struct { GType (*type) (void); const char *prop; double value; const char *message; } cases[] = {
+    { gnn_dropout_get_type, "p", 1.5, "Dropout: dropout probability has to be between 0 and 1, but got 1.5" },
+    { gnn_cross_entropy_loss_get_type, "label-smoothing", -0.5,
+      "CrossEntropyLoss: label_smoothing must be between 0.0 and 1.0. Got: -0.5" },
+    { gnn_smooth_l1_loss_get_type, "beta", -1, "SmoothL1Loss: beta must be non-negative, got -1.0" },
+    { gnn_huber_loss_get_type, "delta", 0, "HuberLoss: delta must be positive, got 0.0" },
+    { gnn_layer_norm_get_type, "eps", -1e-5, "LayerNorm: eps must be non-negative, got -1e-05" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_new_ones (GNN_TEST_SHAPE (4), 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+  GnnModule *m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GType type = cases[i].type ();
+
+      if (type == GNN_TYPE_LAYER_NORM)
+        m = g_object_new (type, cases[i].prop, cases[i].value, "normalized-shape",
+                          g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, (gint64[]) { 4 }, 1, sizeof (gint64)),
+                          NULL);
+      else
+        m = g_object_new (type, cases[i].prop, cases[i].value, NULL);
+      g_assert_false (gnn_module_setup (m, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_cmpstr (error->message, ==, cases[i].message);
+      g_clear_error (&error);
+      g_assert_finalize_object (m);
+    }
+
+  m = g_object_new (GNN_TYPE_CONV2D, "in-channels", 2, "out-channels", 2, "groups", 0,
+                    "kernel-size", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, (gint64[]) { 3 }, 1, sizeof (gint64)),
+                    NULL);
+  g_assert_false (gnn_module_setup (m, &error));
+  g_assert_cmpstr (error->message, ==, "Conv2d: groups must be a positive integer");
+  g_clear_error (&error);
+  g_assert_finalize_object (m);
+
+  m = g_object_new (GNN_TYPE_BATCH_NORM2D, "num-features", -3, NULL);
+  g_assert_false (gnn_module_setup (m, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_cmpstr (error->message, ==, "BatchNorm2d: Trying to create tensor with negative dimension: num_features=-3");
+  g_clear_error (&error);
+  g_assert_finalize_object (m);
+
+  g_assert_null (gnn_embedding_new (-1, 3, GNN_EMBEDDING_NO_PADDING, GNN_DTYPE_FLOAT32, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+
+  /* a read-write value set after construction: forward checks it, as F.dropout does */
+  m = GNN_MODULE (gnn_dropout_new (0.5, &error));
+  g_assert_no_error (error);
+  g_object_set (m, "p", 2.0, NULL);
+  g_assert_null (gnn_module_forward_tensor (m, x, &error));
+  g_assert_cmpstr (error->message, ==, "Dropout: dropout probability has to be between 0 and 1, but got 2.0");
+  g_clear_error (&error);
+  g_assert_finalize_object (m);
+}
+
 /* dtype is GnnModule's: the layers create their tensors in it, read it back from them, and
  * keep it in copies and the JSON; other modules ignore it and leave it out */
 static void
@@ -339,5 +402,6 @@ main (int argc, char **argv)
   g_test_add_func ("/props/checks", test_props_checks);
   g_test_add_func ("/props/module-checks", test_props_module_checks);
   g_test_add_func ("/props/module-dtype", test_props_module_dtype);
+  g_test_add_func ("/props/layer-checks", test_props_layer_checks);
   return g_test_run ();
 }
