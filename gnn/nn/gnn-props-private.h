@@ -110,6 +110,11 @@ void         gnn_props_clear         (gpointer       object);
 /* "in_features" for "in-features" (a new string). */
 char        *gnn_prop_python_name    (GParamSpec    *pspec);
 
+/* A double property that takes every double, NaN and the infinities too (a checked
+ * hyperparameter: PyTorch's "Invalid learning rate: nan" rather than GLib's warning). */
+GParamSpec  *gnn_param_spec_double   (const char    *name,
+                                      double         default_value,
+                                      GParamFlags    flags);
 /* A property holding sizes, a #GVariant "ax" (%NULL by default). */
 GParamSpec  *gnn_param_spec_int64s   (const char    *name,
                                       GParamFlags    flags);

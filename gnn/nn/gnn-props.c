@@ -50,7 +50,8 @@ kind_of (GParamSpec *pspec)
     case G_TYPE_FLAGS:   return GNN_PROP_KIND_FLAGS;
     case G_TYPE_STRING:  return GNN_PROP_KIND_STRING;
     case G_TYPE_VARIANT: return GNN_PROP_KIND_VARIANT;
-    case G_TYPE_OBJECT:  return GNN_PROP_KIND_OBJECT;
+    case G_TYPE_OBJECT:
+    case G_TYPE_INTERFACE: return GNN_PROP_KIND_OBJECT;
     case G_TYPE_BOXED:   return GNN_PROP_KIND_BOXED;
     default:
       g_error ("property %s of type %s cannot be a member", pspec->name, g_type_name (pspec->value_type));
@@ -393,6 +394,48 @@ gnn_prop_python_name (GParamSpec *pspec)
 }
 
 /* ---- shared specs and accessors ------------------------------------------------------- */
+
+/* a GParamSpecDouble whose validation takes every double: GLib's refuses NaN (a clamp
+ * leaves it unequal to itself) with a warning, where PyTorch raises its own error */
+static gboolean
+double_any_validate (GParamSpec *pspec,
+                     GValue     *value)
+{
+  return FALSE;
+}
+
+static void
+double_any_class_init (GParamSpecClass *klass)
+{
+  klass->value_validate = double_any_validate;
+}
+
+static GType
+double_any_get_type (void)
+{
+  static gsize type;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_type_register_static_simple (G_TYPE_PARAM_DOUBLE,
+                                                             g_intern_static_string ("GnnParamDouble"),
+                                                             sizeof (GParamSpecClass),
+                                                             (GClassInitFunc) double_any_class_init,
+                                                             sizeof (GParamSpecDouble), NULL, 0));
+  return type;
+}
+
+GParamSpec *
+gnn_param_spec_double (const char  *name,
+                       double       default_value,
+                       GParamFlags  flags)
+{
+  GParamSpecDouble *dspec = g_param_spec_internal (double_any_get_type (), name, NULL, NULL, flags);
+
+  dspec->minimum = -G_MAXDOUBLE;
+  dspec->maximum = G_MAXDOUBLE;
+  dspec->default_value = default_value;
+  return G_PARAM_SPEC (dspec);
+}
 
 GParamSpec *
 gnn_param_spec_int64s (const char  *name,

@@ -34,6 +34,19 @@ struct _GnnAdagrad
   GnnOptimScalar eps;   /* eps as a 0-d tensor, for std.add_ */
 };
 
+enum {
+  PROP_0,
+  PROP_LR,
+  PROP_LR_DECAY,
+  PROP_EPS,
+  PROP_WEIGHT_DECAY,
+  PROP_INITIAL_ACCUMULATOR_VALUE,
+  PROP_MAXIMIZE,
+  N_PROPS
+};
+
+static GnnProp props[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (GnnAdagrad, gnn_adagrad, GNN_TYPE_OPTIMIZER)
 
 /* PyTorch's checks in Adagrad.__init__ */
@@ -190,6 +203,45 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_adagrad_finalize;
   optimizer_class->step = gnn_adagrad_step;
   optimizer_class->check_group = gnn_adagrad_check_group;
+
+  /**
+   * GnnAdagrad:lr:
+   *
+   * The learning rate (`lr`), at least 0.
+   */
+  props[PROP_LR] = gnn_optim_option_double ("lr", 1e-2);
+  /**
+   * GnnAdagrad:lr-decay:
+   *
+   * The learning rate decay (`lr_decay`), at least 0.
+   */
+  props[PROP_LR_DECAY] = gnn_optim_option_double ("lr-decay", 0);
+  /**
+   * GnnAdagrad:eps:
+   *
+   * Added to the denominator (`eps`), at least 0.
+   */
+  props[PROP_EPS] = gnn_optim_option_double ("eps", 1e-10);
+  /**
+   * GnnAdagrad:weight-decay:
+   *
+   * The L2 penalty (`weight_decay`), at least 0.
+   */
+  props[PROP_WEIGHT_DECAY] = gnn_optim_option_double ("weight-decay", 0);
+  /**
+   * GnnAdagrad:initial-accumulator-value:
+   *
+   * The first value of the sum of squared gradients (`initial_accumulator_value`), at
+   * least 0.
+   */
+  props[PROP_INITIAL_ACCUMULATOR_VALUE] = gnn_optim_option_double ("initial-accumulator-value", 0);
+  /**
+   * GnnAdagrad:maximize:
+   *
+   * Whether to maximize the objective instead of minimizing it (`maximize`).
+   */
+  props[PROP_MAXIMIZE] = gnn_optim_option_boolean ("maximize", FALSE);
+  gnn_optim_class_install_options (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
 static void
@@ -228,17 +280,13 @@ gnn_adagrad_new (GnnParamGroup *params,
                  gboolean       maximize,
                  GError       **error)
 {
+  g_autoptr(GListModel) list = NULL;
+
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  if (!check_values (lr, lr_decay, weight_decay, initial_accumulator_value, eps, error) ||
-      !gnn_optim_check_not_empty (params, error))
-    return NULL;
-  return gnn_optim_new (GNN_TYPE_ADAGRAD, params, error,
-                        "lr", g_variant_new_double (lr),
-                        "lr_decay", g_variant_new_double (lr_decay),
-                        "eps", g_variant_new_double (eps),
-                        "weight_decay", g_variant_new_double (weight_decay),
-                        "initial_accumulator_value", g_variant_new_double (initial_accumulator_value),
-                        "maximize", g_variant_new_boolean (maximize),
-                        NULL);
+  list = gnn_optim_params_list (params);
+  return g_initable_new (GNN_TYPE_ADAGRAD, NULL, error, "params", list, "lr", lr, "lr-decay", lr_decay,
+                         "eps", eps, "weight-decay", weight_decay,
+                         "initial-accumulator-value", initial_accumulator_value, "maximize", maximize,
+                         NULL);
 }

@@ -29,7 +29,9 @@
  * in PyTorch, except that `step` is a double (PyTorch keeps a one-element float tensor);
  * loading a state whose `step` is a tensor works too.
  *
- * Create one with [ctor@Gnn.Adam.new]; [class@Gnn.AdamW] decouples the weight decay.
+ * Create one with [ctor@Gnn.Adam.new], or from properties (see [class@Gnn.Optimizer]):
+ * `g_initable_new (GNN_TYPE_ADAM, NULL, &error, "params", params, "lr", 1e-3, NULL)`.
+ * [class@Gnn.AdamW] decouples the weight decay.
  */
 /* the numbers of the update as 0-d tensors (gnn-optim-private.h) */
 enum {
@@ -47,6 +49,20 @@ struct _GnnAdam
 
   GnnOptimScalar scalars[N_SCALARS];
 };
+
+/* the option properties; the two classes have the same, each its own */
+enum {
+  PROP_0,
+  PROP_LR,
+  PROP_BETAS,
+  PROP_EPS,
+  PROP_WEIGHT_DECAY,
+  PROP_AMSGRAD,
+  PROP_MAXIMIZE,
+  N_PROPS
+};
+
+static GnnProp adam_props[N_PROPS], adamw_props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnAdam, gnn_adam, GNN_TYPE_OPTIMIZER)
 
@@ -232,21 +248,62 @@ adam_finalize (GObject *object)
                                         : gnn_adam_parent_class)->finalize (object);
 }
 
-/* the class of an Adam or an AdamW: they differ only in the type, which adam_step reads */
+/* the class of an Adam or an AdamW: they differ only in the type, which adam_step reads, and
+ * in the default weight decay */
 static void
-adam_class_setup (gpointer klass)
+adam_class_setup (gpointer  klass,
+                  GnnProp  *props,
+                  double    weight_decay)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->finalize = adam_finalize;
   optimizer_class->step = adam_step;
   optimizer_class->check_group = adam_check_group;
+  props[PROP_LR] = gnn_optim_option_double ("lr", 1e-3);
+  props[PROP_BETAS] = gnn_optim_option_betas (0.9, 0.999);
+  props[PROP_EPS] = gnn_optim_option_double ("eps", 1e-8);
+  props[PROP_WEIGHT_DECAY] = gnn_optim_option_double ("weight-decay", weight_decay);
+  props[PROP_AMSGRAD] = gnn_optim_option_boolean ("amsgrad", FALSE);
+  props[PROP_MAXIMIZE] = gnn_optim_option_boolean ("maximize", FALSE);
+  gnn_optim_class_install_options (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
+/**
+ * GnnAdam:lr:
+ *
+ * The learning rate (`lr`), at least 0; PyTorch's default is 1e-3.
+ */
+/**
+ * GnnAdam:betas:
+ *
+ * The decays of the running averages of the gradient and of its square (`betas`), a
+ * #GVariant `(dd)`, each in [0, 1); PyTorch's default is (0.9, 0.999).
+ */
+/**
+ * GnnAdam:eps:
+ *
+ * Added to the denominator (`eps`), at least 0; PyTorch's default is 1e-8.
+ */
+/**
+ * GnnAdam:weight-decay:
+ *
+ * The L2 penalty, added to the gradient (`weight_decay`), at least 0.
+ */
+/**
+ * GnnAdam:amsgrad:
+ *
+ * Whether to use the AMSGrad variant (`amsgrad`).
+ */
+/**
+ * GnnAdam:maximize:
+ *
+ * Whether to maximize the objective instead of minimizing it (`maximize`).
+ */
 static void
 gnn_adam_class_init (GnnAdamClass *klass)
 {
-  adam_class_setup (klass);
+  adam_class_setup (klass, adam_props, 0);
 }
 
 static void
@@ -254,10 +311,40 @@ gnn_adam_init (GnnAdam *self)
 {
 }
 
+/**
+ * GnnAdamW:lr:
+ *
+ * The learning rate (`lr`), as [property@Gnn.Adam:lr].
+ */
+/**
+ * GnnAdamW:betas:
+ *
+ * The decays of the running averages (`betas`), as [property@Gnn.Adam:betas].
+ */
+/**
+ * GnnAdamW:eps:
+ *
+ * Added to the denominator (`eps`), as [property@Gnn.Adam:eps].
+ */
+/**
+ * GnnAdamW:weight-decay:
+ *
+ * The decoupled weight decay (`weight_decay`), at least 0; PyTorch's default is 1e-2.
+ */
+/**
+ * GnnAdamW:amsgrad:
+ *
+ * Whether to use the AMSGrad variant (`amsgrad`).
+ */
+/**
+ * GnnAdamW:maximize:
+ *
+ * Whether to maximize the objective instead of minimizing it (`maximize`).
+ */
 static void
 gnn_adamw_class_init (GnnAdamWClass *klass)
 {
-  adam_class_setup (klass);
+  adam_class_setup (klass, adamw_props, 1e-2);
 }
 
 static void
@@ -277,17 +364,11 @@ adam_new (GType          type,
           gboolean       maximize,
           GError       **error)
 {
-  if (!check_values (lr, beta1, beta2, eps, weight_decay, error) ||
-      !gnn_optim_check_not_empty (params, error))
-    return NULL;
-  return gnn_optim_new (type, params, error,
-                        "lr", g_variant_new_double (lr),
-                        "betas", g_variant_new ("(dd)", beta1, beta2),
-                        "eps", g_variant_new_double (eps),
-                        "weight_decay", g_variant_new_double (weight_decay),
-                        "amsgrad", g_variant_new_boolean (amsgrad),
-                        "maximize", g_variant_new_boolean (maximize),
-                        NULL);
+  g_autoptr(GListModel) list = gnn_optim_params_list (params);
+
+  return g_initable_new (type, NULL, error, "params", list, "lr", lr,
+                         "betas", g_variant_new ("(dd)", beta1, beta2), "eps", eps,
+                         "weight-decay", weight_decay, "amsgrad", amsgrad, "maximize", maximize, NULL);
 }
 
 /**

@@ -14,6 +14,7 @@
 #include "optim/gnn-adam.h"
 #include "optim/gnn-rmsprop.h"
 #include "optim/gnn-adagrad.h"
+#include "nn/gnn-props-private.h"
 
 G_BEGIN_DECLS
 
@@ -36,18 +37,24 @@ gboolean      gnn_optim_check_betas     (GnnParamGroup *group,
 gboolean      gnn_optim_invalid         (GError       **error,
                                          const char    *what,
                                          double         value);
-/* Fails with "optimizer got an empty parameter list" for a group without parameters. */
-gboolean      gnn_optim_check_not_empty (GnnParamGroup *params,
-                                         GError       **error);
-/* The end of every constructor: a new optimizer of @type whose defaults are the pairs of
- * an option name and its value (a #GVariant, floating references sunk) that follow
- * @first_option, ended by %NULL, set in that order; then @params (when not NULL) added.
- * Returns it, or NULL with @error set. */
-GnnOptimizer *gnn_optim_new             (GType          type,
-                                         GnnParamGroup *params,
-                                         GError       **error,
-                                         const char    *first_option,
-                                         ...) G_GNUC_NULL_TERMINATED;
+
+/* ---- options as properties (gnn-optimizer.c) ----------------------------------------- */
+
+/* The option properties of an optimizer class: each reads and writes the default of the
+ * option of its name (PyTorch's `defaults`), set at construction in the table's order;
+ * constructed then checks them as a group (check_group) and adds GnnOptimizer:params. */
+void          gnn_optim_class_install_options (GObjectClass  *klass,
+                                               GnnProp       *options,
+                                               guint          n_options);
+/* an option property: a number, a flag, Adam's betas ('(dd)') */
+GnnProp       gnn_optim_option_double   (const char    *name,
+                                         double         default_value);
+GnnProp       gnn_optim_option_boolean  (const char    *name,
+                                         gboolean       default_value);
+GnnProp       gnn_optim_option_betas    (double         beta1,
+                                         double         beta2);
+/* @params as the value of GnnOptimizer:params: a list of that one group, or NULL */
+GListModel   *gnn_optim_params_list     (GnnParamGroup *params);
 
 /* ---- the state of a parameter ---------------------------------------------------------- */
 

@@ -87,34 +87,28 @@ gnn_optim_invalid (GError    **error,
   return FALSE;
 }
 
-gboolean
-gnn_optim_check_not_empty (GnnParamGroup *params,
-                           GError       **error)
+#define OPTION_FLAGS (GNN_PARAM_RW | G_PARAM_CONSTRUCT)
+
+GnnProp
+gnn_optim_option_double (const char *name,
+                         double      default_value)
 {
-  if (params == NULL || gnn_param_group_get_n_params (params) > 0)
-    return TRUE;
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "optimizer got an empty parameter list");
-  return FALSE;
+  return (GnnProp) { gnn_param_spec_double (name, default_value, OPTION_FLAGS) };
 }
 
-GnnOptimizer *
-gnn_optim_new (GType          type,
-               GnnParamGroup *params,
-               GError       **error,
-               const char    *first_option,
-               ...)
+GnnProp
+gnn_optim_option_boolean (const char *name,
+                          gboolean    default_value)
 {
-  g_autoptr(GnnOptimizer) self = g_object_new (type, NULL);
-  va_list args;
+  return (GnnProp) { g_param_spec_boolean (name, NULL, NULL, default_value, OPTION_FLAGS) };
+}
 
-  va_start (args, first_option);
-  for (const char *name = first_option; name != NULL; name = va_arg (args, const char *))
-    gnn_optimizer_set_default (self, name, va_arg (args, GVariant *));
-  va_end (args);
-  if (params != NULL && !gnn_optimizer_add_param_group (self, params, error))
-    return NULL;
-  return g_steal_pointer (&self);
+GnnProp
+gnn_optim_option_betas (double beta1,
+                        double beta2)
+{
+  return (GnnProp) { g_param_spec_variant ("betas", NULL, NULL, G_VARIANT_TYPE ("(dd)"),
+                                           g_variant_new ("(dd)", beta1, beta2), OPTION_FLAGS) };
 }
 
 /* ---- the state of a parameter ------------------------------------------------------- */

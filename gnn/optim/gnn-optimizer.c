@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "gnn-optim-private.h"
 #include "ops/gnn-ops-private.h"
+#include "nn/gnn-props-private.h"
 
 /* ---- options: an ordered name -> GVariant list ------------------------------------- */
 
@@ -59,6 +62,23 @@ options_set (GPtrArray  *options,
   o->name = g_strdup (name);
   o->value = value;
   g_ptr_array_add (options, o);
+}
+
+/* a numeric option's value: a double, an integer, or a boolean (0 or 1) */
+static double
+option_number (Option *o)
+{
+  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_DOUBLE))
+    return g_variant_get_double (o->value);
+  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_INT64))
+    return (double) g_variant_get_int64 (o->value);
+  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_INT32))
+    return g_variant_get_int32 (o->value);
+  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (o->value) ? 1 : 0;
+  g_critical ("option \"%s\" of a parameter group is a '%s', not a number", o->name,
+              g_variant_get_type_string (o->value));
+  return 0;
 }
 
 /* ---- GnnParamGroup ----------------------------------------------------------------- */
@@ -287,17 +307,7 @@ gnn_param_group_get_double (GnnParamGroup *self,
   g_return_val_if_fail (name != NULL, 0);
   o = options_find (self->options, name);
   g_return_val_if_fail (o != NULL, 0);
-  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_DOUBLE))
-    return g_variant_get_double (o->value);
-  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_INT64))
-    return (double) g_variant_get_int64 (o->value);
-  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_INT32))
-    return g_variant_get_int32 (o->value);
-  if (g_variant_is_of_type (o->value, G_VARIANT_TYPE_BOOLEAN))
-    return g_variant_get_boolean (o->value) ? 1 : 0;
-  g_critical ("option \"%s\" of a parameter group is a '%s', not a number", name,
-              g_variant_get_type_string (o->value));
-  return 0;
+  return option_number (o);
 }
 
 /**
@@ -386,10 +396,26 @@ gnn_param_group_list_options (GnnParamGroup *self)
  * options, per-parameter state, [method@Gnn.Optimizer.step], [method@Gnn.Optimizer.zero_grad],
  * and a state dict that resumes training exactly.
  *
- * A subclass sets its defaults with [method@Gnn.Optimizer.set_default] before the first
- * group is added, implements `step`, and keeps what it needs between steps in the state of
- * each parameter ([method@Gnn.Optimizer.get_state]), as tensors (`momentum_buffer`,
- * `exp_avg` ...) or plain values (`step`).
+ * gnn's optimizers are built from properties alone, as bindings and loaders build objects:
+ * [property@Gnn.Optimizer:params] holds the parameters (or the groups), and each option is
+ * a property that reads and writes its default (`lr`, `momentum`, `betas` ...):
+ *
+ * ```c
+ * g_autoptr(GListStore) params = g_list_store_new (GNN_TYPE_PARAM_GROUP);
+ * g_list_store_append (params, gnn_param_group_new_from_module (model));
+ * optimizer = g_initable_new (GNN_TYPE_SGD, NULL, &error, "params", params, "lr", 0.1,
+ *                             "momentum", 0.9, NULL);
+ * ```
+ *
+ * The options are checked and the groups added when the object is constructed, with
+ * PyTorch's messages; the optimizers implement [iface@Gio.Initable], whose `init` reports
+ * that outcome (and `step` reports it again), so g_object_new() alone also gives a working
+ * optimizer. The `_new` constructors are shorthands for g_initable_new().
+ *
+ * A subclass in a binding sets its defaults with [method@Gnn.Optimizer.set_default] before
+ * the first group is added, implements `step`, and keeps what it needs between steps in the
+ * state of each parameter ([method@Gnn.Optimizer.get_state]), as tensors
+ * (`momentum_buffer`, `exp_avg` ...) or plain values (`step`).
  *
  * The signals [signal@Gnn.Optimizer::step-pre] and [signal@Gnn.Optimizer::step-post] are
  * PyTorch's `register_step_pre_hook` and `register_step_post_hook`.
@@ -399,7 +425,17 @@ typedef struct {
   GPtrArray *groups;     /* GnnParamGroup */
   GPtrArray *defaults;   /* Option */
   GHashTable *state;     /* GnnTensor (ref) -> GnnStateDict */
+  GListModel *params;    /* the construct property, until constructed adds it */
+  GError *init_error;    /* what completing the construction found */
 } GnnOptimizerPrivate;
+
+enum {
+  PROP_0,
+  PROP_PARAMS,
+  N_PROPS
+};
+
+static GnnProp props[N_PROPS];
 
 enum {
   SIGNAL_STEP_PRE,
@@ -409,7 +445,12 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnOptimizer, gnn_optimizer, G_TYPE_OBJECT)
+static void gnn_optimizer_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnOptimizer, gnn_optimizer, G_TYPE_OBJECT,
+                                  G_ADD_PRIVATE (GnnOptimizer)
+                                  G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                         gnn_optimizer_initable_iface_init))
 
 static void
 gnn_optimizer_finalize (GObject *object)
@@ -419,7 +460,217 @@ gnn_optimizer_finalize (GObject *object)
   g_ptr_array_unref (priv->groups);
   g_ptr_array_unref (priv->defaults);
   g_hash_table_unref (priv->state);
+  g_clear_error (&priv->init_error);
+  gnn_props_clear (object);
   G_OBJECT_CLASS (gnn_optimizer_parent_class)->finalize (object);
+}
+
+/* ---- construction from properties -------------------------------------------------- */
+
+/* the pspecs of option properties carry this mark */
+static G_DEFINE_QUARK (gnn-optimizer-option, option_pspec)
+
+/* Sets the default of an option keeping STYLE.md's rule for its property, where the class
+ * has one: nothing happens when the value is unchanged; otherwise the default is set and
+ * the property notified. @value: a floating reference is sunk. */
+static void
+defaults_set (GnnOptimizer *self,
+              const char   *name,
+              GVariant     *value)
+{
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
+  g_autoptr(GVariant) v = g_variant_ref_sink (value);
+  g_autofree char *prop_name = g_strdelimit (g_strdup (name), "_", '-');
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), prop_name);
+  Option *o = options_find (priv->defaults, name);
+
+  if (o && g_variant_equal (o->value, v))
+    return;
+  if (pspec && !g_param_spec_get_qdata (pspec, option_pspec_quark ()))
+    pspec = NULL;
+  if (pspec)
+    g_object_freeze_notify (G_OBJECT (self));
+  options_set (priv->defaults, name, v);
+  if (pspec)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), pspec);
+      g_object_thaw_notify (G_OBJECT (self));
+    }
+}
+
+/* An option property reads and writes the default of its name ("weight-decay" is the
+ * option "weight_decay"): a double ('d'), a flag ('b') or a variant as it is. */
+static void
+option_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (GNN_OPTIMIZER (object));
+  g_autofree char *name = gnn_prop_python_name (pspec);
+  Option *o = options_find (priv->defaults, name);
+
+  if (o == NULL)
+    g_param_value_set_default (pspec, value);
+  else if (G_VALUE_HOLDS_VARIANT (value))
+    g_value_set_variant (value, o->value);
+  else if (G_VALUE_HOLDS_BOOLEAN (value))
+    g_value_set_boolean (value, option_number (o) != 0);
+  else
+    g_value_set_double (value, option_number (o));
+}
+
+static void
+option_set (GObject *object, GParamSpec *pspec, const GValue *value)
+{
+  g_autofree char *name = gnn_prop_python_name (pspec);
+  GVariant *v;
+
+  if (G_VALUE_HOLDS_VARIANT (value))
+    v = g_value_get_variant (value);
+  else if (G_VALUE_HOLDS_BOOLEAN (value))
+    v = g_variant_new_boolean (g_value_get_boolean (value));
+  else
+    v = g_variant_new_double (g_value_get_double (value));
+  if (v != NULL)
+    defaults_set (GNN_OPTIMIZER (object), name, v);
+}
+
+void
+gnn_optim_class_install_options (GObjectClass *klass,
+                                 GnnProp      *options,
+                                 guint         n_options)
+{
+  for (guint i = 1; i < n_options; i++)
+    {
+      options[i].offset = GNN_PROP_NO_MEMBER;
+      options[i].get = option_get;
+      options[i].set = option_set;
+      g_param_spec_set_qdata (options[i].pspec, option_pspec_quark (), GINT_TO_POINTER (TRUE));
+    }
+  gnn_props_install (klass, options, n_options);
+}
+
+static gboolean
+check_group (GnnOptimizer  *self,
+             GnnParamGroup *group,
+             GError       **error)
+{
+  GnnOptimizerClass *klass = GNN_OPTIMIZER_GET_CLASS (self);
+  GError *local = NULL;
+
+  if (klass->check_group == NULL || klass->check_group (self, group, &local))
+    return TRUE;
+  if (local == NULL)
+    local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED,
+                         "%s.check_group failed without setting an error", G_OBJECT_TYPE_NAME (self));
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
+/* PyTorch's checks of the constructor's arguments: the defaults as a group of their own */
+static gboolean
+check_defaults (GnnOptimizer *self,
+                GError      **error)
+{
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new (NULL, 0);
+
+  for (guint d = 0; d < priv->defaults->len; d++)
+    {
+      Option *o = g_ptr_array_index (priv->defaults, d);
+
+      options_set (group->options, o->name, o->value);
+    }
+  return check_group (self, group, error);
+}
+
+/* [property@Gnn.Optimizer:params]: groups, or tensors for one group */
+static gboolean
+add_params (GnnOptimizer *self,
+            GListModel   *params,
+            GError      **error)
+{
+  guint n = g_list_model_get_n_items (params), n_tensors = 0;
+  g_autoptr(GPtrArray) tensors = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GObject *item = g_list_model_get_item (params, i);
+
+      if (GNN_IS_TENSOR (item) && groups->len == 0)
+        g_ptr_array_add (tensors, item);
+      else if (GNN_IS_PARAM_GROUP (item) && tensors->len == 0)
+        {
+          n_tensors += GNN_PARAM_GROUP (item)->params->len;
+          g_ptr_array_add (groups, item);
+        }
+      else
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "params: expected tensors or parameter groups (GnnParamGroup), not both, found "
+                       "a %s at %u", G_OBJECT_TYPE_NAME (item), i);
+          g_object_unref (item);
+          return FALSE;
+        }
+    }
+  if (tensors->len > 0)
+    g_ptr_array_add (groups, gnn_param_group_new ((GnnTensor **) tensors->pdata, tensors->len));
+  if (tensors->len + n_tensors == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "optimizer got an empty parameter list");
+      return FALSE;
+    }
+  for (guint g = 0; g < groups->len; g++)
+    if (!gnn_optimizer_add_param_group (self, groups->pdata[g], error))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+gnn_optimizer_constructed (GObject *object)
+{
+  GnnOptimizer *self = GNN_OPTIMIZER (object);
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
+  g_autoptr(GListModel) params = g_steal_pointer (&priv->params);
+
+  G_OBJECT_CLASS (gnn_optimizer_parent_class)->constructed (object);
+  /* the defaults are set (construct properties): check them and add the parameters, as
+   * PyTorch's constructor does; the outcome is reported by init and step */
+  if (priv->defaults->len > 0 && !check_defaults (self, &priv->init_error))
+    return;
+  if (params)
+    add_params (self, params, &priv->init_error);
+}
+
+static gboolean
+gnn_optimizer_initable_init (GInitable    *initable,
+                             GCancellable *cancellable,
+                             GError      **error)
+{
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (GNN_OPTIMIZER (initable));
+
+  if (priv->init_error == NULL)
+    return TRUE;
+  if (error)
+    *error = g_error_copy (priv->init_error);
+  return FALSE;
+}
+
+static void
+gnn_optimizer_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = gnn_optimizer_initable_init;
+}
+
+GListModel *
+gnn_optim_params_list (GnnParamGroup *params)
+{
+  GListStore *list;
+
+  if (params == NULL)
+    return NULL;
+  list = g_list_store_new (GNN_TYPE_PARAM_GROUP);
+  g_list_store_append (list, params);
+  return G_LIST_MODEL (list);
 }
 
 static gboolean
@@ -445,8 +696,27 @@ gnn_optimizer_real_step (GnnOptimizer *self,
 static void
 gnn_optimizer_class_init (GnnOptimizerClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_optimizer_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_optimizer_finalize;
+  object_class->constructed = gnn_optimizer_constructed;
   klass->step = gnn_optimizer_real_step;
+
+  /**
+   * GnnOptimizer:params:
+   *
+   * The parameters to optimize, set at construction (PyTorch's `params`): a list model
+   * of [class@Gnn.Tensor]s, which become one group, or of [class@Gnn.ParamGroup]s, whose
+   * options override the defaults. An empty list is an error ("optimizer got an empty
+   * parameter list"); without it the optimizer starts with no group, for
+   * [method@Gnn.Optimizer.add_param_group]. Not readable: the groups are
+   * [method@Gnn.Optimizer.get_param_groups].
+   */
+  props[PROP_PARAMS] = (GnnProp) {
+    g_param_spec_object ("params", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_PRIVATE_OFFSET (GnnOptimizer, params) };
+  gnn_props_install (object_class, props, N_PROPS);
 
   /**
    * GnnOptimizer::step-pre:
@@ -499,6 +769,8 @@ gnn_optimizer_step (GnnOptimizer *self,
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!gnn_optimizer_initable_init (G_INITABLE (self), NULL, error))
+    return FALSE;
   if (g_signal_has_handler_pending (self, signals[SIGNAL_STEP_PRE], 0, TRUE))
     g_signal_emit (self, signals[SIGNAL_STEP_PRE], 0);
   guard = gnn_no_grad_guard_new ();
@@ -591,8 +863,6 @@ gnn_optimizer_add_param_group (GnnOptimizer  *self,
                                GError       **error)
 {
   GnnOptimizerPrivate *priv;
-  GnnOptimizerClass *klass;
-  GError *local = NULL;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
   g_return_val_if_fail (GNN_IS_PARAM_GROUP (group), FALSE);
@@ -636,15 +906,8 @@ gnn_optimizer_add_param_group (GnnOptimizer  *self,
       if (!options_find (group->options, o->name))
         options_set (group->options, o->name, o->value);
     }
-  klass = GNN_OPTIMIZER_GET_CLASS (self);
-  if (klass->check_group && !klass->check_group (self, group, &local))
-    {
-      if (local == NULL)
-        local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED,
-                             "%s.check_group failed without setting an error", G_OBJECT_TYPE_NAME (self));
-      g_propagate_error (error, local);
-      return FALSE;
-    }
+  if (!check_group (self, group, error))
+    return FALSE;
   g_ptr_array_add (priv->groups, g_object_ref (group));
   return TRUE;
 }
@@ -719,19 +982,18 @@ gnn_optimizer_get_param_groups (GnnOptimizer *self)
  *
  * Sets the default of an option (`optimizer.defaults[name]`), which groups added later get
  * when they lack it. Subclasses set every option they read before the first group is added.
+ * The option properties of gnn's optimizers ([property@Gnn.SGD:weight-decay] for
+ * `weight_decay`) are these defaults: setting one here notifies its property.
  */
 void
 gnn_optimizer_set_default (GnnOptimizer *self,
                            const char   *name,
                            GVariant     *value)
 {
-  GnnOptimizerPrivate *priv;
-
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (value != NULL);
-  priv = gnn_optimizer_get_instance_private (self);
-  options_set (priv->defaults, name, value);
+  defaults_set (self, name, value);
 }
 
 /**

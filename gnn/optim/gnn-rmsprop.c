@@ -48,6 +48,20 @@ struct _GnnRMSprop
   GnnOptimScalar scalars[N_SCALARS];
 };
 
+enum {
+  PROP_0,
+  PROP_LR,
+  PROP_MOMENTUM,
+  PROP_ALPHA,
+  PROP_EPS,
+  PROP_CENTERED,
+  PROP_WEIGHT_DECAY,
+  PROP_MAXIMIZE,
+  N_PROPS
+};
+
+static GnnProp props[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (GnnRMSprop, gnn_rmsprop, GNN_TYPE_OPTIMIZER)
 
 /* PyTorch's checks in RMSprop.__init__ */
@@ -189,6 +203,51 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_rmsprop_finalize;
   optimizer_class->step = gnn_rmsprop_step;
   optimizer_class->check_group = gnn_rmsprop_check_group;
+
+  /**
+   * GnnRMSprop:lr:
+   *
+   * The learning rate (`lr`), at least 0.
+   */
+  props[PROP_LR] = gnn_optim_option_double ("lr", 1e-2);
+  /**
+   * GnnRMSprop:momentum:
+   *
+   * The momentum factor (`momentum`), at least 0.
+   */
+  props[PROP_MOMENTUM] = gnn_optim_option_double ("momentum", 0);
+  /**
+   * GnnRMSprop:alpha:
+   *
+   * The smoothing constant of the running average of the squared gradient (`alpha`), at
+   * least 0.
+   */
+  props[PROP_ALPHA] = gnn_optim_option_double ("alpha", 0.99);
+  /**
+   * GnnRMSprop:eps:
+   *
+   * Added to the denominator (`eps`), at least 0.
+   */
+  props[PROP_EPS] = gnn_optim_option_double ("eps", 1e-8);
+  /**
+   * GnnRMSprop:centered:
+   *
+   * Whether to normalise by the estimated variance of the gradient (`centered`).
+   */
+  props[PROP_CENTERED] = gnn_optim_option_boolean ("centered", FALSE);
+  /**
+   * GnnRMSprop:weight-decay:
+   *
+   * The L2 penalty (`weight_decay`), at least 0.
+   */
+  props[PROP_WEIGHT_DECAY] = gnn_optim_option_double ("weight-decay", 0);
+  /**
+   * GnnRMSprop:maximize:
+   *
+   * Whether to maximize the objective instead of minimizing it (`maximize`).
+   */
+  props[PROP_MAXIMIZE] = gnn_optim_option_boolean ("maximize", FALSE);
+  gnn_optim_class_install_options (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
 static void
@@ -229,18 +288,12 @@ gnn_rmsprop_new (GnnParamGroup *params,
                  gboolean       maximize,
                  GError       **error)
 {
+  g_autoptr(GListModel) list = NULL;
+
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  if (!check_values (lr, alpha, eps, weight_decay, momentum, error) ||
-      !gnn_optim_check_not_empty (params, error))
-    return NULL;
-  return gnn_optim_new (GNN_TYPE_RMSPROP, params, error,
-                        "lr", g_variant_new_double (lr),
-                        "momentum", g_variant_new_double (momentum),
-                        "alpha", g_variant_new_double (alpha),
-                        "eps", g_variant_new_double (eps),
-                        "centered", g_variant_new_boolean (centered),
-                        "weight_decay", g_variant_new_double (weight_decay),
-                        "maximize", g_variant_new_boolean (maximize),
-                        NULL);
+  list = gnn_optim_params_list (params);
+  return g_initable_new (GNN_TYPE_RMSPROP, NULL, error, "params", list, "lr", lr, "momentum", momentum,
+                         "alpha", alpha, "eps", eps, "centered", centered, "weight-decay", weight_decay,
+                         "maximize", maximize, NULL);
 }

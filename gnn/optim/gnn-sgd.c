@@ -24,7 +24,9 @@
  * `weight_decay` and the flags `nesterov` and `maximize`. The state of a parameter is its
  * `momentum_buffer`, kept only when momentum is used (PyTorch stores `None` otherwise).
  *
- * Create one with [ctor@Gnn.SGD.new].
+ * Create one with [ctor@Gnn.SGD.new], or from properties: `g_initable_new (GNN_TYPE_SGD,
+ * NULL, &error, "params", params, "lr", 0.1, "momentum", 0.9, NULL)` (see
+ * [class@Gnn.Optimizer]); the properties are the defaults of the groups' options.
  */
 struct _GnnSGD
 {
@@ -32,6 +34,19 @@ struct _GnnSGD
 
   GnnOptimScalar momentum;   /* the momentum as a 0-d tensor, for buf.mul_ */
 };
+
+enum {
+  PROP_0,
+  PROP_LR,
+  PROP_MOMENTUM,
+  PROP_DAMPENING,
+  PROP_WEIGHT_DECAY,
+  PROP_NESTEROV,
+  PROP_MAXIMIZE,
+  N_PROPS
+};
+
+static GnnProp props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN_TYPE_OPTIMIZER)
 
@@ -172,6 +187,46 @@ gnn_sgd_class_init (GnnSGDClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_sgd_finalize;
   optimizer_class->step = gnn_sgd_step;
   optimizer_class->check_group = gnn_sgd_check_group;
+
+  /**
+   * GnnSGD:lr:
+   *
+   * The learning rate (`lr`). PyTorch 1.13 requires it; the default, 1e-3, is that of later
+   * versions.
+   */
+  props[PROP_LR] = gnn_optim_option_double ("lr", 1e-3);
+  /**
+   * GnnSGD:momentum:
+   *
+   * The momentum factor (`momentum`), at least 0.
+   */
+  props[PROP_MOMENTUM] = gnn_optim_option_double ("momentum", 0);
+  /**
+   * GnnSGD:dampening:
+   *
+   * The dampening of the momentum (`dampening`).
+   */
+  props[PROP_DAMPENING] = gnn_optim_option_double ("dampening", 0);
+  /**
+   * GnnSGD:weight-decay:
+   *
+   * The L2 penalty (`weight_decay`), at least 0.
+   */
+  props[PROP_WEIGHT_DECAY] = gnn_optim_option_double ("weight-decay", 0);
+  /**
+   * GnnSGD:nesterov:
+   *
+   * Whether to use Nesterov momentum (`nesterov`); it needs a momentum and zero
+   * dampening.
+   */
+  props[PROP_NESTEROV] = gnn_optim_option_boolean ("nesterov", FALSE);
+  /**
+   * GnnSGD:maximize:
+   *
+   * Whether to maximize the objective instead of minimizing it (`maximize`).
+   */
+  props[PROP_MAXIMIZE] = gnn_optim_option_boolean ("maximize", FALSE);
+  gnn_optim_class_install_options (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
 static void
@@ -211,17 +266,12 @@ gnn_sgd_new (GnnParamGroup *params,
              gboolean       maximize,
              GError       **error)
 {
+  g_autoptr(GListModel) list = NULL;
+
   g_return_val_if_fail (params == NULL || GNN_IS_PARAM_GROUP (params), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  if (!check_values (lr, momentum, dampening, weight_decay, nesterov, error) ||
-      !gnn_optim_check_not_empty (params, error))
-    return NULL;
-  return gnn_optim_new (GNN_TYPE_SGD, params, error,
-                        "lr", g_variant_new_double (lr),
-                        "momentum", g_variant_new_double (momentum),
-                        "dampening", g_variant_new_double (dampening),
-                        "weight_decay", g_variant_new_double (weight_decay),
-                        "nesterov", g_variant_new_boolean (nesterov),
-                        "maximize", g_variant_new_boolean (maximize),
-                        NULL);
+  list = gnn_optim_params_list (params);
+  return g_initable_new (GNN_TYPE_SGD, NULL, error, "params", list, "lr", lr, "momentum", momentum,
+                         "dampening", dampening, "weight-decay", weight_decay, "nesterov", nesterov,
+                         "maximize", maximize, NULL);
 }

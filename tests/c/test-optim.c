@@ -360,6 +360,84 @@ test_errors (void)
   g_assert_false (gnn_param_group_has_option (group, "lr"));
 }
 
+/* built from properties alone: the options are properties that read and write the
+ * defaults, "params" a list of tensors or groups, errors reported by init and step */
+static void
+test_properties (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = new_param (P0, 2);
+  g_autoptr(GnnTensor) b = new_param (P0, 2);
+  g_autoptr(GListStore) tensors = g_list_store_new (GNN_TYPE_TENSOR);
+  g_autoptr(GListStore) mixed = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(GListStore) empty = g_list_store_new (GNN_TYPE_TENSOR);
+  g_autoptr(GListStore) groups = g_list_store_new (GNN_TYPE_PARAM_GROUP);
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new (&b, 1);
+  g_autoptr(GVariant) betas = NULL, lr = NULL;
+  g_autoptr(GnnOptimizer) sgd = NULL, adam = NULL, bad = NULL;
+  double momentum;
+  gboolean nesterov;
+  int n_notify = 0;
+
+  g_list_store_append (tensors, a);
+  g_list_store_append (tensors, b);
+  sgd = g_object_new (GNN_TYPE_SGD, "params", tensors, "lr", 0.5, "momentum", 0.9, "nesterov", TRUE, NULL);
+  g_assert_true (g_initable_init (G_INITABLE (sgd), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_optimizer_get_n_param_groups (sgd), ==, 1);
+  g_assert_cmpuint (gnn_param_group_get_n_params (gnn_optimizer_get_param_group (sgd, 0)), ==, 2);
+  g_assert_cmpfloat (gnn_param_group_get_double (gnn_optimizer_get_param_group (sgd, 0), "lr"), ==, 0.5);
+  g_object_get (sgd, "momentum", &momentum, "nesterov", &nesterov, NULL);
+  g_assert_cmpfloat (momentum, ==, 0.9);
+  g_assert_true (nesterov);
+  /* the properties are the defaults, in PyTorch's order */
+  lr = gnn_optimizer_get_default (sgd, "lr");
+  g_assert_cmpfloat (g_variant_get_double (lr), ==, 0.5);
+  /* set either way, notified once a change (STYLE.md's rule) */
+  g_signal_connect_swapped (sgd, "notify::weight-decay", G_CALLBACK (g_atomic_int_inc), &n_notify);
+  gnn_optimizer_set_default (sgd, "weight_decay", g_variant_new_double (0.25));
+  g_assert_cmpint (n_notify, ==, 1);
+  g_object_get (sgd, "weight-decay", &momentum, NULL);
+  g_assert_cmpfloat (momentum, ==, 0.25);
+  g_object_set (sgd, "weight-decay", 0.25, NULL);
+  gnn_optimizer_set_default (sgd, "weight_decay", g_variant_new_double (0.25));
+  g_assert_cmpint (n_notify, ==, 1);
+  g_object_set (sgd, "weight-decay", 0.5, NULL);
+  g_assert_cmpint (n_notify, ==, 2);
+  /* an option without a property is a default all the same */
+  gnn_optimizer_set_default (sgd, "foreach", g_variant_new_boolean (FALSE));
+  g_assert_cmpint (n_notify, ==, 2);
+
+  /* groups, and Adam's betas as a (dd) */
+  g_list_store_append (groups, group);
+  adam = g_initable_new (GNN_TYPE_ADAM, NULL, &error, "params", groups, NULL);
+  g_assert_no_error (error);
+  g_object_get (adam, "betas", &betas, NULL);
+  g_assert_cmpstr (g_variant_get_type_string (betas), ==, "(dd)");
+  g_assert_true (gnn_param_group_has_option (group, "betas"));
+
+  /* PyTorch's errors, from init and again from step */
+  bad = g_object_new (GNN_TYPE_SGD, "params", tensors, "lr", -1.0, NULL);
+  g_assert_false (g_initable_init (G_INITABLE (bad), NULL, &error));
+  g_assert_cmpstr (error->message, ==, "Invalid learning rate: -1.0");
+  g_clear_error (&error);
+  g_assert_false (gnn_optimizer_step (bad, &error));
+  g_assert_cmpstr (error->message, ==, "Invalid learning rate: -1.0");
+  g_clear_error (&error);
+  g_clear_object (&bad);
+  g_assert_null (g_initable_new (GNN_TYPE_ADAM, NULL, &error, "lr", NAN, NULL));
+  g_assert_cmpstr (error->message, ==, "Invalid learning rate: nan");
+  g_clear_error (&error);
+  g_assert_null (g_initable_new (GNN_TYPE_RMSPROP, NULL, &error, "params", empty, NULL));
+  g_assert_cmpstr (error->message, ==, "optimizer got an empty parameter list");
+  g_clear_error (&error);
+  g_list_store_append (mixed, a);
+  g_list_store_append (mixed, group);
+  g_assert_null (g_initable_new (GNN_TYPE_ADAGRAD, NULL, &error, "params", mixed, NULL));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "expected tensors or parameter groups"));
+}
+
 static void
 test_group_errors (void)
 {
@@ -869,6 +947,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optim/adagrad/initial-state", test_adagrad_initial_state);
   g_test_add_func ("/optim/errors/constructors", test_errors);
   g_test_add_func ("/optim/errors/groups", test_group_errors);
+  g_test_add_func ("/optim/properties", test_properties);
   g_test_add_func ("/optim/param-groups/options", test_param_groups);
   g_test_add_func ("/optim/param-groups/no-grad", test_param_group_without_grad_state);
   g_test_add_func ("/optim/zero-grad", test_zero_grad);
