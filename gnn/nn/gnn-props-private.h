@@ -118,6 +118,11 @@ GParamSpec  *gnn_param_spec_double   (const char    *name,
 /* A property holding sizes, a #GVariant "ax" (%NULL by default). */
 GParamSpec  *gnn_param_spec_int64s   (const char    *name,
                                       GParamFlags    flags);
+/* A property holding numbers, a #GVariant "ad" (one value or one per parameter group);
+ * @default_value may be %NULL, and a floating reference is sunk. */
+GParamSpec  *gnn_param_spec_doubles  (const char    *name,
+                                      GVariant      *default_value,
+                                      GParamFlags    flags);
 
 /* accessors shared by the classes */
 /* reads an "ax" variant member, the empty array when it is %NULL */
@@ -127,6 +132,12 @@ void         gnn_prop_get_int64s_or_empty (GObject    *object,
 /* the elements of an "ax" variant; %NULL and 0 for %NULL */
 const gint64 *gnn_prop_int64s        (GVariant      *v,
                                       gsize         *n);
+/* the elements of an "ad" variant; %NULL and 0 for %NULL */
+const double *gnn_prop_doubles       (GVariant      *v,
+                                      gsize         *n);
+/* @values as an "ad" variant (floating) */
+GVariant    *gnn_prop_new_doubles    (const double  *values,
+                                      gsize          n);
 
 /* checks shared by the classes */
 /* a size (int or int64) >= 0, else GNN_ERROR_SHAPE as PyTorch's tensor factories say it:

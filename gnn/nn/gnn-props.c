@@ -444,6 +444,14 @@ gnn_param_spec_int64s (const char  *name,
   return g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, flags);
 }
 
+GParamSpec *
+gnn_param_spec_doubles (const char  *name,
+                        GVariant    *default_value,
+                        GParamFlags  flags)
+{
+  return g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE ("ad"), default_value, flags);
+}
+
 void
 gnn_prop_get_int64s_or_empty (GObject    *object,
                               GParamSpec *pspec,
@@ -462,6 +470,21 @@ gnn_prop_int64s (GVariant *v,
 {
   *n = 0;
   return v ? g_variant_get_fixed_array (v, n, sizeof (gint64)) : NULL;
+}
+
+const double *
+gnn_prop_doubles (GVariant *v,
+                  gsize    *n)
+{
+  *n = 0;
+  return v ? g_variant_get_fixed_array (v, n, sizeof (double)) : NULL;
+}
+
+GVariant *
+gnn_prop_new_doubles (const double *values,
+                      gsize         n)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, values, n, sizeof (double));
 }
 
 /* ---- shared checks ------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gnn-optim-private.h"
+#include "nn/gnn-props-private.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,10 @@ typedef struct {
   /* replaces the whole construction (SequentialLR) */
   gboolean (*init)             (GnnLRScheduler *self,
                                 GError        **error);
+  /* get_lr as plain doubles, one per group (the base class's get_lr calls it) */
+  double  *(*get_lr)           (GnnLRScheduler *self,
+                                guint          *n_lrs,
+                                GError        **error);
   /* replaces step () (SequentialLR) */
   gboolean (*step)             (GnnLRScheduler *self,
                                 GError        **error);
@@ -25,17 +30,53 @@ typedef struct {
   double  *(*closed_form_lr)   (GnnLRScheduler *self,
                                 guint          *n_lrs,
                                 GError        **error);
+  /* the hyperparameters the base class saves and loads for the subclass: pairs of a
+   * property name (an int or a double) and PyTorch's key, ended by
+   * NULL, such as { "t-max", "T_max", "eta-min", "eta_min", NULL }; a loaded value passes
+   * the property's check (gnn-props-private.h) before it is set */
+  const char * const *state_props;
 } GnnLRSchedulerHooks;
-
-/* a GArray of doubles holding @values, which it frees; NULL for NULL */
-GArray  *gnn_lr_array_take                (double          *values,
-                                           guint            n_values);
 
 GnnLRSchedulerHooks *gnn_lr_scheduler_class_get_hooks (GnnLRSchedulerClass *klass);
 
-/* g_initable_init on a scheduler built by g_object_new: on failure, unrefs it */
-gpointer gnn_lr_scheduler_finish_new      (gpointer         self,
+/* ---- properties (gnn-props-private.h) ---------------------------------------------- */
+
+/* a hyperparameter PyTorch lets users change: read-write, set at construction */
+#define GNN_LR_HYPERPARAMETER (GNN_PARAM_RW | G_PARAM_CONSTRUCT)
+/* an argument of the constructor, which only the construction reads */
+#define GNN_LR_ARGUMENT (GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY)
+
+/* an int or a double property stored at @offset of the instance */
+GnnProp  gnn_lr_prop_int                  (const char      *name,
+                                           int              default_value,
+                                           GParamFlags      flags,
+                                           gssize           offset,
+                                           GnnPropCheck     check);
+GnnProp  gnn_lr_prop_double               (const char      *name,
+                                           double           default_value,
+                                           GParamFlags      flags,
+                                           gssize           offset);
+
+/* PyTorch's "Expected positive integer step_size, but got 0" unless @value > 0 */
+gboolean gnn_lr_check_positive            (const char      *name,
+                                           gint64           value,
                                            GError         **error);
+/* the same, as the check of an int property */
+gboolean gnn_lr_check_positive_int        (GParamSpec      *pspec,
+                                           const GValue    *value,
+                                           GError         **error);
+/* the check of a milestones property ('ax'): epochs in the range of an int */
+gboolean gnn_lr_check_milestones          (GParamSpec      *pspec,
+                                           const GValue    *value,
+                                           GError         **error);
+/* @values as a milestones value, an 'ax' (floating) */
+GVariant *gnn_lr_milestones_new           (const int       *values,
+                                           guint            n_values);
+/* a milestones value as ints, sorted when @sorted; NULL and 0 for none */
+int     *gnn_lr_milestones_get            (GVariant        *milestones,
+                                           gboolean         sorted,
+                                           guint           *n_values);
+
 /* `_initial_step`: resets the step count and steps once in the initial mode */
 gboolean gnn_lr_scheduler_initial_step    (GnnLRScheduler  *self,
                                            GError         **error);

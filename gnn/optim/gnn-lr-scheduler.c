@@ -5,10 +5,12 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <gio/gio.h>
 
 #include "gnn-lr-scheduler-private.h"
+#include "nn/gnn-props-private.h"
 
 /**
  * GnnLRScheduler:
@@ -31,10 +33,20 @@
  * same optimizer, and a schedule drifts from its closed form exactly as PyTorch's does.
  *
  * Construction can fail (PyTorch raises), so schedulers implement [iface@Gio.Initable]:
- * the constructors of gnn's schedulers report errors through their #GError argument. A
- * subclass written in a binding creates its object and then calls
- * [method@Gio.Initable.init], which performs the initial step; gnn's Python overrides do
- * that in `LRScheduler.__init__`, so a Python subclass is written as in PyTorch:
+ * the constructors of gnn's schedulers report errors through their #GError argument. Every
+ * scheduler can also be built from its properties alone, as bindings and loaders build
+ * objects, the arguments of its constructor being its properties:
+ *
+ * ```c
+ * scheduler = g_initable_new (GNN_TYPE_STEP_LR, NULL, &error, "optimizer", optimizer,
+ *                             "step-size", 30, "gamma", 0.1, NULL);
+ * ```
+ *
+ * [method@Gio.Initable.init] checks them (with PyTorch's messages) and performs the
+ * initial step; until it has, the scheduler refuses to step. The `_new` constructors are
+ * shorthands for g_initable_new(). A subclass written in a binding creates its object and
+ * then calls [method@Gio.Initable.init]; gnn's Python overrides do that in
+ * `LRScheduler.__init__`, so a Python subclass is written as in PyTorch:
  *
  * ```python
  * class Halving(Gnn.LRScheduler):
@@ -72,7 +84,7 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 static void gnn_lr_scheduler_initable_iface_init (GInitableIface *iface);
 
@@ -212,67 +224,17 @@ gnn_lr_scheduler_finalize (GObject *object)
 {
   GnnLRSchedulerPrivate *priv = PRIV (object);
 
-  g_clear_object (&priv->optimizer);
   g_array_unref (priv->base_lrs);
   g_array_unref (priv->last_lr);
   g_clear_error (&priv->init_error);
+  gnn_props_clear (object);
   G_OBJECT_CLASS (gnn_lr_scheduler_parent_class)->finalize (object);
 }
 
-static void
-gnn_lr_scheduler_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  GnnLRSchedulerPrivate *priv = PRIV (object);
-
-  switch (prop_id)
-    {
-    case PROP_OPTIMIZER:
-      g_value_set_object (value, priv->optimizer);
-      break;
-    case PROP_LAST_EPOCH:
-      g_value_set_int (value, priv->last_epoch);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_lr_scheduler_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  GnnLRSchedulerPrivate *priv = PRIV (object);
-
-  switch (prop_id)
-    {
-    case PROP_OPTIMIZER:
-      priv->optimizer = g_value_dup_object (value);
-      break;
-    case PROP_LAST_EPOCH:
-      gnn_lr_scheduler_set_last_epoch (GNN_LR_SCHEDULER (object), g_value_get_int (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
+/* a GArray of doubles holding @values, which it frees; NULL for NULL */
 static GArray *
-gnn_lr_scheduler_real_get_lr (GnnLRScheduler *self,
-                              GError        **error)
-{
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-               "%s does not implement get_lr", gnn_lr_scheduler_type_name (self));
-  return NULL;
-}
-
-GArray *
-gnn_lr_array_take (double *values,
-                   guint   n_values)
+array_take (double *values,
+            guint   n_values)
 {
   GArray *a;
 
@@ -282,6 +244,24 @@ gnn_lr_array_take (double *values,
   g_array_append_vals (a, values, n_values);
   g_free (values);
   return a;
+}
+
+static GArray *
+gnn_lr_scheduler_real_get_lr (GnnLRScheduler *self,
+                              GError        **error)
+{
+  GnnLRSchedulerHooks *hooks = hooks_of (self);
+  guint n = 0;
+  double *values;
+
+  if (hooks->get_lr)
+    {
+      values = hooks->get_lr (self, &n, error);
+      return array_take (values, n);
+    }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "%s does not implement get_lr", gnn_lr_scheduler_type_name (self));
+  return NULL;
 }
 
 static GVariant *
@@ -300,6 +280,17 @@ gnn_lr_scheduler_real_save_state (GnnLRScheduler *self,
   g_variant_dict_insert (state, "_step_count", "x", (gint64) priv->step_count);
   g_variant_dict_insert_value (state, "base_lrs", doubles_variant (priv->base_lrs));
   g_variant_dict_insert_value (state, "_last_lr", doubles_variant (priv->last_lr));
+  /* the subclass's hyperparameters: an int as 'x', a double as 'd' */
+  for (const char * const *p = hooks_of (self)->state_props; p && p[0]; p += 2)
+    {
+      g_auto(GValue) value = G_VALUE_INIT;
+
+      g_value_init (&value, g_object_class_find_property (G_OBJECT_GET_CLASS (self), p[0])->value_type);
+      g_object_get_property (G_OBJECT (self), p[0], &value);
+      g_variant_dict_insert_value (state, p[1], G_VALUE_HOLDS_INT (&value)
+                                                ? g_variant_new_int64 (g_value_get_int (&value))
+                                                : g_variant_new_double (g_value_get_double (&value)));
+    }
 }
 
 static gboolean
@@ -350,6 +341,44 @@ state_lrs (GnnLRScheduler *self,
   return TRUE;
 }
 
+/* Reads the subclass's hyperparameters (state_props) from @state, each checked as its
+ * property is; with @apply, sets them. */
+static gboolean
+load_props (GnnLRScheduler *self,
+            GVariantDict   *state,
+            gboolean        apply,
+            GError        **error)
+{
+  for (const char * const *p = hooks_of (self)->state_props; p && p[0]; p += 2)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), p[0]);
+      g_auto(GValue) value = G_VALUE_INIT;
+      gboolean ok;
+
+      g_value_init (&value, pspec->value_type);
+      g_object_get_property (G_OBJECT (self), p[0], &value);
+      if (G_VALUE_HOLDS_INT (&value))
+        {
+          int v = g_value_get_int (&value);
+
+          ok = state_int (state, p[1], &v, error);
+          g_value_set_int (&value, v);
+        }
+      else
+        {
+          double v = g_value_get_double (&value);
+
+          ok = gnn_lr_state_get_double (state, p[1], &v, error);
+          g_value_set_double (&value, v);
+        }
+      if (!ok || !gnn_prop_check_value (pspec, &value, error))
+        return FALSE;
+      if (apply)
+        g_object_set_property (G_OBJECT (self), p[0], &value);
+    }
+  return TRUE;
+}
+
 static gboolean
 gnn_lr_scheduler_real_load_state (GnnLRScheduler *self,
                                   GVariantDict   *state,
@@ -362,7 +391,8 @@ gnn_lr_scheduler_real_load_state (GnnLRScheduler *self,
   if (!state_int (state, "last_epoch", &last_epoch, error) ||
       !state_int (state, "_step_count", &step_count, error) ||
       !state_lrs (self, state, "base_lrs", &base_lrs, error) ||
-      !state_lrs (self, state, "_last_lr", &last_lr, error))
+      !state_lrs (self, state, "_last_lr", &last_lr, error) ||
+      !load_props (self, state, FALSE, error))
     return FALSE;
   gnn_lr_scheduler_set_last_epoch (self, last_epoch);
   priv->step_count = step_count;
@@ -376,7 +406,7 @@ gnn_lr_scheduler_real_load_state (GnnLRScheduler *self,
       g_array_unref (priv->last_lr);
       priv->last_lr = g_steal_pointer (&last_lr);
     }
-  return TRUE;
+  return load_props (self, state, TRUE, error);
 }
 
 /**
@@ -403,8 +433,6 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = gnn_lr_scheduler_finalize;
-  object_class->get_property = gnn_lr_scheduler_get_property;
-  object_class->set_property = gnn_lr_scheduler_set_property;
   klass->get_lr = gnn_lr_scheduler_real_get_lr;
   klass->save_state = gnn_lr_scheduler_real_save_state;
   klass->load_state = gnn_lr_scheduler_real_load_state;
@@ -414,9 +442,9 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    *
    * The optimizer whose parameter groups the scheduler drives.
    */
-  properties[PROP_OPTIMIZER] =
-    g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_OPTIMIZER] = (GnnProp) {
+    g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnLRScheduler, optimizer) };
 
   /**
    * GnnLRScheduler:last-epoch:
@@ -424,12 +452,10 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    * The index of the last epoch (`last_epoch`): -1 at construction for a new schedule, or
    * the epoch to resume after; the initial step adds one, and so does every step.
    */
-  properties[PROP_LAST_EPOCH] =
-    g_param_spec_int ("last-epoch", NULL, NULL, G_MININT, G_MAXINT, -1,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  props[PROP_LAST_EPOCH] = (GnnProp) {
+    g_param_spec_int ("last-epoch", NULL, NULL, G_MININT, G_MAXINT, -1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_PRIVATE_OFFSET (GnnLRScheduler, last_epoch) };
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
@@ -437,7 +463,6 @@ gnn_lr_scheduler_init (GnnLRScheduler *self)
 {
   GnnLRSchedulerPrivate *priv = PRIV (self);
 
-  priv->last_epoch = -1;
   priv->base_lrs = g_array_new (FALSE, FALSE, sizeof (double));
   priv->last_lr = g_array_new (FALSE, FALSE, sizeof (double));
 }
@@ -534,6 +559,8 @@ gnn_lr_scheduler_initable_init (GInitable    *initable,
                            gnn_lr_scheduler_type_name (self));
       ok = FALSE;
     }
+  else if (!gnn_props_check (self, &local))
+    ok = FALSE;
   else if (hooks->init)
     ok = hooks->init (self, &local);
   else
@@ -558,16 +585,105 @@ gnn_lr_scheduler_initable_iface_init (GInitableIface *iface)
   iface->init = gnn_lr_scheduler_initable_init;
 }
 
-gpointer
-gnn_lr_scheduler_finish_new (gpointer self,
-                             GError **error)
+/* ---- the properties of gnn's schedulers ------------------------------------------------ */
+
+gboolean
+gnn_lr_check_positive (const char *name,
+                       gint64      value,
+                       GError    **error)
 {
-  if (!g_initable_init (G_INITABLE (self), NULL, error))
-    {
-      g_object_unref (self);
-      return NULL;
-    }
-  return self;
+  if (value > 0)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "Expected positive integer %s, but got %" G_GINT64_FORMAT, name, value);
+  return FALSE;
+}
+
+gboolean
+gnn_lr_check_positive_int (GParamSpec   *pspec,
+                           const GValue *value,
+                           GError      **error)
+{
+  g_autofree char *name = gnn_prop_python_name (pspec);
+
+  return gnn_lr_check_positive (name, g_value_get_int (value), error);
+}
+
+gboolean
+gnn_lr_check_milestones (GParamSpec   *pspec,
+                         const GValue *value,
+                         GError      **error)
+{
+  gsize n;
+  const gint64 *m = gnn_prop_int64s (g_value_get_variant (value), &n);
+
+  for (gsize i = 0; i < n; i++)
+    if (m[i] < G_MININT || m[i] > G_MAXINT)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "milestones are epochs, in the range of an int; got %" G_GINT64_FORMAT, m[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+GVariant *
+gnn_lr_milestones_new (const int *values,
+                       guint      n_values)
+{
+  g_autofree gint64 *m = g_new (gint64, MAX (n_values, 1));
+
+  for (guint i = 0; i < n_values; i++)
+    m[i] = values[i];
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, m, n_values, sizeof (gint64));
+}
+
+static int
+compare_int (gconstpointer a,
+             gconstpointer b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+
+  return (x > y) - (x < y);
+}
+
+int *
+gnn_lr_milestones_get (GVariant *milestones,
+                       gboolean  sorted,
+                       guint    *n_values)
+{
+  gsize n;
+  const gint64 *m = gnn_prop_int64s (milestones, &n);
+  int *out;
+
+  *n_values = n;
+  if (n == 0)
+    return NULL;
+  out = g_new (int, n);
+  for (gsize i = 0; i < n; i++)
+    out[i] = (int) m[i];
+  if (sorted)
+    qsort (out, n, sizeof (int), compare_int);
+  return out;
+}
+
+GnnProp
+gnn_lr_prop_int (const char   *name,
+                 int           default_value,
+                 GParamFlags   flags,
+                 gssize        offset,
+                 GnnPropCheck  check)
+{
+  return (GnnProp) { g_param_spec_int (name, NULL, NULL, G_MININT, G_MAXINT, default_value, flags), offset, check };
+}
+
+GnnProp
+gnn_lr_prop_double (const char  *name,
+                    double       default_value,
+                    GParamFlags  flags,
+                    gssize       offset)
+{
+  return (GnnProp) { gnn_param_spec_double (name, default_value, flags), offset };
 }
 
 /* ---- stepping ------------------------------------------------------------------------ */
@@ -584,6 +700,9 @@ call_get_lr (GnnLRScheduler *self,
   GError *local = NULL;
   double *values;
 
+  /* a property set since the last step may be out of its range (StepLR's step-size) */
+  if (!gnn_props_check (self, error))
+    return NULL;
   if (closed_form && hooks->closed_form_lr)
     values = hooks->closed_form_lr (self, &n, &local);
   else
@@ -646,7 +765,7 @@ update_lr (GnnLRScheduler *self,
     gnn_param_group_set_double (gnn_optimizer_get_param_group (priv->optimizer, g), "lr", values[g]);
   gnn_lr_scheduler_set_last_lr (self, values, n);
   if (priv->last_epoch != old_epoch)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_EPOCH]);
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_LAST_EPOCH].pspec);
   return TRUE;
 }
 
@@ -767,7 +886,7 @@ gnn_lr_scheduler_get_lr (GnnLRScheduler *self,
   values = call_get_lr (self, FALSE, error);
   if (values == NULL)
     return NULL;
-  return gnn_lr_array_take (values, gnn_lr_scheduler_n_groups (self));
+  return array_take (values, gnn_lr_scheduler_n_groups (self));
 }
 
 static double *
@@ -861,14 +980,8 @@ void
 gnn_lr_scheduler_set_last_epoch (GnnLRScheduler *self,
                                  int             last_epoch)
 {
-  GnnLRSchedulerPrivate *priv;
-
   g_return_if_fail (GNN_IS_LR_SCHEDULER (self));
-  priv = PRIV (self);
-  if (priv->last_epoch == last_epoch)
-    return;
-  priv->last_epoch = last_epoch;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_EPOCH]);
+  gnn_prop_set (self, &props[PROP_LAST_EPOCH], last_epoch);
 }
 
 /**

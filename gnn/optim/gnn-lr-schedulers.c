@@ -2,24 +2,16 @@
  * LambdaLR (torch.optim.lr_scheduler)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each class describes its hyperparameters once, in a field table (gnn-props-private.h),
+ * and names those the base class saves in the state (GnnLRSchedulerHooks.state_props).
  */
 #include "config.h"
 
 #include <math.h>
 
 #include "gnn-lr-scheduler-private.h"
-
-/* the get_lr virtual method over a function returning plain doubles */
-#define DEFINE_GET_LR_ARRAY(prefix)                                                       \
-  static GArray *                                                                          \
-  prefix##_get_lr_array (GnnLRScheduler *sched,                                            \
-                         GError        **error)                                            \
-  {                                                                                        \
-    guint n = 0;                                                                           \
-    double *values = prefix##_get_lr (sched, &n, error);                                   \
-                                                                                           \
-    return gnn_lr_array_take (values, n);                                                  \
-  }
+#include "nn/gnn-props-private.h"
 
 /* the current lr of every group */
 static double *
@@ -57,27 +49,6 @@ floor_div (gint64 a,
   return q;
 }
 
-static gboolean
-state_int32 (GVariantDict *state,
-             const char   *key,
-             int          *out,
-             GError      **error)
-{
-  gint64 v = *out;
-
-  if (!gnn_lr_state_get_int (state, key, &v, error))
-    return FALSE;
-  if (v < G_MININT || v > G_MAXINT)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "\"%s\" in the loaded scheduler state is %" G_GINT64_FORMAT
-                   ", out of the range of an int", key, v);
-      return FALSE;
-    }
-  *out = (int) v;
-  return TRUE;
-}
-
 /* ====================================================================================== */
 /* StepLR                                                                                 */
 /* ====================================================================================== */
@@ -103,60 +74,8 @@ struct _GnnStepLR
 G_DEFINE_FINAL_TYPE (GnnStepLR, gnn_step_lr, GNN_TYPE_LR_SCHEDULER)
 
 enum { STEP_PROP_0, STEP_PROP_STEP_SIZE, STEP_PROP_GAMMA, STEP_N_PROPS };
-static GParamSpec *step_props[STEP_N_PROPS];
-
-static void
-gnn_step_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnStepLR *self = GNN_STEP_LR (object);
-
-  switch (prop_id)
-    {
-    case STEP_PROP_STEP_SIZE: g_value_set_int (value, self->step_size); break;
-    case STEP_PROP_GAMMA: g_value_set_double (value, self->gamma); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_step_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnStepLR *self = GNN_STEP_LR (object);
-
-  switch (prop_id)
-    {
-    case STEP_PROP_STEP_SIZE:
-      if (self->step_size != g_value_get_int (value))
-        {
-          self->step_size = g_value_get_int (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case STEP_PROP_GAMMA:
-      if (self->gamma != g_value_get_double (value))
-        {
-          self->gamma = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static gboolean
-gnn_step_lr_prepare (GnnLRScheduler *sched,
-                     GError        **error)
-{
-  GnnStepLR *self = GNN_STEP_LR (sched);
-
-  if (self->step_size <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Expected positive integer step_size, but got %d", self->step_size);
-      return FALSE;
-    }
-  return TRUE;
-}
+static GnnProp step_props[STEP_N_PROPS];
+static const char * const step_state[] = { "step-size", "step_size", "gamma", "gamma", NULL };
 
 static double *
 gnn_step_lr_get_lr (GnnLRScheduler *sched,
@@ -165,11 +84,8 @@ gnn_step_lr_get_lr (GnnLRScheduler *sched,
 {
   GnnStepLR *self = GNN_STEP_LR (sched);
   int e = gnn_lr_scheduler_get_last_epoch (sched);
-  double *lrs;
+  double *lrs = current_lrs (sched, n_lrs, error);
 
-  if (!gnn_step_lr_prepare (sched, error))
-    return NULL;
-  lrs = current_lrs (sched, n_lrs, error);
   if (lrs == NULL || e == 0 || e % self->step_size != 0)
     return lrs;
   for (guint g = 0; g < *n_lrs; g++)
@@ -183,13 +99,8 @@ gnn_step_lr_closed_form (GnnLRScheduler *sched,
                          GError        **error)
 {
   GnnStepLR *self = GNN_STEP_LR (sched);
-  double *lrs;
-  double factor;
-
-  if (!gnn_step_lr_prepare (sched, error))
-    return NULL;
-  lrs = base_lrs (sched, n_lrs);
-  factor = pow (self->gamma, (double) floor_div (gnn_lr_scheduler_get_last_epoch (sched),
+  double *lrs = base_lrs (sched, n_lrs);
+  double factor = pow (self->gamma, (double) floor_div (gnn_lr_scheduler_get_last_epoch (sched),
                                                          self->step_size));
 
   for (guint g = 0; g < *n_lrs; g++)
@@ -198,76 +109,32 @@ gnn_step_lr_closed_form (GnnLRScheduler *sched,
 }
 
 static void
-gnn_step_lr_save_state (GnnLRScheduler *sched,
-                        GVariantDict   *state)
-{
-  GnnStepLR *self = GNN_STEP_LR (sched);
-
-  GNN_LR_SCHEDULER_CLASS (gnn_step_lr_parent_class)->save_state (sched, state);
-  g_variant_dict_insert (state, "step_size", "x", (gint64) self->step_size);
-  g_variant_dict_insert (state, "gamma", "d", self->gamma);
-}
-
-static gboolean
-gnn_step_lr_load_state (GnnLRScheduler *sched,
-                        GVariantDict   *state,
-                        GError        **error)
-{
-  GnnStepLR *self = GNN_STEP_LR (sched);
-  int step_size = self->step_size;
-  double gamma = self->gamma;
-
-  if (!state_int32 (state, "step_size", &step_size, error) ||
-      !gnn_lr_state_get_double (state, "gamma", &gamma, error))
-    return FALSE;
-  if (step_size <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Expected positive integer step_size, but got %d", step_size);
-      return FALSE;
-    }
-  if (!GNN_LR_SCHEDULER_CLASS (gnn_step_lr_parent_class)->load_state (sched, state, error))
-    return FALSE;
-  g_object_set (self, "step-size", step_size, "gamma", gamma, NULL);
-  return TRUE;
-}
-
-DEFINE_GET_LR_ARRAY (gnn_step_lr)
-
-static void
 gnn_step_lr_class_init (GnnStepLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
-  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
 
-  object_class->get_property = gnn_step_lr_get_property;
-  object_class->set_property = gnn_step_lr_set_property;
-  sched_class->get_lr = gnn_step_lr_get_lr_array;
-  sched_class->save_state = gnn_step_lr_save_state;
-  sched_class->load_state = gnn_step_lr_load_state;
-  hooks->prepare = gnn_step_lr_prepare;
+  hooks->get_lr = gnn_step_lr_get_lr;
   hooks->closed_form_lr = gnn_step_lr_closed_form;
+  hooks->state_props = step_state;
 
   /**
    * GnnStepLR:step-size:
    *
-   * The period of the decay, in epochs (`step_size`); positive.
+   * The period of the decay, in epochs (`step_size`); positive ("Expected positive
+   * integer step_size, but got 0" otherwise, from [method@Gio.Initable.init] and the
+   * next step).
    */
-  step_props[STEP_PROP_STEP_SIZE] =
-    g_param_spec_int ("step-size", NULL, NULL, G_MININT, G_MAXINT, 1,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  step_props[STEP_PROP_STEP_SIZE] = gnn_lr_prop_int ("step-size", 1, GNN_LR_HYPERPARAMETER,
+                                                     G_STRUCT_OFFSET (GnnStepLR, step_size),
+                                                     gnn_lr_check_positive_int);
   /**
    * GnnStepLR:gamma:
    *
    * The factor of each decay (`gamma`).
    */
-  step_props[STEP_PROP_GAMMA] =
-    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, STEP_N_PROPS, step_props);
+  step_props[STEP_PROP_GAMMA] = gnn_lr_prop_double ("gamma", 0.1, GNN_LR_HYPERPARAMETER,
+                                                    G_STRUCT_OFFSET (GnnStepLR, gamma));
+  gnn_props_install (G_OBJECT_CLASS (klass), step_props, STEP_N_PROPS);
 }
 
 static void
@@ -299,10 +166,8 @@ gnn_step_lr_new (GnnOptimizer *optimizer,
                  GError      **error)
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
-  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_STEP_LR, "optimizer", optimizer,
-                                                    "last-epoch", last_epoch,
-                                                    "step-size", step_size, "gamma", gamma, NULL),
-                                      error);
+  return g_initable_new (GNN_TYPE_STEP_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "step-size", step_size, "gamma", gamma, NULL);
 }
 
 /* ====================================================================================== */
@@ -323,57 +188,29 @@ struct _GnnMultiStepLR
 {
   GnnLRScheduler parent_instance;
 
-  GArray *milestones;   /* int, sorted, repeated */
+  GVariant *milestones;   /* 'ax', in any order, repeated */
   double gamma;
 };
 
 G_DEFINE_FINAL_TYPE (GnnMultiStepLR, gnn_multi_step_lr, GNN_TYPE_LR_SCHEDULER)
 
-enum { MULTI_PROP_0, MULTI_PROP_GAMMA, MULTI_N_PROPS };
-static GParamSpec *multi_props[MULTI_N_PROPS];
+enum { MULTI_PROP_0, MULTI_PROP_MILESTONES, MULTI_PROP_GAMMA, MULTI_N_PROPS };
+static GnnProp multi_props[MULTI_N_PROPS];
+static const char * const multi_state[] = { "gamma", "gamma", NULL };
 
-static void
-gnn_multi_step_lr_finalize (GObject *object)
-{
-  g_array_unref (GNN_MULTI_STEP_LR (object)->milestones);
-  G_OBJECT_CLASS (gnn_multi_step_lr_parent_class)->finalize (object);
-}
-
-static void
-gnn_multi_step_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case MULTI_PROP_GAMMA: g_value_set_double (value, GNN_MULTI_STEP_LR (object)->gamma); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_multi_step_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (object);
-
-  switch (prop_id)
-    {
-    case MULTI_PROP_GAMMA:
-      if (self->gamma != g_value_get_double (value))
-        {
-          self->gamma = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
+/* how many milestones are @e (@at_most: at most @e) */
 static int
-compare_int (gconstpointer a,
-             gconstpointer b)
+count_milestones (GnnMultiStepLR *self,
+                  int             e,
+                  gboolean        at_most)
 {
-  int x = *(const int *) a, y = *(const int *) b;
+  gsize n;
+  const gint64 *m = gnn_prop_int64s (self->milestones, &n);
+  int count = 0;
 
-  return (x > y) - (x < y);
+  for (gsize i = 0; i < n; i++)
+    count += at_most ? m[i] <= e : m[i] == e;
+  return count;
 }
 
 static double *
@@ -382,16 +219,11 @@ gnn_multi_step_lr_get_lr (GnnLRScheduler *sched,
                           GError        **error)
 {
   GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
-  int e = gnn_lr_scheduler_get_last_epoch (sched);
+  int count = count_milestones (self, gnn_lr_scheduler_get_last_epoch (sched), FALSE);
   double *lrs = current_lrs (sched, n_lrs, error);
-  int count = 0;
   double factor;
 
-  if (lrs == NULL)
-    return NULL;
-  for (guint i = 0; i < self->milestones->len; i++)
-    count += g_array_index (self->milestones, int, i) == e;
-  if (count == 0)
+  if (lrs == NULL || count == 0)
     return lrs;
   factor = pow (self->gamma, count);
   for (guint g = 0; g < *n_lrs; g++)
@@ -405,15 +237,10 @@ gnn_multi_step_lr_closed_form (GnnLRScheduler *sched,
                                GError        **error)
 {
   GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
-  int e = gnn_lr_scheduler_get_last_epoch (sched);
   double *lrs = base_lrs (sched, n_lrs);
-  int right = 0;
-  double factor;
-
   /* bisect_right over the sorted milestones */
-  while ((guint) right < self->milestones->len && g_array_index (self->milestones, int, right) <= e)
-    right++;
-  factor = pow (self->gamma, right);
+  double factor = pow (self->gamma, count_milestones (self, gnn_lr_scheduler_get_last_epoch (sched), TRUE));
+
   for (guint g = 0; g < *n_lrs; g++)
     lrs[g] = lrs[g] * factor;
   return lrs;
@@ -425,25 +252,27 @@ gnn_multi_step_lr_save_state (GnnLRScheduler *sched,
 {
   GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
   g_auto(GVariantBuilder) counter = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{xx}"));
+  guint n;
+  g_autofree int *m = gnn_lr_milestones_get (self->milestones, TRUE, &n);
 
   GNN_LR_SCHEDULER_CLASS (gnn_multi_step_lr_parent_class)->save_state (sched, state);
-  for (guint i = 0; i < self->milestones->len;)
+  for (guint i = 0; i < n;)
     {
-      int m = g_array_index (self->milestones, int, i);
+      int epoch = m[i];
       gint64 count = 0;
 
-      while (i < self->milestones->len && g_array_index (self->milestones, int, i) == m)
+      while (i < n && m[i] == epoch)
         count++, i++;
-      g_variant_builder_add (&counter, "{xx}", (gint64) m, count);
+      g_variant_builder_add (&counter, "{xx}", (gint64) epoch, count);
     }
   g_variant_dict_insert_value (state, "milestones", g_variant_builder_end (&counter));
-  g_variant_dict_insert (state, "gamma", "d", self->gamma);
 }
 
-/* milestones from a loaded Counter ("a{xx}" or any integer dict) or a list of integers */
+/* milestones from a loaded Counter ("a{xx}" or any integer dict) or a list of integers, as
+ * an 'ax' (floating) */
 static gboolean
 load_milestones (GVariantDict *state,
-                 GArray      **out,
+                 GVariant    **out,
                  GError      **error)
 {
   g_autoptr(GVariant) v = g_variant_dict_lookup_value (state, "milestones", NULL);
@@ -480,8 +309,7 @@ load_milestones (GVariantDict *state,
           g_array_append_val (m, mk);
         }
     }
-  g_array_sort (m, compare_int);
-  *out = g_steal_pointer (&m);
+  *out = gnn_lr_milestones_new ((const int *) m->data, m->len);
   return TRUE;
 
 bad:
@@ -496,56 +324,53 @@ gnn_multi_step_lr_load_state (GnnLRScheduler *sched,
                               GVariantDict   *state,
                               GError        **error)
 {
-  GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
-  g_autoptr(GArray) milestones = NULL;
-  double gamma = self->gamma;
+  g_autoptr(GVariant) milestones = NULL;
 
-  if (!load_milestones (state, &milestones, error) ||
-      !gnn_lr_state_get_double (state, "gamma", &gamma, error) ||
-      !GNN_LR_SCHEDULER_CLASS (gnn_multi_step_lr_parent_class)->load_state (sched, state, error))
+  if (!load_milestones (state, &milestones, error))
     return FALSE;
   if (milestones)
-    {
-      g_array_unref (self->milestones);
-      self->milestones = g_steal_pointer (&milestones);
-    }
-  g_object_set (self, "gamma", gamma, NULL);
+    g_variant_ref_sink (milestones);
+  if (!GNN_LR_SCHEDULER_CLASS (gnn_multi_step_lr_parent_class)->load_state (sched, state, error))
+    return FALSE;
+  if (milestones)
+    gnn_prop_set (sched, &multi_props[MULTI_PROP_MILESTONES], milestones);
   return TRUE;
 }
-
-DEFINE_GET_LR_ARRAY (gnn_multi_step_lr)
 
 static void
 gnn_multi_step_lr_class_init (GnnMultiStepLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
   GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
 
-  object_class->finalize = gnn_multi_step_lr_finalize;
-  object_class->get_property = gnn_multi_step_lr_get_property;
-  object_class->set_property = gnn_multi_step_lr_set_property;
-  sched_class->get_lr = gnn_multi_step_lr_get_lr_array;
   sched_class->save_state = gnn_multi_step_lr_save_state;
   sched_class->load_state = gnn_multi_step_lr_load_state;
+  hooks->get_lr = gnn_multi_step_lr_get_lr;
   hooks->closed_form_lr = gnn_multi_step_lr_closed_form;
+  hooks->state_props = multi_state;
 
+  /**
+   * GnnMultiStepLR:milestones:
+   *
+   * The epochs at which to decay (`milestones`), a #GVariant `ax` in any order; an epoch
+   * given twice decays twice. %NULL for none.
+   */
+  multi_props[MULTI_PROP_MILESTONES] = (GnnProp) {
+    gnn_param_spec_int64s ("milestones", GNN_LR_HYPERPARAMETER),
+    G_STRUCT_OFFSET (GnnMultiStepLR, milestones), gnn_lr_check_milestones };
   /**
    * GnnMultiStepLR:gamma:
    *
    * The factor of each decay (`gamma`).
    */
-  multi_props[MULTI_PROP_GAMMA] =
-    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, MULTI_N_PROPS, multi_props);
+  multi_props[MULTI_PROP_GAMMA] = gnn_lr_prop_double ("gamma", 0.1, GNN_LR_HYPERPARAMETER,
+                                                      G_STRUCT_OFFSET (GnnMultiStepLR, gamma));
+  gnn_props_install (G_OBJECT_CLASS (klass), multi_props, MULTI_N_PROPS);
 }
 
 static void
 gnn_multi_step_lr_init (GnnMultiStepLR *self)
 {
-  self->milestones = g_array_new (FALSE, FALSE, sizeof (int));
 }
 
 /**
@@ -573,15 +398,12 @@ gnn_multi_step_lr_new (GnnOptimizer *optimizer,
                        int           last_epoch,
                        GError      **error)
 {
-  GnnMultiStepLR *self;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (milestones != NULL || n_milestones == 0, NULL);
-  self = g_object_new (GNN_TYPE_MULTI_STEP_LR, "optimizer", optimizer, "last-epoch", last_epoch,
-                       "gamma", gamma, NULL);
-  g_array_append_vals (self->milestones, milestones, n_milestones);
-  g_array_sort (self->milestones, compare_int);
-  return gnn_lr_scheduler_finish_new (self, error);
+  return g_initable_new (GNN_TYPE_MULTI_STEP_LR, NULL, error, "optimizer", optimizer,
+                         "last-epoch", last_epoch,
+                         "milestones", gnn_lr_milestones_new (milestones, n_milestones),
+                         "gamma", gamma, NULL);
 }
 
 /**
@@ -600,10 +422,7 @@ gnn_multi_step_lr_get_milestones (GnnMultiStepLR *self,
   g_return_val_if_fail (n_milestones != NULL, NULL);
   *n_milestones = 0;
   g_return_val_if_fail (GNN_IS_MULTI_STEP_LR (self), NULL);
-  *n_milestones = self->milestones->len;
-  if (self->milestones->len == 0)
-    return NULL;
-  return g_memdup2 (self->milestones->data, self->milestones->len * sizeof (int));
+  return gnn_lr_milestones_get (self->milestones, TRUE, n_milestones);
 }
 
 /* ====================================================================================== */
@@ -632,35 +451,8 @@ struct _GnnExponentialLR
 G_DEFINE_FINAL_TYPE (GnnExponentialLR, gnn_exponential_lr, GNN_TYPE_LR_SCHEDULER)
 
 enum { EXP_PROP_0, EXP_PROP_GAMMA, EXP_N_PROPS };
-static GParamSpec *exp_props[EXP_N_PROPS];
-
-static void
-gnn_exponential_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case EXP_PROP_GAMMA: g_value_set_double (value, GNN_EXPONENTIAL_LR (object)->gamma); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_exponential_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnExponentialLR *self = GNN_EXPONENTIAL_LR (object);
-
-  switch (prop_id)
-    {
-    case EXP_PROP_GAMMA:
-      if (self->gamma != g_value_get_double (value))
-        {
-          self->gamma = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+static GnnProp exp_props[EXP_N_PROPS];
+static const char * const exp_state[] = { "gamma", "gamma", NULL };
 
 static double *
 gnn_exponential_lr_get_lr (GnnLRScheduler *sched,
@@ -692,52 +484,22 @@ gnn_exponential_lr_closed_form (GnnLRScheduler *sched,
 }
 
 static void
-gnn_exponential_lr_save_state (GnnLRScheduler *sched,
-                               GVariantDict   *state)
-{
-  GNN_LR_SCHEDULER_CLASS (gnn_exponential_lr_parent_class)->save_state (sched, state);
-  g_variant_dict_insert (state, "gamma", "d", GNN_EXPONENTIAL_LR (sched)->gamma);
-}
-
-static gboolean
-gnn_exponential_lr_load_state (GnnLRScheduler *sched,
-                               GVariantDict   *state,
-                               GError        **error)
-{
-  double gamma = GNN_EXPONENTIAL_LR (sched)->gamma;
-
-  if (!gnn_lr_state_get_double (state, "gamma", &gamma, error) ||
-      !GNN_LR_SCHEDULER_CLASS (gnn_exponential_lr_parent_class)->load_state (sched, state, error))
-    return FALSE;
-  g_object_set (sched, "gamma", gamma, NULL);
-  return TRUE;
-}
-
-DEFINE_GET_LR_ARRAY (gnn_exponential_lr)
-
-static void
 gnn_exponential_lr_class_init (GnnExponentialLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
 
-  object_class->get_property = gnn_exponential_lr_get_property;
-  object_class->set_property = gnn_exponential_lr_set_property;
-  sched_class->get_lr = gnn_exponential_lr_get_lr_array;
-  sched_class->save_state = gnn_exponential_lr_save_state;
-  sched_class->load_state = gnn_exponential_lr_load_state;
-  gnn_lr_scheduler_class_get_hooks (sched_class)->closed_form_lr = gnn_exponential_lr_closed_form;
+  hooks->get_lr = gnn_exponential_lr_get_lr;
+  hooks->closed_form_lr = gnn_exponential_lr_closed_form;
+  hooks->state_props = exp_state;
 
   /**
    * GnnExponentialLR:gamma:
    *
    * The factor of the decay each epoch (`gamma`).
    */
-  exp_props[EXP_PROP_GAMMA] =
-    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, EXP_N_PROPS, exp_props);
+  exp_props[EXP_PROP_GAMMA] = gnn_lr_prop_double ("gamma", 0.1, GNN_LR_HYPERPARAMETER,
+                                                  G_STRUCT_OFFSET (GnnExponentialLR, gamma));
+  gnn_props_install (G_OBJECT_CLASS (klass), exp_props, EXP_N_PROPS);
 }
 
 static void
@@ -765,9 +527,8 @@ gnn_exponential_lr_new (GnnOptimizer *optimizer,
                         GError      **error)
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
-  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_EXPONENTIAL_LR, "optimizer", optimizer,
-                                                    "last-epoch", last_epoch, "gamma", gamma, NULL),
-                                      error);
+  return g_initable_new (GNN_TYPE_EXPONENTIAL_LR, NULL, error, "optimizer", optimizer,
+                         "last-epoch", last_epoch, "gamma", gamma, NULL);
 }
 
 /* ====================================================================================== */
@@ -807,51 +568,15 @@ struct _GnnCosineAnnealingLR
 G_DEFINE_FINAL_TYPE (GnnCosineAnnealingLR, gnn_cosine_annealing_lr, GNN_TYPE_LR_SCHEDULER)
 
 enum { COS_PROP_0, COS_PROP_T_MAX, COS_PROP_ETA_MIN, COS_N_PROPS };
-static GParamSpec *cos_props[COS_N_PROPS];
-
-static void
-gnn_cosine_annealing_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
-
-  switch (prop_id)
-    {
-    case COS_PROP_T_MAX: g_value_set_int (value, self->t_max); break;
-    case COS_PROP_ETA_MIN: g_value_set_double (value, self->eta_min); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_cosine_annealing_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
-
-  switch (prop_id)
-    {
-    case COS_PROP_T_MAX:
-      if (self->t_max != g_value_get_int (value))
-        {
-          self->t_max = g_value_get_int (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case COS_PROP_ETA_MIN:
-      if (self->eta_min != g_value_get_double (value))
-        {
-          self->eta_min = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+static GnnProp cos_props[COS_N_PROPS];
+static const char * const cos_state[] = { "t-max", "T_max", "eta-min", "eta_min", NULL };
 
 static gboolean
-check_t_max (int      t_max,
-             GError **error)
+check_t_max (GParamSpec   *pspec,
+             const GValue *value,
+             GError      **error)
 {
-  if (t_max == 0)
+  if (g_value_get_int (value) == 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "T_max must not be 0: the schedule divides by it (PyTorch raises "
@@ -859,13 +584,6 @@ check_t_max (int      t_max,
       return FALSE;
     }
   return TRUE;
-}
-
-static gboolean
-gnn_cosine_annealing_lr_prepare (GnnLRScheduler *sched,
-                                 GError        **error)
-{
-  return check_t_max (GNN_COSINE_ANNEALING_LR (sched)->t_max, error);
 }
 
 static double *
@@ -878,11 +596,8 @@ gnn_cosine_annealing_lr_get_lr (GnnLRScheduler *sched,
   double T = self->t_max, eta_min = self->eta_min;
   g_autofree double *base = NULL;
   guint n_base = 0;
-  double *lrs;
+  double *lrs = current_lrs (sched, n_lrs, error);
 
-  if (!check_t_max (self->t_max, error))
-    return NULL;
-  lrs = current_lrs (sched, n_lrs, error);
   if (lrs == NULL || gnn_lr_scheduler_is_initial_step (sched))
     return lrs;
   base = gnn_lr_scheduler_get_base_lrs (sched, &n_base);
@@ -921,81 +636,37 @@ gnn_cosine_annealing_lr_closed_form (GnnLRScheduler *sched,
 {
   GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
   double e = gnn_lr_scheduler_get_last_epoch (sched);
-  double *lrs;
+  double *lrs = base_lrs (sched, n_lrs);
 
-  if (!check_t_max (self->t_max, error))
-    return NULL;
-  lrs = base_lrs (sched, n_lrs);
   for (guint g = 0; g < *n_lrs; g++)
     lrs[g] = self->eta_min + (lrs[g] - self->eta_min) * (1 + cos (G_PI * e / self->t_max)) / 2;
   return lrs;
 }
 
 static void
-gnn_cosine_annealing_lr_save_state (GnnLRScheduler *sched,
-                                    GVariantDict   *state)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
-
-  GNN_LR_SCHEDULER_CLASS (gnn_cosine_annealing_lr_parent_class)->save_state (sched, state);
-  g_variant_dict_insert (state, "T_max", "x", (gint64) self->t_max);
-  g_variant_dict_insert (state, "eta_min", "d", self->eta_min);
-}
-
-static gboolean
-gnn_cosine_annealing_lr_load_state (GnnLRScheduler *sched,
-                                    GVariantDict   *state,
-                                    GError        **error)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
-  int t_max = self->t_max;
-  double eta_min = self->eta_min;
-
-  if (!state_int32 (state, "T_max", &t_max, error) ||
-      !gnn_lr_state_get_double (state, "eta_min", &eta_min, error) ||
-      !check_t_max (t_max, error) ||
-      !GNN_LR_SCHEDULER_CLASS (gnn_cosine_annealing_lr_parent_class)->load_state (sched, state, error))
-    return FALSE;
-  g_object_set (self, "t-max", t_max, "eta-min", eta_min, NULL);
-  return TRUE;
-}
-
-DEFINE_GET_LR_ARRAY (gnn_cosine_annealing_lr)
-
-static void
 gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
-  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
 
-  object_class->get_property = gnn_cosine_annealing_lr_get_property;
-  object_class->set_property = gnn_cosine_annealing_lr_set_property;
-  sched_class->get_lr = gnn_cosine_annealing_lr_get_lr_array;
-  sched_class->save_state = gnn_cosine_annealing_lr_save_state;
-  sched_class->load_state = gnn_cosine_annealing_lr_load_state;
-  hooks->prepare = gnn_cosine_annealing_lr_prepare;
+  hooks->get_lr = gnn_cosine_annealing_lr_get_lr;
   hooks->closed_form_lr = gnn_cosine_annealing_lr_closed_form;
+  hooks->state_props = cos_state;
 
   /**
    * GnnCosineAnnealingLR:t-max:
    *
    * The number of epochs of a half cosine (`T_max`); not 0.
    */
-  cos_props[COS_PROP_T_MAX] =
-    g_param_spec_int ("t-max", NULL, NULL, G_MININT, G_MAXINT, 1,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
+  cos_props[COS_PROP_T_MAX] = gnn_lr_prop_int ("t-max", 1, GNN_LR_HYPERPARAMETER,
+                                               G_STRUCT_OFFSET (GnnCosineAnnealingLR, t_max), check_t_max);
   /**
    * GnnCosineAnnealingLR:eta-min:
    *
    * The lowest learning rate (`eta_min`).
    */
-  cos_props[COS_PROP_ETA_MIN] =
-    g_param_spec_double ("eta-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, COS_N_PROPS, cos_props);
+  cos_props[COS_PROP_ETA_MIN] = gnn_lr_prop_double ("eta-min", 0.0, GNN_LR_HYPERPARAMETER,
+                                                    G_STRUCT_OFFSET (GnnCosineAnnealingLR, eta_min));
+  gnn_props_install (G_OBJECT_CLASS (klass), cos_props, COS_N_PROPS);
 }
 
 static void
@@ -1025,10 +696,8 @@ gnn_cosine_annealing_lr_new (GnnOptimizer *optimizer,
                              GError      **error)
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
-  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_COSINE_ANNEALING_LR, "optimizer", optimizer,
-                                                    "last-epoch", last_epoch, "t-max", T_max,
-                                                    "eta-min", eta_min, NULL),
-                                      error);
+  return g_initable_new (GNN_TYPE_COSINE_ANNEALING_LR, NULL, error, "optimizer", optimizer,
+                         "last-epoch", last_epoch, "t-max", T_max, "eta-min", eta_min, NULL);
 }
 
 /* ====================================================================================== */
@@ -1061,53 +730,10 @@ struct _GnnLinearLR
 G_DEFINE_FINAL_TYPE (GnnLinearLR, gnn_linear_lr, GNN_TYPE_LR_SCHEDULER)
 
 enum { LIN_PROP_0, LIN_PROP_START_FACTOR, LIN_PROP_END_FACTOR, LIN_PROP_TOTAL_ITERS, LIN_N_PROPS };
-static GParamSpec *lin_props[LIN_N_PROPS];
-
-static void
-gnn_linear_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnLinearLR *self = GNN_LINEAR_LR (object);
-
-  switch (prop_id)
-    {
-    case LIN_PROP_START_FACTOR: g_value_set_double (value, self->start_factor); break;
-    case LIN_PROP_END_FACTOR: g_value_set_double (value, self->end_factor); break;
-    case LIN_PROP_TOTAL_ITERS: g_value_set_int (value, self->total_iters); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_linear_lr_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  GnnLinearLR *self = GNN_LINEAR_LR (object);
-
-  switch (prop_id)
-    {
-    case LIN_PROP_START_FACTOR:
-      if (self->start_factor != g_value_get_double (value))
-        {
-          self->start_factor = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case LIN_PROP_END_FACTOR:
-      if (self->end_factor != g_value_get_double (value))
-        {
-          self->end_factor = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case LIN_PROP_TOTAL_ITERS:
-      if (self->total_iters != g_value_get_int (value))
-        {
-          self->total_iters = g_value_get_int (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+static GnnProp lin_props[LIN_N_PROPS];
+static const char * const lin_state[] = {
+  "start-factor", "start_factor", "end-factor", "end_factor", "total-iters", "total_iters", NULL
+};
 
 static gboolean
 gnn_linear_lr_prepare (GnnLRScheduler *sched,
@@ -1189,81 +815,38 @@ gnn_linear_lr_closed_form (GnnLRScheduler *sched,
 }
 
 static void
-gnn_linear_lr_save_state (GnnLRScheduler *sched,
-                          GVariantDict   *state)
-{
-  GnnLinearLR *self = GNN_LINEAR_LR (sched);
-
-  GNN_LR_SCHEDULER_CLASS (gnn_linear_lr_parent_class)->save_state (sched, state);
-  g_variant_dict_insert (state, "start_factor", "d", self->start_factor);
-  g_variant_dict_insert (state, "end_factor", "d", self->end_factor);
-  g_variant_dict_insert (state, "total_iters", "x", (gint64) self->total_iters);
-}
-
-static gboolean
-gnn_linear_lr_load_state (GnnLRScheduler *sched,
-                          GVariantDict   *state,
-                          GError        **error)
-{
-  GnnLinearLR *self = GNN_LINEAR_LR (sched);
-  double start = self->start_factor, end = self->end_factor;
-  int total = self->total_iters;
-
-  if (!gnn_lr_state_get_double (state, "start_factor", &start, error) ||
-      !gnn_lr_state_get_double (state, "end_factor", &end, error) ||
-      !state_int32 (state, "total_iters", &total, error) ||
-      !GNN_LR_SCHEDULER_CLASS (gnn_linear_lr_parent_class)->load_state (sched, state, error))
-    return FALSE;
-  g_object_set (self, "start-factor", start, "end-factor", end, "total-iters", total, NULL);
-  return TRUE;
-}
-
-DEFINE_GET_LR_ARRAY (gnn_linear_lr)
-
-static void
 gnn_linear_lr_class_init (GnnLinearLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
-  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
 
-  object_class->get_property = gnn_linear_lr_get_property;
-  object_class->set_property = gnn_linear_lr_set_property;
-  sched_class->get_lr = gnn_linear_lr_get_lr_array;
-  sched_class->save_state = gnn_linear_lr_save_state;
-  sched_class->load_state = gnn_linear_lr_load_state;
   hooks->prepare = gnn_linear_lr_prepare;
+  hooks->get_lr = gnn_linear_lr_get_lr;
   hooks->closed_form_lr = gnn_linear_lr_closed_form;
+  hooks->state_props = lin_state;
 
   /**
    * GnnLinearLR:start-factor:
    *
    * The factor of the first epoch (`start_factor`), in (0, 1].
    */
-  lin_props[LIN_PROP_START_FACTOR] =
-    g_param_spec_double ("start-factor", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0 / 3,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  lin_props[LIN_PROP_START_FACTOR] = gnn_lr_prop_double ("start-factor", 1.0 / 3, GNN_LR_HYPERPARAMETER,
+                                                         G_STRUCT_OFFSET (GnnLinearLR, start_factor));
   /**
    * GnnLinearLR:end-factor:
    *
    * The factor reached after [property@Gnn.LinearLR:total-iters] epochs (`end_factor`), in
    * [0, 1].
    */
-  lin_props[LIN_PROP_END_FACTOR] =
-    g_param_spec_double ("end-factor", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+  lin_props[LIN_PROP_END_FACTOR] = gnn_lr_prop_double ("end-factor", 1.0, GNN_LR_HYPERPARAMETER,
+                                                       G_STRUCT_OFFSET (GnnLinearLR, end_factor));
   /**
    * GnnLinearLR:total-iters:
    *
    * The number of epochs over which the factor changes (`total_iters`).
    */
-  lin_props[LIN_PROP_TOTAL_ITERS] =
-    g_param_spec_int ("total-iters", NULL, NULL, G_MININT, G_MAXINT, 5,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS |
-                      G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, LIN_N_PROPS, lin_props);
+  lin_props[LIN_PROP_TOTAL_ITERS] = gnn_lr_prop_int ("total-iters", 5, GNN_LR_HYPERPARAMETER,
+                                                     G_STRUCT_OFFSET (GnnLinearLR, total_iters), NULL);
+  gnn_props_install (G_OBJECT_CLASS (klass), lin_props, LIN_N_PROPS);
 }
 
 static void
@@ -1296,12 +879,9 @@ gnn_linear_lr_new (GnnOptimizer *optimizer,
                    GError      **error)
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
-  return gnn_lr_scheduler_finish_new (g_object_new (GNN_TYPE_LINEAR_LR, "optimizer", optimizer,
-                                                    "last-epoch", last_epoch,
-                                                    "start-factor", start_factor,
-                                                    "end-factor", end_factor,
-                                                    "total-iters", total_iters, NULL),
-                                      error);
+  return g_initable_new (GNN_TYPE_LINEAR_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "start-factor", start_factor, "end-factor", end_factor,
+                         "total-iters", total_iters, NULL);
 }
 
 /* ====================================================================================== */
@@ -1315,7 +895,8 @@ gnn_linear_lr_new (GnnOptimizer *optimizer,
  * the epoch (`torch.optim.lr_scheduler.LambdaLR`): one function for every group
  * ([ctor@Gnn.LambdaLR.new]), or one for each group ([ctor@Gnn.LambdaLR.new_per_group],
  * which passes the group's index, and [ctor@Gnn.LambdaLR.new_from_array] in C), or a
- * #GClosure of the epoch and the group ([ctor@Gnn.LambdaLR.new_with_closure]).
+ * #GClosure of the epoch and the group ([ctor@Gnn.LambdaLR.new_with_closure], or the
+ * [property@Gnn.LambdaLR:lr-lambda] property, which each of the others sets).
  *
  * In Python, `Gnn.LambdaLR (optimizer, lr_lambda=lambda epoch: 0.95 ** epoch)` or a list
  * of functions; in Vala, a lambda (`new Gnn.LambdaLR (optimizer, (epoch) => 0.95, -1)`). In
@@ -1325,41 +906,113 @@ gnn_linear_lr_new (GnnOptimizer *optimizer,
  *
  * The functions are not saved in the state, as PyTorch does not save plain functions.
  */
-typedef enum {
-  LAMBDA_ONE,
-  LAMBDA_GROUP,
-  LAMBDA_ARRAY,
-  LAMBDA_CLOSURE,
-} LambdaKind;
-
 struct _GnnLambdaLR
 {
   GnnLRScheduler parent_instance;
 
-  LambdaKind kind;
-  GnnLRLambdaFunc func;
-  GnnLRGroupLambdaFunc group_func;
-  gpointer user_data;
-  GDestroyNotify notify;
-  GnnLRLambdaFunc *funcs;     /* LAMBDA_ARRAY */
-  gpointer *datas;
-  guint n_funcs;
-  GClosure *closure;          /* LAMBDA_CLOSURE */
+  GClosure *lr_lambda;
 };
 
 G_DEFINE_FINAL_TYPE (GnnLambdaLR, gnn_lambda_lr, GNN_TYPE_LR_SCHEDULER)
 
+enum { LAMBDA_PROP_0, LAMBDA_PROP_LR_LAMBDA, LAMBDA_N_PROPS };
+static GnnProp lambda_props[LAMBDA_N_PROPS];
+
+/* The closure of the C constructors: one function of the epoch, one of the group and the
+ * epoch, or an array of functions of the epoch, one per group. */
+typedef struct {
+  GClosure closure;
+  GnnLRLambdaFunc func;
+  GnnLRGroupLambdaFunc group_func;
+  gpointer user_data;
+  GnnLRLambdaFunc *funcs;
+  gpointer *datas;
+  guint n_funcs;
+} LambdaClosure;
+
 static void
-gnn_lambda_lr_finalize (GObject *object)
+lambda_closure_marshal (GClosure     *closure,
+                        GValue       *return_value,
+                        guint         n_param_values,
+                        const GValue *param_values,
+                        gpointer      invocation_hint,
+                        gpointer      marshal_data)
+{
+  LambdaClosure *c = (LambdaClosure *) closure;
+  int epoch = g_value_get_int (&param_values[0]);
+  guint group = g_value_get_uint (&param_values[1]);
+  double factor;
+
+  if (c->funcs)
+    factor = group < c->n_funcs ? c->funcs[group] (epoch, c->datas[group]) : NAN;
+  else if (c->group_func)
+    factor = c->group_func (group, epoch, c->user_data);
+  else
+    factor = c->func (epoch, c->user_data);
+  g_value_set_double (return_value, factor);
+}
+
+static void
+lambda_closure_free_arrays (gpointer  data,
+                            GClosure *closure)
+{
+  LambdaClosure *c = (LambdaClosure *) closure;
+
+  g_free (c->funcs);
+  g_free (c->datas);
+}
+
+/* a closure of the C functions; @notify frees @user_data with it */
+static GClosure *
+lambda_closure_new (gpointer       user_data,
+                    GDestroyNotify notify)
+{
+  GClosure *closure = g_closure_new_simple (sizeof (LambdaClosure), NULL);
+
+  ((LambdaClosure *) closure)->user_data = user_data;
+  if (notify)
+    g_closure_add_finalize_notifier (closure, user_data, (GClosureNotify) (void (*) (void)) notify);
+  g_closure_set_marshal (closure, lambda_closure_marshal);
+  return closure;
+}
+
+/* takes the floating reference, as g_signal_connect_closure () does */
+static void
+lr_lambda_set (GObject      *object,
+               GParamSpec   *pspec,
+               const GValue *value)
 {
   GnnLambdaLR *self = GNN_LAMBDA_LR (object);
+  GClosure *closure = g_value_get_boxed (value);
 
-  if (self->notify)
-    self->notify (self->user_data);
-  g_clear_pointer (&self->closure, g_closure_unref);
-  g_free (self->funcs);
-  g_free (self->datas);
-  G_OBJECT_CLASS (gnn_lambda_lr_parent_class)->finalize (object);
+  if (closure == self->lr_lambda)
+    return;
+  g_clear_pointer (&self->lr_lambda, g_closure_unref);
+  if (closure == NULL)
+    return;
+  self->lr_lambda = g_closure_ref (closure);
+  g_closure_sink (closure);
+  if (G_CLOSURE_NEEDS_MARSHAL (closure))
+    g_closure_set_marshal (closure, g_cclosure_marshal_generic);
+}
+
+static void
+lr_lambda_get (GObject    *object,
+               GParamSpec *pspec,
+               GValue     *value)
+{
+  g_value_set_boxed (value, GNN_LAMBDA_LR (object)->lr_lambda);
+}
+
+static gboolean
+gnn_lambda_lr_prepare (GnnLRScheduler *sched,
+                       GError        **error)
+{
+  if (GNN_LAMBDA_LR (sched)->lr_lambda)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "LambdaLR needs a function (the \"lr-lambda\" property)");
+  return FALSE;
 }
 
 static double *
@@ -1368,69 +1021,80 @@ gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
                       GError        **error)
 {
   GnnLambdaLR *self = GNN_LAMBDA_LR (sched);
+  LambdaClosure *c = (LambdaClosure *) self->lr_lambda;
   int e = gnn_lr_scheduler_get_last_epoch (sched);
   guint n_groups = gnn_lr_scheduler_n_groups (sched);
+  gboolean array = c->closure.marshal == lambda_closure_marshal && c->funcs;
   double *lrs = base_lrs (sched, n_lrs);
 
-  if (*n_lrs != n_groups || (self->kind == LAMBDA_ARRAY && self->n_funcs != n_groups))
+  if (*n_lrs != n_groups || (array && c->n_funcs != n_groups))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Expected %u lr_lambdas, but got %u", n_groups,
-                   self->kind == LAMBDA_ARRAY ? self->n_funcs : *n_lrs);
+                   "Expected %u lr_lambdas, but got %u", n_groups, array ? c->n_funcs : *n_lrs);
       g_free (lrs);
       return NULL;
     }
   for (guint g = 0; g < *n_lrs; g++)
     {
-      double factor;
+      g_auto(GValue) ret = G_VALUE_INIT;
+      GValue args[2] = { G_VALUE_INIT, G_VALUE_INIT };
 
-      switch (self->kind)
-        {
-        case LAMBDA_ONE:
-          factor = self->func (e, self->user_data);
-          break;
-        case LAMBDA_GROUP:
-          factor = self->group_func (g, e, self->user_data);
-          break;
-        case LAMBDA_CLOSURE:
-          {
-            GValue ret = G_VALUE_INIT;
-            GValue args[2] = { G_VALUE_INIT, G_VALUE_INIT };
-
-            g_value_init (&ret, G_TYPE_DOUBLE);
-            g_value_init (&args[0], G_TYPE_INT);
-            g_value_set_int (&args[0], e);
-            g_value_init (&args[1], G_TYPE_UINT);
-            g_value_set_uint (&args[1], g);
-            g_closure_invoke (self->closure, &ret, 2, args, NULL);
-            factor = g_value_get_double (&ret);
-            g_value_unset (&args[0]);
-            g_value_unset (&args[1]);
-            g_value_unset (&ret);
-          }
-          break;
-        case LAMBDA_ARRAY:
-        default:
-          factor = self->funcs[g] (e, self->datas[g]);
-          break;
-        }
-      lrs[g] = lrs[g] * factor;
+      g_value_init (&ret, G_TYPE_DOUBLE);
+      g_value_init (&args[0], G_TYPE_INT);
+      g_value_set_int (&args[0], e);
+      g_value_init (&args[1], G_TYPE_UINT);
+      g_value_set_uint (&args[1], g);
+      g_closure_invoke (self->lr_lambda, &ret, 2, args, NULL);
+      lrs[g] = lrs[g] * g_value_get_double (&ret);
+      g_value_unset (&args[0]);
+      g_value_unset (&args[1]);
     }
   return lrs;
 }
 
-DEFINE_GET_LR_ARRAY (gnn_lambda_lr)
+static void
+gnn_lambda_lr_finalize (GObject *object)
+{
+  g_clear_pointer (&GNN_LAMBDA_LR (object)->lr_lambda, g_closure_unref);
+  G_OBJECT_CLASS (gnn_lambda_lr_parent_class)->finalize (object);
+}
 
 static void
 gnn_lambda_lr_class_init (GnnLambdaLRClass *klass)
 {
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
+
   G_OBJECT_CLASS (klass)->finalize = gnn_lambda_lr_finalize;
-  GNN_LR_SCHEDULER_CLASS (klass)->get_lr = gnn_lambda_lr_get_lr_array;
+  hooks->prepare = gnn_lambda_lr_prepare;
+  hooks->get_lr = gnn_lambda_lr_get_lr;
+
+  /**
+   * GnnLambdaLR:lr-lambda:
+   *
+   * The factor of each group's initial learning rate (`lr_lambda`), a #GClosure of the
+   * epoch (`int`) and the group's index (`guint`) returning a `double`; a function of the
+   * epoch alone serves every group. Set at construction; a floating reference is taken. A
+   * closure without a marshaller (g_cclosure_new()) gets g_cclosure_marshal_generic().
+   */
+  lambda_props[LAMBDA_PROP_LR_LAMBDA] = (GnnProp) {
+    g_param_spec_boxed ("lr-lambda", NULL, NULL, G_TYPE_CLOSURE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    GNN_PROP_NO_MEMBER, NULL, lr_lambda_get, lr_lambda_set };
+  gnn_props_install (G_OBJECT_CLASS (klass), lambda_props, LAMBDA_N_PROPS);
 }
 
 static void
 gnn_lambda_lr_init (GnnLambdaLR *self)
 {
+}
+
+static GnnLambdaLR *
+lambda_lr_new (GnnOptimizer *optimizer,
+               GClosure     *lr_lambda,
+               int           last_epoch,
+               GError      **error)
+{
+  return g_initable_new (GNN_TYPE_LAMBDA_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "lr-lambda", lr_lambda, NULL);
 }
 
 /**
@@ -1458,16 +1122,13 @@ gnn_lambda_lr_new (GnnOptimizer    *optimizer,
                    int              last_epoch,
                    GError         **error)
 {
-  GnnLambdaLR *self;
+  GClosure *closure;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->kind = LAMBDA_ONE;
-  self->func = lr_lambda;
-  self->user_data = user_data;
-  self->notify = notify;
-  return gnn_lr_scheduler_finish_new (self, error);
+  closure = lambda_closure_new (user_data, notify);
+  ((LambdaClosure *) closure)->func = lr_lambda;
+  return lambda_lr_new (optimizer, closure, last_epoch, error);
 }
 
 /**
@@ -1495,16 +1156,13 @@ gnn_lambda_lr_new_per_group (GnnOptimizer         *optimizer,
                              int                   last_epoch,
                              GError              **error)
 {
-  GnnLambdaLR *self;
+  GClosure *closure;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->kind = LAMBDA_GROUP;
-  self->group_func = lr_lambda;
-  self->user_data = user_data;
-  self->notify = notify;
-  return gnn_lr_scheduler_finish_new (self, error);
+  closure = lambda_closure_new (user_data, notify);
+  ((LambdaClosure *) closure)->group_func = lr_lambda;
+  return lambda_lr_new (optimizer, closure, last_epoch, error);
 }
 
 /**
@@ -1531,17 +1189,9 @@ gnn_lambda_lr_new_with_closure (GnnOptimizer *optimizer,
                                 int           last_epoch,
                                 GError      **error)
 {
-  GnnLambdaLR *self;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->kind = LAMBDA_CLOSURE;
-  self->closure = g_closure_ref (lr_lambda);
-  g_closure_sink (lr_lambda);
-  if (G_CLOSURE_NEEDS_MARSHAL (lr_lambda))
-    g_closure_set_marshal (lr_lambda, g_cclosure_marshal_generic);
-  return gnn_lr_scheduler_finish_new (self, error);
+  return lambda_lr_new (optimizer, lr_lambda, last_epoch, error);
 }
 
 /**
@@ -1569,7 +1219,8 @@ gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
                               int                    last_epoch,
                               GError               **error)
 {
-  GnnLambdaLR *self;
+  GClosure *closure;
+  LambdaClosure *c;
   guint n_groups;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
@@ -1583,15 +1234,16 @@ gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
                    "Expected %u lr_lambdas, but got %u", n_groups, n_lr_lambdas);
       return NULL;
     }
-  self = g_object_new (GNN_TYPE_LAMBDA_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->kind = LAMBDA_ARRAY;
-  self->n_funcs = n_lr_lambdas;
-  self->funcs = g_new0 (GnnLRLambdaFunc, MAX (n_lr_lambdas, 1));
-  self->datas = g_new0 (gpointer, MAX (n_lr_lambdas, 1));
+  closure = lambda_closure_new (NULL, NULL);
+  c = (LambdaClosure *) closure;
+  c->n_funcs = n_lr_lambdas;
+  c->funcs = g_new0 (GnnLRLambdaFunc, MAX (n_lr_lambdas, 1));
+  c->datas = g_new0 (gpointer, MAX (n_lr_lambdas, 1));
   for (guint i = 0; i < n_lr_lambdas; i++)
     {
-      self->funcs[i] = lr_lambdas[i];
-      self->datas[i] = user_data ? user_data[i] : NULL;
+      c->funcs[i] = lr_lambdas[i];
+      c->datas[i] = user_data ? user_data[i] : NULL;
     }
-  return gnn_lr_scheduler_finish_new (self, error);
+  g_closure_add_finalize_notifier (closure, NULL, lambda_closure_free_arrays);
+  return lambda_lr_new (optimizer, closure, last_epoch, error);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gnn-lr-scheduler-private.h"
-#include "../nn/gnn-module-private.h"
+#include "nn/gnn-module-private.h"
 
 /**
  * GnnOneCycleLR:
@@ -30,6 +30,10 @@
  * `base_momentum`), which the optimizer's state saves. Construction overwrites
  * `initial_lr`, as PyTorch does.
  *
+ * The arguments of [ctor@Gnn.OneCycleLR.new] are its construct-only properties, so
+ * `g_initable_new (GNN_TYPE_ONE_CYCLE_LR, NULL, &error, "optimizer", optimizer,
+ * "max-lr", max_lr, "total-steps", 100, NULL)` builds one too.
+ *
  * Its state adds `total_steps` (`x`), `_schedule_phases` (`aa{sv}`: each phase's
  * `end_step` (`d`) and the names of the group options it anneals between, `start_lr`,
  * `end_lr`, `start_momentum`, `end_momentum`), `_anneal_func_type` (`s`: "cos" or
@@ -49,14 +53,13 @@ struct _GnnOneCycleLR
 {
   GnnLRScheduler parent_instance;
 
-  /* construction arguments, read by prepare */
-  double *max_lr, *base_momentum, *max_momentum;
-  guint n_max_lr, n_base_momentum, n_max_momentum;
+  /* construction arguments, read by prepare: 'ad's of one value or one per group */
+  GVariant *max_lr, *base_momentum, *max_momentum;
   int epochs, steps_per_epoch;
   double pct_start, div_factor, final_div_factor;
   gboolean three_phase;
 
-  /* the schedule */
+  /* the schedule; total_steps is -1 (None) until prepare computes it */
   int total_steps;
   char *anneal_strategy;
   gboolean cycle_momentum;
@@ -69,13 +72,22 @@ G_DEFINE_FINAL_TYPE (GnnOneCycleLR, gnn_one_cycle_lr, GNN_TYPE_LR_SCHEDULER)
 
 enum {
   PROP_0,
+  PROP_MAX_LR,
   PROP_TOTAL_STEPS,
+  PROP_EPOCHS,
+  PROP_STEPS_PER_EPOCH,
+  PROP_PCT_START,
   PROP_ANNEAL_STRATEGY,
   PROP_CYCLE_MOMENTUM,
+  PROP_BASE_MOMENTUM,
+  PROP_MAX_MOMENTUM,
+  PROP_DIV_FACTOR,
+  PROP_FINAL_DIV_FACTOR,
+  PROP_THREE_PHASE,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 static const char *option_names[] = {
   "initial_lr", "max_lr", "min_lr", "max_momentum", "base_momentum", NULL
@@ -112,27 +124,9 @@ gnn_one_cycle_lr_finalize (GObject *object)
 {
   GnnOneCycleLR *self = GNN_ONE_CYCLE_LR (object);
 
-  g_free (self->max_lr);
-  g_free (self->base_momentum);
-  g_free (self->max_momentum);
-  g_free (self->anneal_strategy);
   for (guint i = 0; i < G_N_ELEMENTS (self->phases); i++)
     phase_clear (&self->phases[i]);
   G_OBJECT_CLASS (gnn_one_cycle_lr_parent_class)->finalize (object);
-}
-
-static void
-gnn_one_cycle_lr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnOneCycleLR *self = GNN_ONE_CYCLE_LR (object);
-
-  switch (prop_id)
-    {
-    case PROP_TOTAL_STEPS: g_value_set_int (value, self->total_steps); break;
-    case PROP_ANNEAL_STRATEGY: g_value_set_string (value, self->anneal_strategy); break;
-    case PROP_CYCLE_MOMENTUM: g_value_set_boolean (value, self->cycle_momentum); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static double
@@ -206,6 +200,20 @@ betas_with_first (GnnParamGroup *group,
   return g_variant_ref_sink (g_variant_builder_end (&b));
 }
 
+/* gnn_lr_scheduler_format_param of an 'ad' property */
+static gboolean
+format_param (GnnLRScheduler *sched,
+              const char     *name,
+              GVariant       *values,
+              double        **out,
+              GError        **error)
+{
+  gsize n;
+  const double *v = gnn_prop_doubles (values, &n);
+
+  return gnn_lr_scheduler_format_param (sched, name, v, n, out, error);
+}
+
 static gboolean
 gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
                           GError        **error)
@@ -222,27 +230,14 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
   /* total steps: given, or epochs × steps_per_epoch */
   if (self->total_steps >= 0)
     {
-      if (self->total_steps <= 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "Expected positive integer total_steps, but got %d", self->total_steps);
-          return FALSE;
-        }
+      if (!gnn_lr_check_positive ("total_steps", self->total_steps, error))
+        return FALSE;
     }
   else if (self->epochs >= 0 && self->steps_per_epoch >= 0)
     {
-      if (self->epochs <= 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "Expected positive integer epochs, but got %d", self->epochs);
-          return FALSE;
-        }
-      if (self->steps_per_epoch <= 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "Expected positive integer steps_per_epoch, but got %d", self->steps_per_epoch);
-          return FALSE;
-        }
+      if (!gnn_lr_check_positive ("epochs", self->epochs, error) ||
+          !gnn_lr_check_positive ("steps_per_epoch", self->steps_per_epoch, error))
+        return FALSE;
       total = (gint64) self->epochs * self->steps_per_epoch;
       if (total > G_MAXINT)
         {
@@ -293,7 +288,7 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
                  "base_momentum", "max_momentum");
     }
 
-  if (!gnn_lr_scheduler_format_param (sched, "max_lr", self->max_lr, self->n_max_lr, &max_lrs, error))
+  if (!format_param (sched, "max_lr", self->max_lr, &max_lrs, error))
     return FALSE;
   if (self->cycle_momentum)
     {
@@ -308,10 +303,8 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
           return FALSE;
         }
       self->use_beta1 = betas != NULL;
-      if (!gnn_lr_scheduler_format_param (sched, "max_momentum", self->max_momentum,
-                                          self->n_max_momentum, &max_moms, error) ||
-          !gnn_lr_scheduler_format_param (sched, "base_momentum", self->base_momentum,
-                                          self->n_base_momentum, &base_moms, error))
+      if (!format_param (sched, "max_momentum", self->max_momentum, &max_moms, error) ||
+          !format_param (sched, "base_momentum", self->base_momentum, &base_moms, error))
         return FALSE;
       if (fresh && self->use_beta1)
         for (guint g = 0; g < n; g++)
@@ -579,76 +572,119 @@ gnn_one_cycle_lr_load_state (GnnLRScheduler *sched,
   return TRUE;
 }
 
-static GArray *
-gnn_one_cycle_lr_get_lr_array (GnnLRScheduler *sched,
-                                GError        **error)
-{
-  guint n = 0;
-  double *values = gnn_one_cycle_lr_get_lr (sched, &n, error);
-
-  return gnn_lr_array_take (values, n);
-}
-
 static void
 gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
+  const double base_momentum = 0.85, max_momentum = 0.95;
 
   object_class->finalize = gnn_one_cycle_lr_finalize;
-  object_class->get_property = gnn_one_cycle_lr_get_property;
-  sched_class->get_lr = gnn_one_cycle_lr_get_lr_array;
   sched_class->save_state = gnn_one_cycle_lr_save_state;
   sched_class->load_state = gnn_one_cycle_lr_load_state;
-  gnn_lr_scheduler_class_get_hooks (sched_class)->prepare = gnn_one_cycle_lr_prepare;
+  hooks->prepare = gnn_one_cycle_lr_prepare;
+  hooks->get_lr = gnn_one_cycle_lr_get_lr;
 
+  /**
+   * GnnOneCycleLR:max-lr:
+   *
+   * The peak learning rate (`max_lr`), a #GVariant `ad`: one value for every group, or one
+   * per group. Required.
+   */
+  props[PROP_MAX_LR] = (GnnProp) {
+    gnn_param_spec_doubles ("max-lr", NULL, GNN_LR_ARGUMENT), G_STRUCT_OFFSET (GnnOneCycleLR, max_lr) };
   /**
    * GnnOneCycleLR:total-steps:
    *
-   * The number of steps in the cycle (`total_steps`).
+   * The number of steps in the cycle (`total_steps`); -1 (None, the default) to take
+   * [property@Gnn.OneCycleLR:epochs] × [property@Gnn.OneCycleLR:steps-per-epoch], which
+   * it then reads.
    */
-  properties[PROP_TOTAL_STEPS] =
-    g_param_spec_int ("total-steps", NULL, NULL, G_MININT, G_MAXINT, 0,
-                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  props[PROP_TOTAL_STEPS] = gnn_lr_prop_int ("total-steps", -1, GNN_LR_ARGUMENT,
+                                             G_STRUCT_OFFSET (GnnOneCycleLR, total_steps), NULL);
+  /**
+   * GnnOneCycleLR:epochs:
+   *
+   * The number of epochs (`epochs`), or -1 (None).
+   */
+  props[PROP_EPOCHS] = gnn_lr_prop_int ("epochs", -1, GNN_LR_ARGUMENT, G_STRUCT_OFFSET (GnnOneCycleLR, epochs), NULL);
+  /**
+   * GnnOneCycleLR:steps-per-epoch:
+   *
+   * The number of steps per epoch (`steps_per_epoch`), or -1 (None).
+   */
+  props[PROP_STEPS_PER_EPOCH] = gnn_lr_prop_int ("steps-per-epoch", -1, GNN_LR_ARGUMENT,
+                                                 G_STRUCT_OFFSET (GnnOneCycleLR, steps_per_epoch), NULL);
+  /**
+   * GnnOneCycleLR:pct-start:
+   *
+   * The fraction of the cycle spent raising the rate (`pct_start`), in [0, 1].
+   */
+  props[PROP_PCT_START] = gnn_lr_prop_double ("pct-start", 0.3, GNN_LR_ARGUMENT,
+                                              G_STRUCT_OFFSET (GnnOneCycleLR, pct_start));
   /**
    * GnnOneCycleLR:anneal-strategy:
    *
-   * How the rates move within a phase: "cos" or "linear".
+   * How the rates move within a phase (`anneal_strategy`): "cos" or "linear".
    */
-  properties[PROP_ANNEAL_STRATEGY] =
-    g_param_spec_string ("anneal-strategy", NULL, NULL, "cos",
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  props[PROP_ANNEAL_STRATEGY] = (GnnProp) {
+    g_param_spec_string ("anneal-strategy", NULL, NULL, "cos", GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnOneCycleLR, anneal_strategy) };
   /**
    * GnnOneCycleLR:cycle-momentum:
    *
-   * Whether the momentum (or the first beta) cycles too.
+   * Whether the momentum (or the first beta) cycles too (`cycle_momentum`).
    */
-  properties[PROP_CYCLE_MOMENTUM] =
-    g_param_spec_boolean ("cycle-momentum", NULL, NULL, TRUE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  props[PROP_CYCLE_MOMENTUM] = (GnnProp) {
+    g_param_spec_boolean ("cycle-momentum", NULL, NULL, TRUE, GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnOneCycleLR, cycle_momentum) };
+  /**
+   * GnnOneCycleLR:base-momentum:
+   *
+   * The lowest momentum (`base_momentum`), a #GVariant `ad`: one value or one per group;
+   * PyTorch's default is 0.85.
+   */
+  props[PROP_BASE_MOMENTUM] = (GnnProp) {
+    gnn_param_spec_doubles ("base-momentum", gnn_prop_new_doubles (&base_momentum, 1), GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnOneCycleLR, base_momentum) };
+  /**
+   * GnnOneCycleLR:max-momentum:
+   *
+   * The highest momentum (`max_momentum`), a #GVariant `ad`: one value or one per group;
+   * PyTorch's default is 0.95.
+   */
+  props[PROP_MAX_MOMENTUM] = (GnnProp) {
+    gnn_param_spec_doubles ("max-momentum", gnn_prop_new_doubles (&max_momentum, 1), GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnOneCycleLR, max_momentum) };
+  /**
+   * GnnOneCycleLR:div-factor:
+   *
+   * The initial rate is `max_lr / div_factor` (`div_factor`).
+   */
+  props[PROP_DIV_FACTOR] = gnn_lr_prop_double ("div-factor", 25, GNN_LR_ARGUMENT,
+                                               G_STRUCT_OFFSET (GnnOneCycleLR, div_factor));
+  /**
+   * GnnOneCycleLR:final-div-factor:
+   *
+   * The lowest rate is the initial rate / `final_div_factor` (`final_div_factor`).
+   */
+  props[PROP_FINAL_DIV_FACTOR] = gnn_lr_prop_double ("final-div-factor", 1e4, GNN_LR_ARGUMENT,
+                                                     G_STRUCT_OFFSET (GnnOneCycleLR, final_div_factor));
+  /**
+   * GnnOneCycleLR:three-phase:
+   *
+   * Whether to fall back to the initial rate before falling to the lowest (`three_phase`).
+   */
+  props[PROP_THREE_PHASE] = (GnnProp) {
+    g_param_spec_boolean ("three-phase", NULL, NULL, FALSE, GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnOneCycleLR, three_phase) };
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
 gnn_one_cycle_lr_init (GnnOneCycleLR *self)
 {
-  self->anneal_strategy = g_strdup ("cos");
-  self->cycle_momentum = TRUE;
-}
-
-static double *
-copy_or_default (const double *values,
-                 guint         n_values,
-                 double        fallback,
-                 guint        *n_out)
-{
-  if (values == NULL || n_values == 0)
-    {
-      *n_out = 1;
-      return g_memdup2 (&fallback, sizeof fallback);
-    }
-  *n_out = n_values;
-  return g_memdup2 (values, n_values * sizeof (double));
 }
 
 /**
@@ -708,24 +744,21 @@ gnn_one_cycle_lr_new (GnnOptimizer  *optimizer,
                       int            last_epoch,
                       GError       **error)
 {
-  GnnOneCycleLR *self;
+  const double default_base = 0.85, default_max = 0.95;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (max_lr != NULL || n_max_lr == 0, NULL);
-  self = g_object_new (GNN_TYPE_ONE_CYCLE_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->max_lr = g_memdup2 (max_lr ? max_lr : (const double[]) { 0 }, MAX (n_max_lr, 1) * sizeof (double));
-  self->n_max_lr = n_max_lr;
-  self->base_momentum = copy_or_default (base_momentum, n_base_momentum, 0.85, &self->n_base_momentum);
-  self->max_momentum = copy_or_default (max_momentum, n_max_momentum, 0.95, &self->n_max_momentum);
-  self->total_steps = total_steps < 0 ? -1 : total_steps;
-  self->epochs = epochs < 0 ? -1 : epochs;
-  self->steps_per_epoch = steps_per_epoch < 0 ? -1 : steps_per_epoch;
-  self->pct_start = pct_start;
-  g_free (self->anneal_strategy);
-  self->anneal_strategy = g_strdup (anneal_strategy ? anneal_strategy : "cos");
-  self->cycle_momentum = cycle_momentum;
-  self->div_factor = div_factor;
-  self->final_div_factor = final_div_factor;
-  self->three_phase = three_phase;
-  return gnn_lr_scheduler_finish_new (self, error);
+  if (base_momentum == NULL || n_base_momentum == 0)
+    base_momentum = &default_base, n_base_momentum = 1;
+  if (max_momentum == NULL || n_max_momentum == 0)
+    max_momentum = &default_max, n_max_momentum = 1;
+  return g_initable_new (GNN_TYPE_ONE_CYCLE_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "max-lr", gnn_prop_new_doubles (max_lr, n_max_lr),
+                         "total-steps", MAX (total_steps, -1), "epochs", MAX (epochs, -1),
+                         "steps-per-epoch", MAX (steps_per_epoch, -1), "pct-start", pct_start,
+                         "anneal-strategy", anneal_strategy, "cycle-momentum", cycle_momentum,
+                         "base-momentum", gnn_prop_new_doubles (base_momentum, n_base_momentum),
+                         "max-momentum", gnn_prop_new_doubles (max_momentum, n_max_momentum),
+                         "div-factor", div_factor, "final-div-factor", final_div_factor,
+                         "three-phase", three_phase, NULL);
 }

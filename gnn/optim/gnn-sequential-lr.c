@@ -27,6 +27,11 @@
  * PyTorch 1.13's `step (0)` also incremented its step count, so a [class@Gnn.SWALR] put
  * after a milestone there began annealing one step earlier.
  *
+ * Built from properties, it takes [property@Gnn.SequentialLR:schedulers] (a list model of
+ * the schedulers) and [property@Gnn.SequentialLR:milestones]: `g_initable_new
+ * (GNN_TYPE_SEQUENTIAL_LR, NULL, &error, "optimizer", optimizer, "schedulers", list,
+ * "milestones", milestones, NULL)`.
+ *
  * Its state adds `_milestones` (`ax`) and `_schedulers` (`av`: the state of each
  * scheduler, an `a{sv}`).
  */
@@ -34,39 +39,77 @@ struct _GnnSequentialLR
 {
   GnnLRScheduler parent_instance;
 
-  GPtrArray *schedulers;   /* GnnLRScheduler, owned */
-  GArray *milestones;      /* int */
+  GListModel *scheduler_list;   /* the property, read at initialisation into: */
+  GPtrArray *schedulers;        /* GnnLRScheduler, owned */
+  GVariant *milestones;         /* 'ax' */
 };
 
 G_DEFINE_FINAL_TYPE (GnnSequentialLR, gnn_sequential_lr, GNN_TYPE_LR_SCHEDULER)
 
+enum { PROP_0, PROP_SCHEDULERS, PROP_MILESTONES, N_PROPS };
+static GnnProp props[N_PROPS];
+
 static void
 gnn_sequential_lr_finalize (GObject *object)
 {
-  GnnSequentialLR *self = GNN_SEQUENTIAL_LR (object);
-
-  g_ptr_array_unref (self->schedulers);
-  g_array_unref (self->milestones);
+  g_ptr_array_unref (GNN_SEQUENTIAL_LR (object)->schedulers);
   G_OBJECT_CLASS (gnn_sequential_lr_parent_class)->finalize (object);
 }
 
-/* Python's bisect.bisect_right */
+/* Python's bisect.bisect_right over the milestones */
 static guint
-bisect_right (GArray *a,
-              int     x)
+bisect_right (GnnSequentialLR *self,
+              int              x)
 {
-  guint lo = 0, hi = a->len;
+  gsize hi;
+  const gint64 *m = gnn_prop_int64s (self->milestones, &hi);
+  guint lo = 0;
 
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
 
-      if (x < g_array_index (a, int, mid))
+      if (x < m[mid])
         hi = mid;
       else
         lo = mid + 1;
     }
   return lo;
+}
+
+/* the milestone before the @index-th scheduler */
+static gint64
+milestone (GnnSequentialLR *self,
+           guint            index)
+{
+  gsize n;
+
+  return gnn_prop_int64s (self->milestones, &n)[index];
+}
+
+/* [property@Gnn.SequentialLR:schedulers] into self->schedulers */
+static gboolean
+take_schedulers (GnnSequentialLR *self,
+                 GError         **error)
+{
+  guint n = self->scheduler_list ? g_list_model_get_n_items (self->scheduler_list) : 0;
+
+  g_ptr_array_set_size (self->schedulers, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      GObject *item = g_list_model_get_item (self->scheduler_list, i);
+
+      if (!GNN_IS_LR_SCHEDULER (item))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "schedulers: expected learning-rate schedulers (GnnLRScheduler), found a %s "
+                       "at %u", G_OBJECT_TYPE_NAME (item), i);
+          g_object_unref (item);
+          return FALSE;
+        }
+      g_ptr_array_add (self->schedulers, item);
+    }
+  return TRUE;
 }
 
 static void
@@ -101,7 +144,11 @@ gnn_sequential_lr_init_hook (GnnLRScheduler *sched,
   GnnOptimizer *optimizer = gnn_lr_scheduler_get_optimizer (sched);
   guint n_groups = gnn_lr_scheduler_n_groups (sched);
   g_autofree double *initial = g_new (double, MAX (n_groups, 1));
+  gsize n_milestones;
 
+  gnn_prop_int64s (self->milestones, &n_milestones);
+  if (!take_schedulers (self, error))
+    return FALSE;
   if (self->schedulers->len < 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -124,13 +171,13 @@ gnn_sequential_lr_init_hook (GnnLRScheduler *sched,
           return FALSE;
         }
     }
-  if (self->milestones->len != self->schedulers->len - 1)
+  if (n_milestones != self->schedulers->len - 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Sequential Schedulers expects number of schedulers provided to be one more "
                    "than the number of milestone points, but got number of schedulers %u and the "
                    "number of milestones to be equal to %u",
-                   self->schedulers->len, self->milestones->len);
+                   self->schedulers->len, (guint) n_milestones);
       return FALSE;
     }
   for (guint g = 0; g < n_groups; g++)
@@ -174,11 +221,11 @@ gnn_sequential_lr_step_hook (GnnLRScheduler *sched,
                    "SequentialLR expects at least one scheduler, but got no scheduler.");
       return FALSE;
     }
-  idx = bisect_right (self->milestones, e);
+  idx = bisect_right (self, e);
   if (idx >= self->schedulers->len)
     idx = self->schedulers->len - 1;
   current = g_ptr_array_index (self->schedulers, idx);
-  if (idx > 0 && g_array_index (self->milestones, int, idx - 1) == e)
+  if (idx > 0 && milestone (self, idx - 1) == e)
     ok = gnn_lr_scheduler_update_lr_to (current, 0, error);
   else
     ok = gnn_lr_scheduler_step (current, error);
@@ -196,12 +243,12 @@ gnn_sequential_lr_save_state (GnnLRScheduler *sched,
 {
   GnnSequentialLR *self = GNN_SEQUENTIAL_LR (sched);
   g_auto(GVariantBuilder) scheds = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("av"));
-  g_auto(GVariantBuilder) miles = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("ax"));
+  gsize n;
+  const gint64 *m = gnn_prop_int64s (self->milestones, &n);
 
   GNN_LR_SCHEDULER_CLASS (gnn_sequential_lr_parent_class)->save_state (sched, state);
-  for (guint i = 0; i < self->milestones->len; i++)
-    g_variant_builder_add (&miles, "x", (gint64) g_array_index (self->milestones, int, i));
-  g_variant_dict_insert_value (state, "_milestones", g_variant_builder_end (&miles));
+  g_variant_dict_insert_value (state, "_milestones",
+                               g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, m, n, sizeof (gint64)));
   for (guint i = 0; i < self->schedulers->len; i++)
     {
       g_autoptr(GVariant) s = gnn_lr_scheduler_state_dict (g_ptr_array_index (self->schedulers, i));
@@ -220,7 +267,9 @@ gnn_sequential_lr_load_state (GnnLRScheduler *sched,
   g_autoptr(GVariant) scheds = g_variant_dict_lookup_value (state, "_schedulers", NULL);
   g_autoptr(GVariant) miles = g_variant_dict_lookup_value (state, "_milestones", NULL);
   g_autoptr(GArray) milestones = NULL;
+  gsize n_milestones;
 
+  gnn_prop_int64s (self->milestones, &n_milestones);
   if (miles)
     {
       gsize n = g_variant_is_of_type (miles, G_VARIANT_TYPE_ARRAY) ? g_variant_n_children (miles) : 0;
@@ -235,7 +284,7 @@ gnn_sequential_lr_load_state (GnnLRScheduler *sched,
             goto bad_milestones;
           g_array_append_vals (milestones, &(int) { (int) v }, 1);
         }
-      if (!g_variant_is_of_type (miles, G_VARIANT_TYPE_ARRAY) || n != self->milestones->len)
+      if (!g_variant_is_of_type (miles, G_VARIANT_TYPE_ARRAY) || n != n_milestones)
         goto bad_milestones;
     }
   if (scheds)
@@ -271,15 +320,16 @@ gnn_sequential_lr_load_state (GnnLRScheduler *sched,
     }
   if (milestones)
     {
-      g_array_unref (self->milestones);
-      self->milestones = g_steal_pointer (&milestones);
+      g_clear_pointer (&self->milestones, g_variant_unref);
+      self->milestones = g_variant_ref_sink (gnn_lr_milestones_new ((const int *) milestones->data,
+                                                                     milestones->len));
     }
   return TRUE;
 
 bad_milestones:
   g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                "\"_milestones\" in the loaded scheduler state is a '%s', expected a list of %u "
-               "integers", g_variant_get_type_string (miles), self->milestones->len);
+               "integers", g_variant_get_type_string (miles), (guint) n_milestones);
   return FALSE;
 }
 
@@ -294,13 +344,33 @@ gnn_sequential_lr_class_init (GnnSequentialLRClass *klass)
   sched_class->load_state = gnn_sequential_lr_load_state;
   hooks->init = gnn_sequential_lr_init_hook;
   hooks->step = gnn_sequential_lr_step_hook;
+
+  /**
+   * GnnSequentialLR:schedulers:
+   *
+   * The schedulers, in the order they run (`schedulers`): a list model of
+   * [class@Gnn.LRScheduler]s of the same optimizer, at least one, read when the scheduler
+   * is initialised.
+   */
+  props[PROP_SCHEDULERS] = (GnnProp) {
+    g_param_spec_object ("schedulers", NULL, NULL, G_TYPE_LIST_MODEL, GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnSequentialLR, scheduler_list) };
+  /**
+   * GnnSequentialLR:milestones:
+   *
+   * The epochs at which the next scheduler takes over (`milestones`), a #GVariant `ax`:
+   * one less than the schedulers.
+   */
+  props[PROP_MILESTONES] = (GnnProp) {
+    gnn_param_spec_int64s ("milestones", GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnSequentialLR, milestones), gnn_lr_check_milestones };
+  gnn_props_install (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
 static void
 gnn_sequential_lr_init (GnnSequentialLR *self)
 {
   self->schedulers = g_ptr_array_new_with_free_func (g_object_unref);
-  self->milestones = g_array_new (FALSE, FALSE, sizeof (int));
 }
 
 /**
@@ -331,18 +401,19 @@ gnn_sequential_lr_new (GnnOptimizer    *optimizer,
                        int              last_epoch,
                        GError         **error)
 {
-  GnnSequentialLR *self;
+  g_autoptr(GListStore) list = g_list_store_new (GNN_TYPE_LR_SCHEDULER);
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (schedulers != NULL || n_schedulers == 0, NULL);
   g_return_val_if_fail (milestones != NULL || n_milestones == 0, NULL);
   for (guint i = 0; i < n_schedulers; i++)
-    g_return_val_if_fail (GNN_IS_LR_SCHEDULER (schedulers[i]), NULL);
-  self = g_object_new (GNN_TYPE_SEQUENTIAL_LR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  for (guint i = 0; i < n_schedulers; i++)
-    g_ptr_array_add (self->schedulers, g_object_ref (schedulers[i]));
-  g_array_append_vals (self->milestones, milestones, n_milestones);
-  return gnn_lr_scheduler_finish_new (self, error);
+    {
+      g_return_val_if_fail (GNN_IS_LR_SCHEDULER (schedulers[i]), NULL);
+      g_list_store_append (list, schedulers[i]);
+    }
+  return g_initable_new (GNN_TYPE_SEQUENTIAL_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "schedulers", list, "milestones", gnn_lr_milestones_new (milestones, n_milestones),
+                         NULL);
 }
 
 /**
@@ -394,8 +465,5 @@ gnn_sequential_lr_get_milestones (GnnSequentialLR *self,
   g_return_val_if_fail (n_milestones != NULL, NULL);
   *n_milestones = 0;
   g_return_val_if_fail (GNN_IS_SEQUENTIAL_LR (self), NULL);
-  *n_milestones = self->milestones->len;
-  if (self->milestones->len == 0)
-    return NULL;
-  return g_memdup2 (self->milestones->data, self->milestones->len * sizeof (int));
+  return gnn_lr_milestones_get (self->milestones, FALSE, n_milestones);
 }

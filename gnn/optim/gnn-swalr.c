@@ -40,6 +40,10 @@
  *   }
  * ```
  *
+ * The arguments of [ctor@Gnn.SWALR.new] are its construct-only properties:
+ * `g_initable_new (GNN_TYPE_SWALR, NULL, &error, "optimizer", optimizer, "swa-lr", swa_lr,
+ * NULL)` builds one too.
+ *
  * Its state adds `anneal_epochs` (`x`) and `_anneal_strategy` (`s`), as current PyTorch;
  * the `swa_lr` of the groups is saved with the optimizer's state.
  */
@@ -47,8 +51,7 @@ struct _GnnSWALR
 {
   GnnLRScheduler parent_instance;
 
-  double *swa_lr;
-  guint n_swa_lr;
+  GVariant *swa_lr;   /* 'ad': one value or one per group */
   int anneal_epochs;
   char *anneal_strategy;
 };
@@ -57,37 +60,15 @@ G_DEFINE_FINAL_TYPE (GnnSWALR, gnn_swalr, GNN_TYPE_LR_SCHEDULER)
 
 enum {
   PROP_0,
+  PROP_SWA_LR,
   PROP_ANNEAL_EPOCHS,
   PROP_ANNEAL_STRATEGY,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 static const char *strategies[] = { "cos", "linear", NULL };
-
-static void
-gnn_swalr_finalize (GObject *object)
-{
-  GnnSWALR *self = GNN_SWALR (object);
-
-  g_free (self->swa_lr);
-  g_free (self->anneal_strategy);
-  G_OBJECT_CLASS (gnn_swalr_parent_class)->finalize (object);
-}
-
-static void
-gnn_swalr_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  GnnSWALR *self = GNN_SWALR (object);
-
-  switch (prop_id)
-    {
-    case PROP_ANNEAL_EPOCHS: g_value_set_int (value, self->anneal_epochs); break;
-    case PROP_ANNEAL_STRATEGY: g_value_set_string (value, self->anneal_strategy); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
 
 static double
 anneal (GnnSWALR *self,
@@ -105,8 +86,10 @@ gnn_swalr_prepare (GnnLRScheduler *sched,
   GnnSWALR *self = GNN_SWALR (sched);
   GnnOptimizer *optimizer = gnn_lr_scheduler_get_optimizer (sched);
   g_autofree double *swa_lrs = NULL;
+  gsize n;
+  const double *swa_lr = gnn_prop_doubles (self->swa_lr, &n);
 
-  if (!gnn_lr_scheduler_format_param (sched, "swa_lr", self->swa_lr, self->n_swa_lr, &swa_lrs, error))
+  if (!gnn_lr_scheduler_format_param (sched, "swa_lr", swa_lr, n, &swa_lrs, error))
     return FALSE;
   if (self->anneal_strategy == NULL || !g_strv_contains (strategies, self->anneal_strategy))
     {
@@ -204,65 +187,58 @@ gnn_swalr_load_state (GnnLRScheduler *sched,
   if (self->anneal_epochs != epochs)
     {
       self->anneal_epochs = (int) epochs;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNEAL_EPOCHS]);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ANNEAL_EPOCHS].pspec);
     }
   if (g_strcmp0 (self->anneal_strategy, strategy) != 0)
     {
       g_free (self->anneal_strategy);
       self->anneal_strategy = g_steal_pointer (&strategy);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNEAL_STRATEGY]);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ANNEAL_STRATEGY].pspec);
     }
   return TRUE;
-}
-
-static GArray *
-gnn_swalr_get_lr_array (GnnLRScheduler *sched,
-                         GError        **error)
-{
-  guint n = 0;
-  double *values = gnn_swalr_get_lr (sched, &n, error);
-
-  return gnn_lr_array_take (values, n);
 }
 
 static void
 gnn_swalr_class_init (GnnSWALRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnLRSchedulerClass *sched_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (sched_class);
 
-  object_class->finalize = gnn_swalr_finalize;
-  object_class->get_property = gnn_swalr_get_property;
-  sched_class->get_lr = gnn_swalr_get_lr_array;
   sched_class->save_state = gnn_swalr_save_state;
   sched_class->load_state = gnn_swalr_load_state;
-  gnn_lr_scheduler_class_get_hooks (sched_class)->prepare = gnn_swalr_prepare;
+  hooks->prepare = gnn_swalr_prepare;
+  hooks->get_lr = gnn_swalr_get_lr;
 
+  /**
+   * GnnSWALR:swa-lr:
+   *
+   * The rate to anneal to (`swa_lr`), a #GVariant `ad`: one value for every group, or one
+   * per group. Required.
+   */
+  props[PROP_SWA_LR] = (GnnProp) {
+    gnn_param_spec_doubles ("swa-lr", NULL, GNN_LR_ARGUMENT), G_STRUCT_OFFSET (GnnSWALR, swa_lr) };
   /**
    * GnnSWALR:anneal-epochs:
    *
-   * The number of steps the annealing lasts (`anneal_epochs`); 0 switches to `swa_lr` at
-   * the first step.
+   * The number of steps the annealing lasts (`anneal_epochs`), 0 or more; 0 switches to
+   * `swa_lr` at the first step.
    */
-  properties[PROP_ANNEAL_EPOCHS] =
-    g_param_spec_int ("anneal-epochs", NULL, NULL, G_MININT, G_MAXINT, 10,
-                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_ANNEAL_EPOCHS] = gnn_lr_prop_int ("anneal-epochs", 10, GNN_LR_ARGUMENT,
+                                               G_STRUCT_OFFSET (GnnSWALR, anneal_epochs), NULL);
   /**
    * GnnSWALR:anneal-strategy:
    *
-   * The shape of the annealing: "cos" or "linear".
+   * The shape of the annealing (`anneal_strategy`): "cos" or "linear".
    */
-  properties[PROP_ANNEAL_STRATEGY] =
-    g_param_spec_string ("anneal-strategy", NULL, NULL, "cos",
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  props[PROP_ANNEAL_STRATEGY] = (GnnProp) {
+    g_param_spec_string ("anneal-strategy", NULL, NULL, "cos", GNN_LR_ARGUMENT),
+    G_STRUCT_OFFSET (GnnSWALR, anneal_strategy) };
+  gnn_props_install (G_OBJECT_CLASS (klass), props, N_PROPS);
 }
 
 static void
 gnn_swalr_init (GnnSWALR *self)
 {
-  self->anneal_epochs = 10;
-  self->anneal_strategy = g_strdup ("cos");
 }
 
 /**
@@ -294,15 +270,9 @@ gnn_swalr_new (GnnOptimizer *optimizer,
                int           last_epoch,
                GError      **error)
 {
-  GnnSWALR *self;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (swa_lr != NULL || n_swa_lr == 0, NULL);
-  self = g_object_new (GNN_TYPE_SWALR, "optimizer", optimizer, "last-epoch", last_epoch, NULL);
-  self->swa_lr = g_memdup2 (swa_lr ? swa_lr : (const double[]) { 0 }, MAX (n_swa_lr, 1) * sizeof (double));
-  self->n_swa_lr = n_swa_lr;
-  self->anneal_epochs = anneal_epochs;
-  g_free (self->anneal_strategy);
-  self->anneal_strategy = g_strdup (anneal_strategy ? anneal_strategy : "cos");
-  return gnn_lr_scheduler_finish_new (self, error);
+  return g_initable_new (GNN_TYPE_SWALR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+                         "swa-lr", gnn_prop_new_doubles (swa_lr, n_swa_lr), "anneal-epochs", anneal_epochs,
+                         "anneal-strategy", anneal_strategy, NULL);
 }

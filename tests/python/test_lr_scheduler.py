@@ -437,6 +437,89 @@ class SWA(SchedulerTest):
                          'values, param_groups has 2.')
 
 
+def from_properties(cls, **props):
+    """A scheduler built as bindings and loaders build objects: GObject.new with the
+    properties, then Gio.Initable.init (which performs the initial step)."""
+    from gi.repository import GObject
+    sched = GObject.new(cls, **props)
+    assert sched.get_step_count() == 0
+    assert sched.init(None)
+    return sched
+
+
+def doubles(v):
+    return GLib.Variant('ad', [float(x) for x in (v if isinstance(v, (list, tuple)) else [v])])
+
+
+def ints(v):
+    return GLib.Variant('ax', [int(x) for x in v])
+
+
+class FromProperties(SchedulerTest):
+    """Every scheduler built from its properties alone runs as torch's (LambdaLR's function
+    cannot be a property value from Python: PyGObject 3.42 does not make a GClosure of a
+    Python function there, so LambdaLR takes it through its constructor)."""
+
+    def test_schedulers(self):
+        def sequential(o):
+            from gi.repository import Gio
+            scheds = Gio.ListStore.new(Gnn.LRScheduler)
+            scheds.append(from_properties(Gnn.LinearLR, optimizer=o, start_factor=0.1, total_iters=5))
+            scheds.append(from_properties(Gnn.ExponentialLR, optimizer=o, gamma=0.9))
+            return from_properties(Gnn.SequentialLR, optimizer=o, schedulers=scheds, milestones=ints([5]))
+        cases = [
+            (lambda o: from_properties(Gnn.StepLR, optimizer=o, step_size=3, gamma=0.5),
+             lambda o: tl.StepLR(o, 3, 0.5), 'StepLR', {}),
+            (lambda o: from_properties(Gnn.MultiStepLR, optimizer=o, milestones=ints([6, 2, 6]), gamma=0.5),
+             lambda o: tl.MultiStepLR(o, [6, 2, 6], 0.5), 'MultiStepLR', {}),
+            (lambda o: from_properties(Gnn.ExponentialLR, optimizer=o, gamma=0.8),
+             lambda o: tl.ExponentialLR(o, 0.8), 'ExponentialLR', {}),
+            (lambda o: from_properties(Gnn.CosineAnnealingLR, optimizer=o, t_max=4, eta_min=0.001),
+             lambda o: tl.CosineAnnealingLR(o, 4, 0.001), 'CosineAnnealingLR', {}),
+            (lambda o: from_properties(Gnn.LinearLR, optimizer=o, start_factor=0.25, end_factor=0.75,
+                                       total_iters=6),
+             lambda o: tl.LinearLR(o, 0.25, 0.75, 6), 'LinearLR', {}),
+            (lambda o: from_properties(Gnn.OneCycleLR, optimizer=o, max_lr=doubles([0.3, 0.01]), total_steps=30,
+                                       three_phase=True, anneal_strategy='linear', pct_start=0.4,
+                                       div_factor=10.0, final_div_factor=100.0,
+                                       base_momentum=doubles([0.8, 0.7]), max_momentum=doubles(0.9)),
+             lambda o: tl.OneCycleLR(o, [0.3, 0.01], total_steps=30, three_phase=True, anneal_strategy='linear',
+                                     pct_start=0.4, div_factor=10.0, final_div_factor=100.0,
+                                     base_momentum=[0.8, 0.7], max_momentum=0.9),
+             'OneCycleLR', dict(momentum=0.9, check_momentum=True)),
+            (lambda o: from_properties(Gnn.OneCycleLR, optimizer=o, max_lr=doubles(0.1), epochs=3,
+                                       steps_per_epoch=10),
+             lambda o: tl.OneCycleLR(o, 0.1, epochs=3, steps_per_epoch=10), 'OneCycleLR Adam',
+             dict(betas=(0.9, 0.999), check_momentum=True)),
+            (sequential, lambda o: tl.SequentialLR(o, [tl.LinearLR(o, start_factor=0.1, total_iters=5),
+                                                       tl.ExponentialLR(o, gamma=0.9)], [5]),
+             'SequentialLR', {}),
+            (lambda o: from_properties(Gnn.SWALR, optimizer=o, swa_lr=doubles([0.01, 0.02]), anneal_epochs=4,
+                                       anneal_strategy='linear'),
+             lambda o: swa_utils.SWALR(o, [0.01, 0.02], anneal_epochs=4, anneal_strategy='linear'), 'SWALR', {}),
+        ]
+        for make_gnn, make_torch, what, kw in cases:
+            gs, ts, _, _ = self.run_pair(make_gnn, make_torch, what + ' from properties', steps=25, **kw)
+            self.assertEqual(gs.state_dict()['last_epoch'], ts.state_dict()['last_epoch'])
+
+    def test_errors(self):
+        gopt, _ = make_pair()
+        from gi.repository import GObject
+        sched = GObject.new(Gnn.StepLR, optimizer=gopt, step_size=0)
+        with self.assertRaises(GLib.Error) as cm:
+            sched.init(None)
+        self.assertEqual(cm.exception.message, 'Expected positive integer step_size, but got 0')
+        with self.assertRaises(GLib.Error) as cm:
+            GObject.new(Gnn.SWALR, optimizer=gopt, swa_lr=doubles([0.1, 0.2, 0.3])).init(None)
+        self.assertEqual(cm.exception.message,
+                         'swa_lr must have the same length as optimizer.param_groups. swa_lr has 3 '
+                         'values, param_groups has 2.')
+        with self.assertRaises(GLib.Error) as cm:
+            GObject.new(Gnn.OneCycleLR, optimizer=gopt, max_lr=doubles(0.1)).init(None)
+        self.assertEqual(cm.exception.message,
+                         'You must define either total_steps OR (epochs AND steps_per_epoch)')
+
+
 def torch_state(ts):
     """torch's state_dict without what gnn does not keep: the optimizer, the functions,
     1.13's verbose flag and bound anneal_func, the get_lr-within-step flag."""
