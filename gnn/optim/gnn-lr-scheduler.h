@@ -1,4 +1,5 @@
-/* gnn-lr-scheduler.h: learning-rate schedulers, as torch.optim.lr_scheduler
+/* gnn-lr-scheduler.h: learning-rate schedulers, as torch.optim.lr_scheduler (and SWALR, as
+ * torch.optim.swa_utils.SWALR)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -268,5 +269,21 @@ GnnLRScheduler  *gnn_sequential_lr_get_scheduler    (GnnSequentialLR *self,
 GNN_AVAILABLE_IN_ALL
 int             *gnn_sequential_lr_get_milestones   (GnnSequentialLR *self,
                                                      guint           *n_milestones);
+
+/* ---- SWALR (torch.optim.swa_utils) --------------------------------------------------- */
+
+#define GNN_TYPE_SWALR (gnn_swalr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSWALR, gnn_swalr, GNN, SWALR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnSWALR *gnn_swalr_new (GnnOptimizer  *optimizer,
+                         const double  *swa_lr,
+                         guint          n_swa_lr,
+                         int            anneal_epochs,
+                         const char    *anneal_strategy,
+                         int            last_epoch,
+                         GError       **error);
 
 G_END_DECLS

@@ -9,11 +9,6 @@
 #include "optim/gnn-optimizer.h"
 #include "optim/gnn-averaged-model.h"
 #include "optim/gnn-lr-scheduler.h"
-#include "optim/gnn-swalr.h"
-#include "optim/gnn-sgd.h"
-#include "optim/gnn-adam.h"
-#include "optim/gnn-rmsprop.h"
-#include "optim/gnn-adagrad.h"
 #include "nn/gnn-props-private.h"
 
 G_BEGIN_DECLS

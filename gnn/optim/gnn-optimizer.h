@@ -1,4 +1,5 @@
-/* gnn-optimizer.h: parameter groups and the base class of every optimizer
+/* gnn-optimizer.h: parameter groups, the base class of every optimizer, and SGD, Adam,
+ * AdamW, RMSprop and Adagrad (torch.optim)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -126,5 +127,91 @@ GNN_AVAILABLE_IN_ALL
 gboolean       gnn_optimizer_load_state_dict    (GnnOptimizer   *self,
                                                  GnnStateDict   *state,
                                                  GError        **error);
+
+/* ---- SGD ----------------------------------------------------------------------------- */
+
+#define GNN_TYPE_SGD (gnn_sgd_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN, SGD, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_sgd_new (GnnParamGroup  *params,
+                           double          lr,
+                           double          momentum,
+                           double          dampening,
+                           double          weight_decay,
+                           gboolean        nesterov,
+                           gboolean        maximize,
+                           GError        **error);
+
+/* ---- Adam and AdamW ------------------------------------------------------------------ */
+
+#define GNN_TYPE_ADAM (gnn_adam_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdam, gnn_adam, GNN, ADAM, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_adam_new  (GnnParamGroup  *params,
+                             double          lr,
+                             double          beta1,
+                             double          beta2,
+                             double          eps,
+                             double          weight_decay,
+                             gboolean        amsgrad,
+                             gboolean        maximize,
+                             GError        **error);
+
+#define GNN_TYPE_ADAMW (gnn_adamw_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN, ADAMW, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_adamw_new (GnnParamGroup  *params,
+                             double          lr,
+                             double          beta1,
+                             double          beta2,
+                             double          eps,
+                             double          weight_decay,
+                             gboolean        amsgrad,
+                             gboolean        maximize,
+                             GError        **error);
+
+/* ---- RMSprop ------------------------------------------------------------------------- */
+
+#define GNN_TYPE_RMSPROP (gnn_rmsprop_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnRMSprop, gnn_rmsprop, GNN, RMSPROP, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_rmsprop_new (GnnParamGroup  *params,
+                               double          lr,
+                               double          alpha,
+                               double          eps,
+                               double          weight_decay,
+                               double          momentum,
+                               gboolean        centered,
+                               gboolean        maximize,
+                               GError        **error);
+
+/* ---- Adagrad ------------------------------------------------------------------------- */
+
+#define GNN_TYPE_ADAGRAD (gnn_adagrad_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdagrad, gnn_adagrad, GNN, ADAGRAD, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnOptimizer *gnn_adagrad_new (GnnParamGroup  *params,
+                               double          lr,
+                               double          lr_decay,
+                               double          weight_decay,
+                               double          initial_accumulator_value,
+                               double          eps,
+                               gboolean        maximize,
+                               GError        **error);
 
 G_END_DECLS
