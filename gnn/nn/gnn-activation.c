@@ -10,30 +10,9 @@
 #include <string.h>
 
 #include "gnn-activation.h"
+#include "gnn-args-private.h"
 #include "gnn-module-private.h"
 #include "gnn-props-private.h"
-
-/* The first positional input, which must be a tensor; @name prefixes the error. */
-static GnnTensor *
-first_tensor (GnnArgs    *input,
-              const char *name,
-              GError    **error)
-{
-  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
-
-  if (x == NULL)
-    g_prefix_error (error, "%s: ", name);
-  return x;
-}
-
-static GnnArgs *
-args_take_tensor (GnnTensor *t)
-{
-  GnnArgs *args = gnn_args_new_tensor (t);
-
-  g_object_unref (t);
-  return args;
-}
 
 /* Writes @value as Python's repr (float) does: the shortest digits that read back to the
  * same double, in fixed notation between 1e-4 and 1e16 (with ".0" on whole numbers),
@@ -133,7 +112,7 @@ gnn_relu_forward (GnnModule *module,
 {
   GnnTensor *x, *y;
 
-  x = first_tensor (input, "ReLU", error);
+  x = gnn_args_first_tensor (input, "ReLU", error);
   if (x == NULL)
     return NULL;
   y = gnn_tensor_relu (x, error);
@@ -142,7 +121,7 @@ gnn_relu_forward (GnnModule *module,
       g_prefix_error (error, "ReLU: ");
       return NULL;
     }
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 }
 
 static void
@@ -205,7 +184,7 @@ gnn_leaky_relu_forward (GnnModule *module,
   GnnLeakyReLU *self = GNN_LEAKY_RELU (module);
   GnnTensor *x, *y;
 
-  x = first_tensor (input, "LeakyReLU", error);
+  x = gnn_args_first_tensor (input, "LeakyReLU", error);
   if (x == NULL)
     return NULL;
   y = gnn_tensor_leaky_relu (x, self->negative_slope, error);
@@ -214,7 +193,7 @@ gnn_leaky_relu_forward (GnnModule *module,
       g_prefix_error (error, "LeakyReLU: ");
       return NULL;
     }
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 }
 
 static char *
@@ -332,7 +311,7 @@ gnn_elu_forward (GnnModule *module,
 {
   GnnTensor *x, *y;
 
-  x = first_tensor (input, "ELU", error);
+  x = gnn_args_first_tensor (input, "ELU", error);
   if (x == NULL)
     return NULL;
   y = gnn_tensor_elu (x, GNN_ELU (module)->alpha, error);
@@ -341,7 +320,7 @@ gnn_elu_forward (GnnModule *module,
       g_prefix_error (error, "ELU: ");
       return NULL;
     }
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 }
 
 static char *
@@ -468,7 +447,7 @@ gnn_gelu_forward (GnnModule *module,
 {
   GnnTensor *x, *y;
 
-  x = first_tensor (input, "GELU", error);
+  x = gnn_args_first_tensor (input, "GELU", error);
   if (x == NULL)
     return NULL;
   y = gnn_tensor_gelu (x, GNN_GELU (module)->approximate, error);
@@ -477,7 +456,7 @@ gnn_gelu_forward (GnnModule *module,
       g_prefix_error (error, "GELU: ");
       return NULL;
     }
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 }
 
 static char *
@@ -581,7 +560,7 @@ gnn_gelu_set_approximate (GnnGELU    *self,
   {                                                                                           \
     GnnTensor *x, *y;                                                                         \
                                                                                               \
-    x = first_tensor (input, Name, error);                                                    \
+    x = gnn_args_first_tensor (input, Name, error);                                           \
     if (x == NULL)                                                                            \
       return NULL;                                                                            \
     y = op (x, error);                                                                        \
@@ -590,7 +569,7 @@ gnn_gelu_set_approximate (GnnGELU    *self,
         g_prefix_error (error, Name ": ");                                                    \
         return NULL;                                                                          \
       }                                                                                       \
-    return args_take_tensor (y);                                                              \
+    return gnn_args_take_tensor (y);                                                          \
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
@@ -715,7 +694,7 @@ softmax_extra_repr (int dim)
   {                                                                                           \
     GnnTensor *x, *y;                                                                         \
                                                                                               \
-    x = first_tensor (input, Name, error);                                                    \
+    x = gnn_args_first_tensor (input, Name, error);                                           \
     if (x == NULL)                                                                            \
       return NULL;                                                                            \
     y = op (x, softmax_dim (CAST (module)->dim, gnn_tensor_get_ndim (x)), error);             \
@@ -724,7 +703,7 @@ softmax_extra_repr (int dim)
         g_prefix_error (error, Name ": ");                                                    \
         return NULL;                                                                          \
       }                                                                                       \
-    return args_take_tensor (y);                                                              \
+    return gnn_args_take_tensor (y);                                                          \
   }                                                                                           \
                                                                                               \
   static char *                                                                               \

@@ -14,5 +14,11 @@ GnnArgs  *gnn_args_copy_positional  (GnnArgs *self);
 /* replaces @self's positional values by @from's, keeping @self's keyword values */
 void      gnn_args_take_positional  (GnnArgs *self,
                                      GnnArgs *from);
+/* a new GnnArgs holding @t alone, taking its reference; %NULL for %NULL (a failed op) */
+GnnArgs  *gnn_args_take_tensor      (GnnTensor *t);
+/* the first positional value, which must be a tensor; @name prefixes the error */
+GnnTensor *gnn_args_first_tensor    (GnnArgs    *input,
+                                     const char *name,
+                                     GError    **error);
 
 G_END_DECLS

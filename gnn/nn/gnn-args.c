@@ -712,3 +712,27 @@ gnn_args_take_positional (GnnArgs *self,
   for (guint i = 0; i < from->values->len; i++)
     gnn_args_add_value (self, from->values->pdata[i]);
 }
+
+GnnArgs *
+gnn_args_take_tensor (GnnTensor *t)
+{
+  GnnArgs *args;
+
+  if (t == NULL)
+    return NULL;
+  args = gnn_args_new_tensor (t);
+  g_object_unref (t);
+  return args;
+}
+
+GnnTensor *
+gnn_args_first_tensor (GnnArgs    *input,
+                       const char *name,
+                       GError    **error)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+
+  if (x == NULL)
+    g_prefix_error (error, "%s: ", name);
+  return x;
+}

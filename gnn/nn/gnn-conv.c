@@ -132,31 +132,6 @@ read_tuple (const char *name, const char *what, GVariant *v, guint nd, gint64 de
   return TRUE;
 }
 
-/* PyTorch's _ConvNd.reset_parameters: kaiming_uniform_ (a = √5) for the weight, the bias
- * from U(-1/√fan_in, 1/√fan_in) */
-static gboolean
-conv_reset_parameters (GnnModule *module, GError **error)
-{
-  GnnParameter *weight = gnn_module_find_parameter (module, "weight");
-  GnnParameter *bias = gnn_module_find_parameter (module, "bias");
-  gint64 fan_in;
-  double bound;
-
-  if (weight == NULL)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "Conv has no parameter `weight`");
-      return FALSE;
-    }
-  if (!gnn_init_kaiming_uniform_ (GNN_TENSOR (weight), sqrt (5.0), "fan_in", "leaky_relu", NULL, error))
-    return FALSE;
-  if (bias == NULL)
-    return TRUE;
-  if (!gnn_init_calculate_fan_in_and_fan_out (GNN_TENSOR (weight), &fan_in, NULL, error))
-    return FALSE;
-  bound = fan_in > 0 ? 1 / sqrt ((double) fan_in) : 0;
-  return gnn_init_uniform_ (GNN_TENSOR (bias), -bound, bound, NULL, error);
-}
-
 static gboolean
 conv_setup (GnnModule *module, GError **error)
 {
@@ -248,7 +223,7 @@ conv_setup (GnnModule *module, GError **error)
     }
   if (!gnn_module_register_parameter (module, "bias", bias, error))
     return FALSE;
-  return conv_reset_parameters (module, error);
+  return gnn_module_reset_kaiming_uniform (module, "Conv", error);
 }
 
 static GnnArgs *

@@ -7,33 +7,13 @@
 
 #include <math.h>
 
+#include "gnn-args-private.h"
 #include "gnn-module-private.h"
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "gnn-layers.h"
 #include "gnn-init.h"
 
-
-static GnnTensor *
-first_tensor (GnnArgs    *input,
-              const char *name,
-              GError    **error)
-{
-  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
-
-  if (x == NULL)
-    g_prefix_error (error, "%s: ", name);
-  return x;
-}
-
-static GnnArgs *
-args_take_tensor (GnnTensor *t)
-{
-  GnnArgs *args = gnn_args_new_tensor (t);
-
-  g_object_unref (t);
-  return args;
-}
 
 static GnnArgs *
 take_or_prefix (GnnTensor  *t,
@@ -45,7 +25,7 @@ take_or_prefix (GnnTensor  *t,
       g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  return args_take_tensor (t);
+  return gnn_args_take_tensor (t);
 }
 
 
@@ -73,7 +53,7 @@ gnn_identity_forward (GnnModule *module,
                       GnnArgs   *input,
                       GError   **error)
 {
-  GnnTensor *x = first_tensor (input, "Identity", error);
+  GnnTensor *x = gnn_args_first_tensor (input, "Identity", error);
 
   return x ? gnn_args_new_tensor (x) : NULL;
 }
@@ -141,7 +121,7 @@ gnn_flatten_forward (GnnModule *module,
                      GError   **error)
 {
   GnnFlatten *self = GNN_FLATTEN (module);
-  GnnTensor *x = first_tensor (input, "Flatten", error);
+  GnnTensor *x = gnn_args_first_tensor (input, "Flatten", error);
 
   if (x == NULL)
     return NULL;
@@ -278,7 +258,7 @@ gnn_unflatten_forward (GnnModule *module,
   guint ndim, k = 0;
   GnnTensor *x;
 
-  x = first_tensor (input, "Unflatten", error);
+  x = gnn_args_first_tensor (input, "Unflatten", error);
   if (x == NULL)
     return NULL;
   shape = gnn_tensor_get_shape (x, &ndim);
@@ -623,7 +603,7 @@ gnn_dropout_forward (GnnModule *module,
                      GnnArgs   *input,
                      GError   **error)
 {
-  GnnTensor *x = first_tensor (input, "Dropout", error);
+  GnnTensor *x = gnn_args_first_tensor (input, "Dropout", error);
   const gint64 *shape;
   guint ndim;
 
@@ -700,7 +680,7 @@ gnn_dropout2d_forward (GnnModule *module,
                        GnnArgs   *input,
                        GError   **error)
 {
-  GnnTensor *x = first_tensor (input, "Dropout2d", error);
+  GnnTensor *x = gnn_args_first_tensor (input, "Dropout2d", error);
   g_autofree gint64 *noise_shape = NULL;
   const gint64 *shape;
   guint ndim;
@@ -821,7 +801,7 @@ gnn_embedding_forward (GnnModule *module,
   guint ndim;
   GnnTensor *idx;
 
-  idx = first_tensor (input, "Embedding", error);
+  idx = gnn_args_first_tensor (input, "Embedding", error);
   if (idx == NULL)
     return NULL;
   if (gnn_tensor_get_dtype (idx) != GNN_DTYPE_INT64)
@@ -1119,7 +1099,7 @@ gnn_bilinear_forward (GnnModule *module,
   int perm[3] = { 1, 0, 2 };
   int sum_dim = 2;
 
-  x1 = first_tensor (input, "Bilinear", error);
+  x1 = gnn_args_first_tensor (input, "Bilinear", error);
   if (x1 == NULL)
     return NULL;
   x2 = gnn_args_get_tensor (input, 1, error);

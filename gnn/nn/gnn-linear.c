@@ -56,19 +56,19 @@ G_DEFINE_FINAL_TYPE (GnnLinear, gnn_linear, GNN_TYPE_MODULE)
 
 
 
-/* reset_parameters, without the check that setup succeeded */
-static gboolean
-reset_parameters (GnnLinear *self,
-                  GError   **error)
+gboolean
+gnn_module_reset_kaiming_uniform (GnnModule  *module,
+                                  const char *name,
+                                  GError    **error)
 {
-  GnnParameter *weight = gnn_module_find_parameter (GNN_MODULE (self), "weight");
-  GnnParameter *bias = gnn_module_find_parameter (GNN_MODULE (self), "bias");
+  GnnParameter *weight = gnn_module_find_parameter (module, "weight");
+  GnnParameter *bias = gnn_module_find_parameter (module, "bias");
   gint64 fan_in;
   double bound;
 
   if (weight == NULL)
     {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "Linear has no parameter `weight`");
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s has no parameter `weight`", name);
       return FALSE;
     }
   if (!gnn_init_kaiming_uniform_ (GNN_TENSOR (weight), sqrt (5.0), "fan_in", "leaky_relu", NULL, error))
@@ -107,7 +107,7 @@ gnn_linear_setup (GnnModule *module,
    * PyTorch: registration allows a parameter named as a construct-only property */
   if (!gnn_module_register_parameter (module, "bias", bias, error))
     return FALSE;
-  return reset_parameters (self, error);
+  return gnn_module_reset_kaiming_uniform (GNN_MODULE (self), "Linear", error);
 }
 
 static GnnArgs *
@@ -342,5 +342,5 @@ gnn_linear_reset_parameters (GnnLinear *self,
   g_return_val_if_fail (GNN_IS_LINEAR (self), FALSE);
   if (!gnn_module_ensure_setup (GNN_MODULE (self), error))
     return FALSE;
-  return reset_parameters (self, error);
+  return gnn_module_reset_kaiming_uniform (GNN_MODULE (self), "Linear", error);
 }

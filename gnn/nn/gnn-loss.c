@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "gnn-loss.h"
+#include "gnn-args-private.h"
 #include "gnn-module-private.h"
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
@@ -1019,18 +1020,6 @@ loss_inputs (GnnArgs    *input,
   return TRUE;
 }
 
-static GnnArgs *
-args_take_tensor (GnnTensor *t)
-{
-  GnnArgs *args;
-
-  if (t == NULL)
-    return NULL;
-  args = gnn_args_new_tensor (t);
-  g_object_unref (t);
-  return args;
-}
-
 /* a buffer registered in setup from a construct property, or %NULL (None) */
 static GnnTensor *
 optional_buffer (GnnModule  *module,
@@ -1165,7 +1154,7 @@ gnn_mse_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "MSELoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_mse_loss (x, t, REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_mse_loss (x, t, REDUCTION (module), error));
 }
 
 static void
@@ -1214,7 +1203,7 @@ gnn_l1_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "L1Loss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_l1_loss (x, t, REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_l1_loss (x, t, REDUCTION (module), error));
 }
 
 static void
@@ -1273,7 +1262,7 @@ gnn_smooth_l1_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "SmoothL1Loss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_smooth_l1_loss (x, t, REDUCTION (module),
+  return gnn_args_take_tensor (gnn_smooth_l1_loss (x, t, REDUCTION (module),
                                                GNN_SMOOTH_L1_LOSS (module)->beta, error));
 }
 
@@ -1377,7 +1366,7 @@ gnn_huber_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "HuberLoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_huber_loss (x, t, REDUCTION (module),
+  return gnn_args_take_tensor (gnn_huber_loss (x, t, REDUCTION (module),
                                            GNN_HUBER_LOSS (module)->delta, error));
 }
 
@@ -1482,7 +1471,7 @@ gnn_bce_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "BCELoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_binary_cross_entropy (x, t, optional_buffer (module, "weight"),
+  return gnn_args_take_tensor (gnn_binary_cross_entropy (x, t, optional_buffer (module, "weight"),
                                                      REDUCTION (module), error));
 }
 
@@ -1584,7 +1573,7 @@ gnn_bce_with_logits_loss_forward (GnnModule *module, GnnArgs *input, GError **er
 
   if (!loss_inputs (input, "BCEWithLogitsLoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_binary_cross_entropy_with_logits (x, t,
+  return gnn_args_take_tensor (gnn_binary_cross_entropy_with_logits (x, t,
                                                                  optional_buffer (module, "weight"),
                                                                  optional_buffer (module, "pos_weight"),
                                                                  REDUCTION (module), error));
@@ -1717,7 +1706,7 @@ gnn_nll_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "NLLLoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_nll_loss (x, t, optional_buffer (module, "weight"),
+  return gnn_args_take_tensor (gnn_nll_loss (x, t, optional_buffer (module, "weight"),
                                          GNN_NLL_LOSS (module)->ignore_index,
                                          REDUCTION (module), error));
 }
@@ -1866,7 +1855,7 @@ gnn_cross_entropy_loss_forward (GnnModule *module, GnnArgs *input, GError **erro
 
   if (!loss_inputs (input, "CrossEntropyLoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_cross_entropy (x, t, optional_buffer (module, "weight"),
+  return gnn_args_take_tensor (gnn_cross_entropy (x, t, optional_buffer (module, "weight"),
                                               self->ignore_index, REDUCTION (module),
                                               self->label_smoothing, error));
 }
@@ -2068,7 +2057,7 @@ gnn_kl_div_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "KLDivLoss", &x, &t, error))
     return NULL;
-  return args_take_tensor (gnn_kl_div (x, t, REDUCTION (module),
+  return gnn_args_take_tensor (gnn_kl_div (x, t, REDUCTION (module),
                                        GNN_KL_DIV_LOSS (module)->log_target, error));
 }
 

@@ -114,6 +114,13 @@ gpointer          gnn_module_new_or_error   (GError        **error,
                                              const char     *first_property_name,
                                              ...) G_GNUC_NULL_TERMINATED;
 
+/* PyTorch's reset_parameters of Linear and of _ConvNd: the weight from kaiming_uniform_
+ * (a = √5), the bias, where there is one, from U(-1/√fan_in, 1/√fan_in); @name names the
+ * class in the error of a module without a weight (gnn-linear.c). */
+gboolean          gnn_module_reset_kaiming_uniform (GnnModule  *module,
+                                                    const char *name,
+                                                    GError    **error);
+
 /* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
  * (gnn-activation.c). */
 char             *gnn_python_float_repr   (double value);

@@ -2389,15 +2389,7 @@ gnn_module_dtype (GnnModule *self)
   return t ? gnn_tensor_get_dtype (t) : priv->dtype;
 }
 
-static GQuark
-uses_dtype_quark (void)
-{
-  static GQuark q;
-
-  if (G_UNLIKELY (q == 0))
-    q = g_quark_from_static_string ("gnn-module-uses-dtype");
-  return q;
-}
+static G_DEFINE_QUARK (gnn-module-uses-dtype, uses_dtype)
 
 void
 gnn_module_class_uses_dtype (GnnModuleClass *klass)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnn-args-private.h"
 #include "gnn-module-private.h"
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
@@ -139,18 +140,6 @@ apply_affine (GnnModule    *module,
       out = next;
     }
   return g_steal_pointer (&out);
-}
-
-static GnnArgs *
-args_take_tensor (GnnTensor *t)
-{
-  GnnArgs *args;
-
-  if (t == NULL)
-    return NULL;
-  args = gnn_args_new_tensor (t);
-  g_object_unref (t);
-  return args;
 }
 
 /* ---- BatchNorm ------------------------------------------------------------------------- */
@@ -476,7 +465,7 @@ gnn_batch_norm_forward (GnnModule *module,
           y = bn_train_fused (self, x, count, training ? rm : NULL, training ? rv : NULL, factor, error);
           if (y == NULL)
             goto fail;
-          return args_take_tensor (y);
+          return gnn_args_take_tensor (y);
         }
       mean = gnn_tensor_mean (x, dims, n_dims, TRUE, error);
       if (mean == NULL)
@@ -511,7 +500,7 @@ gnn_batch_norm_forward (GnnModule *module,
   y = apply_affine (module, y, stat_shape, ndim, error);
   if (y == NULL)
     goto fail;
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 
 fail:
   g_prefix_error (error, "%s: ", bn_name (self));
@@ -1058,7 +1047,7 @@ gnn_layer_norm_forward (GnnModule *module,
   y = apply_affine (module, y, NULL, 0, error);
   if (y == NULL)
     goto fail;
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 
 fail:
   g_prefix_error (error, "LayerNorm: ");
@@ -1389,7 +1378,7 @@ gnn_group_norm_forward (GnnModule *module,
   y = apply_affine (module, y, stat_shape, ndim, error);
   if (y == NULL)
     goto fail;
-  return args_take_tensor (y);
+  return gnn_args_take_tensor (y);
 
 fail:
   g_prefix_error (error, "GroupNorm: ");

@@ -11,25 +11,9 @@
 #include "gnn-module-private.h"
 
 /* the GnnProp of a pspec (qdata), and the table of a class (type qdata) */
-static GQuark
-prop_quark (void)
-{
-  static GQuark q;
+static G_DEFINE_QUARK (gnn-prop, prop)
 
-  if (G_UNLIKELY (q == 0))
-    q = g_quark_from_static_string ("gnn-prop");
-  return q;
-}
-
-static GQuark
-table_quark (void)
-{
-  static GQuark q;
-
-  if (G_UNLIKELY (q == 0))
-    q = g_quark_from_static_string ("gnn-props-table");
-  return q;
-}
+static G_DEFINE_QUARK (gnn-props-table, table)
 
 typedef struct {
   GnnProp *props;

@@ -540,15 +540,7 @@ hook_lists_free (gpointer data)
   g_free (lists);
 }
 
-static GQuark
-hooks_quark (void)
-{
-  static GQuark q;
-
-  if (G_UNLIKELY (q == 0))
-    q = g_quark_from_static_string ("gnn-state-dict-hooks");
-  return q;
-}
+static G_DEFINE_QUARK (gnn-state-dict-hooks, hooks)
 
 static guint
 add_hook (GnnModule *self, guint kind, gpointer func, gpointer data, GDestroyNotify destroy)
