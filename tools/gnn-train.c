@@ -37,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <locale.h>
 
 #define DEFAULT_DATA_DIR "/usr/share/datasets/fashion-mnist"
 #define INTERRUPTED_PATH "gnn-train-interrupted.safetensors"
@@ -78,6 +80,7 @@ typedef struct
   double   ema_decay;    /* 0: no EMA */
   int      limit;        /* 0: all */
   int      test_limit;   /* 0: all */
+  char    *overrides;    /* with --resume: the options given that differ from the checkpoint's */
   char    *save;
   char    *resume;
   int      threads;
@@ -92,6 +95,7 @@ options_clear (Options *opts)
   g_free (opts->save);
   g_free (opts->resume);
   g_free (opts->data_dir);
+  g_free (opts->overrides);
 }
 
 static double
@@ -108,10 +112,21 @@ default_weight_decay (const char *optimizer)
   return g_str_equal (optimizer, "adamw") ? 0.01 : 0.0;
 }
 
-/* The options that shape the training, as "key=value" lines kept in the checkpoint. */
-static const char *const training_keys[] = {
-  "epochs", "batch-size", "optimizer", "lr", "momentum", "weight-decay", "cosine", "seed",
-  "swa-start", "swa-lr", "ema-decay", "limit",
+/* The options that shape the run, kept in the checkpoint as metadata (gnn-train.option.KEY)
+ * and restored by --resume. Those that shape the training must not differ on the command
+ * line (the run would not continue, it would become another one); those that shape only the
+ * evaluation may, and gnn-train says which it overrides. A checkpoint from before an
+ * evaluation option was kept lacks it: the command line or the default then decides. The
+ * options left out (--save, --resume, --threads, --data-dir) change where files are and how
+ * fast it runs, not what it computes. */
+static const struct
+{
+  const char *key;
+  gboolean    evaluation_only;
+} run_options[] = {
+  { "epochs" }, { "batch-size" }, { "optimizer" }, { "lr" }, { "momentum" }, { "weight-decay" },
+  { "cosine" }, { "seed" }, { "swa-start" }, { "swa-lr" }, { "ema-decay" }, { "limit" },
+  { "test-limit", TRUE },
 };
 
 static char *
@@ -144,6 +159,8 @@ option_to_string (const Options *opts,
     return g_strdup (g_ascii_dtostr (buf, sizeof buf, opts->ema_decay));
   if (g_str_equal (key, "limit"))
     return g_strdup_printf ("%d", opts->limit);
+  if (g_str_equal (key, "test-limit"))
+    return g_strdup_printf ("%d", opts->test_limit);
   g_assert_not_reached ();
 }
 
@@ -176,6 +193,8 @@ option_given (const Options *opts,
     return !isnan (opts->ema_decay);
   if (g_str_equal (key, "limit"))
     return opts->limit >= 0;
+  if (g_str_equal (key, "test-limit"))
+    return opts->test_limit >= 0;
   g_assert_not_reached ();
 }
 
@@ -233,6 +252,8 @@ option_from_string (Options    *opts,
         opts->swa_start = (int) n;
       else if (g_str_equal (key, "limit"))
         opts->limit = (int) n;
+      else if (g_str_equal (key, "test-limit"))
+        opts->test_limit = (int) n;
       else
         return FALSE;
       return TRUE;
@@ -264,6 +285,8 @@ options_fill_defaults (Options *opts)
     opts->ema_decay = 0;
   if (opts->limit < 0)
     opts->limit = 0;
+  if (opts->test_limit < 0)
+    opts->test_limit = 0;
 }
 
 /* The checks of the values; a message for the user or NULL. */
@@ -497,10 +520,10 @@ trainer_save (Trainer     *t,
   g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  for (guint i = 0; i < G_N_ELEMENTS (training_keys); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
     {
-      g_autofree char *key = g_strconcat (META_PREFIX "option.", training_keys[i], NULL);
-      g_autofree char *value = option_to_string (t->opts, training_keys[i]);
+      g_autofree char *key = g_strconcat (META_PREFIX "option.", run_options[i].key, NULL);
+      g_autofree char *value = option_to_string (t->opts, run_options[i].key);
 
       gnn_checkpoint_set_metadata (ckpt, key, value);
     }
@@ -540,37 +563,46 @@ require_metadata (GnnCheckpoint  *ckpt,
   return value;
 }
 
-/* Reads the training options of a checkpoint into @opts; options given on the command line
- * must agree with them. */
+/* Reads the options of the run a checkpoint holds into @opts. Options given on the command
+ * line must agree with those that shape the training; one that shapes only the evaluation
+ * overrides the checkpoint's, and @opts->overrides says so. */
 static gboolean
 read_checkpoint_options (Options     *opts,
                          const char  *path,
                          GError     **error)
 {
   g_autoptr(GnnCheckpoint) ckpt = gnn_checkpoint_new ();
+  g_autoptr(GString) overrides = g_string_new (NULL);
 
   /* only the metadata is wanted here: a checkpoint without objects set loads only that */
   if (!gnn_checkpoint_load (ckpt, path, error))
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (training_keys); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
     {
-      const char *key = training_keys[i];
+      const char *key = run_options[i].key;
       g_autofree char *meta_key = g_strconcat (META_PREFIX "option.", key, NULL);
-      const char *value = require_metadata (ckpt, path, meta_key, error);
+      const char *value = gnn_checkpoint_get_metadata (ckpt, meta_key);
 
-      if (value == NULL)
+      if (value == NULL && run_options[i].evaluation_only)
+        continue;
+      if (value == NULL && require_metadata (ckpt, path, meta_key, error) == NULL)
         return FALSE;
       if (option_given (opts, key))
         {
           g_autofree char *given = option_to_string (opts, key);
 
-          if (!g_str_equal (given, value))
+          if (g_str_equal (given, value))
+            continue;
+          if (!run_options[i].evaluation_only)
             {
               g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                            "--%s %s differs from the value in the checkpoint %s (%s): leave it out "
                            "to continue that run", key, given, path, value);
               return FALSE;
             }
+          g_string_append_printf (overrides, "%s--%s %s (the checkpoint's: %s)",
+                                  overrides->len ? ", " : "", key, given, value);
+          continue;
         }
       if (!option_from_string (opts, key, value))
         {
@@ -579,6 +611,8 @@ read_checkpoint_options (Options     *opts,
           return FALSE;
         }
     }
+  g_free (opts->overrides);
+  opts->overrides = overrides->len ? g_string_free (g_steal_pointer (&overrides), FALSE) : NULL;
   return TRUE;
 }
 
@@ -688,34 +722,95 @@ format_duration (double seconds)
   return g_strdup_printf ("%d:%02d", s / 60, s % 60);
 }
 
-/* One line, redrawn in place: @done of @n_batches batches of the current epoch. */
+/* The width of the terminal on standard output: the kernel's idea of it (asked at every redraw,
+ * so a resized window is followed), else $COLUMNS, else 80. */
+static int
+terminal_width (void)
+{
+  struct winsize ws;
+  const char *columns;
+
+  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return ws.ws_col;
+  columns = g_getenv ("COLUMNS");
+  if (columns && atoi (columns) > 0)
+    return atoi (columns);
+  return 80;
+}
+
+/* One line, redrawn in place: @done of @n_batches batches of the current epoch, the learning
+ * rate @lr too once the epoch is @final. The line fits in @width - 1 columns (a line that
+ * reaches the last column wraps on some terminals): the optional fields go first (the learning
+ * rate, the rate of samples, the time), then the bar shrinks and goes; what is left is cut. */
+static char *
+progress_line (const Trainer *t,
+               int            width,
+               guint          done,
+               guint          n_batches,
+               double         rate,
+               gboolean       final,
+               double         final_seconds,
+               double         lr)
+{
+  const int max_bar = 24, min_bar = 8;
+  double mean = done > 0 ? t->loss_sum / done : 0;
+  gint64 remaining = (gint64) (n_batches - done) * t->opts->batch_size;
+  g_autofree char *eta = format_duration (final ? final_seconds : rate > 0 ? remaining / rate : 0);
+  g_autofree char *head = g_strdup_printf ("epoch %d/%d", t->epoch + 1, t->opts->epochs);
+  g_autofree char *count = g_strdup_printf (" %u/%u", done, n_batches);
+  g_autofree char *loss = g_strdup_printf ("  loss %.4f", mean);
+  /* in the order they appear; dropped by drop_order */
+  char *optional[3] = {
+    g_strdup_printf ("  %.0f samples/s", rate),
+    g_strdup_printf ("  %s %s", final ? "took" : "left", eta),
+    final ? g_strdup_printf ("  lr %.3g", lr) : g_strdup (""),
+  };
+  const int drop_order[3] = { 2, 0, 1 };
+  int room = MAX (width - 1, 1);
+  int used, bar;
+  GString *line;
+
+  used = (int) (g_utf8_strlen (head, -1) + g_utf8_strlen (count, -1) + g_utf8_strlen (loss, -1));
+  for (int i = 0; i < 3; i++)
+    used += (int) g_utf8_strlen (optional[i], -1);
+  for (int i = 0; i < 3 && used > room; i++)
+    {
+      used -= (int) g_utf8_strlen (optional[drop_order[i]], -1);
+      optional[drop_order[i]][0] = '\0';
+    }
+  bar = MIN (max_bar, room - used - 3);   /* " [" and "]" */
+  line = g_string_new (head);
+  if (bar >= min_bar)
+    {
+      int filled = n_batches ? (int) ((gint64) done * bar / n_batches) : bar;
+
+      g_string_append (line, " [");
+      for (int i = 0; i < bar; i++)
+        g_string_append_c (line, i < filled ? '=' : i == filled ? '>' : ' ');
+      g_string_append_c (line, ']');
+    }
+  g_string_append_printf (line, "%s%s%s%s%s", count, optional[0], loss, optional[1], optional[2]);
+  for (int i = 0; i < 3; i++)
+    g_free (optional[i]);
+  if ((int) line->len > room)
+    g_string_truncate (line, room);   /* ASCII only: bytes are columns */
+  return g_string_free (line, FALSE);
+}
+
 static void
 draw_progress (Trainer *t,
                guint    done,
                guint    n_batches,
                double   rate,
                gboolean final,
-               double   final_seconds)
+               double   final_seconds,
+               double   lr)
 {
-  const int width = 24;
-  int filled = n_batches ? (int) ((gint64) done * width / n_batches) : width;
-  char bar[32];
-  double mean = done > 0 ? t->loss_sum / done : 0;
-  g_autofree char *eta = NULL;
-  gint64 remaining;
+  g_autofree char *line = progress_line (t, terminal_width (), done, n_batches, rate, final,
+                                         final_seconds, lr);
 
-  memset (bar, '=', filled);
-  if (filled < width)
-    {
-      bar[filled] = '>';
-      memset (bar + filled + 1, ' ', width - filled - 1);
-    }
-  bar[width] = '\0';
-  remaining = (gint64) (n_batches - done) * t->opts->batch_size;
-  eta = format_duration (final ? final_seconds : rate > 0 ? remaining / rate : 0);
-  g_print ("\r\033[Kepoch %d/%d [%s] %u/%u  %.0f samples/s  loss %.4f  %s %s",
-           t->epoch + 1, t->opts->epochs, bar, done, n_batches, rate, mean,
-           final ? "took" : "left", eta);
+  /* \r and erase to the end of the line: the line before may have been longer */
+  g_print ("\r\033[K%s%s", line, final ? "\n" : "");
   fflush (stdout);
 }
 
@@ -800,7 +895,7 @@ train (Trainer     *t,
           if (on_terminal && (now - last_draw > 200000 || t->batch + 1 == n_batches))
             {
               draw_progress (t, t->batch + 1, n_batches,
-                             (t->samples - start_samples) / MAX ((now - start) / 1e6, 1e-9), FALSE, 0);
+                             (t->samples - start_samples) / MAX ((now - start) / 1e6, 1e-9), FALSE, 0, 0);
               last_draw = now;
             }
         }
@@ -808,8 +903,7 @@ train (Trainer     *t,
       rate = (t->samples - start_samples) / MAX (seconds, 1e-9);
       if (on_terminal)
         {
-          draw_progress (t, n_batches, n_batches, rate, TRUE, seconds);
-          g_print ("  lr %.3g\n", lr);
+          draw_progress (t, n_batches, n_batches, rate, TRUE, seconds, lr);
         }
       else
         {
@@ -965,6 +1059,8 @@ run (Options  *opts,
     g_print ("resuming %s: training finished, evaluating only\n", opts->resume);
   else if (opts->resume)
     g_print ("resuming %s at epoch %d, batch %u\n", opts->resume, t.epoch + 1, t.batch);
+  if (opts->overrides)
+    g_print ("overriding the checkpoint's options that shape only the evaluation: %s\n", opts->overrides);
   fflush (stdout);
 
   if (!t.done)
@@ -1007,6 +1103,7 @@ main (int    argc,
   Options opts = {
     .epochs = -1, .batch_size = -1, .lr = NAN, .momentum = NAN, .weight_decay = NAN,
     .cosine = -1, .seed = 0, .swa_start = -1, .swa_lr = NAN, .ema_decay = NAN, .limit = -1,
+    .test_limit = -1,
   };
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_FILENAME, &opts.model_file,
@@ -1053,6 +1150,10 @@ main (int    argc,
   g_autofree char *problem = NULL;
   int status;
 
+  /* the user's locale: messages with file names in GLib's quotes print as themselves, not as
+   * '?' (the C locale's ASCII), numbers take the locale's decimal sign; the checkpoint's
+   * metadata is written and read with g_ascii_dtostr / g_ascii_strtod whatever the locale */
+  setlocale (LC_ALL, "");
   g_set_prgname ("gnn-train");
   context = g_option_context_new ("- train a model on Fashion-MNIST");
   g_option_context_set_summary (context,
@@ -1117,7 +1218,9 @@ main (int    argc,
 
   if (opts.threads > 0)
     gnn_set_num_threads (opts.threads);
-  on_terminal = isatty (STDOUT_FILENO);
+  /* the progress line redrawn in place on a terminal that can erase a line; elsewhere (a pipe,
+   * a file, TERM=dumb) a line per epoch */
+  on_terminal = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
   install_sigint ();
 
   status = run (&opts, &error);

@@ -2,17 +2,23 @@
 """gnn-train from the outside: bad options and missing data exit with status 2 and a message;
 a short run prints the test accuracy; a run stopped by SIGINT mid-epoch and resumed ends with
 a checkpoint byte-identical to an uninterrupted run's (and prints the same accuracy); a model
-given as a JSON file trains.
+given as a JSON file trains; --resume restores --test-limit too (and says when the command line
+overrides it); the progress line on a terminal fits its width; messages print in the locale.
 
     test_gnn_train.py BUILD_DIR/tools/gnn-train
 
 Exits with 77 (skipped) when Fashion-MNIST is not installed."""
+import fcntl
 import os
+import pty
 import re
+import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import unittest
 
@@ -138,6 +144,85 @@ class TestTraining(unittest.TestCase):
             acc = accuracy_lines(r.stdout)
             self.assertEqual(len(acc), 1, r.stdout)
             self.assertGreater(float(re.search(r': ([0-9.]+)', acc[0]).group(1)), 0.4)
+
+
+def run_on_terminal(columns, *args, timeout=120):
+    """Runs gnn-train on a pseudo-terminal COLUMNS wide: (status, the text written to it)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
+    env = dict(os.environ, TERM='xterm', COLUMNS='1000')     # the terminal's width wins
+    p = subprocess.Popen([GNN_TRAIN] + list(args), stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out, deadline = b'', time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:       # the other end closed
+                break
+            if not data:
+                break
+            out += data
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    return p.wait(timeout=10), out.decode('utf-8', 'replace')
+
+
+class TestTerminal(unittest.TestCase):
+    def test_progress_fits_the_terminal(self):
+        # three-digit batch counts: 1600 images in batches of 8 are 200 batches
+        for columns in (80, 60, 40, 24):
+            status, out = run_on_terminal(columns, '--limit', '1600', '--batch-size', '8',
+                                          '--test-limit', '200', '--epochs', '1', '--threads', '2')
+            self.assertEqual(status, 0, out)
+            drawn = [seg.replace('\x1b[K', '') for line in out.split('\r\n') for seg in line.split('\r')]
+            progress = [seg for seg in drawn if seg.startswith('epoch 1/1')]
+            self.assertTrue(progress, out)
+            self.assertTrue(any('200/200' in seg for seg in progress), progress)
+            # no redraw reaches the last column, where it would wrap
+            self.assertEqual([seg for seg in progress if len(seg) >= columns], [], columns)
+            if columns >= 80:
+                self.assertTrue(any('[' in seg and 'loss' in seg and 'samples/s' in seg
+                                    for seg in progress), progress)
+
+    def test_locale(self):
+        # GLib's quotes around a file name print as themselves in a UTF-8 locale
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, 'nope')
+            r = subprocess.run([GNN_TRAIN, '--resume', missing], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60,
+                               env=dict(os.environ, LC_ALL='C.UTF-8'))
+            self.assertEqual(r.returncode, 2)
+            err = r.stderr.decode('utf-8')
+            self.assertIn('\u201c%s\u201d' % missing, err)
+            self.assertNotIn('?', err)
+
+
+class TestResumeOptions(unittest.TestCase):
+    def test_resume_restores_test_limit(self):
+        with tempfile.TemporaryDirectory() as d:
+            ckpt = os.path.join(d, 'c.safetensors')
+            r = run('--limit', '640', '--test-limit', '300', '--batch-size', '64', '--epochs', '1',
+                    '--threads', '2', '--save', ckpt)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertRegex(accuracy_lines(r.stdout)[0], r'/300\)$')
+            # restored: the same evaluation
+            r2 = run('--resume', ckpt, '--threads', '2')
+            self.assertEqual(r2.returncode, 0, r2.stdout + r2.stderr)
+            self.assertEqual(accuracy_lines(r2.stdout), accuracy_lines(r.stdout))
+            self.assertNotIn('overriding', r2.stdout)
+            # given: it overrides the checkpoint's, and says so
+            r3 = run('--resume', ckpt, '--test-limit', '200', '--threads', '2')
+            self.assertEqual(r3.returncode, 0, r3.stdout + r3.stderr)
+            self.assertIn("overriding the checkpoint's options that shape only the evaluation: "
+                          "--test-limit 200 (the checkpoint's: 300)", r3.stdout)
+            self.assertRegex(accuracy_lines(r3.stdout)[0], r'/200\)$')
+            # an option that shapes the training still may not differ
+            r4 = run('--resume', ckpt, '--limit', '320')
+            self.assertEqual(r4.returncode, 2, r4.stdout + r4.stderr)
+            self.assertIn('--limit 320 differs from the value in the checkpoint', r4.stderr)
 
 
 if __name__ == '__main__':
