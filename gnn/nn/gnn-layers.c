@@ -710,7 +710,7 @@ gnn_dropout2d_forward (GnnModule *module,
  * GnnEmbedding:
  *
  * A lookup table of vectors, as `torch.nn.Embedding`: the output for an int64 tensor of
- * indices of any shape (*) has shape (*, embedding_dim), row i of the parameter `weight`
+ * indices of any shape `(*)` has shape `(*, embedding_dim)`, row i of the parameter `weight`
  * (of shape (num_embeddings, embedding_dim)) for each index i. An index outside
  * [0, num_embeddings) is an error.
  *
@@ -1024,8 +1024,8 @@ gnn_embedding_get_padding_idx (GnnEmbedding *self)
  * [class@Gnn.Linear]). Both are initialised as PyTorch's `reset_parameters` does, from
  * U(-1/√in1_features, 1/√in1_features), with the default [class@Gnn.Generator].
  *
- * Forward takes two positional tensors, of shapes (*, in1_features) and (*, in2_features)
- * with the same leading dimensions; the output has shape (*, out_features). It is composed
+ * Forward takes two positional tensors, of shapes `(*, in1_features)` and `(*, in2_features)`
+ * with the same leading dimensions; the output has shape `(*, out_features)`. It is composed
  * of a matrix product, a product and a sum, so its gradients come from theirs.
  * The layer prints as PyTorch's:
  * "Bilinear(in1_features=2, in2_features=3, out_features=4, bias=True)".

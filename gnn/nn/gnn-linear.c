@@ -27,7 +27,7 @@
  * 1/√in_features), and the bias from the same distribution. The numbers come from the
  * default [class@Gnn.Generator] (see [func@Gnn.manual_seed]), so they differ from PyTorch's.
  *
- * The input is a tensor of shape (*, in_features); the output has shape (*, out_features).
+ * The input is a tensor of shape `(*, in_features)`; the output has shape `(*, out_features)`.
  * The layer prints as PyTorch's: "Linear(in_features=4, out_features=3, bias=True)".
  *
  * A layer can be created with [ctor@Gnn.Linear.new] or by type, from its properties:

@@ -1260,7 +1260,7 @@ gnn_layer_norm_reset_parameters (GnnLayerNorm *self,
  * GnnGroupNorm:
  *
  * Group normalisation, as `torch.nn.GroupNorm`: the C channels of an input of shape
- * (N, C, *) are split into num_groups groups, each normalised over its channels and the
+ * `(N, C, *)` are split into num_groups groups, each normalised over its channels and the
  * remaining dimensions with its mean and biased variance, then scaled and shifted per
  * channel: y = (x - E[x]) / √(Var[x] + eps) · weight + bias. Training and evaluation
  * mode agree.

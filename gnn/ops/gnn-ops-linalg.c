@@ -377,7 +377,7 @@ addmm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 
 /**
  * gnn_tensor_linear:
- * @self: the input, of shape (*, in_features)
+ * @self: the input, of shape `(*, in_features)`
  * @weight: the weight, of shape (out_features, in_features)
  * @bias: (nullable): the bias, of shape (out_features)
  * @error: return location for a #GError
@@ -385,7 +385,7 @@ addmm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
  * Computes @self · @weightᵀ + @bias (`torch.nn.functional.linear`) in one gemm, the bias
  * added by the gemm itself.
  *
- * Returns: (transfer full): the result, of shape (*, out_features), or %NULL with @error set
+ * Returns: (transfer full): the result, of shape `(*, out_features)`, or %NULL with @error set
  */
 GnnTensor *
 gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError **error)

@@ -6,6 +6,9 @@
 # for what gi-docgen check does not look at: virtual methods (with their
 # parameters and return values), public fields of plain records, constants.
 #
+# It also renders every doc text as gi-docgen's Markdown does and fails on emphasis that was
+# not meant (the asterisks of PyTorch's shape notation, `(*, in_features)`, paired as italics).
+#
 # With --content-dir, it also renders the whole reference (the guides of that folder included)
 # with `gi-docgen generate --fatal-warnings` into a scratch folder, so that a link to a symbol
 # that does not exist fails too.
@@ -85,6 +88,32 @@ def check_gir(path):
     return problems
 
 
+def accidental_emphasis(path):
+    """Doc texts where Markdown (Python-Markdown, as gi-docgen renders them) turns a literal
+    asterisk or underscore into emphasis: PyTorch's shape notation `(*, in_features)` twice in
+    a paragraph renders as italics. Emphasis meant as such wraps words (`*word*`); what starts
+    or ends with a space or punctuation was not meant. Write shapes as code (backticks)."""
+    import re
+    try:
+        import markdown
+    except ImportError:
+        return ['python3-markdown (a dependency of gi-docgen) is missing: cannot check emphasis']
+    problems = []
+    tree = ET.parse(path)
+    for el in tree.iter(CORE + 'doc'):
+        text = el.text or ''
+        if '*' not in text and '_' not in text:
+            continue
+        html = markdown.markdown(text, extensions=['fenced_code', 'tables'])
+        for m in re.finditer(r'<(em|strong)>(.*?)</\1>', html, re.S):
+            inner = re.sub(r'<[^>]+>', '', m.group(2))
+            if not re.match(r'^\w(.*\w)?$', inner, re.S):
+                problems.append('%s:%s renders "%s" as <%s>: write it as code (`...`) or escape the '
+                                'asterisk' % (el.get('filename'), el.get('line'),
+                                              ' '.join(inner.split())[:60], m.group(1)))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('gir')
@@ -133,6 +162,13 @@ def main():
         print('GIR:', p)
     if problems:
         print(f'{len(problems)} undocumented symbols in {args.gir}')
+        failed = True
+
+    emphasis = accidental_emphasis(args.gir)
+    for p in emphasis:
+        print('markup:', p)
+    if emphasis:
+        print(f'{len(emphasis)} doc texts with accidental emphasis in {args.gir}')
         failed = True
 
     if failed:
