@@ -24,7 +24,8 @@ LD_LIBRARY_PATH and PYTHONPATH, all under PREFIX (no build-tree path). The check
   - examples/vala/custom-module.vala compiles with valac --pkg gnn-1.0 and the VAPI folder that
     pkg-config names, and runs;
   - all four print the same line (examples/check-same-output.py);
-  - each installed tool runs and has a man page.
+  - each installed tool runs and has a man page;
+  - gnn-viewer's desktop file and AppStream metainfo validate offline, its icons are there.
 
 The Vala program compiled as a user compiles it is refused today: the documentation of some
 symbols says `Since: 1.0` while the package is 0.1.0 (Gnn.Reduction among those the example
@@ -273,6 +274,23 @@ def check(tap, prefix, tmp, installed_as=None):
             if mans else (1, 'no ' + man)
         tap.result(status == 0 and tool.upper() in out and 'EXIT STATUS' in out and 'warning' not in out,
                    '%s has a man page that man formats without warnings' % tool, out)
+
+    # gnn-viewer's desktop file, AppStream metainfo and icons, validated offline
+    if os.path.exists(os.path.join(prefix, 'bin', 'gnn-viewer')):
+        share = os.path.join(prefix, 'share')
+        desktop = os.path.join(share, 'applications', 'org.gnn.Viewer.desktop')
+        status, out = run(['desktop-file-validate', desktop], env, work) if os.path.isfile(desktop) \
+            else (1, 'no ' + desktop)
+        tap.result(status == 0 and 'error' not in out, 'the desktop file validates', out)
+        metainfo = os.path.join(share, 'metainfo', 'org.gnn.Viewer.metainfo.xml')
+        status, out = run(['appstreamcli', 'validate', '--no-net', metainfo], env, work) \
+            if os.path.isfile(metainfo) else (1, 'no ' + metainfo)
+        tap.result(status == 0, 'the AppStream metainfo validates (appstreamcli validate --no-net)', out)
+        icons = [os.path.join(share, 'icons', 'hicolor', 'scalable', 'apps', 'org.gnn.Viewer.svg'),
+                 os.path.join(share, 'icons', 'hicolor', 'symbolic', 'apps', 'org.gnn.Viewer-symbolic.svg')]
+        tap.result(all(os.path.isfile(i) for i in icons), 'the icons are in the hicolor theme',
+                   '\n'.join(i for i in icons if not os.path.isfile(i)))
+
 
 def main():
     args = sys.argv[1:]

@@ -12,7 +12,14 @@ test environment, no warning on stderr):
   drawing meanwhile;
 - an opened model trains from its loaded weights (its first loss is recomputed here), and the
   statistics after one step are those of the outputs and of the logits' gradient, recomputed
-  here (a module called twice counts both calls).
+  here (a module called twice counts both calls);
+- the Type column shows PyTorch's names (Module.get_name: "Conv2d"), the counts are grouped by
+  thousands;
+- the details pane of --select shows the module's parameters, shapes and histograms of their
+  values and (after a step) gradients, every element counted once;
+- a file that cannot be read, of many kinds (truncated, lying or huge safetensors headers, bad
+  JSON, a folder; GNN_HOSTILE_CORPUS=DIR adds the files of DIR), shows its error in the window
+  (a toast: --dump-state lists them), exits 2 and never crashes.
 
     test_gnn_viewer.py BUILD_DIR/tools/gnn-viewer
 
@@ -106,10 +113,11 @@ def read_png(path):
 
 def expected_tree(model):
     """named_modules through the C API itself (the Python overrides wrap it), with each module's
-    type name and parameter count."""
+    type name as PyTorch prints it (Module.get_name: "Conv2d", not the GType name "GnnConv2d")
+    and parameter count."""
     raw = gi.module.get_introspection_module('Gnn').Module
     modules, names = raw.named_modules(model, None, True)
-    return [(name, m.__gtype__.name, str(sum(p.get_numel() for p in raw.parameters(m, True))))
+    return [(name, raw.get_name(m), str(sum(p.get_numel() for p in raw.parameters(m, True))))
             for name, m in zip(names, modules)]
 
 
@@ -134,7 +142,7 @@ def test_model():
                                shared, Gnn.ReLU.new(), shared, heads])
 
 
-class ViewerTest(unittest.TestCase):
+class ViewerAsserts:
     def assert_ok(self, r):
         self.assertEqual(r.returncode, 0, 'stdout:\n' + r.stdout + '\nstderr:\n' + r.stderr)
         for level in ('CRITICAL', 'WARNING', 'Gtk-', 'GLib-'):
@@ -160,6 +168,8 @@ class ViewerTest(unittest.TestCase):
         self.assertGreater(max(opaque), 0, 'the screenshot is transparent')
         return colours
 
+
+class ViewerTest(ViewerAsserts, unittest.TestCase):
     def test_json_and_weights(self):
         model = test_model()
         d = tempfile.mkdtemp(dir=TMP)
@@ -243,9 +253,9 @@ class ViewerTest(unittest.TestCase):
         self.assert_ok(r)
         rows = read_tree(tree)
         # the default CNN of gnn-train: a Sequential of 13 layers
-        types = ['GnnSequential', 'GnnConv2d', 'GnnBatchNorm2d', 'GnnReLU', 'GnnMaxPool2d', 'GnnConv2d',
-                 'GnnBatchNorm2d', 'GnnReLU', 'GnnMaxPool2d', 'GnnFlatten', 'GnnLinear', 'GnnReLU',
-                 'GnnDropout', 'GnnLinear']
+        types = ['Sequential', 'Conv2d', 'BatchNorm2d', 'ReLU', 'MaxPool2d', 'Conv2d',
+                 'BatchNorm2d', 'ReLU', 'MaxPool2d', 'Flatten', 'Linear', 'ReLU',
+                 'Dropout', 'Linear']
         self.assertEqual([row[:2] for row in rows],
                          [[''] + types[:1]] + [[str(i), t] for i, t in enumerate(types[1:])])
         self.assertEqual(rows[0][2], str(320 + 64 + 18496 + 128 + 3136 * 128 + 128 + 1290))
@@ -259,7 +269,7 @@ class ViewerTest(unittest.TestCase):
             self.assertGreaterEqual(act_max, abs(act_mean), row)
             self.assertGreater(grad_max, 0, row)
             self.assertGreaterEqual(grad_max, abs(grad_mean), row)
-            if row[1] == 'GnnReLU':
+            if row[1] == 'ReLU':
                 self.assertGreaterEqual(act_mean, 0, row)
         # the logits: 10 classes; their gradient is (softmax - onehot) / batch, summing to 0
         self.assertLess(abs(float(rows[-1][6])), 1e-4, rows[-1])
@@ -375,6 +385,138 @@ class ViewerTest(unittest.TestCase):
             self.assertAlmostEqual(shown[0], mean, delta=1e-6, msg=(name, shown))
             self.assertAlmostEqual(shown[1], std, delta=1e-3 * std, msg=(name, shown))
             self.assertAlmostEqual(shown[2], max(abs(v) for v in grad), delta=1e-3 * std, msg=(name, shown))
+
+
+def read_state(path):
+    """The --dump-state lines: {'page': ..., 'title': ..., 'subtitle': ..., 'selected': ...,
+    'message': [...]}"""
+    state = {'message': []}
+    with open(path) as f:
+        for line in f.read().splitlines():
+            key, _, value = line.partition('\t')
+            if key == 'message':
+                state['message'].append(value)
+            else:
+                state[key] = value
+    return state
+
+
+def hostile_files(d):
+    """Files that are not what their names say: (path, what the message must mention)."""
+    files = []
+
+    def add(name, data, mention=None):
+        path = os.path.join(d, name)
+        with open(path, 'wb') as f:
+            f.write(data)
+        files.append((path, mention))
+
+    add('empty.json', b'')
+    add('open.json', b'{"type": "GnnSequential", "children": [')
+    add('unknown.json', b'{"type": "NoSuchModule", "properties": {}, "children": []}')
+    add('wrong.json', b'{"type": "GnnLinear", "properties": {"in-features": "four"}, "children": []}')
+    add('nested.json', b'[' * 500 + b']' * 500)
+    add('binary.json', bytes(range(256)) * 8)
+    add('empty.safetensors', b'')
+    add('short.safetensors', b'\x10\x00')
+    add('huge-header.safetensors', struct.pack('<Q', 2 ** 63 - 1) + b'{}')
+    add('lying-header.safetensors', struct.pack('<Q', 64) + b'{"w": {"dtype": "F32", "shape": [4]')
+    add('past-the-end.safetensors',
+        (lambda h: struct.pack('<Q', len(h)) + h)(
+            b'{"w": {"dtype": "F32", "shape": [1000000], "data_offsets": [0, 4000000]}}') + b'\0' * 16)
+    add('bad-dtype.safetensors',
+        (lambda h: struct.pack('<Q', len(h)) + h)(
+            b'{"w": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 4]}}') + b'\0' * 4)
+    os.mkdir(os.path.join(d, 'folder.json'))
+    files.append((os.path.join(d, 'folder.json'), None))
+    files.append((os.path.join(d, 'missing.safetensors'), None))
+    # more files from elsewhere (a corpus of hostile inputs): GNN_HOSTILE_CORPUS=DIR
+    corpus = os.environ.get('GNN_HOSTILE_CORPUS')
+    if corpus:
+        for name in sorted(os.listdir(corpus)):
+            if name.endswith(('.json', '.safetensors')):
+                files.append((os.path.join(corpus, name), None))
+    return files
+
+
+class WindowTest(ViewerAsserts, unittest.TestCase):
+    def test_hostile_files_show_their_error(self):
+        """Every file that cannot be read shows its GError in the window (a toast), says it on
+        stderr and exits 2; none crashes the viewer, and the window still shows its page."""
+        d = tempfile.mkdtemp(dir=TMP)
+        # a model first, so that a state dict has something to load into
+        model_json = os.path.join(d, 'model.json')
+        with open(model_json, 'w') as f:
+            f.write(test_model().to_json(False))
+        for path, mention in hostile_files(d):
+            state = os.path.join(d, 'state.tsv')
+            r = run_viewer(model_json, path, '--dump-state', state, timeout=60)
+            with self.subTest(file=os.path.basename(path)):
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                for level in ('CRITICAL', 'Gtk-', 'GLib-', 'Adwaita-'):
+                    self.assertNotIn(level, r.stderr)
+                shown = read_state(state)
+                self.assertEqual(shown['page'], 'modules')
+                self.assertEqual(len(shown['message']), 1, shown)
+                message = shown['message'][0]
+                self.assertIn(os.path.basename(path), message)
+                self.assertIn(message, r.stderr)
+                # the model opened before is still shown
+                self.assertTrue(shown['title'].startswith('model.json'), shown)
+
+    def test_details_pane(self):
+        """--select shows a module's parameters: their shapes and the histograms of their
+        values (every element counted once) and, after a training step, of their gradients."""
+        model = test_model()
+        d = tempfile.mkdtemp(dir=TMP)
+        json_path, weights = os.path.join(d, 'm.json'), os.path.join(d, 'w.safetensors')
+        details, state, png = (os.path.join(d, n) for n in ('d.tsv', 's.tsv', 's.png'))
+        with open(json_path, 'w') as f:
+            f.write(model.to_json(False))
+        Gnn.safetensors_save(model.state_dict(), None, weights)
+        r = run_viewer('--model', json_path, '--weights', weights, '--select', '0.0',
+                       '--dump-details', details, '--dump-state', state, '--screenshot', png)
+        self.assert_ok(r)
+        with open(details) as f:
+            rows = [line.split('\t') for line in f.read().splitlines()]
+        self.assertEqual([row[:3] for row in rows], [['weight', '4,1,3,3', '36'], ['bias', '4', '4']])
+        for row in rows:
+            counts = [int(c) for c in row[3].split(',')]
+            self.assertEqual(len(counts), 32)
+            self.assertEqual(sum(counts), int(row[2]))
+            self.assertGreater(counts[0], 0)          # the smallest value is in the first bin
+            self.assertGreater(counts[-1], 0)         # and the largest in the last
+            self.assertEqual(row[4], '')              # no gradient yet
+        shown = read_state(state)
+        self.assertEqual((shown['page'], shown['selected']), ('modules', '0.0'))
+        # counts in the window's format: grouped by thousands (a narrow no-break space in the
+        # C locale), the PyTorch type names
+        total = sum(p.get_numel() for p in model.parameters())
+        grouped = '{:,}'.format(total).replace(',', '\u202f')
+        self.assertIn('13 modules · %s parameters' % grouped, shown['subtitle'])
+        self.assert_screenshot(r, png)
+        self.assertIn('page modules', r.stdout)
+        r = run_viewer('--model', json_path, '--page', 'nowhere', '--dump-state', state, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn('--page: expected modules or training', read_state(state)['message'][0])
+
+    @unittest.skipUnless(os.path.exists(os.path.join(DATA_DIR, 'train-images-idx3-ubyte.gz')),
+                         'Fashion-MNIST is not installed')
+    def test_details_after_training(self):
+        d = tempfile.mkdtemp(dir=TMP)
+        details, state = os.path.join(d, 'd.tsv'), os.path.join(d, 's.tsv')
+        r = run_viewer('--train', '--train-steps', '2', '--limit', '128', '--batch-size', '64',
+                       '--select', '12', '--page', 'training', '--dump-details', details,
+                       '--dump-state', state)
+        self.assert_ok(r)
+        with open(details) as f:
+            rows = [line.split('\t') for line in f.read().splitlines()]
+        self.assertEqual([row[:3] for row in rows], [['weight', '10,128', '1280'], ['bias', '10', '10']])
+        for row in rows:
+            for column in (3, 4):                     # values, then gradients
+                counts = [int(c) for c in row[column].split(',')]
+                self.assertEqual(sum(counts), int(row[2]), row)
+        self.assertEqual(read_state(state)['page'], 'training')
 
 
 if __name__ == '__main__':

@@ -1,0 +1,566 @@
+/* gnn-viewer.c: a GNOME app onto a model: its module tree and, while it trains, live statistics
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   gnn-viewer [--model model.json] [--weights file.safetensors | --checkpoint ckpt.safetensors]
+ *              [--train [--train-steps K] [--limit N]] [FILE...]
+ *
+ * The window (gv-window.c) has two pages: Modules (gv-modules-page.c), the module tree exactly
+ * as named_modules lists it with per-module statistics of the output and its gradient and the
+ * selected module's parameters (shapes, histograms of values and gradients); and Training
+ * (gv-training-page.c), the loss curve. Training (gv-trainer.c) runs on Fashion-MNIST one step
+ * at a time on a worker thread, so the window keeps drawing. Without a model it trains the
+ * small CNN tools/gnn-train uses (AdamW). A file that cannot be read, whatever it holds, shows
+ * its error in the window (a toast) and on standard error.
+ *
+ * For tests and scripts: --dump-tree FILE writes the rows of the column view's model (read
+ * back from the GtkTreeListModel, not from gnn) as "name<TAB>type<TAB>nparams" lines, plus six
+ * statistics columns once training ran; --dump-loss FILE writes "step<TAB>loss" lines;
+ * --dump-state FILE the page shown, the window's title and the messages shown in toasts;
+ * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
+ * FILE.png renders the window to a PNG. These happen once the window has been mapped and
+ * --frames frames drawn, after --train-steps steps when training, and then the program quits.
+ * --quit-after-ms bounds the whole run; --page NAME shows that page first.
+ *
+ * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
+ * file could not be written, the time ran out first), 2 for bad usage or a model that could
+ * not be read.
+ */
+#include "gv-config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <gnn/gnn.h>
+#include <locale.h>
+
+#include "gv-model-io.h"
+#include "gv-module-details.h"
+#include "gv-modules-page.h"
+#include "gv-trainer.h"
+#include "gv-window.h"
+
+#define APP_ID "org.gnn.Viewer"
+#define DEFAULT_DATA_DIR "/usr/share/datasets/fashion-mnist"
+#define EXIT_USAGE 2
+
+typedef struct
+{
+  char    *model_file;
+  char    *weights_file;
+  char    *checkpoint_file;
+  gboolean train;
+  int      train_steps;    /* 0: until paused */
+  int      limit;          /* 0: all */
+  int      batch_size;
+  double   lr;
+  gint64   seed;
+  int      threads;
+  char    *data_dir;
+  char    *page;
+  char    *select;
+  char    *dump_tree;
+  char    *dump_loss;
+  char    *dump_state;
+  char    *dump_details;
+  char    *screenshot;
+  int      frames;
+  int      quit_after_ms;
+  char   **files;
+} Options;
+
+typedef struct
+{
+  Options         opts;
+  AdwApplication *gapp;
+  GvWindow       *window;
+  GvTrainer      *trainer;
+
+  gboolean        load_failed;
+  gboolean        train_failed;
+  guint           frames;
+  guint           frames_at_stop;
+  guint           train_frames;     /* frames drawn while training: the window kept up */
+  gboolean        finishing;
+  int             exit_status;
+} App;
+
+static App app;
+
+static gboolean
+scripted (void)
+{
+  return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
+         app.opts.screenshot;
+}
+
+/* ---- scripted output ---------------------------------------------------------------------- */
+
+static void
+append_stat (GString       *out,
+             const GvStats *s,
+             double         value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, '\t');
+  if (s->updates)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", value));
+}
+
+/* The rows of the column view's model (the GtkTreeListModel under the selection), as the window
+ * shows them: "name<TAB>type<TAB>nparams", with the statistics columns once training ran (the
+ * numbers as C's %.6g, not in the window's format, for programs to read). */
+static gboolean
+dump_tree (const char  *path,
+           GError     **error)
+{
+  GListModel *rows = gv_modules_page_get_rows (gv_window_get_modules_page (app.window));
+  guint n = rows ? g_list_model_get_n_items (rows) : 0;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GvNode) node = gtk_tree_list_row_get_item (row);
+
+      g_string_append_printf (out, "%s\t%s\t%" G_GINT64_FORMAT, node->name, node->type_name,
+                              node->total_params);
+      if (gv_trainer_get_steps (app.trainer) > 0)
+        {
+          append_stat (out, &node->act, node->act.mean);
+          append_stat (out, &node->act, node->act.std);
+          append_stat (out, &node->act, node->act.max_abs);
+          append_stat (out, &node->grad, node->grad.mean);
+          append_stat (out, &node->grad, node->grad.std);
+          append_stat (out, &node->grad, node->grad.max_abs);
+        }
+      g_string_append_c (out, '\n');
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
+static gboolean
+dump_loss (const char  *path,
+           GError     **error)
+{
+  GArray *losses = gv_trainer_get_losses (app.trainer);
+  g_autoptr(GString) out = g_string_new (NULL);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < losses->len; i++)
+    g_string_append_printf (out, "%u\t%s\n", i + 1,
+                            g_ascii_dtostr (buf, sizeof buf, g_array_index (losses, double, i)));
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
+/* "page<TAB>NAME", "title<TAB>TITLE", "subtitle<TAB>TEXT", "selected<TAB>NAME" and a "message<TAB>TEXT" line per
+ * toast shown */
+static gboolean
+dump_state (const char  *path,
+            GError     **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  GPtrArray *messages = gv_window_get_messages (app.window);
+  GvNode *selected = gv_module_details_get_node (gv_modules_page_get_details (gv_window_get_modules_page (app.window)));
+
+  g_string_append_printf (out, "page\t%s\n", gv_window_get_page (app.window));
+  g_string_append_printf (out, "title\t%s\n", gtk_window_get_title (GTK_WINDOW (app.window)));
+  g_string_append_printf (out, "subtitle\t%s\n", gv_window_get_subtitle (app.window));
+  if (selected)
+    g_string_append_printf (out, "selected\t%s\n", selected->name);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      g_autofree char *one_line = g_strdelimit (g_strdup (g_ptr_array_index (messages, i)), "\t\n", ' ');
+
+      g_string_append_printf (out, "message\t%s\n", one_line);
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
+static gboolean
+dump_details (const char  *path,
+              GError     **error)
+{
+  g_autofree char *text = gv_module_details_dump (gv_modules_page_get_details (gv_window_get_modules_page (app.window)));
+
+  return g_file_set_contents (path, text, -1, error);
+}
+
+/* Renders the window as it is now into a PNG of the window's size. */
+static gboolean
+save_screenshot (const char  *path,
+                 GError     **error)
+{
+  GtkWidget *window = GTK_WIDGET (app.window);
+  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   "cannot render the window: expected a render node and a renderer, found %s",
+                   node == NULL ? "nothing drawn" : "no renderer");
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (texture == NULL || !gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "cannot write the PNG %s", path);
+      return FALSE;
+    }
+  g_print ("screenshot %s: %dx%d, page %s\n", path, width, height, gv_window_get_page (app.window));
+  return TRUE;
+}
+
+static gboolean
+finish (gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  const Options *opts = &app.opts;
+
+  if ((opts->dump_tree && !dump_tree (opts->dump_tree, &error)) ||
+      (opts->dump_loss && !dump_loss (opts->dump_loss, &error)) ||
+      (opts->dump_state && !dump_state (opts->dump_state, &error)) ||
+      (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
+      (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
+    {
+      g_printerr ("gnn-viewer: %s\n", error->message);
+      app.exit_status = MAX (app.exit_status, 1);
+    }
+  if (app.train_failed)
+    app.exit_status = MAX (app.exit_status, 1);
+  if (gv_trainer_get_steps (app.trainer) > 0)
+    g_print ("trained %" G_GINT64_FORMAT " steps: %u frames drawn meanwhile, the longest step %.0f ms\n",
+             gv_trainer_get_steps (app.trainer), app.train_frames,
+             gv_trainer_get_longest_step (app.trainer) / 1e3);
+  g_application_quit (G_APPLICATION (app.gapp));
+  return G_SOURCE_REMOVE;
+}
+
+/* Once the window is mapped, --frames frames drawn (after training stopped, when training),
+ * and the --train-steps steps done: the dumps, the screenshot, and quit. */
+static void
+maybe_finish (void)
+{
+  gboolean training_pending;
+
+  if (!scripted () || app.finishing || app.window == NULL || !gtk_widget_get_mapped (GTK_WIDGET (app.window)))
+    return;
+  training_pending = app.opts.train && !app.load_failed && !app.train_failed &&
+                     (gv_trainer_get_training (app.trainer) || gv_trainer_get_in_flight (app.trainer) ||
+                      (app.opts.train_steps > 0 && !gv_trainer_get_finished (app.trainer)));
+  if (training_pending || app.frames < app.frames_at_stop + (guint) app.opts.frames)
+    return;
+  app.finishing = TRUE;
+  g_idle_add (finish, NULL);
+}
+
+static gboolean
+on_tick (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  app.frames++;
+  if (gv_trainer_get_training (app.trainer))
+    app.train_frames++;
+  maybe_finish ();
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_quit_timeout (gpointer data)
+{
+  if (scripted () && !app.finishing)
+    {
+      g_printerr ("gnn-viewer: --quit-after-ms %d ran out before the window was ready "
+                  "(%u frames drawn, %" G_GINT64_FORMAT " steps done)\n",
+                  app.opts.quit_after_ms, app.frames, gv_trainer_get_steps (app.trainer));
+      app.exit_status = 1;
+    }
+  g_application_quit (G_APPLICATION (app.gapp));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_training_changed (GvTrainer *trainer)
+{
+  if (!gv_trainer_get_training (trainer))
+    app.frames_at_stop = app.frames;
+  maybe_finish ();
+}
+
+static void
+on_train_failed (GvTrainer    *trainer,
+                 const GError *error)
+{
+  app.train_failed = TRUE;
+  g_printerr ("gnn-viewer: %s\n", error->message);
+  maybe_finish ();
+}
+
+/* ---- the application ---------------------------------------------------------------------- */
+
+static void
+load_failed (const GError *error)
+{
+  app.load_failed = TRUE;
+  app.exit_status = EXIT_USAGE;
+  gv_window_show_error (app.window, error->message);
+  g_printerr ("gnn-viewer: %s\n", error->message);
+}
+
+/* The files of the command line, into the window: --model, --weights, --checkpoint, then each
+ * FILE in turn as File ▸ Open opens it. The first that cannot be read stops the rest. */
+static void
+load_files (void)
+{
+  const Options *opts = &app.opts;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = gv_load_model (opts->model_file, opts->weights_file, opts->checkpoint_file,
+                                              &error);
+
+  if (error)
+    {
+      load_failed (error);
+      return;
+    }
+  if (model)
+    {
+      const char *file = opts->checkpoint_file ? opts->checkpoint_file : opts->model_file;
+      g_autofree char *label = g_path_get_basename (file);
+
+      gv_window_set_model (app.window, model, label);
+    }
+  for (guint i = 0; opts->files && opts->files[i]; i++)
+    if (!gv_window_open_file (app.window, opts->files[i], &error))
+      {
+        app.load_failed = TRUE;
+        app.exit_status = EXIT_USAGE;
+        g_printerr ("gnn-viewer: %s\n", error->message);
+        return;
+      }
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       data)
+{
+  const char *developers[] = { _("The gnn authors"), NULL };
+  GtkWidget *about = adw_about_window_new ();
+
+  g_object_set (about,
+                "transient-for", gtk_application_get_active_window (GTK_APPLICATION (app.gapp)),
+                "application-name", _("gnn Viewer"),
+                "application-icon", APP_ID,
+                "version", PACKAGE_VERSION,
+                "developer-name", _("The gnn authors"),
+                "developers", developers,
+                "comments", _("A model's module tree, its parameters and its training, live"),
+                "license-type", GTK_LICENSE_LGPL_2_1,
+                "translator-credits", _("translator-credits"),
+                NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       data)
+{
+  g_application_quit (G_APPLICATION (app.gapp));
+}
+
+static void
+on_activate (GApplication *gapp,
+             gpointer      data)
+{
+  static const GActionEntry actions[] = {
+    { .name = "about", .activate = about_activated },
+    { .name = "quit", .activate = quit_activated },
+  };
+  const char *const open_accels[] = { "<Control>o", NULL };
+  const char *const quit_accels[] = { "<Control>q", NULL };
+  const char *const train_accels[] = { "<Control>t", NULL };
+  const char *const help_accels[] = { "<Control>question", NULL };
+
+  if (app.window)
+    {
+      gtk_window_present (GTK_WINDOW (app.window));
+      return;
+    }
+  g_action_map_add_action_entries (G_ACTION_MAP (gapp), actions, G_N_ELEMENTS (actions), NULL);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.open", open_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.train", train_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.show-help-overlay", help_accels);
+
+  app.window = gv_window_new (app.gapp, app.trainer, app.opts.train_steps);
+  g_signal_connect (app.trainer, "notify::training", G_CALLBACK (on_training_changed), NULL);
+  g_signal_connect (app.trainer, "failed", G_CALLBACK (on_train_failed), NULL);
+  gtk_widget_add_tick_callback (GTK_WIDGET (app.window), on_tick, NULL, NULL);
+  if (app.opts.quit_after_ms > 0)
+    g_timeout_add (app.opts.quit_after_ms, on_quit_timeout, NULL);
+  if (app.opts.page && !gv_window_set_page (app.window, app.opts.page))
+    {
+      g_autofree char *message = g_strdup_printf (_("--page: expected modules or training, found “%s”"),
+                                                  app.opts.page);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
+  gtk_window_present (GTK_WINDOW (app.window));
+  load_files ();
+  if (app.opts.train && !app.load_failed && !gv_window_train (app.window))
+    {
+      GPtrArray *messages = gv_window_get_messages (app.window);
+
+      app.train_failed = TRUE;
+      g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
+    }
+  if (app.opts.select && !gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select))
+    {
+      g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"), app.opts.select);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
+}
+
+static void
+options_clear (Options *opts)
+{
+  g_free (opts->model_file);
+  g_free (opts->weights_file);
+  g_free (opts->checkpoint_file);
+  g_free (opts->data_dir);
+  g_free (opts->page);
+  g_free (opts->select);
+  g_free (opts->dump_tree);
+  g_free (opts->dump_loss);
+  g_free (opts->dump_state);
+  g_free (opts->dump_details);
+  g_free (opts->screenshot);
+  g_strfreev (opts->files);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  Options *opts = &app.opts;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_FILENAME, &opts->model_file,
+      N_("A model as a JSON module tree"), N_("FILE.json") },
+    { "weights", 'w', 0, G_OPTION_ARG_FILENAME, &opts->weights_file,
+      N_("Its weights: a safetensors state dict"), N_("FILE.safetensors") },
+    { "checkpoint", 'c', 0, G_OPTION_ARG_FILENAME, &opts->checkpoint_file,
+      N_("A GnnCheckpoint (holds the module tree: enough alone)"), N_("FILE.safetensors") },
+    { "train", 't', 0, G_OPTION_ARG_NONE, &opts->train,
+      N_("Train on Fashion-MNIST at once (the model opened, or the default CNN)"), NULL },
+    { "train-steps", 0, 0, G_OPTION_ARG_INT, &opts->train_steps, N_("Stop training after K steps"), "K" },
+    { "limit", 0, 0, G_OPTION_ARG_INT, &opts->limit, N_("Train on the first N images only (default: all)"), "N" },
+    { "batch-size", 'b', 0, G_OPTION_ARG_INT, &opts->batch_size, N_("Samples per step (default 64)"), "N" },
+    { "lr", 0, 0, G_OPTION_ARG_DOUBLE, &opts->lr, N_("AdamW's learning rate (default 0.002)"), "LR" },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &opts->seed, N_("Seed of the default model and the batch order"), "S" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &opts->threads, N_("Compute threads"), "N" },
+    { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opts->data_dir,
+      N_("Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")"), N_("DIR") },
+    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules or training"),
+      N_("NAME") },
+    { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
+      N_("Select the module of this dotted name (\"\" for the model) and show its details"), N_("NAME") },
+    { "dump-tree", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_tree,
+      N_("Write the rows shown as name<TAB>type<TAB>nparams (and the statistics after training), then quit"),
+      N_("FILE") },
+    { "dump-loss", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_loss,
+      N_("Write the loss curve as step<TAB>loss lines, then quit"), N_("FILE") },
+    { "dump-state", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_state,
+      N_("Write the page shown, the window's title and the messages shown, then quit"), N_("FILE") },
+    { "dump-details", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_details,
+      N_("Write the parameters the details pane shows, then quit"), N_("FILE") },
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opts->screenshot,
+      N_("Render the window into a PNG, then quit"), N_("FILE.png") },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &opts->frames,
+      N_("Frames to draw before the dumps and the screenshot (default 3)"), "N" },
+    { "quit-after-ms", 0, 0, G_OPTION_ARG_INT, &opts->quit_after_ms, N_("Quit after this long"), "MS" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts->files, NULL, N_("[FILE…]") },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  char *gapp_argv[2] = { argv[0], NULL };
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  opts->batch_size = 64;
+  opts->lr = 0.002;
+  opts->frames = 3;
+  g_set_prgname ("gnn-viewer");
+  g_set_application_name (_("gnn Viewer"));
+  context = g_option_context_new (_("- look at a model and its training"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("Shows a model's module tree (from a module JSON with a safetensors state dict, or a\n"
+      "checkpoint) with each module's parameters, and with --train (or the Train button)\n"
+      "trains it on Fashion-MNIST, showing per-module activation and gradient statistics and\n"
+      "the loss curve live. Each FILE is opened in turn as Open does: a .json module tree, a\n"
+      ".safetensors checkpoint, or a safetensors state dict loaded into the model opened\n"
+      "before it."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("gnn-viewer: %s (see --help)\n", error->message);
+      options_clear (opts);
+      return EXIT_USAGE;
+    }
+  if (opts->weights_file && opts->checkpoint_file)
+    {
+      g_printerr ("gnn-viewer: %s\n", _("--weights and --checkpoint exclude each other"));
+      options_clear (opts);
+      return EXIT_USAGE;
+    }
+  if (opts->train_steps < 0 || opts->limit < 0 || opts->batch_size < 1 || opts->frames < 1 ||
+      opts->quit_after_ms < 0 || opts->threads < 0 || !(opts->lr > 0))
+    {
+      g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads >= 0, "
+                                        "--batch-size, --frames >= 1 and --lr > 0"));
+      options_clear (opts);
+      return EXIT_USAGE;
+    }
+  if (opts->data_dir == NULL)
+    opts->data_dir = g_strdup (DEFAULT_DATA_DIR);
+  if (opts->threads > 0)
+    gnn_set_num_threads (opts->threads);
+  gnn_manual_seed ((guint64) opts->seed);
+
+  app.trainer = gv_trainer_new (opts->data_dir, opts->limit, opts->batch_size, opts->lr, opts->seed,
+                                opts->train_steps);
+  /* several windows of several models at once: one process each */
+  app.gapp = adw_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app.gapp, "activate", G_CALLBACK (on_activate), NULL);
+  status = g_application_run (G_APPLICATION (app.gapp), 1, gapp_argv);
+  if (status == 0)
+    status = app.exit_status;
+
+  /* a step still running holds its own references; let it end before the process does */
+  gv_trainer_stop (app.trainer);
+  while (gv_trainer_get_in_flight (app.trainer))
+    g_main_context_iteration (NULL, TRUE);
+  g_clear_object (&app.gapp);
+  g_clear_object (&app.trainer);
+  options_clear (opts);
+  return status;
+}
