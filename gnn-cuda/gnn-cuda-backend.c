@@ -742,7 +742,7 @@ gemm_contiguous (CudaDevice *d, GnnKernelTensor *t, gboolean fill, gpointer *tmp
   return TRUE;
 }
 
-/* run_lock held: out[b] (m, n) = s0 * A[b] (m, k) · B[b] (k, n) + s1 * out[b] */
+/* run_lock held: out[b] (m, n) = alpha * A[b] (m, k) · B[b] (k, n) + beta * out[b] */
 static gboolean
 cuda_gemm (GnnCudaBackend *self, CudaDevice *d, const GnnKernelArgs *args, GError **error)
 {
@@ -802,11 +802,11 @@ cuda_gemm (GnnCudaBackend *self, CudaDevice *d, const GnnKernelArgs *args, GErro
        !blas_layout (k, n, b.strides[1], b.strides[2], &tb, &ldb)))
     goto out;
   if ((!blas_layout (m, n, c.strides[1], c.strides[2], &tc, &ldc) || c.strides[0] == 0) &&
-      (!gemm_contiguous (d, &c, args->s[1] != 0, &tmp[2], &tmp_bytes[2], error) ||
+      (!gemm_contiguous (d, &c, args->params.gemm.beta != 0, &tmp[2], &tmp_bytes[2], error) ||
        !blas_layout (m, n, c.strides[1], c.strides[2], &tc, &ldc)))
     goto out;
 
-  if (k == 0 && args->s[1] == 0)
+  if (k == 0 && args->params.gemm.beta == 0)
     {
       /* nothing to multiply: out = 0 */
       GnnKernelArgs fill = { 0 };
@@ -815,7 +815,7 @@ cuda_gemm (GnnCudaBackend *self, CudaDevice *d, const GnnKernelArgs *args, GErro
       if (!gnn_cuda_kernels_run (&d->ctx, &fill, error))
         goto out;
     }
-  else if (k == 0 && args->s[1] == 1)
+  else if (k == 0 && args->params.gemm.beta == 1)
     ;
   else
     {
@@ -833,7 +833,7 @@ cuda_gemm (GnnCudaBackend *self, CudaDevice *d, const GnnKernelArgs *args, GErro
       gemm_plan (&a, ta, lda, &b, tb, ldb, tc, m, n, k, &plan);
       if (c.dtype == GNN_DTYPE_FLOAT32)
         {
-          float alpha = (float) args->s[0], beta = (float) args->s[1];
+          float alpha = (float) args->params.gemm.alpha, beta = (float) args->params.gemm.beta;
           if (batch == 1)
             st = cublas.sgemm (d->cublas, plan.opa, plan.opb, (int) plan.m, (int) plan.n, (int) plan.k, &alpha,
                               plan.pa, (int) plan.lda, plan.pb, (int) plan.ldb, &beta, c.data, (int) ldc);
@@ -845,7 +845,7 @@ cuda_gemm (GnnCudaBackend *self, CudaDevice *d, const GnnKernelArgs *args, GErro
         }
       else
         {
-          double alpha = args->s[0], beta = args->s[1];
+          double alpha = args->params.gemm.alpha, beta = args->params.gemm.beta;
           if (batch == 1)
             st = cublas.dgemm (d->cublas, plan.opa, plan.opb, (int) plan.m, (int) plan.n, (int) plan.k, &alpha,
                               plan.pa, (int) plan.lda, plan.pb, (int) plan.ldb, &beta, c.data, (int) ldc);

@@ -364,8 +364,8 @@ launch (GnnCudaContext *ctx, const GnnKernelArgs *args, Geometry &g, GError **er
   const i64 total = writes_image ? g.N * g.C * g.H * g.W
                     : op == GNN_BACKEND_OP_IM2COL ? g.N * g.C * g.kh * g.kw * g.OH * g.OW
                     : g.N * g.C * g.OH * g.OW;
-  const double override = args->s[0];
-  const int count_pad = args->i[3] != 0;
+  const double override = args->params.window.divisor;
+  const int count_pad = args->params.window.count_include_pad != 0;
   unsigned blocks;
 
   if (total == 0)
@@ -424,17 +424,12 @@ run_conv (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
   const bool is_cols = op == GNN_BACKEND_OP_IM2COL || op == GNN_BACKEND_OP_COL2IM;
   const GnnKernelTensor *image = to_image ? args->out : args->in[0];
   const GnnKernelTensor *other = to_image ? args->in[0] : args->out;
+  const GnnKernelWindow *w = &args->params.window;
   Geometry g;
-  i64 v[8];
 
   memset (&g, 0, sizeof g);
   if (!check_4d (args, args->in[0], "in0", dt, error) || !check_4d (args, args->out, "out", dt, error))
     return FALSE;
-  for (int k = 0; k < 4; k++)
-    {
-      v[2 * k] = (i64) ((u64) args->i[k] >> 32);
-      v[2 * k + 1] = (i64) ((u64) args->i[k] & 0xffffffffu);
-    }
   g.N = image->shape[0];
   g.C = image->shape[1];
   g.H = image->shape[2];
@@ -450,14 +445,15 @@ run_conv (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
         return launch<float> (ctx, args, g, error);
       return launch<double> (ctx, args, g, error);
     }
-  g.kh = v[0]; g.kw = v[1]; g.sh = v[2]; g.sw = v[3]; g.ph = v[4]; g.pw = v[5];
-  g.dh = is_cols || is_max ? v[6] : 1;
-  g.dw = is_cols || is_max ? v[7] : 1;
+  g.kh = w->kernel[0]; g.kw = w->kernel[1]; g.sh = w->stride[0]; g.sw = w->stride[1];
+  g.ph = w->padding[0]; g.pw = w->padding[1];
+  g.dh = is_cols || is_max ? w->dilation[0] : 1;
+  g.dw = is_cols || is_max ? w->dilation[1] : 1;
   if (g.kh < 1 || g.kw < 1 || g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1)
     return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "kernel size, stride and dilation must be at least 1");
   if (is_cols ? (other->shape[0] != g.N || other->shape[1] != g.C * g.kh * g.kw)
               : (other->shape[0] != g.N || other->shape[1] != g.C))
-    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "the operands do not match the geometry in i0..i3");
+    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "the operands do not match the geometry of params.window");
   if (op == GNN_BACKEND_OP_MAX_POOL2D)
     {
       if (args->out2 == NULL)

@@ -427,12 +427,20 @@ silu_grad (T x)
 
 /* ---- functors ---------------------------------------------------------------------- */
 
-/* a functor of T with one scalar parameter p = (T) s0 */
-#define FUNCTOR(NAME, BASE, PARAMS, EXPR)                                                    \
+/* a functor of T with one scalar parameter p, read from the named kernel parameter PARAM
+ * (an expression of args, e.g. args->params.elu.alpha) */
+#define FUNCTOR_P(NAME, BASE, PARAMS, PARAM, EXPR)                                           \
 template <class T>                                                                           \
 struct NAME : BASE {                                                                         \
   T p;                                                                                       \
-  static NAME make (const GnnKernelArgs *args) { NAME f; f.p = (T) args->s[0]; return f; }   \
+  static NAME make (const GnnKernelArgs *args) { NAME f; f.p = (T) (PARAM); return f; }      \
+  __device__ __forceinline__ typename BASE::out_t operator() PARAMS const { return (EXPR); } \
+};
+/* a functor of T without parameters */
+#define FUNCTOR(NAME, BASE, PARAMS, EXPR)                                                    \
+template <class T>                                                                           \
+struct NAME : BASE {                                                                         \
+  static NAME make (const GnnKernelArgs *) { NAME f; return f; }                             \
   __device__ __forceinline__ typename BASE::out_t operator() PARAMS const { return (EXPR); } \
 };
 
@@ -447,14 +455,14 @@ struct NAME : BASE {                                                            
 #define PAB (T a, T b)
 #define PABC (T a, T b, T c)
 
-/* ADD and SUB: a + p b, p = s0 or -s0 (a - s0 b and a + (-s0) b round alike; int64 wraps) */
+/* ADD and SUB: a + p b, p = alpha or -alpha (a - alpha b and a + (-alpha) b round alike; int64 wraps) */
 template <class T>
 struct AddOp : B2 {
   T p;
   static AddOp make (const GnnKernelArgs *args)
   {
     AddOp f;
-    f.p = (T) args->s[0];
+    f.p = (T) args->params.add.alpha;
     if (args->op == GNN_BACKEND_OP_SUB)
       {
         if constexpr (std::is_same<T, i64>::value)
@@ -537,9 +545,9 @@ FUNCTOR (PowOp, B2X, PAB, pow_ (a, b))
 FUNCTOR (ExpOp, U1X, PA, exp_ (a))
 FUNCTOR (LogOp, U1X, PA, log_ (a))
 FUNCTOR (SqrtOp, U1, PA, sqrt_ (a))
-FUNCTOR (LeakyReluOp, U1, PA, a > (T) 0 ? a : mul_ (a, p))
+FUNCTOR_P (LeakyReluOp, U1, PA, args->params.leaky_relu.negative_slope, a > (T) 0 ? a : mul_ (a, p))
 /* PyTorch 1.13 computes exp (x) - 1 here, not expm1 */
-FUNCTOR (EluOp, U1X, PA, a > (T) 0 ? a : mul_ (sub_ (exp_ (a), (T) 1), p))
+FUNCTOR_P (EluOp, U1X, PA, args->params.elu.alpha, a > (T) 0 ? a : mul_ (sub_ (exp_ (a), (T) 1), p))
 FUNCTOR (GeluErfOp, U1X, PA, gelu_erf (a))
 FUNCTOR (GeluTanhOp, U1X, PA, gelu_tanh (a))
 FUNCTOR (SiluOp, U1X, PA, div_ (a, add_ ((T) 1, exp_ (-a))))
@@ -548,8 +556,8 @@ FUNCTOR (TanhOp, U1X, PA, tanh_ (a))
 
 /* backward: a is the gradient (in0), b the saved input or result (in1) */
 FUNCTOR (ReluBackwardOp, B2, PAB, b <= (T) 0 ? (T) 0 : a)
-FUNCTOR (LeakyReluBackwardOp, B2, PAB, b > (T) 0 ? a : mul_ (a, p))
-FUNCTOR (EluBackwardOp, B2X, PAB, b <= (T) 0 ? mul_ (mul_ (a, p), exp_ (b)) : a)
+FUNCTOR_P (LeakyReluBackwardOp, B2, PAB, args->params.leaky_relu.negative_slope, b > (T) 0 ? a : mul_ (a, p))
+FUNCTOR_P (EluBackwardOp, B2X, PAB, args->params.elu.alpha, b <= (T) 0 ? mul_ (mul_ (a, p), exp_ (b)) : a)
 FUNCTOR (GeluErfBackwardOp, B2X, PAB, a * gelu_erf_grad (b))
 FUNCTOR (GeluTanhBackwardOp, B2X, PAB, a * gelu_tanh_grad (b))
 FUNCTOR (SiluBackwardOp, B2X, PAB, a * silu_grad (b))
@@ -566,11 +574,11 @@ lerp_ (T a, T b, T w)
 }
 
 FUNCTOR (LerpOp, T3, PABC, lerp_ (a, b, c))
-FUNCTOR (AddcmulOp, T3, PABC, add_ (a, mul_ (mul_ (p, b), c)))
+FUNCTOR_P (AddcmulOp, T3, PABC, args->params.addc.value, add_ (a, mul_ (mul_ (p, b), c)))
 /* PyTorch's order: self + value * tensor1 / tensor2 is (value * tensor1) / tensor2 */
-FUNCTOR (AddcdivOp, T3, PABC, add_ (a, div_ (mul_ (p, b), c)))
+FUNCTOR_P (AddcdivOp, T3, PABC, args->params.addc.value, add_ (a, div_ (mul_ (p, b), c)))
 /* lerp with a scalar weight: FOREACH_LERP on operands that are not contiguous */
-FUNCTOR (LerpScalarOp, B2, PAB, lerp_ (a, b, p))
+FUNCTOR_P (LerpScalarOp, B2, PAB, args->params.lerp.weight, lerp_ (a, b, p))
 
 /* clamp: lower bound first, so min > max gives max; a NaN input stays NaN */
 template <class T>
@@ -581,13 +589,13 @@ struct ClampOp : Typed<T, T> {
     ClampOp f;
     if constexpr (std::is_same<T, i64>::value)
       {
-        f.lo = (args->i[0] & 1) ? bound_i64 (args->s[0]) : G_MININT64;
-        f.hi = (args->i[0] & 2) ? bound_i64 (args->s[1]) : G_MAXINT64;
+        f.lo = args->params.clamp.has_min ? bound_i64 (args->params.clamp.min) : G_MININT64;
+        f.hi = args->params.clamp.has_max ? bound_i64 (args->params.clamp.max) : G_MAXINT64;
       }
     else
       {
-        f.lo = (args->i[0] & 1) ? (T) args->s[0] : -(T) INFINITY;
-        f.hi = (args->i[0] & 2) ? (T) args->s[1] : (T) INFINITY;
+        f.lo = args->params.clamp.has_min ? (T) args->params.clamp.min : -(T) INFINITY;
+        f.hi = args->params.clamp.has_max ? (T) args->params.clamp.max : (T) INFINITY;
       }
     return f;
   }
@@ -607,7 +615,7 @@ struct ClampOp : Typed<T, T> {
   }
 };
 
-/* x ^ s0 with the CPU's special cases */
+/* x ^ exponent with the CPU's special cases */
 template <class T>
 struct PowScalarOp : U1X {
   int mode;   /* 0 pow, 1 x², 2 x³, 3 √x, 4 1/√x, 5 1/x, 6 1/x² */
@@ -616,7 +624,7 @@ struct PowScalarOp : U1X {
   static PowScalarOp make (const GnnKernelArgs *args)
   {
     PowScalarOp f;
-    double e = args->s[0];
+    double e = args->params.pow.exponent;
     f.e = (T) e;
     f.ie = (i64) e;
     f.mode = e == 2.0 ? 1 : e == 3.0 ? 2 : e == 0.5 ? 3 : e == -0.5 ? 4 : e == -1.0 ? 5 : e == -2.0 ? 6 : 0;
@@ -666,7 +674,7 @@ struct ConvertOp : Raw<1> {
   }
 };
 
-/* out[l] = s0 + l s1 */
+/* out[l] = start + l step */
 struct ArangeOp : Raw<0> {
   int dtype;
   double start, step;
@@ -896,11 +904,11 @@ fill_bits (GnnCudaContext *ctx, const GnnKernelArgs *args, U v, GError **error)
   return ew_launch (ctx, args->op, ops, op, error);
 }
 
-/* out = s0, converted on the host exactly as the CPU's WR_* macros convert it */
+/* out = fill.value, converted on the host exactly as the CPU's WR_* macros convert it */
 gboolean
 k_fill (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 {
-  double s = args->s[0];
+  double s = args->params.fill.value;
 
   switch (args->out->dtype)
     {
@@ -938,15 +946,17 @@ k_random (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 
   op.kind = args->op == GNN_BACKEND_OP_RAND_UNIFORM ? 0 : args->op == GNN_BACKEND_OP_RAND_NORMAL ? 1 : 2;
   op.dtype = args->out->dtype;
-  op.seed = (u64) args->i[0];
-  op.offset = (u64) args->i[1];
-  op.lo = args->s[0];
-  op.hi = args->s[1];
-  op.ilo = args->i[2];
-  op.range = (u64) args->i[3] - (u64) args->i[2];
-  if (op.kind == 2 && args->i[3] <= args->i[2])
+  const GnnKernelRandom *r = &args->params.random;
+
+  op.seed = r->seed;
+  op.offset = r->offset;
+  op.lo = op.kind == 1 ? r->mean : r->low;
+  op.hi = op.kind == 1 ? r->std : r->high;
+  op.ilo = r->int_low;
+  op.range = (u64) r->int_high - (u64) r->int_low;
+  if (op.kind == 2 && r->int_high <= r->int_low)
     return fail (error, GNN_ERROR_INVALID_ARGUMENT, args->op,
-                 "the range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") is empty", args->i[2], args->i[3]);
+                 "the range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") is empty", r->int_low, r->int_high);
   return ew_launch (ctx, args->op, ops, op, error);
 }
 
@@ -982,8 +992,8 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
         const GnnKernelTensor *ops[1] = { args->out };
         ArangeOp a;
         a.dtype = args->out->dtype;
-        a.start = args->s[0];
-        a.step = args->s[1];
+        a.start = args->params.arange.start;
+        a.step = args->params.arange.step;
         return ew_launch (ctx, op, ops, a, error);
       }
     case GNN_BACKEND_OP_RAND_UNIFORM:
@@ -1045,9 +1055,10 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
         return unsupported (args, error);
       break;
     }
-  if ((op == GNN_BACKEND_OP_GELU || op == GNN_BACKEND_OP_GELU_BACKWARD) && args->i[0] != 0 && args->i[0] != 1)
-    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "unknown approximation %" G_GINT64_FORMAT
-                 " (0 erf, 1 tanh)", args->i[0]);
+  if ((op == GNN_BACKEND_OP_GELU || op == GNN_BACKEND_OP_GELU_BACKWARD) &&
+      args->params.gelu.approximate != 0 && args->params.gelu.approximate != 1)
+    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "unknown approximation %d (0 erf, 1 tanh)",
+                 args->params.gelu.approximate);
 
   switch (op)
     {
@@ -1076,7 +1087,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_LEAKY_RELU:          return by_float<LeakyReluOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_ELU:                 return by_float<EluOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_GELU:
-      return args->i[0] == 1 ? by_float<GeluTanhOp> (ctx, args, dt, error)
+      return args->params.gelu.approximate == 1 ? by_float<GeluTanhOp> (ctx, args, dt, error)
                              : by_float<GeluErfOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SILU:                return by_float<SiluOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SIGMOID:             return by_float<SigmoidOp> (ctx, args, dt, error);
@@ -1085,7 +1096,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD: return by_float<LeakyReluBackwardOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_ELU_BACKWARD:        return by_float<EluBackwardOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_GELU_BACKWARD:
-      return args->i[0] == 1 ? by_float<GeluTanhBackwardOp> (ctx, args, dt, error)
+      return args->params.gelu.approximate == 1 ? by_float<GeluTanhBackwardOp> (ctx, args, dt, error)
                              : by_float<GeluErfBackwardOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SILU_BACKWARD:       return by_float<SiluBackwardOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SIGMOID_BACKWARD:    return by_float<SigmoidBackwardOp> (ctx, args, dt, error);
@@ -1181,7 +1192,7 @@ gboolean
 foreach_lerp (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 {
   constexpr i64 CHUNK = (i64) GC_THREADS * (16 / sizeof (T)) * FE_UNROLL;
-  const T w = (T) args->s[0];
+  const T w = (T) args->params.lerp.weight;
   ForeachTable t;
 
   memset (&t, 0, sizeof t);

@@ -132,7 +132,7 @@ check_tensor (const GnnKernelArgs *args, const GnnKernelTensor *t, const char *n
     }
   if (expected >= 0 && numel (t) != expected)
     return fail (error, GNN_ERROR_INVALID_ARGUMENT, args->op, "%s has %" G_GINT64_FORMAT " elements, but the "
-                 "layout in i0..i3 needs %" G_GINT64_FORMAT, name, (gint64) numel (t), (gint64) expected);
+                 "layout in the parameters needs %" G_GINT64_FORMAT, name, (gint64) numel (t), (gint64) expected);
   if (!is_contiguous (t))
     return fail (error, GNN_ERROR_NOT_SUPPORTED, args->op, "%s must be contiguous", name);
   return TRUE;
@@ -150,7 +150,7 @@ run_index (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 
   if (op == GNN_BACKEND_OP_ONE_HOT)
     {
-      const i64 classes = args->i[0], n = numel (in), total = n * classes;
+      const i64 classes = args->params.one_hot.classes, n = numel (in), total = n * classes;
       if (classes < 0)
         return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "negative number of classes %" G_GINT64_FORMAT,
                      (gint64) classes);
@@ -173,14 +173,14 @@ run_index (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
   {
     const bool add = op == GNN_BACKEND_OP_INDEX_ADD || op == GNN_BACKEND_OP_SCATTER_ADD;
     const bool per_element = op == GNN_BACKEND_OP_GATHER || op == GNN_BACKEND_OP_SCATTER_ADD;
-    const i64 outer = args->i[0], size = args->i[1], inner = args->i[2];
-    const i64 n_index = per_element ? args->i[3] : numel (index);
+    const i64 outer = args->params.index.outer, size = args->params.index.size, inner = args->params.index.inner;
+    const i64 n_index = per_element ? args->params.index.index_size : numel (index);
     const i64 total = outer * n_index * inner;   /* elements of the listed operand */
     const GnnKernelTensor *indexed = add ? out : in, *listed = add ? in : out;
     Split3 s;
 
     if (outer < 0 || size < 0 || inner < 0 || n_index < 0)
-      return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "negative sizes in i0..i3");
+      return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "negative sizes in params.index");
     if (!check_tensor (args, in, "in0", dt, -1, error) ||
         !check_tensor (args, indexed, add ? "out" : "in0", dt, outer * size * inner, error) ||
         !check_tensor (args, listed, add ? "in0" : "out", dt, total, error) ||

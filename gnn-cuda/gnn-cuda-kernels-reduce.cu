@@ -203,7 +203,7 @@ reduce_launch (GnnCudaContext *ctx, const GnnKernelArgs *args, const Red &red, G
 {
   using T = typename Red::T;
   using Acc = typename Red::Acc;
-  const i64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  const i64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   const i64 sms = ctx->sm_count > 0 ? ctx->sm_count : 80;
   const i64 target = sms * (2048 / RED_THREADS);
   RGeom g;
@@ -436,7 +436,7 @@ template <class T>
 gboolean
 softmax_launch (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 {
-  const i64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  const i64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   const bool backward = args->op == GNN_BACKEND_OP_SOFTMAX_BACKWARD || args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
   const int is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX || args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
   const i64 sms = ctx->sm_count > 0 ? ctx->sm_count : 80;
@@ -484,7 +484,7 @@ check_operand (const GnnKernelArgs *args, const GnnKernelTensor *t, const char *
     }
   if (numel (t) != expected)
     return fail (error, GNN_ERROR_INVALID_ARGUMENT, args->op, "%s has %" G_GINT64_FORMAT " elements, but the "
-                 "layout in i0..i2 needs %" G_GINT64_FORMAT, name, (gint64) numel (t), (gint64) expected);
+                 "layout in params.reduce needs %" G_GINT64_FORMAT, name, (gint64) numel (t), (gint64) expected);
   if (!is_contiguous (t))
     return fail (error, GNN_ERROR_NOT_SUPPORTED, args->op, "%s must be contiguous", name);
   return TRUE;
@@ -496,13 +496,13 @@ gboolean
 run_reduce (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
 {
   const GnnBackendOp op = args->op;
-  const i64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  const i64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   const GnnDtype dt = args->in[0]->dtype;
   const bool softmax = op == GNN_BACKEND_OP_SOFTMAX || op == GNN_BACKEND_OP_LOG_SOFTMAX ||
                        op == GNN_BACKEND_OP_SOFTMAX_BACKWARD || op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
 
   if (outer < 0 || r < 0 || inner < 0)
-    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "negative sizes in i0..i2");
+    return fail (error, GNN_ERROR_INVALID_ARGUMENT, op, "negative sizes in params.reduce");
   if (!check_operand (args, args->in[0], "in0", dt, outer * r * inner, error) ||
       !check_operand (args, args->out, "out", dt, softmax ? outer * r * inner : outer * inner, error))
     return FALSE;
@@ -546,13 +546,13 @@ run_reduce (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
         {
           VarRed<float> red;
           red.r = (double) r;
-          red.div = MAX (0.0, (double) r - args->s[0]);
+          red.div = MAX (0.0, (double) r - args->params.reduce.correction);
           return reduce_launch (ctx, args, red, error);
         }
       {
         VarRed<double> red;
         red.r = (double) r;
-        red.div = MAX (0.0, (double) r - args->s[0]);
+        red.div = MAX (0.0, (double) r - args->params.reduce.correction);
         return reduce_launch (ctx, args, red, error);
       }
     default:

@@ -37,14 +37,126 @@ typedef struct {
 } GnnKernelTensor;
 
 /**
+ * GnnKernelRandom:
+ * @seed: the Philox key
+ * @offset: the Philox counter of element 0; element i of the contiguous out uses offset + i
+ * @low: RAND_UNIFORM: the lower bound, included
+ * @high: RAND_UNIFORM: the upper bound, excluded in every dtype
+ * @mean: RAND_NORMAL: the mean
+ * @std: RAND_NORMAL: the standard deviation
+ * @int_low: RAND_INT: the lower bound, included
+ * @int_high: RAND_INT: the upper bound, excluded
+ *
+ * The parameters of the random kernels.
+ */
+typedef struct {
+  guint64 seed;
+  guint64 offset;
+  double low, high;
+  double mean, std;
+  gint64 int_low, int_high;
+} GnnKernelRandom;
+
+/**
+ * GnnKernelReduce:
+ * @outer: the size of the dimensions before the reduced one
+ * @reduced: the size of the reduced dimension (r)
+ * @inner: the size of the dimensions after it
+ * @correction: VAR: the variance divides by max (r - correction, 0)
+ *
+ * The layout [outer, r, inner] of a contiguous operand of a reduction or a softmax.
+ */
+typedef struct {
+  gint64 outer, reduced, inner;
+  double correction;
+} GnnKernelReduce;
+
+/**
+ * GnnKernelIndex:
+ * @outer: the size of the dimensions before the indexed one
+ * @size: the size of the indexed dimension (of the source for INDEX_SELECT and GATHER, of out
+ *   for INDEX_ADD and SCATTER_ADD)
+ * @inner: the size of the dimensions after it
+ * @index_size: GATHER, SCATTER_ADD: the size of that dimension in the index
+ *
+ * The layout of the operands of an indexing kernel.
+ */
+typedef struct {
+  gint64 outer, size, inner, index_size;
+} GnnKernelIndex;
+
+/**
+ * GnnKernelWindow:
+ * @kernel: the window's size, (H, W)
+ * @stride: the step between windows, (H, W)
+ * @padding: the implicit zero padding on each side, (H, W)
+ * @dilation: the step between the elements of a window, (H, W) (1 for average pooling)
+ * @divisor: AVG_POOL2D and its backward: divisor_override when > 0
+ * @count_include_pad: AVG_POOL2D and its backward: whether the padding counts in a window's size
+ *
+ * The geometry of IM2COL, COL2IM and the pooling kernels: all sizes ≥ 0, kernel, stride and
+ * dilation ≥ 1.
+ */
+typedef struct {
+  gint64 kernel[2];
+  gint64 stride[2];
+  gint64 padding[2];
+  gint64 dilation[2];
+  double divisor;
+  gboolean count_include_pad;
+} GnnKernelWindow;
+
+/**
+ * GnnKernelParams:
+ * @fill: FILL: out = value
+ * @arange: ARANGE: out[i] = start + i · step
+ * @random: RAND_UNIFORM, RAND_NORMAL, RAND_INT
+ * @add: ADD, SUB: out = in0 ± alpha · in1
+ * @addc: ADDCMUL, ADDCDIV: out = in0 + value · in1 · in2 (/ in2)
+ * @pow: POW_SCALAR: out = in0 ^ exponent
+ * @clamp: CLAMP: the bounds that are set (has_min, has_max)
+ * @leaky_relu: LEAKY_RELU and its backward: the slope below 0
+ * @elu: ELU and its backward: alpha
+ * @gelu: GELU and its backward: approximate 0 (exact, erf) or 1 (tanh)
+ * @gemm: GEMM: out = alpha · in0 · in1 + beta · out
+ * @reduce: SUM, MAX, MIN, VAR, the softmaxes and their backwards
+ * @index: INDEX_SELECT, INDEX_ADD, GATHER, SCATTER_ADD
+ * @one_hot: ONE_HOT: the number of classes
+ * @window: IM2COL, COL2IM, the pooling kernels but the adaptive ones
+ * @norm: BATCH_NORM_STATS, CHANNEL_AFFINE, BATCH_NORM_BACKWARD_REDUCE: operands (batch, channels, spatial)
+ * @lerp: FOREACH_LERP: the weight
+ *
+ * The parameters of a kernel call, one member per family of ops, as each [enum@Gnn.BackendOp]
+ * documents; a kernel reads only its op's member.
+ */
+typedef union {
+  struct { double value; } fill;
+  struct { double start, step; } arange;
+  GnnKernelRandom random;
+  struct { double alpha; } add;
+  struct { double value; } addc;
+  struct { double exponent; } pow;
+  struct { double min, max; gboolean has_min, has_max; } clamp;
+  struct { double negative_slope; } leaky_relu;
+  struct { double alpha; } elu;
+  struct { int approximate; } gelu;
+  struct { double alpha, beta; } gemm;
+  GnnKernelReduce reduce;
+  GnnKernelIndex index;
+  struct { gint64 classes; } one_hot;
+  GnnKernelWindow window;
+  struct { gint64 batch, channels, spatial; } norm;
+  struct { double weight; } lerp;
+} GnnKernelParams;
+
+/**
  * GnnKernelArgs:
  * @op: the kernel to run
  * @out: the output operand, written in place
  * @out2: a second output (indices of max / min), or %NULL
  * @in: the input operands; unused ones are %NULL
  * @n_in: the number of input operands
- * @s: scalar parameters, as documented for each [enum@Gnn.BackendOp]
- * @i: integer parameters, as documented for each [enum@Gnn.BackendOp]
+ * @params: the op's parameters, as documented for each [enum@Gnn.BackendOp]
  * @list_out: the output operands of a multi-tensor (`FOREACH_`) kernel, @n_list of them
  * @list_in: the input operands of a multi-tensor kernel, paired with @list_out
  * @n_list: the number of operand pairs of a multi-tensor kernel; 0 for every other kernel
@@ -57,8 +169,7 @@ typedef struct {
   GnnKernelTensor *out2;
   const GnnKernelTensor *in[3];
   guint n_in;
-  double s[4];
-  gint64 i[4];
+  GnnKernelParams params;
   GnnKernelTensor *list_out;
   const GnnKernelTensor *list_in;
   guint n_list;

@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  * `gnn_backend_module_api_version` with the value it was built against; the registry
  * refuses a module whose value differs.
  */
-#define GNN_BACKEND_API_VERSION 3
+#define GNN_BACKEND_API_VERSION 4
 
 /**
  * GNN_BACKEND_EXTENSION_POINT_NAME:

@@ -495,8 +495,7 @@ resolve_device (const char *device, guint *index, GError **error)
 
 /* Runs a kernel that only writes its output. */
 static gboolean
-run_fill_kernel (GnnTensor *t, GnnBackendOp op, double s0, double s1, gint64 i0, gint64 i1,
-                 gint64 i2, gint64 i3, GError **error)
+run_fill_kernel (GnnTensor *t, GnnBackendOp op, const GnnKernelParams *params, GError **error)
 {
   GnnKernelTensor out;
   GnnKernelArgs args = { 0 };
@@ -504,12 +503,7 @@ run_fill_kernel (GnnTensor *t, GnnBackendOp op, double s0, double s1, gint64 i0,
   gnn_tensor_to_kernel (t, &out);
   args.op = op;
   args.out = &out;
-  args.s[0] = s0;
-  args.s[1] = s1;
-  args.i[0] = i0;
-  args.i[1] = i1;
-  args.i[2] = i2;
-  args.i[3] = i3;
+  args.params = *params;
   return gnn_run_kernel (t, &args, error);
 }
 
@@ -567,7 +561,7 @@ gnn_tensor_new_full (const gint64 *shape,
 {
   GnnTensor *t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
 
-  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_FILL, value, 0, 0, 0, 0, 0, error))
+  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_FILL, &(GnnKernelParams) { .fill = { value } }, error))
     g_clear_object (&t);
   return t;
 }
@@ -679,7 +673,7 @@ gnn_tensor_new_arange (double      start,
   count = ceil ((end - start) / step);
   n = (gint64) count;
   t = gnn_tensor_new_empty (&n, 1, dtype, device, error);
-  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_ARANGE, start, step, 0, 0, 0, 0, error))
+  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_ARANGE, &(GnnKernelParams) { .arange = { start, step } }, error))
     g_clear_object (&t);
   return t;
 }
@@ -714,7 +708,7 @@ gnn_tensor_new_eye (gint64      n,
   dshape[0] = MIN (shape[0], shape[1]);
   dstride[0] = shape[1] + 1;
   diag = gnn_tensor_new_view (t, 1, dshape, dstride, 0);
-  if (!run_fill_kernel (diag, GNN_BACKEND_OP_FILL, 1.0, 0, 0, 0, 0, 0, error))
+  if (!run_fill_kernel (diag, GNN_BACKEND_OP_FILL, &(GnnKernelParams) { .fill = { 1.0 } }, error))
     return NULL;
   return g_steal_pointer (&t);
 }
@@ -724,17 +718,18 @@ new_random (GnnBackendOp op, const gint64 *shape, guint ndim, GnnGenerator *gene
             GnnDtype dtype, const char *device, double s0, double s1, gint64 lo, gint64 hi,
             GError **error)
 {
+  GnnKernelParams params = { .random = { .low = s0, .high = s1, .mean = s0, .std = s1,
+                                           .int_low = lo, .int_high = hi } };
   GnnTensor *t;
-  guint64 offset;
 
   t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
   if (t == NULL)
     return NULL;
   if (generator == NULL)
     generator = gnn_generator_get_default ();
-  offset = gnn_generator_reserve (generator, (guint64) gnn_tensor_get_numel (t));
-  if (!run_fill_kernel (t, op, s0, s1, (gint64) gnn_generator_get_seed (generator),
-                        (gint64) offset, lo, hi, error))
+  params.random.seed = gnn_generator_get_seed (generator);
+  params.random.offset = gnn_generator_reserve (generator, (guint64) gnn_tensor_get_numel (t));
+  if (!run_fill_kernel (t, op, &params, error))
     g_clear_object (&t);
   return t;
 }

@@ -243,7 +243,7 @@ binary_op (const char *name, const char *backward_name, GnnBackwardFunc backward
   GnnDtype result = gnn_result_dtype (a, b);
   GnnTensor *out;
   GnnTensor *ins[2] = { a, b };
-  double s[4] = { alpha, 0, 0, 0 };
+  GnnKernelParams params = { .add = { alpha } };
   GnnNode *node;
 
   if (true_div && !gnn_dtype_is_floating (result))
@@ -255,7 +255,7 @@ binary_op (const char *name, const char *backward_name, GnnBackwardFunc backward
                    "%s: not supported for bool tensors", name);
       return NULL;
     }
-  out = gnn_elementwise (name, op, ins, 2, arith_compute (result), result, s, NULL, error);
+  out = gnn_elementwise (name, op, ins, 2, arith_compute (result), result, &params, error);
   if (out == NULL)
     return NULL;
   node = gnn_autograd_record (backward_name, backward, ins, 2, &out, 1);
@@ -524,7 +524,7 @@ GnnTensor *
 gnn_tensor_pow_scalar (GnnTensor *self, double exponent, GError **error)
 {
   GnnDtype d;
-  double s[4] = { exponent, 0, 0, 0 };
+  GnnKernelParams params = { .pow = { exponent } };
   GnnTensor *out;
   GnnNode *node;
 
@@ -534,7 +534,7 @@ gnn_tensor_pow_scalar (GnnTensor *self, double exponent, GError **error)
     d = GNN_DTYPE_FLOAT32;
   else if (!gnn_dtype_is_floating (d))
     d = GNN_DTYPE_INT64;
-  out = gnn_elementwise ("pow", GNN_BACKEND_OP_POW_SCALAR, &self, 1, gnn_compute_dtype (d), d, s, NULL, error);
+  out = gnn_elementwise ("pow", GNN_BACKEND_OP_POW_SCALAR, &self, 1, gnn_compute_dtype (d), d, &params, error);
   if (out && (node = gnn_autograd_record ("PowBackward0", pow_scalar_backward, &self, 1, &out, 1)))
     {
       AlphaCtx *ctx = g_new (AlphaCtx, 1);
@@ -552,7 +552,7 @@ compare (const char *name, GnnBackendOp op, GnnTensor *a, GnnTensor *b, GError *
 {
   GnnTensor *ins[2] = { a, b };
   return gnn_elementwise (name, op, ins, 2, gnn_compute_dtype (gnn_result_dtype (a, b)),
-                          GNN_DTYPE_BOOL, NULL, NULL, error);
+                          GNN_DTYPE_BOOL, NULL, error);
 }
 
 #define COMPARE_OPS(name, OP)                                                          \
@@ -734,7 +734,7 @@ gnn_where (GnnTensor *condition, GnnTensor *input, GnnTensor *other, GError **er
     }
   result = gnn_result_dtype (input, other);
   out = gnn_elementwise ("where", GNN_BACKEND_OP_WHERE, ins, 3, gnn_compute_dtype (result), result,
-                         NULL, NULL, error);
+                         NULL, error);
   if (out && (node = gnn_autograd_record ("WhereBackward0", where_backward, ins, 3, &out, 1)))
     gnn_node_save (node, condition);
   return out;
@@ -760,7 +760,7 @@ check_inplace_dtype (const char *name, GnnTensor *self, GnnTensor *other, GError
 
 static gboolean
 inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backward, GnnBackendOp op,
-            GnnTensor *self, GnnTensor **ins, guint n_ins, const double *s, gboolean save,
+            GnnTensor *self, GnnTensor **ins, guint n_ins, const GnnKernelParams *params, gboolean save,
             gpointer ctx, GDestroyNotify ctx_free, GError **error)
 {
   GnnNode *node;
@@ -800,7 +800,7 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
       gnn_node_set_ctx (node, ctx, ctx_free);
       ctx = NULL;
     }
-  if (!gnn_elementwise_into (name, op, self, ins, n_ins, s, NULL, error))
+  if (!gnn_elementwise_into (name, op, self, ins, n_ins, params, error))
     {
       if (node)
         gnn_node_unref (node);
@@ -829,12 +829,12 @@ gboolean
 gnn_tensor_add_ (GnnTensor *self, GnnTensor *other, double alpha, GError **error)
 {
   GnnTensor *ins[2] = { self, other };
-  double s[4] = { alpha, 0, 0, 0 };
+  GnnKernelParams params = { .add = { alpha } };
   AlphaCtx *ctx = g_new (AlphaCtx, 1);
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), FALSE);
   ctx->alpha = alpha;
-  return inplace_op ("add_", "AddBackward0", add_backward, GNN_BACKEND_OP_ADD, self, ins, 2, s,
+  return inplace_op ("add_", "AddBackward0", add_backward, GNN_BACKEND_OP_ADD, self, ins, 2, &params,
                      FALSE, ctx, g_free, error);
 }
 
@@ -853,12 +853,12 @@ gboolean
 gnn_tensor_sub_ (GnnTensor *self, GnnTensor *other, double alpha, GError **error)
 {
   GnnTensor *ins[2] = { self, other };
-  double s[4] = { alpha, 0, 0, 0 };
+  GnnKernelParams params = { .add = { alpha } };
   AlphaCtx *ctx = g_new (AlphaCtx, 1);
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), FALSE);
   ctx->alpha = -alpha;
-  return inplace_op ("sub_", "SubBackward0", add_backward, GNN_BACKEND_OP_SUB, self, ins, 2, s,
+  return inplace_op ("sub_", "SubBackward0", add_backward, GNN_BACKEND_OP_SUB, self, ins, 2, &params,
                      FALSE, ctx, g_free, error);
 }
 
@@ -1040,7 +1040,7 @@ addc_op (const char *name, GnnBackendOp op, GnnTensor *self, GnnTensor *t1, GnnT
          double value, GError **error)
 {
   GnnTensor *ins[3] = { self, t1, t2 };
-  double s[4] = { value, 0, 0, 0 };
+  GnnKernelParams params = { .addc = { value } };
 
   if (gnn_autograd_needed (ins, 3))
     {
@@ -1048,7 +1048,7 @@ addc_op (const char *name, GnnBackendOp op, GnnTensor *self, GnnTensor *t1, GnnT
                    "%s: gradients through %s are not supported; run it with grad mode off", name, name);
       return FALSE;
     }
-  return inplace_op (name, NULL, NULL, op, self, ins, 3, s, FALSE, NULL, NULL, error);
+  return inplace_op (name, NULL, NULL, op, self, ins, 3, &params, FALSE, NULL, NULL, error);
 }
 
 /**
@@ -1178,7 +1178,7 @@ fill_impl (const char *grad_name, GnnTensor *self, double value, GError **error)
       gnn_tensor_to_kernel (self, &o);
       args.op = GNN_BACKEND_OP_FILL;
       args.out = &o;
-      args.s[0] = value;
+      args.params.fill.value = value;
       if (!gnn_run_kernel (self, &args, error))
         return FALSE;
     }

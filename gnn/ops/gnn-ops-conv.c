@@ -22,10 +22,15 @@ typedef struct {
 static void
 geometry_to_args (const ConvGeometry *g, GnnKernelArgs *args)
 {
-  args->i[0] = (gint64) (((guint64) g->k[0] << 32) | (guint64) g->k[1]);
-  args->i[1] = (gint64) (((guint64) g->s[0] << 32) | (guint64) g->s[1]);
-  args->i[2] = (gint64) (((guint64) g->p[0] << 32) | (guint64) g->p[1]);
-  args->i[3] = (gint64) (((guint64) g->d[0] << 32) | (guint64) g->d[1]);
+  GnnKernelWindow *w = &args->params.window;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      w->kernel[k] = g->k[k];
+      w->stride[k] = g->s[k];
+      w->padding[k] = g->p[k];
+      w->dilation[k] = g->d[k];
+    }
 }
 
 static void
@@ -572,8 +577,8 @@ run_avg_pool (GnnBackendOp op, GnnTensor *out, GnnTensor *in, const PoolCtx *c, 
   args.in[0] = &kin;
   args.n_in = 1;
   geometry_to_args (&c->g, &args);
-  args.i[3] = c->count_include_pad ? 1 : 0;
-  args.s[0] = (double) c->divisor_override;
+  args.params.window.count_include_pad = c->count_include_pad;
+  args.params.window.divisor = (double) c->divisor_override;
   return gnn_run_kernel (out, &args, error);
 }
 

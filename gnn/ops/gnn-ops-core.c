@@ -214,8 +214,7 @@ gnn_elementwise (const char   *name,
                  guint         n_inputs,
                  GnnDtype      compute,
                  GnnDtype      out_dtype,
-                 const double *s,
-                 const gint64 *iargs,
+                 const GnnKernelParams *params,
                  GError      **error)
 {
   gint64 shape[GNN_MAX_DIMS];
@@ -268,10 +267,8 @@ gnn_elementwise (const char   *name,
       args.op = op;
       args.out = &kout;
       args.n_in = n_inputs;
-      if (s)
-        memcpy (args.s, s, sizeof (args.s));
-      if (iargs)
-        memcpy (args.i, iargs, sizeof (args.i));
+      if (params)
+        args.params = *params;
       if (!gnn_run_kernel (out, &args, error))
         {
           g_clear_object (&out);
@@ -300,8 +297,7 @@ gnn_elementwise_into (const char   *name,
                       GnnTensor    *out,
                       GnnTensor   **inputs,
                       guint         n_inputs,
-                      const double *s,
-                      const gint64 *iargs,
+                      const GnnKernelParams *params,
                       GError      **error)
 {
   GnnTensorPrivate *op_ = gnn_tensor_priv (out);
@@ -356,10 +352,8 @@ gnn_elementwise_into (const char   *name,
   args.op = op;
   args.out = &kout;
   args.n_in = n_inputs;
-  if (s)
-    memcpy (args.s, s, sizeof (args.s));
-  if (iargs)
-    memcpy (args.i, iargs, sizeof (args.i));
+  if (params)
+    args.params = *params;
   if (!gnn_run_kernel (target, &args, error))
     goto out;
   ok = target == out ? TRUE : gnn_tensor_copy_into (out, target, error);

@@ -240,7 +240,7 @@ gnn_foreach_lerp_ (GnnTensor **self,
       args.list_out = (GnnKernelTensor *) g->out->data;
       args.list_in = (const GnnKernelTensor *) g->in->data;
       args.n_list = g->out->len;
-      args.s[0] = weight;
+      args.params.lerp.weight = weight;
       if (!gnn_backend_entry_run (g->entry, g->device, &args, error))
         return FALSE;
       for (guint i = 0; i < g->selves->len; i++)

@@ -401,9 +401,7 @@ index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **e
       args.in[0] = &kin0;
       args.in[1] = &kin1;
       args.n_in = 2;
-      args.i[0] = outer;
-      args.i[1] = size;
-      args.i[2] = inner;
+      args.params.index = (GnnKernelIndex) { outer, size, inner, 0 };
       if (!gnn_run_kernel (z, &args, error))
         return FALSE;
     }
@@ -490,9 +488,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
       args.in[0] = &kin0;
       args.in[1] = &kin1;
       args.n_in = 2;
-      args.i[0] = outer;
-      args.i[1] = size;
-      args.i[2] = inner;
+      args.params.index = (GnnKernelIndex) { outer, size, inner, 0 };
       if (!gnn_run_kernel (out, &args, error))
         return NULL;
     }
@@ -568,10 +564,7 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       args.in[0] = &kin0;
       args.in[1] = &kin1;
       args.n_in = 2;
-      args.i[0] = outer;
-      args.i[1] = size;
-      args.i[2] = inner;
-      args.i[3] = n_index;
+      args.params.index = (GnnKernelIndex) { outer, size, inner, n_index };
       if (!gnn_run_kernel (z, &args, error))
         return FALSE;
     }
@@ -682,10 +675,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
       args.in[0] = &kin0;
       args.in[1] = &kin1;
       args.n_in = 2;
-      args.i[0] = outer;
-      args.i[1] = size;
-      args.i[2] = inner;
-      args.i[3] = n_index;
+      args.params.index = (GnnKernelIndex) { outer, size, inner, n_index };
       if (!gnn_run_kernel (out, &args, error))
         return NULL;
     }
@@ -780,7 +770,7 @@ gnn_tensor_one_hot (GnnTensor *self, gint64 num_classes, GError **error)
     args.out = &kout;
     args.in[0] = &kin;
     args.n_in = 1;
-    args.i[0] = num_classes;
+    args.params.one_hot.classes = num_classes;
     if (!gnn_run_kernel (out, &args, error))
       {
         g_object_unref (out);

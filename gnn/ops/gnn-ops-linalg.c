@@ -71,8 +71,8 @@ gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **err
   args.in[0] = &ta;
   args.in[1] = &tb;
   args.n_in = 2;
-  args.s[0] = 1.0;
-  args.s[1] = beta;
+  args.params.gemm.alpha = 1.0;
+  args.params.gemm.beta = beta;
   return gnn_run_kernel (out, &args, error);
 }
 
@@ -449,7 +449,7 @@ gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError *
     return NULL;
   if (bias)
     {
-      if (!gnn_elementwise_into ("linear", GNN_BACKEND_OP_COPY, out, &bias, 1, NULL, NULL, error))
+      if (!gnn_elementwise_into ("linear", GNN_BACKEND_OP_COPY, out, &bias, 1, NULL, error))
         return NULL;
     }
   if (!gemm_into (out, x2, wt, bias ? 1.0 : 0.0, error))

@@ -78,7 +78,7 @@ typedef struct {
   gboolean per_channel;
 } NormOperand;
 
-/* Runs @op on the batch geometry of @ctx (i0 N, i1 C, i2 S) into @out from @n_in inputs. */
+/* Runs @op on the batch geometry of @ctx (params.norm: N, C, S) into @out from @n_in inputs. */
 static gboolean
 run_norm_kernel (GnnBackendOp op, NormOperand out, const NormOperand *in, guint n_in,
                  const BatchNormCtx *ctx, GError **error)
@@ -101,9 +101,9 @@ run_norm_kernel (GnnBackendOp op, NormOperand out, const NormOperand *in, guint 
   args.op = op;
   args.out = &kout;
   args.n_in = n_in;
-  args.i[0] = ctx->n;
-  args.i[1] = ctx->c;
-  args.i[2] = ctx->s;
+  args.params.norm.batch = ctx->n;
+  args.params.norm.channels = ctx->c;
+  args.params.norm.spatial = ctx->s;
   return gnn_run_kernel (out.t, &args, error);
 }
 

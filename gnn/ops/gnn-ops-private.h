@@ -49,15 +49,15 @@ GnnTensor *gnn_sum_to                 (GnnTensor    *grad,
                                        GError      **error);
 
 /* Runs an elementwise kernel on broadcast inputs cast to @compute; the output has the
- * broadcast shape and @out_dtype (converted from @compute when they differ). No autograd. */
+ * broadcast shape and @out_dtype (converted from @compute when they differ). @params (may be
+ * NULL: none) are the op's parameters. No autograd. */
 GnnTensor *gnn_elementwise            (const char   *name,
                                        GnnBackendOp  op,
                                        GnnTensor   **inputs,
                                        guint         n_inputs,
                                        GnnDtype      compute,
                                        GnnDtype      out_dtype,
-                                       const double *s,
-                                       const gint64 *iargs,
+                                       const GnnKernelParams *params,
                                        GError      **error);
 /* Runs an elementwise kernel writing into @out, inputs broadcast to @out's shape. No autograd,
  * no version bump. */
@@ -66,8 +66,7 @@ gboolean   gnn_elementwise_into       (const char   *name,
                                        GnnTensor    *out,
                                        GnnTensor   **inputs,
                                        guint         n_inputs,
-                                       const double *s,
-                                       const gint64 *iargs,
+                                       const GnnKernelParams *params,
                                        GError      **error);
 
 /* The output dtype of an op between two tensors: promoted; integer results of an op that

@@ -186,9 +186,7 @@ sum_kernel (GnnTensor *self, ReducePlan *plan, GnnDtype dtype, GError **error)
       args.out = &kout;
       args.in[0] = &kin;
       args.n_in = 1;
-      args.i[0] = plan->outer;
-      args.i[1] = plan->r;
-      args.i[2] = plan->inner;
+      args.params.reduce = (GnnKernelReduce) { plan->outer, plan->r, plan->inner, 0 };
       if (!gnn_run_kernel (out, &args, error))
         return NULL;
     }
@@ -353,11 +351,11 @@ kernel_2d (GnnTensor *t, gint64 outer, gint64 inner, GnnKernelTensor *kt)
 }
 
 /* Runs @op on contiguous operands: @in0 (and @in1) [outer, r, inner]; @out (and @out2)
- * [outer, inner] when @reduces, else [outer, r, inner]. */
+ * [outer, inner] when @reduces, else [outer, r, inner]; @correction for VAR. */
 static gboolean
 run_layout_kernel (GnnBackendOp op, gboolean reduces, GnnTensor *out, GnnTensor *out2,
                    GnnTensor *in0, GnnTensor *in1, gint64 outer, gint64 r, gint64 inner,
-                   double s0, GError **error)
+                   double correction, GError **error)
 {
   GnnKernelTensor kin0, kin1, kout, kout2;
   GnnKernelArgs args = { 0 };
@@ -382,10 +380,7 @@ run_layout_kernel (GnnBackendOp op, gboolean reduces, GnnTensor *out, GnnTensor 
     }
   args.op = op;
   args.out = &kout;
-  args.s[0] = s0;
-  args.i[0] = outer;
-  args.i[1] = r;
-  args.i[2] = inner;
+  args.params.reduce = (GnnKernelReduce) { outer, r, inner, correction };
   return gnn_run_kernel (out, &args, error);
 }
 
@@ -623,10 +618,7 @@ minmax_dim_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **err
       args.in[0] = &kin0;
       args.in[1] = &kin1;
       args.n_in = 2;
-      args.i[0] = outer;
-      args.i[1] = size;
-      args.i[2] = inner;
-      args.i[3] = 1;
+      args.params.index = (GnnKernelIndex) { outer, size, inner, 1 };
       if (!gnn_run_kernel (z, &args, error))
         return FALSE;
     }

@@ -14,12 +14,6 @@
 
 #include "gnn-ops-private.h"
 
-/* The parameters an op's backward needs. */
-typedef struct {
-  double s[2];
-  gint64 i0;
-} UnaryCtx;
-
 typedef enum {
   SAVE_NOTHING,
   SAVE_INPUT,
@@ -62,11 +56,11 @@ not_floating_error (const char *name, GnnTensor *self, GError **error)
 }
 
 /* When an op on @self records, makes the node with @backward, saving the input or the
- * result and a copy of @ctx. */
+ * result and a copy of the kernel parameters @params. */
 static void
-unary_record (GnnTensor       *self,
-              GnnTensor       *out,
-              const UnaryCtx  *ctx,
+unary_record (GnnTensor             *self,
+              GnnTensor             *out,
+              const GnnKernelParams *params,
               const char      *grad_fn,
               GnnBackwardFunc  backward,
               SaveWhat         save)
@@ -79,48 +73,39 @@ unary_record (GnnTensor       *self,
     gnn_node_save (node, self);
   else if (save == SAVE_RESULT)
     gnn_node_save (node, out);
-  if (ctx)
-    gnn_node_set_ctx (node, g_memdup2 (ctx, sizeof *ctx), g_free);
+  if (params)
+    gnn_node_set_ctx (node, g_memdup2 (params, sizeof *params), g_free);
 }
 
-/* Runs a unary kernel with the parameters in @ctx, giving @out_dtype (computed in its
+/* Runs a unary kernel with the parameters @params, giving @out_dtype (computed in its
  * compute dtype). No autograd. */
 static GnnTensor *
-unary_forward (const char     *name,
-               GnnBackendOp    op,
-               GnnTensor      *self,
-               GnnDtype        out_dtype,
-               const UnaryCtx *ctx,
-               GError        **error)
+unary_forward (const char            *name,
+               GnnBackendOp           op,
+               GnnTensor             *self,
+               GnnDtype               out_dtype,
+               const GnnKernelParams *params,
+               GError               **error)
 {
-  double s[4] = { 0, 0, 0, 0 };
-  gint64 iargs[4] = { 0, 0, 0, 0 };
-
-  if (ctx)
-    {
-      s[0] = ctx->s[0];
-      s[1] = ctx->s[1];
-      iargs[0] = ctx->i0;
-    }
-  return gnn_elementwise (name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, s, iargs, error);
+  return gnn_elementwise (name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, params, error);
 }
 
 /* unary_forward, then unary_record. */
 static GnnTensor *
-unary_op (const char      *name,
-          GnnBackendOp     op,
-          GnnTensor       *self,
-          GnnDtype         out_dtype,
-          const UnaryCtx  *ctx,
-          const char      *grad_fn,
-          GnnBackwardFunc  backward,
-          SaveWhat         save,
-          GError         **error)
+unary_op (const char            *name,
+          GnnBackendOp           op,
+          GnnTensor             *self,
+          GnnDtype               out_dtype,
+          const GnnKernelParams *params,
+          const char            *grad_fn,
+          GnnBackwardFunc        backward,
+          SaveWhat               save,
+          GError               **error)
 {
-  GnnTensor *out = unary_forward (name, op, self, out_dtype, ctx, error);
+  GnnTensor *out = unary_forward (name, op, self, out_dtype, params, error);
 
   if (out)
-    unary_record (self, out, ctx, grad_fn, backward, save);
+    unary_record (self, out, params, grad_fn, backward, save);
   return out;
 }
 
@@ -138,24 +123,15 @@ float_result (GnnTensor *self)
 static gboolean
 fused_backward (GnnNode *node, GnnBackendOp op, GnnTensor **go, GnnTensor **gi, GError **error)
 {
-  UnaryCtx *ctx = node->ctx;
   GnnDtype d = node->in_dtype[0];
-  double s[4] = { 0, 0, 0, 0 };
-  gint64 iargs[4] = { 0, 0, 0, 0 };
   GnnTensor *ins[2];
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  if (ctx)
-    {
-      s[0] = ctx->s[0];
-      s[1] = ctx->s[1];
-      iargs[0] = ctx->i0;
-    }
   ins[0] = go[0];
   if (!(ins[1] = gnn_node_saved (node, 0, error)))
     return FALSE;
-  gi[0] = gnn_elementwise (gnn_node_get_name (node), op, ins, 2, gnn_compute_dtype (d), d, s, iargs, error);
+  gi[0] = gnn_elementwise (gnn_node_get_name (node), op, ins, 2, gnn_compute_dtype (d), d, node->ctx, error);
   return gi[0] != NULL;
 }
 
@@ -267,7 +243,8 @@ sign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 static gboolean
 clamp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
-  UnaryCtx *ctx = node->ctx;
+  const GnnKernelParams *params = node->ctx;
+  const gboolean has[2] = { params->clamp.has_min, params->clamp.has_max };
   g_autoptr(GnnTensor) zero = NULL, t = NULL;
   GnnTensor *x;
 
@@ -282,10 +259,10 @@ clamp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       g_autoptr(GnnTensor) mask = NULL;
       GnnTensor *next;
 
-      if (!(ctx->i0 & (1 << b)))
+      if (!has[b])
         continue;
-      mask = b == 0 ? gnn_tensor_ge_scalar (x, ctx->s[0], error)
-                    : gnn_tensor_le_scalar (x, ctx->s[1], error);
+      mask = b == 0 ? gnn_tensor_ge_scalar (x, params->clamp.min, error)
+                    : gnn_tensor_le_scalar (x, params->clamp.max, error);
       if (mask == NULL || !(next = gnn_where (mask, t, zero, error)))
         return FALSE;
       g_object_unref (t);
@@ -402,7 +379,7 @@ gnn_tensor_sqrt_ (GnnTensor *self, GError **error)
       return FALSE;
     }
   if (!gnn_autograd_check_inplace (self, error) ||
-      !gnn_elementwise_into ("sqrt_", GNN_BACKEND_OP_SQRT, self, &self, 1, NULL, NULL, error))
+      !gnn_elementwise_into ("sqrt_", GNN_BACKEND_OP_SQRT, self, &self, 1, NULL, error))
     return FALSE;
   gnn_commit_inplace (self, NULL);
   return TRUE;
@@ -472,8 +449,8 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
           gint64 has, GError **error)
 {
   GnnDtype d = gnn_tensor_priv (self)->dtype;
-  UnaryCtx ctx = { { min, max }, has };
-  UnaryCtx kernel_ctx;
+  GnnKernelParams params = { .clamp = { min, max, (has & 1) != 0, (has & 2) != 0 } };
+  GnnKernelParams kernel_params;
   GnnTensor *out;
 
   if (!gnn_dtype_is_floating (d))
@@ -488,26 +465,28 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
         /* PyTorch converts the bounds to uint8 first: -255..255 pass, negatives wrap */
         for (guint b = 0; b < 2; b++)
           {
-            double v = ctx.s[b];
+            double *v = b == 0 ? &params.clamp.min : &params.clamp.max;
             if (!(has & (1 << b)))
               continue;
-            if (v < -255 || v > 255)
+            if (*v < -255 || *v > 255)
               {
                 g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                              "%s: value %.17g cannot be converted to type uint8 without overflow",
-                             name, v);
+                             name, *v);
                 return NULL;
               }
-            if (v < 0)
-              ctx.s[b] = v + 256;
+            if (*v < 0)
+              *v += 256;
           }
     }
-  kernel_ctx = ctx;
+  kernel_params = params;
   /* A NaN bound (from clamp_min or clamp_max) makes every element NaN, as in PyTorch, and
    * the gradient zero (x >= NaN is false). Kernels only see the other bounds. */
-  kernel_ctx.i0 = has & ~(gint64) ((isnan (min) ? 1 : 0) | (isnan (max) ? 2 : 0));
-  out = unary_forward (name, GNN_BACKEND_OP_CLAMP, self, d, &kernel_ctx, error);
-  if (out && kernel_ctx.i0 != has && gnn_tensor_get_numel (out) > 0)
+  kernel_params.clamp.has_min = params.clamp.has_min && !isnan (min);
+  kernel_params.clamp.has_max = params.clamp.has_max && !isnan (max);
+  out = unary_forward (name, GNN_BACKEND_OP_CLAMP, self, d, &kernel_params, error);
+  if (out && (kernel_params.clamp.has_min != params.clamp.has_min ||
+              kernel_params.clamp.has_max != params.clamp.has_max) && gnn_tensor_get_numel (out) > 0)
     {
       GnnKernelTensor o;
       GnnKernelArgs args = { 0 };
@@ -515,12 +494,12 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
       gnn_tensor_to_kernel (out, &o);
       args.op = GNN_BACKEND_OP_FILL;
       args.out = &o;
-      args.s[0] = NAN;
+      args.params.fill.value = NAN;
       if (!gnn_run_kernel (out, &args, error))
         g_clear_object (&out);
     }
   if (out)
-    unary_record (self, out, &ctx, grad_fn, clamp_backward, SAVE_INPUT);
+    unary_record (self, out, &params, grad_fn, clamp_backward, SAVE_INPUT);
   return out;
 }
 
@@ -636,13 +615,13 @@ gnn_tensor_relu (GnnTensor *self, GError **error)
 GnnTensor *
 gnn_tensor_leaky_relu (GnnTensor *self, double negative_slope, GError **error)
 {
-  UnaryCtx ctx = { { negative_slope, 0 }, 0 };
+  GnnKernelParams params = { .leaky_relu = { negative_slope } };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
     return not_floating_error ("leaky_relu", self, error);
   return unary_op ("leaky_relu", GNN_BACKEND_OP_LEAKY_RELU, self, gnn_tensor_priv (self)->dtype,
-                   &ctx, "LeakyReluBackward0", leaky_relu_backward, SAVE_INPUT, error);
+                   &params, "LeakyReluBackward0", leaky_relu_backward, SAVE_INPUT, error);
 }
 
 /**
@@ -659,12 +638,12 @@ gnn_tensor_leaky_relu (GnnTensor *self, double negative_slope, GError **error)
 GnnTensor *
 gnn_tensor_elu (GnnTensor *self, double alpha, GError **error)
 {
-  UnaryCtx ctx = { { alpha, 0 }, 0 };
+  GnnKernelParams params = { .elu = { alpha } };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
     return not_floating_error ("elu", self, error);
-  return unary_op ("elu", GNN_BACKEND_OP_ELU, self, gnn_tensor_priv (self)->dtype, &ctx,
+  return unary_op ("elu", GNN_BACKEND_OP_ELU, self, gnn_tensor_priv (self)->dtype, &params,
                    "EluBackward0", elu_backward, SAVE_INPUT, error);
 }
 
@@ -684,13 +663,13 @@ gnn_tensor_elu (GnnTensor *self, double alpha, GError **error)
 GnnTensor *
 gnn_tensor_gelu (GnnTensor *self, const char *approximate, GError **error)
 {
-  UnaryCtx ctx = { { 0, 0 }, 0 };
+  GnnKernelParams params = { .gelu = { 0 } };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   if (approximate == NULL || strcmp (approximate, "none") == 0)
-    ctx.i0 = 0;
+    params.gelu.approximate = 0;
   else if (strcmp (approximate, "tanh") == 0)
-    ctx.i0 = 1;
+    params.gelu.approximate = 1;
   else
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -699,7 +678,7 @@ gnn_tensor_gelu (GnnTensor *self, const char *approximate, GError **error)
     }
   if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
     return not_floating_error ("gelu", self, error);
-  return unary_op ("gelu", GNN_BACKEND_OP_GELU, self, gnn_tensor_priv (self)->dtype, &ctx,
+  return unary_op ("gelu", GNN_BACKEND_OP_GELU, self, gnn_tensor_priv (self)->dtype, &params,
                    "GeluBackward0", gelu_backward, SAVE_INPUT, error);
 }
 

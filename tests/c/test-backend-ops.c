@@ -38,8 +38,8 @@ typedef enum {
   LAYOUT_GATHER,
   LAYOUT_SCATTER_ADD,
   LAYOUT_ONE_HOT,
-  LAYOUT_IMAGE,         /* an image (2, 3, 6, 7) and its columns or pooled form, geometry packed in i0..i3 */
-  LAYOUT_CHANNELS,      /* batch normalisation: (N, C, S) operands (i0..i2) and per-channel rows */
+  LAYOUT_IMAGE,         /* an image (2, 3, 6, 7) and its columns or pooled form, geometry in params.window */
+  LAYOUT_CHANNELS,      /* batch normalisation: (N, C, S) operands (params.norm) and per-channel rows */
   LAYOUT_LIST,          /* a multi-tensor kernel: three pairs of list operands */
 } Layout;
 
@@ -52,8 +52,7 @@ typedef struct {
   guint n_in;
   double lo, hi;        /* the range of input values */
   gboolean integral;    /* inputs are whole numbers (so that comparisons meet equality) */
-  double s[4];
-  gint64 i[4];
+  GnnKernelParams params;
   gboolean strided;     /* inputs transposed and broadcast rather than contiguous */
 } KernelCase;
 
@@ -65,7 +64,8 @@ typedef struct {
 #define F16 GNN_DTYPE_FLOAT16
 #define BF16 GNN_DTYPE_BFLOAT16
 #define OP(x) GNN_BACKEND_OP_##x
-#define P2(h, w) ((gint64) (((guint64) (h) << 32) | (guint64) (w)))
+/* the parameters of an op that reads none */
+#define NO_PARAMS { { 0 } }
 
 #define EW(name, op, dt, odt, n, lo, hi, ...) \
   { name, OP (op), LAYOUT_ELEMENTWISE, dt, odt, n, lo, hi, FALSE, __VA_ARGS__ }
@@ -74,161 +74,161 @@ typedef struct {
 
 static const KernelCase kernel_cases[] = {
   /* creation */
-  { "fill/f32", OP (FILL), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { 1.5 } },
-  { "fill/i64", OP (FILL), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { -3 } },
-  { "fill/bool", OP (FILL), LAYOUT_CREATE, BOOL, BOOL, 0, 0, 0, FALSE, { 2 } },
-  { "fill/u8", OP (FILL), LAYOUT_CREATE, U8, U8, 0, 0, 0, FALSE, { 7 } },
-  { "fill/f16", OP (FILL), LAYOUT_CREATE, F16, F16, 0, 0, 0, FALSE, { 0.1 } },
-  { "fill/bf16", OP (FILL), LAYOUT_CREATE, BF16, BF16, 0, 0, 0, FALSE, { -0.1 } },
-  { "arange/f32", OP (ARANGE), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { -2, 0.25 } },
-  { "arange/f64", OP (ARANGE), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { 1, 0.1 } },
-  { "arange/i64", OP (ARANGE), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { 3, 2 } },
-  { "rand-uniform/f32", OP (RAND_UNIFORM), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { -1, 1 }, { 5, 77 } },
-  { "rand-normal/f64", OP (RAND_NORMAL), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { 0, 2 }, { 5, 77 } },
-  { "rand-int/i64", OP (RAND_INT), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { 0 }, { 5, 77, -10, 10 } },
+  { "fill/f32", OP (FILL), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { .fill = { 1.5 } } },
+  { "fill/i64", OP (FILL), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { .fill = { -3 } } },
+  { "fill/bool", OP (FILL), LAYOUT_CREATE, BOOL, BOOL, 0, 0, 0, FALSE, { .fill = { 2 } } },
+  { "fill/u8", OP (FILL), LAYOUT_CREATE, U8, U8, 0, 0, 0, FALSE, { .fill = { 7 } } },
+  { "fill/f16", OP (FILL), LAYOUT_CREATE, F16, F16, 0, 0, 0, FALSE, { .fill = { 0.1 } } },
+  { "fill/bf16", OP (FILL), LAYOUT_CREATE, BF16, BF16, 0, 0, 0, FALSE, { .fill = { -0.1 } } },
+  { "arange/f32", OP (ARANGE), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { .arange = { -2, 0.25 } } },
+  { "arange/f64", OP (ARANGE), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { .arange = { 1, 0.1 } } },
+  { "arange/i64", OP (ARANGE), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { .arange = { 3, 2 } } },
+  { "rand-uniform/f32", OP (RAND_UNIFORM), LAYOUT_CREATE, F32, F32, 0, 0, 0, FALSE, { .random = { .seed = 5, .offset = 77, .low = -1, .high = 1 } } },
+  { "rand-normal/f64", OP (RAND_NORMAL), LAYOUT_CREATE, F64, F64, 0, 0, 0, FALSE, { .random = { .seed = 5, .offset = 77, .mean = 0, .std = 2 } } },
+  { "rand-int/i64", OP (RAND_INT), LAYOUT_CREATE, I64, I64, 0, 0, 0, FALSE, { .random = { .seed = 5, .offset = 77, .int_low = -10, .int_high = 10 } } },
 
   /* copy, with conversion */
-  EW ("copy/f32", COPY, F32, F32, 1, -3, 3, { 0 }),
-  EW ("copy/f32-f16", COPY, F32, F16, 1, -3, 3, { 0 }),
-  EW ("copy/f32-bf16", COPY, F32, BF16, 1, -3, 3, { 0 }),
-  EW ("copy/f64-f32", COPY, F64, F32, 1, -3, 3, { 0 }),
-  EW ("copy/f32-i64", COPY, F32, I64, 1, -30, 30, { 0 }),
-  EW ("copy/f32-u8", COPY, F32, U8, 1, 0, 200, { 0 }),
-  EWI ("copy/i64-f32", COPY, I64, F32, 1, -1000, 1000, { 0 }),
-  EWI ("copy/i64-bool", COPY, I64, BOOL, 1, -1, 1, { 0 }),
-  EWI ("copy/bool-f64", COPY, BOOL, F64, 1, 0, 1, { 0 }),
-  EW ("copy/f16-f32", COPY, F16, F32, 1, -3, 3, { 0 }),
-  EW ("copy/bf16-f64", COPY, BF16, F64, 1, -3, 3, { 0 }),
+  EW ("copy/f32", COPY, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("copy/f32-f16", COPY, F32, F16, 1, -3, 3, NO_PARAMS),
+  EW ("copy/f32-bf16", COPY, F32, BF16, 1, -3, 3, NO_PARAMS),
+  EW ("copy/f64-f32", COPY, F64, F32, 1, -3, 3, NO_PARAMS),
+  EW ("copy/f32-i64", COPY, F32, I64, 1, -30, 30, NO_PARAMS),
+  EW ("copy/f32-u8", COPY, F32, U8, 1, 0, 200, NO_PARAMS),
+  EWI ("copy/i64-f32", COPY, I64, F32, 1, -1000, 1000, NO_PARAMS),
+  EWI ("copy/i64-bool", COPY, I64, BOOL, 1, -1, 1, NO_PARAMS),
+  EWI ("copy/bool-f64", COPY, BOOL, F64, 1, 0, 1, NO_PARAMS),
+  EW ("copy/f16-f32", COPY, F16, F32, 1, -3, 3, NO_PARAMS),
+  EW ("copy/bf16-f64", COPY, BF16, F64, 1, -3, 3, NO_PARAMS),
 
   /* binary arithmetic */
-  EW ("add/f32", ADD, F32, F32, 2, -2, 2, { 0.5 }),
-  EW ("add/f64", ADD, F64, F64, 2, -2, 2, { -1.5 }),
-  EWI ("add/i64", ADD, I64, I64, 2, -50, 50, { 2 }),
-  EW ("sub/f32", SUB, F32, F32, 2, -2, 2, { 1 }),
-  EWI ("sub/i64", SUB, I64, I64, 2, -50, 50, { 1 }),
-  EW ("mul/f32", MUL, F32, F32, 2, -2, 2, { 0 }),
-  EWI ("mul/i64", MUL, I64, I64, 2, -50, 50, { 0 }),
-  EW ("div/f32", DIV, F32, F32, 2, 0.5, 2, { 0 }),
-  EW ("div/f64", DIV, F64, F64, 2, 0.5, 2, { 0 }),
-  EWI ("div/i64", DIV, I64, I64, 2, -9, 9, { 0 }),   /* divisors of 0 made 1 */
-  EW ("pow/f32", POW, F32, F32, 2, 0.5, 2, { 0 }),
-  EWI ("pow/i64", POW, I64, I64, 2, 0, 3, { 0 }),
-  EW ("maximum/f32", MAXIMUM, F32, F32, 2, -2, 2, { 0 }),
-  EWI ("maximum/i64", MAXIMUM, I64, I64, 2, -5, 5, { 0 }),
-  EW ("minimum/f64", MINIMUM, F64, F64, 2, -2, 2, { 0 }),
-  EWI ("minimum/i64", MINIMUM, I64, I64, 2, -5, 5, { 0 }),
+  EW ("add/f32", ADD, F32, F32, 2, -2, 2, { .add = { 0.5 } }),
+  EW ("add/f64", ADD, F64, F64, 2, -2, 2, { .add = { -1.5 } }),
+  EWI ("add/i64", ADD, I64, I64, 2, -50, 50, { .add = { 2 } }),
+  EW ("sub/f32", SUB, F32, F32, 2, -2, 2, { .add = { 1 } }),
+  EWI ("sub/i64", SUB, I64, I64, 2, -50, 50, { .add = { 1 } }),
+  EW ("mul/f32", MUL, F32, F32, 2, -2, 2, NO_PARAMS),
+  EWI ("mul/i64", MUL, I64, I64, 2, -50, 50, NO_PARAMS),
+  EW ("div/f32", DIV, F32, F32, 2, 0.5, 2, NO_PARAMS),
+  EW ("div/f64", DIV, F64, F64, 2, 0.5, 2, NO_PARAMS),
+  EWI ("div/i64", DIV, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
+  EW ("pow/f32", POW, F32, F32, 2, 0.5, 2, NO_PARAMS),
+  EWI ("pow/i64", POW, I64, I64, 2, 0, 3, NO_PARAMS),
+  EW ("maximum/f32", MAXIMUM, F32, F32, 2, -2, 2, NO_PARAMS),
+  EWI ("maximum/i64", MAXIMUM, I64, I64, 2, -5, 5, NO_PARAMS),
+  EW ("minimum/f64", MINIMUM, F64, F64, 2, -2, 2, NO_PARAMS),
+  EWI ("minimum/i64", MINIMUM, I64, I64, 2, -5, 5, NO_PARAMS),
 
   /* comparisons */
-  EWI ("eq/f32", EQ, F32, BOOL, 2, -2, 2, { 0 }),
-  EWI ("ne/f64", NE, F64, BOOL, 2, -2, 2, { 0 }),
-  EWI ("lt/f32", LT, F32, BOOL, 2, -2, 2, { 0 }),
-  EWI ("le/i64", LE, I64, BOOL, 2, -2, 2, { 0 }),
-  EWI ("gt/f32", GT, F32, BOOL, 2, -2, 2, { 0 }),
-  EWI ("ge/i64", GE, I64, BOOL, 2, -2, 2, { 0 }),
-  EW ("where/f32", WHERE, F32, F32, 3, -2, 2, { 0 }),
-  EWI ("where/i64", WHERE, I64, I64, 3, -9, 9, { 0 }),
+  EWI ("eq/f32", EQ, F32, BOOL, 2, -2, 2, NO_PARAMS),
+  EWI ("ne/f64", NE, F64, BOOL, 2, -2, 2, NO_PARAMS),
+  EWI ("lt/f32", LT, F32, BOOL, 2, -2, 2, NO_PARAMS),
+  EWI ("le/i64", LE, I64, BOOL, 2, -2, 2, NO_PARAMS),
+  EWI ("gt/f32", GT, F32, BOOL, 2, -2, 2, NO_PARAMS),
+  EWI ("ge/i64", GE, I64, BOOL, 2, -2, 2, NO_PARAMS),
+  EW ("where/f32", WHERE, F32, F32, 3, -2, 2, NO_PARAMS),
+  EWI ("where/i64", WHERE, I64, I64, 3, -9, 9, NO_PARAMS),
 
   /* unary */
-  EW ("neg/f32", NEG, F32, F32, 1, -2, 2, { 0 }),
-  EWI ("neg/i64", NEG, I64, I64, 1, -9, 9, { 0 }),
-  EW ("exp/f32", EXP, F32, F32, 1, -3, 3, { 0 }),
-  EW ("exp/f64", EXP, F64, F64, 1, -3, 3, { 0 }),
-  EW ("log/f32", LOG, F32, F32, 1, 0.1, 5, { 0 }),
-  EW ("sqrt/f32", SQRT, F32, F32, 1, 0.1, 5, { 0 }),
-  EW ("abs/f32", ABS, F32, F32, 1, -2, 2, { 0 }),
-  EWI ("abs/i64", ABS, I64, I64, 1, -9, 9, { 0 }),
-  EWI ("sign/f32", SIGN, F32, F32, 1, -2, 2, { 0 }),
-  EWI ("sign/i64", SIGN, I64, I64, 1, -2, 2, { 0 }),
-  EW ("clamp/f32", CLAMP, F32, F32, 1, -2, 2, { -0.5, 0.7 }, { 3 }),
-  EW ("clamp/f32-min", CLAMP, F32, F32, 1, -2, 2, { -0.5, 0 }, { 1 }),
-  EW ("clamp/f64-max", CLAMP, F64, F64, 1, -2, 2, { 0, 0.7 }, { 2 }),
-  EWI ("clamp/i64", CLAMP, I64, I64, 1, -5, 5, { -2, 3 }, { 3 }),
-  EW ("pow-scalar/f32", POW_SCALAR, F32, F32, 1, 0.5, 2, { 2.5 }),
-  EW ("pow-scalar/f32-square", POW_SCALAR, F32, F32, 1, -2, 2, { 2 }),
-  EW ("pow-scalar/f32-sqrt", POW_SCALAR, F32, F32, 1, 0.1, 2, { 0.5 }),
-  EW ("pow-scalar/f64-inverse", POW_SCALAR, F64, F64, 1, 0.5, 2, { -1 }),
-  EWI ("pow-scalar/i64", POW_SCALAR, I64, I64, 1, -4, 4, { 3 }),
+  EW ("neg/f32", NEG, F32, F32, 1, -2, 2, NO_PARAMS),
+  EWI ("neg/i64", NEG, I64, I64, 1, -9, 9, NO_PARAMS),
+  EW ("exp/f32", EXP, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("exp/f64", EXP, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("log/f32", LOG, F32, F32, 1, 0.1, 5, NO_PARAMS),
+  EW ("sqrt/f32", SQRT, F32, F32, 1, 0.1, 5, NO_PARAMS),
+  EW ("abs/f32", ABS, F32, F32, 1, -2, 2, NO_PARAMS),
+  EWI ("abs/i64", ABS, I64, I64, 1, -9, 9, NO_PARAMS),
+  EWI ("sign/f32", SIGN, F32, F32, 1, -2, 2, NO_PARAMS),
+  EWI ("sign/i64", SIGN, I64, I64, 1, -2, 2, NO_PARAMS),
+  EW ("clamp/f32", CLAMP, F32, F32, 1, -2, 2, { .clamp = { -0.5, 0.7, TRUE, TRUE } }),
+  EW ("clamp/f32-min", CLAMP, F32, F32, 1, -2, 2, { .clamp = { -0.5, 0, TRUE, FALSE } }),
+  EW ("clamp/f64-max", CLAMP, F64, F64, 1, -2, 2, { .clamp = { 0, 0.7, FALSE, TRUE } }),
+  EWI ("clamp/i64", CLAMP, I64, I64, 1, -5, 5, { .clamp = { -2, 3, TRUE, TRUE } }),
+  EW ("pow-scalar/f32", POW_SCALAR, F32, F32, 1, 0.5, 2, { .pow = { 2.5 } }),
+  EW ("pow-scalar/f32-square", POW_SCALAR, F32, F32, 1, -2, 2, { .pow = { 2 } }),
+  EW ("pow-scalar/f32-sqrt", POW_SCALAR, F32, F32, 1, 0.1, 2, { .pow = { 0.5 } }),
+  EW ("pow-scalar/f64-inverse", POW_SCALAR, F64, F64, 1, 0.5, 2, { .pow = { -1 } }),
+  EWI ("pow-scalar/i64", POW_SCALAR, I64, I64, 1, -4, 4, { .pow = { 3 } }),
 
   /* activations */
-  EW ("relu/f32", RELU, F32, F32, 1, -2, 2, { 0 }),
-  EWI ("relu/i64", RELU, I64, I64, 1, -5, 5, { 0 }),
-  EW ("leaky-relu/f32", LEAKY_RELU, F32, F32, 1, -2, 2, { 0.1 }),
-  EW ("elu/f32", ELU, F32, F32, 1, -2, 2, { 1.3 }),
-  EW ("gelu/f32", GELU, F32, F32, 1, -3, 3, { 0 }, { 0 }),
-  EW ("gelu/f64-tanh", GELU, F64, F64, 1, -3, 3, { 0 }, { 1 }),
-  EW ("silu/f32", SILU, F32, F32, 1, -4, 4, { 0 }),
-  EW ("sigmoid/f32", SIGMOID, F32, F32, 1, -4, 4, { 0 }),
-  EW ("sigmoid/f64", SIGMOID, F64, F64, 1, -4, 4, { 0 }),
-  EW ("tanh/f32", TANH, F32, F32, 1, -3, 3, { 0 }),
-  EW ("relu-backward/f32", RELU_BACKWARD, F32, F32, 2, -2, 2, { 0 }),
-  EW ("leaky-relu-backward/f32", LEAKY_RELU_BACKWARD, F32, F32, 2, -2, 2, { 0.1 }),
-  EW ("elu-backward/f32", ELU_BACKWARD, F32, F32, 2, -2, 2, { 1.3 }),
-  EW ("gelu-backward/f32", GELU_BACKWARD, F32, F32, 2, -3, 3, { 0 }, { 0 }),
-  EW ("gelu-backward/f64-tanh", GELU_BACKWARD, F64, F64, 2, -3, 3, { 0 }, { 1 }),
-  EW ("silu-backward/f32", SILU_BACKWARD, F32, F32, 2, -4, 4, { 0 }),
-  EW ("sigmoid-backward/f32", SIGMOID_BACKWARD, F32, F32, 2, 0.05, 0.95, { 0 }),
-  EW ("tanh-backward/f64", TANH_BACKWARD, F64, F64, 2, -0.95, 0.95, { 0 }),
+  EW ("relu/f32", RELU, F32, F32, 1, -2, 2, NO_PARAMS),
+  EWI ("relu/i64", RELU, I64, I64, 1, -5, 5, NO_PARAMS),
+  EW ("leaky-relu/f32", LEAKY_RELU, F32, F32, 1, -2, 2, { .leaky_relu = { 0.1 } }),
+  EW ("elu/f32", ELU, F32, F32, 1, -2, 2, { .elu = { 1.3 } }),
+  EW ("gelu/f32", GELU, F32, F32, 1, -3, 3, { .gelu = { 0 } }),
+  EW ("gelu/f64-tanh", GELU, F64, F64, 1, -3, 3, { .gelu = { 1 } }),
+  EW ("silu/f32", SILU, F32, F32, 1, -4, 4, NO_PARAMS),
+  EW ("sigmoid/f32", SIGMOID, F32, F32, 1, -4, 4, NO_PARAMS),
+  EW ("sigmoid/f64", SIGMOID, F64, F64, 1, -4, 4, NO_PARAMS),
+  EW ("tanh/f32", TANH, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("relu-backward/f32", RELU_BACKWARD, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("leaky-relu-backward/f32", LEAKY_RELU_BACKWARD, F32, F32, 2, -2, 2, { .leaky_relu = { 0.1 } }),
+  EW ("elu-backward/f32", ELU_BACKWARD, F32, F32, 2, -2, 2, { .elu = { 1.3 } }),
+  EW ("gelu-backward/f32", GELU_BACKWARD, F32, F32, 2, -3, 3, { .gelu = { 0 } }),
+  EW ("gelu-backward/f64-tanh", GELU_BACKWARD, F64, F64, 2, -3, 3, { .gelu = { 1 } }),
+  EW ("silu-backward/f32", SILU_BACKWARD, F32, F32, 2, -4, 4, NO_PARAMS),
+  EW ("sigmoid-backward/f32", SIGMOID_BACKWARD, F32, F32, 2, 0.05, 0.95, NO_PARAMS),
+  EW ("tanh-backward/f64", TANH_BACKWARD, F64, F64, 2, -0.95, 0.95, NO_PARAMS),
 
   /* optimizer helpers */
-  EW ("lerp/f32", LERP, F32, F32, 3, -2, 2, { 0 }),
-  EW ("addcmul/f32", ADDCMUL, F32, F32, 3, -2, 2, { 0.5 }),
-  EWI ("addcmul/i64", ADDCMUL, I64, I64, 3, -9, 9, { 2 }),
-  EW ("addcdiv/f64", ADDCDIV, F64, F64, 3, 0.5, 2, { -0.25 }),
+  EW ("lerp/f32", LERP, F32, F32, 3, -2, 2, NO_PARAMS),
+  EW ("addcmul/f32", ADDCMUL, F32, F32, 3, -2, 2, { .addc = { 0.5 } }),
+  EWI ("addcmul/i64", ADDCMUL, I64, I64, 3, -9, 9, { .addc = { 2 } }),
+  EW ("addcdiv/f64", ADDCDIV, F64, F64, 3, 0.5, 2, { .addc = { -0.25 } }),
 
   /* matrix products: out (2, 3, 5) = s0 · (2, 3, 4) · (2, 4, 5) + s1 · out */
-  { "gemm/f32", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { 1.5, 0.5 } },
-  { "gemm/f64-strided", OP (GEMM), LAYOUT_GEMM, F64, F64, 2, -2, 2, FALSE, { 1, 1 }, { 0 }, TRUE },
-  { "gemm/f32-beta0", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { 1, 0 } },
+  { "gemm/f32", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { .gemm = { 1.5, 0.5 } } },
+  { "gemm/f64-strided", OP (GEMM), LAYOUT_GEMM, F64, F64, 2, -2, 2, FALSE, { .gemm = { 1, 1 } }, TRUE },
+  { "gemm/f32-beta0", OP (GEMM), LAYOUT_GEMM, F32, F32, 2, -2, 2, FALSE, { .gemm = { 1, 0 } } },
 
   /* reductions over [outer, r, inner] */
-  { "sum/f32", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 3, 5, 4 } },
-  { "sum/f32-rows", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 6, 7, 1 } },
-  { "sum/f32-long", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 1, 70000, 1 } },
-  { "sum/f64", OP (SUM), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 2, 9, 3 } },
-  { "sum/i64", OP (SUM), LAYOUT_REDUCE, I64, I64, 1, -50, 50, TRUE, { 0 }, { 3, 5, 4 } },
-  { "max/f32", OP (MAX), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 3, 5, 4 } },
-  { "max/i64", OP (MAX), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { 0 }, { 3, 5, 1 } },
-  { "min/f64", OP (MIN), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 1, 8, 4 } },
-  { "min/i64", OP (MIN), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { 0 }, { 3, 5, 4 } },
-  { "var/f32", OP (VAR), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { 1 }, { 3, 5, 4 } },
-  { "var/f64-biased", OP (VAR), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 4, 6, 1 } },
-  { "softmax/f32", OP (SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { 0 }, { 3, 5, 4 } },
-  { "softmax/f64-rows", OP (SOFTMAX), LAYOUT_SOFTMAX, F64, F64, 1, -4, 4, FALSE, { 0 }, { 6, 7, 1 } },
-  { "log-softmax/f32", OP (LOG_SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { 0 }, { 3, 5, 4 } },
-  { "softmax-backward/f32", OP (SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F32, F32, 2, 0.05, 0.9, FALSE, { 0 }, { 3, 5, 4 } },
-  { "log-softmax-backward/f64", OP (LOG_SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F64, F64, 2, -3, -0.1, FALSE, { 0 }, { 6, 7, 1 } },
+  { "sum/f32", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "sum/f32-rows", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { .reduce = { 6, 7, 1, 0 } } },
+  { "sum/f32-long", OP (SUM), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { .reduce = { 1, 70000, 1, 0 } } },
+  { "sum/f64", OP (SUM), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { .reduce = { 2, 9, 3, 0 } } },
+  { "sum/i64", OP (SUM), LAYOUT_REDUCE, I64, I64, 1, -50, 50, TRUE, { .reduce = { 3, 5, 4, 0 } } },
+  { "max/f32", OP (MAX), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "max/i64", OP (MAX), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { .reduce = { 3, 5, 1, 0 } } },
+  { "min/f64", OP (MIN), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { .reduce = { 1, 8, 4, 0 } } },
+  { "min/i64", OP (MIN), LAYOUT_REDUCE, I64, I64, 1, -1000, 1000, TRUE, { .reduce = { 3, 5, 4, 0 } } },
+  { "var/f32", OP (VAR), LAYOUT_REDUCE, F32, F32, 1, -2, 2, FALSE, { .reduce = { 3, 5, 4, 1 } } },
+  { "var/f64-biased", OP (VAR), LAYOUT_REDUCE, F64, F64, 1, -2, 2, FALSE, { .reduce = { 4, 6, 1, 0 } } },
+  { "softmax/f32", OP (SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "softmax/f64-rows", OP (SOFTMAX), LAYOUT_SOFTMAX, F64, F64, 1, -4, 4, FALSE, { .reduce = { 6, 7, 1, 0 } } },
+  { "log-softmax/f32", OP (LOG_SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "softmax-backward/f32", OP (SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F32, F32, 2, 0.05, 0.9, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "log-softmax-backward/f64", OP (LOG_SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F64, F64, 2, -3, -0.1, FALSE, { .reduce = { 6, 7, 1, 0 } } },
 
   /* indexing: [outer 2, size 5, inner 3], 4 indices */
-  { "index-select/f32", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3 } },
-  { "index-select/i64", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, I64, I64, 2, -99, 99, TRUE, { 0 }, { 2, 5, 3 } },
-  { "index-add/f32", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3 } },
-  { "index-add/f64-rows", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F64, F64, 2, -2, 2, FALSE, { 0 }, { 1, 5, 3 } },
-  { "gather/f32", OP (GATHER), LAYOUT_GATHER, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3, 4 } },
-  { "gather/i64", OP (GATHER), LAYOUT_GATHER, I64, I64, 2, -99, 99, TRUE, { 0 }, { 2, 5, 1, 4 } },
-  { "scatter-add/f32", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE, { 0 }, { 2, 5, 3, 4 } },
-  { "scatter-add/f64", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE, { 0 }, { 3, 4, 1, 6 } },
-  { "one-hot/i64", OP (ONE_HOT), LAYOUT_ONE_HOT, I64, I64, 1, 0, 0, TRUE, { 0 }, { 4 } },
+  { "index-select/f32", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 0 } } },
+  { "index-select/i64", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, I64, I64, 2, -99, 99, TRUE, { .index = { 2, 5, 3, 0 } } },
+  { "index-add/f32", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 0 } } },
+  { "index-add/f64-rows", OP (INDEX_ADD), LAYOUT_INDEX_ADD, F64, F64, 2, -2, 2, FALSE, { .index = { 1, 5, 3, 0 } } },
+  { "gather/f32", OP (GATHER), LAYOUT_GATHER, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 4 } } },
+  { "gather/i64", OP (GATHER), LAYOUT_GATHER, I64, I64, 2, -99, 99, TRUE, { .index = { 2, 5, 1, 4 } } },
+  { "scatter-add/f32", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 4 } } },
+  { "scatter-add/f64", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE, { .index = { 3, 4, 1, 6 } } },
+  { "one-hot/i64", OP (ONE_HOT), LAYOUT_ONE_HOT, I64, I64, 1, 0, 0, TRUE, { .one_hot = { 4 } } },
 
-  /* convolution and pooling of a (2, 3, 6, 7) image; i0..i3 = (kh, kw), (sh, sw), (ph, pw), (dh, dw) */
-  { "im2col/f32", OP (IM2COL), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (1, 2) } },
-  { "col2im/f64", OP (COL2IM), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (1, 2) } },
-  { "max-pool2d/f32", OP (MAX_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (2, 1) } },
-  { "max-pool2d-backward/f64", OP (MAX_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 2, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 1), P2 (1, 1), P2 (2, 1) } },
-  { "avg-pool2d/f32", OP (AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { P2 (3, 2), P2 (2, 2), P2 (1, 1), 1 } },
-  { "avg-pool2d/f64-exclude-pad", OP (AVG_POOL2D), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { P2 (3, 3), P2 (2, 1), P2 (1, 1), 0 } },
-  { "avg-pool2d-backward/f64", OP (AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 3 }, { P2 (2, 3), P2 (1, 2), P2 (1, 1), 0 } },
-  { "adaptive-avg-pool2d/f32", OP (ADAPTIVE_AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { 0 }, { 0 } },
-  { "adaptive-avg-pool2d-backward/f64", OP (ADAPTIVE_AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { 0 }, { 0 } },
+  /* convolution and pooling of a (2, 3, 6, 7) image; the window's (kernel, stride, padding, dilation), each (H, W) */
+  { "im2col/f32", OP (IM2COL), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { .window = { { 3, 2 }, { 2, 1 }, { 1, 1 }, { 1, 2 } } } },
+  { "col2im/f64", OP (COL2IM), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { .window = { { 3, 2 }, { 2, 1 }, { 1, 1 }, { 1, 2 } } } },
+  { "max-pool2d/f32", OP (MAX_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { .window = { { 3, 2 }, { 2, 1 }, { 1, 1 }, { 2, 1 } } } },
+  { "max-pool2d-backward/f64", OP (MAX_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 2, -2, 2, FALSE, { .window = { { 3, 2 }, { 2, 1 }, { 1, 1 }, { 2, 1 } } } },
+  { "avg-pool2d/f32", OP (AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, { .window = { { 3, 2 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, 0, TRUE } } },
+  { "avg-pool2d/f64-exclude-pad", OP (AVG_POOL2D), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { .window = { { 3, 3 }, { 2, 1 }, { 1, 1 }, { 1, 1 }, 0, FALSE } } },
+  { "avg-pool2d-backward/f64", OP (AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { .window = { { 2, 3 }, { 1, 2 }, { 1, 1 }, { 1, 1 }, 3, FALSE } } },
+  { "adaptive-avg-pool2d/f32", OP (ADAPTIVE_AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
+  { "adaptive-avg-pool2d-backward/f64", OP (ADAPTIVE_AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, NO_PARAMS },
 
   /* batch normalisation of (N, C, S) = (3, 4, 5); channel-affine with in2 is the backward form */
-  { "batch-norm-stats/f32", OP (BATCH_NORM_STATS), LAYOUT_CHANNELS, F32, F32, 1, -2, 2, FALSE, { 0 }, { 3, 4, 5 } },
-  { "channel-affine/f32", OP (CHANNEL_AFFINE), LAYOUT_CHANNELS, F32, F32, 2, -2, 2, FALSE, { 0 }, { 3, 4, 5 } },
-  { "channel-affine/f64-backward", OP (CHANNEL_AFFINE), LAYOUT_CHANNELS, F64, F64, 3, -2, 2, FALSE, { 0 }, { 3, 4, 5 } },
-  { "batch-norm-backward-reduce/f64", OP (BATCH_NORM_BACKWARD_REDUCE), LAYOUT_CHANNELS, F64, F64, 3, -2, 2, FALSE, { 0 }, { 2, 3, 7 } },
+  { "batch-norm-stats/f32", OP (BATCH_NORM_STATS), LAYOUT_CHANNELS, F32, F32, 1, -2, 2, FALSE, { .norm = { 3, 4, 5 } } },
+  { "channel-affine/f32", OP (CHANNEL_AFFINE), LAYOUT_CHANNELS, F32, F32, 2, -2, 2, FALSE, { .norm = { 3, 4, 5 } } },
+  { "channel-affine/f64-backward", OP (CHANNEL_AFFINE), LAYOUT_CHANNELS, F64, F64, 3, -2, 2, FALSE, { .norm = { 3, 4, 5 } } },
+  { "batch-norm-backward-reduce/f64", OP (BATCH_NORM_BACKWARD_REDUCE), LAYOUT_CHANNELS, F64, F64, 3, -2, 2, FALSE, { .norm = { 2, 3, 7 } } },
 
   /* three (out, in) pairs: contiguous, transposed, one-dimensional */
-  { "foreach-lerp/f32", OP (FOREACH_LERP), LAYOUT_LIST, F32, F32, 0, -2, 2, FALSE, { 0.3 } },
-  { "foreach-lerp/f64-far", OP (FOREACH_LERP), LAYOUT_LIST, F64, F64, 0, -2, 2, FALSE, { 0.9 } },
+  { "foreach-lerp/f32", OP (FOREACH_LERP), LAYOUT_LIST, F32, F32, 0, -2, 2, FALSE, { .lerp = { 0.3 } } },
+  { "foreach-lerp/f64-far", OP (FOREACH_LERP), LAYOUT_LIST, F64, F64, 0, -2, 2, FALSE, { .lerp = { 0.9 } } },
 };
 
 /* A host operand: memory and the kernel's view of it. */
@@ -408,8 +408,7 @@ call_run (Call *call, const KernelCase *c, GnnBackend *backend, GError **error)
   for (guint k = 0; k < c->n_in; k++)
     args.in[k] = &kt[IN0 + k];
   args.n_in = c->n_in;
-  memcpy (args.s, c->s, sizeof args.s);
-  memcpy (args.i, c->i, sizeof args.i);
+  args.params = c->params;
   if (call->n_list > 0)
     {
       args.list_out = &kt[LIST_OUT];
@@ -449,7 +448,11 @@ call_init (Call *call, const KernelCase *c)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (20240601);
   Operand *in = &call->op[IN0], *out = &call->op[OUT], *out2 = &call->op[OUT2];
-  gint64 outer = c->i[0], r = c->i[1], inner = c->i[2];
+  /* the [outer, r, inner] layout of reductions and of indexing */
+  const gboolean indexing = c->layout >= LAYOUT_INDEX_SELECT && c->layout <= LAYOUT_SCATTER_ADD;
+  gint64 outer = indexing ? c->params.index.outer : c->params.reduce.outer;
+  gint64 r = indexing ? c->params.index.size : c->params.reduce.reduced;
+  gint64 inner = indexing ? c->params.index.inner : c->params.reduce.inner;
 
   memset (call, 0, sizeof *call);
   switch (c->layout)
@@ -505,7 +508,7 @@ call_init (Call *call, const KernelCase *c)
         if (c->strided)
           in[1].kt.strides[0] = 0;
         operand_init (out, c->out_dtype, 3, sc, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
-        if (c->s[1] == 0)
+        if (c->params.gemm.beta == 0)
           for (gint64 i = 0; i < 30; i++)
             store (c->out_dtype, out->mem, i, NAN);   /* must not be read */
       }
@@ -528,7 +531,7 @@ call_init (Call *call, const KernelCase *c)
     case LAYOUT_GATHER:
     case LAYOUT_SCATTER_ADD:
       {
-        gint64 n_index = c->i[3];
+        gint64 n_index = c->params.index.index_size;
         const gint64 big[] = { outer, r, inner }, small[] = { outer, n_index, inner };
         gboolean scatter = c->layout == LAYOUT_SCATTER_ADD;
 
@@ -539,15 +542,15 @@ call_init (Call *call, const KernelCase *c)
       break;
     case LAYOUT_ONE_HOT:
       {
-        const gint64 n = 6, shape[] = { n, c->i[0] };
+        const gint64 n = 6, shape[] = { n, c->params.one_hot.classes };
 
-        operand_init (&in[0], GNN_DTYPE_INT64, 1, &n, KIND_CONTIGUOUS, rng, 0, c->i[0] - 1, TRUE);
+        operand_init (&in[0], GNN_DTYPE_INT64, 1, &n, KIND_CONTIGUOUS, rng, 0, c->params.one_hot.classes - 1, TRUE);
         operand_init (out, c->out_dtype, 2, shape, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
       }
       break;
     case LAYOUT_CHANNELS:
       {
-        const gint64 n = c->i[0], ch = c->i[1], sp = c->i[2];
+        const gint64 n = c->params.norm.batch, ch = c->params.norm.channels, sp = c->params.norm.spatial;
         const gint64 x[] = { n, ch, sp }, rows2[] = { 2, ch }, rows4[] = { 4, ch };
 
         operand_init (&in[0], c->dtype, 3, x, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
@@ -591,11 +594,12 @@ call_init (Call *call, const KernelCase *c)
     case LAYOUT_IMAGE:
       {
         const gint64 N = 2, C = 3, H = 6, W = 7;
-        gint64 kh = c->i[0] >> 32, kw = c->i[0] & 0xffffffff, sh = c->i[1] >> 32, sw = c->i[1] & 0xffffffff;
-        gint64 ph = c->i[2] >> 32, pw = c->i[2] & 0xffffffff;
+        const GnnKernelWindow *w = &c->params.window;
+        gint64 kh = w->kernel[0], kw = w->kernel[1], sh = w->stride[0], sw = w->stride[1];
+        gint64 ph = w->padding[0], pw = w->padding[1];
         gboolean dilated = c->op == OP (IM2COL) || c->op == OP (COL2IM) || c->op == OP (MAX_POOL2D) ||
                            c->op == OP (MAX_POOL2D_BACKWARD);
-        gint64 dh = dilated ? c->i[3] >> 32 : 1, dw = dilated ? c->i[3] & 0xffffffff : 1;
+        gint64 dh = dilated ? w->dilation[0] : 1, dw = dilated ? w->dilation[1] : 1;
         gboolean adaptive = c->op == OP (ADAPTIVE_AVG_POOL2D) || c->op == OP (ADAPTIVE_AVG_POOL2D_BACKWARD);
         gint64 oh = adaptive ? 4 : (H + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
         gint64 ow = adaptive ? 3 : (W + 2 * pw - dw * (kw - 1) - 1) / sw + 1;

@@ -335,7 +335,7 @@ test_supports_op (void)
     guint8 out[4] = { 0 }, a[4] = { 1, 0, 1, 0 };
     GnnKernelTensor ko = { out, GNN_DTYPE_BOOL, 1, { 4 }, { 1 } };
     GnnKernelTensor ka = { a, GNN_DTYPE_BOOL, 1, { 4 }, { 1 } };
-    GnnKernelArgs args = { GNN_BACKEND_OP_ADD, &ko, NULL, { &ka, &ka }, 2, { 1 } };
+    GnnKernelArgs args = { GNN_BACKEND_OP_ADD, &ko, NULL, { &ka, &ka }, 2, { .add = { 1 } } };
 
     g_assert_false (funcs_of (ref)->run (ref, 0, &args, &error));
     g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
@@ -480,7 +480,8 @@ draw (GnnBackend *backend, GnnBackendOp op, GnnDtype dtype, gint64 n, guint64 se
   g_autoptr(GError) error = NULL;
   gpointer mem = g_malloc0 (n * gnn_dtype_get_size (dtype));
   GnnKernelTensor out = { mem, dtype, 1, { n }, { 1 } };
-  GnnKernelArgs args = { op, &out, NULL, { NULL }, 0, { s0, s1 }, { (gint64) seed, (gint64) offset, lo, hi } };
+  GnnKernelArgs args = { op, &out, NULL, { NULL }, 0,
+                         { .random = { seed, offset, s0, s1, s0, s1, lo, hi } } };
 
   if (!funcs_of (backend)->run (backend, 0, &args, &error))
     g_error ("%s: %s", gnn_backend_get_name (backend), error->message);
@@ -598,7 +599,7 @@ test_reference_kernels (void)
     GnnKernelTensor ki = { x, F64, 3, { 1, 4, 1 }, { 4, 1, 1 } };
     GnnKernelTensor ko = { &m, F64, 0 };
     GnnKernelTensor ka = { &at, I64, 0 };
-    GnnKernelArgs args = { OP (MAX), &ko, &ka, { &ki }, 1, { 0 }, { 1, 4, 1 } };
+    GnnKernelArgs args = { OP (MAX), &ko, &ka, { &ki }, 1, { .reduce = { 1, 4, 1 } } };
 
     g_assert_true (f->run (ref, 0, &args, &error));
     g_assert_true (isnan (m));
@@ -611,7 +612,7 @@ test_reference_kernels (void)
     GnnKernelTensor ki = { x, F32, 1, { 3 }, { 1 } };
     GnnKernelTensor kx = { idx, I64, 1, { 2 }, { 1 } };
     GnnKernelTensor ko = { y, F32, 1, { 2 }, { 1 } };
-    GnnKernelArgs args = { OP (INDEX_SELECT), &ko, NULL, { &ki, &kx }, 2, { 0 }, { 1, 3, 1 } };
+    GnnKernelArgs args = { OP (INDEX_SELECT), &ko, NULL, { &ki, &kx }, 2, { .index = { 1, 3, 1 } } };
 
     g_assert_false (f->run (ref, 0, &args, &error));
     g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
@@ -650,7 +651,7 @@ test_reference_kernels (void)
     GnnKernelTensor ka = { a, F64, 3, { 1, 2, 2 }, { 4, 2, 1 } };
     GnnKernelTensor kb = { b, F64, 3, { 1, 2, 2 }, { 4, 1, 2 } };   /* b transposed */
     GnnKernelTensor ko = { o, F64, 3, { 1, 2, 2 }, { 8, 4, 2 } };   /* every other element */
-    GnnKernelArgs args = { OP (GEMM), &ko, NULL, { &ka, &kb }, 2, { 1, 0 } };
+    GnnKernelArgs args = { OP (GEMM), &ko, NULL, { &ka, &kb }, 2, { .gemm = { 1, 0 } } };
 
     for (guint i = 0; i < 8; i++)
       o[i] = NAN;

@@ -792,8 +792,8 @@ test_gemm_views (gconstpointer data)
   args.in[0] = &ka;
   args.in[1] = &kb;
   args.n_in = 2;
-  args.s[0] = 1.5;
-  args.s[1] = 0.5;
+  args.params.gemm.alpha = 1.5;
+  args.params.gemm.beta = 0.5;
   st = gnn_tensor_priv (c)->storage;
   g_assert_true (gnn_backend_entry_run (st->entry, st->device, &args, &error));
   g_assert_no_error (error);
@@ -823,8 +823,8 @@ test_gemm_views (gconstpointer data)
     args.out = &ko;
     args.in[0] = &km;
     args.in[1] = &kbb;
-    args.s[0] = 1.0;
-    args.s[1] = 0.0;
+    args.params.gemm.alpha = 1.0;
+    args.params.gemm.beta = 0.0;
     g_assert_true (gnn_backend_entry_run (st->entry, st->device, &args, &error));
     g_assert_no_error (error);
     compare ("gemm with a broadcast batch", exp2, out, base_budget (dtype), failures);

@@ -39,28 +39,23 @@ read_geometry (const GnnKernelArgs *args, Geometry *g, GError **error)
   gboolean to_cols = args->op == GNN_BACKEND_OP_IM2COL;
   const GnnKernelTensor *image = to_cols ? args->in[0] : args->out;
   const GnnKernelTensor *cols = to_cols ? args->out : args->in[0];
-  gint64 v[8];
+  const GnnKernelWindow *w = &args->params.window;
 
   if (image == NULL || cols == NULL || image->ndim != 4 || cols->ndim != 4 ||
       image->dtype != cols->dtype ||
       (image->dtype != GNN_DTYPE_FLOAT32 && image->dtype != GNN_DTYPE_FLOAT64) ||
       !is_contiguous (image) || !is_contiguous (cols))
     return gnn_cpu_unsupported (args, error);
-  for (guint k = 0; k < 4; k++)
-    {
-      v[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
-      v[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
-    }
   g->args = args;
-  g->kh = v[0]; g->kw = v[1]; g->sh = v[2]; g->sw = v[3];
-  g->ph = v[4]; g->pw = v[5]; g->dh = v[6]; g->dw = v[7];
+  g->kh = w->kernel[0]; g->kw = w->kernel[1]; g->sh = w->stride[0]; g->sw = w->stride[1];
+  g->ph = w->padding[0]; g->pw = w->padding[1]; g->dh = w->dilation[0]; g->dw = w->dilation[1];
   g->N = image->shape[0]; g->C = image->shape[1]; g->H = image->shape[2]; g->W = image->shape[3];
   g->OH = cols->shape[2]; g->OW = cols->shape[3];
   if (g->kh < 1 || g->kw < 1 || g->sh < 1 || g->sw < 1 || g->dh < 1 || g->dw < 1 ||
       cols->shape[0] != g->N || cols->shape[1] != g->C * g->kh * g->kw)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "cpu %s kernel: the columns do not match the image and the geometry in i0..i3",
+                   "cpu %s kernel: the columns do not match the image and the geometry of params.window",
                    to_cols ? "im2col" : "col2im");
       return FALSE;
     }
@@ -190,8 +185,8 @@ k_col2im (const GnnKernelArgs *args, GError **error)
   return TRUE;
 }
 
-/* ---- pooling: one task per (n, c) plane; i0..i3 as IM2COL (avg: no dilation, i3 the
- * count_include_pad flag, s0 the divisor override) ---------------------------------------- */
+/* ---- pooling: one task per (n, c) plane; params.window as IM2COL (avg: no dilation, and
+ * the count_include_pad flag and the divisor override) ------------------------------------ */
 
 static gboolean
 read_pool_geometry (const GnnKernelArgs *args, Geometry *g, GError **error)
@@ -200,7 +195,7 @@ read_pool_geometry (const GnnKernelArgs *args, Geometry *g, GError **error)
   gboolean is_max = args->op == GNN_BACKEND_OP_MAX_POOL2D || args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD;
   const GnnKernelTensor *image = backward ? args->out : args->in[0];
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
-  gint64 v[8];
+  const GnnKernelWindow *w = &args->params.window;
 
   if (image == NULL || pooled == NULL || image->ndim != 4 || pooled->ndim != 4 ||
       image->dtype != pooled->dtype ||
@@ -211,23 +206,18 @@ read_pool_geometry (const GnnKernelArgs *args, Geometry *g, GError **error)
       (args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD &&
        (args->in[1] == NULL || args->in[1]->dtype != GNN_DTYPE_INT64 || !is_contiguous (args->in[1]))))
     return gnn_cpu_unsupported (args, error);
-  for (guint k = 0; k < 4; k++)
-    {
-      v[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
-      v[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
-    }
   g->args = args;
-  g->kh = v[0]; g->kw = v[1]; g->sh = v[2]; g->sw = v[3];
-  g->ph = v[4]; g->pw = v[5];
-  g->dh = is_max ? v[6] : 1;
-  g->dw = is_max ? v[7] : 1;
+  g->kh = w->kernel[0]; g->kw = w->kernel[1]; g->sh = w->stride[0]; g->sw = w->stride[1];
+  g->ph = w->padding[0]; g->pw = w->padding[1];
+  g->dh = is_max ? w->dilation[0] : 1;
+  g->dw = is_max ? w->dilation[1] : 1;
   g->N = image->shape[0]; g->C = image->shape[1]; g->H = image->shape[2]; g->W = image->shape[3];
   g->OH = pooled->shape[2]; g->OW = pooled->shape[3];
   if (g->kh < 1 || g->kw < 1 || g->sh < 1 || g->sw < 1 || g->dh < 1 || g->dw < 1 ||
       pooled->shape[0] != g->N || pooled->shape[1] != g->C)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "cpu pooling kernel: the operands do not match the geometry in i0..i3");
+                   "cpu pooling kernel: the operands do not match the geometry of params.window");
       return FALSE;
     }
   return TRUE;
@@ -364,8 +354,9 @@ avg_pool_planes_##suffix (gpointer data, gint64 b, gint64 e)                    
                   pooled_out[l] = 0;                                                              \
                 continue;                                                                         \
               }                                                                                   \
-            divisor = g->args->s[0] > 0 ? g->args->s[0] :                                         \
-                      g->args->i[3] ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));       \
+            divisor = g->args->params.window.divisor > 0 ? g->args->params.window.divisor :       \
+                      g->args->params.window.count_include_pad ? (double) pool_size                \
+                                                               : (double) ((y1 - y0) * (x1 - x0)); \
             if (backward)                                                                         \
               {                                                                                   \
                 T share = (T) (pooled_in[l] / divisor);                                           \

@@ -110,7 +110,7 @@ static void                                                                     
 fill_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                 \
 {                                                                                         \
   for (gint64 i = 0; i < n; i++)                                                          \
-    WR (d[0] + i * s[0], args->s[0]);                                                     \
+    WR (d[0] + i * s[0], args->params.fill.value);                                        \
 }
 FILL_LOOP (f32, WR_f32)
 FILL_LOOP (f64, WR_f64)
@@ -203,7 +203,7 @@ arange_range (gpointer data, gint64 b, gint64 e)
   gsize es = gnn_dtype_get_size (o->dtype);
 
   for (gint64 i = b; i < e; i++)
-    write_double (o->dtype, (char *) o->data + i * o->strides[0] * (gint64) es, args->s[0] + (double) i * args->s[1]);
+    write_double (o->dtype, (char *) o->data + i * o->strides[0] * (gint64) es, args->params.arange.start + (double) i * args->params.arange.step);
 }
 
 static gboolean
@@ -221,7 +221,7 @@ random_range (gpointer data, gint64 b, gint64 e)
   const GnnKernelArgs *args = data;
   const GnnKernelTensor *o = args->out;
   gsize es = gnn_dtype_get_size (o->dtype);
-  guint64 seed = (guint64) args->i[0], offset = (guint64) args->i[1];
+  const GnnKernelRandom *r = &args->params.random;
 
   for (gint64 i = b; i < e; i++)
     {
@@ -229,27 +229,27 @@ random_range (gpointer data, gint64 b, gint64 e)
       char *p = (char *) o->data + i * (gint64) es;
       double u1, u2, v;
 
-      gnn_philox4x32 (offset + (guint64) i, seed, w);
+      gnn_philox4x32 (r->offset + (guint64) i, r->seed, w);
       /* 53-bit uniforms in [0, 1) */
       u1 = (double) (((guint64) w[0] << 21) ^ (w[1] >> 11)) * (1.0 / 9007199254740992.0);
       u2 = (double) (((guint64) w[2] << 21) ^ (w[3] >> 11)) * (1.0 / 9007199254740992.0);
       switch (args->op)
         {
         case GNN_BACKEND_OP_RAND_UNIFORM:
-          v = args->s[0] + u1 * (args->s[1] - args->s[0]);
+          v = r->low + u1 * (r->high - r->low);
           write_double (o->dtype, p, v);
           /* rounding to the storage dtype may reach the excluded upper bound */
-          if (read_double (o->dtype, p) >= args->s[1] && args->s[1] > args->s[0])
-            write_below (o->dtype, p, args->s[1]);
+          if (read_double (o->dtype, p) >= r->high && r->high > r->low)
+            write_below (o->dtype, p, r->high);
           continue;
         case GNN_BACKEND_OP_RAND_NORMAL:
-          v = args->s[0] + args->s[1] * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2);
+          v = r->mean + r->std * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2);
           break;
         default:
           {
-            guint64 range = (guint64) (args->i[3] - args->i[2]);
+            guint64 range = (guint64) (r->int_high - r->int_low);
             guint64 x = ((guint64) w[0] << 32) | w[1];
-            *(gint64 *) p = args->i[2] + (gint64) (x % range);
+            *(gint64 *) p = r->int_low + (gint64) (x % range);
             continue;
           }
         }
@@ -283,7 +283,7 @@ GNN_CPU_MULTIVERSION                                                            
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
-  const T alpha = (T) args->s[0];                                                         \
+  const T alpha = (T) args->params.add.alpha;                                             \
   const char *pa = d[1], *pb = d[2];                                                      \
   (void) alpha;                                                                           \
   if (s[0] == sizeof (TO) && s[1] == sizeof (T) && s[2] == sizeof (T))                    \
@@ -472,7 +472,7 @@ k_where (const GnnKernelArgs *args, GError **error)
 static void                                                                               \
 pow_scalar_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)           \
 {                                                                                         \
-  const double e = args->s[0];                                                            \
+  const double e = args->params.pow.exponent;                                             \
   for (gint64 i = 0; i < n; i++)                                                          \
     {                                                                                     \
       T x = *(const T *) (d[1] + i * s[1]), r;                                            \
@@ -493,7 +493,7 @@ static void
 pow_scalar_i64 (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
 {
   for (gint64 i = 0; i < n; i++)
-    *(gint64 *) (d[0] + i * s[0]) = ipow (*(const gint64 *) (d[1] + i * s[1]), (gint64) args->s[0]);
+    *(gint64 *) (d[0] + i * s[0]) = ipow (*(const gint64 *) (d[1] + i * s[1]), (gint64) args->params.pow.exponent);
 }
 
 static gboolean
@@ -515,7 +515,7 @@ GNN_CPU_MULTIVERSION                                                            
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
-  const T v = (T) args->s[0];                                                             \
+  const T v = (T) args->params.addc.value;                                                \
   (void) v;                                                                               \
   for (gint64 i = 0; i < n; i++)                                                          \
     {                                                                                     \

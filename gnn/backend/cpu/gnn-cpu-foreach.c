@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * FOREACH_LERP updates a whole list of tensors in one call: list_out[j] = lerp (list_out[j],
- * list_in[j], s0). The work is the total number of elements of all pairs, split over gnn's
+ * list_in[j], lerp.weight). The work is the total number of elements of all pairs, split over gnn's
  * threads as one range, so that a model of many small tensors uses every thread as well as
  * one big tensor does. Pairs whose two operands are contiguous (the parameters of a model)
  * take a flat loop the compiler vectorises; any other pair goes through the strided driver.
@@ -43,7 +43,7 @@ LERP_FLAT (lerp_flat_f64, double)
 static void                                                                               \
 NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
 {                                                                                         \
-  const T w = (T) args->s[0];                                                             \
+  const T w = (T) args->params.lerp.weight;                                               \
   const gboolean near = w < (T) 0.5 && w > (T) -0.5;                                      \
   for (gint64 i = 0; i < n; i++)                                                          \
     {                                                                                     \
@@ -138,7 +138,7 @@ foreach_error (GError **error, GnnError code, const char *format, ...)
   return FALSE;
 }
 
-/* list_out[j] (shape S_j) = lerp (list_out[j], list_in[j] (shape S_j), s0), j < n_list */
+/* list_out[j] (shape S_j) = lerp (list_out[j], list_in[j] (shape S_j), lerp.weight), j < n_list */
 static gboolean
 k_foreach_lerp (const GnnKernelArgs *args, GError **error)
 {
@@ -195,7 +195,7 @@ k_foreach_lerp (const GnnKernelArgs *args, GError **error)
           one.in[0] = o;
           one.in[1] = x;
           one.n_in = 2;
-          one.s[0] = args->s[0];
+          one.params.lerp.weight = args->params.lerp.weight;
           gnn_cpu_foreach (&one, dtype == GNN_DTYPE_FLOAT32 ? lerp_strided_f32 : lerp_strided_f64);
         }
     }
@@ -206,7 +206,7 @@ k_foreach_lerp (const GnnKernelArgs *args, GError **error)
   job.out = outs;
   job.in = ins;
   job.dtype = dtype;
-  job.weight = args->s[0];
+  job.weight = args->params.lerp.weight;
   if (total < 2 * GNN_CPU_GRAIN)
     flat_range (&job, 0, total);
   else

@@ -36,7 +36,7 @@ typedef struct {
   gint64 row_tasks;   /* tasks per batch element */
 } GemmCtx;
 
-/* C[i] rows [r0, r1) = s0 · A[i] rows [r0, r1) · B[i] + s1 · C[i] rows [r0, r1), one OpenBLAS
+/* C[i] rows [r0, r1) = alpha · A[i] rows [r0, r1) · B[i] + beta · C[i] rows [r0, r1), one OpenBLAS
  * call on the calling thread. Every element of C is computed by the same kernel over the
  * same k order whatever the split, so results do not depend on the thread count. */
 static void
@@ -53,14 +53,14 @@ gemm_block (const GemmCtx *g, gint64 i, gint64 r0, gint64 r1)
 
   if (c->dtype == GNN_DTYPE_FLOAT32)
     cblas_sgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
-                 rows, (blasint) g->n, (blasint) g->k, (float) args->s[0],
+                 rows, (blasint) g->n, (blasint) g->k, (float) args->params.gemm.alpha,
                  (const float *) pa, (blasint) g->lda, (const float *) pb, (blasint) g->ldb,
-                 (float) args->s[1], (float *) pc, (blasint) g->ldc);
+                 (float) args->params.gemm.beta, (float *) pc, (blasint) g->ldc);
   else
     cblas_dgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
-                 rows, (blasint) g->n, (blasint) g->k, args->s[0],
+                 rows, (blasint) g->n, (blasint) g->k, args->params.gemm.alpha,
                  (const double *) pa, (blasint) g->lda, (const double *) pb, (blasint) g->ldb,
-                 args->s[1], (double *) pc, (blasint) g->ldc);
+                 args->params.gemm.beta, (double *) pc, (blasint) g->ldc);
 }
 
 static void
@@ -83,7 +83,7 @@ gemm_tasks (gpointer data, gint64 b, gint64 e)
 /* Multiply-adds below which a product runs on the calling thread */
 #define GEMM_GRAIN (1 << 18)
 
-/* out[b] (m, n) = s0 * A[b] (m, k) · B[b] (k, n) + s1 * out[b]. OpenBLAS runs single-threaded
+/* out[b] (m, n) = alpha * A[b] (m, k) · B[b] (k, n) + beta * out[b]. OpenBLAS runs single-threaded
  * (gnn_set_num_threads): gnn's threads take whole products of a batch, or blocks of rows of
  * one product, so that a batch of small products (a convolution's) does not pay OpenBLAS's
  * thread hand-off for each. */

@@ -61,7 +61,7 @@ index_select_rows (gpointer data, gint64 b, gint64 e)
 {
   const IndexCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
-  gint64 src = args->i[1], J = ctx->n_index;
+  gint64 src = args->params.index.size, J = ctx->n_index;
   const gint64 *idx = args->in[1]->data;
   const char *in = args->in[0]->data;
   char *out = args->out->data;
@@ -77,14 +77,14 @@ index_select_rows (gpointer data, gint64 b, gint64 e)
 static gboolean
 k_index_select (const GnnKernelArgs *args, GError **error)
 {
-  gint64 outer = args->i[0], inner = args->i[2];
+  gint64 outer = args->params.index.outer, inner = args->params.index.inner;
   IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, 0 };
 
   /* rows are copied as bytes: every dtype */
   if ((guint) args->in[0]->dtype > GNN_DTYPE_BFLOAT16 || args->in[0]->dtype != args->out->dtype ||
       args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
-  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->i[1], error))
+  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->params.index.size, error))
     return FALSE;
   ctx.row_bytes = (gsize) inner * gnn_dtype_get_size (args->out->dtype);
   if (outer * inner <= 0)
@@ -101,7 +101,7 @@ index_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                     
 {                                                                                            \
   const IndexCtx *ctx = data;                                                                \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 src = args->i[1], inner = args->i[2], J = ctx->n_index;                             \
+  gint64 src = args->params.index.size, inner = args->params.index.inner, J = ctx->n_index;                             \
   const gint64 *idx = args->in[1]->data;                                                     \
                                                                                              \
   for (gint64 t = b; t < e; t++)                                                             \
@@ -127,7 +127,7 @@ INDEX_ADD_COLS (i64, gint64)
 static gboolean
 k_index_add (const GnnKernelArgs *args, GError **error)
 {
-  gint64 outer = args->i[0], inner = args->i[2];
+  gint64 outer = args->params.index.outer, inner = args->params.index.inner;
   IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, (inner + COLS - 1) / COLS };
   GnnParallelFunc func;
 
@@ -140,7 +140,7 @@ k_index_add (const GnnKernelArgs *args, GError **error)
     }
   if (args->in[0]->dtype != args->out->dtype || args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
-  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->i[1], error))
+  if (!check_indices (args, args->in[1]->data, ctx.n_index, args->params.index.size, error))
     return FALSE;
   if (outer * inner <= 0 || ctx.n_index == 0)
     return TRUE;
@@ -156,7 +156,7 @@ static void                                                                     
 gather_range_##SUFFIX (gpointer data, gint64 b, gint64 e)                                    \
 {                                                                                            \
   const GnnKernelArgs *args = data;                                                          \
-  gint64 src = args->i[1], inner = args->i[2], J = args->i[3];                               \
+  gint64 src = args->params.index.size, inner = args->params.index.inner, J = args->params.index.index_size;                               \
   const gint64 *idx = args->in[1]->data;                                                     \
   const T *in = args->in[0]->data;                                                           \
   T *out = args->out->data;                                                                  \
@@ -174,12 +174,12 @@ GATHER_RANGE (8, guint64)
 static gboolean
 k_gather (const GnnKernelArgs *args, GError **error)
 {
-  gint64 n = args->i[0] * args->i[3] * args->i[2];
+  gint64 n = args->params.index.outer * args->params.index.index_size * args->params.index.inner;
 
   if (!known_dtype (args->in[0]->dtype) || args->in[0]->dtype != args->out->dtype ||
       args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
-  if (!check_indices (args, args->in[1]->data, n, args->i[1], error))
+  if (!check_indices (args, args->in[1]->data, n, args->params.index.size, error))
     return FALSE;
   gnn_parallel_for (n, GNN_CPU_GRAIN,
                     gnn_dtype_get_size (args->out->dtype) == 4 ? gather_range_4 : gather_range_8,
@@ -195,7 +195,7 @@ scatter_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                   
 {                                                                                            \
   const IndexCtx *ctx = data;                                                                \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 src = args->i[1], inner = args->i[2], J = args->i[3];                               \
+  gint64 src = args->params.index.size, inner = args->params.index.inner, J = args->params.index.index_size;                               \
                                                                                              \
   for (gint64 t = b; t < e; t++)                                                             \
     {                                                                                        \
@@ -217,7 +217,7 @@ SCATTER_ADD_COLS (i64, gint64)
 static gboolean
 k_scatter_add (const GnnKernelArgs *args, GError **error)
 {
-  gint64 outer = args->i[0], inner = args->i[2], J = args->i[3];
+  gint64 outer = args->params.index.outer, inner = args->params.index.inner, J = args->params.index.index_size;
   IndexCtx ctx = { args, J, 0, (inner + COLS - 1) / COLS };
   GnnParallelFunc func;
 
@@ -230,7 +230,7 @@ k_scatter_add (const GnnKernelArgs *args, GError **error)
     }
   if (args->in[0]->dtype != args->out->dtype || args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
-  if (!check_indices (args, args->in[1]->data, outer * J * inner, args->i[1], error))
+  if (!check_indices (args, args->in[1]->data, outer * J * inner, args->params.index.size, error))
     return FALSE;
   if (outer * inner <= 0 || J == 0)
     return TRUE;
@@ -244,7 +244,7 @@ static void
 one_hot_rows (gpointer data, gint64 b, gint64 e)
 {
   const GnnKernelArgs *args = data;
-  gint64 classes = args->i[0];
+  gint64 classes = args->params.one_hot.classes;
   const gint64 *in = args->in[0]->data;
 
   for (gint64 j = b; j < e; j++)
@@ -260,11 +260,11 @@ one_hot_rows (gpointer data, gint64 b, gint64 e)
       }
 }
 
-/* out[j, c] = in0[j] == c for c in [0, i0) */
+/* out[j, c] = in0[j] == c for c in [0, one_hot.classes) */
 static gboolean
 k_one_hot (const GnnKernelArgs *args, GError **error)
 {
-  gint64 n = kernel_numel (args->in[0]), classes = args->i[0];
+  gint64 n = kernel_numel (args->in[0]), classes = args->params.one_hot.classes;
 
   if (!known_dtype (args->out->dtype) || args->in[0]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);

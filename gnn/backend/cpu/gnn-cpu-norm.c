@@ -23,9 +23,9 @@ static void
 ctx_init (NormCtx *ctx, const GnnKernelArgs *args)
 {
   ctx->args = args;
-  ctx->n = args->i[0];
-  ctx->c = args->i[1];
-  ctx->s = args->i[2];
+  ctx->n = args->params.norm.batch;
+  ctx->c = args->params.norm.channels;
+  ctx->s = args->params.norm.spatial;
 }
 
 /* Σ over the lanes, in a fixed order */

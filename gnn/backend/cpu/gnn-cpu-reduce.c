@@ -24,7 +24,7 @@ static void
 sum_rows (gpointer data, gint64 b, gint64 e)
 {
   const GnnKernelArgs *args = data;
-  gint64 r = args->i[1], inner = args->i[2];
+  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   const GnnKernelTensor *in = args->in[0];
 
   for (gint64 oi = b; oi < e; oi++)
@@ -68,7 +68,7 @@ sum_blocks (gpointer data, gint64 b, gint64 e)
 {
   SumCtx *ctx = data;
   const GnnKernelTensor *in = ctx->args->in[0];
-  gint64 r = ctx->args->i[1];
+  gint64 r = ctx->args->params.reduce.reduced;
 
   for (gint64 blk = b; blk < e; blk++)
     {
@@ -87,7 +87,7 @@ sum_blocks (gpointer data, gint64 b, gint64 e)
 static gboolean
 k_sum (const GnnKernelArgs *args, GError **error)
 {
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   GnnDtype dt = args->in[0]->dtype;
 
   if (dt != GNN_DTYPE_FLOAT32 && dt != GNN_DTYPE_FLOAT64 && dt != GNN_DTYPE_INT64)
@@ -127,7 +127,7 @@ typedef struct {
 static inline void
 task_cols (const ColCtx *ctx, gint64 t, gint64 *o, gint64 *c0, gint64 *c1)
 {
-  gint64 inner = ctx->args->i[2];
+  gint64 inner = ctx->args->params.reduce.inner;
 
   *o = t / ctx->n_col_blocks;
   *c0 = (t % ctx->n_col_blocks) * COLS;
@@ -137,7 +137,7 @@ task_cols (const ColCtx *ctx, gint64 t, gint64 *o, gint64 *c0, gint64 *c1)
 static void
 run_cols (const GnnKernelArgs *args, GnnParallelFunc func)
 {
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   ColCtx ctx = { args, (inner + COLS - 1) / COLS };
   gint64 work = MAX (r, 1) * MIN (inner, COLS);
 
@@ -163,7 +163,8 @@ typedef struct {
 } BlockCtx;
 
 #define N_BLOCKS(r) (((r) + SUM_BLOCK - 1) / SUM_BLOCK)
-#define LONG_REDUCTION(args) ((args)->i[0] * (args)->i[2] == 1 && (args)->i[1] > 2 * SUM_BLOCK)
+#define LONG_REDUCTION(args) ((args)->params.reduce.outer * (args)->params.reduce.inner == 1 && \
+                              (args)->params.reduce.reduced > 2 * SUM_BLOCK)
 
 /* ---- max / min ---------------------------------------------------------------------- */
 
@@ -178,7 +179,7 @@ minmax_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                        
 {                                                                                            \
   const ColCtx *ctx = data;                                                                  \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->i[1], inner = args->i[2];                                                 \
+  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
   const T *x = args->in[0]->data;                                                            \
   T *out = args->out->data;                                                                  \
   gint64 *idx = args->out2 ? args->out2->data : NULL;                                        \
@@ -221,7 +222,7 @@ minmax_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                      
 {                                                                                            \
   BlockCtx *ctx = data;                                                                      \
   const T *x = ctx->args->in[0]->data;                                                       \
-  gint64 r = ctx->args->i[1];                                                                \
+  gint64 r = ctx->args->params.reduce.reduced;                                                                \
                                                                                              \
   for (gint64 blk = b; blk < e; blk++)                                                       \
     {                                                                                        \
@@ -241,7 +242,7 @@ minmax_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                      
 static void                                                                                  \
 minmax_long_##SUFFIX (const GnnKernelArgs *args)                                             \
 {                                                                                            \
-  gint64 n_blocks = N_BLOCKS (args->i[1]);                                                   \
+  gint64 n_blocks = N_BLOCKS (args->params.reduce.reduced);                                                   \
   BlockCtx ctx = { args, g_new (T, n_blocks), g_new (gint64, n_blocks), 0 };                 \
   T best;                                                                                    \
   gint64 at;                                                                                 \
@@ -295,7 +296,7 @@ k_minmax (const GnnKernelArgs *args, GError **error)
     default:
       return gnn_cpu_unsupported (args, error);
     }
-  if (args->i[1] <= 0)
+  if (args->params.reduce.reduced <= 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "%s: cannot reduce over a dimension of size zero", is_max ? "max" : "min");
@@ -318,8 +319,8 @@ var_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                           
 {                                                                                            \
   const ColCtx *ctx = data;                                                                  \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->i[1], inner = args->i[2];                                                 \
-  double div = MAX (0.0, (double) r - args->s[0]);                                           \
+  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
+  double div = MAX (0.0, (double) r - args->params.reduce.correction);                                           \
   const T *x = args->in[0]->data;                                                            \
   T *out = args->out->data;                                                                  \
                                                                                              \
@@ -352,7 +353,7 @@ var_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                         
 {                                                                                            \
   BlockCtx *ctx = data;                                                                      \
   const T *x = ctx->args->in[0]->data;                                                       \
-  gint64 r = ctx->args->i[1];                                                                \
+  gint64 r = ctx->args->params.reduce.reduced;                                                                \
                                                                                              \
   for (gint64 blk = b; blk < e; blk++)                                                       \
     {                                                                                        \
@@ -374,7 +375,7 @@ var_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                         
 static void                                                                                  \
 var_long_##SUFFIX (const GnnKernelArgs *args)                                                \
 {                                                                                            \
-  gint64 r = args->i[1], n_blocks = N_BLOCKS (r);                                            \
+  gint64 r = args->params.reduce.reduced, n_blocks = N_BLOCKS (r);                                            \
   BlockCtx ctx = { args, g_new (double, n_blocks), NULL, NAN };                              \
   double acc = 0, m2 = 0;                                                                    \
                                                                                              \
@@ -390,14 +391,14 @@ var_long_##SUFFIX (const GnnKernelArgs *args)                                   
     }                                                                                        \
   else                                                                                       \
     m2 = NAN;                                                                                \
-  *(T *) args->out->data = (T) (m2 / MAX (0.0, (double) r - args->s[0]));                    \
+  *(T *) args->out->data = (T) (m2 / MAX (0.0, (double) r - args->params.reduce.correction));                    \
   g_free (ctx.partials);                                                                     \
 }
 
 VAR_KERNELS (f32, float)
 VAR_KERNELS (f64, double)
 
-/* out[o, i] = Σ_r (in0[o, r, i] - mean)² / max (0, r - s0) */
+/* out[o, i] = Σ_r (in0[o, r, i] - mean)² / max (0, r - correction) */
 static gboolean
 k_var (const GnnKernelArgs *args, GError **error)
 {
@@ -422,7 +423,7 @@ softmax_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                       
 {                                                                                            \
   const ColCtx *ctx = data;                                                                  \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->i[1], inner = args->i[2];                                                 \
+  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
   gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX;                                  \
                                                                                              \
   if (r <= 0)                                                                                \
@@ -479,7 +480,7 @@ softmax_backward_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)              
 {                                                                                            \
   const ColCtx *ctx = data;                                                                  \
   const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->i[1], inner = args->i[2];                                                 \
+  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
   gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;                         \
                                                                                              \
   for (gint64 t = b; t < e; t++)                                                             \

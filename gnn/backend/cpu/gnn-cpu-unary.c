@@ -77,7 +77,8 @@ NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)           
 }
 
 #define NO_SETUP (void) args
-#define SETUP_S0(T) const T p0 = (T) args->s[0]
+#define SETUP_SLOPE(T) const T p0 = (T) args->params.leaky_relu.negative_slope
+#define SETUP_ALPHA(T) const T p0 = (T) args->params.elu.alpha
 
 /* ---- math shared by forward and backward -------------------------------------------- */
 
@@ -193,12 +194,12 @@ UNARY_LOOP (relu_f32, float, NO_SETUP, x < 0.0f ? 0.0f : x)
 UNARY_LOOP (relu_f64, double, NO_SETUP, x < 0.0 ? 0.0 : x)
 UNARY_LOOP (relu_i64, gint64, NO_SETUP, x < 0 ? 0 : x)
 
-UNARY_LOOP (leaky_relu_f32, float, SETUP_S0 (float), x > 0.0f ? x : x * p0)
-UNARY_LOOP (leaky_relu_f64, double, SETUP_S0 (double), x > 0.0 ? x : x * p0)
+UNARY_LOOP (leaky_relu_f32, float, SETUP_SLOPE (float), x > 0.0f ? x : x * p0)
+UNARY_LOOP (leaky_relu_f64, double, SETUP_SLOPE (double), x > 0.0 ? x : x * p0)
 
 /* PyTorch 1.13 computes exp (x) - 1 here, not expm1 */
-UNARY_LOOP (elu_f32, float, SETUP_S0 (float), x > 0.0f ? x : (expf (x) - 1.0f) * p0)
-UNARY_LOOP (elu_f64, double, SETUP_S0 (double), x > 0.0 ? x : (exp (x) - 1.0) * p0)
+UNARY_LOOP (elu_f32, float, SETUP_ALPHA (float), x > 0.0f ? x : (expf (x) - 1.0f) * p0)
+UNARY_LOOP (elu_f64, double, SETUP_ALPHA (double), x > 0.0 ? x : (exp (x) - 1.0) * p0)
 
 UNARY_LOOP (gelu_erf_f32, float, NO_SETUP, gelu_erf_f (x))
 UNARY_LOOP (gelu_erf_f64, double, NO_SETUP, gelu_erf_d (x))
@@ -212,12 +213,12 @@ UNARY_LOOP (sigmoid_f64, double, NO_SETUP, 1.0 / (1.0 + exp (-x)))
 UNARY_LOOP (tanh_f32, float, NO_SETUP, tanhf (x))
 UNARY_LOOP (tanh_f64, double, NO_SETUP, tanh (x))
 
-/* clamp: s0 the lower bound when i0 bit 0 is set, s1 the upper bound when bit 1 is set.
+/* clamp: the bounds of params.clamp that are set.
  * A NaN input stays NaN; min is applied first, so min > max gives max. (A NaN bound is
  * ignored here; the op gives NaN everywhere for one, as PyTorch does.) */
 #define CLAMP_SETUP_F(T, INF)                                                             \
-  const T lo = (args->i[0] & 1) ? (T) args->s[0] : -(T) INF;                              \
-  const T hi = (args->i[0] & 2) ? (T) args->s[1] : (T) INF
+  const T lo = args->params.clamp.has_min ? (T) args->params.clamp.min : -(T) INF;        \
+  const T hi = args->params.clamp.has_max ? (T) args->params.clamp.max : (T) INF
 
 #define CLAMP_FUNC(NAME, T)                                                               \
 static inline T                                                                           \
@@ -245,8 +246,8 @@ bound_i64 (double v)
 }
 
 #define CLAMP_SETUP_I                                                                     \
-  const gint64 lo = (args->i[0] & 1) ? bound_i64 (args->s[0]) : G_MININT64;               \
-  const gint64 hi = (args->i[0] & 2) ? bound_i64 (args->s[1]) : G_MAXINT64
+  const gint64 lo = args->params.clamp.has_min ? bound_i64 (args->params.clamp.min) : G_MININT64; \
+  const gint64 hi = args->params.clamp.has_max ? bound_i64 (args->params.clamp.max) : G_MAXINT64
 
 UNARY_LOOP (clamp_i64, gint64, CLAMP_SETUP_I, clamp_l (x, lo, hi))
 
@@ -255,10 +256,10 @@ UNARY_LOOP (clamp_i64, gint64, CLAMP_SETUP_I, clamp_l (x, lo, hi))
 /* relu: in1 is the input or the result (both are > 0 at the same places) */
 BACKWARD_LOOP (relu_backward_f32, float, NO_SETUP, x <= 0.0f ? 0.0f : g)
 BACKWARD_LOOP (relu_backward_f64, double, NO_SETUP, x <= 0.0 ? 0.0 : g)
-BACKWARD_LOOP (leaky_relu_backward_f32, float, SETUP_S0 (float), x > 0.0f ? g : g * p0)
-BACKWARD_LOOP (leaky_relu_backward_f64, double, SETUP_S0 (double), x > 0.0 ? g : g * p0)
-BACKWARD_LOOP (elu_backward_f32, float, SETUP_S0 (float), x <= 0.0f ? g * p0 * expf (x) : g)
-BACKWARD_LOOP (elu_backward_f64, double, SETUP_S0 (double), x <= 0.0 ? g * p0 * exp (x) : g)
+BACKWARD_LOOP (leaky_relu_backward_f32, float, SETUP_SLOPE (float), x > 0.0f ? g : g * p0)
+BACKWARD_LOOP (leaky_relu_backward_f64, double, SETUP_SLOPE (double), x > 0.0 ? g : g * p0)
+BACKWARD_LOOP (elu_backward_f32, float, SETUP_ALPHA (float), x <= 0.0f ? g * p0 * expf (x) : g)
+BACKWARD_LOOP (elu_backward_f64, double, SETUP_ALPHA (double), x <= 0.0 ? g * p0 * exp (x) : g)
 BACKWARD_LOOP (gelu_erf_backward_f32, float, NO_SETUP, g * gelu_erf_grad_f (x))
 BACKWARD_LOOP (gelu_erf_backward_f64, double, NO_SETUP, g * gelu_erf_grad_d (x))
 BACKWARD_LOOP (gelu_tanh_backward_f32, float, NO_SETUP, g * gelu_tanh_grad_f (x))
@@ -312,11 +313,11 @@ variant (const GnnKernelArgs *args, GnnCpuLoop loop)
   switch (args->op)
     {
     case GNN_BACKEND_OP_GELU:
-      if (args->i[0] == 1)
+      if (args->params.gelu.approximate == 1)
         return f32 ? gelu_tanh_f32 : gelu_tanh_f64;
       break;
     case GNN_BACKEND_OP_GELU_BACKWARD:
-      if (args->i[0] == 1)
+      if (args->params.gelu.approximate == 1)
         return f32 ? gelu_tanh_backward_f32 : gelu_tanh_backward_f64;
       break;
     default:
@@ -344,10 +345,10 @@ k_unary (const GnnKernelArgs *args, GError **error)
     if (args->in[k]->dtype != dtype)
       return gnn_cpu_unsupported (args, error);
   if ((args->op == GNN_BACKEND_OP_GELU || args->op == GNN_BACKEND_OP_GELU_BACKWARD) &&
-      args->i[0] != 0 && args->i[0] != 1)
+      args->params.gelu.approximate != 0 && args->params.gelu.approximate != 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "cpu: gelu kernel: unknown approximation %" G_GINT64_FORMAT, args->i[0]);
+                   "cpu: gelu kernel: unknown approximation %d", args->params.gelu.approximate);
       return FALSE;
     }
   switch (dtype)

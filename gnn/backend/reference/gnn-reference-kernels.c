@@ -24,7 +24,7 @@
  * dtypes it must serve; the reference reads and writes every element through a double or a
  * gint64, so its creation and data-movement kernels take any dtype. */
 static const GnnBackendOpDeparture departures[] = {
-  /* integers in [i2, i3) stored in any dtype */
+  /* integers in [random.int_low, random.int_high) stored in any dtype */
   { GNN_BACKEND_OP_RAND_INT, GNN_DTYPES_ALL, 0 },
   /* the chosen element copied as it is */
   { GNN_BACKEND_OP_WHERE, GNN_DTYPES_ALL, 0 },
@@ -265,7 +265,7 @@ check_numel (const GnnKernelArgs   *args,
     {
       g_autofree char *s = shape_string (t);
       return layout_error (args, error, "%s has shape %s, %" G_GINT64_FORMAT " elements, but the "
-                           "layout in i0..i3 needs %" G_GINT64_FORMAT, name, s, numel (t), expected);
+                           "layout in the parameters needs %" G_GINT64_FORMAT, name, s, numel (t), expected);
     }
   return TRUE;
 }
@@ -317,7 +317,7 @@ k_copy (const GnnKernelArgs *args,
   return TRUE;
 }
 
-/* out = s0 */
+/* out = fill.value */
 static gboolean
 k_fill (const GnnKernelArgs *args,
         GError             **error)
@@ -325,11 +325,11 @@ k_fill (const GnnKernelArgs *args,
   gint64 n = numel (args->out);
 
   for (gint64 l = 0; l < n; l++)
-    write_double (args->out, offset_of (args->out, l), args->s[0]);
+    write_double (args->out, offset_of (args->out, l), args->params.fill.value);
   return TRUE;
 }
 
-/* out[i] = s0 + i * s1, i the row-major index */
+/* out[i] = start + i * step, i the row-major index */
 static gboolean
 k_arange (const GnnKernelArgs *args,
           GError             **error)
@@ -337,7 +337,8 @@ k_arange (const GnnKernelArgs *args,
   gint64 n = numel (args->out);
 
   for (gint64 l = 0; l < n; l++)
-    write_double (args->out, offset_of (args->out, l), args->s[0] + (double) l * args->s[1]);
+    write_double (args->out, offset_of (args->out, l),
+                  args->params.arange.start + (double) l * args->params.arange.step);
   return TRUE;
 }
 
@@ -378,29 +379,30 @@ write_largest_below (const GnnKernelTensor *t,
     }
 }
 
-/* Element i (row-major) uses the Philox block of counter i1 + i under key i0. Its four words
- * make two 53-bit uniforms in [0, 1): u1 = (w0 · 2^21 ^ w1 / 2^11) / 2^53, u2 likewise from w2, w3.
- *   RAND_UNIFORM: s0 + u1 (s1 - s0), kept below s1 once stored in out's dtype
- *   RAND_NORMAL:  s0 + s1 · sqrt (-2 log (1 - u1)) · cos (2π u2)        (Box-Muller)
- *   RAND_INT:     i2 + (w0 · 2^32 + w1) mod (i3 - i2) */
+/* Element i (row-major) uses the Philox block of counter offset + i under key seed. Its four
+ * words make two 53-bit uniforms in [0, 1): u1 = (w0 · 2^21 ^ w1 / 2^11) / 2^53, u2 likewise
+ * from w2, w3.
+ *   RAND_UNIFORM: low + u1 (high - low), kept below high once stored in out's dtype
+ *   RAND_NORMAL:  mean + std · sqrt (-2 log (1 - u1)) · cos (2π u2)      (Box-Muller)
+ *   RAND_INT:     int_low + (w0 · 2^32 + w1) mod (int_high - int_low) */
 static gboolean
 k_random (const GnnKernelArgs *args,
           GError             **error)
 {
   const GnnKernelTensor *out = args->out;
-  guint64 seed = (guint64) args->i[0], first = (guint64) args->i[1];
-  double lo = args->s[0], hi = args->s[1];
+  const GnnKernelRandom *r = &args->params.random;
+  double lo = r->low, hi = r->high;
   double hi_stored = hi;
   gint64 n = numel (out);
   guint64 scratch = 0;
   GnnKernelTensor bound = { &scratch, out->dtype, 0 };
 
-  if (args->op == GNN_BACKEND_OP_RAND_INT && args->i[3] <= args->i[2])
+  if (args->op == GNN_BACKEND_OP_RAND_INT && r->int_high <= r->int_low)
     return layout_error (args, error, "the range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") is empty",
-                         args->i[2], args->i[3]);
+                         r->int_low, r->int_high);
   if (args->op == GNN_BACKEND_OP_RAND_UNIFORM)
     {
-      /* s1 as out's dtype stores it: the bound the stored values stay below */
+      /* high as out's dtype stores it: the bound the stored values stay below */
       write_double (&bound, 0, hi);
       hi_stored = read_double (&bound, 0);
     }
@@ -411,7 +413,7 @@ k_random (const GnnKernelArgs *args,
       guint32 w[4];
       double u1, u2;
 
-      gnn_philox4x32 (first + (guint64) l, seed, w);
+      gnn_philox4x32 (r->offset + (guint64) l, r->seed, w);
       u1 = (double) (((guint64) w[0] << 21) ^ (w[1] >> 11)) / 9007199254740992.0;
       u2 = (double) (((guint64) w[2] << 21) ^ (w[3] >> 11)) / 9007199254740992.0;
 
@@ -423,13 +425,13 @@ k_random (const GnnKernelArgs *args,
             write_largest_below (out, o, hi);
           break;
         case GNN_BACKEND_OP_RAND_NORMAL:
-          write_double (out, o, lo + hi * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2));
+          write_double (out, o, r->mean + r->std * sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2));
           break;
         case GNN_BACKEND_OP_RAND_INT:
           {
-            guint64 range = (guint64) args->i[3] - (guint64) args->i[2];
+            guint64 range = (guint64) r->int_high - (guint64) r->int_low;
             guint64 x = ((guint64) w[0] << 32) | w[1];
-            write_int (out, o, args->i[2] + (gint64) (x % range));
+            write_int (out, o, r->int_low + (gint64) (x % range));
           }
           break;
         default:
@@ -484,21 +486,22 @@ silu_grad (double x)
   return s * (1.0 + x * (1.0 - s));
 }
 
-/* clamp (x, s0, s1) with i0 bit 0: has min, bit 1: has max. As in PyTorch, a NaN input or a
- * NaN bound gives NaN, and min > max gives max. */
+/* clamp (x, min, max), each bound only when it is set. As in PyTorch, a NaN input or a NaN
+ * bound gives NaN, and min > max gives max. */
 static double
 clamp_double (double x, const GnnKernelArgs *args)
 {
-  gboolean has_min = (args->i[0] & 1) != 0, has_max = (args->i[0] & 2) != 0;
+  const gboolean has_min = args->params.clamp.has_min, has_max = args->params.clamp.has_max;
+  const double min = args->params.clamp.min, max = args->params.clamp.max;
 
   if (isnan (x))
     return x;
-  if ((has_min && isnan (args->s[0])) || (has_max && isnan (args->s[1])))
+  if ((has_min && isnan (min)) || (has_max && isnan (max)))
     return NAN;
-  if (has_min && x < args->s[0])
-    x = args->s[0];
-  if (has_max && x > args->s[1])
-    x = args->s[1];
+  if (has_min && x < min)
+    x = min;
+  if (has_max && x > max)
+    x = max;
   return x;
 }
 
@@ -510,12 +513,12 @@ float_elementwise (const GnnKernelArgs *args,
                    double               b,
                    double               c)
 {
-  const double s0 = args->s[0];
+  const GnnKernelParams *p = &args->params;
 
   switch (args->op)
     {
-    case GNN_BACKEND_OP_ADD:                  return a + s0 * b;
-    case GNN_BACKEND_OP_SUB:                  return a - s0 * b;
+    case GNN_BACKEND_OP_ADD:                  return a + p->add.alpha * b;
+    case GNN_BACKEND_OP_SUB:                  return a - p->add.alpha * b;
     case GNN_BACKEND_OP_MUL:                  return a * b;
     case GNN_BACKEND_OP_DIV:                  return a / b;
     case GNN_BACKEND_OP_POW:                  return pow (a, b);
@@ -534,24 +537,24 @@ float_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_ABS:                  return fabs (a);
     case GNN_BACKEND_OP_SIGN:                 return (a > 0) - (a < 0);  /* 0 for NaN, as PyTorch */
     case GNN_BACKEND_OP_CLAMP:                return clamp_double (a, args);
-    case GNN_BACKEND_OP_POW_SCALAR:           return pow (a, s0);
+    case GNN_BACKEND_OP_POW_SCALAR:           return pow (a, p->pow.exponent);
     case GNN_BACKEND_OP_RELU:                 return isnan (a) || a > 0 ? a : 0.0;
-    case GNN_BACKEND_OP_LEAKY_RELU:           return a > 0 ? a : s0 * a;
-    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : s0 * (exp (a) - 1.0);
-    case GNN_BACKEND_OP_GELU:                 return gelu (a, args->i[0]);
+    case GNN_BACKEND_OP_LEAKY_RELU:           return a > 0 ? a : p->leaky_relu.negative_slope * a;
+    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : p->elu.alpha * (exp (a) - 1.0);
+    case GNN_BACKEND_OP_GELU:                 return gelu (a, p->gelu.approximate);
     case GNN_BACKEND_OP_SILU:                 return a * sigmoid (a);
     case GNN_BACKEND_OP_SIGMOID:              return sigmoid (a);
     case GNN_BACKEND_OP_TANH:                 return tanh (a);
     case GNN_BACKEND_OP_RELU_BACKWARD:        return b <= 0 ? 0.0 : a;
-    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:  return b > 0 ? a : s0 * a;
-    case GNN_BACKEND_OP_ELU_BACKWARD:         return b <= 0 ? a * s0 * exp (b) : a;
-    case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, args->i[0]);
+    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:  return b > 0 ? a : p->leaky_relu.negative_slope * a;
+    case GNN_BACKEND_OP_ELU_BACKWARD:         return b <= 0 ? a * p->elu.alpha * exp (b) : a;
+    case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, p->gelu.approximate);
     case GNN_BACKEND_OP_SILU_BACKWARD:        return a * silu_grad (b);
     case GNN_BACKEND_OP_SIGMOID_BACKWARD:     return a * b * (1.0 - b);
     case GNN_BACKEND_OP_TANH_BACKWARD:        return a * (1.0 - b * b);
     case GNN_BACKEND_OP_LERP:                 return a + c * (b - a);
-    case GNN_BACKEND_OP_ADDCMUL:              return a + s0 * b * c;
-    case GNN_BACKEND_OP_ADDCDIV:              return a + s0 * b / c;
+    case GNN_BACKEND_OP_ADDCMUL:              return a + p->addc.value * b * c;
+    case GNN_BACKEND_OP_ADDCDIV:              return a + p->addc.value * b / c;
     default:
       g_assert_not_reached ();
       return NAN;
@@ -585,8 +588,8 @@ int_pow (gint64 base,
   return (gint64) result;
 }
 
-/* One output element of an elementwise kernel on int64 values. The scalars s0, s1 are taken
- * as integers (ceil of a lower clamp bound, floor of an upper one); DIV truncates toward zero
+/* One output element of an elementwise kernel on int64 values. The scalar parameters are
+ * taken as integers (ceil of a lower clamp bound, floor of an upper one); DIV truncates toward zero
  * (`torch.div (rounding_mode='trunc')`) and fails on a zero divisor. */
 static gboolean
 int_elementwise (const GnnKernelArgs *args,
@@ -596,12 +599,12 @@ int_elementwise (const GnnKernelArgs *args,
                  gint64              *result,
                  GError             **error)
 {
-  const gint64 s0 = (gint64) args->s[0];
+  const GnnKernelParams *p = &args->params;
 
   switch (args->op)
     {
-    case GNN_BACKEND_OP_ADD:        *result = a + s0 * b; break;
-    case GNN_BACKEND_OP_SUB:        *result = a - s0 * b; break;
+    case GNN_BACKEND_OP_ADD:        *result = a + (gint64) p->add.alpha * b; break;
+    case GNN_BACKEND_OP_SUB:        *result = a - (gint64) p->add.alpha * b; break;
     case GNN_BACKEND_OP_MUL:        *result = a * b; break;
     case GNN_BACKEND_OP_DIV:
       if (b == 0)
@@ -625,15 +628,15 @@ int_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_ABS:        *result = a < 0 ? -a : a; break;
     case GNN_BACKEND_OP_SIGN:       *result = (a > 0) - (a < 0); break;
     case GNN_BACKEND_OP_CLAMP:
-      if ((args->i[0] & 1) && (double) a < args->s[0])
-        a = (gint64) ceil (args->s[0]);
-      if ((args->i[0] & 2) && (double) a > args->s[1])
-        a = (gint64) floor (args->s[1]);
+      if (p->clamp.has_min && (double) a < p->clamp.min)
+        a = (gint64) ceil (p->clamp.min);
+      if (p->clamp.has_max && (double) a > p->clamp.max)
+        a = (gint64) floor (p->clamp.max);
       *result = a;
       break;
-    case GNN_BACKEND_OP_POW_SCALAR: *result = int_pow (a, s0); break;
+    case GNN_BACKEND_OP_POW_SCALAR: *result = int_pow (a, (gint64) p->pow.exponent); break;
     case GNN_BACKEND_OP_RELU:       *result = a > 0 ? a : 0; break;
-    case GNN_BACKEND_OP_ADDCMUL:    *result = a + s0 * b * c; break;
+    case GNN_BACKEND_OP_ADDCMUL:    *result = a + (gint64) p->addc.value * b * c; break;
     default:
       g_assert_not_reached ();
     }
@@ -653,8 +656,9 @@ k_elementwise (const GnnKernelArgs *args,
   if (!check_same_shape (args, n_in, error))
     return FALSE;
   if ((args->op == GNN_BACKEND_OP_GELU || args->op == GNN_BACKEND_OP_GELU_BACKWARD) &&
-      args->i[0] != 0 && args->i[0] != 1)
-    return layout_error (args, error, "i0 must be 0 (erf) or 1 (tanh), got %" G_GINT64_FORMAT, args->i[0]);
+      args->params.gelu.approximate != 0 && args->params.gelu.approximate != 1)
+    return layout_error (args, error, "gelu.approximate must be 0 (erf) or 1 (tanh), got %d",
+                         args->params.gelu.approximate);
   for (gint64 l = 0; l < n; l++)
     {
       gint64 o = offset_of (out, l);
@@ -702,7 +706,7 @@ k_where (const GnnKernelArgs *args,
 
 /* ---- matrix product ----------------------------------------------------------------- */
 
-/* out[b] (m, n) = s0 · in0[b] (m, k) · in1[b] (k, n) + s1 · out[b]; with s1 = 0 the old out is
+/* out[b] (m, n) = alpha · in0[b] (m, k) · in1[b] (k, n) + beta · out[b]; with beta = 0 the old out is
  * not read (it may be uninitialised), as in BLAS */
 static gboolean
 k_gemm (const GnnKernelArgs *args,
@@ -741,9 +745,9 @@ k_gemm (const GnnKernelArgs *args,
               for (gint64 p = 0; p < k; p++)
                 acc += read_int (a, bt * a->strides[0] + i * a->strides[1] + p * a->strides[2]) *
                        read_int (b, bt * b->strides[0] + p * b->strides[1] + j * b->strides[2]);
-              r = (gint64) args->s[0] * acc;
-              if (args->s[1] != 0)
-                r += (gint64) args->s[1] * read_int (c, co);
+              r = (gint64) args->params.gemm.alpha * acc;
+              if (args->params.gemm.beta != 0)
+                r += (gint64) args->params.gemm.beta * read_int (c, co);
               write_int (c, co, r);
             }
           else
@@ -753,9 +757,9 @@ k_gemm (const GnnKernelArgs *args,
               for (gint64 p = 0; p < k; p++)
                 acc += read_double (a, bt * a->strides[0] + i * a->strides[1] + p * a->strides[2]) *
                        read_double (b, bt * b->strides[0] + p * b->strides[1] + j * b->strides[2]);
-              r = args->s[0] * acc;
-              if (args->s[1] != 0)
-                r += args->s[1] * read_double (c, co);
+              r = args->params.gemm.alpha * acc;
+              if (args->params.gemm.beta != 0)
+                r += args->params.gemm.beta * read_double (c, co);
               write_double (c, co, r);
             }
         }
@@ -772,10 +776,10 @@ check_reduce_layout (const GnnKernelArgs *args,
                      gboolean             out_like_in,
                      GError             **error)
 {
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
 
   if (outer < 0 || r < 0 || inner < 0)
-    return layout_error (args, error, "negative sizes in i0..i2");
+    return layout_error (args, error, "negative sizes in the layout");
   if (!check_numel (args, args->in[0], "in0", outer * r * inner, error) ||
       !check_numel (args, args->out, "out", out_like_in ? outer * r * inner : outer * inner, error))
     return FALSE;
@@ -792,7 +796,7 @@ k_sum (const GnnKernelArgs *args,
        GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
 
   if (!check_reduce_layout (args, FALSE, error))
     return FALSE;
@@ -827,7 +831,7 @@ k_max_min (const GnnKernelArgs *args,
            GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   gboolean want_max = args->op == GNN_BACKEND_OP_MAX;
 
   if (!check_reduce_layout (args, FALSE, error))
@@ -881,13 +885,13 @@ k_max_min (const GnnKernelArgs *args,
   return TRUE;
 }
 
-/* out[o, i] = Σ_r (x - mean)² / max (r - s0, 0): two passes in double */
+/* out[o, i] = Σ_r (x - mean)² / max (r - correction, 0): two passes in double */
 static gboolean
 k_var (const GnnKernelArgs *args,
        GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
 
   if (!check_reduce_layout (args, FALSE, error))
     return FALSE;
@@ -904,12 +908,12 @@ k_var (const GnnKernelArgs *args,
             double d = read_double (in, AT3 (in, o, k, i, r, inner)) - mean;
             squares += d * d;
           }
-        write_double (out, offset_of (out, o * inner + i), squares / MAX ((double) r - args->s[0], 0.0));
+        write_double (out, offset_of (out, o * inner + i), squares / MAX ((double) r - args->params.reduce.correction, 0.0));
       }
   return TRUE;
 }
 
-/* ---- batch normalisation: (N, C, S) operands, i0 N, i1 C, i2 S ------------------------- */
+/* ---- batch normalisation: (N, C, S) operands, params.norm ------------------------------- */
 
 static gboolean
 check_norm_layout (const GnnKernelArgs *args,
@@ -917,10 +921,10 @@ check_norm_layout (const GnnKernelArgs *args,
                    gint64               coef_numel,
                    GError             **error)
 {
-  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+  gint64 n = args->params.norm.batch, c = args->params.norm.channels, s = args->params.norm.spatial;
 
   if (n < 0 || c < 0 || s < 0)
-    return layout_error (args, error, "negative sizes in i0..i2");
+    return layout_error (args, error, "negative sizes in the layout");
   if (!check_numel (args, args->in[0], "in0", n * c * s, error) ||
       !check_numel (args, args->out, "out", out_numel, error))
     return FALSE;
@@ -935,7 +939,7 @@ k_batch_norm_stats (const GnnKernelArgs *args,
                     GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+  gint64 n = args->params.norm.batch, c = args->params.norm.channels, s = args->params.norm.spatial;
 
   if (!check_norm_layout (args, 2 * c, -1, error))
     return FALSE;
@@ -965,7 +969,7 @@ k_channel_affine (const GnnKernelArgs *args,
                   GError             **error)
 {
   const GnnKernelTensor *x = args->in[0], *k = args->in[1], *x2 = args->in[2], *out = args->out;
-  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+  gint64 n = args->params.norm.batch, c = args->params.norm.channels, s = args->params.norm.spatial;
 
   if (!check_norm_layout (args, n * c * s, (x2 ? 4 : 2) * c, error) ||
       (x2 && !check_numel (args, x2, "in2", n * c * s, error)))
@@ -992,7 +996,7 @@ k_batch_norm_backward_reduce (const GnnKernelArgs *args,
                               GError             **error)
 {
   const GnnKernelTensor *g = args->in[0], *x = args->in[1], *mean = args->in[2], *out = args->out;
-  gint64 n = args->i[0], c = args->i[1], s = args->i[2];
+  gint64 n = args->params.norm.batch, c = args->params.norm.channels, s = args->params.norm.spatial;
 
   if (!check_norm_layout (args, 2 * c, n * c * s, error) ||
       !check_numel (args, mean, "in2", c, error))
@@ -1022,7 +1026,7 @@ k_softmax (const GnnKernelArgs *args,
            GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   gboolean logarithm = args->op == GNN_BACKEND_OP_LOG_SOFTMAX;
 
   if (!check_reduce_layout (args, TRUE, error))
@@ -1059,7 +1063,7 @@ k_softmax_backward (const GnnKernelArgs *args,
                     GError             **error)
 {
   const GnnKernelTensor *g = args->in[0], *y = args->in[1], *out = args->out;
-  gint64 outer = args->i[0], r = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   gboolean logarithm = args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
 
   if (!check_reduce_layout (args, TRUE, error))
@@ -1102,21 +1106,21 @@ add_element (const GnnKernelTensor *dst,
 
 /* INDEX_SELECT: out[o, j, i] = in0[o, in1[j], i]
  * INDEX_ADD:    out[o, in1[j], i] += in0[o, j, i]
- * i0 outer, i1 the size of the indexed dimension (of in0 for select, of out for add),
- * i2 inner; in1 a list of J indices */
+ * index.outer, index.size (of the indexed dimension: of in0 for select, of out for add),
+ * index.inner; in1 a list of J indices */
 static gboolean
 k_index_select_add (const GnnKernelArgs *args,
                     GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *index = args->in[1], *out = args->out;
-  gint64 outer = args->i[0], size = args->i[1], inner = args->i[2];
+  gint64 outer = args->params.index.outer, size = args->params.index.size, inner = args->params.index.inner;
   gint64 n_index = numel (index);
   gboolean add = args->op == GNN_BACKEND_OP_INDEX_ADD;
   const GnnKernelTensor *indexed = add ? out : in;
   const GnnKernelTensor *listed = add ? in : out;
 
   if (outer < 0 || size < 0 || inner < 0)
-    return layout_error (args, error, "negative sizes in i0..i2");
+    return layout_error (args, error, "negative sizes in the layout");
   if (!check_index_dtype (args, index, "in1", error) ||
       !check_numel (args, indexed, add ? "out" : "in0", outer * size * inner, error) ||
       !check_numel (args, listed, add ? "in0" : "out", outer * n_index * inner, error))
@@ -1145,20 +1149,21 @@ k_index_select_add (const GnnKernelArgs *args,
 
 /* GATHER:      out[o, j, i] = in0[o, in1[o, j, i], i]
  * SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]
- * i0 outer, i1 the size of the indexed dimension (of in0 for gather, of out for scatter),
- * i2 inner, i3 the size of that dimension in the index */
+ * index.outer, index.size (of the indexed dimension: of in0 for gather, of out for scatter),
+ * index.inner, index.index_size the size of that dimension in the index */
 static gboolean
 k_gather_scatter (const GnnKernelArgs *args,
                   GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *index = args->in[1], *out = args->out;
-  gint64 outer = args->i[0], size = args->i[1], inner = args->i[2], n_index = args->i[3];
+  gint64 outer = args->params.index.outer, size = args->params.index.size, inner = args->params.index.inner;
+  gint64 n_index = args->params.index.index_size;
   gboolean scatter = args->op == GNN_BACKEND_OP_SCATTER_ADD;
   const GnnKernelTensor *indexed = scatter ? out : in;
   const GnnKernelTensor *listed = scatter ? in : out;
 
   if (outer < 0 || size < 0 || inner < 0 || n_index < 0)
-    return layout_error (args, error, "negative sizes in i0..i3");
+    return layout_error (args, error, "negative sizes in the layout");
   if (!check_index_dtype (args, index, "in1", error) ||
       !check_numel (args, indexed, scatter ? "out" : "in0", outer * size * inner, error) ||
       !check_numel (args, listed, scatter ? "in0" : "out", outer * n_index * inner, error) ||
@@ -1184,13 +1189,13 @@ k_gather_scatter (const GnnKernelArgs *args,
   return TRUE;
 }
 
-/* out[j, c] = (in0[j] == c) for c < i0 classes */
+/* out[j, c] = (in0[j] == c) for c < one_hot.classes */
 static gboolean
 k_one_hot (const GnnKernelArgs *args,
            GError             **error)
 {
   const GnnKernelTensor *in = args->in[0], *out = args->out;
-  gint64 classes = args->i[0], n = numel (in);
+  gint64 classes = args->params.one_hot.classes, n = numel (in);
 
   if (classes < 0)
     return layout_error (args, error, "negative number of classes %" G_GINT64_FORMAT, classes);
@@ -1213,7 +1218,7 @@ k_one_hot (const GnnKernelArgs *args,
 
 /* im2col: in0 (N, C, H, W) -> out (N, C * kh * kw, OH, OW); col2im: in0 (N, C * kh * kw, OH, OW)
  * -> out (N, C, H, W), the sum of the entries that im2col would read from each position.
- * i0..i3 hold (kh, kw), (sh, sw), (ph, pw), (dh, dw), the H value in the high 32 bits. */
+ * params.window holds (kh, kw), (sh, sw), (ph, pw), (dh, dw). */
 static gboolean
 k_im2col_col2im (const GnnKernelArgs *args,
                  GError             **error)
@@ -1221,15 +1226,11 @@ k_im2col_col2im (const GnnKernelArgs *args,
   gboolean to_cols = args->op == GNN_BACKEND_OP_IM2COL;
   const GnnKernelTensor *image = to_cols ? args->in[0] : args->out;
   const GnnKernelTensor *cols = to_cols ? args->out : args->in[0];
-  gint64 g[8];
+  const GnnKernelWindow *win = &args->params.window;
   gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
 
-  for (guint k = 0; k < 4; k++)
-    {
-      g[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
-      g[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
-    }
-  kh = g[0]; kw = g[1]; sh = g[2]; sw = g[3]; ph = g[4]; pw = g[5]; dh = g[6]; dw = g[7];
+  kh = win->kernel[0]; kw = win->kernel[1]; sh = win->stride[0]; sw = win->stride[1];
+  ph = win->padding[0]; pw = win->padding[1]; dh = win->dilation[0]; dw = win->dilation[1];
   if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
     return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
   if (image->ndim != 4 || cols->ndim != 4)
@@ -1266,7 +1267,7 @@ k_im2col_col2im (const GnnKernelArgs *args,
 
 /* ---- pooling ----------------------------------------------------------------------- */
 
-/* The (N, C, H, W) image and (N, C, OH, OW) pooled operands of a pooling kernel; i0..i3 as
+/* The (N, C, H, W) image and (N, C, OH, OW) pooled operands of a pooling kernel; the window as
  * IM2COL. Forward kernels read the image from in0; backward ones write it to out. */
 static gboolean
 k_pool2d (const GnnKernelArgs *args,
@@ -1276,17 +1277,13 @@ k_pool2d (const GnnKernelArgs *args,
   gboolean is_max = args->op == GNN_BACKEND_OP_MAX_POOL2D || args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD;
   const GnnKernelTensor *image = backward ? args->out : args->in[0];
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
-  gint64 g[8];
+  const GnnKernelWindow *win = &args->params.window;
   gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
 
-  for (guint k = 0; k < 3; k++)
-    {
-      g[2 * k] = (gint64) ((guint64) args->i[k] >> 32);
-      g[2 * k + 1] = (gint64) ((guint64) args->i[k] & 0xffffffffu);
-    }
-  g[6] = is_max ? (gint64) ((guint64) args->i[3] >> 32) : 1;
-  g[7] = is_max ? (gint64) ((guint64) args->i[3] & 0xffffffffu) : 1;
-  kh = g[0]; kw = g[1]; sh = g[2]; sw = g[3]; ph = g[4]; pw = g[5]; dh = g[6]; dw = g[7];
+  kh = win->kernel[0]; kw = win->kernel[1]; sh = win->stride[0]; sw = win->stride[1];
+  ph = win->padding[0]; pw = win->padding[1];
+  dh = is_max ? win->dilation[0] : 1;
+  dw = is_max ? win->dilation[1] : 1;
   if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
     return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
   if (image->ndim != 4 || pooled->ndim != 4 || image->shape[0] != pooled->shape[0] ||
@@ -1364,7 +1361,8 @@ k_pool2d (const GnnKernelArgs *args,
                       write_double (args->out, poff, 0.0);
                     continue;
                   }
-                divisor = args->s[0] > 0 ? args->s[0] : args->i[3] ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
+                divisor = win->divisor > 0 ? win->divisor
+                          : win->count_include_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
                     {
@@ -1429,14 +1427,14 @@ k_adaptive_avg_pool2d (const GnnKernelArgs *args,
 
 /* ---- multi-tensor kernels ----------------------------------------------------------- */
 
-/* list_out[j] = lerp (list_out[j], list_in[j], s0) for every pair j, with PyTorch's formula:
+/* list_out[j] = lerp (list_out[j], list_in[j], lerp.weight) for every pair j, with PyTorch's formula:
  * start + w (end - start) when |w| < 0.5, else end - (end - start) (1 - w). Every operand has
  * one floating dtype; the two of a pair share a shape, any strides. */
 static gboolean
 k_foreach_lerp (const GnnKernelArgs *args,
                 GError             **error)
 {
-  double w = args->s[0];
+  double w = args->params.lerp.weight;
   GnnDtype dtype;
 
   /* the dispatcher checked the lists and the dtype of list_out[0] */
