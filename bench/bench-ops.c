@@ -1,7 +1,8 @@
 /* bench-ops.c: gnn's C-side speed next to its own baselines
  *
  *  - matmul of square float32 matrices through gnn_tensor_matmul (output allocation
- *    included) and through raw cblas_sgemm on preallocated buffers, in GFLOP/s;
+ *    included) and through raw cblas_sgemm on preallocated buffers, in GFLOP/s (the FLOPs
+ *    of the op table's GEMM formula, 2 · n³);
  *  - the per-op overhead of a 16-element float32 add with autograd off (output allocation
  *    included), in calls per second and ns per call;
  *  - a 1e6-element float32 add, gnn and a plain C loop, in GB/s (two reads and a write).
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include <gnn/gnn.h>
+#include <gnn/backend/gnn-backend-impl.h>
 
 #define N_BATCHES 7
 #define SETTLE_US 100000
@@ -150,6 +152,16 @@ bench_blas_sgemm (gpointer data, gint64 iterations)
   return TRUE;
 }
 
+/* the FLOPs of an (n, n) · (n, n) product, by the op table's formula for GEMM */
+static double
+matmul_flops (gint64 n)
+{
+  GnnKernelTensor a = { NULL, GNN_DTYPE_FLOAT32, 3, { 1, n, n } };
+  GnnKernelArgs args = { GNN_BACKEND_OP_GEMM, &a, NULL, { &a, &a }, 2 };
+
+  return (double) gnn_backend_op_count_flops (&args);
+}
+
 static void
 run_matmul (const char *sizes)
 {
@@ -159,7 +171,7 @@ run_matmul (const char *sizes)
     {
       MatmulData m = { 0 };
       int n = atoi (*p);
-      double flops = 2.0 * n * (double) n * n;
+      double flops = matmul_flops (n);
       double t_gnn, t_blas;
       char name[64];
       gsize bytes = (gsize) n * n * sizeof (float);

@@ -5,7 +5,9 @@
 # The enum is written out as text (rather than expanded from the table by the C preprocessor)
 # because glib-mkenums and the GIR scanner's documentation parser read header text. The rows
 # are checked as they are read: names and nicks unique, each nick the name in lower case with
-# '-' for '_' (the nick glib-mkenums gives the value), a documentation comment above each.
+# '-' for '_' (the nick glib-mkenums gives the value), a documentation comment above each, a
+# FLOP formula written in the names gnn-backend-ops.c defines for it. The formula is added to
+# the op's documentation.
 #
 # usage: gen-backend-ops-h.py gnn-backend-ops.def gnn-backend-ops.h
 #
@@ -15,10 +17,37 @@ import sys
 
 ROW = re.compile(r'^GNN_BACKEND_OP\s*\(\s*([A-Z][A-Z0-9_]*)\s*,\s*"([a-z0-9-]+)"\s*,(.*)\)\s*$')
 COMMENT = re.compile(r'/\*(.*?)\*/', re.S)
+# the names of the flops column, as the documentation spells them
+FLOPS_NAMES = {
+    'N_OUT': 'numel (out)',
+    'N_IN0': 'numel (in0)',
+    'N_LIST': 'Σ numel (list_out)',
+    'GEMM_MNK': 'batch · m · n · k',
+    'WINDOW': 'kh · kw',
+    'HAS_IN2': 'in2 given',
+}
+FLOPS_TOKEN = re.compile(r'\s*([A-Z][A-Z0-9_]*|[0-9]+|[*+()?:])')
 
 
 def fail(path, line, what):
     sys.exit(f'{path}:{line}: {what}')
+
+
+def flops_text(path, line, formula):
+    """the documentation's spelling of a flops formula, checked against the names it may use"""
+    words, pos = [], 0
+    while pos < len(formula.rstrip()):
+        t = FLOPS_TOKEN.match(formula, pos)
+        if not t:
+            fail(path, line, f'cannot read the flops formula "{formula}" at "{formula[pos:]}"')
+        word = t.group(1)
+        if word[0].isalpha() and word not in FLOPS_NAMES:
+            fail(path, line, f'the flops formula "{formula}" uses {word}, not one of {", ".join(FLOPS_NAMES)}')
+        words.append(FLOPS_NAMES.get(word, '·' if word == '*' else word))
+        pos = t.end()
+    if not words:
+        fail(path, line, 'no flops formula')
+    return ' '.join(words).replace('( ', '(').replace(' )', ')')
 
 
 def comment_lines(text):
@@ -50,6 +79,10 @@ def parse(path):
                 fail(path, where, f'not a GNN_BACKEND_OP row: {line.strip()}')
             if not doc:
                 fail(path, where, f'{r.group(1)} has no documentation comment above it')
+            columns = [c.strip() for c in r.group(3).split(',')]
+            if len(columns) != 4:
+                fail(path, where, f'{r.group(1)}: expected n_in, compute, dtypes, flops after the nick')
+            doc = doc + [f'FLOPs: {flops_text(path, where, columns[3])}.']
             rows.append((r.group(1), r.group(2), where, doc))
             doc = None
         if m is None:

@@ -308,6 +308,21 @@ gboolean                gnn_backend_op_supported_with (GnnBackendOp             
                                                        gsize                        n_departures);
 
 /**
+ * gnn_backend_op_count_flops:
+ * @args: a kernel call
+ *
+ * The FLOP count of a kernel call, from the formula of its op's row in the op table
+ * (`gnn/backend/gnn-backend-ops.def`) and the shapes of its operands: the number of elements
+ * an elementwise op writes, 2 · m · n · k per matrix of a GEMM, one per element and pass of a
+ * reduction, 0 for a kernel that only moves or generates values. For profilers and
+ * benchmarks; a missing operand counts as empty.
+ *
+ * Returns: the number of floating-point (or integer) operations of the call
+ */
+GNN_AVAILABLE_IN_ALL
+guint64                 gnn_backend_op_count_flops    (const GnnKernelArgs         *args);
+
+/**
  * gnn_backend_op_check_args:
  * @backend_name: the backend's name, for messages
  * @args: a kernel call

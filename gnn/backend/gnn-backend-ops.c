@@ -9,12 +9,12 @@
 /* gen-backend-ops-h.py writes the GnnBackendOp enum from the rows as text; the preprocessor
  * counts them here. Each row's position must be its enum value, and the count the enum's. */
 enum {
-#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes) ROW_##name,
+#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) ROW_##name,
 #include "gnn-backend-ops.def"
 #undef GNN_BACKEND_OP
   N_ROWS
 };
-#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes) \
+#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) \
   G_STATIC_ASSERT ((int) ROW_##name == (int) GNN_BACKEND_OP_##name);
 #include "gnn-backend-ops.def"
 #undef GNN_BACKEND_OP
@@ -26,7 +26,7 @@ G_STATIC_ASSERT ((int) N_ROWS == (int) GNN_BACKEND_OP_N_OPS);
 G_STATIC_ASSERT (GNN_BACKEND_OP_N_OPS == 71);
 
 static const GnnBackendOpInfo op_table[GNN_BACKEND_OP_N_OPS] = {
-#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes) \
+#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) \
   [GNN_BACKEND_OP_##name] = { nick, n_in, GNN_BACKEND_OP_COMPUTE_##compute, GNN_DTYPES_##dtypes },
 #include "gnn-backend-ops.def"
 #undef GNN_BACKEND_OP
@@ -38,7 +38,7 @@ gnn_backend_op_get_type (void)
 {
   static gsize type;
   static const GEnumValue values[] = {
-#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes) \
+#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) \
     { GNN_BACKEND_OP_##name, "GNN_BACKEND_OP_" #name, nick },
 #include "gnn-backend-ops.def"
 #undef GNN_BACKEND_OP
@@ -80,6 +80,73 @@ gnn_backend_op_supported_with (GnnBackendOp                 op,
       dtypes = (dtypes | departures[i].added) & ~departures[i].removed;
   return (dtypes & GNN_DTYPE_BIT (dtype)) != 0;
 }
+
+/* the number of elements of an operand, 0 for a missing one */
+static guint64
+flops_numel (const GnnKernelTensor *t)
+{
+  guint64 n = 1;
+
+  if (t == NULL)
+    return 0;
+  for (guint d = 0; d < MIN (t->ndim, GNN_MAX_DIMS); d++)
+    n *= (guint64) MAX (t->shape[d], 0);
+  return n;
+}
+
+static guint64
+flops_list_numel (const GnnKernelArgs *args)
+{
+  guint64 n = 0;
+
+  for (guint j = 0; args->list_out && j < args->n_list; j++)
+    n += flops_numel (&args->list_out[j]);
+  return n;
+}
+
+/* batch · m · n · k of a GEMM: out (batch, m, n), in0 (batch, m, k) */
+static guint64
+flops_gemm_mnk (const GnnKernelArgs *args)
+{
+  const GnnKernelTensor *a = args->in[0];
+
+  if (a == NULL || a->ndim != 3)
+    return 0;
+  return flops_numel (args->out) * (guint64) MAX (a->shape[2], 0);
+}
+
+/* the names the flops column of the op table is written in */
+#define N_OUT    flops_numel (args->out)
+#define N_IN0    flops_numel (args->in[0])
+#define N_LIST   flops_list_numel (args)
+#define GEMM_MNK flops_gemm_mnk (args)
+#define WINDOW   ((guint64) MAX (args->params.window.kernel[0], 0) * (guint64) MAX (args->params.window.kernel[1], 0))
+#define HAS_IN2  (args->in[2] != NULL)
+
+/* documented in gnn-backend-impl.h */
+guint64
+gnn_backend_op_count_flops (const GnnKernelArgs *args)
+{
+  g_return_val_if_fail (args != NULL, 0);
+
+  switch (args->op)
+    {
+#define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) \
+    case GNN_BACKEND_OP_##name: return (guint64) (flops);
+#include "gnn-backend-ops.def"
+#undef GNN_BACKEND_OP
+    case GNN_BACKEND_OP_N_OPS:
+    default:
+      return 0;
+    }
+}
+
+#undef N_OUT
+#undef N_IN0
+#undef N_LIST
+#undef GEMM_MNK
+#undef WINDOW
+#undef HAS_IN2
 
 static gboolean
 bad_args (GError **error, const char *backend_name, GnnBackendOp op, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
