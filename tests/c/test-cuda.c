@@ -1590,6 +1590,62 @@ test_describe (void)
   g_assert_null (gnn_backend_get_device_description (cuda, 99));
 }
 
+/* the op observers see a device's kernels with its backend, device type and index */
+typedef struct {
+  guint before, after;
+  GnnBackend *backend;
+  char *device_type;
+  guint device;
+  guint64 flops;
+} DeviceCalls;
+
+static void
+observe_device_calls (const GnnOpEvent *event, gpointer user_data)
+{
+  DeviceCalls *calls = user_data;
+
+  if (event->args->op != GNN_BACKEND_OP_MUL)
+    return;
+  if (event->phase == GNN_OP_EVENT_BEFORE)
+    {
+      calls->before++;
+      calls->backend = event->backend;
+      g_free (calls->device_type);
+      calls->device_type = g_strdup (event->device_type);
+      calls->device = event->device;
+      calls->flops = event->flops;
+    }
+  else if (event->ok)
+    calls->after++;
+}
+
+static void
+test_op_observer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = NULL, b = NULL;
+  DeviceCalls calls = { 0 };
+  const char *device;
+  guint id;
+
+  REQUIRE_DEVICE ();
+  /* the last device, so that the index is seen to come through */
+  device = gnn_backend_get_device_count (cuda) > 1 ? "cuda:1" : "cuda:0";
+  a = gnn_tensor_new_ones (GNN_TEST_SHAPE (3, 4), 2, GNN_DTYPE_FLOAT32, device, &error);
+  g_assert_no_error (error);
+  id = gnn_op_observer_add (observe_device_calls, &calls, NULL);
+  b = gnn_tensor_mul (a, a, &error);
+  gnn_op_observer_remove (id);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls.before, ==, 1);
+  g_assert_cmpuint (calls.after, ==, 1);
+  g_assert_true (calls.backend == cuda);
+  g_assert_cmpstr (calls.device_type, ==, "cuda");
+  g_assert_cmpuint (calls.device, ==, g_str_equal (device, "cuda:1") ? 1 : 0);
+  g_assert_cmpuint (calls.flops, ==, 12);
+  g_free (calls.device_type);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1636,6 +1692,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/mixing-devices", test_mixing_devices);
   g_test_add_func ("/cuda/no-transfers", test_no_transfers);
   g_test_add_func ("/cuda/no-transfers-cross-entropy-sgd", test_no_transfers_cross_entropy_sgd);
+  g_test_add_func ("/cuda/op-observer", test_op_observer);
 
   {
     int ret = g_test_run ();
