@@ -14,47 +14,13 @@
 
 #include "gnn-cpu-private.h"
 
-/* PyTorch's lerp with a scalar weight: start + w * (end - start) when |w| < 0.5, else
- * end - (end - start) * (1 - w). The branch is taken once per call, outside the loops. */
-#define LERP_FLAT(NAME, T)                                                                \
-GNN_CPU_MULTIVERSION                                                                      \
-static void                                                                               \
-NAME (T *o, const T *x, gint64 n, double weight)                                          \
-{                                                                                         \
-  const T w = (T) weight;                                                                 \
-  if (w < (T) 0.5 && w > (T) -0.5)                                                        \
-    {                                                                                     \
-      for (gint64 i = 0; i < n; i++)                                                      \
-        o[i] = o[i] + w * (x[i] - o[i]);                                                  \
-    }                                                                                     \
-  else                                                                                    \
-    {                                                                                     \
-      const T omw = (T) 1 - w;                                                            \
-      for (gint64 i = 0; i < n; i++)                                                      \
-        o[i] = x[i] - (x[i] - o[i]) * omw;                                                \
-    }                                                                                     \
-}
-
-LERP_FLAT (lerp_flat_f32, float)
-LERP_FLAT (lerp_flat_f64, double)
-
-/* the strided form, for gnn_cpu_foreach: d[0] out, d[1] the same tensor read, d[2] end */
-#define LERP_STRIDED(NAME, T)                                                             \
-static void                                                                               \
-NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
-{                                                                                         \
-  const T w = (T) args->params.lerp.weight;                                               \
-  const gboolean near = w < (T) 0.5 && w > (T) -0.5;                                      \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    {                                                                                     \
-      T a = *(const T *) (d[1] + i * s[1]);                                               \
-      T b = *(const T *) (d[2] + i * s[2]);                                               \
-      *(T *) (d[0] + i * s[0]) = near ? a + w * (b - a) : b - (b - a) * ((T) 1 - w);      \
-    }                                                                                     \
-}
-
-LERP_STRIDED (lerp_strided_f32, float)
-LERP_STRIDED (lerp_strided_f64, double)
+/* the loops of each floating dtype, lerp_flat_f32 to lerp_strided_f64 */
+#define T float
+#define NAME(x) x##_f32
+#include "gnn-cpu-foreach-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#include "gnn-cpu-foreach-tmpl.c"
 
 /* Whether @t's elements are laid out row-major without gaps (size-1 dimensions ignored). */
 static gboolean
@@ -71,16 +37,6 @@ is_flat (const GnnKernelTensor *t)
       expected *= t->shape[d];
     }
   return TRUE;
-}
-
-static gint64
-numel_of (const GnnKernelTensor *t)
-{
-  gint64 n = 1;
-
-  for (guint d = 0; d < t->ndim; d++)
-    n *= t->shape[d];
-  return n;
 }
 
 /* The flat pairs of one call, laid end to end: pair k covers [start[k], start[k + 1]) of the
@@ -175,7 +131,7 @@ k_foreach_lerp (const GnnKernelArgs *args, GError **error)
   for (guint j = 0; j < args->n_list; j++)
     {
       const GnnKernelTensor *o = &args->list_out[j], *x = &args->list_in[j];
-      gint64 n = numel_of (o);
+      gint64 n = gnn_shape_numel (o->ndim, o->shape);
 
       if (n == 0)
         continue;

@@ -16,16 +16,6 @@
 /* Inner columns per task of the accumulating kernels */
 #define COLS 256
 
-static gint64
-kernel_numel (const GnnKernelTensor *t)
-{
-  gint64 n = 1;
-
-  for (guint d = 0; d < t->ndim; d++)
-    n *= t->shape[d];
-  return n;
-}
-
 /* Checks that the @n indices lie in [0, @size) */
 static gboolean
 check_indices (const GnnKernelArgs *args, const gint64 *idx, gint64 n, gint64 size, GError **error)
@@ -78,7 +68,7 @@ static gboolean
 k_index_select (const GnnKernelArgs *args, GError **error)
 {
   gint64 outer = args->params.index.outer, inner = args->params.index.inner;
-  IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, 0 };
+  IndexCtx ctx = { args, gnn_shape_numel (args->in[1]->ndim, args->in[1]->shape), 0, 0 };
 
   /* rows are copied as bytes: every dtype */
   if ((guint) args->in[0]->dtype > GNN_DTYPE_BFLOAT16 || args->in[0]->dtype != args->out->dtype ||
@@ -95,40 +85,23 @@ k_index_select (const GnnKernelArgs *args, GError **error)
 
 /* ---- index_add ---------------------------------------------------------------------- */
 
-#define INDEX_ADD_COLS(SUFFIX, T)                                                            \
-static void                                                                                  \
-index_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                  \
-{                                                                                            \
-  const IndexCtx *ctx = data;                                                                \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 src = args->params.index.size, inner = args->params.index.inner, J = ctx->n_index;                             \
-  const gint64 *idx = args->in[1]->data;                                                     \
-                                                                                             \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o = t / ctx->n_col_blocks, c0 = (t % ctx->n_col_blocks) * COLS;                 \
-      gint64 c1 = MIN (inner, c0 + COLS);                                                    \
-      const T *in = (const T *) args->in[0]->data + o * J * inner;                           \
-      T *out = (T *) args->out->data + o * src * inner;                                      \
-      for (gint64 j = 0; j < J; j++)                                                         \
-        {                                                                                    \
-          T *dst = out + idx[j] * inner;                                                     \
-          const T *s = in + j * inner;                                                       \
-          for (gint64 c = c0; c < c1; c++)                                                   \
-            dst[c] += s[c];                                                                  \
-        }                                                                                    \
-    }                                                                                        \
-}
-INDEX_ADD_COLS (f32, float)
-INDEX_ADD_COLS (f64, double)
-INDEX_ADD_COLS (i64, gint64)
+/* the accumulating kernels of each dtype, index_add_cols_f32 to scatter_add_cols_i64 */
+#define T float
+#define NAME(x) x##_f32
+#include "gnn-cpu-index-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#include "gnn-cpu-index-tmpl.c"
+#define T gint64
+#define NAME(x) x##_i64
+#include "gnn-cpu-index-tmpl.c"
 
 /* out[o, in1[j], i] += in0[o, j, i] */
 static gboolean
 k_index_add (const GnnKernelArgs *args, GError **error)
 {
   gint64 outer = args->params.index.outer, inner = args->params.index.inner;
-  IndexCtx ctx = { args, kernel_numel (args->in[1]), 0, (inner + COLS - 1) / COLS };
+  IndexCtx ctx = { args, gnn_shape_numel (args->in[1]->ndim, args->in[1]->shape), 0, (inner + COLS - 1) / COLS };
   GnnParallelFunc func;
 
   switch (args->out->dtype)
@@ -151,24 +124,30 @@ k_index_add (const GnnKernelArgs *args, GError **error)
 
 /* ---- gather ------------------------------------------------------------------------- */
 
-#define GATHER_RANGE(SUFFIX, T)                                                              \
-static void                                                                                  \
-gather_range_##SUFFIX (gpointer data, gint64 b, gint64 e)                                    \
-{                                                                                            \
-  const GnnKernelArgs *args = data;                                                          \
-  gint64 src = args->params.index.size, inner = args->params.index.inner, J = args->params.index.index_size;                               \
-  const gint64 *idx = args->in[1]->data;                                                     \
-  const T *in = args->in[0]->data;                                                           \
-  T *out = args->out->data;                                                                  \
-                                                                                             \
-  for (gint64 k = b; k < e; k++)                                                             \
-    {                                                                                        \
-      gint64 i = k % inner, o = k / inner / J;                                               \
-      out[k] = in[(o * src + idx[k]) * inner + i];                                           \
-    }                                                                                        \
+/* in0 is (outer, size, inner), in1 and out (outer, index_size, inner):
+ * out[k] = in0[o, in1[k], i] for the elements k = (o, j, i) in [b, e), copied as bits */
+static void
+gather_range (gpointer data, gint64 b, gint64 e)
+{
+  const GnnKernelArgs *args = data;
+  gint64 src = args->params.index.size, inner = args->params.index.inner, J = args->params.index.index_size;
+  const gint64 *idx = args->in[1]->data;
+
+  if (gnn_dtype_get_size (args->out->dtype) == 4)
+    {
+      const guint32 *in = args->in[0]->data;
+      guint32 *out = args->out->data;
+      for (gint64 k = b; k < e; k++)
+        out[k] = in[(k / inner / J * src + idx[k]) * inner + k % inner];
+    }
+  else
+    {
+      const guint64 *in = args->in[0]->data;
+      guint64 *out = args->out->data;
+      for (gint64 k = b; k < e; k++)
+        out[k] = in[(k / inner / J * src + idx[k]) * inner + k % inner];
+    }
 }
-GATHER_RANGE (4, guint32)
-GATHER_RANGE (8, guint64)
 
 /* out[o, j, i] = in0[o, in1[o, j, i], i]: elements are copied as bits */
 static gboolean
@@ -181,37 +160,11 @@ k_gather (const GnnKernelArgs *args, GError **error)
     return gnn_cpu_unsupported (args, error);
   if (!check_indices (args, args->in[1]->data, n, args->params.index.size, error))
     return FALSE;
-  gnn_parallel_for (n, GNN_CPU_GRAIN,
-                    gnn_dtype_get_size (args->out->dtype) == 4 ? gather_range_4 : gather_range_8,
-                    (gpointer) args);
+  gnn_parallel_for (n, GNN_CPU_GRAIN, gather_range, (gpointer) args);
   return TRUE;
 }
 
 /* ---- scatter_add -------------------------------------------------------------------- */
-
-#define SCATTER_ADD_COLS(SUFFIX, T)                                                          \
-static void                                                                                  \
-scatter_add_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                \
-{                                                                                            \
-  const IndexCtx *ctx = data;                                                                \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 src = args->params.index.size, inner = args->params.index.inner, J = args->params.index.index_size;                               \
-                                                                                             \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o = t / ctx->n_col_blocks, c0 = (t % ctx->n_col_blocks) * COLS;                 \
-      gint64 c1 = MIN (inner, c0 + COLS);                                                    \
-      const T *in = (const T *) args->in[0]->data + o * J * inner;                           \
-      const gint64 *idx = (const gint64 *) args->in[1]->data + o * J * inner;                \
-      T *out = (T *) args->out->data + o * src * inner;                                      \
-      for (gint64 j = 0; j < J; j++)                                                         \
-        for (gint64 c = c0; c < c1; c++)                                                     \
-          out[idx[j * inner + c] * inner + c] += in[j * inner + c];                          \
-    }                                                                                        \
-}
-SCATTER_ADD_COLS (f32, float)
-SCATTER_ADD_COLS (f64, double)
-SCATTER_ADD_COLS (i64, gint64)
 
 /* out[o, in1[o, j, i], i] += in0[o, j, i] */
 static gboolean
@@ -264,7 +217,7 @@ one_hot_rows (gpointer data, gint64 b, gint64 e)
 static gboolean
 k_one_hot (const GnnKernelArgs *args, GError **error)
 {
-  gint64 n = kernel_numel (args->in[0]), classes = args->params.one_hot.classes;
+  gint64 n = gnn_shape_numel (args->in[0]->ndim, args->in[0]->shape), classes = args->params.one_hot.classes;
 
   if (!known_dtype (args->out->dtype) || args->in[0]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);

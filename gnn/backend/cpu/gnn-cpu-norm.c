@@ -35,128 +35,13 @@ lanes_sum (const double acc[LANES])
   return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-#define NORM_KERNELS(SUFFIX, T)                                                               \
-/* Σ x and Σ (x - m)² of channel c */                                                        \
-GNN_CPU_MULTIVERSION                                                                          \
-static void                                                                                   \
-stats_##SUFFIX (gpointer data, gint64 b, gint64 e)                                           \
-{                                                                                             \
-  const NormCtx *ctx = data;                                                                  \
-  const T *x = ctx->args->in[0]->data;                                                        \
-  T *out = ctx->args->out->data;                                                              \
-  const gint64 S = ctx->s, C = ctx->c, body = S - S % LANES;                                 \
-  const double count = (double) (ctx->n * S);                                                 \
-                                                                                              \
-  for (gint64 c = b; c < e; c++)                                                              \
-    {                                                                                         \
-      double acc[LANES] = { 0 }, tail = 0, mean;                                              \
-                                                                                              \
-      for (gint64 n = 0; n < ctx->n; n++)                                                     \
-        {                                                                                     \
-          const T *p = x + (n * C + c) * S;                                                   \
-          for (gint64 k = 0; k < body; k += LANES)                                            \
-            for (int j = 0; j < LANES; j++)                                                   \
-              acc[j] += (double) p[k + j];                                                    \
-          for (gint64 k = body; k < S; k++)                                                   \
-            tail += (double) p[k];                                                            \
-        }                                                                                     \
-      mean = (lanes_sum (acc) + tail) / count;                                                \
-      for (int j = 0; j < LANES; j++)                                                         \
-        acc[j] = 0;                                                                           \
-      tail = 0;                                                                               \
-      for (gint64 n = 0; n < ctx->n; n++)                                                     \
-        {                                                                                     \
-          const T *p = x + (n * C + c) * S;                                                   \
-          for (gint64 k = 0; k < body; k += LANES)                                            \
-            for (int j = 0; j < LANES; j++)                                                   \
-              {                                                                               \
-                double d = (double) p[k + j] - mean;                                          \
-                acc[j] += d * d;                                                              \
-              }                                                                               \
-          for (gint64 k = body; k < S; k++)                                                   \
-            {                                                                                 \
-              double d = (double) p[k] - mean;                                                \
-              tail += d * d;                                                                  \
-            }                                                                                 \
-        }                                                                                     \
-      out[c] = (T) mean;                                                                      \
-      out[C + c] = (T) ((lanes_sum (acc) + tail) / count);                                    \
-    }                                                                                         \
-}                                                                                             \
-                                                                                              \
-/* Σ g and Σ g · (x - mean) of channel c */                                                  \
-GNN_CPU_MULTIVERSION                                                                          \
-static void                                                                                   \
-backward_reduce_##SUFFIX (gpointer data, gint64 b, gint64 e)                                 \
-{                                                                                             \
-  const NormCtx *ctx = data;                                                                  \
-  const T *g = ctx->args->in[0]->data;                                                        \
-  const T *x = ctx->args->in[1]->data;                                                        \
-  const T *mean = ctx->args->in[2]->data;                                                     \
-  T *out = ctx->args->out->data;                                                              \
-  const gint64 S = ctx->s, C = ctx->c, body = S - S % LANES;                                 \
-                                                                                              \
-  for (gint64 c = b; c < e; c++)                                                              \
-    {                                                                                         \
-      double sg[LANES] = { 0 }, sgx[LANES] = { 0 }, tg = 0, tgx = 0;                          \
-      const double m = (double) mean[c];                                                      \
-                                                                                              \
-      for (gint64 n = 0; n < ctx->n; n++)                                                     \
-        {                                                                                     \
-          const T *pg = g + (n * C + c) * S, *px = x + (n * C + c) * S;                       \
-          for (gint64 k = 0; k < body; k += LANES)                                            \
-            for (int j = 0; j < LANES; j++)                                                   \
-              {                                                                               \
-                double gv = (double) pg[k + j];                                               \
-                sg[j] += gv;                                                                  \
-                sgx[j] += gv * ((double) px[k + j] - m);                                      \
-              }                                                                               \
-          for (gint64 k = body; k < S; k++)                                                   \
-            {                                                                                 \
-              double gv = (double) pg[k];                                                     \
-              tg += gv;                                                                       \
-              tgx += gv * ((double) px[k] - m);                                               \
-            }                                                                                 \
-        }                                                                                     \
-      out[c] = (T) (lanes_sum (sg) + tg);                                                     \
-      out[C + c] = (T) (lanes_sum (sgx) + tgx);                                               \
-    }                                                                                         \
-}                                                                                             \
-                                                                                              \
-/* planes [b, e) of the N·C planes */                                                        \
-GNN_CPU_MULTIVERSION                                                                          \
-static void                                                                                   \
-affine_##SUFFIX (gpointer data, gint64 b, gint64 e)                                          \
-{                                                                                             \
-  const NormCtx *ctx = data;                                                                  \
-  const T *x = ctx->args->in[0]->data;                                                        \
-  const T *k = ctx->args->in[1]->data;                                                        \
-  const T *x2 = ctx->args->in[2] ? ctx->args->in[2]->data : NULL;                             \
-  T *out = ctx->args->out->data;                                                              \
-  const gint64 S = ctx->s, C = ctx->c;                                                        \
-                                                                                              \
-  for (gint64 plane = b; plane < e; plane++)                                                  \
-    {                                                                                         \
-      const gint64 c = plane % C;                                                             \
-      const T a = k[c], sh = k[C + c];                                                        \
-      const T *px = x + plane * S;                                                            \
-      T *po = out + plane * S;                                                                \
-                                                                                              \
-      if (x2 == NULL)                                                                         \
-        for (gint64 i = 0; i < S; i++)                                                        \
-          po[i] = px[i] * a + sh;                                                             \
-      else                                                                                    \
-        {                                                                                     \
-          const T m2 = k[2 * C + c], d = k[3 * C + c];                                        \
-          const T *p2 = x2 + plane * S;                                                       \
-          for (gint64 i = 0; i < S; i++)                                                      \
-            po[i] = px[i] * a + sh + (p2[i] - m2) * d;                                        \
-        }                                                                                     \
-    }                                                                                         \
-}
-
-NORM_KERNELS (f32, float)
-NORM_KERNELS (f64, double)
+/* the kernels of each floating dtype, stats_f32 to affine_f64 */
+#define T float
+#define NAME(x) x##_f32
+#include "gnn-cpu-norm-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#include "gnn-cpu-norm-tmpl.c"
 
 static gboolean
 check_float (const GnnKernelArgs *args, GError **error)

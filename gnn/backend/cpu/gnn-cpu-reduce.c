@@ -163,8 +163,13 @@ typedef struct {
 } BlockCtx;
 
 #define N_BLOCKS(r) (((r) + SUM_BLOCK - 1) / SUM_BLOCK)
-#define LONG_REDUCTION(args) ((args)->params.reduce.outer * (args)->params.reduce.inner == 1 && \
-                              (args)->params.reduce.reduced > 2 * SUM_BLOCK)
+
+/* whether @args is one long reduction, which its blocks split among the threads */
+static inline gboolean
+long_reduction (const GnnKernelArgs *args)
+{
+  return args->params.reduce.outer * args->params.reduce.inner == 1 && args->params.reduce.reduced > 2 * SUM_BLOCK;
+}
 
 /* ---- max / min ---------------------------------------------------------------------- */
 
@@ -173,102 +178,31 @@ typedef struct {
 #define BEATS_MAX(v, b) ((b) == (b) && ((v) != (v) || (v) > (b)))
 #define BEATS_MIN(v, b) ((b) == (b) && ((v) != (v) || (v) < (b)))
 
-#define MINMAX_KERNELS(SUFFIX, T, BEATS)                                                     \
-static void                                                                                  \
-minmax_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                     \
-{                                                                                            \
-  const ColCtx *ctx = data;                                                                  \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
-  const T *x = args->in[0]->data;                                                            \
-  T *out = args->out->data;                                                                  \
-  gint64 *idx = args->out2 ? args->out2->data : NULL;                                        \
-                                                                                             \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o, c0, c1;                                                                      \
-      T best[COLS];                                                                          \
-      gint64 at[COLS];                                                                       \
-      const T *row;                                                                          \
-                                                                                             \
-      task_cols (ctx, t, &o, &c0, &c1);                                                      \
-      row = x + o * r * inner;                                                               \
-      for (gint64 c = c0; c < c1; c++)                                                       \
-        {                                                                                    \
-          best[c - c0] = row[c];                                                             \
-          at[c - c0] = 0;                                                                    \
-        }                                                                                    \
-      for (gint64 k = 1; k < r; k++)                                                         \
-        {                                                                                    \
-          const T *xk = row + k * inner;                                                     \
-          for (gint64 c = c0; c < c1; c++)                                                   \
-            if (BEATS (xk[c], best[c - c0]))                                                 \
-              {                                                                              \
-                best[c - c0] = xk[c];                                                        \
-                at[c - c0] = k;                                                              \
-              }                                                                              \
-        }                                                                                    \
-      for (gint64 c = c0; c < c1; c++)                                                       \
-        {                                                                                    \
-          out[o * inner + c] = best[c - c0];                                                 \
-          if (idx)                                                                           \
-            idx[o * inner + c] = at[c - c0];                                                 \
-        }                                                                                    \
-    }                                                                                        \
-}                                                                                            \
-                                                                                             \
-static void                                                                                  \
-minmax_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                                   \
-{                                                                                            \
-  BlockCtx *ctx = data;                                                                      \
-  const T *x = ctx->args->in[0]->data;                                                       \
-  gint64 r = ctx->args->params.reduce.reduced;                                                                \
-                                                                                             \
-  for (gint64 blk = b; blk < e; blk++)                                                       \
-    {                                                                                        \
-      gint64 s = blk * SUM_BLOCK, end = MIN (r, s + SUM_BLOCK), at = s;                      \
-      T best = x[s];                                                                         \
-      for (gint64 k = s + 1; k < end; k++)                                                   \
-        if (BEATS (x[k], best))                                                              \
-          {                                                                                  \
-            best = x[k];                                                                     \
-            at = k;                                                                          \
-          }                                                                                  \
-      ((T *) ctx->partials)[blk] = best;                                                     \
-      ctx->at[blk] = at;                                                                     \
-    }                                                                                        \
-}                                                                                            \
-                                                                                             \
-static void                                                                                  \
-minmax_long_##SUFFIX (const GnnKernelArgs *args)                                             \
-{                                                                                            \
-  gint64 n_blocks = N_BLOCKS (args->params.reduce.reduced);                                                   \
-  BlockCtx ctx = { args, g_new (T, n_blocks), g_new (gint64, n_blocks), 0 };                 \
-  T best;                                                                                    \
-  gint64 at;                                                                                 \
-                                                                                             \
-  gnn_parallel_for (n_blocks, 1, minmax_blocks_##SUFFIX, &ctx);                              \
-  best = ((T *) ctx.partials)[0];                                                            \
-  at = ctx.at[0];                                                                            \
-  for (gint64 blk = 1; blk < n_blocks; blk++)                                                \
-    if (BEATS (((T *) ctx.partials)[blk], best))                                             \
-      {                                                                                      \
-        best = ((T *) ctx.partials)[blk];                                                    \
-        at = ctx.at[blk];                                                                    \
-      }                                                                                      \
-  *(T *) args->out->data = best;                                                             \
-  if (args->out2)                                                                            \
-    *(gint64 *) args->out2->data = at;                                                       \
-  g_free (ctx.partials);                                                                     \
-  g_free (ctx.at);                                                                           \
-}
-
-MINMAX_KERNELS (max_f32, float, BEATS_MAX)
-MINMAX_KERNELS (max_f64, double, BEATS_MAX)
-MINMAX_KERNELS (max_i64, gint64, BEATS_MAX)
-MINMAX_KERNELS (min_f32, float, BEATS_MIN)
-MINMAX_KERNELS (min_f64, double, BEATS_MIN)
-MINMAX_KERNELS (min_i64, gint64, BEATS_MIN)
+/* the kernels of each dtype and direction, minmax_cols_max_f32 to minmax_long_min_i64 */
+#define T float
+#define NAME(x) x##_max_f32
+#define BEATS BEATS_MAX
+#include "gnn-cpu-minmax-tmpl.c"
+#define T double
+#define NAME(x) x##_max_f64
+#define BEATS BEATS_MAX
+#include "gnn-cpu-minmax-tmpl.c"
+#define T gint64
+#define NAME(x) x##_max_i64
+#define BEATS BEATS_MAX
+#include "gnn-cpu-minmax-tmpl.c"
+#define T float
+#define NAME(x) x##_min_f32
+#define BEATS BEATS_MIN
+#include "gnn-cpu-minmax-tmpl.c"
+#define T double
+#define NAME(x) x##_min_f64
+#define BEATS BEATS_MIN
+#include "gnn-cpu-minmax-tmpl.c"
+#define T gint64
+#define NAME(x) x##_min_i64
+#define BEATS BEATS_MIN
+#include "gnn-cpu-minmax-tmpl.c"
 
 /* out[o, i] = max_r in0[o, r, i], out2[o, i] = its first index (the first NaN if any) */
 static gboolean
@@ -302,101 +236,22 @@ k_minmax (const GnnKernelArgs *args, GError **error)
                    "%s: cannot reduce over a dimension of size zero", is_max ? "max" : "min");
       return FALSE;
     }
-  if (LONG_REDUCTION (args))
+  if (long_reduction (args))
     long_red (args);
   else
     run_cols (args, cols);
   return TRUE;
 }
 
-/* ---- var ---------------------------------------------------------------------------- */
+/* ---- var, softmax, log-softmax and the softmax backward ------------------------------ */
 
-/* Two passes in double: the mean, then the sum of squared deviations, divided by
- * max (0, r - correction) as PyTorch does (an empty reduction gives NaN). */
-#define VAR_KERNELS(SUFFIX, T)                                                               \
-static void                                                                                  \
-var_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                        \
-{                                                                                            \
-  const ColCtx *ctx = data;                                                                  \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
-  double div = MAX (0.0, (double) r - args->params.reduce.correction);                                           \
-  const T *x = args->in[0]->data;                                                            \
-  T *out = args->out->data;                                                                  \
-                                                                                             \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o, c0, c1;                                                                      \
-      double mean[COLS] = { 0 }, m2[COLS] = { 0 };                                           \
-      const T *row;                                                                          \
-                                                                                             \
-      task_cols (ctx, t, &o, &c0, &c1);                                                      \
-      row = x + o * r * inner;                                                               \
-      for (gint64 k = 0; k < r; k++)                                                         \
-        for (gint64 c = c0; c < c1; c++)                                                     \
-          mean[c - c0] += row[k * inner + c];                                                \
-      for (gint64 c = c0; c < c1; c++)                                                       \
-        mean[c - c0] /= (double) r;                                                          \
-      for (gint64 k = 0; k < r; k++)                                                         \
-        for (gint64 c = c0; c < c1; c++)                                                     \
-          {                                                                                  \
-            double d = row[k * inner + c] - mean[c - c0];                                    \
-            m2[c - c0] += d * d;                                                             \
-          }                                                                                  \
-      for (gint64 c = c0; c < c1; c++)                                                       \
-        out[o * inner + c] = (T) (r == 0 ? NAN : m2[c - c0] / div);                          \
-    }                                                                                        \
-}                                                                                            \
-                                                                                             \
-static void                                                                                  \
-var_blocks_##SUFFIX (gpointer data, gint64 b, gint64 e)                                      \
-{                                                                                            \
-  BlockCtx *ctx = data;                                                                      \
-  const T *x = ctx->args->in[0]->data;                                                       \
-  gint64 r = ctx->args->params.reduce.reduced;                                                                \
-                                                                                             \
-  for (gint64 blk = b; blk < e; blk++)                                                       \
-    {                                                                                        \
-      gint64 s = blk * SUM_BLOCK, end = MIN (r, s + SUM_BLOCK);                              \
-      double acc = 0;                                                                        \
-      if (isnan (ctx->mean))                                                                 \
-        for (gint64 k = s; k < end; k++)                                                     \
-          acc += x[k];                                                                       \
-      else                                                                                   \
-        for (gint64 k = s; k < end; k++)                                                     \
-          {                                                                                  \
-            double d = x[k] - ctx->mean;                                                     \
-            acc += d * d;                                                                    \
-          }                                                                                  \
-      ((double *) ctx->partials)[blk] = acc;                                                 \
-    }                                                                                        \
-}                                                                                            \
-                                                                                             \
-static void                                                                                  \
-var_long_##SUFFIX (const GnnKernelArgs *args)                                                \
-{                                                                                            \
-  gint64 r = args->params.reduce.reduced, n_blocks = N_BLOCKS (r);                                            \
-  BlockCtx ctx = { args, g_new (double, n_blocks), NULL, NAN };                              \
-  double acc = 0, m2 = 0;                                                                    \
-                                                                                             \
-  gnn_parallel_for (n_blocks, 1, var_blocks_##SUFFIX, &ctx);                                 \
-  for (gint64 blk = 0; blk < n_blocks; blk++)                                                \
-    acc += ((double *) ctx.partials)[blk];                                                   \
-  ctx.mean = acc / (double) r;                                                               \
-  if (!isnan (ctx.mean))                                                                     \
-    {                                                                                        \
-      gnn_parallel_for (n_blocks, 1, var_blocks_##SUFFIX, &ctx);                             \
-      for (gint64 blk = 0; blk < n_blocks; blk++)                                            \
-        m2 += ((double *) ctx.partials)[blk];                                                \
-    }                                                                                        \
-  else                                                                                       \
-    m2 = NAN;                                                                                \
-  *(T *) args->out->data = (T) (m2 / MAX (0.0, (double) r - args->params.reduce.correction));                    \
-  g_free (ctx.partials);                                                                     \
-}
-
-VAR_KERNELS (f32, float)
-VAR_KERNELS (f64, double)
+/* the kernels of each floating dtype, var_cols_f32 to softmax_backward_cols_f64 */
+#define T float
+#define NAME(x) x##_f32
+#include "gnn-cpu-reduce-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#include "gnn-cpu-reduce-tmpl.c"
 
 /* out[o, i] = Σ_r (in0[o, r, i] - mean)² / max (0, r - correction) */
 static gboolean
@@ -406,117 +261,12 @@ k_var (const GnnKernelArgs *args, GError **error)
 
   if (!float_or_double (args))
     return gnn_cpu_unsupported (args, error);
-  if (LONG_REDUCTION (args))
+  if (long_reduction (args))
     (f32 ? var_long_f32 : var_long_f64) (args);
   else
     run_cols (args, f32 ? var_cols_f32 : var_cols_f64);
   return TRUE;
 }
-
-/* ---- softmax, log-softmax and their backward ---------------------------------------- */
-
-/* Numerically stable: the maximum of each column is subtracted before exp, and the sums of
- * exponentials accumulate in double. A NaN anywhere in a column gives NaN everywhere in it. */
-#define SOFTMAX_KERNELS(SUFFIX, T)                                                           \
-static void                                                                                  \
-softmax_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                                    \
-{                                                                                            \
-  const ColCtx *ctx = data;                                                                  \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
-  gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX;                                  \
-                                                                                             \
-  if (r <= 0)                                                                                \
-    return;                                                                                  \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o, c0, c1;                                                                      \
-      double m[COLS], s[COLS] = { 0 };                                                       \
-      const T *x;                                                                            \
-      T *y;                                                                                  \
-                                                                                             \
-      task_cols (ctx, t, &o, &c0, &c1);                                                      \
-      x = (const T *) args->in[0]->data + o * r * inner;                                     \
-      y = (T *) args->out->data + o * r * inner;                                             \
-      for (gint64 c = c0; c < c1; c++)                                                       \
-        m[c - c0] = x[c];                                                                    \
-      for (gint64 k = 1; k < r; k++)                                                         \
-        for (gint64 c = c0; c < c1; c++)                                                     \
-          {                                                                                  \
-            double v = x[k * inner + c];                                                     \
-            if (v > m[c - c0] || v != v)                                                     \
-              m[c - c0] = v;                                                                 \
-          }                                                                                  \
-      for (gint64 k = 0; k < r; k++)                                                         \
-        for (gint64 c = c0; c < c1; c++)                                                     \
-          {                                                                                  \
-            double ex = exp (x[k * inner + c] - m[c - c0]);                                  \
-            s[c - c0] += ex;                                                                 \
-            if (!is_log)                                                                     \
-              y[k * inner + c] = (T) ex;                                                     \
-          }                                                                                  \
-      if (is_log)                                                                            \
-        {                                                                                    \
-          for (gint64 c = c0; c < c1; c++)                                                   \
-            s[c - c0] = m[c - c0] + log (s[c - c0]);                                         \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              y[k * inner + c] = (T) (x[k * inner + c] - s[c - c0]);                         \
-        }                                                                                    \
-      else                                                                                   \
-        {                                                                                    \
-          for (gint64 c = c0; c < c1; c++)                                                   \
-            s[c - c0] = 1.0 / s[c - c0];                                                     \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              y[k * inner + c] = (T) (y[k * inner + c] * s[c - c0]);                         \
-        }                                                                                    \
-    }                                                                                        \
-}                                                                                            \
-                                                                                             \
-/* softmax: out = y * (g - Σ_r g * y); log-softmax: out = g - exp (y) * Σ_r g */             \
-static void                                                                                  \
-softmax_backward_cols_##SUFFIX (gpointer data, gint64 b, gint64 e)                           \
-{                                                                                            \
-  const ColCtx *ctx = data;                                                                  \
-  const GnnKernelArgs *args = ctx->args;                                                     \
-  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;                                                 \
-  gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;                         \
-                                                                                             \
-  for (gint64 t = b; t < e; t++)                                                             \
-    {                                                                                        \
-      gint64 o, c0, c1;                                                                      \
-      double s[COLS] = { 0 };                                                                \
-      const T *g, *y;                                                                        \
-      T *out;                                                                                \
-                                                                                             \
-      task_cols (ctx, t, &o, &c0, &c1);                                                      \
-      g = (const T *) args->in[0]->data + o * r * inner;                                     \
-      y = (const T *) args->in[1]->data + o * r * inner;                                     \
-      out = (T *) args->out->data + o * r * inner;                                           \
-      if (is_log)                                                                            \
-        {                                                                                    \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              s[c - c0] += g[k * inner + c];                                                 \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              out[k * inner + c] = (T) (g[k * inner + c] - exp ((double) y[k * inner + c]) * s[c - c0]); \
-        }                                                                                    \
-      else                                                                                   \
-        {                                                                                    \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              s[c - c0] += (double) g[k * inner + c] * y[k * inner + c];                     \
-          for (gint64 k = 0; k < r; k++)                                                     \
-            for (gint64 c = c0; c < c1; c++)                                                 \
-              out[k * inner + c] = (T) (y[k * inner + c] * (g[k * inner + c] - s[c - c0])); \
-        }                                                                                    \
-    }                                                                                        \
-}
-
-SOFTMAX_KERNELS (f32, float)
-SOFTMAX_KERNELS (f64, double)
 
 /* out = softmax or log-softmax of in0 over r, shaped as in0 */
 static gboolean

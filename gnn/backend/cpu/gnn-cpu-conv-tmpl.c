@@ -1,0 +1,308 @@
+/* gnn-cpu-conv-tmpl.c: the loops of gnn-cpu-conv.c for one dtype
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Included by gnn-cpu-conv.c once per floating dtype, with T the element type and NAME (x)
+ * the name x for that dtype (x##_f32); not compiled on its own. Every loop is a task of
+ * gnn_parallel_for over the planes or rows of contiguous operands, their geometry in g.
+ */
+/* in0 is (N, C, H, W), out (N, C * kh * kw, OH, OW): out[n, (c * kh + ki) * kw + kj, oy, ox] =
+ * in0[n, c, oy * sh - ph + ki * dh, ox * sw - pw + kj * dw], 0 outside in0. Tasks are the
+ * N · C · kh · kw (n, row) pairs of out, each OH · OW values. */
+static void
+NAME (im2col_rows) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+  gint64 rows = g->C * g->kh * g->kw;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      gint64 n = t / rows, row = t % rows;
+      gint64 kj = row % g->kw, ki = (row / g->kw) % g->kh, c = row / (g->kw * g->kh);
+      const T *plane = in + (n * g->C + c) * g->H * g->W;
+      T *dst = out + t * g->OH * g->OW;
+      /* x = ox · sw + off lies inside the row for ox in [ox0, ox1) */
+      const gint64 off = kj * g->dw - g->pw;
+      const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);
+      const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0));
+
+      for (gint64 oy = 0; oy < g->OH; oy++)
+        {
+          gint64 y = oy * g->sh - g->ph + ki * g->dh;
+          T *d = dst + oy * g->OW;
+          const T *src;
+
+          if (y < 0 || y >= g->H)
+            {
+              memset (d, 0, sizeof (T) * g->OW);
+              continue;
+            }
+          for (gint64 ox = 0; ox < ox0; ox++)
+            d[ox] = (T) 0;
+          src = plane + y * g->W + off;
+          if (g->sw == 1)
+            memcpy (d + ox0, src + ox0, sizeof (T) * (ox1 - ox0));
+          else
+            for (gint64 ox = ox0; ox < ox1; ox++)
+              d[ox] = src[ox * g->sw];
+          for (gint64 ox = ox1; ox < g->OW; ox++)
+            d[ox] = (T) 0;
+        }
+    }
+}
+
+/* in0 is (N, C * kh * kw, OH, OW), out (N, C, H, W): each out[n, c] plane is the sum of the
+ * kh · kw column rows of in0 that im2col reads from it, added in row order. Tasks are the
+ * N · C (n, c) planes. */
+static void
+NAME (col2im_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+  gint64 k = g->kh * g->kw;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      T *plane = out + t * g->H * g->W;
+
+      memset (plane, 0, sizeof (T) * g->H * g->W);
+      for (gint64 r = 0; r < k; r++)
+        {
+          gint64 ki = r / g->kw, kj = r % g->kw;
+          const T *src = in + (t * k + r) * g->OH * g->OW;
+          /* x = ox · sw + off lies inside the row for ox in [ox0, ox1), as in im2col */
+          const gint64 off = kj * g->dw - g->pw;
+          const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);
+          const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0));
+
+          for (gint64 oy = 0; oy < g->OH; oy++)
+            {
+              gint64 y = oy * g->sh - g->ph + ki * g->dh;
+              T *row;
+              const T *s;
+
+              if (y < 0 || y >= g->H)
+                continue;
+              row = plane + y * g->W + off;
+              s = src + oy * g->OW;
+              if (g->sw == 1)
+                for (gint64 ox = ox0; ox < ox1; ox++)
+                  row[ox] += s[ox];
+              else
+                for (gint64 ox = ox0; ox < ox1; ox++)
+                  row[ox * g->sw] += s[ox];
+            }
+        }
+    }
+}
+
+/* ---- pooling ------------------------------------------------------------------------ */
+
+/* in0 is (N, C, H, W), out and out2 (N, C, OH, OW): out the maximum over each window (NaN
+ * wins), out2 its index y · W + x in the plane, the first one on ties. Tasks are the N · C
+ * planes. */
+GNN_CPU_MULTIVERSION
+static void
+NAME (max_pool_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+  gint64 *idx = g->args->out2->data;
+
+  /* 2×2 windows, stride 2, inside the plane (the common case): the four values in scan
+   * order, as the general loop below compares them */
+  if (g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->ph == 0 && g->pw == 0 &&
+      g->dh == 1 && g->dw == 1 && 2 * g->OH <= g->H && 2 * g->OW <= g->W)
+    {
+      const gint64 H = g->H, W = g->W, OH = g->OH, OW = g->OW;
+      for (gint64 t = b; t < e; t++)
+        {
+          const T *restrict plane = in + t * H * W;
+          T *restrict o = out + t * OH * OW;
+          gint64 *restrict oi = idx + t * OH * OW;
+
+          for (gint64 oy = 0; oy < OH; oy++)
+            {
+              const gint64 r0 = 2 * oy * W, r1 = r0 + W;
+              const T *restrict p0 = plane + r0, *restrict p1 = plane + r1;
+              for (gint64 ox = 0; ox < OW; ox++)
+                {
+                  /* without branches (selects): the maxima are data-dependent */
+                  const T a = p0[2 * ox], b1 = p0[2 * ox + 1], c = p1[2 * ox], d = p1[2 * ox + 1];
+                  T best = a;
+                  gint64 at = r0 + 2 * ox;
+                  int take = (b1 > best) | (b1 != b1);
+                  best = take ? b1 : best;
+                  at = take ? r0 + 2 * ox + 1 : at;
+                  take = (c > best) | (c != c);
+                  best = take ? c : best;
+                  at = take ? r1 + 2 * ox : at;
+                  take = (d > best) | (d != d);
+                  best = take ? d : best;
+                  at = take ? r1 + 2 * ox + 1 : at;
+                  o[oy * OW + ox] = best;
+                  oi[oy * OW + ox] = at;
+                }
+            }
+        }
+      return;
+    }
+  for (gint64 t = b; t < e; t++)
+    {
+      const T *plane = in + t * g->H * g->W;
+
+      for (gint64 oy = 0; oy < g->OH; oy++)
+        for (gint64 ox = 0; ox < g->OW; ox++)
+          {
+            T best = (T) -INFINITY;
+            gint64 best_at = -1;
+
+            for (gint64 ki = 0; ki < g->kh; ki++)
+              {
+                gint64 y = oy * g->sh - g->ph + ki * g->dh;
+                if (y < 0 || y >= g->H)
+                  continue;
+                for (gint64 kj = 0; kj < g->kw; kj++)
+                  {
+                    gint64 x = ox * g->sw - g->pw + kj * g->dw;
+                    T v;
+                    if (x < 0 || x >= g->W)
+                      continue;
+                    v = plane[y * g->W + x];
+                    if (best_at < 0 || v > best || isnan (v))
+                      {
+                        best = v;
+                        best_at = y * g->W + x;
+                      }
+                  }
+              }
+            out[(t * g->OH + oy) * g->OW + ox] = best;
+            idx[(t * g->OH + oy) * g->OW + ox] = MAX (best_at, 0);
+          }
+    }
+}
+
+/* in0 (the gradient) and in1 (the indices of MAX_POOL2D) are (N, C, OH, OW), out (N, C, H, W):
+ * out[n, c, in1[n, c, oy, ox]] += in0[n, c, oy, ox], planes zeroed first. Tasks are planes. */
+static void
+NAME (max_pool_backward_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *gin = g->args->in[0]->data;
+  const gint64 *idx = g->args->in[1]->data;
+  T *out = g->args->out->data;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      T *plane = out + t * g->H * g->W;
+      memset (plane, 0, sizeof (T) * g->H * g->W);
+      for (gint64 l = t * g->OH * g->OW; l < (t + 1) * g->OH * g->OW; l++)
+        plane[idx[l]] += gin[l];
+    }
+}
+
+/* forward: in0 is (N, C, H, W), out (N, C, OH, OW), the mean of each window; backward: in0 is
+ * (N, C, OH, OW), out (N, C, H, W), each gradient shared over its window. The divisor is
+ * divisor_override, or the window's size within the padded or the real plane. Tasks are
+ * planes. */
+static void
+NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  gboolean backward = g->args->op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD;
+  const T *pooled_in = g->args->in[0]->data;
+  T *pooled_out = g->args->out->data;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      T *image_out = pooled_out + t * g->H * g->W;
+      const T *image_in = pooled_in + t * g->H * g->W;
+
+      if (backward)
+        memset (image_out, 0, sizeof (T) * g->H * g->W);
+      for (gint64 oy = 0; oy < g->OH; oy++)
+        for (gint64 ox = 0; ox < g->OW; ox++)
+          {
+            gint64 l = (t * g->OH + oy) * g->OW + ox;
+            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;
+            gint64 y1 = MIN (y0 + g->kh, g->H + g->ph), x1 = MIN (x0 + g->kw, g->W + g->pw);
+            gint64 pool_size = (y1 - y0) * (x1 - x0);
+            double divisor, sum = 0;
+
+            y0 = MAX (y0, 0); x0 = MAX (x0, 0); y1 = MIN (y1, g->H); x1 = MIN (x1, g->W);
+            if (y0 >= y1 || x0 >= x1)
+              {
+                if (!backward)
+                  pooled_out[l] = 0;
+                continue;
+              }
+            divisor = g->args->params.window.divisor > 0 ? g->args->params.window.divisor :
+                      g->args->params.window.count_include_pad ? (double) pool_size
+                                                               : (double) ((y1 - y0) * (x1 - x0));
+            if (backward)
+              {
+                T share = (T) (pooled_in[l] / divisor);
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    image_out[y * g->W + x] += share;
+              }
+            else
+              {
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    sum += image_in[y * g->W + x];
+                pooled_out[l] = (T) (sum / divisor);
+              }
+          }
+    }
+}
+
+/* forward: in0 is (N, C, H, W), out (N, C, OH, OW), out[n, c, oy, ox] the mean of the rows
+ * [⌊oy · H / OH⌋, ⌈(oy + 1) · H / OH⌉) and the columns likewise; backward: the adjoint, from
+ * (N, C, OH, OW) into a zeroed (N, C, H, W). Tasks are planes. */
+static void
+NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  gboolean backward = g->args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      if (backward)
+        memset (out + t * g->H * g->W, 0, sizeof (T) * g->H * g->W);
+      for (gint64 oy = 0; oy < g->OH; oy++)
+        for (gint64 ox = 0; ox < g->OW; ox++)
+          {
+            gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+            gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+            gint64 l = (t * g->OH + oy) * g->OW + ox;
+            double area = (double) ((y1 - y0) * (x1 - x0)), sum = 0;
+
+            if (backward)
+              {
+                T share = (T) (in[l] / area);
+                T *plane = out + t * g->H * g->W;
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    plane[y * g->W + x] += share;
+              }
+            else
+              {
+                const T *plane = in + t * g->H * g->W;
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    sum += plane[y * g->W + x];
+                out[l] = (T) (sum / area);
+              }
+          }
+    }
+}
+
+#undef T
+#undef NAME
