@@ -30,35 +30,27 @@
 #define WR_f16(p, v)  (*(guint16 *) (p) = gnn_float_to_half ((float) (v)))
 #define WR_bf16(p, v) (*(guint16 *) (p) = gnn_float_to_bf16 ((float) (v)))
 
-#define CONVERT_LOOP(TI, TO)                                                              \
-GNN_CPU_MULTIVERSION                                                                      \
-static void                                                                               \
-convert_##TI##_##TO (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)      \
-{                                                                                         \
-  char *o = d[0];                                                                         \
-  const char *in = d[1];                                                                  \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    WR_##TO (o + i * s[0], RD_##TI (in + i * s[1]));                                      \
-}
-
-#define CONVERT_ROW(TI) \
-  CONVERT_LOOP (TI, f32) CONVERT_LOOP (TI, f64) CONVERT_LOOP (TI, i64) CONVERT_LOOP (TI, bool) \
-  CONVERT_LOOP (TI, u8) CONVERT_LOOP (TI, f16) CONVERT_LOOP (TI, bf16)
-
-CONVERT_ROW (f32)
-CONVERT_ROW (f64)
-CONVERT_ROW (i64)
-CONVERT_ROW (bool)
-CONVERT_ROW (u8)
-CONVERT_ROW (f16)
-CONVERT_ROW (bf16)
-
-#define ROW(TI) { convert_##TI##_f32, convert_##TI##_f64, convert_##TI##_i64, convert_##TI##_bool, \
-                  convert_##TI##_u8, convert_##TI##_f16, convert_##TI##_bf16 }
+/* the fill loop of each dtype and the conversions from it: fill_f32, convert_f32_f32 to
+ * convert_f32_bf16 and their table convert_loops_f32, and so on (gnn-cpu-convert-tmpl.c) */
+#define DT f32
+#include "gnn-cpu-convert-tmpl.c"
+#define DT f64
+#include "gnn-cpu-convert-tmpl.c"
+#define DT i64
+#include "gnn-cpu-convert-tmpl.c"
+#define DT bool
+#include "gnn-cpu-convert-tmpl.c"
+#define DT u8
+#include "gnn-cpu-convert-tmpl.c"
+#define DT f16
+#include "gnn-cpu-convert-tmpl.c"
+#define DT bf16
+#include "gnn-cpu-convert-tmpl.c"
 
 /* indexed [input dtype][output dtype] in GnnDtype order */
-static const GnnCpuLoop convert_loops[7][7] = {
-  ROW (f32), ROW (f64), ROW (i64), ROW (bool), ROW (u8), ROW (f16), ROW (bf16),
+static const GnnCpuLoop *const convert_loops[7] = {
+  convert_loops_f32, convert_loops_f64, convert_loops_i64, convert_loops_bool,
+  convert_loops_u8, convert_loops_f16, convert_loops_bf16,
 };
 
 static void
@@ -104,21 +96,6 @@ k_copy (const GnnKernelArgs *args, GError **error)
 }
 
 /* ---- fill, arange, random ----------------------------------------------------------- */
-
-#define FILL_LOOP(T, WR)                                                                  \
-static void                                                                               \
-fill_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                 \
-{                                                                                         \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    WR (d[0] + i * s[0], args->params.fill.value);                                        \
-}
-FILL_LOOP (f32, WR_f32)
-FILL_LOOP (f64, WR_f64)
-FILL_LOOP (i64, WR_i64)
-FILL_LOOP (bool, WR_bool)
-FILL_LOOP (u8, WR_u8)
-FILL_LOOP (f16, WR_f16)
-FILL_LOOP (bf16, WR_bf16)
 
 static const GnnCpuLoop fill_loops[7] = { fill_f32, fill_f64, fill_i64, fill_bool, fill_u8, fill_f16, fill_bf16 };
 
@@ -276,44 +253,10 @@ k_random (const GnnKernelArgs *args, GError **error)
   return TRUE;
 }
 
-/* ---- binary arithmetic -------------------------------------------------------------- */
+/* ---- the arithmetic loops (binary ops, comparisons, where, pow with a scalar, lerp,
+ * addcmul, addcdiv) ------------------------------------------------------------------ */
 
-#define BINARY_LOOP(NAME, T, TO, EXPR)                                                    \
-GNN_CPU_MULTIVERSION                                                                      \
-static void                                                                               \
-NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
-{                                                                                         \
-  const T alpha = (T) args->params.add.alpha;                                             \
-  const char *pa = d[1], *pb = d[2];                                                      \
-  (void) alpha;                                                                           \
-  if (s[0] == sizeof (TO) && s[1] == sizeof (T) && s[2] == sizeof (T))                    \
-    {                                                                                     \
-      TO *o = (TO *) d[0];                                                                \
-      const T *A = (const T *) pa, *B = (const T *) pb;                                   \
-      for (gint64 i = 0; i < n; i++)                                                      \
-        { T a = A[i], b = B[i]; o[i] = (TO) (EXPR); }                                     \
-    }                                                                                     \
-  else if (s[0] == sizeof (TO) && s[1] == sizeof (T) && s[2] == 0)                        \
-    {                                                                                     \
-      TO *o = (TO *) d[0];                                                                \
-      const T *A = (const T *) pa;                                                        \
-      const T b = *(const T *) pb;                                                        \
-      for (gint64 i = 0; i < n; i++)                                                      \
-        { T a = A[i]; o[i] = (TO) (EXPR); }                                               \
-    }                                                                                     \
-  else                                                                                    \
-    for (gint64 i = 0; i < n; i++)                                                        \
-      {                                                                                   \
-        T a = *(const T *) (pa + i * s[1]), b = *(const T *) (pb + i * s[2]);             \
-        *(TO *) (d[0] + i * s[0]) = (TO) (EXPR);                                          \
-      }                                                                                   \
-}
-
-#define BINARY_ALL(NAME, EXPR_F, EXPR_I)            \
-  BINARY_LOOP (NAME##_f32, float, float, EXPR_F)    \
-  BINARY_LOOP (NAME##_f64, double, double, EXPR_F)  \
-  BINARY_LOOP (NAME##_i64, gint64, gint64, EXPR_I)
-
+/* base ^ e in integers, wrapping on overflow; a negative e gives 1 / base^|e| truncated */
 static inline gint64
 ipow (gint64 base, gint64 e)
 {
@@ -337,27 +280,21 @@ idiv (gint64 a, gint64 b)
   return b == -1 ? (gint64) (0 - (guint64) a) : a / b;
 }
 
-BINARY_ALL (add, a + alpha * b, a + alpha * b)
-BINARY_ALL (sub, a - alpha * b, a - alpha * b)
-BINARY_ALL (mul, a * b, a * b)
-BINARY_ALL (div, a / b, idiv (a, b))
-BINARY_LOOP (pow_f32, float, float, powf (a, b))
-BINARY_LOOP (pow_f64, double, double, pow (a, b))
-BINARY_LOOP (pow_i64, gint64, gint64, ipow (a, b))
-BINARY_ALL (maximum, (a > b || a != a) ? a : b, a > b ? a : b)
-BINARY_ALL (minimum, (a < b || a != a) ? a : b, a < b ? a : b)
-
-#define COMPARE_ALL(NAME, EXPR)                      \
-  BINARY_LOOP (NAME##_f32, float, guint8, EXPR)      \
-  BINARY_LOOP (NAME##_f64, double, guint8, EXPR)     \
-  BINARY_LOOP (NAME##_i64, gint64, guint8, EXPR)
-
-COMPARE_ALL (eq, a == b)
-COMPARE_ALL (ne, a != b)
-COMPARE_ALL (lt, a < b)
-COMPARE_ALL (le, a <= b)
-COMPARE_ALL (gt, a > b)
-COMPARE_ALL (ge, a >= b)
+/* the loops of each compute dtype, add_f32 to addcmul_i64 (gnn-cpu-elementwise-tmpl.c) */
+#define T float
+#define NAME(x) x##_f32
+#define INTEGER 0
+#define M(fn) fn##f
+#include "gnn-cpu-elementwise-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#define INTEGER 0
+#define M(fn) fn
+#include "gnn-cpu-elementwise-tmpl.c"
+#define T gint64
+#define NAME(x) x##_i64
+#define INTEGER 1
+#include "gnn-cpu-elementwise-tmpl.c"
 
 typedef struct {
   GnnBackendOp op;
@@ -413,6 +350,22 @@ has_zero_i64 (const GnnKernelTensor *t)
   return FALSE;
 }
 
+/* runs the loop of @args's op in @sets for @dtype over every element */
+static gboolean
+run_set (const GnnKernelArgs *args, const LoopSet *sets, gsize n_sets, GnnDtype dtype, GError **error)
+{
+  for (gsize i = 0; i < n_sets; i++)
+    if (sets[i].op == args->op)
+      {
+        GnnCpuLoop loop = pick (&sets[i], dtype);
+        if (loop == NULL)
+          return gnn_cpu_unsupported (args, error);
+        gnn_cpu_foreach (args, loop);
+        return TRUE;
+      }
+  return gnn_cpu_unsupported (args, error);
+}
+
 static gboolean
 k_binary (const GnnKernelArgs *args, GError **error)
 {
@@ -427,67 +380,20 @@ k_binary (const GnnKernelArgs *args, GError **error)
                            "cpu div kernel: integer division by zero");
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (binary_sets); i++)
-    if (binary_sets[i].op == args->op)
-      {
-        GnnCpuLoop loop = pick (&binary_sets[i], key);
-        if (loop == NULL)
-          return gnn_cpu_unsupported (args, error);
-        gnn_cpu_foreach (args, loop);
-        return TRUE;
-      }
-  return gnn_cpu_unsupported (args, error);
+  return run_set (args, binary_sets, G_N_ELEMENTS (binary_sets), key, error);
 }
 
 /* ---- where -------------------------------------------------------------------------- */
 
-#define WHERE_LOOP(T)                                                                     \
-static void                                                                               \
-where_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                \
-{                                                                                         \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    *(T *) (d[0] + i * s[0]) = *(const guint8 *) (d[1] + i * s[1])                        \
-                               ? *(const T *) (d[2] + i * s[2])                           \
-                               : *(const T *) (d[3] + i * s[3]);                          \
-}
-WHERE_LOOP (float)
-WHERE_LOOP (double)
-WHERE_LOOP (gint64)
+static const LoopSet where_set = { GNN_BACKEND_OP_WHERE, where_f32, where_f64, where_i64 };
 
 static gboolean
 k_where (const GnnKernelArgs *args, GError **error)
 {
-  switch (args->out->dtype)
-    {
-    case GNN_DTYPE_FLOAT32: gnn_cpu_foreach (args, where_float); return TRUE;
-    case GNN_DTYPE_FLOAT64: gnn_cpu_foreach (args, where_double); return TRUE;
-    case GNN_DTYPE_INT64: gnn_cpu_foreach (args, where_gint64); return TRUE;
-    default: return gnn_cpu_unsupported (args, error);
-    }
+  return run_set (args, &where_set, 1, args->out->dtype, error);
 }
 
 /* ---- pow with a scalar exponent ----------------------------------------------------- */
-
-#define POW_SCALAR_LOOP(T, POWF)                                                          \
-static void                                                                               \
-pow_scalar_##T (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)           \
-{                                                                                         \
-  const double e = args->params.pow.exponent;                                             \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    {                                                                                     \
-      T x = *(const T *) (d[1] + i * s[1]), r;                                            \
-      if (e == 2.0) r = x * x;                                                            \
-      else if (e == 3.0) r = x * x * x;                                                   \
-      else if (e == 0.5) r = (T) sqrt (x);                                                \
-      else if (e == -0.5) r = (T) (1.0 / sqrt (x));                                       \
-      else if (e == -1.0) r = (T) 1.0 / x;                                                \
-      else if (e == -2.0) r = (T) 1.0 / (x * x);                                          \
-      else r = POWF (x, (T) e);                                                           \
-      *(T *) (d[0] + i * s[0]) = r;                                                       \
-    }                                                                                     \
-}
-POW_SCALAR_LOOP (float, powf)
-POW_SCALAR_LOOP (double, pow)
 
 static void
 pow_scalar_i64 (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
@@ -496,46 +402,15 @@ pow_scalar_i64 (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
     *(gint64 *) (d[0] + i * s[0]) = ipow (*(const gint64 *) (d[1] + i * s[1]), (gint64) args->params.pow.exponent);
 }
 
+static const LoopSet pow_scalar_set = { GNN_BACKEND_OP_POW_SCALAR, pow_scalar_f32, pow_scalar_f64, pow_scalar_i64 };
+
 static gboolean
 k_pow_scalar (const GnnKernelArgs *args, GError **error)
 {
-  switch (args->out->dtype)
-    {
-    case GNN_DTYPE_FLOAT32: gnn_cpu_foreach (args, pow_scalar_float); return TRUE;
-    case GNN_DTYPE_FLOAT64: gnn_cpu_foreach (args, pow_scalar_double); return TRUE;
-    case GNN_DTYPE_INT64: gnn_cpu_foreach (args, pow_scalar_i64); return TRUE;
-    default: return gnn_cpu_unsupported (args, error);
-    }
+  return run_set (args, &pow_scalar_set, 1, args->out->dtype, error);
 }
 
 /* ---- lerp, addcmul, addcdiv --------------------------------------------------------- */
-
-#define TERNARY_LOOP(NAME, T, EXPR)                                                       \
-GNN_CPU_MULTIVERSION                                                                      \
-static void                                                                               \
-NAME (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)                     \
-{                                                                                         \
-  const T v = (T) args->params.addc.value;                                                \
-  (void) v;                                                                               \
-  for (gint64 i = 0; i < n; i++)                                                          \
-    {                                                                                     \
-      T a = *(const T *) (d[1] + i * s[1]);                                               \
-      T b = *(const T *) (d[2] + i * s[2]);                                               \
-      T c = *(const T *) (d[3] + i * s[3]);                                               \
-      *(T *) (d[0] + i * s[0]) = (EXPR);                                                  \
-    }                                                                                     \
-}
-
-/* PyTorch's lerp: start + w * (end - start) for |w| < 0.5, else end - (end - start) * (1 - w) */
-#define LERP_EXPR(T) ((c < (T) 0.5 && c > (T) -0.5) ? a + c * (b - a) : b - (b - a) * ((T) 1 - c))
-TERNARY_LOOP (lerp_f32, float, LERP_EXPR (float))
-TERNARY_LOOP (lerp_f64, double, LERP_EXPR (double))
-TERNARY_LOOP (addcmul_f32, float, a + v * b * c)
-TERNARY_LOOP (addcmul_f64, double, a + v * b * c)
-TERNARY_LOOP (addcmul_i64, gint64, a + v * b * c)
-/* PyTorch's order: self + value * tensor1 / tensor2 is (value * tensor1) / tensor2 */
-TERNARY_LOOP (addcdiv_f32, float, a + v * b / c)
-TERNARY_LOOP (addcdiv_f64, double, a + v * b / c)
 
 static const LoopSet ternary_sets[] = {
   { GNN_BACKEND_OP_LERP, lerp_f32, lerp_f64, NULL },
@@ -546,16 +421,9 @@ static const LoopSet ternary_sets[] = {
 static gboolean
 k_ternary (const GnnKernelArgs *args, GError **error)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (ternary_sets); i++)
-    if (ternary_sets[i].op == args->op)
-      {
-        GnnCpuLoop loop = pick (&ternary_sets[i], args->out->dtype);
-        if (loop == NULL || args->n_in != 3)
-          return gnn_cpu_unsupported (args, error);
-        gnn_cpu_foreach (args, loop);
-        return TRUE;
-      }
-  return gnn_cpu_unsupported (args, error);
+  if (args->n_in != 3)
+    return gnn_cpu_unsupported (args, error);
+  return run_set (args, ternary_sets, G_N_ELEMENTS (ternary_sets), args->out->dtype, error);
 }
 
 void
