@@ -6,8 +6,9 @@
 # because glib-mkenums and the GIR scanner's documentation parser read header text. The rows
 # are checked as they are read: names and nicks unique, each nick the name in lower case with
 # '-' for '_' (the nick glib-mkenums gives the value), a documentation comment above each, a
-# FLOP formula written in the names gnn-backend-ops.c defines for it. The formula is added to
-# the op's documentation.
+# FLOP formula written in the names gnn-backend-ops.c defines for it, each GNN_BACKEND_OP_FLOAT
+# row after the row of its op. The FLOP formula is added to the op's documentation; preprocessor
+# lines (the rows' default definitions and the count) are skipped.
 #
 # usage: gen-backend-ops-h.py gnn-backend-ops.def gnn-backend-ops.h
 #
@@ -16,6 +17,7 @@ import re
 import sys
 
 ROW = re.compile(r'^GNN_BACKEND_OP\s*\(\s*([A-Z][A-Z0-9_]*)\s*,\s*"([a-z0-9-]+)"\s*,(.*)\)\s*$')
+FLOAT_ROW = re.compile(r'^GNN_BACKEND_OP_FLOAT\s*\(\s*([A-Z][A-Z0-9_]*)\s*,(.*)\)\s*$')
 COMMENT = re.compile(r'/\*(.*?)\*/', re.S)
 # the names of the flops column, as the documentation spells them
 FLOPS_NAMES = {
@@ -74,6 +76,13 @@ def parse(path):
             if not line.strip():
                 continue
             where = text.count('\n', 0, pos) + k + 1
+            if line.strip().startswith('#'):
+                continue  # the defaults of the row macros, the count
+            f = FLOAT_ROW.match(line.strip())
+            if f:
+                if not rows or rows[-1][0] != f.group(1):
+                    fail(path, where, f'the GNN_BACKEND_OP_FLOAT row of {f.group(1)} must follow its GNN_BACKEND_OP row')
+                continue
             r = ROW.match(line.strip())
             if not r:
                 fail(path, where, f'not a GNN_BACKEND_OP row: {line.strip()}')

@@ -20,10 +20,11 @@ enum {
 #undef GNN_BACKEND_OP
 G_STATIC_ASSERT ((int) N_ROWS == (int) GNN_BACKEND_OP_N_OPS);
 
-/* The number of ops, as ggml checks GGML_OP_COUNT: a new op changes it, and whoever changes
- * it has given the op a kernel in each backend that has its own kernels (or a departure) and
- * checked the switches over GnnBackendOp (reference, CUDA). */
-G_STATIC_ASSERT (GNN_BACKEND_OP_N_OPS == 71);
+/* The number of ops, as ggml checks GGML_OP_COUNT: a new row changes the enum, and whoever adds
+ * it changes GNN_BACKEND_OPS_COUNT beside the rows, having given the op a kernel in each backend
+ * that has its own kernels (or a departure) and checked the switches over GnnBackendOp
+ * (reference, CUDA). */
+G_STATIC_ASSERT (GNN_BACKEND_OP_N_OPS == GNN_BACKEND_OPS_COUNT);
 
 static const GnnBackendOpInfo op_table[GNN_BACKEND_OP_N_OPS] = {
 #define GNN_BACKEND_OP(name, nick, n_in, compute, dtypes, flops) \

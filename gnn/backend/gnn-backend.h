@@ -21,9 +21,11 @@ G_BEGIN_DECLS
  *
  * The version of the backend module interface. A loadable backend module exports
  * `gnn_backend_module_api_version` with the value it was built against; the registry
- * refuses a module whose value differs.
+ * refuses a module whose value differs. It is 1000 times the version of the interface and
+ * of `GnnKernelArgs`, plus the number of ops, so that a module built before an op was
+ * added is refused too (it would be asked about an op it does not know).
  */
-#define GNN_BACKEND_API_VERSION 4
+#define GNN_BACKEND_API_VERSION (4 * 1000 + GNN_BACKEND_OP_N_OPS)
 
 /**
  * GNN_BACKEND_EXTENSION_POINT_NAME:

@@ -506,7 +506,8 @@ clamp_double (double x, const GnnKernelArgs *args)
 }
 
 /* One output element of an elementwise kernel on floating-point values, in double: the
- * formulas of the GnnBackendOp documentation. a, b, c are in0, in1, in2. */
+ * formulas of the op table's GNN_BACKEND_OP_FLOAT rows, and those that need more than one
+ * expression. a, b, c are in0, in1, in2. */
 static double
 float_elementwise (const GnnKernelArgs *args,
                    double               a,
@@ -517,44 +518,14 @@ float_elementwise (const GnnKernelArgs *args,
 
   switch (args->op)
     {
-    case GNN_BACKEND_OP_ADD:                  return a + p->add.alpha * b;
-    case GNN_BACKEND_OP_SUB:                  return a - p->add.alpha * b;
-    case GNN_BACKEND_OP_MUL:                  return a * b;
-    case GNN_BACKEND_OP_DIV:                  return a / b;
-    case GNN_BACKEND_OP_POW:                  return pow (a, b);
-    case GNN_BACKEND_OP_MAXIMUM:              return isnan (a) ? a : isnan (b) ? b : a > b ? a : b;
-    case GNN_BACKEND_OP_MINIMUM:              return isnan (a) ? a : isnan (b) ? b : a < b ? a : b;
-    case GNN_BACKEND_OP_EQ:                   return a == b;
-    case GNN_BACKEND_OP_NE:                   return a != b;
-    case GNN_BACKEND_OP_LT:                   return a < b;
-    case GNN_BACKEND_OP_LE:                   return a <= b;
-    case GNN_BACKEND_OP_GT:                   return a > b;
-    case GNN_BACKEND_OP_GE:                   return a >= b;
-    case GNN_BACKEND_OP_NEG:                  return -a;
-    case GNN_BACKEND_OP_EXP:                  return exp (a);
-    case GNN_BACKEND_OP_LOG:                  return log (a);
-    case GNN_BACKEND_OP_SQRT:                 return sqrt (a);
-    case GNN_BACKEND_OP_ABS:                  return fabs (a);
-    case GNN_BACKEND_OP_SIGN:                 return (a > 0) - (a < 0);  /* 0 for NaN, as PyTorch */
+#define GNN_BACKEND_OP_FLOAT(name, formula) \
+    case GNN_BACKEND_OP_##name: return (formula);
+#include "backend/gnn-backend-ops.def"
+#undef GNN_BACKEND_OP_FLOAT
     case GNN_BACKEND_OP_CLAMP:                return clamp_double (a, args);
-    case GNN_BACKEND_OP_POW_SCALAR:           return pow (a, p->pow.exponent);
-    case GNN_BACKEND_OP_RELU:                 return isnan (a) || a > 0 ? a : 0.0;
-    case GNN_BACKEND_OP_LEAKY_RELU:           return a > 0 ? a : p->leaky_relu.negative_slope * a;
-    case GNN_BACKEND_OP_ELU:                  return a > 0 ? a : p->elu.alpha * (exp (a) - 1.0);
     case GNN_BACKEND_OP_GELU:                 return gelu (a, p->gelu.approximate);
-    case GNN_BACKEND_OP_SILU:                 return a * sigmoid (a);
-    case GNN_BACKEND_OP_SIGMOID:              return sigmoid (a);
-    case GNN_BACKEND_OP_TANH:                 return tanh (a);
-    case GNN_BACKEND_OP_RELU_BACKWARD:        return b <= 0 ? 0.0 : a;
-    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:  return b > 0 ? a : p->leaky_relu.negative_slope * a;
-    case GNN_BACKEND_OP_ELU_BACKWARD:         return b <= 0 ? a * p->elu.alpha * exp (b) : a;
     case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, p->gelu.approximate);
     case GNN_BACKEND_OP_SILU_BACKWARD:        return a * silu_grad (b);
-    case GNN_BACKEND_OP_SIGMOID_BACKWARD:     return a * b * (1.0 - b);
-    case GNN_BACKEND_OP_TANH_BACKWARD:        return a * (1.0 - b * b);
-    case GNN_BACKEND_OP_LERP:                 return a + c * (b - a);
-    case GNN_BACKEND_OP_ADDCMUL:              return a + p->addc.value * b * c;
-    case GNN_BACKEND_OP_ADDCDIV:              return a + p->addc.value * b / c;
     default:
       g_assert_not_reached ();
       return NAN;
