@@ -862,3 +862,18 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  */
 DEFINE_SOFTMAX (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_LOG_SOFTMAX, GNN_LOG_SOFTMAX,
                 GNN_IS_LOG_SOFTMAX, "LogSoftmax", gnn_tensor_log_softmax)
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_activation_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_RELU);
+  g_type_ensure (GNN_TYPE_LEAKY_RELU);
+  g_type_ensure (GNN_TYPE_ELU);
+  g_type_ensure (GNN_TYPE_GELU);
+  g_type_ensure (GNN_TYPE_SILU);
+  g_type_ensure (GNN_TYPE_SIGMOID);
+  g_type_ensure (GNN_TYPE_TANH);
+  g_type_ensure (GNN_TYPE_SOFTMAX);
+  g_type_ensure (GNN_TYPE_LOG_SOFTMAX);
+}

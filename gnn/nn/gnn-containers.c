@@ -1058,3 +1058,14 @@ gnn_parameter_dict_get_length (GnnParameterDict *self)
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), 0);
   return parameter_slots (self)->len;
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_containers_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_SEQUENTIAL);
+  g_type_ensure (GNN_TYPE_MODULE_LIST);
+  g_type_ensure (GNN_TYPE_MODULE_DICT);
+  g_type_ensure (GNN_TYPE_PARAMETER_LIST);
+  g_type_ensure (GNN_TYPE_PARAMETER_DICT);
+}

@@ -679,3 +679,12 @@ gnn_conv_transpose2d_new (int in_channels, int out_channels, const gint64 *kerne
                                   "dtype", dtype,
                                   NULL);
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_conv_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_CONV1D);
+  g_type_ensure (GNN_TYPE_CONV2D);
+  g_type_ensure (GNN_TYPE_CONV_TRANSPOSE2D);
+}

@@ -1272,3 +1272,16 @@ gnn_bilinear_new (int        in1_features,
                                   "dtype", dtype,
                                   NULL);
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_layers_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_IDENTITY);
+  g_type_ensure (GNN_TYPE_FLATTEN);
+  g_type_ensure (GNN_TYPE_UNFLATTEN);
+  g_type_ensure (GNN_TYPE_DROPOUT);
+  g_type_ensure (GNN_TYPE_DROPOUT2D);
+  g_type_ensure (GNN_TYPE_EMBEDDING);
+  g_type_ensure (GNN_TYPE_BILINEAR);
+}

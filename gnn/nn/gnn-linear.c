@@ -344,3 +344,10 @@ gnn_linear_reset_parameters (GnnLinear *self,
     return FALSE;
   return gnn_module_reset_kaiming_uniform (GNN_MODULE (self), "Linear", error);
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_linear_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_LINEAR);
+}

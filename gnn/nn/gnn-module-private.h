@@ -139,4 +139,15 @@ GnnBackwardHookState *gnn_backward_hooks_setup_input  (GnnModule *self,
 void                  gnn_backward_hooks_setup_output (GnnBackwardHookState *state,
                                                        GnnArgs              *output);
 
+/* Each file of layers makes its module types exist, for gnn_module_new_from_type_name() to find
+ * them by name (a GType exists only once its get_type function has run); a new layer joins the
+ * list at the end of its file. */
+void gnn_linear_ensure_types     (void);
+void gnn_activation_ensure_types (void);
+void gnn_layers_ensure_types     (void);
+void gnn_containers_ensure_types (void);
+void gnn_norm_ensure_types       (void);
+void gnn_conv_ensure_types       (void);
+void gnn_pool_ensure_types       (void);
+
 G_END_DECLS

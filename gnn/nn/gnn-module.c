@@ -404,42 +404,18 @@ gnn_module_get_name (GnnModule *self)
 
 /* ---- creating by type name ----------------------------------------------------------- */
 
-/* gnn's own module types exist only once something asked for them */
+/* gnn's own module types exist only once something asked for them: each file of layers lists
+ * its own (gnn_*_ensure_types in gnn-module-private.h), so that a new layer is added there */
 static void
 ensure_gnn_types (void)
 {
-  g_type_ensure (GNN_TYPE_LINEAR);
-  g_type_ensure (GNN_TYPE_RELU);
-  g_type_ensure (GNN_TYPE_LEAKY_RELU);
-  g_type_ensure (GNN_TYPE_ELU);
-  g_type_ensure (GNN_TYPE_GELU);
-  g_type_ensure (GNN_TYPE_SILU);
-  g_type_ensure (GNN_TYPE_SIGMOID);
-  g_type_ensure (GNN_TYPE_TANH);
-  g_type_ensure (GNN_TYPE_SOFTMAX);
-  g_type_ensure (GNN_TYPE_LOG_SOFTMAX);
-  g_type_ensure (GNN_TYPE_IDENTITY);
-  g_type_ensure (GNN_TYPE_FLATTEN);
-  g_type_ensure (GNN_TYPE_UNFLATTEN);
-  g_type_ensure (GNN_TYPE_DROPOUT);
-  g_type_ensure (GNN_TYPE_DROPOUT2D);
-  g_type_ensure (GNN_TYPE_EMBEDDING);
-  g_type_ensure (GNN_TYPE_BILINEAR);
-  g_type_ensure (GNN_TYPE_SEQUENTIAL);
-  g_type_ensure (GNN_TYPE_MODULE_LIST);
-  g_type_ensure (GNN_TYPE_MODULE_DICT);
-  g_type_ensure (GNN_TYPE_PARAMETER_LIST);
-  g_type_ensure (GNN_TYPE_PARAMETER_DICT);
-  g_type_ensure (GNN_TYPE_BATCH_NORM1D);
-  g_type_ensure (GNN_TYPE_BATCH_NORM2D);
-  g_type_ensure (GNN_TYPE_LAYER_NORM);
-  g_type_ensure (GNN_TYPE_GROUP_NORM);
-  g_type_ensure (GNN_TYPE_CONV1D);
-  g_type_ensure (GNN_TYPE_CONV2D);
-  g_type_ensure (GNN_TYPE_CONV_TRANSPOSE2D);
-  g_type_ensure (GNN_TYPE_MAX_POOL2D);
-  g_type_ensure (GNN_TYPE_AVG_POOL2D);
-  g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL2D);
+  gnn_linear_ensure_types ();
+  gnn_activation_ensure_types ();
+  gnn_layers_ensure_types ();
+  gnn_containers_ensure_types ();
+  gnn_norm_ensure_types ();
+  gnn_conv_ensure_types ();
+  gnn_pool_ensure_types ();
 }
 
 /**

@@ -1592,3 +1592,13 @@ gnn_group_norm_reset_parameters (GnnGroupNorm *self,
     return FALSE;
   return reset_affine (GNN_MODULE (self), error);
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_norm_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_BATCH_NORM1D);
+  g_type_ensure (GNN_TYPE_BATCH_NORM2D);
+  g_type_ensure (GNN_TYPE_LAYER_NORM);
+  g_type_ensure (GNN_TYPE_GROUP_NORM);
+}

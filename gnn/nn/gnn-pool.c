@@ -515,3 +515,12 @@ gnn_adaptive_avg_pool2d_new (const gint64 *output_size)
   g_return_val_if_fail (output_size != NULL, NULL);
   return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL2D, "output-size", pair_variant (output_size), NULL);
 }
+
+/* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
+void
+gnn_pool_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_MAX_POOL2D);
+  g_type_ensure (GNN_TYPE_AVG_POOL2D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL2D);
+}
