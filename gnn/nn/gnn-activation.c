@@ -655,6 +655,40 @@ DEFINE_PLAIN_ACTIVATION (GnnSigmoid, gnn_sigmoid, GNN_TYPE_SIGMOID, "Sigmoid", g
  */
 DEFINE_PLAIN_ACTIVATION (GnnTanh, gnn_tanh, GNN_TYPE_TANH, "Tanh", gnn_tensor_tanh)
 
+/* x / (1 + |x|), composed as PyTorch's F.softsign composes it, so that autograd gives its
+ * gradient */
+static GnnTensor *
+softsign (GnnTensor *x,
+          GError   **error)
+{
+  g_autoptr(GnnTensor) abs = gnn_tensor_abs (x, error);
+  g_autoptr(GnnTensor) denominator = abs ? gnn_tensor_add_scalar (abs, 1.0, error) : NULL;
+
+  return denominator ? gnn_tensor_div (x, denominator, error) : NULL;
+}
+
+/**
+ * GnnSoftsign:
+ *
+ * Softsign, applied elementwise, as `torch.nn.Softsign`: Softsign(x) = x / (1 + |x|).
+ *
+ * It has no parameters; input and output have the same shape. The layer prints as
+ * "Softsign()".
+ *
+ * Since: 1.0
+ */
+
+/**
+ * gnn_softsign_new:
+ *
+ * Creates a Softsign layer (`nn.Softsign ()`).
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 1.0
+ */
+DEFINE_PLAIN_ACTIVATION (GnnSoftsign, gnn_softsign, GNN_TYPE_SOFTSIGN, "Softsign", softsign)
+
 /* ---- Softmax, LogSoftmax --------------------------------------------------------------- */
 
 /* PyTorch's _get_softmax_dim, for a layer made with dim=None */
@@ -874,6 +908,7 @@ gnn_activation_ensure_types (void)
   g_type_ensure (GNN_TYPE_SILU);
   g_type_ensure (GNN_TYPE_SIGMOID);
   g_type_ensure (GNN_TYPE_TANH);
+  g_type_ensure (GNN_TYPE_SOFTSIGN);
   g_type_ensure (GNN_TYPE_SOFTMAX);
   g_type_ensure (GNN_TYPE_LOG_SOFTMAX);
 }

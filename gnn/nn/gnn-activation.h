@@ -86,6 +86,14 @@ G_DECLARE_FINAL_TYPE (GnnTanh, gnn_tanh, GNN, TANH, GnnModule)
 GNN_AVAILABLE_IN_ALL
 GnnTanh      *gnn_tanh_new                        (void);
 
+#define GNN_TYPE_SOFTSIGN (gnn_softsign_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSoftsign, gnn_softsign, GNN, SOFTSIGN, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnSoftsign  *gnn_softsign_new                    (void);
+
 /**
  * GNN_SOFTMAX_DIM_NONE:
  *

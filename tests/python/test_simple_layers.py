@@ -32,6 +32,16 @@ class Activations(ParityTest):
                     self.check_op(lambda x: gm(x), lambda x: tm(x), [rand((3, 4, 5), dtype, seed=k)],
                                   name=repr(tm))
 
+    def test_softsign(self):
+        for k, dtype in enumerate(DTYPES):
+            gm, tm = Gnn.Softsign(), torch.nn.Softsign()
+            self.assertEqual(repr_of(gm), repr(tm))
+            x = rand((3, 4, 5), dtype, seed=k)
+            x[0, 0, :3] = (0.0, -1.0, 1.0)
+            self.check_op(lambda a: gm(a), lambda a: tm(a), [x], name='Softsign')
+        by_name = Gnn.Module.new_from_type_name('GnnSoftsign', [], [])
+        self.assertEqual(repr_of(by_name), 'Softsign()')
+
     def test_set_property(self):
         e = Gnn.ELU()
         self.assertEqual(repr_of(e), 'ELU(alpha=1.0)')
