@@ -343,6 +343,9 @@ ew_args (GnnCudaContext *ctx, const GnnKernelArgs *args, const Op &op, GError **
 __device__ __forceinline__ float  pow_ (float a, float b)   { return powf (a, b); }
 __device__ __forceinline__ double pow_ (double a, double b) { return pow (a, b); }
 
+__device__ __forceinline__ float  hypot_ (float a, float b)   { return hypotf (a, b); }
+__device__ __forceinline__ double hypot_ (double a, double b) { return hypot (a, b); }
+
 /* integer power, wrapping; a negative exponent gives 1 / base^|e| truncated */
 __device__ __forceinline__ i64
 pow_ (i64 base, i64 e)
@@ -541,6 +544,7 @@ struct SimpleUnaryOp : U1 {
 FUNCTOR (MulOp, B2, PAB, mul_ (a, b))
 FUNCTOR (DivOp, B2, PAB, div_ (a, b))
 FUNCTOR (PowOp, B2X, PAB, pow_ (a, b))
+FUNCTOR (HypotOp, B2X, PAB, hypot_ (a, b))
 
 FUNCTOR (ExpOp, U1X, PA, exp_ (a))
 FUNCTOR (LogOp, U1X, PA, log_ (a))
@@ -1016,6 +1020,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_POW:
     case GNN_BACKEND_OP_MAXIMUM:
     case GNN_BACKEND_OP_MINIMUM:
+    case GNN_BACKEND_OP_HYPOT:
       dt = args->in[0]->dtype;
       if (!same_dtype (args, 2, dt, true))
         return unsupported (args, error);
@@ -1075,6 +1080,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_LE:
     case GNN_BACKEND_OP_GT:
     case GNN_BACKEND_OP_GE:                  return by_number<CompareOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_HYPOT:               return by_float<HypotOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_EXP:                 return by_float<ExpOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_LOG:                 return by_float<LogOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SQRT:                return by_float<SqrtOp> (ctx, args, dt, error);

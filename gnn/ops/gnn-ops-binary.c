@@ -95,6 +95,30 @@ div_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
+/* out = hypot (a, b):  ga = g * a / out,  gb = g * b / out (PyTorch's formula: NaN where a and b
+ * are both 0); out is computed again rather than saved, which would keep it alive from its own
+ * node */
+static gboolean
+hypot_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *ab[2];
+  g_autoptr(GnnTensor) out = NULL;
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(ab[0] = gnn_node_saved (node, 0, error)) || !(ab[1] = gnn_node_saved (node, 1, error)) ||
+      !(out = gnn_tensor_hypot (ab[0], ab[1], error)))
+    return FALSE;
+  for (guint j = 0; j < 2; j++)
+    if (NEEDS (j))
+      {
+        g_autoptr(GnnTensor) t = gnn_tensor_mul (go[0], ab[j], error);
+        g_autoptr(GnnTensor) q = t ? gnn_tensor_div (t, out, error) : NULL;
+        if (!q || !(gi[j] = grad_for_input (node, j, q, 1.0, error)))
+          return FALSE;
+      }
+  return TRUE;
+}
+
 /* A 0-d zero of @like's dtype on @like's device */
 static GnnTensor *
 zero_on_device_of (GnnTensor *like, GError **error)
@@ -405,6 +429,36 @@ gnn_tensor_minimum (GnnTensor *self, GnnTensor *other, GError **error)
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return binary_op ("minimum", "MinimumBackward0", minmax_backward, GNN_BACKEND_OP_MINIMUM, self,
                     other, 1.0, FALSE, TRUE, error);
+}
+
+/**
+ * gnn_tensor_hypot:
+ * @self: a tensor
+ * @other: a tensor broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The elementwise length of the hypotenuse, √(@self² + @other²), computed without undue
+ * overflow or underflow (`torch.hypot`). The inputs must be floating-point, as in PyTorch.
+ *
+ * Returns: (transfer full): the hypotenuse, or %NULL with @error set
+ */
+GnnTensor *
+gnn_tensor_hypot (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  GnnDtype result;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  result = gnn_result_dtype (self, other);
+  if (!gnn_dtype_is_floating (result))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "hypot: expected floating-point tensors, got %s and %s",
+                   gnn_dtype_get_name (gnn_tensor_priv (self)->dtype),
+                   gnn_dtype_get_name (gnn_tensor_priv (other)->dtype));
+      return NULL;
+    }
+  return binary_op ("hypot", "HypotBackward0", hypot_backward, GNN_BACKEND_OP_HYPOT, self, other,
+                    1.0, FALSE, TRUE, error);
 }
 
 /* A zero-dimensional tensor for a Python-style scalar operand: it takes @self's dtype when

@@ -30,6 +30,8 @@ GnnTensor *gnn_tensor_maximum      (GnnTensor *self, GnnTensor *other, GError **
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_minimum      (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hypot        (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_add_scalar   (GnnTensor *self, double other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_sub_scalar   (GnnTensor *self, double other, GError **error);

@@ -117,6 +117,8 @@ static const KernelCase kernel_cases[] = {
   EWI ("maximum/i64", MAXIMUM, I64, I64, 2, -5, 5, NO_PARAMS),
   EW ("minimum/f64", MINIMUM, F64, F64, 2, -2, 2, NO_PARAMS),
   EWI ("minimum/i64", MINIMUM, I64, I64, 2, -5, 5, NO_PARAMS),
+  EW ("hypot/f32", HYPOT, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("hypot/f64", HYPOT, F64, F64, 2, -2, 2, NO_PARAMS),
 
   /* comparisons */
   EWI ("eq/f32", EQ, F32, BOOL, 2, -2, 2, NO_PARAMS),

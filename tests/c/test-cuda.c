@@ -255,6 +255,7 @@ static GnnTensor *f_mul (GnnTensor **x, GError **e) { return gnn_tensor_mul (x[0
 static GnnTensor *f_div (GnnTensor **x, GError **e) { return gnn_tensor_div (x[0], x[1], e); }
 static GnnTensor *f_pow (GnnTensor **x, GError **e) { return gnn_tensor_pow (x[0], x[1], e); }
 static GnnTensor *f_maximum (GnnTensor **x, GError **e) { return gnn_tensor_maximum (x[0], x[1], e); }
+static GnnTensor *f_hypot (GnnTensor **x, GError **e) { return gnn_tensor_hypot (x[0], x[1], e); }
 static GnnTensor *f_minimum (GnnTensor **x, GError **e) { return gnn_tensor_minimum (x[0], x[1], e); }
 static GnnTensor *f_eq (GnnTensor **x, GError **e) { return gnn_tensor_eq (x[0], x[1], e); }
 static GnnTensor *f_ne (GnnTensor **x, GError **e) { return gnn_tensor_ne (x[0], x[1], e); }
@@ -494,6 +495,7 @@ static const OpCase op_cases[] = {
   { "pow", f_pow, 2, { IN (A34, 0.1, 2), IN (A34, -1.5, 2) }, F_GRAD, 10 },
   { "pow/int", f_pow, 2, { IN (A34, -3, 3), IN (A34, 0, 3) }, F_INT },
   { "maximum", f_maximum, 2, { IN (A34, -2, 2), TIN (A34, -2, 2) }, F_GRAD | F_INT },
+  { "hypot", f_hypot, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
   { "minimum", f_minimum, 2, { IN (S3 (2, 3, 4), -2, 2), IN (A34, -2, 2) }, F_GRAD | F_INT },
   { "eq", f_eq, 2, { IN (A34, -2, 2), IN (A34, -2, 2) }, F_INT },
   { "ne", f_ne, 2, { IN (A34, -1, 1), IN (S2 (3, 1), -1, 1) }, F_INT },

@@ -110,6 +110,7 @@ FN (op_div, gnn_tensor_div (x[0], x[1], e))
 FN (op_pow, gnn_tensor_pow (x[0], x[1], e))
 FN (op_maximum, gnn_tensor_maximum (x[0], x[1], e))
 FN (op_minimum, gnn_tensor_minimum (x[0], x[1], e))
+FN (op_hypot, gnn_tensor_hypot (x[0], x[1], e))
 FN (op_add_scalar, gnn_tensor_add_scalar (x[0], 1.5, e))
 FN (op_sub_scalar, gnn_tensor_sub_scalar (x[0], 1.5, e))
 FN (op_rsub_scalar, gnn_tensor_rsub_scalar (x[0], 1.5, e))
@@ -162,6 +163,7 @@ static const OpCase elementwise_cases[] = {
   { "pow", op_pow, 2, 0.5, 2, TRUE },
   { "maximum", op_maximum, 2, -2, 2, TRUE },
   { "minimum", op_minimum, 2, -2, 2, TRUE },
+  { "hypot", op_hypot, 2, -2, 2, TRUE },
   { "add_scalar", op_add_scalar, 1, -2, 2, TRUE },
   { "sub_scalar", op_sub_scalar, 1, -2, 2, TRUE },
   { "rsub_scalar", op_rsub_scalar, 1, -2, 2, TRUE },

@@ -196,6 +196,41 @@ test_gradcheck (void)
   gnn_test_gradcheck (f_where, NULL, v, 1e-6, 1e-6);
 }
 
+/* hypot of x and a broadcast row of x, both through the gradient */
+static GnnTensor *
+f_hypot (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) r = gnn_tensor_narrow (x, 0, 1, 1, error);
+  return r ? gnn_tensor_hypot (x, r, error) : NULL;
+}
+
+static void
+test_hypot (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.5, -1.25, 2.0, 0.75, 1.5, -0.3, 2.2, -1.7, 0.9),
+                                              9, GNN_TEST_SHAPE (3, 3), 2);
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (3.0, -5.0, 1e300, 0.0), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (4.0, 12.0, 1e300, -0.0), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) h = gnn_tensor_hypot (a, b, &error);
+  g_autoptr(GnnTensor) i = NULL;
+  g_autoptr(GnnTensor) bad = NULL;
+
+  g_assert_no_error (error);
+  /* exact, and 1e300 · √2 rather than the overflow of the naive formula */
+  gnn_test_assert_close (h, GNN_TEST_DATA (5.0, 13.0, hypot (1e300, 1e300), 0.0), 4, 0, 0);
+  g_assert_true (isfinite (hypot (1e300, 1e300)));
+
+  i = gnn_tensor_new_from_int64s ((gint64[]) { 3, 4 }, 2, (gint64[]) { 2 }, 1, &error);
+  g_assert_no_error (error);
+  bad = gnn_tensor_hypot (i, i, &error);
+  g_assert_null (bad);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_nonnull (strstr (error->message, "expected floating-point tensors, got int64"));
+
+  gnn_test_gradcheck (f_hypot, NULL, x, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -206,5 +241,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/binary/comparisons-where", test_comparisons_and_where);
   g_test_add_func ("/ops/binary/inplace", test_inplace_ops);
   g_test_add_func ("/ops/binary/gradcheck", test_gradcheck);
+  g_test_add_func ("/ops/binary/hypot", test_hypot);
   return g_test_run ();
 }

@@ -52,6 +52,20 @@ class BinaryParity(ParityTest):
                 with self.subTest(dtype=dt.__name__, exponent=e):
                     self.check_op(lambda x: x.pow_scalar(e), lambda x: torch.pow(x, e), [a], name='pow_scalar')
 
+    def test_hypot(self):
+        for dt in (np.float32, np.float64):
+            for k, (sa, sb) in enumerate(SHAPE_PAIRS):
+                a = rand(sa, dt, seed=k, low=-3.0, high=3.0)
+                b = rand(sb, dt, seed=k + 50, low=-3.0, high=3.0)
+                with self.subTest(dtype=dt.__name__, shapes=(sa, sb)):
+                    self.check_op(lambda x, y: x.hypot(y), torch.hypot, [a, b], name='hypot')
+            big = np.array([3e30, 1e-30, 0.0], dtype=dt)
+            self.check_op(lambda x, y: x.hypot(y), torch.hypot, [big, big[::-1].copy()], grad=False,
+                          name='hypot extremes')
+        i = to_gnn(np.array([3, 4], dtype=np.int64))
+        with self.assertRaisesRegex(GLib.Error, 'hypot: expected floating-point tensors, got int64'):
+            i.hypot(i)
+
     def test_scalar_ops(self):
         cases = {
             'add_scalar': (lambda a: a.add_scalar(1.5), lambda a: a + 1.5),

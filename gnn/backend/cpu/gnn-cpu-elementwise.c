@@ -296,6 +296,22 @@ idiv (gint64 a, gint64 b)
 #define INTEGER 1
 #include "gnn-cpu-elementwise-tmpl.c"
 
+/* hypot, for the floating dtypes only (as in PyTorch) */
+#define T float
+#define LOOP hypot_f32
+#define N_IN 2
+#define TO T
+#define EXPR hypotf (a, b)
+#include "gnn-cpu-elementwise-loop-tmpl.c"
+#undef T
+#define T double
+#define LOOP hypot_f64
+#define N_IN 2
+#define TO T
+#define EXPR hypot (a, b)
+#include "gnn-cpu-elementwise-loop-tmpl.c"
+#undef T
+
 typedef struct {
   GnnBackendOp op;
   GnnCpuLoop f32, f64, i64;
@@ -309,6 +325,7 @@ static const LoopSet binary_sets[] = {
   { GNN_BACKEND_OP_POW, pow_f32, pow_f64, pow_i64 },
   { GNN_BACKEND_OP_MAXIMUM, maximum_f32, maximum_f64, maximum_i64 },
   { GNN_BACKEND_OP_MINIMUM, minimum_f32, minimum_f64, minimum_i64 },
+  { GNN_BACKEND_OP_HYPOT, hypot_f32, hypot_f64, NULL },
   { GNN_BACKEND_OP_EQ, eq_f32, eq_f64, eq_i64 },
   { GNN_BACKEND_OP_NE, ne_f32, ne_f64, ne_i64 },
   { GNN_BACKEND_OP_LT, lt_f32, lt_f64, lt_i64 },
