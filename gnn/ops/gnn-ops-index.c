@@ -369,44 +369,70 @@ layout_around (guint ndim, const gint64 *shape, guint dim, gint64 *outer, gint64
     }
 }
 
-/* index_select: the gradient rows are added back at the selected indices */
+/* Runs an indexing kernel on contiguous operands: INDEX_SELECT and GATHER read @in
+ * [outer, size, inner] into @out [outer, n_index, inner]; INDEX_ADD and SCATTER_ADD add @in
+ * [outer, n_index, inner] into @out [outer, size, inner]. The int64 @index holds n_index
+ * entries (INDEX_SELECT, INDEX_ADD) or one per element of [outer, n_index, inner]. */
 static gboolean
-index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+run_index_kernel (GnnBackendOp op, GnnTensor *out, GnnTensor *in, GnnTensor *index,
+                      gint64 outer, gint64 size, gint64 inner, gint64 n_index, GError **error)
 {
-  guint dim = GPOINTER_TO_UINT (node->ctx);
+  gboolean adds = op == GNN_BACKEND_OP_INDEX_ADD || op == GNN_BACKEND_OP_SCATTER_ADD;
+  gboolean per_element = op == GNN_BACKEND_OP_GATHER || op == GNN_BACKEND_OP_SCATTER_ADD;
+  GnnKernelTensor kin0, kin1, kout;
+  GnnKernelArgs args = { 0 };
+
+  gnn_kernel_tensor_3d (in, outer, adds ? n_index : size, inner, &kin0);
+  if (per_element)
+    gnn_kernel_tensor_3d (index, outer, n_index, inner, &kin1);
+  else
+    kernel_1d (index, n_index, &kin1);
+  gnn_kernel_tensor_3d (out, outer, adds ? size : n_index, inner, &kout);
+  args.op = op;
+  args.out = &kout;
+  args.in[0] = &kin0;
+  args.in[1] = &kin1;
+  args.n_in = 2;
+  args.params.index = (GnnKernelIndex) { outer, size, inner, per_element ? n_index : 0 };
+  return gnn_run_kernel (out, &args, error);
+}
+
+gboolean
+gnn_index_add_backward (GnnNode      *node,
+                        GnnBackendOp  op,
+                        guint         dim,
+                        GnnTensor   **go,
+                        GnnTensor   **gi,
+                        GError      **error)
+{
   GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
   gint64 outer, size, inner, n_index;
   GnnTensor *index;
   g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL;
-  GnnKernelTensor kin0, kin1, kout;
-  GnnKernelArgs args = { 0 };
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
   layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
-  n_index = gnn_tensor_get_numel (index);
+  /* SCATTER_ADD: one index per (outer, inner) column */
+  n_index = op == GNN_BACKEND_OP_INDEX_ADD ? gnn_tensor_get_numel (index) : 1;
   if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
       !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
       !(z = zeros_like_shape (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
     return FALSE;
-  if (outer * inner * n_index > 0)
-    {
-      gnn_kernel_tensor_3d (g, outer, n_index, inner, &kin0);
-      kernel_1d (idx, n_index, &kin1);
-      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
-      args.op = GNN_BACKEND_OP_INDEX_ADD;
-      args.out = &kout;
-      args.in[0] = &kin0;
-      args.in[1] = &kin1;
-      args.n_in = 2;
-      args.params.index = (GnnKernelIndex) { outer, size, inner, 0 };
-      if (!gnn_run_kernel (z, &args, error))
-        return FALSE;
-    }
+  if (outer * inner * n_index > 0 &&
+      !run_index_kernel (op, z, g, idx, outer, size, inner, n_index, error))
+    return FALSE;
   gi[0] = gnn_tensor_cast (z, node->in_dtype[0], error);
   return gi[0] != NULL;
+}
+
+/* index_select: the gradient rows are added back at the selected indices */
+static gboolean
+index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  return gnn_index_add_backward (node, GNN_BACKEND_OP_INDEX_ADD, GPOINTER_TO_UINT (node->ctx), go, gi, error);
 }
 
 /**
@@ -475,23 +501,9 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
       !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
       !(out = gnn_tensor_new_like (self, compute, p->ndim, shape, error)))
     return NULL;
-  if (outer * inner * n_index > 0)
-    {
-      GnnKernelTensor kin0, kin1, kout;
-      GnnKernelArgs args = { 0 };
-
-      gnn_kernel_tensor_3d (in, outer, size, inner, &kin0);
-      kernel_1d (idx, n_index, &kin1);
-      gnn_kernel_tensor_3d (out, outer, n_index, inner, &kout);
-      args.op = GNN_BACKEND_OP_INDEX_SELECT;
-      args.out = &kout;
-      args.in[0] = &kin0;
-      args.in[1] = &kin1;
-      args.n_in = 2;
-      args.params.index = (GnnKernelIndex) { outer, size, inner, 0 };
-      if (!gnn_run_kernel (out, &args, error))
-        return NULL;
-    }
+  if (outer * inner * n_index > 0 &&
+      !run_index_kernel (GNN_BACKEND_OP_INDEX_SELECT, out, in, idx, outer, size, inner, n_index, error))
+    return NULL;
   if (!(result = gnn_tensor_cast (out, p->dtype, error)))
     return NULL;
   node = gnn_autograd_record ("IndexSelectBackward0", index_select_backward, &self, 1, &result, 1);
@@ -550,22 +562,9 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
     return FALSE;
   if (outer * inner * n_index > 0 && src_numel > 0)
     {
-      GnnKernelTensor kin0, kin1, kout;
-      GnnKernelArgs args = { 0 };
-
       if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
-          !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
-        return FALSE;
-      gnn_kernel_tensor_3d (g, outer, n_index, inner, &kin0);
-      gnn_kernel_tensor_3d (idx, outer, n_index, inner, &kin1);
-      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
-      args.op = GNN_BACKEND_OP_SCATTER_ADD;
-      args.out = &kout;
-      args.in[0] = &kin0;
-      args.in[1] = &kin1;
-      args.n_in = 2;
-      args.params.index = (GnnKernelIndex) { outer, size, inner, n_index };
-      if (!gnn_run_kernel (z, &args, error))
+          !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
+          !run_index_kernel (GNN_BACKEND_OP_SCATTER_ADD, z, g, idx, outer, size, inner, n_index, error))
         return FALSE;
     }
   if (memcmp (src_shape, in_shape, sizeof (gint64) * nd) != 0)
@@ -657,9 +656,6 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
     return NULL;
   if (outer * inner * n_index > 0)
     {
-      GnnKernelTensor kin0, kin1, kout;
-      GnnKernelArgs args = { 0 };
-
       /* the part of self that the index covers, as a view without history */
       for (guint i = 0; i < nd; i++)
         src_strides[i] = p->ndim ? p->strides[i] : 1;
@@ -667,16 +663,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
       if (!(in = gnn_tensor_contiguous_as (src, compute, error)) ||
           !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
         return NULL;
-      gnn_kernel_tensor_3d (in, outer, size, inner, &kin0);
-      gnn_kernel_tensor_3d (idx, outer, n_index, inner, &kin1);
-      gnn_kernel_tensor_3d (out, outer, n_index, inner, &kout);
-      args.op = GNN_BACKEND_OP_GATHER;
-      args.out = &kout;
-      args.in[0] = &kin0;
-      args.in[1] = &kin1;
-      args.n_in = 2;
-      args.params.index = (GnnKernelIndex) { outer, size, inner, n_index };
-      if (!gnn_run_kernel (out, &args, error))
+      if (!run_index_kernel (GNN_BACKEND_OP_GATHER, out, in, idx, outer, size, inner, n_index, error))
         return NULL;
     }
   if (!(result = gnn_tensor_cast (out, p->dtype, error)))

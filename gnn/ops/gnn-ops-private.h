@@ -33,6 +33,16 @@ void       gnn_kernel_tensor_3d       (GnnTensor       *t,
                                        gint64           d1,
                                        gint64           d2,
                                        GnnKernelTensor *kt);
+/* The backward of an op that picked input 0's entries along @dim at the int64 index saved
+ * first: the gradient added back into zeros of the input's shape at that index. INDEX_ADD:
+ * the index holds the picked positions (index_select); SCATTER_ADD: one index per column
+ * of the layout around @dim (max and min over a dim). */
+gboolean   gnn_index_add_backward     (GnnNode      *node,
+                                       GnnBackendOp  op,
+                                       guint         dim,
+                                       GnnTensor   **go,
+                                       GnnTensor   **gi,
+                                       GError      **error);
 
 /* The dtype kernels compute in for a stored dtype: float16/bfloat16 compute in float32,
  * bool/uint8 in int64. */

@@ -582,48 +582,8 @@ static gboolean
 minmax_dim_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
   MinMaxDimCtx *ctx = node->ctx;
-  guint nd = node->in_ndim[0];
-  const gint64 *shape = node->in_shape[0];
-  gint64 outer = 1, size = nd ? shape[ctx->dim] : 1, inner = 1;
-  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
-  GnnTensor *indices;
-  g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL;
-  GnnKernelTensor kin0, kin1, kout;
-  GnnKernelArgs args = { 0 };
 
-  if (go[0] == NULL || !NEEDS (0))
-    return TRUE;
-  if (!(indices = gnn_node_saved (node, 0, error)))
-    return FALSE;
-  for (guint i = 0; i < nd; i++)
-    {
-      if (i < ctx->dim)
-        outer *= shape[i];
-      else if (i > ctx->dim)
-        inner *= shape[i];
-    }
-  if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
-      !(idx = gnn_tensor_contiguous_as (indices, GNN_DTYPE_INT64, error)) ||
-      !(z = gnn_tensor_new_like (go[0], compute, nd, shape, error)) ||
-      !gnn_tensor_zero_ (z, error))
-    return FALSE;
-  if (outer * inner > 0)
-    {
-      /* a scatter of one element per (outer, inner) column */
-      gnn_kernel_tensor_3d (g, outer, 1, inner, &kin0);
-      gnn_kernel_tensor_3d (idx, outer, 1, inner, &kin1);
-      gnn_kernel_tensor_3d (z, outer, size, inner, &kout);
-      args.op = GNN_BACKEND_OP_SCATTER_ADD;
-      args.out = &kout;
-      args.in[0] = &kin0;
-      args.in[1] = &kin1;
-      args.n_in = 2;
-      args.params.index = (GnnKernelIndex) { outer, size, inner, 1 };
-      if (!gnn_run_kernel (z, &args, error))
-        return FALSE;
-    }
-  gi[0] = gnn_tensor_cast (z, node->in_dtype[0], error);
-  return gi[0] != NULL;
+  return gnn_index_add_backward (node, GNN_BACKEND_OP_SCATTER_ADD, ctx->dim, go, gi, error);
 }
 
 static GnnTensor *
