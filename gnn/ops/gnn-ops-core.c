@@ -86,19 +86,26 @@ gnn_broadcast_shapes (const char *op, guint na, const gint64 *sa, guint nb, cons
 }
 
 void
-gnn_kernel_tensor_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
+gnn_kernel_tensor_contiguous (GnnTensor *t, guint ndim, const gint64 *shape, GnnKernelTensor *kt)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
+  gint64 stride = 1;
 
   kt->data = gnn_tensor_data_ptr (p);
   kt->dtype = p->dtype;
-  kt->ndim = 3;
-  kt->shape[0] = d0;
-  kt->shape[1] = d1;
-  kt->shape[2] = d2;
-  kt->strides[0] = d1 * d2;
-  kt->strides[1] = d2;
-  kt->strides[2] = 1;
+  kt->ndim = ndim;
+  for (guint i = ndim; i-- > 0;)
+    {
+      kt->shape[i] = shape[i];
+      kt->strides[i] = stride;
+      stride *= shape[i];
+    }
+}
+
+void
+gnn_kernel_tensor_3d (GnnTensor *t, gint64 d0, gint64 d1, gint64 d2, GnnKernelTensor *kt)
+{
+  gnn_kernel_tensor_contiguous (t, 3, (const gint64[]) { d0, d1, d2 }, kt);
 }
 
 GnnDtype
@@ -207,6 +214,26 @@ place_host_scalars (GnnTensor **inputs, guint n, GnnTensor *anchor, GnnTensor **
   return TRUE;
 }
 
+/* Runs @op into @out with the inputs already in @args. */
+static gboolean
+run_elementwise_kernel (GnnBackendOp           op,
+                        GnnTensor             *out,
+                        GnnKernelArgs         *args,
+                        guint                  n_inputs,
+                        const GnnKernelParams *params,
+                        GError               **error)
+{
+  GnnKernelTensor kout;
+
+  gnn_tensor_to_kernel (out, &kout);
+  args->op = op;
+  args->out = &kout;
+  args->n_in = n_inputs;
+  if (params)
+    args->params = *params;
+  return gnn_run_kernel (out, args, error);
+}
+
 GnnTensor *
 gnn_elementwise (const char   *name,
                  GnnBackendOp  op,
@@ -220,7 +247,7 @@ gnn_elementwise (const char   *name,
   gint64 shape[GNN_MAX_DIMS];
   guint ndim;
   GnnTensor *cast[3] = { NULL, NULL, NULL };
-  GnnKernelTensor kin[3], kout;
+  GnnKernelTensor kin[3];
   GnnKernelArgs args = { 0 };
   GnnTensor *out = NULL;
   /* comparisons write bool themselves; any other kernel computes in @compute, converted after */
@@ -263,13 +290,7 @@ gnn_elementwise (const char   *name,
     goto out;
   if (gnn_shape_numel (ndim, shape) > 0)
     {
-      gnn_tensor_to_kernel (out, &kout);
-      args.op = op;
-      args.out = &kout;
-      args.n_in = n_inputs;
-      if (params)
-        args.params = *params;
-      if (!gnn_run_kernel (out, &args, error))
+      if (!run_elementwise_kernel (op, out, &args, n_inputs, params, error))
         {
           g_clear_object (&out);
           goto out;
@@ -304,7 +325,7 @@ gnn_elementwise_into (const char   *name,
   GnnDtype compute = gnn_compute_dtype (op_->dtype);
   GnnTensor *cast[3] = { NULL, NULL, NULL };
   g_autoptr(GnnTensor) target = NULL;
-  GnnKernelTensor kin[3], kout;
+  GnnKernelTensor kin[3];
   GnnKernelArgs args = { 0 };
   gboolean ok = FALSE;
   GnnTensor *placed[3] = { NULL, NULL, NULL };
@@ -348,13 +369,7 @@ gnn_elementwise_into (const char   *name,
                                  : gnn_tensor_new_like (out, compute, op_->ndim, op_->shape, error);
   if (target == NULL)
     goto out;
-  gnn_tensor_to_kernel (target, &kout);
-  args.op = op;
-  args.out = &kout;
-  args.n_in = n_inputs;
-  if (params)
-    args.params = *params;
-  if (!gnn_run_kernel (target, &args, error))
+  if (!run_elementwise_kernel (op, target, &args, n_inputs, params, error))
     goto out;
   ok = target == out ? TRUE : gnn_tensor_copy_into (out, target, error);
 

@@ -12,13 +12,11 @@
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-/* A contiguous [d0, d1, d2] kernel view of @t */
 /* A contiguous one-dimensional kernel view of @t's @n elements */
 static void
 kernel_1d (GnnTensor *t, gint64 n, GnnKernelTensor *kt)
 {
-  gnn_kernel_tensor_3d (t, n, 1, 1, kt);
-  kt->ndim = 1;
+  gnn_kernel_tensor_contiguous (t, 1, &n, kt);
 }
 
 /* A new zero-filled contiguous tensor on @like's device */

@@ -27,6 +27,11 @@ gboolean   gnn_broadcast_shapes       (const char   *op,
                                        guint        *n_out,
                                        gint64       *out,
                                        GError      **error);
+/* A kernel view of the contiguous tensor @t as @shape (@ndim sizes, row-major strides). */
+void       gnn_kernel_tensor_contiguous (GnnTensor       *t,
+                                         guint            ndim,
+                                         const gint64    *shape,
+                                         GnnKernelTensor *kt);
 /* A kernel view of the contiguous tensor @t as [d0, d1, d2]. */
 void       gnn_kernel_tensor_3d       (GnnTensor       *t,
                                        gint64           d0,

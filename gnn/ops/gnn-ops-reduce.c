@@ -339,15 +339,7 @@ gnn_tensor_mean_all (GnnTensor *self, GError **error)
 static void
 kernel_2d (GnnTensor *t, gint64 outer, gint64 inner, GnnKernelTensor *kt)
 {
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-
-  kt->data = gnn_tensor_data_ptr (p);
-  kt->dtype = p->dtype;
-  kt->ndim = 2;
-  kt->shape[0] = outer;
-  kt->shape[1] = inner;
-  kt->strides[0] = inner;
-  kt->strides[1] = 1;
+  gnn_kernel_tensor_contiguous (t, 2, (const gint64[]) { outer, inner }, kt);
 }
 
 /* Runs @op on contiguous operands: @in0 (and @in1) [outer, r, inner]; @out (and @out2)
