@@ -110,18 +110,12 @@ gnn_relu_forward (GnnModule *module,
                   GnnArgs   *input,
                   GError   **error)
 {
-  GnnTensor *x, *y;
+  GnnTensor *x;
 
   x = gnn_args_first_tensor (input, "ReLU", error);
   if (x == NULL)
     return NULL;
-  y = gnn_tensor_relu (x, error);
-  if (y == NULL)
-    {
-      g_prefix_error (error, "ReLU: ");
-      return NULL;
-    }
-  return gnn_args_take_tensor (y);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_relu (x, error), "ReLU", error);
 }
 
 static void
@@ -182,18 +176,12 @@ gnn_leaky_relu_forward (GnnModule *module,
                         GError   **error)
 {
   GnnLeakyReLU *self = GNN_LEAKY_RELU (module);
-  GnnTensor *x, *y;
+  GnnTensor *x;
 
   x = gnn_args_first_tensor (input, "LeakyReLU", error);
   if (x == NULL)
     return NULL;
-  y = gnn_tensor_leaky_relu (x, self->negative_slope, error);
-  if (y == NULL)
-    {
-      g_prefix_error (error, "LeakyReLU: ");
-      return NULL;
-    }
-  return gnn_args_take_tensor (y);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_leaky_relu (x, self->negative_slope, error), "LeakyReLU", error);
 }
 
 static char *
@@ -309,18 +297,12 @@ gnn_elu_forward (GnnModule *module,
                  GnnArgs   *input,
                  GError   **error)
 {
-  GnnTensor *x, *y;
+  GnnTensor *x;
 
   x = gnn_args_first_tensor (input, "ELU", error);
   if (x == NULL)
     return NULL;
-  y = gnn_tensor_elu (x, GNN_ELU (module)->alpha, error);
-  if (y == NULL)
-    {
-      g_prefix_error (error, "ELU: ");
-      return NULL;
-    }
-  return gnn_args_take_tensor (y);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_elu (x, GNN_ELU (module)->alpha, error), "ELU", error);
 }
 
 static char *
@@ -445,18 +427,12 @@ gnn_gelu_forward (GnnModule *module,
                   GnnArgs   *input,
                   GError   **error)
 {
-  GnnTensor *x, *y;
+  GnnTensor *x;
 
   x = gnn_args_first_tensor (input, "GELU", error);
   if (x == NULL)
     return NULL;
-  y = gnn_tensor_gelu (x, GNN_GELU (module)->approximate, error);
-  if (y == NULL)
-    {
-      g_prefix_error (error, "GELU: ");
-      return NULL;
-    }
-  return gnn_args_take_tensor (y);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_gelu (x, GNN_GELU (module)->approximate, error), "GELU", error);
 }
 
 static char *
@@ -558,18 +534,11 @@ gnn_gelu_set_approximate (GnnGELU    *self,
                        GnnArgs   *input,                                                      \
                        GError   **error)                                                      \
   {                                                                                           \
-    GnnTensor *x, *y;                                                                         \
+    GnnTensor *x = gnn_args_first_tensor (input, Name, error);                                \
                                                                                               \
-    x = gnn_args_first_tensor (input, Name, error);                                           \
     if (x == NULL)                                                                            \
       return NULL;                                                                            \
-    y = op (x, error);                                                                        \
-    if (y == NULL)                                                                            \
-      {                                                                                       \
-        g_prefix_error (error, Name ": ");                                                    \
-        return NULL;                                                                          \
-      }                                                                                       \
-    return gnn_args_take_tensor (y);                                                          \
+    return gnn_args_take_tensor_or_prefix (op (x, error), Name, error);                       \
   }                                                                                           \
                                                                                               \
   static void                                                                                 \
@@ -726,18 +695,14 @@ softmax_extra_repr (int dim)
                        GnnArgs   *input,                                                      \
                        GError   **error)                                                      \
   {                                                                                           \
-    GnnTensor *x, *y;                                                                         \
+    GnnTensor *x = gnn_args_first_tensor (input, Name, error);                                \
                                                                                               \
-    x = gnn_args_first_tensor (input, Name, error);                                           \
     if (x == NULL)                                                                            \
       return NULL;                                                                            \
-    y = op (x, softmax_dim (CAST (module)->dim, gnn_tensor_get_ndim (x)), error);             \
-    if (y == NULL)                                                                            \
-      {                                                                                       \
-        g_prefix_error (error, Name ": ");                                                    \
-        return NULL;                                                                          \
-      }                                                                                       \
-    return gnn_args_take_tensor (y);                                                          \
+    return gnn_args_take_tensor_or_prefix (op (x, softmax_dim (CAST (module)->dim,            \
+                                                               gnn_tensor_get_ndim (x)),      \
+                                               error),                                        \
+                                           Name, error);                                      \
   }                                                                                           \
                                                                                               \
   static char *                                                                               \

@@ -16,6 +16,10 @@ void      gnn_args_take_positional  (GnnArgs *self,
                                      GnnArgs *from);
 /* a new GnnArgs holding @t alone, taking its reference; %NULL for %NULL (a failed op) */
 GnnArgs  *gnn_args_take_tensor      (GnnTensor *t);
+/* gnn_args_take_tensor (@t), or for %NULL (a failed op) %NULL with @name prefixing the error */
+GnnArgs  *gnn_args_take_tensor_or_prefix (GnnTensor  *t,
+                                          const char *name,
+                                          GError    **error);
 /* the first positional value, which must be a tensor; @name prefixes the error */
 GnnTensor *gnn_args_first_tensor    (GnnArgs    *input,
                                      const char *name,

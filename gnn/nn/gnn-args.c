@@ -725,6 +725,19 @@ gnn_args_take_tensor (GnnTensor *t)
   return args;
 }
 
+GnnArgs *
+gnn_args_take_tensor_or_prefix (GnnTensor  *t,
+                                const char *name,
+                                GError    **error)
+{
+  if (t == NULL)
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  return gnn_args_take_tensor (t);
+}
+
 GnnTensor *
 gnn_args_first_tensor (GnnArgs    *input,
                        const char *name,

@@ -15,20 +15,6 @@
 #include "gnn-init.h"
 
 
-static GnnArgs *
-take_or_prefix (GnnTensor  *t,
-                const char *name,
-                GError    **error)
-{
-  if (t == NULL)
-    {
-      g_prefix_error (error, "%s: ", name);
-      return NULL;
-    }
-  return gnn_args_take_tensor (t);
-}
-
-
 
 
 /* ---- Identity -------------------------------------------------------------------------- */
@@ -125,7 +111,7 @@ gnn_flatten_forward (GnnModule *module,
 
   if (x == NULL)
     return NULL;
-  return take_or_prefix (gnn_tensor_flatten (x, self->start_dim, self->end_dim, error),
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_flatten (x, self->start_dim, self->end_dim, error),
                          "Flatten", error);
 }
 
@@ -309,7 +295,7 @@ gnn_unflatten_forward (GnnModule *module,
     new_shape[k++] = (int) i == infer ? size / product : sizes[i];
   for (guint i = d + 1; i < ndim; i++)
     new_shape[k++] = shape[i];
-  return take_or_prefix (gnn_tensor_reshape (x, new_shape, k, error), "Unflatten", error);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_reshape (x, new_shape, k, error), "Unflatten", error);
 }
 
 static char *
@@ -610,7 +596,7 @@ gnn_dropout_forward (GnnModule *module,
   if (x == NULL)
     return NULL;
   shape = gnn_tensor_get_shape (x, &ndim);
-  return take_or_prefix (dropout (x, GNN_DROPOUT (module)->p, gnn_module_get_training (module),
+  return gnn_args_take_tensor_or_prefix (dropout (x, GNN_DROPOUT (module)->p, gnn_module_get_training (module),
                                   shape, ndim, error),
                          "Dropout", error);
 }
@@ -699,7 +685,7 @@ gnn_dropout2d_forward (GnnModule *module,
   noise_shape = g_new (gint64, ndim);
   for (guint i = 0; i < ndim; i++)
     noise_shape[i] = i < 2 ? shape[i] : 1;
-  return take_or_prefix (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module),
+  return gnn_args_take_tensor_or_prefix (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module),
                                   noise_shape, ndim, error),
                          "Dropout2d", error);
 }
@@ -853,7 +839,7 @@ gnn_embedding_forward (GnnModule *module,
   out_shape = g_new (gint64, ndim + 1);
   memcpy (out_shape, shape, ndim * sizeof (gint64));
   out_shape[ndim] = gnn_tensor_get_size (GNN_TENSOR (weight), 1, NULL);
-  return take_or_prefix (gnn_tensor_reshape (rows, out_shape, ndim + 1, error), "Embedding", error);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_reshape (rows, out_shape, ndim + 1, error), "Embedding", error);
 
 fail:
   g_prefix_error (error, "Embedding: ");
@@ -1159,7 +1145,7 @@ gnn_bilinear_forward (GnnModule *module,
   out_shape = g_new (gint64, nd1);
   memcpy (out_shape, shape1, (nd1 - 1) * sizeof (gint64));
   out_shape[nd1 - 1] = self->out_features;
-  return take_or_prefix (gnn_tensor_reshape (y, out_shape, nd1, error), "Bilinear", error);
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_reshape (y, out_shape, nd1, error), "Bilinear", error);
 
 fail:
   g_prefix_error (error, "Bilinear: ");
