@@ -901,21 +901,8 @@ loaded_clear (Loaded *l)
   g_clear_pointer (&l->metadata, g_hash_table_unref);
 }
 
-static gboolean
-format_error (GError **error, const char *path, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-format_error (GError **error, const char *path, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: %s", path, msg);
-  return FALSE;
-}
+/* a GNN_ERROR_FILE_FORMAT error naming the file */
+#define format_error(error, path, ...) gnn_file_format_error (error, "", path, __VA_ARGS__)
 
 /* the JSON object stored in metadata @key, or NULL with an error */
 static JsonObject *

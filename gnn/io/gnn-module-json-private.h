@@ -26,5 +26,12 @@ JsonNode  *gnn_json_parse                     (const char *json,
                                                gssize      length,
                                                const char *what,
                                                GError    **error);
+/* Sets a GNN_ERROR_FILE_FORMAT error "@head@where: message" and returns FALSE: what the
+ * readers of io say when a file is not what its format says. */
+gboolean   gnn_file_format_error              (GError    **error,
+                                               const char *head,
+                                               const char *where,
+                                               const char *format,
+                                               ...) G_GNUC_PRINTF (4, 5);
 
 G_END_DECLS

@@ -453,11 +453,12 @@ node_kind (JsonNode *node)
     }
 }
 
-static gboolean
-fail (GError **error, const char *where, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError **error, const char *where, const char *format, ...)
+gboolean
+gnn_file_format_error (GError     **error,
+                       const char  *head,
+                       const char  *where,
+                       const char  *format,
+                       ...)
 {
   va_list args;
   g_autofree char *msg = NULL;
@@ -465,9 +466,12 @@ fail (GError **error, const char *where, const char *format, ...)
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "module JSON at %s: %s", where, msg);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s%s: %s", head, where, msg);
   return FALSE;
 }
+
+/* a GNN_ERROR_FILE_FORMAT error naming the place in the JSON */
+#define fail(error, where, ...) gnn_file_format_error (error, "module JSON at ", where, __VA_ARGS__)
 
 static gboolean
 is_value (JsonNode *node, GType type)

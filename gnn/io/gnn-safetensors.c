@@ -19,7 +19,7 @@
 
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"
-#include "io/gnn-safetensors.h"
+#include "io/gnn-module-json-private.h"
 
 #if G_BYTE_ORDER != G_LITTLE_ENDIAN
 #error "gnn's safetensors support assumes a little-endian machine"
@@ -370,25 +370,8 @@ gnn_safetensors_save (GnnStateDict *state,
 
 /* ---- reading ------------------------------------------------------------------------ */
 
-static gboolean
-format_error (GError    **error,
-              const char *format,
-              ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-format_error (GError    **error,
-              const char *format,
-              ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "Not a valid safetensors file: %s", msg);
-  return FALSE;
-}
+#define format_error(error, ...) \
+  gnn_file_format_error (error, "Not a valid safetensors file", "", __VA_ARGS__)
 
 typedef struct {
   const char *key;
