@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/gnn-philox-private.h"
+#include "nn/gnn-props-private.h"
 #include "ops/gnn-ops-private.h"
 #include "data/gnn-idx.h"
 #include "data/gnn-dataset.h"
@@ -676,7 +677,7 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GnnProp props[N_PROPS];
 
 static void gnn_data_loader_list_model_init (GListModelInterface *iface);
 
@@ -772,54 +773,33 @@ gnn_data_loader_finalize (GObject *object)
 {
   GnnDataLoader *self = GNN_DATA_LOADER (object);
 
-  g_clear_object (&self->dataset);
-  g_clear_object (&self->transform);
+  gnn_props_clear (self);
   g_free (self->order);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->finalize (object);
 }
 
 static void
-gnn_data_loader_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
+loader_set_epoch (GObject      *object,
+                  GParamSpec   *pspec,
+                  const GValue *value)
 {
-  GnnDataLoader *self = GNN_DATA_LOADER (object);
-
-  switch (prop_id)
-    {
-    case PROP_DATASET: g_value_set_object (value, self->dataset); break;
-    case PROP_BATCH_SIZE: g_value_set_uint (value, self->batch_size); break;
-    case PROP_SHUFFLE: g_value_set_boolean (value, self->shuffle); break;
-    case PROP_SEED: g_value_set_uint64 (value, self->seed); break;
-    case PROP_DROP_LAST: g_value_set_boolean (value, self->drop_last); break;
-    case PROP_EPOCH: g_value_set_uint (value, self->epoch); break;
-    case PROP_TRANSFORM: g_value_set_object (value, self->transform); break;
-    case PROP_ITEM_TYPE: g_value_set_gtype (value, G_TYPE_LIST_STORE); break;
-    case PROP_N_ITEMS: g_value_set_uint (value, loader_n_batches (self)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_data_loader_set_epoch (GNN_DATA_LOADER (object), g_value_get_uint (value));
 }
 
 static void
-gnn_data_loader_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
+loader_get_item_type_prop (GObject    *object,
+                           GParamSpec *pspec,
+                           GValue     *value)
 {
-  GnnDataLoader *self = GNN_DATA_LOADER (object);
+  g_value_set_gtype (value, G_TYPE_LIST_STORE);
+}
 
-  switch (prop_id)
-    {
-    case PROP_DATASET: self->dataset = g_value_dup_object (value); break;
-    case PROP_BATCH_SIZE: self->batch_size = g_value_get_uint (value); break;
-    case PROP_SHUFFLE: self->shuffle = g_value_get_boolean (value); break;
-    case PROP_SEED: self->seed = g_value_get_uint64 (value); break;
-    case PROP_DROP_LAST: self->drop_last = g_value_get_boolean (value); break;
-    case PROP_EPOCH: gnn_data_loader_set_epoch (self, g_value_get_uint (value)); break;
-    case PROP_TRANSFORM: gnn_data_loader_set_transform (self, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+static void
+loader_get_n_items_prop (GObject    *object,
+                         GParamSpec *pspec,
+                         GValue     *value)
+{
+  g_value_set_uint (value, loader_n_batches (GNN_DATA_LOADER (object)));
 }
 
 static void
@@ -828,84 +808,91 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = gnn_data_loader_finalize;
-  object_class->get_property = gnn_data_loader_get_property;
-  object_class->set_property = gnn_data_loader_set_property;
 
   /**
    * GnnDataLoader:dataset:
    *
    * The dataset the batches come from.
    */
-  properties[PROP_DATASET] =
+  props[PROP_DATASET] = (GnnProp) {
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnDataLoader, dataset) };
   /**
    * GnnDataLoader:batch-size:
    *
    * The number of samples per batch (the last one may be smaller unless
    * #GnnDataLoader:drop-last).
    */
-  properties[PROP_BATCH_SIZE] =
+  props[PROP_BATCH_SIZE] = (GnnProp) {
     g_param_spec_uint ("batch-size", NULL, NULL, 1, G_MAXUINT, 1,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnDataLoader, batch_size) };
   /**
    * GnnDataLoader:shuffle:
    *
    * Whether each epoch visits the samples in a random order.
    */
-  properties[PROP_SHUFFLE] =
+  props[PROP_SHUFFLE] = (GnnProp) {
     g_param_spec_boolean ("shuffle", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnDataLoader, shuffle) };
   /**
    * GnnDataLoader:seed:
    *
    * The seed of the shuffled orders.
    */
-  properties[PROP_SEED] =
+  props[PROP_SEED] = (GnnProp) {
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnDataLoader, seed) };
   /**
    * GnnDataLoader:drop-last:
    *
    * Whether to leave out the last batch when it would be smaller than the others.
    */
-  properties[PROP_DROP_LAST] =
+  props[PROP_DROP_LAST] = (GnnProp) {
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnDataLoader, drop_last) };
   /**
    * GnnDataLoader:epoch:
    *
    * The epoch whose order the batches follow; with #GnnDataLoader:shuffle, each epoch has
    * its own order.
    */
-  properties[PROP_EPOCH] =
+  props[PROP_EPOCH] = (GnnProp) {
     g_param_spec_uint ("epoch", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY),
+    G_STRUCT_OFFSET (GnnDataLoader, epoch), NULL, NULL, loader_set_epoch };
   /**
    * GnnDataLoader:transform:
    *
    * A transform applied to the first tensor of each batch (the input), or %NULL.
    */
-  properties[PROP_TRANSFORM] =
+  props[PROP_TRANSFORM] = (GnnProp) {
     g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_NORMALIZE,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY),
+    G_STRUCT_OFFSET (GnnDataLoader, transform) };
   /**
    * GnnDataLoader:item-type:
    *
    * The type of the items: #GListStore (of tensors).
    */
-  properties[PROP_ITEM_TYPE] =
+  props[PROP_ITEM_TYPE] = (GnnProp) {
     g_param_spec_gtype ("item-type", NULL, NULL, G_TYPE_OBJECT,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS),
+    GNN_PROP_NO_MEMBER, NULL, loader_get_item_type_prop };
   /**
    * GnnDataLoader:n-items:
    *
    * The number of batches per epoch.
    */
-  properties[PROP_N_ITEMS] =
+  props[PROP_N_ITEMS] = (GnnProp) {
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS),
+    GNN_PROP_NO_MEMBER, NULL, loader_get_n_items_prop };
+  gnn_props_install (object_class, props, N_PROPS);
 }
 
 static void
@@ -1003,7 +990,7 @@ gnn_data_loader_set_epoch (GnnDataLoader *self,
     return;
   self->epoch = epoch;
   g_clear_pointer (&self->order, g_free);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EPOCH]);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EPOCH].pspec);
   n = loader_n_batches (self);
   if (self->shuffle && n > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n, n);
@@ -1037,8 +1024,7 @@ gnn_data_loader_set_transform (GnnDataLoader *self,
 {
   g_return_if_fail (GNN_IS_DATA_LOADER (self));
   g_return_if_fail (transform == NULL || GNN_IS_NORMALIZE (transform));
-  if (g_set_object (&self->transform, transform))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM]);
+  gnn_prop_set (self, &props[PROP_TRANSFORM], transform);
 }
 
 /**

@@ -25,7 +25,7 @@
  *   loaders (the module JSON) run gnn_prop_check_value () on what they read.
  * - gnn_props_clear () frees the owned members; the base classes call it in finalize.
  *
- * Values are stored in members of their C type: gboolean, int, guint, gint64, double, an
+ * Values are stored in members of their C type: gboolean, int, guint, gint64, guint64, double, an
  * enum (int-sized), guint (flags), char *, GVariant *, a GObject pointer or a boxed pointer.
  */
 #pragma once
@@ -57,6 +57,7 @@ typedef enum {
   GNN_PROP_KIND_INT,
   GNN_PROP_KIND_UINT,
   GNN_PROP_KIND_INT64,
+  GNN_PROP_KIND_UINT64,
   GNN_PROP_KIND_DOUBLE,
   GNN_PROP_KIND_ENUM,
   GNN_PROP_KIND_FLAGS,
@@ -66,7 +67,8 @@ typedef enum {
   GNN_PROP_KIND_BOXED,
 } GnnPropKind;
 
-/* Where a property without a member says so (then `get` and `set` are required). */
+/* Where a property without a member says so (then `get` is required, and `set` when the
+ * property is writable). */
 #define GNN_PROP_NO_MEMBER G_MINSSIZE
 
 struct _GnnProp

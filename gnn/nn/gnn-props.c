@@ -29,6 +29,7 @@ kind_of (GParamSpec *pspec)
     case G_TYPE_INT:     return GNN_PROP_KIND_INT;
     case G_TYPE_UINT:    return GNN_PROP_KIND_UINT;
     case G_TYPE_INT64:   return GNN_PROP_KIND_INT64;
+    case G_TYPE_UINT64:  return GNN_PROP_KIND_UINT64;
     case G_TYPE_DOUBLE:  return GNN_PROP_KIND_DOUBLE;
     case G_TYPE_ENUM:    return GNN_PROP_KIND_ENUM;
     case G_TYPE_FLAGS:   return GNN_PROP_KIND_FLAGS;
@@ -59,7 +60,7 @@ gnn_props_install (GObjectClass *klass,
         continue;
       if (prop->offset == GNN_PROP_NO_MEMBER)
         {
-          g_assert (prop->get != NULL && prop->set != NULL);
+          g_assert (prop->get != NULL && (prop->set != NULL || !(prop->pspec->flags & G_PARAM_WRITABLE)));
           prop->kind = GNN_PROP_KIND_ACCESSORS;
         }
       else
@@ -91,6 +92,7 @@ read_member (GObject       *object,
     case GNN_PROP_KIND_INT:     g_value_set_int (value, *(int *) m); break;
     case GNN_PROP_KIND_UINT:    g_value_set_uint (value, *(guint *) m); break;
     case GNN_PROP_KIND_INT64:   g_value_set_int64 (value, *(gint64 *) m); break;
+    case GNN_PROP_KIND_UINT64:  g_value_set_uint64 (value, *(guint64 *) m); break;
     case GNN_PROP_KIND_DOUBLE:  g_value_set_double (value, *(double *) m); break;
     case GNN_PROP_KIND_ENUM:    g_value_set_enum (value, *(int *) m); break;
     case GNN_PROP_KIND_FLAGS:   g_value_set_flags (value, *(guint *) m); break;
@@ -128,6 +130,7 @@ member_holds (const GnnProp *prop,
     case GNN_PROP_KIND_INT:     return *(int *) m == g_value_get_int (value);
     case GNN_PROP_KIND_UINT:    return *(guint *) m == g_value_get_uint (value);
     case GNN_PROP_KIND_INT64:   return *(gint64 *) m == g_value_get_int64 (value);
+    case GNN_PROP_KIND_UINT64:  return *(guint64 *) m == g_value_get_uint64 (value);
     case GNN_PROP_KIND_DOUBLE:  return *(double *) m == g_value_get_double (value);
     case GNN_PROP_KIND_ENUM:    return *(int *) m == g_value_get_enum (value);
     case GNN_PROP_KIND_FLAGS:   return *(guint *) m == g_value_get_flags (value);
@@ -200,6 +203,7 @@ write_member (const GnnProp *prop,
     case GNN_PROP_KIND_INT:     *(int *) m = g_value_get_int (value); break;
     case GNN_PROP_KIND_UINT:    *(guint *) m = g_value_get_uint (value); break;
     case GNN_PROP_KIND_INT64:   *(gint64 *) m = g_value_get_int64 (value); break;
+    case GNN_PROP_KIND_UINT64:  *(guint64 *) m = g_value_get_uint64 (value); break;
     case GNN_PROP_KIND_DOUBLE:  *(double *) m = g_value_get_double (value); break;
     case GNN_PROP_KIND_ENUM:    *(int *) m = g_value_get_enum (value); break;
     case GNN_PROP_KIND_FLAGS:   *(guint *) m = g_value_get_flags (value); break;
