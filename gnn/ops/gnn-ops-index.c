@@ -134,6 +134,25 @@ cat_skips (GnnTensorPrivate *p)
   return p->ndim == 1 && p->shape[0] == 0;
 }
 
+/* Whether @tensors holds @n_tensors tensors, at least one: an empty list is an error with
+ * PyTorch's message @empty. */
+static gboolean
+check_tensor_list (GnnTensor  **tensors,
+                   guint        n_tensors,
+                   const char  *empty,
+                   GError     **error)
+{
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, FALSE);
+  for (guint i = 0; i < n_tensors; i++)
+    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), FALSE);
+  if (n_tensors == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, empty);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gnn_cat:
  * @tensors: (array length=n_tensors): the tensors to join
@@ -158,15 +177,8 @@ gnn_cat (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
   GnnNode *node;
   guint d;
 
-  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
-  for (guint i = 0; i < n_tensors; i++)
-    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
-  if (n_tensors == 0)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "torch.cat(): expected a non-empty list of Tensors");
-      return NULL;
-    }
+  if (!check_tensor_list (tensors, n_tensors, "torch.cat(): expected a non-empty list of Tensors", error))
+    return NULL;
   dtype = gnn_tensor_priv (tensors[0])->dtype;
   for (guint i = 0; i < n_tensors; i++)
     {
@@ -297,15 +309,8 @@ gnn_stack (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
   gboolean prev;
   guint d;
 
-  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
-  for (guint i = 0; i < n_tensors; i++)
-    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
-  if (n_tensors == 0)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "stack expects a non-empty TensorList");
-      return NULL;
-    }
+  if (!check_tensor_list (tensors, n_tensors, "stack expects a non-empty TensorList", error))
+    return NULL;
   p0 = gnn_tensor_priv (tensors[0]);
   for (guint i = 1; i < n_tensors; i++)
     {
@@ -433,6 +438,31 @@ index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **e
   return gnn_index_add_backward (node, GNN_BACKEND_OP_INDEX_ADD, GPOINTER_TO_UINT (node->ctx), go, gi, error);
 }
 
+/* The result of an indexing op on @self: @out cast back to @self's dtype, recorded with
+ * @backward, which finds @index saved and @dim as its context. */
+static GnnTensor *
+record_indexing (const char      *name,
+                 GnnBackwardFunc  backward,
+                 GnnTensor       *self,
+                 GnnTensor       *out,
+                 GnnTensor       *index,
+                 guint            dim,
+                 GError         **error)
+{
+  GnnTensor *result = gnn_tensor_cast (out, gnn_tensor_priv (self)->dtype, error);
+  GnnNode *node;
+
+  if (result == NULL)
+    return NULL;
+  node = gnn_autograd_record (name, backward, &self, 1, &result, 1);
+  if (node)
+    {
+      gnn_node_save (node, index);
+      gnn_node_set_ctx (node, GUINT_TO_POINTER (dim), NULL);
+    }
+  return result;
+}
+
 /**
  * gnn_tensor_index_select:
  * @self: a tensor
@@ -456,8 +486,6 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
   GnnDtype compute;
   gint64 outer, size, inner, n_index, shape[GNN_MAX_DIMS];
   g_autoptr(GnnTensor) in = NULL, idx = NULL, out = NULL;
-  GnnTensor *result;
-  GnnNode *node;
   guint d;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
@@ -502,15 +530,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
   if (outer * inner * n_index > 0 &&
       !run_index_kernel (GNN_BACKEND_OP_INDEX_SELECT, out, in, idx, outer, size, inner, n_index, error))
     return NULL;
-  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
-    return NULL;
-  node = gnn_autograd_record ("IndexSelectBackward0", index_select_backward, &self, 1, &result, 1);
-  if (node)
-    {
-      gnn_node_save (node, index);
-      gnn_node_set_ctx (node, GUINT_TO_POINTER (d), NULL);
-    }
-  return result;
+  return record_indexing ("IndexSelectBackward0", index_select_backward, self, out, index, d, error);
 }
 
 /* ---- gather ------------------------------------------------------------------------- */
@@ -612,8 +632,6 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
   gint64 src_shape[GNN_MAX_DIMS], src_strides[GNN_MAX_DIMS];
   gint64 outer, size, inner, n_index;
   g_autoptr(GnnTensor) src = NULL, in = NULL, idx = NULL, out = NULL;
-  GnnTensor *result;
-  GnnNode *node;
   guint d, nd;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
@@ -664,15 +682,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
       if (!run_index_kernel (GNN_BACKEND_OP_GATHER, out, in, idx, outer, size, inner, n_index, error))
         return NULL;
     }
-  if (!(result = gnn_tensor_cast (out, p->dtype, error)))
-    return NULL;
-  node = gnn_autograd_record ("GatherBackward0", gather_backward, &self, 1, &result, 1);
-  if (node)
-    {
-      gnn_node_save (node, index);
-      gnn_node_set_ctx (node, GUINT_TO_POINTER (d), NULL);
-    }
-  return result;
+  return record_indexing ("GatherBackward0", gather_backward, self, out, index, d, error);
 }
 
 /* ---- one_hot ------------------------------------------------------------------------ */
