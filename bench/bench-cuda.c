@@ -181,8 +181,8 @@ train_step (gpointer data, GError **error)
   if (!gnn_module_zero_grad (tr->model, TRUE, error) ||
       !(y = gnn_module_forward_tensor (tr->model, tr->x, error)))
     return FALSE;
-  loss = tr->mse ? gnn_mse_loss (y, tr->onehot, GNN_REDUCTION_MEAN, error)
-                 : gnn_cross_entropy (y, tr->classes, NULL, -100, GNN_REDUCTION_MEAN, 0.0, error);
+  loss = tr->mse ? gnn_tensor_mse_loss (y, tr->onehot, GNN_REDUCTION_MEAN, error)
+                 : gnn_tensor_cross_entropy (y, tr->classes, NULL, -100, GNN_REDUCTION_MEAN, 0.0, error);
   if (loss == NULL || !gnn_tensor_backward (loss, NULL, FALSE, error))
     return FALSE;
   {

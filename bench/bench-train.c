@@ -160,8 +160,8 @@ step (GnnModule        *model,
 
   gnn_optimizer_zero_grad (opt, TRUE);
   if ((out = gnn_module_forward_tensor (model, x, &error)) == NULL ||
-      (loss = mse ? gnn_mse_loss (out, y, GNN_REDUCTION_MEAN, &error)
-                  : gnn_cross_entropy (out, y, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error)) == NULL ||
+      (loss = mse ? gnn_tensor_mse_loss (out, y, GNN_REDUCTION_MEAN, &error)
+                  : gnn_tensor_cross_entropy (out, y, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error)) == NULL ||
       !gnn_tensor_backward (loss, NULL, FALSE, &error) ||
       !gnn_optimizer_step (opt, &error) ||
       (ema && !gnn_averaged_model_update_parameters (ema, model, &error)))

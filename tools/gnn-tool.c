@@ -102,8 +102,8 @@ gnn_tool_classifier_step (GnnModule    *model,
 
   gnn_optimizer_zero_grad (optimizer, TRUE);
   if ((logits = gnn_module_forward_tensor (model, g_ptr_array_index (batch, 0), error)) == NULL ||
-      (loss = gnn_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100, GNN_REDUCTION_MEAN,
-                                 0.0, error)) == NULL ||
+      (loss = gnn_tensor_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100, GNN_REDUCTION_MEAN,
+                                        0.0, error)) == NULL ||
       !gnn_tensor_backward (loss, NULL, FALSE, error) ||
       !gnn_optimizer_step (optimizer, error))
     return FALSE;

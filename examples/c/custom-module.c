@@ -193,7 +193,7 @@ mse (GnnModule  *model,
      GError    **error)
 {
   g_autoptr(GnnTensor) out = gnn_module_forward_tensor (model, x, error);
-  g_autoptr(GnnTensor) loss = out ? gnn_mse_loss (out, y, GNN_REDUCTION_MEAN, error) : NULL;
+  g_autoptr(GnnTensor) loss = out ? gnn_tensor_mse_loss (out, y, GNN_REDUCTION_MEAN, error) : NULL;
 
   return loss ? gnn_tensor_item (loss, error) : NAN;
 }
@@ -212,7 +212,7 @@ train_step (GnnModule         *model,
 
   gnn_optimizer_zero_grad (opt, TRUE);
   out = gnn_module_forward_tensor (model, x, error);
-  loss = out ? gnn_mse_loss (out, y, GNN_REDUCTION_MEAN, error) : NULL;
+  loss = out ? gnn_tensor_mse_loss (out, y, GNN_REDUCTION_MEAN, error) : NULL;
   if (loss == NULL || !gnn_tensor_backward (loss, NULL, FALSE, error) ||
       !gnn_optimizer_step (opt, error) ||
       !gnn_averaged_model_update_parameters (ema, model, error))

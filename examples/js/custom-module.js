@@ -77,7 +77,7 @@ function formatG(v, precision = 9) {
 }
 
 function mse(model, x, y) {
-    return Gnn.mse_loss(model.forward_tensor(x), y, Gnn.Reduction.MEAN).item();
+    return model.forward_tensor(x).mse_loss(y, Gnn.Reduction.MEAN).item();
 }
 
 function withNoGrad(fn) {
@@ -92,7 +92,7 @@ function withNoGrad(fn) {
 // zero_grad, forward, MSE loss, backward, SGD step, EMA update; returns the loss
 function trainStep(model, opt, ema, x, y) {
     opt.zero_grad(true);
-    const loss = Gnn.mse_loss(model.forward_tensor(x), y, Gnn.Reduction.MEAN);
+    const loss = model.forward_tensor(x).mse_loss(y, Gnn.Reduction.MEAN);
     loss.backward(null, false);
     opt.step();
     ema.update_parameters(model);

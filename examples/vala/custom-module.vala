@@ -55,13 +55,13 @@ public class TinyNet : Gnn.Module {
 }
 
 double mse (Gnn.Module model, Gnn.Tensor x, Gnn.Tensor y) throws Error {
-    return Gnn.mse_loss (model.forward_tensor (x), y, Gnn.Reduction.MEAN).item ();
+    return model.forward_tensor (x).mse_loss (y, Gnn.Reduction.MEAN).item ();
 }
 
 /* zero_grad, forward, MSE loss, backward, SGD step, EMA update; returns the loss */
 double train_step (Gnn.Module model, Gnn.Optimizer opt, Gnn.AveragedModel ema, Gnn.Tensor x, Gnn.Tensor y) throws Error {
     opt.zero_grad (true);
-    var loss = Gnn.mse_loss (model.forward_tensor (x), y, Gnn.Reduction.MEAN);
+    var loss = model.forward_tensor (x).mse_loss (y, Gnn.Reduction.MEAN);
     loss.backward (null, false);
     opt.step ();
     ema.update_parameters (model);

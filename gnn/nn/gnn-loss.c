@@ -125,7 +125,7 @@ mse_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, GError **
 }
 
 /**
- * gnn_mse_loss:
+ * gnn_tensor_mse_loss:
  * @input: the predictions
  * @target: the targets, of the shape and dtype of @input
  * @reduction: how the squared errors are reduced
@@ -137,10 +137,10 @@ mse_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, GError **
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_mse_loss (GnnTensor    *input,
-              GnnTensor    *target,
-              GnnReduction  reduction,
-              GError      **error)
+gnn_tensor_mse_loss (GnnTensor    *input,
+                     GnnTensor    *target,
+                     GnnReduction  reduction,
+                     GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -160,7 +160,7 @@ l1_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, GError **e
 }
 
 /**
- * gnn_l1_loss:
+ * gnn_tensor_l1_loss:
  * @input: the predictions
  * @target: the targets, of the shape and dtype of @input
  * @reduction: how the absolute errors are reduced
@@ -171,10 +171,10 @@ l1_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, GError **e
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_l1_loss (GnnTensor    *input,
-             GnnTensor    *target,
-             GnnReduction  reduction,
-             GError      **error)
+gnn_tensor_l1_loss (GnnTensor    *input,
+                    GnnTensor    *target,
+                    GnnReduction  reduction,
+                    GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -218,7 +218,7 @@ smooth_l1_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, dou
 }
 
 /**
- * gnn_smooth_l1_loss:
+ * gnn_tensor_smooth_l1_loss:
  * @input: the predictions
  * @target: the targets, of the shape and dtype of @input
  * @reduction: how the losses are reduced
@@ -232,11 +232,11 @@ smooth_l1_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, dou
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_smooth_l1_loss (GnnTensor    *input,
-                    GnnTensor    *target,
-                    GnnReduction  reduction,
-                    double        beta,
-                    GError      **error)
+gnn_tensor_smooth_l1_loss (GnnTensor    *input,
+                           GnnTensor    *target,
+                           GnnReduction  reduction,
+                           double        beta,
+                           GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -259,7 +259,7 @@ huber_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, double 
 }
 
 /**
- * gnn_huber_loss:
+ * gnn_tensor_huber_loss:
  * @input: the predictions
  * @target: the targets, of the shape and dtype of @input
  * @reduction: how the losses are reduced
@@ -272,11 +272,11 @@ huber_loss (GnnTensor *input, GnnTensor *target, GnnReduction reduction, double 
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_huber_loss (GnnTensor    *input,
-                GnnTensor    *target,
-                GnnReduction  reduction,
-                double        delta,
-                GError      **error)
+gnn_tensor_huber_loss (GnnTensor    *input,
+                       GnnTensor    *target,
+                       GnnReduction  reduction,
+                       double        delta,
+                       GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -338,7 +338,7 @@ binary_cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
 }
 
 /**
- * gnn_binary_cross_entropy:
+ * gnn_tensor_binary_cross_entropy:
  * @input: the probabilities, in [0, 1]
  * @target: the targets, of the shape and dtype of @input
  * @weight: (nullable): a weight for each element, broadcast to @input's shape
@@ -352,11 +352,11 @@ binary_cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_binary_cross_entropy (GnnTensor    *input,
-                          GnnTensor    *target,
-                          GnnTensor    *weight,
-                          GnnReduction  reduction,
-                          GError      **error)
+gnn_tensor_binary_cross_entropy (GnnTensor    *input,
+                                 GnnTensor    *target,
+                                 GnnTensor    *weight,
+                                 GnnReduction  reduction,
+                                 GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -403,7 +403,7 @@ bce_with_logits (GnnTensor *input, GnnTensor *target, GnnTensor *weight, GnnTens
 }
 
 /**
- * gnn_binary_cross_entropy_with_logits:
+ * gnn_tensor_binary_cross_entropy_with_logits:
  * @input: the logits
  * @target: the targets, of the shape and dtype of @input
  * @weight: (nullable): a weight for each element, broadcast to @input's shape
@@ -420,12 +420,12 @@ bce_with_logits (GnnTensor *input, GnnTensor *target, GnnTensor *weight, GnnTens
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_binary_cross_entropy_with_logits (GnnTensor    *input,
-                                      GnnTensor    *target,
-                                      GnnTensor    *weight,
-                                      GnnTensor    *pos_weight,
-                                      GnnReduction  reduction,
-                                      GError      **error)
+gnn_tensor_binary_cross_entropy_with_logits (GnnTensor    *input,
+                                             GnnTensor    *target,
+                                             GnnTensor    *weight,
+                                             GnnTensor    *pos_weight,
+                                             GnnReduction  reduction,
+                                             GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -714,7 +714,7 @@ nll_loss (GnnTensor *input, GnnTensor *target, GnnTensor *weight, gint64 ignore_
 }
 
 /**
- * gnn_nll_loss:
+ * gnn_tensor_nll_loss:
  * @input: log-probabilities, of shape (C), (N, C) or (N, C, d1, ...)
  * @target: int64 class indices in [0, C) or @ignore_index, of shape (), (N) or (N, d1, ...)
  * @weight: (nullable): a weight for each class, of shape (C) and @input's dtype
@@ -730,12 +730,12 @@ nll_loss (GnnTensor *input, GnnTensor *target, GnnTensor *weight, gint64 ignore_
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_nll_loss (GnnTensor    *input,
-              GnnTensor    *target,
-              GnnTensor    *weight,
-              gint64        ignore_index,
-              GnnReduction  reduction,
-              GError      **error)
+gnn_tensor_nll_loss (GnnTensor    *input,
+                     GnnTensor    *target,
+                     GnnTensor    *weight,
+                     gint64        ignore_index,
+                     GnnReduction  reduction,
+                     GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -893,7 +893,7 @@ cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight, gint64 ig
 }
 
 /**
- * gnn_cross_entropy:
+ * gnn_tensor_cross_entropy:
  * @input: unnormalised logits, of shape (C), (N, C) or (N, C, d1, ...)
  * @target: int64 class indices of shape (), (N) or (N, d1, ...), or class probabilities of
  *   @input's shape and dtype
@@ -913,13 +913,13 @@ cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight, gint64 ig
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_cross_entropy (GnnTensor    *input,
-                   GnnTensor    *target,
-                   GnnTensor    *weight,
-                   gint64        ignore_index,
-                   GnnReduction  reduction,
-                   double        label_smoothing,
-                   GError      **error)
+gnn_tensor_cross_entropy (GnnTensor    *input,
+                          GnnTensor    *target,
+                          GnnTensor    *weight,
+                          gint64        ignore_index,
+                          GnnReduction  reduction,
+                          double        label_smoothing,
+                          GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -973,7 +973,7 @@ kl_div (GnnTensor *input, GnnTensor *target, GnnReduction reduction, gboolean lo
 }
 
 /**
- * gnn_kl_div:
+ * gnn_tensor_kl_div:
  * @input: log-probabilities
  * @target: probabilities, or log-probabilities when @log_target is set, of the shape and
  *   dtype of @input
@@ -990,11 +990,11 @@ kl_div (GnnTensor *input, GnnTensor *target, GnnReduction reduction, gboolean lo
  * Returns: (transfer full): the loss, or %NULL with @error set
  */
 GnnTensor *
-gnn_kl_div (GnnTensor    *input,
-            GnnTensor    *target,
-            GnnReduction  reduction,
-            gboolean      log_target,
-            GError      **error)
+gnn_tensor_kl_div (GnnTensor    *input,
+                   GnnTensor    *target,
+                   GnnReduction  reduction,
+                   gboolean      log_target,
+                   GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
@@ -1138,7 +1138,7 @@ gnn_loss_set_reduction (GnnLoss      *self,
 /**
  * GnnMSELoss:
  *
- * The mean squared error as a module (`torch.nn.MSELoss`); see [func@Gnn.mse_loss].
+ * The mean squared error as a module (`torch.nn.MSELoss`); see [method@Gnn.Tensor.mse_loss].
  */
 struct _GnnMSELoss
 {
@@ -1154,7 +1154,7 @@ gnn_mse_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "MSELoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_mse_loss (x, t, REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_tensor_mse_loss (x, t, REDUCTION (module), error));
 }
 
 static void
@@ -1187,7 +1187,7 @@ gnn_mse_loss_new (GnnReduction reduction)
 /**
  * GnnL1Loss:
  *
- * The mean absolute error as a module (`torch.nn.L1Loss`); see [func@Gnn.l1_loss].
+ * The mean absolute error as a module (`torch.nn.L1Loss`); see [method@Gnn.Tensor.l1_loss].
  */
 struct _GnnL1Loss
 {
@@ -1203,7 +1203,7 @@ gnn_l1_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "L1Loss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_l1_loss (x, t, REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_tensor_l1_loss (x, t, REDUCTION (module), error));
 }
 
 static void
@@ -1236,7 +1236,7 @@ gnn_l1_loss_new (GnnReduction reduction)
 /**
  * GnnSmoothL1Loss:
  *
- * The smooth L1 loss as a module (`torch.nn.SmoothL1Loss`); see [func@Gnn.smooth_l1_loss].
+ * The smooth L1 loss as a module (`torch.nn.SmoothL1Loss`); see [method@Gnn.Tensor.smooth_l1_loss].
  */
 struct _GnnSmoothL1Loss
 {
@@ -1262,8 +1262,8 @@ gnn_smooth_l1_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "SmoothL1Loss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_smooth_l1_loss (x, t, REDUCTION (module),
-                                               GNN_SMOOTH_L1_LOSS (module)->beta, error));
+  return gnn_args_take_tensor (gnn_tensor_smooth_l1_loss (x, t, REDUCTION (module),
+                                                      GNN_SMOOTH_L1_LOSS (module)->beta, error));
 }
 
 static void
@@ -1340,7 +1340,7 @@ gnn_smooth_l1_loss_set_beta (GnnSmoothL1Loss *self,
 /**
  * GnnHuberLoss:
  *
- * The Huber loss as a module (`torch.nn.HuberLoss`); see [func@Gnn.huber_loss].
+ * The Huber loss as a module (`torch.nn.HuberLoss`); see [method@Gnn.Tensor.huber_loss].
  */
 struct _GnnHuberLoss
 {
@@ -1366,8 +1366,8 @@ gnn_huber_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "HuberLoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_huber_loss (x, t, REDUCTION (module),
-                                           GNN_HUBER_LOSS (module)->delta, error));
+  return gnn_args_take_tensor (gnn_tensor_huber_loss (x, t, REDUCTION (module),
+                                                  GNN_HUBER_LOSS (module)->delta, error));
 }
 
 static void
@@ -1445,7 +1445,7 @@ gnn_huber_loss_set_delta (GnnHuberLoss *self,
  * GnnBCELoss:
  *
  * The binary cross entropy as a module (`torch.nn.BCELoss`); see
- * [func@Gnn.binary_cross_entropy]. The optional weight is the buffer `weight`, as in PyTorch.
+ * [method@Gnn.Tensor.binary_cross_entropy]. The optional weight is the buffer `weight`, as in PyTorch.
  */
 struct _GnnBCELoss
 {
@@ -1471,8 +1471,8 @@ gnn_bce_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "BCELoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_binary_cross_entropy (x, t, optional_buffer (module, "weight"),
-                                                     REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_tensor_binary_cross_entropy (x, t, optional_buffer (module, "weight"),
+                                                            REDUCTION (module), error));
 }
 
 static gboolean
@@ -1544,7 +1544,7 @@ gnn_bce_loss_get_weight (GnnBCELoss *self)
  * GnnBCEWithLogitsLoss:
  *
  * The binary cross entropy of logits as a module (`torch.nn.BCEWithLogitsLoss`); see
- * [func@Gnn.binary_cross_entropy_with_logits]. The optional weights are the buffers
+ * [method@Gnn.Tensor.binary_cross_entropy_with_logits]. The optional weights are the buffers
  * `weight` and `pos_weight`, as in PyTorch.
  */
 struct _GnnBCEWithLogitsLoss
@@ -1573,10 +1573,10 @@ gnn_bce_with_logits_loss_forward (GnnModule *module, GnnArgs *input, GError **er
 
   if (!loss_inputs (input, "BCEWithLogitsLoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_binary_cross_entropy_with_logits (x, t,
-                                                                 optional_buffer (module, "weight"),
-                                                                 optional_buffer (module, "pos_weight"),
-                                                                 REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_tensor_binary_cross_entropy_with_logits (x, t,
+                                                                        optional_buffer (module, "weight"),
+                                                                        optional_buffer (module, "pos_weight"),
+                                                                        REDUCTION (module), error));
 }
 
 static gboolean
@@ -1678,7 +1678,7 @@ gnn_bce_with_logits_loss_get_pos_weight (GnnBCEWithLogitsLoss *self)
  * GnnNLLLoss:
  *
  * The negative log-likelihood loss as a module (`torch.nn.NLLLoss`); see
- * [func@Gnn.nll_loss]. The optional class weights are the buffer `weight`, as in PyTorch.
+ * [method@Gnn.Tensor.nll_loss]. The optional class weights are the buffer `weight`, as in PyTorch.
  */
 struct _GnnNLLLoss
 {
@@ -1706,9 +1706,9 @@ gnn_nll_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "NLLLoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_nll_loss (x, t, optional_buffer (module, "weight"),
-                                         GNN_NLL_LOSS (module)->ignore_index,
-                                         REDUCTION (module), error));
+  return gnn_args_take_tensor (gnn_tensor_nll_loss (x, t, optional_buffer (module, "weight"),
+                                                GNN_NLL_LOSS (module)->ignore_index,
+                                                REDUCTION (module), error));
 }
 
 static gboolean
@@ -1823,7 +1823,7 @@ gnn_nll_loss_set_ignore_index (GnnNLLLoss *self,
  * GnnCrossEntropyLoss:
  *
  * The cross entropy as a module (`torch.nn.CrossEntropyLoss`); see
- * [func@Gnn.cross_entropy]. The optional class weights are the buffer `weight`, as in
+ * [method@Gnn.Tensor.cross_entropy]. The optional class weights are the buffer `weight`, as in
  * PyTorch.
  */
 struct _GnnCrossEntropyLoss
@@ -1855,9 +1855,9 @@ gnn_cross_entropy_loss_forward (GnnModule *module, GnnArgs *input, GError **erro
 
   if (!loss_inputs (input, "CrossEntropyLoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_cross_entropy (x, t, optional_buffer (module, "weight"),
-                                              self->ignore_index, REDUCTION (module),
-                                              self->label_smoothing, error));
+  return gnn_args_take_tensor (gnn_tensor_cross_entropy (x, t, optional_buffer (module, "weight"),
+                                                     self->ignore_index, REDUCTION (module),
+                                                     self->label_smoothing, error));
 }
 
 static gboolean
@@ -2031,7 +2031,7 @@ gnn_cross_entropy_loss_set_label_smoothing (GnnCrossEntropyLoss *self,
  * GnnKLDivLoss:
  *
  * The Kullback-Leibler divergence loss as a module (`torch.nn.KLDivLoss`); see
- * [func@Gnn.kl_div]. It accepts [property@Gnn.Loss:reduction] %GNN_REDUCTION_BATCHMEAN.
+ * [method@Gnn.Tensor.kl_div]. It accepts [property@Gnn.Loss:reduction] %GNN_REDUCTION_BATCHMEAN.
  */
 struct _GnnKLDivLoss
 {
@@ -2057,8 +2057,8 @@ gnn_kl_div_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
 
   if (!loss_inputs (input, "KLDivLoss", &x, &t, error))
     return NULL;
-  return gnn_args_take_tensor (gnn_kl_div (x, t, REDUCTION (module),
-                                       GNN_KL_DIV_LOSS (module)->log_target, error));
+  return gnn_args_take_tensor (gnn_tensor_kl_div (x, t, REDUCTION (module),
+                                              GNN_KL_DIV_LOSS (module)->log_target, error));
 }
 
 static void

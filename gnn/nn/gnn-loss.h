@@ -22,7 +22,7 @@ G_BEGIN_DECLS
  *   weighted losses divide by the sum of the weights used
  * @GNN_REDUCTION_SUM: the sum of the losses (`reduction='sum'`)
  * @GNN_REDUCTION_BATCHMEAN: the sum divided by the batch size (`reduction='batchmean'`);
- *   only [func@Gnn.kl_div] and [class@Gnn.KLDivLoss] accept it
+ *   only [method@Gnn.Tensor.kl_div] and [class@Gnn.KLDivLoss] accept it
  *
  * How a loss reduces the losses of the elements to its result.
  *
@@ -37,61 +37,61 @@ typedef enum {
 
 /* functional forms (torch.nn.functional) */
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_mse_loss                         (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnReduction  reduction,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_mse_loss                         (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnReduction  reduction,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_l1_loss                          (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnReduction  reduction,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_l1_loss                          (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnReduction  reduction,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_smooth_l1_loss                   (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnReduction  reduction,
-                                                 double        beta,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_smooth_l1_loss                   (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnReduction  reduction,
+                                                        double        beta,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_huber_loss                       (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnReduction  reduction,
-                                                 double        delta,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_huber_loss                       (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnReduction  reduction,
+                                                        double        delta,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_binary_cross_entropy             (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnTensor    *weight,
-                                                 GnnReduction  reduction,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_binary_cross_entropy             (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnTensor    *weight,
+                                                        GnnReduction  reduction,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_binary_cross_entropy_with_logits (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnTensor    *weight,
-                                                 GnnTensor    *pos_weight,
-                                                 GnnReduction  reduction,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_binary_cross_entropy_with_logits (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnTensor    *weight,
+                                                        GnnTensor    *pos_weight,
+                                                        GnnReduction  reduction,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_nll_loss                         (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnTensor    *weight,
-                                                 gint64        ignore_index,
-                                                 GnnReduction  reduction,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_nll_loss                         (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnTensor    *weight,
+                                                        gint64        ignore_index,
+                                                        GnnReduction  reduction,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_cross_entropy                    (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnTensor    *weight,
-                                                 gint64        ignore_index,
-                                                 GnnReduction  reduction,
-                                                 double        label_smoothing,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_cross_entropy                    (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnTensor    *weight,
+                                                        gint64        ignore_index,
+                                                        GnnReduction  reduction,
+                                                        double        label_smoothing,
+                                                        GError      **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_kl_div                           (GnnTensor    *input,
-                                                 GnnTensor    *target,
-                                                 GnnReduction  reduction,
-                                                 gboolean      log_target,
-                                                 GError      **error);
+GnnTensor *gnn_tensor_kl_div                           (GnnTensor    *input,
+                                                        GnnTensor    *target,
+                                                        GnnReduction  reduction,
+                                                        gboolean      log_target,
+                                                        GError      **error);
 
 /* the base class of the loss modules (torch.nn.modules.loss._Loss) */
 #define GNN_TYPE_LOSS (gnn_loss_get_type ())

@@ -1077,7 +1077,7 @@ example_epoch (GnnModule *model, GnnOptimizer *optimizer, GListModel *loader,
 
       gnn_optimizer_zero_grad (optimizer, TRUE);
       OK (out = gnn_module_forward_tensor (model, x, &error));
-      OK (loss = gnn_mse_loss (out, y, GNN_REDUCTION_MEAN, &error));
+      OK (loss = gnn_tensor_mse_loss (out, y, GNN_REDUCTION_MEAN, &error));
       OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
       OK (gnn_optimizer_step (optimizer, &error));
       if (after_step)

@@ -109,7 +109,7 @@ run_epoch (Run *r)
       gnn_optimizer_zero_grad (r->opt, TRUE);
       out = gnn_module_forward_tensor (r->model, x, &error);
       g_assert_no_error (error);
-      loss = gnn_mse_loss (out, r->y->pdata[i], GNN_REDUCTION_MEAN, &error);
+      loss = gnn_tensor_mse_loss (out, r->y->pdata[i], GNN_REDUCTION_MEAN, &error);
       g_assert_no_error (error);
       g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
       g_assert_no_error (error);

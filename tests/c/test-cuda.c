@@ -1156,39 +1156,39 @@ test_layers (void)
 /* the losses, forward and backward, on (N, C) logits */
 typedef GnnTensor *(*LossFunc) (GnnTensor *input, GnnTensor *target, GnnTensor *aux, GError **error);
 
-static GnnTensor *l_mse (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_mse_loss (x, t, GNN_REDUCTION_MEAN, e); }
-static GnnTensor *l_l1 (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_l1_loss (x, t, GNN_REDUCTION_SUM, e); }
-static GnnTensor *l_smooth_l1 (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_smooth_l1_loss (x, t, GNN_REDUCTION_MEAN, 0.5, e); }
-static GnnTensor *l_huber (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_huber_loss (x, t, GNN_REDUCTION_NONE, 0.7, e); }
+static GnnTensor *l_mse (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_tensor_mse_loss (x, t, GNN_REDUCTION_MEAN, e); }
+static GnnTensor *l_l1 (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_tensor_l1_loss (x, t, GNN_REDUCTION_SUM, e); }
+static GnnTensor *l_smooth_l1 (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_tensor_smooth_l1_loss (x, t, GNN_REDUCTION_MEAN, 0.5, e); }
+static GnnTensor *l_huber (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e) { return gnn_tensor_huber_loss (x, t, GNN_REDUCTION_NONE, 0.7, e); }
 static GnnTensor *l_bce_logits (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
-  return gnn_binary_cross_entropy_with_logits (x, t, NULL, NULL, GNN_REDUCTION_MEAN, e);
+  return gnn_tensor_binary_cross_entropy_with_logits (x, t, NULL, NULL, GNN_REDUCTION_MEAN, e);
 }
 static GnnTensor *l_bce (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
   g_autoptr(GnnTensor) p = gnn_tensor_sigmoid (x, e);
-  return p ? gnn_binary_cross_entropy (p, t, NULL, GNN_REDUCTION_MEAN, e) : NULL;
+  return p ? gnn_tensor_binary_cross_entropy (p, t, NULL, GNN_REDUCTION_MEAN, e) : NULL;
 }
 static GnnTensor *l_kl (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
   g_autoptr(GnnTensor) lp = gnn_tensor_log_softmax (x, 1, e);
   g_autoptr(GnnTensor) tp = lp ? gnn_tensor_softmax (t, 1, e) : NULL;
-  return tp ? gnn_kl_div (lp, tp, GNN_REDUCTION_BATCHMEAN, FALSE, e) : NULL;
+  return tp ? gnn_tensor_kl_div (lp, tp, GNN_REDUCTION_BATCHMEAN, FALSE, e) : NULL;
 }
 static GnnTensor *l_ce (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
-  return gnn_cross_entropy (x, a, NULL, -100, GNN_REDUCTION_MEAN, 0.0, e);
+  return gnn_tensor_cross_entropy (x, a, NULL, -100, GNN_REDUCTION_MEAN, 0.0, e);
 }
 static GnnTensor *l_ce_weighted (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
   g_autoptr(GnnTensor) wc = gnn_tensor_new_arange (1, 6, 1, gnn_tensor_get_dtype (x), NULL, e);
   g_autoptr(GnnTensor) w = wc ? on_device_of (wc, x, e) : NULL;
-  return w ? gnn_cross_entropy (x, a, w, 2, GNN_REDUCTION_MEAN, 0.1, e) : NULL;
+  return w ? gnn_tensor_cross_entropy (x, a, w, 2, GNN_REDUCTION_MEAN, 0.1, e) : NULL;
 }
 static GnnTensor *l_nll (GnnTensor *x, GnnTensor *t, GnnTensor *a, GError **e)
 {
   g_autoptr(GnnTensor) lp = gnn_tensor_log_softmax (x, 1, e);
-  return lp ? gnn_nll_loss (lp, a, NULL, -100, GNN_REDUCTION_SUM, e) : NULL;
+  return lp ? gnn_tensor_nll_loss (lp, a, NULL, -100, GNN_REDUCTION_SUM, e) : NULL;
 }
 
 static void
@@ -1431,7 +1431,7 @@ sgd_step (GnnModule *model, GPtrArray *params, GnnTensor *x, GnnTensor *target, 
 
   if (!gnn_module_zero_grad (model, TRUE, error) ||
       !(y = gnn_module_forward_tensor (model, x, error)) ||
-      !(loss = gnn_mse_loss (y, target, GNN_REDUCTION_MEAN, error)) ||
+      !(loss = gnn_tensor_mse_loss (y, target, GNN_REDUCTION_MEAN, error)) ||
       !gnn_tensor_backward (loss, NULL, FALSE, error))
     return FALSE;
   {
@@ -1471,7 +1471,7 @@ test_no_transfers (void)
   target = to_cuda (th);
 
   y0 = gnn_module_forward_tensor (model, x, &error);
-  l0 = gnn_mse_loss (y0, target, GNN_REDUCTION_MEAN, &error);
+  l0 = gnn_tensor_mse_loss (y0, target, GNN_REDUCTION_MEAN, &error);
   before = gnn_tensor_item (l0, &error);
   g_assert_no_error (error);
 
@@ -1499,7 +1499,7 @@ test_no_transfers (void)
 
   /* and it learns */
   y1 = gnn_module_forward_tensor (model, x, &error);
-  l1 = gnn_mse_loss (y1, target, GNN_REDUCTION_MEAN, &error);
+  l1 = gnn_tensor_mse_loss (y1, target, GNN_REDUCTION_MEAN, &error);
   after = gnn_tensor_item (l1, &error);
   g_assert_no_error (error);
   g_test_message ("loss %.5f -> %.5f", before, after);
@@ -1549,7 +1549,7 @@ test_no_transfers_cross_entropy_sgd (void)
         }
       gnn_optimizer_zero_grad (opt, TRUE);
       y = gnn_module_forward_tensor (model, x, &error);
-      loss = gnn_cross_entropy (y, target, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
+      loss = gnn_tensor_cross_entropy (y, target, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
       g_assert_no_error (error);
       g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
       g_assert_true (gnn_optimizer_step (opt, &error));

@@ -389,7 +389,7 @@ train (Run *run)
       gnn_optimizer_zero_grad (run->optimizer, TRUE);
       prediction = gnn_module_forward_tensor (run->model, xf, &error);
       g_assert_no_error (error);
-      loss = gnn_mse_loss (prediction, yf, GNN_REDUCTION_MEAN, &error);
+      loss = gnn_tensor_mse_loss (prediction, yf, GNN_REDUCTION_MEAN, &error);
       g_assert_no_error (error);
       g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
       g_assert_true (gnn_optimizer_step (run->optimizer, &error));

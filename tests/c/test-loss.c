@@ -23,14 +23,14 @@ test_mse_l1 (void)
   g_autoptr(GnnTensor) t = vec (GNN_TEST_DATA (0, 4, 3.5), 3);
   g_autoptr(GnnTensor) m = NULL, s = NULL, n = NULL, l = NULL;
 
-  m = gnn_mse_loss (x, t, GNN_REDUCTION_MEAN, &error);
+  m = gnn_tensor_mse_loss (x, t, GNN_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_scalar (m, (1 + 4 + 0.25) / 3);
-  s = gnn_mse_loss (x, t, GNN_REDUCTION_SUM, &error);
+  s = gnn_tensor_mse_loss (x, t, GNN_REDUCTION_SUM, &error);
   assert_scalar (s, 5.25);
-  n = gnn_mse_loss (x, t, GNN_REDUCTION_NONE, &error);
+  n = gnn_tensor_mse_loss (x, t, GNN_REDUCTION_NONE, &error);
   gnn_test_assert_close (n, GNN_TEST_DATA (1, 4, 0.25), 3, 1e-12, 1e-12);
-  l = gnn_l1_loss (x, t, GNN_REDUCTION_SUM, &error);
+  l = gnn_tensor_l1_loss (x, t, GNN_REDUCTION_SUM, &error);
   g_assert_no_error (error);
   assert_scalar (l, 3.5);
 }
@@ -44,15 +44,15 @@ test_smooth_huber (void)
   g_autoptr(GnnTensor) s = NULL, h = NULL, z = NULL;
 
   /* beta 2: 0.5·0.25/2, 2 − 1, 4 − 1 */
-  s = gnn_smooth_l1_loss (x, t, GNN_REDUCTION_NONE, 2.0, &error);
+  s = gnn_tensor_smooth_l1_loss (x, t, GNN_REDUCTION_NONE, 2.0, &error);
   g_assert_no_error (error);
   gnn_test_assert_close (s, GNN_TEST_DATA (0.0625, 1, 3), 3, 1e-12, 1e-12);
   /* delta 2: 0.5·0.25, 2·(2 − 1), 2·(4 − 1) */
-  h = gnn_huber_loss (x, t, GNN_REDUCTION_NONE, 2.0, &error);
+  h = gnn_tensor_huber_loss (x, t, GNN_REDUCTION_NONE, 2.0, &error);
   g_assert_no_error (error);
   gnn_test_assert_close (h, GNN_TEST_DATA (0.125, 2, 6), 3, 1e-12, 1e-12);
   /* beta 0 is the L1 loss */
-  z = gnn_smooth_l1_loss (x, t, GNN_REDUCTION_SUM, 0.0, &error);
+  z = gnn_tensor_smooth_l1_loss (x, t, GNN_REDUCTION_SUM, 0.0, &error);
   assert_scalar (z, 6.5);
 }
 
@@ -68,11 +68,11 @@ test_bce (void)
   g_autoptr(GnnTensor) b = NULL, bl = NULL;
 
   /* log clamped at −100 for p = 0 */
-  b = gnn_binary_cross_entropy (p, t, w, GNN_REDUCTION_NONE, &error);
+  b = gnn_tensor_binary_cross_entropy (p, t, w, GNN_REDUCTION_NONE, &error);
   g_assert_no_error (error);
   gnn_test_assert_close (b, GNN_TEST_DATA (-2 * log (0.25), -log (0.5), 100), 3, 1e-12, 1e-12);
   /* stable for large logits: (0, t=1) log 2 × 3; (1000, t=0) 1000; (−1000, t=1) 1000 */
-  bl = gnn_binary_cross_entropy_with_logits (logits, t, NULL, pw, GNN_REDUCTION_NONE, &error);
+  bl = gnn_tensor_binary_cross_entropy_with_logits (logits, t, NULL, pw, GNN_REDUCTION_NONE, &error);
   g_assert_no_error (error);
   gnn_test_assert_close (bl, GNN_TEST_DATA (3 * log (2), 1000, 1000), 3, 1e-12, 1e-9);
 }
@@ -93,19 +93,19 @@ test_nll_ce (void)
                                                         GNN_TEST_SHAPE (1), 1, NULL);
   g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL;
 
-  a = gnn_nll_loss (x, t, NULL, -100, GNN_REDUCTION_MEAN, &error);
+  a = gnn_tensor_nll_loss (x, t, NULL, -100, GNN_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_scalar (a, (3 + 4) / 2.0);
   /* weighted mean divides by the weights of the targets: (3·3 + 1·4) / 4 */
-  b = gnn_nll_loss (x, t, w, -100, GNN_REDUCTION_MEAN, &error);
+  b = gnn_tensor_nll_loss (x, t, w, -100, GNN_REDUCTION_MEAN, &error);
   assert_scalar (b, 13.0 / 4);
-  c = gnn_nll_loss (x, ti, w, -100, GNN_REDUCTION_MEAN, &error);
+  c = gnn_tensor_nll_loss (x, ti, w, -100, GNN_REDUCTION_MEAN, &error);
   assert_scalar (c, 3.0);
   /* uniform logits: log 3, whatever the smoothing */
-  d = gnn_cross_entropy (u, t0, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
+  d = gnn_tensor_cross_entropy (u, t0, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
   g_assert_no_error (error);
   assert_scalar (d, log (3));
-  e = gnn_cross_entropy (u, t0, NULL, -100, GNN_REDUCTION_SUM, 0.3, &error);
+  e = gnn_tensor_cross_entropy (u, t0, NULL, -100, GNN_REDUCTION_SUM, 0.3, &error);
   g_assert_no_error (error);
   assert_scalar (e, log (3));
 }
@@ -122,10 +122,10 @@ test_kl (void)
   double row0 = 0.25 * log (0.25 / 0.5) + 0.75 * log (0.75 / 0.5);
   double row1 = log (1 / 0.75);
 
-  k = gnn_kl_div (x, t, GNN_REDUCTION_BATCHMEAN, FALSE, &error);
+  k = gnn_tensor_kl_div (x, t, GNN_REDUCTION_BATCHMEAN, FALSE, &error);
   g_assert_no_error (error);
   assert_scalar (k, (row0 + row1) / 2);
-  km = gnn_kl_div (x, t, GNN_REDUCTION_MEAN, FALSE, &error);
+  km = gnn_tensor_kl_div (x, t, GNN_REDUCTION_MEAN, FALSE, &error);
   assert_scalar (km, (row0 + row1) / 4);
 }
 
@@ -145,19 +145,19 @@ loss_of (GnnTensor *x, gpointer data, GError **error)
 
   switch (c->which)
     {
-    case 0: return gnn_mse_loss (x, c->target, c->reduction, error);
-    case 1: return gnn_l1_loss (x, c->target, c->reduction, error);
-    case 2: return gnn_smooth_l1_loss (x, c->target, c->reduction, 0.7, error);
-    case 3: return gnn_huber_loss (x, c->target, c->reduction, 0.7, error);
+    case 0: return gnn_tensor_mse_loss (x, c->target, c->reduction, error);
+    case 1: return gnn_tensor_l1_loss (x, c->target, c->reduction, error);
+    case 2: return gnn_tensor_smooth_l1_loss (x, c->target, c->reduction, 0.7, error);
+    case 3: return gnn_tensor_huber_loss (x, c->target, c->reduction, 0.7, error);
     case 4:
       {
         g_autoptr(GnnTensor) p = gnn_tensor_sigmoid (x, error);
-        return p ? gnn_binary_cross_entropy (p, c->target, c->weight, c->reduction, error) : NULL;
+        return p ? gnn_tensor_binary_cross_entropy (p, c->target, c->weight, c->reduction, error) : NULL;
       }
-    case 5: return gnn_binary_cross_entropy_with_logits (x, c->target, c->weight, c->weight,
-                                                         c->reduction, error);
-    case 6: return gnn_kl_div (x, c->target, c->reduction, FALSE, error);
-    case 7: return gnn_kl_div (x, c->target, c->reduction, TRUE, error);
+    case 5: return gnn_tensor_binary_cross_entropy_with_logits (x, c->target, c->weight, c->weight,
+                                                                c->reduction, error);
+    case 6: return gnn_tensor_kl_div (x, c->target, c->reduction, FALSE, error);
+    case 7: return gnn_tensor_kl_div (x, c->target, c->reduction, TRUE, error);
     default: g_assert_not_reached ();
     }
 }
@@ -170,11 +170,11 @@ class_loss_of (GnnTensor *x, gpointer data, GError **error)
   if (c->which == 0)
     {
       g_autoptr(GnnTensor) lp = gnn_tensor_log_softmax (x, 1, error);
-      return lp ? gnn_nll_loss (lp, c->target, c->weight, 1, c->reduction, error) : NULL;
+      return lp ? gnn_tensor_nll_loss (lp, c->target, c->weight, 1, c->reduction, error) : NULL;
     }
   if (c->which == 1)
-    return gnn_cross_entropy (x, c->target, c->weight, 1, c->reduction, 0.2, error);
-  return gnn_cross_entropy (x, c->target, c->weight, -100, c->reduction, 0.1, error);
+    return gnn_tensor_cross_entropy (x, c->target, c->weight, 1, c->reduction, 0.2, error);
+  return gnn_tensor_cross_entropy (x, c->target, c->weight, -100, c->reduction, 0.1, error);
 }
 
 static void
@@ -272,7 +272,7 @@ test_errors (void)
   GError *error = NULL;
   GnnTensor *r;
 
-  r = gnn_mse_loss (x, t2, GNN_REDUCTION_MEAN, &error);
+  r = gnn_tensor_mse_loss (x, t2, GNN_REDUCTION_MEAN, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
   g_assert_nonnull (strstr (error->message, "MSELoss"));
@@ -280,25 +280,25 @@ test_errors (void)
   g_assert_nonnull (strstr (error->message, "[2]"));
   g_clear_error (&error);
 
-  r = gnn_l1_loss (x, tf, GNN_REDUCTION_MEAN, &error);
+  r = gnn_tensor_l1_loss (x, tf, GNN_REDUCTION_MEAN, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
   g_clear_error (&error);
 
-  r = gnn_huber_loss (x, x, GNN_REDUCTION_BATCHMEAN, 1.0, &error);
+  r = gnn_tensor_huber_loss (x, x, GNN_REDUCTION_BATCHMEAN, 1.0, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
   /* class index out of range */
-  r = gnn_nll_loss (x2, c, NULL, -100, GNN_REDUCTION_MEAN, &error);
+  r = gnn_tensor_nll_loss (x2, c, NULL, -100, GNN_REDUCTION_MEAN, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
   g_assert_nonnull (strstr (error->message, "NLLLoss"));
   g_clear_error (&error);
 
   /* wrong batch size */
-  r = gnn_cross_entropy (x2, c3, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
+  r = gnn_tensor_cross_entropy (x2, c3, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
   g_assert_nonnull (strstr (error->message, "CrossEntropyLoss"));
@@ -306,19 +306,19 @@ test_errors (void)
   g_clear_error (&error);
 
   /* weight of the wrong size */
-  r = gnn_nll_loss (x2, c3, w2, -100, GNN_REDUCTION_MEAN, &error);
+  r = gnn_tensor_nll_loss (x2, c3, w2, -100, GNN_REDUCTION_MEAN, &error);
   g_assert_null (r);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
   g_clear_error (&error);
 
   /* float targets of the wrong shape, ignore_index with probabilities, bad smoothing */
-  r = gnn_cross_entropy (x2, x, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
+  r = gnn_tensor_cross_entropy (x2, x, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
   g_clear_error (&error);
-  r = gnn_cross_entropy (x2, x2, NULL, 0, GNN_REDUCTION_MEAN, 0.0, &error);
+  r = gnn_tensor_cross_entropy (x2, x2, NULL, 0, GNN_REDUCTION_MEAN, 0.0, &error);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
-  r = gnn_cross_entropy (x2, x2, NULL, -100, GNN_REDUCTION_MEAN, 1.5, &error);
+  r = gnn_tensor_cross_entropy (x2, x2, NULL, -100, GNN_REDUCTION_MEAN, 1.5, &error);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   g_assert_null (r);

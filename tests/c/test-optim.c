@@ -634,7 +634,7 @@ train_step (Trainer *t, guint step)
   gnn_optimizer_zero_grad (t->opt, TRUE);
   out = gnn_module_forward_tensor (t->model, x, &error);
   g_assert_no_error (error);
-  loss = gnn_mse_loss (out, y, GNN_REDUCTION_MEAN, &error);
+  loss = gnn_tensor_mse_loss (out, y, GNN_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
   g_assert_true (gnn_optimizer_step (t->opt, &error));

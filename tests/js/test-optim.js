@@ -55,7 +55,7 @@ check('SGD with momentum trains a Linear layer as the update rule says', () => {
     let bufW = null, bufB = null;
     for (let step = 0; step < 5; step++) {
         opt.zero_grad(true);
-        const loss = Gnn.mse_loss(lin.forward_tensor(x), y, Gnn.Reduction.MEAN);
+        const loss = lin.forward_tensor(x).mse_loss(y, Gnn.Reduction.MEAN);
         loss.backward(null, false);
         opt.step();
 
@@ -82,7 +82,7 @@ check('parameter groups: options, defaults, a per-group learning rate', () => {
     assert(opt.get_param_group(0).get_double('lr') === 0.1, 'lr of group 0');
     assert(opt.get_param_group(1).get_double('lr') === 0.0, 'lr of group 1');
     assert(opt.get_param_group(1).get_boolean('nesterov') === false, 'a default filled in');
-    Gnn.mse_loss(lin.forward_tensor(tensor(X, [N, IN])), tensor(Y, [N, OUT]), Gnn.Reduction.MEAN).backward(null, false);
+    lin.forward_tensor(tensor(X, [N, IN])).mse_loss(tensor(Y, [N, OUT]), Gnn.Reduction.MEAN).backward(null, false);
     opt.step();
     assertClose(values(bias), B0, 'bias with lr 0');
     const [gw] = gradients(W0, B0);

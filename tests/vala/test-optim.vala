@@ -86,7 +86,7 @@ static void test_sgd_linear () {
 
         for (int step = 0; step < 5; step++) {
             opt.zero_grad (true);
-            Gnn.mse_loss (lin.forward_tensor (x), y, Gnn.Reduction.MEAN).backward (null, false);
+            lin.forward_tensor (x).mse_loss (y, Gnn.Reduction.MEAN).backward (null, false);
             opt.step ();
 
             /* the first buffer is the gradient itself, then momentum · buf + grad */

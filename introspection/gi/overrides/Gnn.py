@@ -621,6 +621,14 @@ class Tensor(Gnn.Tensor):
 Tensor = override(Tensor)
 __all__.append('Tensor')
 
+# torch.nn.functional's losses keep torch's spellings (Gnn.mse_loss (input, target, ...)):
+# in C they are tensor functions (gnn_tensor_mse_loss), methods of the input here too
+_FUNCTIONAL_LOSSES = ('mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss', 'binary_cross_entropy',
+                      'binary_cross_entropy_with_logits', 'nll_loss', 'cross_entropy', 'kl_div')
+for _name in _FUNCTIONAL_LOSSES:
+    globals()[_name] = getattr(Gnn.Tensor, _name)
+__all__ += list(_FUNCTIONAL_LOSSES)
+
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
     """torch.tensor: a new tensor holding a copy of @data, a (nested) list of numbers, a number,
