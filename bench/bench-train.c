@@ -138,7 +138,7 @@ make_sgd (GnnModule *model,
 {
   g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (model);
   GError *error = NULL;
-  GnnOptimizer *opt = gnn_sgd_new (params, lr, momentum, 0, 0, FALSE, FALSE, &error);
+  GnnOptimizer *opt = GNN_OPTIMIZER (gnn_sgd_new (params, lr, momentum, 0, 0, FALSE, FALSE, &error));
 
   if (opt == NULL)
     die ("sgd", error);

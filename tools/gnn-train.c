@@ -446,14 +446,14 @@ trainer_setup (Trainer  *t,
   g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (t->model);
 
   if (g_str_equal (opts->optimizer, "sgd"))
-    t->optimizer = gnn_sgd_new (params, opts->lr, opts->momentum, 0, opts->weight_decay,
-                                opts->momentum > 0, FALSE, error);
+    t->optimizer = GNN_OPTIMIZER (gnn_sgd_new (params, opts->lr, opts->momentum, 0, opts->weight_decay,
+                                               opts->momentum > 0, FALSE, error));
   else if (g_str_equal (opts->optimizer, "adam"))
-    t->optimizer = gnn_adam_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
-                                 FALSE, error);
+    t->optimizer = GNN_OPTIMIZER (gnn_adam_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
+                                                FALSE, error));
   else
-    t->optimizer = gnn_adamw_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
-                                  FALSE, error);
+    t->optimizer = GNN_OPTIMIZER (gnn_adamw_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
+                                                 FALSE, error));
   if (t->optimizer == NULL)
     return FALSE;
 

@@ -299,7 +299,7 @@ save_and_load (const char        *dir,
   ema_fn = gnn_average_function_new_ema_multi (0.9, error);
   ema2 = ema_fn ? gnn_averaged_model_new (model2, NULL, NULL, ema_fn, FALSE, error) : NULL;
   params2 = gnn_param_group_new_from_module (model2);
-  opt2 = ema2 ? gnn_sgd_new (params2, 0.05, 0.9, 0.0, 0.0, FALSE, FALSE, error) : NULL;
+  opt2 = ema2 ? GNN_OPTIMIZER (gnn_sgd_new (params2, 0.05, 0.9, 0.0, 0.0, FALSE, FALSE, error)) : NULL;
   if (opt2 == NULL)
     return FALSE;
   gnn_checkpoint_set_model (resume, model2);
@@ -348,7 +348,7 @@ run (GError **error)
     return FALSE;
   g_signal_connect (model, "forward-post", G_CALLBACK (on_forward_post), &stats);
   params = gnn_param_group_new_from_module (model);
-  opt = gnn_sgd_new (params, 0.05, 0.9, 0.0, 0.0, FALSE, FALSE, error);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.05, 0.9, 0.0, 0.0, FALSE, FALSE, error));
   if (opt == NULL)
     return FALSE;
 

@@ -270,7 +270,7 @@ gnn_adagrad_init (GnnAdagrad *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages, such as "Invalid lr_decay value:
  *   -0.5")
  */
-GnnOptimizer *
+GnnAdagrad *
 gnn_adagrad_new (GnnParamGroup *params,
                  double         lr,
                  double         lr_decay,

@@ -352,7 +352,7 @@ gnn_adamw_init (GnnAdamW *self)
 {
 }
 
-static GnnOptimizer *
+static gpointer
 adam_new (GType          type,
           GnnParamGroup *params,
           double         lr,
@@ -393,7 +393,7 @@ adam_new (GType          type,
  *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages, such as "Invalid beta parameter
  *   at index 0: 1.0")
  */
-GnnOptimizer *
+GnnAdam *
 gnn_adam_new (GnnParamGroup *params,
               double         lr,
               double         beta1,
@@ -431,7 +431,7 @@ gnn_adam_new (GnnParamGroup *params,
  * Returns: (transfer full): the optimizer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages)
  */
-GnnOptimizer *
+GnnAdamW *
 gnn_adamw_new (GnnParamGroup *params,
                double         lr,
                double         beta1,

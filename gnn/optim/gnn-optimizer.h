@@ -136,14 +136,14 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN, SGD, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_sgd_new (GnnParamGroup  *params,
-                           double          lr,
-                           double          momentum,
-                           double          dampening,
-                           double          weight_decay,
-                           gboolean        nesterov,
-                           gboolean        maximize,
-                           GError        **error);
+GnnSGD *gnn_sgd_new (GnnParamGroup  *params,
+                     double          lr,
+                     double          momentum,
+                     double          dampening,
+                     double          weight_decay,
+                     gboolean        nesterov,
+                     gboolean        maximize,
+                     GError        **error);
 
 /* ---- Adam and AdamW ------------------------------------------------------------------ */
 
@@ -153,15 +153,15 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdam, gnn_adam, GNN, ADAM, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_adam_new  (GnnParamGroup  *params,
-                             double          lr,
-                             double          beta1,
-                             double          beta2,
-                             double          eps,
-                             double          weight_decay,
-                             gboolean        amsgrad,
-                             gboolean        maximize,
-                             GError        **error);
+GnnAdam *gnn_adam_new  (GnnParamGroup  *params,
+                        double          lr,
+                        double          beta1,
+                        double          beta2,
+                        double          eps,
+                        double          weight_decay,
+                        gboolean        amsgrad,
+                        gboolean        maximize,
+                        GError        **error);
 
 #define GNN_TYPE_ADAMW (gnn_adamw_get_type ())
 
@@ -169,15 +169,15 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN, ADAMW, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_adamw_new (GnnParamGroup  *params,
-                             double          lr,
-                             double          beta1,
-                             double          beta2,
-                             double          eps,
-                             double          weight_decay,
-                             gboolean        amsgrad,
-                             gboolean        maximize,
-                             GError        **error);
+GnnAdamW *gnn_adamw_new (GnnParamGroup  *params,
+                         double          lr,
+                         double          beta1,
+                         double          beta2,
+                         double          eps,
+                         double          weight_decay,
+                         gboolean        amsgrad,
+                         gboolean        maximize,
+                         GError        **error);
 
 /* ---- RMSprop ------------------------------------------------------------------------- */
 
@@ -187,15 +187,15 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnRMSprop, gnn_rmsprop, GNN, RMSPROP, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_rmsprop_new (GnnParamGroup  *params,
-                               double          lr,
-                               double          alpha,
-                               double          eps,
-                               double          weight_decay,
-                               double          momentum,
-                               gboolean        centered,
-                               gboolean        maximize,
-                               GError        **error);
+GnnRMSprop *gnn_rmsprop_new (GnnParamGroup  *params,
+                             double          lr,
+                             double          alpha,
+                             double          eps,
+                             double          weight_decay,
+                             double          momentum,
+                             gboolean        centered,
+                             gboolean        maximize,
+                             GError        **error);
 
 /* ---- Adagrad ------------------------------------------------------------------------- */
 
@@ -205,13 +205,13 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdagrad, gnn_adagrad, GNN, ADAGRAD, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_adagrad_new (GnnParamGroup  *params,
-                               double          lr,
-                               double          lr_decay,
-                               double          weight_decay,
-                               double          initial_accumulator_value,
-                               double          eps,
-                               gboolean        maximize,
-                               GError        **error);
+GnnAdagrad *gnn_adagrad_new (GnnParamGroup  *params,
+                             double          lr,
+                             double          lr_decay,
+                             double          weight_decay,
+                             double          initial_accumulator_value,
+                             double          eps,
+                             gboolean        maximize,
+                             GError        **error);
 
 G_END_DECLS

@@ -277,7 +277,7 @@ gnn_rmsprop_init (GnnRMSprop *self)
  * Returns: (transfer full): the optimizer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's messages, such as "Invalid alpha value: -1.0")
  */
-GnnOptimizer *
+GnnRMSprop *
 gnn_rmsprop_new (GnnParamGroup *params,
                  double         lr,
                  double         alpha,

@@ -256,7 +256,7 @@ gnn_sgd_init (GnnSGD *self)
  *   "Nesterov momentum requires a momentum and zero dampening", "optimizer got an empty
  *   parameter list")
  */
-GnnOptimizer *
+GnnSGD *
 gnn_sgd_new (GnnParamGroup *params,
              double         lr,
              double         momentum,

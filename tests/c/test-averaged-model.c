@@ -1124,7 +1124,7 @@ test_example_swa (void)
   g_autoptr(GnnSWALR) swa_scheduler = NULL;
   int row = 0;
 
-  OK (optimizer = gnn_sgd_new (group, 0.05, 0.9, 0, 0, FALSE, FALSE, &error));
+  OK (optimizer = GNN_OPTIMIZER (gnn_sgd_new (group, 0.05, 0.9, 0, 0, FALSE, FALSE, &error)));
   OK (swa_model = gnn_averaged_model_new (model, NULL, NULL, NULL, FALSE, &error));
   OK (scheduler = gnn_cosine_annealing_lr_new (optimizer, EX_T_MAX, 0.0, -1, &error));
   OK (swa_scheduler = gnn_swalr_new (optimizer, (double[]) { 0.02 }, 1, 3, "cos", -1, &error));
@@ -1177,7 +1177,7 @@ test_example_ema (void)
   g_autoptr(GnnAveragedModel) ema_model = NULL;
   EmaExample ex = { 0 };
 
-  OK (optimizer = gnn_sgd_new (group, 0.05, 0.9, 0, 0, FALSE, FALSE, &error));
+  OK (optimizer = GNN_OPTIMIZER (gnn_sgd_new (group, 0.05, 0.9, 0, 0, FALSE, FALSE, &error)));
   OK (ema = gnn_average_function_new_ema_multi (EX_DECAY, &error));
   OK (ema_model = gnn_averaged_model_new (model, NULL, NULL, ema, TRUE, &error));
   ex.ema_model = ema_model;

@@ -56,7 +56,7 @@ run_init (Run *r)
 
   r->model = make_model ();
   group = gnn_param_group_new_from_module (r->model);
-  r->opt = gnn_sgd_new (group, 0.1, 0.9, 0.0, 1e-3, TRUE, FALSE, &error);
+  r->opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0.9, 0.0, 1e-3, TRUE, FALSE, &error));
   g_assert_no_error (error);
   r->sched = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (r->opt, 8, 0.0, -1, &error));
   g_assert_no_error (error);
@@ -628,7 +628,7 @@ test_checkpoint_truncated (void)
   g_object_unref (layers[0]);
   g_object_unref (layers[1]);
   group = gnn_param_group_new_from_module (model);
-  opt = gnn_sgd_new (group, 0.1, 0.9, 0.0, 0.0, FALSE, FALSE, &error);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0.9, 0.0, 0.0, FALSE, FALSE, &error));
   g_assert_no_error (error);
   gnn_checkpoint_set_model (ckpt, model);
   gnn_checkpoint_set_optimizer (ckpt, opt);

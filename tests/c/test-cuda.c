@@ -1530,7 +1530,7 @@ test_no_transfers_cross_entropy_sgd (void)
     g_object_unref (layers[i]);
   g_assert_true (gnn_module_to_device (model, "cuda", &error));
   group = gnn_param_group_new_from_module (model);
-  opt = gnn_sgd_new (group, 0.05, 0.9, 0, 1e-4, FALSE, FALSE, &error);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.05, 0.9, 0, 1e-4, FALSE, FALSE, &error));
   g_assert_no_error (error);
   xh = random_cpu (2, GNN_TEST_SHAPE (16, 32), GNN_DTYPE_FLOAT32, -1, 1, 5);
   target_cpu = gnn_tensor_new_randint (0, 10, GNN_TEST_SHAPE (16), 1, NULL, NULL, &error);

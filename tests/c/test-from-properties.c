@@ -23,7 +23,7 @@ typedef struct {
 static GnnOptimizer *
 sgd_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_sgd_new (group, 0.05, 0.9, 0.0, 0.01, TRUE, FALSE, error);
+  return GNN_OPTIMIZER (gnn_sgd_new (group, 0.05, 0.9, 0.0, 0.01, TRUE, FALSE, error));
 }
 
 static GnnOptimizer *
@@ -36,7 +36,7 @@ sgd_built (GListModel *params)
 static GnnOptimizer *
 sgd_damped_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_sgd_new (group, 0.02, 0.5, 0.25, 0.0, FALSE, TRUE, error);
+  return GNN_OPTIMIZER (gnn_sgd_new (group, 0.02, 0.5, 0.25, 0.0, FALSE, TRUE, error));
 }
 
 static GnnOptimizer *
@@ -49,7 +49,7 @@ sgd_damped_built (GListModel *params)
 static GnnOptimizer *
 adam_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_adam_new (group, 0.01, 0.8, 0.99, 1e-6, 0.05, TRUE, FALSE, error);
+  return GNN_OPTIMIZER (gnn_adam_new (group, 0.01, 0.8, 0.99, 1e-6, 0.05, TRUE, FALSE, error));
 }
 
 static GnnOptimizer *
@@ -62,7 +62,7 @@ adam_built (GListModel *params)
 static GnnOptimizer *
 adamw_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_adamw_new (group, 0.02, 0.85, 0.995, 1e-7, 0.1, FALSE, TRUE, error);
+  return GNN_OPTIMIZER (gnn_adamw_new (group, 0.02, 0.85, 0.995, 1e-7, 0.1, FALSE, TRUE, error));
 }
 
 static GnnOptimizer *
@@ -75,7 +75,7 @@ adamw_built (GListModel *params)
 static GnnOptimizer *
 rmsprop_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_rmsprop_new (group, 0.005, 0.9, 1e-6, 0.1, 0.5, TRUE, FALSE, error);
+  return GNN_OPTIMIZER (gnn_rmsprop_new (group, 0.005, 0.9, 1e-6, 0.1, 0.5, TRUE, FALSE, error));
 }
 
 static GnnOptimizer *
@@ -88,7 +88,7 @@ rmsprop_built (GListModel *params)
 static GnnOptimizer *
 adagrad_made (GnnParamGroup *group, GError **error)
 {
-  return gnn_adagrad_new (group, 0.1, 0.01, 0.1, 0.1, 1e-8, FALSE, error);
+  return GNN_OPTIMIZER (gnn_adagrad_new (group, 0.1, 0.01, 0.1, 0.1, 1e-8, FALSE, error));
 }
 
 static GnnOptimizer *

@@ -103,20 +103,20 @@ make_optimizer (const Hyper *h, GnnParamGroup *group, GError **error)
   switch (h->kind)
     {
     case SGD:
-      return gnn_sgd_new (group, h->lr, h->momentum, h->dampening, h->weight_decay, h->nesterov,
-                          h->maximize, error);
+      return GNN_OPTIMIZER (gnn_sgd_new (group, h->lr, h->momentum, h->dampening, h->weight_decay, h->nesterov,
+                                         h->maximize, error));
     case ADAM:
-      return gnn_adam_new (group, h->lr, h->beta1, h->beta2, h->eps, h->weight_decay, h->amsgrad,
-                           h->maximize, error);
+      return GNN_OPTIMIZER (gnn_adam_new (group, h->lr, h->beta1, h->beta2, h->eps, h->weight_decay, h->amsgrad,
+                                          h->maximize, error));
     case ADAMW:
-      return gnn_adamw_new (group, h->lr, h->beta1, h->beta2, h->eps, h->weight_decay, h->amsgrad,
-                            h->maximize, error);
+      return GNN_OPTIMIZER (gnn_adamw_new (group, h->lr, h->beta1, h->beta2, h->eps, h->weight_decay, h->amsgrad,
+                                           h->maximize, error));
     case RMSPROP:
-      return gnn_rmsprop_new (group, h->lr, h->alpha, h->eps, h->weight_decay, h->momentum,
-                              h->centered, h->maximize, error);
+      return GNN_OPTIMIZER (gnn_rmsprop_new (group, h->lr, h->alpha, h->eps, h->weight_decay, h->momentum,
+                                             h->centered, h->maximize, error));
     case ADAGRAD:
-      return gnn_adagrad_new (group, h->lr, h->lr_decay, h->weight_decay,
-                              h->initial_accumulator_value, h->eps, h->maximize, error);
+      return GNN_OPTIMIZER (gnn_adagrad_new (group, h->lr, h->lr_decay, h->weight_decay,
+                                             h->initial_accumulator_value, h->eps, h->maximize, error));
     }
   g_assert_not_reached ();
 }
@@ -215,7 +215,7 @@ test_sgd_first_values (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_sgd_new (group, 0.1, 0.9, 0.5, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0.9, 0.5, 0, FALSE, FALSE, &error));
   GnnStateDict *state;
   GnnTensor *buf;
 
@@ -253,7 +253,7 @@ test_adam_first_step (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_adam_new (group, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (group, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
 
   /* m = 0.1·g, v = 0.001·g², the bias corrections 0.1 and 0.001: the step is
    * lr · g / (|g| + 1e-8): 1 - 0.1·2/(2 + 1e-8), -0.5 + 0.1·1/(1 + 1e-8) */
@@ -293,7 +293,7 @@ test_adagrad_initial_state (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_adagrad_new (group, 0.1, 0, 0, 0.25, 1e-10, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adagrad_new (group, 0.1, 0, 0, 0.25, 1e-10, FALSE, &error));
   g_autoptr(GnnStateDict) sd = NULL;
   GnnTensor *sum;
 
@@ -320,7 +320,7 @@ assert_invalid (GnnOptimizer *opt, GError *error, const char *message)
 #define EXPECT_INVALID(call, message)               \
   G_STMT_START {                                     \
     GError *e_ = NULL;                               \
-    GnnOptimizer *o_ = (call);                       \
+    GnnOptimizer *o_ = GNN_OPTIMIZER (call);         \
     assert_invalid (o_, e_, message);                \
     g_error_free (e_);                               \
   } G_STMT_END
@@ -447,8 +447,8 @@ test_group_errors (void)
   g_autoptr(GnnParamGroup) ga = gnn_param_group_new (&a, 1);
   g_autoptr(GnnParamGroup) gb = gnn_param_group_new (&b, 1);
   g_autoptr(GnnParamGroup) again = gnn_param_group_new (&a, 1);
-  g_autoptr(GnnOptimizer) sgd = gnn_sgd_new (ga, 0.1, 0, 0, 0, FALSE, FALSE, &error);
-  g_autoptr(GnnOptimizer) adam = gnn_adam_new (NULL, 1e-3, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) sgd = GNN_OPTIMIZER (gnn_sgd_new (ga, 0.1, 0, 0, 0, FALSE, FALSE, &error));
+  g_autoptr(GnnOptimizer) adam = GNN_OPTIMIZER (gnn_adam_new (NULL, 1e-3, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
 
   g_assert_no_error (error);
   /* per-group options are checked as the constructor's arguments */
@@ -501,7 +501,7 @@ test_param_groups (void)
   g_autoptr(GnnParamGroup) ga = gnn_param_group_new (&a, 1);
   g_autoptr(GnnParamGroup) gb = gnn_param_group_new (&b, 1);
   g_autoptr(GnnParamGroup) gc = gnn_param_group_new (&c, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_sgd_new (ga, 0.1, 0.5, 0, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (ga, 0.1, 0.5, 0, 0, FALSE, FALSE, &error));
   g_autoptr(GVariant) lr = NULL;
   g_auto(GStrv) names = NULL;
   GnnTensor *params[3] = { a, b, c };
@@ -548,7 +548,7 @@ test_param_group_without_grad_state (void)
   g_autoptr(GnnTensor) b = new_param (GNN_TEST_DATA (1, 1), 2);
   GnnTensor *params[2] = { a, b };
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (params, 2);
-  g_autoptr(GnnOptimizer) opt = gnn_adam_new (group, 1e-3, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (group, 1e-3, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
 
   set_grad (a, GNN_TEST_DATA (1, 1), 2);
   g_assert_true (gnn_optimizer_step (opt, &error));
@@ -564,7 +564,7 @@ test_zero_grad (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error));
   GnnTensor *grad;
 
   /* set_to_none FALSE: the same tensor, zeroed */
@@ -593,7 +593,7 @@ test_step_signals (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_rmsprop_new (group, 1e-2, 0.99, 1e-8, 0, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_rmsprop_new (group, 1e-2, 0.99, 1e-8, 0, 0, FALSE, FALSE, &error));
   int pre = 0, post = 0;
 
   g_signal_connect (opt, "step-pre", G_CALLBACK (count_signal), &pre);
@@ -730,7 +730,7 @@ test_state_dict_keys (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_adam_new (group, 1e-3, 0.9, 0.999, 1e-8, 0, TRUE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (group, 1e-3, 0.9, 0.999, 1e-8, 0, TRUE, FALSE, &error));
   g_autoptr(GnnStateDict) sd = NULL;
   g_auto(GStrv) keys = NULL;
   g_auto(GValue) betas = G_VALUE_INIT;
@@ -760,8 +760,8 @@ test_state_dict_tensor_step (void)
   g_autoptr(GnnTensor) q = new_param (P0, 2);
   g_autoptr(GnnParamGroup) gp = gnn_param_group_new (&p, 1);
   g_autoptr(GnnParamGroup) gq = gnn_param_group_new (&q, 1);
-  g_autoptr(GnnOptimizer) a = gnn_adam_new (gp, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
-  g_autoptr(GnnOptimizer) b = gnn_adam_new (gq, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) a = GNN_OPTIMIZER (gnn_adam_new (gp, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
+  g_autoptr(GnnOptimizer) b = GNN_OPTIMIZER (gnn_adam_new (gq, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
   g_autoptr(GnnStateDict) sd = NULL;
   g_autoptr(GnnTensor) step = gnn_tensor_new_scalar (1, GNN_DTYPE_FLOAT32, NULL, NULL);
 
@@ -799,9 +799,9 @@ test_state_dict_mismatch (void)
   g_autoptr(GnnParamGroup) g2 = gnn_param_group_new (&a, 1);
   g_autoptr(GnnParamGroup) g3 = gnn_param_group_new (&a, 1);
   g_autoptr(GnnParamGroup) g4 = gnn_param_group_new (&b, 1);
-  g_autoptr(GnnOptimizer) two = gnn_sgd_new (g1, 0.1, 0.9, 0, 0, FALSE, FALSE, &error);
-  g_autoptr(GnnOptimizer) one = gnn_sgd_new (g2, 0.1, 0.9, 0, 0, FALSE, FALSE, &error);
-  g_autoptr(GnnOptimizer) split = gnn_sgd_new (NULL, 0.1, 0.9, 0, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) two = GNN_OPTIMIZER (gnn_sgd_new (g1, 0.1, 0.9, 0, 0, FALSE, FALSE, &error));
+  g_autoptr(GnnOptimizer) one = GNN_OPTIMIZER (gnn_sgd_new (g2, 0.1, 0.9, 0, 0, FALSE, FALSE, &error));
+  g_autoptr(GnnOptimizer) split = GNN_OPTIMIZER (gnn_sgd_new (NULL, 0.1, 0.9, 0, 0, FALSE, FALSE, &error));
   g_autoptr(GnnStateDict) sd = NULL;
   g_autoptr(GnnStateDict) sd_one = NULL;
 
@@ -834,7 +834,7 @@ test_state_dict_bad_options (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) p = new_param (P0, 2);
   g_autoptr(GnnParamGroup) group = gnn_param_group_new (&p, 1);
-  g_autoptr(GnnOptimizer) opt = gnn_adam_new (group, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (group, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, FALSE, &error));
   g_autoptr(GnnStateDict) sd = NULL;
   g_auto(GValue) v = G_VALUE_INIT;
 

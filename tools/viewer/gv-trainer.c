@@ -195,7 +195,7 @@ prepare (GvTrainer  *self,
     {
       g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (self->model);
 
-      self->optimizer = gnn_adamw_new (params, self->lr, 0.9, 0.999, 1e-8, 0.01, FALSE, FALSE, error);
+      self->optimizer = GNN_OPTIMIZER (gnn_adamw_new (params, self->lr, 0.9, 0.999, 1e-8, 0.01, FALSE, FALSE, error));
       if (self->optimizer == NULL)
         return FALSE;
       self->batch = 0;
