@@ -1557,26 +1557,6 @@ gnn_module_register_module (GnnModule  *self,
 }
 
 /**
- * gnn_module_add_module:
- * @self: a module
- * @name: the submodule's name
- * @module: (nullable): the submodule
- * @error: return location for a #GError
- *
- * The same as [method@Gnn.Module.register_module] (`add_module`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_add_module (GnnModule  *self,
-                       const char *name,
-                       GnnModule  *module,
-                       GError    **error)
-{
-  return gnn_module_register_module (self, name, module, error);
-}
-
-/**
  * gnn_module_remove:
  * @self: a module
  * @name: a parameter, buffer or submodule name
@@ -2440,12 +2420,6 @@ gnn_module_to_dtype (GnnModule *self,
 }
 
 static GnnTensor *
-convert_any_dtype (GnnTensor *t, gpointer data, GError **error)
-{
-  return gnn_tensor_to_dtype (t, GPOINTER_TO_INT (data), error);
-}
-
-static GnnTensor *
 convert_empty (GnnTensor *t, gpointer data, GError **error)
 {
   guint nd;
@@ -2510,116 +2484,6 @@ gnn_module_to_empty (GnnModule  *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (device != NULL, FALSE);
   return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error);
-}
-
-/**
- * gnn_module_cpu:
- * @self: a module
- * @error: return location for a #GError
- *
- * Moves the module to the CPU (`cpu ()`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_cpu (GnnModule *self, GError **error)
-{
-  return gnn_module_to_device (self, "cpu", error);
-}
-
-/**
- * gnn_module_cuda:
- * @self: a module
- * @device: a CUDA device index, or -1 for the current one
- * @error: return location for a #GError
- *
- * Moves the module to a CUDA device (`cuda (device)`); a GError when no CUDA backend or device
- * is present.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_cuda (GnnModule *self, int device, GError **error)
-{
-  g_autofree char *spec = device < 0 ? g_strdup ("cuda") : g_strdup_printf ("cuda:%d", device);
-  return gnn_module_to_device (self, spec, error);
-}
-
-/**
- * gnn_module_type:
- * @self: a module
- * @dtype: the dtype wanted
- * @error: return location for a #GError
- *
- * Converts every parameter and buffer, integer ones included, to @dtype (`type (dst_type)`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_type (GnnModule *self, GnnDtype dtype, GError **error)
-{
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  return apply_to_tensors (self, convert_any_dtype, GINT_TO_POINTER (dtype), error);
-}
-
-/**
- * gnn_module_double:
- * @self: a module
- * @error: return location for a #GError
- *
- * Converts floating-point parameters and buffers to float64 (`double ()`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_double (GnnModule *self, GError **error)
-{
-  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT64, error);
-}
-
-/**
- * gnn_module_float:
- * @self: a module
- * @error: return location for a #GError
- *
- * Converts floating-point parameters and buffers to float32 (`float ()`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_float (GnnModule *self, GError **error)
-{
-  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT32, error);
-}
-
-/**
- * gnn_module_half:
- * @self: a module
- * @error: return location for a #GError
- *
- * Converts floating-point parameters and buffers to float16 (`half ()`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_half (GnnModule *self, GError **error)
-{
-  return gnn_module_to_dtype (self, GNN_DTYPE_FLOAT16, error);
-}
-
-/**
- * gnn_module_bfloat16:
- * @self: a module
- * @error: return location for a #GError
- *
- * Converts floating-point parameters and buffers to bfloat16 (`bfloat16 ()`).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_bfloat16 (GnnModule *self, GError **error)
-{
-  return gnn_module_to_dtype (self, GNN_DTYPE_BFLOAT16, error);
 }
 
 /* ---- printing ------------------------------------------------------------------------ */

@@ -240,11 +240,6 @@ gboolean      gnn_module_register_module    (GnnModule   *self,
                                              GnnModule   *module,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_add_module         (GnnModule   *self,
-                                             const char  *name,
-                                             GnnModule   *module,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_remove             (GnnModule   *self,
                                              const char  *name);
 
@@ -340,29 +335,6 @@ GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_to_empty           (GnnModule   *self,
                                              const char  *device,
                                              gboolean     recurse,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_cpu                (GnnModule   *self,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_cuda               (GnnModule   *self,
-                                             int          device,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_type               (GnnModule   *self,
-                                             GnnDtype     dtype,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_double             (GnnModule   *self,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_float              (GnnModule   *self,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_half               (GnnModule   *self,
-                                             GError     **error);
-GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_bfloat16           (GnnModule   *self,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
 char         *gnn_module_to_string          (GnnModule   *self);

@@ -277,7 +277,7 @@ test_json_layers (void)
     check_json_round_trip (GNN_MODULE (list));
 
     /* nested containers */
-    g_assert_true (gnn_module_add_module (GNN_MODULE (dict), "inner", GNN_MODULE (seq), &error));
+    g_assert_true (gnn_module_register_module (GNN_MODULE (dict), "inner", GNN_MODULE (seq), &error));
     g_assert_no_error (error);
     check_json_round_trip (GNN_MODULE (dict));
   }

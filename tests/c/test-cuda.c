@@ -1307,8 +1307,8 @@ test_module_to (void)
   g_assert_cmpmem (w0, n * sizeof (double), w1, n * sizeof (double));
 
   /* and back */
-  g_assert_true (gnn_module_cuda (GNN_MODULE (lin), 0, &error));
-  g_assert_true (gnn_module_cpu (GNN_MODULE (lin), &error));
+  g_assert_true (gnn_module_to_device (GNN_MODULE (lin), "cuda:0", &error));
+  g_assert_true (gnn_module_to_device (GNN_MODULE (lin), "cpu", &error));
   g_assert_no_error (error);
   g_assert_false (on_cuda (before->pdata[0]));
   g_assert_true (after->pdata[0] == before->pdata[0]);

@@ -633,7 +633,7 @@ test_dynamic_net (void)
   g_clear_error (&error);
 
   /* dynamic_net.to (dtype=torch.float64): already float64 here; float32 then back */
-  OK (gnn_module_float (net, &error));
+  OK (gnn_module_to_dtype (net, GNN_DTYPE_FLOAT32, &error));
   g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (gnn_module_get_parameter (net, "final.weight", NULL))), ==,
                    GNN_DTYPE_FLOAT32);
   OK (gnn_module_to_dtype (net, F64, &error));

@@ -184,6 +184,32 @@ class ModuleTest(ParityTest):
         self.assertTrue(all(p.get_dtype() == Gnn.Dtype.FLOAT64 for p in g.parameters()))
         self.assertEqual(g.props.device, 'cpu')
 
+    def test_type_converts_integer_buffers(self):
+        """type (dst_type), an override: integer buffers change too; a parameter that requires
+        grad cannot become an integer tensor (the checks test-module.c made of gnn_module_type)."""
+        m = Gnn.Module()
+        m.weight = Gnn.Parameter.new(Gnn.Tensor.new_ones([2], Gnn.Dtype.FLOAT64, None), True)
+        m.register_buffer('count', Gnn.Tensor.new_zeros([1], Gnn.Dtype.INT64, None), True)
+        self.assertIs(m.type(Gnn.Dtype.FLOAT32), m)
+        self.assertEqual(m.count.get_dtype(), Gnn.Dtype.FLOAT32)
+        self.assertEqual(m.weight.get_dtype(), Gnn.Dtype.FLOAT32)
+        with self.assertRaises(GLib.Error) as cm:
+            m.type(Gnn.Dtype.INT64)
+        self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.DTYPE))
+        for alias, dtype in (('double', Gnn.Dtype.FLOAT64), ('half', Gnn.Dtype.FLOAT16),
+                             ('bfloat16', Gnn.Dtype.BFLOAT16), ('float', Gnn.Dtype.FLOAT32)):
+            self.assertIs(getattr(m, alias)(), m)
+            self.assertEqual(m.weight.get_dtype(), dtype)
+        self.assertIs(m.cpu(), m)
+        try:
+            Gnn.Backend.get_for_device_type('cuda')
+        except GLib.Error:
+            with self.assertRaises(GLib.Error) as cm:
+                m.cuda()
+            self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.DEVICE))
+        m.add_module('inner', Gnn.Linear.new(2, 1, False))
+        self.assertIsInstance(m.get_submodule('inner'), Gnn.Linear)
+
     def test_forward_hooks_like_torch(self):
         """The Modules note's forward hook example: numbers equal PyTorch's."""
         g, t = MyLinear(in_features=4, out_features=3), TorchMyLinear(4, 3)

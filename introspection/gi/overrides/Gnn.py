@@ -891,6 +891,46 @@ class Module(Gnn.Module):
     def buffers(self, recurse=True):
         return list(Gnn.Module.buffers(self, recurse))
 
+    # torch.nn.Module's Python-only aliases, over the C functions they stand for
+    def add_module(self, name, module):
+        """add_module: register_module under PyTorch's other name."""
+        Gnn.Module.register_module(self, name, module)
+
+    def cpu(self):
+        Gnn.Module.to_device(self, 'cpu')
+        return self
+
+    def cuda(self, device=None):
+        Gnn.Module.to_device(self, 'cuda' if device is None else _device_string(device))
+        return self
+
+    def double(self):
+        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT64)
+        return self
+
+    def float(self):
+        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT32)
+        return self
+
+    def half(self):
+        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT16)
+        return self
+
+    def bfloat16(self):
+        Gnn.Module.to_dtype(self, Gnn.Dtype.BFLOAT16)
+        return self
+
+    def type(self, dst_type):
+        """type (dst_type): every parameter and buffer, integer ones too, and every gradient
+        becomes dst_type (a Gnn.Dtype) in place, as PyTorch's _apply does."""
+        with no_grad():
+            for t in self.parameters() + self.buffers():
+                t.set_data(Gnn.Tensor.to_dtype(t, dst_type))
+                grad = t.get_grad()
+                if grad is not None:
+                    grad.set_data(Gnn.Tensor.to_dtype(grad, dst_type))
+        return self
+
     def named_children(self):
         mods, names = Gnn.Module.named_children(self)
         return list(zip(names, mods))
