@@ -10,6 +10,7 @@
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "gnn-args-private.h"
+#include "gnn-marshal.h"
 
 /**
  * GnnModule:
@@ -237,7 +238,9 @@ gnn_module_class_init (GnnModuleClass *klass)
    */
   signals[SIGNAL_FORWARD_PRE] =
     g_signal_new ("forward-pre", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+                  _gnn_marshal_VOID__OBJECT, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+  g_signal_set_va_marshaller (signals[SIGNAL_FORWARD_PRE], G_TYPE_FROM_CLASS (klass),
+                              _gnn_marshal_VOID__OBJECTv);
 
   /**
    * GnnModule::forward-post:
@@ -251,7 +254,9 @@ gnn_module_class_init (GnnModuleClass *klass)
    */
   signals[SIGNAL_FORWARD_POST] =
     g_signal_new ("forward-post", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+                  _gnn_marshal_VOID__OBJECT_OBJECT, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+  g_signal_set_va_marshaller (signals[SIGNAL_FORWARD_POST], G_TYPE_FROM_CLASS (klass),
+                              _gnn_marshal_VOID__OBJECT_OBJECTv);
 
   /**
    * GnnModule::backward-pre:
@@ -265,7 +270,9 @@ gnn_module_class_init (GnnModuleClass *klass)
    */
   signals[SIGNAL_BACKWARD_PRE] =
     g_signal_new ("backward-pre", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+                  _gnn_marshal_VOID__OBJECT, G_TYPE_NONE, 1, GNN_TYPE_ARGS);
+  g_signal_set_va_marshaller (signals[SIGNAL_BACKWARD_PRE], G_TYPE_FROM_CLASS (klass),
+                              _gnn_marshal_VOID__OBJECTv);
 
   /**
    * GnnModule::backward-post:
@@ -280,7 +287,9 @@ gnn_module_class_init (GnnModuleClass *klass)
    */
   signals[SIGNAL_BACKWARD_POST] =
     g_signal_new ("backward-post", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+                  _gnn_marshal_VOID__OBJECT_OBJECT, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+  g_signal_set_va_marshaller (signals[SIGNAL_BACKWARD_POST], G_TYPE_FROM_CLASS (klass),
+                              _gnn_marshal_VOID__OBJECT_OBJECTv);
 }
 
 guint

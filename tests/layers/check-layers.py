@@ -51,6 +51,7 @@ LAYERS = [
 # Headers made at build time, by name, and the layer they belong to: declarations only.
 # generated headers, by their path under gnn/ in the build tree
 GENERATED = {'config.h': 'base', 'gnn-version.h': 'base', 'gnn-enum-types.h': 'base',
+             'gnn-marshal.h': 'base',
              'backend/gnn-backend-ops.h': 'core'}
 
 # Folders whose headers only their own files may include, anywhere in the tree.
@@ -199,7 +200,7 @@ def check_calls(root, tool, archive, modules):
             continue
         obj = os.path.basename(head.partition('[')[2])
         if obj.startswith('meson-generated_'):
-            layer = 'base'               # the enum types, generated from the headers
+            layer = 'base'               # the enum types and the signal marshallers
         elif obj in names:
             layer = layer_of(names[obj])
         else:
