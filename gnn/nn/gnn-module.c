@@ -947,10 +947,14 @@ gnn_module_register_full_backward_hook (GnnModule           *self,
 /**
  * gnn_module_remove_hook:
  * @self: a module
- * @handle: a handle from [method@Gnn.Module.register_forward_pre_hook] or
- *   [method@Gnn.Module.register_forward_hook]
+ * @handle: a handle from one of the module's registrations
+ *   ([method@Gnn.Module.register_forward_pre_hook], [method@Gnn.Module.register_forward_hook],
+ *   [method@Gnn.Module.register_full_backward_pre_hook],
+ *   [method@Gnn.Module.register_full_backward_hook])
  *
- * Removes a hook (`RemovableHandle.remove ()`).
+ * Removes a hook of the module's own list (`RemovableHandle.remove ()`); signal handlers are
+ * disconnected with g_signal_handler_disconnect(), global hooks removed with
+ * [func@Gnn.remove_module_hook].
  *
  * Returns: whether a hook was removed
  */
