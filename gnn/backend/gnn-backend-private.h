@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "core/gnn-device.h"
+#include "core/gnn-device-private.h"
 #include "core/gnn-error.h"
 #include "gnn-backend-impl.h"
 
@@ -18,9 +18,9 @@ typedef struct {
   guint64 counts[GNN_BACKEND_OP_N_OPS];
 } GnnBackendEntry;
 
-GnnBackendEntry *gnn_backend_entry_for_device  (const GnnDevice *device,
-                                                guint           *out_index,
-                                                GError         **error);
+GnnBackendEntry *gnn_backend_entry_for_device  (const GnnDeviceSpec *device,
+                                                guint               *out_index,
+                                                GError             **error);
 GnnBackendEntry *gnn_backend_entry_default_cpu (void);
 GnnBackendEntry *gnn_backend_entry_lookup      (GnnBackend *backend);
 

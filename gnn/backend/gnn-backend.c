@@ -465,12 +465,12 @@ backend_status (GnnBackend *backend)
 }
 
 GnnBackendEntry *
-gnn_backend_entry_for_device (const GnnDevice *device,
-                              guint           *out_index,
-                              GError         **error)
+gnn_backend_entry_for_device (const GnnDeviceSpec *device,
+                              guint               *out_index,
+                              GError             **error)
 {
-  const char *type = gnn_device_get_device_type (device);
-  int index = MAX (gnn_device_get_index (device), 0);
+  const char *type = device->type;
+  int index = MAX (device->index, 0);
   GnnBackendEntry *e;
   guint count;
 

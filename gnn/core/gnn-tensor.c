@@ -480,17 +480,16 @@ gnn_tensor_new_wrap_bytes (GBytes       *bytes,
 static GnnBackendEntry *
 resolve_device (const char *device, guint *index, GError **error)
 {
-  g_autoptr(GnnDevice) dev = NULL;
+  GnnDeviceSpec dev;
 
   if (device == NULL || strcmp (device, "cpu") == 0)
     {
       *index = 0;
       return gnn_backend_entry_default_cpu ();
     }
-  dev = gnn_device_new_parse (device, error);
-  if (dev == NULL)
+  if (!gnn_device_parse (device, &dev, error))
     return NULL;
-  return gnn_backend_entry_for_device (dev, index, error);
+  return gnn_backend_entry_for_device (&dev, index, error);
 }
 
 /* Runs a kernel that only writes its output. */
@@ -1223,20 +1222,21 @@ gnn_tensor_get_dtype (GnnTensor *self)
  * gnn_tensor_get_device:
  * @self: a tensor
  *
- * Returns the device the tensor's storage lives on.
+ * Returns the device the tensor's storage lives on, as PyTorch prints it (`str (t.device)`):
+ * "cpu", or the type and index of another device, such as "cuda:0". The string is interned
+ * (g_intern_string()): equal devices give the same pointer, and it stays valid for the life
+ * of the process.
  *
- * Returns: (transfer full): the device the tensor's storage lives on
+ * Returns: (transfer none): the device the tensor's storage lives on
  */
-GnnDevice *
+const char *
 gnn_tensor_get_device (GnnTensor *self)
 {
   GnnStorage *st;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   st = gnn_tensor_priv (self)->storage;
-  if (g_str_equal (st->entry->device_type, "cpu"))
-    return gnn_device_new ("cpu", -1);
-  return gnn_device_new (st->entry->device_type, (int) st->device);
+  return gnn_device_name (st->entry->device_type, (int) st->device);
 }
 
 /**
@@ -1361,8 +1361,7 @@ gnn_tensor_get_data_address (GnnTensor *self,
   p = gnn_tensor_priv (self);
   if (!p->storage->entry->funcs->is_host)
     {
-      g_autoptr(GnnDevice) device = gnn_tensor_get_device (self);
-      g_autofree char *name = gnn_device_to_string (device);
+      const char *name = gnn_tensor_get_device (self);
       g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
                    "Expected a tensor in host memory, got one on %s: copy it to the CPU first", name);
       return 0;

@@ -11,7 +11,6 @@
 #include <glib-object.h>
 #include "../gnn-version-macros.h"
 #include "gnn-dtype.h"
-#include "gnn-device.h"
 #include "gnn-generator.h"
 
 G_BEGIN_DECLS
@@ -169,7 +168,7 @@ gint64        gnn_tensor_get_storage_offset (GnnTensor  *self);
 GNN_AVAILABLE_IN_ALL
 GnnDtype      gnn_tensor_get_dtype        (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
-GnnDevice    *gnn_tensor_get_device       (GnnTensor    *self);
+const char   *gnn_tensor_get_device       (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_tensor_is_contiguous    (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL

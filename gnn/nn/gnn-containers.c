@@ -100,8 +100,9 @@ describe_parameter (GnnTensor *p, gboolean typename)
     [GNN_DTYPE_FLOAT16] = "HalfTensor",
     [GNN_DTYPE_BFLOAT16] = "BFloat16Tensor",
   };
-  g_autoptr(GnnDevice) device = gnn_tensor_get_device (p);
-  gboolean cuda = g_str_equal (gnn_device_get_device_type (device), "cuda");
+  GnnDeviceSpec device = { "cpu", -1 };
+  gboolean cuda = gnn_device_parse (gnn_tensor_get_device (p), &device, NULL) &&
+                  g_str_equal (device.type, "cuda");
   GnnDtype dtype = gnn_tensor_get_dtype (p);
   GString *s = g_string_new ("Parameter containing: [");
   const gint64 *shape;
@@ -117,7 +118,7 @@ describe_parameter (GnnTensor *p, gboolean typename)
   for (guint d = 0; d < ndim; d++)
     g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? "x" : "", shape[d]);
   if (cuda)
-    g_string_append_printf (s, " (GPU %d)", MAX (gnn_device_get_index (device), 0));
+    g_string_append_printf (s, " (GPU %d)", MAX (device.index, 0));
   g_string_append_c (s, ']');
   return g_string_free (s, FALSE);
 }

@@ -165,9 +165,8 @@ gnn_init_uniform_ (GnnTensor    *tensor,
   if (skipping)
     return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
-  g_autoptr(GnnDevice) device = NULL;
   g_autoptr(GnnTensor) draws = NULL;
-  g_autofree char *device_name = NULL;
+  const char *device_name = NULL;
   const gint64 *shape;
   GnnDtype dtype, draw_dtype;
   guint ndim;
@@ -193,8 +192,7 @@ gnn_init_uniform_ (GnnTensor    *tensor,
 
   guard = gnn_no_grad_guard_new ();
   shape = gnn_tensor_get_shape (tensor, &ndim);
-  device = gnn_tensor_get_device (tensor);
-  device_name = gnn_device_to_string (device);
+  device_name = gnn_tensor_get_device (tensor);
   /* draw in float64 for float64 tensors, float32 otherwise (as PyTorch's accumulate type),
    * scale, then round once into @tensor's dtype */
   draw_dtype = dtype == GNN_DTYPE_FLOAT64 ? GNN_DTYPE_FLOAT64 : GNN_DTYPE_FLOAT32;
@@ -296,8 +294,7 @@ draw_like (GnnTensor    *tensor,
            GnnGenerator *generator,
            GError      **error)
 {
-  g_autoptr(GnnDevice) device = gnn_tensor_get_device (tensor);
-  g_autofree char *device_name = gnn_device_to_string (device);
+  const char *device_name = gnn_tensor_get_device (tensor);
   const gint64 *shape;
   guint ndim;
 
@@ -315,8 +312,7 @@ copy_from_host (GnnTensor    *tensor,
                 gsize         n,
                 GError      **error)
 {
-  g_autoptr(GnnDevice) device = gnn_tensor_get_device (tensor);
-  g_autofree char *device_name = gnn_device_to_string (device);
+  const char *device_name = gnn_tensor_get_device (tensor);
   g_autoptr(GnnTensor) host = NULL;
   g_autoptr(GnnTensor) moved = NULL;
   const gint64 *shape;
@@ -604,9 +600,8 @@ gnn_init_eye_ (GnnTensor *tensor,
   if (skipping)
     return TRUE;
   g_autoptr(GnnNoGradGuard) guard = NULL;
-  g_autoptr(GnnDevice) device = NULL;
   g_autoptr(GnnTensor) eye = NULL;
-  g_autofree char *device_name = NULL;
+  const char *device_name = NULL;
   const gint64 *shape;
   guint ndim;
 
@@ -623,8 +618,7 @@ gnn_init_eye_ (GnnTensor *tensor,
     return TRUE;
 
   guard = gnn_no_grad_guard_new ();
-  device = gnn_tensor_get_device (tensor);
-  device_name = gnn_device_to_string (device);
+  device_name = gnn_tensor_get_device (tensor);
   eye = gnn_tensor_new_eye (shape[0], shape[1], gnn_tensor_get_dtype (tensor), device_name, error);
   if (eye == NULL)
     return FALSE;

@@ -435,8 +435,7 @@ dropout (GnnTensor    *x,
          GError      **error)
 {
   g_autoptr(GnnTensor) u = NULL, keep = NULL, mask = NULL, noise = NULL;
-  g_autoptr(GnnDevice) device = NULL;
-  g_autofree char *device_name = NULL;
+  const char *device_name = NULL;
   GnnDtype dtype = gnn_tensor_get_dtype (x);
 
   if (!p_is_valid (p, error))
@@ -447,8 +446,7 @@ dropout (GnnTensor    *x,
     return gnn_tensor_mul_scalar (x, 0.0, error);
   if (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64)
     dtype = GNN_DTYPE_FLOAT32;
-  device = gnn_tensor_get_device (x);
-  device_name = gnn_device_to_string (device);
+  device_name = gnn_tensor_get_device (x);
   u = gnn_tensor_new_rand (noise_shape, ndim, NULL, dtype, device_name, error);
   if (u == NULL)
     return NULL;
@@ -815,8 +813,7 @@ gnn_embedding_forward (GnnModule *module,
     {
       /* the padding row takes part with its value but passes no gradient to the weight */
       g_autoptr(GnnTensor) keep = NULL, keep_row = NULL, frozen = NULL;
-      g_autoptr(GnnDevice) device = gnn_tensor_get_device (GNN_TENSOR (weight));
-      g_autofree char *device_name = gnn_device_to_string (device);
+      const char *device_name = gnn_tensor_get_device (GNN_TENSOR (weight));
       gint64 mshape[2] = { gnn_tensor_get_size (GNN_TENSOR (weight), 0, NULL), 1 };
 
       keep = gnn_tensor_new_ones (mshape, 2, GNN_DTYPE_BOOL, device_name, error);

@@ -9,7 +9,7 @@
 #include "gnn-enum-types.h"
 #include "core/gnn-error.h"
 #include "core/gnn-dtype.h"
-#include "core/gnn-device.h"
+#include "core/gnn-device-private.h"
 #include "core/gnn-generator.h"
 #include "core/gnn-tensor.h"
 #include "autograd/graph/gnn-grad-mode.h"

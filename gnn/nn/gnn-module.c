@@ -2222,7 +2222,7 @@ char *
 gnn_module_get_device (GnnModule *self)
 {
   g_autoptr(GPtrArray) params = NULL, bufs = NULL;
-  char *device = NULL;
+  const char *device = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   params = gnn_module_parameters (self, TRUE);
@@ -2232,18 +2232,14 @@ gnn_module_get_device (GnnModule *self)
       GPtrArray *list = k == 0 ? params : bufs;
       for (guint i = 0; i < list->len; i++)
         {
-          g_autoptr(GnnDevice) d = gnn_tensor_get_device (list->pdata[i]);
-          g_autofree char *s = gnn_device_to_string (d);
+          const char *s = gnn_tensor_get_device (list->pdata[i]);
           if (device == NULL)
-            device = g_steal_pointer (&s);
-          else if (!g_str_equal (device, s))
-            {
-              g_free (device);
-              return NULL;
-            }
+            device = s;
+          else if (device != s)   /* interned */
+            return NULL;
         }
     }
-  return device;
+  return g_strdup (device);
 }
 
 typedef GnnTensor *(*ConvertFunc) (GnnTensor *t, gpointer data, GError **error);
@@ -2456,13 +2452,11 @@ gnn_module_to_tensor (GnnModule *self,
                       GnnTensor *other,
                       GError   **error)
 {
-  g_autoptr(GnnDevice) d = NULL;
-  g_autofree char *device = NULL;
+  const char *device = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
-  d = gnn_tensor_get_device (other);
-  device = gnn_device_to_string (d);
+  device = gnn_tensor_get_device (other);
   if (!gnn_module_to_device (self, device, error))
     return FALSE;
   if (!gnn_dtype_is_floating (gnn_tensor_get_dtype (other)))

@@ -994,12 +994,10 @@ check_one (LoadContext *ctx, GnnStateDict *local_state, const char *key, GnnTens
     }
   else
     {
-      g_autoptr(GnnDevice) dt = gnn_tensor_get_device (target);
-      g_autoptr(GnnDevice) ds = gnn_tensor_get_device (source);
-      if (!gnn_device_equal (dt, ds))
+      const char *device = gnn_tensor_get_device (target);
+      if (!g_str_equal (device, gnn_tensor_get_device (source)))
         {
-          g_autofree char *name = gnn_device_to_string (dt);
-          GnnTensor *moved = gnn_tensor_to_device (source, name, &local);
+          GnnTensor *moved = gnn_tensor_to_device (source, device, &local);
           if (moved == NULL)
             goto failed;
           g_object_unref (source);

@@ -8,13 +8,6 @@
 
 #include "gnn-ops-private.h"
 
-static char *
-device_name (GnnTensor *t)
-{
-  g_autoptr(GnnDevice) d = gnn_tensor_get_device (t);
-  return gnn_device_to_string (d);
-}
-
 gboolean
 gnn_check_same_device (const char *op, GnnTensor *a, GnnTensor *b, GError **error)
 {
@@ -29,13 +22,9 @@ gnn_check_same_device (const char *op, GnnTensor *a, GnnTensor *b, GError **erro
                    op, sa->entry->name, sb->entry->name);
       return FALSE;
     }
-  {
-    g_autofree char *da = device_name (a);
-    g_autofree char *db = device_name (b);
-    g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
-                 "%s: expected all tensors to be on the same device, but found at least two devices, %s and %s",
-                 op, da, db);
-  }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+               "%s: expected all tensors to be on the same device, but found at least two devices, %s and %s",
+               op, gnn_tensor_get_device (a), gnn_tensor_get_device (b));
   return FALSE;
 }
 

@@ -108,8 +108,7 @@ to_copy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   if (st != gnn_tensor_priv (go[0])->storage &&
       (st->entry != gnn_tensor_priv (go[0])->storage->entry || st->device != gnn_tensor_priv (go[0])->storage->device))
     {
-      g_autoptr(GnnDevice) d = gnn_tensor_get_device (src);
-      g_autofree char *ds = gnn_device_to_string (d);
+      const char *ds = gnn_tensor_get_device (src);
       g_autoptr(GnnTensor) moved = gnn_tensor_to_device (go[0], ds, error);
       if (moved == NULL)
         return FALSE;
@@ -865,13 +864,11 @@ gnn_tensor_to_device_of (GnnTensor *self, GnnTensor *like, GError **error)
 {
   GnnStorage *s = gnn_tensor_priv (self)->storage;
   GnnStorage *l = gnn_tensor_priv (like)->storage;
-  g_autoptr(GnnDevice) device = NULL;
-  g_autofree char *name = NULL;
+  const char *name = NULL;
 
   if (s->entry == l->entry && s->device == l->device)
     return g_object_ref (self);
-  device = gnn_tensor_get_device (like);
-  name = gnn_device_to_string (device);
+  name = gnn_tensor_get_device (like);
   return gnn_tensor_to_device (self, name, error);
 }
 

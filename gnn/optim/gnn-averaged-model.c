@@ -322,24 +322,14 @@ group_by_device_and_dtype (GnnTensor **averaged, GnnTensor **current, guint n)
   return groups;
 }
 
-static char *
-device_of (GnnTensor *t)
-{
-  g_autoptr(GnnDevice) d = gnn_tensor_get_device (t);
-  return gnn_device_to_string (d);
-}
-
 /* @t on @like's device, without autograd history: a detached alias of @t when it is there
  * already (as PyTorch's `p.detach ().to (device)`) */
 static GnnTensor *
 on_device_of (GnnTensor *t, GnnTensor *like, GError **error)
 {
-  g_autofree char *device = NULL;
-
   if (gnn_check_same_device ("update_parameters", t, like, NULL))
     return gnn_tensor_detach (t);
-  device = device_of (like);
-  return gnn_tensor_to_device (t, device, error);
+  return gnn_tensor_to_device (t, gnn_tensor_get_device (like), error);
 }
 
 /* averaged ← trunc (f32 (decay · averaged + (1 − decay) · current)): PyTorch's

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "gnn-test-util.h"
+#include "core/gnn-device-private.h"
 
 static void
 test_creation (void)
@@ -182,20 +183,25 @@ static void
 test_device (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GnnDevice) d = gnn_device_new_parse ("cuda:1", &error);
-  g_autoptr(GnnDevice) c = gnn_device_new_parse ("cpu", &error);
-  g_autoptr(GnnDevice) bad = NULL;
-  g_autofree char *s = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_zeros (GNN_TEST_SHAPE (2), 1, GNN_DTYPE_FLOAT32, NULL, &error);
+  GnnDeviceSpec d, c, bad = { NULL, -7 };
 
+  g_assert_true (gnn_device_parse ("cuda:1", &d, &error));
+  g_assert_true (gnn_device_parse ("cpu", &c, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (gnn_device_get_device_type (d), ==, "cuda");
-  g_assert_cmpint (gnn_device_get_index (d), ==, 1);
-  s = gnn_device_to_string (d);
-  g_assert_cmpstr (s, ==, "cuda:1");
-  g_assert_false (gnn_device_equal (c, d));
-  bad = gnn_device_new_parse ("cuda:x", &error);
-  g_assert_null (bad);
+  g_assert_cmpstr (d.type, ==, "cuda");
+  g_assert_cmpint (d.index, ==, 1);
+  g_assert_cmpint (c.index, ==, -1);
+  g_assert_cmpstr (gnn_device_name (d.type, d.index), ==, "cuda:1");
+  g_assert_cmpstr (gnn_device_name (c.type, 0), ==, "cpu");
+  g_assert_false (gnn_device_name (c.type, c.index) == gnn_device_name (d.type, d.index));
+  g_assert_false (gnn_device_parse ("cuda:x", &bad, &error));
+  g_assert_null (bad.type);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_DEVICE);
+
+  /* a tensor's device is the canonical string, interned */
+  g_assert_cmpstr (gnn_tensor_get_device (t), ==, "cpu");
+  g_assert_true (gnn_tensor_get_device (t) == g_intern_static_string ("cpu"));
 }
 
 static void

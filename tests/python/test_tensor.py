@@ -48,6 +48,18 @@ class TestBytes(unittest.TestCase):
                     self.assertEqual(n.dtype, np.dtype(dt))
                     np.testing.assert_array_equal(n, a)
 
+    def test_device_is_a_string(self):
+        """t.device: the canonical string, compared as torch.device compares with one."""
+        g, t = to_gnn(np.zeros(2, np.float32)), torch.zeros(2)
+        self.assertEqual(g.get_device(), 'cpu')
+        self.assertEqual(str(g.device), str(t.device))
+        self.assertEqual(g.device, 'cpu')
+        self.assertEqual(g.device.type, t.device.type)
+        self.assertEqual(g.device.index, t.device.index)
+        self.assertEqual(repr(g.device), repr(t.device))
+        d = Gnn.device('cuda:1')
+        self.assertEqual((d.type, d.index, repr(d)), ('cuda', 1, repr(torch.device('cuda:1'))))
+
     def test_scalar_roundtrip(self):
         # a 0-d array must give a 0-d tensor, as torch.from_numpy does
         for dt in DTYPES:

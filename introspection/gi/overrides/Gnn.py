@@ -389,6 +389,31 @@ def _one_element(self, kind):
 
 
 
+class device(str):
+    """torch.device over gnn's device strings: a str (``str(t.device) == 'cuda:0'``, and it
+    compares and hashes as one: ``t.device == 'cpu'``) with torch's ``type`` and ``index``."""
+
+    def __new__(cls, spec):
+        return super().__new__(cls, spec)
+
+    @property
+    def type(self):
+        return self.partition(':')[0]
+
+    @property
+    def index(self):
+        _, colon, index = self.partition(':')
+        return int(index) if colon else None
+
+    def __repr__(self):
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
+
+
+__all__.append('device')
+
+
 class Tensor(Gnn.Tensor):
     """torch.Tensor's Python face over GnnTensor.
 
@@ -426,6 +451,10 @@ class Tensor(Gnn.Tensor):
     @property
     def dtype(self):
         return self.get_dtype()
+
+    @property
+    def device(self):
+        return device(self.get_device())
 
     @property
     def requires_grad(self):
