@@ -933,21 +933,17 @@ class Module(Gnn.Module):
         Gnn.Module.to_device(self, 'cuda' if device is None else _device_string(device))
         return self
 
-    def double(self):
-        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT64)
-        return self
+    def _to_dtype_alias(dtype):
+        def alias(self):
+            Gnn.Module.to_dtype(self, dtype)
+            return self
+        return alias
 
-    def float(self):
-        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT32)
-        return self
-
-    def half(self):
-        Gnn.Module.to_dtype(self, Gnn.Dtype.FLOAT16)
-        return self
-
-    def bfloat16(self):
-        Gnn.Module.to_dtype(self, Gnn.Dtype.BFLOAT16)
-        return self
+    double = _to_dtype_alias(Gnn.Dtype.FLOAT64)
+    float = _to_dtype_alias(Gnn.Dtype.FLOAT32)
+    half = _to_dtype_alias(Gnn.Dtype.FLOAT16)
+    bfloat16 = _to_dtype_alias(Gnn.Dtype.BFLOAT16)
+    del _to_dtype_alias
 
     def type(self, dst_type):
         """type (dst_type): every parameter and buffer, integer ones too, and every gradient
