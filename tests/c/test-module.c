@@ -1,6 +1,7 @@
 /* test-module.c: GnnModule core and GnnArgs */
 #include "config.h"
 
+#include <stdlib.h>
 #include "gnn-test-util.h"
 
 #define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
@@ -610,6 +611,64 @@ test_skip_init (void)
   g_value_unset (&values[1]);
 }
 
+/* ---- what an emission costs ------------------------------------------------------------ */
+
+#define EMIT_CALLS 200000
+#define EMIT_BATCHES 11
+
+static void
+count_post (GnnModule *m, GnnArgs *input, GnnArgs *output, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static int
+cmp_ns (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Performance only (-m perf): one emission of forward-post (its genmarshal'd marshaller and
+ * va_list form) with one handler, against a signal of the same signature left to GLib's
+ * generic marshaller, the median of alternating batches. Run it with:
+ * build/tests/c/test-module -m perf -p /nn/module/signal-cost */
+static void
+test_signal_cost (void)
+{
+  g_autoptr(GnnModule) m = scale_new (1);
+  g_autoptr(GnnArgs) a = gnn_args_new ();
+  g_autoptr(GnnArgs) b = gnn_args_new ();
+  guint post = g_signal_lookup ("forward-post", GNN_TYPE_MODULE);
+  guint generic, n = 0;
+  double t[2][EMIT_BATCHES];
+
+  if (!g_test_perf ())
+    {
+      g_test_skip ("a measurement: run with -m perf");
+      return;
+    }
+  generic = g_signal_new ("test-generic-post", test_scale_get_type (), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                          NULL, G_TYPE_NONE, 2, GNN_TYPE_ARGS, GNN_TYPE_ARGS);
+  g_signal_connect (m, "forward-post", G_CALLBACK (count_post), &n);
+  g_signal_connect (m, "test-generic-post", G_CALLBACK (count_post), &n);
+  for (int i = 0; i < EMIT_BATCHES; i++)
+    for (int k = 0; k < 2; k++)
+      {
+        gint64 t0 = g_get_monotonic_time ();
+
+        for (int j = 0; j < EMIT_CALLS; j++)
+          g_signal_emit (m, k == 0 ? post : generic, 0, a, b);
+        t[k][i] = (g_get_monotonic_time () - t0) * 1e3 / EMIT_CALLS;
+      }
+  for (int k = 0; k < 2; k++)
+    qsort (t[k], EMIT_BATCHES, sizeof (double), cmp_ns);
+  g_test_message ("one emission with one handler: forward-post %.1f ns, the generic marshaller %.1f ns",
+                  t[0][EMIT_BATCHES / 2], t[1][EMIT_BATCHES / 2]);
+  g_test_minimized_result (t[0][EMIT_BATCHES / 2], "%.1f ns an emission of forward-post", t[0][EMIT_BATCHES / 2]);
+  g_assert_cmpuint (n, ==, 2 * EMIT_CALLS * EMIT_BATCHES);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -624,6 +683,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
   g_test_add_func ("/nn/module/new-from-type-name", test_new_from_type_name);
   g_test_add_func ("/nn/module/skip-init", test_skip_init);
+  g_test_add_func ("/nn/module/signal-cost", test_signal_cost);
   g_test_add_func ("/nn/args/values", test_args);
   return g_test_run ();
 }
