@@ -22,18 +22,18 @@ G_BEGIN_DECLS
 
 /**
  * GnnError:
- * @GNN_ERROR_FAILED: a failure that fits no other code. Since: 1.0
- * @GNN_ERROR_SHAPE: a tensor has the wrong shape, or shapes do not broadcast. Since: 1.0
- * @GNN_ERROR_DTYPE: a tensor has a dtype the operation does not accept. Since: 1.0
- * @GNN_ERROR_DEVICE: tensors sit on different devices, or a device is unknown or absent. Since: 1.0
+ * @GNN_ERROR_FAILED: a failure that fits no other code. Since: 0.1
+ * @GNN_ERROR_SHAPE: a tensor has the wrong shape, or shapes do not broadcast. Since: 0.1
+ * @GNN_ERROR_DTYPE: a tensor has a dtype the operation does not accept. Since: 0.1
+ * @GNN_ERROR_DEVICE: tensors sit on different devices, or a device is unknown or absent. Since: 0.1
  * @GNN_ERROR_AUTOGRAD: the autograd graph cannot be walked as asked (backward twice, a tensor
- *   saved for backward was modified in place, a leaf requiring grad was modified in place). Since: 1.0
- * @GNN_ERROR_INDEX: an index or a dimension is out of range. Since: 1.0
- * @GNN_ERROR_INVALID_ARGUMENT: an argument has a value the operation does not accept. Since: 1.0
- * @GNN_ERROR_NOT_SUPPORTED: the backend cannot run this operation on this dtype. Since: 1.0
- * @GNN_ERROR_OUT_OF_MEMORY: a backend could not allocate memory. Since: 1.0
- * @GNN_ERROR_BACKEND: a backend module could not be loaded, or a backend failed. Since: 1.0
- * @GNN_ERROR_FILE_FORMAT: a file is truncated, corrupt or not of the expected format. Since: 1.0
+ *   saved for backward was modified in place, a leaf requiring grad was modified in place). Since: 0.1
+ * @GNN_ERROR_INDEX: an index or a dimension is out of range. Since: 0.1
+ * @GNN_ERROR_INVALID_ARGUMENT: an argument has a value the operation does not accept. Since: 0.1
+ * @GNN_ERROR_NOT_SUPPORTED: the backend cannot run this operation on this dtype. Since: 0.1
+ * @GNN_ERROR_OUT_OF_MEMORY: a backend could not allocate memory. Since: 0.1
+ * @GNN_ERROR_BACKEND: a backend module could not be loaded, or a backend failed. Since: 0.1
+ * @GNN_ERROR_FILE_FORMAT: a file is truncated, corrupt or not of the expected format. Since: 0.1
  *
  * Error codes of the `GNN_ERROR` domain. Codes are only ever added.
  */

@@ -273,7 +273,7 @@ gnn_leaky_relu_set_negative_slope (GnnLeakyReLU *self,
  * It has no parameters; input and output have the same shape. PyTorch's `inplace` argument
  * has no counterpart. The layer prints as PyTorch's: "ELU(alpha=1.0)".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnELU
 {
@@ -327,7 +327,7 @@ gnn_elu_class_init (GnnELUClass *klass)
    * The value ELU tends to for large negative inputs, scaled (`alpha`); PyTorch's default
    * is 1.0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   elu_props[ELU_PROP_ALPHA] = (GnnProp) {
     g_param_spec_double ("alpha", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
@@ -349,7 +349,7 @@ gnn_elu_init (GnnELU *self)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnELU *
 gnn_elu_new (double alpha)
@@ -365,7 +365,7 @@ gnn_elu_new (double alpha)
  *
  * Returns: the scale of the negative part
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_elu_get_alpha (GnnELU *self)
@@ -381,7 +381,7 @@ gnn_elu_get_alpha (GnnELU *self)
  *
  * Sets [property@Gnn.ELU:alpha]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_elu_set_alpha (GnnELU *self,
@@ -403,7 +403,7 @@ gnn_elu_set_alpha (GnnELU *self,
  * It has no parameters; input and output have the same shape. The layer prints as
  * PyTorch's: "GELU(approximate='none')".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGELU
 {
@@ -455,7 +455,7 @@ gnn_gelu_class_init (GnnGELUClass *klass)
    * Which formula to use (`approximate`): "none" (the default, the exact one) or "tanh".
    * Another value is an error at the next forward. Setting %NULL restores "none".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gelu_props[GELU_PROP_APPROXIMATE] = (GnnProp) {
     g_param_spec_string ("approximate", NULL, NULL, "none", GNN_PARAM_RW | G_PARAM_CONSTRUCT),
@@ -477,7 +477,7 @@ gnn_gelu_init (GnnGELU *self)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGELU *
 gnn_gelu_new (const char *approximate)
@@ -493,7 +493,7 @@ gnn_gelu_new (const char *approximate)
  *
  * Returns: (transfer none): "none" or "tanh"
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_gelu_get_approximate (GnnGELU *self)
@@ -509,7 +509,7 @@ gnn_gelu_get_approximate (GnnGELU *self)
  *
  * Sets [property@Gnn.GELU:approximate]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_gelu_set_approximate (GnnGELU    *self,
@@ -567,7 +567,7 @@ gnn_gelu_set_approximate (GnnGELU    *self,
  * It has no parameters; input and output have the same shape. PyTorch's `inplace` argument
  * has no counterpart. The layer prints as "SiLU()".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -577,7 +577,7 @@ gnn_gelu_set_approximate (GnnGELU    *self,
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_PLAIN_ACTIVATION (GnnSiLU, gnn_silu, GNN_TYPE_SILU, "SiLU", gnn_tensor_silu)
 
@@ -589,7 +589,7 @@ DEFINE_PLAIN_ACTIVATION (GnnSiLU, gnn_silu, GNN_TYPE_SILU, "SiLU", gnn_tensor_si
  * It has no parameters; input and output have the same shape. The layer prints as
  * "Sigmoid()".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -599,7 +599,7 @@ DEFINE_PLAIN_ACTIVATION (GnnSiLU, gnn_silu, GNN_TYPE_SILU, "SiLU", gnn_tensor_si
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_PLAIN_ACTIVATION (GnnSigmoid, gnn_sigmoid, GNN_TYPE_SIGMOID, "Sigmoid", gnn_tensor_sigmoid)
 
@@ -610,7 +610,7 @@ DEFINE_PLAIN_ACTIVATION (GnnSigmoid, gnn_sigmoid, GNN_TYPE_SIGMOID, "Sigmoid", g
  *
  * It has no parameters; input and output have the same shape. The layer prints as "Tanh()".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -620,7 +620,7 @@ DEFINE_PLAIN_ACTIVATION (GnnSigmoid, gnn_sigmoid, GNN_TYPE_SIGMOID, "Sigmoid", g
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_PLAIN_ACTIVATION (GnnTanh, gnn_tanh, GNN_TYPE_TANH, "Tanh", gnn_tensor_tanh)
 
@@ -644,7 +644,7 @@ softsign (GnnTensor *x,
  * It has no parameters; input and output have the same shape. The layer prints as
  * "Softsign()".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -654,7 +654,7 @@ softsign (GnnTensor *x,
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_PLAIN_ACTIVATION (GnnSoftsign, gnn_softsign, GNN_TYPE_SOFTSIGN, "Softsign", softsign)
 
@@ -758,7 +758,7 @@ softmax_extra_repr (int dim)
  * It has no parameters; input and output have the same shape. The layer prints as
  * PyTorch's: "Softmax(dim=1)", or "Softmax(dim=None)" when made without a dimension.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -769,7 +769,7 @@ softmax_extra_repr (int dim)
  * chosen from the input's as PyTorch's deprecated rule does (0 for 0, 1 or 3 dimensions,
  * 1 otherwise).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -780,7 +780,7 @@ softmax_extra_repr (int dim)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -791,7 +791,7 @@ softmax_extra_repr (int dim)
  *
  * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -801,7 +801,7 @@ softmax_extra_repr (int dim)
  *
  * Sets [property@Gnn.Softmax:dim]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_SOFTMAX,
                 "Softmax", gnn_tensor_softmax)
@@ -815,7 +815,7 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  * It has no parameters; input and output have the same shape. The layer prints as
  * PyTorch's: "LogSoftmax(dim=1)", or "LogSoftmax(dim=None)" when made without a dimension.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -825,7 +825,7 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  * end. [const@Gnn.SOFTMAX_DIM_NONE] (the default) is PyTorch's `dim=None`, with the same
  * choice of dimension as [property@Gnn.Softmax:dim].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -836,7 +836,7 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -847,7 +847,7 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  *
  * Returns: the dimension, or [const@Gnn.SOFTMAX_DIM_NONE]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -857,7 +857,7 @@ DEFINE_SOFTMAX (GnnSoftmax, gnn_softmax, GNN_TYPE_SOFTMAX, GNN_SOFTMAX, GNN_IS_S
  *
  * Sets [property@Gnn.LogSoftmax:dim]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_SOFTMAX (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_LOG_SOFTMAX, GNN_LOG_SOFTMAX,
                 GNN_IS_LOG_SOFTMAX, "LogSoftmax", gnn_tensor_log_softmax)

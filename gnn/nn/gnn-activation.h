@@ -100,7 +100,7 @@ GnnSoftsign  *gnn_softsign_new                    (void);
  * The value of [property@Gnn.Softmax:dim] and [property@Gnn.LogSoftmax:dim] that stands for
  * PyTorch's `dim=None`: the dimension is chosen from the input's number of dimensions.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_SOFTMAX_DIM_NONE (-2147483647 - 1)
 

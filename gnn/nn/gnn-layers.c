@@ -25,7 +25,7 @@
  * A placeholder that returns its input, as `torch.nn.Identity`: the same tensor object,
  * untouched. It has no parameters and prints as "Identity()".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIdentity
 {
@@ -62,7 +62,7 @@ gnn_identity_init (GnnIdentity *self)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnIdentity *
 gnn_identity_new (void)
@@ -80,7 +80,7 @@ gnn_identity_new (void)
  *
  * It has no parameters and prints as PyTorch's: "Flatten(start_dim=1, end_dim=-1)".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnFlatten
 {
@@ -136,7 +136,7 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * The first dimension to flatten (`start_dim`, default 1); negative counts from the end.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   flatten_props[FLATTEN_PROP_START_DIM] = (GnnProp) {
     g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
@@ -147,7 +147,7 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * The last dimension to flatten (`end_dim`, default -1); negative counts from the end.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   flatten_props[FLATTEN_PROP_END_DIM] = (GnnProp) {
     g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
@@ -172,7 +172,7 @@ gnn_flatten_init (GnnFlatten *self)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnFlatten *
 gnn_flatten_new (int start_dim,
@@ -194,7 +194,7 @@ gnn_flatten_new (int start_dim,
  * "ax" (an array of int64), which every binding can read and write. The layer has no
  * parameters and prints as PyTorch's: "Unflatten(dim=1, unflattened_size=(2, 5))".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnUnflatten
 {
@@ -322,7 +322,7 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    *
    * The dimension to split (`dim`); negative counts from the end.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   unflatten_props[UNFLATTEN_PROP_DIM] = (GnnProp) {
     g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
@@ -335,7 +335,7 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    * at most one may be -1. From Python: `GLib.Variant('ax', [2, 5])`. Setting %NULL sets
    * the empty array, which forward refuses.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   unflatten_props[UNFLATTEN_PROP_UNFLATTENED_SIZE] = (GnnProp) {
     g_param_spec_variant ("unflattened-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -360,7 +360,7 @@ gnn_unflatten_init (GnnUnflatten *self)
  *
  * Returns: (transfer full): the layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnUnflatten *
 gnn_unflatten_new (int           dim,
@@ -386,7 +386,7 @@ gnn_unflatten_new (int           dim,
  * Returns: (array length=n_sizes) (transfer none): the sizes the dimension is split into,
  *   valid until the property changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_unflatten_get_unflattened_size (GnnUnflatten *self,
@@ -537,7 +537,7 @@ dropout (GnnTensor    *x,
  * It has no parameters and prints as PyTorch's: "Dropout(p=0.5, inplace=False)"; PyTorch's
  * `inplace` argument has no counterpart.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -545,7 +545,7 @@ dropout (GnnTensor    *x,
  *
  * The probability of zeroing an element (`p`), between 0 and 1; PyTorch's default is 0.5.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -557,7 +557,7 @@ dropout (GnnTensor    *x,
  *
  * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -568,7 +568,7 @@ dropout (GnnTensor    *x,
  *
  * Returns: the probability of zeroing an element
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -578,7 +578,7 @@ dropout (GnnTensor    *x,
  *
  * Sets [property@Gnn.Dropout:p]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_DROPOUT (GnnDropout, gnn_dropout, GNN_TYPE_DROPOUT, GNN_DROPOUT, GNN_IS_DROPOUT)
 
@@ -614,7 +614,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * It has no parameters and prints as PyTorch's: "Dropout2d(p=0.5, inplace=False)".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -622,7 +622,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * The probability of zeroing a channel (`p`), between 0 and 1; PyTorch's default is 0.5.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -634,7 +634,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -645,7 +645,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * Returns: the probability of zeroing a channel
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -655,7 +655,7 @@ gnn_dropout_forward (GnnModule *module,
  *
  * Sets [property@Gnn.Dropout2d:p]; the next forward uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 DEFINE_DROPOUT (GnnDropout2d, gnn_dropout2d, GNN_TYPE_DROPOUT2D, GNN_DROPOUT2D, GNN_IS_DROPOUT2D)
 
@@ -709,7 +709,7 @@ gnn_dropout2d_forward (GnnModule *module,
  * PyTorch's `max_norm`, `norm_type`, `scale_grad_by_freq` and `sparse` have no counterpart.
  * The layer prints as PyTorch's: "Embedding(10, 3)" or "Embedding(10, 3, padding_idx=0)".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnEmbedding
 {
@@ -869,7 +869,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The number of rows of the table (`num_embeddings`), at least 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   emb_props[EMB_PROP_NUM_EMBEDDINGS] = (GnnProp) {
     g_param_spec_int64 ("num-embeddings", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -881,7 +881,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The size of each row (`embedding_dim`), at least 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   emb_props[EMB_PROP_EMBEDDING_DIM] = (GnnProp) {
     g_param_spec_int64 ("embedding-dim", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -895,7 +895,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * (the default) for none. A negative value counts from the end; once the layer is
    * constructed the property holds the row itself.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   emb_props[EMB_PROP_PADDING_IDX] = (GnnProp) {
     g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64, GNN_EMBEDDING_NO_PADDING,
@@ -926,7 +926,7 @@ gnn_embedding_init (GnnEmbedding *self)
  * Returns: (transfer full): the layer, or %NULL with @error set when a size is negative or
  *   @padding_idx is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnEmbedding *
 gnn_embedding_new (gint64     num_embeddings,
@@ -951,7 +951,7 @@ gnn_embedding_new (gint64     num_embeddings,
  *
  * Returns: the number of rows
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_embedding_get_num_embeddings (GnnEmbedding *self)
@@ -968,7 +968,7 @@ gnn_embedding_get_num_embeddings (GnnEmbedding *self)
  *
  * Returns: the size of each row
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_embedding_get_embedding_dim (GnnEmbedding *self)
@@ -985,7 +985,7 @@ gnn_embedding_get_embedding_dim (GnnEmbedding *self)
  *
  * Returns: the padding row, or [const@Gnn.EMBEDDING_NO_PADDING]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_embedding_get_padding_idx (GnnEmbedding *self)
@@ -1013,7 +1013,7 @@ gnn_embedding_get_padding_idx (GnnEmbedding *self)
  * The layer prints as PyTorch's:
  * "Bilinear(in1_features=2, in2_features=3, out_features=4, bias=True)".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBilinear
 {
@@ -1173,7 +1173,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The size of each sample of the first input (`in1_features`), at least 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   bil_props[BIL_PROP_IN1_FEATURES] = (GnnProp) {
     g_param_spec_int ("in1-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
@@ -1184,7 +1184,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The size of each sample of the second input (`in2_features`), at least 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   bil_props[BIL_PROP_IN2_FEATURES] = (GnnProp) {
     g_param_spec_int ("in2-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
@@ -1195,7 +1195,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The size of each output sample (`out_features`), at least 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   bil_props[BIL_PROP_OUT_FEATURES] = (GnnProp) {
     g_param_spec_int ("out-features", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
@@ -1206,7 +1206,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * Whether the layer learns an additive bias (`bias`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   bil_props[BIL_PROP_BIAS] = (GnnProp) {
     g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
@@ -1237,7 +1237,7 @@ gnn_bilinear_init (GnnBilinear *self)
  * Returns: (transfer full): the layer, or %NULL with @error set when a size is negative or
  *   the parameters could not be made
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBilinear *
 gnn_bilinear_new (int        in1_features,

@@ -79,7 +79,7 @@ void          gnn_dropout2d_set_p             (GnnDropout2d *self,
  * The value of [property@Gnn.Embedding:padding-idx] that stands for PyTorch's
  * `padding_idx=None`: no row is a padding row.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_EMBEDDING_NO_PADDING (-2147483647 - 1)
 

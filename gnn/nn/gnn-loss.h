@@ -26,7 +26,7 @@ G_BEGIN_DECLS
  *
  * How a loss reduces the losses of the elements to its result.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_REDUCTION_NONE,
