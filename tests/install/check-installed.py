@@ -202,6 +202,10 @@ def check(tap, prefix, tmp, installed_as=None):
                        'from gi.repository import Gnn; '
                        'm = Gnn.Linear(4, 2); print(type(m).__module__, m.weight.shape)'], env, work)
     tap.result(status == 0 and 'gi.overrides.Gnn' in out, 'Python: the overrides load (Gnn.Linear (4, 2))', out)
+    status, out = run([PYTHON, '-c', 'import gnn as torch; from gnn import nn; '
+                       'print(tuple(nn.Linear(4, 2).weight.shape), torch.nn.functional.__name__)'], env, work)
+    tap.result(status == 0 and '(2, 4) gnn.nn.functional' in out,
+               'Python: the torch-style package loads (import gnn as torch; from gnn import nn)', out)
     script = os.path.join(SOURCE, 'examples', 'python', 'custom-module.py')
     status, out = run([PYTHON, script], env, work)
     if tap.result(status == 0, 'Python: examples/python/custom-module.py runs', out):

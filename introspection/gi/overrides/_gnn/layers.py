@@ -1,0 +1,146 @@
+# layers: torch's positional and keyword constructor signatures
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import numbers as _numbers
+
+from .base import Gnn, override
+from .tensor import Tensor
+from . import module  # noqa: F401 (the classes made here derive from the Module override)
+
+__all__ = []
+
+# Gnn.Linear(4, 3, bias=False), Gnn.Conv2d(1, 8, 3, stride=1, padding=1),
+# Gnn.CrossEntropyLoss(reduction='sum', label_smoothing=0.1), Gnn.MaxPool2d(2) ... take
+# torch.nn's arguments in torch's order. Each becomes a construct property: an int or a tuple
+# for a size (kernel_size, stride, padding, normalized_shape, ...) becomes the GVariant "ax"
+# the property holds, a string padding ("same") a GVariant string, a reduction name the
+# Gnn.Reduction value, None leaves the property at its default. Arguments gnn has no property
+# for are accepted only at torch's default (device=None or 'cpu', inplace=False, ...).
+# Property names (also with dashes) and GVariants still work as keywords.
+
+_REQUIRED_ARG = object()
+_UNSUPPORTED_DEFAULTS = {
+    'device': (None, 'cpu'), 'inplace': (False,), 'padding_mode': ('zeros',),
+    'size_average': (None,), 'reduce': (None,), 'max_norm': (None,), 'norm_type': (2.0,),
+    'scale_grad_by_freq': (False,), 'sparse': (False,), '_weight': (None,),
+}
+_R = _REQUIRED_ARG
+_CONV = ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0), ('dilation', 1),
+         ('groups', 1), ('bias', True), ('padding_mode', 'zeros'), ('device', None), ('dtype', None)]
+_NORM = ['num_features', ('eps', 1e-5), ('momentum', 0.1), ('affine', True),
+         ('track_running_stats', True), ('device', None), ('dtype', None)]
+_LOSS = [('size_average', None), ('reduce', None), ('reduction', 'mean')]
+_LAYER_SIGNATURES = {
+    'Linear': ['in_features', 'out_features', ('bias', True), ('device', None), ('dtype', None)],
+    'Bilinear': ['in1_features', 'in2_features', 'out_features', ('bias', True), ('device', None),
+                 ('dtype', None)],
+    'Conv1d': _CONV, 'Conv2d': _CONV,
+    'ConvTranspose2d': ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0),
+                        ('output_padding', 0), ('groups', 1), ('bias', True), ('dilation', 1),
+                        ('padding_mode', 'zeros'), ('device', None), ('dtype', None)],
+    'MaxPool2d': ['kernel_size', ('stride', None), ('padding', 0), ('dilation', 1),
+                  ('return_indices', False), ('ceil_mode', False)],
+    'AvgPool2d': ['kernel_size', ('stride', None), ('padding', 0), ('ceil_mode', False),
+                  ('count_include_pad', True), ('divisor_override', None)],
+    'AdaptiveAvgPool2d': ['output_size'],
+    'BatchNorm1d': _NORM, 'BatchNorm2d': _NORM,
+    'GroupNorm': ['num_groups', 'num_channels', ('eps', 1e-5), ('affine', True), ('device', None),
+                  ('dtype', None)],
+    'LayerNorm': ['normalized_shape', ('eps', 1e-5), ('elementwise_affine', True), ('device', None),
+                  ('dtype', None)],
+    'Embedding': ['num_embeddings', 'embedding_dim', ('padding_idx', None), ('max_norm', None),
+                  ('norm_type', 2.0), ('scale_grad_by_freq', False), ('sparse', False),
+                  ('_weight', None), ('device', None), ('dtype', None)],
+    'Dropout': [('p', 0.5), ('inplace', False)], 'Dropout2d': [('p', 0.5), ('inplace', False)],
+    'ELU': [('alpha', 1.0), ('inplace', False)],
+    'LeakyReLU': [('negative_slope', 0.01), ('inplace', False)],
+    'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [],
+    'GELU': [('approximate', 'none')],
+    'Softmax': [('dim', None)], 'LogSoftmax': [('dim', None)],
+    'Flatten': [('start_dim', 1), ('end_dim', -1)],
+    'Unflatten': ['dim', 'unflattened_size'],
+    'L1Loss': _LOSS, 'MSELoss': _LOSS,
+    'HuberLoss': [('reduction', 'mean'), ('delta', 1.0)],
+    'SmoothL1Loss': _LOSS + [('beta', 1.0)],
+    'KLDivLoss': _LOSS + [('log_target', False)],
+    'NLLLoss': [('weight', None), ('size_average', None), ('ignore_index', -100), ('reduce', None),
+                ('reduction', 'mean')],
+    'CrossEntropyLoss': [('weight', None), ('size_average', None), ('ignore_index', -100),
+                         ('reduce', None), ('reduction', 'mean'), ('label_smoothing', 0.0)],
+    'BCELoss': [('weight', None)] + _LOSS,
+    'BCEWithLogitsLoss': [('weight', None)] + _LOSS + [('pos_weight', None)],
+}
+del _R
+
+
+def _property_value(pspec, value):
+    """@value as the GObject property described by @pspec takes it."""
+    from gi.repository import GLib, GObject
+    vtype = pspec.value_type
+    if vtype == GObject.TYPE_VARIANT and not isinstance(value, GLib.Variant):
+        if isinstance(value, str):
+            return GLib.Variant('s', value)
+        if isinstance(value, _numbers.Integral):
+            return GLib.Variant('ax', [int(value)])
+        return GLib.Variant('ax', [int(v) for v in value])
+    if isinstance(value, str) and vtype.is_a(GObject.TYPE_ENUM):
+        enum = vtype.pytype or getattr(Gnn, vtype.name[len('Gnn'):], None)
+        member = getattr(enum, value.upper(), None)
+        if member is None:
+            raise ValueError('%s is not a valid value for %s' % (value, pspec.name))
+        return member
+    if vtype.is_a(Gnn.Tensor.__gtype__) and type(value).__module__ == 'numpy':
+        return Tensor.from_numpy(value)
+    return value
+
+
+def _layer_init(name, signature):
+    names = [s if isinstance(s, str) else s[0] for s in signature]
+    required = [s for s in signature if isinstance(s, str)]
+    gi_class = getattr(Gnn, name)
+
+    def __init__(self, *args, **kwargs):
+        from gi.repository import GObject
+        if len(args) > len(names):
+            raise TypeError('%s() takes at most %d positional arguments (%d given)'
+                            % (name, len(names), len(args)))
+        values = dict(zip(names, args))
+        for key in list(kwargs):
+            if key in names:
+                if key in values:
+                    raise TypeError("%s() got multiple values for argument '%s'" % (name, key))
+                values[key] = kwargs.pop(key)
+        missing = [n for n in required if n not in values and n not in kwargs
+                   and n.replace('_', '-') not in kwargs]
+        if missing:
+            raise TypeError('%s() missing required argument%s: %s' % (
+                name, 's' if len(missing) > 1 else '', ', '.join("'%s'" % m for m in missing)))
+        pspecs = {p.name: p for p in GObject.list_properties(type(self).__gtype__)}
+        props = {}
+        for key, value in values.items():
+            pspec = pspecs.get(key.replace('_', '-'))
+            if pspec is None:
+                if value not in _UNSUPPORTED_DEFAULTS.get(key, (None,)):
+                    raise TypeError('%s(): %s=%r is not supported by gnn' % (name, key, value))
+                continue
+            if value is None:
+                continue
+            props[key] = _property_value(pspec, value)
+        for key, value in kwargs.items():
+            pspec = pspecs.get(key.replace('_', '-'))
+            props[key] = value if pspec is None or value is None else _property_value(pspec, value)
+        gi_class.__init__(self, **props)
+
+    __init__.__doc__ = '%s(%s), as torch.nn.%s' % (name, ', '.join(
+        s if isinstance(s, str) else '%s=%r' % s for s in signature), name)
+    return __init__
+
+
+for _name, _signature in _LAYER_SIGNATURES.items():
+    if _name in globals() or not hasattr(Gnn, _name):
+        continue   # a hand-written override, or a layer this build lacks
+    _cls = type(_name, (getattr(Gnn, _name),), {'__init__': _layer_init(_name, _signature),
+                                                 '__module__': __name__})
+    globals()[_name] = override(_cls)
+    __all__.append(_name)
+del _name, _signature, _cls

@@ -1,0 +1,372 @@
+# learning-rate schedulers (torch.optim.lr_scheduler)
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from .base import Gnn, _call_raising_python_errors, _hook_state, _wrap_vfunc, override
+
+__all__ = []
+
+
+def _variant_guess(value):
+    """A GLib.Variant for a Python value of a scheduler state that has no template."""
+    from gi.repository import GLib
+    if isinstance(value, GLib.Variant):
+        return value
+    if isinstance(value, bool):
+        return GLib.Variant('b', value)
+    if isinstance(value, int):
+        return GLib.Variant('x', value)
+    if isinstance(value, float):
+        return GLib.Variant('d', value)
+    if isinstance(value, str):
+        return GLib.Variant('s', value)
+    if isinstance(value, dict):
+        if all(isinstance(k, int) and isinstance(v, int) for k, v in value.items()):
+            return GLib.Variant('a{xx}', value)
+        return GLib.Variant('a{sv}', {str(k): _variant_guess(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return GLib.Variant('ax', list(value))
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return GLib.Variant('ad', [float(v) for v in value])
+        return GLib.Variant('av', [_variant_guess(v) for v in value])
+    raise TypeError('cannot store %r in a scheduler state' % (value,))
+
+
+def _variant_like(template, value):
+    """value as a GLib.Variant of the type of template (the same entry of a state the
+    scheduler saves), through variants, dictionaries and lists."""
+    from gi.repository import GLib
+    if isinstance(value, GLib.Variant):
+        return value
+    if template is None:
+        return _variant_guess(value)
+    t = template.get_type_string()
+    if t == 'v':
+        return GLib.Variant('v', _variant_like(template.get_variant(), value))
+    if t == 'a{sv}' and isinstance(value, dict):
+        return GLib.Variant('a{sv}', {k: _variant_like(template.lookup_value(k, None), v)
+                                      for k, v in value.items()})
+    if t.startswith('a') and 'v' in t and isinstance(value, (list, tuple)):
+        n = template.n_children()
+        children = [_variant_like(template.get_child_value(min(i, n - 1)) if n else None, v)
+                    for i, v in enumerate(value)]
+        if t == 'av':
+            children = [c if c.get_type_string() == 'v' else GLib.Variant('v', c) for c in children]
+        return GLib.Variant.new_array(GLib.VariantType.new(t[1:]), children)
+    if t == 'd':
+        value = float(value)
+    elif t == 'ad':
+        value = [float(v) for v in value]
+    try:
+        return GLib.Variant(t, value)
+    except (TypeError, ValueError):
+        return _variant_guess(value)
+
+
+def _per_group(name, value, optimizer):
+    """One float for every group, or a list of one per group (PyTorch's _format_param)."""
+    if isinstance(value, (list, tuple)):
+        n = optimizer.get_n_param_groups()
+        if len(value) != n:
+            raise ValueError('{0} must have the same length as optimizer.param_groups. {0} has {1} '
+                             'values, param_groups has {2}.'.format(name, len(value), n))
+        return [float(v) for v in value]
+    return [float(value)]
+
+
+def _wrap_get_lr(fn):
+    """A Python get_lr as the get_lr virtual method: a list of floats; an exception reaches
+    C as a GError and a Python caller gets it back."""
+    def get_lr(self):
+        return [float(v) for v in fn(self)]
+    return _wrap_vfunc(get_lr)
+
+
+class LRScheduler(Gnn.LRScheduler):
+    """``torch.optim.lr_scheduler.LRScheduler``. A subclass implements ``get_lr`` (or
+    ``do_get_lr``) returning one float per parameter group, and calls
+    ``super().__init__(optimizer, last_epoch)``, which performs the initial step. The
+    hyperparameters of gnn's schedulers read and write as attributes with PyTorch's names
+    (``scheduler.gamma``, ``scheduler.T_max``)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get('do_get_lr')
+        if fn is None and 'get_lr' in cls.__dict__:
+            fn = cls.__dict__['get_lr']
+        if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+            cls.do_get_lr = _wrap_get_lr(fn)
+        for name in ('do_save_state', 'do_load_state'):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, '_gnn_wrapped', False):
+                setattr(cls, name, _wrap_vfunc(fn))
+
+    def __init__(self, optimizer=None, last_epoch=-1, **kwargs):
+        from gi.repository import Gio
+        super().__init__(optimizer=optimizer, last_epoch=last_epoch, **kwargs)
+        _call_raising_python_errors(Gio.Initable.init, self, None)
+
+    @staticmethod
+    def _prop_name(name):
+        return name.lower().replace('_', '-')
+
+    def __getattr__(self, name):
+        # only called when normal lookup fails: the GObject properties under PyTorch's names
+        if not name.startswith('_'):
+            try:
+                return self.get_property(LRScheduler._prop_name(name))
+            except TypeError:
+                pass
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+
+    def __setattr__(self, name, value):
+        if not name.startswith('_') and not hasattr(type(self), name):
+            pname = LRScheduler._prop_name(name)
+            if any(p.name == pname for p in type(self).list_properties()):
+                self.set_property(pname, value)
+                return
+        super().__setattr__(name, value)
+
+    @property
+    def optimizer(self):
+        return self.get_optimizer()
+
+    @property
+    def last_epoch(self):
+        return self.get_last_epoch()
+
+    @last_epoch.setter
+    def last_epoch(self, value):
+        self.set_last_epoch(value)
+
+    @property
+    def base_lrs(self):
+        return list(self.get_base_lrs())
+
+    @property
+    def _step_count(self):
+        return self.get_step_count()
+
+    @property
+    def _is_initial(self):
+        return self.is_initial_step()
+
+    def step(self):
+        """``scheduler.step()``; an exception raised by Python code it ran is raised again."""
+        _call_raising_python_errors(Gnn.LRScheduler.step, self)
+
+    def get_lr(self):
+        return list(_call_raising_python_errors(Gnn.LRScheduler.get_lr, self))
+
+    def get_last_lr(self):
+        """The learning rates the last step set, a list of floats."""
+        return list(Gnn.LRScheduler.get_last_lr(self))
+
+    def state_dict(self):
+        """The scheduler's state as a dict with PyTorch's keys (the ``a{sv}`` of the C API,
+        unpacked)."""
+        return Gnn.LRScheduler.state_dict(self).unpack()
+
+    def load_state_dict(self, state_dict):
+        """Restores a state from state_dict (a dict, or the GLib.Variant of the C API);
+        a bad entry raises GLib.Error and leaves the scheduler unchanged."""
+        from gi.repository import GLib
+        if not isinstance(state_dict, GLib.Variant):
+            state_dict = _variant_like(Gnn.LRScheduler.state_dict(self), dict(state_dict))
+        Gnn.LRScheduler.load_state_dict(self, state_dict)
+
+
+LRScheduler = override(LRScheduler)
+__all__.append('LRScheduler')
+
+
+class StepLR(Gnn.StepLR):
+    def __new__(cls, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        return Gnn.StepLR.new(optimizer, step_size, gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+StepLR = override(StepLR)
+__all__.append('StepLR')
+
+
+class MultiStepLR(Gnn.MultiStepLR):
+    def __new__(cls, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        return Gnn.MultiStepLR.new(optimizer, [int(m) for m in milestones], gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def milestones(self):
+        """The milestones as PyTorch holds them, a Counter."""
+        import collections
+        return collections.Counter(self.get_milestones())
+
+
+MultiStepLR = override(MultiStepLR)
+__all__.append('MultiStepLR')
+
+
+class ExponentialLR(Gnn.ExponentialLR):
+    def __new__(cls, optimizer, gamma, last_epoch=-1):
+        return Gnn.ExponentialLR.new(optimizer, gamma, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+ExponentialLR = override(ExponentialLR)
+__all__.append('ExponentialLR')
+
+
+class CosineAnnealingLR(Gnn.CosineAnnealingLR):
+    def __new__(cls, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        return Gnn.CosineAnnealingLR.new(optimizer, T_max, eta_min, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+CosineAnnealingLR = override(CosineAnnealingLR)
+__all__.append('CosineAnnealingLR')
+
+
+class LinearLR(Gnn.LinearLR):
+    def __new__(cls, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        return Gnn.LinearLR.new(optimizer, start_factor, end_factor, total_iters, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+LinearLR = override(LinearLR)
+__all__.append('LinearLR')
+
+
+def _call_lr_lambda(fn, epoch):
+    try:
+        return float(fn(epoch))
+    except BaseException as e:  # raised again by the caller into C
+        if getattr(_hook_state, 'error', None) is None:
+            _hook_state.error = e
+        return float('nan')
+
+
+class LambdaLR(Gnn.LambdaLR):
+    """``LambdaLR(optimizer, lr_lambda, last_epoch=-1)``: lr_lambda is a function of the
+    epoch, or a list of them, one per parameter group. An exception raised by a function
+    is raised again by the constructor or ``step``, which then leaves the scheduler and the
+    groups as they were."""
+
+    def __new__(cls, optimizer, lr_lambda, last_epoch=-1):
+        if isinstance(lr_lambda, (list, tuple)):
+            n = optimizer.get_n_param_groups()
+            if len(lr_lambda) != n:
+                raise ValueError('Expected {} lr_lambdas, but got {}'.format(n, len(lr_lambda)))
+            fns = list(lr_lambda)
+
+            def per_group(group, epoch, *user_data):
+                return _call_lr_lambda(fns[group], epoch)
+            self = _call_raising_python_errors(Gnn.LambdaLR.new_per_group, optimizer, per_group,
+                                               None, last_epoch)
+        else:
+            fns = [lr_lambda] * optimizer.get_n_param_groups()
+
+            def one(epoch, *user_data):
+                return _call_lr_lambda(lr_lambda, epoch)
+            self = _call_raising_python_errors(Gnn.LambdaLR.new, optimizer, one, None, last_epoch)
+        self._lr_lambdas = fns
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def lr_lambdas(self):
+        return list(self._lr_lambdas)
+
+    def step(self):
+        opt = self.get_optimizer()
+        snapshot = Gnn.LRScheduler.state_dict(self)
+        lrs = [opt.get_param_group(i).get_option('lr') for i in range(opt.get_n_param_groups())]
+        try:
+            _call_raising_python_errors(Gnn.LRScheduler.step, self)
+        except BaseException:
+            Gnn.LRScheduler.load_state_dict(self, snapshot)
+            for i, v in enumerate(lrs):
+                opt.get_param_group(i).set_option('lr', v)
+            raise
+
+
+LambdaLR = override(LambdaLR)
+__all__.append('LambdaLR')
+
+
+class OneCycleLR(Gnn.OneCycleLR):
+    def __new__(cls, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
+                pct_start=0.3, anneal_strategy='cos', cycle_momentum=True, base_momentum=0.85,
+                max_momentum=0.95, div_factor=25., final_div_factor=1e4, three_phase=False,
+                last_epoch=-1):
+        def positive(name, v):
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise ValueError('Expected positive integer {}, but got {}'.format(name, v))
+            return v
+        ts = ep = spe = -1
+        if total_steps is not None:
+            ts = positive('total_steps', total_steps)
+        elif epochs is not None and steps_per_epoch is not None:
+            ep = positive('epochs', epochs)
+            spe = positive('steps_per_epoch', steps_per_epoch)
+        if not isinstance(pct_start, float):
+            raise ValueError('Expected float between 0 and 1 pct_start, but got {}'.format(pct_start))
+        return Gnn.OneCycleLR.new(optimizer, _per_group('max_lr', max_lr, optimizer), ts, ep, spe,
+                                  pct_start, anneal_strategy, cycle_momentum,
+                                  _per_group('base_momentum', base_momentum, optimizer),
+                                  _per_group('max_momentum', max_momentum, optimizer), float(div_factor),
+                                  float(final_div_factor), three_phase, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+OneCycleLR = override(OneCycleLR)
+__all__.append('OneCycleLR')
+
+
+class SequentialLR(Gnn.SequentialLR):
+    def __new__(cls, optimizer, schedulers, milestones, last_epoch=-1):
+        return _call_raising_python_errors(Gnn.SequentialLR.new, optimizer, list(schedulers),
+                                           [int(m) for m in milestones], last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def _schedulers(self):
+        return [self.get_scheduler(i) for i in range(self.get_n_schedulers())]
+
+    @property
+    def _milestones(self):
+        return list(self.get_milestones())
+
+
+SequentialLR = override(SequentialLR)
+__all__.append('SequentialLR')
+
+
+class SWALR(Gnn.SWALR):
+    def __new__(cls, optimizer, swa_lr, anneal_epochs=10, anneal_strategy='cos', last_epoch=-1):
+        if not isinstance(anneal_epochs, int) or isinstance(anneal_epochs, bool):
+            raise ValueError('anneal_epochs must be equal or greater than 0, got {}'.format(anneal_epochs))
+        return Gnn.SWALR.new(optimizer, _per_group('swa_lr', swa_lr, optimizer), anneal_epochs,
+                             anneal_strategy, last_epoch)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+SWALR = override(SWALR)
+__all__.append('SWALR')

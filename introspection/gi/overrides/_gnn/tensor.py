@@ -1,0 +1,648 @@
+# tensors as Python values: operators, indexing, numpy, Gnn.tensor, devices
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from .base import Gnn, _call_raising_python_errors, _hook_state, override
+
+__all__ = []
+
+# What torch.Tensor does in Python, Gnn.Tensor does too:
+#
+#   t = Gnn.tensor([[1., 2.], [3., 4.]])      # ints -> int64, floats -> float32, bools -> bool
+#   (2 * t + 1) @ t, -t, t ** 2, 1 - t, t / t.sum()   # C ops; GLib.Error carries the C message
+#   t > 0, t == u                               # bool tensors (hashing stays by identity)
+#   t += 1; t *= u                              # the C in-place ops (add_, mul_, ...)
+#   t[0], t[-1, 1:], t[..., 0], t[None], t[:, ::2]   # views sharing storage, as in torch
+#   t[idx_long_tensor], t[bool_mask]            # copies (index_select)
+#   t[0] = 5; t[:, 1] = u; t[mask] = 0          # through fill_ / copy_ on the view
+#   len(t), list(t), t.tolist(), t.item(), float(t), int(t), bool(t)
+#
+# numpy, without a Python loop and without a copy where the memory allows:
+#   t.numpy() and np.asarray(t) view a CPU tensor's memory in place (any strides): writes
+#   through the array are seen by the tensor, and the array keeps the memory alive (it holds a
+#   detached alias of the tensor). Tensors off the host (CUDA) are copied through GBytes.
+#   Gnn.Tensor.from_numpy(a) shares a C-contiguous, aligned, writable array's memory
+#   (Gnn.Tensor.new_from_data; the tensor keeps the array alive) and copies any other array.
+#   Unlike torch, numpy() also works on tensors that require grad (their values, no history).
+
+import numbers as _numbers
+
+_NP_DTYPE_NAMES = {
+    Gnn.Dtype.FLOAT32: 'float32', Gnn.Dtype.FLOAT64: 'float64', Gnn.Dtype.INT64: 'int64',
+    Gnn.Dtype.BOOL: 'bool', Gnn.Dtype.UINT8: 'uint8', Gnn.Dtype.FLOAT16: 'float16',
+    Gnn.Dtype.BFLOAT16: 'uint16',   # numpy has no bfloat16: the raw bits
+}
+_GNN_OF_NP = {
+    'float32': Gnn.Dtype.FLOAT32, 'float64': Gnn.Dtype.FLOAT64, 'int64': Gnn.Dtype.INT64,
+    'bool': Gnn.Dtype.BOOL, 'uint8': Gnn.Dtype.UINT8, 'float16': Gnn.Dtype.FLOAT16,
+}
+_INTEGRAL = (Gnn.Dtype.INT64, Gnn.Dtype.UINT8, Gnn.Dtype.BOOL)
+
+
+class _HostArray:
+    """What numpy needs to view a tensor's memory in place; holds the tensor's storage."""
+    __slots__ = ('__array_interface__', 'tensor')
+
+    def __init__(self, interface, tensor):
+        self.__array_interface__ = interface
+        self.tensor = tensor
+
+
+_array_owner_type = []
+
+
+def _array_owner(array):
+    """A GObject holding @array, the owner given to Gnn.Tensor.new_from_data: the storage's
+    reference keeps it (and the array) alive, and dropping it runs no Python code."""
+    if not _array_owner_type:
+        from gi.repository import GObject
+
+        class ArrayOwner(GObject.Object):
+            __gtype_name__ = 'GnnPythonArrayOwner'
+        _array_owner_type.append(ArrayOwner)
+    owner = _array_owner_type[0]()
+    owner.array = array
+    return owner
+
+
+def _is_scalar(value):
+    return isinstance(value, _numbers.Number) and not isinstance(value, complex)
+
+
+def _as_operand(value):
+    """A Gnn.Tensor or a Python scalar for a binary operator, else None (NotImplemented)."""
+    if isinstance(value, Gnn.Tensor) or _is_scalar(value):
+        return value
+    if type(value).__module__ == 'numpy':
+        return Tensor.from_numpy(value)
+    return None
+
+
+def _float_scalar_on_integral(tensor, scalar):
+    """torch's promotion for a Python float with an integral tensor: the float dtype."""
+    if isinstance(scalar, bool) or not isinstance(scalar, _numbers.Real):
+        return tensor
+    if tensor.get_dtype() in _INTEGRAL and not isinstance(scalar, _numbers.Integral):
+        return tensor.to_dtype(Gnn.Dtype.FLOAT32)
+    if tensor.get_dtype() == Gnn.Dtype.BOOL:
+        return tensor.to_dtype(Gnn.Dtype.INT64)
+    return tensor
+
+
+def _binary(tensor_op, scalar_op):
+    def op(self, other):
+        other = _as_operand(other)
+        if other is None:
+            return NotImplemented
+        if isinstance(other, Gnn.Tensor):
+            return tensor_op(self, other)
+        return scalar_op(_float_scalar_on_integral(self, other), float(other))
+    return op
+
+
+def _reflected(scalar_op):
+    def op(self, other):
+        other = _as_operand(other)
+        if other is None:
+            return NotImplemented
+        if isinstance(other, Gnn.Tensor):
+            return scalar_op(other, self)   # only reached for tensors of another class
+        return scalar_op(_float_scalar_on_integral(self, other), float(other))
+    return op
+
+
+def _inplace(tensor_op, scalar_op):
+    def op(self, other):
+        other = _as_operand(other)
+        if other is None:
+            return NotImplemented
+        if isinstance(other, Gnn.Tensor):
+            tensor_op(self, other)
+        else:
+            scalar_op(self, float(other))
+        return self
+    return op
+
+
+def _scalar_tensor_like(value, like):
+    dtype = like.get_dtype()
+    if dtype in _INTEGRAL and not isinstance(value, _numbers.Integral):
+        dtype = Gnn.Dtype.FLOAT32
+    return Gnn.Tensor.new_full([], float(value), dtype, None)
+
+
+def _bool_only(name, fn):
+    def op(self, other):
+        other = _as_operand(other)
+        if other is None:
+            return NotImplemented
+        if not isinstance(other, Gnn.Tensor):
+            other = _scalar_tensor_like(other, self)
+        if self.get_dtype() != Gnn.Dtype.BOOL or other.get_dtype() != Gnn.Dtype.BOOL:
+            raise TypeError('%s is only implemented for bool tensors, got %s and %s'
+                            % (name, self.get_dtype().value_nick, other.get_dtype().value_nick))
+        return fn(self, other)
+    return op
+
+
+def _index_error(index, dim, size):
+    return IndexError('index %d is out of bounds for dimension %d with size %d' % (index, dim, size))
+
+
+def _as_index_tensor(value):
+    """A long or bool Gnn.Tensor from a list / numpy array / tensor used as an index."""
+    if isinstance(value, Gnn.Tensor):
+        return value
+    import numpy as np
+    array = np.asarray(value)
+    if array.dtype == np.bool_:
+        return Tensor.from_numpy(np.ascontiguousarray(array))
+    if array.dtype.kind not in 'iu' and array.size > 0:
+        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
+    return Tensor.from_numpy(np.ascontiguousarray(array, dtype=np.int64))
+
+
+def _expand_key(self, key):
+    """The index as a list of items, with Ellipsis expanded to full slices."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    items = []
+    for k in key:
+        if isinstance(k, (list, _numbers.Number)) and not isinstance(k, (bool, _numbers.Integral)):
+            if isinstance(k, _numbers.Number):
+                raise IndexError('only integers, slices (`:`), ellipsis (`...`), None and long or '
+                                 'byte Variables are valid indices (got %s)' % type(k).__name__)
+            k = _as_index_tensor(k)
+        elif type(k).__module__ == 'numpy' and not isinstance(k, _numbers.Integral):
+            k = _as_index_tensor(k)
+        items.append(k)
+    consumed = 0
+    for k in items:
+        if k is None or k is Ellipsis or isinstance(k, bool):
+            continue
+        if isinstance(k, Gnn.Tensor) and k.get_dtype() in (Gnn.Dtype.BOOL, Gnn.Dtype.UINT8):
+            consumed += k.get_ndim()
+        else:
+            consumed += 1
+    ndim = self.get_ndim()
+    if consumed > ndim:
+        raise IndexError('too many indices for tensor of dimension %d' % ndim)
+    if items.count(Ellipsis) > 1:
+        raise IndexError('an index can only have a single ellipsis (\'...\')')
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (ndim - consumed)
+    return items
+
+
+def _mask_positions(mask):
+    import numpy as np
+    return Tensor.from_numpy(np.flatnonzero(mask.numpy()).astype(np.int64))
+
+
+def _apply_index(self, key):
+    """Basic indexing as views (select / slice / unsqueeze), a tensor index as a copy
+    (index_select). Returns (result, whether a tensor index was used)."""
+    result = self
+    dim = 0          # in the result
+    source_dim = 0   # in self, for error messages
+    advanced = False
+    for k in _expand_key(self, key):
+        if not (k is None or isinstance(k, bool)):
+            source_dim += k.get_ndim() if isinstance(k, Gnn.Tensor) and k.get_dtype() in (
+                Gnn.Dtype.BOOL, Gnn.Dtype.UINT8) else 1
+        if k is None:
+            result = result.unsqueeze(dim)
+            dim += 1
+        elif isinstance(k, bool):
+            # torch: t[True] adds a dimension of size 1, t[False] one of size 0
+            result = result.unsqueeze(dim)
+            if not k:
+                result = result.narrow(dim, 0, 0)
+            dim += 1
+        elif isinstance(k, slice):
+            size = result.get_size(dim)
+            start, stop, step = k.indices(size) if k.step is None or k.step > 0 else (0, 0, k.step)
+            if step <= 0:
+                raise ValueError('step must be greater than zero')
+            if stop < start:
+                stop = start
+            if (start, stop, step) != (0, size, 1):
+                result = result.slice(dim, start, stop, step)
+            dim += 1
+        elif isinstance(k, Gnn.Tensor) and not (k.get_ndim() == 0 and k.get_dtype() == Gnn.Dtype.INT64):
+            if advanced:
+                raise IndexError('indexing with more than one tensor is not supported')
+            advanced = True
+            if k.get_dtype() in (Gnn.Dtype.BOOL, Gnn.Dtype.UINT8):
+                n = k.get_ndim()
+                shape = list(result.shape)
+                if tuple(shape[dim:dim + n]) != k.shape:
+                    raise IndexError('The shape of the mask %s at index %d does not match the shape '
+                                     'of the indexed tensor %s at index %d'
+                                     % (list(k.shape), 0, shape[dim:dim + n], dim))
+                flat = result.reshape(shape[:dim] + [-1] + shape[dim + n:])
+                result = flat.index_select(dim, _mask_positions(k))
+                dim += 1
+            else:
+                if k.get_dtype() != Gnn.Dtype.INT64:
+                    raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
+                size = result.get_size(dim)
+                flat_index = k.reshape([-1])
+                if flat_index.get_numel():
+                    lo = int(flat_index.min_all().item())
+                    hi = int(flat_index.max_all().item())
+                    for bad in (lo, hi):
+                        if bad < -size or bad >= size:
+                            raise _index_error(bad, source_dim - 1, size)
+                    if lo < 0:
+                        flat_index = flat_index + (flat_index < 0) * size
+                shape = list(result.shape)
+                picked = result.index_select(dim, flat_index)
+                result = picked.reshape(shape[:dim] + list(k.shape) + shape[dim + 1:])
+                dim += k.get_ndim()
+        else:
+            index = int(k)
+            size = result.get_size(dim)
+            if index < -size or index >= size:
+                raise _index_error(index, source_dim - 1, size)
+            result = result.select(dim, index + size if index < 0 else index)
+    return result, advanced
+
+
+def _fill_from(view, value):
+    if isinstance(value, Gnn.Tensor):
+        view.copy_(value)
+    elif _is_scalar(value):
+        view.fill_(float(value))
+    else:
+        view.copy_(tensor(value, dtype=view.get_dtype()))
+
+
+def _tensor_index(self, key):
+    return _apply_index(self, key)[0]
+
+
+def _tensor_setitem(self, key, value):
+    items = key if isinstance(key, tuple) else (key,)
+    mask = items[0] if len(items) == 1 else None
+    if isinstance(mask, (list,)) or type(mask).__module__ == 'numpy':
+        mask = _as_index_tensor(mask)
+    if isinstance(mask, Gnn.Tensor) and mask.get_dtype() == Gnn.Dtype.BOOL and mask.get_ndim() > 0:
+        # t[mask] = value, as where (mask, value, t) written back
+        if not isinstance(value, Gnn.Tensor):
+            value = Gnn.Tensor.new_full([], float(value), self.get_dtype(), None)
+        if mask.shape != self.shape[:mask.get_ndim()]:
+            raise IndexError('The shape of the mask %s does not match the shape of the indexed '
+                             'tensor %s' % (list(mask.shape), list(self.shape)))
+        m = mask.reshape(list(mask.shape) + [1] * (self.get_ndim() - mask.get_ndim()))
+        if value.get_numel() != 1:
+            raise NotImplementedError('t[mask] = tensor needs a single value; use a scalar')
+        self.copy_(Gnn.where(m, value.reshape([]), self))
+        return
+    view, advanced = _apply_index(self, key)
+    if not advanced:
+        _fill_from(view, value)
+        return
+    # t[index, rest...] = value with a long index first: row by row through views
+    first = items[0]
+    if isinstance(first, list) or (type(first).__module__ == 'numpy'
+                                   and not isinstance(first, _numbers.Integral)):
+        first = _as_index_tensor(first)
+    if not (isinstance(first, Gnn.Tensor) and first.get_dtype() == Gnn.Dtype.INT64
+            and first.get_ndim() == 1):
+        raise NotImplementedError('assignment through a tensor index is supported for a 1-d long '
+                                  'index in the first position and a bool mask only')
+    if not isinstance(value, Gnn.Tensor):
+        value = value if _is_scalar(value) else tensor(value, dtype=self.get_dtype())
+    if isinstance(value, Gnn.Tensor):
+        value = value.expand(list(view.shape))
+    rest = tuple(items[1:])
+    size = self.get_size(0)
+    for j, i in enumerate(first.tolist()):
+        row = self.select(0, i + size if i < 0 else i)
+        target = row[rest] if rest else row
+        _fill_from(target, value.select(0, j) if isinstance(value, Gnn.Tensor) else value)
+
+
+def _one_element(self, kind):
+    n = self.get_numel()
+    if n != 1:
+        if kind is bool:
+            raise RuntimeError('Boolean value of Tensor with more than one value is ambiguous')
+        raise ValueError('only one element tensors can be converted to Python scalars')
+    return self.numpy().reshape(()).item()
+
+
+
+class device(str):
+    """torch.device over gnn's device strings: a str (``str(t.device) == 'cuda:0'``, and it
+    compares and hashes as one: ``t.device == 'cpu'``) with torch's ``type`` and ``index``."""
+
+    def __new__(cls, spec):
+        return super().__new__(cls, spec)
+
+    @property
+    def type(self):
+        return self.partition(':')[0]
+
+    @property
+    def index(self):
+        _, colon, index = self.partition(':')
+        return int(index) if colon else None
+
+    def __repr__(self):
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
+
+
+__all__.append('device')
+
+
+class Tensor(Gnn.Tensor):
+    """torch.Tensor's Python face over GnnTensor.
+
+    Operators ``+ - * / ** @`` (with Python scalars on either side), ``-t``, ``abs(t)``,
+    comparisons (bool tensors; ``hash`` stays by identity), ``& | ^ ~`` on bool tensors, and
+    in-place ``+= -= *= /= **=`` call the C ops: a failing op raises ``GLib.Error`` with the
+    C message. Indexing as in torch: ``t[i]``, ``t[a:b:c]`` (step > 0), ``t[i, j]``,
+    ``t[..., 0]``, ``t[None]`` are views sharing storage; a long tensor / list index or a bool
+    mask gives a copy (index_select). ``t[key] = value`` writes a scalar, a tensor or a list
+    through the view (``fill_`` / ``copy_``); ``t[mask] = scalar`` works too. ``len``,
+    iteration over dim 0 (views), ``tolist()``, ``item()``, ``float()``, ``int()``, ``bool()``
+    follow torch, errors included. ``numpy()`` / ``np.asarray(t)`` view a CPU tensor's memory
+    without a copy (the array keeps it alive); ``from_numpy`` shares a C-contiguous, aligned,
+    writable array. ``Gnn.tensor(data, dtype=None, requires_grad=False)`` is torch.tensor.
+    """
+
+    def __repr__(self):
+        return self.to_string()
+
+    __str__ = __repr__
+
+    @property
+    def shape(self):
+        return tuple(self.get_shape())
+
+    def size(self, dim=None):
+        return self.shape if dim is None else self.get_size(dim)
+
+    def dim(self):
+        return self.get_ndim()
+
+    def numel(self):
+        return self.get_numel()
+
+    @property
+    def dtype(self):
+        return self.get_dtype()
+
+    @property
+    def device(self):
+        return device(self.get_device())
+
+    @property
+    def requires_grad(self):
+        return self.get_requires_grad()
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.set_requires_grad(value)
+
+    def requires_grad_(self, value=True):
+        self.set_requires_grad(value)
+        return self
+
+    @property
+    def grad(self):
+        return self.get_grad()
+
+    @grad.setter
+    def grad(self, value):
+        self.set_grad(value)
+
+    @property
+    def grad_fn_name(self):
+        return self.get_grad_fn_name()
+
+    def backward(self, gradient=None, retain_graph=False):
+        """Tensor.backward; an exception raised by a Python hook is raised again here, after
+        the C engine finishes (a hook cannot stop it halfway)."""
+        _call_raising_python_errors(Gnn.Tensor.backward, self, gradient, retain_graph)
+
+    def register_hook(self, hook):
+        """Registers hook(grad) -> grad or None; returns a handle for remove_hook."""
+        def trampoline(grad):
+            try:
+                return hook(grad)
+            except BaseException as e:  # re-raised by backward
+                if getattr(_hook_state, 'error', None) is None:
+                    _hook_state.error = e
+                return None
+        return Gnn.Tensor.register_hook(self, trampoline)
+
+    __array_priority__ = 1000   # numpy defers to Tensor's reflected operators
+
+    __add__ = _binary(lambda a, b: Gnn.Tensor.add(a, b, 1.0), Gnn.Tensor.add_scalar)
+    __radd__ = _reflected(Gnn.Tensor.add_scalar)
+    __sub__ = _binary(lambda a, b: Gnn.Tensor.sub(a, b, 1.0), Gnn.Tensor.sub_scalar)
+    __rsub__ = _reflected(Gnn.Tensor.rsub_scalar)
+    __mul__ = _binary(Gnn.Tensor.mul, Gnn.Tensor.mul_scalar)
+    __rmul__ = _reflected(Gnn.Tensor.mul_scalar)
+    __truediv__ = _binary(Gnn.Tensor.div, Gnn.Tensor.div_scalar)
+    __rtruediv__ = _reflected(Gnn.Tensor.rdiv_scalar)
+    __pow__ = _binary(Gnn.Tensor.pow, Gnn.Tensor.pow_scalar)
+    __lt__ = _binary(Gnn.Tensor.lt, Gnn.Tensor.lt_scalar)
+    __le__ = _binary(Gnn.Tensor.le, Gnn.Tensor.le_scalar)
+    __gt__ = _binary(Gnn.Tensor.gt, Gnn.Tensor.gt_scalar)
+    __ge__ = _binary(Gnn.Tensor.ge, Gnn.Tensor.ge_scalar)
+    __eq__ = _binary(Gnn.Tensor.eq, Gnn.Tensor.eq_scalar)
+    __ne__ = _binary(Gnn.Tensor.ne, Gnn.Tensor.ne_scalar)
+    __hash__ = Gnn.Tensor.__hash__   # by identity, as torch: tensors stay usable as dict keys
+
+    __iadd__ = _inplace(lambda a, b: Gnn.Tensor.add_(a, b, 1.0), Gnn.Tensor.add_scalar_)
+    __isub__ = _inplace(lambda a, b: Gnn.Tensor.sub_(a, b, 1.0), lambda a, s: Gnn.Tensor.add_scalar_(a, -s))
+    __imul__ = _inplace(Gnn.Tensor.mul_, Gnn.Tensor.mul_scalar_)
+    __itruediv__ = _inplace(Gnn.Tensor.div_, Gnn.Tensor.div_scalar_)
+    __ipow__ = _inplace(lambda a, b: a.copy_(a ** b), lambda a, s: a.copy_(a ** s))
+
+    __and__ = _bool_only('&', Gnn.Tensor.minimum)
+    __rand__ = __and__
+    __or__ = _bool_only('|', Gnn.Tensor.maximum)
+    __ror__ = __or__
+    __xor__ = _bool_only('^', Gnn.Tensor.ne)
+    __rxor__ = __xor__
+
+    def __matmul__(self, other):
+        if not isinstance(other, Gnn.Tensor):
+            other = _as_operand(other)
+            if not isinstance(other, Gnn.Tensor):
+                return NotImplemented
+        return Gnn.Tensor.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        other = _as_operand(other)
+        if not isinstance(other, Gnn.Tensor):
+            return NotImplemented
+        return Gnn.Tensor.matmul(other, self)
+
+    def __rpow__(self, other):
+        if not _is_scalar(other):
+            return NotImplemented
+        return Gnn.Tensor.pow(_scalar_tensor_like(other, self), self)
+
+    def __neg__(self):
+        return Gnn.Tensor.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return Gnn.Tensor.abs(self)
+
+    def __invert__(self):
+        if self.get_dtype() == Gnn.Dtype.BOOL:
+            return Gnn.Tensor.eq_scalar(self, 0.0)
+        if self.get_dtype() == Gnn.Dtype.INT64:
+            return Gnn.Tensor.rsub_scalar(self, -1.0)   # ~x == -1 - x
+        raise TypeError('~ is only implemented for bool and integer tensors')
+
+    __getitem__ = _tensor_index
+    __setitem__ = _tensor_setitem
+
+    def __len__(self):
+        if self.get_ndim() == 0:
+            raise TypeError('len() of a 0-d tensor')
+        return self.get_size(0)
+
+    def __iter__(self):
+        if self.get_ndim() == 0:
+            raise TypeError('iteration over a 0-d tensor')
+        return (self.select(0, i) for i in range(self.get_size(0)))
+
+    def __bool__(self):
+        return bool(_one_element(self, bool))
+
+    def __float__(self):
+        return float(_one_element(self, float))
+
+    def __int__(self):
+        return int(_one_element(self, int))
+
+    def __index__(self):
+        if self.get_dtype() not in _INTEGRAL or self.get_numel() != 1:
+            raise TypeError('only integer tensors of a single element can be converted to an index')
+        return int(_one_element(self, int))
+
+    def item(self):
+        """The only element as a Python int, float or bool (by dtype), as torch's item()."""
+        if self.get_numel() != 1:
+            Gnn.Tensor.item(self)   # raises GLib.Error with the C message
+        return _one_element(self, None)
+
+    def tolist(self):
+        """Nested Python lists of ints, floats or bools (a scalar for a 0-d tensor)."""
+        if self.get_dtype() == Gnn.Dtype.BFLOAT16:
+            return self.to_dtype(Gnn.Dtype.FLOAT32).numpy().tolist()
+        return self.numpy().tolist()
+
+    def numpy(self):
+        """A numpy array over the tensor's memory without a copy for a CPU tensor (writes are
+        shared both ways; the array keeps the memory alive), a copy for other devices."""
+        import numpy as np
+        from gi.repository import GLib
+        dtype = np.dtype(_NP_DTYPE_NAMES[self.get_dtype()])
+        shape = tuple(self.get_shape())
+        if self.get_numel() > 0:
+            try:
+                address = self.get_data_address()
+            except GLib.Error:
+                address = 0
+            if address:
+                interface = {
+                    'version': 3, 'shape': shape, 'typestr': dtype.str, 'data': (address, False),
+                    'strides': tuple(s * dtype.itemsize for s in self.get_strides()),
+                }
+                return np.asarray(_HostArray(interface, self.detach()))
+        data = self.get_bytes().get_data()
+        return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+
+    def __array__(self, dtype=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    @classmethod
+    def from_numpy(cls, array, device=None):
+        """A tensor over a numpy array's memory (torch.from_numpy) when the array is
+        C-contiguous, aligned and writable and the device is the CPU; a copy otherwise."""
+        import numpy as np
+        from gi.repository import GLib
+        array = np.asarray(array)  # (ascontiguousarray would turn 0-d arrays into 1-d)
+        dtype = _GNN_OF_NP.get(array.dtype.name) if array.dtype.isnative else None
+        if dtype is None:
+            raise TypeError('unsupported numpy dtype %s' % array.dtype)
+        if (device in (None, 'cpu') and array.size > 0 and array.flags.c_contiguous
+                and array.flags.aligned and array.flags.writeable):
+            address = array.__array_interface__['data'][0]
+            try:
+                return Gnn.Tensor.new_from_data(address, dtype, list(array.shape), None,
+                                                _array_owner(array))
+            except GLib.Error:
+                pass
+        return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(array.tobytes()), dtype, list(array.shape), device)
+
+
+Tensor = override(Tensor)
+__all__.append('Tensor')
+
+# torch.nn.functional's losses keep torch's spellings (Gnn.mse_loss (input, target, ...)):
+# in C they are tensor functions (gnn_tensor_mse_loss), methods of the input here too
+_FUNCTIONAL_LOSSES = ('mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss', 'binary_cross_entropy',
+                      'binary_cross_entropy_with_logits', 'nll_loss', 'cross_entropy', 'kl_div')
+for _name in _FUNCTIONAL_LOSSES:
+    globals()[_name] = getattr(Gnn.Tensor, _name)
+__all__ += list(_FUNCTIONAL_LOSSES)
+
+
+def tensor(data, dtype=None, requires_grad=False, device=None):
+    """torch.tensor: a new tensor holding a copy of @data, a (nested) list of numbers, a number,
+    a numpy array or a tensor. Python ints give int64, floats float32 and bools bool; a numpy
+    array keeps its dtype."""
+    import numpy as np
+    from gi.repository import GLib
+    if isinstance(data, Gnn.Tensor):
+        array = np.array(data.numpy(), copy=True)
+    elif isinstance(data, (np.ndarray, np.generic)):
+        array = np.array(data, copy=True)
+    else:
+        try:
+            array = np.array(data)
+        except ValueError as e:
+            raise ValueError('expected a rectangular nested sequence of numbers: %s' % e) from None
+        if array.dtype.kind == 'f':
+            array = array.astype(np.float32)
+        elif array.dtype.kind in 'iu':
+            array = array.astype(np.int64)
+        elif array.dtype.kind != 'b':
+            raise TypeError('Could not infer dtype of %s' % type(data).__name__)
+    if dtype is not None:
+        array = array.astype(_NP_DTYPE_NAMES[dtype])
+    elif array.dtype.name not in _GNN_OF_NP:
+        raise TypeError('unsupported numpy dtype %s' % array.dtype)
+    array = np.require(array, requirements='C')   # (ascontiguousarray makes 0-d arrays 1-d)
+    gnn_dtype = dtype if dtype is not None else _GNN_OF_NP[array.dtype.name]
+    result = Gnn.Tensor.new_from_bytes(GLib.Bytes.new(array.tobytes()), gnn_dtype, list(array.shape), device)
+    if requires_grad:
+        result.set_requires_grad(True)
+    return result
+
+
+__all__.append('tensor')
+
+
+def _device_string(device):
+    if device is None or isinstance(device, str):
+        return device
+    if isinstance(device, int):
+        return 'cuda:%d' % device
+    return str(device)

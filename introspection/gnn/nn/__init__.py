@@ -1,0 +1,8 @@
+# torch.nn: modules, parameters, containers, layers and losses
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from gi.overrides._gnn.names import fill_namespace as _fill
+
+__getattr__ = _fill('torch.nn', globals())
+
+from . import functional, init  # noqa: E402,F401

@@ -1,0 +1,4 @@
+# torch.utils
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from . import data  # noqa: F401
