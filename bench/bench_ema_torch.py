@@ -21,54 +21,21 @@ the bandwidth an in-place update can reach that an update gets.
 """
 import argparse
 import os
-import statistics
-import subprocess
 import sys
-import time
 
-N_BATCHES = 7
+from timing import N_BATCHES, measure_set as _measure_set, run_c as _run_c
+
 SETTLE = 0.05
-
-
-def calibrate(fn, seconds):
-    iterations = 1
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        dt = time.perf_counter() - t0
-        if dt >= seconds * 0.5:
-            return max(1, int(iterations * seconds / dt))
-        iterations *= min(10, max(2, int(seconds / dt))) if dt > 0 else 10
 
 
 def measure_set(fns, min_time):
     """Seconds per call of each function: alternating batches, the median batch of each."""
-    batch_time = min_time / N_BATCHES / len(fns)
-    iterations = [calibrate(fn, batch_time) for fn in fns]
-    times = [[] for _ in fns]
-    for _ in range(N_BATCHES):
-        for k, fn in enumerate(fns):
-            time.sleep(SETTLE)
-            t0 = time.perf_counter()
-            for _ in range(iterations[k]):
-                fn()
-            times[k].append((time.perf_counter() - t0) / iterations[k])
-    return [statistics.median(t) for t in times]
+    return _measure_set(fns, min_time / N_BATCHES / len(fns), SETTLE)
 
 
 def run_c(bench_ema, threads, min_time, layers, width):
-    cmd = [bench_ema, '--threads', str(threads), '--min-time', str(min_time),
-           '--layers', str(layers), '--width', str(width)]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True)
-    results, comments = {}, []
-    for line in proc.stdout.splitlines():
-        if line.startswith('#'):
-            comments.append(line[1:].strip())
-            continue
-        name, value, _unit = line.split('\t')
-        results[name] = float(value)
-    return results, comments
+    return _run_c([bench_ema, '--threads', threads, '--min-time', min_time,
+                   '--layers', layers, '--width', width])
 
 
 def run_torch(threads, min_time, layers, width, decay=0.999):

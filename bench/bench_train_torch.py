@@ -25,10 +25,10 @@ faster).
 import argparse
 import gzip
 import os
-import subprocess
 import sys
 import time
 
+from timing import run_c as _run_c
 import openblas_threads  # noqa: F401 (sets OPENBLAS_NUM_THREADS before numpy loads OpenBLAS)
 
 import numpy as np
@@ -87,19 +87,8 @@ def ema_10m_ms(torch, reps, decay=0.999):
 
 
 def run_c(bench_train, threads, min_time, quick, cnn_batches):
-    cmd = [bench_train, '--threads', str(threads), '--min-time', str(min_time),
-           '--cnn-batches', str(cnn_batches)]
-    if quick:
-        cmd.append('--quick')
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True)
-    results, comments = {}, []
-    for line in proc.stdout.splitlines():
-        if line.startswith('#'):
-            comments.append(line[1:].strip())
-            continue
-        name, value, _unit = line.split('\t')
-        results[name] = float(value)
-    return results, comments
+    return _run_c([bench_train, '--threads', threads, '--min-time', min_time,
+                   '--cnn-batches', cnn_batches] + (['--quick'] if quick else []))
 
 
 def read_idx(path):

@@ -15,56 +15,20 @@ are passed through untouched.
 """
 import argparse
 import os
-import statistics
-import subprocess
 import sys
-import time
 
-N_BATCHES = 7
+from timing import N_BATCHES, measure_set as _measure_set, run_c as _run_c
+
 SETTLE = 0.1
 
 
-def calibrate(fn, seconds):
-    """How many calls of fn take about seconds (warming fn up on the way)."""
-    iterations = 1
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        dt = time.perf_counter() - t0
-        if dt >= seconds * 0.5:
-            return max(1, int(iterations * seconds / dt))
-        iterations *= min(10, max(2, int(seconds / dt))) if dt > 0 else 10
-
-
 def measure_set(fns, min_time):
-    """Seconds per call of each function, as bench-ops.c measures: batches of the functions
-    alternate, N_BATCHES batches each of about min_time / N_BATCHES, the median batch counts."""
-    batch_time = min_time / N_BATCHES
-    iterations = [calibrate(fn, batch_time) for fn in fns]
-    times = [[] for _ in fns]
-    for _ in range(N_BATCHES):
-        for k, fn in enumerate(fns):
-            time.sleep(SETTLE)   # let spinning BLAS / OpenMP threads of the previous batch sleep
-            t0 = time.perf_counter()
-            for _ in range(iterations[k]):
-                fn()
-            times[k].append((time.perf_counter() - t0) / iterations[k])
-    return [statistics.median(t) for t in times]
+    return _measure_set(fns, min_time / N_BATCHES, SETTLE)
 
 
 def run_c(bench_ops, threads, min_time, sizes):
-    cmd = [bench_ops, '--threads', str(threads), '--min-time', str(min_time),
-           '--sizes', ','.join(map(str, sizes))]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True)
-    results, comments = {}, []
-    for line in proc.stdout.splitlines():
-        if line.startswith('#'):
-            comments.append(line[1:].strip())
-            continue
-        name, value, _unit = line.split('\t')
-        results[name] = float(value)
-    return results, comments
+    return _run_c([bench_ops, '--threads', threads, '--min-time', min_time,
+                   '--sizes', ','.join(map(str, sizes))])
 
 
 def raw_sgemm(threads):
