@@ -378,5 +378,93 @@ class TestMissing(unittest.TestCase):
         self.assertTrue(repr(y.grad_fn).startswith('<AddBackward0 object at 0x'))
 
 
+class TestGradMode(unittest.TestCase):
+    """no_grad, enable_grad and set_grad_enabled as torch 1.13's: context managers,
+    decorators (of generators too), and set_grad_enabled (mode) as a plain call."""
+
+    def tearDown(self):
+        gnn.set_grad_enabled(True)
+        torch.set_grad_enabled(True)
+
+    def both(self, script):
+        """Runs script with torch bound to gnn and to torch; the lists of modes it records
+        (rec (...)) agree."""
+        results = []
+        for module in (gnn, torch):
+            seen = []
+            exec(script, {'torch': module, 'rec': seen.append})
+            module.set_grad_enabled(True)
+            results.append(seen)
+        self.assertEqual(results[0], results[1])
+        return results[0]
+
+    def test_context_managers(self):
+        seen = self.both(
+            'with torch.no_grad():\n'
+            '    rec(torch.is_grad_enabled())\n'
+            '    with torch.enable_grad():\n'
+            '        rec(torch.is_grad_enabled())\n'
+            '        x = torch.ones(2, requires_grad=True)\n'
+            '        rec((x * 2).requires_grad)\n'
+            '    rec(torch.is_grad_enabled())\n'
+            '    rec((x * 2).requires_grad)\n'
+            'rec(torch.is_grad_enabled())\n'
+            'try:\n'
+            '    with torch.no_grad():\n'
+            '        raise KeyError\n'
+            'except KeyError:\n'
+            '    rec(torch.is_grad_enabled())\n')
+        self.assertEqual(seen, [False, True, True, False, False, True, True])
+
+    def test_decorators(self):
+        seen = self.both(
+            '@torch.no_grad()\n'
+            'def f(x):\n'
+            '    rec(torch.is_grad_enabled())\n'
+            '    return x * 2\n'
+            'rec(f(torch.ones(1, requires_grad=True)).requires_grad)\n'
+            'rec(torch.is_grad_enabled())\n'
+            '@torch.enable_grad()\n'
+            'def g():\n'
+            '    return torch.is_grad_enabled()\n'
+            'with torch.no_grad():\n'
+            '    rec(g())\n'
+            '    rec(torch.is_grad_enabled())\n'
+            '@torch.no_grad()\n'
+            'def gen():\n'
+            '    yield torch.is_grad_enabled()\n'
+            '    yield torch.is_grad_enabled()\n'
+            'for mode in gen():\n'
+            '    rec(mode)\n'
+            '    rec(torch.is_grad_enabled())\n'
+            'rec(f.__name__)\n')
+        self.assertEqual(seen, [False, False, True, True, False, False, True, False, True, 'f'])
+
+    def test_set_grad_enabled(self):
+        seen = self.both(
+            'torch.set_grad_enabled(False)\n'
+            'rec(torch.is_grad_enabled())\n'
+            'torch.set_grad_enabled(True)\n'
+            'with torch.set_grad_enabled(False):\n'
+            '    rec(torch.is_grad_enabled())\n'
+            '    with torch.set_grad_enabled(True):\n'
+            '        rec(torch.is_grad_enabled())\n'
+            '    rec(torch.is_grad_enabled())\n'
+            'rec(torch.is_grad_enabled())\n'
+            'is_train = False\n'
+            'with torch.set_grad_enabled(is_train):\n'
+            '    rec((torch.ones(1, requires_grad=True) + 1).requires_grad)\n'
+            'rec(torch.autograd.no_grad is torch.no_grad)\n')
+        self.assertEqual(seen, [False, False, True, False, True, False, True])
+
+    def test_set_grad_enabled_is_the_previous_mode(self):
+        # gnn_set_grad_enabled returns the previous mode: so does the object, as a bool
+        prev = Gnn.set_grad_enabled(False)
+        self.assertTrue(prev)
+        self.assertFalse(Gnn.set_grad_enabled(False))
+        Gnn.set_grad_enabled(prev)
+        self.assertTrue(Gnn.is_grad_enabled())
+
+
 if __name__ == '__main__':
     main()
