@@ -466,5 +466,39 @@ class TestGradMode(unittest.TestCase):
         self.assertTrue(Gnn.is_grad_enabled())
 
 
+# tensors whose repr is compared with torch's (precision 4, sci mode, int / bool formats, the
+# dtype, requires_grad and grad_fn suffixes, summarisation over 1000 elements)
+REPRS = [
+    'torch.tensor([[1., 2.], [3., 4.]])', 'torch.tensor([1., 2.], dtype=torch.float64)',
+    'torch.tensor([1, 2])', 'torch.tensor([[True, False]])', 'torch.tensor(3.5)', 'torch.tensor(7)',
+    'torch.tensor([0.1, 0.25, 1 / 3])', 'torch.tensor([1e-8, 1.])', 'torch.tensor([123456789.])',
+    'torch.tensor([1e-5, 1e5])', 'torch.tensor([-0.0, 2.5])', 'torch.tensor([float("nan"), 1.5])',
+    'torch.tensor([float("inf"), -float("inf"), 0.])', 'torch.tensor([100., 10., 1.])',
+    'torch.tensor([-123, 45])', 'torch.zeros(2, dtype=torch.uint8)', 'torch.zeros(0, dtype=torch.int64)',
+    'torch.zeros(2, 0)', 'torch.zeros(0)', 'torch.ones(2, 2, dtype=torch.float16)',
+    'torch.ones(3, dtype=torch.bfloat16)', 'torch.arange(24.).reshape(2, 3, 4) / 7',
+    'torch.arange(2000.)', 'torch.arange(1200)', 'torch.arange(1600.).reshape(40, 40) / 1000',
+    'torch.arange(3000).reshape(3, 10, 100)', 'torch.arange(12.).reshape(3, 4).t()[1:]',
+    'torch.ones(2, requires_grad=True)', 'torch.ones(2, requires_grad=True) * 2',
+    'torch.ones(2, 3, dtype=torch.float64, requires_grad=True).sum()',
+    'torch.ones(2, requires_grad=True).mean()', 'torch.ones(2, dtype=torch.float16, requires_grad=True)',
+    'torch.ones(2, 2, requires_grad=True).t()', 'torch.ones(3, requires_grad=True).softmax(0)',
+    'torch.ones(2, requires_grad=True).detach()', 'torch.linspace(-1, 1, 5) * 1e-3',
+    'torch.tensor([1.5]).bool()', 'torch.Size([2, 3])', 'torch.float64', 'torch.int64', 'torch.bool',
+    'torch.device("cpu")', 'torch.device("cuda:1")', 'torch.tensor([[1., 5.], [2., 0.]]).max(1)',
+    'torch.tensor([[1, 5], [2, 0]]).min(0, keepdim=True)',
+]
+
+
+class TestRepr(unittest.TestCase):
+    def test_as_torch_prints(self):
+        for expression in REPRS:
+            with self.subTest(expression=expression):
+                got = eval(expression, {'torch': gnn})
+                want = eval(expression, {'torch': torch})
+                self.assertEqual(repr(got), repr(want))
+                self.assertEqual(str(got), str(want))
+
+
 if __name__ == '__main__':
     main()
