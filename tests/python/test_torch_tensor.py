@@ -500,5 +500,54 @@ class TestRepr(unittest.TestCase):
                 self.assertEqual(str(got), str(want))
 
 
+class TestErrors(unittest.TestCase):
+    """gnn's errors are the exceptions torch raises, still GLib.Errors of the Gnn domain."""
+
+    def test_c_errors_are_runtime_errors(self):
+        x = gnn.zeros(2, 3)
+        with self.assertRaises(RuntimeError) as cm:
+            x @ gnn.zeros(2, 2)
+        self.assertIsInstance(cm.exception, GLib.Error)
+        self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.SHAPE))
+        with self.assertRaises(RuntimeError):
+            torch.zeros(2, 3) @ torch.zeros(2, 2)
+
+    def test_dims_out_of_range_are_index_errors(self):
+        for expression in ('x.sum(5)', 'x.transpose(0, 4)', 'torch.mean(x, -3)', 'x.softmax(2)',
+                           'x.unsqueeze(4)', 'x.max(3)', 'x.flatten(0, 5)'):
+            for module in (gnn, torch):
+                with self.subTest(expression=expression, module=module.__name__):
+                    with self.assertRaises(IndexError) as cm:
+                        eval(expression, {'torch': module, 'x': module.zeros(2, 3)})
+                    if module is gnn:
+                        self.assertIsInstance(cm.exception, GLib.Error)
+                        self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.INDEX))
+                        self.assertIn('Dimension out of range', cm.exception.message)
+
+    def test_error_class(self):
+        self.assertIs(Gnn.error_class(Gnn.Error.SHAPE), GLib.Error)
+        self.assertTrue(issubclass(Gnn.error_class(Gnn.Error.INDEX), IndexError))
+        self.assertTrue(issubclass(Gnn.error_class(Gnn.Error.INVALID_ARGUMENT), ValueError))
+        self.assertTrue(issubclass(Gnn.error_class(Gnn.Error.INVALID_ARGUMENT), GLib.Error))
+
+    def test_tensor_names_the_bad_element(self):
+        cases = [
+            ([1, 'a'], TypeError, "invalid data type 'str' (the element at [1])"),
+            ([[1, 2], [3]], ValueError, 'expected sequence of length 2 at dim 1 (got 1) (the element at [1])'),
+            ([1, None], RuntimeError, 'Could not infer dtype of NoneType (the element at [1])'),
+            ([[1, 2], [3, [4]]], TypeError, 'expected a number at dim 2, got list (the element at [1, 1])'),
+            ([[1], 2], TypeError, 'expected a sequence of length 1 at dim 1, got int (the element at [1])'),
+            ('abc', TypeError, "invalid data type 'str'"),
+            ([[0.5, {}]], RuntimeError, 'Could not infer dtype of dict (the element at [0, 1])'),
+        ]
+        for data, kind, text in cases:
+            with self.subTest(data=data):
+                with self.assertRaises(kind) as cm:
+                    gnn.tensor(data)
+                self.assertIn(text, str(cm.exception))
+                with self.assertRaises(kind):
+                    torch.tensor(data)
+
+
 if __name__ == '__main__':
     main()

@@ -13,6 +13,7 @@ import collections as _collections
 import numbers as _numbers
 
 from .base import Gnn, override as _override
+from .errors import raising_torch_errors
 from .tensor import Tensor, as_dtype, dtype as _dtype_class, get_default_dtype, tensor, _INTEGRAL, _is_scalar
 
 __all__ = []
@@ -65,6 +66,7 @@ def _keep_all(result, input, keepdim):
 
 
 # ---- reductions ----
+# (each exported op is wrapped by raising_torch_errors at the end of the file)
 
 @_export
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, out=None):
@@ -639,7 +641,7 @@ zero_, fill_, copy_, sqrt_, maximum_ = (_returning_self(getattr(Gnn.Tensor, n)) 
 # methods of Tensor only (torch has no function of these names, or one of another signature)
 for _method in (view, expand, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
                 zero_, fill_, copy_, sqrt_, maximum_):
-    setattr(Tensor, _method.__name__, _method)
+    setattr(Tensor, _method.__name__, raising_torch_errors(_method))
 
 
 @_export
@@ -957,3 +959,8 @@ def mps_is_available():
     """torch.backends.mps.is_available: False (Apple's Metal is not a gnn backend)."""
     return False
 
+
+# every op raises torch's exception classes (errors.py: IndexError for a dim out of range ...)
+for _name in __all__:
+    if not isinstance(globals()[_name], type):
+        globals()[_name] = raising_torch_errors(globals()[_name])

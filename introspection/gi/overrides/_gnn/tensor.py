@@ -830,6 +830,43 @@ for _name in _FUNCTIONAL_LOSSES:
 __all__ += list(_FUNCTIONAL_LOSSES)
 
 
+def _check_data(data, where=(), lengths=None):
+    """Raises what torch raises for data that tensor () cannot take, naming the element: a
+    TypeError for a string or a sequence where a number is expected and back, a
+    RuntimeError for any other object that is not a number (None, a dict: torch's "Could not
+    infer dtype"), a ValueError for sequences of unequal lengths."""
+    import numpy as np
+    if lengths is None:
+        lengths = []   # the length of the sequences at each depth, as first seen
+    dim = len(where)
+    if isinstance(data, (list, tuple)):
+        if dim < len(lengths):
+            if lengths[dim] is None:
+                raise TypeError('expected a number at dim %d, got %s%s' % (dim, type(data).__name__, _at(where)))
+            if len(data) != lengths[dim]:
+                raise ValueError('expected sequence of length %d at dim %d (got %d)%s'
+                                 % (lengths[dim], dim, len(data), _at(where)))
+        else:
+            lengths.append(len(data))
+        for k, item in enumerate(data):
+            _check_data(item, where + (k,), lengths)
+        return
+    if dim < len(lengths) and lengths[dim] is not None:
+        raise TypeError('expected a sequence of length %d at dim %d, got %s%s'
+                        % (lengths[dim], dim, type(data).__name__, _at(where)))
+    if dim == len(lengths) and dim > 0:
+        lengths.append(None)   # numbers at this depth
+    if isinstance(data, (str, bytes)):
+        raise TypeError("tensor(): invalid data type '%s'%s: %r, where numbers or bools are expected"
+                        % (type(data).__name__, _at(where), data))
+    if not (_is_scalar(data) or isinstance(data, (Gnn.Tensor, np.ndarray, np.generic))):
+        raise RuntimeError('Could not infer dtype of %s%s' % (type(data).__name__, _at(where)))
+
+
+def _at(where):
+    return ' (the element at [%s])' % ', '.join(str(k) for k in where) if where else ''
+
+
 def tensor(data, dtype=None, requires_grad=False, device=None):
     """torch.tensor: a new tensor holding a copy of @data, a (nested) list of numbers, a number,
     a numpy array or a tensor. Python ints give int64, floats float32 and bools bool; a numpy
@@ -841,6 +878,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     elif isinstance(data, (np.ndarray, np.generic)):
         array = np.array(data, copy=True)
     else:
+        _check_data(data)
         try:
             array = np.array(data)
         except ValueError as e:
