@@ -68,29 +68,28 @@ def _keep_all(result, input, keepdim):
 # ---- reductions ----
 # (each exported op is wrapped by raising_torch_errors at the end of the file)
 
+def _reduce(name, whole, over_dims, input, dim, keepdim, dtype, axis, out):
+    """sum and mean: the C op over every element (dim None) or over the dims."""
+    _check_tensor(name, input)
+    _no_out(name, out)
+    dims = _dim_list(axis if dim is None else dim)
+    x = _with_dtype(input, dtype)
+    if dims is None:
+        return _keep_all(whole(x), x, keepdim)
+    return over_dims(x, dims, bool(keepdim))
+
+
 @_export
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, out=None):
     """torch.sum / Tensor.sum: over every element (dim None) or over dim (an int or a tuple);
     bool and integer inputs sum as int64, as in torch. ``axis`` is numpy's spelling of dim."""
-    _check_tensor('sum', input)
-    _no_out('sum', out)
-    dims = _dim_list(axis if dim is None else dim)
-    x = _with_dtype(input, dtype)
-    if dims is None:
-        return _keep_all(Gnn.Tensor.sum_all(x), x, keepdim)
-    return Gnn.Tensor.sum(x, dims, bool(keepdim))
+    return _reduce('sum', Gnn.Tensor.sum_all, Gnn.Tensor.sum, input, dim, keepdim, dtype, axis, out)
 
 
 @_export
 def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, out=None):
     """torch.mean / Tensor.mean (floating-point inputs, or a floating dtype=)."""
-    _check_tensor('mean', input)
-    _no_out('mean', out)
-    dims = _dim_list(axis if dim is None else dim)
-    x = _with_dtype(input, dtype)
-    if dims is None:
-        return _keep_all(Gnn.Tensor.mean_all(x), x, keepdim)
-    return Gnn.Tensor.mean(x, dims, bool(keepdim))
+    return _reduce('mean', Gnn.Tensor.mean_all, Gnn.Tensor.mean, input, dim, keepdim, dtype, axis, out)
 
 
 def _correction(name, unbiased, correction):
@@ -293,14 +292,17 @@ def log_softmax(input, dim, dtype=None):
 
 # ---- shapes ----
 
-def _shape_args(name, shape):
-    """view (2, 3), view ((2, 3)), view ([2, 3]) and view (torch.Size) as one list."""
+def _shape_args(name, shape, new_tensor=False):
+    """view (2, 3), view ((2, 3)), view ([2, 3]) and view (torch.Size) as one list; for a new
+    tensor (a factory's size) no dim may be negative."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     for s in shape:
         if not _is_int(s):
-            raise TypeError('%s(): size must be a sequence of ints, got an element of type %s'
-                            % (name, type(s).__name__))
+            raise TypeError('%s(): argument \'size\' must be a tuple of ints, but found element of type '
+                            '%s' % (name, type(s).__name__))
+        if new_tensor and s < 0:
+            raise RuntimeError('Trying to create tensor with negative dimension %d: %s' % (s, list(shape)))
     return [int(s) for s in shape]
 
 
@@ -418,12 +420,15 @@ def _binary_method(name, dunder):
     return op
 
 
-for _name, _dunder in (('mul', Tensor.__mul__), ('eq', Tensor.__eq__), ('ne', Tensor.__ne__),
-                       ('lt', Tensor.__lt__), ('le', Tensor.__le__), ('gt', Tensor.__gt__),
-                       ('ge', Tensor.__ge__)):
-    globals()[_name] = _binary_method(_name, _dunder)
-    __all__.append(_name)
-multiply, greater, greater_equal, less, less_equal, not_equal = mul, gt, ge, lt, le, ne  # noqa: F821
+mul = _binary_method('mul', Tensor.__mul__)
+eq = _binary_method('eq', Tensor.__eq__)
+ne = _binary_method('ne', Tensor.__ne__)
+lt = _binary_method('lt', Tensor.__lt__)
+le = _binary_method('le', Tensor.__le__)
+gt = _binary_method('gt', Tensor.__gt__)
+ge = _binary_method('ge', Tensor.__ge__)
+multiply, greater, greater_equal, less, less_equal, not_equal = mul, gt, ge, lt, le, ne
+__all__ += ['mul', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']
 __all__ += ['multiply', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal']
 
 
@@ -690,15 +695,7 @@ __all__ += ['mm', 'bmm']
 # ---- factories ----
 
 def _size_args(name, size):
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    for s in size:
-        if not _is_int(s):
-            raise TypeError('%s(): argument \'size\' must be a tuple of ints, but found element of type '
-                            '%s' % (name, type(s).__name__))
-        if s < 0:
-            raise RuntimeError('Trying to create tensor with negative dimension %d: %s' % (s, list(size)))
-    return [int(s) for s in size]
+    return _shape_args(name, size, new_tensor=True)
 
 
 def _finish(t, requires_grad):

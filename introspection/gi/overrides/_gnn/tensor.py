@@ -474,6 +474,14 @@ def _grad_fn_type(name):
     return _grad_fn_types[name]
 
 
+def _to_dtype_method(dtype):
+    """Tensor.float () and its kin: to_dtype (dtype), the tensor itself if it has it."""
+    def method(self):
+        return Gnn.Tensor.to_dtype(self, dtype)
+    method.__doc__ = 'The tensor as %s (itself if it is one already).' % _DTYPE_NAMES[dtype][0]
+    return method
+
+
 # the legacy type names of Tensor.type ()
 _LEGACY_TYPE_NAMES = {
     int(Gnn.Dtype.FLOAT32): 'Float', int(Gnn.Dtype.FLOAT64): 'Double', int(Gnn.Dtype.FLOAT16): 'Half',
@@ -583,26 +591,13 @@ class Tensor(Gnn.Tensor):
             dtype = legacy[kind]
         return Gnn.Tensor.to_dtype(self, as_dtype(dtype))
 
-    def float(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.FLOAT32)
-
-    def double(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.FLOAT64)
-
-    def half(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.FLOAT16)
-
-    def bfloat16(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.BFLOAT16)
-
-    def long(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.INT64)
-
-    def bool(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.BOOL)
-
-    def byte(self):
-        return Gnn.Tensor.to_dtype(self, Gnn.Dtype.UINT8)
+    float = _to_dtype_method(Gnn.Dtype.FLOAT32)
+    double = _to_dtype_method(Gnn.Dtype.FLOAT64)
+    half = _to_dtype_method(Gnn.Dtype.FLOAT16)
+    bfloat16 = _to_dtype_method(Gnn.Dtype.BFLOAT16)
+    long = _to_dtype_method(Gnn.Dtype.INT64)
+    bool = _to_dtype_method(Gnn.Dtype.BOOL)
+    byte = _to_dtype_method(Gnn.Dtype.UINT8)
 
     def cpu(self):
         return Gnn.Tensor.to_device(self, 'cpu')
