@@ -1,7 +1,6 @@
 # the introspected module, errors raised from Python callbacks, grad mode
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
-import contextlib
 import threading
 
 from gi.module import get_introspection_module
@@ -43,27 +42,88 @@ def _call_raising_python_errors(func, *args):
     return result
 
 
-@contextlib.contextmanager
-def no_grad():
-    """Disable autograd recording on this thread inside a ``with`` block (``torch.no_grad``)."""
-    previous = Gnn.set_grad_enabled(False)
-    try:
-        yield
-    finally:
-        Gnn.set_grad_enabled(previous)
+class _GradMode:
+    """What torch's grad-mode classes share: each is a context manager and, called on a
+    function, a decorator that runs every call inside a fresh instance of itself."""
+
+    def clone(self):
+        return type(self)()
+
+    def __call__(self, fn):
+        import functools
+        import inspect
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def generator(*args, **kwargs):
+                gen = fn(*args, **kwargs)
+                value = None
+                while True:
+                    with self.clone():
+                        try:
+                            item = gen.send(value)
+                        except StopIteration as stop:
+                            return stop.value
+                    value = yield item
+            return generator
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
 
 
-@contextlib.contextmanager
-def enable_grad():
-    """Enable autograd recording on this thread inside a ``with`` block."""
-    previous = Gnn.set_grad_enabled(True)
-    try:
-        yield
-    finally:
-        Gnn.set_grad_enabled(previous)
+class no_grad(_GradMode):
+    """torch.no_grad: autograd records nothing on this thread inside ``with no_grad ():``, or
+    during each call of a function decorated with ``@no_grad ()``."""
+
+    def __enter__(self):
+        self.prev = Gnn.set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        Gnn.set_grad_enabled(self.prev)
 
 
-__all__ += ['no_grad', 'enable_grad']
+class enable_grad(_GradMode):
+    """torch.enable_grad: autograd records inside the block (or the decorated function) even
+    within no_grad."""
+
+    def __enter__(self):
+        self.prev = Gnn.set_grad_enabled(True)
+
+    def __exit__(self, *exc):
+        Gnn.set_grad_enabled(self.prev)
+
+
+class set_grad_enabled(_GradMode):
+    """torch.set_grad_enabled (mode): sets the mode at once, as a plain call, and restores the
+    previous one at the end of a ``with`` block (or, as a decorator, around each call).
+
+    As the C function gnn_set_grad_enabled returns the previous mode, the object is true or
+    false as the previous mode was: ``prev = Gnn.set_grad_enabled (False)`` ...
+    ``Gnn.set_grad_enabled (prev)`` keeps working."""
+
+    def __init__(self, mode):
+        self.mode = bool(mode)
+        self.prev = Gnn.set_grad_enabled(self.mode)
+
+    def clone(self):
+        return type(self)(self.mode)
+
+    def __bool__(self):
+        return bool(self.prev)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        Gnn.set_grad_enabled(self.prev)
+
+    def __repr__(self):
+        return 'set_grad_enabled(mode=%r) (previous mode %r)' % (self.mode, self.prev)
+
+
+__all__ += ['no_grad', 'enable_grad', 'set_grad_enabled']
 
 
 

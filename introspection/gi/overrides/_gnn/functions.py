@@ -1,5 +1,963 @@
 # torch-level functions and factories (torch.zeros, torch.sum, ...) with torch's signatures
 #
+# Each op here takes the tensor first (torch.sum (x, 1)) and is also the method of that name
+# (x.sum (1)): the rows 'torch.sum' and 'torch.Tensor.sum' of names.py both name Gnn.sum, and
+# names.install_tensor_methods makes it the method. Every op calls the C op of GnnTensor; ops
+# composed here from C ops say so (their gradients follow from the parts). Arguments gnn
+# refuses are a TypeError or ValueError as in torch; what C refuses (a shape, a dtype) is the
+# C op's GLib.Error, a RuntimeError.
+#
 # SPDX-License-Identifier: LGPL-2.1-or-later
+import builtins as _builtins
+import collections as _collections
+import numbers as _numbers
+
+from .base import Gnn, override as _override
+from .errors import raising_torch_errors
+from .tensor import Tensor, as_dtype, dtype as _dtype_class, get_default_dtype, tensor, _INTEGRAL, _is_scalar
 
 __all__ = []
+
+
+def _export(fn):
+    __all__.append(fn.__name__)
+    return fn
+
+
+def _check_tensor(name, value, what='input'):
+    if not isinstance(value, Gnn.Tensor):
+        raise TypeError('%s(): argument \'%s\' must be Tensor, not %s' % (name, what, type(value).__name__))
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise TypeError('%s(): out= is not supported by gnn (its ops return new tensors)' % name)
+
+
+def _is_int(value):
+    """An int that is not a bool, a dtype or another enum (dtypes are ints underneath)."""
+    from gi.repository import GObject
+    return (isinstance(value, _numbers.Integral)
+            and not isinstance(value, (bool, _dtype_class, GObject.GEnum)))
+
+
+def _dim_list(dim):
+    """None -> None; an int -> [int]; a tuple or list of ints -> a list."""
+    if dim is None:
+        return None
+    if _is_int(dim):
+        return [int(dim)]
+    if isinstance(dim, (tuple, list)):
+        for d in dim:
+            if not _is_int(d):
+                raise TypeError('dim must be an int or a tuple of ints, got an element of type %s'
+                                % type(d).__name__)
+        return [int(d) for d in dim]
+    raise TypeError('dim must be None, an int or a tuple of ints, not %s' % type(dim).__name__)
+
+
+def _with_dtype(input, dtype):
+    return input if dtype is None else Gnn.Tensor.to_dtype(input, as_dtype(dtype))
+
+
+def _keep_all(result, input, keepdim):
+    """A reduction over every dim with keepdim: the result reshaped to [1] * ndim."""
+    return Gnn.Tensor.reshape(result, [1] * input.get_ndim()) if keepdim else result
+
+
+# ---- reductions ----
+# (each exported op is wrapped by raising_torch_errors at the end of the file)
+
+def _reduce(name, whole, over_dims, input, dim, keepdim, dtype, axis, out):
+    """sum and mean: the C op over every element (dim None) or over the dims."""
+    _check_tensor(name, input)
+    _no_out(name, out)
+    dims = _dim_list(axis if dim is None else dim)
+    x = _with_dtype(input, dtype)
+    if dims is None:
+        return _keep_all(whole(x), x, keepdim)
+    return over_dims(x, dims, bool(keepdim))
+
+
+@_export
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, out=None):
+    """torch.sum / Tensor.sum: over every element (dim None) or over dim (an int or a tuple);
+    bool and integer inputs sum as int64, as in torch. ``axis`` is numpy's spelling of dim."""
+    return _reduce('sum', Gnn.Tensor.sum_all, Gnn.Tensor.sum, input, dim, keepdim, dtype, axis, out)
+
+
+@_export
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, out=None):
+    """torch.mean / Tensor.mean (floating-point inputs, or a floating dtype=)."""
+    return _reduce('mean', Gnn.Tensor.mean_all, Gnn.Tensor.mean, input, dim, keepdim, dtype, axis, out)
+
+
+def _correction(name, unbiased, correction):
+    if correction is not None:
+        if unbiased is not None:
+            raise TypeError('%s(): give unbiased or correction, not both' % name)
+        return float(correction)
+    if unbiased is None or isinstance(unbiased, bool):
+        return 0.0 if unbiased is False else 1.0
+    if isinstance(unbiased, _numbers.Real):
+        return float(unbiased)   # gnn's C spelling: var (dims, correction, keepdim)
+    raise TypeError('%s(): unbiased must be a bool, not %s' % (name, type(unbiased).__name__))
+
+
+@_export
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """torch.var / Tensor.var: var(dim, unbiased=True, keepdim=False), var(unbiased) and
+    var(dim, correction=c, keepdim=False); a number in unbiased's place is the correction."""
+    _check_tensor('var', input)
+    _no_out('var', out)
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    c = _correction('var', unbiased, correction)
+    dims = _dim_list(dim)
+    if dims is None:
+        return _keep_all(Gnn.Tensor.var_all(input, c), input, keepdim)
+    return Gnn.Tensor.var(input, dims, c, bool(keepdim))
+
+
+@_export
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """torch.std / Tensor.std: the square root of var with the same arguments."""
+    _check_tensor('std', input)
+    return Gnn.Tensor.sqrt(var(input, dim, unbiased, keepdim, correction=correction, out=out))
+
+
+def _return_type(name):
+    base = _collections.namedtuple(name, ['values', 'indices'])
+
+    def __repr__(self):
+        return 'torch.return_types.%s(\nvalues=%r,\nindices=%r)' % (name, self.values, self.indices)
+    cls = type(name, (base,), {'__slots__': (), '__repr__': __repr__,
+                               '__doc__': 'torch.return_types.%s: (values, indices), a tuple' % name})
+    cls.__module__ = 'torch.return_types'
+    return cls
+
+
+class return_types:
+    """torch.return_types: the named tuples that max and min over a dim return."""
+    max = _return_type('max')
+    min = _return_type('min')
+
+
+__all__.append('return_types')
+
+
+def _max_min(name, input, dim, keepdim, out):
+    _check_tensor(name, input)
+    _no_out(name, out)
+    if isinstance(dim, Gnn.Tensor):
+        if keepdim:
+            raise TypeError('%s(): keepdim is not an argument of %s(input, other)' % (name, name))
+        return (Gnn.Tensor.maximum if name == 'max' else Gnn.Tensor.minimum)(input, dim)
+    if dim is None:
+        if keepdim:
+            raise TypeError('%s(): keepdim needs a dim' % name)
+        return (Gnn.Tensor.max_all if name == 'max' else Gnn.Tensor.min_all)(input)
+    if not _is_int(dim):
+        raise TypeError('%s(): dim must be an int or a Tensor (other), not %s' % (name, type(dim).__name__))
+    values, indices = (Gnn.Tensor.max_dim if name == 'max' else Gnn.Tensor.min_dim)(input, int(dim), bool(keepdim))
+    return getattr(return_types, name)(values, indices)
+
+
+@_export
+def max(input, dim=None, keepdim=False, *, out=None):
+    """torch.max: max(input) a 0-d tensor, max(input, dim, keepdim=False) the named tuple
+    (values, indices), max(input, other) the elementwise maximum."""
+    return _max_min('max', input, dim, keepdim, out)
+
+
+@_export
+def min(input, dim=None, keepdim=False, *, out=None):
+    """torch.min: as max."""
+    return _max_min('min', input, dim, keepdim, out)
+
+
+def _amax_amin(name, input, dim, keepdim):
+    """Over each dim of the tuple in turn (max_dim / min_dim); where several elements tie
+    for the extreme, the gradient goes to one of them, where torch splits it evenly."""
+    _check_tensor(name, input)
+    whole = Gnn.Tensor.max_all if name == 'amax' else Gnn.Tensor.min_all
+    per_dim = Gnn.Tensor.max_dim if name == 'amax' else Gnn.Tensor.min_dim
+    dims = _dim_list(dim)
+    if not dims:
+        return _keep_all(whole(input), input, keepdim)
+    ndim = input.get_ndim()
+    wrapped = sorted({d + ndim if d < 0 else d for d in dims}, reverse=True)
+    result = input
+    for d in wrapped:
+        result = per_dim(result, d, True)[0]
+    if not keepdim:
+        result = Gnn.Tensor.reshape(result, [s for i, s in enumerate(input.get_shape()) if i not in wrapped])
+    return result
+
+
+@_export
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """torch.amax: the maximum over dim (an int or a tuple; () is every dim)."""
+    _no_out('amax', out)
+    return _amax_amin('amax', input, dim, keepdim)
+
+
+@_export
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """torch.amin: the minimum over dim (an int or a tuple; () is every dim)."""
+    _no_out('amin', out)
+    return _amax_amin('amin', input, dim, keepdim)
+
+
+@_export
+def argmax(input, dim=None, keepdim=False):
+    """torch.argmax: the index of the maximum over dim, or into the flattened tensor."""
+    _check_tensor('argmax', input)
+    if dim is None:
+        return _keep_all(Gnn.Tensor.argmax_all(input), input, keepdim)
+    return Gnn.Tensor.argmax(input, int(dim), bool(keepdim))
+
+
+@_export
+def argmin(input, dim=None, keepdim=False):
+    """torch.argmin: the index of the minimum over dim, or into the flattened tensor."""
+    _check_tensor('argmin', input)
+    if dim is None:
+        flat = Gnn.Tensor.argmin(Gnn.Tensor.reshape(input, [-1]), 0, False)
+        return _keep_all(flat, input, keepdim)
+    return Gnn.Tensor.argmin(input, int(dim), bool(keepdim))
+
+
+def _all_any(name, input, dim, keepdim):
+    """all: no element equals zero; any: some element differs from zero (bool; uint8 for a
+    uint8 input, as torch)."""
+    _check_tensor(name, input)
+    zero_test = Gnn.Tensor.eq_scalar if name == 'all' else Gnn.Tensor.ne_scalar
+    count = sum(zero_test(input, 0.0), dim, keepdim)
+    result = Gnn.Tensor.eq_scalar(count, 0.0) if name == 'all' else Gnn.Tensor.gt_scalar(count, 0.0)
+    if input.get_dtype() == Gnn.Dtype.UINT8:
+        result = Gnn.Tensor.to_dtype(result, Gnn.Dtype.UINT8)
+    return result
+
+
+@_export
+def all(input, dim=None, keepdim=False):
+    """torch.all: whether every element (over dim) is non-zero."""
+    return _all_any('all', input, dim, keepdim)
+
+
+@_export
+def any(input, dim=None, keepdim=False):
+    """torch.any: whether some element (over dim) is non-zero."""
+    return _all_any('any', input, dim, keepdim)
+
+
+@_export
+def logsumexp(input, dim, keepdim=False):
+    """torch.logsumexp: log (sum (exp (x))) over dim, as m + log (sum (exp (x - m))) with m
+    the (detached) maximum, so that large values do not overflow."""
+    _check_tensor('logsumexp', input)
+    m = Gnn.Tensor.detach(amax(input, dim, True))
+    m = Gnn.where(Gnn.Tensor.eq_scalar(Gnn.Tensor.abs(m), float('inf')),
+                         Gnn.Tensor.new_scalar(0.0, m.get_dtype(), None), m) if m.get_numel() else m
+    shifted = Gnn.Tensor.exp(Gnn.Tensor.sub(input, m, 1.0))
+    total = Gnn.Tensor.log(sum(shifted, dim, True))
+    result = Gnn.Tensor.add(total, m, 1.0)
+    return result if keepdim else _squeeze_dims(result, _dim_list(dim), input.get_ndim())
+
+
+def _squeeze_dims(t, dims, ndim):
+    wrapped = {d + ndim if d < 0 else d for d in dims} if dims else set(range(ndim))
+    return Gnn.Tensor.reshape(t, [s for i, s in enumerate(t.get_shape()) if i not in wrapped])
+
+
+def _softmax(name, c_op, input, dim, dtype):
+    _check_tensor(name, input)
+    if dim is None:
+        raise TypeError('%s(): dim is required (torch\'s implicit dim is deprecated)' % name)
+    return c_op(_with_dtype(input, dtype), int(dim))
+
+
+@_export
+def softmax(input, dim, dtype=None):
+    """torch.softmax / Tensor.softmax over dim; dtype= converts the input first."""
+    return _softmax('softmax', Gnn.Tensor.softmax, input, dim, dtype)
+
+
+@_export
+def log_softmax(input, dim, dtype=None):
+    """torch.log_softmax / Tensor.log_softmax over dim; dtype= converts the input first."""
+    return _softmax('log_softmax', Gnn.Tensor.log_softmax, input, dim, dtype)
+
+
+# ---- shapes ----
+
+def _shape_args(name, shape, new_tensor=False):
+    """view (2, 3), view ((2, 3)), view ([2, 3]) and view (torch.Size) as one list; for a new
+    tensor (a factory's size) no dim may be negative."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    for s in shape:
+        if not _is_int(s):
+            raise TypeError('%s(): argument \'size\' must be a tuple of ints, but found element of type '
+                            '%s' % (name, type(s).__name__))
+        if new_tensor and s < 0:
+            raise RuntimeError('Trying to create tensor with negative dimension %d: %s' % (s, list(shape)))
+    return [int(s) for s in shape]
+
+
+@_export
+def reshape(input, *shape):
+    """torch.reshape / Tensor.reshape (*shape) with one -1: a view when the strides allow."""
+    _check_tensor('reshape', input)
+    return Gnn.Tensor.reshape(input, _shape_args('reshape', shape))
+
+
+def view(self, *shape):
+    """Tensor.view (*shape) with one -1, sharing storage (an error where strides forbid);
+    view (dtype), a reinterpretation of the bytes, is not in gnn."""
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list)) and not _is_int(shape[0]):
+        raise TypeError('view(dtype): reinterpreting a tensor\'s bytes as another dtype is not in gnn; '
+                        'use .to(dtype) for a converted copy')
+    return Gnn.Tensor.view(self, _shape_args('view', shape))
+
+
+@_export
+def flatten(input, start_dim=0, end_dim=-1):
+    """torch.flatten / Tensor.flatten."""
+    _check_tensor('flatten', input)
+    return Gnn.Tensor.flatten(input, int(start_dim), int(end_dim))
+
+
+@_export
+def squeeze(input, dim=None):
+    """torch.squeeze: every dim of size 1, or dim only (if it is of size 1)."""
+    _check_tensor('squeeze', input)
+    return Gnn.Tensor.squeeze(input) if dim is None else Gnn.Tensor.squeeze_dim(input, int(dim))
+
+
+@_export
+def unsqueeze(input, dim):
+    """torch.unsqueeze."""
+    _check_tensor('unsqueeze', input)
+    return Gnn.Tensor.unsqueeze(input, int(dim))
+
+
+@_export
+def permute(input, *dims):
+    """torch.permute (input, dims) / Tensor.permute (*dims)."""
+    _check_tensor('permute', input)
+    return Gnn.Tensor.permute(input, _shape_args('permute', dims))
+
+
+@_export
+def transpose(input, dim0, dim1):
+    """torch.transpose (swapdims)."""
+    _check_tensor('transpose', input)
+    return Gnn.Tensor.transpose(input, int(dim0), int(dim1))
+
+
+def expand(self, *sizes):
+    """Tensor.expand (*sizes), -1 keeping a dim."""
+    return Gnn.Tensor.expand(self, _shape_args('expand', sizes))
+
+
+def repeat(self, *sizes):
+    """Tensor.repeat (*sizes): tiles the tensor, composed as unsqueeze / expand / reshape
+    (so its gradient is expand's, summed over the copies)."""
+    sizes = _shape_args('repeat', sizes)
+    ndim = self.get_ndim()
+    if len(sizes) < ndim:
+        raise RuntimeError('Number of dimensions of repeat dims can not be smaller than number '
+                           'of dimensions of tensor')
+    shape = [1] * (len(sizes) - ndim) + list(self.get_shape())
+    x = Gnn.Tensor.reshape(self, shape)
+    interleaved, expanded, final = [], [], []
+    for r, s in zip(sizes, shape):
+        interleaved += [1, s]
+        expanded += [r, s]
+        final.append(r * s)
+    x = Gnn.Tensor.expand(Gnn.Tensor.reshape(x, interleaved), expanded)
+    return Gnn.Tensor.reshape(Gnn.Tensor.contiguous(x), final)
+
+
+@_export
+def numel(input):
+    """torch.numel."""
+    _check_tensor('numel', input)
+    return input.get_numel()
+
+
+# ---- elementwise ----
+
+def _operand(name, value, like):
+    """A tensor for a tensor-or-scalar argument: scalars become 0-d tensors of like's dtype
+    (a float with an integral tensor: the default float dtype)."""
+    if isinstance(value, Gnn.Tensor):
+        return value
+    if not _is_scalar(value):
+        raise TypeError('%s(): expected a Tensor or a number, got %s' % (name, type(value).__name__))
+    dtype = like.get_dtype()
+    if isinstance(value, bool):
+        pass
+    elif dtype in _INTEGRAL and not isinstance(value, _numbers.Integral):
+        dtype = get_default_dtype()
+    elif dtype == Gnn.Dtype.BOOL:
+        dtype = Gnn.Dtype.INT64
+    return Gnn.Tensor.new_scalar(float(value), dtype, like.get_device())
+
+
+def _binary_method(name, dunder):
+    def op(input, other):
+        _check_tensor(name, input)
+        result = dunder(input, other)
+        if result is NotImplemented:
+            raise TypeError('%s(): argument \'other\' must be Tensor or Number, not %s'
+                            % (name, type(other).__name__))
+        return result
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: elementwise, broadcasting, with a tensor or a number.' % name
+    return op
+
+
+mul = _binary_method('mul', Tensor.__mul__)
+eq = _binary_method('eq', Tensor.__eq__)
+ne = _binary_method('ne', Tensor.__ne__)
+lt = _binary_method('lt', Tensor.__lt__)
+le = _binary_method('le', Tensor.__le__)
+gt = _binary_method('gt', Tensor.__gt__)
+ge = _binary_method('ge', Tensor.__ge__)
+multiply, greater, greater_equal, less, less_equal, not_equal = mul, gt, ge, lt, le, ne
+__all__ += ['mul', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']
+__all__ += ['multiply', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal']
+
+
+def _add_sub(name, input, other, alpha):
+    _check_tensor(name, input)
+    sign = 1 if name == 'add' else -1
+    if isinstance(other, Gnn.Tensor):
+        return (Gnn.Tensor.add if name == 'add' else Gnn.Tensor.sub)(input, other, float(alpha))
+    if not _is_scalar(other):
+        raise TypeError('%s(): argument \'other\' must be Tensor or Number, not %s' % (name, type(other).__name__))
+    return Tensor.__add__(input, sign * other * alpha)
+
+
+@_export
+def add(input, other, alpha=1, *, out=None):
+    """torch.add: input + alpha * other (a tensor or a number)."""
+    _no_out('add', out)
+    return _add_sub('add', input, other, alpha)
+
+
+@_export
+def sub(input, other, alpha=1, *, out=None):
+    """torch.sub: input - alpha * other (a tensor or a number)."""
+    _no_out('sub', out)
+    return _add_sub('sub', input, other, alpha)
+
+
+subtract = sub
+__all__.append('subtract')
+
+
+@_export
+def div(input, other, *, rounding_mode=None, out=None):
+    """torch.div: true division (rounding_mode 'trunc' and 'floor' are not in gnn)."""
+    _no_out('div', out)
+    _check_tensor('div', input)
+    if rounding_mode is not None:
+        raise NotImplementedError('div(): rounding_mode=%r is not in gnn (no floor or trunc op in C)'
+                                  % (rounding_mode,))
+    result = Tensor.__truediv__(input, other)
+    if result is NotImplemented:
+        raise TypeError('div(): argument \'other\' must be Tensor or Number, not %s' % type(other).__name__)
+    return result
+
+
+divide, true_divide = div, div
+__all__ += ['divide', 'true_divide']
+
+
+def _inplace_method(name, c_tensor_op, c_scalar_op):
+    def op(self, other, alpha=None):
+        if isinstance(other, Gnn.Tensor):
+            if alpha is None:
+                c_tensor_op(self, other) if name in ('mul_', 'div_') else c_tensor_op(self, other, 1.0)
+            else:
+                c_tensor_op(self, other, float(alpha))
+        elif _is_scalar(other):
+            value = float(other) * (1.0 if alpha is None else float(alpha))
+            c_scalar_op(self, -value if name == 'sub_' else value)
+        else:
+            raise TypeError('%s(): argument \'other\' must be Tensor or Number, not %s' % (name, type(other).__name__))
+        return self
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'Tensor.%s: in place (the C op %s).' % (name, c_tensor_op.__name__)
+    return op
+
+
+add_ = _inplace_method('add_', Gnn.Tensor.add_, Gnn.Tensor.add_scalar_)
+sub_ = _inplace_method('sub_', Gnn.Tensor.sub_, Gnn.Tensor.add_scalar_)
+mul_ = _inplace_method('mul_', Gnn.Tensor.mul_, Gnn.Tensor.mul_scalar_)
+div_ = _inplace_method('div_', Gnn.Tensor.div_, Gnn.Tensor.div_scalar_)
+
+
+@_export
+def pow(input, exponent):
+    """torch.pow: a tensor to a tensor or number power, or a number to a tensor power."""
+    if not isinstance(input, Gnn.Tensor):
+        _check_tensor('pow', exponent, 'exponent')
+        return Tensor.__rpow__(exponent, input)
+    if isinstance(exponent, Gnn.Tensor):
+        return Gnn.Tensor.pow(input, exponent)
+    if not _is_scalar(exponent):
+        raise TypeError('pow(): argument \'exponent\' must be Tensor or Number, not %s' % type(exponent).__name__)
+    return Tensor.__pow__(input, exponent)
+
+
+@_export
+def clamp(input, min=None, max=None, *, out=None):
+    """torch.clamp / clip: min and max are numbers, tensors (elementwise bounds) or None."""
+    _check_tensor('clamp', input)
+    _no_out('clamp', out)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Gnn.Tensor) or isinstance(max, Gnn.Tensor):
+        result = input
+        if min is not None:
+            result = Gnn.Tensor.maximum(result, _operand('clamp', min, input))
+        if max is not None:
+            result = Gnn.Tensor.minimum(result, _operand('clamp', max, input))
+        return result
+    for bound in (min, max):
+        if bound is not None and not _is_scalar(bound):
+            raise TypeError('clamp(): min and max must be numbers, tensors or None, not %s'
+                            % type(bound).__name__)
+    if max is None:
+        return Gnn.Tensor.clamp_min(input, float(min))
+    if min is None:
+        return Gnn.Tensor.clamp_max(input, float(max))
+    return Gnn.Tensor.clamp(input, float(min), float(max))
+
+
+clip = clamp
+__all__.append('clip')
+
+
+def clamp_(self, min=None, max=None):
+    """Tensor.clamp_: clamp written back into the tensor (copy_)."""
+    return self.copy_(clamp(self, min, max))
+
+
+@_export
+def reciprocal(input):
+    """torch.reciprocal: 1 / x (the C rdiv op)."""
+    _check_tensor('reciprocal', input)
+    x = input if Gnn.dtype_is_floating(input.get_dtype()) else Gnn.Tensor.to_dtype(input, get_default_dtype())
+    return Gnn.Tensor.rdiv_scalar(x, 1.0)
+
+
+@_export
+def maximum(input, other):
+    """torch.maximum: elementwise, broadcasting."""
+    _check_tensor('maximum', input)
+    return Gnn.Tensor.maximum(input, other)
+
+
+@_export
+def minimum(input, other):
+    """torch.minimum: elementwise, broadcasting."""
+    _check_tensor('minimum', input)
+    return Gnn.Tensor.minimum(input, other)
+
+
+@_export
+def where(condition, input=None, other=None):
+    """torch.where (condition, input, other), input and other tensors or numbers;
+    where (condition) alone (nonzero) is not in gnn."""
+    if input is None and other is None:
+        raise NotImplementedError('where(condition) (the indices of non-zero elements, torch.nonzero) '
+                                  'is not in gnn')
+    _check_tensor('where', condition, 'condition')
+    like = input if isinstance(input, Gnn.Tensor) else other if isinstance(other, Gnn.Tensor) else None
+    if like is None:
+        like = Gnn.Tensor.new_scalar(0.0, get_default_dtype() if _builtins.any(
+            isinstance(v, float) for v in (input, other)) else Gnn.Dtype.INT64, None)
+    return Gnn.where(condition, _operand('where', input, like), _operand('where', other, like))
+
+
+@_export
+def lerp(input, end, weight):
+    """torch.lerp: input + weight * (end - input), weight a number or a tensor."""
+    _check_tensor('lerp', input)
+    step = Tensor.__mul__(Gnn.Tensor.sub(end, input, 1.0), weight)
+    return Gnn.Tensor.add(input, step, 1.0)
+
+
+def lerp_(self, end, weight):
+    """Tensor.lerp_: the C op for a number weight, lerp written back for a tensor weight."""
+    if _is_scalar(weight):
+        Gnn.Tensor.lerp_(self, end, float(weight))
+        return self
+    return self.copy_(lerp(self, end, weight))
+
+
+@_export
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """torch.addcmul: input + value * tensor1 * tensor2."""
+    _check_tensor('addcmul', input)
+    return Gnn.Tensor.add(input, Tensor.__mul__(Gnn.Tensor.mul(tensor1, tensor2), value), 1.0)
+
+
+@_export
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """torch.addcdiv: input + value * tensor1 / tensor2."""
+    _check_tensor('addcdiv', input)
+    return Gnn.Tensor.add(input, Tensor.__mul__(Gnn.Tensor.div(tensor1, tensor2), value), 1.0)
+
+
+def addcmul_(self, tensor1, tensor2, value=1):
+    """Tensor.addcmul_ (the C op; value also positional, as C spells it)."""
+    Gnn.Tensor.addcmul_(self, tensor1, tensor2, float(value))
+    return self
+
+
+def addcdiv_(self, tensor1, tensor2, value=1):
+    """Tensor.addcdiv_ (the C op; value also positional, as C spells it)."""
+    Gnn.Tensor.addcdiv_(self, tensor1, tensor2, float(value))
+    return self
+
+
+def _returning_self(c_op):
+    """A C in-place op (which returns TRUE, or FALSE with a GError) as torch's: it returns the
+    tensor."""
+    def op(self, *args):
+        c_op(self, *args)
+        return self
+    op.__name__ = op.__qualname__ = c_op.__name__
+    op.__doc__ = 'Tensor.%s: in place (the C op), returning the tensor.' % c_op.__name__
+    return op
+
+
+zero_, fill_, copy_, sqrt_, maximum_ = (_returning_self(getattr(Gnn.Tensor, n)) for n in (
+    'zero_', 'fill_', 'copy_', 'sqrt_', 'maximum_'))
+
+
+# methods of Tensor only (torch has no function of these names, or one of another signature)
+for _method in (view, expand, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
+                zero_, fill_, copy_, sqrt_, maximum_):
+    setattr(Tensor, _method.__name__, raising_torch_errors(_method))
+
+
+@_export
+def cat(tensors, dim=0, *, out=None):
+    """torch.cat (concat): tensors joined along dim (0 unless given)."""
+    _no_out('cat', out)
+    return Gnn.cat(list(tensors), int(dim))
+
+
+@_export
+def stack(tensors, dim=0, *, out=None):
+    """torch.stack: tensors of one shape stacked along a new dim (0 unless given)."""
+    _no_out('stack', out)
+    return Gnn.stack(list(tensors), int(dim))
+
+
+concat = cat
+__all__.append('concat')
+
+
+@_export
+def matmul(input, other):
+    """torch.matmul: numpy's matmul rules, broadcasting the batch dims."""
+    _check_tensor('matmul', input)
+    return Gnn.Tensor.matmul(input, other)
+
+
+def _matmul_of_rank(name, rank):
+    def op(input, mat2):
+        _check_tensor(name, input)
+        _check_tensor(name, mat2, 'mat2')
+        for t in (input, mat2):
+            if t.get_ndim() != rank:
+                raise RuntimeError('%s: expected a %d-D tensor, got a %d-D one' % (name, rank, t.get_ndim()))
+        return Gnn.Tensor.matmul(input, mat2)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: matmul of %d-D tensors only.' % (name, rank)
+    return op
+
+
+mm = _matmul_of_rank('mm', 2)
+bmm = _matmul_of_rank('bmm', 3)
+__all__ += ['mm', 'bmm']
+
+
+# ---- factories ----
+
+def _size_args(name, size):
+    return _shape_args(name, size, new_tensor=True)
+
+
+def _finish(t, requires_grad):
+    if requires_grad:
+        t.set_requires_grad(True)
+    return t
+
+
+def _dtype_or_default(dtype):
+    return get_default_dtype() if dtype is None else as_dtype(dtype)
+
+
+def _device(device):
+    from .tensor import _device_string
+    return _device_string(device)
+
+
+def _plain_factory(name, make):
+    def factory(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+                pin_memory=False):
+        _no_out(name, out)
+        return _finish(make(_size_args(name, size), _dtype_or_default(dtype), _device(device)), requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = ('torch.%s (*size, dtype=None, device=None, requires_grad=False): size as '
+                       'numbers or one sequence; the default dtype is float32.' % name)
+    return factory
+
+
+zeros = _plain_factory('zeros', Gnn.Tensor.new_zeros)
+ones = _plain_factory('ones', Gnn.Tensor.new_ones)
+empty = _plain_factory('empty', Gnn.Tensor.new_empty)
+__all__ += ['zeros', 'ones', 'empty']
+
+
+def _random_factory(name, make):
+    def factory(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+                requires_grad=False, pin_memory=False):
+        _no_out(name, out)
+        t = make(_size_args(name, size), generator, _dtype_or_default(dtype), _device(device))
+        return _finish(t, requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = ('torch.%s (*size, generator=None, dtype=None, device=None, requires_grad=False)'
+                       % name)
+    return factory
+
+
+rand = _random_factory('rand', Gnn.Tensor.new_rand)
+randn = _random_factory('randn', Gnn.Tensor.new_randn)
+__all__ += ['rand', 'randn']
+
+
+def _dtype_of_value(value):
+    if isinstance(value, bool):
+        return Gnn.Dtype.BOOL
+    if isinstance(value, _numbers.Integral):
+        return Gnn.Dtype.INT64
+    return get_default_dtype()
+
+
+@_export
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """torch.full: the dtype follows fill_value (bool, int64 or the default float) unless given."""
+    _no_out('full', out)
+    _check_scalar('full', 'fill_value', fill_value)
+    dtype = _dtype_of_value(fill_value) if dtype is None else as_dtype(dtype)
+    return _finish(Gnn.Tensor.new_full(_size_args('full', (size,)), float(fill_value), dtype,
+                                       _device(device)), requires_grad)
+
+
+def _check_scalar(name, what, value):
+    if not _is_scalar(value):
+        raise TypeError('%s(): argument \'%s\' must be Number, not %s' % (name, what, type(value).__name__))
+
+
+@_export
+def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False):
+    """torch.randint (high, size) / (low, high, size): int64 unless dtype is given."""
+    _no_out('randint', out)
+    if size is None:
+        if not args or not isinstance(args[-1], (tuple, list)):
+            raise TypeError('randint(): the size is a required tuple argument: randint(high, size) or '
+                            'randint(low, high, size)')
+        args, size = args[:-1], args[-1]
+    if len(args) == 1:
+        low, high = 0, args[0]
+    elif len(args) == 2:
+        low, high = args
+    else:
+        raise TypeError('randint() takes (high, size) or (low, high, size), got %d numbers' % len(args))
+    for what, v in (('low', low), ('high', high)):
+        if not _is_int(v):
+            raise TypeError('randint(): argument \'%s\' must be int, not %s' % (what, type(v).__name__))
+    t = Gnn.Tensor.new_randint(int(low), int(high), _size_args('randint', (size,)), generator, _device(device))
+    if dtype is not None:
+        t = Gnn.Tensor.to_dtype(t, as_dtype(dtype))
+    return _finish(t, requires_grad)
+
+
+@_export
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    """torch.arange (end) / (start, end, step=1): int64 when every bound is an int, else the
+    default float dtype, unless dtype is given."""
+    _no_out('arange', out)
+    if end is None:
+        start, end = 0, start
+    for what, v in (('start', start), ('end', end), ('step', step)):
+        _check_scalar('arange', what, v)
+    if dtype is None:
+        integral = _builtins.all(isinstance(v, _numbers.Integral) for v in (start, end, step))
+        dtype = Gnn.Dtype.INT64 if integral else get_default_dtype()
+    return _finish(Gnn.Tensor.new_arange(float(start), float(end), float(step), as_dtype(dtype),
+                                         _device(device)), requires_grad)
+
+
+@_export
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """torch.linspace: steps values from start to end, computed from both ends as torch does."""
+    import numpy as np
+    _no_out('linspace', out)
+    if not isinstance(steps, _numbers.Integral) or steps < 0:
+        raise RuntimeError('number of steps must be non-negative')
+    dtype = _dtype_or_default(dtype)
+    i = np.arange(steps, dtype=np.float64)
+    step = (float(end) - float(start)) / (steps - 1) if steps > 1 else 0.0
+    values = np.where(i < steps // 2, float(start) + i * step, float(end) - (steps - 1 - i) * step)
+    if steps == 1:
+        values[:] = float(start)
+    result = tensor(values.astype(np.float64), dtype=dtype)
+    if _device(device) not in (None, 'cpu'):
+        result = Gnn.Tensor.to_device(result, _device(device))
+    return _finish(result, requires_grad)
+
+
+@_export
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """torch.eye (n, m=None)."""
+    _no_out('eye', out)
+    return _finish(Gnn.Tensor.new_eye(int(n), int(n if m is None else m), _dtype_or_default(dtype),
+                                      _device(device)), requires_grad)
+
+
+def _like_factory(name, make):
+    def factory(input, *args, dtype=None, layout=None, device=None, requires_grad=False,
+                memory_format=None, **kwargs):
+        _check_tensor(name, input)
+        dtype = input.get_dtype() if dtype is None else as_dtype(dtype)
+        device = input.get_device() if device is None else _device(device)
+        return _finish(make(input, dtype, device, *args, **kwargs), requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = 'torch.%s: of the input\'s shape, dtype and device unless given.' % name
+    return factory
+
+
+def _shape(t):
+    return list(t.get_shape())
+
+
+zeros_like = _like_factory('zeros_like', lambda t, d, dev: Gnn.Tensor.new_zeros(_shape(t), d, dev))
+ones_like = _like_factory('ones_like', lambda t, d, dev: Gnn.Tensor.new_ones(_shape(t), d, dev))
+empty_like = _like_factory('empty_like', lambda t, d, dev: Gnn.Tensor.new_empty(_shape(t), d, dev))
+full_like = _like_factory('full_like', lambda t, d, dev, fill_value: Gnn.Tensor.new_full(
+    _shape(t), float(fill_value), d, dev))
+rand_like = _like_factory('rand_like', lambda t, d, dev: Gnn.Tensor.new_rand(_shape(t), None, d, dev))
+randn_like = _like_factory('randn_like', lambda t, d, dev: Gnn.Tensor.new_randn(_shape(t), None, d, dev))
+__all__ += ['zeros_like', 'ones_like', 'empty_like', 'full_like', 'rand_like', 'randn_like']
+
+
+@_export
+def as_tensor(data, dtype=None, device=None):
+    """torch.as_tensor: the tensor itself (converted if dtype or device differ), a numpy
+    array's memory where from_numpy can share it, else a copy (tensor)."""
+    if isinstance(data, Gnn.Tensor):
+        return data.to(device, dtype) if (dtype, device) != (None, None) else data
+    if type(data).__module__ == 'numpy' and hasattr(data, 'dtype') and (
+            dtype is None or as_dtype(dtype) == as_dtype(data.dtype.name)):
+        try:
+            return Tensor.from_numpy(data, _device(device))
+        except TypeError:
+            pass
+    return tensor(data, dtype=dtype, device=device)
+
+
+@_export
+def is_tensor(obj):
+    """torch.is_tensor."""
+    return isinstance(obj, Gnn.Tensor)
+
+
+@_export
+def is_floating_point(input):
+    """torch.is_floating_point."""
+    _check_tensor('is_floating_point', input)
+    return bool(Gnn.dtype_is_floating(input.get_dtype()))
+
+
+# ---- random state ----
+
+@_override
+class Generator(Gnn.Generator):
+    """torch.Generator: ``Generator ()`` starts from torch's default seed (67280421310721),
+    ``manual_seed (s)`` returns the generator, as torch's does, so that
+    ``Generator ().manual_seed (s)`` is one expression."""
+
+    def __init__(self, device='cpu'):
+        if device not in ('cpu', None) and not str(device).startswith('cpu'):
+            raise ValueError('gnn\'s generators are CPU generators (one stream for every device), '
+                             'not %r' % (device,))
+        super().__init__()
+
+    def manual_seed(self, seed):
+        Gnn.Generator.manual_seed(self, int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return self
+
+    def initial_seed(self):
+        return self.get_seed()
+
+
+__all__.append('Generator')
+
+
+@_export
+def manual_seed(seed):
+    """torch.manual_seed: seeds the default generator and returns it."""
+    Gnn.manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    return Gnn.Generator.get_default()
+
+
+@_export
+def initial_seed():
+    """torch.initial_seed: the default generator's seed."""
+    return Gnn.Generator.get_default().get_seed()
+
+
+# ---- devices ----
+
+@_export
+def cuda_is_available():
+    """torch.cuda.is_available: whether a backend serves the device type 'cuda' (the CUDA
+    module is installed and found a device)."""
+    return cuda_device_count() > 0
+
+
+@_export
+def cuda_device_count():
+    """torch.cuda.device_count: the devices of the backend serving 'cuda', 0 without one."""
+    from gi.repository import GLib
+    try:
+        backend = Gnn.backend_get_for_device_type('cuda')
+    except GLib.Error:
+        return 0
+    return backend.get_device_count()
+
+
+@_export
+def mps_is_available():
+    """torch.backends.mps.is_available: False (Apple's Metal is not a gnn backend)."""
+    return False
+
+
+# every op raises torch's exception classes (errors.py: IndexError for a dim out of range ...)
+for _name in __all__:
+    if not isinstance(globals()[_name], type):
+        globals()[_name] = raising_torch_errors(globals()[_name])

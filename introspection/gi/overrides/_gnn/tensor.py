@@ -38,6 +38,109 @@ _GNN_OF_NP = {
 _INTEGRAL = (Gnn.Dtype.INT64, Gnn.Dtype.UINT8, Gnn.Dtype.BOOL)
 
 
+class dtype(int):
+    """torch.dtype over Gnn.Dtype: ``Gnn.float32`` (``gnn.float32``) prints as torch prints it
+    (``torch.float32``), equals and hashes as the Gnn.Dtype value it stands for (so it goes
+    wherever a Gnn.Dtype does, C calls included), and is what ``t.dtype`` gives."""
+
+    def __new__(cls, value, name):
+        self = super().__new__(cls, int(value))
+        self._name = name
+        return self
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (as_dtype, (self._name,))
+
+    @property
+    def is_floating_point(self):
+        return bool(Gnn.dtype_is_floating(self))
+
+    @property
+    def is_signed(self):
+        return int(self) not in (int(Gnn.Dtype.BOOL), int(Gnn.Dtype.UINT8))
+
+    @property
+    def itemsize(self):
+        return Gnn.dtype_get_size(self)
+
+    def __getattr__(self, name):
+        # value_nick, value_name and the rest of the Gnn.Dtype it stands for
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return getattr(Gnn.Dtype(int(self)), name)
+
+
+# torch's names of each dtype, the first the one torch prints
+_DTYPE_NAMES = {
+    Gnn.Dtype.FLOAT32: ('float32', 'float'), Gnn.Dtype.FLOAT64: ('float64', 'double'),
+    Gnn.Dtype.FLOAT16: ('float16', 'half'), Gnn.Dtype.BFLOAT16: ('bfloat16',),
+    Gnn.Dtype.INT64: ('int64', 'long'), Gnn.Dtype.UINT8: ('uint8',), Gnn.Dtype.BOOL: ('bool',),
+}
+_DTYPES = {int(v): dtype(v, names[0]) for v, names in _DTYPE_NAMES.items()}
+_DTYPE_OF_NAME = {name: _DTYPES[int(v)] for v, names in _DTYPE_NAMES.items() for name in names}
+__all__ += list(_DTYPE_OF_NAME) + ['dtype']
+
+
+def __getattr__(name):
+    # the dtype names (float, bool, long, ...) are attributes of this module without being its
+    # globals, which would hide the builtins float and bool from the code here
+    if name in _DTYPE_OF_NAME:
+        return _DTYPE_OF_NAME[name]
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def as_dtype(value):
+    """The torch-style dtype for a Gnn.Dtype, a dtype, a name ('float32', 'torch.long') or a
+    numpy dtype; a TypeError naming the value for anything else."""
+    if isinstance(value, dtype):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and int(value) in _DTYPES:
+        return _DTYPES[int(value)]
+    name = value if isinstance(value, str) else getattr(value, 'name', None)
+    if isinstance(name, str):
+        found = _DTYPE_OF_NAME.get(name[6:] if name.startswith('torch.') else name)
+        if found is not None:
+            return found
+    raise TypeError('expected a dtype (gnn.float32, gnn.int64, ... or a Gnn.Dtype), got %r: gnn\'s '
+                    'dtypes are %s' % (value, ', '.join(repr(d) for d in _DTYPES.values())))
+
+
+def get_default_dtype():
+    """torch.get_default_dtype: the dtype of floating-point factories and of Python floats,
+    float32 (gnn's layers are float32 unless given one too)."""
+    return _DTYPES[int(Gnn.Dtype.FLOAT32)]
+
+
+class Size(tuple):
+    """torch.Size: a tensor's shape, a tuple of ints that prints as torch.Size([2, 3])."""
+
+    def __repr__(self):
+        return 'torch.Size(%r)' % list(self)
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        item = super().__getitem__(key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+__all__ += ['get_default_dtype', 'Size']
+
+
 class _HostArray:
     """What numpy needs to view a tensor's memory in place; holds the tensor's storage."""
     __slots__ = ('__array_interface__', 'tensor')
@@ -359,6 +462,36 @@ class device(str):
 __all__.append('device')
 
 
+_grad_fn_types = {}
+
+
+def _grad_fn_type(name):
+    """A class named as the node (AddBackward0) whose instances print as torch's grad_fn."""
+    if name not in _grad_fn_types:
+        _grad_fn_types[name] = type(name, (), {
+            '__slots__': (), 'name': lambda self: name, '__doc__': 'the autograd node %s' % name,
+            '__repr__': lambda self: '<%s object at %#x>' % (name, id(self))})
+    return _grad_fn_types[name]
+
+
+def _to_dtype_method(dtype):
+    """Tensor.float () and its kin: to_dtype (dtype), the tensor itself if it has it."""
+    def method(self):
+        return Gnn.Tensor.to_dtype(self, dtype)
+    method.__doc__ = 'The tensor as %s (itself if it is one already).' % _DTYPE_NAMES[dtype][0]
+    return method
+
+
+# the legacy type names of Tensor.type ()
+_LEGACY_TYPE_NAMES = {
+    int(Gnn.Dtype.FLOAT32): 'Float', int(Gnn.Dtype.FLOAT64): 'Double', int(Gnn.Dtype.FLOAT16): 'Half',
+    int(Gnn.Dtype.BFLOAT16): 'BFloat16', int(Gnn.Dtype.INT64): 'Long', int(Gnn.Dtype.UINT8): 'Byte',
+    int(Gnn.Dtype.BOOL): 'Bool',
+}
+device_type = device
+dtype_type = dtype
+
+
 class Tensor(Gnn.Tensor):
     """torch.Tensor's Python face over GnnTensor.
 
@@ -382,7 +515,7 @@ class Tensor(Gnn.Tensor):
 
     @property
     def shape(self):
-        return tuple(self.get_shape())
+        return Size(self.get_shape())
 
     def size(self, dim=None):
         return self.shape if dim is None else self.get_size(dim)
@@ -390,12 +523,92 @@ class Tensor(Gnn.Tensor):
     def dim(self):
         return self.get_ndim()
 
+    @property
+    def ndim(self):
+        return self.get_ndim()
+
     def numel(self):
         return self.get_numel()
 
+    nelement = numel
+
     @property
     def dtype(self):
-        return self.get_dtype()
+        return as_dtype(self.get_dtype())
+
+    @property
+    def T(self):
+        """The dims reversed (t () for 2-D tensors)."""
+        return Gnn.Tensor.permute(self, list(range(self.get_ndim() - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        """The last two dims swapped (a batch of matrices transposed)."""
+        if self.get_ndim() < 2:
+            raise RuntimeError('tensor.mT is only supported on matrices or batches of matrices. '
+                               'Got %d-D tensor.' % self.get_ndim())
+        return Gnn.Tensor.transpose(self, -2, -1)
+
+    def is_floating_point(self):
+        return bool(Gnn.dtype_is_floating(self.get_dtype()))
+
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+        """Tensor.to (dtype), (device), (device, dtype), (tensor): the tensor itself when
+        nothing changes (unless copy=True), as torch's."""
+        args = list(args)
+        if args and isinstance(args[0], Gnn.Tensor):
+            other = args.pop(0)
+            device, dtype = other.get_device(), other.get_dtype()
+        elif args and (args[0] is None or isinstance(args[0], (str, device_type))
+                       or (isinstance(args[0], int)
+                           and not isinstance(args[0], (bool, dtype_type, Gnn.Dtype)))):
+            device = args.pop(0)
+        if args and not isinstance(args[0], bool):
+            dtype = args.pop(0)
+        if args:
+            non_blocking = args.pop(0)
+        if args:
+            copy = args.pop(0)
+        result = self
+        if dtype is not None:
+            result = Gnn.Tensor.to_dtype(result, as_dtype(dtype))
+        if device is not None:
+            result = Gnn.Tensor.to_device(result, _device_string(device))
+        if copy and result is self:
+            result = Gnn.Tensor.clone(self)
+        return result
+
+    def type(self, dtype=None, non_blocking=False):
+        """Tensor.type (): torch's type name ('torch.FloatTensor'); type (dtype): to (dtype)."""
+        if dtype is None:
+            return 'torch.%s%sTensor' % ('cuda.' if self.get_device() != 'cpu' else '',
+                                         _LEGACY_TYPE_NAMES[int(self.get_dtype())])
+        if isinstance(dtype, str):
+            legacy = {v: k for k, v in _LEGACY_TYPE_NAMES.items()}
+            kind = dtype.rpartition('.')[2][:-len('Tensor')] if dtype.endswith('Tensor') else None
+            if kind not in legacy:
+                raise ValueError('invalid type: %r' % dtype)
+            dtype = legacy[kind]
+        return Gnn.Tensor.to_dtype(self, as_dtype(dtype))
+
+    float = _to_dtype_method(Gnn.Dtype.FLOAT32)
+    double = _to_dtype_method(Gnn.Dtype.FLOAT64)
+    half = _to_dtype_method(Gnn.Dtype.FLOAT16)
+    bfloat16 = _to_dtype_method(Gnn.Dtype.BFLOAT16)
+    long = _to_dtype_method(Gnn.Dtype.INT64)
+    bool = _to_dtype_method(Gnn.Dtype.BOOL)
+    byte = _to_dtype_method(Gnn.Dtype.UINT8)
+
+    def cpu(self):
+        return Gnn.Tensor.to_device(self, 'cpu')
+
+    def cuda(self, device=None, non_blocking=False):
+        return Gnn.Tensor.to_device(self, 'cuda' if device is None else _device_string(device))
+
+    def __getattr__(self, name):
+        # only reached for names the class lacks: a torch.Tensor method gnn lacks says why
+        from .names import missing_tensor_message
+        raise AttributeError(missing_tensor_message(type(self).__name__, name))
 
     @property
     def device(self):
@@ -424,6 +637,14 @@ class Tensor(Gnn.Tensor):
     @property
     def grad_fn_name(self):
         return self.get_grad_fn_name()
+
+    @property
+    def grad_fn(self):
+        """The node that made the tensor (None for a leaf): an object printing as torch's
+        (<AddBackward0 object at 0x...>) with name (); its inputs (next_functions) are not
+        reachable from Python."""
+        name = self.get_grad_fn_name()
+        return None if name is None else _grad_fn_type(name)()
 
     def backward(self, gradient=None, retain_graph=False):
         """Tensor.backward; an exception raised by a Python hook is raised again here, after
@@ -604,6 +825,43 @@ for _name in _FUNCTIONAL_LOSSES:
 __all__ += list(_FUNCTIONAL_LOSSES)
 
 
+def _check_data(data, where=(), lengths=None):
+    """Raises what torch raises for data that tensor () cannot take, naming the element: a
+    TypeError for a string or a sequence where a number is expected and back, a
+    RuntimeError for any other object that is not a number (None, a dict: torch's "Could not
+    infer dtype"), a ValueError for sequences of unequal lengths."""
+    import numpy as np
+    if lengths is None:
+        lengths = []   # the length of the sequences at each depth, as first seen
+    dim = len(where)
+    if isinstance(data, (list, tuple)):
+        if dim < len(lengths):
+            if lengths[dim] is None:
+                raise TypeError('expected a number at dim %d, got %s%s' % (dim, type(data).__name__, _at(where)))
+            if len(data) != lengths[dim]:
+                raise ValueError('expected sequence of length %d at dim %d (got %d)%s'
+                                 % (lengths[dim], dim, len(data), _at(where)))
+        else:
+            lengths.append(len(data))
+        for k, item in enumerate(data):
+            _check_data(item, where + (k,), lengths)
+        return
+    if dim < len(lengths) and lengths[dim] is not None:
+        raise TypeError('expected a sequence of length %d at dim %d, got %s%s'
+                        % (lengths[dim], dim, type(data).__name__, _at(where)))
+    if dim == len(lengths) and dim > 0:
+        lengths.append(None)   # numbers at this depth
+    if isinstance(data, (str, bytes)):
+        raise TypeError("tensor(): invalid data type '%s'%s: %r, where numbers or bools are expected"
+                        % (type(data).__name__, _at(where), data))
+    if not (_is_scalar(data) or isinstance(data, (Gnn.Tensor, np.ndarray, np.generic))):
+        raise RuntimeError('Could not infer dtype of %s%s' % (type(data).__name__, _at(where)))
+
+
+def _at(where):
+    return ' (the element at [%s])' % ', '.join(str(k) for k in where) if where else ''
+
+
 def tensor(data, dtype=None, requires_grad=False, device=None):
     """torch.tensor: a new tensor holding a copy of @data, a (nested) list of numbers, a number,
     a numpy array or a tensor. Python ints give int64, floats float32 and bools bool; a numpy
@@ -615,6 +873,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     elif isinstance(data, (np.ndarray, np.generic)):
         array = np.array(data, copy=True)
     else:
+        _check_data(data)
         try:
             array = np.array(data)
         except ValueError as e:
