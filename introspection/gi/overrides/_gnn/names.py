@@ -31,6 +31,9 @@ class Missing:
 
 
 _RECURRENT = Missing('the recurrent and attention layers are not built yet')
+_SCHEDULER = Missing('not built yet: gnn has StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, '
+                     'LinearLR, LambdaLR, OneCycleLR, SequentialLR and SWALR; a Python subclass of '
+                     'LRScheduler with get_lr() can stand in')
 
 ROWS = [
     # ---- torch: tensors, factories, grad mode ----
@@ -150,6 +153,17 @@ ROWS = [
     ('torch.optim.lr_scheduler.LambdaLR', 'Gnn.LambdaLR'),
     ('torch.optim.lr_scheduler.OneCycleLR', 'Gnn.OneCycleLR'),
     ('torch.optim.lr_scheduler.SequentialLR', 'Gnn.SequentialLR'),
+    ('torch.optim.lr_scheduler.MultiplicativeLR', _SCHEDULER),
+    ('torch.optim.lr_scheduler.ConstantLR', _SCHEDULER),
+    ('torch.optim.lr_scheduler.PolynomialLR', _SCHEDULER),
+    ('torch.optim.lr_scheduler.CosineAnnealingWarmRestarts', _SCHEDULER),
+    ('torch.optim.lr_scheduler.CyclicLR', _SCHEDULER),
+    ('torch.optim.lr_scheduler.ChainedScheduler',
+     Missing('not built yet; SequentialLR runs schedulers one after another, none steps several '
+             'at once')),
+    ('torch.optim.lr_scheduler.ReduceLROnPlateau',
+     Missing('not built yet: it steps on a metric, which the LRScheduler class of gnn has no '
+             'argument for')),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
