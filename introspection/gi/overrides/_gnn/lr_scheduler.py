@@ -74,6 +74,17 @@ def _per_group(name, value, optimizer):
     return [float(value)]
 
 
+class _SchedulerState(dict):
+    """A scheduler's state_dict(): a plain dict of PyTorch's keys, which keeps the
+    GLib.Variant it was unpacked from (the types of its entries) and the scheduler's type
+    name, that gnn.save writes into a checkpoint as Gnn.Checkpoint does."""
+
+    def __init__(self, variant, type_name):
+        super().__init__(variant.unpack())
+        self._gnn_variant = variant
+        self._gnn_type = type_name
+
+
 def _print_lrs(scheduler):
     """What PyTorch 1.13's print_lr prints at a step when the scheduler is verbose."""
     if scheduler._verbose:
@@ -185,8 +196,9 @@ class LRScheduler(Gnn.LRScheduler):
 
     def state_dict(self):
         """The scheduler's state as a dict with PyTorch's keys (the ``a{sv}`` of the C API,
-        unpacked)."""
-        return Gnn.LRScheduler.state_dict(self).unpack()
+        unpacked), which also knows the scheduler's class and its types for gnn.save."""
+        from gi.repository import GObject
+        return _SchedulerState(Gnn.LRScheduler.state_dict(self), GObject.type_name(type(self).__gtype__))
 
     def load_state_dict(self, state_dict):
         """Restores a state from state_dict (a dict, or the GLib.Variant of the C API);

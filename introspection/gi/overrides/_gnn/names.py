@@ -58,6 +58,10 @@ ROWS = [
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),
 
+    # ---- torch: files ----
+    ('torch.save', 'Gnn.save'),
+    ('torch.load', 'Gnn.load'),
+
     # ---- torch.nn: modules, parameters, containers ----
     ('torch.nn.Module', 'Gnn.Module'),
     ('torch.nn.Parameter', 'Gnn.Parameter'),

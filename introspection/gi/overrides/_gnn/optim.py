@@ -209,6 +209,15 @@ class Optimizer(Gnn.Optimizer):
         """Drops the gradients (set_to_none=True, PyTorch 2's default) or zeroes them."""
         Gnn.Optimizer.zero_grad(self, set_to_none)
 
+    def state_dict(self):
+        """The state as a Gnn.StateDict: PyTorch's state_dict flattened, state.<n>.<name> and
+        param_groups.<g>.<option>; it knows the optimizer's type name, which gnn.save writes
+        into a checkpoint as Gnn.Checkpoint does."""
+        from gi.repository import GObject
+        state = Gnn.Optimizer.state_dict(self)
+        state._gnn_type = GObject.type_name(type(self).__gtype__)
+        return state
+
     def load_state_dict(self, state_dict):
         """Loads a state from state_dict() (a Gnn.StateDict, or any mapping of the same keys),
         or from PyTorch's nested form ``{'state': {0: {...}}, 'param_groups': [{...}]}``, as
