@@ -40,7 +40,6 @@ ALLOWED = {
         '**kwargs': 'GObject construct properties',
     },
     'torch.optim.swa_utils.AveragedModel': {
-        'model': 'defaults to None: the JSON tree and g_object_new make one without arguments',
         'multi_avg_fn': "PyTorch 2.1's, before use_buffers as there",
         'use_buffers': "after multi_avg_fn, PyTorch 2.1's order",
         '**kwargs': 'GObject construct properties',
@@ -261,6 +260,58 @@ class TutorialLoop(unittest.TestCase):
                     self.assertAlmostEqual(got[1], want[1], delta=1e-12, msg=step)
                     for a, b in zip(want[2], got[2]):
                         np.testing.assert_allclose(b, a, rtol=RTOL, atol=ATOL, err_msg='step %d' % step)
+
+
+
+def swa_loop(torch_like, model, loader, epochs=8, swa_start=3):
+    """The loop of torch.optim.swa_utils' documentation, as it writes it; returns the
+    averaged model and the rates of each epoch."""
+    from_swa = torch_like.optim.swa_utils
+    loss_fn = torch_like.nn.MSELoss()
+    optimizer = torch_like.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    swa_model = from_swa.AveragedModel(model)
+    scheduler = torch_like.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
+    swa_scheduler = from_swa.SWALR(optimizer, swa_lr=0.02, anneal_epochs=2)
+    rates = []
+    for epoch in range(epochs):
+        for input, target in loader:
+            optimizer.zero_grad(set_to_none=True)
+            loss_fn(model(input), target).backward()
+            optimizer.step()
+        if epoch > swa_start:
+            swa_model.update_parameters(model)
+            swa_scheduler.step()
+        else:
+            scheduler.step()
+        rates.append(optimizer.param_groups[0]['lr'])
+    from_swa.update_bn(loader, swa_model)
+    return swa_model, rates
+
+
+class SwaLoop(unittest.TestCase):
+    def test_swa_loop_matches_torch(self):
+        data = [(rand((6, 4), seed=30 + i), rand((6, 2), seed=40 + i)) for i in range(3)]
+        torch.manual_seed(1)
+        tm = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.BatchNorm1d(5), torch.nn.ReLU(),
+                                 torch.nn.Linear(5, 2))
+        gm = nn.Sequential(nn.Linear(4, 5), nn.BatchNorm1d(5), nn.ReLU(), nn.Linear(5, 2))
+        gm.load_state_dict(dict(tm.state_dict()))
+        tswa, trates = swa_loop(torch, tm, [(torch.from_numpy(x), torch.from_numpy(y)) for x, y in data])
+        gswa, grates = swa_loop(gnn, gm, [(gnn.Tensor.from_numpy(x), gnn.Tensor.from_numpy(y)) for x, y in data])
+        np.testing.assert_allclose(grates, trates, rtol=1e-12)
+        self.assertEqual(int(gswa.n_averaged.item()), int(tswa.n_averaged.item()))
+        want = tswa.state_dict()
+        got = gswa.state_dict()
+        self.assertEqual(list(got.keys()), list(want.keys()))
+        for key in want:
+            np.testing.assert_allclose(np.asarray(got[key].numpy(), dtype=np.float64),
+                                       want[key].numpy().astype(np.float64), rtol=RTOL, atol=ATOL,
+                                       err_msg=key)
+        x = data[0][0]
+        tswa.eval()
+        gswa.eval()
+        np.testing.assert_allclose(gswa(gnn.Tensor.from_numpy(x)).detach().numpy(),
+                                   tswa(torch.from_numpy(x)).detach().numpy(), rtol=RTOL, atol=ATOL)
 
 
 if __name__ == '__main__':
