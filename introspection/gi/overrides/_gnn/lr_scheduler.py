@@ -74,6 +74,33 @@ def _per_group(name, value, optimizer):
     return [float(value)]
 
 
+class _SchedulerState(dict):
+    """A scheduler's state_dict(): a plain dict of PyTorch's keys, which keeps the
+    GLib.Variant it was unpacked from (the types of its entries) and the scheduler's type
+    name, that gnn.save writes into a checkpoint as Gnn.Checkpoint does."""
+
+    def __init__(self, variant, type_name):
+        super().__init__(variant.unpack())
+        self._gnn_variant = variant
+        self._gnn_type = type_name
+
+
+def _print_lrs(scheduler):
+    """What PyTorch 1.13's print_lr prints at a step when the scheduler is verbose."""
+    if scheduler._verbose:
+        for i, lr in enumerate(Gnn.LRScheduler.get_last_lr(scheduler)):
+            print('Adjusting learning rate of group {} to {:.4e}.'.format(i, lr))
+
+
+def _set_verbose(scheduler, verbose):
+    """The verbose= of PyTorch's schedulers (deprecated since PyTorch 2.2): the construction's
+    step is printed now, as PyTorch prints its initial step, and every step() after it."""
+    if verbose:
+        scheduler._verbose = True
+        _print_lrs(scheduler)
+    return scheduler
+
+
 def _wrap_get_lr(fn):
     """A Python get_lr as the get_lr virtual method: a list of floats; an exception reaches
     C as a GError and a Python caller gets it back."""
@@ -101,10 +128,13 @@ class LRScheduler(Gnn.LRScheduler):
             if fn is not None and not getattr(fn, '_gnn_wrapped', False):
                 setattr(cls, name, _wrap_vfunc(fn))
 
-    def __init__(self, optimizer=None, last_epoch=-1, **kwargs):
+    _verbose = False
+
+    def __init__(self, optimizer=None, last_epoch=-1, verbose=False, **kwargs):
         from gi.repository import Gio
         super().__init__(optimizer=optimizer, last_epoch=last_epoch, **kwargs)
         _call_raising_python_errors(Gio.Initable.init, self, None)
+        _set_verbose(self, verbose)
 
     @staticmethod
     def _prop_name(name):
@@ -152,8 +182,10 @@ class LRScheduler(Gnn.LRScheduler):
         return self.is_initial_step()
 
     def step(self):
-        """``scheduler.step()``; an exception raised by Python code it ran is raised again."""
+        """``scheduler.step()``; an exception raised by Python code it ran is raised again.
+        With verbose, prints each group's new rate as PyTorch 1.13 does."""
         _call_raising_python_errors(Gnn.LRScheduler.step, self)
+        _print_lrs(self)
 
     def get_lr(self):
         return list(_call_raising_python_errors(Gnn.LRScheduler.get_lr, self))
@@ -164,8 +196,9 @@ class LRScheduler(Gnn.LRScheduler):
 
     def state_dict(self):
         """The scheduler's state as a dict with PyTorch's keys (the ``a{sv}`` of the C API,
-        unpacked)."""
-        return Gnn.LRScheduler.state_dict(self).unpack()
+        unpacked), which also knows the scheduler's class and its types for gnn.save."""
+        from gi.repository import GObject
+        return _SchedulerState(Gnn.LRScheduler.state_dict(self), GObject.type_name(type(self).__gtype__))
 
     def load_state_dict(self, state_dict):
         """Restores a state from state_dict (a dict, or the GLib.Variant of the C API);
@@ -181,8 +214,8 @@ __all__.append('LRScheduler')
 
 
 class StepLR(Gnn.StepLR):
-    def __new__(cls, optimizer, step_size, gamma=0.1, last_epoch=-1):
-        return Gnn.StepLR.new(optimizer, step_size, gamma, last_epoch)
+    def __new__(cls, optimizer, step_size, gamma=0.1, last_epoch=-1, verbose=False):
+        return _set_verbose(Gnn.StepLR.new(optimizer, step_size, gamma, last_epoch), verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -193,8 +226,9 @@ __all__.append('StepLR')
 
 
 class MultiStepLR(Gnn.MultiStepLR):
-    def __new__(cls, optimizer, milestones, gamma=0.1, last_epoch=-1):
-        return Gnn.MultiStepLR.new(optimizer, [int(m) for m in milestones], gamma, last_epoch)
+    def __new__(cls, optimizer, milestones, gamma=0.1, last_epoch=-1, verbose=False):
+        return _set_verbose(Gnn.MultiStepLR.new(optimizer, [int(m) for m in milestones], gamma, last_epoch),
+                            verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -211,8 +245,8 @@ __all__.append('MultiStepLR')
 
 
 class ExponentialLR(Gnn.ExponentialLR):
-    def __new__(cls, optimizer, gamma, last_epoch=-1):
-        return Gnn.ExponentialLR.new(optimizer, gamma, last_epoch)
+    def __new__(cls, optimizer, gamma, last_epoch=-1, verbose=False):
+        return _set_verbose(Gnn.ExponentialLR.new(optimizer, gamma, last_epoch), verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -223,8 +257,8 @@ __all__.append('ExponentialLR')
 
 
 class CosineAnnealingLR(Gnn.CosineAnnealingLR):
-    def __new__(cls, optimizer, T_max, eta_min=0.0, last_epoch=-1):
-        return Gnn.CosineAnnealingLR.new(optimizer, T_max, eta_min, last_epoch)
+    def __new__(cls, optimizer, T_max, eta_min=0, last_epoch=-1, verbose=False):
+        return _set_verbose(Gnn.CosineAnnealingLR.new(optimizer, T_max, eta_min, last_epoch), verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -235,8 +269,10 @@ __all__.append('CosineAnnealingLR')
 
 
 class LinearLR(Gnn.LinearLR):
-    def __new__(cls, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
-        return Gnn.LinearLR.new(optimizer, start_factor, end_factor, total_iters, last_epoch)
+    def __new__(cls, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1,
+                verbose=False):
+        return _set_verbose(Gnn.LinearLR.new(optimizer, start_factor, end_factor, total_iters, last_epoch),
+                            verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -261,7 +297,7 @@ class LambdaLR(Gnn.LambdaLR):
     is raised again by the constructor or ``step``, which then leaves the scheduler and the
     groups as they were."""
 
-    def __new__(cls, optimizer, lr_lambda, last_epoch=-1):
+    def __new__(cls, optimizer, lr_lambda, last_epoch=-1, verbose=False):
         if isinstance(lr_lambda, (list, tuple)):
             n = optimizer.get_n_param_groups()
             if len(lr_lambda) != n:
@@ -279,7 +315,7 @@ class LambdaLR(Gnn.LambdaLR):
                 return _call_lr_lambda(lr_lambda, epoch)
             self = _call_raising_python_errors(Gnn.LambdaLR.new, optimizer, one, None, last_epoch)
         self._lr_lambdas = fns
-        return self
+        return _set_verbose(self, verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -299,6 +335,7 @@ class LambdaLR(Gnn.LambdaLR):
             for i, v in enumerate(lrs):
                 opt.get_param_group(i).set_option('lr', v)
             raise
+        _print_lrs(self)
 
 
 LambdaLR = override(LambdaLR)
@@ -309,7 +346,7 @@ class OneCycleLR(Gnn.OneCycleLR):
     def __new__(cls, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
                 pct_start=0.3, anneal_strategy='cos', cycle_momentum=True, base_momentum=0.85,
                 max_momentum=0.95, div_factor=25., final_div_factor=1e4, three_phase=False,
-                last_epoch=-1):
+                last_epoch=-1, verbose=False):
         def positive(name, v):
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
                 raise ValueError('Expected positive integer {}, but got {}'.format(name, v))
@@ -322,11 +359,12 @@ class OneCycleLR(Gnn.OneCycleLR):
             spe = positive('steps_per_epoch', steps_per_epoch)
         if not isinstance(pct_start, float):
             raise ValueError('Expected float between 0 and 1 pct_start, but got {}'.format(pct_start))
-        return Gnn.OneCycleLR.new(optimizer, _per_group('max_lr', max_lr, optimizer), ts, ep, spe,
-                                  pct_start, anneal_strategy, cycle_momentum,
-                                  _per_group('base_momentum', base_momentum, optimizer),
-                                  _per_group('max_momentum', max_momentum, optimizer), float(div_factor),
-                                  float(final_div_factor), three_phase, last_epoch)
+        scheduler = Gnn.OneCycleLR.new(optimizer, _per_group('max_lr', max_lr, optimizer), ts, ep, spe,
+                                       pct_start, anneal_strategy, cycle_momentum,
+                                       _per_group('base_momentum', base_momentum, optimizer),
+                                       _per_group('max_momentum', max_momentum, optimizer), float(div_factor),
+                                       float(final_div_factor), three_phase, last_epoch)
+        return _set_verbose(scheduler, verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -337,7 +375,8 @@ __all__.append('OneCycleLR')
 
 
 class SequentialLR(Gnn.SequentialLR):
-    def __new__(cls, optimizer, schedulers, milestones, last_epoch=-1):
+    def __new__(cls, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
+        # verbose is accepted and prints nothing, as in PyTorch 1.13: the schedulers it runs print
         return _call_raising_python_errors(Gnn.SequentialLR.new, optimizer, list(schedulers),
                                            [int(m) for m in milestones], last_epoch)
 

@@ -152,6 +152,12 @@ def _wrap_bool_vfunc(fn):
     return _wrap_vfunc(returning_true)
 
 
+def _is_nested_state(state_dict):
+    """Whether state_dict is PyTorch's optimizer state, {'state': {...}, 'param_groups': [...]}."""
+    return (isinstance(state_dict, dict) and set(state_dict) == {'state', 'param_groups'}
+            and isinstance(state_dict['param_groups'], (list, tuple)))
+
+
 class Optimizer(Gnn.Optimizer):
     """``torch.optim.Optimizer``: param_groups, step(closure=None), zero_grad(set_to_none=True),
     state_dict()/load_state_dict(), add_param_group(dict). Python subclasses call
@@ -203,11 +209,42 @@ class Optimizer(Gnn.Optimizer):
         """Drops the gradients (set_to_none=True, PyTorch 2's default) or zeroes them."""
         Gnn.Optimizer.zero_grad(self, set_to_none)
 
+    def state_dict(self):
+        """The state as a Gnn.StateDict: PyTorch's state_dict flattened, state.<n>.<name> and
+        param_groups.<g>.<option>; it knows the optimizer's type name, which gnn.save writes
+        into a checkpoint as Gnn.Checkpoint does."""
+        from gi.repository import GObject
+        state = Gnn.Optimizer.state_dict(self)
+        state._gnn_type = GObject.type_name(type(self).__gtype__)
+        return state
+
     def load_state_dict(self, state_dict):
-        """Loads a state from state_dict() (a Gnn.StateDict, or any mapping of the same keys)."""
+        """Loads a state from state_dict() (a Gnn.StateDict, or any mapping of the same keys),
+        or from PyTorch's nested form ``{'state': {0: {...}}, 'param_groups': [{...}]}``, as
+        a torch optimizer's state_dict() gives it: its options that this optimizer's groups
+        do not have (foreach, capturable, ...) are left out, and a tensor ``step`` becomes
+        the number gnn keeps."""
+        if _is_nested_state(state_dict):
+            state_dict = self._flatten_state(state_dict)
         if not isinstance(state_dict, Gnn.StateDict):
             state_dict = StateDict(state_dict)
         Gnn.Optimizer.load_state_dict(self, state_dict)
+
+    def _flatten_state(self, nested):
+        from gi.repository import GLib
+        flat = StateDict()
+        for index, entries in nested['state'].items():
+            for key, value in entries.items():
+                if key == 'step' and hasattr(value, 'item'):
+                    value = float(value.item())
+                flat['state.%d.%s' % (int(index), key)] = value
+        groups = self.get_param_groups()
+        for g, group in enumerate(nested['param_groups']):
+            known = group.keys() if g >= len(groups) else groups[g].list_options()
+            for key in (k for k in group if k != 'params' and k in known):
+                flat['param_groups.%d.%s' % (g, key)] = _option_variant(group[key])
+            flat['param_groups.%d.params' % g] = GLib.Variant('ax', [int(i) for i in group['params']])
+        return flat
 
     def __repr__(self):
         lines = [type(self).__name__ + ' (']
@@ -224,7 +261,30 @@ class Optimizer(Gnn.Optimizer):
 Optimizer = override(Optimizer)
 __all__.append('Optimizer')
 
-_REQUIRED = object()
+
+class _Required:
+    """The default of a required lr, printed as torch.optim.optimizer.required is."""
+
+    def __repr__(self):
+        return '<required parameter>'
+
+
+_REQUIRED = _Required()
+
+
+def _refuse_unsupported(optimizer, **flags):
+    """A ValueError naming the first torch flag given a value gnn cannot honour. foreach is
+    accepted with any value (gnn's step is one loop over the tensors whichever is asked, with
+    the same results); capturable (CUDA graph capture), differentiable (autograd through the
+    step) and fused only when false."""
+    why = {'capturable': 'gnn does not capture CUDA graphs, so a capturable state means nothing '
+                         'to it',
+           'differentiable': 'gnn does not record the step for autograd',
+           'fused': 'gnn has no fused optimizer kernels'}
+    for name, value in flags.items():
+        if value:
+            raise ValueError('%s: %s=%r is not supported (%s); leave it at its default'
+                             % (optimizer, name, value, why[name]))
 
 
 def _new_optimizer(new, params, options, positional):
@@ -245,10 +305,13 @@ def _new_optimizer(new, params, options, positional):
 
 class SGD(Gnn.SGD, Optimizer):
     """``torch.optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False,
-    *, maximize=False)``; params: tensors, dicts of per-group options, or a module."""
+    *, maximize=False, foreach=None, differentiable=False)``; params: tensors, dicts of
+    per-group options, or a module. foreach is accepted and changes nothing;
+    differentiable=True is a ValueError."""
 
     def __new__(cls, params, lr=_REQUIRED, momentum=0, dampening=0, weight_decay=0, nesterov=False,
-                *, maximize=False, foreach=None):
+                *, maximize=False, foreach=None, differentiable=False):
+        _refuse_unsupported('SGD', differentiable=differentiable)
         return _new_optimizer(Gnn.SGD.new, params, {'lr': lr},
                               (lr, momentum, dampening, weight_decay, nesterov, maximize))
 
@@ -262,10 +325,13 @@ __all__.append('SGD')
 
 class Adam(Gnn.Adam, Optimizer):
     """``torch.optim.Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-    amsgrad=False, *, maximize=False)``."""
+    amsgrad=False, *, foreach=None, maximize=False, capturable=False, differentiable=False,
+    fused=False)``; foreach is accepted and changes nothing, a true capturable, differentiable
+    or fused is a ValueError."""
 
     def __new__(cls, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False,
-                *, maximize=False, foreach=None):
+                *, foreach=None, maximize=False, capturable=False, differentiable=False, fused=False):
+        _refuse_unsupported('Adam', capturable=capturable, differentiable=differentiable, fused=fused)
         return _new_optimizer(Gnn.Adam.new, params, {},
                               (lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize))
 
@@ -279,10 +345,13 @@ __all__.append('Adam')
 
 class AdamW(Gnn.AdamW, Optimizer):
     """``torch.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-    amsgrad=False, *, maximize=False)``."""
+    amsgrad=False, *, maximize=False, foreach=None, capturable=False, differentiable=False,
+    fused=None)`` (differentiable and fused as PyTorch 2.0 has them); foreach is accepted and
+    changes nothing, a true capturable, differentiable or fused is a ValueError."""
 
     def __new__(cls, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False,
-                *, maximize=False, foreach=None):
+                *, maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        _refuse_unsupported('AdamW', capturable=capturable, differentiable=differentiable, fused=fused)
         return _new_optimizer(Gnn.AdamW.new, params, {},
                               (lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize))
 
@@ -296,10 +365,13 @@ __all__.append('AdamW')
 
 class RMSprop(Gnn.RMSprop, Optimizer):
     """``torch.optim.RMSprop(params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
-    centered=False, *, maximize=False)``."""
+    centered=False, foreach=None, maximize=False, differentiable=False)`` (PyTorch 1.13's
+    order: its last three are positional too); foreach is accepted and changes nothing,
+    differentiable=True is a ValueError."""
 
     def __new__(cls, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
-                foreach=None, maximize=False):
+                foreach=None, maximize=False, differentiable=False):
+        _refuse_unsupported('RMSprop', differentiable=differentiable)
         return _new_optimizer(Gnn.RMSprop.new, params, {},
                               (lr, alpha, eps, weight_decay, momentum, centered, maximize))
 
@@ -313,10 +385,13 @@ __all__.append('RMSprop')
 
 class Adagrad(Gnn.Adagrad, Optimizer):
     """``torch.optim.Adagrad(params, lr=1e-2, lr_decay=0, weight_decay=0,
-    initial_accumulator_value=0, eps=1e-10, *, maximize=False)``."""
+    initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
+    differentiable=False)`` (differentiable as PyTorch 2.0 has it); foreach is accepted and
+    changes nothing, differentiable=True is a ValueError."""
 
     def __new__(cls, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
-                foreach=None, *, maximize=False):
+                foreach=None, *, maximize=False, differentiable=False):
+        _refuse_unsupported('Adagrad', differentiable=differentiable)
         return _new_optimizer(Gnn.Adagrad.new, params, {},
                               (lr, lr_decay, weight_decay, initial_accumulator_value, eps, maximize))
 

@@ -140,19 +140,21 @@ __all__ += ['get_ema_multi_avg_fn', 'get_swa_multi_avg_fn', 'get_ema_avg_fn', 'g
 
 class AveragedModel(Gnn.AveragedModel):
     """torch.optim.swa_utils.AveragedModel (model, device=None, avg_fn=None,
-    multi_avg_fn=None, use_buffers=False). avg_fn / multi_avg_fn: a Gnn.AverageFunction (such
+    multi_avg_fn=None, use_buffers=False), in PyTorch 2.1's order (1.13 has no multi_avg_fn);
+    model is required, as in PyTorch (C and the JSON tree make one without it through
+    gnn_averaged_model_new and g_object_new, which do not run this). avg_fn / multi_avg_fn: a Gnn.AverageFunction (such
     as get_ema_multi_avg_fn (0.999)) or a Python function with PyTorch's signature. The model is
     copied with copy.deepcopy, so that Python attributes of Python modules are copied too."""
 
-    def __init__(self, model=None, device=None, avg_fn=None, multi_avg_fn=None, use_buffers=False,
-                 **kwargs):
+    def __init__(self, model, device=None, avg_fn=None, multi_avg_fn=None, use_buffers=False, **kwargs):
         import copy
+        if not isinstance(model, Gnn.Module):
+            raise TypeError('AveragedModel averages a module, not %s' % type(model).__name__)
         super().__init__(avg_fn=_as_average_function(avg_fn, False),
                          multi_avg_fn=_as_average_function(multi_avg_fn, True),
                          use_buffers=use_buffers, **kwargs)
         Gnn.Module.setup(self)   # raises when both functions are given
-        if model is not None:
-            self.register_module('module', copy.deepcopy(model))
+        self.register_module('module', copy.deepcopy(model))
         device = _device_string(device)
         if device is not None:
             self.to_device(device)
