@@ -103,6 +103,20 @@ class Files(unittest.TestCase):
         np.testing.assert_array_equal(np.frombuffer(data[start + b:start + e], '<f4'),
                                       model.state_dict()['2.bias'].numpy())
 
+    def test_headers_of_any_length_load(self):
+        # a safetensors header of 128 bytes (or 128 + 256 k) starts the file with 0x80, the
+        # first byte of a pickle: the loader must not take it for one
+        seen_0x80 = False
+        for n in range(1, 80):
+            sd = {'k' * n: gnn.tensor([1.0, 2.0])}
+            buf = io.BytesIO()
+            gnn.save(sd, buf)
+            data = buf.getvalue()
+            seen_0x80 |= data[0] == 0x80
+            back = gnn.load(io.BytesIO(data))
+            self.assertEqual(back['k' * n].tolist(), [1.0, 2.0])
+        self.assertTrue(seen_0x80)
+
     def test_torch_tensors_and_file_objects(self):
         # a torch state dict saved by gnn into a file object loads into a gnn module
         torch.manual_seed(0)

@@ -235,10 +235,18 @@ _PICKLE_HELP = ('gnn reads safetensors files and never unpickles; convert it onc
                 "(or safetensors.torch.save_file(...) in place of gnn.save for a state dict of tensors)")
 
 
-def _pickle_kind(head, data_member):
+def _looks_like_safetensors(head, size):
+    """A safetensors file starts with its header's length (8 bytes, little-endian), then '{'."""
+    n = int.from_bytes(head[:8], 'little')
+    return len(head) >= 9 and head[8:9] == b'{' and 0 < n <= size - 8
+
+
+def _pickle_kind(head, size, data_member):
+    if _looks_like_safetensors(head, size):
+        return None     # a header of 128 + 256k bytes starts with 0x80 too
     if head[:4] == b'PK\x03\x04' and data_member():
         return 'a PyTorch pickle (the zip file torch.save writes)'
-    if head[:1] == b'\x80':
+    if head[:1] == b'\x80' and head[1:2] in (b'\x02', b'\x03', b'\x04', b'\x05'):
         return 'a PyTorch pickle (the legacy format, torch.save(..., _use_new_zipfile_serialization=False))'
     return None
 
@@ -252,8 +260,8 @@ def _zip_has_data_pkl(source):
         return False
 
 
-def _refuse_pickle(head, name, source):
-    kind = _pickle_kind(head, lambda: _zip_has_data_pkl(source))
+def _refuse_pickle(head, size, name, source):
+    kind = _pickle_kind(head, size, lambda: _zip_has_data_pkl(source))
     if kind:
         raise _gnn_error(Gnn.Error.FILE_FORMAT, '%s: expected a safetensors file, found %s. %s'
                          % (name, kind, _PICKLE_HELP % name))
@@ -365,14 +373,14 @@ def load(f, map_location=None, *, weights_only=None):
     if isinstance(f, (str, bytes, os.PathLike)):
         name = os.fsdecode(f)
         with open(name, 'rb') as fp:
-            head = fp.read(8)
-        _refuse_pickle(head, name, name)
+            head = fp.read(9)
+        _refuse_pickle(head, os.path.getsize(name), name, name)
         state, meta = Gnn.safetensors_load(name)
     elif hasattr(f, 'read'):
         import io
         name = getattr(f, 'name', None) or 'the file object'
         data = f.read()
-        _refuse_pickle(data[:8], name, io.BytesIO(data))
+        _refuse_pickle(data[:9], len(data), name, io.BytesIO(data))
         state, meta = Gnn.safetensors_load_from_bytes(GLib.Bytes.new(data))
     else:
         raise TypeError('f is a path (str or os.PathLike) or a binary file object, not %s' % type(f).__name__)
