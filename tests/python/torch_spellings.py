@@ -136,8 +136,7 @@ SNIPPETS = [
     (SAVE, 'import tempfile, os\nmodel = nn.Sequential(nn.Linear(4, 3))\n'
            'path = os.path.join(tempfile.mkdtemp(), "model_weights.pth")\ntorch.save(model.state_dict(), path)\n'
            'model2 = nn.Sequential(nn.Linear(4, 3))\nmodel2.load_state_dict(torch.load(path))\nmodel2.eval()\n'
-           'result = sorted(model2.state_dict())',
-     Fails('AttributeError', 'save', 'torch.save and torch.load are the files part of issue 25 (safetensors)')),
+           'result = sorted(model2.state_dict())', RUNS),
     # ---- Modules note ----
     (NOTE, 'torch.manual_seed(0)\nresult = [torch.randn(4, 3).shape, torch.randn(3).dtype]', RUNS),
     (NOTE, 'w = nn.Parameter(torch.randn(4, 3))\nx = torch.randn(2, 4)\nresult = (x @ w).relu().shape',
