@@ -54,7 +54,7 @@ _LAYER_SIGNATURES = {
     'Dropout': [('p', 0.5), ('inplace', False)], 'Dropout2d': [('p', 0.5), ('inplace', False)],
     'ELU': [('alpha', 1.0), ('inplace', False)],
     'LeakyReLU': [('negative_slope', 0.01), ('inplace', False)],
-    'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [],
+    'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [], 'Softsign': [],
     'GELU': [('approximate', 'none')],
     'Softmax': [('dim', None)], 'LogSoftmax': [('dim', None)],
     'Flatten': [('start_dim', 1), ('end_dim', -1)],
@@ -94,6 +94,20 @@ def _property_value(pspec, value):
     return value
 
 
+def _signature_of(signature):
+    """inspect.Signature of __init__ (self first) for a row of _LAYER_SIGNATURES, so that
+    inspect.signature and help () show torch's parameters."""
+    import inspect
+    P = inspect.Parameter
+    params = [P('self', P.POSITIONAL_OR_KEYWORD)]
+    for s in signature:
+        if isinstance(s, str):
+            params.append(P(s, P.POSITIONAL_OR_KEYWORD))
+        else:
+            params.append(P(s[0], P.POSITIONAL_OR_KEYWORD, default=s[1]))
+    return inspect.Signature(params)
+
+
 def _layer_init(name, signature):
     names = [s if isinstance(s, str) else s[0] for s in signature]
     required = [s for s in signature if isinstance(s, str)]
@@ -131,6 +145,7 @@ def _layer_init(name, signature):
             props[key] = value if pspec is None or value is None else _property_value(pspec, value)
         gi_class.__init__(self, **props)
 
+    __init__.__signature__ = _signature_of(signature)
     __init__.__doc__ = '%s(%s), as torch.nn.%s' % (name, ', '.join(
         s if isinstance(s, str) else '%s=%r' % s for s in signature), name)
     return __init__

@@ -31,6 +31,8 @@ class Missing:
 
 
 _RECURRENT = Missing('the recurrent and attention layers are not built yet')
+# a functional whose op C does not have (the ops issue brings the norms and dropout)
+_NOT_IN_C = 'the C library has no %s yet'
 
 ROWS = [
     # ---- torch: tensors, factories, grad mode ----
@@ -107,15 +109,47 @@ ROWS = [
     ('torch.nn.Transformer', _RECURRENT),
 
     # ---- torch.nn.functional ----
-    ('torch.nn.functional.mse_loss', 'Gnn.mse_loss'),
-    ('torch.nn.functional.l1_loss', 'Gnn.l1_loss'),
-    ('torch.nn.functional.smooth_l1_loss', 'Gnn.smooth_l1_loss'),
-    ('torch.nn.functional.huber_loss', 'Gnn.huber_loss'),
-    ('torch.nn.functional.binary_cross_entropy', 'Gnn.binary_cross_entropy'),
-    ('torch.nn.functional.binary_cross_entropy_with_logits', 'Gnn.binary_cross_entropy_with_logits'),
-    ('torch.nn.functional.nll_loss', 'Gnn.nll_loss'),
-    ('torch.nn.functional.cross_entropy', 'Gnn.cross_entropy'),
-    ('torch.nn.functional.kl_div', 'Gnn.kl_div'),
+    ('torch.nn.functional.relu', 'Gnn.functional_relu'),
+    ('torch.nn.functional.relu6', 'Gnn.functional_relu6'),
+    ('torch.nn.functional.hardtanh', 'Gnn.functional_hardtanh'),
+    ('torch.nn.functional.leaky_relu', 'Gnn.functional_leaky_relu'),
+    ('torch.nn.functional.elu', 'Gnn.functional_elu'),
+    ('torch.nn.functional.gelu', 'Gnn.functional_gelu'),
+    ('torch.nn.functional.silu', 'Gnn.functional_silu'),
+    ('torch.nn.functional.sigmoid', 'Gnn.functional_sigmoid'),
+    ('torch.nn.functional.tanh', 'Gnn.functional_tanh'),
+    ('torch.nn.functional.softsign', 'Gnn.functional_softsign'),
+    ('torch.nn.functional.softmax', 'Gnn.functional_softmax'),
+    ('torch.nn.functional.log_softmax', 'Gnn.functional_log_softmax'),
+    ('torch.nn.functional.linear', 'Gnn.functional_linear'),
+    ('torch.nn.functional.conv1d', 'Gnn.functional_conv1d'),
+    ('torch.nn.functional.conv2d', 'Gnn.functional_conv2d'),
+    ('torch.nn.functional.conv_transpose2d', 'Gnn.functional_conv_transpose2d'),
+    ('torch.nn.functional.max_pool2d', 'Gnn.functional_max_pool2d'),
+    ('torch.nn.functional.avg_pool2d', 'Gnn.functional_avg_pool2d'),
+    ('torch.nn.functional.adaptive_avg_pool2d', 'Gnn.functional_adaptive_avg_pool2d'),
+    ('torch.nn.functional.one_hot', 'Gnn.functional_one_hot'),
+    ('torch.nn.functional.mse_loss', 'Gnn.functional_mse_loss'),
+    ('torch.nn.functional.l1_loss', 'Gnn.functional_l1_loss'),
+    ('torch.nn.functional.smooth_l1_loss', 'Gnn.functional_smooth_l1_loss'),
+    ('torch.nn.functional.huber_loss', 'Gnn.functional_huber_loss'),
+    ('torch.nn.functional.binary_cross_entropy', 'Gnn.functional_binary_cross_entropy'),
+    ('torch.nn.functional.binary_cross_entropy_with_logits', 'Gnn.functional_binary_cross_entropy_with_logits'),
+    ('torch.nn.functional.nll_loss', 'Gnn.functional_nll_loss'),
+    ('torch.nn.functional.cross_entropy', 'Gnn.functional_cross_entropy'),
+    ('torch.nn.functional.kl_div', 'Gnn.functional_kl_div'),
+    ('torch.nn.functional.dropout', Missing(_NOT_IN_C % 'gnn_tensor_dropout (nn.Dropout works)')),
+    ('torch.nn.functional.dropout2d', Missing(_NOT_IN_C % 'gnn_tensor_dropout2d (nn.Dropout2d works)')),
+    ('torch.nn.functional.batch_norm', Missing(_NOT_IN_C % 'gnn_tensor_batch_norm (nn.BatchNorm1d/2d work)')),
+    ('torch.nn.functional.layer_norm', Missing(_NOT_IN_C % 'gnn_tensor_layer_norm (nn.LayerNorm works)')),
+    ('torch.nn.functional.group_norm', Missing(_NOT_IN_C % 'gnn_tensor_group_norm (nn.GroupNorm works)')),
+    ('torch.nn.functional.embedding', Missing(_NOT_IN_C % 'gnn_tensor_embedding (nn.Embedding works)')),
+    ('torch.nn.functional.pad', Missing(_NOT_IN_C % 'gnn_tensor_pad')),
+    ('torch.nn.functional.softplus', Missing(_NOT_IN_C % 'gnn_tensor_softplus')),
+    ('torch.nn.functional.hardswish', Missing(_NOT_IN_C % 'gnn_tensor_hardswish')),
+    ('torch.nn.functional.mish', Missing(_NOT_IN_C % 'gnn_tensor_mish')),
+    ('torch.nn.functional.normalize', Missing(_NOT_IN_C % 'gnn_tensor_normalize')),
+    ('torch.nn.functional.interpolate', Missing(_NOT_IN_C % 'gnn_tensor_interpolate')),
 
     # ---- torch.nn.init ----
     ('torch.nn.init.calculate_gain', 'Gnn.init_calculate_gain'),
