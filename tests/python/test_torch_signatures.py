@@ -166,5 +166,51 @@ class Functionals(ParityTest):
             F.mse_loss(gl, go, reduction='average')
 
 
+class NoneAndFactoryKeywords(ParityTest):
+    def test_batch_norm_momentum_none_is_the_cumulative_average(self):
+        g, t = gnn.nn.BatchNorm2d(3, momentum=None), torch.nn.BatchNorm2d(3, momentum=None)
+        self.assertEqual(repr(g), repr(t))
+        for step in range(4):
+            x = rand((2, 3, 4, 4), seed=20 + step, low=-1 + step, high=2 + 2 * step)
+            g(gnn.from_numpy(x))
+            t(torch.from_numpy(x))
+        self.same_buffers(g, t)
+        g2, t2 = gnn.nn.BatchNorm1d(3, momentum=0.3), torch.nn.BatchNorm1d(3, momentum=0.3)
+        x = rand((5, 3), seed=30)
+        g2(gnn.from_numpy(x))
+        t2(torch.from_numpy(x))
+        self.same_buffers(g2, t2)
+
+    def same_buffers(self, g, t):
+        tb = dict(t.named_buffers())
+        for name, b in g.named_buffers():
+            self.assert_close(to_np(b), tb[name].numpy(), 1e-5, 1e-6, name)
+
+    def test_adaptive_avg_pool_none_keeps_the_dimension(self):
+        x = rand((2, 3, 5, 6), seed=31)
+        for size in ((None, 2), (3, None), (None, None), 4):
+            g, t = gnn.nn.AdaptiveAvgPool2d(size), torch.nn.AdaptiveAvgPool2d(size)
+            self.assertEqual(repr(g), repr(t))
+            gx, tx = gnn.from_numpy(x), torch.from_numpy(x).requires_grad_()
+            gx.set_requires_grad(True)
+            gout, tout = g(gx), t(tx)
+            self.assert_close(to_np(gout), tout.detach().numpy(), 1e-5, 1e-6, repr(size))
+            self.assert_close(to_np(F.adaptive_avg_pool2d(gx, size)), tout.detach().numpy(), 1e-5, 1e-6,
+                              'F ' + repr(size))
+            gout.sum_all().backward()
+            tout.sum().backward()
+            self.assert_close(to_np(gx.get_grad()), tx.grad.numpy(), 1e-5, 1e-6, 'grad ' + repr(size))
+
+    def test_device_and_dtype_keywords(self):
+        for name, args in (('Linear', (2, 3)), ('Bilinear', (2, 2, 3)), ('Conv1d', (2, 3, 3)),
+                           ('Conv2d', (2, 3, 3)), ('ConvTranspose2d', (2, 3, 3)), ('BatchNorm1d', (3,)),
+                           ('BatchNorm2d', (3,)), ('GroupNorm', (1, 3)), ('LayerNorm', (3,)),
+                           ('Embedding', (4, 3))):
+            m = getattr(gnn.nn, name)(*args, device='cpu', dtype=Gnn.Dtype.FLOAT64)
+            self.assertEqual({p.get_dtype() for p in m.parameters()}, {Gnn.Dtype.FLOAT64}, name)
+            self.assertEqual(m.get_device(), 'cpu')
+            self.assertEqual(getattr(gnn.nn, name)(*args, dtype='float64').get_device(), 'cpu')
+
+
 if __name__ == '__main__':
     main()

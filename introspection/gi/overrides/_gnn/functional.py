@@ -164,9 +164,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool2d(input, output_size):
-    if output_size is None or (not isinstance(output_size, _numbers.Integral) and None in tuple(output_size)):
-        raise ValueError('adaptive_avg_pool2d(): an output size of None (keep that dimension) is not '
-                         'supported by gnn yet; give both sizes')
+    # None keeps that dimension of the input (-1 for the C op)
+    if not isinstance(output_size, _numbers.Integral):
+        output_size = [-1 if v is None else v for v in output_size]
     return _T.adaptive_avg_pool2d(input, _pair(output_size, 'output_size'))
 
 
