@@ -24,10 +24,18 @@ ALLOWED = {
     ('torch.nn.Identity', '*'): 'both take and ignore any arguments',
     ('torch.nn.functional.softmax', '_stacklevel'): None,   # the same: listed to show it is kept
 }
+# torch.nn.init's generator= comes with torch 2.1; gnn has it already
+for _name in ('normal_', 'uniform_', 'trunc_normal_', 'orthogonal_', 'kaiming_normal_', 'kaiming_uniform_',
+              'xavier_normal_', 'xavier_uniform_'):
+    ALLOWED[('torch.nn.init.' + _name, 'generator')] = 'torch >= 2.1 takes generator=; 1.13 lacks it'
 # torch names whose (*args, **kwargs) is their real signature
 GENERIC = ('torch.nn.Identity',)
 # any class: a trailing **kwargs is where gnn takes GObject construct properties by name
 EXTRA_KWARGS_REASON = 'GObject construct properties (also with dashes) are passed as keywords'
+
+
+def real_torch_gain(*args):
+    return torch.nn.init.calculate_gain(*args)
 
 
 def params_of(fn, skip_self):
@@ -72,7 +80,8 @@ class Signatures(ParityTest):
                 continue    # a C builtin of torch: no signature to read
             if [n for n, _ in want] == ['*args', '**kwargs'] and spelling not in GENERIC:
                 continue    # torch's boolean_dispatch wrapper (max_pool2d): its signature is hidden
-            got = params_of(get(getattr(gnn.nn if namespace == 'torch.nn' else F, name)), skip_self)
+            gnn_module = {'torch.nn': gnn.nn, 'torch.nn.functional': F, 'torch.nn.init': gnn.nn.init}[namespace]
+            got = params_of(get(getattr(gnn_module, name)), skip_self)
             self.assertEqual(comparable(spelling, got), comparable(spelling, want), spelling)
             checked += 1
         return checked
@@ -82,6 +91,16 @@ class Signatures(ParityTest):
 
     def test_functionals(self):
         self.assertGreater(self.compare('torch.nn.functional', False, lambda f: f), 15)
+
+    def test_init_functions(self):
+        self.assertEqual(self.compare('torch.nn.init', False, lambda f: f), 13)
+        t = gnn.from_numpy(np.zeros((3, 4), np.float32))
+        for fn, args in ((gnn.nn.init.xavier_normal_, ()), (gnn.nn.init.constant_, (0.5,)),
+                         (gnn.nn.init.kaiming_uniform_, ()), (gnn.nn.init.normal_, (0.0, 2.0))):
+            self.assertIs(fn(t, *args), t)
+        self.assertEqual(float(np.asarray(gnn.nn.init.constant_(t, 0.5).numpy()).sum()), 6.0)
+        self.assertEqual(gnn.nn.init.calculate_gain('leaky_relu'), real_torch_gain('leaky_relu'))
+        self.assertEqual(gnn.nn.init.calculate_gain('leaky_relu', 0.2), real_torch_gain('leaky_relu', 0.2))
 
     def test_cross_entropy_signature_as_the_issue_writes_it(self):
         self.assertEqual(str(inspect.signature(F.cross_entropy)),

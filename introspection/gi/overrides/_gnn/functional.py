@@ -10,7 +10,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import numbers as _numbers
 
-from .base import Gnn
+from .base import Gnn, _call_raising_python_errors
 
 __all__ = []
 
@@ -218,6 +218,76 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
     return _T.kl_div(input, target, _reduction(reduction, size_average, reduce), bool(log_target))
+
+
+# ---- torch.nn.init: torch's signatures, returning the tensor as torch's do ----
+# (Gnn.init_<name> are the C functions, which return TRUE or raise: C's idiom; these wrap them
+# as Gnn.nn_init_<name>, and the rows of torch.nn.init name these. generator= is torch 2's.)
+
+def _filled(fn, tensor, *args):
+    _call_raising_python_errors(fn, tensor, *args)
+    return tensor
+
+
+def calculate_gain(nonlinearity, param=None):
+    return Gnn.init_calculate_gain(nonlinearity, float('nan') if param is None else float(param))
+
+
+def constant_(tensor, val):
+    return _filled(Gnn.init_constant_, tensor, float(val))
+
+
+def eye_(tensor):
+    return _filled(Gnn.init_eye_, tensor)
+
+
+def ones_(tensor):
+    return _filled(Gnn.init_ones_, tensor)
+
+
+def zeros_(tensor):
+    return _filled(Gnn.init_zeros_, tensor)
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    return _filled(Gnn.init_normal_, tensor, float(mean), float(std), generator)
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    return _filled(Gnn.init_uniform_, tensor, float(a), float(b), generator)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    return _filled(Gnn.init_trunc_normal_, tensor, float(mean), float(std), float(a), float(b), generator)
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    return _filled(Gnn.init_orthogonal_, tensor, float(gain), generator)
+
+
+def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
+    return _filled(Gnn.init_kaiming_normal_, tensor, float(a), mode, nonlinearity, generator)
+
+
+def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
+    return _filled(Gnn.init_kaiming_uniform_, tensor, float(a), mode, nonlinearity, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    return _filled(Gnn.init_xavier_normal_, tensor, float(gain), generator)
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    return _filled(Gnn.init_xavier_uniform_, tensor, float(gain), generator)
+
+
+INIT_FUNCTIONS = (calculate_gain, constant_, eye_, ones_, zeros_, normal_, uniform_, trunc_normal_,
+                  orthogonal_, kaiming_normal_, kaiming_uniform_, xavier_normal_, xavier_uniform_)
+for _fn in INIT_FUNCTIONS:
+    _fn.__doc__ = 'torch.nn.init.%s, over Gnn.init_%s; returns the tensor' % (_fn.__name__, _fn.__name__)
+    globals()['nn_init_' + _fn.__name__] = _fn
+    __all__.append('nn_init_' + _fn.__name__)
+del _fn
 
 
 FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, softsign, softmax,
