@@ -199,6 +199,8 @@ class TorchStyleModules(ParityTest):
         t64 = gnn.from_numpy(np.zeros(2))
         self.assertIs(m.to(t64), m)
         self.assertEqual({p.get_dtype() for p in m.parameters()}, {Gnn.Dtype.FLOAT64})
+        self.assertIs(m.to(dtype='float64'), m)
+        self.assertEqual({p.get_dtype() for p in m.parameters()}, {Gnn.Dtype.FLOAT64})
         self.assertIs(m.to('cpu', Gnn.Dtype.FLOAT32, False), m)
         self.assertEqual({p.get_dtype() for p in m.parameters()}, {Gnn.Dtype.FLOAT32})
         with self.assertRaises(TypeError) as e:

@@ -238,7 +238,7 @@ def _parse_to(args, kwargs):
     if tensor is not None:
         device, dtype = tensor.get_device(), tensor.get_dtype()
     if dtype is not None:
-        d = _as_dtype(dtype)
+        d = _DTYPE_NAMES.get(dtype) if isinstance(dtype, str) else _as_dtype(dtype)
         if d is None:
             raise TypeError('to(): %r is not a dtype' % (dtype,))
         if d not in (Gnn.Dtype.FLOAT32, Gnn.Dtype.FLOAT64, Gnn.Dtype.FLOAT16, Gnn.Dtype.BFLOAT16):
