@@ -322,6 +322,40 @@ class ParameterAndSlots(ParityTest):
         m.p = None
         self.assertIsNone(m.p)
 
+    def test_none_slots_of_gnn_layers(self):
+        g, t = nn.Linear(2, 3, bias=False), torch.nn.Linear(2, 3, bias=False)
+        self.assertIsNone(g.bias)
+        self.assertIsNone(t.bias)
+        data = np.zeros(3, np.float32)
+        with self.assertRaises(TypeError) as want:
+            t.bias = torch.from_numpy(data)
+        with self.assertRaises(TypeError) as got:
+            g.bias = gnn.from_numpy(data)
+        self.assertEqual(str(got.exception), str(want.exception))
+        g.bias = nn.Parameter(gnn.from_numpy(data))
+        self.assertEqual([n for n, _ in g.named_parameters()], ['weight', 'bias'])
+        bn = nn.BatchNorm2d(2, affine=False)
+        self.assertIsNone(bn.weight)
+        with self.assertRaises(AttributeError):
+            g.no_such_thing
+
+    def test_extra_repr(self):
+        class Scaled(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+                self.inner = nn.Linear(2, 2)
+
+            def extra_repr(self):
+                return 'k=%d' % self.k + super().extra_repr()
+
+        class Twice(Scaled):
+            def extra_repr(self):
+                return super().extra_repr() + ', twice'
+        self.assertEqual(str(Scaled(3)), 'Scaled(\n  k=3\n  (inner): Linear(in_features=2, out_features=2, bias=True)\n)')
+        self.assertEqual(Twice(4).extra_repr(), 'k=4, twice')
+        self.assertEqual(nn.Linear(2, 3).extra_repr(), torch.nn.Linear(2, 3).extra_repr())
+
     def test_module_replaces_a_plain_attribute(self):
         class M(nn.Module):
             def __init__(self):

@@ -248,6 +248,24 @@ def _parse_to(args, kwargs):
     return _device_string(device), dtype
 
 
+def _c_none_slots(module):
+    """{name: kind} of the slots of @module itself that hold None, from its JSON description."""
+    import json
+    try:
+        tree = json.loads(Gnn.Module.to_json(module, False))
+    except Exception:      # a module JSON cannot describe: no None slots known
+        return {}
+    slots = {}
+    for key, kind in (('parameters', 'parameter'), ('buffers', 'buffer')):
+        for entry in tree.get(key, []):
+            if entry.get('shape', ()) is None:
+                slots[entry['name']] = kind
+    for entry in tree.get('children', []):
+        if entry.get('module') is None:
+            slots[entry['name']] = 'module'
+    return slots
+
+
 class Module(Gnn.Module):
     """Python conveniences over GnnModule: calling, attribute registration, iteration."""
 
@@ -304,10 +322,14 @@ class Module(Gnn.Module):
 
     # The C getters cannot tell a slot holding None from no slot: the slots set to None from
     # Python are remembered here, by name, with their kind
+    # (a gnn layer's own, such as Linear's bias with bias=False, are read once from its JSON
+    # description, which lists them with a null shape)
     def _none_slots(self):
         slots = self.__dict__.get('_gnn_none_slots')
         if slots is None:
             slots = self.__dict__['_gnn_none_slots'] = {}
+            if type(self).__module__.startswith('gi.'):
+                slots.update(_c_none_slots(self))
         return slots
 
     def _note_slot(self, kind, name, value):
@@ -322,7 +344,7 @@ class Module(Gnn.Module):
                              ('module', Gnn.Module.get_submodule)):
             if self._has_member(getter, name):
                 return kind
-        return self.__dict__.get('_gnn_none_slots', {}).get(name)
+        return self._none_slots().get(name)
 
     def register_parameter(self, name, param):
         """register_parameter (name, param), as nn.Module's; None makes a slot that reads as
@@ -357,11 +379,12 @@ class Module(Gnn.Module):
                 return getter(self, name)
             except Exception:
                 continue
-        if name in self.__dict__.get('_gnn_none_slots', {}):
+        if name != '_gnn_none_slots' and name in self._none_slots():
             return None
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
 
     def __delattr__(self, name):
+        self._none_slots().pop(name, None)
         if not self.remove(name):
             super().__delattr__(name)
 
@@ -561,6 +584,15 @@ class Module(Gnn.Module):
         """zero_grad (set_to_none=True): the gradients of every parameter become None (or, with
         set_to_none=False, zeros), as in torch >= 2.0. Returns None."""
         Gnn.Module.zero_grad(self, set_to_none)
+
+    def extra_repr(self):
+        """extra_repr (): the extra text of the printed form. A torch-style class that defines
+        extra_repr and calls super ().extra_repr () gets the implementation of the nearest gnn
+        class it derives from (Linear's, or Module's empty one)."""
+        for klass in type(self).__mro__:
+            if klass.__module__.startswith('gi.'):    # a gnn class (or its override)
+                return klass.do_extra_repr(self)
+        return ''
 
     def apply(self, fn, *user_data):
         """apply (fn): fn (module) on every submodule, children first, then on this module, as
