@@ -81,7 +81,11 @@ __all__.append('Args')
 # forward becomes the do_forward virtual method that C calls (gnn_module_forward, a Sequential
 # holding the module, hooks around it): its positional and keyword arguments are the GnnArgs'
 # values, and what it returns becomes the output GnnArgs (a tuple gives one value each, a
-# tensor, None or any other object one value). extra_repr becomes do_extra_repr.
+# tensor, None or any other object one value; a Python caller gets back the one value, or a
+# tuple of several, so that a 1-tuple comes back as its element). extra_repr becomes
+# do_extra_repr. A class whose __init__ needs arguments, made by C (a JSON rebuild), skips its
+# __init__: its parameters, buffers and submodules come from the tree, its other attributes
+# are missing (copy.deepcopy copies them).
 
 _GTYPE_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+')
 
@@ -196,8 +200,9 @@ _DTYPE_NAMES = {
 
 
 def _as_dtype(value):
-    """A Gnn.Dtype from a Gnn.Dtype or a dtype object or name ('float64', torch-style dtype
-    objects printing as 'gnn.float64' / 'torch.float64'); None when @value is not a dtype."""
+    """A Gnn.Dtype from a Gnn.Dtype or a dtype object (one holding a Gnn.Dtype, or printing as
+    'gnn.float64' / 'torch.float64'); None for anything else. A string is not read as a
+    dtype here (Module.to's positional strings are devices): _DTYPE_NAMES reads names."""
     if isinstance(value, Gnn.Dtype):
         return value
     if isinstance(value, (str, int)) or value is None:
