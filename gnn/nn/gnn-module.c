@@ -890,6 +890,53 @@ gnn_module_register_forward_hook (GnnModule          *self,
 }
 
 /**
+ * gnn_module_add_forward_pre_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ *
+ * Registers a forward pre-hook with PyTorch's defaults, as `register_forward_pre_hook (hook)`
+ * without keywords: after the module's other pre-hooks, seeing the positional inputs only.
+ * It is [method@Gnn.Module.register_forward_pre_hook] with @prepend and @with_kwargs %FALSE,
+ * for the bindings that cannot leave out arguments (`m.add_forward_pre_hook (fn)` in gjs).
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_add_forward_pre_hook (GnnModule             *self,
+                                 GnnForwardPreHookFunc  func,
+                                 gpointer               user_data,
+                                 GDestroyNotify         destroy)
+{
+  return gnn_module_register_forward_pre_hook (self, func, user_data, destroy, FALSE, FALSE);
+}
+
+/**
+ * gnn_module_add_forward_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ *
+ * Registers a forward hook with PyTorch's defaults, as `register_forward_hook (hook)` without
+ * keywords: after the module's other forward hooks, seeing the positional inputs only, not run
+ * when forward fails. It is [method@Gnn.Module.register_forward_hook] with @prepend,
+ * @with_kwargs and @always_call %FALSE, for the bindings that cannot leave out arguments
+ * (`m.add_forward_hook (fn)` in gjs, instead of four arguments).
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_add_forward_hook (GnnModule          *self,
+                             GnnForwardHookFunc  func,
+                             gpointer            user_data,
+                             GDestroyNotify      destroy)
+{
+  return gnn_module_register_forward_hook (self, func, user_data, destroy, FALSE, FALSE, FALSE);
+}
+
+/**
  * gnn_module_register_full_backward_pre_hook:
  * @self: a module
  * @func: (scope notified) (closure user_data) (destroy destroy): the hook
@@ -949,6 +996,7 @@ gnn_module_register_full_backward_hook (GnnModule           *self,
  * @self: a module
  * @handle: a handle from one of the module's registrations
  *   ([method@Gnn.Module.register_forward_pre_hook], [method@Gnn.Module.register_forward_hook],
+ *   [method@Gnn.Module.add_forward_pre_hook], [method@Gnn.Module.add_forward_hook],
  *   [method@Gnn.Module.register_full_backward_pre_hook],
  *   [method@Gnn.Module.register_full_backward_hook])
  *

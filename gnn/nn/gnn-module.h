@@ -197,6 +197,16 @@ guint         gnn_module_register_full_backward_hook     (GnnModule             
                                                           GDestroyNotify          destroy,
                                                           gboolean                prepend);
 GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_forward_pre_hook      (GnnModule             *self,
+                                                    GnnForwardPreHookFunc  func,
+                                                    gpointer               user_data,
+                                                    GDestroyNotify         destroy);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_forward_hook          (GnnModule          *self,
+                                                    GnnForwardHookFunc  func,
+                                                    gpointer            user_data,
+                                                    GDestroyNotify      destroy);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_remove_hook               (GnnModule          *self,
                                                     guint               handle);
 GNN_AVAILABLE_IN_ALL

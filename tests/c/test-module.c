@@ -464,6 +464,42 @@ test_forward_hooks (void)
   g_assert_true (gnn_module_remove_hook (m, h3));
 }
 
+/* the one-call forms register with PyTorch's defaults: appended, positional inputs only, not
+ * run when forward fails */
+static void
+test_add_forward_hooks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (1);
+  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_new_full ((gint64[]) { 1 }, 1, 2.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = NULL;
+  g_autoptr(GnnArgs) bad = gnn_args_new ();
+  guint h1, h2, h3;
+
+  gnn_args_set_kwarg_tensor (in, "flag", x);
+  h1 = gnn_module_register_forward_pre_hook (m, pre_times_ten, log, NULL, FALSE, TRUE);
+  h2 = gnn_module_add_forward_pre_hook (m, pre_add_one, log, NULL);
+  h3 = gnn_module_add_forward_hook (m, post_negate, log, NULL);
+  g_assert_cmpuint (h2, !=, 0);
+  g_assert_cmpuint (h3, !=, 0);
+  /* *10 first (registered first), then the added +1 after it; negate after forward */
+  OK (out = gnn_module_forward (m, in, &error));
+  g_assert_cmpstr (log->str, ==, "pre10,pre1,post,");
+  gnn_test_assert_close (gnn_args_get_tensor (out, 0, NULL), GNN_TEST_DATA (-21), 1, 0, 0);
+
+  g_string_truncate (log, 0);
+  gnn_args_add_string (bad, "not a tensor");
+  g_assert_true (gnn_module_remove_hook (m, h1));
+  g_assert_true (gnn_module_remove_hook (m, h2));
+  g_assert_null (gnn_module_forward (m, bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (log->str, ==, "");              /* not always_call: the hook did not run */
+  g_assert_true (gnn_module_remove_hook (m, h3));
+  g_assert_false (gnn_module_remove_hook (m, h3));
+}
+
 typedef struct {
   GString *log;
   double scale_input_grad;
@@ -680,6 +716,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/grads-dtypes-devices", test_grads_dtypes_devices);
   g_test_add_func ("/nn/module/base-forward-error", test_base_forward_error);
   g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
+  g_test_add_func ("/nn/module/add-forward-hooks", test_add_forward_hooks);
   g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
   g_test_add_func ("/nn/module/new-from-type-name", test_new_from_type_name);
   g_test_add_func ("/nn/module/skip-init", test_skip_init);

@@ -217,7 +217,7 @@ class Activations(ParityTest):
             x = rand((5, 7), dtype, seed=1)
             m = Gnn.ReLU.new()
             self.check_op(lambda t: m(t), torch.nn.ReLU(), [x], name='ReLU')
-            self.assertEqual(m.named_parameters(), [])
+            self.assertEqual(list(m.named_parameters()), [])
 
     def test_leaky_relu(self):
         for dtype in DTYPES:

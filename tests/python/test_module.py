@@ -155,7 +155,7 @@ class ModuleTest(ParityTest):
             m.register_parameter('a.b', None)
         self.assertIn("can't contain", cm.exception.message)
         del m.bias
-        self.assertEqual(m.named_parameters(), [])
+        self.assertEqual(list(m.named_parameters()), [])
 
     def test_training_mode(self):
         g, t = Net(), TorchNet()

@@ -288,7 +288,7 @@ class ModulesNoteTest(ParityTest):
         m, t = MyLinear(in_features=4, out_features=3), TMyLinear(4, 3)
         self.assertEqual(names(m.named_parameters()), ['weight', 'bias'])
         self.assertEqual(names(m.named_parameters()), names(t.named_parameters()))
-        self.assertEqual(len(m.parameters()), 2)
+        self.assertEqual(len(list(m.parameters())), 2)
         self.assertEqual([p.shape for p in m.parameters()], [tuple(p.shape) for p in t.parameters()])
         self.assertTrue(all(p.requires_grad for p in m.parameters()))
         copy_state(m, t)

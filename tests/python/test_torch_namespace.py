@@ -43,7 +43,7 @@ class TestNamespaces(unittest.TestCase):
         from gnn.optim.lr_scheduler import StepLR
         from gnn.optim.swa_utils import AveragedModel
         self.assertIs(nn.Linear, Gnn.Linear)
-        self.assertIs(F.cross_entropy, Gnn.cross_entropy)
+        self.assertIs(F.cross_entropy, Gnn.functional_cross_entropy)
         self.assertIs(DataLoader, Gnn.DataLoader)
         self.assertIs(StepLR, Gnn.StepLR)
         self.assertIs(AveragedModel, Gnn.AveragedModel)

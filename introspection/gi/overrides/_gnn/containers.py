@@ -23,13 +23,13 @@ class Sequential(Gnn.Sequential):
     (the modules under the dict's keys); len, indexing (negative too, slices give a new
     Sequential with the same keys), iteration, ``in``, append/extend returning self."""
 
-    def __init__(self, *modules, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(**kwargs)
-        if len(modules) == 1 and hasattr(modules[0], 'items'):
-            for name, m in modules[0].items():
+        if len(args) == 1 and hasattr(args[0], 'items'):
+            for name, m in args[0].items():
                 self.register_module(name, m)
         else:
-            for m in modules:
+            for m in args:
                 Gnn.Sequential.append(self, m)
 
     def __len__(self):

@@ -3,9 +3,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import numbers as _numbers
 
-from .base import Gnn, override
-from .tensor import Tensor
-from . import module  # noqa: F401 (the classes made here derive from the Module override)
+from .base import Gnn, _call_raising_python_errors, override
+from .tensor import Tensor, _device_string
+from .module import _as_dtype  # (and the classes made here derive from the Module override)
 
 __all__ = []
 
@@ -14,13 +14,13 @@ __all__ = []
 # torch.nn's arguments in torch's order. Each becomes a construct property: an int or a tuple
 # for a size (kernel_size, stride, padding, normalized_shape, ...) becomes the GVariant "ax"
 # the property holds, a string padding ("same") a GVariant string, a reduction name the
-# Gnn.Reduction value, None leaves the property at its default. Arguments gnn has no property
-# for are accepted only at torch's default (device=None or 'cpu', inplace=False, ...).
+# Gnn.Reduction value, None leaves the property at its default (but see _NONE_MEANS). Arguments gnn has no property
+# for are accepted only at torch's default (inplace=False, ...); device= moves the new layer there.
 # Property names (also with dashes) and GVariants still work as keywords.
 
 _REQUIRED_ARG = object()
 _UNSUPPORTED_DEFAULTS = {
-    'device': (None, 'cpu'), 'inplace': (False,), 'padding_mode': ('zeros',),
+    'inplace': (False,), 'padding_mode': ('zeros',),
     'size_average': (None,), 'reduce': (None,), 'max_norm': (None,), 'norm_type': (2.0,),
     'scale_grad_by_freq': (False,), 'sparse': (False,), '_weight': (None,),
 }
@@ -54,7 +54,7 @@ _LAYER_SIGNATURES = {
     'Dropout': [('p', 0.5), ('inplace', False)], 'Dropout2d': [('p', 0.5), ('inplace', False)],
     'ELU': [('alpha', 1.0), ('inplace', False)],
     'LeakyReLU': [('negative_slope', 0.01), ('inplace', False)],
-    'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [],
+    'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [], 'Softsign': [],
     'GELU': [('approximate', 'none')],
     'Softmax': [('dim', None)], 'LogSoftmax': [('dim', None)],
     'Flatten': [('start_dim', 1), ('end_dim', -1)],
@@ -73,6 +73,12 @@ _LAYER_SIGNATURES = {
 del _R
 
 
+# torch arguments whose None means something else than the default: momentum=None is the
+# cumulative moving average (the cumulative-average property). (A None inside a size,
+# AdaptiveAvgPool2d((None, 7)), keeps that dimension of the input: -1 in the C property.)
+_NONE_MEANS = {'momentum': ('cumulative_average', True)}
+
+
 def _property_value(pspec, value):
     """@value as the GObject property described by @pspec takes it."""
     from gi.repository import GLib, GObject
@@ -82,16 +88,32 @@ def _property_value(pspec, value):
             return GLib.Variant('s', value)
         if isinstance(value, _numbers.Integral):
             return GLib.Variant('ax', [int(value)])
-        return GLib.Variant('ax', [int(v) for v in value])
+        return GLib.Variant('ax', [-1 if v is None else int(v) for v in value])
     if isinstance(value, str) and vtype.is_a(GObject.TYPE_ENUM):
         enum = vtype.pytype or getattr(Gnn, vtype.name[len('Gnn'):], None)
         member = getattr(enum, value.upper(), None)
         if member is None:
             raise ValueError('%s is not a valid value for %s' % (value, pspec.name))
         return member
+    if vtype == Gnn.Dtype.__gtype__ and _as_dtype(value) is not None:
+        return _as_dtype(value)
     if vtype.is_a(Gnn.Tensor.__gtype__) and type(value).__module__ == 'numpy':
         return Tensor.from_numpy(value)
     return value
+
+
+def _signature_of(signature):
+    """inspect.Signature of __init__ (self first) for a row of _LAYER_SIGNATURES, so that
+    inspect.signature and help () show torch's parameters."""
+    import inspect
+    P = inspect.Parameter
+    params = [P('self', P.POSITIONAL_OR_KEYWORD)]
+    for s in signature:
+        if isinstance(s, str):
+            params.append(P(s, P.POSITIONAL_OR_KEYWORD))
+        else:
+            params.append(P(s[0], P.POSITIONAL_OR_KEYWORD, default=s[1]))
+    return inspect.Signature(params)
 
 
 def _layer_init(name, signature):
@@ -117,6 +139,7 @@ def _layer_init(name, signature):
                 name, 's' if len(missing) > 1 else '', ', '.join("'%s'" % m for m in missing)))
         pspecs = {p.name: p for p in GObject.list_properties(type(self).__gtype__)}
         props = {}
+        device = _device_string(values.pop('device', None))
         for key, value in values.items():
             pspec = pspecs.get(key.replace('_', '-'))
             if pspec is None:
@@ -124,13 +147,19 @@ def _layer_init(name, signature):
                     raise TypeError('%s(): %s=%r is not supported by gnn' % (name, key, value))
                 continue
             if value is None:
+                if key in _NONE_MEANS:
+                    prop, none_value = _NONE_MEANS[key]
+                    props[prop] = _property_value(pspecs[prop.replace('_', '-')], none_value)
                 continue
             props[key] = _property_value(pspec, value)
         for key, value in kwargs.items():
             pspec = pspecs.get(key.replace('_', '-'))
             props[key] = value if pspec is None or value is None else _property_value(pspec, value)
         gi_class.__init__(self, **props)
+        if device not in (None, 'cpu'):      # torch's factory keyword: made there
+            _call_raising_python_errors(Gnn.Module.to_device, self, device)
 
+    __init__.__signature__ = _signature_of(signature)
     __init__.__doc__ = '%s(%s), as torch.nn.%s' % (name, ', '.join(
         s if isinstance(s, str) else '%s=%r' % s for s in signature), name)
     return __init__

@@ -1,0 +1,58 @@
+// test-module-hooks.js: forward hooks registered from gjs in one call. gjs cannot leave out
+// arguments, so register_forward_hook needs its three flags written out
+// (m.register_forward_hook (fn, false, false, false)); add_forward_pre_hook (fn) and
+// add_forward_hook (fn) register with PyTorch's defaults (appended, positional inputs only,
+// not run when forward fails).
+//
+// Run: gjs -m tests/js/test-module-hooks.js (with GI_TYPELIB_PATH and LD_LIBRARY_PATH set to
+// the build tree). Prints TAP; exits non-zero on any failure.
+//
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
+import Gnn from 'gi://Gnn?version=1.0';
+
+import {assert, assertClose, assertThrows, check, finish, tensor, values} from './testutil.js';
+
+check('add_forward_pre_hook and add_forward_hook take only the function', () => {
+    const m = Gnn.ReLU.new();
+    const order = [];
+    const pre = m.add_forward_pre_hook((module, input) => {
+        assert(module === m, 'the pre-hook got another module');
+        assert(!input.has_kwarg('scale'), 'the pre-hook saw a keyword input');
+        order.push('pre');
+        input.set_tensor(0, input.get_tensor(0).mul_scalar(2.0));
+    });
+    const post = m.add_forward_hook((_module, input, output) => {
+        order.push('post');
+        output.set_tensor(0, output.get_tensor(0).add_scalar(1.0));
+    });
+    assert(pre !== 0 && post !== 0 && pre !== post, 'handles');
+    const args = Gnn.Args.new_tensor(tensor([-1.0, 2.0], [2]));
+    args.set_kwarg_tensor('scale', tensor([3.0], [1]));
+    const out = m.forward(args);
+    assertClose(values(out.get_tensor(0)), [1.0, 5.0], 'relu (2x) + 1');
+    assert(order.join(',') === 'pre,post', `order ${order}`);
+    assert(m.remove_hook(pre) && m.remove_hook(post), 'removed');
+    assert(!m.remove_hook(post), 'removed twice');
+});
+
+check('the added forward hook does not run when forward fails', () => {
+    const m = Gnn.ReLU.new();
+    let ran = false;
+    m.add_forward_hook(() => {
+        ran = true;
+    });
+    const bad = Gnn.Args.new();
+    bad.add_string('not a tensor');
+    assertThrows(() => m.forward(bad), 'a string input');
+    assert(!ran, 'the hook ran after a failed forward');
+});
+
+check('the C methods keep their C return values in gjs', () => {
+    // to_device reports success as C does; train and eval return nothing
+    const m = Gnn.Linear.new(2, 3, true);
+    assert(m.to_device('cpu') === true, 'to_device');
+    assert(m.train(false) === undefined && !m.get_training(), 'train (false)');
+});
+
+finish();
