@@ -12,6 +12,7 @@
 #include "data/gnn-idx.h"
 #include "data/gnn-dataset.h"
 
+
 /* ---- GnnDataset ---------------------------------------------------------------------- */
 
 /**
@@ -244,6 +245,11 @@ gnn_dataset_get_batch (GnnDataset  *self,
  * A dataset of whole tensors that share their first dimension
  * (`torch.utils.data.TensorDataset`): sample i is the i-th row of each tensor. Batches are
  * gathered with one index-select per tensor, on the tensors' device.
+ *
+ * #GnnTensorDataset:transform and #GnnTensorDataset:target-transform transform the first
+ * and the second tensor of each sample, as a torchvision dataset applies `transform` to the
+ * image and `target_transform` to the label; batches are then transformed sample by sample
+ * and stacked.
  */
 struct _GnnTensorDataset
 {
@@ -251,7 +257,18 @@ struct _GnnTensorDataset
 
   GPtrArray *tensors;
   guint length;
+  GnnTransform *transform;
+  GnnTransform *target_transform;
 };
+
+enum {
+  TD_PROP_0,
+  TD_PROP_TRANSFORM,
+  TD_PROP_TARGET_TRANSFORM,
+  TD_N_PROPS
+};
+
+static GnnProp td_props[TD_N_PROPS];
 
 static void gnn_tensor_dataset_iface_init (GnnDatasetInterface *iface);
 
@@ -263,6 +280,7 @@ gnn_tensor_dataset_finalize (GObject *object)
 {
   GnnTensorDataset *self = GNN_TENSOR_DATASET (object);
 
+  gnn_props_clear (self);
   g_ptr_array_unref (self->tensors);
   G_OBJECT_CLASS (gnn_tensor_dataset_parent_class)->finalize (object);
 }
@@ -270,13 +288,66 @@ gnn_tensor_dataset_finalize (GObject *object)
 static void
 gnn_tensor_dataset_class_init (GnnTensorDatasetClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_tensor_dataset_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_tensor_dataset_finalize;
+
+  /**
+   * GnnTensorDataset:transform:
+   *
+   * A transform of the first tensor of each sample (the image), or %NULL
+   * (`transform=` of torchvision's datasets).
+   *
+   * Since: 0.1
+   */
+  td_props[TD_PROP_TRANSFORM] = (GnnProp) {
+    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_TRANSFORM, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnTensorDataset, transform) };
+  /**
+   * GnnTensorDataset:target-transform:
+   *
+   * A transform of the second tensor of each sample (the label), or %NULL
+   * (`target_transform=` of torchvision's datasets).
+   *
+   * Since: 0.1
+   */
+  td_props[TD_PROP_TARGET_TRANSFORM] = (GnnProp) {
+    g_param_spec_object ("target-transform", NULL, NULL, GNN_TYPE_TRANSFORM, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnTensorDataset, target_transform) };
+  gnn_props_install (object_class, td_props, TD_N_PROPS);
 }
 
 static void
 gnn_tensor_dataset_init (GnnTensorDataset *self)
 {
   self->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* the transform of tensor @k of each sample, or NULL */
+static GnnTransform *
+tensor_dataset_transform_of (GnnTensorDataset *self,
+                             guint             k)
+{
+  return k == 0 ? self->transform : k == 1 ? self->target_transform : NULL;
+}
+
+/* row @index of tensor @k, through its transform */
+static GnnTensor *
+tensor_dataset_row (GnnTensorDataset *self,
+                    guint             k,
+                    guint             index,
+                    GError          **error)
+{
+  GnnTransform *transform = tensor_dataset_transform_of (self, k);
+  g_autoptr(GnnTensor) row = gnn_tensor_select (g_ptr_array_index (self->tensors, k), 0, index, error);
+  GnnTensor *out;
+
+  if (row == NULL || transform == NULL)
+    return g_steal_pointer (&row);
+  out = gnn_transform_apply (transform, row, error);
+  if (out == NULL)
+    g_prefix_error (error, "the %s of sample %u: ", k == 0 ? "transform" : "target transform", index);
+  return out;
 }
 
 static guint
@@ -295,13 +366,38 @@ tensor_dataset_get_item (GnnDataset *dataset,
 
   for (guint k = 0; k < self->tensors->len; k++)
     {
-      g_autoptr(GnnTensor) row = gnn_tensor_select (g_ptr_array_index (self->tensors, k), 0, index, error);
+      g_autoptr(GnnTensor) row = tensor_dataset_row (self, k, index, error);
 
       if (row == NULL)
         return FALSE;
       g_list_store_append (sample, row);
     }
   return TRUE;
+}
+
+/* the rows @indices of tensor @k, each through its transform, stacked */
+static GnnTensor *
+tensor_dataset_transformed_rows (GnnTensorDataset *self,
+                                 guint             k,
+                                 const guint      *indices,
+                                 guint             n_indices,
+                                 GError          **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n_indices, g_object_unref);
+  GnnTensor *stacked;
+
+  for (guint i = 0; i < n_indices; i++)
+    {
+      GnnTensor *row = tensor_dataset_row (self, k, indices[i], error);
+
+      if (row == NULL)
+        return NULL;
+      g_ptr_array_add (rows, row);
+    }
+  stacked = gnn_stack ((GnnTensor **) rows->pdata, n_indices, 0, error);
+  if (stacked == NULL)
+    g_prefix_error (error, "stacking the transformed tensor %u of the samples: ", k);
+  return stacked;
 }
 
 static gboolean
@@ -324,9 +420,13 @@ tensor_dataset_get_batch (GnnDataset  *dataset,
   for (guint k = 0; k < self->tensors->len; k++)
     {
       GnnTensor *t = g_ptr_array_index (self->tensors, k);
-      g_autoptr(GnnTensor) on_device = gnn_tensor_to_device_of (index, t, error);
-      g_autoptr(GnnTensor) rows = on_device ? gnn_tensor_index_select (t, 0, on_device, error) : NULL;
+      g_autoptr(GnnTensor) on_device = NULL;
+      g_autoptr(GnnTensor) rows = NULL;
 
+      if (tensor_dataset_transform_of (self, k))
+        rows = tensor_dataset_transformed_rows (self, k, indices, n_indices, error);
+      else if ((on_device = gnn_tensor_to_device_of (index, t, error)))
+        rows = gnn_tensor_index_select (t, 0, on_device, error);
       if (rows == NULL)
         return FALSE;
       g_list_store_append (batch, rows);
@@ -479,159 +579,6 @@ gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self)
   return self->tensors->len;
 }
 
-/* ---- GnnNormalize -------------------------------------------------------------------- */
-
-/**
- * GnnNormalize:
- *
- * Turns images into normalized floats: `(x * scale - mean[c]) / std[c]` for channel c (the
- * second dimension of a batch (N, C, H, W)), as torchvision's `ToTensor` (scale 1/255 for
- * bytes) followed by `Normalize(mean, std)`. A single mean and std apply to every channel.
- */
-struct _GnnNormalize
-{
-  GObject parent_instance;
-
-  GArray *mean;
-  GArray *std;
-  double scale;
-};
-
-G_DEFINE_FINAL_TYPE (GnnNormalize, gnn_normalize, G_TYPE_OBJECT)
-
-static void
-gnn_normalize_finalize (GObject *object)
-{
-  GnnNormalize *self = GNN_NORMALIZE (object);
-
-  g_array_unref (self->mean);
-  g_array_unref (self->std);
-  G_OBJECT_CLASS (gnn_normalize_parent_class)->finalize (object);
-}
-
-static void
-gnn_normalize_class_init (GnnNormalizeClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = gnn_normalize_finalize;
-}
-
-static void
-gnn_normalize_init (GnnNormalize *self)
-{
-  self->mean = g_array_new (FALSE, FALSE, sizeof (double));
-  self->std = g_array_new (FALSE, FALSE, sizeof (double));
-}
-
-/**
- * gnn_normalize_new:
- * @mean: (array length=n_channels): the mean of each channel, after scaling
- * @std: (array length=n_channels): the standard deviation of each channel, after scaling
- * @n_channels: the number of channels, or 1 for one mean and std for all
- * @scale: the factor applied first, such as 1/255 for bytes
- * @error: return location for a #GError
- *
- * Creates the transform. Fashion-MNIST's usual one is mean 0.2860, std 0.3530, scale 1/255.
- *
- * Returns: (transfer full): a new transform, or %NULL with @error set
- *   (%GNN_ERROR_INVALID_ARGUMENT) when a std is not positive
- */
-GnnNormalize *
-gnn_normalize_new (const double *mean,
-                   const double *std,
-                   guint         n_channels,
-                   double        scale,
-                   GError      **error)
-{
-  GnnNormalize *self;
-
-  g_return_val_if_fail (mean != NULL && std != NULL && n_channels > 0, NULL);
-  for (guint c = 0; c < n_channels; c++)
-    if (!(std[c] > 0))
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "std evaluated to zero or less for channel %u (%g): division by zero", c, std[c]);
-        return NULL;
-      }
-  self = g_object_new (GNN_TYPE_NORMALIZE, NULL);
-  g_array_append_vals (self->mean, mean, n_channels);
-  g_array_append_vals (self->std, std, n_channels);
-  self->scale = scale;
-  return self;
-}
-
-/**
- * gnn_normalize_apply:
- * @self: a transform
- * @images: a batch (N, C, ...) of any dtype, or one image (C, ...)
- * @error: return location for a #GError
- *
- * Normalizes @images into a new float32 tensor (float64 when @images is float64).
- *
- * Returns: (transfer full): the normalized images, or %NULL with @error set
- *   (%GNN_ERROR_SHAPE when the channels do not match)
- */
-GnnTensor *
-gnn_normalize_apply (GnnNormalize *self,
-                     GnnTensor    *images,
-                     GError      **error)
-{
-  g_autoptr(GnnTensor) x = NULL;
-  g_autoptr(GnnTensor) scaled = NULL;
-  g_autoptr(GnnTensor) mean = NULL;
-  g_autoptr(GnnTensor) inv_std = NULL;
-  g_autoptr(GnnTensor) centred = NULL;
-  GnnDtype dtype;
-  guint ndim, cdim;
-  gint64 shape[GNN_MAX_DIMS];
-  guint nc = self->mean->len;
-
-  g_return_val_if_fail (GNN_IS_NORMALIZE (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (images), NULL);
-  dtype = gnn_tensor_get_dtype (images) == GNN_DTYPE_FLOAT64 ? GNN_DTYPE_FLOAT64 : GNN_DTYPE_FLOAT32;
-  x = gnn_tensor_to_dtype (images, dtype, error);
-  if (x == NULL || (scaled = gnn_tensor_mul_scalar (x, self->scale, error)) == NULL)
-    return NULL;
-  if (nc == 1)
-    {
-      g_autoptr(GnnTensor) c = gnn_tensor_sub_scalar (scaled, g_array_index (self->mean, double, 0), error);
-      return c ? gnn_tensor_div_scalar (c, g_array_index (self->std, double, 0), error) : NULL;
-    }
-  ndim = gnn_tensor_get_ndim (images);
-  cdim = ndim >= 4 ? 1 : 0;
-  if (ndim < 1 || gnn_tensor_get_shape (images, NULL)[cdim] != nc)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Normalize has %u channels, the images have shape %s (channels in dimension %u)",
-                   nc, ndim ? "of a different size" : "()", cdim);
-      return NULL;
-    }
-  for (guint d = 0; d < ndim; d++)
-    shape[d] = d == cdim ? nc : 1;
-  {
-    g_autofree double *inv = g_new (double, nc);
-    g_autoptr(GnnTensor) m = NULL;
-    g_autoptr(GnnTensor) s = NULL;
-
-    for (guint c = 0; c < nc; c++)
-      inv[c] = 1.0 / g_array_index (self->std, double, c);
-    m = gnn_tensor_new_from_doubles ((double *) self->mean->data, nc, shape, ndim, error);
-    s = m ? gnn_tensor_new_from_doubles (inv, nc, shape, ndim, error) : NULL;
-    if (s == NULL)
-      return NULL;
-    {
-      g_autoptr(GnnTensor) m2 = gnn_tensor_to_dtype (m, dtype, error);
-      g_autoptr(GnnTensor) s2 = m2 ? gnn_tensor_to_dtype (s, dtype, error) : NULL;
-
-      if (s2 == NULL ||
-          (mean = gnn_tensor_to_device_of (m2, images, error)) == NULL ||
-          (inv_std = gnn_tensor_to_device_of (s2, images, error)) == NULL)
-        return NULL;
-    }
-  }
-  centred = gnn_tensor_sub (scaled, mean, 1.0, error);
-  return centred ? gnn_tensor_mul (centred, inv_std, error) : NULL;
-}
-
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
 
 /**
@@ -658,7 +605,7 @@ struct _GnnDataLoader
   guint64 seed;
   gboolean drop_last;
   guint epoch;
-  GnnNormalize *transform;
+  GnnTransform *transform;
   guint *order;         /* the sample order of the current epoch, or NULL before first use */
   guint order_len;
 };
@@ -868,10 +815,13 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   /**
    * GnnDataLoader:transform:
    *
-   * A transform applied to the first tensor of each batch (the input), or %NULL.
+   * A transform applied to the first tensor of each batch (the input), or %NULL: a
+   * [class@Gnn.Normalize] turns a batch of byte images into normalized floats at once. A
+   * transform of each sample, as torchvision datasets apply theirs, belongs to the dataset
+   * (#GnnTensorDataset:transform).
    */
   props[PROP_TRANSFORM] = (GnnProp) {
-    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_NORMALIZE,
+    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_TRANSFORM,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY),
     G_STRUCT_OFFSET (GnnDataLoader, transform) };
   /**
@@ -1004,7 +954,7 @@ gnn_data_loader_set_epoch (GnnDataLoader *self,
  *
  * Returns: (transfer none) (nullable): the transform, or %NULL
  */
-GnnNormalize *
+GnnTransform *
 gnn_data_loader_get_transform (GnnDataLoader *self)
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
@@ -1020,10 +970,10 @@ gnn_data_loader_get_transform (GnnDataLoader *self)
  */
 void
 gnn_data_loader_set_transform (GnnDataLoader *self,
-                               GnnNormalize  *transform)
+                               GnnTransform  *transform)
 {
   g_return_if_fail (GNN_IS_DATA_LOADER (self));
-  g_return_if_fail (transform == NULL || GNN_IS_NORMALIZE (transform));
+  g_return_if_fail (transform == NULL || GNN_IS_TRANSFORM (transform));
   gnn_prop_set (self, &props[PROP_TRANSFORM], transform);
 }
 
@@ -1090,7 +1040,7 @@ gnn_data_loader_get_batch (GnnDataLoader *self,
   batch = gnn_dataset_get_batch (self->dataset, indices, n, error);
   if (batch && self->transform && batch->len > 0)
     {
-      GnnTensor *x = gnn_normalize_apply (self->transform, g_ptr_array_index (batch, 0), error);
+      GnnTensor *x = gnn_transform_apply (self->transform, g_ptr_array_index (batch, 0), error);
 
       if (x == NULL)
         {

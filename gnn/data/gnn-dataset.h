@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include "../gnn-version-macros.h"
 #include "../core/gnn-tensor.h"
+#include "gnn-transforms.h"
 
 G_BEGIN_DECLS
 
@@ -86,24 +87,6 @@ GnnTensor        *gnn_tensor_dataset_get_tensor (GnnTensorDataset  *self,
 GNN_AVAILABLE_IN_ALL
 guint             gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self);
 
-/* ---- GnnNormalize -------------------------------------------------------------------- */
-
-#define GNN_TYPE_NORMALIZE (gnn_normalize_get_type ())
-
-GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnNormalize, gnn_normalize, GNN, NORMALIZE, GObject)
-
-GNN_AVAILABLE_IN_ALL
-GnnNormalize *gnn_normalize_new   (const double  *mean,
-                                   const double  *std,
-                                   guint          n_channels,
-                                   double         scale,
-                                   GError       **error);
-GNN_AVAILABLE_IN_ALL
-GnnTensor    *gnn_normalize_apply (GnnNormalize  *self,
-                                   GnnTensor     *images,
-                                   GError       **error);
-
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
 
 #define GNN_TYPE_DATA_LOADER (gnn_data_loader_get_type ())
@@ -127,10 +110,10 @@ GNN_AVAILABLE_IN_ALL
 void           gnn_data_loader_set_epoch     (GnnDataLoader  *self,
                                               guint           epoch);
 GNN_AVAILABLE_IN_ALL
-GnnNormalize  *gnn_data_loader_get_transform (GnnDataLoader  *self);
+GnnTransform  *gnn_data_loader_get_transform (GnnDataLoader  *self);
 GNN_AVAILABLE_IN_ALL
 void           gnn_data_loader_set_transform (GnnDataLoader  *self,
-                                              GnnNormalize   *transform);
+                                              GnnTransform   *transform);
 GNN_AVAILABLE_IN_ALL
 GPtrArray     *gnn_data_loader_get_batch     (GnnDataLoader  *self,
                                               guint           index,

@@ -248,7 +248,7 @@ test_fashion_mnist (void)
   g_assert_cmpuint (gnn_dataset_get_length (GNN_DATASET (ds)), ==, 10000);
   loader = gnn_data_loader_new (GNN_DATASET (ds), 64, TRUE, 1, FALSE);
   norm = gnn_normalize_new ((const double[]) { 0.2860 }, (const double[]) { 0.3530 }, 1, 1 / 255.0, &error);
-  gnn_data_loader_set_transform (loader, norm);
+  gnn_data_loader_set_transform (loader, GNN_TRANSFORM (norm));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (loader)), ==, 157);
   batch = gnn_data_loader_get_batch (loader, 156, &error);
   g_assert_no_error (error);
