@@ -12,6 +12,9 @@
 #include "data/gnn-idx.h"
 #include "data/gnn-dataset.h"
 
+#include "data/gnn-dataset-private.h"
+
+const char *gnn_fashion_mnist_system_dir = "/usr/share/datasets/fashion-mnist";
 
 /* ---- GnnDataset ---------------------------------------------------------------------- */
 
@@ -498,6 +501,35 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
   return self;
 }
 
+/* The images (N, H, W) and int64 labels (N) of an IDX pair; FALSE with @error set. */
+static gboolean
+load_idx_pair (const char *images_path,
+               const char *labels_path,
+               GnnTensor **images,
+               GnnTensor **labels,
+               GError    **error)
+{
+  g_autoptr(GnnTensor) im = gnn_idx_load (images_path, error);
+  g_autoptr(GnnTensor) lb = im ? gnn_idx_load (labels_path, error) : NULL;
+  guint ndim;
+
+  if (lb == NULL)
+    return FALSE;
+  gnn_tensor_get_shape (im, &ndim);
+  if (ndim != 3 || gnn_tensor_get_ndim (lb) != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "expected images (N, H, W) and labels (N), found %u and %u dimensions", ndim,
+                   gnn_tensor_get_ndim (lb));
+      return FALSE;
+    }
+  *labels = gnn_tensor_to_dtype (lb, GNN_DTYPE_INT64, error);
+  if (*labels == NULL)
+    return FALSE;
+  *images = g_steal_pointer (&im);
+  return TRUE;
+}
+
 /**
  * gnn_tensor_dataset_new_idx:
  * @images_path: (type filename): an IDX file of images (N, H, W), gzipped or not
@@ -520,30 +552,119 @@ gnn_tensor_dataset_new_idx (const char *images_path,
   g_autoptr(GnnTensor) images = NULL;
   g_autoptr(GnnTensor) labels = NULL;
   g_autoptr(GnnTensor) images4 = NULL;
-  g_autoptr(GnnTensor) labels64 = NULL;
   const gint64 *shape;
-  guint ndim;
 
   g_return_val_if_fail (images_path != NULL && labels_path != NULL, NULL);
-  images = gnn_idx_load (images_path, error);
-  if (images == NULL)
+  if (!load_idx_pair (images_path, labels_path, &images, &labels, error))
     return NULL;
-  labels = gnn_idx_load (labels_path, error);
-  if (labels == NULL)
+  shape = gnn_tensor_get_shape (images, NULL);
+  images4 = gnn_tensor_reshape (images, (const gint64[]) { shape[0], 1, shape[1], shape[2] }, 4, error);
+  if (images4 == NULL)
     return NULL;
-  shape = gnn_tensor_get_shape (images, &ndim);
-  if (ndim != 3 || gnn_tensor_get_ndim (labels) != 1)
+  return gnn_tensor_dataset_new ((GnnTensor *[]) { images4, labels }, 2, error);
+}
+
+/* the path of @name in @dir, gzipped or not, or NULL; each path tried is added to @tried */
+static char *
+find_idx_file (const char *dir,
+               const char *name,
+               GString    *tried)
+{
+  const char *suffixes[] = { "", ".gz" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (suffixes); k++)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "expected images (N, H, W) and labels (N), found %u and %u dimensions", ndim,
-                   gnn_tensor_get_ndim (labels));
+      g_autofree char *base = g_strconcat (name, suffixes[k], NULL);
+      char *path = g_build_filename (dir, base, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return path;
+      g_string_append_printf (tried, "\n  %s", path);
+      g_free (path);
+    }
+  return NULL;
+}
+
+/**
+ * gnn_tensor_dataset_new_fashion_mnist:
+ * @root: (type filename) (nullable): the folder torchvision's `FashionMNIST(root)` reads,
+ *   or %NULL for the system's copy only
+ * @train: %TRUE for the 60 000 training samples, %FALSE for the 10 000 test samples
+ * @error: return location for a #GError
+ *
+ * Fashion-MNIST as torchvision's `datasets.FashionMNIST(root, train)` has it, read from disk
+ * only (gnn never downloads): the files `train-images-idx3-ubyte` and
+ * `train-labels-idx1-ubyte` (`t10k-` for the test split), gzipped or not, are looked for in
+ * `root/FashionMNIST/raw/` (torchvision's layout), then in
+ * `/usr/share/datasets/fashion-mnist/` (where Debian's dataset-fashion-mnist package puts
+ * them).
+ *
+ * Sample i is the image as a uint8 tensor (28, 28), as the array behind torchvision's PIL
+ * image, and its label as a 0-dimensional int64 tensor; a [class@Gnn.ToTensor] as
+ * #GnnTensorDataset:transform makes the float (1, 28, 28) image of `transform=ToTensor()`.
+ *
+ * The environment variable `GNN_FASHION_MNIST_LIMIT=N` keeps only the first N samples of
+ * each split, for tests and quick runs.
+ *
+ * Returns: (transfer full): a new dataset, or %NULL with @error set: %G_IO_ERROR_NOT_FOUND,
+ *   listing every path tried, when neither folder has both files; the errors of
+ *   [func@Gnn.idx_load] for a file that is not IDX
+ */
+GnnTensorDataset *
+gnn_tensor_dataset_new_fashion_mnist (const char *root,
+                                      gboolean    train,
+                                      GError    **error)
+{
+  const char *split = train ? "train" : "t10k";
+  g_autofree char *images_name = g_strconcat (split, "-images-idx3-ubyte", NULL);
+  g_autofree char *labels_name = g_strconcat (split, "-labels-idx1-ubyte", NULL);
+  g_autofree char *root_dir = root ? g_build_filename (root, "FashionMNIST", "raw", NULL) : NULL;
+  const char *dirs[] = { root_dir, gnn_fashion_mnist_system_dir };
+  g_autoptr(GString) tried = g_string_new (NULL);
+  g_autoptr(GnnTensor) images = NULL;
+  g_autoptr(GnnTensor) labels = NULL;
+  const char *limit_env = g_getenv ("GNN_FASHION_MNIST_LIMIT");
+
+  for (guint d = 0; d < G_N_ELEMENTS (dirs) && images == NULL; d++)
+    {
+      g_autofree char *images_path = NULL;
+      g_autofree char *labels_path = NULL;
+
+      if (dirs[d] == NULL)
+        continue;
+      images_path = find_idx_file (dirs[d], images_name, tried);
+      labels_path = find_idx_file (dirs[d], labels_name, tried);
+      if (images_path && labels_path &&
+          !load_idx_pair (images_path, labels_path, &images, &labels, error))
+        return NULL;
+    }
+  if (images == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "Fashion-MNIST (%s split) not found: gnn does not download it; put torchvision's "
+                   "files in ROOT/FashionMNIST/raw or install Debian's dataset-fashion-mnist. Looked "
+                   "for:%s", train ? "train" : "test", tried->str);
       return NULL;
     }
-  images4 = gnn_tensor_reshape (images, (const gint64[]) { shape[0], 1, shape[1], shape[2] }, 4, error);
-  labels64 = images4 ? gnn_tensor_to_dtype (labels, GNN_DTYPE_INT64, error) : NULL;
-  if (labels64 == NULL)
-    return NULL;
-  return gnn_tensor_dataset_new ((GnnTensor *[]) { images4, labels64 }, 2, error);
+  if (limit_env != NULL)
+    {
+      guint64 limit = g_ascii_strtoull (limit_env, NULL, 10);
+      gint64 n = gnn_tensor_get_shape (images, NULL)[0];
+
+      if (limit > 0 && (gint64) limit < n)
+        {
+          GnnTensor *im = gnn_tensor_narrow (images, 0, 0, limit, error);
+          GnnTensor *lb = im ? gnn_tensor_narrow (labels, 0, 0, limit, error) : NULL;
+
+          g_clear_object (&images);
+          g_clear_object (&labels);
+          images = im;
+          labels = lb;
+          if (labels == NULL)
+            return NULL;
+        }
+    }
+  return gnn_tensor_dataset_new ((GnnTensor *[]) { images, labels }, 2, error);
 }
 
 /**

@@ -82,6 +82,10 @@ GnnTensorDataset *gnn_tensor_dataset_new_idx    (const char        *images_path,
                                                  const char        *labels_path,
                                                  GError           **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensorDataset *gnn_tensor_dataset_new_fashion_mnist (const char *root,
+                                                        gboolean    train,
+                                                        GError    **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor        *gnn_tensor_dataset_get_tensor (GnnTensorDataset  *self,
                                                  guint              index);
 GNN_AVAILABLE_IN_ALL

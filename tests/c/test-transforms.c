@@ -1,8 +1,13 @@
 /* test-transforms.c: the sample transforms (ToTensor, Normalize, Compose, RandomCrop,
- * RandomHorizontalFlip) and TensorDataset's per-sample transforms */
+ * RandomHorizontalFlip), TensorDataset's per-sample transforms and the Fashion-MNIST lookup */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "gnn-test-util.h"
+#include "data/gnn-dataset-private.h"
+
+#define FASHION_MNIST_DIR "/usr/share/datasets/fashion-mnist"
 
 /* a uint8 tensor of @shape holding 0, 1, 2, ... */
 static GnnTensor *
@@ -306,6 +311,98 @@ test_dataset_transform (void)
   }
 }
 
+static void
+link_into (const char *dir,
+           const char *name)
+{
+  g_autofree char *src = g_build_filename (FASHION_MNIST_DIR, name, NULL);
+  g_autofree char *dst = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (symlink (src, dst), ==, 0);
+}
+
+static void
+test_fashion_mnist_lookup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *raw = NULL;
+  g_autoptr(GnnTensorDataset) from_root = NULL;
+  g_autoptr(GnnTensorDataset) from_system = NULL;
+  g_autoptr(GnnTensorDataset) reference = NULL;
+  g_autoptr(GnnTensorDataset) missing = NULL;
+  g_autoptr(GPtrArray) item = NULL;
+  g_autoptr(GPtrArray) want = NULL;
+  const char *saved = gnn_fashion_mnist_system_dir;
+
+  if (!g_file_test (FASHION_MNIST_DIR "/t10k-images-idx3-ubyte.gz", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("Fashion-MNIST is not installed (Debian's dataset-fashion-mnist)");
+      return;
+    }
+  root = g_dir_make_tmp ("gnn-fmnist-XXXXXX", &error);
+  g_assert_no_error (error);
+  raw = g_build_filename (root, "FashionMNIST", "raw", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (raw, 0700), ==, 0);
+  link_into (raw, "t10k-images-idx3-ubyte.gz");
+  link_into (raw, "t10k-labels-idx1-ubyte.gz");
+
+  g_setenv ("GNN_FASHION_MNIST_LIMIT", "100", TRUE);
+  /* the system folder is not looked at when the root has the split */
+  gnn_fashion_mnist_system_dir = "/nonexistent/fashion-mnist";
+  from_root = gnn_tensor_dataset_new_fashion_mnist (root, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_dataset_get_length (GNN_DATASET (from_root)), ==, 100);
+  item = gnn_dataset_get_item (GNN_DATASET (from_root), 7, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (g_ptr_array_index (item, 0), GNN_TEST_SHAPE (28, 28), 2);
+  g_assert_cmpint (gnn_tensor_get_dtype (g_ptr_array_index (item, 0)), ==, GNN_DTYPE_UINT8);
+  g_assert_cmpint (gnn_tensor_get_ndim (g_ptr_array_index (item, 1)), ==, 0);
+  g_assert_cmpint (gnn_tensor_get_dtype (g_ptr_array_index (item, 1)), ==, GNN_DTYPE_INT64);
+  reference = gnn_tensor_dataset_new_idx (FASHION_MNIST_DIR "/t10k-images-idx3-ubyte.gz",
+                                          FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz", &error);
+  g_assert_no_error (error);
+  want = gnn_dataset_get_item (GNN_DATASET (reference), 7, &error);
+  {
+    g_autofree double *a = gnn_tensor_to_doubles (g_ptr_array_index (item, 0), NULL, &error);
+    g_autofree double *b = gnn_tensor_to_doubles (g_ptr_array_index (want, 0), NULL, &error);
+
+    g_assert_cmpmem (a, 784 * sizeof (double), b, 784 * sizeof (double));
+    gnn_test_assert_close (g_ptr_array_index (item, 1), (double[]) {
+                             gnn_tensor_item (g_ptr_array_index (want, 1), NULL) }, 1, 0, 0);
+  }
+
+  /* the train split is not in the root, nor in the (moved) system folder: every path tried */
+  missing = gnn_tensor_dataset_new_fashion_mnist (root, TRUE, &error);
+  g_assert_null (missing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "FashionMNIST/raw/train-images-idx3-ubyte.gz"));
+  g_assert_nonnull (strstr (error->message, "FashionMNIST/raw/train-labels-idx1-ubyte\n"));
+  g_assert_nonnull (strstr (error->message, "/nonexistent/fashion-mnist/train-images-idx3-ubyte\n"));
+  g_assert_nonnull (strstr (error->message, "/nonexistent/fashion-mnist/train-labels-idx1-ubyte.gz"));
+  g_assert_nonnull (strstr (error->message, "does not download"));
+  g_clear_error (&error);
+
+  /* the system folder after the root */
+  gnn_fashion_mnist_system_dir = saved;
+  from_system = gnn_tensor_dataset_new_fashion_mnist (NULL, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_dataset_get_length (GNN_DATASET (from_system)), ==, 100);
+  g_unsetenv ("GNN_FASHION_MNIST_LIMIT");
+
+  {
+    g_autofree char *a = g_build_filename (raw, "t10k-images-idx3-ubyte.gz", NULL);
+    g_autofree char *b = g_build_filename (raw, "t10k-labels-idx1-ubyte.gz", NULL);
+    g_autofree char *c = g_build_filename (root, "FashionMNIST", NULL);
+
+    g_unlink (a);
+    g_unlink (b);
+    g_rmdir (raw);
+    g_rmdir (c);
+    g_rmdir (root);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +413,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/transforms/random-crop-window", test_random_crop_window);
   g_test_add_func ("/data/transforms/random-horizontal-flip", test_random_horizontal_flip);
   g_test_add_func ("/data/transforms/dataset-transform", test_dataset_transform);
+  g_test_add_func ("/data/fashion-mnist/lookup", test_fashion_mnist_lookup);
   return g_test_run ();
 }
