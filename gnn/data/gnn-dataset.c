@@ -700,6 +700,312 @@ gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self)
   return self->tensors->len;
 }
 
+/* ---- GnnSubset ----------------------------------------------------------------------- */
+
+/* appends the tensors of @tensors to @store */
+static void
+append_all (GListStore *store,
+            GPtrArray  *tensors)
+{
+  for (guint i = 0; i < tensors->len; i++)
+    g_list_store_append (store, g_ptr_array_index (tensors, i));
+}
+
+/**
+ * GnnSubset:
+ *
+ * The samples of a dataset at given positions, in that order (`torch.utils.data.Subset`):
+ * sample i is sample `indices[i]` of the dataset. Batches are the dataset's batches of the
+ * mapped positions, so a subset of a [class@Gnn.TensorDataset] is gathered at once.
+ */
+struct _GnnSubset
+{
+  GObject parent_instance;
+
+  GnnDataset *dataset;
+  guint *indices;
+  guint n_indices;
+};
+
+static void gnn_subset_iface_init (GnnDatasetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnSubset, gnn_subset, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_DATASET, gnn_subset_iface_init))
+
+static void
+gnn_subset_finalize (GObject *object)
+{
+  GnnSubset *self = GNN_SUBSET (object);
+
+  g_clear_object (&self->dataset);
+  g_free (self->indices);
+  G_OBJECT_CLASS (gnn_subset_parent_class)->finalize (object);
+}
+
+static void
+gnn_subset_class_init (GnnSubsetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_subset_finalize;
+}
+
+static void gnn_subset_init (GnnSubset *self) {}
+
+static guint
+subset_get_length (GnnDataset *dataset)
+{
+  return GNN_SUBSET (dataset)->n_indices;
+}
+
+static gboolean
+subset_fill_item (GnnDataset *dataset,
+                  guint       index,
+                  GListStore *sample,
+                  GError    **error)
+{
+  GnnSubset *self = GNN_SUBSET (dataset);
+  g_autoptr(GPtrArray) item = gnn_dataset_get_item (self->dataset, self->indices[index], error);
+
+  if (item == NULL)
+    return FALSE;
+  append_all (sample, item);
+  return TRUE;
+}
+
+static gboolean
+subset_fill_batch (GnnDataset  *dataset,
+                   const guint *indices,
+                   guint        n_indices,
+                   GListStore  *batch,
+                   GError     **error)
+{
+  GnnSubset *self = GNN_SUBSET (dataset);
+  g_autofree guint *mapped = g_new (guint, n_indices);
+  g_autoptr(GPtrArray) tensors = NULL;
+
+  for (guint i = 0; i < n_indices; i++)
+    mapped[i] = self->indices[indices[i]];
+  tensors = gnn_dataset_get_batch (self->dataset, mapped, n_indices, error);
+  if (tensors == NULL)
+    return FALSE;
+  append_all (batch, tensors);
+  return TRUE;
+}
+
+static void
+gnn_subset_iface_init (GnnDatasetInterface *iface)
+{
+  iface->get_length = subset_get_length;
+  iface->fill_item = subset_fill_item;
+  iface->fill_batch = subset_fill_batch;
+}
+
+/**
+ * gnn_subset_new:
+ * @dataset: the dataset
+ * @indices: (array length=n_indices) (nullable): the positions of the samples in @dataset,
+ *   each below its length; they may repeat
+ * @n_indices: the number of positions
+ * @error: return location for a #GError
+ *
+ * Creates the subset (`Subset(dataset, indices)`); the positions are copied.
+ *
+ * Returns: (transfer full): a new subset, or %NULL with @error set (%GNN_ERROR_INDEX when a
+ *   position is out of range)
+ */
+GnnSubset *
+gnn_subset_new (GnnDataset  *dataset,
+                const guint *indices,
+                guint        n_indices,
+                GError     **error)
+{
+  GnnSubset *self;
+  guint n;
+
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (indices != NULL || n_indices == 0, NULL);
+  n = gnn_dataset_get_length (dataset);
+  for (guint i = 0; i < n_indices; i++)
+    if (indices[i] >= n)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "Subset: index %u (position %u) is out of range for a dataset of %u samples",
+                     indices[i], i, n);
+        return NULL;
+      }
+  self = g_object_new (GNN_TYPE_SUBSET, NULL);
+  self->dataset = g_object_ref (dataset);
+  self->indices = g_memdup2 (indices, MAX (n_indices, 1) * sizeof (guint));
+  self->n_indices = n_indices;
+  return self;
+}
+
+/**
+ * gnn_subset_get_dataset:
+ * @self: a subset
+ *
+ * The dataset the samples come from (`subset.dataset`).
+ *
+ * Returns: (transfer none): the dataset
+ */
+GnnDataset *
+gnn_subset_get_dataset (GnnSubset *self)
+{
+  g_return_val_if_fail (GNN_IS_SUBSET (self), NULL);
+  return self->dataset;
+}
+
+/**
+ * gnn_subset_get_indices:
+ * @self: a subset
+ * @n_indices: (out): the number of positions
+ *
+ * The positions of the samples in the dataset (`subset.indices`).
+ *
+ * Returns: (transfer none) (array length=n_indices): the positions
+ */
+guint *
+gnn_subset_get_indices (GnnSubset *self,
+                        guint     *n_indices)
+{
+  g_return_val_if_fail (GNN_IS_SUBSET (self), NULL);
+  g_return_val_if_fail (n_indices != NULL, NULL);
+  *n_indices = self->n_indices;
+  return self->indices;
+}
+
+/* ---- GnnConcatDataset ---------------------------------------------------------------- */
+
+/**
+ * GnnConcatDataset:
+ *
+ * The samples of several datasets one after the other (`torch.utils.data.ConcatDataset`).
+ * Batches are stacked from the samples, which may come from different datasets.
+ */
+struct _GnnConcatDataset
+{
+  GObject parent_instance;
+
+  GPtrArray *datasets;
+  guint *ends;   /* ends[k]: the number of samples of datasets 0 to k (cumulative_sizes) */
+};
+
+static void gnn_concat_dataset_iface_init (GnnDatasetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnConcatDataset, gnn_concat_dataset, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_DATASET, gnn_concat_dataset_iface_init))
+
+static void
+gnn_concat_dataset_finalize (GObject *object)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (object);
+
+  g_ptr_array_unref (self->datasets);
+  g_free (self->ends);
+  G_OBJECT_CLASS (gnn_concat_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_concat_dataset_class_init (GnnConcatDatasetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_concat_dataset_finalize;
+}
+
+static void
+gnn_concat_dataset_init (GnnConcatDataset *self)
+{
+  self->datasets = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+static guint
+concat_get_length (GnnDataset *dataset)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+
+  return self->ends[self->datasets->len - 1];
+}
+
+static gboolean
+concat_fill_item (GnnDataset *dataset,
+                  guint       index,
+                  GListStore *sample,
+                  GError    **error)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+  guint lo = 0, hi = self->datasets->len - 1;
+  g_autoptr(GPtrArray) item = NULL;
+
+  /* the first dataset whose end is past @index (bisect_right of the cumulative sizes) */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (self->ends[mid] > index)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  item = gnn_dataset_get_item (g_ptr_array_index (self->datasets, lo),
+                               index - (lo > 0 ? self->ends[lo - 1] : 0), error);
+  if (item == NULL)
+    return FALSE;
+  append_all (sample, item);
+  return TRUE;
+}
+
+static void
+gnn_concat_dataset_iface_init (GnnDatasetInterface *iface)
+{
+  iface->get_length = concat_get_length;
+  iface->fill_item = concat_fill_item;
+}
+
+/**
+ * gnn_concat_dataset_new:
+ * @datasets: (array length=n_datasets): the datasets, at least one
+ * @n_datasets: the number of datasets
+ * @error: return location for a #GError
+ *
+ * Creates the concatenation (`ConcatDataset(datasets)`).
+ *
+ * Returns: (transfer full): a new dataset, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT for no datasets or more than %G_MAXUINT samples)
+ */
+GnnConcatDataset *
+gnn_concat_dataset_new (GnnDataset **datasets,
+                        guint        n_datasets,
+                        GError     **error)
+{
+  GnnConcatDataset *self;
+  guint64 total = 0;
+
+  g_return_val_if_fail (datasets != NULL || n_datasets == 0, NULL);
+  for (guint k = 0; k < n_datasets; k++)
+    g_return_val_if_fail (GNN_IS_DATASET (datasets[k]), NULL);
+  if (n_datasets == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ConcatDataset: datasets should not be an empty iterable");
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_CONCAT_DATASET, NULL);
+  self->ends = g_new (guint, n_datasets);
+  for (guint k = 0; k < n_datasets; k++)
+    {
+      total += gnn_dataset_get_length (datasets[k]);
+      if (total > G_MAXUINT)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ConcatDataset: %" G_GUINT64_FORMAT " samples are too many (at most %u)",
+                       total, G_MAXUINT);
+          g_object_unref (self);
+          return NULL;
+        }
+      self->ends[k] = total;
+      g_ptr_array_add (self->datasets, g_object_ref (datasets[k]));
+    }
+  return self;
+}
+
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
 
 /**

@@ -91,6 +91,36 @@ GnnTensor        *gnn_tensor_dataset_get_tensor (GnnTensorDataset  *self,
 GNN_AVAILABLE_IN_ALL
 guint             gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self);
 
+/* ---- GnnSubset ----------------------------------------------------------------------- */
+
+#define GNN_TYPE_SUBSET (gnn_subset_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSubset, gnn_subset, GNN, SUBSET, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnSubset  *gnn_subset_new         (GnnDataset   *dataset,
+                                    const guint  *indices,
+                                    guint         n_indices,
+                                    GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnDataset *gnn_subset_get_dataset (GnnSubset    *self);
+GNN_AVAILABLE_IN_ALL
+guint      *gnn_subset_get_indices (GnnSubset    *self,
+                                    guint        *n_indices);
+
+/* ---- GnnConcatDataset ---------------------------------------------------------------- */
+
+#define GNN_TYPE_CONCAT_DATASET (gnn_concat_dataset_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConcatDataset, gnn_concat_dataset, GNN, CONCAT_DATASET, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnConcatDataset *gnn_concat_dataset_new (GnnDataset **datasets,
+                                          guint        n_datasets,
+                                          GError     **error);
+
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
 
 #define GNN_TYPE_DATA_LOADER (gnn_data_loader_get_type ())

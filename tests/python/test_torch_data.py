@@ -217,6 +217,24 @@ class DatasetTest(unittest.TestCase):
         assert_same(self, list(data.DataLoader(gs, batch_size=2)), list(tud.DataLoader(ts, batch_size=2)))
         both = Mixed('gnn', 2) + Mixed('gnn', 2)
         self.assertEqual(len(both), 4)
+        self.assertIsNone(both._gnn_dataset)
+
+    def test_subset_and_concat_of_tensor_datasets_batch_in_c(self):
+        x = np.arange(20, dtype=np.float32).reshape(10, 2)
+        y = np.arange(10, dtype=np.int64)
+        g = data.TensorDataset(to_gnn(x), to_gnn(y))
+        t = tud.TensorDataset(torch.from_numpy(x), torch.from_numpy(y))
+        gs = data.ConcatDataset([data.Subset(g, [7, 1, 1, 4]), g])
+        ts = tud.ConcatDataset([tud.Subset(t, [7, 1, 1, 4]), t])
+        # the C classes (Python's Gnn.Subset and Gnn.ConcatDataset are torch's, over them)
+        self.assertEqual(gs._gnn_dataset.__gtype__.name, 'GnnConcatDataset')
+        self.assertEqual(gs.datasets[0]._gnn_dataset.__gtype__.name, 'GnnSubset')
+        for i in (0, 3, 4, 13):
+            assert_same(self, list(gs[i]), list(ts[i]))
+        assert_same(self, [list(b) for b in data.DataLoader(gs, batch_size=5)],
+                    list(tud.DataLoader(ts, batch_size=5)))
+        assert_same(self, [list(b) for b in data.DataLoader(gs.datasets[0], batch_size=3)],
+                    list(tud.DataLoader(ts.datasets[0], batch_size=3)))
 
     def test_random_split(self):
         ds = Mixed('gnn', 10)

@@ -333,11 +333,19 @@ __all__.append('MapDataset')
 
 
 class Subset(MapDataset):
-    """torch.utils.data.Subset: the samples of `dataset` at `indices`, in that order."""
+    """torch.utils.data.Subset: the samples of `dataset` at `indices`, in that order. Over a
+    dataset that C batches (a Gnn.Dataset), the loader batches the subset in C too, through
+    the C class GnnSubset (which this class stands for in Python: it also takes datasets
+    written in Python)."""
 
     def __init__(self, dataset, indices):
         self.dataset = dataset
         self.indices = indices
+        inner = _gnn_dataset_of(dataset)
+        self._gnn_dataset = None
+        if inner is not None and all(isinstance(i, _numbers.Integral) and 0 <= i < len(dataset)
+                                     for i in indices):
+            self._gnn_dataset = Gnn.Subset.new(inner, [int(i) for i in indices])
 
     def __getitem__(self, idx):
         if isinstance(idx, list):
@@ -352,13 +360,17 @@ __all__.append('Subset')
 
 
 class ConcatDataset(MapDataset):
-    """torch.utils.data.ConcatDataset: the samples of each dataset, one after the other."""
+    """torch.utils.data.ConcatDataset: the samples of each dataset, one after the other
+    (through the C class GnnConcatDataset, batched in C, when every dataset is batched in C;
+    this class stands for it in Python)."""
 
     def __init__(self, datasets):
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError('datasets should not be an empty iterable')
         self.cumulative_sizes = list(_itertools.accumulate(len(d) for d in self.datasets))
+        inner = [_gnn_dataset_of(d) for d in self.datasets]
+        self._gnn_dataset = None if None in inner else Gnn.ConcatDataset.new(inner)
 
     def __len__(self):
         return self.cumulative_sizes[-1]
