@@ -40,6 +40,7 @@
 #include "io/gnn-safetensors.h"
 #include "io/gnn-module-json.h"
 #include "io/gnn-checkpoint.h"
+#include "data/gnn-transforms.h"
 #include "data/gnn-dataset.h"
 
 #undef GNN_INSIDE

@@ -1026,10 +1026,10 @@ run (Options  *opts,
   if (normalize == NULL)
     return EXIT_FAILURE;
   t.train = gnn_data_loader_new (train_set, opts->batch_size, TRUE, (guint64) opts->seed, FALSE);
-  gnn_data_loader_set_transform (t.train, normalize);
+  gnn_data_loader_set_transform (t.train, GNN_TRANSFORM (normalize));
   /* small test batches: the activations of big ones cost more in page faults than they save */
   t.test = gnn_data_loader_new (test_set, 200, FALSE, 0, FALSE);
-  gnn_data_loader_set_transform (t.test, normalize);
+  gnn_data_loader_set_transform (t.test, GNN_TRANSFORM (normalize));
   test_n = gnn_dataset_get_length (test_set);
 
   if (!trainer_setup (&t, error))

@@ -12,6 +12,10 @@
 #include "data/gnn-idx.h"
 #include "data/gnn-dataset.h"
 
+#include "data/gnn-dataset-private.h"
+
+const char *gnn_fashion_mnist_system_dir = "/usr/share/datasets/fashion-mnist";
+
 /* ---- GnnDataset ---------------------------------------------------------------------- */
 
 /**
@@ -244,6 +248,11 @@ gnn_dataset_get_batch (GnnDataset  *self,
  * A dataset of whole tensors that share their first dimension
  * (`torch.utils.data.TensorDataset`): sample i is the i-th row of each tensor. Batches are
  * gathered with one index-select per tensor, on the tensors' device.
+ *
+ * #GnnTensorDataset:transform and #GnnTensorDataset:target-transform transform the first
+ * and the second tensor of each sample, as a torchvision dataset applies `transform` to the
+ * image and `target_transform` to the label; batches are then transformed sample by sample
+ * and stacked.
  */
 struct _GnnTensorDataset
 {
@@ -251,7 +260,18 @@ struct _GnnTensorDataset
 
   GPtrArray *tensors;
   guint length;
+  GnnTransform *transform;
+  GnnTransform *target_transform;
 };
+
+enum {
+  TD_PROP_0,
+  TD_PROP_TRANSFORM,
+  TD_PROP_TARGET_TRANSFORM,
+  TD_N_PROPS
+};
+
+static GnnProp td_props[TD_N_PROPS];
 
 static void gnn_tensor_dataset_iface_init (GnnDatasetInterface *iface);
 
@@ -263,6 +283,7 @@ gnn_tensor_dataset_finalize (GObject *object)
 {
   GnnTensorDataset *self = GNN_TENSOR_DATASET (object);
 
+  gnn_props_clear (self);
   g_ptr_array_unref (self->tensors);
   G_OBJECT_CLASS (gnn_tensor_dataset_parent_class)->finalize (object);
 }
@@ -270,13 +291,66 @@ gnn_tensor_dataset_finalize (GObject *object)
 static void
 gnn_tensor_dataset_class_init (GnnTensorDatasetClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_tensor_dataset_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_tensor_dataset_finalize;
+
+  /**
+   * GnnTensorDataset:transform:
+   *
+   * A transform of the first tensor of each sample (the image), or %NULL
+   * (`transform=` of torchvision's datasets).
+   *
+   * Since: 0.1
+   */
+  td_props[TD_PROP_TRANSFORM] = (GnnProp) {
+    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_TRANSFORM, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnTensorDataset, transform) };
+  /**
+   * GnnTensorDataset:target-transform:
+   *
+   * A transform of the second tensor of each sample (the label), or %NULL
+   * (`target_transform=` of torchvision's datasets).
+   *
+   * Since: 0.1
+   */
+  td_props[TD_PROP_TARGET_TRANSFORM] = (GnnProp) {
+    g_param_spec_object ("target-transform", NULL, NULL, GNN_TYPE_TRANSFORM, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnTensorDataset, target_transform) };
+  gnn_props_install (object_class, td_props, TD_N_PROPS);
 }
 
 static void
 gnn_tensor_dataset_init (GnnTensorDataset *self)
 {
   self->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* the transform of tensor @k of each sample, or NULL */
+static GnnTransform *
+tensor_dataset_transform_of (GnnTensorDataset *self,
+                             guint             k)
+{
+  return k == 0 ? self->transform : k == 1 ? self->target_transform : NULL;
+}
+
+/* row @index of tensor @k, through its transform */
+static GnnTensor *
+tensor_dataset_row (GnnTensorDataset *self,
+                    guint             k,
+                    guint             index,
+                    GError          **error)
+{
+  GnnTransform *transform = tensor_dataset_transform_of (self, k);
+  g_autoptr(GnnTensor) row = gnn_tensor_select (g_ptr_array_index (self->tensors, k), 0, index, error);
+  GnnTensor *out;
+
+  if (row == NULL || transform == NULL)
+    return g_steal_pointer (&row);
+  out = gnn_transform_apply (transform, row, error);
+  if (out == NULL)
+    g_prefix_error (error, "the %s of sample %u: ", k == 0 ? "transform" : "target transform", index);
+  return out;
 }
 
 static guint
@@ -295,13 +369,38 @@ tensor_dataset_get_item (GnnDataset *dataset,
 
   for (guint k = 0; k < self->tensors->len; k++)
     {
-      g_autoptr(GnnTensor) row = gnn_tensor_select (g_ptr_array_index (self->tensors, k), 0, index, error);
+      g_autoptr(GnnTensor) row = tensor_dataset_row (self, k, index, error);
 
       if (row == NULL)
         return FALSE;
       g_list_store_append (sample, row);
     }
   return TRUE;
+}
+
+/* the rows @indices of tensor @k, each through its transform, stacked */
+static GnnTensor *
+tensor_dataset_transformed_rows (GnnTensorDataset *self,
+                                 guint             k,
+                                 const guint      *indices,
+                                 guint             n_indices,
+                                 GError          **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n_indices, g_object_unref);
+  GnnTensor *stacked;
+
+  for (guint i = 0; i < n_indices; i++)
+    {
+      GnnTensor *row = tensor_dataset_row (self, k, indices[i], error);
+
+      if (row == NULL)
+        return NULL;
+      g_ptr_array_add (rows, row);
+    }
+  stacked = gnn_stack ((GnnTensor **) rows->pdata, n_indices, 0, error);
+  if (stacked == NULL)
+    g_prefix_error (error, "stacking the transformed tensor %u of the samples: ", k);
+  return stacked;
 }
 
 static gboolean
@@ -324,9 +423,13 @@ tensor_dataset_get_batch (GnnDataset  *dataset,
   for (guint k = 0; k < self->tensors->len; k++)
     {
       GnnTensor *t = g_ptr_array_index (self->tensors, k);
-      g_autoptr(GnnTensor) on_device = gnn_tensor_to_device_of (index, t, error);
-      g_autoptr(GnnTensor) rows = on_device ? gnn_tensor_index_select (t, 0, on_device, error) : NULL;
+      g_autoptr(GnnTensor) on_device = NULL;
+      g_autoptr(GnnTensor) rows = NULL;
 
+      if (tensor_dataset_transform_of (self, k))
+        rows = tensor_dataset_transformed_rows (self, k, indices, n_indices, error);
+      else if ((on_device = gnn_tensor_to_device_of (index, t, error)))
+        rows = gnn_tensor_index_select (t, 0, on_device, error);
       if (rows == NULL)
         return FALSE;
       g_list_store_append (batch, rows);
@@ -398,6 +501,35 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
   return self;
 }
 
+/* The images (N, H, W) and int64 labels (N) of an IDX pair; FALSE with @error set. */
+static gboolean
+load_idx_pair (const char *images_path,
+               const char *labels_path,
+               GnnTensor **images,
+               GnnTensor **labels,
+               GError    **error)
+{
+  g_autoptr(GnnTensor) im = gnn_idx_load (images_path, error);
+  g_autoptr(GnnTensor) lb = im ? gnn_idx_load (labels_path, error) : NULL;
+  guint ndim;
+
+  if (lb == NULL)
+    return FALSE;
+  gnn_tensor_get_shape (im, &ndim);
+  if (ndim != 3 || gnn_tensor_get_ndim (lb) != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "expected images (N, H, W) and labels (N), found %u and %u dimensions", ndim,
+                   gnn_tensor_get_ndim (lb));
+      return FALSE;
+    }
+  *labels = gnn_tensor_to_dtype (lb, GNN_DTYPE_INT64, error);
+  if (*labels == NULL)
+    return FALSE;
+  *images = g_steal_pointer (&im);
+  return TRUE;
+}
+
 /**
  * gnn_tensor_dataset_new_idx:
  * @images_path: (type filename): an IDX file of images (N, H, W), gzipped or not
@@ -420,30 +552,119 @@ gnn_tensor_dataset_new_idx (const char *images_path,
   g_autoptr(GnnTensor) images = NULL;
   g_autoptr(GnnTensor) labels = NULL;
   g_autoptr(GnnTensor) images4 = NULL;
-  g_autoptr(GnnTensor) labels64 = NULL;
   const gint64 *shape;
-  guint ndim;
 
   g_return_val_if_fail (images_path != NULL && labels_path != NULL, NULL);
-  images = gnn_idx_load (images_path, error);
-  if (images == NULL)
+  if (!load_idx_pair (images_path, labels_path, &images, &labels, error))
     return NULL;
-  labels = gnn_idx_load (labels_path, error);
-  if (labels == NULL)
+  shape = gnn_tensor_get_shape (images, NULL);
+  images4 = gnn_tensor_reshape (images, (const gint64[]) { shape[0], 1, shape[1], shape[2] }, 4, error);
+  if (images4 == NULL)
     return NULL;
-  shape = gnn_tensor_get_shape (images, &ndim);
-  if (ndim != 3 || gnn_tensor_get_ndim (labels) != 1)
+  return gnn_tensor_dataset_new ((GnnTensor *[]) { images4, labels }, 2, error);
+}
+
+/* the path of @name in @dir, gzipped or not, or NULL; each path tried is added to @tried */
+static char *
+find_idx_file (const char *dir,
+               const char *name,
+               GString    *tried)
+{
+  const char *suffixes[] = { "", ".gz" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (suffixes); k++)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "expected images (N, H, W) and labels (N), found %u and %u dimensions", ndim,
-                   gnn_tensor_get_ndim (labels));
+      g_autofree char *base = g_strconcat (name, suffixes[k], NULL);
+      char *path = g_build_filename (dir, base, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return path;
+      g_string_append_printf (tried, "\n  %s", path);
+      g_free (path);
+    }
+  return NULL;
+}
+
+/**
+ * gnn_tensor_dataset_new_fashion_mnist:
+ * @root: (type filename) (nullable): the folder torchvision's `FashionMNIST(root)` reads,
+ *   or %NULL for the system's copy only
+ * @train: %TRUE for the 60 000 training samples, %FALSE for the 10 000 test samples
+ * @error: return location for a #GError
+ *
+ * Fashion-MNIST as torchvision's `datasets.FashionMNIST(root, train)` has it, read from disk
+ * only (gnn never downloads): the files `train-images-idx3-ubyte` and
+ * `train-labels-idx1-ubyte` (`t10k-` for the test split), gzipped or not, are looked for in
+ * `root/FashionMNIST/raw/` (torchvision's layout), then in
+ * `/usr/share/datasets/fashion-mnist/` (where Debian's dataset-fashion-mnist package puts
+ * them).
+ *
+ * Sample i is the image as a uint8 tensor (28, 28), as the array behind torchvision's PIL
+ * image, and its label as a 0-dimensional int64 tensor; a [class@Gnn.ToTensor] as
+ * #GnnTensorDataset:transform makes the float (1, 28, 28) image of `transform=ToTensor()`.
+ *
+ * The environment variable `GNN_FASHION_MNIST_LIMIT=N` keeps only the first N samples of
+ * each split, for tests and quick runs.
+ *
+ * Returns: (transfer full): a new dataset, or %NULL with @error set: %G_IO_ERROR_NOT_FOUND,
+ *   listing every path tried, when neither folder has both files; the errors of
+ *   [func@Gnn.idx_load] for a file that is not IDX
+ */
+GnnTensorDataset *
+gnn_tensor_dataset_new_fashion_mnist (const char *root,
+                                      gboolean    train,
+                                      GError    **error)
+{
+  const char *split = train ? "train" : "t10k";
+  g_autofree char *images_name = g_strconcat (split, "-images-idx3-ubyte", NULL);
+  g_autofree char *labels_name = g_strconcat (split, "-labels-idx1-ubyte", NULL);
+  g_autofree char *root_dir = root ? g_build_filename (root, "FashionMNIST", "raw", NULL) : NULL;
+  const char *dirs[] = { root_dir, gnn_fashion_mnist_system_dir };
+  g_autoptr(GString) tried = g_string_new (NULL);
+  g_autoptr(GnnTensor) images = NULL;
+  g_autoptr(GnnTensor) labels = NULL;
+  const char *limit_env = g_getenv ("GNN_FASHION_MNIST_LIMIT");
+
+  for (guint d = 0; d < G_N_ELEMENTS (dirs) && images == NULL; d++)
+    {
+      g_autofree char *images_path = NULL;
+      g_autofree char *labels_path = NULL;
+
+      if (dirs[d] == NULL)
+        continue;
+      images_path = find_idx_file (dirs[d], images_name, tried);
+      labels_path = find_idx_file (dirs[d], labels_name, tried);
+      if (images_path && labels_path &&
+          !load_idx_pair (images_path, labels_path, &images, &labels, error))
+        return NULL;
+    }
+  if (images == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "Fashion-MNIST (%s split) not found: gnn does not download it; put torchvision's "
+                   "files in ROOT/FashionMNIST/raw or install Debian's dataset-fashion-mnist. Looked "
+                   "for:%s", train ? "train" : "test", tried->str);
       return NULL;
     }
-  images4 = gnn_tensor_reshape (images, (const gint64[]) { shape[0], 1, shape[1], shape[2] }, 4, error);
-  labels64 = images4 ? gnn_tensor_to_dtype (labels, GNN_DTYPE_INT64, error) : NULL;
-  if (labels64 == NULL)
-    return NULL;
-  return gnn_tensor_dataset_new ((GnnTensor *[]) { images4, labels64 }, 2, error);
+  if (limit_env != NULL)
+    {
+      guint64 limit = g_ascii_strtoull (limit_env, NULL, 10);
+      gint64 n = gnn_tensor_get_shape (images, NULL)[0];
+
+      if (limit > 0 && (gint64) limit < n)
+        {
+          GnnTensor *im = gnn_tensor_narrow (images, 0, 0, limit, error);
+          GnnTensor *lb = im ? gnn_tensor_narrow (labels, 0, 0, limit, error) : NULL;
+
+          g_clear_object (&images);
+          g_clear_object (&labels);
+          images = im;
+          labels = lb;
+          if (labels == NULL)
+            return NULL;
+        }
+    }
+  return gnn_tensor_dataset_new ((GnnTensor *[]) { images, labels }, 2, error);
 }
 
 /**
@@ -479,157 +700,310 @@ gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self)
   return self->tensors->len;
 }
 
-/* ---- GnnNormalize -------------------------------------------------------------------- */
+/* ---- GnnSubset ----------------------------------------------------------------------- */
+
+/* appends the tensors of @tensors to @store */
+static void
+append_all (GListStore *store,
+            GPtrArray  *tensors)
+{
+  for (guint i = 0; i < tensors->len; i++)
+    g_list_store_append (store, g_ptr_array_index (tensors, i));
+}
 
 /**
- * GnnNormalize:
+ * GnnSubset:
  *
- * Turns images into normalized floats: `(x * scale - mean[c]) / std[c]` for channel c (the
- * second dimension of a batch (N, C, H, W)), as torchvision's `ToTensor` (scale 1/255 for
- * bytes) followed by `Normalize(mean, std)`. A single mean and std apply to every channel.
+ * The samples of a dataset at given positions, in that order (`torch.utils.data.Subset`):
+ * sample i is sample `indices[i]` of the dataset. Batches are the dataset's batches of the
+ * mapped positions, so a subset of a [class@Gnn.TensorDataset] is gathered at once.
  */
-struct _GnnNormalize
+struct _GnnSubset
 {
   GObject parent_instance;
 
-  GArray *mean;
-  GArray *std;
-  double scale;
+  GnnDataset *dataset;
+  guint *indices;
+  guint n_indices;
 };
 
-G_DEFINE_FINAL_TYPE (GnnNormalize, gnn_normalize, G_TYPE_OBJECT)
+static void gnn_subset_iface_init (GnnDatasetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnSubset, gnn_subset, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_DATASET, gnn_subset_iface_init))
 
 static void
-gnn_normalize_finalize (GObject *object)
+gnn_subset_finalize (GObject *object)
 {
-  GnnNormalize *self = GNN_NORMALIZE (object);
+  GnnSubset *self = GNN_SUBSET (object);
 
-  g_array_unref (self->mean);
-  g_array_unref (self->std);
-  G_OBJECT_CLASS (gnn_normalize_parent_class)->finalize (object);
+  g_clear_object (&self->dataset);
+  g_free (self->indices);
+  G_OBJECT_CLASS (gnn_subset_parent_class)->finalize (object);
 }
 
 static void
-gnn_normalize_class_init (GnnNormalizeClass *klass)
+gnn_subset_class_init (GnnSubsetClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_normalize_finalize;
+  G_OBJECT_CLASS (klass)->finalize = gnn_subset_finalize;
+}
+
+static void gnn_subset_init (GnnSubset *self) {}
+
+static guint
+subset_get_length (GnnDataset *dataset)
+{
+  return GNN_SUBSET (dataset)->n_indices;
+}
+
+static gboolean
+subset_fill_item (GnnDataset *dataset,
+                  guint       index,
+                  GListStore *sample,
+                  GError    **error)
+{
+  GnnSubset *self = GNN_SUBSET (dataset);
+  g_autoptr(GPtrArray) item = gnn_dataset_get_item (self->dataset, self->indices[index], error);
+
+  if (item == NULL)
+    return FALSE;
+  append_all (sample, item);
+  return TRUE;
+}
+
+static gboolean
+subset_fill_batch (GnnDataset  *dataset,
+                   const guint *indices,
+                   guint        n_indices,
+                   GListStore  *batch,
+                   GError     **error)
+{
+  GnnSubset *self = GNN_SUBSET (dataset);
+  g_autofree guint *mapped = g_new (guint, n_indices);
+  g_autoptr(GPtrArray) tensors = NULL;
+
+  for (guint i = 0; i < n_indices; i++)
+    mapped[i] = self->indices[indices[i]];
+  tensors = gnn_dataset_get_batch (self->dataset, mapped, n_indices, error);
+  if (tensors == NULL)
+    return FALSE;
+  append_all (batch, tensors);
+  return TRUE;
 }
 
 static void
-gnn_normalize_init (GnnNormalize *self)
+gnn_subset_iface_init (GnnDatasetInterface *iface)
 {
-  self->mean = g_array_new (FALSE, FALSE, sizeof (double));
-  self->std = g_array_new (FALSE, FALSE, sizeof (double));
+  iface->get_length = subset_get_length;
+  iface->fill_item = subset_fill_item;
+  iface->fill_batch = subset_fill_batch;
 }
 
 /**
- * gnn_normalize_new:
- * @mean: (array length=n_channels): the mean of each channel, after scaling
- * @std: (array length=n_channels): the standard deviation of each channel, after scaling
- * @n_channels: the number of channels, or 1 for one mean and std for all
- * @scale: the factor applied first, such as 1/255 for bytes
+ * gnn_subset_new:
+ * @dataset: the dataset
+ * @indices: (array length=n_indices) (nullable): the positions of the samples in @dataset,
+ *   each below its length; they may repeat
+ * @n_indices: the number of positions
  * @error: return location for a #GError
  *
- * Creates the transform. Fashion-MNIST's usual one is mean 0.2860, std 0.3530, scale 1/255.
+ * Creates the subset (`Subset(dataset, indices)`); the positions are copied.
  *
- * Returns: (transfer full): a new transform, or %NULL with @error set
- *   (%GNN_ERROR_INVALID_ARGUMENT) when a std is not positive
+ * Returns: (transfer full): a new subset, or %NULL with @error set (%GNN_ERROR_INDEX when a
+ *   position is out of range)
  */
-GnnNormalize *
-gnn_normalize_new (const double *mean,
-                   const double *std,
-                   guint         n_channels,
-                   double        scale,
-                   GError      **error)
+GnnSubset *
+gnn_subset_new (GnnDataset  *dataset,
+                const guint *indices,
+                guint        n_indices,
+                GError     **error)
 {
-  GnnNormalize *self;
+  GnnSubset *self;
+  guint n;
 
-  g_return_val_if_fail (mean != NULL && std != NULL && n_channels > 0, NULL);
-  for (guint c = 0; c < n_channels; c++)
-    if (!(std[c] > 0))
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (indices != NULL || n_indices == 0, NULL);
+  n = gnn_dataset_get_length (dataset);
+  for (guint i = 0; i < n_indices; i++)
+    if (indices[i] >= n)
       {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "std evaluated to zero or less for channel %u (%g): division by zero", c, std[c]);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "Subset: index %u (position %u) is out of range for a dataset of %u samples",
+                     indices[i], i, n);
         return NULL;
       }
-  self = g_object_new (GNN_TYPE_NORMALIZE, NULL);
-  g_array_append_vals (self->mean, mean, n_channels);
-  g_array_append_vals (self->std, std, n_channels);
-  self->scale = scale;
+  self = g_object_new (GNN_TYPE_SUBSET, NULL);
+  self->dataset = g_object_ref (dataset);
+  self->indices = g_memdup2 (indices, MAX (n_indices, 1) * sizeof (guint));
+  self->n_indices = n_indices;
   return self;
 }
 
 /**
- * gnn_normalize_apply:
- * @self: a transform
- * @images: a batch (N, C, ...) of any dtype, or one image (C, ...)
+ * gnn_subset_get_dataset:
+ * @self: a subset
+ *
+ * The dataset the samples come from (`subset.dataset`).
+ *
+ * Returns: (transfer none): the dataset
+ */
+GnnDataset *
+gnn_subset_get_dataset (GnnSubset *self)
+{
+  g_return_val_if_fail (GNN_IS_SUBSET (self), NULL);
+  return self->dataset;
+}
+
+/**
+ * gnn_subset_get_indices:
+ * @self: a subset
+ * @n_indices: (out): the number of positions
+ *
+ * The positions of the samples in the dataset (`subset.indices`).
+ *
+ * Returns: (transfer none) (array length=n_indices): the positions
+ */
+guint *
+gnn_subset_get_indices (GnnSubset *self,
+                        guint     *n_indices)
+{
+  g_return_val_if_fail (GNN_IS_SUBSET (self), NULL);
+  g_return_val_if_fail (n_indices != NULL, NULL);
+  *n_indices = self->n_indices;
+  return self->indices;
+}
+
+/* ---- GnnConcatDataset ---------------------------------------------------------------- */
+
+/**
+ * GnnConcatDataset:
+ *
+ * The samples of several datasets one after the other (`torch.utils.data.ConcatDataset`).
+ * Batches are stacked from the samples, which may come from different datasets.
+ */
+struct _GnnConcatDataset
+{
+  GObject parent_instance;
+
+  GPtrArray *datasets;
+  guint *ends;   /* ends[k]: the number of samples of datasets 0 to k (cumulative_sizes) */
+};
+
+static void gnn_concat_dataset_iface_init (GnnDatasetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnConcatDataset, gnn_concat_dataset, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GNN_TYPE_DATASET, gnn_concat_dataset_iface_init))
+
+static void
+gnn_concat_dataset_finalize (GObject *object)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (object);
+
+  g_ptr_array_unref (self->datasets);
+  g_free (self->ends);
+  G_OBJECT_CLASS (gnn_concat_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_concat_dataset_class_init (GnnConcatDatasetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gnn_concat_dataset_finalize;
+}
+
+static void
+gnn_concat_dataset_init (GnnConcatDataset *self)
+{
+  self->datasets = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+static guint
+concat_get_length (GnnDataset *dataset)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+
+  return self->ends[self->datasets->len - 1];
+}
+
+static gboolean
+concat_fill_item (GnnDataset *dataset,
+                  guint       index,
+                  GListStore *sample,
+                  GError    **error)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+  guint lo = 0, hi = self->datasets->len - 1;
+  g_autoptr(GPtrArray) item = NULL;
+
+  /* the first dataset whose end is past @index (bisect_right of the cumulative sizes) */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (self->ends[mid] > index)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  item = gnn_dataset_get_item (g_ptr_array_index (self->datasets, lo),
+                               index - (lo > 0 ? self->ends[lo - 1] : 0), error);
+  if (item == NULL)
+    return FALSE;
+  append_all (sample, item);
+  return TRUE;
+}
+
+static void
+gnn_concat_dataset_iface_init (GnnDatasetInterface *iface)
+{
+  iface->get_length = concat_get_length;
+  iface->fill_item = concat_fill_item;
+}
+
+/**
+ * gnn_concat_dataset_new:
+ * @datasets: (array length=n_datasets): the datasets, at least one
+ * @n_datasets: the number of datasets
  * @error: return location for a #GError
  *
- * Normalizes @images into a new float32 tensor (float64 when @images is float64).
+ * Creates the concatenation (`ConcatDataset(datasets)`).
  *
- * Returns: (transfer full): the normalized images, or %NULL with @error set
- *   (%GNN_ERROR_SHAPE when the channels do not match)
+ * Returns: (transfer full): a new dataset, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT for no datasets or more than %G_MAXUINT samples)
  */
-GnnTensor *
-gnn_normalize_apply (GnnNormalize *self,
-                     GnnTensor    *images,
-                     GError      **error)
+GnnConcatDataset *
+gnn_concat_dataset_new (GnnDataset **datasets,
+                        guint        n_datasets,
+                        GError     **error)
 {
-  g_autoptr(GnnTensor) x = NULL;
-  g_autoptr(GnnTensor) scaled = NULL;
-  g_autoptr(GnnTensor) mean = NULL;
-  g_autoptr(GnnTensor) inv_std = NULL;
-  g_autoptr(GnnTensor) centred = NULL;
-  GnnDtype dtype;
-  guint ndim, cdim;
-  gint64 shape[GNN_MAX_DIMS];
-  guint nc = self->mean->len;
+  GnnConcatDataset *self;
+  guint64 total = 0;
 
-  g_return_val_if_fail (GNN_IS_NORMALIZE (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (images), NULL);
-  dtype = gnn_tensor_get_dtype (images) == GNN_DTYPE_FLOAT64 ? GNN_DTYPE_FLOAT64 : GNN_DTYPE_FLOAT32;
-  x = gnn_tensor_to_dtype (images, dtype, error);
-  if (x == NULL || (scaled = gnn_tensor_mul_scalar (x, self->scale, error)) == NULL)
-    return NULL;
-  if (nc == 1)
+  g_return_val_if_fail (datasets != NULL || n_datasets == 0, NULL);
+  for (guint k = 0; k < n_datasets; k++)
+    g_return_val_if_fail (GNN_IS_DATASET (datasets[k]), NULL);
+  if (n_datasets == 0)
     {
-      g_autoptr(GnnTensor) c = gnn_tensor_sub_scalar (scaled, g_array_index (self->mean, double, 0), error);
-      return c ? gnn_tensor_div_scalar (c, g_array_index (self->std, double, 0), error) : NULL;
-    }
-  ndim = gnn_tensor_get_ndim (images);
-  cdim = ndim >= 4 ? 1 : 0;
-  if (ndim < 1 || gnn_tensor_get_shape (images, NULL)[cdim] != nc)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Normalize has %u channels, the images have shape %s (channels in dimension %u)",
-                   nc, ndim ? "of a different size" : "()", cdim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ConcatDataset: datasets should not be an empty iterable");
       return NULL;
     }
-  for (guint d = 0; d < ndim; d++)
-    shape[d] = d == cdim ? nc : 1;
-  {
-    g_autofree double *inv = g_new (double, nc);
-    g_autoptr(GnnTensor) m = NULL;
-    g_autoptr(GnnTensor) s = NULL;
-
-    for (guint c = 0; c < nc; c++)
-      inv[c] = 1.0 / g_array_index (self->std, double, c);
-    m = gnn_tensor_new_from_doubles ((double *) self->mean->data, nc, shape, ndim, error);
-    s = m ? gnn_tensor_new_from_doubles (inv, nc, shape, ndim, error) : NULL;
-    if (s == NULL)
-      return NULL;
+  self = g_object_new (GNN_TYPE_CONCAT_DATASET, NULL);
+  self->ends = g_new (guint, n_datasets);
+  for (guint k = 0; k < n_datasets; k++)
     {
-      g_autoptr(GnnTensor) m2 = gnn_tensor_to_dtype (m, dtype, error);
-      g_autoptr(GnnTensor) s2 = m2 ? gnn_tensor_to_dtype (s, dtype, error) : NULL;
-
-      if (s2 == NULL ||
-          (mean = gnn_tensor_to_device_of (m2, images, error)) == NULL ||
-          (inv_std = gnn_tensor_to_device_of (s2, images, error)) == NULL)
-        return NULL;
+      total += gnn_dataset_get_length (datasets[k]);
+      if (total > G_MAXUINT)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ConcatDataset: %" G_GUINT64_FORMAT " samples are too many (at most %u)",
+                       total, G_MAXUINT);
+          g_object_unref (self);
+          return NULL;
+        }
+      self->ends[k] = total;
+      g_ptr_array_add (self->datasets, g_object_ref (datasets[k]));
     }
-  }
-  centred = gnn_tensor_sub (scaled, mean, 1.0, error);
-  return centred ? gnn_tensor_mul (centred, inv_std, error) : NULL;
+  return self;
 }
 
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
@@ -658,7 +1032,7 @@ struct _GnnDataLoader
   guint64 seed;
   gboolean drop_last;
   guint epoch;
-  GnnNormalize *transform;
+  GnnTransform *transform;
   guint *order;         /* the sample order of the current epoch, or NULL before first use */
   guint order_len;
 };
@@ -868,10 +1242,13 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   /**
    * GnnDataLoader:transform:
    *
-   * A transform applied to the first tensor of each batch (the input), or %NULL.
+   * A transform applied to the first tensor of each batch (the input), or %NULL: a
+   * [class@Gnn.Normalize] turns a batch of byte images into normalized floats at once. A
+   * transform of each sample, as torchvision datasets apply theirs, belongs to the dataset
+   * (#GnnTensorDataset:transform).
    */
   props[PROP_TRANSFORM] = (GnnProp) {
-    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_NORMALIZE,
+    g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_TRANSFORM,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY),
     G_STRUCT_OFFSET (GnnDataLoader, transform) };
   /**
@@ -1004,7 +1381,7 @@ gnn_data_loader_set_epoch (GnnDataLoader *self,
  *
  * Returns: (transfer none) (nullable): the transform, or %NULL
  */
-GnnNormalize *
+GnnTransform *
 gnn_data_loader_get_transform (GnnDataLoader *self)
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
@@ -1020,10 +1397,10 @@ gnn_data_loader_get_transform (GnnDataLoader *self)
  */
 void
 gnn_data_loader_set_transform (GnnDataLoader *self,
-                               GnnNormalize  *transform)
+                               GnnTransform  *transform)
 {
   g_return_if_fail (GNN_IS_DATA_LOADER (self));
-  g_return_if_fail (transform == NULL || GNN_IS_NORMALIZE (transform));
+  g_return_if_fail (transform == NULL || GNN_IS_TRANSFORM (transform));
   gnn_prop_set (self, &props[PROP_TRANSFORM], transform);
 }
 
@@ -1090,7 +1467,7 @@ gnn_data_loader_get_batch (GnnDataLoader *self,
   batch = gnn_dataset_get_batch (self->dataset, indices, n, error);
   if (batch && self->transform && batch->len > 0)
     {
-      GnnTensor *x = gnn_normalize_apply (self->transform, g_ptr_array_index (batch, 0), error);
+      GnnTensor *x = gnn_transform_apply (self->transform, g_ptr_array_index (batch, 0), error);
 
       if (x == NULL)
         {

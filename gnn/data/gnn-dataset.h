@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include "../gnn-version-macros.h"
 #include "../core/gnn-tensor.h"
+#include "gnn-transforms.h"
 
 G_BEGIN_DECLS
 
@@ -81,28 +82,44 @@ GnnTensorDataset *gnn_tensor_dataset_new_idx    (const char        *images_path,
                                                  const char        *labels_path,
                                                  GError           **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensorDataset *gnn_tensor_dataset_new_fashion_mnist (const char *root,
+                                                        gboolean    train,
+                                                        GError    **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor        *gnn_tensor_dataset_get_tensor (GnnTensorDataset  *self,
                                                  guint              index);
 GNN_AVAILABLE_IN_ALL
 guint             gnn_tensor_dataset_get_n_tensors (GnnTensorDataset *self);
 
-/* ---- GnnNormalize -------------------------------------------------------------------- */
+/* ---- GnnSubset ----------------------------------------------------------------------- */
 
-#define GNN_TYPE_NORMALIZE (gnn_normalize_get_type ())
-
-GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnNormalize, gnn_normalize, GNN, NORMALIZE, GObject)
+#define GNN_TYPE_SUBSET (gnn_subset_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-GnnNormalize *gnn_normalize_new   (const double  *mean,
-                                   const double  *std,
-                                   guint          n_channels,
-                                   double         scale,
-                                   GError       **error);
+G_DECLARE_FINAL_TYPE (GnnSubset, gnn_subset, GNN, SUBSET, GObject)
+
 GNN_AVAILABLE_IN_ALL
-GnnTensor    *gnn_normalize_apply (GnnNormalize  *self,
-                                   GnnTensor     *images,
-                                   GError       **error);
+GnnSubset  *gnn_subset_new         (GnnDataset   *dataset,
+                                    const guint  *indices,
+                                    guint         n_indices,
+                                    GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnDataset *gnn_subset_get_dataset (GnnSubset    *self);
+GNN_AVAILABLE_IN_ALL
+guint      *gnn_subset_get_indices (GnnSubset    *self,
+                                    guint        *n_indices);
+
+/* ---- GnnConcatDataset ---------------------------------------------------------------- */
+
+#define GNN_TYPE_CONCAT_DATASET (gnn_concat_dataset_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConcatDataset, gnn_concat_dataset, GNN, CONCAT_DATASET, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnConcatDataset *gnn_concat_dataset_new (GnnDataset **datasets,
+                                          guint        n_datasets,
+                                          GError     **error);
 
 /* ---- GnnDataLoader ------------------------------------------------------------------- */
 
@@ -127,10 +144,10 @@ GNN_AVAILABLE_IN_ALL
 void           gnn_data_loader_set_epoch     (GnnDataLoader  *self,
                                               guint           epoch);
 GNN_AVAILABLE_IN_ALL
-GnnNormalize  *gnn_data_loader_get_transform (GnnDataLoader  *self);
+GnnTransform  *gnn_data_loader_get_transform (GnnDataLoader  *self);
 GNN_AVAILABLE_IN_ALL
 void           gnn_data_loader_set_transform (GnnDataLoader  *self,
-                                              GnnNormalize   *transform);
+                                              GnnTransform   *transform);
 GNN_AVAILABLE_IN_ALL
 GPtrArray     *gnn_data_loader_get_batch     (GnnDataLoader  *self,
                                               guint           index,

@@ -189,7 +189,7 @@ prepare (GvTrainer  *self,
         return FALSE;
       self->train_set = g_steal_pointer (&set);
       self->loader = gnn_data_loader_new (self->train_set, self->batch_size, TRUE, (guint64) self->seed, FALSE);
-      gnn_data_loader_set_transform (self->loader, normalize);
+      gnn_data_loader_set_transform (self->loader, GNN_TRANSFORM (normalize));
     }
   if (self->optimizer == NULL)
     {

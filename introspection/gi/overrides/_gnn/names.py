@@ -519,13 +519,47 @@ ROWS = [
     ('torch.optim.swa_utils.get_swa_avg_fn', 'Gnn.get_swa_avg_fn'),
 
     # ---- torch.utils.data ----
-    ('torch.utils.data.Dataset', 'Gnn.Dataset'),
+    # Dataset is a plain Python base class (map-style datasets return any sample); a dataset
+    # that C can batch implements the Gnn.Dataset interface (TensorDataset, FashionMNIST).
+    ('torch.utils.data.Dataset', 'Gnn.MapDataset'),
     ('torch.utils.data.TensorDataset', 'Gnn.TensorDataset'),
     ('torch.utils.data.DataLoader', 'Gnn.DataLoader'),
+    ('torch.utils.data.Subset', 'Gnn.Subset'),
+    ('torch.utils.data.ConcatDataset', 'Gnn.ConcatDataset'),
+    ('torch.utils.data.random_split', 'Gnn.random_split'),
+    ('torch.utils.data.default_collate', 'Gnn.default_collate'),
+    ('torch.utils.data.Sampler', 'Gnn.Sampler'),
+    ('torch.utils.data.SequentialSampler', 'Gnn.SequentialSampler'),
+    ('torch.utils.data.RandomSampler', 'Gnn.RandomSampler'),
+    ('torch.utils.data.BatchSampler', 'Gnn.BatchSampler'),
+    ('torch.utils.data.IterableDataset', Missing('iterable-style datasets are not built yet')),
+    ('torch.utils.data.SubsetRandomSampler', Missing('not built yet: Subset with a RandomSampler '
+                                                     'does the same')),
+    ('torch.utils.data.WeightedRandomSampler', Missing('not built yet')),
+    ('torch.utils.data.DistributedSampler', Missing('gnn has no distributed training; '
+                                                    'DataLoader.set_epoch replays orders')),
+    ('torch.utils.data.get_worker_info', Missing('gnn has no worker processes')),
 
     # ---- torchvision.datasets ----
+    ('torchvision.datasets.FashionMNIST', 'Gnn.FashionMNIST'),
+    ('torchvision.datasets.MNIST', Missing('not built yet: Gnn.TensorDataset.new_idx reads its '
+                                           'files')),
+    ('torchvision.datasets.CIFAR10', Missing('not built yet')),
 
     # ---- torchvision.transforms ----
+    ('torchvision.transforms.ToTensor', 'Gnn.ToTensor'),
+    ('torchvision.transforms.Normalize', 'Gnn.Normalize'),
+    ('torchvision.transforms.Compose', 'Gnn.Compose'),
+    ('torchvision.transforms.RandomCrop', 'Gnn.RandomCrop'),
+    ('torchvision.transforms.RandomHorizontalFlip', 'Gnn.RandomHorizontalFlip'),
+    ('torchvision.transforms.Lambda', 'Gnn.Lambda'),
+    ('torchvision.transforms.Resize', Missing('gnn has no image resampling yet')),
+    ('torchvision.transforms.CenterCrop', Missing('not built yet: RandomCrop without padding on '
+                                                  'an image of its size')),
+    ('torchvision.transforms.RandomResizedCrop', Missing('gnn has no image resampling yet')),
+    ('torchvision.transforms.ColorJitter', Missing('not built yet')),
+    ('torchvision.transforms.PILToTensor', Missing('gnn reads no PIL images: its images are '
+                                                   'uint8 tensors, which ToTensor takes')),
 ]
 
 
