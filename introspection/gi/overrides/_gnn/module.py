@@ -2,7 +2,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from .base import Gnn, _call_raising_python_errors, _hook_state, _wrap_vfunc, no_grad, override
-from .tensor import _device_string
+from .tensor import _device_string, dtype as _dtype_class
 
 __all__ = []
 
@@ -205,6 +205,8 @@ def _as_dtype(value):
     dtype here (Module.to's positional strings are devices): _DTYPE_NAMES reads names."""
     if isinstance(value, Gnn.Dtype):
         return value
+    if isinstance(value, _dtype_class):
+        return Gnn.Dtype(int(value))     # gnn.float64, an int that prints as torch.float64
     if isinstance(value, (str, int)) or value is None:
         return None      # a device
     for attr in ('gnn_dtype', 'value'):
