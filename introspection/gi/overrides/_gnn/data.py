@@ -329,6 +329,9 @@ class MapDataset:
         return ConcatDataset([self, other])
 
 
+# gnn.utils.data.Dataset is this class: it is named as torch's (Gnn.Dataset is the GObject
+# interface that C datasets implement, so the Gnn module calls this one MapDataset)
+MapDataset.__name__ = MapDataset.__qualname__ = 'Dataset'
 __all__.append('MapDataset')
 
 
