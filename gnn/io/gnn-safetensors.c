@@ -468,6 +468,20 @@ parse_entry (const char *key,
   return TRUE;
 }
 
+/* What torch.save writes, told apart from safetensors (whose header length comes first, then
+ * '{'): a zip archive (torch.save's format since 1.6) or a pickle stream (0x80, then the
+ * protocol, 2 to 5: the legacy format); NULL for anything else */
+static const char *
+torch_pickle_kind (const guint8 *data,
+                   gsize         size)
+{
+  if (size >= 4 && memcmp (data, "PK\003\004", 4) == 0)
+    return "a zip archive, as torch.save writes its pickles";
+  if (size >= 2 && data[0] == 0x80 && data[1] >= 2 && data[1] <= 5)
+    return "a pickle stream, as torch.save writes with _use_new_zipfile_serialization=False";
+  return NULL;
+}
+
 /**
  * gnn_safetensors_load_from_bytes:
  * @bytes: the contents of a safetensors file
@@ -482,7 +496,9 @@ parse_entry (const char *key,
  * Every inconsistency is refused: a truncated file, a header longer than
  * %GNN_SAFETENSORS_MAX_HEADER or than the file, JSON that is not an object of valid
  * entries, an unknown dtype, offsets outside the data, a size that does not match the
- * shape, tensors that overlap or leave holes in the data.
+ * shape, tensors that overlap or leave holes in the data. What `torch.save` writes (a zip
+ * archive, or a legacy pickle stream) is named as such in the error, with how to convert it:
+ * gnn never unpickles.
  *
  * Returns: (transfer full): the tensors, in the order of their data in the file, or %NULL
  *   with @error set (%GNN_ERROR_FILE_FORMAT, or %GNN_ERROR_DTYPE for an unknown dtype)
@@ -516,6 +532,17 @@ gnn_safetensors_load_from_bytes (GBytes      *bytes,
                          size), NULL;
   memcpy (&header_len, data, 8);
   header_len = GUINT64_FROM_LE (header_len);
+  if (!(header_len <= size - 8 && size > 8 && data[8] == '{'))
+    {
+      const char *pickle = torch_pickle_kind (data, size);
+
+      if (pickle != NULL)
+        return format_error (error, "this is %s; gnn reads safetensors files and never unpickles: "
+                             "convert it once where PyTorch is installed, with "
+                             "safetensors.torch.save_file (torch.load (path, map_location='cpu'), "
+                             "'model.safetensors') or gnn.save in place of save_file in Python",
+                             pickle), NULL;
+    }
   if (header_len > GNN_SAFETENSORS_MAX_HEADER)
     return format_error (error, "the header declares %" G_GUINT64_FORMAT " bytes, more than the "
                          "%d allowed", header_len, GNN_SAFETENSORS_MAX_HEADER), NULL;

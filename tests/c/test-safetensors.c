@@ -266,6 +266,42 @@ test_bad_files (void)
     expect_bad (b, GNN_ERROR_FILE_FORMAT, "more than the");
   }
 
+  /* what torch.save writes (a zip archive, or a legacy pickle) is named as such, and a
+   * safetensors file whose header length starts with the same bytes still loads */
+  {
+    static const guint8 zip[] = { 'P', 'K', 3, 4, 20, 0, 0, 0, 0, 0, 'a', 'r', 'c', 'h', 'i', 'v', 'e' };
+    static const guint8 legacy[] = { 0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8 };
+    g_autoptr(GBytes) z = g_bytes_new_static (zip, sizeof zip);
+    g_autoptr(GBytes) l = g_bytes_new_static (legacy, sizeof legacy);
+
+    expect_bad (z, GNN_ERROR_FILE_FORMAT, "a zip archive, as torch.save writes");
+    expect_bad (l, GNN_ERROR_FILE_FORMAT, "a pickle stream, as torch.save writes");
+    expect_bad (l, GNN_ERROR_FILE_FORMAT, "safetensors.torch.save_file (torch.load (path");
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    gboolean seen_0x80 = FALSE;
+
+    for (guint n = 1; n < 80; n++)
+      {
+        g_autofree char *key = g_strnfill (n, 'k');
+        g_autoptr(GnnTensor) t = gnn_tensor_new_ones (GNN_TEST_SHAPE (2), 1, GNN_DTYPE_FLOAT32, NULL, &error);
+        g_autoptr(GnnStateDict) one = gnn_state_dict_new ();
+        g_autoptr(GBytes) b = NULL;
+        g_autoptr(GnnStateDict) back = NULL;
+
+        g_assert_no_error (error);
+        gnn_state_dict_set_tensor (one, key, t);
+        b = gnn_safetensors_save_to_bytes (one, NULL, &error);
+        g_assert_no_error (error);
+        seen_0x80 |= ((const guint8 *) g_bytes_get_data (b, NULL))[0] == 0x80;
+        back = gnn_safetensors_load_from_bytes (b, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_nonnull (back);
+      }
+    g_assert_true (seen_0x80);
+  }
+
   /* every truncation of a good file is refused */
   {
     g_autoptr(GError) error = NULL;
