@@ -177,8 +177,6 @@ class DataLoader(Gnn.DataLoader):
         self.prefetch_factor = prefetch_factor
         self.persistent_workers = persistent_workers
         self.generator = generator
-        self.sampler = sampler
-        self.batch_sampler = batch_sampler
         self._setup(dataset, collate_fn if python_side else None, sampler, batch_sampler,
                     auto_epoch, batch_size is None, python_side)
 
@@ -186,8 +184,8 @@ class DataLoader(Gnn.DataLoader):
                python_side=False):
         self._py_dataset = dataset
         self.collate_fn = collate_fn
-        self._sampler = sampler
-        self._batch_sampler = batch_sampler
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
         self._auto_epoch = auto_epoch
         self._unbatched = unbatched
         self._python_side = python_side
@@ -208,12 +206,12 @@ class DataLoader(Gnn.DataLoader):
 
     def _index_batches(self):
         """The sample numbers of each batch of a pass collated in Python."""
-        if self._batch_sampler is not None:
-            return iter(self._batch_sampler)
-        if self._sampler is not None:
+        if self.batch_sampler is not None:
+            return iter(self.batch_sampler)
+        if self.sampler is not None:
             if self._unbatched:
-                return ([i] for i in self._sampler)
-            return iter(BatchSampler(self._sampler, self.get_batch_size(), self.props.drop_last))
+                return ([i] for i in self.sampler)
+            return iter(BatchSampler(self.sampler, self.get_batch_size(), self.props.drop_last))
         return (list(self.get_indices(b)) for b in range(self.get_n_items()))
 
     def _collate(self, indices):
@@ -223,10 +221,10 @@ class DataLoader(Gnn.DataLoader):
         return (self.collate_fn or default_collate)(samples)
 
     def __len__(self):
-        if self.__dict__.get('_batch_sampler') is not None:
-            return len(self._batch_sampler)
-        if self.__dict__.get('_sampler') is not None:
-            n, b = len(self._sampler), self.get_batch_size()
+        if self.__dict__.get('batch_sampler') is not None:
+            return len(self.batch_sampler)
+        if self.__dict__.get('sampler') is not None:
+            n, b = len(self.sampler), self.get_batch_size()
             if self._unbatched:
                 return n
             return n // b if self.props.drop_last else (n + b - 1) // b
