@@ -340,6 +340,32 @@ class TestMissing(unittest.TestCase):
             gnn.inference_mode
         self.assertIn('inference tensors', str(cm.exception))
 
+    def test_two_tensor_fast_paths(self):
+        # add, sub, mul, div, the comparisons and their operators take two tensors straight to C:
+        # the same results and the same errors as the general path, parameters included
+        a, b = gnn.tensor([[1.0, 2.0, 3.0]]), gnn.tensor([[4.0], [5.0]])
+        p = gnn.nn.Parameter(gnn.tensor([2.0, 2.0, 2.0]))
+        ta, tb, tp = torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[4.0], [5.0]]), torch.tensor([2.0, 2.0, 2.0])
+        for name, fn in (('add', lambda x, y: x + y), ('sub', lambda x, y: x - y),
+                         ('mul', lambda x, y: x * y), ('div', lambda x, y: x / y),
+                         ('lt', lambda x, y: x < y), ('eq', lambda x, y: x == y)):
+            for x, y, tx, ty in ((a, b, ta, tb), (a, p, ta, tp), (p, a, tp, ta)):
+                want = fn(tx, ty).detach().numpy()
+                for got in (fn(x, y), getattr(gnn, name)(x, y), getattr(x, name)(y)):
+                    with self.subTest(op=name, shapes=(x.shape, y.shape)):
+                        np.testing.assert_array_equal(got.numpy(), want)
+            with self.subTest(op=name, error='shapes'):
+                for call in (lambda: fn(a, gnn.ones(2)), lambda: getattr(gnn, name)(a, gnn.ones(2)),
+                             lambda: getattr(a, name)(gnn.ones(2))):
+                    with self.assertRaises(RuntimeError) as cm:
+                        call()
+                    self.assertIsInstance(cm.exception, GLib.Error)
+                    self.assertIn('[1, 3]', cm.exception.message)
+        np.testing.assert_array_equal(gnn.add(a, b, alpha=2).numpy(), torch.add(ta, tb, alpha=2).numpy())
+        np.testing.assert_array_equal(gnn.sub(a, b, alpha=0.5).numpy(), torch.sub(ta, tb, alpha=0.5).numpy())
+        with self.assertRaises(TypeError):
+            gnn.add(a, b, out=gnn.empty(2, 3))
+
     def test_unsupported_arguments(self):
         x = gnn.ones(2, 3)
         with self.assertRaises(TypeError):

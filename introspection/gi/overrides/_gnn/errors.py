@@ -48,9 +48,30 @@ def as_python_error(error):
     return cls(error.message, error.domain, error.code)
 
 
+def raise_torch_error(error):
+    """Raises the GLib.Error @error as as_python_error makes it; for an op that catches the
+    errors of its C call itself (see translating_errors)."""
+    translated = as_python_error(error)
+    if translated is error:
+        raise error
+    raise translated from None
+
+
+def translating_errors(fn):
+    """Marks @fn as an op that raises torch's classes itself (its C call inside try ...
+    except GLib.Error: raise_torch_error), so that raising_torch_errors leaves it unwrapped:
+    the hot elementwise ops, whose call from Python is mostly overhead for small tensors."""
+    fn._translates_errors = True
+    return fn
+
+
 def raising_torch_errors(fn):
-    """Wraps an op of the overrides: a GLib.Error from C leaves it as as_python_error makes it."""
+    """Wraps an op of the overrides: a GLib.Error from C leaves it as as_python_error makes it.
+    An op marked by translating_errors is returned as it is."""
     from gi.repository import GLib
+
+    if getattr(fn, '_translates_errors', False):
+        return fn
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):

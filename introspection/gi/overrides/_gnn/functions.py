@@ -13,8 +13,11 @@ import collections as _collections
 import numbers as _numbers
 
 from .base import Gnn, override as _override
-from .errors import raising_torch_errors
-from .tensor import Tensor, as_dtype, dtype as _dtype_class, get_default_dtype, tensor, _INTEGRAL, _is_scalar
+from gi.repository import GLib as _GLib
+
+from .errors import raise_torch_error, raising_torch_errors, translating_errors
+from .tensor import (TENSOR_TYPES as _TENSOR_TYPES, Tensor, as_dtype, dtype as _dtype_class,
+                     get_default_dtype, tensor, _INTEGRAL, _is_scalar)
 
 __all__ = []
 
@@ -408,9 +411,20 @@ def _operand(name, value, like):
 
 
 def _binary_method(name, dunder):
+    c_op = getattr(Gnn.Tensor, name)
+
+    @translating_errors
     def op(input, other):
+        if type(other) in _TENSOR_TYPES and type(input) in _TENSOR_TYPES:
+            try:   # two tensors, the common case: straight to C
+                return c_op(input, other)
+            except _GLib.Error as e:
+                raise_torch_error(e)
         _check_tensor(name, input)
-        result = dunder(input, other)
+        try:
+            result = dunder(input, other)
+        except _GLib.Error as e:
+            raise_torch_error(e)
         if result is NotImplemented:
             raise TypeError('%s(): argument \'other\' must be Tensor or Number, not %s'
                             % (name, type(other).__name__))
@@ -433,6 +447,8 @@ __all__ += ['multiply', 'greater', 'greater_equal', 'less', 'less_equal', 'not_e
 
 
 def _add_sub(name, input, other, alpha):
+    """add and sub but for their common case, two tensors and alpha 1, which they take
+    straight to C."""
     _check_tensor(name, input)
     sign = 1 if name == 'add' else -1
     if isinstance(other, Gnn.Tensor):
@@ -442,18 +458,33 @@ def _add_sub(name, input, other, alpha):
     return Tensor.__add__(input, sign * other * alpha)
 
 
+_c_add, _c_sub = Gnn.Tensor.add, Gnn.Tensor.sub
+
+
 @_export
+@translating_errors
 def add(input, other, alpha=1, *, out=None):
     """torch.add: input + alpha * other (a tensor or a number)."""
-    _no_out('add', out)
-    return _add_sub('add', input, other, alpha)
+    try:
+        if type(other) in _TENSOR_TYPES and type(input) in _TENSOR_TYPES and alpha == 1 and out is None:
+            return _c_add(input, other, 1.0)
+        _no_out('add', out)
+        return _add_sub('add', input, other, alpha)
+    except _GLib.Error as e:
+        raise_torch_error(e)
 
 
 @_export
+@translating_errors
 def sub(input, other, alpha=1, *, out=None):
     """torch.sub: input - alpha * other (a tensor or a number)."""
-    _no_out('sub', out)
-    return _add_sub('sub', input, other, alpha)
+    try:
+        if type(other) in _TENSOR_TYPES and type(input) in _TENSOR_TYPES and alpha == 1 and out is None:
+            return _c_sub(input, other, 1.0)
+        _no_out('sub', out)
+        return _add_sub('sub', input, other, alpha)
+    except _GLib.Error as e:
+        raise_torch_error(e)
 
 
 subtract = sub

@@ -2,7 +2,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from .base import Gnn, _call_raising_python_errors, _hook_state, _wrap_vfunc, no_grad, override
-from .tensor import _device_string, dtype as _dtype_class
+from .tensor import TENSOR_TYPES, _device_string, dtype as _dtype_class
 
 __all__ = []
 
@@ -661,4 +661,5 @@ class Parameter(Gnn.Parameter):
 
 
 Parameter = override(Parameter)
+TENSOR_TYPES.add(Parameter)
 __all__.append('Parameter')

@@ -171,6 +171,12 @@ def _is_scalar(value):
     return isinstance(value, _numbers.Number) and not isinstance(value, complex)
 
 
+# The classes of the tensors that C makes (Tensor, Parameter): `type (x) in TENSOR_TYPES` is the
+# fast test of the hot ops (isinstance against a GObject class costs as much as a small op's
+# arithmetic); a subclass of them still passes isinstance on the general path.
+TENSOR_TYPES = set()
+
+
 def _as_operand(value):
     """A Gnn.Tensor or a Python scalar for a binary operator, else None (NotImplemented)."""
     if isinstance(value, Gnn.Tensor) or _is_scalar(value):
@@ -191,13 +197,17 @@ def _float_scalar_on_integral(tensor, scalar):
     return tensor
 
 
-def _binary(tensor_op, scalar_op):
+def _binary(tensor_op, scalar_op, *extra):
+    """An operator: tensor_op (self, other, *extra) with a tensor, scalar_op (self, number)
+    with a number."""
     def op(self, other):
+        if type(other) in TENSOR_TYPES:   # the common case first: a small op is mostly this call
+            return tensor_op(self, other, *extra)
         other = _as_operand(other)
         if other is None:
             return NotImplemented
         if isinstance(other, Gnn.Tensor):
-            return tensor_op(self, other)
+            return tensor_op(self, other, *extra)
         return scalar_op(_float_scalar_on_integral(self, other), float(other))
     return op
 
@@ -664,9 +674,9 @@ class Tensor(Gnn.Tensor):
 
     __array_priority__ = 1000   # numpy defers to Tensor's reflected operators
 
-    __add__ = _binary(lambda a, b: Gnn.Tensor.add(a, b, 1.0), Gnn.Tensor.add_scalar)
+    __add__ = _binary(Gnn.Tensor.add, Gnn.Tensor.add_scalar, 1.0)
     __radd__ = _reflected(Gnn.Tensor.add_scalar)
-    __sub__ = _binary(lambda a, b: Gnn.Tensor.sub(a, b, 1.0), Gnn.Tensor.sub_scalar)
+    __sub__ = _binary(Gnn.Tensor.sub, Gnn.Tensor.sub_scalar, 1.0)
     __rsub__ = _reflected(Gnn.Tensor.rsub_scalar)
     __mul__ = _binary(Gnn.Tensor.mul, Gnn.Tensor.mul_scalar)
     __rmul__ = _reflected(Gnn.Tensor.mul_scalar)
@@ -814,6 +824,7 @@ class Tensor(Gnn.Tensor):
 
 
 Tensor = override(Tensor)
+TENSOR_TYPES.add(Tensor)
 __all__.append('Tensor')
 
 # torch.nn.functional's losses keep torch's spellings (Gnn.mse_loss (input, target, ...)):
