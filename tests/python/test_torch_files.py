@@ -273,6 +273,57 @@ class Files(unittest.TestCase):
             gnn.load(p)
         self.assertNotIn('PyTorch pickle', cm.exception.message)
 
+    def test_corrupt_checkpoint_metadata(self):
+        # each entry of a checkpoint's metadata that gnn reads, broken in each way a file can
+        # break it: a GNN_ERROR_FILE_FORMAT naming the entry and what was expected
+        model = net()
+        opt = gnn.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        sched = gnn.optim.lr_scheduler.StepLR(opt, 2)
+        train(model, opt, sched)
+        p = self.path('c.safetensors')
+        gnn.save({'model': model.state_dict(), 'optimizer': opt.state_dict(),
+                  'scheduler': sched.state_dict()}, p)
+        tensors, meta = Gnn.safetensors_load(p)
+        meta = dict(meta)
+        self.assertIn('gnn.optimizer', meta)
+        deep = '[' * 100000 + ']' * 100000
+        cases = [
+            ('gnn.model.values', '{"a": ', 'is not JSON'),
+            ('gnn.model.values', deep, 'nested too deeply'),
+            ('gnn.model.values', '[1, 2]', 'is an array, expected a JSON object of strings'),
+            ('gnn.model.values', '{"a": 1}', 'is an object with a member that is not a string'),
+            ('gnn.model.values', '{"a": "int64:x"}', "expects 'variant:'"),
+            ('gnn.optimizer', '"SGD"', 'is a string, expected a JSON object'),
+            ('gnn.optimizer', '{"type": 3, "state": {}}', 'member "type" that is a number, expected a string'),
+            ('gnn.optimizer', '{"type": "GnnSGD", "state": [' + deep + ']}', 'nested too deeply'),
+            ('gnn.optimizer', '{"type": "GnnSGD", "state": {"x": {}}}', 'member "state"'),
+            ('gnn.scheduler', '{"state": "{}"}', 'has no member "type" (expected a string)'),
+            ('gnn.scheduler', '{"type": "GnnStepLR"}', 'has no member "state"'),
+            ('gnn.scheduler', '{"type": "GnnStepLR", "state": null}', '"state" that is null'),
+            ('gnn.scheduler', '{"type": "GnnStepLR", "state": "{1"}', 'is not a GVariant of type a{sv}'),
+            ('gnn.generator', '{"seed": "1"}', 'has no member "offset"'),
+            ('gnn.generator', '{"seed": "-1", "offset": "0"}', 'expected a string of decimal digits'),
+            ('gnn.generator', '{"seed": "99999999999999999999", "offset": "0"}', 'unsigned 64-bit'),
+            ('gnn.generator', '{"seed": 1, "offset": "0"}', 'member "seed" that is a number'),
+            ('gnn.averaged.ema', '{"values": 7}', 'member "values" that is a number'),
+        ]
+        for key, text, expected in cases:
+            with self.subTest(key=key, text=text[:40]):
+                broken = dict(meta, **{key: text})
+                q = self.path('broken.safetensors')
+                Gnn.safetensors_save(tensors, broken, q)
+                with self.assertRaises(GLib.Error) as cm:
+                    gnn.load(q)
+                self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.FILE_FORMAT),
+                                cm.exception)
+                self.assertIn(key, cm.exception.message)
+                self.assertIn(expected, cm.exception.message)
+        # the user's own entries may be any text, JSON or not, deep or not
+        for text in ('plain words', deep, '{"epoch": 3}'):
+            q = self.path('user.safetensors')
+            Gnn.safetensors_save(tensors, dict(meta, note=text), q)
+            self.assertEqual(gnn.load(q)['note'], text if text != '{"epoch": 3}' else {'epoch': 3})
+
     def test_conversion_snippet_works(self):
         # the snippet of the message, run: torch.load then gnn.save, then gnn.load
         torch.manual_seed(1)

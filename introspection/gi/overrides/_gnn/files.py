@@ -283,11 +283,52 @@ def _map_location(map_location):
     return lambda t: t if t.get_device() == device else t.to_device(device)
 
 
-def _meta_json(meta, key, where):
+def _meta_json(meta, key, where, members=None):
+    """The JSON object of metadata entry @key, checked: with @members (name -> (kind, required),
+    a kind of _JSON_KINDS), an object with those members; without, an object of strings. What
+    does not fit is a GNN_ERROR_FILE_FORMAT naming the entry, what it expected and what it
+    found, never a KeyError or a RecursionError."""
+    def refuse(what):
+        return _gnn_error(Gnn.Error.FILE_FORMAT, '%s: "%s" %s' % (where, key, what))
+
     try:
-        return json.loads(meta[key])
+        obj = json.loads(meta[key])
+    except RecursionError:
+        raise refuse('is nested too deeply to be gnn\'s (expected a flat JSON object)') from None
     except ValueError as e:
-        raise _gnn_error(Gnn.Error.FILE_FORMAT, '%s: "%s" is not JSON: %s' % (where, key, e)) from None
+        raise refuse('is not JSON: %s' % e) from None
+    if members is None:
+        _check_json(obj, 'strings', refuse, 'is')
+        return obj
+    _check_json(obj, 'object', refuse, 'is')
+    for name, (kind, required) in members.items():
+        if name in obj:
+            _check_json(obj[name], kind, refuse, 'has a member "%s" that is' % name)
+        elif required:
+            raise refuse('has no member "%s" (expected %s)' % (name, _JSON_KINDS[kind][1]))
+    return obj
+
+
+# kind -> (test, what it is called in a message)
+_JSON_KINDS = {
+    'object': (lambda v: isinstance(v, dict), 'a JSON object'),
+    'strings': (lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+                'a JSON object of strings'),
+    'str': (lambda v: isinstance(v, str), 'a string'),
+    'uint64': (lambda v: isinstance(v, str) and v.isascii() and v.isdigit() and int(v) < 1 << 64,
+               'a string of decimal digits (an unsigned 64-bit integer)'),
+}
+_JSON_NAMES = {dict: 'an object', list: 'an array', str: 'a string', int: 'a number', float: 'a number',
+               bool: 'a boolean', type(None): 'null'}
+
+
+def _check_json(value, kind, refuse, what):
+    test, expected = _JSON_KINDS[kind]
+    if not test(value):
+        found = _JSON_NAMES.get(type(value), type(value).__name__)
+        if isinstance(value, dict) and kind == 'strings':
+            found = 'an object with a member that is not a string'
+        raise refuse('%s %s, expected %s' % (what, found, expected))
 
 
 def _optimizer_order(key):
@@ -323,26 +364,31 @@ def _read_checkpoint(state, meta, where, move):
         values = _meta_json(meta, 'gnn.model.values', where) if 'gnn.model.values' in meta else {}
         out['model'] = _state_from(values, by_prefix.pop('model', []), where + ': gnn.model.values')
     if 'gnn.optimizer' in meta:
-        obj = _meta_json(meta, 'gnn.optimizer', where)
+        obj = _meta_json(meta, 'gnn.optimizer', where, {'type': ('str', False), 'state': ('strings', False)})
         sd = _state_from(obj.get('state', {}), by_prefix.pop('optimizer', []), where + ': gnn.optimizer',
                          order=_optimizer_order)
         sd._gnn_type = obj.get('type')
         out['optimizer'] = sd
     if 'gnn.scheduler' in meta:
         from .lr_scheduler import _SchedulerState
-        obj = _meta_json(meta, 'gnn.scheduler', where)
-        variant = GLib.Variant.parse(GLib.VariantType.new('a{sv}'), obj['state'], None, None)
+        obj = _meta_json(meta, 'gnn.scheduler', where, {'type': ('str', True), 'state': ('str', True)})
+        try:
+            variant = GLib.Variant.parse(GLib.VariantType.new('a{sv}'), obj['state'], None, None)
+        except GLib.Error as e:
+            raise _gnn_error(Gnn.Error.FILE_FORMAT, '%s: the "state" of "gnn.scheduler" is not a GVariant '
+                             'of type a{sv}: %s' % (where, e.message)) from None
         out['scheduler'] = _SchedulerState(variant, obj['type'])
     averaged = {}
     for key in meta:
         if key.startswith('gnn.averaged.'):
             name = key[len('gnn.averaged.'):]
-            values = _meta_json(meta, key, where).get('values', {})
+            values = _meta_json(meta, key, where, {'values': ('strings', False)}).get('values', {})
             averaged[name] = _state_from(values, by_prefix.pop('averaged.' + name, []), where + ': ' + key)
     if averaged:
         out['averaged'] = averaged
     if 'gnn.generator' in meta:
-        obj = _meta_json(meta, 'gnn.generator', where)
+        obj = _meta_json(meta, 'gnn.generator', where, {'seed': ('uint64', True),
+                                                            'offset': ('uint64', True)})
         out['generator'] = {'seed': int(obj['seed']), 'offset': int(obj['offset'])}
     if by_prefix:
         raise _gnn_error(Gnn.Error.FILE_FORMAT, '%s: unexpected tensors under "%s." (expected "model.", '
@@ -351,7 +397,7 @@ def _read_checkpoint(state, meta, where, move):
         if not key.startswith('gnn.'):
             try:
                 out[key] = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):   # the user's own text (gnn.save writes JSON)
                 out[key] = text
     if list(out) == ['optimizer']:
         return out['optimizer']
