@@ -538,24 +538,24 @@ minmax_kernel (GnnTensor *self, ReducePlan *plan, gboolean is_max, GnnTensor **v
   return TRUE;
 }
 
-/* Checks what PyTorch checks before a max / min / argmax / argmin: the reduced dimension
- * (every one when @dim is NULL) must not be empty. */
+/* Checks what PyTorch checks before a max / min / amax / amin / argmax / argmin: the reduced
+ * dimensions (every one when @n_dims is 0) must not be empty. */
 static gboolean
-minmax_plan (const char *op, GnnTensor *self, const int *dim, gboolean keepdim, ReducePlan *plan,
-             GError **error)
+minmax_plan (const char *op, GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
+             ReducePlan *plan, GError **error)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
 
-  if (!reduce_plan (op, p, dim, dim ? 1 : 0, keepdim, plan, error))
+  if (!reduce_plan (op, p, dims, n_dims, keepdim, plan, error))
     return FALSE;
-  if (dim == NULL && gnn_shape_numel (p->ndim, p->shape) == 0)
+  if (n_dims == 0 && gnn_shape_numel (p->ndim, p->shape) == 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                    "reduction dim with the 'dim' argument.", op);
       return FALSE;
     }
-  for (guint i = 0; dim && i < p->ndim; i++)
+  for (guint i = 0; n_dims > 0 && i < p->ndim; i++)
     if (plan->reduced[i] && p->shape[i] == 0)
       {
         g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
@@ -588,7 +588,7 @@ minmax_dim (gboolean is_max, GnnTensor *self, int dim, gboolean keepdim, GnnTens
   g_autoptr(GnnTensor) idx = NULL;
   GnnNode *node;
 
-  if (!minmax_plan (is_max ? "max" : "min", self, &dim, keepdim, &plan, error) ||
+  if (!minmax_plan (is_max ? "max" : "min", self, &dim, 1, keepdim, &plan, error) ||
       !minmax_kernel (self, &plan, is_max, &values, &idx, error))
     return NULL;
   for (guint i = 0; i < plan.ndim; i++)
@@ -681,7 +681,7 @@ minmax_all (gboolean is_max, GnnTensor *self, GError **error)
   GnnTensor *values = NULL;
   GnnNode *node;
 
-  if (!minmax_plan (is_max ? "max" : "min", self, NULL, FALSE, &plan, error) ||
+  if (!minmax_plan (is_max ? "max" : "min", self, NULL, 0, FALSE, &plan, error) ||
       !minmax_kernel (self, &plan, is_max, &values, NULL, error))
     return NULL;
   node = gnn_autograd_record (is_max ? "MaxBackward1" : "MinBackward1", minmax_all_backward,
@@ -732,6 +732,109 @@ gnn_tensor_min_all (GnnTensor *self, GError **error)
   return minmax_all (FALSE, self, error);
 }
 
+/* amax / amin over dims: the gradient is shared evenly by the elements of each reduced
+ * group that equal its extreme, as PyTorch's scale_grad_by_count (grad / count * mask, so
+ * that a group whose extreme is NaN, where no element equals it, gets NaN) */
+static gboolean
+amax_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ReducePlan *plan = node->ctx;
+  int dims[GNN_MAX_DIMS];
+  guint n_dims = 0;
+  GnnTensor *x, *y;
+  g_autoptr(GnnTensor) mask = NULL, count = NULL, g = NULL, share = NULL, t = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  for (guint i = 0; i < plan->ndim; i++)
+    if (plan->reduced[i])
+      dims[n_dims++] = (int) i;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(y = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (!(mask = gnn_tensor_eq (x, y, error)) ||
+      !(count = gnn_tensor_sum (mask, dims, n_dims, TRUE, error)) ||
+      !(g = gnn_tensor_reshape (go[0], plan->keep_shape, plan->ndim, error)) ||
+      !(share = gnn_tensor_div (g, count, error)) ||
+      !(t = gnn_tensor_mul (share, mask, error)))
+    return FALSE;
+  gi[0] = gnn_tensor_cast (t, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+amax_amin (gboolean is_max, GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
+           GError **error)
+{
+  ReducePlan plan;
+  GnnTensor *values = NULL;
+  g_autoptr(GnnTensor) kept = NULL;
+  GnnNode *node;
+
+  if (!minmax_plan (is_max ? "amax" : "amin", self, dims, n_dims, keepdim, &plan, error) ||
+      !minmax_kernel (self, &plan, is_max, &values, NULL, error))
+    return NULL;
+  if (!(kept = gnn_tensor_reshape (values, plan.keep_shape, plan.ndim, error)))
+    {
+      g_object_unref (values);
+      return NULL;
+    }
+  node = gnn_autograd_record (is_max ? "AmaxBackward0" : "AminBackward0", amax_backward,
+                              &self, 1, &values, 1);
+  if (node)
+    {
+      gnn_node_save (node, self);
+      gnn_node_save (node, kept);
+      gnn_node_set_ctx (node, g_memdup2 (&plan, sizeof plan), g_free);
+    }
+  return values;
+}
+
+/**
+ * gnn_tensor_amax:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
+ *
+ * The maximum over @dims (`torch.amax (self, dims, keepdim)`), NaN where a group holds a NaN.
+ * Unlike [method@Gnn.Tensor.max_dim], the gradient is shared evenly by all the elements of a
+ * group equal to its maximum.
+ *
+ * Returns: (transfer full): the maxima, in @self's dtype, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_amax (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return amax_amin (TRUE, self, dims, n_dims, keepdim, error);
+}
+
+/**
+ * gnn_tensor_amin:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
+ *
+ * The minimum over @dims (`torch.amin (self, dims, keepdim)`), as [method@Gnn.Tensor.amax].
+ *
+ * Returns: (transfer full): the minima, in @self's dtype, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_amin (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return amax_amin (FALSE, self, dims, n_dims, keepdim, error);
+}
+
 static GnnTensor *
 arg_minmax (gboolean is_max, GnnTensor *self, const int *dim, gboolean keepdim, GError **error)
 {
@@ -744,7 +847,7 @@ arg_minmax (gboolean is_max, GnnTensor *self, const int *dim, gboolean keepdim, 
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s(): not implemented for bool tensors", op);
       return NULL;
     }
-  if (!minmax_plan (op, self, dim, keepdim, &plan, error) ||
+  if (!minmax_plan (op, self, dim, dim ? 1 : 0, keepdim, &plan, error) ||
       !minmax_kernel (self, &plan, is_max, NULL, &indices, error))
     return NULL;
   return indices;

@@ -164,6 +164,10 @@ GnnTensor *gnn_tensor_max_all      (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_min_all      (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_amax         (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_amin         (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmax       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);

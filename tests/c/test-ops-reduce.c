@@ -358,6 +358,45 @@ test_max_backward_ties (void)
   gnn_test_assert_close (gnn_tensor_get_grad (y), GNN_TEST_DATA (0, 0, 0, 0, 0.5, 0.5), 6, 0, 0);
 }
 
+/* amax / amin over dims share each group's gradient among its ties (scale_grad_by_count);
+ * a group whose extreme is NaN gets NaN everywhere, as in PyTorch */
+static void
+test_amax_amin (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 2, 2, 1), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 2, NAN, 0), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, n = NULL, go = NULL, e = NULL, z = NULL;
+
+  gnn_tensor_set_requires_grad (x, TRUE, &error);
+  OK (a = gnn_tensor_amax (x, DIMS (1), 1, FALSE, &error));
+  gnn_test_assert_close (a, GNN_TEST_DATA (3, 2), 2, 0, 0);
+  go = gnn_test_tensor_d (GNN_TEST_DATA (2, 6), 2, GNN_TEST_SHAPE (2), 1);
+  OK (gnn_tensor_backward (a, go, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (0, 1, 1, 3, 3, 0), 6, 0, 0);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (a), ==, "AmaxBackward0");
+  OK (gnn_tensor_set_grad (x, NULL, &error));
+  OK (b = gnn_tensor_amin (x, NULL, 0, TRUE, &error));
+  gnn_test_assert_shape (b, GNN_TEST_SHAPE (1, 1), 2);
+  OK (gnn_tensor_backward (b, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (0.5, 0, 0, 0, 0, 0.5), 6, 0, 0);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (b), ==, "AminBackward0");
+  gnn_tensor_set_requires_grad (y, TRUE, &error);
+  OK (n = gnn_tensor_amax (y, DIMS (-1), 1, FALSE, &error));
+  OK (gnn_tensor_backward (n, go, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (y), GNN_TEST_DATA (0, 1, 1, NAN, NAN, NAN), 6, 0, 0);
+  /* what PyTorch refuses */
+  e = gnn_test_tensor_d (NULL, 0, GNN_TEST_SHAPE (2, 0), 2);
+  g_assert_null (gnn_tensor_amax (e, DIMS (1), 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Expected reduction dim 1 to have non-zero size");
+  g_assert_null (gnn_tensor_amin (e, NULL, 0, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Expected reduction dim to be specified");
+  g_assert_null (gnn_tensor_amax (x, DIMS (0, -2), 2, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "appears multiple times");
+  OK (z = gnn_tensor_amax (e, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_shape (z, GNN_TEST_SHAPE (0), 1);
+}
+
 /* ---- gradient checks (float64 finite differences) ------------------------------------ */
 
 typedef struct {
@@ -368,7 +407,7 @@ typedef struct {
   int which;
 } ReduceCase;
 
-enum { F_SUM, F_MEAN, F_VAR, F_MAX_DIM, F_MIN_DIM, F_MAX_ALL, F_SOFTMAX, F_LOG_SOFTMAX };
+enum { F_SUM, F_MEAN, F_VAR, F_MAX_DIM, F_MIN_DIM, F_MAX_ALL, F_SOFTMAX, F_LOG_SOFTMAX, F_AMAX, F_AMIN };
 
 static GnnTensor *
 f_reduce (GnnTensor *x, gpointer data, GError **error)
@@ -391,6 +430,10 @@ f_reduce (GnnTensor *x, gpointer data, GError **error)
       return gnn_tensor_max_all (x, error);
     case F_SOFTMAX:
       return gnn_tensor_softmax (x, c->dims[0], error);
+    case F_AMAX:
+      return gnn_tensor_amax (x, c->dims, c->n_dims, c->keepdim, error);
+    case F_AMIN:
+      return gnn_tensor_amin (x, c->dims, c->n_dims, c->keepdim, error);
     default:
       return gnn_tensor_log_softmax (x, c->dims[0], error);
     }
@@ -437,6 +480,10 @@ test_gradcheck (void)
     { { 0 }, 1, FALSE, 0, F_SOFTMAX },
     { { -1 }, 1, FALSE, 0, F_LOG_SOFTMAX },
     { { 1 }, 1, FALSE, 0, F_LOG_SOFTMAX },
+    { { 0, 2 }, 2, FALSE, 0, F_AMAX },
+    { { 1 }, 1, TRUE, 0, F_AMAX },
+    { { 0 }, 0, FALSE, 0, F_AMIN },
+    { { -1, 0 }, 2, TRUE, 0, F_AMIN },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
@@ -566,6 +613,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/reduce/errors", test_errors);
   g_test_add_func ("/ops/reduce/grad-fn-names", test_grad_fn_names);
   g_test_add_func ("/ops/reduce/max-backward-ties", test_max_backward_ties);
+  g_test_add_func ("/ops/reduce/amax-amin", test_amax_amin);
   g_test_add_func ("/ops/reduce/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/reduce/gradcheck-views", test_gradcheck_views);
   g_test_add_func ("/ops/reduce/large-thread-independent", test_large_and_thread_independent);

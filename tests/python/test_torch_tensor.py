@@ -218,8 +218,37 @@ class TorchParity(unittest.TestCase):
         self.run_cases(REDUCTIONS)
 
     def test_reduction_gradients(self):
-        # amax / amin and max / min split ties differently (none here: random data)
         self.run_cases(REDUCTIONS, grad=True)
+
+    def test_tied_extremes(self):
+        # amax / amin share the gradient evenly among tied elements, max / min over a dim give
+        # it to the returned index, max () / min () of everything share it: as torch, NaN too
+        data = [[[1.0, 3.0, 3.0], [3.0, 0.0, 3.0]], [[2.0, 2.0, 2.0], [-1.0, float('nan'), 5.0]]]
+        cases = ['x.amax(2)', 'x.amin(2)', 'x.amax((0, 2))', 'x.amin((1, 2), keepdim=True)', 'x.amax(())',
+                 'x[0].amax()', 'x[0].amin()', 'x.amax(-1, True)', 'torch.amax(x, (0, 1, 2))', 'x.max(2)[0]',
+                 'x.min(1).values', 'x[0].max()', 'x[1, 0].min()', 'x[0].amax(0)']
+        for expression in cases:
+            with self.subTest(expression):
+                tx = torch.tensor(data, requires_grad=True)
+                gx = gnn.tensor(data, requires_grad=True)
+                want = eval(expression, {'x': tx, 'torch': torch})
+                got = eval(expression, {'x': gx, 'torch': gnn})
+                np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+                upstream = np.arange(1, want.numel() + 1, dtype=np.float32).reshape(tuple(want.shape))
+                want.backward(torch.from_numpy(upstream))
+                got.backward(gnn.tensor(upstream))
+                np.testing.assert_array_equal(gx.grad.numpy(), tx.grad.numpy())
+                self.assertEqual(got.grad_fn.name(), type(want.grad_fn).__name__)
+        for name in ('amax', 'amin'):
+            for bad, text in ((lambda f: f(gnn.empty(0)), 'Expected reduction dim to be specified'),
+                              (lambda f: f(gnn.empty(2, 0), 1), 'Expected reduction dim 1 to have non-zero size'),
+                              (lambda f: f(gnn.ones(2), (0, 0)), 'appears multiple times'),
+                              (lambda f: f(gnn.ones(2), 2), 'out of range')):
+                with self.subTest(name, text=text):
+                    with self.assertRaises(GLib.Error) as cm:
+                        bad(getattr(gnn, name))
+                    self.assertIn(text, cm.exception.message)
+            self.assertEqual(tuple(getattr(gnn, name)(gnn.empty(2, 0), 0).shape), (0,))
 
     def test_shapes(self):
         self.run_cases(SHAPES)

@@ -180,22 +180,11 @@ def min(input, dim=None, keepdim=False, *, out=None):
 
 
 def _amax_amin(name, input, dim, keepdim):
-    """Over each dim of the tuple in turn (max_dim / min_dim); where several elements tie
-    for the extreme, the gradient goes to one of them, where torch splits it evenly."""
+    """The C op over dim (None or () is every dim); where several elements tie for the
+    extreme, the gradient is shared evenly among them, as torch's."""
     _check_tensor(name, input)
-    whole = Gnn.Tensor.max_all if name == 'amax' else Gnn.Tensor.min_all
-    per_dim = Gnn.Tensor.max_dim if name == 'amax' else Gnn.Tensor.min_dim
-    dims = _dim_list(dim)
-    if not dims:
-        return _keep_all(whole(input), input, keepdim)
-    ndim = input.get_ndim()
-    wrapped = sorted({d + ndim if d < 0 else d for d in dims}, reverse=True)
-    result = input
-    for d in wrapped:
-        result = per_dim(result, d, True)[0]
-    if not keepdim:
-        result = Gnn.Tensor.reshape(result, [s for i, s in enumerate(input.get_shape()) if i not in wrapped])
-    return result
+    dims = _dim_list(dim) or []
+    return (Gnn.Tensor.amax if name == 'amax' else Gnn.Tensor.amin)(input, dims, bool(keepdim))
 
 
 @_export
