@@ -2101,20 +2101,23 @@ gnn_module_buffers (GnnModule *self,
  *
  * Calls @func on every submodule, children first (each after its own children), then on
  * @self (`apply`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `apply` returns the module
  */
-void
+GnnModule *
 gnn_module_apply (GnnModule         *self,
                   GnnModuleApplyFunc func,
                   gpointer           user_data)
 {
   g_autoptr(GPtrArray) children = NULL;
 
-  g_return_if_fail (GNN_IS_MODULE (self));
-  g_return_if_fail (func != NULL);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
   children = gnn_module_children (self);
   for (guint i = 0; i < children->len; i++)
     gnn_module_apply (children->pdata[i], func, user_data);
   func (self, user_data);
+  return self;
 }
 
 /* ---- training mode, gradients, devices, dtypes ------------------------------------- */
@@ -2171,12 +2174,16 @@ gnn_module_set_training (GnnModule *self,
  * @mode: %TRUE for training mode, %FALSE for evaluation mode
  *
  * Sets the mode of the whole tree (`train (mode)`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `train` returns the module
  */
-void
+GnnModule *
 gnn_module_train (GnnModule *self,
                   gboolean   mode)
 {
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   gnn_module_set_training (self, mode);
+  return self;
 }
 
 /**
@@ -2184,11 +2191,13 @@ gnn_module_train (GnnModule *self,
  * @self: a module
  *
  * Puts the whole tree in evaluation mode (`eval ()`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `eval` returns the module
  */
-void
+GnnModule *
 gnn_module_eval (GnnModule *self)
 {
-  gnn_module_set_training (self, FALSE);
+  return gnn_module_train (self, FALSE);
 }
 
 /**
@@ -2240,21 +2249,21 @@ gnn_module_zero_grad (GnnModule *self,
  *
  * Sets requires_grad on every parameter (`requires_grad_`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_requires_grad_ (GnnModule *self,
                            gboolean   requires_grad,
                            GError   **error)
 {
   g_autoptr(GPtrArray) params = NULL;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   params = gnn_module_parameters (self, TRUE);
   for (guint i = 0; i < params->len; i++)
     if (!gnn_tensor_set_requires_grad (params->pdata[i], requires_grad, error))
-      return FALSE;
-  return TRUE;
+      return NULL;
+  return self;
 }
 
 /**
@@ -2356,9 +2365,10 @@ convert_dtype (GnnTensor *t, gpointer data, GError **error)
  * Moves every parameter and buffer (and gradient) to @device, in place: the tensor objects
  * stay the same, so optimizers holding them keep working (`module.to (device)`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining (PyTorch's `model = Net ().to (device)`
+ *   keeps the module); %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_device (GnnModule  *self,
                       const char *device,
                       GError    **error)
@@ -2367,14 +2377,14 @@ gnn_module_to_device (GnnModule  *self,
   g_autofree char *after = NULL;
   gboolean ok;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (device != NULL, NULL);
   before = gnn_module_get_device (self);
   ok = apply_to_tensors (self, convert_device, (gpointer) device, error);
   after = gnn_module_get_device (self);
   if (g_strcmp0 (before, after) != 0)
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DEVICE].pspec);
-  return ok;
+  return ok ? self : NULL;
 }
 
 /* the first floating-point tensor of @slots, or NULL */
@@ -2458,22 +2468,22 @@ gnn_module_list_saved_properties (GType  type,
  * Converts every floating-point parameter and buffer to @dtype, in place (`module.to (dtype)`);
  * integer buffers keep theirs.
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_dtype (GnnModule *self,
                      GnnDtype   dtype,
                      GError   **error)
 {
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   if (!gnn_dtype_is_floating (dtype))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
                    gnn_dtype_get_name (dtype));
-      return FALSE;
+      return NULL;
     }
-  return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error);
+  return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error) ? self : NULL;
 }
 
 static GnnTensor *
@@ -2493,27 +2503,21 @@ convert_empty (GnnTensor *t, gpointer data, GError **error)
  * Moves the module to @other's device and converts its floating-point tensors to @other's
  * dtype (`module.to (tensor)`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_tensor (GnnModule *self,
                       GnnTensor *other,
                       GError   **error)
 {
   const char *device = NULL;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
   device = gnn_tensor_get_device (other);
   if (!gnn_module_to_device (self, device, error))
-    return FALSE;
-  if (!gnn_dtype_is_floating (gnn_tensor_get_dtype (other)))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (other)));
-      return FALSE;
-    }
+    return NULL;
+  /* gnn_module_to_dtype refuses a dtype that is not floating point, naming it */
   return gnn_module_to_dtype (self, gnn_tensor_get_dtype (other), error);
 }
 
@@ -2528,17 +2532,17 @@ gnn_module_to_tensor (GnnModule *self,
  * uninitialised tensors of the same shapes and dtypes (`to_empty`), to be filled by a load or
  * an initialisation.
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_empty (GnnModule  *self,
                      const char *device,
                      gboolean    recurse,
                      GError    **error)
 {
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
-  return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (device != NULL, NULL);
+  return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error) ? self : NULL;
 }
 
 /* ---- printing ------------------------------------------------------------------------ */

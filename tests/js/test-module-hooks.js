@@ -48,11 +48,22 @@ check('the added forward hook does not run when forward fails', () => {
     assert(!ran, 'the hook ran after a failed forward');
 });
 
-check('the C methods keep their C return values in gjs', () => {
-    // to_device reports success as C does; train and eval return nothing
+check('the module methods that torch chains return the module in gjs', () => {
+    // as torch's, so that `const model = new Net().to_device('cpu')` keeps the module
     const m = Gnn.Linear.new(2, 3, true);
-    assert(m.to_device('cpu') === true, 'to_device');
-    assert(m.train(false) === undefined && !m.get_training(), 'train (false)');
+    assert(m.to_device('cpu') === m, 'to_device');
+    assert(m.train(false) === m && !m.get_training(), 'train (false)');
+    assert(m.train(true).eval() === m && !m.get_training(), 'train (true).eval ()');
+    assert(m.to_dtype(Gnn.Dtype.FLOAT64) === m && m.get_parameter('weight').get_dtype() === Gnn.Dtype.FLOAT64,
+        'to_dtype');
+    assert(m.to_tensor(tensor([1.0], [1])) === m && m.get_parameter('weight').get_dtype() === Gnn.Dtype.FLOAT32,
+        'to_tensor');
+    assert(m.requires_grad_(false) === m && !m.get_parameter('weight').get_requires_grad(), 'requires_grad_');
+    assert(m.to_empty('cpu', true) === m, 'to_empty');
+    const seen = [];
+    assert(m.apply(module => seen.push(module)) === m && seen.length === 1 && seen[0] === m, 'apply');
+    assertThrows(() => m.to_dtype(Gnn.Dtype.INT64), 'to_dtype (int64)');
+    assertThrows(() => m.to_device('no-such-device'), 'to_device (no-such-device)');
 });
 
 finish();
