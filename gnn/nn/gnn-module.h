@@ -207,6 +207,16 @@ guint         gnn_module_add_forward_hook          (GnnModule          *self,
                                                     gpointer            user_data,
                                                     GDestroyNotify      destroy);
 GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_full_backward_pre_hook (GnnModule              *self,
+                                                     GnnBackwardPreHookFunc  func,
+                                                     gpointer                user_data,
+                                                     GDestroyNotify          destroy);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_full_backward_hook     (GnnModule              *self,
+                                                     GnnBackwardHookFunc     func,
+                                                     gpointer                user_data,
+                                                     GDestroyNotify          destroy);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_remove_hook               (GnnModule          *self,
                                                     guint               handle);
 GNN_AVAILABLE_IN_ALL
