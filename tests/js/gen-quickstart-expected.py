@@ -79,21 +79,17 @@ def pre_activations(model, x):
     return np.concatenate([h1.detach().numpy().ravel(), h2.detach().numpy().ravel()])
 
 
-def make_data():
+def make_data(g):
     for seed in range(1000):
         rng = np.random.default_rng(seed)
-
-        def dyadic(shape, scale):
-            return (rng.integers(-scale, scale + 1, size=shape) / 64.0).astype(np.float32)
-
         d = {
-            'x': dyadic((N, 1, H, W), 96),
-            'w1': dyadic((HIDDEN, D_IN), 26),     # about U(-1/sqrt(6), 1/sqrt(6))
-            'b1': dyadic((HIDDEN,), 26),
-            'w2': dyadic((HIDDEN, HIDDEN), 28),   # about U(-1/sqrt(5), 1/sqrt(5))
-            'b2': dyadic((HIDDEN,), 28),
-            'w3': dyadic((D_OUT, HIDDEN), 28),
-            'b3': dyadic((D_OUT,), 28),
+            'x': g.dyadic(rng, (N, 1, H, W), 96),
+            'w1': g.dyadic(rng, (HIDDEN, D_IN), 26),     # about U(-1/sqrt(6), 1/sqrt(6))
+            'b1': g.dyadic(rng, (HIDDEN,), 26),
+            'w2': g.dyadic(rng, (HIDDEN, HIDDEN), 28),   # about U(-1/sqrt(5), 1/sqrt(5))
+            'b2': g.dyadic(rng, (HIDDEN,), 28),
+            'w3': g.dyadic(rng, (D_OUT, HIDDEN), 28),
+            'b3': g.dyadic(rng, (D_OUT,), 28),
         }
         d['y'] = rng.integers(0, D_OUT, size=(N,)).astype(np.int64)
         pre = pre_activations(build(d), torch.from_numpy(d['x']))
@@ -172,7 +168,7 @@ def vala_block(g, d, e):
 def main():
     torch.set_num_threads(1)
     g = load_mlp_generator()
-    d = make_data()
+    d = make_data(g)
     e = expected(d)
     blocks = {'js': js_block(g, d, e), 'vala': vala_block(g, d, e)}
     if '--print' in sys.argv:
