@@ -801,35 +801,64 @@ hook_ref (GnnModuleHook *h)
   return h;
 }
 
-static GnnModuleHook *
-hook_new (GnnHookKind kind, gpointer func, gpointer data, GDestroyNotify destroy, gboolean with_kwargs,
-          gboolean always_call)
+typedef enum {
+  HOOK_PREPEND     = 1 << 0,
+  HOOK_WITH_KWARGS = 1 << 1,
+  HOOK_ALWAYS_CALL = 1 << 2,
+} HookFlags;
+
+static HookFlags
+hook_flags (gboolean prepend, gboolean with_kwargs, gboolean always_call)
+{
+  return (prepend ? HOOK_PREPEND : 0) | (with_kwargs ? HOOK_WITH_KWARGS : 0) |
+         (always_call ? HOOK_ALWAYS_CALL : 0);
+}
+
+/* The one registration of every kind of hook: into @self's list (in firing order, so that
+ * HOOK_PREPEND puts it first), or into the global list (in registration order) when @self is
+ * NULL. Returns the new hook's handle. */
+static guint
+add_hook (GnnModule      *self,
+          GnnHookKind     kind,
+          gpointer        func,
+          gpointer        data,
+          GDestroyNotify  destroy,
+          HookFlags       flags)
 {
   GnnModuleHook *h = g_new0 (GnnModuleHook, 1);
+  GPtrArray **list;
+  guint id;
 
   h->ref = 1;
-  h->id = g_atomic_int_add (&next_hook_id, 1);
+  h->id = id = g_atomic_int_add (&next_hook_id, 1);
   h->kind = kind;
   h->func = func;
   h->data = data;
   h->destroy = destroy;
-  h->with_kwargs = with_kwargs;
-  h->always_call = always_call;
-  return h;
+  h->with_kwargs = (flags & HOOK_WITH_KWARGS) != 0;
+  h->always_call = (flags & HOOK_ALWAYS_CALL) != 0;
+  if (self == NULL)
+    g_mutex_lock (&global_hooks_lock);
+  list = self ? &priv_of (self)->forward_hooks : &global_hooks;
+  if (*list == NULL)
+    *list = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
+  g_ptr_array_insert (*list, (flags & HOOK_PREPEND) ? 0 : -1, h);
+  if (self == NULL)
+    g_mutex_unlock (&global_hooks_lock);
+  return id;
 }
 
-static guint
-add_module_hook (GnnModule *self, GnnModuleHook *h, gboolean prepend)
+/* Removes the hook of @list whose handle is @handle; whether there was one. */
+static gboolean
+remove_hook (GPtrArray *list, guint handle)
 {
-  GnnModulePrivate *priv = priv_of (self);
-
-  if (priv->forward_hooks == NULL)
-    priv->forward_hooks = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
-  if (prepend)
-    g_ptr_array_insert (priv->forward_hooks, 0, h);
-  else
-    g_ptr_array_add (priv->forward_hooks, h);
-  return h->id;
+  for (guint i = 0; list && i < list->len; i++)
+    if (((GnnModuleHook *) list->pdata[i])->id == handle)
+      {
+        g_ptr_array_remove_index (list, i);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /**
@@ -857,7 +886,7 @@ gnn_module_register_forward_pre_hook (GnnModule             *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (GNN_HOOK_FORWARD_PRE, func, user_data, destroy, with_kwargs, FALSE), prepend);
+  return add_hook (self, GNN_HOOK_FORWARD_PRE, func, user_data, destroy, hook_flags (prepend, with_kwargs, FALSE));
 }
 
 /**
@@ -886,7 +915,7 @@ gnn_module_register_forward_hook (GnnModule          *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (GNN_HOOK_FORWARD, func, user_data, destroy, with_kwargs, always_call), prepend);
+  return add_hook (self, GNN_HOOK_FORWARD, func, user_data, destroy, hook_flags (prepend, with_kwargs, always_call));
 }
 
 /**
@@ -959,7 +988,7 @@ gnn_module_register_full_backward_pre_hook (GnnModule              *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, TRUE, FALSE), prepend);
+  return add_hook (self, GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, hook_flags (prepend, TRUE, FALSE));
 }
 
 /**
@@ -988,7 +1017,54 @@ gnn_module_register_full_backward_hook (GnnModule           *self,
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), 0);
   g_return_val_if_fail (func != NULL, 0);
-  return add_module_hook (self, hook_new (GNN_HOOK_BACKWARD, func, user_data, destroy, TRUE, FALSE), prepend);
+  return add_hook (self, GNN_HOOK_BACKWARD, func, user_data, destroy, hook_flags (prepend, TRUE, FALSE));
+}
+
+/**
+ * gnn_module_add_full_backward_pre_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ *
+ * Registers a backward pre-hook with PyTorch's defaults, as
+ * `register_full_backward_pre_hook (hook)` without keywords: after the module's other
+ * backward pre-hooks. It is [method@Gnn.Module.register_full_backward_pre_hook] with @prepend
+ * %FALSE, for the bindings that cannot leave out arguments
+ * (`m.add_full_backward_pre_hook (fn)` in gjs).
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_add_full_backward_pre_hook (GnnModule              *self,
+                                       GnnBackwardPreHookFunc  func,
+                                       gpointer                user_data,
+                                       GDestroyNotify          destroy)
+{
+  return gnn_module_register_full_backward_pre_hook (self, func, user_data, destroy, FALSE);
+}
+
+/**
+ * gnn_module_add_full_backward_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is removed or the module disposed
+ *
+ * Registers a full backward hook with PyTorch's defaults, as
+ * `register_full_backward_hook (hook)` without keywords: after the module's other backward
+ * hooks. It is [method@Gnn.Module.register_full_backward_hook] with @prepend %FALSE, for the
+ * bindings that cannot leave out arguments (`m.add_full_backward_hook (fn)` in gjs).
+ *
+ * Returns: a handle for [method@Gnn.Module.remove_hook]
+ */
+guint
+gnn_module_add_full_backward_hook (GnnModule           *self,
+                                   GnnBackwardHookFunc  func,
+                                   gpointer             user_data,
+                                   GDestroyNotify       destroy)
+{
+  return gnn_module_register_full_backward_hook (self, func, user_data, destroy, FALSE);
 }
 
 /**
@@ -998,7 +1074,8 @@ gnn_module_register_full_backward_hook (GnnModule           *self,
  *   ([method@Gnn.Module.register_forward_pre_hook], [method@Gnn.Module.register_forward_hook],
  *   [method@Gnn.Module.add_forward_pre_hook], [method@Gnn.Module.add_forward_hook],
  *   [method@Gnn.Module.register_full_backward_pre_hook],
- *   [method@Gnn.Module.register_full_backward_hook])
+ *   [method@Gnn.Module.register_full_backward_hook],
+ *   [method@Gnn.Module.add_full_backward_pre_hook], [method@Gnn.Module.add_full_backward_hook])
  *
  * Removes a hook of the module's own list (`RemovableHandle.remove ()`); signal handlers are
  * disconnected with g_signal_handler_disconnect(), global hooks removed with
@@ -1010,30 +1087,8 @@ gboolean
 gnn_module_remove_hook (GnnModule *self,
                         guint      handle)
 {
-  GnnModulePrivate *priv;
-
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  priv = priv_of (self);
-  if (priv->forward_hooks == NULL)
-    return FALSE;
-  for (guint i = 0; i < priv->forward_hooks->len; i++)
-    if (((GnnModuleHook *) priv->forward_hooks->pdata[i])->id == handle)
-      {
-        g_ptr_array_remove_index (priv->forward_hooks, i);
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static guint
-add_global_hook (GnnModuleHook *h)
-{
-  g_mutex_lock (&global_hooks_lock);
-  if (global_hooks == NULL)
-    global_hooks = g_ptr_array_new_with_free_func (gnn_module_hook_unref);
-  g_ptr_array_add (global_hooks, h);
-  g_mutex_unlock (&global_hooks_lock);
-  return h->id;
+  return remove_hook (priv_of (self)->forward_hooks, handle);
 }
 
 /**
@@ -1055,7 +1110,7 @@ gnn_register_module_forward_pre_hook (GnnForwardPreHookFunc func,
                                       GDestroyNotify        destroy)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (GNN_HOOK_FORWARD_PRE, func, user_data, destroy, TRUE, FALSE));
+  return add_hook (NULL, GNN_HOOK_FORWARD_PRE, func, user_data, destroy, hook_flags (FALSE, TRUE, FALSE));
 }
 
 /**
@@ -1079,7 +1134,7 @@ gnn_register_module_forward_hook (GnnForwardHookFunc func,
                                   gboolean           always_call)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (GNN_HOOK_FORWARD, func, user_data, destroy, TRUE, always_call));
+  return add_hook (NULL, GNN_HOOK_FORWARD, func, user_data, destroy, hook_flags (FALSE, TRUE, always_call));
 }
 
 /**
@@ -1101,7 +1156,7 @@ gnn_register_module_full_backward_pre_hook (GnnBackwardPreHookFunc func,
                                             GDestroyNotify         destroy)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, TRUE, FALSE));
+  return add_hook (NULL, GNN_HOOK_BACKWARD_PRE, func, user_data, destroy, hook_flags (FALSE, TRUE, FALSE));
 }
 
 /**
@@ -1123,7 +1178,7 @@ gnn_register_module_full_backward_hook (GnnBackwardHookFunc func,
                                         GDestroyNotify      destroy)
 {
   g_return_val_if_fail (func != NULL, 0);
-  return add_global_hook (hook_new (GNN_HOOK_BACKWARD, func, user_data, destroy, TRUE, FALSE));
+  return add_hook (NULL, GNN_HOOK_BACKWARD, func, user_data, destroy, hook_flags (FALSE, TRUE, FALSE));
 }
 
 /**
@@ -1139,15 +1194,10 @@ gnn_register_module_full_backward_hook (GnnBackwardHookFunc func,
 gboolean
 gnn_remove_module_hook (guint handle)
 {
-  gboolean found = FALSE;
+  gboolean found;
 
   g_mutex_lock (&global_hooks_lock);
-  for (guint i = 0; global_hooks && i < global_hooks->len && !found; i++)
-    if (((GnnModuleHook *) global_hooks->pdata[i])->id == handle)
-      {
-        g_ptr_array_remove_index (global_hooks, i);
-        found = TRUE;
-      }
+  found = remove_hook (global_hooks, handle);
   g_mutex_unlock (&global_hooks_lock);
   return found;
 }
@@ -2101,20 +2151,23 @@ gnn_module_buffers (GnnModule *self,
  *
  * Calls @func on every submodule, children first (each after its own children), then on
  * @self (`apply`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `apply` returns the module
  */
-void
+GnnModule *
 gnn_module_apply (GnnModule         *self,
                   GnnModuleApplyFunc func,
                   gpointer           user_data)
 {
   g_autoptr(GPtrArray) children = NULL;
 
-  g_return_if_fail (GNN_IS_MODULE (self));
-  g_return_if_fail (func != NULL);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
   children = gnn_module_children (self);
   for (guint i = 0; i < children->len; i++)
     gnn_module_apply (children->pdata[i], func, user_data);
   func (self, user_data);
+  return self;
 }
 
 /* ---- training mode, gradients, devices, dtypes ------------------------------------- */
@@ -2171,12 +2224,16 @@ gnn_module_set_training (GnnModule *self,
  * @mode: %TRUE for training mode, %FALSE for evaluation mode
  *
  * Sets the mode of the whole tree (`train (mode)`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `train` returns the module
  */
-void
+GnnModule *
 gnn_module_train (GnnModule *self,
                   gboolean   mode)
 {
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   gnn_module_set_training (self, mode);
+  return self;
 }
 
 /**
@@ -2184,11 +2241,13 @@ gnn_module_train (GnnModule *self,
  * @self: a module
  *
  * Puts the whole tree in evaluation mode (`eval ()`).
+ *
+ * Returns: (transfer none): @self, for chaining, as PyTorch's `eval` returns the module
  */
-void
+GnnModule *
 gnn_module_eval (GnnModule *self)
 {
-  gnn_module_set_training (self, FALSE);
+  return gnn_module_train (self, FALSE);
 }
 
 /**
@@ -2240,21 +2299,21 @@ gnn_module_zero_grad (GnnModule *self,
  *
  * Sets requires_grad on every parameter (`requires_grad_`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_requires_grad_ (GnnModule *self,
                            gboolean   requires_grad,
                            GError   **error)
 {
   g_autoptr(GPtrArray) params = NULL;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   params = gnn_module_parameters (self, TRUE);
   for (guint i = 0; i < params->len; i++)
     if (!gnn_tensor_set_requires_grad (params->pdata[i], requires_grad, error))
-      return FALSE;
-  return TRUE;
+      return NULL;
+  return self;
 }
 
 /**
@@ -2356,9 +2415,10 @@ convert_dtype (GnnTensor *t, gpointer data, GError **error)
  * Moves every parameter and buffer (and gradient) to @device, in place: the tensor objects
  * stay the same, so optimizers holding them keep working (`module.to (device)`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining (PyTorch's `model = Net ().to (device)`
+ *   keeps the module); %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_device (GnnModule  *self,
                       const char *device,
                       GError    **error)
@@ -2367,14 +2427,14 @@ gnn_module_to_device (GnnModule  *self,
   g_autofree char *after = NULL;
   gboolean ok;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (device != NULL, NULL);
   before = gnn_module_get_device (self);
   ok = apply_to_tensors (self, convert_device, (gpointer) device, error);
   after = gnn_module_get_device (self);
   if (g_strcmp0 (before, after) != 0)
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DEVICE].pspec);
-  return ok;
+  return ok ? self : NULL;
 }
 
 /* the first floating-point tensor of @slots, or NULL */
@@ -2458,22 +2518,22 @@ gnn_module_list_saved_properties (GType  type,
  * Converts every floating-point parameter and buffer to @dtype, in place (`module.to (dtype)`);
  * integer buffers keep theirs.
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_dtype (GnnModule *self,
                      GnnDtype   dtype,
                      GError   **error)
 {
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   if (!gnn_dtype_is_floating (dtype))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
                    gnn_dtype_get_name (dtype));
-      return FALSE;
+      return NULL;
     }
-  return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error);
+  return apply_to_tensors (self, convert_dtype, GINT_TO_POINTER (dtype), error) ? self : NULL;
 }
 
 static GnnTensor *
@@ -2493,27 +2553,21 @@ convert_empty (GnnTensor *t, gpointer data, GError **error)
  * Moves the module to @other's device and converts its floating-point tensors to @other's
  * dtype (`module.to (tensor)`).
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_tensor (GnnModule *self,
                       GnnTensor *other,
                       GError   **error)
 {
   const char *device = NULL;
 
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
   device = gnn_tensor_get_device (other);
   if (!gnn_module_to_device (self, device, error))
-    return FALSE;
-  if (!gnn_dtype_is_floating (gnn_tensor_get_dtype (other)))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "nn.Module.to only accepts floating point dtypes, but got desired dtype=%s",
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (other)));
-      return FALSE;
-    }
+    return NULL;
+  /* gnn_module_to_dtype refuses a dtype that is not floating point, naming it */
   return gnn_module_to_dtype (self, gnn_tensor_get_dtype (other), error);
 }
 
@@ -2528,17 +2582,17 @@ gnn_module_to_tensor (GnnModule *self,
  * uninitialised tensors of the same shapes and dtypes (`to_empty`), to be filled by a load or
  * an initialisation.
  *
- * Returns: %TRUE on success
+ * Returns: (transfer none): @self, for chaining; %NULL with @error set on failure
  */
-gboolean
+GnnModule *
 gnn_module_to_empty (GnnModule  *self,
                      const char *device,
                      gboolean    recurse,
                      GError    **error)
 {
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (device != NULL, FALSE);
-  return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error);
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (device != NULL, NULL);
+  return apply_to_tensors_full (self, convert_empty, (gpointer) device, recurse, error) ? self : NULL;
 }
 
 /* ---- printing ------------------------------------------------------------------------ */

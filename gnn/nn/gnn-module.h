@@ -207,6 +207,16 @@ guint         gnn_module_add_forward_hook          (GnnModule          *self,
                                                     gpointer            user_data,
                                                     GDestroyNotify      destroy);
 GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_full_backward_pre_hook (GnnModule              *self,
+                                                     GnnBackwardPreHookFunc  func,
+                                                     gpointer                user_data,
+                                                     GDestroyNotify          destroy);
+GNN_AVAILABLE_IN_ALL
+guint         gnn_module_add_full_backward_hook     (GnnModule              *self,
+                                                     GnnBackwardHookFunc     func,
+                                                     gpointer                user_data,
+                                                     GDestroyNotify          destroy);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_remove_hook               (GnnModule          *self,
                                                     guint               handle);
 GNN_AVAILABLE_IN_ALL
@@ -304,7 +314,7 @@ GPtrArray    *gnn_module_named_modules      (GnnModule   *self,
 GNN_AVAILABLE_IN_ALL
 GPtrArray    *gnn_module_modules            (GnnModule   *self);
 GNN_AVAILABLE_IN_ALL
-void          gnn_module_apply              (GnnModule   *self,
+GnnModule    *gnn_module_apply              (GnnModule   *self,
                                              GnnModuleApplyFunc func,
                                              gpointer     user_data);
 
@@ -315,34 +325,34 @@ GNN_AVAILABLE_IN_ALL
 void          gnn_module_set_training       (GnnModule   *self,
                                              gboolean     training);
 GNN_AVAILABLE_IN_ALL
-void          gnn_module_train              (GnnModule   *self,
+GnnModule    *gnn_module_train              (GnnModule   *self,
                                              gboolean     mode);
 GNN_AVAILABLE_IN_ALL
-void          gnn_module_eval               (GnnModule   *self);
+GnnModule    *gnn_module_eval               (GnnModule   *self);
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_module_zero_grad          (GnnModule   *self,
                                              gboolean     set_to_none,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_requires_grad_     (GnnModule   *self,
+GnnModule    *gnn_module_requires_grad_     (GnnModule   *self,
                                              gboolean     requires_grad,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
 char         *gnn_module_get_device         (GnnModule   *self);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_to_device          (GnnModule   *self,
+GnnModule    *gnn_module_to_device          (GnnModule   *self,
                                              const char  *device,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_to_dtype           (GnnModule   *self,
+GnnModule    *gnn_module_to_dtype           (GnnModule   *self,
                                              GnnDtype     dtype,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_to_tensor          (GnnModule   *self,
+GnnModule    *gnn_module_to_tensor          (GnnModule   *self,
                                              GnnTensor   *other,
                                              GError     **error);
 GNN_AVAILABLE_IN_ALL
-gboolean      gnn_module_to_empty           (GnnModule   *self,
+GnnModule    *gnn_module_to_empty           (GnnModule   *self,
                                              const char  *device,
                                              gboolean     recurse,
                                              GError     **error);

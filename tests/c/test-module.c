@@ -571,6 +571,51 @@ test_backward_hooks (void)
   (void) t;
 }
 
+/* a backward pre-hook and a backward hook that only log their names */
+static void
+bw_pre_first (GnnModule *m, GnnArgs *grad_output, gpointer data)
+{
+  g_string_append (((BwLog *) data)->log, "pre-first,");
+}
+
+static void
+bw_post_first (GnnModule *m, GnnArgs *grad_input, GnnArgs *grad_output, gpointer data)
+{
+  g_string_append (((BwLog *) data)->log, "post-first,");
+}
+
+static void
+test_add_backward_hooks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = scale_new (2);   /* y = x * w, w = ones */
+  g_autoptr(GnnTensor) x = gnn_tensor_new_full ((gint64[]) { 2 }, 1, 3.0, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+  BwLog l = { g_string_new (NULL), 10.0 };
+  guint h1, h2;
+
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  /* the added hooks are register_*_hook (hook) with prepend FALSE: they fire after the ones
+   * registered before them */
+  gnn_module_register_full_backward_pre_hook (m, bw_pre_first, &l, NULL, FALSE);
+  gnn_module_register_full_backward_hook (m, bw_post_first, &l, NULL, FALSE);
+  h1 = gnn_module_add_full_backward_pre_hook (m, bw_pre, &l, NULL);
+  h2 = gnn_module_add_full_backward_hook (m, bw_post, &l, NULL);
+  g_assert_cmpuint (h1, !=, 0);
+  g_assert_cmpuint (h2, !=, h1);
+  OK (y = gnn_module_forward_tensor (m, x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_cmpstr (l.log->str, ==, "pre-first,pre(1),post-first,post(grad),");
+  /* dL/dx = w = 1, scaled by 10 by the added backward hook */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (10, 10), 2, 0, 1e-5);
+
+  g_assert_true (gnn_module_remove_hook (m, h1));
+  g_assert_true (gnn_module_remove_hook (m, h2));
+  g_assert_false (gnn_module_remove_hook (m, h2));
+  g_string_free (l.log, TRUE);
+}
+
 static void
 test_new_from_type_name (void)
 {
@@ -718,6 +763,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/nn/module/forward-hooks", test_forward_hooks);
   g_test_add_func ("/nn/module/add-forward-hooks", test_add_forward_hooks);
   g_test_add_func ("/nn/module/backward-hooks", test_backward_hooks);
+  g_test_add_func ("/nn/module/add-backward-hooks", test_add_backward_hooks);
   g_test_add_func ("/nn/module/new-from-type-name", test_new_from_type_name);
   g_test_add_func ("/nn/module/skip-init", test_skip_init);
   g_test_add_func ("/nn/module/signal-cost", test_signal_cost);

@@ -33,20 +33,21 @@ PARAMS = ['w1', 'b1', 'w2', 'b2']
 ACTS = {'relu': torch.relu, 'tanh': torch.tanh}
 
 
+def dyadic(rng, shape, scale):
+    """float32 multiples of 1/64 in [-scale/64, scale/64], exact in decimal too"""
+    return (rng.integers(-scale, scale + 1, size=shape) / 64.0).astype(np.float32)
+
+
 def make_data():
     for seed in range(100):
         rng = np.random.default_rng(seed)
-
-        def dyadic(shape, scale):
-            return (rng.integers(-scale, scale + 1, size=shape) / 64.0).astype(np.float32)
-
         d = {
-            'x': dyadic((N, D_IN), 96),
-            'y': dyadic((N, D_OUT), 64),
-            'w1': dyadic((HIDDEN, D_IN), 29),   # about U(-1/sqrt(5), 1/sqrt(5))
-            'b1': dyadic((HIDDEN,), 29),
-            'w2': dyadic((D_OUT, HIDDEN), 26),  # about U(-1/sqrt(6), 1/sqrt(6))
-            'b2': dyadic((D_OUT,), 26),
+            'x': dyadic(rng, (N, D_IN), 96),
+            'y': dyadic(rng, (N, D_OUT), 64),
+            'w1': dyadic(rng, (HIDDEN, D_IN), 29),   # about U(-1/sqrt(5), 1/sqrt(5))
+            'b1': dyadic(rng, (HIDDEN,), 29),
+            'w2': dyadic(rng, (D_OUT, HIDDEN), 26),  # about U(-1/sqrt(6), 1/sqrt(6))
+            'b2': dyadic(rng, (D_OUT,), 26),
         }
         h = d['x'].astype(np.float64) @ d['w1'].T.astype(np.float64) + d['b1']
         if np.abs(h).min() > 1e-3 and (h > 0).any(axis=0).all() and (h < 0).any():
