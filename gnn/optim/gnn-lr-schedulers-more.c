@@ -352,6 +352,7 @@ struct _GnnCosineAnnealingWarmRestarts
   double eta_min;
   gint64 t_i;
   double t_cur;
+  gboolean located;   /* T_cur and T_i are already those of the epoch being applied */
 };
 
 G_DEFINE_FINAL_TYPE (GnnCosineAnnealingWarmRestarts, gnn_cosine_annealing_warm_restarts, GNN_TYPE_LR_SCHEDULER)
@@ -475,13 +476,29 @@ sgdr_step (GnnCosineAnnealingWarmRestarts *self,
                    "epoch %g is out of the range of an int", epoch);
       ok = FALSE;
     }
+  self->located = TRUE;
   ok = ok && gnn_lr_scheduler_update_lr_to (sched, (int) floor (epoch), error);
+  self->located = FALSE;
   if (!ok)
     {
       self->t_cur = t_cur;
       self->t_i = t_i;
     }
   return ok;
+}
+
+/* the rates at last_epoch when something else moved the scheduler there (SequentialLR at a
+ * milestone, PyTorch's step (0)): T_cur and T_i of that epoch first */
+static double *
+gnn_cosine_annealing_warm_restarts_closed_form (GnnLRScheduler *sched,
+                                                guint          *n_lrs,
+                                                GError        **error)
+{
+  GnnCosineAnnealingWarmRestarts *self = GNN_COSINE_ANNEALING_WARM_RESTARTS (sched);
+
+  if (!self->located && !sgdr_locate (self, gnn_lr_scheduler_get_last_epoch (sched), error))
+    return NULL;
+  return gnn_cosine_annealing_warm_restarts_get_lr (sched, n_lrs, error);
 }
 
 static gboolean
@@ -539,6 +556,7 @@ gnn_cosine_annealing_warm_restarts_class_init (GnnCosineAnnealingWarmRestartsCla
   hooks->prepare = gnn_cosine_annealing_warm_restarts_prepare;
   hooks->get_lr = gnn_cosine_annealing_warm_restarts_get_lr;
   hooks->step = gnn_cosine_annealing_warm_restarts_step;
+  hooks->closed_form_lr = gnn_cosine_annealing_warm_restarts_closed_form;
   hooks->state_props = sgdr_state;
 
   /**

@@ -21,8 +21,10 @@
  * nested SequentialLRs as current PyTorch does) and performs the initial step of the first
  * one only. At a milestone, the next scheduler is moved to epoch 0 in its closed form
  * (PyTorch's `step (0)`): a [class@Gnn.StepLR], [class@Gnn.MultiStepLR],
- * [class@Gnn.ExponentialLR], [class@Gnn.CosineAnnealingLR] or [class@Gnn.LinearLR] starts
- * again from its base rates, other schedulers compute their epoch 0 with `get_lr`. As
+ * [class@Gnn.ExponentialLR], [class@Gnn.CosineAnnealingLR], [class@Gnn.LinearLR],
+ * [class@Gnn.ConstantLR] or [class@Gnn.PolynomialLR] starts again from its base rates, a
+ * [class@Gnn.CosineAnnealingWarmRestarts] from the start of its first period, other
+ * schedulers compute their epoch 0 with `get_lr`. As
  * current PyTorch (`_update_lr (0)`), that does not count as a step of the scheduler:
  * PyTorch 1.13's `step (0)` also incremented its step count, so a [class@Gnn.SWALR] put
  * after a milestone there began annealing one step earlier.

@@ -21,7 +21,7 @@ from torch.optim import lr_scheduler as tl
 import gnn
 from gnn.optim import lr_scheduler as gl
 from gnntest import GLib, torch, main
-from test_lr_scheduler import SchedulerTest, copy_groups, group_value, make_pair, torch_state
+from test_lr_scheduler import CurrentSequentialLR, SchedulerTest, copy_groups, group_value, make_pair, torch_state
 
 STEPS = 40
 RTOL = 1e-12
@@ -163,6 +163,24 @@ class Parity(SchedulerTest):
                                          lambda o: tl.ChainedScheduler(make(tl, o)), 'ChainedScheduler ' + what)
             self.assertEqual([s.last_epoch for s in gs._schedulers], [s.last_epoch for s in ts._schedulers])
             self.assertIs(gs.optimizer, gs._schedulers[0].optimizer)
+
+    def test_in_sequential_lr(self):
+        # at a milestone the next scheduler restarts at epoch 0 (current PyTorch's SequentialLR,
+        # as test_lr_scheduler compares it): from its closed form, or its first period
+        def warm_restarts(m, o):
+            # stepped before: the milestone must take it back to its first period
+            s = m.CosineAnnealingWarmRestarts(o, 3, 2, 0.001)
+            for _ in range(4):
+                s.step()
+            return s
+
+        for what, make in (('LinearLR, CosineAnnealingWarmRestarts',
+                            lambda m, o: [m.LinearLR(o, 0.1, 1.0, 4), warm_restarts(m, o)]),
+                           ('ConstantLR, PolynomialLR', lambda m, o: [m.ConstantLR(o, 0.5, 3), m.PolynomialLR(o, 20, 2.0)]),
+                           ('PolynomialLR, CyclicLR', lambda m, o: [m.PolynomialLR(o, 4), m.CyclicLR(o, 0.01, 0.1, 3)])):
+            self.run_both(lambda o: gl.SequentialLR(o, make(gl, o), [6]),
+                          lambda o: CurrentSequentialLR(o, make(tl, o), [6]), 'SequentialLR ' + what,
+                          momentum=0.9, check_momentum=True)
 
     def plateau_run(self, kw, metrics, as_tensor=False, lrs=(0.1, 0.05)):
         def step(s, i):
