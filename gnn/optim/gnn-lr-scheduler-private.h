@@ -19,6 +19,9 @@ typedef struct {
   /* replaces the whole construction (SequentialLR) */
   gboolean (*init)             (GnnLRScheduler *self,
                                 GError        **error);
+  /* the optimizer when none was given (ChainedScheduler: that of its schedulers), or
+   * NULL; called at initialisation, before the optimizer is checked */
+  GnnOptimizer *(*default_optimizer) (GnnLRScheduler *self);
   /* get_lr as plain doubles, one per group (the base class's get_lr calls it) */
   double  *(*get_lr)           (GnnLRScheduler *self,
                                 guint          *n_lrs,
@@ -111,6 +114,51 @@ gboolean gnn_lr_scheduler_format_param    (GnnLRScheduler  *self,
                                            double         **out,
                                            GError         **error);
 
+/* the current lr of every group (n_groups values) */
+double  *gnn_lr_scheduler_current_lrs     (GnnLRScheduler  *self,
+                                           guint           *n_lrs,
+                                           GError         **error);
+/* the base lrs (a new array, never NULL: one element at least) */
+double  *gnn_lr_scheduler_base_lrs_or_empty (GnnLRScheduler *self,
+                                             guint          *n_lrs);
+/* multiplies the @n_lrs values of @lrs by @factor; returns @lrs (NULL for NULL) */
+double  *gnn_lr_scale                     (double          *lrs,
+                                           guint            n_lrs,
+                                           double           factor);
+/* gnn_lr_scheduler_format_param of an 'ad' property value */
+gboolean gnn_lr_scheduler_format_doubles  (GnnLRScheduler  *self,
+                                           const char      *name,
+                                           GVariant        *values,
+                                           double         **out,
+                                           GError         **error);
+/* Whether cycling the momentum drives the first of the `betas` (the optimizer has a
+ * `betas` default, Adam) rather than `momentum`; PyTorch's error when it has neither. */
+gboolean gnn_lr_scheduler_momentum_kind   (GnnLRScheduler  *self,
+                                           gboolean        *use_beta1,
+                                           GError         **error);
+/* the momentum (or the first beta) of every group into @values (n_groups of them) */
+gboolean gnn_lr_scheduler_read_momentums  (GnnLRScheduler  *self,
+                                           gboolean         use_beta1,
+                                           double          *values,
+                                           GError         **error);
+/* sets the momentum (or the first beta, keeping the others) of every group to @values;
+ * all or nothing */
+gboolean gnn_lr_scheduler_write_momentums (GnnLRScheduler  *self,
+                                           gboolean         use_beta1,
+                                           const double    *values,
+                                           GError         **error);
+/* a closure property's setter: takes a reference to @closure (sinking a floating one) into
+ * *@slot, and gives a closure without a marshaller g_cclosure_marshal_generic () */
+void     gnn_lr_closure_set               (GClosure       **slot,
+                                           GClosure        *closure);
+/* FALSE with @error set unless the scheduler was initialised without error */
+gboolean gnn_lr_scheduler_ensure_ready    (GnnLRScheduler  *self,
+                                           GError         **error);
+/* replaces the base lrs (CyclicLR's base_lr, after its initial step) */
+void     gnn_lr_scheduler_set_base_lrs    (GnnLRScheduler  *self,
+                                           const double    *lrs,
+                                           guint            n_lrs);
+
 /* an integer of any integer type (inside variants too) */
 gboolean gnn_lr_variant_get_integer       (GVariant        *v,
                                            gint64          *out);
@@ -118,6 +166,11 @@ gboolean gnn_lr_variant_get_integer       (GVariant        *v,
 gboolean gnn_lr_state_get_int             (GVariantDict    *state,
                                            const char      *key,
                                            gint64          *out,
+                                           GError         **error);
+/* an integer in the range of an int */
+gboolean gnn_lr_state_get_int32           (GVariantDict    *state,
+                                           const char      *key,
+                                           int             *out,
                                            GError         **error);
 gboolean gnn_lr_state_get_double          (GVariantDict    *state,
                                            const char      *key,
@@ -132,6 +185,12 @@ gboolean gnn_lr_state_get_string          (GVariantDict    *state,
                                            const char      *key,
                                            const char     **allowed,
                                            char           **out,
+                                           GError         **error);
+/* such a list of one number per parameter group: absent leaves *out (NULL) alone */
+gboolean gnn_lr_state_get_group_doubles   (GnnLRScheduler  *self,
+                                           GVariantDict    *state,
+                                           const char      *key,
+                                           double         **out,
                                            GError         **error);
 /* a list of numbers ("ad", "ax", "ai", or "av" of numbers): a new array in *out, its
  * length in *n_out; *out is NULL when the entry is absent */

@@ -217,6 +217,174 @@ gnn_lr_scheduler_format_param (GnnLRScheduler *self,
   return TRUE;
 }
 
+double *
+gnn_lr_scheduler_current_lrs (GnnLRScheduler *self,
+                              guint          *n_lrs,
+                              GError        **error)
+{
+  guint n = gnn_lr_scheduler_n_groups (self);
+  g_autofree double *lrs = g_new (double, MAX (n, 1));
+
+  if (!gnn_lr_scheduler_read_groups (self, "lr", lrs, error))
+    return NULL;
+  *n_lrs = n;
+  return g_steal_pointer (&lrs);
+}
+
+double *
+gnn_lr_scheduler_base_lrs_or_empty (GnnLRScheduler *self,
+                                    guint          *n_lrs)
+{
+  double *base = gnn_lr_scheduler_get_base_lrs (self, n_lrs);
+
+  return base ? base : g_new0 (double, 1);
+}
+
+double *
+gnn_lr_scale (double *lrs,
+              guint   n_lrs,
+              double  factor)
+{
+  for (guint g = 0; lrs && g < n_lrs; g++)
+    lrs[g] = lrs[g] * factor;
+  return lrs;
+}
+
+gboolean
+gnn_lr_scheduler_format_doubles (GnnLRScheduler *self,
+                                 const char     *name,
+                                 GVariant       *values,
+                                 double        **out,
+                                 GError        **error)
+{
+  gsize n;
+  const double *v = gnn_prop_doubles (values, &n);
+
+  return gnn_lr_scheduler_format_param (self, name, v, n, out, error);
+}
+
+gboolean
+gnn_lr_scheduler_momentum_kind (GnnLRScheduler *self,
+                                gboolean       *use_beta1,
+                                GError        **error)
+{
+  GnnOptimizer *optimizer = PRIV (self)->optimizer;
+  g_autoptr(GVariant) momentum = gnn_optimizer_get_default (optimizer, "momentum");
+  g_autoptr(GVariant) betas = gnn_optimizer_get_default (optimizer, "betas");
+
+  if (momentum == NULL && betas == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
+      return FALSE;
+    }
+  *use_beta1 = betas != NULL;
+  return TRUE;
+}
+
+/* group["betas"] as a tuple of at least one element, or NULL with @error set */
+static GVariant *
+group_betas (GnnParamGroup *group,
+             guint          index,
+             GError       **error)
+{
+  g_autoptr(GVariant) betas = gnn_param_group_get_option (group, "betas");
+
+  if (betas == NULL || !g_variant_is_of_type (betas, G_VARIANT_TYPE_TUPLE) ||
+      g_variant_n_children (betas) == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "param_groups[%u] has no option 'betas' holding a tuple (such as '(dd)')",
+                   index);
+      return NULL;
+    }
+  return g_steal_pointer (&betas);
+}
+
+gboolean
+gnn_lr_scheduler_read_momentums (GnnLRScheduler *self,
+                                 gboolean        use_beta1,
+                                 double         *values,
+                                 GError        **error)
+{
+  guint n = gnn_lr_scheduler_n_groups (self);
+
+  if (!use_beta1)
+    return gnn_lr_scheduler_read_groups (self, "momentum", values, error);
+  for (guint g = 0; g < n; g++)
+    {
+      g_autoptr(GVariant) betas = group_betas (gnn_optimizer_get_param_group (PRIV (self)->optimizer, g),
+                                               g, error);
+      g_autoptr(GVariant) first = NULL;
+
+      if (betas == NULL)
+        return FALSE;
+      first = g_variant_get_child_value (betas, 0);
+      if (!variant_number (first, &values[g]))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "the first of the 'betas' of param_groups[%u] is a '%s', expected a number",
+                       g, g_variant_get_type_string (first));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_lr_scheduler_write_momentums (GnnLRScheduler *self,
+                                  gboolean        use_beta1,
+                                  const double   *values,
+                                  GError        **error)
+{
+  GnnOptimizer *optimizer = PRIV (self)->optimizer;
+  guint n = gnn_lr_scheduler_n_groups (self);
+  g_autoptr(GPtrArray) new_betas = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+
+  /* group["betas"] = (momentum, *group["betas"][1:]), every group checked first */
+  for (guint g = 0; use_beta1 && g < n; g++)
+    {
+      g_autoptr(GVariant) betas = group_betas (gnn_optimizer_get_param_group (optimizer, g), g, error);
+      g_auto(GVariantBuilder) b = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_TUPLE);
+
+      if (betas == NULL)
+        return FALSE;
+      g_variant_builder_add_value (&b, g_variant_new_double (values[g]));
+      for (gsize i = 1; i < g_variant_n_children (betas); i++)
+        {
+          g_autoptr(GVariant) child = g_variant_get_child_value (betas, i);
+
+          g_variant_builder_add_value (&b, child);
+        }
+      g_ptr_array_add (new_betas, g_variant_ref_sink (g_variant_builder_end (&b)));
+    }
+  for (guint g = 0; g < n; g++)
+    {
+      GnnParamGroup *group = gnn_optimizer_get_param_group (optimizer, g);
+
+      if (use_beta1)
+        gnn_param_group_set_option (group, "betas", g_ptr_array_index (new_betas, g));
+      else
+        gnn_param_group_set_double (group, "momentum", values[g]);
+    }
+  return TRUE;
+}
+
+void
+gnn_lr_closure_set (GClosure **slot,
+                    GClosure  *closure)
+{
+  if (closure == *slot)
+    return;
+  g_clear_pointer (slot, g_closure_unref);
+  if (closure == NULL)
+    return;
+  *slot = g_closure_ref (closure);
+  g_closure_sink (closure);
+  if (G_CLOSURE_NEEDS_MARSHAL (closure))
+    g_closure_set_marshal (closure, g_cclosure_marshal_generic);
+}
+
 /* ---- GObject ------------------------------------------------------------------------- */
 
 static void
@@ -293,11 +461,11 @@ gnn_lr_scheduler_real_save_state (GnnLRScheduler *self,
     }
 }
 
-static gboolean
-state_int (GVariantDict *state,
-           const char   *key,
-           int          *out,
-           GError      **error)
+gboolean
+gnn_lr_state_get_int32 (GVariantDict *state,
+                        const char   *key,
+                        int          *out,
+                        GError      **error)
 {
   gint64 v = *out;
 
@@ -314,12 +482,12 @@ state_int (GVariantDict *state,
   return TRUE;
 }
 
-static gboolean
-state_lrs (GnnLRScheduler *self,
-           GVariantDict   *state,
-           const char     *key,
-           GArray        **out,
-           GError        **error)
+gboolean
+gnn_lr_state_get_group_doubles (GnnLRScheduler *self,
+                                GVariantDict   *state,
+                                const char     *key,
+                                double        **out,
+                                GError        **error)
 {
   g_autofree double *values = NULL;
   guint n = 0;
@@ -336,8 +504,22 @@ state_lrs (GnnLRScheduler *self,
                    "parameter groups", key, n, n_groups);
       return FALSE;
     }
-  *out = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
-  g_array_append_vals (*out, values, n);
+  *out = g_steal_pointer (&values);
+  return TRUE;
+}
+
+static gboolean
+state_lrs (GnnLRScheduler *self,
+           GVariantDict   *state,
+           const char     *key,
+           GArray        **out,
+           GError        **error)
+{
+  g_autofree double *values = NULL;
+
+  if (!gnn_lr_state_get_group_doubles (self, state, key, &values, error))
+    return FALSE;
+  *out = values ? array_take (g_steal_pointer (&values), gnn_lr_scheduler_n_groups (self)) : NULL;
   return TRUE;
 }
 
@@ -361,7 +543,7 @@ load_props (GnnLRScheduler *self,
         {
           int v = g_value_get_int (&value);
 
-          ok = state_int (state, p[1], &v, error);
+          ok = gnn_lr_state_get_int32 (state, p[1], &v, error);
           g_value_set_int (&value, v);
         }
       else
@@ -388,8 +570,8 @@ gnn_lr_scheduler_real_load_state (GnnLRScheduler *self,
   int last_epoch = priv->last_epoch, step_count = priv->step_count;
   g_autoptr(GArray) base_lrs = NULL, last_lr = NULL;
 
-  if (!state_int (state, "last_epoch", &last_epoch, error) ||
-      !state_int (state, "_step_count", &step_count, error) ||
+  if (!gnn_lr_state_get_int32 (state, "last_epoch", &last_epoch, error) ||
+      !gnn_lr_state_get_int32 (state, "_step_count", &step_count, error) ||
       !state_lrs (self, state, "base_lrs", &base_lrs, error) ||
       !state_lrs (self, state, "_last_lr", &last_lr, error) ||
       !load_props (self, state, FALSE, error))
@@ -469,9 +651,9 @@ gnn_lr_scheduler_init (GnnLRScheduler *self)
 
 /* ---- construction -------------------------------------------------------------------- */
 
-static gboolean
-ensure_ready (GnnLRScheduler *self,
-              GError        **error)
+gboolean
+gnn_lr_scheduler_ensure_ready (GnnLRScheduler *self,
+                               GError        **error)
 {
   GnnLRSchedulerPrivate *priv = PRIV (self);
 
@@ -531,8 +713,7 @@ gnn_lr_scheduler_init_base (GnnLRScheduler *self,
       }
   if (!gnn_lr_scheduler_read_groups (self, "initial_lr", base, error))
     return FALSE;
-  g_array_set_size (priv->base_lrs, 0);
-  g_array_append_vals (priv->base_lrs, base, n);
+  gnn_lr_scheduler_set_base_lrs (self, base, n);
   if (initial_step)
     return gnn_lr_scheduler_initial_step (self, error);
   return TRUE;
@@ -550,8 +731,14 @@ gnn_lr_scheduler_initable_init (GInitable    *initable,
   gboolean ok;
 
   if (priv->init_done)
-    return ensure_ready (self, error);
+    return gnn_lr_scheduler_ensure_ready (self, error);
   priv->init_done = TRUE;
+  if (priv->optimizer == NULL && hooks->default_optimizer)
+    {
+      GnnOptimizer *optimizer = hooks->default_optimizer (self);
+
+      priv->optimizer = optimizer ? g_object_ref (optimizer) : NULL;
+    }
   if (priv->optimizer == NULL)
     {
       local = g_error_new (GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -831,6 +1018,17 @@ gnn_lr_scheduler_set_last_lr (GnnLRScheduler *self,
 }
 
 void
+gnn_lr_scheduler_set_base_lrs (GnnLRScheduler *self,
+                               const double   *lrs,
+                               guint           n_lrs)
+{
+  GnnLRSchedulerPrivate *priv = PRIV (self);
+
+  g_array_set_size (priv->base_lrs, 0);
+  g_array_append_vals (priv->base_lrs, lrs, n_lrs);
+}
+
+void
 gnn_lr_scheduler_set_step_count (GnnLRScheduler *self,
                                  int             step_count)
 {
@@ -856,7 +1054,7 @@ gnn_lr_scheduler_step (GnnLRScheduler *self,
 {
   g_return_val_if_fail (GNN_IS_LR_SCHEDULER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (!ensure_ready (self, error))
+  if (!gnn_lr_scheduler_ensure_ready (self, error))
     return FALSE;
   return do_step (self, error);
 }

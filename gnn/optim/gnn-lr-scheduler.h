@@ -219,6 +219,147 @@ GnnLambdaLR *gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
                                            int                    last_epoch,
                                            GError               **error);
 
+/* ---- MultiplicativeLR ---------------------------------------------------------------- */
+
+#define GNN_TYPE_MULTIPLICATIVE_LR (gnn_multiplicative_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMultiplicativeLR, gnn_multiplicative_lr, GNN, MULTIPLICATIVE_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnMultiplicativeLR *gnn_multiplicative_lr_new              (GnnOptimizer          *optimizer,
+                                                             GnnLRLambdaFunc        lr_lambda,
+                                                             gpointer               user_data,
+                                                             GDestroyNotify         notify,
+                                                             int                    last_epoch,
+                                                             GError               **error);
+GNN_AVAILABLE_IN_ALL
+GnnMultiplicativeLR *gnn_multiplicative_lr_new_per_group    (GnnOptimizer          *optimizer,
+                                                             GnnLRGroupLambdaFunc   lr_lambda,
+                                                             gpointer               user_data,
+                                                             GDestroyNotify         notify,
+                                                             int                    last_epoch,
+                                                             GError               **error);
+GNN_AVAILABLE_IN_ALL
+GnnMultiplicativeLR *gnn_multiplicative_lr_new_with_closure (GnnOptimizer          *optimizer,
+                                                             GClosure              *lr_lambda,
+                                                             int                    last_epoch,
+                                                             GError               **error);
+
+/* ---- ConstantLR ---------------------------------------------------------------------- */
+
+#define GNN_TYPE_CONSTANT_LR (gnn_constant_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConstantLR, gnn_constant_lr, GNN, CONSTANT_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnConstantLR *gnn_constant_lr_new (GnnOptimizer  *optimizer,
+                                    double         factor,
+                                    int            total_iters,
+                                    int            last_epoch,
+                                    GError       **error);
+
+/* ---- PolynomialLR -------------------------------------------------------------------- */
+
+#define GNN_TYPE_POLYNOMIAL_LR (gnn_polynomial_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnPolynomialLR, gnn_polynomial_lr, GNN, POLYNOMIAL_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnPolynomialLR *gnn_polynomial_lr_new (GnnOptimizer  *optimizer,
+                                        int            total_iters,
+                                        double         power,
+                                        int            last_epoch,
+                                        GError       **error);
+
+/* ---- CosineAnnealingWarmRestarts ----------------------------------------------------- */
+
+#define GNN_TYPE_COSINE_ANNEALING_WARM_RESTARTS (gnn_cosine_annealing_warm_restarts_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnCosineAnnealingWarmRestarts, gnn_cosine_annealing_warm_restarts, GNN,
+                      COSINE_ANNEALING_WARM_RESTARTS, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnCosineAnnealingWarmRestarts *gnn_cosine_annealing_warm_restarts_new       (GnnOptimizer  *optimizer,
+                                                                              int            T_0,
+                                                                              int            T_mult,
+                                                                              double         eta_min,
+                                                                              int            last_epoch,
+                                                                              GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_cosine_annealing_warm_restarts_step_to   (GnnCosineAnnealingWarmRestarts  *self,
+                                                       double                           epoch,
+                                                       GError                         **error);
+GNN_AVAILABLE_IN_ALL
+double   gnn_cosine_annealing_warm_restarts_get_t_cur (GnnCosineAnnealingWarmRestarts  *self);
+GNN_AVAILABLE_IN_ALL
+gint64   gnn_cosine_annealing_warm_restarts_get_t_i   (GnnCosineAnnealingWarmRestarts  *self);
+
+/* ---- CyclicLR ------------------------------------------------------------------------ */
+
+#define GNN_TYPE_CYCLIC_LR (gnn_cyclic_lr_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnCyclicLR, gnn_cyclic_lr, GNN, CYCLIC_LR, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnCyclicLR *gnn_cyclic_lr_new (GnnOptimizer  *optimizer,
+                                const double  *base_lr,
+                                guint          n_base_lr,
+                                const double  *max_lr,
+                                guint          n_max_lr,
+                                double         step_size_up,
+                                double         step_size_down,
+                                const char    *mode,
+                                double         gamma,
+                                GClosure      *scale_fn,
+                                const char    *scale_mode,
+                                gboolean       cycle_momentum,
+                                const double  *base_momentum,
+                                guint          n_base_momentum,
+                                const double  *max_momentum,
+                                guint          n_max_momentum,
+                                int            last_epoch,
+                                GError       **error);
+
+/* ---- ReduceLROnPlateau --------------------------------------------------------------- */
+
+#define GNN_TYPE_REDUCE_LR_ON_PLATEAU (gnn_reduce_lr_on_plateau_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnReduceLROnPlateau, gnn_reduce_lr_on_plateau, GNN, REDUCE_LR_ON_PLATEAU, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnReduceLROnPlateau *gnn_reduce_lr_on_plateau_new      (GnnOptimizer          *optimizer,
+                                                         const char            *mode,
+                                                         double                 factor,
+                                                         int                    patience,
+                                                         double                 threshold,
+                                                         const char            *threshold_mode,
+                                                         int                    cooldown,
+                                                         const double          *min_lr,
+                                                         guint                  n_min_lr,
+                                                         double                 eps,
+                                                         GError               **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_reduce_lr_on_plateau_step_with_metric      (GnnReduceLROnPlateau  *self,
+                                                         double                 metric,
+                                                         GError               **error);
+GNN_AVAILABLE_IN_ALL
+double   gnn_reduce_lr_on_plateau_get_best              (GnnReduceLROnPlateau  *self);
+GNN_AVAILABLE_IN_ALL
+int      gnn_reduce_lr_on_plateau_get_num_bad_epochs    (GnnReduceLROnPlateau  *self);
+GNN_AVAILABLE_IN_ALL
+int      gnn_reduce_lr_on_plateau_get_cooldown_counter  (GnnReduceLROnPlateau  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_reduce_lr_on_plateau_in_cooldown           (GnnReduceLROnPlateau  *self);
+GNN_AVAILABLE_IN_ALL
+double  *gnn_reduce_lr_on_plateau_get_min_lrs           (GnnReduceLROnPlateau  *self,
+                                                         guint                 *n_min_lrs);
+
 /* ---- OneCycleLR ---------------------------------------------------------------------- */
 
 #define GNN_TYPE_ONE_CYCLE_LR (gnn_one_cycle_lr_get_type ())
@@ -269,6 +410,23 @@ GnnLRScheduler  *gnn_sequential_lr_get_scheduler    (GnnSequentialLR *self,
 GNN_AVAILABLE_IN_ALL
 int             *gnn_sequential_lr_get_milestones   (GnnSequentialLR *self,
                                                      guint           *n_milestones);
+
+/* ---- ChainedScheduler ---------------------------------------------------------------- */
+
+#define GNN_TYPE_CHAINED_SCHEDULER (gnn_chained_scheduler_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnChainedScheduler, gnn_chained_scheduler, GNN, CHAINED_SCHEDULER, GnnLRScheduler)
+
+GNN_AVAILABLE_IN_ALL
+GnnChainedScheduler *gnn_chained_scheduler_new              (GnnLRScheduler     **schedulers,
+                                                             guint                n_schedulers,
+                                                             GError             **error);
+GNN_AVAILABLE_IN_ALL
+guint                gnn_chained_scheduler_get_n_schedulers (GnnChainedScheduler *self);
+GNN_AVAILABLE_IN_ALL
+GnnLRScheduler      *gnn_chained_scheduler_get_scheduler    (GnnChainedScheduler *self,
+                                                             guint                index);
 
 /* ---- SWALR (torch.optim.swa_utils) --------------------------------------------------- */
 

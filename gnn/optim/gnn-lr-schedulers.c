@@ -1,5 +1,5 @@
-/* gnn-lr-schedulers.c: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR and
- * LambdaLR (torch.optim.lr_scheduler)
+/* gnn-lr-schedulers.c: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR,
+ * LambdaLR and MultiplicativeLR (torch.optim.lr_scheduler)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -12,30 +12,6 @@
 
 #include "gnn-lr-scheduler-private.h"
 #include "nn/gnn-props-private.h"
-
-/* the current lr of every group */
-static double *
-current_lrs (GnnLRScheduler *self,
-             guint          *n_lrs,
-             GError        **error)
-{
-  guint n = gnn_lr_scheduler_n_groups (self);
-  g_autofree double *lrs = g_new (double, MAX (n, 1));
-
-  if (!gnn_lr_scheduler_read_groups (self, "lr", lrs, error))
-    return NULL;
-  *n_lrs = n;
-  return g_steal_pointer (&lrs);
-}
-
-static double *
-base_lrs (GnnLRScheduler *self,
-          guint          *n_lrs)
-{
-  double *base = gnn_lr_scheduler_get_base_lrs (self, n_lrs);
-
-  return base ? base : g_new0 (double, 1);
-}
 
 /* Python's floor division */
 static gint64
@@ -84,13 +60,11 @@ gnn_step_lr_get_lr (GnnLRScheduler *sched,
 {
   GnnStepLR *self = GNN_STEP_LR (sched);
   int e = gnn_lr_scheduler_get_last_epoch (sched);
-  double *lrs = current_lrs (sched, n_lrs, error);
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
 
   if (lrs == NULL || e == 0 || e % self->step_size != 0)
     return lrs;
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * self->gamma;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, self->gamma);
 }
 
 static double *
@@ -99,13 +73,11 @@ gnn_step_lr_closed_form (GnnLRScheduler *sched,
                          GError        **error)
 {
   GnnStepLR *self = GNN_STEP_LR (sched);
-  double *lrs = base_lrs (sched, n_lrs);
+  double *lrs = gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs);
   double factor = pow (self->gamma, (double) floor_div (gnn_lr_scheduler_get_last_epoch (sched),
                                                          self->step_size));
 
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * factor;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, factor);
 }
 
 static void
@@ -220,15 +192,13 @@ gnn_multi_step_lr_get_lr (GnnLRScheduler *sched,
 {
   GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
   int count = count_milestones (self, gnn_lr_scheduler_get_last_epoch (sched), FALSE);
-  double *lrs = current_lrs (sched, n_lrs, error);
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
   double factor;
 
   if (lrs == NULL || count == 0)
     return lrs;
   factor = pow (self->gamma, count);
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * factor;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, factor);
 }
 
 static double *
@@ -237,13 +207,11 @@ gnn_multi_step_lr_closed_form (GnnLRScheduler *sched,
                                GError        **error)
 {
   GnnMultiStepLR *self = GNN_MULTI_STEP_LR (sched);
-  double *lrs = base_lrs (sched, n_lrs);
+  double *lrs = gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs);
   /* bisect_right over the sorted milestones */
   double factor = pow (self->gamma, count_milestones (self, gnn_lr_scheduler_get_last_epoch (sched), TRUE));
 
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * factor;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, factor);
 }
 
 static void
@@ -460,13 +428,11 @@ gnn_exponential_lr_get_lr (GnnLRScheduler *sched,
                            GError        **error)
 {
   GnnExponentialLR *self = GNN_EXPONENTIAL_LR (sched);
-  double *lrs = current_lrs (sched, n_lrs, error);
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
 
   if (lrs == NULL || gnn_lr_scheduler_is_initial_step (sched))
     return lrs;
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * self->gamma;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, self->gamma);
 }
 
 static double *
@@ -475,12 +441,10 @@ gnn_exponential_lr_closed_form (GnnLRScheduler *sched,
                                 GError        **error)
 {
   GnnExponentialLR *self = GNN_EXPONENTIAL_LR (sched);
-  double *lrs = base_lrs (sched, n_lrs);
+  double *lrs = gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs);
   double factor = pow (self->gamma, gnn_lr_scheduler_get_last_epoch (sched));
 
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * factor;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, factor);
 }
 
 static void
@@ -596,7 +560,7 @@ gnn_cosine_annealing_lr_get_lr (GnnLRScheduler *sched,
   double T = self->t_max, eta_min = self->eta_min;
   g_autofree double *base = NULL;
   guint n_base = 0;
-  double *lrs = current_lrs (sched, n_lrs, error);
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
 
   if (lrs == NULL || gnn_lr_scheduler_is_initial_step (sched))
     return lrs;
@@ -636,7 +600,7 @@ gnn_cosine_annealing_lr_closed_form (GnnLRScheduler *sched,
 {
   GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (sched);
   double e = gnn_lr_scheduler_get_last_epoch (sched);
-  double *lrs = base_lrs (sched, n_lrs);
+  double *lrs = gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs);
 
   for (guint g = 0; g < *n_lrs; g++)
     lrs[g] = self->eta_min + (lrs[g] - self->eta_min) * (1 + cos (G_PI * e / self->t_max)) / 2;
@@ -765,16 +729,12 @@ gnn_linear_lr_get_lr (GnnLRScheduler *sched,
   GnnLinearLR *self = GNN_LINEAR_LR (sched);
   int e = gnn_lr_scheduler_get_last_epoch (sched);
   double start = self->start_factor, end = self->end_factor, denominator, factor;
-  double *lrs = current_lrs (sched, n_lrs, error);
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
 
   if (lrs == NULL)
     return NULL;
   if (e == 0)
-    {
-      for (guint g = 0; g < *n_lrs; g++)
-        lrs[g] = lrs[g] * start;
-      return lrs;
-    }
+    return gnn_lr_scale (lrs, *n_lrs, start);
   if (gnn_lr_scheduler_is_initial_step (sched) || e > self->total_iters)
     return lrs;
   denominator = self->total_iters * start + (double) (e - 1) * (end - start);
@@ -787,9 +747,7 @@ gnn_linear_lr_get_lr (GnnLRScheduler *sched,
       return NULL;
     }
   factor = 1. + (end - start) / denominator;
-  for (guint g = 0; g < *n_lrs; g++)
-    lrs[g] = lrs[g] * factor;
-  return lrs;
+  return gnn_lr_scale (lrs, *n_lrs, factor);
 }
 
 static double *
@@ -807,7 +765,7 @@ gnn_linear_lr_closed_form (GnnLRScheduler *sched,
                    "division by zero (LinearLR with total_iters 0)");
       return NULL;
     }
-  lrs = base_lrs (sched, n_lrs);
+  lrs = gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs);
   for (guint g = 0; g < *n_lrs; g++)
     lrs[g] = lrs[g] * (self->start_factor + (self->end_factor - self->start_factor) *
                        (double) MIN (self->total_iters, e) / self->total_iters);
@@ -915,8 +873,43 @@ struct _GnnLambdaLR
 
 G_DEFINE_FINAL_TYPE (GnnLambdaLR, gnn_lambda_lr, GNN_TYPE_LR_SCHEDULER)
 
+/**
+ * GnnMultiplicativeLR:
+ *
+ * Multiplies the learning rate of every group by a function of the epoch at each epoch
+ * after the first (`torch.optim.lr_scheduler.MultiplicativeLR`): the chainable sibling of
+ * [class@Gnn.LambdaLR], with the same functions: one for every group
+ * ([ctor@Gnn.MultiplicativeLR.new]), one for each group
+ * ([ctor@Gnn.MultiplicativeLR.new_per_group]), or a #GClosure of the epoch and the group
+ * ([ctor@Gnn.MultiplicativeLR.new_with_closure], the form for gjs, or the
+ * [property@Gnn.MultiplicativeLR:lr-lambda] property). With `lr` 0.1 and `lambda epoch:
+ * 0.95`: 0.1, 0.095, 0.09025 ...
+ *
+ * The functions are not saved in the state, as PyTorch does not save plain functions.
+ *
+ * Since: 0.1
+ */
+struct _GnnMultiplicativeLR
+{
+  GnnLRScheduler parent_instance;
+
+  GClosure *lr_lambda;
+};
+
+G_DEFINE_FINAL_TYPE (GnnMultiplicativeLR, gnn_multiplicative_lr, GNN_TYPE_LR_SCHEDULER)
+
 enum { LAMBDA_PROP_0, LAMBDA_PROP_LR_LAMBDA, LAMBDA_N_PROPS };
 static GnnProp lambda_props[LAMBDA_N_PROPS];
+static GnnProp mult_props[LAMBDA_N_PROPS];
+
+/* the lr_lambda of a LambdaLR or a MultiplicativeLR */
+static GClosure **
+lambda_slot (gpointer self)
+{
+  if (GNN_IS_LAMBDA_LR (self))
+    return &GNN_LAMBDA_LR (self)->lr_lambda;
+  return &GNN_MULTIPLICATIVE_LR (self)->lr_lambda;
+}
 
 /* The closure of the C constructors: one function of the epoch, one of the group and the
  * epoch, or an array of functions of the epoch, one per group. */
@@ -982,18 +975,7 @@ lr_lambda_set (GObject      *object,
                GParamSpec   *pspec,
                const GValue *value)
 {
-  GnnLambdaLR *self = GNN_LAMBDA_LR (object);
-  GClosure *closure = g_value_get_boxed (value);
-
-  if (closure == self->lr_lambda)
-    return;
-  g_clear_pointer (&self->lr_lambda, g_closure_unref);
-  if (closure == NULL)
-    return;
-  self->lr_lambda = g_closure_ref (closure);
-  g_closure_sink (closure);
-  if (G_CLOSURE_NEEDS_MARSHAL (closure))
-    g_closure_set_marshal (closure, g_cclosure_marshal_generic);
+  gnn_lr_closure_set (lambda_slot (object), g_value_get_boxed (value));
 }
 
 static void
@@ -1001,32 +983,36 @@ lr_lambda_get (GObject    *object,
                GParamSpec *pspec,
                GValue     *value)
 {
-  g_value_set_boxed (value, GNN_LAMBDA_LR (object)->lr_lambda);
+  g_value_set_boxed (value, *lambda_slot (object));
 }
 
 static gboolean
-gnn_lambda_lr_prepare (GnnLRScheduler *sched,
-                       GError        **error)
+lambda_prepare (GnnLRScheduler *sched,
+                GError        **error)
 {
-  if (GNN_LAMBDA_LR (sched)->lr_lambda)
+  if (*lambda_slot (sched))
     return TRUE;
   g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-               "LambdaLR needs a function (the \"lr-lambda\" property)");
+               "%s needs a function (the \"lr-lambda\" property)", gnn_lr_scheduler_type_name (sched));
   return FALSE;
 }
 
+/* the rates of @lrs (the base or the current ones, one per group, which it frees on error)
+ * times the lr_lambda of each group at the current epoch */
 static double *
-gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
-                      guint          *n_lrs,
-                      GError        **error)
+lambda_scale (GnnLRScheduler *sched,
+              double         *lrs,
+              guint          *n_lrs,
+              GError        **error)
 {
-  GnnLambdaLR *self = GNN_LAMBDA_LR (sched);
-  LambdaClosure *c = (LambdaClosure *) self->lr_lambda;
+  GClosure *closure = *lambda_slot (sched);
+  LambdaClosure *c = (LambdaClosure *) closure;
   int e = gnn_lr_scheduler_get_last_epoch (sched);
   guint n_groups = gnn_lr_scheduler_n_groups (sched);
-  gboolean array = c->closure.marshal == lambda_closure_marshal && c->funcs;
-  double *lrs = base_lrs (sched, n_lrs);
+  gboolean array = lrs && c->closure.marshal == lambda_closure_marshal && c->funcs;
 
+  if (lrs == NULL)
+    return NULL;
   if (*n_lrs != n_groups || (array && c->n_funcs != n_groups))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -1044,7 +1030,7 @@ gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
       g_value_set_int (&args[0], e);
       g_value_init (&args[1], G_TYPE_UINT);
       g_value_set_uint (&args[1], g);
-      g_closure_invoke (self->lr_lambda, &ret, 2, args, NULL);
+      g_closure_invoke (closure, &ret, 2, args, NULL);
       lrs[g] = lrs[g] * g_value_get_double (&ret);
       g_value_unset (&args[0]);
       g_value_unset (&args[1]);
@@ -1052,11 +1038,28 @@ gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
   return lrs;
 }
 
-static void
-gnn_lambda_lr_finalize (GObject *object)
+static double *
+gnn_lambda_lr_get_lr (GnnLRScheduler *sched,
+                      guint          *n_lrs,
+                      GError        **error)
 {
-  g_clear_pointer (&GNN_LAMBDA_LR (object)->lr_lambda, g_closure_unref);
-  G_OBJECT_CLASS (gnn_lambda_lr_parent_class)->finalize (object);
+  return lambda_scale (sched, gnn_lr_scheduler_base_lrs_or_empty (sched, n_lrs), n_lrs, error);
+}
+
+static void
+lambda_finalize (GObject *object)
+{
+  g_clear_pointer (lambda_slot (object), g_closure_unref);
+  G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
+}
+
+/* the lr-lambda property of LambdaLR and MultiplicativeLR */
+static GnnProp
+lambda_prop (void)
+{
+  return (GnnProp) {
+    g_param_spec_boxed ("lr-lambda", NULL, NULL, G_TYPE_CLOSURE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    GNN_PROP_NO_MEMBER, NULL, lr_lambda_get, lr_lambda_set };
 }
 
 static void
@@ -1064,8 +1067,8 @@ gnn_lambda_lr_class_init (GnnLambdaLRClass *klass)
 {
   GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_lambda_lr_finalize;
-  hooks->prepare = gnn_lambda_lr_prepare;
+  G_OBJECT_CLASS (klass)->finalize = lambda_finalize;
+  hooks->prepare = lambda_prepare;
   hooks->get_lr = gnn_lambda_lr_get_lr;
 
   /**
@@ -1076,9 +1079,7 @@ gnn_lambda_lr_class_init (GnnLambdaLRClass *klass)
    * epoch alone serves every group. Set at construction; a floating reference is taken. A
    * closure without a marshaller (g_cclosure_new()) gets g_cclosure_marshal_generic().
    */
-  lambda_props[LAMBDA_PROP_LR_LAMBDA] = (GnnProp) {
-    g_param_spec_boxed ("lr-lambda", NULL, NULL, G_TYPE_CLOSURE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    GNN_PROP_NO_MEMBER, NULL, lr_lambda_get, lr_lambda_set };
+  lambda_props[LAMBDA_PROP_LR_LAMBDA] = lambda_prop ();
   gnn_props_install (G_OBJECT_CLASS (klass), lambda_props, LAMBDA_N_PROPS);
 }
 
@@ -1087,14 +1088,31 @@ gnn_lambda_lr_init (GnnLambdaLR *self)
 {
 }
 
-static GnnLambdaLR *
-lambda_lr_new (GnnOptimizer *optimizer,
+static gpointer
+lambda_lr_new (GType         type,
+               GnnOptimizer *optimizer,
                GClosure     *lr_lambda,
                int           last_epoch,
                GError      **error)
 {
-  return g_initable_new (GNN_TYPE_LAMBDA_LR, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
+  return g_initable_new (type, NULL, error, "optimizer", optimizer, "last-epoch", last_epoch,
                          "lr-lambda", lr_lambda, NULL);
+}
+
+/* the closure of a function of the epoch (or, with @per_group, of the group and the epoch) */
+static GClosure *
+lambda_closure_of (gpointer       func,
+                   gboolean       per_group,
+                   gpointer       user_data,
+                   GDestroyNotify notify)
+{
+  GClosure *closure = lambda_closure_new (user_data, notify);
+
+  if (per_group)
+    ((LambdaClosure *) closure)->group_func = (GnnLRGroupLambdaFunc) func;
+  else
+    ((LambdaClosure *) closure)->func = (GnnLRLambdaFunc) func;
+  return closure;
 }
 
 /**
@@ -1122,13 +1140,10 @@ gnn_lambda_lr_new (GnnOptimizer    *optimizer,
                    int              last_epoch,
                    GError         **error)
 {
-  GClosure *closure;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  closure = lambda_closure_new (user_data, notify);
-  ((LambdaClosure *) closure)->func = lr_lambda;
-  return lambda_lr_new (optimizer, closure, last_epoch, error);
+  return lambda_lr_new (GNN_TYPE_LAMBDA_LR, optimizer, lambda_closure_of (lr_lambda, FALSE, user_data, notify),
+                        last_epoch, error);
 }
 
 /**
@@ -1156,13 +1171,10 @@ gnn_lambda_lr_new_per_group (GnnOptimizer         *optimizer,
                              int                   last_epoch,
                              GError              **error)
 {
-  GClosure *closure;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  closure = lambda_closure_new (user_data, notify);
-  ((LambdaClosure *) closure)->group_func = lr_lambda;
-  return lambda_lr_new (optimizer, closure, last_epoch, error);
+  return lambda_lr_new (GNN_TYPE_LAMBDA_LR, optimizer, lambda_closure_of (lr_lambda, TRUE, user_data, notify),
+                        last_epoch, error);
 }
 
 /**
@@ -1191,7 +1203,7 @@ gnn_lambda_lr_new_with_closure (GnnOptimizer *optimizer,
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
   g_return_val_if_fail (lr_lambda != NULL, NULL);
-  return lambda_lr_new (optimizer, lr_lambda, last_epoch, error);
+  return lambda_lr_new (GNN_TYPE_LAMBDA_LR, optimizer, lr_lambda, last_epoch, error);
 }
 
 /**
@@ -1245,5 +1257,142 @@ gnn_lambda_lr_new_from_array (GnnOptimizer          *optimizer,
       c->datas[i] = user_data ? user_data[i] : NULL;
     }
   g_closure_add_finalize_notifier (closure, NULL, lambda_closure_free_arrays);
-  return lambda_lr_new (optimizer, closure, last_epoch, error);
+  return lambda_lr_new (GNN_TYPE_LAMBDA_LR, optimizer, closure, last_epoch, error);
+}
+
+/* ====================================================================================== */
+/* MultiplicativeLR                                                                       */
+/* ====================================================================================== */
+
+static double *
+gnn_multiplicative_lr_get_lr (GnnLRScheduler *sched,
+                              guint          *n_lrs,
+                              GError        **error)
+{
+  double *lrs = gnn_lr_scheduler_current_lrs (sched, n_lrs, error);
+
+  if (lrs == NULL || gnn_lr_scheduler_get_last_epoch (sched) <= 0)
+    return lrs;
+  return lambda_scale (sched, lrs, n_lrs, error);
+}
+
+static void
+gnn_multiplicative_lr_class_init (GnnMultiplicativeLRClass *klass)
+{
+  GnnLRSchedulerHooks *hooks = gnn_lr_scheduler_class_get_hooks (GNN_LR_SCHEDULER_CLASS (klass));
+
+  G_OBJECT_CLASS (klass)->finalize = lambda_finalize;
+  hooks->prepare = lambda_prepare;
+  hooks->get_lr = gnn_multiplicative_lr_get_lr;
+
+  /**
+   * GnnMultiplicativeLR:lr-lambda:
+   *
+   * The factor of each group's rate at each epoch (`lr_lambda`), a #GClosure of the epoch
+   * (`int`) and the group's index (`guint`) returning a `double`, as
+   * [property@Gnn.LambdaLR:lr-lambda]. Set at construction; a floating reference is taken.
+   *
+   * Since: 0.1
+   */
+  mult_props[LAMBDA_PROP_LR_LAMBDA] = lambda_prop ();
+  gnn_props_install (G_OBJECT_CLASS (klass), mult_props, LAMBDA_N_PROPS);
+}
+
+static void
+gnn_multiplicative_lr_init (GnnMultiplicativeLR *self)
+{
+}
+
+/**
+ * gnn_multiplicative_lr_new:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: (scope notified) (closure user_data) (destroy notify): the factor as a
+ *   function of the epoch, for every group
+ * @user_data: data for @lr_lambda
+ * @notify: (nullable): frees @user_data when the scheduler is finalized
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the rate of every group by `lr_lambda (epoch)` at each
+ * epoch after the first (`MultiplicativeLR (optimizer, lr_lambda, last_epoch)`), and
+ * performs its initial step, which leaves the rates alone.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ *
+ * Since: 0.1
+ */
+GnnMultiplicativeLR *
+gnn_multiplicative_lr_new (GnnOptimizer    *optimizer,
+                           GnnLRLambdaFunc  lr_lambda,
+                           gpointer         user_data,
+                           GDestroyNotify   notify,
+                           int              last_epoch,
+                           GError         **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  return lambda_lr_new (GNN_TYPE_MULTIPLICATIVE_LR, optimizer,
+                        lambda_closure_of (lr_lambda, FALSE, user_data, notify), last_epoch, error);
+}
+
+/**
+ * gnn_multiplicative_lr_new_per_group:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: (scope notified) (closure user_data) (destroy notify): the factor as a
+ *   function of the group's index and the epoch
+ * @user_data: data for @lr_lambda
+ * @notify: (nullable): frees @user_data when the scheduler is finalized
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the rate of group `g` by `lr_lambda (g, epoch)` at each
+ * epoch after the first: PyTorch's `MultiplicativeLR` with a list of functions, one per
+ * group. Performs the initial step.
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ *
+ * Since: 0.1
+ */
+GnnMultiplicativeLR *
+gnn_multiplicative_lr_new_per_group (GnnOptimizer         *optimizer,
+                                     GnnLRGroupLambdaFunc  lr_lambda,
+                                     gpointer              user_data,
+                                     GDestroyNotify        notify,
+                                     int                   last_epoch,
+                                     GError              **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  return lambda_lr_new (GNN_TYPE_MULTIPLICATIVE_LR, optimizer,
+                        lambda_closure_of (lr_lambda, TRUE, user_data, notify), last_epoch, error);
+}
+
+/**
+ * gnn_multiplicative_lr_new_with_closure:
+ * @optimizer: the optimizer whose groups to schedule
+ * @lr_lambda: the factor as a closure of the epoch (`int`) and the group's index (`guint`),
+ *   returning a `double`; a floating reference is sunk
+ * @last_epoch: -1 for a new schedule, or the epoch to resume after
+ * @error: return location for a #GError
+ *
+ * Creates a scheduler that multiplies the rate of group `g` by `lr_lambda (epoch, g)` at
+ * each epoch after the first, and performs the initial step: the form for gjs, as
+ * [ctor@Gnn.LambdaLR.new_with_closure].
+ *
+ * Returns: (transfer full) (nullable): the scheduler, or %NULL with @error set (a group
+ *   lacks `initial_lr` when resuming)
+ *
+ * Since: 0.1
+ */
+GnnMultiplicativeLR *
+gnn_multiplicative_lr_new_with_closure (GnnOptimizer *optimizer,
+                                        GClosure     *lr_lambda,
+                                        int           last_epoch,
+                                        GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  g_return_val_if_fail (lr_lambda != NULL, NULL);
+  return lambda_lr_new (GNN_TYPE_MULTIPLICATIVE_LR, optimizer, lr_lambda, last_epoch, error);
 }

@@ -171,49 +171,6 @@ group_number (GnnParamGroup *group,
   return FALSE;
 }
 
-/* group["betas"] = (momentum, *group["betas"][1:]) */
-static GVariant *
-betas_with_first (GnnParamGroup *group,
-                  guint          index,
-                  double         momentum,
-                  GError       **error)
-{
-  g_autoptr(GVariant) betas = gnn_param_group_get_option (group, "betas");
-  g_auto(GVariantBuilder) b = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_TUPLE);
-  gsize n;
-
-  if (betas == NULL || !g_variant_is_of_type (betas, G_VARIANT_TYPE_TUPLE) ||
-      (n = g_variant_n_children (betas)) == 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "param_groups[%u] has no option 'betas' holding a tuple (such as '(dd)')",
-                   index);
-      return NULL;
-    }
-  g_variant_builder_add_value (&b, g_variant_new_double (momentum));
-  for (gsize i = 1; i < n; i++)
-    {
-      g_autoptr(GVariant) child = g_variant_get_child_value (betas, i);
-
-      g_variant_builder_add_value (&b, child);
-    }
-  return g_variant_ref_sink (g_variant_builder_end (&b));
-}
-
-/* gnn_lr_scheduler_format_param of an 'ad' property */
-static gboolean
-format_param (GnnLRScheduler *sched,
-              const char     *name,
-              GVariant       *values,
-              double        **out,
-              GError        **error)
-{
-  gsize n;
-  const double *v = gnn_prop_doubles (values, &n);
-
-  return gnn_lr_scheduler_format_param (sched, name, v, n, out, error);
-}
-
 static gboolean
 gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
                           GError        **error)
@@ -223,7 +180,6 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
   gboolean fresh = gnn_lr_scheduler_get_last_epoch (sched) == -1;
   guint n = gnn_lr_scheduler_n_groups (sched);
   g_autofree double *max_lrs = NULL, *max_moms = NULL, *base_moms = NULL;
-  g_autoptr(GPtrArray) new_betas = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   double pct = self->pct_start;
   gint64 total;
 
@@ -288,37 +244,18 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
                  "base_momentum", "max_momentum");
     }
 
-  if (!format_param (sched, "max_lr", self->max_lr, &max_lrs, error))
+  if (!gnn_lr_scheduler_format_doubles (sched, "max_lr", self->max_lr, &max_lrs, error))
     return FALSE;
-  if (self->cycle_momentum)
-    {
-      g_autoptr(GVariant) momentum = gnn_optimizer_get_default (optimizer, "momentum");
-      g_autoptr(GVariant) betas = gnn_optimizer_get_default (optimizer, "betas");
+  if (self->cycle_momentum &&
+      (!gnn_lr_scheduler_momentum_kind (sched, &self->use_beta1, error) ||
+       !gnn_lr_scheduler_format_doubles (sched, "max_momentum", self->max_momentum, &max_moms, error) ||
+       !gnn_lr_scheduler_format_doubles (sched, "base_momentum", self->base_momentum, &base_moms, error)))
+    return FALSE;
 
-      if (momentum == NULL && betas == NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "optimizer must support momentum or beta1 with `cycle_momentum` option "
-                       "enabled");
-          return FALSE;
-        }
-      self->use_beta1 = betas != NULL;
-      if (!format_param (sched, "max_momentum", self->max_momentum, &max_moms, error) ||
-          !format_param (sched, "base_momentum", self->base_momentum, &base_moms, error))
-        return FALSE;
-      if (fresh && self->use_beta1)
-        for (guint g = 0; g < n; g++)
-          {
-            GVariant *v = betas_with_first (gnn_optimizer_get_param_group (optimizer, g), g,
-                                            max_moms[g], error);
-
-            if (v == NULL)
-              return FALSE;
-            g_ptr_array_add (new_betas, v);
-          }
-    }
-
-  /* all checked: set the group options */
+  /* all checked (the betas first): set the group options */
+  if (fresh && self->cycle_momentum &&
+      !gnn_lr_scheduler_write_momentums (sched, self->use_beta1, max_moms, error))
+    return FALSE;
   if (fresh)
     for (guint g = 0; g < n; g++)
       {
@@ -330,10 +267,6 @@ gnn_one_cycle_lr_prepare (GnnLRScheduler *sched,
         gnn_param_group_set_double (group, "min_lr", initial_lr / self->final_div_factor);
         if (self->cycle_momentum)
           {
-            if (self->use_beta1)
-              gnn_param_group_set_option (group, "betas", g_ptr_array_index (new_betas, g));
-            else
-              gnn_param_group_set_double (group, "momentum", max_moms[g]);
             gnn_param_group_set_double (group, "max_momentum", max_moms[g]);
             gnn_param_group_set_double (group, "base_momentum", base_moms[g]);
           }
@@ -352,7 +285,6 @@ gnn_one_cycle_lr_get_lr (GnnLRScheduler *sched,
   guint n = gnn_lr_scheduler_n_groups (sched);
   g_autofree double *lrs = g_new (double, MAX (n, 1));
   g_autofree double *moms = g_new (double, MAX (n, 1));
-  g_autoptr(GPtrArray) new_betas = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
 
   if (step_num > self->total_steps)
     {
@@ -398,25 +330,9 @@ gnn_one_cycle_lr_get_lr (GnnLRScheduler *sched,
             }
           start_step = phase->end_step;
         }
-      if (self->cycle_momentum && self->use_beta1)
-        {
-          GVariant *v = betas_with_first (group, g, moms[g], error);
-
-          if (v == NULL)
-            return NULL;
-          g_ptr_array_add (new_betas, v);
-        }
     }
-  if (self->cycle_momentum)
-    for (guint g = 0; g < n; g++)
-      {
-        GnnParamGroup *group = gnn_optimizer_get_param_group (optimizer, g);
-
-        if (self->use_beta1)
-          gnn_param_group_set_option (group, "betas", g_ptr_array_index (new_betas, g));
-        else
-          gnn_param_group_set_double (group, "momentum", moms[g]);
-      }
+  if (self->cycle_momentum && !gnn_lr_scheduler_write_momentums (sched, self->use_beta1, moms, error))
+    return NULL;
   *n_lrs = n;
   return g_steal_pointer (&lrs);
 }

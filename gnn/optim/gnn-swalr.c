@@ -86,10 +86,8 @@ gnn_swalr_prepare (GnnLRScheduler *sched,
   GnnSWALR *self = GNN_SWALR (sched);
   GnnOptimizer *optimizer = gnn_lr_scheduler_get_optimizer (sched);
   g_autofree double *swa_lrs = NULL;
-  gsize n;
-  const double *swa_lr = gnn_prop_doubles (self->swa_lr, &n);
 
-  if (!gnn_lr_scheduler_format_param (sched, "swa_lr", swa_lr, n, &swa_lrs, error))
+  if (!gnn_lr_scheduler_format_doubles (sched, "swa_lr", self->swa_lr, &swa_lrs, error))
     return FALSE;
   if (self->anneal_strategy == NULL || !g_strv_contains (strategies, self->anneal_strategy))
     {

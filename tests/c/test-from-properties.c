@@ -311,6 +311,148 @@ swalr_built (GnnOptimizer *optimizer)
                        "anneal-epochs", 3, "anneal-strategy", "linear", NULL);
 }
 
+static double mult_base = 0.9;
+
+static GnnLRScheduler *
+multiplicative_made (GnnOptimizer *optimizer, GError **error)
+{
+  return GNN_LR_SCHEDULER (gnn_multiplicative_lr_new (optimizer, halving, &mult_base, NULL, -1, error));
+}
+
+static GnnLRScheduler *
+multiplicative_built (GnnOptimizer *optimizer)
+{
+  return g_object_new (GNN_TYPE_MULTIPLICATIVE_LR, "optimizer", optimizer,
+                       "lr-lambda", g_cclosure_new (G_CALLBACK (halving_closure), &mult_base, NULL), NULL);
+}
+
+static GnnLRScheduler *
+constant_made (GnnOptimizer *optimizer, GError **error)
+{
+  return GNN_LR_SCHEDULER (gnn_constant_lr_new (optimizer, 0.25, 4, -1, error));
+}
+
+static GnnLRScheduler *
+constant_built (GnnOptimizer *optimizer)
+{
+  return g_object_new (GNN_TYPE_CONSTANT_LR, "optimizer", optimizer, "factor", 0.25, "total-iters", 4, NULL);
+}
+
+static GnnLRScheduler *
+polynomial_made (GnnOptimizer *optimizer, GError **error)
+{
+  return GNN_LR_SCHEDULER (gnn_polynomial_lr_new (optimizer, 12, 0.5, -1, error));
+}
+
+static GnnLRScheduler *
+polynomial_built (GnnOptimizer *optimizer)
+{
+  return g_object_new (GNN_TYPE_POLYNOMIAL_LR, "optimizer", optimizer, "total-iters", 12, "power", 0.5, NULL);
+}
+
+static GnnLRScheduler *
+sgdr_made (GnnOptimizer *optimizer, GError **error)
+{
+  return GNN_LR_SCHEDULER (gnn_cosine_annealing_warm_restarts_new (optimizer, 2, 3, 0.01, -1, error));
+}
+
+static GnnLRScheduler *
+sgdr_built (GnnOptimizer *optimizer)
+{
+  return g_object_new (GNN_TYPE_COSINE_ANNEALING_WARM_RESTARTS, "optimizer", optimizer, "t-0", 2, "t-mult", 3,
+                       "eta-min", 0.01, NULL);
+}
+
+static GnnLRScheduler *
+cyclic_made (GnnOptimizer *optimizer, GError **error)
+{
+  const double base_lr = 0.01, max_lr = 0.2, base_m = 0.7, max_m = 0.95;
+
+  return GNN_LR_SCHEDULER (gnn_cyclic_lr_new (optimizer, &base_lr, 1, &max_lr, 1, 3, 2, "triangular2", 1.0,
+                                              NULL, NULL, TRUE, &base_m, 1, &max_m, 1, -1, error));
+}
+
+static GnnLRScheduler *
+cyclic_built (GnnOptimizer *optimizer)
+{
+  const double base_lr = 0.01, max_lr = 0.2, base_m = 0.7, max_m = 0.95;
+
+  return g_object_new (GNN_TYPE_CYCLIC_LR, "optimizer", optimizer,
+                       "base-lr", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &base_lr, 1, sizeof (double)),
+                       "max-lr", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &max_lr, 1, sizeof (double)),
+                       "step-size-up", 3.0, "step-size-down", 2.0, "mode", "triangular2",
+                       "base-momentum", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &base_m, 1, sizeof (double)),
+                       "max-momentum", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &max_m, 1, sizeof (double)),
+                       NULL);
+}
+
+static GnnLRScheduler *
+cyclic_adam_made (GnnOptimizer *optimizer, GError **error)
+{
+  const double base_lr = 0.001, max_lr = 0.01;
+
+  return GNN_LR_SCHEDULER (gnn_cyclic_lr_new (optimizer, &base_lr, 1, &max_lr, 1, 4, -1, "exp_range", 0.9,
+                                              NULL, NULL, TRUE, NULL, 0, NULL, 0, -1, error));
+}
+
+static GnnLRScheduler *
+cyclic_adam_built (GnnOptimizer *optimizer)
+{
+  const double base_lr = 0.001, max_lr = 0.01;
+
+  return g_object_new (GNN_TYPE_CYCLIC_LR, "optimizer", optimizer,
+                       "base-lr", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &base_lr, 1, sizeof (double)),
+                       "max-lr", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &max_lr, 1, sizeof (double)),
+                       "step-size-up", 4.0, "mode", "exp_range", "gamma", 0.9, NULL);
+}
+
+static GnnLRScheduler *
+chained_made (GnnOptimizer *optimizer, GError **error)
+{
+  g_autoptr(GnnConstantLR) warm = gnn_constant_lr_new (optimizer, 0.5, 3, -1, error);
+  g_autoptr(GnnExponentialLR) decay = gnn_exponential_lr_new (optimizer, 0.9, -1, error);
+  GnnLRScheduler *schedulers[] = { GNN_LR_SCHEDULER (warm), GNN_LR_SCHEDULER (decay) };
+
+  return GNN_LR_SCHEDULER (gnn_chained_scheduler_new (schedulers, 2, error));
+}
+
+static GnnLRScheduler *
+chained_built (GnnOptimizer *optimizer)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListStore) schedulers = g_list_store_new (GNN_TYPE_LR_SCHEDULER);
+  g_autoptr(GnnLRScheduler) warm = g_initable_new (GNN_TYPE_CONSTANT_LR, NULL, &error, "optimizer", optimizer,
+                                                   "factor", 0.5, "total-iters", 3, NULL);
+  g_autoptr(GnnLRScheduler) decay = g_initable_new (GNN_TYPE_EXPONENTIAL_LR, NULL, &error,
+                                                    "optimizer", optimizer, "gamma", 0.9, NULL);
+
+  g_assert_no_error (error);
+  g_list_store_append (schedulers, warm);
+  g_list_store_append (schedulers, decay);
+  /* no optimizer: the schedulers' */
+  return g_object_new (GNN_TYPE_CHAINED_SCHEDULER, "schedulers", schedulers, NULL);
+}
+
+static GnnLRScheduler *
+plateau_made (GnnOptimizer *optimizer, GError **error)
+{
+  const double min_lr = 0.02;
+
+  return GNN_LR_SCHEDULER (gnn_reduce_lr_on_plateau_new (optimizer, "min", 0.5, 1, 0.2, "rel", 1, &min_lr, 1,
+                                                         1e-8, error));
+}
+
+static GnnLRScheduler *
+plateau_built (GnnOptimizer *optimizer)
+{
+  const double min_lr = 0.02;
+
+  return g_object_new (GNN_TYPE_REDUCE_LR_ON_PLATEAU, "optimizer", optimizer, "factor", 0.5, "patience", 1,
+                       "threshold", 0.2, "cooldown", 1,
+                       "min-lr", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &min_lr, 1, sizeof (double)),
+                       NULL);
+}
+
 static const SchedulerCase schedulers[] = {
   { "StepLR", FALSE, step_made, step_built },
   { "MultiStepLR", FALSE, multi_step_made, multi_step_built },
@@ -322,6 +464,14 @@ static const SchedulerCase schedulers[] = {
   { "LambdaLR", FALSE, lambda_made, lambda_built },
   { "SequentialLR", FALSE, sequential_made, sequential_built },
   { "SWALR", FALSE, swalr_made, swalr_built },
+  { "MultiplicativeLR", FALSE, multiplicative_made, multiplicative_built },
+  { "ConstantLR", FALSE, constant_made, constant_built },
+  { "PolynomialLR", FALSE, polynomial_made, polynomial_built },
+  { "CosineAnnealingWarmRestarts", FALSE, sgdr_made, sgdr_built },
+  { "CyclicLR", FALSE, cyclic_made, cyclic_built },
+  { "CyclicLR-Adam", TRUE, cyclic_adam_made, cyclic_adam_built },
+  { "ChainedScheduler", FALSE, chained_made, chained_built },
+  { "ReduceLROnPlateau", FALSE, plateau_made, plateau_built },
 };
 
 /* ---- training ------------------------------------------------------------------------------ */
@@ -394,7 +544,17 @@ train (Run *run)
       g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
       g_assert_true (gnn_optimizer_step (run->optimizer, &error));
       g_assert_no_error (error);
-      if (run->scheduler)
+      if (run->scheduler && GNN_IS_REDUCE_LR_ON_PLATEAU (run->scheduler))
+        {
+          /* the loss as the metric */
+          double metric = gnn_tensor_item (loss, &error);
+
+          g_assert_no_error (error);
+          g_assert_true (gnn_reduce_lr_on_plateau_step_with_metric (GNN_REDUCE_LR_ON_PLATEAU (run->scheduler),
+                                                                    metric, &error));
+          g_assert_no_error (error);
+        }
+      else if (run->scheduler)
         {
           g_assert_true (gnn_lr_scheduler_step (run->scheduler, &error));
           g_assert_no_error (error);

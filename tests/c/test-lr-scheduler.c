@@ -790,6 +790,370 @@ test_state_resume (void)
     }
 }
 
+/* ---- MultiplicativeLR, ConstantLR, PolynomialLR, CosineAnnealingWarmRestarts, CyclicLR,
+ * ChainedScheduler, ReduceLROnPlateau: the lr of group 0 at each epoch, as torch 1.13 computes
+ * it (printed once with '%.17g' by a script that ran the same schedules on torch 1.13, with
+ * SGD groups of lr 1.0 and 0.5) ---------------------------------------------------------------- */
+
+static double
+times_0_9 (int      epoch,
+           gpointer user_data)
+{
+  (*(int *) user_data)++;
+  return 0.9;
+}
+
+static void
+test_more_schedules (void)
+{
+  /* ConstantLR (o, 0.5, 3) */
+  const double constant[] = { 0.5, 0.5, 0.5, 1, 1, 1 };
+  /* PolynomialLR (o, 4, 2.0) */
+  const double polynomial[] = { 1, 0.5625, 0.25, 0.0625, 0, 0, 0 };
+  /* MultiplicativeLR (o, lambda e: 0.9) */
+  const double multiplicative[] = { 1, 0.90000000000000002, 0.81000000000000005, 0.72900000000000009,
+                                    0.65610000000000013 };
+  /* CosineAnnealingWarmRestarts (o, 2, 2, 0.1) */
+  const double sgdr[] = { 1, 0.55000000000000004, 1, 0.86819805153394636, 0.55000000000000004,
+                          0.23180194846605365, 1, 0.96574578963007907, 0.86819805153394636 };
+  /* CyclicLR (o, 0.1, 1.0, 2, 3, 'triangular2'), SGD with momentum */
+  const double cyclic[] = { 0.10000000000000001, 0.54999999999999993, 0.99999999999999978, 0.69999999999999984,
+                            0.39999999999999991, 0.10000000000000001, 0.32500000000000018, 0.54999999999999993,
+                            0.39999999999999991, 0.25000000000000011, 0.10000000000000001, 0.21250000000000011 };
+  const double cyclic_momentum[] = { 0.90000000000000002, 0.85000000000000009, 0.80000000000000004,
+                                     0.83333333333333337, 0.8666666666666667, 0.90000000000000002, 0.875,
+                                     0.85000000000000009, 0.8666666666666667, 0.8833333333333333,
+                                     0.90000000000000002, 0.88750000000000007 };
+  /* CyclicLR (o, 0.1, 1.0, 3, None, 'exp_range', 0.8, cycle_momentum=False) */
+  const double cyclic_exp[] = { 0.10000000000000001, 0.34000000000000014, 0.48399999999999999, 0.56080000000000008,
+                                0.34576000000000018, 0.19830399999999995, 0.10000000000000001, 0.16291456000000015 };
+  /* ChainedScheduler ([ConstantLR (o, 0.1, 2), ExponentialLR (o, 0.9)]) */
+  const double chained[] = { 0.10000000000000001, 0.090000000000000011, 0.81000000000000016, 0.7290000000000002,
+                             0.65610000000000024 };
+  g_autoptr(GError) error = NULL;
+  int calls = 0;
+
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    GnnConstantLR *s = gnn_constant_lr_new (opt, 0.5, 3, -1, &error);
+
+    g_assert_no_error (error);
+    assert_schedule (GNN_LR_SCHEDULER (s), constant, G_N_ELEMENTS (constant));
+    assert_last_lr (GNN_LR_SCHEDULER (s), GNN_TEST_DATA (1.0, 0.5), 2);
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    GnnPolynomialLR *s = gnn_polynomial_lr_new (opt, 4, 2.0, -1, &error);
+
+    g_assert_no_error (error);
+    assert_schedule (GNN_LR_SCHEDULER (s), polynomial, G_N_ELEMENTS (polynomial));
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    GnnMultiplicativeLR *s = gnn_multiplicative_lr_new (opt, times_0_9, &calls, NULL, -1, &error);
+
+    g_assert_no_error (error);
+    /* the initial step does not call the function */
+    g_assert_cmpint (calls, ==, 0);
+    assert_schedule (GNN_LR_SCHEDULER (s), multiplicative, G_N_ELEMENTS (multiplicative));
+    /* once per group and epoch */
+    g_assert_cmpint (calls, ==, 2 * 4);
+    assert_near (lr_of (opt, 1), 0.5 * multiplicative[4]);
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    GnnCosineAnnealingWarmRestarts *s = gnn_cosine_annealing_warm_restarts_new (opt, 2, 2, 0.1, -1, &error);
+
+    g_assert_no_error (error);
+    assert_schedule (GNN_LR_SCHEDULER (s), sgdr, G_N_ELEMENTS (sgdr));
+    /* PyTorch's steps of this scheduler do not count */
+    g_assert_cmpint (gnn_lr_scheduler_get_step_count (GNN_LR_SCHEDULER (s)), ==, 0);
+    g_assert_cmpint (gnn_cosine_annealing_warm_restarts_get_t_i (s), ==, 8);
+    assert_near (gnn_cosine_annealing_warm_restarts_get_t_cur (s), 2);
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, "momentum");
+    GnnCyclicLR *s = gnn_cyclic_lr_new (opt, GNN_TEST_DATA (0.1), 1, GNN_TEST_DATA (1.0), 1, 2, 3, "triangular2",
+                                        1.0, NULL, NULL, TRUE, NULL, 0, NULL, 0, -1, &error);
+
+    g_assert_no_error (error);
+    for (guint e = 0; e < G_N_ELEMENTS (cyclic); e++)
+      {
+        if (e > 0)
+          g_assert_true (gnn_lr_scheduler_step (GNN_LR_SCHEDULER (s), &error));
+        g_assert_no_error (error);
+        assert_near (lr_of (opt, 0), cyclic[e]);
+        assert_near (option_of (opt, 0, "momentum"), cyclic_momentum[e]);
+        assert_near (option_of (opt, 1, "momentum"), cyclic_momentum[e]);
+      }
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    GnnCyclicLR *s = gnn_cyclic_lr_new (opt, GNN_TEST_DATA (0.1), 1, GNN_TEST_DATA (1.0), 1, 3, -1, "exp_range",
+                                        0.8, NULL, NULL, FALSE, NULL, 0, NULL, 0, -1, &error);
+    g_autofree char *scale_mode = NULL;
+
+    g_assert_no_error (error);
+    /* exp_range scales by the step */
+    g_object_get (s, "scale-mode", &scale_mode, NULL);
+    g_assert_cmpstr (scale_mode, ==, "iterations");
+    assert_schedule (GNN_LR_SCHEDULER (s), cyclic_exp, G_N_ELEMENTS (cyclic_exp));
+    g_assert_finalize_object (s);
+    g_assert_finalize_object (opt);
+  }
+  {
+    GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+    g_autoptr(GnnConstantLR) a = gnn_constant_lr_new (opt, 0.1, 2, -1, &error);
+    g_autoptr(GnnExponentialLR) b = gnn_exponential_lr_new (opt, 0.9, -1, &error);
+    GnnLRScheduler *both[] = { GNN_LR_SCHEDULER (a), GNN_LR_SCHEDULER (b) };
+    GnnChainedScheduler *s = gnn_chained_scheduler_new (both, 2, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (gnn_lr_scheduler_get_optimizer (GNN_LR_SCHEDULER (s)) == opt);
+    g_assert_cmpuint (gnn_chained_scheduler_get_n_schedulers (s), ==, 2);
+    g_assert_true (gnn_chained_scheduler_get_scheduler (s, 1) == GNN_LR_SCHEDULER (b));
+    assert_schedule (GNN_LR_SCHEDULER (s), chained, G_N_ELEMENTS (chained));
+    g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (GNN_LR_SCHEDULER (b)), ==, 4);
+    assert_last_lr (GNN_LR_SCHEDULER (s), GNN_TEST_DATA (chained[4], chained[4] / 2), 2);
+    g_assert_finalize_object (s);
+    g_clear_object (&a);
+    g_clear_object (&b);
+    g_assert_finalize_object (opt);
+  }
+}
+
+/* step (epoch) with fractional epochs: CosineAnnealingWarmRestarts (o, 2, 2, 0.1) stepped to
+ * 0.5, 2.5, 7.0 and 1.0, then once more (torch 1.13's values) */
+static void
+test_sgdr_step_to (void)
+{
+  const double epochs[] = { 0.5, 2.5, 7.0, 1.0 };
+  const double want[] = { 0.86819805153394636, 0.96574578963007907, 0.96574578963007907, 0.55000000000000004 };
+  const int last_epochs[] = { 0, 2, 7, 1 };
+  g_autoptr(GError) error = NULL;
+  GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+  GnnCosineAnnealingWarmRestarts *s = gnn_cosine_annealing_warm_restarts_new (opt, 2, 2, 0.1, -1, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (epochs); i++)
+    {
+      g_assert_true (gnn_cosine_annealing_warm_restarts_step_to (s, epochs[i], &error));
+      g_assert_no_error (error);
+      assert_near (lr_of (opt, 0), want[i]);
+      g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (GNN_LR_SCHEDULER (s)), ==, last_epochs[i]);
+    }
+  /* the next plain step goes on from there: epoch 2, the first restart */
+  g_assert_true (gnn_lr_scheduler_step (GNN_LR_SCHEDULER (s), &error));
+  assert_near (lr_of (opt, 0), 1.0);
+  g_assert_cmpint (gnn_cosine_annealing_warm_restarts_get_t_i (s), ==, 4);
+  /* a negative epoch changes nothing */
+  g_assert_false (gnn_cosine_annealing_warm_restarts_step_to (s, -1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "Expected non-negative epoch, but got -1.0");
+  g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (GNN_LR_SCHEDULER (s)), ==, 2);
+  assert_near (gnn_cosine_annealing_warm_restarts_get_t_cur (s), 0);
+  g_assert_finalize_object (s);
+  g_assert_finalize_object (opt);
+}
+
+/* ReduceLROnPlateau (o, 'max', 0.5, 1, 0.1, 'abs', 1, 0.2) given metrics with plateaus */
+static void
+test_plateau (void)
+{
+  const double metrics[] = { 1, 1.05, 1.0, 0.9, 2, 2, 2, 2, 2 };
+  const double plateau[] = { 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25 };
+  const double min_lr = 0.2;
+  g_autoptr(GError) error = NULL;
+  GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+  GnnReduceLROnPlateau *s = gnn_reduce_lr_on_plateau_new (opt, "max", 0.5, 1, 0.1, "abs", 1, &min_lr, 1, 1e-8,
+                                                          &error);
+  guint n = 0;
+  g_autofree double *base = NULL;
+
+  g_assert_no_error (error);
+  /* no initial step, no initial_lr, no base rates */
+  g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (GNN_LR_SCHEDULER (s)), ==, 0);
+  g_assert_false (gnn_param_group_has_option (gnn_optimizer_get_param_group (opt, 0), "initial_lr"));
+  base = gnn_lr_scheduler_get_base_lrs (GNN_LR_SCHEDULER (s), &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpfloat (gnn_reduce_lr_on_plateau_get_best (s), ==, -INFINITY);
+  assert_near (lr_of (opt, 0), plateau[0]);
+  for (guint e = 0; e < G_N_ELEMENTS (metrics); e++)
+    {
+      g_assert_true (gnn_reduce_lr_on_plateau_step_with_metric (s, metrics[e], &error));
+      g_assert_no_error (error);
+      assert_near (lr_of (opt, 0), plateau[e + 1]);
+      g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (GNN_LR_SCHEDULER (s)), ==, (int) e + 1);
+    }
+  /* group 1 stops at its min_lr */
+  assert_near (lr_of (opt, 1), 0.2);
+  assert_last_lr (GNN_LR_SCHEDULER (s), GNN_TEST_DATA (0.25, 0.2), 2);
+  g_assert_cmpfloat (gnn_reduce_lr_on_plateau_get_best (s), ==, 2);
+  /* a plain step has no metric */
+  g_assert_false (gnn_lr_scheduler_step (GNN_LR_SCHEDULER (s), &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "ReduceLROnPlateau.step() missing 1 required positional argument: 'metrics'"));
+  g_assert_finalize_object (s);
+  g_assert_finalize_object (opt);
+}
+
+static void
+assert_message (GError    **error,
+                const char *message)
+{
+  g_assert_error (*error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr ((*error)->message, ==, message);
+  g_clear_error (error);
+}
+
+/* PyTorch's messages, and nothing changed */
+static void
+test_more_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (1.0, 0.5), 2, NULL);
+  GnnOptimizer *other = make_optimizer (GNN_TEST_DATA (1.0), 1, NULL);
+  const double three[] = { 0.1, 0.2, 0.3 };
+
+  g_assert_null (gnn_constant_lr_new (opt, 1.5, 5, -1, &error));
+  assert_message (&error, "Constant multiplicative factor expected to be between 0 and 1.");
+  g_assert_null (gnn_cosine_annealing_warm_restarts_new (opt, 0, 1, 0, -1, &error));
+  assert_message (&error, "Expected positive integer T_0, but got 0");
+  g_assert_null (gnn_cosine_annealing_warm_restarts_new (opt, 3, 0, 0, -1, &error));
+  assert_message (&error, "Expected integer T_mult >= 1, but got 0");
+  g_assert_null (gnn_cyclic_lr_new (opt, three, 1, three, 1, 10, -1, "cyclic", 1, NULL, NULL, FALSE,
+                                    NULL, 0, NULL, 0, -1, &error));
+  assert_message (&error, "mode is invalid and scale_fn is None");
+  g_assert_null (gnn_cyclic_lr_new (opt, three, 3, three, 1, 10, -1, NULL, 1, NULL, NULL, FALSE,
+                                    NULL, 0, NULL, 0, -1, &error));
+  assert_message (&error, "base_lr must have the same length as optimizer.param_groups. base_lr has 3 values, "
+                          "param_groups has 2.");
+  g_assert_null (gnn_cyclic_lr_new (opt, three, 1, three, 1, 10, -1, NULL, 1, NULL, NULL, TRUE,
+                                    NULL, 0, NULL, 0, -1, &error));
+  assert_message (&error, "optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
+  g_assert_null (gnn_reduce_lr_on_plateau_new (opt, NULL, 1.0, 10, 1e-4, NULL, 0, NULL, 0, 1e-8, &error));
+  assert_message (&error, "Factor should be < 1.0.");
+  g_assert_null (gnn_reduce_lr_on_plateau_new (opt, "avg", 0.1, 10, 1e-4, NULL, 0, NULL, 0, 1e-8, &error));
+  assert_message (&error, "mode avg is unknown!");
+  g_assert_null (gnn_reduce_lr_on_plateau_new (opt, "max", 0.1, 10, 1e-4, "rel2", 0, NULL, 0, 1e-8, &error));
+  assert_message (&error, "threshold mode rel2 is unknown!");
+  g_assert_null (gnn_chained_scheduler_new (NULL, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnConstantLR) a = gnn_constant_lr_new (opt, 0.5, 2, -1, &error);
+    g_autoptr(GnnConstantLR) b = gnn_constant_lr_new (other, 0.5, 2, -1, &error);
+    GnnLRScheduler *both[] = { GNN_LR_SCHEDULER (a), GNN_LR_SCHEDULER (b) };
+
+    g_assert_no_error (error);
+    g_assert_null (gnn_chained_scheduler_new (both, 2, &error));
+    assert_message (&error, "ChainedScheduler expects all schedulers to belong to the same optimizer, but got "
+                            "schedulers at index 0 and 1 to be different");
+  }
+  /* the failed constructions left the groups alone (the ConstantLR halved the rates) */
+  assert_near (lr_of (opt, 0), 0.5);
+  g_assert_false (gnn_param_group_has_option (gnn_optimizer_get_param_group (opt, 0), "momentum"));
+  g_assert_finalize_object (opt);
+  g_assert_finalize_object (other);
+}
+
+static GnnLRScheduler *
+make_resumable_more (GnnOptimizer *opt,
+                     int           kind)
+{
+  g_autoptr(GError) error = NULL;
+  GnnLRScheduler *s = NULL;
+
+  switch (kind)
+    {
+    case 0:
+      s = GNN_LR_SCHEDULER (gnn_cyclic_lr_new (opt, GNN_TEST_DATA (0.01), 1, GNN_TEST_DATA (0.1), 1, 4, 2,
+                                               "triangular2", 1, NULL, NULL, TRUE, NULL, 0, NULL, 0, -1, &error));
+      break;
+    case 1:
+      s = GNN_LR_SCHEDULER (gnn_cosine_annealing_warm_restarts_new (opt, 3, 2, 0.001, -1, &error));
+      break;
+    case 2:
+      {
+        g_autoptr(GnnLRScheduler) a = GNN_LR_SCHEDULER (gnn_polynomial_lr_new (opt, 8, 1.5, -1, &error));
+        g_autoptr(GnnLRScheduler) b = GNN_LR_SCHEDULER (gnn_constant_lr_new (opt, 0.5, 9, -1, &error));
+        GnnLRScheduler *all[] = { a, b };
+
+        s = GNN_LR_SCHEDULER (gnn_chained_scheduler_new (all, 2, &error));
+      }
+      break;
+    case 3:
+      s = GNN_LR_SCHEDULER (gnn_reduce_lr_on_plateau_new (opt, "min", 0.5, 1, 0.01, "rel", 2, NULL, 0, 1e-8,
+                                                          &error));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_assert_no_error (error);
+  return s;
+}
+
+/* one epoch: a step, or a plateaued metric for ReduceLROnPlateau */
+static void
+step_more (GnnLRScheduler *s,
+           int             epoch)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (GNN_IS_REDUCE_LR_ON_PLATEAU (s))
+    g_assert_true (gnn_reduce_lr_on_plateau_step_with_metric (GNN_REDUCE_LR_ON_PLATEAU (s), 1.0 / (1 + epoch / 3),
+                                                              &error));
+  else
+    g_assert_true (gnn_lr_scheduler_step (s, &error));
+  g_assert_no_error (error);
+}
+
+/* a state saved mid-run and loaded into a fresh scheduler goes on identically */
+static void
+test_state_resume_more (void)
+{
+  for (int kind = 0; kind < 4; kind++)
+    {
+      g_autoptr(GError) error = NULL;
+      GnnOptimizer *opt = make_optimizer (GNN_TEST_DATA (0.1), 1, "momentum");
+      GnnOptimizer *opt2 = make_optimizer (GNN_TEST_DATA (0.1), 1, "momentum");
+      GnnLRScheduler *a = make_resumable_more (opt, kind);
+      GnnLRScheduler *b = make_resumable_more (opt2, kind);
+      g_autoptr(GVariant) state = NULL, again = NULL;
+
+      for (int i = 0; i < 7; i++)
+        step_more (a, i);
+      state = gnn_lr_scheduler_state_dict (a);
+      copy_groups (opt, opt2);
+      g_assert_true (gnn_lr_scheduler_load_state_dict (b, state, &error));
+      g_assert_no_error (error);
+      again = gnn_lr_scheduler_state_dict (b);
+      g_assert_true (g_variant_equal (state, again));
+      for (int i = 7; i < 20; i++)
+        {
+          step_more (a, i);
+          step_more (b, i);
+          g_assert_cmpfloat (lr_of (opt, 0), ==, lr_of (opt2, 0));
+          g_assert_cmpfloat (option_of (opt, 0, "momentum"), ==, option_of (opt2, 0, "momentum"));
+        }
+      g_assert_finalize_object (a);
+      g_assert_finalize_object (b);
+      g_assert_finalize_object (opt);
+      g_assert_finalize_object (opt2);
+    }
+}
+
 /* ---- a subclass --------------------------------------------------------------------------- */
 
 #define TEST_TYPE_HALVING (test_halving_get_type ())
@@ -888,5 +1252,10 @@ main (int    argc,
   g_test_add_func ("/lr-scheduler/state", test_state);
   g_test_add_func ("/lr-scheduler/state-resume", test_state_resume);
   g_test_add_func ("/lr-scheduler/subclass", test_subclass);
+  g_test_add_func ("/lr-scheduler/more-schedules", test_more_schedules);
+  g_test_add_func ("/lr-scheduler/sgdr-step-to", test_sgdr_step_to);
+  g_test_add_func ("/lr-scheduler/plateau", test_plateau);
+  g_test_add_func ("/lr-scheduler/more-errors", test_more_errors);
+  g_test_add_func ("/lr-scheduler/state-resume-more", test_state_resume_more);
   return g_test_run ();
 }

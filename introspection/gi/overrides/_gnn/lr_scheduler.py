@@ -291,6 +291,68 @@ def _call_lr_lambda(fn, epoch):
         return float('nan')
 
 
+def _construct(fn, *args):
+    """A scheduler from one of its C constructors: an exception of a Python function it ran is
+    raised again, and a bad argument is a ValueError (as torch raises it) that is also the
+    GLib.Error."""
+    from gi.repository import GLib
+    from .errors import as_python_error
+    try:
+        return _call_raising_python_errors(fn, *args)
+    except GLib.Error as e:
+        raise as_python_error(e) from None
+
+
+def _per_group_as(message, name, value, optimizer):
+    """_per_group with torch's message for that argument ({n} groups, {name}, {got} values)."""
+    if isinstance(value, (list, tuple)):
+        n = optimizer.get_n_param_groups()
+        if len(value) != n:
+            raise ValueError(message.format(n=n, name=name, got=len(value)))
+        return [float(v) for v in value]
+    return [float(value)]
+
+
+def _restoring_step(step, scheduler, *args):
+    """Runs a step that calls Python functions (lr_lambda, scale_fn): when one raises, the
+    scheduler and every option of the groups (lr, momentum, betas) are put back, and the
+    exception is raised again."""
+    opt = scheduler.get_optimizer()
+    snapshot = Gnn.LRScheduler.state_dict(scheduler)
+    groups = [opt.get_param_group(i) for i in range(opt.get_n_param_groups())]
+    options = [{name: g.get_option(name) for name in g.list_options()} for g in groups]
+    try:
+        _call_raising_python_errors(step, scheduler, *args)
+    except BaseException:
+        Gnn.LRScheduler.load_state_dict(scheduler, snapshot)
+        for g, saved in zip(groups, options):
+            for name, v in saved.items():
+                g.set_option(name, v)
+        raise
+
+
+def _lambda_scheduler(gtype, optimizer, lr_lambda, last_epoch, verbose):
+    """LambdaLR or MultiplicativeLR from a function of the epoch or a list of them, one per
+    group (torch's "Expected 2 lr_lambdas, but got 3" otherwise)."""
+    if isinstance(lr_lambda, (list, tuple)):
+        n = optimizer.get_n_param_groups()
+        if len(lr_lambda) != n:
+            raise ValueError('Expected {} lr_lambdas, but got {}'.format(n, len(lr_lambda)))
+        fns = list(lr_lambda)
+
+        def per_group(group, epoch, *user_data):
+            return _call_lr_lambda(fns[group], epoch)
+        self = _construct(gtype.new_per_group, optimizer, per_group, None, last_epoch)
+    else:
+        fns = [lr_lambda] * optimizer.get_n_param_groups()
+
+        def one(epoch, *user_data):
+            return _call_lr_lambda(lr_lambda, epoch)
+        self = _construct(gtype.new, optimizer, one, None, last_epoch)
+    self._lr_lambdas = fns
+    return _set_verbose(self, verbose)
+
+
 class LambdaLR(Gnn.LambdaLR):
     """``LambdaLR(optimizer, lr_lambda, last_epoch=-1)``: lr_lambda is a function of the
     epoch, or a list of them, one per parameter group. An exception raised by a function
@@ -298,24 +360,7 @@ class LambdaLR(Gnn.LambdaLR):
     groups as they were."""
 
     def __new__(cls, optimizer, lr_lambda, last_epoch=-1, verbose=False):
-        if isinstance(lr_lambda, (list, tuple)):
-            n = optimizer.get_n_param_groups()
-            if len(lr_lambda) != n:
-                raise ValueError('Expected {} lr_lambdas, but got {}'.format(n, len(lr_lambda)))
-            fns = list(lr_lambda)
-
-            def per_group(group, epoch, *user_data):
-                return _call_lr_lambda(fns[group], epoch)
-            self = _call_raising_python_errors(Gnn.LambdaLR.new_per_group, optimizer, per_group,
-                                               None, last_epoch)
-        else:
-            fns = [lr_lambda] * optimizer.get_n_param_groups()
-
-            def one(epoch, *user_data):
-                return _call_lr_lambda(lr_lambda, epoch)
-            self = _call_raising_python_errors(Gnn.LambdaLR.new, optimizer, one, None, last_epoch)
-        self._lr_lambdas = fns
-        return _set_verbose(self, verbose)
+        return _lambda_scheduler(Gnn.LambdaLR, optimizer, lr_lambda, last_epoch, verbose)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -325,21 +370,234 @@ class LambdaLR(Gnn.LambdaLR):
         return list(self._lr_lambdas)
 
     def step(self):
-        opt = self.get_optimizer()
-        snapshot = Gnn.LRScheduler.state_dict(self)
-        lrs = [opt.get_param_group(i).get_option('lr') for i in range(opt.get_n_param_groups())]
-        try:
-            _call_raising_python_errors(Gnn.LRScheduler.step, self)
-        except BaseException:
-            Gnn.LRScheduler.load_state_dict(self, snapshot)
-            for i, v in enumerate(lrs):
-                opt.get_param_group(i).set_option('lr', v)
-            raise
+        _restoring_step(Gnn.LRScheduler.step, self)
         _print_lrs(self)
 
 
 LambdaLR = override(LambdaLR)
 __all__.append('LambdaLR')
+
+
+class MultiplicativeLR(Gnn.MultiplicativeLR):
+    """``MultiplicativeLR(optimizer, lr_lambda, last_epoch=-1)``: each epoch after the first
+    multiplies the rates by lr_lambda(epoch), a function or a list of them, one per group;
+    errors as LambdaLR's."""
+
+    def __new__(cls, optimizer, lr_lambda, last_epoch=-1, verbose=False):
+        return _lambda_scheduler(Gnn.MultiplicativeLR, optimizer, lr_lambda, last_epoch, verbose)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    lr_lambdas = LambdaLR.lr_lambdas
+    step = LambdaLR.step
+
+
+MultiplicativeLR = override(MultiplicativeLR)
+__all__.append('MultiplicativeLR')
+
+
+class ConstantLR(Gnn.ConstantLR):
+    def __new__(cls, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1, verbose=False):
+        return _set_verbose(_construct(Gnn.ConstantLR.new, optimizer, factor, total_iters, last_epoch), verbose)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+ConstantLR = override(ConstantLR)
+__all__.append('ConstantLR')
+
+
+class PolynomialLR(Gnn.PolynomialLR):
+    def __new__(cls, optimizer, total_iters=5, power=1.0, last_epoch=-1, verbose=False):
+        return _set_verbose(_construct(Gnn.PolynomialLR.new, optimizer, total_iters, power, last_epoch), verbose)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+PolynomialLR = override(PolynomialLR)
+__all__.append('PolynomialLR')
+
+
+def _print_epoch_lrs(scheduler, epoch):
+    """PyTorch 1.13's print_lr with an epoch, as CosineAnnealingWarmRestarts prints it."""
+    if scheduler._verbose:
+        epoch_str = ('%.2f' if isinstance(epoch, float) else '%.5d') % epoch
+        for i, lr in enumerate(Gnn.LRScheduler.get_last_lr(scheduler)):
+            print('Epoch {}: adjusting learning rate of group {} to {:.4e}.'.format(epoch_str, i, lr))
+
+
+class CosineAnnealingWarmRestarts(Gnn.CosineAnnealingWarmRestarts):
+    """``CosineAnnealingWarmRestarts(optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1)``;
+    ``step(epoch)`` takes a fractional epoch, as torch's."""
+
+    def __new__(cls, optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1, verbose=False):
+        if not isinstance(T_0, int) or isinstance(T_0, bool) or T_0 <= 0:
+            raise ValueError('Expected positive integer T_0, but got {}'.format(T_0))
+        if not isinstance(T_mult, int) or isinstance(T_mult, bool) or T_mult < 1:
+            raise ValueError('Expected integer T_mult >= 1, but got {}'.format(T_mult))
+        self = _construct(Gnn.CosineAnnealingWarmRestarts.new, optimizer, T_0, T_mult, eta_min, last_epoch)
+        self._verbose = bool(verbose)
+        _print_epoch_lrs(self, max(last_epoch + 1, 0))
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def T_cur(self):
+        return self.get_t_cur()
+
+    @property
+    def T_i(self):
+        return self.get_t_i()
+
+    def step(self, epoch=None):
+        """``scheduler.step()``, or ``scheduler.step(epoch)`` to move to any epoch, such as
+        ``epoch + i / iters`` after each batch."""
+        if epoch is None:
+            epoch = max(self.last_epoch + 1, 0)
+            _call_raising_python_errors(Gnn.LRScheduler.step, self)
+        else:
+            _construct(Gnn.CosineAnnealingWarmRestarts.step_to, self, float(epoch))
+        _print_epoch_lrs(self, epoch)
+
+
+CosineAnnealingWarmRestarts = override(CosineAnnealingWarmRestarts)
+__all__.append('CosineAnnealingWarmRestarts')
+
+
+def _scale_closure(scale_fn):
+    """scale_fn as the double -> double closure of C; its exception is raised again by the
+    caller, as lr_lambda's. torch gives it an int (the cycle or the step): so does this."""
+    def call(x):
+        return _call_lr_lambda(scale_fn, int(x) if float(x).is_integer() else x)
+    return call
+
+
+class CyclicLR(Gnn.CyclicLR):
+    """``CyclicLR`` as torch's; momentum cycles on SGD's ``momentum`` or, as current
+    PyTorch, on the first of Adam's ``betas``."""
+
+    def __new__(cls, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode='triangular',
+                gamma=1., scale_fn=None, scale_mode='cycle', cycle_momentum=True, base_momentum=0.8,
+                max_momentum=0.9, last_epoch=-1, verbose=False):
+        message = 'expected {n} values for {name}, got {got}'
+        base_lrs = _per_group_as(message, 'base_lr', base_lr, optimizer)
+        max_lrs = _per_group_as(message, 'max_lr', max_lr, optimizer)
+        base_moms = max_moms = [0.0]
+        if cycle_momentum:
+            base_moms = _per_group_as(message, 'base_momentum', base_momentum, optimizer)
+            max_moms = _per_group_as(message, 'max_momentum', max_momentum, optimizer)
+        self = _construct(Gnn.CyclicLR.new, optimizer, base_lrs, max_lrs, float(step_size_up),
+                          -1.0 if step_size_down is None else float(step_size_down), mode, float(gamma),
+                          None if scale_fn is None else _scale_closure(scale_fn), scale_mode,
+                          cycle_momentum, base_moms, max_moms, last_epoch)
+        self._scale_fn_custom = scale_fn
+        return _set_verbose(self, verbose)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def _state(self, key):
+        return Gnn.LRScheduler.state_dict(self).unpack().get(key)
+
+    max_lrs = property(lambda self: self._state('max_lrs'))
+    base_momentums = property(lambda self: self._state('base_momentums'))
+    max_momentums = property(lambda self: self._state('max_momentums'))
+    total_size = property(lambda self: self._state('total_size'))
+    step_ratio = property(lambda self: self._state('step_ratio'))
+
+    def step(self):
+        _restoring_step(Gnn.LRScheduler.step, self)
+        _print_lrs(self)
+
+
+CyclicLR = override(CyclicLR)
+__all__.append('CyclicLR')
+
+
+class ChainedScheduler(Gnn.ChainedScheduler):
+    """``ChainedScheduler(schedulers)``: steps every scheduler at once."""
+
+    def __new__(cls, schedulers):
+        return _construct(Gnn.ChainedScheduler.new, list(schedulers))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def _schedulers(self):
+        return [self.get_scheduler(i) for i in range(self.get_n_schedulers())]
+
+
+ChainedScheduler = override(ChainedScheduler)
+__all__.append('ChainedScheduler')
+
+
+class ReduceLROnPlateau(Gnn.ReduceLROnPlateau):
+    """``ReduceLROnPlateau`` as torch's: ``scheduler.step(val_loss)`` takes a float or a
+    one-element tensor. Unlike 1.13's, it is an LRScheduler (as current PyTorch's), so
+    ``get_last_lr()`` works from the start."""
+
+    def __new__(cls, optimizer, mode='min', factor=0.1, patience=10, threshold=1e-4, threshold_mode='rel',
+                cooldown=0, min_lr=0, eps=1e-8, verbose=False):
+        min_lrs = _per_group_as('expected {n} min_lrs, got {got}', 'min_lr', min_lr, optimizer)
+        self = _construct(Gnn.ReduceLROnPlateau.new, optimizer, mode, float(factor), patience, float(threshold),
+                          threshold_mode, cooldown, min_lrs, float(eps))
+        self._verbose = bool(verbose)
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def step(self, metrics, epoch=None):
+        """``scheduler.step(metrics)``: the metric of the epoch (a float, or anything float()
+        takes, such as a one-element tensor)."""
+        import warnings
+        current = float(metrics)
+        if epoch is not None:
+            warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning)
+            self.set_last_epoch(int(epoch) - 1)
+        before = self.get_last_lr()
+        _construct(Gnn.ReduceLROnPlateau.step_with_metric, self, current)
+        if self._verbose:
+            for i, (old, new) in enumerate(zip(before, self.get_last_lr())):
+                if old != new:
+                    print('Epoch {}: reducing learning rate of group {} to {:.4e}.'.format(
+                        '%.5d' % self.last_epoch, i, new))
+
+    min_lrs = property(lambda self: list(self.get_min_lrs()))
+    best = property(lambda self: self.get_best())
+    num_bad_epochs = property(lambda self: self.get_num_bad_epochs())
+    cooldown_counter = property(lambda self: self.get_cooldown_counter())
+    in_cooldown = property(lambda self: Gnn.ReduceLROnPlateau.in_cooldown(self))
+    mode_worse = property(lambda self: float('inf') if self.mode == 'min' else float('-inf'))
+
+    def is_better(self, a, best):
+        if self.mode == 'min' and self.threshold_mode == 'rel':
+            return a < best * (1. - self.threshold)
+        if self.mode == 'min':
+            return a < best - self.threshold
+        if self.threshold_mode == 'rel':
+            return a > best * (self.threshold + 1.)
+        return a > best + self.threshold
+
+
+ReduceLROnPlateau = override(ReduceLROnPlateau)
+__all__.append('ReduceLROnPlateau')
+
+# torch.optim.lr_scheduler.EPOCH_DEPRECATION_WARNING
+_EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being "
+    "deprecated where possible. Please use `scheduler.step()` to step the "
+    "scheduler. During the deprecation, if epoch is different from None, the "
+    "closed form is used instead of the new chainable form, where available. "
+    "Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
 
 
 class OneCycleLR(Gnn.OneCycleLR):

@@ -35,9 +35,6 @@ _INT_DTYPES = Missing('gnn has no int32, int16 or int8 dtype yet (planned in gnn
 _COMPLEX = Missing('gnn has no complex dtypes')
 _NO_OP = Missing('no such op in C yet (gnn/ops/gnn-ops.h); the ops issue adds ops as rows')
 _NO_INPLACE = Missing('C has no in-place form of this op; use the out-of-place op')
-_SCHEDULER = Missing('not built yet: gnn has StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, '
-                     'LinearLR, LambdaLR, OneCycleLR, SequentialLR and SWALR; a Python subclass of '
-                     'LRScheduler with get_lr() can stand in')
 # a functional whose op C does not have (the ops issue brings the norms and dropout)
 _NOT_IN_C = 'the C library has no %s yet'
 
@@ -497,17 +494,13 @@ ROWS = [
     ('torch.optim.lr_scheduler.LambdaLR', 'Gnn.LambdaLR'),
     ('torch.optim.lr_scheduler.OneCycleLR', 'Gnn.OneCycleLR'),
     ('torch.optim.lr_scheduler.SequentialLR', 'Gnn.SequentialLR'),
-    ('torch.optim.lr_scheduler.MultiplicativeLR', _SCHEDULER),
-    ('torch.optim.lr_scheduler.ConstantLR', _SCHEDULER),
-    ('torch.optim.lr_scheduler.PolynomialLR', _SCHEDULER),
-    ('torch.optim.lr_scheduler.CosineAnnealingWarmRestarts', _SCHEDULER),
-    ('torch.optim.lr_scheduler.CyclicLR', _SCHEDULER),
-    ('torch.optim.lr_scheduler.ChainedScheduler',
-     Missing('not built yet; SequentialLR runs schedulers one after another, none steps several '
-             'at once')),
-    ('torch.optim.lr_scheduler.ReduceLROnPlateau',
-     Missing('not built yet: it steps on a metric, which the LRScheduler class of gnn has no '
-             'argument for')),
+    ('torch.optim.lr_scheduler.MultiplicativeLR', 'Gnn.MultiplicativeLR'),
+    ('torch.optim.lr_scheduler.ConstantLR', 'Gnn.ConstantLR'),
+    ('torch.optim.lr_scheduler.PolynomialLR', 'Gnn.PolynomialLR'),
+    ('torch.optim.lr_scheduler.CosineAnnealingWarmRestarts', 'Gnn.CosineAnnealingWarmRestarts'),
+    ('torch.optim.lr_scheduler.CyclicLR', 'Gnn.CyclicLR'),
+    ('torch.optim.lr_scheduler.ChainedScheduler', 'Gnn.ChainedScheduler'),
+    ('torch.optim.lr_scheduler.ReduceLROnPlateau', 'Gnn.ReduceLROnPlateau'),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
