@@ -156,5 +156,35 @@ GNN_AVAILABLE_IN_ALL
 guint         *gnn_data_loader_get_indices   (GnnDataLoader  *self,
                                               guint           index,
                                               guint          *n_indices);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_num_workers (GnnDataLoader *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_num_workers (GnnDataLoader *self,
+                                                guint          num_workers);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_prefetch_factor (GnnDataLoader *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_prefetch_factor (GnnDataLoader *self,
+                                                    guint          prefetch_factor);
+GNN_AVAILABLE_IN_ALL
+double         gnn_data_loader_get_timeout   (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_timeout   (GnnDataLoader  *self,
+                                              double          timeout);
+
+/* ---- GnnDataLoaderIter --------------------------------------------------------------- */
+
+#define GNN_TYPE_DATA_LOADER_ITER (gnn_data_loader_iter_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, GNN, DATA_LOADER_ITER, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnDataLoaderIter *gnn_data_loader_iterate   (GnnDataLoader      *self);
+GNN_AVAILABLE_IN_ALL
+GPtrArray         *gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
+                                              GError            **error);
+GNN_AVAILABLE_IN_ALL
+void               gnn_data_loader_iter_close (GnnDataLoaderIter *self);
 
 G_END_DECLS
