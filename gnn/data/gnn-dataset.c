@@ -1684,7 +1684,8 @@ gnn_data_loader_set_timeout (GnnDataLoader *self,
  * [method@Gnn.DataLoaderIter.close]) waits for the batches being made and frees the rest.
  *
  * A pass takes the loader's order, dataset, transform and settings when it starts: changing
- * the loader (its epoch, say) changes the passes started afterwards.
+ * the loader (its epoch, say) changes the passes started afterwards. One thread at a time
+ * uses a pass.
  */
 
 typedef struct
@@ -1840,6 +1841,7 @@ gnn_data_loader_iter_class_init (GnnDataLoaderIterClass *klass)
 static void
 gnn_data_loader_iter_init (GnnDataLoaderIter *self)
 {
+  self->finished = TRUE;   /* a pass made by g_object_new alone has no batches */
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
 }
@@ -1901,7 +1903,8 @@ gnn_data_loader_iterate (GnnDataLoader *self)
  * The next batch of the pass (`next(it)`): a batch as [method@Gnn.DataLoader.get_batch]
  * gives it, or %NULL without an error after the last one. When a batch fails (the dataset
  * or a transform reports an error, on whatever thread made it), its error comes at the
- * batch's place and the pass ends.
+ * batch's place and the pass ends. A batch has at least one tensor, so a binding that turns
+ * the %NULL array into an empty one (PyGObject does) reads the end as an empty batch.
  *
  * Returns: (transfer container) (element-type Gnn.Tensor) (nullable): the batch, or %NULL at
  *   the end of the pass, or %NULL with @error set (what the dataset or a transform reported,

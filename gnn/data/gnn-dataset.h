@@ -34,6 +34,11 @@ G_DECLARE_INTERFACE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  * The virtual methods of [iface@Gnn.Dataset]. Python classes implement `do_get_length`
  * and `do_get_item (self, index)` returning a sequence of tensors (the override turns it
  * into `do_fill_item`).
+ *
+ * A [class@Gnn.DataLoader] with #GnnDataLoader:num-workers calls @fill_item and @fill_batch
+ * from its worker threads, several at once (each for other samples): an implementation
+ * must allow that, as gnn's datasets do (they only read what they share). Python
+ * implementations run one at a time, under the GIL.
  */
 struct _GnnDatasetInterface
 {

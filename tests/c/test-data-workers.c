@@ -260,6 +260,11 @@ test_early_end (void)
   g_assert_finalize_object (it);
   /* a pass never started */
   g_assert_finalize_object (gnn_data_loader_iterate (loader));
+  /* a pass made without a loader has no batches */
+  it = g_object_new (GNN_TYPE_DATA_LOADER_ITER, NULL);
+  g_assert_null (gnn_data_loader_iter_next (it, &error));
+  g_assert_no_error (error);
+  g_assert_finalize_object (it);
 }
 
 static void
