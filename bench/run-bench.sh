@@ -40,3 +40,6 @@ if [ -x "$build/bench/bench-train" ]; then
   echo
   /usr/bin/python3 "$src/bench/bench_train_torch.py" --bench-train "$build/bench/bench-train" "$@"
 fi
+# a DataLoader pass with augmentation over Fashion-MNIST-sized data, 0 and 2 workers, gnn vs torch
+echo
+/usr/bin/python3 "$src/bench/bench_loader_torch.py" "$@"

@@ -13,6 +13,7 @@
 #include "data/gnn-dataset.h"
 
 #include "data/gnn-dataset-private.h"
+#include "data/gnn-transforms-private.h"
 
 const char *gnn_fashion_mnist_system_dir = "/usr/share/datasets/fashion-mnist";
 
@@ -1020,7 +1021,21 @@ gnn_concat_dataset_new (GnnDataset **datasets,
  * With #GnnDataLoader:shuffle the samples are visited in a random order drawn from
  * #GnnDataLoader:seed and #GnnDataLoader:epoch alone (Philox counters), so an epoch can be
  * replayed, or resumed at any batch, exactly: set the epoch before each pass, as PyTorch's
- * `DistributedSampler.set_epoch`. The order differs from PyTorch's `randperm`.
+ * `DistributedSampler.set_epoch`. The order differs from PyTorch's `randperm`. The random
+ * transforms that make a batch (#GnnTensorDataset:transform, #GnnDataLoader:transform) draw
+ * from a stream of that batch's own, made of the seed, the epoch and the batch's number, so
+ * that a batch too is the same each time it is made.
+ *
+ * [method@Gnn.DataLoader.iterate] makes a pass over the epoch: with #GnnDataLoader:num-workers
+ * above 0, worker threads prepare the next batches while the caller uses the current one
+ * (`num_workers` of PyTorch, with threads instead of processes), and the batches are the
+ * same, bit for bit and in the same order, as with none.
+ *
+ * With workers, the dataset's `fill_item` or `fill_batch` and the transforms run on several
+ * threads at once, each on its own batch: a dataset or transform implementation must allow
+ * that (read what it shares, keep anything it writes per call, or lock). gnn's datasets and
+ * transforms do; a dataset or transform written in Python runs in the worker with the GIL
+ * held, so that only one of them runs Python at a time.
  */
 struct _GnnDataLoader
 {
@@ -1033,6 +1048,9 @@ struct _GnnDataLoader
   gboolean drop_last;
   guint epoch;
   GnnTransform *transform;
+  guint num_workers;
+  guint prefetch_factor;
+  double timeout;
   guint *order;         /* the sample order of the current epoch, or NULL before first use */
   guint order_len;
 };
@@ -1046,6 +1064,9 @@ enum {
   PROP_DROP_LAST,
   PROP_EPOCH,
   PROP_TRANSFORM,
+  PROP_NUM_WORKERS,
+  PROP_PREFETCH_FACTOR,
+  PROP_TIMEOUT,
   PROP_ITEM_TYPE,
   PROP_N_ITEMS,
   N_PROPS
@@ -1252,6 +1273,40 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY),
     G_STRUCT_OFFSET (GnnDataLoader, transform) };
   /**
+   * GnnDataLoader:num-workers:
+   *
+   * The number of worker threads that prepare batches ahead of a pass of
+   * [method@Gnn.DataLoader.iterate] (`num_workers`): 0 makes each batch on the calling thread
+   * when it is asked for. The batches are the same either way.
+   *
+   * Since: 0.1
+   */
+  props[PROP_NUM_WORKERS] = (GnnProp) {
+    g_param_spec_uint ("num-workers", NULL, NULL, 0, G_MAXUINT16, 0, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnDataLoader, num_workers) };
+  /**
+   * GnnDataLoader:prefetch-factor:
+   *
+   * How many batches each worker may have ready ahead of the caller (`prefetch_factor`):
+   * a pass holds at most #GnnDataLoader:num-workers times this many batches at once.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PREFETCH_FACTOR] = (GnnProp) {
+    g_param_spec_uint ("prefetch-factor", NULL, NULL, 1, G_MAXUINT16, 2, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnDataLoader, prefetch_factor) };
+  /**
+   * GnnDataLoader:timeout:
+   *
+   * With workers, how many seconds [method@Gnn.DataLoaderIter.next] waits for a batch before
+   * it fails (`timeout`); 0 waits as long as it takes.
+   *
+   * Since: 0.1
+   */
+  props[PROP_TIMEOUT] = (GnnProp) {
+    g_param_spec_double ("timeout", NULL, NULL, 0.0, G_MAXDOUBLE, 0.0, GNN_PARAM_RW),
+    G_STRUCT_OFFSET (GnnDataLoader, timeout) };
+  /**
    * GnnDataLoader:item-type:
    *
    * The type of the items: #GListStore (of tensors).
@@ -1276,6 +1331,7 @@ static void
 gnn_data_loader_init (GnnDataLoader *self)
 {
   self->batch_size = 1;
+  self->prefetch_factor = 2;
 }
 
 /**
@@ -1435,6 +1491,47 @@ gnn_data_loader_get_indices (GnnDataLoader *self,
   return g_memdup2 (self->order + start, count * sizeof (guint));
 }
 
+/* The key of batch @index's draws: Philox of (epoch, batch) under the seed, in a stream apart
+ * from the shuffle's (whose counters are (epoch, draw) under the seed itself). */
+#define DRAW_STREAM G_GUINT64_CONSTANT (0xD1B54A32D192ED03)
+
+/* Batch @index of @epoch of the samples @indices: the dataset's tensors, the first through
+ * @transform, all in a draw scope of their own. MT safe when the dataset and transform are. */
+static GPtrArray *
+make_batch (GnnDataset   *dataset,
+            GnnTransform *transform,
+            guint64       seed,
+            guint         epoch,
+            guint         index,
+            const guint  *indices,
+            guint         n_indices,
+            GError      **error)
+{
+  guint32 w[4];
+  GnnDrawScope scope, *previous;
+  GPtrArray *batch;
+
+  gnn_philox4x32 (((guint64) epoch << 32) | index, seed ^ DRAW_STREAM, w);
+  scope.key = ((guint64) w[0] << 32) | w[1];
+  scope.counter = 0;
+  previous = gnn_draw_scope_swap (&scope);
+  batch = gnn_dataset_get_batch (dataset, indices, n_indices, error);
+  if (batch && transform && batch->len > 0)
+    {
+      GnnTensor *x = gnn_transform_apply (transform, g_ptr_array_index (batch, 0), error);
+
+      if (x == NULL)
+        g_clear_pointer (&batch, g_ptr_array_unref);
+      else
+        {
+          g_object_unref (g_ptr_array_index (batch, 0));
+          batch->pdata[0] = x;
+        }
+    }
+  gnn_draw_scope_swap (previous);
+  return batch;
+}
+
 /**
  * gnn_data_loader_get_batch:
  * @self: a loader
@@ -1453,7 +1550,6 @@ gnn_data_loader_get_batch (GnnDataLoader *self,
                            GError       **error)
 {
   g_autofree guint *indices = NULL;
-  GPtrArray *batch;
   guint n;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
@@ -1464,18 +1560,405 @@ gnn_data_loader_get_batch (GnnDataLoader *self,
                    "batches", index, loader_n_batches (self));
       return NULL;
     }
-  batch = gnn_dataset_get_batch (self->dataset, indices, n, error);
-  if (batch && self->transform && batch->len > 0)
-    {
-      GnnTensor *x = gnn_transform_apply (self->transform, g_ptr_array_index (batch, 0), error);
+  return make_batch (self->dataset, self->transform, self->seed, self->epoch, index, indices, n, error);
+}
 
-      if (x == NULL)
-        {
-          g_ptr_array_unref (batch);
-          return NULL;
-        }
-      g_object_unref (g_ptr_array_index (batch, 0));
-      batch->pdata[0] = x;
+/**
+ * gnn_data_loader_get_num_workers:
+ * @self: a loader
+ *
+ * Gets #GnnDataLoader:num-workers.
+ *
+ * Returns: the number of worker threads of a pass
+ *
+ * Since: 0.1
+ */
+guint
+gnn_data_loader_get_num_workers (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0);
+  return self->num_workers;
+}
+
+/**
+ * gnn_data_loader_set_num_workers:
+ * @self: a loader
+ * @num_workers: the number of worker threads, 0 for none
+ *
+ * Sets #GnnDataLoader:num-workers; the passes started afterwards use it.
+ *
+ * Since: 0.1
+ */
+void
+gnn_data_loader_set_num_workers (GnnDataLoader *self,
+                                 guint          num_workers)
+{
+  g_return_if_fail (GNN_IS_DATA_LOADER (self));
+  g_return_if_fail (num_workers <= G_MAXUINT16);
+  gnn_prop_set (self, &props[PROP_NUM_WORKERS], num_workers);
+}
+
+/**
+ * gnn_data_loader_get_prefetch_factor:
+ * @self: a loader
+ *
+ * Gets #GnnDataLoader:prefetch-factor.
+ *
+ * Returns: the number of batches each worker may have ready ahead
+ *
+ * Since: 0.1
+ */
+guint
+gnn_data_loader_get_prefetch_factor (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0);
+  return self->prefetch_factor;
+}
+
+/**
+ * gnn_data_loader_set_prefetch_factor:
+ * @self: a loader
+ * @prefetch_factor: the number of batches each worker may have ready ahead, at least 1
+ *
+ * Sets #GnnDataLoader:prefetch-factor; the passes started afterwards use it.
+ *
+ * Since: 0.1
+ */
+void
+gnn_data_loader_set_prefetch_factor (GnnDataLoader *self,
+                                     guint          prefetch_factor)
+{
+  g_return_if_fail (GNN_IS_DATA_LOADER (self));
+  g_return_if_fail (prefetch_factor >= 1 && prefetch_factor <= G_MAXUINT16);
+  gnn_prop_set (self, &props[PROP_PREFETCH_FACTOR], prefetch_factor);
+}
+
+/**
+ * gnn_data_loader_get_timeout:
+ * @self: a loader
+ *
+ * Gets #GnnDataLoader:timeout.
+ *
+ * Returns: the seconds a pass with workers waits for a batch, 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+gnn_data_loader_get_timeout (GnnDataLoader *self)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0.0);
+  return self->timeout;
+}
+
+/**
+ * gnn_data_loader_set_timeout:
+ * @self: a loader
+ * @timeout: the seconds a pass with workers waits for a batch, 0 for no limit
+ *
+ * Sets #GnnDataLoader:timeout; the passes started afterwards use it.
+ *
+ * Since: 0.1
+ */
+void
+gnn_data_loader_set_timeout (GnnDataLoader *self,
+                             double         timeout)
+{
+  g_return_if_fail (GNN_IS_DATA_LOADER (self));
+  g_return_if_fail (timeout >= 0.0);
+  gnn_prop_set (self, &props[PROP_TIMEOUT], timeout);
+}
+
+/* ---- GnnDataLoaderIter --------------------------------------------------------------- */
+
+/**
+ * GnnDataLoaderIter:
+ *
+ * One pass over the batches of a [class@Gnn.DataLoader]'s epoch (what `iter(loader)` gives
+ * in PyTorch), made by [method@Gnn.DataLoader.iterate]: [method@Gnn.DataLoaderIter.next]
+ * hands out the batches in order, then %NULL.
+ *
+ * With #GnnDataLoader:num-workers above 0, that many threads make the batches ahead, at most
+ * #GnnDataLoader:num-workers × #GnnDataLoader:prefetch-factor batches at a time, and the
+ * pass hands them out strictly in order. A batch that fails reaches the caller as the
+ * error, at its place; the pass then stops. Dropping the pass early (the last reference, or
+ * [method@Gnn.DataLoaderIter.close]) waits for the batches being made and frees the rest.
+ *
+ * A pass takes the loader's order, dataset, transform and settings when it starts: changing
+ * the loader (its epoch, say) changes the passes started afterwards. One thread at a time
+ * uses a pass.
+ */
+
+typedef struct
+{
+  gboolean ready;
+  GPtrArray *batch;
+  GError *error;
+} Slot;
+
+struct _GnnDataLoaderIter
+{
+  GObject parent_instance;
+
+  GnnDataset *dataset;
+  GnnTransform *transform;
+  guint64 seed;
+  guint epoch;
+  guint *order;            /* the samples of the pass, batch after batch */
+  guint n_samples;
+  guint batch_size;
+  guint n_batches;
+  gint64 timeout_us;       /* 0: none */
+
+  guint position;          /* the next batch to hand out */
+  gboolean finished;       /* handed out the last batch or an error, or closed */
+
+  /* the workers: the members below the lock are the lock's */
+  GPtrArray *threads;      /* (element-type GThread) */
+  GMutex lock;
+  GCond cond;
+  guint window;            /* batches in flight at most: slot b % window holds batch b */
+  Slot *slots;
+  guint next_claim;        /* the next batch for a worker to make */
+  guint consumed;          /* the batches handed out (position, as the workers see it) */
+  gboolean stopping;
+};
+
+G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
+
+static GPtrArray *
+iter_make (GnnDataLoaderIter *self,
+           guint              index,
+           GError           **error)
+{
+  guint start = index * self->batch_size;
+  guint n = MIN (self->batch_size, self->n_samples - start);
+
+  return make_batch (self->dataset, self->transform, self->seed, self->epoch, index,
+                     self->order + start, n, error);
+}
+
+static gpointer
+iter_worker (gpointer data)
+{
+  GnnDataLoaderIter *self = data;
+
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      GError *error = NULL;
+      GPtrArray *batch;
+      Slot *slot;
+      guint index;
+
+      while (!self->stopping && self->next_claim < self->n_batches
+             && self->next_claim >= self->consumed + self->window)
+        g_cond_wait (&self->cond, &self->lock);
+      if (self->stopping || self->next_claim >= self->n_batches)
+        break;
+      index = self->next_claim++;
+      g_mutex_unlock (&self->lock);
+
+      batch = iter_make (self, index, &error);
+
+      g_mutex_lock (&self->lock);
+      slot = &self->slots[index % self->window];
+      slot->batch = batch;
+      slot->error = error;
+      slot->ready = TRUE;
+      g_cond_broadcast (&self->cond);
     }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+static void
+slot_clear (Slot *slot)
+{
+  g_clear_pointer (&slot->batch, g_ptr_array_unref);
+  g_clear_error (&slot->error);
+  slot->ready = FALSE;
+}
+
+/**
+ * gnn_data_loader_iter_close:
+ * @self: a pass
+ *
+ * Ends the pass: the workers finish the batches they are making and stop, and the batches
+ * made ahead are freed; [method@Gnn.DataLoaderIter.next] then returns %NULL. Dropping the
+ * last reference does the same; call this to end a pass early where the reference may live
+ * on (a garbage-collected binding).
+ *
+ * Since: 0.1
+ */
+void
+gnn_data_loader_iter_close (GnnDataLoaderIter *self)
+{
+  g_return_if_fail (GNN_IS_DATA_LOADER_ITER (self));
+  self->finished = TRUE;
+  if (self->threads == NULL)
+    return;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < self->threads->len; i++)
+    g_thread_join (g_ptr_array_index (self->threads, i));
+  g_clear_pointer (&self->threads, g_ptr_array_unref);
+  for (guint i = 0; i < self->window; i++)
+    slot_clear (&self->slots[i]);
+}
+
+static void
+gnn_data_loader_iter_dispose (GObject *object)
+{
+  gnn_data_loader_iter_close (GNN_DATA_LOADER_ITER (object));
+  g_clear_object (&GNN_DATA_LOADER_ITER (object)->dataset);
+  g_clear_object (&GNN_DATA_LOADER_ITER (object)->transform);
+  G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->dispose (object);
+}
+
+static void
+gnn_data_loader_iter_finalize (GObject *object)
+{
+  GnnDataLoaderIter *self = GNN_DATA_LOADER_ITER (object);
+
+  g_free (self->slots);
+  g_free (self->order);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->finalize (object);
+}
+
+static void
+gnn_data_loader_iter_class_init (GnnDataLoaderIterClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = gnn_data_loader_iter_dispose;
+  object_class->finalize = gnn_data_loader_iter_finalize;
+}
+
+static void
+gnn_data_loader_iter_init (GnnDataLoaderIter *self)
+{
+  self->finished = TRUE;   /* a pass made by g_object_new alone has no batches */
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+}
+
+/**
+ * gnn_data_loader_iterate:
+ * @self: a loader
+ *
+ * Starts a pass over the batches of the current epoch (`iter(loader)`), with
+ * #GnnDataLoader:num-workers worker threads making them ahead (none: each is made when
+ * [method@Gnn.DataLoaderIter.next] asks for it). The pass gives the batches
+ * [method@Gnn.DataLoader.get_batch] gives, in order.
+ *
+ * Returns: (transfer full): the pass
+ *
+ * Since: 0.1
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iterate (GnnDataLoader *self)
+{
+  GnnDataLoaderIter *iter;
+  guint n_workers;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  iter = g_object_new (GNN_TYPE_DATA_LOADER_ITER, NULL);
+  iter->n_batches = loader_n_batches (self);
+  iter->finished = iter->n_batches == 0;
+  if (iter->finished)
+    return iter;
+  ensure_order (self);
+  iter->dataset = g_object_ref (self->dataset);
+  iter->transform = self->transform ? g_object_ref (self->transform) : NULL;
+  iter->seed = self->seed;
+  iter->epoch = self->epoch;
+  iter->batch_size = self->batch_size;
+  iter->n_samples = MIN (self->order_len, iter->n_batches * self->batch_size);
+  iter->order = g_memdup2 (self->order, MAX (iter->n_samples, 1) * sizeof (guint));
+  iter->timeout_us = (gint64) (self->timeout * G_USEC_PER_SEC);
+  n_workers = MIN (self->num_workers, iter->n_batches);
+  if (n_workers == 0)
+    return iter;
+  iter->window = MIN ((guint64) n_workers * self->prefetch_factor, iter->n_batches);
+  iter->slots = g_new0 (Slot, iter->window);
+  iter->threads = g_ptr_array_new ();
+  for (guint i = 0; i < n_workers; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("gnn-loader-%u", i);
+
+      g_ptr_array_add (iter->threads, g_thread_new (name, iter_worker, iter));
+    }
+  return iter;
+}
+
+/**
+ * gnn_data_loader_iter_next:
+ * @self: a pass
+ * @error: return location for a #GError
+ *
+ * The next batch of the pass (`next(it)`): a batch as [method@Gnn.DataLoader.get_batch]
+ * gives it, or %NULL without an error after the last one. When a batch fails (the dataset
+ * or a transform reports an error, on whatever thread made it), its error comes at the
+ * batch's place and the pass ends. A batch has at least one tensor, so a binding that turns
+ * the %NULL array into an empty one (PyGObject does) reads the end as an empty batch.
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor) (nullable): the batch, or %NULL at
+ *   the end of the pass, or %NULL with @error set (what the dataset or a transform reported,
+ *   or %GNN_ERROR_FAILED when #GnnDataLoader:timeout passed without the batch)
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_data_loader_iter_next (GnnDataLoaderIter *self,
+                           GError           **error)
+{
+  GError *failure = NULL;
+  GPtrArray *batch;
+  Slot *slot;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), NULL);
+  if (self->finished)
+    return NULL;
+  if (self->threads == NULL)
+    batch = iter_make (self, self->position, &failure);
+  else
+    {
+      gint64 deadline = self->timeout_us > 0 ? g_get_monotonic_time () + self->timeout_us : 0;
+
+      g_mutex_lock (&self->lock);
+      slot = &self->slots[self->position % self->window];
+      while (!slot->ready)
+        if (deadline == 0)
+          g_cond_wait (&self->cond, &self->lock);
+        else if (!g_cond_wait_until (&self->cond, &self->lock, deadline) && !slot->ready)
+          {
+            g_mutex_unlock (&self->lock);
+            gnn_data_loader_iter_close (self);
+            g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "DataLoader timed out after %g seconds",
+                         self->timeout_us / (double) G_USEC_PER_SEC);
+            return NULL;
+          }
+      batch = g_steal_pointer (&slot->batch);
+      failure = g_steal_pointer (&slot->error);
+      slot->ready = FALSE;
+      self->consumed++;
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+    }
+  self->position++;
+  if (batch == NULL)
+    {
+      gnn_data_loader_iter_close (self);
+      if (failure == NULL)
+        g_set_error (&failure, GNN_ERROR, GNN_ERROR_FAILED, "batch %u failed", self->position - 1);
+      g_propagate_error (error, failure);
+      return NULL;
+    }
+  if (self->position == self->n_batches)
+    gnn_data_loader_iter_close (self);
   return batch;
 }

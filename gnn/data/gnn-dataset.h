@@ -34,6 +34,11 @@ G_DECLARE_INTERFACE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  * The virtual methods of [iface@Gnn.Dataset]. Python classes implement `do_get_length`
  * and `do_get_item (self, index)` returning a sequence of tensors (the override turns it
  * into `do_fill_item`).
+ *
+ * A [class@Gnn.DataLoader] with #GnnDataLoader:num-workers calls @fill_item and @fill_batch
+ * from its worker threads, several at once (each for other samples): an implementation
+ * must allow that, as gnn's datasets do (they only read what they share). Python
+ * implementations run one at a time, under the GIL.
  */
 struct _GnnDatasetInterface
 {
@@ -156,5 +161,35 @@ GNN_AVAILABLE_IN_ALL
 guint         *gnn_data_loader_get_indices   (GnnDataLoader  *self,
                                               guint           index,
                                               guint          *n_indices);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_num_workers (GnnDataLoader *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_num_workers (GnnDataLoader *self,
+                                                guint          num_workers);
+GNN_AVAILABLE_IN_ALL
+guint          gnn_data_loader_get_prefetch_factor (GnnDataLoader *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_prefetch_factor (GnnDataLoader *self,
+                                                    guint          prefetch_factor);
+GNN_AVAILABLE_IN_ALL
+double         gnn_data_loader_get_timeout   (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_data_loader_set_timeout   (GnnDataLoader  *self,
+                                              double          timeout);
+
+/* ---- GnnDataLoaderIter --------------------------------------------------------------- */
+
+#define GNN_TYPE_DATA_LOADER_ITER (gnn_data_loader_iter_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, GNN, DATA_LOADER_ITER, GObject)
+
+GNN_AVAILABLE_IN_ALL
+GnnDataLoaderIter *gnn_data_loader_iterate   (GnnDataLoader      *self);
+GNN_AVAILABLE_IN_ALL
+GPtrArray         *gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
+                                              GError            **error);
+GNN_AVAILABLE_IN_ALL
+void               gnn_data_loader_iter_close (GnnDataLoaderIter *self);
 
 G_END_DECLS

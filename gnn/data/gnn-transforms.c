@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/gnn-philox-private.h"
+#include "data/gnn-transforms-private.h"
 #include "ops/gnn-ops-private.h"
 #include "data/gnn-transforms.h"
 
@@ -24,7 +25,11 @@
  *
  * The random transforms draw from a [class@Gnn.Generator] (the default generator when none
  * is given), so that a run seeded with [func@Gnn.manual_seed] repeats exactly; their draws
- * differ from torchvision's, which come from PyTorch's generator.
+ * differ from torchvision's, which come from PyTorch's generator. Inside the batches of a
+ * [class@Gnn.DataLoader] they draw from a stream of the batch's own instead, made of the
+ * generator's seed, the loader's #GnnDataLoader:seed and #GnnDataLoader:epoch and the batch's
+ * number (the generator's offset does not move): a batch is the same whichever worker thread
+ * makes it, and whenever.
  */
 
 G_DEFINE_INTERFACE (GnnTransform, gnn_transform, G_TYPE_OBJECT)
@@ -75,15 +80,35 @@ gnn_transform_apply (GnnTransform *self,
   return out;
 }
 
+static __thread GnnDrawScope *draw_scope;
+
+GnnDrawScope *
+gnn_draw_scope_swap (GnnDrawScope *scope)
+{
+  GnnDrawScope *previous = draw_scope;
+
+  draw_scope = scope;
+  return previous;
+}
+
 /* One Philox block (four 32-bit words) of @generator's stream, the default generator's when
- * %NULL: each draw of a random transform takes one counter value. */
+ * %NULL: each draw of a random transform takes one counter value. Inside a draw scope (a
+ * loader's batch) the counter is the scope's and the key mixes the scope's with the
+ * generator's seed, and the generator's offset stays where it is. */
 static void
 draw_block (GnnGenerator *generator,
             guint32       w[4])
 {
   GnnGenerator *g = generator ? generator : gnn_generator_get_default ();
-  guint64 offset = gnn_generator_reserve (g, 1);
+  guint64 offset;
 
+  if (draw_scope != NULL)
+    {
+      gnn_philox4x32 (draw_scope->counter++,
+                      draw_scope->key ^ (gnn_generator_get_seed (g) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)), w);
+      return;
+    }
+  offset = gnn_generator_reserve (g, 1);
   gnn_philox4x32 (offset, gnn_generator_get_seed (g), w);
 }
 

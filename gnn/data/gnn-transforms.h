@@ -29,6 +29,10 @@ G_DECLARE_INTERFACE (GnnTransform, gnn_transform, GNN, TRANSFORM, GObject)
  *
  * The virtual methods of [iface@Gnn.Transform]. Python classes implement
  * `do_apply (self, sample)` returning a tensor.
+ *
+ * The transforms of a dataset or loader with #GnnDataLoader:num-workers are applied from
+ * the loader's worker threads, several at once: @apply must allow that, as gnn's transforms
+ * do.
  */
 struct _GnnTransformInterface
 {

@@ -16,6 +16,7 @@ import itertools as _itertools
 import numbers as _numbers
 
 from .base import Gnn, override
+from .errors import raising_torch_errors
 from .tensor import tensor as _tensor
 
 __all__ = []
@@ -108,6 +109,12 @@ def _gnn_dataset_of(dataset):
 _NOT_GIVEN = object()
 
 
+@raising_torch_errors
+def _next_batch(it):
+    """The next batch of the pass @it, a dataset's or transform's error as torch raises it."""
+    return it.next()
+
+
 class DataLoader(Gnn.DataLoader):
     """torch.utils.data.DataLoader, with torch 1.13's signature:
     `DataLoader(dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
@@ -125,12 +132,26 @@ class DataLoader(Gnn.DataLoader):
 
     With shuffle and no seed, each pass has a new order, as torch's, drawn from `generator`
     (the default generator when None) when the loader is made: the orders are gnn's (Philox),
-    not torch's randperm, and replay after Gnn.manual_seed.
+    not torch's randperm, and replay after Gnn.manual_seed. Without a seed, each pass is also
+    a new epoch for the random transforms (RandomCrop, RandomHorizontalFlip) of a loader
+    batched in C: their draws come from the seed, the epoch and the batch's number, so that
+    a pass repeats exactly after Gnn.manual_seed whatever num_workers is (a transform written
+    in Python that draws from Python's or numpy's generators sees its draws in the order the
+    workers run).
 
-    Accepted without effect: pin_memory (host memory is what the CPU backend uses), timeout,
-    worker_init_fn, multiprocessing_context, prefetch_factor, persistent_workers, and
-    num_workers: the batches are made on the calling thread (no worker threads yet), in the
-    order num_workers=0 gives."""
+    num_workers > 0, for a loader batched in C, makes the batches in that many C worker
+    threads (no processes, no fork), at most num_workers * prefetch_factor batches ahead, and
+    gives them in the order and with the values num_workers=0 gives; a Gnn.Dataset written in
+    Python then runs its do_get_item in the workers, one at a time under the GIL (the wait for
+    a batch releases it). A worker's error is raised at its batch. timeout > 0 raises
+    RuntimeError when a batch takes longer, as torch's. For a loader collated in Python
+    (collate_fn, sampler, batch_sampler, a map-style Python dataset) num_workers, prefetch_factor
+    and timeout have no effect: the Python code that makes those batches would hold the GIL
+    in a thread as on the calling thread, so the batches are made there, in the same order.
+
+    Accepted without effect: pin_memory (host memory is what the CPU backend uses),
+    worker_init_fn, multiprocessing_context and persistent_workers (a pass's workers are
+    threads that start with the pass and end with it)."""
 
     def __init__(self, dataset=None, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
@@ -162,7 +183,7 @@ class DataLoader(Gnn.DataLoader):
         python_side = (gnn_dataset is None or collate_fn is not None or sampler is not None
                        or batch_sampler is not None or batch_size is None)
         order_dataset = _count_dataset(len(dataset)) if python_side else gnn_dataset
-        auto_epoch = seed is None and shuffle
+        auto_epoch = seed is None
         if seed is None:
             seed = _seed_from(generator) if shuffle else 0
         Gnn.DataLoader.__init__(self, dataset=order_dataset, batch_size=batch_size or 1,
@@ -170,6 +191,10 @@ class DataLoader(Gnn.DataLoader):
                                 **kwargs)
         if transform is not None:
             self.set_transform(transform)
+        if not python_side:
+            self.set_num_workers(num_workers)
+            self.set_prefetch_factor(prefetch_factor)
+            self.set_timeout(float(timeout))
         self.num_workers = num_workers
         self.pin_memory = pin_memory
         self.timeout = timeout
@@ -249,8 +274,17 @@ class DataLoader(Gnn.DataLoader):
             for indices in self._index_batches():
                 yield self._collate(indices)
             return
-        for i in range(len(self)):
-            yield tuple(self.get_batch(i))
+        # the pass is closed however the loop ends (a break, an error), with the GIL released
+        # while the workers are joined, so that a worker in Python code can finish its batch
+        it = self.iterate()
+        try:
+            while True:
+                batch = _next_batch(it)
+                if not batch:   # the end: PyGObject gives an empty list for the NULL array
+                    return
+                yield tuple(batch)
+        finally:
+            it.close()
 
 
 DataLoader = override(DataLoader)
