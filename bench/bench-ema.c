@@ -30,69 +30,11 @@
 
 #include <gnn/gnn.h>
 
-#define N_BATCHES 7
+#include "bench-util.h"
+
 #define SETTLE_US 50000
 
 static double min_time = 2.0;
-
-typedef gboolean (*BenchFunc) (gpointer data, gint64 iterations);
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static gint64
-calibrate (BenchFunc func, gpointer data, double seconds)
-{
-  gint64 iterations = 1;
-
-  for (;;)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      double dt;
-
-      if (!func (data, iterations))
-        return -1;
-      dt = (g_get_monotonic_time () - t0) / 1e6;
-      if (dt >= seconds * 0.5)
-        return dt > 0 ? MAX (1, (gint64) (iterations * seconds / dt)) : iterations;
-      iterations *= dt > 0 ? MIN (10, MAX (2, (gint64) (seconds / dt))) : 10;
-    }
-}
-
-/* seconds per call of each function: alternating batches, the median batch of each */
-static gboolean
-measure_set (int n, const BenchFunc *funcs, gpointer *data, double *result)
-{
-  double times[8][N_BATCHES];
-  gint64 iterations[8];
-  double batch_time = min_time / N_BATCHES / n;
-
-  g_assert (n <= 8);
-  for (int f = 0; f < n; f++)
-    if ((iterations[f] = calibrate (funcs[f], data[f], batch_time)) < 0)
-      return FALSE;
-  for (int b = 0; b < N_BATCHES; b++)
-    for (int f = 0; f < n; f++)
-      {
-        gint64 t0;
-
-        g_usleep (SETTLE_US);
-        t0 = g_get_monotonic_time ();
-        if (!funcs[f] (data[f], iterations[f]))
-          return FALSE;
-        times[f][b] = (g_get_monotonic_time () - t0) / 1e6 / iterations[f];
-      }
-  for (int f = 0; f < n; f++)
-    {
-      qsort (times[f], N_BATCHES, sizeof (double), cmp_double);
-      result[f] = times[f][N_BATCHES / 2];
-    }
-  return TRUE;
-}
 
 /* ---- gnn ---------------------------------------------------------------------------------- */
 
@@ -294,7 +236,7 @@ main (int argc, char *argv[])
   {
     const BenchFunc funcs[] = { run_update, run_kernel, run_triad, run_memcpy, run_triad };
     gpointer data[] = { &eb, &eb, &tr, &tr, &ax };
-    if (!measure_set (5, funcs, data, t))
+    if (!bench_measure_set (5, funcs, data, min_time / BENCH_N_BATCHES / 5, SETTLE_US, t, NULL))
       return 1;
   }
 

@@ -24,75 +24,11 @@
 #include <gnn/gnn.h>
 #include <gnn/backend/gnn-backend-impl.h>
 
-#define N_BATCHES 7
+#include "bench-util.h"
+
 #define SETTLE_US 100000
 
 static double min_time = 1.0;
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-typedef gboolean (*BenchFunc) (gpointer data, gint64 iterations);
-
-/* how many calls of func take about seconds: warms func up on the way */
-static gint64
-calibrate (BenchFunc func, gpointer data, double seconds)
-{
-  gint64 iterations = 1;
-
-  for (;;)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      double dt;
-
-      if (!func (data, iterations))
-        return -1;
-      dt = (g_get_monotonic_time () - t0) / 1e6;
-      if (dt >= seconds * 0.5 || iterations >= (G_GINT64_CONSTANT (1) << 40))
-        return dt > 0 ? MAX (1, (gint64) (iterations * seconds / dt)) : iterations;
-      iterations *= dt > 0 ? MIN (10, MAX (2, (gint64) (seconds / dt))) : 10;
-    }
-}
-
-/* Seconds per call of each of n functions: batches of the functions alternate (so that a
- * machine busy with something else slows all of them alike), each function gets N_BATCHES
- * batches of about min_time / N_BATCHES, and the median batch counts. */
-static gboolean
-measure_set (int n, const BenchFunc *funcs, gpointer *data, double *result, double *best)
-{
-  double times[8][N_BATCHES];
-  gint64 iterations[8];
-  double batch_time = min_time / N_BATCHES;
-
-  g_assert (n <= 8);
-  for (int f = 0; f < n; f++)
-    if ((iterations[f] = calibrate (funcs[f], data[f], batch_time)) < 0)
-      return FALSE;
-  for (int b = 0; b < N_BATCHES; b++)
-    for (int f = 0; f < n; f++)
-      {
-        gint64 t0;
-
-        /* let spinning BLAS / OpenMP threads of the previous batch go to sleep */
-        g_usleep (SETTLE_US);
-        t0 = g_get_monotonic_time ();
-        if (!funcs[f] (data[f], iterations[f]))
-          return FALSE;
-        times[f][b] = (g_get_monotonic_time () - t0) / 1e6 / (double) iterations[f];
-      }
-  for (int f = 0; f < n; f++)
-    {
-      qsort (times[f], N_BATCHES, sizeof (double), cmp_double);
-      result[f] = times[f][N_BATCHES / 2];
-      if (best)
-        best[f] = times[f][0];
-    }
-  return TRUE;
-}
 
 static void
 report (const char *name, double value, const char *unit)
@@ -194,7 +130,7 @@ run_matmul (const char *sizes)
         BenchFunc funcs[2] = { bench_gnn_matmul, bench_blas_sgemm };
         gpointer data[2] = { &m, &m };
         double t[2];
-        if (!measure_set (2, funcs, data, t, NULL))
+        if (!bench_measure_set (2, funcs, data, min_time / BENCH_N_BATCHES, SETTLE_US, t, NULL))
           exit (1);
         t_gnn = t[0];
         t_blas = t[1];
@@ -279,7 +215,7 @@ run_add (gint64 n, const char *label)
   {
     BenchFunc funcs[2] = { bench_gnn_add, bench_loop_add };
     gpointer data[2] = { &d, &d };
-    if (!measure_set (2, funcs, data, t, best))
+    if (!bench_measure_set (2, funcs, data, min_time / BENCH_N_BATCHES, SETTLE_US, t, best))
       exit (1);
   }
   g_snprintf (name, sizeof name, "add_%s_gnn_c", label);

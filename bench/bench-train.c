@@ -29,6 +29,8 @@
 
 #include <gnn/gnn.h>
 
+#include "bench-util.h"
+
 #define N_TRAIN 60000
 
 static void
@@ -208,14 +210,6 @@ run_batches (GnnModule        *model,
   return samples / ((g_get_monotonic_time () - t0) / 1e6);
 }
 
-static int
-cmp_double (const void *a,
-            const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 /* GFLOP/s of the best of @reps products of two n x n float32 matrices */
 static double
 bench_gemm (int n,
@@ -273,7 +267,7 @@ bench_ema_10m (int reps)
       if (r >= 0)
         t[r] = (g_get_monotonic_time () - t0) / 1e3;
     }
-  qsort (t, reps, sizeof (double), cmp_double);
+  qsort (t, reps, sizeof (double), bench_cmp_double);
   return t[reps / 2];
 }
 

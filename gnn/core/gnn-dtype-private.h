@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <string.h>
 
+#include "gnn-dtype.h"
+
 G_BEGIN_DECLS
 
 static inline float
@@ -100,6 +102,36 @@ gnn_float_to_bf16 (float f)
     return (guint16) ((x >> 16) | 0x40);  /* quiet NaN */
   x += 0x7fff + ((x >> 16) & 1);          /* round to nearest even */
   return (guint16) (x >> 16);
+}
+
+/* Stores @v in the element of @dtype at @p, converted as C casts do (bool: @v != 0; uint8
+ * through int64; float16 and bfloat16 rounded to nearest even). */
+static inline void
+gnn_dtype_store_double (GnnDtype dtype,
+                        gpointer p,
+                        double   v)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32:  *(float *) p = (float) v; break;
+    case GNN_DTYPE_FLOAT64:  *(double *) p = v; break;
+    case GNN_DTYPE_INT64:    *(gint64 *) p = (gint64) v; break;
+    case GNN_DTYPE_BOOL:     *(guint8 *) p = v != 0; break;
+    case GNN_DTYPE_UINT8:    *(guint8 *) p = (guint8) (gint64) v; break;
+    case GNN_DTYPE_FLOAT16:  *(guint16 *) p = gnn_float_to_half ((float) v); break;
+    case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
+    }
+}
+
+/* The float16 or bfloat16 bit pattern one step below @bits, toward -inf: both are sign and
+ * magnitude, so one step down is one unit less magnitude for a positive number and one more
+ * for a negative one; below zero is the smallest negative subnormal. */
+static inline guint16
+gnn_half_bits_step_down (guint16 bits)
+{
+  if ((bits & 0x7fff) == 0)
+    return 0x8001;
+  return (guint16) (bits & 0x8000 ? bits + 1 : bits - 1);
 }
 
 G_END_DECLS

@@ -111,6 +111,16 @@ GnnTensor  *gnn_tensor_new_like    (GnnTensor       *like,
                                     guint            ndim,
                                     const gint64    *shape,
                                     GError         **error);
+/* A new contiguous tensor of zeros on the same device as @like. */
+GnnTensor  *gnn_tensor_new_zeros_like (GnnTensor    *like,
+                                       GnnDtype      dtype,
+                                       guint         ndim,
+                                       const gint64 *shape,
+                                       GError      **error);
+/* Sets every element of @t to @value with the backend's FILL kernel, without autograd. */
+gboolean    gnn_tensor_fill_kernel (GnnTensor       *t,
+                                    double           value,
+                                    GError         **error);
 /* A view sharing storage and version with @src, with the given geometry. */
 GnnTensor  *gnn_tensor_new_view    (GnnTensor       *src,
                                     guint            ndim,
@@ -127,6 +137,10 @@ GnnTensor  *gnn_tensor_new_wrap_bytes (GBytes       *bytes,
                                        GError      **error);
 /* An alias sharing storage and version with @src, without autograd history. */
 GnnTensor  *gnn_tensor_new_alias   (GnnTensor       *src);
+/* Makes @t (fresh, without storage) an alias of @src: same storage, geometry and version
+ * (not @src's view base). */
+void        gnn_tensor_init_alias  (GnnTensor       *t,
+                                    GnnTensor       *src);
 /* What gnn_tensor_to_string prints before a tensor of @type or of a subclass of it (a static
  * string; GnnParameter's is "Parameter containing:\n"), set by the class's class_init, so that
  * core prints a subclass from a layer above without knowing it. */

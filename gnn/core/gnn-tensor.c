@@ -397,6 +397,24 @@ gnn_tensor_new_like (GnnTensor    *like,
   return gnn_tensor_new_on (s->entry, s->device, dtype, ndim, shape, error);
 }
 
+/* Points @p (fresh, without storage) at @sp's storage and version with the given geometry. */
+static void
+init_view (GnnTensorPrivate *p,
+           GnnTensorPrivate *sp,
+           guint             ndim,
+           const gint64     *shape,
+           const gint64     *strides,
+           gint64            offset)
+{
+  p->storage = gnn_storage_ref (sp->storage);
+  p->dtype = sp->dtype;
+  p->ndim = ndim;
+  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  memcpy (p->strides, strides, sizeof (gint64) * ndim);
+  p->offset = offset;
+  p->version = gnn_version_ref (sp->version);
+}
+
 GnnTensor *
 gnn_tensor_new_view (GnnTensor    *src,
                      guint         ndim,
@@ -408,15 +426,18 @@ gnn_tensor_new_view (GnnTensor    *src,
   GnnTensor *t = g_object_new (GNN_TYPE_TENSOR, NULL);
   GnnTensorPrivate *p = gnn_tensor_priv (t);
 
-  p->storage = gnn_storage_ref (sp->storage);
-  p->dtype = sp->dtype;
-  p->ndim = ndim;
-  memcpy (p->shape, shape, sizeof (gint64) * ndim);
-  memcpy (p->strides, strides, sizeof (gint64) * ndim);
-  p->offset = offset;
-  p->version = gnn_version_ref (sp->version);
+  init_view (p, sp, ndim, shape, strides, offset);
   p->base = g_object_ref (sp->base ? sp->base : src);
   return t;
+}
+
+void
+gnn_tensor_init_alias (GnnTensor *t,
+                       GnnTensor *src)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (src);
+
+  init_view (gnn_tensor_priv (t), sp, sp->ndim, sp->shape, sp->strides, sp->offset);
 }
 
 GnnTensor *
@@ -424,17 +445,10 @@ gnn_tensor_new_alias (GnnTensor *src)
 {
   GnnTensorPrivate *sp = gnn_tensor_priv (src);
   GnnTensor *t = g_object_new (GNN_TYPE_TENSOR, NULL);
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
 
-  p->storage = gnn_storage_ref (sp->storage);
-  p->dtype = sp->dtype;
-  p->ndim = sp->ndim;
-  memcpy (p->shape, sp->shape, sizeof (gint64) * sp->ndim);
-  memcpy (p->strides, sp->strides, sizeof (gint64) * sp->ndim);
-  p->offset = sp->offset;
-  p->version = gnn_version_ref (sp->version);
+  gnn_tensor_init_alias (t, src);
   if (sp->base)
-    p->base = g_object_ref (sp->base);
+    gnn_tensor_priv (t)->base = g_object_ref (sp->base);
   return t;
 }
 
@@ -506,6 +520,28 @@ run_fill_kernel (GnnTensor *t, GnnBackendOp op, const GnnKernelParams *params, G
   return gnn_run_kernel (t, &args, error);
 }
 
+gboolean
+gnn_tensor_fill_kernel (GnnTensor *t,
+                        double     value,
+                        GError   **error)
+{
+  return run_fill_kernel (t, GNN_BACKEND_OP_FILL, &(GnnKernelParams) { .fill = { value } }, error);
+}
+
+GnnTensor *
+gnn_tensor_new_zeros_like (GnnTensor    *like,
+                           GnnDtype      dtype,
+                           guint         ndim,
+                           const gint64 *shape,
+                           GError      **error)
+{
+  GnnTensor *z = gnn_tensor_new_like (like, dtype, ndim, shape, error);
+
+  if (z && gnn_shape_numel (ndim, shape) > 0 && !gnn_tensor_fill_kernel (z, 0.0, error))
+    g_clear_object (&z);
+  return z;
+}
+
 /* ---- creation ----------------------------------------------------------------------- */
 
 /**
@@ -560,7 +596,7 @@ gnn_tensor_new_full (const gint64 *shape,
 {
   GnnTensor *t = gnn_tensor_new_empty (shape, ndim, dtype, device, error);
 
-  if (t && !run_fill_kernel (t, GNN_BACKEND_OP_FILL, &(GnnKernelParams) { .fill = { value } }, error))
+  if (t && !gnn_tensor_fill_kernel (t, value, error))
     g_clear_object (&t);
   return t;
 }
@@ -707,7 +743,7 @@ gnn_tensor_new_eye (gint64      n,
   dshape[0] = MIN (shape[0], shape[1]);
   dstride[0] = shape[1] + 1;
   diag = gnn_tensor_new_view (t, 1, dshape, dstride, 0);
-  if (!run_fill_kernel (diag, GNN_BACKEND_OP_FILL, &(GnnKernelParams) { .fill = { 1.0 } }, error))
+  if (!gnn_tensor_fill_kernel (diag, 1.0, error))
     return NULL;
   return g_steal_pointer (&t);
 }

@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "core/gnn-tensor-private.h"
 #include "gnn-parameter.h"
 #include "gnn-props-private.h"
@@ -36,21 +34,6 @@ gnn_parameter_class_init (GnnParameterClass *klass)
 static void
 gnn_parameter_init (GnnParameter *self)
 {
-}
-
-/* Makes @t (fresh, without storage) an alias of @src: same storage, geometry and version. */
-static void
-init_alias (GnnTensor *t, GnnTensor *src)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (t), *sp = gnn_tensor_priv (src);
-
-  p->storage = gnn_storage_ref (sp->storage);
-  p->dtype = sp->dtype;
-  p->ndim = sp->ndim;
-  memcpy (p->shape, sp->shape, sizeof (gint64) * sp->ndim);
-  memcpy (p->strides, sp->strides, sizeof (gint64) * sp->ndim);
-  p->offset = sp->offset;
-  p->version = gnn_version_ref (sp->version);
 }
 
 /**
@@ -90,7 +73,7 @@ gnn_parameter_new (GnnTensor *data,
       return NULL;
     }
   self = g_object_new (GNN_TYPE_PARAMETER, NULL);
-  init_alias (GNN_TENSOR (self), data);
+  gnn_tensor_init_alias (GNN_TENSOR (self), data);
   gnn_tensor_priv (GNN_TENSOR (self))->requires_grad = requires_grad;
   return self;
 }
@@ -155,7 +138,7 @@ gnn_buffer_new (GnnTensor *data,
 
   g_return_val_if_fail (GNN_IS_TENSOR (data), NULL);
   self = g_object_new (GNN_TYPE_BUFFER, NULL);
-  init_alias (GNN_TENSOR (self), data);
+  gnn_tensor_init_alias (GNN_TENSOR (self), data);
   self->persistent = persistent;
   return self;
 }

@@ -123,18 +123,7 @@ hypot_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 static GnnTensor *
 zero_on_device_of (GnnTensor *like, GError **error)
 {
-  GnnTensor *z = gnn_tensor_new_like (like, gnn_tensor_priv (like)->dtype, 0, NULL, error);
-  GnnKernelTensor o;
-  GnnKernelArgs args = { 0 };
-
-  if (z == NULL)
-    return NULL;
-  gnn_tensor_to_kernel (z, &o);
-  args.op = GNN_BACKEND_OP_FILL;
-  args.out = &o;
-  if (!gnn_run_kernel (z, &args, error))
-    g_clear_object (&z);
-  return z;
+  return gnn_tensor_new_zeros_like (like, gnn_tensor_priv (like)->dtype, 0, NULL, error);
 }
 
 /* out = a ^ b:  ga = g * b * a^(b-1),  gb = g * a^b * log a (0 where a == 0 and b >= 0) */
@@ -1221,21 +1210,12 @@ fill_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 static gboolean
 fill_impl (const char *grad_name, GnnTensor *self, double value, GError **error)
 {
-  GnnKernelTensor o;
-  GnnKernelArgs args = { 0 };
   GnnNode *node;
 
   if (!gnn_autograd_check_inplace (self, error))
     return FALSE;
-  if (gnn_tensor_get_numel (self) > 0)
-    {
-      gnn_tensor_to_kernel (self, &o);
-      args.op = GNN_BACKEND_OP_FILL;
-      args.out = &o;
-      args.params.fill.value = value;
-      if (!gnn_run_kernel (self, &args, error))
-        return FALSE;
-    }
+  if (gnn_tensor_get_numel (self) > 0 && !gnn_tensor_fill_kernel (self, value, error))
+    return FALSE;
   /* the values no longer depend on the old ones: the history gets a zero gradient */
   node = gnn_autograd_prepare_inplace (grad_name, fill_backward, &self, 1);
   gnn_commit_inplace (self, node);

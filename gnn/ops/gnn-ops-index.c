@@ -19,24 +19,6 @@ kernel_1d (GnnTensor *t, gint64 n, GnnKernelTensor *kt)
   gnn_kernel_tensor_contiguous (t, 1, &n, kt);
 }
 
-/* A new zero-filled contiguous tensor on @like's device */
-static GnnTensor *
-zeros_like_shape (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, GError **error)
-{
-  GnnTensor *z = gnn_tensor_new_like (like, dtype, ndim, shape, error);
-  GnnKernelTensor o;
-  GnnKernelArgs args = { 0 };
-
-  if (z == NULL || gnn_shape_numel (ndim, shape) == 0)
-    return z;
-  gnn_tensor_to_kernel (z, &o);
-  args.op = GNN_BACKEND_OP_FILL;
-  args.out = &o;
-  if (!gnn_run_kernel (z, &args, error))
-    g_clear_object (&z);
-  return z;
-}
-
 /* The smallest and largest entry of a non-empty int64 @index, through the backend */
 static gboolean
 index_range (GnnTensor *index, gint64 *lo, gint64 *hi, GError **error)
@@ -118,7 +100,7 @@ cat_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       if (!NEEDS (j))
         continue;
       if (ctx->offsets[j] < 0)
-        part = zeros_like_shape (go[0], node->in_dtype[j], node->in_ndim[j], node->in_shape[j], error);
+        part = gnn_tensor_new_zeros_like (go[0], node->in_dtype[j], node->in_ndim[j], node->in_shape[j], error);
       else
         part = gnn_tensor_narrow (go[0], (int) ctx->dim, ctx->offsets[j], node->in_shape[j][ctx->dim], error);
       if (part == NULL || !(gi[j] = gnn_tensor_cast (part, node->in_dtype[j], error)))
@@ -422,7 +404,7 @@ gnn_index_add_backward (GnnNode      *node,
   n_index = op == GNN_BACKEND_OP_INDEX_ADD ? gnn_tensor_get_numel (index) : 1;
   if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
       !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
-      !(z = zeros_like_shape (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
+      !(z = gnn_tensor_new_zeros_like (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
     return FALSE;
   if (outer * inner * n_index > 0 &&
       !run_index_kernel (op, z, g, idx, outer, size, inner, n_index, error))
@@ -576,7 +558,7 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   layout_around (nd, src_shape, dim, &outer, &size, &inner);
   n_index = ip->ndim ? ip->shape[dim] : 1;
   src_numel = gnn_shape_numel (nd, src_shape);
-  if (!(z = zeros_like_shape (go[0], compute, nd, src_shape, error)))
+  if (!(z = gnn_tensor_new_zeros_like (go[0], compute, nd, src_shape, error)))
     return FALSE;
   if (outer * inner * n_index > 0 && src_numel > 0)
     {
@@ -591,7 +573,7 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       GnnTensorPrivate *fp;
       g_autoptr(GnnTensor) view = NULL;
 
-      if (!(full = zeros_like_shape (go[0], compute, nd, in_shape, error)))
+      if (!(full = gnn_tensor_new_zeros_like (go[0], compute, nd, in_shape, error)))
         return FALSE;
       fp = gnn_tensor_priv (full);
       view = gnn_tensor_new_view (full, nd, src_shape, fp->strides, fp->offset);

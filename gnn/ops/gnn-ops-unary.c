@@ -24,17 +24,6 @@ typedef enum {
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-/* A tensor of zeros on @like's device. */
-static GnnTensor *
-zeros_like_shape (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, GError **error)
-{
-  GnnTensor *z = gnn_tensor_new_like (like, dtype, ndim, shape, error);
-
-  if (z && !gnn_tensor_fill_ (z, 0.0, error))
-    g_clear_object (&z);
-  return z;
-}
-
 /* @g as the gradient of input 0: @g's values in the input's dtype (shapes always match). */
 static gboolean
 set_grad (GnnNode *node, GnnTensor **gi, GnnTensor *g, GError **error)
@@ -235,7 +224,7 @@ sign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  gi[0] = zeros_like_shape (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
+  gi[0] = gnn_tensor_new_zeros_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
   return gi[0] != NULL;
 }
 
@@ -251,7 +240,7 @@ clamp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
   if (!(x = gnn_node_saved (node, 0, error)) ||
-      !(zero = zeros_like_shape (go[0], gnn_tensor_priv (go[0])->dtype, 0, NULL, error)))
+      !(zero = gnn_tensor_new_zeros_like (go[0], gnn_tensor_priv (go[0])->dtype, 0, NULL, error)))
     return FALSE;
   t = g_object_ref (go[0]);
   for (guint b = 0; b < 2; b++)
@@ -486,18 +475,9 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
   kernel_params.clamp.has_max = params.clamp.has_max && !isnan (max);
   out = unary_forward (name, GNN_BACKEND_OP_CLAMP, self, d, &kernel_params, error);
   if (out && (kernel_params.clamp.has_min != params.clamp.has_min ||
-              kernel_params.clamp.has_max != params.clamp.has_max) && gnn_tensor_get_numel (out) > 0)
-    {
-      GnnKernelTensor o;
-      GnnKernelArgs args = { 0 };
-
-      gnn_tensor_to_kernel (out, &o);
-      args.op = GNN_BACKEND_OP_FILL;
-      args.out = &o;
-      args.params.fill.value = NAN;
-      if (!gnn_run_kernel (out, &args, error))
-        g_clear_object (&out);
-    }
+              kernel_params.clamp.has_max != params.clamp.has_max) && gnn_tensor_get_numel (out) > 0 &&
+      !gnn_tensor_fill_kernel (out, NAN, error))
+    g_clear_object (&out);
   if (out)
     unary_record (self, out, &params, grad_fn, clamp_backward, SAVE_INPUT);
   return out;

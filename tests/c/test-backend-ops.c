@@ -249,18 +249,7 @@ operand_clear (Operand *o)
 static void
 store (GnnDtype dtype, gpointer mem, gint64 at, double v)
 {
-  char *p = (char *) mem + at * (gint64) gnn_dtype_get_size (dtype);
-
-  switch (dtype)
-    {
-    case GNN_DTYPE_FLOAT32: *(float *) p = (float) v; break;
-    case GNN_DTYPE_FLOAT64: *(double *) p = v; break;
-    case GNN_DTYPE_INT64: *(gint64 *) p = (gint64) v; break;
-    case GNN_DTYPE_BOOL: *(guint8 *) p = v != 0; break;
-    case GNN_DTYPE_UINT8: *(guint8 *) p = (guint8) (gint64) v; break;
-    case GNN_DTYPE_FLOAT16: *(guint16 *) p = gnn_float_to_half ((float) v); break;
-    case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
-    }
+  gnn_dtype_store_double (dtype, (char *) mem + at * (gint64) gnn_dtype_get_size (dtype), v);
 }
 
 static double

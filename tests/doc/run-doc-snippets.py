@@ -52,6 +52,33 @@ def pkg_config(*args):
     return shlex.split(out.stdout)
 
 
+def write_source(tmp, name, code):
+    src = os.path.join(tmp, name)
+    with open(src, 'w') as f:
+        f.write(code)
+    return src
+
+
+def failure(what, cmd, code, **kwargs):
+    """runs cmd: None when it exits with 0, else what failed ("exit N" when what is None), its
+    output and the block's code"""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+    if r.returncode == 0:
+        return None
+    return f'{what or f"exit {r.returncode}"}:\n{r.stdout}\n--- code ---\n{code}'
+
+
+def cc_command(opts, args, pkgs, link):
+    """opts.cc with args, compiling against the build's gnn and pkgs, linking link after -lgnn-1.0"""
+    b, s = opts.build_root, opts.source_root
+    return ([opts.cc, '-std=gnu11', '-Wall', '-Werror=implicit-function-declaration',
+             '-Werror=incompatible-pointer-types', '-Werror=return-type'] + args
+            + ['-I' + s, '-I' + b, '-I' + os.path.join(s, 'gnn'), '-I' + os.path.join(b, 'gnn')]
+            + pkg_config('--cflags', *pkgs)
+            + ['-L' + os.path.join(b, 'gnn'), '-lgnn-1.0'] + link
+            + pkg_config('--libs', *pkgs))
+
+
 def run_c(opts, code, where, tmp, n):
     if not re.search(r'^\s*int\s+main\s*\(', code, re.M):
         # leading #include lines stay at file scope
@@ -64,68 +91,31 @@ def run_c(opts, code, where, tmp, n):
                 '  g_autoptr(GError) error = NULL;\n\n' + body + '\n  return 0;\n}\n')
     elif '#include <gnn/gnn.h>' not in code:
         code = '#include <gnn/gnn.h>\n' + code
-    src = os.path.join(tmp, f'snippet{n}.c')
+    src = write_source(tmp, f'snippet{n}.c', code)
     exe = os.path.join(tmp, f'snippet{n}')
-    with open(src, 'w') as f:
-        f.write(code)
-    b, s = opts.build_root, opts.source_root
-    cmd = ([opts.cc, '-std=gnu11', '-Wall', '-Werror=implicit-function-declaration',
-            '-Werror=incompatible-pointer-types', '-Werror=return-type',
-            '-o', exe, src,
-            '-I' + s, '-I' + b, '-I' + os.path.join(s, 'gnn'), '-I' + os.path.join(b, 'gnn')]
-           + pkg_config('--cflags', 'gobject-2.0', 'gio-2.0')
-           + ['-L' + os.path.join(b, 'gnn'), '-lgnn-1.0', '-Wl,-rpath,' + os.path.join(b, 'gnn')]
-           + pkg_config('--libs', 'gobject-2.0', 'gio-2.0') + ['-lm'])
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        return f'compile failed:\n{r.stdout}\n--- code ---\n{code}'
-    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       cwd=tmp, timeout=300)
-    if r.returncode != 0:
-        return f'exit {r.returncode}:\n{r.stdout}\n--- code ---\n{code}'
-    return None
+    cmd = cc_command(opts, ['-o', exe, src], ['gobject-2.0', 'gio-2.0'],
+                     ['-Wl,-rpath,' + os.path.join(opts.build_root, 'gnn')]) + ['-lm']
+    return (failure('compile failed', cmd, code) or
+            failure(None, [exe], code, cwd=tmp, timeout=300))
 
 
 def build_module(opts, code, name, modules_dir, tmp, n):
     """compiles a C block as a loadable module lib<name>.so into modules_dir"""
-    src = os.path.join(tmp, f'{name}.c')
-    with open(src, 'w') as f:
-        f.write(code)
-    b, s = opts.build_root, opts.source_root
-    cmd = ([opts.cc, '-std=gnu11', '-Wall', '-Werror=implicit-function-declaration',
-            '-Werror=incompatible-pointer-types', '-Werror=return-type',
-            '-shared', '-fPIC', '-fvisibility=hidden',
-            '-o', os.path.join(modules_dir, f'lib{name}.so'), src,
-            '-I' + s, '-I' + b, '-I' + os.path.join(s, 'gnn'), '-I' + os.path.join(b, 'gnn')]
-           + pkg_config('--cflags', 'gobject-2.0', 'gio-2.0', 'gmodule-2.0')
-           + ['-L' + os.path.join(b, 'gnn'), '-lgnn-1.0']
-           + pkg_config('--libs', 'gobject-2.0', 'gio-2.0', 'gmodule-2.0'))
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        return f'module compile failed:\n{r.stdout}\n--- code ---\n{code}'
-    return None
+    src = write_source(tmp, f'{name}.c', code)
+    cmd = cc_command(opts, ['-shared', '-fPIC', '-fvisibility=hidden',
+                            '-o', os.path.join(modules_dir, f'lib{name}.so'), src],
+                     ['gobject-2.0', 'gio-2.0', 'gmodule-2.0'], [])
+    return failure('module compile failed', cmd, code)
 
 
 def run_python(opts, code, where, tmp, n):
-    src = os.path.join(tmp, f'snippet{n}.py')
-    with open(src, 'w') as f:
-        f.write(code)
-    r = subprocess.run([sys.executable, src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, cwd=tmp, timeout=300)
-    if r.returncode != 0:
-        return f'exit {r.returncode}:\n{r.stdout}\n--- code ---\n{code}'
-    return None
+    src = write_source(tmp, f'snippet{n}.py', code)
+    return failure(None, [sys.executable, src], code, cwd=tmp, timeout=300)
 
 
 def run_js(opts, code, where, tmp, n):
-    src = os.path.join(tmp, f'snippet{n}.js')
-    with open(src, 'w') as f:
-        f.write(code)
-    r = subprocess.run([opts.gjs, '-m', src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, cwd=tmp, timeout=300)
-    if r.returncode != 0:
-        return f'exit {r.returncode}:\n{r.stdout}\n--- code ---\n{code}'
-    return None
+    src = write_source(tmp, f'snippet{n}.js', code)
+    return failure(None, [opts.gjs, '-m', src], code, cwd=tmp, timeout=300)
 
 
 def run_vala(opts, code, where, tmp, n):
@@ -133,24 +123,16 @@ def run_vala(opts, code, where, tmp, n):
         body = '\n'.join('        ' + l for l in code.splitlines())
         code = ('int main () {\n    try {\n' + body + '\n    } catch (Error e) {\n'
                 '        printerr ("%s\\n", e.message);\n        return 1;\n    }\n    return 0;\n}\n')
-    src = os.path.join(tmp, f'snippet{n}.vala')
+    src = write_source(tmp, f'snippet{n}.vala', code)
     exe = os.path.join(tmp, f'snippet{n}')
-    with open(src, 'w') as f:
-        f.write(code)
     b, s = opts.build_root, opts.source_root
     cmd = [opts.valac, '--pkg', 'gnn-1.0', '--pkg', 'gio-2.0', '--vapidir', os.path.join(b, 'introspection'),
            '-X', '-I' + s, '-X', '-I' + b, '-X', '-I' + os.path.join(s, 'gnn'), '-X', '-I' + os.path.join(b, 'gnn'),
            '-X', '-w',
            '-X', '-L' + os.path.join(b, 'gnn'), '-X', '-lgnn-1.0', '-X', '-Wl,-rpath,' + os.path.join(b, 'gnn'),
            '-o', exe, src]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp)
-    if r.returncode != 0:
-        return f'valac failed:\n{r.stdout}\n--- code ---\n{code}'
-    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       cwd=tmp, timeout=300)
-    if r.returncode != 0:
-        return f'exit {r.returncode}:\n{r.stdout}\n--- code ---\n{code}'
-    return None
+    return (failure('valac failed', cmd, code, cwd=tmp) or
+            failure(None, [exe], code, cwd=tmp, timeout=300))
 
 
 RUNNERS = {'c': run_c, 'python': run_python, 'js': run_js, 'vala': run_vala}

@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from gnntest import Gnn, GLib, GObject, ParityTest, main, rand, to_gnn, to_np
+from torch_note_modules import RunningMean as TorchRunningMean
 
 
 def construct_int(default=0):
@@ -52,17 +53,6 @@ class RunningMean(Gnn.Module):
         x = args[0]
         self.mean = self.mean.mul_scalar(self.momentum).add(x.mul_scalar(1.0 - self.momentum), 1.0)
         return Gnn.Args.pack(self.mean)
-
-
-class TorchRunningMean(nn.Module):
-    def __init__(self, num_features, momentum=0.9):
-        super().__init__()
-        self.momentum = momentum
-        self.register_buffer('mean', torch.zeros(num_features))
-
-    def forward(self, x):
-        self.mean = self.momentum * self.mean + (1.0 - self.momentum) * x
-        return self.mean
 
 
 class Net(Gnn.Module):

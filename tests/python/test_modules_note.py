@@ -11,6 +11,7 @@ from torch import nn
 import torch.nn.functional as F
 
 from gnntest import Gnn, GLib, GObject, ParityTest, main, rand, to_gnn, to_np
+from torch_note_modules import RunningMean as TRunningMean, StatefulModule as TStatefulModule
 
 RW_CONSTRUCT = GObject.ParamFlags.READWRITE | GObject.ParamFlags.CONSTRUCT_ONLY
 
@@ -203,35 +204,7 @@ class TModalModule(nn.Module):
             return x
 
 
-class TRunningMean(nn.Module):
-    def __init__(self, num_features, momentum=0.9):
-        super().__init__()
-        self.momentum = momentum
-        self.register_buffer('mean', torch.zeros(num_features))
-
-    def forward(self, x):
-        self.mean = self.momentum * self.mean + (1.0 - self.momentum) * x
-        return self.mean
-
-
-class TStatefulModule(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.param1 = nn.Parameter(torch.randn(2))
-        self.register_parameter('param2', nn.Parameter(torch.randn(3)))
-        self.register_parameter('param3', None)
-        self.param_list = nn.ParameterList([nn.Parameter(torch.randn(2)) for i in range(3)])
-        self.param_dict = nn.ParameterDict({
-            'foo': nn.Parameter(torch.randn(3)),
-            'bar': nn.Parameter(torch.randn(4))
-        })
-        self.register_buffer('buffer1', torch.randn(4), persistent=True)
-        self.register_buffer('buffer2', torch.randn(5), persistent=False)
-        self.register_buffer('buffer3', None)
-        self.linear = nn.Linear(2, 3)
-
-
-for _cls in (TMyLinear, TNet, TBigNet, TDynamicNet, TModalModule, TRunningMean, TStatefulModule):
+for _cls in (TMyLinear, TNet, TBigNet, TDynamicNet, TModalModule):
     _cls.__name__ = _cls.__name__[1:]
 
 

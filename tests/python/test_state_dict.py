@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from gnntest import Gnn, GLib, ParityTest, main, rand, to_gnn, to_np
+from torch_note_modules import StatefulModule
 
 
 def gparam(shape, seed):
@@ -271,21 +272,9 @@ class PyStateful(Gnn.Module):
         return True
 
 
-class TorchStateful(nn.Module):
+class TorchStateful(StatefulModule):
     def __init__(self):
         super().__init__()
-        self.param1 = nn.Parameter(torch.randn(2))
-        self.register_parameter('param2', nn.Parameter(torch.randn(3)))
-        self.register_parameter('param3', None)
-        self.param_list = nn.ParameterList([nn.Parameter(torch.randn(2)) for i in range(3)])
-        self.param_dict = nn.ParameterDict({
-            'foo': nn.Parameter(torch.randn(3)),
-            'bar': nn.Parameter(torch.randn(4))
-        })
-        self.register_buffer('buffer1', torch.randn(4), persistent=True)
-        self.register_buffer('buffer2', torch.randn(5), persistent=False)
-        self.register_buffer('buffer3', None)
-        self.linear = nn.Linear(2, 3)
         self.step, self.tag = 0, ''
 
     def get_extra_state(self):

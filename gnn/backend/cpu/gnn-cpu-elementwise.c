@@ -153,16 +153,8 @@ write_below (GnnDtype dtype, char *p, double bound)
     case GNN_DTYPE_BFLOAT16:
       {
         /* step the 16-bit pattern of the bound one unit toward -inf */
-        guint16 bits;
         write_double (dtype, p, bound);
-        bits = *(guint16 *) p;
-        if ((bits & 0x7fff) == 0)
-          bits = 0x8001;
-        else if (bits & 0x8000)
-          bits++;
-        else
-          bits--;
-        *(guint16 *) p = bits;
+        *(guint16 *) p = gnn_half_bits_step_down (*(guint16 *) p);
         if (read_double (dtype, p) >= bound)   /* the bound rounded down when stored */
           write_below (dtype, p, read_double (dtype, p));
       }

@@ -138,18 +138,7 @@ write_double (const GnnKernelTensor *t,
               gint64                 offset,
               double                 v)
 {
-  gpointer p = element (t, offset);
-
-  switch (t->dtype)
-    {
-    case GNN_DTYPE_FLOAT32:  *(float *) p = (float) v; break;
-    case GNN_DTYPE_FLOAT64:  *(double *) p = v; break;
-    case GNN_DTYPE_INT64:    *(gint64 *) p = (gint64) v; break;
-    case GNN_DTYPE_BOOL:     *(guint8 *) p = v != 0; break;
-    case GNN_DTYPE_UINT8:    *(guint8 *) p = (guint8) (gint64) v; break;
-    case GNN_DTYPE_FLOAT16:  *(guint16 *) p = gnn_float_to_half ((float) v); break;
-    case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
-    }
+  gnn_dtype_store_double (t->dtype, element (t, offset), v);
 }
 
 static void
@@ -363,16 +352,8 @@ write_largest_below (const GnnKernelTensor *t,
       return;
     case GNN_DTYPE_FLOAT16:
     case GNN_DTYPE_BFLOAT16:
-      /* both are sign and magnitude: one step down is one unit less magnitude for a positive
-       * number and one more for a negative one; below zero is the smallest negative subnormal */
       bits = t->dtype == GNN_DTYPE_FLOAT16 ? gnn_float_to_half ((float) v) : gnn_float_to_bf16 ((float) v);
-      if ((bits & 0x7fff) == 0)
-        bits = 0x8001;
-      else if (bits & 0x8000)
-        bits++;
-      else
-        bits--;
-      *(guint16 *) p = bits;
+      *(guint16 *) p = gnn_half_bits_step_down (bits);
       return;
     default:
       g_assert_not_reached ();
