@@ -531,7 +531,9 @@ ROWS = [
     ('torch.utils.data.WeightedRandomSampler', Missing('not built yet')),
     ('torch.utils.data.DistributedSampler', Missing('gnn has no distributed training; '
                                                     'DataLoader.set_epoch replays orders')),
-    ('torch.utils.data.get_worker_info', Missing('gnn has no worker processes')),
+    ('torch.utils.data.get_worker_info',
+     Missing("gnn's DataLoader workers are C threads that run no per-worker Python setup (no "
+             'worker_init_fn), so there is no worker info')),
 
     # ---- torchvision.datasets ----
     ('torchvision.datasets.FashionMNIST', 'Gnn.FashionMNIST'),
