@@ -155,6 +155,40 @@ class LoaderTest(unittest.TestCase):
         self.assertNotEqual(a, b)
         self.assertEqual(len(list(data.RandomSampler(range(5), replacement=True, num_samples=12))), 12)
 
+    def test_default_samplers_are_torchs(self):
+        # loader.sampler and loader.batch_sampler are torch's defaults when none is given, for
+        # loaders batched in C and in Python alike; code like len(loader.sampler) then works
+        x = np.arange(10, dtype=np.float32).reshape(10, 1)
+        cases = ({}, {'shuffle': True}, {'batch_size': 3, 'drop_last': True}, {'batch_size': None},
+                 {'sampler': [3, 1, 2]}, {'batch_sampler': [[0, 1], [2]]})
+        for kwargs in cases:
+            for gds, tds in ((data.TensorDataset(to_gnn(x)), tud.TensorDataset(torch.from_numpy(x))),
+                             (Mixed('gnn', 10), TorchMixed(10))):
+                with self.subTest(kwargs=kwargs, dataset=type(gds).__name__):
+                    g = data.DataLoader(gds, **kwargs)
+                    t = tud.DataLoader(tds, **kwargs)
+                    self.assertEqual(type(g.sampler).__name__, type(t.sampler).__name__)
+                    self.assertEqual(type(g.batch_sampler).__name__, type(t.batch_sampler).__name__)
+                    self.assertEqual(len(g.sampler), len(t.sampler))
+                    self.assertEqual(sorted(g.sampler), sorted(t.sampler))
+                    if t.batch_sampler is not None:
+                        self.assertEqual(len(g.batch_sampler), len(t.batch_sampler))
+                        self.assertIs(g.batch_sampler.sampler if kwargs.get('batch_sampler') is None
+                                      else g.sampler, g.sampler)
+                    if not kwargs.get('shuffle'):
+                        self.assertEqual(list(g.batch_sampler or []), list(t.batch_sampler or []))
+                    self.assertEqual(len(g), len(t))
+                    self.assertIs(g.sampler, g.sampler)   # made once, as torch's
+                    for name in ('sampler', 'batch_sampler', 'dataset', 'batch_size', 'drop_last'):
+                        with self.assertRaises(ValueError) as want:
+                            setattr(t, name, None)
+                        with self.assertRaises(ValueError) as got:
+                            setattr(g, name, None)
+                        self.assertEqual(str(got.exception), str(want.exception))
+        gen, tgen = gnn.Generator(), torch.Generator()
+        self.assertIs(data.DataLoader(data.TensorDataset(to_gnn(x)), shuffle=True, generator=gen).sampler.generator, gen)
+        self.assertIs(tud.DataLoader(tud.TensorDataset(torch.from_numpy(x)), shuffle=True, generator=tgen).sampler.generator, tgen)
+
     def test_argument_errors_match_torch(self):
         ds = Mixed('gnn')
         for kwargs in ({'sampler': [0, 1], 'shuffle': True}, {'batch_sampler': [[0]], 'batch_size': 2},

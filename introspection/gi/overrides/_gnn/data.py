@@ -209,12 +209,16 @@ class DataLoader(Gnn.DataLoader):
                python_side=False):
         self._py_dataset = dataset
         self.collate_fn = collate_fn
-        self.sampler = sampler
-        self.batch_sampler = batch_sampler
+        # the caller's samplers, which decide how batches are made; the properties sampler and
+        # batch_sampler give torch's defaults when these are None
+        self._sampler = sampler
+        self._batch_sampler = batch_sampler
+        self._default_samplers = None
         self._auto_epoch = auto_epoch
         self._unbatched = unbatched
         self._python_side = python_side
         self._passes = 0
+        self._initialized = True
 
     @property
     def dataset(self):
@@ -229,14 +233,51 @@ class DataLoader(Gnn.DataLoader):
     def drop_last(self):
         return self.props.drop_last
 
+    def _defaults(self):
+        """torch's default samplers, made once: SequentialSampler or (with shuffle)
+        RandomSampler over the dataset, and a BatchSampler of it unless batch_size is None."""
+        if self.__dict__.get('_default_samplers') is None:
+            sampler = self.__dict__.get('_sampler')
+            if sampler is None:
+                if self.props.shuffle:
+                    sampler = RandomSampler(self.dataset, generator=self.__dict__.get('generator'))
+                else:
+                    sampler = SequentialSampler(self.dataset)
+            batch_sampler = self.__dict__.get('_batch_sampler')
+            if batch_sampler is None and not self.__dict__.get('_unbatched'):
+                batch_sampler = BatchSampler(sampler, self.get_batch_size(), self.props.drop_last)
+            self._default_samplers = (sampler, batch_sampler)
+        return self._default_samplers
+
+    @property
+    def sampler(self):
+        """The sampler given, or torch's default: SequentialSampler(dataset), or
+        RandomSampler(dataset, generator=generator) with shuffle. The loader's own shuffled
+        order (batched in C) is drawn as the class documentation says; iterating this
+        RandomSampler draws another order."""
+        return self._defaults()[0]
+
+    @property
+    def batch_sampler(self):
+        """The batch sampler given, or torch's default BatchSampler(sampler, batch_size,
+        drop_last); None when batch_size is None."""
+        return self._defaults()[1]
+
+    def __setattr__(self, name, value):
+        if name in ('sampler', 'batch_sampler', 'batch_size', 'drop_last', 'dataset',
+                    'persistent_workers') and self.__dict__.get('_initialized'):
+            raise ValueError('%s attribute should not be set after %s is initialized'
+                             % (name, type(self).__name__))
+        super().__setattr__(name, value)
+
     def _index_batches(self):
         """The sample numbers of each batch of a pass collated in Python."""
-        if self.batch_sampler is not None:
-            return iter(self.batch_sampler)
-        if self.sampler is not None:
+        if self._batch_sampler is not None:
+            return iter(self._batch_sampler)
+        if self._sampler is not None:
             if self._unbatched:
-                return ([i] for i in self.sampler)
-            return iter(BatchSampler(self.sampler, self.get_batch_size(), self.props.drop_last))
+                return ([i] for i in self._sampler)
+            return iter(BatchSampler(self._sampler, self.get_batch_size(), self.props.drop_last))
         return (list(self.get_indices(b)) for b in range(self.get_n_items()))
 
     def _collate(self, indices):
@@ -246,10 +287,10 @@ class DataLoader(Gnn.DataLoader):
         return (self.collate_fn or default_collate)(samples)
 
     def __len__(self):
-        if self.__dict__.get('batch_sampler') is not None:
-            return len(self.batch_sampler)
-        if self.__dict__.get('sampler') is not None:
-            n, b = len(self.sampler), self.get_batch_size()
+        if self.__dict__.get('_batch_sampler') is not None:
+            return len(self._batch_sampler)
+        if self.__dict__.get('_sampler') is not None:
+            n, b = len(self._sampler), self.get_batch_size()
             if self._unbatched:
                 return n
             return n // b if self.props.drop_last else (n + b - 1) // b
