@@ -875,7 +875,7 @@ k_copy (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
         default: return ew_launch (ctx, args->op, ops, BitCopyOp<u64> (), error);
         }
     }
-  if ((guint) in->dtype > GNN_DTYPE_BFLOAT16)
+  if ((guint) in->dtype >= GNN_N_DTYPES)
     return unsupported (args, error);
   {
     ConvertOp op;
@@ -935,6 +935,12 @@ k_fill (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
       return fill_bits<u8> (ctx, args, (u8) (s != 0), error);
     case GNN_DTYPE_UINT8:
       return fill_bits<u8> (ctx, args, (u8) (gint64) s, error);
+    case GNN_DTYPE_INT32:
+      return fill_bits<unsigned> (ctx, args, (unsigned) (gint32) (gint64) s, error);
+    case GNN_DTYPE_INT16:
+      return fill_bits<unsigned short> (ctx, args, (unsigned short) (gint16) (gint64) s, error);
+    case GNN_DTYPE_INT8:
+      return fill_bits<u8> (ctx, args, (u8) (gint8) (gint64) s, error);
     case GNN_DTYPE_FLOAT16:
       return fill_bits<unsigned short> (ctx, args, gnn_float_to_half ((float) s), error);
     default:

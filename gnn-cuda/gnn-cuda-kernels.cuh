@@ -217,6 +217,9 @@ read_double (int dtype, const void *base, i64 off)
     case GNN_DTYPE_BOOL:     return ((const unsigned char *) base)[off] != 0 ? 1.0 : 0.0;
     case GNN_DTYPE_UINT8:    return (double) ((const unsigned char *) base)[off];
     case GNN_DTYPE_FLOAT16:  return (double) half_to_float (((const unsigned short *) base)[off]);
+    case GNN_DTYPE_INT32:    return (double) ((const int *) base)[off];
+    case GNN_DTYPE_INT16:    return (double) ((const short *) base)[off];
+    case GNN_DTYPE_INT8:     return (double) ((const signed char *) base)[off];
     default:                 return (double) bf16_to_float (((const unsigned short *) base)[off]);
     }
 }
@@ -233,6 +236,9 @@ write_double (int dtype, void *base, i64 off, double v)
     case GNN_DTYPE_BOOL:     ((unsigned char *) base)[off] = v != 0; break;
     case GNN_DTYPE_UINT8:    ((unsigned char *) base)[off] = (unsigned char) d2ll (v); break;
     case GNN_DTYPE_FLOAT16:  ((unsigned short *) base)[off] = float_to_half ((float) v); break;
+    case GNN_DTYPE_INT32:    ((int *) base)[off] = (int) d2ll (v); break;
+    case GNN_DTYPE_INT16:    ((short *) base)[off] = (short) d2ll (v); break;
+    case GNN_DTYPE_INT8:     ((signed char *) base)[off] = (signed char) d2ll (v); break;
     default:                 ((unsigned short *) base)[off] = float_to_bf16 ((float) v); break;
     }
 }

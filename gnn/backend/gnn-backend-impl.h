@@ -193,7 +193,7 @@ typedef struct {
  * GNN_DTYPES_NUMBER:
  *
  * float32, float64 and int64, the dtypes of arithmetic (float16/bfloat16 compute in float32,
- * bool/uint8 in int64).
+ * bool, uint8, int32, int16 and int8 in int64, the result cast back to the storage dtype).
  */
 #define GNN_DTYPES_NUMBER   (GNN_DTYPES_FLOAT | GNN_DTYPE_BIT (GNN_DTYPE_INT64))
 /**
@@ -215,7 +215,8 @@ typedef struct {
  * Every dtype.
  */
 #define GNN_DTYPES_ALL      (GNN_DTYPES_FLOATING | GNN_DTYPES_INT64 | GNN_DTYPE_BIT (GNN_DTYPE_BOOL) | \
-                             GNN_DTYPE_BIT (GNN_DTYPE_UINT8))
+                             GNN_DTYPE_BIT (GNN_DTYPE_UINT8) | GNN_DTYPE_BIT (GNN_DTYPE_INT32) | \
+                             GNN_DTYPE_BIT (GNN_DTYPE_INT16) | GNN_DTYPE_BIT (GNN_DTYPE_INT8))
 
 /**
  * GnnBackendOpCompute:

@@ -73,7 +73,7 @@ gnn_backend_op_supported_with (GnnBackendOp                 op,
 {
   guint32 dtypes;
 
-  if ((guint) op >= GNN_BACKEND_OP_N_OPS || (guint) dtype > GNN_DTYPE_BFLOAT16)
+  if ((guint) op >= GNN_BACKEND_OP_N_OPS || (guint) dtype >= GNN_N_DTYPES)
     return FALSE;
   dtypes = op_table[op].dtypes;
   for (gsize i = 0; i < n_departures; i++)
@@ -223,6 +223,6 @@ gnn_backend_op_set_unsupported (GError     **error,
 {
   g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "The %s backend has no %s kernel for dtype %s",
                backend_name, gnn_backend_op_get_nick (op),
-               (guint) dtype <= GNN_DTYPE_BFLOAT16 ? gnn_dtype_get_name (dtype) : "unknown");
+               (guint) dtype < GNN_N_DTYPES ? gnn_dtype_get_name (dtype) : "unknown");
   return FALSE;
 }

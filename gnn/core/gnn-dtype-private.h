@@ -104,8 +104,9 @@ gnn_float_to_bf16 (float f)
   return (guint16) (x >> 16);
 }
 
-/* Stores @v in the element of @dtype at @p, converted as C casts do (bool: @v != 0; uint8
- * through int64; float16 and bfloat16 rounded to nearest even). */
+/* Stores @v in the element of @dtype at @p, converted as C casts do (bool: @v != 0; uint8,
+ * int32, int16 and int8 through int64, wrapping as PyTorch's casts do; float16 and bfloat16
+ * rounded to nearest even). */
 static inline void
 gnn_dtype_store_double (GnnDtype dtype,
                         gpointer p,
@@ -120,6 +121,9 @@ gnn_dtype_store_double (GnnDtype dtype,
     case GNN_DTYPE_UINT8:    *(guint8 *) p = (guint8) (gint64) v; break;
     case GNN_DTYPE_FLOAT16:  *(guint16 *) p = gnn_float_to_half ((float) v); break;
     case GNN_DTYPE_BFLOAT16: *(guint16 *) p = gnn_float_to_bf16 ((float) v); break;
+    case GNN_DTYPE_INT32:    *(gint32 *) p = (gint32) (gint64) v; break;
+    case GNN_DTYPE_INT16:    *(gint16 *) p = (gint16) (gint64) v; break;
+    case GNN_DTYPE_INT8:     *(gint8 *) p = (gint8) (gint64) v; break;
     }
 }
 

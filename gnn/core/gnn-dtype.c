@@ -10,16 +10,20 @@ static const struct {
   const char *name;
   gsize size;
   gboolean floating;
-  int rank;   /* promotion order */
+  int rank;   /* promotion order; uint8 and int8 share one, and meet in int16 */
 } dtype_info[] = {
-  [GNN_DTYPE_FLOAT32]  = { "float32", 4, TRUE, 5 },
-  [GNN_DTYPE_FLOAT64]  = { "float64", 8, TRUE, 6 },
-  [GNN_DTYPE_INT64]    = { "int64", 8, FALSE, 2 },
+  [GNN_DTYPE_FLOAT32]  = { "float32", 4, TRUE, 6 },
+  [GNN_DTYPE_FLOAT64]  = { "float64", 8, TRUE, 7 },
+  [GNN_DTYPE_INT64]    = { "int64", 8, FALSE, 4 },
   [GNN_DTYPE_BOOL]     = { "bool", 1, FALSE, 0 },
   [GNN_DTYPE_UINT8]    = { "uint8", 1, FALSE, 1 },
-  [GNN_DTYPE_FLOAT16]  = { "float16", 2, TRUE, 3 },
-  [GNN_DTYPE_BFLOAT16] = { "bfloat16", 2, TRUE, 3 },
+  [GNN_DTYPE_FLOAT16]  = { "float16", 2, TRUE, 5 },
+  [GNN_DTYPE_BFLOAT16] = { "bfloat16", 2, TRUE, 5 },
+  [GNN_DTYPE_INT32]    = { "int32", 4, FALSE, 3 },
+  [GNN_DTYPE_INT16]    = { "int16", 2, FALSE, 2 },
+  [GNN_DTYPE_INT8]     = { "int8", 1, FALSE, 1 },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (dtype_info) == GNN_N_DTYPES);
 
 static gboolean
 dtype_valid (GnnDtype dtype)
@@ -80,7 +84,8 @@ gnn_dtype_is_floating (GnnDtype dtype)
 
 /**
  * gnn_dtype_from_name:
- * @name: a name such as "float32", "float", "double", "long", "int64", "bool", "uint8", "half"
+ * @name: a name such as "float32", "float", "double", "long", "int64", "int", "short", "bool",
+ *   "uint8", "half"
  * @out_dtype: (out): the dtype
  * @error: return location for a #GError
  *
@@ -97,7 +102,7 @@ gnn_dtype_from_name (const char *name,
 {
   static const struct { const char *alias; GnnDtype dtype; } aliases[] = {
     { "float", GNN_DTYPE_FLOAT32 }, { "double", GNN_DTYPE_FLOAT64 }, { "long", GNN_DTYPE_INT64 },
-    { "half", GNN_DTYPE_FLOAT16 },
+    { "half", GNN_DTYPE_FLOAT16 }, { "int", GNN_DTYPE_INT32 }, { "short", GNN_DTYPE_INT16 },
   };
 
   g_return_val_if_fail (name != NULL, FALSE);
@@ -118,7 +123,8 @@ gnn_dtype_from_name (const char *name,
         return TRUE;
       }
   g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-               "Unknown dtype '%s': expected one of float32, float64, int64, bool, uint8, float16, bfloat16",
+               "Unknown dtype '%s': expected one of float32, float64, int64, bool, uint8, float16, bfloat16, "
+               "int32, int16, int8",
                name);
   return FALSE;
 }
@@ -129,8 +135,9 @@ gnn_dtype_from_name (const char *name,
  * @b: another dtype
  *
  * The result dtype of a binary operation between tensors of dtypes @a and @b, following
- * PyTorch's type promotion (`torch.promote_types`): bool < uint8 < int64 < float16 / bfloat16 <
- * float32 < float64, where float16 with bfloat16 gives float32.
+ * PyTorch's type promotion (`torch.promote_types`): bool < uint8 / int8 < int16 < int32 <
+ * int64 < float16 / bfloat16 < float32 < float64, where uint8 with int8 gives int16 (the
+ * smallest type holding both ranges) and float16 with bfloat16 gives float32.
  *
  * Returns: the promoted dtype
  *
@@ -146,5 +153,7 @@ gnn_dtype_promote (GnnDtype a,
   if ((a == GNN_DTYPE_FLOAT16 && b == GNN_DTYPE_BFLOAT16) ||
       (a == GNN_DTYPE_BFLOAT16 && b == GNN_DTYPE_FLOAT16))
     return GNN_DTYPE_FLOAT32;
+  if ((a == GNN_DTYPE_UINT8 && b == GNN_DTYPE_INT8) || (a == GNN_DTYPE_INT8 && b == GNN_DTYPE_UINT8))
+    return GNN_DTYPE_INT16;
   return dtype_info[a].rank >= dtype_info[b].rank ? a : b;
 }

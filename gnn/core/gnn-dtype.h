@@ -22,8 +22,16 @@ G_BEGIN_DECLS
  * @GNN_DTYPE_UINT8: unsigned byte (`torch.uint8`): image data
  * @GNN_DTYPE_FLOAT16: IEEE half (`torch.float16`); storage and conversion, arithmetic in float32
  * @GNN_DTYPE_BFLOAT16: brain float (`torch.bfloat16`); storage and conversion, arithmetic in float32
+ * @GNN_DTYPE_INT32: 32-bit signed integer (`torch.int32`, `torch.int`); arithmetic in int64,
+ *   wrapped back to 32 bits as PyTorch's results are
+ * @GNN_DTYPE_INT16: 16-bit signed integer (`torch.int16`, `torch.short`); arithmetic in int64,
+ *   wrapped back to 16 bits
+ * @GNN_DTYPE_INT8: 8-bit signed integer (`torch.int8`): quantized data; arithmetic in int64,
+ *   wrapped back to 8 bits, so that int8 127 + 1 is -128
  *
  * The element type of a [class@Gnn.Tensor]. Values are only ever added.
+ *
+ * Since: 0.1
  */
 typedef enum {
   GNN_DTYPE_FLOAT32,
@@ -33,7 +41,19 @@ typedef enum {
   GNN_DTYPE_UINT8,
   GNN_DTYPE_FLOAT16,
   GNN_DTYPE_BFLOAT16,
+  GNN_DTYPE_INT32,
+  GNN_DTYPE_INT16,
+  GNN_DTYPE_INT8,
 } GnnDtype;
+
+/**
+ * GNN_N_DTYPES:
+ *
+ * The number of values of [enum@Gnn.Dtype], one more than the last.
+ *
+ * Since: 0.1
+ */
+#define GNN_N_DTYPES (GNN_DTYPE_INT8 + 1)
 
 GNN_AVAILABLE_IN_ALL
 gsize        gnn_dtype_get_size        (GnnDtype dtype);

@@ -36,6 +36,9 @@ static const struct {
   { "U8", GNN_DTYPE_UINT8 },
   { "F16", GNN_DTYPE_FLOAT16 },
   { "BF16", GNN_DTYPE_BFLOAT16 },
+  { "I32", GNN_DTYPE_INT32 },
+  { "I16", GNN_DTYPE_INT16 },
+  { "I8", GNN_DTYPE_INT8 },
 };
 
 static const char *

@@ -99,6 +99,9 @@ describe_parameter (GnnTensor *p, gboolean typename)
     [GNN_DTYPE_UINT8] = "ByteTensor",
     [GNN_DTYPE_FLOAT16] = "HalfTensor",
     [GNN_DTYPE_BFLOAT16] = "BFloat16Tensor",
+    [GNN_DTYPE_INT32] = "IntTensor",
+    [GNN_DTYPE_INT16] = "ShortTensor",
+    [GNN_DTYPE_INT8] = "CharTensor",
   };
   GnnDeviceSpec device = { "cpu", -1 };
   gboolean cuda = gnn_device_parse (gnn_tensor_get_device (p), &device, NULL) &&

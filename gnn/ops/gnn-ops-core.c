@@ -107,25 +107,37 @@ gnn_compute_dtype (GnnDtype dtype)
       return GNN_DTYPE_FLOAT32;
     case GNN_DTYPE_BOOL:
     case GNN_DTYPE_UINT8:
+    case GNN_DTYPE_INT32:
+    case GNN_DTYPE_INT16:
+    case GNN_DTYPE_INT8:
       return GNN_DTYPE_INT64;
     default:
       return dtype;
     }
 }
 
+/* bool 0, integers 1, floating types 2: the categories of torch.result_type */
+static int
+dtype_category (GnnDtype dtype)
+{
+  return dtype == GNN_DTYPE_BOOL ? 0 : gnn_dtype_is_floating (dtype) ? 2 : 1;
+}
+
 GnnDtype
 gnn_result_dtype (GnnTensor *a, GnnTensor *b)
 {
   GnnTensorPrivate *pa = gnn_tensor_priv (a), *pb = gnn_tensor_priv (b);
+  GnnDtype dim, zero;
 
-  /* a zero-dimensional tensor does not raise the category of a dimensioned one */
-  if (pa->ndim == 0 && pb->ndim > 0 &&
-      gnn_dtype_is_floating (pa->dtype) == gnn_dtype_is_floating (pb->dtype))
-    return pb->dtype;
-  if (pb->ndim == 0 && pa->ndim > 0 &&
-      gnn_dtype_is_floating (pa->dtype) == gnn_dtype_is_floating (pb->dtype))
-    return pa->dtype;
-  return gnn_dtype_promote (pa->dtype, pb->dtype);
+  if ((pa->ndim == 0) == (pb->ndim == 0))
+    return gnn_dtype_promote (pa->dtype, pb->dtype);
+  dim = pa->ndim > 0 ? pa->dtype : pb->dtype;
+  zero = pa->ndim > 0 ? pb->dtype : pa->dtype;
+  /* a zero-dimensional tensor only counts when its category (bool < integer < floating) is
+   * above the dimensioned one's, as torch.result_type combines them */
+  if (dtype_category (zero) > dtype_category (dim))
+    return gnn_dtype_promote (dim, zero);
+  return dim;
 }
 
 GnnTensor *

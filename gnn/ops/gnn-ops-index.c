@@ -56,15 +56,17 @@ check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GE
   return FALSE;
 }
 
+/* Checks the dtype of @index as PyTorch 1.13 does: int64, or int32 too where @int32 (index_select
+ * takes both; gather and scatter int64 only). */
 static gboolean
-check_index_dtype (const char *op, GnnTensor *index, GError **error)
+check_index_dtype (const char *op, GnnTensor *index, gboolean int32, GError **error)
 {
   GnnDtype d = gnn_tensor_priv (index)->dtype;
 
-  if (d == GNN_DTYPE_INT64)
+  if (d == GNN_DTYPE_INT64 || (int32 && d == GNN_DTYPE_INT32))
     return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s(): Expected dtype int64 for index, got %s",
-               op, gnn_dtype_get_name (d));
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s(): Expected dtype %s for index, got %s",
+               op, int32 ? "int32 or int64" : "int64", gnn_dtype_get_name (d));
   return FALSE;
 }
 
@@ -449,7 +451,7 @@ record_indexing (const char      *name,
  * gnn_tensor_index_select:
  * @self: a tensor
  * @dim: the dimension to index
- * @index: an int64 tensor of at most one dimension: the indices to pick, each in
+ * @index: an int64 or int32 tensor of at most one dimension: the indices to pick, each in
  *   [0, size of @dim)
  * @error: return location for a #GError
  *
@@ -474,7 +476,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
   g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
   p = gnn_tensor_priv (self);
   ip = gnn_tensor_priv (index);
-  if (!check_index_dtype ("index_select", index, error))
+  if (!check_index_dtype ("index_select", index, TRUE, error))
     return NULL;
   if (ip->ndim > 1)
     {
@@ -620,7 +622,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
   g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
   p = gnn_tensor_priv (self);
   ip = gnn_tensor_priv (index);
-  if (!check_index_dtype ("gather", index, error))
+  if (!check_index_dtype ("gather", index, FALSE, error))
     return NULL;
   if (MAX (p->ndim, 1) != MAX (ip->ndim, 1))
     {

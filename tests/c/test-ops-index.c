@@ -210,7 +210,7 @@ test_index_select_errors (void)
   g_assert_null (gnn_tensor_index_select (a, 0, mat, &error));
   assert_error (&error, GNN_ERROR_SHAPE, "Index is supposed to be a vector");
   g_assert_null (gnn_tensor_index_select (a, 0, fl, &error));
-  assert_error (&error, GNN_ERROR_DTYPE, "index_select(): Expected dtype int64 for index, got float64");
+  assert_error (&error, GNN_ERROR_DTYPE, "index_select(): Expected dtype int32 or int64 for index, got float64");
   g_assert_null (gnn_tensor_index_select (a, 2, ok, &error));
   assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range");
 }

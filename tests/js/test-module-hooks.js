@@ -90,4 +90,10 @@ check('the module methods that torch chains return the module in gjs', () => {
     assertThrows(() => m.to_device('no-such-device'), 'to_device (no-such-device)');
 });
 
+check('gjs makes int32 tensors through the Gnn.Dtype enum', () => {
+    const t = Gnn.Tensor.new_full([3], 2147483647, Gnn.Dtype.INT32, null);
+    assert(t.get_dtype() === Gnn.Dtype.INT32 && t.to_string() === 'tensor([2147483647, 2147483647, 2147483647], dtype=torch.int32)',
+        `int32 tensor: ${t.to_string()}`);
+});
+
 finish();

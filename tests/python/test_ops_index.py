@@ -118,7 +118,7 @@ class IndexParity(ParityTest):
         self.assertIn('index -1 is out of bounds for dimension 0 with size 2', cm.exception.message)
         with self.assertRaises(GLib.Error) as cm:
             a.index_select(0, to_gnn(np.array([0.0])))
-        self.assertIn('Expected dtype int64 for index', cm.exception.message)
+        self.assertIn('index_select(): Expected dtype int32 or int64 for index', cm.exception.message)
         with self.assertRaises(GLib.Error) as cm:
             a.index_select(0, to_gnn(np.array([[0]])))
         self.assertIn('Index is supposed to be a vector', cm.exception.message)

@@ -296,7 +296,8 @@ gnn_node_saved (GnnNode *node,
         [GNN_DTYPE_FLOAT32] = "torch.FloatTensor", [GNN_DTYPE_FLOAT64] = "torch.DoubleTensor",
         [GNN_DTYPE_INT64] = "torch.LongTensor", [GNN_DTYPE_BOOL] = "torch.BoolTensor",
         [GNN_DTYPE_UINT8] = "torch.ByteTensor", [GNN_DTYPE_FLOAT16] = "torch.HalfTensor",
-        [GNN_DTYPE_BFLOAT16] = "torch.BFloat16Tensor",
+        [GNN_DTYPE_BFLOAT16] = "torch.BFloat16Tensor", [GNN_DTYPE_INT32] = "torch.IntTensor",
+        [GNN_DTYPE_INT16] = "torch.ShortTensor", [GNN_DTYPE_INT8] = "torch.CharTensor",
       };
       g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
                    "one of the variables needed for gradient computation has been modified by an "

@@ -1,10 +1,10 @@
 /* gnn-cpu-convert-tmpl.c: the fill loop of gnn-cpu-elementwise.c for one storage dtype, and
- * the seven conversion loops from it
+ * the ten conversion loops from it
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Included by gnn-cpu-elementwise.c once per dtype, with DT the dtype's suffix (f32, f64,
- * i64, bool, u8, f16, bf16), which names its loops (fill_f32) and its accessors RD_f32 (p) and
+ * i64, bool, u8, f16, bf16, i32, i16, i8), which names its loops (fill_f32) and its accessors RD_f32 (p) and
  * WR_f32 (p, v) (the value as a double); not compiled on its own. It undefines DT. Each
  * conversion is a loop of its own, convert_<DT>_<to> (gnn-cpu-convert-loop-tmpl.c), so that
  * every pair of dtypes is specialised; convert_loops_<DT> lists them. All are loops of
@@ -35,11 +35,18 @@ NAME (fill) (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
 #include "gnn-cpu-convert-loop-tmpl.c"
 #define TO bf16
 #include "gnn-cpu-convert-loop-tmpl.c"
+#define TO i32
+#include "gnn-cpu-convert-loop-tmpl.c"
+#define TO i16
+#include "gnn-cpu-convert-loop-tmpl.c"
+#define TO i8
+#include "gnn-cpu-convert-loop-tmpl.c"
 
 /* the conversions from this dtype, indexed by the output dtype in GnnDtype order */
-static const GnnCpuLoop NAME (convert_loops)[7] = {
+static const GnnCpuLoop NAME (convert_loops)[GNN_N_DTYPES] = {
   CONVERT_TO (f32), CONVERT_TO (f64), CONVERT_TO (i64), CONVERT_TO (bool),
-  CONVERT_TO (u8), CONVERT_TO (f16), CONVERT_TO (bf16),
+  CONVERT_TO (u8), CONVERT_TO (f16), CONVERT_TO (bf16), CONVERT_TO (i32),
+  CONVERT_TO (i16), CONVERT_TO (i8),
 };
 
 #undef CONVERT_TO

@@ -21,6 +21,9 @@
 #define RD_u8(p)   ((double) *(const guint8 *) (p))
 #define RD_f16(p)  ((double) gnn_half_to_float (*(const guint16 *) (p)))
 #define RD_bf16(p) ((double) gnn_bf16_to_float (*(const guint16 *) (p)))
+#define RD_i32(p)  ((double) *(const gint32 *) (p))
+#define RD_i16(p)  ((double) *(const gint16 *) (p))
+#define RD_i8(p)   ((double) *(const gint8 *) (p))
 
 #define WR_f32(p, v)  (*(float *) (p) = (float) (v))
 #define WR_f64(p, v)  (*(double *) (p) = (double) (v))
@@ -29,6 +32,9 @@
 #define WR_u8(p, v)   (*(guint8 *) (p) = (guint8) (gint64) (v))
 #define WR_f16(p, v)  (*(guint16 *) (p) = gnn_float_to_half ((float) (v)))
 #define WR_bf16(p, v) (*(guint16 *) (p) = gnn_float_to_bf16 ((float) (v)))
+#define WR_i32(p, v)  (*(gint32 *) (p) = (gint32) (gint64) (v))
+#define WR_i16(p, v)  (*(gint16 *) (p) = (gint16) (gint64) (v))
+#define WR_i8(p, v)   (*(gint8 *) (p) = (gint8) (gint64) (v))
 
 /* the fill loop of each dtype and the conversions from it: fill_f32, convert_f32_f32 to
  * convert_f32_bf16 and their table convert_loops_f32, and so on (gnn-cpu-convert-tmpl.c) */
@@ -46,11 +52,18 @@
 #include "gnn-cpu-convert-tmpl.c"
 #define DT bf16
 #include "gnn-cpu-convert-tmpl.c"
+#define DT i32
+#include "gnn-cpu-convert-tmpl.c"
+#define DT i16
+#include "gnn-cpu-convert-tmpl.c"
+#define DT i8
+#include "gnn-cpu-convert-tmpl.c"
 
 /* indexed [input dtype][output dtype] in GnnDtype order */
-static const GnnCpuLoop *const convert_loops[7] = {
+static const GnnCpuLoop *const convert_loops[GNN_N_DTYPES] = {
   convert_loops_f32, convert_loops_f64, convert_loops_i64, convert_loops_bool,
-  convert_loops_u8, convert_loops_f16, convert_loops_bf16,
+  convert_loops_u8, convert_loops_f16, convert_loops_bf16, convert_loops_i32,
+  convert_loops_i16, convert_loops_i8,
 };
 
 static void
@@ -97,7 +110,9 @@ k_copy (const GnnKernelArgs *args, GError **error)
 
 /* ---- fill, arange, random ----------------------------------------------------------- */
 
-static const GnnCpuLoop fill_loops[7] = { fill_f32, fill_f64, fill_i64, fill_bool, fill_u8, fill_f16, fill_bf16 };
+static const GnnCpuLoop fill_loops[GNN_N_DTYPES] = {
+  fill_f32, fill_f64, fill_i64, fill_bool, fill_u8, fill_f16, fill_bf16, fill_i32, fill_i16, fill_i8,
+};
 
 static gboolean
 k_fill (const GnnKernelArgs *args, GError **error)
@@ -118,6 +133,9 @@ write_double (GnnDtype dtype, char *p, double v)
     case GNN_DTYPE_UINT8: WR_u8 (p, v); break;
     case GNN_DTYPE_FLOAT16: WR_f16 (p, v); break;
     case GNN_DTYPE_BFLOAT16: WR_bf16 (p, v); break;
+    case GNN_DTYPE_INT32: WR_i32 (p, v); break;
+    case GNN_DTYPE_INT16: WR_i16 (p, v); break;
+    case GNN_DTYPE_INT8: WR_i8 (p, v); break;
     }
 }
 
@@ -133,6 +151,9 @@ read_double (GnnDtype dtype, const char *p)
     case GNN_DTYPE_UINT8: return RD_u8 (p);
     case GNN_DTYPE_FLOAT16: return RD_f16 (p);
     case GNN_DTYPE_BFLOAT16: return RD_bf16 (p);
+    case GNN_DTYPE_INT32: return RD_i32 (p);
+    case GNN_DTYPE_INT16: return RD_i16 (p);
+    case GNN_DTYPE_INT8: return RD_i8 (p);
     }
   return 0;
 }

@@ -71,7 +71,7 @@ k_index_select (const GnnKernelArgs *args, GError **error)
   IndexCtx ctx = { args, gnn_shape_numel (args->in[1]->ndim, args->in[1]->shape), 0, 0 };
 
   /* rows are copied as bytes: every dtype */
-  if ((guint) args->in[0]->dtype > GNN_DTYPE_BFLOAT16 || args->in[0]->dtype != args->out->dtype ||
+  if ((guint) args->in[0]->dtype >= GNN_N_DTYPES || args->in[0]->dtype != args->out->dtype ||
       args->in[1]->dtype != GNN_DTYPE_INT64)
     return gnn_cpu_unsupported (args, error);
   if (!check_indices (args, args->in[1]->data, ctx.n_index, args->params.index.size, error))

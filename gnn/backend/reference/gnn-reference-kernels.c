@@ -95,7 +95,7 @@ element (const GnnKernelTensor *t,
 static gboolean
 is_integer (GnnDtype dtype)
 {
-  return dtype == GNN_DTYPE_INT64 || dtype == GNN_DTYPE_BOOL || dtype == GNN_DTYPE_UINT8;
+  return !gnn_dtype_is_floating (dtype);
 }
 
 static double
@@ -113,6 +113,9 @@ read_double (const GnnKernelTensor *t,
     case GNN_DTYPE_UINT8:    return *(const guint8 *) p;
     case GNN_DTYPE_FLOAT16:  return gnn_half_to_float (*(const guint16 *) p);
     case GNN_DTYPE_BFLOAT16: return gnn_bf16_to_float (*(const guint16 *) p);
+    case GNN_DTYPE_INT32:    return *(const gint32 *) p;
+    case GNN_DTYPE_INT16:    return *(const gint16 *) p;
+    case GNN_DTYPE_INT8:     return *(const gint8 *) p;
     }
   g_assert_not_reached ();
   return 0;
@@ -129,6 +132,9 @@ read_int (const GnnKernelTensor *t,
     case GNN_DTYPE_INT64: return *(const gint64 *) p;
     case GNN_DTYPE_BOOL:  return *(const guint8 *) p != 0;
     case GNN_DTYPE_UINT8: return *(const guint8 *) p;
+    case GNN_DTYPE_INT32: return *(const gint32 *) p;
+    case GNN_DTYPE_INT16: return *(const gint16 *) p;
+    case GNN_DTYPE_INT8:  return *(const gint8 *) p;
     default:              return (gint64) read_double (t, offset);
     }
 }
@@ -153,6 +159,9 @@ write_int (const GnnKernelTensor *t,
     case GNN_DTYPE_INT64: *(gint64 *) p = v; break;
     case GNN_DTYPE_BOOL:  *(guint8 *) p = v != 0; break;
     case GNN_DTYPE_UINT8: *(guint8 *) p = (guint8) v; break;
+    case GNN_DTYPE_INT32: *(gint32 *) p = (gint32) v; break;
+    case GNN_DTYPE_INT16: *(gint16 *) p = (gint16) v; break;
+    case GNN_DTYPE_INT8:  *(gint8 *) p = (gint8) v; break;
     case GNN_DTYPE_FLOAT32:  *(float *) p = (float) v; break;
     case GNN_DTYPE_FLOAT64:  *(double *) p = (double) v; break;
     default:              write_double (t, offset, (double) v); break;

@@ -188,14 +188,16 @@ def _typename(value):
 _TENSOR_TYPE_NAMES = {
     Gnn.Dtype.FLOAT32: 'FloatTensor', Gnn.Dtype.FLOAT64: 'DoubleTensor', Gnn.Dtype.FLOAT16: 'HalfTensor',
     Gnn.Dtype.BFLOAT16: 'BFloat16Tensor', Gnn.Dtype.INT64: 'LongTensor', Gnn.Dtype.UINT8: 'ByteTensor',
-    Gnn.Dtype.BOOL: 'BoolTensor',
+    Gnn.Dtype.BOOL: 'BoolTensor', Gnn.Dtype.INT32: 'IntTensor', Gnn.Dtype.INT16: 'ShortTensor',
+    Gnn.Dtype.INT8: 'CharTensor',
 }
 
 _DTYPE_NAMES = {
     'float32': Gnn.Dtype.FLOAT32, 'float': Gnn.Dtype.FLOAT32, 'float64': Gnn.Dtype.FLOAT64,
     'double': Gnn.Dtype.FLOAT64, 'float16': Gnn.Dtype.FLOAT16, 'half': Gnn.Dtype.FLOAT16,
     'bfloat16': Gnn.Dtype.BFLOAT16, 'int64': Gnn.Dtype.INT64, 'long': Gnn.Dtype.INT64,
-    'uint8': Gnn.Dtype.UINT8, 'bool': Gnn.Dtype.BOOL,
+    'uint8': Gnn.Dtype.UINT8, 'bool': Gnn.Dtype.BOOL, 'int32': Gnn.Dtype.INT32, 'int': Gnn.Dtype.INT32,
+    'int16': Gnn.Dtype.INT16, 'short': Gnn.Dtype.INT16, 'int8': Gnn.Dtype.INT8,
 }
 
 

@@ -31,7 +31,6 @@ class Missing:
 
 
 _RECURRENT = Missing('the recurrent and attention layers are not built yet')
-_INT_DTYPES = Missing('gnn has no int32, int16 or int8 dtype yet (planned in gnn/core, DESIGN.md); use int64')
 _COMPLEX = Missing('gnn has no complex dtypes')
 _NO_OP = Missing('no such op in C yet (gnn/ops/gnn-ops.h); the ops issue adds ops as rows')
 _NO_INPLACE = Missing('C has no in-place form of this op; use the out-of-place op')
@@ -56,11 +55,11 @@ ROWS = [
     ('torch.long', 'Gnn.long'),
     ('torch.uint8', 'Gnn.uint8'),
     ('torch.bool', 'Gnn.bool'),
-    ('torch.int32', _INT_DTYPES),
-    ('torch.int', _INT_DTYPES),
-    ('torch.int16', _INT_DTYPES),
-    ('torch.short', _INT_DTYPES),
-    ('torch.int8', _INT_DTYPES),
+    ('torch.int32', 'Gnn.int32'),
+    ('torch.int', 'Gnn.int'),
+    ('torch.int16', 'Gnn.int16'),
+    ('torch.short', 'Gnn.short'),
+    ('torch.int8', 'Gnn.int8'),
     ('torch.complex64', _COMPLEX),
     ('torch.cfloat', _COMPLEX),
     ('torch.complex128', _COMPLEX),
@@ -240,8 +239,10 @@ ROWS = [
     ('torch.Tensor.long', 'Gnn.Tensor.long'),
     ('torch.Tensor.bool', 'Gnn.Tensor.bool'),
     ('torch.Tensor.byte', 'Gnn.Tensor.byte'),
-    ('torch.Tensor.int', _INT_DTYPES),
-    ('torch.Tensor.short', _INT_DTYPES),
+    ('torch.Tensor.int', 'Gnn.Tensor.int'),
+    ('torch.Tensor.short', 'Gnn.Tensor.short'),
+    ('torch.Tensor.char', 'Gnn.Tensor.char'),
+    ('torch.Tensor.cfloat', _COMPLEX),
     ('torch.Tensor.cpu', 'Gnn.Tensor.cpu'),
     ('torch.Tensor.cuda', 'Gnn.Tensor.cuda'),
     # autograd

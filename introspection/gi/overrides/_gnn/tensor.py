@@ -30,12 +30,18 @@ _NP_DTYPE_NAMES = {
     Gnn.Dtype.FLOAT32: 'float32', Gnn.Dtype.FLOAT64: 'float64', Gnn.Dtype.INT64: 'int64',
     Gnn.Dtype.BOOL: 'bool', Gnn.Dtype.UINT8: 'uint8', Gnn.Dtype.FLOAT16: 'float16',
     Gnn.Dtype.BFLOAT16: 'uint16',   # numpy has no bfloat16: the raw bits
+    Gnn.Dtype.INT32: 'int32', Gnn.Dtype.INT16: 'int16', Gnn.Dtype.INT8: 'int8',
 }
 _GNN_OF_NP = {
     'float32': Gnn.Dtype.FLOAT32, 'float64': Gnn.Dtype.FLOAT64, 'int64': Gnn.Dtype.INT64,
     'bool': Gnn.Dtype.BOOL, 'uint8': Gnn.Dtype.UINT8, 'float16': Gnn.Dtype.FLOAT16,
+    'int32': Gnn.Dtype.INT32, 'int16': Gnn.Dtype.INT16, 'int8': Gnn.Dtype.INT8,
 }
-_INTEGRAL = (Gnn.Dtype.INT64, Gnn.Dtype.UINT8, Gnn.Dtype.BOOL)
+_INTEGRAL = (Gnn.Dtype.INT64, Gnn.Dtype.UINT8, Gnn.Dtype.BOOL, Gnn.Dtype.INT32, Gnn.Dtype.INT16,
+             Gnn.Dtype.INT8)
+# torch.from_numpy's refusal of the numpy dtypes torch has no dtype for
+_NP_REFUSED = ("can't convert np.ndarray of type numpy.%s. The only supported types are: float64, "
+               "float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
 
 
 class dtype(int):
@@ -80,6 +86,7 @@ _DTYPE_NAMES = {
     Gnn.Dtype.FLOAT32: ('float32', 'float'), Gnn.Dtype.FLOAT64: ('float64', 'double'),
     Gnn.Dtype.FLOAT16: ('float16', 'half'), Gnn.Dtype.BFLOAT16: ('bfloat16',),
     Gnn.Dtype.INT64: ('int64', 'long'), Gnn.Dtype.UINT8: ('uint8',), Gnn.Dtype.BOOL: ('bool',),
+    Gnn.Dtype.INT32: ('int32', 'int'), Gnn.Dtype.INT16: ('int16', 'short'), Gnn.Dtype.INT8: ('int8',),
 }
 _DTYPES = {int(v): dtype(v, names[0]) for v, names in _DTYPE_NAMES.items()}
 _DTYPE_OF_NAME = {name: _DTYPES[int(v)] for v, names in _DTYPE_NAMES.items() for name in names}
@@ -496,7 +503,8 @@ def _to_dtype_method(dtype):
 _LEGACY_TYPE_NAMES = {
     int(Gnn.Dtype.FLOAT32): 'Float', int(Gnn.Dtype.FLOAT64): 'Double', int(Gnn.Dtype.FLOAT16): 'Half',
     int(Gnn.Dtype.BFLOAT16): 'BFloat16', int(Gnn.Dtype.INT64): 'Long', int(Gnn.Dtype.UINT8): 'Byte',
-    int(Gnn.Dtype.BOOL): 'Bool',
+    int(Gnn.Dtype.BOOL): 'Bool', int(Gnn.Dtype.INT32): 'Int', int(Gnn.Dtype.INT16): 'Short',
+    int(Gnn.Dtype.INT8): 'Char',
 }
 device_type = device
 dtype_type = dtype
@@ -608,6 +616,9 @@ class Tensor(Gnn.Tensor):
     long = _to_dtype_method(Gnn.Dtype.INT64)
     bool = _to_dtype_method(Gnn.Dtype.BOOL)
     byte = _to_dtype_method(Gnn.Dtype.UINT8)
+    int = _to_dtype_method(Gnn.Dtype.INT32)
+    short = _to_dtype_method(Gnn.Dtype.INT16)
+    char = _to_dtype_method(Gnn.Dtype.INT8)
 
     def cpu(self):
         return Gnn.Tensor.to_device(self, 'cpu')
@@ -811,7 +822,7 @@ class Tensor(Gnn.Tensor):
         array = np.asarray(array)  # (ascontiguousarray would turn 0-d arrays into 1-d)
         dtype = _GNN_OF_NP.get(array.dtype.name) if array.dtype.isnative else None
         if dtype is None:
-            raise TypeError('unsupported numpy dtype %s' % array.dtype)
+            raise TypeError(_NP_REFUSED % array.dtype.name)
         if (device in (None, 'cpu') and array.size > 0 and array.flags.c_contiguous
                 and array.flags.aligned and array.flags.writeable):
             address = array.__array_interface__['data'][0]
