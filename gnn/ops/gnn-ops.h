@@ -241,6 +241,14 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_gather       (GnnTensor *self, int dim, GnnTensor *index, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_one_hot      (GnnTensor *self, gint64 num_classes, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_fill  (GnnTensor *self, GnnTensor *mask, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_fill_tensor (GnnTensor *self, GnnTensor *mask, GnnTensor *value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
 
 /* in place */
 GNN_AVAILABLE_IN_ALL

@@ -37,3 +37,23 @@ SPECS = [
          bad=[Bad(((3, 4), 0, 1, 1), ['diagonal dimensions cannot be identical'])]),
     Spec('Tensor_diagonal', lambda T, x: x.diagonal(1, -2, -1), [((2, 3, 4),)]),
 ]
+
+_MASK_34 = np.array([[True, False, False, True], [False, True, True, False], [False, False, True, True]])
+_MASK_4 = np.array([True, False, True, False])
+
+SPECS += [
+    Spec('masked_fill', lambda T, x, m, v=1.5: T.masked_fill(x, m, v),
+         [((3, 4), _MASK_34), ((3, 4), _MASK_4, -2), ((4,), _MASK_34, 0.25), ((2, 3, 4), _MASK_4)],
+         bad=[Bad(((3, 4), _MASK_34[:2]), ['size', '2'])]),
+    # the value reshaped to 0-d in fn: the runner gives a () shape as a 1-element array
+    Spec('masked_fill_tensor', lambda T, x, m, v: x.masked_fill(m, v.reshape(()) if v.numel() == 1 else v),
+         [((3, 4), _MASK_34, ()), ((4,), _MASK_34, ())],
+         bad=[Bad(((3, 4), _MASK_34, (2,)), ['0-dimensional value tensor', '1 dimension'])]),
+    Spec('masked_fill_int', lambda T, x, m: x.masked_fill(m, 7.9), [((3, 4), _MASK_34)],
+         dtypes=(np.int64,), low=-5, high=5),
+    Spec('tril', lambda T, x, k=0: T.tril(x, k), [((3, 4),), ((4, 3), -1), ((2, 3, 4), 2), ((3, 3), -5)],
+         bad=[Bad(((4,),), ['Dimension out of range'])]),
+    Spec('triu', lambda T, x, k=0: x.triu(k), [((3, 4),), ((4, 3), 1), ((2, 3, 4), -1), ((3, 3), 5)],
+         bad=[Bad(((4,),), ['Dimension out of range'])]),
+    Spec('tril_int', lambda T, x: x.tril(1), [((3, 4),)], dtypes=(np.int64, np.bool_), low=-5, high=5),
+]

@@ -422,6 +422,33 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return Gnn.Tensor.diagonal(input, int(offset), int(dim1), int(dim2))
 
 
+@_export
+def masked_fill(input, mask, value):
+    """torch.masked_fill / Tensor.masked_fill: value (a number or a 0-d tensor, which then gets
+    a gradient) where the bool mask is true."""
+    _check_tensor('masked_fill', input)
+    _check_tensor('masked_fill', mask, 'mask')
+    if isinstance(value, Gnn.Tensor):
+        return Gnn.Tensor.masked_fill_tensor(input, mask, value)
+    if not _is_scalar(value):
+        raise TypeError('masked_fill(): argument \'value\' must be Number or Tensor, not %s' % type(value).__name__)
+    return Gnn.Tensor.masked_fill(input, mask, float(value))
+
+
+@_export
+def tril(input, diagonal=0):
+    """torch.tril / Tensor.tril: the lower triangles of the last two dims."""
+    _check_tensor('tril', input)
+    return Gnn.Tensor.tril(input, int(diagonal))
+
+
+@_export
+def triu(input, diagonal=0):
+    """torch.triu / Tensor.triu: the upper triangles of the last two dims."""
+    _check_tensor('triu', input)
+    return Gnn.Tensor.triu(input, int(diagonal))
+
+
 def expand_as(self, other):
     """Tensor.expand_as (the C op)."""
     _check_tensor('expand_as', other, 'other')
