@@ -1,4 +1,5 @@
-/* gnn-ops-index.c: joining (cat, stack) and indexing (index_select, gather, one_hot)
+/* gnn-ops-index.c: joining (cat, stack), indexing (index_select, gather, one_hot) and masks
+ * (masked_fill, tril, triu)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -757,4 +758,264 @@ gnn_tensor_one_hot (GnnTensor *self, gint64 num_classes, GError **error)
       }
   }
   return out;
+}
+
+/* ---- masks: masked_fill, tril, triu -------------------------------------------------- */
+
+/* A 0-dim tensor of @value in @like's dtype on its device */
+static GnnTensor *
+scalar_like (GnnTensor *like, double value, GError **error)
+{
+  return gnn_tensor_new_scalar (value, gnn_tensor_priv (like)->dtype, gnn_tensor_get_device (like), error);
+}
+
+/* masked_fill: self's gradient where the mask is false (summed to self's shape), the value's
+ * (MaskedFillBackward1) the sum of the gradient where it is true */
+static gboolean
+masked_fill_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *mask;   /* borrowed from the node */
+  g_autoptr(GnnTensor) zero = NULL;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(mask = gnn_node_saved (node, 0, error)) || !(zero = scalar_like (go[0], 0, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) kept = gnn_where (mask, zero, go[0], error);
+      if (kept == NULL || !(gi[0] = gnn_sum_to (kept, node->in_ndim[0], node->in_shape[0], error)))
+        return FALSE;
+    }
+  if (node->n_inputs > 1 && NEEDS (1))
+    {
+      g_autoptr(GnnTensor) filled = gnn_where (mask, go[0], zero, error);
+      g_autoptr(GnnTensor) total = filled ? gnn_tensor_sum_all (filled, error) : NULL;
+      if (total == NULL || !(gi[1] = gnn_tensor_cast (total, node->in_dtype[1], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The mask as bool: bool as it is; uint8 and int64 masks of zeros and ones as torch 1.13
+ * takes them (a deprecated form there); anything else an error naming @op. */
+static GnnTensor *
+bool_mask (const char *op, GnnTensor *mask, GError **error)
+{
+  GnnDtype d = gnn_tensor_priv (mask)->dtype;
+  gint64 lo = 0, hi = 0;
+
+  if (d == GNN_DTYPE_BOOL)
+    return g_object_ref (mask);
+  if (d != GNN_DTYPE_UINT8 && d != GNN_DTYPE_INT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s only supports boolean masks, but got mask with dtype %s",
+                   op, gnn_dtype_get_name (d));
+      return NULL;
+    }
+  if (gnn_tensor_get_numel (mask) > 0 && gnn_tensor_priv (mask)->storage->entry->funcs->is_host)
+    {
+      g_autoptr(GnnTensor) m64 = gnn_tensor_cast (mask, GNN_DTYPE_INT64, error);
+      if (m64 == NULL || !index_range (m64, &lo, &hi, error))
+        return NULL;
+      if (lo < 0 || hi > 1)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "Mask tensor can take 0 and 1 values only");
+          return NULL;
+        }
+    }
+  return gnn_tensor_ne_scalar (mask, 0, error);
+}
+
+/* @tensor_form: @value came as a tensor (MaskedFillBackward1, with an edge to it) */
+static GnnTensor *
+masked_fill (GnnTensor *self, GnnTensor *mask, GnnTensor *value, gboolean tensor_form, GError **error)
+{
+  g_autoptr(GnnTensor) m = NULL;
+  g_autoptr(GnnTensor) v = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+  GnnTensor *inputs[2] = { self, value };
+
+  if (!gnn_check_same_device ("masked_fill", self, mask, error) || !(m = bool_mask ("masked_fill_", mask, error)))
+    return NULL;
+  if (gnn_tensor_priv (value)->ndim != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %u dimension(s).",
+                   gnn_tensor_priv (value)->ndim);
+      return NULL;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) vd = gnn_tensor_to_device_of (value, self, error);
+    if (vd == NULL || !(v = gnn_tensor_cast (vd, gnn_tensor_priv (self)->dtype, error)))
+      return NULL;
+    out = gnn_where (m, v, self, error);
+  }
+  if (out == NULL)
+    return NULL;
+  /* a value made from a number needs no gradient: MaskedFillBackward0 has self only */
+  node = gnn_autograd_record (tensor_form ? "MaskedFillBackward1" : "MaskedFillBackward0",
+                              masked_fill_backward, inputs, tensor_form ? 2 : 1, &out, 1);
+  if (node)
+    gnn_node_save (node, m);
+  return out;
+}
+
+/**
+ * gnn_tensor_masked_fill:
+ * @self: a tensor
+ * @mask: a bool mask broadcasting with @self
+ * @value: the value written where @mask is true (cast to @self's dtype)
+ * @error: return location for a #GError
+ *
+ * @self with @value where @mask is true (`Tensor.masked_fill (mask, value)`); the result has
+ * the broadcast shape of @self and @mask, as PyTorch's. Masks of dtype uint8 or int64 holding
+ * only zeros and ones are taken as torch 1.13 takes them.
+ *
+ * Returns: (transfer full): the filled tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_masked_fill (GnnTensor *self, GnnTensor *mask, double value, GError **error)
+{
+  g_autoptr(GnnTensor) v = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (mask), NULL);
+  if (!(v = scalar_like (self, value, error)))
+    return NULL;
+  return masked_fill (self, mask, v, FALSE, error);
+}
+
+/**
+ * gnn_tensor_masked_fill_tensor:
+ * @self: a tensor
+ * @mask: a bool mask broadcasting with @self
+ * @value: a 0-dim tensor whose value is written where @mask is true
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.masked_fill] with the value a 0-dim tensor, which gets the sum of the
+ * gradient where @mask is true (`MaskedFillBackward1`).
+ *
+ * Returns: (transfer full): the filled tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_masked_fill_tensor (GnnTensor *self, GnnTensor *mask, GnnTensor *value, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (mask), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (value), NULL);
+  return masked_fill (self, mask, value, TRUE, error);
+}
+
+typedef struct {
+  gint64 diagonal;
+  gboolean upper;
+} TriCtx;
+
+static GnnTensor *triangle (GnnTensor *self, gint64 diagonal, gboolean upper, GError **error);
+
+/* tril / triu: the gradient is the same triangle of the output's gradient */
+static gboolean
+triangle_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  TriCtx *ctx = node->ctx;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = triangle (go[0], ctx->diagonal, ctx->upper, error);
+  return gi[0] != NULL;
+}
+
+/* tril (upper FALSE) or triu of the last two dims: a where on the mask column - row <= k
+ * (>= k for triu), built from two aranges. A kernel row would save the mask's (rows, cols)
+ * bools and one pass, but this runs on every backend as it is. */
+static GnnTensor *
+triangle (GnnTensor *self, gint64 diagonal, gboolean upper, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  const char *device = gnn_tensor_get_device (self);
+  gint64 rows, cols, rshape[2], cshape[2];
+  g_autoptr(GnnTensor) r = NULL, c = NULL, rr = NULL, cc = NULL, diff = NULL, mask = NULL, zero = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+
+  if (p->ndim < 2)
+    {
+      int n = (int) MAX (p->ndim, 1);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "%s: Dimension out of range (expected to be in range of [%d, %d], but got -2)",
+                   upper ? "triu" : "tril", -n, n - 1);
+      return NULL;
+    }
+  rows = p->shape[p->ndim - 2];
+  cols = p->shape[p->ndim - 1];
+  rshape[0] = rows, rshape[1] = 1;
+  cshape[0] = 1, cshape[1] = cols;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    if (!(r = gnn_tensor_new_arange (0, rows, 1, GNN_DTYPE_INT64, device, error)) ||
+        !(c = gnn_tensor_new_arange (0, cols, 1, GNN_DTYPE_INT64, device, error)) ||
+        !(rr = gnn_tensor_reshape (r, rshape, 2, error)) || !(cc = gnn_tensor_reshape (c, cshape, 2, error)) ||
+        !(diff = gnn_tensor_sub (cc, rr, 1, error)) ||
+        !(mask = upper ? gnn_tensor_ge_scalar (diff, (double) diagonal, error)
+                       : gnn_tensor_le_scalar (diff, (double) diagonal, error)) ||
+        !(zero = scalar_like (self, 0, error)))
+      return NULL;
+    out = gnn_where (mask, self, zero, error);
+  }
+  if (out == NULL)
+    return NULL;
+  node = gnn_autograd_record (upper ? "TriuBackward0" : "TrilBackward0", triangle_backward, &self, 1, &out, 1);
+  if (node)
+    {
+      TriCtx *ctx = g_new (TriCtx, 1);
+      ctx->diagonal = diagonal;
+      ctx->upper = upper;
+      gnn_node_set_ctx (node, ctx, g_free);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_tril:
+ * @self: a tensor of at least two dimensions (a batch of matrices over the last two)
+ * @diagonal: the last diagonal kept: 0 the main one, above it when positive, below when negative
+ * @error: return location for a #GError
+ *
+ * The lower triangle of each matrix, the rest zero (`torch.tril`).
+ *
+ * Returns: (transfer full): the lower triangles, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_tril (GnnTensor *self, gint64 diagonal, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return triangle (self, diagonal, FALSE, error);
+}
+
+/**
+ * gnn_tensor_triu:
+ * @self: a tensor of at least two dimensions (a batch of matrices over the last two)
+ * @diagonal: the first diagonal kept: 0 the main one, above it when positive, below when negative
+ * @error: return location for a #GError
+ *
+ * The upper triangle of each matrix, the rest zero (`torch.triu`).
+ *
+ * Returns: (transfer full): the upper triangles, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_triu (GnnTensor *self, gint64 diagonal, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return triangle (self, diagonal, TRUE, error);
 }

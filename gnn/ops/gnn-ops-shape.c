@@ -286,7 +286,7 @@ gnn_tensor_reshape (GnnTensor *self, const gint64 *shape, guint ndim, GError **e
   if (!infer_shape ("reshape", p, shape, ndim, nshape, error))
     return NULL;
   if (compute_view_strides (p->ndim, p->shape, p->strides, ndim, nshape, nstride))
-    return make_view ("ViewBackward0", reshape_backward, self, ndim, nshape, nstride, p->offset, NULL);
+    return make_view ("ReshapeAliasBackward0", reshape_backward, self, ndim, nshape, nstride, p->offset, NULL);
   c = gnn_tensor_clone_contiguous (self, p->dtype, error);
   if (c == NULL)
     return NULL;
@@ -752,7 +752,7 @@ gnn_tensor_squeeze_dim (GnnTensor *self, int dim, GError **error)
  * @error: return location for a #GError
  *
  * Merges dimensions @start_dim to @end_dim into one (`torch.flatten`), as a view when
- * possible.
+ * possible; @self itself when @start_dim and @end_dim are one dimension.
  *
  * Returns: (transfer full): the flattened tensor, or %NULL with @error set
  */
@@ -778,6 +778,8 @@ gnn_tensor_flatten (GnnTensor *self, int start_dim, int end_dim, GError **error)
                            "flatten() has invalid args: start_dim cannot come after end_dim");
       return NULL;
     }
+  if (s == e)
+    return g_object_ref (self);   /* as PyTorch: nothing to merge, the tensor itself */
   for (guint i = 0; i < s; i++)
     shape[k++] = p->shape[i];
   shape[k] = 1;
@@ -939,5 +941,625 @@ gnn_tensor_to_device (GnnTensor *self, const char *device, GError **error)
     }
   if ((node = gnn_autograd_record ("ToCopyBackward0", to_copy_backward, &self, 1, &out, 1)))
     gnn_node_set_ctx (node, gnn_tensor_new_on (ss->entry, ss->device, p->dtype, 0, NULL, NULL), g_object_unref);
+  return out;
+}
+
+/* ---- splitting into views, moving dims, diagonals ------------------------------------ */
+
+typedef struct {
+  guint dim;
+  guint n;
+  gint64 *starts;    /* where each output starts along dim */
+  gint64 *lengths;   /* its length along dim; -1 for an output without dim (unbind) */
+} PiecesCtx;
+
+static void
+pieces_ctx_free (gpointer data)
+{
+  PiecesCtx *ctx = data;
+
+  g_free (ctx->starts);
+  g_free (ctx->lengths);
+  g_free (ctx);
+}
+
+/* split / unbind: each output's gradient lands in zeros of the input's shape at its place;
+ * outputs that got none stay zero */
+static gboolean
+pieces_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  PiecesCtx *ctx = node->ctx;
+  g_autoptr(GnnTensor) z = NULL;
+  GnnTensor *like = NULL;
+
+  if (!NEEDS (0))
+    return TRUE;
+  for (guint i = 0; i < ctx->n && like == NULL; i++)
+    like = go[i];
+  if (like == NULL)
+    return TRUE;
+  z = gnn_tensor_new_zeros_like (like, gnn_tensor_priv (like)->dtype, node->in_ndim[0], node->in_shape[0], error);
+  if (z == NULL)
+    return FALSE;
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      g_autoptr(GnnTensor) part = NULL;
+
+      if (go[i] == NULL)
+        continue;
+      if (ctx->lengths[i] < 0)
+        part = gnn_tensor_select (z, (int) ctx->dim, ctx->starts[i], error);
+      else
+        part = gnn_tensor_narrow (z, (int) ctx->dim, ctx->starts[i], ctx->lengths[i], error);
+      if (part == NULL || !gnn_tensor_copy_ (part, go[i], error))
+        return FALSE;
+    }
+  gi[0] = g_steal_pointer (&z);
+  return TRUE;
+}
+
+/* @n views of @self along @d (of size dim size), the i-th from @starts[i] of @lengths[i]
+ * indices (-1: that one index, the dim removed), all outputs of one node @grad_name */
+static GPtrArray *
+make_pieces (const char *grad_name, GnnTensor *self, guint d, guint n, const gint64 *starts,
+             const gint64 *lengths)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GPtrArray *out = g_ptr_array_new_full (n, g_object_unref);
+  GnnNode *node;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS];
+      guint nd = 0;
+
+      for (guint j = 0; j < p->ndim; j++)
+        {
+          if (j == d && lengths[i] < 0)
+            continue;
+          shape[nd] = j == d ? lengths[i] : p->shape[j];
+          strides[nd] = p->strides[j];
+          nd++;
+        }
+      g_ptr_array_add (out, gnn_tensor_new_view (self, nd, shape, strides, p->offset + starts[i] * p->strides[d]));
+    }
+  node = gnn_autograd_record (grad_name, pieces_backward, &self, 1, (GnnTensor **) out->pdata, n);
+  if (node)
+    {
+      PiecesCtx *ctx = g_new0 (PiecesCtx, 1);
+      ctx->dim = d;
+      ctx->n = n;
+      ctx->starts = g_memdup2 (starts, sizeof (gint64) * n);
+      ctx->lengths = g_memdup2 (lengths, sizeof (gint64) * n);
+      gnn_node_set_ctx (node, ctx, pieces_ctx_free);
+    }
+  return out;
+}
+
+/* the dim @dim of @self for @op, which needs at least one dimension */
+static gboolean
+split_dim (const char *op, GnnTensorPrivate *p, int dim, guint *d, GError **error)
+{
+  if (p->ndim == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s expects at least a 1-dimensional tensor", op);
+      return FALSE;
+    }
+  return gnn_normalize_dim (dim, p->ndim, d, error);
+}
+
+static GPtrArray *
+split_sizes (const char *grad_name, GnnTensor *self, guint d, guint n, const gint64 *sizes)
+{
+  g_autofree gint64 *starts = g_new (gint64, MAX (n, 1));
+  gint64 at = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      starts[i] = at;
+      at += sizes[i];
+    }
+  return make_pieces (grad_name, self, d, n, starts, sizes);
+}
+
+/**
+ * gnn_tensor_split:
+ * @self: a tensor of at least one dimension
+ * @split_size: the size of each piece along @dim (the last may be smaller); 0 only when
+ *   @dim has size 0
+ * @dim: the dimension to split
+ * @error: return location for a #GError
+ *
+ * Views of @self in pieces of @split_size indices of @dim (`Tensor.split (int, dim)`): they
+ * share its storage and, as in PyTorch, have one grad_fn (`SplitBackward0`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the pieces, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_split (GnnTensor *self, gint64 split_size, int dim, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d, n;
+  gint64 size;
+  g_autofree gint64 *sizes = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (!split_dim ("split", p, dim, &d, error))
+    return NULL;
+  size = p->shape[d];
+  if (split_size < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "split expects split_size be non-negative, but got split_size=%" G_GINT64_FORMAT, split_size);
+      return NULL;
+    }
+  if (split_size == 0 && size != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "split_size can only be 0 if dimension size is 0, but got dimension size of %" G_GINT64_FORMAT,
+                   size);
+      return NULL;
+    }
+  n = split_size == 0 ? 1 : (guint) MAX ((size + split_size - 1) / split_size, 1);
+  sizes = g_new (gint64, n);
+  for (guint i = 0; i < n; i++)
+    sizes[i] = MIN (split_size, size - (gint64) i * split_size);
+  if (n == 1)
+    sizes[0] = size;
+  return split_sizes ("SplitBackward0", self, d, n, sizes);
+}
+
+/**
+ * gnn_tensor_split_with_sizes:
+ * @self: a tensor of at least one dimension
+ * @sizes: (array length=n_sizes): the size of each piece along @dim, summing to its size
+ * @n_sizes: the number of pieces
+ * @dim: the dimension to split
+ * @error: return location for a #GError
+ *
+ * Views of @self in pieces of the given sizes along @dim (`Tensor.split (list, dim)`), with
+ * one grad_fn (`SplitWithSizesBackward0`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the pieces, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_split_with_sizes (GnnTensor *self, const gint64 *sizes, guint n_sizes, int dim, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d;
+  gint64 total = 0;
+  gboolean negative = FALSE;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (sizes != NULL || n_sizes == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (!split_dim ("split_with_sizes", p, dim, &d, error))
+    return NULL;
+  for (guint i = 0; i < n_sizes; i++)
+    {
+      total += sizes[i];
+      negative |= sizes[i] < 0;
+    }
+  if (negative || total != p->shape[d])
+    {
+      g_autofree char *list = gnn_shape_to_string (n_sizes, sizes);
+      if (negative)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                     "split_sizes=%s", list);
+      else
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "split_with_sizes expects split_sizes to sum exactly to %" G_GINT64_FORMAT
+                     " (input tensor's size at dimension %u), but got split_sizes=%s", p->shape[d], d, list);
+      return NULL;
+    }
+  return split_sizes ("SplitWithSizesBackward0", self, d, n_sizes, sizes);
+}
+
+/**
+ * gnn_tensor_chunk:
+ * @self: a tensor of at least one dimension
+ * @chunks: how many pieces at most, at least 1
+ * @dim: the dimension to split
+ * @error: return location for a #GError
+ *
+ * Views of @self in @chunks pieces of equal size along @dim, the last smaller, as
+ * PyTorch's `Tensor.chunk` (which may give fewer pieces: a split by the rounded-up size).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the pieces, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_chunk (GnnTensor *self, gint64 chunks, int dim, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d;
+  gint64 size;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (!split_dim ("chunk", p, dim, &d, error))
+    return NULL;
+  if (chunks <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "chunk expects `chunks` to be greater than 0, got: %" G_GINT64_FORMAT, chunks);
+      return NULL;
+    }
+  size = p->shape[d];
+  if (size == 0)
+    {
+      /* as PyTorch: chunks empty pieces, which a split by 0 would lose */
+      g_autofree gint64 *sizes = g_new0 (gint64, MIN (chunks, G_MAXUINT16));
+      return split_sizes ("SplitWithSizesBackward0", self, d, (guint) MIN (chunks, G_MAXUINT16), sizes);
+    }
+  return gnn_tensor_split (self, (size + chunks - 1) / chunks, (int) d, error);
+}
+
+/* tensor_split: a slice per piece, each its own SliceBackward0 as in PyTorch */
+static GPtrArray *
+slices_between (GnnTensor *self, guint d, guint n, const gint64 *bounds, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GnnTensor *s = gnn_tensor_slice (self, (int) d, bounds[i], bounds[i + 1], 1, error);
+      if (s == NULL)
+        return NULL;
+      g_ptr_array_add (out, s);
+    }
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_tensor_split:
+ * @self: a tensor of at least one dimension
+ * @sections: how many pieces, at least 1
+ * @dim: the dimension to split
+ * @error: return location for a #GError
+ *
+ * @sections views of @self along @dim whose sizes differ by at most one, the larger first
+ * (`torch.tensor_split (input, sections, dim)`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the pieces, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_tensor_split (GnnTensor *self, gint64 sections, int dim, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d;
+  gint64 size, base, extra;
+  g_autofree gint64 *bounds = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  if (sections <= 0 || sections > G_MAXUINT16)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "number of sections must be larger than 0, got %" G_GINT64_FORMAT, sections);
+      return NULL;
+    }
+  size = p->shape[d];
+  base = size / sections;
+  extra = size % sections;
+  bounds = g_new (gint64, sections + 1);
+  bounds[0] = 0;
+  for (gint64 i = 0; i < sections; i++)
+    bounds[i + 1] = bounds[i] + base + (i < extra ? 1 : 0);
+  return slices_between (self, d, (guint) sections, bounds, error);
+}
+
+/**
+ * gnn_tensor_tensor_split_indices:
+ * @self: a tensor of at least one dimension
+ * @indices: (array length=n_indices): where pieces start along @dim (negative counts from the end)
+ * @n_indices: the number of indices; there are @n_indices + 1 pieces
+ * @dim: the dimension to split
+ * @error: return location for a #GError
+ *
+ * Views of @self cut before each index of @dim (`torch.tensor_split (input, indices, dim)`):
+ * `[:i0]`, `[i0:i1]`, ..., `[in:]`, as Python slices (clamped, empty when reversed).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the pieces, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_tensor_split_indices (GnnTensor *self, const gint64 *indices, guint n_indices, int dim,
+                                 GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d;
+  g_autofree gint64 *bounds = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (indices != NULL || n_indices == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  bounds = g_new (gint64, n_indices + 2);
+  bounds[0] = 0;
+  memcpy (bounds + 1, indices, sizeof (gint64) * n_indices);
+  bounds[n_indices + 1] = p->shape[d];
+  return slices_between (self, d, n_indices + 1, bounds, error);
+}
+
+/**
+ * gnn_tensor_unbind:
+ * @self: a tensor of at least one dimension
+ * @dim: the dimension to remove
+ * @error: return location for a #GError
+ *
+ * A view of each index of @dim, without that dimension (`Tensor.unbind`), with one grad_fn
+ * (`UnbindBackward0`).
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the views, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_tensor_unbind (GnnTensor *self, int dim, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint d;
+  g_autofree gint64 *starts = NULL;
+  g_autofree gint64 *lengths = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INDEX,
+                           "Dimension specified as 0 but tensor has no dimensions");
+      return NULL;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  starts = g_new (gint64, MAX (p->shape[d], 1));
+  lengths = g_new (gint64, MAX (p->shape[d], 1));
+  for (gint64 i = 0; i < p->shape[d]; i++)
+    {
+      starts[i] = i;
+      lengths[i] = -1;
+    }
+  return make_pieces ("UnbindBackward0", self, d, (guint) p->shape[d], starts, lengths);
+}
+
+/* "[a, b, c]" */
+static char *
+dims_to_string (const int *dims, guint n)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint j = 0; j < n; j++)
+    g_string_append_printf (s, "%s%d", j ? ", " : "", dims[j]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/* the dims of @dims for movedim, normalised, or an error naming @what if one repeats */
+static gboolean
+movedim_dims (const char *what, const int *dims, guint n, guint ndim, guint *out, GError **error)
+{
+  gboolean seen[GNN_MAX_DIMS] = { FALSE };
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (!gnn_normalize_dim (dims[i], ndim, &out[i], error))
+        return FALSE;
+      if (seen[out[i]])
+        {
+          g_autofree char *s = dims_to_string (dims, n);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "movedim: repeated dim in `%s` (%s)",
+                       what, s);
+          return FALSE;
+        }
+      seen[out[i]] = TRUE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_movedim:
+ * @self: a tensor
+ * @source: (array length=n_source): the dimensions to move
+ * @n_source: the number of entries in @source
+ * @destination: (array length=n_destination): where each goes
+ * @n_destination: the number of entries in @destination, equal to @n_source
+ * @error: return location for a #GError
+ *
+ * A view with the dimensions @source at the places @destination, the others keeping their
+ * order (`torch.movedim`, `torch.moveaxis`): a permute.
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_movedim (GnnTensor *self, const int *source, guint n_source, const int *destination,
+                    guint n_destination, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint src[GNN_MAX_DIMS], dst[GNN_MAX_DIMS];
+  int order[GNN_MAX_DIMS];
+  gboolean taken[GNN_MAX_DIMS] = { FALSE }, placed[GNN_MAX_DIMS] = { FALSE };
+  guint next = 0;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (source != NULL || n_source == 0, NULL);
+  g_return_val_if_fail (destination != NULL || n_destination == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (n_source != n_destination)
+    {
+      g_autofree char *s = dims_to_string (source, n_source);
+      g_autofree char *d = dims_to_string (destination, n_destination);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "movedim: Invalid source or destination dims: source (%s dims) should contain the same "
+                   "number of dims as destination (%s dims)", s, d);
+      return NULL;
+    }
+  if (n_source > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "movedim: tensors have at most %d dimensions, got %u dims",
+                   GNN_MAX_DIMS, n_source);
+      return NULL;
+    }
+  if (!movedim_dims ("source", source, n_source, p->ndim, src, error) ||
+      !movedim_dims ("destination", destination, n_destination, p->ndim, dst, error))
+    return NULL;
+  if (p->ndim == 0)
+    return gnn_tensor_permute (self, NULL, 0, error);
+  for (guint i = 0; i < n_source; i++)
+    {
+      order[dst[i]] = (int) src[i];
+      taken[src[i]] = TRUE;
+      placed[dst[i]] = TRUE;
+    }
+  for (guint i = 0; i < p->ndim; i++)
+    {
+      if (placed[i])
+        continue;
+      while (taken[next])
+        next++;
+      order[i] = (int) next++;
+    }
+  return gnn_tensor_permute (self, order, p->ndim, error);
+}
+
+/**
+ * gnn_tensor_expand_as:
+ * @self: a tensor
+ * @other: a tensor whose shape @self is expanded to
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.expand] to the shape of @other (`Tensor.expand_as`).
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_expand_as (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  GnnTensorPrivate *o;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
+  o = gnn_tensor_priv (other);
+  return gnn_tensor_expand (self, o->shape, o->ndim, error);
+}
+
+typedef struct {
+  gint64 offset;
+  int dim1, dim2;
+} DiagonalCtx;
+
+/* diagonal: the gradient lands on the same diagonal of zeros of the input's shape */
+static gboolean
+diagonal_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  DiagonalCtx *ctx = node->ctx;
+  g_autoptr(GnnTensor) z = NULL;
+  g_autoptr(GnnTensor) part = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  z = gnn_tensor_new_zeros_like (go[0], gnn_tensor_priv (go[0])->dtype, node->in_ndim[0], node->in_shape[0], error);
+  if (z == NULL || !(part = gnn_tensor_diagonal (z, ctx->offset, ctx->dim1, ctx->dim2, error)) ||
+      !gnn_tensor_copy_ (part, go[0], error))
+    return FALSE;
+  gi[0] = g_steal_pointer (&z);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_diagonal:
+ * @self: a tensor of at least two dimensions
+ * @offset: which diagonal: 0 the main one, above it when positive, below when negative
+ * @dim1: the first dimension of the matrices
+ * @dim2: the second dimension of the matrices
+ * @error: return location for a #GError
+ *
+ * A view of the diagonals of the matrices over @dim1 and @dim2, those two dimensions removed
+ * and the diagonal appended as the last (`torch.diagonal`).
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_diagonal (GnnTensor *self, gint64 offset, int dim1, int dim2, GError **error)
+{
+  GnnTensorPrivate *p;
+  guint a, b, k = 0;
+  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS], len, at;
+  GnnTensor *out;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_normalize_dim (dim1, p->ndim, &a, error) || !gnn_normalize_dim (dim2, p->ndim, &b, error))
+    return NULL;
+  if (a == b)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "diagonal dimensions cannot be identical %d, %d", dim1, dim2);
+      return NULL;
+    }
+  at = p->offset;
+  if (offset >= 0)
+    {
+      len = MAX (MIN (p->shape[a], p->shape[b] - offset), 0);
+      if (len > 0)
+        at += offset * p->strides[b];
+    }
+  else
+    {
+      len = MAX (MIN (p->shape[a] + offset, p->shape[b]), 0);
+      if (len > 0)
+        at -= offset * p->strides[a];
+    }
+  for (guint i = 0; i < p->ndim; i++)
+    if (i != a && i != b)
+      {
+        shape[k] = p->shape[i];
+        strides[k] = p->strides[i];
+        k++;
+      }
+  shape[k] = len;
+  strides[k] = p->strides[a] + p->strides[b];
+  out = gnn_tensor_new_view (self, k + 1, shape, strides, at);
+  node = gnn_autograd_record ("DiagonalBackward0", diagonal_backward, &self, 1, &out, 1);
+  if (node)
+    {
+      DiagonalCtx *ctx = g_new (DiagonalCtx, 1);
+      ctx->offset = offset;
+      ctx->dim1 = (int) a;
+      ctx->dim2 = (int) b;
+      gnn_node_set_ctx (node, ctx, g_free);
+    }
   return out;
 }

@@ -209,6 +209,26 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_to_dtype     (GnnTensor *self, GnnDtype dtype, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_to_device    (GnnTensor *self, const char *device, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_split        (GnnTensor *self, gint64 split_size, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_split_with_sizes (GnnTensor *self, const gint64 *sizes, guint n_sizes, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_chunk        (GnnTensor *self, gint64 chunks, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_tensor_split (GnnTensor *self, gint64 sections, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_tensor_split_indices (GnnTensor *self, const gint64 *indices, guint n_indices, int dim,
+                                            GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_unbind       (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_movedim      (GnnTensor *self, const int *source, guint n_source, const int *destination,
+                                    guint n_destination, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_expand_as    (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diagonal     (GnnTensor *self, gint64 offset, int dim1, int dim2, GError **error);
 
 /* joining and indexing */
 GNN_AVAILABLE_IN_ALL
@@ -221,6 +241,14 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_gather       (GnnTensor *self, int dim, GnnTensor *index, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_one_hot      (GnnTensor *self, gint64 num_classes, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_fill  (GnnTensor *self, GnnTensor *mask, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_fill_tensor (GnnTensor *self, GnnTensor *mask, GnnTensor *value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
 
 /* in place */
 GNN_AVAILABLE_IN_ALL

@@ -4,6 +4,7 @@
 #include "gnn-test-util.h"
 
 #define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+#define OK_OR_NULL(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
 #define TENSORS(...) ((GnnTensor *[]) { __VA_ARGS__ })
 
 static void
@@ -423,6 +424,82 @@ test_gradcheck (void)
     }
 }
 
+/* ---- masks: masked_fill, tril, triu ------------------------------------------------- */
+
+/* x (2, 3, 4): masked_fill with a broadcast mask, tril and triu of the batch */
+static GnnTensor *
+f_masks (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) m = NULL, mask = NULL, a = NULL, b = NULL, c = NULL, ab = NULL;
+
+  OK_OR_NULL (m = gnn_tensor_new_from_int64s ((const gint64[]) { 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1 }, 12,
+                                              GNN_TEST_SHAPE (3, 4), 2, error));
+  OK_OR_NULL (mask = gnn_tensor_ne_scalar (m, 0, error));
+  OK_OR_NULL (a = gnn_tensor_masked_fill (x, mask, 2.5, error));
+  OK_OR_NULL (b = gnn_tensor_tril (x, -1, error));
+  OK_OR_NULL (c = gnn_tensor_triu (x, 1, error));
+  OK_OR_NULL (ab = gnn_tensor_mul (a, b, error));
+  return gnn_tensor_add (ab, c, 2, error);
+}
+
+static void
+test_masks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = iota_23 ();
+  g_autoptr(GnnTensor) m = INDEX (GNN_TEST_SHAPE (3), 1, 1, 0, 1);
+  g_autoptr(GnnTensor) mask = NULL, lo = NULL, up = NULL, f = NULL, v = NULL, ft = NULL, s = NULL;
+  double w[24];
+
+  OK (mask = gnn_tensor_gt_scalar (m, 0, &error));
+  OK (f = gnn_tensor_masked_fill (x, mask, -1, &error));
+  gnn_test_assert_close (f, GNN_TEST_DATA (-1, 1, -1, -1, 4, -1), 6, 0, 0);
+  OK (lo = gnn_tensor_tril (x, 0, &error));
+  gnn_test_assert_close (lo, GNN_TEST_DATA (0, 0, 0, 3, 4, 0), 6, 0, 0);
+  OK (up = gnn_tensor_triu (x, 1, &error));
+  gnn_test_assert_close (up, GNN_TEST_DATA (0, 1, 2, 0, 0, 5), 6, 0, 0);
+  /* the value as a tensor gets the sum of the gradient where the mask is true */
+  v = gnn_test_tensor_d (GNN_TEST_DATA (7), 1, NULL, 0);
+  gnn_tensor_set_requires_grad (v, TRUE, NULL);
+  OK (ft = gnn_tensor_masked_fill_tensor (x, mask, v, &error));
+  gnn_test_assert_close (ft, GNN_TEST_DATA (7, 1, 7, 7, 4, 7), 6, 0, 0);
+  OK (s = gnn_tensor_sum_all (ft, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (v), GNN_TEST_DATA (4), 1, 0, 0);
+  for (int i = 0; i < 24; i++)
+    w[i] = sin (0.9 * i) + 0.2 * i;
+  {
+    g_autoptr(GnnTensor) x3 = gnn_test_tensor_d (w, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+    gnn_test_gradcheck (f_masks, NULL, x3, 1e-6, 1e-7);
+  }
+}
+
+static void
+test_masks_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = iota_23 ();
+  g_autoptr(GnnTensor) fmask = gnn_test_tensor_d (GNN_TEST_DATA (1, 0, 1), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) two = INDEX (GNN_TEST_SHAPE (3), 1, 2, 0, 1);
+  g_autoptr(GnnTensor) wide = INDEX (GNN_TEST_SHAPE (4), 1, 1, 0, 1, 0);
+  g_autoptr(GnnTensor) bmask = NULL;
+  g_autoptr(GnnTensor) vec = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+
+  g_assert_null (gnn_tensor_masked_fill (x, fmask, 0, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "boolean masks");
+  g_assert_null (gnn_tensor_masked_fill (x, two, 0, &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "0 and 1 values only");
+  OK (bmask = gnn_tensor_ne_scalar (wide, 0, &error));
+  g_assert_null (gnn_tensor_masked_fill (x, bmask, 0, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "");
+  g_assert_null (gnn_tensor_masked_fill_tensor (x, bmask, vec, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "0-dimensional value tensor");
+  g_assert_null (gnn_tensor_tril (vec, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "Dimension out of range");
+  g_assert_null (gnn_tensor_triu (vec, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "triu");
+}
+
 /* a larger input, to take the kernels' parallel paths, gives the same bits on 1 or 4 threads */
 static void
 test_large_thread_independent (void)
@@ -502,5 +579,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/index/cat-partial-grad", test_cat_partial_grad);
   g_test_add_func ("/ops/index/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/index/large-thread-independent", test_large_thread_independent);
+  g_test_add_func ("/ops/index/masks", test_masks);
+  g_test_add_func ("/ops/index/masks-errors", test_masks_errors);
   return g_test_run ();
 }

@@ -128,6 +128,114 @@ test_view_grad_accumulates_in_base (void)
   gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (2, 5, 0, 2), 4, 0, 1e-12);
 }
 
+/* x (2, 3, 4): chunk, split by sizes, unbind, tensor_split, movedim, diagonal, each piece
+ * weighted differently so that a gradient landing in the wrong place shows */
+static GnnTensor *
+f_pieces (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GPtrArray) ch = gnn_tensor_chunk (x, 2, -1, error);
+  g_autoptr(GPtrArray) sp = ch ? gnn_tensor_split_with_sizes (x, GNN_TEST_SHAPE (1, 2), 2, 1, error) : NULL;
+  g_autoptr(GPtrArray) ub = sp ? gnn_tensor_unbind (x, 0, error) : NULL;
+  g_autoptr(GPtrArray) ts = ub ? gnn_tensor_tensor_split_indices (x, GNN_TEST_SHAPE (1, -1), 2, 2, error) : NULL;
+  g_autoptr(GnnTensor) m = ts ? gnn_tensor_movedim (x, (const int[]) { 0, 2 }, 2, (const int[]) { 2, 0 }, 2, error) : NULL;
+  g_autoptr(GnnTensor) dg = m ? gnn_tensor_diagonal (m, 1, 0, 1, error) : NULL;
+  g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL, f = NULL, g = NULL, h = NULL;
+
+  if (dg == NULL)
+    return NULL;
+  /* ch[1] (2, 3, 2) * sp[1] (2, 2, 4) narrowed to (2, 2, 2), ub[1] (3, 4), ts[1] (2, 3, 2) */
+  if (!(a = gnn_tensor_narrow (g_ptr_array_index (sp, 1), 2, 1, 2, error)) ||
+      !(b = gnn_tensor_narrow (g_ptr_array_index (ch, 1), 1, 0, 2, error)) ||
+      !(c = gnn_tensor_mul (a, b, error)) ||
+      !(d = gnn_tensor_mul_scalar (g_ptr_array_index (ub, 1), 3, error)) ||
+      !(e = gnn_tensor_mul (g_ptr_array_index (ts, 1), g_ptr_array_index (ts, 1), error)) ||
+      !(f = gnn_tensor_sum_all (c, error)) || !(g = gnn_tensor_add (f, d, 1, error)) ||
+      !(h = gnn_tensor_sum_all (e, error)))
+    return NULL;
+  {
+    g_autoptr(GnnTensor) gh = gnn_tensor_add (g, h, 1, error);
+    g_autoptr(GnnTensor) dd = gh ? gnn_tensor_mul (dg, dg, error) : NULL;
+    g_autoptr(GnnTensor) ds = dd ? gnn_tensor_sum_all (dd, error) : NULL;
+    return ds ? gnn_tensor_add (gh, ds, 1, error) : NULL;
+  }
+}
+
+static void
+test_pieces (void)
+{
+  g_autoptr(GError) error = NULL;
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL, m = NULL, dg = NULL;
+  g_autoptr(GPtrArray) ch = NULL, sp = NULL, ub = NULL, ts = NULL, z = NULL;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = i;
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  /* chunk (3) of 4 gives two pieces of 2, as PyTorch */
+  OK (ch = gnn_tensor_chunk (x, 3, 2, &error));
+  g_assert_cmpuint (ch->len, ==, 2);
+  gnn_test_assert_shape (g_ptr_array_index (ch, 1), GNN_TEST_SHAPE (2, 3, 2), 3);
+  g_assert_true (gnn_tensor_get_base (g_ptr_array_index (ch, 1)) == x);
+  g_assert_cmpint (gnn_tensor_get_storage_offset (g_ptr_array_index (ch, 1)), ==, 2);
+  OK (sp = gnn_tensor_split (x, 2, 1, &error));
+  g_assert_cmpuint (sp->len, ==, 2);
+  gnn_test_assert_shape (g_ptr_array_index (sp, 1), GNN_TEST_SHAPE (2, 1, 4), 3);
+  OK (ub = gnn_tensor_unbind (x, 1, &error));
+  g_assert_cmpuint (ub->len, ==, 3);
+  gnn_test_assert_close (g_ptr_array_index (ub, 2), GNN_TEST_DATA (8, 9, 10, 11, 20, 21, 22, 23), 8, 0, 0);
+  OK (ts = gnn_tensor_tensor_split (x, 3, 2, &error));
+  g_assert_cmpuint (ts->len, ==, 3);
+  gnn_test_assert_shape (g_ptr_array_index (ts, 0), GNN_TEST_SHAPE (2, 3, 2), 3);
+  gnn_test_assert_shape (g_ptr_array_index (ts, 2), GNN_TEST_SHAPE (2, 3, 1), 3);
+  OK (m = gnn_tensor_movedim (x, (const int[]) { 0 }, 1, (const int[]) { -1 }, 1, &error));
+  gnn_test_assert_shape (m, GNN_TEST_SHAPE (3, 4, 2), 3);
+  OK (dg = gnn_tensor_diagonal (x, -1, 1, 2, &error));
+  gnn_test_assert_shape (dg, GNN_TEST_SHAPE (2, 2), 2);
+  gnn_test_assert_close (dg, GNN_TEST_DATA (4, 9, 16, 21), 4, 0, 0);
+  gnn_test_gradcheck (f_pieces, NULL, x, 1e-6, 1e-6);
+  /* an empty dim still gives @chunks empty pieces */
+  {
+    g_autoptr(GnnTensor) e = gnn_tensor_narrow (x, 2, 0, 0, &error);
+    OK (z = gnn_tensor_chunk (e, 3, 2, &error));
+    g_assert_cmpuint (z->len, ==, 3);
+  }
+}
+
+static void
+test_pieces_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) s = gnn_test_tensor_d (GNN_TEST_DATA (1), 1, NULL, 0);
+
+  g_assert_null (gnn_tensor_chunk (a, 0, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_split (s, 1, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_split (a, 0, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_split_with_sizes (a, GNN_TEST_SHAPE (1, 1), 2, 1, &error));
+  g_assert_nonnull (strstr (error->message, "sum exactly to 3"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_unbind (s, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_tensor_split (a, 0, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_movedim (a, (const int[]) { 0, 0 }, 2, (const int[]) { 0, 1 }, 2, &error));
+  g_assert_nonnull (strstr (error->message, "repeated dim in `source` ([0, 0])"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_diagonal (a, 0, 1, -1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_diagonal (s, 0, 0, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -136,5 +244,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/errors", test_errors);
   g_test_add_func ("/ops/shape/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/shape/view-grad-in-base", test_view_grad_accumulates_in_base);
+  g_test_add_func ("/ops/shape/pieces", test_pieces);
+  g_test_add_func ("/ops/shape/pieces-errors", test_pieces_errors);
   return g_test_run ();
 }

@@ -349,6 +349,112 @@ def transpose(input, dim0, dim1):
     return Gnn.Tensor.transpose(input, int(dim0), int(dim1))
 
 
+def _int_list(name, what, values):
+    """A tuple or list of ints (or a 1-d integer tensor) as a list of ints."""
+    if isinstance(values, Gnn.Tensor):
+        if values.get_dtype() not in _INTEGRAL or values.get_ndim() != 1:
+            raise TypeError('%s(): %s must be a 1-d integer tensor, a list or a tuple of ints' % (name, what))
+        return [int(v) for v in values.tolist()]
+    if not isinstance(values, (tuple, list)) or not _builtins.all(_is_int(v) for v in values):
+        raise TypeError('%s(): argument \'%s\' must be a tuple of ints, not %s' % (name, what, type(values).__name__))
+    return [int(v) for v in values]
+
+
+@_export
+def chunk(input, chunks, dim=0):
+    """torch.chunk / Tensor.chunk: a tuple of views (the C op)."""
+    _check_tensor('chunk', input)
+    return tuple(Gnn.Tensor.chunk(input, int(chunks), int(dim)))
+
+
+@_export
+def split(tensor, split_size_or_sections, dim=0):
+    """torch.split / Tensor.split: pieces of one size (an int) or of the sizes of a list, a
+    tuple of views sharing one grad_fn."""
+    _check_tensor('split', tensor, 'tensor')
+    if _is_int(split_size_or_sections):
+        return tuple(Gnn.Tensor.split(tensor, int(split_size_or_sections), int(dim)))
+    sizes = _int_list('split', 'split_size', split_size_or_sections)
+    return tuple(Gnn.Tensor.split_with_sizes(tensor, sizes, int(dim)))
+
+
+@_export
+def tensor_split(input, indices_or_sections, dim=0):
+    """torch.tensor_split / Tensor.tensor_split: n sections (an int or a 0-d integer tensor)
+    or pieces cut before each index (a list, a tuple or a 1-d integer tensor)."""
+    _check_tensor('tensor_split', input)
+    ios = indices_or_sections
+    if isinstance(ios, Gnn.Tensor) and ios.get_ndim() == 0 and ios.get_dtype() in _INTEGRAL:
+        ios = int(ios.item())
+    if _is_int(ios):
+        return tuple(Gnn.Tensor.tensor_split(input, int(ios), int(dim)))
+    if isinstance(ios, Gnn.Tensor) and (ios.get_dtype() not in _INTEGRAL or ios.get_ndim() > 1):
+        raise RuntimeError('tensor_split expected tensor_indices_or_sections to have dtype of long, and to be '
+                           'either a zero-dimensional or one-dimensional tensor')
+    return tuple(Gnn.Tensor.tensor_split_indices(input, _int_list('tensor_split', 'indices', ios), int(dim)))
+
+
+@_export
+def unbind(input, dim=0):
+    """torch.unbind / Tensor.unbind: a tuple of views, one per index of dim."""
+    _check_tensor('unbind', input)
+    return tuple(Gnn.Tensor.unbind(input, int(dim)))
+
+
+@_export
+def movedim(input, source, destination):
+    """torch.movedim (moveaxis): dims source (an int or a tuple) moved to destination."""
+    _check_tensor('movedim', input)
+    src = [int(source)] if _is_int(source) else _int_list('movedim', 'source', source)
+    dst = [int(destination)] if _is_int(destination) else _int_list('movedim', 'destination', destination)
+    return Gnn.Tensor.movedim(input, src, dst)
+
+
+moveaxis = movedim
+swapaxes = swapdims = transpose
+__all__ += ['moveaxis', 'swapaxes', 'swapdims']
+
+
+@_export
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """torch.diagonal / Tensor.diagonal: a view of the diagonals over dim1 and dim2."""
+    _check_tensor('diagonal', input)
+    return Gnn.Tensor.diagonal(input, int(offset), int(dim1), int(dim2))
+
+
+@_export
+def masked_fill(input, mask, value):
+    """torch.masked_fill / Tensor.masked_fill: value (a number or a 0-d tensor, which then gets
+    a gradient) where the bool mask is true."""
+    _check_tensor('masked_fill', input)
+    _check_tensor('masked_fill', mask, 'mask')
+    if isinstance(value, Gnn.Tensor):
+        return Gnn.Tensor.masked_fill_tensor(input, mask, value)
+    if not _is_scalar(value):
+        raise TypeError('masked_fill(): argument \'value\' must be Number or Tensor, not %s' % type(value).__name__)
+    return Gnn.Tensor.masked_fill(input, mask, float(value))
+
+
+@_export
+def tril(input, diagonal=0):
+    """torch.tril / Tensor.tril: the lower triangles of the last two dims."""
+    _check_tensor('tril', input)
+    return Gnn.Tensor.tril(input, int(diagonal))
+
+
+@_export
+def triu(input, diagonal=0):
+    """torch.triu / Tensor.triu: the upper triangles of the last two dims."""
+    _check_tensor('triu', input)
+    return Gnn.Tensor.triu(input, int(diagonal))
+
+
+def expand_as(self, other):
+    """Tensor.expand_as (the C op)."""
+    _check_tensor('expand_as', other, 'other')
+    return Gnn.Tensor.expand_as(self, other)
+
+
 def expand(self, *sizes):
     """Tensor.expand (*sizes), -1 keeping a dim."""
     return Gnn.Tensor.expand(self, _shape_args('expand', sizes))
@@ -664,7 +770,7 @@ zero_, fill_, copy_, sqrt_, maximum_ = (_returning_self(getattr(Gnn.Tensor, n)) 
 
 
 # methods of Tensor only (torch has no function of these names, or one of another signature)
-for _method in (view, expand, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
+for _method in (view, expand, expand_as, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
                 zero_, fill_, copy_, sqrt_, maximum_):
     setattr(Tensor, _method.__name__, raising_torch_errors(_method))
 
