@@ -17,6 +17,7 @@
 #include "core/gnn-tensor.h"
 #include "autograd/graph/gnn-grad-mode.h"
 #include "autograd/engine/gnn-function.h"
+#include "autograd/engine/gnn-autograd.h"
 #include "ops/gnn-ops.h"
 #include "backend/gnn-backend.h"
 #include "core/gnn-threads.h"

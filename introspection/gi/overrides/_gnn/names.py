@@ -359,7 +359,7 @@ ROWS = [
     ('torch.autograd.no_grad', 'Gnn.no_grad'),
     ('torch.autograd.enable_grad', 'Gnn.enable_grad'),
     ('torch.autograd.set_grad_enabled', 'Gnn.set_grad_enabled'),
-    ('torch.autograd.grad', Missing('the C engine accumulates into .grad only (no inputs= or create_graph)')),
+    ('torch.autograd.grad', 'Gnn.autograd_grad'),
     ('torch.autograd.backward', Missing('call backward () on each tensor')),
     ('torch.autograd.Variable', Missing('Variable is Tensor since torch 0.4: use a tensor with requires_grad=True')),
 
