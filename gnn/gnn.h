@@ -26,6 +26,7 @@
 #include "nn/gnn-args.h"
 #include "nn/gnn-module.h"
 #include "nn/gnn-init.h"
+#include "nn/gnn-clip-grad.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-conv.h"
 #include "nn/gnn-pool.h"

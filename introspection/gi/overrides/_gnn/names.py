@@ -502,6 +502,12 @@ ROWS = [
     ('torch.optim.lr_scheduler.ChainedScheduler', 'Gnn.ChainedScheduler'),
     ('torch.optim.lr_scheduler.ReduceLROnPlateau', 'Gnn.ReduceLROnPlateau'),
 
+    # ---- torch.nn.utils ----
+    ('torch.nn.utils.clip_grad_norm_', 'Gnn.nn_utils_clip_grad_norm_'),
+    ('torch.nn.utils.clip_grad_value_', 'Gnn.nn_utils_clip_grad_value_'),
+    ('torch.nn.utils.parameters_to_vector', 'Gnn.nn_utils_parameters_to_vector'),
+    ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
+
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
     ('torch.optim.swa_utils.SWALR', 'Gnn.SWALR'),
