@@ -584,6 +584,44 @@ test_autograd_grad_errors (void)
   }
 }
 
+/* WGAN-GP: the penalty (‖∂ critic / ∂ x‖₂ − 1)² averaged over the batch, as a function of the
+ * critic's first weight, with the critic tanh (x W1ᵀ + b1) W2ᵀ: its gradient needs create_graph */
+static GnnTensor *
+gradient_penalty (GnnTensor *w1, gpointer data, GError **error)
+{
+  gboolean prev = gnn_set_grad_enabled (TRUE);
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.2, -0.7, 1.1, 0.5, -0.3, 0.9), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) b1 = gnn_test_tensor_d (GNN_TEST_DATA (0.1, -0.2, 0.3, 0.05), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) w2 = gnn_test_tensor_d (GNN_TEST_DATA (0.7, -1.1, 0.4, 0.9), 4, GNN_TEST_SHAPE (1, 4), 2);
+  g_autoptr(GnnTensor) h = NULL, a = NULL, score = NULL, ones = NULL, sq = NULL, n2 = NULL, n = NULL;
+  g_autoptr(GnnTensor) d = NULL, p = NULL;
+  g_autoptr(GPtrArray) g = NULL;
+  GnnTensor *result = NULL;
+  int dim = 1;
+
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  if ((h = gnn_tensor_linear (x, w1, b1, error)) && (a = gnn_tensor_tanh (h, error)) &&
+      (score = gnn_tensor_linear (a, w2, NULL, error)) &&
+      (ones = gnn_tensor_new_from_doubles (GNN_TEST_DATA (1, 1), 2, GNN_TEST_SHAPE (2, 1), 2, error)) &&
+      (g = gnn_autograd_grad (&score, 1, &ones, 1, &x, 1, TRUE, TRUE, FALSE, error)) &&
+      (sq = gnn_tensor_mul (g->pdata[0], g->pdata[0], error)) && (n2 = gnn_tensor_sum (sq, &dim, 1, FALSE, error)) &&
+      (n = gnn_tensor_sqrt (n2, error)) && (d = gnn_tensor_add_scalar (n, -1.0, error)) &&
+      (p = gnn_tensor_mul (d, d, error)))
+    result = gnn_tensor_mean_all (p, error);
+  gnn_set_grad_enabled (prev);
+  return result;
+}
+
+static void
+test_gradient_penalty (void)
+{
+  g_autoptr(GnnTensor) w1 = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -0.5, 0.8, 0.1, 0.7, -0.2, 0.4, 0.9, -0.6,
+                                                               0.2, 0.5, -0.3), 12, GNN_TEST_SHAPE (4, 3), 2);
+
+  gnn_test_gradcheck (gradient_penalty, NULL, w1, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -606,5 +644,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/create-graph-names", test_create_graph_names);
   g_test_add_func ("/autograd/backward-create-graph", test_backward_create_graph);
   g_test_add_func ("/autograd/grad-errors", test_autograd_grad_errors);
+  g_test_add_func ("/autograd/gradient-penalty", test_gradient_penalty);
   return g_test_run ();
 }
