@@ -8,8 +8,10 @@
 
 #include <math.h>
 
-#include "gnn.h"
+#include "gnn-clip-grad.h"
+#include "autograd/graph/gnn-grad-mode.h"
 #include "core/gnn-tensor-private.h"
+#include "ops/gnn-ops.h"
 
 /* The norm of order @p of @g's elements (torch.linalg.vector_norm), in double. */
 static gboolean
