@@ -235,6 +235,12 @@ gboolean      gnn_tensor_backward         (GnnTensor    *self,
                                            gboolean      retain_graph,
                                            GError      **error);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_tensor_backward_full    (GnnTensor    *self,
+                                           GnnTensor    *gradient,
+                                           gboolean      retain_graph,
+                                           gboolean      create_graph,
+                                           GError      **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_detach           (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
 void          gnn_tensor_retain_grad      (GnnTensor    *self);

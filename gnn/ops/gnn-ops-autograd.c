@@ -26,6 +26,8 @@ copy_slices_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **er
 
   if (go[0] == NULL)
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   result = gnn_tensor_clone_contiguous (go[0], gnn_tensor_priv (go[0])->dtype, error);
   if (result == NULL)
     return FALSE;
@@ -63,6 +65,8 @@ as_strided_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **err
 
   if (go[0] == NULL || node->edges[0].node == NULL)
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   z = gnn_tensor_new_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
   if (z == NULL || !gnn_tensor_zero_ (z, error))
     return FALSE;
@@ -90,6 +94,25 @@ gnn_accumulate_grad (GnnTensor *variable,
   GnnTensorPrivate *vp = gnn_tensor_priv (variable);
   g_autoptr(GnnTensor) owned = grad;
 
+  /* create_graph: the grad keeps its history, and a new one is added out of place */
+  if (gnn_is_grad_enabled () && gnn_tensor_priv (owned)->requires_grad)
+    {
+      g_autoptr(GnnTensor) cast = gnn_tensor_cast (owned, vp->dtype, error);
+      GnnTensor *sum;
+
+      if (cast == NULL)
+        return FALSE;
+      if (vp->grad == NULL)
+        {
+          vp->grad = g_steal_pointer (&cast);
+          return TRUE;
+        }
+      if (!(sum = gnn_tensor_add (vp->grad, cast, 1.0, error)))
+        return FALSE;
+      g_object_unref (vp->grad);
+      vp->grad = sum;
+      return TRUE;
+    }
   if (vp->grad == NULL)
     {
       GnnTensorPrivate *gp = gnn_tensor_priv (owned);
@@ -106,4 +129,27 @@ gnn_accumulate_grad (GnnTensor *variable,
       return TRUE;
     }
   return gnn_tensor_add_ (vp->grad, owned, 1.0, error);
+}
+
+/* ---- backward formulas without a double backward ------------------------------------ */
+
+gboolean
+gnn_check_double_backward (GnnNode    *node,
+                           GnnTensor **grad_outputs,
+                           GError    **error)
+{
+  gboolean needed = FALSE;
+
+  if (!gnn_is_grad_enabled ())
+    return TRUE;
+  for (guint i = 0; i < node->n_outputs && !needed; i++)
+    needed = grad_outputs[i] && gnn_tensor_priv (grad_outputs[i])->requires_grad;
+  for (guint i = 0; i < node->n_saved && !needed; i++)
+    needed = gnn_node_saved_requires_grad (node, i);
+  if (!needed)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "%s: double backward (create_graph=True) is not implemented for this op: its "
+               "gradient cannot be differentiated again", gnn_node_get_name (node));
+  return FALSE;
 }

@@ -71,6 +71,11 @@ run_im2col_col2im (GnnBackendOp op, GnnTensor *src, const gint64 *out_shape, con
   return g_steal_pointer (&out);
 }
 
+static GnnTensor *col2im_op (GnnTensor *cols, const ConvGeometry *g, gint64 c, gint64 oh, gint64 ow,
+                             GError **error);
+
+/* im2col and col2im are each other's adjoints: under create_graph each backward is the
+ * other op, recorded */
 static gboolean
 im2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
@@ -78,7 +83,10 @@ im2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  gi[0] = run_im2col_col2im (GNN_BACKEND_OP_COL2IM, go[0], node->in_shape[0], g, error);
+  if (gnn_is_grad_enabled ())
+    gi[0] = col2im_op (go[0], g, node->in_shape[0][1], node->in_shape[0][2], node->in_shape[0][3], error);
+  else
+    gi[0] = run_im2col_col2im (GNN_BACKEND_OP_COL2IM, go[0], node->in_shape[0], g, error);
   return gi[0] != NULL;
 }
 
@@ -451,6 +459,8 @@ max_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(indices = gnn_node_saved (node, 0, error)) ||
       !(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
       !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
@@ -589,6 +599,8 @@ avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
       !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
     return FALSE;
@@ -693,6 +705,8 @@ adaptive_avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GErro
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
       !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
     return FALSE;
@@ -765,7 +779,10 @@ col2im_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  gi[0] = run_im2col_col2im (GNN_BACKEND_OP_IM2COL, go[0], node->in_shape[0], node->ctx, error);
+  if (gnn_is_grad_enabled ())
+    gi[0] = im2col_op (go[0], node->ctx, node->in_shape[0][2], node->in_shape[0][3], error);
+  else
+    gi[0] = run_im2col_col2im (GNN_BACKEND_OP_IM2COL, go[0], node->in_shape[0], node->ctx, error);
   return gi[0] != NULL;
 }
 

@@ -400,6 +400,8 @@ gnn_index_add_backward (GnnNode      *node,
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
   layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
@@ -548,6 +550,8 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
   ip = gnn_tensor_priv (index);

@@ -79,6 +79,13 @@ gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **err
 /* mm / bmm of same-batch 2-d or 3-d operands; backward uses the same product */
 static GnnTensor *mm_op (const char *name, GnnTensor *a, GnnTensor *b, GError **error);
 
+/* The products of backward formulas record under create_graph (grad mode on), as any mm */
+static GnnTensor *
+backward_mm (GnnTensor *a, GnnTensor *b, GError **error)
+{
+  return mm_op (gnn_tensor_priv (a)->ndim == 3 ? "BmmBackward0" : "MmBackward0", a, b, error);
+}
+
 static gboolean
 mm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
@@ -90,13 +97,13 @@ mm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   if (NEEDS (0))
     {
       g_autoptr(GnnTensor) bt = gnn_tensor_transpose (b, -1, -2, error);
-      if (!bt || !(gi[0] = mm_op (NULL, go[0], bt, error)))
+      if (!bt || !(gi[0] = backward_mm (go[0], bt, error)))
         return FALSE;
     }
   if (NEEDS (1))
     {
       g_autoptr(GnnTensor) at = gnn_tensor_transpose (a, -1, -2, error);
-      if (!at || !(gi[1] = mm_op (NULL, at, go[0], error)))
+      if (!at || !(gi[1] = backward_mm (at, go[0], error)))
         return FALSE;
     }
   return TRUE;
@@ -139,6 +146,35 @@ mm_op (const char *name, GnnTensor *a, GnnTensor *b, GError **error)
   return out;
 }
 
+
+/* shared_left_backward under create_graph, in recording ops: gx = wᵀ · g for each matrix,
+ * gw = g (m, N n) · x (N n, k), both g and x folded over the batch */
+static gboolean
+shared_left_backward_differentiable (GnnNode *node, GnnTensor *w, GnnTensor *x, GnnTensor *g,
+                                     GnnTensor **gi, GError **error)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (x);
+
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) wt = gnn_tensor_transpose (w, 0, 1, error);
+      if (!wt || !(gi[1] = gnn_matmul_shared_left (wt, g, error)))
+        return FALSE;
+    }
+  if (NEEDS (0))
+    {
+      const int gperm[3] = { 1, 0, 2 }, xperm[3] = { 0, 2, 1 };
+      gint64 gshape[2] = { gnn_tensor_priv (g)->shape[1], -1 }, xshape[2] = { -1, px->shape[1] };
+      g_autoptr(GnnTensor) gp = NULL, g2 = NULL, xp = NULL, x2 = NULL;
+
+      if (!(gp = gnn_tensor_permute (g, gperm, 3, error)) || !(g2 = gnn_tensor_reshape (gp, gshape, 2, error)) ||
+          !(xp = gnn_tensor_permute (x, xperm, 3, error)) || !(x2 = gnn_tensor_reshape (xp, xshape, 2, error)) ||
+          !(gi[0] = gnn_tensor_matmul (g2, x2, error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* (N, m, n) = w (m, k) · x[i] (k, n) for every i: the gradient of w is Σ_i g[i] · x[i]ᵀ,
  * accumulated by the gemm itself into one (m, k) result instead of N products summed after */
 static gboolean
@@ -150,8 +186,11 @@ shared_left_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **er
 
   if (go[0] == NULL)
     return TRUE;
-  if (!(w = gnn_node_saved (node, 0, error)) || !(x = gnn_node_saved (node, 1, error)) ||
-      !(g = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)))
+  if (!(w = gnn_node_saved (node, 0, error)) || !(x = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (gnn_is_grad_enabled ())
+    return shared_left_backward_differentiable (node, w, x, go[0], gi, error);
+  if (!(g = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)))
     return FALSE;
   px = gnn_tensor_priv (x);
   if (NEEDS (1))
@@ -358,12 +397,12 @@ addmm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
     return TRUE;
   if (!(x = gnn_node_saved (node, 0, error)) || !(w = gnn_node_saved (node, 1, error)))
     return FALSE;
-  if (NEEDS (0) && !(gi[0] = mm_op (NULL, go[0], w, error)))
+  if (NEEDS (0) && !(gi[0] = backward_mm (go[0], w, error)))
     return FALSE;
   if (NEEDS (1))
     {
       g_autoptr(GnnTensor) gt = gnn_tensor_t (go[0], error);
-      if (!gt || !(gi[1] = mm_op (NULL, gt, x, error)))
+      if (!gt || !(gi[1] = backward_mm (gt, x, error)))
         return FALSE;
     }
   if (node->n_inputs > 2 && NEEDS (2))

@@ -149,6 +149,8 @@ batch_norm_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **err
 
   if (go[0] == NULL)
     return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
   if (!(x = gnn_node_saved (node, 0, error)) ||
       !(g = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (x)->dtype, error)) ||
       !(sums = channel_sums (GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE, x, g, ctx->mean, ctx, error)) ||

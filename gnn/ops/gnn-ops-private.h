@@ -96,6 +96,13 @@ void       gnn_commit_inplace         (GnnTensor *self,
 /* AccumulateGrad's arithmetic: @variable's grad becomes @grad (transfer full) itself when
  * nothing else holds it and it is a plain contiguous tensor of the variable's dtype, else a
  * contiguous copy of it in that dtype; an existing grad gets @grad added. */
+/* For the backward formulas that run a kernel gnn has no double backward for: FALSE with a
+ * GNN_ERROR_NOT_SUPPORTED naming @node when grad mode is on (create_graph) and the
+ * gradient would need to be differentiated (an incoming gradient or a saved tensor has
+ * history), rather than a gradient silently without history. */
+gboolean   gnn_check_double_backward  (GnnNode    *node,
+                                       GnnTensor **grad_outputs,
+                                       GError    **error);
 gboolean   gnn_accumulate_grad        (GnnTensor *variable,
                                        GnnTensor *grad,
                                        GError   **error);

@@ -912,7 +912,33 @@ gnn_tensor_argmin (GnnTensor *self, int dim, gboolean keepdim, GError **error)
 typedef struct {
   gint64 outer, r, inner;
   gboolean is_log;
+  int dim;
 } SoftmaxCtx;
+
+/* softmax_backward under create_graph, in recording ops */
+static gboolean
+softmax_backward_differentiable (GnnNode *node, GnnTensor *g, GnnTensor *y, GnnTensor **gi, GError **error)
+{
+  SoftmaxCtx *ctx = node->ctx;
+  g_autoptr(GnnTensor) gy = NULL, s = NULL, d = NULL, e = NULL, t = NULL;
+
+  if (ctx->is_log)
+    {
+      /* g − e^y Σ g */
+      if (!(s = gnn_tensor_sum (g, &ctx->dim, 1, TRUE, error)) || !(e = gnn_tensor_exp (y, error)) ||
+          !(t = gnn_tensor_mul (e, s, error)) || !(d = gnn_tensor_sub (g, t, 1.0, error)))
+        return FALSE;
+    }
+  else
+    {
+      /* y (g − Σ g y) */
+      if (!(gy = gnn_tensor_mul (g, y, error)) || !(s = gnn_tensor_sum (gy, &ctx->dim, 1, TRUE, error)) ||
+          !(t = gnn_tensor_sub (g, s, 1.0, error)) || !(d = gnn_tensor_mul (y, t, error)))
+        return FALSE;
+    }
+  gi[0] = gnn_tensor_cast (d, node->in_dtype[0], error);
+  return gi[0] != NULL;
+}
 
 /* softmax: gi = y * (g - Σ g y); log_softmax: gi = g - exp (y) Σ g (y the saved result) */
 static gboolean
@@ -927,6 +953,8 @@ softmax_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
     return TRUE;
   if (!(y = gnn_node_saved (node, 0, error)))
     return FALSE;
+  if (gnn_is_grad_enabled ())
+    return softmax_backward_differentiable (node, go[0], y, gi, error);
   if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
       !(yc = gnn_tensor_contiguous_as (y, compute, error)) ||
       !(out = gnn_tensor_new_like (y, compute, node->in_ndim[0], node->in_shape[0], error)))
@@ -945,7 +973,7 @@ softmax_impl (gboolean is_log, GnnTensor *self, int dim, GError **error)
   const char *op = is_log ? "log_softmax" : "softmax";
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   GnnDtype compute = gnn_compute_dtype (p->dtype);
-  SoftmaxCtx ctx = { 1, 1, 1, is_log };
+  SoftmaxCtx ctx = { 1, 1, 1, is_log, 0 };
   g_autoptr(GnnTensor) in = NULL, out = NULL;
   GnnTensor *result;
   GnnNode *node;
@@ -958,6 +986,7 @@ softmax_impl (gboolean is_log, GnnTensor *self, int dim, GError **error)
       g_prefix_error (error, "%s: ", op);
       return NULL;
     }
+  ctx.dim = (int) d;
   for (guint i = 0; i < p->ndim; i++)
     {
       if (i < d)

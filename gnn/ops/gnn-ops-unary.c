@@ -34,6 +34,17 @@ set_grad (GnnNode *node, GnnTensor **gi, GnnTensor *g, GError **error)
   return gi[0] != NULL;
 }
 
+/* @g (transfer full) cast in place of itself to the dtype of input @j */
+static gboolean
+set_grad_at (GnnNode *node, GnnTensor **gi, guint j, GError **error)
+{
+  GnnTensor *c = gnn_tensor_cast (gi[j], node->in_dtype[j], error);
+
+  g_clear_object (&gi[j]);
+  gi[j] = c;
+  return c != NULL;
+}
+
 /* leaky_relu, elu, gelu, silu: PyTorch has no integer kernels for them */
 static GnnTensor *
 not_floating_error (const char *name, GnnTensor *self, GError **error)
@@ -108,19 +119,171 @@ float_result (GnnTensor *self)
 
 /* ---- backward functions ------------------------------------------------------------- */
 
+/* A fused backward kernel out = K (a, b): a the incoming gradient, b the saved input or
+ * result, K linear in a. Under create_graph its application is a node of its own (torch's
+ * "...BackwardBackward0"), whose backward is K again for a and a formula in ops for b. */
+typedef struct {
+  GnnBackendOp op;
+  gboolean has_params;
+  GnnKernelParams params;
+  const char *name;
+} FusedCtx;
+
+static gboolean fused_backward_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error);
+
+static const char *
+fused_backward_name (GnnBackendOp op)
+{
+  switch (op)
+    {
+    case GNN_BACKEND_OP_RELU_BACKWARD: return "ThresholdBackwardBackward0";
+    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD: return "LeakyReluBackwardBackward0";
+    case GNN_BACKEND_OP_ELU_BACKWARD: return "EluBackwardBackward0";
+    case GNN_BACKEND_OP_GELU_BACKWARD: return "GeluBackwardBackward0";
+    case GNN_BACKEND_OP_SILU_BACKWARD: return "SiluBackwardBackward0";
+    case GNN_BACKEND_OP_SIGMOID_BACKWARD: return "SigmoidBackwardBackward0";
+    case GNN_BACKEND_OP_TANH_BACKWARD: return "TanhBackwardBackward0";
+    default: g_assert_not_reached ();
+    }
+}
+
+/* K (a, b) in @dtype, recorded (as a node differentiable again) when grad mode is on and
+ * a or b requires grad */
+static GnnTensor *
+fused_apply (const char *name, GnnBackendOp op, const GnnKernelParams *params, GnnTensor *a,
+             GnnTensor *b, GnnDtype dtype, GError **error)
+{
+  GnnTensor *ins[2] = { a, b };
+  GnnTensor *out = gnn_elementwise (name, op, ins, 2, gnn_compute_dtype (dtype), dtype, params, error);
+  GnnNode *node;
+
+  if (out && (node = gnn_autograd_record (fused_backward_name (op), fused_backward_backward, ins, 2, &out, 1)))
+    {
+      FusedCtx *ctx = g_new0 (FusedCtx, 1);
+
+      ctx->op = op;
+      ctx->has_params = params != NULL;
+      if (params)
+        ctx->params = *params;
+      ctx->name = name;
+      gnn_node_save (node, a);
+      gnn_node_save (node, b);
+      gnn_node_set_ctx (node, ctx, g_free);
+    }
+  return out;
+}
+
+/* ∂K/∂b · a for each kernel, in ops: NULL with no error where it is zero */
+static GnnTensor *
+fused_second_derivative (const FusedCtx *ctx, GnnTensor *a, GnnTensor *b, gboolean *failed, GError **error)
+{
+  g_autoptr(GnnTensor) t1 = NULL, t2 = NULL, t3 = NULL, t4 = NULL, t5 = NULL;
+
+  *failed = FALSE;
+  switch (ctx->op)
+    {
+    case GNN_BACKEND_OP_RELU_BACKWARD:
+    case GNN_BACKEND_OP_LEAKY_RELU_BACKWARD:
+      return NULL;
+    case GNN_BACKEND_OP_ELU_BACKWARD:
+      /* b <= 0: a α e^b */
+      {
+        g_autoptr(GnnTensor) mask = NULL, zero = NULL;
+        if ((mask = gnn_tensor_le_scalar (b, 0.0, error)) && (t1 = gnn_tensor_exp (b, error)) &&
+            (t2 = gnn_tensor_mul (a, t1, error)) &&
+            (t3 = gnn_tensor_mul_scalar (t2, ctx->params.elu.alpha, error)) &&
+            (zero = gnn_tensor_new_zeros_like (a, gnn_tensor_priv (t3)->dtype, 0, NULL, error)))
+          return gnn_where (mask, t3, zero, error);
+        break;
+      }
+    case GNN_BACKEND_OP_SIGMOID_BACKWARD:
+      /* a (1 − 2y) */
+      if ((t1 = gnn_tensor_mul_scalar (b, -2.0, error)) && (t2 = gnn_tensor_add_scalar (t1, 1.0, error)))
+        return gnn_tensor_mul (a, t2, error);
+      break;
+    case GNN_BACKEND_OP_TANH_BACKWARD:
+      /* −2 a y */
+      if ((t1 = gnn_tensor_mul (a, b, error)))
+        return gnn_tensor_mul_scalar (t1, -2.0, error);
+      break;
+    case GNN_BACKEND_OP_SILU_BACKWARD:
+      /* a σ (1 − σ) (2 + x (1 − 2σ)) */
+      {
+        g_autoptr(GnnTensor) sg = NULL, one_minus = NULL;
+        if ((sg = gnn_tensor_sigmoid (b, error)) && (one_minus = gnn_tensor_rsub_scalar (sg, 1.0, error)) &&
+            (t1 = gnn_tensor_mul (sg, one_minus, error)) && (t2 = gnn_tensor_mul_scalar (sg, -2.0, error)) &&
+            (t3 = gnn_tensor_add_scalar (t2, 1.0, error)) && (t4 = gnn_tensor_mul (b, t3, error)) &&
+            (t5 = gnn_tensor_add_scalar (t4, 2.0, error)))
+          {
+            g_autoptr(GnnTensor) prod = gnn_tensor_mul (t1, t5, error);
+            return prod ? gnn_tensor_mul (a, prod, error) : NULL;
+          }
+        break;
+      }
+    case GNN_BACKEND_OP_GELU_BACKWARD:
+      if (ctx->params.gelu.approximate != 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "the double backward of gelu with approximate='tanh' is not implemented");
+          break;
+        }
+      /* a φ(x) (2 − x²), φ(x) = e^(−x²/2) / √(2π) */
+      {
+        g_autoptr(GnnTensor) x2 = NULL;
+        if ((x2 = gnn_tensor_mul (b, b, error)) && (t1 = gnn_tensor_mul_scalar (x2, -0.5, error)) &&
+            (t2 = gnn_tensor_exp (t1, error)) && (t3 = gnn_tensor_rsub_scalar (x2, 2.0, error)) &&
+            (t4 = gnn_tensor_mul (t2, t3, error)) && (t5 = gnn_tensor_mul_scalar (t4, 1.0 / sqrt (2.0 * G_PI), error)))
+          return gnn_tensor_mul (a, t5, error);
+        break;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+  *failed = TRUE;
+  return NULL;
+}
+
+/* the backward of K (a, b): K (g, b) for a, g ∂K/∂b for b */
+static gboolean
+fused_backward_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const FusedCtx *ctx = node->ctx;
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0) && !(gi[0] = fused_apply (ctx->name, ctx->op, ctx->has_params ? &ctx->params : NULL, go[0], b,
+                                          node->in_dtype[0], error)))
+    return FALSE;
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) d = NULL;
+      gboolean failed;
+
+      d = fused_second_derivative (ctx, a, b, &failed, error);
+      if (failed)
+        return FALSE;
+      if (d && !(gi[1] = gnn_tensor_mul (go[0], d, error)))
+        return FALSE;
+      if (gi[1] && !set_grad_at (node, gi, 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Runs the fused backward kernel @op on (grad, saved 0) with the node's parameters. */
 static gboolean
 fused_backward (GnnNode *node, GnnBackendOp op, GnnTensor **go, GnnTensor **gi, GError **error)
 {
-  GnnDtype d = node->in_dtype[0];
-  GnnTensor *ins[2];
+  GnnTensor *b;
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  ins[0] = go[0];
-  if (!(ins[1] = gnn_node_saved (node, 0, error)))
+  if (!(b = gnn_node_saved (node, 0, error)))
     return FALSE;
-  gi[0] = gnn_elementwise (gnn_node_get_name (node), op, ins, 2, gnn_compute_dtype (d), d, node->ctx, error);
+  gi[0] = fused_apply (gnn_node_get_name (node), op, node->ctx, go[0], b, node->in_dtype[0], error);
   return gi[0] != NULL;
 }
 

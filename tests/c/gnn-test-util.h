@@ -17,6 +17,9 @@ void       gnn_test_assert_shape (GnnTensor *t, const gint64 *shape, guint ndim)
  * differences. fn must build the output from its input with gnn ops. */
 typedef GnnTensor *(*GnnTestFunc) (GnnTensor *x, gpointer data, GError **error);
 void       gnn_test_gradcheck (GnnTestFunc fn, gpointer data, GnnTensor *x, double eps, double tol);
+/* The same check of the gradient of x -> d (weighted sum of fn (x)) / dx, computed with
+ * create_graph: the second derivative against finite differences of the first. */
+void       gnn_test_gradgradcheck (GnnTestFunc fn, gpointer data, GnnTensor *x, double eps, double tol);
 
 /* g_test_init, then checks that GNN_BACKEND, when set, really is the backend in use */
 void       gnn_test_init (int *argc, char ***argv);

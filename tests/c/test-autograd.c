@@ -397,6 +397,231 @@ test_custom_function (void)
   gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (2, -4, 6), 3, 0, 1e-12);
 }
 
+/* ---- create_graph: second derivatives ------------------------------------------------ */
+
+typedef enum {
+  GG_TANH_LINEAR, GG_SIGMOID, GG_RELU, GG_LEAKY_RELU, GG_ELU, GG_GELU, GG_SILU,
+  GG_SOFTMAX, GG_LOG_SOFTMAX, GG_CONV2D, GG_ARITH, GG_VAR,
+} GradGradCase;
+
+/* x is (2, 3) for every case but the convolution's (1, 1, 3, 3) */
+static GnnTensor *
+gradgrad_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  GradGradCase c = GPOINTER_TO_INT (data);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -0.5, 0.8, 0.1, 0.7, -0.2), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) xw = NULL, t = NULL;
+
+  switch (c)
+    {
+    case GG_TANH_LINEAR:
+      if (!(t = gnn_tensor_linear (x, w, NULL, error)))
+        return NULL;
+      return gnn_tensor_tanh (t, error);
+    case GG_SIGMOID:
+      if (!(xw = gnn_tensor_mul (x, x, error)))
+        return NULL;
+      return gnn_tensor_sigmoid (xw, error);
+    case GG_RELU:
+      /* relu'' is 0: the second derivative comes from the product */
+      if (!(xw = gnn_tensor_relu (x, error)))
+        return NULL;
+      return gnn_tensor_mul (xw, x, error);
+    case GG_LEAKY_RELU:
+      if (!(xw = gnn_tensor_leaky_relu (x, 0.1, error)))
+        return NULL;
+      return gnn_tensor_mul (xw, x, error);
+    case GG_ELU:
+      return gnn_tensor_elu (x, 1.3, error);
+    case GG_GELU:
+      return gnn_tensor_gelu (x, "none", error);
+    case GG_SILU:
+      return gnn_tensor_silu (x, error);
+    case GG_SOFTMAX:
+      return gnn_tensor_softmax (x, 1, error);
+    case GG_LOG_SOFTMAX:
+      return gnn_tensor_log_softmax (x, 0, error);
+    case GG_CONV2D:
+      {
+        g_autoptr(GnnTensor) k = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -0.5, 0.8, 0.1, 0.7, -0.2, 0.4, 0.9), 8,
+                                                    GNN_TEST_SHAPE (2, 1, 2, 2), 4);
+        const gint64 one[2] = { 1, 1 }, zero[2] = { 0, 0 };
+        if (!(t = gnn_tensor_conv2d (x, k, NULL, one, zero, one, 1, error)))
+          return NULL;
+        return gnn_tensor_mul (t, t, error);
+      }
+    case GG_ARITH:
+      {
+        g_autoptr(GnnTensor) e = NULL, d = NULL;
+        /* exp (x) / (1 + x²) + sqrt (x² + 1) */
+        if (!(xw = gnn_tensor_mul (x, x, error)) || !(t = gnn_tensor_add_scalar (xw, 1.0, error)) ||
+            !(e = gnn_tensor_exp (x, error)) || !(d = gnn_tensor_div (e, t, error)))
+          return NULL;
+        {
+          g_autoptr(GnnTensor) r = gnn_tensor_sqrt (t, error);
+          return r ? gnn_tensor_add (d, r, 1.0, error) : NULL;
+        }
+      }
+    case GG_VAR:
+      {
+        int dim = 1;
+        return gnn_tensor_var (x, &dim, 1, 1.0, FALSE, error);
+      }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_gradgrad (void)
+{
+  for (GradGradCase c = GG_TANH_LINEAR; c <= GG_VAR; c++)
+    {
+      g_autoptr(GnnTensor) x = NULL;
+
+      if (c == GG_CONV2D)
+        x = gnn_test_tensor_d (GNN_TEST_DATA (0.2, -0.7, 1.1, 0.5, -0.3, 0.9, -1.2, 0.4, 0.6), 9,
+                               GNN_TEST_SHAPE (1, 1, 3, 3), 4);
+      else
+        x = gnn_test_tensor_d (GNN_TEST_DATA (0.2, -0.7, 1.1, 0.5, -0.3, 0.9), 6, GNN_TEST_SHAPE (2, 3), 2);
+      gnn_test_gradgradcheck (gradgrad_fn, GINT_TO_POINTER (c), x, 1e-6, 1e-5);
+    }
+}
+
+/* torch's names for the nodes of a gradient: the kernels' own BackwardBackward nodes */
+static void
+test_create_graph_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (0.5, -1, 2), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+  g_autoptr(GPtrArray) g = NULL;
+
+  OK (y = gnn_tensor_sigmoid (x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (g = gnn_autograd_grad (&s, 1, NULL, 0, &x, 1, TRUE, TRUE, FALSE, &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (g->pdata[0]), ==, "SigmoidBackwardBackward0");
+  /* nothing accumulated into x.grad */
+  g_assert_null (gnn_tensor_get_grad (x));
+  g_clear_pointer (&g, g_ptr_array_unref);
+
+  /* without create_graph the gradient has no history */
+  OK (g = gnn_autograd_grad (&s, 1, NULL, 0, &x, 1, TRUE, FALSE, FALSE, &error));
+  g_assert_null (gnn_tensor_get_grad_fn_name (g->pdata[0]));
+  gnn_test_assert_close (g->pdata[0], GNN_TEST_DATA (0.2350037122, 0.1966119332, 0.1049935854), 3, 0, 1e-9);
+}
+
+/* backward_full (create_graph): the leaf's grad has a graph; a second derivative through it */
+static void
+test_backward_create_graph (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL, g2 = NULL, s2 = NULL;
+
+  OK (y = gnn_tensor_pow_scalar (x, 3.0, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward_full (s, NULL, TRUE, TRUE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (3, 12), 2, 0, 1e-12);
+  g_assert_nonnull (gnn_tensor_get_grad_fn_name (gnn_tensor_get_grad (x)));
+  OK (s2 = gnn_tensor_sum_all (gnn_tensor_get_grad (x), &error));
+  OK (g2 = g_object_ref (gnn_tensor_get_grad (x)));
+  OK (gnn_tensor_set_grad (x, NULL, &error));
+  OK (gnn_tensor_backward (s2, NULL, FALSE, &error));
+  /* d/dx Σ 3x² = 6x */
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (6, 12), 2, 0, 1e-12);
+}
+
+static void
+test_autograd_grad_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) u = leaf (GNN_TEST_DATA (3), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) c = gnn_test_tensor_d (GNN_TEST_DATA (3), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL, p = NULL, idx = NULL;
+  g_autoptr(GPtrArray) g = NULL;
+  GnnTensor *both[2];
+
+  OK (y = gnn_tensor_mul (x, x, &error));
+  OK (s = gnn_tensor_sum_all (y, &error));
+  both[0] = x;
+  both[1] = u;
+  g = gnn_autograd_grad (&s, 1, NULL, 0, both, 2, TRUE, FALSE, FALSE, &error);
+  g_assert_null (g);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "Set allow_unused=True"));
+  g_clear_error (&error);
+  OK (g = gnn_autograd_grad (&s, 1, NULL, 0, both, 2, TRUE, FALSE, TRUE, &error));
+  g_assert_cmpuint (g->len, ==, 2);
+  g_assert_null (g->pdata[1]);
+  gnn_test_assert_close (g->pdata[0], GNN_TEST_DATA (2, 4), 2, 0, 1e-12);
+  g_clear_pointer (&g, g_ptr_array_unref);
+
+  g_assert_null (gnn_autograd_grad (&s, 1, NULL, 0, &c, 1, TRUE, FALSE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "does not require grad"));
+  g_clear_error (&error);
+  g_assert_null (gnn_autograd_grad (&y, 1, NULL, 0, &x, 1, TRUE, FALSE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_nonnull (strstr (error->message, "only for scalar outputs"));
+  g_clear_error (&error);
+
+  /* an op without a double backward says so instead of giving a gradient without history */
+  {
+    g_autoptr(GnnTensor) img = leaf (GNN_TEST_DATA (1, 2, 3, 4), 4, GNN_TEST_SHAPE (1, 1, 2, 2), 4);
+    g_autoptr(GnnTensor) sq = NULL, pooled = NULL, ps = NULL;
+    const gint64 k[2] = { 2, 2 }, zero[2] = { 0, 0 }, one[2] = { 1, 1 };
+
+    OK (sq = gnn_tensor_mul (img, img, &error));
+    OK (pooled = gnn_tensor_max_pool2d (sq, k, k, zero, one, FALSE, NULL, &error));
+    OK (p = gnn_tensor_mul (pooled, pooled, &error));
+    OK (ps = gnn_tensor_sum_all (p, &error));
+    g_assert_null (gnn_autograd_grad (&ps, 1, NULL, 0, &img, 1, FALSE, TRUE, FALSE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+    g_assert_nonnull (strstr (error->message, "MaxPool2DWithIndicesBackward0"));
+    g_assert_nonnull (strstr (error->message, "double backward"));
+  }
+}
+
+/* WGAN-GP: the penalty (‖∂ critic / ∂ x‖₂ − 1)² averaged over the batch, as a function of the
+ * critic's first weight, with the critic tanh (x W1ᵀ + b1) W2ᵀ: its gradient needs create_graph */
+static GnnTensor *
+gradient_penalty (GnnTensor *w1, gpointer data, GError **error)
+{
+  gboolean prev = gnn_set_grad_enabled (TRUE);
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.2, -0.7, 1.1, 0.5, -0.3, 0.9), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) b1 = gnn_test_tensor_d (GNN_TEST_DATA (0.1, -0.2, 0.3, 0.05), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) w2 = gnn_test_tensor_d (GNN_TEST_DATA (0.7, -1.1, 0.4, 0.9), 4, GNN_TEST_SHAPE (1, 4), 2);
+  g_autoptr(GnnTensor) h = NULL, a = NULL, score = NULL, ones = NULL, sq = NULL, n2 = NULL, n = NULL;
+  g_autoptr(GnnTensor) d = NULL, p = NULL;
+  g_autoptr(GPtrArray) g = NULL;
+  GnnTensor *result = NULL;
+  int dim = 1;
+
+  gnn_tensor_set_requires_grad (x, TRUE, NULL);
+  if ((h = gnn_tensor_linear (x, w1, b1, error)) && (a = gnn_tensor_tanh (h, error)) &&
+      (score = gnn_tensor_linear (a, w2, NULL, error)) &&
+      (ones = gnn_tensor_new_from_doubles (GNN_TEST_DATA (1, 1), 2, GNN_TEST_SHAPE (2, 1), 2, error)) &&
+      (g = gnn_autograd_grad (&score, 1, &ones, 1, &x, 1, TRUE, TRUE, FALSE, error)) &&
+      (sq = gnn_tensor_mul (g->pdata[0], g->pdata[0], error)) && (n2 = gnn_tensor_sum (sq, &dim, 1, FALSE, error)) &&
+      (n = gnn_tensor_sqrt (n2, error)) && (d = gnn_tensor_add_scalar (n, -1.0, error)) &&
+      (p = gnn_tensor_mul (d, d, error)))
+    result = gnn_tensor_mean_all (p, error);
+  gnn_set_grad_enabled (prev);
+  return result;
+}
+
+static void
+test_gradient_penalty (void)
+{
+  g_autoptr(GnnTensor) w1 = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -0.5, 0.8, 0.1, 0.7, -0.2, 0.4, 0.9, -0.6,
+                                                               0.2, 0.5, -0.3), 12, GNN_TEST_SHAPE (4, 3), 2);
+
+  gnn_test_gradcheck (gradient_penalty, NULL, w1, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -415,5 +640,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/no-leak", test_no_leak_of_graph);
   g_test_add_func ("/autograd/backward-from-leaf", test_backward_from_leaf);
   g_test_add_func ("/autograd/custom-function", test_custom_function);
+  g_test_add_func ("/autograd/gradgrad", test_gradgrad);
+  g_test_add_func ("/autograd/create-graph-names", test_create_graph_names);
+  g_test_add_func ("/autograd/backward-create-graph", test_backward_create_graph);
+  g_test_add_func ("/autograd/grad-errors", test_autograd_grad_errors);
+  g_test_add_func ("/autograd/gradient-penalty", test_gradient_penalty);
   return g_test_run ();
 }

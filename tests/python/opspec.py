@@ -14,6 +14,10 @@ For every case and dtype the runner checks, in this order:
   place without autograd and the inputs compared afterwards;
 - in float64 on cases of at most GRADCHECK_NUMEL elements, gnn's gradient against central
   finite differences of gnn's own forward (a gradcheck that needs no torch);
+- on the same cases, the second derivative against torch's (gradgrad): the first gradients
+  taken with create_graph=True, then the gradients of sum of (grad * v).sum() for a random v,
+  unless the row's gradgrad says why gnn lacks the double backward (a string); a gradient that
+  does not depend on the inputs (no history) counts as a zero second derivative;
 - each bad input (Bad rows): both libraries raise, gnn the exception class torch raises, and
   gnn's message holds the given words.
 
@@ -54,7 +58,7 @@ class Spec:
 
     def __init__(self, name, fn, cases, dtypes=(np.float32, np.float64), low=-2.0, high=2.0,
                  grad=True, gradcheck=True, rtol=None, atol=None, tslice=True, grad_fn_differs=None,
-                 bad=(), gnn_fn=None):
+                 bad=(), gnn_fn=None, gradgrad=True):
         self.name = name
         self.fn = fn
         self.gnn_fn = gnn_fn or fn
@@ -69,6 +73,8 @@ class Spec:
         self.tslice = tslice
         self.grad_fn_differs = grad_fn_differs
         self.bad = bad
+        # True, or why gnn lacks the op's double backward
+        self.gradgrad = gradgrad
 
 
 def is_shape(arg):
@@ -236,6 +242,44 @@ class OpSpecTest(ParityTest):
                                        err_msg='%s: gradcheck of input %d' % (what, k))
         return True
 
+    def second_derivative(self, lib, spec, args, ws, vs):
+        """The gradients of sum (grad_k * v_k) for the first gradients grad_k of the weighted
+        loss, taken with create_graph (zeros where they do not depend on an input)."""
+        leaves, _, out = self.run_lib(lib, spec, args, True)
+        inputs = [x for x in leaves if x is not None]
+        loss = self.loss(lib, flat(out), ws)
+        firsts = lib.autograd.grad(loss, inputs, create_graph=True, allow_unused=True)
+        second = None
+        for g, v in zip(firsts, vs):
+            if g is None or not g.requires_grad:
+                continue
+            term = (g * (lib.tensor(v) if lib is gnn else torch.from_numpy(v))).sum()
+            second = term if second is None else second + term
+        zeros = [np.zeros(tuple(x.shape)) for x in inputs]
+        if second is None:
+            return [numpy_of(g) if g is not None else None for g in firsts], zeros
+        grads = lib.autograd.grad(second, inputs, allow_unused=True)
+        return ([numpy_of(g) if g is not None else None for g in firsts],
+                [z if g is None else numpy_of(g) for g, z in zip(grads, zeros)])
+
+    def check_gradgrad(self, spec, args, what):
+        floats = [k for k, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype == np.float64]
+        if not floats or sum(args[k].size for k in floats) > GRADCHECK_NUMEL:
+            return
+        with torch.no_grad():
+            _, _, tout = self.run_lib(torch, spec, args, False, detach=True)
+        ws = self.weights(flat(tout), 11)
+        rng = np.random.default_rng(13)
+        vs = [rng.uniform(-1, 1, size=args[k].shape) for k in floats]
+        tfirst, tsecond = self.second_derivative(torch, spec, args, ws, vs)
+        gfirst, gsecond = self.second_derivative(gnn, spec, args, ws, vs)
+        rtol, atol = self.tolerance(spec, np.float64)
+        for k, (g, t) in enumerate(zip(gfirst, tfirst)):
+            if t is not None:
+                self.assert_close(g, t, rtol, atol, '%s: create_graph gradient of input %d' % (what, k))
+        for k, (g, t) in enumerate(zip(gsecond, tsecond)):
+            self.assert_close(g, t, rtol, atol, '%s: second derivative (gradgrad) of input %d' % (what, k))
+
     def check_bad(self, spec, bad, what):
         args = arrays_of(spec, bad.args, bad.dtype, 3)
         with self.assertRaises(Exception, msg=what + ': torch accepts it') as tctx:
@@ -265,6 +309,8 @@ class OpSpecTest(ParityTest):
                     self.check_views(spec, args, what)
                     if spec.grad and spec.gradcheck and dtype == np.float64:
                         gradchecked |= self.check_gradcheck(spec, args, what)
+                    if spec.grad and spec.gradgrad is True and dtype == np.float64:
+                        self.check_gradgrad(spec, args, what)
         if spec.grad and spec.gradcheck and np.float64 in spec.dtypes:
             self.assertTrue(gradchecked, spec.name + ': no case small enough to gradcheck')
         for b, bad in enumerate(spec.bad):

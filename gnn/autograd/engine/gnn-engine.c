@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gnn-engine-private.h"
+#include "gnn-autograd.h"
 #include "ops/gnn-ops-private.h"
 
 /* ---- AccumulateGrad ----------------------------------------------------------------- */
@@ -91,6 +92,13 @@ buffer_add (NodeTask *t, guint index, GnnTensor *grad, GError **error)
       t->buffer[index] = sum;
       return TRUE;
     }
+}
+
+static gint
+compare_sequence_nr (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const GnnNode *) a)->sequence_nr, y = ((const GnnNode *) b)->sequence_nr;
+  return x < y ? -1 : x > y;
 }
 
 /* a max-heap of tasks by sequence number: later nodes first, as PyTorch's engine */
@@ -177,11 +185,39 @@ check_grad_input (GnnNode *node, guint j, GnnTensor *g, GError **error)
   return TRUE;
 }
 
+/* In gnn_autograd_grad's mode: marks the nodes that lead to a captured edge (the edges point
+ * at nodes recorded earlier, so one pass in order of recording settles each node after the
+ * nodes it points at); the others are not run. */
+static GHashTable *
+needed_nodes (GHashTable *tasks, GnnNode **capture, guint n_capture)
+{
+  GHashTable *needed = g_hash_table_new (NULL, NULL);
+  g_autoptr(GList) nodes = g_hash_table_get_keys (tasks);
+
+  nodes = g_list_sort (nodes, compare_sequence_nr);
+  for (guint k = 0; k < n_capture; k++)
+    if (capture[k])
+      g_hash_table_add (needed, capture[k]);
+  for (GList *l = nodes; l; l = l->next)
+    {
+      GnnNode *node = l->data;
+      for (guint i = 0; i < node->n_inputs && !g_hash_table_contains (needed, node); i++)
+        if (node->edges[i].node && g_hash_table_contains (needed, node->edges[i].node))
+          g_hash_table_add (needed, node);
+    }
+  return needed;
+}
+
 gboolean
 gnn_autograd_run_backward (GnnTensor **roots,
                            GnnTensor **grads,
                            guint       n_roots,
                            gboolean    retain_graph,
+                           gboolean    create_graph,
+                           GnnNode   **capture,
+                           guint      *capture_nr,
+                           guint       n_capture,
+                           GnnTensor **captured,
                            GError    **error)
 {
   /* root_nodes may hold the only reference to a root's node (a leaf's AccumulateGrad):
@@ -191,6 +227,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();
   g_autoptr(GPtrArray) heap = g_ptr_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) needed = NULL;
   gboolean prev_mode;
   gboolean ok = TRUE;
 
@@ -235,6 +272,8 @@ gnn_autograd_run_backward (GnnTensor **roots,
             }
         }
     }
+  if (capture)
+    needed = needed_nodes (tasks, capture, n_capture);
 
   for (guint r = 0; r < root_nodes->len; r++)
     {
@@ -246,24 +285,31 @@ gnn_autograd_run_backward (GnnTensor **roots,
         }
     }
 
-  prev_mode = gnn_set_grad_enabled (FALSE);
+  /* with create_graph the formulas record: the gradients are differentiable in turn */
+  prev_mode = gnn_set_grad_enabled (create_graph);
   while (heap->len > 0 && ok)
     {
       NodeTask *t = heap_pop (heap);
       GnnNode *node = t->node;
       g_autofree GnnTensor **grad_inputs = g_new0 (GnnTensor *, MAX (node->n_inputs, 1));
+      gboolean run = needed == NULL || (node->n_inputs > 0 && g_hash_table_contains (needed, node));
 
       run_pre_hooks (node, t->buffer, FALSE);
-      run_pre_hooks (node, t->buffer, TRUE);
-      if (!(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
-                           : accumulate_grad (node, t->buffer, error)))
+      if (needed == NULL)
+        run_pre_hooks (node, t->buffer, TRUE);   /* retain_grad: not in gnn_autograd_grad */
+      for (guint k = 0; k < n_capture; k++)
+        if (capture[k] == node && t->buffer[capture_nr[k]] && captured[k] == NULL)
+          captured[k] = g_object_ref (t->buffer[capture_nr[k]]);
+      if (run && !(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
+                                  : accumulate_grad (node, t->buffer, error)))
         {
           const char *name = gnn_node_get_name (node);
           if (error && *error && !g_str_has_prefix ((*error)->message, name))
             g_prefix_error (error, "%s: ", name);
           ok = FALSE;
         }
-      if (!retain_graph && node->variable == NULL)
+      gnn_node_clear_unpacked (node);
+      if (run && !retain_graph && node->variable == NULL)
         gnn_node_release_saved (node);
       for (guint j = 0; j < node->n_inputs && ok; j++)
         {
@@ -357,6 +403,45 @@ gnn_tensor_set_grad (GnnTensor *self,
   return TRUE;
 }
 
+/* The gradient @self starts backward with: @gradient cast to @self's dtype, or one for a
+ * scalar; @index names it in errors as torch does. */
+static GnnTensor *
+root_gradient (GnnTensor *self, GnnTensor *gradient, guint index, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  g_autoptr(GnnTensor) g = NULL;
+
+  if (gradient == NULL)
+    {
+      if (gnn_shape_numel (p->ndim, p->shape) != 1)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                               "grad can be implicitly created only for scalar outputs");
+          return NULL;
+        }
+      g = gnn_tensor_new_like (self, p->dtype, p->ndim, p->shape, error);
+      if (g == NULL || !gnn_tensor_fill_ (g, 1.0, error))
+        return NULL;
+      return g_steal_pointer (&g);
+    }
+  else
+    {
+      GnnTensorPrivate *gp = gnn_tensor_priv (gradient);
+      if (gp->ndim != p->ndim || memcmp (gp->shape, p->shape, sizeof (gint64) * p->ndim) != 0)
+        {
+          g_autofree char *a = gnn_shape_to_string (gp->ndim, gp->shape);
+          g_autofree char *b = gnn_shape_to_string (p->ndim, p->shape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Mismatch in shape: grad_output[%u] has a shape of %s and output[%u] has a shape of %s",
+                       index, a, index, b);
+          return NULL;
+        }
+      if (!gnn_check_same_device ("backward", self, gradient, error))
+        return NULL;
+      return gnn_tensor_cast (gradient, p->dtype, error);
+    }
+}
+
 /**
  * gnn_tensor_backward:
  * @self: the tensor to differentiate, usually a scalar loss
@@ -368,7 +453,7 @@ gnn_tensor_set_grad (GnnTensor *self,
  * Computes the gradients of @self with respect to the graph's leaves and accumulates them
  * into their `grad` (`Tensor.backward`). Without @retain_graph the saved tensors are freed,
  * and a second backward through the same nodes fails. Hooks run on the calling thread.
- * Higher-order gradients (create_graph) are not supported.
+ * [method@Gnn.Tensor.backward_full] also records the gradients' own graph (create_graph).
  *
  * Returns: %TRUE on success; on failure @error names the op whose backward failed
  */
@@ -378,48 +463,167 @@ gnn_tensor_backward (GnnTensor *self,
                      gboolean   retain_graph,
                      GError   **error)
 {
-  GnnTensorPrivate *p;
+  return gnn_tensor_backward_full (self, gradient, retain_graph, FALSE, error);
+}
+
+/**
+ * gnn_tensor_backward_full:
+ * @self: the tensor to differentiate, usually a scalar loss
+ * @gradient: (nullable): the gradient of the final result with respect to @self; may be
+ *   %NULL only when @self has one element (then it is one)
+ * @retain_graph: whether to keep the saved tensors for another backward; torch's default
+ *   is @create_graph
+ * @create_graph: whether to record the graph of the gradients themselves, so that they can
+ *   be differentiated again (higher-order gradients)
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.backward] with `create_graph` (`Tensor.backward (gradient, retain_graph,
+ * create_graph)`): with @create_graph the backward formulas run with grad mode on, so the
+ * gradients accumulated into the leaves' `grad` have a grad_fn of their own (a leaf's `grad`
+ * is replaced by `grad + new` out of place rather than added to in place). An op whose
+ * double backward gnn lacks fails with %GNN_ERROR_NOT_SUPPORTED naming it.
+ *
+ * Returns: %TRUE on success; on failure @error names the op whose backward failed
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_backward_full (GnnTensor *self,
+                          GnnTensor *gradient,
+                          gboolean   retain_graph,
+                          gboolean   create_graph,
+                          GError   **error)
+{
   g_autoptr(GnnTensor) g = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
   g_return_val_if_fail (gradient == NULL || GNN_IS_TENSOR (gradient), FALSE);
-  p = gnn_tensor_priv (self);
-  if (!p->requires_grad)
+  if (!gnn_tensor_priv (self)->requires_grad)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
                            "element 0 of tensors does not require grad and does not have a grad_fn");
       return FALSE;
     }
-  if (gradient == NULL)
+  if (!(g = root_gradient (self, gradient, 0, error)))
+    return FALSE;
+  return gnn_autograd_run_backward (&self, &g, 1, retain_graph, create_graph, NULL, NULL, 0, NULL, error);
+}
+
+static void
+object_unref_nullable (gpointer object)
+{
+  if (object)
+    g_object_unref (object);
+}
+
+/**
+ * gnn_autograd_grad:
+ * @outputs: (array length=n_outputs): the tensors to differentiate
+ * @n_outputs: the number of @outputs
+ * @grad_outputs: (array length=n_grad_outputs) (nullable): the gradient of the final result
+ *   with respect to each output (%NULL, or an entry %NULL, for one: only for an output of
+ *   one element)
+ * @n_grad_outputs: the number of @grad_outputs: 0 or @n_outputs
+ * @inputs: (array length=n_inputs): the tensors to differentiate with respect to
+ * @n_inputs: the number of @inputs
+ * @retain_graph: whether to keep the saved tensors for another backward (torch's default is
+ *   @create_graph)
+ * @create_graph: whether to record the graph of the gradients, so that they can be
+ *   differentiated again
+ * @allow_unused: whether an input that no output depends on gets a %NULL gradient instead of
+ *   an error
+ * @error: return location for a #GError
+ *
+ * The gradients of @outputs with respect to @inputs (`torch.autograd.grad`): the sum over the
+ * outputs of each output's vector-Jacobian product with its grad output. Nothing is
+ * accumulated into any tensor's `grad`, and only the part of the graph between the outputs
+ * and the inputs runs.
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): one gradient per input, shaped as it;
+ *   an entry is %NULL for an unused input when @allow_unused; %NULL with @error set on failure
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_autograd_grad (GnnTensor **outputs,
+                   guint       n_outputs,
+                   GnnTensor **grad_outputs,
+                   guint       n_grad_outputs,
+                   GnnTensor **inputs,
+                   guint       n_inputs,
+                   gboolean    retain_graph,
+                   gboolean    create_graph,
+                   gboolean    allow_unused,
+                   GError    **error)
+{
+  g_autoptr(GPtrArray) grads = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) result = NULL;
+  g_autofree GnnNode **capture = NULL;
+  g_autofree guint *capture_nr = NULL;
+  g_autofree GnnTensor **captured = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (outputs != NULL || n_outputs == 0, NULL);
+  g_return_val_if_fail (inputs != NULL || n_inputs == 0, NULL);
+  g_return_val_if_fail (grad_outputs != NULL || n_grad_outputs == 0, NULL);
+  if (n_grad_outputs != 0 && n_grad_outputs != n_outputs)
     {
-      if (gnn_shape_numel (p->ndim, p->shape) != 1)
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "grad requires one grad_output per output: got %u grad_outputs for %u outputs",
+                   n_grad_outputs, n_outputs);
+      return NULL;
+    }
+  if (n_inputs == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "grad requires at least one input: got an empty list of inputs");
+      return NULL;
+    }
+  for (guint i = 0; i < n_outputs; i++)
+    {
+      GnnTensor *g;
+
+      g_return_val_if_fail (GNN_IS_TENSOR (outputs[i]), NULL);
+      if (!gnn_tensor_priv (outputs[i])->requires_grad)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                       "element %u of tensors does not require grad and does not have a grad_fn", i);
+          return NULL;
+        }
+      if (!(g = root_gradient (outputs[i], n_grad_outputs ? grad_outputs[i] : NULL, i, error)))
+        return NULL;
+      g_ptr_array_add (grads, g);
+    }
+  capture = g_new0 (GnnNode *, n_inputs);
+  capture_nr = g_new0 (guint, n_inputs);
+  captured = g_new0 (GnnTensor *, n_inputs);
+  for (guint k = 0; k < n_inputs && ok; k++)
+    {
+      g_return_val_if_fail (GNN_IS_TENSOR (inputs[k]), NULL);
+      if (!(capture[k] = gnn_autograd_gradient_edge (inputs[k], &capture_nr[k])))
         {
           g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                               "grad can be implicitly created only for scalar outputs");
-          return FALSE;
+                               "One of the differentiated Tensors does not require grad");
+          ok = FALSE;
         }
-      g = gnn_tensor_new_like (self, p->dtype, p->ndim, p->shape, error);
-      if (g == NULL || !gnn_tensor_fill_ (g, 1.0, error))
-        return FALSE;
     }
-  else
+  if (ok)
+    ok = gnn_autograd_run_backward (outputs, (GnnTensor **) grads->pdata, n_outputs, retain_graph,
+                                    create_graph, capture, capture_nr, n_inputs, captured, error);
+  result = g_ptr_array_new_full (n_inputs, object_unref_nullable);
+  for (guint k = 0; k < n_inputs; k++)
     {
-      GnnTensorPrivate *gp = gnn_tensor_priv (gradient);
-      if (gp->ndim != p->ndim || memcmp (gp->shape, p->shape, sizeof (gint64) * p->ndim) != 0)
+      if (ok && captured[k] == NULL && !allow_unused)
         {
-          g_autofree char *a = gnn_shape_to_string (gp->ndim, gp->shape);
-          g_autofree char *b = gnn_shape_to_string (p->ndim, p->shape);
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "Mismatch in shape: grad_output[0] has a shape of %s and output[0] has a shape of %s", a, b);
-          return FALSE;
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                               "One of the differentiated Tensors appears to not have been used in "
+                               "the graph. Set allow_unused=True if this is the desired behavior.");
+          ok = FALSE;
         }
-      if (!gnn_check_same_device ("backward", self, gradient, error))
-        return FALSE;
-      g = gnn_tensor_cast (gradient, p->dtype, error);
-      if (g == NULL)
-        return FALSE;
+      g_ptr_array_add (result, captured[k]);
+      g_clear_pointer (&capture[k], gnn_node_unref);
     }
-  return gnn_autograd_run_backward (&self, &g, 1, retain_graph, error);
+  return ok ? g_steal_pointer (&result) : NULL;
 }
 
 typedef struct {

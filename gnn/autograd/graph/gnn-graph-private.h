@@ -37,6 +37,12 @@ typedef struct {
   const char *owner_name;     /* the grad_fn of the tensor when saved, for error messages */
   guint output_nr;
   gboolean is_output;
+  /* for double backward: where the saved tensor's own gradient flows (a reference; NULL for
+   * outputs of the node, whose edge is the node itself, and for tensors that need none) */
+  GnnNode *edge;
+  guint edge_nr;
+  GnnTensor *unpacked;        /* the alias with history handed out under grad mode, until
+                               * gnn_node_clear_unpacked */
 } GnnSavedTensor;
 
 typedef struct {
@@ -89,10 +95,17 @@ GnnNode    *gnn_autograd_gradient_edge (GnnTensor *t,
 
 void        gnn_node_save         (GnnNode   *node,
                                    GnnTensor *tensor);
-/* The saved tensor i, checked against in-place changes since it was saved. */
+/* The saved tensor i, checked against in-place changes since it was saved. With grad mode
+ * off (a plain backward) it has no history; with grad mode on (create_graph) it is an alias
+ * carrying the saved tensor's history, so that a backward formula written with ops records
+ * its own graph: the engine drops these aliases after the node ran (gnn_node_clear_unpacked). */
 GnnTensor  *gnn_node_saved        (GnnNode   *node,
                                    guint      i,
                                    GError   **error);
+/* Whether saved tensor i has history that a double backward would reach. */
+gboolean    gnn_node_saved_requires_grad (GnnNode *node,
+                                          guint    i);
+void        gnn_node_clear_unpacked (GnnNode *node);
 /* Frees the saved tensors (after a backward without retain_graph): reading one fails then. */
 void        gnn_node_release_saved (GnnNode *node);
 void        gnn_node_set_ctx      (GnnNode       *node,

@@ -97,7 +97,11 @@ void
 gnn_node_release_saved (GnnNode *node)
 {
   for (guint i = 0; i < node->n_saved; i++)
-    g_clear_object (&node->saved[i].tensor);
+    {
+      g_clear_object (&node->saved[i].tensor);
+      g_clear_object (&node->saved[i].unpacked);
+      g_clear_pointer (&node->saved[i].edge, gnn_node_unref);
+    }
   node->released = TRUE;
 }
 
@@ -263,6 +267,58 @@ gnn_node_save (GnnNode   *node,
   s->is_output = p->grad_fn == node;
   s->owner_name = p->grad_fn ? gnn_node_get_name (p->grad_fn) : NULL;
   s->output_nr = p->output_nr;
+  s->edge = NULL;
+  s->edge_nr = 0;
+  s->unpacked = NULL;
+  if (!s->is_output)
+    s->edge = gnn_autograd_gradient_edge (tensor, &s->edge_nr);
+}
+
+gboolean
+gnn_node_saved_requires_grad (GnnNode *node,
+                              guint    i)
+{
+  g_assert (i < node->n_saved);
+  return node->saved[i].is_output || node->saved[i].edge != NULL;
+}
+
+void
+gnn_node_clear_unpacked (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_saved; i++)
+    g_clear_object (&node->saved[i].unpacked);
+}
+
+/* An alias of the saved tensor carrying its history: an output of @node gets @node as its
+ * grad_fn (a cycle until gnn_node_clear_unpacked), an input the edge it had when saved. A
+ * leaf's alias shares the leaf's AccumulateGrad, so that its gradient reaches the leaf. */
+static GnnTensor *
+unpack_with_history (GnnNode *node, GnnSavedTensor *s)
+{
+  GnnTensor *t;
+  GnnTensorPrivate *p;
+
+  if (s->unpacked)
+    return s->unpacked;
+  if (!s->is_output && s->edge == NULL)
+    return s->tensor;
+  t = gnn_tensor_new_alias (s->tensor);
+  p = gnn_tensor_priv (t);
+  p->requires_grad = TRUE;
+  if (s->is_output)
+    {
+      p->grad_fn = gnn_node_ref (node);
+      p->output_nr = s->output_nr;
+    }
+  else if (s->edge->variable)
+    p->grad_accumulator = s->edge;   /* borrowed: s->edge holds it while t lives */
+  else
+    {
+      p->grad_fn = gnn_node_ref (s->edge);
+      p->output_nr = s->edge_nr;
+    }
+  s->unpacked = t;
+  return t;
 }
 
 GnnTensor *
@@ -307,6 +363,8 @@ gnn_node_saved (GnnNode *node,
                    p->version->version, s->version);
       return NULL;
     }
+  if (!grad_disabled)
+    return unpack_with_history (node, s);
   return s->tensor;
 }
 

@@ -5,4 +5,4 @@ from gi.overrides._gnn.names import fill_namespace as _fill
 
 __getattr__ = _fill('torch.nn', globals())
 
-from . import functional, init  # noqa: E402,F401
+from . import functional, init, utils  # noqa: E402,F401

@@ -1087,3 +1087,78 @@ def mps_is_available():
 for _name in __all__:
     if not isinstance(globals()[_name], type):
         globals()[_name] = raising_torch_errors(globals()[_name])
+
+
+_c_autograd_grad = Gnn.autograd_grad
+
+
+@_export
+def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+                  allow_unused=False):
+    """torch.autograd.grad: the gradients of outputs (a tensor or a sequence) with respect to
+    inputs, as a tuple (None for an unused input when allow_unused); nothing accumulates
+    into any .grad. retain_graph defaults to create_graph; with create_graph the gradients
+    can be differentiated again."""
+    from .base import _call_raising_python_errors
+    from gi.repository import Gnn as _overrides_module
+
+    def _overrides():
+        return _overrides_module
+    outputs = [outputs] if isinstance(outputs, Gnn.Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, Gnn.Tensor) else list(inputs)
+    if grad_outputs is None:
+        grad_outputs = []
+    else:
+        grad_outputs = [grad_outputs] if isinstance(grad_outputs, Gnn.Tensor) else list(grad_outputs)
+        if len(grad_outputs) != len(outputs):
+            raise RuntimeError('grad requires one grad_output per output: got %d grad_outputs for %d '
+                               'outputs' % (len(grad_outputs), len(outputs)))
+        if _builtins.any(g is None for g in grad_outputs):
+            filled = []
+            for o, g in zip(outputs, grad_outputs):
+                if g is None:
+                    if o.get_numel() != 1:
+                        raise RuntimeError('grad can be implicitly created only for scalar outputs')
+                    g = _overrides().ones_like(o)
+                filled.append(g)
+            grad_outputs = filled
+    for i, t in enumerate(outputs + inputs):
+        _check_tensor('grad', t, 'outputs' if i < len(outputs) else 'inputs')
+    if retain_graph is None:
+        retain_graph = create_graph
+    return tuple(_call_raising_python_errors(_c_autograd_grad, outputs, grad_outputs, inputs,
+                                             retain_graph, create_graph, allow_unused))
+
+
+def _parameter_list(parameters):
+    return [parameters] if isinstance(parameters, Gnn.Tensor) else list(parameters)
+
+
+@_export
+def nn_utils_clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
+                             foreach=None):
+    """torch.nn.utils.clip_grad_norm_: scales the gradients in place so that their total norm
+    is at most max_norm and returns that norm (a 0-d tensor). foreach is accepted and has
+    no effect (gnn always takes one pass over the list)."""
+    return Gnn.clip_grad_norm_(_parameter_list(parameters), float(max_norm), float(norm_type),
+                               error_if_nonfinite)
+
+
+@_export
+def nn_utils_clip_grad_value_(parameters, clip_value, foreach=None):
+    """torch.nn.utils.clip_grad_value_: clamps the gradients in place."""
+    Gnn.clip_grad_value_(_parameter_list(parameters), float(clip_value))
+
+
+@_export
+def nn_utils_parameters_to_vector(parameters):
+    """torch.nn.utils.parameters_to_vector."""
+    return Gnn.parameters_to_vector(_parameter_list(parameters))
+
+
+@_export
+def nn_utils_vector_to_parameters(vec, parameters):
+    """torch.nn.utils.vector_to_parameters."""
+    if not isinstance(vec, Gnn.Tensor):
+        raise TypeError('expected torch.Tensor, but got: {}'.format(type(vec).__name__))
+    Gnn.vector_to_parameters(vec, _parameter_list(parameters))

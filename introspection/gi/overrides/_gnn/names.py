@@ -379,7 +379,7 @@ ROWS = [
     ('torch.autograd.no_grad', 'Gnn.no_grad'),
     ('torch.autograd.enable_grad', 'Gnn.enable_grad'),
     ('torch.autograd.set_grad_enabled', 'Gnn.set_grad_enabled'),
-    ('torch.autograd.grad', Missing('the C engine accumulates into .grad only (no inputs= or create_graph)')),
+    ('torch.autograd.grad', 'Gnn.autograd_grad'),
     ('torch.autograd.backward', Missing('call backward () on each tensor')),
     ('torch.autograd.Variable', Missing('Variable is Tensor since torch 0.4: use a tensor with requires_grad=True')),
 
@@ -521,6 +521,12 @@ ROWS = [
     ('torch.optim.lr_scheduler.CyclicLR', 'Gnn.CyclicLR'),
     ('torch.optim.lr_scheduler.ChainedScheduler', 'Gnn.ChainedScheduler'),
     ('torch.optim.lr_scheduler.ReduceLROnPlateau', 'Gnn.ReduceLROnPlateau'),
+
+    # ---- torch.nn.utils ----
+    ('torch.nn.utils.clip_grad_norm_', 'Gnn.nn_utils_clip_grad_norm_'),
+    ('torch.nn.utils.clip_grad_value_', 'Gnn.nn_utils_clip_grad_value_'),
+    ('torch.nn.utils.parameters_to_vector', 'Gnn.nn_utils_parameters_to_vector'),
+    ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

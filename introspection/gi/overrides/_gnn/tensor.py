@@ -667,10 +667,29 @@ class Tensor(Gnn.Tensor):
         name = self.get_grad_fn_name()
         return None if name is None else _grad_fn_type(name)()
 
-    def backward(self, gradient=None, retain_graph=False):
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Tensor.backward; an exception raised by a Python hook is raised again here, after
-        the C engine finishes (a hook cannot stop it halfway)."""
-        _call_raising_python_errors(Gnn.Tensor.backward, self, gradient, retain_graph)
+        the C engine finishes (a hook cannot stop it halfway). retain_graph defaults to
+        create_graph; with inputs=, only those tensors' grad accumulate (through
+        Gnn.autograd_grad)."""
+        if retain_graph is None:
+            retain_graph = create_graph
+        if inputs is None:
+            _call_raising_python_errors(Gnn.Tensor.backward_full, self, gradient, retain_graph,
+                                        create_graph)
+            return
+        if isinstance(inputs, Gnn.Tensor):
+            inputs = [inputs]
+        inputs = list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        grads = _call_raising_python_errors(
+            Gnn.autograd_grad, [self], [] if gradient is None else [gradient], inputs,
+            retain_graph, create_graph, True)
+        for t, g in zip(inputs, grads):
+            if g is None:
+                continue
+            t.grad = g if t.grad is None else (t.grad + g if create_graph else t.grad.add_(g))
 
     def register_hook(self, hook):
         """Registers hook(grad) -> grad or None; returns a handle for remove_hook."""
