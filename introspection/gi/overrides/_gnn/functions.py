@@ -708,8 +708,48 @@ def _matmul_of_rank(name, rank):
 
 
 mm = _matmul_of_rank('mm', 2)
-bmm = _matmul_of_rank('bmm', 3)
-__all__ += ['mm', 'bmm']
+__all__ += ['mm']
+
+
+@_export
+def bmm(input, mat2, *, out=None):
+    """torch.bmm: the batched product of two 3-D tensors of one batch size."""
+    _no_out('bmm', out)
+    _check_tensor('bmm', input)
+    return Gnn.Tensor.bmm(input, mat2)
+
+
+def _addmm_like(name, c_op):
+    def op(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+        _no_out(name, out)
+        _check_tensor(name, input)
+        return c_op(input, mat1, mat2, float(beta), float(alpha))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: beta * input + alpha * the product (%s).' % (name, c_op.__name__)
+    return op
+
+
+addmm = _addmm_like('addmm', Gnn.Tensor.addmm)
+baddbmm = _addmm_like('baddbmm', Gnn.Tensor.baddbmm)
+addbmm = _addmm_like('addbmm', Gnn.Tensor.addbmm)
+__all__ += ['addmm', 'baddbmm', 'addbmm']
+
+
+def _vector_product(name, c_op):
+    def op(input, other, *, out=None):
+        _no_out(name, out)
+        _check_tensor(name, input)
+        return c_op(input, other)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s (%s).' % (name, c_op.__name__)
+    return op
+
+
+mv = _vector_product('mv', Gnn.Tensor.mv)
+dot = _vector_product('dot', Gnn.Tensor.dot)
+outer = _vector_product('outer', Gnn.Tensor.outer)
+ger = outer
+__all__ += ['mv', 'dot', 'outer', 'ger']
 
 
 # ---- factories ----
