@@ -134,6 +134,14 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_dot          (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_outer        (GnnTensor *self, GnnTensor *vec2, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_einsum              (const char *equation, GnnTensor **operands, guint n_operands,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensordot           (GnnTensor *self, GnnTensor *other, const int *dims_self, guint n_self,
+                                    const int *dims_other, guint n_other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kron         (GnnTensor *self, GnnTensor *other, GError **error);
 
 /* convolution */
 GNN_AVAILABLE_IN_ALL

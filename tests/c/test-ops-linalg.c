@@ -199,6 +199,81 @@ test_products_values (void)
   g_clear_error (&error);
 }
 
+static GnnTensor *
+f_einsum (GnnTensor *x, gpointer data, GError **error)
+{
+  /* x (2, 3, 4): the attention scores of two slices of it, a trace and a bilinear form */
+  const char *which = data;
+  g_autoptr(GnnTensor) q = gnn_tensor_narrow (x, 2, 0, 2, error);                   /* (2, 3, 2) */
+  g_autoptr(GnnTensor) k = q ? gnn_tensor_narrow (x, 2, 2, 2, error) : NULL;        /* (2, 3, 2) */
+  g_autoptr(GnnTensor) m = k ? gnn_tensor_select (x, 2, 3, error) : NULL;           /* (2, 3) */
+  g_autoptr(GnnTensor) sq = m ? gnn_tensor_narrow (x, 1, 0, 3, error) : NULL;
+  g_autoptr(GnnTensor) sq3 = sq ? gnn_tensor_narrow (sq, 2, 1, 3, error) : NULL;    /* (2, 3, 3) */
+
+  if (sq3 == NULL)
+    return NULL;
+  if (g_str_equal (which, "scores"))
+    {
+      GnnTensor *ops[2] = { q, k };
+      return gnn_einsum ("bqd,bkd->bqk", ops, 2, error);
+    }
+  if (g_str_equal (which, "trace"))
+    return gnn_einsum ("bii", &sq3, 1, error);
+  if (g_str_equal (which, "diagonal"))
+    return gnn_einsum ("...ii->...i", &sq3, 1, error);
+  {
+    GnnTensor *ops[3] = { m, sq3, m };
+    return gnn_einsum ("bn,anm,bm->ba", ops, 3, error);
+  }
+}
+
+static void
+test_einsum (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 0, 2, 1, 0, 3), 6, GNN_TEST_SHAPE (3, 2), 2);
+  g_autoptr(GnnTensor) m = NULL, tr = NULL, d = NULL, e = NULL;
+  GnnTensor *ab[2] = { a, b };
+  const char *which[] = { "scores", "trace", "diagonal", "bilinear" };
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL;
+
+  OK (m = gnn_einsum ("ij,jk->ik", ab, 2, &error));
+  gnn_test_assert_close (m, GNN_TEST_DATA (5, 11, 14, 23), 4, 0, 1e-12);
+  OK (tr = gnn_einsum ("ii", &m, 1, &error));
+  g_assert_cmpuint (gnn_tensor_get_ndim (tr), ==, 0);
+  gnn_test_assert_close (tr, GNN_TEST_DATA (28), 1, 0, 1e-12);
+  OK (d = gnn_einsum ("ii->i", &m, 1, &error));
+  gnn_test_assert_close (d, GNN_TEST_DATA (5, 23), 2, 0, 1e-12);
+  /* implicit output: the subscripts seen once, in order */
+  OK (e = gnn_einsum ("ji,kj", ab, 2, &error));
+  gnn_test_assert_shape (e, GNN_TEST_SHAPE (3, 3), 2);
+  gnn_test_assert_close (e, GNN_TEST_DATA (1, 6, 12, 2, 9, 15, 3, 12, 18), 9, 0, 1e-12);
+
+  /* syntax errors name the index */
+  g_assert_null (gnn_einsum ("ij,j%->ik", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "index 4"));
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,jk-ik", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "index 5"));
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,kl->ik", ab, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,ik->jk", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+
+  for (int i = 0; i < 24; i++)
+    v[i] = cos (i * 0.9 + 0.2);
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (which); i++)
+    gnn_test_gradcheck (f_einsum, (gpointer) which[i], x, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -208,5 +283,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/linalg/products", test_products_values);
   g_test_add_func ("/ops/linalg/products-gradcheck", test_products_gradcheck);
+  g_test_add_func ("/ops/linalg/einsum", test_einsum);
   return g_test_run ();
 }

@@ -752,6 +752,44 @@ ger = outer
 __all__ += ['mv', 'dot', 'outer', 'ger']
 
 
+@_export
+def einsum(equation, *operands):
+    """torch.einsum: einsum('ij,jk->ik', a, b) or einsum('ij,jk->ik', [a, b])."""
+    if not isinstance(equation, str):
+        raise TypeError('einsum(): argument \'equation\' must be str, not %s' % type(equation).__name__)
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    for k, t in enumerate(operands):
+        _check_tensor('einsum', t, 'operands[%d]' % k)
+    return Gnn.einsum(equation, list(operands))
+
+
+@_export
+def tensordot(a, b, dims=2, out=None):
+    """torch.tensordot: dims an int (the last dims of a with the first of b) or two lists."""
+    _no_out('tensordot', out)
+    _check_tensor('tensordot', a, 'a')
+    _check_tensor('tensordot', b, 'b')
+    if isinstance(dims, Gnn.Tensor):
+        dims = dims.tolist()
+    if _is_int(dims):
+        if dims < 0:
+            raise RuntimeError('tensordot expects dims >= 0, but got dims=%d' % dims)
+        n = int(dims)
+        dims_a, dims_b = list(range(a.get_ndim() - n, a.get_ndim())), list(range(n))
+    else:
+        dims_a, dims_b = (_dim_list(d) for d in dims)
+    return Gnn.tensordot(a, b, [int(d) for d in dims_a], [int(d) for d in dims_b])
+
+
+@_export
+def kron(input, other, *, out=None):
+    """torch.kron: the Kronecker product."""
+    _no_out('kron', out)
+    _check_tensor('kron', input)
+    return Gnn.Tensor.kron(input, other)
+
+
 # ---- factories ----
 
 def _size_args(name, size):

@@ -208,7 +208,7 @@ ROWS = [
     ('torch.allclose', _NO_OP),
     ('torch.isclose', _NO_OP),
     ('torch.equal', _NO_OP),
-    ('torch.einsum', _NO_OP),
+    ('torch.einsum', 'Gnn.einsum'),
     # matrix products (gnn-ops-linalg.c)
     ('torch.addmm', 'Gnn.addmm'),
     ('torch.baddbmm', 'Gnn.baddbmm'),
@@ -217,6 +217,8 @@ ROWS = [
     ('torch.dot', 'Gnn.dot'),
     ('torch.outer', 'Gnn.outer'),
     ('torch.ger', 'Gnn.ger'),
+    ('torch.tensordot', 'Gnn.tensordot'),
+    ('torch.kron', 'Gnn.kron'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -369,6 +371,7 @@ ROWS = [
     ('torch.Tensor.dot', 'Gnn.dot'),
     ('torch.Tensor.outer', 'Gnn.outer'),
     ('torch.Tensor.ger', 'Gnn.ger'),
+    ('torch.Tensor.kron', 'Gnn.kron'),
 
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),
