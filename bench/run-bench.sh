@@ -43,3 +43,6 @@ fi
 # a DataLoader pass with augmentation over Fashion-MNIST-sized data, 0 and 2 workers, gnn vs torch
 echo
 /usr/bin/python3 "$src/bench/bench_loader_torch.py" "$@"
+# einsum attention scores ('bhqd,bhkd->bhqk'), gnn vs torch in the same process
+echo
+/usr/bin/python3 "$src/bench/bench_einsum_torch.py" "$@"

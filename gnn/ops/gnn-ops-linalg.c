@@ -47,10 +47,10 @@ as_gemm_operand (GnnTensor *t, GnnKernelTensor *kt, GnnTensor **keep, GError **e
   return TRUE;
 }
 
-/* out (b, m, n) = a (b, m, k) · b (b, k, n) [+ out when beta = 1], batch 1 for 2-d.
- * @out must be contiguous with the right shape. No autograd. */
+/* out (b, m, n) = alpha · a (b, m, k) · b (b, k, n) + beta · out, batch 1 for 2-d (out is not
+ * read when beta is 0). @out must be contiguous with the right shape. No autograd. */
 static gboolean
-gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **error)
+gemm_scaled_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double alpha, double beta, GError **error)
 {
   g_autoptr(GnnTensor) ka = NULL, kb = NULL;
   GnnKernelTensor ta, tb, tc;
@@ -71,9 +71,15 @@ gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **err
   args.in[0] = &ta;
   args.in[1] = &tb;
   args.n_in = 2;
-  args.params.gemm.alpha = 1.0;
+  args.params.gemm.alpha = alpha;
   args.params.gemm.beta = beta;
   return gnn_run_kernel (out, &args, error);
+}
+
+static gboolean
+gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **error)
+{
+  return gemm_scaled_into (out, a, b, 1.0, beta, error);
 }
 
 /* mm / bmm of same-batch 2-d or 3-d operands; backward uses the same product */
@@ -508,4 +514,447 @@ gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError *
   memcpy (full, px->shape, sizeof (gint64) * px->ndim);
   full[px->ndim - 1] = out_f;
   return gnn_tensor_reshape (out, full, px->ndim, error);
+}
+
+/* ---- bmm, addmm, baddbmm, addbmm, mv, dot, outer ----------------------------------------- */
+
+typedef struct {
+  double beta, alpha;
+  gboolean batch_sum;
+} AddmmCtx;
+
+static gboolean
+check_rank (const char *op, const char *what, GnnTensor *t, guint ndim, GError **error)
+{
+  guint nd = gnn_tensor_priv (t)->ndim;
+
+  if (nd == ndim)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: %s must be a %uD tensor, got a %uD tensor",
+               op, what, ndim, nd);
+  return FALSE;
+}
+
+/* out = alpha · a · b [+ beta · c]: ga = alpha · g · bᵀ, gb = alpha · aᵀ · g, gc = beta · g summed
+ * to c's shape; for addbmm (batch_sum) g (m, n) broadcasts over the batch of a and b */
+static gboolean
+addmm_like_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  AddmmCtx *ctx = node->ctx;
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  for (guint j = 0; j < 2; j++)
+    {
+      g_autoptr(GnnTensor) other = NULL, prod = NULL;
+
+      if (!NEEDS (j))
+        continue;
+      if (!(other = gnn_tensor_transpose (j == 0 ? b : a, -1, -2, error)) ||
+          !(prod = j == 0 ? gnn_tensor_matmul (go[0], other, error) : gnn_tensor_matmul (other, go[0], error)))
+        return FALSE;
+      gi[j] = ctx->alpha == 1.0 ? g_steal_pointer (&prod) : gnn_tensor_mul_scalar (prod, ctx->alpha, error);
+      if (gi[j] == NULL)
+        return FALSE;
+    }
+  if (node->n_inputs > 2 && NEEDS (2))
+    {
+      g_autoptr(GnnTensor) scaled = gnn_tensor_mul_scalar (go[0], ctx->beta, error);
+
+      if (!scaled || !(gi[2] = gnn_sum_to (scaled, node->in_ndim[2], node->in_shape[2], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The products of addmm (2-d a, b), baddbmm (3-d, batch_sum FALSE) and addbmm (3-d, batch_sum
+ * TRUE), bmm (no c), with the shape checks and messages of torch; @c (nullable) broadcasts to
+ * the result's shape. */
+static GnnTensor *
+addmm_like (const char *op, const char *node_name, GnnTensor *c, GnnTensor *a, GnnTensor *b,
+            double beta, double alpha, gboolean batch_sum, GError **error)
+{
+  GnnTensorPrivate *pa = gnn_tensor_priv (a), *pb = gnn_tensor_priv (b);
+  guint nd = pa->ndim;
+  gint64 shape[3];
+  guint out_nd;
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *ins[3] = { a, b, c };
+  GnnNode *node;
+
+  if (!check_matmul_dtypes (op, a, b, error) || (c && !check_matmul_dtypes (op, c, a, error)))
+    return NULL;
+  if (nd == 2)
+    {
+      if (pa->shape[1] != pb->shape[0])
+        {
+          shape_error (op, a, b, pa->shape[0], pa->shape[1], pb->shape[0], pb->shape[1], error);
+          return NULL;
+        }
+      shape[0] = pa->shape[0];
+      shape[1] = pb->shape[1];
+      out_nd = 2;
+    }
+  else
+    {
+      if (batch_sum && (pa->shape[0] != pb->shape[0] || pa->shape[2] != pb->shape[1]))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: Incompatible matrix sizes for bmm (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                       " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                       op, pa->shape[1], pa->shape[2], pb->shape[1], pb->shape[2]);
+          return NULL;
+        }
+      if (pa->shape[0] != pb->shape[0] || pa->shape[2] != pb->shape[1])
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: Expected size for first two dimensions of batch2 tensor to be: [%" G_GINT64_FORMAT
+                       ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "].",
+                       op, pa->shape[0], pa->shape[2], pb->shape[0], pb->shape[1]);
+          return NULL;
+        }
+      if (batch_sum)
+        {
+          shape[0] = pa->shape[1];
+          shape[1] = pb->shape[2];
+          out_nd = 2;
+        }
+      else
+        {
+          shape[0] = pa->shape[0];
+          shape[1] = pa->shape[1];
+          shape[2] = pb->shape[2];
+          out_nd = 3;
+        }
+    }
+  if (c)
+    {
+      GnnTensorPrivate *pc = gnn_tensor_priv (c);
+      gboolean fits = pc->ndim <= out_nd;
+
+      for (guint i = 0; fits && i < pc->ndim; i++)
+        {
+          gint64 want = shape[out_nd - pc->ndim + i];
+          fits = pc->shape[i] == want || pc->shape[i] == 1;
+        }
+      if (!fits)
+        {
+          g_autofree char *cs = gnn_shape_to_string (pc->ndim, pc->shape);
+          g_autofree char *os = gnn_shape_to_string (out_nd, shape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: the expanded size of the tensor must match the existing size: input of shape %s "
+                       "cannot be broadcast to the product's shape %s", op, cs, os);
+          return NULL;
+        }
+    }
+
+  if (!(out = gnn_tensor_new_like (a, pa->dtype, out_nd, shape, error)))
+    return NULL;
+  if (c && beta != 0.0 && !gnn_elementwise_into (op, GNN_BACKEND_OP_COPY, out, &c, 1, NULL, error))
+    return NULL;
+  if (!batch_sum)
+    {
+      if (!gemm_scaled_into (out, a, b, alpha, c ? beta : 0.0, error))
+        return NULL;
+    }
+  else if (pa->shape[0] == 0)
+    {
+      if (c == NULL || beta == 0.0)
+        {
+          if (!gnn_tensor_zero_ (out, error))
+            return NULL;
+        }
+      else if (beta != 1.0 && !gnn_tensor_mul_scalar_ (out, beta, error))
+        return NULL;
+    }
+  else
+    {
+      /* Σ_i a[i] · b[i] accumulated by the gemm into one (m, n) result */
+      for (gint64 i = 0; i < pa->shape[0]; i++)
+        {
+          g_autoptr(GnnTensor) ai = gnn_tensor_select (a, 0, i, error);
+          g_autoptr(GnnTensor) bi = ai ? gnn_tensor_select (b, 0, i, error) : NULL;
+
+          if (bi == NULL || !gemm_scaled_into (out, ai, bi, alpha, i ? 1.0 : (c ? beta : 0.0), error))
+            return NULL;
+        }
+    }
+
+  if ((node = gnn_autograd_record (node_name, addmm_like_backward, ins, c ? 3 : 2, &out, 1)))
+    {
+      AddmmCtx *ctx = g_new (AddmmCtx, 1);
+
+      ctx->beta = beta;
+      ctx->alpha = alpha;
+      ctx->batch_sum = batch_sum;
+      gnn_node_set_ctx (node, ctx, g_free);
+      gnn_node_save (node, a);
+      gnn_node_save (node, b);
+    }
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_bmm:
+ * @self: a batch of matrices (b, n, m)
+ * @mat2: a batch of matrices (b, m, p)
+ * @error: return location for a #GError
+ *
+ * The batched matrix product (`torch.bmm`): one gemm over the batch, without broadcasting.
+ *
+ * Returns: (transfer full): the products (b, n, p), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_bmm (GnnTensor *self, GnnTensor *mat2, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (mat2), NULL);
+  if (!check_rank ("bmm", "batch1", self, 3, error) || !check_rank ("bmm", "batch2", mat2, 3, error))
+    return NULL;
+  return addmm_like ("bmm", "BmmBackward0", NULL, self, mat2, 0.0, 1.0, FALSE, error);
+}
+
+/**
+ * gnn_tensor_addmm:
+ * @self: the term added, broadcastable to (n, p)
+ * @mat1: a matrix (n, m)
+ * @mat2: a matrix (m, p)
+ * @beta: the factor of @self (0 ignores its values, NaN included)
+ * @alpha: the factor of the product
+ * @error: return location for a #GError
+ *
+ * @beta · @self + @alpha · @mat1 · @mat2 (`torch.addmm`) in one gemm.
+ *
+ * Returns: (transfer full): the result (n, p), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_addmm (GnnTensor *self, GnnTensor *mat1, GnnTensor *mat2, double beta, double alpha, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (mat1) && GNN_IS_TENSOR (mat2), NULL);
+  if (!check_rank ("addmm", "mat1", mat1, 2, error) || !check_rank ("addmm", "mat2", mat2, 2, error))
+    return NULL;
+  return addmm_like ("addmm", "AddmmBackward0", self, mat1, mat2, beta, alpha, FALSE, error);
+}
+
+/**
+ * gnn_tensor_baddbmm:
+ * @self: the term added, broadcastable to (b, n, p)
+ * @batch1: a batch of matrices (b, n, m)
+ * @batch2: a batch of matrices (b, m, p)
+ * @beta: the factor of @self (0 ignores its values, NaN included)
+ * @alpha: the factor of the products
+ * @error: return location for a #GError
+ *
+ * @beta · @self + @alpha · @batch1 · @batch2 for each matrix of the batch (`torch.baddbmm`), in
+ * one batched gemm.
+ *
+ * Returns: (transfer full): the result (b, n, p), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_baddbmm (GnnTensor *self, GnnTensor *batch1, GnnTensor *batch2, double beta, double alpha,
+                    GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (batch1) && GNN_IS_TENSOR (batch2), NULL);
+  if (!check_rank ("baddbmm", "batch1", batch1, 3, error) || !check_rank ("baddbmm", "batch2", batch2, 3, error))
+    return NULL;
+  return addmm_like ("baddbmm", "BaddbmmBackward0", self, batch1, batch2, beta, alpha, FALSE, error);
+}
+
+/**
+ * gnn_tensor_addbmm:
+ * @self: the term added, broadcastable to (n, p)
+ * @batch1: a batch of matrices (b, n, m)
+ * @batch2: a batch of matrices (b, m, p)
+ * @beta: the factor of @self (0 ignores its values, NaN included)
+ * @alpha: the factor of the summed products
+ * @error: return location for a #GError
+ *
+ * @beta · @self + @alpha · Σ_i @batch1[i] · @batch2[i] (`torch.addbmm`), the sum accumulated by
+ * the gemm itself.
+ *
+ * Returns: (transfer full): the result (n, p), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_addbmm (GnnTensor *self, GnnTensor *batch1, GnnTensor *batch2, double beta, double alpha,
+                   GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (batch1) && GNN_IS_TENSOR (batch2), NULL);
+  if (!check_rank ("addbmm", "batch1", batch1, 3, error) || !check_rank ("addbmm", "batch2", batch2, 3, error))
+    return NULL;
+  return addmm_like ("addbmm", "AddbmmBackward0", self, batch1, batch2, beta, alpha, TRUE, error);
+}
+
+/* mv (a (n, m), b (m)) and dot (a (n), b (n)) as the product of a as rows (n, m) or (1, n) and b
+ * as a column: ga = g · bᵀ, gb = aᵀ · g in those 2-d forms, reshaped to each input's shape */
+static gboolean
+vector_product_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *b;
+  g_autoptr(GnnTensor) a2 = NULL, b2 = NULL, g2 = NULL;
+  gint64 col[2] = { -1, 1 };
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (!(a2 = gnn_tensor_priv (a)->ndim == 1 ? gnn_tensor_unsqueeze (a, 0, error) : g_object_ref (a)) ||
+      !(b2 = gnn_tensor_reshape (b, col, 2, error)) || !(g2 = gnn_tensor_reshape (go[0], col, 2, error)))
+    return FALSE;
+  for (guint j = 0; j < 2; j++)
+    {
+      g_autoptr(GnnTensor) t = NULL, prod = NULL;
+
+      if (!NEEDS (j))
+        continue;
+      if (!(t = gnn_tensor_t (j == 0 ? b2 : a2, error)) ||
+          !(prod = j == 0 ? gnn_tensor_matmul (g2, t, error) : gnn_tensor_matmul (t, g2, error)) ||
+          !(gi[j] = gnn_tensor_reshape (prod, node->in_shape[j], node->in_ndim[j], error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* mv or dot through matmul without its history, recorded as one node @name */
+static GnnTensor *
+vector_product (const char *name, GnnTensor *a, GnnTensor *b, GError **error)
+{
+  GnnTensor *ins[2] = { a, b };
+  g_autoptr(GnnTensor) out = NULL;
+  gboolean prev = gnn_set_grad_enabled (FALSE);
+  GnnNode *node;
+
+  out = gnn_tensor_matmul (a, b, error);
+  gnn_set_grad_enabled (prev);
+  if (out && (node = gnn_autograd_record (name, vector_product_backward, ins, 2, &out, 1)))
+    {
+      gnn_node_save (node, a);
+      gnn_node_save (node, b);
+    }
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_mv:
+ * @self: a matrix (n, m)
+ * @vec: a vector (m)
+ * @error: return location for a #GError
+ *
+ * The matrix-vector product (`torch.mv`).
+ *
+ * Returns: (transfer full): the product (n), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_mv (GnnTensor *self, GnnTensor *vec, GError **error)
+{
+  GnnTensorPrivate *pa, *pv;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (vec), NULL);
+  pa = gnn_tensor_priv (self);
+  pv = gnn_tensor_priv (vec);
+  if (pa->ndim != 2 || pv->ndim != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "mv: vector + matrix @ vector expected, got a %uD matrix and a %uD vector", pa->ndim, pv->ndim);
+      return NULL;
+    }
+  if (pa->shape[1] != pv->shape[0])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "mv: size mismatch, got mat (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "), vec (%" G_GINT64_FORMAT ")",
+                   pa->shape[0], pa->shape[1], pv->shape[0]);
+      return NULL;
+    }
+  if (!check_matmul_dtypes ("mv", self, vec, error))
+    return NULL;
+  return vector_product ("MvBackward0", self, vec, error);
+}
+
+/**
+ * gnn_tensor_dot:
+ * @self: a vector (n)
+ * @other: a vector (n) of the same dtype
+ * @error: return location for a #GError
+ *
+ * The inner product of two vectors (`torch.dot`).
+ *
+ * Returns: (transfer full): the 0-d product, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_dot (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  GnnTensorPrivate *pa, *pb;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  pa = gnn_tensor_priv (self);
+  pb = gnn_tensor_priv (other);
+  if (pa->ndim != 1 || pb->ndim != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "dot: 1D tensors expected, but got %uD and %uD tensors",
+                   pa->ndim, pb->ndim);
+      return NULL;
+    }
+  if (pa->dtype != pb->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "dot: expected both vectors to have same dtype, but found %s and %s",
+                   gnn_dtype_get_name (pa->dtype), gnn_dtype_get_name (pb->dtype));
+      return NULL;
+    }
+  if (pa->shape[0] != pb->shape[0])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "dot: inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%" G_GINT64_FORMAT
+                   "] to have the same number of elements", pa->shape[0], pb->shape[0]);
+      return NULL;
+    }
+  if (!check_matmul_dtypes ("dot", self, other, error))
+    return NULL;
+  return vector_product ("DotBackward0", self, other, error);
+}
+
+/**
+ * gnn_tensor_outer:
+ * @self: a vector (n)
+ * @vec2: a vector (m)
+ * @error: return location for a #GError
+ *
+ * The outer product (`torch.outer`): @self as a column times @vec2, with the dtype promotion of
+ * a product.
+ *
+ * Returns: (transfer full): the product (n, m), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_outer (GnnTensor *self, GnnTensor *vec2, GError **error)
+{
+  g_autoptr(GnnTensor) col = NULL;
+  guint na, nb;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (vec2), NULL);
+  na = gnn_tensor_priv (self)->ndim;
+  nb = gnn_tensor_priv (vec2)->ndim;
+  if (na != 1 || nb != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "outer: Expected 1-D argument %s, but got %u-D",
+                   na != 1 ? "self" : "vec2", na != 1 ? na : nb);
+      return NULL;
+    }
+  if (!(col = gnn_tensor_unsqueeze (self, 1, error)))
+    return NULL;
+  return gnn_tensor_mul (col, vec2, error);
 }

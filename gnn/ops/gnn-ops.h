@@ -117,6 +117,31 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_matmul       (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_linear       (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bmm          (GnnTensor *self, GnnTensor *mat2, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_addmm        (GnnTensor *self, GnnTensor *mat1, GnnTensor *mat2, double beta, double alpha,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_baddbmm      (GnnTensor *self, GnnTensor *batch1, GnnTensor *batch2, double beta,
+                                    double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_addbmm       (GnnTensor *self, GnnTensor *batch1, GnnTensor *batch2, double beta,
+                                    double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mv           (GnnTensor *self, GnnTensor *vec, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_dot          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_outer        (GnnTensor *self, GnnTensor *vec2, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_einsum              (const char *equation, GnnTensor **operands, guint n_operands,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensordot           (GnnTensor *self, GnnTensor *other, const int *dims_self, guint n_self,
+                                    const int *dims_other, guint n_other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kron         (GnnTensor *self, GnnTensor *other, GError **error);
 
 /* convolution */
 GNN_AVAILABLE_IN_ALL

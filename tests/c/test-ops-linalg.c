@@ -1,4 +1,4 @@
-/* test-ops-linalg.c: matmul and linear */
+/* test-ops-linalg.c: matmul, linear and the matrix products of torch (bmm, addmm, ...) */
 #include "config.h"
 
 #include "gnn-test-util.h"
@@ -84,6 +84,196 @@ test_gradcheck (void)
   gnn_test_gradcheck (f_linear, NULL, y, 1e-6, 1e-6);
 }
 
+/* x (2, 3, 4): the products of gnn-ops-linalg.c on slices of x, so one gradcheck covers each
+ * operand's gradient (the added term included) */
+static GnnTensor *
+f_products (GnnTensor *x, gpointer data, GError **error)
+{
+  const char *which = data;
+  g_autoptr(GnnTensor) xt = gnn_tensor_transpose (x, 1, 2, error);                 /* (2, 4, 3) */
+  g_autoptr(GnnTensor) m0 = xt ? gnn_tensor_select (x, 0, 0, error) : NULL;         /* (3, 4) */
+  g_autoptr(GnnTensor) m1 = m0 ? gnn_tensor_select (xt, 0, 1, error) : NULL;        /* (4, 3) */
+  g_autoptr(GnnTensor) v = m1 ? gnn_tensor_select (m0, 0, 2, error) : NULL;         /* (4) */
+  g_autoptr(GnnTensor) w = v ? gnn_tensor_select (m1, 1, 0, error) : NULL;          /* (4) */
+  g_autoptr(GnnTensor) c = w ? gnn_tensor_narrow (m0, 1, 0, 3, error) : NULL;       /* (3, 3) */
+  g_autoptr(GnnTensor) cb = c ? gnn_tensor_narrow (xt, 1, 0, 3, error) : NULL;      /* (2, 3, 3) */
+
+  if (cb == NULL)
+    return NULL;
+  if (g_str_equal (which, "bmm"))
+    return gnn_tensor_bmm (x, xt, error);
+  if (g_str_equal (which, "baddbmm"))
+    return gnn_tensor_baddbmm (c, x, xt, 0.5, -2.0, error);
+  if (g_str_equal (which, "baddbmm3"))
+    return gnn_tensor_baddbmm (cb, x, xt, 1.5, 1.0, error);
+  if (g_str_equal (which, "addmm"))
+    return gnn_tensor_addmm (v, m1, m0, -1.0, 0.5, error);
+  if (g_str_equal (which, "addbmm"))
+    return gnn_tensor_addbmm (c, x, xt, 2.0, 0.25, error);
+  if (g_str_equal (which, "mv"))
+    return gnn_tensor_mv (m0, w, error);
+  if (g_str_equal (which, "dot"))
+    return gnn_tensor_dot (v, w, error);
+  return gnn_tensor_outer (v, w, error);
+}
+
+static void
+test_products_gradcheck (void)
+{
+  const char *ops[] = { "bmm", "baddbmm", "baddbmm3", "addmm", "addbmm", "mv", "dot", "outer" };
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = sin (i * 0.7 + 0.3) * 1.5;
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    gnn_test_gradcheck (f_products, (gpointer) ops[i], x, 1e-6, 1e-6);
+}
+
+static void
+test_products_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 0, 2, 1, 0, 3), 6, GNN_TEST_SHAPE (3, 2), 2);
+  g_autoptr(GnnTensor) c = gnn_test_tensor_d (GNN_TEST_DATA (1, -1), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) nan = gnn_test_tensor_d (GNN_TEST_DATA (NAN), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) a3 = NULL, b3 = NULL, r = NULL, r0 = NULL, rb = NULL, rs = NULL, o = NULL;
+
+  /* 2 · c + 0.5 · a · b, a · b = [[5, 11], [14, 23]] */
+  OK (r = gnn_tensor_addmm (c, a, b, 2.0, 0.5, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (4.5, 3.5, 9, 9.5), 4, 0, 1e-12);
+  /* beta 0 ignores the values of the added term, NaN included */
+  OK (r0 = gnn_tensor_addmm (nan, a, b, 0.0, 1.0, &error));
+  gnn_test_assert_close (r0, GNN_TEST_DATA (5, 11, 14, 23), 4, 0, 1e-12);
+  OK (a3 = gnn_tensor_unsqueeze (a, 0, &error));
+  OK (b3 = gnn_tensor_unsqueeze (b, 0, &error));
+  OK (rb = gnn_tensor_baddbmm (c, a3, b3, 1.0, -1.0, &error));
+  gnn_test_assert_shape (rb, GNN_TEST_SHAPE (1, 2, 2), 3);
+  gnn_test_assert_close (rb, GNN_TEST_DATA (-4, -12, -13, -24), 4, 0, 1e-12);
+  {
+    g_autoptr(GnnTensor) a2 = NULL, b2 = NULL;
+    GnnTensor *as[2] = { a3, a3 }, *bs[2] = { b3, b3 };
+
+    OK (a2 = gnn_cat (as, 2, 0, &error));
+    OK (b2 = gnn_cat (bs, 2, 0, &error));
+    OK (rs = gnn_tensor_addbmm (c, a2, b2, 1.0, 1.0, &error));
+    gnn_test_assert_close (rs, GNN_TEST_DATA (11, 21, 29, 45), 4, 0, 1e-12);
+    g_assert_null (gnn_tensor_bmm (a2, a2, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_assert_nonnull (strstr (error->message, "[2, 3] but got: [2, 2]"));
+    g_clear_error (&error);
+  }
+  OK (o = gnn_tensor_outer (c, c, &error));
+  gnn_test_assert_close (o, GNN_TEST_DATA (1, -1, -1, 1), 4, 0, 1e-12);
+
+  /* shapes and dtypes refused as torch refuses them */
+  g_assert_null (gnn_tensor_addmm (c, a, a, 1.0, 1.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "(2x3 and 2x3)"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_addmm (b, a, b, 1.0, 1.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_mv (a, c, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "size mismatch"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_dot (c, a, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnTensor) cf = NULL;
+
+    OK (cf = gnn_tensor_to_dtype (c, GNN_DTYPE_FLOAT32, &error));
+    g_assert_null (gnn_tensor_dot (c, cf, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+    g_clear_error (&error);
+    g_assert_null (gnn_tensor_bmm (a3, a3, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_clear_error (&error);
+  }
+  g_assert_null (gnn_tensor_bmm (a, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+}
+
+static GnnTensor *
+f_einsum (GnnTensor *x, gpointer data, GError **error)
+{
+  /* x (2, 3, 4): the attention scores of two slices of it, a trace and a bilinear form */
+  const char *which = data;
+  g_autoptr(GnnTensor) q = gnn_tensor_narrow (x, 2, 0, 2, error);                   /* (2, 3, 2) */
+  g_autoptr(GnnTensor) k = q ? gnn_tensor_narrow (x, 2, 2, 2, error) : NULL;        /* (2, 3, 2) */
+  g_autoptr(GnnTensor) m = k ? gnn_tensor_select (x, 2, 3, error) : NULL;           /* (2, 3) */
+  g_autoptr(GnnTensor) sq = m ? gnn_tensor_narrow (x, 1, 0, 3, error) : NULL;
+  g_autoptr(GnnTensor) sq3 = sq ? gnn_tensor_narrow (sq, 2, 1, 3, error) : NULL;    /* (2, 3, 3) */
+
+  if (sq3 == NULL)
+    return NULL;
+  if (g_str_equal (which, "scores"))
+    {
+      GnnTensor *ops[2] = { q, k };
+      return gnn_einsum ("bqd,bkd->bqk", ops, 2, error);
+    }
+  if (g_str_equal (which, "trace"))
+    return gnn_einsum ("bii", &sq3, 1, error);
+  if (g_str_equal (which, "diagonal"))
+    return gnn_einsum ("...ii->...i", &sq3, 1, error);
+  {
+    GnnTensor *ops[3] = { m, sq3, m };
+    return gnn_einsum ("bn,anm,bm->ba", ops, 3, error);
+  }
+}
+
+static void
+test_einsum (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 0, 2, 1, 0, 3), 6, GNN_TEST_SHAPE (3, 2), 2);
+  g_autoptr(GnnTensor) m = NULL, tr = NULL, d = NULL, e = NULL;
+  GnnTensor *ab[2] = { a, b };
+  const char *which[] = { "scores", "trace", "diagonal", "bilinear" };
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL;
+
+  OK (m = gnn_einsum ("ij,jk->ik", ab, 2, &error));
+  gnn_test_assert_close (m, GNN_TEST_DATA (5, 11, 14, 23), 4, 0, 1e-12);
+  OK (tr = gnn_einsum ("ii", &m, 1, &error));
+  g_assert_cmpuint (gnn_tensor_get_ndim (tr), ==, 0);
+  gnn_test_assert_close (tr, GNN_TEST_DATA (28), 1, 0, 1e-12);
+  OK (d = gnn_einsum ("ii->i", &m, 1, &error));
+  gnn_test_assert_close (d, GNN_TEST_DATA (5, 23), 2, 0, 1e-12);
+  /* implicit output: the subscripts seen once, in order */
+  OK (e = gnn_einsum ("ji,kj", ab, 2, &error));
+  gnn_test_assert_shape (e, GNN_TEST_SHAPE (3, 3), 2);
+  gnn_test_assert_close (e, GNN_TEST_DATA (1, 6, 12, 2, 9, 15, 3, 12, 18), 9, 0, 1e-12);
+
+  /* syntax errors name the index */
+  g_assert_null (gnn_einsum ("ij,j%->ik", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "index 4"));
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,jk-ik", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "index 5"));
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,kl->ik", ab, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_einsum ("ij,ik->jk", ab, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+
+  for (int i = 0; i < 24; i++)
+    v[i] = cos (i * 0.9 + 0.2);
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (which); i++)
+    gnn_test_gradcheck (f_einsum, (gpointer) which[i], x, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -91,5 +281,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/matmul", test_matmul_values);
   g_test_add_func ("/ops/linalg/linear", test_linear_values);
   g_test_add_func ("/ops/linalg/gradcheck", test_gradcheck);
+  g_test_add_func ("/ops/linalg/products", test_products_values);
+  g_test_add_func ("/ops/linalg/products-gradcheck", test_products_gradcheck);
+  g_test_add_func ("/ops/linalg/einsum", test_einsum);
   return g_test_run ();
 }

@@ -814,8 +814,86 @@ def _matmul_of_rank(name, rank):
 
 
 mm = _matmul_of_rank('mm', 2)
-bmm = _matmul_of_rank('bmm', 3)
-__all__ += ['mm', 'bmm']
+__all__ += ['mm']
+
+
+@_export
+def bmm(input, mat2, *, out=None):
+    """torch.bmm: the batched product of two 3-D tensors of one batch size."""
+    _no_out('bmm', out)
+    _check_tensor('bmm', input)
+    return Gnn.Tensor.bmm(input, mat2)
+
+
+def _addmm_like(name, c_op):
+    def op(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+        _no_out(name, out)
+        _check_tensor(name, input)
+        return c_op(input, mat1, mat2, float(beta), float(alpha))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: beta * input + alpha * the product (%s).' % (name, c_op.__name__)
+    return op
+
+
+addmm = _addmm_like('addmm', Gnn.Tensor.addmm)
+baddbmm = _addmm_like('baddbmm', Gnn.Tensor.baddbmm)
+addbmm = _addmm_like('addbmm', Gnn.Tensor.addbmm)
+__all__ += ['addmm', 'baddbmm', 'addbmm']
+
+
+def _vector_product(name, c_op):
+    def op(input, other, *, out=None):
+        _no_out(name, out)
+        _check_tensor(name, input)
+        return c_op(input, other)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s (%s).' % (name, c_op.__name__)
+    return op
+
+
+mv = _vector_product('mv', Gnn.Tensor.mv)
+dot = _vector_product('dot', Gnn.Tensor.dot)
+outer = _vector_product('outer', Gnn.Tensor.outer)
+ger = outer
+__all__ += ['mv', 'dot', 'outer', 'ger']
+
+
+@_export
+def einsum(equation, *operands):
+    """torch.einsum: einsum('ij,jk->ik', a, b) or einsum('ij,jk->ik', [a, b])."""
+    if not isinstance(equation, str):
+        raise TypeError('einsum(): argument \'equation\' must be str, not %s' % type(equation).__name__)
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    for k, t in enumerate(operands):
+        _check_tensor('einsum', t, 'operands[%d]' % k)
+    return Gnn.einsum(equation, list(operands))
+
+
+@_export
+def tensordot(a, b, dims=2, out=None):
+    """torch.tensordot: dims an int (the last dims of a with the first of b) or two lists."""
+    _no_out('tensordot', out)
+    _check_tensor('tensordot', a, 'a')
+    _check_tensor('tensordot', b, 'b')
+    if isinstance(dims, Gnn.Tensor):
+        dims = dims.tolist()
+    if _is_int(dims):
+        if dims < 0:
+            raise RuntimeError('tensordot expects dims >= 0, but got dims=%d' % dims)
+        n = int(dims)
+        dims_a, dims_b = list(range(a.get_ndim() - n, a.get_ndim())), list(range(n))
+    else:
+        dims_a, dims_b = (_dim_list(d) for d in dims)
+    return Gnn.tensordot(a, b, [int(d) for d in dims_a], [int(d) for d in dims_b])
+
+
+@_export
+def kron(input, other, *, out=None):
+    """torch.kron: the Kronecker product."""
+    _no_out('kron', out)
+    _check_tensor('kron', input)
+    return Gnn.Tensor.kron(input, other)
 
 
 # ---- factories ----

@@ -217,7 +217,17 @@ ROWS = [
     ('torch.allclose', _NO_OP),
     ('torch.isclose', _NO_OP),
     ('torch.equal', _NO_OP),
-    ('torch.einsum', _NO_OP),
+    ('torch.einsum', 'Gnn.einsum'),
+    # matrix products (gnn-ops-linalg.c)
+    ('torch.addmm', 'Gnn.addmm'),
+    ('torch.baddbmm', 'Gnn.baddbmm'),
+    ('torch.addbmm', 'Gnn.addbmm'),
+    ('torch.mv', 'Gnn.mv'),
+    ('torch.dot', 'Gnn.dot'),
+    ('torch.outer', 'Gnn.outer'),
+    ('torch.ger', 'Gnn.ger'),
+    ('torch.tensordot', 'Gnn.tensordot'),
+    ('torch.kron', 'Gnn.kron'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -373,6 +383,15 @@ ROWS = [
     ('torch.Tensor.clamp_min_', _NO_INPLACE),
     ('torch.Tensor.pow_', _NO_INPLACE),
     ('torch.Tensor.neg_', _NO_INPLACE),
+    # matrix products (gnn-ops-linalg.c)
+    ('torch.Tensor.addmm', 'Gnn.addmm'),
+    ('torch.Tensor.baddbmm', 'Gnn.baddbmm'),
+    ('torch.Tensor.addbmm', 'Gnn.addbmm'),
+    ('torch.Tensor.mv', 'Gnn.mv'),
+    ('torch.Tensor.dot', 'Gnn.dot'),
+    ('torch.Tensor.outer', 'Gnn.outer'),
+    ('torch.Tensor.ger', 'Gnn.ger'),
+    ('torch.Tensor.kron', 'Gnn.kron'),
 
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),

@@ -1,0 +1,93 @@
+"""Rows for the matrix products, einsum and the linear algebra of gnn-ops-linalg.c."""
+import numpy as np
+
+from opspec import Bad, P, Spec
+
+SPECS = [
+    Spec('bmm', lambda T, a, b: T.bmm(a, b), [((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 1))],
+         bad=[Bad(((2, 3, 4), (2, 5, 2)), ['bmm', '[2, 4]', '[2, 5]']),
+              Bad(((2, 3, 4), (4, 2)), ['bmm', 'batch2', '3D'])]),
+    Spec('baddbmm', lambda T, c, a, b: T.baddbmm(c, a, b, beta=0.5, alpha=-1.5),
+         [((2, 3, 2), (2, 3, 4), (2, 4, 2)), ((3, 1), (2, 3, 2), (2, 2, 1))],
+         bad=[Bad(((3, 4), (2, 3, 4), (2, 4, 2)), ['baddbmm', '[3, 4]', '[2, 3, 2]'])]),
+    Spec('baddbmm_method', lambda T, c, a, b: c.baddbmm(a, b), [((2, 3, 2), (2, 3, 4), (2, 4, 2)), ((1, 2, 1), (1, 2, 3), (1, 3, 1))]),
+    Spec('addmm', lambda T, c, a, b: T.addmm(c, a, b, beta=2.0, alpha=0.5),
+         [((3, 2), (3, 4), (4, 2)), ((2,), (3, 4), (4, 2)), ((1, 1), (1, 3), (3, 1))],
+         bad=[Bad(((2,), (3, 4), (3, 2)), ['addmm', '3x4', '3x2']),
+              Bad(((5,), (3, 4), (4, 2)), ['addmm', '[5]', '[3, 2]']),
+              Bad(((2,), (3, 4, 1), (4, 2)), ['addmm', 'mat1', '2D', '3D'])]),
+    Spec('addmm_beta0', lambda T, c, a, b: T.addmm(c, a, b, beta=0), [((3, 2), (3, 4), (4, 2))]),
+    Spec('addbmm', lambda T, c, a, b: T.addbmm(c, a, b, beta=-1.0, alpha=2.0),
+         [((3, 2), (2, 3, 4), (2, 4, 2)), ((2,), (3, 2, 2), (3, 2, 2))],
+         bad=[Bad(((3, 2), (2, 3, 4), (2, 3, 2)), ['addbmm', '3x4', '3x2'])]),
+    Spec('mv', lambda T, a, v: T.mv(a, v), [((3, 4), (4,)), ((1, 2), (2,))],
+         bad=[Bad(((3, 4), (5,)), ['mv', '3x4', '5']),
+              Bad(((3, 4), (4, 1)), ['mv', 'matrix @ vector'])]),
+    Spec('dot', lambda T, a, b: T.dot(a, b), [((4,), (4,)), ((1,), (1,))],
+         bad=[Bad(((3,), (4,)), ['dot', '[3]', '[4]']),
+              Bad(((3, 1), (3,)), ['dot', '1D', '2D'])]),
+    Spec('dot_method', lambda T, a, b: a.dot(b), [((3,), (3,))]),
+    Spec('outer', lambda T, a, b: T.outer(a, b), [((3,), (4,)), ((1,), (2,))],
+         bad=[Bad(((3, 2), (4,)), ['outer', '1-D', 'self', '2-D'])]),
+    Spec('outer_method', lambda T, a, b: a.outer(b), [((2,), (3,))]),
+]
+
+
+def _einsum(equation):
+    return lambda T, *xs: T.einsum(equation, *xs)
+
+
+# einsum's grad_fn is the last op of its own contraction (a permute, reshape, slice or sum),
+# which is not always the one torch's contraction ends in
+_EINSUM_GRAD_FN = 'einsum ends in the last op of its own contraction'
+
+# equations from real models: attention scores and values, a bilinear layer, batched outer
+# products, trace and diagonal, matrix products with and without a batch, a permutation; then
+# the implicit output, broadcasting and sums of free subscripts
+EINSUM_CASES = [
+    ('attention_scores', 'bhqd,bhkd->bhqk', [((2, 2, 3, 4), (2, 2, 2, 4)), ((1, 1, 2, 2), (1, 1, 3, 2))]),
+    ('bilinear', 'bn,anm,bm->ba', [((2, 3), (2, 3, 4), (2, 4)), ((1, 2), (1, 2, 2), (1, 2))]),
+    ('batched_outer', 'bi,bj->bij', [((2, 3), (2, 4)), ((1, 2), (1, 3))]),
+    ('trace', 'ii', [((3, 3),), ((1, 1),)]),
+    ('diagonal', 'ii->i', [((3, 3),), ((2, 2),)]),
+    ('mm', 'ij,jk->ik', [((3, 4), (4, 2)), ((1, 2), (2, 1))]),
+    ('batched_mm_ellipsis', '...ij,...jk->...ik', [((2, 3, 4), (2, 4, 2)), ((2, 1, 2, 3), (3, 3, 2)),
+                                                   ((2, 3), (3, 2))]),
+    ('attention_values', 'bhqk,bhkd->bhqd', [((2, 2, 3, 4), (2, 2, 4, 3)), ((1, 1, 2, 2), (1, 1, 2, 1))]),
+    ('inner', 'i,i->', [((5,), (5,)), ((1,), (1,))]),
+    ('reverse_dims', 'ijk->kji', [((2, 3, 4),), ((1, 2, 3),)]),
+    ('implicit', 'ij,jk', [((3, 4), (4, 2))]),
+    ('implicit_ellipsis', 'b...i,bi', [((2, 3, 4), (2, 4))]),
+    ('broadcast_subscript', 'ij,ij->i', [((3, 1), (3, 4))]),
+    ('sum_free', 'ijk,jl->il', [((2, 3, 2), (3, 2))]),
+    ('batched_diagonal', 'bii->bi', [((2, 3, 3),)]),
+]
+
+SPECS += [Spec('einsum_' + name, _einsum(eq), cases, grad_fn_differs=_EINSUM_GRAD_FN)
+          for name, eq, cases in EINSUM_CASES]
+
+# equation errors: torch's messages, the index of the character at fault where there is one
+SPECS.append(Spec(
+    'einsum_list', lambda T, eq, a, b: T.einsum(eq, [a, b]), [('ij,jk->ik', (3, 4), (4, 2))],
+    grad_fn_differs=_EINSUM_GRAD_FN,
+    bad=[Bad(('ij,jk,kl->il', (3, 4), (4, 2)), ['fewer operands']),
+         Bad(('ij->ik', (3, 4), (4, 2)), ['more operands']),
+         Bad(('ij,jk->iz', (3, 4), (4, 2)), ['output subscript z']),
+         Bad(('ij,jk->ii', (3, 4), (4, 2)), ['subscript i appears more than once']),
+         Bad(('i#,jk->ik', (3, 4), (4, 2)), ['index 1', '[a-zA-Z]']),
+         Bad(('ijk,jk->ik', (3, 4), (4, 2)), ['subscripts', '(3)', '(2)', 'operand 0']),
+         Bad(('ij,jk->ik', (3, 4), (5, 2)), ['subscript j has size 5 for operand 1', 'size 4']),
+         Bad(('ii,jk->ik', (3, 4), (4, 2)), ['subscript i is repeated for operand 0', '4 != 3']),
+         Bad(('i.j,jk->ik', (3, 4), (4, 2)), ["found '.' for operand 0", 'index 1'])]))
+
+_TENSORDOT_GRAD_FN = 'tensordot is einsum here, ending in the last op of its contraction'
+SPECS += [
+    Spec('tensordot', lambda T, a, b: T.tensordot(a, b, dims=([1, 0], [0, 2])), [((3, 2, 2), (2, 4, 3))],
+         grad_fn_differs=_TENSORDOT_GRAD_FN,
+         bad=[Bad(((3, 2, 2), (3, 4, 3)), ['tensordot', 'size 2 in dim 1', 'size 3 in dim 0'])]),
+    Spec('tensordot_int', lambda T, a, b: T.tensordot(a, b, 1), [((2, 3), (3, 2)), ((2, 2, 3), (3,))],
+         grad_fn_differs=_TENSORDOT_GRAD_FN),
+    # no transposed-slice input: torch 1.13's kron refuses one ("view size is not compatible")
+    Spec('kron', lambda T, a, b: T.kron(a, b), [((2, 3), (2, 2)), ((3,), (2, 2)), ((2, 1, 2), (2,))],
+         grad_fn_differs='kron is one broadcast product of interleaved views, reshaped', tslice=False),
+]
