@@ -378,6 +378,19 @@ op_max_int (GnnTensor **x, GError **e)
   return i ? gnn_tensor_max_dim (i, 0, FALSE, NULL, e) : NULL;
 }
 
+/* the scans, and cumsum and cumprod of int64 */
+FN (op_cumsum, gnn_tensor_cumsum (x[0], 1, e))
+FN (op_cumprod, gnn_tensor_cumprod (x[0], 0, e))
+FN (op_logcumsumexp, gnn_tensor_logcumsumexp (x[0], -1, e))
+
+static GnnTensor *
+op_cumsum_cumprod_int (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) i = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
+  g_autoptr(GnnTensor) s = i ? gnn_tensor_cumsum (i, 0, e) : NULL;
+  return s ? gnn_tensor_cumprod (s, 1, e) : NULL;
+}
+
 static const OpCase reduce_cases[] = {
   { "sum", op_sum, 1, -2, 2, TRUE },
   { "sum (keepdim)", op_sum_keep, 1, -2, 2, TRUE },
@@ -398,6 +411,10 @@ static const OpCase reduce_cases[] = {
   { "argmin", op_argmin, 1, -2, 2, FALSE },
   { "sum (int64)", op_sum_int, 1, -9, 9, FALSE },
   { "max_dim (int64)", op_max_int, 1, -9, 9, FALSE },
+  { "cumsum", op_cumsum, 1, -2, 2, TRUE },
+  { "cumprod", op_cumprod, 1, -2, 2, TRUE },
+  { "logcumsumexp", op_logcumsumexp, 1, -2, 2, TRUE },
+  { "cumsum, cumprod (int64)", op_cumsum_cumprod_int, 1, -3, 3, FALSE },
 };
 
 /* ---- views, shapes, joining and indexing -------------------------------------------- */

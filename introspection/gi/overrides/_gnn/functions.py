@@ -282,6 +282,34 @@ def log_softmax(input, dim, dtype=None):
     return _softmax('log_softmax', Gnn.Tensor.log_softmax, input, dim, dtype)
 
 
+def _scan(name, c_op, input, dim, dtype, out):
+    _check_tensor(name, input)
+    _no_out(name, out)
+    if not _is_int(dim):
+        raise TypeError('%s(): argument \'dim\' must be int, not %s' % (name, type(dim).__name__))
+    return c_op(_with_dtype(input, dtype), int(dim))
+
+
+@_export
+def cumsum(input, dim, *, dtype=None, out=None):
+    """torch.cumsum / Tensor.cumsum along dim (bool and integers sum as int64); dtype=
+    converts the input first, as torch does."""
+    return _scan('cumsum', Gnn.Tensor.cumsum, input, dim, dtype, out)
+
+
+@_export
+def cumprod(input, dim, *, dtype=None, out=None):
+    """torch.cumprod / Tensor.cumprod along dim, dtypes as cumsum; its gradient holds with
+    zeros in the input."""
+    return _scan('cumprod', Gnn.Tensor.cumprod, input, dim, dtype, out)
+
+
+@_export
+def logcumsumexp(input, dim, *, out=None):
+    """torch.logcumsumexp / Tensor.logcumsumexp along dim (floating-point inputs)."""
+    return _scan('logcumsumexp', Gnn.Tensor.logcumsumexp, input, dim, None, out)
+
+
 # ---- shapes ----
 
 def _shape_args(name, shape, new_tensor=False):
