@@ -29,19 +29,11 @@ scan_run (GnnBackendOp op, GnnTensor *self, guint dim, gboolean reverse, GnnDtyp
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   g_autoptr(GnnTensor) in = NULL, out = NULL;
-  gint64 outer = 1, r = 1, inner = 1;
+  gint64 outer, r, inner;
   GnnKernelTensor kin, kout;
   GnnKernelArgs args = { 0 };
 
-  for (guint i = 0; i < p->ndim; i++)
-    {
-      if (i < dim)
-        outer *= p->shape[i];
-      else if (i == dim)
-        r = p->shape[i];
-      else
-        inner *= p->shape[i];
-    }
+  gnn_layout_around (p->ndim, p->shape, dim, &outer, &r, &inner);
   if (!(in = gnn_tensor_contiguous_as (self, compute, error)) ||
       !(out = gnn_tensor_new_like (self, compute, p->ndim, p->shape, error)))
     return NULL;

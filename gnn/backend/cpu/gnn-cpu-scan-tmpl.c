@@ -9,14 +9,15 @@
  * index order (from the end with reduce.reverse), so results do not depend on the threads.
  */
 
-/* out[o, k, i] = in0[o, 0, i] ⊕ … ⊕ in0[o, k, i], ⊕ + (CUMSUM) or · (CUMPROD) */
+/* out[o, k, i] = in0[o, 0, i] ⊕ … ⊕ in0[o, k, i], ⊕ + (CUMSUM), · (CUMPROD) or log_add_exp
+ * (LOGCUMSUMEXP, floating dtypes only) */
 static void
-NAME (sum_prod_cols) (gpointer data, gint64 b, gint64 e)
+NAME (scan_cols) (gpointer data, gint64 b, gint64 e)
 {
   const ScanCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
-  gboolean prod = args->op == GNN_BACKEND_OP_CUMPROD;
+  GnnBackendOp op = args->op;
 
   for (gint64 t = b; t < e; t++)
     {
@@ -29,68 +30,30 @@ NAME (sum_prod_cols) (gpointer data, gint64 b, gint64 e)
       x = (const T *) args->in[0]->data + o * r * inner;
       y = (T *) args->out->data + o * r * inner;
       for (gint64 c = c0; c < c1; c++)
-        acc[c - c0] = prod ? 1 : 0;
-      for (gint64 s = 0; s < r; s++)
-        {
-          gint64 k = args->params.reduce.reverse ? r - 1 - s : s;
-          if (prod)
-            for (gint64 c = c0; c < c1; c++)
-              {
 #if FLOATING
-                acc[c - c0] *= x[k * inner + c];
+        acc[c - c0] = op == GNN_BACKEND_OP_CUMPROD ? 1 : op == GNN_BACKEND_OP_CUMSUM ? 0 : -INFINITY;
 #else
-                /* wraps around on overflow as PyTorch's int64 does, without undefined behaviour */
-                acc[c - c0] = (ACC) ((guint64) acc[c - c0] * (guint64) x[k * inner + c]);
+        acc[c - c0] = op == GNN_BACKEND_OP_CUMPROD ? 1 : 0;
 #endif
-                y[k * inner + c] = (T) acc[c - c0];
-              }
-          else
-            for (gint64 c = c0; c < c1; c++)
-              {
-#if FLOATING
-                acc[c - c0] += x[k * inner + c];
-#else
-                acc[c - c0] = (ACC) ((guint64) acc[c - c0] + (guint64) x[k * inner + c]);
-#endif
-                y[k * inner + c] = (T) acc[c - c0];
-              }
-        }
-    }
-}
-
-#if FLOATING
-/* out[o, k, i] = log Σ_{j ≤ k} exp (in0[o, j, i]), one log_add_exp step per element */
-static void
-NAME (logcumsumexp_cols) (gpointer data, gint64 b, gint64 e)
-{
-  const ScanCtx *ctx = data;
-  const GnnKernelArgs *args = ctx->args;
-  gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
-
-  for (gint64 t = b; t < e; t++)
-    {
-      gint64 o, c0, c1;
-      double acc[COLS];
-      const T *x;
-      T *y;
-
-      scan_task (ctx, t, &o, &c0, &c1);
-      x = (const T *) args->in[0]->data + o * r * inner;
-      y = (T *) args->out->data + o * r * inner;
-      for (gint64 c = c0; c < c1; c++)
-        acc[c - c0] = -INFINITY;
       for (gint64 s = 0; s < r; s++)
         {
           gint64 k = args->params.reduce.reverse ? r - 1 - s : s;
           for (gint64 c = c0; c < c1; c++)
             {
-              acc[c - c0] = log_add_exp (acc[c - c0], x[k * inner + c]);
+              ACC v = x[k * inner + c];
+#if FLOATING
+              acc[c - c0] = op == GNN_BACKEND_OP_CUMSUM ? acc[c - c0] + v :
+                            op == GNN_BACKEND_OP_CUMPROD ? acc[c - c0] * v : log_add_exp (acc[c - c0], v);
+#else
+              /* wraps around on overflow as PyTorch's int64 does, without undefined behaviour */
+              acc[c - c0] = (ACC) (op == GNN_BACKEND_OP_CUMSUM ? (guint64) acc[c - c0] + (guint64) v
+                                                               : (guint64) acc[c - c0] * (guint64) v);
+#endif
               y[k * inner + c] = (T) acc[c - c0];
             }
         }
     }
 }
-#endif
 
 #undef T
 #undef ACC

@@ -43,7 +43,7 @@ log_add_exp (double a, double b)
   return hi + log1p (exp (lo - hi));
 }
 
-/* the kernels of each dtype, sum_prod_cols_f32 to logcumsumexp_cols_f64 */
+/* the kernels of each dtype, scan_cols_f32 to scan_cols_i64 */
 #define T float
 #define ACC double
 #define FLOATING 1
@@ -65,22 +65,21 @@ static gboolean
 k_scan (const GnnKernelArgs *args, GError **error)
 {
   gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
-  gboolean log = args->op == GNN_BACKEND_OP_LOGCUMSUMEXP;
   ScanCtx ctx = { args, (inner + COLS - 1) / COLS };
   GnnParallelFunc func;
 
   switch (args->in[0]->dtype)
     {
     case GNN_DTYPE_FLOAT32:
-      func = log ? logcumsumexp_cols_f32 : sum_prod_cols_f32;
+      func = scan_cols_f32;
       break;
     case GNN_DTYPE_FLOAT64:
-      func = log ? logcumsumexp_cols_f64 : sum_prod_cols_f64;
+      func = scan_cols_f64;
       break;
     case GNN_DTYPE_INT64:
-      if (!log)
+      if (args->op != GNN_BACKEND_OP_LOGCUMSUMEXP)
         {
-          func = sum_prod_cols_i64;
+          func = scan_cols_i64;
           break;
         }
       G_GNUC_FALLTHROUGH;
