@@ -115,6 +115,8 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_CUMSUM, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_CUMPROD, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_LOGCUMSUMEXP, 0, GNN_DTYPES_ALL },
+  /* no sort kernel yet: sort, topk and the medians of a cuda tensor run on the CPU backend */
+  { GNN_BACKEND_OP_SORT, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

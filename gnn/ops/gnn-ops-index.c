@@ -399,8 +399,14 @@ gnn_index_add_backward (GnnNode      *node,
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
   gnn_layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
-  /* SCATTER_ADD: one index per (outer, inner) column */
-  n_index = op == GNN_BACKEND_OP_INDEX_ADD ? gnn_tensor_get_numel (index) : 1;
+  /* SCATTER_ADD: one index per (outer, inner) column (max and min over a dim), or as many as
+   * the index has along @dim when it keeps the input's dimensions (sort, topk) */
+  if (op == GNN_BACKEND_OP_INDEX_ADD)
+    n_index = gnn_tensor_get_numel (index);
+  else if (gnn_tensor_priv (index)->ndim == node->in_ndim[0] && node->in_ndim[0] > 0)
+    n_index = gnn_tensor_priv (index)->shape[dim];
+  else
+    n_index = 1;
   if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
       !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
       !(z = gnn_tensor_new_zeros_like (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))

@@ -378,17 +378,20 @@ op_max_int (GnnTensor **x, GError **e)
   return i ? gnn_tensor_max_dim (i, 0, FALSE, NULL, e) : NULL;
 }
 
-/* the scans, and cumsum and cumprod of int64 */
+/* the scans and sorts, and cumsum, cumprod and sort of int64 */
 FN (op_cumsum, gnn_tensor_cumsum (x[0], 1, e))
 FN (op_cumprod, gnn_tensor_cumprod (x[0], 0, e))
 FN (op_logcumsumexp, gnn_tensor_logcumsumexp (x[0], -1, e))
+FN (op_sort, gnn_tensor_sort (x[0], 1, TRUE, TRUE, NULL, e))
+FN (op_topk, gnn_tensor_topk (x[0], 2, 0, FALSE, TRUE, NULL, e))
 
 static GnnTensor *
 op_cumsum_cumprod_int (GnnTensor **x, GError **e)
 {
   g_autoptr(GnnTensor) i = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
   g_autoptr(GnnTensor) s = i ? gnn_tensor_cumsum (i, 0, e) : NULL;
-  return s ? gnn_tensor_cumprod (s, 1, e) : NULL;
+  g_autoptr(GnnTensor) p = s ? gnn_tensor_cumprod (s, 1, e) : NULL;
+  return p ? gnn_tensor_sort (p, 0, FALSE, TRUE, NULL, e) : NULL;
 }
 
 static const OpCase reduce_cases[] = {
@@ -414,7 +417,9 @@ static const OpCase reduce_cases[] = {
   { "cumsum", op_cumsum, 1, -2, 2, TRUE },
   { "cumprod", op_cumprod, 1, -2, 2, TRUE },
   { "logcumsumexp", op_logcumsumexp, 1, -2, 2, TRUE },
-  { "cumsum, cumprod (int64)", op_cumsum_cumprod_int, 1, -3, 3, FALSE },
+  { "sort", op_sort, 1, -2, 2, TRUE },
+  { "topk", op_topk, 1, -2, 2, TRUE },
+  { "cumsum, cumprod, sort (int64)", op_cumsum_cumprod_int, 1, -3, 3, FALSE },
 };
 
 /* ---- views, shapes, joining and indexing -------------------------------------------- */

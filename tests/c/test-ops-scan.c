@@ -1,4 +1,4 @@
-/* test-ops-scan.c: cumsum, cumprod and logcumsumexp */
+/* test-ops-scan.c: cumsum, cumprod and logcumsumexp; sort, argsort and topk */
 #include "config.h"
 
 #include "gnn-test-util.h"
@@ -194,6 +194,87 @@ test_errors (void)
   assert_error (&error, GNN_ERROR_DTYPE, "logcumsumexp: expected a floating-point tensor, got int64");
 }
 
+/* ties keep their order (ascending and descending), NaN sorts as the largest value */
+static void
+test_sort_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, NAN, 2, 1, NAN, 3), 7, GNN_TEST_SHAPE (7), 1);
+  g_autoptr(GnnTensor) up = NULL, up_i = NULL, down = NULL, down_i = NULL, arg = NULL, i = NULL, si = NULL,
+    top = NULL, top_i = NULL;
+  g_autofree double *u = NULL, *d = NULL;
+
+  OK (up = gnn_tensor_sort (x, 0, FALSE, TRUE, &up_i, &error));
+  OK (u = gnn_tensor_to_doubles (up, NULL, &error));
+  gnn_test_assert_close (up_i, GNN_TEST_DATA (1, 4, 0, 3, 6, 2, 5), 7, 0, 0);
+  g_assert_true (u[0] == 1 && u[1] == 1 && u[2] == 2 && u[3] == 2 && u[4] == 3 && isnan (u[5]) && isnan (u[6]));
+  OK (down = gnn_tensor_sort (x, -1, TRUE, TRUE, &down_i, &error));
+  OK (d = gnn_tensor_to_doubles (down, NULL, &error));
+  gnn_test_assert_close (down_i, GNN_TEST_DATA (2, 5, 6, 0, 3, 1, 4), 7, 0, 0);
+  g_assert_true (isnan (d[0]) && isnan (d[1]) && d[2] == 3 && d[6] == 1);
+  OK (arg = gnn_tensor_argsort (x, 0, FALSE, TRUE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (arg), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (arg, GNN_TEST_DATA (1, 4, 0, 3, 6, 2, 5), 7, 0, 0);
+  OK (top = gnn_tensor_topk (x, 3, 0, FALSE, TRUE, &top_i, &error));
+  gnn_test_assert_close (top, GNN_TEST_DATA (1, 1, 2), 3, 0, 0);
+  gnn_test_assert_close (top_i, GNN_TEST_DATA (1, 4, 0), 3, 0, 0);
+
+  /* int64 keeps its dtype */
+  OK (i = gnn_tensor_new_from_int64s ((gint64[]) { 5, -2, 7, -2 }, 4, GNN_TEST_SHAPE (2, 2), 2, &error));
+  OK (si = gnn_tensor_sort (i, 0, TRUE, TRUE, NULL, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (si), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (si, GNN_TEST_DATA (7, -2, 5, -2), 4, 0, 0);
+}
+
+typedef struct {
+  int dim;
+  gboolean descending;
+  gint64 k;   /* topk when > 0 */
+} SortCase;
+
+static GnnTensor *
+f_sort (GnnTensor *x, gpointer data, GError **error)
+{
+  const SortCase *c = data;
+  return c->k > 0 ? gnn_tensor_topk (x, c->k, c->dim, c->descending, TRUE, NULL, error)
+                  : gnn_tensor_sort (x, c->dim, c->descending, TRUE, NULL, error);
+}
+
+static void
+test_sort_gradcheck (void)
+{
+  const SortCase cases[] = { { 0, FALSE, 0 }, { 1, TRUE, 0 }, { -1, FALSE, 0 }, { 1, TRUE, 2 }, { 2, FALSE, 3 } };
+  double v[24];
+
+  for (int i = 0; i < 24; i++)
+    v[i] = sin (1.3 * i + 0.2) * 2 + 0.01 * i;   /* distinct, so that the order is fixed near x */
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr(GnnTensor) x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+      gnn_test_gradcheck (f_sort, (gpointer) &cases[k], x, 1e-6, 1e-6);
+    }
+}
+
+static void
+test_sort_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = small_23 ();
+  g_autoptr(GnnTensor) s = NULL, t = NULL;
+
+  g_assert_null (gnn_tensor_sort (x, 2, FALSE, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "sort: Dimension out of range");
+  g_assert_null (gnn_tensor_topk (x, 4, 1, TRUE, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "topk: selected index k out of range: k is 4 but dim 1 has size 3");
+  g_assert_null (gnn_tensor_topk (x, -1, 1, TRUE, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "topk: selected index k out of range");
+  OK (gnn_tensor_set_requires_grad (x, TRUE, &error));
+  OK (s = gnn_tensor_sort (x, 0, FALSE, FALSE, NULL, &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (s), ==, "SortBackward0");
+  OK (t = gnn_tensor_topk (x, 1, 0, TRUE, TRUE, NULL, &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (t), ==, "TopkBackward0");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,5 +285,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ops/scan/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/scan/grad-fn-names", test_grad_fn_names);
   g_test_add_func ("/ops/scan/errors", test_errors);
+  g_test_add_func ("/ops/sort/values", test_sort_values);
+  g_test_add_func ("/ops/sort/gradcheck", test_sort_gradcheck);
+  g_test_add_func ("/ops/sort/errors", test_sort_errors);
   return g_test_run ();
 }

@@ -356,7 +356,7 @@ class TestMissing(unittest.TestCase):
         self.assertIn('gnn lacks torch.Tensor.int', str(cm.exception))
         self.assertIn('int32', str(cm.exception))
         with self.assertRaises(AttributeError) as cm:
-            x.topk(1)
+            x.chunk(2)
         self.assertIn('no such op in C yet', str(cm.exception))
         with self.assertRaises(AttributeError) as cm:
             x.no_such_method
