@@ -110,6 +110,13 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_BATCH_NORM_STATS, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_CHANNEL_AFFINE, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE, 0, GNN_DTYPES_ALL },
+  /* no scan kernels yet (nothing on the sequence models' hot path scans): cumsum, cumprod and
+   * logcumsumexp of a cuda tensor run on the CPU backend, through a copy to the host and back */
+  { GNN_BACKEND_OP_CUMSUM, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_CUMPROD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_LOGCUMSUMEXP, 0, GNN_DTYPES_ALL },
+  /* no sort kernel yet: sort, topk and the medians of a cuda tensor run on the CPU backend */
+  { GNN_BACKEND_OP_SORT, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

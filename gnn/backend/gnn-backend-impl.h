@@ -63,12 +63,14 @@ typedef struct {
  * @reduced: the size of the reduced dimension (r)
  * @inner: the size of the dimensions after it
  * @correction: VAR: the variance divides by max (r - correction, 0)
+ * @reverse: CUMSUM, CUMPROD, LOGCUMSUMEXP: scan from the end of r to its start; SORT: descending
  *
- * The layout [outer, r, inner] of a contiguous operand of a reduction or a softmax.
+ * The layout [outer, r, inner] of a contiguous operand of a reduction, a softmax or a scan.
  */
 typedef struct {
   gint64 outer, reduced, inner;
   double correction;
+  gboolean reverse;
 } GnnKernelReduce;
 
 /**
@@ -119,7 +121,8 @@ typedef struct {
  * @elu: ELU and its backward: alpha
  * @gelu: GELU and its backward: approximate 0 (exact, erf) or 1 (tanh)
  * @gemm: GEMM: out = alpha · in0 · in1 + beta · out
- * @reduce: SUM, MAX, MIN, VAR, the softmaxes and their backwards
+ * @reduce: SUM, MAX, MIN, VAR, the softmaxes and their backwards, the scans (CUMSUM, CUMPROD,
+ *   LOGCUMSUMEXP), SORT
  * @index: INDEX_SELECT, INDEX_ADD, GATHER, SCATTER_ADD
  * @one_hot: ONE_HOT: the number of classes
  * @window: IM2COL, COL2IM, the pooling kernels but the adaptive ones

@@ -341,9 +341,8 @@ gnn_stack (GnnTensor **tensors, guint n_tensors, int dim, GError **error)
 
 /* ---- index_select ------------------------------------------------------------------- */
 
-/* The [outer, size, inner] layout of @ndim / @shape around @dim (a 0-dim tensor is [1, 1, 1]) */
-static void
-layout_around (guint ndim, const gint64 *shape, guint dim, gint64 *outer, gint64 *size, gint64 *inner)
+void
+gnn_layout_around (guint ndim, const gint64 *shape, guint dim, gint64 *outer, gint64 *size, gint64 *inner)
 {
   *outer = 1;
   *size = ndim ? shape[dim] : 1;
@@ -404,9 +403,15 @@ gnn_index_add_backward (GnnNode      *node,
     return FALSE;
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
-  layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
-  /* SCATTER_ADD: one index per (outer, inner) column */
-  n_index = op == GNN_BACKEND_OP_INDEX_ADD ? gnn_tensor_get_numel (index) : 1;
+  gnn_layout_around (node->in_ndim[0], node->in_shape[0], dim, &outer, &size, &inner);
+  /* SCATTER_ADD: one index per (outer, inner) column (max and min over a dim), or as many as
+   * the index has along @dim when it keeps the input's dimensions (sort, topk) */
+  if (op == GNN_BACKEND_OP_INDEX_ADD)
+    n_index = gnn_tensor_get_numel (index);
+  else if (gnn_tensor_priv (index)->ndim == node->in_ndim[0] && node->in_ndim[0] > 0)
+    n_index = gnn_tensor_priv (index)->shape[dim];
+  else
+    n_index = 1;
   if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
       !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
       !(z = gnn_tensor_new_zeros_like (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
@@ -491,7 +496,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
     return NULL;
   if (!gnn_check_same_device ("index_select", self, index, error))
     return NULL;
-  layout_around (p->ndim, p->shape, d, &outer, &size, &inner);
+  gnn_layout_around (p->ndim, p->shape, d, &outer, &size, &inner);
   n_index = gnn_tensor_get_numel (index);
   if (p->ndim == 0 && n_index != 1)
     {
@@ -562,7 +567,7 @@ gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   for (guint i = 0; i < nd; i++)
     src_shape[i] = ip->ndim ? ip->shape[i] : 1;
   src_shape[dim] = in_shape[dim];
-  layout_around (nd, src_shape, dim, &outer, &size, &inner);
+  gnn_layout_around (nd, src_shape, dim, &outer, &size, &inner);
   n_index = ip->ndim ? ip->shape[dim] : 1;
   src_numel = gnn_shape_numel (nd, src_shape);
   if (!(z = gnn_tensor_new_zeros_like (go[0], compute, nd, src_shape, error)))
@@ -655,7 +660,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
     return NULL;
 
   compute = gnn_compute_dtype (p->dtype);
-  layout_around (nd, src_shape, d, &outer, &size, &inner);
+  gnn_layout_around (nd, src_shape, d, &outer, &size, &inner);
   n_index = ip->ndim ? ip->shape[d] : 1;
   if (!(out = gnn_tensor_new_like (self, compute, ip->ndim, ip->shape, error)))
     return NULL;

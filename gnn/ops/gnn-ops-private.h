@@ -38,6 +38,13 @@ void       gnn_kernel_tensor_3d       (GnnTensor       *t,
                                        gint64           d1,
                                        gint64           d2,
                                        GnnKernelTensor *kt);
+/* The [outer, size, inner] layout of @ndim / @shape around @dim (a 0-dim tensor is [1, 1, 1]) */
+void       gnn_layout_around          (guint         ndim,
+                                       const gint64 *shape,
+                                       guint         dim,
+                                       gint64       *outer,
+                                       gint64       *size,
+                                       gint64       *inner);
 /* The backward of an op that picked input 0's entries along @dim at the int64 index saved
  * first: the gradient added back into zeros of the input's shape at that index. INDEX_ADD:
  * the index holds the picked positions (index_select); SCATTER_ADD: one index per column

@@ -199,6 +199,25 @@ GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmin       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
 
+/* scans */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cumsum       (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cumprod      (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logcumsumexp (GnnTensor *self, int dim, GError **error);
+
+/* sorting */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sort         (GnnTensor *self, int dim, gboolean descending, gboolean stable,
+                                    GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_argsort      (GnnTensor *self, int dim, gboolean descending, gboolean stable,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_topk         (GnnTensor *self, gint64 k, int dim, gboolean largest, gboolean sorted,
+                                    GnnTensor **indices, GError **error);
+
 /* views and shapes */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_view         (GnnTensor *self, const gint64 *shape, guint ndim, GError **error);

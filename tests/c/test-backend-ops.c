@@ -199,6 +199,21 @@ static const KernelCase kernel_cases[] = {
   { "log-softmax/f32", OP (LOG_SOFTMAX), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { .reduce = { 3, 5, 4, 0 } } },
   { "softmax-backward/f32", OP (SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F32, F32, 2, 0.05, 0.9, FALSE, { .reduce = { 3, 5, 4, 0 } } },
   { "log-softmax-backward/f64", OP (LOG_SOFTMAX_BACKWARD), LAYOUT_SOFTMAX, F64, F64, 2, -3, -0.1, FALSE, { .reduce = { 6, 7, 1, 0 } } },
+  /* scans over [outer, r, inner], forwards and (the last reduce field) backwards; 130 inner
+   * columns span three column blocks of the CPU kernel */
+  { "cumsum/f32", OP (CUMSUM), LAYOUT_SOFTMAX, F32, F32, 1, -2, 2, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "cumsum/f32-wide-reverse", OP (CUMSUM), LAYOUT_SOFTMAX, F32, F32, 1, -2, 2, FALSE, { .reduce = { 2, 5, 130, 0, TRUE } } },
+  { "cumsum/f64-rows", OP (CUMSUM), LAYOUT_SOFTMAX, F64, F64, 1, -2, 2, FALSE, { .reduce = { 6, 7, 1, 0 } } },
+  { "cumsum/i64-reverse", OP (CUMSUM), LAYOUT_SOFTMAX, I64, I64, 1, -50, 50, TRUE, { .reduce = { 3, 5, 4, 0, TRUE } } },
+  { "cumprod/f32", OP (CUMPROD), LAYOUT_SOFTMAX, F32, F32, 1, 0.5, 1.5, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "cumprod/f64-reverse", OP (CUMPROD), LAYOUT_SOFTMAX, F64, F64, 1, -2, 2, FALSE, { .reduce = { 6, 7, 1, 0, TRUE } } },
+  { "cumprod/i64", OP (CUMPROD), LAYOUT_SOFTMAX, I64, I64, 1, -3, 3, TRUE, { .reduce = { 2, 6, 3, 0 } } },
+  { "logcumsumexp/f32", OP (LOGCUMSUMEXP), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, FALSE, { .reduce = { 3, 5, 4, 0 } } },
+  { "logcumsumexp/f64-reverse", OP (LOGCUMSUMEXP), LAYOUT_SOFTMAX, F64, F64, 1, -40, 40, FALSE, { .reduce = { 2, 9, 70, 0, TRUE } } },
+  /* sort: integral values tie, so that the stable order and the indices are checked too */
+  { "sort/f32", OP (SORT), LAYOUT_SOFTMAX, F32, F32, 1, -4, 4, TRUE, { .reduce = { 3, 9, 4, 0 } } },
+  { "sort/f64-descending", OP (SORT), LAYOUT_SOFTMAX, F64, F64, 1, -2, 2, FALSE, { .reduce = { 6, 7, 1, 0, TRUE } } },
+  { "sort/i64-descending", OP (SORT), LAYOUT_SOFTMAX, I64, I64, 1, -3, 3, TRUE, { .reduce = { 2, 11, 3, 0, TRUE } } },
 
   /* indexing: [outer 2, size 5, inner 3], 4 indices */
   { "index-select/f32", OP (INDEX_SELECT), LAYOUT_INDEX_SELECT, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 0 } } },
@@ -487,6 +502,8 @@ call_init (Call *call, const KernelCase *c)
           operand_init (out, c->out_dtype, 2, shape2, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
         if (c->op == OP (MAX) || c->op == OP (MIN))
           operand_init (out2, GNN_DTYPE_INT64, 2, shape2, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+        if (c->op == OP (SORT))
+          operand_init (out2, GNN_DTYPE_INT64, 3, shape3, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
       }
       break;
     case LAYOUT_GEMM:
@@ -648,6 +665,7 @@ is_exact (GnnBackendOp op)
     case GNN_BACKEND_OP_ONE_HOT:
     case GNN_BACKEND_OP_IM2COL:
     case GNN_BACKEND_OP_MAX_POOL2D:
+    case GNN_BACKEND_OP_SORT:
       return TRUE;
     default:
       return FALSE;

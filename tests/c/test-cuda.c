@@ -430,6 +430,11 @@ static GnnTensor *f_argmax_all (GnnTensor **x, GError **e) { return gnn_tensor_a
 static GnnTensor *f_softmax (GnnTensor **x, GError **e) { return gnn_tensor_softmax (x[0], -1, e); }
 static GnnTensor *f_softmax0 (GnnTensor **x, GError **e) { return gnn_tensor_softmax (x[0], 0, e); }
 static GnnTensor *f_log_softmax (GnnTensor **x, GError **e) { return gnn_tensor_log_softmax (x[0], 1, e); }
+static GnnTensor *f_cumsum (GnnTensor **x, GError **e) { return gnn_tensor_cumsum (x[0], 1, e); }
+static GnnTensor *f_cumprod (GnnTensor **x, GError **e) { return gnn_tensor_cumprod (x[0], -1, e); }
+static GnnTensor *f_logcumsumexp (GnnTensor **x, GError **e) { return gnn_tensor_logcumsumexp (x[0], 0, e); }
+static GnnTensor *f_sort (GnnTensor **x, GError **e) { return gnn_tensor_sort (x[0], 1, TRUE, TRUE, NULL, e); }
+static GnnTensor *f_topk (GnnTensor **x, GError **e) { return gnn_tensor_topk (x[0], 3, -1, TRUE, TRUE, NULL, e); }
 
 /* indexing */
 static GnnTensor *f_index_select (GnnTensor **x, GError **e)
@@ -562,6 +567,12 @@ static const OpCase op_cases[] = {
   { "argmax", f_argmax, 1, { TIN (S3 (2, 5, 7), -2, 2) }, 0 },
   { "argmin", f_argmin, 1, { IN (S2 (6, 3), -2, 2) }, 0 },
   { "argmax-all", f_argmax_all, 1, { IN (BIG, -2, 2) }, 0 },
+  /* scans and sorts (no CUDA kernels yet: the ops run them on the CPU backend, through the host) */
+  { "cumsum", f_cumsum, 1, { TIN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
+  { "cumprod", f_cumprod, 1, { IN (S3 (2, 3, 6), -1.5, 1.5) }, F_GRAD | F_INT },
+  { "logcumsumexp", f_logcumsumexp, 1, { IN (S2 (7, 3), -3, 3) }, F_GRAD },
+  { "sort", f_sort, 1, { TIN (S3 (2, 6, 3), -2, 2) }, F_GRAD | F_INT },
+  { "topk", f_topk, 1, { IN (S2 (4, 7), -2, 2) }, F_GRAD | F_INT },
   { "softmax", f_softmax, 1, { IN (S3 (2, 3, 7), -3, 3) }, F_GRAD },
   { "softmax/dim0", f_softmax0, 1, { TIN (S2 (5, 6), -3, 3) }, F_GRAD },
   { "softmax/big", f_softmax, 1, { IN (S2 (33, 1030), -5, 5) }, F_GRAD },

@@ -378,6 +378,22 @@ op_max_int (GnnTensor **x, GError **e)
   return i ? gnn_tensor_max_dim (i, 0, FALSE, NULL, e) : NULL;
 }
 
+/* the scans and sorts, and cumsum, cumprod and sort of int64 */
+FN (op_cumsum, gnn_tensor_cumsum (x[0], 1, e))
+FN (op_cumprod, gnn_tensor_cumprod (x[0], 0, e))
+FN (op_logcumsumexp, gnn_tensor_logcumsumexp (x[0], -1, e))
+FN (op_sort, gnn_tensor_sort (x[0], 1, TRUE, TRUE, NULL, e))
+FN (op_topk, gnn_tensor_topk (x[0], 2, 0, FALSE, TRUE, NULL, e))
+
+static GnnTensor *
+op_cumsum_cumprod_int (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) i = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
+  g_autoptr(GnnTensor) s = i ? gnn_tensor_cumsum (i, 0, e) : NULL;
+  g_autoptr(GnnTensor) p = s ? gnn_tensor_cumprod (s, 1, e) : NULL;
+  return p ? gnn_tensor_sort (p, 0, FALSE, TRUE, NULL, e) : NULL;
+}
+
 static const OpCase reduce_cases[] = {
   { "sum", op_sum, 1, -2, 2, TRUE },
   { "sum (keepdim)", op_sum_keep, 1, -2, 2, TRUE },
@@ -398,6 +414,12 @@ static const OpCase reduce_cases[] = {
   { "argmin", op_argmin, 1, -2, 2, FALSE },
   { "sum (int64)", op_sum_int, 1, -9, 9, FALSE },
   { "max_dim (int64)", op_max_int, 1, -9, 9, FALSE },
+  { "cumsum", op_cumsum, 1, -2, 2, TRUE },
+  { "cumprod", op_cumprod, 1, -2, 2, TRUE },
+  { "logcumsumexp", op_logcumsumexp, 1, -2, 2, TRUE },
+  { "sort", op_sort, 1, -2, 2, TRUE },
+  { "topk", op_topk, 1, -2, 2, TRUE },
+  { "cumsum, cumprod, sort (int64)", op_cumsum_cumprod_int, 1, -3, 3, FALSE },
 };
 
 /* ---- views, shapes, joining and indexing -------------------------------------------- */

@@ -251,6 +251,8 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_conv (kernels);
   gnn_cpu_register_foreach (kernels);
   gnn_cpu_register_norm (kernels);
+  gnn_cpu_register_scan (kernels);
+  gnn_cpu_register_sort (kernels);
 }
 
 static void

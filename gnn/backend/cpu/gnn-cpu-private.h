@@ -51,6 +51,8 @@ void gnn_cpu_register_gemm        (GnnCpuKernel *table);
 void gnn_cpu_register_conv        (GnnCpuKernel *table);
 void gnn_cpu_register_foreach     (GnnCpuKernel *table);
 void gnn_cpu_register_norm        (GnnCpuKernel *table);
+void gnn_cpu_register_scan        (GnnCpuKernel *table);
+void gnn_cpu_register_sort        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

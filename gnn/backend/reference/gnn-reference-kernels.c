@@ -746,7 +746,7 @@ check_reduce_layout (const GnnKernelArgs *args,
     return FALSE;
   if (n_inputs (args->op) == 2 && !check_numel (args, args->in[1], "in1", outer * r * inner, error))
     return FALSE;
-  if (args->out2 && !check_numel (args, args->out2, "out2", outer * inner, error))
+  if (args->out2 && !check_numel (args, args->out2, "out2", out_like_in ? outer * r * inner : outer * inner, error))
     return FALSE;
   return TRUE;
 }
@@ -1047,6 +1047,127 @@ k_softmax_backward (const GnnKernelArgs *args,
                           logarithm ? gk - exp (yk) * sum : yk * (gk - sum));
           }
       }
+  return TRUE;
+}
+
+/* ---- scans over [outer, r, inner] ---------------------------------------------------- */
+
+/* cumsum:       out[k] = Σ_{j ≤ k} in0[j]
+ * cumprod:      out[k] = Π_{j ≤ k} in0[j]
+ * logcumsumexp: out[k] = log Σ_{j ≤ k} exp (in0[j]), with the largest term factored out
+ * along r of [outer, r, inner], j ≥ k instead with reduce.reverse, out laid out as in0; floats
+ * in double, int64 in integers (wrapping as PyTorch's do) */
+static gboolean
+k_scan (const GnnKernelArgs *args,
+        GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out;
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
+  gboolean integral = in->dtype == GNN_DTYPE_INT64;
+
+  if (!check_reduce_layout (args, TRUE, error))
+    return FALSE;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      for (gint64 s = 0; s < r; s++)
+        {
+          gint64 k = args->params.reduce.reverse ? r - 1 - s : s;
+          gint64 first = args->params.reduce.reverse ? k : 0, last = args->params.reduce.reverse ? r - 1 : k;
+          guint64 iacc = args->op == GNN_BACKEND_OP_CUMPROD ? 1 : 0;
+          double acc = args->op == GNN_BACKEND_OP_CUMPROD ? 1 : 0, m = -INFINITY;
+
+          if (args->op == GNN_BACKEND_OP_LOGCUMSUMEXP)
+            {
+              gboolean nan = FALSE;
+
+              for (gint64 j = first; j <= last; j++)
+                {
+                  double x = read_double (in, AT3 (in, o, j, i, r, inner));
+                  nan |= isnan (x);
+                  m = MAX (m, x);
+                }
+              if (nan)
+                acc = NAN;
+              else if (isinf (m))
+                acc = m;   /* every term -inf, or one +inf */
+              else
+                {
+                  for (gint64 j = first; j <= last; j++)
+                    acc += exp (read_double (in, AT3 (in, o, j, i, r, inner)) - m);
+                  acc = m + log (acc);
+                }
+              write_double (out, AT3 (out, o, k, i, r, inner), acc);
+              continue;
+            }
+          for (gint64 j = first; j <= last; j++)
+            if (integral)
+              {
+                guint64 x = (guint64) read_int (in, AT3 (in, o, j, i, r, inner));
+                iacc = args->op == GNN_BACKEND_OP_CUMPROD ? iacc * x : iacc + x;
+              }
+            else
+              {
+                double x = read_double (in, AT3 (in, o, j, i, r, inner));
+                acc = args->op == GNN_BACKEND_OP_CUMPROD ? acc * x : acc + x;
+              }
+          if (integral)
+            write_int (out, AT3 (out, o, k, i, r, inner), (gint64) iacc);
+          else
+            write_double (out, AT3 (out, o, k, i, r, inner), acc);
+        }
+  return TRUE;
+}
+
+/* whether a comes before b in an ascending sort with NaN the largest value */
+static gboolean
+sorts_before (const GnnKernelTensor *t,
+              gint64                 a,
+              gint64                 b)
+{
+  if (t->dtype == GNN_DTYPE_INT64)
+    return read_int (t, a) < read_int (t, b);
+  else
+    {
+      double x = read_double (t, a), y = read_double (t, b);
+      return !isnan (x) && (isnan (y) || x < y);
+    }
+}
+
+/* out = in0 sorted along r of [outer, r, inner] (descending with reduce.reverse), stably, NaN
+ * the largest value, out2 the positions: each output position k takes the element that has
+ * exactly k elements before it, counting ties before it only when they come first in in0 */
+static gboolean
+k_sort (const GnnKernelArgs *args,
+        GError             **error)
+{
+  const GnnKernelTensor *in = args->in[0], *out = args->out, *idx = args->out2;
+  gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
+  gboolean descending = args->params.reduce.reverse;
+
+  if (!check_reduce_layout (args, TRUE, error))
+    return FALSE;
+  if (idx == NULL || idx->dtype != GNN_DTYPE_INT64)
+    return layout_error (args, error, "sort needs int64 indices (out2)");
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      for (gint64 j = 0; j < r; j++)
+        {
+          gint64 aj = AT3 (in, o, j, i, r, inner), rank = 0;
+
+          for (gint64 m = 0; m < r; m++)
+            {
+              gint64 am = AT3 (in, o, m, i, r, inner);
+              gboolean before = descending ? sorts_before (in, aj, am) : sorts_before (in, am, aj);
+              gboolean tie = !sorts_before (in, aj, am) && !sorts_before (in, am, aj);
+              if (before || (tie && m < j))
+                rank++;
+            }
+          if (in->dtype == GNN_DTYPE_INT64)
+            write_int (out, AT3 (out, o, rank, i, r, inner), read_int (in, aj));
+          else
+            write_double (out, AT3 (out, o, rank, i, r, inner), read_double (in, aj));
+          write_int (idx, AT3 (idx, o, rank, i, r, inner), j);
+        }
   return TRUE;
 }
 
@@ -1479,6 +1600,12 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_SOFTMAX_BACKWARD:
     case GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD:
       return k_softmax_backward (args, error);
+    case GNN_BACKEND_OP_CUMSUM:
+    case GNN_BACKEND_OP_CUMPROD:
+    case GNN_BACKEND_OP_LOGCUMSUMEXP:
+      return k_scan (args, error);
+    case GNN_BACKEND_OP_SORT:
+      return k_sort (args, error);
     case GNN_BACKEND_OP_INDEX_SELECT:
     case GNN_BACKEND_OP_INDEX_ADD:
       return k_index_select_add (args, error);

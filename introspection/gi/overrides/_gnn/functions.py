@@ -141,9 +141,11 @@ def _return_type(name):
 
 
 class return_types:
-    """torch.return_types: the named tuples that max and min over a dim return."""
+    """torch.return_types: the named tuples that max and min over a dim, sort and topk return."""
     max = _return_type('max')
     min = _return_type('min')
+    sort = _return_type('sort')
+    topk = _return_type('topk')
 
 
 __all__.append('return_types')
@@ -280,6 +282,76 @@ def softmax(input, dim, dtype=None):
 def log_softmax(input, dim, dtype=None):
     """torch.log_softmax / Tensor.log_softmax over dim; dtype= converts the input first."""
     return _softmax('log_softmax', Gnn.Tensor.log_softmax, input, dim, dtype)
+
+
+def _scan(name, c_op, input, dim, dtype, out):
+    _check_tensor(name, input)
+    _no_out(name, out)
+    if not _is_int(dim):
+        raise TypeError('%s(): argument \'dim\' must be int, not %s' % (name, type(dim).__name__))
+    return c_op(_with_dtype(input, dtype), int(dim))
+
+
+@_export
+def cumsum(input, dim, *, dtype=None, out=None):
+    """torch.cumsum / Tensor.cumsum along dim (bool and integers sum as int64); dtype=
+    converts the input first, as torch does."""
+    return _scan('cumsum', Gnn.Tensor.cumsum, input, dim, dtype, out)
+
+
+@_export
+def cumprod(input, dim, *, dtype=None, out=None):
+    """torch.cumprod / Tensor.cumprod along dim, dtypes as cumsum; its gradient holds with
+    zeros in the input."""
+    return _scan('cumprod', Gnn.Tensor.cumprod, input, dim, dtype, out)
+
+
+@_export
+def logcumsumexp(input, dim, *, out=None):
+    """torch.logcumsumexp / Tensor.logcumsumexp along dim (floating-point inputs)."""
+    return _scan('logcumsumexp', Gnn.Tensor.logcumsumexp, input, dim, None, out)
+
+
+def _int_arg(name, what, value):
+    if not _is_int(value):
+        raise TypeError('%s(): argument \'%s\' must be int, not %s' % (name, what, type(value).__name__))
+    return int(value)
+
+
+@_export
+def sort(input, dim=-1, descending=False, *, stable=False, out=None):
+    """torch.sort / Tensor.sort: the named tuple (values, indices); the sort is always stable
+    and NaN sorts as the largest value."""
+    _check_tensor('sort', input)
+    _no_out('sort', out)
+    values, indices = Gnn.Tensor.sort(input, _int_arg('sort', 'dim', dim), bool(descending), bool(stable))
+    return return_types.sort(values, indices)
+
+
+@_export
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """torch.argsort / Tensor.argsort: the int64 positions that sort input along dim."""
+    _check_tensor('argsort', input)
+    return Gnn.Tensor.argsort(input, _int_arg('argsort', 'dim', dim), bool(descending), bool(stable))
+
+
+@_export
+def msort(input, *, out=None):
+    """torch.msort / Tensor.msort: input sorted along dim 0, the values of sort (input, 0)."""
+    _check_tensor('msort', input)
+    _no_out('msort', out)
+    return Gnn.Tensor.sort(input, 0, False, False)[0]
+
+
+@_export
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """torch.topk / Tensor.topk: the named tuple (values, indices) of the k largest (or
+    smallest) values along dim, always in sorted order."""
+    _check_tensor('topk', input)
+    _no_out('topk', out)
+    values, indices = Gnn.Tensor.topk(input, _int_arg('topk', 'k', k), _int_arg('topk', 'dim', dim),
+                                      bool(largest), bool(sorted))
+    return return_types.topk(values, indices)
 
 
 # ---- shapes ----

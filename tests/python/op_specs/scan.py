@@ -1,0 +1,64 @@
+"""Rows for the scans (cumsum, cumprod, logcumsumexp), sorting and the reductions built on them."""
+import numpy as np
+
+from opspec import Bad, P, Spec
+
+_NAN = float('nan')
+# ties and NaN: a stable sort keeps equal values in order, NaN sorts as the largest value
+_TIES = np.array([[2.0, 1.0, _NAN, 2.0, 1.0, _NAN, 3.0], [0.5, 0.5, 0.5, -1.0, 4.0, -1.0, 0.5]])
+
+# inputs with zeros, where cumprod's gradient may not divide: one zero, two zeros, a zero first
+_ZEROS64 = np.array([[2.0, 0.0, 3.0, 0.5, -1.5],
+                     [0.0, 1.5, -2.0, 0.0, 0.7],
+                     [1.2, -0.8, 1.1, 0.9, 0.0]])
+_ZEROS32 = _ZEROS64.astype(np.float32)
+# the same along dim 0 (zeros in columns) and a 3-d one
+_ZEROS64_3D = np.array([[[0.5, 0.0], [2.0, 1.0], [-1.0, 0.0]],
+                        [[0.0, 3.0], [1.5, 0.0], [0.8, -2.0]]])
+
+
+def _logcumsumexp_big(T, x):
+    # values far beyond exp's range: the scan must not overflow
+    return T.logcumsumexp(x * 500, 1)
+
+
+SPECS = [
+    Spec('cumsum', lambda T, x, d: T.cumsum(x, d), [((3, 4), 1), ((2, 3, 4), 0), ((2, 3, 4), -1), ((5,), 0),
+                                                    ((), 0), ((2, 0, 3), 1)],
+         bad=[Bad(((3, 4), 2), ['Dimension out of range', '2']),
+              Bad(((3, 4), -3), ['Dimension out of range', '-3'])]),
+    Spec('cumsum_method_dtype', lambda T, x: x.cumsum(1, dtype=T.float64), [((3, 4),), ((2, 3, 2),)],
+         dtypes=(np.float32,)),
+    Spec('cumsum_integral', lambda T, x: T.cumsum(x, 0), [((4, 3),), ((2, 3, 2),)],
+         dtypes=(np.int64, np.bool_, np.uint8), low=-9, high=9),
+    Spec('cumprod', lambda T, x, d: T.cumprod(x, d), [((3, 4), 1), ((2, 3, 4), 0), ((2, 3, 4), -1), ((6,), 0)],
+         low=0.5, high=1.5, bad=[Bad(((3, 4), 2), ['Dimension out of range'])]),
+    Spec('cumprod_signs', lambda T, x: x.cumprod(-1), [((3, 5),)]),
+    Spec('cumprod_zeros', lambda T, x, d: T.cumprod(x, d),
+         [(_ZEROS64, 1), (_ZEROS64, 0), (_ZEROS64_3D, 1), (_ZEROS64_3D, 2)], dtypes=(np.float64,)),
+    Spec('cumprod_zeros_float32', lambda T, x: T.cumprod(x, 1), [(_ZEROS32,)], dtypes=(np.float32,)),
+    Spec('cumprod_integral', lambda T, x: T.cumprod(x, 1, dtype=T.int64), [((3, 4),)],
+         dtypes=(np.int64, np.bool_), low=-3, high=3),
+    Spec('logcumsumexp', lambda T, x, d: T.logcumsumexp(x, d), [((3, 4), 1), ((2, 3, 4), 0), ((2, 3, 4), -1),
+                                                                ((5,), 0)],
+         low=-4, high=4,
+         bad=[Bad(((3, 4), 1), ['logcumsumexp', 'int64'], dtype=np.int64),
+              Bad(((3, 4), 2), ['Dimension out of range'])]),
+    Spec('logcumsumexp_large', _logcumsumexp_big, [((2, 5),)], rtol=1e-5),
+    Spec('sort', lambda T, x, d, desc: T.sort(x, d, desc), [((3, 5), 1, False), ((2, 3, 4), 0, True),
+                                                            ((2, 3, 4), -1, False), ((6,), 0, True), ((), 0, False)],
+         bad=[Bad(((3, 4), 2, False), ['Dimension out of range'])]),
+    Spec('sort_stable_ties', lambda T, x, desc: x.sort(stable=True, descending=desc, dim=1),
+         [(_TIES, False), (_TIES, True)], dtypes=(np.float64,), gradcheck=False,
+         grad_fn_differs='torch names the node of its stable= overload SortBackward1'),
+    Spec('sort_integral', lambda T, x: T.sort(x, dim=0, descending=True, stable=True), [((5, 3),)], dtypes=(np.int64, np.bool_),
+         low=-3, high=3),
+    Spec('argsort', lambda T, x, d, desc: T.argsort(x, d, desc), [((3, 5), 1, False), ((2, 3, 4), 0, True)], grad=False),
+    Spec('argsort_stable_ties', lambda T, x: T.argsort(x, dim=1, stable=True), [(_TIES,)], dtypes=(np.float64,), grad=False),
+    Spec('msort', lambda T, x: T.msort(x), [((4, 3),), ((5,),)]),
+    Spec('topk', lambda T, x, k, d, largest: T.topk(x, k, d, largest), [((3, 5), 2, 1, True), ((2, 4, 3), 3, 1, False),
+                                                                        ((6,), 6, 0, True), ((2, 3), 0, -1, True)],
+         bad=[Bad(((3, 4), 5, 1, True), ['topk', 'k out of range']),
+              Bad(((3, 4), -1, 1, True), ['topk', 'k out of range'])]),
+    Spec('topk_method', lambda T, x: x.topk(2), [((2, 3, 4),)]),
+]
