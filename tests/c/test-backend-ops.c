@@ -277,6 +277,9 @@ load (GnnDtype dtype, gconstpointer mem, gint64 at)
     case GNN_DTYPE_FLOAT32: return *(const float *) p;
     case GNN_DTYPE_FLOAT64: return *(const double *) p;
     case GNN_DTYPE_INT64: return (double) *(const gint64 *) p;
+    case GNN_DTYPE_INT32: return *(const gint32 *) p;
+    case GNN_DTYPE_INT16: return *(const gint16 *) p;
+    case GNN_DTYPE_INT8: return *(const gint8 *) p;
     case GNN_DTYPE_BOOL:
     case GNN_DTYPE_UINT8: return *(const guint8 *) p;
     case GNN_DTYPE_FLOAT16: return gnn_half_to_float (*(const guint16 *) p);
