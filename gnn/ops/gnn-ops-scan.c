@@ -118,8 +118,28 @@ cumprod_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   device = gnn_tensor_get_device (x);
   if (!(zero = gnn_tensor_new_scalar (0, gnn_tensor_priv (x)->dtype, device, error)) ||
       !(one = gnn_tensor_new_scalar (1, gnn_tensor_priv (x)->dtype, device, error)) ||
-      !(is_zero = gnn_tensor_eq_scalar (x, 0, error)) ||
-      !(n_zeros = scan_op (GNN_BACKEND_OP_CUMSUM, is_zero, dim, rev, error)) ||
+      !(is_zero = gnn_tensor_eq_scalar (x, 0, error)))
+    return FALSE;
+  /* the zero branch's second derivative is not yet torch's: refuse it under create_graph
+   * rather than give a wrong one (a double backward through zero-free inputs is right) */
+  if (gnn_is_grad_enabled ())
+    {
+      g_autoptr(GnnTensor) any = gnn_tensor_sum_all (is_zero, error);
+      GError *local = NULL;
+      double n;
+
+      if (any == NULL)
+        return FALSE;
+      n = gnn_tensor_item (any, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      if (n > 0 && !gnn_check_double_backward (node, go, error))
+        return FALSE;
+    }
+  if (!(n_zeros = scan_op (GNN_BACKEND_OP_CUMSUM, is_zero, dim, rev, error)) ||
       !(before = gnn_tensor_eq_scalar (n_zeros, 0, error)) ||
       !(rank = gnn_tensor_add (n_zeros, is_zero, 1, error)) ||
       !(first = gnn_tensor_eq_scalar (rank, 2, error)) ||   /* a zero with none before it */

@@ -82,11 +82,12 @@ def is_shape(arg):
 
 
 def draw(spec, shape, dtype, rng):
+    # np.asarray: numpy's generators give a scalar, not a 0-d array, for the shape ()
     if np.dtype(dtype).kind == 'f':
-        return rng.uniform(spec.low, spec.high, size=shape).astype(dtype)
+        return np.asarray(rng.uniform(spec.low, spec.high, size=shape), dtype)
     if np.dtype(dtype).kind == 'b':
-        return rng.integers(0, 2, size=shape).astype(dtype)
-    return rng.integers(int(spec.low), int(spec.high) + 1, size=shape).astype(dtype)
+        return np.asarray(rng.integers(0, 2, size=shape), dtype)
+    return np.asarray(rng.integers(int(spec.low), int(spec.high) + 1, size=shape), dtype)
 
 
 def arrays_of(spec, case, dtype, seed):
@@ -104,7 +105,7 @@ def flat(out):
 def tensor_of(lib, array, requires_grad, tslice):
     """The array as a tensor of lib (a leaf) and the input fn gets (the leaf, or a
     transposed slice of a larger leaf holding the same values)."""
-    array = np.ascontiguousarray(array)
+    array = np.array(array, order='C')   # a 0-d array stays 0-d (ascontiguousarray makes it 1-d)
     if tslice:
         swapped = np.swapaxes(array, -1, -2)
         pad = np.zeros(swapped.shape[:-1] + (1,), dtype=array.dtype)

@@ -65,6 +65,23 @@ class AutogradGradTest(ParityTest):
         with self.assertRaisesRegex(GLib.Error, 'double backward'):
             gnn.autograd.grad(out, [img], create_graph=True)
 
+    def test_cumprod_double_backward_with_zeros_is_refused(self):
+        # without zeros the second derivative is torch's; with a zero gnn refuses it under
+        # create_graph (a RuntimeError naming the node, as torch raises for a missing double backward) rather than give a wrong one
+        for values, refused in (([0.5, 2.0, -1.5], False), ([0.5, 0.0, -1.5], True)):
+            x = gnn.tensor(np.array(values), requires_grad=True)
+            t = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+            (tg,) = torch.autograd.grad(t.cumprod(0).sum(), t, create_graph=True)
+            if refused:
+                with self.assertRaises(RuntimeError) as ctx:
+                    gnn.autograd.grad(x.cumprod(0).sum(), x, create_graph=True)
+                self.assertIn('Cumprod', str(ctx.exception))
+                continue
+            (g,) = gnn.autograd.grad(x.cumprod(0).sum(), x, create_graph=True)
+            (g2,) = gnn.autograd.grad(g.sum(), x)
+            (t2,) = torch.autograd.grad(tg.sum(), t)
+            np.testing.assert_allclose(np.array(g2.numpy()), t2.numpy(), rtol=1e-10)
+
     def test_clip_grad_norm(self):
         for norm_type in (2.0, 1.0, 3.5, math.inf, 0.0):
             for max_norm in (0.5, 100.0):

@@ -35,7 +35,9 @@ SPECS = [
          low=0.5, high=1.5, bad=[Bad(((3, 4), 2), ['Dimension out of range'])]),
     Spec('cumprod_signs', lambda T, x: x.cumprod(-1), [((3, 5),)]),
     Spec('cumprod_zeros', lambda T, x, d: T.cumprod(x, d),
-         [(_ZEROS64, 1), (_ZEROS64, 0), (_ZEROS64_3D, 1), (_ZEROS64_3D, 2)], dtypes=(np.float64,)),
+         [(_ZEROS64, 1), (_ZEROS64, 0), (_ZEROS64_3D, 1), (_ZEROS64_3D, 2)], dtypes=(np.float64,),
+         gradgrad='the double backward of cumprod on inputs with zeros is refused (NOT_SUPPORTED) '
+                  'under create_graph: its zero branch was not yet torch\'s'),
     Spec('cumprod_zeros_float32', lambda T, x: T.cumprod(x, 1), [(_ZEROS32,)], dtypes=(np.float32,)),
     Spec('cumprod_integral', lambda T, x: T.cumprod(x, 1, dtype=T.int64), [((3, 4),)],
          dtypes=(np.int64, np.bool_), low=-3, high=3),
