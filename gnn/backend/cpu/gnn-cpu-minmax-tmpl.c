@@ -8,12 +8,12 @@
  * value b so far; not compiled on its own.
  */
 /* in0 is (outer, r, inner), out and out2 (when given, int64) (outer, inner): out[o, i] the
- * best of in0[o, :, i] by BEATS, out2[o, i] its first index; a task handles up to COLS
+ * best of in0[o, :, i] by BEATS, out2[o, i] its first index; a task handles up to GNN_CPU_COLS
  * columns of one o */
 static void
 NAME (minmax_cols) (gpointer data, gint64 b, gint64 e)
 {
-  const ColCtx *ctx = data;
+  const GnnCpuColCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   const T *x = args->in[0]->data;
@@ -23,11 +23,11 @@ NAME (minmax_cols) (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       gint64 o, c0, c1;
-      T best[COLS];
-      gint64 at[COLS];
+      T best[GNN_CPU_COLS];
+      gint64 at[GNN_CPU_COLS];
       const T *row;
 
-      task_cols (ctx, t, &o, &c0, &c1);
+      gnn_cpu_col_task (ctx, t, &o, &c0, &c1);
       row = x + o * r * inner;
       for (gint64 c = c0; c < c1; c++)
         {

@@ -56,4 +56,27 @@ void gnn_cpu_register_sort        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 
+/* The column kernels over (outer, r, inner) (params.reduce: the reductions and the scans):
+ * one task handles up to GNN_CPU_COLS inner columns of one outer index, so that the inner
+ * loops run over contiguous memory while the per-column state stays on the stack, and each
+ * column is processed over r in index order by one task (results do not depend on the
+ * thread count). */
+#define GNN_CPU_COLS 64
+
+typedef struct {
+  const GnnKernelArgs *args;
+  gint64 n_col_blocks;
+} GnnCpuColCtx;
+
+/* Task t covers outer index *o and inner columns [*c0, *c1). */
+static inline void
+gnn_cpu_col_task (const GnnCpuColCtx *ctx, gint64 t, gint64 *o, gint64 *c0, gint64 *c1)
+{
+  gint64 inner = ctx->args->params.reduce.inner;
+
+  *o = t / ctx->n_col_blocks;
+  *c0 = (t % ctx->n_col_blocks) * GNN_CPU_COLS;
+  *c1 = MIN (inner, *c0 + GNN_CPU_COLS);
+}
+
 G_END_DECLS

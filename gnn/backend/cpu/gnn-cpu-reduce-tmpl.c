@@ -11,11 +11,11 @@
  * max (0, r - correction) as PyTorch does (an empty reduction gives NaN) ------------------ */
 
 /* in0 is (outer, r, inner), out (outer, inner): out[o, i] = Σ_r (in0[o, r, i] - mean)² / div;
- * a task reduces up to COLS columns of one o */
+ * a task reduces up to GNN_CPU_COLS columns of one o */
 static void
 NAME (var_cols) (gpointer data, gint64 b, gint64 e)
 {
-  const ColCtx *ctx = data;
+  const GnnCpuColCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   double div = MAX (0.0, (double) r - args->params.reduce.correction);
@@ -25,10 +25,10 @@ NAME (var_cols) (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       gint64 o, c0, c1;
-      double mean[COLS] = { 0 }, m2[COLS] = { 0 };
+      double mean[GNN_CPU_COLS] = { 0 }, m2[GNN_CPU_COLS] = { 0 };
       const T *row;
 
-      task_cols (ctx, t, &o, &c0, &c1);
+      gnn_cpu_col_task (ctx, t, &o, &c0, &c1);
       row = x + o * r * inner;
       for (gint64 k = 0; k < r; k++)
         for (gint64 c = c0; c < c1; c++)
@@ -101,11 +101,11 @@ NAME (var_long) (const GnnKernelArgs *args)
  * anywhere in a column gives NaN everywhere in it ----------------------------------------- */
 
 /* in0 and out are (outer, r, inner): out[o, :, i] = softmax (or log-softmax, by args->op) of
- * in0[o, :, i]; a task handles up to COLS columns of one o */
+ * in0[o, :, i]; a task handles up to GNN_CPU_COLS columns of one o */
 static void
 NAME (softmax_cols) (gpointer data, gint64 b, gint64 e)
 {
-  const ColCtx *ctx = data;
+  const GnnCpuColCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX;
@@ -115,11 +115,11 @@ NAME (softmax_cols) (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       gint64 o, c0, c1;
-      double m[COLS], s[COLS] = { 0 };
+      double m[GNN_CPU_COLS], s[GNN_CPU_COLS] = { 0 };
       const T *x;
       T *y;
 
-      task_cols (ctx, t, &o, &c0, &c1);
+      gnn_cpu_col_task (ctx, t, &o, &c0, &c1);
       x = (const T *) args->in[0]->data + o * r * inner;
       y = (T *) args->out->data + o * r * inner;
       for (gint64 c = c0; c < c1; c++)
@@ -163,7 +163,7 @@ NAME (softmax_cols) (gpointer data, gint64 b, gint64 e)
 static void
 NAME (softmax_backward_cols) (gpointer data, gint64 b, gint64 e)
 {
-  const ColCtx *ctx = data;
+  const GnnCpuColCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   gboolean is_log = args->op == GNN_BACKEND_OP_LOG_SOFTMAX_BACKWARD;
@@ -171,11 +171,11 @@ NAME (softmax_backward_cols) (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       gint64 o, c0, c1;
-      double s[COLS] = { 0 };
+      double s[GNN_CPU_COLS] = { 0 };
       const T *g, *y;
       T *out;
 
-      task_cols (ctx, t, &o, &c0, &c1);
+      gnn_cpu_col_task (ctx, t, &o, &c0, &c1);
       g = (const T *) args->in[0]->data + o * r * inner;
       y = (const T *) args->in[1]->data + o * r * inner;
       out = (T *) args->out->data + o * r * inner;

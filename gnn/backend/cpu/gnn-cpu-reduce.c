@@ -113,33 +113,12 @@ k_sum (const GnnKernelArgs *args, GError **error)
 
 /* ---- kernels over columns of [outer, r, inner] ------------------------------------------ */
 
-/* Inner columns one task handles: the inner loops then run over contiguous memory while the
- * per-column state (running max, sums) stays on the stack. Every column is reduced over r in
- * index order by one task, so results do not depend on the thread count. */
-#define COLS 64
-
-typedef struct {
-  const GnnKernelArgs *args;
-  gint64 n_col_blocks;
-} ColCtx;
-
-/* Task t covers outer index *o and inner columns [*c0, *c1). */
-static inline void
-task_cols (const ColCtx *ctx, gint64 t, gint64 *o, gint64 *c0, gint64 *c1)
-{
-  gint64 inner = ctx->args->params.reduce.inner;
-
-  *o = t / ctx->n_col_blocks;
-  *c0 = (t % ctx->n_col_blocks) * COLS;
-  *c1 = MIN (inner, *c0 + COLS);
-}
-
 static void
 run_cols (const GnnKernelArgs *args, GnnParallelFunc func)
 {
   gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
-  ColCtx ctx = { args, (inner + COLS - 1) / COLS };
-  gint64 work = MAX (r, 1) * MIN (inner, COLS);
+  GnnCpuColCtx ctx = { args, (inner + GNN_CPU_COLS - 1) / GNN_CPU_COLS };
+  gint64 work = MAX (r, 1) * MIN (inner, GNN_CPU_COLS);
 
   if (outer <= 0 || inner <= 0)
     return;

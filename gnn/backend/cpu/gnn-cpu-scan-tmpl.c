@@ -5,7 +5,7 @@
  * Included by gnn-cpu-scan.c once per dtype, with T the element type, ACC the accumulator's
  * (double for the floating dtypes, gint64 for int64), FLOATING whether T is one, and NAME (x)
  * the name x for that dtype (x##_f32); not compiled on its own. in0 and out are contiguous
- * (outer, r, inner) (params.reduce); each task scans up to COLS columns of one o over r, in
+ * (outer, r, inner) (params.reduce); each task scans up to GNN_CPU_COLS columns of one o over r, in
  * index order (from the end with reduce.reverse), so results do not depend on the threads.
  */
 
@@ -14,7 +14,7 @@
 static void
 NAME (scan_cols) (gpointer data, gint64 b, gint64 e)
 {
-  const ScanCtx *ctx = data;
+  const GnnCpuColCtx *ctx = data;
   const GnnKernelArgs *args = ctx->args;
   gint64 r = args->params.reduce.reduced, inner = args->params.reduce.inner;
   GnnBackendOp op = args->op;
@@ -22,11 +22,11 @@ NAME (scan_cols) (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       gint64 o, c0, c1;
-      ACC acc[COLS];
+      ACC acc[GNN_CPU_COLS];
       const T *x;
       T *y;
 
-      scan_task (ctx, t, &o, &c0, &c1);
+      gnn_cpu_col_task (ctx, t, &o, &c0, &c1);
       x = (const T *) args->in[0]->data + o * r * inner;
       y = (T *) args->out->data + o * r * inner;
       for (gint64 c = c0; c < c1; c++)

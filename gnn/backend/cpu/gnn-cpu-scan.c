@@ -9,26 +9,6 @@
 
 #include "gnn-cpu-private.h"
 
-/* Inner columns one task scans: the inner loop runs over contiguous memory while the running
- * values stay on the stack, as the column reductions of gnn-cpu-reduce.c do. */
-#define COLS 64
-
-typedef struct {
-  const GnnKernelArgs *args;
-  gint64 n_col_blocks;
-} ScanCtx;
-
-/* Task t covers outer index *o and inner columns [*c0, *c1). */
-static inline void
-scan_task (const ScanCtx *ctx, gint64 t, gint64 *o, gint64 *c0, gint64 *c1)
-{
-  gint64 inner = ctx->args->params.reduce.inner;
-
-  *o = t / ctx->n_col_blocks;
-  *c0 = (t % ctx->n_col_blocks) * COLS;
-  *c1 = MIN (inner, *c0 + COLS);
-}
-
 /* log (exp (a) + exp (b)) as max + log1p (exp (min - max)): NaN if either is, and a sum of
  * two equal infinities that infinity (PyTorch's _log_add_exp_helper) */
 static inline double
@@ -65,7 +45,7 @@ static gboolean
 k_scan (const GnnKernelArgs *args, GError **error)
 {
   gint64 outer = args->params.reduce.outer, r = args->params.reduce.reduced, inner = args->params.reduce.inner;
-  ScanCtx ctx = { args, (inner + COLS - 1) / COLS };
+  GnnCpuColCtx ctx = { args, (inner + GNN_CPU_COLS - 1) / GNN_CPU_COLS };
   GnnParallelFunc func;
 
   switch (args->in[0]->dtype)
@@ -88,7 +68,7 @@ k_scan (const GnnKernelArgs *args, GError **error)
     }
   if (outer <= 0 || r <= 0 || inner <= 0)
     return TRUE;
-  gnn_parallel_for (outer * ctx.n_col_blocks, MAX (1, GNN_CPU_GRAIN / (r * MIN (inner, COLS))), func, &ctx);
+  gnn_parallel_for (outer * ctx.n_col_blocks, MAX (1, GNN_CPU_GRAIN / (r * MIN (inner, GNN_CPU_COLS))), func, &ctx);
   return TRUE;
 }
 
