@@ -622,6 +622,92 @@ test_gradient_penalty (void)
   gnn_test_gradcheck (gradient_penalty, NULL, w1, 1e-6, 1e-6);
 }
 
+/* anomaly mode: a formula returning NaN is an error naming it (torch's words), a failed
+ * backward leaves a report with the trace the node recorded; off, or with check_nan off, the
+ * NaN gradient comes through */
+static char *
+count_trace (gpointer data)
+{
+  guint *calls = data;
+  return g_strdup_printf ("trace %u\n", ++*calls);
+}
+
+static GnnTensor *
+sqrt_times_zero_sum (GnnTensor *x, GError **error)
+{
+  g_autoptr(GnnTensor) r = gnn_tensor_sqrt (x, error);
+  g_autoptr(GnnTensor) z = r ? gnn_tensor_mul_scalar (r, 0.0, error) : NULL;
+  return z ? gnn_tensor_sum_all (z, error) : NULL;
+}
+
+static void
+test_anomaly_mode (void)
+{
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (0, 1), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) s = NULL;
+  g_autoptr(GPtrArray) g = NULL;
+  g_autofree char *report = NULL;
+  g_autofree double *v = NULL;
+  GError *error = NULL;
+  guint calls = 0;
+  gsize n;
+
+  g_assert_false (gnn_autograd_is_anomaly_enabled ());
+  g_assert_true (gnn_autograd_is_anomaly_check_nan_enabled ());
+
+  /* off: sqrt'(0) · 0 is NaN and nothing complains */
+  OK (s = sqrt_times_zero_sum (x, &error));
+  OK (g = gnn_autograd_grad (&s, 1, NULL, 0, &x, 1, FALSE, FALSE, FALSE, &error));
+  OK (v = gnn_tensor_to_doubles (g->pdata[0], &n, &error));
+  g_assert_true (isnan (v[0]));
+  g_assert_cmpfloat (v[1], ==, 0.0);
+  g_assert_null (gnn_autograd_take_anomaly_report ());
+  g_clear_pointer (&g, g_ptr_array_unref);
+  g_clear_object (&s);
+
+  gnn_autograd_set_anomaly_trace_func (count_trace, &calls, NULL);
+  gnn_autograd_set_anomaly_enabled (TRUE, TRUE);
+  OK (s = sqrt_times_zero_sum (x, &error));
+  g_assert_cmpuint (calls, ==, 3);           /* SqrtBackward0, MulBackward0, SumBackward0 */
+  g_assert_null (gnn_autograd_grad (&s, 1, NULL, 0, &x, 1, FALSE, FALSE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_cmpstr (error->message, ==, "Function 'SqrtBackward0' returned nan values in its 0th output.");
+  g_clear_error (&error);
+  report = gnn_autograd_take_anomaly_report ();
+  g_assert_cmpstr (report, ==, "Error detected in SqrtBackward0. Traceback of forward call that caused "
+                               "the error:\ntrace 1\n");
+  g_assert_null (gnn_autograd_take_anomaly_report ());
+  g_clear_object (&s);
+
+  /* the second operand of x / x gets 0 · -1 / 0²: NaN in the node's output 1 */
+  {
+    g_autoptr(GnnTensor) q = NULL;
+    OK (q = gnn_tensor_div (x, x, &error));
+    OK (s = gnn_tensor_sum_all (q, &error));
+    g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+    g_assert_cmpstr (error->message, ==, "Function 'DivBackward0' returned nan values in its 1th output.");
+    g_clear_error (&error);
+    g_clear_pointer (&report, g_free);
+    report = gnn_autograd_take_anomaly_report ();
+    g_assert_nonnull (strstr (report, "Error detected in DivBackward0."));
+    g_clear_object (&s);
+  }
+
+  /* check_nan off: the NaN comes through, no report */
+  gnn_autograd_set_anomaly_enabled (TRUE, FALSE);
+  g_assert_false (gnn_autograd_is_anomaly_check_nan_enabled ());
+  OK (s = sqrt_times_zero_sum (x, &error));
+  OK (g = gnn_autograd_grad (&s, 1, NULL, 0, &x, 1, FALSE, FALSE, FALSE, &error));
+  g_clear_pointer (&v, g_free);
+  OK (v = gnn_tensor_to_doubles (g->pdata[0], &n, &error));
+  g_assert_true (isnan (v[0]));
+  g_assert_null (gnn_autograd_take_anomaly_report ());
+
+  gnn_autograd_set_anomaly_enabled (FALSE, TRUE);
+  gnn_autograd_set_anomaly_trace_func (NULL, NULL, NULL);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -645,5 +731,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/backward-create-graph", test_backward_create_graph);
   g_test_add_func ("/autograd/grad-errors", test_autograd_grad_errors);
   g_test_add_func ("/autograd/gradient-penalty", test_gradient_penalty);
+  g_test_add_func ("/autograd/anomaly-mode", test_anomaly_mode);
   return g_test_run ();
 }

@@ -26,4 +26,7 @@ GPtrArray *gnn_autograd_grad (GnnTensor **outputs,
                               gboolean    allow_unused,
                               GError    **error);
 
+GNN_AVAILABLE_IN_ALL
+char      *gnn_autograd_take_anomaly_report (void);
+
 G_END_DECLS

@@ -185,6 +185,83 @@ check_grad_input (GnnNode *node, guint j, GnnTensor *g, GError **error)
   return TRUE;
 }
 
+/* ---- anomaly detection --------------------------------------------------------------- */
+
+/* the report of the last backward that failed on this thread under anomaly mode */
+static GPrivate anomaly_report = G_PRIVATE_INIT (g_free);
+
+/**
+ * gnn_autograd_take_anomaly_report:
+ *
+ * Takes the report that anomaly detection ([func@Gnn.autograd_set_anomaly_enabled]) left when
+ * a backward failed on this thread: `Error detected in MulBackward0. Traceback of forward call
+ * that caused the error:` and the trace the node recorded, as torch's anomaly mode warns. A
+ * later failure replaces it; taking it clears it.
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL when no backward failed under
+ *   anomaly mode since the last call
+ *
+ * Since: 0.1
+ */
+char *
+gnn_autograd_take_anomaly_report (void)
+{
+  char *report = g_private_get (&anomaly_report);
+  g_private_set (&anomaly_report, NULL);
+  return report;
+}
+
+static void
+anomaly_note_failure (GnnNode *node)
+{
+  const char *trace = node->anomaly_trace;
+  char *report;
+
+  if (trace && *trace)
+    report = g_strdup_printf ("Error detected in %s. Traceback of forward call that caused the "
+                              "error:\n%s", gnn_node_get_name (node), trace);
+  else
+    report = g_strdup_printf ("Error detected in %s. No forward trace was recorded (no trace "
+                              "function was set when the node was recorded, or anomaly mode was "
+                              "off)", gnn_node_get_name (node));
+  g_private_replace (&anomaly_report, report);
+}
+
+/* anomaly mode's check of a node's results, as torch's engine makes it after each formula */
+static gboolean
+anomaly_check_nan (GnnNode *node, GnnTensor **grad_inputs, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+  for (guint j = 0; j < node->n_inputs; j++)
+    {
+      g_autoptr(GnnTensor) ne = NULL;
+      g_autoptr(GnnTensor) count = NULL;
+      GError *local = NULL;
+      double n;
+
+      if (grad_inputs[j] == NULL || !gnn_dtype_is_floating (gnn_tensor_get_dtype (grad_inputs[j])))
+        continue;
+      if (!(ne = gnn_tensor_ne (grad_inputs[j], grad_inputs[j], error)) ||
+          !(count = gnn_tensor_sum_all (ne, error)))
+        return FALSE;
+      n = gnn_tensor_item (count, &local);
+      if (local)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (n > 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                       "Function '%s' returned nan values in its %uth output.",
+                       gnn_node_get_name (node), j);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* In gnn_autograd_grad's mode: marks the nodes that lead to a captured edge (the edges point
  * at nodes recorded earlier, so one pass in order of recording settles each node after the
  * nodes it points at); the others are not run. */
@@ -308,6 +385,12 @@ gnn_autograd_run_backward (GnnTensor **roots,
             g_prefix_error (error, "%s: ", name);
           ok = FALSE;
         }
+      else if (run && node->backward && gnn_autograd_is_anomaly_enabled () &&
+               gnn_autograd_is_anomaly_check_nan_enabled () &&
+               !anomaly_check_nan (node, grad_inputs, error))
+        ok = FALSE;
+      if (!ok && gnn_autograd_is_anomaly_enabled ())
+        anomaly_note_failure (node);
       gnn_node_clear_unpacked (node);
       if (run && !retain_graph && node->variable == NULL)
         gnn_node_release_saved (node);

@@ -34,4 +34,28 @@ void            gnn_no_grad_guard_free (GnnNoGradGuard *guard);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnNoGradGuard, gnn_no_grad_guard_free)
 
+/**
+ * GnnAnomalyTraceFunc:
+ * @user_data: the data given to [func@Gnn.autograd_set_anomaly_trace_func]
+ *
+ * Describes where the program is when anomaly detection records a node (a traceback).
+ *
+ * Returns: (transfer full): the description, a newly allocated string
+ *
+ * Since: 0.1
+ */
+typedef char *(*GnnAnomalyTraceFunc) (gpointer user_data);
+
+GNN_AVAILABLE_IN_ALL
+void     gnn_autograd_set_anomaly_enabled          (gboolean            enabled,
+                                                    gboolean            check_nan);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_autograd_is_anomaly_enabled           (void);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_autograd_is_anomaly_check_nan_enabled (void);
+GNN_AVAILABLE_IN_ALL
+void     gnn_autograd_set_anomaly_trace_func       (GnnAnomalyTraceFunc func,
+                                                    gpointer            user_data,
+                                                    GDestroyNotify      notify);
+
 G_END_DECLS

@@ -73,6 +73,7 @@ struct _GnnNode
   guint8 *in_ndim;
   gint64 (*in_shape)[GNN_MAX_DIMS];
   GnnDtype *in_dtype;
+  char *anomaly_trace;        /* the forward trace recorded under anomaly mode, else NULL */
 };
 
 /* Records an op when grad mode is on and some input requires grad: makes a node with an

@@ -88,6 +88,123 @@ gnn_no_grad_guard_free (GnnNoGradGuard *guard)
   g_free (guard);
 }
 
+/* ---- anomaly mode ------------------------------------------------------------------- */
+
+/* global, as torch's AnomalyMode is: set from one thread, read by every thread's engine */
+static gint anomaly_enabled;
+static gint anomaly_check_nan = TRUE;
+
+G_LOCK_DEFINE_STATIC (anomaly_trace);
+static GnnAnomalyTraceFunc anomaly_trace_func;
+static gpointer anomaly_trace_data;
+static GDestroyNotify anomaly_trace_notify;
+
+/**
+ * gnn_autograd_set_anomaly_enabled:
+ * @enabled: whether to turn anomaly detection on
+ * @check_nan: with @enabled, whether a backward formula that returns NaN is an error
+ *
+ * Turns the autograd engine's anomaly detection on or off, as
+ * `torch.autograd.set_detect_anomaly (mode, check_nan)` does. While it is on, every node the
+ * graph records keeps the forward trace that [func@Gnn.autograd_set_anomaly_trace_func]'s
+ * function gives (Python's traceback in the bindings), a backward that fails leaves a report
+ * naming the node and that trace for [func@Gnn.autograd_take_anomaly_report], and, with
+ * @check_nan, a node whose backward returns a gradient holding NaN fails with
+ * `Function 'SqrtBackward0' returned nan values in its 0th output.` (torch's words).
+ * It slows every op down: turn it on to find where a NaN comes from, not to train.
+ *
+ * MT safe: the mode is one for the process, as torch's is.
+ *
+ * Since: 0.1
+ */
+void
+gnn_autograd_set_anomaly_enabled (gboolean enabled,
+                                  gboolean check_nan)
+{
+  g_atomic_int_set (&anomaly_check_nan, !!check_nan);
+  g_atomic_int_set (&anomaly_enabled, !!enabled);
+}
+
+/**
+ * gnn_autograd_is_anomaly_enabled:
+ *
+ * Checks whether anomaly detection is on (`torch.is_anomaly_enabled ()`).
+ *
+ * Returns: whether [func@Gnn.autograd_set_anomaly_enabled] turned anomaly detection on
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_autograd_is_anomaly_enabled (void)
+{
+  return g_atomic_int_get (&anomaly_enabled);
+}
+
+/**
+ * gnn_autograd_is_anomaly_check_nan_enabled:
+ *
+ * Checks whether anomaly detection, when on, fails a backward that returns NaN
+ * (`torch.is_anomaly_check_nan_enabled ()`; %TRUE by default).
+ *
+ * Returns: the @check_nan of the last [func@Gnn.autograd_set_anomaly_enabled]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_autograd_is_anomaly_check_nan_enabled (void)
+{
+  return g_atomic_int_get (&anomaly_check_nan);
+}
+
+/**
+ * gnn_autograd_set_anomaly_trace_func:
+ * @func: (nullable) (scope notified) (closure user_data) (destroy notify): the function that
+ *   describes where the program is, or %NULL for none
+ * @user_data: data for @func
+ * @notify: (nullable): frees @user_data when @func is replaced
+ *
+ * Sets the function that anomaly detection calls each time the graph records a node, on the
+ * thread that records it, for the forward trace the node keeps: the Python bindings set one
+ * that gives Python's traceback, as torch's anomaly mode records it. Without one a node keeps
+ * no trace and a report names only the node.
+ *
+ * Since: 0.1
+ */
+void
+gnn_autograd_set_anomaly_trace_func (GnnAnomalyTraceFunc func,
+                                     gpointer            user_data,
+                                     GDestroyNotify      notify)
+{
+  GDestroyNotify old_notify;
+  gpointer old_data;
+
+  G_LOCK (anomaly_trace);
+  old_notify = anomaly_trace_notify;
+  old_data = anomaly_trace_data;
+  anomaly_trace_func = func;
+  anomaly_trace_data = user_data;
+  anomaly_trace_notify = notify;
+  G_UNLOCK (anomaly_trace);
+  if (old_notify)
+    old_notify (old_data);
+}
+
+/* the forward trace a node recorded now keeps, or NULL when anomaly mode is off */
+static char *
+anomaly_trace (void)
+{
+  GnnAnomalyTraceFunc func;
+  gpointer data;
+
+  if (!g_atomic_int_get (&anomaly_enabled))
+    return NULL;
+  G_LOCK (anomaly_trace);
+  func = anomaly_trace_func;
+  data = anomaly_trace_data;
+  G_UNLOCK (anomaly_trace);
+  return func ? func (data) : g_strdup ("");
+}
+
 /* ---- nodes -------------------------------------------------------------------------- */
 
 static guint64 next_sequence_nr;
@@ -112,6 +229,7 @@ node_free (GnnNode *node)
   gnn_node_release_saved (node);
   if (node->ctx_free && node->ctx)
     node->ctx_free (node->ctx);
+  g_free (node->anomaly_trace);
   g_free (node->saved);
   for (guint i = 0; i < node->n_inputs; i++)
     if (node->edges[i].node)
@@ -153,6 +271,8 @@ node_new (const char *name, GnnBackwardFunc backward, guint n_inputs, guint n_ou
   node->n_outputs = n_outputs;
   node->edges = g_new0 (GnnEdge, MAX (n_inputs, 1));
   node->sequence_nr = g_atomic_pointer_add (&next_sequence_nr, 1);
+  if (backward)
+    node->anomaly_trace = anomaly_trace ();
   return node;
 }
 

@@ -1,4 +1,4 @@
-# torch.autograd: Function
+# torch.autograd: Function, grad, grad mode, anomaly detection
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from gi.overrides._gnn.names import fill_namespace as _fill

@@ -32,6 +32,7 @@ def _call_raising_python_errors(func, *args):
     except GLib.Error:
         error = getattr(_hook_state, 'error', None)
         _hook_state.error = None
+        _warn_anomaly_report()
         if error is not None:
             raise error from None
         raise
@@ -124,6 +125,90 @@ class set_grad_enabled(_GradMode):
 
 
 __all__ += ['no_grad', 'enable_grad', 'set_grad_enabled']
+
+
+# ---- anomaly detection: Python's traceback as the forward trace of each node ----
+
+_OVERRIDES_DIR = __file__.rsplit('/', 1)[0].rsplit('/', 1)[0]   # gi/overrides
+
+
+def _forward_trace(user_data=None):
+    """The anomaly trace function: the Python stack of the op that records a node, without
+    the frames of these overrides, formatted as torch's anomaly mode prints it."""
+    import traceback
+    frames = [f for f in traceback.extract_stack()[:-1]
+              if not f.filename.startswith(_OVERRIDES_DIR)]
+    return ''.join(traceback.format_list(frames))
+
+
+Gnn.autograd_set_anomaly_trace_func(_forward_trace, None)
+
+
+def _warn_anomaly_report():
+    """After a failed call under anomaly mode: the report of the backward that failed, as the
+    UserWarning torch's anomaly mode gives."""
+    if Gnn.autograd_is_anomaly_enabled():
+        report = Gnn.autograd_take_anomaly_report()
+        if report:
+            import warnings
+            warnings.warn(report, UserWarning, stacklevel=4)
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled: turns anomaly detection on or off (and its NaN check)."""
+    Gnn.autograd_set_anomaly_enabled(bool(enabled), bool(check_nan))
+
+
+def is_anomaly_enabled():
+    """torch.is_anomaly_enabled."""
+    return Gnn.autograd_is_anomaly_enabled()
+
+
+def is_anomaly_check_nan_enabled():
+    """torch.is_anomaly_check_nan_enabled."""
+    return Gnn.autograd_is_anomaly_check_nan_enabled()
+
+
+class detect_anomaly:
+    """torch.autograd.detect_anomaly (check_nan=True): anomaly detection inside the ``with``
+    block. Each node recorded there keeps the Python traceback of its forward call; a backward
+    that fails warns ``Error detected in XBackward0. Traceback of forward call that caused the
+    error: ...`` before its error, and with check_nan a backward formula returning NaN raises
+    ``RuntimeError: Function 'XBackward0' returned nan values in its 0th output.``"""
+
+    def __init__(self, check_nan=True):
+        import warnings
+        self.prev = is_anomaly_enabled()
+        self.check_nan = check_nan
+        self.prev_check_nan = is_anomaly_check_nan_enabled()
+        warnings.warn('Anomaly Detection has been enabled. This mode will increase the runtime '
+                      'and should only be enabled for debugging.', stacklevel=2)
+
+    def __enter__(self):
+        set_anomaly_enabled(True, self.check_nan)
+
+    def __exit__(self, *exc):
+        set_anomaly_enabled(self.prev, self.prev_check_nan)
+
+
+class set_detect_anomaly:
+    """torch.autograd.set_detect_anomaly (mode, check_nan=True): sets anomaly detection at
+    once, as a plain call, and restores the previous setting at the end of a ``with`` block."""
+
+    def __init__(self, mode, check_nan=True):
+        self.prev = is_anomaly_enabled()
+        self.prev_check_nan = is_anomaly_check_nan_enabled()
+        set_anomaly_enabled(mode, check_nan)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        set_anomaly_enabled(self.prev, self.prev_check_nan)
+
+
+__all__ += ['set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
+            'detect_anomaly', 'set_detect_anomaly']
 
 
 

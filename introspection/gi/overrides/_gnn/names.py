@@ -97,6 +97,9 @@ ROWS = [
     ('torch.enable_grad', 'Gnn.enable_grad'),
     ('torch.set_grad_enabled', 'Gnn.set_grad_enabled'),
     ('torch.is_grad_enabled', 'Gnn.is_grad_enabled'),
+    ('torch.set_anomaly_enabled', 'Gnn.set_anomaly_enabled'),
+    ('torch.is_anomaly_enabled', 'Gnn.is_anomaly_enabled'),
+    ('torch.is_anomaly_check_nan_enabled', 'Gnn.is_anomaly_check_nan_enabled'),
     ('torch.inference_mode', Missing('inference tensors (refused by autograd and by in-place ops outside '
                                      'the mode) need a tensor flag in C; no_grad computes the same values')),
     ('torch.get_num_threads', 'Gnn.get_num_threads'),
@@ -407,6 +410,8 @@ ROWS = [
     ('torch.autograd.grad', 'Gnn.autograd_grad'),
     ('torch.autograd.backward', Missing('call backward () on each tensor')),
     ('torch.autograd.Variable', Missing('Variable is Tensor since torch 0.4: use a tensor with requires_grad=True')),
+    ('torch.autograd.detect_anomaly', 'Gnn.detect_anomaly'),
+    ('torch.autograd.set_detect_anomaly', 'Gnn.set_detect_anomaly'),
 
     # ---- torch: files ----
     ('torch.save', 'Gnn.save'),
