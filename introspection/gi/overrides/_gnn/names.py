@@ -413,6 +413,14 @@ ROWS = [
     ('torch.autograd.detect_anomaly', 'Gnn.detect_anomaly'),
     ('torch.autograd.set_detect_anomaly', 'Gnn.set_detect_anomaly'),
 
+    # ---- torch.autograd.functional ----
+    ('torch.autograd.functional.jacobian', 'Gnn.autograd_jacobian'),
+    ('torch.autograd.functional.hessian', 'Gnn.autograd_hessian'),
+    ('torch.autograd.functional.vjp', 'Gnn.autograd_vjp'),
+    ('torch.autograd.functional.jvp', 'Gnn.autograd_jvp'),
+    ('torch.autograd.functional.vhp', 'Gnn.autograd_vhp'),
+    ('torch.autograd.functional.hvp', 'Gnn.autograd_hvp'),
+
     # ---- torch: files ----
     ('torch.save', 'Gnn.save'),
     ('torch.load', 'Gnn.load'),
