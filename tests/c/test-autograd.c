@@ -708,6 +708,109 @@ test_anomaly_mode (void)
   gnn_autograd_set_anomaly_trace_func (NULL, NULL, NULL);
 }
 
+/* torch.nn.utils: gradient clipping and parameters as one vector, in float64 */
+static void
+set_grads (GnnTensor **params, const double *ga, const double *gb)
+{
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (ga, 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (gb, 4, GNN_TEST_SHAPE (2, 2), 2);
+  GError *error = NULL;
+
+  OK (gnn_tensor_set_grad (params[0], a, &error));
+  OK (gnn_tensor_set_grad (params[1], b, &error));
+}
+
+static void
+test_clip_grad (void)
+{
+  g_autoptr(GnnTensor) pa = leaf (GNN_TEST_DATA (0.5, 1), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) pb = leaf (GNN_TEST_DATA (1, 2, 3, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) pc = leaf (GNN_TEST_DATA (7), 1, GNN_TEST_SHAPE (1), 1);   /* no grad */
+  GnnTensor *params[3] = { pa, pb, pc };
+  const double ga[2] = { 3, -4 }, gb[4] = { 1, 2, 2, 0 };
+  GError *error = NULL;
+  double c;
+
+  /* the 2-norm of (5, 3) is √34: the gradients are scaled by 1 / (√34 + 1e-6) */
+  set_grads (params, ga, gb);
+  {
+    g_autoptr(GnnTensor) total = NULL;
+    OK (total = gnn_clip_grad_norm_ (params, 3, 1.0, 2.0, FALSE, &error));
+    g_assert_cmpuint (gnn_tensor_get_ndim (total), ==, 0);
+    g_assert_cmpfloat_with_epsilon (gnn_tensor_item (total, NULL), sqrt (34.0), 1e-12);
+    c = 1.0 / (sqrt (34.0) + 1e-6);
+    gnn_test_assert_close (gnn_tensor_get_grad (pa), GNN_TEST_DATA (3 * c, -4 * c), 2, 1e-12, 1e-14);
+    gnn_test_assert_close (gnn_tensor_get_grad (pb), GNN_TEST_DATA (c, 2 * c, 2 * c, 0), 4, 1e-12, 1e-14);
+    g_assert_null (gnn_tensor_get_grad (pc));
+  }
+  /* under the bound nothing changes; the inf norm is the largest |g| */
+  set_grads (params, ga, gb);
+  {
+    g_autoptr(GnnTensor) total = NULL;
+    OK (total = gnn_clip_grad_norm_ (params, 2, 10.0, INFINITY, TRUE, &error));
+    g_assert_cmpfloat (gnn_tensor_item (total, NULL), ==, 4.0);
+    gnn_test_assert_close (gnn_tensor_get_grad (pa), ga, 2, 0, 0);
+  }
+  /* 1-norm 12: scaled by 6 / (12 + 1e-6) */
+  {
+    g_autoptr(GnnTensor) total = NULL;
+    OK (total = gnn_clip_grad_norm_ (params, 2, 6.0, 1.0, FALSE, &error));
+    g_assert_cmpfloat (gnn_tensor_item (total, NULL), ==, 12.0);
+    c = 6.0 / (12.0 + 1e-6);
+    gnn_test_assert_close (gnn_tensor_get_grad (pa), GNN_TEST_DATA (3 * c, -4 * c), 2, 1e-12, 1e-14);
+  }
+  /* a non-finite total is an error with error_if_nonfinite, else it scales by NaN */
+  set_grads (params, GNN_TEST_DATA (INFINITY, 1), gb);
+  g_assert_null (gnn_clip_grad_norm_ (params, 2, 1.0, 2.0, TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "is non-finite, so it cannot be clipped"));
+  g_clear_error (&error);
+  gnn_test_assert_close (gnn_tensor_get_grad (pb), gb, 4, 0, 0);   /* untouched */
+  {
+    g_autoptr(GnnTensor) total = NULL;
+    OK (total = gnn_clip_grad_norm_ (params, 2, 1.0, 2.0, FALSE, &error));
+    g_assert_true (isinf (gnn_tensor_item (total, NULL)));
+  }
+  /* no gradients at all: a float32 zero */
+  {
+    g_autoptr(GnnTensor) total = NULL;
+    OK (total = gnn_clip_grad_norm_ (&pc, 1, 1.0, 2.0, FALSE, &error));
+    g_assert_cmpint (gnn_tensor_get_dtype (total), ==, GNN_DTYPE_FLOAT32);
+    g_assert_cmpfloat (gnn_tensor_item (total, NULL), ==, 0.0);
+  }
+
+  set_grads (params, ga, gb);
+  g_assert_true (gnn_clip_grad_value_ (params, 3, 1.5, &error));
+  g_assert_no_error (error);
+  gnn_test_assert_close (gnn_tensor_get_grad (pa), GNN_TEST_DATA (1.5, -1.5), 2, 0, 0);
+  gnn_test_assert_close (gnn_tensor_get_grad (pb), GNN_TEST_DATA (1, 1.5, 1.5, 0), 4, 0, 0);
+
+  /* parameters_to_vector and back */
+  {
+    g_autoptr(GnnTensor) vec = NULL;
+    g_autoptr(GnnTensor) doubled = NULL;
+    g_autoptr(GnnTensor) wrong = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+
+    OK (vec = gnn_parameters_to_vector (params, 3, &error));
+    gnn_test_assert_close (vec, GNN_TEST_DATA (0.5, 1, 1, 2, 3, 4, 7), 7, 0, 0);
+    g_assert_null (gnn_parameters_to_vector (NULL, 0, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    OK (doubled = gnn_tensor_mul_scalar (vec, 2.0, &error));
+    {
+      g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+      g_assert_true (gnn_vector_to_parameters (doubled, params, 3, &error));
+      g_assert_no_error (error);
+    }
+    gnn_test_assert_close (pb, GNN_TEST_DATA (2, 4, 6, 8), 4, 0, 0);
+    gnn_test_assert_close (pc, GNN_TEST_DATA (14), 1, 0, 0);
+    g_assert_false (gnn_vector_to_parameters (wrong, params, 3, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_assert_nonnull (strstr (error->message, "expected a 1-d vector of 7 elements"));
+    g_clear_error (&error);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -732,5 +835,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/grad-errors", test_autograd_grad_errors);
   g_test_add_func ("/autograd/gradient-penalty", test_gradient_penalty);
   g_test_add_func ("/autograd/anomaly-mode", test_anomaly_mode);
+  g_test_add_func ("/autograd/clip-grad", test_clip_grad);
   return g_test_run ();
 }
