@@ -15,6 +15,7 @@
 #include "core/gnn-dtype.h"
 #include "core/gnn-generator.h"
 #include "core/gnn-tensor.h"
+#include "core/gnn-node.h"
 #include "autograd/graph/gnn-grad-mode.h"
 #include "autograd/engine/gnn-function.h"
 #include "autograd/engine/gnn-autograd.h"

@@ -6,13 +6,12 @@
 
 #include "core/gnn-error.h"
 #include "core/gnn-tensor.h"
+#include "core/gnn-node.h"
 #include "core/gnn-threads.h"
 #include "gnn-enum-types.h"
 #include "backend/gnn-backend-private.h"
 
 G_BEGIN_DECLS
-
-typedef struct _GnnNode GnnNode;
 
 /* What core knows of an autograd node, such as a tensor's grad_fn: a name and a reference
  * count whose last release calls @free. Every node starts with this header, filled by the
@@ -24,9 +23,7 @@ typedef struct {
   void (*free) (GnnNode *node);
 } GnnNodeHeader;
 
-GnnNode    *gnn_node_ref      (GnnNode *node);
-void        gnn_node_unref    (GnnNode *node);
-const char *gnn_node_get_name (GnnNode *node);
+/* gnn_node_ref, gnn_node_unref and gnn_node_get_name (gnn-node.h) work on this header */
 
 /* Memory owned by one device of one backend, shared by every view of it. */
 typedef struct {

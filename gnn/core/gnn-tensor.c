@@ -115,6 +115,16 @@ gnn_version_unref (GnnVersion *v)
 
 /* ---- autograd nodes, as core holds them ---------------------------------------------- */
 
+/**
+ * gnn_node_ref: (skip)
+ * @node: a node
+ *
+ * Takes a reference to @node.
+ *
+ * Returns: (transfer full): @node
+ *
+ * Since: 0.1
+ */
 GnnNode *
 gnn_node_ref (GnnNode *node)
 {
@@ -122,6 +132,14 @@ gnn_node_ref (GnnNode *node)
   return node;
 }
 
+/**
+ * gnn_node_unref: (skip)
+ * @node: (transfer full): a node
+ *
+ * Releases a reference to @node; the last one frees it.
+ *
+ * Since: 0.1
+ */
 void
 gnn_node_unref (GnnNode *node)
 {
@@ -131,11 +149,25 @@ gnn_node_unref (GnnNode *node)
     h->free (node);
 }
 
+/**
+ * gnn_node_get_name:
+ * @node: a node
+ *
+ * Gets the node's name as PyTorch names it (`grad_fn.name ()`): the backward function of an
+ * op, such as "AddBackward0", or "AccumulateGrad".
+ *
+ * Returns: the node's name
+ *
+ * Since: 0.1
+ */
 const char *
 gnn_node_get_name (GnnNode *node)
 {
+  g_return_val_if_fail (node != NULL, NULL);
   return ((GnnNodeHeader *) node)->name;
 }
+
+G_DEFINE_BOXED_TYPE (GnnNode, gnn_node, gnn_node_ref, gnn_node_unref)
 
 /* ---- GObject ------------------------------------------------------------------------ */
 

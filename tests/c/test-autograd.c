@@ -811,6 +811,57 @@ test_clip_grad (void)
   }
 }
 
+/* the graph behind a tensor: grad_fn and its next functions, as torch's */
+static void
+test_node_graph (void)
+{
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (3, 4), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) m = NULL, e = NULL, a = NULL, y = NULL;
+  g_autoptr(GnnNode) kept = NULL;
+  GnnNode *sum, *add, *mul, *exp, *acc;
+  GError *error = NULL;
+  guint nr = 99;
+
+  OK (m = gnn_tensor_mul (x, w, &error));
+  OK (e = gnn_tensor_exp (x, &error));
+  OK (a = gnn_tensor_add (m, e, 1.0, &error));
+  OK (y = gnn_tensor_sum_all (a, &error));
+  g_assert_null (gnn_tensor_get_grad_fn (x));
+  g_assert_null (gnn_tensor_get_grad_fn (w));
+  sum = gnn_tensor_get_grad_fn (y);
+  g_assert_cmpstr (gnn_node_get_name (sum), ==, "SumBackward0");
+  g_assert_cmpuint (gnn_node_get_n_next_functions (sum), ==, 1);
+  add = gnn_node_get_next_function (sum, 0, &nr);
+  g_assert_true (add == gnn_tensor_get_grad_fn (a));
+  g_assert_cmpuint (nr, ==, 0);
+  g_assert_cmpstr (gnn_node_get_name (add), ==, "AddBackward0");
+  g_assert_cmpuint (gnn_node_get_n_next_functions (add), ==, 2);
+  mul = gnn_node_get_next_function (add, 0, NULL);
+  exp = gnn_node_get_next_function (add, 1, NULL);
+  g_assert_cmpstr (gnn_node_get_name (mul), ==, "MulBackward0");
+  g_assert_cmpstr (gnn_node_get_name (exp), ==, "ExpBackward0");
+  /* x's gradient goes to its AccumulateGrad; w needs none */
+  acc = gnn_node_get_next_function (mul, 0, &nr);
+  g_assert_cmpstr (gnn_node_get_name (acc), ==, "AccumulateGrad");
+  g_assert_true (gnn_node_get_variable (acc) == x);
+  g_assert_cmpuint (gnn_node_get_n_next_functions (acc), ==, 0);
+  g_assert_true (gnn_node_get_next_function (exp, 0, NULL) == acc);
+  nr = 99;
+  g_assert_null (gnn_node_get_next_function (mul, 1, &nr));
+  g_assert_cmpuint (nr, ==, 0);
+  g_assert_null (gnn_node_get_variable (mul));
+
+  /* a reference keeps a node (and the graph behind it) after its tensors go */
+  kept = gnn_node_ref (mul);
+  g_clear_object (&y);
+  g_clear_object (&a);
+  g_clear_object (&m);
+  g_assert_cmpstr (gnn_node_get_name (kept), ==, "MulBackward0");
+  g_assert_true (gnn_node_get_variable (gnn_node_get_next_function (kept, 0, NULL)) == x);
+  g_assert_true (G_TYPE_IS_BOXED (GNN_TYPE_NODE));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -836,5 +887,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/gradient-penalty", test_gradient_penalty);
   g_test_add_func ("/autograd/anomaly-mode", test_anomaly_mode);
   g_test_add_func ("/autograd/clip-grad", test_clip_grad);
+  g_test_add_func ("/autograd/node-graph", test_node_graph);
   return g_test_run ();
 }

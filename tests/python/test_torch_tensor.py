@@ -432,6 +432,36 @@ class TestMissing(unittest.TestCase):
         self.assertEqual(y.grad_fn.name(), ty.grad_fn.name())
         self.assertTrue(repr(y.grad_fn).startswith('<AddBackward0 object at 0x'))
 
+    def test_grad_fn_next_functions(self):
+        """The graph behind a tensor, walked from grad_fn as torchviz walks it."""
+        def graph(T):
+            x = T.tensor([1.0, 2.0], requires_grad=True)
+            w = T.tensor([3.0, 4.0])
+            y = (x * w + x.exp()).sum()
+            y2 = x * 1
+            y2[0] = T.tensor(5.0)
+            seen = []
+
+            def walk(fn, depth):
+                if fn is None:
+                    seen.append((depth, None))
+                    return
+                seen.append((depth, type(fn).__name__, fn.name(),
+                             fn.variable is x if type(fn).__name__ == 'AccumulateGrad' else None))
+                for n, nr in fn.next_functions:
+                    seen.append((depth, 'nr', nr))
+                    walk(n, depth + 1)
+            walk(y.grad_fn, 0)
+            walk(y2.grad_fn, 0)
+            mul = y.grad_fn.next_functions[0][0].next_functions[0][0]
+            exp = y.grad_fn.next_functions[0][0].next_functions[1][0]
+            same = (y.grad_fn is y.grad_fn, mul.next_functions[0][0] is exp.next_functions[0][0])
+            y.grad_fn.metadata['tag'] = 1
+            return seen, same, y.grad_fn.metadata
+        got, want = graph(gnn), graph(torch)
+        self.assertEqual(got, want)
+        self.assertEqual(got[1], (True, True))
+
 
 class TestGradMode(unittest.TestCase):
     """no_grad, enable_grad and set_grad_enabled as torch 1.13's: context managers,

@@ -1,4 +1,5 @@
-/* gnn-grad-mode.h: grad mode (the autograd graph records only when it is on)
+/* gnn-grad-mode.h: grad mode (the autograd graph records only when it is on), anomaly mode,
+ * and the graph behind a tensor (grad_fn, next_functions)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,6 +11,8 @@
 
 #include <glib-object.h>
 #include "../../gnn-version-macros.h"
+#include "../../core/gnn-node.h"
+#include "../../core/gnn-tensor.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +36,18 @@ GNN_AVAILABLE_IN_ALL
 void            gnn_no_grad_guard_free (GnnNoGradGuard *guard);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnNoGradGuard, gnn_no_grad_guard_free)
+
+/* the graph behind a tensor */
+GNN_AVAILABLE_IN_ALL
+GnnNode   *gnn_tensor_get_grad_fn        (GnnTensor *self);
+GNN_AVAILABLE_IN_ALL
+guint      gnn_node_get_n_next_functions (GnnNode   *node);
+GNN_AVAILABLE_IN_ALL
+GnnNode   *gnn_node_get_next_function    (GnnNode   *node,
+                                          guint      index,
+                                          guint     *input_nr);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_node_get_variable         (GnnNode   *node);
 
 /**
  * GnnAnomalyTraceFunc:

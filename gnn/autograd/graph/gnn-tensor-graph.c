@@ -84,6 +84,86 @@ gnn_tensor_get_grad_fn_name (GnnTensor *self)
 }
 
 /**
+ * gnn_tensor_get_grad_fn:
+ * @self: a tensor
+ *
+ * Gets the node that made the tensor (`Tensor.grad_fn`): the backward function of the op
+ * that computed it, from which [method@Gnn.Node.get_next_function] walks the graph.
+ *
+ * Returns: (transfer none) (nullable): the node that made the tensor, or %NULL for a leaf
+ *
+ * Since: 0.1
+ */
+GnnNode *
+gnn_tensor_get_grad_fn (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_priv (self)->grad_fn;
+}
+
+/**
+ * gnn_node_get_n_next_functions:
+ * @node: a node
+ *
+ * Gets the number of the node's next functions (`len (grad_fn.next_functions)`): one per
+ * input of the op that recorded it, whether or not that input needs a gradient.
+ *
+ * Returns: the number of next functions of @node (0 for an `AccumulateGrad` node)
+ *
+ * Since: 0.1
+ */
+guint
+gnn_node_get_n_next_functions (GnnNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->n_inputs;
+}
+
+/**
+ * gnn_node_get_next_function:
+ * @node: a node
+ * @index: the input of the op, below [method@Gnn.Node.get_n_next_functions]
+ * @input_nr: (out) (optional): where the gradient enters the next node: the output of the
+ *   op that made the input, 0 for a leaf's `AccumulateGrad`
+ *
+ * Gets the node that input @index's gradient flows to (`grad_fn.next_functions[index]`): the
+ * node that made that input, the `AccumulateGrad` node of a leaf that requires grad, or
+ * %NULL (torch's `(None, 0)`) for an input that needs no gradient.
+ *
+ * Returns: (transfer none) (nullable): the next node, or %NULL
+ *
+ * Since: 0.1
+ */
+GnnNode *
+gnn_node_get_next_function (GnnNode *node,
+                            guint    index,
+                            guint   *input_nr)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (index < node->n_inputs, NULL);
+  if (input_nr)
+    *input_nr = node->edges[index].node ? node->edges[index].input_nr : 0;
+  return node->edges[index].node;
+}
+
+/**
+ * gnn_node_get_variable:
+ * @node: a node
+ *
+ * Gets the leaf an `AccumulateGrad` node accumulates into (`grad_fn.variable`).
+ *
+ * Returns: (transfer none) (nullable): the leaf, or %NULL for a node of an op
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_node_get_variable (GnnNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  return node->variable;
+}
+
+/**
  * gnn_tensor_is_leaf:
  * @self: a tensor
  *

@@ -479,16 +479,72 @@ class device(str):
 __all__.append('device')
 
 
+class _GradFn:
+    """What every grad_fn shares: a Gnn.Node seen as torch sees its nodes. One object per node
+    while it lives (y.grad_fn is y.grad_fn, and a node reached through next_functions is the
+    same object), of a class named as the node (AddBackward0, AccumulateGrad)."""
+    __slots__ = ('_node', 'metadata', '_next', '__weakref__')
+
+    def name(self):
+        """The node's name; the nodes torch writes in C++ rather than generates carry their
+        namespace, as in torch (torch::autograd::AccumulateGrad, torch::autograd::CopySlices)."""
+        name = self._node.get_name()
+        return 'torch::autograd::' + name if name in _CXX_NODES else name
+
+    @property
+    def next_functions(self):
+        """((node or None, input_nr), ...): where each input's gradient goes, None for an input
+        that needs none, as torch's grad_fn.next_functions."""
+        # the edges are fixed once recorded: kept, they keep the objects (and their metadata)
+        # of the graph behind a live tensor's grad_fn alive, as torch's nodes keep theirs
+        if self._next is None:
+            result = []
+            for i in range(self._node.get_n_next_functions()):
+                node, input_nr = self._node.get_next_function(i)
+                result.append((None if node is None else _grad_fn_for(node), input_nr))
+            self._next = tuple(result)
+        return self._next
+
+    def __repr__(self):
+        return '<%s object at %#x>' % (type(self).__name__, id(self))
+
+
+class _AccumulateGradFn(_GradFn):
+    __slots__ = ()
+
+    @property
+    def variable(self):
+        """The leaf this AccumulateGrad node accumulates into."""
+        return self._node.get_variable()
+
+
+_CXX_NODES = ('AccumulateGrad', 'CopySlices')
 _grad_fn_types = {}
+_grad_fn_objects = None
 
 
 def _grad_fn_type(name):
-    """A class named as the node (AddBackward0) whose instances print as torch's grad_fn."""
     if name not in _grad_fn_types:
-        _grad_fn_types[name] = type(name, (), {
-            '__slots__': (), 'name': lambda self: name, '__doc__': 'the autograd node %s' % name,
-            '__repr__': lambda self: '<%s object at %#x>' % (name, id(self))})
+        base = _AccumulateGradFn if name == 'AccumulateGrad' else _GradFn
+        _grad_fn_types[name] = type(name, (base,), {
+            '__slots__': (), '__doc__': 'the autograd node %s' % name})
     return _grad_fn_types[name]
+
+
+def _grad_fn_for(node):
+    """The one Python object of a Gnn.Node (boxed nodes compare and hash as their C node)."""
+    global _grad_fn_objects
+    import weakref
+    if _grad_fn_objects is None:
+        _grad_fn_objects = weakref.WeakValueDictionary()
+    fn = _grad_fn_objects.get(node)
+    if fn is None:
+        fn = _grad_fn_type(node.get_name())()
+        fn._node = node
+        fn.metadata = {}
+        fn._next = None
+        _grad_fn_objects[node] = fn
+    return fn
 
 
 def _to_dtype_method(dtype):
@@ -662,10 +718,16 @@ class Tensor(Gnn.Tensor):
     @property
     def grad_fn(self):
         """The node that made the tensor (None for a leaf): an object printing as torch's
-        (<AddBackward0 object at 0x...>) with name (); its inputs (next_functions) are not
-        reachable from Python."""
-        name = self.get_grad_fn_name()
-        return None if name is None else _grad_fn_type(name)()
+        (<AddBackward0 object at 0x...>) with name (), next_functions and metadata."""
+        node = self.get_grad_fn()
+        if node is None:
+            return None
+        # the tensor keeps its grad_fn's object (and so its metadata) while it lives
+        kept = self.__dict__.get('_grad_fn_object')
+        if kept is None or kept._node != node:
+            kept = _grad_fn_for(node)
+            self.__dict__['_grad_fn_object'] = kept
+        return kept
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Tensor.backward; an exception raised by a Python hook is raised again here, after
