@@ -13,8 +13,8 @@
 #include <math.h>
 
 /* the inverse of erf: an initial estimate from M. Giles' single-precision approximation
- * ("Approximating the erfinv function", GPU Computing Gems, 2011), then two Newton steps on
- * erf, whose convergence is quadratic */
+ * ("Approximating the erfinv function", 2010), then two Newton steps on erf, whose
+ * convergence is quadratic (torch.erfinv, and nn.init.trunc_normal_'s draws) */
 static inline double
 gnn_math_erfinv (double y)
 {
@@ -24,7 +24,7 @@ gnn_math_erfinv (double y)
     return NAN;
   if (y == 1.0 || y == -1.0)
     return copysign (INFINITY, y);
-  w = -log1p (-y * y);
+  w = -log ((1.0 - y) * (1.0 + y));
   if (w < 5.0)
     {
       w -= 2.5;
@@ -53,7 +53,13 @@ gnn_math_erfinv (double y)
     }
   x = p * y;
   for (int i = 0; i < 2; i++)
-    x -= (erf (x) - y) / (M_2_SQRTPI * exp (-x * x));
+    {
+      double slope = M_2_SQRTPI * exp (-x * x);
+
+      if (slope == 0.0)
+        break;
+      x -= (erf (x) - y) / slope;
+    }
   return x;
 }
 
