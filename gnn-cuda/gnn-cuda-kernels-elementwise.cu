@@ -568,6 +568,104 @@ FUNCTOR (SiluBackwardOp, B2X, PAB, a * silu_grad (b))
 FUNCTOR (SigmoidBackwardOp, B2, PAB, mul_ (mul_ (a, sub_ ((T) 1, b)), b))
 FUNCTOR (TanhBackwardOp, B2, PAB, mul_ (a, sub_ ((T) 1, mul_ (b, b))))
 
+/* the elementwise math functions (gnn-cpu-math.c's tables): one functor of each arity that
+ * switches on the op, as the CPU backend calls the op's function from its table */
+template <class T>
+__device__ __forceinline__ T
+math1 (GnnBackendOp op, T a)
+{
+  switch (op)
+    {
+    case GNN_BACKEND_OP_RECIPROCAL: return (T) 1 / a;
+    case GNN_BACKEND_OP_RSQRT:      return (T) 1 / sqrt_ (a);
+    case GNN_BACKEND_OP_LOG1P:      return log1p (a);
+    case GNN_BACKEND_OP_EXPM1:      return expm1 (a);
+    case GNN_BACKEND_OP_LOG2:       return log2 (a);
+    case GNN_BACKEND_OP_LOG10:      return log10 (a);
+    case GNN_BACKEND_OP_SIN:        return sin (a);
+    case GNN_BACKEND_OP_COS:        return cos (a);
+    case GNN_BACKEND_OP_TAN:        return tan (a);
+    case GNN_BACKEND_OP_ASIN:       return asin (a);
+    case GNN_BACKEND_OP_ACOS:       return acos (a);
+    case GNN_BACKEND_OP_ATAN:       return atan (a);
+    case GNN_BACKEND_OP_SINH:       return sinh (a);
+    case GNN_BACKEND_OP_COSH:       return cosh (a);
+    case GNN_BACKEND_OP_ASINH:      return asinh (a);
+    case GNN_BACKEND_OP_ACOSH:      return acosh (a);
+    case GNN_BACKEND_OP_ATANH:      return atanh (a);
+    case GNN_BACKEND_OP_ERF:        return erf (a);
+    case GNN_BACKEND_OP_ERFC:       return erfc (a);
+    case GNN_BACKEND_OP_ERFINV:     return erfinv (a);
+    case GNN_BACKEND_OP_LGAMMA:     return lgamma (a);
+    case GNN_BACKEND_OP_FLOOR:      return floor (a);
+    case GNN_BACKEND_OP_CEIL:       return ceil (a);
+    case GNN_BACKEND_OP_ROUND:      return nearbyint (a);
+    case GNN_BACKEND_OP_TRUNC:      return trunc (a);
+    default:                        return a - trunc (a);   /* FRAC */
+    }
+}
+
+/* gnn-math-private.h's remainder, floor_divide and xlogy, in T */
+template <class T>
+__device__ __forceinline__ T
+math2 (GnnBackendOp op, T a, T b)
+{
+  if constexpr (std::is_same<T, i64>::value)
+    {
+      /* FMOD, REMAINDER, FLOOR_DIVIDE: a zero divisor gives 0 (a device kernel cannot report
+       * it); INT64_MIN by -1 wraps */
+      i64 r, q;
+      if (b == 0)
+        return 0;
+      r = b == -1 ? 0 : a % b;
+      q = b == -1 ? (i64) (0 - (u64) a) : a / b;
+      if (op == GNN_BACKEND_OP_FMOD || r == 0 || ((r < 0) == (b < 0)))
+        return op == GNN_BACKEND_OP_FLOOR_DIVIDE ? q : r;
+      return op == GNN_BACKEND_OP_FLOOR_DIVIDE ? q - 1 : r + b;
+    }
+  else
+  switch (op)
+    {
+    case GNN_BACKEND_OP_ATAN2: return atan2 (a, b);
+    case GNN_BACKEND_OP_FMOD:  return fmod (a, b);
+    case GNN_BACKEND_OP_REMAINDER:
+      {
+        T r = fmod (a, b);
+        return (r != (T) 0 && ((b < (T) 0) != (r < (T) 0))) ? r + b : r;
+      }
+    case GNN_BACKEND_OP_FLOOR_DIVIDE:
+      {
+        T mod, div, fl;
+        if (b == (T) 0)
+          return a / b;
+        mod = fmod (a, b);
+        div = (a - mod) / b;
+        if (mod != (T) 0 && ((b < (T) 0) != (mod < (T) 0)))
+          div -= (T) 1;
+        if (div == (T) 0)
+          return copysign ((T) 0, a / b);
+        fl = floor (div);
+        return div - fl > (T) 0.5 ? fl + (T) 1 : fl;
+      }
+    default:   /* XLOGY */
+      return b != b ? b : a == (T) 0 ? (T) 0 : a * log (b);
+    }
+}
+
+template <class T>
+struct MathUnaryOp : U1X {
+  GnnBackendOp op;
+  static MathUnaryOp make (const GnnKernelArgs *args) { MathUnaryOp f; f.op = args->op; return f; }
+  __device__ __forceinline__ T operator() (T a) const { return math1 (op, a); }
+};
+
+template <class T>
+struct MathBinaryOp : B2X {
+  GnnBackendOp op;
+  static MathBinaryOp make (const GnnKernelArgs *args) { MathBinaryOp f; f.op = args->op; return f; }
+  __device__ __forceinline__ T operator() (T a, T b) const { return math2 (op, a, b); }
+};
+
 /* PyTorch's lerp: start + w (end - start) for |w| < 0.5, else end - (end - start) (1 - w) */
 template <class T>
 __device__ __forceinline__ T
@@ -1027,6 +1125,11 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_MAXIMUM:
     case GNN_BACKEND_OP_MINIMUM:
     case GNN_BACKEND_OP_HYPOT:
+    case GNN_BACKEND_OP_ATAN2:
+    case GNN_BACKEND_OP_FMOD:
+    case GNN_BACKEND_OP_REMAINDER:
+    case GNN_BACKEND_OP_FLOOR_DIVIDE:
+    case GNN_BACKEND_OP_XLOGY:
       dt = args->in[0]->dtype;
       if (!same_dtype (args, 2, dt, true))
         return unsupported (args, error);
@@ -1087,6 +1190,37 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_GT:
     case GNN_BACKEND_OP_GE:                  return by_number<CompareOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_HYPOT:               return by_float<HypotOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_FMOD:
+    case GNN_BACKEND_OP_REMAINDER:
+    case GNN_BACKEND_OP_FLOOR_DIVIDE:        return by_number<MathBinaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_ATAN2:
+    case GNN_BACKEND_OP_XLOGY:               return by_float<MathBinaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_RECIPROCAL:
+    case GNN_BACKEND_OP_RSQRT:
+    case GNN_BACKEND_OP_LOG1P:
+    case GNN_BACKEND_OP_EXPM1:
+    case GNN_BACKEND_OP_LOG2:
+    case GNN_BACKEND_OP_LOG10:
+    case GNN_BACKEND_OP_SIN:
+    case GNN_BACKEND_OP_COS:
+    case GNN_BACKEND_OP_TAN:
+    case GNN_BACKEND_OP_ASIN:
+    case GNN_BACKEND_OP_ACOS:
+    case GNN_BACKEND_OP_ATAN:
+    case GNN_BACKEND_OP_SINH:
+    case GNN_BACKEND_OP_COSH:
+    case GNN_BACKEND_OP_ASINH:
+    case GNN_BACKEND_OP_ACOSH:
+    case GNN_BACKEND_OP_ATANH:
+    case GNN_BACKEND_OP_ERF:
+    case GNN_BACKEND_OP_ERFC:
+    case GNN_BACKEND_OP_ERFINV:
+    case GNN_BACKEND_OP_LGAMMA:
+    case GNN_BACKEND_OP_FLOOR:
+    case GNN_BACKEND_OP_CEIL:
+    case GNN_BACKEND_OP_ROUND:
+    case GNN_BACKEND_OP_TRUNC:
+    case GNN_BACKEND_OP_FRAC:                return by_float<MathUnaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_EXP:                 return by_float<ExpOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_LOG:                 return by_float<LogOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SQRT:                return by_float<SqrtOp> (ctx, args, dt, error);

@@ -117,6 +117,9 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_LOGCUMSUMEXP, 0, GNN_DTYPES_ALL },
   /* no sort kernel yet: sort, topk and the medians of a cuda tensor run on the CPU backend */
   { GNN_BACKEND_OP_SORT, 0, GNN_DTYPES_ALL },
+  /* no polygamma kernel (digamma, the gradients of lgamma and digamma: not on a hot path): they
+   * run on the CPU backend */
+  { GNN_BACKEND_OP_POLYGAMMA, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

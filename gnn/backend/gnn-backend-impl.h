@@ -128,6 +128,7 @@ typedef struct {
  * @window: IM2COL, COL2IM, the pooling kernels but the adaptive ones
  * @norm: BATCH_NORM_STATS, CHANNEL_AFFINE, BATCH_NORM_BACKWARD_REDUCE: operands (batch, channels, spatial)
  * @lerp: FOREACH_LERP: the weight
+ * @polygamma: POLYGAMMA: the order n ≥ 0 (0 the digamma function)
  *
  * The parameters of a kernel call, one member per family of ops, as each [enum@Gnn.BackendOp]
  * documents; a kernel reads only its op's member.
@@ -150,6 +151,7 @@ typedef union {
   GnnKernelWindow window;
   struct { gint64 batch, channels, spatial; } norm;
   struct { double weight; } lerp;
+  struct { int n; } polygamma;
 } GnnKernelParams;
 
 /**

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nn/gnn-module-private.h"
+#include "backend/gnn-math-private.h"
 
 /* The functions here follow torch/nn/init.py line by line: the same formulas, the same
  * defaults, the same error messages. The numbers come from a GnnGenerator, not from
@@ -377,59 +378,6 @@ gnn_init_normal_ (GnnTensor    *tensor,
   return gnn_tensor_copy_ (tensor, draws, error);
 }
 
-/* the inverse error function: Giles' single-precision approximation ("Approximating the
- * erfinv function", 2010), refined to double precision by Newton steps on erf */
-static double
-erfinv (double y)
-{
-  double w, p, x;
-
-  if (isnan (y) || y < -1.0 || y > 1.0)
-    return NAN;
-  if (y == 1.0)
-    return INFINITY;
-  if (y == -1.0)
-    return -INFINITY;
-
-  w = -log ((1.0 - y) * (1.0 + y));
-  if (w < 5.0)
-    {
-      w -= 2.5;
-      p = 2.81022636e-08;
-      p = 3.43273939e-07 + p * w;
-      p = -3.5233877e-06 + p * w;
-      p = -4.39150654e-06 + p * w;
-      p = 0.00021858087 + p * w;
-      p = -0.00125372503 + p * w;
-      p = -0.00417768164 + p * w;
-      p = 0.246640727 + p * w;
-      p = 1.50140941 + p * w;
-    }
-  else
-    {
-      w = sqrt (w) - 3.0;
-      p = -0.000200214257;
-      p = 0.000100950558 + p * w;
-      p = 0.00134934322 + p * w;
-      p = -0.00367342844 + p * w;
-      p = 0.00573950773 + p * w;
-      p = -0.0076224613 + p * w;
-      p = 0.00943887047 + p * w;
-      p = 1.00167406 + p * w;
-      p = 2.83297682 + p * w;
-    }
-  x = p * y;
-  for (int i = 0; i < 2; i++)
-    {
-      double slope = M_2_SQRTPI * exp (-x * x);
-
-      if (slope == 0.0)
-        break;
-      x -= (erf (x) - y) / slope;
-    }
-  return x;
-}
-
 static double
 norm_cdf (double x)
 {
@@ -506,7 +454,7 @@ gnn_init_trunc_normal_ (GnnTensor    *tensor,
     return FALSE;
   for (gsize i = 0; i < n; i++)
     {
-      double x = erfinv (lo + (hi - lo) * v[i]);
+      double x = gnn_math_erfinv (lo + (hi - lo) * v[i]);
 
       x = x * (std * M_SQRT2) + mean;
       v[i] = CLAMP (x, a, b);

@@ -162,6 +162,48 @@ static const KernelCase kernel_cases[] = {
   EW ("sigmoid/f32", SIGMOID, F32, F32, 1, -4, 4, NO_PARAMS),
   EW ("sigmoid/f64", SIGMOID, F64, F64, 1, -4, 4, NO_PARAMS),
   EW ("tanh/f32", TANH, F32, F32, 1, -3, 3, NO_PARAMS),
+  /* the math functions (gnn-cpu-math.c) */
+  EW ("reciprocal/f32", RECIPROCAL, F32, F32, 1, 0.5, 2, NO_PARAMS),
+  EW ("rsqrt/f64", RSQRT, F64, F64, 1, 0.2, 3, NO_PARAMS),
+  EW ("log1p/f32", LOG1P, F32, F32, 1, -0.5, 2, NO_PARAMS),
+  EW ("expm1/f64", EXPM1, F64, F64, 1, -2, 2, NO_PARAMS),
+  EW ("log2/f32", LOG2, F32, F32, 1, 0.1, 3, NO_PARAMS),
+  EW ("log10/f64", LOG10, F64, F64, 1, 0.1, 3, NO_PARAMS),
+  EW ("sin/f32", SIN, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("cos/f64", COS, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("tan/f32", TAN, F32, F32, 1, -1.2, 1.2, NO_PARAMS),
+  EW ("asin/f64", ASIN, F64, F64, 1, -0.9, 0.9, NO_PARAMS),
+  EW ("acos/f32", ACOS, F32, F32, 1, -0.9, 0.9, NO_PARAMS),
+  EW ("atan/f64", ATAN, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("sinh/f32", SINH, F32, F32, 1, -2, 2, NO_PARAMS),
+  EW ("cosh/f64", COSH, F64, F64, 1, -2, 2, NO_PARAMS),
+  EW ("asinh/f32", ASINH, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("acosh/f64", ACOSH, F64, F64, 1, 1.1, 3, NO_PARAMS),
+  EW ("atanh/f32", ATANH, F32, F32, 1, -0.9, 0.9, NO_PARAMS),
+  EW ("erf/f64", ERF, F64, F64, 1, -2, 2, NO_PARAMS),
+  EW ("erfc/f32", ERFC, F32, F32, 1, -2, 2, NO_PARAMS),
+  EW ("erfinv/f64", ERFINV, F64, F64, 1, -0.9, 0.9, NO_PARAMS),
+  EW ("lgamma/f32", LGAMMA, F32, F32, 1, 0.2, 4, NO_PARAMS),
+  EW ("floor/f64", FLOOR, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("ceil/f32", CEIL, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("round/f64", ROUND, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("trunc/f32", TRUNC, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("frac/f64", FRAC, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("polygamma/f32-digamma", POLYGAMMA, F32, F32, 1, 0.2, 4, { .polygamma = { 0 } }),
+  EW ("polygamma/f64-2", POLYGAMMA, F64, F64, 1, 0.2, 4, { .polygamma = { 2 } }),
+  EW ("atan2/f32", ATAN2, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("atan2/f64", ATAN2, F64, F64, 2, -2, 2, NO_PARAMS),
+  EW ("fmod/f32", FMOD, F32, F32, 2, 0.5, 3, NO_PARAMS),
+  EW ("fmod/f64", FMOD, F64, F64, 2, 0.5, 3, NO_PARAMS),
+  EWI ("fmod/i64", FMOD, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
+  EW ("remainder/f32", REMAINDER, F32, F32, 2, -3, 3, NO_PARAMS),
+  EW ("remainder/f64", REMAINDER, F64, F64, 2, -3, 3, NO_PARAMS),
+  EWI ("remainder/i64", REMAINDER, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
+  EW ("floor-divide/f32", FLOOR_DIVIDE, F32, F32, 2, -3, 3, NO_PARAMS),
+  EW ("floor-divide/f64", FLOOR_DIVIDE, F64, F64, 2, -3, 3, NO_PARAMS),
+  EWI ("floor-divide/i64", FLOOR_DIVIDE, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
+  EW ("xlogy/f32", XLOGY, F32, F32, 2, 0.1, 2, NO_PARAMS),
+  EW ("xlogy/f64", XLOGY, F64, F64, 2, 0.1, 2, NO_PARAMS),
   EW ("relu-backward/f32", RELU_BACKWARD, F32, F32, 2, -2, 2, NO_PARAMS),
   EW ("leaky-relu-backward/f32", LEAKY_RELU_BACKWARD, F32, F32, 2, -2, 2, { .leaky_relu = { 0.1 } }),
   EW ("elu-backward/f32", ELU_BACKWARD, F32, F32, 2, -2, 2, { .elu = { 1.3 } }),
@@ -478,7 +520,8 @@ call_init (Call *call, const KernelCase *c)
                           dt == GNN_DTYPE_BOOL ? 0 : c->lo, dt == GNN_DTYPE_BOOL ? 1 : c->hi, c->integral);
           }
         operand_init (out, c->out_dtype, 3, shape, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
-        if (c->op == OP (DIV) && !gnn_dtype_is_floating (c->dtype))
+        if ((c->op == OP (DIV) || c->op == OP (FMOD) || c->op == OP (REMAINDER) || c->op == OP (FLOOR_DIVIDE)) &&
+            !gnn_dtype_is_floating (c->dtype))
           /* an integer division by zero is an error, not a value to compare */
           for (gint64 i = 0; i < (gint64) (in[1].nbytes / gnn_dtype_get_size (c->dtype)); i++)
             if (load (c->dtype, in[1].mem, i) == 0)

@@ -254,6 +254,37 @@ static GnnTensor *f_div (GnnTensor **x, GError **e) { return gnn_tensor_div (x[0
 static GnnTensor *f_pow (GnnTensor **x, GError **e) { return gnn_tensor_pow (x[0], x[1], e); }
 static GnnTensor *f_maximum (GnnTensor **x, GError **e) { return gnn_tensor_maximum (x[0], x[1], e); }
 static GnnTensor *f_hypot (GnnTensor **x, GError **e) { return gnn_tensor_hypot (x[0], x[1], e); }
+static GnnTensor *f_reciprocal (GnnTensor **x, GError **e) { return gnn_tensor_reciprocal (x[0], e); }
+static GnnTensor *f_rsqrt (GnnTensor **x, GError **e) { return gnn_tensor_rsqrt (x[0], e); }
+static GnnTensor *f_log1p (GnnTensor **x, GError **e) { return gnn_tensor_log1p (x[0], e); }
+static GnnTensor *f_expm1 (GnnTensor **x, GError **e) { return gnn_tensor_expm1 (x[0], e); }
+static GnnTensor *f_log2 (GnnTensor **x, GError **e) { return gnn_tensor_log2 (x[0], e); }
+static GnnTensor *f_log10 (GnnTensor **x, GError **e) { return gnn_tensor_log10 (x[0], e); }
+static GnnTensor *f_sin (GnnTensor **x, GError **e) { return gnn_tensor_sin (x[0], e); }
+static GnnTensor *f_cos (GnnTensor **x, GError **e) { return gnn_tensor_cos (x[0], e); }
+static GnnTensor *f_tan (GnnTensor **x, GError **e) { return gnn_tensor_tan (x[0], e); }
+static GnnTensor *f_asin (GnnTensor **x, GError **e) { return gnn_tensor_asin (x[0], e); }
+static GnnTensor *f_acos (GnnTensor **x, GError **e) { return gnn_tensor_acos (x[0], e); }
+static GnnTensor *f_atan (GnnTensor **x, GError **e) { return gnn_tensor_atan (x[0], e); }
+static GnnTensor *f_sinh (GnnTensor **x, GError **e) { return gnn_tensor_sinh (x[0], e); }
+static GnnTensor *f_cosh (GnnTensor **x, GError **e) { return gnn_tensor_cosh (x[0], e); }
+static GnnTensor *f_asinh (GnnTensor **x, GError **e) { return gnn_tensor_asinh (x[0], e); }
+static GnnTensor *f_acosh (GnnTensor **x, GError **e) { return gnn_tensor_acosh (x[0], e); }
+static GnnTensor *f_atanh (GnnTensor **x, GError **e) { return gnn_tensor_atanh (x[0], e); }
+static GnnTensor *f_erf (GnnTensor **x, GError **e) { return gnn_tensor_erf (x[0], e); }
+static GnnTensor *f_erfc (GnnTensor **x, GError **e) { return gnn_tensor_erfc (x[0], e); }
+static GnnTensor *f_erfinv (GnnTensor **x, GError **e) { return gnn_tensor_erfinv (x[0], e); }
+static GnnTensor *f_lgamma (GnnTensor **x, GError **e) { return gnn_tensor_lgamma (x[0], e); }
+static GnnTensor *f_floor (GnnTensor **x, GError **e) { return gnn_tensor_floor (x[0], e); }
+static GnnTensor *f_ceil (GnnTensor **x, GError **e) { return gnn_tensor_ceil (x[0], e); }
+static GnnTensor *f_round (GnnTensor **x, GError **e) { return gnn_tensor_round (x[0], e); }
+static GnnTensor *f_trunc (GnnTensor **x, GError **e) { return gnn_tensor_trunc (x[0], e); }
+static GnnTensor *f_frac (GnnTensor **x, GError **e) { return gnn_tensor_frac (x[0], e); }
+static GnnTensor *f_atan2 (GnnTensor **x, GError **e) { return gnn_tensor_atan2 (x[0], x[1], e); }
+static GnnTensor *f_fmod (GnnTensor **x, GError **e) { return gnn_tensor_fmod (x[0], x[1], e); }
+static GnnTensor *f_remainder (GnnTensor **x, GError **e) { return gnn_tensor_remainder (x[0], x[1], e); }
+static GnnTensor *f_floor_divide (GnnTensor **x, GError **e) { return gnn_tensor_floor_divide (x[0], x[1], e); }
+static GnnTensor *f_xlogy (GnnTensor **x, GError **e) { return gnn_tensor_xlogy (x[0], x[1], e); }
 static GnnTensor *f_minimum (GnnTensor **x, GError **e) { return gnn_tensor_minimum (x[0], x[1], e); }
 static GnnTensor *f_eq (GnnTensor **x, GError **e) { return gnn_tensor_eq (x[0], x[1], e); }
 static GnnTensor *f_ne (GnnTensor **x, GError **e) { return gnn_tensor_ne (x[0], x[1], e); }
@@ -499,6 +530,37 @@ static const OpCase op_cases[] = {
   { "pow/int", f_pow, 2, { IN (A34, -3, 3), IN (A34, 0, 3) }, F_INT },
   { "maximum", f_maximum, 2, { IN (A34, -2, 2), TIN (A34, -2, 2) }, F_GRAD | F_INT },
   { "hypot", f_hypot, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
+  { "reciprocal", f_reciprocal, 1, { IN (A34, 0.5, 2) }, F_GRAD },
+  { "rsqrt", f_rsqrt, 1, { IN (A34, 0.2, 3) }, F_GRAD },
+  { "log1p", f_log1p, 1, { IN (A34, -0.5, 2) }, F_GRAD },
+  { "expm1", f_expm1, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "log2", f_log2, 1, { IN (A34, 0.1, 3) }, F_GRAD },
+  { "log10", f_log10, 1, { IN (A34, 0.1, 3) }, F_GRAD },
+  { "sin", f_sin, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "cos", f_cos, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "tan", f_tan, 1, { IN (A34, -1.2, 1.2) }, F_GRAD },
+  { "asin", f_asin, 1, { IN (A34, -0.9, 0.9) }, F_GRAD },
+  { "acos", f_acos, 1, { IN (A34, -0.9, 0.9) }, F_GRAD },
+  { "atan", f_atan, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "sinh", f_sinh, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "cosh", f_cosh, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "asinh", f_asinh, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "acosh", f_acosh, 1, { IN (A34, 1.1, 3) }, F_GRAD },
+  { "atanh", f_atanh, 1, { IN (A34, -0.9, 0.9) }, F_GRAD },
+  { "erf", f_erf, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "erfc", f_erfc, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "erfinv", f_erfinv, 1, { IN (A34, -0.9, 0.9) }, F_GRAD },
+  { "lgamma", f_lgamma, 1, { IN (A34, 0.2, 4) }, F_GRAD },
+  { "floor", f_floor, 1, { IN (A34, -3, 3) }, 0 },
+  { "ceil", f_ceil, 1, { IN (A34, -3, 3) }, 0 },
+  { "round", f_round, 1, { IN (A34, -3, 3) }, 0 },
+  { "trunc", f_trunc, 1, { IN (A34, -3, 3) }, 0 },
+  { "frac", f_frac, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "atan2", f_atan2, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
+  { "fmod", f_fmod, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_GRAD | F_INT },
+  { "remainder", f_remainder, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_GRAD | F_INT },
+  { "floor_divide", f_floor_divide, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_INT },
+  { "xlogy", f_xlogy, 2, { IN (A34, 0.1, 2), IN (S2 (1, 4), 0.1, 2) }, F_GRAD },
   { "minimum", f_minimum, 2, { IN (S3 (2, 3, 4), -2, 2), IN (A34, -2, 2) }, F_GRAD | F_INT },
   { "eq", f_eq, 2, { IN (A34, -2, 2), IN (A34, -2, 2) }, F_INT },
   { "ne", f_ne, 2, { IN (A34, -1, 1), IN (S2 (3, 1), -1, 1) }, F_INT },

@@ -111,6 +111,38 @@ FN (op_pow, gnn_tensor_pow (x[0], x[1], e))
 FN (op_maximum, gnn_tensor_maximum (x[0], x[1], e))
 FN (op_minimum, gnn_tensor_minimum (x[0], x[1], e))
 FN (op_hypot, gnn_tensor_hypot (x[0], x[1], e))
+FN (op_reciprocal, gnn_tensor_reciprocal (x[0], e))
+FN (op_rsqrt, gnn_tensor_rsqrt (x[0], e))
+FN (op_log1p, gnn_tensor_log1p (x[0], e))
+FN (op_expm1, gnn_tensor_expm1 (x[0], e))
+FN (op_log2, gnn_tensor_log2 (x[0], e))
+FN (op_log10, gnn_tensor_log10 (x[0], e))
+FN (op_sin, gnn_tensor_sin (x[0], e))
+FN (op_cos, gnn_tensor_cos (x[0], e))
+FN (op_tan, gnn_tensor_tan (x[0], e))
+FN (op_asin, gnn_tensor_asin (x[0], e))
+FN (op_acos, gnn_tensor_acos (x[0], e))
+FN (op_atan, gnn_tensor_atan (x[0], e))
+FN (op_sinh, gnn_tensor_sinh (x[0], e))
+FN (op_cosh, gnn_tensor_cosh (x[0], e))
+FN (op_asinh, gnn_tensor_asinh (x[0], e))
+FN (op_acosh, gnn_tensor_acosh (x[0], e))
+FN (op_atanh, gnn_tensor_atanh (x[0], e))
+FN (op_erf, gnn_tensor_erf (x[0], e))
+FN (op_erfc, gnn_tensor_erfc (x[0], e))
+FN (op_erfinv, gnn_tensor_erfinv (x[0], e))
+FN (op_lgamma, gnn_tensor_lgamma (x[0], e))
+FN (op_floor, gnn_tensor_floor (x[0], e))
+FN (op_ceil, gnn_tensor_ceil (x[0], e))
+FN (op_round, gnn_tensor_round (x[0], e))
+FN (op_trunc, gnn_tensor_trunc (x[0], e))
+FN (op_frac, gnn_tensor_frac (x[0], e))
+FN (op_digamma, gnn_tensor_digamma (x[0], e))
+FN (op_atan2, gnn_tensor_atan2 (x[0], x[1], e))
+FN (op_fmod, gnn_tensor_fmod (x[0], x[1], e))
+FN (op_remainder, gnn_tensor_remainder (x[0], x[1], e))
+FN (op_floor_divide, gnn_tensor_floor_divide (x[0], x[1], e))
+FN (op_xlogy, gnn_tensor_xlogy (x[0], x[1], e))
 FN (op_add_scalar, gnn_tensor_add_scalar (x[0], 1.5, e))
 FN (op_sub_scalar, gnn_tensor_sub_scalar (x[0], 1.5, e))
 FN (op_rsub_scalar, gnn_tensor_rsub_scalar (x[0], 1.5, e))
@@ -164,6 +196,38 @@ static const OpCase elementwise_cases[] = {
   { "maximum", op_maximum, 2, -2, 2, TRUE },
   { "minimum", op_minimum, 2, -2, 2, TRUE },
   { "hypot", op_hypot, 2, -2, 2, TRUE },
+  { "reciprocal", op_reciprocal, 1, 0.5, 2, TRUE },
+  { "rsqrt", op_rsqrt, 1, 0.2, 3, TRUE },
+  { "log1p", op_log1p, 1, -0.5, 2, TRUE },
+  { "expm1", op_expm1, 1, -2, 2, TRUE },
+  { "log2", op_log2, 1, 0.1, 3, TRUE },
+  { "log10", op_log10, 1, 0.1, 3, TRUE },
+  { "sin", op_sin, 1, -3, 3, TRUE },
+  { "cos", op_cos, 1, -3, 3, TRUE },
+  { "tan", op_tan, 1, -1.2, 1.2, TRUE },
+  { "asin", op_asin, 1, -0.9, 0.9, TRUE },
+  { "acos", op_acos, 1, -0.9, 0.9, TRUE },
+  { "atan", op_atan, 1, -3, 3, TRUE },
+  { "sinh", op_sinh, 1, -2, 2, TRUE },
+  { "cosh", op_cosh, 1, -2, 2, TRUE },
+  { "asinh", op_asinh, 1, -3, 3, TRUE },
+  { "acosh", op_acosh, 1, 1.1, 3, TRUE },
+  { "atanh", op_atanh, 1, -0.9, 0.9, TRUE },
+  { "erf", op_erf, 1, -2, 2, TRUE },
+  { "erfc", op_erfc, 1, -2, 2, TRUE },
+  { "erfinv", op_erfinv, 1, -0.9, 0.9, TRUE },
+  { "lgamma", op_lgamma, 1, 0.2, 4, TRUE },
+  { "floor", op_floor, 1, -3, 3, TRUE },
+  { "ceil", op_ceil, 1, -3, 3, TRUE },
+  { "round", op_round, 1, -3, 3, TRUE },
+  { "trunc", op_trunc, 1, -3, 3, TRUE },
+  { "frac", op_frac, 1, -3, 3, TRUE },
+  { "digamma", op_digamma, 1, 0.2, 4, TRUE },
+  { "atan2", op_atan2, 2, -2, 2, TRUE },
+  { "fmod", op_fmod, 2, 0.5, 3, TRUE },
+  { "remainder", op_remainder, 2, -3, 3, TRUE },
+  { "floor_divide", op_floor_divide, 2, -3, 3, FALSE },
+  { "xlogy", op_xlogy, 2, 0.1, 2, TRUE },
   { "add_scalar", op_add_scalar, 1, -2, 2, TRUE },
   { "sub_scalar", op_sub_scalar, 1, -2, 2, TRUE },
   { "rsub_scalar", op_rsub_scalar, 1, -2, 2, TRUE },

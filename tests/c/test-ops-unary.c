@@ -507,6 +507,217 @@ test_parallel (void)
   gnn_test_assert_close (y, want, n, 1e-12, 1e-14);
 }
 
+/* ---- the math functions (gnn-ops-math.c) ------------------------------------------- */
+
+static GnnTensor *call_polygamma (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_polygamma (x, GPOINTER_TO_INT (data), error); }
+static GnnTensor *call_logit (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_logit (x, -1.0, error); }
+static GnnTensor *call_logit_eps (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_logit (x, 0.2, error); }
+static GnnTensor *call_round_decimals (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_round_decimals (x, 1, error); }
+
+typedef GnnTensor *(*BinaryFunc) (GnnTensor *self, GnnTensor *other, GError **error);
+
+/* a binary function of x and the fixed operand (0.5, 1.5, -1.25, 2) broadcast along rows:
+ * data is the function; x is its first operand, or its second for the _b forms */
+static GnnTensor *
+binary_with (GnnTensor *x, gpointer data, gboolean x_second, GError **error)
+{
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 1.5, -1.25, 2), 4, GNN_TEST_SHAPE (4), 1);
+  return x_second ? ((BinaryFunc) data) (y, x, error) : ((BinaryFunc) data) (x, y, error);
+}
+static GnnTensor *call_binary_a (GnnTensor *x, gpointer data, GError **error) { return binary_with (x, data, FALSE, error); }
+static GnnTensor *call_binary_b (GnnTensor *x, gpointer data, GError **error) { return binary_with (x, data, TRUE, error); }
+
+/* the rows: each is gradchecked and gradgradchecked in float64 */
+static const OpCase math_ops[] = {
+  { "reciprocal", call_unary, gnn_tensor_reciprocal, "ReciprocalBackward0", 0.5, 2 },
+  { "rsqrt", call_unary, gnn_tensor_rsqrt, "RsqrtBackward0", 0.3, 3 },
+  { "log1p", call_unary, gnn_tensor_log1p, "Log1PBackward0", -0.5, 2 },
+  { "expm1", call_unary, gnn_tensor_expm1, "Expm1Backward0", -2, 2 },
+  { "log2", call_unary, gnn_tensor_log2, "Log2Backward0", 0.2, 3 },
+  { "log10", call_unary, gnn_tensor_log10, "Log10Backward0", 0.2, 3 },
+  { "sin", call_unary, gnn_tensor_sin, "SinBackward0", -3, 3 },
+  { "cos", call_unary, gnn_tensor_cos, "CosBackward0", -3, 3 },
+  { "tan", call_unary, gnn_tensor_tan, "TanBackward0", -1.2, 1.2 },
+  { "asin", call_unary, gnn_tensor_asin, "AsinBackward0", -0.9, 0.9 },
+  { "acos", call_unary, gnn_tensor_acos, "AcosBackward0", -0.9, 0.9 },
+  { "atan", call_unary, gnn_tensor_atan, "AtanBackward0", -3, 3 },
+  { "sinh", call_unary, gnn_tensor_sinh, "SinhBackward0", -2, 2 },
+  { "cosh", call_unary, gnn_tensor_cosh, "CoshBackward0", -2, 2 },
+  { "asinh", call_unary, gnn_tensor_asinh, "AsinhBackward0", -3, 3 },
+  { "acosh", call_unary, gnn_tensor_acosh, "AcoshBackward0", 1.2, 3 },
+  { "atanh", call_unary, gnn_tensor_atanh, "AtanhBackward0", -0.9, 0.9 },
+  { "erf", call_unary, gnn_tensor_erf, "ErfBackward0", -2, 2 },
+  { "erfc", call_unary, gnn_tensor_erfc, "ErfcBackward0", -2, 2 },
+  { "erfinv", call_unary, gnn_tensor_erfinv, "ErfinvBackward0", -0.9, 0.9 },
+  { "lgamma", call_unary, gnn_tensor_lgamma, "LgammaBackward0", 0.3, 4 },
+  { "digamma", call_unary, gnn_tensor_digamma, "DigammaBackward0", 0.3, 4 },
+  { "polygamma-1", call_polygamma, GINT_TO_POINTER (1), "PolygammaBackward0", 0.3, 4 },
+  { "polygamma-3", call_polygamma, GINT_TO_POINTER (3), "PolygammaBackward0", 0.3, 4 },
+  { "floor", call_unary, gnn_tensor_floor, "FloorBackward0", -3, 3 },
+  { "ceil", call_unary, gnn_tensor_ceil, "CeilBackward0", -3, 3 },
+  { "round", call_unary, gnn_tensor_round, "RoundBackward0", -3, 3 },
+  { "round-decimals", call_round_decimals, NULL, "RoundBackward1", -3, 3 },
+  { "trunc", call_unary, gnn_tensor_trunc, "TruncBackward0", -3, 3 },
+  { "frac", call_unary, gnn_tensor_frac, "FracBackward0", -3, 3 },
+  { "logit", call_logit, NULL, "LogitBackward0", 0.05, 0.95 },
+  { "logit-eps", call_logit_eps, NULL, "LogitBackward0", 0.05, 0.95 },
+  { "square", call_unary, gnn_tensor_square, "PowBackward0", -2, 2 },
+  { "atan2", call_binary_a, gnn_tensor_atan2, "Atan2Backward0", -2, 2 },
+  { "atan2 (x)", call_binary_b, gnn_tensor_atan2, "Atan2Backward0", -2, 2 },
+  { "fmod", call_binary_a, gnn_tensor_fmod, "FmodBackward1", -3, 3 },
+  { "fmod (divisor)", call_binary_b, gnn_tensor_fmod, "FmodBackward1", 0.3, 3 },
+  { "remainder", call_binary_a, gnn_tensor_remainder, "RemainderBackward1", -3, 3 },
+  { "remainder (divisor)", call_binary_b, gnn_tensor_remainder, "RemainderBackward1", 0.3, 3 },
+  { "xlogy", call_binary_a, gnn_tensor_xlogy, "XlogyBackward0", -2, 2 },
+  { "xlogy (y)", call_binary_b, gnn_tensor_xlogy, "XlogyBackward0", 0.2, 3 },
+};
+
+/* the values near a point where fmod, remainder, the rounding functions (and the logit's
+ * clamp) jump are moved off it, so that finite differences do not straddle a jump */
+static gboolean
+near_jump (const char *name, double v)
+{
+  if (g_str_has_prefix (name, "logit-eps"))
+    return fabs (v - 0.2) < 0.02 || fabs (v - 0.8) < 0.02;
+  if (g_str_has_prefix (name, "round"))
+    v += 0.5;
+  for (double k = -8; k <= 8; k += 0.25)   /* the multiples of the divisors 0.5, 1.5, 1.25, 2 */
+    if (fabs (v - k) < 0.02)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_math_gradcheck (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (math_ops); k++)
+    {
+      double v[12];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+      for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+        {
+          v[i] = math_ops[k].low + (math_ops[k].high - math_ops[k].low) * (i + 0.37) / G_N_ELEMENTS (v);
+          while (near_jump (math_ops[k].name, v[i]) && !g_str_has_prefix (math_ops[k].name, "logit-"))
+            v[i] += 0.03;
+          if (near_jump (math_ops[k].name, v[i]))
+            v[i] += 0.05;
+        }
+      g_test_message ("gradcheck %s", math_ops[k].name);
+      x = gnn_test_tensor_d (v, 12, GNN_TEST_SHAPE (3, 4), 2);
+      gnn_tensor_set_requires_grad (x, TRUE, &error);
+      g_assert_no_error (error);
+      y = math_ops[k].fn (x, math_ops[k].data, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, math_ops[k].grad_fn);
+      g_clear_object (&y);
+      gnn_tensor_set_requires_grad (x, FALSE, &error);
+      gnn_test_gradcheck (math_ops[k].fn, math_ops[k].data, x, 1e-6, 1e-6);
+      /* a gradient that does not depend on x (the rounding functions', frac's, fmod's and
+       * remainder's for either operand, xlogy's for x) has no second derivative to check */
+      if (!g_strv_contains ((const char *const[]) { "floor", "ceil", "round", "round-decimals", "trunc", "frac",
+                                                    "fmod", "fmod (divisor)", "remainder", "remainder (divisor)", "xlogy",
+                                                    NULL }, math_ops[k].name))
+        gnn_test_gradgradcheck (math_ops[k].fn, math_ops[k].data, x, 1e-6, 1e-5);
+    }
+}
+
+/* the special points and dtypes, against PyTorch 1.13's values */
+static void
+test_math_values (void)
+{
+  const double nan = NAN, inf = INFINITY;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1.5, 1.0, -1.0, 0.3), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) z = gnn_test_tensor_d (GNN_TEST_DATA (0.0, -0.0, -1.0, -1.5, 2.5), 5, GNN_TEST_SHAPE (5), 1);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (0.5, -1.5, 3.0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (-7, 7, -7.5, 5.5, 0), 5, GNN_TEST_SHAPE (5), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (2, -2, 2, -1.5, 3), 5, GNN_TEST_SHAPE (5), 1);
+  g_autoptr(GnnTensor) r = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 1.5, 2.5, -0.5, 1234.5678), 5, GNN_TEST_SHAPE (5), 1);
+  g_autoptr(GnnTensor) e = NULL, d = NULL, p = NULL, f = NULL, m = NULL, q = NULL, n = NULL, rd = NULL, rn = NULL;
+  g_autoptr(GnnTensor) ai = NULL, bi = NULL, fi = NULL, mi = NULL, qi = NULL, s = NULL, xl = NULL;
+  g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (0.0, 0.0, 1.0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) ylog = gnn_test_tensor_d (GNN_TEST_DATA (0.0, nan, 2.0), 3, GNN_TEST_SHAPE (3), 1);
+
+  e = gnn_tensor_erfinv (x, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (e, GNN_TEST_DATA (nan, inf, -inf, 0.27246271472675443), 4, 1e-14, 1e-14);
+  d = gnn_tensor_digamma (z, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (d, GNN_TEST_DATA (-inf, inf, nan, 0.70315664064524319, 0.70315664064524319), 5, 1e-13, 1e-13);
+  p = gnn_tensor_polygamma (w, 2, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (p, GNN_TEST_DATA (-16.828796644234319, -0.23620405164171919, -0.15411380631918858), 3, 1e-12, 1e-12);
+  f = gnn_tensor_fmod (a, b, &error);
+  m = f ? gnn_tensor_remainder (a, b, &error) : NULL;
+  q = m ? gnn_tensor_floor_divide (a, b, &error) : NULL;
+  g_assert_no_error (error);
+  gnn_test_assert_close (f, GNN_TEST_DATA (-1, 1, -1.5, 1, 0), 5, 0, 0);
+  gnn_test_assert_close (m, GNN_TEST_DATA (1, -1, 0.5, -0.5, 0), 5, 0, 0);
+  gnn_test_assert_close (q, GNN_TEST_DATA (-4, -4, -4, -4, 0), 5, 0, 0);
+  /* integers: kept, floor rounding for remainder and floor_divide, a zero divisor an error */
+  ai = gnn_tensor_to_dtype (a, GNN_DTYPE_INT64, &error);
+  bi = ai ? gnn_tensor_to_dtype (b, GNN_DTYPE_INT64, &error) : NULL;   /* -1.5 truncates to -1 */
+  fi = bi ? gnn_tensor_fmod (ai, bi, &error) : NULL;
+  mi = fi ? gnn_tensor_remainder (ai, bi, &error) : NULL;
+  qi = mi ? gnn_tensor_floor_divide (ai, bi, &error) : NULL;
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (qi), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (fi, GNN_TEST_DATA (-1, 1, -1, 0, 0), 5, 0, 0);
+  gnn_test_assert_close (mi, GNN_TEST_DATA (1, -1, 1, 0, 0), 5, 0, 0);
+  gnn_test_assert_close (qi, GNN_TEST_DATA (-4, -4, -4, -5, 0), 5, 0, 0);
+  g_assert_null (gnn_tensor_fmod (bi, ai, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  /* rounding halves to even, and to decimals */
+  n = gnn_tensor_round (r, &error);
+  rd = n ? gnn_tensor_round_decimals (r, 1, &error) : NULL;
+  rn = rd ? gnn_tensor_round_decimals (r, -2, &error) : NULL;
+  g_assert_no_error (error);
+  gnn_test_assert_close (n, GNN_TEST_DATA (0, 2, 2, -0, 1235), 5, 0, 0);
+  gnn_test_assert_close (rd, GNN_TEST_DATA (0.5, 1.5, 2.5, -0.5, 1234.6), 5, 1e-15, 0);
+  gnn_test_assert_close (rn, GNN_TEST_DATA (0, 0, 0, -0, 1200), 5, 0, 0);
+  /* xlogy: 0 · log 0 is 0, NaN stays NaN */
+  xl = gnn_tensor_xlogy (zero, ylog, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (xl, GNN_TEST_DATA (0, nan, log (2.0)), 3, 1e-15, 0);
+  /* dtype rules: float-valued functions give float32 for integers, rounding keeps them */
+  s = gnn_tensor_sin (ai, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (s), ==, GNN_DTYPE_FLOAT32);
+  g_clear_object (&s);
+  s = gnn_tensor_floor (ai, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (s), ==, GNN_DTYPE_INT64);
+  g_assert_null (gnn_tensor_frac (ai, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_true (strstr (error->message, "frac") && strstr (error->message, "int64"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_polygamma (w, -1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+}
+
+/* floor_divide has no derivative, as in PyTorch 1.13: differentiating it is an error */
+static void
+test_floor_divide_no_grad (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (-7, 7), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (2, 3), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) q = NULL, s = NULL;
+
+  gnn_tensor_set_requires_grad (a, TRUE, &error);
+  q = gnn_tensor_floor_divide (a, b, &error);
+  s = q ? gnn_tensor_sum_all (q, &error) : NULL;
+  g_assert_no_error (error);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (q), ==, "NotImplemented");
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_true (strstr (error->message, "floor_divide") != NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,5 +732,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ops/unary/float32-backward", test_float32_backward);
   g_test_add_func ("/ops/unary/inplace-detection", test_inplace_detection);
   g_test_add_func ("/ops/unary/parallel", test_parallel);
+  g_test_add_func ("/ops/unary/math-gradcheck", test_math_gradcheck);
+  g_test_add_func ("/ops/unary/math-values", test_math_values);
+  g_test_add_func ("/ops/unary/floor-divide-no-grad", test_floor_divide_no_grad);
   return g_test_run ();
 }

@@ -359,9 +359,9 @@ pick (const LoopSet *set, GnnDtype dtype)
     }
 }
 
-/* whether the int64 operand @t holds a 0, any strides */
-static gboolean
-has_zero_i64 (const GnnKernelTensor *t)
+/* whether the int64 operand @t holds a 0, any strides (also the divisor check of gnn-cpu-math.c) */
+gboolean
+gnn_cpu_has_zero_i64 (const GnnKernelTensor *t)
 {
   gint64 index[GNN_MAX_DIMS] = { 0 };
   gint64 n = gnn_shape_numel (t->ndim, t->shape);
@@ -403,7 +403,7 @@ k_binary (const GnnKernelArgs *args, GError **error)
 
   if (args->n_in != 2 || args->in[1]->dtype != key)
     return gnn_cpu_unsupported (args, error);
-  if (args->op == GNN_BACKEND_OP_DIV && key == GNN_DTYPE_INT64 && has_zero_i64 (args->in[1]))
+  if (args->op == GNN_BACKEND_OP_DIV && key == GNN_DTYPE_INT64 && gnn_cpu_has_zero_i64 (args->in[1]))
     {
       /* PyTorch's ZeroDivisionError */
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

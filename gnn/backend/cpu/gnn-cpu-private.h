@@ -53,8 +53,12 @@ void gnn_cpu_register_foreach     (GnnCpuKernel *table);
 void gnn_cpu_register_norm        (GnnCpuKernel *table);
 void gnn_cpu_register_scan        (GnnCpuKernel *table);
 void gnn_cpu_register_sort        (GnnCpuKernel *table);
+void gnn_cpu_register_math        (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
+
+/* whether the int64 operand @t holds a 0 (an integer divisor to refuse), any strides */
+gboolean gnn_cpu_has_zero_i64 (const GnnKernelTensor *t);
 
 /* The column kernels over (outer, r, inner) (params.reduce: the reductions and the scans):
  * one task handles up to GNN_CPU_COLS inner columns of one outer index, so that the inner

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gnn-reference-private.h"
+#include "backend/gnn-math-private.h"
 #include "core/gnn-dtype-private.h"
 #include "core/gnn-philox-private.h"
 
@@ -575,6 +576,23 @@ int_elementwise (const GnnKernelArgs *args,
           return FALSE;
         }
       *result = (b == -1) ? (gint64) (0 - (guint64) a) : a / b;
+      break;
+    case GNN_BACKEND_OP_FMOD:
+    case GNN_BACKEND_OP_REMAINDER:
+    case GNN_BACKEND_OP_FLOOR_DIVIDE:
+      if (b == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "reference %s kernel: ZeroDivisionError (an integer division by zero)", op_name (args->op));
+          return FALSE;
+        }
+      {
+        /* C's % truncates (fmod); moved by b where the signs differ for Python's % and the floor */
+        gint64 r = b == -1 ? 0 : a % b, q = b == -1 ? (gint64) (0 - (guint64) a) : a / b;
+        gboolean moved = r != 0 && ((r < 0) != (b < 0));
+        *result = args->op == GNN_BACKEND_OP_FMOD ? r
+                  : args->op == GNN_BACKEND_OP_REMAINDER ? (moved ? r + b : r) : (moved ? q - 1 : q);
+      }
       break;
     case GNN_BACKEND_OP_POW:        *result = int_pow (a, b); break;
     case GNN_BACKEND_OP_MAXIMUM:    *result = a > b ? a : b; break;

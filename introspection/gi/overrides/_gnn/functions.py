@@ -660,12 +660,20 @@ __all__.append('subtract')
 
 @_export
 def div(input, other, *, rounding_mode=None, out=None):
-    """torch.div: true division (rounding_mode 'trunc' and 'floor' are not in gnn)."""
+    """torch.div: true division, or rounded toward zero ('trunc') or toward -inf ('floor')."""
     _no_out('div', out)
     _check_tensor('div', input)
+    if rounding_mode == 'floor':
+        return floor_divide(input, other)
+    if rounding_mode == 'trunc':
+        if input.get_dtype() in _INTEGRAL or input.get_dtype() == Gnn.Dtype.BOOL:
+            # exact in integers: the dividend less its fmod remainder, floor-divided
+            b = _operand('div', other, input)
+            return floor_divide(Tensor.__sub__(input, fmod(input, b)), b)
+        return Gnn.Tensor.trunc(Tensor.__truediv__(input, other))
     if rounding_mode is not None:
-        raise NotImplementedError('div(): rounding_mode=%r is not in gnn (no floor or trunc op in C)'
-                                  % (rounding_mode,))
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'"
+                           % (rounding_mode,))
     result = Tensor.__truediv__(input, other)
     if result is NotImplemented:
         raise TypeError('div(): argument \'other\' must be Tensor or Number, not %s' % type(other).__name__)
@@ -749,10 +757,9 @@ def clamp_(self, min=None, max=None):
 
 @_export
 def reciprocal(input):
-    """torch.reciprocal: 1 / x (the C rdiv op)."""
+    """torch.reciprocal: 1 / x (the C op; integers give float32)."""
     _check_tensor('reciprocal', input)
-    x = input if Gnn.dtype_is_floating(input.get_dtype()) else Gnn.Tensor.to_dtype(input, get_default_dtype())
-    return Gnn.Tensor.rdiv_scalar(x, 1.0)
+    return Gnn.Tensor.reciprocal(input)
 
 
 @_export
@@ -1312,3 +1319,90 @@ def nn_utils_vector_to_parameters(vec, parameters):
     if not isinstance(vec, Gnn.Tensor):
         raise TypeError('expected torch.Tensor, but got: {}'.format(type(vec).__name__))
     Gnn.vector_to_parameters(vec, _parameter_list(parameters))
+
+
+# ---- the elementwise math functions (gnn-ops-math.c) ----
+
+def _math_binary(name, c_op):
+    """torch.NAME (input, other): tensors or numbers on either side (a number becomes a 0-d
+    tensor of the other operand's dtype, a float with an integral tensor the default dtype)."""
+    @translating_errors
+    def op(input, other, *, out=None):
+        _no_out(name, out)
+        if not isinstance(input, Gnn.Tensor):
+            _check_tensor(name, other, 'other')
+            input = _operand(name, input, other)
+        try:
+            return c_op(input, _operand(name, other, input))
+        except _GLib.Error as e:
+            raise_torch_error(e)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: elementwise, broadcasting, with a tensor or a number.' % name
+    return op
+
+
+atan2 = _math_binary('atan2', Gnn.Tensor.atan2)
+fmod = _math_binary('fmod', Gnn.Tensor.fmod)
+remainder = _math_binary('remainder', Gnn.Tensor.remainder)
+floor_divide = _math_binary('floor_divide', Gnn.Tensor.floor_divide)
+xlogy = _math_binary('xlogy', Gnn.Tensor.xlogy)
+__all__ += ['atan2', 'fmod', 'remainder', 'floor_divide', 'xlogy']
+
+
+# the C methods, kept before Tensor.logit and Tensor.polygamma become torch's (names.py)
+_c_logit, _c_polygamma = Gnn.Tensor.logit, Gnn.Tensor.polygamma
+
+
+@_export
+@translating_errors
+def round(input, *, decimals=0, out=None):
+    """torch.round: to the nearest integer, halves to even, or to `decimals` places."""
+    _no_out('round', out)
+    _check_tensor('round', input)
+    try:
+        return Gnn.Tensor.round_decimals(input, int(decimals))
+    except _GLib.Error as e:
+        raise_torch_error(e)
+
+
+@_export
+@translating_errors
+def logit(input, eps=None, *, out=None):
+    """torch.logit: log (p / (1 - p)), the input clamped to [eps, 1 - eps] when eps is given."""
+    _no_out('logit', out)
+    _check_tensor('logit', input)
+    try:
+        return _c_logit(input, -1.0 if eps is None else float(eps))
+    except _GLib.Error as e:
+        raise_torch_error(e)
+
+
+@_export
+@translating_errors
+def polygamma(n, input, *, out=None):
+    """torch.polygamma (n, input): the n-th derivative of the digamma function."""
+    _no_out('polygamma', out)
+    _check_tensor('polygamma', input)
+    try:
+        return _c_polygamma(input, int(n))
+    except _GLib.Error as e:
+        raise_torch_error(e)
+
+
+def _tensor_polygamma(self, n):
+    """Tensor.polygamma (n)."""
+    return polygamma(n, self)
+
+
+def _tensor_round(self, decimals=0):
+    """Tensor.round (decimals=0)."""
+    return round(self, decimals=decimals)
+
+
+def _tensor_logit(self, eps=None):
+    """Tensor.logit (eps=None)."""
+    return logit(self, eps)
+
+
+tensor_polygamma, tensor_round, tensor_logit = _tensor_polygamma, _tensor_round, _tensor_logit
+__all__ += ['tensor_polygamma', 'tensor_round', 'tensor_logit']

@@ -204,6 +204,11 @@ def _float_scalar_on_integral(tensor, scalar):
     return tensor
 
 
+def _scalar_like(tensor, value):
+    """The number @value as a 0-d tensor of @tensor's dtype and device."""
+    return Gnn.Tensor.new_scalar(value, tensor.get_dtype(), tensor.get_device())
+
+
 def _binary(tensor_op, scalar_op, *extra):
     """An operator: tensor_op (self, other, *extra) with a tensor, scalar_op (self, number)
     with a number."""
@@ -775,6 +780,10 @@ class Tensor(Gnn.Tensor):
     __truediv__ = _binary(Gnn.Tensor.div, Gnn.Tensor.div_scalar)
     __rtruediv__ = _reflected(Gnn.Tensor.rdiv_scalar)
     __pow__ = _binary(Gnn.Tensor.pow, Gnn.Tensor.pow_scalar)
+    __mod__ = _binary(Gnn.Tensor.remainder, lambda a, s: Gnn.Tensor.remainder(a, _scalar_like(a, s)))
+    __rmod__ = _reflected(lambda a, s: Gnn.Tensor.remainder(_scalar_like(a, s), a))
+    __floordiv__ = _binary(Gnn.Tensor.floor_divide, lambda a, s: Gnn.Tensor.floor_divide(a, _scalar_like(a, s)))
+    __rfloordiv__ = _reflected(lambda a, s: Gnn.Tensor.floor_divide(_scalar_like(a, s), a))
     __lt__ = _binary(Gnn.Tensor.lt, Gnn.Tensor.lt_scalar)
     __le__ = _binary(Gnn.Tensor.le, Gnn.Tensor.le_scalar)
     __gt__ = _binary(Gnn.Tensor.gt, Gnn.Tensor.gt_scalar)

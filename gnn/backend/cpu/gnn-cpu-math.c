@@ -1,0 +1,185 @@
+/* gnn-cpu-math.c: the elementwise math functions (logarithms, trigonometric and hyperbolic
+ * functions, erf and the gamma functions, rounding, fmod and its kin), one table
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * These ops are each one call of a function of <math.h> (or of gnn-math-private.h, which the
+ * op table's formulas share with the reference backend): instead of a loop per op and dtype,
+ * each op is a row of unary_math or binary_math giving its function for float and for double,
+ * and one loop per arity and dtype calls it. The call per element costs little beside the
+ * functions themselves; the cheap ops that the hot paths use (arithmetic, the activations)
+ * keep their vectorised loops in gnn-cpu-elementwise.c and gnn-cpu-unary.c.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-cpu-private.h"
+#include "backend/gnn-math-private.h"
+
+/* float forms of the functions that C has in double only: computed in double, rounded once */
+static float erfinv_f (float x) { return (float) gnn_math_erfinv (x); }
+static float remainder_f (float a, float b) { return (float) gnn_math_remainder (a, b); }
+static float floor_divide_f (float a, float b) { return (float) gnn_math_floor_divide (a, b); }
+static float xlogy_f (float a, float b) { return (float) gnn_math_xlogy (a, b); }
+
+static float reciprocal_f (float x) { return 1.0f / x; }
+static double reciprocal_d (double x) { return 1.0 / x; }
+static float rsqrt_f (float x) { return 1.0f / sqrtf (x); }
+static double rsqrt_d (double x) { return 1.0 / sqrt (x); }
+static float frac_f (float x) { return x - truncf (x); }
+static double frac_d (double x) { return x - trunc (x); }
+
+typedef struct {
+  GnnBackendOp op;
+  float (*f32) (float);
+  double (*f64) (double);
+} UnaryMath;
+
+static const UnaryMath unary_math[] = {
+  { GNN_BACKEND_OP_RECIPROCAL, reciprocal_f, reciprocal_d },
+  { GNN_BACKEND_OP_RSQRT, rsqrt_f, rsqrt_d },
+  { GNN_BACKEND_OP_LOG1P, log1pf, log1p },
+  { GNN_BACKEND_OP_EXPM1, expm1f, expm1 },
+  { GNN_BACKEND_OP_LOG2, log2f, log2 },
+  { GNN_BACKEND_OP_LOG10, log10f, log10 },
+  { GNN_BACKEND_OP_SIN, sinf, sin },
+  { GNN_BACKEND_OP_COS, cosf, cos },
+  { GNN_BACKEND_OP_TAN, tanf, tan },
+  { GNN_BACKEND_OP_ASIN, asinf, asin },
+  { GNN_BACKEND_OP_ACOS, acosf, acos },
+  { GNN_BACKEND_OP_ATAN, atanf, atan },
+  { GNN_BACKEND_OP_SINH, sinhf, sinh },
+  { GNN_BACKEND_OP_COSH, coshf, cosh },
+  { GNN_BACKEND_OP_ASINH, asinhf, asinh },
+  { GNN_BACKEND_OP_ACOSH, acoshf, acosh },
+  { GNN_BACKEND_OP_ATANH, atanhf, atanh },
+  { GNN_BACKEND_OP_ERF, erff, erf },
+  { GNN_BACKEND_OP_ERFC, erfcf, erfc },
+  { GNN_BACKEND_OP_ERFINV, erfinv_f, gnn_math_erfinv },
+  { GNN_BACKEND_OP_LGAMMA, lgammaf, lgamma },
+  { GNN_BACKEND_OP_FLOOR, floorf, floor },
+  { GNN_BACKEND_OP_CEIL, ceilf, ceil },
+  { GNN_BACKEND_OP_ROUND, nearbyintf, nearbyint },
+  { GNN_BACKEND_OP_TRUNC, truncf, trunc },
+  { GNN_BACKEND_OP_FRAC, frac_f, frac_d },
+};
+
+/* a % b truncating (fmod), Python's a % b and a // b for int64, b != 0; INT64_MIN by -1 wraps */
+static gint64
+fmod_i (gint64 a, gint64 b)
+{
+  return b == -1 ? 0 : a % b;
+}
+
+static gint64
+remainder_i (gint64 a, gint64 b)
+{
+  gint64 r = fmod_i (a, b);
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+static gint64
+floor_divide_i (gint64 a, gint64 b)
+{
+  gint64 r = fmod_i (a, b), q = b == -1 ? (gint64) (0 - (guint64) a) : a / b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
+}
+
+typedef struct {
+  GnnBackendOp op;
+  float (*f32) (float, float);
+  double (*f64) (double, double);
+  gint64 (*i64) (gint64, gint64);   /* NULL: floating dtypes only */
+} BinaryMath;
+
+static const BinaryMath binary_math[] = {
+  { GNN_BACKEND_OP_ATAN2, atan2f, atan2, NULL },
+  { GNN_BACKEND_OP_FMOD, fmodf, fmod, fmod_i },
+  { GNN_BACKEND_OP_REMAINDER, remainder_f, gnn_math_remainder, remainder_i },
+  { GNN_BACKEND_OP_FLOOR_DIVIDE, floor_divide_f, gnn_math_floor_divide, floor_divide_i },
+  { GNN_BACKEND_OP_XLOGY, xlogy_f, gnn_math_xlogy, NULL },
+};
+
+static const UnaryMath *
+find_unary (GnnBackendOp op)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (unary_math); i++)
+    if (unary_math[i].op == op)
+      return &unary_math[i];
+  g_assert_not_reached ();
+}
+
+static const BinaryMath *
+find_binary (GnnBackendOp op)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (binary_math); i++)
+    if (binary_math[i].op == op)
+      return &binary_math[i];
+  g_assert_not_reached ();
+}
+
+/* unary_loop_f32, binary_loop_f32, polygamma_loop_f32 and their f64 forms */
+#define T float
+#define NAME(x) x##_f32
+#define FN f32
+#include "gnn-cpu-math-tmpl.c"
+#define T double
+#define NAME(x) x##_f64
+#define FN f64
+#include "gnn-cpu-math-tmpl.c"
+
+/* the int64 binary loop, after k_math has checked the divisors */
+static void
+binary_loop_i64 (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
+{
+  gint64 (*f) (gint64, gint64) = find_binary (args->op)->i64;
+
+  for (gint64 i = 0; i < n; i++)
+    *(gint64 *) (d[0] + i * s[0]) = f (*(const gint64 *) (d[1] + i * s[1]), *(const gint64 *) (d[2] + i * s[2]));
+}
+
+static gboolean
+k_math (const GnnKernelArgs *args, GError **error)
+{
+  GnnDtype dtype = args->out->dtype;
+  guint n_in = gnn_backend_op_get_info (args->op)->n_in;
+  gboolean f32 = dtype == GNN_DTYPE_FLOAT32;
+
+  if (args->n_in != n_in)
+    return gnn_cpu_unsupported (args, error);
+  for (guint k = 0; k < n_in; k++)
+    if (args->in[k]->dtype != dtype)
+      return gnn_cpu_unsupported (args, error);
+  if (dtype == GNN_DTYPE_INT64 && n_in == 2 && find_binary (args->op)->i64)
+    {
+      if (gnn_cpu_has_zero_i64 (args->in[1]))
+        {
+          /* PyTorch's ZeroDivisionError */
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "cpu %s kernel: ZeroDivisionError (an integer division by zero)", gnn_backend_op_get_nick (args->op));
+          return FALSE;
+        }
+      gnn_cpu_foreach (args, binary_loop_i64);
+      return TRUE;
+    }
+  if (!f32 && dtype != GNN_DTYPE_FLOAT64)
+    return gnn_cpu_unsupported (args, error);
+  if (args->op == GNN_BACKEND_OP_POLYGAMMA)
+    gnn_cpu_foreach (args, f32 ? polygamma_loop_f32 : polygamma_loop_f64);
+  else if (n_in == 1)
+    gnn_cpu_foreach (args, f32 ? unary_loop_f32 : unary_loop_f64);
+  else
+    gnn_cpu_foreach (args, f32 ? binary_loop_f32 : binary_loop_f64);
+  return TRUE;
+}
+
+void
+gnn_cpu_register_math (GnnCpuKernel *table)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (unary_math); i++)
+    table[unary_math[i].op] = k_math;
+  for (gsize i = 0; i < G_N_ELEMENTS (binary_math); i++)
+    table[binary_math[i].op] = k_math;
+  table[GNN_BACKEND_OP_POLYGAMMA] = k_math;
+}

@@ -1,0 +1,1141 @@
+/* gnn-ops-math.c: the elementwise math functions: logarithms, trigonometric and hyperbolic
+ * functions, erf, the gamma functions, rounding, fmod and its kin, logit
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each unary function is a row of unary_math (its kernel, torch's names, what it does with
+ * integers), run by one function and differentiated by one backward that writes f' with
+ * other ops (so the gradients run on every backend and can be differentiated again). Dtypes
+ * as PyTorch 1.13: the float-valued functions give float32 for integer and bool inputs; the
+ * rounding functions keep integers (a copy) and refuse bool; frac refuses both.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-ops-private.h"
+
+#define NEEDS(j) (node->edges[(j)].node != NULL)
+
+typedef enum {
+  MATH_FLOAT,      /* integers and bool give float32 */
+  MATH_ROUNDING,   /* integers give a copy of themselves; bool is refused */
+  MATH_FLOATING,   /* floating dtypes only */
+} MathKind;
+
+typedef struct {
+  GnnBackendOp op;
+  const char *name;
+  const char *grad_fn;
+  MathKind kind;
+  gboolean save_result;   /* the backward reads the result rather than the input */
+} UnaryMath;
+
+static const UnaryMath unary_math[] = {
+  { GNN_BACKEND_OP_RECIPROCAL, "reciprocal", "ReciprocalBackward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_RSQRT, "rsqrt", "RsqrtBackward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_LOG1P, "log1p", "Log1PBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_EXPM1, "expm1", "Expm1Backward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_LOG2, "log2", "Log2Backward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_LOG10, "log10", "Log10Backward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_SIN, "sin", "SinBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_COS, "cos", "CosBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_TAN, "tan", "TanBackward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_ASIN, "asin", "AsinBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ACOS, "acos", "AcosBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ATAN, "atan", "AtanBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_SINH, "sinh", "SinhBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_COSH, "cosh", "CoshBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ASINH, "asinh", "AsinhBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ACOSH, "acosh", "AcoshBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ATANH, "atanh", "AtanhBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ERF, "erf", "ErfBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ERFC, "erfc", "ErfcBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ERFINV, "erfinv", "ErfinvBackward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_LGAMMA, "lgamma", "LgammaBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_POLYGAMMA, "polygamma", "PolygammaBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_FLOOR, "floor", "FloorBackward0", MATH_ROUNDING, FALSE },
+  { GNN_BACKEND_OP_CEIL, "ceil", "CeilBackward0", MATH_ROUNDING, FALSE },
+  { GNN_BACKEND_OP_ROUND, "round", "RoundBackward0", MATH_ROUNDING, FALSE },
+  { GNN_BACKEND_OP_TRUNC, "trunc", "TruncBackward0", MATH_ROUNDING, FALSE },
+  { GNN_BACKEND_OP_FRAC, "frac", "FracBackward0", MATH_FLOATING, FALSE },
+};
+
+/* the node's context: the row, and the order of polygamma */
+typedef struct {
+  const UnaryMath *math;
+  int n;
+} MathCtx;
+
+static const UnaryMath *
+find_math (GnnBackendOp op)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (unary_math); i++)
+    if (unary_math[i].op == op)
+      return &unary_math[i];
+  g_assert_not_reached ();
+}
+
+/* @t (transfer full) summed to input @j's shape and cast to its dtype, as its gradient */
+static gboolean
+set_input_grad (GnnNode *node, GnnTensor **gi, guint j, GnnTensor *t, GError **error)
+{
+  g_autoptr(GnnTensor) owned = t;
+  g_autoptr(GnnTensor) reduced = NULL;
+
+  if (t == NULL || !(reduced = gnn_sum_to (t, node->in_ndim[j], node->in_shape[j], error)))
+    return FALSE;
+  gi[j] = gnn_tensor_cast (reduced, node->in_dtype[j], error);
+  return gi[j] != NULL;
+}
+
+/* g · f'(x) for the row's function, in ops; s is the saved input x or result y */
+static GnnTensor *
+math_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *s, GError **error)
+{
+  g_autoptr(GnnTensor) t1 = NULL, t2 = NULL, t3 = NULL;
+
+  switch (ctx->math->op)
+    {
+    case GNN_BACKEND_OP_RECIPROCAL:   /* -g y² */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_mul (g, t1, error)))
+        return gnn_tensor_neg (t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_RSQRT:        /* -g y³ / 2 */
+      if ((t1 = gnn_tensor_pow_scalar (s, 3.0, error)) && (t2 = gnn_tensor_mul_scalar (t1, -0.5, error)))
+        return gnn_tensor_mul (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_LOG1P:        /* g / (1 + x) */
+      return (t1 = gnn_tensor_add_scalar (s, 1.0, error)) ? gnn_tensor_div (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_EXPM1:        /* g (y + 1) */
+      return (t1 = gnn_tensor_add_scalar (s, 1.0, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_LOG2:         /* g / (x ln 2) */
+      return (t1 = gnn_tensor_mul_scalar (s, M_LN2, error)) ? gnn_tensor_div (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_LOG10:        /* g / (x ln 10) */
+      return (t1 = gnn_tensor_mul_scalar (s, M_LN10, error)) ? gnn_tensor_div (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_SIN:          /* g cos x */
+      return (t1 = gnn_tensor_cos (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_COS:          /* g (-sin x) */
+      if ((t1 = gnn_tensor_sin (s, error)) && (t2 = gnn_tensor_neg (t1, error)))
+        return gnn_tensor_mul (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_TAN:          /* g (1 + y²) */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_add_scalar (t1, 1.0, error)))
+        return gnn_tensor_mul (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_ASIN:         /* g / √(1 - x²), and its negative for acos */
+    case GNN_BACKEND_OP_ACOS:
+      if (!(t1 = gnn_tensor_mul (s, s, error)) || !(t2 = gnn_tensor_rsub_scalar (t1, 1.0, error)) ||
+          !(t3 = gnn_tensor_rsqrt (t2, error)))
+        return NULL;
+      if (ctx->math->op == GNN_BACKEND_OP_ACOS)
+        {
+          g_autoptr(GnnTensor) n = gnn_tensor_neg (t3, error);
+          return n ? gnn_tensor_mul (g, n, error) : NULL;
+        }
+      return gnn_tensor_mul (g, t3, error);
+    case GNN_BACKEND_OP_ATAN:         /* g / (1 + x²) */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_add_scalar (t1, 1.0, error)))
+        return gnn_tensor_div (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_SINH:         /* g cosh x */
+      return (t1 = gnn_tensor_cosh (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_COSH:         /* g sinh x */
+      return (t1 = gnn_tensor_sinh (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_ASINH:        /* g / √(x² + 1), and g / √(x² - 1) for acosh */
+    case GNN_BACKEND_OP_ACOSH:
+      if ((t1 = gnn_tensor_mul (s, s, error)) &&
+          (t2 = gnn_tensor_add_scalar (t1, ctx->math->op == GNN_BACKEND_OP_ASINH ? 1.0 : -1.0, error)) &&
+          (t3 = gnn_tensor_rsqrt (t2, error)))
+        return gnn_tensor_mul (g, t3, error);
+      return NULL;
+    case GNN_BACKEND_OP_ATANH:        /* g / (1 - x²) */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_rsub_scalar (t1, 1.0, error)))
+        return gnn_tensor_div (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_ERF:          /* ± g 2/√π e^(-x²), + for erf and - for erfc */
+    case GNN_BACKEND_OP_ERFC:
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_mul_scalar (t1, -1.0, error)) &&
+          (t3 = gnn_tensor_exp (t2, error)))
+        {
+          g_autoptr(GnnTensor) k = gnn_tensor_mul_scalar (t3, ctx->math->op == GNN_BACKEND_OP_ERF ? M_2_SQRTPI
+                                                                                                    : -M_2_SQRTPI, error);
+          return k ? gnn_tensor_mul (g, k, error) : NULL;
+        }
+      return NULL;
+    case GNN_BACKEND_OP_ERFINV:       /* g √π/2 e^(y²) */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_exp (t1, error)) &&
+          (t3 = gnn_tensor_mul_scalar (t2, sqrt (G_PI) / 2.0, error)))
+        return gnn_tensor_mul (g, t3, error);
+      return NULL;
+    case GNN_BACKEND_OP_LGAMMA:       /* g ψ(x) */
+      return (t1 = gnn_tensor_digamma (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_POLYGAMMA:    /* g ψ⁽ⁿ⁺¹⁾(x) */
+      return (t1 = gnn_tensor_polygamma (s, ctx->n + 1, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_FRAC:         /* g */
+      return g_object_ref (g);
+    default:                          /* the rounding functions: 0 */
+      return gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, gnn_tensor_priv (g)->ndim,
+                                        gnn_tensor_priv (g)->shape, error);
+    }
+}
+
+static gboolean
+math_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const MathCtx *ctx = node->ctx;
+  GnnTensor *s = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (node->n_saved > 0 && !(s = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  return set_input_grad (node, gi, 0, math_grad (ctx, go[0], s, error), error);
+}
+
+/* Runs the row of @op (the polygamma of order @n) on @self and records its node, named
+ * @grad_fn (NULL: the row's name). */
+static GnnTensor *
+math_unary_named (GnnBackendOp op, int n, const char *grad_fn, GnnTensor *self, GError **error)
+{
+  const UnaryMath *math = find_math (op);
+  GnnDtype d = gnn_tensor_priv (self)->dtype, out_dtype = d;
+  GnnKernelParams params = { .polygamma = { n } };
+  GnnTensor *out;
+  GnnNode *node;
+
+  if (!gnn_dtype_is_floating (d))
+    {
+      if (math->kind == MATH_FLOAT)
+        out_dtype = GNN_DTYPE_FLOAT32;
+      else if (math->kind == MATH_ROUNDING && d != GNN_DTYPE_BOOL)
+        return gnn_tensor_clone (self, error);
+      else
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                       "%s: not implemented for %s tensors; expected a floating-point%s tensor",
+                       math->name, gnn_dtype_get_name (d), math->kind == MATH_ROUNDING ? " or integer" : "");
+          return NULL;
+        }
+    }
+  out = gnn_elementwise (math->name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, &params, error);
+  if (out && (node = gnn_autograd_record (grad_fn ? grad_fn : math->grad_fn, math_backward, &self, 1, &out, 1)))
+    {
+      MathCtx *ctx = g_new (MathCtx, 1);
+
+      ctx->math = math;
+      ctx->n = n;
+      if (math->kind == MATH_FLOAT)
+        gnn_node_save (node, math->save_result ? out : self);
+      gnn_node_set_ctx (node, ctx, g_free);
+    }
+  return out;
+}
+static GnnTensor *
+math_unary (GnnBackendOp op, int n, GnnTensor *self, GError **error)
+{
+  return math_unary_named (op, n, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_reciprocal:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * 1 / @self, elementwise (`torch.reciprocal`): ±inf at ±0. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): 1 / @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_reciprocal (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_RECIPROCAL, 0, self, error);
+}
+
+/**
+ * gnn_tensor_rsqrt:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * 1 / √@self, elementwise (`torch.rsqrt`): inf at 0, NaN below. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): 1 / √@self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rsqrt (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_RSQRT, 0, self, error);
+}
+
+/**
+ * gnn_tensor_log1p:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * log (1 + @self), elementwise (`torch.log1p`), exact for small @self. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): log (1 + @self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_log1p (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_LOG1P, 0, self, error);
+}
+
+/**
+ * gnn_tensor_expm1:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * e^@self − 1, elementwise (`torch.expm1`), exact for small @self. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): e^@self − 1, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_expm1 (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_EXPM1, 0, self, error);
+}
+
+/**
+ * gnn_tensor_log2:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The base-2 logarithm, elementwise (`torch.log2`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): log₂ @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_log2 (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_LOG2, 0, self, error);
+}
+
+/**
+ * gnn_tensor_log10:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The base-10 logarithm, elementwise (`torch.log10`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): log₁₀ @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_log10 (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_LOG10, 0, self, error);
+}
+
+/**
+ * gnn_tensor_sin:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The sine, elementwise (`torch.sin`), of angles in radians. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): sin @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_sin (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_SIN, 0, self, error);
+}
+
+/**
+ * gnn_tensor_cos:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The cosine, elementwise (`torch.cos`), of angles in radians. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): cos @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_cos (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_COS, 0, self, error);
+}
+
+/**
+ * gnn_tensor_tan:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The tangent, elementwise (`torch.tan`), of angles in radians. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): tan @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_tan (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_TAN, 0, self, error);
+}
+
+/**
+ * gnn_tensor_asin:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The arcsine, elementwise (`torch.asin`): NaN outside [−1, 1]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): asin @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_asin (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ASIN, 0, self, error);
+}
+
+/**
+ * gnn_tensor_acos:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The arccosine, elementwise (`torch.acos`): NaN outside [−1, 1]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): acos @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_acos (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ACOS, 0, self, error);
+}
+
+/**
+ * gnn_tensor_atan:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The arctangent, elementwise (`torch.atan`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): atan @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_atan (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ATAN, 0, self, error);
+}
+
+/**
+ * gnn_tensor_sinh:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The hyperbolic sine, elementwise (`torch.sinh`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): sinh @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_sinh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_SINH, 0, self, error);
+}
+
+/**
+ * gnn_tensor_cosh:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The hyperbolic cosine, elementwise (`torch.cosh`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): cosh @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_cosh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_COSH, 0, self, error);
+}
+
+/**
+ * gnn_tensor_asinh:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The inverse hyperbolic sine, elementwise (`torch.asinh`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): asinh @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_asinh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ASINH, 0, self, error);
+}
+
+/**
+ * gnn_tensor_acosh:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The inverse hyperbolic cosine, elementwise (`torch.acosh`): NaN below 1. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): acosh @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_acosh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ACOSH, 0, self, error);
+}
+
+/**
+ * gnn_tensor_atanh:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The inverse hyperbolic tangent, elementwise (`torch.atanh`): ±inf at ±1, NaN beyond. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): atanh @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_atanh (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ATANH, 0, self, error);
+}
+
+/**
+ * gnn_tensor_erf:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The error function, elementwise (`torch.erf`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): erf @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_erf (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ERF, 0, self, error);
+}
+
+/**
+ * gnn_tensor_erfc:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The complementary error function 1 − erf, elementwise (`torch.erfc`), exact in the tails. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): erfc @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_erfc (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ERFC, 0, self, error);
+}
+
+/**
+ * gnn_tensor_erfinv:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The inverse of erf, elementwise (`torch.erfinv`): ±inf at ±1, NaN outside [−1, 1]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): erf⁻¹ @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_erfinv (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ERFINV, 0, self, error);
+}
+
+/**
+ * gnn_tensor_lgamma:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * log |Γ(@self)|, elementwise (`torch.lgamma`): inf at 0 and the negative integers. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): log |Γ(@self)|, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_lgamma (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_LGAMMA, 0, self, error);
+}
+
+/**
+ * gnn_tensor_floor:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
+ *
+ * Rounds down, elementwise (`torch.floor`). Integer inputs are kept (a copy), as in PyTorch; the gradient is 0.
+ *
+ * Returns: (transfer full): ⌊@self⌋, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_floor (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_FLOOR, 0, self, error);
+}
+
+/**
+ * gnn_tensor_ceil:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
+ *
+ * Rounds up, elementwise (`torch.ceil`). Integer inputs are kept (a copy), as in PyTorch; the gradient is 0.
+ *
+ * Returns: (transfer full): ⌈@self⌉, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_ceil (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_CEIL, 0, self, error);
+}
+
+/**
+ * gnn_tensor_round:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
+ *
+ * Rounds to the nearest integer, halves to even, elementwise (`torch.round`). Integer inputs are kept (a copy), as in PyTorch; the gradient is 0.
+ *
+ * Returns: (transfer full): @self rounded, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_round (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_ROUND, 0, self, error);
+}
+
+/**
+ * gnn_tensor_trunc:
+ * @self: a tensor, not bool
+ * @error: return location for a #GError
+ *
+ * Rounds toward zero, elementwise (`torch.trunc`, `torch.fix`). Integer inputs are kept (a copy), as in PyTorch; the gradient is 0.
+ *
+ * Returns: (transfer full): @self truncated, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_trunc (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_TRUNC, 0, self, error);
+}
+
+/**
+ * gnn_tensor_frac:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * The fractional part @self − trunc (@self), elementwise (`torch.frac`), with @self's sign.
+ * Integer and bool tensors are an error, as in PyTorch.
+ *
+ * Returns: (transfer full): the fractional part of @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_frac (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_FRAC, 0, self, error);
+}
+
+/**
+ * gnn_tensor_polygamma:
+ * @self: a tensor
+ * @n: the order of the derivative of the digamma function, ≥ 0
+ * @error: return location for a #GError
+ *
+ * The polygamma function ψ⁽ⁿ⁾, the n-th derivative of the digamma function, elementwise
+ * (`torch.polygamma (n, self)`); @n = 0 is the digamma function. Integer and bool inputs
+ * give float32. A negative @n is an error.
+ *
+ * Returns: (transfer full): ψ⁽ⁿ⁾(@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_polygamma (GnnTensor *self, int n, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (n < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "polygamma(n, x) does not support negative n, got n = %d", n);
+      return NULL;
+    }
+  return math_unary (GNN_BACKEND_OP_POLYGAMMA, n, self, error);
+}
+
+/**
+ * gnn_tensor_digamma:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The digamma function ψ = Γ′/Γ, elementwise (`torch.digamma`): −inf at +0, +inf at −0, NaN
+ * at the negative integers, as PyTorch. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): ψ(@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_digamma (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  /* torch names the node of digamma after it, that of polygamma (0, x) PolygammaBackward0 */
+  return math_unary_named (GNN_BACKEND_OP_POLYGAMMA, 0, "DigammaBackward0", self, error);
+}
+
+/* the backward of round with decimals and of floor_divide's integer-valued result: 0 */
+static gboolean
+zero_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = gnn_tensor_new_zeros_like (go[0], node->in_dtype[0], node->in_ndim[0], node->in_shape[0], error);
+  return gi[0] != NULL;
+}
+
+/**
+ * gnn_tensor_round_decimals:
+ * @self: a tensor, not bool
+ * @decimals: the number of decimal places to round to; negative rounds to the left of the
+ *   decimal point
+ * @error: return location for a #GError
+ *
+ * Rounds to @decimals decimal places, halves to even (`torch.round (self, decimals=)`), as
+ * PyTorch computes it: the nearest integer to @self · 10^@decimals, divided by 10^@decimals
+ * (for a negative @decimals, of @self / 10^−@decimals, multiplied back). With @decimals 0 it
+ * is [method@Gnn.Tensor.round]; integer tensors take only 0, as in PyTorch.
+ *
+ * Returns: (transfer full): @self rounded, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_round_decimals (GnnTensor *self, int decimals, GError **error)
+{
+  GnnDtype d;
+  double ten_pow;
+  GnnTensor *out;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (decimals == 0)
+    return gnn_tensor_round (self, error);
+  d = gnn_tensor_priv (self)->dtype;
+  if (!gnn_dtype_is_floating (d))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "round: decimals = %d is not implemented for %s tensors; expected a floating-point tensor",
+                   decimals, gnn_dtype_get_name (d));
+      return NULL;
+    }
+  ten_pow = pow (10.0, abs (decimals));
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) scaled = decimals > 0 ? gnn_tensor_mul_scalar (self, ten_pow, error)
+                                               : gnn_tensor_div_scalar (self, ten_pow, error);
+    g_autoptr(GnnTensor) rounded = scaled ? gnn_tensor_round (scaled, error) : NULL;
+
+    if (rounded == NULL)
+      return NULL;
+    out = decimals > 0 ? gnn_tensor_div_scalar (rounded, ten_pow, error) : gnn_tensor_mul_scalar (rounded, ten_pow, error);
+  }
+  if (out)
+    gnn_autograd_record ("RoundBackward1", zero_backward, &self, 1, &out, 1);
+  return out;
+}
+
+/* logit: g / (x (1 − x)), 0 outside [eps, 1 − eps] when eps ≥ 0 */
+static gboolean
+logit_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const double eps = *(const double *) node->ctx;
+  g_autoptr(GnnTensor) t1 = NULL, t2 = NULL, q = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(t1 = gnn_tensor_rsub_scalar (x, 1.0, error)) ||
+      !(t2 = gnn_tensor_mul (x, t1, error)) || !(q = gnn_tensor_div (go[0], t2, error)))
+    return FALSE;
+  if (eps >= 0)
+    {
+      g_autoptr(GnnTensor) lo = gnn_tensor_lt_scalar (x, eps, error);
+      g_autoptr(GnnTensor) hi = lo ? gnn_tensor_gt_scalar (x, 1.0 - eps, error) : NULL;
+      g_autoptr(GnnTensor) zero = hi ? gnn_tensor_new_zeros_like (q, gnn_tensor_priv (q)->dtype, 0, NULL, error) : NULL;
+      g_autoptr(GnnTensor) w1 = zero ? gnn_where (lo, zero, q, error) : NULL;
+
+      if (w1 == NULL)
+        return FALSE;
+      g_object_unref (q);
+      if (!(q = gnn_where (hi, zero, w1, error)))
+        return FALSE;
+    }
+  return set_input_grad (node, gi, 0, g_steal_pointer (&q), error);
+}
+
+/**
+ * gnn_tensor_logit:
+ * @self: a tensor
+ * @eps: the clamp bound: @self is clamped to [@eps, 1 − @eps] first; negative for none
+ *   (PyTorch's `eps=None`)
+ * @error: return location for a #GError
+ *
+ * The logit log (p / (1 − p)), the inverse of the sigmoid, elementwise (`torch.logit`):
+ * ±inf at 1 and 0 and NaN outside [0, 1] without clamping. The gradient is 0 where @self
+ * lies outside [@eps, 1 − @eps]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): logit (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_logit (GnnTensor *self, double eps, GError **error)
+{
+  g_autoptr(GnnTensor) x = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) clamped = NULL, one_minus = NULL, ratio = NULL;
+
+    x = gnn_dtype_is_floating (d) ? g_object_ref (self) : gnn_tensor_to_dtype (self, GNN_DTYPE_FLOAT32, error);
+    if (x == NULL)
+      return NULL;
+    clamped = eps >= 0 ? gnn_tensor_clamp (x, eps, 1.0 - eps, error) : g_object_ref (x);
+    if (!clamped || !(one_minus = gnn_tensor_rsub_scalar (clamped, 1.0, error)) ||
+        !(ratio = gnn_tensor_div (clamped, one_minus, error)) || !(out = gnn_tensor_log (ratio, error)))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("LogitBackward0", logit_backward, &self, 1, &out, 1)))
+    {
+      gnn_node_save (node, self);
+      gnn_node_set_ctx (node, g_memdup2 (&eps, sizeof eps), g_free);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_square:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * @self², elementwise (`torch.square`, which is `torch.pow (self, 2)`): integer dtypes are
+ * kept.
+ *
+ * Returns: (transfer full): @self · @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_square (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_pow_scalar (self, 2.0, error);
+}
+
+/* ---- binary functions -------------------------------------------------------------- */
+
+/* atan2:  g b / (a² + b²),  −g a / (a² + b²) */
+static gboolean
+atan2_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) a2 = NULL, b2 = NULL, den = NULL, q = NULL;
+  GnnTensor *ab[2];
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(ab[0] = gnn_node_saved (node, 0, error)) || !(ab[1] = gnn_node_saved (node, 1, error)) ||
+      !(a2 = gnn_tensor_mul (ab[0], ab[0], error)) || !(b2 = gnn_tensor_mul (ab[1], ab[1], error)) ||
+      !(den = gnn_tensor_add (a2, b2, 1.0, error)) || !(q = gnn_tensor_div (go[0], den, error)))
+    return FALSE;
+  if (NEEDS (0) && !set_input_grad (node, gi, 0, gnn_tensor_mul (q, ab[1], error), error))
+    return FALSE;
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) t = gnn_tensor_mul (q, ab[0], error);
+      if (!t || !set_input_grad (node, gi, 1, gnn_tensor_neg (t, error), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* fmod and remainder:  g,  −g · (a / b rounded toward zero for fmod, toward −inf for remainder) */
+static gboolean
+fmod_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const gboolean floor_mode = GPOINTER_TO_INT (node->ctx);
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (NEEDS (0) && !set_input_grad (node, gi, 0, g_object_ref (go[0]), error))
+    return FALSE;
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) q = NULL, rq = NULL, t = NULL;
+      GnnTensor *a, *b;
+
+      if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+        return FALSE;
+      {
+        /* the rounded quotient is piecewise constant: no history, its derivative is 0 */
+        g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+        if (floor_mode)
+          rq = gnn_tensor_floor_divide (a, b, error);
+        else if ((q = gnn_tensor_div (a, b, error)))
+          rq = gnn_tensor_trunc (q, error);
+      }
+      if (!rq || !(t = gnn_tensor_mul (go[0], rq, error)) ||
+          !set_input_grad (node, gi, 1, gnn_tensor_neg (t, error), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* xlogy:  xlogy (g, b), 0 where a = 0 and b ≤ 0;  g a / b */
+static gboolean
+xlogy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) t = NULL, za = NULL, nb = NULL, both = NULL, zero = NULL;
+
+      if (!(t = gnn_tensor_xlogy (go[0], b, error)) || !(za = gnn_tensor_eq_scalar (a, 0.0, error)) ||
+          !(nb = gnn_tensor_le_scalar (b, 0.0, error)) || !(both = gnn_tensor_mul (za, nb, error)) ||
+          !(zero = gnn_tensor_new_zeros_like (t, gnn_tensor_priv (t)->dtype, 0, NULL, error)) ||
+          !set_input_grad (node, gi, 0, gnn_where (both, zero, t, error), error))
+        return FALSE;
+    }
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) t = gnn_tensor_mul (go[0], a, error);
+      if (!t || !set_input_grad (node, gi, 1, gnn_tensor_div (t, b, error), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* floor_divide: PyTorch 1.13 has no derivative for it (its grad_fn is NotImplemented) */
+static gboolean
+floor_divide_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "the derivative for 'floor_divide' is not implemented");
+  return FALSE;
+}
+
+/* Runs the binary kernel @op on @a and @b broadcast, in their promoted dtype (float32 for
+ * integers when @floats, else integers kept and bool refused), and records its node. */
+static GnnTensor *
+math_binary (const char *name, const char *grad_fn, GnnBackwardFunc backward, gpointer ctx, GnnBackendOp op,
+             gboolean floats, GnnTensor *a, GnnTensor *b, GError **error)
+{
+  GnnDtype result = gnn_result_dtype (a, b);
+  GnnTensor *ins[2] = { a, b };
+  GnnTensor *out;
+  GnnNode *node;
+
+  if (floats && !gnn_dtype_is_floating (result))
+    result = GNN_DTYPE_FLOAT32;
+  if (result == GNN_DTYPE_BOOL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: not implemented for bool tensors; expected numbers, got %s and %s", name,
+                   gnn_dtype_get_name (gnn_tensor_priv (a)->dtype), gnn_dtype_get_name (gnn_tensor_priv (b)->dtype));
+      return NULL;
+    }
+  out = gnn_elementwise (name, op, ins, 2, gnn_compute_dtype (result), result, NULL, error);
+  if (out && (node = gnn_autograd_record (grad_fn, backward, ins, 2, &out, 1)))
+    {
+      gnn_node_save (node, a);
+      gnn_node_save (node, b);
+      gnn_node_set_ctx (node, ctx, NULL);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_atan2:
+ * @self: the y coordinates
+ * @other: the x coordinates, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The angle of the point (@other, @self) in (−π, π], elementwise (`torch.atan2`,
+ * `torch.arctan2`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): atan2 (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_atan2 (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("atan2", "Atan2Backward0", atan2_backward, NULL, GNN_BACKEND_OP_ATAN2, TRUE, self, other, error);
+}
+
+/**
+ * gnn_tensor_fmod:
+ * @self: the dividend
+ * @other: the divisor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The remainder of the division rounded toward zero, with the sign of @self, elementwise
+ * (`torch.fmod`, C's fmod). Integer dtypes are kept; an integer zero divisor is an error
+ * (PyTorch's ZeroDivisionError), a floating-point one gives NaN.
+ *
+ * Returns: (transfer full): fmod (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_fmod (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("fmod", "FmodBackward1", fmod_backward, GINT_TO_POINTER (FALSE), GNN_BACKEND_OP_FMOD,
+                      FALSE, self, other, error);
+}
+
+/**
+ * gnn_tensor_remainder:
+ * @self: the dividend
+ * @other: the divisor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The remainder of the division rounded toward −inf, with the sign of @other (Python's %),
+ * elementwise (`torch.remainder`, `Tensor.__mod__`). Integer dtypes are kept; zero divisors
+ * as [method@Gnn.Tensor.fmod].
+ *
+ * Returns: (transfer full): @self mod @other, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_remainder (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("remainder", "RemainderBackward1", fmod_backward, GINT_TO_POINTER (TRUE),
+                      GNN_BACKEND_OP_REMAINDER, FALSE, self, other, error);
+}
+
+/**
+ * gnn_tensor_floor_divide:
+ * @self: the dividend
+ * @other: the divisor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The quotient rounded toward −inf, elementwise (`torch.floor_divide`, Python's //; since
+ * PyTorch 1.13 it floors rather than truncates), the same as `torch.div (rounding_mode='floor')`.
+ * Integer dtypes are kept; zero divisors as [method@Gnn.Tensor.fmod] (a floating-point one
+ * gives ±inf or NaN). It has no gradient, as in PyTorch: differentiating it is an error.
+ *
+ * Returns: (transfer full): ⌊@self / @other⌋, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_floor_divide (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("floor_divide", "NotImplemented", floor_divide_backward, NULL, GNN_BACKEND_OP_FLOOR_DIVIDE,
+                      FALSE, self, other, error);
+}
+
+/**
+ * gnn_tensor_xlogy:
+ * @self: the factor x
+ * @other: the argument y of the logarithm, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * x · log (y), elementwise (`torch.xlogy`), 0 where x is 0 unless y is NaN (so that
+ * 0 · log 0 is 0, as entropies need). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): @self · log (@other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, TRUE, self, other, error);
+}
