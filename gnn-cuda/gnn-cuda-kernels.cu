@@ -117,6 +117,9 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_LOGCUMSUMEXP, 0, GNN_DTYPES_ALL },
   /* no sort kernel yet: sort, topk and the medians of a cuda tensor run on the CPU backend */
   { GNN_BACKEND_OP_SORT, 0, GNN_DTYPES_ALL },
+  /* no scatter_reduce kernel yet (scatter, scatter_reduce, index_copy; off the sequence models'
+   * hot path, which scatters only by adding): those ops of a cuda tensor run on the CPU backend */
+  { GNN_BACKEND_OP_SCATTER_REDUCE, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

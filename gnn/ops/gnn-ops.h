@@ -294,6 +294,19 @@ GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **e
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
 
+/* scattering (gnn-ops-scatter.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter      (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src, const char *reduce,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_value (GnnTensor *self, int dim, GnnTensor *index, double value, const char *reduce,
+                                     GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_add  (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_reduce (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src,
+                                      const char *reduce, gboolean include_self, GError **error);
+
 /* in place */
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_add_         (GnnTensor *self, GnnTensor *other, double alpha, GError **error);

@@ -521,6 +521,43 @@ def triu(input, diagonal=0):
     return Gnn.Tensor.triu(input, int(diagonal))
 
 
+@_export
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """torch.scatter / Tensor.scatter: src (a tensor, or a number, as value= also gives it)
+    written into a copy of input at index along dim; reduce='add' or 'multiply' (torch 1.13's
+    forms without a gradient) combines instead."""
+    _check_tensor('scatter', input)
+    _check_tensor('scatter', index, 'index')
+    if src is None:
+        src = value
+    if isinstance(src, Gnn.Tensor):
+        return Gnn.Tensor.scatter(input, int(dim), index, src, reduce)
+    if not _is_scalar(src):
+        raise TypeError('scatter(): argument \'src\' must be Tensor or Number, not %s' % type(src).__name__)
+    return Gnn.Tensor.scatter_value(input, int(dim), index, float(src), reduce)
+
+
+@_export
+def scatter_add(input, dim, index, src):
+    """torch.scatter_add / Tensor.scatter_add: src added into a copy of input at index."""
+    _check_tensor('scatter_add', input)
+    _check_tensor('scatter_add', index, 'index')
+    _check_tensor('scatter_add', src, 'src')
+    return Gnn.Tensor.scatter_add(input, int(dim), index, src)
+
+
+@_export
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """torch.scatter_reduce / Tensor.scatter_reduce: the src values scattered to each place
+    reduced ('sum', 'prod', 'mean', 'amax', 'amin'), with input's value when include_self."""
+    _check_tensor('scatter_reduce', input)
+    _check_tensor('scatter_reduce', index, 'index')
+    _check_tensor('scatter_reduce', src, 'src')
+    if not isinstance(reduce, str):
+        raise TypeError('scatter_reduce(): argument \'reduce\' must be str, not %s' % type(reduce).__name__)
+    return Gnn.Tensor.scatter_reduce(input, int(dim), index, src, reduce, bool(include_self))
+
+
 def expand_as(self, other):
     """Tensor.expand_as (the C op)."""
     _check_tensor('expand_as', other, 'other')
