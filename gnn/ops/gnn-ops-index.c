@@ -34,13 +34,14 @@ index_range (GnnTensor *index, gint64 *lo, gint64 *hi, GError **error)
   return TRUE;
 }
 
-/* Checks that every entry of @index lies in [0, @size); the error names the first offending
- * extreme, the dimension and its size. Only for indices in host memory: reading a device's
+/* Checks that every entry of @index lies in [0, @size) (in [-@size, @size) where @wraps: a
+ * negative index counts from the end); the error names the first offending extreme, the
+ * dimension and its size. Only for indices in host memory: reading a device's
  * indices would copy them to the host and wait for the device at every step, so there an
  * out-of-range index is not reported (the kernels read 0 and skip the write instead), as
  * PyTorch's CUDA kernels only assert on the device. */
 gboolean
-gnn_check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GError **error)
+gnn_check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, gboolean wraps, GError **error)
 {
   gint64 lo, hi, bad;
 
@@ -48,9 +49,9 @@ gnn_check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size
     return TRUE;
   if (!index_range (index, &lo, &hi, error))
     return FALSE;
-  if (lo >= 0 && hi < size)
+  if (lo >= (wraps ? -size : 0) && hi < size)
     return TRUE;
-  bad = lo < 0 ? lo : hi;
+  bad = lo < (wraps ? -size : 0) ? lo : hi;
   g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                "%s(): index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %" G_GINT64_FORMAT,
                op, bad, dim, size);
@@ -503,7 +504,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
                    G_GINT64_FORMAT, n_index);
       return NULL;
     }
-  if (!gnn_check_index_bounds ("index_select", index, d, size, error))
+  if (!gnn_check_index_bounds ("index_select", index, d, size, FALSE, error))
     return NULL;
 
   /* a backend that selects rows of the stored dtype (the CPU's, for any dtype) spares a
@@ -611,7 +612,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
         return NULL;
       }
   nd = gather_source_shape (p, ip, d, src_shape);
-  if (!gnn_check_index_bounds ("gather", index, d, src_shape[d], error))
+  if (!gnn_check_index_bounds ("gather", index, d, src_shape[d], FALSE, error))
     return NULL;
 
   compute = gnn_compute_dtype (p->dtype);

@@ -64,12 +64,13 @@ gboolean   gnn_run_index_kernel       (GnnBackendOp  op,
                                        gint64        inner,
                                        gint64        n_index,
                                        GError      **error);
-/* Checks that every entry of @index lies in [0, @size) (on host memory only), naming @op,
- * the offending index, @dim and @size. */
+/* Checks that every entry of @index lies in [0, @size) (in [-@size, @size) where @wraps; on
+ * host memory only), naming @op, the offending index, @dim and @size. */
 gboolean   gnn_check_index_bounds     (const char   *op,
                                        GnnTensor    *index,
                                        guint         dim,
                                        gint64        size,
+                                       gboolean      wraps,
                                        GError      **error);
 /* Checks that @index is int64 (or int32 where @int32), naming @op. */
 gboolean   gnn_check_index_dtype      (const char   *op,

@@ -194,7 +194,7 @@ scatter_check (const char *op, GnnTensor *self, int dim, GnnTensor *index, GnnTe
       }
   if (!gnn_check_same_device (op, self, index, error) || (src && !gnn_check_same_device (op, self, src, error)))
     return FALSE;
-  return gnn_check_index_bounds (op, index, *d, p->ndim ? p->shape[*d] : 1, error);
+  return gnn_check_index_bounds (op, index, *d, p->ndim ? p->shape[*d] : 1, FALSE, error);
 }
 
 /* ---- autograd ----------------------------------------------------------------------- */
@@ -203,6 +203,7 @@ typedef struct {
   guint dim;
   Reduce reduce;
   gboolean include_self;
+  gboolean sums;       /* index_fill's value: src's gradient summed over the places */
 } ScatterCtx;
 
 static GnnTensor *scatter_reduce (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, Reduce reduce,
@@ -342,7 +343,7 @@ scatter_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
     return TRUE;
   if (!(index = gnn_node_saved (node, 0, error)))
     return FALSE;
-  if (want_src && (node->in_ndim[1] != gnn_tensor_priv (index)->ndim ||
+  if (want_src && !ctx->sums && (node->in_ndim[1] != gnn_tensor_priv (index)->ndim ||
                    memcmp (node->in_shape[1], gnn_tensor_priv (index)->shape, sizeof (gint64) * node->in_ndim[1])))
     {
       g_autofree char *is = gnn_shape_to_string (gnn_tensor_priv (index)->ndim, gnn_tensor_priv (index)->shape);
@@ -400,6 +401,11 @@ scatter_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
       if (!(gi[0] = gnn_tensor_cast (gself, node->in_dtype[0], error)))
         return FALSE;
     }
+  if (want_src && ctx->sums)
+    {
+      g_autoptr(GnnTensor) total = gnn_tensor_sum_all (gsrc, error);
+      return total != NULL && (gi[1] = gnn_tensor_cast (total, node->in_dtype[1], error)) != NULL;
+    }
   if (want_src)
     gi[1] = g_steal_pointer (&gsrc);
   return TRUE;
@@ -416,15 +422,18 @@ not_implemented_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError 
 }
 
 /* The scatter of @src into @self (checked; @dim normalized), cast to @self's dtype and
- * recorded as @grad_fn; NULL @grad_fn: the NotImplemented node of scatter's reduce forms */
+ * recorded as @grad_fn with the inputs @self and @grad_src (the tensor src's gradient goes
+ * to, summed over the index where @sums; NULL: none); NULL @grad_fn: the NotImplemented node
+ * of scatter's reduce forms */
 static GnnTensor *
-scatter_reduce (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, Reduce reduce,
-                gboolean include_self, const char *grad_fn, GError **error)
+scatter_record (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, GnnTensor *grad_src, Reduce reduce,
+                gboolean include_self, gboolean sums, const char *grad_fn, GError **error)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   g_autoptr(GnnTensor) s1 = at_least_1d (self), i1 = at_least_1d (index), r1 = at_least_1d (src);
   g_autoptr(GnnTensor) computed = NULL, shaped = NULL;
-  GnnTensor *inputs[2] = { self, src }, *out;
+  GnnTensor *inputs[2] = { self, grad_src }, *out;
+  guint n_inputs = grad_src ? 2 : 1;
   GnnNode *node;
   ScatterCtx *ctx;
 
@@ -434,10 +443,10 @@ scatter_reduce (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, Re
     return NULL;
   if (grad_fn == NULL)
     {
-      gnn_autograd_record ("NotImplemented", not_implemented_backward, inputs, 2, &out, 1);
+      gnn_autograd_record ("NotImplemented", not_implemented_backward, inputs, n_inputs, &out, 1);
       return out;
     }
-  node = gnn_autograd_record (grad_fn, scatter_backward, inputs, 2, &out, 1);
+  node = gnn_autograd_record (grad_fn, scatter_backward, inputs, n_inputs, &out, 1);
   if (node == NULL)
     return out;
   gnn_node_save (node, index);
@@ -451,8 +460,17 @@ scatter_reduce (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, Re
   ctx->dim = dim;
   ctx->reduce = reduce;
   ctx->include_self = include_self;
+  ctx->sums = sums;
   gnn_node_set_ctx (node, ctx, g_free);
   return out;
+}
+
+/* scatter_record of a src that is also the input its gradient goes to */
+static GnnTensor *
+scatter_reduce (GnnTensor *self, guint dim, GnnTensor *index, GnnTensor *src, Reduce reduce,
+                gboolean include_self, const char *grad_fn, GError **error)
+{
+  return scatter_record (self, dim, index, src, src, reduce, include_self, FALSE, grad_fn, error);
 }
 
 /* ---- scatter, scatter_add, scatter_reduce ------------------------------------------- */
@@ -549,7 +567,7 @@ gnn_tensor_scatter_value (GnnTensor *self, int dim, GnnTensor *index, double val
       !(src = gnn_tensor_new_full (gnn_tensor_priv (index)->shape, gnn_tensor_priv (index)->ndim,
                                    gnn_tensor_item (vt, NULL), p->dtype, gnn_tensor_get_device (self), error)))
     return NULL;
-  return scatter_reduce (self, d, index, src, mode, TRUE, reduce ? NULL : "ScatterBackward1", error);
+  return scatter_record (self, d, index, src, NULL, mode, TRUE, FALSE, reduce ? NULL : "ScatterBackward1", error);
 }
 
 /**
@@ -631,4 +649,211 @@ gnn_tensor_scatter_reduce (GnnTensor  *self,
   if (!scatter_check ("scatter_reduce", self, dim, index, src, &d, error))
     return NULL;
   return scatter_reduce (self, d, index, src, mode, include_self, "ScatterReduceBackward0", error);
+}
+
+/* ---- index_copy, index_fill --------------------------------------------------------- */
+
+/* Checks the index of index_copy and index_fill: int64, of at most one dimension, its
+ * entries in range along @dim of @self (counting from the end where negative, for @wraps) */
+static gboolean
+index_check (const char *op, GnnTensor *self, int dim, GnnTensor *index, gboolean wraps, guint *d, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self), *ip = gnn_tensor_priv (index);
+
+  if (!gnn_check_index_dtype (op, index, FALSE, error))
+    return FALSE;
+  if (ip->ndim > 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s(): Index has to be a vector or a scalar, got %u dimensions",
+                   op, ip->ndim);
+      return FALSE;
+    }
+  if (!gnn_normalize_dim (dim, p->ndim, d, error) || !gnn_check_same_device (op, self, index, error))
+    return FALSE;
+  return gnn_check_index_bounds (op, index, *d, p->ndim ? p->shape[*d] : 1, wraps, error);
+}
+
+/* The index of slices along @dim as one index per element of @self's shape (at least one
+ * dimension) with @dim of the index's size: [1, .., n, .., 1] expanded, negative entries
+ * counted from the end; the shape in @shape. No history. */
+static GnnTensor *
+slice_index (GnnTensor *self, guint dim, GnnTensor *index, gint64 *shape, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  g_autoptr(GnnTensor) s1 = at_least_1d (self);
+  GnnTensorPrivate *p = gnn_tensor_priv (s1);
+  gint64 vshape[GNN_MAX_DIMS], size = p->shape[dim];
+  g_autoptr(GnnTensor) neg = NULL, wrapped = NULL, fixed = NULL, v = NULL, e = NULL;
+
+  for (guint i = 0; i < p->ndim; i++)
+    {
+      vshape[i] = i == dim ? gnn_tensor_get_numel (index) : 1;
+      shape[i] = i == dim ? vshape[i] : p->shape[i];
+    }
+  if (!(neg = gnn_tensor_lt_scalar (index, 0, error)) || !(wrapped = gnn_tensor_add_scalar (index, (double) size, error)) ||
+      !(fixed = gnn_where (neg, wrapped, index, error)) || !(v = gnn_tensor_reshape (fixed, vshape, p->ndim, error)) ||
+      !(e = gnn_tensor_expand (v, shape, p->ndim, error)))
+    return NULL;
+  return gnn_tensor_contiguous_as (e, GNN_DTYPE_INT64, error);
+}
+
+/**
+ * gnn_tensor_index_copy:
+ * @self: a tensor
+ * @dim: the dimension to index
+ * @index: an int64 tensor of at most one dimension: the slices of @self along @dim written,
+ *   each in [0, size of @dim)
+ * @source: the slices written, of @self's dtype and shape but along @dim, where it has as
+ *   many entries as @index
+ * @error: return location for a #GError
+ *
+ * A copy of @self with slice @index[i] along @dim replaced by slice i of @source
+ * (`torch.index_copy (self, dim, index, source)`); where an index repeats, the last slice
+ * stays. An index out of range is an error naming it, the dimension and its size.
+ *
+ * Returns: (transfer full): the copy, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_index_copy (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *source, GError **error)
+{
+  GnnTensorPrivate *p, *sp;
+  gint64 shape[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) idx = NULL;
+  gint64 n;
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (source), NULL);
+  p = gnn_tensor_priv (self);
+  sp = gnn_tensor_priv (source);
+  if (!index_check ("index_copy_", self, dim, index, FALSE, &d, error))
+    return NULL;
+  if (sp->dtype != p->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+                   gnn_dtype_get_name (p->dtype), gnn_dtype_get_name (sp->dtype));
+      return NULL;
+    }
+  if (MAX (sp->ndim, 1) != MAX (p->ndim, 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+                   "Source dimensionality (%u), destination dimensionality (%u)", sp->ndim, p->ndim);
+      return NULL;
+    }
+  n = gnn_tensor_get_numel (index);
+  if ((sp->ndim ? sp->shape[d] : 1) != n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "index_copy_(): Number of indices (%" G_GINT64_FORMAT ") should be equal to source.size(dim) (%"
+                   G_GINT64_FORMAT ")", n, sp->ndim ? sp->shape[d] : 1);
+      return NULL;
+    }
+  for (guint i = 0; i < sp->ndim; i++)
+    if (i != d && sp->shape[i] != p->shape[i])
+      {
+        g_autofree char *ss = gnn_shape_to_string (sp->ndim, sp->shape);
+        g_autofree char *ds = gnn_shape_to_string (p->ndim, p->shape);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "index_copy_(): Source/destination tensor must have same slice shapes: source %s and "
+                     "destination %s differ at dimension %u", ss, ds, i);
+        return NULL;
+      }
+  if (!gnn_check_same_device ("index_copy_", self, source, error) ||
+      !(idx = slice_index (self, d, index, shape, error)))
+    return NULL;
+  return scatter_record (self, d, idx, source, source, REDUCE_NONE, TRUE, FALSE, "IndexCopyBackward0", error);
+}
+
+/* index_fill of @value (a 0-dim tensor of @self's dtype); @grad_value: the input its
+ * gradient goes to (NULL for a number) */
+static GnnTensor *
+index_fill (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *value, GnnTensor *grad_value, GError **error)
+{
+  gint64 shape[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) idx = NULL, full = NULL;
+  guint d;
+
+  if (!index_check ("index_fill_", self, dim, index, TRUE, &d, error) ||
+      !(idx = slice_index (self, d, index, shape, error)))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    if (!(full = gnn_tensor_expand (value, shape, gnn_tensor_priv (idx)->ndim, error)))
+      return NULL;
+  }
+  return scatter_record (self, d, idx, full, grad_value, REDUCE_NONE, TRUE, TRUE,
+                         grad_value ? "IndexFillBackward1" : "IndexFillBackward0", error);
+}
+
+/**
+ * gnn_tensor_index_fill:
+ * @self: a tensor
+ * @dim: the dimension to index
+ * @index: an int64 tensor of at most one dimension: the slices of @self along @dim filled,
+ *   each in [-size, size) of @dim (negative ones count from the end)
+ * @value: the value written (cast to @self's dtype)
+ * @error: return location for a #GError
+ *
+ * A copy of @self with the slices at @index along @dim filled with @value
+ * (`torch.index_fill (self, dim, index, value)`). An index out of range is an error naming it,
+ * the dimension and its size.
+ *
+ * Returns: (transfer full): the filled copy, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_index_fill (GnnTensor *self, int dim, GnnTensor *index, double value, GError **error)
+{
+  g_autoptr(GnnTensor) v = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
+  if (!(v = gnn_tensor_new_scalar (value, gnn_tensor_priv (self)->dtype, gnn_tensor_get_device (self), error)))
+    return NULL;
+  return index_fill (self, dim, index, v, NULL, error);
+}
+
+/**
+ * gnn_tensor_index_fill_tensor:
+ * @self: a tensor
+ * @dim: the dimension to index
+ * @index: an int64 tensor as for [method@Gnn.Tensor.index_fill]
+ * @value: a 0-dim tensor whose value is written
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.index_fill] with the value a 0-dim tensor, which gets the sum of the
+ * gradient over the filled slices (`IndexFillBackward1`).
+ *
+ * Returns: (transfer full): the filled copy, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_index_fill_tensor (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *value, GError **error)
+{
+  g_autoptr(GnnTensor) vd = NULL, v = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (value), NULL);
+  if (gnn_tensor_priv (value)->ndim != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %u dimension(s).",
+                   gnn_tensor_priv (value)->ndim);
+      return NULL;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    if (!(vd = gnn_tensor_to_device_of (value, self, error)) ||
+        !(v = gnn_tensor_cast (vd, gnn_tensor_priv (self)->dtype, error)))
+      return NULL;
+  }
+  return index_fill (self, dim, index, v, value, error);
 }

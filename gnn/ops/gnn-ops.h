@@ -306,6 +306,13 @@ GnnTensor *gnn_tensor_scatter_add  (GnnTensor *self, int dim, GnnTensor *index, 
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_scatter_reduce (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src,
                                       const char *reduce, gboolean include_self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_copy   (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *source, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_fill   (GnnTensor *self, int dim, GnnTensor *index, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_fill_tensor (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *value,
+                                         GError **error);
 
 /* in place */
 GNN_AVAILABLE_IN_ALL

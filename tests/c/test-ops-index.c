@@ -629,6 +629,37 @@ test_scatter_errors (void)
   assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "must be either sum, prod, mean, amax or amin, got 'max'");
 }
 
+static void
+test_index_copy_fill (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = iota_23 ();
+  g_autoptr(GnnTensor) src = gnn_test_tensor_d (GNN_TEST_DATA (10, 20, 30, 40), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) pos = INDEX (GNN_TEST_SHAPE (2), 1, 2, 0);
+  g_autoptr(GnnTensor) neg = INDEX (GNN_TEST_SHAPE (1), 1, -1);
+  g_autoptr(GnnTensor) big = INDEX (GNN_TEST_SHAPE (2), 1, 0, 3);
+  g_autoptr(GnnTensor) low = INDEX (GNN_TEST_SHAPE (1), 1, -4);
+  g_autoptr(GnnTensor) c = NULL, f = NULL;
+
+  OK (c = gnn_tensor_index_copy (a, 1, pos, src, &error));
+  gnn_test_assert_close (c, GNN_TEST_DATA (20, 1, 10, 40, 4, 30), 6, 0, 0);
+  OK (f = gnn_tensor_index_fill (a, 1, neg, -1, &error));
+  gnn_test_assert_close (f, GNN_TEST_DATA (0, 1, -1, 3, 4, -1), 6, 0, 0);
+  /* never a write out of bounds */
+  g_assert_null (gnn_tensor_index_copy (a, 1, big, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index 3 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_copy (a, 1, neg, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index -1 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_copy (a, 0, pos, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index 2 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_index_fill (a, 1, low, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_fill_(): index -4 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_fill (a, 0, big, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_fill_(): index 3 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_index_fill_tensor (a, 0, neg, src, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "0-dimensional value tensor");
+}
+
 /* the reduce= forms of scatter have no derivative, as in torch: backward says so */
 static void
 test_scatter_reduce_form_no_grad (void)
@@ -648,7 +679,7 @@ test_scatter_reduce_form_no_grad (void)
 
 typedef enum {
   SC_SCATTER, SC_SCATTER_VALUE, SC_ADD, SC_SUM, SC_PROD, SC_MEAN, SC_AMAX, SC_AMIN,
-  SC_PROD_EXCLUDE, SC_MEAN_EXCLUDE, SC_AMAX_EXCLUDE, SC_N
+  SC_PROD_EXCLUDE, SC_MEAN_EXCLUDE, SC_AMAX_EXCLUDE, SC_INDEX_COPY, SC_INDEX_FILL, SC_N
 } ScatterCase;
 
 /* x (2, 3, 4) as self and, squared, as src, along dim 1: an index (2, 2, 4) with distinct
@@ -656,7 +687,9 @@ typedef enum {
 static GnnTensor *
 f_scatter (GnnTensor *x, gpointer data, GError **error)
 {
-  static const char *const reduce[] = { NULL, NULL, NULL, "sum", "prod", "mean", "amax", "amin", "prod", "mean", "amax" };
+  static const char *const reduce[] = { NULL, NULL, NULL, "sum", "prod", "mean", "amax", "amin", "prod", "mean", "amax",
+                                        NULL, NULL };
+  g_autoptr(GnnTensor) slices = INDEX (GNN_TEST_SHAPE (2), 1, 2, -3);
   ScatterCase which = GPOINTER_TO_INT (data);
   g_autoptr(GnnTensor) sq = NULL;
   g_autoptr(GnnTensor) once = INDEX (GNN_TEST_SHAPE (2, 2, 4), 3,
@@ -679,6 +712,14 @@ f_scatter (GnnTensor *x, gpointer data, GError **error)
     case SC_SCATTER: return gnn_tensor_scatter (x, 1, once, src, NULL, error);
     case SC_SCATTER_VALUE: return gnn_tensor_scatter_value (x, -2, once, 0.5, NULL, error);
     case SC_ADD: return gnn_tensor_scatter_add (x, 1, reps, src, error);
+    case SC_INDEX_COPY:
+      {
+        g_autoptr(GnnTensor) pos = INDEX (GNN_TEST_SHAPE (2), 1, 2, 0);
+        g_autoptr(GnnTensor) rows = NULL;
+        OK_OR_NULL (rows = gnn_tensor_narrow (sq, 1, 1, 2, error));
+        return gnn_tensor_index_copy (x, 1, pos, rows, error);
+      }
+    case SC_INDEX_FILL: return gnn_tensor_index_fill (sq, 2, slices, -0.5, error);
     default: return gnn_tensor_scatter_reduce (x, 1, reps, src, reduce[which], which < SC_PROD_EXCLUDE, error);
     }
 }
@@ -745,6 +786,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/index/scatter", test_scatter);
   g_test_add_func ("/ops/index/scatter-errors", test_scatter_errors);
   g_test_add_func ("/ops/index/scatter-reduce-form-no-grad", test_scatter_reduce_form_no_grad);
+  g_test_add_func ("/ops/index/index-copy-fill", test_index_copy_fill);
   g_test_add_func ("/ops/index/scatter-gradcheck", test_scatter_gradcheck);
   g_test_add_func ("/ops/index/gather-gradgrad", test_gather_gradgrad);
   return g_test_run ();

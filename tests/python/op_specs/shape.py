@@ -117,3 +117,32 @@ SPECS += [
          bad=[Bad(((3, 4), _I0, (2, 4), 'max'), ['scatter_reduce', 'sum, prod, mean, amax or amin']),
               Bad(((3, 4), np.array([[0, 5]]), (1, 2), 'sum'), ['scatter_reduce', 'index 5', 'size 3'])]),
 ]
+
+SPECS += [
+    Spec('index_copy', lambda T, x, d, i, s: T.index_copy(x, d, i, s),
+         [((3, 4), 0, np.array([2, 0]), (2, 4)), ((3, 4), 1, np.array([3, 1, 0]), (3, 3)),
+          ((2, 3, 4), -1, np.array([1]), (2, 3, 1))],
+         bad=[Bad(((3, 4), 0, np.array([3]), (1, 4)), ['index_copy_', 'index 3', 'size 3']),
+              Bad(((3, 4), 0, np.array([-1]), (1, 4)), ['index_copy_', 'index -1', 'size 3']),
+              Bad(((3, 4), 0, np.array([1]), (2, 4)), ['index_copy_', 'Number of indices (1)', '(2)']),
+              Bad(((3, 4), 0, np.array([1]), np.zeros((1, 4))), ['index_copy_', 'same dtype', 'float64'])]),
+    Spec('index_fill', lambda T, x, d, i: T.index_fill(x, d, i, -1.5),
+         [((3, 4), 0, np.array([2, 0])), ((3, 4), 1, np.array([-1, 1])), ((2, 3, 4), 1, np.array(2))],
+         bad=[Bad(((3, 4), 0, np.array([-4])), ['index_fill_', 'index -4', 'size 3']),
+              Bad(((3, 4), 1, np.array([4])), ['index_fill_', 'index 4', 'size 4']),
+              Bad(((3, 4), 0, np.array([[1]])), ['index_fill_', 'vector'])]),
+    Spec('index_fill_tensor', lambda T, x, i, v: x.index_fill(1, i, v.reshape(())), [((3, 4), np.array([0, 2]), ())]),
+    Spec('index_fill_int', lambda T, x, i: x.index_fill(0, i, 2.7), [((3, 4), np.array([1]))],
+         dtypes=(np.int64,), low=-5, high=5),
+    # in place (through copy_: the grad_fn is the copy's)
+    Spec('scatter_', lambda T, x, i, s: x.clone().scatter_(0, i, s), [((3, 4), _I0, (2, 4))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('scatter_add_', lambda T, x, i, s: x.clone().scatter_add_(1, i, s), [((3, 4), _I1_DUP, (2, 3))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('scatter_reduce_', lambda T, x, i, s: x.clone().scatter_reduce_(0, i, s, 'amax', include_self=False),
+         [((3, 4), _I0_DUP, (3, 4))], grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('index_copy_', lambda T, x, i, s: x.clone().index_copy_(0, i, s), [((3, 4), np.array([2, 0]), (2, 4))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('index_fill_', lambda T, x, i: x.clone().index_fill_(1, i, 0.5), [((3, 4), np.array([3, 0]))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+]

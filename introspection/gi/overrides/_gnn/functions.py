@@ -558,6 +558,45 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return Gnn.Tensor.scatter_reduce(input, int(dim), index, src, reduce, bool(include_self))
 
 
+@_export
+def index_copy(input, dim, index, source):
+    """torch.index_copy / Tensor.index_copy: a copy of input with the slices at index along dim
+    replaced by those of source."""
+    _check_tensor('index_copy', input)
+    _check_tensor('index_copy', index, 'index')
+    _check_tensor('index_copy', source, 'source')
+    return Gnn.Tensor.index_copy(input, int(dim), index, source)
+
+
+@_export
+def index_fill(input, dim, index, value):
+    """torch.index_fill / Tensor.index_fill: value (a number, or a 0-d tensor, which then gets a
+    gradient) in the slices at index along dim."""
+    _check_tensor('index_fill', input)
+    _check_tensor('index_fill', index, 'index')
+    if isinstance(value, Gnn.Tensor):
+        return Gnn.Tensor.index_fill_tensor(input, int(dim), index, value)
+    if not _is_scalar(value):
+        raise TypeError('index_fill(): argument \'value\' must be Number or Tensor, not %s' % type(value).__name__)
+    return Gnn.Tensor.index_fill(input, int(dim), index, float(value))
+
+
+def _in_place_of(op):
+    """Tensor.op_ for the out-of-place op: its result on a clone (which the op's backward may
+    have saved) copied into the tensor (copy_ records the in-place change for autograd), which
+    is returned."""
+    def method(self, *args, **kwargs):
+        Gnn.Tensor.copy_(self, op(Gnn.Tensor.clone(self), *args, **kwargs))
+        return self
+    method.__name__ = method.__qualname__ = op.__name__ + '_'
+    method.__doc__ = 'Tensor.%s_: %s in place (through copy_), returning the tensor.' % (op.__name__, op.__name__)
+    return method
+
+
+scatter_, scatter_add_, scatter_reduce_, index_copy_, index_fill_ = (_in_place_of(f) for f in (
+    scatter, scatter_add, scatter_reduce, index_copy, index_fill))
+
+
 def expand_as(self, other):
     """Tensor.expand_as (the C op)."""
     _check_tensor('expand_as', other, 'other')
@@ -880,7 +919,8 @@ zero_, fill_, copy_, sqrt_, maximum_ = (_returning_self(getattr(Gnn.Tensor, n)) 
 
 # methods of Tensor only (torch has no function of these names, or one of another signature)
 for _method in (view, expand, expand_as, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
-                zero_, fill_, copy_, sqrt_, maximum_):
+                zero_, fill_, copy_, sqrt_, maximum_, scatter_, scatter_add_, scatter_reduce_, index_copy_,
+                index_fill_):
     setattr(Tensor, _method.__name__, raising_torch_errors(_method))
 
 
