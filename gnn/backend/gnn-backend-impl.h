@@ -79,13 +79,31 @@ typedef struct {
  * @size: the size of the indexed dimension (of the source for INDEX_SELECT and GATHER, of out
  *   for INDEX_ADD and SCATTER_ADD)
  * @inner: the size of the dimensions after it
- * @index_size: GATHER, SCATTER_ADD: the size of that dimension in the index
+ * @index_size: GATHER, SCATTER_ADD, SCATTER_REDUCE: the size of that dimension in the index
+ * @reduce: SCATTER_REDUCE: how a value meets the one in place, a #GnnKernelScatterReduce
  *
  * The layout of the operands of an indexing kernel.
  */
 typedef struct {
   gint64 outer, size, inner, index_size;
+  int reduce;
 } GnnKernelIndex;
+
+/**
+ * GnnKernelScatterReduce:
+ * @GNN_KERNEL_SCATTER_REPLACE: the value replaces the one in place
+ * @GNN_KERNEL_SCATTER_PROD: the product of the two
+ * @GNN_KERNEL_SCATTER_AMAX: the larger of the two (NaN if either is)
+ * @GNN_KERNEL_SCATTER_AMIN: the smaller of the two (NaN if either is)
+ *
+ * The combinations of SCATTER_REDUCE (params.index.reduce).
+ */
+typedef enum {
+  GNN_KERNEL_SCATTER_REPLACE,
+  GNN_KERNEL_SCATTER_PROD,
+  GNN_KERNEL_SCATTER_AMAX,
+  GNN_KERNEL_SCATTER_AMIN,
+} GnnKernelScatterReduce;
 
 /**
  * GnnKernelWindow:

@@ -34,13 +34,14 @@ index_range (GnnTensor *index, gint64 *lo, gint64 *hi, GError **error)
   return TRUE;
 }
 
-/* Checks that every entry of @index lies in [0, @size); the error names the first offending
- * extreme, the dimension and its size. Only for indices in host memory: reading a device's
+/* Checks that every entry of @index lies in [0, @size) (in [-@size, @size) where @wraps: a
+ * negative index counts from the end); the error names the first offending extreme, the
+ * dimension and its size. Only for indices in host memory: reading a device's
  * indices would copy them to the host and wait for the device at every step, so there an
  * out-of-range index is not reported (the kernels read 0 and skip the write instead), as
  * PyTorch's CUDA kernels only assert on the device. */
-static gboolean
-check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GError **error)
+gboolean
+gnn_check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, gboolean wraps, GError **error)
 {
   gint64 lo, hi, bad;
 
@@ -48,9 +49,9 @@ check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GE
     return TRUE;
   if (!index_range (index, &lo, &hi, error))
     return FALSE;
-  if (lo >= 0 && hi < size)
+  if (lo >= (wraps ? -size : 0) && hi < size)
     return TRUE;
-  bad = lo < 0 ? lo : hi;
+  bad = lo < (wraps ? -size : 0) ? lo : hi;
   g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                "%s(): index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %" G_GINT64_FORMAT,
                op, bad, dim, size);
@@ -59,8 +60,8 @@ check_index_bounds (const char *op, GnnTensor *index, guint dim, gint64 size, GE
 
 /* Checks the dtype of @index as PyTorch 1.13 does: int64, or int32 too where @int32 (index_select
  * takes both; gather and scatter int64 only). */
-static gboolean
-check_index_dtype (const char *op, GnnTensor *index, gboolean int32, GError **error)
+gboolean
+gnn_check_index_dtype (const char *op, GnnTensor *index, gboolean int32, GError **error)
 {
   GnnDtype d = gnn_tensor_priv (index)->dtype;
 
@@ -356,16 +357,14 @@ gnn_layout_around (guint ndim, const gint64 *shape, guint dim, gint64 *outer, gi
     }
 }
 
-/* Runs an indexing kernel on contiguous operands: INDEX_SELECT and GATHER read @in
- * [outer, size, inner] into @out [outer, n_index, inner]; INDEX_ADD and SCATTER_ADD add @in
- * [outer, n_index, inner] into @out [outer, size, inner]. The int64 @index holds n_index
- * entries (INDEX_SELECT, INDEX_ADD) or one per element of [outer, n_index, inner]. */
-static gboolean
-run_index_kernel (GnnBackendOp op, GnnTensor *out, GnnTensor *in, GnnTensor *index,
+gboolean
+gnn_run_index_kernel (GnnBackendOp op, int reduce, GnnTensor *out, GnnTensor *in, GnnTensor *index,
                       gint64 outer, gint64 size, gint64 inner, gint64 n_index, GError **error)
 {
-  gboolean adds = op == GNN_BACKEND_OP_INDEX_ADD || op == GNN_BACKEND_OP_SCATTER_ADD;
-  gboolean per_element = op == GNN_BACKEND_OP_GATHER || op == GNN_BACKEND_OP_SCATTER_ADD;
+  gboolean adds = op == GNN_BACKEND_OP_INDEX_ADD || op == GNN_BACKEND_OP_SCATTER_ADD ||
+                  op == GNN_BACKEND_OP_SCATTER_REDUCE;
+  gboolean per_element = op == GNN_BACKEND_OP_GATHER || op == GNN_BACKEND_OP_SCATTER_ADD ||
+                         op == GNN_BACKEND_OP_SCATTER_REDUCE;
   GnnKernelTensor kin0, kin1, kout;
   GnnKernelArgs args = { 0 };
 
@@ -380,7 +379,7 @@ run_index_kernel (GnnBackendOp op, GnnTensor *out, GnnTensor *in, GnnTensor *ind
   args.in[0] = &kin0;
   args.in[1] = &kin1;
   args.n_in = 2;
-  args.params.index = (GnnKernelIndex) { outer, size, inner, per_element ? n_index : 0 };
+  args.params.index = (GnnKernelIndex) { outer, size, inner, per_element ? n_index : 0, reduce };
   return gnn_run_kernel (out, &args, error);
 }
 
@@ -417,7 +416,7 @@ gnn_index_add_backward (GnnNode      *node,
       !(z = gnn_tensor_new_zeros_like (go[0], compute, node->in_ndim[0], node->in_shape[0], error)))
     return FALSE;
   if (outer * inner * n_index > 0 &&
-      !run_index_kernel (op, z, g, idx, outer, size, inner, n_index, error))
+      !gnn_run_index_kernel (op, 0, z, g, idx, outer, size, inner, n_index, error))
     return FALSE;
   gi[0] = gnn_tensor_cast (z, node->in_dtype[0], error);
   return gi[0] != NULL;
@@ -484,7 +483,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
   g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
   p = gnn_tensor_priv (self);
   ip = gnn_tensor_priv (index);
-  if (!check_index_dtype ("index_select", index, TRUE, error))
+  if (!gnn_check_index_dtype ("index_select", index, TRUE, error))
     return NULL;
   if (ip->ndim > 1)
     {
@@ -505,7 +504,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
                    G_GINT64_FORMAT, n_index);
       return NULL;
     }
-  if (!check_index_bounds ("index_select", index, d, size, error))
+  if (!gnn_check_index_bounds ("index_select", index, d, size, FALSE, error))
     return NULL;
 
   /* a backend that selects rows of the stored dtype (the CPU's, for any dtype) spares a
@@ -520,7 +519,7 @@ gnn_tensor_index_select (GnnTensor *self, int dim, GnnTensor *index, GError **er
       !(out = gnn_tensor_new_like (self, compute, p->ndim, shape, error)))
     return NULL;
   if (outer * inner * n_index > 0 &&
-      !run_index_kernel (GNN_BACKEND_OP_INDEX_SELECT, out, in, idx, outer, size, inner, n_index, error))
+      !gnn_run_index_kernel (GNN_BACKEND_OP_INDEX_SELECT, 0, out, in, idx, outer, size, inner, n_index, error))
     return NULL;
   return record_indexing ("IndexSelectBackward0", index_select_backward, self, out, index, d, error);
 }
@@ -540,66 +539,23 @@ gather_source_shape (GnnTensorPrivate *p, GnnTensorPrivate *ip, guint dim, gint6
   return nd;
 }
 
-/* gather: the gradient is scattered (added) back to where each element came from */
+/* gather: the gradient is scattered (added) back to where each element came from, by
+ * scatter_add, so that it can be differentiated again */
 static gboolean
 gather_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
   guint dim = GPOINTER_TO_UINT (node->ctx);
-  GnnDtype compute = gnn_compute_dtype (node->in_dtype[0]);
-  guint in_nd = node->in_ndim[0], nd;
-  gint64 in_shape[GNN_MAX_DIMS], src_shape[GNN_MAX_DIMS];
-  gint64 outer, size, inner, n_index, src_numel;
   GnnTensor *index;
-  GnnTensorPrivate *ip;
-  g_autoptr(GnnTensor) g = NULL, idx = NULL, z = NULL, full = NULL;
+  g_autoptr(GnnTensor) z = NULL, g = NULL;
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
-  if (!gnn_check_double_backward (node, go, error))
+  if (!(index = gnn_node_saved (node, 0, error)) ||
+      !(z = gnn_tensor_new_zeros_like (go[0], gnn_tensor_priv (go[0])->dtype, node->in_ndim[0], node->in_shape[0],
+                                       error)) ||
+      !(g = gnn_tensor_scatter_add (z, (int) dim, index, go[0], error)))
     return FALSE;
-  if (!(index = gnn_node_saved (node, 0, error)))
-    return FALSE;
-  ip = gnn_tensor_priv (index);
-  /* the input's shape with a zero-dimensional input as one-dimensional */
-  for (guint i = 0; i < MAX (in_nd, 1); i++)
-    in_shape[i] = in_nd ? node->in_shape[0][i] : 1;
-  nd = MAX (ip->ndim, 1);
-  for (guint i = 0; i < nd; i++)
-    src_shape[i] = ip->ndim ? ip->shape[i] : 1;
-  src_shape[dim] = in_shape[dim];
-  gnn_layout_around (nd, src_shape, dim, &outer, &size, &inner);
-  n_index = ip->ndim ? ip->shape[dim] : 1;
-  src_numel = gnn_shape_numel (nd, src_shape);
-  if (!(z = gnn_tensor_new_zeros_like (go[0], compute, nd, src_shape, error)))
-    return FALSE;
-  if (outer * inner * n_index > 0 && src_numel > 0)
-    {
-      if (!(g = gnn_tensor_contiguous_as (go[0], compute, error)) ||
-          !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)) ||
-          !run_index_kernel (GNN_BACKEND_OP_SCATTER_ADD, z, g, idx, outer, size, inner, n_index, error))
-        return FALSE;
-    }
-  if (memcmp (src_shape, in_shape, sizeof (gint64) * nd) != 0)
-    {
-      /* the index covered only part of the input: place the result in a zero gradient */
-      GnnTensorPrivate *fp;
-      g_autoptr(GnnTensor) view = NULL;
-
-      if (!(full = gnn_tensor_new_zeros_like (go[0], compute, nd, in_shape, error)))
-        return FALSE;
-      fp = gnn_tensor_priv (full);
-      view = gnn_tensor_new_view (full, nd, src_shape, fp->strides, fp->offset);
-      if (!gnn_tensor_copy_into (view, z, error))
-        return FALSE;
-      g_clear_object (&z);
-      z = g_steal_pointer (&full);
-    }
-  {
-    g_autoptr(GnnTensor) shaped = gnn_tensor_reshape (z, node->in_shape[0], in_nd, error);
-    if (shaped == NULL)
-      return FALSE;
-    gi[0] = gnn_tensor_cast (shaped, node->in_dtype[0], error);
-  }
+  gi[0] = gnn_tensor_cast (g, node->in_dtype[0], error);
   return gi[0] != NULL;
 }
 
@@ -632,7 +588,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
   g_return_val_if_fail (GNN_IS_TENSOR (index), NULL);
   p = gnn_tensor_priv (self);
   ip = gnn_tensor_priv (index);
-  if (!check_index_dtype ("gather", index, FALSE, error))
+  if (!gnn_check_index_dtype ("gather", index, FALSE, error))
     return NULL;
   if (MAX (p->ndim, 1) != MAX (ip->ndim, 1))
     {
@@ -656,7 +612,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
         return NULL;
       }
   nd = gather_source_shape (p, ip, d, src_shape);
-  if (!check_index_bounds ("gather", index, d, src_shape[d], error))
+  if (!gnn_check_index_bounds ("gather", index, d, src_shape[d], FALSE, error))
     return NULL;
 
   compute = gnn_compute_dtype (p->dtype);
@@ -673,7 +629,7 @@ gnn_tensor_gather (GnnTensor *self, int dim, GnnTensor *index, GError **error)
       if (!(in = gnn_tensor_contiguous_as (src, compute, error)) ||
           !(idx = gnn_tensor_contiguous_as (index, GNN_DTYPE_INT64, error)))
         return NULL;
-      if (!run_index_kernel (GNN_BACKEND_OP_GATHER, out, in, idx, outer, size, inner, n_index, error))
+      if (!gnn_run_index_kernel (GNN_BACKEND_OP_GATHER, 0, out, in, idx, outer, size, inner, n_index, error))
         return NULL;
     }
   return record_indexing ("GatherBackward0", gather_backward, self, out, index, d, error);

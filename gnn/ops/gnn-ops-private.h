@@ -49,6 +49,34 @@ void       gnn_layout_around          (guint         ndim,
  * first: the gradient added back into zeros of the input's shape at that index. INDEX_ADD:
  * the index holds the picked positions (index_select); SCATTER_ADD: one index per column
  * of the layout around @dim (max and min over a dim). */
+/* Runs an indexing kernel on contiguous operands: INDEX_SELECT and GATHER read @in
+ * [outer, size, inner] into @out [outer, n_index, inner]; INDEX_ADD, SCATTER_ADD and
+ * SCATTER_REDUCE (combining as @reduce, a GnnKernelScatterReduce, says; 0 for the others) write
+ * @in [outer, n_index, inner] into @out [outer, size, inner]. The int64 @index holds n_index
+ * entries (INDEX_SELECT, INDEX_ADD) or one per element of [outer, n_index, inner]. */
+gboolean   gnn_run_index_kernel       (GnnBackendOp  op,
+                                       int           reduce,
+                                       GnnTensor    *out,
+                                       GnnTensor    *in,
+                                       GnnTensor    *index,
+                                       gint64        outer,
+                                       gint64        size,
+                                       gint64        inner,
+                                       gint64        n_index,
+                                       GError      **error);
+/* Checks that every entry of @index lies in [0, @size) (in [-@size, @size) where @wraps; on
+ * host memory only), naming @op, the offending index, @dim and @size. */
+gboolean   gnn_check_index_bounds     (const char   *op,
+                                       GnnTensor    *index,
+                                       guint         dim,
+                                       gint64        size,
+                                       gboolean      wraps,
+                                       GError      **error);
+/* Checks that @index is int64 (or int32 where @int32), naming @op. */
+gboolean   gnn_check_index_dtype      (const char   *op,
+                                       GnnTensor    *index,
+                                       gboolean      int32,
+                                       GError      **error);
 gboolean   gnn_index_add_backward     (GnnNode      *node,
                                        GnnBackendOp  op,
                                        guint         dim,

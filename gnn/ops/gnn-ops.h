@@ -294,6 +294,26 @@ GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **e
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
 
+/* scattering (gnn-ops-scatter.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter      (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src, const char *reduce,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_value (GnnTensor *self, int dim, GnnTensor *index, double value, const char *reduce,
+                                     GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_add  (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scatter_reduce (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *src,
+                                      const char *reduce, gboolean include_self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_copy   (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *source, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_fill   (GnnTensor *self, int dim, GnnTensor *index, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_index_fill_tensor (GnnTensor *self, int dim, GnnTensor *index, GnnTensor *value,
+                                         GError **error);
+
 /* in place */
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_add_         (GnnTensor *self, GnnTensor *other, double alpha, GError **error);

@@ -266,6 +266,14 @@ static const KernelCase kernel_cases[] = {
   { "gather/i64", OP (GATHER), LAYOUT_GATHER, I64, I64, 2, -99, 99, TRUE, { .index = { 2, 5, 1, 4 } } },
   { "scatter-add/f32", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE, { .index = { 2, 5, 3, 4 } } },
   { "scatter-add/f64", OP (SCATTER_ADD), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE, { .index = { 3, 4, 1, 6 } } },
+  { "scatter-reduce/f32-replace", OP (SCATTER_REDUCE), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE,
+    { .index = { 2, 5, 3, 4, GNN_KERNEL_SCATTER_REPLACE } } },
+  { "scatter-reduce/f64-prod", OP (SCATTER_REDUCE), LAYOUT_SCATTER_ADD, F64, F64, 2, -2, 2, FALSE,
+    { .index = { 3, 4, 1, 6, GNN_KERNEL_SCATTER_PROD } } },
+  { "scatter-reduce/f32-amax", OP (SCATTER_REDUCE), LAYOUT_SCATTER_ADD, F32, F32, 2, -2, 2, FALSE,
+    { .index = { 2, 3, 2, 5, GNN_KERNEL_SCATTER_AMAX } } },
+  { "scatter-reduce/i64-amin", OP (SCATTER_REDUCE), LAYOUT_SCATTER_ADD, I64, I64, 2, -99, 99, TRUE,
+    { .index = { 2, 5, 1, 4, GNN_KERNEL_SCATTER_AMIN } } },
   { "one-hot/i64", OP (ONE_HOT), LAYOUT_ONE_HOT, I64, I64, 1, 0, 0, TRUE, { .one_hot = { 4 } } },
 
   /* convolution and pooling of a (2, 3, 6, 7) image; the window's (kernel, stride, padding, dilation), each (H, W) */
@@ -708,6 +716,7 @@ is_exact (GnnBackendOp op)
     case GNN_BACKEND_OP_MIN:
     case GNN_BACKEND_OP_INDEX_SELECT:
     case GNN_BACKEND_OP_GATHER:
+    case GNN_BACKEND_OP_SCATTER_REDUCE:
     case GNN_BACKEND_OP_ONE_HOT:
     case GNN_BACKEND_OP_IM2COL:
     case GNN_BACKEND_OP_MAX_POOL2D:

@@ -479,6 +479,13 @@ static GnnTensor *f_gather (GnnTensor **x, GError **e)
                                        GNN_TEST_SHAPE (3, 3), e);
   return idx ? gnn_tensor_gather (x[0], 1, idx, e) : NULL;
 }
+static GnnTensor *f_scatter_reduce (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) idx = index_on (x[0], (const gint64[]) { 0, 2, 2, 1, 0, 1, 3, 3, 2 }, 9, 2,
+                                       GNN_TEST_SHAPE (3, 3), e);
+  g_autoptr(GnnTensor) src = idx ? gnn_tensor_narrow (x[0], 1, 1, 3, e) : NULL;
+  return src ? gnn_tensor_scatter_reduce (x[0], 1, idx, src, "amax", TRUE, e) : NULL;
+}
 static GnnTensor *f_one_hot (GnnTensor **x, GError **e) { return gnn_tensor_one_hot (x[0], 6, e); }
 
 /* convolution and pooling */
@@ -642,6 +649,7 @@ static const OpCase op_cases[] = {
   /* indexing */
   { "index-select", f_index_select, 1, { TIN (S3 (2, 4, 3), -2, 2) }, F_GRAD | F_INT },
   { "gather", f_gather, 1, { IN (S2 (3, 4), -2, 2) }, F_GRAD | F_INT },
+  { "scatter-reduce", f_scatter_reduce, 1, { IN (S2 (3, 4), -2, 2) }, F_GRAD | F_INT },
   { "one-hot", f_one_hot, 1, { INT_ (S2 (3, 5), 0, 5) }, 0 },
   /* convolution and pooling */
   { "conv2d", f_conv2d, 3, { IN (S4 (2, 3, 7, 6), -1, 1), IN (S4 (4, 3, 3, 2), -1, 1), IN (S1 (4), -1, 1) }, F_GRAD },

@@ -598,6 +598,15 @@ op_gather_dim0 (GnnTensor **x, GError **e)
   return index ? gnn_tensor_gather (x[0], 0, index, e) : NULL;
 }
 
+/* scatter_reduce along dim 0 (SCATTER_REDUCE); backward gathers and scatters back */
+static GnnTensor *
+op_scatter_reduce (GnnTensor **x, GError **e)
+{
+  const gint64 idx[] = { 2, 0, 1, 1, 0, 0, 2, 2, 1, 1, 0, 2 };
+  g_autoptr(GnnTensor) index = gnn_tensor_new_from_int64s (idx, 12, GNN_TEST_SHAPE (3, 4), 2, e);
+  return index ? gnn_tensor_scatter_reduce (x[0], 0, index, x[1], "amax", TRUE, e) : NULL;
+}
+
 static GnnTensor *
 op_one_hot (GnnTensor **x, GError **e)
 {
@@ -684,6 +693,7 @@ static const OpCase shape_cases[] = {
   { "gather", op_gather, 1, -2, 2, TRUE },
   { "gather (dim 0)", op_gather_dim0, 1, -2, 2, TRUE },
   { "one_hot", op_one_hot, 1, -2, 2, FALSE },
+  { "scatter_reduce", op_scatter_reduce, 2, -2, 2, TRUE },
   { "conv2d", op_conv2d, 2, -2, 2, TRUE },
   { "conv1d", op_conv1d, 2, -2, 2, TRUE },
   { "conv_transpose2d", op_conv_transpose2d, 2, -2, 2, TRUE },

@@ -1,4 +1,4 @@
-/* test-ops-index.c: cat, stack, index_select, gather and one_hot */
+/* test-ops-index.c: cat, stack, index_select, gather, one_hot, masks and the scatter ops */
 #include "config.h"
 
 #include "gnn-test-util.h"
@@ -563,6 +563,208 @@ test_large_thread_independent (void)
   g_free (first[1]);
 }
 
+/* ---- scatter, scatter_add, scatter_reduce ------------------------------------------- */
+
+static void
+test_scatter (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = iota_23 ();
+  g_autoptr(GnnTensor) src = gnn_test_tensor_d (GNN_TEST_DATA (10, 20, 30, 40), 4, GNN_TEST_SHAPE (2, 2), 2);
+  /* dim 1, rows of two: row 0 writes 10 at 2 and 20 at 0; row 1 writes 30 and 40 at 1 */
+  g_autoptr(GnnTensor) idx = INDEX (GNN_TEST_SHAPE (2, 2), 2, 2, 0, 1, 1);
+  g_autoptr(GnnTensor) idx0 = INDEX (GNN_TEST_SHAPE (1, 2), 2, 1, 0);
+  g_autoptr(GnnTensor) s = NULL, v = NULL, add = NULL, mean = NULL, amax = NULL, prod = NULL, part = NULL;
+
+  OK (s = gnn_tensor_scatter (a, 1, idx, src, NULL, &error));
+  gnn_test_assert_close (s, GNN_TEST_DATA (20, 1, 10, 3, 40, 5), 6, 0, 0);   /* the last of 30, 40 stays */
+  OK (v = gnn_tensor_scatter_value (a, 0, idx0, -1, NULL, &error));
+  gnn_test_assert_close (v, GNN_TEST_DATA (0, -1, 2, -1, 4, 5), 6, 0, 0);
+  OK (add = gnn_tensor_scatter_add (a, 1, idx, src, &error));
+  gnn_test_assert_close (add, GNN_TEST_DATA (20, 1, 12, 3, 74, 5), 6, 0, 0);
+  OK (mean = gnn_tensor_scatter_reduce (a, 1, idx, src, "mean", FALSE, &error));
+  gnn_test_assert_close (mean, GNN_TEST_DATA (20, 1, 10, 3, 35, 5), 6, 0, 0);
+  OK (amax = gnn_tensor_scatter_reduce (a, 1, idx, src, "amax", TRUE, &error));
+  gnn_test_assert_close (amax, GNN_TEST_DATA (20, 1, 10, 3, 40, 5), 6, 0, 0);
+  OK (prod = gnn_tensor_scatter_reduce (a, 1, idx, src, "prod", TRUE, &error));
+  gnn_test_assert_close (prod, GNN_TEST_DATA (0, 1, 20, 3, 4 * 30 * 40, 5), 6, 0, 0);
+  /* an index covering part of self: the rest is kept */
+  OK (part = gnn_tensor_scatter_add (a, 1, idx0, src, &error));
+  gnn_test_assert_close (part, GNN_TEST_DATA (20, 11, 2, 3, 4, 5), 6, 0, 0);
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (s), ==, NULL);
+}
+
+static void
+test_scatter_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = iota_23 ();
+  g_autoptr(GnnTensor) src = gnn_test_tensor_d (GNN_TEST_DATA (10, 20), 2, GNN_TEST_SHAPE (1, 2), 2);
+  g_autoptr(GnnTensor) big = INDEX (GNN_TEST_SHAPE (1, 2), 2, 0, 3);
+  g_autoptr(GnnTensor) neg = INDEX (GNN_TEST_SHAPE (1, 2), 2, -3, 0);
+  g_autoptr(GnnTensor) wide = INDEX (GNN_TEST_SHAPE (1, 3), 2, 0, 0, 0);
+  g_autoptr(GnnTensor) vec = INDEX (GNN_TEST_SHAPE (2), 1, 0, 0);
+  g_autoptr(GnnTensor) ok = INDEX (GNN_TEST_SHAPE (1, 2), 2, 0, 1);
+  g_autoptr(GnnTensor) fl = gnn_tensor_to_dtype (src, GNN_DTYPE_FLOAT32, &error);
+
+  /* never a write out of bounds: each is refused before any kernel runs (valgrind checks) */
+  g_assert_null (gnn_tensor_scatter (a, 1, big, src, NULL, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "scatter(): index 3 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_scatter_add (a, 0, neg, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "scatter_add(): index -3 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_scatter_reduce (a, 1, big, src, "amax", FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "scatter_reduce(): index 3 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_scatter_value (a, 0, big, 1, NULL, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "scatter(): index 3 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_scatter (a, 1, wide, src, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "Expected index [1, 3] to be smaller than self [2, 3] apart from "
+                "dimension 1 and to be smaller size than src [1, 2]");
+  g_assert_null (gnn_tensor_scatter (a, 1, vec, src, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "same number of dimensions as self tensor");
+  g_assert_null (gnn_tensor_scatter (a, 1, ok, fl, NULL, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "Expected self.dtype to be equal to src.dtype (got float64 and float32)");
+  g_assert_null (gnn_tensor_scatter (a, 1, ok, src, "sum", &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "reduce argument must be either add or multiply");
+  g_assert_null (gnn_tensor_scatter_reduce (a, 1, ok, src, "max", TRUE, &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "must be either sum, prod, mean, amax or amin, got 'max'");
+}
+
+static void
+test_index_copy_fill (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = iota_23 ();
+  g_autoptr(GnnTensor) src = gnn_test_tensor_d (GNN_TEST_DATA (10, 20, 30, 40), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) pos = INDEX (GNN_TEST_SHAPE (2), 1, 2, 0);
+  g_autoptr(GnnTensor) neg = INDEX (GNN_TEST_SHAPE (1), 1, -1);
+  g_autoptr(GnnTensor) big = INDEX (GNN_TEST_SHAPE (2), 1, 0, 3);
+  g_autoptr(GnnTensor) low = INDEX (GNN_TEST_SHAPE (1), 1, -4);
+  g_autoptr(GnnTensor) c = NULL, f = NULL;
+
+  OK (c = gnn_tensor_index_copy (a, 1, pos, src, &error));
+  gnn_test_assert_close (c, GNN_TEST_DATA (20, 1, 10, 40, 4, 30), 6, 0, 0);
+  OK (f = gnn_tensor_index_fill (a, 1, neg, -1, &error));
+  gnn_test_assert_close (f, GNN_TEST_DATA (0, 1, -1, 3, 4, -1), 6, 0, 0);
+  /* never a write out of bounds */
+  g_assert_null (gnn_tensor_index_copy (a, 1, big, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index 3 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_copy (a, 1, neg, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index -1 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_copy (a, 0, pos, src, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_copy_(): index 2 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_index_fill (a, 1, low, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_fill_(): index -4 is out of bounds for dimension 1 with size 3");
+  g_assert_null (gnn_tensor_index_fill (a, 0, big, 0, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "index_fill_(): index 3 is out of bounds for dimension 0 with size 2");
+  g_assert_null (gnn_tensor_index_fill_tensor (a, 0, neg, src, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "0-dimensional value tensor");
+}
+
+/* the reduce= forms of scatter have no derivative, as in torch: backward says so */
+static void
+test_scatter_reduce_form_no_grad (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = iota_23 ();
+  g_autoptr(GnnTensor) ok = INDEX (GNN_TEST_SHAPE (1, 2), 2, 0, 1);
+  g_autoptr(GnnTensor) y = NULL, loss = NULL;
+
+  OK (gnn_tensor_set_requires_grad (a, TRUE, &error));
+  OK (y = gnn_tensor_scatter_value (a, 1, ok, 2, "multiply", &error));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, "NotImplemented");
+  OK (loss = gnn_tensor_sum_all (y, &error));
+  g_assert_false (gnn_tensor_backward (loss, NULL, FALSE, &error));
+  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "derivative for aten::scatter is not implemented");
+}
+
+typedef enum {
+  SC_SCATTER, SC_SCATTER_VALUE, SC_ADD, SC_SUM, SC_PROD, SC_MEAN, SC_AMAX, SC_AMIN,
+  SC_PROD_EXCLUDE, SC_MEAN_EXCLUDE, SC_AMAX_EXCLUDE, SC_INDEX_COPY, SC_INDEX_FILL, SC_N
+} ScatterCase;
+
+/* x (2, 3, 4) as self and, squared, as src, along dim 1: an index (2, 2, 4) with distinct
+ * places per column for scatter, one (2, 3, 3) with repeats for the reductions */
+static GnnTensor *
+f_scatter (GnnTensor *x, gpointer data, GError **error)
+{
+  static const char *const reduce[] = { NULL, NULL, NULL, "sum", "prod", "mean", "amax", "amin", "prod", "mean", "amax",
+                                        NULL, NULL };
+  g_autoptr(GnnTensor) slices = INDEX (GNN_TEST_SHAPE (2), 1, 2, -3);
+  ScatterCase which = GPOINTER_TO_INT (data);
+  g_autoptr(GnnTensor) sq = NULL;
+  g_autoptr(GnnTensor) once = INDEX (GNN_TEST_SHAPE (2, 2, 4), 3,
+                                     0, 1, 2, 2, 1, 2, 0, 0,
+                                     2, 0, 1, 1, 0, 1, 2, 0);
+  g_autoptr(GnnTensor) reps = INDEX (GNN_TEST_SHAPE (2, 3, 3), 3,
+                                     0, 1, 1, 0, 2, 1, 0, 2, 1,
+                                     2, 2, 0, 1, 2, 0, 2, 2, 2);
+
+  g_autoptr(GnnTensor) src = NULL;
+
+  /* src of the index's shape (torch's gradient of src needs it) */
+  OK_OR_NULL (sq = gnn_tensor_mul (x, x, error));
+  if (which == SC_SCATTER)
+    OK_OR_NULL (src = gnn_tensor_narrow (sq, 1, 0, 2, error));
+  else
+    OK_OR_NULL (src = gnn_tensor_narrow (sq, 2, 1, 3, error));
+  switch (which)
+    {
+    case SC_SCATTER: return gnn_tensor_scatter (x, 1, once, src, NULL, error);
+    case SC_SCATTER_VALUE: return gnn_tensor_scatter_value (x, -2, once, 0.5, NULL, error);
+    case SC_ADD: return gnn_tensor_scatter_add (x, 1, reps, src, error);
+    case SC_INDEX_COPY:
+      {
+        g_autoptr(GnnTensor) pos = INDEX (GNN_TEST_SHAPE (2), 1, 2, 0);
+        g_autoptr(GnnTensor) rows = NULL;
+        OK_OR_NULL (rows = gnn_tensor_narrow (sq, 1, 1, 2, error));
+        return gnn_tensor_index_copy (x, 1, pos, rows, error);
+      }
+    case SC_INDEX_FILL: return gnn_tensor_index_fill (sq, 2, slices, -0.5, error);
+    default: return gnn_tensor_scatter_reduce (x, 1, reps, src, reduce[which], which < SC_PROD_EXCLUDE, error);
+    }
+}
+
+static void
+test_scatter_gradcheck (void)
+{
+  for (int which = 0; which < SC_N; which++)
+    {
+      double v[24];
+      g_autoptr(GnnTensor) x = NULL;
+
+      for (int i = 0; i < 24; i++)
+        v[i] = 0.6 + cos (0.7 * i) * 0.3 + 0.05 * i;   /* distinct, no zeros, no ties with squares */
+      x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+      gnn_test_gradcheck (f_scatter, GINT_TO_POINTER (which), x, 1e-6, 1e-7);
+      /* scatter of a value is linear in x: its gradient has no history to check */
+      if (which != SC_SCATTER_VALUE)
+        gnn_test_gradgradcheck (f_scatter, GINT_TO_POINTER (which), x, 1e-6, 1e-6);
+    }
+}
+
+/* the squares of x (2, 3, 4) gathered along dim 2 by an index (1, 2, 3) */
+static GnnTensor *
+f_gather_squares (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) idx = INDEX (GNN_TEST_SHAPE (1, 2, 3), 3, 3, 3, 0, 1, 2, 3);
+  g_autoptr(GnnTensor) sq = gnn_tensor_mul (x, x, error);
+
+  return sq ? gnn_tensor_gather (sq, 2, idx, error) : NULL;
+}
+
+/* gather's gradient is scatter_add's, so it has a second derivative now */
+static void
+test_gather_gradgrad (void)
+{
+  double v[24];
+  g_autoptr(GnnTensor) x = NULL;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = cos (0.7 * i) + 0.1 * i;
+  x = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  gnn_test_gradgradcheck (f_gather_squares, NULL, x, 1e-6, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -581,5 +783,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/index/large-thread-independent", test_large_thread_independent);
   g_test_add_func ("/ops/index/masks", test_masks);
   g_test_add_func ("/ops/index/masks-errors", test_masks_errors);
+  g_test_add_func ("/ops/index/scatter", test_scatter);
+  g_test_add_func ("/ops/index/scatter-errors", test_scatter_errors);
+  g_test_add_func ("/ops/index/scatter-reduce-form-no-grad", test_scatter_reduce_form_no_grad);
+  g_test_add_func ("/ops/index/index-copy-fill", test_index_copy_fill);
+  g_test_add_func ("/ops/index/scatter-gradcheck", test_scatter_gradcheck);
+  g_test_add_func ("/ops/index/gather-gradgrad", test_gather_gradgrad);
   return g_test_run ();
 }

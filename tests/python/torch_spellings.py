@@ -73,9 +73,7 @@ SNIPPETS = [
            'features, labels = next(iter(loader))\nresult = [features, labels, features.size(), labels.size()]', RUNS),
     (DATA, 'img = torch.arange(4.).reshape(1, 2, 2)\nresult = img.squeeze()', RUNS),
     # ---- Transforms ----
-    (TRANSFORMS, 'y = 3\nresult = torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(y), value=1)',
-     Fails('AttributeError', 'scatter_', 'no scatter_ op in C yet (the ops issue); one-hot targets: '
-           'Gnn.Tensor.one_hot')),
+    (TRANSFORMS, 'y = 3\nresult = torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(y), value=1)', RUNS),
     # ---- Build the Neural Network ----
     (MODEL, 'device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() '
             'else "cpu"\nresult = device', RUNS),

@@ -1,4 +1,4 @@
-/* gnn-cpu-index.c: index_select, index_add, gather, scatter_add and one_hot
+/* gnn-cpu-index.c: index_select, index_add, gather, scatter_add, scatter_reduce and one_hot
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gnn-cpu-private.h"
@@ -88,12 +89,15 @@ k_index_select (const GnnKernelArgs *args, GError **error)
 /* the accumulating kernels of each dtype, index_add_cols_f32 to scatter_add_cols_i64 */
 #define T float
 #define NAME(x) x##_f32
+#define IS_NAN(x) isnan (x)
 #include "gnn-cpu-index-tmpl.c"
 #define T double
 #define NAME(x) x##_f64
+#define IS_NAN(x) isnan (x)
 #include "gnn-cpu-index-tmpl.c"
 #define T gint64
 #define NAME(x) x##_i64
+#define IS_NAN(x) FALSE
 #include "gnn-cpu-index-tmpl.c"
 
 /* out[o, in1[j], i] += in0[o, j, i] */
@@ -164,21 +168,23 @@ k_gather (const GnnKernelArgs *args, GError **error)
   return TRUE;
 }
 
-/* ---- scatter_add -------------------------------------------------------------------- */
+/* ---- scatter_add, scatter_reduce --------------------------------------------------- */
 
-/* out[o, in1[o, j, i], i] += in0[o, j, i] */
+/* out[o, in1[o, j, i], i] += in0[o, j, i] (SCATTER_ADD), or = or combined with it
+ * (SCATTER_REDUCE) */
 static gboolean
-k_scatter_add (const GnnKernelArgs *args, GError **error)
+k_scatter (const GnnKernelArgs *args, GError **error)
 {
   gint64 outer = args->params.index.outer, inner = args->params.index.inner, J = args->params.index.index_size;
   IndexCtx ctx = { args, J, 0, (inner + COLS - 1) / COLS };
+  gboolean add = args->op == GNN_BACKEND_OP_SCATTER_ADD;
   GnnParallelFunc func;
 
   switch (args->out->dtype)
     {
-    case GNN_DTYPE_FLOAT32: func = scatter_add_cols_f32; break;
-    case GNN_DTYPE_FLOAT64: func = scatter_add_cols_f64; break;
-    case GNN_DTYPE_INT64: func = scatter_add_cols_i64; break;
+    case GNN_DTYPE_FLOAT32: func = add ? scatter_add_cols_f32 : scatter_reduce_cols_f32; break;
+    case GNN_DTYPE_FLOAT64: func = add ? scatter_add_cols_f64 : scatter_reduce_cols_f64; break;
+    case GNN_DTYPE_INT64: func = add ? scatter_add_cols_i64 : scatter_reduce_cols_i64; break;
     default: return gnn_cpu_unsupported (args, error);
     }
   if (args->in[0]->dtype != args->out->dtype || args->in[1]->dtype != GNN_DTYPE_INT64)
@@ -233,6 +239,7 @@ gnn_cpu_register_index (GnnCpuKernel *table)
   table[GNN_BACKEND_OP_INDEX_SELECT] = k_index_select;
   table[GNN_BACKEND_OP_INDEX_ADD] = k_index_add;
   table[GNN_BACKEND_OP_GATHER] = k_gather;
-  table[GNN_BACKEND_OP_SCATTER_ADD] = k_scatter_add;
+  table[GNN_BACKEND_OP_SCATTER_ADD] = k_scatter;
+  table[GNN_BACKEND_OP_SCATTER_REDUCE] = k_scatter;
   table[GNN_BACKEND_OP_ONE_HOT] = k_one_hot;
 }

@@ -1247,8 +1247,46 @@ k_index_select_add (const GnnKernelArgs *args,
   return TRUE;
 }
 
-/* GATHER:      out[o, j, i] = in0[o, in1[o, j, i], i]
- * SCATTER_ADD: out[o, in1[o, j, i], i] += in0[o, j, i]
+/* dst[doff] combined with src[soff] as SCATTER_REDUCE's @reduce says: replaced by it, or its
+ * product, maximum or minimum with it (a NaN wins) */
+static void
+reduce_element (const GnnKernelTensor *dst,
+                gint64                 doff,
+                const GnnKernelTensor *src,
+                gint64                 soff,
+                int                    reduce)
+{
+  if (is_integer (dst->dtype))
+    {
+      gint64 d = read_int (dst, doff), v = read_int (src, soff);
+
+      switch (reduce)
+        {
+        case GNN_KERNEL_SCATTER_PROD: v = d * v; break;
+        case GNN_KERNEL_SCATTER_AMAX: v = MAX (d, v); break;
+        case GNN_KERNEL_SCATTER_AMIN: v = MIN (d, v); break;
+        default: break;
+        }
+      write_int (dst, doff, v);
+    }
+  else
+    {
+      double d = read_double (dst, doff), v = read_double (src, soff);
+
+      switch (reduce)
+        {
+        case GNN_KERNEL_SCATTER_PROD: v = d * v; break;
+        case GNN_KERNEL_SCATTER_AMAX: v = isnan (d) || isnan (v) ? NAN : MAX (d, v); break;
+        case GNN_KERNEL_SCATTER_AMIN: v = isnan (d) || isnan (v) ? NAN : MIN (d, v); break;
+        default: break;
+        }
+      write_double (dst, doff, v);
+    }
+}
+
+/* GATHER:         out[o, j, i] = in0[o, in1[o, j, i], i]
+ * SCATTER_ADD:    out[o, in1[o, j, i], i] += in0[o, j, i]
+ * SCATTER_REDUCE: out[o, in1[o, j, i], i] = in0[o, j, i], or combined with it (index.reduce)
  * index.outer, index.size (of the indexed dimension: of in0 for gather, of out for scatter),
  * index.inner, index.index_size the size of that dimension in the index */
 static gboolean
@@ -1258,7 +1296,7 @@ k_gather_scatter (const GnnKernelArgs *args,
   const GnnKernelTensor *in = args->in[0], *index = args->in[1], *out = args->out;
   gint64 outer = args->params.index.outer, size = args->params.index.size, inner = args->params.index.inner;
   gint64 n_index = args->params.index.index_size;
-  gboolean scatter = args->op == GNN_BACKEND_OP_SCATTER_ADD;
+  gboolean scatter = args->op == GNN_BACKEND_OP_SCATTER_ADD || args->op == GNN_BACKEND_OP_SCATTER_REDUCE;
   const GnnKernelTensor *indexed = scatter ? out : in;
   const GnnKernelTensor *listed = scatter ? in : out;
 
@@ -1281,7 +1319,9 @@ k_gather_scatter (const GnnKernelArgs *args,
           if (!check_index (args, idx, size, error))
             return FALSE;
           at_indexed = offset_of (indexed, (o * size + idx) * inner + i);
-          if (scatter)
+          if (args->op == GNN_BACKEND_OP_SCATTER_REDUCE)
+            reduce_element (out, at_indexed, in, offset_of (in, l), args->params.index.reduce);
+          else if (scatter)
             add_element (out, at_indexed, in, offset_of (in, l));
           else
             copy_element (out, offset_of (out, l), in, at_indexed);
@@ -1629,6 +1669,7 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
       return k_index_select_add (args, error);
     case GNN_BACKEND_OP_GATHER:
     case GNN_BACKEND_OP_SCATTER_ADD:
+    case GNN_BACKEND_OP_SCATTER_REDUCE:
       return k_gather_scatter (args, error);
     case GNN_BACKEND_OP_ONE_HOT:
       return k_one_hot (args, error);

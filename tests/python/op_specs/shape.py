@@ -57,3 +57,92 @@ SPECS += [
          bad=[Bad(((4,),), ['Dimension out of range'])]),
     Spec('tril_int', lambda T, x: x.tril(1), [((3, 4),)], dtypes=(np.int64, np.bool_), low=-5, high=5),
 ]
+
+# scatter family: indices fixed (each in range); _I0 has no two entries of a column naming one
+# place (scatter's replace is then deterministic), _I0_DUP repeats places (the reductions)
+_I0 = np.array([[0, 1, 2, 0], [2, 0, 0, 1]])
+_I0_DUP = np.array([[0, 1, 1, 0], [0, 2, 1, 0], [2, 2, 1, 0]])
+_I1 = np.array([[3, 0, 1], [2, 1, 3]])
+_I1_DUP = np.array([[3, 3, 1], [0, 1, 0]])
+_REDUCE_CASES = [((3, 4), 0, _I0_DUP, (3, 4)), ((3, 4), 1, _I1_DUP, (2, 3)), ((3, 4), -2, _I0, (2, 4)),
+                 ((2, 3, 4), 2, np.array([[[0, 0, 3], [1, 1, 1]]]), (1, 2, 3))]
+
+
+def _reduce_spec(reduce, include_self, **kw):
+    name = 'scatter_reduce_%s%s' % (reduce, '' if include_self else '_exclude_self')
+    return Spec(name, lambda T, x, d, i, s: x.scatter_reduce(d, i, s, reduce, include_self=include_self),
+                _REDUCE_CASES, **kw)
+
+
+SPECS += [
+    Spec('scatter', lambda T, x, d, i, s: T.scatter(x, d, i, s),
+         [((3, 4), 0, _I0, (2, 4)), ((3, 4), 1, _I1, (2, 3)), ((3, 4), -1, _I1, (2, 3)), ((), 0, np.array(0), ())],
+         bad=[Bad(((3, 4), 0, np.array([[0, 3]]), (1, 2)), ['scatter', 'index 3', 'size 3']),
+              Bad(((3, 4), 0, np.array([[0, -1]]), (1, 2)), ['scatter', 'index -1', 'size 3']),
+              Bad(((3, 4), 0, np.array([[0.0, 1.0]]), (1, 2)), ['scatter', 'int64']),
+              Bad(((3, 4), 0, np.array([0, 1]), (2,)), ['scatter', 'same number of dimensions']),
+              Bad(((3, 4), 0, np.zeros((4, 5), np.int64), (3, 4)), ['scatter', 'smaller', '[4, 5]', '[3, 4]']),
+              Bad(((3, 4), 2, _I0, (2, 4)), ['Dimension out of range'])]),
+    Spec('Tensor_scatter_value', lambda T, x, d, i: x.scatter(d, i, -1.25),
+         [((3, 4), 0, _I0), ((3, 4), 1, _I1_DUP), ((2, 3, 4), 1, np.array([[[0, 2], [1, 0]]]))]),
+    Spec('scatter_int', lambda T, x, i: x.scatter(1, i, 7.9), [((3, 4), _I1_DUP)], dtypes=(np.int64,), low=-5, high=5),
+    Spec('scatter_src_int', lambda T, x, i, s: x.scatter(0, i, s), [((3, 4), _I0, (2, 4))],
+         dtypes=(np.int64,), low=-5, high=5),
+    # torch 1.13's reduce= forms: values only (torch has no derivative, nor has gnn)
+    Spec('scatter_reduce_add', lambda T, x, i, s: x.scatter(0, i, s, reduce='add'), [((3, 4), _I0_DUP, (3, 4))],
+         grad=False),
+    Spec('scatter_bad_reduce', lambda T, x, i, s: x.scatter(0, i, s, reduce='sum'), [], grad=False,
+         bad=[Bad(((3, 4), _I0, (2, 4)), ['scatter', 'add or multiply'])]),
+    Spec('scatter_reduce_multiply', lambda T, x, i: x.scatter(1, i, 1.5, reduce='multiply'), [((3, 4), _I1_DUP)],
+         grad=False),
+    Spec('scatter_add', lambda T, x, d, i, s: T.scatter_add(x, d, i, s),
+         [((3, 4), 0, _I0_DUP, (3, 4)), ((3, 4), 1, _I1_DUP, (2, 3)), ((2, 3, 4), 2, np.array([[[0, 0, 3]]]), (1, 1, 3))],
+         bad=[Bad(((3, 4), 1, np.array([[4]]), (1, 1)), ['scatter_add', 'index 4', 'size 4']),
+              Bad(((3, 4), 0, _I0, np.zeros((2, 4))), ['scatter_add', 'self.dtype', 'float32', 'float64'])]),
+    Spec('scatter_add_int', lambda T, x, i, s: x.scatter_add(0, i, s), [((3, 4), _I0_DUP, (3, 4))],
+         dtypes=(np.int64,), low=-5, high=5),
+]
+SPECS += [_reduce_spec(r, inc) for r in ('sum', 'prod', 'mean', 'amax', 'amin') for inc in (True, False)]
+SPECS += [
+    Spec('scatter_reduce_mean_int', lambda T, x, i, s: x.scatter_reduce(0, i, s, 'mean', include_self=False),
+         [((3, 4), _I0_DUP, (3, 4))], dtypes=(np.int64,), low=-5, high=5),
+    Spec('scatter_reduce_amax_int', lambda T, x, i, s: x.scatter_reduce(1, i, s, 'amax'),
+         [((3, 4), _I1_DUP, (2, 3))], dtypes=(np.int64,), low=-5, high=5),
+    # zeros among the values of a product: one at a place (self's or src's), the rest not zero
+    Spec('scatter_reduce_prod_zeros', lambda T, x, i, s: x.scatter_reduce(0, i, s, 'prod'),
+         [(np.array([[0.0, 1.5, -2.0, 0.5], [1.0, 0.0, 2.0, -1.0], [0.7, 1.2, 1.1, 0.0]]), _I0_DUP,
+           np.array([[1.5, -0.5, 0.0, 2.0], [0.8, 1.3, 0.9, -1.1], [0.0, 0.6, 1.4, 1.7]]))],
+         dtypes=(np.float64,)),
+    Spec('scatter_reduce_bad', lambda T, x, i, s, r: x.scatter_reduce(0, i, s, r), [], grad=False,
+         bad=[Bad(((3, 4), _I0, (2, 4), 'max'), ['scatter_reduce', 'sum, prod, mean, amax or amin']),
+              Bad(((3, 4), np.array([[0, 5]]), (1, 2), 'sum'), ['scatter_reduce', 'index 5', 'size 3'])]),
+]
+
+SPECS += [
+    Spec('index_copy', lambda T, x, d, i, s: T.index_copy(x, d, i, s),
+         [((3, 4), 0, np.array([2, 0]), (2, 4)), ((3, 4), 1, np.array([3, 1, 0]), (3, 3)),
+          ((2, 3, 4), -1, np.array([1]), (2, 3, 1))],
+         bad=[Bad(((3, 4), 0, np.array([3]), (1, 4)), ['index_copy_', 'index 3', 'size 3']),
+              Bad(((3, 4), 0, np.array([-1]), (1, 4)), ['index_copy_', 'index -1', 'size 3']),
+              Bad(((3, 4), 0, np.array([1]), (2, 4)), ['index_copy_', 'Number of indices (1)', '(2)']),
+              Bad(((3, 4), 0, np.array([1]), np.zeros((1, 4))), ['index_copy_', 'same dtype', 'float64'])]),
+    Spec('index_fill', lambda T, x, d, i: T.index_fill(x, d, i, -1.5),
+         [((3, 4), 0, np.array([2, 0])), ((3, 4), 1, np.array([-1, 1])), ((2, 3, 4), 1, np.array(2))],
+         bad=[Bad(((3, 4), 0, np.array([-4])), ['index_fill_', 'index -4', 'size 3']),
+              Bad(((3, 4), 1, np.array([4])), ['index_fill_', 'index 4', 'size 4']),
+              Bad(((3, 4), 0, np.array([[1]])), ['index_fill_', 'vector'])]),
+    Spec('index_fill_tensor', lambda T, x, i, v: x.index_fill(1, i, v.reshape(())), [((3, 4), np.array([0, 2]), ())]),
+    Spec('index_fill_int', lambda T, x, i: x.index_fill(0, i, 2.7), [((3, 4), np.array([1]))],
+         dtypes=(np.int64,), low=-5, high=5),
+    # in place (through copy_: the grad_fn is the copy's)
+    Spec('scatter_', lambda T, x, i, s: x.clone().scatter_(0, i, s), [((3, 4), _I0, (2, 4))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('scatter_add_', lambda T, x, i, s: x.clone().scatter_add_(1, i, s), [((3, 4), _I1_DUP, (2, 3))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('scatter_reduce_', lambda T, x, i, s: x.clone().scatter_reduce_(0, i, s, 'amax', include_self=False),
+         [((3, 4), _I0_DUP, (3, 4))], grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('index_copy_', lambda T, x, i, s: x.clone().index_copy_(0, i, s), [((3, 4), np.array([2, 0]), (2, 4))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+    Spec('index_fill_', lambda T, x, i: x.clone().index_fill_(1, i, 0.5), [((3, 4), np.array([3, 0]))],
+         grad_fn_differs='gnn writes in place through copy_ (CopyBackwards)'),
+]

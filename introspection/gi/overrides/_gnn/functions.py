@@ -521,6 +521,82 @@ def triu(input, diagonal=0):
     return Gnn.Tensor.triu(input, int(diagonal))
 
 
+@_export
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """torch.scatter / Tensor.scatter: src (a tensor, or a number, as value= also gives it)
+    written into a copy of input at index along dim; reduce='add' or 'multiply' (torch 1.13's
+    forms without a gradient) combines instead."""
+    _check_tensor('scatter', input)
+    _check_tensor('scatter', index, 'index')
+    if src is None:
+        src = value
+    if isinstance(src, Gnn.Tensor):
+        return Gnn.Tensor.scatter(input, int(dim), index, src, reduce)
+    if not _is_scalar(src):
+        raise TypeError('scatter(): argument \'src\' must be Tensor or Number, not %s' % type(src).__name__)
+    return Gnn.Tensor.scatter_value(input, int(dim), index, float(src), reduce)
+
+
+@_export
+def scatter_add(input, dim, index, src):
+    """torch.scatter_add / Tensor.scatter_add: src added into a copy of input at index."""
+    _check_tensor('scatter_add', input)
+    _check_tensor('scatter_add', index, 'index')
+    _check_tensor('scatter_add', src, 'src')
+    return Gnn.Tensor.scatter_add(input, int(dim), index, src)
+
+
+@_export
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """torch.scatter_reduce / Tensor.scatter_reduce: the src values scattered to each place
+    reduced ('sum', 'prod', 'mean', 'amax', 'amin'), with input's value when include_self."""
+    _check_tensor('scatter_reduce', input)
+    _check_tensor('scatter_reduce', index, 'index')
+    _check_tensor('scatter_reduce', src, 'src')
+    if not isinstance(reduce, str):
+        raise TypeError('scatter_reduce(): argument \'reduce\' must be str, not %s' % type(reduce).__name__)
+    return Gnn.Tensor.scatter_reduce(input, int(dim), index, src, reduce, bool(include_self))
+
+
+@_export
+def index_copy(input, dim, index, source):
+    """torch.index_copy / Tensor.index_copy: a copy of input with the slices at index along dim
+    replaced by those of source."""
+    _check_tensor('index_copy', input)
+    _check_tensor('index_copy', index, 'index')
+    _check_tensor('index_copy', source, 'source')
+    return Gnn.Tensor.index_copy(input, int(dim), index, source)
+
+
+@_export
+def index_fill(input, dim, index, value):
+    """torch.index_fill / Tensor.index_fill: value (a number, or a 0-d tensor, which then gets a
+    gradient) in the slices at index along dim."""
+    _check_tensor('index_fill', input)
+    _check_tensor('index_fill', index, 'index')
+    if isinstance(value, Gnn.Tensor):
+        return Gnn.Tensor.index_fill_tensor(input, int(dim), index, value)
+    if not _is_scalar(value):
+        raise TypeError('index_fill(): argument \'value\' must be Number or Tensor, not %s' % type(value).__name__)
+    return Gnn.Tensor.index_fill(input, int(dim), index, float(value))
+
+
+def _in_place_of(op):
+    """Tensor.op_ for the out-of-place op: its result on a clone (which the op's backward may
+    have saved) copied into the tensor (copy_ records the in-place change for autograd), which
+    is returned."""
+    def method(self, *args, **kwargs):
+        Gnn.Tensor.copy_(self, op(Gnn.Tensor.clone(self), *args, **kwargs))
+        return self
+    method.__name__ = method.__qualname__ = op.__name__ + '_'
+    method.__doc__ = 'Tensor.%s_: %s in place (through copy_), returning the tensor.' % (op.__name__, op.__name__)
+    return method
+
+
+scatter_, scatter_add_, scatter_reduce_, index_copy_, index_fill_ = (_in_place_of(f) for f in (
+    scatter, scatter_add, scatter_reduce, index_copy, index_fill))
+
+
 def expand_as(self, other):
     """Tensor.expand_as (the C op)."""
     _check_tensor('expand_as', other, 'other')
@@ -850,7 +926,8 @@ zero_, fill_, copy_, sqrt_, maximum_ = (_returning_self(getattr(Gnn.Tensor, n)) 
 
 # methods of Tensor only (torch has no function of these names, or one of another signature)
 for _method in (view, expand, expand_as, repeat, add_, sub_, mul_, div_, clamp_, lerp_, addcmul_, addcdiv_,
-                zero_, fill_, copy_, sqrt_, maximum_):
+                zero_, fill_, copy_, sqrt_, maximum_, scatter_, scatter_add_, scatter_reduce_, index_copy_,
+                index_fill_):
     setattr(Tensor, _method.__name__, raising_torch_errors(_method))
 
 
