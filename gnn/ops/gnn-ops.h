@@ -330,4 +330,14 @@ gboolean   gnn_tensor_zero_        (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_foreach_lerp_       (GnnTensor **self, GnnTensor **end, guint n, double weight, GError **error);
 
+/* linear algebra through LAPACK (torch.linalg) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_solve        (GnnTensor *A, GnnTensor *B, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_inv          (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_det          (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_slogdet      (GnnTensor *A, GnnTensor **logabsdet, GError **error);
+
 G_END_DECLS

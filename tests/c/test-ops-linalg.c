@@ -1,4 +1,5 @@
-/* test-ops-linalg.c: matmul, linear and the matrix products of torch (bmm, addmm, ...) */
+/* test-ops-linalg.c: matmul, linear and the matrix products of torch (bmm, addmm, ...), and
+ * the linear algebra of torch.linalg (solve, inv, det, ...) */
 #include "config.h"
 
 #include "gnn-test-util.h"
@@ -274,6 +275,110 @@ test_einsum (void)
     gnn_test_gradcheck (f_einsum, (gpointer) which[i], x, 1e-6, 1e-6);
 }
 
+/* ---- linear algebra through LAPACK (gnn-ops-lapack.c) ------------------------------------ */
+
+/* x (2, 3, 3), well conditioned: the ops of gnn-ops-lapack.c on it and its slices */
+static GnnTensor *
+f_lapack (GnnTensor *x, gpointer data, GError **error)
+{
+  const char *which = data;
+  g_autoptr(GnnTensor) x0 = gnn_tensor_select (x, 0, 0, error);                 /* (3, 3) */
+  g_autoptr(GnnTensor) b = x0 ? gnn_tensor_narrow (x0, 1, 0, 2, error) : NULL;  /* (3, 2) */
+  g_autoptr(GnnTensor) v = b ? gnn_tensor_select (x0, 0, 1, error) : NULL;      /* (3) */
+  g_autoptr(GnnTensor) la = NULL, sign = NULL;
+
+  if (v == NULL)
+    return NULL;
+  if (g_str_equal (which, "solve"))
+    return gnn_linalg_solve (x, b, error);
+  if (g_str_equal (which, "solve-vector"))
+    return gnn_linalg_solve (x, v, error);
+  if (g_str_equal (which, "inv"))
+    return gnn_linalg_inv (x, error);
+  if (g_str_equal (which, "det"))
+    return gnn_linalg_det (x, error);
+  if (!(sign = gnn_linalg_slogdet (x, &la, error)))
+    return NULL;
+  return g_steal_pointer (&la);
+}
+
+static void
+fill_well_conditioned (double *v, int n, int dim, double phase)
+{
+  for (int i = 0; i < n; i++)
+    v[i] = 0.6 * cos (i * 1.1 + phase) + ((i % (dim * dim)) % (dim + 1) == 0 ? 2.5 : 0);
+}
+
+static void
+test_lapack_gradcheck (void)
+{
+  const char *ops[] = { "solve", "solve-vector", "inv", "det", "slogdet" };
+  double v[18];
+  g_autoptr(GnnTensor) x = NULL;
+
+  fill_well_conditioned (v, 18, 3, 0.4);
+  v[0] = -v[0];   /* one matrix with a negative determinant */
+  x = gnn_test_tensor_d (v, 18, GNN_TEST_SHAPE (2, 3, 3), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      gnn_test_gradcheck (f_lapack, (gpointer) ops[i], x, 1e-6, 1e-6);
+      gnn_test_gradgradcheck (f_lapack, (gpointer) ops[i], x, 1e-6, 1e-5);
+    }
+}
+
+static void
+test_lapack_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, 1, 3), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) s = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 2, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) i3 = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) x = NULL, inv = NULL, det = NULL, sign = NULL, la = NULL, sd = NULL, sl = NULL;
+  g_autoptr(GnnTensor) a32 = NULL, x32 = NULL;
+
+  OK (x = gnn_linalg_solve (a, b, &error));
+  gnn_test_assert_shape (x, GNN_TEST_SHAPE (2), 1);
+  gnn_test_assert_close (x, GNN_TEST_DATA (0.2, 0.6), 2, 0, 1e-12);
+  OK (inv = gnn_linalg_inv (a, &error));
+  gnn_test_assert_close (inv, GNN_TEST_DATA (0.6, -0.2, -0.2, 0.4), 4, 0, 1e-12);
+  OK (det = gnn_linalg_det (a, &error));
+  g_assert_cmpuint (gnn_tensor_get_ndim (det), ==, 0);
+  gnn_test_assert_close (det, GNN_TEST_DATA (5), 1, 0, 1e-12);
+  OK (sign = gnn_linalg_slogdet (s, &la, &error));
+  gnn_test_assert_close (sign, GNN_TEST_DATA (0), 1, 0, 0);
+  g_assert_true (isinf (gnn_tensor_item (la, NULL)) && gnn_tensor_item (la, NULL) < 0);
+  OK (a32 = gnn_tensor_to_dtype (a, GNN_DTYPE_FLOAT32, &error));
+  OK (x32 = gnn_tensor_to_dtype (b, GNN_DTYPE_FLOAT32, &error));
+  g_clear_object (&x);
+  OK (x = gnn_linalg_solve (a32, x32, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (x), ==, GNN_DTYPE_FLOAT32);
+  gnn_test_assert_close (x, GNN_TEST_DATA (0.2, 0.6), 2, 0, 1e-6);
+
+  /* bad input: torch's errors */
+  g_assert_null (gnn_linalg_solve (s, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "singular"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_inv (s, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "The diagonal element 2 is zero"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_solve (a, i3, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "2x2 and 3x1"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_det (i3, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_solve (a32, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (sd = gnn_linalg_slogdet (i3, &sl, &error));
+  g_assert_null (sl);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -284,5 +389,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/products", test_products_values);
   g_test_add_func ("/ops/linalg/products-gradcheck", test_products_gradcheck);
   g_test_add_func ("/ops/linalg/einsum", test_einsum);
+  g_test_add_func ("/ops/linalg/lapack", test_lapack_values);
+  g_test_add_func ("/ops/linalg/lapack-gradcheck", test_lapack_gradcheck);
   return g_test_run ();
 }

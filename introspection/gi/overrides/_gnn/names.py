@@ -230,6 +230,11 @@ ROWS = [
     ('torch.ger', 'Gnn.ger'),
     ('torch.tensordot', 'Gnn.tensordot'),
     ('torch.kron', 'Gnn.kron'),
+    # linear algebra (gnn-ops-lapack.c)
+    ('torch.inverse', 'Gnn.linalg_inv'),
+    ('torch.det', 'Gnn.linalg_det'),
+    ('torch.slogdet', 'Gnn.slogdet'),
+    ('torch.logdet', 'Gnn.logdet'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -398,6 +403,17 @@ ROWS = [
     ('torch.Tensor.outer', 'Gnn.outer'),
     ('torch.Tensor.ger', 'Gnn.ger'),
     ('torch.Tensor.kron', 'Gnn.kron'),
+    # linear algebra (gnn-ops-lapack.c)
+    ('torch.Tensor.inverse', 'Gnn.linalg_inv'),
+    ('torch.Tensor.det', 'Gnn.linalg_det'),
+    ('torch.Tensor.slogdet', 'Gnn.slogdet'),
+    ('torch.Tensor.logdet', 'Gnn.logdet'),
+
+    # ---- torch.linalg (gnn-ops-lapack.c) ----
+    ('torch.linalg.solve', 'Gnn.linalg_solve'),
+    ('torch.linalg.inv', 'Gnn.linalg_inv'),
+    ('torch.linalg.det', 'Gnn.linalg_det'),
+    ('torch.linalg.slogdet', 'Gnn.linalg_slogdet'),
 
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),
