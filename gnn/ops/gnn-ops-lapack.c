@@ -477,3 +477,340 @@ gnn_linalg_slogdet (GnnTensor *A, GnnTensor **logabsdet, GError **error)
     *logabsdet = g_steal_pointer (&la);
   return sign;
 }
+
+/* ---- matrix_exp ----------------------------------------------------------------------- */
+
+/* E = exp A (…, n, n): gA = the upper right block of exp ([[Aᵀ, G], [0, Aᵀ]]), the
+ * derivative of exp at Aᵀ in the direction G, computed by this op itself so that it can be
+ * differentiated again */
+static gboolean
+matrix_exp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a;
+  GnnTensorPrivate *pa;
+  g_autoptr(GnnTensor) at = NULL, zeros = NULL, top = NULL, bottom = NULL, block = NULL, e = NULL, rows = NULL;
+  GnnTensor *pair[2];
+  guint nd;
+  gint64 n;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(at = mT (a, error)))
+    return FALSE;
+  pa = gnn_tensor_priv (a);
+  nd = pa->ndim;
+  n = pa->shape[nd - 1];
+  if (!(zeros = gnn_tensor_new_zeros_like (a, pa->dtype, nd, pa->shape, error)))
+    return FALSE;
+  pair[0] = at;
+  pair[1] = go[0];
+  if (!(top = gnn_cat (pair, 2, (int) nd - 1, error)))
+    return FALSE;
+  pair[0] = zeros;
+  pair[1] = at;
+  if (!(bottom = gnn_cat (pair, 2, (int) nd - 1, error)))
+    return FALSE;
+  pair[0] = top;
+  pair[1] = bottom;
+  if (!(block = gnn_cat (pair, 2, (int) nd - 2, error)) || !(e = gnn_linalg_matrix_exp (block, error)) ||
+      !(rows = gnn_tensor_narrow (e, (int) nd - 2, 0, n, error)))
+    return FALSE;
+  return (gi[0] = gnn_tensor_narrow (rows, (int) nd - 1, n, n, error)) != NULL;
+}
+
+/**
+ * gnn_linalg_matrix_exp:
+ * @A: a batch of square matrices (…, n, n), float32 or float64
+ * @error: return location for a #GError
+ *
+ * The matrix exponential of each matrix (`torch.linalg.matrix_exp`, `torch.matrix_exp`), by
+ * scaling and squaring with the [13/13] Padé approximant (Higham 2005), the products through
+ * cblas and the final solve through LAPACK's gesv, in @A's dtype. Its gradient is the upper
+ * right block of the exponential of the block matrix [[Aᵀ, G], [0, Aᵀ]], so that it too can
+ * be differentiated. Runs on the host, as gnn_linalg_solve() does.
+ *
+ * Returns: (transfer full): the exponentials, of @A's shape, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_linalg_matrix_exp (GnnTensor *A, GError **error)
+{
+  GnnTensorPrivate *pa;
+  g_autofree gpointer h = NULL, e = NULL;
+  g_autoptr(GnnTensor) out = NULL;
+  gint64 batch;
+  int n;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (A), NULL);
+  if (!check_matrices ("linalg.matrix_exp", A, TRUE, error))
+    return NULL;
+  pa = gnn_tensor_priv (A);
+  n = (int) pa->shape[pa->ndim - 1];
+  batch = gnn_shape_numel (pa->ndim - 2, pa->shape);
+  if (!(h = host_elements (A, error)))
+    return NULL;
+  e = g_malloc (MAX (batch * n * n, 1) * gnn_dtype_get_size (pa->dtype));
+  if (IS_F64 (A))
+    matrix_exp_f64 (h, e, batch, n);
+  else
+    matrix_exp_f32 (h, e, batch, n);
+  if (!(out = tensor_from_host (A, pa->ndim, pa->shape, e, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("LinalgMatrixExpBackward0", matrix_exp_backward, &A, 1, &out, 1)))
+    gnn_node_save (node, A);
+  return g_steal_pointer (&out);
+}
+
+/* ---- householder_product -------------------------------------------------------------- */
+
+/* A vector (@m) of @like's dtype on its device: 1 at i (@unit) or below it (else), 0 elsewhere */
+static GnnTensor *
+indicator (GnnTensor *like, gint64 m, gint64 i, gboolean unit, GError **error)
+{
+  g_autofree double *d = g_new0 (double, MAX (m, 1));
+  g_autoptr(GnnTensor) host = NULL, typed = NULL;
+
+  for (gint64 j = 0; j < m; j++)
+    d[j] = unit ? j == i : j > i;
+  if (!(host = gnn_tensor_new_from_doubles (d, m, &m, 1, error)) ||
+      !(typed = gnn_tensor_cast (host, gnn_tensor_priv (like)->dtype, error)))
+    return NULL;
+  return gnn_tensor_to_device_of (typed, like, error);
+}
+
+/* the reflector v_i (…, m, 1) of column i of @a (…, m, n): 1 at i, a's column below, 0 above */
+static GnnTensor *
+reflector (GnnTensor *a, gint64 i, GError **error)
+{
+  GnnTensorPrivate *pa = gnn_tensor_priv (a);
+  gint64 m = pa->shape[pa->ndim - 2];
+  g_autoptr(GnnTensor) col = NULL, below = NULL, unit = NULL, masked = NULL, v = NULL;
+
+  if (!(col = gnn_tensor_select (a, (int) pa->ndim - 1, i, error)) ||
+      !(below = indicator (a, m, i, FALSE, error)) || !(unit = indicator (a, m, i, TRUE, error)) ||
+      !(masked = gnn_tensor_mul (col, below, error)) || !(v = gnn_tensor_add (masked, unit, 1.0, error)))
+    return NULL;
+  return gnn_tensor_unsqueeze (v, -1, error);
+}
+
+/* H y = y - τ v (vᵀ y), with v (…, m, 1) and τ (…, 1, 1) */
+static GnnTensor *
+reflect (GnnTensor *v, GnnTensor *tau, GnnTensor *y, GError **error)
+{
+  g_autoptr(GnnTensor) vt = NULL, w = NULL, tv = NULL, p = NULL;
+
+  if (!(vt = mT (v, error)) || !(w = gnn_tensor_matmul (vt, y, error)) || !(tv = gnn_tensor_mul (tau, v, error)) ||
+      !(p = gnn_tensor_matmul (tv, w, error)))
+    return NULL;
+  return gnn_tensor_sub (y, p, 1.0, error);
+}
+
+/* Q = H_0 ⋯ H_{k-1} E (E the first n columns of I), H_i = I - τ_i v_i v_iᵀ. With
+ * X_i = H_{i+1} ⋯ H_{k-1} E and M_i = H_{i-1} ⋯ H_0 G (the H are symmetric), the gradient
+ * reaching H_i is G_i = M_i X_iᵀ, and from dH_i = -dτ v vᵀ - τ (dv vᵀ + v dvᵀ):
+ *   gτ_i = -vᵀ G_i v = -(X_iᵀ v) · (M_iᵀ v),   gv_i = -τ_i (M_i X_iᵀ v + X_i M_iᵀ v),
+ * gv_i below the diagonal being column i of gA (columns from k on are not read). */
+static gboolean
+householder_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *tau;
+  GnnTensorPrivate *pa;
+  guint nd;
+  gint64 m, n, k;
+  g_autoptr(GPtrArray) vs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) ts = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) xs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) gcols = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) gtaus = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GnnTensor) e = NULL, mi = NULL;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(tau = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  pa = gnn_tensor_priv (a);
+  nd = pa->ndim;
+  m = pa->shape[nd - 2];
+  n = pa->shape[nd - 1];
+  k = gnn_tensor_priv (tau)->shape[nd - 2];
+  if (k == 0)
+    {
+      if (NEEDS (0) && !(gi[0] = gnn_tensor_new_zeros_like (a, pa->dtype, nd, pa->shape, error)))
+        return FALSE;
+      if (NEEDS (1) && !(gi[1] = gnn_tensor_new_zeros_like (a, pa->dtype, nd - 1, gnn_tensor_priv (tau)->shape,
+                                                              error)))
+        return FALSE;
+      return TRUE;
+    }
+  for (gint64 i = 0; i < k; i++)
+    {
+      g_autoptr(GnnTensor) ti = gnn_tensor_select (tau, (int) nd - 2, i, error);
+      GnnTensor *v = ti ? reflector (a, i, error) : NULL, *t3 = v ? as_matrix_scalars (ti, error) : NULL;
+
+      if (t3 == NULL)
+        {
+          g_clear_object (&v);
+          return FALSE;
+        }
+      g_ptr_array_add (vs, v);
+      g_ptr_array_add (ts, t3);
+    }
+  /* X_{k-1} = E, X_{i-1} = H_i X_i */
+  if (!(e = gnn_tensor_new_eye (m, n, pa->dtype, gnn_tensor_get_device (a), error)))
+    return FALSE;
+  g_ptr_array_set_size (xs, k);
+  xs->pdata[k - 1] = g_object_ref (e);
+  for (gint64 i = k - 1; i > 0; i--)
+    if (!(xs->pdata[i - 1] = reflect (vs->pdata[i], ts->pdata[i], xs->pdata[i], error)))
+      return FALSE;
+  mi = g_object_ref (go[0]);
+  for (gint64 i = 0; i < k; i++)
+    {
+      GnnTensor *v = vs->pdata[i], *t3 = ts->pdata[i], *x = xs->pdata[i];
+      g_autoptr(GnnTensor) xt = NULL, mt = NULL, av = NULL, bv = NULL, ab = NULL, s = NULL, p1 = NULL, p2 = NULL;
+      g_autoptr(GnnTensor) sum = NULL, scaled = NULL, gv = NULL, below = NULL, next = NULL;
+      int dims[2] = { (int) nd - 2, (int) nd - 1 };
+      GnnTensor *gt, *gc;
+
+      if (!(xt = mT (x, error)) || !(mt = mT (mi, error)) || !(av = gnn_tensor_matmul (xt, v, error)) ||
+          !(bv = gnn_tensor_matmul (mt, v, error)) || !(ab = gnn_tensor_mul (av, bv, error)) ||
+          !(s = gnn_tensor_sum (ab, dims, 2, FALSE, error)) || !(gt = gnn_tensor_neg (s, error)))
+        return FALSE;
+      g_ptr_array_add (gtaus, gt);
+      if (!(p1 = gnn_tensor_matmul (mi, av, error)) || !(p2 = gnn_tensor_matmul (x, bv, error)) ||
+          !(sum = gnn_tensor_add (p1, p2, 1.0, error)) || !(scaled = gnn_tensor_mul (t3, sum, error)) ||
+          !(gv = gnn_tensor_squeeze_dim (scaled, -1, error)) || !(below = indicator (a, m, i, FALSE, error)) ||
+          !(gc = gnn_tensor_mul (gv, below, error)))
+        return FALSE;
+      g_ptr_array_add (gcols, gc);
+      if (i + 1 < k)
+        {
+          if (!(next = reflect (v, t3, mi, error)))
+            return FALSE;
+          g_clear_object (&mi);
+          mi = g_steal_pointer (&next);
+        }
+    }
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) cols = gnn_stack ((GnnTensor **) gcols->pdata, k, (int) nd - 1, error);
+      g_autoptr(GnnTensor) neg = cols ? gnn_tensor_neg (cols, error) : NULL;
+
+      if (neg == NULL)
+        return FALSE;
+      if (k == n)
+        gi[0] = g_steal_pointer (&neg);
+      else
+        {
+          gint64 zshape[GNN_MAX_DIMS];
+          g_autoptr(GnnTensor) z = NULL;
+          GnnTensor *pair[2];
+
+          memcpy (zshape, pa->shape, sizeof (gint64) * nd);
+          zshape[nd - 1] = n - k;
+          if (!(z = gnn_tensor_new_zeros_like (a, pa->dtype, nd, zshape, error)))
+            return FALSE;
+          pair[0] = neg;
+          pair[1] = z;
+          if (!(gi[0] = gnn_cat (pair, 2, (int) nd - 1, error)))
+            return FALSE;
+        }
+    }
+  if (NEEDS (1) && !(gi[1] = gnn_stack ((GnnTensor **) gtaus->pdata, k, (int) nd - 2, error)))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * gnn_linalg_householder_product:
+ * @A: a batch of matrices (…, m, n), m ≥ n, float32 or float64: column i below the diagonal
+ *   is the i-th Householder vector (its 1 on the diagonal implied)
+ * @tau: the scale factors (…, k), k ≤ n, of @A's dtype and batch dimensions
+ * @error: return location for a #GError
+ *
+ * The first n columns of the product H_0 ⋯ H_{k-1} of Householder reflections
+ * H_i = I - τ_i v_i v_iᵀ (`torch.linalg.householder_product`, `torch.orgqr`), through
+ * LAPACK's orgqr: the orthogonal Q of a QR factorization stored as geqrf stores it, and
+ * the orthogonal parametrization of `torch.nn.utils.parametrizations.orthogonal`. The
+ * gradient is written with ops. Runs on the host, as gnn_linalg_solve() does.
+ *
+ * Returns: (transfer full): Q, of @A's shape, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error)
+{
+  const char *op = "torch.linalg.householder_product";
+  GnnTensorPrivate *pa, *pt;
+  g_autofree gpointer ha = NULL, ht = NULL, q = NULL;
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *ins[2] = { A, tau };
+  gint64 batch, m, n, k;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (A) && GNN_IS_TENSOR (tau), NULL);
+  pa = gnn_tensor_priv (A);
+  pt = gnn_tensor_priv (tau);
+  if (pa->ndim < 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: input must have at least 2 dimensions.", op);
+      return NULL;
+    }
+  if (!check_linalg_dtype (op, A, error) || !gnn_check_same_device (op, A, tau, error))
+    return NULL;
+  m = pa->shape[pa->ndim - 2];
+  n = pa->shape[pa->ndim - 1];
+  if (m < n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: input.shape[-2] must be greater than or equal to input.shape[-1]", op);
+      return NULL;
+    }
+  if (pt->ndim != pa->ndim - 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Expected tau to have one dimension less than input, but got tau.ndim equal to %u and "
+                   "input.ndim is equal to %u", op, pt->ndim, pa->ndim);
+      return NULL;
+    }
+  if (memcmp (pt->shape, pa->shape, sizeof (gint64) * (pt->ndim - 1)) != 0)
+    {
+      g_autofree char *ts = gnn_shape_to_string (pt->ndim - 1, pt->shape);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Expected batch dimensions of tau to be equal to input.shape[:-2], but got %s", op, ts);
+      return NULL;
+    }
+  k = pt->shape[pt->ndim - 1];
+  if (n < k)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: input.shape[-1] must be greater than or equal to tau.shape[-1]", op);
+      return NULL;
+    }
+  if (pt->dtype != pa->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: tau dtype %s does not match input dtype %s", op,
+                   gnn_dtype_get_name (pt->dtype), gnn_dtype_get_name (pa->dtype));
+      return NULL;
+    }
+  batch = gnn_shape_numel (pa->ndim - 2, pa->shape);
+  if (!(ha = host_elements (A, error)) || !(ht = host_elements (tau, error)))
+    return NULL;
+  q = g_malloc0 (MAX (batch * m * n, 1) * gnn_dtype_get_size (pa->dtype));
+  if (IS_F64 (A))
+    householder_product_f64 (ha, ht, q, batch, (int) m, (int) n, (int) k);
+  else
+    householder_product_f32 (ha, ht, q, batch, (int) m, (int) n, (int) k);
+  if (!(out = tensor_from_host (A, pa->ndim, pa->shape, q, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("LinalgHouseholderProductBackward0", householder_backward, ins, 2, &out, 1)))
+    {
+      gnn_node_save (node, A);
+      gnn_node_save (node, tau);
+    }
+  return g_steal_pointer (&out);
+}

@@ -339,5 +339,9 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_det          (GnnTensor *A, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_slogdet      (GnnTensor *A, GnnTensor **logabsdet, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_exp   (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error);
 
 G_END_DECLS

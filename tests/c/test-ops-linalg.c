@@ -297,6 +297,24 @@ f_lapack (GnnTensor *x, gpointer data, GError **error)
     return gnn_linalg_inv (x, error);
   if (g_str_equal (which, "det"))
     return gnn_linalg_det (x, error);
+  if (g_str_equal (which, "matrix_exp"))
+    return gnn_linalg_matrix_exp (x, error);
+  if (g_str_equal (which, "matrix_exp-scaled"))
+    {
+      /* a 1-norm above the Padé approximant's bound: scaling and squaring */
+      g_autoptr(GnnTensor) x3 = gnn_tensor_mul_scalar (x, 3.0, error);
+
+      return x3 ? gnn_linalg_matrix_exp (x3, error) : NULL;
+    }
+  if (g_str_equal (which, "householder"))
+    {
+      /* the first two columns of x (2, 3, 2), and its last column's first two rows as tau */
+      g_autoptr(GnnTensor) a = gnn_tensor_narrow (x, 2, 0, 2, error);
+      g_autoptr(GnnTensor) c = a ? gnn_tensor_select (x, 2, 2, error) : NULL;
+      g_autoptr(GnnTensor) tau = c ? gnn_tensor_narrow (c, 1, 0, 2, error) : NULL;
+
+      return tau ? gnn_linalg_householder_product (a, tau, error) : NULL;
+    }
   if (!(sign = gnn_linalg_slogdet (x, &la, error)))
     return NULL;
   return g_steal_pointer (&la);
@@ -312,7 +330,8 @@ fill_well_conditioned (double *v, int n, int dim, double phase)
 static void
 test_lapack_gradcheck (void)
 {
-  const char *ops[] = { "solve", "solve-vector", "inv", "det", "slogdet" };
+  const char *ops[] = { "solve", "solve-vector", "inv", "det", "slogdet", "matrix_exp", "matrix_exp-scaled",
+                        "householder" };
   double v[18];
   g_autoptr(GnnTensor) x = NULL;
 
@@ -379,6 +398,33 @@ test_lapack_values (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
 }
 
+static void
+test_matrix_exp_householder_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  /* exp of a rotation generator is the rotation; a nilpotent matrix's series ends */
+  g_autoptr(GnnTensor) r = gnn_test_tensor_d (GNN_TEST_DATA (0, -1, 1, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) big = gnn_test_tensor_d (GNN_TEST_DATA (0, -20, 20, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) nil = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 0, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  /* one reflector v = (1, 1), tau = 1: H = I - v vᵀ */
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (7, 1), 2, GNN_TEST_SHAPE (2, 1), 2);
+  g_autoptr(GnnTensor) tau = gnn_test_tensor_d (GNN_TEST_DATA (1), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) tau2 = gnn_test_tensor_d (GNN_TEST_DATA (1, 1), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) e = NULL, eb = NULL, en = NULL, q = NULL;
+
+  OK (e = gnn_linalg_matrix_exp (r, &error));
+  gnn_test_assert_close (e, GNN_TEST_DATA (cos (1), -sin (1), sin (1), cos (1)), 4, 0, 1e-14);
+  OK (eb = gnn_linalg_matrix_exp (big, &error));
+  gnn_test_assert_close (eb, GNN_TEST_DATA (cos (20), -sin (20), sin (20), cos (20)), 4, 0, 1e-12);
+  OK (en = gnn_linalg_matrix_exp (nil, &error));
+  gnn_test_assert_close (en, GNN_TEST_DATA (1, 1, 0, 1), 4, 0, 1e-15);
+  OK (q = gnn_linalg_householder_product (a, tau, &error));
+  gnn_test_assert_close (q, GNN_TEST_DATA (0, -1), 2, 0, 1e-15);
+  g_assert_null (gnn_linalg_householder_product (a, tau2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "tau.shape[-1]"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -391,5 +437,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/einsum", test_einsum);
   g_test_add_func ("/ops/linalg/lapack", test_lapack_values);
   g_test_add_func ("/ops/linalg/lapack-gradcheck", test_lapack_gradcheck);
+  g_test_add_func ("/ops/linalg/matrix-exp-householder", test_matrix_exp_householder_values);
   return g_test_run ();
 }

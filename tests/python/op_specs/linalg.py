@@ -146,3 +146,27 @@ SPECS += [
     Spec('logdet_method', lambda T, a: _wc(T, a).logdet(), [((2, 2),)],
          grad_fn_differs='logdet is logabsdet + log (sign) of slogdet, where torch ends in a where'),
 ]
+
+_HOUSEHOLDER = 'torch.linalg.householder_product'
+SPECS += [
+    Spec('linalg_matrix_exp', lambda T, a: T.linalg.matrix_exp(a), [((3, 3),), ((2, 2, 2),), ((1, 1),)],
+         bad=[Bad(((3, 4),), ['linalg.matrix_exp', 'square', '3 by 4']),
+              Bad(((3, 3),), ['matrix_exp', 'floating point'], **_INT)]),
+    # a 1-norm up to 18: exp (A / 2^s) and s squarings; float64 only, since float32 gradients of
+    # so large an exponential (entries up to e^18) differ from those of torch's float32 algorithm
+    # (a Taylor polynomial of another degree) by more than float32's tolerance
+    Spec('linalg_matrix_exp_scaled', lambda T, a: T.linalg.matrix_exp(3 * a), [((3, 3),), ((2, 2, 2),)],
+         dtypes=(np.float64,)),
+    Spec('matrix_exp', lambda T, a: T.matrix_exp(a), [((2, 2),)]),
+    Spec('matrix_exp_method', lambda T, a: a.matrix_exp(), [((2, 3, 3),)]),
+    Spec('linalg_householder_product', lambda T, a, tau: T.linalg.householder_product(a, tau),
+         [((3, 2), (2,)), ((3, 3), (2,)), ((2, 3, 2), (2, 1)), ((4, 2), (1,)), ((2, 2), (2,))], low=-1.0, high=1.0,
+         bad=[Bad(((3, 2), (3,)), [_HOUSEHOLDER, 'tau.shape[-1]']),
+              Bad(((2, 3), (2,)), [_HOUSEHOLDER, 'input.shape[-2]']),
+              Bad(((3,), (2,)), [_HOUSEHOLDER, 'at least 2 dimensions']),
+              Bad(((2, 3, 2), (2,)), [_HOUSEHOLDER, 'one dimension less']),
+              Bad(((2, 3, 2), (3, 2)), [_HOUSEHOLDER, 'batch dimensions of tau', '[3]']),
+              Bad(((3, 2), np.ones(2, dtype=np.float64)), [_HOUSEHOLDER, 'tau dtype', 'float64', 'float32'])]),
+    Spec('orgqr', lambda T, a, tau: T.orgqr(a, tau), [((3, 2), (2,))]),
+    Spec('orgqr_method', lambda T, a, tau: a.orgqr(tau), [((2, 3, 2), (2, 2))]),
+]

@@ -1369,3 +1369,19 @@ def logdet(input):
     slogdet as logabsdet + log (sign) (its grad_fn is the addition's)."""
     sign, logabsdet = _slogdet('logdet', input, None)
     return logabsdet + Gnn.Tensor.log(sign)
+
+
+@_export
+def linalg_matrix_exp(A):
+    """torch.linalg.matrix_exp, torch.matrix_exp and Tensor.matrix_exp."""
+    _check_tensor('linalg.matrix_exp', A, 'A')
+    return Gnn.linalg_matrix_exp(A)
+
+
+@_export
+def linalg_householder_product(A, tau, *, out=None):
+    """torch.linalg.householder_product, torch.orgqr and Tensor.orgqr."""
+    _no_out('linalg.householder_product', out)
+    _check_tensor('linalg.householder_product', A, 'A')
+    _check_tensor('linalg.householder_product', tau, 'tau')
+    return Gnn.linalg_householder_product(A, tau)
