@@ -216,3 +216,31 @@ NAME (householder_product) (const T *a, const T *tau, T *out, gint64 batch, int 
       NAME (transpose) (ac, out + i * m * n, 1, n, m);
     }
 }
+
+/* a (batch, n, n) becomes its Cholesky factor, L (A = L Lᵀ, from A's lower triangle) or U
+ * (A = Uᵀ U, from the upper one), the other triangle zero: potrf of the transposed matrix
+ * LAPACK sees, with the other triangle. The batch element of the first matrix that is not
+ * positive-definite, or -1, with *@order the order of its failing leading minor. */
+static gint64
+NAME (cholesky) (T *a, gint64 batch, int n, gboolean upper, int *order)
+{
+  int lda = MAX (n, 1), info = 0;
+
+  for (gint64 i = 0; i < batch; i++)
+    {
+      T *ai = a + i * n * n;
+
+      if (n > 0)
+        LAPACK (potrf) (upper ? "L" : "U", &n, ai, &lda, &info, 1);
+      if (info != 0)
+        {
+          *order = info;
+          return i;
+        }
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+          if (upper ? c < r : c > r)
+            ai[(gint64) r * n + c] = 0;
+    }
+  return -1;
+}

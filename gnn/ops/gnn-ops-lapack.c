@@ -814,3 +814,83 @@ gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error)
     }
   return g_steal_pointer (&out);
 }
+
+/* ---- cholesky ------------------------------------------------------------------------- */
+
+/* A = L Lᵀ (upper: A = Uᵀ U, L = Uᵀ): with Φ = P + tril (P, -1)ᵀ halved, P = tril (Lᵀ gL),
+ * gA = L⁻ᵀ Φ L⁻¹, as torch 1.13's cholesky_backward, the triangular solves done by solve */
+static gboolean
+cholesky_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  gboolean upper = GPOINTER_TO_INT (node->ctx);
+  GnnTensor *f;
+  g_autoptr(GnnTensor) l = NULL, gl = NULL, lt = NULL, p0 = NULL, p = NULL, below = NULL, belowt = NULL;
+  g_autoptr(GnnTensor) sum = NULL, phi = NULL, y = NULL, yt = NULL, z = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(f = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  if (!(l = upper ? mT (f, error) : g_object_ref (f)) || !(gl = upper ? mT (go[0], error) : g_object_ref (go[0])) ||
+      !(lt = mT (l, error)) || !(p0 = gnn_tensor_matmul (lt, gl, error)) || !(p = gnn_tensor_tril (p0, 0, error)) ||
+      !(below = gnn_tensor_tril (p, -1, error)) || !(belowt = mT (below, error)) ||
+      !(sum = gnn_tensor_add (p, belowt, 1.0, error)) || !(phi = gnn_tensor_mul_scalar (sum, 0.5, error)) ||
+      !(y = gnn_linalg_solve (lt, phi, error)) || !(yt = mT (y, error)) || !(z = gnn_linalg_solve (lt, yt, error)))
+    return FALSE;
+  return (gi[0] = mT (z, error)) != NULL;
+}
+
+/**
+ * gnn_linalg_cholesky:
+ * @A: a batch of symmetric positive-definite matrices (…, n, n), float32 or float64
+ * @upper: whether to return the upper triangular factor U (A = Uᵀ U) rather than the lower L
+ *   (A = L Lᵀ)
+ * @error: return location for a #GError
+ *
+ * The Cholesky factor of each matrix (`torch.linalg.cholesky`), through LAPACK's potrf,
+ * reading @A's lower triangle (its upper one for @upper), the other triangle of the result
+ * zero. A matrix that is not positive-definite is an error naming the order of its first
+ * leading minor that is not, as in torch. Runs on the host, as gnn_linalg_solve() does.
+ *
+ * Returns: (transfer full): the factors, of @A's shape, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_linalg_cholesky (GnnTensor *A, gboolean upper, GError **error)
+{
+  const char *op = "linalg.cholesky";
+  GnnTensorPrivate *pa;
+  g_autofree gpointer h = NULL;
+  g_autoptr(GnnTensor) out = NULL;
+  gint64 batch, bad;
+  int n, order = 0;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (A), NULL);
+  if (!check_matrices (op, A, TRUE, error))
+    return NULL;
+  pa = gnn_tensor_priv (A);
+  n = (int) pa->shape[pa->ndim - 1];
+  batch = gnn_shape_numel (pa->ndim - 2, pa->shape);
+  if (!(h = host_elements (A, error)))
+    return NULL;
+  bad = IS_F64 (A) ? cholesky_f64 (h, batch, n, upper, &order) : cholesky_f32 (h, batch, n, upper, &order);
+  if (bad >= 0)
+    {
+      g_autofree char *where = pa->ndim > 2 ? batch_element (bad) : g_strdup ("");
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "%s: %sThe factorization could not be completed because the input is not positive-definite "
+                   "(the leading minor of order %d is not positive-definite).", op, where, order);
+      return NULL;
+    }
+  if (!(out = tensor_from_host (A, pa->ndim, pa->shape, h, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("LinalgCholeskyExBackward0", cholesky_backward, &A, 1, &out, 1)))
+    {
+      gnn_node_set_ctx (node, GINT_TO_POINTER (upper), NULL);
+      gnn_node_save (node, out);
+    }
+  return g_steal_pointer (&out);
+}

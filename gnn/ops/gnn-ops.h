@@ -343,5 +343,7 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_matrix_exp   (GnnTensor *A, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_cholesky     (GnnTensor *A, gboolean upper, GError **error);
 
 G_END_DECLS

@@ -306,6 +306,14 @@ f_lapack (GnnTensor *x, gpointer data, GError **error)
 
       return x3 ? gnn_linalg_matrix_exp (x3, error) : NULL;
     }
+  if (g_str_equal (which, "cholesky") || g_str_equal (which, "cholesky-upper"))
+    {
+      /* x xᵀ is symmetric positive-definite for the nonsingular x */
+      g_autoptr(GnnTensor) xt = gnn_tensor_transpose (x, 1, 2, error);
+      g_autoptr(GnnTensor) spd = xt ? gnn_tensor_matmul (x, xt, error) : NULL;
+
+      return spd ? gnn_linalg_cholesky (spd, g_str_equal (which, "cholesky-upper"), error) : NULL;
+    }
   if (g_str_equal (which, "householder"))
     {
       /* the first two columns of x (2, 3, 2), and its last column's first two rows as tau */
@@ -331,7 +339,7 @@ static void
 test_lapack_gradcheck (void)
 {
   const char *ops[] = { "solve", "solve-vector", "inv", "det", "slogdet", "matrix_exp", "matrix_exp-scaled",
-                        "householder" };
+                        "householder", "cholesky", "cholesky-upper" };
   double v[18];
   g_autoptr(GnnTensor) x = NULL;
 

@@ -170,3 +170,25 @@ SPECS += [
     Spec('orgqr', lambda T, a, tau: T.orgqr(a, tau), [((3, 2), (2,))]),
     Spec('orgqr_method', lambda T, a, tau: a.orgqr(tau), [((2, 3, 2), (2, 2))]),
 ]
+
+
+def _spd(T, a):
+    """a aᵀ + I: symmetric positive-definite."""
+    return a @ a.mT + T.eye(a.shape[-2], dtype=a.dtype)
+
+
+_SPD = np.array([[4.0, 2.0], [2.0, 3.0]])
+_NOT_PD = np.array([[1.0, 2.0], [2.0, 1.0]])
+SPECS += [
+    Spec('linalg_cholesky', lambda T, a: T.linalg.cholesky(_spd(T, a)), [((3, 3),), ((2, 2, 2),), ((1, 1),)]),
+    Spec('linalg_cholesky_upper', lambda T, a: T.linalg.cholesky(_spd(T, a), upper=True), [((3, 3),), ((2, 2, 2),)]),
+    # no gradcheck: cholesky reads one triangle, and its gradient (torch's) is the one for a
+    # symmetric change, which finite differences of single entries are not
+    Spec('linalg_cholesky_plain', lambda T, a: T.linalg.cholesky(a), [(_SPD,)], gradcheck=False,
+         bad=[Bad((_NOT_PD,), ['linalg.cholesky', 'not positive-definite', 'leading minor of order 2'],
+                  dtype=np.float64),
+              Bad((np.stack([np.eye(2), -np.eye(2)]),), ['linalg.cholesky', '(Batch element 1)', 'order 1'],
+                  dtype=np.float64),
+              Bad(((3, 4),), ['linalg.cholesky', 'square', '3 by 4']),
+              Bad(((3, 3),), ['linalg.cholesky', 'floating point'], **_INT)]),
+]

@@ -1385,3 +1385,11 @@ def linalg_householder_product(A, tau, *, out=None):
     _check_tensor('linalg.householder_product', A, 'A')
     _check_tensor('linalg.householder_product', tau, 'tau')
     return Gnn.linalg_householder_product(A, tau)
+
+
+@_export
+def linalg_cholesky(A, *, upper=False, out=None):
+    """torch.linalg.cholesky: L with A = L Lᵀ (upper=True: U with A = Uᵀ U)."""
+    _no_out('linalg.cholesky', out)
+    _check_tensor('linalg.cholesky', A, 'A')
+    return Gnn.linalg_cholesky(A, bool(upper))

@@ -420,6 +420,7 @@ ROWS = [
     ('torch.linalg.slogdet', 'Gnn.linalg_slogdet'),
     ('torch.linalg.matrix_exp', 'Gnn.linalg_matrix_exp'),
     ('torch.linalg.householder_product', 'Gnn.linalg_householder_product'),
+    ('torch.linalg.cholesky', 'Gnn.linalg_cholesky'),
 
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),
