@@ -424,4 +424,20 @@ GnnTensor *gnn_tensor_floor_divide   (GnnTensor *self, GnnTensor *other, GError 
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_xlogy          (GnnTensor *self, GnnTensor *other, GError **error);
 
+/* linear algebra through LAPACK (torch.linalg) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_solve        (GnnTensor *A, GnnTensor *B, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_inv          (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_det          (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_slogdet      (GnnTensor *A, GnnTensor **logabsdet, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_exp   (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_cholesky     (GnnTensor *A, gboolean upper, GError **error);
+
 G_END_DECLS

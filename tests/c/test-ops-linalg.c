@@ -1,4 +1,5 @@
-/* test-ops-linalg.c: matmul, linear and the matrix products of torch (bmm, addmm, ...) */
+/* test-ops-linalg.c: matmul, linear and the matrix products of torch (bmm, addmm, ...), and
+ * the linear algebra of torch.linalg (solve, inv, det, ...) */
 #include "config.h"
 
 #include "gnn-test-util.h"
@@ -274,6 +275,164 @@ test_einsum (void)
     gnn_test_gradcheck (f_einsum, (gpointer) which[i], x, 1e-6, 1e-6);
 }
 
+/* ---- linear algebra through LAPACK (gnn-ops-lapack.c) ------------------------------------ */
+
+/* x (2, 3, 3), well conditioned: the ops of gnn-ops-lapack.c on it and its slices */
+static GnnTensor *
+f_lapack (GnnTensor *x, gpointer data, GError **error)
+{
+  const char *which = data;
+  g_autoptr(GnnTensor) x0 = gnn_tensor_select (x, 0, 0, error);                 /* (3, 3) */
+  g_autoptr(GnnTensor) b = x0 ? gnn_tensor_narrow (x0, 1, 0, 2, error) : NULL;  /* (3, 2) */
+  g_autoptr(GnnTensor) v = b ? gnn_tensor_select (x0, 0, 1, error) : NULL;      /* (3) */
+  g_autoptr(GnnTensor) la = NULL, sign = NULL;
+
+  if (v == NULL)
+    return NULL;
+  if (g_str_equal (which, "solve"))
+    return gnn_linalg_solve (x, b, error);
+  if (g_str_equal (which, "solve-vector"))
+    return gnn_linalg_solve (x, v, error);
+  if (g_str_equal (which, "inv"))
+    return gnn_linalg_inv (x, error);
+  if (g_str_equal (which, "det"))
+    return gnn_linalg_det (x, error);
+  if (g_str_equal (which, "matrix_exp"))
+    return gnn_linalg_matrix_exp (x, error);
+  if (g_str_equal (which, "matrix_exp-scaled"))
+    {
+      /* a 1-norm above the Padé approximant's bound: scaling and squaring */
+      g_autoptr(GnnTensor) x3 = gnn_tensor_mul_scalar (x, 3.0, error);
+
+      return x3 ? gnn_linalg_matrix_exp (x3, error) : NULL;
+    }
+  if (g_str_equal (which, "cholesky") || g_str_equal (which, "cholesky-upper"))
+    {
+      /* x xᵀ is symmetric positive-definite for the nonsingular x */
+      g_autoptr(GnnTensor) xt = gnn_tensor_transpose (x, 1, 2, error);
+      g_autoptr(GnnTensor) spd = xt ? gnn_tensor_matmul (x, xt, error) : NULL;
+
+      return spd ? gnn_linalg_cholesky (spd, g_str_equal (which, "cholesky-upper"), error) : NULL;
+    }
+  if (g_str_equal (which, "householder"))
+    {
+      /* the first two columns of x (2, 3, 2), and its last column's first two rows as tau */
+      g_autoptr(GnnTensor) a = gnn_tensor_narrow (x, 2, 0, 2, error);
+      g_autoptr(GnnTensor) c = a ? gnn_tensor_select (x, 2, 2, error) : NULL;
+      g_autoptr(GnnTensor) tau = c ? gnn_tensor_narrow (c, 1, 0, 2, error) : NULL;
+
+      return tau ? gnn_linalg_householder_product (a, tau, error) : NULL;
+    }
+  if (!(sign = gnn_linalg_slogdet (x, &la, error)))
+    return NULL;
+  return g_steal_pointer (&la);
+}
+
+static void
+fill_well_conditioned (double *v, int n, int dim, double phase)
+{
+  for (int i = 0; i < n; i++)
+    v[i] = 0.6 * cos (i * 1.1 + phase) + ((i % (dim * dim)) % (dim + 1) == 0 ? 2.5 : 0);
+}
+
+static void
+test_lapack_gradcheck (void)
+{
+  const char *ops[] = { "solve", "solve-vector", "inv", "det", "slogdet", "matrix_exp", "matrix_exp-scaled",
+                        "householder", "cholesky", "cholesky-upper" };
+  double v[18];
+  g_autoptr(GnnTensor) x = NULL;
+
+  fill_well_conditioned (v, 18, 3, 0.4);
+  v[0] = -v[0];   /* one matrix with a negative determinant */
+  x = gnn_test_tensor_d (v, 18, GNN_TEST_SHAPE (2, 3, 3), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      gnn_test_gradcheck (f_lapack, (gpointer) ops[i], x, 1e-6, 1e-6);
+      gnn_test_gradgradcheck (f_lapack, (gpointer) ops[i], x, 1e-6, 1e-5);
+    }
+}
+
+static void
+test_lapack_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, 1, 3), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) s = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 2, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) i3 = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) x = NULL, inv = NULL, det = NULL, sign = NULL, la = NULL, sd = NULL, sl = NULL;
+  g_autoptr(GnnTensor) a32 = NULL, x32 = NULL;
+
+  OK (x = gnn_linalg_solve (a, b, &error));
+  gnn_test_assert_shape (x, GNN_TEST_SHAPE (2), 1);
+  gnn_test_assert_close (x, GNN_TEST_DATA (0.2, 0.6), 2, 0, 1e-12);
+  OK (inv = gnn_linalg_inv (a, &error));
+  gnn_test_assert_close (inv, GNN_TEST_DATA (0.6, -0.2, -0.2, 0.4), 4, 0, 1e-12);
+  OK (det = gnn_linalg_det (a, &error));
+  g_assert_cmpuint (gnn_tensor_get_ndim (det), ==, 0);
+  gnn_test_assert_close (det, GNN_TEST_DATA (5), 1, 0, 1e-12);
+  OK (sign = gnn_linalg_slogdet (s, &la, &error));
+  gnn_test_assert_close (sign, GNN_TEST_DATA (0), 1, 0, 0);
+  g_assert_true (isinf (gnn_tensor_item (la, NULL)) && gnn_tensor_item (la, NULL) < 0);
+  OK (a32 = gnn_tensor_to_dtype (a, GNN_DTYPE_FLOAT32, &error));
+  OK (x32 = gnn_tensor_to_dtype (b, GNN_DTYPE_FLOAT32, &error));
+  g_clear_object (&x);
+  OK (x = gnn_linalg_solve (a32, x32, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (x), ==, GNN_DTYPE_FLOAT32);
+  gnn_test_assert_close (x, GNN_TEST_DATA (0.2, 0.6), 2, 0, 1e-6);
+
+  /* bad input: torch's errors */
+  g_assert_null (gnn_linalg_solve (s, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "singular"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_inv (s, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "The diagonal element 2 is zero"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_solve (a, i3, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "2x2 and 3x1"));
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_det (i3, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_solve (a32, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (sd = gnn_linalg_slogdet (i3, &sl, &error));
+  g_assert_null (sl);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+}
+
+static void
+test_matrix_exp_householder_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  /* exp of a rotation generator is the rotation; a nilpotent matrix's series ends */
+  g_autoptr(GnnTensor) r = gnn_test_tensor_d (GNN_TEST_DATA (0, -1, 1, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) big = gnn_test_tensor_d (GNN_TEST_DATA (0, -20, 20, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) nil = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 0, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  /* one reflector v = (1, 1), tau = 1: H = I - v vᵀ */
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (7, 1), 2, GNN_TEST_SHAPE (2, 1), 2);
+  g_autoptr(GnnTensor) tau = gnn_test_tensor_d (GNN_TEST_DATA (1), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) tau2 = gnn_test_tensor_d (GNN_TEST_DATA (1, 1), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) e = NULL, eb = NULL, en = NULL, q = NULL;
+
+  OK (e = gnn_linalg_matrix_exp (r, &error));
+  gnn_test_assert_close (e, GNN_TEST_DATA (cos (1), -sin (1), sin (1), cos (1)), 4, 0, 1e-14);
+  OK (eb = gnn_linalg_matrix_exp (big, &error));
+  gnn_test_assert_close (eb, GNN_TEST_DATA (cos (20), -sin (20), sin (20), cos (20)), 4, 0, 1e-12);
+  OK (en = gnn_linalg_matrix_exp (nil, &error));
+  gnn_test_assert_close (en, GNN_TEST_DATA (1, 1, 0, 1), 4, 0, 1e-15);
+  OK (q = gnn_linalg_householder_product (a, tau, &error));
+  gnn_test_assert_close (q, GNN_TEST_DATA (0, -1), 2, 0, 1e-15);
+  g_assert_null (gnn_linalg_householder_product (a, tau2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "tau.shape[-1]"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -284,5 +443,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/products", test_products_values);
   g_test_add_func ("/ops/linalg/products-gradcheck", test_products_gradcheck);
   g_test_add_func ("/ops/linalg/einsum", test_einsum);
+  g_test_add_func ("/ops/linalg/lapack", test_lapack_values);
+  g_test_add_func ("/ops/linalg/lapack-gradcheck", test_lapack_gradcheck);
+  g_test_add_func ("/ops/linalg/matrix-exp-householder", test_matrix_exp_householder_values);
   return g_test_run ();
 }

@@ -91,3 +91,104 @@ SPECS += [
     Spec('kron', lambda T, a, b: T.kron(a, b), [((2, 3), (2, 2)), ((3,), (2, 2)), ((2, 1, 2), (2,))],
          grad_fn_differs='kron is one broadcast product of interleaved views, reshaped', tslice=False),
 ]
+
+
+# ---- linear algebra through LAPACK (gnn-ops-lapack.c) ----
+
+def _wc(T, a):
+    """a + 4 I for a batch of square matrices (a itself otherwise, for the bad inputs): the
+    uniform draws in [-2, 2] of at most 3 x 3 become diagonally dominant, well conditioned."""
+    if a.dim() < 2 or a.shape[-1] != a.shape[-2]:
+        return a
+    return a + 4 * T.eye(a.shape[-1], dtype=a.dtype)
+
+
+_SINGULAR = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]])
+_INT = dict(dtype=np.int64)
+
+SPECS += [
+    Spec('linalg_solve', lambda T, a, b: T.linalg.solve(_wc(T, a), b),
+         [((3, 3), (3, 2)), ((3, 3), (3,)), ((2, 3, 3), (2, 3)), ((2, 1, 2, 2), (3, 2, 1)), ((1, 1), (1, 1)),
+          ((2, 2, 2), (2, 1))],
+         bad=[Bad(((3, 3), (4, 2)), ['linalg.solve', 'AX = B', '3x3', '4x2']),
+              Bad(((3, 4), (3, 2)), ['linalg.solve', 'square', '3 by 4']),
+              Bad(((3,), (3,)), ['linalg.solve', 'at least 2 dimensions']),
+              Bad(((2, 3, 3), (4, 3)), ['linalg.solve', '3x3', '4x3']),
+              Bad((np.eye(3, dtype=np.float32), (3, 2)), ['linalg.solve', 'same dtype'], dtype=np.float64),
+              Bad(((3, 3), (3, 2)), ['linalg.solve', 'floating point'], **_INT)]),
+    Spec('linalg_solve_singular', lambda T, a, b: T.linalg.solve(a, b), [((2, 2), (2,))],
+         bad=[Bad((_SINGULAR, (3, 2)), ['linalg.solve', 'singular'], dtype=np.float64),
+              Bad((np.stack([np.eye(3), _SINGULAR]), (3,)), ['linalg.solve', '(Batch element 1)', 'singular'],
+                  dtype=np.float64)]),
+    Spec('linalg_solve_left', lambda T, a, b: T.linalg.solve(_wc(T, a), b, left=False), [((2, 2), (3, 2))],
+         grad_fn_differs='left=False solves the transposed system and transposes the solution back'),
+    Spec('linalg_inv', lambda T, a: T.linalg.inv(_wc(T, a)), [((3, 3),), ((2, 2, 2),), ((1, 1),)],
+         bad=[Bad(((3, 4),), ['linalg.inv', 'square', '3 by 4']),
+              Bad(((3, 3),), ['linalg.inv', 'floating point'], **_INT)]),
+    Spec('inverse', lambda T, a: T.inverse(a), [((2, 2),)],
+         bad=[Bad((_SINGULAR,), ['linalg.inv', 'The diagonal element 2 is zero', 'singular'], dtype=np.float64),
+              Bad((np.stack([np.eye(3), _SINGULAR]),), ['linalg.inv', '(Batch element 1)', 'singular'],
+                  dtype=np.float64)]),
+    Spec('inverse_method', lambda T, a: a.inverse(), [((2, 2),)]),
+    Spec('linalg_det', lambda T, a: T.linalg.det(a), [((3, 3),), ((2, 2, 2),), ((1, 1),), ((2, 1, 3, 3),)],
+         bad=[Bad(((3, 4),), ['linalg.det', 'square', '3 by 4']),
+              Bad(((3,),), ['linalg.det', 'at least 2 dimensions']),
+              Bad(((3, 3),), ['linalg.det', 'floating point'], **_INT)]),
+    Spec('det', lambda T, a: T.det(a), [((2, 2),)]),
+    Spec('det_method', lambda T, a: a.det(), [((2, 3, 3),)]),
+    Spec('linalg_slogdet', lambda T, a: T.linalg.slogdet(a), [((3, 3),), ((2, 2, 2),), ((1, 1),)],
+         bad=[Bad(((3, 4),), ['linalg.slogdet', 'square']),
+              Bad(((3, 3),), ['linalg.slogdet', 'floating point'], **_INT)]),
+    Spec('slogdet', lambda T, a: T.slogdet(a), [((2, 2),)]),
+    Spec('slogdet_method', lambda T, a: a.slogdet(), [((2, 3, 3),)]),
+    Spec('logdet', lambda T, a: T.logdet(_wc(T, a)), [((3, 3),), ((2, 2, 2),)],
+         grad_fn_differs='logdet is logabsdet + log (sign) of slogdet, where torch ends in a where'),
+    Spec('logdet_method', lambda T, a: _wc(T, a).logdet(), [((2, 2),)],
+         grad_fn_differs='logdet is logabsdet + log (sign) of slogdet, where torch ends in a where'),
+]
+
+_HOUSEHOLDER = 'torch.linalg.householder_product'
+SPECS += [
+    Spec('linalg_matrix_exp', lambda T, a: T.linalg.matrix_exp(a), [((3, 3),), ((2, 2, 2),), ((1, 1),)],
+         bad=[Bad(((3, 4),), ['linalg.matrix_exp', 'square', '3 by 4']),
+              Bad(((3, 3),), ['matrix_exp', 'floating point'], **_INT)]),
+    # a 1-norm up to 18: exp (A / 2^s) and s squarings; float64 only, since float32 gradients of
+    # so large an exponential (entries up to e^18) differ from those of torch's float32 algorithm
+    # (a Taylor polynomial of another degree) by more than float32's tolerance
+    Spec('linalg_matrix_exp_scaled', lambda T, a: T.linalg.matrix_exp(3 * a), [((3, 3),), ((2, 2, 2),)],
+         dtypes=(np.float64,)),
+    Spec('matrix_exp', lambda T, a: T.matrix_exp(a), [((2, 2),)]),
+    Spec('matrix_exp_method', lambda T, a: a.matrix_exp(), [((2, 3, 3),)]),
+    Spec('linalg_householder_product', lambda T, a, tau: T.linalg.householder_product(a, tau),
+         [((3, 2), (2,)), ((3, 3), (2,)), ((2, 3, 2), (2, 1)), ((4, 2), (1,)), ((2, 2), (2,))], low=-1.0, high=1.0,
+         bad=[Bad(((3, 2), (3,)), [_HOUSEHOLDER, 'tau.shape[-1]']),
+              Bad(((2, 3), (2,)), [_HOUSEHOLDER, 'input.shape[-2]']),
+              Bad(((3,), (2,)), [_HOUSEHOLDER, 'at least 2 dimensions']),
+              Bad(((2, 3, 2), (2,)), [_HOUSEHOLDER, 'one dimension less']),
+              Bad(((2, 3, 2), (3, 2)), [_HOUSEHOLDER, 'batch dimensions of tau', '[3]']),
+              Bad(((3, 2), np.ones(2, dtype=np.float64)), [_HOUSEHOLDER, 'tau dtype', 'float64', 'float32'])]),
+    Spec('orgqr', lambda T, a, tau: T.orgqr(a, tau), [((3, 2), (2,))]),
+    Spec('orgqr_method', lambda T, a, tau: a.orgqr(tau), [((2, 3, 2), (2, 2))]),
+]
+
+
+def _spd(T, a):
+    """a aᵀ + I: symmetric positive-definite."""
+    return a @ a.mT + T.eye(a.shape[-2], dtype=a.dtype)
+
+
+_SPD = np.array([[4.0, 2.0], [2.0, 3.0]])
+_NOT_PD = np.array([[1.0, 2.0], [2.0, 1.0]])
+SPECS += [
+    Spec('linalg_cholesky', lambda T, a: T.linalg.cholesky(_spd(T, a)), [((3, 3),), ((2, 2, 2),), ((1, 1),)]),
+    Spec('linalg_cholesky_upper', lambda T, a: T.linalg.cholesky(_spd(T, a), upper=True), [((3, 3),), ((2, 2, 2),)]),
+    # no gradcheck: cholesky reads one triangle, and its gradient (torch's) is the one for a
+    # symmetric change, which finite differences of single entries are not
+    Spec('linalg_cholesky_plain', lambda T, a: T.linalg.cholesky(a), [(_SPD,)], gradcheck=False,
+         bad=[Bad((_NOT_PD,), ['linalg.cholesky', 'not positive-definite', 'leading minor of order 2'],
+                  dtype=np.float64),
+              Bad((np.stack([np.eye(2), -np.eye(2)]),), ['linalg.cholesky', '(Batch element 1)', 'order 1'],
+                  dtype=np.float64),
+              Bad(((3, 4),), ['linalg.cholesky', 'square', '3 by 4']),
+              Bad(((3, 3),), ['linalg.cholesky', 'floating point'], **_INT)]),
+]

@@ -129,13 +129,13 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return Gnn.Tensor.sqrt(var(input, dim, unbiased, keepdim, correction=correction, out=out))
 
 
-def _return_type(name):
-    base = _collections.namedtuple(name, ['values', 'indices'])
+def _return_type(name, fields=('values', 'indices')):
+    base = _collections.namedtuple(name, list(fields))
 
     def __repr__(self):
-        return 'torch.return_types.%s(\nvalues=%r,\nindices=%r)' % (name, self.values, self.indices)
+        return 'torch.return_types.%s(\n%s)' % (name, ',\n'.join('%s=%r' % (f, getattr(self, f)) for f in fields))
     cls = type(name, (base,), {'__slots__': (), '__repr__': __repr__,
-                               '__doc__': 'torch.return_types.%s: (values, indices), a tuple' % name})
+                               '__doc__': 'torch.return_types.%s: (%s), a tuple' % (name, ', '.join(fields))})
     cls.__module__ = 'torch.return_types'
     return cls
 
@@ -146,6 +146,8 @@ class return_types:
     min = _return_type('min')
     sort = _return_type('sort')
     topk = _return_type('topk')
+    slogdet = _return_type('slogdet', ('sign', 'logabsdet'))
+    linalg_slogdet = _return_type('linalg_slogdet', ('sign', 'logabsdet'))
 
 
 __all__.append('return_types')
@@ -1483,3 +1485,82 @@ def _tensor_logit(self, eps=None):
 
 tensor_polygamma, tensor_round, tensor_logit = _tensor_polygamma, _tensor_round, _tensor_logit
 __all__ += ['tensor_polygamma', 'tensor_round', 'tensor_logit']
+
+
+# ---- linear algebra (gnn-ops-lapack.c) ----
+
+@_export
+def linalg_solve(A, B, *, left=True, out=None):
+    """torch.linalg.solve: X with A X = B (left=False: X A = B, solved as Aᵀ Xᵀ = Bᵀ)."""
+    _no_out('linalg.solve', out)
+    _check_tensor('linalg.solve', A, 'A')
+    _check_tensor('linalg.solve', B, 'B')
+    if left:
+        return Gnn.linalg_solve(A, B)
+    return Gnn.linalg_solve(A.transpose(-1, -2), B.transpose(-1, -2)).transpose(-1, -2)
+
+
+@_export
+def linalg_inv(A, *, out=None):
+    """torch.linalg.inv and torch.inverse."""
+    _no_out('linalg.inv', out)
+    _check_tensor('linalg.inv', A, 'A')
+    return Gnn.linalg_inv(A)
+
+
+@_export
+def linalg_det(A, *, out=None):
+    """torch.linalg.det and torch.det."""
+    _no_out('linalg.det', out)
+    _check_tensor('linalg.det', A, 'A')
+    return Gnn.linalg_det(A)
+
+
+def _slogdet(name, A, out):
+    _no_out(name, out)
+    _check_tensor(name, A, 'A')
+    return Gnn.linalg_slogdet(A)
+
+
+@_export
+def linalg_slogdet(A, *, out=None):
+    """torch.linalg.slogdet: the named tuple (sign, logabsdet)."""
+    return return_types.linalg_slogdet(*_slogdet('linalg.slogdet', A, out))
+
+
+@_export
+def slogdet(input, *, out=None):
+    """torch.slogdet / Tensor.slogdet: the named tuple (sign, logabsdet)."""
+    return return_types.slogdet(*_slogdet('slogdet', input, out))
+
+
+@_export
+def logdet(input):
+    """torch.logdet / Tensor.logdet: log det, NaN for a negative determinant, composed from
+    slogdet as logabsdet + log (sign) (its grad_fn is the addition's)."""
+    sign, logabsdet = _slogdet('logdet', input, None)
+    return logabsdet + Gnn.Tensor.log(sign)
+
+
+@_export
+def linalg_matrix_exp(A):
+    """torch.linalg.matrix_exp, torch.matrix_exp and Tensor.matrix_exp."""
+    _check_tensor('linalg.matrix_exp', A, 'A')
+    return Gnn.linalg_matrix_exp(A)
+
+
+@_export
+def linalg_householder_product(A, tau, *, out=None):
+    """torch.linalg.householder_product, torch.orgqr and Tensor.orgqr."""
+    _no_out('linalg.householder_product', out)
+    _check_tensor('linalg.householder_product', A, 'A')
+    _check_tensor('linalg.householder_product', tau, 'tau')
+    return Gnn.linalg_householder_product(A, tau)
+
+
+@_export
+def linalg_cholesky(A, *, upper=False, out=None):
+    """torch.linalg.cholesky: L with A = L Lᵀ (upper=True: U with A = Uᵀ U)."""
+    _no_out('linalg.cholesky', out)
+    _check_tensor('linalg.cholesky', A, 'A')
+    return Gnn.linalg_cholesky(A, bool(upper))

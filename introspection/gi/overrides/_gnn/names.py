@@ -271,6 +271,13 @@ ROWS = [
     ('torch.ger', 'Gnn.ger'),
     ('torch.tensordot', 'Gnn.tensordot'),
     ('torch.kron', 'Gnn.kron'),
+    # linear algebra (gnn-ops-lapack.c)
+    ('torch.inverse', 'Gnn.linalg_inv'),
+    ('torch.det', 'Gnn.linalg_det'),
+    ('torch.slogdet', 'Gnn.slogdet'),
+    ('torch.logdet', 'Gnn.logdet'),
+    ('torch.matrix_exp', 'Gnn.linalg_matrix_exp'),
+    ('torch.orgqr', 'Gnn.linalg_householder_product'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -486,6 +493,22 @@ ROWS = [
     ('torch.Tensor.outer', 'Gnn.outer'),
     ('torch.Tensor.ger', 'Gnn.ger'),
     ('torch.Tensor.kron', 'Gnn.kron'),
+    # linear algebra (gnn-ops-lapack.c)
+    ('torch.Tensor.inverse', 'Gnn.linalg_inv'),
+    ('torch.Tensor.det', 'Gnn.linalg_det'),
+    ('torch.Tensor.slogdet', 'Gnn.slogdet'),
+    ('torch.Tensor.logdet', 'Gnn.logdet'),
+    ('torch.Tensor.matrix_exp', 'Gnn.linalg_matrix_exp'),
+    ('torch.Tensor.orgqr', 'Gnn.linalg_householder_product'),
+
+    # ---- torch.linalg (gnn-ops-lapack.c) ----
+    ('torch.linalg.solve', 'Gnn.linalg_solve'),
+    ('torch.linalg.inv', 'Gnn.linalg_inv'),
+    ('torch.linalg.det', 'Gnn.linalg_det'),
+    ('torch.linalg.slogdet', 'Gnn.linalg_slogdet'),
+    ('torch.linalg.matrix_exp', 'Gnn.linalg_matrix_exp'),
+    ('torch.linalg.householder_product', 'Gnn.linalg_householder_product'),
+    ('torch.linalg.cholesky', 'Gnn.linalg_cholesky'),
 
     # ---- torch.autograd ----
     ('torch.autograd.Function', 'Gnn.Function'),

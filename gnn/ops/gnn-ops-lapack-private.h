@@ -1,0 +1,27 @@
+/* gnn-ops-lapack-private.h: the LAPACK entry points gnn-ops-lapack.c calls
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The Fortran routines that OpenBLAS exports (nm -D libopenblas.so.0 lists them), declared
+ * here so that no LAPACKE header or library is needed: every argument by address, matrices in
+ * column-major order, a character argument followed by its hidden length at the end (the
+ * gfortran convention; OpenBLAS's C reimplementations ignore it).
+ */
+#pragma once
+
+#include <stddef.h>
+
+void sgesv_  (const int *n, const int *nrhs, float *a, const int *lda, int *ipiv, float *b, const int *ldb,
+              int *info);
+void dgesv_  (const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b, const int *ldb,
+              int *info);
+void sgetrf_ (const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+void dgetrf_ (const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void sgetri_ (const int *n, float *a, const int *lda, const int *ipiv, float *work, const int *lwork, int *info);
+void dgetri_ (const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork, int *info);
+void spotrf_ (const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
+void dpotrf_ (const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
+void sorgqr_ (const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau, float *work,
+              const int *lwork, int *info);
+void dorgqr_ (const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau,
+              double *work, const int *lwork, int *info);
