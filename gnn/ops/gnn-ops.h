@@ -11,6 +11,7 @@
 #include <glib-object.h>
 #include "../gnn-version-macros.h"
 #include "../core/gnn-tensor.h"
+#include "../core/gnn-generator.h"
 
 G_BEGIN_DECLS
 
@@ -217,6 +218,11 @@ GnnTensor *gnn_tensor_argsort      (GnnTensor *self, int dim, gboolean descendin
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_topk         (GnnTensor *self, gint64 k, int dim, gboolean largest, gboolean sorted,
                                     GnnTensor **indices, GError **error);
+
+/* sampling */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_multinomial  (GnnTensor *self, gint64 num_samples, gboolean replacement,
+                                    GnnGenerator *generator, GError **error);
 
 /* views and shapes */
 GNN_AVAILABLE_IN_ALL

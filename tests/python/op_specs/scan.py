@@ -64,3 +64,18 @@ SPECS = [
               Bad(((3, 4), -1, 1, True), ['topk', 'k out of range'])]),
     Spec('topk_method', lambda T, x: x.topk(2), [((2, 3, 4),)]),
 ]
+
+# multinomial's draws are gnn's own (its generator is not torch's): the rows compare its errors,
+# test_ops_sampling.py its distribution
+_P = np.array([0.2, 0.3, 0.5])
+SPECS += [
+    Spec('multinomial_errors', lambda T, p, n, r: T.multinomial(p, n, r), [], grad=False,
+         bad=[Bad((np.array([-0.1, 0.3]), 1, True), ['multinomial', 'element < 0']),
+              Bad((np.array([float('inf'), 0.3]), 1, False), ['multinomial', '`inf`, `nan`']),
+              Bad((np.array([0.3, float('nan')]), 1, True), ['multinomial', '`inf`, `nan`']),
+              Bad((np.array([[1.0, 1.0], [0.0, 0.0]]), 1, True), ['multinomial', 'sum of probabilities <= 0']),
+              Bad((_P, 4, False), ['multinomial', 'cannot sample n_sample > prob_dist.size(-1)']),
+              Bad((_P, 0, True), ['multinomial', 'n_sample <= 0']),
+              Bad((np.ones((1, 1, 2)), 1, True), ['multinomial', 'must be 1 or 2 dim']),
+              Bad((np.array([1, 2]), 1, True), ['multinomial only supports floating-point dtypes'])]),
+]

@@ -354,6 +354,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     return return_types.topk(values, indices)
 
 
+# ---- sampling ----
+
+@_export
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """torch.multinomial / Tensor.multinomial: num_samples int64 categories drawn from each
+    row of the weights input (1-d or 2-d); the draws come from gnn's generator (the default
+    one for None), so they are not torch's numbers, only its distribution."""
+    _check_tensor('multinomial', input)
+    _no_out('multinomial', out)
+    return Gnn.Tensor.multinomial(input, _int_arg('multinomial', 'num_samples', num_samples),
+                                  bool(replacement), generator)
+
+
 # ---- shapes ----
 
 def _shape_args(name, shape, new_tensor=False):

@@ -133,6 +133,7 @@ ROWS = [
     ('torch.var_mean', _NO_OP),
     ('torch.logcumsumexp', 'Gnn.logcumsumexp'),
     ('torch.msort', 'Gnn.msort'),
+    ('torch.multinomial', 'Gnn.multinomial'),
     # shapes
     ('torch.reshape', 'Gnn.reshape'),
     ('torch.flatten', 'Gnn.flatten'),
@@ -302,6 +303,7 @@ ROWS = [
     ('torch.Tensor.logcumsumexp', 'Gnn.logcumsumexp'),
     ('torch.Tensor.argsort', 'Gnn.argsort'),
     ('torch.Tensor.msort', 'Gnn.msort'),
+    ('torch.Tensor.multinomial', 'Gnn.multinomial'),
     # shapes
     ('torch.Tensor.view', 'Gnn.Tensor.view'),
     ('torch.Tensor.reshape', 'Gnn.reshape'),
