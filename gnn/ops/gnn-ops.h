@@ -200,6 +200,26 @@ GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmin       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
 
+/* norms and distances */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_vector_norm  (GnnTensor *self, double ord, const int *dims, guint n_dims, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_norm         (GnnTensor *self, double p, const int *dims, guint n_dims, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_norm  (GnnTensor *self, double ord, int dim0, int dim1, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_norm_str (GnnTensor *self, const char *ord, int dim0, int dim1, gboolean keepdim,
+                                       GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_normalize    (GnnTensor *self, double p, int dim, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_dist         (GnnTensor *self, GnnTensor *other, double p, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cdist        (GnnTensor *x1, GnnTensor *x2, double p, GError **error);
+
 /* scans */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumsum       (GnnTensor *self, int dim, GError **error);

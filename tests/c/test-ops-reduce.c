@@ -743,6 +743,61 @@ test_multinomial_errors (void)
   assert_error (&error, GNN_ERROR_DTYPE, "floating-point dtypes for input, got: int64");
 }
 
+static GnnTensor *
+vector_norm_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_linalg_vector_norm (x, *(double *) data, DIMS (1), 1, FALSE, error);
+}
+
+static GnnTensor *
+cdist_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_tensor_cdist (x, data, 3.0, error);
+}
+
+static GnnTensor *
+normalize_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_tensor_normalize (x, 2.0, 1, 1e-12, error);
+}
+
+/* the norms' gradients against finite differences in float64, the subgradient at zero, and
+ * the orders that need singular values refused */
+static void
+test_norms (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -1.2, 0.8, 1.5, -0.4, 0.9), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (0.1, 0.7, -0.5, 1.1, 0.2, -0.9, 0.6, 0.4, 1.3, -0.2, 0.5, 0.8),
+                                              12, GNN_TEST_SHAPE (4, 3), 2);
+  g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (0, 0, 0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) n = NULL, fro = NULL;
+  const double ords[] = { 2, 1, 3, 0.5, INFINITY, -INFINITY };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ords); i++)
+    gnn_test_gradcheck (vector_norm_fn, (gpointer) &ords[i], x, 1e-6, 1e-6);
+  gnn_test_gradcheck (cdist_fn, y, x, 1e-6, 1e-6);
+  gnn_test_gradcheck (normalize_fn, NULL, x, 1e-6, 1e-6);
+
+  OK (gnn_tensor_set_requires_grad (zero, TRUE, &error));
+  OK (n = gnn_linalg_vector_norm (zero, 2, NULL, 0, FALSE, &error));
+  gnn_test_assert_close (n, GNN_TEST_DATA (0), 1, 0, 0);
+  OK (gnn_tensor_backward (n, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (zero), GNN_TEST_DATA (0, 0, 0), 3, 0, 0);
+
+  OK (fro = gnn_linalg_matrix_norm_str (x, "fro", -2, -1, FALSE, &error));
+  gnn_test_assert_close (fro, GNN_TEST_DATA (sqrt (0.09 + 1.44 + 0.64 + 2.25 + 0.16 + 0.81)), 1, 1e-15, 0);
+  g_assert_null (gnn_linalg_matrix_norm (x, 2, 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
+  g_assert_null (gnn_linalg_matrix_norm_str (x, "nuc", 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
+  g_assert_null (gnn_linalg_matrix_norm (zero, 1, 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "at least 2 dimensions");
+  g_assert_null (gnn_tensor_cdist (x, zero, 2, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "at least 2D");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -763,5 +818,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/reduce/large-thread-independent", test_large_and_thread_independent);
   g_test_add_func ("/ops/reduce/multinomial", test_multinomial);
   g_test_add_func ("/ops/reduce/multinomial-errors", test_multinomial_errors);
+  g_test_add_func ("/ops/reduce/norms", test_norms);
   return g_test_run ();
 }
