@@ -741,15 +741,16 @@ amax_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   ReducePlan *plan = node->ctx;
   int dims[GNN_MAX_DIMS];
   guint n_dims = 0;
-  GnnTensor *x, *y;
-  g_autoptr(GnnTensor) mask = NULL, count = NULL, g = NULL, share = NULL, t = NULL;
+  GnnTensor *x, *out;
+  g_autoptr(GnnTensor) y = NULL, mask = NULL, count = NULL, g = NULL, share = NULL, t = NULL;
 
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
   for (guint i = 0; i < plan->ndim; i++)
     if (plan->reduced[i])
       dims[n_dims++] = (int) i;
-  if (!(x = gnn_node_saved (node, 0, error)) || !(y = gnn_node_saved (node, 1, error)))
+  if (!(x = gnn_node_saved (node, 0, error)) || !(out = gnn_node_saved (node, 1, error)) ||
+      !(y = gnn_tensor_reshape (out, plan->keep_shape, plan->ndim, error)))
     return FALSE;
   if (!(mask = gnn_tensor_eq (x, y, error)) ||
       !(count = gnn_tensor_sum (mask, dims, n_dims, TRUE, error)) ||
@@ -767,23 +768,19 @@ amax_amin (gboolean is_max, GnnTensor *self, const int *dims, guint n_dims, gboo
 {
   ReducePlan plan;
   GnnTensor *values = NULL;
-  g_autoptr(GnnTensor) kept = NULL;
   GnnNode *node;
 
   if (!minmax_plan (is_max ? "amax" : "amin", self, dims, n_dims, keepdim, &plan, error) ||
       !minmax_kernel (self, &plan, is_max, &values, NULL, error))
     return NULL;
-  if (!(kept = gnn_tensor_reshape (values, plan.keep_shape, plan.ndim, error)))
-    {
-      g_object_unref (values);
-      return NULL;
-    }
   node = gnn_autograd_record (is_max ? "AmaxBackward0" : "AminBackward0", amax_backward,
                               &self, 1, &values, 1);
   if (node)
     {
+      /* the output itself, reshaped with keepdim in backward: a saved view of it would hold
+       * it, and through it this node, in a cycle that was never freed */
       gnn_node_save (node, self);
-      gnn_node_save (node, kept);
+      gnn_node_save (node, values);
       gnn_node_set_ctx (node, g_memdup2 (&plan, sizeof plan), g_free);
     }
   return values;

@@ -11,6 +11,7 @@
 #include <glib-object.h>
 #include "../gnn-version-macros.h"
 #include "../core/gnn-tensor.h"
+#include "../core/gnn-generator.h"
 
 G_BEGIN_DECLS
 
@@ -199,6 +200,26 @@ GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmin       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
 
+/* norms and distances */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_vector_norm  (GnnTensor *self, double ord, const int *dims, guint n_dims, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_norm         (GnnTensor *self, double p, const int *dims, guint n_dims, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_norm  (GnnTensor *self, double ord, int dim0, int dim1, gboolean keepdim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_matrix_norm_str (GnnTensor *self, const char *ord, int dim0, int dim1, gboolean keepdim,
+                                       GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_normalize    (GnnTensor *self, double p, int dim, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_dist         (GnnTensor *self, GnnTensor *other, double p, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cdist        (GnnTensor *x1, GnnTensor *x2, double p, GError **error);
+
 /* scans */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumsum       (GnnTensor *self, int dim, GError **error);
@@ -217,6 +238,11 @@ GnnTensor *gnn_tensor_argsort      (GnnTensor *self, int dim, gboolean descendin
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_topk         (GnnTensor *self, gint64 k, int dim, gboolean largest, gboolean sorted,
                                     GnnTensor **indices, GError **error);
+
+/* sampling */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_multinomial  (GnnTensor *self, gint64 num_samples, gboolean replacement,
+                                    GnnGenerator *generator, GError **error);
 
 /* views and shapes */
 GNN_AVAILABLE_IN_ALL

@@ -599,6 +599,212 @@ test_large_and_thread_independent (void)
     g_free (first[k]);
 }
 
+/* Counts of each category in @samples (int64, values in [0, k)) over rows of @n_cols drawn
+ * from column @col (every column for -1) */
+static void
+count_categories (GnnTensor *samples, gint64 n_cols, gint64 col, gint64 k, double *counts)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 numel = gnn_tensor_get_numel (samples);
+  g_autofree gint64 *v = NULL;
+
+  OK (v = gnn_tensor_to_int64s (samples, NULL, &error));
+  for (gint64 j = 0; j < k; j++)
+    counts[j] = 0;
+  for (gint64 i = 0; i < numel; i++)
+    {
+      g_assert_cmpint (v[i], >=, 0);
+      g_assert_cmpint (v[i], <, k);
+      if (col < 0 || i % n_cols == col)
+        counts[v[i]]++;
+    }
+}
+
+/* Each count within six standard deviations of its binomial mean n p (the draws are fixed by
+ * the seed, so this cannot flake; a wrong distribution is off by tens of deviations) */
+static void
+assert_binomial (const double *counts, const double *p, gint64 k, double n)
+{
+  for (gint64 j = 0; j < k; j++)
+    {
+      double sd = sqrt (n * p[j] * (1 - p[j]));
+
+      if (p[j] == 0)
+        g_assert_cmpfloat (counts[j], ==, 0);
+      else if (fabs (counts[j] - n * p[j]) > 6 * sd)
+        g_error ("category %" G_GINT64_FORMAT ": %g draws, expected %g ± %g", j, counts[j], n * p[j], 6 * sd);
+    }
+}
+
+static void
+test_multinomial (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (1234);
+  /* weights, not summing to one; category 2 of row 0 and 0 of row 1 have weight zero */
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 0, 4, 0, 2, 1, 1), 8, GNN_TEST_SHAPE (2, 4), 2);
+  g_autoptr(GnnTensor) w32 = NULL, with = NULL, w1 = NULL, s1 = NULL, again = NULL, rows = NULL, perm = NULL;
+  g_autofree gint64 *a = NULL, *b = NULL, *pv = NULL;
+  const double p0[4] = { 0.125, 0.375, 0, 0.5 }, p1[4] = { 0, 0.5, 0.25, 0.25 };
+  const double q[4] = { 0.1, 0.2, 0.3, 0.4 };
+  double counts[4], second[4] = { 0 };
+  gint64 n = 20000, n_rows = 5000;
+
+  /* with replacement, float32 weights, 2-d */
+  OK (w32 = gnn_tensor_to_dtype (w, GNN_DTYPE_FLOAT32, &error));
+  OK (with = gnn_tensor_multinomial (w32, n, TRUE, gen, &error));
+  gnn_test_assert_shape (with, GNN_TEST_SHAPE (2, n), 2);
+  g_assert_cmpint (gnn_tensor_get_dtype (with), ==, GNN_DTYPE_INT64);
+  {
+    g_autoptr(GnnTensor) r0 = NULL, r1 = NULL;
+
+    OK (r0 = gnn_tensor_select (with, 0, 0, &error));
+    OK (r1 = gnn_tensor_select (with, 0, 1, &error));
+    count_categories (r0, n, -1, 4, counts);
+    assert_binomial (counts, p0, 4, n);
+    count_categories (r1, n, -1, 4, counts);
+    assert_binomial (counts, p1, 4, n);
+  }
+
+  /* 1-d: (num_samples); the same generator state gives the same draws */
+  OK (w1 = gnn_tensor_select (w, 0, 1, &error));
+  gnn_generator_manual_seed (gen, 7);
+  OK (s1 = gnn_tensor_multinomial (w1, 3, FALSE, gen, &error));
+  gnn_test_assert_shape (s1, GNN_TEST_SHAPE (3), 1);
+  gnn_generator_manual_seed (gen, 7);
+  OK (again = gnn_tensor_multinomial (w1, 3, FALSE, gen, &error));
+  OK (a = gnn_tensor_to_int64s (s1, NULL, &error));
+  OK (b = gnn_tensor_to_int64s (again, NULL, &error));
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_cmpint (a[i], ==, b[i]);
+      /* three categories have positive weight: the zero one is never among them */
+      g_assert_cmpint (a[i], !=, 0);
+    }
+  g_assert_cmpint (a[0], !=, a[1]);
+  g_assert_cmpint (a[0], !=, a[2]);
+  g_assert_cmpint (a[1], !=, a[2]);
+
+  /* without replacement: every row a permutation, the first draw distributed as q, the second
+   * as Σ_i q_i q_j / (1 - q_i) over i ≠ j */
+  {
+    g_autoptr(GnnTensor) q1 = gnn_test_tensor_d (q, 4, GNN_TEST_SHAPE (1, 4), 2);
+
+    OK (rows = gnn_tensor_expand (q1, GNN_TEST_SHAPE (n_rows, 4), 2, &error));
+  }
+  OK (perm = gnn_tensor_multinomial (rows, 4, FALSE, gen, &error));
+  gnn_test_assert_shape (perm, GNN_TEST_SHAPE (n_rows, 4), 2);
+  OK (pv = gnn_tensor_to_int64s (perm, NULL, &error));
+  for (gint64 r = 0; r < n_rows; r++)
+    {
+      int seen = 0;
+
+      for (int j = 0; j < 4; j++)
+        seen |= 1 << pv[r * 4 + j];
+      g_assert_cmpint (seen, ==, 15);
+    }
+  count_categories (perm, 4, 0, 4, counts);
+  assert_binomial (counts, q, 4, n_rows);
+  for (int j = 0; j < 4; j++)
+    for (int i = 0; i < 4; i++)
+      if (i != j)
+        second[j] += q[i] * q[j] / (1 - q[i]);
+  count_categories (perm, 4, 1, 4, counts);
+  assert_binomial (counts, second, 4, n_rows);
+}
+
+static void
+test_multinomial_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) neg = gnn_test_tensor_d (GNN_TEST_DATA (-0.1, 0.3), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) inf = gnn_test_tensor_d (GNN_TEST_DATA (INFINITY, 0.3), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) nan = gnn_test_tensor_d (GNN_TEST_DATA (0.3, NAN), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (1, 1, 0, 0), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) ok = gnn_test_tensor_d (GNN_TEST_DATA (0.2, 0.3, 0.5), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) cube = gnn_test_tensor_d (GNN_TEST_DATA (1, 1), 2, GNN_TEST_SHAPE (1, 1, 2), 3);
+  g_autoptr(GnnTensor) ints = gnn_tensor_new_from_int64s ((const gint64[]) { 1, 2 }, 2, GNN_TEST_SHAPE (2), 1, &error);
+
+  g_assert_null (gnn_tensor_multinomial (neg, 1, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_FAILED, "contains either `inf`, `nan` or element < 0");
+  g_assert_null (gnn_tensor_multinomial (inf, 1, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_FAILED, "contains either `inf`, `nan` or element < 0");
+  g_assert_null (gnn_tensor_multinomial (nan, 1, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_FAILED, "contains either `inf`, `nan` or element < 0");
+  g_assert_null (gnn_tensor_multinomial (zero, 1, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_FAILED, "sum of probabilities <= 0");
+  g_assert_null (gnn_tensor_multinomial (ok, 4, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "(4 samples, 3 categories)");
+  g_assert_null (gnn_tensor_multinomial (ok, 0, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "n_sample <= 0");
+  g_assert_null (gnn_tensor_multinomial (cube, 1, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "must be 1 or 2 dim, got a 3-dim");
+  g_assert_null (gnn_tensor_multinomial (ints, 1, TRUE, NULL, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "floating-point dtypes for input, got: int64");
+}
+
+static GnnTensor *
+vector_norm_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_linalg_vector_norm (x, *(double *) data, DIMS (1), 1, FALSE, error);
+}
+
+static GnnTensor *
+cdist_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_tensor_cdist (x, data, 3.0, error);
+}
+
+static GnnTensor *
+normalize_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_tensor_normalize (x, 2.0, 1, 1e-12, error);
+}
+
+/* the norms' gradients against finite differences in float64, the subgradient at zero, and
+ * the orders that need singular values refused */
+static void
+test_norms (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -1.2, 0.8, 1.5, -0.4, 0.9), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (0.1, 0.7, -0.5, 1.1, 0.2, -0.9, 0.6, 0.4, 1.3, -0.2, 0.5, 0.8),
+                                              12, GNN_TEST_SHAPE (4, 3), 2);
+  g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (0, 0, 0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) n = NULL, fro = NULL, m = NULL, one = NULL;
+  const double ords[] = { 2, 1, 3, 0.5, INFINITY, -INFINITY };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ords); i++)
+    gnn_test_gradcheck (vector_norm_fn, (gpointer) &ords[i], x, 1e-6, 1e-6);
+  gnn_test_gradcheck (cdist_fn, y, x, 1e-6, 1e-6);
+  gnn_test_gradcheck (normalize_fn, NULL, x, 1e-6, 1e-6);
+
+  OK (gnn_tensor_set_requires_grad (zero, TRUE, &error));
+  OK (n = gnn_linalg_vector_norm (zero, 2, NULL, 0, FALSE, &error));
+  gnn_test_assert_close (n, GNN_TEST_DATA (0), 1, 0, 0);
+  OK (gnn_tensor_backward (n, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (zero), GNN_TEST_DATA (0, 0, 0), 3, 0, 0);
+
+  OK (fro = gnn_linalg_matrix_norm_str (x, "fro", -2, -1, FALSE, &error));
+  gnn_test_assert_close (fro, GNN_TEST_DATA (sqrt (0.09 + 1.44 + 0.64 + 2.25 + 0.16 + 0.81)), 1, 1e-15, 0);
+  /* x requires grad after the gradchecks: amax's node once saved a view of its own output,
+   * a cycle that valgrind reported as lost */
+  OK (m = gnn_linalg_matrix_norm (x, INFINITY, 0, 1, FALSE, &error));
+  gnn_test_assert_close (m, GNN_TEST_DATA (2.8), 1, 1e-15, 0);
+  OK (one = gnn_linalg_matrix_norm (x, 1, 0, 1, TRUE, &error));
+  gnn_test_assert_shape (one, GNN_TEST_SHAPE (1, 1), 2);
+  gnn_test_assert_close (one, GNN_TEST_DATA (1.8), 1, 1e-15, 0);
+  g_assert_null (gnn_linalg_matrix_norm (x, 2, 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
+  g_assert_null (gnn_linalg_matrix_norm_str (x, "nuc", 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
+  g_assert_null (gnn_linalg_matrix_norm (zero, 1, 0, 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "at least 2 dimensions");
+  g_assert_null (gnn_tensor_cdist (x, zero, 2, &error));
+  assert_error (&error, GNN_ERROR_SHAPE, "at least 2D");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -617,5 +823,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/reduce/gradcheck", test_gradcheck);
   g_test_add_func ("/ops/reduce/gradcheck-views", test_gradcheck_views);
   g_test_add_func ("/ops/reduce/large-thread-independent", test_large_and_thread_independent);
+  g_test_add_func ("/ops/reduce/multinomial", test_multinomial);
+  g_test_add_func ("/ops/reduce/multinomial-errors", test_multinomial_errors);
+  g_test_add_func ("/ops/reduce/norms", test_norms);
   return g_test_run ();
 }

@@ -356,6 +356,133 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     return return_types.topk(values, indices)
 
 
+# ---- sampling ----
+
+@_export
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """torch.multinomial / Tensor.multinomial: num_samples int64 categories drawn from each
+    row of the weights input (1-d or 2-d); the draws come from gnn's generator (the default
+    one for None), so they are not torch's numbers, only its distribution."""
+    _check_tensor('multinomial', input)
+    _no_out('multinomial', out)
+    return Gnn.Tensor.multinomial(input, _int_arg('multinomial', 'num_samples', num_samples),
+                                  bool(replacement), generator)
+
+
+# ---- norms and distances (gnn-ops-norms.c) ----
+
+_INF = float('inf')
+
+
+_FLOAT_RANK = {Gnn.Dtype.FLOAT16: 0, Gnn.Dtype.BFLOAT16: 0, Gnn.Dtype.FLOAT32: 1, Gnn.Dtype.FLOAT64: 2}
+
+
+def _norm_input(name, x, dtype):
+    """x converted to dtype= (None: x itself), which may widen a floating dtype only, as torch."""
+    if dtype is None:
+        return x
+    want = as_dtype(dtype)
+    have = x.get_dtype()
+    if have in _FLOAT_RANK and _FLOAT_RANK.get(want, -1) < _FLOAT_RANK[have]:
+        raise RuntimeError('%s: the dtype of the input (%s) should be convertible without narrowing to the '
+                           'specified dtype (%s)' % (name, Gnn.dtype_get_name(have), Gnn.dtype_get_name(want)))
+    return Gnn.Tensor.to_dtype(x, want)
+
+
+def _norm_dims(dim):
+    dims = _dim_list(dim)
+    return [] if dims is None else dims
+
+
+@_export
+def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.vector_norm: any order (inf, -inf, 0, any number) over dim (None: every
+    element; an int or a tuple); dtype= converts the input first."""
+    _check_tensor('linalg.vector_norm', x, 'x')
+    _no_out('linalg.vector_norm', out)
+    return Gnn.linalg_vector_norm(_norm_input('linalg.vector_norm', x, dtype), float(ord), _norm_dims(dim),
+                                  bool(keepdim))
+
+
+@_export
+def linalg_matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.matrix_norm: 'fro', inf, -inf, 1, -1 over the two dims; 2, -2 and 'nuc'
+    need the singular values, which gnn lacks (NotImplementedError)."""
+    _check_tensor('linalg.matrix_norm', A, 'A')
+    _no_out('linalg.matrix_norm', out)
+    dims = _dim_list(dim)
+    if dims is None or len(dims) != 2:
+        raise RuntimeError('linalg.matrix_norm: dim must be a 2-tuple. Got %r' % (dim,))
+    A = _norm_input('linalg.matrix_norm', A, dtype)
+    if isinstance(ord, str):
+        return Gnn.linalg_matrix_norm_str(A, ord, dims[0], dims[1], bool(keepdim))
+    return Gnn.linalg_matrix_norm(A, float(ord), dims[0], dims[1], bool(keepdim))
+
+
+@_export
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.norm: with ord None the 2-norm of the flattened input (dim None) or over
+    dim; otherwise a vector norm over one dim (or of a 1-d input) and a matrix norm over two
+    dims (or of a 2-d input)."""
+    _check_tensor('linalg.norm', A, 'A')
+    _no_out('linalg.norm', out)
+    dims = _dim_list(dim)
+    if ord is None:
+        if dims is not None and len(dims) == 2:
+            return linalg_matrix_norm(A, 'fro', dims, keepdim, dtype=dtype)
+        return linalg_vector_norm(A, 2, dims, keepdim, dtype=dtype)
+    if dims is None:
+        if A.get_ndim() not in (1, 2):
+            raise RuntimeError('linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. '
+                               'Got %dD.' % A.get_ndim())
+        dims = list(range(A.get_ndim()))
+    if len(dims) == 2:
+        return linalg_matrix_norm(A, ord, dims, keepdim, dtype=dtype)
+    if isinstance(ord, str):
+        raise RuntimeError('linalg.vector_norm: ord must be a number for a vector norm, got %r' % (ord,))
+    return linalg_vector_norm(A, ord, dims, keepdim, dtype=dtype)
+
+
+@_export
+def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm / Tensor.norm: a vector norm of order p (a number, or 'fro' for 2) over dim
+    (None: every element); 'nuc' needs the singular values, which gnn lacks."""
+    _check_tensor('norm', input)
+    _no_out('norm', out)
+    if p == 'nuc':   # refused by C (NOT_SUPPORTED), saying why
+        return Gnn.linalg_matrix_norm_str(input, 'nuc', -2, -1, bool(keepdim))
+    if p is None or p == 'fro':
+        p = 2
+    elif isinstance(p, str):
+        raise RuntimeError('norm: Order %s not supported.' % p)
+    return Gnn.Tensor.norm(_norm_input('norm', input, dtype), float(p), _norm_dims(dim), bool(keepdim))
+
+
+@_export
+def dist(input, other, p=2):
+    """torch.dist / Tensor.dist: the p-norm of input - other (broadcast)."""
+    _check_tensor('dist', input)
+    _check_tensor('dist', other, 'other')
+    return Gnn.Tensor.dist(input, other, float(p))
+
+
+@_export
+def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
+    """torch.cdist: the p-norm distances between the rows of x1 and of x2; gnn always computes
+    them from the differences, whatever compute_mode says."""
+    _check_tensor('cdist', x1, 'x1')
+    _check_tensor('cdist', x2, 'x2')
+    return Gnn.Tensor.cdist(x1, x2, float(p))
+
+
+@_export
+def functional_normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """torch.nn.functional.normalize: input divided by its p-norm along dim, at least eps."""
+    _check_tensor('normalize', input)
+    _no_out('normalize', out)
+    return Gnn.Tensor.normalize(input, float(p), _int_arg('normalize', 'dim', dim), float(eps))
+
+
 # ---- shapes ----
 
 def _shape_args(name, shape, new_tensor=False):

@@ -126,7 +126,7 @@ ROWS = [
     ('torch.prod', _NO_OP),
     ('torch.cumsum', 'Gnn.cumsum'),
     ('torch.cumprod', 'Gnn.cumprod'),
-    ('torch.norm', Missing('the norms are the ops issue\'s (functional norms)')),
+    ('torch.norm', 'Gnn.norm'),
     ('torch.median', _NO_OP),
     ('torch.sort', 'Gnn.sort'),
     ('torch.argsort', 'Gnn.argsort'),
@@ -136,6 +136,9 @@ ROWS = [
     ('torch.var_mean', _NO_OP),
     ('torch.logcumsumexp', 'Gnn.logcumsumexp'),
     ('torch.msort', 'Gnn.msort'),
+    ('torch.multinomial', 'Gnn.multinomial'),
+    ('torch.dist', 'Gnn.dist'),
+    ('torch.cdist', 'Gnn.cdist'),
     # shapes
     ('torch.reshape', 'Gnn.reshape'),
     ('torch.flatten', 'Gnn.flatten'),
@@ -343,13 +346,15 @@ ROWS = [
     ('torch.Tensor.log_softmax', 'Gnn.log_softmax'),
     ('torch.Tensor.prod', _NO_OP),
     ('torch.Tensor.cumsum', 'Gnn.cumsum'),
-    ('torch.Tensor.norm', Missing('the norms are the ops issue\'s (functional norms)')),
+    ('torch.Tensor.norm', 'Gnn.norm'),
     ('torch.Tensor.sort', 'Gnn.sort'),
     ('torch.Tensor.topk', 'Gnn.topk'),
     ('torch.Tensor.cumprod', 'Gnn.cumprod'),
     ('torch.Tensor.logcumsumexp', 'Gnn.logcumsumexp'),
     ('torch.Tensor.argsort', 'Gnn.argsort'),
     ('torch.Tensor.msort', 'Gnn.msort'),
+    ('torch.Tensor.multinomial', 'Gnn.multinomial'),
+    ('torch.Tensor.dist', 'Gnn.dist'),
     # shapes
     ('torch.Tensor.view', 'Gnn.Tensor.view'),
     ('torch.Tensor.reshape', 'Gnn.reshape'),
@@ -533,6 +538,11 @@ ROWS = [
     ('torch.save', 'Gnn.save'),
     ('torch.load', 'Gnn.load'),
 
+    # ---- torch.linalg: norms (gnn-ops-norms.c) ----
+    ('torch.linalg.vector_norm', 'Gnn.linalg_vector_norm'),
+    ('torch.linalg.matrix_norm', 'Gnn.linalg_matrix_norm'),
+    ('torch.linalg.norm', 'Gnn.linalg_norm'),
+
     # ---- torch.nn: modules, parameters, containers ----
     ('torch.nn.Module', 'Gnn.Module'),
     ('torch.nn.Parameter', 'Gnn.Parameter'),
@@ -624,7 +634,7 @@ ROWS = [
     ('torch.nn.functional.softplus', Missing(_NOT_IN_C % 'gnn_tensor_softplus')),
     ('torch.nn.functional.hardswish', Missing(_NOT_IN_C % 'gnn_tensor_hardswish')),
     ('torch.nn.functional.mish', Missing(_NOT_IN_C % 'gnn_tensor_mish')),
-    ('torch.nn.functional.normalize', Missing(_NOT_IN_C % 'gnn_tensor_normalize')),
+    ('torch.nn.functional.normalize', 'Gnn.functional_normalize'),
     ('torch.nn.functional.interpolate', Missing(_NOT_IN_C % 'gnn_tensor_interpolate')),
 
     # ---- torch.nn.init ----
