@@ -457,9 +457,9 @@ ROWS = [
     ('torch.nn.NLLLoss', 'Gnn.NLLLoss'),
     ('torch.nn.CrossEntropyLoss', 'Gnn.CrossEntropyLoss'),
     ('torch.nn.KLDivLoss', 'Gnn.KLDivLoss'),
-    ('torch.nn.RNN', _RECURRENT),
-    ('torch.nn.LSTM', _RECURRENT),
-    ('torch.nn.GRU', _RECURRENT),
+    ('torch.nn.RNN', 'Gnn.RNN'),
+    ('torch.nn.LSTM', 'Gnn.LSTM'),
+    ('torch.nn.GRU', 'Gnn.GRU'),
     ('torch.nn.MultiheadAttention', _RECURRENT),
     ('torch.nn.Transformer', _RECURRENT),
 
