@@ -37,6 +37,7 @@
 #include "nn/gnn-state-dict.h"
 #include "nn/gnn-loss.h"
 #include "nn/gnn-norm.h"
+#include "nn/gnn-rnn.h"
 #include "optim/gnn-optimizer.h"
 #include "optim/gnn-averaged-model.h"
 #include "optim/gnn-lr-scheduler.h"

@@ -427,12 +427,12 @@ check_p (GParamSpec   *pspec,
  * from the default generator and divided by 1 − p; the product broadcasts noise over the
  * dimensions it has size 1 in, and its backward multiplies by the same noise. */
 static GnnTensor *
-dropout (GnnTensor    *x,
-         double        p,
-         gboolean      training,
-         const gint64 *noise_shape,
-         guint         ndim,
-         GError      **error)
+dropout_noise (GnnTensor    *x,
+               double        p,
+               gboolean      training,
+               const gint64 *noise_shape,
+               guint         ndim,
+               GError      **error)
 {
   g_autoptr(GnnTensor) u = NULL, keep = NULL, mask = NULL, noise = NULL;
   const char *device_name = NULL;
@@ -460,6 +460,92 @@ dropout (GnnTensor    *x,
   if (noise == NULL)
     return NULL;
   return gnn_tensor_mul (x, noise, error);
+}
+
+/* dropout of single elements (@channels FALSE) or of whole channels, dimensions 0 and 1 of
+ * an input of at least two (@channels TRUE); errors start with @who */
+static GnnTensor *
+dropout (GnnTensor  *x,
+         double      p,
+         gboolean    training,
+         gboolean    channels,
+         const char *who,
+         GError    **error)
+{
+  gint64 noise_shape[GNN_MAX_DIMS];
+  const gint64 *shape;
+  GnnTensor *y;
+  guint ndim;
+
+  shape = gnn_tensor_get_shape (x, &ndim);
+  if (channels && ndim < 2)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected an input of shape (N, C, H, W) (at least 2 dimensions), got shape %s",
+                   who, s);
+      return NULL;
+    }
+  for (guint i = 0; i < ndim; i++)
+    noise_shape[i] = !channels || i < 2 ? shape[i] : 1;
+  y = dropout_noise (x, p, training, noise_shape, ndim, error);
+  if (y == NULL)
+    g_prefix_error (error, "%s: ", who);
+  return y;
+}
+
+/**
+ * gnn_tensor_dropout:
+ * @self: the input
+ * @p: the probability of an element being zeroed, in [0, 1]
+ * @training: whether to apply dropout; without, the input is returned as it is
+ * @error: return location for a #GError
+ *
+ * Dropout, as `torch.nn.functional.dropout`: in training each element is zeroed with
+ * probability @p, drawn from the default generator (see [func@Gnn.manual_seed]), and the
+ * others are scaled by 1 / (1 - @p); the gradient goes through the same mask. This is what
+ * [class@Gnn.Dropout] runs.
+ *
+ * Returns: (transfer full): the result (@self itself, another reference, when nothing is
+ *   dropped), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_dropout (GnnTensor *self,
+                    double     p,
+                    gboolean   training,
+                    GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return dropout (self, p, training, FALSE, "dropout", error);
+}
+
+/**
+ * gnn_tensor_dropout2d:
+ * @self: the input, (N, C, ...)
+ * @p: the probability of a channel being zeroed, in [0, 1]
+ * @training: whether to apply dropout; without, the input is returned as it is
+ * @error: return location for a #GError
+ *
+ * Channel dropout, as `torch.nn.functional.dropout2d`: in training each channel (each
+ * element of the first two dimensions) is zeroed as a whole with probability @p and the
+ * others are scaled by 1 / (1 - @p). A 3-D input is read as (N, C, L), as torch 1.13 reads
+ * it. This is what [class@Gnn.Dropout2d] runs.
+ *
+ * Returns: (transfer full): the result (@self itself, another reference, when nothing is
+ *   dropped), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_dropout2d (GnnTensor *self,
+                      double     p,
+                      gboolean   training,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return dropout (self, p, training, TRUE, "dropout2d", error);
 }
 
 #define DEFINE_DROPOUT(TypeName, type_name, TYPE, CAST, IS)                                    \
@@ -588,15 +674,11 @@ gnn_dropout_forward (GnnModule *module,
                      GError   **error)
 {
   GnnTensor *x = gnn_args_first_tensor (input, "Dropout", error);
-  const gint64 *shape;
-  guint ndim;
 
   if (x == NULL)
     return NULL;
-  shape = gnn_tensor_get_shape (x, &ndim);
-  return gnn_args_take_tensor_or_prefix (dropout (x, GNN_DROPOUT (module)->p, gnn_module_get_training (module),
-                                  shape, ndim, error),
-                         "Dropout", error);
+  return gnn_args_take_tensor (dropout (x, GNN_DROPOUT (module)->p, gnn_module_get_training (module), FALSE,
+                                        "Dropout", error));
 }
 
 /**
@@ -665,27 +747,11 @@ gnn_dropout2d_forward (GnnModule *module,
                        GError   **error)
 {
   GnnTensor *x = gnn_args_first_tensor (input, "Dropout2d", error);
-  g_autofree gint64 *noise_shape = NULL;
-  const gint64 *shape;
-  guint ndim;
 
   if (x == NULL)
     return NULL;
-  shape = gnn_tensor_get_shape (x, &ndim);
-  if (ndim < 2)
-    {
-      g_autofree char *s = gnn_shape_to_string (ndim, shape);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Dropout2d: expected an input of shape (N, C, H, W) (at least 2 dimensions), got shape %s",
-                   s);
-      return NULL;
-    }
-  noise_shape = g_new (gint64, ndim);
-  for (guint i = 0; i < ndim; i++)
-    noise_shape[i] = i < 2 ? shape[i] : 1;
-  return gnn_args_take_tensor_or_prefix (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module),
-                                  noise_shape, ndim, error),
-                         "Dropout2d", error);
+  return gnn_args_take_tensor (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module), TRUE,
+                                        "Dropout2d", error));
 }
 
 /* ---- Embedding ------------------------------------------------------------------------- */
@@ -771,35 +837,32 @@ gnn_embedding_setup (GnnModule *module,
   return gnn_module_register_parameter (module, "weight", weight, error);
 }
 
-static GnnArgs *
-gnn_embedding_forward (GnnModule *module,
-                       GnnArgs   *input,
-                       GError   **error)
+/* the rows of @weight at @idx (int64, any shape), (*, embedding_dim); the row @padding_idx
+ * (a row of @weight, or GNN_EMBEDDING_NO_PADDING) passes no gradient; errors start with @who */
+static GnnTensor *
+embedding (GnnTensor  *idx,
+           GnnTensor  *weight,
+           gint64      padding_idx,
+           const char *who,
+           GError    **error)
 {
-  GnnEmbedding *self = GNN_EMBEDDING (module);
   g_autoptr(GnnTensor) flat = NULL, rows = NULL, table = NULL;
   g_autofree gint64 *out_shape = NULL;
-  GnnParameter *weight;
   const gint64 *shape;
   gint64 numel;
+  GnnTensor *out;
   guint ndim;
-  GnnTensor *idx;
 
-  idx = gnn_args_first_tensor (input, "Embedding", error);
-  if (idx == NULL)
-    return NULL;
   if (gnn_tensor_get_dtype (idx) != GNN_DTYPE_INT64)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "Embedding: expected indices of dtype int64, got %s",
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (idx)));
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: expected indices of dtype int64, got %s",
+                   who, gnn_dtype_get_name (gnn_tensor_get_dtype (idx)));
       return NULL;
     }
-  weight = gnn_module_find_parameter (module, "weight");
-  if (weight == NULL)
+  if (gnn_tensor_get_ndim (weight) != 2)
     {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "Embedding has no parameter `weight`");
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: 'weight' must be 2-D, got %uD",
+                   who, gnn_tensor_get_ndim (weight));
       return NULL;
     }
   shape = gnn_tensor_get_shape (idx, &ndim);
@@ -808,25 +871,24 @@ gnn_embedding_forward (GnnModule *module,
   if (flat == NULL)
     goto fail;
 
-  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING &&
-      self->padding_idx < gnn_tensor_get_size (GNN_TENSOR (weight), 0, NULL))
+  if (padding_idx != GNN_EMBEDDING_NO_PADDING && padding_idx < gnn_tensor_get_size (weight, 0, NULL))
     {
       /* the padding row takes part with its value but passes no gradient to the weight */
       g_autoptr(GnnTensor) keep = NULL, keep_row = NULL, frozen = NULL;
-      const char *device_name = gnn_tensor_get_device (GNN_TENSOR (weight));
-      gint64 mshape[2] = { gnn_tensor_get_size (GNN_TENSOR (weight), 0, NULL), 1 };
+      const char *device_name = gnn_tensor_get_device (weight);
+      gint64 mshape[2] = { gnn_tensor_get_size (weight, 0, NULL), 1 };
 
       keep = gnn_tensor_new_ones (mshape, 2, GNN_DTYPE_BOOL, device_name, error);
       if (keep == NULL)
         goto fail;
-      keep_row = gnn_tensor_select (keep, 0, self->padding_idx, error);
+      keep_row = gnn_tensor_select (keep, 0, padding_idx, error);
       if (keep_row == NULL || !gnn_tensor_zero_ (keep_row, error))
         goto fail;
-      frozen = gnn_tensor_detach (GNN_TENSOR (weight));
-      table = gnn_where (keep, GNN_TENSOR (weight), frozen, error);
+      frozen = gnn_tensor_detach (weight);
+      table = gnn_where (keep, weight, frozen, error);
     }
   else
-    table = g_object_ref (GNN_TENSOR (weight));
+    table = g_object_ref (weight);
   if (table == NULL)
     goto fail;
 
@@ -835,12 +897,77 @@ gnn_embedding_forward (GnnModule *module,
     goto fail;
   out_shape = g_new (gint64, ndim + 1);
   memcpy (out_shape, shape, ndim * sizeof (gint64));
-  out_shape[ndim] = gnn_tensor_get_size (GNN_TENSOR (weight), 1, NULL);
-  return gnn_args_take_tensor_or_prefix (gnn_tensor_reshape (rows, out_shape, ndim + 1, error), "Embedding", error);
+  out_shape[ndim] = gnn_tensor_get_size (weight, 1, NULL);
+  out = gnn_tensor_reshape (rows, out_shape, ndim + 1, error);
+  if (out)
+    return out;
 
 fail:
-  g_prefix_error (error, "Embedding: ");
+  g_prefix_error (error, "%s: ", who);
   return NULL;
+}
+
+/**
+ * gnn_tensor_embedding:
+ * @input: the indices, int64 of any shape (*)
+ * @weight: the table, (num_embeddings, embedding_dim)
+ * @padding_idx: a row that gets no gradient (negative counts from the end), or
+ *   [const@Gnn.EMBEDDING_NO_PADDING] for none
+ * @error: return location for a #GError
+ *
+ * A table lookup, as `torch.nn.functional.embedding`: row i of @weight for each index i, of
+ * shape (*, embedding_dim). An index outside [0, num_embeddings) is an error. This is what
+ * [class@Gnn.Embedding] runs.
+ *
+ * Returns: (transfer full): the rows, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_embedding (GnnTensor *input,
+                      GnnTensor *weight,
+                      gint64     padding_idx,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  if (padding_idx != GNN_EMBEDDING_NO_PADDING && gnn_tensor_get_ndim (weight) == 2)
+    {
+      gint64 rows = gnn_tensor_get_size (weight, 0, NULL);
+
+      if (padding_idx >= rows || padding_idx < -rows)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "embedding: Padding_idx must be within num_embeddings (got padding_idx=%" G_GINT64_FORMAT
+                       " for %" G_GINT64_FORMAT " rows)", padding_idx, rows);
+          return NULL;
+        }
+      if (padding_idx < 0)
+        padding_idx += rows;
+    }
+  return embedding (input, weight, padding_idx, "embedding", error);
+}
+
+static GnnArgs *
+gnn_embedding_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnParameter *weight;
+  GnnTensor *idx;
+
+  idx = gnn_args_first_tensor (input, "Embedding", error);
+  if (idx == NULL)
+    return NULL;
+  weight = gnn_module_find_parameter (module, "weight");
+  if (weight == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "Embedding has no parameter `weight`");
+      return NULL;
+    }
+  return gnn_args_take_tensor (embedding (idx, GNN_TENSOR (weight), GNN_EMBEDDING (module)->padding_idx,
+                                          "Embedding", error));
 }
 
 static char *

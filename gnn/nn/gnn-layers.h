@@ -114,4 +114,21 @@ GnnBilinear  *gnn_bilinear_new                (int           in1_features,
                                                GnnDtype      dtype,
                                                GError      **error);
 
+/* the functional forms of Dropout, Dropout2d and Embedding */
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_dropout              (GnnTensor    *self,
+                                               double        p,
+                                               gboolean      training,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_dropout2d            (GnnTensor    *self,
+                                               double        p,
+                                               gboolean      training,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_embedding            (GnnTensor    *input,
+                                               GnnTensor    *weight,
+                                               gint64        padding_idx,
+                                               GError      **error);
+
 G_END_DECLS

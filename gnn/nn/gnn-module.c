@@ -425,6 +425,7 @@ ensure_gnn_types (void)
   gnn_norm_ensure_types ();
   gnn_conv_ensure_types ();
   gnn_pool_ensure_types ();
+  gnn_rnn_ensure_types ();
 }
 
 /**

@@ -77,71 +77,6 @@ reset_affine (GnnModule *module,
   return TRUE;
 }
 
-/* (@x - @mean) / sqrt (@var + @eps) */
-static GnnTensor *
-normalize (GnnTensor *x,
-           GnnTensor *mean,
-           GnnTensor *var,
-           double     eps,
-           GError   **error)
-{
-  g_autoptr(GnnTensor) centered = NULL;
-  g_autoptr(GnnTensor) shifted = NULL;
-  g_autoptr(GnnTensor) std = NULL;
-
-  centered = gnn_tensor_sub (x, mean, 1.0, error);
-  if (centered == NULL)
-    return NULL;
-  shifted = gnn_tensor_add_scalar (var, eps, error);
-  if (shifted == NULL)
-    return NULL;
-  std = gnn_tensor_sqrt (shifted, error);
-  if (std == NULL)
-    return NULL;
-  return gnn_tensor_div (centered, std, error);
-}
-
-/* @y * weight + bias, the parameters seen with @shape (NULL: as they are); consumes @y */
-static GnnTensor *
-apply_affine (GnnModule    *module,
-              GnnTensor    *y,
-              const gint64 *shape,
-              guint         ndim,
-              GError      **error)
-{
-  g_autoptr(GnnTensor) out = y;
-  GnnTensor *weight = find_tensor (module, FALSE, "weight");
-  GnnTensor *bias = find_tensor (module, FALSE, "bias");
-
-  if (weight)
-    {
-      g_autoptr(GnnTensor) w = shape ? gnn_tensor_reshape (weight, shape, ndim, error) : g_object_ref (weight);
-      GnnTensor *next;
-
-      if (w == NULL)
-        return NULL;
-      next = gnn_tensor_mul (out, w, error);
-      if (next == NULL)
-        return NULL;
-      g_object_unref (out);
-      out = next;
-    }
-  if (bias)
-    {
-      g_autoptr(GnnTensor) b = shape ? gnn_tensor_reshape (bias, shape, ndim, error) : g_object_ref (bias);
-      GnnTensor *next;
-
-      if (b == NULL)
-        return NULL;
-      next = gnn_tensor_add (out, b, 1.0, error);
-      if (next == NULL)
-        return NULL;
-      g_object_unref (out);
-      out = next;
-    }
-  return g_steal_pointer (&out);
-}
-
 /* ---- BatchNorm ------------------------------------------------------------------------- */
 
 /**
@@ -319,86 +254,6 @@ bn_check_input (GnnBatchNorm *self,
   return TRUE;
 }
 
-/* moves the running statistics towards the batch's; @mean has the stats' shape (1, C, 1...) */
-static gboolean
-bn_update_running_stats (GnnBatchNorm *self,
-                         GnnTensor    *x,
-                         GnnTensor    *mean,
-                         const int    *dims,
-                         guint         n_dims,
-                         GnnTensor    *rm,
-                         GnnTensor    *rv,
-                         double        factor,
-                         GError      **error)
-{
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-  gint64 c = priv->num_features;
-  g_autoptr(GnnTensor) m = NULL;
-  g_autoptr(GnnTensor) uv = NULL;
-
-  m = gnn_tensor_reshape (mean, &c, 1, error);
-  if (m == NULL)
-    return FALSE;
-  uv = gnn_tensor_var (x, dims, n_dims, 1.0, FALSE, error);
-  if (uv == NULL)
-    return FALSE;
-  return gnn_tensor_lerp_ (rm, m, factor, error) && gnn_tensor_lerp_ (rv, uv, factor, error);
-}
-
-/* whether the training batch can go through the backend's fused batch norm kernels: they
- * exist for x's dtype, and the affine parameters (if any) have x's dtype and device */
-static gboolean
-bn_fused_usable (GnnModule *module,
-                 GnnTensor *x)
-{
-  GnnTensorPrivate *px = gnn_tensor_priv (x);
-  GnnTensor *params[2] = { find_tensor (module, FALSE, "weight"), find_tensor (module, FALSE, "bias") };
-
-  if (!gnn_batch_norm_fused_available (x))
-    return FALSE;
-  for (guint k = 0; k < 2; k++)
-    if (params[k])
-      {
-        GnnTensorPrivate *pp = gnn_tensor_priv (params[k]);
-
-        if (pp->dtype != px->dtype || pp->ndim != 1 || pp->storage->entry != px->storage->entry ||
-            pp->storage->device != px->storage->device)
-          return FALSE;
-      }
-  return TRUE;
-}
-
-/* the training forward through the fused kernels, updating @rm and @rv (when set) with the
- * batch's mean and unbiased variance */
-static GnnTensor *
-bn_train_fused (GnnBatchNorm *self,
-                GnnTensor    *x,
-                gint64        count,
-                GnnTensor    *rm,
-                GnnTensor    *rv,
-                double        factor,
-                GError      **error)
-{
-  GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
-  GnnModule *module = GNN_MODULE (self);
-  g_autoptr(GnnTensor) mean = NULL, var = NULL, y = NULL;
-
-  y = gnn_batch_norm_train_fused (x, find_tensor (module, FALSE, "weight"), find_tensor (module, FALSE, "bias"),
-                                  priv->eps, &mean, &var, error);
-  if (y == NULL)
-    return NULL;
-  if (rm && rv)
-    {
-      g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-      g_autoptr(GnnTensor) uv = gnn_tensor_mul_scalar (var, (double) count / (double) (count - 1), error);
-
-      if (uv == NULL || !gnn_tensor_lerp_ (rm, mean, factor, error) || !gnn_tensor_lerp_ (rv, uv, factor, error))
-        return NULL;
-    }
-  return g_steal_pointer (&y);
-}
-
 static GnnArgs *
 gnn_batch_norm_forward (GnnModule *module,
                         GnnArgs   *input,
@@ -408,13 +263,6 @@ gnn_batch_norm_forward (GnnModule *module,
   GnnBatchNormPrivate *priv = gnn_batch_norm_get_instance_private (self);
   gboolean training = gnn_module_get_training (module);
   GnnTensor *x, *rm, *rv, *nbt;
-  g_autoptr(GnnTensor) mean = NULL;
-  g_autoptr(GnnTensor) var = NULL;
-  GnnTensor *y;
-  gint64 stat_shape[GNN_MAX_DIMS];
-  int dims[GNN_MAX_DIMS];
-  guint ndim, n_dims = 0;
-  const gint64 *shape;
   double factor;
 
   x = gnn_args_get_tensor (input, 0, error);
@@ -425,13 +273,6 @@ gnn_batch_norm_forward (GnnModule *module,
     }
   if (!bn_check_input (self, x, error))
     return NULL;
-  shape = gnn_tensor_get_shape (x, &ndim);
-  for (guint i = 0; i < ndim; i++)
-    {
-      stat_shape[i] = i == 1 ? shape[1] : 1;
-      if (i != 1)
-        dims[n_dims++] = i;
-    }
 
   rm = find_tensor (module, TRUE, "running_mean");
   rv = find_tensor (module, TRUE, "running_var");
@@ -447,12 +288,12 @@ gnn_batch_norm_forward (GnnModule *module,
       if (priv->cumulative_average)
         factor = 1.0 / gnn_tensor_item (nbt, NULL);
     }
-
-  if (training || (rm == NULL && rv == NULL))
+  if (training)
     {
-      gint64 count = shape[1] ? gnn_tensor_get_numel (x) / shape[1] : 0;
+      guint ndim;
+      const gint64 *shape = gnn_tensor_get_shape (x, &ndim);
 
-      if (count <= 1 && training)
+      if (gnn_tensor_get_numel (x) <= shape[1])
         {
           g_autofree char *s = gnn_shape_to_string (ndim, shape);
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -460,51 +301,21 @@ gnn_batch_norm_forward (GnnModule *module,
                        bn_name (self), s);
           return NULL;
         }
-      if (bn_fused_usable (module, x))
-        {
-          y = bn_train_fused (self, x, count, training ? rm : NULL, training ? rv : NULL, factor, error);
-          if (y == NULL)
-            goto fail;
-          return gnn_args_take_tensor (y);
-        }
-      mean = gnn_tensor_mean (x, dims, n_dims, TRUE, error);
-      if (mean == NULL)
-        goto fail;
-      var = gnn_tensor_var (x, dims, n_dims, 0.0, TRUE, error);
-      if (var == NULL)
-        goto fail;
-      if (training && rm && rv &&
-          !bn_update_running_stats (self, x, mean, dims, n_dims, rm, rv, factor, error))
-        goto fail;
     }
-  else
+  else if ((rm == NULL) != (rv == NULL))
     {
-      if (rm == NULL || rv == NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "%s: running_mean and running_var must both be set or both be None",
-                       bn_name (self));
-          return NULL;
-        }
-      mean = gnn_tensor_reshape (rm, stat_shape, ndim, error);
-      if (mean == NULL)
-        goto fail;
-      var = gnn_tensor_reshape (rv, stat_shape, ndim, error);
-      if (var == NULL)
-        goto fail;
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: running_mean and running_var must both be set or both be None",
+                   bn_name (self));
+      return NULL;
     }
-
-  y = normalize (x, mean, var, priv->eps, error);
-  if (y == NULL)
-    goto fail;
-  y = apply_affine (module, y, stat_shape, ndim, error);
-  if (y == NULL)
-    goto fail;
-  return gnn_args_take_tensor (y);
-
-fail:
-  g_prefix_error (error, "%s: ", bn_name (self));
-  return NULL;
+  /* as torch's _BatchNorm: the batch's statistics in training or when none are tracked,
+   * the running ones updated only in training */
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_batch_norm (x, rm, rv, find_tensor (module, FALSE, "weight"),
+                                                                find_tensor (module, FALSE, "bias"),
+                                                                training || (rm == NULL && rv == NULL),
+                                                                factor, priv->eps, error),
+                                         bn_name (self), error);
 }
 
 static char *
@@ -1005,11 +816,8 @@ gnn_layer_norm_forward (GnnModule *module,
                         GError   **error)
 {
   GnnLayerNorm *self = GNN_LAYER_NORM (module);
-  g_autoptr(GnnTensor) mean = NULL;
-  g_autoptr(GnnTensor) var = NULL;
-  int dims[GNN_MAX_DIMS];
   const gint64 *shape;
-  GnnTensor *x, *y;
+  GnnTensor *x;
   gboolean ok;
   guint ndim;
 
@@ -1033,25 +841,11 @@ gnn_layer_norm_forward (GnnModule *module,
       /* want + 1 drops the "[": it reads "[*, 4, 5]" */
       return NULL;
     }
-  for (guint i = 0; i < self->n_dims; i++)
-    dims[i] = ndim - self->n_dims + i;
-  mean = gnn_tensor_mean (x, dims, self->n_dims, TRUE, error);
-  if (mean == NULL)
-    goto fail;
-  var = gnn_tensor_var (x, dims, self->n_dims, 0.0, TRUE, error);
-  if (var == NULL)
-    goto fail;
-  y = normalize (x, mean, var, self->eps, error);
-  if (y == NULL)
-    goto fail;
-  y = apply_affine (module, y, NULL, 0, error);
-  if (y == NULL)
-    goto fail;
-  return gnn_args_take_tensor (y);
-
-fail:
-  g_prefix_error (error, "LayerNorm: ");
-  return NULL;
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_layer_norm (x, self->normalized_shape, self->n_dims,
+                                                                find_tensor (module, FALSE, "weight"),
+                                                                find_tensor (module, FALSE, "bias"),
+                                                                self->eps, error),
+                                         "LayerNorm", error);
 }
 
 static char *
@@ -1325,14 +1119,8 @@ gnn_group_norm_forward (GnnModule *module,
                         GError   **error)
 {
   GnnGroupNorm *self = GNN_GROUP_NORM (module);
-  g_autoptr(GnnTensor) grouped = NULL;
-  g_autoptr(GnnTensor) mean = NULL;
-  g_autoptr(GnnTensor) var = NULL;
-  g_autoptr(GnnTensor) normed = NULL;
-  gint64 gshape[3], stat_shape[GNN_MAX_DIMS];
   const gint64 *shape;
-  GnnTensor *x, *y;
-  int dim2 = 2;
+  GnnTensor *x;
   guint ndim;
 
   x = gnn_args_get_tensor (input, 0, error);
@@ -1351,38 +1139,11 @@ gnn_group_norm_forward (GnnModule *module,
                    self->num_channels, got);
       return NULL;
     }
-  gshape[0] = shape[0];
-  gshape[1] = self->num_groups;
-  gshape[2] = 1;
-  for (guint i = 2; i < ndim; i++)
-    gshape[2] *= shape[i];
-  gshape[2] *= self->num_channels / self->num_groups;
-  for (guint i = 0; i < ndim; i++)
-    stat_shape[i] = i == 1 ? shape[1] : 1;
-
-  grouped = gnn_tensor_reshape (x, gshape, 3, error);
-  if (grouped == NULL)
-    goto fail;
-  mean = gnn_tensor_mean (grouped, &dim2, 1, TRUE, error);
-  if (mean == NULL)
-    goto fail;
-  var = gnn_tensor_var (grouped, &dim2, 1, 0.0, TRUE, error);
-  if (var == NULL)
-    goto fail;
-  normed = normalize (grouped, mean, var, self->eps, error);
-  if (normed == NULL)
-    goto fail;
-  y = gnn_tensor_reshape (normed, shape, ndim, error);
-  if (y == NULL)
-    goto fail;
-  y = apply_affine (module, y, stat_shape, ndim, error);
-  if (y == NULL)
-    goto fail;
-  return gnn_args_take_tensor (y);
-
-fail:
-  g_prefix_error (error, "GroupNorm: ");
-  return NULL;
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_group_norm (x, self->num_groups,
+                                                                find_tensor (module, FALSE, "weight"),
+                                                                find_tensor (module, FALSE, "bias"),
+                                                                self->eps, error),
+                                         "GroupNorm", error);
 }
 
 static char *

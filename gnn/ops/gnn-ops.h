@@ -466,4 +466,20 @@ GnnTensor *gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError 
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_cholesky     (GnnTensor *A, gboolean upper, GError **error);
 
+/* the functional norms (torch.nn.functional.batch_norm, ...): what the norm layers run */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_batch_norm   (GnnTensor *self, GnnTensor *running_mean, GnnTensor *running_var,
+                                    GnnTensor *weight, GnnTensor *bias, gboolean training, double momentum,
+                                    double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_instance_norm (GnnTensor *self, GnnTensor *running_mean, GnnTensor *running_var,
+                                     GnnTensor *weight, GnnTensor *bias, gboolean use_input_stats,
+                                     double momentum, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_layer_norm   (GnnTensor *self, const gint64 *normalized_shape, guint n_dims,
+                                    GnnTensor *weight, GnnTensor *bias, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_group_norm   (GnnTensor *self, gint64 num_groups, GnnTensor *weight, GnnTensor *bias,
+                                    double eps, GError **error);
+
 G_END_DECLS

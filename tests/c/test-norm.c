@@ -221,6 +221,87 @@ test_gradcheck (void)
   gnn_test_gradcheck (module_fn, gn, xg, 1e-6, 1e-5);
 }
 
+/* the functional forms on their own: instance norm (through batch norm on (1, N·C, ...)),
+ * batch norm in evaluation with given statistics, and group norm without affine */
+typedef struct {
+  int which;
+  GnnTensor *w, *b, *rm, *rv;
+} FnCase;
+
+static GnnTensor *
+functional_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  FnCase *c = data;
+  g_autoptr(GnnTensor) y = NULL;
+
+  switch (c->which)
+    {
+    case 0:  y = gnn_tensor_instance_norm (x, NULL, NULL, c->w, c->b, TRUE, 0.1, 1e-5, error); break;
+    case 1:  y = gnn_tensor_batch_norm (x, c->rm, c->rv, c->w, c->b, FALSE, 0.1, 1e-5, error); break;
+    default: y = gnn_tensor_group_norm (x, 3, NULL, NULL, 1e-5, error); break;
+    }
+  if (y == NULL)
+    return NULL;
+  return weighted_sum (y, error);
+}
+
+static void
+test_functional_gradcheck (void)
+{
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 4), 3);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (0.5, -1.5, 2.0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (0.1, 0.2, -0.3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) rm = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -0.1, 0.2), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) rv = gnn_test_tensor_d (GNN_TEST_DATA (1.5, 0.7, 2.5), 3, GNN_TEST_SHAPE (3), 1);
+
+  for (int k = 0; k < 3; k++)
+    {
+      FnCase c = { k, w, b, rm, rv };
+
+      gnn_test_gradcheck (functional_fn, &c, x, 1e-6, 1e-5);
+    }
+}
+
+static void
+test_functional_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 1), 3);
+  g_autoptr(GnnTensor) v2 = rand_input (GNN_TEST_SHAPE (2), 1);
+  GnnTensor *y;
+
+  y = gnn_tensor_instance_norm (x, NULL, NULL, NULL, NULL, TRUE, 0.1, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "instance_norm: Expected more than 1 spatial element when training, got input size [2, 3, 1]");
+  g_clear_error (&error);
+  y = gnn_tensor_batch_norm (x, v2, NULL, NULL, NULL, TRUE, 0.1, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_cmpstr (error->message, ==, "batch_norm: running_mean should contain 3 elements not 2");
+  g_clear_error (&error);
+  y = gnn_tensor_batch_norm (x, NULL, NULL, NULL, NULL, FALSE, 0.1, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_cmpstr (error->message, ==, "batch_norm: running_mean and running_var must be defined in evaluation mode");
+  g_clear_error (&error);
+  y = gnn_tensor_layer_norm (x, GNN_TEST_SHAPE (3), 1, NULL, NULL, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_cmpstr (error->message, ==,
+                   "layer_norm: Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 3, 1]");
+  g_clear_error (&error);
+  y = gnn_tensor_layer_norm (x, GNN_TEST_SHAPE (1), 1, v2, NULL, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_cmpstr (error->message, ==,
+                   "layer_norm: Expected weight to be of same shape as normalized_shape, but got weight of shape [2] "
+                   "and normalized_shape = [1]");
+  g_clear_error (&error);
+  y = gnn_tensor_group_norm (x, 2, NULL, NULL, 1e-5, &error);
+  g_assert_null (y);
+  g_assert_cmpstr (error->message, ==,
+                   "group_norm: Expected number of channels in input to be divisible by num_groups, but got input "
+                   "of shape [2, 3, 1] and num_groups=2");
+}
+
 /* A training batch goes through the backend's fused batch norm kernels exactly when the
  * backend has them (the CPU and reference backends; others keep the composed ops, which
  * test-cuda compares with the fused ones). test_norm.py compares them with PyTorch and the
@@ -284,5 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/norm/shape-errors", test_norm_shape_errors);
   g_test_add_func ("/norm/gradcheck", test_gradcheck);
   g_test_add_func ("/norm/state-dict-keys", test_state_dict_keys);
+  g_test_add_func ("/norm/functional/gradcheck", test_functional_gradcheck);
+  g_test_add_func ("/norm/functional/errors", test_functional_errors);
   return g_test_run ();
 }

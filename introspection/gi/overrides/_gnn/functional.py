@@ -11,6 +11,7 @@
 import numbers as _numbers
 
 from .base import Gnn, _call_raising_python_errors
+from .errors import raising_torch_errors
 
 __all__ = []
 
@@ -297,5 +298,54 @@ FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, 
 for _fn in FUNCTIONS:
     _fn.__doc__ = _fn.__doc__ or 'torch.nn.functional.%s, over the C op' % _fn.__name__
     globals()['functional_' + _fn.__name__] = _fn
+    __all__.append('functional_' + _fn.__name__)
+del _fn
+
+
+# ---- dropout, the functional norms and embedding: the C functions the layers run ----
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    _inplace_unsupported('dropout', inplace)
+    return _T.dropout(input, float(p), bool(training))
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _inplace_unsupported('dropout2d', inplace)
+    return _T.dropout2d(input, float(p), bool(training))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-05):
+    return _T.batch_norm(input, running_mean, running_var, weight, bias, bool(training), float(momentum),
+                         float(eps))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-05):
+    return _T.instance_norm(input, running_mean, running_var, weight, bias, bool(use_input_stats),
+                            float(momentum), float(eps))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    if isinstance(normalized_shape, _numbers.Integral):
+        normalized_shape = [normalized_shape]
+    return _T.layer_norm(input, [int(d) for d in normalized_shape], weight, bias, float(eps))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    return _T.group_norm(input, int(num_groups), weight, bias, float(eps))
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError('embedding: gnn has no max_norm, scale_grad_by_freq or sparse gradients')
+    return _T.embedding(input, weight, Gnn.EMBEDDING_NO_PADDING if padding_idx is None else int(padding_idx))
+
+
+NN_FUNCTIONS = (dropout, dropout2d, batch_norm, instance_norm, layer_norm, group_norm, embedding)
+for _fn in NN_FUNCTIONS:
+    _fn.__doc__ = 'torch.nn.functional.%s, over the C function its layer runs' % _fn.__name__
+    globals()['functional_' + _fn.__name__] = raising_torch_errors(_fn)
     __all__.append('functional_' + _fn.__name__)
 del _fn

@@ -30,6 +30,8 @@ _CONV = ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding'
 _NORM = ['num_features', ('eps', 1e-5), ('momentum', 0.1), ('affine', True),
          ('track_running_stats', True), ('device', None), ('dtype', None)]
 _LOSS = [('size_average', None), ('reduce', None), ('reduction', 'mean')]
+_RNN = ['input_size', 'hidden_size', ('num_layers', 1), ('bias', True), ('batch_first', False),
+        ('dropout', 0.0), ('bidirectional', False)]
 _LAYER_SIGNATURES = {
     'Linear': ['in_features', 'out_features', ('bias', True), ('device', None), ('dtype', None)],
     'Bilinear': ['in1_features', 'in2_features', 'out_features', ('bias', True), ('device', None),
@@ -69,6 +71,10 @@ _LAYER_SIGNATURES = {
                          ('reduce', None), ('reduction', 'mean'), ('label_smoothing', 0.0)],
     'BCELoss': [('weight', None)] + _LOSS,
     'BCEWithLogitsLoss': [('weight', None)] + _LOSS + [('pos_weight', None)],
+    # torch's RNNBase order (RNN takes nonlinearity as a keyword, LSTM proj_size after bidirectional)
+    'RNN': _RNN + [('nonlinearity', 'tanh'), ('device', None), ('dtype', None)],
+    'LSTM': _RNN + [('proj_size', 0), ('device', None), ('dtype', None)],
+    'GRU': _RNN + [('device', None), ('dtype', None)],
 }
 del _R
 
@@ -173,3 +179,18 @@ for _name, _signature in _LAYER_SIGNATURES.items():
     globals()[_name] = override(_cls)
     __all__.append(_name)
 del _name, _signature, _cls
+
+
+def _lstm_call(self, input, hx=None):
+    """LSTM(input, (h_0, c_0)) -> (output, (h_n, c_n)), as torch's: the C layer takes and
+    gives the states as separate values."""
+    from .module import Args, _output_of
+    states = () if hx is None else tuple(hx)
+    if len(states) not in (0, 2):
+        raise TypeError('LSTM: hx must be a tuple (h_0, c_0), got %d tensors' % len(states))
+    out = _output_of(_call_raising_python_errors(Gnn.Module.forward, self, Args.pack(input, *states)))
+    return out[0], (out[1], out[2])
+
+
+if 'LSTM' in globals():
+    LSTM.__call__ = _lstm_call

@@ -990,7 +990,9 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
             array = np.array(data)
         except ValueError as e:
             raise ValueError('expected a rectangular nested sequence of numbers: %s' % e) from None
-        if array.dtype.kind == 'f':
+        if dtype is not None and array.dtype.kind in 'iufb':
+            pass                                   # cast once, below: a float64 keeps its digits
+        elif array.dtype.kind == 'f':
             array = array.astype(np.float32)
         elif array.dtype.kind in 'iu':
             array = array.astype(np.int64)

@@ -1,0 +1,168 @@
+/* test-rnn.c: GnnRNN, GnnLSTM and GnnGRU: shapes, parameter names, errors and a float64
+ * gradcheck (test_rnn.py compares them with PyTorch)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "gnn-test-util.h"
+#include "gnn-module-private.h"
+
+static GnnModule *
+make (GType type, const char *first, ...)
+{
+  g_autoptr(GError) error = NULL;
+  va_list ap;
+  GnnModule *m;
+
+  va_start (ap, first);
+  m = GNN_MODULE (g_object_new_valist (type, first, ap));
+  va_end (ap);
+  g_assert_true (gnn_module_ensure_setup (m, &error));
+  g_assert_no_error (error);
+  return m;
+}
+
+static GnnTensor *
+rand_input (const gint64 *shape, guint ndim, GnnDtype dtype)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *x;
+
+  gnn_manual_seed (5);
+  x = gnn_tensor_new_randn (shape, ndim, NULL, dtype, NULL, &error);
+  g_assert_no_error (error);
+  return x;
+}
+
+static void
+test_shapes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM, "input-size", 3, "hidden-size", 5, "num-layers", 2,
+                                    "bidirectional", TRUE, "proj-size", 2, "batch-first", TRUE, NULL);
+  g_autoptr(GnnModule) gru = make (GNN_TYPE_GRU, "input-size", 3, "hidden-size", 4, NULL);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 6, 3), 3, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) xu = rand_input (GNN_TEST_SHAPE (6, 3), 2, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = gnn_module_forward (lstm, in, &error);
+  g_autoptr(GnnArgs) in_u = gnn_args_new_tensor (xu);
+  g_autoptr(GnnArgs) out_u = NULL;
+  g_auto(GStrv) names = NULL;
+  const char *want[] = { "weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_hr_l0",
+                         "weight_ih_l0_reverse", "weight_hh_l0_reverse", "bias_ih_l0_reverse",
+                         "bias_hh_l0_reverse", "weight_hr_l0_reverse", "weight_ih_l1" };
+  g_autoptr(GPtrArray) params = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_args_get_n_values (out), ==, 3);
+  gnn_test_assert_shape (gnn_args_get_tensor (out, 0, NULL), GNN_TEST_SHAPE (2, 6, 4), 3);
+  gnn_test_assert_shape (gnn_args_get_tensor (out, 1, NULL), GNN_TEST_SHAPE (4, 2, 2), 3);
+  gnn_test_assert_shape (gnn_args_get_tensor (out, 2, NULL), GNN_TEST_SHAPE (4, 2, 5), 3);
+
+  params = gnn_module_named_parameters (lstm, NULL, TRUE, TRUE, &names);
+  g_assert_cmpuint (params->len, ==, 20);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (names[i], ==, want[i]);
+  gnn_test_assert_shape (GNN_TENSOR (gnn_module_find_parameter (lstm, "weight_ih_l1")), GNN_TEST_SHAPE (20, 4), 2);
+  gnn_test_assert_shape (GNN_TENSOR (gnn_module_find_parameter (lstm, "weight_hh_l1")), GNN_TEST_SHAPE (20, 2), 2);
+  gnn_test_assert_shape (GNN_TENSOR (gnn_module_find_parameter (lstm, "weight_hr_l1")), GNN_TEST_SHAPE (2, 5), 2);
+
+  out_u = gnn_module_forward (gru, in_u, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (gnn_args_get_tensor (out_u, 0, NULL), GNN_TEST_SHAPE (6, 4), 2);
+  gnn_test_assert_shape (gnn_args_get_tensor (out_u, 1, NULL), GNN_TEST_SHAPE (1, 4), 2);
+}
+
+static void
+expect_error (GnnModule *m, GnnTensor *x, GnnTensor *h, const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = NULL;
+
+  if (h)
+    gnn_args_add_tensor (in, h);
+  out = gnn_module_forward (m, in, &error);
+  g_assert_null (out);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) rnn = make (GNN_TYPE_RNN, "input-size", 3, "hidden-size", 4, "num-layers", 2, NULL);
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM, "input-size", 3, "hidden-size", 4, NULL);
+  g_autoptr(GnnTensor) x4 = rand_input (GNN_TEST_SHAPE (1, 2, 3, 3), 4, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) x5 = rand_input (GNN_TEST_SHAPE (2, 3, 5), 3, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 3), 3, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) h = rand_input (GNN_TEST_SHAPE (1, 3, 4), 3, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) h2 = rand_input (GNN_TEST_SHAPE (3, 4), 2, GNN_DTYPE_FLOAT32);
+  GnnModule *bad;
+
+  expect_error (lstm, x4, NULL, "LSTM: Expected input to be 2-D or 3-D but received 4-D tensor");
+  expect_error (rnn, x5, NULL, "RNN: input.size(-1) must be equal to input_size. Expected 3, got 5");
+  expect_error (rnn, x, h, "RNN: Expected hidden size (2, 3, 4), got [1, 3, 4]");
+  expect_error (lstm, x, h2, "LSTM: For batched 3-D input, hx should also be 3-D but got 2D tensor");
+
+  bad = gnn_module_new_or_error (&error, GNN_TYPE_GRU, "input-size", 3, "hidden-size", 4, "proj-size", 2, NULL);
+  g_assert_null (bad);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "GRU: proj_size argument is only supported for LSTM, not RNN or GRU");
+}
+
+/* the weighted sum of every output of @data's forward on x */
+static GnnTensor *
+rnn_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = gnn_module_forward (GNN_MODULE (data), in, error);
+  g_autoptr(GnnTensor) total = NULL;
+
+  if (out == NULL)
+    return NULL;
+  for (guint k = 0; k < gnn_args_get_n_values (out); k++)
+    {
+      GnnTensor *y = gnn_args_get_tensor (out, k, error);
+      g_autoptr(GnnTensor) sq = gnn_tensor_mul (y, y, error);
+      g_autoptr(GnnTensor) s = sq ? gnn_tensor_sum_all (sq, error) : NULL;
+      g_autoptr(GnnTensor) ws = s ? gnn_tensor_mul_scalar (s, k + 1.0, error) : NULL;
+      GnnTensor *next;
+
+      if (ws == NULL)
+        return NULL;
+      next = total ? gnn_tensor_add (total, ws, 1.0, error) : g_object_ref (ws);
+      g_clear_object (&total);
+      if (!(total = next))
+        return NULL;
+    }
+  return g_steal_pointer (&total);
+}
+
+static void
+test_gradcheck (void)
+{
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM, "input-size", 2, "hidden-size", 3, "num-layers", 2,
+                                    "bidirectional", TRUE, "proj-size", 2, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) gru = make (GNN_TYPE_GRU, "input-size", 2, "hidden-size", 3, "bidirectional", TRUE,
+                                   "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) rnn = make (GNN_TYPE_RNN, "input-size", 2, "hidden-size", 3, "num-layers", 2,
+                                   "batch-first", TRUE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (3, 2, 2), 3, GNN_DTYPE_FLOAT64);
+
+  gnn_test_gradcheck (rnn_fn, lstm, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, gru, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, rnn, x, 1e-6, 1e-5);
+}
+
+int
+main (int argc, char **argv)
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/rnn/shapes", test_shapes);
+  g_test_add_func ("/rnn/errors", test_errors);
+  g_test_add_func ("/rnn/gradcheck", test_gradcheck);
+  return g_test_run ();
+}

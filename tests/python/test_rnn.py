@@ -1,0 +1,136 @@
+"""nn.RNN, nn.LSTM and nn.GRU against torch 1.13 with torch's weights loaded into gnn's layer
+(the state-dict keys are torch's): outputs, final states, and the gradients of the input, the
+initial states and every parameter, in float32 and float64, batch_first both ways,
+bidirectional, two layers, proj_size, unbatched input; and torch's errors."""
+import numpy as np
+import torch
+
+from gnntest import ParityTest, TOL, main, rand, to_np
+import gnn
+import gnn.nn as nn
+
+CONFIGS = [
+    ('RNN', {}), ('RNN', dict(nonlinearity='relu', bias=False)),
+    ('RNN', dict(num_layers=2, bidirectional=True)),
+    ('GRU', {}), ('GRU', dict(num_layers=2, bidirectional=True, batch_first=True)),
+    ('LSTM', {}), ('LSTM', dict(num_layers=2, bidirectional=True)),
+    ('LSTM', dict(batch_first=True, proj_size=2)), ('LSTM', dict(num_layers=2, proj_size=3, bidirectional=True)),
+]
+T, N, I, H = 4, 2, 3, 5
+
+
+def states_of(out, lstm):
+    y, h = out
+    return [y] + (list(h) if lstm else [h])
+
+
+class Parity(ParityTest):
+    def pair(self, name, kw, dtype):
+        tdtype = torch.float64 if dtype == np.float64 else torch.float32
+        torch.manual_seed(0)
+        t = getattr(torch.nn, name)(I, H, **kw).to(tdtype)
+        g = getattr(nn, name)(I, H, **kw, dtype=gnn.float64 if dtype == np.float64 else gnn.float32)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+        return g, t
+
+    def run_both(self, name, kw, dtype, shape, with_state):
+        g, t = self.pair(name, kw, dtype)
+        lstm = name == 'LSTM'
+        dirs = 2 if kw.get('bidirectional') else 1
+        layers = kw.get('num_layers', 1)
+        hsize = kw.get('proj_size', 0) or H
+        unbatched = len(shape) == 2
+        lead = (layers * dirs,) if unbatched else (layers * dirs, N)
+        arrays = [rand(shape, dtype, seed=1)]
+        if with_state:
+            arrays.append(rand(lead + (hsize,), dtype, seed=2))
+            if lstm:
+                arrays.append(rand(lead + (H,), dtype, seed=3))
+        gi = [gnn.tensor(a, requires_grad=True) for a in arrays]
+        ti = [torch.tensor(a, requires_grad=True) for a in arrays]
+
+        def call(m, xs):
+            if not with_state:
+                return m(xs[0])
+            return m(xs[0], (xs[1], xs[2]) if lstm else xs[1])
+        gout = states_of(call(g, gi), lstm)
+        tout = states_of(call(t, ti), lstm)
+        rtol, atol = TOL[np.dtype(dtype).type]
+        rtol, atol = rtol * 10, atol * 10
+        what = '%s %s %s %s' % (name, kw, np.dtype(dtype).name, shape)
+        loss_g = loss_t = 0
+        for k, (a, b) in enumerate(zip(gout, tout)):
+            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
+            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
+            w = rand(tuple(b.shape), dtype, seed=10 + k)
+            loss_g = loss_g + (a * gnn.tensor(w)).sum()
+            loss_t = loss_t + (b * torch.tensor(w)).sum()
+        loss_g.backward()
+        loss_t.backward()
+        for k, (a, b) in enumerate(zip(gi, ti)):
+            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
+        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
+            self.assertEqual(n, n2)
+            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+
+    def test_parity(self):
+        for name, kw in CONFIGS:
+            for dtype in (np.float32, np.float64):
+                shape = (N, T, I) if kw.get('batch_first') else (T, N, I)
+                for with_state in (False, True):
+                    with self.subTest(name=name, kw=kw, dtype=dtype, state=with_state):
+                        self.run_both(name, kw, dtype, shape, with_state)
+
+    def test_unbatched(self):
+        for name, kw in (('RNN', {}), ('GRU', dict(bidirectional=True)), ('LSTM', dict(num_layers=2))):
+            for with_state in (False, True):
+                with self.subTest(name=name, state=with_state):
+                    self.run_both(name, kw, np.float64, (T, I), with_state)
+
+    def test_dropout_between_layers(self):
+        g = nn.LSTM(I, H, num_layers=2, dropout=0.5)
+        x = gnn.tensor(rand((T, N, I)))
+        g.eval()
+        a = to_np(g(x)[0])
+        np.testing.assert_array_equal(a, to_np(g(x)[0]))
+        g.train()
+        gnn.manual_seed(1)
+        b = to_np(g(x)[0])
+        self.assertGreater(np.abs(a - b).max(), 1e-4)
+
+    def test_init_and_repr(self):
+        g = nn.GRU(I, 16, num_layers=2, bidirectional=True, dropout=0.25)
+        self.assertEqual(repr(g), repr(torch.nn.GRU(I, 16, num_layers=2, bidirectional=True, dropout=0.25)))
+        for name, p in g.named_parameters():
+            v = to_np(p)
+            self.assertLessEqual(np.abs(v).max(), 0.25, name)
+            self.assertGreater(np.abs(v).max(), 0.2, name)
+        self.assertIsNone(g.flatten_parameters())
+
+    def test_errors(self):
+        cases = [
+            (lambda: nn.LSTM(I, H)(gnn.ones(2, 3, 4, I)), 'LSTM: Expected input to be 2-D or 3-D but received 4-D tensor'),
+            (lambda: nn.GRU(I, H)(gnn.ones(T, N, I + 1)),
+             'GRU: input.size(-1) must be equal to input_size. Expected 3, got 4'),
+            (lambda: nn.RNN(I, H, 2)(gnn.ones(T, N, I), gnn.zeros(1, N, H)),
+             'RNN: Expected hidden size (2, 2, 5), got [1, 2, 5]'),
+            (lambda: nn.LSTM(I, H)(gnn.ones(T, N, I), (gnn.zeros(1, N, H), gnn.zeros(1, 3, H))),
+             'LSTM: Expected hidden[1] size (1, 2, 5), got [1, 3, 5]'),
+            (lambda: nn.GRU(I, H)(gnn.ones(T, I), gnn.zeros(1, N, H)),
+             'GRU: For unbatched 2-D input, hx should also be 2-D but got 3D tensor'),
+            (lambda: nn.LSTM(I, H, proj_size=H)(gnn.ones(T, N, I)), 'proj_size has to be smaller than hidden_size'),
+            (lambda: nn.GRU(I, H, proj_size=2)(gnn.ones(T, N, I)), 'proj_size argument is only supported for LSTM'),
+            (lambda: nn.RNN(I, H, nonlinearity='gelu')(gnn.ones(T, N, I)), "Unknown nonlinearity 'gelu'"),
+            (lambda: nn.RNN(I, H, dropout=1.5)(gnn.ones(T, N, I)), 'dropout should be a number in range [0, 1]'),
+        ]
+        # (a layer checks its arguments where it is completed: at its first use from Python)
+        for fn, words in cases:
+            with self.subTest(words=words):
+                with self.assertRaises(Exception) as e:
+                    fn()
+                self.assertIn(words, str(e.exception))
+
+
+if __name__ == '__main__':
+    main()
