@@ -41,6 +41,9 @@ typedef struct {
 typedef struct {
   gatomicrefcount ref_count;
   guint64 version;
+  /* made in inference mode: every tensor sharing this counter (the tensor, its views, its
+   * detached aliases) is an inference tensor */
+  gboolean inference;
 } GnnVersion;
 
 typedef struct {
@@ -92,6 +95,10 @@ GnnStorage *gnn_storage_ref        (GnnStorage *storage);
 void        gnn_storage_unref      (GnnStorage *storage);
 
 GnnVersion *gnn_version_new        (void);
+/* Whether tensors made on this thread are inference tensors (set by the autograd layer's
+ * gnn_set_inference_mode_enabled): the previous setting. */
+gboolean    gnn_tensor_set_creating_inference (gboolean inference);
+gboolean    gnn_tensor_creating_inference     (void);
 GnnVersion *gnn_version_ref        (GnnVersion *v);
 void        gnn_version_unref      (GnnVersion *v);
 

@@ -91,11 +91,29 @@ gnn_storage_unref (GnnStorage *storage)
   g_slice_free (GnnStorage, storage);
 }
 
+/* inference mode on this thread: the memory of tensors made now is an inference tensor's */
+static __thread gboolean creating_inference;
+
+gboolean
+gnn_tensor_set_creating_inference (gboolean inference)
+{
+  gboolean old = creating_inference;
+  creating_inference = inference;
+  return old;
+}
+
+gboolean
+gnn_tensor_creating_inference (void)
+{
+  return creating_inference;
+}
+
 GnnVersion *
 gnn_version_new (void)
 {
   GnnVersion *v = g_slice_new0 (GnnVersion);
   g_atomic_ref_count_init (&v->ref_count);
+  v->inference = creating_inference;
   return v;
 }
 
@@ -1305,6 +1323,27 @@ gnn_tensor_get_device (GnnTensor *self)
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   st = gnn_tensor_priv (self)->storage;
   return gnn_device_name (st->entry->device_type, (int) st->device);
+}
+
+/**
+ * gnn_tensor_is_inference:
+ * @self: a tensor
+ *
+ * Checks whether @self is an inference tensor (`Tensor.is_inference ()`): its memory was made
+ * while inference mode was on ([func@Gnn.set_inference_mode_enabled]), as were the views and
+ * detached aliases of such a tensor. Outside inference mode an inference tensor refuses
+ * in-place updates and `requires_grad`, and cannot be saved for backward; a clone made outside
+ * inference mode is a normal tensor.
+ *
+ * Returns: whether @self is an inference tensor
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_is_inference (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->version->inference;
 }
 
 /**

@@ -172,6 +172,8 @@ const char   *gnn_tensor_get_device       (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_tensor_is_contiguous    (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_tensor_is_inference     (GnnTensor    *self);
+GNN_AVAILABLE_IN_ALL
 gboolean      gnn_tensor_is_view          (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_get_base         (GnnTensor    *self);

@@ -622,6 +622,100 @@ test_gradient_penalty (void)
   gnn_test_gradcheck (gradient_penalty, NULL, w1, 1e-6, 1e-6);
 }
 
+/* inference mode: no graph, tensors made inside are inference tensors (and their views and
+ * detached aliases), which outside refuse in-place updates and requires_grad and cannot be saved
+ * for backward; in-place updates of normal tensors stay allowed inside; leaving restores the
+ * grad mode of before; inference_mode (False) turns grad mode on (torch 1.13's rules) */
+static void
+test_inference_mode (void)
+{
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) w = leaf (GNN_TEST_DATA (1, 1, 1), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) y = NULL, v = NULL, d = NULL, c = NULL, r = NULL, s = NULL, z = NULL;
+  g_autoptr(GnnTensor) xv = NULL, ww = NULL;
+  GError *error = NULL;
+  gboolean prev_grad = FALSE;
+
+  g_assert_false (gnn_is_inference_mode_enabled ());
+  g_assert_false (gnn_set_inference_mode_enabled (TRUE, &prev_grad));
+  g_assert_true (prev_grad);
+  g_assert_true (gnn_is_inference_mode_enabled ());
+  g_assert_false (gnn_is_grad_enabled ());
+  OK (y = gnn_tensor_mul_scalar (x, 2, &error));
+  OK (ww = gnn_tensor_mul (w, w, &error));      /* no graph even from a leaf requiring grad */
+  g_assert_null (gnn_tensor_get_grad_fn_name (ww));
+  g_assert_false (gnn_tensor_get_requires_grad (ww));
+  g_assert_true (gnn_tensor_is_inference (y));
+  g_assert_false (gnn_tensor_is_inference (x));
+  OK (xv = gnn_tensor_view (x, GNN_TEST_SHAPE (3), 1, &error));
+  g_assert_false (gnn_tensor_is_inference (xv));  /* a view of a normal tensor stays normal */
+  OK (gnn_tensor_add_scalar_ (x, 1, &error));    /* in place on a normal tensor: allowed */
+  OK (gnn_tensor_add_scalar_ (y, 1, &error));    /* and on an inference tensor inside */
+  OK (gnn_tensor_set_requires_grad (y, TRUE, &error));
+  OK (gnn_tensor_set_requires_grad (y, FALSE, &error));
+  {
+    gboolean inner_grad = TRUE;
+    g_assert_true (gnn_set_inference_mode_enabled (FALSE, &inner_grad));
+    g_assert_false (inner_grad);
+    g_assert_true (gnn_is_grad_enabled ());
+    OK (z = gnn_tensor_mul_scalar (x, 1, &error));
+    g_assert_false (gnn_tensor_is_inference (z));
+    g_assert_false (gnn_set_inference_mode_enabled (TRUE, NULL));
+    gnn_set_grad_enabled (inner_grad);
+  }
+  g_assert_true (gnn_set_inference_mode_enabled (FALSE, NULL));
+  gnn_set_grad_enabled (prev_grad);
+  g_assert_true (gnn_is_grad_enabled ());
+  g_assert_false (gnn_is_inference_mode_enabled ());
+  gnn_test_assert_close (y, GNN_TEST_DATA (3, 5, 7), 3, 0, 0);
+
+  /* outside: views and detached aliases are inference tensors, clones are not */
+  OK (v = gnn_tensor_view (y, GNN_TEST_SHAPE (3), 1, &error));
+  d = gnn_tensor_detach (y);
+  OK (c = gnn_tensor_clone (y, &error));
+  g_assert_true (gnn_tensor_is_inference (v));
+  g_assert_true (gnn_tensor_is_inference (d));
+  g_assert_false (gnn_tensor_is_inference (c));
+
+  g_assert_false (gnn_tensor_add_scalar_ (y, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "Inplace update to inference tensor outside InferenceMode is not allowed."));
+  g_clear_error (&error);
+  g_assert_false (gnn_tensor_fill_ (v, 0, &error));      /* through a view too, and under no_grad */
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_clear_error (&error);
+  gnn_set_grad_enabled (FALSE);
+  g_assert_false (gnn_tensor_add_scalar_ (y, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_clear_error (&error);
+  gnn_set_grad_enabled (TRUE);
+  gnn_test_assert_close (y, GNN_TEST_DATA (3, 5, 7), 3, 0, 0);
+  OK (gnn_tensor_add_scalar_ (c, 1, &error));
+
+  g_assert_false (gnn_tensor_set_requires_grad (y, TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_cmpstr (error->message, ==, "Setting requires_grad=True on inference tensor outside "
+                                       "InferenceMode is not allowed.");
+  g_clear_error (&error);
+
+  /* w + y saves nothing: its backward runs; w * y saves y: its backward fails */
+  OK (r = gnn_tensor_add (w, y, 1, &error));
+  OK (s = gnn_tensor_sum_all (r, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (w), GNN_TEST_DATA (1, 1, 1), 3, 0, 0);
+  g_clear_object (&r);
+  g_clear_object (&s);
+  OK (r = gnn_tensor_mul (w, y, &error));
+  OK (s = gnn_tensor_sum_all (r, &error));
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_cmpstr (error->message, ==, "MulBackward0: Inference tensors cannot be saved for backward. To work "
+                                       "around you can make a clone to get a normal tensor and use "
+                                       "it in autograd.");
+  g_clear_error (&error);
+}
+
 /* anomaly mode: a formula returning NaN is an error naming it (torch's words), a failed
  * backward leaves a report with the trace the node recorded; off, or with check_nan off, the
  * NaN gradient comes through */
@@ -888,5 +982,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/anomaly-mode", test_anomaly_mode);
   g_test_add_func ("/autograd/clip-grad", test_clip_grad);
   g_test_add_func ("/autograd/node-graph", test_node_graph);
+  g_test_add_func ("/autograd/inference-mode", test_inference_mode);
   return g_test_run ();
 }

@@ -20,6 +20,11 @@ GNN_AVAILABLE_IN_ALL
 gboolean gnn_is_grad_enabled  (void);
 GNN_AVAILABLE_IN_ALL
 gboolean gnn_set_grad_enabled (gboolean enabled);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_is_inference_mode_enabled  (void);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_set_inference_mode_enabled (gboolean  enabled,
+                                         gboolean *grad_enabled);
 
 /**
  * GnnNoGradGuard: (skip)

@@ -37,6 +37,7 @@ typedef struct {
   const char *owner_name;     /* the grad_fn of the tensor when saved, for error messages */
   guint output_nr;
   gboolean is_output;
+  gboolean inference;         /* an inference tensor: unpacking it fails, as torch's saving does */
   /* for double backward: where the saved tensor's own gradient flows (a reference; NULL for
    * outputs of the node, whose edge is the node itself, and for tensors that need none) */
   GnnNode *edge;

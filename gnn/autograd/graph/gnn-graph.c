@@ -53,6 +53,57 @@ gnn_set_grad_enabled (gboolean enabled)
   return old;
 }
 
+static __thread gboolean inference_mode;
+
+/**
+ * gnn_is_inference_mode_enabled:
+ *
+ * Checks whether inference mode is on for the calling thread
+ * (`torch.is_inference_mode_enabled ()`).
+ *
+ * Returns: whether inference mode is on for the calling thread
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_is_inference_mode_enabled (void)
+{
+  return inference_mode;
+}
+
+/**
+ * gnn_set_inference_mode_enabled:
+ * @enabled: whether to turn inference mode on
+ * @grad_enabled: (out) (optional): where to store the grad mode before the call
+ *
+ * Sets inference mode for the calling thread, as `torch.inference_mode (mode)` does on entry:
+ * with @enabled, grad mode is turned off and every tensor whose memory is made from now on is
+ * an inference tensor ([method@Gnn.Tensor.is_inference]); without, grad mode is turned on
+ * and new tensors are normal ones (`inference_mode (False)` inside `no_grad` records the
+ * graph again, as torch's does). In-place updates of normal tensors stay allowed in inference
+ * mode. To leave, set the previous inference mode and then the previous grad mode back with
+ * [func@Gnn.set_grad_enabled].
+ *
+ * Returns: the previous inference mode
+ *
+ * MT safe: the mode is per thread.
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_set_inference_mode_enabled (gboolean  enabled,
+                                gboolean *grad_enabled)
+{
+  gboolean old = inference_mode;
+
+  if (grad_enabled)
+    *grad_enabled = !grad_disabled;
+  inference_mode = enabled;
+  grad_disabled = enabled;
+  gnn_tensor_set_creating_inference (enabled);
+  return old;
+}
+
 struct _GnnNoGradGuard
 {
   gboolean previous;
@@ -385,6 +436,7 @@ gnn_node_save (GnnNode   *node,
   s->tensor = gnn_tensor_new_alias (tensor);
   s->version = p->version->version;
   s->is_output = p->grad_fn == node;
+  s->inference = p->version->inference && !inference_mode;
   s->owner_name = p->grad_fn ? gnn_node_get_name (p->grad_fn) : NULL;
   s->output_nr = p->output_nr;
   s->edge = NULL;
@@ -458,6 +510,15 @@ gnn_node_saved (GnnNode *node,
                    "tensors after they have already been freed). Saved intermediate values of the "
                    "graph are freed when you call backward. Specify retain_graph=TRUE if you need "
                    "to backward through the graph a second time.");
+      return NULL;
+    }
+  if (s->inference)
+    {
+      /* torch refuses when the op records; ops here cannot fail once they have run, so the
+       * backward that needs the tensor fails */
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "Inference tensors cannot be saved for backward. To work around you "
+                           "can make a clone to get a normal tensor and use it in autograd.");
       return NULL;
     }
   p = gnn_tensor_priv (s->tensor);
@@ -550,6 +611,15 @@ gnn_autograd_check_inplace (GnnTensor *self,
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
 
+  if (p->version->inference && !inference_mode)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+                           "details.");
+      return FALSE;
+    }
   if (grad_disabled)
     return TRUE;
   if (p->inplace_forbidden && p->grad_fn)

@@ -55,6 +55,13 @@ gnn_tensor_set_requires_grad (GnnTensor *self,
                            "use var_no_grad = var.detach().");
       return FALSE;
     }
+  if (requires_grad && p->version->inference && !gnn_is_inference_mode_enabled ())
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "Setting requires_grad=True on inference tensor outside InferenceMode "
+                           "is not allowed.");
+      return FALSE;
+    }
   if (requires_grad && !gnn_dtype_is_floating (p->dtype))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,

@@ -124,7 +124,41 @@ class set_grad_enabled(_GradMode):
         return 'set_grad_enabled(mode=%r) (previous mode %r)' % (self.mode, self.prev)
 
 
-__all__ += ['no_grad', 'enable_grad', 'set_grad_enabled']
+class inference_mode(_GradMode):
+    """torch.inference_mode (mode=True): inside the block (or each call of the decorated
+    function) autograd records nothing and every tensor made is an inference tensor
+    (Tensor.is_inference ()), which outside the mode refuses in-place updates and
+    requires_grad and cannot be saved for backward; ``inference_mode (False)`` turns the mode
+    off again, with grad mode on. Also a bare decorator, as in PyTorch 2."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def clone(self):
+        return type(self)(self.mode)
+
+    def __enter__(self):
+        self.prev, self.prev_grad = Gnn.set_inference_mode_enabled(self.mode)
+
+    def __exit__(self, *exc):
+        Gnn.set_inference_mode_enabled(self.prev)
+        Gnn.set_grad_enabled(self.prev_grad)
+
+
+def is_inference(input):
+    """torch.is_inference (input): whether input is an inference tensor."""
+    if not isinstance(input, Gnn.Tensor):
+        raise TypeError('is_inference(): argument \'input\' (position 1) must be Tensor, not %s'
+                        % type(input).__name__)
+    return input.is_inference()
+
+
+__all__ += ['no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode', 'is_inference']
 
 
 # ---- anomaly detection: Python's traceback as the forward trace of each node ----
