@@ -157,7 +157,9 @@ gnn_function_backward (GnnFunction *self,
  * @tensors: (element-type Gnn.Tensor): tensors backward will need
  *
  * Keeps tensors for backward (`ctx.save_for_backward`). Call it from forward. Replaces what
- * was saved before.
+ * was saved before. A saved output of forward comes back in backward with the function's node
+ * as its history (under create_graph), so that a backward written with ops differentiates
+ * again, as torch's saved outputs do.
  */
 void
 gnn_function_save_for_backward (GnnFunction *self,
@@ -178,7 +180,7 @@ gnn_function_save_for_backward (GnnFunction *self,
       guint64 v;
       g_return_if_fail (GNN_IS_TENSOR (t));
       v = gnn_tensor_get_version (t);
-      g_ptr_array_add (priv->saved, gnn_tensor_new_alias (t));
+      g_ptr_array_add (priv->saved, g_object_ref (t));
       g_array_append_val (priv->saved_versions, v);
     }
 }

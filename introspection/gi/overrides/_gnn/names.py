@@ -518,7 +518,9 @@ ROWS = [
     ('torch.linalg.cholesky', 'Gnn.linalg_cholesky'),
 
     # ---- torch.autograd ----
-    ('torch.autograd.Function', 'Gnn.Function'),
+    ('torch.autograd.Function', 'Gnn.autograd_Function'),
+    ('torch.autograd.function.Function', 'Gnn.autograd_Function'),
+    ('torch.autograd.function.once_differentiable', 'Gnn.autograd_once_differentiable'),
     ('torch.autograd.no_grad', 'Gnn.no_grad'),
     ('torch.autograd.enable_grad', 'Gnn.enable_grad'),
     ('torch.autograd.set_grad_enabled', 'Gnn.set_grad_enabled'),
