@@ -68,6 +68,34 @@ class AnomalyTest(ParityTest):
             prev.__exit__(None, None, None)
             self.assertFalse(T.is_anomaly_enabled())
 
+    def test_wrong_gradient_shape_is_reported(self):
+        # a custom Function whose backward returns a gradient of the wrong shape: the error
+        # names it, and anomaly mode reports the forward call that made the node
+        def fn(T):
+            class WrongShape(T.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+                @staticmethod
+                def backward(ctx, g):
+                    return T.ones(5)
+            x = T.ones(3, requires_grad=True)
+            with T.autograd.detect_anomaly():
+                y = WrongShape.apply(x).sum()
+                try:
+                    y.backward()
+                except RuntimeError as e:
+                    return getattr(e, 'message', str(e))
+        (g, gw), (t, tw) = self.run_both(fn)
+        self.assertIn('returned an invalid gradient at index 0 - got [5] but expected shape '
+                      'compatible with [3]', t)
+        self.assertIn('WrongShapeBackward returned an invalid gradient at index 0 - got [5]', g)
+        for warned in (gw, tw):
+            self.assertTrue(warned[1].startswith('Error detected in WrongShapeBackward. Traceback '
+                                                 'of forward call that caused the error:'), warned)
+            self.assertIn('y = WrongShape.apply(x).sum()', warned[1])
+
 
 if __name__ == '__main__':
     main()

@@ -389,8 +389,6 @@ gnn_autograd_run_backward (GnnTensor **roots,
                gnn_autograd_is_anomaly_check_nan_enabled () &&
                !anomaly_check_nan (node, grad_inputs, error))
         ok = FALSE;
-      if (!ok && gnn_autograd_is_anomaly_enabled ())
-        anomaly_note_failure (node);
       gnn_node_clear_unpacked (node);
       if (run && !retain_graph && node->variable == NULL)
         gnn_node_release_saved (node);
@@ -411,6 +409,9 @@ gnn_autograd_run_backward (GnnTensor **roots,
           if (ok && --next->dependencies == 0)
             heap_push (heap, next);
         }
+      /* the formula, the NaN check or the gradients' shapes failed at this node */
+      if (!ok && gnn_autograd_is_anomaly_enabled ())
+        anomaly_note_failure (node);
       for (guint j = 0; j < node->n_inputs; j++)
         g_clear_object (&grad_inputs[j]);
       /* free the gradients this node consumed as soon as possible */
