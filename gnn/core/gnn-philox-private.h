@@ -48,4 +48,19 @@ gnn_philox4x32 (guint64 counter,
   out[3] = c3;
 }
 
+/* One step of a Fisher-Yates shuffle of n items, for i = n down to 2: the index in [0, i) that
+ * position i - 1 swaps with, from the first two words of Philox at @counter under @key (the bias
+ * of a 64-bit modulo by i < 2^32 is negligible). The data loader's shuffle and randperm draw
+ * their permutations with it. */
+static inline guint64
+gnn_philox_swap_index (guint64 counter,
+                       guint64 key,
+                       guint64 i)
+{
+  guint32 w[4];
+
+  gnn_philox4x32 (counter, key, w);
+  return ((((guint64) w[0]) << 32) | w[1]) % i;
+}
+
 G_END_DECLS

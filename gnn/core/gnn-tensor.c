@@ -9,6 +9,7 @@
 
 #include "gnn-tensor-private.h"
 #include "gnn-dtype-private.h"
+#include "gnn-philox-private.h"
 
 /**
  * GnnTensor:
@@ -879,6 +880,103 @@ gnn_tensor_new_randn (const gint64 *shape,
     }
   return new_random (GNN_BACKEND_OP_RAND_NORMAL, shape, ndim, generator, dtype, device, 0.0, 1.0,
                      0, 0, error);
+}
+
+static GnnTensor *new_from_host (gconstpointer data, gsize n_data, GnnDtype dtype,
+                                 const gint64 *shape, guint ndim, const char *device,
+                                 GError **error);
+
+/* the largest integer that @dtype holds, with every integer below it */
+static double
+largest_exact_integer (GnnDtype dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_UINT8: return G_MAXUINT8;
+    case GNN_DTYPE_INT8: return G_MAXINT8;
+    case GNN_DTYPE_INT16: return G_MAXINT16;
+    case GNN_DTYPE_INT32: return G_MAXINT32;
+    case GNN_DTYPE_FLOAT16: return 2048;
+    case GNN_DTYPE_BFLOAT16: return 256;
+    case GNN_DTYPE_FLOAT32: return 16777216;
+    case GNN_DTYPE_FLOAT64: return 9007199254740992.0;
+    default: return (double) G_MAXINT64;
+    }
+}
+
+/**
+ * gnn_tensor_new_randperm:
+ * @n: how many integers
+ * @dtype: the dtype of the result (`torch.int64` in torch)
+ * @generator: (nullable): the generator; %NULL for the default one
+ * @device: (nullable): the device; %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * Creates a 1-d tensor holding a random permutation of 0 .. @n - 1 (`torch.randperm`): a
+ * Fisher-Yates shuffle drawn from @generator's stream (one value for each of the @n
+ * positions), made on the host and copied to @device. The values must fit @dtype, which may not
+ * be bool.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_new_randperm (gint64        n,
+                         GnnDtype      dtype,
+                         GnnGenerator *generator,
+                         const char   *device,
+                         GError      **error)
+{
+  g_autoptr(GnnTensor) host = NULL;
+  g_autofree gint64 *perm = NULL;
+  guint64 seed, offset;
+
+  if (n < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": [%"
+                   G_GINT64_FORMAT "]", n, n);
+      return NULL;
+    }
+  if (dtype == GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE, "\"randperm\" not implemented for 'Bool'");
+      return NULL;
+    }
+  if (n > 0 && (double) (n - 1) > largest_exact_integer (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "randperm: n=%" G_GINT64_FORMAT " is too large for result tensor type %s: its "
+                   "values do not fit without overflow", n, gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  if (n > G_MAXUINT32)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "randperm: n=%" G_GINT64_FORMAT " is above the largest supported, 2^32 - 1", n);
+      return NULL;
+    }
+  if (generator == NULL)
+    generator = gnn_generator_get_default ();
+  seed = gnn_generator_get_seed (generator);
+  offset = gnn_generator_reserve (generator, (guint64) n);
+  perm = g_new (gint64, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    perm[i] = i;
+  for (gint64 i = n; i > 1; i--)
+    {
+      guint64 j = gnn_philox_swap_index (offset + (guint64) (i - 1), seed, (guint64) i);
+      gint64 tmp = perm[i - 1];
+      perm[i - 1] = perm[j];
+      perm[j] = tmp;
+    }
+  host = new_from_host (perm, (gsize) n, GNN_DTYPE_INT64, &n, 1, device, error);
+  if (host == NULL)
+    return NULL;
+  if (dtype == GNN_DTYPE_INT64)
+    return g_steal_pointer (&host);
+  return gnn_tensor_cast (host, dtype, error);
 }
 
 /**

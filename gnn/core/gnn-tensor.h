@@ -106,6 +106,12 @@ GnnTensor    *gnn_tensor_new_randn        (const gint64 *shape,
                                            const char   *device,
                                            GError      **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_new_randperm     (gint64        n,
+                                           GnnDtype      dtype,
+                                           GnnGenerator *generator,
+                                           const char   *device,
+                                           GError      **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_new_randint      (gint64        low,
                                            gint64        high,
                                            const gint64 *shape,

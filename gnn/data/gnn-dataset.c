@@ -1107,13 +1107,9 @@ ensure_order (GnnDataLoader *self)
     return;
   for (guint i = n; i > 1; i--)
     {
-      guint32 w[4];
-      guint64 r, j;
+      guint64 j = gnn_philox_swap_index (((guint64) self->epoch << 32) | (i - 1), self->seed, i);
       guint tmp;
 
-      gnn_philox4x32 (((guint64) self->epoch << 32) | (i - 1), self->seed, w);
-      r = ((guint64) w[0] << 32) | w[1];
-      j = r % i;   /* the bias of a 64-bit modulo below 2^32 is negligible */
       tmp = self->order[i - 1];
       self->order[i - 1] = self->order[j];
       self->order[j] = tmp;

@@ -219,6 +219,77 @@ test_set_data_keeps_identity (void)
   g_assert_true (gnn_tensor_shares_storage (p, q));
 }
 
+/* randperm: a permutation of 0 .. n - 1, replayed by the seed, every position reached over
+ * many draws, torch's dtypes and errors */
+static void
+test_randperm (void)
+{
+  g_autoptr(GnnGenerator) g = gnn_generator_new (7);
+  g_autoptr(GnnTensor) p = NULL, q = NULL, f = NULL, e = NULL;
+  g_autofree double *pv = NULL, *qv = NULL, *fv = NULL;
+  GError *error = NULL;
+  gboolean seen[6][6] = { { FALSE } };
+  gboolean differs = FALSE;
+  gsize n;
+
+  p = gnn_tensor_new_randperm (50, GNN_DTYPE_INT64, g, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (p), ==, GNN_DTYPE_INT64);
+  pv = gnn_tensor_to_doubles (p, &n, &error);
+  g_assert_cmpuint (n, ==, 50);
+  {
+    gboolean hit[50] = { FALSE };
+    for (gsize i = 0; i < n; i++)
+      {
+        g_assert_cmpfloat (pv[i], >=, 0);
+        g_assert_cmpfloat (pv[i], <, 50);
+        g_assert_false (hit[(int) pv[i]]);
+        hit[(int) pv[i]] = TRUE;
+        differs |= pv[i] != (double) i;
+      }
+  }
+  g_assert_true (differs);
+  gnn_generator_manual_seed (g, 7);
+  q = gnn_tensor_new_randperm (50, GNN_DTYPE_INT64, g, NULL, &error);
+  qv = gnn_tensor_to_doubles (q, &n, &error);
+  g_assert_cmpmem (pv, 50 * sizeof (double), qv, 50 * sizeof (double));
+
+  /* every value reaches every position within 300 draws of 6 */
+  for (int k = 0; k < 300; k++)
+    {
+      g_autoptr(GnnTensor) r = gnn_tensor_new_randperm (6, GNN_DTYPE_INT32, g, NULL, &error);
+      g_autofree double *rv = gnn_tensor_to_doubles (r, &n, &error);
+      for (int i = 0; i < 6; i++)
+        seen[i][(int) rv[i]] = TRUE;
+    }
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++)
+      g_assert_true (seen[i][j]);
+
+  f = gnn_tensor_new_randperm (4, GNN_DTYPE_FLOAT32, g, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (f), ==, GNN_DTYPE_FLOAT32);
+  fv = gnn_tensor_to_doubles (f, &n, &error);
+  g_assert_cmpfloat (fv[0] + fv[1] + fv[2] + fv[3], ==, 6);
+  e = gnn_tensor_new_randperm (0, GNN_DTYPE_INT64, g, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_numel (e), ==, 0);
+
+  g_assert_null (gnn_tensor_new_randperm (-1, GNN_DTYPE_INT64, g, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_new_randperm (300, GNN_DTYPE_UINT8, g, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_clear_object (&f);
+  f = gnn_tensor_new_randperm (256, GNN_DTYPE_UINT8, g, NULL, &error);   /* 0 .. 255 fit */
+  g_assert_no_error (error);
+  g_assert_nonnull (f);
+  g_assert_null (gnn_tensor_new_randperm (3, GNN_DTYPE_BOOL, g, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -229,6 +300,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/tensor/dtype-conversion", test_dtype_conversion);
   g_test_add_func ("/tensor/to-string", test_to_string);
   g_test_add_func ("/tensor/generator", test_generator);
+  g_test_add_func ("/tensor/randperm", test_randperm);
   g_test_add_func ("/tensor/device", test_device);
   g_test_add_func ("/tensor/set-data", test_set_data_keeps_identity);
   return g_test_run ();

@@ -420,5 +420,64 @@ class FashionMNISTTest(unittest.TestCase):
             os.rmdir(empty)
 
 
+class RandomPermutationTest(unittest.TestCase):
+    """torch.randperm and the samplers drawn from it against torch 1.13's rules (the orders
+    come from gnn's generator, so they are checked as permutations and distributions)."""
+
+    def test_randperm(self):
+        gnn.manual_seed(3)
+        a = gnn.randperm(20)
+        self.assertEqual(a.dtype, gnn.int64)
+        self.assertEqual(sorted(a.tolist()), list(range(20)))
+        self.assertNotEqual(a.tolist(), list(range(20)))
+        gnn.manual_seed(3)
+        self.assertEqual(gnn.randperm(20).tolist(), a.tolist())
+        self.assertNotEqual(gnn.randperm(20).tolist(), a.tolist())
+        for T in (gnn, torch):
+            self.assertEqual(T.randperm(0).tolist(), [])
+            self.assertEqual(T.randperm(5, dtype=T.float64).dtype, T.float64)
+            self.assertEqual(sorted(T.randperm(5, dtype=T.float64).tolist()), [0.0, 1.0, 2.0, 3.0, 4.0])
+            self.assertTrue(T.randperm(3, dtype=T.float64, requires_grad=True).requires_grad)
+            g = T.Generator()
+            g.manual_seed(5)
+            first = T.randperm(8, generator=g).tolist()
+            g.manual_seed(5)
+            self.assertEqual(T.randperm(8, generator=g).tolist(), first)
+            for bad in (lambda: T.randperm(-1), lambda: T.randperm(3, dtype=T.bool),
+                        lambda: T.randperm(300, dtype=T.uint8)):
+                with self.assertRaises(RuntimeError):
+                    bad()
+            with self.assertRaises(TypeError):
+                T.randperm(2.0)
+
+    def test_subset_random_sampler(self):
+        for T in (gnn, torch):
+            s = T.utils.data.SubsetRandomSampler([10, 11, 12, 13, 14])
+            self.assertEqual(len(s), 5)
+            self.assertEqual(sorted(s), [10, 11, 12, 13, 14])
+            orders = {tuple(s) for _ in range(20)}
+            self.assertGreater(len(orders), 1)
+
+    def test_weighted_random_sampler(self):
+        for T in (gnn, torch):
+            T.manual_seed(0)
+            s = T.utils.data.WeightedRandomSampler([0.25, 0.0, 0.75], 4000)
+            self.assertEqual(len(s), 4000)
+            draws = list(s)
+            self.assertEqual(len(draws), 4000)
+            self.assertNotIn(1, draws)
+            # share of index 2: 0.75 within six standard deviations (sd 0.0068)
+            self.assertLess(abs(draws.count(2) / 4000 - 0.75), 0.041)
+            no_repl = list(T.utils.data.WeightedRandomSampler([1.0, 2.0, 3.0, 4.0], 4,
+                                                              replacement=False))
+            self.assertEqual(sorted(no_repl), [0, 1, 2, 3])
+            for bad in (lambda: T.utils.data.WeightedRandomSampler([1.0], 0),
+                        lambda: T.utils.data.WeightedRandomSampler([1.0], 2, replacement=1)):
+                with self.assertRaises(ValueError):
+                    bad()
+            with self.assertRaises(RuntimeError):
+                list(T.utils.data.WeightedRandomSampler([1.0, 1.0], 3, replacement=False))
+
+
 if __name__ == '__main__':
     main()

@@ -57,11 +57,11 @@ def _count_dataset(n):
 
 
 def _permutation(n, generator=None):
-    """A random order of range(n), from gnn's shuffle (Philox, Fisher-Yates)."""
+    """A random order of range(n): torch.randperm (gnn_tensor_new_randperm, the shuffle of
+    the data loader drawn from the generator's stream)."""
     if n == 0:
         return []
-    loader = Gnn.DataLoader.new(_count_dataset(n), n, True, _seed_from(generator), False)
-    return list(loader.get_indices(0))
+    return list(Gnn.Tensor.new_randperm(n, Gnn.Dtype.INT64, generator, None).to_int64s())
 
 
 # ---- the loader ----------------------------------------------------------------------
@@ -559,6 +559,59 @@ class RandomSampler(Sampler):
 
 
 __all__.append('RandomSampler')
+
+
+class SubsetRandomSampler(Sampler):
+    """torch.utils.data.SubsetRandomSampler(indices, generator=None): the given indices in a
+    new random order each pass."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for i in _permutation(len(self.indices), self.generator):
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+__all__.append('SubsetRandomSampler')
+
+
+class WeightedRandomSampler(Sampler):
+    """torch.utils.data.WeightedRandomSampler(weights, num_samples, replacement=True,
+    generator=None): num_samples indices drawn with the probabilities the weights give
+    (torch.multinomial), with or without replacement."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError('num_samples should be a positive integer value, but got '
+                             'num_samples=%s' % (num_samples,))
+        if not isinstance(replacement, bool):
+            raise ValueError('replacement should be a boolean value, but got replacement=%s'
+                             % (replacement,))
+        weights = weights if isinstance(weights, Gnn.Tensor) else _tensor(weights, dtype=Gnn.Dtype.FLOAT64)
+        if weights.ndim != 1:
+            raise ValueError('weights should be a 1d sequence but given weights have shape %s'
+                             % (tuple(weights.shape),))
+        self.weights = weights.to(Gnn.Dtype.FLOAT64)
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        from gi.repository import Gnn as overridden
+        drawn = overridden.multinomial(self.weights, self.num_samples, self.replacement,
+                                       generator=self.generator)
+        return iter(drawn.tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+
+__all__.append('WeightedRandomSampler')
 
 
 class BatchSampler(Sampler):

@@ -1285,6 +1285,23 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
 
 
 @_export
+@translating_errors
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """torch.randperm (n): a random permutation of 0 .. n - 1, int64 unless dtype is given."""
+    _no_out('randperm', out)
+    if not _is_int(n):
+        raise TypeError("randperm(): argument 'n' (position 1) must be int, not %s"
+                        % type(n).__name__)
+    try:
+        t = Gnn.Tensor.new_randperm(int(n), Gnn.Dtype.INT64 if dtype is None else as_dtype(dtype),
+                                    generator, _device(device))
+    except _GLib.Error as e:
+        raise_torch_error(e)
+    return _finish(t, requires_grad)
+
+
+@_export
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     """torch.arange (end) / (start, end, step=1): int64 when every bound is an int, else the

@@ -89,7 +89,7 @@ ROWS = [
     ('torch.full_like', 'Gnn.full_like'),
     ('torch.rand_like', 'Gnn.rand_like'),
     ('torch.randn_like', 'Gnn.randn_like'),
-    ('torch.randperm', Missing('no permutation sampler in C yet (the data loader shuffles in C)')),
+    ('torch.randperm', 'Gnn.randperm'),
     ('torch.Generator', 'Gnn.Generator'),
     ('torch.manual_seed', 'Gnn.manual_seed'),
     ('torch.initial_seed', 'Gnn.initial_seed'),
@@ -713,9 +713,8 @@ ROWS = [
     ('torch.utils.data.RandomSampler', 'Gnn.RandomSampler'),
     ('torch.utils.data.BatchSampler', 'Gnn.BatchSampler'),
     ('torch.utils.data.IterableDataset', Missing('iterable-style datasets are not built yet')),
-    ('torch.utils.data.SubsetRandomSampler', Missing('not built yet: Subset with a RandomSampler '
-                                                     'does the same')),
-    ('torch.utils.data.WeightedRandomSampler', Missing('not built yet')),
+    ('torch.utils.data.SubsetRandomSampler', 'Gnn.SubsetRandomSampler'),
+    ('torch.utils.data.WeightedRandomSampler', 'Gnn.WeightedRandomSampler'),
     ('torch.utils.data.DistributedSampler', Missing('gnn has no distributed training; '
                                                     'DataLoader.set_epoch replays orders')),
     ('torch.utils.data.get_worker_info',
