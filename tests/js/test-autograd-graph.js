@@ -1,6 +1,6 @@
 // test-autograd-graph.js: the autograd graph from gjs: a tensor's grad_fn and its next
 // functions walked to the leaves, anomaly detection naming the node whose backward gave NaN,
-// and gradients through Gnn.autograd_grad.
+// gradients through Gnn.autograd_grad, and inference mode.
 //
 // Run: gjs -m tests/js/test-autograd-graph.js (with GI_TYPELIB_PATH and LD_LIBRARY_PATH set to
 // the build tree). Prints TAP; exits non-zero on any failure.
@@ -64,6 +64,32 @@ check('autograd_grad gives d(sum x³)/dx = 3x²', () => {
     const [g] = Gnn.autograd_grad([y], [], [x], false, false, false);
     assertClose(values(g), [3.0, 12.0], 'gradient');
     assert(x.get_grad() === null, 'nothing accumulated');
+});
+
+check('inference mode: no graph, inference tensors refused outside', () => {
+    const w = tensor([1.0, 2.0], [2], true);
+    const [prev, gradWas] = Gnn.set_inference_mode_enabled(true);
+    let y;
+    try {
+        assert(prev === false && gradWas === true, `previous modes ${prev} ${gradWas}`);
+        assert(Gnn.is_inference_mode_enabled() && !Gnn.is_grad_enabled(), 'on, grad off');
+        y = w.mul(w);
+        assert(y.get_grad_fn() === null && !y.get_requires_grad(), 'no graph');
+        assert(y.is_inference() && !w.is_inference(), 'made inside: an inference tensor');
+    } finally {
+        Gnn.set_inference_mode_enabled(prev);
+        Gnn.set_grad_enabled(gradWas);
+    }
+    assert(!Gnn.is_inference_mode_enabled() && Gnn.is_grad_enabled(), 'restored');
+    let message = '';
+    try {
+        y.add_scalar_(1.0);
+    } catch (e) {
+        message = e.message;
+    }
+    assert(message.startsWith('Inplace update to inference tensor outside InferenceMode'), message);
+    assertClose(values(y), [1.0, 4.0], 'not written');
+    assert(!y.clone().is_inference(), 'a clone is a normal tensor');
 });
 
 finish();
