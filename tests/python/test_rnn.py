@@ -25,7 +25,9 @@ def states_of(out, lstm):
     return [y] + (list(h) if lstm else [h])
 
 
-class Parity(ParityTest):
+class Recurrent(ParityTest):
+    """What the parity tests of the layers and the cells share: a gnn module with torch's
+    weights, and the comparison of outputs and gradients."""
     def pair(self, name, kw, dtype):
         tdtype = torch.float64 if dtype == np.float64 else torch.float32
         torch.manual_seed(0)
@@ -35,6 +37,27 @@ class Parity(ParityTest):
         g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
         return g, t
 
+    def compare(self, g, t, gi, ti, gout, tout, rtol, atol, what):
+        """The outputs gout of g (inputs gi) against torch's tout, then the gradients of the
+        inputs and of every parameter of a weighted sum of the outputs."""
+        dtype = to_np(gout[0].detach()).dtype
+        loss_g = loss_t = 0
+        for k, (a, b) in enumerate(zip(gout, tout)):
+            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
+            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
+            w = rand(tuple(b.shape), dtype, seed=10 + k)
+            loss_g = loss_g + (a * gnn.tensor(w)).sum()
+            loss_t = loss_t + (b * torch.tensor(w)).sum()
+        loss_g.backward()
+        loss_t.backward()
+        for k, (a, b) in enumerate(zip(gi, ti)):
+            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
+        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
+            self.assertEqual(n, n2)
+            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+
+
+class Parity(Recurrent):
     def run_both(self, name, kw, dtype, shape, with_state):
         g, t = self.pair(name, kw, dtype)
         lstm = name == 'LSTM'
@@ -60,20 +83,7 @@ class Parity(ParityTest):
         rtol, atol = TOL[np.dtype(dtype).type]
         rtol, atol = rtol * 10, atol * 10
         what = '%s %s %s %s' % (name, kw, np.dtype(dtype).name, shape)
-        loss_g = loss_t = 0
-        for k, (a, b) in enumerate(zip(gout, tout)):
-            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
-            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
-            w = rand(tuple(b.shape), dtype, seed=10 + k)
-            loss_g = loss_g + (a * gnn.tensor(w)).sum()
-            loss_t = loss_t + (b * torch.tensor(w)).sum()
-        loss_g.backward()
-        loss_t.backward()
-        for k, (a, b) in enumerate(zip(gi, ti)):
-            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
-        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
-            self.assertEqual(n, n2)
-            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+        self.compare(g, t, gi, ti, gout, tout, rtol, atol, what)
 
     def test_parity(self):
         for name, kw in CONFIGS:
@@ -137,14 +147,9 @@ CELL_CONFIGS = [('RNNCell', {}), ('RNNCell', dict(nonlinearity='relu', bias=Fals
                 ('LSTMCell', dict(bias=False)), ('GRUCell', {}), ('GRUCell', dict(bias=False))]
 
 
-class CellParity(ParityTest):
+class CellParity(Recurrent):
     def run_both(self, name, kw, dtype, shape, with_state):
-        tdtype = torch.float64 if dtype == np.float64 else torch.float32
-        torch.manual_seed(0)
-        t = getattr(torch.nn, name)(I, H, **kw).to(tdtype)
-        g = getattr(nn, name)(I, H, **kw, dtype=gnn.float64 if dtype == np.float64 else gnn.float32)
-        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
-        g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+        g, t = self.pair(name, kw, dtype)
         lstm = name == 'LSTMCell'
         arrays = [rand(shape, dtype, seed=1)]
         if with_state:
@@ -158,20 +163,7 @@ class CellParity(ParityTest):
         gout, tout = call(g, gi), call(t, ti)
         rtol, atol = TOL[np.dtype(dtype).type]
         what = '%s %s %s %s' % (name, kw, np.dtype(dtype).name, shape)
-        loss_g = loss_t = 0
-        for k, (a, b) in enumerate(zip(gout, tout)):
-            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
-            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
-            w = rand(tuple(b.shape), dtype, seed=10 + k)
-            loss_g = loss_g + (a * gnn.tensor(w)).sum()
-            loss_t = loss_t + (b * torch.tensor(w)).sum()
-        loss_g.backward()
-        loss_t.backward()
-        for k, (a, b) in enumerate(zip(gi, ti)):
-            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
-        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
-            self.assertEqual(n, n2)
-            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+        self.compare(g, t, gi, ti, gout, tout, rtol, atol, what)
 
     def test_parity(self):
         for name, kw in CELL_CONFIGS:
