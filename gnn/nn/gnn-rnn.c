@@ -1,4 +1,5 @@
-/* gnn-rnn.c: GnnRNNBase and its layers GnnRNN, GnnLSTM and GnnGRU
+/* gnn-rnn.c: GnnRNNBase and its layers GnnRNN, GnnLSTM and GnnGRU; GnnRNNCellBase and its cells
+ * GnnRNNCell, GnnLSTMCell and GnnGRUCell, which run the layers' step
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -149,9 +150,9 @@ rnn_name (GnnRNNBase *self)
 }
 
 static int
-n_gates (GnnRNNBase *self)
+mode_gates (Mode mode)
 {
-  switch (rnn_mode (self))
+  switch (mode)
     {
     case MODE_LSTM: return 4;
     case MODE_GRU:  return 3;
@@ -203,6 +204,7 @@ check_arguments (GnnRNNBase *self,
   return TRUE;
 }
 
+/* a new parameter @name (@fmt formatted with @layer and @suffix when not NULL) of @shape */
 static gboolean
 register_weight (GnnModule    *module,
                  const char   *fmt,
@@ -212,19 +214,21 @@ register_weight (GnnModule    *module,
                  guint         ndim,
                  GError      **error)
 {
-  g_autofree char *name = g_strdup_printf (fmt, layer, suffix);
+  g_autofree char *name = suffix ? g_strdup_printf (fmt, layer, suffix) : g_strdup (fmt);
   g_autoptr(GnnParameter) p = gnn_module_new_parameter (shape, ndim, gnn_module_dtype (module), error);
 
   return p != NULL && gnn_module_register_parameter (module, name, p, error);
 }
 
+/* every parameter uniform in (-1/√@hidden_size, 1/√@hidden_size), as torch's RNNBase and
+ * RNNCellBase reset_parameters */
 static gboolean
 reset_parameters (GnnModule *module,
+                  int        hidden_size,
                   GError   **error)
 {
   g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-  GnnRNNBasePrivate *priv = PRIV (module);
-  double bound = 1.0 / sqrt ((double) priv->hidden_size);
+  double bound = 1.0 / sqrt ((double) hidden_size);
   g_autoptr(GPtrArray) params = gnn_module_parameters (module, FALSE);
 
   for (guint i = 0; i < params->len; i++)
@@ -240,7 +244,7 @@ gnn_rnn_base_setup (GnnModule *module,
   GnnRNNBase *self = GNN_RNN_BASE (module);
   GnnRNNBasePrivate *priv = PRIV (self);
   int dirs = priv->bidirectional ? 2 : 1;
-  gint64 gh = (gint64) n_gates (self) * priv->hidden_size;
+  gint64 gh = (gint64) mode_gates (rnn_mode (self)) * priv->hidden_size;
 
   if (!GNN_MODULE_CLASS (gnn_rnn_base_parent_class)->setup (module, error) || !check_arguments (self, error))
     return FALSE;
@@ -262,7 +266,7 @@ gnn_rnn_base_setup (GnnModule *module,
         if (priv->proj_size > 0 && !register_weight (module, "weight_hr_l%d%s", k, sfx, whr, 2, error))
           return FALSE;
       }
-  return reset_parameters (module, error);
+  return reset_parameters (module, priv->hidden_size, error);
 }
 
 /* the parameter "@fmt" of layer @k, direction @d, or NULL (no bias) */
@@ -287,20 +291,25 @@ gates (GnnTensor *t,
   return gnn_tensor_chunk (t, n, -1, error);
 }
 
-/* One step of the cell: *@h (and *@c) replaced by the next state from @xp (B, G · H), the
- * input's projection of this step with b_ih, and the state's projection @hp (B, G · H) */
+/* One step of the cell, the one the layers run at every step and the cells (GnnRNNCell, ...)
+ * once: *@h (and *@c) replaced by the next state from @xp (B, G · H), the input's projection
+ * of this step with b_ih, and the state's projection hp = h W_hhᵀ + b_hh (B, G · H) */
 static gboolean
 cell_step (Mode        mode,
            GnnTensor  *xp,
-           GnnTensor  *hp,
+           GnnTensor  *w_hh,
+           GnnTensor  *b_hh,
            GnnTensor  *w_hr,
            GnnTensor **h,
            GnnTensor **c,
            GError    **error)
 {
+  g_autoptr(GnnTensor) hp = gnn_tensor_linear (*h, w_hh, b_hh, error);
   g_autoptr(GnnTensor) pre = NULL;
   GnnTensor *next = NULL;
 
+  if (hp == NULL)
+    return FALSE;
   if (mode != MODE_GRU && !(pre = gnn_tensor_add (xp, hp, 1.0, error)))
     return FALSE;
   switch (mode)
@@ -402,9 +411,8 @@ run_direction (GnnRNNBase *self,
     {
       gint64 t = d ? steps - 1 - s : s;
       g_autoptr(GnnTensor) xt = gnn_tensor_select (xp, 0, t, error);
-      g_autoptr(GnnTensor) hp = xt ? gnn_tensor_linear (h, w_hh, b_hh, error) : NULL;
 
-      if (hp == NULL || !cell_step (mode, xt, hp, w_hr, &h, &c, error))
+      if (xt == NULL || !cell_step (mode, xt, w_hh, b_hh, w_hr, &h, &c, error))
         return NULL;
       outs->pdata[t] = g_object_ref (h);
     }
@@ -1006,10 +1014,494 @@ gnn_gru_new (int      input_size,
                                   "num-layers", num_layers, NULL);
 }
 
+/* ---- RNNCellBase: RNNCell, LSTMCell, GRUCell ----------------------------------------------- */
+
+typedef struct
+{
+  int input_size;
+  int hidden_size;
+  gboolean bias;
+} GnnRNNCellBasePrivate;
+
+enum {
+  CELL_PROP_0,
+  CELL_PROP_INPUT_SIZE,
+  CELL_PROP_HIDDEN_SIZE,
+  CELL_PROP_BIAS,
+  CELL_N_PROPS
+};
+
+static GnnProp cell_props[CELL_N_PROPS];
+
+/**
+ * GnnRNNCellBase:
+ *
+ * The base of [class@Gnn.RNNCell], [class@Gnn.LSTMCell] and [class@Gnn.GRUCell], as
+ * PyTorch's `RNNCellBase`: one step of the recurrence of [class@Gnn.RNN], [class@Gnn.LSTM]
+ * or [class@Gnn.GRU] (the same code: a layer runs its cell at every step).
+ *
+ * The input is (N, input_size), or (input_size) unbatched; the state (the optional second
+ * argument, and for the LSTM cell the third, the cell state; zeros when absent) is
+ * (N, hidden_size), or (hidden_size) for an unbatched input. The output is the next state h',
+ * or h' and c' for the LSTM cell (Python takes and gives torch's (h, c) tuples).
+ *
+ * The parameters are PyTorch's `weight_ih` (G · hidden_size, input_size) and `weight_hh`
+ * (G · hidden_size, hidden_size), then with [property@Gnn.RNNCellBase:bias] `bias_ih` and
+ * `bias_hh` (G · hidden_size), with G gates (1, 4 or 3) in the order of the layers; each
+ * starts uniform in (-1/√hidden_size, 1/√hidden_size), as PyTorch's `reset_parameters`.
+ */
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnRNNCellBase, gnn_rnn_cell_base, GNN_TYPE_MODULE)
+
+#define CELL_PRIV(self) \
+  ((GnnRNNCellBasePrivate *) gnn_rnn_cell_base_get_instance_private (GNN_RNN_CELL_BASE (self)))
+
+/**
+ * GnnRNNCell:
+ *
+ * An Elman recurrent cell, as `torch.nn.RNNCell`: h' = act (x W_ihᵀ + b_ih + h W_hhᵀ + b_hh),
+ * act tanh or relu ([property@Gnn.RNNCell:nonlinearity]). See [class@Gnn.RNNCellBase].
+ */
+struct _GnnRNNCell
+{
+  GnnRNNCellBase parent_instance;
+
+  char *nonlinearity;
+};
+
+G_DEFINE_FINAL_TYPE (GnnRNNCell, gnn_rnn_cell, GNN_TYPE_RNN_CELL_BASE)
+
+/**
+ * GnnLSTMCell:
+ *
+ * A long short-term memory cell, as `torch.nn.LSTMCell`: one step of [class@Gnn.LSTM]
+ * (without projection). See [class@Gnn.RNNCellBase].
+ */
+struct _GnnLSTMCell
+{
+  GnnRNNCellBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnLSTMCell, gnn_lstm_cell, GNN_TYPE_RNN_CELL_BASE)
+
+/**
+ * GnnGRUCell:
+ *
+ * A gated recurrent unit cell, as `torch.nn.GRUCell`: one step of [class@Gnn.GRU]. See
+ * [class@Gnn.RNNCellBase].
+ */
+struct _GnnGRUCell
+{
+  GnnRNNCellBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnGRUCell, gnn_gru_cell, GNN_TYPE_RNN_CELL_BASE)
+
+static Mode
+cell_mode (GnnRNNCellBase *self)
+{
+  if (GNN_IS_LSTM_CELL (self))
+    return MODE_LSTM;
+  if (GNN_IS_GRU_CELL (self))
+    return MODE_GRU;
+  if (GNN_IS_RNN_CELL (self) && g_strcmp0 (GNN_RNN_CELL (self)->nonlinearity, "relu") == 0)
+    return MODE_RNN_RELU;
+  return MODE_RNN_TANH;
+}
+
+static const char *
+cell_name (GnnRNNCellBase *self)
+{
+  switch (cell_mode (self))
+    {
+    case MODE_LSTM: return "LSTMCell";
+    case MODE_GRU:  return "GRUCell";
+    default:        return "RNNCell";
+    }
+}
+
+static gboolean
+gnn_rnn_cell_base_setup (GnnModule *module,
+                         GError   **error)
+{
+  GnnRNNCellBase *self = GNN_RNN_CELL_BASE (module);
+  GnnRNNCellBasePrivate *priv = CELL_PRIV (self);
+  const char *name = cell_name (self);
+  gint64 gh = (gint64) mode_gates (cell_mode (self)) * priv->hidden_size;
+  gint64 wih[2] = { gh, priv->input_size }, whh[2] = { gh, priv->hidden_size }, b[1] = { gh };
+
+  if (!GNN_MODULE_CLASS (gnn_rnn_cell_base_parent_class)->setup (module, error))
+    return FALSE;
+  if (GNN_IS_RNN_CELL (self) && g_strcmp0 (GNN_RNN_CELL (self)->nonlinearity, "tanh") != 0 &&
+      g_strcmp0 (GNN_RNN_CELL (self)->nonlinearity, "relu") != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "RNNCell: Unknown nonlinearity: %s",
+                   GNN_RNN_CELL (self)->nonlinearity);
+      return FALSE;
+    }
+  if (priv->hidden_size <= 0 || priv->input_size < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: hidden_size must be greater than zero and input_size not negative, got %d and %d", name,
+                   priv->hidden_size, priv->input_size);
+      return FALSE;
+    }
+  if (!register_weight (module, "weight_ih", 0, NULL, wih, 2, error) ||
+      !register_weight (module, "weight_hh", 0, NULL, whh, 2, error))
+    return FALSE;
+  if (priv->bias &&
+      (!register_weight (module, "bias_ih", 0, NULL, b, 1, error) ||
+       !register_weight (module, "bias_hh", 0, NULL, b, 1, error)))
+    return FALSE;
+  return reset_parameters (module, priv->hidden_size, error);
+}
+
+/* the state argument @index of @input checked against @x (N, I) (@batched: as given), or zeros */
+static GnnTensor *
+cell_state (GnnRNNCellBase *self,
+            GnnArgs        *input,
+            guint           index,
+            GnnTensor      *x,
+            gboolean        batched,
+            GError        **error)
+{
+  GnnRNNCellBasePrivate *priv = CELL_PRIV (self);
+  const char *name = cell_name (self);
+  gint64 batch = gnn_tensor_get_size (x, 0, NULL);
+  gint64 want[2] = { batch, priv->hidden_size };
+  g_autoptr(GnnTensor) h = NULL;
+  GnnTensor *given;
+  guint ndim;
+
+  if (index >= gnn_args_get_n_values (input) || !gnn_args_is_tensor (input, index))
+    return gnn_tensor_new_zeros (want, 2, gnn_tensor_get_dtype (x), gnn_tensor_get_device (x), error);
+  given = gnn_args_get_tensor (input, index, error);
+  ndim = gnn_tensor_get_ndim (given);
+  if (ndim != (batched ? 2u : 1u))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: For %s %s-D input, hx should also be %s-D but got %uD tensor", name,
+                   batched ? "batched" : "unbatched", batched ? "2" : "1", batched ? "2" : "1", ndim);
+      return NULL;
+    }
+  if (!(h = batched ? g_object_ref (given) : gnn_tensor_unsqueeze (given, 0, error)))
+    return NULL;
+  if (gnn_tensor_get_size (h, 0, NULL) != batch)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Input batch size %" G_GINT64_FORMAT " doesn't match hidden0 batch size %" G_GINT64_FORMAT,
+                   name, batch, gnn_tensor_get_size (h, 0, NULL));
+      return NULL;
+    }
+  if (gnn_tensor_get_size (h, 1, NULL) != priv->hidden_size)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: hidden0 has inconsistent hidden_size: got %" G_GINT64_FORMAT ", expected %d",
+                   name, gnn_tensor_get_size (h, 1, NULL), priv->hidden_size);
+      return NULL;
+    }
+  return g_steal_pointer (&h);
+}
+
+static GnnArgs *
+gnn_rnn_cell_base_forward (GnnModule *module,
+                           GnnArgs   *input,
+                           GError   **error)
+{
+  GnnRNNCellBase *self = GNN_RNN_CELL_BASE (module);
+  GnnRNNCellBasePrivate *priv = CELL_PRIV (self);
+  const char *name = cell_name (self);
+  Mode mode = cell_mode (self);
+  g_autoptr(GnnTensor) x = NULL, h = NULL, c = NULL, xp = NULL, h_out = NULL, c_out = NULL;
+  g_autoptr(GnnArgs) out = NULL;
+  GnnTensor *in;
+  gboolean batched;
+  guint ndim;
+
+  if (!(in = gnn_args_get_tensor (input, 0, error)))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  ndim = gnn_tensor_get_ndim (in);
+  if (ndim != 1 && ndim != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: Expected input to be 1-D or 2-D but received %u-D tensor",
+                   name, ndim);
+      return NULL;
+    }
+  if (gnn_tensor_get_size (in, -1, NULL) != priv->input_size)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: input has inconsistent input_size: got %" G_GINT64_FORMAT " expected %d", name,
+                   gnn_tensor_get_size (in, -1, NULL), priv->input_size);
+      return NULL;
+    }
+  batched = ndim == 2;
+  if (!(x = batched ? g_object_ref (in) : gnn_tensor_unsqueeze (in, 0, error)) ||
+      !(h = cell_state (self, input, 1, x, batched, error)) ||
+      (mode == MODE_LSTM && !(c = cell_state (self, input, 2, x, batched, error))))
+    return NULL;
+  if (!(xp = gnn_tensor_linear (x, GNN_TENSOR (gnn_module_find_parameter (module, "weight_ih")),
+                                priv->bias ? GNN_TENSOR (gnn_module_find_parameter (module, "bias_ih")) : NULL,
+                                error)) ||
+      !cell_step (mode, xp, GNN_TENSOR (gnn_module_find_parameter (module, "weight_hh")),
+                  priv->bias ? GNN_TENSOR (gnn_module_find_parameter (module, "bias_hh")) : NULL, NULL, &h, &c,
+                  error) ||
+      !(h_out = finish (g_steal_pointer (&h), !batched, 0, error)) ||
+      (c && !(c_out = finish (g_steal_pointer (&c), !batched, 0, error))))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  out = gnn_args_new_tensor (h_out);
+  if (c_out)
+    gnn_args_add_tensor (out, c_out);
+  return g_steal_pointer (&out);
+}
+
+static char *
+gnn_rnn_cell_base_extra_repr (GnnModule *module)
+{
+  GnnRNNCellBase *self = GNN_RNN_CELL_BASE (module);
+  GnnRNNCellBasePrivate *priv = CELL_PRIV (self);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "%d, %d", priv->input_size, priv->hidden_size);
+  if (!priv->bias)
+    g_string_append (s, ", bias=False");
+  if (GNN_IS_RNN_CELL (self) && g_strcmp0 (GNN_RNN_CELL (self)->nonlinearity, "tanh") != 0)
+    g_string_append_printf (s, ", nonlinearity=%s", GNN_RNN_CELL (self)->nonlinearity);
+  return g_string_free (s, FALSE);
+}
+
+static void
+gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  module_class->setup = gnn_rnn_cell_base_setup;
+  module_class->forward = gnn_rnn_cell_base_forward;
+  module_class->extra_repr = gnn_rnn_cell_base_extra_repr;
+
+  /**
+   * GnnRNNCellBase:input-size:
+   *
+   * The number of features of the input (`input_size`).
+   *
+   * Since: 0.1
+   */
+  cell_props[CELL_PROP_INPUT_SIZE] = (GnnProp) {
+    g_param_spec_int ("input-size", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnRNNCellBase, input_size) };
+
+  /**
+   * GnnRNNCellBase:hidden-size:
+   *
+   * The number of features of the hidden state (`hidden_size`), at least 1.
+   *
+   * Since: 0.1
+   */
+  cell_props[CELL_PROP_HIDDEN_SIZE] = (GnnProp) {
+    g_param_spec_int ("hidden-size", NULL, NULL, G_MININT, G_MAXINT, 1, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnRNNCellBase, hidden_size) };
+
+  /**
+   * GnnRNNCellBase:bias:
+   *
+   * Whether the cell has the biases b_ih and b_hh (`bias`).
+   *
+   * Since: 0.1
+   */
+  cell_props[CELL_PROP_BIAS] = (GnnProp) {
+    g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_PRIVATE_OFFSET (GnnRNNCellBase, bias) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), cell_props, CELL_N_PROPS);
+  gnn_module_class_uses_dtype (module_class);
+}
+
+static void
+gnn_rnn_cell_base_init (GnnRNNCellBase *self)
+{
+  GnnRNNCellBasePrivate *priv = CELL_PRIV (self);
+
+  priv->hidden_size = 1;
+  priv->bias = TRUE;
+}
+
+/**
+ * gnn_rnn_cell_base_get_input_size:
+ * @self: a recurrent cell
+ *
+ * Gets [property@Gnn.RNNCellBase:input-size].
+ *
+ * Returns: the number of input features
+ *
+ * Since: 0.1
+ */
+int
+gnn_rnn_cell_base_get_input_size (GnnRNNCellBase *self)
+{
+  g_return_val_if_fail (GNN_IS_RNN_CELL_BASE (self), 0);
+  return CELL_PRIV (self)->input_size;
+}
+
+/**
+ * gnn_rnn_cell_base_get_hidden_size:
+ * @self: a recurrent cell
+ *
+ * Gets [property@Gnn.RNNCellBase:hidden-size].
+ *
+ * Returns: the number of hidden features
+ *
+ * Since: 0.1
+ */
+int
+gnn_rnn_cell_base_get_hidden_size (GnnRNNCellBase *self)
+{
+  g_return_val_if_fail (GNN_IS_RNN_CELL_BASE (self), 0);
+  return CELL_PRIV (self)->hidden_size;
+}
+
+/**
+ * gnn_rnn_cell_base_get_bias:
+ * @self: a recurrent cell
+ *
+ * Gets [property@Gnn.RNNCellBase:bias].
+ *
+ * Returns: whether the cell has biases
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_rnn_cell_base_get_bias (GnnRNNCellBase *self)
+{
+  g_return_val_if_fail (GNN_IS_RNN_CELL_BASE (self), FALSE);
+  return CELL_PRIV (self)->bias;
+}
+
+enum {
+  RNN_CELL_PROP_0,
+  RNN_CELL_PROP_NONLINEARITY,
+  RNN_CELL_N_PROPS
+};
+
+static GnnProp rnn_cell_props[RNN_CELL_N_PROPS];
+
+static void
+gnn_rnn_cell_class_init (GnnRNNCellClass *klass)
+{
+  /**
+   * GnnRNNCell:nonlinearity:
+   *
+   * The activation (`nonlinearity`): "tanh" (the default) or "relu".
+   *
+   * Since: 0.1
+   */
+  rnn_cell_props[RNN_CELL_PROP_NONLINEARITY] = (GnnProp) {
+    g_param_spec_string ("nonlinearity", NULL, NULL, "tanh", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnRNNCell, nonlinearity) };
+  gnn_props_install (G_OBJECT_CLASS (klass), rnn_cell_props, RNN_CELL_N_PROPS);
+}
+
+static void
+gnn_rnn_cell_init (GnnRNNCell *self)
+{
+}
+
+/**
+ * gnn_rnn_cell_new:
+ * @input_size: the number of input features
+ * @hidden_size: the number of hidden features
+ * @error: return location for a #GError
+ *
+ * Creates a tanh RNN cell (`nn.RNNCell (input_size, hidden_size)`); the other arguments are
+ * properties for g_object_new ().
+ *
+ * Returns: (transfer full): the cell, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnRNNCell *
+gnn_rnn_cell_new (int      input_size,
+                  int      hidden_size,
+                  GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_RNN_CELL, "input-size", input_size, "hidden-size", hidden_size,
+                                  NULL);
+}
+
+static void
+gnn_lstm_cell_class_init (GnnLSTMCellClass *klass)
+{
+}
+
+static void
+gnn_lstm_cell_init (GnnLSTMCell *self)
+{
+}
+
+/**
+ * gnn_lstm_cell_new:
+ * @input_size: the number of input features
+ * @hidden_size: the number of hidden features
+ * @error: return location for a #GError
+ *
+ * Creates an LSTM cell (`nn.LSTMCell (input_size, hidden_size)`); the other arguments are
+ * properties for g_object_new ().
+ *
+ * Returns: (transfer full): the cell, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnLSTMCell *
+gnn_lstm_cell_new (int      input_size,
+                   int      hidden_size,
+                   GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_LSTM_CELL, "input-size", input_size, "hidden-size", hidden_size,
+                                  NULL);
+}
+
+static void
+gnn_gru_cell_class_init (GnnGRUCellClass *klass)
+{
+}
+
+static void
+gnn_gru_cell_init (GnnGRUCell *self)
+{
+}
+
+/**
+ * gnn_gru_cell_new:
+ * @input_size: the number of input features
+ * @hidden_size: the number of hidden features
+ * @error: return location for a #GError
+ *
+ * Creates a GRU cell (`nn.GRUCell (input_size, hidden_size)`); the other arguments are
+ * properties for g_object_new ().
+ *
+ * Returns: (transfer full): the cell, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnGRUCell *
+gnn_gru_cell_new (int      input_size,
+                  int      hidden_size,
+                  GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_GRU_CELL, "input-size", input_size, "hidden-size", hidden_size,
+                                  NULL);
+}
+
 void
 gnn_rnn_ensure_types (void)
 {
   g_type_ensure (GNN_TYPE_RNN);
   g_type_ensure (GNN_TYPE_LSTM);
   g_type_ensure (GNN_TYPE_GRU);
+  g_type_ensure (GNN_TYPE_RNN_CELL);
+  g_type_ensure (GNN_TYPE_LSTM_CELL);
+  g_type_ensure (GNN_TYPE_GRU_CELL);
 }

@@ -1,4 +1,4 @@
-/* gnn-rnn.h: recurrent layers, as torch.nn.RNN, LSTM and GRU
+/* gnn-rnn.h: recurrent layers and cells, as torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell and GRUCell
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -71,5 +71,55 @@ G_DECLARE_FINAL_TYPE (GnnGRU, gnn_gru, GNN, GRU, GnnRNNBase)
 
 GNN_AVAILABLE_IN_ALL
 GnnGRU   *gnn_gru_new  (int input_size, int hidden_size, int num_layers, GError **error);
+
+#define GNN_TYPE_RNN_CELL_BASE (gnn_rnn_cell_base_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (GnnRNNCellBase, gnn_rnn_cell_base, GNN, RNN_CELL_BASE, GnnModule)
+
+/**
+ * GnnRNNCellBaseClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.RNNCellBase].
+ */
+struct _GnnRNNCellBaseClass
+{
+  GnnModuleClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+GNN_AVAILABLE_IN_ALL
+int       gnn_rnn_cell_base_get_input_size  (GnnRNNCellBase *self);
+GNN_AVAILABLE_IN_ALL
+int       gnn_rnn_cell_base_get_hidden_size (GnnRNNCellBase *self);
+GNN_AVAILABLE_IN_ALL
+gboolean  gnn_rnn_cell_base_get_bias        (GnnRNNCellBase *self);
+
+#define GNN_TYPE_RNN_CELL (gnn_rnn_cell_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnRNNCell, gnn_rnn_cell, GNN, RNN_CELL, GnnRNNCellBase)
+
+GNN_AVAILABLE_IN_ALL
+GnnRNNCell  *gnn_rnn_cell_new  (int input_size, int hidden_size, GError **error);
+
+#define GNN_TYPE_LSTM_CELL (gnn_lstm_cell_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnLSTMCell, gnn_lstm_cell, GNN, LSTM_CELL, GnnRNNCellBase)
+
+GNN_AVAILABLE_IN_ALL
+GnnLSTMCell *gnn_lstm_cell_new (int input_size, int hidden_size, GError **error);
+
+#define GNN_TYPE_GRU_CELL (gnn_gru_cell_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnGRUCell, gnn_gru_cell, GNN, GRU_CELL, GnnRNNCellBase)
+
+GNN_AVAILABLE_IN_ALL
+GnnGRUCell  *gnn_gru_cell_new  (int input_size, int hidden_size, GError **error);
 
 G_END_DECLS

@@ -1,5 +1,6 @@
-/* test-rnn.c: GnnRNN, GnnLSTM and GnnGRU: shapes, parameter names, errors and a float64
- * gradcheck (test_rnn.py compares them with PyTorch)
+/* test-rnn.c: GnnRNN, GnnLSTM and GnnGRU and their cells GnnRNNCell, GnnLSTMCell and
+ * GnnGRUCell: shapes, parameter names, errors and a float64 gradcheck (test_rnn.py compares
+ * them with PyTorch)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -113,6 +114,52 @@ test_errors (void)
   g_assert_cmpstr (error->message, ==, "GRU: proj_size argument is only supported for LSTM, not RNN or GRU");
 }
 
+static void
+test_cells (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM_CELL, "input-size", 3, "hidden-size", 4, NULL);
+  g_autoptr(GnnModule) rnn = make (GNN_TYPE_RNN_CELL, "input-size", 3, "hidden-size", 4, "bias", FALSE, NULL);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3), 2, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) xu = rand_input (GNN_TEST_SHAPE (3), 1, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) h3 = rand_input (GNN_TEST_SHAPE (3, 4), 2, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnTensor) hu = rand_input (GNN_TEST_SHAPE (2, 4), 2, GNN_DTYPE_FLOAT32);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = gnn_module_forward (lstm, in, &error);
+  g_autoptr(GnnArgs) in_u = gnn_args_new_tensor (xu);
+  g_autoptr(GnnArgs) out_u = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) params = NULL;
+  g_autoptr(GnnRNNCell) bad = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_args_get_n_values (out), ==, 2);
+  gnn_test_assert_shape (gnn_args_get_tensor (out, 0, NULL), GNN_TEST_SHAPE (2, 4), 2);
+  gnn_test_assert_shape (gnn_args_get_tensor (out, 1, NULL), GNN_TEST_SHAPE (2, 4), 2);
+  params = gnn_module_named_parameters (lstm, NULL, TRUE, TRUE, &names);
+  g_assert_cmpuint (params->len, ==, 4);
+  g_assert_cmpstr (names[0], ==, "weight_ih");
+  g_assert_cmpstr (names[3], ==, "bias_hh");
+  gnn_test_assert_shape (GNN_TENSOR (gnn_module_find_parameter (lstm, "weight_hh")), GNN_TEST_SHAPE (16, 4), 2);
+  g_assert_null (gnn_module_find_parameter (rnn, "bias_ih"));
+  g_assert_cmpint (gnn_rnn_cell_base_get_hidden_size (GNN_RNN_CELL_BASE (rnn)), ==, 4);
+
+  out_u = gnn_module_forward (rnn, in_u, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_args_get_n_values (out_u), ==, 1);
+  gnn_test_assert_shape (gnn_args_get_tensor (out_u, 0, NULL), GNN_TEST_SHAPE (4), 1);
+
+  expect_error (rnn, x, h3, "RNNCell: Input batch size 2 doesn't match hidden0 batch size 3");
+  expect_error (rnn, xu, hu, "RNNCell: For unbatched 1-D input, hx should also be 1-D but got 2D tensor");
+  expect_error (lstm, hu, NULL, "LSTMCell: input has inconsistent input_size: got 4 expected 3");
+
+  bad = gnn_module_new_or_error (&error, GNN_TYPE_RNN_CELL, "input-size", 3, "hidden-size", 4, "nonlinearity",
+                                 "gelu", NULL);
+  g_assert_null (bad);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "RNNCell: Unknown nonlinearity: gelu");
+}
+
 /* the weighted sum of every output of @data's forward on x */
 static GnnTensor *
 rnn_fn (GnnTensor *x, gpointer data, GError **error)
@@ -157,6 +204,22 @@ test_gradcheck (void)
   gnn_test_gradcheck (rnn_fn, rnn, x, 1e-6, 1e-5);
 }
 
+static void
+test_cell_gradcheck (void)
+{
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM_CELL, "input-size", 2, "hidden-size", 3, "dtype",
+                                    GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) gru = make (GNN_TYPE_GRU_CELL, "input-size", 2, "hidden-size", 3, "dtype",
+                                   GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) rnn = make (GNN_TYPE_RNN_CELL, "input-size", 2, "hidden-size", 3, "nonlinearity", "relu",
+                                   "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 2), 2, GNN_DTYPE_FLOAT64);
+
+  gnn_test_gradcheck (rnn_fn, lstm, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, gru, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, rnn, x, 1e-6, 1e-5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,5 +227,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rnn/shapes", test_shapes);
   g_test_add_func ("/rnn/errors", test_errors);
   g_test_add_func ("/rnn/gradcheck", test_gradcheck);
+  g_test_add_func ("/rnn/cells", test_cells);
+  g_test_add_func ("/rnn/cell-gradcheck", test_cell_gradcheck);
   return g_test_run ();
 }

@@ -1,7 +1,8 @@
 """nn.RNN, nn.LSTM and nn.GRU against torch 1.13 with torch's weights loaded into gnn's layer
 (the state-dict keys are torch's): outputs, final states, and the gradients of the input, the
 initial states and every parameter, in float32 and float64, batch_first both ways,
-bidirectional, two layers, proj_size, unbatched input; and torch's errors."""
+bidirectional, two layers, proj_size, unbatched input; and torch's errors. Likewise nn.RNNCell,
+nn.LSTMCell and nn.GRUCell (batched and unbatched, the state given or zero)."""
 import numpy as np
 import torch
 
@@ -24,7 +25,9 @@ def states_of(out, lstm):
     return [y] + (list(h) if lstm else [h])
 
 
-class Parity(ParityTest):
+class Recurrent(ParityTest):
+    """What the parity tests of the layers and the cells share: a gnn module with torch's
+    weights, and the comparison of outputs and gradients."""
     def pair(self, name, kw, dtype):
         tdtype = torch.float64 if dtype == np.float64 else torch.float32
         torch.manual_seed(0)
@@ -34,6 +37,27 @@ class Parity(ParityTest):
         g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
         return g, t
 
+    def compare(self, g, t, gi, ti, gout, tout, rtol, atol, what):
+        """The outputs gout of g (inputs gi) against torch's tout, then the gradients of the
+        inputs and of every parameter of a weighted sum of the outputs."""
+        dtype = to_np(gout[0].detach()).dtype
+        loss_g = loss_t = 0
+        for k, (a, b) in enumerate(zip(gout, tout)):
+            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
+            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
+            w = rand(tuple(b.shape), dtype, seed=10 + k)
+            loss_g = loss_g + (a * gnn.tensor(w)).sum()
+            loss_t = loss_t + (b * torch.tensor(w)).sum()
+        loss_g.backward()
+        loss_t.backward()
+        for k, (a, b) in enumerate(zip(gi, ti)):
+            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
+        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
+            self.assertEqual(n, n2)
+            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+
+
+class Parity(Recurrent):
     def run_both(self, name, kw, dtype, shape, with_state):
         g, t = self.pair(name, kw, dtype)
         lstm = name == 'LSTM'
@@ -59,20 +83,7 @@ class Parity(ParityTest):
         rtol, atol = TOL[np.dtype(dtype).type]
         rtol, atol = rtol * 10, atol * 10
         what = '%s %s %s %s' % (name, kw, np.dtype(dtype).name, shape)
-        loss_g = loss_t = 0
-        for k, (a, b) in enumerate(zip(gout, tout)):
-            self.assertEqual(tuple(a.shape), tuple(b.shape), what)
-            self.assert_close(to_np(a.detach()), b.detach().numpy(), rtol, atol, '%s output %d' % (what, k))
-            w = rand(tuple(b.shape), dtype, seed=10 + k)
-            loss_g = loss_g + (a * gnn.tensor(w)).sum()
-            loss_t = loss_t + (b * torch.tensor(w)).sum()
-        loss_g.backward()
-        loss_t.backward()
-        for k, (a, b) in enumerate(zip(gi, ti)):
-            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
-        for (n, p), (n2, q) in zip(g.named_parameters(), t.named_parameters()):
-            self.assertEqual(n, n2)
-            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+        self.compare(g, t, gi, ti, gout, tout, rtol, atol, what)
 
     def test_parity(self):
         for name, kw in CONFIGS:
@@ -125,6 +136,77 @@ class Parity(ParityTest):
             (lambda: nn.RNN(I, H, dropout=1.5)(gnn.ones(T, N, I)), 'dropout should be a number in range [0, 1]'),
         ]
         # (a layer checks its arguments where it is completed: at its first use from Python)
+        for fn, words in cases:
+            with self.subTest(words=words):
+                with self.assertRaises(Exception) as e:
+                    fn()
+                self.assertIn(words, str(e.exception))
+
+
+CELL_CONFIGS = [('RNNCell', {}), ('RNNCell', dict(nonlinearity='relu', bias=False)), ('LSTMCell', {}),
+                ('LSTMCell', dict(bias=False)), ('GRUCell', {}), ('GRUCell', dict(bias=False))]
+
+
+class CellParity(Recurrent):
+    def run_both(self, name, kw, dtype, shape, with_state):
+        g, t = self.pair(name, kw, dtype)
+        lstm = name == 'LSTMCell'
+        arrays = [rand(shape, dtype, seed=1)]
+        if with_state:
+            arrays += [rand(shape[:-1] + (H,), dtype, seed=2 + k) for k in range(2 if lstm else 1)]
+        gi = [gnn.tensor(a, requires_grad=True) for a in arrays]
+        ti = [torch.tensor(a, requires_grad=True) for a in arrays]
+
+        def call(m, xs):
+            out = m(xs[0]) if not with_state else m(xs[0], tuple(xs[1:]) if lstm else xs[1])
+            return list(out) if lstm else [out]
+        gout, tout = call(g, gi), call(t, ti)
+        rtol, atol = TOL[np.dtype(dtype).type]
+        what = '%s %s %s %s' % (name, kw, np.dtype(dtype).name, shape)
+        self.compare(g, t, gi, ti, gout, tout, rtol, atol, what)
+
+    def test_parity(self):
+        for name, kw in CELL_CONFIGS:
+            for dtype in (np.float32, np.float64):
+                for shape in ((N, I), (I,)):
+                    for with_state in (False, True):
+                        with self.subTest(name=name, kw=kw, dtype=dtype, shape=shape, state=with_state):
+                            self.run_both(name, kw, dtype, shape, with_state)
+
+    def test_layer_step_is_the_cell(self):
+        # one step of a one-layer LSTM is its cell with the same weights
+        lstm = nn.LSTM(I, H)
+        cell = nn.LSTMCell(I, H)
+        cell.load_state_dict({k[:-3]: v for k, v in lstm.state_dict().items()})
+        x = gnn.tensor(rand((1, N, I)))
+        y, (h, c) = lstm(x)
+        h1, c1 = cell(x[0])
+        np.testing.assert_allclose(to_np(h[0]), to_np(h1), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(to_np(c[0]), to_np(c1), rtol=1e-6, atol=1e-7)
+
+    def test_init_and_repr(self):
+        for name, kw in CELL_CONFIGS + [('RNNCell', dict(nonlinearity='relu'))]:
+            g = getattr(nn, name)(I, 16, **kw)
+            self.assertEqual(repr(g), repr(getattr(torch.nn, name)(I, 16, **kw)))
+            for pname, p in g.named_parameters():
+                v = to_np(p)
+                self.assertLessEqual(np.abs(v).max(), 0.25, pname)
+                self.assertGreater(np.abs(v).max(), 0.2, pname)
+        self.assertEqual(nn.GRUCell(I, H).props.hidden_size, H)
+        self.assertEqual(nn.RNNCell(I, H, nonlinearity="relu").props.nonlinearity, "relu")
+
+    def test_errors(self):
+        cases = [
+            (lambda: nn.RNNCell(I, H)(gnn.ones(2, 1, I)), 'RNNCell: Expected input to be 1-D or 2-D but received 3-D tensor'),
+            (lambda: nn.GRUCell(I, H)(gnn.ones(2, I + 1)), 'GRUCell: input has inconsistent input_size: got 4 expected 3'),
+            (lambda: nn.RNNCell(I, H)(gnn.ones(2, I), gnn.ones(3, H)),
+             "RNNCell: Input batch size 2 doesn't match hidden0 batch size 3"),
+            (lambda: nn.LSTMCell(I, H)(gnn.ones(2, I), (gnn.ones(2, H), gnn.ones(2, 4))),
+             'LSTMCell: hidden0 has inconsistent hidden_size: got 4, expected 5'),
+            (lambda: nn.GRUCell(I, H)(gnn.ones(I), gnn.ones(2, H)),
+             'GRUCell: For unbatched 1-D input, hx should also be 1-D but got 2D tensor'),
+            (lambda: nn.RNNCell(I, H, nonlinearity='gelu')(gnn.ones(I)), 'RNNCell: Unknown nonlinearity: gelu'),
+        ]
         for fn, words in cases:
             with self.subTest(words=words):
                 with self.assertRaises(Exception) as e:

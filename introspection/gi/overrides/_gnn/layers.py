@@ -75,6 +75,10 @@ _LAYER_SIGNATURES = {
     'RNN': _RNN + [('nonlinearity', 'tanh'), ('device', None), ('dtype', None)],
     'LSTM': _RNN + [('proj_size', 0), ('device', None), ('dtype', None)],
     'GRU': _RNN + [('device', None), ('dtype', None)],
+    'RNNCell': ['input_size', 'hidden_size', ('bias', True), ('nonlinearity', 'tanh'), ('device', None),
+                ('dtype', None)],
+    'LSTMCell': ['input_size', 'hidden_size', ('bias', True), ('device', None), ('dtype', None)],
+    'GRUCell': ['input_size', 'hidden_size', ('bias', True), ('device', None), ('dtype', None)],
 }
 del _R
 
@@ -194,3 +198,18 @@ def _lstm_call(self, input, hx=None):
 
 if 'LSTM' in globals():
     LSTM.__call__ = _lstm_call
+
+
+def _lstm_cell_call(self, input, hx=None):
+    """LSTMCell(input, (h, c)) -> (h', c'), as torch's: the C cell takes and gives the two
+    states as separate values."""
+    from .module import Args, _output_of
+    states = () if hx is None else tuple(hx)
+    if len(states) not in (0, 2):
+        raise TypeError('LSTMCell: hx must be a tuple (h, c), got %d tensors' % len(states))
+    out = _output_of(_call_raising_python_errors(Gnn.Module.forward, self, Args.pack(input, *states)))
+    return out[0], out[1]
+
+
+if 'LSTMCell' in globals():
+    LSTMCell.__call__ = _lstm_cell_call

@@ -595,6 +595,9 @@ ROWS = [
     ('torch.nn.RNN', 'Gnn.RNN'),
     ('torch.nn.LSTM', 'Gnn.LSTM'),
     ('torch.nn.GRU', 'Gnn.GRU'),
+    ('torch.nn.RNNCell', 'Gnn.RNNCell'),
+    ('torch.nn.LSTMCell', 'Gnn.LSTMCell'),
+    ('torch.nn.GRUCell', 'Gnn.GRUCell'),
     ('torch.nn.MultiheadAttention', _RECURRENT),
     ('torch.nn.Transformer', _RECURRENT),
 
