@@ -66,12 +66,12 @@ def relu(input, inplace=False):
 
 def relu6(input, inplace=False):
     _inplace_unsupported('relu6', inplace)
-    return _T.clamp(input, 0.0, 6.0)
+    return _T.hardtanh(input, 0.0, 6.0)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     _inplace_unsupported('hardtanh', inplace)
-    return _T.clamp(input, float(min_val), float(max_val))
+    return _T.hardtanh(input, float(min_val), float(max_val))
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -105,6 +105,63 @@ def tanh(input):
 
 def softsign(input):
     return _T.div(input, _T.add_scalar(_T.abs(input), 1.0))
+
+
+def softplus(input, beta=1, threshold=20):
+    return _T.softplus(input, float(beta), float(threshold))
+
+
+def hardsigmoid(input, inplace=False):
+    _inplace_unsupported('hardsigmoid', inplace)
+    return _T.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    _inplace_unsupported('hardswish', inplace)
+    return _T.hardswish(input)
+
+
+def mish(input, inplace=False):
+    _inplace_unsupported('mish', inplace)
+    return _T.mish(input)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    _inplace_unsupported('celu', inplace)
+    return _T.celu(input, float(alpha))
+
+
+def selu(input, inplace=False):
+    _inplace_unsupported('selu', inplace)
+    return _T.selu(input)
+
+
+def logsigmoid(input):
+    return _T.logsigmoid(input)
+
+
+def hardshrink(input, lambd=0.5):
+    return _T.hardshrink(input, float(lambd))
+
+
+def softshrink(input, lambd=0.5):
+    return _T.softshrink(input, float(lambd))
+
+
+def threshold(input, threshold, value, inplace=False):
+    _inplace_unsupported('threshold', inplace)
+    return _T.threshold(input, float(threshold), float(value))
+
+
+def tanhshrink(input):
+    # torch composes it so: its node is SubBackward0
+    return _T.sub(input, _T.tanh(input), 1.0)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        raise TypeError('softmin(): dim is required (torch infers it only with a deprecation warning)')
+    return _T.softmax(_softmax_input(_T.neg(input), dtype), int(dim))
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -291,7 +348,9 @@ for _fn in INIT_FUNCTIONS:
 del _fn
 
 
-FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, softsign, softmax,
+FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, softsign, softplus,
+             hardsigmoid, hardswish, mish, celu, selu, logsigmoid, hardshrink, softshrink, threshold,
+             tanhshrink, softmin, softmax,
              log_softmax, linear, conv1d, conv2d, conv_transpose2d, max_pool2d, avg_pool2d,
              adaptive_avg_pool2d, flatten, one_hot, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
              binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss, cross_entropy, kl_div)
