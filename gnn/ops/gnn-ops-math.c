@@ -1488,3 +1488,166 @@ gnn_tensor_threshold (GnnTensor *self, double threshold, double value, GError **
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return math_unary_params (GNN_BACKEND_OP_THRESHOLD, &params, NULL, self, error);
 }
+
+/**
+ * gnn_tensor_glu:
+ * @self: a floating-point tensor of at least one dimension
+ * @dim: the dimension to halve; negative values count from the end (PyTorch's default is −1)
+ * @error: return location for a #GError
+ *
+ * The gated linear unit a ⊗ σ(b), a and b the two halves of @self along @dim
+ * (`torch.nn.functional.glu`). The size of @dim must be even. It is composed of chunk, sigmoid
+ * and mul, so its node is MulBackward0 where PyTorch's is GluBackward0; the values and
+ * gradients are the same.
+ *
+ * Returns: (transfer full): glu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_glu (GnnTensor *self, int dim, GError **error)
+{
+  g_autoptr(GPtrArray) halves = NULL;
+  g_autoptr(GnnTensor) gate = NULL;
+  GnnTensorPrivate *p;
+  int d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "glu: glu does not support scalars because halving size must be even");
+      return NULL;
+    }
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "glu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  d = dim < 0 ? dim + (int) p->ndim : dim;
+  if (d < 0 || d >= (int) p->ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "glu: Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -(int) p->ndim, (int) p->ndim - 1, dim);
+      return NULL;
+    }
+  if (p->shape[d] % 2 != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "glu: Halving dimension must be even, but dimension %d is size %" G_GINT64_FORMAT, d, p->shape[d]);
+      return NULL;
+    }
+  if (!(halves = gnn_tensor_chunk (self, 2, d, error)) || !(gate = gnn_tensor_sigmoid (halves->pdata[1], error)))
+    return NULL;
+  return gnn_tensor_mul (halves->pdata[0], gate, error);
+}
+
+/**
+ * gnn_tensor_prelu:
+ * @self: a floating-point tensor
+ * @weight: the slopes for negative inputs: one, or one per channel (the size of @self's
+ *   dimension 1)
+ * @error: return location for a #GError
+ *
+ * The parametric rectified linear unit (`torch.nn.functional.prelu`): @self where positive,
+ * @weight × @self elsewhere, the slope of channel c applied along @self's dimension 1. Any
+ * other number of slopes is an error naming both counts, as in PyTorch. It is composed of gt,
+ * mul and where, so its node is WhereBackward0 where PyTorch's is PreluBackward0; the values
+ * and the gradients of both operands are the same.
+ *
+ * Returns: (transfer full): prelu (@self, @weight), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_prelu (GnnTensor *self, GnnTensor *weight, GError **error)
+{
+  g_autoptr(GnnTensor) w = NULL, wx = NULL, positive = NULL;
+  gint64 shape[GNN_MAX_DIMS], channels, n;
+  GnnTensorPrivate *p;
+  guint ndim = 1;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "prelu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  channels = p->ndim >= 2 ? p->shape[1] : 1;
+  n = gnn_tensor_get_numel (weight);
+  if (n != 1 && n != channels)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = %"
+                   G_GINT64_FORMAT " and channel size = %" G_GINT64_FORMAT ".", n, channels);
+      return NULL;
+    }
+  /* (C, 1, ..., 1): the slopes along dimension 1, broadcast over the batch and the rest */
+  shape[0] = n;
+  if (n != 1)
+    for (ndim = 1; ndim + 1 < p->ndim; ndim++)
+      shape[ndim] = 1;
+  if (!(w = gnn_tensor_reshape (weight, shape, ndim, error)) || !(wx = gnn_tensor_mul (w, self, error)) ||
+      !(positive = gnn_tensor_gt_scalar (self, 0.0, error)))
+    return NULL;
+  return gnn_where (positive, self, wx, error);
+}
+
+/**
+ * gnn_tensor_rrelu:
+ * @self: a floating-point tensor
+ * @lower: the lower bound of the random slopes (PyTorch's default is 1/8)
+ * @upper: the upper bound of the random slopes (PyTorch's default is 1/3)
+ * @training: whether to draw the slopes (training) or use their mean (evaluation)
+ * @generator: (nullable): the generator of the slopes; %NULL for the default one
+ * @error: return location for a #GError
+ *
+ * The randomized leaky rectified linear unit (`torch.nn.functional.rrelu`): @self where
+ * positive, a × @self where @self ≤ 0, a drawn uniformly from [@lower, @upper) for each
+ * element when @training, (@lower + @upper) / 2 otherwise. The gradient is the slope each
+ * element got. @lower > @upper is an error, as in PyTorch. The slopes come from gnn's
+ * generator, so they are not PyTorch's draws; in evaluation the node is LeakyReluBackward0
+ * (PyTorch's RreluWithNoiseBackward0), in training MulBackward0.
+ *
+ * Returns: (transfer full): rrelu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rrelu (GnnTensor *self, double lower, double upper, gboolean training, GnnGenerator *generator,
+                  GError **error)
+{
+  g_autoptr(GnnTensor) u = NULL, a = NULL, r = NULL, slopes = NULL, one = NULL, negative = NULL;
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "rrelu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (!(lower <= upper))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "rrelu: Lower bound should be less than or equal to the upper bound, got lower=%g and upper=%g",
+                   lower, upper);
+      return NULL;
+    }
+  if (!training)
+    return gnn_tensor_leaky_relu (self, (lower + upper) / 2.0, error);
+  /* the slope of each element: uniform in [lower, upper) where self <= 0, 1 elsewhere */
+  if (!(u = gnn_tensor_new_rand (p->shape, p->ndim, generator, p->dtype, gnn_tensor_get_device (self), error)) ||
+      !(a = gnn_tensor_mul_scalar (u, upper - lower, error)) || !(r = gnn_tensor_add_scalar (a, lower, error)) ||
+      !(one = gnn_tensor_new_full (NULL, 0, 1.0, p->dtype, gnn_tensor_get_device (self), error)) ||
+      !(negative = gnn_tensor_le_scalar (self, 0.0, error)) || !(slopes = gnn_where (negative, r, one, error)))
+    return NULL;
+  return gnn_tensor_mul (self, slopes, error);
+}

@@ -462,6 +462,13 @@ GnnTensor *gnn_tensor_softshrink   (GnnTensor *self, double lambd, GError **erro
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_threshold    (GnnTensor *self, double threshold, double value, GError **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_glu          (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_prelu        (GnnTensor *self, GnnTensor *weight, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rrelu        (GnnTensor *self, double lower, double upper, gboolean training,
+                                    GnnGenerator *generator, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_atan2          (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_fmod           (GnnTensor *self, GnnTensor *other, GError **error);

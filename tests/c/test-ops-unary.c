@@ -707,6 +707,7 @@ static GnnTensor *call_hardshrink (GnnTensor *x, gpointer data, GError **error) 
 static GnnTensor *call_softshrink (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_softshrink (x, 0.5, error); }
 static GnnTensor *call_threshold (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_threshold (x, 0.25, -7.0, error); }
 static GnnTensor *call_hardtanh (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_hardtanh (x, -0.5, 2.0, error); }
+static GnnTensor *call_glu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_glu (x, GPOINTER_TO_INT (data), error); }
 
 /* the rows, gradchecked and (but for the piecewise linear ones) gradgradchecked in float64
  * away from their kinks (−3, 3, ±0.5, 0.25, 0, 2) */
@@ -722,6 +723,8 @@ static const OpCase activation_ops[] = {
   { "softshrink", call_softshrink, NULL, "SoftshrinkBackward0", -2, 2 },
   { "threshold", call_threshold, NULL, "ThresholdBackward0", -2, 2 },
   { "hardtanh", call_hardtanh, NULL, "HardtanhBackward0", -2, 3 },
+  { "glu", call_glu, GINT_TO_POINTER (-1), "MulBackward0", -2, 2 },
+  { "glu (dim 1)", call_glu, GINT_TO_POINTER (1), "MulBackward0", -2, 2 },
 };
 
 static gboolean
@@ -833,6 +836,11 @@ test_activation_values (void)
   g_assert_null (gnn_tensor_celu (x, 0.0, &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_assert_true (strstr (error->message, "alpha cannot be 0") != NULL);
+  g_clear_error (&error);
+  /* glu halves its dimension, which must be even: x has 11 elements */
+  g_assert_null (gnn_tensor_glu (x, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_true (strstr (error->message, "Halving dimension must be even") != NULL);
   g_clear_error (&error);
 }
 

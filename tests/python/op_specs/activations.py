@@ -49,4 +49,11 @@ SPECS = [
     Spec('softmin', lambda T, x, d: T.nn.functional.softmin(x, d), [((3, 4), 1), ((2, 3, 2), 0), ((2, 3), -1)]),
     Spec('softmin_dtype', lambda T, x: T.nn.functional.softmin(x, 1, dtype=T.float64), [((3, 4),)],
          dtypes=(np.float32,)),
+    Spec('glu', lambda T, x, d: T.nn.functional.glu(x, d), [((3, 4), -1), ((4, 3), 0), ((2, 2, 6), 2)],
+         grad_fn_differs='gnn composes it from chunk, sigmoid and mul (MulBackward0; torch: GluBackward0)',
+         bad=[Bad(((2, 3), -1), ['glu', 'Halving dimension must be even', '3']),
+              Bad(((2, 4), 5), ['glu', 'Dimension out of range'])]),
+    Spec('prelu', lambda T, x, w: T.nn.functional.prelu(x, w), [((2, 3, 4), (3,)), ((3, 4), (1,)), ((4, 2), (2,))],
+         grad_fn_differs='gnn composes it from gt, mul and where (WhereBackward0; torch: PreluBackward0)',
+         bad=[Bad(((2, 3), (2,)), ['prelu', 'parameter numbers = 2', 'channel size = 3'])]),
 ]
