@@ -123,6 +123,18 @@ static const GnnBackendOpDeparture departures[] = {
   /* no scatter_reduce kernel yet (scatter, scatter_reduce, index_copy; off the sequence models'
    * hot path, which scatters only by adding): those ops of a cuda tensor run on the CPU backend */
   { GNN_BACKEND_OP_SCATTER_REDUCE, 0, GNN_DTYPES_ALL },
+  /* no kernels yet for the activations off the sequence models' hot path (softplus, hardsigmoid,
+   * hardswish, mish, celu, selu, logsigmoid, the shrinks, threshold): they run on the CPU backend */
+  { GNN_BACKEND_OP_SOFTPLUS, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_HARDSIGMOID, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_HARDSWISH, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_MISH, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_CELU, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_SELU, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_LOG_SIGMOID, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_HARDSHRINK, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_SOFTSHRINK, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_THRESHOLD, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

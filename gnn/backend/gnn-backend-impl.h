@@ -170,6 +170,9 @@ typedef union {
   struct { gint64 batch, channels, spatial; } norm;
   struct { double weight; } lerp;
   struct { int n; } polygamma;
+  struct { double beta, threshold; } softplus;
+  struct { double lambd; } shrink;
+  struct { double threshold, value; } threshold;
 } GnnKernelParams;
 
 /**

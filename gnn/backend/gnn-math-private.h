@@ -189,3 +189,81 @@ gnn_math_xlogy (double x, double y)
     return 0.0;
   return x * log (y);
 }
+
+/* SELU's constants (Klambauer et al., "Self-Normalizing Neural Networks", 2017), as torch.selu */
+#define GNN_MATH_SELU_ALPHA 1.6732632423543772848170429916717
+#define GNN_MATH_SELU_SCALE 1.0507009873554804934193349852946
+
+/* softplus (a) = log (1 + e^(βa)) / β, a itself where βa > threshold (torch.nn.functional.softplus) */
+static inline double
+gnn_math_softplus (double a, double beta, double threshold)
+{
+  return a * beta > threshold ? a : log1p (exp (a * beta)) / beta;
+}
+
+/* min (max (a + 3, 0), 6) / 6, a NaN passing through (torch.nn.functional.hardsigmoid) */
+static inline double
+gnn_math_hardsigmoid (double a)
+{
+  double t = a + 3.0;
+
+  t = t < 0.0 ? 0.0 : t;
+  t = t > 6.0 ? 6.0 : t;
+  return t / 6.0;
+}
+
+/* a · hardsigmoid (a) (torch.nn.functional.hardswish) */
+static inline double
+gnn_math_hardswish (double a)
+{
+  return a * gnn_math_hardsigmoid (a);
+}
+
+/* a · tanh (softplus (a)) (torch.nn.functional.mish) */
+static inline double
+gnn_math_mish (double a)
+{
+  return a * tanh (log1p (exp (a)));
+}
+
+/* a where positive, α (e^(a/α) − 1) elsewhere (torch.nn.functional.celu) */
+static inline double
+gnn_math_celu (double a, double alpha)
+{
+  return a > 0 ? a : alpha * expm1 (a / alpha);
+}
+
+/* λ a where positive, λ α (e^a − 1) elsewhere (torch.nn.functional.selu) */
+static inline double
+gnn_math_selu (double a)
+{
+  return GNN_MATH_SELU_SCALE * (a > 0 ? a : GNN_MATH_SELU_ALPHA * expm1 (a));
+}
+
+/* log σ (a) = min (a, 0) − log (1 + e^−|a|), without overflow (torch.nn.functional.logsigmoid) */
+static inline double
+gnn_math_log_sigmoid (double a)
+{
+  return (a < 0 ? a : 0.0) - log1p (exp (-fabs (a)));
+}
+
+/* 0 on [−λ, λ], a elsewhere (torch.nn.functional.hardshrink) */
+static inline double
+gnn_math_hardshrink (double a, double lambd)
+{
+  return a >= -lambd && a <= lambd ? 0.0 : a;
+}
+
+/* a shrunk toward 0 by λ, 0 on [−λ, λ] (torch.nn.functional.softshrink; NaN gives 0 as there) */
+static inline double
+gnn_math_softshrink (double a, double lambd)
+{
+  return a > lambd ? a - lambd : a < -lambd ? a + lambd : 0.0;
+}
+
+/* value where a <= threshold, a elsewhere (torch.nn.functional.threshold) */
+static inline double
+gnn_math_threshold (double a, double threshold, double value)
+{
+  return a <= threshold ? value : a;
+}

@@ -1,5 +1,7 @@
 /* gnn-ops-math.c: the elementwise math functions: logarithms, trigonometric and hyperbolic
- * functions, erf, the gamma functions, rounding, fmod and its kin, logit
+ * functions, erf, the gamma functions, rounding, fmod and its kin, logit, and the activations of
+ * torch.nn.functional that are one kernel (softplus, hardsigmoid, hardswish, mish, celu, selu,
+ * logsigmoid, hardshrink, softshrink, threshold)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -7,13 +9,14 @@
  * integers), run by one function and differentiated by one backward that writes f' with
  * other ops (so the gradients run on every backend and can be differentiated again). Dtypes
  * as PyTorch 1.13: the float-valued functions give float32 for integer and bool inputs; the
- * rounding functions keep integers (a copy) and refuse bool; frac refuses both.
+ * rounding functions keep integers (a copy) and refuse bool; frac and the activations refuse both.
  */
 #include "config.h"
 
 #include <math.h>
 
 #include "gnn-ops-private.h"
+#include "backend/gnn-math-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 
@@ -21,6 +24,7 @@ typedef enum {
   MATH_FLOAT,      /* integers and bool give float32 */
   MATH_ROUNDING,   /* integers give a copy of themselves; bool is refused */
   MATH_FLOATING,   /* floating dtypes only */
+  MATH_ACTIVATION, /* floating dtypes only, the input saved */
 } MathKind;
 
 typedef struct {
@@ -59,12 +63,23 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_ROUND, "round", "RoundBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_TRUNC, "trunc", "TruncBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_FRAC, "frac", "FracBackward0", MATH_FLOATING, FALSE },
+  { GNN_BACKEND_OP_SOFTPLUS, "softplus", "SoftplusBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_HARDSIGMOID, "hardsigmoid", "HardsigmoidBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_HARDSWISH, "hardswish", "HardswishBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_MISH, "mish", "MishBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_CELU, "celu", "CeluBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_SELU, "selu", "EluBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_LOG_SIGMOID, "log_sigmoid", "LogSigmoidBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_HARDSHRINK, "hardshrink", "HardshrinkBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_SOFTSHRINK, "softshrink", "SoftshrinkBackward0", MATH_ACTIVATION, FALSE },
+  { GNN_BACKEND_OP_THRESHOLD, "threshold", "ThresholdBackward0", MATH_ACTIVATION, FALSE },
 };
 
-/* the node's context: the row, and the order of polygamma */
+/* the node's context: the row, and the kernel's parameters (the order of polygamma, those of
+ * the activations) */
 typedef struct {
   const UnaryMath *math;
-  int n;
+  GnnKernelParams params;
 } MathCtx;
 
 static const UnaryMath *
@@ -89,12 +104,98 @@ set_input_grad (GnnNode *node, GnnTensor **gi, guint j, GnnTensor *t, GError **e
   return gi[j] != NULL;
 }
 
+/* inside ? a : b, either NULL for zeros (of g's dtype) */
+static GnnTensor *
+select_or_zero (GnnTensor *inside, GnnTensor *a, GnnTensor *b, GnnTensor *g, GError **error)
+{
+  g_autoptr(GnnTensor) zero = NULL;
+
+  if (inside == NULL)
+    return NULL;
+  if ((a == NULL || b == NULL) && !(zero = gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, 0, NULL, error)))
+    return NULL;
+  return gnn_where (inside, a ? a : zero, b ? b : zero, error);
+}
+
+/* g · f'(x) for the activations, in ops (differentiable again); x the saved input */
+static GnnTensor *
+activation_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *x, GError **error)
+{
+  const GnnKernelParams *p = &ctx->params;
+  g_autoptr(GnnTensor) m1 = NULL, m2 = NULL, t1 = NULL, t2 = NULL, t3 = NULL, t4 = NULL;
+
+  switch (ctx->math->op)
+    {
+    case GNN_BACKEND_OP_SOFTPLUS:     /* g where βx > threshold, else g σ(βx) */
+      if ((t1 = gnn_tensor_mul_scalar (x, p->softplus.beta, error)) &&
+          (m1 = gnn_tensor_gt_scalar (t1, p->softplus.threshold, error)) && (t2 = gnn_tensor_sigmoid (t1, error)) &&
+          (t3 = gnn_tensor_mul (g, t2, error)))
+        return select_or_zero (m1, g, t3, g, error);
+      return NULL;
+    case GNN_BACKEND_OP_HARDSIGMOID:  /* g / 6 on (−3, 3), else 0 */
+      if ((m1 = gnn_tensor_gt_scalar (x, -3.0, error)) && (m2 = gnn_tensor_lt_scalar (x, 3.0, error)) &&
+          (t1 = gnn_tensor_div_scalar (g, 6.0, error)) && (t2 = select_or_zero (m2, t1, NULL, g, error)))
+        return select_or_zero (m1, t2, NULL, g, error);
+      return NULL;
+    case GNN_BACKEND_OP_HARDSWISH:    /* 0 below −3, g (x/3 + 1/2) up to 3, g above */
+      if ((m1 = gnn_tensor_lt_scalar (x, -3.0, error)) && (m2 = gnn_tensor_le_scalar (x, 3.0, error)) &&
+          (t1 = gnn_tensor_div_scalar (x, 3.0, error)) && (t2 = gnn_tensor_add_scalar (t1, 0.5, error)) &&
+          (t3 = gnn_tensor_mul (g, t2, error)) && (t4 = select_or_zero (m2, t3, g, g, error)))
+        return select_or_zero (m1, NULL, t4, g, error);
+      return NULL;
+    case GNN_BACKEND_OP_MISH:         /* g (tanh sp + x σ(x) (1 − tanh² sp)), sp = softplus (x) */
+      {
+        g_autoptr(GnnTensor) sp = NULL, tsp = NULL, sg = NULL;
+        if ((sp = gnn_tensor_softplus (x, 1.0, 20.0, error)) && (tsp = gnn_tensor_tanh (sp, error)) &&
+            (sg = gnn_tensor_sigmoid (x, error)) && (t1 = gnn_tensor_mul (tsp, tsp, error)) &&
+            (t2 = gnn_tensor_rsub_scalar (t1, 1.0, error)) && (t3 = gnn_tensor_mul (sg, t2, error)) &&
+            (t4 = gnn_tensor_mul (x, t3, error)))
+          {
+            g_autoptr(GnnTensor) d = gnn_tensor_add (tsp, t4, 1.0, error);
+            return d ? gnn_tensor_mul (g, d, error) : NULL;
+          }
+        return NULL;
+      }
+    case GNN_BACKEND_OP_CELU:         /* g e^(x/α) where x <= 0, else g */
+    case GNN_BACKEND_OP_SELU:         /* λα g e^x where x <= 0, else λ g */
+      {
+        gboolean celu = ctx->math->op == GNN_BACKEND_OP_CELU;
+        g_autoptr(GnnTensor) pos = NULL;
+        if ((m1 = gnn_tensor_le_scalar (x, 0.0, error)) &&
+            (t1 = celu ? gnn_tensor_div_scalar (x, p->elu.alpha, error) : g_object_ref (x)) &&
+            (t2 = gnn_tensor_exp (t1, error)) &&
+            (t3 = gnn_tensor_mul_scalar (t2, celu ? 1.0 : GNN_MATH_SELU_SCALE * GNN_MATH_SELU_ALPHA, error)) &&
+            (t4 = gnn_tensor_mul (g, t3, error)) &&
+            (pos = celu ? g_object_ref (g) : gnn_tensor_mul_scalar (g, GNN_MATH_SELU_SCALE, error)))
+          return select_or_zero (m1, t4, pos, g, error);
+        return NULL;
+      }
+    case GNN_BACKEND_OP_LOG_SIGMOID:  /* g σ(−x) */
+      if ((t1 = gnn_tensor_neg (x, error)) && (t2 = gnn_tensor_sigmoid (t1, error)))
+        return gnn_tensor_mul (g, t2, error);
+      return NULL;
+    case GNN_BACKEND_OP_HARDSHRINK:   /* 0 on [−λ, λ], else g */
+    case GNN_BACKEND_OP_SOFTSHRINK:
+      if ((t1 = gnn_tensor_abs (x, error)) && (m1 = gnn_tensor_le_scalar (t1, p->shrink.lambd, error)))
+        return select_or_zero (m1, NULL, g, g, error);
+      return NULL;
+    case GNN_BACKEND_OP_THRESHOLD:    /* 0 where x <= threshold, else g */
+      if ((m1 = gnn_tensor_le_scalar (x, p->threshold.threshold, error)))
+        return select_or_zero (m1, NULL, g, g, error);
+      return NULL;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 /* g · f'(x) for the row's function, in ops; s is the saved input x or result y */
 static GnnTensor *
 math_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *s, GError **error)
 {
   g_autoptr(GnnTensor) t1 = NULL, t2 = NULL, t3 = NULL;
 
+  if (ctx->math->kind == MATH_ACTIVATION)
+    return activation_grad (ctx, g, s, error);
   switch (ctx->math->op)
     {
     case GNN_BACKEND_OP_RECIPROCAL:   /* -g y² */
@@ -171,7 +272,7 @@ math_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *s, GError **error)
     case GNN_BACKEND_OP_LGAMMA:       /* g ψ(x) */
       return (t1 = gnn_tensor_digamma (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
     case GNN_BACKEND_OP_POLYGAMMA:    /* g ψ⁽ⁿ⁺¹⁾(x) */
-      return (t1 = gnn_tensor_polygamma (s, ctx->n + 1, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+      return (t1 = gnn_tensor_polygamma (s, ctx->params.polygamma.n + 1, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
     case GNN_BACKEND_OP_FRAC:         /* g */
       return g_object_ref (g);
     default:                          /* the rounding functions: 0 */
@@ -193,14 +294,14 @@ math_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return set_input_grad (node, gi, 0, math_grad (ctx, go[0], s, error), error);
 }
 
-/* Runs the row of @op (the polygamma of order @n) on @self and records its node, named
+/* Runs the row of @op with the kernel parameters @params on @self and records its node, named
  * @grad_fn (NULL: the row's name). */
 static GnnTensor *
-math_unary_named (GnnBackendOp op, int n, const char *grad_fn, GnnTensor *self, GError **error)
+math_unary_params (GnnBackendOp op, const GnnKernelParams *params, const char *grad_fn, GnnTensor *self,
+                   GError **error)
 {
   const UnaryMath *math = find_math (op);
   GnnDtype d = gnn_tensor_priv (self)->dtype, out_dtype = d;
-  GnnKernelParams params = { .polygamma = { n } };
   GnnTensor *out;
   GnnNode *node;
 
@@ -218,19 +319,29 @@ math_unary_named (GnnBackendOp op, int n, const char *grad_fn, GnnTensor *self, 
           return NULL;
         }
     }
-  out = gnn_elementwise (math->name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, &params, error);
+  out = gnn_elementwise (math->name, op, &self, 1, gnn_compute_dtype (out_dtype), out_dtype, params, error);
   if (out && (node = gnn_autograd_record (grad_fn ? grad_fn : math->grad_fn, math_backward, &self, 1, &out, 1)))
     {
       MathCtx *ctx = g_new (MathCtx, 1);
 
       ctx->math = math;
-      ctx->n = n;
-      if (math->kind == MATH_FLOAT)
+      ctx->params = *params;
+      if (math->kind == MATH_FLOAT || math->kind == MATH_ACTIVATION)
         gnn_node_save (node, math->save_result ? out : self);
       gnn_node_set_ctx (node, ctx, g_free);
     }
   return out;
 }
+
+/* the row of @op (the polygamma of order @n) on @self, its node named @grad_fn (NULL: the row's) */
+static GnnTensor *
+math_unary_named (GnnBackendOp op, int n, const char *grad_fn, GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { .polygamma = { n } };
+
+  return math_unary_params (op, &params, grad_fn, self, error);
+}
+
 static GnnTensor *
 math_unary (GnnBackendOp op, int n, GnnTensor *self, GError **error)
 {
@@ -1138,4 +1249,405 @@ gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, TRUE, self, other, error);
+}
+
+/* ---- the activations of one kernel ---------------------------------------------------- */
+
+/**
+ * gnn_tensor_softplus:
+ * @self: a floating-point tensor
+ * @beta: the sharpness β (PyTorch's default is 1)
+ * @threshold: above which β·@self the result is @self itself (PyTorch's default is 20)
+ * @error: return location for a #GError
+ *
+ * The softplus function log (1 + e^(β·@self)) / β, elementwise
+ * (`torch.nn.functional.softplus`), @self itself where β·@self > @threshold, for numerical
+ * stability.
+ *
+ * Returns: (transfer full): softplus (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_softplus (GnnTensor *self, double beta, double threshold, GError **error)
+{
+  GnnKernelParams params = { .softplus = { beta, threshold } };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_SOFTPLUS, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_hardsigmoid:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * The piecewise linear sigmoid min (max (@self + 3, 0), 6) / 6, elementwise
+ * (`torch.nn.functional.hardsigmoid`). The gradient is 1/6 on (−3, 3) and 0 elsewhere.
+ *
+ * Returns: (transfer full): hardsigmoid (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_hardsigmoid (GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_HARDSIGMOID, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_hardswish:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * @self · min (max (@self + 3, 0), 6) / 6, elementwise (`torch.nn.functional.hardswish`,
+ * from MobileNetV3).
+ *
+ * Returns: (transfer full): hardswish (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_hardswish (GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_HARDSWISH, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_mish:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * @self · tanh (softplus (@self)), elementwise (`torch.nn.functional.mish`).
+ *
+ * Returns: (transfer full): mish (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_mish (GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_MISH, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_celu:
+ * @self: a floating-point tensor
+ * @alpha: the α of the negative part, not 0 (PyTorch's default is 1)
+ * @error: return location for a #GError
+ *
+ * The continuously differentiable exponential linear unit
+ * max (0, @self) + min (0, α (e^(@self/α) − 1)), elementwise (`torch.nn.functional.celu`).
+ * An @alpha of 0 is an error, as in PyTorch.
+ *
+ * Returns: (transfer full): celu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_celu (GnnTensor *self, double alpha, GError **error)
+{
+  GnnKernelParams params = { .elu = { alpha } };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (alpha == 0.0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "celu: ZeroDivisionError: alpha cannot be 0 for CELU");
+      return NULL;
+    }
+  return math_unary_params (GNN_BACKEND_OP_CELU, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_selu:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * The scaled exponential linear unit λ (max (0, @self) + min (0, α (e^@self − 1))), with
+ * α ≈ 1.6733 and λ ≈ 1.0507, elementwise (`torch.nn.functional.selu`). Its node is named
+ * "EluBackward0", as PyTorch's.
+ *
+ * Returns: (transfer full): selu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_selu (GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_SELU, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_logsigmoid:
+ * @self: a floating-point tensor
+ * @error: return location for a #GError
+ *
+ * log (1 / (1 + e^−@self)), elementwise (`torch.nn.functional.logsigmoid`), computed as
+ * min (@self, 0) − log (1 + e^−|@self|) so that it does not overflow.
+ *
+ * Returns: (transfer full): log σ (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_logsigmoid (GnnTensor *self, GError **error)
+{
+  GnnKernelParams params = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_LOG_SIGMOID, &params, NULL, self, error);
+}
+
+/* hardshrink and softshrink */
+static GnnTensor *
+shrink (GnnBackendOp op, GnnTensor *self, double lambd, GError **error)
+{
+  GnnKernelParams params = { .shrink = { lambd } };
+
+  if (op == GNN_BACKEND_OP_SOFTSHRINK && !(lambd >= 0))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "softshrink: lambda must be greater or equal to 0, but found to be %g.", lambd);
+      return NULL;
+    }
+  return math_unary_params (op, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_hardshrink:
+ * @self: a floating-point tensor
+ * @lambd: the half-width λ of the band set to zero (PyTorch's default is 0.5)
+ * @error: return location for a #GError
+ *
+ * 0 where −λ ≤ @self ≤ λ, @self elsewhere (`torch.nn.functional.hardshrink`).
+ *
+ * Returns: (transfer full): hardshrink (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_hardshrink (GnnTensor *self, double lambd, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return shrink (GNN_BACKEND_OP_HARDSHRINK, self, lambd, error);
+}
+
+/**
+ * gnn_tensor_softshrink:
+ * @self: a floating-point tensor
+ * @lambd: the half-width λ ≥ 0 of the band set to zero (PyTorch's default is 0.5)
+ * @error: return location for a #GError
+ *
+ * @self shrunk toward 0 by λ: @self − λ above λ, @self + λ below −λ, 0 between
+ * (`torch.nn.functional.softshrink`). A negative @lambd is an error, as in PyTorch.
+ *
+ * Returns: (transfer full): softshrink (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_softshrink (GnnTensor *self, double lambd, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return shrink (GNN_BACKEND_OP_SOFTSHRINK, self, lambd, error);
+}
+
+/**
+ * gnn_tensor_threshold:
+ * @self: a floating-point tensor
+ * @threshold: the value at or below which elements are replaced
+ * @value: what replaces them
+ * @error: return location for a #GError
+ *
+ * @value where @self ≤ @threshold, @self elsewhere (`torch.nn.functional.threshold`); NaN
+ * stays NaN. The gradient is 0 where @self ≤ @threshold. Integer tensors are refused here
+ * (PyTorch accepts them).
+ *
+ * Returns: (transfer full): threshold (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_threshold (GnnTensor *self, double threshold, double value, GError **error)
+{
+  GnnKernelParams params = { .threshold = { threshold, value } };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary_params (GNN_BACKEND_OP_THRESHOLD, &params, NULL, self, error);
+}
+
+/**
+ * gnn_tensor_glu:
+ * @self: a floating-point tensor of at least one dimension
+ * @dim: the dimension to halve; negative values count from the end (PyTorch's default is −1)
+ * @error: return location for a #GError
+ *
+ * The gated linear unit a ⊗ σ(b), a and b the two halves of @self along @dim
+ * (`torch.nn.functional.glu`). The size of @dim must be even. It is composed of chunk, sigmoid
+ * and mul, so its node is MulBackward0 where PyTorch's is GluBackward0; the values and
+ * gradients are the same.
+ *
+ * Returns: (transfer full): glu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_glu (GnnTensor *self, int dim, GError **error)
+{
+  g_autoptr(GPtrArray) halves = NULL;
+  g_autoptr(GnnTensor) gate = NULL;
+  GnnTensorPrivate *p;
+  int d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "glu: glu does not support scalars because halving size must be even");
+      return NULL;
+    }
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "glu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  d = dim < 0 ? dim + (int) p->ndim : dim;
+  if (d < 0 || d >= (int) p->ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "glu: Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -(int) p->ndim, (int) p->ndim - 1, dim);
+      return NULL;
+    }
+  if (p->shape[d] % 2 != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "glu: Halving dimension must be even, but dimension %d is size %" G_GINT64_FORMAT, d, p->shape[d]);
+      return NULL;
+    }
+  if (!(halves = gnn_tensor_chunk (self, 2, d, error)) || !(gate = gnn_tensor_sigmoid (halves->pdata[1], error)))
+    return NULL;
+  return gnn_tensor_mul (halves->pdata[0], gate, error);
+}
+
+/**
+ * gnn_tensor_prelu:
+ * @self: a floating-point tensor
+ * @weight: the slopes for negative inputs: one, or one per channel (the size of @self's
+ *   dimension 1)
+ * @error: return location for a #GError
+ *
+ * The parametric rectified linear unit (`torch.nn.functional.prelu`): @self where positive,
+ * @weight × @self elsewhere, the slope of channel c applied along @self's dimension 1. Any
+ * other number of slopes is an error naming both counts, as in PyTorch. It is composed of gt,
+ * mul and where, so its node is WhereBackward0 where PyTorch's is PreluBackward0; the values
+ * and the gradients of both operands are the same.
+ *
+ * Returns: (transfer full): prelu (@self, @weight), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_prelu (GnnTensor *self, GnnTensor *weight, GError **error)
+{
+  g_autoptr(GnnTensor) w = NULL, wx = NULL, positive = NULL;
+  gint64 shape[GNN_MAX_DIMS], channels, n;
+  GnnTensorPrivate *p;
+  guint ndim = 1;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "prelu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  channels = p->ndim >= 2 ? p->shape[1] : 1;
+  n = gnn_tensor_get_numel (weight);
+  if (n != 1 && n != channels)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = %"
+                   G_GINT64_FORMAT " and channel size = %" G_GINT64_FORMAT ".", n, channels);
+      return NULL;
+    }
+  /* (C, 1, ..., 1): the slopes along dimension 1, broadcast over the batch and the rest */
+  shape[0] = n;
+  if (n != 1)
+    for (ndim = 1; ndim + 1 < p->ndim; ndim++)
+      shape[ndim] = 1;
+  if (!(w = gnn_tensor_reshape (weight, shape, ndim, error)) || !(wx = gnn_tensor_mul (w, self, error)) ||
+      !(positive = gnn_tensor_gt_scalar (self, 0.0, error)))
+    return NULL;
+  return gnn_where (positive, self, wx, error);
+}
+
+/**
+ * gnn_tensor_rrelu:
+ * @self: a floating-point tensor
+ * @lower: the lower bound of the random slopes (PyTorch's default is 1/8)
+ * @upper: the upper bound of the random slopes (PyTorch's default is 1/3)
+ * @training: whether to draw the slopes (training) or use their mean (evaluation)
+ * @generator: (nullable): the generator of the slopes; %NULL for the default one
+ * @error: return location for a #GError
+ *
+ * The randomized leaky rectified linear unit (`torch.nn.functional.rrelu`): @self where
+ * positive, a × @self where @self ≤ 0, a drawn uniformly from [@lower, @upper) for each
+ * element when @training, (@lower + @upper) / 2 otherwise. The gradient is the slope each
+ * element got. @lower > @upper is an error, as in PyTorch. The slopes come from gnn's
+ * generator, so they are not PyTorch's draws; in evaluation the node is LeakyReluBackward0
+ * (PyTorch's RreluWithNoiseBackward0), in training MulBackward0.
+ *
+ * Returns: (transfer full): rrelu (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rrelu (GnnTensor *self, double lower, double upper, gboolean training, GnnGenerator *generator,
+                  GError **error)
+{
+  g_autoptr(GnnTensor) u = NULL, a = NULL, r = NULL, slopes = NULL, one = NULL, negative = NULL;
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "rrelu: not implemented for %s tensors; expected a floating-point tensor",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (!(lower <= upper))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "rrelu: Lower bound should be less than or equal to the upper bound, got lower=%g and upper=%g",
+                   lower, upper);
+      return NULL;
+    }
+  if (!training)
+    return gnn_tensor_leaky_relu (self, (lower + upper) / 2.0, error);
+  /* the slope of each element: uniform in [lower, upper) where self <= 0, 1 elsewhere */
+  if (!(u = gnn_tensor_new_rand (p->shape, p->ndim, generator, p->dtype, gnn_tensor_get_device (self), error)) ||
+      !(a = gnn_tensor_mul_scalar (u, upper - lower, error)) || !(r = gnn_tensor_add_scalar (a, lower, error)) ||
+      !(one = gnn_tensor_new_full (NULL, 0, 1.0, p->dtype, gnn_tensor_get_device (self), error)) ||
+      !(negative = gnn_tensor_le_scalar (self, 0.0, error)) || !(slopes = gnn_where (negative, r, one, error)))
+    return NULL;
+  return gnn_tensor_mul (self, slopes, error);
 }

@@ -423,6 +423,25 @@ clamp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return set_grad (node, gi, t, error);
 }
 
+/* hardtanh:  g strictly between min and max, else 0 (PyTorch's hardtanh_backward) */
+static gboolean
+hardtanh_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const GnnKernelParams *params = node->ctx;
+  g_autoptr(GnnTensor) zero = NULL, above = NULL, below = NULL, t = NULL, u = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) ||
+      !(zero = gnn_tensor_new_zeros_like (go[0], gnn_tensor_priv (go[0])->dtype, 0, NULL, error)) ||
+      !(below = gnn_tensor_le_scalar (x, params->clamp.min, error)) ||
+      !(above = gnn_tensor_ge_scalar (x, params->clamp.max, error)) ||
+      !(t = gnn_where (below, zero, go[0], error)) || !(u = gnn_where (above, zero, t, error)))
+    return FALSE;
+  return set_grad (node, gi, u, error);
+}
+
 /* ---- the ops ------------------------------------------------------------------------ */
 
 /**
@@ -597,8 +616,8 @@ is_integral (double v)
  * rules for a tensor and Python-number bounds (a fractional bound on an integer tensor
  * gives float32, integral bounds on bool give int64). */
 static GnnTensor *
-clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, double max,
-          gint64 has, GError **error)
+clamp_op (const char *name, const char *grad_fn, GnnBackwardFunc backward, GnnTensor *self, double min,
+          double max, gint64 has, GError **error)
 {
   GnnDtype d = gnn_tensor_priv (self)->dtype;
   GnnKernelParams params = { .clamp = { min, max, (has & 1) != 0, (has & 2) != 0 } };
@@ -642,7 +661,7 @@ clamp_op (const char *name, const char *grad_fn, GnnTensor *self, double min, do
       !gnn_tensor_fill_kernel (out, NAN, error))
     g_clear_object (&out);
   if (out)
-    unary_record (self, out, &params, grad_fn, clamp_backward, SAVE_INPUT);
+    unary_record (self, out, &params, grad_fn, backward, SAVE_INPUT);
   return out;
 }
 
@@ -675,7 +694,7 @@ gnn_tensor_clamp (GnnTensor *self, double min, double max, GError **error)
                            "clamp: At least one of 'min' or 'max' must not be None");
       return NULL;
     }
-  return clamp_op ("clamp", "ClampBackward1", self, isnan (min) ? 0.0 : min, isnan (max) ? 0.0 : max,
+  return clamp_op ("clamp", "ClampBackward1", clamp_backward, self, isnan (min) ? 0.0 : min, isnan (max) ? 0.0 : max,
                    has, error);
 }
 
@@ -695,7 +714,7 @@ GnnTensor *
 gnn_tensor_clamp_min (GnnTensor *self, double min, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return clamp_op ("clamp_min", "ClampMinBackward0", self, min, 0.0, 1, error);
+  return clamp_op ("clamp_min", "ClampMinBackward0", clamp_backward, self, min, 0.0, 1, error);
 }
 
 /**
@@ -714,7 +733,35 @@ GnnTensor *
 gnn_tensor_clamp_max (GnnTensor *self, double max, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return clamp_op ("clamp_max", "ClampMaxBackward0", self, 0.0, max, 2, error);
+  return clamp_op ("clamp_max", "ClampMaxBackward0", clamp_backward, self, 0.0, max, 2, error);
+}
+
+/**
+ * gnn_tensor_hardtanh:
+ * @self: a tensor, not bool
+ * @min_val: the lower bound (PyTorch's default is −1)
+ * @max_val: the upper bound (PyTorch's default is 1)
+ * @error: return location for a #GError
+ *
+ * @self limited to [@min_val, @max_val] (`torch.nn.functional.hardtanh`; relu6 is
+ * hardtanh (0, 6)). The values and dtypes are those of [method@Gnn.Tensor.clamp]; the
+ * gradient passes strictly between the bounds only, as PyTorch's (0 at the bounds themselves).
+ *
+ * Returns: (transfer full): hardtanh (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_hardtanh (GnnTensor *self, double min_val, double max_val, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (gnn_tensor_priv (self)->dtype == GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                           "hardtanh: not implemented for bool tensors");
+      return NULL;
+    }
+  return clamp_op ("hardtanh", "HardtanhBackward0", hardtanh_backward, self, min_val, max_val, 3, error);
 }
 
 /**

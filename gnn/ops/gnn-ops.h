@@ -95,6 +95,8 @@ GnnTensor *gnn_tensor_clamp_min    (GnnTensor *self, double min, GError **error)
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_clamp_max    (GnnTensor *self, double max, GError **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hardtanh     (GnnTensor *self, double min_val, double max_val, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_relu         (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_leaky_relu   (GnnTensor *self, double negative_slope, GError **error);
@@ -439,6 +441,33 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_round_decimals (GnnTensor *self, int decimals, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_logit        (GnnTensor *self, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_softplus     (GnnTensor *self, double beta, double threshold, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hardsigmoid  (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hardswish    (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mish         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_celu         (GnnTensor *self, double alpha, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_selu         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logsigmoid   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hardshrink   (GnnTensor *self, double lambd, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_softshrink   (GnnTensor *self, double lambd, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_threshold    (GnnTensor *self, double threshold, double value, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_glu          (GnnTensor *self, int dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_prelu        (GnnTensor *self, GnnTensor *weight, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rrelu        (GnnTensor *self, double lower, double upper, gboolean training,
+                                    GnnGenerator *generator, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_atan2          (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL

@@ -332,6 +332,16 @@ static GnnTensor *f_gelu_tanh (GnnTensor **x, GError **e) { return gnn_tensor_ge
 static GnnTensor *f_silu (GnnTensor **x, GError **e) { return gnn_tensor_silu (x[0], e); }
 static GnnTensor *f_sigmoid (GnnTensor **x, GError **e) { return gnn_tensor_sigmoid (x[0], e); }
 static GnnTensor *f_tanh (GnnTensor **x, GError **e) { return gnn_tensor_tanh (x[0], e); }
+static GnnTensor *f_softplus (GnnTensor **x, GError **e) { return gnn_tensor_softplus (x[0], 2.0, 4.0, e); }
+static GnnTensor *f_hardsigmoid (GnnTensor **x, GError **e) { return gnn_tensor_hardsigmoid (x[0], e); }
+static GnnTensor *f_hardswish (GnnTensor **x, GError **e) { return gnn_tensor_hardswish (x[0], e); }
+static GnnTensor *f_mish (GnnTensor **x, GError **e) { return gnn_tensor_mish (x[0], e); }
+static GnnTensor *f_celu (GnnTensor **x, GError **e) { return gnn_tensor_celu (x[0], 0.7, e); }
+static GnnTensor *f_selu (GnnTensor **x, GError **e) { return gnn_tensor_selu (x[0], e); }
+static GnnTensor *f_logsigmoid (GnnTensor **x, GError **e) { return gnn_tensor_logsigmoid (x[0], e); }
+static GnnTensor *f_hardshrink (GnnTensor **x, GError **e) { return gnn_tensor_hardshrink (x[0], 0.5, e); }
+static GnnTensor *f_softshrink (GnnTensor **x, GError **e) { return gnn_tensor_softshrink (x[0], 0.5, e); }
+static GnnTensor *f_threshold (GnnTensor **x, GError **e) { return gnn_tensor_threshold (x[0], 0.25, -7.0, e); }
 /* in place, on a clone */
 static GnnTensor *f_lerp_ (GnnTensor **x, GError **e)
 {
@@ -601,6 +611,16 @@ static const OpCase op_cases[] = {
   { "silu", f_silu, 1, { IN (A34, -3, 3) }, F_GRAD },
   { "sigmoid", f_sigmoid, 1, { IN (BIG, -4, 4) }, F_GRAD },
   { "tanh", f_tanh, 1, { TIN (A34, -3, 3) }, F_GRAD },
+  { "softplus", f_softplus, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "hardsigmoid", f_hardsigmoid, 1, { IN (A34, -4, 4) }, F_GRAD },
+  { "hardswish", f_hardswish, 1, { IN (A34, -4, 4) }, F_GRAD },
+  { "mish", f_mish, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "celu", f_celu, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "selu", f_selu, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "logsigmoid", f_logsigmoid, 1, { IN (A34, -4, 4) }, F_GRAD },
+  { "hardshrink", f_hardshrink, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "softshrink", f_softshrink, 1, { IN (A34, -2, 2) }, F_GRAD },
+  { "threshold", f_threshold, 1, { IN (A34, -2, 2) }, F_GRAD },
   /* in place, copies, conversions */
   { "lerp_", f_lerp_, 2, { IN (A34, -2, 2), TIN (A34, -2, 2) }, 0 },
   { "addcmul_", f_addcmul_, 3, { IN (A34, -2, 2), IN (S1 (4), -2, 2), TIN (A34, -2, 2) }, 0 },

@@ -275,6 +275,17 @@ FN (op_softmax, gnn_tensor_softmax (x[0], 1, e))
 FN (op_softmax0, gnn_tensor_softmax (x[0], 0, e))
 FN (op_log_softmax, gnn_tensor_log_softmax (x[0], -1, e))
 FN (op_log_softmax0, gnn_tensor_log_softmax (x[0], 0, e))
+FN (op_softplus, gnn_tensor_softplus (x[0], 1.0, 20.0, e))
+FN (op_hardsigmoid, gnn_tensor_hardsigmoid (x[0], e))
+FN (op_hardswish, gnn_tensor_hardswish (x[0], e))
+FN (op_mish, gnn_tensor_mish (x[0], e))
+FN (op_celu, gnn_tensor_celu (x[0], 1.0, e))
+FN (op_selu, gnn_tensor_selu (x[0], e))
+FN (op_logsigmoid, gnn_tensor_logsigmoid (x[0], e))
+FN (op_hardshrink, gnn_tensor_hardshrink (x[0], 0.5, e))
+FN (op_softshrink, gnn_tensor_softshrink (x[0], 0.5, e))
+FN (op_threshold, gnn_tensor_threshold (x[0], 0.1, 20.0, e))
+FN (op_hardtanh, gnn_tensor_hardtanh (x[0], -0.5, 0.5, e))
 
 static const OpCase unary_cases[] = {
   { "neg", op_neg, 1, -2, 2, TRUE },
@@ -298,6 +309,17 @@ static const OpCase unary_cases[] = {
   { "softmax (dim 0)", op_softmax0, 1, -2, 2, TRUE },
   { "log_softmax", op_log_softmax, 1, -2, 2, TRUE },
   { "log_softmax (dim 0)", op_log_softmax0, 1, -2, 2, TRUE },
+  { "softplus", op_softplus, 1, -2, 2, TRUE },
+  { "hardsigmoid", op_hardsigmoid, 1, -2, 2, TRUE },
+  { "hardswish", op_hardswish, 1, -2, 2, TRUE },
+  { "mish", op_mish, 1, -2, 2, TRUE },
+  { "celu", op_celu, 1, -2, 2, TRUE },
+  { "selu", op_selu, 1, -2, 2, TRUE },
+  { "logsigmoid", op_logsigmoid, 1, -2, 2, TRUE },
+  { "hardshrink", op_hardshrink, 1, -2, 2, TRUE },
+  { "softshrink", op_softshrink, 1, -2, 2, TRUE },
+  { "threshold", op_threshold, 1, -2, 2, TRUE },
+  { "hardtanh", op_hardtanh, 1, -2, 2, TRUE },
 };
 
 /* ---- linear algebra ----------------------------------------------------------------- */

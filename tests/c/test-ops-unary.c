@@ -699,6 +699,151 @@ test_math_values (void)
   g_clear_error (&error);
 }
 
+/* ---- the activations of torch.nn.functional ------------------------------------------ */
+
+static GnnTensor *call_softplus (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_softplus (x, 2.0, 4.0, error); }
+static GnnTensor *call_celu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_celu (x, 0.7, error); }
+static GnnTensor *call_hardshrink (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_hardshrink (x, 0.5, error); }
+static GnnTensor *call_softshrink (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_softshrink (x, 0.5, error); }
+static GnnTensor *call_threshold (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_threshold (x, 0.25, -7.0, error); }
+static GnnTensor *call_hardtanh (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_hardtanh (x, -0.5, 2.0, error); }
+static GnnTensor *call_glu (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_glu (x, GPOINTER_TO_INT (data), error); }
+
+/* the rows, gradchecked and (but for the piecewise linear ones) gradgradchecked in float64
+ * away from their kinks (−3, 3, ±0.5, 0.25, 0, 2) */
+static const OpCase activation_ops[] = {
+  { "softplus", call_softplus, NULL, "SoftplusBackward0", -4, 4 },
+  { "hardsigmoid", call_unary, gnn_tensor_hardsigmoid, "HardsigmoidBackward0", -4, 4 },
+  { "hardswish", call_unary, gnn_tensor_hardswish, "HardswishBackward0", -4, 4 },
+  { "mish", call_unary, gnn_tensor_mish, "MishBackward0", -3, 3 },
+  { "celu", call_celu, NULL, "CeluBackward0", -2, 2 },
+  { "selu", call_unary, gnn_tensor_selu, "EluBackward0", -2, 2 },
+  { "logsigmoid", call_unary, gnn_tensor_logsigmoid, "LogSigmoidBackward0", -4, 4 },
+  { "hardshrink", call_hardshrink, NULL, "HardshrinkBackward0", -2, 2 },
+  { "softshrink", call_softshrink, NULL, "SoftshrinkBackward0", -2, 2 },
+  { "threshold", call_threshold, NULL, "ThresholdBackward0", -2, 2 },
+  { "hardtanh", call_hardtanh, NULL, "HardtanhBackward0", -2, 3 },
+  { "glu", call_glu, GINT_TO_POINTER (-1), "MulBackward0", -2, 2 },
+  { "glu (dim 1)", call_glu, GINT_TO_POINTER (1), "MulBackward0", -2, 2 },
+};
+
+static gboolean
+near_kink (double v)
+{
+  const double kinks[] = { -3, 3, -0.5, 0.5, 0.25, 0, 2, 1.0 };   /* softplus: 2x = 4 at x = 2 */
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinks); i++)
+    if (fabs (v - kinks[i]) < 0.02)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_activation_gradcheck (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (activation_ops); k++)
+    {
+      const OpCase *c = &activation_ops[k];
+      double v[12];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+      for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+        for (v[i] = c->low + (c->high - c->low) * (i + 0.37) / G_N_ELEMENTS (v); near_kink (v[i]);)
+          v[i] += 0.03;
+      g_test_message ("gradcheck %s", c->name);
+      x = gnn_test_tensor_d (v, 12, GNN_TEST_SHAPE (3, 4), 2);
+      gnn_tensor_set_requires_grad (x, TRUE, &error);
+      g_assert_no_error (error);
+      y = c->fn (x, c->data, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (gnn_tensor_get_grad_fn_name (y), ==, c->grad_fn);
+      g_clear_object (&y);
+      gnn_tensor_set_requires_grad (x, FALSE, &error);
+      gnn_test_gradcheck (c->fn, c->data, x, 1e-6, 1e-6);
+      if (!g_strv_contains ((const char *const[]) { "hardsigmoid", "hardshrink", "softshrink", "threshold",
+                                                    "hardtanh", NULL }, c->name))
+        gnn_test_gradgradcheck (c->fn, c->data, x, 1e-6, 1e-5);
+    }
+}
+
+/* values at the special points (the kinks, large inputs, NaN) against PyTorch 1.13 in float64,
+ * the gradients at the kinks, and the errors */
+static void
+test_activation_values (void)
+{
+  static const double in[] = { -4, -3, -1, -0.5, 0, 0.25, 0.5, 2, 3, 25, NAN };
+  static const struct { GnnTestFunc fn; gpointer data; double want[11]; } rows[] = {
+    { call_softplus, NULL, { 0.00016770318644788442, 0.0012378425688652247, 0.06346400552148625, 0.15663084375911143,
+                             0.34657359027997264, 0.48703849209005334, 0.6566308437591114, 2.0090749639589047, 3, 25, NAN } },
+    { call_unary, gnn_tensor_hardsigmoid, { 0, 0, 0.3333333333333333, 0.4166666666666667, 0.5, 0.5416666666666666,
+                                            0.5833333333333334, 0.8333333333333334, 1, 1, NAN } },
+    { call_unary, gnn_tensor_hardswish, { -0.0, -0.0, -0.3333333333333333, -0.20833333333333334, 0, 0.13541666666666666,
+                                          0.2916666666666667, 1.6666666666666667, 3, 25, NAN } },
+    { call_unary, gnn_tensor_mish, { -0.07259174079202535, -0.1456474612756246, -0.30340146137410895, -0.22074377465173, 0,
+                                     0.1695724096638176, 0.37524521130489513, 1.9439589595339946, 2.9865350049679575, 25, NAN } },
+    { call_celu, NULL, { -0.6976910459708426, -0.6903653492868647, -0.532244274490757, -0.35732083831013284, 0, 0.25, 0.5,
+                         2, 3, 25, NAN } },
+    { call_unary, gnn_tensor_selu, { -1.7258986281898945, -1.6705687287671118, -1.1113307378125625, -0.6917581878028713, 0,
+                                     0.2626752468388701, 0.5253504936777402, 2.101401974710961, 3.1521029620664414,
+                                     26.26752468388701, NAN } },
+    { call_unary, gnn_tensor_logsigmoid, { -4.0181499279178094, -3.048587351573742, -1.3132616875182228, -0.9740769841801067,
+                                           -0.6931471805599453, -0.5759394198788436, -0.4740769841801067, -0.1269280110429725,
+                                           -0.04858735157374206, -1.3887943864867583e-11, NAN } },
+    { call_hardshrink, NULL, { -4, -3, -1, 0, 0, 0, 0, 2, 3, 25, NAN } },
+    { call_softshrink, NULL, { -3.5, -2.5, -0.5, 0, 0, 0, 0, 1.5, 2.5, 24.5, 0 } },
+    { call_threshold, NULL, { -7, -7, -7, -7, -7, -7, 0.5, 2, 3, 25, NAN } },
+    { call_hardtanh, NULL, { -0.5, -0.5, -0.5, -0.5, 0, 0.25, 0.5, 2, 2, 2, NAN } },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (in, 11, GNN_TEST_SHAPE (11), 1);
+  g_autoptr(GnnTensor) xf = gnn_tensor_to_dtype (x, GNN_DTYPE_FLOAT32, &error);
+  g_autoptr(GnnTensor) xi = gnn_tensor_to_dtype (x, GNN_DTYPE_INT64, &error);
+  g_autoptr(GnnTensor) k = gnn_test_tensor_d (GNN_TEST_DATA (-0.5, 2.0, 1.0), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) y = NULL, s = NULL;
+
+  g_assert_no_error (error);
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autoptr(GnnTensor) yd = rows[r].fn (x, rows[r].data, &error);
+      g_autoptr(GnnTensor) yf = yd ? rows[r].fn (xf, rows[r].data, &error) : NULL;
+
+      g_assert_no_error (error);
+      gnn_test_assert_close (yd, rows[r].want, 11, 1e-14, 1e-15);
+      g_assert_cmpint (gnn_tensor_get_dtype (yf), ==, GNN_DTYPE_FLOAT32);
+      gnn_test_assert_close (yf, rows[r].want, 11, 1e-6, 1e-7);
+    }
+  /* hardtanh's gradient is 0 at its bounds (clamp's passes there) */
+  gnn_tensor_set_requires_grad (k, TRUE, &error);
+  y = gnn_tensor_hardtanh (k, -0.5, 2.0, &error);
+  s = y ? gnn_tensor_sum_all (y, &error) : NULL;
+  g_assert_true (s && gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  gnn_test_assert_close (gnn_tensor_get_grad (k), GNN_TEST_DATA (0, 0, 1), 3, 0, 0);
+  /* integers: refused as PyTorch refuses them, but hardtanh, which keeps them */
+  g_assert_null (gnn_tensor_softplus (xi, 1.0, 20.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_true (strstr (error->message, "softplus") && strstr (error->message, "int64"));
+  g_clear_error (&error);
+  g_clear_object (&y);
+  y = gnn_tensor_hardtanh (xi, -1.0, 2.0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (y), ==, GNN_DTYPE_INT64);
+  g_assert_null (gnn_tensor_softshrink (x, -0.5, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_true (strstr (error->message, "lambda must be greater or equal to 0") != NULL);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_celu (x, 0.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_true (strstr (error->message, "alpha cannot be 0") != NULL);
+  g_clear_error (&error);
+  /* glu halves its dimension, which must be even: x has 11 elements */
+  g_assert_null (gnn_tensor_glu (x, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_true (strstr (error->message, "Halving dimension must be even") != NULL);
+  g_clear_error (&error);
+}
+
 /* floor_divide has no derivative, as in PyTorch 1.13: differentiating it is an error */
 static void
 test_floor_divide_no_grad (void)
@@ -735,5 +880,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ops/unary/math-gradcheck", test_math_gradcheck);
   g_test_add_func ("/ops/unary/math-values", test_math_values);
   g_test_add_func ("/ops/unary/floor-divide-no-grad", test_floor_divide_no_grad);
+  g_test_add_func ("/ops/unary/activation-gradcheck", test_activation_gradcheck);
+  g_test_add_func ("/ops/unary/activation-values", test_activation_values);
   return g_test_run ();
 }

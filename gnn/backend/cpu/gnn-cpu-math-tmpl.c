@@ -39,6 +39,16 @@ NAME (polygamma_loop) (char **d, const gint64 *s, gint64 n, const GnnKernelArgs 
     *(T *) (d[0] + i * s[0]) = (T) gnn_math_polygamma (order, *(const T *) (d[1] + i * s[1]));
 }
 
+/* out = f (in0, params), f the op's function in param_math, in double */
+static void
+NAME (param_loop) (char **d, const gint64 *s, gint64 n, const GnnKernelArgs *args)
+{
+  double (*f) (double, const GnnKernelParams *) = find_param (args->op)->f;
+
+  for (gint64 i = 0; i < n; i++)
+    *(T *) (d[0] + i * s[0]) = (T) f (*(const T *) (d[1] + i * s[1]), &args->params);
+}
+
 #undef T
 #undef NAME
 #undef FN

@@ -1,5 +1,6 @@
 /* gnn-cpu-math.c: the elementwise math functions (logarithms, trigonometric and hyperbolic
- * functions, erf and the gamma functions, rounding, fmod and its kin), one table
+ * functions, erf and the gamma functions, rounding, fmod and its kin, the activations with
+ * parameters), one table
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -65,6 +66,46 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_FRAC, frac_f, frac_d },
 };
 
+/* The activations (softplus, celu, selu, the shrinks, threshold and their kin): each the function
+ * of gnn-math-private.h that its op table formula names, computed in double (float32 rounded once) */
+static double softplus_p (double a, const GnnKernelParams *p) { return gnn_math_softplus (a, p->softplus.beta, p->softplus.threshold); }
+static double hardsigmoid_p (double a, const GnnKernelParams *p) { return gnn_math_hardsigmoid (a); }
+static double hardswish_p (double a, const GnnKernelParams *p) { return gnn_math_hardswish (a); }
+static double mish_p (double a, const GnnKernelParams *p) { return gnn_math_mish (a); }
+static double celu_p (double a, const GnnKernelParams *p) { return gnn_math_celu (a, p->elu.alpha); }
+static double selu_p (double a, const GnnKernelParams *p) { return gnn_math_selu (a); }
+static double log_sigmoid_p (double a, const GnnKernelParams *p) { return gnn_math_log_sigmoid (a); }
+static double hardshrink_p (double a, const GnnKernelParams *p) { return gnn_math_hardshrink (a, p->shrink.lambd); }
+static double softshrink_p (double a, const GnnKernelParams *p) { return gnn_math_softshrink (a, p->shrink.lambd); }
+static double threshold_p (double a, const GnnKernelParams *p) { return gnn_math_threshold (a, p->threshold.threshold, p->threshold.value); }
+
+typedef struct {
+  GnnBackendOp op;
+  double (*f) (double, const GnnKernelParams *);
+} ParamMath;
+
+static const ParamMath param_math[] = {
+  { GNN_BACKEND_OP_SOFTPLUS, softplus_p },
+  { GNN_BACKEND_OP_HARDSIGMOID, hardsigmoid_p },
+  { GNN_BACKEND_OP_HARDSWISH, hardswish_p },
+  { GNN_BACKEND_OP_MISH, mish_p },
+  { GNN_BACKEND_OP_CELU, celu_p },
+  { GNN_BACKEND_OP_SELU, selu_p },
+  { GNN_BACKEND_OP_LOG_SIGMOID, log_sigmoid_p },
+  { GNN_BACKEND_OP_HARDSHRINK, hardshrink_p },
+  { GNN_BACKEND_OP_SOFTSHRINK, softshrink_p },
+  { GNN_BACKEND_OP_THRESHOLD, threshold_p },
+};
+
+static const ParamMath *
+find_param (GnnBackendOp op)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (param_math); i++)
+    if (param_math[i].op == op)
+      return &param_math[i];
+  return NULL;
+}
+
 /* a % b truncating (fmod), Python's a % b and a // b for int64, b != 0; INT64_MIN by -1 wraps */
 static gint64
 fmod_i (gint64 a, gint64 b)
@@ -119,7 +160,7 @@ find_binary (GnnBackendOp op)
   g_assert_not_reached ();
 }
 
-/* unary_loop_f32, binary_loop_f32, polygamma_loop_f32 and their f64 forms */
+/* unary_loop_f32, binary_loop_f32, polygamma_loop_f32, param_loop_f32 and their f64 forms */
 #define T float
 #define NAME(x) x##_f32
 #define FN f32
@@ -167,6 +208,8 @@ k_math (const GnnKernelArgs *args, GError **error)
     return gnn_cpu_unsupported (args, error);
   if (args->op == GNN_BACKEND_OP_POLYGAMMA)
     gnn_cpu_foreach (args, f32 ? polygamma_loop_f32 : polygamma_loop_f64);
+  else if (find_param (args->op))
+    gnn_cpu_foreach (args, f32 ? param_loop_f32 : param_loop_f64);
   else if (n_in == 1)
     gnn_cpu_foreach (args, f32 ? unary_loop_f32 : unary_loop_f64);
   else
@@ -181,5 +224,7 @@ gnn_cpu_register_math (GnnCpuKernel *table)
     table[unary_math[i].op] = k_math;
   for (gsize i = 0; i < G_N_ELEMENTS (binary_math); i++)
     table[binary_math[i].op] = k_math;
+  for (gsize i = 0; i < G_N_ELEMENTS (param_math); i++)
+    table[param_math[i].op] = k_math;
   table[GNN_BACKEND_OP_POLYGAMMA] = k_math;
 }

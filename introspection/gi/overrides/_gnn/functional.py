@@ -66,12 +66,12 @@ def relu(input, inplace=False):
 
 def relu6(input, inplace=False):
     _inplace_unsupported('relu6', inplace)
-    return _T.clamp(input, 0.0, 6.0)
+    return _T.hardtanh(input, 0.0, 6.0)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     _inplace_unsupported('hardtanh', inplace)
-    return _T.clamp(input, float(min_val), float(max_val))
+    return _T.hardtanh(input, float(min_val), float(max_val))
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -105,6 +105,117 @@ def tanh(input):
 
 def softsign(input):
     return _T.div(input, _T.add_scalar(_T.abs(input), 1.0))
+
+
+def softplus(input, beta=1, threshold=20):
+    return _T.softplus(input, float(beta), float(threshold))
+
+
+def hardsigmoid(input, inplace=False):
+    _inplace_unsupported('hardsigmoid', inplace)
+    return _T.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    _inplace_unsupported('hardswish', inplace)
+    return _T.hardswish(input)
+
+
+def mish(input, inplace=False):
+    _inplace_unsupported('mish', inplace)
+    return _T.mish(input)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    _inplace_unsupported('celu', inplace)
+    return _T.celu(input, float(alpha))
+
+
+def selu(input, inplace=False):
+    _inplace_unsupported('selu', inplace)
+    return _T.selu(input)
+
+
+def logsigmoid(input):
+    return _T.logsigmoid(input)
+
+
+def hardshrink(input, lambd=0.5):
+    return _T.hardshrink(input, float(lambd))
+
+
+def softshrink(input, lambd=0.5):
+    return _T.softshrink(input, float(lambd))
+
+
+def threshold(input, threshold, value, inplace=False):
+    _inplace_unsupported('threshold', inplace)
+    return _T.threshold(input, float(threshold), float(value))
+
+
+def tanhshrink(input):
+    # torch composes it so: its node is SubBackward0
+    return _T.sub(input, _T.tanh(input), 1.0)
+
+
+def glu(input, dim=-1):
+    return _T.glu(input, int(dim))
+
+
+def prelu(input, weight):
+    return _T.prelu(input, weight)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    _inplace_unsupported('rrelu', inplace)
+    return _T.rrelu(input, float(lower), float(upper), bool(training), None)
+
+
+def _in_place(fn, input, *args):
+    """fn (input, *args) written back into input (torch's F.relu_ and its kin): a leaf that
+    requires grad refuses, the version counter moves on, and the gradient flows through the
+    copy (CopyBackwards) to a clone of the old values that fn saw."""
+    source = _T.clone(input) if _T.get_requires_grad(input) else input
+    _T.copy_(input, fn(source, *args))
+    return input
+
+
+def relu_(input):
+    return _in_place(_T.relu, input)
+
+
+def elu_(input, alpha=1.0):
+    return _in_place(_T.elu, input, float(alpha))
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _in_place(_T.leaky_relu, input, float(negative_slope))
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return _in_place(_T.hardtanh, input, float(min_val), float(max_val))
+
+
+def threshold_(input, threshold, value):
+    return _in_place(_T.threshold, input, float(threshold), float(value))
+
+
+def selu_(input):
+    return _in_place(_T.selu, input)
+
+
+def celu_(input, alpha=1.0):
+    return _in_place(_T.celu, input, float(alpha))
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return _in_place(_T.rrelu, input, float(lower), float(upper), bool(training), None)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        raise TypeError('softmin(): dim is required (torch infers it only with a deprecation warning)')
+    return _T.softmax(_softmax_input(_T.neg(input), dtype), int(dim))
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -291,7 +402,10 @@ for _fn in INIT_FUNCTIONS:
 del _fn
 
 
-FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, softsign, softmax,
+FUNCTIONS = (relu, relu6, hardtanh, leaky_relu, elu, gelu, silu, sigmoid, tanh, softsign, softplus,
+             hardsigmoid, hardswish, mish, celu, selu, logsigmoid, hardshrink, softshrink, threshold,
+             tanhshrink, softmin, prelu, rrelu, relu_, elu_, leaky_relu_, hardtanh_, threshold_, selu_,
+             celu_, rrelu_, softmax,
              log_softmax, linear, conv1d, conv2d, conv_transpose2d, max_pool2d, avg_pool2d,
              adaptive_avg_pool2d, flatten, one_hot, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
              binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss, cross_entropy, kl_div)
@@ -343,7 +457,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return _T.embedding(input, weight, Gnn.EMBEDDING_NO_PADDING if padding_idx is None else int(padding_idx))
 
 
-NN_FUNCTIONS = (dropout, dropout2d, batch_norm, instance_norm, layer_norm, group_norm, embedding)
+NN_FUNCTIONS = (dropout, dropout2d, batch_norm, instance_norm, layer_norm, group_norm, embedding, glu)
 for _fn in NN_FUNCTIONS:
     _fn.__doc__ = 'torch.nn.functional.%s, over the C function its layer runs' % _fn.__name__
     globals()['functional_' + _fn.__name__] = raising_torch_errors(_fn)

@@ -23,6 +23,7 @@ _UNSUPPORTED_DEFAULTS = {
     'inplace': (False,), 'padding_mode': ('zeros',),
     'size_average': (None,), 'reduce': (None,), 'max_norm': (None,), 'norm_type': (2.0,),
     'scale_grad_by_freq': (False,), 'sparse': (False,), '_weight': (None,),
+    'min_value': (None,), 'max_value': (None,),   # Hardtanh's deprecated spellings of its bounds
 }
 _R = _REQUIRED_ARG
 _CONV = ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0), ('dilation', 1),
@@ -59,6 +60,15 @@ _LAYER_SIGNATURES = {
     'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [], 'Softsign': [],
     'GELU': [('approximate', 'none')],
     'Softmax': [('dim', None)], 'LogSoftmax': [('dim', None)],
+    'Softplus': [('beta', 1), ('threshold', 20)],
+    'Hardtanh': [('min_val', -1.0), ('max_val', 1.0), ('inplace', False), ('min_value', None), ('max_value', None)],
+    'ReLU6': [('inplace', False)], 'Hardsigmoid': [('inplace', False)], 'Hardswish': [('inplace', False)],
+    'Mish': [('inplace', False)], 'SELU': [('inplace', False)], 'CELU': [('alpha', 1.0), ('inplace', False)],
+    'LogSigmoid': [], 'Tanhshrink': [], 'Softmax2d': [],
+    'Threshold': ['threshold', 'value', ('inplace', False)],
+    'Hardshrink': [('lambd', 0.5)], 'Softshrink': [('lambd', 0.5)], 'Softmin': [('dim', None)],
+    'GLU': [('dim', -1)], 'RReLU': [('lower', 1.0 / 8), ('upper', 1.0 / 3), ('inplace', False)],
+    'PReLU': [('num_parameters', 1), ('init', 0.25), ('device', None), ('dtype', None)],
     'Flatten': [('start_dim', 1), ('end_dim', -1)],
     'Unflatten': ['dim', 'unflattened_size'],
     'L1Loss': _LOSS, 'MSELoss': _LOSS,
