@@ -92,6 +92,12 @@ GnnDtype   gnn_compute_dtype          (GnnDtype dtype);
 GnnTensor *gnn_tensor_to_device_of    (GnnTensor    *self,
                                        GnnTensor    *like,
                                        GError      **error);
+/* where (@mask, @value, @x) with @value a number of @x's dtype (gnn-ops-predicates.c); with
+ * autograd through @x. */
+GnnTensor *gnn_where_scalar           (GnnTensor    *mask,
+                                       double        value,
+                                       GnnTensor    *x,
+                                       GError      **error);
 /* Sums a broadcast gradient back to an input's shape (no history). */
 GnnTensor *gnn_sum_to                 (GnnTensor    *grad,
                                        guint         ndim,

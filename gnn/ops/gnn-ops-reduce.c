@@ -1047,3 +1047,679 @@ gnn_tensor_log_softmax (GnnTensor *self, int dim, GError **error)
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return softmax_impl (TRUE, self, dim, error);
 }
+
+/* ---- reductions written with other ops ---------------------------------------------- */
+
+/* @kept, a result with keepdim, reshaped to @plan's output shape (without autograd: the
+ * caller records the op's own node on the result) */
+static GnnTensor *
+plan_output (GnnTensor *kept, const ReducePlan *plan, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+  return gnn_tensor_reshape (kept, plan->out_shape, plan->out_ndim, error);
+}
+
+/* ---- logsumexp ---- */
+
+/* logsumexp over the dims of @plan with keepdim, stably as m + log Σ exp (x - m) with m the
+ * maximum taken as a constant (zero where it is infinite, so that rows of -inf give -inf
+ * and rows holding +inf give +inf rather than NaN). Differentiable in @x. */
+static GnnTensor *
+logsumexp_kept (GnnTensor *x, const ReducePlan *plan, GError **error)
+{
+  int dims[GNN_MAX_DIMS];
+  guint n_dims = plan_dims (plan, dims);
+  g_autoptr(GnnTensor) m = NULL, inf = NULL, shift = NULL, d = NULL, e = NULL, s = NULL, l = NULL;
+
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(m = gnn_tensor_amax (x, dims, n_dims, TRUE, error)) || !(inf = gnn_tensor_isinf (m, error)) ||
+        !(shift = gnn_where_scalar (inf, 0.0, m, error)))
+      return NULL;
+  }
+  if (!(d = gnn_tensor_sub (x, shift, 1.0, error)) || !(e = gnn_tensor_exp (d, error)) ||
+      !(s = gnn_tensor_sum (e, dims, n_dims, TRUE, error)) || !(l = gnn_tensor_log (s, error)))
+    return NULL;
+  return gnn_tensor_add (l, shift, 1.0, error);
+}
+
+/* logsumexp: gi = g · exp (x - out), PyTorch's formula (NaN in rows of -inf, as there) */
+static gboolean
+logsumexp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ReducePlan *plan = node->ctx;
+  GnnTensor *x, *out;
+  g_autoptr(GnnTensor) y = NULL, g = NULL, d = NULL, e = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(out = gnn_node_saved (node, 1, error)) ||
+      !(y = gnn_tensor_reshape (out, plan->keep_shape, plan->ndim, error)) ||
+      !(g = gnn_tensor_reshape (go[0], plan->keep_shape, plan->ndim, error)) ||
+      !(d = gnn_tensor_sub (x, y, 1.0, error)) || !(e = gnn_tensor_exp (d, error)))
+    return FALSE;
+  gi[0] = gnn_tensor_mul (e, g, error);
+  return gi[0] != NULL;
+}
+
+/**
+ * gnn_tensor_logsumexp:
+ * @self: a tensor; integer and bool tensors are converted to float32
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
+ *
+ * log Σ exp (x) over @dims (`torch.logsumexp (self, dims, keepdim)`), computed stably by
+ * taking the maximum out first: large values do not overflow, a group of -inf (or an empty
+ * group) gives -inf and a group holding +inf gives +inf. The gradient (`LogsumexpBackward0`)
+ * is the softmax of the group, g · exp (x - logsumexp), and differentiates again.
+ *
+ * Returns: (transfer full): the result, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_logsumexp (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  GnnTensorPrivate *p;
+  ReducePlan plan;
+  g_autoptr(GnnTensor) x = NULL, kept = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (!reduce_plan ("logsumexp", p, dims, n_dims, keepdim, &plan, error))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    x = gnn_dtype_is_floating (p->dtype) ? g_object_ref (self) : gnn_tensor_to_dtype (self, GNN_DTYPE_FLOAT32, error);
+    if (x == NULL)
+      return NULL;
+    if (gnn_tensor_get_numel (x) == 0)
+      kept = gnn_tensor_new_full (plan.keep_shape, plan.ndim, -INFINITY, gnn_tensor_get_dtype (x),
+                                  gnn_tensor_get_device (x), error);
+    else
+      kept = logsumexp_kept (x, &plan, error);
+    if (kept == NULL || !(out = plan_output (kept, &plan, error)))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("LogsumexpBackward0", logsumexp_backward, &self, 1, &out, 1)))
+    {
+      /* the output itself, reshaped in backward (a saved view of it would hold the node) */
+      gnn_node_save (node, self);
+      gnn_node_save (node, out);
+      gnn_node_set_ctx (node, g_memdup2 (&plan, sizeof plan), g_free);
+    }
+  return out;
+}
+
+/* ---- prod ---- */
+
+typedef struct {
+  gboolean all;          /* over every element: the input flattened, dim 0 */
+  int dim;
+  guint ndim;            /* of the (flattened) input */
+  gint64 keep_shape[GNN_MAX_DIMS];
+} ProdCtx;
+
+/* The product along @dim with keepdim, as the last of the prefix products (one where @dim
+ * is empty). No autograd. */
+static GnnTensor *
+prod_kept (GnnTensor *x, int dim, const gint64 *keep_shape, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  GnnTensorPrivate *p = gnn_tensor_priv (x);
+  gint64 n = p->shape[dim];
+  g_autoptr(GnnTensor) c = NULL, last = NULL;
+
+  if (gnn_tensor_get_numel (x) == 0)
+    return gnn_tensor_new_full (keep_shape, p->ndim, n == 0 ? 1.0 : 0.0, p->dtype, gnn_tensor_get_device (x), error);
+  if (!(c = gnn_tensor_cumprod (x, dim, error)) || !(last = gnn_tensor_narrow (c, dim, n - 1, 1, error)))
+    return NULL;
+  return gnn_tensor_contiguous (last, error);
+}
+
+/* @x reversed along @dim (its n elements), by index_select so that it has a gradient */
+static GnnTensor *
+reverse_along (GnnTensor *x, int dim, gint64 n, GError **error)
+{
+  g_autoptr(GnnTensor) index = gnn_tensor_new_arange ((double) n - 1, -1.0, -1.0, GNN_DTYPE_INT64,
+                                                      gnn_tensor_get_device (x), error);
+
+  return index ? gnn_tensor_index_select (x, dim, index, error) : NULL;
+}
+
+/* The gradient of the product along @dim for g (with keepdim): at each element the product
+ * of the others, as the product of the elements before it times that of the elements after
+ * it (exclusive prefix products, from the left and from the right), PyTorch's formula for
+ * inputs with zeros, exact with any number of them. Written with ops (cumprod, cat,
+ * index_select), so that it differentiates again, at the zeros too. */
+static GnnTensor *
+prod_grad (GnnTensor *x, int dim, GnnTensor *g, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (x);
+  gint64 n = p->ndim == 0 ? 1 : p->shape[dim];
+  gint64 keep_shape[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) one = NULL, head = NULL, tail = NULL, tail_r = NULL, lcat = NULL, left = NULL,
+    rcat = NULL, rprod = NULL, right = NULL, lr = NULL;
+  GnnTensor *parts[2];
+
+  if (n <= 1)
+    return gnn_tensor_expand (g, p->shape, p->ndim, error);
+  memcpy (keep_shape, p->shape, p->ndim * sizeof (gint64));
+  keep_shape[dim] = 1;
+  if (!(one = gnn_tensor_new_ones (keep_shape, p->ndim, p->dtype, gnn_tensor_get_device (x), error)) ||
+      !(head = gnn_tensor_narrow (x, dim, 0, n - 1, error)) || !(tail = gnn_tensor_narrow (x, dim, 1, n - 1, error)) ||
+      !(tail_r = reverse_along (tail, dim, n - 1, error)))
+    return NULL;
+  parts[0] = one;
+  parts[1] = head;
+  if (!(lcat = gnn_cat (parts, 2, dim, error)) || !(left = gnn_tensor_cumprod (lcat, dim, error)))
+    return NULL;
+  parts[1] = tail_r;
+  if (!(rcat = gnn_cat (parts, 2, dim, error)) || !(rprod = gnn_tensor_cumprod (rcat, dim, error)) ||
+      !(right = reverse_along (rprod, dim, n, error)) || !(lr = gnn_tensor_mul (left, right, error)))
+    return NULL;
+  return gnn_tensor_mul (lr, g, error);
+}
+
+static gboolean
+prod_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ProdCtx *ctx = node->ctx;
+  GnnTensor *x;
+  g_autoptr(GnnTensor) flat = NULL, g = NULL, grad = NULL;
+  gint64 minus_one = -1;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  flat = ctx->all ? gnn_tensor_reshape (x, &minus_one, 1, error) : g_object_ref (x);
+  if (flat == NULL || !(g = gnn_tensor_reshape (go[0], ctx->keep_shape, ctx->ndim, error)) ||
+      !(grad = prod_grad (flat, ctx->dim, g, error)))
+    return FALSE;
+  gi[0] = ctx->all ? gnn_tensor_reshape (grad, node->in_shape[0], node->in_ndim[0], error) : g_object_ref (grad);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+prod_impl (GnnTensor *self, const int *dim, gboolean keepdim, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnDtype dtype = gnn_dtype_is_floating (p->dtype) ? p->dtype : GNN_DTYPE_INT64;
+  ProdCtx ctx = { 0 };
+  ReducePlan plan;
+  g_autoptr(GnnTensor) x = NULL, kept = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+  gint64 minus_one = -1;
+
+  ctx.all = dim == NULL;
+  if (!reduce_plan ("prod", p, dim, dim ? 1 : 0, keepdim, &plan, error))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) converted = gnn_tensor_to_dtype (self, dtype, error);
+
+    if (converted == NULL)
+      return NULL;
+    x = ctx.all ? gnn_tensor_reshape (converted, &minus_one, 1, error) : g_object_ref (converted);
+    if (x == NULL)
+      return NULL;
+    ctx.ndim = gnn_tensor_get_ndim (x);
+    if (ctx.all)
+      ctx.keep_shape[0] = 1;
+    else
+      {
+        ctx.dim = p->ndim == 0 ? 0 : *dim < 0 ? *dim + (int) p->ndim : *dim;
+        memcpy (ctx.keep_shape, plan.keep_shape, sizeof ctx.keep_shape);
+      }
+    if (ctx.ndim == 0)
+      kept = g_object_ref (x);    /* the product of one number */
+    else if (!(kept = prod_kept (x, ctx.dim, ctx.keep_shape, error)))
+      return NULL;
+    if (ctx.ndim == 0)
+      out = gnn_tensor_clone (kept, error);
+    else if (ctx.all)
+      out = gnn_tensor_reshape (kept, NULL, 0, error);
+    else
+      out = plan_output (kept, &plan, error);
+    if (out == NULL)
+      return NULL;
+  }
+  if (gnn_dtype_is_floating (dtype) &&
+      (node = gnn_autograd_record (dim ? "ProdBackward1" : "ProdBackward0", prod_backward, &self, 1, &out, 1)))
+    {
+      gnn_node_save (node, self);
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_prod:
+ * @self: a tensor
+ * @dim: the dimension to multiply along
+ * @keepdim: whether to keep @dim with size one
+ * @error: return location for a #GError
+ *
+ * The product along @dim (`torch.prod (self, dim, keepdim)`); bool and integer tensors
+ * multiply as int64 (pass `dtype=` by converting @self first). An empty @dim gives one. The
+ * gradient (`ProdBackward1`) is the product of the other elements, exact with zeros, and
+ * differentiates again.
+ *
+ * Returns: (transfer full): the product, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_prod (GnnTensor *self, int dim, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return prod_impl (self, &dim, keepdim, error);
+}
+
+/**
+ * gnn_tensor_prod_all:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The product of every element (`torch.prod (self)`), zero-dimensional, with the dtypes and
+ * the gradient (`ProdBackward0`) of [method@Gnn.Tensor.prod].
+ *
+ * Returns: (transfer full): the product, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_prod_all (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return prod_impl (self, NULL, FALSE, error);
+}
+
+/* ---- all / any / count_nonzero ---- */
+
+static GnnTensor *
+all_any (const char *op, gboolean is_all, GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
+         GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  ReducePlan plan;
+  g_autoptr(GnnTensor) test = NULL, count = NULL, result = NULL;
+
+  if (!reduce_plan (op, p, dims, n_dims, keepdim, &plan, error))
+    return NULL;
+  test = is_all ? gnn_tensor_eq_scalar (self, 0.0, error) : gnn_tensor_ne_scalar (self, 0.0, error);
+  if (test == NULL || !(count = gnn_tensor_sum (test, dims, n_dims, keepdim, error)))
+    return NULL;
+  result = is_all ? gnn_tensor_eq_scalar (count, 0.0, error) : gnn_tensor_gt_scalar (count, 0.0, error);
+  if (result == NULL)
+    return NULL;
+  return gnn_tensor_to_dtype (result, p->dtype == GNN_DTYPE_UINT8 ? GNN_DTYPE_UINT8 : GNN_DTYPE_BOOL, error);
+}
+
+/**
+ * gnn_tensor_all:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
+ *
+ * Whether every element over @dims is non-zero (`torch.all (self, dim, keepdim)`): bool, or
+ * uint8 for a uint8 @self as in PyTorch; true over an empty group. NaN counts as non-zero.
+ *
+ * Returns: (transfer full): the result, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_all (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return all_any ("all", TRUE, self, dims, n_dims, keepdim, error);
+}
+
+/**
+ * gnn_tensor_any:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @error: return location for a #GError
+ *
+ * Whether some element over @dims is non-zero (`torch.any (self, dim, keepdim)`): bool, or
+ * uint8 for a uint8 @self; false over an empty group.
+ *
+ * Returns: (transfer full): the result, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_any (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return all_any ("any", FALSE, self, dims, n_dims, keepdim, error);
+}
+
+/**
+ * gnn_tensor_count_nonzero:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to count over; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @error: return location for a #GError
+ *
+ * The number of non-zero elements over @dims (`torch.count_nonzero (self, dims)`), int64,
+ * without the counted dimensions.
+ *
+ * Returns: (transfer full): the counts, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_count_nonzero (GnnTensor *self, const int *dims, guint n_dims, GError **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = NULL;
+  g_autoptr(GnnTensor) nz = NULL;
+  ReducePlan plan;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  if (!reduce_plan ("count_nonzero", gnn_tensor_priv (self), dims, n_dims, FALSE, &plan, error))
+    return NULL;
+  guard = gnn_no_grad_guard_new ();
+  if (!(nz = gnn_tensor_ne_scalar (self, 0.0, error)))
+    return NULL;
+  return gnn_tensor_sum (nz, dims, n_dims, FALSE, error);
+}
+
+/* ---- nansum / nanmean ---- */
+
+/* nansum: the gradient passes where x is not NaN */
+static gboolean
+nansum_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ReducePlan *plan = node->ctx;
+  GnnTensor *x;
+  g_autoptr(GnnTensor) g = NULL, nan = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) ||
+      !(g = gnn_tensor_reshape (go[0], plan->keep_shape, plan->ndim, error)) ||
+      !(nan = gnn_tensor_isnan (x, error)))
+    return FALSE;
+  gi[0] = gnn_where_scalar (nan, 0.0, g, error);
+  return gi[0] != NULL;
+}
+
+/**
+ * gnn_tensor_nansum:
+ * @self: a tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to sum over; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the summed dimensions with size one
+ * @error: return location for a #GError
+ *
+ * The sum over @dims counting NaN as zero (`torch.nansum (self, dims, keepdim)`), with the
+ * dtypes of [method@Gnn.Tensor.sum]. The gradient (`NansumBackward0`) is zero at the NaNs.
+ *
+ * Returns: (transfer full): the sum, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_nansum (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  GnnTensorPrivate *p;
+  ReducePlan plan;
+  GnnTensor *out;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    return gnn_tensor_sum (self, dims, n_dims, keepdim, error);
+  if (!reduce_plan ("nansum", p, dims, n_dims, keepdim, &plan, error))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) nan = NULL, clean = NULL;
+
+    if (!(nan = gnn_tensor_isnan (self, error)) || !(clean = gnn_where_scalar (nan, 0.0, self, error)) ||
+        !(out = gnn_tensor_sum (clean, dims, n_dims, keepdim, error)))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("NansumBackward0", nansum_backward, &self, 1, &out, 1)))
+    {
+      gnn_node_save (node, self);
+      gnn_node_set_ctx (node, g_memdup2 (&plan, sizeof plan), g_free);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_nanmean:
+ * @self: a floating-point tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to average over; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @keepdim: whether to keep the averaged dimensions with size one
+ * @error: return location for a #GError
+ *
+ * The mean over @dims of the elements that are not NaN (`torch.nanmean (self, dims,
+ * keepdim)`): [method@Gnn.Tensor.nansum] divided by their count, NaN where all are NaN. As
+ * in PyTorch, the result is that division (`DivBackward0`).
+ *
+ * Returns: (transfer full): the mean, or %NULL with @error set (%GNN_ERROR_DTYPE for an
+ *   integer or bool @self)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_nanmean (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error)
+{
+  GnnTensorPrivate *p;
+  g_autoptr(GnnTensor) s = NULL, nan = NULL, kept = NULL, count = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "nanmean(): expected input to have floating point dtype but got %s",
+                   gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (!(s = gnn_tensor_nansum (self, dims, n_dims, keepdim, error)))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(nan = gnn_tensor_isnan (self, error)) || !(kept = gnn_tensor_eq_scalar (nan, 0.0, error)) ||
+        !(count = gnn_tensor_sum (kept, dims, n_dims, keepdim, error)))
+      return NULL;
+  }
+  return gnn_tensor_div (s, count, error);
+}
+
+/* ---- var_mean / std_mean ---- */
+
+typedef struct {
+  ReducePlan plan;
+  gboolean std;
+  double scale;     /* 2 / (N - correction) */
+  double inv_count; /* 1 / N */
+} VarMeanCtx;
+
+/* var_mean / std_mean: the variance's gradient 2 (x - mean) g / (N - correction) (for std,
+ * with g / (2 std), zero where std is zero, as PyTorch's std_backward) plus the mean's,
+ * g / N, both broadcast over the reduced dimensions; written with ops */
+static gboolean
+var_mean_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  VarMeanCtx *ctx = node->ctx;
+  ReducePlan *plan = &ctx->plan;
+  int dims[GNN_MAX_DIMS];
+  guint n_dims = plan_dims (plan, dims);
+  GnnTensor *x;
+  g_autoptr(GnnTensor) gv = NULL, gm = NULL;
+
+  if ((go[0] == NULL && go[1] == NULL) || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  if (go[0] != NULL)
+    {
+      g_autoptr(GnnTensor) g = NULL, mean = NULL, diff = NULL, t = NULL;
+
+      if (!(g = gnn_tensor_reshape (go[0], plan->keep_shape, plan->ndim, error)))
+        return FALSE;
+      if (ctx->std)
+        {
+          GnnTensor *out;
+          g_autoptr(GnnTensor) s = NULL, s2 = NULL, q = NULL, zero = NULL;
+
+          if (!(out = gnn_node_saved (node, 1, error)) ||
+              !(s = gnn_tensor_reshape (out, plan->keep_shape, plan->ndim, error)) ||
+              !(s2 = gnn_tensor_mul_scalar (s, 2.0, error)) || !(q = gnn_tensor_div (g, s2, error)) ||
+              !(zero = gnn_tensor_eq_scalar (s, 0.0, error)))
+            return FALSE;
+          g_object_unref (g);
+          if (!(g = gnn_where_scalar (zero, 0.0, q, error)))
+            return FALSE;
+        }
+      if (!(mean = gnn_tensor_mean (x, dims, n_dims, TRUE, error)) ||
+          !(diff = gnn_tensor_sub (x, mean, 1.0, error)) || !(t = gnn_tensor_mul (diff, g, error)) ||
+          !(gv = gnn_tensor_mul_scalar (t, ctx->scale, error)))
+        return FALSE;
+    }
+  if (go[1] != NULL)
+    {
+      g_autoptr(GnnTensor) g = NULL, k = NULL;
+
+      if (!(g = gnn_tensor_mul_scalar (go[1], ctx->inv_count, error)) ||
+          !(k = gnn_tensor_reshape (g, plan->keep_shape, plan->ndim, error)) ||
+          !(gm = gnn_tensor_expand (k, node->in_shape[0], node->in_ndim[0], error)))
+        return FALSE;
+    }
+  if (gv != NULL && gm != NULL)
+    gi[0] = gnn_tensor_add (gv, gm, 1.0, error);
+  else
+    gi[0] = g_object_ref (gv != NULL ? gv : gm);
+  return gi[0] != NULL;
+}
+
+static GnnTensor *
+var_mean_impl (gboolean std, GnnTensor *self, const int *dims, guint n_dims, double correction,
+               gboolean keepdim, GnnTensor **mean, GError **error)
+{
+  const char *op = std ? "std_mean" : "var_mean";
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  VarMeanCtx ctx;
+  g_autoptr(GnnTensor) v = NULL, m = NULL;
+  GnnTensor *outs[2];
+  GnnNode *node;
+  gint64 count;
+
+  if (!gnn_dtype_is_floating (p->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s only support floating point and complex dtypes, got %s", op, gnn_dtype_get_name (p->dtype));
+      return NULL;
+    }
+  if (!reduce_plan (op, p, dims, n_dims, keepdim, &ctx.plan, error))
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) var = NULL;
+
+    if (!(var = gnn_tensor_var (self, dims, n_dims, correction, keepdim, error)) ||
+        !(m = gnn_tensor_mean (self, dims, n_dims, keepdim, error)))
+      return NULL;
+    v = std ? gnn_tensor_sqrt (var, error) : g_object_ref (var);
+    if (v == NULL)
+      return NULL;
+  }
+  count = plan_count (&ctx.plan, p);
+  ctx.std = std;
+  ctx.scale = 2.0 / ((double) count - correction);
+  ctx.inv_count = count == 0 ? NAN : 1.0 / (double) count;
+  outs[0] = v;
+  outs[1] = m;
+  if ((node = gnn_autograd_record (std ? "StdMeanBackward0" : "VarMeanBackward0", var_mean_backward, &self, 1,
+                                   outs, 2)))
+    {
+      gnn_node_save (node, self);
+      gnn_node_save (node, v);
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  if (mean)
+    *mean = g_steal_pointer (&m);
+  return g_steal_pointer (&v);
+}
+
+/**
+ * gnn_tensor_var_mean:
+ * @self: a floating-point tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @correction: 1 for the unbiased estimate, 0 for the population variance, as in
+ *   [method@Gnn.Tensor.var]
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @mean: (out) (transfer full) (optional): return location for the mean over @dims
+ * @error: return location for a #GError
+ *
+ * The variance and the mean over @dims at once (`torch.var_mean (self, dims,
+ * correction=correction, keepdim=keepdim)`), one node (`VarMeanBackward0`) for both.
+ *
+ * Returns: (transfer full): the variance, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_var_mean (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim,
+                     GnnTensor **mean, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return var_mean_impl (FALSE, self, dims, n_dims, correction, keepdim, mean, error);
+}
+
+/**
+ * gnn_tensor_std_mean:
+ * @self: a floating-point tensor
+ * @dims: (array length=n_dims) (nullable): the dimensions to reduce; none for all
+ * @n_dims: the number of dimensions in @dims
+ * @correction: 1 for the unbiased estimate, 0 for the population standard deviation
+ * @keepdim: whether to keep the reduced dimensions with size one
+ * @mean: (out) (transfer full) (optional): return location for the mean over @dims
+ * @error: return location for a #GError
+ *
+ * The standard deviation and the mean over @dims at once (`torch.std_mean`), one node
+ * (`StdMeanBackward0`) for both; the deviation's gradient is zero where it is zero.
+ *
+ * Returns: (transfer full): the standard deviation, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_std_mean (GnnTensor *self, const int *dims, guint n_dims, double correction, gboolean keepdim,
+                     GnnTensor **mean, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return var_mean_impl (TRUE, self, dims, n_dims, correction, keepdim, mean, error);
+}

@@ -201,6 +201,28 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmax_all   (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_argmin       (GnnTensor *self, int dim, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logsumexp    (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_prod         (GnnTensor *self, int dim, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_prod_all     (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_all          (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_any          (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_count_nonzero (GnnTensor *self, const int *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nansum       (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmean      (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_var_mean     (GnnTensor *self, const int *dims, guint n_dims, double correction,
+                                    gboolean keepdim, GnnTensor **mean, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_std_mean     (GnnTensor *self, const int *dims, guint n_dims, double correction,
+                                    gboolean keepdim, GnnTensor **mean, GError **error);
 
 /* norms and distances */
 GNN_AVAILABLE_IN_ALL
@@ -510,5 +532,21 @@ GnnTensor *gnn_tensor_layer_norm   (GnnTensor *self, const gint64 *normalized_sh
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_group_norm   (GnnTensor *self, gint64 num_groups, GnnTensor *weight, GnnTensor *bias,
                                     double eps, GError **error);
+
+/* the floating-point predicates (gnn-ops-predicates.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isnan        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isinf        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isposinf     (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isneginf     (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isfinite     (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isreal       (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nan_to_num   (GnnTensor *self, double nan, double posinf, double neginf, GError **error);
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 /* test-ops-reduce.c: sum, mean, var, max / min, argmax / argmin, softmax and log_softmax */
 #include "config.h"
 
+#include <float.h>
+
 #include "gnn-test-util.h"
 
 #define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
@@ -805,6 +807,160 @@ test_norms (void)
   assert_error (&error, GNN_ERROR_SHAPE, "at least 2D");
 }
 
+/* ---- logsumexp, prod, nansum, nan_to_num, var_mean / std_mean, the predicates ---------- */
+
+typedef enum { F_LOGSUMEXP, F_PROD, F_PROD_ALL, F_NANSUM, F_NAN_TO_NUM, F_VAR_MEAN, F_STD_MEAN } MoreOp;
+
+/* a scalar of each op's result(s), weighted so that every output element counts differently */
+static GnnTensor *
+weighted_sum (GnnTensor *t, GError **error)
+{
+  g_autoptr(GnnTensor) w = NULL, s = NULL;
+  gint64 n = gnn_tensor_get_numel (t);
+
+  if (!(w = gnn_tensor_new_arange (1.0, (double) n + 1.0, 1.0, GNN_DTYPE_FLOAT64, NULL, error)))
+    return NULL;
+  {
+    g_autoptr(GnnTensor) ws = gnn_tensor_reshape (w, gnn_tensor_get_shape (t, NULL), gnn_tensor_get_ndim (t), error);
+    if (ws == NULL || !(s = gnn_tensor_mul (t, ws, error)))
+      return NULL;
+  }
+  return gnn_tensor_sum_all (s, error);
+}
+
+static GnnTensor *
+f_more (GnnTensor *x, gpointer data, GError **error)
+{
+  MoreOp op = GPOINTER_TO_INT (data);
+  g_autoptr(GnnTensor) y = NULL, m = NULL, a = NULL, b = NULL;
+
+  switch (op)
+    {
+    case F_LOGSUMEXP:
+      y = gnn_tensor_logsumexp (x, DIMS (0, -1), 2, FALSE, error);
+      break;
+    case F_PROD:
+      y = gnn_tensor_prod (x, 1, TRUE, error);
+      break;
+    case F_PROD_ALL:
+      y = gnn_tensor_prod_all (x, error);
+      break;
+    case F_NANSUM:
+      y = gnn_tensor_nansum (x, DIMS (-1), 1, FALSE, error);
+      break;
+    case F_NAN_TO_NUM:
+      y = gnn_tensor_nan_to_num (x, 0.0, NAN, NAN, error);
+      break;
+    case F_VAR_MEAN:
+    case F_STD_MEAN:
+      y = (op == F_VAR_MEAN ? gnn_tensor_var_mean : gnn_tensor_std_mean) (x, DIMS (1), 1, 1.0, FALSE, &m, error);
+      if (y == NULL || !(a = weighted_sum (y, error)) || !(b = gnn_tensor_mul_scalar (m, 0.7, error)))
+        return NULL;
+      g_clear_object (&m);
+      if (!(m = weighted_sum (b, error)))
+        return NULL;
+      return gnn_tensor_add (a, m, 1.0, error);
+    }
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static void
+test_more_gradcheck (void)
+{
+  /* prod: one zero in a row of dim 1 (exact gradient) and two in another (zero gradient) */
+  g_autoptr(GnnTensor) zeros = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 0.0, 1.2, -0.7, 0.0, 0.0, 0.9, 1.1, -1.3, 0.6, 0.8, 1.4),
+                                                  12, GNN_TEST_SHAPE (2, 3, 2), 3);
+  g_autoptr(GnnTensor) small = gnn_test_tensor_d (GNN_TEST_DATA (0.5, -0.3, 1.2, -0.7, 0.4, 0.2), 6,
+                                                  GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) two_zeros = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 0.0, 1.2, -0.7, 0.0, 0.2), 6,
+                                                      GNN_TEST_SHAPE (3, 2), 2);
+  const MoreOp ops[] = { F_LOGSUMEXP, F_PROD, F_NANSUM, F_NAN_TO_NUM, F_VAR_MEAN, F_STD_MEAN };
+
+  for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
+    {
+      g_autoptr(GnnTensor) x = distinct_234 (FALSE);
+
+      gnn_test_gradcheck (f_more, GINT_TO_POINTER (ops[k]), x, 1e-6, 1e-6);
+    }
+  gnn_test_gradcheck (f_more, GINT_TO_POINTER (F_PROD), zeros, 1e-6, 1e-6);
+  gnn_test_gradcheck (f_more, GINT_TO_POINTER (F_PROD_ALL), small, 1e-6, 1e-6);
+  /* the backward is written with ops: second derivatives */
+  gnn_test_gradgradcheck (f_more, GINT_TO_POINTER (F_LOGSUMEXP), small, 1e-6, 1e-5);
+  gnn_test_gradgradcheck (f_more, GINT_TO_POINTER (F_PROD), zeros, 1e-6, 1e-5);
+  gnn_test_gradgradcheck (f_more, GINT_TO_POINTER (F_PROD_ALL), small, 1e-6, 1e-5);
+  gnn_test_gradgradcheck (f_more, GINT_TO_POINTER (F_PROD_ALL), two_zeros, 1e-6, 1e-5);
+  gnn_test_gradgradcheck (f_more, GINT_TO_POINTER (F_STD_MEAN), small, 1e-6, 1e-5);
+}
+
+static void
+test_more_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) inf = gnn_test_tensor_d (GNN_TEST_DATA (-INFINITY, -INFINITY, 1.0, 2.0, INFINITY, 1.0), 6,
+                                                GNN_TEST_SHAPE (3, 2), 2);
+  g_autoptr(GnnTensor) odd = gnn_test_tensor_d (GNN_TEST_DATA (NAN, 1.5, INFINITY, -INFINITY, 0.0, -2.0), 6,
+                                                GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) l = NULL, p = NULL, nz = NULL, all = NULL, any = NULL, ns = NULL, nm = NULL, n2n = NULL;
+  g_autoptr(GnnTensor) isnan_ = NULL, isinf_ = NULL, fin = NULL, pos = NULL, neg = NULL, real = NULL, v = NULL, m = NULL;
+  g_autoptr(GnnTensor) ints = NULL, ip = NULL, lse_int = NULL;
+
+  /* rows of -inf give -inf, a row holding +inf gives +inf */
+  OK (l = gnn_tensor_logsumexp (inf, DIMS (1), 1, FALSE, &error));
+  gnn_test_assert_close (l, GNN_TEST_DATA (-INFINITY, 2.0 + log1p (exp (-1.0)), INFINITY), 3, 1e-15, 0);
+  OK (p = gnn_tensor_prod (odd, 0, FALSE, &error));
+  gnn_test_assert_close (p, GNN_TEST_DATA (NAN, 0.0, -INFINITY), 3, 0, 0);
+  OK (nz = gnn_tensor_count_nonzero (odd, DIMS (1), 1, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (nz), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (nz, GNN_TEST_DATA (3, 2), 2, 0, 0);
+  OK (all = gnn_tensor_all (odd, DIMS (1), 1, TRUE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (all), ==, GNN_DTYPE_BOOL);
+  gnn_test_assert_shape (all, GNN_TEST_SHAPE (2, 1), 2);
+  gnn_test_assert_close (all, GNN_TEST_DATA (1, 0), 2, 0, 0);
+  OK (any = gnn_tensor_any (odd, NULL, 0, FALSE, &error));
+  gnn_test_assert_close (any, GNN_TEST_DATA (1), 1, 0, 0);
+  OK (ns = gnn_tensor_nansum (odd, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_close (ns, GNN_TEST_DATA (-INFINITY, 1.5, -INFINITY), 3, 0, 0);
+  OK (nm = gnn_tensor_nanmean (odd, DIMS (0), 1, FALSE, &error));
+  gnn_test_assert_close (nm, GNN_TEST_DATA (-INFINITY, 0.75, -INFINITY), 3, 0, 0);
+  OK (n2n = gnn_tensor_nan_to_num (odd, 7.0, NAN, -3.0, &error));
+  gnn_test_assert_close (n2n, GNN_TEST_DATA (7.0, 1.5, DBL_MAX, -3.0, 0.0, -2.0), 6, 0, 0);
+  OK (isnan_ = gnn_tensor_isnan (odd, &error));
+  gnn_test_assert_close (isnan_, GNN_TEST_DATA (1, 0, 0, 0, 0, 0), 6, 0, 0);
+  OK (isinf_ = gnn_tensor_isinf (odd, &error));
+  gnn_test_assert_close (isinf_, GNN_TEST_DATA (0, 0, 1, 1, 0, 0), 6, 0, 0);
+  OK (fin = gnn_tensor_isfinite (odd, &error));
+  gnn_test_assert_close (fin, GNN_TEST_DATA (0, 1, 0, 0, 1, 1), 6, 0, 0);
+  OK (pos = gnn_tensor_isposinf (odd, &error));
+  gnn_test_assert_close (pos, GNN_TEST_DATA (0, 0, 1, 0, 0, 0), 6, 0, 0);
+  OK (neg = gnn_tensor_isneginf (odd, &error));
+  gnn_test_assert_close (neg, GNN_TEST_DATA (0, 0, 0, 1, 0, 0), 6, 0, 0);
+  OK (real = gnn_tensor_isreal (odd, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (real), ==, GNN_DTYPE_BOOL);
+  gnn_test_assert_close (real, GNN_TEST_DATA (1, 1, 1, 1, 1, 1), 6, 0, 0);
+  OK (v = gnn_tensor_var_mean (inf, DIMS (0), 1, 0.0, TRUE, &m, &error));
+  gnn_test_assert_shape (v, GNN_TEST_SHAPE (1, 2), 2);
+  gnn_test_assert_shape (m, GNN_TEST_SHAPE (1, 2), 2);
+
+  /* integers: prod in int64, logsumexp in float32 */
+  OK (ints = gnn_tensor_new_arange (1, 6, 1, GNN_DTYPE_INT64, NULL, &error));
+  OK (ip = gnn_tensor_prod_all (ints, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (ip), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (ip, GNN_TEST_DATA (120), 1, 0, 0);
+  OK (lse_int = gnn_tensor_logsumexp (ints, NULL, 0, FALSE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (lse_int), ==, GNN_DTYPE_FLOAT32);
+
+  g_assert_null (gnn_tensor_nanmean (ints, NULL, 0, FALSE, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "nanmean(): expected input to have floating point dtype but got int64");
+  g_assert_null (gnn_tensor_var_mean (ints, NULL, 0, 1.0, FALSE, NULL, &error));
+  assert_error (&error, GNN_ERROR_DTYPE, "var_mean only support floating point");
+  g_assert_null (gnn_tensor_logsumexp (odd, DIMS (2), 1, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "logsumexp");
+  g_assert_null (gnn_tensor_prod (odd, -3, FALSE, &error));
+  assert_error (&error, GNN_ERROR_INDEX, "prod");
+  g_assert_null (gnn_tensor_count_nonzero (odd, DIMS (1, 1), 2, &error));
+  assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "appears multiple times");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -826,5 +982,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/reduce/multinomial", test_multinomial);
   g_test_add_func ("/ops/reduce/multinomial-errors", test_multinomial_errors);
   g_test_add_func ("/ops/reduce/norms", test_norms);
+  g_test_add_func ("/ops/reduce/more-gradcheck", test_more_gradcheck);
+  g_test_add_func ("/ops/reduce/more-values", test_more_values);
   return g_test_run ();
 }

@@ -137,3 +137,74 @@ SPECS += [
          bad=[Bad(((3, 4), (5, 3), 2.0), ['cdist', 'same number of columns']),
               Bad(((4,), (5, 4), 2.0), ['cdist only supports at least 2D tensors'])]),
 ]
+
+# the reductions and predicates written with other ops (gnn-ops-reduce.c, gnn-ops-predicates.c)
+_NINF = -_INF
+# a row of -inf, a row holding +inf, an ordinary row
+_LSE_INF = np.array([[_NINF, _NINF, _NINF], [1.0, _INF, -2.0], [0.5, -1.0, 2.0]])
+# NaN, both infinities, zeros
+_SPECIAL = np.array([[_NAN, 1.5, _INF, 0.0], [_NINF, 0.0, -2.0, 0.7], [0.3, _NAN, 0.0, -0.4]])
+# NaN among finite values (finite differences need a finite sum)
+_NANS = np.array([[_NAN, 1.5, 0.2, 0.0], [-0.8, 0.0, -2.0, 0.7], [0.3, _NAN, _NAN, -0.4]])
+_BOOLS = np.array([[True, False, True], [True, True, True]])
+_LSE_INF_GRAD = 'the gradient at rows of -inf and +inf is NaN (exp (x - logsumexp)) in both'
+SPECS += [
+    Spec('logsumexp', lambda T, x, d, k: T.logsumexp(x, d, k),
+         [((3, 4), 1, False), ((2, 3, 4), P((0, 2)), True), ((5,), 0, False), ((), 0, False), ((2, 0), 1, False)],
+         bad=[Bad(((3, 4), 2, False), ['Dimension out of range', '2'])]),
+    Spec('logsumexp_method_large', lambda T, x: (x * 300).logsumexp(-1), [((3, 4),)]),
+    Spec('logsumexp_inf', lambda T, x: T.logsumexp(x, 1), [(_LSE_INF,)], dtypes=(np.float64,), grad=False),
+    Spec('logsumexp_integral', lambda T, x: T.logsumexp(x, 0), [((3, 2),)], dtypes=(np.int64,), low=-5, high=5),
+    Spec('prod', lambda T, x, d, k: T.prod(x, d, k), [((3, 4), 1, False), ((2, 3, 4), 0, True), ((2, 3, 4), -1, False),
+                                                      ((5,), 0, False), ((2, 1), 1, False), ((), 0, True)],
+         low=0.5, high=1.5, bad=[Bad(((3, 4), 2, False), ['Dimension out of range'])]),
+    Spec('prod_all', lambda T, x: T.prod(x), [((3, 4),), ((2, 3, 2),), ((1,),)], low=0.5, high=1.5),
+    Spec('prod_method_signs', lambda T, x: x.prod(0), [((4, 3),)]),
+    Spec('prod_zeros', lambda T, x, d: T.prod(x, d), [(_ZEROS64, 1), (_ZEROS64, 0), (_ZEROS64_3D, 1)],
+         dtypes=(np.float64,)),
+    Spec('prod_all_zeros', lambda T, x: x.prod(), [(_ZEROS64[:1],), (_ZEROS64[:, 2:4],)], dtypes=(np.float64,)),
+    Spec('prod_all_two_zeros', lambda T, x: x.prod(), [(_ZEROS64_3D[:, :1],)], dtypes=(np.float64,),
+         gradgrad='with two zeros torch 1.13\'s ProdBackward0 gives zeros_like (input), no second derivative; '
+                  'gnn\'s gradient, the product of the others, has the exact one (test-ops-reduce checks it against finite differences)'),
+    Spec('prod_dtype', lambda T, x: T.prod(x, 1, dtype=T.float64), [((3, 4),)], dtypes=(np.float32,)),
+    Spec('prod_integral', lambda T, x: (T.prod(x, 0), T.prod(x)), [((3, 2),)],
+         dtypes=(np.int64, np.bool_, np.uint8), low=-3, high=3),
+    Spec('all_any', lambda T, x: (T.all(x), T.any(x), x.all(1), x.any(0, True), T.all(x, -1, keepdim=True)),
+         [(_SPECIAL,), (_BOOLS,), ((2, 0),)], dtypes=(np.float64,), grad=False),
+    Spec('all_dim', lambda T, x, d: T.all(x, d), [((3, 4), 1)], grad=False,
+         bad=[Bad(((3, 4), 2), ['Dimension out of range'])]),
+    Spec('all_any_integral', lambda T, x: (T.all(x, 0), T.any(x, 1), x.all()), [((3, 4),)],
+         dtypes=(np.int64, np.uint8, np.bool_), low=0, high=2),
+    Spec('count_nonzero', lambda T, x: (T.count_nonzero(x), T.count_nonzero(x, 1), x.count_nonzero((0, 1))),
+         [(_SPECIAL,), ((2, 3, 4),)], dtypes=(np.float64,), grad=False),
+    Spec('count_nonzero_dims', lambda T, x, d: T.count_nonzero(x, d), [((2, 3, 4), P((0, 2)))], grad=False,
+         bad=[Bad(((3, 4), 3), ['Dimension out of range']),
+              Bad(((3, 4), P((1, 1))), ['count_nonzero', 'appears multiple times'])]),
+    Spec('predicates', lambda T, x: (T.isnan(x), T.isinf(x), T.isposinf(x), T.isneginf(x), T.isfinite(x),
+                                     T.isreal(x), x.isnan(), x.isfinite()),
+         [(_SPECIAL,), ((3, 4),)], dtypes=(np.float32, np.float64), grad=False),
+    Spec('predicates_integral', lambda T, x: (T.isnan(x), T.isinf(x), T.isposinf(x), T.isneginf(x), T.isfinite(x),
+                                              T.isreal(x)),
+         [((3, 4),)], dtypes=(np.int64, np.bool_, np.uint8), low=0, high=3),
+    Spec('nan_to_num', lambda T, x: T.nan_to_num(x), [((3, 4),), (_NANS,)]),
+    # the largest float replacing +inf makes the finite differences overflow: gradients against torch only
+    Spec('nan_to_num_inf', lambda T, x: T.nan_to_num(x), [(_SPECIAL,)], gradcheck=False),
+    Spec('nan_to_num_values', lambda T, x: x.nan_to_num(nan=2.5, posinf=9.0, neginf=-7.0), [(_SPECIAL,)]),
+    Spec('nan_to_num_integral', lambda T, x: T.nan_to_num(x, 1.0), [((3, 4),)], dtypes=(np.int64,), low=-5, high=5),
+    Spec('nansum', lambda T, x, d, k: T.nansum(x, d, k), [((3, 4), 1, False), ((2, 3, 4), P((0, 2)), True),
+                                                         ((3, 4), None, False), (_NANS, 0, False), (_NANS, None, True)]),
+    Spec('nansum_integral', lambda T, x: T.nansum(x, 0), [((3, 4),)], dtypes=(np.int64,), low=-5, high=5),
+    Spec('nanmean', lambda T, x, d, k: T.nanmean(x, d, k), [((3, 4), 1, False), ((2, 3, 4), P((0, 2)), True),
+                                                           ((3, 4), None, False), (_NANS, 1, False),
+                                                           (_NANS, None, False)],
+         bad=[Bad(((3, 4), 1, False), ['nanmean', 'floating point'], dtype=np.int64)]),
+    Spec('var_mean', lambda T, x, d, k: T.var_mean(x, d, keepdim=k), [((3, 4), 1, False), ((2, 3, 4), P((0, 2)), True),
+                                                                     ((3, 4), None, False), ((5,), 0, True)],
+         bad=[Bad(((3, 4), 1, False), ['var_mean', 'floating point'], dtype=np.int64)]),
+    Spec('var_mean_correction', lambda T, x: (T.var_mean(x, 1, unbiased=False), T.var_mean(x, 0, correction=2)),
+         [((3, 4),), ((4, 3),)]),
+    Spec('std_mean', lambda T, x, d, k: T.std_mean(x, d, keepdim=k), [((3, 4), 1, False), ((2, 3, 4), P((0, 2)), True),
+                                                                     ((3, 4), None, False)],
+         bad=[Bad(((3, 4), 1, False), ['std_mean', 'floating point'], dtype=np.int64)]),
+    Spec('std_mean_unbiased', lambda T, x: T.std_mean(x, False), [((3, 4),)]),
+]

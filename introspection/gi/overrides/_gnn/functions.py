@@ -224,47 +224,98 @@ def argmin(input, dim=None, keepdim=False):
     return Gnn.Tensor.argmin(input, int(dim), bool(keepdim))
 
 
-def _all_any(name, input, dim, keepdim):
-    """all: no element equals zero; any: some element differs from zero (bool; uint8 for a
-    uint8 input, as torch)."""
+def _all_any(name, c_op, input, dim, keepdim):
     _check_tensor(name, input)
-    zero_test = Gnn.Tensor.eq_scalar if name == 'all' else Gnn.Tensor.ne_scalar
-    count = sum(zero_test(input, 0.0), dim, keepdim)
-    result = Gnn.Tensor.eq_scalar(count, 0.0) if name == 'all' else Gnn.Tensor.gt_scalar(count, 0.0)
-    if input.get_dtype() == Gnn.Dtype.UINT8:
-        result = Gnn.Tensor.to_dtype(result, Gnn.Dtype.UINT8)
-    return result
+    return c_op(input, _dim_list(dim) or [], bool(keepdim))
 
 
 @_export
 def all(input, dim=None, keepdim=False):
-    """torch.all: whether every element (over dim) is non-zero."""
-    return _all_any('all', input, dim, keepdim)
+    """torch.all / Tensor.all: whether every element (over dim) is non-zero; bool, uint8 for
+    a uint8 input as in torch."""
+    return _all_any('all', Gnn.Tensor.all, input, dim, keepdim)
 
 
 @_export
 def any(input, dim=None, keepdim=False):
-    """torch.any: whether some element (over dim) is non-zero."""
-    return _all_any('any', input, dim, keepdim)
+    """torch.any / Tensor.any: whether some element (over dim) is non-zero."""
+    return _all_any('any', Gnn.Tensor.any, input, dim, keepdim)
 
 
 @_export
-def logsumexp(input, dim, keepdim=False):
-    """torch.logsumexp: log (sum (exp (x))) over dim, as m + log (sum (exp (x - m))) with m
-    the (detached) maximum, so that large values do not overflow."""
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """torch.logsumexp / Tensor.logsumexp: log (sum (exp (x))) over dim (an int or a tuple),
+    computed stably in C (integers as float32)."""
     _check_tensor('logsumexp', input)
-    m = Gnn.Tensor.detach(amax(input, dim, True))
-    m = Gnn.where(Gnn.Tensor.eq_scalar(Gnn.Tensor.abs(m), float('inf')),
-                         Gnn.Tensor.new_scalar(0.0, m.get_dtype(), None), m) if m.get_numel() else m
-    shifted = Gnn.Tensor.exp(Gnn.Tensor.sub(input, m, 1.0))
-    total = Gnn.Tensor.log(sum(shifted, dim, True))
-    result = Gnn.Tensor.add(total, m, 1.0)
-    return result if keepdim else _squeeze_dims(result, _dim_list(dim), input.get_ndim())
+    _no_out('logsumexp', out)
+    return Gnn.Tensor.logsumexp(input, _dim_list(dim), bool(keepdim))
 
 
-def _squeeze_dims(t, dims, ndim):
-    wrapped = {d + ndim if d < 0 else d for d in dims} if dims else set(range(ndim))
-    return Gnn.Tensor.reshape(t, [s for i, s in enumerate(t.get_shape()) if i not in wrapped])
+@_export
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """torch.prod / Tensor.prod: the product of every element, or along dim (an int); bool and
+    integers multiply as int64; dtype= converts the input first."""
+    _check_tensor('prod', input)
+    x = _with_dtype(input, dtype)
+    if dim is None:
+        return Gnn.Tensor.prod_all(x)
+    if not _is_int(dim):
+        raise TypeError("prod(): argument 'dim' must be int, not %s" % type(dim).__name__)
+    return Gnn.Tensor.prod(x, int(dim), bool(keepdim))
+
+
+@_export
+def count_nonzero(input, dim=None):
+    """torch.count_nonzero / Tensor.count_nonzero over dim (an int, a tuple, or None: all)."""
+    _check_tensor('count_nonzero', input)
+    return Gnn.Tensor.count_nonzero(input, _dim_list(dim) or [])
+
+
+def _nan_reduce(name, c_op, input, dim, keepdim, dtype, out):
+    _check_tensor(name, input)
+    _no_out(name, out)
+    return c_op(_with_dtype(input, dtype), _dim_list(dim) or [], bool(keepdim))
+
+
+@_export
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.nansum / Tensor.nansum: the sum counting NaN as zero."""
+    return _nan_reduce('nansum', Gnn.Tensor.nansum, input, dim, keepdim, dtype, out)
+
+
+@_export
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.nanmean / Tensor.nanmean: the mean of the elements that are not NaN."""
+    return _nan_reduce('nanmean', Gnn.Tensor.nanmean, input, dim, keepdim, dtype, out)
+
+
+def _stat_mean(name, c_op, input, dim, unbiased, keepdim, correction):
+    _check_tensor(name, input)
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return tuple(c_op(input, _dim_list(dim) or [], _correction(name, unbiased, correction), bool(keepdim)))
+
+
+@_export
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """torch.var_mean: (var, mean) over dim, with var's unbiased / correction arguments."""
+    return _stat_mean('var_mean', Gnn.Tensor.var_mean, input, dim, unbiased, keepdim, correction)
+
+
+@_export
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """torch.std_mean: (std, mean) over dim, with std's unbiased / correction arguments."""
+    return _stat_mean('std_mean', Gnn.Tensor.std_mean, input, dim, unbiased, keepdim, correction)
+
+
+@_export
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """torch.nan_to_num / Tensor.nan_to_num: NaN, +inf and -inf replaced; posinf and neginf
+    None are the dtype's largest and lowest finite values."""
+    _check_tensor('nan_to_num', input)
+    _no_out('nan_to_num', out)
+    return Gnn.Tensor.nan_to_num(input, float(nan), float('nan') if posinf is None else float(posinf),
+                                 float('nan') if neginf is None else float(neginf))
 
 
 def _softmax(name, c_op, input, dim, dtype):
