@@ -483,6 +483,20 @@ def functional_normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return Gnn.Tensor.normalize(input, float(p), _int_arg('normalize', 'dim', dim), float(eps))
 
 
+@_export
+def functional_pad(input, pad, mode='constant', value=None):
+    """torch.nn.functional.pad: pairs of pads from the last dim backwards (negative pads crop),
+    mode 'constant' (filled with value), 'reflect', 'replicate' or 'circular'."""
+    _check_tensor('pad', input)
+    if not isinstance(pad, (tuple, list)) or not _builtins.all(_is_int(p) for p in pad):
+        raise TypeError('pad(): argument \'pad\' must be a tuple of ints, not %s' % type(pad).__name__)
+    if not isinstance(mode, str):
+        raise TypeError('pad(): argument \'mode\' must be str, not %s' % type(mode).__name__)
+    if value is not None and not _is_scalar(value):
+        raise TypeError('pad(): argument \'value\' must be a number, not %s' % type(value).__name__)
+    return Gnn.Tensor.pad(input, [int(p) for p in pad], mode, 0.0 if value is None else float(value))
+
+
 # ---- shapes ----
 
 def _shape_args(name, shape, new_tensor=False):

@@ -630,7 +630,7 @@ ROWS = [
     ('torch.nn.functional.layer_norm', 'Gnn.functional_layer_norm'),
     ('torch.nn.functional.group_norm', 'Gnn.functional_group_norm'),
     ('torch.nn.functional.embedding', 'Gnn.functional_embedding'),
-    ('torch.nn.functional.pad', Missing(_NOT_IN_C % 'gnn_tensor_pad')),
+    ('torch.nn.functional.pad', 'Gnn.functional_pad'),
     ('torch.nn.functional.softplus', Missing(_NOT_IN_C % 'gnn_tensor_softplus')),
     ('torch.nn.functional.hardswish', Missing(_NOT_IN_C % 'gnn_tensor_hardswish')),
     ('torch.nn.functional.mish', Missing(_NOT_IN_C % 'gnn_tensor_mish')),
