@@ -75,6 +75,10 @@ _LAYER_SIGNATURES = {
     'RNN': _RNN + [('nonlinearity', 'tanh'), ('device', None), ('dtype', None)],
     'LSTM': _RNN + [('proj_size', 0), ('device', None), ('dtype', None)],
     'GRU': _RNN + [('device', None), ('dtype', None)],
+    'ConstantPad1d': ['padding', 'value'], 'ConstantPad2d': ['padding', 'value'],
+    'ConstantPad3d': ['padding', 'value'], 'ZeroPad2d': ['padding'],
+    'ReflectionPad1d': ['padding'], 'ReflectionPad2d': ['padding'], 'ReflectionPad3d': ['padding'],
+    'ReplicationPad1d': ['padding'], 'ReplicationPad2d': ['padding'], 'ReplicationPad3d': ['padding'],
 }
 del _R
 

@@ -593,6 +593,16 @@ ROWS = [
     ('torch.nn.GRU', 'Gnn.GRU'),
     ('torch.nn.MultiheadAttention', _RECURRENT),
     ('torch.nn.Transformer', _RECURRENT),
+    ('torch.nn.ConstantPad1d', 'Gnn.ConstantPad1d'),
+    ('torch.nn.ConstantPad2d', 'Gnn.ConstantPad2d'),
+    ('torch.nn.ConstantPad3d', 'Gnn.ConstantPad3d'),
+    ('torch.nn.ZeroPad2d', 'Gnn.ZeroPad2d'),
+    ('torch.nn.ReflectionPad1d', 'Gnn.ReflectionPad1d'),
+    ('torch.nn.ReflectionPad2d', 'Gnn.ReflectionPad2d'),
+    ('torch.nn.ReflectionPad3d', 'Gnn.ReflectionPad3d'),
+    ('torch.nn.ReplicationPad1d', 'Gnn.ReplicationPad1d'),
+    ('torch.nn.ReplicationPad2d', 'Gnn.ReplicationPad2d'),
+    ('torch.nn.ReplicationPad3d', 'Gnn.ReplicationPad3d'),
 
     # ---- torch.nn.functional ----
     ('torch.nn.functional.relu', 'Gnn.functional_relu'),
