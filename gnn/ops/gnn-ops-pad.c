@@ -1,4 +1,5 @@
-/* gnn-ops-pad.c: torch.nn.functional.pad (constant, reflect, replicate, circular)
+/* gnn-ops-pad.c: torch.nn.functional.pad (constant, reflect, replicate, circular), and flip
+ * and roll, which read their input the same way
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -8,7 +9,8 @@
  * dimension: one int64 index per dimension, applied with the INDEX_SELECT kernel dimension by
  * dimension; the gradient adds back through INDEX_ADD in the reverse order, and that
  * transposed op's own gradient is the forward again, so every backend that has the two index
- * kernels pads, and the padding differentiates to any order.
+ * kernels pads, and the padding differentiates to any order. flip and roll are the same
+ * mechanism with a permutation as each dimension's index.
  */
 
 #include "config.h"
@@ -211,7 +213,7 @@ reindex (GnnTensor *x, ReindexPlan *plan, gboolean transpose, GError **error)
         }
       g_set_object (&cur, next);
     }
-  /* a new tensor even when nothing was read */
+  /* a new tensor even when nothing was read (flip of no dimension) */
   out = plan->n ? gnn_tensor_cast (cur, p->dtype, error) : gnn_tensor_clone_contiguous (x, p->dtype, error);
   if (out == NULL)
     return NULL;
@@ -446,3 +448,180 @@ gnn_tensor_pad (GnnTensor    *self,
   return index_pad_of (self, m, pad, n_pad, error);
 }
 
+/* ---- flip and roll: permutations along dimensions ---------------------------------------- */
+
+/* @self with each dimension of @dims (negative from the end; @what names the op) reversed,
+ * or rolled by @shifts when given (then a dimension may come more than once, as torch's) */
+static GnnTensor *
+permute_along (GnnTensor      *self,
+               const char     *what,
+               const char     *name,
+               const char     *transposed_name,
+               const int      *dims,
+               guint           n_dims,
+               const gint64   *shifts,
+               GError        **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  gboolean seen[GNN_MAX_DIMS] = { FALSE, };
+  ReindexPlan *plan;
+  GnnTensor *out = NULL;
+
+  for (guint i = 0; i < n_dims; i++)
+    {
+      guint d;
+
+      if (!gnn_normalize_dim (dims[i], MAX (p->ndim, 1), &d, error))
+        return NULL;
+      if (seen[d] && shifts == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                       "%s(): dim %u appears multiple times in the list of dims", what, d);
+          return NULL;
+        }
+      seen[d] = TRUE;
+    }
+  plan = g_rc_box_new0 (ReindexPlan);
+  plan->name[0] = name;
+  plan->name[1] = transposed_name;
+  for (guint i = 0; i < n_dims && p->ndim > 0; i++)
+    {
+      guint d;
+      gint64 size;
+      g_autofree gint64 *src = NULL;
+
+      gnn_normalize_dim (dims[i], p->ndim, &d, NULL);
+      size = p->shape[d];
+      src = g_new (gint64, MAX (size, 1));
+      for (gint64 j = 0; j < size; j++)
+        {
+          /* flip: from the end; roll by s: j comes from j - s, wrapped around */
+          gint64 m = shifts ? (j - shifts[i] % size) % size : size - 1 - j;
+
+          src[j] = m < 0 ? m + size : m;
+        }
+      if (!reindex_plan_add (plan, d, size, src, size, self, error))
+        goto out;
+    }
+  out = reindex (self, plan, FALSE, error);
+out:
+  reindex_plan_release (plan);
+  return out;
+}
+
+/**
+ * gnn_tensor_flip:
+ * @self: a tensor
+ * @dims: (array length=n_dims): the dimensions to reverse, each once (negative from the end)
+ * @n_dims: the number of dimensions in @dims
+ * @error: return location for a #GError
+ *
+ * @self with the order of the entries along each of @dims reversed (`torch.flip`), a new
+ * tensor (not a view, as torch's). The gradient is the flipped gradient.
+ *
+ * Returns: (transfer full): the flipped tensor, or %NULL with @error set (a dimension out of
+ *   range or given twice)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_flip (GnnTensor  *self,
+                 const int  *dims,
+                 guint       n_dims,
+                 GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  return permute_along (self, "flip", "FlipBackward0", "FlipBackwardBackward0", dims, n_dims, NULL, error);
+}
+
+/**
+ * gnn_tensor_roll:
+ * @self: a tensor
+ * @shifts: (array length=n_shifts): by how many places each dimension rolls (towards the end
+ *   when positive)
+ * @n_shifts: the number of shifts
+ * @dims: (array length=n_dims) (nullable): the dimensions to roll, one per shift; %NULL or
+ *   none rolls the flattened tensor by the one shift and gives it back its shape
+ * @n_dims: the number of dimensions in @dims
+ * @error: return location for a #GError
+ *
+ * @self with its entries rolled along @dims (`torch.roll (self, shifts, dims)`): the entries
+ * that roll past the end come back at the start. The gradient is the gradient rolled back.
+ *
+ * Returns: (transfer full): the rolled tensor, or %NULL with @error set (shifts and dims of
+ *   different lengths, a dimension out of range or given twice)
+ *
+ * Since: 0.1
+ */
+typedef struct {
+  gint64 shift;
+} RollCtx;
+
+/* roll of the flattened tensor: the gradient rolled back the same way */
+static gboolean
+roll_flat_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  gint64 back = -((RollCtx *) node->ctx)->shift;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  gi[0] = gnn_tensor_roll (go[0], &back, 1, NULL, 0, error);
+  return gi[0] != NULL;
+}
+
+GnnTensor *
+gnn_tensor_roll (GnnTensor    *self,
+                 const gint64 *shifts,
+                 guint         n_shifts,
+                 const int    *dims,
+                 guint         n_dims,
+                 GError      **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shifts != NULL || n_shifts == 0, NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  p = gnn_tensor_priv (self);
+  if (n_dims == 0)
+    {
+      /* torch: the flattened tensor rolled, given back @self's shape; one node */
+      gint64 all = -1;
+      const int zero = 0;
+      g_autoptr(GnnTensor) flat = NULL, rolled = NULL, out = NULL;
+      GnnNode *node;
+
+      if (n_shifts != 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "roll(): shifts and dimensions must align. shifts: %u, dims: 0", n_shifts);
+          return NULL;
+        }
+      {
+        g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+        if (!(flat = gnn_tensor_reshape (self, &all, 1, error)) ||
+            !(rolled = permute_along (flat, "roll", "RollBackward0", "RollBackwardBackward0", &zero, 1, shifts,
+                                      error)) ||
+            !(out = gnn_tensor_view (rolled, p->shape, p->ndim, error)))
+          return NULL;
+      }
+      node = gnn_autograd_record ("RollBackward0", roll_flat_backward, &self, 1, &out, 1);
+      if (node)
+        {
+          RollCtx *ctx = g_new (RollCtx, 1);
+
+          ctx->shift = shifts[0];
+          gnn_node_set_ctx (node, ctx, g_free);
+        }
+      return g_steal_pointer (&out);
+    }
+  if (n_shifts != n_dims)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "roll(): shifts and dimensions must align. shifts: %u, dims: %u", n_shifts, n_dims);
+      return NULL;
+    }
+  return permute_along (self, "roll", "RollBackward0", "RollBackwardBackward0", dims, n_dims, shifts, error);
+}

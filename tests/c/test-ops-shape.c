@@ -302,6 +302,47 @@ test_pad (void)
   }
 }
 
+/* flip of two dimensions, then a roll of one and a roll of the flattened tensor */
+static GnnTensor *
+f_flip_roll (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) f = gnn_tensor_flip (x, (const int[]) { 0, -1 }, 2, error);
+  g_autoptr(GnnTensor) r = f ? gnn_tensor_roll (f, GNN_TEST_SHAPE (-5), 1, (const int[]) { 1 }, 1, error) : NULL;
+  g_autoptr(GnnTensor) a = r ? gnn_tensor_roll (r, GNN_TEST_SHAPE (7), 1, NULL, 0, error) : NULL;
+
+  return a ? gnn_tensor_mul (a, a, error) : NULL;
+}
+
+static void
+test_flip_roll (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) f = NULL, r = NULL, a = NULL, y = NULL;
+  double v[24];
+
+  OK (f = gnn_tensor_flip (x, (const int[]) { 1 }, 1, &error));
+  gnn_test_assert_close (f, GNN_TEST_DATA (2, 1, 0, 5, 4, 3), 6, 0, 0);
+  OK (r = gnn_tensor_roll (x, GNN_TEST_SHAPE (1, -1), 2, (const int[]) { 1, 0 }, 2, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (5, 3, 4, 2, 0, 1), 6, 0, 0);
+  OK (a = gnn_tensor_roll (x, GNN_TEST_SHAPE (2), 1, NULL, 0, &error));
+  gnn_test_assert_shape (a, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_assert_close (a, GNN_TEST_DATA (4, 5, 0, 1, 2, 3), 6, 0, 0);
+
+  g_assert_null (gnn_tensor_flip (x, (const int[]) { 0, -2 }, 2, &error));
+  g_assert_nonnull (strstr (error->message, "dim 0 appears multiple times"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_roll (x, GNN_TEST_SHAPE (1, 2), 2, (const int[]) { 0 }, 1, &error));
+  g_assert_nonnull (strstr (error->message, "shifts: 2, dims: 1"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < 24; i++)
+    v[i] = cos (i * 0.8) * 2;
+  y = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  gnn_test_gradcheck (f_flip_roll, NULL, y, 1e-6, 1e-6);
+  gnn_test_gradgradcheck (f_flip_roll, NULL, y, 1e-6, 1e-5);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -313,5 +354,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/pieces", test_pieces);
   g_test_add_func ("/ops/shape/pieces-errors", test_pieces_errors);
   g_test_add_func ("/ops/shape/pad", test_pad);
+  g_test_add_func ("/ops/shape/flip-roll", test_flip_roll);
   return g_test_run ();
 }

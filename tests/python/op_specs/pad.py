@@ -42,3 +42,21 @@ SPECS = [
          bad=[Bad(((2, 3, 4), P((1, 1))), ['pad', 'Unrecognised padding mode wrap'])]),
 ]
 
+# flip and roll: the same index mechanism with a permutation per dimension
+SPECS += [
+    Spec('flip', lambda T, x, d=(0,): T.flip(x, d),
+         [((3, 4),), ((2, 3, 4), P((0, 2))), ((2, 3, 4), P([-1])), ((4,), P((0,))), ((2, 3), P(()))],
+         bad=[Bad(((3, 4), P((0, 0))), ['flip', 'dim 0 appears multiple times']),
+              Bad(((3, 4), P((2,))), ['Dimension out of range'])]),
+    Spec('Tensor_flip', lambda T, x: x.flip(1, 0), [((3, 4),)]),
+    Spec('flip_int', lambda T, x: T.flip(x, (1,)), [((3, 4),)], dtypes=(np.int64, np.bool_), low=-5, high=5),
+    Spec('fliplr', lambda T, x: T.fliplr(x), [((3, 4),), ((2, 3, 2),)], bad=[Bad(((3,),), ['Input must be >= 2-d'])]),
+    Spec('flipud', lambda T, x: x.flipud(), [((3, 4),), ((4,),)]),
+    Spec('roll', lambda T, x, s=1, d=0: T.roll(x, s, d),
+         [((3, 4),), ((3, 4), -2, 1), ((2, 3, 4), P((1, 5)), P((2, 0))), ((2, 3, 4), 7, -1), ((0, 3), 1, 0)],
+         bad=[Bad(((3, 4), P((1, 2)), 0), ['roll', 'shifts and dimensions must align'])]),
+    Spec('roll_repeated_dim', lambda T, x: T.roll(x, (1, 2), (0, 0)), [((3, 4),)]),
+    Spec('roll_flat', lambda T, x, s=2: x.roll(s), [((3, 4),), ((2, 3, 2), -5), ((5,), 12)],
+         bad=[Bad(((3, 4), P((1, 2))), ['roll', 'shifts and dimensions must align'])]),
+    Spec('roll_int', lambda T, x: T.roll(x, (1, -1), (0, 1)), [((3, 4),)], dtypes=(np.int64,), low=-5, high=5),
+]

@@ -281,6 +281,11 @@ ROWS = [
     ('torch.logdet', 'Gnn.logdet'),
     ('torch.matrix_exp', 'Gnn.linalg_matrix_exp'),
     ('torch.orgqr', 'Gnn.linalg_householder_product'),
+    # flip and roll (gnn-ops-pad.c)
+    ('torch.flip', 'Gnn.flip'),
+    ('torch.fliplr', 'Gnn.fliplr'),
+    ('torch.flipud', 'Gnn.flipud'),
+    ('torch.roll', 'Gnn.roll'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -505,6 +510,10 @@ ROWS = [
     ('torch.Tensor.logdet', 'Gnn.logdet'),
     ('torch.Tensor.matrix_exp', 'Gnn.linalg_matrix_exp'),
     ('torch.Tensor.orgqr', 'Gnn.linalg_householder_product'),
+    ('torch.Tensor.flip', 'Gnn.flip'),
+    ('torch.Tensor.fliplr', 'Gnn.fliplr'),
+    ('torch.Tensor.flipud', 'Gnn.flipud'),
+    ('torch.Tensor.roll', 'Gnn.roll'),
 
     # ---- torch.linalg (gnn-ops-lapack.c) ----
     ('torch.linalg.solve', 'Gnn.linalg_solve'),
