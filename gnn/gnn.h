@@ -38,6 +38,7 @@
 #include "nn/gnn-loss.h"
 #include "nn/gnn-norm.h"
 #include "nn/gnn-rnn.h"
+#include "nn/gnn-pad.h"
 #include "optim/gnn-optimizer.h"
 #include "optim/gnn-averaged-model.h"
 #include "optim/gnn-lr-scheduler.h"

@@ -27,6 +27,7 @@ typedef struct {
   GVariant *output_padding; /* ax or NULL (transposed only) */
   int groups;
   gboolean bias;
+  char *padding_mode;       /* "zeros", "reflect", "replicate" or "circular" (not transposed) */
   /* resolved at setup */
   gint64 k[2], s[2], p[2], d[2], op[2];
   gboolean transposed;
@@ -62,12 +63,14 @@ enum {
   PROP_GROUPS,
   PROP_BIAS,
   N_PROPS,
+  /* the last property: padding-mode of Conv1d and Conv2d, output-padding of ConvTranspose2d */
+  PROP_PADDING_MODE = N_PROPS,
   PROP_OUTPUT_PADDING = N_PROPS
 };
 
 /* the three classes share the enum and the layout (a Conv after the GnnModule), each its
  * table */
-static GnnProp conv1d_props[N_PROPS], conv2d_props[N_PROPS], conv_transpose2d_props[N_PROPS + 1];
+static GnnProp conv1d_props[N_PROPS + 1], conv2d_props[N_PROPS + 1], conv_transpose2d_props[N_PROPS + 1];
 
 #define CONV_MEMBER(m) G_STRUCT_OFFSET (GnnConv2d, conv.m)
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConv1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
@@ -233,9 +236,11 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
   const char *name;
   Conv *c = conv_of (module, &nd, &name);
   GnnParameter *weight, *bias;
-  g_autoptr(GnnTensor) out = NULL;
+  g_autoptr(GnnTensor) out = NULL, padded = NULL;
   GnnTensor *x;
   gboolean same = g_strcmp0 (c->padding_string, "same") == 0;
+  static const gint64 zeros[2] = { 0, 0 };
+  const gint64 *p = c->p;
 
   x = gnn_args_get_tensor (input, 0, error);
   if (x == NULL)
@@ -247,15 +252,38 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
   if (weight == NULL)
     return NULL;
   bias = gnn_module_find_parameter (module, "bias");
+  if (!c->transposed && g_strcmp0 (c->padding_mode, "zeros") != 0)
+    {
+      /* torch's _ConvNd: the input padded in that mode (the last dimension first), then an
+       * unpadded convolution */
+      gint64 pads[4];
+
+      for (guint a = 0; a < nd; a++)
+        {
+          gint64 total = same ? c->d[a] * (c->k[a] - 1) : 2 * c->p[a];
+          gint64 before = same ? total / 2 : c->p[a];
+
+          pads[2 * (nd - 1 - a)] = before;
+          pads[2 * (nd - 1 - a) + 1] = total - before;
+        }
+      if (!(padded = gnn_tensor_pad (x, pads, 2 * nd, c->padding_mode, 0.0, error)))
+        {
+          g_prefix_error (error, "%s: ", name);
+          return NULL;
+        }
+      x = padded;
+      same = FALSE;
+      p = zeros;
+    }
   if (c->transposed)
     out = gnn_conv_transpose2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
                                          c->s, c->p, c->op, c->groups, c->d, error);
   else if (nd == 1)
     out = gnn_conv1d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
-                               c->s[0], c->p[0], c->d[0], c->groups, same, error);
+                               c->s[0], p[0], c->d[0], c->groups, same, error);
   else
     out = gnn_conv2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
-                               c->s, c->p, c->d, c->groups, same, error);
+                               c->s, p, c->d, c->groups, same, error);
   if (out == NULL)
     return NULL;
   return gnn_args_new_tensor (out);
@@ -311,6 +339,8 @@ conv_extra_repr (GnnModule *module)
     g_string_append_printf (s, ", groups=%d", c->groups);
   if (gnn_module_find_parameter (module, "bias") == NULL)
     g_string_append (s, ", bias=False");
+  if (!c->transposed && g_strcmp0 (c->padding_mode, "zeros") != 0)
+    g_string_append_printf (s, ", padding_mode=%s", c->padding_mode);
   return g_string_free (s, FALSE);
 }
 
@@ -355,6 +385,13 @@ conv_extra_repr (GnnModule *module)
  * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
  */
 /**
+ * GnnConv1d:padding-mode:
+ *
+ * How the input is padded (`padding_mode`): "zeros" (the default), or "reflect", "replicate"
+ * or "circular", the modes of [method@Gnn.Tensor.pad], which then pads the input before an
+ * unpadded convolution.
+ */
+/**
  * GnnConv2d:in-channels:
  *
  * The channels of the input (`in_channels`).
@@ -394,6 +431,13 @@ conv_extra_repr (GnnModule *module)
  *
  * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
  */
+/**
+ * GnnConv2d:padding-mode:
+ *
+ * How the input is padded (`padding_mode`): "zeros" (the default), or "reflect", "replicate"
+ * or "circular", the modes of [method@Gnn.Tensor.pad], which then pads the input before an
+ * unpadded convolution.
+ */
 
 static gboolean
 check_groups (GParamSpec *pspec, const GValue *value, GError **error)
@@ -401,6 +445,22 @@ check_groups (GParamSpec *pspec, const GValue *value, GError **error)
   if (g_value_get_int (value) >= 1)
     return TRUE;
   g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "groups must be a positive integer");
+  return FALSE;
+}
+
+/* torch's padding modes of Conv1d and Conv2d (F.pad's modes, "zeros" for its constant 0) */
+static gboolean
+check_padding_mode (GParamSpec *pspec, const GValue *value, GError **error)
+{
+  static const char *const modes[] = { "zeros", "reflect", "replicate", "circular" };
+  const char *mode = g_value_get_string (value);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_strcmp0 (mode, modes[i]) == 0)
+      return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
+               "padding_mode='%s'", mode ? mode : "");
   return FALSE;
 }
 
@@ -430,7 +490,11 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnPr
   if (props == conv_transpose2d_props)
     props[PROP_OUTPUT_PADDING] = (GnnProp) {
       gnn_param_spec_int64s ("output-padding", co), CONV_MEMBER (output_padding) };
-  gnn_props_install (object_class, props, props == conv_transpose2d_props ? N_PROPS + 1 : N_PROPS);
+  else
+    props[PROP_PADDING_MODE] = (GnnProp) {
+      g_param_spec_string ("padding-mode", NULL, NULL, "zeros", co), CONV_MEMBER (padding_mode),
+      check_padding_mode };
+  gnn_props_install (object_class, props, N_PROPS + 1);
   gnn_module_class_uses_dtype (module_class);
 }
 
@@ -443,7 +507,7 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnPr
  * Properties (all construct-only), as nn.Conv1d's arguments: `in-channels`, `out-channels`,
  * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value), `padding` (a
  * #GVariant "ax", or "s" holding "same" or "valid", PyTorch's string padding), `groups`,
- * `bias` and `dtype`. Only zero padding (`padding_mode='zeros'`) exists.
+ * `bias`, `padding-mode` and `dtype`.
  *
  * The weight (out_channels, in_channels / groups, kernel_size) is initialised as PyTorch's
  * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in),
@@ -469,8 +533,8 @@ gnn_conv1d_init (GnnConv1d *self)
  *
  * Properties (all construct-only), as nn.Conv2d's arguments: `in-channels`, `out-channels`,
  * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value for both dimensions or
- * two), `padding` (a #GVariant "ax", or "s" holding "same" or "valid"), `groups`, `bias` and
- * `dtype`. Only zero padding (`padding_mode='zeros'`) exists.
+ * two), `padding` (a #GVariant "ax", or "s" holding "same" or "valid"), `groups`, `bias`,
+ * `padding-mode` and `dtype`.
  *
  * The weight (out_channels, in_channels / groups, kH, kW) is initialised as PyTorch's
  * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in).

@@ -323,6 +323,14 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_expand_as    (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_diagonal     (GnnTensor *self, gint64 offset, int dim1, int dim2, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pad          (GnnTensor *self, const gint64 *pad, guint n_pad, const char *mode, double value,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_flip         (GnnTensor *self, const int *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_roll         (GnnTensor *self, const gint64 *shifts, guint n_shifts, const int *dims,
+                                    guint n_dims, GError **error);
 
 /* joining and indexing */
 GNN_AVAILABLE_IN_ALL

@@ -236,6 +236,113 @@ test_pieces_errors (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
 }
 
+/* pad with the mode given as data, two dimensions padded (one cropped in part) */
+static GnnTensor *
+f_pad (GnnTensor *x, gpointer data, GError **error)
+{
+  const char *mode = data;
+  gboolean constant = g_str_equal (mode, "constant");
+  g_autoptr(GnnTensor) p = gnn_tensor_pad (x, GNN_TEST_SHAPE (2, -1, 1, constant ? 3 : 1), 4, mode,
+                                           constant ? 0.5 : 0.0, error);
+
+  return p ? gnn_tensor_mul (p, p, error) : NULL;
+}
+
+static void
+test_pad (void)
+{
+  static const char *const modes[] = { "constant", "reflect", "replicate", "circular" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (1, 2, 3), 3);
+  g_autoptr(GnnTensor) c = NULL, r = NULL, e = NULL, w = NULL, g = NULL;
+  double v[24];
+
+  /* each mode's values: the last dimension padded by (2, 1) */
+  OK (c = gnn_tensor_pad (x, GNN_TEST_SHAPE (2, 1), 2, NULL, -1, &error));
+  gnn_test_assert_close (c, GNN_TEST_DATA (-1, -1, 0, 1, 2, -1, -1, -1, 3, 4, 5, -1), 12, 0, 0);
+  OK (r = gnn_tensor_pad (x, GNN_TEST_SHAPE (2, 1), 2, "reflect", 0, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4), 12, 0, 0);
+  OK (e = gnn_tensor_pad (x, GNN_TEST_SHAPE (2, 1), 2, "replicate", 0, &error));
+  gnn_test_assert_close (e, GNN_TEST_DATA (0, 0, 0, 1, 2, 2, 3, 3, 3, 4, 5, 5), 12, 0, 0);
+  OK (w = gnn_tensor_pad (x, GNN_TEST_SHAPE (2, 1), 2, "circular", 0, &error));
+  gnn_test_assert_close (w, GNN_TEST_DATA (1, 2, 0, 1, 2, 0, 4, 5, 3, 4, 5, 3), 12, 0, 0);
+  /* negative pads crop: constant (-1, 0) over both dimensions */
+  OK (g = gnn_tensor_pad (x, GNN_TEST_SHAPE (-1, 0, 0, -1), 4, "constant", 0, &error));
+  gnn_test_assert_shape (g, GNN_TEST_SHAPE (1, 1, 2), 3);
+  gnn_test_assert_close (g, GNN_TEST_DATA (1, 2), 2, 0, 0);
+
+  /* errors name the op and what was found */
+  g_assert_null (gnn_tensor_pad (x, GNN_TEST_SHAPE (1), 1, NULL, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_pad (x, GNN_TEST_SHAPE (3, 0), 2, "reflect", 0, &error));
+  g_assert_nonnull (strstr (error->message, "padding (3, 0) at dimension 2 of input [1, 2, 3]"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_pad (x, GNN_TEST_SHAPE (1, 1), 2, "wrap", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_pad (x, GNN_TEST_SHAPE (-2, -2), 2, "constant", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_pad (x, GNN_TEST_SHAPE (1, 1), 2, "replicate", 1, &error));
+  g_assert_nonnull (strstr (error->message, "doesn't take in value"));
+  g_clear_error (&error);
+
+  /* gradients, and their own gradients, in float64 */
+  for (int i = 0; i < 24; i++)
+    v[i] = sin (i * 0.9) * 2;
+  {
+    g_autoptr(GnnTensor) y = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (1, 2, 3, 4), 4);
+
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+      {
+        gnn_test_gradcheck (f_pad, (gpointer) modes[m], y, 1e-6, 1e-6);
+        gnn_test_gradgradcheck (f_pad, (gpointer) modes[m], y, 1e-6, 1e-5);
+      }
+  }
+}
+
+/* flip of two dimensions, then a roll of one and a roll of the flattened tensor */
+static GnnTensor *
+f_flip_roll (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) f = gnn_tensor_flip (x, (const int[]) { 0, -1 }, 2, error);
+  g_autoptr(GnnTensor) r = f ? gnn_tensor_roll (f, GNN_TEST_SHAPE (-5), 1, (const int[]) { 1 }, 1, error) : NULL;
+  g_autoptr(GnnTensor) a = r ? gnn_tensor_roll (r, GNN_TEST_SHAPE (7), 1, NULL, 0, error) : NULL;
+
+  return a ? gnn_tensor_mul (a, a, error) : NULL;
+}
+
+static void
+test_flip_roll (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) f = NULL, r = NULL, a = NULL, y = NULL;
+  double v[24];
+
+  OK (f = gnn_tensor_flip (x, (const int[]) { 1 }, 1, &error));
+  gnn_test_assert_close (f, GNN_TEST_DATA (2, 1, 0, 5, 4, 3), 6, 0, 0);
+  OK (r = gnn_tensor_roll (x, GNN_TEST_SHAPE (1, -1), 2, (const int[]) { 1, 0 }, 2, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (5, 3, 4, 2, 0, 1), 6, 0, 0);
+  OK (a = gnn_tensor_roll (x, GNN_TEST_SHAPE (2), 1, NULL, 0, &error));
+  gnn_test_assert_shape (a, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_assert_close (a, GNN_TEST_DATA (4, 5, 0, 1, 2, 3), 6, 0, 0);
+
+  g_assert_null (gnn_tensor_flip (x, (const int[]) { 0, -2 }, 2, &error));
+  g_assert_nonnull (strstr (error->message, "dim 0 appears multiple times"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_roll (x, GNN_TEST_SHAPE (1, 2), 2, (const int[]) { 0 }, 1, &error));
+  g_assert_nonnull (strstr (error->message, "shifts: 2, dims: 1"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < 24; i++)
+    v[i] = cos (i * 0.8) * 2;
+  y = gnn_test_tensor_d (v, 24, GNN_TEST_SHAPE (2, 3, 4), 3);
+  gnn_test_gradcheck (f_flip_roll, NULL, y, 1e-6, 1e-6);
+  gnn_test_gradgradcheck (f_flip_roll, NULL, y, 1e-6, 1e-5);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -246,5 +353,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/view-grad-in-base", test_view_grad_accumulates_in_base);
   g_test_add_func ("/ops/shape/pieces", test_pieces);
   g_test_add_func ("/ops/shape/pieces-errors", test_pieces_errors);
+  g_test_add_func ("/ops/shape/pad", test_pad);
+  g_test_add_func ("/ops/shape/flip-roll", test_flip_roll);
   return g_test_run ();
 }

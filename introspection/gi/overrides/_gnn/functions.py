@@ -534,6 +534,66 @@ def functional_normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return Gnn.Tensor.normalize(input, float(p), _int_arg('normalize', 'dim', dim), float(eps))
 
 
+def _dims_arg(name, dims, what='dims'):
+    """An int or a sequence of ints as a list."""
+    if _is_int(dims):
+        return [int(dims)]
+    if isinstance(dims, (tuple, list)) and _builtins.all(_is_int(d) for d in dims):
+        return [int(d) for d in dims]
+    raise TypeError('%s(): argument \'%s\' must be tuple of ints, not %s' % (name, what, type(dims).__name__))
+
+
+@_export
+def flip(input, *dims):
+    """torch.flip / Tensor.flip (dims): the entries along each of dims in reverse order."""
+    _check_tensor('flip', input)
+    if len(dims) == 1 and not _is_int(dims[0]):
+        dims = dims[0]
+    return Gnn.Tensor.flip(input, _dims_arg('flip', list(dims)))
+
+
+@_export
+def fliplr(input):
+    """torch.fliplr: flip of dim 1 (at least 2 dims)."""
+    _check_tensor('fliplr', input)
+    if input.get_ndim() < 2:
+        raise RuntimeError('Input must be >= 2-d.')
+    return Gnn.Tensor.flip(input, [1])
+
+
+@_export
+def flipud(input):
+    """torch.flipud: flip of dim 0 (at least 1 dim)."""
+    _check_tensor('flipud', input)
+    if input.get_ndim() < 1:
+        raise RuntimeError('Input must be >= 1-d.')
+    return Gnn.Tensor.flip(input, [0])
+
+
+@_export
+def roll(input, shifts, dims=None):
+    """torch.roll / Tensor.roll: the entries rolled by shifts along dims (None: the flattened
+    tensor, its shape kept)."""
+    _check_tensor('roll', input)
+    shifts = _dims_arg('roll', shifts, 'shifts')
+    dims = [] if dims is None else _dims_arg('roll', dims)
+    return Gnn.Tensor.roll(input, shifts, dims)
+
+
+@_export
+def functional_pad(input, pad, mode='constant', value=None):
+    """torch.nn.functional.pad: pairs of pads from the last dim backwards (negative pads crop),
+    mode 'constant' (filled with value), 'reflect', 'replicate' or 'circular'."""
+    _check_tensor('pad', input)
+    if not isinstance(pad, (tuple, list)) or not _builtins.all(_is_int(p) for p in pad):
+        raise TypeError('pad(): argument \'pad\' must be a tuple of ints, not %s' % type(pad).__name__)
+    if not isinstance(mode, str):
+        raise TypeError('pad(): argument \'mode\' must be str, not %s' % type(mode).__name__)
+    if value is not None and not _is_scalar(value):
+        raise TypeError('pad(): argument \'value\' must be a number, not %s' % type(value).__name__)
+    return Gnn.Tensor.pad(input, [int(p) for p in pad], mode, 0.0 if value is None else float(value))
+
+
 # ---- shapes ----
 
 def _shape_args(name, shape, new_tensor=False):

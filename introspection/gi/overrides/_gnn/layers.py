@@ -89,6 +89,10 @@ _LAYER_SIGNATURES = {
                 ('dtype', None)],
     'LSTMCell': ['input_size', 'hidden_size', ('bias', True), ('device', None), ('dtype', None)],
     'GRUCell': ['input_size', 'hidden_size', ('bias', True), ('device', None), ('dtype', None)],
+    'ConstantPad1d': ['padding', 'value'], 'ConstantPad2d': ['padding', 'value'],
+    'ConstantPad3d': ['padding', 'value'], 'ZeroPad2d': ['padding'],
+    'ReflectionPad1d': ['padding'], 'ReflectionPad2d': ['padding'], 'ReflectionPad3d': ['padding'],
+    'ReplicationPad1d': ['padding'], 'ReplicationPad2d': ['padding'], 'ReplicationPad3d': ['padding'],
 }
 del _R
 

@@ -292,6 +292,11 @@ ROWS = [
     ('torch.logdet', 'Gnn.logdet'),
     ('torch.matrix_exp', 'Gnn.linalg_matrix_exp'),
     ('torch.orgqr', 'Gnn.linalg_householder_product'),
+    # flip and roll (gnn-ops-pad.c)
+    ('torch.flip', 'Gnn.flip'),
+    ('torch.fliplr', 'Gnn.fliplr'),
+    ('torch.flipud', 'Gnn.flipud'),
+    ('torch.roll', 'Gnn.roll'),
 
     # ---- torch.Tensor: methods ----
     # the tensor itself
@@ -528,6 +533,10 @@ ROWS = [
     ('torch.Tensor.logdet', 'Gnn.logdet'),
     ('torch.Tensor.matrix_exp', 'Gnn.linalg_matrix_exp'),
     ('torch.Tensor.orgqr', 'Gnn.linalg_householder_product'),
+    ('torch.Tensor.flip', 'Gnn.flip'),
+    ('torch.Tensor.fliplr', 'Gnn.fliplr'),
+    ('torch.Tensor.flipud', 'Gnn.flipud'),
+    ('torch.Tensor.roll', 'Gnn.roll'),
 
     # ---- torch.linalg (gnn-ops-lapack.c) ----
     ('torch.linalg.solve', 'Gnn.linalg_solve'),
@@ -639,6 +648,16 @@ ROWS = [
     ('torch.nn.GRUCell', 'Gnn.GRUCell'),
     ('torch.nn.MultiheadAttention', _RECURRENT),
     ('torch.nn.Transformer', _RECURRENT),
+    ('torch.nn.ConstantPad1d', 'Gnn.ConstantPad1d'),
+    ('torch.nn.ConstantPad2d', 'Gnn.ConstantPad2d'),
+    ('torch.nn.ConstantPad3d', 'Gnn.ConstantPad3d'),
+    ('torch.nn.ZeroPad2d', 'Gnn.ZeroPad2d'),
+    ('torch.nn.ReflectionPad1d', 'Gnn.ReflectionPad1d'),
+    ('torch.nn.ReflectionPad2d', 'Gnn.ReflectionPad2d'),
+    ('torch.nn.ReflectionPad3d', 'Gnn.ReflectionPad3d'),
+    ('torch.nn.ReplicationPad1d', 'Gnn.ReplicationPad1d'),
+    ('torch.nn.ReplicationPad2d', 'Gnn.ReplicationPad2d'),
+    ('torch.nn.ReplicationPad3d', 'Gnn.ReplicationPad3d'),
 
     # ---- torch.nn.functional ----
     ('torch.nn.functional.relu', 'Gnn.functional_relu'),
@@ -676,7 +695,7 @@ ROWS = [
     ('torch.nn.functional.layer_norm', 'Gnn.functional_layer_norm'),
     ('torch.nn.functional.group_norm', 'Gnn.functional_group_norm'),
     ('torch.nn.functional.embedding', 'Gnn.functional_embedding'),
-    ('torch.nn.functional.pad', Missing(_NOT_IN_C % 'gnn_tensor_pad')),
+    ('torch.nn.functional.pad', 'Gnn.functional_pad'),
     ('torch.nn.functional.softplus', 'Gnn.functional_softplus'),
     ('torch.nn.functional.hardswish', 'Gnn.functional_hardswish'),
     ('torch.nn.functional.mish', 'Gnn.functional_mish'),
