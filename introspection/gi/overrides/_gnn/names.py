@@ -563,6 +563,10 @@ ROWS = [
     ('torch.nn.MaxPool2d', 'Gnn.MaxPool2d'),
     ('torch.nn.AvgPool2d', 'Gnn.AvgPool2d'),
     ('torch.nn.AdaptiveAvgPool2d', 'Gnn.AdaptiveAvgPool2d'),
+    ('torch.nn.ConvTranspose1d', 'Gnn.ConvTranspose1d'),
+    ('torch.nn.MaxPool1d', 'Gnn.MaxPool1d'),
+    ('torch.nn.AvgPool1d', 'Gnn.AvgPool1d'),
+    ('torch.nn.AdaptiveAvgPool1d', 'Gnn.AdaptiveAvgPool1d'),
     ('torch.nn.BatchNorm1d', 'Gnn.BatchNorm1d'),
     ('torch.nn.BatchNorm2d', 'Gnn.BatchNorm2d'),
     ('torch.nn.LayerNorm', 'Gnn.LayerNorm'),
@@ -637,6 +641,10 @@ ROWS = [
     ('torch.nn.functional.normalize', 'Gnn.functional_normalize'),
     ('torch.nn.functional.interpolate', Missing(_NOT_IN_C % 'gnn_tensor_interpolate')),
     ('torch.nn.functional.instance_norm', 'Gnn.functional_instance_norm'),
+    ('torch.nn.functional.conv_transpose1d', 'Gnn.functional_conv_transpose1d'),
+    ('torch.nn.functional.max_pool1d', 'Gnn.functional_max_pool1d'),
+    ('torch.nn.functional.avg_pool1d', 'Gnn.functional_avg_pool1d'),
+    ('torch.nn.functional.adaptive_avg_pool1d', 'Gnn.functional_adaptive_avg_pool1d'),
 
     # ---- torch.nn.init ----
     ('torch.nn.init.calculate_gain', 'Gnn.nn_init_calculate_gain'),
