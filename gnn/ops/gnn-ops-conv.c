@@ -1197,3 +1197,101 @@ gnn_tensor_adaptive_avg_pool1d (GnnTensor *input,
 {
   return gnn_adaptive_avg_pool1d_internal ("adaptive_avg_pool1d", input, output_size, error);
 }
+
+/* ---- power-average pooling ------------------------------------------------------------- */
+
+/* torch's lp_pool1d / lp_pool2d, composed: f = avg_pool (x^p) over the window (no padding),
+ * then (sign (f) · relu (|f|) · window size)^(1/p). @nd is 1 or 2; @stride NULL is the kernel. */
+GnnTensor *
+gnn_lp_pool_internal (const char   *name,
+                      GnnTensor    *input,
+                      double        norm_type,
+                      guint         nd,
+                      const gint64 *kernel_size,
+                      const gint64 *stride,
+                      gboolean      ceil_mode,
+                      GError      **error)
+{
+  g_autoptr(GnnTensor) xp = NULL, f = NULL, sg = NULL, ab = NULL, rl = NULL, prod = NULL, scaled = NULL;
+  gint64 zero[2] = { 0, 0 }, window = kernel_size[0] * (nd == 2 ? kernel_size[1] : 1);
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if (norm_type == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: norm_type must not be 0", name);
+      return NULL;
+    }
+  if (!(xp = gnn_tensor_pow_scalar (input, norm_type, error)))
+    return NULL;
+  if (nd == 1)
+    f = gnn_avg_pool1d_internal (name, xp, kernel_size[0], stride ? stride[0] : kernel_size[0], 0, ceil_mode, TRUE,
+                                 error);
+  else
+    f = gnn_avg_pool2d_internal (name, xp, kernel_size, stride, zero, ceil_mode, TRUE, 0, error);
+  if (f == NULL ||
+      !(sg = gnn_tensor_sign (f, error)) ||
+      !(ab = gnn_tensor_abs (f, error)) ||
+      !(rl = gnn_tensor_relu (ab, error)) ||
+      !(prod = gnn_tensor_mul (sg, rl, error)) ||
+      !(scaled = gnn_tensor_mul_scalar (prod, (double) window, error)))
+    return NULL;
+  return gnn_tensor_pow_scalar (scaled, 1.0 / norm_type, error);
+}
+
+/**
+ * gnn_tensor_lp_pool1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @norm_type: the power p, not 0
+ * @kernel_size: the window's length, at least 1
+ * @stride: the stride, at least 1, or 0 for @kernel_size (PyTorch's None)
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.lp_pool1d`: the p-norm of each window, (Σ x^p)^(1/p), computed as
+ * torch computes it from [method@Gnn.Tensor.avg_pool1d] of x^p (no padding).
+ *
+ * Returns: (transfer full): the output, (N, C, OL) or (C, OL), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_lp_pool1d (GnnTensor *input,
+                      double     norm_type,
+                      gint64     kernel_size,
+                      gint64     stride,
+                      gboolean   ceil_mode,
+                      GError   **error)
+{
+  return gnn_lp_pool_internal ("lp_pool1d", input, norm_type, 1, &kernel_size, stride ? &stride : NULL,
+                               ceil_mode, error);
+}
+
+/**
+ * gnn_tensor_lp_pool2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @norm_type: the power p, not 0
+ * @kernel_size: (array fixed-size=2): the window's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride along H and W, or %NULL for @kernel_size
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.lp_pool2d`: the p-norm of each window, (Σ x^p)^(1/p), computed as
+ * torch computes it from [method@Gnn.Tensor.avg_pool2d] of x^p (no padding).
+ *
+ * Returns: (transfer full): the output, (N, C, OH, OW) or (C, OH, OW), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_lp_pool2d (GnnTensor    *input,
+                      double        norm_type,
+                      const gint64 *kernel_size,
+                      const gint64 *stride,
+                      gboolean      ceil_mode,
+                      GError      **error)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return gnn_lp_pool_internal ("lp_pool2d", input, norm_type, 2, kernel_size, stride, ceil_mode, error);
+}

@@ -192,6 +192,10 @@ GnnTensor *gnn_avg_pool1d_internal    (const char *name, GnnTensor *input, gint6
                                        GError **error);
 GnnTensor *gnn_adaptive_avg_pool1d_internal (const char *name, GnnTensor *input, gint64 output_size,
                                              GError **error);
+/* lp_pool1d (@nd 1) and lp_pool2d (@nd 2); @stride NULL for the kernel size */
+GnnTensor *gnn_lp_pool_internal       (const char *name, GnnTensor *input, double norm_type, guint nd,
+                                       const gint64 *kernel_size, const gint64 *stride, gboolean ceil_mode,
+                                       GError **error);
 
 /* Batch normalisation of a training batch through the backend's fused kernels
  * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */

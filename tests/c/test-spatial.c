@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gnn-test-util.h"
@@ -152,6 +153,119 @@ adaptive_fn (GnnTensor *x, gpointer data, GError **error)
   return y ? weighted_sum (y, error) : NULL;
 }
 
+static GnnTensor *
+lp_pool1d_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) y = gnn_tensor_lp_pool1d (x, 3, 3, 2, TRUE, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+static GnnTensor *
+lp_pool2d_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  const gint64 k[2] = { 2, 3 }, st[2] = { 1, 2 };
+  g_autoptr(GnnTensor) y = gnn_tensor_lp_pool2d (x, 2, k, data ? st : NULL, FALSE, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
+/* positive values, so that x^p and its root are defined for every p */
+static GnnTensor *
+positive_input (const gint64 *shape, guint ndim, guint64 seed)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *x;
+
+  gnn_manual_seed (seed);
+  x = gnn_tensor_new_rand (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_add_scalar_ (x, 0.5, &error));
+  g_assert_no_error (error);
+  return x;
+}
+
+static void
+test_lp_pool (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = row_1_3_2_5_4 ();
+  g_autoptr(GnnTensor) y = NULL, y2 = NULL;
+  g_autoptr(GnnTensor) p1 = positive_input (GNN_TEST_SHAPE (2, 2, 7), 3, 31);
+  g_autoptr(GnnTensor) p2 = positive_input (GNN_TEST_SHAPE (2, 4, 7), 3, 32);
+
+  /* the 2-norm of (1, 3), (2, 5): √10, √29 */
+  y = gnn_tensor_lp_pool1d (x, 2, 2, 0, FALSE, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y, GNN_TEST_DATA (sqrt (10), sqrt (29)), 2, 1e-12, 1e-12);
+  /* p = 1: the window sums; the last, partial window of ceil_mode is its mean times the
+   * kernel size, 4 · 2, as torch 1.13 computes it */
+  y2 = gnn_tensor_lp_pool1d (x, 1, 2, 2, TRUE, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y2, GNN_TEST_DATA (4, 7, 8), 3, 1e-12, 1e-12);
+
+  gnn_test_gradcheck (lp_pool1d_fn, NULL, p1, 1e-6, 1e-5);
+  gnn_test_gradcheck (lp_pool2d_fn, NULL, p2, 1e-6, 1e-5);
+  gnn_test_gradcheck (lp_pool2d_fn, GINT_TO_POINTER (1), p2, 1e-6, 1e-5);
+
+  g_assert_null (gnn_tensor_lp_pool1d (x, 0, 2, 0, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "lp_pool1d: norm_type must not be 0"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_lp_pool2d (x, 2, GNN_TEST_SHAPE (2, 2), NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "lp_pool2d: "));
+  g_clear_error (&error);
+}
+
+static void
+test_dropout1d (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) ones = NULL, ones2 = NULL, y = NULL, y2 = NULL, ev = NULL, bad = NULL;
+  g_autofree double *v = NULL;
+  gsize n = 0;
+  int dropped = 0;
+
+  ones = gnn_tensor_new_full (GNN_TEST_SHAPE (4, 8, 5), 3, 1.0, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  gnn_manual_seed (3);
+  y = gnn_tensor_dropout1d (ones, 0.5, TRUE, &error);
+  g_assert_no_error (error);
+  v = gnn_tensor_to_doubles (y, &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 160);
+  /* every (n, c) row is all 0 or all 2 */
+  for (int r = 0; r < 32; r++)
+    {
+      for (int l = 1; l < 5; l++)
+        g_assert_cmpfloat (v[r * 5 + l], ==, v[r * 5]);
+      g_assert_true (v[r * 5] == 0 || v[r * 5] == 2);
+      dropped += v[r * 5] == 0;
+    }
+  g_assert_cmpint (dropped, >, 4);
+  g_assert_cmpint (dropped, <, 28);
+
+  /* unbatched (C, L): the rows are the channels */
+  ones2 = gnn_tensor_new_full (GNN_TEST_SHAPE (6, 4), 2, 1.0, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  y2 = gnn_tensor_dropout1d (ones2, 1.0, TRUE, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (y2, GNN_TEST_SHAPE (6, 4), 2);
+  ev = gnn_tensor_dropout1d (ones2, 0.5, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (ev == ones2);
+
+  bad = gnn_tensor_new_full (GNN_TEST_SHAPE (2, 2, 2, 2), 4, 1.0, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (gnn_tensor_dropout1d (bad, 0.5, TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "dropout1d: Expected 2D or 3D input, but received a 4D input"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_dropout1d (ones2, 1.5, TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "dropout1d: dropout probability has to be between 0 and 1, but got 1.5"));
+  g_clear_error (&error);
+}
+
 static void
 test_gradcheck (void)
 {
@@ -224,5 +338,7 @@ main (int argc, char **argv)
   g_test_add_func ("/spatial/conv-transpose1d-by-hand", test_conv_transpose1d_by_hand);
   g_test_add_func ("/spatial/gradcheck", test_gradcheck);
   g_test_add_func ("/spatial/errors", test_errors);
+  g_test_add_func ("/spatial/lp-pool", test_lp_pool);
+  g_test_add_func ("/spatial/dropout1d", test_dropout1d);
   return g_test_run ();
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The 1-d spatial layers against torch 1.13: ConvTranspose1d, MaxPool1d, AvgPool1d and
-AdaptiveAvgPool1d built with the same arguments (weights copied), their printed forms and
+"""The 1-d spatial layers against torch 1.13: ConvTranspose1d, MaxPool1d, AvgPool1d,
+AdaptiveAvgPool1d and Dropout1d built with the same arguments (weights copied), their printed forms and
 state-dict keys, outputs and the gradients of input and parameters in float32 and float64,
 unbatched input, return_indices, and the errors torch raises. The functional forms are rows of
 op_specs/spatial.py."""
@@ -131,6 +131,35 @@ class PoolLayers(ParityTest):
                 fn(x, 2, 0)
         with self.assertRaises(RuntimeError):
             torch.nn.functional.max_pool1d(torch.zeros(1, 2, 5), 2, 0)
+
+
+class Dropout1dLayer(ParityTest):
+    def test_channels(self):
+        for p in (0.3, 0.5):
+            m, tm = gnn.nn.Dropout1d(p), torch.nn.Dropout1d(p)
+            self.assertEqual(repr(m), repr(tm))
+            self.assertEqual(list(m.state_dict().keys()), [])
+            gnn.manual_seed(1)
+            for shape in ((20, 16, 5), (64, 5)):
+                x = to_gnn(np.ones(shape, np.float64), requires_grad=True)
+                y = m(x)
+                got = to_np(y).reshape(-1, shape[-1])
+                # whole rows kept (scaled by 1 / (1 - p)) or zeroed
+                self.assertTrue(np.all((got == 0) | np.isclose(got, 1 / (1 - p))))
+                self.assertTrue(np.all(got == got[:, :1]))
+                kept = (got[:, 0] != 0).mean()
+                self.assertLess(abs(kept - (1 - p)), 0.15)
+                y.sum().backward()
+                np.testing.assert_allclose(to_np(x.get_grad()), to_np(y))
+            m.eval()
+            x = to_gnn(rand((2, 3, 4)))
+            np.testing.assert_array_equal(to_np(m(x)), to_np(x))
+
+    def test_errors(self):
+        with self.assertRaisesRegex(GLib.Error, 'Dropout1d: Expected 2D or 3D input, but received a 4D input'):
+            gnn.nn.Dropout1d(0.5)(to_gnn(rand((1, 2, 3, 4))))
+        with self.assertRaisesRegex(Exception, 'dropout probability has to be between 0 and 1, but got 1.5'):
+            gnn.nn.Dropout1d(1.5)(to_gnn(rand((2, 3))))
 
 
 if __name__ == '__main__':

@@ -1,5 +1,6 @@
 """Rows for the spatial ops of torch.nn.functional that run the 2-d kernels on a unit height:
-conv_transpose1d, max_pool1d, avg_pool1d, adaptive_avg_pool1d. The layers are checked in
+conv_transpose1d, max_pool1d, avg_pool1d, adaptive_avg_pool1d; lp_pool1d / lp_pool2d (composed
+as torch composes them) and dropout1d where it is deterministic. The layers are checked in
 test_spatial.py."""
 from opspec import Bad, Spec
 
@@ -39,4 +40,19 @@ SPECS = [
     Spec('adaptive_avg_pool1d', lambda T, x: _f(T, 'adaptive_avg_pool1d')(x, 3), [((2, 3, 7),), ((2, 4),)],
          gradgrad=_POOL_NO_GRADGRAD,
          bad=[Bad(((1, 2, 3, 4),), ['adaptive_avg_pool1d', '[1, 2, 3, 4]'])]),
+    # positive inputs: x^p and the root are real for every p
+    Spec('lp_pool1d', lambda T, x: _f(T, 'lp_pool1d')(x, 2, 3, stride=2, ceil_mode=True), [((2, 2, 7),), ((2, 6),)],
+         low=0.2, high=2.0, gradgrad=_POOL_NO_GRADGRAD,
+         bad=[Bad(((1, 2, 3, 4),), ['lp_pool1d', '[1, 2, 3, 4]'])]),
+    Spec('lp_pool1d_p3', lambda T, x: _f(T, 'lp_pool1d')(x, 3.0, 2), [((1, 3, 6),)], low=0.2, high=2.0,
+         gradgrad=_POOL_NO_GRADGRAD),
+    Spec('lp_pool2d', lambda T, x: _f(T, 'lp_pool2d')(x, 2, (2, 3), stride=(1, 2)), [((1, 2, 4, 5),), ((2, 3, 4),)],
+         low=0.2, high=2.0, gradgrad=_POOL_NO_GRADGRAD,
+         bad=[Bad(((1, 1, 2, 3, 4),), ['lp_pool2d', '[1, 1, 2, 3, 4]'])]),
+    Spec('lp_pool2d_square', lambda T, x: _f(T, 'lp_pool2d')(x, 1.5, 2), [((1, 1, 4, 4),)], low=0.2, high=2.0,
+         gradgrad=_POOL_NO_GRADGRAD),
+    Spec('dropout1d_eval_p0_p1', lambda T, x: (_f(T, 'dropout1d')(x, 0.4, training=False) * 2,
+                                             _f(T, 'dropout1d')(x, 0.0) + x, _f(T, 'dropout1d')(x, 1.0)),
+         [((2, 3, 4),), ((3, 4),)],
+         bad=[Bad(((2, 3, 4, 5),), ['dropout1d', 'Expected 2D or 3D input', '4D'])]),
 ]

@@ -60,6 +60,7 @@ _LAYER_SIGNATURES = {
                   ('norm_type', 2.0), ('scale_grad_by_freq', False), ('sparse', False),
                   ('_weight', None), ('device', None), ('dtype', None)],
     'Dropout': [('p', 0.5), ('inplace', False)], 'Dropout2d': [('p', 0.5), ('inplace', False)],
+    'Dropout1d': [('p', 0.5), ('inplace', False)],
     'ELU': [('alpha', 1.0), ('inplace', False)],
     'LeakyReLU': [('negative_slope', 0.01), ('inplace', False)],
     'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [], 'Softsign': [],

@@ -567,6 +567,7 @@ ROWS = [
     ('torch.nn.MaxPool1d', 'Gnn.MaxPool1d'),
     ('torch.nn.AvgPool1d', 'Gnn.AvgPool1d'),
     ('torch.nn.AdaptiveAvgPool1d', 'Gnn.AdaptiveAvgPool1d'),
+    ('torch.nn.Dropout1d', 'Gnn.Dropout1d'),
     ('torch.nn.BatchNorm1d', 'Gnn.BatchNorm1d'),
     ('torch.nn.BatchNorm2d', 'Gnn.BatchNorm2d'),
     ('torch.nn.LayerNorm', 'Gnn.LayerNorm'),
@@ -645,6 +646,9 @@ ROWS = [
     ('torch.nn.functional.max_pool1d', 'Gnn.functional_max_pool1d'),
     ('torch.nn.functional.avg_pool1d', 'Gnn.functional_avg_pool1d'),
     ('torch.nn.functional.adaptive_avg_pool1d', 'Gnn.functional_adaptive_avg_pool1d'),
+    ('torch.nn.functional.lp_pool1d', 'Gnn.functional_lp_pool1d'),
+    ('torch.nn.functional.lp_pool2d', 'Gnn.functional_lp_pool2d'),
+    ('torch.nn.functional.dropout1d', 'Gnn.functional_dropout1d'),
 
     # ---- torch.nn.init ----
     ('torch.nn.init.calculate_gain', 'Gnn.nn_init_calculate_gain'),

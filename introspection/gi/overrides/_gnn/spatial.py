@@ -66,7 +66,27 @@ def adaptive_avg_pool1d(input, output_size):
     return _T.adaptive_avg_pool1d(input, _single(output_size, 'output_size', 'adaptive_avg_pool1d'))
 
 
-FUNCTIONS = (conv_transpose1d, max_pool1d, avg_pool1d, adaptive_avg_pool1d)
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    fn = 'lp_pool1d'
+    return _T.lp_pool1d(input, float(norm_type), _single(kernel_size, 'kernel_size', fn), _stride(stride, fn),
+                        bool(ceil_mode))
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    from .functional import _pair
+    if stride is not None and 0 in _pair(stride, 'stride'):
+        _stride(0, 'lp_pool2d')
+    return _T.lp_pool2d(input, float(norm_type), _pair(kernel_size, 'kernel_size'),
+                        _pair(stride, 'stride', True), bool(ceil_mode))
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    if inplace:
+        raise ValueError('dropout1d(inplace=True): gnn runs this function out of place only')
+    return _T.dropout1d(input, float(p), bool(training))
+
+
+FUNCTIONS = (conv_transpose1d, max_pool1d, avg_pool1d, adaptive_avg_pool1d, lp_pool1d, lp_pool2d, dropout1d)
 for _fn in FUNCTIONS:
     _fn.__doc__ = 'torch.nn.functional.%s, over the C op' % _fn.__name__
     globals()['functional_' + _fn.__name__] = _fn
