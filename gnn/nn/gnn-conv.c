@@ -1,9 +1,9 @@
-/* gnn-conv.c: GnnConv1d, GnnConv2d and GnnConvTranspose2d
+/* gnn-conv.c: GnnConv1d, GnnConv2d, GnnConvTranspose1d and GnnConvTranspose2d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The layers share one implementation over a Conv struct; they differ in the number of
- * spatial dimensions (1 or 2), in their names, and (ConvTranspose2d) in the weight's layout
+ * spatial dimensions (1 or 2), in their names, and (ConvTranspose1d/2d) in the weight's layout
  * and the output padding.
  */
 #include "config.h"
@@ -46,6 +46,12 @@ struct _GnnConv2d
   Conv conv;
 };
 
+struct _GnnConvTranspose1d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
 struct _GnnConvTranspose2d
 {
   GnnModule parent_instance;
@@ -68,16 +74,19 @@ enum {
   PROP_OUTPUT_PADDING = N_PROPS
 };
 
-/* the three classes share the enum and the layout (a Conv after the GnnModule), each its
+/* the four classes share the enum and the layout (a Conv after the GnnModule), each its
  * table */
-static GnnProp conv1d_props[N_PROPS + 1], conv2d_props[N_PROPS + 1], conv_transpose2d_props[N_PROPS + 1];
+static GnnProp conv1d_props[N_PROPS + 1], conv2d_props[N_PROPS + 1], conv_transpose1d_props[N_PROPS + 1],
+  conv_transpose2d_props[N_PROPS + 1];
 
 #define CONV_MEMBER(m) G_STRUCT_OFFSET (GnnConv2d, conv.m)
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConv1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose2d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 
 G_DEFINE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnConvTranspose1d, gnn_conv_transpose1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConvTranspose2d, gnn_conv_transpose2d, GNN_TYPE_MODULE)
 
 static Conv *
@@ -88,6 +97,12 @@ conv_of (GnnModule *module, guint *nd, const char **name)
       *nd = 1;
       *name = "Conv1d";
       return &GNN_CONV1D (module)->conv;
+    }
+  if (GNN_IS_CONV_TRANSPOSE1D (module))
+    {
+      *nd = 1;
+      *name = "ConvTranspose1d";
+      return &GNN_CONV_TRANSPOSE1D (module)->conv;
     }
   *nd = 2;
   if (GNN_IS_CONV_TRANSPOSE2D (module))
@@ -171,12 +186,13 @@ conv_setup (GnnModule *module, GError **error)
                    "%s: Only \"zeros\" padding mode and numeric padding are supported", name);
       return FALSE;
     }
-  if (c->transposed && ((c->op[0] >= c->s[0] && c->op[0] >= c->d[0]) || (c->op[1] >= c->s[1] && c->op[1] >= c->d[1])))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "%s: output padding must be smaller than either stride or dilation", name);
-      return FALSE;
-    }
+  for (guint a = 0; c->transposed && a < nd; a++)
+    if (c->op[a] >= c->s[a] && c->op[a] >= c->d[a])
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: output padding must be smaller than either stride or dilation", name);
+        return FALSE;
+      }
   if (c->padding && g_variant_is_of_type (c->padding, G_VARIANT_TYPE_STRING))
     {
       const char *ps = g_variant_get_string (c->padding, NULL);
@@ -275,7 +291,10 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
       same = FALSE;
       p = zeros;
     }
-  if (c->transposed)
+  if (c->transposed && nd == 1)
+    out = gnn_conv_transpose1d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+                                         c->s[0], c->p[0], c->op[0], c->groups, c->d[0], error);
+  else if (c->transposed)
     out = gnn_conv_transpose2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
                                          c->s, c->p, c->op, c->groups, c->d, error);
   else if (nd == 1)
@@ -465,7 +484,7 @@ check_padding_mode (GParamSpec *pspec, const GValue *value, GError **error)
 }
 
 static void
-conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props)
+conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props, gboolean transposed)
 {
   GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
 
@@ -487,7 +506,7 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnPr
   props[PROP_GROUPS] = (GnnProp) {
     g_param_spec_int ("groups", NULL, NULL, G_MININT, G_MAXINT, 1, co), CONV_MEMBER (groups), check_groups };
   props[PROP_BIAS] = (GnnProp) { g_param_spec_boolean ("bias", NULL, NULL, TRUE, co), CONV_MEMBER (bias) };
-  if (props == conv_transpose2d_props)
+  if (transposed)
     props[PROP_OUTPUT_PADDING] = (GnnProp) {
       gnn_param_spec_int64s ("output-padding", co), CONV_MEMBER (output_padding) };
   else
@@ -517,7 +536,7 @@ conv_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnPr
 static void
 gnn_conv1d_class_init (GnnConv1dClass *klass)
 {
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv1d_props);
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv1d_props, FALSE);
 }
 
 static void
@@ -543,12 +562,88 @@ gnn_conv1d_init (GnnConv1d *self)
 static void
 gnn_conv2d_class_init (GnnConv2dClass *klass)
 {
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv2d_props);
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv2d_props, FALSE);
 }
 
 static void
 gnn_conv2d_init (GnnConv2d *self)
 {
+}
+
+/**
+ * GnnConvTranspose1d:
+ *
+ * A transposed 1-d convolution layer, as `torch.nn.ConvTranspose1d`: input (N, C_in, L) or
+ * (C_in, L), computed by [method@Gnn.Tensor.conv_transpose1d] (the 2-d form on a unit height).
+ *
+ * Properties (all construct-only), as nn.ConvTranspose1d's arguments: `in-channels`,
+ * `out-channels`, `kernel-size`, `stride`, `padding`, `output-padding` and `dilation`
+ * (#GVariant "ax" of one value), `groups`, `bias` and `dtype`. String padding does not exist
+ * for it, nor does the `output_size` argument of forward.
+ *
+ * The weight (in_channels, out_channels / groups, kernel_size) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in),
+ * fan_in = out_channels / groups · kernel_size. It prints as PyTorch's:
+ * "ConvTranspose1d(3, 8, kernel_size=(3,), stride=(2,), output_padding=(1,))".
+ *
+ * Since: 0.1
+ */
+
+/**
+ * GnnConvTranspose1d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ */
+/**
+ * GnnConvTranspose1d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ */
+/**
+ * GnnConvTranspose1d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one value.
+ */
+/**
+ * GnnConvTranspose1d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConvTranspose1d:padding:
+ *
+ * The padding (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnConvTranspose1d:output-padding:
+ *
+ * The size added to one end of the output (`output_padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnConvTranspose1d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnConvTranspose1d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ */
+/**
+ * GnnConvTranspose1d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`).
+ */
+static void
+gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
+{
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv_transpose1d_props, TRUE);
+}
+
+static void
+gnn_conv_transpose1d_init (GnnConvTranspose1d *self)
+{
+  self->conv.transposed = TRUE;
 }
 
 /**
@@ -616,7 +711,7 @@ gnn_conv2d_init (GnnConv2d *self)
 static void
 gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
 {
-  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv_transpose2d_props);
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv_transpose2d_props, TRUE);
 }
 
 static void
@@ -642,6 +737,25 @@ conv_new (GType type, int in_channels, int out_channels, guint nd, const gint64 
                                   "kernel-size", tuple_variant (kernel_size, nd),
                                   "stride", tuple_variant (stride, nd),
                                   "padding", tuple_variant (padding, nd),
+                                  "dilation", tuple_variant (dilation, nd),
+                                  "groups", groups,
+                                  "bias", bias,
+                                  "dtype", dtype,
+                                  NULL);
+}
+
+static GnnModule *
+conv_transpose_new (GType type, int in_channels, int out_channels, guint nd, const gint64 *kernel_size,
+                    const gint64 *stride, const gint64 *padding, const gint64 *output_padding, int groups,
+                    gboolean bias, const gint64 *dilation, GnnDtype dtype, GError **error)
+{
+  return gnn_module_new_or_error (error, type,
+                                  "in-channels", in_channels,
+                                  "out-channels", out_channels,
+                                  "kernel-size", tuple_variant (kernel_size, nd),
+                                  "stride", tuple_variant (stride, nd),
+                                  "padding", tuple_variant (padding, nd),
+                                  "output-padding", tuple_variant (output_padding, nd),
                                   "dilation", tuple_variant (dilation, nd),
                                   "groups", groups,
                                   "bias", bias,
@@ -730,18 +844,40 @@ gnn_conv_transpose2d_new (int in_channels, int out_channels, const gint64 *kerne
                           const gint64 *dilation, GnnDtype dtype, GError **error)
 {
   g_return_val_if_fail (kernel_size != NULL, NULL);
-  return gnn_module_new_or_error (error, GNN_TYPE_CONV_TRANSPOSE2D,
-                                  "in-channels", in_channels,
-                                  "out-channels", out_channels,
-                                  "kernel-size", tuple_variant (kernel_size, 2),
-                                  "stride", tuple_variant (stride, 2),
-                                  "padding", tuple_variant (padding, 2),
-                                  "output-padding", tuple_variant (output_padding, 2),
-                                  "dilation", tuple_variant (dilation, 2),
-                                  "groups", groups,
-                                  "bias", bias,
-                                  "dtype", dtype,
-                                  NULL);
+  return (GnnConvTranspose2d *) conv_transpose_new (GNN_TYPE_CONV_TRANSPOSE2D, in_channels, out_channels, 2,
+                                                    kernel_size, stride, padding, output_padding, groups, bias,
+                                                    dilation, dtype, error);
+}
+
+/**
+ * gnn_conv_transpose1d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: the size of the kernel, at least 1
+ * @stride: the stride, at least 1
+ * @padding: the padding, at least 0
+ * @output_padding: the output padding, smaller than the stride or the dilation
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dilation: the dilation, at least 1
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.ConvTranspose1d (in_channels, out_channels, kernel_size, stride, padding,
+ * output_padding, groups, bias, dilation, dtype=dtype)`.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnConvTranspose1d *
+gnn_conv_transpose1d_new (int in_channels, int out_channels, gint64 kernel_size, gint64 stride, gint64 padding,
+                          gint64 output_padding, int groups, gboolean bias, gint64 dilation, GnnDtype dtype,
+                          GError **error)
+{
+  return (GnnConvTranspose1d *) conv_transpose_new (GNN_TYPE_CONV_TRANSPOSE1D, in_channels, out_channels, 1,
+                                                    &kernel_size, &stride, &padding, &output_padding, groups,
+                                                    bias, &dilation, dtype, error);
 }
 
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
@@ -751,4 +887,5 @@ gnn_conv_ensure_types (void)
   g_type_ensure (GNN_TYPE_CONV1D);
   g_type_ensure (GNN_TYPE_CONV2D);
   g_type_ensure (GNN_TYPE_CONV_TRANSPOSE2D);
+  g_type_ensure (GNN_TYPE_CONV_TRANSPOSE1D);
 }

@@ -1,4 +1,4 @@
-/* gnn-conv.h: convolution layers, as torch.nn.Conv1d, Conv2d and ConvTranspose2d
+/* gnn-conv.h: convolution layers, as torch.nn.Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -27,6 +27,22 @@ G_DECLARE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN, CONV2D, GnnModule)
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnConvTranspose2d, gnn_conv_transpose2d, GNN, CONV_TRANSPOSE2D, GnnModule)
 
+#define GNN_TYPE_CONV_TRANSPOSE1D (gnn_conv_transpose1d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConvTranspose1d, gnn_conv_transpose1d, GNN, CONV_TRANSPOSE1D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnConvTranspose1d *gnn_conv_transpose1d_new (int           in_channels,
+                                              int           out_channels,
+                                              gint64        kernel_size,
+                                              gint64        stride,
+                                              gint64        padding,
+                                              gint64        output_padding,
+                                              int           groups,
+                                              gboolean      bias,
+                                              gint64        dilation,
+                                              GnnDtype      dtype,
+                                              GError      **error);
 GNN_AVAILABLE_IN_ALL
 GnnConvTranspose2d *gnn_conv_transpose2d_new (int           in_channels,
                                               int           out_channels,

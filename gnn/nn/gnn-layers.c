@@ -494,6 +494,39 @@ dropout (GnnTensor  *x,
   return y;
 }
 
+/* torch's dropout1d: 2-d (C, L) or 3-d (N, C, L) input, an unbatched one read as a batch
+ * of one */
+static GnnTensor *
+dropout1d (GnnTensor  *x,
+           double      p,
+           gboolean    training,
+           const char *who,
+           GError    **error)
+{
+  g_autoptr(GnnTensor) batched = NULL, y = NULL;
+  guint ndim;
+
+  gnn_tensor_get_shape (x, &ndim);
+  if (!p_is_valid (p, error))
+    {
+      g_prefix_error (error, "%s: ", who);
+      return NULL;
+    }
+  if (ndim != 2 && ndim != 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Expected 2D or 3D input, but received a %uD input", who, ndim);
+      return NULL;
+    }
+  /* nothing dropped: the input itself, as dropout () gives it */
+  if (ndim == 3 || !training || p == 0)
+    return dropout (x, p, training, TRUE, who, error);
+  if (!(batched = gnn_tensor_unsqueeze (x, 0, error)) ||
+      !(y = dropout (batched, p, training, TRUE, who, error)))
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, 0, error);
+}
+
 /**
  * gnn_tensor_dropout:
  * @self: the input
@@ -546,6 +579,33 @@ gnn_tensor_dropout2d (GnnTensor *self,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return dropout (self, p, training, TRUE, "dropout2d", error);
+}
+
+/**
+ * gnn_tensor_dropout1d:
+ * @self: the input, (N, C, L) or unbatched (C, L)
+ * @p: the probability of a channel being zeroed, in [0, 1]
+ * @training: whether to apply dropout; without, the input is returned as it is
+ * @error: return location for a #GError
+ *
+ * Channel dropout of 1-d inputs, as `torch.nn.functional.dropout1d`: in training each
+ * channel (each of the N × C rows of length L, or each of the C rows of an unbatched input)
+ * is zeroed as a whole with probability @p and the others are scaled by 1 / (1 - @p). This
+ * is what [class@Gnn.Dropout1d] runs.
+ *
+ * Returns: (transfer full): the result (@self itself, another reference, when nothing is
+ *   dropped), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_dropout1d (GnnTensor *self,
+                      double     p,
+                      gboolean   training,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return dropout1d (self, p, training, "dropout1d", error);
 }
 
 #define DEFINE_DROPOUT(TypeName, type_name, TYPE, CAST, IS)                                    \
@@ -752,6 +812,75 @@ gnn_dropout2d_forward (GnnModule *module,
     return NULL;
   return gnn_args_take_tensor (dropout (x, GNN_DROPOUT2D (module)->p, gnn_module_get_training (module), TRUE,
                                         "Dropout2d", error));
+}
+
+/**
+ * GnnDropout1d:
+ *
+ * Randomly zeroes whole channels of 1-d inputs during training, as `torch.nn.Dropout1d`: for
+ * an input of shape (N, C, L) or (C, L), each channel is kept with probability 1 − p (drawn
+ * from the default [class@Gnn.Generator]) and scaled by 1 / (1 − p), or zeroed entirely; the
+ * backward uses the same mask. Evaluation mode, p = 0 and p = 1 behave as in
+ * [class@Gnn.Dropout]. Other ranks are refused, as PyTorch refuses them.
+ *
+ * It has no parameters and prints as PyTorch's: "Dropout1d(p=0.5, inplace=False)".
+ *
+ * Since: 0.1
+ */
+
+/**
+ * GnnDropout1d:p:
+ *
+ * The probability of zeroing a channel (`p`), between 0 and 1; PyTorch's default is 0.5.
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout1d_new:
+ * @p: the probability of zeroing a channel, between 0 and 1; PyTorch's default is 0.5
+ * @error: return location for a #GError
+ *
+ * Creates a Dropout1d layer (`nn.Dropout1d (p)`).
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout1d_get_p:
+ * @self: a Dropout1d layer
+ *
+ * Gets [property@Gnn.Dropout1d:p].
+ *
+ * Returns: the probability of zeroing a channel
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout1d_set_p:
+ * @self: a Dropout1d layer
+ * @p: the probability of zeroing a channel, between 0 and 1
+ *
+ * Sets [property@Gnn.Dropout1d:p]; the next forward uses it.
+ *
+ * Since: 0.1
+ */
+DEFINE_DROPOUT (GnnDropout1d, gnn_dropout1d, GNN_TYPE_DROPOUT1D, GNN_DROPOUT1D, GNN_IS_DROPOUT1D)
+
+static GnnArgs *
+gnn_dropout1d_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnTensor *x = gnn_args_first_tensor (input, "Dropout1d", error);
+
+  if (x == NULL)
+    return NULL;
+  return gnn_args_take_tensor (dropout1d (x, GNN_DROPOUT1D (module)->p, gnn_module_get_training (module),
+                                          "Dropout1d", error));
 }
 
 /* ---- Embedding ------------------------------------------------------------------------- */
@@ -1392,6 +1521,7 @@ gnn_layers_ensure_types (void)
   g_type_ensure (GNN_TYPE_UNFLATTEN);
   g_type_ensure (GNN_TYPE_DROPOUT);
   g_type_ensure (GNN_TYPE_DROPOUT2D);
+  g_type_ensure (GNN_TYPE_DROPOUT1D);
   g_type_ensure (GNN_TYPE_EMBEDDING);
   g_type_ensure (GNN_TYPE_BILINEAR);
 }

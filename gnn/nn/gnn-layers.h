@@ -73,6 +73,20 @@ GNN_AVAILABLE_IN_ALL
 void          gnn_dropout2d_set_p             (GnnDropout2d *self,
                                                double        p);
 
+#define GNN_TYPE_DROPOUT1D (gnn_dropout1d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDropout1d, gnn_dropout1d, GNN, DROPOUT1D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnDropout1d *gnn_dropout1d_new               (double        p,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+double        gnn_dropout1d_get_p             (GnnDropout1d *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_dropout1d_set_p             (GnnDropout1d *self,
+                                               double        p);
+
 /**
  * GNN_EMBEDDING_NO_PADDING:
  *
@@ -122,6 +136,11 @@ GnnTensor    *gnn_tensor_dropout              (GnnTensor    *self,
                                                GError      **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_dropout2d            (GnnTensor    *self,
+                                               double        p,
+                                               gboolean      training,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_dropout1d            (GnnTensor    *self,
                                                double        p,
                                                gboolean      training,
                                                GError      **error);

@@ -1,6 +1,10 @@
-/* gnn-pool.c: GnnMaxPool2d, GnnAvgPool2d and GnnAdaptiveAvgPool2d
+/* gnn-pool.c: GnnMaxPool1d/2d, GnnAvgPool1d/2d and GnnAdaptiveAvgPool1d/2d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The 1-d and 2-d layer of each kind share one implementation over a struct after the
+ * GnnModule (MaxPool, AvgPool, AdaptivePool); they differ in the number of spatial dimensions
+ * and in their names. The 1-d forms run the 2-d kernels on a unit height.
  */
 #include "config.h"
 
@@ -21,12 +25,32 @@
  * `return_indices=True` does). It prints as PyTorch's,
  * with the sizes as given: "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)".
  */
-struct _GnnMaxPool2d
-{
-  GnnModule parent_instance;
+typedef struct {
   GVariant *kernel_size, *stride, *padding, *dilation;
   gboolean ceil_mode;
   gboolean return_indices;
+} MaxPool;
+
+struct _GnnMaxPool2d
+{
+  GnnModule parent_instance;
+  MaxPool pool;
+};
+
+/**
+ * GnnMaxPool1d:
+ *
+ * 1-d max pooling, as `torch.nn.MaxPool1d`, computed by [method@Gnn.Tensor.max_pool1d]: input
+ * (N, C, L) or (C, L). Its construct-only properties are nn.MaxPool1d's arguments, as those of
+ * [class@Gnn.MaxPool2d] with one value each. It prints as PyTorch's, with the sizes as given:
+ * "MaxPool1d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)".
+ *
+ * Since: 0.1
+ */
+struct _GnnMaxPool1d
+{
+  GnnModule parent_instance;
+  MaxPool pool;
 };
 
 /**
@@ -38,12 +62,33 @@ struct _GnnMaxPool2d
  * and `divisor-override` (0 for None). It prints as PyTorch's:
  * "AvgPool2d(kernel_size=2, stride=2, padding=0)".
  */
-struct _GnnAvgPool2d
-{
-  GnnModule parent_instance;
+typedef struct {
   GVariant *kernel_size, *stride, *padding;
   gboolean ceil_mode, count_include_pad;
   gint64 divisor_override;
+} AvgPool;
+
+struct _GnnAvgPool2d
+{
+  GnnModule parent_instance;
+  AvgPool pool;
+};
+
+/**
+ * GnnAvgPool1d:
+ *
+ * 1-d average pooling, as `torch.nn.AvgPool1d`, computed by [method@Gnn.Tensor.avg_pool1d].
+ * Its construct-only properties are nn.AvgPool1d's arguments: `kernel-size`, `stride`,
+ * `padding` (#GVariant "ax" of one value), `ceil-mode` and `count-include-pad`. It prints as
+ * PyTorch's, which always shows the sizes as tuples: "AvgPool1d(kernel_size=(2,), stride=(2,),
+ * padding=(0,))".
+ *
+ * Since: 0.1
+ */
+struct _GnnAvgPool1d
+{
+  GnnModule parent_instance;
+  AvgPool pool;
 };
 
 enum {
@@ -59,17 +104,51 @@ enum {
   N_PROPS
 };
 
-/* the two classes share the enum, each its table */
-static GnnProp max_props[N_PROPS], avg_props[N_PROPS];
+/* the four classes share the enum, each its table */
+static GnnProp max1d_props[N_PROPS], max_props[N_PROPS], avg1d_props[N_PROPS], avg_props[N_PROPS];
 
+#define MAX_MEMBER(m) G_STRUCT_OFFSET (GnnMaxPool2d, pool.m)
+#define AVG_MEMBER(m) G_STRUCT_OFFSET (GnnAvgPool2d, pool.m)
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnMaxPool1d, pool) == G_STRUCT_OFFSET (GnnMaxPool2d, pool));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAvgPool1d, pool) == G_STRUCT_OFFSET (GnnAvgPool2d, pool));
 
+G_DEFINE_FINAL_TYPE (GnnMaxPool1d, gnn_max_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnMaxPool2d, gnn_max_pool2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAvgPool1d, gnn_avg_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN_TYPE_MODULE)
 
-/* @v ("ax" of 1 or 2 values, or NULL for @fallback / @def) as a pair */
+static MaxPool *
+max_pool_of (GnnModule *module, guint *nd, const char **name)
+{
+  if (GNN_IS_MAX_POOL1D (module))
+    {
+      *nd = 1;
+      *name = "MaxPool1d";
+      return &GNN_MAX_POOL1D (module)->pool;
+    }
+  *nd = 2;
+  *name = "MaxPool2d";
+  return &GNN_MAX_POOL2D (module)->pool;
+}
+
+static AvgPool *
+avg_pool_of (GnnModule *module, guint *nd, const char **name)
+{
+  if (GNN_IS_AVG_POOL1D (module))
+    {
+      *nd = 1;
+      *name = "AvgPool1d";
+      return &GNN_AVG_POOL1D (module)->pool;
+    }
+  *nd = 2;
+  *name = "AvgPool2d";
+  return &GNN_AVG_POOL2D (module)->pool;
+}
+
+/* @v ("ax" of 1 or @nd values, or NULL for @fallback / @def) as @nd values */
 static gboolean
-pair_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gint64 def, gint64 out[2],
-         GError **error)
+sizes_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gint64 def, guint nd,
+          gint64 out[2], GError **error)
 {
   gsize n = 0;
   const gint64 *vals;
@@ -82,10 +161,11 @@ pair_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gi
       return TRUE;
     }
   vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
-  if (n != 1 && n != 2)
+  if (n != 1 && n != nd)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "%s: %s must have 1 or 2 values, got %" G_GSIZE_FORMAT, name, what, n);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, nd == 1
+                   ? "%s: %s must have 1 value, got %" G_GSIZE_FORMAT
+                   : "%s: %s must have 1 or 2 values, got %" G_GSIZE_FORMAT, name, what, n);
       return FALSE;
     }
   out[0] = vals[0];
@@ -93,9 +173,10 @@ pair_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gi
   return TRUE;
 }
 
-/* PyTorch prints what was given: an int or a tuple */
+/* PyTorch prints what was given: an int or a tuple (@as_tuple: always a tuple, as the 1-d
+ * average pooling's _single makes it) */
 static void
-append_size (GString *s, GVariant *v, GVariant *fallback, gint64 def)
+append_size (GString *s, GVariant *v, GVariant *fallback, gint64 def, gboolean as_tuple)
 {
   gsize n = 0;
   const gint64 *vals;
@@ -104,11 +185,11 @@ append_size (GString *s, GVariant *v, GVariant *fallback, gint64 def)
     v = fallback;
   if (v == NULL)
     {
-      g_string_append_printf (s, "%" G_GINT64_FORMAT, def);
+      g_string_append_printf (s, as_tuple ? "(%" G_GINT64_FORMAT ",)" : "%" G_GINT64_FORMAT, def);
       return;
     }
   vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
-  if (n == 1)
+  if (n == 1 && !as_tuple)
     g_string_append_printf (s, "%" G_GINT64_FORMAT, vals[0]);
   else
     {
@@ -130,115 +211,116 @@ check_kernel (const char *name, GVariant *kernel_size, GError **error)
   return TRUE;
 }
 
-/* ---- MaxPool2d ------------------------------------------------------------------------ */
+/* ---- MaxPool1d, MaxPool2d -------------------------------------------------------------- */
 
 static GnnArgs *
-gnn_max_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+max_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
 {
-  GnnMaxPool2d *self = GNN_MAX_POOL2D (module);
+  guint nd;
+  const char *name;
+  MaxPool *self = max_pool_of (module, &nd, &name);
   gint64 k[2], s[2], p[2], d[2];
-  g_autoptr(GnnTensor) out = NULL;
+  g_autoptr(GnnTensor) out = NULL, indices = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+  GnnArgs *result;
 
   if (x == NULL)
     {
-      g_prefix_error (error, "MaxPool2d: ");
+      g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  if (!check_kernel ("MaxPool2d", self->kernel_size, error) ||
-      !pair_of ("MaxPool2d", "kernel_size", self->kernel_size, NULL, 1, k, error) ||
-      !pair_of ("MaxPool2d", "stride", self->stride, self->kernel_size, 1, s, error) ||
-      !pair_of ("MaxPool2d", "padding", self->padding, NULL, 0, p, error) ||
-      !pair_of ("MaxPool2d", "dilation", self->dilation, NULL, 1, d, error))
+  if (!check_kernel (name, self->kernel_size, error) ||
+      !sizes_of (name, "kernel_size", self->kernel_size, NULL, 1, nd, k, error) ||
+      !sizes_of (name, "stride", self->stride, self->kernel_size, 1, nd, s, error) ||
+      !sizes_of (name, "padding", self->padding, NULL, 0, nd, p, error) ||
+      !sizes_of (name, "dilation", self->dilation, NULL, 1, nd, d, error))
     return NULL;
-  {
-    g_autoptr(GnnTensor) indices = NULL;
-    GnnArgs *result;
-
-    out = gnn_max_pool2d_internal ("MaxPool2d", x, k, s, p, d, self->ceil_mode,
+  if (nd == 1)
+    out = gnn_max_pool1d_internal (name, x, k[0], s[0], p[0], d[0], self->ceil_mode,
                                    self->return_indices ? &indices : NULL, error);
-    if (out == NULL)
-      return NULL;
-    result = gnn_args_new_tensor (out);
-    if (self->return_indices)
-      gnn_args_add_tensor (result, indices);
-    return result;
-  }
+  else
+    out = gnn_max_pool2d_internal (name, x, k, s, p, d, self->ceil_mode,
+                                   self->return_indices ? &indices : NULL, error);
+  if (out == NULL)
+    return NULL;
+  result = gnn_args_new_tensor (out);
+  if (self->return_indices)
+    gnn_args_add_tensor (result, indices);
+  return result;
 }
 
 static char *
-gnn_max_pool2d_extra_repr (GnnModule *module)
+max_pool_extra_repr (GnnModule *module)
 {
-  GnnMaxPool2d *self = GNN_MAX_POOL2D (module);
+  guint nd;
+  const char *name;
+  MaxPool *self = max_pool_of (module, &nd, &name);
   GString *s = g_string_new ("kernel_size=");
 
-  append_size (s, self->kernel_size, NULL, 1);
+  append_size (s, self->kernel_size, NULL, 1, FALSE);
   g_string_append (s, ", stride=");
-  append_size (s, self->stride, self->kernel_size, 1);
+  append_size (s, self->stride, self->kernel_size, 1, FALSE);
   g_string_append (s, ", padding=");
-  append_size (s, self->padding, NULL, 0);
+  append_size (s, self->padding, NULL, 0, FALSE);
   g_string_append (s, ", dilation=");
-  append_size (s, self->dilation, NULL, 1);
+  append_size (s, self->dilation, NULL, 1, FALSE);
   g_string_append_printf (s, ", ceil_mode=%s", self->ceil_mode ? "True" : "False");
   return g_string_free (s, FALSE);
 }
 
 static void
+max_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props)
+{
+  GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
+
+  module_class->forward = max_pool_forward;
+  module_class->extra_repr = max_pool_extra_repr;
+  props[PROP_KERNEL_SIZE] = (GnnProp) { gnn_param_spec_int64s ("kernel-size", co), MAX_MEMBER (kernel_size) };
+  props[PROP_STRIDE] = (GnnProp) { gnn_param_spec_int64s ("stride", co), MAX_MEMBER (stride) };
+  props[PROP_PADDING] = (GnnProp) { gnn_param_spec_int64s ("padding", co), MAX_MEMBER (padding) };
+  props[PROP_DILATION] = (GnnProp) { gnn_param_spec_int64s ("dilation", co), MAX_MEMBER (dilation) };
+  props[PROP_CEIL_MODE] = (GnnProp) {
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, co), MAX_MEMBER (ceil_mode) };
+  props[PROP_RETURN_INDICES] = (GnnProp) {
+    g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, co), MAX_MEMBER (return_indices) };
+  gnn_props_install (object_class, props, N_PROPS);
+}
+
+/**
+ * GnnMaxPool2d:kernel-size:
+ *
+ * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
+ */
+/**
+ * GnnMaxPool2d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ */
+/**
+ * GnnMaxPool2d:padding:
+ *
+ * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnMaxPool2d:dilation:
+ *
+ * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnMaxPool2d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ */
+/**
+ * GnnMaxPool2d:return-indices:
+ *
+ * Whether the module also returns the indices of the maxima (`return_indices`), as a second
+ * output.
+ */
+static void
 gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
 {
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  module_class->forward = gnn_max_pool2d_forward;
-  module_class->extra_repr = gnn_max_pool2d_extra_repr;
-
-  /**
-   * GnnMaxPool2d:kernel-size:
-   *
-   * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
-   */
-  max_props[PROP_KERNEL_SIZE] = (GnnProp) {
-    gnn_param_spec_int64s ("kernel-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnMaxPool2d, kernel_size) };
-  /**
-   * GnnMaxPool2d:stride:
-   *
-   * The stride (`stride`), as kernel-size; %NULL for the kernel size.
-   */
-  max_props[PROP_STRIDE] = (GnnProp) {
-    gnn_param_spec_int64s ("stride", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnMaxPool2d, stride) };
-  /**
-   * GnnMaxPool2d:padding:
-   *
-   * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
-   */
-  max_props[PROP_PADDING] = (GnnProp) {
-    gnn_param_spec_int64s ("padding", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnMaxPool2d, padding) };
-  /**
-   * GnnMaxPool2d:dilation:
-   *
-   * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
-   */
-  max_props[PROP_DILATION] = (GnnProp) {
-    gnn_param_spec_int64s ("dilation", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnMaxPool2d, dilation) };
-  /**
-   * GnnMaxPool2d:ceil-mode:
-   *
-   * Whether the output size rounds up (`ceil_mode`).
-   */
-  max_props[PROP_CEIL_MODE] = (GnnProp) {
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnMaxPool2d, ceil_mode) };
-  /**
-   * GnnMaxPool2d:return-indices:
-   *
-   * Whether the module also returns the indices of the maxima (`return_indices`), as a second
-   * output.
-   */
-  max_props[PROP_RETURN_INDICES] = (GnnProp) {
-    g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnMaxPool2d, return_indices) };
-  gnn_props_install (G_OBJECT_CLASS (klass), max_props, N_PROPS);
+  max_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), max_props);
 }
 
 static void
@@ -246,10 +328,65 @@ gnn_max_pool2d_init (GnnMaxPool2d *self)
 {
 }
 
+/**
+ * GnnMaxPool1d:kernel-size:
+ *
+ * The window length (`kernel_size`), a #GVariant "ax" of one value.
+ */
+/**
+ * GnnMaxPool1d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ */
+/**
+ * GnnMaxPool1d:padding:
+ *
+ * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnMaxPool1d:dilation:
+ *
+ * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
+ */
+/**
+ * GnnMaxPool1d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ */
+/**
+ * GnnMaxPool1d:return-indices:
+ *
+ * Whether the module also returns the positions of the maxima along L (`return_indices`),
+ * as a second output.
+ */
+static void
+gnn_max_pool1d_class_init (GnnMaxPool1dClass *klass)
+{
+  max_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), max1d_props);
+}
+
+static void
+gnn_max_pool1d_init (GnnMaxPool1d *self)
+{
+}
+
+static GVariant *
+sizes_variant (const gint64 *v, guint nd)
+{
+  return v ? g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, nd, sizeof (gint64)) : NULL;
+}
+
 static GVariant *
 pair_variant (const gint64 *v)
 {
-  return v ? g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, 2, sizeof (gint64)) : NULL;
+  return sizes_variant (v, 2);
+}
+
+/* a 1-d layer's stride: 0 for PyTorch's None (%NULL) */
+static GVariant *
+stride_variant (gint64 stride)
+{
+  return stride ? sizes_variant (&stride, 1) : NULL;
 }
 
 /**
@@ -275,104 +412,171 @@ gnn_max_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint6
                        "dilation", pair_variant (dilation), "ceil-mode", ceil_mode, NULL);
 }
 
-/* ---- AvgPool2d ------------------------------------------------------------------------ */
+/**
+ * gnn_max_pool1d_new:
+ * @kernel_size: the window's length
+ * @stride: the stride, or 0 for @kernel_size (PyTorch's None)
+ * @padding: the padding
+ * @dilation: the dilation
+ * @ceil_mode: whether the output size rounds up
+ *
+ * Creates `nn.MaxPool1d (kernel_size, stride, padding, dilation, ceil_mode=ceil_mode)`.
+ * Sizes are checked when the layer runs.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnMaxPool1d *
+gnn_max_pool1d_new (gint64 kernel_size, gint64 stride, gint64 padding, gint64 dilation, gboolean ceil_mode)
+{
+  return g_object_new (GNN_TYPE_MAX_POOL1D, "kernel-size", sizes_variant (&kernel_size, 1),
+                       "stride", stride_variant (stride), "padding", sizes_variant (&padding, 1),
+                       "dilation", sizes_variant (&dilation, 1), "ceil-mode", ceil_mode, NULL);
+}
+
+/* ---- AvgPool1d, AvgPool2d -------------------------------------------------------------- */
 
 static GnnArgs *
-gnn_avg_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
 {
-  GnnAvgPool2d *self = GNN_AVG_POOL2D (module);
+  guint nd;
+  const char *name;
+  AvgPool *self = avg_pool_of (module, &nd, &name);
   gint64 k[2], s[2], p[2];
   g_autoptr(GnnTensor) out = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
 
   if (x == NULL)
     {
-      g_prefix_error (error, "AvgPool2d: ");
+      g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  if (!check_kernel ("AvgPool2d", self->kernel_size, error) ||
-      !pair_of ("AvgPool2d", "kernel_size", self->kernel_size, NULL, 1, k, error) ||
-      !pair_of ("AvgPool2d", "stride", self->stride, self->kernel_size, 1, s, error) ||
-      !pair_of ("AvgPool2d", "padding", self->padding, NULL, 0, p, error))
+  if (!check_kernel (name, self->kernel_size, error) ||
+      !sizes_of (name, "kernel_size", self->kernel_size, NULL, 1, nd, k, error) ||
+      !sizes_of (name, "stride", self->stride, self->kernel_size, 1, nd, s, error) ||
+      !sizes_of (name, "padding", self->padding, NULL, 0, nd, p, error))
     return NULL;
-  out = gnn_avg_pool2d_internal ("AvgPool2d", x, k, s, p, self->ceil_mode, self->count_include_pad,
-                                 self->divisor_override, error);
+  if (nd == 1)
+    out = gnn_avg_pool1d_internal (name, x, k[0], s[0], p[0], self->ceil_mode, self->count_include_pad, error);
+  else
+    out = gnn_avg_pool2d_internal (name, x, k, s, p, self->ceil_mode, self->count_include_pad,
+                                   self->divisor_override, error);
   return out ? gnn_args_new_tensor (out) : NULL;
 }
 
 static char *
-gnn_avg_pool2d_extra_repr (GnnModule *module)
+avg_pool_extra_repr (GnnModule *module)
 {
-  GnnAvgPool2d *self = GNN_AVG_POOL2D (module);
+  guint nd;
+  const char *name;
+  AvgPool *self = avg_pool_of (module, &nd, &name);
   GString *s = g_string_new ("kernel_size=");
 
-  append_size (s, self->kernel_size, NULL, 1);
+  append_size (s, self->kernel_size, NULL, 1, nd == 1);
   g_string_append (s, ", stride=");
-  append_size (s, self->stride, self->kernel_size, 1);
+  append_size (s, self->stride, self->kernel_size, 1, nd == 1);
   g_string_append (s, ", padding=");
-  append_size (s, self->padding, NULL, 0);
+  append_size (s, self->padding, NULL, 0, nd == 1);
   return g_string_free (s, FALSE);
 }
 
 static void
+avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props)
+{
+  GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
+
+  module_class->forward = avg_pool_forward;
+  module_class->extra_repr = avg_pool_extra_repr;
+  props[PROP_KERNEL_SIZE] = (GnnProp) { gnn_param_spec_int64s ("kernel-size", co), AVG_MEMBER (kernel_size) };
+  props[PROP_STRIDE] = (GnnProp) { gnn_param_spec_int64s ("stride", co), AVG_MEMBER (stride) };
+  props[PROP_PADDING] = (GnnProp) { gnn_param_spec_int64s ("padding", co), AVG_MEMBER (padding) };
+  props[PROP_CEIL_MODE] = (GnnProp) {
+    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, co), AVG_MEMBER (ceil_mode) };
+  props[PROP_COUNT_INCLUDE_PAD] = (GnnProp) {
+    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, co), AVG_MEMBER (count_include_pad) };
+  /* nn.AvgPool1d has no divisor_override */
+  if (props == avg_props)
+    props[PROP_DIVISOR_OVERRIDE] = (GnnProp) {
+      g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT64, G_MAXINT64, 0, co),
+      AVG_MEMBER (divisor_override), gnn_prop_check_non_negative };
+  gnn_props_install (object_class, props, N_PROPS);
+}
+
+/**
+ * GnnAvgPool2d:kernel-size:
+ *
+ * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
+ */
+/**
+ * GnnAvgPool2d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ */
+/**
+ * GnnAvgPool2d:padding:
+ *
+ * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnAvgPool2d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ */
+/**
+ * GnnAvgPool2d:count-include-pad:
+ *
+ * Whether the zero padding counts in the divisor (`count_include_pad`).
+ */
+/**
+ * GnnAvgPool2d:divisor-override:
+ *
+ * The divisor of every window when positive (`divisor_override`); 0 for None.
+ */
+static void
 gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
 {
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  module_class->forward = gnn_avg_pool2d_forward;
-  module_class->extra_repr = gnn_avg_pool2d_extra_repr;
-
-  /**
-   * GnnAvgPool2d:kernel-size:
-   *
-   * The window size (`kernel_size`), a #GVariant "ax" of one or two values.
-   */
-  avg_props[PROP_KERNEL_SIZE] = (GnnProp) {
-    gnn_param_spec_int64s ("kernel-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnAvgPool2d, kernel_size) };
-  /**
-   * GnnAvgPool2d:stride:
-   *
-   * The stride (`stride`), as kernel-size; %NULL for the kernel size.
-   */
-  avg_props[PROP_STRIDE] = (GnnProp) {
-    gnn_param_spec_int64s ("stride", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnAvgPool2d, stride) };
-  /**
-   * GnnAvgPool2d:padding:
-   *
-   * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
-   */
-  avg_props[PROP_PADDING] = (GnnProp) {
-    gnn_param_spec_int64s ("padding", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnAvgPool2d, padding) };
-  /**
-   * GnnAvgPool2d:ceil-mode:
-   *
-   * Whether the output size rounds up (`ceil_mode`).
-   */
-  avg_props[PROP_CEIL_MODE] = (GnnProp) {
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAvgPool2d, ceil_mode) };
-  /**
-   * GnnAvgPool2d:count-include-pad:
-   *
-   * Whether the zero padding counts in the divisor (`count_include_pad`).
-   */
-  avg_props[PROP_COUNT_INCLUDE_PAD] = (GnnProp) {
-    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAvgPool2d, count_include_pad) };
-  /**
-   * GnnAvgPool2d:divisor-override:
-   *
-   * The divisor of every window when positive (`divisor_override`); 0 for None.
-   */
-  avg_props[PROP_DIVISOR_OVERRIDE] = (GnnProp) {
-    g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT64, G_MAXINT64, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
-    G_STRUCT_OFFSET (GnnAvgPool2d, divisor_override), gnn_prop_check_non_negative };
-  gnn_props_install (G_OBJECT_CLASS (klass), avg_props, N_PROPS);
+  avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), avg_props);
 }
 
 static void
 gnn_avg_pool2d_init (GnnAvgPool2d *self)
+{
+}
+
+/**
+ * GnnAvgPool1d:kernel-size:
+ *
+ * The window length (`kernel_size`), a #GVariant "ax" of one value.
+ */
+/**
+ * GnnAvgPool1d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ */
+/**
+ * GnnAvgPool1d:padding:
+ *
+ * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ */
+/**
+ * GnnAvgPool1d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ */
+/**
+ * GnnAvgPool1d:count-include-pad:
+ *
+ * Whether the zero padding counts in the divisor (`count_include_pad`).
+ */
+static void
+gnn_avg_pool1d_class_init (GnnAvgPool1dClass *klass)
+{
+  avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), avg1d_props);
+}
+
+static void
+gnn_avg_pool1d_init (GnnAvgPool1d *self)
 {
 }
 
@@ -401,7 +605,31 @@ gnn_avg_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint6
                        "divisor-override", MAX (divisor_override, 0), NULL);
 }
 
-/* ---- AdaptiveAvgPool2d ------------------------------------------------------------------ */
+/**
+ * gnn_avg_pool1d_new:
+ * @kernel_size: the window's length
+ * @stride: the stride, or 0 for @kernel_size (PyTorch's None)
+ * @padding: the padding
+ * @ceil_mode: whether the output size rounds up
+ * @count_include_pad: whether the padding counts in the divisor
+ *
+ * Creates `nn.AvgPool1d (kernel_size, stride, padding, ceil_mode, count_include_pad)`. Sizes
+ * are checked when the layer runs.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAvgPool1d *
+gnn_avg_pool1d_new (gint64 kernel_size, gint64 stride, gint64 padding, gboolean ceil_mode,
+                    gboolean count_include_pad)
+{
+  return g_object_new (GNN_TYPE_AVG_POOL1D, "kernel-size", sizes_variant (&kernel_size, 1),
+                       "stride", stride_variant (stride), "padding", sizes_variant (&padding, 1),
+                       "ceil-mode", ceil_mode, "count-include-pad", count_include_pad, NULL);
+}
+
+/* ---- AdaptiveAvgPool1d, AdaptiveAvgPool2d -------------------------------------------------- */
 
 /**
  * GnnAdaptiveAvgPool2d:
@@ -417,47 +645,87 @@ struct _GnnAdaptiveAvgPool2d
   GVariant *output_size;
 };
 
+/**
+ * GnnAdaptiveAvgPool1d:
+ *
+ * 1-d adaptive average pooling, as `torch.nn.AdaptiveAvgPool1d`, computed by
+ * [method@Gnn.Tensor.adaptive_avg_pool1d]. Its construct-only property `output-size` is a
+ * #GVariant "ax" of one value. It prints as PyTorch's: "AdaptiveAvgPool1d(output_size=5)".
+ *
+ * Since: 0.1
+ */
+struct _GnnAdaptiveAvgPool1d
+{
+  GnnModule parent_instance;
+  GVariant *output_size;
+};
+
 enum {
   APROP_0,
   APROP_OUTPUT_SIZE,
   APROP_N_PROPS
 };
 
-static GnnProp adaptive_props[APROP_N_PROPS];
+static GnnProp adaptive1d_props[APROP_N_PROPS], adaptive_props[APROP_N_PROPS];
 
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveAvgPool1d, output_size) ==
+                 G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
+
+G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool1d, gnn_adaptive_avg_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN_TYPE_MODULE)
 
-static GnnArgs *
-gnn_adaptive_avg_pool2d_forward (GnnModule *module, GnnArgs *input, GError **error)
+static GVariant *
+adaptive_output_size (GnnModule *module, guint *nd, const char **name)
 {
-  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (module);
+  if (GNN_IS_ADAPTIVE_AVG_POOL1D (module))
+    {
+      *nd = 1;
+      *name = "AdaptiveAvgPool1d";
+      return GNN_ADAPTIVE_AVG_POOL1D (module)->output_size;
+    }
+  *nd = 2;
+  *name = "AdaptiveAvgPool2d";
+  return GNN_ADAPTIVE_AVG_POOL2D (module)->output_size;
+}
+
+static GnnArgs *
+adaptive_avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  guint nd;
+  const char *name;
+  GVariant *output_size = adaptive_output_size (module, &nd, &name);
   gint64 size[2];
   g_autoptr(GnnTensor) out = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
 
   if (x == NULL)
     {
-      g_prefix_error (error, "AdaptiveAvgPool2d: ");
+      g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  if (self->output_size == NULL)
+  if (output_size == NULL)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "AdaptiveAvgPool2d: output_size is required");
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: output_size is required", name);
       return NULL;
     }
-  if (!pair_of ("AdaptiveAvgPool2d", "output_size", self->output_size, NULL, -1, size, error))
+  if (!sizes_of (name, "output_size", output_size, NULL, -1, nd, size, error))
     return NULL;
-  out = gnn_adaptive_avg_pool2d_internal ("AdaptiveAvgPool2d", x, size, error);
+  if (nd == 1)
+    out = gnn_adaptive_avg_pool1d_internal (name, x, size[0], error);
+  else
+    out = gnn_adaptive_avg_pool2d_internal (name, x, size, error);
   return out ? gnn_args_new_tensor (out) : NULL;
 }
 
 static char *
-gnn_adaptive_avg_pool2d_extra_repr (GnnModule *module)
+adaptive_avg_pool_extra_repr (GnnModule *module)
 {
-  GnnAdaptiveAvgPool2d *self = GNN_ADAPTIVE_AVG_POOL2D (module);
+  guint nd;
+  const char *name;
+  GVariant *output_size = adaptive_output_size (module, &nd, &name);
   GString *s = g_string_new ("output_size=");
   gsize n = 0;
-  const gint64 *v = self->output_size ? g_variant_get_fixed_array (self->output_size, &n, sizeof (gint64)) : NULL;
+  const gint64 *v = output_size ? g_variant_get_fixed_array (output_size, &n, sizeof (gint64)) : NULL;
 
   if (n > 1)
     g_string_append_c (s, '(');
@@ -478,26 +746,46 @@ gnn_adaptive_avg_pool2d_extra_repr (GnnModule *module)
 }
 
 static void
+adaptive_avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, GnnProp *props)
+{
+  module_class->forward = adaptive_avg_pool_forward;
+  module_class->extra_repr = adaptive_avg_pool_extra_repr;
+  props[APROP_OUTPUT_SIZE] = (GnnProp) {
+    gnn_param_spec_int64s ("output-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size) };
+  gnn_props_install (object_class, props, APROP_N_PROPS);
+}
+
+/**
+ * GnnAdaptiveAvgPool2d:output-size:
+ *
+ * The output's height and width (`output_size`), a #GVariant "ax" of one or two values,
+ * -1 for None (the input's size).
+ */
+static void
 gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
 {
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  module_class->forward = gnn_adaptive_avg_pool2d_forward;
-  module_class->extra_repr = gnn_adaptive_avg_pool2d_extra_repr;
-
-  /**
-   * GnnAdaptiveAvgPool2d:output-size:
-   *
-   * The output's height and width (`output_size`), a #GVariant "ax" of one or two values,
-   * -1 for None (the input's size).
-   */
-  adaptive_props[APROP_OUTPUT_SIZE] = (GnnProp) {
-    gnn_param_spec_int64s ("output-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY), G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size) };
-  gnn_props_install (G_OBJECT_CLASS (klass), adaptive_props, APROP_N_PROPS);
+  adaptive_avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), adaptive_props);
 }
 
 static void
 gnn_adaptive_avg_pool2d_init (GnnAdaptiveAvgPool2d *self)
+{
+}
+
+/**
+ * GnnAdaptiveAvgPool1d:output-size:
+ *
+ * The output's length (`output_size`), a #GVariant "ax" of one value.
+ */
+static void
+gnn_adaptive_avg_pool1d_class_init (GnnAdaptiveAvgPool1dClass *klass)
+{
+  adaptive_avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), adaptive1d_props);
+}
+
+static void
+gnn_adaptive_avg_pool1d_init (GnnAdaptiveAvgPool1d *self)
 {
 }
 
@@ -516,6 +804,22 @@ gnn_adaptive_avg_pool2d_new (const gint64 *output_size)
   return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL2D, "output-size", pair_variant (output_size), NULL);
 }
 
+/**
+ * gnn_adaptive_avg_pool1d_new:
+ * @output_size: the output's length
+ *
+ * Creates `nn.AdaptiveAvgPool1d (output_size)`.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAdaptiveAvgPool1d *
+gnn_adaptive_avg_pool1d_new (gint64 output_size)
+{
+  return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL1D, "output-size", sizes_variant (&output_size, 1), NULL);
+}
+
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
 void
 gnn_pool_ensure_types (void)
@@ -523,4 +827,7 @@ gnn_pool_ensure_types (void)
   g_type_ensure (GNN_TYPE_MAX_POOL2D);
   g_type_ensure (GNN_TYPE_AVG_POOL2D);
   g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL2D);
+  g_type_ensure (GNN_TYPE_MAX_POOL1D);
+  g_type_ensure (GNN_TYPE_AVG_POOL1D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL1D);
 }

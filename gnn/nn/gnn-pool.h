@@ -1,4 +1,4 @@
-/* gnn-pool.h: pooling layers, as torch.nn.MaxPool2d, AvgPool2d and AdaptiveAvgPool2d
+/* gnn-pool.h: pooling layers, as torch.nn.MaxPool1d/2d, AvgPool1d/2d and AdaptiveAvgPool1d/2d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +26,26 @@ G_DECLARE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN, AVG_POOL2D, GnnModule)
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN, ADAPTIVE_AVG_POOL2D, GnnModule)
 
+#define GNN_TYPE_MAX_POOL1D (gnn_max_pool1d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMaxPool1d, gnn_max_pool1d, GNN, MAX_POOL1D, GnnModule)
+
+#define GNN_TYPE_AVG_POOL1D (gnn_avg_pool1d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAvgPool1d, gnn_avg_pool1d, GNN, AVG_POOL1D, GnnModule)
+
+#define GNN_TYPE_ADAPTIVE_AVG_POOL1D (gnn_adaptive_avg_pool1d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool1d, gnn_adaptive_avg_pool1d, GNN, ADAPTIVE_AVG_POOL1D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnMaxPool1d *gnn_max_pool1d_new (gint64 kernel_size, gint64 stride, gint64 padding, gint64 dilation,
+                                  gboolean ceil_mode);
+GNN_AVAILABLE_IN_ALL
+GnnAvgPool1d *gnn_avg_pool1d_new (gint64 kernel_size, gint64 stride, gint64 padding, gboolean ceil_mode,
+                                  gboolean count_include_pad);
+GNN_AVAILABLE_IN_ALL
+GnnAdaptiveAvgPool1d *gnn_adaptive_avg_pool1d_new (gint64 output_size);
 GNN_AVAILABLE_IN_ALL
 GnnAdaptiveAvgPool2d *gnn_adaptive_avg_pool2d_new (const gint64 *output_size);
 GNN_AVAILABLE_IN_ALL

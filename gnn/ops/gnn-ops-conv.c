@@ -302,6 +302,43 @@ gnn_tensor_conv2d (GnnTensor    *input,
   return gnn_conv2d_internal ("conv2d", input, weight, bias, stride, padding, dilation, groups, FALSE, error);
 }
 
+/* A 1-d convolution's input (N, C, L) or (C, L) and weight (3-d) as the 2-d convolution's,
+ * with a unit height: @x and @w are new references. @transposed: the weight is
+ * (C, out_channels / groups, kW), else (out_channels, C / groups, kW). */
+static gboolean
+lift_conv1d (const char *name, GnnTensor *input, GnnTensor *weight, gint64 groups, gboolean transposed,
+             GnnTensor **x, GnnTensor **w, GError **error)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (input), *pw = gnn_tensor_priv (weight);
+  gint64 c;
+
+  if (pw->ndim != 3)
+    {
+      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: expected a 3-d weight %s, got shape %s", name,
+                   transposed ? "(in_channels, out_channels / groups, kW)" : "(out_channels, in_channels / groups, kW)",
+                   s);
+      return FALSE;
+    }
+  c = transposed ? pw->shape[0] : pw->shape[1] * MAX (groups, 1);
+  if ((px->ndim != 2 && px->ndim != 3) || px->shape[px->ndim - 2] != c)
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 2-d (C, L) or 3-d (N, C, L) input with C = %" G_GINT64_FORMAT
+                   " channels, got shape %s", name, c, s);
+      return FALSE;
+    }
+  if (!(*x = gnn_tensor_unsqueeze (input, -2, error)))
+    return FALSE;
+  if (!(*w = gnn_tensor_unsqueeze (weight, -2, error)))
+    {
+      g_clear_object (x);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* conv1d as conv2d on (N, C, 1, L) with a (O, C/g, 1, k) kernel */
 GnnTensor *
 gnn_conv1d_internal (const char *name,
@@ -315,32 +352,12 @@ gnn_conv1d_internal (const char *name,
                      gboolean    same,
                      GError    **error)
 {
-  GnnTensorPrivate *px, *pw;
   gint64 s2[2] = { 1, stride }, p2[2] = { 0, padding }, d2[2] = { 1, dilation };
   g_autoptr(GnnTensor) x = NULL, w = NULL, y = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
-  px = gnn_tensor_priv (input);
-  pw = gnn_tensor_priv (weight);
-  if (pw->ndim != 3)
-    {
-      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: expected a 3-d weight (out_channels, in_channels / groups, kW), got shape %s", name, s);
-      return NULL;
-    }
-  if ((px->ndim != 2 && px->ndim != 3) || px->shape[px->ndim - 2] != pw->shape[1] * MAX (groups, 1))
-    {
-      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: expected a 2-d (C, L) or 3-d (N, C, L) input with C = %" G_GINT64_FORMAT
-                   " channels, got shape %s", name, pw->shape[1] * MAX (groups, 1), s);
-      return NULL;
-    }
-  if (!(x = gnn_tensor_unsqueeze (input, -2, error)) || !(w = gnn_tensor_unsqueeze (weight, -2, error)))
-    return NULL;
-  y = gnn_conv2d_internal (name, x, w, bias, s2, p2, d2, groups, same, error);
-  if (y == NULL)
+  if (!lift_conv1d (name, input, weight, groups, FALSE, &x, &w, error) ||
+      !(y = gnn_conv2d_internal (name, x, w, bias, s2, p2, d2, groups, same, error)))
     return NULL;
   return gnn_tensor_squeeze_dim (y, -2, error);
 }
@@ -943,4 +960,338 @@ gnn_tensor_conv_transpose2d (GnnTensor    *input,
   g_return_val_if_fail (stride != NULL && padding != NULL && output_padding != NULL && dilation != NULL, NULL);
   return gnn_conv_transpose2d_internal ("conv_transpose2d", input, weight, bias, stride, padding, output_padding,
                                         groups, dilation, error);
+}
+
+/* ---- 1-d forms: the 2-d kernels on a unit height ---------------------------------------- */
+
+GnnTensor *
+gnn_conv_transpose1d_internal (const char *name,
+                               GnnTensor  *input,
+                               GnnTensor  *weight,
+                               GnnTensor  *bias,
+                               gint64      stride,
+                               gint64      padding,
+                               gint64      output_padding,
+                               gint64      groups,
+                               gint64      dilation,
+                               GError    **error)
+{
+  gint64 s2[2] = { 1, stride }, p2[2] = { 0, padding }, o2[2] = { 0, output_padding }, d2[2] = { 1, dilation };
+  g_autoptr(GnnTensor) x = NULL, w = NULL, y = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  if (!lift_conv1d (name, input, weight, groups, TRUE, &x, &w, error) ||
+      !(y = gnn_conv_transpose2d_internal (name, x, w, bias, s2, p2, o2, groups, d2, error)))
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, -2, error);
+}
+
+/**
+ * gnn_tensor_conv_transpose1d:
+ * @input: the input, (N, C_in, L) or unbatched (C_in, L)
+ * @weight: the filters, (C_in, out_channels / @groups, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: the stride, at least 1
+ * @padding: the implicit padding removed from both sides, at least 0
+ * @output_padding: the size added to one side of the output, smaller than the stride or
+ *   the dilation
+ * @groups: the number of blocked connections, dividing C_in and out_channels
+ * @dilation: the spacing of the kernel elements, at least 1
+ * @error: return location for a #GError
+ *
+ * The transposed 1-d convolution of `torch.nn.functional.conv_transpose1d`, computed as
+ * [method@Gnn.Tensor.conv_transpose2d] on the input with a unit height. The output length is
+ * (L − 1)·stride − 2·padding + dilation·(kW − 1) + output_padding + 1.
+ *
+ * Returns: (transfer full): the output, (N, out_channels, OL) or (out_channels, OL), or %NULL
+ *   with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_conv_transpose1d (GnnTensor *input,
+                             GnnTensor *weight,
+                             GnnTensor *bias,
+                             gint64     stride,
+                             gint64     padding,
+                             gint64     output_padding,
+                             gint64     groups,
+                             gint64     dilation,
+                             GError   **error)
+{
+  return gnn_conv_transpose1d_internal ("conv_transpose1d", input, weight, bias, stride, padding, output_padding,
+                                        groups, dilation, error);
+}
+
+/* A pooling input (N, C, L) or (C, L) as (N, C, 1, L) or (C, 1, L), a new reference, after
+ * torch's 1-d checks of the rank and (with @padding non-negative) of the padding */
+static GnnTensor *
+lift_pool1d (const char *name, GnnTensor *input, gint64 kernel_size, gint64 padding, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+
+  if (p->ndim != 2 && p->ndim != 3)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 2-d (C, L) or 3-d (N, C, L) input, got shape %s", name, s);
+      return NULL;
+    }
+  if (padding > 0 && kernel_size > 0 && padding > kernel_size / 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: pad should be at most half of kernel size, but got pad=%" G_GINT64_FORMAT
+                   " and kernel_size=%" G_GINT64_FORMAT, name, padding, kernel_size);
+      return NULL;
+    }
+  return gnn_tensor_unsqueeze (input, -2, error);
+}
+
+GnnTensor *
+gnn_max_pool1d_internal (const char *name,
+                         GnnTensor  *input,
+                         gint64      kernel_size,
+                         gint64      stride,
+                         gint64      padding,
+                         gint64      dilation,
+                         gboolean    ceil_mode,
+                         GnnTensor **indices,
+                         GError    **error)
+{
+  gint64 k2[2] = { 1, kernel_size }, s2[2] = { 1, stride }, p2[2] = { 0, padding }, d2[2] = { 1, dilation };
+  g_autoptr(GnnTensor) x = NULL, y = NULL, idx = NULL, out = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  if (!(x = lift_pool1d (name, input, kernel_size, padding, error)) ||
+      !(y = gnn_max_pool2d_internal (name, x, k2, s2, p2, d2, ceil_mode, indices ? &idx : NULL, error)) ||
+      !(out = gnn_tensor_squeeze_dim (y, -2, error)))
+    return NULL;
+  if (indices && !(*indices = gnn_tensor_squeeze_dim (idx, -2, error)))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_max_pool1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @kernel_size: the window's length, at least 1
+ * @stride: the stride, at least 1, or 0 for @kernel_size (PyTorch's None)
+ * @padding: the implicit -∞ padding on both sides, at most half the kernel size
+ * @dilation: the spacing of the window's elements, at least 1
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @indices: (out) (optional) (transfer full): the position along L of each maximum, int64,
+ *   shaped as the output
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.max_pool1d`: the maximum over each window, NaN propagating, computed
+ * as [method@Gnn.Tensor.max_pool2d] on the input with a unit height.
+ *
+ * Returns: (transfer full): the output, (N, C, OL) or (C, OL), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_max_pool1d (GnnTensor  *input,
+                       gint64      kernel_size,
+                       gint64      stride,
+                       gint64      padding,
+                       gint64      dilation,
+                       gboolean    ceil_mode,
+                       GnnTensor **indices,
+                       GError    **error)
+{
+  return gnn_max_pool1d_internal ("max_pool1d", input, kernel_size, stride ? stride : kernel_size, padding,
+                                  dilation, ceil_mode, indices, error);
+}
+
+GnnTensor *
+gnn_avg_pool1d_internal (const char *name,
+                         GnnTensor  *input,
+                         gint64      kernel_size,
+                         gint64      stride,
+                         gint64      padding,
+                         gboolean    ceil_mode,
+                         gboolean    count_include_pad,
+                         GError    **error)
+{
+  gint64 k2[2] = { 1, kernel_size }, s2[2] = { 1, stride }, p2[2] = { 0, padding };
+  g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  if (!(x = lift_pool1d (name, input, kernel_size, padding, error)) ||
+      !(y = gnn_avg_pool2d_internal (name, x, k2, s2, p2, ceil_mode, count_include_pad, 0, error)))
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, -2, error);
+}
+
+/**
+ * gnn_tensor_avg_pool1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @kernel_size: the window's length, at least 1
+ * @stride: the stride, at least 1, or 0 for @kernel_size (PyTorch's None)
+ * @padding: the implicit zero padding on both sides, at most half the kernel size
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @count_include_pad: whether the padding counts in the divisor
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.avg_pool1d`: the mean of each window, computed as
+ * [method@Gnn.Tensor.avg_pool2d] on the input with a unit height.
+ *
+ * Returns: (transfer full): the output, (N, C, OL) or (C, OL), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_avg_pool1d (GnnTensor *input,
+                       gint64     kernel_size,
+                       gint64     stride,
+                       gint64     padding,
+                       gboolean   ceil_mode,
+                       gboolean   count_include_pad,
+                       GError   **error)
+{
+  return gnn_avg_pool1d_internal ("avg_pool1d", input, kernel_size, stride ? stride : kernel_size, padding,
+                                  ceil_mode, count_include_pad, error);
+}
+
+GnnTensor *
+gnn_adaptive_avg_pool1d_internal (const char *name,
+                                  GnnTensor  *input,
+                                  gint64      output_size,
+                                  GError    **error)
+{
+  gint64 size2[2] = { 1, output_size };
+  g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  if (output_size < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: output_size must be non-negative, got %" G_GINT64_FORMAT, name, output_size);
+      return NULL;
+    }
+  if (!(x = lift_pool1d (name, input, 0, 0, error)) ||
+      !(y = gnn_adaptive_avg_pool2d_internal (name, x, size2, error)))
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, -2, error);
+}
+
+/**
+ * gnn_tensor_adaptive_avg_pool1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @output_size: the output's length, at least 0
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_avg_pool1d`: output element o is the mean over
+ * [⌊o·L/OL⌋, ⌈(o+1)·L/OL⌉), computed as [method@Gnn.Tensor.adaptive_avg_pool2d] on the input
+ * with a unit height.
+ *
+ * Returns: (transfer full): the output, (N, C, OL) or (C, OL), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_adaptive_avg_pool1d (GnnTensor *input,
+                                gint64     output_size,
+                                GError   **error)
+{
+  return gnn_adaptive_avg_pool1d_internal ("adaptive_avg_pool1d", input, output_size, error);
+}
+
+/* ---- power-average pooling ------------------------------------------------------------- */
+
+/* torch's lp_pool1d / lp_pool2d, composed: f = avg_pool (x^p) over the window (no padding),
+ * then (sign (f) · relu (|f|) · window size)^(1/p). @nd is 1 or 2; @stride NULL is the kernel. */
+GnnTensor *
+gnn_lp_pool_internal (const char   *name,
+                      GnnTensor    *input,
+                      double        norm_type,
+                      guint         nd,
+                      const gint64 *kernel_size,
+                      const gint64 *stride,
+                      gboolean      ceil_mode,
+                      GError      **error)
+{
+  g_autoptr(GnnTensor) xp = NULL, f = NULL, sg = NULL, ab = NULL, rl = NULL, prod = NULL, scaled = NULL;
+  gint64 zero[2] = { 0, 0 }, window = kernel_size[0] * (nd == 2 ? kernel_size[1] : 1);
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if (norm_type == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: norm_type must not be 0", name);
+      return NULL;
+    }
+  if (!(xp = gnn_tensor_pow_scalar (input, norm_type, error)))
+    return NULL;
+  if (nd == 1)
+    f = gnn_avg_pool1d_internal (name, xp, kernel_size[0], stride ? stride[0] : kernel_size[0], 0, ceil_mode, TRUE,
+                                 error);
+  else
+    f = gnn_avg_pool2d_internal (name, xp, kernel_size, stride, zero, ceil_mode, TRUE, 0, error);
+  if (f == NULL ||
+      !(sg = gnn_tensor_sign (f, error)) ||
+      !(ab = gnn_tensor_abs (f, error)) ||
+      !(rl = gnn_tensor_relu (ab, error)) ||
+      !(prod = gnn_tensor_mul (sg, rl, error)) ||
+      !(scaled = gnn_tensor_mul_scalar (prod, (double) window, error)))
+    return NULL;
+  return gnn_tensor_pow_scalar (scaled, 1.0 / norm_type, error);
+}
+
+/**
+ * gnn_tensor_lp_pool1d:
+ * @input: the input, (N, C, L) or unbatched (C, L)
+ * @norm_type: the power p, not 0
+ * @kernel_size: the window's length, at least 1
+ * @stride: the stride, at least 1, or 0 for @kernel_size (PyTorch's None)
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.lp_pool1d`: the p-norm of each window, (Σ x^p)^(1/p), computed as
+ * torch computes it from [method@Gnn.Tensor.avg_pool1d] of x^p (no padding).
+ *
+ * Returns: (transfer full): the output, (N, C, OL) or (C, OL), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_lp_pool1d (GnnTensor *input,
+                      double     norm_type,
+                      gint64     kernel_size,
+                      gint64     stride,
+                      gboolean   ceil_mode,
+                      GError   **error)
+{
+  return gnn_lp_pool_internal ("lp_pool1d", input, norm_type, 1, &kernel_size, stride ? &stride : NULL,
+                               ceil_mode, error);
+}
+
+/**
+ * gnn_tensor_lp_pool2d:
+ * @input: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @norm_type: the power p, not 0
+ * @kernel_size: (array fixed-size=2): the window's height and width, at least 1
+ * @stride: (array fixed-size=2) (nullable): the stride along H and W, or %NULL for @kernel_size
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.lp_pool2d`: the p-norm of each window, (Σ x^p)^(1/p), computed as
+ * torch computes it from [method@Gnn.Tensor.avg_pool2d] of x^p (no padding).
+ *
+ * Returns: (transfer full): the output, (N, C, OH, OW) or (C, OH, OW), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_lp_pool2d (GnnTensor    *input,
+                      double        norm_type,
+                      const gint64 *kernel_size,
+                      const gint64 *stride,
+                      gboolean      ceil_mode,
+                      GError      **error)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return gnn_lp_pool_internal ("lp_pool2d", input, norm_type, 2, kernel_size, stride, ceil_mode, error);
 }

@@ -186,6 +186,22 @@ GnnTensor *gnn_conv1d_internal        (const char   *name,
                                        gint64        groups,
                                        gboolean      same,
                                        GError      **error);
+/* the 1-d forms, on the 2-d kernels with a unit height */
+GnnTensor *gnn_conv_transpose1d_internal (const char *name, GnnTensor *input, GnnTensor *weight, GnnTensor *bias,
+                                          gint64 stride, gint64 padding, gint64 output_padding, gint64 groups,
+                                          gint64 dilation, GError **error);
+GnnTensor *gnn_max_pool1d_internal    (const char *name, GnnTensor *input, gint64 kernel_size, gint64 stride,
+                                       gint64 padding, gint64 dilation, gboolean ceil_mode, GnnTensor **indices,
+                                       GError **error);
+GnnTensor *gnn_avg_pool1d_internal    (const char *name, GnnTensor *input, gint64 kernel_size, gint64 stride,
+                                       gint64 padding, gboolean ceil_mode, gboolean count_include_pad,
+                                       GError **error);
+GnnTensor *gnn_adaptive_avg_pool1d_internal (const char *name, GnnTensor *input, gint64 output_size,
+                                             GError **error);
+/* lp_pool1d (@nd 1) and lp_pool2d (@nd 2); @stride NULL for the kernel size */
+GnnTensor *gnn_lp_pool_internal       (const char *name, GnnTensor *input, double norm_type, guint nd,
+                                       const gint64 *kernel_size, const gint64 *stride, gboolean ceil_mode,
+                                       GError **error);
 
 /* Batch normalisation of a training batch through the backend's fused kernels
  * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */

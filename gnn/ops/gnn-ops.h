@@ -169,6 +169,24 @@ GnnTensor *gnn_tensor_avg_pool2d   (GnnTensor *input, const gint64 *kernel_size,
                                     gint64 divisor_override, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_adaptive_avg_pool2d (GnnTensor *input, const gint64 *output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_conv_transpose1d (GnnTensor *input, GnnTensor *weight, GnnTensor *bias, gint64 stride,
+                                        gint64 padding, gint64 output_padding, gint64 groups, gint64 dilation,
+                                        GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_max_pool1d   (GnnTensor *input, gint64 kernel_size, gint64 stride, gint64 padding,
+                                    gint64 dilation, gboolean ceil_mode, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_avg_pool1d   (GnnTensor *input, gint64 kernel_size, gint64 stride, gint64 padding,
+                                    gboolean ceil_mode, gboolean count_include_pad, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_avg_pool1d (GnnTensor *input, gint64 output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_lp_pool1d    (GnnTensor *input, double norm_type, gint64 kernel_size, gint64 stride,
+                                    gboolean ceil_mode, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_lp_pool2d    (GnnTensor *input, double norm_type, const gint64 *kernel_size,
+                                    const gint64 *stride, gboolean ceil_mode, GError **error);
 
 /* reductions */
 GNN_AVAILABLE_IN_ALL

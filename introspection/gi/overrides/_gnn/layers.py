@@ -28,6 +28,9 @@ _UNSUPPORTED_DEFAULTS = {
 _R = _REQUIRED_ARG
 _CONV = ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0), ('dilation', 1),
          ('groups', 1), ('bias', True), ('padding_mode', 'zeros'), ('device', None), ('dtype', None)]
+_CONV_TRANSPOSE = ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0),
+                   ('output_padding', 0), ('groups', 1), ('bias', True), ('dilation', 1),
+                   ('padding_mode', 'zeros'), ('device', None), ('dtype', None)]
 _NORM = ['num_features', ('eps', 1e-5), ('momentum', 0.1), ('affine', True),
          ('track_running_stats', True), ('device', None), ('dtype', None)]
 _LOSS = [('size_average', None), ('reduce', None), ('reduction', 'mean')]
@@ -38,14 +41,17 @@ _LAYER_SIGNATURES = {
     'Bilinear': ['in1_features', 'in2_features', 'out_features', ('bias', True), ('device', None),
                  ('dtype', None)],
     'Conv1d': _CONV, 'Conv2d': _CONV,
-    'ConvTranspose2d': ['in_channels', 'out_channels', 'kernel_size', ('stride', 1), ('padding', 0),
-                        ('output_padding', 0), ('groups', 1), ('bias', True), ('dilation', 1),
-                        ('padding_mode', 'zeros'), ('device', None), ('dtype', None)],
+    'ConvTranspose2d': _CONV_TRANSPOSE, 'ConvTranspose1d': _CONV_TRANSPOSE,
     'MaxPool2d': ['kernel_size', ('stride', None), ('padding', 0), ('dilation', 1),
                   ('return_indices', False), ('ceil_mode', False)],
     'AvgPool2d': ['kernel_size', ('stride', None), ('padding', 0), ('ceil_mode', False),
                   ('count_include_pad', True), ('divisor_override', None)],
     'AdaptiveAvgPool2d': ['output_size'],
+    'MaxPool1d': ['kernel_size', ('stride', None), ('padding', 0), ('dilation', 1),
+                  ('return_indices', False), ('ceil_mode', False)],
+    'AvgPool1d': ['kernel_size', ('stride', None), ('padding', 0), ('ceil_mode', False),
+                  ('count_include_pad', True)],
+    'AdaptiveAvgPool1d': ['output_size'],
     'BatchNorm1d': _NORM, 'BatchNorm2d': _NORM,
     'GroupNorm': ['num_groups', 'num_channels', ('eps', 1e-5), ('affine', True), ('device', None),
                   ('dtype', None)],
@@ -55,6 +61,7 @@ _LAYER_SIGNATURES = {
                   ('norm_type', 2.0), ('scale_grad_by_freq', False), ('sparse', False),
                   ('_weight', None), ('device', None), ('dtype', None)],
     'Dropout': [('p', 0.5), ('inplace', False)], 'Dropout2d': [('p', 0.5), ('inplace', False)],
+    'Dropout1d': [('p', 0.5), ('inplace', False)],
     'ELU': [('alpha', 1.0), ('inplace', False)],
     'LeakyReLU': [('negative_slope', 0.01), ('inplace', False)],
     'ReLU': [('inplace', False)], 'SiLU': [('inplace', False)], 'Sigmoid': [], 'Tanh': [], 'Softsign': [],
