@@ -123,6 +123,10 @@ static const GnnBackendOpDeparture departures[] = {
   /* no scatter_reduce kernel yet (scatter, scatter_reduce, index_copy; off the sequence models'
    * hot path, which scatters only by adding): those ops of a cuda tensor run on the CPU backend */
   { GNN_BACKEND_OP_SCATTER_REDUCE, 0, GNN_DTYPES_ALL },
+  /* no fused attention kernels yet: scaled_dot_product_attention of a cuda tensor composes the
+   * scores, softmax and products from the GEMM, softmax and elementwise kernels */
+  { GNN_BACKEND_OP_ATTENTION, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_ATTENTION_BACKWARD, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

@@ -482,4 +482,10 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_group_norm   (GnnTensor *self, gint64 num_groups, GnnTensor *weight, GnnTensor *bias,
                                     double eps, GError **error);
 
+/* attention (torch.nn.functional.scaled_dot_product_attention) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_scaled_dot_product_attention (GnnTensor *query, GnnTensor *key, GnnTensor *value,
+                                             GnnTensor *attn_mask, double dropout_p, gboolean is_causal,
+                                             double scale, GError **error);
+
 G_END_DECLS
