@@ -8,15 +8,30 @@
  * read through its strides.
  */
 
+/* a · b over n elements, in ATTN_LANES partial sums (which the compiler keeps in a vector
+ * register) added in a fixed order */
+static inline T
+NAME (dot) (const T *a, const T *b, gint64 n)
+{
+  T acc[ATTN_LANES] = { 0 }, d = 0;
+  const gint64 body = n - n % ATTN_LANES;
+
+  for (gint64 e = 0; e < body; e += ATTN_LANES)
+    for (int l = 0; l < ATTN_LANES; l++)
+      acc[l] += a[e + l] * b[e + l];
+  for (gint64 e = body; e < n; e++)
+    d += a[e] * b[e];
+  for (int l = 0; l < ATTN_LANES; l++)
+    d += acc[l];
+  return d;
+}
+
 /* q_i · k_j · scale + mask[b, i, j] */
 static inline T
 NAME (score) (const AttnCtx *ctx, const T *qi, const T *kj, const T *mask_b, gint64 i, gint64 j)
 {
-  T d = 0;
+  T d = NAME (dot) (qi, kj, ctx->E) * (T) ctx->scale;
 
-  for (gint64 e = 0; e < ctx->E; e++)
-    d += qi[e] * kj[e];
-  d *= (T) ctx->scale;
   if (mask_b)
     d += mask_b[i * ctx->mask_sl + j * ctx->mask_ss];
   return d;
@@ -114,8 +129,7 @@ NAME (attention_backward_rows) (gpointer data, gint64 begin, gint64 end)
       const gint64 n_keys = ctx->causal ? MIN (S, i + 1) : S;
       T *dqi = dq + r * E, d = 0;
 
-      for (gint64 e = 0; e < Ev; e++)
-        d += doi[e] * oi[e];
+      d = NAME (dot) (doi, oi, Ev);
       delta[r] = d;
       for (gint64 e = 0; e < E; e++)
         dqi[e] = 0;
@@ -123,11 +137,8 @@ NAME (attention_backward_rows) (gpointer data, gint64 begin, gint64 end)
         {
           const T *kj = kb + j * E, *vj = vb + j * Ev;
           const T p = EXP (NAME (score) (ctx, qi, kj, mask_b, i, j) - lse[r]);
-          T dp = 0, ds;
+          const T ds = p * (NAME (dot) (doi, vj, Ev) - d) * (T) ctx->scale;
 
-          for (gint64 e = 0; e < Ev; e++)
-            dp += doi[e] * vj[e];
-          ds = p * (dp - d) * (T) ctx->scale;
           for (gint64 e = 0; e < E; e++)
             dqi[e] += ds * kj[e];
         }
@@ -164,14 +175,10 @@ NAME (attention_backward_keys) (gpointer data, gint64 begin, gint64 end)
         {
           const T *qi = qb + i * E, *doi = dob + i * Ev;
           const T p = EXP (NAME (score) (ctx, qi, kj, mask_b, i, j) - lse[b * L + i]);
-          T dp = 0, ds;
+          const T ds = p * (NAME (dot) (doi, vj, Ev) - delta[b * L + i]) * (T) ctx->scale;
 
           for (gint64 e = 0; e < Ev; e++)
-            {
-              dp += doi[e] * vj[e];
-              dvj[e] += p * doi[e];
-            }
-          ds = p * (dp - delta[b * L + i]) * (T) ctx->scale;
+            dvj[e] += p * doi[e];
           for (gint64 e = 0; e < E; e++)
             dkj[e] += ds * qi[e];
         }

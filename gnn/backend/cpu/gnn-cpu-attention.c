@@ -19,6 +19,7 @@
 #include "gnn-cpu-private.h"
 
 #define ATTN_BLOCK 64
+#define ATTN_LANES 8
 
 typedef struct {
   const GnnKernelArgs *args;
