@@ -46,3 +46,6 @@ echo
 # einsum attention scores ('bhqd,bhkd->bhqk'), gnn vs torch in the same process
 echo
 /usr/bin/python3 "$src/bench/bench_einsum_torch.py" "$@"
+# causal scaled dot-product attention forward + backward, gnn's fused kernels vs torch's composed formula
+echo
+/usr/bin/python3 "$src/bench/bench_sdpa_torch.py" "$@"

@@ -135,6 +135,10 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_HARDSHRINK, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_SOFTSHRINK, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_THRESHOLD, 0, GNN_DTYPES_ALL },
+  /* no fused attention kernels yet: scaled_dot_product_attention of a cuda tensor composes the
+   * scores, softmax and products from the GEMM, softmax and elementwise kernels */
+  { GNN_BACKEND_OP_ATTENTION, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_ATTENTION_BACKWARD, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

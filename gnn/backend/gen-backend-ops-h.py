@@ -27,6 +27,9 @@ FLOPS_NAMES = {
     'GEMM_MNK': 'batch · m · n · k',
     'WINDOW': 'kh · kw',
     'HAS_IN2': 'in2 given',
+    'ATTN_LS': 'B · L · S',
+    'IN0_LAST': 'in0.shape[2]',
+    'IN2_LAST': 'in2.shape[2]',
 }
 FLOPS_TOKEN = re.compile(r'\s*([A-Z][A-Z0-9_]*|[0-9]+|[*+()?:])')
 

@@ -127,6 +127,29 @@ typedef struct {
 } GnnKernelWindow;
 
 /**
+ * GnnKernelAttention:
+ * @scale: the factor of the scores q · kᵀ
+ * @causal: query i attends only the keys j ≤ i
+ * @mask: (nullable): an additive mask, shaped as the batch dims of q and (L, S), any strides
+ * @v: ATTENTION_BACKWARD: the values (B, S, Ev)
+ * @o: ATTENTION_BACKWARD: the forward's output (B, L, Ev)
+ * @lse: ATTENTION_BACKWARD: the forward's logsumexp of each row of the scores (B, L)
+ * @dv: ATTENTION_BACKWARD: the gradient of v (B, S, Ev), written
+ *
+ * The parameters and the operands beyond in0 .. in2, out and out2 of the attention kernels;
+ * every operand lies on the kernel's device and has its compute dtype.
+ */
+typedef struct {
+  double scale;
+  gboolean causal;
+  const GnnKernelTensor *mask;
+  const GnnKernelTensor *v;
+  const GnnKernelTensor *o;
+  const GnnKernelTensor *lse;
+  GnnKernelTensor *dv;
+} GnnKernelAttention;
+
+/**
  * GnnKernelParams:
  * @fill: FILL: out = value
  * @arange: ARANGE: out[i] = start + i · step
@@ -147,6 +170,7 @@ typedef struct {
  * @norm: BATCH_NORM_STATS, CHANNEL_AFFINE, BATCH_NORM_BACKWARD_REDUCE: operands (batch, channels, spatial)
  * @lerp: FOREACH_LERP: the weight
  * @polygamma: POLYGAMMA: the order n ≥ 0 (0 the digamma function)
+ * @attention: ATTENTION, ATTENTION_BACKWARD
  *
  * The parameters of a kernel call, one member per family of ops, as each [enum@Gnn.BackendOp]
  * documents; a kernel reads only its op's member.
@@ -173,6 +197,7 @@ typedef union {
   struct { double beta, threshold; } softplus;
   struct { double lambd; } shrink;
   struct { double threshold, value; } threshold;
+  GnnKernelAttention attention;
 } GnnKernelParams;
 
 /**

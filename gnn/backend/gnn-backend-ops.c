@@ -116,6 +116,13 @@ flops_gemm_mnk (const GnnKernelArgs *args)
   return flops_numel (args->out) * (guint64) MAX (a->shape[2], 0);
 }
 
+/* dimension @d of an operand, 0 for a missing one */
+static guint64
+flops_dim (const GnnKernelTensor *t, guint d)
+{
+  return t && d < t->ndim ? (guint64) MAX (t->shape[d], 0) : 0;
+}
+
 /* the names the flops column of the op table is written in */
 #define N_OUT    flops_numel (args->out)
 #define N_IN0    flops_numel (args->in[0])
@@ -123,6 +130,10 @@ flops_gemm_mnk (const GnnKernelArgs *args)
 #define GEMM_MNK flops_gemm_mnk (args)
 #define WINDOW   ((guint64) MAX (args->params.window.kernel[0], 0) * (guint64) MAX (args->params.window.kernel[1], 0))
 #define HAS_IN2  (args->in[2] != NULL)
+/* B · L · S of an attention kernel (in0 (B, L, ·), in2 (B, S, ·)) and the last dims of in0, in2 */
+#define ATTN_LS  (flops_dim (args->in[0], 0) * flops_dim (args->in[0], 1) * flops_dim (args->in[2], 1))
+#define IN0_LAST flops_dim (args->in[0], 2)
+#define IN2_LAST flops_dim (args->in[2], 2)
 
 /* documented in gnn-backend-impl.h */
 guint64
@@ -148,6 +159,9 @@ gnn_backend_op_count_flops (const GnnKernelArgs *args)
 #undef GEMM_MNK
 #undef WINDOW
 #undef HAS_IN2
+#undef ATTN_LS
+#undef IN0_LAST
+#undef IN2_LAST
 
 static gboolean
 bad_args (GError **error, const char *backend_name, GnnBackendOp op, const char *fmt, ...) G_GNUC_PRINTF (4, 5);

@@ -575,4 +575,10 @@ GnnTensor *gnn_tensor_isreal       (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_nan_to_num   (GnnTensor *self, double nan, double posinf, double neginf, GError **error);
 
+/* attention (torch.nn.functional.scaled_dot_product_attention) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_scaled_dot_product_attention (GnnTensor *query, GnnTensor *key, GnnTensor *value,
+                                             GnnTensor *attn_mask, double dropout_p, gboolean is_causal,
+                                             double scale, GError **error);
+
 G_END_DECLS

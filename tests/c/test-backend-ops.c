@@ -41,6 +41,9 @@ typedef enum {
   LAYOUT_IMAGE,         /* an image (2, 3, 6, 7) and its columns or pooled form, geometry in params.window */
   LAYOUT_CHANNELS,      /* batch normalisation: (N, C, S) operands (params.norm) and per-channel rows */
   LAYOUT_LIST,          /* a multi-tensor kernel: three pairs of list operands */
+  LAYOUT_ATTENTION,     /* q, k, v and the side operands of params.attention: (B, L, S, E, Ev) (6, 5, 7, 4, 3)
+                         * with a mask broadcast over its first batch dim, or, causal, (2, 67, 70, 3, 2)
+                         * (more than one block of keys) */
 } Layout;
 
 typedef struct {
@@ -307,6 +310,12 @@ static const KernelCase kernel_cases[] = {
   /* three (out, in) pairs: contiguous, transposed, one-dimensional */
   { "foreach-lerp/f32", OP (FOREACH_LERP), LAYOUT_LIST, F32, F32, 0, -2, 2, FALSE, { .lerp = { 0.3 } } },
   { "foreach-lerp/f64-far", OP (FOREACH_LERP), LAYOUT_LIST, F64, F64, 0, -2, 2, FALSE, { .lerp = { 0.9 } } },
+
+  /* attention: the mask (when not causal) and the backward's v, o, lse and dv travel in params.attention */
+  { "attention/f32", OP (ATTENTION), LAYOUT_ATTENTION, F32, F32, 3, -2, 2, FALSE, { .attention = { 0.5, FALSE } } },
+  { "attention/f64-causal", OP (ATTENTION), LAYOUT_ATTENTION, F64, F64, 3, -2, 2, FALSE, { .attention = { 0.7, TRUE } } },
+  { "attention-backward/f64", OP (ATTENTION_BACKWARD), LAYOUT_ATTENTION, F64, F64, 3, -1, 1, FALSE, { .attention = { 0.5, FALSE } } },
+  { "attention-backward/f32-causal", OP (ATTENTION_BACKWARD), LAYOUT_ATTENTION, F32, F32, 3, -1, 1, FALSE, { .attention = { 0.7, TRUE } } },
 };
 
 /* A host operand: memory and the kernel's view of it. */
@@ -415,7 +424,8 @@ operand_copy (Operand *dst, const Operand *src)
 #define MAX_LIST 3
 
 /* The operand slots of one kernel call. */
-enum { OUT, OUT2, IN0, IN1, IN2, LIST_OUT, LIST_IN = LIST_OUT + MAX_LIST, N_SLOTS = LIST_IN + MAX_LIST };
+enum { OUT, OUT2, IN0, IN1, IN2, LIST_OUT, LIST_IN = LIST_OUT + MAX_LIST, A_MASK = LIST_IN + MAX_LIST,
+       A_V, A_O, A_LSE, A_DV, N_SLOTS };
 
 typedef struct {
   Operand op[N_SLOTS];   /* unused ones have no memory */
@@ -424,14 +434,15 @@ typedef struct {
 
 static const char *slot_names[N_SLOTS] = {
   "out", "out2", "in0", "in1", "in2", "list_out[0]", "list_out[1]", "list_out[2]",
-  "list_in[0]", "list_in[1]", "list_in[2]",
+  "list_in[0]", "list_in[1]", "list_in[2]", "attention.mask", "attention.v", "attention.o",
+  "attention.lse", "attention.dv",
 };
 G_STATIC_ASSERT (MAX_LIST == 3);
 
 static gboolean
 is_output (guint slot)
 {
-  return slot == OUT || slot == OUT2 || (slot >= LIST_OUT && slot < LIST_IN);
+  return slot == OUT || slot == OUT2 || (slot >= LIST_OUT && slot < LIST_IN) || slot == A_DV;
 }
 
 static GnnBackend *under_test;
@@ -479,6 +490,16 @@ call_run (Call *call, const KernelCase *c, GnnBackend *backend, GError **error)
     args.in[k] = &kt[IN0 + k];
   args.n_in = c->n_in;
   args.params = c->params;
+  if (c->layout == LAYOUT_ATTENTION)
+    {
+      GnnKernelAttention *at = &args.params.attention;
+
+      at->mask = call->op[A_MASK].mem ? &kt[A_MASK] : NULL;
+      at->v = call->op[A_V].mem ? &kt[A_V] : NULL;
+      at->o = call->op[A_O].mem ? &kt[A_O] : NULL;
+      at->lse = call->op[A_LSE].mem ? &kt[A_LSE] : NULL;
+      at->dv = call->op[A_DV].mem ? &kt[A_DV] : NULL;
+    }
   if (call->n_list > 0)
     {
       args.list_out = &kt[LIST_OUT];
@@ -661,6 +682,42 @@ call_init (Call *call, const KernelCase *c)
 
             operand_init (&call->op[LIST_OUT + j], c->dtype, nd, shapes[j], kinds[j], rng, c->lo, c->hi, FALSE);
             operand_init (&call->op[LIST_IN + j], c->dtype, nd, shapes[j], KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+          }
+      }
+      break;
+    case LAYOUT_ATTENTION:
+      {
+        gboolean causal = c->params.attention.causal;
+        gboolean backward = c->op == OP (ATTENTION_BACKWARD);
+        const gint64 B = causal ? 2 : 6, L = causal ? 67 : 5, S = causal ? 70 : 7, E = causal ? 3 : 4;
+        const gint64 Ev = causal ? 2 : 3;
+        const gint64 sq[] = { B, L, E }, sk[] = { B, S, E }, sv[] = { B, S, Ev }, so[] = { B, L, Ev };
+        const gint64 slse[] = { B, L }, smask[] = { 1, 3, L, S };
+
+        /* forward: q, k, v; backward: dO, q, k and v, o, lse beside */
+        operand_init (&in[0], c->dtype, 3, backward ? so : sq, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        operand_init (&in[1], c->dtype, 3, backward ? sq : sk, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        operand_init (&in[2], c->dtype, 3, backward ? sk : sv, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        if (!causal)
+          {
+            /* (2, 3, L, S) with its first dim broadcast (stride 0): batch b reads mask[b % 3] */
+            operand_init (&call->op[A_MASK], c->dtype, 4, smask, KIND_CONTIGUOUS, rng, -1, 1, FALSE);
+            call->op[A_MASK].kt.shape[0] = 2;
+            call->op[A_MASK].kt.strides[0] = 0;
+          }
+        if (backward)
+          {
+            operand_init (&call->op[A_V], c->dtype, 3, sv, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (&call->op[A_O], c->dtype, 3, so, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (&call->op[A_LSE], c->dtype, 2, slse, KIND_CONTIGUOUS, rng, 1, 2, FALSE);
+            operand_init (&call->op[A_DV], c->dtype, 3, sv, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            operand_init (out, c->out_dtype, 3, sq, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            operand_init (out2, c->out_dtype, 3, sk, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+          }
+        else
+          {
+            operand_init (out, c->out_dtype, 3, so, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            operand_init (out2, c->out_dtype, 2, slse, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
           }
       }
       break;

@@ -446,6 +446,8 @@ f_batch_norm (GnnTensor **x, GError **e)
     return NULL;
   return gnn_tensor_add (nw, b, 1.0, e);
 }
+/* attention: composed from GEMM and softmax kernels on CUDA (it declares no fused kernel), fused on the CPU */
+static GnnTensor *f_sdpa (GnnTensor **x, GError **e) { return gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, TRUE, 0.0, e); }
 static GnnTensor *f_max_dim (GnnTensor **x, GError **e)
 {
   g_autoptr(GnnTensor) idx = NULL;
@@ -649,6 +651,7 @@ static const OpCase op_cases[] = {
   { "var", f_var, 1, { IN (S3 (5, 3, 4), -2, 2) }, F_GRAD },
   { "var-all", f_var_all, 1, { TIN (BIG, -2, 2) }, F_GRAD, 10 },
   { "batch-norm", f_batch_norm, 3, { IN (S3 (4, 3, 5), -2, 2), IN (S1 (3), 0.5, 1.5), IN (S1 (3), -1, 1) }, F_GRAD },
+  { "scaled-dot-product-attention", f_sdpa, 3, { IN (S3 (2, 5, 4), -1, 1), IN (S3 (2, 6, 4), -1, 1), IN (S3 (2, 6, 3), -1, 1) }, F_GRAD },
   { "max-dim", f_max_dim, 1, { IN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "min-dim", f_min_dim, 1, { TIN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "max-all", f_max_all, 1, { IN (BIG, -2, 2) }, F_GRAD | F_INT },

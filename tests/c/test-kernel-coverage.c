@@ -415,6 +415,9 @@ op_batch_norm (GnnTensor **x, GError **e)
     }
   return gnn_batch_norm_train_fused (x[0], w, b, 1e-5, NULL, NULL, e);
 }
+/* attention of 3 queries over 3 keys of size 4 through the fused kernels, and its causal form */
+FN (op_sdpa, gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, FALSE, 0.0, e))
+FN (op_sdpa_causal, gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, TRUE, 0.3, e))
 FN (op_max_all, gnn_tensor_max_all (x[0], e))
 FN (op_min_all, gnn_tensor_min_all (x[0], e))
 FN (op_argmax, gnn_tensor_argmax (x[0], 1, FALSE, e))
@@ -491,6 +494,8 @@ static const OpCase reduce_cases[] = {
   { "var (dim 0)", op_var_dim0, 1, -2, 2, TRUE },
   { "var_all", op_var_all, 1, -2, 2, TRUE },
   { "batch_norm (training)", op_batch_norm, 3, -2, 2, TRUE },
+  { "scaled_dot_product_attention", op_sdpa, 3, -2, 2, TRUE },
+  { "scaled_dot_product_attention (causal)", op_sdpa_causal, 3, -2, 2, TRUE },
   { "max_dim", op_max_dim, 1, -2, 2, TRUE },
   { "min_dim", op_min_dim, 1, -2, 2, TRUE },
   { "max_all", op_max_all, 1, -2, 2, TRUE },

@@ -1608,6 +1608,150 @@ k_foreach_lerp (const GnnKernelArgs *args,
   return TRUE;
 }
 
+/* ---- attention ---------------------------------------------------------------------- */
+
+/* element [b, i, j] of the attention operand @t seen as (B, rows, cols), any strides (a mask's
+ * batch dims unravelled row-major) */
+static double
+attn_read (const GnnKernelTensor *t, gint64 b, gint64 i, gint64 j, gint64 rows, gint64 cols)
+{
+  return read_double (t, offset_of (t, (b * rows + i) * cols + j));
+}
+
+static void
+attn_write (const GnnKernelTensor *t, gint64 b, gint64 i, gint64 j, gint64 rows, gint64 cols, double v)
+{
+  write_double (t, offset_of (t, (b * rows + i) * cols + j), v);
+}
+
+/* the score s_ij = scale · q_i · k_j + mask_ij, -inf for a key after the query when causal */
+static double
+attn_score (const GnnKernelArgs *args, const GnnKernelTensor *q, const GnnKernelTensor *k,
+            gint64 b, gint64 i, gint64 j, gint64 L, gint64 S, gint64 E)
+{
+  const GnnKernelAttention *at = &args->params.attention;
+  double d = 0;
+
+  if (at->causal && j > i)
+    return -INFINITY;
+  for (gint64 e = 0; e < E; e++)
+    d += attn_read (q, b, i, e, L, E) * attn_read (k, b, j, e, S, E);
+  d *= at->scale;
+  if (at->mask)
+    d += attn_read (at->mask, b, i, j, L, S);
+  return d;
+}
+
+/* ATTENTION: each row's scores, their softmax and the weighted sum of v, as written; and
+ * ATTENTION_BACKWARD: p_ij = exp (s_ij - lse_i), delta_i = dO_i · o_i, ds_ij = p_ij (dO_i · v_j -
+ * delta_i), dq_i = scale Σ_j ds_ij k_j, dk_j = scale Σ_i ds_ij q_i, dv_j = Σ_i p_ij dO_i */
+static gboolean
+k_attention (const GnnKernelArgs *args,
+             GError             **error)
+{
+  const GnnKernelAttention *at = &args->params.attention;
+  gboolean backward = args->op == GNN_BACKEND_OP_ATTENTION_BACKWARD;
+  const GnnKernelTensor *q = args->in[backward ? 1 : 0], *k = args->in[backward ? 2 : 1];
+  const GnnKernelTensor *v = backward ? at->v : args->in[2];
+  gint64 B, L, S, E, Ev;
+
+  if (q->ndim != 3 || k->ndim != 3 || v == NULL || v->ndim != 3 || args->out2 == NULL ||
+      (backward && (at->o == NULL || at->lse == NULL || at->dv == NULL)))
+    return layout_error (args, error, "needs 3-dimensional q, k, v and all of its operands");
+  B = q->shape[0], L = q->shape[1], E = q->shape[2], S = k->shape[1], Ev = v->shape[2];
+  if (at->mask && !check_numel (args, at->mask, "the mask", B * L * S, error))
+    return FALSE;
+  for (gint64 b = 0; b < B; b++)
+    {
+      g_autofree double *p = g_new0 (double, L * S + 1);
+
+      /* the probabilities: softmax of the scores (forward), exp (s - lse) (backward) */
+      for (gint64 i = 0; i < L; i++)
+        {
+          double mx = -INFINITY, sum = 0, lse;
+
+          for (gint64 j = 0; j < S; j++)
+            {
+              p[i * S + j] = attn_score (args, q, k, b, i, j, L, S, E);
+              mx = fmax (mx, p[i * S + j]);
+            }
+          for (gint64 j = 0; j < S; j++)
+            sum += exp (p[i * S + j] - mx);
+          lse = backward ? attn_read (at->lse, b, 0, i, 1, L) : mx == -INFINITY ? -INFINITY : mx + log (sum);
+          for (gint64 j = 0; j < S; j++)
+            p[i * S + j] = exp (p[i * S + j] - lse);
+          if (backward)
+            continue;
+          attn_write (args->out2, b, 0, i, 1, L, lse);
+          for (gint64 e = 0; e < Ev; e++)
+            {
+              double acc = 0;
+
+              for (gint64 j = 0; j < S; j++)
+                if (!(at->causal && j > i))
+                  acc += p[i * S + j] * attn_read (v, b, j, e, S, Ev);
+              attn_write (args->out, b, i, e, L, Ev, mx == -INFINITY ? NAN : acc);
+            }
+        }
+      if (!backward)
+        continue;
+      {
+        const GnnKernelTensor *dout = args->in[0];
+        g_autofree double *ds = g_new0 (double, L * S + 1);
+
+        for (gint64 i = 0; i < L; i++)
+          {
+            double delta = 0;
+
+            for (gint64 e = 0; e < Ev; e++)
+              delta += attn_read (dout, b, i, e, L, Ev) * attn_read (at->o, b, i, e, L, Ev);
+            for (gint64 j = 0; j < S; j++)
+              {
+                double dp = 0;
+
+                if (at->causal && j > i)
+                  continue;
+                for (gint64 e = 0; e < Ev; e++)
+                  dp += attn_read (dout, b, i, e, L, Ev) * attn_read (v, b, j, e, S, Ev);
+                ds[i * S + j] = p[i * S + j] * (dp - delta);
+              }
+          }
+        for (gint64 i = 0; i < L; i++)
+          for (gint64 e = 0; e < E; e++)
+            {
+              double acc = 0;
+
+              for (gint64 j = 0; j < S; j++)
+                if (!(at->causal && j > i))
+                  acc += ds[i * S + j] * attn_read (k, b, j, e, S, E);
+              attn_write (args->out, b, i, e, L, E, at->scale * acc);
+            }
+        for (gint64 j = 0; j < S; j++)
+          {
+            for (gint64 e = 0; e < E; e++)
+              {
+                double acc = 0;
+
+                for (gint64 i = 0; i < L; i++)
+                  if (!(at->causal && j > i))
+                    acc += ds[i * S + j] * attn_read (q, b, i, e, L, E);
+                attn_write (args->out2, b, j, e, S, E, at->scale * acc);
+              }
+            for (gint64 e = 0; e < Ev; e++)
+              {
+                double acc = 0;
+
+                for (gint64 i = 0; i < L; i++)
+                  if (!(at->causal && j > i))
+                    acc += p[i * S + j] * attn_read (dout, b, i, e, L, Ev);
+                attn_write (at->dv, b, j, e, S, Ev, acc);
+              }
+          }
+      }
+    }
+  return TRUE;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 gboolean
@@ -1652,6 +1796,9 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
       return k_channel_affine (args, error);
     case GNN_BACKEND_OP_BATCH_NORM_BACKWARD_REDUCE:
       return k_batch_norm_backward_reduce (args, error);
+    case GNN_BACKEND_OP_ATTENTION:
+    case GNN_BACKEND_OP_ATTENTION_BACKWARD:
+      return k_attention (args, error);
     case GNN_BACKEND_OP_SOFTMAX:
     case GNN_BACKEND_OP_LOG_SOFTMAX:
       return k_softmax (args, error);

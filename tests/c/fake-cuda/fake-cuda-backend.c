@@ -147,7 +147,7 @@ static gboolean
 fake_run (GnnBackend *backend, guint device, const GnnKernelArgs *args, GError **error)
 {
   GnnKernelArgs a = *args;
-  GnnKernelTensor out, out2, in[3];
+  GnnKernelTensor out, out2, in[3], side[5];
   g_autofree GnnKernelTensor *lo = NULL, *li = NULL;
 
   if (args->out)
@@ -182,6 +182,26 @@ fake_run (GnnBackend *backend, guint device, const GnnKernelArgs *args, GError *
         }
       a.list_out = lo;
       a.list_in = li;
+    }
+  if (args->op == GNN_BACKEND_OP_ATTENTION || args->op == GNN_BACKEND_OP_ATTENTION_BACKWARD)
+    {
+      /* the attention kernels' operands beyond in, out and out2 */
+      GnnKernelAttention *at = &a.params.attention;
+      const GnnKernelTensor **ops[4] = { &at->mask, &at->v, &at->o, &at->lse };
+
+      for (guint k = 0; k < 4; k++)
+        if (*ops[k])
+          {
+            side[k] = **ops[k];
+            side[k].data = real_ptr (side[k].data);
+            *ops[k] = &side[k];
+          }
+      if (at->dv)
+        {
+          side[4] = *at->dv;
+          side[4].data = real_ptr (side[4].data);
+          at->dv = &side[4];
+        }
     }
   return cpu_funcs ()->run (cpu_backend (), 0, &a, error);
 }

@@ -463,3 +463,21 @@ for _fn in NN_FUNCTIONS:
     globals()['functional_' + _fn.__name__] = raising_torch_errors(_fn)
     __all__.append('functional_' + _fn.__name__)
 del _fn
+
+
+# ---- attention ----
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *,
+                                 scale=None):
+    """torch.nn.functional.scaled_dot_product_attention of PyTorch 2 (torch 1.13 has none), over
+    gnn_scaled_dot_product_attention: a bool attn_mask is True where the query attends the key, a
+    float one is added to the scores; scale None is 1 / sqrt(E)"""
+    if scale is not None and not float(scale) > 0:
+        raise ValueError('scaled_dot_product_attention: gnn takes a scale > 0 (None for 1 / sqrt(E)), got %r'
+                         % (scale,))
+    return Gnn.scaled_dot_product_attention(query, key, value, attn_mask, float(dropout_p), bool(is_causal),
+                                            0.0 if scale is None else float(scale))
+
+
+functional_scaled_dot_product_attention = raising_torch_errors(scaled_dot_product_attention)
+__all__.append('functional_scaled_dot_product_attention')
