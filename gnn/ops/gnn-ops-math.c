@@ -1489,6 +1489,17 @@ gnn_tensor_threshold (GnnTensor *self, double threshold, double value, GError **
   return math_unary_params (GNN_BACKEND_OP_THRESHOLD, &params, NULL, self, error);
 }
 
+/* glu, prelu, rrelu: PyTorch has no integer kernels for them */
+static gboolean
+activation_floating (const char *name, GnnTensorPrivate *p, GError **error)
+{
+  if (gnn_dtype_is_floating (p->dtype))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: not implemented for %s tensors; expected a floating-point tensor",
+               name, gnn_dtype_get_name (p->dtype));
+  return FALSE;
+}
+
 /**
  * gnn_tensor_glu:
  * @self: a floating-point tensor of at least one dimension
@@ -1520,12 +1531,8 @@ gnn_tensor_glu (GnnTensor *self, int dim, GError **error)
                            "glu: glu does not support scalars because halving size must be even");
       return NULL;
     }
-  if (!gnn_dtype_is_floating (p->dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "glu: not implemented for %s tensors; expected a floating-point tensor",
-                   gnn_dtype_get_name (p->dtype));
-      return NULL;
-    }
+  if (!activation_floating ("glu", p, error))
+    return NULL;
   d = dim < 0 ? dim + (int) p->ndim : dim;
   if (d < 0 || d >= (int) p->ndim)
     {
@@ -1572,12 +1579,8 @@ gnn_tensor_prelu (GnnTensor *self, GnnTensor *weight, GError **error)
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
   p = gnn_tensor_priv (self);
-  if (!gnn_dtype_is_floating (p->dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "prelu: not implemented for %s tensors; expected a floating-point tensor",
-                   gnn_dtype_get_name (p->dtype));
-      return NULL;
-    }
+  if (!activation_floating ("prelu", p, error))
+    return NULL;
   channels = p->ndim >= 2 ? p->shape[1] : 1;
   n = gnn_tensor_get_numel (weight);
   if (n != 1 && n != channels)
@@ -1628,12 +1631,8 @@ gnn_tensor_rrelu (GnnTensor *self, double lower, double upper, gboolean training
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
   p = gnn_tensor_priv (self);
-  if (!gnn_dtype_is_floating (p->dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "rrelu: not implemented for %s tensors; expected a floating-point tensor",
-                   gnn_dtype_get_name (p->dtype));
-      return NULL;
-    }
+  if (!activation_floating ("rrelu", p, error))
+    return NULL;
   if (!(lower <= upper))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
