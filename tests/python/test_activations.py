@@ -117,6 +117,22 @@ class Layers(ParityTest):
             Gnn.GLU(dim=5)(to_gnn(rand((2, 4))))
         self.assertIn('Dimension out of range', str(cm.exception))
 
+    def test_integer_inputs_refused(self):
+        # torch has no integer kernel for any of the three: "glu" not implemented for 'Long'
+        x = np.arange(12, dtype=np.int64).reshape(3, 4)
+        for name, call in (('glu', lambda a: F.glu(a)),
+                           ('prelu', lambda a: F.prelu(a, to_gnn(np.array([0.25], dtype=np.int64)))),
+                           ('rrelu', lambda a: F.rrelu(a))):
+            with self.assertRaises(RuntimeError):
+                call_torch = {'glu': lambda t: torch.nn.functional.glu(t),
+                              'prelu': lambda t: torch.nn.functional.prelu(t, torch.tensor([1])),
+                              'rrelu': lambda t: torch.nn.functional.rrelu(t)}[name]
+                call_torch(torch.from_numpy(x))
+            with self.assertRaises(GLib.Error) as cm:
+                call(to_gnn(x))
+            message = getattr(cm.exception, 'message', str(cm.exception))
+            self.assertIn(name + ': not implemented for int64 tensors', message)
+
 
 class PReLU(ParityTest):
     def test_parity(self):
