@@ -7,32 +7,18 @@ reshape work and the output allocation of every call.
     bench/run-bench.sh BUILD_DIR      (runs this after the other rows)
     bench/bench_einsum_torch.py [--threads N] [--quick]
 """
-import argparse
-import os
 
 import numpy as np
 
-from timing import N_BATCHES, measure_set as _measure_set
+from timing import measure_side_by_side as measure_set, side_by_side_args
 
-SETTLE = 0.05
 EQUATION = 'bhqd,bhkd->bhqk'
 # (batch, heads, query length, key length, head dim): a small and a GPT-2-sized layer
 SHAPES = [(8, 4, 64, 64, 32), (4, 12, 256, 256, 64)]
 
 
-def measure_set(fns, min_time):
-    return _measure_set(fns, min_time / N_BATCHES / len(fns), SETTLE)
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--threads', type=int, default=int(os.environ.get('GNN_NUM_THREADS', '2') or 2))
-    ap.add_argument('--min-time', type=float, default=2.0, help='seconds per measurement set')
-    ap.add_argument('--quick', action='store_true', help='0.4 s per measurement set')
-    ap.add_argument('--sizes', help='ignored (the matmul sizes of bench_vs_torch.py)')
-    args = ap.parse_args()
-    if args.quick:
-        args.min_time = 0.4
+    args = side_by_side_args(__doc__)
 
     import torch
     import gnn

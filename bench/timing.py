@@ -1,5 +1,7 @@
 """What the Python halves of the benchmarks share: timing a set of functions the way the C
 benchmarks do, and reading a C benchmark's tab-separated output."""
+import argparse
+import os
 import statistics
 import subprocess
 import time
@@ -34,6 +36,31 @@ def measure_set(fns, batch_time, settle):
                 fn()
             times[k].append((time.perf_counter() - t0) / iterations[k])
     return [statistics.median(t) for t in times]
+
+
+# the sleep before each batch of the side-by-side Python benchmarks
+SIDE_BY_SIDE_SETTLE = 0.05
+
+
+def side_by_side_args(doc):
+    """The command line every gnn-next-to-torch Python benchmark takes: --threads (default
+    $GNN_NUM_THREADS or 2), --min-time seconds per measurement set, --quick (0.4 s), and --sizes,
+    which run-bench.sh passes to all of them and only bench_vs_torch.py reads."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--threads', type=int, default=int(os.environ.get('GNN_NUM_THREADS', '2') or 2))
+    ap.add_argument('--min-time', type=float, default=2.0, help='seconds per measurement set')
+    ap.add_argument('--quick', action='store_true', help='0.4 s per measurement set')
+    ap.add_argument('--sizes', help='ignored (the matmul sizes of bench_vs_torch.py)')
+    args = ap.parse_args()
+    if args.quick:
+        args.min_time = 0.4
+    return args
+
+
+def measure_side_by_side(fns, min_time):
+    """Seconds per call of each of fns, the whole set taking about min_time (measure_set's
+    alternating batches)."""
+    return measure_set(fns, min_time / N_BATCHES / len(fns), SIDE_BY_SIDE_SETTLE)
 
 
 def run_c(cmd):
