@@ -19,18 +19,10 @@ the bandwidth an in-place update can reach that an update gets.
     bench/run-bench.sh BUILD_DIR      (runs this after bench_vs_torch.py)
     bench/bench_ema_torch.py --bench-ema BUILD_DIR/bench/bench-ema [--threads N] [--quick]
 """
-import argparse
 import os
 import sys
 
-from timing import N_BATCHES, measure_set as _measure_set, run_c as _run_c
-
-SETTLE = 0.05
-
-
-def measure_set(fns, min_time):
-    """Seconds per call of each function: alternating batches, the median batch of each."""
-    return _measure_set(fns, min_time / N_BATCHES / len(fns), SETTLE)
+from timing import measure_side_by_side as measure_set, run_c as _run_c, side_by_side_args
 
 
 def run_c(bench_ema, threads, min_time, layers, width):
@@ -83,16 +75,12 @@ def run_torch(threads, min_time, layers, width, decay=0.999):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--bench-ema', required=True, help='the bench-ema executable')
-    ap.add_argument('--threads', type=int, default=int(os.environ.get('GNN_NUM_THREADS', '2') or 2))
-    ap.add_argument('--min-time', type=float, default=2.0, help='seconds per measurement set')
-    ap.add_argument('--layers', type=int, default=10)
-    ap.add_argument('--width', type=int, default=1000)
-    ap.add_argument('--quick', action='store_true', help='0.4 s per measurement set')
-    args, _unknown = ap.parse_known_args()      # run-bench.sh passes bench_vs_torch.py's options too
-    if args.quick:
-        args.min_time = 0.4
+    def own(ap):
+        ap.add_argument('--bench-ema', required=True, help='the bench-ema executable')
+        ap.add_argument('--layers', type=int, default=10)
+        ap.add_argument('--width', type=int, default=1000)
+
+    args = side_by_side_args(__doc__, own, known_only=True)
     os.environ['GNN_NUM_THREADS'] = str(args.threads)
     os.environ['OPENBLAS_NUM_THREADS'] = str(args.threads)
 

@@ -42,16 +42,20 @@ def measure_set(fns, batch_time, settle):
 SIDE_BY_SIDE_SETTLE = 0.05
 
 
-def side_by_side_args(doc):
+def side_by_side_args(doc, add_arguments=None, known_only=False):
     """The command line every gnn-next-to-torch Python benchmark takes: --threads (default
     $GNN_NUM_THREADS or 2), --min-time seconds per measurement set, --quick (0.4 s), and --sizes,
-    which run-bench.sh passes to all of them and only bench_vs_torch.py reads."""
+    which run-bench.sh passes to all of them and only bench_vs_torch.py reads; add_arguments
+    (a function of the parser) adds a benchmark's own, and known_only ignores options it does
+    not know (run-bench.sh passes bench_vs_torch.py's to every script)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--threads', type=int, default=int(os.environ.get('GNN_NUM_THREADS', '2') or 2))
     ap.add_argument('--min-time', type=float, default=2.0, help='seconds per measurement set')
     ap.add_argument('--quick', action='store_true', help='0.4 s per measurement set')
     ap.add_argument('--sizes', help='ignored (the matmul sizes of bench_vs_torch.py)')
-    args = ap.parse_args()
+    if add_arguments:
+        add_arguments(ap)
+    args = ap.parse_known_args()[0] if known_only else ap.parse_args()
     if args.quick:
         args.min_time = 0.4
     return args
