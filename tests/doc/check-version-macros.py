@@ -8,7 +8,7 @@ GNN_VERSION_MIN_REQUIRED is 0.1; a symbol marked GNN_UNAVAILABLE (0, 3), the for
 GNN_AVAILABLE_IN_x_y of a version newer than GNN_VERSION_MAX_ALLOWED takes, warns (0.1 is the
 first version, so no symbol of gnn's own is unavailable yet).
 
-usage: check-version-macros.py CC SOURCE_ROOT BUILD_ROOT
+usage: check-version-macros.py SOURCE_ROOT BUILD_ROOT CC [CC ARGUMENTS...]
 
 SPDX-License-Identifier: LGPL-2.1-or-later
 """
@@ -40,13 +40,14 @@ def compile_(cc, flags, code, tmp, name):
     src = os.path.join(tmp, name + '.c')
     with open(src, 'w') as f:
         f.write(code)
-    cmd = [cc, '-c', '-Werror', '-o', os.path.join(tmp, name + '.o'), src] + flags
+    cmd = cc + ['-c', '-Werror', '-o', os.path.join(tmp, name + '.o'), src] + flags
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return r.returncode, r.stdout
 
 
 def main():
-    cc, src, build = sys.argv[1:4]
+    # the compiler is a command, possibly of several words (meson's 'ccache cc')
+    src, build, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
     glib = shlex.split(subprocess.run(['pkg-config', '--cflags', 'gobject-2.0', 'gio-2.0'], check=True,
                                       stdout=subprocess.PIPE, text=True).stdout)
     flags = ['-I' + src, '-I' + build, '-I' + os.path.join(src, 'gnn'), '-I' + os.path.join(build, 'gnn')] + glib
