@@ -71,7 +71,7 @@ def failure(what, cmd, code, **kwargs):
 def cc_command(opts, args, pkgs, link):
     """opts.cc with args, compiling against the build's gnn and pkgs, linking link after -lgnn-1.0"""
     b, s = opts.build_root, opts.source_root
-    return ([opts.cc, '-std=gnu11', '-Wall', '-Werror=implicit-function-declaration',
+    return (shlex.split(opts.cc) + ['-std=gnu11', '-Wall', '-Werror=implicit-function-declaration',
              '-Werror=incompatible-pointer-types', '-Werror=return-type'] + args
             + ['-I' + s, '-I' + b, '-I' + os.path.join(s, 'gnn'), '-I' + os.path.join(b, 'gnn')]
             + pkg_config('--cflags', *pkgs)
@@ -140,7 +140,7 @@ RUNNERS = {'c': run_c, 'python': run_python, 'js': run_js, 'vala': run_vala}
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--cc', default='cc')
+    ap.add_argument('--cc', default='cc', help="the compiler command, possibly of several words ('ccache cc')")
     ap.add_argument('--build-root', required=True)
     ap.add_argument('--source-root', required=True)
     ap.add_argument('--no-python', action='store_true')
