@@ -426,6 +426,7 @@ ensure_gnn_types (void)
   gnn_conv_ensure_types ();
   gnn_pool_ensure_types ();
   gnn_rnn_ensure_types ();
+  gnn_attention_ensure_types ();
 }
 
 /**

@@ -17,6 +17,8 @@ from gi.overrides._gnn import names
 
 # (torch name, parameter) -> why gnn's signature differs there
 ALLOWED = {
+    ('torch.nn.functional.multi_head_attention_forward', 'is_causal'):
+        "PyTorch 2's argument, which torch 1.13 lacks",
     ('torch.nn.Module', '*args'): 'GObject construct properties are passed as keywords',
     ('torch.nn.Sequential', '**kwargs'): 'GObject construct properties are passed as keywords',
     ('torch.nn.Parameter', '*'): "torch's Parameter is a C type without a Python signature; "

@@ -481,3 +481,24 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 functional_scaled_dot_product_attention = raising_torch_errors(scaled_dot_product_attention)
 __all__.append('functional_scaled_dot_product_attention')
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight,
+                                 in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight,
+                                 out_proj_bias, training=True, key_padding_mask=None, need_weights=True,
+                                 attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None,
+                                 average_attn_weights=True, is_causal=False):
+    """torch.nn.functional.multi_head_attention_forward (PyTorch 2's), over
+    gnn_multi_head_attention_forward: returns (attn_output, attn_weights or None)."""
+    if static_k is not None or static_v is not None:
+        raise ValueError('multi_head_attention_forward: gnn takes no static_k / static_v')
+    return Gnn.multi_head_attention_forward(
+        query, key, value, int(embed_dim_to_check), int(num_heads),
+        None if use_separate_proj_weight else in_proj_weight, in_proj_bias, bias_k, bias_v, bool(add_zero_attn),
+        float(dropout_p), out_proj_weight, out_proj_bias, bool(training), key_padding_mask, bool(need_weights),
+        attn_mask, q_proj_weight, k_proj_weight, v_proj_weight, bool(average_attn_weights), bool(is_causal))
+
+
+functional_multi_head_attention_forward = raising_torch_errors(multi_head_attention_forward)
+__all__.append('functional_multi_head_attention_forward')

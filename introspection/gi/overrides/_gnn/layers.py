@@ -100,6 +100,11 @@ _LAYER_SIGNATURES = {
     'ConstantPad3d': ['padding', 'value'], 'ZeroPad2d': ['padding'],
     'ReflectionPad1d': ['padding'], 'ReflectionPad2d': ['padding'], 'ReflectionPad3d': ['padding'],
     'ReplicationPad1d': ['padding'], 'ReplicationPad2d': ['padding'], 'ReplicationPad3d': ['padding'],
+    'MultiheadAttention': ['embed_dim', 'num_heads', ('dropout', 0.0), ('bias', True), ('add_bias_kv', False),
+                           ('add_zero_attn', False), ('kdim', None), ('vdim', None), ('batch_first', False),
+                           ('device', None), ('dtype', None)],
+    'NonDynamicallyQuantizableLinear': ['in_features', 'out_features', ('bias', True), ('device', None),
+                                        ('dtype', None)],
 }
 del _R
 
@@ -234,3 +239,17 @@ def _lstm_cell_call(self, input, hx=None):
 
 if 'LSTMCell' in globals():
     LSTMCell.__call__ = _lstm_cell_call
+
+
+def _mha_call(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+              average_attn_weights=True, is_causal=False):
+    """MultiheadAttention(query, key, value, ...) -> (attn_output, attn_weights or None), as torch's."""
+    from .module import Args, _output_of
+    out = _output_of(_call_raising_python_errors(
+        Gnn.Module.forward, self, Args.pack(query, key, value, key_padding_mask, bool(need_weights), attn_mask,
+                                            bool(average_attn_weights), bool(is_causal))))
+    return out[0], out[1]
+
+
+if 'MultiheadAttention' in globals():
+    MultiheadAttention.__call__ = _mha_call
