@@ -100,6 +100,8 @@ _LAYER_SIGNATURES = {
     'ConstantPad3d': ['padding', 'value'], 'ZeroPad2d': ['padding'],
     'ReflectionPad1d': ['padding'], 'ReflectionPad2d': ['padding'], 'ReflectionPad3d': ['padding'],
     'ReplicationPad1d': ['padding'], 'ReplicationPad2d': ['padding'], 'ReplicationPad3d': ['padding'],
+    'CosineSimilarity': [('dim', 1), ('eps', 1e-8)],
+    'PairwiseDistance': [('p', 2.0), ('eps', 1e-6), ('keepdim', False)],
 }
 del _R
 
