@@ -48,5 +48,6 @@
 #include "data/gnn-transforms.h"
 #include "data/gnn-dataset.h"
 #include "nn/gnn-attention.h"
+#include "nn/gnn-distance.h"
 
 #undef GNN_INSIDE

@@ -105,6 +105,8 @@ _LAYER_SIGNATURES = {
                            ('device', None), ('dtype', None)],
     'NonDynamicallyQuantizableLinear': ['in_features', 'out_features', ('bias', True), ('device', None),
                                         ('dtype', None)],
+    'CosineSimilarity': [('dim', 1), ('eps', 1e-8)],
+    'PairwiseDistance': [('p', 2.0), ('eps', 1e-6), ('keepdim', False)],
 }
 del _R
 
