@@ -117,5 +117,23 @@ class BitwiseParity(unittest.TestCase):
                           getattr(e, 'message', str(e)))
 
 
+class AliasParity(unittest.TestCase):
+    def test_aliases(self):
+        a = np.array([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
+        b = np.array([2.0, -2.0, 0.5], np.float32)
+        ga, gb, ta, tb = to_gnn(a), to_gnn(b), torch.from_numpy(a), torch.from_numpy(b)
+        for name in ('divide', 'multiply', 'subtract', 'true_divide', 'greater', 'greater_equal',
+                     'less', 'less_equal', 'not_equal'):
+            with self.subTest(op=name):
+                got, want = getattr(ga, name)(gb), getattr(ta, name)(tb)
+                self.assertEqual(str(got.dtype), str(want.dtype))
+                np.testing.assert_allclose(to_np(got), want.numpy(), rtol=1e-5, atol=1e-6)
+        for name in ('negative', 'absolute'):
+            np.testing.assert_array_equal(to_np(getattr(ga, name)()), getattr(ta, name)().numpy())
+        np.testing.assert_array_equal(to_np(gnn.absolute(ga)), torch.absolute(ta).numpy())
+        self.assertEqual(ga.ndimension(), ta.ndimension())
+        self.assertFalse(gnn.detach(to_gnn(a, requires_grad=True)).requires_grad)
+
+
 if __name__ == '__main__':
     main()
