@@ -135,5 +135,24 @@ class AliasParity(unittest.TestCase):
         self.assertFalse(gnn.detach(to_gnn(a, requires_grad=True)).requires_grad)
 
 
+class OperatorParity(unittest.TestCase):
+    def test_operators(self):
+        a = np.array([5, -6, 12], np.int64)
+        b = np.array([3, 1, 2], np.int64)
+        ga, gb, ta, tb = to_gnn(a), to_gnn(b), torch.from_numpy(a), torch.from_numpy(b)
+        cases = [lambda x, y: x & y, lambda x, y: x | y, lambda x, y: x ^ y, lambda x, y: x << y,
+                 lambda x, y: x >> y, lambda x, y: ~x, lambda x, y: 3 & x, lambda x, y: x ^ 1,
+                 lambda x, y: (x > 0) & (y > 1), lambda x, y: (x > 0) | (y > 1), lambda x, y: ~(x > 0)]
+        for k, f in enumerate(cases):
+            with self.subTest(case=k):
+                g, t = f(ga, gb), f(ta, tb)
+                self.assertEqual(str(g.dtype), str(t.dtype))
+                self.assertEqual(g.tolist(), t.tolist())
+        with self.assertRaises(TypeError):
+            ~to_gnn(np.array([1.0], np.float32))
+        with self.assertRaises(TypeError):
+            to_gnn(np.array([1.0], np.float32)) & to_gnn(np.array([1.0], np.float32))
+
+
 if __name__ == '__main__':
     main()

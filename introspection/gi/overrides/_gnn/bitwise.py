@@ -35,3 +35,38 @@ def bitwise_not(input, *, out=None):
     if out is not None:
         raise TypeError('bitwise_not(): out= is not supported by gnn (its ops return new tensors)')
     return Gnn.Tensor.bitwise_not(input)
+
+
+# ---- the operators &, |, ^, <<, >>, ~ of Tensor (bool-only before these ops existed) ----
+
+def _operator(symbol, fn, reflected=False):
+    from .tensor import _as_operand
+
+    def method(self, other):
+        other = _as_operand(other)
+        if other is None:
+            return NotImplemented
+        # a floating operand is a TypeError here, as gnn's operators have always answered
+        if self.is_floating_point() or (isinstance(other, Gnn.Tensor) and other.is_floating_point()) \
+                or isinstance(other, float):
+            raise TypeError('%s is only implemented for integer and bool tensors' % symbol)
+        return fn(other, self) if reflected else fn(self, other)
+    return method
+
+
+def _invert(self):
+    if self.is_floating_point():
+        raise TypeError('~ (operator.invert) is only implemented on integer and Boolean-type tensors')
+    return bitwise_not(self)
+
+
+def _install_operators():
+    from .tensor import Tensor
+    for name, symbol, fn in (('and', '&', bitwise_and), ('or', '|', bitwise_or), ('xor', '^', bitwise_xor),
+                             ('lshift', '<<', bitwise_left_shift), ('rshift', '>>', bitwise_right_shift)):
+        setattr(Tensor, '__%s__' % name, _operator(symbol, fn))
+        setattr(Tensor, '__r%s__' % name, _operator(symbol, fn, reflected=True))
+    Tensor.__invert__ = _invert
+
+
+_install_operators()
