@@ -139,6 +139,16 @@ static const GnnBackendOpDeparture departures[] = {
    * scores, softmax and products from the GEMM, softmax and elementwise kernels */
   { GNN_BACKEND_OP_ATTENTION, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_ATTENTION_BACKWARD, 0, GNN_DTYPES_ALL },
+  /* no kernels yet for the bitwise and integer ops (bitwise and, or, xor, not, the shifts, gcd,
+   * lcm; masks and integer data, off the hot paths): they run on the CPU backend */
+  { GNN_BACKEND_OP_BITWISE_AND, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_BITWISE_OR, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_BITWISE_XOR, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_BITWISE_NOT, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_BITWISE_LEFT_SHIFT, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_BITWISE_RIGHT_SHIFT, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_GCD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_LCM, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

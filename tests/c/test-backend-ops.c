@@ -218,6 +218,15 @@ static const KernelCase kernel_cases[] = {
   EWI ("floor-divide/i64", FLOOR_DIVIDE, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
   EW ("xlogy/f32", XLOGY, F32, F32, 2, 0.1, 2, NO_PARAMS),
   EW ("xlogy/f64", XLOGY, F64, F64, 2, 0.1, 2, NO_PARAMS),
+  /* the bitwise and integer ops (gnn-cpu-bitwise.c) */
+  EWI ("bitwise-and/i64", BITWISE_AND, I64, I64, 2, -9, 9, NO_PARAMS),
+  EWI ("bitwise-or/i64", BITWISE_OR, I64, I64, 2, -9, 9, NO_PARAMS),
+  EWI ("bitwise-xor/i64", BITWISE_XOR, I64, I64, 2, -9, 9, NO_PARAMS),
+  EWI ("bitwise-not/i64", BITWISE_NOT, I64, I64, 1, -9, 9, NO_PARAMS),
+  EWI ("bitwise-left-shift/i64", BITWISE_LEFT_SHIFT, I64, I64, 2, -2, 9, NO_PARAMS),
+  EWI ("bitwise-right-shift/i64", BITWISE_RIGHT_SHIFT, I64, I64, 2, -2, 9, NO_PARAMS),
+  EWI ("gcd/i64", GCD, I64, I64, 2, -12, 12, NO_PARAMS),
+  EWI ("lcm/i64", LCM, I64, I64, 2, -12, 12, NO_PARAMS),
   EW ("relu-backward/f32", RELU_BACKWARD, F32, F32, 2, -2, 2, NO_PARAMS),
   EW ("leaky-relu-backward/f32", LEAKY_RELU_BACKWARD, F32, F32, 2, -2, 2, { .leaky_relu = { 0.1 } }),
   EW ("elu-backward/f32", ELU_BACKWARD, F32, F32, 2, -2, 2, { .elu = { 1.3 } }),

@@ -285,6 +285,9 @@ static GnnTensor *f_fmod (GnnTensor **x, GError **e) { return gnn_tensor_fmod (x
 static GnnTensor *f_remainder (GnnTensor **x, GError **e) { return gnn_tensor_remainder (x[0], x[1], e); }
 static GnnTensor *f_floor_divide (GnnTensor **x, GError **e) { return gnn_tensor_floor_divide (x[0], x[1], e); }
 static GnnTensor *f_xlogy (GnnTensor **x, GError **e) { return gnn_tensor_xlogy (x[0], x[1], e); }
+static GnnTensor *f_bitwise_and (GnnTensor **x, GError **e) { return gnn_tensor_bitwise_and (x[0], x[1], e); }
+static GnnTensor *f_gcd (GnnTensor **x, GError **e) { return gnn_tensor_gcd (x[0], x[1], e); }
+static GnnTensor *f_logical_xor (GnnTensor **x, GError **e) { return gnn_tensor_logical_xor (x[0], x[1], e); }
 static GnnTensor *f_minimum (GnnTensor **x, GError **e) { return gnn_tensor_minimum (x[0], x[1], e); }
 static GnnTensor *f_eq (GnnTensor **x, GError **e) { return gnn_tensor_eq (x[0], x[1], e); }
 static GnnTensor *f_ne (GnnTensor **x, GError **e) { return gnn_tensor_ne (x[0], x[1], e); }
@@ -580,6 +583,9 @@ static const OpCase op_cases[] = {
   { "remainder", f_remainder, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_GRAD | F_INT },
   { "floor_divide", f_floor_divide, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_INT },
   { "xlogy", f_xlogy, 2, { IN (A34, 0.1, 2), IN (S2 (1, 4), 0.1, 2) }, F_GRAD },
+  { "bitwise_and", f_bitwise_and, 2, { INT_ (A34, -9, 9), INT_ (S2 (1, 4), -9, 9) }, 0 },
+  { "gcd", f_gcd, 2, { INT_ (A34, -12, 12), INT_ (S2 (1, 4), -12, 12) }, 0 },
+  { "logical_xor", f_logical_xor, 2, { IN (A34, -1, 1), IN (S2 (3, 1), -1, 1) }, F_INT },
   { "minimum", f_minimum, 2, { IN (S3 (2, 3, 4), -2, 2), IN (A34, -2, 2) }, F_GRAD | F_INT },
   { "eq", f_eq, 2, { IN (A34, -2, 2), IN (A34, -2, 2) }, F_INT },
   { "ne", f_ne, 2, { IN (A34, -1, 1), IN (S2 (3, 1), -1, 1) }, F_INT },

@@ -143,6 +143,22 @@ FN (op_fmod, gnn_tensor_fmod (x[0], x[1], e))
 FN (op_remainder, gnn_tensor_remainder (x[0], x[1], e))
 FN (op_floor_divide, gnn_tensor_floor_divide (x[0], x[1], e))
 FN (op_xlogy, gnn_tensor_xlogy (x[0], x[1], e))
+
+/* the bitwise and integer ops, on int64 copies of the inputs */
+static GnnTensor *
+op_bitwise_int (GnnTensor **x, GError **e)
+{
+  g_autoptr(GnnTensor) a = gnn_tensor_to_dtype (x[0], GNN_DTYPE_INT64, e);
+  g_autoptr(GnnTensor) b = a ? gnn_tensor_to_dtype (x[1], GNN_DTYPE_INT64, e) : NULL;
+  g_autoptr(GnnTensor) r1 = b ? gnn_tensor_bitwise_and (a, b, e) : NULL;
+  g_autoptr(GnnTensor) r2 = r1 ? gnn_tensor_bitwise_or (r1, b, e) : NULL;
+  g_autoptr(GnnTensor) r3 = r2 ? gnn_tensor_bitwise_xor (r2, a, e) : NULL;
+  g_autoptr(GnnTensor) r4 = r3 ? gnn_tensor_bitwise_not (r3, e) : NULL;
+  g_autoptr(GnnTensor) r5 = r4 ? gnn_tensor_bitwise_left_shift (r4, b, e) : NULL;
+  g_autoptr(GnnTensor) r6 = r5 ? gnn_tensor_bitwise_right_shift (r5, b, e) : NULL;
+  g_autoptr(GnnTensor) r7 = r6 ? gnn_tensor_gcd (r6, a, e) : NULL;
+  return r7 ? gnn_tensor_lcm (r7, b, e) : NULL;
+}
 FN (op_add_scalar, gnn_tensor_add_scalar (x[0], 1.5, e))
 FN (op_sub_scalar, gnn_tensor_sub_scalar (x[0], 1.5, e))
 FN (op_rsub_scalar, gnn_tensor_rsub_scalar (x[0], 1.5, e))
@@ -228,6 +244,7 @@ static const OpCase elementwise_cases[] = {
   { "remainder", op_remainder, 2, -3, 3, TRUE },
   { "floor_divide", op_floor_divide, 2, -3, 3, FALSE },
   { "xlogy", op_xlogy, 2, 0.1, 2, TRUE },
+  { "bitwise and integer ops (int64)", op_bitwise_int, 2, -9, 9, FALSE },
   { "add_scalar", op_add_scalar, 1, -2, 2, TRUE },
   { "sub_scalar", op_sub_scalar, 1, -2, 2, TRUE },
   { "rsub_scalar", op_rsub_scalar, 1, -2, 2, TRUE },

@@ -255,6 +255,7 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_sort (kernels);
   gnn_cpu_register_math (kernels);
   gnn_cpu_register_attention (kernels);
+  gnn_cpu_register_bitwise (kernels);
 }
 
 static void

@@ -55,6 +55,7 @@ void gnn_cpu_register_scan        (GnnCpuKernel *table);
 void gnn_cpu_register_sort        (GnnCpuKernel *table);
 void gnn_cpu_register_math        (GnnCpuKernel *table);
 void gnn_cpu_register_attention   (GnnCpuKernel *table);
+void gnn_cpu_register_bitwise     (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

@@ -18,6 +18,7 @@
 #include "backend/gnn-math-private.h"
 #include "core/gnn-dtype-private.h"
 #include "core/gnn-philox-private.h"
+#include "backend/gnn-int-math-private.h"
 
 /* ---- which op takes what ------------------------------------------------------------ */
 
@@ -616,6 +617,14 @@ int_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_POW_SCALAR: *result = int_pow (a, (gint64) p->pow.exponent); break;
     case GNN_BACKEND_OP_RELU:       *result = a > 0 ? a : 0; break;
     case GNN_BACKEND_OP_ADDCMUL:    *result = a + (gint64) p->addc.value * b * c; break;
+    case GNN_BACKEND_OP_BITWISE_AND:         *result = a & b; break;
+    case GNN_BACKEND_OP_BITWISE_OR:          *result = a | b; break;
+    case GNN_BACKEND_OP_BITWISE_XOR:         *result = a ^ b; break;
+    case GNN_BACKEND_OP_BITWISE_NOT:         *result = ~a; break;
+    case GNN_BACKEND_OP_BITWISE_LEFT_SHIFT:  *result = gnn_int_left_shift (a, b); break;
+    case GNN_BACKEND_OP_BITWISE_RIGHT_SHIFT: *result = gnn_int_right_shift (a, b); break;
+    case GNN_BACKEND_OP_GCD:                 *result = gnn_int_gcd (a, b); break;
+    case GNN_BACKEND_OP_LCM:                 *result = gnn_int_lcm (a, b); break;
     default:
       g_assert_not_reached ();
     }
