@@ -581,4 +581,27 @@ GnnTensor *gnn_scaled_dot_product_attention (GnnTensor *query, GnnTensor *key, G
                                              GnnTensor *attn_mask, double dropout_p, gboolean is_causal,
                                              double scale, GError **error);
 
+/* order statistics along one dimension (gnn-ops-order.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kthvalue     (GnnTensor *self, gint64 k, int dim, gboolean keepdim, GnnTensor **indices,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median       (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median_all   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian    (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian_all (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mode         (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummax       (GnnTensor *self, int dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummin       (GnnTensor *self, int dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_aminmax      (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
+                                    GnnTensor **max, GError **error);
+
 G_END_DECLS
