@@ -606,5 +606,27 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_logical_xor         (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_logical_not         (GnnTensor *self, GError **error);
+/* order statistics along one dimension (gnn-ops-order.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kthvalue     (GnnTensor *self, gint64 k, int dim, gboolean keepdim, GnnTensor **indices,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median       (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median_all   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian    (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian_all (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mode         (GnnTensor *self, int dim, gboolean keepdim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummax       (GnnTensor *self, int dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummin       (GnnTensor *self, int dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_aminmax      (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
+                                    GnnTensor **max, GError **error);
 
 G_END_DECLS
