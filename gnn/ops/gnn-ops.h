@@ -628,5 +628,31 @@ GnnTensor *gnn_tensor_cummin       (GnnTensor *self, int dim, GnnTensor **indice
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_aminmax      (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim,
                                     GnnTensor **max, GError **error);
+/* repeating, taking and selecting with masks (gnn-ops-select.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_repeat       (GnnTensor *self, const gint64 *repeats, guint n_repeats, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_tile         (GnnTensor *self, const gint64 *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_repeat_interleave (GnnTensor *self, GnnTensor *repeats, int dim, gboolean flatten,
+                                         gint64 output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_repeat_interleave_int (GnnTensor *self, gint64 repeats, int dim, gboolean flatten,
+                                             gint64 output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_repeat_interleave_counts (GnnTensor *repeats, gint64 output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_take         (GnnTensor *self, GnnTensor *index, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_take_along_dim (GnnTensor *self, GnnTensor *indices, int dim, gboolean flatten,
+                                      GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_select (GnnTensor *self, GnnTensor *mask, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_scatter (GnnTensor *self, GnnTensor *mask, GnnTensor *source, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nonzero      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_nonzero_tuple (GnnTensor *self, GError **error);
 
 G_END_DECLS

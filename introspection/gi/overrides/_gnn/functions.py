@@ -849,22 +849,9 @@ def expand(self, *sizes):
 
 
 def repeat(self, *sizes):
-    """Tensor.repeat (*sizes): tiles the tensor, composed as unsqueeze / expand / reshape
-    (so its gradient is expand's, summed over the copies)."""
-    sizes = _shape_args('repeat', sizes)
-    ndim = self.get_ndim()
-    if len(sizes) < ndim:
-        raise RuntimeError('Number of dimensions of repeat dims can not be smaller than number '
-                           'of dimensions of tensor')
-    shape = [1] * (len(sizes) - ndim) + list(self.get_shape())
-    x = Gnn.Tensor.reshape(self, shape)
-    interleaved, expanded, final = [], [], []
-    for r, s in zip(sizes, shape):
-        interleaved += [1, s]
-        expanded += [r, s]
-        final.append(r * s)
-    x = Gnn.Tensor.expand(Gnn.Tensor.reshape(x, interleaved), expanded)
-    return Gnn.Tensor.reshape(Gnn.Tensor.contiguous(x), final)
+    """Tensor.repeat (*sizes): tiles the tensor (the C op, whose gradient is expand's, summed
+    over the copies)."""
+    return Gnn.Tensor.repeat(self, _shape_args('repeat', sizes))
 
 
 @_export
@@ -1819,3 +1806,93 @@ def linalg_cholesky(A, *, upper=False, out=None):
     _no_out('linalg.cholesky', out)
     _check_tensor('linalg.cholesky', A, 'A')
     return Gnn.linalg_cholesky(A, bool(upper))
+
+
+# repeating, taking and selecting with masks (gnn/ops/gnn-ops-select.c)
+
+@_export
+def tile(input, dims):
+    """torch.tile / Tensor.tile (dims): repeat with dims padded with leading ones."""
+    _check_tensor('tile', input)
+    return raising_torch_errors(Gnn.Tensor.tile)(input, _shape_args('tile', (dims,)))
+
+
+@_export
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """torch.repeat_interleave (input, repeats, dim=None, *, output_size=None), and
+    torch.repeat_interleave (repeats): the indices repeated."""
+    size = -1 if output_size is None else int(output_size)
+    if repeats is None:
+        _check_tensor('repeat_interleave', input, 'repeats')
+        return raising_torch_errors(Gnn.repeat_interleave_counts)(input, size)
+    _check_tensor('repeat_interleave', input)
+    flatten = dim is None
+    d = 0 if flatten else int(dim)
+    if isinstance(repeats, Gnn.Tensor):
+        return raising_torch_errors(Gnn.Tensor.repeat_interleave)(input, repeats, d, flatten, size)
+    return raising_torch_errors(Gnn.Tensor.repeat_interleave_int)(input, int(repeats), d, flatten, size)
+
+
+@_export
+def take(input, index):
+    """torch.take / Tensor.take: the elements of input flattened at index."""
+    _check_tensor('take', input)
+    _check_tensor('take', index, 'index')
+    return raising_torch_errors(Gnn.Tensor.take)(input, index)
+
+
+@_export
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """torch.take_along_dim / Tensor.take_along_dim (indices, dim=None)."""
+    _no_out('take_along_dim', out)
+    _check_tensor('take_along_dim', input)
+    _check_tensor('take_along_dim', indices, 'indices')
+    return raising_torch_errors(Gnn.Tensor.take_along_dim)(input, indices, 0 if dim is None else int(dim),
+                                                           dim is None)
+
+
+@_export
+def masked_select(input, mask, *, out=None):
+    """torch.masked_select / Tensor.masked_select: input's elements where mask is true."""
+    _no_out('masked_select', out)
+    _check_tensor('masked_select', input)
+    _check_tensor('masked_select', mask, 'mask')
+    return raising_torch_errors(Gnn.Tensor.masked_select)(input, mask)
+
+
+@_export
+def masked_scatter(input, mask, source):
+    """torch.masked_scatter / Tensor.masked_scatter: source's elements where mask is true."""
+    _check_tensor('masked_scatter', input)
+    _check_tensor('masked_scatter', mask, 'mask')
+    _check_tensor('masked_scatter', source, 'source')
+    return raising_torch_errors(Gnn.Tensor.masked_scatter)(input, mask, source)
+
+
+def masked_scatter_(self, mask, source):
+    """Tensor.masked_scatter_: in place, the mask broadcasting to the tensor's shape."""
+    _check_tensor('masked_scatter_', mask, 'mask')
+    expanded = Gnn.Tensor.expand(mask, list(self.get_shape()))
+    Gnn.Tensor.copy_(self, Gnn.Tensor.masked_scatter(self, expanded, source))
+    return self
+
+
+@_export
+def nonzero(input, *, out=None, as_tuple=False):
+    """torch.nonzero / Tensor.nonzero: the coordinates of the non-zero elements, (n, ndim),
+    or with as_tuple one tensor a dimension."""
+    _no_out('nonzero', out)
+    _check_tensor('nonzero', input)
+    if as_tuple:
+        return tuple(raising_torch_errors(Gnn.Tensor.nonzero_tuple)(input))
+    return raising_torch_errors(Gnn.Tensor.nonzero)(input)
+
+
+@_export
+def argwhere(input):
+    """torch.argwhere / Tensor.argwhere: nonzero (input)."""
+    _check_tensor('argwhere', input)
+    return raising_torch_errors(Gnn.Tensor.nonzero)(input)
+
+
+Tensor.masked_scatter_ = raising_torch_errors(masked_scatter_)
