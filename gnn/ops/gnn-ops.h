@@ -581,4 +581,10 @@ GnnTensor *gnn_scaled_dot_product_attention (GnnTensor *query, GnnTensor *key, G
                                              GnnTensor *attn_mask, double dropout_p, gboolean is_causal,
                                              double scale, GError **error);
 
+/* resampling (torch.nn.functional.interpolate) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_interpolate  (GnnTensor *input, const gint64 *size, guint n_size, const double *scale_factor,
+                                    guint n_scale_factor, const char *mode, gboolean align_corners,
+                                    gboolean recompute_scale_factor, gboolean antialias, GError **error);
+
 G_END_DECLS
