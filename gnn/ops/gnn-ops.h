@@ -654,5 +654,10 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_nonzero      (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GPtrArray *gnn_tensor_nonzero_tuple (GnnTensor *self, GError **error);
+/* resampling (torch.nn.functional.interpolate) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_interpolate  (GnnTensor *input, const gint64 *size, guint n_size, const double *scale_factor,
+                                    guint n_scale_factor, const char *mode, gboolean align_corners,
+                                    gboolean recompute_scale_factor, gboolean antialias, GError **error);
 
 G_END_DECLS

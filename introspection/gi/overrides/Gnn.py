@@ -10,9 +10,9 @@ import importlib as _importlib
 
 # in this order: a part uses what the parts before it override
 _PARTS = [_importlib.import_module('._gnn.' + _part, __package__) for _part in (
-    'base', 'errors', 'tensor', 'functions', 'autograd', 'function', 'module', 'layers', 'containers',
-    'functional', 'spatial', 'state_dict', 'files', 'swa', 'lr_scheduler', 'optim', 'data',
-    'losses_more', 'bitwise', 'order')]
+    'base', 'errors', 'tensor', 'functions', 'autograd', 'function', 'module', 'layers',
+    'containers', 'functional', 'spatial', 'state_dict', 'files', 'swa', 'lr_scheduler', 'optim',
+    'data', 'losses_more', 'bitwise', 'order', 'resample')]
 _names = _importlib.import_module('._gnn.names', __package__)
 
 __all__ = []
