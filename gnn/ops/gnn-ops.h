@@ -659,5 +659,40 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_interpolate  (GnnTensor *input, const gint64 *size, guint n_size, const double *scale_factor,
                                     guint n_scale_factor, const char *mode, gboolean align_corners,
                                     gboolean recompute_scale_factor, gboolean antialias, GError **error);
+/* stacking, splitting, grids and broadcasting composed of other ops (gnn-ops-compose.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_atleast_1d   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_atleast_2d   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_atleast_3d   (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_hstack              (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_vstack              (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_dstack              (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_column_stack        (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_hsplit       (GnnTensor *self, gint64 sections, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_hsplit_indices (GnnTensor *self, const gint64 *indices, guint n_indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_vsplit       (GnnTensor *self, gint64 sections, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_vsplit_indices (GnnTensor *self, const gint64 *indices, guint n_indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_dsplit       (GnnTensor *self, gint64 sections, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_dsplit_indices (GnnTensor *self, const gint64 *indices, guint n_indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_meshgrid            (GnnTensor **tensors, guint n_tensors, const char *indexing, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_broadcast_to (GnnTensor *self, const gint64 *shape, guint ndim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_broadcast_tensors   (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unflatten    (GnnTensor *self, int dim, const gint64 *sizes, guint n_sizes, GError **error);
 
 G_END_DECLS
