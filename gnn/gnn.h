@@ -47,5 +47,6 @@
 #include "io/gnn-checkpoint.h"
 #include "data/gnn-transforms.h"
 #include "data/gnn-dataset.h"
+#include "nn/gnn-packed-sequence.h"
 
 #undef GNN_INSIDE

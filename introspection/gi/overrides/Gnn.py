@@ -11,7 +11,7 @@ import importlib as _importlib
 # in this order: a part uses what the parts before it override
 _PARTS = [_importlib.import_module('._gnn.' + _part, __package__) for _part in (
     'base', 'errors', 'tensor', 'functions', 'autograd', 'function', 'module', 'layers', 'containers',
-    'functional', 'spatial', 'state_dict', 'files', 'swa', 'lr_scheduler', 'optim', 'data')]
+    'functional', 'spatial', 'state_dict', 'files', 'swa', 'lr_scheduler', 'optim', 'data', 'rnn_utils')]
 _names = _importlib.import_module('._gnn.names', __package__)
 
 __all__ = []
