@@ -104,7 +104,7 @@ gnn_packed_sequence_class_init (GnnPackedSequenceClass *klass)
   /**
    * GnnPackedSequence:data: (getter get_data)
    *
-   * The packed steps, (sum of the lengths, *).
+   * The packed steps, `(sum of the lengths, *)`.
    *
    * Since: 0.1
    */
@@ -165,7 +165,7 @@ int64_values (GnnTensor  *t,
 
 /**
  * gnn_packed_sequence_new:
- * @data: the packed steps, (sum of the lengths, *)
+ * @data: the packed steps, `(sum of the lengths, *)`
  * @batch_sizes: how many sequences have each step, 1-d int64 on the CPU, non-increasing
  * @sorted_indices: (nullable): the original batch positions of the sorted sequences
  * @unsorted_indices: (nullable): the inverse of @sorted_indices; computed when %NULL and
@@ -241,6 +241,8 @@ gnn_packed_sequence_new (GnnTensor  *data,
  * gnn_packed_sequence_get_data: (get-property data)
  * @self: a #GnnPackedSequence
  *
+ * Gets the packed steps.
+ *
  * Returns: (transfer none): the packed steps
  *
  * Since: 0.1
@@ -255,6 +257,8 @@ gnn_packed_sequence_get_data (GnnPackedSequence *self)
 /**
  * gnn_packed_sequence_get_batch_sizes: (get-property batch-sizes)
  * @self: a #GnnPackedSequence
+ *
+ * Gets how many sequences have each step.
  *
  * Returns: (transfer none): how many sequences have each step
  *
@@ -271,6 +275,8 @@ gnn_packed_sequence_get_batch_sizes (GnnPackedSequence *self)
  * gnn_packed_sequence_get_sorted_indices: (get-property sorted-indices)
  * @self: a #GnnPackedSequence
  *
+ * Gets the original batch positions of the sorted sequences.
+ *
  * Returns: (transfer none) (nullable): the original positions of the sorted sequences
  *
  * Since: 0.1
@@ -285,6 +291,8 @@ gnn_packed_sequence_get_sorted_indices (GnnPackedSequence *self)
 /**
  * gnn_packed_sequence_get_unsorted_indices: (get-property unsorted-indices)
  * @self: a #GnnPackedSequence
+ *
+ * Gets the sorted positions of the original sequences.
  *
  * Returns: (transfer none) (nullable): the sorted positions of the original sequences
  *
@@ -318,9 +326,9 @@ padding_block (GnnTensor    *like,
 
 /**
  * gnn_pack_padded_sequence:
- * @input: the padded batch, (T, B, *), or (B, T, *) with @batch_first
+ * @input: the padded batch, `(T, B, *)`, or `(B, T, *)` with @batch_first
  * @lengths: the length of each sequence, a 1-d int64 CPU tensor of B values in 1 … T
- * @batch_first: whether @input is (B, T, *)
+ * @batch_first: whether @input is `(B, T, *)`
  * @enforce_sorted: whether @lengths must be in decreasing order; otherwise the sequences are
  *   sorted (stably) and the permutation kept in the result
  * @error: return location for a #GError
@@ -354,7 +362,7 @@ gnn_pack_padded_sequence (GnnTensor  *input,
   if (gnn_tensor_get_ndim (input) < 2)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "pack_padded_sequence: expected input of at least 2 dimensions (T, B, *), but got %uD",
+                   "pack_padded_sequence: expected input of at least 2 dimensions `(T, B, *)`, but got %uD",
                    gnn_tensor_get_ndim (input));
       return NULL;
     }
@@ -481,7 +489,7 @@ sorted_lengths (const gint64 *bs,
 /**
  * gnn_pad_packed_sequence:
  * @sequence: a packed sequence
- * @batch_first: whether to give (B, T, *) rather than (T, B, *)
+ * @batch_first: whether to give `(B, T, *)` rather than `(T, B, *)`
  * @padding_value: the value of the padding
  * @total_length: the T of the result, at least the longest length; 0 or less for the longest
  *   length
@@ -630,17 +638,17 @@ fail_parts:
 
 /**
  * gnn_pad_sequence:
- * @sequences: (array length=n_sequences): the sequences, each (L_i, *) with the same trailing
+ * @sequences: (array length=n_sequences): the sequences, each `(L_i, *)` with the same trailing
  *   dimensions
  * @n_sequences: the number of sequences, at least one
- * @batch_first: whether to give (B, T, *) rather than (T, B, *)
+ * @batch_first: whether to give `(B, T, *)` rather than `(T, B, *)`
  * @padding_value: the value of the padding
  * @error: return location for a #GError
  *
  * Stacks sequences of different lengths into one batch padded to the longest, as PyTorch's
  * `torch.nn.utils.rnn.pad_sequence`. Differentiable.
  *
- * Returns: (transfer full): the padded batch, (T, B, *) or (B, T, *), or %NULL with @error set
+ * Returns: (transfer full): the padded batch, `(T, B, *)` or `(B, T, *)`, or %NULL with @error set
  *
  * Since: 0.1
  */
@@ -708,7 +716,7 @@ gnn_pad_sequence (GnnTensor **sequences,
 
 /**
  * gnn_pack_sequence:
- * @sequences: (array length=n_sequences): the sequences, each (L_i, *) with L_i ≥ 1 and the
+ * @sequences: (array length=n_sequences): the sequences, each `(L_i, *)` with L_i ≥ 1 and the
  *   same trailing dimensions
  * @n_sequences: the number of sequences, at least one
  * @enforce_sorted: whether the sequences must come by decreasing length
@@ -743,15 +751,15 @@ gnn_pack_sequence (GnnTensor **sequences,
 
 /**
  * gnn_unpad_sequence:
- * @padded: a padded batch, (T, B, *) or (B, T, *) with @batch_first
+ * @padded: a padded batch, `(T, B, *)` or `(B, T, *)` with @batch_first
  * @lengths: the length of each sequence, a 1-d int64 CPU tensor of B values in 0 … T
- * @batch_first: whether @padded is (B, T, *)
+ * @batch_first: whether @padded is `(B, T, *)`
  * @error: return location for a #GError
  *
  * Splits a padded batch into its sequences, as PyTorch 2's
  * `torch.nn.utils.rnn.unpad_sequence`, the inverse of [func@Gnn.pad_sequence]. Differentiable.
  *
- * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, each (L_i, *), or %NULL
+ * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, each `(L_i, *)`, or %NULL
  *   with @error set
  *
  * Since: 0.1
@@ -817,7 +825,7 @@ gnn_unpad_sequence (GnnTensor  *padded,
  * `torch.nn.utils.rnn.unpack_sequence`, the inverse of [func@Gnn.pack_sequence].
  * Differentiable.
  *
- * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, each (L_i, *), or %NULL
+ * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, each `(L_i, *)`, or %NULL
  *   with @error set
  *
  * Since: 0.1

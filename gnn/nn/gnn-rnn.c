@@ -73,6 +73,12 @@ static GnnProp props[N_PROPS];
  * and direction: (output, h_n), or (output, h_n, c_n) for the LSTM (Python gives torch's
  * (output, (h_n, c_n))).
  *
+ * The input may also be a [class@Gnn.PackedSequence] (its data (sum of the lengths,
+ * input_size)): each step then runs on the sequences that have it only, the output is a
+ * packed sequence of the same batch sizes and indices, and the initial and final states are
+ * in the original batch order (sorted and unsorted with the packed sequence's indices), as
+ * PyTorch's.
+ *
  * The parameters are named and ordered as PyTorch's: for each layer k and direction
  * (suffix "_reverse" for the backward one) `weight_ih_l{k}`, `weight_hh_l{k}`, then with
  * [property@Gnn.RNNBase:bias] `bias_ih_l{k}` and `bias_hh_l{k}`, then with
