@@ -49,5 +49,6 @@
 #include "data/gnn-dataset.h"
 #include "nn/gnn-attention.h"
 #include "nn/gnn-distance.h"
+#include "nn/gnn-packed-sequence.h"
 
 #undef GNN_INSIDE

@@ -20,6 +20,7 @@
 #include "ops/gnn-ops-private.h"
 #include "gnn-init.h"
 #include "gnn-layers.h"
+#include "gnn-packed-sequence.h"
 #include "gnn-rnn.h"
 
 typedef enum {
@@ -71,6 +72,12 @@ static GnnProp props[N_PROPS];
  * holds the sequence of the last layer's hidden states and the final state of every layer
  * and direction: (output, h_n), or (output, h_n, c_n) for the LSTM (Python gives torch's
  * (output, (h_n, c_n))).
+ *
+ * The input may also be a [class@Gnn.PackedSequence] (its data (sum of the lengths,
+ * input_size)): each step then runs on the sequences that have it only, the output is a
+ * packed sequence of the same batch sizes and indices, and the initial and final states are
+ * in the original batch order (sorted and unsorted with the packed sequence's indices), as
+ * PyTorch's.
  *
  * The parameters are named and ordered as PyTorch's: for each layer k and direction
  * (suffix "_reverse" for the backward one) `weight_ih_l{k}`, `weight_hh_l{k}`, then with
@@ -509,6 +516,321 @@ finish (GnnTensor *t,
   return unbatched ? gnn_tensor_squeeze_dim (t, batch_dim, error) : g_steal_pointer (&owned);
 }
 
+/* ---- packed input ------------------------------------------------------------------------ */
+
+/* rows [@start, @start + @len) of @t, or NULL (for @t NULL) */
+static gboolean
+rows_of (GnnTensor  *t,
+         gint64      start,
+         gint64      len,
+         GnnTensor **out,
+         GError    **error)
+{
+  *out = NULL;
+  if (t == NULL)
+    return TRUE;
+  *out = gnn_tensor_narrow (t, 0, start, len, error);
+  return *out != NULL;
+}
+
+/* @a's elements in the reverse order */
+static void
+reverse_array (GPtrArray *a)
+{
+  for (guint i = 0; i < a->len / 2; i++)
+    {
+      gpointer tmp = a->pdata[i];
+
+      a->pdata[i] = a->pdata[a->len - 1 - i];
+      a->pdata[a->len - 1 - i] = tmp;
+    }
+}
+
+/* @a and @b concatenated along the rows, replacing *@a */
+static gboolean
+append_rows (GnnTensor **a,
+             GnnTensor  *b,
+             GError    **error)
+{
+  GnnTensor *parts[2] = { *a, b };
+  GnnTensor *joined;
+
+  if (*a == NULL)
+    return TRUE;
+  if (!(joined = gnn_cat (parts, 2, 0, error)))
+    return FALSE;
+  g_object_unref (*a);
+  *a = joined;
+  return TRUE;
+}
+
+/* One layer and direction over the packed @x (N, I) with @bs (@n_bs steps): each step runs on
+ * its batch_sizes[t] live rows only. Forwards, the rows whose sequences end leave the state
+ * (their final states kept aside); backwards, rows join the state (from @h0) as their
+ * sequences start. The outputs are packed as @x, (N, H'). */
+static GnnTensor *
+run_direction_packed (GnnRNNBase   *self,
+                      GnnTensor    *x,
+                      const gint64 *bs,
+                      gsize         n_bs,
+                      int           k,
+                      int           d,
+                      GnnTensor    *h0,
+                      GnnTensor    *c0,
+                      GnnTensor   **h_out,
+                      GnnTensor   **c_out,
+                      GError      **error)
+{
+  GnnModule *module = GNN_MODULE (self);
+  Mode mode = rnn_mode (self);
+  GnnTensor *w_ih = weight (module, "weight_ih_l%d%s", k, d), *w_hh = weight (module, "weight_hh_l%d%s", k, d);
+  GnnTensor *b_ih = weight (module, "bias_ih_l%d%s", k, d), *b_hh = weight (module, "bias_hh_l%d%s", k, d);
+  GnnTensor *w_hr = weight (module, "weight_hr_l%d%s", k, d);
+  g_autoptr(GnnTensor) h = NULL, c = NULL, xp = NULL;
+  g_autoptr(GPtrArray) outs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) done_h = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) done_c = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree gint64 *offset = g_new0 (gint64, n_bs + 1);
+  gint64 cur;
+
+  if (w_ih == NULL || w_hh == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s has no parameter weight_ih_l%d%s",
+                   rnn_name (self), k, d ? "_reverse" : "");
+      return NULL;
+    }
+  for (gsize t = 0; t < n_bs; t++)
+    offset[t + 1] = offset[t] + bs[t];
+  if (!(xp = gnn_tensor_linear (x, w_ih, b_ih, error)))
+    return NULL;
+  g_ptr_array_set_size (outs, n_bs);
+  if (d == 0)
+    {
+      cur = bs[0];
+      h = g_object_ref (h0);
+      c = c0 ? g_object_ref (c0) : NULL;
+      for (gsize t = 0; t < n_bs; t++)
+        {
+          g_autoptr(GnnTensor) xt = NULL;
+
+          if (bs[t] < cur)
+            {
+              GnnTensor *hd = NULL, *cd = NULL, *hl = NULL, *cl = NULL;
+
+              if (!rows_of (h, bs[t], cur - bs[t], &hd, error))
+                return NULL;
+              g_ptr_array_add (done_h, hd);
+              if (!rows_of (c, bs[t], cur - bs[t], &cd, error))
+                return NULL;
+              if (cd)
+                g_ptr_array_add (done_c, cd);
+              if (!rows_of (h, 0, bs[t], &hl, error))
+                return NULL;
+              g_object_unref (h);
+              h = hl;
+              if (!rows_of (c, 0, bs[t], &cl, error))
+                return NULL;
+              if (c)
+                {
+                  g_object_unref (c);
+                  c = cl;
+                }
+              cur = bs[t];
+            }
+          if (!(xt = gnn_tensor_narrow (xp, 0, offset[t], bs[t], error)) ||
+              !cell_step (mode, xt, w_hh, b_hh, w_hr, &h, &c, error))
+            return NULL;
+          outs->pdata[t] = g_object_ref (h);
+        }
+      /* the final states in batch order: the live rows, then those that ended, latest first */
+      g_ptr_array_add (done_h, g_steal_pointer (&h));
+      reverse_array (done_h);
+      if (!(*h_out = gnn_cat ((GnnTensor **) done_h->pdata, done_h->len, 0, error)))
+        return NULL;
+      if (c_out)
+        {
+          g_ptr_array_add (done_c, g_steal_pointer (&c));
+          reverse_array (done_c);
+          if (!(*c_out = gnn_cat ((GnnTensor **) done_c->pdata, done_c->len, 0, error)))
+            return NULL;
+        }
+    }
+  else
+    {
+      cur = bs[n_bs - 1];
+      if (!rows_of (h0, 0, cur, &h, error) || !rows_of (c0, 0, cur, &c, error))
+        return NULL;
+      for (gsize s = 0; s < n_bs; s++)
+        {
+          gsize t = n_bs - 1 - s;
+          g_autoptr(GnnTensor) xt = NULL;
+
+          if (bs[t] > cur)
+            {
+              g_autoptr(GnnTensor) hj = NULL, cj = NULL;
+
+              if (!rows_of (h0, cur, bs[t] - cur, &hj, error) || !append_rows (&h, hj, error) ||
+                  !rows_of (c0, cur, bs[t] - cur, &cj, error) || !append_rows (&c, cj, error))
+                return NULL;
+              cur = bs[t];
+            }
+          if (!(xt = gnn_tensor_narrow (xp, 0, offset[t], bs[t], error)) ||
+              !cell_step (mode, xt, w_hh, b_hh, w_hr, &h, &c, error))
+            return NULL;
+          outs->pdata[t] = g_object_ref (h);
+        }
+      *h_out = g_steal_pointer (&h);
+      if (c_out)
+        *c_out = g_steal_pointer (&c);
+    }
+  return gnn_cat ((GnnTensor **) outs->pdata, outs->len, 0, error);
+}
+
+/* @t (layers · dirs, B, H) with its batch permuted by @index (NULL: as it is) */
+static GnnTensor *
+permute_batch (GnnTensor *t,
+               GnnTensor *index,
+               GError   **error)
+{
+  g_autoptr(GnnTensor) idx = NULL;
+
+  if (index == NULL)
+    return g_object_ref (t);
+  if (!(idx = gnn_tensor_to_device (index, gnn_tensor_get_device (t), error)))
+    return NULL;
+  return gnn_tensor_index_select (t, 1, idx, error);
+}
+
+/* the forward over a packed sequence: (output, h_n[, c_n]), output packed as the input */
+static GnnArgs *
+forward_packed (GnnRNNBase        *self,
+                GnnPackedSequence *packed,
+                GnnArgs           *input,
+                GError           **error)
+{
+  GnnModule *module = GNN_MODULE (self);
+  GnnRNNBasePrivate *priv = PRIV (self);
+  const char *name = rnn_name (self);
+  gboolean lstm = rnn_mode (self) == MODE_LSTM;
+  int dirs = priv->bidirectional ? 2 : 1;
+  GnnTensor *data = gnn_packed_sequence_get_data (packed);
+  GnnTensor *sorted = gnn_packed_sequence_get_sorted_indices (packed);
+  GnnTensor *unsorted = gnn_packed_sequence_get_unsorted_indices (packed);
+  g_autoptr(GnnTensor) x = NULL, hx = NULL, cx = NULL, hs0 = NULL, cs0 = NULL, h0 = NULL, c0 = NULL;
+  g_autoptr(GnnTensor) hn = NULL, cn = NULL, h = NULL, c = NULL;
+  g_autoptr(GPtrArray) hs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) cs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GnnPackedSequence) result = NULL;
+  g_autofree gint64 *bs = NULL;
+  GnnArgs *out;
+  gsize n_bs = 0;
+  gint64 batch;
+
+  if (gnn_tensor_get_ndim (data) != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Expected the packed data to be 2-D (sum of lengths, input_size) but received %u-D tensor",
+                   name, gnn_tensor_get_ndim (data));
+      return NULL;
+    }
+  if (gnn_tensor_get_size (data, 1, NULL) != priv->input_size)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: input.size(-1) must be equal to input_size. Expected %d, got %" G_GINT64_FORMAT,
+                   name, priv->input_size, gnn_tensor_get_size (data, 1, NULL));
+      return NULL;
+    }
+  if (!(bs = gnn_tensor_to_int64s (gnn_packed_sequence_get_batch_sizes (packed), &n_bs, error)))
+    goto fail;
+  if (n_bs == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: the packed sequence has no steps", name);
+      return NULL;
+    }
+  batch = bs[0];
+  if (!state_argument (self, input, 1, FALSE, &hx, error) ||
+      (lstm && !state_argument (self, input, 2, FALSE, &cx, error)))
+    return NULL;
+  /* given states come in the original batch order: sort them as the sequences */
+  if (hx && !(hs0 = permute_batch (hx, sorted, error)))
+    goto fail;
+  if (cx && !(cs0 = permute_batch (cx, sorted, error)))
+    goto fail;
+  if (!(h0 = initial_state (self, hs0, data, 0, batch, real_hidden (priv), error)) ||
+      (lstm && !(c0 = initial_state (self, cs0, data, 1, batch, priv->hidden_size, error))))
+    return NULL;
+
+  x = g_object_ref (data);
+  for (int k = 0; k < priv->num_layers; k++)
+    {
+      GnnTensor *ys[2] = { NULL, NULL };
+      GnnTensor *layer_out;
+
+      for (int d = 0; d < dirs; d++)
+        {
+          g_autoptr(GnnTensor) h_init = gnn_tensor_select (h0, 0, k * dirs + d, error);
+          g_autoptr(GnnTensor) c_init = h_init && lstm ? gnn_tensor_select (c0, 0, k * dirs + d, error) : NULL;
+          GnnTensor *h_last = NULL, *c_last = NULL;
+
+          if (h_init == NULL || (lstm && c_init == NULL))
+            {
+              g_clear_object (&ys[0]);
+              goto fail;
+            }
+          ys[d] = run_direction_packed (self, x, bs, n_bs, k, d, h_init, c_init, &h_last, lstm ? &c_last : NULL,
+                                        error);
+          if (h_last)
+            g_ptr_array_add (hs, h_last);
+          if (c_last)
+            g_ptr_array_add (cs, c_last);
+          if (ys[d] == NULL)
+            {
+              g_clear_object (&ys[0]);
+              goto fail;
+            }
+        }
+      layer_out = dirs == 2 ? gnn_cat (ys, 2, 1, error) : g_object_ref (ys[0]);
+      g_clear_object (&ys[0]);
+      g_clear_object (&ys[1]);
+      if (layer_out == NULL)
+        goto fail;
+      g_object_unref (x);
+      x = layer_out;
+      if (k + 1 < priv->num_layers && priv->dropout > 0 && gnn_module_get_training (module))
+        {
+          GnnTensor *dropped = gnn_tensor_dropout (x, priv->dropout, TRUE, error);
+
+          if (dropped == NULL)
+            goto fail;
+          g_object_unref (x);
+          x = dropped;
+        }
+    }
+  if (!(hn = gnn_stack ((GnnTensor **) hs->pdata, hs->len, 0, error)) ||
+      (lstm && !(cn = gnn_stack ((GnnTensor **) cs->pdata, cs->len, 0, error))) ||
+      !(h = permute_batch (hn, unsorted, error)) ||
+      (lstm && !(c = permute_batch (cn, unsorted, error))) ||
+      !(result = gnn_packed_sequence_new (x, gnn_packed_sequence_get_batch_sizes (packed), sorted, unsorted, error)))
+    goto fail;
+  out = gnn_args_new ();
+  {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, GNN_TYPE_PACKED_SEQUENCE);
+    g_value_set_object (&v, result);
+    gnn_args_add_value (out, &v);
+    g_value_unset (&v);
+  }
+  gnn_args_add_tensor (out, h);
+  if (lstm)
+    gnn_args_add_tensor (out, c);
+  return out;
+
+fail:
+  g_prefix_error (error, "%s: ", name);
+  return NULL;
+}
+
 static GnnArgs *
 gnn_rnn_base_forward (GnnModule *module,
                       GnnArgs   *input,
@@ -528,6 +850,13 @@ gnn_rnn_base_forward (GnnModule *module,
   guint ndim;
   gint64 batch;
 
+  if (gnn_args_get_n_values (input) > 0)
+    {
+      const GValue *first = gnn_args_get_value (input, 0);
+
+      if (first && G_VALUE_HOLDS (first, GNN_TYPE_PACKED_SEQUENCE) && g_value_get_object (first))
+        return forward_packed (self, g_value_get_object (first), input, error);
+    }
   in = gnn_args_get_tensor (input, 0, error);
   if (in == NULL)
     {

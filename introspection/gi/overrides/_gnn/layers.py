@@ -213,19 +213,50 @@ for _name, _signature in _LAYER_SIGNATURES.items():
 del _name, _signature, _cls
 
 
+def _packed_input(input):
+    """(the C input, whether it was a PackedSequence): a torch-style PackedSequence becomes the
+    GnnPackedSequence the C layer takes."""
+    from .rnn_utils import nn_utils_rnn_PackedSequence, to_c
+    if isinstance(input, nn_utils_rnn_PackedSequence):
+        return to_c(input), True
+    return input, False
+
+
+def _packed_output(output, packed):
+    from .rnn_utils import from_c
+    return from_c(output) if packed else output
+
+
 def _lstm_call(self, input, hx=None):
     """LSTM(input, (h_0, c_0)) -> (output, (h_n, c_n)), as torch's: the C layer takes and
-    gives the states as separate values."""
+    gives the states as separate values. A PackedSequence input gives a PackedSequence output."""
     from .module import Args, _output_of
     states = () if hx is None else tuple(hx)
     if len(states) not in (0, 2):
         raise TypeError('LSTM: hx must be a tuple (h_0, c_0), got %d tensors' % len(states))
+    input, packed = _packed_input(input)
     out = _output_of(_call_raising_python_errors(Gnn.Module.forward, self, Args.pack(input, *states)))
-    return out[0], (out[1], out[2])
+    return _packed_output(out[0], packed), (out[1], out[2])
 
 
 if 'LSTM' in globals():
     LSTM.__call__ = _lstm_call
+
+
+def _rnn_call(self, input, hx=None):
+    """RNN / GRU (input, h_0) -> (output, h_n), as torch's; a PackedSequence input gives a
+    PackedSequence output."""
+    from .module import Args, _output_of
+    input, packed = _packed_input(input)
+    args = Args.pack(input) if hx is None else Args.pack(input, hx)
+    out = _output_of(_call_raising_python_errors(Gnn.Module.forward, self, args))
+    return _packed_output(out[0], packed), out[1]
+
+
+for _name in ('RNN', 'GRU'):
+    if _name in globals():
+        globals()[_name].__call__ = _rnn_call
+del _name
 
 
 def _lstm_cell_call(self, input, hx=None):

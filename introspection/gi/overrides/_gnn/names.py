@@ -884,6 +884,15 @@ ROWS = [
     ('torch.nn.utils.parameters_to_vector', 'Gnn.nn_utils_parameters_to_vector'),
     ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
 
+    # ---- torch.nn.utils.rnn ----
+    ('torch.nn.utils.rnn.PackedSequence', 'Gnn.nn_utils_rnn_PackedSequence'),
+    ('torch.nn.utils.rnn.pack_padded_sequence', 'Gnn.nn_utils_rnn_pack_padded_sequence'),
+    ('torch.nn.utils.rnn.pad_packed_sequence', 'Gnn.nn_utils_rnn_pad_packed_sequence'),
+    ('torch.nn.utils.rnn.pad_sequence', 'Gnn.nn_utils_rnn_pad_sequence'),
+    ('torch.nn.utils.rnn.pack_sequence', 'Gnn.nn_utils_rnn_pack_sequence'),
+    ('torch.nn.utils.rnn.unpad_sequence', 'Gnn.nn_utils_rnn_unpad_sequence'),
+    ('torch.nn.utils.rnn.unpack_sequence', 'Gnn.nn_utils_rnn_unpack_sequence'),
+
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
     ('torch.optim.swa_utils.SWALR', 'Gnn.SWALR'),

@@ -1,6 +1,8 @@
-# torch.nn.utils: gradient clipping and parameters as one vector
+# torch.nn.utils: gradient clipping, parameters as one vector, and (rnn) packed sequences
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from gi.overrides._gnn.names import fill_namespace as _fill
 
 __getattr__ = _fill('torch.nn.utils', globals())
+
+from . import rnn  # noqa: E402,F401
