@@ -111,8 +111,8 @@ class Signatures(ParityTest):
 
     def test_missing_functionals_say_why(self):
         with self.assertRaises(AttributeError) as e:
-            F.interpolate
-        self.assertIn('gnn_tensor_interpolate', str(e.exception))
+            F.unfold
+        self.assertIn('gnn_tensor_unfold', str(e.exception))
 
 
 class Functionals(ParityTest):
