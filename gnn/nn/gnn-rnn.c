@@ -701,6 +701,72 @@ permute_batch (GnnTensor *t,
   return gnn_tensor_index_select (t, 1, idx, error);
 }
 
+/* The layers over @input, (L, N, ·), or the packed data (Σ lengths, ·) with its batch sizes
+ * @bs: each layer runs its directions from the initial states of @h0 (and @c0), concatenates
+ * their outputs and drops out between layers in training; the final state of every layer and
+ * direction goes to @hs (and @cs) in that order. Returns the last layer's output. */
+static GnnTensor *
+run_layers (GnnRNNBase    *self,
+            GnnTensor     *input,
+            const gint64  *bs,
+            gsize          n_bs,
+            GnnTensor     *h0,
+            GnnTensor     *c0,
+            GPtrArray     *hs,
+            GPtrArray     *cs,
+            GError       **error)
+{
+  GnnRNNBasePrivate *priv = PRIV (self);
+  gboolean lstm = rnn_mode (self) == MODE_LSTM;
+  int dirs = priv->bidirectional ? 2 : 1;
+  g_autoptr(GnnTensor) x = g_object_ref (input);
+
+  for (int k = 0; k < priv->num_layers; k++)
+    {
+      GnnTensor *ys[2] = { NULL, NULL };
+      GnnTensor *layer_out;
+
+      for (int d = 0; d < dirs; d++)
+        {
+          g_autoptr(GnnTensor) h_init = gnn_tensor_select (h0, 0, k * dirs + d, error);
+          g_autoptr(GnnTensor) c_init = h_init && lstm ? gnn_tensor_select (c0, 0, k * dirs + d, error) : NULL;
+          GnnTensor *h_last = NULL, *c_last = NULL;
+
+          if (h_init && (!lstm || c_init))
+            ys[d] = bs ? run_direction_packed (self, x, bs, n_bs, k, d, h_init, c_init, &h_last,
+                                               lstm ? &c_last : NULL, error)
+                       : run_direction (self, x, k, d, h_init, c_init, &h_last, lstm ? &c_last : NULL, error);
+          if (h_last)
+            g_ptr_array_add (hs, h_last);
+          if (c_last)
+            g_ptr_array_add (cs, c_last);
+          if (ys[d] == NULL)
+            {
+              g_clear_object (&ys[0]);
+              return NULL;
+            }
+        }
+      /* the directions side by side: along the features, dimension 1 of packed data, 2 of (L, N, ·) */
+      layer_out = dirs == 2 ? gnn_cat (ys, 2, bs ? 1 : 2, error) : g_object_ref (ys[0]);
+      g_clear_object (&ys[0]);
+      g_clear_object (&ys[1]);
+      if (layer_out == NULL)
+        return NULL;
+      g_object_unref (x);
+      x = layer_out;
+      if (k + 1 < priv->num_layers && priv->dropout > 0 && gnn_module_get_training (GNN_MODULE (self)))
+        {
+          GnnTensor *dropped = gnn_tensor_dropout (x, priv->dropout, TRUE, error);
+
+          if (dropped == NULL)
+            return NULL;
+          g_object_unref (x);
+          x = dropped;
+        }
+    }
+  return g_steal_pointer (&x);
+}
+
 /* the forward over a packed sequence: (output, h_n[, c_n]), output packed as the input */
 static GnnArgs *
 forward_packed (GnnRNNBase        *self,
@@ -708,11 +774,9 @@ forward_packed (GnnRNNBase        *self,
                 GnnArgs           *input,
                 GError           **error)
 {
-  GnnModule *module = GNN_MODULE (self);
   GnnRNNBasePrivate *priv = PRIV (self);
   const char *name = rnn_name (self);
   gboolean lstm = rnn_mode (self) == MODE_LSTM;
-  int dirs = priv->bidirectional ? 2 : 1;
   GnnTensor *data = gnn_packed_sequence_get_data (packed);
   GnnTensor *sorted = gnn_packed_sequence_get_sorted_indices (packed);
   GnnTensor *unsorted = gnn_packed_sequence_get_unsorted_indices (packed);
@@ -760,52 +824,8 @@ forward_packed (GnnRNNBase        *self,
       (lstm && !(c0 = initial_state (self, cs0, data, 1, batch, priv->hidden_size, error))))
     return NULL;
 
-  x = g_object_ref (data);
-  for (int k = 0; k < priv->num_layers; k++)
-    {
-      GnnTensor *ys[2] = { NULL, NULL };
-      GnnTensor *layer_out;
-
-      for (int d = 0; d < dirs; d++)
-        {
-          g_autoptr(GnnTensor) h_init = gnn_tensor_select (h0, 0, k * dirs + d, error);
-          g_autoptr(GnnTensor) c_init = h_init && lstm ? gnn_tensor_select (c0, 0, k * dirs + d, error) : NULL;
-          GnnTensor *h_last = NULL, *c_last = NULL;
-
-          if (h_init == NULL || (lstm && c_init == NULL))
-            {
-              g_clear_object (&ys[0]);
-              goto fail;
-            }
-          ys[d] = run_direction_packed (self, x, bs, n_bs, k, d, h_init, c_init, &h_last, lstm ? &c_last : NULL,
-                                        error);
-          if (h_last)
-            g_ptr_array_add (hs, h_last);
-          if (c_last)
-            g_ptr_array_add (cs, c_last);
-          if (ys[d] == NULL)
-            {
-              g_clear_object (&ys[0]);
-              goto fail;
-            }
-        }
-      layer_out = dirs == 2 ? gnn_cat (ys, 2, 1, error) : g_object_ref (ys[0]);
-      g_clear_object (&ys[0]);
-      g_clear_object (&ys[1]);
-      if (layer_out == NULL)
-        goto fail;
-      g_object_unref (x);
-      x = layer_out;
-      if (k + 1 < priv->num_layers && priv->dropout > 0 && gnn_module_get_training (module))
-        {
-          GnnTensor *dropped = gnn_tensor_dropout (x, priv->dropout, TRUE, error);
-
-          if (dropped == NULL)
-            goto fail;
-          g_object_unref (x);
-          x = dropped;
-        }
-    }
+  if (!(x = run_layers (self, data, bs, n_bs, h0, c0, hs, cs, error)))
+    goto fail;
   if (!(hn = gnn_stack ((GnnTensor **) hs->pdata, hs->len, 0, error)) ||
       (lstm && !(cn = gnn_stack ((GnnTensor **) cs->pdata, cs->len, 0, error))) ||
       !(h = permute_batch (hn, unsorted, error)) ||
@@ -840,7 +860,6 @@ gnn_rnn_base_forward (GnnModule *module,
   GnnRNNBasePrivate *priv = PRIV (self);
   const char *name = rnn_name (self);
   gboolean lstm = rnn_mode (self) == MODE_LSTM, unbatched;
-  int dirs = priv->bidirectional ? 2 : 1;
   g_autoptr(GnnTensor) x = NULL, hx = NULL, cx = NULL, h0 = NULL, c0 = NULL, hn = NULL, cn = NULL;
   g_autoptr(GPtrArray) hs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) cs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -891,47 +910,14 @@ gnn_rnn_base_forward (GnnModule *module,
       (lstm && !(c0 = initial_state (self, cx, x, 1, batch, priv->hidden_size, error))))
     return NULL;
 
-  for (int k = 0; k < priv->num_layers; k++)
-    {
-      GnnTensor *ys[2] = { NULL, NULL };
-      GnnTensor *layer_out;
+  {
+    GnnTensor *y = run_layers (self, x, NULL, 0, h0, c0, hs, cs, error);
 
-      for (int d = 0; d < dirs; d++)
-        {
-          g_autoptr(GnnTensor) h_init = gnn_tensor_select (h0, 0, k * dirs + d, error);
-          g_autoptr(GnnTensor) c_init = h_init && lstm ? gnn_tensor_select (c0, 0, k * dirs + d, error) : NULL;
-          GnnTensor *h_last = NULL, *c_last = NULL;
-
-          if (h_init == NULL || (lstm && c_init == NULL))
-            goto fail;
-          ys[d] = run_direction (self, x, k, d, h_init, c_init, &h_last, lstm ? &c_last : NULL, error);
-          if (h_last)
-            g_ptr_array_add (hs, h_last);
-          if (c_last)
-            g_ptr_array_add (cs, c_last);
-          if (ys[d] == NULL)
-            {
-              g_clear_object (&ys[0]);
-              goto fail;
-            }
-        }
-      layer_out = dirs == 2 ? gnn_cat (ys, 2, 2, error) : g_object_ref (ys[0]);
-      g_clear_object (&ys[0]);
-      g_clear_object (&ys[1]);
-      if (layer_out == NULL)
-        goto fail;
-      g_object_unref (x);
-      x = layer_out;
-      if (k + 1 < priv->num_layers && priv->dropout > 0 && gnn_module_get_training (module))
-        {
-          GnnTensor *dropped = gnn_tensor_dropout (x, priv->dropout, TRUE, error);
-
-          if (dropped == NULL)
-            goto fail;
-          g_object_unref (x);
-          x = dropped;
-        }
-    }
+    if (y == NULL)
+      goto fail;
+    g_object_unref (x);
+    x = y;
+  }
   if (!(hn = gnn_stack ((GnnTensor **) hs->pdata, hs->len, 0, error)) ||
       (lstm && !(cn = gnn_stack ((GnnTensor **) cs->pdata, cs->len, 0, error))))
     goto fail;
