@@ -193,3 +193,28 @@ gnn_test_backend_named (const char *name)
   g_assert_nonnull (b);
   return b;
 }
+
+GnnTensor *
+gnn_test_weighted_sum (GnnTensor *y, GError **error)
+{
+  gint64 n = gnn_tensor_get_numel (y);
+  guint ndim;
+  const gint64 *shape = gnn_tensor_get_shape (y, &ndim);
+  g_autoptr(GnnTensor) w = gnn_tensor_new_arange (1, n + 1, 1, gnn_tensor_get_dtype (y), NULL, error);
+  g_autoptr(GnnTensor) wr = w ? gnn_tensor_reshape (w, shape, ndim, error) : NULL;
+  g_autoptr(GnnTensor) p = wr ? gnn_tensor_mul (y, wr, error) : NULL;
+
+  return p ? gnn_tensor_sum_all (p, error) : NULL;
+}
+
+GnnTensor *
+gnn_test_randn (const gint64 *shape, guint ndim, guint64 seed)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *x;
+
+  gnn_manual_seed (seed);
+  x = gnn_tensor_new_randn (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
+  g_assert_no_error (error);
+  return x;
+}

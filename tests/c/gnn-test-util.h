@@ -21,6 +21,12 @@ void       gnn_test_gradcheck (GnnTestFunc fn, gpointer data, GnnTensor *x, doub
  * create_graph: the second derivative against finite differences of the first. */
 void       gnn_test_gradgradcheck (GnnTestFunc fn, gpointer data, GnnTensor *x, double eps, double tol);
 
+/* the sum of @y's elements weighted 1, 2, 3, ... in order (a scalar whose gradient is no
+ * trivial constant), in @y's dtype */
+GnnTensor *gnn_test_weighted_sum (GnnTensor *y, GError **error);
+/* a float64 tensor of standard normal values, seeding the default generator with @seed */
+GnnTensor *gnn_test_randn (const gint64 *shape, guint ndim, guint64 seed);
+
 /* g_test_init, then checks that GNN_BACKEND, when set, really is the backend in use */
 void       gnn_test_init (int *argc, char ***argv);
 /* the backend called @name, which must be there */

@@ -89,18 +89,6 @@ weighted_sum (GnnTensor *y, GError **error)
   return p ? gnn_tensor_sum_all (p, error) : NULL;
 }
 
-static GnnTensor *
-rand_input (const gint64 *shape, guint ndim, guint64 seed)
-{
-  g_autoptr(GError) error = NULL;
-  GnnTensor *x;
-
-  gnn_manual_seed (seed);
-  x = gnn_tensor_new_randn (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
-  g_assert_no_error (error);
-  return x;
-}
-
 typedef struct {
   GnnTensor *x, *w, *b;
   gint64 stride[2], padding[2], dilation[2], groups;
@@ -142,13 +130,13 @@ test_gradcheck (void)
 {
   g_autoptr(GError) error = NULL;
   ConvCase c = { NULL, NULL, NULL, { 2, 1 }, { 1, 2 }, { 1, 2 }, 2 };
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 4, 5, 6), 4, 1);
-  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (6, 2, 3, 2), 4, 2);
-  g_autoptr(GnnTensor) b = rand_input (GNN_TEST_SHAPE (6), 1, 3);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (2, 4, 5, 6), 4, 1);
+  g_autoptr(GnnTensor) w = gnn_test_randn (GNN_TEST_SHAPE (6, 2, 3, 2), 4, 2);
+  g_autoptr(GnnTensor) b = gnn_test_randn (GNN_TEST_SHAPE (6), 1, 3);
   g_autoptr(GnnConv1d) c1 = NULL;
   g_autoptr(GnnConv2d) c2 = NULL;
-  g_autoptr(GnnTensor) x1 = rand_input (GNN_TEST_SHAPE (2, 2, 7), 3, 4);
-  g_autoptr(GnnTensor) x2 = rand_input (GNN_TEST_SHAPE (3, 5, 4), 3, 5);
+  g_autoptr(GnnTensor) x1 = gnn_test_randn (GNN_TEST_SHAPE (2, 2, 7), 3, 4);
+  g_autoptr(GnnTensor) x2 = gnn_test_randn (GNN_TEST_SHAPE (3, 5, 4), 3, 5);
 
   c.x = x;
   c.w = w;
@@ -175,8 +163,8 @@ test_modules (void)
   GnnConv2d *c2 = gnn_conv2d_new (3, 8, GNN_TEST_SHAPE (3, 3), NULL, one, NULL, 1, TRUE, GNN_DTYPE_FLOAT64, &error);
   GnnConv1d *c1 = gnn_conv1d_new (4, 6, 5, 2, 0, 3, 2, FALSE, GNN_DTYPE_FLOAT64, &error);
   g_autofree char *r2 = NULL, *r1 = NULL;
-  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (2, 4, 8, 8), 4, 1);
-  g_autoptr(GnnTensor) bad1 = rand_input (GNN_TEST_SHAPE (4, 4, 4, 9), 4, 1);
+  g_autoptr(GnnTensor) bad = gnn_test_randn (GNN_TEST_SHAPE (2, 4, 8, 8), 4, 1);
+  g_autoptr(GnnTensor) bad1 = gnn_test_randn (GNN_TEST_SHAPE (4, 4, 4, 9), 4, 1);
   GnnTensor *y;
   GnnParameter *weight;
   guint ndim;
@@ -279,8 +267,8 @@ static void
 test_pool_gradcheck_and_modules (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 6, 5), 4, 7);
-  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (6, 5), 2, 7);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (2, 3, 6, 5), 4, 7);
+  g_autoptr(GnnTensor) bad = gnn_test_randn (GNN_TEST_SHAPE (6, 5), 2, 7);
   GnnMaxPool2d *mp = gnn_max_pool2d_new (GNN_TEST_SHAPE (2, 2), NULL, NULL, NULL, FALSE);
   GnnAvgPool2d *ap = gnn_avg_pool2d_new (GNN_TEST_SHAPE (3, 3), GNN_TEST_SHAPE (1, 1), GNN_TEST_SHAPE (1, 1),
                                          FALSE, TRUE, 0);
@@ -328,8 +316,8 @@ test_adaptive (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) img = image_3x3 (FALSE);
   g_autoptr(GnnTensor) y = NULL;
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 3, 7, 5), 4, 9);
-  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (5), 1, 9);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (2, 3, 7, 5), 4, 9);
+  g_autoptr(GnnTensor) bad = gnn_test_randn (GNN_TEST_SHAPE (5), 1, 9);
   GnnAdaptiveAvgPool2d *m = gnn_adaptive_avg_pool2d_new (GNN_TEST_SHAPE (2, -1));
   g_autofree char *r = NULL;
   GnnTensor *out;
@@ -378,10 +366,10 @@ test_conv_transpose (void)
   g_autoptr(GnnTensor) w1 = gnn_test_tensor_d (GNN_TEST_DATA (1, 10), 2, GNN_TEST_SHAPE (1, 1, 1, 2), 4);
   g_autoptr(GnnTensor) y = NULL;
   ConvCase c = { NULL, NULL, NULL, { 2, 1 }, { 1, 0 }, { 1, 2 }, 2 };
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 4, 3, 4), 4, 11);
-  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (4, 3, 3, 2), 4, 12);
-  g_autoptr(GnnTensor) b = rand_input (GNN_TEST_SHAPE (6), 1, 13);
-  g_autoptr(GnnTensor) bad = rand_input (GNN_TEST_SHAPE (1, 5, 3, 3), 4, 1);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (2, 4, 3, 4), 4, 11);
+  g_autoptr(GnnTensor) w = gnn_test_randn (GNN_TEST_SHAPE (4, 3, 3, 2), 4, 12);
+  g_autoptr(GnnTensor) b = gnn_test_randn (GNN_TEST_SHAPE (6), 1, 13);
+  g_autoptr(GnnTensor) bad = gnn_test_randn (GNN_TEST_SHAPE (1, 5, 3, 3), 4, 1);
   GnnConvTranspose2d *m = gnn_conv_transpose2d_new (4, 6, GNN_TEST_SHAPE (3, 3), GNN_TEST_SHAPE (2, 2),
                                                     GNN_TEST_SHAPE (1, 1), GNN_TEST_SHAPE (1, 1), 2, TRUE, NULL,
                                                     GNN_DTYPE_FLOAT64, &error);

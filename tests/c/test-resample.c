@@ -10,32 +10,6 @@
 
 #include "gnn-test-util.h"
 
-/* sum of (output * 1, 2, 3, ...), so that the gradient is not trivially 0 */
-static GnnTensor *
-weighted_sum (GnnTensor *y, GError **error)
-{
-  gint64 n = gnn_tensor_get_numel (y);
-  guint ndim;
-  const gint64 *shape = gnn_tensor_get_shape (y, &ndim);
-  g_autoptr(GnnTensor) w = gnn_tensor_new_arange (1, n + 1, 1, gnn_tensor_get_dtype (y), NULL, error);
-  g_autoptr(GnnTensor) wr = w ? gnn_tensor_reshape (w, shape, ndim, error) : NULL;
-  g_autoptr(GnnTensor) p = wr ? gnn_tensor_mul (y, wr, error) : NULL;
-
-  return p ? gnn_tensor_sum_all (p, error) : NULL;
-}
-
-static GnnTensor *
-rand_input (const gint64 *shape, guint ndim, guint64 seed)
-{
-  g_autoptr(GError) error = NULL;
-  GnnTensor *x;
-
-  gnn_manual_seed (seed);
-  x = gnn_tensor_new_randn (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
-  g_assert_no_error (error);
-  return x;
-}
-
 static void
 assert_error (GError **error, int code, const char *words)
 {
@@ -126,15 +100,15 @@ interp_fn (GnnTensor *x, gpointer data, GError **error)
                                                    c->size[0] ? NULL : c->scale, c->size[0] ? 0 : nsp, c->mode,
                                                    c->align_corners, FALSE, FALSE, error);
 
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static void
 test_gradcheck (void)
 {
-  g_autoptr(GnnTensor) x3 = rand_input (GNN_TEST_SHAPE (2, 2, 5), 3, 41);
-  g_autoptr(GnnTensor) x4 = rand_input (GNN_TEST_SHAPE (1, 2, 4, 5), 4, 42);
-  g_autoptr(GnnTensor) x5 = rand_input (GNN_TEST_SHAPE (1, 1, 3, 2, 4), 5, 43);
+  g_autoptr(GnnTensor) x3 = gnn_test_randn (GNN_TEST_SHAPE (2, 2, 5), 3, 41);
+  g_autoptr(GnnTensor) x4 = gnn_test_randn (GNN_TEST_SHAPE (1, 2, 4, 5), 4, 42);
+  g_autoptr(GnnTensor) x5 = gnn_test_randn (GNN_TEST_SHAPE (1, 1, 3, 2, 4), 5, 43);
   const Case c3[] = {
     { "nearest", { 7 }, { 0 }, FALSE }, { "nearest-exact", { 3 }, { 0 }, FALSE },
     { "linear", { 8 }, { 0 }, FALSE }, { "linear", { 0 }, { 0.7 }, TRUE }, { "area", { 3 }, { 0 }, FALSE },
@@ -161,8 +135,8 @@ static void
 test_errors (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (1, 2, 4, 4), 4, 44);
-  g_autoptr(GnnTensor) x2 = rand_input (GNN_TEST_SHAPE (2, 4), 2, 45);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (1, 2, 4, 4), 4, 44);
+  g_autoptr(GnnTensor) x2 = gnn_test_randn (GNN_TEST_SHAPE (2, 4), 2, 45);
   g_autoptr(GnnTensor) xi = gnn_tensor_new_zeros (GNN_TEST_SHAPE (1, 1, 3), 3, GNN_DTYPE_INT64, NULL, &error);
   const gint64 two[] = { 2, 2 }, three[] = { 2, 2, 2 }, zero[] = { 0, 2 };
   const double s2[] = { 2.0 }, sneg[] = { -1.0 }, tiny[] = { 0.1 };

@@ -10,32 +10,6 @@
 
 #include "gnn-test-util.h"
 
-/* sum of (output * 1, 2, 3, ...), so that the gradient is not trivially 0 */
-static GnnTensor *
-weighted_sum (GnnTensor *y, GError **error)
-{
-  gint64 n = gnn_tensor_get_numel (y);
-  guint ndim;
-  const gint64 *shape = gnn_tensor_get_shape (y, &ndim);
-  g_autoptr(GnnTensor) w = gnn_tensor_new_arange (1, n + 1, 1, gnn_tensor_get_dtype (y), NULL, error);
-  g_autoptr(GnnTensor) wr = w ? gnn_tensor_reshape (w, shape, ndim, error) : NULL;
-  g_autoptr(GnnTensor) p = wr ? gnn_tensor_mul (y, wr, error) : NULL;
-
-  return p ? gnn_tensor_sum_all (p, error) : NULL;
-}
-
-static GnnTensor *
-rand_input (const gint64 *shape, guint ndim, guint64 seed)
-{
-  g_autoptr(GError) error = NULL;
-  GnnTensor *x;
-
-  gnn_manual_seed (seed);
-  x = gnn_tensor_new_randn (shape, ndim, NULL, GNN_DTYPE_FLOAT64, NULL, &error);
-  g_assert_no_error (error);
-  return x;
-}
-
 static GnnTensor *
 row_1_3_2_5_4 (void)
 {
@@ -113,7 +87,7 @@ transposed_of_input (GnnTensor *x, gpointer data, GError **error)
 {
   TransposedCase *c = data;
   g_autoptr(GnnTensor) y = gnn_tensor_conv_transpose1d (x, c->w, c->b, 2, 1, 1, 2, 1, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
@@ -121,7 +95,7 @@ transposed_of_weight (GnnTensor *w, gpointer data, GError **error)
 {
   TransposedCase *c = data;
   g_autoptr(GnnTensor) y = gnn_tensor_conv_transpose1d (c->x, w, c->b, 2, 1, 1, 2, 1, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
@@ -129,35 +103,35 @@ transposed_of_bias (GnnTensor *b, gpointer data, GError **error)
 {
   TransposedCase *c = data;
   g_autoptr(GnnTensor) y = gnn_tensor_conv_transpose1d (c->x, c->w, b, 1, 0, 0, 2, 2, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
 max_pool_fn (GnnTensor *x, gpointer data, GError **error)
 {
   g_autoptr(GnnTensor) y = gnn_tensor_max_pool1d (x, 3, 2, 1, 2, TRUE, NULL, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
 avg_pool_fn (GnnTensor *x, gpointer data, GError **error)
 {
   g_autoptr(GnnTensor) y = gnn_tensor_avg_pool1d (x, 3, 2, 1, TRUE, GPOINTER_TO_INT (data), error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
 adaptive_fn (GnnTensor *x, gpointer data, GError **error)
 {
   g_autoptr(GnnTensor) y = gnn_tensor_adaptive_avg_pool1d (x, GPOINTER_TO_INT (data), error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
 lp_pool1d_fn (GnnTensor *x, gpointer data, GError **error)
 {
   g_autoptr(GnnTensor) y = gnn_tensor_lp_pool1d (x, 3, 3, 2, TRUE, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 static GnnTensor *
@@ -165,7 +139,7 @@ lp_pool2d_fn (GnnTensor *x, gpointer data, GError **error)
 {
   const gint64 k[2] = { 2, 3 }, st[2] = { 1, 2 };
   g_autoptr(GnnTensor) y = gnn_tensor_lp_pool2d (x, 2, k, data ? st : NULL, FALSE, error);
-  return y ? weighted_sum (y, error) : NULL;
+  return y ? gnn_test_weighted_sum (y, error) : NULL;
 }
 
 /* positive values, so that x^p and its root are defined for every p */
@@ -269,11 +243,11 @@ test_dropout1d (void)
 static void
 test_gradcheck (void)
 {
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (2, 4, 5), 3, 21);
-  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (4, 3, 3), 3, 22);
-  g_autoptr(GnnTensor) b = rand_input (GNN_TEST_SHAPE (6), 1, 23);
-  g_autoptr(GnnTensor) p = rand_input (GNN_TEST_SHAPE (2, 3, 7), 3, 24);
-  g_autoptr(GnnTensor) pu = rand_input (GNN_TEST_SHAPE (3, 7), 2, 25);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (2, 4, 5), 3, 21);
+  g_autoptr(GnnTensor) w = gnn_test_randn (GNN_TEST_SHAPE (4, 3, 3), 3, 22);
+  g_autoptr(GnnTensor) b = gnn_test_randn (GNN_TEST_SHAPE (6), 1, 23);
+  g_autoptr(GnnTensor) p = gnn_test_randn (GNN_TEST_SHAPE (2, 3, 7), 3, 24);
+  g_autoptr(GnnTensor) pu = gnn_test_randn (GNN_TEST_SHAPE (3, 7), 2, 25);
   TransposedCase c = { x, w, b };
 
   gnn_test_gradcheck (transposed_of_input, &c, x, 1e-6, 1e-5);
@@ -301,10 +275,10 @@ static void
 test_errors (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GnnTensor) x4 = rand_input (GNN_TEST_SHAPE (1, 2, 3, 4), 4, 1);
-  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (1, 2, 4), 3, 2);
-  g_autoptr(GnnTensor) w = rand_input (GNN_TEST_SHAPE (3, 2, 2), 3, 3);
-  g_autoptr(GnnTensor) w4 = rand_input (GNN_TEST_SHAPE (2, 2, 2, 2), 4, 4);
+  g_autoptr(GnnTensor) x4 = gnn_test_randn (GNN_TEST_SHAPE (1, 2, 3, 4), 4, 1);
+  g_autoptr(GnnTensor) x = gnn_test_randn (GNN_TEST_SHAPE (1, 2, 4), 3, 2);
+  g_autoptr(GnnTensor) w = gnn_test_randn (GNN_TEST_SHAPE (3, 2, 2), 3, 3);
+  g_autoptr(GnnTensor) w4 = gnn_test_randn (GNN_TEST_SHAPE (2, 2, 2, 2), 4, 4);
 
   g_assert_null (gnn_tensor_max_pool1d (x4, 2, 0, 0, 1, FALSE, NULL, &error));
   assert_error (&error, GNN_ERROR_SHAPE, "max_pool1d: expected a 2-d (C, L) or 3-d (N, C, L) input, got shape [1, 2, 3, 4]");
