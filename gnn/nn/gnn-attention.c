@@ -993,13 +993,12 @@ boolean_argument (GnnArgs    *input,
   return FALSE;
 }
 
+/* a parameter, or what a parametrization or pruning put in its place */
 static GnnTensor *
 param (GnnModule  *module,
        const char *name)
 {
-  GnnParameter *p = gnn_module_find_parameter (module, name);
-
-  return p ? GNN_TENSOR (p) : NULL;
+  return gnn_module_tensor (module, name, FALSE, NULL);
 }
 
 static GnnArgs *

@@ -251,7 +251,7 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
   guint nd;
   const char *name;
   Conv *c = conv_of (module, &nd, &name);
-  GnnParameter *weight, *bias;
+  GnnTensor *weight, *bias;
   g_autoptr(GnnTensor) out = NULL, padded = NULL;
   GnnTensor *x;
   gboolean same = g_strcmp0 (c->padding_string, "same") == 0;
@@ -264,10 +264,12 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
       g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  weight = gnn_module_get_parameter (module, "weight", error);
+  weight = gnn_module_tensor (module, "weight", TRUE, error);
   if (weight == NULL)
     return NULL;
-  bias = gnn_module_find_parameter (module, "bias");
+  bias = gnn_module_tensor (module, "bias", FALSE, error);
+  if (bias == NULL && error && *error)
+    return NULL;
   if (!c->transposed && g_strcmp0 (c->padding_mode, "zeros") != 0)
     {
       /* torch's _ConvNd: the input padded in that mode (the last dimension first), then an
@@ -292,16 +294,16 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
       p = zeros;
     }
   if (c->transposed && nd == 1)
-    out = gnn_conv_transpose1d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+    out = gnn_conv_transpose1d_internal (name, x, weight, bias,
                                          c->s[0], c->p[0], c->op[0], c->groups, c->d[0], error);
   else if (c->transposed)
-    out = gnn_conv_transpose2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+    out = gnn_conv_transpose2d_internal (name, x, weight, bias,
                                          c->s, c->p, c->op, c->groups, c->d, error);
   else if (nd == 1)
-    out = gnn_conv1d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+    out = gnn_conv1d_internal (name, x, weight, bias,
                                c->s[0], p[0], c->d[0], c->groups, same, error);
   else
-    out = gnn_conv2d_internal (name, x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL,
+    out = gnn_conv2d_internal (name, x, weight, bias,
                                c->s, p, c->d, c->groups, same, error);
   if (out == NULL)
     return NULL;

@@ -1082,20 +1082,16 @@ gnn_embedding_forward (GnnModule *module,
                        GnnArgs   *input,
                        GError   **error)
 {
-  GnnParameter *weight;
+  GnnTensor *weight;
   GnnTensor *idx;
 
   idx = gnn_args_first_tensor (input, "Embedding", error);
   if (idx == NULL)
     return NULL;
-  weight = gnn_module_find_parameter (module, "weight");
+  weight = gnn_module_tensor (module, "weight", TRUE, error);
   if (weight == NULL)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "Embedding has no parameter `weight`");
-      return NULL;
-    }
-  return gnn_args_take_tensor (embedding (idx, GNN_TENSOR (weight), GNN_EMBEDDING (module)->padding_idx,
+    return NULL;
+  return gnn_args_take_tensor (embedding (idx, weight, GNN_EMBEDDING (module)->padding_idx,
                                           "Embedding", error));
 }
 
@@ -1331,7 +1327,7 @@ gnn_bilinear_forward (GnnModule *module,
   g_autoptr(GnnTensor) x2u = NULL, prod = NULL, s = NULL, y = NULL;
   g_autofree gint64 *out_shape = NULL;
   const gint64 *shape1, *shape2;
-  GnnParameter *weight, *bias;
+  GnnTensor *weight, *bias;
   GnnTensor *x1, *x2;
   guint nd1, nd2;
   gint64 batch = 1;
@@ -1361,14 +1357,12 @@ gnn_bilinear_forward (GnnModule *module,
                    self->in1_features, self->in2_features, s1, s2);
       return NULL;
     }
-  weight = gnn_module_find_parameter (module, "weight");
+  weight = gnn_module_tensor (module, "weight", TRUE, error);
   if (weight == NULL)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "Bilinear has no parameter `weight`");
-      return NULL;
-    }
-  bias = gnn_module_find_parameter (module, "bias");
+    return NULL;
+  bias = gnn_module_tensor (module, "bias", FALSE, error);
+  if (bias == NULL && error && *error)
+    return NULL;
   for (guint i = 0; i + 1 < nd1; i++)
     batch *= shape1[i];
 
@@ -1380,7 +1374,7 @@ gnn_bilinear_forward (GnnModule *module,
 
     if (!(x1f = gnn_tensor_reshape (x1, s1, 2, error)) ||
         !(x2f = gnn_tensor_reshape (x2, s2, 2, error)) ||
-        !(wp = gnn_tensor_permute (GNN_TENSOR (weight), perm, 3, error)) ||
+        !(wp = gnn_tensor_permute (weight, perm, 3, error)) ||
         !(wr = gnn_tensor_reshape (wp, sw, 2, error)) ||
         !(t = gnn_tensor_matmul (x1f, wr, error)) ||
         !(t3 = gnn_tensor_reshape (t, st, 3, error)) ||
@@ -1390,7 +1384,7 @@ gnn_bilinear_forward (GnnModule *module,
       goto fail;
   }
   if (bias)
-    y = gnn_tensor_add (s, GNN_TENSOR (bias), 1.0, error);
+    y = gnn_tensor_add (s, bias, 1.0, error);
   else
     y = g_object_ref (s);
   if (y == NULL)

@@ -116,7 +116,7 @@ gnn_linear_forward (GnnModule *module,
                     GError   **error)
 {
   GnnLinear *self = GNN_LINEAR (module);
-  GnnParameter *weight, *bias;
+  GnnTensor *weight, *bias;
   g_autoptr(GnnTensor) out = NULL;
   const gint64 *shape;
   GnnTensor *x;
@@ -137,11 +137,13 @@ gnn_linear_forward (GnnModule *module,
                    self->in_features, s);
       return NULL;
     }
-  weight = gnn_module_get_parameter (module, "weight", error);
+  weight = gnn_module_tensor (module, "weight", TRUE, error);
   if (weight == NULL)
     return NULL;
-  bias = gnn_module_find_parameter (GNN_MODULE (self), "bias");
-  out = gnn_tensor_linear (x, GNN_TENSOR (weight), bias ? GNN_TENSOR (bias) : NULL, error);
+  bias = gnn_module_tensor (module, "bias", FALSE, error);
+  if (bias == NULL && error && *error)
+    return NULL;
+  out = gnn_tensor_linear (x, weight, bias, error);
   if (out == NULL)
     {
       g_prefix_error (error, "Linear: ");

@@ -66,6 +66,7 @@ typedef struct {
   gboolean setup_done;
   GError *setup_error;     /* a setup that failed in constructed, reported at first use */
   GPtrArray *forward_hooks; /* GnnModuleHook*, every kind, in firing order; NULL when none */
+  GPtrArray *attributes;   /* GnnModuleAttribute*, tensor attributes; NULL when none */
 } GnnModulePrivate;
 
 GnnModulePrivate *gnn_module_priv         (GnnModule *self);
@@ -124,6 +125,56 @@ gboolean          gnn_module_reset_kaiming_uniform (GnnModule  *module,
 /* A double as Python's repr (float) writes it, for extra_repr texts equal to PyTorch's
  * (gnn-activation.c). */
 char             *gnn_python_float_repr   (double value);
+
+/* The module at @target's prefix (@self when @target has no dot), @leaf pointing at its last
+ * name; NULL with @error set when a step is missing. */
+GnnModule        *gnn_module_owner_of     (GnnModule   *self,
+                                           const char  *target,
+                                           const char **leaf,
+                                           GError     **error);
+
+/* ---- tensor attributes (gnn-module-attributes.c) ----------------------------------------
+ * What a layer's forward reads by name: a parameter, a buffer, a plain tensor attribute
+ * (gnn_module_set_tensor_attribute; pruning's recomputed weight) or a computed one, whose
+ * getter runs on every read (parametrizations). */
+typedef struct _GnnModuleAttribute GnnModuleAttribute;
+
+/* Computes the attribute @name of @module: a new reference, or NULL with @error set. */
+typedef GnnTensor *(*GnnModuleTensorGetter) (GnnModule  *module,
+                                             const char *name,
+                                             gpointer    data,
+                                             GError    **error);
+
+/* For forward code: the tensor @name reads as on @self (not a dotted path), borrowed: a
+ * computed value lives until the outermost gnn_module_forward of this thread returns (outside
+ * a forward call, until the next read of the same attribute). NULL when nothing is there
+ * (with @error set when @required) or when computing it failed (@error set). */
+GnnTensor          *gnn_module_tensor             (GnnModule   *self,
+                                                   const char  *name,
+                                                   gboolean     required,
+                                                   GError     **error);
+/* Makes @name a computed attribute of @self (the name must be free: remove the parameter
+ * first) or, with @getter NULL, removes it. @destroy frees @data when the attribute goes,
+ * also when this call fails. */
+gboolean            gnn_module_set_tensor_getter  (GnnModule            *self,
+                                                   const char           *name,
+                                                   GnnModuleTensorGetter getter,
+                                                   gpointer              data,
+                                                   GDestroyNotify        destroy,
+                                                   GError              **error);
+/* the data given with the getter of @name, or NULL when @name is not computed */
+gpointer            gnn_module_get_tensor_getter_data (GnnModule  *self,
+                                                       const char *name);
+GnnModuleAttribute *gnn_module_find_attribute     (GnnModule   *self,
+                                                   const char  *name);
+void                gnn_module_attribute_free     (gpointer     attribute);
+gboolean            gnn_module_copy_tensor_attributes (GnnModule *dst,
+                                                       GnnModule *src,
+                                                       GError   **error);
+/* the number of computed attributes in the process (read atomically) */
+extern gint         gnn_module_computed_attributes;
+void                gnn_module_forward_scope_enter (void);
+void                gnn_module_forward_scope_leave (void);
 
 /* backward hooks (gnn-module-backward.c) */
 typedef struct _GnnBackwardHookState GnnBackwardHookState;

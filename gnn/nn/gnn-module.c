@@ -93,6 +93,7 @@ gnn_module_dispose (GObject *object)
   g_ptr_array_set_size (priv->parameters, 0);
   g_ptr_array_set_size (priv->buffers, 0);
   g_ptr_array_set_size (priv->modules, 0);
+  g_clear_pointer (&priv->attributes, g_ptr_array_unref);
   g_clear_pointer (&priv->forward_hooks, g_ptr_array_unref);
   G_OBJECT_CLASS (gnn_module_parent_class)->dispose (object);
 }
@@ -701,6 +702,8 @@ copy_into (GnnModule *dst, GnnModule *src, CopyMemo *memo, GError **error)
       put_slot (dp->modules, s->name, value, FALSE);
     }
   order_slots_like (dp->modules, sp->modules);
+  if (!gnn_module_copy_tensor_attributes (dst, src, error))
+    return FALSE;
 
   dp->training = sp->training;
   if (gnn_module_has_extra_state (src))
@@ -1271,10 +1274,29 @@ gnn_module_hooks_for (GnnModule *self, GnnHookKind kind)
  *
  * Returns: (transfer full): the outputs, or %NULL with @error set
  */
+static GnnArgs *module_call (GnnModule *self, GnnArgs *input, GError **error);
+
 GnnArgs *
 gnn_module_forward (GnnModule *self,
                     GnnArgs   *input,
                     GError   **error)
+{
+  GnnArgs *out;
+
+  /* values of computed attributes that the forward code borrows live until the outermost
+   * call returns; without any such attribute there is nothing to keep */
+  if (G_LIKELY (g_atomic_int_get (&gnn_module_computed_attributes) == 0))
+    return module_call (self, input, error);
+  gnn_module_forward_scope_enter ();
+  out = module_call (self, input, error);
+  gnn_module_forward_scope_leave ();
+  return out;
+}
+
+static GnnArgs *
+module_call (GnnModule *self,
+             GnnArgs   *input,
+             GError   **error)
 {
   GError *local = NULL;
   GnnArgs *out;
@@ -1489,7 +1511,8 @@ check_name (GnnModule *self, const char *kind, const char *name, GPtrArray *own,
     }
   if ((own != priv->parameters && gnn_module_find_slot (priv->parameters, name)) ||
       (own != priv->buffers && gnn_module_find_slot (priv->buffers, name)) ||
-      (own != priv->modules && gnn_module_find_slot (priv->modules, name)))
+      (own != priv->modules && gnn_module_find_slot (priv->modules, name)) ||
+      gnn_module_find_attribute (self, name))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "attribute '%s' already exists in %s", name, gnn_module_get_name (self));
@@ -1672,9 +1695,11 @@ gnn_module_register_module (GnnModule  *self,
 /**
  * gnn_module_remove:
  * @self: a module
- * @name: a parameter, buffer or submodule name
+ * @name: a parameter, buffer, submodule or plain tensor attribute name
  *
- * Removes what is registered under @name (Python's `del module.name`).
+ * Removes what is registered under @name (Python's `del module.name`), or the plain tensor
+ * attribute @name ([method@Gnn.Module.set_tensor_attribute]). An attribute computed by a
+ * parametrization is not removed here.
  *
  * Returns: whether something was removed
  */
@@ -1699,6 +1724,11 @@ gnn_module_remove (GnnModule  *self,
           return TRUE;
         }
     }
+  {
+    GnnModuleAttribute *a = gnn_module_find_attribute (self, name);
+    if (a && gnn_module_set_tensor_attribute (self, name, NULL, NULL))
+      return TRUE;
+  }
   return FALSE;
 }
 
@@ -1784,8 +1814,8 @@ gnn_module_set_submodule (GnnModule  *self,
   return gnn_module_register_module (parent, target, module, error);
 }
 
-static GnnModule *
-owner_of (GnnModule *self, const char *target, const char **leaf, GError **error)
+GnnModule *
+gnn_module_owner_of (GnnModule *self, const char *target, const char **leaf, GError **error)
 {
   const char *dot = strrchr (target, '.');
 
@@ -1823,7 +1853,7 @@ gnn_module_get_parameter (GnnModule  *self,
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (target != NULL, NULL);
-  owner = owner_of (self, target, &leaf, error);
+  owner = gnn_module_owner_of (self, target, &leaf, error);
   if (owner == NULL)
     return NULL;
   s = gnn_module_find_slot (priv_of (owner)->parameters, leaf);
@@ -1857,7 +1887,7 @@ gnn_module_get_buffer (GnnModule  *self,
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (target != NULL, NULL);
-  owner = owner_of (self, target, &leaf, error);
+  owner = gnn_module_owner_of (self, target, &leaf, error);
   if (owner == NULL)
     return NULL;
   s = gnn_module_find_slot (priv_of (owner)->buffers, leaf);

@@ -281,6 +281,17 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_module_get_buffer         (GnnModule   *self,
                                              const char  *target,
                                              GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_module_get_tensor         (GnnModule   *self,
+                                             const char  *target,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_module_set_tensor_attribute (GnnModule  *self,
+                                             const char  *name,
+                                             GnnTensor   *tensor,
+                                             GError     **error);
+GNN_AVAILABLE_IN_ALL
+char        **gnn_module_list_tensor_attributes (GnnModule *self);
 
 /* traversal */
 GNN_AVAILABLE_IN_ALL

@@ -311,8 +311,8 @@ gnn_batch_norm_forward (GnnModule *module,
     }
   /* as torch's _BatchNorm: the batch's statistics in training or when none are tracked,
    * the running ones updated only in training */
-  return gnn_args_take_tensor_or_prefix (gnn_tensor_batch_norm (x, rm, rv, find_tensor (module, FALSE, "weight"),
-                                                                find_tensor (module, FALSE, "bias"),
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_batch_norm (x, rm, rv, gnn_module_tensor (module, "weight", FALSE, NULL),
+                                                                gnn_module_tensor (module, "bias", FALSE, NULL),
                                                                 training || (rm == NULL && rv == NULL),
                                                                 factor, priv->eps, error),
                                          bn_name (self), error);
@@ -842,8 +842,8 @@ gnn_layer_norm_forward (GnnModule *module,
       return NULL;
     }
   return gnn_args_take_tensor_or_prefix (gnn_tensor_layer_norm (x, self->normalized_shape, self->n_dims,
-                                                                find_tensor (module, FALSE, "weight"),
-                                                                find_tensor (module, FALSE, "bias"),
+                                                                gnn_module_tensor (module, "weight", FALSE, NULL),
+                                                                gnn_module_tensor (module, "bias", FALSE, NULL),
                                                                 self->eps, error),
                                          "LayerNorm", error);
 }
@@ -1140,8 +1140,8 @@ gnn_group_norm_forward (GnnModule *module,
       return NULL;
     }
   return gnn_args_take_tensor_or_prefix (gnn_tensor_group_norm (x, self->num_groups,
-                                                                find_tensor (module, FALSE, "weight"),
-                                                                find_tensor (module, FALSE, "bias"),
+                                                                gnn_module_tensor (module, "weight", FALSE, NULL),
+                                                                gnn_module_tensor (module, "bias", FALSE, NULL),
                                                                 self->eps, error),
                                          "GroupNorm", error);
 }

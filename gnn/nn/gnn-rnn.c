@@ -284,9 +284,9 @@ weight (GnnModule  *module,
         int         d)
 {
   g_autofree char *name = g_strdup_printf (fmt, k, d ? "_reverse" : "");
-  GnnParameter *p = gnn_module_find_parameter (module, name);
 
-  return p ? GNN_TENSOR (p) : NULL;
+  /* a parameter, or what a parametrization or pruning put in its place */
+  return gnn_module_tensor (module, name, FALSE, NULL);
 }
 
 /* the three or four chunks of @t (…, G · H) along its last dimension */
@@ -1528,7 +1528,7 @@ gnn_rnn_cell_base_forward (GnnModule *module,
   Mode mode = cell_mode (self);
   g_autoptr(GnnTensor) x = NULL, h = NULL, c = NULL, xp = NULL, h_out = NULL, c_out = NULL;
   g_autoptr(GnnArgs) out = NULL;
-  GnnTensor *in;
+  GnnTensor *in, *w_ih = NULL, *w_hh = NULL, *b_ih = NULL, *b_hh = NULL;
   gboolean batched;
   guint ndim;
 
@@ -1556,12 +1556,12 @@ gnn_rnn_cell_base_forward (GnnModule *module,
       !(h = cell_state (self, input, 1, x, batched, error)) ||
       (mode == MODE_LSTM && !(c = cell_state (self, input, 2, x, batched, error))))
     return NULL;
-  if (!(xp = gnn_tensor_linear (x, GNN_TENSOR (gnn_module_find_parameter (module, "weight_ih")),
-                                priv->bias ? GNN_TENSOR (gnn_module_find_parameter (module, "bias_ih")) : NULL,
-                                error)) ||
-      !cell_step (mode, xp, GNN_TENSOR (gnn_module_find_parameter (module, "weight_hh")),
-                  priv->bias ? GNN_TENSOR (gnn_module_find_parameter (module, "bias_hh")) : NULL, NULL, &h, &c,
-                  error) ||
+  if (!(w_ih = gnn_module_tensor (module, "weight_ih", TRUE, error)) ||
+      !(w_hh = gnn_module_tensor (module, "weight_hh", TRUE, error)) ||
+      (priv->bias && (!(b_ih = gnn_module_tensor (module, "bias_ih", TRUE, error)) ||
+                      !(b_hh = gnn_module_tensor (module, "bias_hh", TRUE, error)))) ||
+      !(xp = gnn_tensor_linear (x, w_ih, b_ih, error)) ||
+      !cell_step (mode, xp, w_hh, b_hh, NULL, &h, &c, error) ||
       !(h_out = finish (g_steal_pointer (&h), !batched, 0, error)) ||
       (c && !(c_out = finish (g_steal_pointer (&c), !batched, 0, error))))
     {

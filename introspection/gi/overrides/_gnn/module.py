@@ -1,6 +1,8 @@
 # modules: calling, attribute registration, hooks, iteration
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+from gi.repository import GLib
+
 from .base import Gnn, _call_raising_python_errors, _hook_state, _wrap_vfunc, no_grad, override
 from .tensor import TENSOR_TYPES, _device_string, dtype as _dtype_class
 
@@ -326,8 +328,20 @@ class Module(Gnn.Module):
                 raise TypeError("cannot assign '%s' as buffer '%s' (torch.Tensor or None expected)"
                                 % (_typename(value), name))
             self.register_buffer(name, value, self.is_buffer_persistent(name))
+        elif isinstance(value, Gnn.Tensor) and self._set_tensor_attribute(name, value):
+            pass
         else:
             super().__setattr__(name, value)
+
+    def _set_tensor_attribute(self, name, value):
+        # a plain tensor attribute lives on the C side, where the layers' forward reads it (as
+        # pruning's recomputed weight); a name the C side refuses (a property) stays a Python one
+        try:
+            Gnn.Module.set_tensor_attribute(self, name, value)
+        except (GLib.Error, TypeError):
+            return False
+        self.__dict__.pop(name, None)
+        return True
 
     # The C getters cannot tell a slot holding None from no slot: the slots set to None from
     # Python are remembered here, by name, with their kind
@@ -355,21 +369,31 @@ class Module(Gnn.Module):
                 return kind
         return self._none_slots().get(name)
 
+    @staticmethod
+    def _registering(register, self, name, value, *rest):
+        # a name another member or a tensor attribute holds is torch's KeyError
+        try:
+            register(self, name, value, *rest)
+        except GLib.Error as e:
+            if 'already exists' in e.message:
+                raise KeyError("attribute '%s' already exists" % name) from None
+            raise
+
     def register_parameter(self, name, param):
         """register_parameter (name, param), as nn.Module's; None makes a slot that reads as
         None and registers the Parameter assigned to it later."""
-        Gnn.Module.register_parameter(self, name, param)
+        self._registering(Gnn.Module.register_parameter, self, name, param)
         self._note_slot('parameter', name, param)
 
     def register_module(self, name, module):
         """register_module (name, module); None makes a slot that reads as None."""
-        Gnn.Module.register_module(self, name, module)
+        self._registering(Gnn.Module.register_module, self, name, module)
         self._note_slot('module', name, module)
 
     def register_buffer(self, name, tensor, persistent=True):
         """register_buffer (name, tensor, persistent=True), as nn.Module's; a None tensor
         makes a slot that reads as None and registers the tensor assigned to it later."""
-        Gnn.Module.register_buffer(self, name, tensor, persistent)
+        self._registering(Gnn.Module.register_buffer, self, name, tensor, persistent)
         self._note_slot('buffer', name, tensor)
 
     def _has_member(self, getter, name):
@@ -383,7 +407,8 @@ class Module(Gnn.Module):
         # only called when normal lookup fails
         if name.startswith('__'):
             raise AttributeError(name)
-        for getter in (Gnn.Module.get_parameter, Gnn.Module.get_buffer, Gnn.Module.get_submodule):
+        for getter in (Gnn.Module.get_parameter, Gnn.Module.get_buffer, Gnn.Module.get_submodule,
+                       Gnn.Module.get_tensor):
             try:
                 return getter(self, name)
             except Exception:
