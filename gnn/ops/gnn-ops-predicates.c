@@ -1,5 +1,5 @@
-/* gnn-ops-predicates.c: isnan, isinf, isposinf, isneginf, isfinite, isreal and nan_to_num,
- * written with the comparisons
+/* gnn-ops-predicates.c: isnan, isinf, isposinf, isneginf, isfinite, isreal, nan_to_num,
+ * isclose, allclose and equal, written with the comparisons
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "gnn-ops-private.h"
 
@@ -237,4 +238,190 @@ gnn_tensor_nan_to_num (GnnTensor *self, double nan, double posinf, double neginf
   if ((node = gnn_autograd_record ("NanToNumBackward0", nan_to_num_backward, &self, 1, &out, 1)))
     gnn_node_save (node, self);
   return out;
+}
+
+/* ---- closeness ------------------------------------------------------------------------- */
+
+static gboolean
+check_tolerance (const char *fn, const char *what, double value, GError **error)
+{
+  if (value >= 0.0)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "%s: %s must be greater than or equal to zero, but got %g", fn, what, value);
+  return FALSE;
+}
+
+/**
+ * gnn_tensor_isclose:
+ * @self: a tensor
+ * @other: a tensor of @self's dtype, broadcastable with it
+ * @rtol: the relative tolerance, ≥ 0 (PyTorch's default 1e-05)
+ * @atol: the absolute tolerance, ≥ 0 (PyTorch's default 1e-08)
+ * @equal_nan: whether two NaNs count as close
+ * @error: return location for a #GError
+ *
+ * Where @self and @other are close (`torch.isclose`): equal, or both finite with
+ * |@self − @other| ≤ @atol + @rtol · |@other|, as a bool tensor of the broadcast shape. Equal
+ * infinities are close; NaNs only with @equal_nan. Integer and bool tensors are compared
+ * exactly when both tolerances are zero, else in float32, as PyTorch does. Not differentiable.
+ *
+ * Returns: (transfer full): the mask, or %NULL with @error set (dtypes that differ, a negative
+ *   tolerance, shapes that do not broadcast)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_isclose (GnnTensor *self,
+                    GnnTensor *other,
+                    double     rtol,
+                    double     atol,
+                    gboolean   equal_nan,
+                    GError   **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = NULL;
+  g_autoptr(GnnTensor) close = NULL, a = NULL, b = NULL, diff = NULL, err = NULL, allowed = NULL;
+  g_autoptr(GnnTensor) scaled = NULL, fin = NULL, within = NULL, ok = NULL;
+  GnnDtype dtype;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
+  dtype = gnn_tensor_get_dtype (self);
+  if (dtype != gnn_tensor_get_dtype (other))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "isclose: expected both tensors to have the same dtype, but got %s and %s",
+                   gnn_dtype_get_name (dtype), gnn_dtype_get_name (gnn_tensor_get_dtype (other)));
+      return NULL;
+    }
+  if (!check_tolerance ("isclose", "rtol", rtol, error) || !check_tolerance ("isclose", "atol", atol, error))
+    return NULL;
+  guard = gnn_no_grad_guard_new ();
+  if (!(close = gnn_tensor_eq (self, other, error)))
+    return NULL;
+  if (equal_nan && gnn_dtype_is_floating (dtype))
+    {
+      g_autoptr(GnnTensor) na = gnn_tensor_isnan (self, error);
+      g_autoptr(GnnTensor) nb = na ? gnn_tensor_isnan (other, error) : NULL;
+      g_autoptr(GnnTensor) both = nb ? gnn_tensor_logical_and (na, nb, error) : NULL;
+      g_autoptr(GnnTensor) either = both ? gnn_tensor_logical_or (close, both, error) : NULL;
+      if (either == NULL)
+        return NULL;
+      g_set_object (&close, either);
+    }
+  if (rtol == 0.0 && atol == 0.0)
+    return g_steal_pointer (&close);
+  /* integers are compared in the default floating dtype, as PyTorch does */
+  if (gnn_dtype_is_floating (dtype))
+    {
+      a = g_object_ref (self);
+      b = g_object_ref (other);
+    }
+  else if (!(a = gnn_tensor_to_dtype (self, GNN_DTYPE_FLOAT32, error)) ||
+           !(b = gnn_tensor_to_dtype (other, GNN_DTYPE_FLOAT32, error)))
+    return NULL;
+  if (!(diff = gnn_tensor_sub (a, b, 1.0, error)) ||
+      !(err = gnn_tensor_abs (diff, error)) ||
+      !(scaled = gnn_tensor_mul_scalar (b, rtol, error)) ||
+      !(allowed = gnn_tensor_abs (scaled, error)) ||
+      !gnn_tensor_add_scalar_ (allowed, atol, error) ||
+      !(fin = gnn_tensor_isfinite (err, error)) ||
+      !(within = gnn_tensor_le (err, allowed, error)) ||
+      !(ok = gnn_tensor_logical_and (fin, within, error)))
+    return NULL;
+  return gnn_tensor_logical_or (close, ok, error);
+}
+
+/**
+ * gnn_tensor_allclose:
+ * @self: a tensor
+ * @other: a tensor of @self's dtype, broadcastable with it
+ * @rtol: the relative tolerance, ≥ 0 (PyTorch's default 1e-05)
+ * @atol: the absolute tolerance, ≥ 0 (PyTorch's default 1e-08)
+ * @equal_nan: whether two NaNs count as close
+ * @error: return location for a #GError
+ *
+ * Whether every element of @self is close to @other (`torch.allclose`): all of
+ * [method@Gnn.Tensor.isclose].
+ *
+ * Returns: the answer; %FALSE with @error set on the errors of [method@Gnn.Tensor.isclose]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_allclose (GnnTensor *self,
+                     GnnTensor *other,
+                     double     rtol,
+                     double     atol,
+                     gboolean   equal_nan,
+                     GError   **error)
+{
+  g_autoptr(GnnTensor) close = NULL, all = NULL;
+  GError *local = NULL;
+  double v;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  if (!(close = gnn_tensor_isclose (self, other, rtol, atol, equal_nan, error)) ||
+      !(all = gnn_tensor_all (close, NULL, 0, FALSE, error)))
+    return FALSE;
+  v = gnn_tensor_item (all, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return v != 0.0;
+}
+
+/**
+ * gnn_tensor_equal:
+ * @self: a tensor
+ * @other: a tensor on @self's device
+ * @error: return location for a #GError
+ *
+ * Whether @self and @other have the same shape and the same elements (`torch.equal`): no
+ * broadcasting (other shapes give %FALSE); elements of different dtypes are compared after
+ * type promotion, as PyTorch 1.13 does; NaN equals nothing.
+ *
+ * Returns: the answer; %FALSE with @error set when the devices differ
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_equal (GnnTensor *self,
+                  GnnTensor *other,
+                  GError   **error)
+{
+  g_autoptr(GnnNoGradGuard) guard = NULL;
+  g_autoptr(GnnTensor) eq = NULL, all = NULL;
+  const gint64 *sa, *sb;
+  guint na, nb;
+  GError *local = NULL;
+  double v;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  if (g_strcmp0 (gnn_tensor_get_device (self), gnn_tensor_get_device (other)) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DEVICE,
+                   "equal: expected both tensors on the same device, got %s and %s",
+                   gnn_tensor_get_device (self), gnn_tensor_get_device (other));
+      return FALSE;
+    }
+  sa = gnn_tensor_get_shape (self, &na);
+  sb = gnn_tensor_get_shape (other, &nb);
+  if (na != nb || (na > 0 && memcmp (sa, sb, na * sizeof (gint64)) != 0))
+    return FALSE;
+  guard = gnn_no_grad_guard_new ();
+  if (!(eq = gnn_tensor_eq (self, other, error)) ||
+      !(all = gnn_tensor_all (eq, NULL, 0, FALSE, error)))
+    return FALSE;
+  v = gnn_tensor_item (all, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return v != 0.0;
 }

@@ -695,4 +695,14 @@ GPtrArray *gnn_broadcast_tensors   (GnnTensor **tensors, guint n_tensors, GError
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_unflatten    (GnnTensor *self, int dim, const gint64 *sizes, guint n_sizes, GError **error);
 
+/* closeness (gnn-ops-predicates.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isclose      (GnnTensor *self, GnnTensor *other, double rtol, double atol,
+                                    gboolean equal_nan, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_allclose     (GnnTensor *self, GnnTensor *other, double rtol, double atol,
+                                    gboolean equal_nan, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_equal        (GnnTensor *self, GnnTensor *other, GError **error);
+
 G_END_DECLS

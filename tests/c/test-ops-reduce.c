@@ -961,6 +961,67 @@ test_more_values (void)
   assert_error (&error, GNN_ERROR_INVALID_ARGUMENT, "appears multiple times");
 }
 
+/* isclose, allclose, equal: torch 1.13's answers (test_ops_closeness.py compares more) */
+static void
+test_closeness (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (INFINITY, -INFINITY, NAN, 1.0, 1.0, 100.0), 6,
+                                              GNN_TEST_SHAPE (6), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (INFINITY, INFINITY, NAN, INFINITY, 1.0 + 1e-9, 100.001), 6,
+                                              GNN_TEST_SHAPE (6), 1);
+  g_autoptr(GnnTensor) row = gnn_test_tensor_d (GNN_TEST_DATA (1.0, 2.0), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) grid = gnn_test_tensor_d (GNN_TEST_DATA (1.0, 2.0, 1.0, 2.00001), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) c = NULL, c_nan = NULL, c_tol = NULL, ia = NULL, ib = NULL, ic = NULL, f32 = NULL;
+
+  OK (c = gnn_tensor_isclose (a, b, 1e-5, 1e-8, FALSE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_BOOL);
+  gnn_test_assert_close (c, GNN_TEST_DATA (1, 0, 0, 0, 1, 1), 6, 0, 0);
+  OK (c_nan = gnn_tensor_isclose (a, b, 1e-5, 1e-8, TRUE, &error));
+  gnn_test_assert_close (c_nan, GNN_TEST_DATA (1, 0, 1, 0, 1, 1), 6, 0, 0);
+  /* zero tolerances: equality only */
+  OK (c_tol = gnn_tensor_isclose (a, b, 0.0, 0.0, FALSE, &error));
+  gnn_test_assert_close (c_tol, GNN_TEST_DATA (1, 0, 0, 0, 0, 0), 6, 0, 0);
+  /* broadcasting */
+  g_assert_true (gnn_tensor_allclose (row, grid, 1e-5, 1e-8, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_tensor_allclose (row, grid, 1e-7, 1e-8, FALSE, &error));
+  g_assert_no_error (error);
+  /* integers: exact without tolerance, in floating point with it (|2 - 3| <= 0.4 * 3) */
+  ia = gnn_tensor_new_from_int64s ((gint64[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (3), 1, &error);
+  ib = gnn_tensor_new_from_int64s ((gint64[]) { 1, 3, 3 }, 3, GNN_TEST_SHAPE (3), 1, &error);
+  OK (ic = gnn_tensor_isclose (ia, ib, 0.4, 0.0, FALSE, &error));
+  gnn_test_assert_close (ic, GNN_TEST_DATA (1, 1, 1), 3, 0, 0);
+  g_clear_object (&ic);
+  OK (ic = gnn_tensor_isclose (ia, ib, 0.0, 0.0, FALSE, &error));
+  gnn_test_assert_close (ic, GNN_TEST_DATA (1, 0, 1), 3, 0, 0);
+
+  /* errors: dtypes, negative tolerances, shapes */
+  OK (f32 = gnn_tensor_to_dtype (ia, GNN_DTYPE_FLOAT32, &error));
+  g_assert_null (gnn_tensor_isclose (ia, f32, 1e-5, 1e-8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_nonnull (strstr (error->message, "int64 and float32"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_isclose (a, b, -1.0, 1e-8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "rtol must be greater than or equal to zero"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_isclose (a, b, 1e-5, -1.0, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_tensor_allclose (a, row, 1e-5, 1e-8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+
+  /* equal: the same shape and elements, across dtypes; no broadcasting; NaN equals nothing */
+  g_assert_true (gnn_tensor_equal (ia, ia, &error));
+  g_assert_true (gnn_tensor_equal (ia, f32, &error));
+  g_assert_false (gnn_tensor_equal (ia, ib, &error));
+  g_assert_false (gnn_tensor_equal (row, grid, &error));
+  g_assert_false (gnn_tensor_equal (a, a, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -984,5 +1045,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/reduce/norms", test_norms);
   g_test_add_func ("/ops/reduce/more-gradcheck", test_more_gradcheck);
   g_test_add_func ("/ops/reduce/more-values", test_more_values);
+  g_test_add_func ("/ops/reduce/closeness", test_closeness);
   return g_test_run ();
 }

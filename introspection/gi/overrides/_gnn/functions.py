@@ -318,6 +318,31 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
                                  float('nan') if neginf is None else float(neginf))
 
 
+@_export
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch.isclose / Tensor.isclose: where |input - other| <= atol + rtol * |other| (or the
+    two are equal), as a bool tensor; the dtypes must agree."""
+    _check_tensor('isclose', input)
+    _check_tensor('isclose', other, 'other')
+    return Gnn.Tensor.isclose(input, other, float(rtol), float(atol), bool(equal_nan))
+
+
+@_export
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch.allclose / Tensor.allclose: whether isclose holds everywhere (a Python bool)."""
+    _check_tensor('allclose', input)
+    _check_tensor('allclose', other, 'other')
+    return Gnn.Tensor.allclose(input, other, float(rtol), float(atol), bool(equal_nan))
+
+
+@_export
+def equal(input, other):
+    """torch.equal / Tensor.equal: the same shape and the same elements (a Python bool)."""
+    _check_tensor('equal', input)
+    _check_tensor('equal', other, 'other')
+    return Gnn.Tensor.equal(input, other)
+
+
 def _softmax(name, c_op, input, dim, dtype):
     _check_tensor(name, input)
     if dim is None:
