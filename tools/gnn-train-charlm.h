@@ -36,3 +36,14 @@ gboolean gnn_char_corpus_load  (GnnCharCorpus  *corpus,
 void     gnn_char_corpus_clear (GnnCharCorpus  *corpus);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* gnn-train --task charlm: parses its own options (argv as main got it) and runs */
+int   gnn_train_charlm_main      (int    argc,
+                                  char **argv);
+
+/* the task of a gnn-train checkpoint's metadata ("charlm"), or NULL for none or an unreadable file */
+char *gnn_train_checkpoint_task  (const char *path);
+
+G_END_DECLS
