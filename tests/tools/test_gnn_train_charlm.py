@@ -9,15 +9,19 @@ with status 2 and a message.
     test_gnn_train_charlm.py BUILD_DIR/tools/gnn-train
 
 Exits with 77 (skipped) when the fortunes package is not installed."""
+import fcntl
 import json
 import math
 import os
+import pty
 import re
+import select
 import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import unittest
 
@@ -32,8 +36,9 @@ REPORT = re.compile(r'^step (\d+)/(\d+): train loss ([0-9.]+), val loss ([0-9.]+
 
 
 def run(*args, timeout=120):
+    # sampled text is bytes of the corpus, not always whole UTF-8 sequences
     return subprocess.run([GNN_TRAIN] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, timeout=timeout)
+                          text=True, encoding='utf-8', errors='surrogateescape', timeout=timeout)
 
 
 def final_lines(out):
@@ -173,6 +178,50 @@ class TestCharLM(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             usage(['--task', 'charlm', '--data-dir', d], "install Debian's fortunes package")
             usage(['--task', 'charlm', '--data-dir', os.path.join(d, 'none')], "install Debian's fortunes package")
+
+
+def run_on_terminal(columns, *args, timeout=120):
+    """Runs gnn-train on a pseudo-terminal COLUMNS wide: (status, the text written to it)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
+    env = dict(os.environ, TERM='xterm', COLUMNS='1000')     # the terminal's width wins
+    p = subprocess.Popen([GNN_TRAIN] + list(args), stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out, deadline = b'', time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:       # the other end closed
+                break
+            if not data:
+                break
+            out += data
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    return p.wait(timeout=10), out.decode('utf-8', 'replace')
+
+
+class TestTerminal(unittest.TestCase):
+    def test_progress_fits_the_terminal(self):
+        args = [a for a in TINY]
+        args[args.index('--steps') + 1] = '80'
+        args[args.index('--eval-every') + 1] = '40'
+        for columns in (80, 40):
+            status, out = run_on_terminal(columns, *args)
+            self.assertEqual(status, 0, out)
+            drawn = [seg.replace('\x1b[K', '') for line in out.split('\r\n') for seg in line.split('\r')]
+            # the redrawn progress line, not the reports ("step 40/80: ...")
+            progress = [seg for seg in drawn if re.match(r'step \d+/80(?!:)', seg)]
+            self.assertTrue(progress, out)
+            self.assertEqual([seg for seg in progress if len(seg) >= columns], [], columns)
+            if columns >= 80:
+                self.assertTrue(any('[' in seg and 'loss' in seg and 'tokens/s' in seg for seg in progress),
+                                progress)
+            # the reports start on a line of their own
+            self.assertTrue(any(seg.startswith('step 40/80: train loss') for seg in drawn), drawn)
 
 
 if __name__ == '__main__':
