@@ -704,7 +704,7 @@ options_fill_defaults (Options *opts)
   if (opts->eval_every < 0) opts->eval_every = 100;
   if (opts->eval_windows < 0) opts->eval_windows = 128;
   if (isnan (opts->temperature)) opts->temperature = 1.0;
-  if (opts->top_k < 0) opts->top_k = 0;
+  if (opts->top_k == G_MININT) opts->top_k = 0;
   if (opts->sample_seed < 0) opts->sample_seed = opts->seed;
 }
 
@@ -744,6 +744,8 @@ options_check (const Options *opts)
     return g_strdup_printf ("--eval-windows: expected at least 1, found %d", opts->eval_windows);
   if (opts->sample < 0)
     return g_strdup_printf ("--sample: expected a number of characters >= 0, found %d", opts->sample);
+  if (opts->top_k < 0)
+    return g_strdup_printf ("--top-k: expected a number >= 0 (0: all), found %d", opts->top_k);
   if (!(opts->temperature > 0) || !isfinite (opts->temperature))
     return g_strdup_printf ("--temperature: expected a positive number, found %g", opts->temperature);
   if (opts->threads < 0)
@@ -1575,7 +1577,7 @@ gnn_train_charlm_main (int    argc,
   Options opts = {
     .steps = -1, .batch_size = -1, .context = -1, .layers = -1, .d_model = -1, .heads = -1,
     .dim_feedforward = -1, .dropout = NAN, .lr = NAN, .warmup = -1, .weight_decay = NAN, .clip = NAN,
-    .ema_decay = NAN, .seed = -1, .eval_every = -1, .eval_windows = -1, .temperature = NAN, .top_k = -1,
+    .ema_decay = NAN, .seed = -1, .eval_every = -1, .eval_windows = -1, .temperature = NAN, .top_k = G_MININT,
     .sample_seed = -1,
   };
   const GOptionEntry entries[] = {

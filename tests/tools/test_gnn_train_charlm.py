@@ -172,6 +172,7 @@ class TestCharLM(unittest.TestCase):
         usage(['--task', 'charlm', '--d-model', '30', '--heads', '4'], '--heads: expected a divisor of --d-model (30), found 4')
         usage(['--task', 'charlm', '--warmup', '10', '--steps', '10'], '--warmup: expected a number of steps from 0')
         usage(['--task', 'charlm', '--temperature', '0'], '--temperature: expected a positive number')
+        usage(['--task', 'charlm', '--top-k', '-1'], '--top-k: expected a number >= 0 (0: all), found -1')
         usage(['--task', 'charlm', '--seed', '-3'], "--seed: expected an integer >= 0, found '-3'")
         usage(['--task', 'charlm', 'stray'], "unexpected argument 'stray'")
         usage(['--task', 'rnn'], "--task: expected cnn or charlm, found 'rnn'")
