@@ -5,7 +5,7 @@ The corpus: the text files of /usr/share/games/fortunes (Debian's fortunes packa
 .dat/.u8 index files), sorted by name; the first 95% of each file is training text, the last
 5% (length // 20 bytes) held out; the vocabulary is the sorted set of the bytes seen.
 The model: Embedding (vocab, d_model) for the tokens and Embedding (context, d_model) for the
-positions, --layers nn.TransformerEncoderLayer (d_model, heads, 4 * d_model, dropout 0,
+positions, --layers nn.TransformerEncoderLayer (d_model, heads, 4 * d_model, --dropout 0,
 activation="gelu", batch_first=True, norm_first=True) with the causal mask, LayerNorm and a
 Linear head; the same module names as gnn-train's (tok_emb, pos_emb, layers, norm, head), so
 the state-dict keys are the same. The recipe: AdamW (lr 0.002, weight decay 0.1), SequentialLR
@@ -68,6 +68,33 @@ def g_rand_doubles(seed_array, n):
     return out
 
 
+def make_model(torch, vocab, context, d_model, layers, heads, dim_feedforward, dropout=0.0):
+    """the model of gnn-train --task charlm, with its module names"""
+    from torch import nn
+
+    class CharLM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok_emb = nn.Embedding(vocab, d_model)
+            self.pos_emb = nn.Embedding(context, d_model)
+            self.layers = nn.ModuleList(
+                nn.TransformerEncoderLayer(d_model, heads, dim_feedforward, dropout, activation='gelu',
+                                           batch_first=True, norm_first=True)
+                for _ in range(layers))
+            self.norm = nn.LayerNorm(d_model)
+            self.head = nn.Linear(d_model, vocab)
+
+        def forward(self, idx):
+            length = idx.shape[1]
+            x = self.tok_emb(idx) + self.pos_emb(torch.arange(length))
+            mask = torch.triu(torch.ones(length, length, dtype=torch.bool), 1)   # True: masked out
+            for layer in self.layers:
+                x = layer(x, src_mask=mask)
+            return self.head(self.norm(x))
+
+    return CharLM()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--steps', type=int, default=600)
@@ -77,6 +104,7 @@ def main():
     ap.add_argument('--d-model', type=int, default=128)
     ap.add_argument('--heads', type=int, default=4)
     ap.add_argument('--dim-feedforward', type=int)
+    ap.add_argument('--dropout', type=float, default=0.0)
     ap.add_argument('--lr', type=float, default=2e-3)
     ap.add_argument('--warmup', type=int)
     ap.add_argument('--weight-decay', type=float, default=0.1)
@@ -106,28 +134,8 @@ def main():
     print('fortunes: %d files, %d training and %d held-out characters, %d symbols, loaded in %.2f s'
           % (n_files, len(train), len(val), len(chars), time.perf_counter() - t0))
 
-    class CharLM(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok_emb = nn.Embedding(len(chars), args.d_model)
-            self.pos_emb = nn.Embedding(args.context, args.d_model)
-            self.layers = nn.ModuleList(
-                nn.TransformerEncoderLayer(args.d_model, args.heads, ff, 0.0, activation='gelu',
-                                           batch_first=True, norm_first=True)
-                for _ in range(args.layers))
-            self.norm = nn.LayerNorm(args.d_model)
-            self.head = nn.Linear(args.d_model, len(chars))
-
-        def forward(self, idx):
-            length = idx.shape[1]
-            x = self.tok_emb(idx) + self.pos_emb(torch.arange(length))
-            mask = torch.triu(torch.ones(length, length, dtype=torch.bool), 1)   # True: masked out
-            for layer in self.layers:
-                x = layer(x, src_mask=mask)
-            return self.head(self.norm(x))
-
     torch.manual_seed(args.seed)
-    model = CharLM()
+    model = make_model(torch, len(chars), args.context, args.d_model, args.layers, args.heads, ff, args.dropout)
     n_params = sum(p.numel() for p in model.parameters())
     print('model: a GPT of %d layers, d_model %d, %d heads, feed-forward %d, context %d, %d parameters'
           % (args.layers, args.d_model, args.heads, ff, args.context, n_params))

@@ -105,6 +105,45 @@ class TestCharLM(unittest.TestCase):
             self.assertIn(k, keys)
         self.assertNotIn('model.layers.2.linear1.weight', keys)
 
+    def test_torch_runs_the_same_model(self):
+        """torch's nn.TransformerEncoderLayer model of bench/train_charlm_torch.py, given the
+        weights of gnn-train's checkpoint, has the same held-out loss on the same windows."""
+        try:
+            import numpy as np
+            import torch
+            import torch.nn.functional as F
+        except ImportError:
+            self.skipTest('torch is not installed')
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'bench'))
+        import train_charlm_torch as bench
+        with open(self.whole, 'rb') as f:
+            data = f.read()
+        n = struct.unpack('<Q', data[:8])[0]
+        header = json.loads(data[8:8 + n])
+        meta = header.pop('__metadata__')
+        n_files, chars, _, val = bench.load_corpus(DATA_DIR)
+        model = bench.make_model(torch, len(chars), int(meta['gnn-train.option.context']),
+                                 int(meta['gnn-train.option.d-model']), int(meta['gnn-train.option.layers']),
+                                 int(meta['gnn-train.option.heads']), int(meta['gnn-train.option.dim-feedforward']))
+        state = {}
+        for k, v in header.items():
+            if k.startswith('model.'):
+                self.assertEqual(v['dtype'], 'F32')
+                a, b = v['data_offsets']
+                state[k[len('model.'):]] = torch.from_numpy(
+                    np.frombuffer(data, np.float32, (b - a) // 4, 8 + n + a).reshape(v['shape']).copy())
+        model.load_state_dict(state)      # strict: the same keys, no more, no fewer
+        model.eval()
+        T, windows = int(meta['gnn-train.option.context']), int(meta['gnn-train.option.eval-windows'])
+        span = len(val) - T - 1
+        starts = torch.tensor([span * i // (windows - 1) for i in range(windows)])
+        w = torch.from_numpy(val)[starts[:, None] + torch.arange(T + 1)]
+        with torch.no_grad():
+            logits = model(w[:, :-1])
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), w[:, 1:].reshape(-1)).item()
+        m = re.search(r'^final val loss \(model\): ([0-9.]+)', self.r.stdout, re.M)
+        self.assertAlmostEqual(loss, float(m.group(1)), delta=1e-4)
+
     def test_sigint_resume_is_exact(self):
         with tempfile.TemporaryDirectory() as d:
             part = os.path.join(d, 'part.safetensors')
