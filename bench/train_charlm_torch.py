@@ -121,7 +121,7 @@ def main():
     warmup = args.warmup if args.warmup is not None else min(100, args.steps // 10)
 
     # SequentialLR of torch 1.13 steps the next scheduler with an epoch at its milestone
-    warnings.filterwarnings('ignore', message='The epoch parameter in `scheduler.step()`')
+    warnings.filterwarnings('ignore', message='The epoch parameter in')
     import torch
     from torch import nn
     import torch.nn.functional as F
