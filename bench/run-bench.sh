@@ -49,3 +49,6 @@ echo
 # causal scaled dot-product attention forward + backward, gnn's fused kernels vs torch's composed formula
 echo
 /usr/bin/python3 "$src/bench/bench_sdpa_torch.py" "$@"
+# LSTM and GRU (256 -> 512, 2 layers, seq 64, batch 32) training samples/s, gnn vs torch in the same process
+echo
+/usr/bin/python3 "$src/bench/bench_rnn_torch.py" "$@"

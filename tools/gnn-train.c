@@ -25,12 +25,16 @@
  * on Ctrl-C, so that --resume continues bit for bit: the loader's order is a function of its
  * seed and epoch alone.
  *
+ * The second task, --task charlm (gnn-train-charlm.c), trains a small GPT on the text of the
+ * fortunes package with the same checkpoints, --resume and Ctrl-C.
+ *
  * Exit status: 0 on success, 1 when training fails, 2 for bad usage (options, missing data,
  * an unreadable model or checkpoint), 130 after Ctrl-C (with a checkpoint saved).
  */
 #include <gnn/gnn.h>
 
 #include "gnn-tool.h"
+#include "gnn-train-charlm.h"
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -85,6 +89,7 @@ typedef struct
   char    *resume;
   int      threads;
   char    *data_dir;
+  char    *task;
 } Options;
 
 static void
@@ -96,6 +101,7 @@ options_clear (Options *opts)
   g_free (opts->resume);
   g_free (opts->data_dir);
   g_free (opts->overrides);
+  g_free (opts->task);
 }
 
 static double
@@ -1096,6 +1102,38 @@ run (Options  *opts,
   return EXIT_SUCCESS;
 }
 
+/* Whether the command line asks for the charlm task: --task charlm, or no --task and a
+ * --resume of a charlm checkpoint. */
+static gboolean
+wants_charlm (int    argc,
+              char **argv)
+{
+  const char *task = NULL, *resume = NULL;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        break;
+      if (g_str_equal (argv[i], "--task") && i + 1 < argc)
+        task = argv[++i];
+      else if (g_str_has_prefix (argv[i], "--task="))
+        task = argv[i] + strlen ("--task=");
+      else if (g_str_equal (argv[i], "--resume") && i + 1 < argc)
+        resume = argv[++i];
+      else if (g_str_has_prefix (argv[i], "--resume="))
+        resume = argv[i] + strlen ("--resume=");
+    }
+  if (task)
+    return g_str_equal (task, "charlm");
+  if (resume)
+    {
+      g_autofree char *checkpoint_task = gnn_train_checkpoint_task (resume);
+
+      return g_strcmp0 (checkpoint_task, "charlm") == 0;
+    }
+  return FALSE;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1142,6 +1180,9 @@ main (int    argc,
       "Train on the first N training images only (default: all 60000)", "N" },
     { "test-limit", 0, 0, G_OPTION_ARG_INT, &opts.test_limit,
       "Test on the first N test images only (default: all 10000)", "N" },
+    { "task", 0, 0, G_OPTION_ARG_STRING, &opts.task,
+      "cnn (this task, the default) or charlm: a character-level language model on the fortunes "
+      "package's text (see --task charlm --help)", "NAME" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -1155,11 +1196,14 @@ main (int    argc,
    * metadata is written and read with g_ascii_dtostr / g_ascii_strtod whatever the locale */
   setlocale (LC_ALL, "");
   g_set_prgname ("gnn-train");
+  if (wants_charlm (argc, argv))
+    return gnn_train_charlm_main (argc, argv);
   context = g_option_context_new ("- train a model on Fashion-MNIST");
   g_option_context_set_summary (context,
     "Trains a model (by default a small CNN with BatchNorm) on Fashion-MNIST and prints its\n"
     "test accuracy. With --save, a checkpoint after every epoch; Ctrl-C saves one mid-epoch\n"
-    "(to --save PATH or " INTERRUPTED_PATH ") that --resume continues exactly.");
+    "(to --save PATH or " INTERRUPTED_PATH ") that --resume continues exactly.\n"
+    "With --task charlm, trains a character-level language model instead (see --task charlm --help).");
   group = g_option_group_new (NULL, NULL, NULL, &opts, NULL);
   g_option_group_add_entries (group, entries);
   g_option_context_set_main_group (context, g_steal_pointer (&group));
@@ -1172,6 +1216,12 @@ main (int    argc,
   if (argc > 1)
     {
       g_printerr ("gnn-train: unexpected argument '%s' (see --help)\n", argv[1]);
+      options_clear (&opts);
+      return EXIT_USAGE;
+    }
+  if (opts.task && !g_str_equal (opts.task, "cnn"))
+    {
+      g_printerr ("gnn-train: --task: expected cnn or charlm, found '%s'\n", opts.task);
       options_clear (&opts);
       return EXIT_USAGE;
     }
