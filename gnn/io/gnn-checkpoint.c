@@ -9,6 +9,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "gnn-checkpoint-private.h"
 #include "gnn-module-json-private.h"
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"
@@ -969,9 +970,10 @@ parse_uint64 (JsonObject *obj, const char *name, guint64 *out)
   return s && g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT64, out, NULL);
 }
 
-/* Reads and checks the whole file at @path into @l. */
+/* Reads and checks the whole file at @path (or @bytes, named @path in errors, when not
+ * %NULL) into @l. */
 static gboolean
-read_checkpoint (const char *path, Loaded *l, GError **error)
+read_checkpoint (const char *path, GBytes *bytes, Loaded *l, GError **error)
 {
   g_autoptr(GnnStateDict) st = NULL;
   g_autoptr(GHashTable) meta = NULL;
@@ -986,9 +988,13 @@ read_checkpoint (const char *path, Loaded *l, GError **error)
   l->averaged_settings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   l->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  st = gnn_safetensors_load (path, &meta, error);
+  st = bytes ? gnn_safetensors_load_from_bytes (bytes, &meta, error) : gnn_safetensors_load (path, &meta, error);
   if (st == NULL)
-    return FALSE;
+    {
+      if (bytes)
+        g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
   version = meta ? g_hash_table_lookup (meta, "gnn.checkpoint") : NULL;
   if (version == NULL)
     return format_error (error, path, "expected a gnn checkpoint (metadata \"gnn.checkpoint\"), found a "
@@ -1252,6 +1258,18 @@ gnn_checkpoint_load (GnnCheckpoint *self,
                      const char    *path,
                      GError       **error)
 {
+  g_return_val_if_fail (GNN_IS_CHECKPOINT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return gnn_checkpoint_load_from_bytes (self, NULL, path, error);
+}
+
+gboolean
+gnn_checkpoint_load_from_bytes (GnnCheckpoint *self,
+                                GBytes        *bytes,
+                                const char    *path,
+                                GError       **error)
+{
   Loaded l;
   gboolean ok = FALSE;
   g_autoptr(GnnStateDict) model_before = NULL;
@@ -1265,7 +1283,7 @@ gnn_checkpoint_load (GnnCheckpoint *self,
   g_return_val_if_fail (GNN_IS_CHECKPOINT (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!read_checkpoint (path, &l, error))
+  if (!read_checkpoint (path, bytes, &l, error))
     goto out;
 
   /* what @self asks for must be in the file and fit */
@@ -1507,7 +1525,7 @@ gnn_checkpoint_load_model (const char *path,
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!read_checkpoint (path, &l, error))
+  if (!read_checkpoint (path, NULL, &l, error))
     {
       loaded_clear (&l);
       return NULL;
