@@ -5,7 +5,8 @@ checkpoint target loads into, before and after training steps) and IDX files, wi
 edge cases beside them. Run from the source tree against a build:
     meson devenv -C build /usr/bin/python3 ../tests/fuzzing/make-corpus.py
 Files found by fuzzing (regression inputs) live in the same folders under names starting
-with 'regress-'; this script leaves those alone."""
+with 'regress-', and corpus/fuzz-checkpoint/no-checksum-* are checkpoints gnn wrote before
+checkpoints had a checksum; this script leaves those alone."""
 import os
 import struct
 import sys
@@ -121,6 +122,11 @@ def checkpoints():
             sched.step()
         ckpt.set_metadata('epoch', '3')
         save('trained')
+        # the same with a data byte flipped: the checksum no longer fits
+        with open(path, 'rb') as f:
+            data = bytearray(f.read())
+        data[-3] ^= 0x04
+        out('fuzz-checkpoint', 'trained-flipped', bytes(data))
         model.train(False)
         ckpt.set_scheduler(None)
         ckpt.add_averaged_model('ema', None)
