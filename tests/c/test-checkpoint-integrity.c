@@ -355,6 +355,175 @@ test_checksum_absent (void)
   run_clear (&fresh);
 }
 
+/* ---- missing optimizer state ------------------------------------------------------------ */
+
+static const char *drop_key;
+
+static void
+drop_tensor (GnnStateDict *tensors, GHashTable *meta)
+{
+  g_assert_true (gnn_state_dict_contains (tensors, drop_key));
+  gnn_state_dict_remove (tensors, drop_key);
+}
+
+static void
+drop_tensor_and_checksum (GnnStateDict *tensors, GHashTable *meta)
+{
+  drop_tensor (tensors, meta);
+  drop_checksum (tensors, meta);
+}
+
+/* a checkpoint whose optimizer state lacks one tensor Adam needs is refused, naming it,
+ * and changes nothing (with the checksum, which no longer fits, or without) */
+static void
+test_missing_optimizer_state (void)
+{
+  static const char *const keys[] = {
+    "optimizer.state.1.exp_avg_sq", "optimizer.state.0.exp_avg", "optimizer.state.3.max_exp_avg_sq",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tmp_dir ();
+  Run r = { 0 };
+
+  run_init (&r);
+  run_steps (&r, 2);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    for (guint with_checksum = 0; with_checksum < 2; with_checksum++)
+      {
+        g_autofree char *path = save_run (&r, dir, "c.safetensors");
+        g_autoptr(GnnCheckpoint) ckpt = NULL;
+        g_autoptr(GnnStateDict) model_before = NULL, model_after = NULL, opt_after = NULL;
+        g_auto(GStrv) okeys = NULL;
+        Run fresh = { 0 };
+
+        drop_key = keys[i];
+        rewrite (path, with_checksum ? drop_tensor : drop_tensor_and_checksum);
+        run_init (&fresh);
+        run_steps (&fresh, 1);
+        model_before = gnn_module_state_dict (fresh.model, NULL, FALSE, &error);
+        g_assert_no_error (error);
+        ckpt = run_checkpoint (&fresh);
+        g_assert_false (gnn_checkpoint_load (ckpt, path, &error));
+        g_test_message ("%s", error->message);
+        if (with_checksum)
+          {
+            g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+            g_assert_nonnull (strstr (error->message, "checksum"));
+          }
+        else
+          {
+            g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+            g_assert_nonnull (strstr (error->message, keys[i] + strlen ("optimizer.")));
+            g_assert_nonnull (strstr (error->message, "GnnAdam"));
+          }
+        g_clear_error (&error);
+        model_after = gnn_module_state_dict (fresh.model, NULL, FALSE, &error);
+        g_assert_no_error (error);
+        assert_same_tensors (model_before, model_after);
+        /* the optimizer keeps its own state, whole */
+        opt_after = gnn_optimizer_state_dict (fresh.opt);
+        g_assert_true (gnn_state_dict_contains (opt_after, keys[i] + strlen ("optimizer.")));
+        g_unlink (path);
+        run_clear (&fresh);
+      }
+  g_rmdir (dir);
+  run_clear (&r);
+}
+
+/* the same check on the optimizer's own load_state_dict, for the state each optimizer keeps */
+static void
+test_missing_state_each_optimizer (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  for (guint which = 0; which < 4; which++)
+    {
+      Run r = { 0 };
+      g_autoptr(GnnParamGroup) group = NULL;
+      g_autoptr(GnnStateDict) sd = NULL;
+      g_autoptr(GnnStateDict) before = NULL;
+      const char *key;
+
+      run_init (&r);
+      group = gnn_param_group_new_from_module (r.model);
+      g_clear_object (&r.opt);
+      switch (which)
+        {
+        case 0:
+          r.opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0.9, 0.0, 0.0, FALSE, FALSE, &error));
+          key = "state.2.momentum_buffer";
+          break;
+        case 1:
+          r.opt = GNN_OPTIMIZER (gnn_rmsprop_new (group, 0.01, 0.99, 1e-8, 0.0, 0.5, TRUE, FALSE, &error));
+          key = "state.4.grad_avg";
+          break;
+        case 2:
+          r.opt = GNN_OPTIMIZER (gnn_adagrad_new (group, 0.1, 0.0, 0.0, 0.1, 1e-10, FALSE, &error));
+          key = "state.0.sum";
+          break;
+        default:
+          r.opt = GNN_OPTIMIZER (gnn_adamw_new (group, 0.01, 0.9, 0.99, 1e-8, 1e-2, FALSE, FALSE, &error));
+          key = "state.5.exp_avg";
+          break;
+        }
+      g_assert_no_error (error);
+      run_steps (&r, 2);
+      sd = gnn_optimizer_state_dict (r.opt);
+      before = gnn_optimizer_state_dict (r.opt);
+      /* SGD's buffer is the whole state: drop it beside another entry kept */
+      if (which == 0)
+        {
+          g_auto(GValue) v = G_VALUE_INIT;
+          g_value_init (&v, G_TYPE_DOUBLE);
+          g_value_set_double (&v, 0.0);
+          gnn_state_dict_set_value (sd, "state.2.extra", &v);
+        }
+      g_assert_true (gnn_state_dict_contains (sd, key));
+      /* whole, it loads */
+      g_assert_true (gnn_optimizer_load_state_dict (r.opt, before, &error));
+      g_assert_no_error (error);
+      gnn_state_dict_remove (sd, key);
+      g_assert_false (gnn_optimizer_load_state_dict (r.opt, sd, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, key));
+      g_clear_error (&error);
+      {
+        g_autoptr(GnnStateDict) now = gnn_optimizer_state_dict (r.opt);
+        assert_same_tensors (before, now);
+      }
+      run_clear (&r);
+    }
+}
+
+/* stopped after 3 steps and resumed from the file, Adam with amsgrad goes on bit for bit */
+static void
+test_resume_exact (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr(GnnCheckpoint) ckpt = NULL;
+  Run whole = { 0 }, fresh = { 0 };
+
+  run_init (&whole);
+  run_steps (&whole, 3);
+  path = save_run (&whole, dir, "c.safetensors");
+  run_steps (&whole, 4);
+
+  run_init (&fresh);
+  ckpt = run_checkpoint (&fresh);
+  g_assert_true (gnn_checkpoint_load (ckpt, path, &error));
+  g_assert_no_error (error);
+  run_steps (&fresh, 4);
+  assert_same_model (whole.model, fresh.model);
+  assert_same_optimizer (whole.opt, fresh.opt);
+  g_unlink (path);
+  g_rmdir (dir);
+  run_clear (&whole);
+  run_clear (&fresh);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -362,5 +531,8 @@ main (int argc, char **argv)
   g_test_add_func ("/checkpoint/checksum/recorded", test_checksum_recorded);
   g_test_add_func ("/checkpoint/checksum/flipped-byte", test_checksum_flipped_byte);
   g_test_add_func ("/checkpoint/checksum/absent", test_checksum_absent);
+  g_test_add_func ("/checkpoint/optimizer-state/missing", test_missing_optimizer_state);
+  g_test_add_func ("/checkpoint/optimizer-state/missing-each-optimizer", test_missing_state_each_optimizer);
+  g_test_add_func ("/checkpoint/optimizer-state/resume-exact", test_resume_exact);
   return g_test_run ();
 }

@@ -3,7 +3,8 @@
 into torch tensors: python3-safetensors is not packaged for Debian 12); its tensors carry a
 SHA-256 in __metadata__ ("gnn.sha256") that loading checks; a file written again by another
 writer with another layout still loads, and files without the checksum (gnn's before it, or
-a writer that drops it) load unchecked."""
+a writer that drops it) load unchecked. A checkpoint whose optimizer state lacks a tensor the
+optimizer needs is refused, naming it."""
 import json
 import os
 import struct
@@ -150,6 +151,23 @@ class CheckpointIntegrityTest(ParityTest):
         np.testing.assert_array_equal(model.state_dict()['0.weight'].numpy(), before)
         with self.assertRaises(Exception):
             Gnn.Checkpoint.load_model(bad)
+
+    def test_missing_optimizer_state_is_refused(self):
+        # an older file (no checksum) whose optimizer state lacks one tensor Adam needs
+        meta, arrays = read_safetensors(self.path)
+        del meta['gnn.sha256']
+        arrays = {k: v for k, v in arrays.items() if k != 'optimizer.state.2.exp_avg_sq'}
+        self.assertEqual(len(arrays), len(read_safetensors(self.path)[1]) - 1)
+        bad = os.path.join(self.dir.name, 'partial.safetensors')
+        write_safetensors(bad, arrays, meta)
+        model, opt = make_run()
+        with self.assertRaises(Exception) as cm:
+            checkpoint(model, opt).load(bad)
+        msg = getattr(cm.exception, 'message', str(cm.exception))
+        self.assertIn('"state.2.exp_avg_sq"', msg)
+        self.assertIn(bad, msg)
+        self.assertEqual(Gnn.Optimizer.state_dict(opt).get_keys(),
+                         Gnn.Optimizer.state_dict(make_run()[1]).get_keys())
 
 
 if __name__ == '__main__':
