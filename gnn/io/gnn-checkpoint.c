@@ -9,6 +9,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "gnn-checkpoint-private.h"
 #include "gnn-module-json-private.h"
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"
@@ -41,6 +42,12 @@
  * - `gnn.scheduler`: the scheduler's class and its state ([method@Gnn.LRScheduler.state_dict],
  *   printed);
  * - `gnn.generator`: the generator's seed and offset;
+ * - `gnn.sha256`: a SHA-256 digest of the tensors (for each tensor, in the order of the names'
+ *   bytes: its name, dtype, shape and data), which loading checks, so that a file whose data
+ *   changed (a flipped bit on a disk, a copy cut short and padded) is an error rather than
+ *   silently different weights. It covers the tensors, not where they lie in the file, so a
+ *   file written again by another safetensors writer with the same tensors and metadata still
+ *   loads; files without it (written by gnn before it had checksums) load unchecked;
  * - the caller's metadata, under its own keys (which may not start with `gnn.`).
  *
  * Each module's training flag is saved too (in the model's JSON, and as `"training"`, a map
@@ -67,6 +74,7 @@
  */
 
 #define FORMAT_VERSION "1"
+#define CHECKSUM_KEY "gnn.sha256"
 
 typedef struct {
   char *name;
@@ -578,6 +586,52 @@ text_to_value (const char *where, const char *key, const char *text, GValue *v, 
   return FALSE;
 }
 
+/* ---- the checksum ------------------------------------------------------------------- */
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The SHA-256 of the tensors of @sd, as hex: for each tensor, in the order of the names'
+ * bytes, its name, its dtype's name and its shape, each followed by a NUL, then its data in
+ * row-major order (as safetensors stores them). Non-tensor entries are not covered. */
+static char *
+tensors_digest (GnnStateDict *sd, GError **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_auto(GStrv) keys = gnn_state_dict_get_keys (sd);
+
+  qsort (keys, g_strv_length (keys), sizeof (char *), compare_strings);
+  for (guint k = 0; keys[k]; k++)
+    {
+      GnnTensor *t = gnn_state_dict_get_tensor (sd, keys[k], NULL);
+      g_autoptr(GBytes) data = NULL;
+      g_autofree char *shape = NULL;
+      const gint64 *sizes;
+      const char *dtype;
+      guint ndim;
+      gsize n;
+      const guint8 *p;
+
+      if (t == NULL)
+        continue;
+      if (!(data = gnn_tensor_get_bytes (t, error)))
+        return NULL;
+      sizes = gnn_tensor_get_shape (t, &ndim);
+      shape = gnn_shape_to_string (ndim, sizes);
+      dtype = gnn_dtype_get_name (gnn_tensor_get_dtype (t));
+      g_checksum_update (sum, (const guchar *) keys[k], strlen (keys[k]) + 1);
+      g_checksum_update (sum, (const guchar *) dtype, strlen (dtype) + 1);
+      g_checksum_update (sum, (const guchar *) shape, strlen (shape) + 1);
+      p = g_bytes_get_data (data, &n);
+      if (n > 0)
+        g_checksum_update (sum, p, n);
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
 /* ---- saving -------------------------------------------------------------------------- */
 
 static char *
@@ -868,6 +922,13 @@ gnn_checkpoint_save (GnnCheckpoint *self,
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_hash_table_insert (meta, g_strdup (key), g_strdup (value));
 
+  {
+    char *digest = tensors_digest (tensors, error);
+
+    if (digest == NULL)
+      return FALSE;
+    g_hash_table_insert (meta, g_strdup (CHECKSUM_KEY), digest);
+  }
   return gnn_safetensors_save (tensors, meta, path, error);
 }
 
@@ -969,9 +1030,10 @@ parse_uint64 (JsonObject *obj, const char *name, guint64 *out)
   return s && g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT64, out, NULL);
 }
 
-/* Reads and checks the whole file at @path into @l. */
+/* Reads and checks the whole file at @path (or @bytes, named @path in errors, when not
+ * %NULL) into @l. */
 static gboolean
-read_checkpoint (const char *path, Loaded *l, GError **error)
+read_checkpoint (const char *path, GBytes *bytes, Loaded *l, GError **error)
 {
   g_autoptr(GnnStateDict) st = NULL;
   g_autoptr(GHashTable) meta = NULL;
@@ -986,9 +1048,13 @@ read_checkpoint (const char *path, Loaded *l, GError **error)
   l->averaged_settings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   l->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  st = gnn_safetensors_load (path, &meta, error);
+  st = bytes ? gnn_safetensors_load_from_bytes (bytes, &meta, error) : gnn_safetensors_load (path, &meta, error);
   if (st == NULL)
-    return FALSE;
+    {
+      if (bytes)
+        g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
   version = meta ? g_hash_table_lookup (meta, "gnn.checkpoint") : NULL;
   if (version == NULL)
     return format_error (error, path, "expected a gnn checkpoint (metadata \"gnn.checkpoint\"), found a "
@@ -1007,7 +1073,7 @@ read_checkpoint (const char *path, Loaded *l, GError **error)
           g_hash_table_insert (l->metadata, g_strdup (k), g_strdup (value));
           continue;
         }
-      if (g_str_equal (k, "gnn.checkpoint"))
+      if (g_str_equal (k, "gnn.checkpoint") || g_str_equal (k, CHECKSUM_KEY))
         continue;
       if (g_str_equal (k, "gnn.model"))
         {
@@ -1100,6 +1166,22 @@ read_checkpoint (const char *path, Loaded *l, GError **error)
     }
   if (g_hash_table_contains (meta, "gnn.model") && l->model == NULL)
     l->model = gnn_state_dict_new ();
+
+  /* the tensors as they were saved (files written before checksums have none to check) */
+  {
+    const char *expected = g_hash_table_lookup (meta, CHECKSUM_KEY);
+    g_autofree char *found = NULL;
+
+    if (expected != NULL)
+      {
+        if (!(found = tensors_digest (st, error)))
+          return FALSE;
+        if (!g_str_equal (expected, found))
+          return format_error (error, path, "the tensors do not match the checkpoint's checksum (the file is "
+                               "corrupt): expected SHA-256 %s (metadata \"" CHECKSUM_KEY "\"), found %s",
+                               expected, found);
+      }
+  }
 
   /* then the tensors, by prefix */
   keys = gnn_state_dict_get_keys (st);
@@ -1252,6 +1334,18 @@ gnn_checkpoint_load (GnnCheckpoint *self,
                      const char    *path,
                      GError       **error)
 {
+  g_return_val_if_fail (GNN_IS_CHECKPOINT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return gnn_checkpoint_load_from_bytes (self, NULL, path, error);
+}
+
+gboolean
+gnn_checkpoint_load_from_bytes (GnnCheckpoint *self,
+                                GBytes        *bytes,
+                                const char    *path,
+                                GError       **error)
+{
   Loaded l;
   gboolean ok = FALSE;
   g_autoptr(GnnStateDict) model_before = NULL;
@@ -1265,7 +1359,7 @@ gnn_checkpoint_load (GnnCheckpoint *self,
   g_return_val_if_fail (GNN_IS_CHECKPOINT (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!read_checkpoint (path, &l, error))
+  if (!read_checkpoint (path, bytes, &l, error))
     goto out;
 
   /* what @self asks for must be in the file and fit */
@@ -1507,7 +1601,7 @@ gnn_checkpoint_load_model (const char *path,
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!read_checkpoint (path, &l, error))
+  if (!read_checkpoint (path, NULL, &l, error))
     {
       loaded_clear (&l);
       return NULL;

@@ -195,6 +195,16 @@ gnn_adagrad_finalize (GObject *object)
   G_OBJECT_CLASS (gnn_adagrad_parent_class)->finalize (object);
 }
 
+/* what a parameter's state holds (from the constructor on) */
+static const char *const *
+adagrad_state_keys (GnnOptimizer  *optimizer,
+                    GnnParamGroup *group)
+{
+  static const char *const keys[] = { "step", "sum", NULL };
+
+  return keys;
+}
+
 static void
 gnn_adagrad_class_init (GnnAdagradClass *klass)
 {
@@ -203,6 +213,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_adagrad_finalize;
   optimizer_class->step = gnn_adagrad_step;
   optimizer_class->check_group = gnn_adagrad_check_group;
+  gnn_optim_class_set_state_keys (klass, adagrad_state_keys);
 
   /**
    * GnnAdagrad:lr:

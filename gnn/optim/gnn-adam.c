@@ -250,6 +250,17 @@ adam_finalize (GObject *object)
 
 /* the class of an Adam or an AdamW: they differ only in the type, which adam_step reads, and
  * in the default weight decay */
+/* what a parameter's state holds once stepped */
+static const char *const *
+adam_state_keys (GnnOptimizer  *optimizer,
+                 GnnParamGroup *group)
+{
+  static const char *const keys[] = { "step", "exp_avg", "exp_avg_sq", NULL };
+  static const char *const amsgrad_keys[] = { "step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq", NULL };
+
+  return gnn_param_group_get_boolean (group, "amsgrad") ? amsgrad_keys : keys;
+}
+
 static void
 adam_class_setup (gpointer  klass,
                   GnnProp  *props,
@@ -260,6 +271,7 @@ adam_class_setup (gpointer  klass,
   G_OBJECT_CLASS (klass)->finalize = adam_finalize;
   optimizer_class->step = adam_step;
   optimizer_class->check_group = adam_check_group;
+  gnn_optim_class_set_state_keys (klass, adam_state_keys);
   props[PROP_LR] = gnn_optim_option_double ("lr", 1e-3);
   props[PROP_BETAS] = gnn_optim_option_betas (0.9, 0.999);
   props[PROP_EPS] = gnn_optim_option_double ("eps", 1e-8);

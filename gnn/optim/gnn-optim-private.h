@@ -53,6 +53,16 @@ GListModel   *gnn_optim_params_list     (GnnParamGroup *params);
 
 /* ---- the state of a parameter ---------------------------------------------------------- */
 
+/* The entries that the state of a parameter of @group must hold once it is not empty (a
+ * NULL-terminated list, static): gnn_optimizer_load_state_dict refuses a state that holds
+ * some of a parameter's entries and lacks one of these, which the optimizer's lazy
+ * initialisation would otherwise start afresh (a resume that is no longer exact). */
+typedef const char *const *(*GnnOptimStateKeysFunc) (GnnOptimizer  *optimizer,
+                                                     GnnParamGroup *group);
+/* Sets the state entries that the optimizers of @type need (for its class_init). */
+void          gnn_optim_class_set_state_keys (gpointer               klass,
+                                              GnnOptimStateKeysFunc  func);
+
 /* The "step" of @state as a double: a double, an integer, or a one-element tensor (as
  * PyTorch saves it); 0 when absent. */
 double        gnn_optim_get_step        (GnnStateDict  *state);

@@ -1190,6 +1190,66 @@ typedef struct {
   GValue value;
 } PendingState;
 
+static GQuark
+state_keys_quark (void)
+{
+  return g_quark_from_static_string ("gnn-optim-state-keys");
+}
+
+void
+gnn_optim_class_set_state_keys (gpointer              klass,
+                                GnnOptimStateKeysFunc func)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), state_keys_quark (), (gpointer) func);
+}
+
+/* Every parameter of @group with some loaded state has all the entries its optimizer needs
+ * (gnn_optim_class_set_state_keys); @all_params maps the saved numbers to parameters. */
+static gboolean
+check_state_complete (GnnOptimizer  *self,
+                      GnnParamGroup *group,
+                      GPtrArray     *all_params,
+                      GPtrArray     *pending,
+                      GError       **error)
+{
+  GnnOptimStateKeysFunc func = (GnnOptimStateKeysFunc) g_type_get_qdata (G_OBJECT_TYPE (self), state_keys_quark ());
+  const char *const *need;
+
+  if (func == NULL || (need = func (self, group)) == NULL)
+    return TRUE;
+  for (guint i = 0; i < group->params->len; i++)
+    {
+      GnnTensor *param = g_ptr_array_index (group->params, i);
+      gboolean any = FALSE;
+
+      for (guint p = 0; p < pending->len && !any; p++)
+        any = ((PendingState *) g_ptr_array_index (pending, p))->param == param;
+      if (!any)
+        continue;   /* no state: a parameter not stepped yet */
+      for (guint k = 0; need[k]; k++)
+        {
+          gboolean found = FALSE;
+          guint n = 0;
+
+          for (guint p = 0; p < pending->len && !found; p++)
+            {
+              PendingState *s = g_ptr_array_index (pending, p);
+              found = s->param == param && strcmp (s->name, need[k]) == 0;
+            }
+          if (found)
+            continue;
+          while (n < all_params->len && g_ptr_array_index (all_params, n) != param)
+            n++;
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "the loaded state of parameter %u lacks \"state.%u.%s\", which %s needs (a "
+                       "parameter's state is saved whole or not at all)", n, n, need[k],
+                       G_OBJECT_TYPE_NAME (self));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static void
 pending_state_free (gpointer data)
 {
@@ -1211,7 +1271,11 @@ pending_state_free (gpointer data)
  * and the state of every parameter. State tensors are copied, and, as PyTorch does, cast to
  * the dtype (when floating point) and the device of their parameter, except `step`. Options
  * a loaded group lacks keep their current values; the loaded options are checked as
- * [method@Gnn.Optimizer.add_param_group] checks a group's.
+ * [method@Gnn.Optimizer.add_param_group] checks a group's. A parameter's state is loaded whole
+ * or not at all: one that holds some entries and lacks one its optimizer needs (Adam's
+ * `exp_avg_sq`, or `max_exp_avg_sq` with amsgrad) is refused, naming the missing key, where
+ * PyTorch fails at the next step with a KeyError (the optimizer would otherwise start that
+ * entry afresh, and a resumed run would no longer follow the saved one).
  *
  * Returns: %TRUE on success; %FALSE with @error set when @state does not fit the optimizer
  *   (%GNN_ERROR_INVALID_ARGUMENT, with PyTorch's wording), leaving the optimizer unchanged
@@ -1400,7 +1464,14 @@ gnn_optimizer_load_state_dict (GnnOptimizer *self,
           if (local == NULL)
             local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED,
                                  "%s.check_group failed without setting an error", G_OBJECT_TYPE_NAME (self));
-          g_propagate_prefixed_error (error, local, "loading the options of parameter group %u: ", g);
+          g_prefix_error (&local, "loading the options of parameter group %u: ", g);
+        }
+      /* with the loaded options, which decide what the state holds (amsgrad ...) */
+      else if (!check_state_complete (self, group, all_params, pending, &local))
+        g_prefix_error (&local, "parameter group %u: ", g);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
           g_ptr_array_unref (group->options);
           group->options = previous;
           for (guint h = 0; h < g; h++)

@@ -195,6 +195,23 @@ gnn_rmsprop_finalize (GObject *object)
   G_OBJECT_CLASS (gnn_rmsprop_parent_class)->finalize (object);
 }
 
+/* what a parameter's state holds once stepped */
+static const char *const *
+rmsprop_state_keys (GnnOptimizer  *optimizer,
+                    GnnParamGroup *group)
+{
+  static const char *const keys[4][5] = {
+    { "step", "square_avg", NULL },
+    { "step", "square_avg", "momentum_buffer", NULL },
+    { "step", "square_avg", "grad_avg", NULL },
+    { "step", "square_avg", "momentum_buffer", "grad_avg", NULL },
+  };
+  gboolean momentum = gnn_param_group_get_double (group, "momentum") > 0;
+  gboolean centered = gnn_param_group_get_boolean (group, "centered");
+
+  return keys[(momentum ? 1 : 0) + (centered ? 2 : 0)];
+}
+
 static void
 gnn_rmsprop_class_init (GnnRMSpropClass *klass)
 {
@@ -203,6 +220,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_rmsprop_finalize;
   optimizer_class->step = gnn_rmsprop_step;
   optimizer_class->check_group = gnn_rmsprop_check_group;
+  gnn_optim_class_set_state_keys (klass, rmsprop_state_keys);
 
   /**
    * GnnRMSprop:lr:

@@ -179,6 +179,17 @@ gnn_sgd_finalize (GObject *object)
   G_OBJECT_CLASS (gnn_sgd_parent_class)->finalize (object);
 }
 
+/* what a parameter's state holds once stepped: the momentum buffer, with momentum (a state
+ * holding nothing else, its absence looks like a parameter not stepped yet) */
+static const char *const *
+sgd_state_keys (GnnOptimizer  *optimizer,
+                GnnParamGroup *group)
+{
+  static const char *const keys[] = { "momentum_buffer", NULL };
+
+  return gnn_param_group_get_double (group, "momentum") != 0 ? keys : NULL;
+}
+
 static void
 gnn_sgd_class_init (GnnSGDClass *klass)
 {
@@ -187,6 +198,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
   G_OBJECT_CLASS (klass)->finalize = gnn_sgd_finalize;
   optimizer_class->step = gnn_sgd_step;
   optimizer_class->check_group = gnn_sgd_check_group;
+  gnn_optim_class_set_state_keys (klass, sgd_state_keys);
 
   /**
    * GnnSGD:lr:

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Writes the seed corpus of the fuzz targets into corpus/<target>/: small valid files that
+gnn writes (safetensors of every dtype, module trees as JSON, checkpoints of the model the
+checkpoint target loads into, before and after training steps) and IDX files, with a few
+edge cases beside them. Run from the source tree against a build:
+    meson devenv -C build /usr/bin/python3 ../tests/fuzzing/make-corpus.py
+Files found by fuzzing (regression inputs) live in the same folders under names starting
+with 'regress-', and corpus/fuzz-checkpoint/no-checksum-* are checkpoints gnn wrote before
+checkpoints had a checksum; this script leaves those alone."""
+import os
+import struct
+import sys
+import tempfile
+
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import Gnn, GLib  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def out(target, name, data):
+    d = os.path.join(HERE, 'corpus', target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def tensor(shape, dtype, seed):
+    Gnn.manual_seed(seed)
+    t = Gnn.Tensor.new_randn(shape, None, Gnn.Dtype.FLOAT32, None)
+    return t if dtype == Gnn.Dtype.FLOAT32 else t.to_dtype(dtype)
+
+
+def idx():
+    # IDX: two zero bytes, the element type, the number of dimensions, big-endian sizes
+    codes = {0x08: ('B', 1), 0x09: ('b', 1), 0x0B: ('>h', 2), 0x0C: ('>i', 4),
+             0x0D: ('>f', 4), 0x0E: ('>d', 8)}
+    for code, (fmt, size) in codes.items():
+        for shape in ([3], [2, 3], [2, 2, 2]):
+            n = 1
+            for s in shape:
+                n *= s
+            head = bytes([0, 0, code, len(shape)]) + b''.join(struct.pack('>I', s) for s in shape)
+            body = b''.join(struct.pack(fmt, i % 100) for i in range(n))
+            out('fuzz-idx', 'type%02x-%dd' % (code, len(shape)), head + body)
+    out('fuzz-idx', 'zero-size', bytes([0, 0, 8, 2]) + struct.pack('>II', 0, 5))
+    out('fuzz-idx', 'truncated', bytes([0, 0, 8, 1]) + struct.pack('>I', 10) + b'\x01\x02')
+    out('fuzz-idx', 'empty', b'')
+
+
+def safetensors():
+    dtypes = [Gnn.Dtype.FLOAT32, Gnn.Dtype.FLOAT64, Gnn.Dtype.FLOAT16, Gnn.Dtype.BFLOAT16,
+              Gnn.Dtype.INT64, Gnn.Dtype.INT32, Gnn.Dtype.INT8, Gnn.Dtype.UINT8, Gnn.Dtype.BOOL]
+    for i, dt in enumerate(dtypes):
+        sd = Gnn.StateDict.new()
+        sd.set_tensor('a', tensor([2, 3], dt, i))
+        sd.set_tensor('b.c', tensor([4], dt, 10 + i))
+        sd.set_tensor('s', tensor([], dt, 20 + i))
+        out('fuzz-safetensors', 'dtype-%s' % dt.value_nick,
+            Gnn.safetensors_save_to_bytes(sd, {'k': 'v'} if i % 2 else None).get_data())
+    sd = Gnn.StateDict.new()
+    out('fuzz-safetensors', 'no-tensors', Gnn.safetensors_save_to_bytes(sd, {'only': 'metadata'}).get_data())
+    sd.set_tensor('empty', tensor([0, 3], Gnn.Dtype.FLOAT32, 1))
+    sd.set_tensor('x' * 200 + '[[[', tensor([1], Gnn.Dtype.FLOAT32, 2))
+    out('fuzz-safetensors', 'odd-names', Gnn.safetensors_save_to_bytes(sd, None).get_data())
+    head = b'{"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}'
+    out('fuzz-safetensors', 'handmade', struct.pack('<Q', len(head)) + head + b'\0\0\x80?')
+    out('fuzz-safetensors', 'nested', struct.pack('<Q', 205) + b'[' * 100 + b'0' + b']' * 100 + b'    ')
+    out('fuzz-safetensors', 'empty', b'')
+
+
+def models():
+    k3 = [3, 3]
+    mods = [
+        Gnn.Sequential.new([Gnn.Linear.new(4, 3, True), Gnn.ReLU.new(), Gnn.Linear.new(3, 2, False)]),
+        Gnn.Sequential.new([Gnn.Conv2d.new(1, 2, k3, [1, 1], [1, 1], [1, 1], 1, True, Gnn.Dtype.FLOAT32),
+                            Gnn.BatchNorm2d.new(2), Gnn.MaxPool2d.new([2, 2], None, None, None, False),
+                            Gnn.Flatten.new(1, -1), Gnn.Dropout.new(0.25)]),
+        Gnn.Sequential.new([Gnn.Embedding.new(10, 3, -1, Gnn.Dtype.FLOAT32), Gnn.LayerNorm.new([3]),
+                            Gnn.GELU.new('tanh'), Gnn.Unflatten.new(1, [3, 1])]),
+        Gnn.Linear.new(2, 2, True),
+    ]
+    for i, m in enumerate(mods):
+        out('fuzz-module-json', 'model-%d.json' % i, m.to_json(False))
+        out('fuzz-module-json', 'model-%d-pretty.json' % i, m.to_json(True))
+    out('fuzz-module-json', 'nested.json', '[' * 100 + ']' * 100)
+    out('fuzz-module-json', 'empty.json', '')
+
+
+def checkpoints():
+    # the model, optimizer, scheduler, averaged model and generator of fuzz-checkpoint.c
+    Gnn.manual_seed(3)
+    model = Gnn.Sequential.new([Gnn.Linear.new(3, 4, True), Gnn.BatchNorm1d.new(4),
+                                Gnn.Linear.new(4, 2, False)])
+    group = Gnn.ParamGroup.new_from_module(model)
+    opt = Gnn.Adam.new(group, 1e-3, 0.9, 0.999, 1e-8, 0.0, True, False)
+    sched = Gnn.StepLR.new(opt, 2, 0.5, -1)
+    ema = Gnn.AveragedModel.new(model, None, None, Gnn.AverageFunction.new_ema_multi(0.9), True)
+    gen = Gnn.Generator.new(5)
+    ckpt = Gnn.Checkpoint.new()
+    ckpt.set_model(model)
+    ckpt.set_optimizer(opt)
+    ckpt.set_scheduler(sched)
+    ckpt.add_averaged_model('ema', ema)
+    ckpt.set_generator(gen)
+    ckpt.set_metadata('epoch', '0')
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'c.safetensors')
+
+        def save(name):
+            ckpt.save(path)
+            with open(path, 'rb') as f:
+                out('fuzz-checkpoint', name, f.read())
+        save('fresh')
+        x = Gnn.Tensor.new_randn([5, 3], gen, Gnn.Dtype.FLOAT32, None)
+        for step in range(3):
+            opt.zero_grad(True)
+            model(x).sum().backward()
+            opt.step()
+            ema.update_parameters(model)
+            sched.step()
+        ckpt.set_metadata('epoch', '3')
+        save('trained')
+        # the same with a data byte flipped: the checksum no longer fits
+        with open(path, 'rb') as f:
+            data = bytearray(f.read())
+        data[-3] ^= 0x04
+        out('fuzz-checkpoint', 'trained-flipped', bytes(data))
+        model.train(False)
+        ckpt.set_scheduler(None)
+        ckpt.add_averaged_model('ema', None)
+        save('model-optimizer-eval')
+        ckpt.set_optimizer(None)
+        save('model-only')
+
+
+for part in sys.argv[1:] or ['idx', 'safetensors', 'models', 'checkpoints']:
+    globals()[part]()
