@@ -60,6 +60,14 @@ G_DECLARE_FINAL_TYPE (GnnRandomUnstructured, gnn_random_unstructured, GNN, RANDO
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnL1Unstructured, gnn_l1_unstructured, GNN, L1_UNSTRUCTURED, GnnBasePruningMethod)
 
+#define GNN_TYPE_RANDOM_STRUCTURED (gnn_random_structured_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnRandomStructured, gnn_random_structured, GNN, RANDOM_STRUCTURED, GnnBasePruningMethod)
+
+#define GNN_TYPE_LN_STRUCTURED (gnn_ln_structured_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnLnStructured, gnn_ln_structured, GNN, LN_STRUCTURED, GnnBasePruningMethod)
+
 #define GNN_TYPE_CUSTOM_FROM_MASK (gnn_custom_from_mask_get_type ())
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnCustomFromMask, gnn_custom_from_mask, GNN, CUSTOM_FROM_MASK, GnnBasePruningMethod)
@@ -160,5 +168,43 @@ gboolean              gnn_prune_is_pruned             (GnnModule  *module);
 GNN_AVAILABLE_IN_ALL
 GnnBasePruningMethod *gnn_prune_get_method            (GnnModule  *module,
                                                        const char *name);
+
+/* structured and global (gnn-prune-structured.c) */
+GNN_AVAILABLE_IN_ALL
+GnnRandomStructured  *gnn_random_structured_new       (double    amount,
+                                                       gboolean  amount_is_count,
+                                                       int       dim,
+                                                       GError  **error);
+GNN_AVAILABLE_IN_ALL
+GnnLnStructured      *gnn_ln_structured_new           (double    amount,
+                                                       gboolean  amount_is_count,
+                                                       double    n,
+                                                       int       dim,
+                                                       GError  **error);
+GNN_AVAILABLE_IN_ALL
+double                gnn_ln_structured_get_n         (GnnLnStructured *self);
+GNN_AVAILABLE_IN_ALL
+gboolean              gnn_prune_random_structured     (GnnModule  *module,
+                                                       const char *name,
+                                                       double      amount,
+                                                       gboolean    amount_is_count,
+                                                       int         dim,
+                                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean              gnn_prune_ln_structured         (GnnModule  *module,
+                                                       const char *name,
+                                                       double      amount,
+                                                       gboolean    amount_is_count,
+                                                       double      n,
+                                                       int         dim,
+                                                       GnnTensor  *importance_scores,
+                                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean              gnn_prune_global_unstructured   (GnnModule            **modules,
+                                                       const char           **names,
+                                                       guint                  n_parameters,
+                                                       GnnBasePruningMethod  *method,
+                                                       GnnTensor            **importance_scores,
+                                                       GError               **error);
 
 G_END_DECLS

@@ -300,6 +300,70 @@ test_subclass (void)
   assert_tensor (m, "weight_mask", mask, 6);
 }
 
+static void
+test_structured (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_2_3 ();
+  g_autoptr(GnnModule) m2 = linear_2_3 ();
+  g_autoptr(GnnModule) a = linear_2_3 (), b = linear_2_3 ();
+  g_autoptr(GnnBasePruningMethod) l1 = NULL, rs = NULL;
+  GnnModule *mods[2];
+  const char *names[2] = { "weight", "weight" };
+
+  /* row L2 norms 3.64 and 4.27: row 0 goes; then column L1 norms (of what is left) */
+  g_assert_true (gnn_prune_ln_structured (m, "weight", 1, TRUE, 2.0, 0, NULL, &error));
+  g_assert_no_error (error);
+  {
+    const double want[6] = { 0, 0, 0, 1, 1, 1 };
+    assert_tensor (m, "weight_mask", want, 6);
+  }
+  /* column L1 norms 0.6, 6, 4.5: the first goes */
+  g_assert_true (gnn_prune_ln_structured (m2, "weight", 1.0 / 3.0, FALSE, 1.0, -1, NULL, &error));
+  g_assert_no_error (error);
+  {
+    const double want[6] = { 0, 1, 1, 0, 1, 1 };
+    assert_tensor (m2, "weight_mask", want, 6);
+  }
+  /* random_structured prunes whole rows */
+  g_assert_true (gnn_prune_random_structured (m2, "weight", 1, TRUE, 0, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(GnnTensor) mask = gnn_module_get_tensor (m2, "weight_mask", &error);
+    g_autofree double *d = gnn_tensor_to_doubles (mask, NULL, &error);
+    g_assert_true ((d[1] == 0 && d[2] == 0 && d[4] == 1 && d[5] == 1) ||
+                   (d[1] == 1 && d[2] == 1 && d[4] == 0 && d[5] == 0));
+    g_assert_true (d[0] == 0 && d[3] == 0);
+  }
+  /* bad dims */
+  g_assert_false (gnn_prune_ln_structured (m2, "weight", 1, TRUE, 2.0, 2, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_assert_nonnull (strstr (error->message, "Invalid index 2 for tensor of size torch.Size([2, 3])"));
+  g_clear_error (&error);
+
+  /* global: the 12 entries of a and b as one; 5 smallest |w| are 0.1, 0.1, 0.5, 0.5, 1.5 */
+  mods[0] = a;
+  mods[1] = b;
+  l1 = GNN_BASE_PRUNING_METHOD (gnn_l1_unstructured_new (5, TRUE, &error));
+  g_assert_true (gnn_prune_global_unstructured (mods, names, 2, l1, NULL, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(GnnTensor) ma = gnn_module_get_tensor (a, "weight_mask", NULL);
+    g_autoptr(GnnTensor) mb = gnn_module_get_tensor (b, "weight_mask", NULL);
+    g_autoptr(GnnTensor) na = gnn_tensor_count_nonzero (ma, NULL, 0, NULL);
+    g_autoptr(GnnTensor) nb = gnn_tensor_count_nonzero (mb, NULL, 0, NULL);
+    const double want_a[6] = { 0, 1, 1, 0, 1, 0 }, want_b[6] = { 0, 1, 1, 0, 1, 1 };
+
+    g_assert_cmpfloat (gnn_tensor_item (na, NULL) + gnn_tensor_item (nb, NULL), ==, 7);
+    gnn_test_assert_close (ma, want_a, 6, 0, 0);
+    gnn_test_assert_close (mb, want_b, 6, 0, 0);
+  }
+  rs = GNN_BASE_PRUNING_METHOD (gnn_random_structured_new (1, TRUE, 0, &error));
+  g_assert_false (gnn_prune_global_unstructured (mods, names, 2, rs, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "Only \"unstructured\" PRUNING_TYPE supported"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,5 +373,6 @@ main (int argc, char **argv)
   g_test_add_func ("/prune/random-and-custom", test_random_and_custom);
   g_test_add_func ("/prune/errors", test_errors);
   g_test_add_func ("/prune/subclass", test_subclass);
+  g_test_add_func ("/prune/structured-and-global", test_structured);
   return g_test_run ();
 }

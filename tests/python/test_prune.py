@@ -277,5 +277,84 @@ class TestPruneParity(unittest.TestCase):
         self.assertTrue(np.all(np.abs(w[mask == 0]) == 1))
 
 
+class TestStructuredAndGlobal(unittest.TestCase):
+    assert_same_state = TestPruneParity.assert_same_state
+    assert_same_step = TestPruneParity.assert_same_step
+
+    def test_ln_structured(self):
+        for n, dim, amount in ((2, 0, 0.5), (1, 1, 2), (float('inf'), -1, 0.34), (float('-inf'), 0, 1), (3, 0, 2), (1, 0, 0)):
+            t, m = conv_pair(20)
+            tprune.ln_structured(t, 'weight', amount=amount, n=n, dim=dim)
+            self.assertIs(prune.ln_structured(m, 'weight', amount=amount, n=n, dim=dim), m)
+            self.assert_same_state(m, t)
+            x = np.random.RandomState(21).randn(2, 3, 5, 5).astype(np.float32)
+            self.assert_same_step(m, t, x)
+
+    def test_ln_structured_iterative_and_scores(self):
+        t, m = conv_pair(22)
+        scores = np.random.RandomState(23).rand(4, 3, 3, 3).astype(np.float32)
+        tprune.ln_structured(t, 'weight', amount=1, n=2, dim=0, importance_scores=torch.tensor(scores))
+        prune.ln_structured(m, 'weight', amount=1, n=2, dim=0, importance_scores=to_gnn(scores))
+        self.assert_same_state(m, t)
+        # a structured method after another prunes among the channels not wholly pruned
+        tprune.ln_structured(t, 'weight', amount=0.5, n=1, dim=0)
+        prune.ln_structured(m, 'weight', amount=0.5, n=1, dim=0)
+        tprune.l1_unstructured(t, 'weight', amount=5)
+        prune.l1_unstructured(m, 'weight', amount=5)
+        self.assert_same_state(m, t)
+
+    def test_random_structured(self):
+        _, m = conv_pair(24)
+        prune.random_structured(m, 'weight', amount=0.5, dim=0)
+        mask = m.weight_mask.numpy()
+        per_channel = mask.reshape(4, -1).sum(1)
+        self.assertEqual(sorted(per_channel.tolist()), [0, 0, 27, 27])
+        prune.random_structured(m, 'weight', amount=1, dim=0)
+        per_channel = m.weight_mask.numpy().reshape(4, -1).sum(1)
+        self.assertEqual(sorted(per_channel.tolist()), [0, 0, 0, 27])
+
+    def test_structured_errors(self):
+        _, m = linear_pair(25)
+        with self.assertRaises(IndexError) as cm:
+            prune.ln_structured(m, 'weight', amount=1, n=2, dim=2)
+        self.assertIn('Invalid index 2 for tensor of size torch.Size([4, 5])', msg(cm.exception))
+        with self.assertRaises(IndexError):
+            tprune.ln_structured(torch.nn.Linear(5, 4), 'weight', amount=1, n=2, dim=2)
+        with self.assertRaises(ValueError) as cm:
+            prune.random_structured(m, 'weight', amount=5, dim=0)
+        self.assertIn('amount=5 should be smaller than the number of parameters to prune=4', msg(cm.exception))
+        bn = gnn.nn.BatchNorm1d(4)
+        with self.assertRaises(ValueError) as cm:
+            prune.ln_structured(bn, 'weight', amount=1, n=2, dim=0)
+        self.assertIn('Structured pruning can only be applied to multidimensional tensors. Found tensor of '
+                      'shape torch.Size([4]) with 1 dims', msg(cm.exception))
+        self.assertFalse(prune.is_pruned(m))
+        self.assertFalse(prune.is_pruned(bn))
+
+    def test_global_unstructured(self):
+        t1, m1 = linear_pair(26)
+        t2, m2 = conv_pair(27)
+        for amount in (0.3, 20):
+            tprune.global_unstructured([(t1, 'weight'), (t2, 'weight')], pruning_method=tprune.L1Unstructured,
+                                       amount=amount)
+            prune.global_unstructured([(m1, 'weight'), (m2, 'weight')], pruning_method=prune.L1Unstructured,
+                                      amount=amount)
+            self.assert_same_state(m1, t1)
+            self.assert_same_state(m2, t2)
+        # importance scores for one of the pairs
+        t3, m3 = linear_pair(28)
+        t4, m4 = linear_pair(29)
+        scores = np.random.RandomState(30).rand(4, 5).astype(np.float32)
+        tprune.global_unstructured([(t3, 'weight'), (t4, 'weight')], pruning_method=tprune.L1Unstructured,
+                                   importance_scores={(t3, 'weight'): torch.tensor(scores)}, amount=0.5)
+        prune.global_unstructured([(m3, 'weight'), (m4, 'weight')], pruning_method=prune.L1Unstructured,
+                                  importance_scores={(m3, 'weight'): to_gnn(scores)}, amount=0.5)
+        self.assert_same_state(m3, t3)
+        self.assert_same_state(m4, t4)
+        with self.assertRaises(ValueError) as cm:
+            prune.global_unstructured([(m3, 'weight')], pruning_method=prune.RandomStructured, amount=1, dim=0)
+        self.assertIn('Only "unstructured" PRUNING_TYPE supported for the `pruning_method`', msg(cm.exception))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -931,6 +931,11 @@ ROWS = [
     ('torch.nn.utils.prune.custom_from_mask', 'Gnn.nn_utils_prune_custom_from_mask'),
     ('torch.nn.utils.prune.remove', 'Gnn.nn_utils_prune_remove'),
     ('torch.nn.utils.prune.is_pruned', 'Gnn.nn_utils_prune_is_pruned'),
+    ('torch.nn.utils.prune.RandomStructured', 'Gnn.nn_utils_prune_RandomStructured'),
+    ('torch.nn.utils.prune.LnStructured', 'Gnn.nn_utils_prune_LnStructured'),
+    ('torch.nn.utils.prune.random_structured', 'Gnn.nn_utils_prune_random_structured'),
+    ('torch.nn.utils.prune.ln_structured', 'Gnn.nn_utils_prune_ln_structured'),
+    ('torch.nn.utils.prune.global_unstructured', 'Gnn.nn_utils_prune_global_unstructured'),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

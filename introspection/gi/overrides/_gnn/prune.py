@@ -265,3 +265,93 @@ nn_utils_prune_L1Unstructured = L1Unstructured
 nn_utils_prune_CustomFromMask = CustomFromMask
 __all__ += ['nn_utils_prune_BasePruningMethod', 'nn_utils_prune_PruningContainer', 'nn_utils_prune_Identity',
             'nn_utils_prune_RandomUnstructured', 'nn_utils_prune_L1Unstructured', 'nn_utils_prune_CustomFromMask']
+
+
+# ---- structured and global ----------------------------------------------------------------
+
+def _norm_order(n):
+    """torch.norm's p for LnStructured: a number, inf, -inf or 'fro' (2)."""
+    if n == 'fro':
+        return 2.0
+    if isinstance(n, str):
+        raise ValueError('ln_structured: the norm order {!r} is not supported (a number, inf, -inf or '
+                         "'fro')".format(n))
+    return float(n)
+
+
+class RandomStructured(Gnn.RandomStructured):
+    """torch.nn.utils.prune.RandomStructured: whole slices along dim pruned at random."""
+    PRUNING_TYPE = 'structured'
+
+    def __init__(self, amount, dim=-1):
+        value, is_count = _amount_args(amount)
+        _raising(Gnn.RandomStructured.new)(value, is_count, dim)
+        Gnn.RandomStructured.__init__(self, amount=value, amount_is_count=is_count, dim=dim,
+                                      pruning_type='structured')
+
+
+RandomStructured = override(RandomStructured)
+
+
+class LnStructured(Gnn.LnStructured):
+    """torch.nn.utils.prune.LnStructured: the slices along dim of smallest Ln norm pruned."""
+    PRUNING_TYPE = 'structured'
+
+    def __new__(cls, amount, n, dim=-1):
+        value, is_count = _amount_args(amount)
+        return _raising(Gnn.LnStructured.new)(value, is_count, _norm_order(n), dim)
+
+    def __init__(self, amount, n, dim=-1):
+        pass
+
+    @property
+    def n(self):
+        return self.get_n()
+
+
+LnStructured = override(LnStructured)
+__all__ += ['RandomStructured', 'LnStructured']
+
+
+@_export
+@_raising
+def nn_utils_prune_random_structured(module, name, amount, dim):
+    """torch.nn.utils.prune.random_structured: amount of the slices along dim pruned at random."""
+    value, is_count = _amount_args(amount)
+    _call_raising_python_errors(Gnn.prune_random_structured, module, name, value, is_count, dim)
+    return module
+
+
+@_export
+@_raising
+def nn_utils_prune_ln_structured(module, name, amount, n, dim, importance_scores=None):
+    """torch.nn.utils.prune.ln_structured: the amount slices along dim of smallest Ln norm pruned."""
+    value, is_count = _amount_args(amount)
+    _call_raising_python_errors(Gnn.prune_ln_structured, module, name, value, is_count, _norm_order(n), dim,
+                                importance_scores)
+    return module
+
+
+@_export
+@_raising
+def nn_utils_prune_global_unstructured(parameters, pruning_method, importance_scores=None, **kwargs):
+    """torch.nn.utils.prune.global_unstructured: the (module, name) pairs pruned together, as
+    one vector, by pruning_method (an unstructured class, made with **kwargs)."""
+    from collections.abc import Iterable
+    if not isinstance(parameters, Iterable):
+        raise TypeError('global_unstructured(): parameters is not an Iterable')
+    parameters = list(parameters)
+    importance_scores = importance_scores if importance_scores is not None else {}
+    if not isinstance(importance_scores, dict):
+        raise TypeError('global_unstructured(): importance_scores must be of type dict')
+    method = pruning_method(**kwargs)
+    modules = [m for m, _ in parameters]
+    names = [n for _, n in parameters]
+    # torch's default score of a tensor: its current value
+    scores = [importance_scores.get((m, n), getattr(m, n)) for m, n in parameters]
+    _call_raising_python_errors(Gnn.prune_global_unstructured, modules, names, method, scores)
+
+
+nn_utils_prune_RandomStructured = RandomStructured
+nn_utils_prune_LnStructured = LnStructured
+__all__ += ['nn_utils_prune_RandomStructured', 'nn_utils_prune_LnStructured']
