@@ -918,6 +918,25 @@ ROWS = [
     ('torch.nn.utils.rnn.unpad_sequence', 'Gnn.nn_utils_rnn_unpad_sequence'),
     ('torch.nn.utils.rnn.unpack_sequence', 'Gnn.nn_utils_rnn_unpack_sequence'),
 
+    # ---- torch.nn.utils.prune ----
+    ('torch.nn.utils.prune.BasePruningMethod', 'Gnn.nn_utils_prune_BasePruningMethod'),
+    ('torch.nn.utils.prune.PruningContainer', 'Gnn.nn_utils_prune_PruningContainer'),
+    ('torch.nn.utils.prune.Identity', 'Gnn.nn_utils_prune_Identity'),
+    ('torch.nn.utils.prune.RandomUnstructured', 'Gnn.nn_utils_prune_RandomUnstructured'),
+    ('torch.nn.utils.prune.L1Unstructured', 'Gnn.nn_utils_prune_L1Unstructured'),
+    ('torch.nn.utils.prune.CustomFromMask', 'Gnn.nn_utils_prune_CustomFromMask'),
+    ('torch.nn.utils.prune.identity', 'Gnn.nn_utils_prune_identity'),
+    ('torch.nn.utils.prune.random_unstructured', 'Gnn.nn_utils_prune_random_unstructured'),
+    ('torch.nn.utils.prune.l1_unstructured', 'Gnn.nn_utils_prune_l1_unstructured'),
+    ('torch.nn.utils.prune.custom_from_mask', 'Gnn.nn_utils_prune_custom_from_mask'),
+    ('torch.nn.utils.prune.remove', 'Gnn.nn_utils_prune_remove'),
+    ('torch.nn.utils.prune.is_pruned', 'Gnn.nn_utils_prune_is_pruned'),
+    ('torch.nn.utils.prune.RandomStructured', 'Gnn.nn_utils_prune_RandomStructured'),
+    ('torch.nn.utils.prune.LnStructured', 'Gnn.nn_utils_prune_LnStructured'),
+    ('torch.nn.utils.prune.random_structured', 'Gnn.nn_utils_prune_random_structured'),
+    ('torch.nn.utils.prune.ln_structured', 'Gnn.nn_utils_prune_ln_structured'),
+    ('torch.nn.utils.prune.global_unstructured', 'Gnn.nn_utils_prune_global_unstructured'),
+
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
     ('torch.optim.swa_utils.SWALR', 'Gnn.SWALR'),

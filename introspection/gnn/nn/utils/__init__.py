@@ -1,4 +1,5 @@
-# torch.nn.utils: gradient clipping, parameters as one vector, and (rnn) packed sequences
+# torch.nn.utils: gradient clipping, parameters as one vector, (rnn) packed sequences and
+# (prune) pruning
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from gi.overrides._gnn.names import fill_namespace as _fill
@@ -6,3 +7,4 @@ from gi.overrides._gnn.names import fill_namespace as _fill
 __getattr__ = _fill('torch.nn.utils', globals())
 
 from . import rnn  # noqa: E402,F401
+from . import prune  # noqa: E402,F401
