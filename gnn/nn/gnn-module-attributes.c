@@ -152,8 +152,10 @@ check_attribute_name (GnnModule *self, const char *name, GError **error)
                    gnn_module_get_name (self), kind);
       return FALSE;
     }
+  /* a construct-only property is a constructor argument (Linear's `bias`): the attribute
+   * may take its name, as a parameter may; other properties are attributes already */
   pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
-  if (pspec)
+  if (pspec && !(pspec->flags & G_PARAM_CONSTRUCT_ONLY))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "cannot assign a tensor attribute '%s' to %s: it is a property", name,
@@ -167,7 +169,7 @@ check_attribute_name (GnnModule *self, const char *name, GError **error)
  * gnn_module_set_tensor_attribute:
  * @self: a module
  * @name: the attribute's name: not empty, without dots, not a parameter, buffer, submodule or
- *   property of @self
+ *   read-write property of @self (a construct-only property may share it, as Linear's `bias`)
  * @tensor: (nullable): the tensor; %NULL removes the attribute
  * @error: return location for a #GError
  *

@@ -730,15 +730,6 @@ gnn_prune_apply (GnnModule            *module,
                        name, gnn_module_get_name (module), orig_name, mask_name);
           return NULL;
         }
-      if (g_object_class_find_property (G_OBJECT_GET_CLASS (module), name))
-        {
-          /* the pruned tensor becomes a tensor attribute, which cannot take a property's name */
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "cannot prune '%s' of module %s: '%s' is also a property of %s, and a tensor "
-                       "attribute cannot take its name", name, gnn_module_get_name (module), name,
-                       gnn_module_get_name (module));
-          return NULL;
-        }
       orig = GNN_TENSOR (param);
     }
   else if (!(orig = gnn_module_tensor (module, name, TRUE, error)))

@@ -98,14 +98,25 @@ class TestPruneParity(unittest.TestCase):
         x = np.random.RandomState(5).randn(2, 3, 6, 6).astype(np.float32)
         self.assert_same_step(m, t, x)
 
+    def test_bias_as_the_tutorial_prunes_it(self):
+        # the pruning tutorial: random_unstructured on weight, l1_unstructured(amount=3) on bias
+        # (the deterministic half is compared; Linear's bias is also its constructor argument)
+        t, m = linear_pair(11, in_f=5, out_f=6)
+        tprune.l1_unstructured(t, 'bias', amount=3)
+        prune.l1_unstructured(m, 'bias', amount=3)
+        np.testing.assert_array_equal(m.bias_mask.numpy(), t.bias_mask.numpy())
+        self.assertEqual(sorted(m.state_dict().keys()), sorted(t.state_dict().keys()))
+        np.testing.assert_allclose(m.bias.detach().numpy(), t.bias.detach().numpy(), rtol=1e-6)
+        x = np.random.RandomState(12).randn(3, 5).astype(np.float32)
+        self.assert_same_step(m, t, x)
+        tprune.remove(t, 'bias')
+        prune.remove(m, 'bias')
+        self.assertEqual(sorted(m.state_dict().keys()), ['bias', 'weight'])
+        np.testing.assert_allclose(m.bias.detach().numpy(), t.bias.detach().numpy(), rtol=1e-6)
+
     def test_custom_from_mask_and_identity(self):
         t, m = linear_pair(6)
         mask = (np.random.RandomState(7).rand(4, 5) > 0.4).astype(np.float32)
-        # Linear's bias is also a property in gnn, and the pruned tensor an attribute: refused
-        with self.assertRaises(NotImplementedError) as cm:
-            prune.identity(m, 'bias')
-        self.assertIn("cannot prune 'bias' of module Linear", msg(cm.exception))
-        self.assertEqual(sorted(m.state_dict().keys()), ['bias', 'weight'])
         tprune.identity(t, 'weight')
         prune.identity(m, 'weight')
         tprune.custom_from_mask(t, 'weight', torch.tensor(mask))
