@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gnn-module-json-private.h"
+#include "gnn-json-scan-private.h"
 #include "nn/gnn-module-private.h"
 #include "nn/gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
@@ -1325,6 +1326,8 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
       g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: expected UTF-8 JSON text, found invalid UTF-8", what);
       return NULL;
     }
+  if (!gnn_json_scan (json, length, GNN_JSON_MAX_DEPTH, what, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, json, length, &local))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: not valid JSON: %s", what, local->message);
@@ -1365,9 +1368,18 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * the JSON holds before loading: define the class, with a stable `__gtype_name__` (Python)
  * or `GTypeName` (gjs).
  *
+ * The text is read as strict JSON (RFC 8259) and checked before it is parsed: arrays and
+ * objects nested at most 640 deep (what a tree of 200 modules needs, with room to spare;
+ * json-glib's parser recurses per level), no member name twice in one object (json-glib
+ * would keep the last without a word), no comments or single-quoted strings. Brackets
+ * inside strings are only text. The error names the depth or the name and the byte offset.
+ * The same checks guard every JSON text gnn reads from a file: safetensors headers (128
+ * levels deep at most) and the model JSON of checkpoints.
+ *
  * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
  *   text that is not JSON or not a module tree (a missing member, a value of the wrong
- *   kind, an unknown property, a tree deeper than 200 levels), %GNN_ERROR_INVALID_ARGUMENT
+ *   kind, an unknown property, a tree deeper than 200 modules, nesting deeper than 640, a
+ *   name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
  *   for a type name that is not a registered, instantiable module type, or the error of a
  *   setup that failed
  */
