@@ -266,9 +266,11 @@ value_to_node (GParamSpec *pspec, const GValue *v)
     }
 }
 
-/* @seen: module → the dotted path where it was first written */
+/* @seen: module → the dotted path where it was first written; @writing: @self and the
+ * modules that hold it, root first */
 static JsonNode *
-module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth, GError **error)
+module_to_node (GnnModule *self, const char *path, GHashTable *seen, GPtrArray *writing, guint depth,
+                GError **error)
 {
   g_autoptr(JsonObject) obj = json_object_new ();
   g_autoptr(JsonObject) props = json_object_new ();
@@ -323,6 +325,18 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
       json_object_set_string_member (child, "name", s->name);
       if (s->value == NULL)
         json_object_set_null_member (child, "module");
+      else if (g_ptr_array_find (writing, s->value, NULL))
+        {
+          /* a module inside itself: a reference would make the JSON a cycle too */
+          g_autofree char *cpath = path[0] ? g_strconcat (path, ".", s->name, NULL) : g_strdup (s->name);
+          const char *at = g_hash_table_lookup (seen, s->value);
+
+          json_object_unref (child);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "the module tree is a cycle: '%s' is the %s at '%s'%s, which holds it", cpath,
+                       gnn_module_get_name (GNN_MODULE (s->value)), at, at[0] ? "" : " (the root)");
+          return NULL;
+        }
       else if (g_hash_table_contains (seen, s->value))
         {
           /* a module registered twice in the tree is written once, then referred to */
@@ -336,7 +350,9 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
           JsonNode *node;
 
           g_hash_table_insert (seen, s->value, g_strdup (cpath));
-          node = module_to_node (GNN_MODULE (s->value), cpath, seen, depth + 1, error);
+          g_ptr_array_add (writing, s->value);
+          node = module_to_node (GNN_MODULE (s->value), cpath, seen, writing, depth + 1, error);
+          g_ptr_array_remove_index (writing, writing->len - 1);
           if (node == NULL)
             {
               json_object_unref (child);
@@ -361,10 +377,12 @@ gnn_module_to_json_node (GnnModule *self,
                          GError   **error)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GPtrArray) writing = g_ptr_array_new ();
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_hash_table_insert (seen, self, g_strdup (""));
-  return module_to_node (self, "", seen, 0, error);
+  g_ptr_array_add (writing, self);
+  return module_to_node (self, "", seen, writing, 0, error);
 }
 
 /**
@@ -389,8 +407,10 @@ gnn_module_to_json_node (GnnModule *self,
  * `"-inf"`), and its submodules in registration order (`"module": null` for a name
  * registered as %NULL). A module registered at several places of the tree is written at the
  * first, and at the others as `{"shared": "<dotted path of the first>"}`, so that the
- * rebuilt tree shares it too. A property holding a tensor (such as a loss's `weight`) is
- * written with its values, as `{"tensor": {"dtype": "float32", "shape": [3], "data":
+ * rebuilt tree shares it too. A module inside itself (a cycle, which
+ * [method@Gnn.Module.register_module] refuses to make) is refused with an error naming the
+ * path, as the loader refuses a `"shared"` that names an ancestor. A property holding a
+ * tensor (such as a loss's `weight`) is written with its values, as `{"tensor": {"dtype": "float32", "shape": [3], "data":
  * "<base64 of its bytes>"}}`; one holding an exponential-moving-average function as
  * `{"average-function": "ema", "multi": false, "decay": 0.99}`; a string array as an array;
  * %NULL as `null`; any other object or boxed value makes the call fail with an error that
@@ -408,7 +428,7 @@ gnn_module_to_json_node (GnnModule *self,
  *
  * Returns: (transfer full): the JSON text, or %NULL with @error set (a module whose setup
  *   failed, a property holding an object the JSON cannot carry (%GNN_ERROR_NOT_SUPPORTED), a
- *   tree deeper than 200 levels)
+ *   tree deeper than 200 levels, a tree that is a cycle)
  */
 char *
 gnn_module_to_json (GnnModule *self,
@@ -855,6 +875,7 @@ node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, 
 typedef struct {
   gboolean skip_init;
   GHashTable *by_path;   /* dotted path → module (borrowed: the tree holds them) */
+  GPtrArray *filling;    /* the modules whose children are being read, root first */
 } Reader;
 
 static GnnModule *node_to_module (JsonNode *node, const char *where, const char *path, guint depth, Reader *r,
@@ -1073,6 +1094,8 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
       !fill_slots (m, json_object_get_member (obj, "buffers"), TRUE, where, error))
     return FALSE;
 
+  g_ptr_array_add (r->filling, m);
+
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *cwhere = g_strdup_printf ("%s.children[%u]", where, i);
@@ -1111,6 +1134,11 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
           if (same == NULL)
             return fail (error, mwhere, "\"shared\" refers to '%s', which is no module built before it",
                          json_node_get_string (shared));
+          /* a module that holds this place: sharing it would make the tree a cycle */
+          if (g_ptr_array_find (r->filling, same, NULL))
+            return fail (error, mwhere, "\"shared\" refers to '%s'%s, which holds '%s': the tree would be "
+                         "a cycle (expected a module that is not an ancestor)", json_node_get_string (shared),
+                         json_node_get_string (shared)[0] ? "" : " (the root)", cpath);
           if (slot)
             g_set_object (&slot->value, G_OBJECT (same));
           else if (!gnn_module_register_module (m, name, same, error))
@@ -1170,6 +1198,8 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
         }
       g_ptr_array_add (order, (gpointer) name);
     }
+
+  g_ptr_array_remove_index (r->filling, r->filling->len - 1);
 
   /* the JSON is the whole tree: what setup made beyond it goes, the rest takes its order */
   {
@@ -1294,13 +1324,15 @@ gnn_module_new_from_json_node_full (JsonNode  *node,
                                     gboolean   skip_init,
                                     GError   **error)
 {
-  Reader r = { skip_init, NULL };
+  Reader r = { skip_init, NULL, NULL };
   GnnModule *m;
 
   g_return_val_if_fail (node != NULL, NULL);
   r.by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r.filling = g_ptr_array_new ();
   m = node_to_module (node, "$", "", 0, &r, error);
   g_hash_table_unref (r.by_path);
+  g_ptr_array_unref (r.filling);
   return m;
 }
 
@@ -1359,7 +1391,8 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * children are handled the same way; any other child (those of containers such as
  * [class@Gnn.Sequential], or added after construction) is built from the JSON and added.
  * Children that setup made and the JSON lacks are removed, and children take the JSON's
- * order. Parameter and buffer slots listed in the JSON are handled alike: one that setup
+ * order. A `"shared"` child refers to a module built before it by its dotted path (`""` the
+ * root), never to one that holds it (an ancestor), which would make the tree a cycle. Parameter and buffer slots listed in the JSON are handled alike: one that setup
  * made must have the shape and dtype the JSON gives, one it did not make (a
  * [class@Gnn.ParameterList]'s, a [class@Gnn.ParameterDict]'s) is added holding zeros of that
  * shape and dtype, ready for the state dict. Last, each module's training flag is set.

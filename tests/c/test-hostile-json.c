@@ -1,13 +1,14 @@
 /* test-hostile-json.c: JSON from a file that would take the loaders down or lose data
  * silently: nesting deep enough to overflow json-glib's recursive parser, one name twice in
- * an object, comments; and what such a scan must still let through (brackets inside names,
- * deep but legitimate module trees). Cases that used to crash the process run in a
+ * an object, comments, a tree that holds itself; and what must still load (brackets inside
+ * names, deep but legitimate module trees, shared submodules). Cases that used to crash the process run in a
  * subprocess. */
 #include "config.h"
 
 #include <glib/gstdio.h>
 
 #include "gnn-test-util.h"
+#include "nn/gnn-module-private.h"
 
 #define DEEP 100000
 
@@ -324,6 +325,136 @@ not_json (void)
   assert_error_has (error, "found a single-quoted string at byte 1");
 }
 
+/* ---- cycles --------------------------------------------------------------------------- */
+
+static void
+assert_json_refused (const char *json, const char *part)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = gnn_module_new_from_json (json, -1, &error);
+
+  g_assert_null (m);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+  assert_error_has (error, part);
+}
+
+/* a "shared" that names the root or a parent would make the tree hold itself, which
+ * state_dict, forward and repr then walk until the stack runs out */
+static void
+test_cycle_in_json (void)
+{
+  if (g_test_subprocess ())
+    {
+      assert_json_refused ("{\"type\": \"GnnSequential\", \"children\": [{\"name\": \"0\", \"module\": "
+                           "{\"shared\": \"\"}}]}",
+                           "module JSON at $.children[0].module: \"shared\" refers to '' (the root), which "
+                           "holds '0': the tree would be a cycle");
+      assert_json_refused ("{\"type\": \"GnnSequential\", \"children\": [{\"name\": \"a\", \"module\": "
+                           "{\"type\": \"GnnSequential\", \"children\": [{\"name\": \"b\", \"module\": "
+                           "{\"type\": \"GnnModuleList\", \"children\": [{\"name\": \"0\", \"module\": "
+                           "{\"shared\": \"a\"}}]}}]}}]}",
+                           "module JSON at $.children[0].module.children[0].module.children[0].module: "
+                           "\"shared\" refers to 'a', which holds 'a.b.0': the tree would be a cycle");
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* a module shared at two places (not an ancestor) still loads, shared */
+static void
+test_shared_submodule (void)
+{
+  const char *json = "{\"type\": \"GnnSequential\", \"children\": ["
+                     "{\"name\": \"0\", \"module\": {\"type\": \"GnnLinear\", \"properties\": "
+                     "{\"in-features\": 2, \"out-features\": 2}}},"
+                     "{\"name\": \"1\", \"module\": {\"type\": \"GnnSequential\", \"children\": ["
+                     "{\"name\": \"0\", \"module\": {\"shared\": \"0\"}}]}},"
+                     "{\"name\": \"2\", \"module\": {\"shared\": \"0\"}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = gnn_module_new_from_json (json, -1, &error);
+  g_autofree char *out = NULL, *again = NULL;
+  g_autoptr(GnnModule) back = NULL;
+  GnnModule *a, *b, *c;
+
+  g_assert_no_error (error);
+  a = gnn_module_get_submodule (m, "0", &error);
+  b = gnn_module_get_submodule (m, "1.0", &error);
+  c = gnn_module_get_submodule (m, "2", &error);
+  g_assert_no_error (error);
+  g_assert_true (GNN_IS_LINEAR (a));
+  g_assert_true (a == b && a == c);
+  out = gnn_module_to_json (m, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "{\"name\":\"2\",\"module\":{\"shared\":\"0\"}}"));
+  back = gnn_module_new_from_json (out, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_module_get_submodule (back, "0", &error) == gnn_module_get_submodule (back, "1.0", &error));
+  again = gnn_module_to_json (back, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (out, ==, again);
+}
+
+/* register_module refuses to put a module inside itself (torch does not check) */
+static void
+test_register_cycle (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GnnModule) lin = GNN_MODULE (gnn_linear_new (2, 2, TRUE, NULL));
+      g_autoptr(GnnModule) inner = GNN_MODULE (gnn_sequential_new (&lin, 1));
+      g_autoptr(GnnModule) root = GNN_MODULE (gnn_sequential_new (&inner, 1));
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (gnn_module_register_module (root, "self", root, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      assert_error_has (error, "cannot register a Sequential as submodule 'self' of Sequential: it is that "
+                               "module itself, so the module tree would be a cycle");
+      g_clear_error (&error);
+      g_assert_false (gnn_module_register_module (lin, "up", root, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      assert_error_has (error, "cannot register a Sequential as submodule 'up' of Linear: it holds that module "
+                               "among its submodules");
+      g_clear_error (&error);
+      g_assert_false (gnn_module_set_submodule (root, "0.0", root, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_clear_error (&error);
+      /* nothing was registered */
+      g_assert_null (gnn_module_find_slot (gnn_module_priv (lin)->modules, "up"));
+      g_assert_true (gnn_module_get_submodule (root, "0.0", &error) == lin);
+
+      /* sharing is no cycle */
+      g_assert_true (gnn_module_register_module (root, "again", lin, &error));
+      g_assert_no_error (error);
+      g_assert_true (gnn_module_register_module (root, "inner2", inner, &error));
+      g_assert_no_error (error);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* to_json refuses a tree that is a cycle (made here behind the API's back) rather than
+ * writing a "shared" reference to an ancestor */
+static void
+test_to_json_cycle (void)
+{
+  g_autoptr(GnnModule) lin = GNN_MODULE (gnn_linear_new (2, 2, TRUE, NULL));
+  g_autoptr(GnnModule) inner = GNN_MODULE (gnn_sequential_new (&lin, 1));
+  g_autoptr(GnnModule) root = GNN_MODULE (gnn_sequential_new (&inner, 1));
+  GnnModuleSlot *slot = gnn_module_find_slot (gnn_module_priv (inner)->modules, "0");
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  g_set_object (&slot->value, G_OBJECT (root));
+  json = gnn_module_to_json (root, FALSE, &error);
+  /* break the cycle before any assertion, so that the tree is freed */
+  g_set_object (&slot->value, G_OBJECT (lin));
+  g_assert_null (json);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  assert_error_has (error, "the module tree is a cycle: '0.0' is the Sequential at '' (the root), which holds it");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -336,5 +467,9 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile-json/duplicate/module-json", test_duplicate_keys_module);
   g_test_add_func ("/hostile-json/duplicate/tensor-names", test_duplicate_tensor_names);
   g_test_add_func ("/hostile-json/not-json", test_not_json);
+  g_test_add_func ("/hostile-json/cycle/json", test_cycle_in_json);
+  g_test_add_func ("/hostile-json/cycle/shared-submodule", test_shared_submodule);
+  g_test_add_func ("/hostile-json/cycle/register-module", test_register_cycle);
+  g_test_add_func ("/hostile-json/cycle/to-json", test_to_json_cycle);
   return g_test_run ();
 }
