@@ -936,8 +936,9 @@ apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **
 }
 
 /* The parameter or buffer slots of @m from the JSON array @node (see the top of the file):
- * a slot its setup made must have the shape and dtype the JSON gives; a missing one is added,
- * holding zeros; slots the JSON lacks go, and the rest take its order. */
+ * a slot its setup made must be listed, with the shape and dtype it has; a missing one is
+ * added, holding zeros; names setup reserved as None that the JSON lacks go, and the rest
+ * take its order. Without the member, setup's slots stay as they are. */
 static gboolean
 fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, GError **error)
 {
@@ -982,7 +983,10 @@ fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, G
         return fail (error, ewhere, "expected \"%s\" to be a boolean, found %s",
                      buffers ? "persistent" : "requires-grad", node_kind (flag));
 
-      if (shape_node_ == NULL || JSON_NODE_HOLDS_NULL (shape_node_))
+      if (shape_node_ == NULL)
+        return fail (error, ewhere, "%s: expected \"shape\" (an array of sizes, or null for a name "
+                     "registered as None), found nothing", what);
+      if (JSON_NODE_HOLDS_NULL (shape_node_))
         {
           /* a name registered as None */
           if (slot)
@@ -1052,7 +1056,21 @@ fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, G
       g_ptr_array_add (order, (gpointer) name);
     }
 
-  /* the JSON lists every slot: what setup made beyond it goes, the rest takes its order */
+  /* the JSON lists every slot: a tensor setup made must be there (an empty list on a
+   * Linear would load it without its weights); a name setup registered as None and the JSON
+   * lacks goes; the rest take the JSON's order */
+  for (guint k = 0; k < slots->len; k++)
+    {
+      GnnModuleSlot *slot = slots->pdata[k];
+      gboolean listed = FALSE;
+
+      for (guint i = 0; i < order->len && !listed; i++)
+        listed = g_str_equal (slot->name, order->pdata[i]);
+      if (!listed && slot->value)
+        return fail (error, where, "\"%s\" lacks the %s '%s', which a %s makes (expected every %s of "
+                     "the type, as to_json writes them)", buffers ? "buffers" : "parameters", kind, slot->name,
+                     G_OBJECT_TYPE_NAME (m), kind);
+    }
   {
     g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
 
@@ -1119,6 +1137,9 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
       mwhere = g_strdup_printf ("%s.module", cwhere);
       cpath = path[0] ? g_strconcat (path, ".", name, NULL) : g_strdup (name);
       mnode = json_object_get_member (child, "module");
+      if (mnode == NULL)
+        return fail (error, cwhere, "the child '%s': expected \"module\" (a module, {\"shared\": path} or "
+                     "null for a name registered as None), found nothing", name);
       slot = gnn_module_find_slot (priv->modules, name);
       if (mnode && JSON_NODE_HOLDS_OBJECT (mnode))
         shared = json_object_get_member (json_node_get_object (mnode), "shared");
@@ -1147,7 +1168,7 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
               return FALSE;
             }
         }
-      else if (mnode == NULL || JSON_NODE_HOLDS_NULL (mnode))
+      else if (JSON_NODE_HOLDS_NULL (mnode))
         {
           if (slot)
             g_clear_object (&slot->value);
@@ -1201,21 +1222,35 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
 
   g_ptr_array_remove_index (r->filling, r->filling->len - 1);
 
-  /* the JSON is the whole tree: what setup made beyond it goes, the rest takes its order */
-  {
-    g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+  /* the JSON is the whole tree: a child setup made must be there (it cannot be dropped
+   * silently); a name setup reserved as None and the JSON lacks goes; the rest take the
+   * JSON's order. Without "children", setup's children stay as they are. */
+  for (guint k = 0; children && k < priv->modules->len; k++)
+    {
+      GnnModuleSlot *slot = priv->modules->pdata[k];
+      gboolean listed = FALSE;
 
-    for (guint i = 0; i < order->len; i++)
-      for (guint k = 0; k < priv->modules->len; k++)
-        if (g_str_equal (((GnnModuleSlot *) priv->modules->pdata[k])->name, order->pdata[i]))
-          {
-            g_ptr_array_add (ordered, g_ptr_array_steal_index (priv->modules, k));
-            break;
-          }
-    g_ptr_array_set_size (priv->modules, 0);
-    for (guint i = 0; i < ordered->len; i++)
-      g_ptr_array_add (priv->modules, ordered->pdata[i]);
-  }
+      for (guint i = 0; i < order->len && !listed; i++)
+        listed = g_str_equal (slot->name, order->pdata[i]);
+      if (!listed && slot->value)
+        return fail (error, where, "\"children\" lacks the child '%s', which a %s makes (expected every "
+                     "child of the type, as to_json writes them)", slot->name, G_OBJECT_TYPE_NAME (m));
+    }
+  if (children)
+    {
+      g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+
+      for (guint i = 0; i < order->len; i++)
+        for (guint k = 0; k < priv->modules->len; k++)
+          if (g_str_equal (((GnnModuleSlot *) priv->modules->pdata[k])->name, order->pdata[i]))
+            {
+              g_ptr_array_add (ordered, g_ptr_array_steal_index (priv->modules, k));
+              break;
+            }
+      g_ptr_array_set_size (priv->modules, 0);
+      for (guint i = 0; i < ordered->len; i++)
+        g_ptr_array_add (priv->modules, ordered->pdata[i]);
+    }
 
   if (tnode)
     priv->training = json_node_get_boolean (tnode);
@@ -1390,12 +1425,20 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * are set from the JSON, its construct-only ones must equal the JSON's, and its own
  * children are handled the same way; any other child (those of containers such as
  * [class@Gnn.Sequential], or added after construction) is built from the JSON and added.
- * Children that setup made and the JSON lacks are removed, and children take the JSON's
- * order. A `"shared"` child refers to a module built before it by its dotted path (`""` the
- * root), never to one that holds it (an ancestor), which would make the tree a cycle. Parameter and buffer slots listed in the JSON are handled alike: one that setup
- * made must have the shape and dtype the JSON gives, one it did not make (a
+ * Every child entry needs its `"name"` and its `"module"` (a module, `{"shared": path}`, or
+ * `null` for a name registered as None). A `"children"` array must list every child that
+ * setup made (a name setup reserved as None may be left out, and goes); children take the
+ * JSON's order. Without `"children"`, the children setup made stay as they are. A
+ * `"shared"` child refers to a module built before it by its dotted path (`""` the root),
+ * never to one that holds it (an ancestor), which would make the tree a cycle. Parameter
+ * and buffer slots are handled alike: each needs its `"name"` and its `"shape"` (`null` for
+ * None) and, with a shape, its `"dtype"`; a `"parameters"` (`"buffers"`) array must list
+ * every tensor setup made, with the shape and dtype it has, so that an empty list on a
+ * [class@Gnn.Linear] is an error, not a Linear without weights; one setup did not make (a
  * [class@Gnn.ParameterList]'s, a [class@Gnn.ParameterDict]'s) is added holding zeros of that
- * shape and dtype, ready for the state dict. Last, each module's training flag is set.
+ * shape and dtype, ready for the state dict; without the member, setup's tensors stay. Last,
+ * each module's training flag is set. Whatever the loader accepts, [method@Gnn.Module.to_json]
+ * writes back as JSON that loads to a tree writing the same JSON.
  *
  * Types from the bindings (Python, gjs, Vala subclasses) must be registered under the name
  * the JSON holds before loading: define the class, with a stable `__gtype_name__` (Python)
@@ -1411,8 +1454,9 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  *
  * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
  *   text that is not JSON or not a module tree (a missing member, a value of the wrong
- *   kind, an unknown property, a tree deeper than 200 modules, nesting deeper than 640, a
- *   name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
+ *   kind, an unknown property, a tensor or child that setup made and a list leaves out, a
+ *   `"shared"` naming an ancestor, a tree deeper than 200 modules, nesting deeper than 640,
+ *   a name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
  *   for a type name that is not a registered, instantiable module type, or the error of a
  *   setup that failed
  */

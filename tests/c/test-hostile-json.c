@@ -1,6 +1,7 @@
 /* test-hostile-json.c: JSON from a file that would take the loaders down or lose data
  * silently: nesting deep enough to overflow json-glib's recursive parser, one name twice in
- * an object, comments, a tree that holds itself; and what must still load (brackets inside
+ * an object, comments, a tree that holds itself, members whose absence dropped tensors or
+ * layers; and what must still load (brackets inside
  * names, deep but legitimate module trees, shared submodules). Cases that used to crash the process run in a
  * subprocess. */
 #include "config.h"
@@ -455,6 +456,86 @@ test_to_json_cycle (void)
   assert_error_has (error, "the module tree is a cycle: '0.0' is the Sequential at '' (the root), which holds it");
 }
 
+/* ---- members whose absence lost data -------------------------------------------------- */
+
+static void
+test_missing_members (void)
+{
+  /* an empty list would load a Linear without its weights, a BatchNorm without its
+   * running statistics; the JSON is then no longer what to_json writes back */
+  assert_json_refused ("{\"type\": \"GnnLinear\", \"properties\": {\"in-features\": 3, \"out-features\": 2},"
+                       " \"parameters\": []}",
+                       "module JSON at $: \"parameters\" lacks the parameter 'weight', which a GnnLinear makes");
+  assert_json_refused ("{\"type\": \"GnnLinear\", \"properties\": {\"in-features\": 3, \"out-features\": 2},"
+                       " \"parameters\": [{\"name\": \"weight\", \"shape\": [2, 3], \"dtype\": \"float32\"}]}",
+                       "\"parameters\" lacks the parameter 'bias', which a GnnLinear makes");
+  assert_json_refused ("{\"type\": \"GnnBatchNorm1d\", \"properties\": {\"num-features\": 3}, \"buffers\": []}",
+                       "module JSON at $: \"buffers\" lacks the buffer 'running_mean', which a GnnBatchNorm1d makes");
+  /* a slot without its shape used to clear the tensor */
+  assert_json_refused ("{\"type\": \"GnnLinear\", \"properties\": {\"in-features\": 3, \"out-features\": 2},"
+                       " \"parameters\": [{\"name\": \"weight\"}, {\"name\": \"bias\", \"shape\": [2],"
+                       " \"dtype\": \"float32\"}]}",
+                       "module JSON at $.parameters[0]: parameter 'weight': expected \"shape\"");
+  /* a child without its module used to load as None, dropping the layer */
+  assert_json_refused ("{\"type\": \"GnnSequential\", \"children\": [{\"name\": \"0\"}]}",
+                       "module JSON at $.children[0]: the child '0': expected \"module\"");
+  /* a child its type makes, left out of "children" */
+  assert_json_refused ("{\"type\": \"GnnMultiheadAttention\", \"properties\": {\"embed-dim\": 4, \"num-heads\": 2},"
+                       " \"children\": []}",
+                       "\"children\" lacks the child 'out_proj', which a GnnMultiheadAttention makes");
+}
+
+/* What the loader accepts, to_json writes back as JSON that loads to the same JSON: the
+ * invariant of the module-JSON fuzz target, on inputs that leave out what may be left out */
+static void
+test_round_trip_idempotent (void)
+{
+  const char *accepted[] = {
+    /* no "parameters", no "children", no "training": setup's tensors and children stay */
+    "{\"type\": \"GnnLinear\", \"properties\": {\"in-features\": 3, \"out-features\": 2}}",
+    "{\"type\": \"GnnMultiheadAttention\", \"properties\": {\"embed-dim\": 4, \"num-heads\": 2}}",
+    "{\"type\": \"GnnBatchNorm1d\", \"properties\": {\"num-features\": 3}, \"training\": false}",
+    /* a name registered as None, explicitly */
+    "{\"type\": \"GnnLinear\", \"properties\": {\"in-features\": 3, \"out-features\": 2},"
+    " \"parameters\": [{\"name\": \"bias\", \"shape\": null}, {\"name\": \"weight\", \"shape\": [2, 3],"
+    " \"dtype\": \"float32\", \"requires-grad\": false}]}",
+    "{\"type\": \"GnnSequential\", \"children\": [{\"name\": \"0\", \"module\": null},"
+    " {\"name\": \"1\", \"module\": {\"type\": \"GnnReLU\"}}, {\"name\": \"2\", \"module\": {\"shared\": \"1\"}}]}",
+    /* tensors a ParameterList gets after construction */
+    "{\"type\": \"GnnParameterList\", \"parameters\": [{\"name\": \"0\", \"shape\": [2], \"dtype\": \"float64\"}]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnModule) m = gnn_module_new_from_json (accepted[i], -1, &error);
+      g_autoptr(GnnModule) back = NULL;
+      g_autofree char *json = NULL, *again = NULL;
+
+      g_assert_no_error (error);
+      json = gnn_module_to_json (m, FALSE, &error);
+      g_assert_no_error (error);
+      back = gnn_module_new_from_json (json, -1, &error);
+      g_assert_no_error (error);
+      again = gnn_module_to_json (back, FALSE, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (json, ==, again);
+    }
+  /* the left-out members were setup's: the Linear has its weights, the attention its
+   * output projection */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GnnModule) lin = gnn_module_new_from_json (accepted[0], -1, &error);
+    g_autoptr(GnnModule) mha = gnn_module_new_from_json (accepted[1], -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (gnn_module_get_parameter (lin, "weight", &error));
+    g_assert_nonnull (gnn_module_get_parameter (lin, "bias", &error));
+    g_assert_nonnull (gnn_module_get_submodule (mha, "out_proj", &error));
+    g_assert_no_error (error);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -471,5 +552,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile-json/cycle/shared-submodule", test_shared_submodule);
   g_test_add_func ("/hostile-json/cycle/register-module", test_register_cycle);
   g_test_add_func ("/hostile-json/cycle/to-json", test_to_json_cycle);
+  g_test_add_func ("/hostile-json/missing/members", test_missing_members);
+  g_test_add_func ("/hostile-json/missing/round-trip", test_round_trip_idempotent);
   return g_test_run ();
 }
