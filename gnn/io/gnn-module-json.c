@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gnn-module-json-private.h"
+#include "gnn-json-scan-private.h"
 #include "nn/gnn-module-private.h"
 #include "nn/gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
@@ -265,9 +266,11 @@ value_to_node (GParamSpec *pspec, const GValue *v)
     }
 }
 
-/* @seen: module → the dotted path where it was first written */
+/* @seen: module → the dotted path where it was first written; @writing: @self and the
+ * modules that hold it, root first */
 static JsonNode *
-module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth, GError **error)
+module_to_node (GnnModule *self, const char *path, GHashTable *seen, GPtrArray *writing, guint depth,
+                GError **error)
 {
   g_autoptr(JsonObject) obj = json_object_new ();
   g_autoptr(JsonObject) props = json_object_new ();
@@ -322,6 +325,18 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
       json_object_set_string_member (child, "name", s->name);
       if (s->value == NULL)
         json_object_set_null_member (child, "module");
+      else if (g_ptr_array_find (writing, s->value, NULL))
+        {
+          /* a module inside itself: a reference would make the JSON a cycle too */
+          g_autofree char *cpath = path[0] ? g_strconcat (path, ".", s->name, NULL) : g_strdup (s->name);
+          const char *at = g_hash_table_lookup (seen, s->value);
+
+          json_object_unref (child);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "the module tree is a cycle: '%s' is the %s at '%s'%s, which holds it", cpath,
+                       gnn_module_get_name (GNN_MODULE (s->value)), at, at[0] ? "" : " (the root)");
+          return NULL;
+        }
       else if (g_hash_table_contains (seen, s->value))
         {
           /* a module registered twice in the tree is written once, then referred to */
@@ -335,7 +350,9 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, guint depth
           JsonNode *node;
 
           g_hash_table_insert (seen, s->value, g_strdup (cpath));
-          node = module_to_node (GNN_MODULE (s->value), cpath, seen, depth + 1, error);
+          g_ptr_array_add (writing, s->value);
+          node = module_to_node (GNN_MODULE (s->value), cpath, seen, writing, depth + 1, error);
+          g_ptr_array_remove_index (writing, writing->len - 1);
           if (node == NULL)
             {
               json_object_unref (child);
@@ -360,10 +377,12 @@ gnn_module_to_json_node (GnnModule *self,
                          GError   **error)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GPtrArray) writing = g_ptr_array_new ();
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_hash_table_insert (seen, self, g_strdup (""));
-  return module_to_node (self, "", seen, 0, error);
+  g_ptr_array_add (writing, self);
+  return module_to_node (self, "", seen, writing, 0, error);
 }
 
 /**
@@ -388,8 +407,10 @@ gnn_module_to_json_node (GnnModule *self,
  * `"-inf"`), and its submodules in registration order (`"module": null` for a name
  * registered as %NULL). A module registered at several places of the tree is written at the
  * first, and at the others as `{"shared": "<dotted path of the first>"}`, so that the
- * rebuilt tree shares it too. A property holding a tensor (such as a loss's `weight`) is
- * written with its values, as `{"tensor": {"dtype": "float32", "shape": [3], "data":
+ * rebuilt tree shares it too. A module inside itself (a cycle, which
+ * [method@Gnn.Module.register_module] refuses to make) is refused with an error naming the
+ * path, as the loader refuses a `"shared"` that names an ancestor. A property holding a
+ * tensor (such as a loss's `weight`) is written with its values, as `{"tensor": {"dtype": "float32", "shape": [3], "data":
  * "<base64 of its bytes>"}}`; one holding an exponential-moving-average function as
  * `{"average-function": "ema", "multi": false, "decay": 0.99}`; a string array as an array;
  * %NULL as `null`; any other object or boxed value makes the call fail with an error that
@@ -407,7 +428,7 @@ gnn_module_to_json_node (GnnModule *self,
  *
  * Returns: (transfer full): the JSON text, or %NULL with @error set (a module whose setup
  *   failed, a property holding an object the JSON cannot carry (%GNN_ERROR_NOT_SUPPORTED), a
- *   tree deeper than 200 levels)
+ *   tree deeper than 200 levels, a tree that is a cycle)
  */
 char *
 gnn_module_to_json (GnnModule *self,
@@ -854,6 +875,7 @@ node_to_value (GParamSpec *pspec, JsonNode *node, const char *where, GValue *v, 
 typedef struct {
   gboolean skip_init;
   GHashTable *by_path;   /* dotted path → module (borrowed: the tree holds them) */
+  GPtrArray *filling;    /* the modules whose children are being read, root first */
 } Reader;
 
 static GnnModule *node_to_module (JsonNode *node, const char *where, const char *path, guint depth, Reader *r,
@@ -914,8 +936,9 @@ apply_to_existing (GnnModule *m, JsonObject *props, const char *where, GError **
 }
 
 /* The parameter or buffer slots of @m from the JSON array @node (see the top of the file):
- * a slot its setup made must have the shape and dtype the JSON gives; a missing one is added,
- * holding zeros; slots the JSON lacks go, and the rest take its order. */
+ * a slot its setup made must be listed, with the shape and dtype it has; a missing one is
+ * added, holding zeros; names setup reserved as None that the JSON lacks go, and the rest
+ * take its order. Without the member, setup's slots stay as they are. */
 static gboolean
 fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, GError **error)
 {
@@ -960,7 +983,10 @@ fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, G
         return fail (error, ewhere, "expected \"%s\" to be a boolean, found %s",
                      buffers ? "persistent" : "requires-grad", node_kind (flag));
 
-      if (shape_node_ == NULL || JSON_NODE_HOLDS_NULL (shape_node_))
+      if (shape_node_ == NULL)
+        return fail (error, ewhere, "%s: expected \"shape\" (an array of sizes, or null for a name "
+                     "registered as None), found nothing", what);
+      if (JSON_NODE_HOLDS_NULL (shape_node_))
         {
           /* a name registered as None */
           if (slot)
@@ -1030,7 +1056,21 @@ fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, G
       g_ptr_array_add (order, (gpointer) name);
     }
 
-  /* the JSON lists every slot: what setup made beyond it goes, the rest takes its order */
+  /* the JSON lists every slot: a tensor setup made must be there (an empty list on a
+   * Linear would load it without its weights); a name setup registered as None and the JSON
+   * lacks goes; the rest take the JSON's order */
+  for (guint k = 0; k < slots->len; k++)
+    {
+      GnnModuleSlot *slot = slots->pdata[k];
+      gboolean listed = FALSE;
+
+      for (guint i = 0; i < order->len && !listed; i++)
+        listed = g_str_equal (slot->name, order->pdata[i]);
+      if (!listed && slot->value)
+        return fail (error, where, "\"%s\" lacks the %s '%s', which a %s makes (expected every %s of "
+                     "the type, as to_json writes them)", buffers ? "buffers" : "parameters", kind, slot->name,
+                     G_OBJECT_TYPE_NAME (m), kind);
+    }
   {
     g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
 
@@ -1072,6 +1112,8 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
       !fill_slots (m, json_object_get_member (obj, "buffers"), TRUE, where, error))
     return FALSE;
 
+  g_ptr_array_add (r->filling, m);
+
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *cwhere = g_strdup_printf ("%s.children[%u]", where, i);
@@ -1095,6 +1137,9 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
       mwhere = g_strdup_printf ("%s.module", cwhere);
       cpath = path[0] ? g_strconcat (path, ".", name, NULL) : g_strdup (name);
       mnode = json_object_get_member (child, "module");
+      if (mnode == NULL)
+        return fail (error, cwhere, "the child '%s': expected \"module\" (a module, {\"shared\": path} or "
+                     "null for a name registered as None), found nothing", name);
       slot = gnn_module_find_slot (priv->modules, name);
       if (mnode && JSON_NODE_HOLDS_OBJECT (mnode))
         shared = json_object_get_member (json_node_get_object (mnode), "shared");
@@ -1110,6 +1155,11 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
           if (same == NULL)
             return fail (error, mwhere, "\"shared\" refers to '%s', which is no module built before it",
                          json_node_get_string (shared));
+          /* a module that holds this place: sharing it would make the tree a cycle */
+          if (g_ptr_array_find (r->filling, same, NULL))
+            return fail (error, mwhere, "\"shared\" refers to '%s'%s, which holds '%s': the tree would be "
+                         "a cycle (expected a module that is not an ancestor)", json_node_get_string (shared),
+                         json_node_get_string (shared)[0] ? "" : " (the root)", cpath);
           if (slot)
             g_set_object (&slot->value, G_OBJECT (same));
           else if (!gnn_module_register_module (m, name, same, error))
@@ -1118,7 +1168,7 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
               return FALSE;
             }
         }
-      else if (mnode == NULL || JSON_NODE_HOLDS_NULL (mnode))
+      else if (JSON_NODE_HOLDS_NULL (mnode))
         {
           if (slot)
             g_clear_object (&slot->value);
@@ -1170,21 +1220,37 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
       g_ptr_array_add (order, (gpointer) name);
     }
 
-  /* the JSON is the whole tree: what setup made beyond it goes, the rest takes its order */
-  {
-    g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+  g_ptr_array_remove_index (r->filling, r->filling->len - 1);
 
-    for (guint i = 0; i < order->len; i++)
-      for (guint k = 0; k < priv->modules->len; k++)
-        if (g_str_equal (((GnnModuleSlot *) priv->modules->pdata[k])->name, order->pdata[i]))
-          {
-            g_ptr_array_add (ordered, g_ptr_array_steal_index (priv->modules, k));
-            break;
-          }
-    g_ptr_array_set_size (priv->modules, 0);
-    for (guint i = 0; i < ordered->len; i++)
-      g_ptr_array_add (priv->modules, ordered->pdata[i]);
-  }
+  /* the JSON is the whole tree: a child setup made must be there (it cannot be dropped
+   * silently); a name setup reserved as None and the JSON lacks goes; the rest take the
+   * JSON's order. Without "children", setup's children stay as they are. */
+  for (guint k = 0; children && k < priv->modules->len; k++)
+    {
+      GnnModuleSlot *slot = priv->modules->pdata[k];
+      gboolean listed = FALSE;
+
+      for (guint i = 0; i < order->len && !listed; i++)
+        listed = g_str_equal (slot->name, order->pdata[i]);
+      if (!listed && slot->value)
+        return fail (error, where, "\"children\" lacks the child '%s', which a %s makes (expected every "
+                     "child of the type, as to_json writes them)", slot->name, G_OBJECT_TYPE_NAME (m));
+    }
+  if (children)
+    {
+      g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+
+      for (guint i = 0; i < order->len; i++)
+        for (guint k = 0; k < priv->modules->len; k++)
+          if (g_str_equal (((GnnModuleSlot *) priv->modules->pdata[k])->name, order->pdata[i]))
+            {
+              g_ptr_array_add (ordered, g_ptr_array_steal_index (priv->modules, k));
+              break;
+            }
+      g_ptr_array_set_size (priv->modules, 0);
+      for (guint i = 0; i < ordered->len; i++)
+        g_ptr_array_add (priv->modules, ordered->pdata[i]);
+    }
 
   if (tnode)
     priv->training = json_node_get_boolean (tnode);
@@ -1293,13 +1359,15 @@ gnn_module_new_from_json_node_full (JsonNode  *node,
                                     gboolean   skip_init,
                                     GError   **error)
 {
-  Reader r = { skip_init, NULL };
+  Reader r = { skip_init, NULL, NULL };
   GnnModule *m;
 
   g_return_val_if_fail (node != NULL, NULL);
   r.by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r.filling = g_ptr_array_new ();
   m = node_to_module (node, "$", "", 0, &r, error);
   g_hash_table_unref (r.by_path);
+  g_ptr_array_unref (r.filling);
   return m;
 }
 
@@ -1325,6 +1393,8 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
       g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: expected UTF-8 JSON text, found invalid UTF-8", what);
       return NULL;
     }
+  if (!gnn_json_scan (json, length, GNN_JSON_MAX_DEPTH, what, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, json, length, &local))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "%s: not valid JSON: %s", what, local->message);
@@ -1355,19 +1425,38 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * are set from the JSON, its construct-only ones must equal the JSON's, and its own
  * children are handled the same way; any other child (those of containers such as
  * [class@Gnn.Sequential], or added after construction) is built from the JSON and added.
- * Children that setup made and the JSON lacks are removed, and children take the JSON's
- * order. Parameter and buffer slots listed in the JSON are handled alike: one that setup
- * made must have the shape and dtype the JSON gives, one it did not make (a
+ * Every child entry needs its `"name"` and its `"module"` (a module, `{"shared": path}`, or
+ * `null` for a name registered as None). A `"children"` array must list every child that
+ * setup made (a name setup reserved as None may be left out, and goes); children take the
+ * JSON's order. Without `"children"`, the children setup made stay as they are. A
+ * `"shared"` child refers to a module built before it by its dotted path (`""` the root),
+ * never to one that holds it (an ancestor), which would make the tree a cycle. Parameter
+ * and buffer slots are handled alike: each needs its `"name"` and its `"shape"` (`null` for
+ * None) and, with a shape, its `"dtype"`; a `"parameters"` (`"buffers"`) array must list
+ * every tensor setup made, with the shape and dtype it has, so that an empty list on a
+ * [class@Gnn.Linear] is an error, not a Linear without weights; one setup did not make (a
  * [class@Gnn.ParameterList]'s, a [class@Gnn.ParameterDict]'s) is added holding zeros of that
- * shape and dtype, ready for the state dict. Last, each module's training flag is set.
+ * shape and dtype, ready for the state dict; without the member, setup's tensors stay. Last,
+ * each module's training flag is set. Whatever the loader accepts, [method@Gnn.Module.to_json]
+ * writes back as JSON that loads to a tree writing the same JSON.
  *
  * Types from the bindings (Python, gjs, Vala subclasses) must be registered under the name
  * the JSON holds before loading: define the class, with a stable `__gtype_name__` (Python)
  * or `GTypeName` (gjs).
  *
+ * The text is read as strict JSON (RFC 8259) and checked before it is parsed: arrays and
+ * objects nested at most 640 deep (what a tree of 200 modules needs, with room to spare;
+ * json-glib's parser recurses per level), no member name twice in one object (json-glib
+ * would keep the last without a word), no comments or single-quoted strings. Brackets
+ * inside strings are only text. The error names the depth or the name and the byte offset.
+ * The same checks guard every JSON text gnn reads from a file: safetensors headers (128
+ * levels deep at most) and the model JSON of checkpoints.
+ *
  * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
  *   text that is not JSON or not a module tree (a missing member, a value of the wrong
- *   kind, an unknown property, a tree deeper than 200 levels), %GNN_ERROR_INVALID_ARGUMENT
+ *   kind, an unknown property, a tensor or child that setup made and a list leaves out, a
+ *   `"shared"` naming an ancestor, a tree deeper than 200 modules, nesting deeper than 640,
+ *   a name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
  *   for a type name that is not a registered, instantiable module type, or the error of a
  *   setup that failed
  */

@@ -20,6 +20,7 @@
 #include "core/gnn-tensor-private.h"
 #include "nn/gnn-module-private.h"
 #include "io/gnn-module-json-private.h"
+#include "io/gnn-json-scan-private.h"
 
 #if G_BYTE_ORDER != G_LITTLE_ENDIAN
 #error "gnn's safetensors support assumes a little-endian machine"
@@ -497,8 +498,10 @@ torch_pickle_kind (const guint8 *data,
  * written, or use [func@Gnn.safetensors_load], which maps the file privately.
  *
  * Every inconsistency is refused: a truncated file, a header longer than
- * %GNN_SAFETENSORS_MAX_HEADER or than the file, JSON that is not an object of valid
- * entries, an unknown dtype, offsets outside the data, a size that does not match the
+ * %GNN_SAFETENSORS_MAX_HEADER or than the file, a header that is not strict JSON (RFC 8259:
+ * no comments) or nests arrays and objects more than 128 deep (serde_json's bound, which the
+ * format's reference reader applies; checked before parsing), a tensor name or metadata key
+ * that comes twice, JSON that is not an object of valid entries, an unknown dtype, offsets outside the data, a size that does not match the
  * shape, tensors that overlap or leave holes in the data. What `torch.save` writes (a zip
  * archive, or a legacy pickle stream) is named as such in the error, with how to convert it:
  * gnn never unpickles.
@@ -558,6 +561,9 @@ gnn_safetensors_load_from_bytes (GBytes      *bytes,
       !g_utf8_validate ((const char *) data + 8, header_len, NULL))
     return format_error (error, "the header is not UTF-8 text"), NULL;
 
+  if (!gnn_json_scan ((const char *) data + 8, header_len, GNN_SAFETENSORS_JSON_MAX_DEPTH,
+                      "Not a valid safetensors file: the header", error))
+    return NULL;
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, (const char *) data + 8, header_len, &json_error))
     return format_error (error, "the header is not JSON: %s", json_error->message), NULL;

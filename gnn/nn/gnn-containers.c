@@ -383,7 +383,8 @@ gnn_module_list_extend (GnnModuleList *self,
  * one and are renumbered, so the keys stay "0", "1", ... in order.
  *
  * Returns: %TRUE on success; %FALSE with @error set (%GNN_ERROR_INDEX) when @index is out of
- *   range
+ *   range, %GNN_ERROR_INVALID_ARGUMENT when @module holds @self (a cycle, which
+ *   [method@Gnn.Module.register_module] refuses); the list is then unchanged
  */
 gboolean
 gnn_module_list_insert (GnnModuleList *self,
@@ -401,6 +402,10 @@ gnn_module_list_insert (GnnModuleList *self,
   if (index == (gint64) len)
     at = len;
   else if (!abs_index (index, len, &at, error))
+    return FALSE;
+  /* registered first under the new last number, which the moves below then take over: a
+   * module that would make the tree a cycle is refused before anything moved */
+  if (!register_module_at (GNN_MODULE (self), len, module, error))
     return FALSE;
   /* as PyTorch: for i in range (len, index, -1): modules[str (i)] = modules[str (i - 1)] */
   for (guint i = len; i > at; i--)

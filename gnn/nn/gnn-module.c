@@ -1666,6 +1666,34 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
   return s != NULL && s->persistent;
 }
 
+/* whether @target is @root or among its submodules, at any depth (the tree may share
+ * submodules: each is walked once) */
+static gboolean
+tree_holds (GnnModule *root, GnnModule *target)
+{
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr(GHashTable) visited = g_hash_table_new (NULL, NULL);
+
+  g_ptr_array_add (todo, root);
+  while (todo->len > 0)
+    {
+      GnnModule *m = g_ptr_array_steal_index_fast (todo, todo->len - 1);
+      GPtrArray *modules = priv_of (m)->modules;
+
+      if (m == target)
+        return TRUE;
+      if (!g_hash_table_add (visited, m))
+        continue;
+      for (guint i = 0; i < modules->len; i++)
+        {
+          GnnModuleSlot *s = modules->pdata[i];
+          if (s->value)
+            g_ptr_array_add (todo, s->value);
+        }
+    }
+  return FALSE;
+}
+
 /**
  * gnn_module_register_module:
  * @self: a module
@@ -1674,9 +1702,14 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
  * @module: (nullable): the submodule; %NULL reserves the name
  * @error: return location for a #GError
  *
- * Adds or replaces a submodule (`register_module`).
+ * Adds or replaces a submodule (`register_module`). A module may be registered in several
+ * places of a tree (shared), but not inside itself: @module must not be @self nor hold
+ * @self among its submodules at any depth. PyTorch does not check this, and its recursive
+ * walks then fail with a `RecursionError`; gnn's (state dict, forward, `repr`, JSON) would
+ * overflow the stack, so such a cycle is refused here with an error.
  *
- * Returns: %TRUE on success
+ * Returns: %TRUE on success, %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT) for a
+ *   name that cannot be used or a module that would make the tree a cycle
  */
 gboolean
 gnn_module_register_module (GnnModule  *self,
@@ -1688,6 +1721,15 @@ gnn_module_register_module (GnnModule  *self,
   g_return_val_if_fail (module == NULL || GNN_IS_MODULE (module), FALSE);
   if (!check_name (self, "module", name, priv_of (self)->modules, error))
     return FALSE;
+  if (module != NULL && tree_holds (module, self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot register a %s as submodule '%s' of %s: %s, so the module tree would be "
+                   "a cycle (expected a module that does not hold this one)", gnn_module_get_name (module),
+                   name, gnn_module_get_name (self),
+                   module == self ? "it is that module itself" : "it holds that module among its submodules");
+      return FALSE;
+    }
   set_slot (priv_of (self)->modules, name, (GObject *) module);
   return TRUE;
 }

@@ -55,12 +55,13 @@ class Sequential(Gnn.Sequential):
         return any(_same(m, module) for m in self)
 
     def append(self, module):
-        Gnn.Sequential.append(self, module)
+        # register_module raises where the C append could only warn (a module holding self)
+        self.register_module(str(len(self)), module)
         return self
 
     def extend(self, modules):
         for m in modules:
-            Gnn.Sequential.append(self, m)
+            self.append(m)
         return self
 
 
@@ -105,12 +106,13 @@ class ModuleList(Gnn.ModuleList):
         return self.extend(modules)
 
     def append(self, module):
-        Gnn.ModuleList.append(self, module)
+        # insert raises where the C append could only warn (a module holding self)
+        Gnn.ModuleList.insert(self, len(self), module)
         return self
 
     def extend(self, modules):
         for m in modules:
-            Gnn.ModuleList.append(self, m)
+            self.append(m)
         return self
 
     def insert(self, index, module):
