@@ -970,6 +970,12 @@ ROWS = [
     ('torchvision.transforms.ColorJitter', Missing('not built yet')),
     ('torchvision.transforms.PILToTensor', Missing('gnn reads no PIL images: its images are '
                                                    'uint8 tensors, which ToTensor takes')),
+    # ---- torch.profiler (gnn/profiler/gnn-profiler.c) ----
+    ('torch.profiler.profile', 'Gnn.profiler_profile'),
+    ('torch.profiler.record_function', 'Gnn.profiler_record_function'),
+    ('torch.profiler.ProfilerActivity', 'Gnn.profiler_ProfilerActivity'),
+    ('torch.autograd.profiler.profile', 'Gnn.profiler_profile'),
+    ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
 ]
 
 

@@ -1,0 +1,162 @@
+# torch.profiler (and torch.autograd.profiler): profile, record_function, ProfilerActivity
+#
+# The recording is GnnProfiler's (gnn/profiler/gnn-profiler.c): every kernel call, module
+# forward, autograd node, optimizer step and user range, on every thread. These classes give it
+# torch's spellings: `with torch.profiler.profile(...) as prof:`, `prof.events()`, and
+# `with torch.profiler.record_function("name"):`. Times are in microseconds, as torch's.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import enum as _enum
+import functools as _functools
+import json as _json
+
+from .base import Gnn
+
+__all__ = []
+
+
+def _export(obj):
+    __all__.append(obj.__name__)
+    return obj
+
+
+def _runtime_error(e):
+    """A GLib.Error of the profiler's misuse as the RuntimeError torch raises."""
+    return RuntimeError(getattr(e, 'message', str(e)))
+
+
+@_export
+class profiler_ProfilerActivity(_enum.Enum):
+    """torch.profiler.ProfilerActivity: what to record. gnn records the host side of every
+    backend (CPU); CUDA is accepted and records the same host-side events (no device-side
+    times yet)."""
+    CPU = 0
+    CUDA = 1
+
+
+@_export
+class profiler_FunctionEvent:
+    """torch.autograd.profiler_util.FunctionEvent: one recorded range (a Gnn.ProfilerEvent),
+    times in microseconds."""
+
+    def __init__(self, event):
+        self._event = event
+        self.id = event.get_id()
+        self.name = event.get_name()
+        self.key = self.name
+        self.kind = event.get_kind()
+        parent = event.get_parent_id()
+        self.cpu_parent_id = None if parent < 0 else parent
+        self.thread = event.get_thread()
+        self.time_range_start = event.get_start_ns() / 1000.0
+        self.cpu_time_total = event.get_duration_ns() / 1000.0
+        self.self_cpu_time_total = event.get_self_ns() / 1000.0
+        self.cpu_time = self.cpu_time_total
+        self.count = 1
+        self.flops = event.get_flops()
+        shapes = event.get_input_shapes()
+        self.input_shapes = _json.loads(shapes) if shapes is not None else []
+        self.dtype = event.get_dtype()
+        self.backend = event.get_backend()
+        self.device = event.get_device()
+
+    @property
+    def time_range_end(self):
+        return self.time_range_start + self.cpu_time_total
+
+    def __repr__(self):
+        return '<FunctionEvent id=%d name=%s cpu_time=%.3fus self_cpu_time=%.3fus input_shapes=%s>' % (
+            self.id, self.name, self.cpu_time_total, self.self_cpu_time_total, self.input_shapes)
+
+
+@_export
+class profiler_record_function:
+    """torch.profiler.record_function(name): a user range, as a `with` block or a decorator.
+    Recorded when a profiler records; otherwise it costs a call in and out."""
+
+    def __init__(self, name, args=None):
+        self.name = name
+        self.args = args
+
+    def __enter__(self):
+        Gnn.Profiler.record_function_begin(self.name)
+        return self
+
+    def __exit__(self, *exc):
+        Gnn.Profiler.record_function_end()
+        return False
+
+    def __call__(self, fn):
+        @_functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with profiler_record_function(self.name):
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+@_export
+class profiler_profile:
+    """torch.profiler.profile: records between start() and stop() (or in a `with` block).
+    activities, record_shapes and with_flops as torch's; profile_memory, with_stack and
+    with_modules are accepted and record nothing more (module ranges are always recorded)."""
+
+    def __init__(self, *, activities=None, schedule=None, on_trace_ready=None,
+                 record_shapes=False, profile_memory=False, with_stack=False, with_flops=False,
+                 with_modules=False, experimental_config=None, use_cuda=None):
+        if activities is not None:
+            for a in activities:
+                if not isinstance(a, profiler_ProfilerActivity):
+                    raise ValueError('profile: activities must be ProfilerActivity values, not %r' % (a,))
+        self.activities = set(activities) if activities is not None else {profiler_ProfilerActivity.CPU}
+        self.record_shapes = record_shapes
+        self.with_flops = with_flops
+        self.profile_memory = profile_memory
+        self.with_stack = with_stack
+        self.with_modules = with_modules
+        self.profiler = Gnn.Profiler(record_shapes=record_shapes, with_flops=with_flops)
+        self._events = None
+
+    def start(self):
+        from gi.repository import GLib
+        self._events = None
+        try:
+            self.profiler.start()
+        except GLib.Error as e:
+            raise _runtime_error(e) from None
+
+    def stop(self):
+        from gi.repository import GLib
+        try:
+            self.profiler.stop()
+        except GLib.Error as e:
+            raise _runtime_error(e) from None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def events(self):
+        """The recorded events (FunctionEvent), in the order they began."""
+        if self._events is None:
+            self._events = [profiler_FunctionEvent(e) for e in self.profiler.get_events()]
+        return self._events
+
+
+class _Namespace:
+    """Gnn.profiler: the profiler's torch spellings under one name
+    (`with Gnn.profiler.record_function("name"):`)."""
+
+    def __init__(self, **names):
+        self.__dict__.update(names)
+
+    def __repr__(self):
+        return '<Gnn.profiler: %s>' % ', '.join(sorted(self.__dict__))
+
+
+profiler = _Namespace(profile=profiler_profile, record_function=profiler_record_function,
+                      ProfilerActivity=profiler_ProfilerActivity, FunctionEvent=profiler_FunctionEvent)
+__all__.append('profiler')
