@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 #include "gnn-profiler-private.h"
@@ -20,6 +21,9 @@
 #include "core/gnn-dtype.h"
 #include "backend/gnn-backend.h"
 #include "backend/gnn-backend-private.h"
+
+#include <json-glib/json-glib.h>
+#include <unistd.h>
 
 struct _GnnProfilerEvent {
   gatomicrefcount ref;
@@ -45,8 +49,14 @@ struct _GnnProfiler {
   GObject parent_instance;
   gboolean record_shapes;
   gboolean with_flops;
-  gboolean active;
+  gboolean active;               /* started, not stopped */
+  gboolean recording;            /* this step records */
   guint observer;
+  gboolean has_schedule;
+  guint wait, warmup, active_steps, repeat, skip_first;
+  guint step_num;
+  GnnProfilerAction action;
+  gpointer step_range;           /* the open ProfilerStep#N */
   gint64 start_ns;
   gint64 stop_ns;
   GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
@@ -61,6 +71,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_TRACE_READY,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (GnnProfiler, gnn_profiler, G_TYPE_OBJECT)
 
@@ -780,6 +797,21 @@ gnn_profiler_class_init (GnnProfilerClass *klass)
     g_param_spec_boolean ("active", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GnnProfiler::trace-ready:
+   * @self: the profiler
+   *
+   * A profile is complete (torch's `on_trace_ready`): at the end of each RECORD_AND_SAVE step
+   * of a schedule, and at [method@Gnn.Profiler.stop] when it was recording. Its events, key
+   * averages and chrome trace can be read in the handler, which runs on the thread that called
+   * [method@Gnn.Profiler.step] or stop.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_TRACE_READY] =
+    g_signal_new ("trace-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -956,17 +988,53 @@ end_recording (GnnProfiler *self)
   g_object_unref (was);
 }
 
+static gboolean
+action_records (GnnProfilerAction action)
+{
+  return action == GNN_PROFILER_ACTION_RECORD || action == GNN_PROFILER_ACTION_RECORD_AND_SAVE;
+}
+
+static GnnProfilerAction
+action_at (GnnProfiler *self, guint step)
+{
+  if (!self->has_schedule)
+    return GNN_PROFILER_ACTION_RECORD;
+  return gnn_profiler_schedule_action (self->wait, self->warmup, self->active_steps, self->repeat,
+                                       self->skip_first, step);
+}
+
+static void
+open_step_range (GnnProfiler *self)
+{
+  g_autofree char *name = g_strdup_printf ("ProfilerStep#%u", self->step_num);
+
+  self->step_range = gnn_profiler_range_begin (GNN_PROFILER_EVENT_STEP, name);
+}
+
+/* ends the recording of the current step's profile; @ready: hand it to trace-ready */
+static void
+finish_profile (GnnProfiler *self, gboolean ready)
+{
+  gnn_profiler_range_end (g_steal_pointer (&self->step_range));
+  end_recording (self);
+  self->recording = FALSE;
+  if (ready)
+    g_signal_emit (self, signals[SIGNAL_TRACE_READY], 0);
+}
+
 /**
  * gnn_profiler_start:
  * @self: a profiler
  * @error: return location for a #GError
  *
- * Starts recording (torch's `profile.start ()`, or entering its `with`), dropping the events
- * of an earlier profile. A recording profiler holds a reference to itself until
- * [method@Gnn.Profiler.stop].
+ * Starts the profiler (torch's `profile.start ()`, or entering its `with`) at step 0, dropping
+ * the events of an earlier profile. It records at once, or when its schedule
+ * ([method@Gnn.Profiler.set_schedule]) says so. While recording, each step is a range
+ * `ProfilerStep#N` ([method@Gnn.Profiler.step]), and the profiler holds a reference to itself
+ * until [method@Gnn.Profiler.stop].
  *
- * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when this or another profiler is
- *   already recording
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when this profiler was already started or
+ *   another one is recording
  *
  * MT safe.
  *
@@ -978,8 +1046,21 @@ gnn_profiler_start (GnnProfiler *self,
 {
   g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (!begin_recording (self, error))
-    return FALSE;
+  if (self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "Profiler.start: this profiler is already recording");
+      return FALSE;
+    }
+  self->step_num = 0;
+  self->action = action_at (self, 0);
+  g_ptr_array_set_size (self->events, 0);
+  if (action_records (self->action))
+    {
+      if (!begin_recording (self, error))
+        return FALSE;
+      self->recording = TRUE;
+      open_step_range (self);
+    }
   self->active = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
   return TRUE;
@@ -990,8 +1071,9 @@ gnn_profiler_start (GnnProfiler *self,
  * @self: a profiler
  * @error: return location for a #GError
  *
- * Stops recording (torch's `profile.stop ()`, or leaving its `with`). Ranges still open end
- * now. The events stay until the next start.
+ * Stops the profiler (torch's `profile.stop ()`, or leaving its `with`). Ranges still open
+ * end now; a profile being recorded is handed to [signal@Gnn.Profiler::trace-ready]. The
+ * events stay until the next start.
  *
  * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when the profiler was not started
  *
@@ -1011,12 +1093,173 @@ gnn_profiler_stop (GnnProfiler *self,
                    "Profiler.stop: the profiler was not started");
       return FALSE;
     }
-  self->active = FALSE;
   g_object_ref (self);
-  end_recording (self);
+  self->active = FALSE;
+  if (self->recording)
+    finish_profile (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
   g_object_unref (self);
   return TRUE;
+}
+
+/**
+ * gnn_profiler_schedule_action:
+ * @wait: the steps to skip at the start of each cycle
+ * @warmup: the steps to warm up for, after those
+ * @active: the steps to record, after those (at least 1)
+ * @repeat: the cycles to run; 0 for no end
+ * @skip_first: the steps to skip before the first cycle
+ * @step: a step
+ *
+ * What torch's `schedule (wait=, warmup=, active=, repeat=, skip_first=)` does at @step: after
+ * @skip_first steps, cycles of @wait + @warmup + @active steps, the last step of each
+ * RECORD_AND_SAVE, and nothing once @repeat cycles ran.
+ *
+ * Returns: the action
+ *
+ * Since: 0.1
+ */
+GnnProfilerAction
+gnn_profiler_schedule_action (guint wait,
+                              guint warmup,
+                              guint active,
+                              guint repeat,
+                              guint skip_first,
+                              guint step)
+{
+  guint cycle = wait + warmup + active, mod;
+
+  g_return_val_if_fail (active > 0, GNN_PROFILER_ACTION_NONE);
+  if (step < skip_first)
+    return GNN_PROFILER_ACTION_NONE;
+  step -= skip_first;
+  if (repeat > 0 && step / cycle >= repeat)
+    return GNN_PROFILER_ACTION_NONE;
+  mod = step % cycle;
+  if (mod < wait)
+    return GNN_PROFILER_ACTION_NONE;
+  if (mod < wait + warmup)
+    return GNN_PROFILER_ACTION_WARMUP;
+  return mod < cycle - 1 ? GNN_PROFILER_ACTION_RECORD : GNN_PROFILER_ACTION_RECORD_AND_SAVE;
+}
+
+/**
+ * gnn_profiler_set_schedule:
+ * @self: a profiler
+ * @wait: the steps to skip at the start of each cycle
+ * @warmup: the steps to warm up for (not recorded)
+ * @active: the steps to record (at least 1)
+ * @repeat: the cycles to run; 0 for no end
+ * @skip_first: the steps to skip before the first cycle
+ * @error: return location for a #GError
+ *
+ * Gives the profiler torch's `schedule`, as [func@Gnn.Profiler.schedule_action] describes:
+ * it records only the active steps of each cycle, and hands each cycle's profile to
+ * [signal@Gnn.Profiler::trace-ready] at its end. Without one, a started profiler records
+ * every step.
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_INVALID_ARGUMENT when @active is 0, or
+ *   %GNN_ERROR_FAILED while the profiler is started
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_set_schedule (GnnProfiler *self,
+                           guint        wait,
+                           guint        warmup,
+                           guint        active,
+                           guint        repeat,
+                           guint        skip_first,
+                           GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (active == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Invalid profiler schedule arguments: active must be at least 1, not 0");
+      return FALSE;
+    }
+  if (self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "Profiler.set_schedule: the profiler is started; set its schedule before start");
+      return FALSE;
+    }
+  self->has_schedule = TRUE;
+  self->wait = wait;
+  self->warmup = warmup;
+  self->active_steps = active;
+  self->repeat = repeat;
+  self->skip_first = skip_first;
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_step:
+ * @self: a profiler
+ * @error: return location for a #GError
+ *
+ * Signals that the next step begins (torch's `prof.step ()`): ends the range of the current
+ * step, moves on by the schedule (ending a profile and emitting
+ * [signal@Gnn.Profiler::trace-ready] after a RECORD_AND_SAVE step, starting one before a
+ * recorded step) and opens `ProfilerStep#N` for the new step when it records.
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when the profiler was not started, or
+ *   another profiler records when this one's schedule would start
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_step (GnnProfiler *self,
+                   GError     **error)
+{
+  GnnProfilerAction prev;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "Profiler.step: the profiler was not started");
+      return FALSE;
+    }
+  prev = self->action;
+  self->step_num++;
+  self->action = action_at (self, self->step_num);
+  if (self->recording)
+    {
+      gnn_profiler_range_end (g_steal_pointer (&self->step_range));
+      if (prev == GNN_PROFILER_ACTION_RECORD_AND_SAVE || !action_records (self->action))
+        finish_profile (self, prev == GNN_PROFILER_ACTION_RECORD_AND_SAVE);
+    }
+  if (action_records (self->action) && !self->recording)
+    {
+      g_ptr_array_set_size (self->events, 0);
+      if (!begin_recording (self, error))
+        return FALSE;
+      self->recording = TRUE;
+    }
+  if (self->recording)
+    open_step_range (self);
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_get_step_num:
+ * @self: a profiler
+ *
+ * The current step: 0 at start, one more at each [method@Gnn.Profiler.step] (torch's
+ * `step_num`).
+ *
+ * Returns: the step
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_get_step_num (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), 0);
+  return self->step_num;
 }
 
 /**
@@ -1041,7 +1284,8 @@ gnn_profiler_get_active (GnnProfiler *self)
  * @self: a profiler
  *
  * The events of the last profile, in the order they began (torch's `prof.events ()`); empty
- * while the profiler records.
+ * while the profiler records (they can be read in a [signal@Gnn.Profiler::trace-ready]
+ * handler).
  *
  * Returns: (transfer container) (element-type Gnn.ProfilerEvent): the events
  *
@@ -1054,9 +1298,611 @@ gnn_profiler_get_events (GnnProfiler *self)
 
   g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
   events = g_ptr_array_new_full (self->events->len, (GDestroyNotify) gnn_profiler_event_unref);
-  if (!self->active)
+  if (!self->recording)
     for (guint i = 0; i < self->events->len; i++)
       g_ptr_array_add (events, gnn_profiler_event_ref (self->events->pdata[i]));
   return events;
 }
 
+/* ---- key averages and the table ----------------------------------------------------- */
+
+struct _GnnProfilerAverage {
+  gatomicrefcount ref;
+  char *key;
+  char *input_shapes;           /* only when grouped by them */
+  guint count;
+  gint64 total_ns, self_ns;
+  guint64 flops;
+};
+
+G_DEFINE_BOXED_TYPE (GnnProfilerAverage, gnn_profiler_average, gnn_profiler_average_ref, gnn_profiler_average_unref)
+
+/**
+ * gnn_profiler_average_ref:
+ * @average: an average
+ *
+ * Takes a reference to @average.
+ *
+ * Returns: (transfer full): @average
+ *
+ * Since: 0.1
+ */
+GnnProfilerAverage *
+gnn_profiler_average_ref (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  g_atomic_ref_count_inc (&average->ref);
+  return average;
+}
+
+/**
+ * gnn_profiler_average_unref:
+ * @average: (transfer full): an average
+ *
+ * Drops a reference to @average.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_average_unref (GnnProfilerAverage *average)
+{
+  g_return_if_fail (average != NULL);
+  if (!g_atomic_ref_count_dec (&average->ref))
+    return;
+  g_free (average->key);
+  g_free (average->input_shapes);
+  g_free (average);
+}
+
+/**
+ * gnn_profiler_average_get_key:
+ * @average: an average
+ *
+ * The events' name (torch's `key`).
+ *
+ * Returns: the key
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_average_get_key (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  return average->key;
+}
+
+/**
+ * gnn_profiler_average_get_input_shapes:
+ * @average: an average
+ *
+ * The events' input shapes when the averages were grouped by them (`[[5, 4], [4, 8]]`, `[]`
+ * for a range).
+ *
+ * Returns: (nullable): the shapes, or %NULL when not grouped by shape
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_average_get_input_shapes (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  return average->input_shapes;
+}
+
+/**
+ * gnn_profiler_average_get_count:
+ * @average: an average
+ *
+ * How many events have the key (torch's `count`).
+ *
+ * Returns: the count
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_average_get_count (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count;
+}
+
+/**
+ * gnn_profiler_average_get_cpu_time_total:
+ * @average: an average
+ *
+ * The events' durations summed, in microseconds (torch's `cpu_time_total`).
+ *
+ * Returns: the total time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cpu_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->total_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_self_cpu_time_total:
+ * @average: an average
+ *
+ * The events' self times (duration less the children's) summed, in microseconds (torch's
+ * `self_cpu_time_total`).
+ *
+ * Returns: the self time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_self_cpu_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_cpu_time:
+ * @average: an average
+ *
+ * The mean duration, in microseconds (torch's `cpu_time`, "CPU time avg").
+ *
+ * Returns: the total time over the count
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cpu_time (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count ? average->total_ns / 1000.0 / average->count : 0;
+}
+
+/**
+ * gnn_profiler_average_get_flops:
+ * @average: an average
+ *
+ * The events' FLOPs summed (torch's `flops`).
+ *
+ * Returns: the FLOP count
+ *
+ * Since: 0.1
+ */
+guint64
+gnn_profiler_average_get_flops (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->flops;
+}
+
+/**
+ * gnn_profiler_key_averages:
+ * @self: a profiler
+ * @group_by_input_shape: whether events of one name with different input shapes average apart
+ *
+ * The events of the last profile averaged by name (torch's `prof.key_averages ()`), or by name
+ * and input shapes (which needs [property@Gnn.Profiler:record-shapes] to tell them apart), in
+ * the order each key first began. Empty while the profiler records.
+ *
+ * Returns: (transfer container) (element-type Gnn.ProfilerAverage): the averages
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_profiler_key_averages (GnnProfiler *self,
+                           gboolean     group_by_input_shape)
+{
+  g_autoptr(GHashTable) by_key = NULL;
+  GPtrArray *out;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_profiler_average_unref);
+  if (self->recording)
+    return out;
+  by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      const char *shapes = ev->input_shapes ? ev->input_shapes : "[]";
+      g_autofree char *key = group_by_input_shape ? g_strconcat (ev->name, "\n", shapes, NULL)
+                                                  : g_strdup (ev->name);
+      GnnProfilerAverage *avg = g_hash_table_lookup (by_key, key);
+
+      if (avg == NULL)
+        {
+          avg = g_new0 (GnnProfilerAverage, 1);
+          g_atomic_ref_count_init (&avg->ref);
+          avg->key = g_strdup (ev->name);
+          avg->input_shapes = group_by_input_shape ? g_strdup (shapes) : NULL;
+          g_ptr_array_add (out, avg);
+          g_hash_table_insert (by_key, g_steal_pointer (&key), avg);
+        }
+      avg->count++;
+      avg->total_ns += gnn_profiler_event_get_duration_ns (ev);
+      avg->self_ns += gnn_profiler_event_get_self_ns (ev);
+      avg->flops += ev->flops;
+    }
+  return out;
+}
+
+/* torch's _format_time and _format_time_share */
+static char *
+format_time (double us)
+{
+  if (us >= 1e6)
+    return g_strdup_printf ("%.3fs", us / 1e6);
+  if (us >= 1e3)
+    return g_strdup_printf ("%.3fms", us / 1e3);
+  return g_strdup_printf ("%.3fus", us);
+}
+
+static char *
+format_share (double us, double total_us)
+{
+  if (total_us == 0)
+    return g_strdup ("NaN");
+  return g_strdup_printf ("%.2f%%", us * 100.0 / total_us);
+}
+
+typedef double (*AverageField) (GnnProfilerAverage *average);
+
+static double
+field_count (GnnProfilerAverage *a)
+{
+  return a->count;
+}
+
+static double
+field_flops (GnnProfilerAverage *a)
+{
+  return (double) a->flops;
+}
+
+static const struct {
+  const char *name;
+  AverageField get;
+} sort_keys[] = {
+  { "self_cpu_time_total", gnn_profiler_average_get_self_cpu_time_total },
+  { "cpu_time_total", gnn_profiler_average_get_cpu_time_total },
+  { "cpu_time", gnn_profiler_average_get_cpu_time },
+  { "count", field_count },
+  { "flops", field_flops },
+};
+
+static gint
+compare_descending (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  AverageField get = (AverageField) user_data;
+  double x = get (*(GnnProfilerAverage **) a), y = get (*(GnnProfilerAverage **) b);
+
+  return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* one row: each cell right-aligned in its width, two spaces after each (torch's row_format) */
+static void
+append_row (GString *s, const char *const *cells, const int *widths, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%*s  ", widths[i], cells[i]);
+  g_string_append_c (s, '\n');
+}
+
+static void
+append_separator (GString *s, const int *widths, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      for (int k = 0; k < widths[i]; k++)
+        g_string_append_c (s, '-');
+      g_string_append (s, "  ");
+    }
+  g_string_append_c (s, '\n');
+}
+
+/**
+ * gnn_profiler_table:
+ * @self: a profiler
+ * @group_by_input_shape: average by name and input shapes, as [method@Gnn.Profiler.key_averages]
+ * @sort_by: (nullable): the field to sort by, largest first: "self_cpu_time_total",
+ *   "cpu_time_total", "cpu_time", "count" or "flops"; %NULL keeps the order the keys first began
+ * @row_limit: the most rows to print; negative for all
+ * @error: return location for a #GError
+ *
+ * The key averages as torch prints them (`prof.key_averages ().table (sort_by=...,
+ * row_limit=...)`): the columns Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time
+ * avg, # of Calls, then Input Shapes when grouped by them and a Total FLOPs column (scaled as
+ * torch scales it: KFLOPs, MFLOPs, ...) when FLOPs were recorded, and the line "Self CPU time
+ * total: ...". Percentages are of the self times of every key summed.
+ *
+ * Returns: (transfer full): the table, or %NULL with %GNN_ERROR_INVALID_ARGUMENT for an
+ *   unknown @sort_by
+ *
+ * Since: 0.1
+ */
+char *
+gnn_profiler_table (GnnProfiler *self,
+                    gboolean     group_by_input_shape,
+                    const char  *sort_by,
+                    int          row_limit,
+                    GError     **error)
+{
+  static const char *const headers[] = {
+    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls",
+  };
+  g_autoptr(GPtrArray) avgs = NULL;
+  AverageField sort_get = NULL;
+  gboolean has_shapes = FALSE, has_flops = FALSE;
+  int widths[9];
+  const char *cells[9];
+  guint n_cols = G_N_ELEMENTS (headers);
+  int name_width = 0, shapes_width = 0;
+  double sum_self = 0, flops_scale = 1;
+  const char *flops_header = NULL;
+  g_autofree char *flops_title = NULL;
+  g_autofree char *total = NULL;
+  guint64 min_flops = 0;
+  GString *s;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (sort_by)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (sort_keys); i++)
+        if (g_str_equal (sort_by, sort_keys[i].name))
+          sort_get = sort_keys[i].get;
+      if (sort_get == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "table: sort_by must be one of self_cpu_time_total, cpu_time_total, cpu_time, "
+                       "count, flops, not \"%s\"", sort_by);
+          return NULL;
+        }
+    }
+  avgs = gnn_profiler_key_averages (self, group_by_input_shape);
+  if (avgs->len == 0)
+    return g_strdup ("");
+  if (sort_get)
+    g_ptr_array_sort_with_data (avgs, compare_descending, sort_get);
+
+  for (guint i = 0; i < avgs->len; i++)
+    {
+      GnnProfilerAverage *a = avgs->pdata[i];
+      name_width = MAX (name_width, (int) g_utf8_strlen (a->key, -1) + 4);
+      if (a->input_shapes)
+        {
+          shapes_width = MAX (shapes_width, (int) strlen (a->input_shapes) + 4);
+          has_shapes |= !g_str_equal (a->input_shapes, "[]");
+        }
+      sum_self += gnn_profiler_average_get_self_cpu_time_total (a);
+      if (a->flops > 0 && (min_flops == 0 || a->flops < min_flops))
+        min_flops = a->flops;
+    }
+  name_width = MIN (name_width, 55);
+  shapes_width = MIN (shapes_width, 80);
+  widths[0] = name_width;
+  for (guint i = 1; i < n_cols; i++)
+    widths[i] = 12;
+  if (has_shapes)
+    widths[n_cols++] = shapes_width;
+  if (self->with_flops && min_flops > 0)
+    {
+      static const char *const units[] = { "FLOPs", "KFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs" };
+      double lg = CLAMP (log10 ((double) min_flops) / 3, 0, G_N_ELEMENTS (units) - 1);
+      int level = (int) floor (lg);
+
+      flops_scale = pow (10, level * -3.0);
+      flops_header = units[level];
+      flops_title = g_strdup_printf ("Total %s", flops_header);
+      has_flops = TRUE;
+      widths[n_cols++] = 12;
+    }
+
+  s = g_string_new (NULL);
+  append_separator (s, widths, n_cols);
+  {
+    guint c = 0;
+    for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+      cells[c++] = headers[i];
+    if (has_shapes)
+      cells[c++] = "Input Shapes";
+    if (has_flops)
+      cells[c++] = flops_title;
+    append_row (s, cells, widths, n_cols);
+  }
+  append_separator (s, widths, n_cols);
+  for (guint i = 0; i < avgs->len && (row_limit < 0 || (int) i < row_limit); i++)
+    {
+      GnnProfilerAverage *a = avgs->pdata[i];
+      g_autofree char *name = NULL, *self_share = NULL, *self_time = NULL, *total_share = NULL;
+      g_autofree char *total_time = NULL, *avg_time = NULL, *count = NULL, *shapes = NULL, *flops = NULL;
+      guint c = 0;
+
+      if ((int) g_utf8_strlen (a->key, -1) >= 55 - 3)
+        {
+          g_autofree char *head = g_utf8_substring (a->key, 0, 55 - 3);
+          name = g_strconcat (head, "...", NULL);
+        }
+      else
+        name = g_strdup (a->key);
+      self_share = format_share (gnn_profiler_average_get_self_cpu_time_total (a), sum_self);
+      self_time = format_time (gnn_profiler_average_get_self_cpu_time_total (a));
+      total_share = format_share (gnn_profiler_average_get_cpu_time_total (a), sum_self);
+      total_time = format_time (gnn_profiler_average_get_cpu_time_total (a));
+      avg_time = format_time (gnn_profiler_average_get_cpu_time (a));
+      count = g_strdup_printf ("%u", a->count);
+      cells[c++] = name;
+      cells[c++] = self_share;
+      cells[c++] = self_time;
+      cells[c++] = total_share;
+      cells[c++] = total_time;
+      cells[c++] = avg_time;
+      cells[c++] = count;
+      if (has_shapes)
+        {
+          shapes = g_strndup (a->input_shapes ? a->input_shapes : "[]", shapes_width);
+          cells[c++] = shapes;
+        }
+      if (has_flops)
+        {
+          flops = a->flops > 0 ? g_strdup_printf ("%8.3f", a->flops * flops_scale) : g_strdup ("--");
+          cells[c++] = flops;
+        }
+      append_row (s, cells, widths, n_cols);
+    }
+  append_separator (s, widths, n_cols);
+  total = format_time (sum_self);
+  g_string_append_printf (s, "Self CPU time total: %s\n", total);
+  return g_string_free (s, FALSE);
+}
+
+/* ---- the chrome trace ------------------------------------------------------------------ */
+
+static const char *
+event_category (GnnProfilerEventKind kind)
+{
+  switch (kind)
+    {
+    case GNN_PROFILER_EVENT_KERNEL:
+      return "kernel";
+    case GNN_PROFILER_EVENT_MODULE:
+      return "module";
+    case GNN_PROFILER_EVENT_BACKWARD:
+      return "backward";
+    case GNN_PROFILER_EVENT_OPTIMIZER:
+      return "optimizer";
+    case GNN_PROFILER_EVENT_USER:
+      return "user_annotation";
+    case GNN_PROFILER_EVENT_STEP:
+      return "profiler_step";
+    default:
+      return "unknown";
+    }
+}
+
+/* the trace as text: {"traceEvents": [...]} of "X" (complete) events, times in microseconds */
+static char *
+chrome_trace_text (GnnProfiler *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  gint64 pid = (gint64) getpid ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "traceEvents");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, ev->name);
+      json_builder_set_member_name (b, "ph");
+      json_builder_add_string_value (b, "X");
+      json_builder_set_member_name (b, "cat");
+      json_builder_add_string_value (b, event_category (ev->kind));
+      json_builder_set_member_name (b, "ts");
+      json_builder_add_double_value (b, gnn_profiler_event_get_start_ns (ev) / 1000.0);
+      json_builder_set_member_name (b, "dur");
+      json_builder_add_double_value (b, gnn_profiler_event_get_duration_ns (ev) / 1000.0);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, ev->thread);
+      json_builder_set_member_name (b, "args");
+      json_builder_begin_object (b);
+      if (ev->input_shapes)
+        {
+          JsonNode *dims = json_from_string (ev->input_shapes, NULL);
+          if (dims)
+            {
+              json_builder_set_member_name (b, "Input Dims");
+              json_builder_add_value (b, dims);
+            }
+        }
+      if (ev->kind == GNN_PROFILER_EVENT_KERNEL)
+        {
+          json_builder_set_member_name (b, "flops");
+          json_builder_add_int_value (b, (gint64) ev->flops);
+          if (ev->dtype)
+            {
+              json_builder_set_member_name (b, "dtype");
+              json_builder_add_string_value (b, ev->dtype);
+            }
+          if (ev->backend)
+            {
+              json_builder_set_member_name (b, "backend");
+              json_builder_add_string_value (b, ev->backend);
+            }
+          if (ev->device)
+            {
+              json_builder_set_member_name (b, "device");
+              json_builder_add_string_value (b, ev->device);
+            }
+        }
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, ev->id);
+      if (ev->parent_id >= 0)
+        {
+          json_builder_set_member_name (b, "parent");
+          json_builder_add_int_value (b, ev->parent_id);
+        }
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "displayTimeUnit");
+  json_builder_add_string_value (b, "ms");
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}
+
+/**
+ * gnn_profiler_export_chrome_trace:
+ * @self: a profiler
+ * @path: (type filename): the file to write
+ * @error: return location for a #GError
+ *
+ * Writes the last profile as a Chrome trace (`prof.export_chrome_trace (path)`), which
+ * Perfetto and `chrome://tracing` read: `{"traceEvents": [...]}` with one complete ("X") event
+ * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
+ * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
+ * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
+ * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. The file is
+ * replaced atomically: a failed write leaves an existing file as it was.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_FAILED while the profiler records, a
+ *   #GFileError naming @path when it cannot be written
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_export_chrome_trace (GnnProfiler *self,
+                                  const char  *path,
+                                  GError     **error)
+{
+  g_autofree char *text = NULL;
+  GError *local = NULL;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (self->recording)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "export_chrome_trace: the profiler is still recording; stop it first");
+      return FALSE;
+    }
+  text = chrome_trace_text (self);
+  if (!g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+    {
+      g_set_error (error, local->domain, local->code, "Could not write the chrome trace to %s: %s",
+                   path, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -38,6 +38,25 @@ typedef enum {
   GNN_PROFILER_EVENT_STEP,
 } GnnProfilerEventKind;
 
+/**
+ * GnnProfilerAction:
+ * @GNN_PROFILER_ACTION_NONE: the step is not recorded
+ * @GNN_PROFILER_ACTION_WARMUP: the step warms up: not recorded (torch records and drops it)
+ * @GNN_PROFILER_ACTION_RECORD: the step is recorded
+ * @GNN_PROFILER_ACTION_RECORD_AND_SAVE: the step is recorded, the last of its cycle: the
+ *   profile is handed to [signal@Gnn.Profiler::trace-ready] when it ends
+ *
+ * What a schedule does at a step (torch's `ProfilerAction`).
+ *
+ * Since: 0.1
+ */
+typedef enum {
+  GNN_PROFILER_ACTION_NONE,
+  GNN_PROFILER_ACTION_WARMUP,
+  GNN_PROFILER_ACTION_RECORD,
+  GNN_PROFILER_ACTION_RECORD_AND_SAVE,
+} GnnProfilerAction;
+
 /* ---- one event ---------------------------------------------------------------------- */
 
 /**
@@ -117,6 +136,78 @@ GNN_AVAILABLE_IN_ALL
 gboolean     gnn_profiler_get_active         (GnnProfiler  *self);
 GNN_AVAILABLE_IN_ALL
 GPtrArray   *gnn_profiler_get_events         (GnnProfiler  *self);
+
+/* ---- averages over the events of one name ----------------------------------------- */
+
+/**
+ * GnnProfilerAverage:
+ *
+ * The events of one key averaged (torch's `FunctionEventAvg`): their name (and input shapes,
+ * when grouped by them), how many there were, their total and self times and FLOPs.
+ *
+ * Since: 0.1
+ */
+typedef struct _GnnProfilerAverage GnnProfilerAverage;
+
+#define GNN_TYPE_PROFILER_AVERAGE (gnn_profiler_average_get_type ())
+GNN_AVAILABLE_IN_ALL
+GType               gnn_profiler_average_get_type                (void) G_GNUC_CONST;
+GNN_AVAILABLE_IN_ALL
+GnnProfilerAverage *gnn_profiler_average_ref                     (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+void                gnn_profiler_average_unref                   (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+const char         *gnn_profiler_average_get_key                 (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+const char         *gnn_profiler_average_get_input_shapes        (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+guint               gnn_profiler_average_get_count               (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_cpu_time_total      (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_self_cpu_time_total (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_cpu_time            (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+guint64             gnn_profiler_average_get_flops               (GnnProfilerAverage *average);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerAverage, gnn_profiler_average_unref)
+
+GNN_AVAILABLE_IN_ALL
+GPtrArray   *gnn_profiler_key_averages       (GnnProfiler  *self,
+                                              gboolean      group_by_input_shape);
+GNN_AVAILABLE_IN_ALL
+char        *gnn_profiler_table              (GnnProfiler  *self,
+                                              gboolean      group_by_input_shape,
+                                              const char   *sort_by,
+                                              int           row_limit,
+                                              GError      **error);
+
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_profiler_export_chrome_trace (GnnProfiler *self,
+                                               const char  *path,
+                                               GError     **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnProfilerAction gnn_profiler_schedule_action (guint      wait,
+                                                guint      warmup,
+                                                guint      active,
+                                                guint      repeat,
+                                                guint      skip_first,
+                                                guint      step);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_profiler_set_schedule       (GnnProfiler  *self,
+                                              guint         wait,
+                                              guint         warmup,
+                                              guint         active,
+                                              guint         repeat,
+                                              guint         skip_first,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_profiler_step               (GnnProfiler  *self,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+guint        gnn_profiler_get_step_num       (GnnProfiler  *self);
 
 GNN_AVAILABLE_IN_ALL
 void         gnn_profiler_record_function_begin (const char *name);

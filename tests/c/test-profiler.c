@@ -4,6 +4,10 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <unistd.h>
+
 #include "gnn-test-util.h"
 
 #define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
@@ -150,8 +154,16 @@ test_training_step (void)
   g_assert_cmpint (gnn_profiler_event_get_parent_id (root), ==, gnn_profiler_event_get_id (user));
   g_assert_cmpint (gnn_profiler_event_get_parent_id (first), ==, gnn_profiler_event_get_id (root));
   g_assert_cmpint (gnn_profiler_event_get_parent_id (second), ==, gnn_profiler_event_get_id (root));
-  g_assert_cmpint (gnn_profiler_event_get_parent_id (user), ==, -1);
-  g_assert_cmpint (gnn_profiler_event_get_parent_id (step), ==, -1);
+  /* the whole profile lies in the range of its step */
+  {
+    GnnProfilerEvent *profiler_step = find_named (events, "ProfilerStep#0");
+    g_assert_nonnull (profiler_step);
+    g_assert_cmpint (gnn_profiler_event_get_id (profiler_step), ==, 0);
+    g_assert_cmpint (gnn_profiler_event_get_kind (profiler_step), ==, GNN_PROFILER_EVENT_STEP);
+    g_assert_cmpint (gnn_profiler_event_get_parent_id (profiler_step), ==, -1);
+    g_assert_cmpint (gnn_profiler_event_get_parent_id (user), ==, 0);
+    g_assert_cmpint (gnn_profiler_event_get_parent_id (step), ==, 0);
+  }
   g_assert_cmpuint (count_named (events, "0 (Linear)"), ==, 1);
 
   /* one matrix product per Linear forward, with its FLOPs: 2 · m · n · k */
@@ -260,7 +272,8 @@ test_training_step (void)
   OK (gnn_profiler_stop (prof, &error));
   {
     g_autoptr(GPtrArray) again = gnn_profiler_get_events (prof);
-    g_assert_cmpuint (again->len, ==, 0);
+    g_assert_cmpuint (again->len, ==, 1);
+    g_assert_cmpstr (gnn_profiler_event_get_name (again->pdata[0]), ==, "ProfilerStep#0");
   }
   g_clear_pointer (&events, g_ptr_array_unref);
   g_clear_object (&opt);
@@ -298,7 +311,7 @@ test_defaults (void)
   g_assert_cmpuint (gemms, ==, 2);
   /* the events outlive the profiler */
   g_assert_finalize_object (g_steal_pointer (&prof));
-  g_assert_cmpstr (gnn_profiler_event_get_name (events->pdata[0]), ==, "Sequential");
+  g_assert_cmpstr (gnn_profiler_event_get_name (events->pdata[1]), ==, "Sequential");
 }
 
 /* a range left open at stop ends then; a module called from outside any model is a root */
@@ -379,6 +392,345 @@ test_errors (void)
   g_assert_finalize_object (g_steal_pointer (&other));
 }
 
+/* key averages: one per name (or name and shapes), the counts and times of its events */
+static void
+test_key_averages (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL, avgs = NULL, by_shape = NULL;
+  guint gemm_events = 0, gemm_rows = 0, total_count = 0;
+  gint64 gemm_ns = 0;
+  GnnProfilerAverage *gemm = NULL;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  gnn_profiler_set_record_shapes (prof, TRUE);
+  gnn_profiler_set_with_flops (prof, TRUE);
+  OK (gnn_profiler_start (prof, &error));
+  /* nothing to average while recording */
+  avgs = gnn_profiler_key_averages (prof, FALSE);
+  g_assert_cmpuint (avgs->len, ==, 0);
+  g_clear_pointer (&avgs, g_ptr_array_unref);
+  train_step (model, opt);
+  train_step (model, opt);
+  OK (gnn_profiler_stop (prof, &error));
+
+  events = gnn_profiler_get_events (prof);
+  for (guint i = 0; i < events->len; i++)
+    if (g_str_equal (gnn_profiler_event_get_name (events->pdata[i]), "gemm"))
+      {
+        gemm_events++;
+        gemm_ns += gnn_profiler_event_get_duration_ns (events->pdata[i]);
+      }
+  avgs = gnn_profiler_key_averages (prof, FALSE);
+  for (guint i = 0; i < avgs->len; i++)
+    {
+      GnnProfilerAverage *a = avgs->pdata[i];
+
+      g_assert_null (gnn_profiler_average_get_input_shapes (a));
+      g_assert_cmpfloat (gnn_profiler_average_get_self_cpu_time_total (a), <=,
+                         gnn_profiler_average_get_cpu_time_total (a));
+      g_assert_cmpfloat_with_epsilon (gnn_profiler_average_get_cpu_time (a) * gnn_profiler_average_get_count (a),
+                                      gnn_profiler_average_get_cpu_time_total (a), 1e-6);
+      total_count += gnn_profiler_average_get_count (a);
+      /* keys are unique */
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (gnn_profiler_average_get_key (a), !=, gnn_profiler_average_get_key (avgs->pdata[j]));
+      if (g_str_equal (gnn_profiler_average_get_key (a), "gemm"))
+        gemm = a;
+    }
+  g_assert_cmpuint (total_count, ==, events->len);
+  g_assert_nonnull (gemm);
+  g_assert_cmpuint (gnn_profiler_average_get_count (gemm), ==, gemm_events);
+  g_assert_cmpfloat_with_epsilon (gnn_profiler_average_get_cpu_time_total (gemm), gemm_ns / 1000.0, 1e-6);
+  /* two steps: each Linear's forward product twice, and their backward ones */
+  g_assert_cmpuint (gemm_events, >=, 4);
+  g_assert_cmpuint (gnn_profiler_average_get_flops (gemm), >=, 2 * (2 * 5 * 8 * 4 + 2 * 5 * 3 * 8));
+  {
+    GnnProfilerAverage *root = NULL;
+    for (guint i = 0; i < avgs->len; i++)
+      if (g_str_equal (gnn_profiler_average_get_key (avgs->pdata[i]), "0 (Linear)"))
+        root = avgs->pdata[i];
+    g_assert_nonnull (root);
+    g_assert_cmpuint (gnn_profiler_average_get_count (root), ==, 2);
+  }
+
+  /* by input shape: the two Linears' forward products average apart */
+  by_shape = gnn_profiler_key_averages (prof, TRUE);
+  g_assert_cmpuint (by_shape->len, >, avgs->len);
+  for (guint i = 0; i < by_shape->len; i++)
+    {
+      GnnProfilerAverage *a = by_shape->pdata[i];
+      g_assert_nonnull (gnn_profiler_average_get_input_shapes (a));
+      if (g_str_equal (gnn_profiler_average_get_key (a), "gemm"))
+        gemm_rows++;
+    }
+  g_assert_cmpuint (gemm_rows, >=, 2);
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+static void
+test_table (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) avgs = NULL;
+  g_autofree char *table = NULL, *shapes = NULL, *all = NULL, *unsorted = NULL;
+  g_auto(GStrv) lines = NULL;
+  GnnProfilerAverage *top = NULL;
+  char *bad;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  /* nothing recorded: an empty table, as torch's */
+  OK (table = gnn_profiler_table (prof, FALSE, "self_cpu_time_total", 10, &error));
+  g_assert_cmpstr (table, ==, "");
+  g_clear_pointer (&table, g_free);
+
+  gnn_profiler_set_record_shapes (prof, TRUE);
+  gnn_profiler_set_with_flops (prof, TRUE);
+  OK (gnn_profiler_start (prof, &error));
+  train_step (model, opt);
+  OK (gnn_profiler_stop (prof, &error));
+
+  OK (table = gnn_profiler_table (prof, FALSE, "self_cpu_time_total", 3, &error));
+  /* separator, header, separator, 3 rows, separator, total */
+  g_assert_cmpuint (count_lines (table), ==, 8);
+  lines = g_strsplit (table, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "-----"));
+  g_assert_nonnull (strstr (lines[1], "Name  "));
+  g_assert_nonnull (strstr (lines[1], "  Self CPU %  "));
+  g_assert_nonnull (strstr (lines[1], "  Self CPU  "));
+  g_assert_nonnull (strstr (lines[1], "  CPU total %  "));
+  g_assert_nonnull (strstr (lines[1], "  CPU total  "));
+  g_assert_nonnull (strstr (lines[1], "  CPU time avg  "));
+  g_assert_nonnull (strstr (lines[1], "  # of Calls  "));
+  g_assert_nonnull (strstr (lines[1], "  Total "));
+  g_assert_null (strstr (lines[1], "Input Shapes"));
+  g_assert_cmpuint (strlen (lines[0]), ==, strlen (lines[1]));
+  g_assert_cmpuint (strlen (lines[3]), ==, strlen (lines[1]));
+  g_assert_true (g_str_has_prefix (lines[7], "Self CPU time total: "));
+  /* the first row is the key with the largest self time */
+  avgs = gnn_profiler_key_averages (prof, FALSE);
+  for (guint i = 0; i < avgs->len; i++)
+    if (top == NULL || gnn_profiler_average_get_self_cpu_time_total (avgs->pdata[i]) >
+                       gnn_profiler_average_get_self_cpu_time_total (top))
+      top = avgs->pdata[i];
+  {
+    g_autofree char *cell = g_strdup_printf (" %s  ", gnn_profiler_average_get_key (top));
+    g_assert_nonnull (strstr (lines[3], cell));
+  }
+
+  /* every row, grouped by shape: the Input Shapes column */
+  OK (shapes = gnn_profiler_table (prof, TRUE, "cpu_time_total", -1, &error));
+  g_assert_nonnull (strstr (shapes, "Input Shapes"));
+  g_assert_nonnull (strstr (shapes, "[[1, 5, 4], [1, 4, 8]]"));   /* the batched GEMM kernel */
+  OK (all = gnn_profiler_table (prof, FALSE, NULL, -1, &error));
+  g_assert_cmpuint (count_lines (all), ==, avgs->len + 5);
+  OK (unsorted = gnn_profiler_table (prof, FALSE, "count", 1000, &error));
+  g_assert_cmpuint (count_lines (unsorted), ==, avgs->len + 5);
+
+  bad = gnn_profiler_table (prof, FALSE, "self_time", 10, &error);
+  g_assert_null (bad);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "self_time"));
+}
+
+/* the chrome trace parses with json-glib, has one complete event per event with the keys */
+static void
+test_chrome_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *dir = NULL, *path = NULL, *bad = NULL, *before = NULL, *after = NULL;
+  JsonArray *trace;
+  JsonObject *top;
+  gboolean saw_shapes = FALSE;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  gnn_profiler_set_record_shapes (prof, TRUE);
+  gnn_profiler_set_with_flops (prof, TRUE);
+  OK (dir = g_dir_make_tmp ("gnn-profiler-XXXXXX", &error));
+  path = g_build_filename (dir, "trace.json", NULL);
+  OK (gnn_profiler_start (prof, &error));
+  train_step (model, opt);
+  /* not while recording */
+  g_assert_false (gnn_profiler_export_chrome_trace (prof, path, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_clear_error (&error);
+  OK (gnn_profiler_stop (prof, &error));
+  OK (gnn_profiler_export_chrome_trace (prof, path, &error));
+
+  OK (json_parser_load_from_file (parser, path, &error));
+  top = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (top, "traceEvents"));
+  trace = json_object_get_array_member (top, "traceEvents");
+  events = gnn_profiler_get_events (prof);
+  g_assert_cmpuint (json_array_get_length (trace), ==, events->len);
+  for (guint i = 0; i < json_array_get_length (trace); i++)
+    {
+      JsonObject *e = json_array_get_object_element (trace, i);
+      GnnProfilerEvent *ev = events->pdata[i];
+      JsonObject *args;
+
+      for (guint k = 0; k < 8; k++)
+        {
+          static const char *const keys[] = { "name", "ph", "ts", "dur", "pid", "tid", "cat", "args" };
+          g_assert_true (json_object_has_member (e, keys[k]));
+        }
+      g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, gnn_profiler_event_get_name (ev));
+      g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "X");
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (e, "ts"),
+                                      gnn_profiler_event_get_start_ns (ev) / 1000.0, 1e-3);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (e, "dur"),
+                                      gnn_profiler_event_get_duration_ns (ev) / 1000.0, 1e-3);
+      g_assert_cmpint (json_object_get_int_member (e, "pid"), ==, getpid ());
+      g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, gnn_profiler_event_get_thread (ev));
+      args = json_object_get_object_member (e, "args");
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_KERNEL)
+        {
+          g_assert_cmpstr (json_object_get_string_member (e, "cat"), ==, "kernel");
+          g_assert_cmpint (json_object_get_int_member (args, "flops"), ==, gnn_profiler_event_get_flops (ev));
+          g_assert_true (json_object_has_member (args, "Input Dims"));
+          saw_shapes = TRUE;
+        }
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_MODULE)
+        g_assert_cmpstr (json_object_get_string_member (e, "cat"), ==, "module");
+    }
+  g_assert_true (saw_shapes);
+
+  /* an unwritable path: a GError naming it, and an existing file stays as it was */
+  bad = g_build_filename (dir, "missing-dir", "trace.json", NULL);
+  g_assert_false (gnn_profiler_export_chrome_trace (prof, bad, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, bad));
+  g_clear_error (&error);
+  OK (g_file_get_contents (path, &before, NULL, &error));
+  g_assert_true (g_chmod (dir, 0500) == 0);
+  if (access (dir, W_OK) != 0)        /* root writes anyway */
+    {
+      g_assert_false (gnn_profiler_export_chrome_trace (prof, path, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, path));
+      g_clear_error (&error);
+      OK (g_file_get_contents (path, &after, NULL, &error));
+      g_assert_cmpstr (after, ==, before);
+    }
+  g_assert_true (g_chmod (dir, 0700) == 0);
+  g_assert_true (g_remove (path) == 0);
+  g_assert_true (g_rmdir (dir) == 0);
+}
+
+typedef struct {
+  guint ready;
+  guint steps_seen[8];          /* the ProfilerStep#N of each profile handed over */
+  guint n_steps[8];
+} ReadyLog;
+
+static void
+on_trace_ready (GnnProfiler *prof, gpointer data)
+{
+  ReadyLog *log = data;
+  g_autoptr(GPtrArray) events = gnn_profiler_get_events (prof);
+  guint n = 0, first = G_MAXUINT;
+
+  for (guint i = 0; i < events->len; i++)
+    if (gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_STEP)
+      {
+        guint k = (guint) g_ascii_strtoull (gnn_profiler_event_get_name (events->pdata[i]) + strlen ("ProfilerStep#"), NULL, 10);
+        g_assert_true (g_str_has_prefix (gnn_profiler_event_get_name (events->pdata[i]), "ProfilerStep#"));
+        first = MIN (first, k);
+        n++;
+      }
+  g_assert_cmpuint (log->ready, <, G_N_ELEMENTS (log->n_steps));
+  log->steps_seen[log->ready] = first;
+  log->n_steps[log->ready] = n;
+  log->ready++;
+}
+
+static void
+test_schedule (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GnnProfiler) plain = gnn_profiler_new ();
+  ReadyLog log = { 0 };
+  const gint64 shape[] = { 4 };
+  static const GnnProfilerAction expected[] = {
+    /* skip_first 1, then wait 1, warmup 1, active 2, twice */
+    GNN_PROFILER_ACTION_NONE,
+    GNN_PROFILER_ACTION_NONE, GNN_PROFILER_ACTION_WARMUP, GNN_PROFILER_ACTION_RECORD, GNN_PROFILER_ACTION_RECORD_AND_SAVE,
+    GNN_PROFILER_ACTION_NONE, GNN_PROFILER_ACTION_WARMUP, GNN_PROFILER_ACTION_RECORD, GNN_PROFILER_ACTION_RECORD_AND_SAVE,
+    GNN_PROFILER_ACTION_NONE, GNN_PROFILER_ACTION_NONE,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpint (gnn_profiler_schedule_action (1, 1, 2, 2, 1, i), ==, expected[i]);
+  /* repeat 0: without end */
+  g_assert_cmpint (gnn_profiler_schedule_action (0, 0, 1, 0, 0, 1000), ==, GNN_PROFILER_ACTION_RECORD_AND_SAVE);
+
+  g_assert_false (gnn_profiler_set_schedule (prof, 1, 1, 0, 1, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  OK (gnn_profiler_set_schedule (prof, 1, 1, 2, 2, 1, &error));
+  g_signal_connect (prof, "trace-ready", G_CALLBACK (on_trace_ready), &log);
+  g_assert_false (gnn_profiler_step (prof, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_clear_error (&error);
+
+  OK (gnn_profiler_start (prof, &error));
+  g_assert_false (gnn_profiler_set_schedule (prof, 1, 1, 1, 1, 0, &error));
+  g_clear_error (&error);
+  for (guint i = 0; i < 11; i++)
+    {
+      g_autoptr(GnnTensor) x = NULL, y = NULL;
+
+      g_assert_cmpuint (gnn_profiler_get_step_num (prof), ==, i);
+      OK (x = gnn_tensor_new_randn (shape, 1, NULL, F32, "cpu", &error));
+      OK (y = gnn_tensor_exp (x, &error));
+      OK (gnn_profiler_step (prof, &error));
+    }
+  OK (gnn_profiler_stop (prof, &error));
+  /* two cycles, each the profile of its two active steps (3-4 and 7-8) */
+  g_assert_cmpuint (log.ready, ==, 2);
+  g_assert_cmpuint (log.steps_seen[0], ==, 3);
+  g_assert_cmpuint (log.n_steps[0], ==, 2);
+  g_assert_cmpuint (log.steps_seen[1], ==, 7);
+  g_assert_cmpuint (log.n_steps[1], ==, 2);
+
+  /* without a schedule every step records, and stop hands the profile over */
+  memset (&log, 0, sizeof log);
+  g_signal_connect (plain, "trace-ready", G_CALLBACK (on_trace_ready), &log);
+  OK (gnn_profiler_start (plain, &error));
+  OK (gnn_profiler_step (plain, &error));
+  OK (gnn_profiler_step (plain, &error));
+  OK (gnn_profiler_stop (plain, &error));
+  g_assert_cmpuint (log.ready, ==, 1);
+  g_assert_cmpuint (log.steps_seen[0], ==, 0);
+  g_assert_cmpuint (log.n_steps[0], ==, 3);
+  g_assert_finalize_object (g_steal_pointer (&prof));
+  g_assert_finalize_object (g_steal_pointer (&plain));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -387,5 +739,9 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/defaults", test_defaults);
   g_test_add_func ("/profiler/open-ranges", test_open_ranges);
   g_test_add_func ("/profiler/errors", test_errors);
+  g_test_add_func ("/profiler/key-averages", test_key_averages);
+  g_test_add_func ("/profiler/table", test_table);
+  g_test_add_func ("/profiler/chrome-trace", test_chrome_trace);
+  g_test_add_func ("/profiler/schedule", test_schedule);
   return g_test_run ();
 }

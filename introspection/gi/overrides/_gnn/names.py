@@ -974,6 +974,12 @@ ROWS = [
     ('torch.profiler.profile', 'Gnn.profiler_profile'),
     ('torch.profiler.record_function', 'Gnn.profiler_record_function'),
     ('torch.profiler.ProfilerActivity', 'Gnn.profiler_ProfilerActivity'),
+    ('torch.profiler.ProfilerAction', 'Gnn.profiler_ProfilerAction'),
+    ('torch.profiler.schedule', 'Gnn.profiler_schedule'),
+    ('torch.profiler.tensorboard_trace_handler', Missing('gnn writes no TensorBoard plugin files; '
+                                                         'use on_trace_ready with prof.export_chrome_trace '
+                                                         '(Perfetto and chrome://tracing read it)')),
+    ('torch.profiler.itt', Missing('gnn has no Intel ITT instrumentation')),
     ('torch.autograd.profiler.profile', 'Gnn.profiler_profile'),
     ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
 ]
