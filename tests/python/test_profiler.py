@@ -68,6 +68,13 @@ class TestProfile(unittest.TestCase):
             f(gnn.ones(3))
         names = [e.name for e in prof.events()]
         self.assertIn('decorated', names)
+        for lib in (torch, gnn):
+            with lib.autograd.profiler.profile(enabled=False) as off:
+                lib.ones(3).exp()
+            self.assertIsNone(off)
+            with lib.autograd.profiler.profile(True, use_cpu=True, record_shapes=True) as on:
+                lib.ones(3).exp()
+            self.assertIn('Self CPU time total', on.table(sort_by='cpu_time_total'))
         self.assertIs(gnn.autograd.profiler.record_function, gnn.profiler.record_function)
         self.assertIs(Gnn.profiler.record_function, gnn.profiler.record_function)
         # without a profiler record_function still pairs

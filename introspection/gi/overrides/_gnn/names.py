@@ -980,7 +980,7 @@ ROWS = [
                                                          'use on_trace_ready with prof.export_chrome_trace '
                                                          '(Perfetto and chrome://tracing read it)')),
     ('torch.profiler.itt', Missing('gnn has no Intel ITT instrumentation')),
-    ('torch.autograd.profiler.profile', 'Gnn.profiler_profile'),
+    ('torch.autograd.profiler.profile', 'Gnn.autograd_profiler_profile'),
     ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
 ]
 

@@ -268,6 +268,36 @@ class profiler_profile:
         return self.key_averages().table(sort_by=sort_by, row_limit=row_limit, **kwargs)
 
 
+@_export
+class autograd_profiler_profile(profiler_profile):
+    """torch.autograd.profiler.profile: the older spelling, `enabled` first; a disabled one
+    records nothing."""
+
+    def __init__(self, enabled=True, *, use_cuda=False, record_shapes=False, with_flops=False,
+                 profile_memory=False, with_stack=False, with_modules=False, use_kineto=False,
+                 use_cpu=True, experimental_config=None):
+        super().__init__(record_shapes=record_shapes, with_flops=with_flops, profile_memory=profile_memory,
+                         with_stack=with_stack, with_modules=with_modules)
+        self.enabled = enabled
+
+    def start(self):
+        if self.enabled:
+            super().start()
+
+    def stop(self):
+        if self.enabled:
+            super().stop()
+
+    def __enter__(self):
+        # as torch's: a disabled profiler's `with` gives None
+        if not self.enabled:
+            return None
+        return super().__enter__()
+
+    def events(self):
+        return super().events() if self.enabled else []
+
+
 class _Namespace:
     """Gnn.profiler: the profiler's torch spellings under one name
     (`with Gnn.profiler.record_function("name"):`)."""
