@@ -51,5 +51,6 @@
 #include "nn/gnn-distance.h"
 #include "nn/gnn-packed-sequence.h"
 #include "nn/gnn-prune.h"
+#include "profiler/gnn-profiler.h"
 
 #undef GNN_INSIDE

@@ -11,6 +11,7 @@
 #include "core/gnn-tensor-private.h"
 #include "gnn-args-private.h"
 #include "gnn-marshal.h"
+#include "profiler/gnn-profiler-private.h"
 
 /**
  * GnnModule:
@@ -1303,11 +1304,14 @@ module_call (GnnModule *self,
   g_autoptr(GPtrArray) pre = NULL, post = NULL;
   g_autoptr(GnnArgs) wrapped = NULL;
   GnnBackwardHookState *bw = NULL;
+  gpointer profiled = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (GNN_IS_ARGS (input), NULL);
   if (!gnn_module_ensure_setup (self, error))
     return NULL;
+  if (GNN_PROFILER_IS_ACTIVE ())
+    profiled = gnn_profiler_module_begin (self);
 
   pre = gnn_module_hooks_for (self, GNN_HOOK_FORWARD_PRE);
   for (guint i = 0; pre && i < pre->len; i++)
@@ -1341,6 +1345,7 @@ module_call (GnnModule *self,
     {
       if (bw)
         gnn_backward_hooks_setup_output (bw, NULL);
+      gnn_profiler_range_end (profiled);
       g_propagate_error (error, local);
       return NULL;
     }
@@ -1349,6 +1354,7 @@ module_call (GnnModule *self,
   /* ... and the outputs through one that will see theirs */
   if (bw)
     gnn_backward_hooks_setup_output (bw, out);
+  gnn_profiler_range_end (profiled);
   return out;
 }
 

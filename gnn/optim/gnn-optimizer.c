@@ -12,6 +12,7 @@
 #include "gnn-optim-private.h"
 #include "ops/gnn-ops-private.h"
 #include "nn/gnn-props-private.h"
+#include "profiler/gnn-profiler-private.h"
 
 /* ---- options: an ordered name -> GVariant list ------------------------------------- */
 
@@ -769,8 +770,12 @@ gnn_optimizer_step (GnnOptimizer *self,
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  gpointer profiled = NULL;
+
   if (!gnn_optimizer_initable_init (G_INITABLE (self), NULL, error))
     return FALSE;
+  if (GNN_PROFILER_IS_ACTIVE ())
+    profiled = gnn_profiler_optimizer_begin (G_OBJECT (self), "step");
   if (g_signal_has_handler_pending (self, signals[SIGNAL_STEP_PRE], 0, TRUE))
     g_signal_emit (self, signals[SIGNAL_STEP_PRE], 0);
   guard = gnn_no_grad_guard_new ();
@@ -781,12 +786,14 @@ gnn_optimizer_step (GnnOptimizer *self,
       if (local == NULL)
         local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.step failed without setting an error",
                              G_OBJECT_TYPE_NAME (self));
+      gnn_profiler_range_end (profiled);
       g_propagate_error (error, local);
       return FALSE;
     }
   g_clear_pointer (&guard, gnn_no_grad_guard_free);
   if (g_signal_has_handler_pending (self, signals[SIGNAL_STEP_POST], 0, TRUE))
     g_signal_emit (self, signals[SIGNAL_STEP_POST], 0);
+  gnn_profiler_range_end (profiled);
   return TRUE;
 }
 
@@ -803,9 +810,12 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
                          gboolean      set_to_none)
 {
   GnnOptimizerPrivate *priv;
+  gpointer profiled = NULL;
 
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
   priv = gnn_optimizer_get_instance_private (self);
+  if (GNN_PROFILER_IS_ACTIVE ())
+    profiled = gnn_profiler_optimizer_begin (G_OBJECT (self), "zero_grad");
   for (guint g = 0; g < priv->groups->len; g++)
     {
       GnnParamGroup *group = g_ptr_array_index (priv->groups, g);
@@ -827,6 +837,7 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
             }
         }
     }
+  gnn_profiler_range_end (profiled);
 }
 
 static gboolean

@@ -12,6 +12,7 @@
 #include "gnn-engine-private.h"
 #include "gnn-autograd.h"
 #include "ops/gnn-ops-private.h"
+#include "profiler/gnn-profiler-private.h"
 
 /* ---- AccumulateGrad ----------------------------------------------------------------- */
 
@@ -370,6 +371,8 @@ gnn_autograd_run_backward (GnnTensor **roots,
       GnnNode *node = t->node;
       g_autofree GnnTensor **grad_inputs = g_new0 (GnnTensor *, MAX (node->n_inputs, 1));
       gboolean run = needed == NULL || (node->n_inputs > 0 && g_hash_table_contains (needed, node));
+      gpointer profiled = NULL;
+      gboolean failed;
 
       run_pre_hooks (node, t->buffer, FALSE);
       if (needed == NULL)
@@ -377,8 +380,14 @@ gnn_autograd_run_backward (GnnTensor **roots,
       for (guint k = 0; k < n_capture; k++)
         if (capture[k] == node && t->buffer[capture_nr[k]] && captured[k] == NULL)
           captured[k] = g_object_ref (t->buffer[capture_nr[k]]);
-      if (run && !(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
-                                  : accumulate_grad (node, t->buffer, error)))
+      /* the node's backward as a profiler range, its kernels inside */
+      if (run && GNN_PROFILER_IS_ACTIVE ())
+        profiled = gnn_profiler_range_begin (GNN_PROFILER_EVENT_BACKWARD, gnn_node_get_name (node));
+      failed = run && !(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
+                                       : accumulate_grad (node, t->buffer, error));
+
+      gnn_profiler_range_end (profiled);
+      if (failed)
         {
           const char *name = gnn_node_get_name (node);
           if (error && *error && !g_str_has_prefix ((*error)->message, name))

@@ -6,3 +6,4 @@ from gi.overrides._gnn.names import fill_namespace as _fill
 __getattr__ = _fill('torch.autograd', globals())
 
 from . import function, functional  # noqa: E402,F401
+from . import profiler  # noqa: E402,F401

@@ -989,6 +989,18 @@ ROWS = [
     ('torchvision.transforms.ColorJitter', Missing('not built yet')),
     ('torchvision.transforms.PILToTensor', Missing('gnn reads no PIL images: its images are '
                                                    'uint8 tensors, which ToTensor takes')),
+    # ---- torch.profiler (gnn/profiler/gnn-profiler.c) ----
+    ('torch.profiler.profile', 'Gnn.profiler_profile'),
+    ('torch.profiler.record_function', 'Gnn.profiler_record_function'),
+    ('torch.profiler.ProfilerActivity', 'Gnn.profiler_ProfilerActivity'),
+    ('torch.profiler.ProfilerAction', 'Gnn.profiler_ProfilerAction'),
+    ('torch.profiler.schedule', 'Gnn.profiler_schedule'),
+    ('torch.profiler.tensorboard_trace_handler', Missing('gnn writes no TensorBoard plugin files; '
+                                                         'use on_trace_ready with prof.export_chrome_trace '
+                                                         '(Perfetto and chrome://tracing read it)')),
+    ('torch.profiler.itt', Missing('gnn has no Intel ITT instrumentation')),
+    ('torch.autograd.profiler.profile', 'Gnn.autograd_profiler_profile'),
+    ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
 ]
 
 

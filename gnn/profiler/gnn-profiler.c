@@ -1,0 +1,1908 @@
+/* gnn-profiler.c: the profiler (torch.profiler)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One profiler records at a time. Kernel calls reach it through an op observer
+ * (gnn-backend-private.h); modules, autograd nodes, optimizers and record_function open and
+ * close ranges through gnn-profiler-private.h, each behind one atomic read of
+ * gnn_profiler_active. Every thread keeps the stack of the ranges it has open, so that an event's
+ * parent is the innermost range open on its own thread when it began. Events are appended under
+ * record_lock; only the thread that opened an event writes its end, and the profiler reads them
+ * all once it stopped.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <math.h>
+#include <time.h>
+
+#include "gnn-profiler-private.h"
+#include "core/gnn-error.h"
+#include "core/gnn-dtype.h"
+#include "backend/gnn-backend.h"
+#include "backend/gnn-backend-private.h"
+
+#include <json-glib/json-glib.h>
+#include <unistd.h>
+
+struct _GnnProfilerEvent {
+  gatomicrefcount ref;
+  GnnProfilerEventKind kind;
+  char *name;
+  guint id;
+  gint64 parent_id;             /* -1: none */
+  gint64 start_ns, end_ns;      /* absolute CLOCK_MONOTONIC; end 0 while open */
+  gint64 child_ns;              /* the durations of its children, summed at stop */
+  guint64 flops;
+  char *input_shapes;           /* "[[2, 3], [3, 4]]" or NULL */
+  const char *dtype;            /* static, or NULL */
+  const char *backend;          /* static while the backend lives, or NULL */
+  char *device;                 /* "cpu:0" or NULL */
+  guint thread;
+  gint64 origin_ns;             /* the profile's start */
+  /* while recording only */
+  GnnModule *module;            /* of a module range, not referenced: its forward runs */
+  char *path;                   /* of a module range: "" for a root */
+};
+
+struct _GnnProfiler {
+  GObject parent_instance;
+  gboolean record_shapes;
+  gboolean with_flops;
+  gboolean active;               /* started, not stopped */
+  gboolean recording;            /* this step records */
+  guint observer;
+  gboolean has_schedule;
+  guint wait, warmup, active_steps, repeat, skip_first;
+  guint step_num;
+  GnnProfilerAction action;
+  gpointer step_range;           /* the open ProfilerStep#N */
+  gint64 start_ns;
+  gint64 stop_ns;
+  GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
+};
+
+enum {
+  PROP_0,
+  PROP_RECORD_SHAPES,
+  PROP_WITH_FLOPS,
+  PROP_ACTIVE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_TRACE_READY,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (GnnProfiler, gnn_profiler, G_TYPE_OBJECT)
+
+gint gnn_profiler_active;
+
+/* the recording profiler, and the generation of the profile it records: a thread's stack from
+ * an older one is stale */
+static GMutex record_lock;
+static GnnProfiler *recording;
+static guint generation;
+static guint last_thread;
+
+typedef struct {
+  guint tid;
+  guint generation;
+  GPtrArray *stack;             /* open ranges of that generation (not owned) */
+  GnnProfilerEvent *kernel;     /* the kernel between its BEFORE and AFTER events */
+  GPtrArray *user;              /* per open record_function: its token or NULL */
+} ThreadState;
+
+static void
+thread_state_free (gpointer data)
+{
+  ThreadState *ts = data;
+
+  g_ptr_array_unref (ts->stack);
+  g_ptr_array_unref (ts->user);
+  g_free (ts);
+}
+
+static GPrivate thread_state = G_PRIVATE_INIT (thread_state_free);
+
+static ThreadState *
+get_thread_state (void)
+{
+  ThreadState *ts = g_private_get (&thread_state);
+
+  if (G_UNLIKELY (ts == NULL))
+    {
+      ts = g_new0 (ThreadState, 1);
+      ts->tid = g_atomic_int_add (&last_thread, 1) + 1;
+      ts->stack = g_ptr_array_new ();
+      ts->user = g_ptr_array_new ();
+      g_private_set (&thread_state, ts);
+    }
+  return ts;
+}
+
+static gint64
+now_ns (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (gint64) t.tv_sec * G_GINT64_CONSTANT (1000000000) + t.tv_nsec;
+}
+
+/* ---- events --------------------------------------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (GnnProfilerEvent, gnn_profiler_event, gnn_profiler_event_ref, gnn_profiler_event_unref)
+
+/**
+ * gnn_profiler_event_ref:
+ * @event: an event
+ *
+ * Takes a reference to @event.
+ *
+ * Returns: (transfer full): @event
+ *
+ * Since: 0.1
+ */
+GnnProfilerEvent *
+gnn_profiler_event_ref (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  g_atomic_ref_count_inc (&event->ref);
+  return event;
+}
+
+/**
+ * gnn_profiler_event_unref:
+ * @event: (transfer full): an event
+ *
+ * Drops a reference to @event.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_event_unref (GnnProfilerEvent *event)
+{
+  g_return_if_fail (event != NULL);
+  if (!g_atomic_ref_count_dec (&event->ref))
+    return;
+  g_free (event->name);
+  g_free (event->input_shapes);
+  g_free (event->device);
+  g_free (event->path);
+  g_free (event);
+}
+
+/**
+ * gnn_profiler_event_get_name:
+ * @event: an event
+ *
+ * The event's name (torch's `FunctionEvent.name`): a kernel's op nick (`gemm`, `add`,
+ * `log-softmax`: gnn records the backend kernels, which are finer than torch's `aten::` ops,
+ * so their own names are kept), `features.0 (Conv2d)` for a module's forward, the node's name
+ * (`MmBackward0`) for its backward, `Optimizer.step#SGD.step` for an optimizer step, a user
+ * range's own name, `ProfilerStep#N` for a step of a schedule.
+ *
+ * Returns: the name
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_event_get_name (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->name;
+}
+
+/**
+ * gnn_profiler_event_get_kind:
+ * @event: an event
+ *
+ * What the event records.
+ *
+ * Returns: the kind
+ *
+ * Since: 0.1
+ */
+GnnProfilerEventKind
+gnn_profiler_event_get_kind (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, GNN_PROFILER_EVENT_KERNEL);
+  return event->kind;
+}
+
+/**
+ * gnn_profiler_event_get_id:
+ * @event: an event
+ *
+ * The event's index in [method@Gnn.Profiler.get_events] (events are in the order they began).
+ *
+ * Returns: the id
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_event_get_id (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->id;
+}
+
+/**
+ * gnn_profiler_event_get_parent_id:
+ * @event: an event
+ *
+ * The id of the innermost range that was open on the event's thread when it began
+ * (torch's `cpu_parent`).
+ *
+ * Returns: the parent's id, or -1 for a top-level event
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_parent_id (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, -1);
+  return event->parent_id;
+}
+
+/**
+ * gnn_profiler_event_get_start_ns:
+ * @event: an event
+ *
+ * When the event began, in nanoseconds after the profiler started (CLOCK_MONOTONIC).
+ *
+ * Returns: the start
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_start_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->start_ns - event->origin_ns;
+}
+
+/**
+ * gnn_profiler_event_get_duration_ns:
+ * @event: an event
+ *
+ * How long the event lasted, in nanoseconds, its children included (torch's `cpu_time_total`);
+ * a range still open when the profiler stopped ends then.
+ *
+ * Returns: the duration
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_duration_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->end_ns > event->start_ns ? event->end_ns - event->start_ns : 0;
+}
+
+/**
+ * gnn_profiler_event_get_self_ns:
+ * @event: an event
+ *
+ * The event's duration less its children's (torch's `self_cpu_time_total`).
+ *
+ * Returns: the self time in nanoseconds
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_self_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return MAX (gnn_profiler_event_get_duration_ns (event) - event->child_ns, 0);
+}
+
+/**
+ * gnn_profiler_event_get_flops:
+ * @event: an event
+ *
+ * A kernel's FLOP count, from the op table's formula (2·m·n·k for a matrix product), when the
+ * profiler had [property@Gnn.Profiler:with-flops]; 0 otherwise and for ranges.
+ *
+ * Returns: the FLOP count
+ *
+ * Since: 0.1
+ */
+guint64
+gnn_profiler_event_get_flops (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->flops;
+}
+
+/**
+ * gnn_profiler_event_get_input_shapes:
+ * @event: an event
+ *
+ * A kernel's input shapes as torch prints them (`[[2, 3], [3, 4]]`), when the profiler had
+ * [property@Gnn.Profiler:record-shapes].
+ *
+ * Returns: (nullable): the shapes, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_event_get_input_shapes (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->input_shapes;
+}
+
+/**
+ * gnn_profiler_event_get_dtype:
+ * @event: an event
+ *
+ * A kernel's compute dtype ("float32").
+ *
+ * Returns: (nullable): the dtype's name, or %NULL for a range
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_event_get_dtype (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->dtype;
+}
+
+/**
+ * gnn_profiler_event_get_backend:
+ * @event: an event
+ *
+ * The name of the backend that ran a kernel ("cpu", "reference").
+ *
+ * Returns: (nullable): the backend's name, or %NULL for a range
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_event_get_backend (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->backend;
+}
+
+/**
+ * gnn_profiler_event_get_device:
+ * @event: an event
+ *
+ * The device a kernel ran on ("cpu:0", "cuda:1").
+ *
+ * Returns: (nullable): the device, or %NULL for a range
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_event_get_device (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->device;
+}
+
+/**
+ * gnn_profiler_event_get_thread:
+ * @event: an event
+ *
+ * The thread the event ran on: a small number the profiler gives each thread, 1 for the first
+ * one it saw (the chrome trace's `tid`).
+ *
+ * Returns: the thread
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_event_get_thread (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->thread;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+/* the stack of @ts, emptied when it belongs to an older profile */
+static GPtrArray *
+current_stack (ThreadState *ts)
+{
+  if (ts->generation != generation)
+    {
+      g_ptr_array_set_size (ts->stack, 0);
+      ts->kernel = NULL;
+      ts->generation = generation;
+    }
+  return ts->stack;
+}
+
+/* a new event of the recording profiler @self on the calling thread (takes @name), record_lock
+ * held; its parent is the innermost range open on the thread */
+static GnnProfilerEvent *
+append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, char *name)
+{
+  GPtrArray *stack = current_stack (ts);
+  GnnProfilerEvent *ev = g_new0 (GnnProfilerEvent, 1);
+
+  g_atomic_ref_count_init (&ev->ref);
+  ev->kind = kind;
+  ev->name = name;
+  ev->id = self->events->len;
+  ev->parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
+  ev->thread = ts->tid;
+  ev->origin_ns = self->start_ns;
+  g_ptr_array_add (self->events, ev);
+  ev->start_ns = now_ns ();
+  return ev;
+}
+
+static void
+append_shape (GString *s, const GnnKernelTensor *t)
+{
+  g_string_append_c (s, '[');
+  for (guint d = 0; d < t->ndim; d++)
+    g_string_append_printf (s, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, t->shape[d]);
+  g_string_append_c (s, ']');
+}
+
+static char *
+kernel_input_shapes (const GnnKernelArgs *args)
+{
+  GString *s = g_string_new ("[");
+  guint n = 0;
+
+  if (args->n_list > 0 && args->list_in)
+    for (guint i = 0; i < args->n_list; i++, n++)
+      {
+        if (n)
+          g_string_append (s, ", ");
+        append_shape (s, &args->list_in[i]);
+      }
+  else
+    for (guint i = 0; i < args->n_in && i < G_N_ELEMENTS (args->in); i++)
+      if (args->in[i])
+        {
+          if (n++)
+            g_string_append (s, ", ");
+          append_shape (s, args->in[i]);
+        }
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+static void
+observe_kernel (const GnnOpEvent *event,
+                gpointer          user_data)
+{
+  GnnProfiler *self = user_data;
+  ThreadState *ts = get_thread_state ();
+  const GnnKernelArgs *args = event->args;
+
+  if (event->phase == GNN_OP_EVENT_BEFORE)
+    {
+      const GnnKernelTensor *out = args->out ? args->out : (args->n_list ? args->list_out : NULL);
+      GnnProfilerEvent *ev;
+
+      g_mutex_lock (&record_lock);
+      if (recording != self)
+        {
+          g_mutex_unlock (&record_lock);
+          return;
+        }
+      ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL,
+                         g_strdup (gnn_backend_op_get_nick (args->op)));
+      g_mutex_unlock (&record_lock);
+      ev->flops = self->with_flops ? event->flops : 0;
+      if (self->record_shapes)
+        ev->input_shapes = kernel_input_shapes (args);
+      ev->dtype = out && (guint) out->dtype < GNN_N_DTYPES ? gnn_dtype_get_name (out->dtype) : NULL;
+      ev->backend = gnn_backend_get_name (event->backend);
+      ev->device = g_strdup_printf ("%s:%u", event->device_type, event->device);
+      ts->kernel = ev;
+      /* the time spent above is the profiler's, not the kernel's */
+      ev->start_ns = now_ns ();
+    }
+  else if (ts->kernel != NULL && ts->generation == generation)
+    {
+      ts->kernel->end_ns = now_ns ();
+      ts->kernel = NULL;
+    }
+}
+
+gpointer
+gnn_profiler_range_begin (GnnProfilerEventKind  kind,
+                          const char           *name)
+{
+  ThreadState *ts = get_thread_state ();
+  GnnProfilerEvent *ev;
+
+  g_mutex_lock (&record_lock);
+  if (recording == NULL)
+    {
+      g_mutex_unlock (&record_lock);
+      return NULL;
+    }
+  ev = append_event (recording, ts, kind, g_strdup (name));
+  g_ptr_array_add (ts->stack, ev);
+  g_mutex_unlock (&record_lock);
+  return ev;
+}
+
+/* "GnnSGD" → "SGD", as gnn_module_get_name() shortens a module's type name */
+static const char *
+short_type_name (GObject *object)
+{
+  const char *name = G_OBJECT_TYPE_NAME (object), *plus = strrchr (name, '+');
+
+  if (plus)
+    return plus + 1;
+  if (g_str_has_prefix (name, "Gjs_"))
+    return name + 4;
+  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
+    return name + 3;
+  return name;
+}
+
+gpointer
+gnn_profiler_optimizer_begin (GObject    *optimizer,
+                              const char *what)
+{
+  g_autofree char *name = g_strdup_printf ("Optimizer.%s#%s.%s", what, short_type_name (optimizer), what);
+
+  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_OPTIMIZER, name);
+}
+
+/* the name of @module in @parent's tree ("" for @parent itself), or NULL */
+static char *
+path_in (GnnModule *parent, GnnModule *module)
+{
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) children = gnn_module_named_children (parent, &names);
+
+  for (guint i = 0; i < children->len; i++)
+    if (children->pdata[i] == module)
+      return g_strdup (names[i]);
+  g_clear_pointer (&names, g_strfreev);
+  {
+    g_autoptr(GPtrArray) all = gnn_module_named_modules (parent, NULL, TRUE, &names);
+
+    for (guint i = 1; i < all->len; i++)
+      if (all->pdata[i] == module)
+        return g_strdup (names[i]);
+  }
+  return NULL;
+}
+
+gpointer
+gnn_profiler_module_begin (GnnModule *module)
+{
+  ThreadState *ts = get_thread_state ();
+  GnnProfilerEvent *parent = NULL, *ev;
+  GPtrArray *stack;
+  char *path = NULL, *name;
+  const char *type = gnn_module_get_name (module);
+
+  /* the enclosing module range: only this thread changes its stack */
+  g_mutex_lock (&record_lock);
+  stack = current_stack (ts);
+  for (guint i = stack->len; i-- > 0;)
+    if (((GnnProfilerEvent *) stack->pdata[i])->kind == GNN_PROFILER_EVENT_MODULE)
+      {
+        parent = stack->pdata[i];
+        break;
+      }
+  g_mutex_unlock (&record_lock);
+  if (parent && parent->module != module)
+    {
+      g_autofree char *rel = path_in (parent->module, module);
+      if (rel && parent->path[0])
+        path = g_strconcat (parent->path, ".", rel, NULL);
+      else
+        path = g_steal_pointer (&rel);
+    }
+  if (path == NULL)
+    path = g_strdup ("");
+  name = path[0] ? g_strdup_printf ("%s (%s)", path, type) : g_strdup (type);
+
+  g_mutex_lock (&record_lock);
+  if (recording == NULL)
+    {
+      g_mutex_unlock (&record_lock);
+      g_free (name);
+      g_free (path);
+      return NULL;
+    }
+  ev = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE, name);
+  ev->module = module;
+  ev->path = path;
+  g_ptr_array_add (ts->stack, ev);
+  g_mutex_unlock (&record_lock);
+  return ev;
+}
+
+void
+gnn_profiler_range_end (gpointer token)
+{
+  ThreadState *ts;
+  GPtrArray *stack;
+  gint64 t;
+
+  if (token == NULL)
+    return;
+  t = now_ns ();
+  ts = get_thread_state ();
+  g_mutex_lock (&record_lock);
+  stack = current_stack (ts);
+  for (guint i = stack->len; i-- > 0;)
+    if (stack->pdata[i] == token)
+      {
+        /* ranges left open inside it end with it */
+        for (guint j = i; j < stack->len; j++)
+          ((GnnProfilerEvent *) stack->pdata[j])->end_ns = t;
+        g_ptr_array_set_size (stack, i);
+        break;
+      }
+  g_mutex_unlock (&record_lock);
+}
+
+/**
+ * gnn_profiler_record_function_begin:
+ * @name: the range's name
+ *
+ * Opens a user range on the calling thread (torch's `record_function (name)`, entered); the
+ * recording profiler, if one is, records it as an event of kind
+ * %GNN_PROFILER_EVENT_USER. Close it with [func@Gnn.Profiler.record_function_end] on the same
+ * thread; ranges nest. Without a profiler it costs a few instructions.
+ *
+ * MT safe.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_record_function_begin (const char *name)
+{
+  ThreadState *ts;
+
+  g_return_if_fail (name != NULL);
+  ts = get_thread_state ();
+  g_ptr_array_add (ts->user, GNN_PROFILER_IS_ACTIVE () ? gnn_profiler_range_begin (GNN_PROFILER_EVENT_USER, name) : NULL);
+}
+
+/**
+ * gnn_profiler_record_function_end:
+ * @error: return location for a #GError
+ *
+ * Closes the innermost user range that [func@Gnn.Profiler.record_function_begin] opened on the
+ * calling thread (torch's `record_function`, exited).
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when no user range is open on this
+ *   thread
+ *
+ * MT safe.
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_record_function_end (GError **error)
+{
+  ThreadState *ts = get_thread_state ();
+  gpointer token;
+
+  if (ts->user->len == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "record_function: an end without a begin (no user range is open on this thread)");
+      return FALSE;
+    }
+  token = g_ptr_array_steal_index (ts->user, ts->user->len - 1);
+  gnn_profiler_range_end (token);
+  return TRUE;
+}
+
+/* ---- the profiler --------------------------------------------------------------------- */
+
+static void
+gnn_profiler_finalize (GObject *object)
+{
+  GnnProfiler *self = GNN_PROFILER (object);
+
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  G_OBJECT_CLASS (gnn_profiler_parent_class)->finalize (object);
+}
+
+static void
+gnn_profiler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnProfiler *self = GNN_PROFILER (object);
+
+  switch (prop_id)
+    {
+    case PROP_RECORD_SHAPES:
+      g_value_set_boolean (value, self->record_shapes);
+      break;
+    case PROP_WITH_FLOPS:
+      g_value_set_boolean (value, self->with_flops);
+      break;
+    case PROP_ACTIVE:
+      g_value_set_boolean (value, self->active);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_profiler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnProfiler *self = GNN_PROFILER (object);
+
+  switch (prop_id)
+    {
+    case PROP_RECORD_SHAPES:
+      gnn_profiler_set_record_shapes (self, g_value_get_boolean (value));
+      break;
+    case PROP_WITH_FLOPS:
+      gnn_profiler_set_with_flops (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_profiler_class_init (GnnProfilerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_profiler_finalize;
+  object_class->get_property = gnn_profiler_get_property;
+  object_class->set_property = gnn_profiler_set_property;
+
+  /**
+   * GnnProfiler:record-shapes:
+   *
+   * Whether kernel events keep their input shapes (torch's `record_shapes`, default %FALSE).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_RECORD_SHAPES] =
+    g_param_spec_boolean ("record-shapes", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnProfiler:with-flops:
+   *
+   * Whether kernel events keep their FLOP counts (torch's `with_flops`, default %FALSE).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_WITH_FLOPS] =
+    g_param_spec_boolean ("with-flops", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnProfiler:active:
+   *
+   * Whether the profiler records: between [method@Gnn.Profiler.start] and
+   * [method@Gnn.Profiler.stop].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ACTIVE] =
+    g_param_spec_boolean ("active", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GnnProfiler::trace-ready:
+   * @self: the profiler
+   *
+   * A profile is complete (torch's `on_trace_ready`): at the end of each RECORD_AND_SAVE step
+   * of a schedule, and at [method@Gnn.Profiler.stop] when it was recording. Its events, key
+   * averages and chrome trace can be read in the handler, which runs on the thread that called
+   * [method@Gnn.Profiler.step] or stop.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_TRACE_READY] =
+    g_signal_new ("trace-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+gnn_profiler_init (GnnProfiler *self)
+{
+  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_profiler_event_unref);
+}
+
+/**
+ * GnnProfiler:
+ *
+ * The profiler (`torch.profiler.profile`): between [method@Gnn.Profiler.start] and
+ * [method@Gnn.Profiler.stop] it records, on every thread, each kernel call (an op observer's
+ * view: the op, input shapes, dtype, backend, device, FLOPs), each module's forward as a
+ * range named by its path (`features.0 (Conv2d)`), each autograd node's backward
+ * (`MmBackward0`), each optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
+ * [func@Gnn.Profiler.record_function_begin]. Each event has a start, a duration and a parent
+ * range (the innermost one open on its thread), so that self times and nesting follow.
+ *
+ * In C a profile is a start/stop pair, with g_autoptr for the profiler; in Python
+ * `with torch.profiler.profile (...) as prof:`. One profiler records at a time. While none
+ * does, the kernel, module, autograd and optimizer call paths each pay one atomic read.
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_profiler_new:
+ *
+ * A profiler with torch's defaults: no shapes, no FLOPs.
+ *
+ * Returns: (transfer full): the profiler
+ *
+ * Since: 0.1
+ */
+GnnProfiler *
+gnn_profiler_new (void)
+{
+  return g_object_new (GNN_TYPE_PROFILER, NULL);
+}
+
+/**
+ * gnn_profiler_get_record_shapes:
+ * @self: a profiler
+ *
+ * Whether kernel events keep their input shapes.
+ *
+ * Returns: [property@Gnn.Profiler:record-shapes]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_get_record_shapes (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  return self->record_shapes;
+}
+
+/**
+ * gnn_profiler_set_record_shapes:
+ * @self: a profiler
+ * @record_shapes: whether to keep input shapes
+ *
+ * Sets [property@Gnn.Profiler:record-shapes]; it applies to the events recorded from then on.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_set_record_shapes (GnnProfiler *self,
+                                gboolean     record_shapes)
+{
+  g_return_if_fail (GNN_IS_PROFILER (self));
+  record_shapes = !!record_shapes;
+  if (self->record_shapes == record_shapes)
+    return;
+  self->record_shapes = record_shapes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORD_SHAPES]);
+}
+
+/**
+ * gnn_profiler_get_with_flops:
+ * @self: a profiler
+ *
+ * Whether kernel events keep their FLOP counts.
+ *
+ * Returns: [property@Gnn.Profiler:with-flops]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_get_with_flops (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  return self->with_flops;
+}
+
+/**
+ * gnn_profiler_set_with_flops:
+ * @self: a profiler
+ * @with_flops: whether to keep FLOP counts
+ *
+ * Sets [property@Gnn.Profiler:with-flops]; it applies to the events recorded from then on.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_set_with_flops (GnnProfiler *self,
+                             gboolean     with_flops)
+{
+  g_return_if_fail (GNN_IS_PROFILER (self));
+  with_flops = !!with_flops;
+  if (self->with_flops == with_flops)
+    return;
+  self->with_flops = with_flops;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITH_FLOPS]);
+}
+
+/* begins recording into a fresh list of events */
+static gboolean
+begin_recording (GnnProfiler *self, GError **error)
+{
+  g_mutex_lock (&record_lock);
+  if (recording != NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   recording == self ? "Profiler.start: this profiler is already recording"
+                                     : "Profiler.start: another profiler is recording; one records at a time");
+      g_mutex_unlock (&record_lock);
+      return FALSE;
+    }
+  g_ptr_array_set_size (self->events, 0);
+  recording = g_object_ref (self);
+  generation++;
+  self->start_ns = now_ns ();
+  g_atomic_int_set (&gnn_profiler_active, 1);
+  g_mutex_unlock (&record_lock);
+  self->observer = gnn_op_observer_add (observe_kernel, g_object_ref (self), g_object_unref);
+  return TRUE;
+}
+
+/* stops recording: closes the ranges left open, sums the children's times */
+static void
+end_recording (GnnProfiler *self)
+{
+  g_autofree gint64 *child = NULL;
+  GnnProfiler *was;
+  gint64 t = now_ns ();
+
+  gnn_op_observer_remove (self->observer);
+  self->observer = 0;
+  g_mutex_lock (&record_lock);
+  was = recording;
+  recording = NULL;
+  generation++;
+  g_atomic_int_set (&gnn_profiler_active, 0);
+  g_mutex_unlock (&record_lock);
+  self->stop_ns = t;
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      if (ev->end_ns == 0)
+        ev->end_ns = t;
+      ev->module = NULL;
+      ev->child_ns = 0;
+    }
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      if (ev->parent_id >= 0)
+        ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->child_ns +=
+          gnn_profiler_event_get_duration_ns (ev);
+    }
+  g_object_unref (was);
+}
+
+static gboolean
+action_records (GnnProfilerAction action)
+{
+  return action == GNN_PROFILER_ACTION_RECORD || action == GNN_PROFILER_ACTION_RECORD_AND_SAVE;
+}
+
+static GnnProfilerAction
+action_at (GnnProfiler *self, guint step)
+{
+  if (!self->has_schedule)
+    return GNN_PROFILER_ACTION_RECORD;
+  return gnn_profiler_schedule_action (self->wait, self->warmup, self->active_steps, self->repeat,
+                                       self->skip_first, step);
+}
+
+static void
+open_step_range (GnnProfiler *self)
+{
+  g_autofree char *name = g_strdup_printf ("ProfilerStep#%u", self->step_num);
+
+  self->step_range = gnn_profiler_range_begin (GNN_PROFILER_EVENT_STEP, name);
+}
+
+/* ends the recording of the current step's profile; @ready: hand it to trace-ready */
+static void
+finish_profile (GnnProfiler *self, gboolean ready)
+{
+  gnn_profiler_range_end (g_steal_pointer (&self->step_range));
+  end_recording (self);
+  self->recording = FALSE;
+  if (ready)
+    g_signal_emit (self, signals[SIGNAL_TRACE_READY], 0);
+}
+
+/**
+ * gnn_profiler_start:
+ * @self: a profiler
+ * @error: return location for a #GError
+ *
+ * Starts the profiler (torch's `profile.start ()`, or entering its `with`) at step 0, dropping
+ * the events of an earlier profile. It records at once, or when its schedule
+ * ([method@Gnn.Profiler.set_schedule]) says so. While recording, each step is a range
+ * `ProfilerStep#N` ([method@Gnn.Profiler.step]), and the profiler holds a reference to itself
+ * until [method@Gnn.Profiler.stop].
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when this profiler was already started or
+ *   another one is recording
+ *
+ * MT safe.
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_start (GnnProfiler *self,
+                    GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "Profiler.start: this profiler is already recording");
+      return FALSE;
+    }
+  self->step_num = 0;
+  self->action = action_at (self, 0);
+  g_ptr_array_set_size (self->events, 0);
+  if (action_records (self->action))
+    {
+      if (!begin_recording (self, error))
+        return FALSE;
+      self->recording = TRUE;
+      open_step_range (self);
+    }
+  self->active = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_stop:
+ * @self: a profiler
+ * @error: return location for a #GError
+ *
+ * Stops the profiler (torch's `profile.stop ()`, or leaving its `with`). Ranges still open
+ * end now; a profile being recorded is handed to [signal@Gnn.Profiler::trace-ready]. The
+ * events stay until the next start.
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when the profiler was not started
+ *
+ * MT safe.
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_stop (GnnProfiler *self,
+                   GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "Profiler.stop: the profiler was not started");
+      return FALSE;
+    }
+  g_object_ref (self);
+  self->active = FALSE;
+  if (self->recording)
+    finish_profile (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
+  g_object_unref (self);
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_schedule_action:
+ * @wait: the steps to skip at the start of each cycle
+ * @warmup: the steps to warm up for, after those
+ * @active: the steps to record, after those (at least 1)
+ * @repeat: the cycles to run; 0 for no end
+ * @skip_first: the steps to skip before the first cycle
+ * @step: a step
+ *
+ * What torch's `schedule (wait=, warmup=, active=, repeat=, skip_first=)` does at @step: after
+ * @skip_first steps, cycles of @wait + @warmup + @active steps, the last step of each
+ * RECORD_AND_SAVE, and nothing once @repeat cycles ran.
+ *
+ * Returns: the action
+ *
+ * Since: 0.1
+ */
+GnnProfilerAction
+gnn_profiler_schedule_action (guint wait,
+                              guint warmup,
+                              guint active,
+                              guint repeat,
+                              guint skip_first,
+                              guint step)
+{
+  guint cycle = wait + warmup + active, mod;
+
+  g_return_val_if_fail (active > 0, GNN_PROFILER_ACTION_NONE);
+  if (step < skip_first)
+    return GNN_PROFILER_ACTION_NONE;
+  step -= skip_first;
+  if (repeat > 0 && step / cycle >= repeat)
+    return GNN_PROFILER_ACTION_NONE;
+  mod = step % cycle;
+  if (mod < wait)
+    return GNN_PROFILER_ACTION_NONE;
+  if (mod < wait + warmup)
+    return GNN_PROFILER_ACTION_WARMUP;
+  return mod < cycle - 1 ? GNN_PROFILER_ACTION_RECORD : GNN_PROFILER_ACTION_RECORD_AND_SAVE;
+}
+
+/**
+ * gnn_profiler_set_schedule:
+ * @self: a profiler
+ * @wait: the steps to skip at the start of each cycle
+ * @warmup: the steps to warm up for (not recorded)
+ * @active: the steps to record (at least 1)
+ * @repeat: the cycles to run; 0 for no end
+ * @skip_first: the steps to skip before the first cycle
+ * @error: return location for a #GError
+ *
+ * Gives the profiler torch's `schedule`, as [func@Gnn.Profiler.schedule_action] describes:
+ * it records only the active steps of each cycle, and hands each cycle's profile to
+ * [signal@Gnn.Profiler::trace-ready] at its end. Without one, a started profiler records
+ * every step.
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_INVALID_ARGUMENT when @active is 0, or
+ *   %GNN_ERROR_FAILED while the profiler is started
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_set_schedule (GnnProfiler *self,
+                           guint        wait,
+                           guint        warmup,
+                           guint        active,
+                           guint        repeat,
+                           guint        skip_first,
+                           GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (active == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Invalid profiler schedule arguments: active must be at least 1, not 0");
+      return FALSE;
+    }
+  if (self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "Profiler.set_schedule: the profiler is started; set its schedule before start");
+      return FALSE;
+    }
+  self->has_schedule = TRUE;
+  self->wait = wait;
+  self->warmup = warmup;
+  self->active_steps = active;
+  self->repeat = repeat;
+  self->skip_first = skip_first;
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_step:
+ * @self: a profiler
+ * @error: return location for a #GError
+ *
+ * Signals that the next step begins (torch's `prof.step ()`): ends the range of the current
+ * step, moves on by the schedule (ending a profile and emitting
+ * [signal@Gnn.Profiler::trace-ready] after a RECORD_AND_SAVE step, starting one before a
+ * recorded step) and opens `ProfilerStep#N` for the new step when it records.
+ *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_FAILED when the profiler was not started, or
+ *   another profiler records when this one's schedule would start
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_step (GnnProfiler *self,
+                   GError     **error)
+{
+  GnnProfilerAction prev;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!self->active)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED, "Profiler.step: the profiler was not started");
+      return FALSE;
+    }
+  prev = self->action;
+  self->step_num++;
+  self->action = action_at (self, self->step_num);
+  if (self->recording)
+    {
+      gnn_profiler_range_end (g_steal_pointer (&self->step_range));
+      if (prev == GNN_PROFILER_ACTION_RECORD_AND_SAVE || !action_records (self->action))
+        finish_profile (self, prev == GNN_PROFILER_ACTION_RECORD_AND_SAVE);
+    }
+  if (action_records (self->action) && !self->recording)
+    {
+      g_ptr_array_set_size (self->events, 0);
+      if (!begin_recording (self, error))
+        return FALSE;
+      self->recording = TRUE;
+    }
+  if (self->recording)
+    open_step_range (self);
+  return TRUE;
+}
+
+/**
+ * gnn_profiler_get_step_num:
+ * @self: a profiler
+ *
+ * The current step: 0 at start, one more at each [method@Gnn.Profiler.step] (torch's
+ * `step_num`).
+ *
+ * Returns: the step
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_get_step_num (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), 0);
+  return self->step_num;
+}
+
+/**
+ * gnn_profiler_get_active:
+ * @self: a profiler
+ *
+ * Whether the profiler was started and not stopped.
+ *
+ * Returns: [property@Gnn.Profiler:active]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_get_active (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  return self->active;
+}
+
+/**
+ * gnn_profiler_get_events:
+ * @self: a profiler
+ *
+ * The events of the last profile, in the order they began (torch's `prof.events ()`); empty
+ * while the profiler records (they can be read in a [signal@Gnn.Profiler::trace-ready]
+ * handler).
+ *
+ * Returns: (transfer container) (element-type Gnn.ProfilerEvent): the events
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_profiler_get_events (GnnProfiler *self)
+{
+  GPtrArray *events;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
+  events = g_ptr_array_new_full (self->events->len, (GDestroyNotify) gnn_profiler_event_unref);
+  if (!self->recording)
+    for (guint i = 0; i < self->events->len; i++)
+      g_ptr_array_add (events, gnn_profiler_event_ref (self->events->pdata[i]));
+  return events;
+}
+
+/* ---- key averages and the table ----------------------------------------------------- */
+
+struct _GnnProfilerAverage {
+  gatomicrefcount ref;
+  char *key;
+  char *input_shapes;           /* only when grouped by them */
+  guint count;
+  gint64 total_ns, self_ns;
+  guint64 flops;
+};
+
+G_DEFINE_BOXED_TYPE (GnnProfilerAverage, gnn_profiler_average, gnn_profiler_average_ref, gnn_profiler_average_unref)
+
+/**
+ * gnn_profiler_average_ref:
+ * @average: an average
+ *
+ * Takes a reference to @average.
+ *
+ * Returns: (transfer full): @average
+ *
+ * Since: 0.1
+ */
+GnnProfilerAverage *
+gnn_profiler_average_ref (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  g_atomic_ref_count_inc (&average->ref);
+  return average;
+}
+
+/**
+ * gnn_profiler_average_unref:
+ * @average: (transfer full): an average
+ *
+ * Drops a reference to @average.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_average_unref (GnnProfilerAverage *average)
+{
+  g_return_if_fail (average != NULL);
+  if (!g_atomic_ref_count_dec (&average->ref))
+    return;
+  g_free (average->key);
+  g_free (average->input_shapes);
+  g_free (average);
+}
+
+/**
+ * gnn_profiler_average_get_key:
+ * @average: an average
+ *
+ * The events' name (torch's `key`).
+ *
+ * Returns: the key
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_average_get_key (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  return average->key;
+}
+
+/**
+ * gnn_profiler_average_get_input_shapes:
+ * @average: an average
+ *
+ * The events' input shapes when the averages were grouped by them (`[[5, 4], [4, 8]]`, `[]`
+ * for a range).
+ *
+ * Returns: (nullable): the shapes, or %NULL when not grouped by shape
+ *
+ * Since: 0.1
+ */
+const char *
+gnn_profiler_average_get_input_shapes (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, NULL);
+  return average->input_shapes;
+}
+
+/**
+ * gnn_profiler_average_get_count:
+ * @average: an average
+ *
+ * How many events have the key (torch's `count`).
+ *
+ * Returns: the count
+ *
+ * Since: 0.1
+ */
+guint
+gnn_profiler_average_get_count (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count;
+}
+
+/**
+ * gnn_profiler_average_get_cpu_time_total:
+ * @average: an average
+ *
+ * The events' durations summed, in microseconds (torch's `cpu_time_total`).
+ *
+ * Returns: the total time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cpu_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->total_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_self_cpu_time_total:
+ * @average: an average
+ *
+ * The events' self times (duration less the children's) summed, in microseconds (torch's
+ * `self_cpu_time_total`).
+ *
+ * Returns: the self time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_self_cpu_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_cpu_time:
+ * @average: an average
+ *
+ * The mean duration, in microseconds (torch's `cpu_time`, "CPU time avg").
+ *
+ * Returns: the total time over the count
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cpu_time (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count ? average->total_ns / 1000.0 / average->count : 0;
+}
+
+/**
+ * gnn_profiler_average_get_flops:
+ * @average: an average
+ *
+ * The events' FLOPs summed (torch's `flops`).
+ *
+ * Returns: the FLOP count
+ *
+ * Since: 0.1
+ */
+guint64
+gnn_profiler_average_get_flops (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->flops;
+}
+
+/**
+ * gnn_profiler_key_averages:
+ * @self: a profiler
+ * @group_by_input_shape: whether events of one name with different input shapes average apart
+ *
+ * The events of the last profile averaged by name (torch's `prof.key_averages ()`), or by name
+ * and input shapes (which needs [property@Gnn.Profiler:record-shapes] to tell them apart), in
+ * the order each key first began. Empty while the profiler records.
+ *
+ * Returns: (transfer container) (element-type Gnn.ProfilerAverage): the averages
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+gnn_profiler_key_averages (GnnProfiler *self,
+                           gboolean     group_by_input_shape)
+{
+  g_autoptr(GHashTable) by_key = NULL;
+  GPtrArray *out;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_profiler_average_unref);
+  if (self->recording)
+    return out;
+  by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      const char *shapes = ev->input_shapes ? ev->input_shapes : "[]";
+      g_autofree char *key = group_by_input_shape ? g_strconcat (ev->name, "\n", shapes, NULL)
+                                                  : g_strdup (ev->name);
+      GnnProfilerAverage *avg = g_hash_table_lookup (by_key, key);
+
+      if (avg == NULL)
+        {
+          avg = g_new0 (GnnProfilerAverage, 1);
+          g_atomic_ref_count_init (&avg->ref);
+          avg->key = g_strdup (ev->name);
+          avg->input_shapes = group_by_input_shape ? g_strdup (shapes) : NULL;
+          g_ptr_array_add (out, avg);
+          g_hash_table_insert (by_key, g_steal_pointer (&key), avg);
+        }
+      avg->count++;
+      avg->total_ns += gnn_profiler_event_get_duration_ns (ev);
+      avg->self_ns += gnn_profiler_event_get_self_ns (ev);
+      avg->flops += ev->flops;
+    }
+  return out;
+}
+
+/* torch's _format_time and _format_time_share */
+static char *
+format_time (double us)
+{
+  if (us >= 1e6)
+    return g_strdup_printf ("%.3fs", us / 1e6);
+  if (us >= 1e3)
+    return g_strdup_printf ("%.3fms", us / 1e3);
+  return g_strdup_printf ("%.3fus", us);
+}
+
+static char *
+format_share (double us, double total_us)
+{
+  if (total_us == 0)
+    return g_strdup ("NaN");
+  return g_strdup_printf ("%.2f%%", us * 100.0 / total_us);
+}
+
+typedef double (*AverageField) (GnnProfilerAverage *average);
+
+static double
+field_count (GnnProfilerAverage *a)
+{
+  return a->count;
+}
+
+static double
+field_flops (GnnProfilerAverage *a)
+{
+  return (double) a->flops;
+}
+
+static const struct {
+  const char *name;
+  AverageField get;
+} sort_keys[] = {
+  { "self_cpu_time_total", gnn_profiler_average_get_self_cpu_time_total },
+  { "cpu_time_total", gnn_profiler_average_get_cpu_time_total },
+  { "cpu_time", gnn_profiler_average_get_cpu_time },
+  { "count", field_count },
+  { "flops", field_flops },
+};
+
+static gint
+compare_descending (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  AverageField get = (AverageField) user_data;
+  double x = get (*(GnnProfilerAverage **) a), y = get (*(GnnProfilerAverage **) b);
+
+  return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* one row: each cell right-aligned in its width, two spaces after each (torch's row_format) */
+static void
+append_row (GString *s, const char *const *cells, const int *widths, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%*s  ", widths[i], cells[i]);
+  g_string_append_c (s, '\n');
+}
+
+static void
+append_separator (GString *s, const int *widths, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      for (int k = 0; k < widths[i]; k++)
+        g_string_append_c (s, '-');
+      g_string_append (s, "  ");
+    }
+  g_string_append_c (s, '\n');
+}
+
+/**
+ * gnn_profiler_table:
+ * @self: a profiler
+ * @group_by_input_shape: average by name and input shapes, as [method@Gnn.Profiler.key_averages]
+ * @sort_by: (nullable): the field to sort by, largest first: "self_cpu_time_total",
+ *   "cpu_time_total", "cpu_time", "count" or "flops"; %NULL keeps the order the keys first began
+ * @row_limit: the most rows to print; negative for all
+ * @error: return location for a #GError
+ *
+ * The key averages as torch prints them (`prof.key_averages ().table (sort_by=...,
+ * row_limit=...)`): the columns Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time
+ * avg, # of Calls, then Input Shapes when grouped by them and a Total FLOPs column (scaled as
+ * torch scales it: KFLOPs, MFLOPs, ...) when FLOPs were recorded, and the line "Self CPU time
+ * total: ...". Percentages are of the self times of every key summed.
+ *
+ * Returns: (transfer full): the table, or %NULL with %GNN_ERROR_INVALID_ARGUMENT for an
+ *   unknown @sort_by
+ *
+ * Since: 0.1
+ */
+char *
+gnn_profiler_table (GnnProfiler *self,
+                    gboolean     group_by_input_shape,
+                    const char  *sort_by,
+                    int          row_limit,
+                    GError     **error)
+{
+  static const char *const headers[] = {
+    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls",
+  };
+  g_autoptr(GPtrArray) avgs = NULL;
+  AverageField sort_get = NULL;
+  gboolean has_shapes = FALSE, has_flops = FALSE;
+  int widths[9];
+  const char *cells[9];
+  guint n_cols = G_N_ELEMENTS (headers);
+  int name_width = 0, shapes_width = 0;
+  double sum_self = 0, flops_scale = 1;
+  const char *flops_header = NULL;
+  g_autofree char *flops_title = NULL;
+  g_autofree char *total = NULL;
+  guint64 min_flops = 0;
+  GString *s;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (sort_by)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (sort_keys); i++)
+        if (g_str_equal (sort_by, sort_keys[i].name))
+          sort_get = sort_keys[i].get;
+      if (sort_get == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "table: sort_by must be one of self_cpu_time_total, cpu_time_total, cpu_time, "
+                       "count, flops, not \"%s\"", sort_by);
+          return NULL;
+        }
+    }
+  avgs = gnn_profiler_key_averages (self, group_by_input_shape);
+  if (avgs->len == 0)
+    return g_strdup ("");
+  if (sort_get)
+    g_ptr_array_sort_with_data (avgs, compare_descending, sort_get);
+
+  for (guint i = 0; i < avgs->len; i++)
+    {
+      GnnProfilerAverage *a = avgs->pdata[i];
+      name_width = MAX (name_width, (int) g_utf8_strlen (a->key, -1) + 4);
+      if (a->input_shapes)
+        {
+          shapes_width = MAX (shapes_width, (int) strlen (a->input_shapes) + 4);
+          has_shapes |= !g_str_equal (a->input_shapes, "[]");
+        }
+      sum_self += gnn_profiler_average_get_self_cpu_time_total (a);
+      if (a->flops > 0 && (min_flops == 0 || a->flops < min_flops))
+        min_flops = a->flops;
+    }
+  name_width = MIN (name_width, 55);
+  shapes_width = MIN (shapes_width, 80);
+  widths[0] = name_width;
+  for (guint i = 1; i < n_cols; i++)
+    widths[i] = 12;
+  if (has_shapes)
+    widths[n_cols++] = shapes_width;
+  if (self->with_flops && min_flops > 0)
+    {
+      static const char *const units[] = { "FLOPs", "KFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs" };
+      double lg = CLAMP (log10 ((double) min_flops) / 3, 0, G_N_ELEMENTS (units) - 1);
+      int level = (int) floor (lg);
+
+      flops_scale = pow (10, level * -3.0);
+      flops_header = units[level];
+      flops_title = g_strdup_printf ("Total %s", flops_header);
+      has_flops = TRUE;
+      widths[n_cols++] = 12;
+    }
+
+  s = g_string_new (NULL);
+  append_separator (s, widths, n_cols);
+  {
+    guint c = 0;
+    for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+      cells[c++] = headers[i];
+    if (has_shapes)
+      cells[c++] = "Input Shapes";
+    if (has_flops)
+      cells[c++] = flops_title;
+    append_row (s, cells, widths, n_cols);
+  }
+  append_separator (s, widths, n_cols);
+  for (guint i = 0; i < avgs->len && (row_limit < 0 || (int) i < row_limit); i++)
+    {
+      GnnProfilerAverage *a = avgs->pdata[i];
+      g_autofree char *name = NULL, *self_share = NULL, *self_time = NULL, *total_share = NULL;
+      g_autofree char *total_time = NULL, *avg_time = NULL, *count = NULL, *shapes = NULL, *flops = NULL;
+      guint c = 0;
+
+      if ((int) g_utf8_strlen (a->key, -1) >= 55 - 3)
+        {
+          g_autofree char *head = g_utf8_substring (a->key, 0, 55 - 3);
+          name = g_strconcat (head, "...", NULL);
+        }
+      else
+        name = g_strdup (a->key);
+      self_share = format_share (gnn_profiler_average_get_self_cpu_time_total (a), sum_self);
+      self_time = format_time (gnn_profiler_average_get_self_cpu_time_total (a));
+      total_share = format_share (gnn_profiler_average_get_cpu_time_total (a), sum_self);
+      total_time = format_time (gnn_profiler_average_get_cpu_time_total (a));
+      avg_time = format_time (gnn_profiler_average_get_cpu_time (a));
+      count = g_strdup_printf ("%u", a->count);
+      cells[c++] = name;
+      cells[c++] = self_share;
+      cells[c++] = self_time;
+      cells[c++] = total_share;
+      cells[c++] = total_time;
+      cells[c++] = avg_time;
+      cells[c++] = count;
+      if (has_shapes)
+        {
+          shapes = g_strndup (a->input_shapes ? a->input_shapes : "[]", shapes_width);
+          cells[c++] = shapes;
+        }
+      if (has_flops)
+        {
+          flops = a->flops > 0 ? g_strdup_printf ("%8.3f", a->flops * flops_scale) : g_strdup ("--");
+          cells[c++] = flops;
+        }
+      append_row (s, cells, widths, n_cols);
+    }
+  append_separator (s, widths, n_cols);
+  total = format_time (sum_self);
+  g_string_append_printf (s, "Self CPU time total: %s\n", total);
+  return g_string_free (s, FALSE);
+}
+
+/* ---- the chrome trace ------------------------------------------------------------------ */
+
+static const char *
+event_category (GnnProfilerEventKind kind)
+{
+  switch (kind)
+    {
+    case GNN_PROFILER_EVENT_KERNEL:
+      return "kernel";
+    case GNN_PROFILER_EVENT_MODULE:
+      return "module";
+    case GNN_PROFILER_EVENT_BACKWARD:
+      return "backward";
+    case GNN_PROFILER_EVENT_OPTIMIZER:
+      return "optimizer";
+    case GNN_PROFILER_EVENT_USER:
+      return "user_annotation";
+    case GNN_PROFILER_EVENT_STEP:
+      return "profiler_step";
+    default:
+      return "unknown";
+    }
+}
+
+/* the trace as text: {"traceEvents": [...]} of "X" (complete) events, times in microseconds */
+static char *
+chrome_trace_text (GnnProfiler *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  gint64 pid = (gint64) getpid ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "traceEvents");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, ev->name);
+      json_builder_set_member_name (b, "ph");
+      json_builder_add_string_value (b, "X");
+      json_builder_set_member_name (b, "cat");
+      json_builder_add_string_value (b, event_category (ev->kind));
+      json_builder_set_member_name (b, "ts");
+      json_builder_add_double_value (b, gnn_profiler_event_get_start_ns (ev) / 1000.0);
+      json_builder_set_member_name (b, "dur");
+      json_builder_add_double_value (b, gnn_profiler_event_get_duration_ns (ev) / 1000.0);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, ev->thread);
+      json_builder_set_member_name (b, "args");
+      json_builder_begin_object (b);
+      if (ev->input_shapes)
+        {
+          JsonNode *dims = json_from_string (ev->input_shapes, NULL);
+          if (dims)
+            {
+              json_builder_set_member_name (b, "Input Dims");
+              json_builder_add_value (b, dims);
+            }
+        }
+      if (ev->kind == GNN_PROFILER_EVENT_KERNEL)
+        {
+          json_builder_set_member_name (b, "flops");
+          json_builder_add_int_value (b, (gint64) ev->flops);
+          if (ev->dtype)
+            {
+              json_builder_set_member_name (b, "dtype");
+              json_builder_add_string_value (b, ev->dtype);
+            }
+          if (ev->backend)
+            {
+              json_builder_set_member_name (b, "backend");
+              json_builder_add_string_value (b, ev->backend);
+            }
+          if (ev->device)
+            {
+              json_builder_set_member_name (b, "device");
+              json_builder_add_string_value (b, ev->device);
+            }
+        }
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, ev->id);
+      if (ev->parent_id >= 0)
+        {
+          json_builder_set_member_name (b, "parent");
+          json_builder_add_int_value (b, ev->parent_id);
+        }
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "displayTimeUnit");
+  json_builder_add_string_value (b, "ms");
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}
+
+/**
+ * gnn_profiler_export_chrome_trace:
+ * @self: a profiler
+ * @path: (type filename): the file to write
+ * @error: return location for a #GError
+ *
+ * Writes the last profile as a Chrome trace (`prof.export_chrome_trace (path)`), which
+ * Perfetto and `chrome://tracing` read: `{"traceEvents": [...]}` with one complete ("X") event
+ * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
+ * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
+ * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
+ * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. The file is
+ * replaced atomically: a failed write leaves an existing file as it was.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_FAILED while the profiler records, a
+ *   #GFileError naming @path when it cannot be written
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_export_chrome_trace (GnnProfiler *self,
+                                  const char  *path,
+                                  GError     **error)
+{
+  g_autofree char *text = NULL;
+  GError *local = NULL;
+
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (self->recording)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                   "export_chrome_trace: the profiler is still recording; stop it first");
+      return FALSE;
+    }
+  text = chrome_trace_text (self);
+  if (!g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+    {
+      g_set_error (error, local->domain, local->code, "Could not write the chrome trace to %s: %s",
+                   path, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
