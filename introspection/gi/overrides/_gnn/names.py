@@ -918,6 +918,24 @@ ROWS = [
     ('torch.nn.utils.rnn.unpad_sequence', 'Gnn.nn_utils_rnn_unpad_sequence'),
     ('torch.nn.utils.rnn.unpack_sequence', 'Gnn.nn_utils_rnn_unpack_sequence'),
 
+    # ---- torch.nn.utils.parametrize ----
+    ('torch.nn.utils.parametrize.register_parametrization', 'Gnn.nn_utils_parametrize_register_parametrization'),
+    ('torch.nn.utils.parametrize.is_parametrized', 'Gnn.nn_utils_parametrize_is_parametrized'),
+    ('torch.nn.utils.parametrize.remove_parametrizations', 'Gnn.nn_utils_parametrize_remove_parametrizations'),
+    ('torch.nn.utils.parametrize.cached', 'Gnn.nn_utils_parametrize_cached'),
+    ('torch.nn.utils.parametrize.type_before_parametrizations', 'Gnn.nn_utils_parametrize_type_before_parametrizations'),
+    ('torch.nn.utils.parametrize.ParametrizationList', 'Gnn.ParametrizationList'),
+    ('torch.nn.utils.parametrize.transfer_parametrizations_and_params',
+     Missing('not built yet: register the parametrizations on the other module and load its state dict')),
+
+    # ---- torch.nn.utils.parametrizations ----
+    ('torch.nn.utils.parametrizations.orthogonal',
+     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
+    ('torch.nn.utils.parametrizations.spectral_norm',
+     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
+    ('torch.nn.utils.parametrizations.weight_norm',
+     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
+
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),
     ('torch.optim.swa_utils.SWALR', 'Gnn.SWALR'),

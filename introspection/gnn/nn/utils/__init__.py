@@ -6,3 +6,4 @@ from gi.overrides._gnn.names import fill_namespace as _fill
 __getattr__ = _fill('torch.nn.utils', globals())
 
 from . import rnn  # noqa: E402,F401
+from . import parametrize, parametrizations  # noqa: E402,F401
