@@ -18,6 +18,9 @@
 #include "gnn-parametrize.h"
 #include "gnn-containers.h"
 #include "gnn-parameter.h"
+#include "gnn-conv.h"
+#include "gnn-init.h"
+#include "ops/gnn-ops.h"
 #include "gnn-module-private.h"
 #include "core/gnn-error.h"
 #include "core/gnn-tensor-private.h"
@@ -1092,4 +1095,291 @@ gnn_parametrize_set_tensor (GnnModule  *module,
       return FALSE;
     }
   return TRUE;
+}
+
+/* ---- spectral_norm ---------------------------------------------------------------------- */
+
+/**
+ * GnnSpectralNorm:
+ *
+ * The parametrization of [func@Gnn.spectral_norm], torch's
+ * `torch.nn.utils.parametrizations._SpectralNorm`: its forward divides a weight by its
+ * largest singular value σ, estimated by power iteration on the weight seen as a matrix (the
+ * dimension @dim first, the others flattened) with the buffers `_u` and `_v`; one iteration
+ * step (`n_power_iterations`) runs at each forward in training mode only, without recording
+ * gradients, and σ = uᵀ W v. A 1-D weight is normalized instead. Its right inverse is the
+ * identity.
+ *
+ * Since: 0.1
+ */
+struct _GnnSpectralNorm
+{
+  GnnModule parent_instance;
+  int n_power_iterations;
+  int dim;
+  double eps;
+  guint ndim;
+};
+
+G_DEFINE_FINAL_TYPE (GnnSpectralNorm, gnn_spectral_norm, GNN_TYPE_MODULE)
+
+/* the weight as a matrix: @dim first, the other dimensions flattened */
+static GnnTensor *
+spectral_matrix (GnnSpectralNorm *self, GnnTensor *weight, GError **error)
+{
+  g_autoptr(GnnTensor) permuted = NULL;
+
+  if (self->dim != 0)
+    {
+      int perm[GNN_MAX_DIMS];
+      guint k = 0;
+
+      perm[k++] = self->dim;
+      for (int d = 0; d < (int) self->ndim; d++)
+        if (d != self->dim)
+          perm[k++] = d;
+      permuted = gnn_tensor_permute (weight, perm, self->ndim, error);
+    }
+  else
+    permuted = g_object_ref (weight);
+  if (permuted == NULL)
+    return NULL;
+  return gnn_tensor_flatten (permuted, 1, -1, error);
+}
+
+/* @n steps of power iteration on @mat, updating `_u` and `_v` in place, without gradients */
+static gboolean
+spectral_power_method (GnnSpectralNorm *self, GnnTensor *mat, int n, GError **error)
+{
+  GnnTensor *u = gnn_module_get_buffer (GNN_MODULE (self), "_u", error);
+  GnnTensor *v = gnn_module_get_buffer (GNN_MODULE (self), "_v", error);
+  g_autoptr(GnnTensor) mat_t = NULL;
+  gboolean grad = gnn_is_grad_enabled (), ok = TRUE;
+
+  if (u == NULL || v == NULL)
+    return FALSE;
+  gnn_set_grad_enabled (FALSE);
+  mat_t = gnn_tensor_t (mat, error);
+  ok = mat_t != NULL;
+  for (int i = 0; ok && i < n; i++)
+    {
+      g_autoptr(GnnTensor) wv = NULL, nu = NULL, wu = NULL, nv = NULL;
+
+      ok = (wv = gnn_tensor_mv (mat, v, error)) &&
+           (nu = gnn_tensor_normalize (wv, 2.0, 0, self->eps, error)) &&
+           gnn_tensor_copy_ (u, nu, error) &&
+           (wu = gnn_tensor_mv (mat_t, u, error)) &&
+           (nv = gnn_tensor_normalize (wu, 2.0, 0, self->eps, error)) &&
+           gnn_tensor_copy_ (v, nv, error);
+    }
+  gnn_set_grad_enabled (grad);
+  return ok;
+}
+
+static GnnArgs *
+gnn_spectral_norm_forward (GnnModule *module,
+                           GnnArgs   *input,
+                           GError   **error)
+{
+  GnnSpectralNorm *self = GNN_SPECTRAL_NORM (module);
+  GnnTensor *weight = gnn_args_get_tensor (input, 0, error);
+  g_autoptr(GnnTensor) mat = NULL, u = NULL, v = NULL, wv = NULL, sigma = NULL, out = NULL;
+
+  if (weight == NULL)
+    return NULL;
+  if (gnn_tensor_get_ndim (weight) != self->ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "_SpectralNorm was made for a %u-D weight, got a %u-D one", self->ndim,
+                   gnn_tensor_get_ndim (weight));
+      return NULL;
+    }
+  if (self->ndim == 1)
+    {
+      out = gnn_tensor_normalize (weight, 2.0, 0, self->eps, error);
+      return out ? gnn_args_new_tensor (out) : NULL;
+    }
+  if (!(mat = spectral_matrix (self, weight, error)))
+    return NULL;
+  if (gnn_module_get_training (module) &&
+      !spectral_power_method (self, mat, self->n_power_iterations, error))
+    return NULL;
+  if (!(u = gnn_tensor_clone (gnn_module_get_buffer (module, "_u", NULL), error)) ||
+      !(v = gnn_tensor_clone (gnn_module_get_buffer (module, "_v", NULL), error)) ||
+      !(wv = gnn_tensor_mv (mat, v, error)) || !(sigma = gnn_tensor_dot (u, wv, error)) ||
+      !(out = gnn_tensor_div (weight, sigma, error)))
+    return NULL;
+  return gnn_args_new_tensor (out);
+}
+
+static gboolean
+spectral_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data, GError **error)
+{
+  gnn_args_add_tensor (out, value);
+  return TRUE;
+}
+
+static char *
+gnn_spectral_norm_extra_repr (GnnModule *module)
+{
+  return g_strdup ("");
+}
+
+static void
+gnn_spectral_norm_class_init (GnnSpectralNormClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_spectral_norm_forward;
+  GNN_MODULE_CLASS (klass)->extra_repr = gnn_spectral_norm_extra_repr;
+}
+
+static void
+gnn_spectral_norm_init (GnnSpectralNorm *self)
+{
+  self->n_power_iterations = 1;
+  self->eps = 1e-12;
+  gnn_parametrization_set_right_inverse (GNN_MODULE (self), spectral_right_inverse, NULL, NULL);
+}
+
+/**
+ * gnn_spectral_norm_new:
+ * @weight: the weight it will parametrize (its shape, dtype and device; its values start the
+ *   power iteration)
+ * @n_power_iterations: power iteration steps per training forward (torch's default 1)
+ * @dim: the dimension of the output channels (0, or 1 for transposed convolutions)
+ * @eps: the epsilon of the normalizations (torch's default 1e-12)
+ * @error: return location for a #GError
+ *
+ * Makes the spectral-norm parametrization of @weight (torch's `_SpectralNorm (weight,
+ * n_power_iterations, dim, eps)`): for a weight of more than one dimension, `_u` and `_v` are
+ * drawn from the standard normal distribution (the default generator), normalized, and
+ * refined by 15 power iteration steps.
+ *
+ * Returns: (transfer full): the parametrization, or %NULL with @error set when @dim is out of
+ *   range (%GNN_ERROR_INDEX) or @n_power_iterations is not positive
+ *   (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+GnnSpectralNorm *
+gnn_spectral_norm_new (GnnTensor *weight,
+                       int        n_power_iterations,
+                       int        dim,
+                       double     eps,
+                       GError   **error)
+{
+  g_autoptr(GnnSpectralNorm) self = NULL;
+  guint ndim;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  ndim = gnn_tensor_get_ndim (weight);
+  if (dim >= (int) ndim || dim < -(int) ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d] but got %d)",
+                   ndim, (int) ndim - 1, dim);
+      return NULL;
+    }
+  if (n_power_iterations <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected n_power_iterations to be positive, but got n_power_iterations=%d",
+                   n_power_iterations);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_SPECTRAL_NORM, NULL);
+  self->ndim = ndim;
+  self->dim = dim >= 0 ? dim : dim + (int) ndim;
+  self->eps = eps;
+  self->n_power_iterations = n_power_iterations;
+  if (ndim > 1)
+    {
+      g_autoptr(GnnTensor) detached = gnn_tensor_detach (weight);
+      g_autoptr(GnnTensor) mat = spectral_matrix (self, detached, error);
+      g_autoptr(GnnTensor) u = NULL, v = NULL, nu = NULL, nv = NULL;
+      const gint64 *shape;
+      GnnDtype dtype = gnn_tensor_get_dtype (weight);
+      const char *device = gnn_tensor_get_device (weight);
+
+      if (mat == NULL)
+        return NULL;
+      shape = gnn_tensor_get_shape (mat, NULL);
+      if (!(u = gnn_tensor_new_zeros (&shape[0], 1, dtype, device, error)) ||
+          !(v = gnn_tensor_new_zeros (&shape[1], 1, dtype, device, error)) ||
+          !gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
+          !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
+          !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)) ||
+          !gnn_module_register_buffer (GNN_MODULE (self), "_u", nu, TRUE, error) ||
+          !gnn_module_register_buffer (GNN_MODULE (self), "_v", nv, TRUE, error) ||
+          !spectral_power_method (self, mat, 15, error))
+        return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/**
+ * gnn_spectral_norm_default_dim:
+ * @module: a module
+ *
+ * The output-channel dimension [func@Gnn.spectral_norm] uses for @module when torch's `dim`
+ * is `None`: 1 for the transposed convolutions, 0 otherwise.
+ *
+ * Returns: the dimension
+ *
+ * Since: 0.1
+ */
+int
+gnn_spectral_norm_default_dim (GnnModule *module)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (module), 0);
+  return GNN_IS_CONV_TRANSPOSE1D (module) || GNN_IS_CONV_TRANSPOSE2D (module) ? 1 : 0;
+}
+
+/**
+ * gnn_spectral_norm:
+ * @module: a module
+ * @name: the name of its weight (torch's default "weight")
+ * @n_power_iterations: power iteration steps per training forward (torch's default 1)
+ * @eps: the epsilon of the normalizations (torch's default 1e-12)
+ * @dim: the dimension of the output channels ([func@Gnn.SpectralNorm.default_dim] gives
+ *   torch's default)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.parametrizations.spectral_norm`: registers a [class@Gnn.SpectralNorm] on
+ * @name, so that @module's weight reads as W / σ(W). The state dict then holds
+ * `parametrizations.<name>.original`, `parametrizations.<name>.0._u` and
+ * `parametrizations.<name>.0._v`.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no tensor @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT) or [ctor@Gnn.SpectralNorm.new] fails
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_spectral_norm (GnnModule  *module,
+                   const char *name,
+                   int         n_power_iterations,
+                   double      eps,
+                   int         dim,
+                   GError    **error)
+{
+  g_autoptr(GnnTensor) weight = NULL;
+  g_autoptr(GnnSpectralNorm) p = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  weight = gnn_module_get_tensor (module, name, NULL);
+  if (weight == NULL)
+    {
+      g_autofree char *repr = gnn_module_to_string (module);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter or buffer with name '%s'", repr, name);
+      return FALSE;
+    }
+  p = gnn_spectral_norm_new (weight, n_power_iterations, dim, eps, error);
+  if (p == NULL)
+    {
+      g_prefix_error (error, "%s '%s': ", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  return gnn_register_parametrization (module, name, GNN_MODULE (p), FALSE, error);
 }

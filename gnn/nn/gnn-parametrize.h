@@ -94,4 +94,25 @@ void       gnn_parametrize_cached_enter           (void);
 GNN_AVAILABLE_IN_ALL
 void       gnn_parametrize_cached_leave           (void);
 
+#define GNN_TYPE_SPECTRAL_NORM (gnn_spectral_norm_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnSpectralNorm, gnn_spectral_norm, GNN, SPECTRAL_NORM, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnSpectralNorm *gnn_spectral_norm_new     (GnnTensor  *weight,
+                                            int         n_power_iterations,
+                                            int         dim,
+                                            double      eps,
+                                            GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean         gnn_spectral_norm         (GnnModule  *module,
+                                            const char *name,
+                                            int         n_power_iterations,
+                                            double      eps,
+                                            int         dim,
+                                            GError    **error);
+GNN_AVAILABLE_IN_ALL
+int              gnn_spectral_norm_default_dim (GnnModule *module);
+
 G_END_DECLS

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "gnn-test-util.h"
 
 /* ---- C parametrizations ---------------------------------------------------------------- */
@@ -549,6 +551,106 @@ test_bad_input (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
 }
 
+/* spectral_norm: torch's keys; after enough training forwards the weight's spectral norm is 1
+ * (σ(W / σ) = 1, checked by power iteration here); eval mode leaves _u alone */
+static GnnTensor *
+spectral_forward (GnnTensor *w, gpointer data, GError **error)
+{
+  GnnArgs *out;
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (w);
+  GnnTensor *y;
+
+  out = gnn_module_forward (GNN_MODULE (data), in, error);
+  if (out == NULL)
+    return NULL;
+  y = g_object_ref (gnn_args_get_tensor (out, 0, NULL));
+  g_object_unref (out);
+  return y;
+}
+
+static void
+test_spectral_norm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w = NULL, u0 = NULL, u1 = NULL, y = NULL;
+  g_autoptr(GnnSpectralNorm) sn = NULL;
+  g_autofree double *wv = NULL, *a = NULL, *b = NULL;
+  const char *keys[] = { "bias", "parametrizations.weight.original",
+                         "parametrizations.weight.0._u", "parametrizations.weight.0._v", NULL };
+  double v[3] = { 1, 1, 1 }, sigma = 0;
+
+  set_weight (m);
+  g_assert_cmpint (gnn_spectral_norm_default_dim (m), ==, 0);
+  g_assert_true (gnn_spectral_norm (m, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  for (int i = 0; i < 30; i++)
+    {
+      g_clear_object (&y);
+      y = gnn_module_forward_tensor (m, x, &error);
+      g_assert_no_error (error);
+    }
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  /* σ of the normalized weight by 200 power iteration steps */
+  for (int it = 0; it < 200; it++)
+    {
+      double u[3], n = 0, vn = 0;
+      for (int i = 0; i < 3; i++)
+        {
+          u[i] = wv[3 * i] * v[0] + wv[3 * i + 1] * v[1] + wv[3 * i + 2] * v[2];
+          n += u[i] * u[i];
+        }
+      n = sqrt (n);
+      for (int j = 0; j < 3; j++)
+        {
+          v[j] = (wv[j] * u[0] + wv[3 + j] * u[1] + wv[6 + j] * u[2]) / n;
+          vn += v[j] * v[j];
+        }
+      vn = sqrt (vn);
+      sigma = vn;
+      for (int j = 0; j < 3; j++)
+        v[j] /= vn;
+    }
+  g_assert_cmpfloat_with_epsilon (sigma, 1.0, 1e-6);
+
+  /* eval: _u is not updated */
+  gnn_module_eval (m);
+  u0 = gnn_tensor_clone (gnn_module_get_buffer (m, "parametrizations.weight.0._u", NULL), &error);
+  g_clear_object (&y);
+  y = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  u1 = gnn_module_get_buffer (m, "parametrizations.weight.0._u", NULL);
+  g_object_ref (u1);
+  a = values (u0);
+  b = values (u1);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat (a[i], ==, b[i]);
+
+  /* a float64 gradcheck of the parametrization in eval mode (no power iteration) */
+  g_clear_object (&w);
+  w = gnn_test_tensor_d (W, 9, GNN_TEST_SHAPE (3, 3), 2);
+  sn = gnn_spectral_norm_new (w, 1, 0, 1e-12, &error);
+  g_assert_no_error (error);
+  gnn_module_eval (GNN_MODULE (sn));
+  gnn_test_gradcheck (spectral_forward, sn, w, 1e-6, 1e-5);
+
+  /* bad input */
+  g_clear_object (&sn);
+  sn = gnn_spectral_norm_new (w, 0, 0, 1e-12, &error);
+  g_assert_null (sn);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  sn = gnn_spectral_norm_new (w, 1, 2, 1e-12, &error);
+  g_assert_null (sn);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm (m, "wieght", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -560,5 +662,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/sequence", test_sequence);
   g_test_add_func ("/parametrize/cached", test_cached);
   g_test_add_func ("/parametrize/bad-input", test_bad_input);
+  g_test_add_func ("/parametrize/spectral-norm", test_spectral_norm);
   return g_test_run ();
 }

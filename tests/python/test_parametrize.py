@@ -287,12 +287,73 @@ class TestRegister(unittest.TestCase):
         self.assertEqual(tuple(m.weight.shape), (3, 2))
 
 
+class TestSpectralNorm(unittest.TestCase):
+    """torch's _u, _v and original are copied into gnn by load_state_dict (the random starts of
+    the power iteration differ between the libraries); then both iterate the same way."""
+
+    def check(self, make_t, make_g, x, dtype, **kwargs):
+        torch.manual_seed(0)
+        t = make_t()
+        m = make_g()
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        torch.nn.utils.parametrizations.spectral_norm(t, **kwargs)
+        self.assertIs(gnn.nn.utils.parametrizations.spectral_norm(m, **kwargs), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertIn('parametrizations.weight.0._u', m.state_dict())
+        self.assertIn('parametrizations.weight.0._v', m.state_dict())
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        for step in range(2):   # training: one power iteration step per forward
+            yt = t(torch.tensor(x))
+            ym = m(gnn.tensor(x))
+            np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+            for k, v in state_dict_np(t).items():
+                np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.parametrizations.weight.original.grad.numpy(),
+                                   t.parametrizations.weight.original.grad.numpy(), rtol=rtol, atol=atol)
+        # eval: no iteration, _u and _v stay
+        t.eval()
+        m.eval()
+        u = m.parametrizations.weight[0]._u.numpy().copy()
+        np.testing.assert_allclose(np_of(m(gnn.tensor(x))), np_of(t(torch.tensor(x))), rtol=rtol, atol=atol)
+        np.testing.assert_array_equal(m.parametrizations.weight[0]._u.numpy(), u)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_linear(self):
+        x = np.array([[1.0, -2.0, 0.5, 3.0], [0.25, 3.0, -1.0, 0.0]])
+        for dtype in (np.float32, np.float64):
+            self.check(lambda: torch.nn.Linear(4, 3), lambda: gnn.nn.Linear(4, 3), x.astype(dtype), dtype)
+            self.check(lambda: torch.nn.Linear(4, 3), lambda: gnn.nn.Linear(4, 3), x.astype(dtype), dtype,
+                       n_power_iterations=3)
+
+    def test_conv(self):
+        x = np.random.default_rng(0).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            self.check(lambda: torch.nn.Conv2d(2, 3, 3), lambda: gnn.nn.Conv2d(2, 3, 3), x.astype(dtype), dtype)
+            self.check(lambda: torch.nn.Conv2d(2, 3, 3), lambda: gnn.nn.Conv2d(2, 3, 3), x.astype(dtype), dtype,
+                       dim=1)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, 'n_power_iterations'):
+            gnn.nn.utils.parametrizations.spectral_norm(m, n_power_iterations=0)
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.parametrizations.spectral_norm(m, dim=2)
+        with self.assertRaisesRegex(ValueError, "has no parameter or buffer with name 'wieght'"):
+            gnn.nn.utils.parametrizations.spectral_norm(m, name='wieght')
+        self.assertFalse(GP.is_parametrized(m))
+
 class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)
         for name in ('register_parametrization', 'is_parametrized', 'remove_parametrizations', 'cached',
                      'type_before_parametrizations', 'ParametrizationList'):
             self.assertTrue(hasattr(GP, name), name)
+        self.assertIs(gnn.nn.utils.parametrizations.spectral_norm,
+                      gnn.nn.utils.parametrizations.__dict__['spectral_norm'])
         with self.assertRaisesRegex(AttributeError, 'orthogonal'):
             gnn.nn.utils.parametrizations.orthogonal
 

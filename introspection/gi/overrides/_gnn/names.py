@@ -930,11 +930,10 @@ ROWS = [
 
     # ---- torch.nn.utils.parametrizations ----
     ('torch.nn.utils.parametrizations.orthogonal',
-     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
-    ('torch.nn.utils.parametrizations.spectral_norm',
-     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
+     Missing('not built yet (matrix_exp, cayley and householder maps over the linalg ops)')),
+    ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
     ('torch.nn.utils.parametrizations.weight_norm',
-     Missing('not built yet (the built-in parametrizations follow register_parametrization)')),
+     Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

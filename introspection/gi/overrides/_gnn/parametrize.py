@@ -104,6 +104,24 @@ __all__ += ['nn_utils_parametrize_register_parametrization', 'nn_utils_parametri
             'nn_utils_parametrize_type_before_parametrizations']
 
 
+# ---- torch.nn.utils.parametrizations ----
+
+@_raising
+def nn_utils_parametrizations_spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None):
+    """torch.nn.utils.parametrizations.spectral_norm: module's weight reads as W / sigma(W),
+    sigma estimated by power iteration (one step per training forward). dim None is 0, or 1
+    for the transposed convolutions. Returns module."""
+    if dim is None:
+        dim = Gnn.SpectralNorm.default_dim(module)
+    _call_raising_python_errors(Gnn.spectral_norm, module, name, n_power_iterations, eps, dim)
+    return module
+
+
+nn_utils_parametrizations_spectral_norm.__module__ = 'gnn.nn.utils.parametrizations'
+nn_utils_parametrizations_spectral_norm.__name__ = 'spectral_norm'
+nn_utils_parametrizations_spectral_norm.__qualname__ = 'spectral_norm'
+__all__.append('nn_utils_parametrizations_spectral_norm')
+
 class ParametrizationList(Gnn.ParametrizationList):
     """torch.nn.utils.parametrize.ParametrizationList: the parametrizations of one tensor as
     children 0, 1, ..., the unparametrized tensor as original (original0, original1, ...);
