@@ -52,5 +52,6 @@
 #include "nn/gnn-packed-sequence.h"
 #include "nn/gnn-prune.h"
 #include "profiler/gnn-profiler.h"
+#include "nn/gnn-parametrize.h"
 
 #undef GNN_INSIDE

@@ -23,6 +23,7 @@ NEWER_THAN_ORACLE = {
     'torch.optim.lr_scheduler.LRScheduler', 'torch.optim.swa_utils.get_ema_multi_avg_fn',
     'torch.optim.swa_utils.get_swa_multi_avg_fn', 'torch.optim.swa_utils.get_ema_avg_fn',
     'torch.optim.swa_utils.get_swa_avg_fn',
+    'torch.nn.utils.parametrizations.weight_norm',
 }
 
 

@@ -335,7 +335,12 @@ class Module(Gnn.Module):
 
     def _set_tensor_attribute(self, name, value):
         # a plain tensor attribute lives on the C side, where the layers' forward reads it (as
-        # pruning's recomputed weight); a name the C side refuses (a property) stays a Python one
+        # pruning's recomputed weight); a name the C side refuses (a property) stays a Python one;
+        # a parametrized name is assigned through its right inverse, as torch's property setter
+        if Gnn.is_parametrized(self, name):
+            from .parametrize import _set_parametrized
+            _set_parametrized(self, name, value)
+            return True
         try:
             Gnn.Module.set_tensor_attribute(self, name, value)
         except (GLib.Error, TypeError):

@@ -936,6 +936,22 @@ ROWS = [
     ('torch.nn.utils.prune.random_structured', 'Gnn.nn_utils_prune_random_structured'),
     ('torch.nn.utils.prune.ln_structured', 'Gnn.nn_utils_prune_ln_structured'),
     ('torch.nn.utils.prune.global_unstructured', 'Gnn.nn_utils_prune_global_unstructured'),
+    # ---- torch.nn.utils.parametrize ----
+    ('torch.nn.utils.parametrize.register_parametrization', 'Gnn.nn_utils_parametrize_register_parametrization'),
+    ('torch.nn.utils.parametrize.is_parametrized', 'Gnn.nn_utils_parametrize_is_parametrized'),
+    ('torch.nn.utils.parametrize.remove_parametrizations', 'Gnn.nn_utils_parametrize_remove_parametrizations'),
+    ('torch.nn.utils.parametrize.cached', 'Gnn.nn_utils_parametrize_cached'),
+    ('torch.nn.utils.parametrize.type_before_parametrizations', 'Gnn.nn_utils_parametrize_type_before_parametrizations'),
+    ('torch.nn.utils.parametrize.ParametrizationList', 'Gnn.ParametrizationList'),
+    ('torch.nn.utils.parametrize.transfer_parametrizations_and_params',
+     Missing('not built yet: register the parametrizations on the other module and load its state dict')),
+
+    # ---- torch.nn.utils.parametrizations ----
+    ('torch.nn.utils.parametrizations.orthogonal',
+     Missing('not built yet (matrix_exp, cayley and householder maps over the linalg ops)')),
+    ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
+    ('torch.nn.utils.parametrizations.weight_norm',
+     Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

@@ -8,3 +8,4 @@ __getattr__ = _fill('torch.nn.utils', globals())
 
 from . import rnn  # noqa: E402,F401
 from . import prune  # noqa: E402,F401
+from . import parametrize, parametrizations  # noqa: E402,F401

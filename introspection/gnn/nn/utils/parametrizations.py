@@ -1,0 +1,7 @@
+# torch.nn.utils.parametrizations: the built-in parametrizations (orthogonal, spectral_norm,
+# weight_norm)
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from gi.overrides._gnn.names import fill_namespace as _fill
+
+__getattr__ = _fill('torch.nn.utils.parametrizations', globals())

@@ -1,0 +1,7 @@
+# torch.nn.utils.parametrize: register_parametrization, is_parametrized,
+# remove_parametrizations, cached, ParametrizationList
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from gi.overrides._gnn.names import fill_namespace as _fill
+
+__getattr__ = _fill('torch.nn.utils.parametrize', globals())

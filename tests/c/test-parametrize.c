@@ -1,0 +1,667 @@
+/* test-parametrize.c: register_parametrization, chains, right_inverse, remove, the cached
+ * scope and bad input, through C parametrizations on Linear
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "gnn-test-util.h"
+
+/* ---- C parametrizations ---------------------------------------------------------------- */
+
+/* Symmetric: X -> triu (X) + triu (X, 1)ᵀ, as the parametrizations tutorial's */
+typedef struct { GnnModule parent_instance; guint calls; } TestSymmetric;
+typedef struct { GnnModuleClass parent_class; } TestSymmetricClass;
+G_DEFINE_TYPE (TestSymmetric, test_symmetric, GNN_TYPE_MODULE)
+
+static GnnArgs *
+symmetric_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+  g_autoptr(GnnTensor) upper = NULL, strict = NULL, lower = NULL, y = NULL;
+
+  ((TestSymmetric *) module)->calls++;
+  if (x == NULL || !(upper = gnn_tensor_triu (x, 0, error)) ||
+      !(strict = gnn_tensor_triu (x, 1, error)) || !(lower = gnn_tensor_t (strict, error)) ||
+      !(y = gnn_tensor_add (upper, lower, 1.0, error)))
+    return NULL;
+  return gnn_args_new_tensor (y);
+}
+
+static void test_symmetric_class_init (TestSymmetricClass *k) { GNN_MODULE_CLASS (k)->forward = symmetric_forward; }
+static void test_symmetric_init (TestSymmetric *self) {}
+
+/* Scale: X -> factor X, its right inverse X / factor; with a buffer of its own */
+typedef struct { GnnModule parent_instance; double factor; guint calls; } TestScale;
+typedef struct { GnnModuleClass parent_class; } TestScaleClass;
+G_DEFINE_TYPE (TestScale, test_scale, GNN_TYPE_MODULE)
+
+static GnnArgs *
+scale_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnTensor *x = gnn_args_get_tensor (input, 0, error);
+  g_autoptr(GnnTensor) y = NULL;
+
+  ((TestScale *) module)->calls++;
+  if (x == NULL || !(y = gnn_tensor_mul_scalar (x, ((TestScale *) module)->factor, error)))
+    return NULL;
+  return gnn_args_new_tensor (y);
+}
+
+static void test_scale_class_init (TestScaleClass *k) { GNN_MODULE_CLASS (k)->forward = scale_forward; }
+static void test_scale_init (TestScale *self) { self->factor = 2.0; }
+
+static gboolean
+scale_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) y = gnn_tensor_div_scalar (value, ((TestScale *) p)->factor, error);
+
+  if (y == NULL)
+    return FALSE;
+  gnn_args_add_tensor (out, y);
+  return TRUE;
+}
+
+/* a right inverse that gives the wrong shape (the transpose) */
+static gboolean
+transpose_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) y = gnn_tensor_t (value, error);
+
+  if (y == NULL)
+    return FALSE;
+  gnn_args_add_tensor (out, y);
+  return TRUE;
+}
+
+/* a right inverse that is not implemented (Python's NotImplementedError) */
+static gboolean
+unimplemented_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data, GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "not implemented");
+  return FALSE;
+}
+
+/* Split: right inverse gives (X / 2, X / 2), forward (a, b) -> a + b */
+typedef struct { GnnModule parent_instance; } TestSplit;
+typedef struct { GnnModuleClass parent_class; } TestSplitClass;
+G_DEFINE_TYPE (TestSplit, test_split, GNN_TYPE_MODULE)
+
+static GnnArgs *
+split_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnTensor *a = gnn_args_get_tensor (input, 0, error), *b;
+  g_autoptr(GnnTensor) y = NULL;
+
+  if (a == NULL || !(b = gnn_args_get_tensor (input, 1, error)) ||
+      !(y = gnn_tensor_add (a, b, 1.0, error)))
+    return NULL;
+  return gnn_args_new_tensor (y);
+}
+
+static void test_split_class_init (TestSplitClass *k) { GNN_MODULE_CLASS (k)->forward = split_forward; }
+static void test_split_init (TestSplit *self) {}
+
+static gboolean
+split_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) half = gnn_tensor_mul_scalar (value, 0.5, error);
+
+  if (half == NULL)
+    return FALSE;
+  gnn_args_add_tensor (out, half);
+  gnn_args_add_tensor (out, half);
+  return TRUE;
+}
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static GnnModule *
+linear_3_3 (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnModule *m = GNN_MODULE (gnn_linear_new (3, 3, TRUE, &error));
+
+  g_assert_no_error (error);
+  g_assert_true (gnn_module_to_dtype (m, GNN_DTYPE_FLOAT64, &error));
+  g_assert_no_error (error);
+  return m;
+}
+
+static double *
+values (GnnTensor *t)
+{
+  g_autoptr(GError) error = NULL;
+  double *v = gnn_tensor_to_doubles (t, NULL, &error);
+
+  g_assert_no_error (error);
+  return v;
+}
+
+static GnnTensor *
+read_tensor (GnnModule *m, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *t = gnn_module_get_tensor (m, name, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+assert_keys (GnnModule *m, const char *const *want)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnStateDict) sd = gnn_module_state_dict (m, "", FALSE, &error);
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_no_error (error);
+  keys = gnn_state_dict_get_keys (sd);
+  g_assert_cmpuint (g_strv_length (keys), ==, g_strv_length ((GStrv) want));
+  for (guint i = 0; want[i]; i++)
+    g_assert_cmpstr (keys[i], ==, want[i]);
+}
+
+static const double W[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const double SYM[9] = { 1, 2, 3, 2, 5, 6, 3, 6, 9 };
+
+static GnnTensor *
+weight_data (void)
+{
+  return gnn_test_tensor_d (W, 9, GNN_TEST_SHAPE (3, 3), 2);
+}
+
+static void
+set_weight (GnnModule *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) w = weight_data ();
+
+  g_assert_true (gnn_tensor_set_data (GNN_TENSOR (gnn_module_get_parameter (m, "weight", NULL)), w, &error));
+  g_assert_no_error (error);
+}
+
+/* ---- tests ----------------------------------------------------------------------------- */
+
+static void
+test_register (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnTensor) w = NULL, x = NULL, y = NULL, sum = NULL;
+  g_autofree double *wv = NULL, *gv = NULL, *xv = NULL, *bv = NULL, *yv = NULL;
+  GnnParameter *weight, *original;
+  GnnModule *plist;
+  const char *keys[] = { "bias", "parametrizations.weight.original", NULL };
+
+  set_weight (m);
+  weight = gnn_module_get_parameter (m, "weight", NULL);
+  g_object_ref (weight);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+  g_assert_true (gnn_register_parametrization (m, "weight", sym, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_is_parametrized (m, NULL));
+  g_assert_true (gnn_is_parametrized (m, "weight"));
+  g_assert_false (gnn_is_parametrized (m, "bias"));
+
+  /* the parameter moved, the same object, into parametrizations.weight.original */
+  g_assert_null (gnn_module_get_parameter (m, "weight", NULL));
+  original = gnn_module_get_parameter (m, "parametrizations.weight.original", &error);
+  g_assert_no_error (error);
+  g_assert_true (original == weight);
+  g_object_unref (weight);
+  plist = gnn_module_get_submodule (m, "parametrizations.weight", &error);
+  g_assert_no_error (error);
+  g_assert_true (GNN_IS_PARAMETRIZATION_LIST (plist));
+  g_assert_cmpstr (gnn_module_get_name (plist), ==, "ParametrizationList");
+  g_assert_cmpuint (gnn_parametrization_list_get_length (GNN_PARAMETRIZATION_LIST (plist)), ==, 1);
+  g_assert_true (gnn_parametrization_list_get (GNN_PARAMETRIZATION_LIST (plist), 0, NULL) == sym);
+  g_assert_true (gnn_parametrization_list_get_is_tensor (GNN_PARAMETRIZATION_LIST (plist)));
+  assert_keys (m, keys);
+
+  /* the weight reads as the symmetric matrix, and the forward uses it */
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (wv[i], ==, SYM[i]);
+  x = gnn_test_tensor_d ((double[]) { 1, -2, 0.5 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  y = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  yv = values (y);
+  bv = values (GNN_TENSOR (gnn_module_get_parameter (m, "bias", NULL)));
+  xv = values (x);
+  for (int o = 0; o < 3; o++)
+    g_assert_cmpfloat_with_epsilon (yv[o], bv[o] + xv[0] * SYM[3 * o] + xv[1] * SYM[3 * o + 1] +
+                                    xv[2] * SYM[3 * o + 2], 1e-12);
+
+  /* the gradient reaches original: d sum(y) / d original = symmetrization of (1 xᵀ) */
+  sum = gnn_tensor_sum (y, NULL, 0, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_backward (sum, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (gnn_tensor_get_grad (GNN_TENSOR (original)));
+  gv = values (gnn_tensor_get_grad (GNN_TENSOR (original)));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      g_assert_cmpfloat_with_epsilon (gv[3 * i + j], i < j ? xv[j] + xv[i] : i == j ? xv[j] : 0,
+                                      1e-12);
+}
+
+/* the gradient of a Linear's output with respect to the tensor that its parametrized weight
+ * is computed from: the tensor is the module's buffer `weight`, parametrized by Symmetric
+ * and then Scale, so that it is `original` itself */
+static GnnTensor *
+parametrized_linear (GnnTensor *w, gpointer data, GError **error)
+{
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  GnnTensor *x = data;
+
+  /* a fresh layer each call: its random bias is zeroed so that the function is the same */
+  if (!gnn_init_zeros_ (GNN_TENSOR (gnn_module_get_parameter (m, "bias", NULL)), error))
+    return NULL;
+  gnn_module_remove (m, "weight");
+  if (!gnn_module_register_buffer (m, "weight", w, TRUE, error) ||
+      !gnn_register_parametrization (m, "weight", sym, FALSE, error) ||
+      !gnn_register_parametrization (m, "weight", scale, FALSE, error))
+    return NULL;
+  g_assert_true (gnn_module_get_buffer (m, "parametrizations.weight.original", NULL) == w);
+  return gnn_module_forward_tensor (m, x, error);
+}
+
+static void
+test_gradcheck (void)
+{
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (W, 9, GNN_TEST_SHAPE (3, 3), 2);
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 0.5, -1, 2, 1, 0.25, -3 }, 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+
+  gnn_test_gradcheck (parametrized_linear, x, w, 1e-6, 1e-6);
+}
+
+static void
+test_chain_and_right_inverse (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnTensor) w = NULL, target = NULL;
+  g_autofree double *ov = NULL, *wv = NULL;
+  GnnTensor *original;
+  const char *keys[] = { "bias", "parametrizations.weight.original", NULL };
+
+  set_weight (m);
+  gnn_parametrization_set_right_inverse (scale, scale_right_inverse, NULL, NULL);
+  g_assert_true (gnn_parametrization_has_right_inverse (scale));
+  g_assert_true (gnn_register_parametrization (m, "weight", scale, FALSE, &error));
+  g_assert_no_error (error);
+  /* right_inverse at registration: original = W / 2, so that weight still reads W */
+  original = GNN_TENSOR (gnn_module_get_parameter (m, "parametrizations.weight.original", NULL));
+  ov = values (original);
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int i = 0; i < 9; i++)
+    {
+      g_assert_cmpfloat (ov[i], ==, W[i] / 2);
+      g_assert_cmpfloat (wv[i], ==, W[i]);
+    }
+  g_clear_object (&w);
+  g_clear_pointer (&wv, g_free);
+
+  /* a second one is appended: weight = Symmetric (Scale (original)) */
+  g_assert_true (gnn_register_parametrization (m, "weight", sym, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_parametrization_list_get_length (
+    GNN_PARAMETRIZATION_LIST (gnn_module_get_submodule (m, "parametrizations.weight", NULL))), ==, 2);
+  assert_keys (m, keys);
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (wv[i], ==, SYM[i]);
+  g_clear_object (&w);
+  g_clear_pointer (&wv, g_free);
+
+  /* assigning needs every parametrization's right inverse: Symmetric has none */
+  target = gnn_test_tensor_d (SYM, 9, GNN_TEST_SHAPE (3, 3), 2);
+  g_assert_false (gnn_parametrize_set_tensor (m, "weight", target, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "does not implement right_inverse"));
+  g_assert_nonnull (strstr (error->message, "'weight'"));
+  g_clear_error (&error);
+
+  /* removing with leave_parametrized keeps the value in the same tensor object */
+  g_object_ref (original);
+  g_assert_true (gnn_remove_parametrizations (m, "weight", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+  g_assert_null (gnn_module_get_submodule (m, "parametrizations", NULL));
+  g_assert_true (GNN_TENSOR (gnn_module_get_parameter (m, "weight", NULL)) == original);
+  wv = values (original);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (wv[i], ==, SYM[i]);
+  g_object_unref (original);
+  {
+    const char *plain[] = { "bias", "weight", NULL };
+    assert_keys (m, plain);
+  }
+}
+
+static void
+test_assign_and_remove_unparametrized (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnTensor) target = gnn_test_tensor_d (SYM, 9, GNN_TEST_SHAPE (3, 3), 2);
+  g_autoptr(GnnTensor) w = NULL;
+  g_autofree double *ov = NULL, *wv = NULL;
+  GnnTensor *original;
+
+  set_weight (m);
+  gnn_parametrization_set_right_inverse (scale, scale_right_inverse, NULL, NULL);
+  g_assert_true (gnn_register_parametrization (m, "weight", scale, FALSE, &error));
+  g_assert_no_error (error);
+  original = GNN_TENSOR (gnn_module_get_parameter (m, "parametrizations.weight.original", NULL));
+  /* module.weight = SYM goes through the right inverse */
+  g_assert_true (gnn_parametrize_set_tensor (m, "weight", target, &error));
+  g_assert_no_error (error);
+  g_assert_true (GNN_TENSOR (gnn_module_get_parameter (m, "parametrizations.weight.original", NULL)) == original);
+  ov = values (original);
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int i = 0; i < 9; i++)
+    {
+      g_assert_cmpfloat (ov[i], ==, SYM[i] / 2);
+      g_assert_cmpfloat (wv[i], ==, SYM[i]);
+    }
+  g_clear_pointer (&ov, g_free);
+  /* leave_parametrized=FALSE: weight is original again */
+  g_assert_true (gnn_remove_parametrizations (m, "weight", FALSE, &error));
+  g_assert_no_error (error);
+  ov = values (GNN_TENSOR (gnn_module_get_parameter (m, "weight", NULL)));
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (ov[i], ==, SYM[i] / 2);
+  /* not parametrized any more */
+  g_assert_false (gnn_remove_parametrizations (m, "weight", TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "does not have a parametrization on weight"));
+}
+
+static void
+test_sequence (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) split = g_object_new (test_split_get_type (), NULL);
+  g_autoptr(GnnTensor) w = NULL;
+  g_autofree double *wv = NULL, *av = NULL;
+  const char *keys[] = { "bias", "parametrizations.weight.original0",
+                         "parametrizations.weight.original1", NULL };
+  GnnParametrizationList *plist;
+
+  set_weight (m);
+  gnn_parametrization_set_right_inverse (split, split_right_inverse, NULL, NULL);
+  g_assert_true (gnn_register_parametrization (m, "weight", split, FALSE, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  plist = GNN_PARAMETRIZATION_LIST (gnn_module_get_submodule (m, "parametrizations.weight", NULL));
+  g_assert_false (gnn_parametrization_list_get_is_tensor (plist));
+  g_assert_cmpuint (gnn_parametrization_list_get_n_tensors (plist), ==, 2);
+  g_assert_true (GNN_IS_PARAMETER (gnn_module_get_parameter (m, "parametrizations.weight.original1", NULL)));
+  av = values (GNN_TENSOR (gnn_module_get_parameter (m, "parametrizations.weight.original0", NULL)));
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int i = 0; i < 9; i++)
+    {
+      g_assert_cmpfloat (av[i], ==, W[i] / 2);
+      g_assert_cmpfloat (wv[i], ==, W[i]);
+    }
+  /* a sequence cannot be left unparametrized */
+  g_assert_false (gnn_remove_parametrizations (m, "weight", FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "sequence of tensors"));
+  g_clear_error (&error);
+  g_assert_true (gnn_remove_parametrizations (m, "weight", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (GNN_IS_PARAMETER (gnn_module_get_parameter (m, "weight", NULL)));
+  {
+    const char *plain[] = { "bias", "weight", NULL };
+    assert_keys (m, plain);
+  }
+}
+
+static void
+test_cached (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, y1 = NULL, y2 = NULL;
+  TestScale *s = (TestScale *) scale;
+  guint before;
+
+  g_assert_true (gnn_register_parametrization (m, "weight", scale, FALSE, &error));
+  g_assert_no_error (error);
+  /* recomputed on every read */
+  before = s->calls;
+  a = read_tensor (m, "weight");
+  b = read_tensor (m, "weight");
+  g_assert_cmpuint (s->calls, ==, before + 2);
+  g_assert_true (a != b);
+  g_clear_object (&a);
+  g_clear_object (&b);
+  /* computed once in a cached scope (nested scopes too), by reads and forwards */
+  gnn_parametrize_cached_enter ();
+  gnn_parametrize_cached_enter ();
+  before = s->calls;
+  a = read_tensor (m, "weight");
+  y1 = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  gnn_parametrize_cached_leave ();
+  y2 = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  b = read_tensor (m, "weight");
+  g_assert_cmpuint (s->calls, ==, before + 1);
+  g_assert_true (a == b);
+  gnn_parametrize_cached_leave ();
+  g_clear_object (&b);
+  b = read_tensor (m, "weight");
+  g_assert_cmpuint (s->calls, ==, before + 2);
+  g_assert_true (a != b);
+}
+
+static void
+test_bad_input (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = GNN_MODULE (gnn_linear_new (3, 2, TRUE, &error));
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnModule) other = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnModule) unimpl = g_object_new (test_scale_get_type (), NULL);
+  const char *plain[] = { "weight", "bias", NULL };
+  GnnParameter *weight = gnn_module_get_parameter (m, "weight", NULL);
+
+  /* a name that is neither a parameter, a buffer nor parametrized */
+  g_assert_false (gnn_register_parametrization (m, "wieght", scale, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "does not have a parameter, a buffer, or a parametrized "
+                                            "element with name 'wieght'"));
+  g_assert_nonnull (strstr (error->message, "Linear"));
+  g_clear_error (&error);
+
+  /* a forward that changes the shape: Symmetric of a (2, 3) weight fails in triu's transpose
+   * sum, with the module and tensor named; the module is unchanged */
+  g_assert_false (gnn_register_parametrization (m, "weight", sym, FALSE, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "Linear 'weight': "));
+  g_clear_error (&error);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+  g_assert_true (gnn_module_get_parameter (m, "weight", NULL) == weight);
+  assert_keys (m, plain);
+
+  /* a right inverse giving the wrong shape: the forward of it has the wrong shape */
+  gnn_parametrization_set_right_inverse (other, transpose_right_inverse, NULL, NULL);
+  g_assert_false (gnn_register_parametrization (m, "weight", other, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_str_has_prefix (error->message, "Linear 'weight': Registering a parametrization "
+                                                   "may not change the shape of the tensor"));
+  g_assert_nonnull (strstr (error->message, "unparametrized shape: torch.Size([2, 3])\n"
+                                            "parametrized shape: torch.Size([3, 2])"));
+  g_clear_error (&error);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+  g_assert_true (gnn_module_get_parameter (m, "weight", NULL) == weight);
+  {
+    gint64 shape[] = { 2, 3 };
+    gnn_test_assert_shape (GNN_TENSOR (weight), shape, 2);
+  }
+  /* with unsafe the check is skipped */
+  g_assert_true (gnn_register_parametrization (m, "weight", other, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_parametrization_list_get_unsafe (
+    GNN_PARAMETRIZATION_LIST (gnn_module_get_submodule (m, "parametrizations.weight", NULL))));
+  g_assert_true (gnn_remove_parametrizations (m, "weight", FALSE, &error));
+  g_assert_no_error (error);
+
+  /* chained: a right inverse with the wrong shape is refused */
+  g_assert_true (gnn_register_parametrization (m, "weight", scale, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_register_parametrization (m, "weight", other, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_str_has_prefix (error->message, "Linear 'weight': The tensor returned by "
+                                                   "parametrization.right_inverse must have the same shape"));
+  g_clear_error (&error);
+  /* not implemented is as no right inverse */
+  gnn_parametrization_set_right_inverse (unimpl, unimplemented_right_inverse, NULL, NULL);
+  g_assert_true (gnn_register_parametrization (m, "weight", unimpl, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_parametrization_list_get_length (
+    GNN_PARAMETRIZATION_LIST (gnn_module_get_submodule (m, "parametrizations.weight", NULL))), ==, 2);
+  /* removing an unknown name */
+  g_assert_false (gnn_remove_parametrizations (m, "bias", TRUE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_parametrize_set_tensor (m, "bias", GNN_TENSOR (weight), &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+}
+
+/* spectral_norm: torch's keys; after enough training forwards the weight's spectral norm is 1
+ * (σ(W / σ) = 1, checked by power iteration here); eval mode leaves _u alone */
+static GnnTensor *
+spectral_forward (GnnTensor *w, gpointer data, GError **error)
+{
+  GnnArgs *out;
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (w);
+  GnnTensor *y;
+
+  out = gnn_module_forward (GNN_MODULE (data), in, error);
+  if (out == NULL)
+    return NULL;
+  y = g_object_ref (gnn_args_get_tensor (out, 0, NULL));
+  g_object_unref (out);
+  return y;
+}
+
+static void
+test_spectral_norm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w = NULL, u0 = NULL, u1 = NULL, y = NULL;
+  g_autoptr(GnnSpectralNorm) sn = NULL;
+  g_autofree double *wv = NULL, *a = NULL, *b = NULL;
+  const char *keys[] = { "bias", "parametrizations.weight.original",
+                         "parametrizations.weight.0._u", "parametrizations.weight.0._v", NULL };
+  double v[3] = { 1, 1, 1 }, sigma = 0;
+
+  set_weight (m);
+  g_assert_cmpint (gnn_spectral_norm_default_dim (m), ==, 0);
+  g_assert_true (gnn_spectral_norm (m, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  for (int i = 0; i < 30; i++)
+    {
+      g_clear_object (&y);
+      y = gnn_module_forward_tensor (m, x, &error);
+      g_assert_no_error (error);
+    }
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  /* σ of the normalized weight by 200 power iteration steps */
+  for (int it = 0; it < 200; it++)
+    {
+      double u[3], n = 0, vn = 0;
+      for (int i = 0; i < 3; i++)
+        {
+          u[i] = wv[3 * i] * v[0] + wv[3 * i + 1] * v[1] + wv[3 * i + 2] * v[2];
+          n += u[i] * u[i];
+        }
+      n = sqrt (n);
+      for (int j = 0; j < 3; j++)
+        {
+          v[j] = (wv[j] * u[0] + wv[3 + j] * u[1] + wv[6 + j] * u[2]) / n;
+          vn += v[j] * v[j];
+        }
+      vn = sqrt (vn);
+      sigma = vn;
+      for (int j = 0; j < 3; j++)
+        v[j] /= vn;
+    }
+  g_assert_cmpfloat_with_epsilon (sigma, 1.0, 1e-6);
+
+  /* eval: _u is not updated */
+  gnn_module_eval (m);
+  u0 = gnn_tensor_clone (gnn_module_get_buffer (m, "parametrizations.weight.0._u", NULL), &error);
+  g_clear_object (&y);
+  y = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  u1 = gnn_module_get_buffer (m, "parametrizations.weight.0._u", NULL);
+  g_object_ref (u1);
+  a = values (u0);
+  b = values (u1);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat (a[i], ==, b[i]);
+
+  /* a float64 gradcheck of the parametrization in eval mode (no power iteration) */
+  g_clear_object (&w);
+  w = gnn_test_tensor_d (W, 9, GNN_TEST_SHAPE (3, 3), 2);
+  sn = gnn_spectral_norm_new (w, 1, 0, 1e-12, &error);
+  g_assert_no_error (error);
+  gnn_module_eval (GNN_MODULE (sn));
+  gnn_test_gradcheck (spectral_forward, sn, w, 1e-6, 1e-5);
+
+  /* bad input */
+  g_clear_object (&sn);
+  sn = gnn_spectral_norm_new (w, 0, 0, 1e-12, &error);
+  g_assert_null (sn);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  sn = gnn_spectral_norm_new (w, 1, 2, 1e-12, &error);
+  g_assert_null (sn);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm (m, "wieght", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+}
+
+int
+main (int argc, char **argv)
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/parametrize/register", test_register);
+  g_test_add_func ("/parametrize/gradcheck", test_gradcheck);
+  g_test_add_func ("/parametrize/chain-and-right-inverse", test_chain_and_right_inverse);
+  g_test_add_func ("/parametrize/assign-and-remove-unparametrized", test_assign_and_remove_unparametrized);
+  g_test_add_func ("/parametrize/sequence", test_sequence);
+  g_test_add_func ("/parametrize/cached", test_cached);
+  g_test_add_func ("/parametrize/bad-input", test_bad_input);
+  g_test_add_func ("/parametrize/spectral-norm", test_spectral_norm);
+  return g_test_run ();
+}

@@ -1,0 +1,362 @@
+# torch.nn.utils.parametrize against torch 1.13: Python parametrizations (the tutorial's
+# Symmetric, ones with right_inverse) on Linear: outputs, gradients to `original`, state-dict
+# keys, load_state_dict between the two libraries, chains, removal, the cached scope, errors
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import unittest
+
+import numpy as np
+import torch
+import torch.nn.utils.parametrize as TP
+
+import gnn
+import gnn.nn.utils.parametrize as GP
+
+RTOL, ATOL = 1e-5, 1e-6
+
+
+def np_of(t):
+    return t.detach().numpy()
+
+
+def message(e):
+    return getattr(e, 'message', str(e))
+
+
+def make_classes(lib):
+    class Symmetric(lib.nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    class Scale(lib.nn.Module):
+        """forward 2 X with a buffer of its own; right_inverse X / 2."""
+        def __init__(self):
+            super().__init__()
+            self.register_buffer('factor', lib.tensor(2.0))
+            self.calls = 0
+
+        def forward(self, X):
+            self.calls += 1
+            return X * self.factor
+
+        def right_inverse(self, X):
+            return X / self.factor
+
+    class Split(lib.nn.Module):
+        """forward (A, B) -> A + B; right_inverse X -> (X / 2, X / 2)."""
+        def forward(self, A, B):
+            return A + B
+
+        def right_inverse(self, X):
+            return X * 0.5, X * 0.5
+
+    class NoInverse(lib.nn.Module):
+        def forward(self, X):
+            return X * 3
+
+        def right_inverse(self, X):
+            raise NotImplementedError
+
+    class Transposed(lib.nn.Module):
+        def forward(self, X):
+            return X
+
+        def right_inverse(self, X):
+            return X.t()
+
+    return Symmetric, Scale, Split, NoInverse, Transposed
+
+
+T_CLASSES = make_classes(torch)
+G_CLASSES = make_classes(gnn)
+
+
+def pair(n_in=3, n_out=3, seed=0, dtype=np.float32):
+    torch.manual_seed(seed)
+    t = torch.nn.Linear(n_in, n_out)
+    if dtype == np.float64:
+        t = t.double()
+    m = gnn.nn.Linear(n_in, n_out)
+    if dtype == np.float64:
+        m = m.double()
+    m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in t.state_dict().items()})
+    return t, m
+
+
+def state_dict_np(module):
+    return {k: np_of(v) for k, v in module.state_dict().items()}
+
+
+class TestRegister(unittest.TestCase):
+    def check_symmetric(self, dtype):
+        t, m = pair(dtype=dtype)
+        TP.register_parametrization(t, 'weight', T_CLASSES[0]())
+        self.assertIs(GP.register_parametrization(m, 'weight', G_CLASSES[0]()), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=RTOL, atol=ATOL)
+        x = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], dtype=dtype)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=RTOL, atol=ATOL)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.parametrizations.weight.original.grad.numpy(),
+                                   t.parametrizations.weight.original.grad.numpy(), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(m.bias.grad.numpy(), t.bias.grad.numpy(), rtol=RTOL, atol=ATOL)
+
+    def test_symmetric_float32(self):
+        self.check_symmetric(np.float32)
+
+    def test_symmetric_float64(self):
+        self.check_symmetric(np.float64)
+
+    def test_structure(self):
+        _, m = pair()
+        w = m.weight
+        sym = G_CLASSES[0]()
+        GP.register_parametrization(m, 'weight', sym)
+        self.assertTrue(GP.is_parametrized(m))
+        self.assertTrue(GP.is_parametrized(m, 'weight'))
+        self.assertFalse(GP.is_parametrized(m, 'bias'))
+        plist = m.parametrizations['weight']
+        self.assertIsInstance(plist, GP.ParametrizationList)
+        self.assertEqual(len(plist), 1)
+        self.assertIs(plist[0], sym)
+        self.assertTrue(plist.is_tensor)
+        self.assertEqual(plist.ntensors, 1)
+        self.assertFalse(plist.unsafe)
+        # the parameter object moved, as torch's set_ keeps it
+        self.assertIs(plist.original, w)
+        self.assertIsInstance(plist.original, gnn.nn.Parameter)
+        np.testing.assert_allclose(plist().numpy(), m.weight.numpy())
+
+    def test_load_state_dict_between_libraries(self):
+        t, m = pair(seed=3)
+        TP.register_parametrization(t, 'weight', T_CLASSES[1]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[1]())
+        self.assertEqual(list(m.state_dict().keys()),
+                         ['bias', 'parametrizations.weight.original', 'parametrizations.weight.0.factor'])
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        # torch -> gnn
+        torch.manual_seed(7)
+        t2 = torch.nn.Linear(3, 3)
+        TP.register_parametrization(t2, 'weight', T_CLASSES[1]())
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t2).items()})
+        x = np.array([[0.5, -1.0, 2.0]], dtype=np.float32)
+        np.testing.assert_allclose(np_of(m(gnn.tensor(x))), np_of(t2(torch.tensor(x))), rtol=RTOL, atol=ATOL)
+        # gnn -> torch
+        t.load_state_dict({k: torch.tensor(v) for k, v in state_dict_np(m).items()})
+        np.testing.assert_allclose(np_of(t(torch.tensor(x))), np_of(t2(torch.tensor(x))), rtol=RTOL, atol=ATOL)
+
+    def test_right_inverse_and_assignment(self):
+        t, m = pair(seed=1)
+        w0 = np_of(t.weight).copy()
+        TP.register_parametrization(t, 'weight', T_CLASSES[1]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[1]())
+        # registration applied right_inverse: original = W / 2, weight still W
+        np.testing.assert_allclose(m.parametrizations.weight.original.numpy(), w0 / 2, rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(np_of(m.weight), w0, rtol=RTOL, atol=ATOL)
+        original = m.parametrizations.weight.original
+        target = np.arange(9, dtype=np.float32).reshape(3, 3)
+        t.weight = torch.tensor(target)
+        m.weight = gnn.tensor(target)
+        self.assertIs(m.parametrizations.weight.original, original)
+        np.testing.assert_allclose(original.numpy(), np_of(t.parametrizations.weight.original), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(np_of(m.weight), target, rtol=RTOL, atol=ATOL)
+        # a Parameter cannot be assigned to a parametrized name, as in torch
+        with self.assertRaises(KeyError):
+            t.weight = torch.nn.Parameter(torch.zeros(3, 3))
+        with self.assertRaises(KeyError):
+            m.weight = gnn.nn.Parameter(gnn.zeros(3, 3))
+
+    def test_chain(self):
+        t, m = pair(seed=2)
+        for mod, lib, (sym, scale, *_), P in ((t, torch, T_CLASSES, TP), (m, gnn, G_CLASSES, GP)):
+            P.register_parametrization(mod, 'weight', scale())
+            P.register_parametrization(mod, 'weight', sym())
+        self.assertEqual(len(m.parametrizations.weight), 2)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=RTOL, atol=ATOL)
+        x = np.array([[1.0, 2.0, -1.0]], dtype=np.float32)
+        t(torch.tensor(x)).sum().backward()
+        m(gnn.tensor(x)).sum().backward()
+        np.testing.assert_allclose(m.parametrizations.weight.original.grad.numpy(),
+                                   t.parametrizations.weight.original.grad.numpy(), rtol=RTOL, atol=ATOL)
+        # Symmetric has no right_inverse: assigning fails in both
+        with self.assertRaises(RuntimeError):
+            t.weight = torch.zeros(3, 3)
+        with self.assertRaisesRegex(RuntimeError, 'does not implement right_inverse'):
+            m.weight = gnn.zeros(3, 3)
+
+    def test_sequence(self):
+        t, m = pair(seed=4)
+        TP.register_parametrization(t, 'weight', T_CLASSES[2]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[2]())
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        self.assertFalse(m.parametrizations.weight.is_tensor)
+        self.assertEqual(m.parametrizations.weight.ntensors, 2)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=RTOL, atol=ATOL)
+        x = np.array([[1.0, 2.0, -1.0]], dtype=np.float32)
+        t(torch.tensor(x)).sum().backward()
+        m(gnn.tensor(x)).sum().backward()
+        for i in range(2):
+            name = 'original%d' % i
+            np.testing.assert_allclose(getattr(m.parametrizations.weight, name).grad.numpy(),
+                                       getattr(t.parametrizations.weight, name).grad.numpy(), rtol=RTOL, atol=ATOL)
+        with self.assertRaisesRegex(ValueError, 'sequence of tensors'):
+            TP.remove_parametrizations(t, 'weight', leave_parametrized=False)
+        with self.assertRaisesRegex(ValueError, 'sequence of tensors'):
+            GP.remove_parametrizations(m, 'weight', leave_parametrized=False)
+
+    def test_not_implemented_right_inverse_is_identity(self):
+        t, m = pair(seed=5)
+        TP.register_parametrization(t, 'weight', T_CLASSES[3]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[3]())
+        np.testing.assert_allclose(m.parametrizations.weight.original.numpy(),
+                                   np_of(t.parametrizations.weight.original), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=RTOL, atol=ATOL)
+        with self.assertRaises(NotImplementedError):
+            m.weight = gnn.zeros(3, 3)
+
+    def test_remove(self):
+        for leave in (True, False):
+            t, m = pair(seed=6)
+            TP.register_parametrization(t, 'weight', T_CLASSES[1]())
+            GP.register_parametrization(m, 'weight', G_CLASSES[1]())
+            original = m.parametrizations.weight.original
+            TP.remove_parametrizations(t, 'weight', leave_parametrized=leave)
+            self.assertIs(GP.remove_parametrizations(m, 'weight', leave_parametrized=leave), m)
+            self.assertFalse(GP.is_parametrized(m))
+            self.assertFalse(hasattr(m, 'parametrizations'))
+            self.assertIs(m.weight, original)
+            self.assertIsInstance(m.weight, gnn.nn.Parameter)
+            self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+            np.testing.assert_allclose(m.weight.numpy(), np_of(t.weight), rtol=RTOL, atol=ATOL)
+            with self.assertRaisesRegex(ValueError, 'does not have a parametrization on weight'):
+                GP.remove_parametrizations(m, 'weight')
+
+    def test_cached(self):
+        _, m = pair()
+        scale = G_CLASSES[1]()
+        GP.register_parametrization(m, 'weight', scale)
+        x = gnn.ones(2, 3)
+        scale.calls = 0
+        m.weight
+        m(x)
+        self.assertEqual(scale.calls, 2)
+        scale.calls = 0
+        with GP.cached():
+            a = m.weight
+            m(x)
+            m(x)
+            self.assertIs(m.weight, a)
+        self.assertEqual(scale.calls, 1)
+        self.assertIsNot(m.weight, a)
+
+    def test_errors(self):
+        t, m = pair(n_in=3, n_out=2)
+        with self.assertRaisesRegex(ValueError, "does not have a parameter, a buffer, or a parametrized "
+                                                "element with name 'wieght'"):
+            TP.register_parametrization(t, 'wieght', T_CLASSES[1]())
+        with self.assertRaises(ValueError) as cm:
+            GP.register_parametrization(m, 'wieght', G_CLASSES[1]())
+        self.assertIn("does not have a parameter, a buffer, or a parametrized element with name 'wieght'",
+                      message(cm.exception))
+        self.assertIn('Linear', message(cm.exception))
+        # a right inverse with the wrong shape makes the forward change the shape
+        with self.assertRaisesRegex(ValueError, 'may not change the shape'):
+            TP.register_parametrization(t, 'weight', T_CLASSES[4]())
+        with self.assertRaises(ValueError) as cm:
+            GP.register_parametrization(m, 'weight', G_CLASSES[4]())
+        self.assertIn("Linear 'weight': Registering a parametrization may not change the shape",
+                      message(cm.exception))
+        self.assertFalse(GP.is_parametrized(m))
+        self.assertEqual(tuple(m.weight.shape), (2, 3))
+        # a forward that raises: the Python exception comes back
+        class Raising(gnn.nn.Module):
+            def forward(self, X):
+                raise KeyError('boom')
+        with self.assertRaises(KeyError):
+            GP.register_parametrization(m, 'weight', Raising())
+        self.assertFalse(GP.is_parametrized(m))
+        # unsafe skips the check
+        GP.register_parametrization(m, 'weight', G_CLASSES[4](), unsafe=True)
+        self.assertTrue(m.parametrizations.weight.unsafe)
+        self.assertEqual(tuple(m.weight.shape), (3, 2))
+
+
+class TestSpectralNorm(unittest.TestCase):
+    """torch's _u, _v and original are copied into gnn by load_state_dict (the random starts of
+    the power iteration differ between the libraries); then both iterate the same way."""
+
+    def check(self, make_t, make_g, x, dtype, **kwargs):
+        torch.manual_seed(0)
+        t = make_t()
+        m = make_g()
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        torch.nn.utils.parametrizations.spectral_norm(t, **kwargs)
+        self.assertIs(gnn.nn.utils.parametrizations.spectral_norm(m, **kwargs), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertIn('parametrizations.weight.0._u', m.state_dict())
+        self.assertIn('parametrizations.weight.0._v', m.state_dict())
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        for step in range(2):   # training: one power iteration step per forward
+            yt = t(torch.tensor(x))
+            ym = m(gnn.tensor(x))
+            np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+            for k, v in state_dict_np(t).items():
+                np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.parametrizations.weight.original.grad.numpy(),
+                                   t.parametrizations.weight.original.grad.numpy(), rtol=rtol, atol=atol)
+        # eval: no iteration, _u and _v stay
+        t.eval()
+        m.eval()
+        u = m.parametrizations.weight[0]._u.numpy().copy()
+        np.testing.assert_allclose(np_of(m(gnn.tensor(x))), np_of(t(torch.tensor(x))), rtol=rtol, atol=atol)
+        np.testing.assert_array_equal(m.parametrizations.weight[0]._u.numpy(), u)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_linear(self):
+        x = np.array([[1.0, -2.0, 0.5, 3.0], [0.25, 3.0, -1.0, 0.0]])
+        for dtype in (np.float32, np.float64):
+            self.check(lambda: torch.nn.Linear(4, 3), lambda: gnn.nn.Linear(4, 3), x.astype(dtype), dtype)
+            self.check(lambda: torch.nn.Linear(4, 3), lambda: gnn.nn.Linear(4, 3), x.astype(dtype), dtype,
+                       n_power_iterations=3)
+
+    def test_conv(self):
+        x = np.random.default_rng(0).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            self.check(lambda: torch.nn.Conv2d(2, 3, 3), lambda: gnn.nn.Conv2d(2, 3, 3), x.astype(dtype), dtype)
+            self.check(lambda: torch.nn.Conv2d(2, 3, 3), lambda: gnn.nn.Conv2d(2, 3, 3), x.astype(dtype), dtype,
+                       dim=1)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, 'n_power_iterations'):
+            gnn.nn.utils.parametrizations.spectral_norm(m, n_power_iterations=0)
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.parametrizations.spectral_norm(m, dim=2)
+        with self.assertRaisesRegex(ValueError, "has no parameter or buffer with name 'wieght'"):
+            gnn.nn.utils.parametrizations.spectral_norm(m, name='wieght')
+        self.assertFalse(GP.is_parametrized(m))
+
+class TestNamespaces(unittest.TestCase):
+    def test_names(self):
+        self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)
+        for name in ('register_parametrization', 'is_parametrized', 'remove_parametrizations', 'cached',
+                     'type_before_parametrizations', 'ParametrizationList'):
+            self.assertTrue(hasattr(GP, name), name)
+        self.assertIs(gnn.nn.utils.parametrizations.spectral_norm,
+                      gnn.nn.utils.parametrizations.__dict__['spectral_norm'])
+        with self.assertRaisesRegex(AttributeError, 'orthogonal'):
+            gnn.nn.utils.parametrizations.orthogonal
+
+
+if __name__ == '__main__':
+    unittest.main()
