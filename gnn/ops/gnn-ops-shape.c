@@ -137,7 +137,8 @@ make_view (const char *grad_name, GnnBackwardFunc backward, GnnTensor *self, gui
 static gboolean
 infer_shape (const char *op, GnnTensorPrivate *p, const gint64 *shape, guint ndim, gint64 *out, GError **error)
 {
-  gint64 numel = gnn_shape_numel (p->ndim, p->shape), known = 1;
+  gint64 numel = gnn_shape_numel (p->ndim, p->shape), known = 1, out_numel;
+  gboolean overflow = FALSE;
   int infer = -1;
 
   if (ndim > GNN_MAX_DIMS)
@@ -161,17 +162,20 @@ infer_shape (const char *op, GnnTensorPrivate *p, const gint64 *shape, guint ndi
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: invalid shape dimension %" G_GINT64_FORMAT, op, shape[i]);
           return FALSE;
         }
-      else
-        known *= shape[i];
+      else if (__builtin_mul_overflow (known, shape[i], &known))
+        overflow = TRUE;
       out[i] = shape[i];
     }
-  if (infer >= 0 && known != 0 && numel % known == 0)
+  if (!overflow && infer >= 0 && known != 0 && numel % known == 0)
     out[infer] = numel / known;
-  if (gnn_shape_numel (ndim, out) != numel || (infer >= 0 && known == 0))
+  if (overflow || !gnn_shape_numel_checked (ndim, out, &out_numel) || out_numel != numel ||
+      (infer >= 0 && known == 0))
     {
       g_autofree char *want = gnn_shape_to_string (ndim, shape);
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: shape '%s' is invalid for input of size %" G_GINT64_FORMAT, op, want, numel);
+                   "%s: shape '%s' is invalid for input of size %" G_GINT64_FORMAT "%s", op, want, numel,
+                   overflow || (!gnn_shape_numel_checked (ndim, out, NULL) && (infer < 0 || out[infer] >= 0))
+                     ? " (its elements overflow int64)" : "");
       return FALSE;
     }
   return TRUE;
@@ -640,6 +644,8 @@ gnn_tensor_expand (GnnTensor *self, const gint64 *shape, guint ndim, GError **er
         nstride[i] = (have == 1 && want != 1) ? 0 : p->strides[i - lead];
       }
     }
+  if (!gnn_shape_check ("expand", ndim, nshape, 0, error))
+    return NULL;
   return make_view ("ExpandBackward0", expand_backward, self, ndim, nshape, nstride, p->offset, NULL);
 }
 

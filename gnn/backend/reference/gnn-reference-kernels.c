@@ -423,7 +423,7 @@ k_random (const GnnKernelArgs *args,
           {
             guint64 range = (guint64) r->int_high - (guint64) r->int_low;
             guint64 x = ((guint64) w[0] << 32) | w[1];
-            write_int (out, o, r->int_low + (gint64) (x % range));
+            write_int (out, o, (gint64) ((guint64) r->int_low + x % range));
           }
           break;
         default:
