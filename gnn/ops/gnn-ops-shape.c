@@ -407,7 +407,7 @@ gnn_tensor_permute (GnnTensor *self, const int *dims, guint n_dims, GError **err
   if (n_dims != p->ndim)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                   "permute: number of dimensions in the tensor input does not match the "
                    "length of the desired ordering of dimensions i.e. input.dim() = %u is not equal to "
                    "len(dims) = %u", p->ndim, n_dims);
       return NULL;

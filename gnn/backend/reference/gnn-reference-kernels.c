@@ -1510,7 +1510,7 @@ k_pool2d (const GnnKernelArgs *args,
                       write_double (args->out, poff, 0.0);
                     continue;
                   }
-                divisor = win->divisor > 0 ? win->divisor
+                divisor = win->divisor != 0 ? win->divisor
                           : win->count_include_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
