@@ -137,6 +137,14 @@ class SizeOverflow(unittest.TestCase):
         '''
         self.assert_error(self.child(code), '[0, 2147483647, 2147483647, 2147483647]', 'overflow')
 
+    def test_repeat(self):
+        # a repeated size whose product overflows (torch wraps it to a negative size here)
+        self.assert_error(self.child("report(lambda: gnn.zeros(2, 1).repeat(2**62, 4))"),
+                          'repeat: repeats [4611686018427387904, 4]', 'overflows int64')
+        want = self.torch_error(lambda: torch.zeros(2, 1).repeat(2**31, 2**31))
+        self.assert_error(self.child("report(lambda: gnn.zeros(2, 1).repeat(2**31, 2**31))"), want)
+        self.assert_error(self.child("report(lambda: gnn.zeros(2, 1).tile((2**31, 2**31)))"), want)
+
     def test_randint_full_int64_range(self):
         # torch accepts the whole int64 range; the range (2^64 - 1) overflowed a signed difference
         torch.randint(-2**63, 2**63 - 1, (3,))
