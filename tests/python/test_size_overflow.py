@@ -145,6 +145,23 @@ class SizeOverflow(unittest.TestCase):
         self.assert_error(self.child("report(lambda: gnn.zeros(2, 1).repeat(2**31, 2**31))"), want)
         self.assert_error(self.child("report(lambda: gnn.zeros(2, 1).tile((2**31, 2**31)))"), want)
 
+    def test_pad_and_interpolate_sizes(self):
+        # pad's sum overflowed (a "negative size" message; torch's own wraps too); replicate
+        # padding to 2^62 asked g_new for 2^62 indices (an abort)
+        self.assert_error(self.child("report(lambda: gnn.nn.functional.pad(gnn.zeros(2), (2**63 - 1, 1)))"),
+                          'pad(): the padded size of dimension 0 (2 + 9223372036854775807 + 1) overflows int64')
+        self.assert_error(self.child("report(lambda: gnn.nn.functional.pad(gnn.zeros(1, 2), (2**61, 2**61), "
+                                     "mode='replicate'))"),
+                          'Storage size calculation overflowed with sizes=[1, 4611686018427387906]')
+        # interpolate: a scale whose output size a cast made undefined, a size whose taps
+        # overflowed g_new (an abort)
+        self.assert_error(self.child("report(lambda: gnn.nn.functional.interpolate(gnn.zeros(1, 1, 2), scale_factor=1e30))"),
+                          'interpolate: the output size 2e+30', 'overflows int64')
+        self.assert_error(self.child("report(lambda: gnn.nn.functional.interpolate(gnn.zeros(1, 1, 2), size=2**62))"),
+                          'interpolate: the output size [4611686018427387904] overflows int64')
+        self.assertEqual(self.child("report(lambda: gnn.nn.functional.interpolate(gnn.zeros(1, 1, 2), size=5))"),
+                         'OK [1, 1, 5]')
+
     def test_randint_full_int64_range(self):
         # torch accepts the whole int64 range; the range (2^64 - 1) overflowed a signed difference
         torch.randint(-2**63, 2**63 - 1, (3,))
