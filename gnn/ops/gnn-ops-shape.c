@@ -473,11 +473,14 @@ gnn_tensor_slice (GnnTensor *self, int dim, gint64 start, gint64 end, gint64 ste
     end += size;
   start = CLAMP (start, 0, size);
   end = CLAMP (end, start, size);
-  len = (end - start + step - 1) / step;
+  len = end > start ? (end - start - 1) / step + 1 : 0;   /* no overflow for a huge step */
   memcpy (shape, p->shape, sizeof shape);
   memcpy (strides, p->strides, sizeof strides);
   shape[d] = len;
-  strides[d] = p->strides[d] * step;
+  /* stride × step, as torch's; it can overflow only with at most one element, whose stride
+   * is never used */
+  if (__builtin_mul_overflow (p->strides[d], step, &strides[d]))
+    strides[d] = p->strides[d];
   ctx.dims[0] = (int) d;
   ctx.start = start;
   ctx.step = step;
@@ -523,7 +526,7 @@ gnn_tensor_narrow (GnnTensor *self, int dim, gint64 start, gint64 length, GError
     }
   if (start < 0)
     start += size;
-  if (length < 0 || start + length > size)
+  if (length < 0 || length > size - start)   /* not start + length: it could overflow */
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT ") exceeds dimension size (%"

@@ -162,6 +162,16 @@ class SizeOverflow(unittest.TestCase):
         self.assertEqual(self.child("report(lambda: gnn.nn.functional.interpolate(gnn.zeros(1, 1, 2), size=5))"),
                          'OK [1, 1, 5]')
 
+    def test_narrow_and_slice_bounds(self):
+        # start + length and (end - start + step - 1) / step overflowed; Python's slicing (and
+        # numpy's) is the reference for a huge step: torch 1.13 itself wraps to an empty result
+        want = self.torch_error(lambda: torch.arange(10.).narrow(0, 2, 2**63 - 1))
+        self.assertEqual(self.child("report(lambda: gnn.arange(10.).narrow(0, 2, 2**63 - 1))"), 'ERROR ' + want)
+        line = self.child("t = gnn.arange(10.); print('OK', t[::2**63 - 1].tolist(), t[3::2**62].tolist(), "
+                          "t[::2**63 - 1].get_strides())")
+        self.assertEqual(line, 'OK %s %s [9223372036854775807]' % ([float(v) for v in range(10)][::2**63 - 1],
+                                                                    [float(v) for v in range(10)][3::2**62]))
+
     def test_randint_full_int64_range(self):
         # torch accepts the whole int64 range; the range (2^64 - 1) overflowed a signed difference
         torch.randint(-2**63, 2**63 - 1, (3,))
