@@ -662,6 +662,12 @@ gnn_tensor_new_zeros_like (GnnTensor    *like,
  *
  * Creates a contiguous tensor whose elements are not initialised (`torch.empty`).
  *
+ * As in torch, a shape whose element count, or byte count, exceeds the int64 range is an
+ * error (%GNN_ERROR_SHAPE, "Storage size calculation overflowed with sizes=[...]"); so is
+ * it for every constructor, and a view whose element count would. Stricter than torch: the
+ * product of the non-zero sizes must fit as well, so an empty [0, 2^62, 2^62] is refused
+ * (torch accepts it, though not [2^62, 2^62, 0]).
+ *
  * Returns: (transfer full): a new tensor, or %NULL with @error set
  */
 GnnTensor *
