@@ -207,7 +207,7 @@ avg_divisor (const Geometry &g, i64 oy, i64 ox, double override, int count_pad,
   x1 = min (x1, g.W);
   if (y0 >= y1 || x0 >= x1)
     return 0;
-  return override > 0 ? override : count_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
+  return override != 0 ? override : count_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
 }
 
 template <class T>

@@ -1031,10 +1031,21 @@ run (Options  *opts,
   normalize = gnn_normalize_new (&mean, &std, 1, 1.0 / 255, error);
   if (normalize == NULL)
     return EXIT_FAILURE;
-  t.train = gnn_data_loader_new (train_set, opts->batch_size, TRUE, (guint64) opts->seed, FALSE);
+  if (gnn_dataset_get_length (train_set) == 0)
+    {
+      /* an epoch over nothing would "train" without a step and save untrained weights */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "the training split in %s is empty: expected at least 1 item, found 0", opts->data_dir);
+      return EXIT_USAGE;
+    }
+  t.train = gnn_data_loader_new (train_set, opts->batch_size, TRUE, (guint64) opts->seed, FALSE, error);
+  if (t.train == NULL)
+    return EXIT_USAGE;
   gnn_data_loader_set_transform (t.train, GNN_TRANSFORM (normalize));
   /* small test batches: the activations of big ones cost more in page faults than they save */
-  t.test = gnn_data_loader_new (test_set, 200, FALSE, 0, FALSE);
+  t.test = gnn_data_loader_new (test_set, 200, FALSE, 0, FALSE, error);
+  if (t.test == NULL)
+    return EXIT_FAILURE;
   gnn_data_loader_set_transform (t.test, GNN_TRANSFORM (normalize));
   test_n = gnn_dataset_get_length (test_set);
 

@@ -111,7 +111,7 @@ typedef enum {
  * @stride: the step between windows, (H, W)
  * @padding: the implicit zero padding on each side, (H, W)
  * @dilation: the step between the elements of a window, (H, W) (1 for average pooling)
- * @divisor: AVG_POOL2D and its backward: divisor_override when > 0
+ * @divisor: AVG_POOL2D and its backward: divisor_override when not 0 (a negative one too, as torch)
  * @count_include_pad: AVG_POOL2D and its backward: whether the padding counts in a window's size
  *
  * The geometry of IM2COL, COL2IM and the pooling kernels: all sizes ≥ 0, kernel, stride and

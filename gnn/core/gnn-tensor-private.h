@@ -182,6 +182,17 @@ GnnTensor  *gnn_tensor_cast        (GnnTensor       *t,
                                     GError         **error);
 gboolean    gnn_tensor_is_contiguous_priv (GnnTensorPrivate *p);
 gint64      gnn_shape_numel        (guint ndim, const gint64 *shape);
+/* The element count of @shape in @numel (may be NULL); FALSE when a size is negative or the
+ * product of the non-zero sizes exceeds G_MAXINT64. */
+gboolean    gnn_shape_numel_checked (guint ndim, const gint64 *shape, gint64 *numel);
+/* The one check every tensor's shape passes: at most GNN_MAX_DIMS dimensions, no negative
+ * size, the product of the non-zero sizes within int64 and, when @elem_size is not 0 (a
+ * tensor with its own memory), its byte size too. @op (nullable) prefixes the message. */
+gboolean    gnn_shape_check        (const char   *op,
+                                    guint         ndim,
+                                    const gint64 *shape,
+                                    gsize         elem_size,
+                                    GError      **error);
 void        gnn_contiguous_strides (guint ndim, const gint64 *shape, gint64 *strides);
 char       *gnn_shape_to_string    (guint ndim, const gint64 *shape);
 /* A dimension index, negative from the end, checked against ndim. */

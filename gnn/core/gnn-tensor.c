@@ -239,23 +239,95 @@ gnn_tensor_init (GnnTensor *self)
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
+/* The size arithmetic of every tensor lives here. The invariant: the product of a shape's
+ * non-zero sizes fits in an int64 (so the element count, each partial product and each
+ * contiguous stride do), and a tensor with its own memory also has an element count whose
+ * byte size fits in an int64. gnn_shape_check() enforces it for the constructors (which pass
+ * the element size) and the views (which pass 0); the loaders build their tensors through
+ * those constructors. Stricter than torch in one corner: torch accepts an empty [0, 2^62,
+ * 2^62] (but not [2^62, 2^62, 0]); gnn refuses both, so that no size product can wrap. */
+
 gint64
 gnn_shape_numel (guint ndim, const gint64 *shape)
 {
   gint64 n = 1;
   for (guint i = 0; i < ndim; i++)
-    n *= shape[i];
+    n = (gint64) ((guint64) n * (guint64) shape[i]);   /* no wrap once gnn_shape_check passed */
   return n;
+}
+
+gboolean
+gnn_shape_numel_checked (guint ndim, const gint64 *shape, gint64 *numel)
+{
+  gint64 n = 1;
+  gboolean empty = FALSE;
+
+  for (guint i = 0; i < ndim; i++)
+    {
+      if (shape[i] < 0)
+        return FALSE;
+      if (shape[i] == 0)
+        empty = TRUE;
+      else if (__builtin_mul_overflow (n, shape[i], &n))
+        return FALSE;
+    }
+  if (numel)
+    *numel = empty ? 0 : n;
+  return TRUE;
+}
+
+gboolean
+gnn_shape_check (const char   *op,
+                 guint         ndim,
+                 const gint64 *shape,
+                 gsize         elem_size,
+                 GError      **error)
+{
+  gint64 numel, nbytes;
+
+  if (ndim > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s%sTensors have at most %d dimensions, got %u",
+                   op ? op : "", op ? ": " : "", GNN_MAX_DIMS, ndim);
+      return FALSE;
+    }
+  for (guint i = 0; i < ndim; i++)
+    if (shape[i] < 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "%s%sInvalid size %" G_GINT64_FORMAT " for dimension %u: sizes must be non-negative",
+                     op ? op : "", op ? ": " : "", shape[i], i);
+        return FALSE;
+      }
+  if (!gnn_shape_numel_checked (ndim, shape, &numel) ||
+      (elem_size > 0 && __builtin_mul_overflow (numel, (gint64) elem_size, &nbytes)))
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+
+      if (elem_size > 0)   /* torch's words for a tensor with its own memory */
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "%s%sStorage size calculation overflowed with sizes=%s (its elements of %"
+                     G_GSIZE_FORMAT " bytes overflow int64)", op ? op : "", op ? ": " : "", s, elem_size);
+      else
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "%s%sshape %s: its elements overflow int64 (numel: integer multiplication overflow)",
+                     op ? op : "", op ? ": " : "", s);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void
 gnn_contiguous_strides (guint ndim, const gint64 *shape, gint64 *strides)
 {
-  gint64 s = 1;
+  guint64 s = 1;
+
+  /* unsigned, so that a shape that never passed gnn_shape_check wraps as torch's strides do
+   * instead of overflowing a signed product */
   for (guint i = ndim; i-- > 0;)
     {
-      strides[i] = s;
-      s *= MAX (shape[i], 1);
+      strides[i] = (gint64) s;
+      s *= (guint64) MAX (shape[i], 1);
     }
 }
 
@@ -387,26 +459,6 @@ gnn_tensor_cast (GnnTensor *t, GnnDtype dtype, GError **error)
   return gnn_tensor_clone_contiguous (t, dtype, error);
 }
 
-static gboolean
-check_shape (const gint64 *shape, guint ndim, GError **error)
-{
-  if (ndim > GNN_MAX_DIMS)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Tensors have at most %d dimensions, got %u", GNN_MAX_DIMS, ndim);
-      return FALSE;
-    }
-  for (guint i = 0; i < ndim; i++)
-    if (shape[i] < 0)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                     "Invalid size %" G_GINT64_FORMAT " for dimension %u: sizes must be non-negative",
-                     shape[i], i);
-        return FALSE;
-      }
-  return TRUE;
-}
-
 GnnTensor *
 gnn_tensor_new_on (GnnBackendEntry *entry,
                    guint            device,
@@ -420,7 +472,7 @@ gnn_tensor_new_on (GnnBackendEntry *entry,
   GnnStorage *storage;
   gint64 numel;
 
-  if (!check_shape (shape, ndim, error))
+  if (!gnn_shape_check (NULL, ndim, shape, gnn_dtype_get_size (dtype), error))
     return NULL;
   numel = gnn_shape_numel (ndim, shape);
   storage = gnn_storage_new (entry, device, (gsize) numel * gnn_dtype_get_size (dtype), error);
@@ -431,7 +483,8 @@ gnn_tensor_new_on (GnnBackendEntry *entry,
   p->storage = storage;
   p->dtype = dtype;
   p->ndim = ndim;
-  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  if (ndim > 0)   /* shape may be NULL for a 0-d tensor */
+    memcpy (p->shape, shape, sizeof (gint64) * ndim);
   gnn_contiguous_strides (ndim, shape, p->strides);
   p->version = gnn_version_new ();
   return t;
@@ -460,8 +513,11 @@ init_view (GnnTensorPrivate *p,
   p->storage = gnn_storage_ref (sp->storage);
   p->dtype = sp->dtype;
   p->ndim = ndim;
-  memcpy (p->shape, shape, sizeof (gint64) * ndim);
-  memcpy (p->strides, strides, sizeof (gint64) * ndim);
+  if (ndim > 0)
+    {
+      memcpy (p->shape, shape, sizeof (gint64) * ndim);
+      memcpy (p->strides, strides, sizeof (gint64) * ndim);
+    }
   p->offset = offset;
   p->version = gnn_version_ref (sp->version);
 }
@@ -517,7 +573,7 @@ gnn_tensor_new_wrap_bytes (GBytes       *bytes,
   gconstpointer data = g_bytes_get_data (bytes, &size);
   gsize elem = gnn_dtype_get_size (dtype);
 
-  if (!check_shape (shape, ndim, error))
+  if (!gnn_shape_check (NULL, ndim, shape, gnn_dtype_get_size (dtype), error))
     return NULL;
   if ((gsize) gnn_shape_numel (ndim, shape) * elem != size)
     {
@@ -536,7 +592,8 @@ gnn_tensor_new_wrap_bytes (GBytes       *bytes,
                                      g_bytes_ref (bytes));
   p->dtype = dtype;
   p->ndim = ndim;
-  memcpy (p->shape, shape, sizeof (gint64) * ndim);
+  if (ndim > 0)   /* shape may be NULL for a 0-d tensor */
+    memcpy (p->shape, shape, sizeof (gint64) * ndim);
   gnn_contiguous_strides (ndim, shape, p->strides);
   p->version = gnn_version_new ();
   return t;
@@ -604,6 +661,12 @@ gnn_tensor_new_zeros_like (GnnTensor    *like,
  * @error: return location for a #GError
  *
  * Creates a contiguous tensor whose elements are not initialised (`torch.empty`).
+ *
+ * As in torch, a shape whose element count, or byte count, exceeds the int64 range is an
+ * error (%GNN_ERROR_SHAPE, "Storage size calculation overflowed with sizes=[...]"); so is
+ * it for every constructor, and a view whose element count would. Stricter than torch: the
+ * product of the non-zero sizes must fit as well, so an empty [0, 2^62, 2^62] is refused
+ * (torch accepts it, though not [2^62, 2^62, 0]).
  *
  * Returns: (transfer full): a new tensor, or %NULL with @error set
  */
@@ -757,6 +820,13 @@ gnn_tensor_new_arange (double      start,
       return NULL;
     }
   count = ceil ((end - start) / step);
+  if (!(count < 0x1p63))   /* (gint64) of a larger double is undefined */
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "arange: invalid size, possible overflow? (start=%g end=%g step=%g give %g elements, "
+                   "more than int64 can count)", start, end, step, count);
+      return NULL;
+    }
   n = (gint64) count;
   t = gnn_tensor_new_empty (&n, 1, dtype, device, error);
   if (t && !run_fill_kernel (t, GNN_BACKEND_OP_ARANGE, &(GnnKernelParams) { .arange = { start, step } }, error))
@@ -1021,7 +1091,7 @@ new_from_host (gconstpointer data, gsize n_data, GnnDtype dtype, const gint64 *s
   gint64 numel;
   GnnStorage *st;
 
-  if (!check_shape (shape, ndim, error))
+  if (!gnn_shape_check (NULL, ndim, shape, gnn_dtype_get_size (dtype), error))
     return NULL;
   numel = gnn_shape_numel (ndim, shape);
   if ((gint64) n_data != numel)
@@ -1204,7 +1274,7 @@ gnn_tensor_new_from_data (guint64               address,
 
   g_return_val_if_fail (owner == NULL || G_IS_OBJECT (owner), NULL);
 
-  if (!check_shape (shape, ndim, error))
+  if (!gnn_shape_check (NULL, ndim, shape, gnn_dtype_get_size (dtype), error))
     return NULL;
   if (strides != NULL && n_strides != ndim)
     {
@@ -1240,10 +1310,25 @@ gnn_tensor_new_from_data (guint64               address,
       gint64 last = 0;
       gint64 contiguous[GNN_MAX_DIMS];
 
+      gboolean overflow = FALSE;
+
       gnn_contiguous_strides (ndim, shape, contiguous);
-      for (guint i = 0; i < ndim; i++)
-        last += (shape[i] - 1) * (strides ? strides[i] : contiguous[i]);
-      nbytes = (gsize) (last + 1) * elem;
+      for (guint i = 0; i < ndim && !overflow; i++)
+        {
+          gint64 span;
+          overflow = __builtin_mul_overflow (shape[i] - 1, strides ? strides[i] : contiguous[i], &span) ||
+                     __builtin_add_overflow (last, span, &last);
+        }
+      if (overflow || __builtin_mul_overflow (last + 1, (gint64) elem, &last))
+        {
+          g_autofree char *s = gnn_shape_to_string (ndim, shape);
+          g_autofree char *st = strides ? gnn_shape_to_string (ndim, strides) : NULL;
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Storage size calculation overflowed with sizes=%s and strides=%s", s,
+                       st ? st : "(contiguous)");
+          return NULL;
+        }
+      nbytes = (gsize) last;
       if (address == 0)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

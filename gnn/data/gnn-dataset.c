@@ -448,13 +448,15 @@ gnn_tensor_dataset_iface_init (GnnDatasetInterface *iface)
 
 /**
  * gnn_tensor_dataset_new:
- * @tensors: (array length=n_tensors): the tensors, each with at least one dimension, all
- *   of the same size in the first
- * @n_tensors: the number of tensors, at least one
+ * @tensors: (array length=n_tensors) (nullable): the tensors, each with at least one
+ *   dimension, all of the same size in the first
+ * @n_tensors: the number of tensors; 0 gives an empty dataset
  * @error: return location for a #GError
  *
  * Creates a dataset whose sample i is the i-th row of each tensor
- * (`TensorDataset(*tensors)`). The tensors are kept, not copied.
+ * (`TensorDataset(*tensors)`). The tensors are kept, not copied. torch accepts
+ * `TensorDataset()` without tensors too (its `len` then fails); here that dataset has
+ * length 0.
  *
  * Returns: (transfer full): a new dataset, or %NULL with @error set (%GNN_ERROR_SHAPE) when
  *   the first sizes differ
@@ -467,7 +469,7 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
   GnnTensorDataset *self;
   gint64 n = -1;
 
-  g_return_val_if_fail (tensors != NULL && n_tensors > 0, NULL);
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
   for (guint k = 0; k < n_tensors; k++)
     {
       gint64 rows;
@@ -498,7 +500,7 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
   self = g_object_new (GNN_TYPE_TENSOR_DATASET, NULL);
   for (guint k = 0; k < n_tensors; k++)
     g_ptr_array_add (self->tensors, g_object_ref (tensors[k]));
-  self->length = n;
+  self->length = MAX (n, 0);
   return self;
 }
 
@@ -1193,6 +1195,19 @@ loader_get_n_items_prop (GObject    *object,
   g_value_set_uint (value, loader_n_batches (GNN_DATA_LOADER (object)));
 }
 
+/* 0 is refused with torch's words; the pspec takes it, so that g_object_new does not only warn
+ * and keep the default: gnn_data_loader_new reports it, and so do a pass and get_batch of a
+ * loader made with g_object_new */
+static gboolean
+check_batch_size (GParamSpec *pspec, const GValue *value, GError **error)
+{
+  if (g_value_get_uint (value) > 0)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "batch_size should be a positive integer value, but got batch_size=%u", g_value_get_uint (value));
+  return FALSE;
+}
+
 static void
 gnn_data_loader_class_init (GnnDataLoaderClass *klass)
 {
@@ -1216,9 +1231,9 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * #GnnDataLoader:drop-last).
    */
   props[PROP_BATCH_SIZE] = (GnnProp) {
-    g_param_spec_uint ("batch-size", NULL, NULL, 1, G_MAXUINT, 1,
+    g_param_spec_uint ("batch-size", NULL, NULL, 0, G_MAXUINT, 1,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
-    G_STRUCT_OFFSET (GnnDataLoader, batch_size) };
+    G_STRUCT_OFFSET (GnnDataLoader, batch_size), check_batch_size };
   /**
    * GnnDataLoader:shuffle:
    *
@@ -1337,22 +1352,31 @@ gnn_data_loader_init (GnnDataLoader *self)
  * @shuffle: whether each epoch visits the samples in a random order
  * @seed: the seed of the random orders
  * @drop_last: whether to leave out a last, smaller batch
+ * @error: return location for a #GError
  *
  * Creates a loader (`DataLoader(dataset, batch_size, shuffle, drop_last)`) at epoch 0.
+ * A @batch_size of 0 is an error (%GNN_ERROR_INVALID_ARGUMENT, torch's "batch_size should
+ * be a positive integer value"); a loader made with g_object_new() and such a value reports
+ * the same error from its first pass and from [method@Gnn.DataLoader.get_batch].
  *
- * Returns: (transfer full): a new loader
+ * Returns: (transfer full): a new loader, or %NULL with @error set
  */
 GnnDataLoader *
 gnn_data_loader_new (GnnDataset *dataset,
                      guint       batch_size,
                      gboolean    shuffle,
                      guint64     seed,
-                     gboolean    drop_last)
+                     gboolean    drop_last,
+                     GError    **error)
 {
+  g_autoptr(GnnDataLoader) self = NULL;
+
   g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
-  g_return_val_if_fail (batch_size > 0, NULL);
-  return g_object_new (GNN_TYPE_DATA_LOADER, "dataset", dataset, "batch-size", batch_size,
+  self = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", dataset, "batch-size", batch_size,
                        "shuffle", shuffle, "seed", seed, "drop-last", drop_last, NULL);
+  if (!gnn_props_check (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
 }
 
 /**
@@ -1549,6 +1573,8 @@ gnn_data_loader_get_batch (GnnDataLoader *self,
   guint n;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  if (!gnn_props_check (self, error))
+    return NULL;
   indices = gnn_data_loader_get_indices (self, index, &n);
   if (indices == NULL)
     {
@@ -1707,6 +1733,7 @@ struct _GnnDataLoaderIter
 
   guint position;          /* the next batch to hand out */
   gboolean finished;       /* handed out the last batch or an error, or closed */
+  GError *invalid;         /* the loader's hyperparameters are refused: the first next's error */
 
   /* the workers: the members below the lock are the lock's */
   GPtrArray *threads;      /* (element-type GThread) */
@@ -1820,6 +1847,7 @@ gnn_data_loader_iter_finalize (GObject *object)
 
   g_free (self->slots);
   g_free (self->order);
+  g_clear_error (&self->invalid);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->finalize (object);
@@ -1863,6 +1891,8 @@ gnn_data_loader_iterate (GnnDataLoader *self)
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
   iter = g_object_new (GNN_TYPE_DATA_LOADER_ITER, NULL);
+  if (!gnn_props_check (self, &iter->invalid))
+    return iter;
   iter->n_batches = loader_n_batches (self);
   iter->finished = iter->n_batches == 0;
   if (iter->finished)
@@ -1917,6 +1947,12 @@ gnn_data_loader_iter_next (GnnDataLoaderIter *self,
   Slot *slot;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), NULL);
+  if (self->invalid)
+    {
+      self->finished = TRUE;
+      g_propagate_error (error, g_steal_pointer (&self->invalid));
+      return NULL;
+    }
   if (self->finished)
     return NULL;
   if (self->threads == NULL)

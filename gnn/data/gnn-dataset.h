@@ -138,7 +138,8 @@ GnnDataLoader *gnn_data_loader_new           (GnnDataset     *dataset,
                                               guint           batch_size,
                                               gboolean        shuffle,
                                               guint64         seed,
-                                              gboolean        drop_last);
+                                              gboolean        drop_last,
+                                              GError        **error);
 GNN_AVAILABLE_IN_ALL
 GnnDataset    *gnn_data_loader_get_dataset   (GnnDataLoader  *self);
 GNN_AVAILABLE_IN_ALL

@@ -560,6 +560,10 @@ gnn_conv1d_init (GnnConv1d *self)
  * The weight (out_channels, in_channels / groups, kH, kW) is initialised as PyTorch's
  * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in).
  * The layer prints as PyTorch's: "Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))".
+ *
+ * Stricter than torch 1.13: a kernel size, stride or dilation below 1 (such as kernel_size
+ * (0, 0)) is refused when the layer is made (by [ctor@Gnn.Conv2d.new], the module JSON and
+ * the Python constructor), where torch builds the layer and refuses it at the first forward.
  */
 static void
 gnn_conv2d_class_init (GnnConv2dClass *klass)

@@ -313,6 +313,36 @@ apply_weight (GnnTensor *loss,
   return g_steal_pointer (&weighted);
 }
 
+/* torch refuses an input outside [0, 1], NaN included, instead of a NaN loss */
+static gboolean
+check_probabilities (GnnTensor *input, GError **error)
+{
+  g_autoptr(GnnTensor) x = gnn_tensor_detach (input);
+  g_autoptr(GnnTensor) clamped = NULL, same = NULL, all = NULL;
+  g_autoptr(GError) local = NULL;
+  double ok;
+
+  if (gnn_tensor_get_numel (x) == 0)
+    return TRUE;
+  if ((clamped = gnn_tensor_clamp (x, 0.0, 1.0, error)) == NULL ||
+      (same = gnn_tensor_eq (clamped, x, error)) == NULL ||   /* false where x is NaN too */
+      (all = gnn_tensor_all (same, NULL, 0, FALSE, error)) == NULL)
+    return FALSE;
+  ok = gnn_tensor_item (all, &local);
+  if (local)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (ok == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "all elements of input should be between 0 and 1");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static GnnTensor *
 binary_cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
                       GnnReduction reduction, GError **error)
@@ -320,7 +350,8 @@ binary_cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
   g_autoptr(GnnTensor) lx = NULL, lxc = NULL, one_minus_x = NULL, l1x = NULL, l1xc = NULL;
   g_autoptr(GnnTensor) one_minus_t = NULL, a = NULL, b = NULL, s = NULL, loss = NULL;
 
-  if (!check_reduction (reduction, FALSE, error) || !check_pair (input, target, error))
+  if (!check_reduction (reduction, FALSE, error) || !check_pair (input, target, error) ||
+      !check_probabilities (input, error))
     return NULL;
   /* -(t log x + (1 − t) log (1 − x)), each log clamped at −100 */
   if ((lx = gnn_tensor_log (input, error)) == NULL ||
@@ -339,7 +370,8 @@ binary_cross_entropy (GnnTensor *input, GnnTensor *target, GnnTensor *weight,
 
 /**
  * gnn_tensor_binary_cross_entropy:
- * @input: the probabilities, in [0, 1]
+ * @input: the probabilities, in [0, 1] (another value, NaN too, is an error as in torch:
+ *   %GNN_ERROR_INVALID_ARGUMENT "all elements of input should be between 0 and 1")
  * @target: the targets, of the shape and dtype of @input
  * @weight: (nullable): a weight for each element, broadcast to @input's shape
  * @reduction: how the losses are reduced

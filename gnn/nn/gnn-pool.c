@@ -499,7 +499,7 @@ avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, G
   if (props == avg_props)
     props[PROP_DIVISOR_OVERRIDE] = (GnnProp) {
       g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT64, G_MAXINT64, 0, co),
-      AVG_MEMBER (divisor_override), gnn_prop_check_non_negative };
+      AVG_MEMBER (divisor_override) };
   gnn_props_install (object_class, props, N_PROPS);
 }
 
@@ -531,7 +531,8 @@ avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, G
 /**
  * GnnAvgPool2d:divisor-override:
  *
- * The divisor of every window when positive (`divisor_override`); 0 for None.
+ * The divisor of every window when not 0 (`divisor_override`; a negative one divides by
+ * itself, as torch's does); 0 for None.
  */
 static void
 gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
@@ -587,7 +588,7 @@ gnn_avg_pool1d_init (GnnAvgPool1d *self)
  * @padding: (array fixed-size=2) (nullable): the padding, or %NULL for 0
  * @ceil_mode: whether the output size rounds up
  * @count_include_pad: whether the padding counts in the divisor
- * @divisor_override: the divisor of every window when positive; 0 for None
+ * @divisor_override: the divisor of every window when not 0 (negative too); 0 for None
  *
  * Creates `nn.AvgPool2d (kernel_size, stride, padding, ceil_mode, count_include_pad,
  * divisor_override)`. Sizes are checked when the layer runs.
@@ -602,7 +603,7 @@ gnn_avg_pool2d_new (const gint64 *kernel_size, const gint64 *stride, const gint6
   return g_object_new (GNN_TYPE_AVG_POOL2D, "kernel-size", pair_variant (kernel_size),
                        "stride", pair_variant (stride), "padding", pair_variant (padding),
                        "ceil-mode", ceil_mode, "count-include-pad", count_include_pad,
-                       "divisor-override", MAX (divisor_override, 0), NULL);
+                       "divisor-override", divisor_override, NULL);
 }
 
 /**

@@ -602,8 +602,14 @@ gnn_tensor_unflatten (GnnTensor *self, int dim, const gint64 *sizes, guint n_siz
                        "unflatten: invalid size %" G_GINT64_FORMAT " (sizes are non-negative or -1)", sizes[i]);
           return NULL;
         }
-      else
-        prod *= sizes[i];
+      else if (__builtin_mul_overflow (prod, sizes[i], &prod))
+        {
+          g_autofree char *given = gnn_shape_to_string (n_sizes, sizes);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "unflatten: Provided sizes %s don't multiply up to the size of dim %u (%" G_GINT64_FORMAT
+                       ") in the input tensor: their product overflows int64", given, d, s[d]);
+          return NULL;
+        }
     }
   shape = g_new (gint64, nd - 1 + n_sizes);
   for (guint i = 0; i < d; i++)

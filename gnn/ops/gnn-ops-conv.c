@@ -633,7 +633,8 @@ avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error
  *   half the kernel size, or %NULL for 0
  * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
  * @count_include_pad: whether the padding counts in the divisor
- * @divisor_override: the divisor of every window when positive; 0 for none
+ * @divisor_override: the divisor of every window when not 0 (negative too, as torch takes
+ *   it); 0 for none
  * @error: return location for a #GError
  *
  * `torch.nn.functional.avg_pool2d`: the mean of each window, with PyTorch's divisor rules.
@@ -674,11 +675,6 @@ gnn_avg_pool2d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
-  if (divisor_override < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: divisor must be not zero", name);
-      return NULL;
-    }
   batched = gnn_tensor_priv (input)->ndim == 4;
   if (!pool_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &c.g, &x, &oh, &ow, error))
     return NULL;
@@ -706,6 +702,12 @@ run_adaptive (GnnBackendOp op, GnnTensor *out, GnnTensor *in, GError **error)
   GnnKernelTensor kin, kout;
   GnnKernelArgs args = { 0 };
 
+  /* an output size of 0 (torch gives an empty tensor) or an empty batch: nothing to compute,
+   * and the gradient of an empty output is zero */
+  if (gnn_tensor_get_numel (out) == 0)
+    return TRUE;
+  if (gnn_tensor_get_numel (in) == 0)
+    return gnn_tensor_fill_kernel (out, 0.0, error);
   kernel_4d (in, &kin);
   kernel_4d (out, &kout);
   args.op = op;
@@ -720,11 +722,24 @@ adaptive_avg_pool_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GErro
 {
   g_autoptr(GnnTensor) grad = NULL;
 
+  GnnTensorPrivate *pg;
+
   if (go[0] == NULL || !NEEDS (0))
     return TRUE;
   if (!gnn_check_double_backward (node, go, error))
     return FALSE;
-  if (!(grad = gnn_tensor_contiguous_as (go[0], gnn_tensor_priv (go[0])->dtype, error)) ||
+  pg = gnn_tensor_priv (go[0]);
+  for (guint d = 1; d < pg->ndim; d++)
+    if (pg->shape[d] == 0)
+      {
+        /* torch's backward refuses an output of size 0 (the forward gives it) */
+        g_autofree char *s = gnn_shape_to_string (pg->ndim, pg->shape);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch "
+                     "dimensions, but grad_output has sizes %s with dimension %u being empty", s, d);
+        return FALSE;
+      }
+  if (!(grad = gnn_tensor_contiguous_as (go[0], pg->dtype, error)) ||
       !(gi[0] = gnn_tensor_new_like (grad, gnn_tensor_priv (grad)->dtype, 4, node->in_shape[0], error)))
     return FALSE;
   return run_adaptive (GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD, gi[0], grad, error);

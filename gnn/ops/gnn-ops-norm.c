@@ -336,6 +336,24 @@ check_per_channel (const char *op,
   return FALSE;
 }
 
+/* whether @t (a per-channel tensor or NULL) has @input's dtype: torch 1.13 refuses a float64
+ * input with float32 parameters ("mixed dtype (CPU)"; it mixes only a bfloat16 input with
+ * float32 parameters, which gnn refuses too) instead of computing in one of them */
+static gboolean
+check_same_dtype (const char *op,
+                  GnnTensor  *input,
+                  const char *name,
+                  GnnTensor  *t,
+                  GError    **error)
+{
+  if (t == NULL || gnn_tensor_get_dtype (t) == gnn_tensor_get_dtype (input))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: mixed dtype: expected %s to have the input's dtype %s, "
+               "got %s", op, name, gnn_dtype_get_name (gnn_tensor_get_dtype (input)),
+               gnn_dtype_get_name (gnn_tensor_get_dtype (t)));
+  return FALSE;
+}
+
 /* whether the fused training kernels can take @x with @weight and @bias: they exist for x's
  * dtype, and the affine parameters (if any) are vectors of x's dtype on x's device */
 static gboolean
@@ -415,7 +433,11 @@ gnn_tensor_batch_norm (GnnTensor *self,
   if (!check_per_channel ("batch_norm", "running_mean", running_mean, shape[1], error) ||
       !check_per_channel ("batch_norm", "running_var", running_var, shape[1], error) ||
       !check_per_channel ("batch_norm", "weight", weight, shape[1], error) ||
-      !check_per_channel ("batch_norm", "bias", bias, shape[1], error))
+      !check_per_channel ("batch_norm", "bias", bias, shape[1], error) ||
+      !check_same_dtype ("batch_norm", self, "running_mean", running_mean, error) ||
+      !check_same_dtype ("batch_norm", self, "running_var", running_var, error) ||
+      !check_same_dtype ("batch_norm", self, "weight", weight, error) ||
+      !check_same_dtype ("batch_norm", self, "bias", bias, error))
     return NULL;
   for (guint i = 0; i < ndim; i++)
     {

@@ -420,6 +420,31 @@ gnn_tensor_pad (GnnTensor    *self,
                    n_pad, p->ndim, 2 * p->ndim);
       return NULL;
     }
+  /* the padded sizes, checked before any mode computes with them: a sum that overflows, and
+   * a result whose size overflows (the index modes allocate a source index per element of
+   * a padded dimension) */
+  {
+    gint64 oshape[GNN_MAX_DIMS];
+
+    memcpy (oshape, p->shape, p->ndim * sizeof (gint64));
+    for (guint k = 0; k < n_pad / 2; k++)
+      {
+        guint d = p->ndim - 1 - k;
+        gint64 l = pad[2 * k], r = pad[2 * k + 1];
+
+        if (__builtin_add_overflow (p->shape[d], l, &oshape[d]) ||
+            __builtin_add_overflow (oshape[d], r, &oshape[d]))
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                         "pad(): the padded size of dimension %u (%" G_GINT64_FORMAT " + %" G_GINT64_FORMAT
+                         " + %" G_GINT64_FORMAT ") overflows int64", d, p->shape[d], l, r);
+            return NULL;
+          }
+        oshape[d] = MAX (oshape[d], 0);
+      }
+    if (!gnn_shape_check ("pad()", p->ndim, oshape, gnn_dtype_get_size (p->dtype), error))
+      return NULL;
+  }
   if (m == PAD_CONSTANT)
     {
       for (guint k = 0; k < n_pad / 2; k++)

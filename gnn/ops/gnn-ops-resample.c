@@ -383,6 +383,13 @@ gnn_tensor_interpolate (GnnTensor    *input,
                            "%s: expected a positive finite scale_factor, got %g", name, s);
               return NULL;
             }
+          if (!((double) shape[2 + d] * s < 0x1p63))   /* the cast would be undefined */
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "%s: the output size %g (input size %" G_GINT64_FORMAT " times scale_factor %g) "
+                           "overflows int64", name, floor ((double) shape[2 + d] * s), shape[2 + d], s);
+              return NULL;
+            }
           out[d] = (gint64) floor ((double) shape[2 + d] * s);
           if (!recompute_scale_factor && m != MODE_AREA)
             scales[d] = s;
@@ -398,6 +405,23 @@ gnn_tensor_interpolate (GnnTensor    *input,
                      name, in_text, out_text);
         return NULL;
       }
+  /* the whole output's size, and each dimension's taps (4 indices and weights per output
+   * element, allocated even for an empty batch), checked before a step allocates them */
+  for (guint d = 0; d < nsp; d++)
+    if (out[d] > G_MAXINT64 / 4 / (gint64) sizeof (double))
+      {
+        g_autofree char *out_text = shape_text (out, nsp);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: the output size %s overflows int64", name, out_text);
+        return NULL;
+      }
+  {
+    gint64 oshape[GNN_MAX_DIMS];
+
+    memcpy (oshape, shape, ndim * sizeof (gint64));
+    memcpy (oshape + 2, out, nsp * sizeof (gint64));
+    if (!gnn_shape_check (name, ndim, oshape, gnn_dtype_get_size (gnn_tensor_get_dtype (input)), error))
+      return NULL;
+  }
 
   /* the last dimension first, as aten's kernels combine the taps (width, then height, then
    * depth), so that float32 results round as theirs */

@@ -125,8 +125,25 @@ gnn_tensor_repeat (GnnTensor *self, const gint64 *repeats, guint n_repeats, GErr
   for (guint i = 0; i < n_repeats; i++)
     {
       cur[i] = i < n_repeats - ndim ? 1 : shape[i - (n_repeats - ndim)];
-      final[i] = repeats[i] * cur[i];
+      if (__builtin_mul_overflow (repeats[i], cur[i], &final[i]))
+        {
+          g_autofree char *r = gnn_shape_to_string (n_repeats, repeats);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "repeat: repeats %s: the size of dimension %u (%" G_GINT64_FORMAT " times %"
+                       G_GINT64_FORMAT ") overflows int64", r, i, cur[i], repeats[i]);
+          return NULL;
+        }
     }
+  /* the element count of the result, checked before any step builds it (a negative repeat
+   * has its own message below) */
+  {
+    gboolean negative = FALSE;
+
+    for (guint i = 0; i < n_repeats; i++)
+      negative |= repeats[i] < 0;
+    if (!negative && !gnn_shape_check (NULL, n_repeats, final, gnn_dtype_get_size (gnn_tensor_get_dtype (self)), error))
+      return NULL;
+  }
   for (guint i = 0; i < n_repeats; i++)
     if (repeats[i] < 0)
       {

@@ -137,7 +137,8 @@ make_view (const char *grad_name, GnnBackwardFunc backward, GnnTensor *self, gui
 static gboolean
 infer_shape (const char *op, GnnTensorPrivate *p, const gint64 *shape, guint ndim, gint64 *out, GError **error)
 {
-  gint64 numel = gnn_shape_numel (p->ndim, p->shape), known = 1;
+  gint64 numel = gnn_shape_numel (p->ndim, p->shape), known = 1, out_numel;
+  gboolean overflow = FALSE;
   int infer = -1;
 
   if (ndim > GNN_MAX_DIMS)
@@ -161,17 +162,20 @@ infer_shape (const char *op, GnnTensorPrivate *p, const gint64 *shape, guint ndi
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: invalid shape dimension %" G_GINT64_FORMAT, op, shape[i]);
           return FALSE;
         }
-      else
-        known *= shape[i];
+      else if (__builtin_mul_overflow (known, shape[i], &known))
+        overflow = TRUE;
       out[i] = shape[i];
     }
-  if (infer >= 0 && known != 0 && numel % known == 0)
+  if (!overflow && infer >= 0 && known != 0 && numel % known == 0)
     out[infer] = numel / known;
-  if (gnn_shape_numel (ndim, out) != numel || (infer >= 0 && known == 0))
+  if (overflow || !gnn_shape_numel_checked (ndim, out, &out_numel) || out_numel != numel ||
+      (infer >= 0 && known == 0))
     {
       g_autofree char *want = gnn_shape_to_string (ndim, shape);
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: shape '%s' is invalid for input of size %" G_GINT64_FORMAT, op, want, numel);
+                   "%s: shape '%s' is invalid for input of size %" G_GINT64_FORMAT "%s", op, want, numel,
+                   overflow || (!gnn_shape_numel_checked (ndim, out, NULL) && (infer < 0 || out[infer] >= 0))
+                     ? " (its elements overflow int64)" : "");
       return FALSE;
     }
   return TRUE;
@@ -403,7 +407,7 @@ gnn_tensor_permute (GnnTensor *self, const int *dims, guint n_dims, GError **err
   if (n_dims != p->ndim)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                   "permute: number of dimensions in the tensor input does not match the "
                    "length of the desired ordering of dimensions i.e. input.dim() = %u is not equal to "
                    "len(dims) = %u", p->ndim, n_dims);
       return NULL;
@@ -469,11 +473,14 @@ gnn_tensor_slice (GnnTensor *self, int dim, gint64 start, gint64 end, gint64 ste
     end += size;
   start = CLAMP (start, 0, size);
   end = CLAMP (end, start, size);
-  len = (end - start + step - 1) / step;
+  len = end > start ? (end - start - 1) / step + 1 : 0;   /* no overflow for a huge step */
   memcpy (shape, p->shape, sizeof shape);
   memcpy (strides, p->strides, sizeof strides);
   shape[d] = len;
-  strides[d] = p->strides[d] * step;
+  /* stride × step, as torch's; it can overflow only with at most one element, whose stride
+   * is never used */
+  if (__builtin_mul_overflow (p->strides[d], step, &strides[d]))
+    strides[d] = p->strides[d];
   ctx.dims[0] = (int) d;
   ctx.start = start;
   ctx.step = step;
@@ -519,7 +526,7 @@ gnn_tensor_narrow (GnnTensor *self, int dim, gint64 start, gint64 length, GError
     }
   if (start < 0)
     start += size;
-  if (length < 0 || start + length > size)
+  if (length < 0 || length > size - start)   /* not start + length: it could overflow */
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT ") exceeds dimension size (%"
@@ -640,6 +647,8 @@ gnn_tensor_expand (GnnTensor *self, const gint64 *shape, guint ndim, GError **er
         nstride[i] = (have == 1 && want != 1) ? 0 : p->strides[i - lead];
       }
     }
+  if (!gnn_shape_check ("expand", ndim, nshape, 0, error))
+    return NULL;
   return make_view ("ExpandBackward0", expand_backward, self, ndim, nshape, nstride, p->offset, NULL);
 }
 

@@ -141,7 +141,7 @@ test_same_batches (void)
   g_assert_cmpuint (first->len, ==, second->len);
   g_assert_true (memcmp (first->data, second->data, first->len) != 0);
   {
-    g_autoptr(GnnDataLoader) loader = gnn_data_loader_new (GNN_DATASET (ds), 4, TRUE, 7, FALSE);
+    g_autoptr(GnnDataLoader) loader = gnn_data_loader_new (GNN_DATASET (ds), 4, TRUE, 7, FALSE, NULL);
     g_autoptr(GError) error = NULL;
     g_autoptr(GByteArray) random_access = g_byte_array_new ();
 
@@ -287,7 +287,7 @@ static void
 test_properties (void)
 {
   g_autoptr(TestCounting) ds = g_object_new (TEST_TYPE_COUNTING, NULL);
-  g_autoptr(GnnDataLoader) plain = gnn_data_loader_new (GNN_DATASET (ds), 4, FALSE, 0, FALSE);
+  g_autoptr(GnnDataLoader) plain = gnn_data_loader_new (GNN_DATASET (ds), 4, FALSE, 0, FALSE, NULL);
   g_autoptr(GnnDataLoader) loader = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "batch-size", 4,
                                                   "num-workers", 3, "prefetch-factor", 5,
                                                   "timeout", 1.5, NULL);

@@ -103,7 +103,7 @@ test_stacking_collate (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TestPairs) ds = g_object_new (TEST_TYPE_PAIRS, NULL);
-  g_autoptr(GnnDataLoader) loader = gnn_data_loader_new (GNN_DATASET (ds), 3, FALSE, 0, FALSE);
+  g_autoptr(GnnDataLoader) loader = gnn_data_loader_new (GNN_DATASET (ds), 3, FALSE, 0, FALSE, NULL);
   g_autoptr(GPtrArray) last = NULL;
   g_autoptr(GListStore) first = NULL;
 
@@ -163,10 +163,10 @@ test_shuffle (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) x = gnn_tensor_new_arange (0, 100, 1, GNN_DTYPE_FLOAT32, NULL, &error);
   g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (&x, 1, &error);
-  g_autoptr(GnnDataLoader) a = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, FALSE);
-  g_autoptr(GnnDataLoader) b = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, FALSE);
-  g_autoptr(GnnDataLoader) c = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 43, FALSE);
-  g_autoptr(GnnDataLoader) d = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, TRUE);
+  g_autoptr(GnnDataLoader) a = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, FALSE, NULL);
+  g_autoptr(GnnDataLoader) b = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, FALSE, NULL);
+  g_autoptr(GnnDataLoader) c = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 43, FALSE, NULL);
+  g_autoptr(GnnDataLoader) d = gnn_data_loader_new (GNN_DATASET (ds), 8, TRUE, 42, TRUE, NULL);
   g_autofree guint *oa = NULL, *ob = NULL, *oc = NULL, *oa1 = NULL, *od = NULL;
   guint na, nb, nc, na1, nd, fixed = 0;
 
@@ -246,7 +246,7 @@ test_fashion_mnist (void)
                                    FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (gnn_dataset_get_length (GNN_DATASET (ds)), ==, 10000);
-  loader = gnn_data_loader_new (GNN_DATASET (ds), 64, TRUE, 1, FALSE);
+  loader = gnn_data_loader_new (GNN_DATASET (ds), 64, TRUE, 1, FALSE, NULL);
   norm = gnn_normalize_new ((const double[]) { 0.2860 }, (const double[]) { 0.3530 }, 1, 1 / 255.0, &error);
   gnn_data_loader_set_transform (loader, GNN_TRANSFORM (norm));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (loader)), ==, 157);

@@ -286,7 +286,7 @@ test_dataset_transform (void)
                          12, 1e-6, 1e-7);
   gnn_test_assert_close (g_ptr_array_index (batch, 1), GNN_TEST_DATA (14, 11), 2, 0, 0);
   /* the loader's batch transform still runs after the dataset's */
-  loader = gnn_data_loader_new (GNN_DATASET (ds), 5, FALSE, 0, FALSE);
+  loader = gnn_data_loader_new (GNN_DATASET (ds), 5, FALSE, 0, FALSE, NULL);
   gnn_data_loader_set_transform (loader, GNN_TRANSFORM (plus));
   g_assert_true (gnn_data_loader_get_transform (loader) == GNN_TRANSFORM (plus));
   loaded = gnn_data_loader_get_batch (loader, 0, &error);

@@ -72,6 +72,21 @@ class TestUsage(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             self.assert_usage(['--data-dir', d], 'Fashion-MNIST not found: expected train-images-idx3-ubyte.gz')
 
+    def test_empty_training_split(self):
+        # IDX files of 0 images: the run trained on nothing and saved untrained weights
+        def idx(path, magic, dims, item_bytes):
+            with open(path, 'wb') as f:
+                f.write(struct.pack('>I', magic) + b''.join(struct.pack('>I', n) for n in dims))
+                f.write(bytes(dims[0] * item_bytes))
+        with tempfile.TemporaryDirectory() as d:
+            idx(os.path.join(d, 'train-images-idx3-ubyte'), 0x803, [0, 28, 28], 784)
+            idx(os.path.join(d, 'train-labels-idx1-ubyte'), 0x801, [0], 1)
+            idx(os.path.join(d, 't10k-images-idx3-ubyte'), 0x803, [2, 28, 28], 784)
+            idx(os.path.join(d, 't10k-labels-idx1-ubyte'), 0x801, [2], 1)
+            self.assert_usage(['--data-dir', d, '--epochs', '1', '--save', os.path.join(d, 'out.safetensors')],
+                              'the training split in %s is empty: expected at least 1 item, found 0' % d)
+            self.assertFalse(os.path.exists(os.path.join(d, 'out.safetensors')))
+
     def test_missing_model_and_checkpoint(self):
         with tempfile.TemporaryDirectory() as d:
             self.assert_usage(['--model', os.path.join(d, 'none.json')] + SMALL, 'none.json')

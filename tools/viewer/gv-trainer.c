@@ -188,7 +188,10 @@ prepare (GvTrainer  *self,
       if (set == NULL || (normalize = gnn_normalize_new (&mean, &std, 1, 1.0 / 255, error)) == NULL)
         return FALSE;
       self->train_set = g_steal_pointer (&set);
-      self->loader = gnn_data_loader_new (self->train_set, self->batch_size, TRUE, (guint64) self->seed, FALSE);
+      self->loader = gnn_data_loader_new (self->train_set, self->batch_size, TRUE, (guint64) self->seed, FALSE,
+                                          error);
+      if (self->loader == NULL)
+        return FALSE;
       gnn_data_loader_set_transform (self->loader, GNN_TRANSFORM (normalize));
     }
   if (self->optimizer == NULL)

@@ -240,7 +240,7 @@ NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
                   pooled_out[l] = 0;
                 continue;
               }
-            divisor = g->args->params.window.divisor > 0 ? g->args->params.window.divisor :
+            divisor = g->args->params.window.divisor != 0 ? g->args->params.window.divisor :
                       g->args->params.window.count_include_pad ? (double) pool_size
                                                                : (double) ((y1 - y0) * (x1 - x0));
             if (backward)

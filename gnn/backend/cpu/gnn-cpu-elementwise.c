@@ -237,9 +237,9 @@ random_range (gpointer data, gint64 b, gint64 e)
           break;
         default:
           {
-            guint64 range = (guint64) (r->int_high - r->int_low);
+            guint64 range = (guint64) r->int_high - (guint64) r->int_low;   /* up to 2^64 - 1 */
             guint64 x = ((guint64) w[0] << 32) | w[1];
-            *(gint64 *) p = r->int_low + (gint64) (x % range);
+            *(gint64 *) p = (gint64) ((guint64) r->int_low + x % range);
             continue;
           }
         }

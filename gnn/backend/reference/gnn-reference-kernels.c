@@ -423,7 +423,7 @@ k_random (const GnnKernelArgs *args,
           {
             guint64 range = (guint64) r->int_high - (guint64) r->int_low;
             guint64 x = ((guint64) w[0] << 32) | w[1];
-            write_int (out, o, r->int_low + (gint64) (x % range));
+            write_int (out, o, (gint64) ((guint64) r->int_low + x % range));
           }
           break;
         default:
@@ -1510,7 +1510,7 @@ k_pool2d (const GnnKernelArgs *args,
                       write_double (args->out, poff, 0.0);
                     continue;
                   }
-                divisor = win->divisor > 0 ? win->divisor
+                divisor = win->divisor != 0 ? win->divisor
                           : win->count_include_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)

@@ -179,6 +179,13 @@ class DataLoader(Gnn.DataLoader):
             if batch_size != 1 or shuffle or sampler is not None or drop_last:
                 raise ValueError('batch_sampler option is mutually exclusive with batch_size, '
                                  'shuffle, sampler, and drop_last')
+        if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
+                                       or batch_size <= 0):
+            # torch's ValueError, as the GError C gives for 0 (a GLib.Error and a ValueError)
+            from .errors import error_class
+            raise error_class(Gnn.Error.INVALID_ARGUMENT)(
+                'batch_size should be a positive integer value, but got batch_size=%s' % (batch_size,),
+                'gnn-error-quark', int(Gnn.Error.INVALID_ARGUMENT))
         gnn_dataset = _gnn_dataset_of(dataset)
         python_side = (gnn_dataset is None or collate_fn is not None or sampler is not None
                        or batch_sampler is not None or batch_size is None)

@@ -270,6 +270,11 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
+    if divisor_override is not None and int(divisor_override) == 0:
+        # the C op's 0 means None: torch's error for an explicit 0 (a negative one divides)
+        from .errors import error_class
+        raise error_class(Gnn.Error.INVALID_ARGUMENT)('avg_pool2d: divisor must be not zero', 'gnn-error-quark',
+                                                      int(Gnn.Error.INVALID_ARGUMENT))
     return _T.avg_pool2d(input, _pair(kernel_size, 'kernel_size'), _pair(stride, 'stride', True) or None,
                          _pair(padding, 'padding'), bool(ceil_mode), bool(count_include_pad),
                          0 if divisor_override is None else int(divisor_override))

@@ -194,6 +194,9 @@ def _layer_init(name, signature):
             pspec = pspecs.get(key.replace('_', '-'))
             props[key] = value if pspec is None or value is None else _property_value(pspec, value)
         gi_class.__init__(self, **props)
+        # a hyperparameter the class refuses (its property table's checks, its setup) raises
+        # here, as torch's constructor does, instead of at the first forward
+        _call_raising_python_errors(Gnn.Module.setup, self)
         if device not in (None, 'cpu'):      # torch's factory keyword: made there
             _call_raising_python_errors(Gnn.Module.to_device, self, device)
 

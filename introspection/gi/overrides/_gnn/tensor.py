@@ -893,7 +893,10 @@ class Tensor(Gnn.Tensor):
             if address:
                 interface = {
                     'version': 3, 'shape': shape, 'typestr': dtype.str, 'data': (address, False),
-                    'strides': tuple(s * dtype.itemsize for s in self.get_strides()),
+                    # a dimension of size 1 never steps: its stride (x[::2**63 - 1] keeps torch's
+                    # huge one) need not fit numpy's byte strides
+                    'strides': tuple(s * dtype.itemsize if n > 1 else 0
+                                     for n, s in zip(shape, self.get_strides())),
                 }
                 return np.asarray(_HostArray(interface, self.detach()))
         data = self.get_bytes().get_data()
