@@ -50,5 +50,6 @@
 #include "nn/gnn-attention.h"
 #include "nn/gnn-distance.h"
 #include "nn/gnn-packed-sequence.h"
+#include "nn/gnn-transformer.h"
 
 #undef GNN_INSIDE

@@ -752,6 +752,7 @@ ROWS = [
     ('torch.nn.GRUCell', 'Gnn.GRUCell'),
     ('torch.nn.MultiheadAttention', 'Gnn.MultiheadAttention'),
     ('torch.nn.Transformer', Missing('the Transformer layers are not built yet')),
+    ('torch.nn.TransformerEncoderLayer', 'Gnn.TransformerEncoderLayer'),
     ('torch.nn.ConstantPad1d', 'Gnn.ConstantPad1d'),
     ('torch.nn.ConstantPad2d', 'Gnn.ConstantPad2d'),
     ('torch.nn.ConstantPad3d', 'Gnn.ConstantPad3d'),

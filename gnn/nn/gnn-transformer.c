@@ -1,0 +1,640 @@
+/* gnn-transformer.c: the Transformer layers (torch.nn.TransformerEncoderLayer, ...) and
+ * gnn_transformer_generate_square_subsequent_mask
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each layer is a module tree of the layers torch builds it from (MultiheadAttention, Linear,
+ * Dropout, LayerNorm), registered under torch's names in torch's order, so that state-dict
+ * keys, printed forms and hooks are torch's. The forwards follow PyTorch 2's
+ * torch/nn/modules/transformer.py (its slow path: the fused fast path only computes the same
+ * thing faster) and call the children through gnn_module_forward; the backward comes from
+ * autograd.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-args-private.h"
+#include "gnn-module-private.h"
+#include "gnn-props-private.h"
+#include "core/gnn-tensor-private.h"
+#include "gnn-attention.h"
+#include "gnn-transformer.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+/**
+ * gnn_transformer_generate_square_subsequent_mask:
+ * @sz: the sequence length
+ * @dtype: a floating-point dtype (%GNN_DTYPE_FLOAT32 in PyTorch)
+ * @device: (nullable): the device, %NULL for the CPU
+ * @error: return location for a #GError
+ *
+ * The causal mask of a sequence of @sz elements
+ * (`torch.nn.Transformer.generate_square_subsequent_mask (sz)`): a (@sz, @sz) float mask with
+ * -inf above the diagonal (position i does not attend the later positions j > i) and 0
+ * elsewhere, as the @attn_mask of attention layers add it to the scores.
+ *
+ * Returns: (transfer full): the mask, or %NULL with @error set (a negative @sz, a dtype that is
+ *   not floating-point)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_transformer_generate_square_subsequent_mask (gint64      sz,
+                                                 GnnDtype    dtype,
+                                                 const char *device,
+                                                 GError    **error)
+{
+  g_autoptr(GnnTensor) full = NULL;
+
+  if (sz < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "generate_square_subsequent_mask: Trying to create tensor with negative dimension %"
+                   G_GINT64_FORMAT ": [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]", sz, sz, sz);
+      return NULL;
+    }
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "generate_square_subsequent_mask: expected a floating-point dtype (the mask holds -inf), "
+                   "got %s", gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  full = gnn_tensor_new_full ((const gint64[]) { sz, sz }, 2, -INFINITY, dtype, device, error);
+  return full ? gnn_tensor_triu (full, 1, error) : NULL;
+}
+
+/* The forward argument @name at position @index or given as a keyword: *@t a tensor or NULL
+ * (absent or None) */
+static gboolean
+tensor_argument (const char *layer,
+                 GnnArgs    *input,
+                 guint       index,
+                 const char *name,
+                 GnnTensor **t,
+                 GError    **error)
+{
+  const GValue *v = gnn_args_get_kwarg (input, name);
+
+  if (v == NULL && index < gnn_args_get_n_values (input))
+    v = gnn_args_get_value (input, index);
+  *t = NULL;
+  if (v == NULL || (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL))
+    return TRUE;
+  if (G_VALUE_HOLDS_OBJECT (v) && GNN_IS_TENSOR (g_value_get_object (v)))
+    {
+      *t = g_value_get_object (v);
+      return TRUE;
+    }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: %s: expected a tensor or None, got %s", layer,
+               name, G_VALUE_TYPE_NAME (v));
+  return FALSE;
+}
+
+/* Likewise a boolean hint: *@b is 1 or 0, or -1 for None (absent, or a NULL object) when
+ * @fallback is -1, else @fallback */
+static gboolean
+hint_argument (const char *layer,
+               GnnArgs    *input,
+               guint       index,
+               const char *name,
+               int         fallback,
+               int        *b,
+               GError    **error)
+{
+  const GValue *v = gnn_args_get_kwarg (input, name);
+
+  if (v == NULL && index < gnn_args_get_n_values (input))
+    v = gnn_args_get_value (input, index);
+  *b = fallback;
+  if (v == NULL || (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL))
+    return TRUE;
+  if (G_VALUE_HOLDS_BOOLEAN (v))
+    *b = g_value_get_boolean (v) ? 1 : 0;
+  else if (G_VALUE_HOLDS_INT64 (v))
+    *b = g_value_get_int64 (v) != 0;
+  else if (G_VALUE_HOLDS_INT (v))
+    *b = g_value_get_int (v) != 0;
+  else
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: %s: expected a boolean or None, got %s",
+                   layer, name, G_VALUE_TYPE_NAME (v));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* @module's child @name called on @x; the error names @layer */
+static GnnTensor *
+call_child (GnnModule  *module,
+            const char *layer,
+            const char *name,
+            GnnTensor  *x,
+            GError    **error)
+{
+  GnnModule *child = gnn_module_get_submodule (module, name, error);
+  GnnTensor *y = child ? gnn_module_forward_tensor (child, x, error) : NULL;
+
+  if (y == NULL)
+    g_prefix_error (error, "%s: ", layer);
+  return y;
+}
+
+/* @module's attention child @name on the queries @x and the keys and values @kv, without
+ * weights (torch's _sa_block / _mha_block before their dropout) */
+static GnnTensor *
+attend (GnnModule  *module,
+        const char *layer,
+        const char *name,
+        GnnTensor  *x,
+        GnnTensor  *kv,
+        GnnTensor  *attn_mask,
+        GnnTensor  *key_padding_mask,
+        gboolean    is_causal,
+        GError    **error)
+{
+  GnnModule *attn = gnn_module_get_submodule (module, name, error);
+  g_autoptr(GnnArgs) in = NULL, out = NULL;
+  GnnTensor *y;
+
+  if (attn == NULL)
+    {
+      g_prefix_error (error, "%s: ", layer);
+      return NULL;
+    }
+  in = gnn_args_new ();
+  gnn_args_add_tensor (in, x);
+  gnn_args_add_tensor (in, kv);
+  gnn_args_add_tensor (in, kv);
+  gnn_args_add_tensor (in, key_padding_mask);
+  gnn_args_add_boolean (in, FALSE);       /* need_weights */
+  gnn_args_add_tensor (in, attn_mask);
+  gnn_args_add_boolean (in, TRUE);        /* average_attn_weights */
+  gnn_args_add_boolean (in, is_causal);
+  if (!(out = gnn_module_forward (attn, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+    {
+      g_prefix_error (error, "%s: ", layer);
+      return NULL;
+    }
+  return g_object_ref (y);
+}
+
+/* replaces *@t by @next (NULL: a failed op); FALSE when @next is NULL */
+static gboolean
+replace (GnnTensor **t,
+         GnnTensor  *next)
+{
+  if (next == NULL)
+    return FALSE;
+  g_clear_object (t);
+  *t = next;
+  return TRUE;
+}
+
+/* *@x = *@x + @y, taking @y; FALSE for a NULL @y or a failed add */
+static gboolean
+add_residual (GnnTensor **x,
+              GnnTensor  *y,
+              GError    **error)
+{
+  g_autoptr(GnnTensor) taken = y;
+
+  return y != NULL && replace (x, gnn_tensor_add (*x, y, 1.0, error));
+}
+
+/* a feature size (the last dimension) other than @d_model is an error naming @layer, @what
+ * and its shape */
+static gboolean
+check_features (const char *layer,
+                const char *what,
+                GnnTensor  *t,
+                int         d_model,
+                GError    **error)
+{
+  guint nd;
+  const gint64 *shape = gnn_tensor_get_shape (t, &nd);
+
+  if (nd != 2 && nd != 3)
+    {
+      g_autofree char *s = gnn_shape_to_string (nd, shape);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected %s to be an unbatched 2-D or a batched 3-D tensor, got %s of shape %s", layer,
+                   what, what, s);
+      return FALSE;
+    }
+  if (shape[nd - 1] != d_model)
+    {
+      g_autofree char *s = gnn_shape_to_string (nd, shape);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected %s with d_model=%d features in its last dimension, got %s of shape %s", layer,
+                   what, d_model, what, s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- the layers' shared configuration ------------------------------------------------------ */
+
+/* the hyperparameters of TransformerEncoderLayer and TransformerDecoderLayer */
+typedef struct {
+  int d_model;
+  int nhead;
+  int dim_feedforward;
+  double dropout;
+  char *activation;
+  GnnModule *activation_module;
+  double layer_norm_eps;
+  gboolean batch_first;
+  gboolean norm_first;
+} LayerConfig;
+
+enum {
+  LAYER_PROP_0,
+  LAYER_PROP_D_MODEL,
+  LAYER_PROP_NHEAD,
+  LAYER_PROP_DIM_FEEDFORWARD,
+  LAYER_PROP_DROPOUT,
+  LAYER_PROP_ACTIVATION,
+  LAYER_PROP_ACTIVATION_MODULE,
+  LAYER_PROP_LAYER_NORM_EPS,
+  LAYER_PROP_BATCH_FIRST,
+  LAYER_PROP_NORM_FIRST,
+  LAYER_N_PROPS
+};
+
+static void
+install_layer_props (GObjectClass *klass,
+                     GnnProp      *props,
+                     gssize        base)
+{
+  const GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
+
+  props[LAYER_PROP_D_MODEL] = (GnnProp) {
+    g_param_spec_int ("d-model", NULL, NULL, G_MININT, G_MAXINT, 0, co),
+    base + G_STRUCT_OFFSET (LayerConfig, d_model) };
+  props[LAYER_PROP_NHEAD] = (GnnProp) {
+    g_param_spec_int ("nhead", NULL, NULL, G_MININT, G_MAXINT, 1, co),
+    base + G_STRUCT_OFFSET (LayerConfig, nhead) };
+  props[LAYER_PROP_DIM_FEEDFORWARD] = (GnnProp) {
+    g_param_spec_int ("dim-feedforward", NULL, NULL, G_MININT, G_MAXINT, 2048, co),
+    base + G_STRUCT_OFFSET (LayerConfig, dim_feedforward) };
+  props[LAYER_PROP_DROPOUT] = (GnnProp) {
+    gnn_param_spec_double ("dropout", 0.1, co),
+    base + G_STRUCT_OFFSET (LayerConfig, dropout) };
+  props[LAYER_PROP_ACTIVATION] = (GnnProp) {
+    g_param_spec_string ("activation", NULL, NULL, "relu", co),
+    base + G_STRUCT_OFFSET (LayerConfig, activation) };
+  props[LAYER_PROP_ACTIVATION_MODULE] = (GnnProp) {
+    g_param_spec_object ("activation-module", NULL, NULL, GNN_TYPE_MODULE,
+                         G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_CONSTRUCT_ONLY),
+    base + G_STRUCT_OFFSET (LayerConfig, activation_module) };
+  props[LAYER_PROP_LAYER_NORM_EPS] = (GnnProp) {
+    gnn_param_spec_double ("layer-norm-eps", 1e-5, co),
+    base + G_STRUCT_OFFSET (LayerConfig, layer_norm_eps) };
+  props[LAYER_PROP_BATCH_FIRST] = (GnnProp) {
+    g_param_spec_boolean ("batch-first", NULL, NULL, FALSE, co),
+    base + G_STRUCT_OFFSET (LayerConfig, batch_first) };
+  props[LAYER_PROP_NORM_FIRST] = (GnnProp) {
+    g_param_spec_boolean ("norm-first", NULL, NULL, FALSE, co),
+    base + G_STRUCT_OFFSET (LayerConfig, norm_first) };
+  gnn_props_install (klass, props, LAYER_N_PROPS);
+}
+
+/* registers a new module of @type with the properties that follow as @name */
+static gboolean
+add_child (GnnModule  *module,
+           const char *name,
+           GnnModule  *child,
+           GError    **error)
+{
+  g_autoptr(GnnModule) taken = child;
+
+  return child != NULL && gnn_module_register_module (module, name, child, error);
+}
+
+static GnnModule *
+new_attention (const LayerConfig *c,
+               GnnDtype           dtype,
+               GError           **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_MULTIHEAD_ATTENTION, "embed-dim", c->d_model, "num-heads", c->nhead,
+                                  "dropout", c->dropout, "batch-first", c->batch_first, "dtype", dtype, NULL);
+}
+
+static GnnModule *
+new_layer_norm (const LayerConfig *c,
+                GnnDtype           dtype,
+                GError           **error)
+{
+  gint64 shape[1] = { c->d_model };
+
+  return GNN_MODULE (gnn_layer_norm_new_full (shape, 1, c->layer_norm_eps, TRUE, dtype, error));
+}
+
+static GnnModule *
+new_dropout (const LayerConfig *c,
+             GError           **error)
+{
+  return GNN_MODULE (gnn_dropout_new (c->dropout, error));
+}
+
+/* the checks of torch's constructors, then self_attn (and, for a decoder layer,
+ * multihead_attn), linear1, dropout, linear2, norm1..n, dropout1..n and the activation
+ * module, in torch's order */
+static gboolean
+layer_setup (GnnModule         *module,
+             const LayerConfig *c,
+             const char        *layer,
+             guint              n_blocks,
+             GError           **error)
+{
+  GnnDtype dtype = gnn_module_dtype (module);
+  char name[16];
+
+  if (c->d_model <= 0 || c->nhead <= 0 || c->dim_feedforward <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: d_model, nhead and dim_feedforward must be greater than 0, got d_model=%d, nhead=%d and "
+                   "dim_feedforward=%d", layer, c->d_model, c->nhead, c->dim_feedforward);
+      return FALSE;
+    }
+  if (c->d_model % c->nhead != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: embed_dim must be divisible by num_heads, got d_model=%d and nhead=%d", layer, c->d_model,
+                   c->nhead);
+      return FALSE;
+    }
+  if (c->activation_module == NULL && g_strcmp0 (c->activation, "relu") != 0 &&
+      g_strcmp0 (c->activation, "gelu") != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: activation should be relu/gelu, not %s",
+                   layer, c->activation ? c->activation : "None");
+      return FALSE;
+    }
+  if (!add_child (module, "self_attn", new_attention (c, dtype, error), error) ||
+      (n_blocks == 3 && !add_child (module, "multihead_attn", new_attention (c, dtype, error), error)) ||
+      !add_child (module, "linear1", GNN_MODULE (gnn_linear_new_with_dtype (c->d_model, c->dim_feedforward, TRUE,
+                                                                           dtype, error)), error) ||
+      !add_child (module, "dropout", new_dropout (c, error), error) ||
+      !add_child (module, "linear2", GNN_MODULE (gnn_linear_new_with_dtype (c->dim_feedforward, c->d_model, TRUE,
+                                                                           dtype, error)), error))
+    return FALSE;
+  for (guint i = 1; i <= n_blocks; i++)
+    {
+      g_snprintf (name, sizeof name, "norm%u", i);
+      if (!add_child (module, name, new_layer_norm (c, dtype, error), error))
+        return FALSE;
+    }
+  for (guint i = 1; i <= n_blocks; i++)
+    {
+      g_snprintf (name, sizeof name, "dropout%u", i);
+      if (!add_child (module, name, new_dropout (c, error), error))
+        return FALSE;
+    }
+  return c->activation_module == NULL ||
+         gnn_module_register_module (module, "activation", c->activation_module, error);
+}
+
+/* torch's _ff_block: dropout@n (linear2 (dropout (activation (linear1 (x))))) */
+static GnnTensor *
+feed_forward (GnnModule         *module,
+              const LayerConfig *c,
+              const char        *layer,
+              const char        *last_dropout,
+              GnnTensor         *x,
+              GError           **error)
+{
+  g_autoptr(GnnTensor) h = call_child (module, layer, "linear1", x, error);
+  GnnModule *activation;
+
+  if (h == NULL)
+    return NULL;
+  /* a module given as the activation is the child "activation" (also in copies, which
+   * receive it as a child) */
+  activation = gnn_module_get_submodule (module, "activation", NULL);
+  if (activation)
+    {
+      if (!replace (&h, gnn_module_forward_tensor (activation, h, error)))
+        {
+          g_prefix_error (error, "%s: ", layer);
+          return NULL;
+        }
+    }
+  else if (!replace (&h, g_strcmp0 (c->activation, "gelu") == 0 ? gnn_tensor_gelu (h, "none", error)
+                                                                  : gnn_tensor_relu (h, error)))
+    return NULL;
+  if (!replace (&h, call_child (module, layer, "dropout", h, error)) ||
+      !replace (&h, call_child (module, layer, "linear2", h, error)))
+    return NULL;
+  return call_child (module, layer, last_dropout, h, error);
+}
+
+/* ---- TransformerEncoderLayer ---------------------------------------------------------------- */
+
+/**
+ * GnnTransformerEncoderLayer:
+ *
+ * One layer of a Transformer's encoder, as `torch.nn.TransformerEncoderLayer`: self-attention
+ * and a feed-forward block (two linear layers with an activation between them), each around
+ * a residual connection and a layer normalization:
+ *
+ *     x = norm1 (x + dropout1 (self_attn (x, x, x)))
+ *     x = norm2 (x + dropout2 (linear2 (dropout (activation (linear1 (x))))))
+ *
+ * or, with [property@Gnn.TransformerEncoderLayer:norm-first], the normalization first:
+ * `x = x + dropout1 (self_attn (norm1 (x), ...))`, then `x = x + ff (norm2 (x))`.
+ *
+ * Its children are torch's, in torch's order, so that its state-dict keys and printed form
+ * are torch's: `self_attn` (a [class@Gnn.MultiheadAttention]), `linear1`, `dropout`,
+ * `linear2`, `norm1`, `norm2`, `dropout1`, `dropout2`, and `activation` when the activation
+ * is a module ([property@Gnn.TransformerEncoderLayer:activation-module]).
+ *
+ * The forward takes `src` ((S, N, E), (N, S, E) with batch_first, or unbatched (S, E)), then
+ * `src_mask` ((S, S) or (N · nhead, S, S), bool or float as
+ * [class@Gnn.MultiheadAttention]'s attn_mask), `src_key_padding_mask` ((N, S) or
+ * (S)) and `is_causal` (PyTorch 2's hint that src_mask is the causal mask, which must still
+ * be given), positionally or as keywords, and returns the output of src's shape.
+ *
+ * Since: 0.1
+ */
+struct _GnnTransformerEncoderLayer
+{
+  GnnModule parent_instance;
+
+  LayerConfig c;
+};
+
+G_DEFINE_FINAL_TYPE (GnnTransformerEncoderLayer, gnn_transformer_encoder_layer, GNN_TYPE_MODULE)
+
+static GnnProp encoder_layer_props[LAYER_N_PROPS];
+
+static gboolean
+gnn_transformer_encoder_layer_setup (GnnModule *module,
+                                     GError   **error)
+{
+  if (!GNN_MODULE_CLASS (gnn_transformer_encoder_layer_parent_class)->setup (module, error))
+    return FALSE;
+  return layer_setup (module, &GNN_TRANSFORMER_ENCODER_LAYER (module)->c, "TransformerEncoderLayer", 2, error);
+}
+
+static GnnArgs *
+gnn_transformer_encoder_layer_forward (GnnModule *module,
+                                       GnnArgs   *input,
+                                       GError   **error)
+{
+  static const char layer[] = "TransformerEncoderLayer";
+  LayerConfig *c = &GNN_TRANSFORMER_ENCODER_LAYER (module)->c;
+  GnnTensor *src, *mask, *kpm;
+  int is_causal;
+  g_autoptr(GnnTensor) x = NULL;
+
+  if (!(src = gnn_args_first_tensor (input, layer, error)) ||
+      !tensor_argument (layer, input, 1, "src_mask", &mask, error) ||
+      !tensor_argument (layer, input, 2, "src_key_padding_mask", &kpm, error) ||
+      !hint_argument (layer, input, 3, "is_causal", 0, &is_causal, error) ||
+      !check_features (layer, "src", src, c->d_model, error))
+    return NULL;
+  x = g_object_ref (src);
+  if (c->norm_first)
+    {
+      g_autoptr(GnnTensor) n1 = call_child (module, layer, "norm1", x, error);
+      g_autoptr(GnnTensor) a = n1 ? attend (module, layer, "self_attn", n1, n1, mask, kpm, is_causal, error) : NULL;
+      g_autoptr(GnnTensor) n2 = NULL;
+
+      if (!add_residual (&x, a ? call_child (module, layer, "dropout1", a, error) : NULL, error) ||
+          !(n2 = call_child (module, layer, "norm2", x, error)) ||
+          !add_residual (&x, feed_forward (module, c, layer, "dropout2", n2, error), error))
+        return NULL;
+    }
+  else
+    {
+      g_autoptr(GnnTensor) a = attend (module, layer, "self_attn", x, x, mask, kpm, is_causal, error);
+
+      if (!add_residual (&x, a ? call_child (module, layer, "dropout1", a, error) : NULL, error) ||
+          !replace (&x, call_child (module, layer, "norm1", x, error)) ||
+          !add_residual (&x, feed_forward (module, c, layer, "dropout2", x, error), error) ||
+          !replace (&x, call_child (module, layer, "norm2", x, error)))
+        return NULL;
+    }
+  return gnn_args_take_tensor (g_steal_pointer (&x));
+}
+
+static void
+gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  module_class->setup = gnn_transformer_encoder_layer_setup;
+  module_class->forward = gnn_transformer_encoder_layer_forward;
+
+  /**
+   * GnnTransformerEncoderLayer:d-model:
+   *
+   * The number of features E of the input and the output (`d_model`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:nhead:
+   *
+   * The number of attention heads (`nhead`), dividing d_model.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:dim-feedforward:
+   *
+   * The width of the feed-forward block (`dim_feedforward`, 2048 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:dropout:
+   *
+   * The probability of every dropout of the layer, the attention's included (`dropout`, 0.1 by
+   * default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:activation:
+   *
+   * The activation of the feed-forward block, "relu" (the default) or "gelu" (the exact
+   * formula), unless [property@Gnn.TransformerEncoderLayer:activation-module] gives a module.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:activation-module:
+   *
+   * A module to use as the activation instead (torch's `activation` given a module or a
+   * callable): the layer registers it as its last child, `activation`. Write-only: the layer
+   * keeps it as that child, and copies of the layer receive a copy of it as theirs.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:layer-norm-eps:
+   *
+   * The eps of the layer normalizations (`layer_norm_eps`, 1e-5 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:batch-first:
+   *
+   * Whether batched inputs and outputs are (N, S, E) instead of (S, N, E) (`batch_first`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerEncoderLayer:norm-first:
+   *
+   * Whether the layer normalizations come before the attention and feed-forward blocks
+   * instead of after the residual additions (`norm_first`).
+   *
+   * Since: 0.1
+   */
+  install_layer_props (G_OBJECT_CLASS (klass), encoder_layer_props, G_STRUCT_OFFSET (GnnTransformerEncoderLayer, c));
+  gnn_module_class_uses_dtype (module_class);
+}
+
+static void
+gnn_transformer_encoder_layer_init (GnnTransformerEncoderLayer *self)
+{
+}
+
+/**
+ * gnn_transformer_encoder_layer_new:
+ * @d_model: the number of features of the input
+ * @nhead: the number of attention heads, dividing @d_model
+ * @error: return location for a #GError
+ *
+ * Creates an encoder layer (`nn.TransformerEncoderLayer (d_model, nhead)`); the other
+ * arguments are properties for g_object_new ().
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTransformerEncoderLayer *
+gnn_transformer_encoder_layer_new (int      d_model,
+                                   int      nhead,
+                                   GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_ENCODER_LAYER, "d-model", d_model, "nhead", nhead,
+                                  NULL);
+}
+
+void
+gnn_transformer_ensure_types (void)
+{
+  g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER_LAYER);
+}

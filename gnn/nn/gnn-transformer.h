@@ -1,0 +1,36 @@
+/* gnn-transformer.h: the Transformer layers, as torch.nn.TransformerEncoderLayer,
+ * TransformerEncoder, TransformerDecoderLayer, TransformerDecoder and Transformer
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+#error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "../gnn-version-macros.h"
+#include "../core/gnn-tensor.h"
+#include "gnn-module.h"
+
+G_BEGIN_DECLS
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_transformer_generate_square_subsequent_mask (gint64       sz,
+                                                            GnnDtype     dtype,
+                                                            const char  *device,
+                                                            GError     **error);
+
+#define GNN_TYPE_TRANSFORMER_ENCODER_LAYER (gnn_transformer_encoder_layer_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTransformerEncoderLayer, gnn_transformer_encoder_layer, GNN, TRANSFORMER_ENCODER_LAYER,
+                      GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnTransformerEncoderLayer *gnn_transformer_encoder_layer_new (int      d_model,
+                                                               int      nhead,
+                                                               GError **error);
+
+G_END_DECLS

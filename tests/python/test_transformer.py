@@ -1,0 +1,207 @@
+"""The Transformer layers against torch 1.13 with torch's weights loaded into gnn's (the
+state-dict keys are torch's): outputs in eval mode, the gradients of the inputs and of every
+parameter in train mode with dropout=0.0, in float32 and float64, batch_first and norm_first
+both ways, relu and gelu (as strings, F functions and modules), bool and float masks, key
+padding masks, unbatched input; printed forms, state-dict keys and the errors. PyTorch 2's
+is_causal hints (which 1.13 lacks) are checked against 1.13 given the causal mask.
+
+torch runs its slow path here (grad mode is on and the parameters require grad), the one
+whose semantics PyTorch documents; its fused fast path computes the same.
+
+Tolerances: float32 at rel 1e-4 / abs 1e-5 rather than 1e-5 / 1e-6: the outputs go through
+two or more layer normalizations, attention softmaxes and 16-wide feed-forward sums whose
+float32 rounding differs with the order of the sums (BLAS against torch's kernels); float64
+stays at 1e-10 / 1e-12."""
+import unittest
+
+import numpy as np
+import torch
+
+from gnntest import ParityTest, main, rand, to_np
+import gnn
+import gnn.nn as nn
+import gnn.nn.functional as F
+
+S, T, N, E, H, FF = 5, 4, 3, 8, 2, 16
+TOL = {np.float32: (1e-4, 1e-5), np.float64: (1e-10, 1e-12)}
+
+
+def err(e):
+    return getattr(e, 'message', str(e))
+
+
+def gdtype(dtype):
+    return gnn.float64 if dtype == np.float64 else gnn.float32
+
+
+def tdtype(dtype):
+    return torch.float64 if dtype == np.float64 else torch.float32
+
+
+def load(g, t):
+    """torch's weights into gnn's layer; the keys must be torch's"""
+    keys = list(t.state_dict().keys())
+    assert list(g.state_dict().keys()) == keys, (list(g.state_dict().keys()), keys)
+    g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+
+
+class Base(ParityTest):
+    def compare(self, g, t, inputs, dtype, gkw={}, tkw={}, train=False, what=''):
+        """g(*inputs, **gkw) against t(*inputs, **tkw): the output, and in train mode the
+        gradients of the inputs and of every parameter"""
+        rtol, atol = TOL[dtype]
+        g.train(train)
+        t.train(train)
+        gi = [gnn.tensor(a, requires_grad=train) for a in inputs]
+        ti = [torch.tensor(a, requires_grad=train) for a in inputs]
+        gout = g(*gi, **gkw)
+        tout = t(*ti, **tkw)
+        self.assertEqual(tuple(gout.shape), tuple(tout.shape), what)
+        self.assert_close(to_np(gout.detach()), tout.detach().numpy(), rtol, atol, what + ' output')
+        if not train:
+            return
+        w = rand(tuple(tout.shape), dtype, seed=10)
+        (gout * gnn.tensor(w)).sum().backward()
+        (tout * torch.tensor(w)).sum().backward()
+        for k, (a, b) in enumerate(zip(gi, ti)):
+            self.assert_close(to_np(a.grad), b.grad.numpy(), rtol, atol, '%s grad of input %d' % (what, k))
+        gp = list(g.named_parameters())
+        tp = list(t.named_parameters())
+        self.assertEqual([n for n, _ in gp], [n for n, _ in tp])
+        for (n, p), (_, q) in zip(gp, tp):
+            self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, '%s grad of %s' % (what, n))
+
+
+def src_shape(bf, L=S):
+    return (N, L, E) if bf else (L, N, E)
+
+
+class EncoderLayer(Base):
+    def pair(self, dtype, gact='relu', tact='relu', **kw):
+        torch.manual_seed(0)
+        t = torch.nn.TransformerEncoderLayer(E, H, FF, activation=tact, **kw).to(tdtype(dtype))
+        g = nn.TransformerEncoderLayer(E, H, FF, activation=gact, **kw, dtype=gdtype(dtype))
+        load(g, t)
+        return g, t
+
+    def test_configs(self):
+        acts = [('relu', 'relu'), ('gelu', 'gelu'), (F.gelu, torch.nn.functional.gelu),
+                (F.relu, torch.nn.functional.relu)]
+        for dtype in (np.float32, np.float64):
+            for bf in (False, True):
+                for nf in (False, True):
+                    for ga, ta in acts:
+                        with self.subTest(dtype=dtype, bf=bf, nf=nf, act=ta):
+                            x = rand(src_shape(bf), dtype, seed=1)
+                            g, t = self.pair(dtype, ga, ta, batch_first=bf, norm_first=nf)
+                            self.compare(g, t, [x], dtype, what='eval')
+                            g, t = self.pair(dtype, ga, ta, batch_first=bf, norm_first=nf, dropout=0.0)
+                            self.compare(g, t, [x], dtype, train=True, what='train')
+
+    def test_module_activation(self):
+        for dtype in (np.float32, np.float64):
+            g, t = self.pair(dtype, nn.GELU(), torch.nn.GELU(), dropout=0.0)
+            self.assertEqual(repr(g), repr(t))
+            self.compare(g, t, [rand((S, N, E), dtype, seed=1)], dtype, train=True)
+            g, t = self.pair(dtype, lambda x: F.relu(x) * 2, lambda x: torch.nn.functional.relu(x) * 2,
+                             dropout=0.0)
+            self.compare(g, t, [rand((S, N, E), dtype, seed=1)], dtype, train=True)
+
+    def test_unbatched(self):
+        for dtype in (np.float32, np.float64):
+            for nf in (False, True):
+                g, t = self.pair(dtype, norm_first=nf, dropout=0.0)
+                self.compare(g, t, [rand((S, E), dtype, seed=2)], dtype, train=True)
+                kpm = np.array([False, False, True, False, True])
+                self.compare(g, t, [rand((S, E), dtype, seed=2)], dtype,
+                             dict(src_key_padding_mask=gnn.tensor(kpm)),
+                             dict(src_key_padding_mask=torch.tensor(kpm)), train=True)
+
+    def test_masks(self):
+        rng = np.random.default_rng(3)
+        b2 = rng.random((S, S)) < 0.3
+        b2[:, 0] = False
+        b3 = rng.random((N * H, S, S)) < 0.3
+        b3[:, :, 0] = False
+        kpm = np.zeros((N, S), bool)
+        kpm[1, 3:] = True
+        kpm[2, 4] = True
+        for dtype in (np.float32, np.float64):
+            f2 = rand((S, S), dtype, seed=5)
+            f3 = rand((N * H, S, S), dtype, seed=6)
+            fk = np.where(kpm, -1e4, 0).astype(dtype)
+            for bf in (False, True):
+                for masks in (dict(src_mask=b2), dict(src_mask=b3), dict(src_mask=f2), dict(src_mask=f3),
+                              dict(src_key_padding_mask=kpm), dict(src_key_padding_mask=fk),
+                              dict(src_mask=f2, src_key_padding_mask=kpm),
+                              dict(src_mask=b2, src_key_padding_mask=kpm)):
+                    with self.subTest(dtype=dtype, bf=bf, masks=sorted(masks)):
+                        gm = {k: gnn.tensor(v) for k, v in masks.items()}
+                        tm = {k: torch.tensor(v) for k, v in masks.items()}
+                        x = rand(src_shape(bf), dtype, seed=1)
+                        g, t = self.pair(dtype, batch_first=bf)
+                        self.compare(g, t, [x], dtype, gm, tm)
+                        g, t = self.pair(dtype, batch_first=bf, dropout=0.0)
+                        self.compare(g, t, [x], dtype, gm, tm, train=True)
+
+    def test_is_causal(self):
+        causal = nn.Transformer.generate_square_subsequent_mask(S) if hasattr(nn, 'Transformer') else \
+            gnn.Gnn.transformer_generate_square_subsequent_mask(S, gnn.float32, None)
+        want = np.triu(np.full((S, S), -np.inf, np.float32), 1)
+        np.testing.assert_array_equal(to_np(causal), want)
+        for dtype in (np.float32, np.float64):
+            mask = want.astype(dtype)
+            g, t = self.pair(dtype, dropout=0.0)
+            x = rand((S, N, E), dtype, seed=1)
+            self.compare(g, t, [x], dtype, dict(src_mask=gnn.tensor(mask), is_causal=True),
+                         dict(src_mask=torch.tensor(mask)), train=True)
+            self.compare(g, t, [x], dtype, dict(src_mask=gnn.tensor(mask), is_causal=True),
+                         dict(src_mask=torch.tensor(mask)))
+        with self.assertRaises(Exception) as cm:
+            g(gnn.tensor(x), is_causal=True)
+        self.assertIn('Need attn_mask if specifying the is_causal hint', err(cm.exception))
+        self.assertIn('TransformerEncoderLayer', err(cm.exception))
+
+    def test_repr_and_keys(self):
+        for kw in ({}, dict(norm_first=True, batch_first=True, layer_norm_eps=1e-6, dropout=0.2)):
+            g = nn.TransformerEncoderLayer(E, H, FF, **kw)
+            t = torch.nn.TransformerEncoderLayer(E, H, FF, **kw)
+            self.assertEqual(repr(g), repr(t))
+            self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+            self.assertEqual([tuple(v.shape) for v in g.state_dict().values()],
+                             [tuple(v.shape) for v in t.state_dict().values()])
+        g = nn.TransformerEncoderLayer(E, H)
+        self.assertEqual(tuple(g.linear1.weight.shape), (2048, E))   # dim_feedforward=2048
+        self.assertEqual(g.norm1.props.eps, 1e-5)
+        self.assertEqual(g.dropout.props.p, 0.1)
+        self.assertEqual(g.self_attn.props.dropout, 0.1)
+        self.assertFalse(g.self_attn.props.batch_first)
+
+    def test_errors(self):
+        g, _ = self.pair(np.float32)
+        cases = [
+            (rand((S, N, 6)), 'expected src with d_model=8 features in its last dimension, got src of shape [5, 3, 6]'),
+            (rand((S, N, E, 1)), 'expected src to be an unbatched 2-D or a batched 3-D tensor, got src of shape'),
+        ]
+        for x, msg in cases:
+            with self.subTest(msg=msg):
+                with self.assertRaises(Exception) as cm:
+                    g(gnn.tensor(x))
+                self.assertIn(msg, err(cm.exception))
+                self.assertIn('TransformerEncoderLayer', err(cm.exception))
+        x = gnn.tensor(rand((S, N, E)))
+        with self.assertRaises(Exception) as cm:
+            g(x, src_mask=gnn.tensor(np.zeros((S, S + 1), bool)))
+        self.assertIn('The shape of the 2D attn_mask is [5, 6], but should be (5, 5)', err(cm.exception))
+        self.assertIn('TransformerEncoderLayer', err(cm.exception))
+        for kw, msg in ((dict(nhead=3), 'embed_dim must be divisible by num_heads'),
+                        (dict(activation='tanh'), 'activation should be relu/gelu, not tanh')):
+            with self.subTest(msg=msg):
+                with self.assertRaises(Exception) as cm:   # at construction or at first use
+                    bad = nn.TransformerEncoderLayer(**dict(dict(d_model=E, nhead=H), **kw))
+                    bad(x)
+                self.assertIn(msg, err(cm.exception))
+
+
+if __name__ == '__main__':
+    main()
