@@ -238,6 +238,191 @@ check_features (const char *layer,
   return TRUE;
 }
 
+/* torch's _canonical_mask: a bool mask as the float mask of @dtype (-inf where True, 0
+ * elsewhere), a float mask as it is; NULL stays NULL */
+static gboolean
+canonical_mask (const char *layer,
+                const char *mask_name,
+                GnnTensor  *mask,
+                GnnDtype    dtype,
+                GnnTensor **out,
+                GError    **error)
+{
+  GnnDtype mt;
+
+  *out = NULL;
+  if (mask == NULL)
+    return TRUE;
+  mt = gnn_tensor_get_dtype (mask);
+  if (mt == GNN_DTYPE_BOOL)
+    {
+      guint nd;
+      const gint64 *shape = gnn_tensor_get_shape (mask, &nd);
+      g_autoptr(GnnTensor) zeros = gnn_tensor_new_zeros (shape, nd, dtype, gnn_tensor_get_device (mask), error);
+
+      return zeros != NULL && (*out = gnn_tensor_masked_fill (zeros, mask, -INFINITY, error)) != NULL;
+    }
+  if (!gnn_dtype_is_floating (mt))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: only bool and floating types of %s are supported, got %s",
+                   layer, mask_name, gnn_dtype_get_name (mt));
+      return FALSE;
+    }
+  *out = g_object_ref (mask);
+  return TRUE;
+}
+
+/* torch's _detect_is_causal_mask: @hint when given (0 or 1); for None (-1), whether @mask is
+ * the (@size, @size) causal mask (-inf above the diagonal, 0 elsewhere; True above the
+ * diagonal and False elsewhere for a bool mask) */
+static gboolean
+detect_is_causal (GnnTensor *mask,
+                  int        hint,
+                  gint64     size,
+                  gboolean  *is_causal,
+                  GError   **error)
+{
+  g_autofree double *v = NULL;
+  gboolean is_bool;
+
+  *is_causal = hint == 1;
+  if (hint != -1 || mask == NULL)
+    return TRUE;
+  if (gnn_tensor_get_ndim (mask) != 2 || gnn_tensor_get_size (mask, 0, NULL) != size ||
+      gnn_tensor_get_size (mask, 1, NULL) != size)
+    return TRUE;
+  if (!(v = gnn_tensor_to_doubles (mask, NULL, error)))
+    return FALSE;
+  is_bool = gnn_tensor_get_dtype (mask) == GNN_DTYPE_BOOL;
+  for (gint64 i = 0; i < size; i++)
+    for (gint64 j = 0; j < size; j++)
+      {
+        double x = v[i * size + j];
+
+        if (j > i ? !(is_bool ? x != 0 : isinf (x) && x < 0) : x != 0)
+          return TRUE;
+      }
+  *is_causal = TRUE;
+  return TRUE;
+}
+
+/* the sequence length of @src (torch's _get_seq_len) */
+static gint64
+seq_len (GnnTensor *src,
+         gboolean   batch_first)
+{
+  if (gnn_tensor_get_ndim (src) == 2)
+    return gnn_tensor_get_size (src, 0, NULL);
+  return gnn_tensor_get_size (src, batch_first ? 1 : 0, NULL);
+}
+
+static void
+set_kwarg_tensor (GnnArgs    *args,
+                  const char *name,
+                  GnnTensor  *t)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, GNN_TYPE_TENSOR);
+  g_value_set_object (&v, t);
+  gnn_args_set_kwarg (args, name, &v);
+  g_value_unset (&v);
+}
+
+static void
+set_kwarg_boolean (GnnArgs    *args,
+                   const char *name,
+                   gboolean    b)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&v, b);
+  gnn_args_set_kwarg (args, name, &v);
+  g_value_unset (&v);
+}
+
+/* the layers of @module's ModuleList `layers` (borrowed), NULL with @error set when missing */
+static GnnModuleList *
+layers_of (GnnModule  *module,
+           const char *name,
+           GError    **error)
+{
+  GnnModule *layers = gnn_module_get_submodule (module, "layers", error);
+
+  if (layers == NULL || !GNN_IS_MODULE_LIST (layers))
+    {
+      g_clear_error (error);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: expected a ModuleList `layers`", name);
+      return NULL;
+    }
+  return GNN_MODULE_LIST (layers);
+}
+
+/* whether the first of @layers is batch-first (its self_attn's batch_first, as torch reads it) */
+static gboolean
+first_batch_first (GnnModuleList *layers)
+{
+  GnnModule *first, *attn;
+  gboolean bf = FALSE;
+
+  if (gnn_module_list_get_length (layers) == 0)
+    return FALSE;
+  first = gnn_module_list_get (layers, 0, NULL);
+  attn = first ? gnn_module_get_submodule (first, "self_attn", NULL) : NULL;
+  if (attn && g_object_class_find_property (G_OBJECT_GET_CLASS (attn), "batch-first"))
+    g_object_get (attn, "batch-first", &bf, NULL);
+  return bf;
+}
+
+/* the layers and the norm of an encoder or a decoder: `layers`, @n copies of @layer (torch's
+ * _get_clones: equal values, no parameter shared), and `norm` when given */
+static gboolean
+stack_setup (GnnModule  *module,
+             const char *name,
+             GnnModule  *layer,
+             int         n,
+             GnnModule  *norm,
+             GError    **error)
+{
+  g_autoptr(GnnModuleList) layers = NULL;
+
+  if (n < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: num_layers must be non-negative, got %d",
+                   name, n);
+      return FALSE;
+    }
+  layers = gnn_module_list_new (NULL, 0);
+  /* without a layer (a copy of the module, or its JSON tree), the layers come as children */
+  for (int i = 0; layer && i < n; i++)
+    {
+      g_autoptr(GnnModule) copy = gnn_module_copy (layer, error);
+
+      if (copy == NULL)
+        {
+          g_prefix_error (error, "%s: ", name);
+          return FALSE;
+        }
+      gnn_module_list_append (layers, copy);
+    }
+  if (!gnn_module_register_module (module, "layers", GNN_MODULE (layers), error))
+    return FALSE;
+  return norm == NULL || gnn_module_register_module (module, "norm", norm, error);
+}
+
+/* the `norm` child, if any, on *@x */
+static gboolean
+apply_norm (GnnModule  *module,
+            const char *name,
+            GnnTensor **x,
+            GError    **error)
+{
+  GnnModule *norm = gnn_module_get_submodule (module, "norm", NULL);
+
+  return norm == NULL || replace (x, call_child (module, name, "norm", *x, error));
+}
+
 /* ---- the layers' shared configuration ------------------------------------------------------ */
 
 /* the hyperparameters of TransformerEncoderLayer and TransformerDecoderLayer */
@@ -633,8 +818,228 @@ gnn_transformer_encoder_layer_new (int      d_model,
                                   NULL);
 }
 
+/* ---- TransformerEncoder ------------------------------------------------------------------- */
+
+/**
+ * GnnTransformerEncoder:
+ *
+ * A stack of encoder layers, as `torch.nn.TransformerEncoder`: `layers`, a
+ * [class@Gnn.ModuleList] of [property@Gnn.TransformerEncoder:num-layers] copies of
+ * [property@Gnn.TransformerEncoder:encoder-layer] (independent parameters starting with equal
+ * values, as torch's deep copies), run in turn, then `norm` when one is given. State-dict
+ * keys are torch's: `layers.0.self_attn.in_proj_weight`, ..., `norm.weight`.
+ *
+ * The forward takes `src`, `mask`, `src_key_padding_mask` and `is_causal` (positionally or
+ * as keywords) as PyTorch 2's: bool masks become float masks of src's dtype, is_causal None
+ * (absent) is found out from the mask (the causal mask of src's length), and every layer is
+ * called with the keywords `src_mask`, `src_key_padding_mask` and `is_causal`.
+ *
+ * PyTorch's fast path (nested tensors in inference) is not taken: its result is the same,
+ * except that with `src_key_padding_mask` torch then gives zeros at the padded positions
+ * where gnn gives what the layers compute there.
+ *
+ * Since: 0.1
+ */
+struct _GnnTransformerEncoder
+{
+  GnnModule parent_instance;
+
+  GnnModule *encoder_layer;
+  int num_layers;
+  GnnModule *norm;
+  gboolean enable_nested_tensor;
+  gboolean mask_check;
+};
+
+G_DEFINE_FINAL_TYPE (GnnTransformerEncoder, gnn_transformer_encoder, GNN_TYPE_MODULE)
+
+enum {
+  ENC_PROP_0,
+  ENC_PROP_ENCODER_LAYER,
+  ENC_PROP_NUM_LAYERS,
+  ENC_PROP_NORM,
+  ENC_PROP_ENABLE_NESTED_TENSOR,
+  ENC_PROP_MASK_CHECK,
+  ENC_N_PROPS
+};
+
+static GnnProp encoder_props[ENC_N_PROPS];
+
+static gboolean
+gnn_transformer_encoder_setup (GnnModule *module,
+                               GError   **error)
+{
+  GnnTransformerEncoder *self = GNN_TRANSFORMER_ENCODER (module);
+  gboolean ok;
+
+  if (!GNN_MODULE_CLASS (gnn_transformer_encoder_parent_class)->setup (module, error))
+    return FALSE;
+  ok = stack_setup (module, "TransformerEncoder", self->encoder_layer, self->num_layers, self->norm, error);
+  /* the prototype is copied: the encoder keeps no reference to it (torch neither) */
+  g_clear_object (&self->encoder_layer);
+  g_clear_object (&self->norm);
+  return ok;
+}
+
+static GnnArgs *
+gnn_transformer_encoder_forward (GnnModule *module,
+                                 GnnArgs   *input,
+                                 GError   **error)
+{
+  static const char name[] = "TransformerEncoder";
+  GnnTensor *src, *mask_in, *kpm_in;
+  g_autoptr(GnnTensor) mask = NULL, kpm = NULL, x = NULL;
+  GnnModuleList *layers;
+  int hint;
+  gboolean is_causal;
+  GnnDtype dtype;
+
+  if (!(src = gnn_args_first_tensor (input, name, error)) ||
+      !tensor_argument (name, input, 1, "mask", &mask_in, error) ||
+      !tensor_argument (name, input, 2, "src_key_padding_mask", &kpm_in, error) ||
+      !hint_argument (name, input, 3, "is_causal", -1, &hint, error) ||
+      !(layers = layers_of (module, name, error)))
+    return NULL;
+  dtype = gnn_tensor_get_dtype (src);
+  if (!canonical_mask (name, "src_key_padding_mask", kpm_in, dtype, &kpm, error) ||
+      !canonical_mask (name, "mask", mask_in, dtype, &mask, error) ||
+      !detect_is_causal (mask, hint, seq_len (src, first_batch_first (layers)), &is_causal, error))
+    return NULL;
+  x = g_object_ref (src);
+  for (guint i = 0; i < gnn_module_list_get_length (layers); i++)
+    {
+      GnnModule *layer = gnn_module_list_get (layers, i, error);
+      g_autoptr(GnnArgs) in = NULL, out = NULL;
+      GnnTensor *y;
+
+      if (layer == NULL)
+        return NULL;
+      in = gnn_args_new_tensor (x);
+      set_kwarg_tensor (in, "src_mask", mask);
+      set_kwarg_boolean (in, "is_causal", is_causal);
+      set_kwarg_tensor (in, "src_key_padding_mask", kpm);
+      if (!(out = gnn_module_forward (layer, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+        {
+          g_prefix_error (error, "%s: layers.%u: ", name, i);
+          return NULL;
+        }
+      g_set_object (&x, y);
+    }
+  if (!apply_norm (module, name, &x, error))
+    return NULL;
+  return gnn_args_take_tensor (g_steal_pointer (&x));
+}
+
+static void
+gnn_transformer_encoder_class_init (GnnTransformerEncoderClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  const GParamFlags wo = G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_CONSTRUCT_ONLY;
+
+  module_class->setup = gnn_transformer_encoder_setup;
+  module_class->forward = gnn_transformer_encoder_forward;
+
+  /**
+   * GnnTransformerEncoder:encoder-layer:
+   *
+   * The layer (`encoder_layer`) that the encoder copies
+   * [property@Gnn.TransformerEncoder:num-layers] times into `layers`. Write-only: the encoder
+   * keeps the copies, not the layer.
+   *
+   * Since: 0.1
+   */
+  encoder_props[ENC_PROP_ENCODER_LAYER] = (GnnProp) {
+    g_param_spec_object ("encoder-layer", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformerEncoder, encoder_layer) };
+
+  /**
+   * GnnTransformerEncoder:num-layers:
+   *
+   * The number of layers (`num_layers`).
+   *
+   * Since: 0.1
+   */
+  encoder_props[ENC_PROP_NUM_LAYERS] = (GnnProp) {
+    g_param_spec_int ("num-layers", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnTransformerEncoder, num_layers) };
+
+  /**
+   * GnnTransformerEncoder:norm:
+   *
+   * A module applied to the last layer's output (`norm`, a [class@Gnn.LayerNorm] in
+   * `nn.Transformer`), registered as the child `norm`; %NULL for none. Write-only:
+   * the encoder keeps it as that child.
+   *
+   * Since: 0.1
+   */
+  encoder_props[ENC_PROP_NORM] = (GnnProp) {
+    g_param_spec_object ("norm", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformerEncoder, norm) };
+
+  /**
+   * GnnTransformerEncoder:enable-nested-tensor:
+   *
+   * torch's `enable_nested_tensor`, accepted and kept but without effect: gnn has no nested
+   * tensors and never takes PyTorch's fast path (see [class@Gnn.TransformerEncoder]).
+   *
+   * Since: 0.1
+   */
+  encoder_props[ENC_PROP_ENABLE_NESTED_TENSOR] = (GnnProp) {
+    g_param_spec_boolean ("enable-nested-tensor", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnTransformerEncoder, enable_nested_tensor) };
+
+  /**
+   * GnnTransformerEncoder:mask-check:
+   *
+   * torch's `mask_check` (whether the fast path checks that the padding is left-aligned),
+   * accepted and kept but without effect, as
+   * [property@Gnn.TransformerEncoder:enable-nested-tensor].
+   *
+   * Since: 0.1
+   */
+  encoder_props[ENC_PROP_MASK_CHECK] = (GnnProp) {
+    g_param_spec_boolean ("mask-check", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnTransformerEncoder, mask_check) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), encoder_props, ENC_N_PROPS);
+}
+
+static void
+gnn_transformer_encoder_init (GnnTransformerEncoder *self)
+{
+  self->enable_nested_tensor = TRUE;
+  self->mask_check = TRUE;
+}
+
+/**
+ * gnn_transformer_encoder_new:
+ * @encoder_layer: the layer to copy @num_layers times
+ * @num_layers: the number of layers
+ * @norm: (nullable): a module applied to the output of the last layer, or %NULL
+ * @error: return location for a #GError
+ *
+ * Creates an encoder (`nn.TransformerEncoder (encoder_layer, num_layers, norm)`) of
+ * @num_layers copies of @encoder_layer, which it does not keep.
+ *
+ * Returns: (transfer full): the encoder, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTransformerEncoder *
+gnn_transformer_encoder_new (GnnModule  *encoder_layer,
+                             int         num_layers,
+                             GnnModule  *norm,
+                             GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (encoder_layer), NULL);
+  g_return_val_if_fail (norm == NULL || GNN_IS_MODULE (norm), NULL);
+  return gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_ENCODER, "encoder-layer", encoder_layer,
+                                  "num-layers", num_layers, "norm", norm, NULL);
+}
+
 void
 gnn_transformer_ensure_types (void)
 {
   g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER_LAYER);
+  g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER);
 }

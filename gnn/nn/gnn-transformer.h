@@ -33,4 +33,15 @@ GnnTransformerEncoderLayer *gnn_transformer_encoder_layer_new (int      d_model,
                                                                int      nhead,
                                                                GError **error);
 
+#define GNN_TYPE_TRANSFORMER_ENCODER (gnn_transformer_encoder_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTransformerEncoder, gnn_transformer_encoder, GNN, TRANSFORMER_ENCODER, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnTransformerEncoder *gnn_transformer_encoder_new (GnnModule  *encoder_layer,
+                                                    int         num_layers,
+                                                    GnnModule  *norm,
+                                                    GError    **error);
+
 G_END_DECLS

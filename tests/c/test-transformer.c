@@ -220,6 +220,55 @@ test_encoder_layer_errors (void)
   g_clear_error (&error);
 }
 
+/* an encoder of 2 copies of a tiny layer and a norm: the keys, independent copies, a float64
+ * gradcheck of its input */
+static void
+test_encoder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) layer = tiny_encoder_layer (FALSE, "relu");
+  g_autoptr(GnnLayerNorm) norm = NULL;
+  g_autoptr(GnnTransformerEncoder) encoder = NULL;
+  g_autoptr(GnnTensor) x = wave (GNN_TEST_SHAPE (3, 2, 4), 3, 0.7, 0.1);
+  g_autoptr(GnnTensor) mask = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) params = NULL;
+  GnnParameter *w0, *w1, *w;
+  Call c = { NULL, NULL, NULL };
+
+  OK (norm = gnn_layer_norm_new_full (GNN_TEST_SHAPE (4), 1, 1e-5, TRUE, GNN_DTYPE_FLOAT64, &error));
+  OK (encoder = gnn_transformer_encoder_new (layer, 2, GNN_MODULE (norm), &error));
+  params = gnn_module_named_parameters (GNN_MODULE (encoder), NULL, TRUE, TRUE, &names);
+  g_assert_cmpuint (params->len, ==, 2 * 12 + 2);
+  g_assert_cmpstr (names[0], ==, "layers.0.self_attn.in_proj_weight");
+  g_assert_cmpstr (names[12], ==, "layers.1.self_attn.in_proj_weight");
+  g_assert_cmpstr (names[24], ==, "norm.weight");
+  g_assert_cmpstr (names[25], ==, "norm.bias");
+  OK (w0 = gnn_module_get_parameter (GNN_MODULE (encoder), "layers.0.linear1.weight", &error));
+  OK (w1 = gnn_module_get_parameter (GNN_MODULE (encoder), "layers.1.linear1.weight", &error));
+  OK (w = gnn_module_get_parameter (layer, "linear1.weight", &error));
+  g_assert_true (w0 != w1 && w0 != w && w1 != w);
+  {
+    g_autofree double *v = NULL;
+
+    OK (v = gnn_tensor_to_doubles (GNN_TENSOR (w), NULL, &error));
+    gnn_test_assert_close (GNN_TENSOR (w0), v, 24, 0, 0);
+    gnn_test_assert_close (GNN_TENSOR (w1), v, 24, 0, 0);
+  }
+  g_assert_true (gnn_module_get_submodule (GNN_MODULE (encoder), "norm", NULL) == GNN_MODULE (norm));
+
+  c.layer = GNN_MODULE (encoder);
+  gnn_test_gradcheck (f_layer, &c, x, 1e-6, 1e-6);
+  /* with the causal mask, found out as such (is_causal None) */
+  OK (mask = gnn_transformer_generate_square_subsequent_mask (3, GNN_DTYPE_FLOAT64, NULL, &error));
+  c.mask = mask;
+  gnn_test_gradcheck (f_layer, &c, x, 1e-6, 1e-6);
+  g_clear_pointer (&params, g_ptr_array_unref);
+  g_assert_finalize_object (g_steal_pointer (&encoder));
+  g_assert_finalize_object (g_steal_pointer (&norm));
+  g_assert_finalize_object (g_steal_pointer (&layer));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -228,5 +277,6 @@ main (int argc, char **argv)
   g_test_add_func ("/transformer/encoder-layer/gradcheck", test_encoder_layer_gradcheck);
   g_test_add_func ("/transformer/encoder-layer/layer", test_encoder_layer);
   g_test_add_func ("/transformer/encoder-layer/errors", test_encoder_layer_errors);
+  g_test_add_func ("/transformer/encoder", test_encoder);
   return g_test_run ();
 }

@@ -203,5 +203,100 @@ class EncoderLayer(Base):
                 self.assertIn(msg, err(cm.exception))
 
 
+class Encoder(Base):
+    def pair(self, dtype, num_layers=2, norm=True, **kw):
+        torch.manual_seed(0)
+        tl = torch.nn.TransformerEncoderLayer(E, H, FF, **kw)
+        t = torch.nn.TransformerEncoder(tl, num_layers, torch.nn.LayerNorm(E) if norm else None).to(tdtype(dtype))
+        gl = nn.TransformerEncoderLayer(E, H, FF, **kw, dtype=gdtype(dtype))
+        g = nn.TransformerEncoder(gl, num_layers, nn.LayerNorm(E, dtype=gdtype(dtype)) if norm else None)
+        load(g, t)
+        return g, t
+
+    def test_configs(self):
+        kpm = np.zeros((N, S), bool)
+        kpm[1, 3:] = True
+        for dtype in (np.float32, np.float64):
+            for bf in (False, True):
+                for nf in (False, True):
+                    for norm in (False, True):
+                        with self.subTest(dtype=dtype, bf=bf, nf=nf, norm=norm):
+                            x = rand(src_shape(bf), dtype, seed=1)
+                            g, t = self.pair(dtype, norm=norm, batch_first=bf, norm_first=nf, activation='gelu')
+                            self.compare(g, t, [x], dtype, what='eval')
+                            g, t = self.pair(dtype, norm=norm, batch_first=bf, norm_first=nf, dropout=0.0)
+                            self.compare(g, t, [x], dtype, train=True, what='train')
+                            m = dict(mask=np.where(rand((S, S), dtype, seed=4) > 1, -np.inf, 0).astype(dtype),
+                                     src_key_padding_mask=kpm)
+                            self.compare(g, t, [x], dtype, {k: gnn.tensor(v) for k, v in m.items()},
+                                         {k: torch.tensor(v) for k, v in m.items()}, train=True, what='masks')
+
+    def test_unbatched(self):
+        for dtype in (np.float32, np.float64):
+            g, t = self.pair(dtype, dropout=0.0)
+            self.compare(g, t, [rand((S, E), dtype, seed=2)], dtype, train=True)
+
+    def test_is_causal(self):
+        causal = np.triu(np.full((S, S), -np.inf), 1)
+        for dtype in (np.float32, np.float64):
+            g, t = self.pair(dtype, dropout=0.0)
+            x = rand((S, N, E), dtype, seed=1)
+            for mask in (causal.astype(dtype), np.isinf(causal)):
+                for hint in (None, True, False):
+                    with self.subTest(dtype=dtype, mask=mask.dtype, hint=hint):
+                        self.compare(g, t, [x], dtype, dict(mask=gnn.tensor(mask), is_causal=hint),
+                                     dict(mask=torch.tensor(mask)), train=True)
+        with self.assertRaises(Exception) as cm:
+            g(gnn.tensor(x), is_causal=True)
+        self.assertIn('Need attn_mask if specifying the is_causal hint', err(cm.exception))
+        self.assertIn('TransformerEncoder: layers.0: TransformerEncoderLayer', err(cm.exception))
+
+    def test_clones(self):
+        layer = nn.TransformerEncoderLayer(E, H, FF)
+        g = nn.TransformerEncoder(layer, 3)
+        t = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(E, H, FF), 3)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual(repr(g), repr(t))
+        sd = g.state_dict()
+        for k, v in layer.state_dict().items():   # equal values, as deep copies
+            for i in range(3):
+                np.testing.assert_array_equal(to_np(sd['layers.%d.%s' % (i, k)]), to_np(v))
+        p0, p1 = g.layers[0].linear1.weight, g.layers[1].linear1.weight
+        self.assertIsNot(p0, p1)
+        self.assertIsNot(p0, layer.linear1.weight)
+        with gnn.no_grad():
+            p0.mul_(2.0)
+        self.assertFalse(np.array_equal(to_np(p0.detach()), to_np(p1.detach())))
+        np.testing.assert_array_equal(to_np(p1.detach()), to_np(layer.linear1.weight.detach()))
+        self.assertEqual(len(list(g.parameters())), 3 * len(list(layer.parameters())))
+        gn = nn.TransformerEncoder(layer, 2, nn.LayerNorm(E), enable_nested_tensor=False, mask_check=False)
+        tn = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(E, H, FF), 2, torch.nn.LayerNorm(E),
+                                         enable_nested_tensor=False)
+        self.assertEqual(list(gn.state_dict().keys()), list(tn.state_dict().keys()))
+        self.assertEqual(repr(gn), repr(tn))
+        self.assertFalse(gn.props.enable_nested_tensor)
+        self.assertTrue(nn.TransformerEncoder(layer, 1).props.enable_nested_tensor)
+        import copy
+        gc = copy.deepcopy(gn)
+        self.assertEqual(list(gc.state_dict().keys()), list(tn.state_dict().keys()))
+        x = gnn.tensor(rand((S, N, E)))
+        gn.eval()
+        gc.eval()
+        np.testing.assert_array_equal(to_np(gc(x).detach()), to_np(gn(x).detach()))
+
+    def test_errors(self):
+        g, _ = self.pair(np.float32)
+        with self.assertRaises(Exception) as cm:
+            g(gnn.tensor(rand((S, N, 6))))
+        self.assertIn('TransformerEncoder: layers.0: TransformerEncoderLayer: expected src with d_model=8 '
+                      'features in its last dimension, got src of shape [5, 3, 6]', err(cm.exception))
+        x = gnn.tensor(rand((S, N, E)))
+        with self.assertRaises(Exception) as cm:
+            g(x, mask=gnn.tensor(np.zeros((S, S), np.int64)))
+        self.assertIn('only bool and floating types of mask are supported', err(cm.exception))
+        with self.assertRaises(TypeError):
+            nn.TransformerEncoder(nn.TransformerEncoderLayer(E, H))
+
+
 if __name__ == '__main__':
     main()

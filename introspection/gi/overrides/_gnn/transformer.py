@@ -104,3 +104,22 @@ def _encoder_layer_call(self, src, src_mask=None, src_key_padding_mask=None, is_
 TransformerEncoderLayer = _layer_class('TransformerEncoderLayer', _LAYER)
 TransformerEncoderLayer.__call__ = _encoder_layer_call
 __all__.append('TransformerEncoderLayer')
+
+
+def _stack_class(name, signature):
+    cls = type(name, (getattr(Gnn, name),), {'__init__': _layer_init(name, signature), '__module__': __name__})
+    return override(cls)
+
+
+def _encoder_call(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+    """TransformerEncoder(src, mask=None, src_key_padding_mask=None, is_causal=None)."""
+    from .module import Args, _output_of
+    return _output_of(_call_raising_python_errors(
+        Gnn.Module.forward, self, Args.pack(src, mask, src_key_padding_mask,
+                                            None if is_causal is None else bool(is_causal))))
+
+
+TransformerEncoder = _stack_class('TransformerEncoder', ['encoder_layer', 'num_layers', ('norm', None),
+                                                         ('enable_nested_tensor', True), ('mask_check', True)])
+TransformerEncoder.__call__ = _encoder_call
+__all__.append('TransformerEncoder')
