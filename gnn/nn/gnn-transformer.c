@@ -1037,9 +1037,444 @@ gnn_transformer_encoder_new (GnnModule  *encoder_layer,
                                   "num-layers", num_layers, "norm", norm, NULL);
 }
 
+/* ---- TransformerDecoderLayer ---------------------------------------------------------------- */
+
+/**
+ * GnnTransformerDecoderLayer:
+ *
+ * One layer of a Transformer's decoder, as `torch.nn.TransformerDecoderLayer`:
+ * self-attention over the targets, attention from the targets to the encoder's output
+ * (the memory) and a feed-forward block, each around a residual connection and a layer
+ * normalization:
+ *
+ *     x = norm1 (x + dropout1 (self_attn (x, x, x)))
+ *     x = norm2 (x + dropout2 (multihead_attn (x, memory, memory)))
+ *     x = norm3 (x + dropout3 (linear2 (dropout (activation (linear1 (x))))))
+ *
+ * or, with [property@Gnn.TransformerDecoderLayer:norm-first], each normalization first.
+ *
+ * Its children are torch's, in torch's order: `self_attn`, `multihead_attn`, `linear1`,
+ * `dropout`, `linear2`, `norm1`, `norm2`, `norm3`, `dropout1`, `dropout2`, `dropout3`, and
+ * `activation` when the activation is a module.
+ *
+ * The forward takes `tgt` ((T, N, E), (N, T, E) with batch_first, or (T, E)), `memory`
+ * ((S, N, E), ...), then `tgt_mask`, `memory_mask`, `tgt_key_padding_mask`,
+ * `memory_key_padding_mask`, `tgt_is_causal` and `memory_is_causal` (PyTorch 2's hints that
+ * the masks are causal, which must still be given), positionally or as keywords.
+ *
+ * Since: 0.1
+ */
+struct _GnnTransformerDecoderLayer
+{
+  GnnModule parent_instance;
+
+  LayerConfig c;
+};
+
+G_DEFINE_FINAL_TYPE (GnnTransformerDecoderLayer, gnn_transformer_decoder_layer, GNN_TYPE_MODULE)
+
+static GnnProp decoder_layer_props[LAYER_N_PROPS];
+
+static gboolean
+gnn_transformer_decoder_layer_setup (GnnModule *module,
+                                     GError   **error)
+{
+  if (!GNN_MODULE_CLASS (gnn_transformer_decoder_layer_parent_class)->setup (module, error))
+    return FALSE;
+  return layer_setup (module, &GNN_TRANSFORMER_DECODER_LAYER (module)->c, "TransformerDecoderLayer", 3, error);
+}
+
+/* *@x = *@x + dropout@n (@block), taking @block */
+static gboolean
+add_block (GnnModule  *module,
+           const char *layer,
+           const char *dropout,
+           GnnTensor **x,
+           GnnTensor  *block,
+           GError    **error)
+{
+  g_autoptr(GnnTensor) taken = block;
+
+  return block != NULL && add_residual (x, call_child (module, layer, dropout, block, error), error);
+}
+
+static GnnArgs *
+gnn_transformer_decoder_layer_forward (GnnModule *module,
+                                       GnnArgs   *input,
+                                       GError   **error)
+{
+  static const char layer[] = "TransformerDecoderLayer";
+  LayerConfig *c = &GNN_TRANSFORMER_DECODER_LAYER (module)->c;
+  GnnTensor *tgt, *memory, *tgt_mask, *memory_mask, *tgt_kpm, *memory_kpm;
+  int tgt_causal, memory_causal;
+  g_autoptr(GnnTensor) x = NULL;
+
+  if (!(tgt = gnn_args_first_tensor (input, layer, error)))
+    return NULL;
+  if (gnn_args_get_n_values (input) < 2 && !gnn_args_has_kwarg (input, "memory"))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: forward takes tgt and memory, got tgt only",
+                   layer);
+      return NULL;
+    }
+  if (!tensor_argument (layer, input, 1, "memory", &memory, error) ||
+      !tensor_argument (layer, input, 2, "tgt_mask", &tgt_mask, error) ||
+      !tensor_argument (layer, input, 3, "memory_mask", &memory_mask, error) ||
+      !tensor_argument (layer, input, 4, "tgt_key_padding_mask", &tgt_kpm, error) ||
+      !tensor_argument (layer, input, 5, "memory_key_padding_mask", &memory_kpm, error) ||
+      !hint_argument (layer, input, 6, "tgt_is_causal", 0, &tgt_causal, error) ||
+      !hint_argument (layer, input, 7, "memory_is_causal", 0, &memory_causal, error) ||
+      !check_features (layer, "tgt", tgt, c->d_model, error))
+    return NULL;
+  if (memory == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: memory: expected a tensor, got None", layer);
+      return NULL;
+    }
+  if (!check_features (layer, "memory", memory, c->d_model, error))
+    return NULL;
+  if (gnn_tensor_get_ndim (memory) != gnn_tensor_get_ndim (tgt))
+    {
+      g_autofree char *st = gnn_shape_to_string (gnn_tensor_get_ndim (tgt), gnn_tensor_get_shape (tgt, NULL));
+      g_autofree char *sm = gnn_shape_to_string (gnn_tensor_get_ndim (memory), gnn_tensor_get_shape (memory, NULL));
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected tgt and memory both batched (3-D) or both unbatched (2-D), got tgt of shape %s "
+                   "and memory of shape %s", layer, st, sm);
+      return NULL;
+    }
+  x = g_object_ref (tgt);
+  if (c->norm_first)
+    {
+      g_autoptr(GnnTensor) n1 = NULL, n2 = NULL, n3 = NULL;
+
+      if (!(n1 = call_child (module, layer, "norm1", x, error)) ||
+          !add_block (module, layer, "dropout1", &x,
+                      attend (module, layer, "self_attn", n1, n1, tgt_mask, tgt_kpm, tgt_causal, error), error) ||
+          !(n2 = call_child (module, layer, "norm2", x, error)) ||
+          !add_block (module, layer, "dropout2", &x,
+                      attend (module, layer, "multihead_attn", n2, memory, memory_mask, memory_kpm, memory_causal,
+                              error), error) ||
+          !(n3 = call_child (module, layer, "norm3", x, error)) ||
+          !add_residual (&x, feed_forward (module, c, layer, "dropout3", n3, error), error))
+        return NULL;
+    }
+  else if (!add_block (module, layer, "dropout1", &x,
+                       attend (module, layer, "self_attn", x, x, tgt_mask, tgt_kpm, tgt_causal, error), error) ||
+           !replace (&x, call_child (module, layer, "norm1", x, error)) ||
+           !add_block (module, layer, "dropout2", &x,
+                       attend (module, layer, "multihead_attn", x, memory, memory_mask, memory_kpm, memory_causal,
+                               error), error) ||
+           !replace (&x, call_child (module, layer, "norm2", x, error)) ||
+           !add_residual (&x, feed_forward (module, c, layer, "dropout3", x, error), error) ||
+           !replace (&x, call_child (module, layer, "norm3", x, error)))
+    return NULL;
+  return gnn_args_take_tensor (g_steal_pointer (&x));
+}
+
+static void
+gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  module_class->setup = gnn_transformer_decoder_layer_setup;
+  module_class->forward = gnn_transformer_decoder_layer_forward;
+
+  /**
+   * GnnTransformerDecoderLayer:d-model:
+   *
+   * The number of features E of the targets, the memory and the output (`d_model`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:nhead:
+   *
+   * The number of heads of both attentions (`nhead`), dividing d_model.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:dim-feedforward:
+   *
+   * The width of the feed-forward block (`dim_feedforward`, 2048 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:dropout:
+   *
+   * The probability of every dropout of the layer, the attentions' included (`dropout`, 0.1
+   * by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:activation:
+   *
+   * The activation of the feed-forward block, "relu" (the default) or "gelu" (the exact
+   * formula), unless [property@Gnn.TransformerDecoderLayer:activation-module] gives a module.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:activation-module:
+   *
+   * A module to use as the activation instead (torch's `activation` given a module or a
+   * callable): the layer registers it as its last child, `activation`. Write-only: the layer
+   * keeps it as that child, and copies of the layer receive a copy of it as theirs.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:layer-norm-eps:
+   *
+   * The eps of the layer normalizations (`layer_norm_eps`, 1e-5 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:batch-first:
+   *
+   * Whether batched inputs and outputs are (N, T, E) instead of (T, N, E) (`batch_first`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformerDecoderLayer:norm-first:
+   *
+   * Whether the layer normalizations come before the attention and feed-forward blocks
+   * instead of after the residual additions (`norm_first`).
+   *
+   * Since: 0.1
+   */
+  install_layer_props (G_OBJECT_CLASS (klass), decoder_layer_props, G_STRUCT_OFFSET (GnnTransformerDecoderLayer, c));
+  gnn_module_class_uses_dtype (module_class);
+}
+
+static void
+gnn_transformer_decoder_layer_init (GnnTransformerDecoderLayer *self)
+{
+}
+
+/**
+ * gnn_transformer_decoder_layer_new:
+ * @d_model: the number of features of the targets and the memory
+ * @nhead: the number of attention heads, dividing @d_model
+ * @error: return location for a #GError
+ *
+ * Creates a decoder layer (`nn.TransformerDecoderLayer (d_model, nhead)`); the other
+ * arguments are properties for g_object_new ().
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTransformerDecoderLayer *
+gnn_transformer_decoder_layer_new (int      d_model,
+                                   int      nhead,
+                                   GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_DECODER_LAYER, "d-model", d_model, "nhead", nhead,
+                                  NULL);
+}
+
+/* ---- TransformerDecoder ------------------------------------------------------------------- */
+
+/**
+ * GnnTransformerDecoder:
+ *
+ * A stack of decoder layers, as `torch.nn.TransformerDecoder`: `layers`, a
+ * [class@Gnn.ModuleList] of [property@Gnn.TransformerDecoder:num-layers] copies of
+ * [property@Gnn.TransformerDecoder:decoder-layer] (independent parameters starting with equal
+ * values), run in turn on the targets with the same memory, then `norm` when one is given.
+ *
+ * The forward takes `tgt`, `memory`, `tgt_mask`, `memory_mask`, `tgt_key_padding_mask`,
+ * `memory_key_padding_mask`, `tgt_is_causal` and `memory_is_causal` as PyTorch 2's:
+ * tgt_is_causal None (absent) is found out from tgt_mask, and every layer is called with
+ * those keywords.
+ *
+ * Since: 0.1
+ */
+struct _GnnTransformerDecoder
+{
+  GnnModule parent_instance;
+
+  GnnModule *decoder_layer;
+  int num_layers;
+  GnnModule *norm;
+};
+
+G_DEFINE_FINAL_TYPE (GnnTransformerDecoder, gnn_transformer_decoder, GNN_TYPE_MODULE)
+
+enum {
+  DEC_PROP_0,
+  DEC_PROP_DECODER_LAYER,
+  DEC_PROP_NUM_LAYERS,
+  DEC_PROP_NORM,
+  DEC_N_PROPS
+};
+
+static GnnProp decoder_props[DEC_N_PROPS];
+
+static gboolean
+gnn_transformer_decoder_setup (GnnModule *module,
+                               GError   **error)
+{
+  GnnTransformerDecoder *self = GNN_TRANSFORMER_DECODER (module);
+  gboolean ok;
+
+  if (!GNN_MODULE_CLASS (gnn_transformer_decoder_parent_class)->setup (module, error))
+    return FALSE;
+  ok = stack_setup (module, "TransformerDecoder", self->decoder_layer, self->num_layers, self->norm, error);
+  g_clear_object (&self->decoder_layer);
+  g_clear_object (&self->norm);
+  return ok;
+}
+
+static GnnArgs *
+gnn_transformer_decoder_forward (GnnModule *module,
+                                 GnnArgs   *input,
+                                 GError   **error)
+{
+  static const char name[] = "TransformerDecoder";
+  static const char *const mask_names[4] = {
+    "tgt_mask", "memory_mask", "tgt_key_padding_mask", "memory_key_padding_mask"
+  };
+  GnnTensor *tgt, *memory, *masks[4];
+  g_autoptr(GnnTensor) x = NULL;
+  GnnModuleList *layers;
+  int hint, memory_causal;
+  gboolean tgt_causal;
+
+  if (!(tgt = gnn_args_first_tensor (input, name, error)) ||
+      !tensor_argument (name, input, 1, "memory", &memory, error))
+    return NULL;
+  if (memory == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: forward takes tgt and memory, got no memory",
+                   name);
+      return NULL;
+    }
+  for (guint i = 0; i < 4; i++)
+    if (!tensor_argument (name, input, 2 + i, mask_names[i], &masks[i], error))
+      return NULL;
+  if (!hint_argument (name, input, 6, "tgt_is_causal", -1, &hint, error) ||
+      !hint_argument (name, input, 7, "memory_is_causal", 0, &memory_causal, error) ||
+      !(layers = layers_of (module, name, error)) ||
+      !detect_is_causal (masks[0], hint, seq_len (tgt, first_batch_first (layers)), &tgt_causal, error))
+    return NULL;
+  x = g_object_ref (tgt);
+  for (guint i = 0; i < gnn_module_list_get_length (layers); i++)
+    {
+      GnnModule *layer = gnn_module_list_get (layers, i, error);
+      g_autoptr(GnnArgs) in = NULL, out = NULL;
+      GnnTensor *y;
+
+      if (layer == NULL)
+        return NULL;
+      in = gnn_args_new_tensor (x);
+      gnn_args_add_tensor (in, memory);
+      for (guint k = 0; k < 4; k++)
+        set_kwarg_tensor (in, mask_names[k], masks[k]);
+      set_kwarg_boolean (in, "tgt_is_causal", tgt_causal);
+      set_kwarg_boolean (in, "memory_is_causal", memory_causal);
+      if (!(out = gnn_module_forward (layer, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+        {
+          g_prefix_error (error, "%s: layers.%u: ", name, i);
+          return NULL;
+        }
+      g_set_object (&x, y);
+    }
+  if (!apply_norm (module, name, &x, error))
+    return NULL;
+  return gnn_args_take_tensor (g_steal_pointer (&x));
+}
+
+static void
+gnn_transformer_decoder_class_init (GnnTransformerDecoderClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  const GParamFlags wo = G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_CONSTRUCT_ONLY;
+
+  module_class->setup = gnn_transformer_decoder_setup;
+  module_class->forward = gnn_transformer_decoder_forward;
+
+  /**
+   * GnnTransformerDecoder:decoder-layer:
+   *
+   * The layer (`decoder_layer`) that the decoder copies
+   * [property@Gnn.TransformerDecoder:num-layers] times into `layers`. Write-only: the decoder
+   * keeps the copies, not the layer.
+   *
+   * Since: 0.1
+   */
+  decoder_props[DEC_PROP_DECODER_LAYER] = (GnnProp) {
+    g_param_spec_object ("decoder-layer", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformerDecoder, decoder_layer) };
+
+  /**
+   * GnnTransformerDecoder:num-layers:
+   *
+   * The number of layers (`num_layers`).
+   *
+   * Since: 0.1
+   */
+  decoder_props[DEC_PROP_NUM_LAYERS] = (GnnProp) {
+    g_param_spec_int ("num-layers", NULL, NULL, G_MININT, G_MAXINT, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnTransformerDecoder, num_layers) };
+
+  /**
+   * GnnTransformerDecoder:norm:
+   *
+   * A module applied to the last layer's output (`norm`), registered as the child `norm`;
+   * %NULL for none. Write-only: the decoder keeps it as that child.
+   *
+   * Since: 0.1
+   */
+  decoder_props[DEC_PROP_NORM] = (GnnProp) {
+    g_param_spec_object ("norm", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformerDecoder, norm) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), decoder_props, DEC_N_PROPS);
+}
+
+static void
+gnn_transformer_decoder_init (GnnTransformerDecoder *self)
+{
+}
+
+/**
+ * gnn_transformer_decoder_new:
+ * @decoder_layer: the layer to copy @num_layers times
+ * @num_layers: the number of layers
+ * @norm: (nullable): a module applied to the output of the last layer, or %NULL
+ * @error: return location for a #GError
+ *
+ * Creates a decoder (`nn.TransformerDecoder (decoder_layer, num_layers, norm)`) of
+ * @num_layers copies of @decoder_layer, which it does not keep.
+ *
+ * Returns: (transfer full): the decoder, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTransformerDecoder *
+gnn_transformer_decoder_new (GnnModule  *decoder_layer,
+                             int         num_layers,
+                             GnnModule  *norm,
+                             GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (decoder_layer), NULL);
+  g_return_val_if_fail (norm == NULL || GNN_IS_MODULE (norm), NULL);
+  return gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_DECODER, "decoder-layer", decoder_layer,
+                                  "num-layers", num_layers, "norm", norm, NULL);
+}
+
 void
 gnn_transformer_ensure_types (void)
 {
   g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER_LAYER);
   g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER);
+  g_type_ensure (GNN_TYPE_TRANSFORMER_DECODER_LAYER);
+  g_type_ensure (GNN_TYPE_TRANSFORMER_DECODER);
 }

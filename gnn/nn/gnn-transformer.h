@@ -44,4 +44,26 @@ GnnTransformerEncoder *gnn_transformer_encoder_new (GnnModule  *encoder_layer,
                                                     GnnModule  *norm,
                                                     GError    **error);
 
+#define GNN_TYPE_TRANSFORMER_DECODER_LAYER (gnn_transformer_decoder_layer_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTransformerDecoderLayer, gnn_transformer_decoder_layer, GNN, TRANSFORMER_DECODER_LAYER,
+                      GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnTransformerDecoderLayer *gnn_transformer_decoder_layer_new (int      d_model,
+                                                               int      nhead,
+                                                               GError **error);
+
+#define GNN_TYPE_TRANSFORMER_DECODER (gnn_transformer_decoder_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTransformerDecoder, gnn_transformer_decoder, GNN, TRANSFORMER_DECODER, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnTransformerDecoder *gnn_transformer_decoder_new (GnnModule  *decoder_layer,
+                                                    int         num_layers,
+                                                    GnnModule  *norm,
+                                                    GError    **error);
+
 G_END_DECLS

@@ -269,6 +269,93 @@ test_encoder (void)
   g_assert_finalize_object (g_steal_pointer (&layer));
 }
 
+typedef struct {
+  GnnModule *decoder;
+  GnnTensor *other;       /* the memory when x is the targets, else the targets */
+  gboolean x_is_memory;
+  GnnTensor *tgt_mask;
+} DecoderCall;
+
+static GnnTensor *
+f_decoder (GnnTensor *x, gpointer data, GError **error)
+{
+  const DecoderCall *c = data;
+  g_autoptr(GnnArgs) in = gnn_args_new ();
+  g_autoptr(GnnArgs) out = NULL;
+  GnnTensor *y;
+
+  gnn_args_add_tensor (in, c->x_is_memory ? c->other : x);
+  gnn_args_add_tensor (in, c->x_is_memory ? x : c->other);
+  gnn_args_add_tensor (in, c->tgt_mask);
+  if (!(out = gnn_module_forward (c->decoder, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+    return NULL;
+  return gnn_test_weighted_sum (y, error);
+}
+
+/* a decoder of 2 copies of a tiny layer (post- and pre-norm): the keys and a float64
+ * gradcheck of its targets and its memory, with the causal target mask */
+static void
+test_decoder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) tgt = wave (GNN_TEST_SHAPE (3, 2, 4), 3, 0.7, 0.1);
+  g_autoptr(GnnTensor) memory = wave (GNN_TEST_SHAPE (2, 2, 4), 3, 1.3, 0.5);
+  g_autoptr(GnnTensor) mask = NULL;
+
+  OK (mask = gnn_transformer_generate_square_subsequent_mask (3, GNN_DTYPE_FLOAT64, NULL, &error));
+  for (guint nf = 0; nf < 2; nf++)
+    {
+      g_autoptr(GnnModule) layer = NULL;
+      g_autoptr(GnnTransformerDecoder) decoder = NULL;
+      g_auto(GStrv) names = NULL;
+      g_autoptr(GPtrArray) params = NULL;
+
+      OK (layer = gnn_module_new_or_error (&error, GNN_TYPE_TRANSFORMER_DECODER_LAYER, "d-model", 4, "nhead", 2,
+                                           "dim-feedforward", 6, "dropout", 0.0, "norm-first", nf,
+                                           "activation", nf ? "gelu" : "relu", "dtype", GNN_DTYPE_FLOAT64, NULL));
+      OK (decoder = gnn_transformer_decoder_new (layer, 2, NULL, &error));
+      params = gnn_module_named_parameters (GNN_MODULE (decoder), NULL, TRUE, TRUE, &names);
+      g_assert_cmpuint (params->len, ==, 2 * 18);
+      g_assert_cmpstr (names[4], ==, "layers.0.multihead_attn.in_proj_weight");
+      g_assert_cmpstr (names[17], ==, "layers.0.norm3.bias");
+      g_assert_cmpstr (names[35], ==, "layers.1.norm3.bias");
+      for (guint m = 0; m < 2; m++)
+        {
+          DecoderCall c = { GNN_MODULE (decoder), m ? tgt : memory, m, mask };
+          g_autoptr(GnnTensor) x = gnn_tensor_clone (m ? memory : tgt, &error);
+
+          g_assert_no_error (error);
+          gnn_test_gradcheck (f_decoder, &c, x, 1e-6, 1e-6);
+        }
+      g_clear_pointer (&params, g_ptr_array_unref);
+      g_assert_finalize_object (g_steal_pointer (&decoder));
+      g_assert_finalize_object (g_steal_pointer (&layer));
+    }
+}
+
+static void
+test_decoder_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTransformerDecoderLayer) layer = NULL;
+  g_autoptr(GnnTensor) tgt = wave (GNN_TEST_SHAPE (3, 2, 4), 3, 0.7, 0.1);
+  g_autoptr(GnnTensor) memory = wave (GNN_TEST_SHAPE (2, 2, 5), 3, 1.3, 0.5);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (tgt);
+  g_autoptr(GnnTensor) t32 = NULL;
+
+  OK (layer = gnn_transformer_decoder_layer_new (4, 2, &error));
+  OK (t32 = gnn_tensor_to_dtype (tgt, GNN_DTYPE_FLOAT32, &error));
+  g_assert_null (gnn_module_forward_tensor (GNN_MODULE (layer), t32, &error));
+  g_assert_cmpstr (error->message, ==, "TransformerDecoderLayer: forward takes tgt and memory, got tgt only");
+  g_clear_error (&error);
+  gnn_args_add_tensor (in, memory);
+  g_assert_null (gnn_module_forward (GNN_MODULE (layer), in, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_cmpstr (error->message, ==, "TransformerDecoderLayer: expected memory with d_model=4 features in its "
+                                       "last dimension, got memory of shape [2, 2, 5]");
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -278,5 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/transformer/encoder-layer/layer", test_encoder_layer);
   g_test_add_func ("/transformer/encoder-layer/errors", test_encoder_layer_errors);
   g_test_add_func ("/transformer/encoder", test_encoder);
+  g_test_add_func ("/transformer/decoder", test_decoder);
+  g_test_add_func ("/transformer/decoder/errors", test_decoder_errors);
   return g_test_run ();
 }

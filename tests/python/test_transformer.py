@@ -298,5 +298,152 @@ class Encoder(Base):
             nn.TransformerEncoder(nn.TransformerEncoderLayer(E, H))
 
 
+def tgt_shape(bf):
+    return (N, T, E) if bf else (T, N, E)
+
+
+class DecoderLayer(Base):
+    def pair(self, dtype, gact='relu', tact='relu', **kw):
+        torch.manual_seed(0)
+        t = torch.nn.TransformerDecoderLayer(E, H, FF, activation=tact, **kw).to(tdtype(dtype))
+        g = nn.TransformerDecoderLayer(E, H, FF, activation=gact, **kw, dtype=gdtype(dtype))
+        load(g, t)
+        return g, t
+
+    def test_configs(self):
+        for dtype in (np.float32, np.float64):
+            for bf in (False, True):
+                for nf in (False, True):
+                    for ga, ta in (('relu', 'relu'), (F.gelu, torch.nn.functional.gelu)):
+                        with self.subTest(dtype=dtype, bf=bf, nf=nf, act=ta):
+                            ins = [rand(tgt_shape(bf), dtype, seed=1), rand(src_shape(bf), dtype, seed=2)]
+                            g, t = self.pair(dtype, ga, ta, batch_first=bf, norm_first=nf)
+                            self.compare(g, t, ins, dtype, what='eval')
+                            g, t = self.pair(dtype, ga, ta, batch_first=bf, norm_first=nf, dropout=0.0)
+                            self.compare(g, t, ins, dtype, train=True, what='train')
+
+    def test_masks(self):
+        rng = np.random.default_rng(4)
+        tm = np.triu(np.ones((T, T), bool), 1)
+        mm = rng.random((T, S)) < 0.3
+        mm[:, 0] = False
+        tk = np.zeros((N, T), bool)
+        tk[0, 3] = True
+        mk = np.zeros((N, S), bool)
+        mk[2, 2:] = True
+        for dtype in (np.float32, np.float64):
+            for masks in (dict(tgt_mask=tm), dict(memory_mask=mm), dict(tgt_key_padding_mask=tk),
+                          dict(memory_key_padding_mask=mk),
+                          dict(tgt_mask=np.where(tm, -np.inf, 0).astype(dtype),
+                               memory_mask=rand((T, S), dtype, seed=7),
+                               tgt_key_padding_mask=tk, memory_key_padding_mask=np.where(mk, -1e4, 0).astype(dtype))):
+                for bf in (False, True):
+                    with self.subTest(dtype=dtype, bf=bf, masks=sorted(masks)):
+                        ins = [rand(tgt_shape(bf), dtype, seed=1), rand(src_shape(bf), dtype, seed=2)]
+                        gm = {k: gnn.tensor(v) for k, v in masks.items()}
+                        tmk = {k: torch.tensor(v) for k, v in masks.items()}
+                        if 'memory_mask' in masks and masks['memory_mask'].dtype != bool and \
+                                masks.get('memory_key_padding_mask', np.zeros(1, bool)).dtype != bool:
+                            # PyTorch 2 adds a float key padding mask to a float attn_mask; 1.13's
+                            # masked_fill with a float mask ignores it: give 1.13 the sum, (N * H, T, S)
+                            both = masks['memory_mask'][None] + masks['memory_key_padding_mask'][:, None, :]
+                            tmk['memory_mask'] = torch.tensor(np.repeat(both, H, axis=0))
+                            del tmk['memory_key_padding_mask']
+                        g, t = self.pair(dtype, batch_first=bf, dropout=0.0)
+                        self.compare(g, t, ins, dtype, gm, tmk, train=True)
+            g, t = self.pair(dtype, dropout=0.0)
+            ins = [rand((T, N, E), dtype, seed=1), rand((S, N, E), dtype, seed=2)]
+            self.compare(g, t, ins, dtype, dict(tgt_mask=gnn.tensor(tm), tgt_is_causal=True),
+                         dict(tgt_mask=torch.tensor(tm)), train=True, what='tgt_is_causal')
+
+    def test_unbatched(self):
+        for dtype in (np.float32, np.float64):
+            for nf in (False, True):
+                g, t = self.pair(dtype, norm_first=nf, dropout=0.0)
+                self.compare(g, t, [rand((T, E), dtype, seed=1), rand((S, E), dtype, seed=2)], dtype, train=True)
+
+    def test_repr_and_keys(self):
+        for kw in ({}, dict(norm_first=True, batch_first=True, layer_norm_eps=1e-6, dropout=0.2)):
+            g = nn.TransformerDecoderLayer(E, H, FF, **kw)
+            t = torch.nn.TransformerDecoderLayer(E, H, FF, **kw)
+            self.assertEqual(repr(g), repr(t))
+            self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        g = nn.TransformerDecoderLayer(E, H, FF, activation=nn.GELU())
+        t = torch.nn.TransformerDecoderLayer(E, H, FF, activation=torch.nn.GELU())
+        self.assertEqual(repr(g), repr(t))
+
+    def test_errors(self):
+        g, _ = self.pair(np.float32)
+        x, m = gnn.tensor(rand((T, N, E))), gnn.tensor(rand((S, N, E)))
+        cases = [
+            ((gnn.tensor(rand((T, N, 6))), m), {}, 'expected tgt with d_model=8 features in its last dimension, '
+             'got tgt of shape [4, 3, 6]'),
+            ((x, gnn.tensor(rand((S, N, 6)))), {}, 'expected memory with d_model=8 features in its last dimension, '
+             'got memory of shape [5, 3, 6]'),
+            ((x, gnn.tensor(rand((S, E)))), {}, 'expected tgt and memory both batched (3-D) or both unbatched '
+             '(2-D), got tgt of shape [4, 3, 8] and memory of shape [5, 8]'),
+            ((x, m), dict(memory_mask=gnn.tensor(np.zeros((T, T), bool))),
+             'The shape of the 2D attn_mask is [4, 4], but should be (4, 5)'),
+            ((x, m), dict(memory_is_causal=True), 'Need attn_mask if specifying the is_causal hint'),
+        ]
+        for args, kw, msg in cases:
+            with self.subTest(msg=msg):
+                with self.assertRaises(Exception) as cm:
+                    g(*args, **kw)
+                self.assertIn(msg, err(cm.exception))
+                self.assertIn('TransformerDecoderLayer', err(cm.exception))
+
+
+class Decoder(Base):
+    def pair(self, dtype, num_layers=2, norm=True, **kw):
+        torch.manual_seed(0)
+        tl = torch.nn.TransformerDecoderLayer(E, H, FF, **kw)
+        t = torch.nn.TransformerDecoder(tl, num_layers, torch.nn.LayerNorm(E) if norm else None).to(tdtype(dtype))
+        gl = nn.TransformerDecoderLayer(E, H, FF, **kw, dtype=gdtype(dtype))
+        g = nn.TransformerDecoder(gl, num_layers, nn.LayerNorm(E, dtype=gdtype(dtype)) if norm else None)
+        load(g, t)
+        return g, t
+
+    def test_configs(self):
+        tm = np.triu(np.full((T, T), -np.inf), 1)
+        mk = np.zeros((N, S), bool)
+        mk[2, 2:] = True
+        for dtype in (np.float32, np.float64):
+            for bf in (False, True):
+                for nf in (False, True):
+                    for norm in (False, True):
+                        with self.subTest(dtype=dtype, bf=bf, nf=nf, norm=norm):
+                            ins = [rand(tgt_shape(bf), dtype, seed=1), rand(src_shape(bf), dtype, seed=2)]
+                            g, t = self.pair(dtype, norm=norm, batch_first=bf, norm_first=nf)
+                            self.compare(g, t, ins, dtype, what='eval')
+                            g, t = self.pair(dtype, norm=norm, batch_first=bf, norm_first=nf, dropout=0.0)
+                            self.compare(g, t, ins, dtype, train=True, what='train')
+                            m = dict(tgt_mask=tm.astype(dtype), memory_key_padding_mask=mk)
+                            for hint in (None, True, False):
+                                self.compare(g, t, ins, dtype,
+                                             dict({k: gnn.tensor(v) for k, v in m.items()}, tgt_is_causal=hint),
+                                             {k: torch.tensor(v) for k, v in m.items()}, train=True, what='masks')
+            g, t = self.pair(dtype, dropout=0.0)
+            self.compare(g, t, [rand((T, E), dtype, seed=1), rand((S, E), dtype, seed=2)], dtype, train=True,
+                         what='unbatched')
+
+    def test_clones_and_repr(self):
+        layer = nn.TransformerDecoderLayer(E, H, FF)
+        g = nn.TransformerDecoder(layer, 2, nn.LayerNorm(E))
+        t = torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(E, H, FF), 2, torch.nn.LayerNorm(E))
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual(repr(g), repr(t))
+        self.assertIsNot(g.layers[0].multihead_attn.in_proj_weight, g.layers[1].multihead_attn.in_proj_weight)
+        np.testing.assert_array_equal(to_np(g.layers[1].multihead_attn.in_proj_weight.detach()),
+                                      to_np(layer.multihead_attn.in_proj_weight.detach()))
+
+    def test_errors(self):
+        g, _ = self.pair(np.float32)
+        with self.assertRaises(Exception) as cm:
+            g(gnn.tensor(rand((T, N, E))), gnn.tensor(rand((S, N, 6))))
+        self.assertIn('TransformerDecoder: layers.0: TransformerDecoderLayer: expected memory with d_model=8',
+                      err(cm.exception))
+
+
 if __name__ == '__main__':
     main()

@@ -754,6 +754,8 @@ ROWS = [
     ('torch.nn.Transformer', Missing('the Transformer layers are not built yet')),
     ('torch.nn.TransformerEncoderLayer', 'Gnn.TransformerEncoderLayer'),
     ('torch.nn.TransformerEncoder', 'Gnn.TransformerEncoder'),
+    ('torch.nn.TransformerDecoderLayer', 'Gnn.TransformerDecoderLayer'),
+    ('torch.nn.TransformerDecoder', 'Gnn.TransformerDecoder'),
     ('torch.nn.ConstantPad1d', 'Gnn.ConstantPad1d'),
     ('torch.nn.ConstantPad2d', 'Gnn.ConstantPad2d'),
     ('torch.nn.ConstantPad3d', 'Gnn.ConstantPad3d'),

@@ -123,3 +123,32 @@ TransformerEncoder = _stack_class('TransformerEncoder', ['encoder_layer', 'num_l
                                                          ('enable_nested_tensor', True), ('mask_check', True)])
 TransformerEncoder.__call__ = _encoder_call
 __all__.append('TransformerEncoder')
+
+
+def _decoder_layer_call(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                        memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+    """TransformerDecoderLayer(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False)."""
+    from .module import Args, _output_of
+    return _output_of(_call_raising_python_errors(
+        Gnn.Module.forward, self, Args.pack(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                                            memory_key_padding_mask, bool(tgt_is_causal), bool(memory_is_causal))))
+
+
+def _decoder_call(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+    """TransformerDecoder(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False)."""
+    from .module import Args, _output_of
+    return _output_of(_call_raising_python_errors(
+        Gnn.Module.forward, self, Args.pack(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                                            memory_key_padding_mask,
+                                            None if tgt_is_causal is None else bool(tgt_is_causal),
+                                            bool(memory_is_causal))))
+
+
+TransformerDecoderLayer = _layer_class('TransformerDecoderLayer', _LAYER)
+TransformerDecoderLayer.__call__ = _decoder_layer_call
+TransformerDecoder = _stack_class('TransformerDecoder', ['decoder_layer', 'num_layers', ('norm', None)])
+TransformerDecoder.__call__ = _decoder_call
+__all__ += ['TransformerDecoderLayer', 'TransformerDecoder']
