@@ -452,18 +452,20 @@ enum {
   LAYER_N_PROPS
 };
 
+/* the layer properties in props[1 .. LAYER_N_PROPS - 1], for a member LayerConfig at @base */
 static void
-install_layer_props (GObjectClass *klass,
-                     GnnProp      *props,
-                     gssize        base)
+fill_layer_props (GnnProp *props,
+                  gssize   base,
+                  int      d_model_default,
+                  int      nhead_default)
 {
   const GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
 
   props[LAYER_PROP_D_MODEL] = (GnnProp) {
-    g_param_spec_int ("d-model", NULL, NULL, G_MININT, G_MAXINT, 0, co),
+    g_param_spec_int ("d-model", NULL, NULL, G_MININT, G_MAXINT, d_model_default, co),
     base + G_STRUCT_OFFSET (LayerConfig, d_model) };
   props[LAYER_PROP_NHEAD] = (GnnProp) {
-    g_param_spec_int ("nhead", NULL, NULL, G_MININT, G_MAXINT, 1, co),
+    g_param_spec_int ("nhead", NULL, NULL, G_MININT, G_MAXINT, nhead_default, co),
     base + G_STRUCT_OFFSET (LayerConfig, nhead) };
   props[LAYER_PROP_DIM_FEEDFORWARD] = (GnnProp) {
     g_param_spec_int ("dim-feedforward", NULL, NULL, G_MININT, G_MAXINT, 2048, co),
@@ -488,6 +490,14 @@ install_layer_props (GObjectClass *klass,
   props[LAYER_PROP_NORM_FIRST] = (GnnProp) {
     g_param_spec_boolean ("norm-first", NULL, NULL, FALSE, co),
     base + G_STRUCT_OFFSET (LayerConfig, norm_first) };
+}
+
+static void
+install_layer_props (GObjectClass *klass,
+                     GnnProp      *props,
+                     gssize        base)
+{
+  fill_layer_props (props, base, 0, 1);
   gnn_props_install (klass, props, LAYER_N_PROPS);
 }
 
@@ -1470,6 +1480,387 @@ gnn_transformer_decoder_new (GnnModule  *decoder_layer,
                                   "num-layers", num_layers, "norm", norm, NULL);
 }
 
+/* ---- Transformer ---------------------------------------------------------------------------- */
+
+/**
+ * GnnTransformer:
+ *
+ * The Transformer of "Attention Is All You Need", as `torch.nn.Transformer`: an `encoder`
+ * ([class@Gnn.TransformerEncoder] of [property@Gnn.Transformer:num-encoder-layers] encoder
+ * layers and a final [class@Gnn.LayerNorm]) and a `decoder` ([class@Gnn.TransformerDecoder]
+ * likewise), or the modules given as [property@Gnn.Transformer:custom-encoder] and
+ * [property@Gnn.Transformer:custom-decoder]. Every parameter with two or more dimensions is
+ * initialised with xavier_uniform_, as torch's `_reset_parameters`. State-dict keys are
+ * torch's: `encoder.layers.0.self_attn.in_proj_weight`, ..., `encoder.norm.weight`,
+ * `decoder.layers.0...`, `decoder.norm.bias`.
+ *
+ * The forward takes `src`, `tgt`, then `src_mask`, `tgt_mask`, `memory_mask`,
+ * `src_key_padding_mask`, `tgt_key_padding_mask`, `memory_key_padding_mask`,
+ * `src_is_causal`, `tgt_is_causal` and `memory_is_causal` (positionally or as keywords), runs
+ * the encoder on src and the decoder on tgt and the encoder's output, and returns the
+ * decoder's output, of tgt's shape. src and tgt of different batch sizes, or whose last
+ * dimension is not d_model, are errors, as in torch.
+ *
+ * Since: 0.1
+ */
+struct _GnnTransformer
+{
+  GnnModule parent_instance;
+
+  LayerConfig c;
+  int num_encoder_layers;
+  int num_decoder_layers;
+  GnnModule *custom_encoder;
+  GnnModule *custom_decoder;
+};
+
+G_DEFINE_FINAL_TYPE (GnnTransformer, gnn_transformer, GNN_TYPE_MODULE)
+
+/* the layers' properties, then the Transformer's own */
+enum {
+  TF_PROP_NUM_ENCODER_LAYERS = LAYER_N_PROPS,
+  TF_PROP_NUM_DECODER_LAYERS,
+  TF_PROP_CUSTOM_ENCODER,
+  TF_PROP_CUSTOM_DECODER,
+  TF_N_PROPS
+};
+
+static GnnProp transformer_props[TF_N_PROPS];
+
+/* a new encoder or decoder layer with the configuration @c */
+static GnnModule *
+new_layer (GType              type,
+           const LayerConfig *c,
+           GnnDtype           dtype,
+           GError           **error)
+{
+  return gnn_module_new_or_error (error, type, "d-model", c->d_model, "nhead", c->nhead,
+                                  "dim-feedforward", c->dim_feedforward, "dropout", c->dropout,
+                                  "activation", c->activation, "activation-module", c->activation_module,
+                                  "layer-norm-eps", c->layer_norm_eps, "batch-first", c->batch_first,
+                                  "norm-first", c->norm_first, "dtype", dtype, NULL);
+}
+
+static gboolean
+gnn_transformer_setup (GnnModule *module,
+                       GError   **error)
+{
+  GnnTransformer *self = GNN_TRANSFORMER (module);
+  GnnDtype dtype = gnn_module_dtype (module);
+  g_autoptr(GnnModule) encoder = NULL, decoder = NULL;
+  g_autoptr(GPtrArray) params = NULL;
+  g_autoptr(GnnNoGradGuard) guard = NULL;
+
+  if (!GNN_MODULE_CLASS (gnn_transformer_parent_class)->setup (module, error))
+    return FALSE;
+  if (self->custom_encoder)
+    encoder = g_object_ref (self->custom_encoder);
+  else
+    {
+      g_autoptr(GnnModule) layer = new_layer (GNN_TYPE_TRANSFORMER_ENCODER_LAYER, &self->c, dtype, error);
+      g_autoptr(GnnModule) norm = layer ? new_layer_norm (&self->c, dtype, error) : NULL;
+
+      if (norm == NULL ||
+          !(encoder = gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_ENCODER, "encoder-layer", layer,
+                                               "num-layers", self->num_encoder_layers, "norm", norm, NULL)))
+        {
+          g_prefix_error (error, "Transformer: ");
+          return FALSE;
+        }
+    }
+  if (self->custom_decoder)
+    decoder = g_object_ref (self->custom_decoder);
+  else
+    {
+      g_autoptr(GnnModule) layer = new_layer (GNN_TYPE_TRANSFORMER_DECODER_LAYER, &self->c, dtype, error);
+      g_autoptr(GnnModule) norm = layer ? new_layer_norm (&self->c, dtype, error) : NULL;
+
+      if (norm == NULL ||
+          !(decoder = gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER_DECODER, "decoder-layer", layer,
+                                               "num-layers", self->num_decoder_layers, "norm", norm, NULL)))
+        {
+          g_prefix_error (error, "Transformer: ");
+          return FALSE;
+        }
+    }
+  g_clear_object (&self->custom_encoder);
+  g_clear_object (&self->custom_decoder);
+  g_clear_object (&self->c.activation_module);
+  if (!gnn_module_register_module (module, "encoder", encoder, error) ||
+      !gnn_module_register_module (module, "decoder", decoder, error))
+    return FALSE;
+
+  /* torch's _reset_parameters: xavier_uniform_ on every parameter of two or more dimensions */
+  guard = gnn_no_grad_guard_new ();
+  params = gnn_module_parameters (module, TRUE);
+  for (guint i = 0; i < params->len; i++)
+    if (gnn_tensor_get_ndim (params->pdata[i]) > 1 &&
+        !gnn_init_xavier_uniform_ (params->pdata[i], 1.0, NULL, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* @child of @module called on @x (and @memory) with @n keywords: names and values (GnnTensor *
+ * or a hint: -1 None, 0, 1) */
+static GnnTensor *
+call_stack (GnnModule  *module,
+            const char *child,
+            GnnTensor  *x,
+            GnnTensor  *memory,
+            guint       n,
+            const char *const *names,
+            GnnTensor *const *tensors,
+            const int  *hints,
+            GError    **error)
+{
+  GnnModule *m = gnn_module_get_submodule (module, child, error);
+  g_autoptr(GnnArgs) in = NULL, out = NULL;
+  GnnTensor *y;
+
+  if (m == NULL)
+    return NULL;
+  in = gnn_args_new_tensor (x);
+  if (memory)
+    gnn_args_add_tensor (in, memory);
+  for (guint i = 0; i < n; i++)
+    {
+      if (hints[i] == -2)
+        set_kwarg_tensor (in, names[i], tensors[i]);
+      else if (hints[i] == -1)
+        set_kwarg_tensor (in, names[i], NULL);
+      else
+        set_kwarg_boolean (in, names[i], hints[i]);
+    }
+  if (!(out = gnn_module_forward (m, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+    {
+      g_prefix_error (error, "Transformer: %s: ", child);
+      return NULL;
+    }
+  return g_object_ref (y);
+}
+
+static GnnArgs *
+gnn_transformer_forward (GnnModule *module,
+                         GnnArgs   *input,
+                         GError   **error)
+{
+  static const char name[] = "Transformer";
+  static const char *const arg_names[9] = {
+    "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask", "tgt_key_padding_mask",
+    "memory_key_padding_mask", "src_is_causal", "tgt_is_causal", "memory_is_causal"
+  };
+  GnnTransformer *self = GNN_TRANSFORMER (module);
+  GnnTensor *src, *tgt, *t[6];
+  int hints[3];
+  g_autoptr(GnnTensor) memory = NULL, out = NULL;
+
+  if (!(src = gnn_args_first_tensor (input, name, error)) ||
+      !tensor_argument (name, input, 1, "tgt", &tgt, error))
+    return NULL;
+  if (tgt == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "%s: forward takes src and tgt, got no tgt", name);
+      return NULL;
+    }
+  for (guint i = 0; i < 6; i++)
+    if (!tensor_argument (name, input, 2 + i, arg_names[i], &t[i], error))
+      return NULL;
+  for (guint i = 0; i < 3; i++)
+    if (!hint_argument (name, input, 8 + i, arg_names[6 + i], i == 2 ? 0 : -1, &hints[i], error))
+      return NULL;
+  {
+    guint sn, tn;
+    const gint64 *ss = gnn_tensor_get_shape (src, &sn), *ts = gnn_tensor_get_shape (tgt, &tn);
+    g_autofree char *s1 = gnn_shape_to_string (sn, ss);
+    g_autofree char *s2 = gnn_shape_to_string (tn, ts);
+    int b = self->c.batch_first ? 0 : 1;
+
+    if (sn == 3 && (tn <= (guint) b || ts[b] != ss[b]))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "%s: the batch number of src and tgt must be equal (src of shape %s, tgt of shape %s)", name,
+                     s1, s2);
+        return NULL;
+      }
+    if (sn == 0 || tn == 0 || ss[sn - 1] != self->c.d_model || ts[tn - 1] != self->c.d_model)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "%s: the feature number of src and tgt must be equal to d_model=%d (src of shape %s, tgt of "
+                     "shape %s)", name, self->c.d_model, s1, s2);
+        return NULL;
+      }
+  }
+  {
+    static const char *const enc_names[3] = { "mask", "src_key_padding_mask", "is_causal" };
+    GnnTensor *enc_t[3] = { t[0], t[3], NULL };
+    int enc_h[3] = { -2, -2, hints[0] };
+    static const char *const dec_names[6] = {
+      "tgt_mask", "memory_mask", "tgt_key_padding_mask", "memory_key_padding_mask", "tgt_is_causal",
+      "memory_is_causal"
+    };
+    GnnTensor *dec_t[6] = { t[1], t[2], t[4], t[5], NULL, NULL };
+    int dec_h[6] = { -2, -2, -2, -2, hints[1], hints[2] };
+
+    if (!(memory = call_stack (module, "encoder", src, NULL, 3, enc_names, enc_t, enc_h, error)) ||
+        !(out = call_stack (module, "decoder", tgt, memory, 6, dec_names, dec_t, dec_h, error)))
+      return NULL;
+  }
+  return gnn_args_take_tensor (g_steal_pointer (&out));
+}
+
+static void
+gnn_transformer_class_init (GnnTransformerClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  const GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
+  const GParamFlags wo = G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_CONSTRUCT_ONLY;
+
+  module_class->setup = gnn_transformer_setup;
+  module_class->forward = gnn_transformer_forward;
+
+  /**
+   * GnnTransformer:d-model:
+   *
+   * The number of features E of the inputs and the output (`d_model`, 512 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:nhead:
+   *
+   * The number of attention heads (`nhead`, 8 by default), dividing d_model.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:dim-feedforward:
+   *
+   * The width of the layers' feed-forward blocks (`dim_feedforward`, 2048 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:dropout:
+   *
+   * The probability of the layers' dropouts (`dropout`, 0.1 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:activation:
+   *
+   * The layers' activation, "relu" (the default) or "gelu", unless
+   * [property@Gnn.Transformer:activation-module] gives a module.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:activation-module:
+   *
+   * A module to use as the layers' activation instead (torch's `activation` given a module or
+   * a callable); each layer holds a copy of it as its child `activation`. Write-only.
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:layer-norm-eps:
+   *
+   * The eps of every layer normalization (`layer_norm_eps`, 1e-5 by default).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:batch-first:
+   *
+   * Whether batched inputs and outputs are (N, S, E) instead of (S, N, E) (`batch_first`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnTransformer:norm-first:
+   *
+   * Whether the layers normalize before their blocks (`norm_first`).
+   *
+   * Since: 0.1
+   */
+  fill_layer_props (transformer_props, G_STRUCT_OFFSET (GnnTransformer, c), 512, 8);
+
+  /**
+   * GnnTransformer:num-encoder-layers:
+   *
+   * The number of encoder layers (`num_encoder_layers`, 6 by default).
+   *
+   * Since: 0.1
+   */
+  transformer_props[TF_PROP_NUM_ENCODER_LAYERS] = (GnnProp) {
+    g_param_spec_int ("num-encoder-layers", NULL, NULL, G_MININT, G_MAXINT, 6, co),
+    G_STRUCT_OFFSET (GnnTransformer, num_encoder_layers) };
+
+  /**
+   * GnnTransformer:num-decoder-layers:
+   *
+   * The number of decoder layers (`num_decoder_layers`, 6 by default).
+   *
+   * Since: 0.1
+   */
+  transformer_props[TF_PROP_NUM_DECODER_LAYERS] = (GnnProp) {
+    g_param_spec_int ("num-decoder-layers", NULL, NULL, G_MININT, G_MAXINT, 6, co),
+    G_STRUCT_OFFSET (GnnTransformer, num_decoder_layers) };
+
+  /**
+   * GnnTransformer:custom-encoder:
+   *
+   * A module to use as the `encoder` instead of the stack of encoder layers
+   * (`custom_encoder`); %NULL for the stack. Write-only: the Transformer keeps it as its child.
+   *
+   * Since: 0.1
+   */
+  transformer_props[TF_PROP_CUSTOM_ENCODER] = (GnnProp) {
+    g_param_spec_object ("custom-encoder", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformer, custom_encoder) };
+
+  /**
+   * GnnTransformer:custom-decoder:
+   *
+   * A module to use as the `decoder` instead of the stack of decoder layers
+   * (`custom_decoder`); %NULL for the stack. Write-only: the Transformer keeps it as its child.
+   *
+   * Since: 0.1
+   */
+  transformer_props[TF_PROP_CUSTOM_DECODER] = (GnnProp) {
+    g_param_spec_object ("custom-decoder", NULL, NULL, GNN_TYPE_MODULE, wo),
+    G_STRUCT_OFFSET (GnnTransformer, custom_decoder) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), transformer_props, TF_N_PROPS);
+  gnn_module_class_uses_dtype (module_class);
+}
+
+static void
+gnn_transformer_init (GnnTransformer *self)
+{
+}
+
+/**
+ * gnn_transformer_new:
+ * @d_model: the number of features of the inputs
+ * @nhead: the number of attention heads, dividing @d_model
+ * @error: return location for a #GError
+ *
+ * Creates a Transformer (`nn.Transformer (d_model, nhead)`) of 6 encoder and 6 decoder
+ * layers; the other arguments are properties for g_object_new ().
+ *
+ * Returns: (transfer full): the Transformer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTransformer *
+gnn_transformer_new (int      d_model,
+                     int      nhead,
+                     GError **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_TRANSFORMER, "d-model", d_model, "nhead", nhead, NULL);
+}
+
 void
 gnn_transformer_ensure_types (void)
 {
@@ -1477,4 +1868,5 @@ gnn_transformer_ensure_types (void)
   g_type_ensure (GNN_TYPE_TRANSFORMER_ENCODER);
   g_type_ensure (GNN_TYPE_TRANSFORMER_DECODER_LAYER);
   g_type_ensure (GNN_TYPE_TRANSFORMER_DECODER);
+  g_type_ensure (GNN_TYPE_TRANSFORMER);
 }

@@ -66,4 +66,14 @@ GnnTransformerDecoder *gnn_transformer_decoder_new (GnnModule  *decoder_layer,
                                                     GnnModule  *norm,
                                                     GError    **error);
 
+#define GNN_TYPE_TRANSFORMER (gnn_transformer_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnTransformer, gnn_transformer, GNN, TRANSFORMER, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnTransformer *gnn_transformer_new (int      d_model,
+                                     int      nhead,
+                                     GError **error);
+
 G_END_DECLS

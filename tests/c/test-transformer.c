@@ -356,6 +356,75 @@ test_decoder_errors (void)
   g_clear_error (&error);
 }
 
+typedef struct {
+  GnnModule *model;
+  GnnTensor *tgt;
+} TransformerCall;
+
+static GnnTensor *
+f_transformer (GnnTensor *x, gpointer data, GError **error)
+{
+  const TransformerCall *c = data;
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+  g_autoptr(GnnArgs) out = NULL;
+  GnnTensor *y;
+
+  gnn_args_add_tensor (in, c->tgt);
+  if (!(out = gnn_module_forward (c->model, in, error)) || !(y = gnn_args_get_tensor (out, 0, error)))
+    return NULL;
+  return gnn_test_weighted_sum (y, error);
+}
+
+/* a tiny Transformer: torch's keys, xavier_uniform_ on the matrices, a float64 gradcheck of
+ * src through encoder and decoder, the shape errors */
+static void
+test_transformer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = NULL;
+  g_autoptr(GnnTensor) src = wave (GNN_TEST_SHAPE (3, 2, 4), 3, 0.7, 0.1);
+  g_autoptr(GnnTensor) tgt = wave (GNN_TEST_SHAPE (2, 2, 4), 3, 1.3, 0.5);
+  g_autoptr(GnnTensor) bad = wave (GNN_TEST_SHAPE (2, 3, 4), 3, 1.3, 0.5);
+  g_autoptr(GnnArgs) in = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) params = NULL;
+  TransformerCall c = { NULL, tgt };
+
+  OK (model = gnn_module_new_or_error (&error, GNN_TYPE_TRANSFORMER, "d-model", 4, "nhead", 2,
+                                       "num-encoder-layers", 1, "num-decoder-layers", 2, "dim-feedforward", 6,
+                                       "dropout", 0.0, "dtype", GNN_DTYPE_FLOAT64, NULL));
+  params = gnn_module_named_parameters (model, NULL, TRUE, TRUE, &names);
+  g_assert_cmpuint (params->len, ==, 12 + 2 + 2 * 18 + 2);
+  g_assert_cmpstr (names[0], ==, "encoder.layers.0.self_attn.in_proj_weight");
+  g_assert_cmpstr (names[12], ==, "encoder.norm.weight");
+  g_assert_cmpstr (names[14], ==, "decoder.layers.0.self_attn.in_proj_weight");
+  g_assert_cmpstr (names[51], ==, "decoder.norm.bias");
+  for (guint i = 0; i < params->len; i++)
+    if (gnn_tensor_get_ndim (params->pdata[i]) == 2)
+      {
+        g_autofree double *v = NULL;
+        gsize n = gnn_tensor_get_numel (params->pdata[i]);
+        double bound = sqrt (6.0 / (gnn_tensor_get_size (params->pdata[i], 0, NULL) +
+                                    gnn_tensor_get_size (params->pdata[i], 1, NULL)));
+
+        OK (v = gnn_tensor_to_doubles (params->pdata[i], NULL, &error));
+        for (gsize k = 0; k < n; k++)
+          g_assert_cmpfloat (fabs (v[k]), <=, bound);
+      }
+  c.model = model;
+  gnn_test_gradcheck (f_transformer, &c, src, 1e-6, 1e-6);
+
+  in = gnn_args_new_tensor (src);
+  gnn_args_add_tensor (in, bad);
+  g_assert_null (gnn_module_forward (model, in, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_cmpstr (error->message, ==, "Transformer: the batch number of src and tgt must be equal (src of shape "
+                                       "[3, 2, 4], tgt of shape [2, 3, 4])");
+  g_clear_error (&error);
+  g_clear_pointer (&params, g_ptr_array_unref);
+  g_assert_finalize_object (g_steal_pointer (&model));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +436,6 @@ main (int argc, char **argv)
   g_test_add_func ("/transformer/encoder", test_encoder);
   g_test_add_func ("/transformer/decoder", test_decoder);
   g_test_add_func ("/transformer/decoder/errors", test_decoder_errors);
+  g_test_add_func ("/transformer/transformer", test_transformer);
   return g_test_run ();
 }

@@ -145,8 +145,7 @@ class EncoderLayer(Base):
                         self.compare(g, t, [x], dtype, gm, tm, train=True)
 
     def test_is_causal(self):
-        causal = nn.Transformer.generate_square_subsequent_mask(S) if hasattr(nn, 'Transformer') else \
-            gnn.Gnn.transformer_generate_square_subsequent_mask(S, gnn.float32, None)
+        causal = nn.Transformer.generate_square_subsequent_mask(S)
         want = np.triu(np.full((S, S), -np.inf, np.float32), 1)
         np.testing.assert_array_equal(to_np(causal), want)
         for dtype in (np.float32, np.float64):
@@ -443,6 +442,95 @@ class Decoder(Base):
             g(gnn.tensor(rand((T, N, E))), gnn.tensor(rand((S, N, 6))))
         self.assertIn('TransformerDecoder: layers.0: TransformerDecoderLayer: expected memory with d_model=8',
                       err(cm.exception))
+
+
+class FullTransformer(Base):
+    def pair(self, dtype, **kw):
+        torch.manual_seed(0)
+        t = torch.nn.Transformer(E, H, 2, 1, FF, **kw).to(tdtype(dtype))
+        g = nn.Transformer(E, H, 2, 1, FF, **kw, dtype=gdtype(dtype))
+        load(g, t)
+        return g, t
+
+    def test_configs(self):
+        tm = np.triu(np.full((T, T), -np.inf), 1)
+        kpm = np.zeros((N, S), bool)
+        kpm[1, 3:] = True
+        for dtype in (np.float32, np.float64):
+            for bf in (False, True):
+                for nf in (False, True):
+                    with self.subTest(dtype=dtype, bf=bf, nf=nf):
+                        ins = [rand(src_shape(bf), dtype, seed=2), rand(tgt_shape(bf), dtype, seed=1)]
+                        g, t = self.pair(dtype, batch_first=bf, norm_first=nf, activation='gelu')
+                        self.compare(g, t, ins, dtype, what='eval')
+                        g, t = self.pair(dtype, batch_first=bf, norm_first=nf, dropout=0.0)
+                        self.compare(g, t, ins, dtype, train=True, what='train')
+                        m = dict(tgt_mask=tm.astype(dtype), src_key_padding_mask=kpm, memory_key_padding_mask=kpm)
+                        self.compare(g, t, ins, dtype, {k: gnn.tensor(v) for k, v in m.items()},
+                                     {k: torch.tensor(v) for k, v in m.items()}, train=True, what='masks')
+            g, t = self.pair(dtype, dropout=0.0)
+            self.compare(g, t, [rand((S, E), dtype, seed=2), rand((T, E), dtype, seed=1)], dtype, train=True,
+                         what='unbatched')
+
+    def test_keys_init_repr(self):
+        g = nn.Transformer(E, H, 2, 1, FF)
+        t = torch.nn.Transformer(E, H, 2, 1, FF)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual(repr(g), repr(t))
+        for (n, p) in g.named_parameters():
+            v = to_np(p.detach())
+            if v.ndim > 1:     # xavier_uniform_: U(-a, a), a = sqrt(6 / (fan_in + fan_out))
+                a = np.sqrt(6.0 / (v.shape[0] + v.shape[1]))
+                self.assertLessEqual(np.abs(v).max(), a, n)
+                self.assertGreater(np.abs(v).max(), a / 2, n)
+        self.assertTrue(np.all(to_np(g.encoder.layers[0].self_attn.in_proj_bias.detach()) == 0))
+        self.assertTrue(np.all(to_np(g.encoder.norm.weight.detach()) == 1))
+        # the layers start from independent initialisations (torch's _reset_parameters after the copies)
+        self.assertFalse(np.array_equal(to_np(g.encoder.layers[0].linear1.weight.detach()),
+                                        to_np(g.encoder.layers[1].linear1.weight.detach())))
+        d = nn.Transformer()
+        self.assertEqual(len(d.encoder.layers), 6)
+        self.assertEqual(len(d.decoder.layers), 6)
+        self.assertEqual(tuple(d.encoder.layers[0].linear1.weight.shape), (2048, 512))
+        self.assertEqual(d.encoder.layers[0].self_attn.props.num_heads, 8)
+
+    def test_custom(self):
+        enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(E, H, FF), 1)
+        dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(E, H, FF), 1)
+        g = nn.Transformer(E, H, custom_encoder=enc, custom_decoder=dec)
+        t = torch.nn.Transformer(E, H, custom_encoder=torch.nn.TransformerEncoder(
+            torch.nn.TransformerEncoderLayer(E, H, FF), 1), custom_decoder=torch.nn.TransformerDecoder(
+            torch.nn.TransformerDecoderLayer(E, H, FF), 1))
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertIs(g.encoder, enc)
+
+    def test_mask(self):
+        m = nn.Transformer.generate_square_subsequent_mask(4)
+        tm = torch.nn.Transformer.generate_square_subsequent_mask(4)
+        self.assertEqual(m.dtype, gnn.float32)
+        np.testing.assert_array_equal(to_np(m), tm.numpy())
+        m = nn.Transformer.generate_square_subsequent_mask(3, dtype=gnn.float64)
+        self.assertEqual(m.dtype, gnn.float64)
+
+    def test_errors(self):
+        g, _ = self.pair(np.float32)
+        cases = [
+            ((rand((S, N, E)), rand((T, N + 1, E))), 'the batch number of src and tgt must be equal (src of shape '
+             '[5, 3, 8], tgt of shape [4, 4, 8])'),
+            ((rand((S, N, E)), rand((T, N, 6))), 'the feature number of src and tgt must be equal to d_model=8 '
+             '(src of shape [5, 3, 8], tgt of shape [4, 3, 6])'),
+            ((rand((S, N, 6)), rand((T, N, E))), 'the feature number of src and tgt must be equal to d_model'),
+        ]
+        for args, msg in cases:
+            with self.subTest(msg=msg):
+                with self.assertRaises(Exception) as cm:
+                    g(*[gnn.tensor(a) for a in args])
+                self.assertIn(msg, err(cm.exception))
+                self.assertIn('Transformer', err(cm.exception))
+        gb = nn.Transformer(E, H, 1, 1, FF, batch_first=True)
+        with self.assertRaises(Exception) as cm:
+            gb(gnn.tensor(rand((N, S, E))), gnn.tensor(rand((N + 1, T, E))))
+        self.assertIn('the batch number of src and tgt must be equal', err(cm.exception))
 
 
 if __name__ == '__main__':

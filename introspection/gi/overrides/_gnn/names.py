@@ -751,7 +751,7 @@ ROWS = [
     ('torch.nn.LSTMCell', 'Gnn.LSTMCell'),
     ('torch.nn.GRUCell', 'Gnn.GRUCell'),
     ('torch.nn.MultiheadAttention', 'Gnn.MultiheadAttention'),
-    ('torch.nn.Transformer', Missing('the Transformer layers are not built yet')),
+    ('torch.nn.Transformer', 'Gnn.Transformer'),
     ('torch.nn.TransformerEncoderLayer', 'Gnn.TransformerEncoderLayer'),
     ('torch.nn.TransformerEncoder', 'Gnn.TransformerEncoder'),
     ('torch.nn.TransformerDecoderLayer', 'Gnn.TransformerDecoderLayer'),

@@ -152,3 +152,39 @@ TransformerDecoderLayer.__call__ = _decoder_layer_call
 TransformerDecoder = _stack_class('TransformerDecoder', ['decoder_layer', 'num_layers', ('norm', None)])
 TransformerDecoder.__call__ = _decoder_call
 __all__ += ['TransformerDecoderLayer', 'TransformerDecoder']
+
+
+def _transformer_call(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                      tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None,
+                      tgt_is_causal=None, memory_is_causal=False):
+    """Transformer(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+    tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+    memory_is_causal=False)."""
+    from .module import Args, _output_of
+    return _output_of(_call_raising_python_errors(
+        Gnn.Module.forward, self, Args.pack(src, tgt, src_mask, tgt_mask, memory_mask, src_key_padding_mask,
+                                            tgt_key_padding_mask, memory_key_padding_mask,
+                                            None if src_is_causal is None else bool(src_is_causal),
+                                            None if tgt_is_causal is None else bool(tgt_is_causal),
+                                            bool(memory_is_causal))))
+
+
+def _generate_square_subsequent_mask(sz, device=None, dtype=None):
+    """torch.nn.Transformer.generate_square_subsequent_mask(sz, device=None, dtype=None): the
+    (sz, sz) float mask with -inf above the diagonal and 0 elsewhere."""
+    from .module import _as_dtype
+    from .tensor import _device_string
+    return _call_raising_python_errors(
+        _c_generate_square_subsequent_mask, int(sz),
+        Gnn.Dtype.FLOAT32 if dtype is None else _as_dtype(dtype), _device_string(device))
+
+
+# gnn_transformer_generate_square_subsequent_mask, which GI makes a static method of the class
+_c_generate_square_subsequent_mask = Gnn.Transformer.generate_square_subsequent_mask
+Transformer = _layer_class('Transformer', [
+    ('d_model', 512), ('nhead', 8), ('num_encoder_layers', 6), ('num_decoder_layers', 6),
+    ('dim_feedforward', 2048), ('dropout', 0.1), _ACTIVATION, ('custom_encoder', None), ('custom_decoder', None),
+    ('layer_norm_eps', 1e-5), ('batch_first', False), ('norm_first', False), ('device', None), ('dtype', None)])
+Transformer.__call__ = _transformer_call
+Transformer.generate_square_subsequent_mask = staticmethod(_generate_square_subsequent_mask)
+__all__.append('Transformer')
