@@ -53,5 +53,6 @@
 #include "nn/gnn-prune.h"
 #include "profiler/gnn-profiler.h"
 #include "nn/gnn-parametrize.h"
+#include "nn/gnn-transformer.h"
 
 #undef GNN_INSIDE

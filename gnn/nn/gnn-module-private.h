@@ -202,5 +202,6 @@ void gnn_conv_ensure_types       (void);
 void gnn_pool_ensure_types       (void);
 void gnn_rnn_ensure_types        (void);
 void gnn_attention_ensure_types  (void);
+void gnn_transformer_ensure_types (void);
 
 G_END_DECLS

@@ -429,6 +429,7 @@ ensure_gnn_types (void)
   gnn_pool_ensure_types ();
   gnn_rnn_ensure_types ();
   gnn_attention_ensure_types ();
+  gnn_transformer_ensure_types ();
 }
 
 /**
