@@ -26,6 +26,10 @@ ALLOWED = {
     ('torch.nn.Identity', '*'): 'both take and ignore any arguments',
     ('torch.nn.functional.softmax', '_stacklevel'): None,   # the same: listed to show it is kept
 }
+# the Transformer layers' activation defaults to F.relu: gnn's function there, torch's here (the
+# same name; test_transformer.py checks that both give torch's numbers)
+for _name in ('Transformer', 'TransformerEncoderLayer', 'TransformerDecoderLayer'):
+    ALLOWED[('torch.nn.' + _name, 'activation')] = "the default is gnn's own F.relu, not torch's object"
 # torch.nn.init's generator= comes with torch 2.1; gnn has it already
 for _name in ('normal_', 'uniform_', 'trunc_normal_', 'orthogonal_', 'kaiming_normal_', 'kaiming_uniform_',
               'xavier_normal_', 'xavier_uniform_'):

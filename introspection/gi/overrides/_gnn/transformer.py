@@ -9,10 +9,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from .base import Gnn, _call_raising_python_errors, override
 from .layers import _layer_init
+from . import functional as _F
 
 __all__ = []
 
-_ACTIVATION = ('activation', 'relu')
+# torch's default is the function F.relu itself
+_ACTIVATION = ('activation', _F.relu)
 _LAYER = ['d_model', 'nhead', ('dim_feedforward', 2048), ('dropout', 0.1), _ACTIVATION,
           ('layer_norm_eps', 1e-5), ('batch_first', False), ('norm_first', False), ('device', None),
           ('dtype', None)]
