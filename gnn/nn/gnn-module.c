@@ -11,7 +11,7 @@
 #include "core/gnn-tensor-private.h"
 #include "gnn-args-private.h"
 #include "gnn-marshal.h"
-#include "profiler/gnn-profiler-private.h"
+#include "core/gnn-profiler-hooks-private.h"
 
 /**
  * GnnModule:
@@ -1312,7 +1312,7 @@ module_call (GnnModule *self,
   if (!gnn_module_ensure_setup (self, error))
     return NULL;
   if (GNN_PROFILER_IS_ACTIVE ())
-    profiled = gnn_profiler_module_begin (self);
+    profiled = gnn_profiler_module_range_begin (G_OBJECT (self));
 
   pre = gnn_module_hooks_for (self, GNN_HOOK_FORWARD_PRE);
   for (guint i = 0; pre && i < pre->len; i++)
@@ -1346,7 +1346,7 @@ module_call (GnnModule *self,
     {
       if (bw)
         gnn_backward_hooks_setup_output (bw, NULL);
-      gnn_profiler_range_end (profiled);
+      gnn_profiler_range_close (profiled);
       g_propagate_error (error, local);
       return NULL;
     }
@@ -1355,7 +1355,7 @@ module_call (GnnModule *self,
   /* ... and the outputs through one that will see theirs */
   if (bw)
     gnn_backward_hooks_setup_output (bw, out);
-  gnn_profiler_range_end (profiled);
+  gnn_profiler_range_close (profiled);
   return out;
 }
 

@@ -12,7 +12,7 @@
 #include "gnn-optim-private.h"
 #include "ops/gnn-ops-private.h"
 #include "nn/gnn-props-private.h"
-#include "profiler/gnn-profiler-private.h"
+#include "core/gnn-profiler-hooks-private.h"
 
 /* ---- options: an ordered name -> GVariant list ------------------------------------- */
 
@@ -775,7 +775,7 @@ gnn_optimizer_step (GnnOptimizer *self,
   if (!gnn_optimizer_initable_init (G_INITABLE (self), NULL, error))
     return FALSE;
   if (GNN_PROFILER_IS_ACTIVE ())
-    profiled = gnn_profiler_optimizer_begin (G_OBJECT (self), "step");
+    profiled = gnn_profiler_optimizer_range_begin (G_OBJECT (self), "step");
   if (g_signal_has_handler_pending (self, signals[SIGNAL_STEP_PRE], 0, TRUE))
     g_signal_emit (self, signals[SIGNAL_STEP_PRE], 0);
   guard = gnn_no_grad_guard_new ();
@@ -786,14 +786,14 @@ gnn_optimizer_step (GnnOptimizer *self,
       if (local == NULL)
         local = g_error_new (GNN_ERROR, GNN_ERROR_FAILED, "%s.step failed without setting an error",
                              G_OBJECT_TYPE_NAME (self));
-      gnn_profiler_range_end (profiled);
+      gnn_profiler_range_close (profiled);
       g_propagate_error (error, local);
       return FALSE;
     }
   g_clear_pointer (&guard, gnn_no_grad_guard_free);
   if (g_signal_has_handler_pending (self, signals[SIGNAL_STEP_POST], 0, TRUE))
     g_signal_emit (self, signals[SIGNAL_STEP_POST], 0);
-  gnn_profiler_range_end (profiled);
+  gnn_profiler_range_close (profiled);
   return TRUE;
 }
 
@@ -815,7 +815,7 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
   priv = gnn_optimizer_get_instance_private (self);
   if (GNN_PROFILER_IS_ACTIVE ())
-    profiled = gnn_profiler_optimizer_begin (G_OBJECT (self), "zero_grad");
+    profiled = gnn_profiler_optimizer_range_begin (G_OBJECT (self), "zero_grad");
   for (guint g = 0; g < priv->groups->len; g++)
     {
       GnnParamGroup *group = g_ptr_array_index (priv->groups, g);
@@ -837,7 +837,7 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
             }
         }
     }
-  gnn_profiler_range_end (profiled);
+  gnn_profiler_range_close (profiled);
 }
 
 static gboolean

@@ -9,14 +9,11 @@
 #pragma once
 
 #include "gnn-profiler.h"
+#include "core/gnn-profiler-hooks-private.h"
 #include "nn/gnn-module.h"
 
 G_BEGIN_DECLS
 
-/* non-zero while a profiler records */
-extern gint gnn_profiler_active;
-
-#define GNN_PROFILER_IS_ACTIVE() G_UNLIKELY (g_atomic_int_get (&gnn_profiler_active) != 0)
 
 /* Opens a range on the calling thread; returns a token for gnn_profiler_range_end(), or
  * NULL when no profiler records any more. */

@@ -81,7 +81,6 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (GnnProfiler, gnn_profiler, G_TYPE_OBJECT)
 
-gint gnn_profiler_active;
 
 /* the recording profiler, and the generation of the profile it records: a thread's stack from
  * an older one is stale */
@@ -652,6 +651,26 @@ gnn_profiler_range_end (gpointer token)
   g_mutex_unlock (&record_lock);
 }
 
+/* the entry points of the call paths below (gnn-profiler-hooks-private.h) */
+static gpointer
+hook_backward_begin (const char *node_name)
+{
+  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_BACKWARD, node_name);
+}
+
+static gpointer
+hook_module_begin (GObject *module)
+{
+  return gnn_profiler_module_begin (GNN_MODULE (module));
+}
+
+static const GnnProfilerHooks profiler_hooks = {
+  hook_backward_begin,
+  gnn_profiler_optimizer_begin,
+  hook_module_begin,
+  gnn_profiler_range_end,
+};
+
 /**
  * gnn_profiler_record_function_begin:
  * @name: the range's name
@@ -946,6 +965,7 @@ begin_recording (GnnProfiler *self, GError **error)
   recording = g_object_ref (self);
   generation++;
   self->start_ns = now_ns ();
+  g_atomic_pointer_set (&gnn_profiler_hooks, &profiler_hooks);
   g_atomic_int_set (&gnn_profiler_active, 1);
   g_mutex_unlock (&record_lock);
   self->observer = gnn_op_observer_add (observe_kernel, g_object_ref (self), g_object_unref);

@@ -12,7 +12,7 @@
 #include "gnn-engine-private.h"
 #include "gnn-autograd.h"
 #include "ops/gnn-ops-private.h"
-#include "profiler/gnn-profiler-private.h"
+#include "core/gnn-profiler-hooks-private.h"
 
 /* ---- AccumulateGrad ----------------------------------------------------------------- */
 
@@ -382,11 +382,11 @@ gnn_autograd_run_backward (GnnTensor **roots,
           captured[k] = g_object_ref (t->buffer[capture_nr[k]]);
       /* the node's backward as a profiler range, its kernels inside */
       if (run && GNN_PROFILER_IS_ACTIVE ())
-        profiled = gnn_profiler_range_begin (GNN_PROFILER_EVENT_BACKWARD, gnn_node_get_name (node));
+        profiled = gnn_profiler_backward_begin (gnn_node_get_name (node));
       failed = run && !(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
                                        : accumulate_grad (node, t->buffer, error));
 
-      gnn_profiler_range_end (profiled);
+      gnn_profiler_range_close (profiled);
       if (failed)
         {
           const char *name = gnn_node_get_name (node);
