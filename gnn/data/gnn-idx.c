@@ -232,7 +232,21 @@ idx_read (GInputStream  *stream,
   for (guint i = 0; i < ndim; i++)
     empty |= dims[i] == 0;
   if (empty)
-    numel = 0;
+    {
+      /* an empty tensor's shape still passes the check every tensor's shape passes */
+      GError *shape_error = NULL;
+
+      numel = 0;
+      if (!gnn_shape_check (NULL, ndim, shape, gnn_dtype_get_size (type->dtype), &shape_error))
+        {
+          g_autofree char *s = dims_to_string (dims, ndim);
+
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "IDX dimensions %s: %s", s,
+                       shape_error->message);
+          g_error_free (shape_error);
+          return NULL;
+        }
+    }
   else
     for (guint i = 0; i < ndim && !overflow; i++)
       overflow = !g_uint64_checked_mul (&numel, numel, dims[i]);
