@@ -52,15 +52,14 @@ shape_error (GError    **error,
   return FALSE;
 }
 
-/* torch's _canonical_mask: a bool mask as the float mask of @dtype (-inf where True, 0
- * elsewhere), a float mask as it is; NULL stays NULL */
-static gboolean
-canonical_mask (const char *name,
-                const char *mask_name,
-                GnnTensor  *mask,
-                GnnDtype    dtype,
-                GnnTensor **out,
-                GError    **error)
+gboolean
+gnn_canonical_mask (const char *name,
+                    const char *mask_name,
+                    GnnTensor  *mask,
+                    GnnDtype    dtype,
+                    gboolean    same_dtype,
+                    GnnTensor **out,
+                    GError    **error)
 {
   GnnDtype mt;
 
@@ -76,12 +75,18 @@ canonical_mask (const char *name,
 
       return zeros != NULL && (*out = gnn_tensor_masked_fill (zeros, mask, -INFINITY, error)) != NULL;
     }
-  if (mt != dtype)
+  if (same_dtype && mt != dtype)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "%s: only bool and floating types of %s are supported, and a float %s must have the "
                    "query's dtype %s, got %s", name, mask_name, mask_name, gnn_dtype_get_name (dtype),
                    gnn_dtype_get_name (mt));
+      return FALSE;
+    }
+  if (!same_dtype && !gnn_dtype_is_floating (mt))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: only bool and floating types of %s are supported, got %s",
+                   name, mask_name, gnn_dtype_get_name (mt));
       return FALSE;
     }
   *out = g_object_ref (mask);
@@ -258,7 +263,7 @@ mha_forward (const char *name,
   {
     g_autoptr(GnnTensor) k2 = NULL;
 
-    if (!canonical_mask (name, "key_padding_mask", kpm, dtype, &k2, error))
+    if (!gnn_canonical_mask (name, "key_padding_mask", kpm, dtype, TRUE, &k2, error))
       return NULL;
     g_clear_object (&kpm);
     kpm = g_steal_pointer (&k2);
@@ -274,7 +279,7 @@ mha_forward (const char *name,
     ; /* the fused attention applies the causal mask itself: attn_mask is dropped */
   else
     {
-      if (!canonical_mask (name, "attn_mask", attn_mask_in, dtype, &mask, error))
+      if (!gnn_canonical_mask (name, "attn_mask", attn_mask_in, dtype, TRUE, &mask, error))
         return NULL;
       if (kpm)
         is_causal = FALSE;

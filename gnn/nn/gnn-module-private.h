@@ -176,6 +176,17 @@ extern gint         gnn_module_computed_attributes;
 void                gnn_module_forward_scope_enter (void);
 void                gnn_module_forward_scope_leave (void);
 
+/* torch's _canonical_mask (gnn-attention.c): a bool mask as the float mask of @dtype (-inf
+ * where True, 0 elsewhere), a float mask as it is (with @same_dtype, only of @dtype); NULL
+ * stays NULL. @name names the layer in the error. */
+gboolean          gnn_canonical_mask      (const char *name,
+                                           const char *mask_name,
+                                           GnnTensor  *mask,
+                                           GnnDtype    dtype,
+                                           gboolean    same_dtype,
+                                           GnnTensor **out,
+                                           GError    **error);
+
 /* backward hooks (gnn-module-backward.c) */
 typedef struct _GnnBackwardHookState GnnBackwardHookState;
 

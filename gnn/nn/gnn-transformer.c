@@ -238,40 +238,6 @@ check_features (const char *layer,
   return TRUE;
 }
 
-/* torch's _canonical_mask: a bool mask as the float mask of @dtype (-inf where True, 0
- * elsewhere), a float mask as it is; NULL stays NULL */
-static gboolean
-canonical_mask (const char *layer,
-                const char *mask_name,
-                GnnTensor  *mask,
-                GnnDtype    dtype,
-                GnnTensor **out,
-                GError    **error)
-{
-  GnnDtype mt;
-
-  *out = NULL;
-  if (mask == NULL)
-    return TRUE;
-  mt = gnn_tensor_get_dtype (mask);
-  if (mt == GNN_DTYPE_BOOL)
-    {
-      guint nd;
-      const gint64 *shape = gnn_tensor_get_shape (mask, &nd);
-      g_autoptr(GnnTensor) zeros = gnn_tensor_new_zeros (shape, nd, dtype, gnn_tensor_get_device (mask), error);
-
-      return zeros != NULL && (*out = gnn_tensor_masked_fill (zeros, mask, -INFINITY, error)) != NULL;
-    }
-  if (!gnn_dtype_is_floating (mt))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: only bool and floating types of %s are supported, got %s",
-                   layer, mask_name, gnn_dtype_get_name (mt));
-      return FALSE;
-    }
-  *out = g_object_ref (mask);
-  return TRUE;
-}
-
 /* torch's _detect_is_causal_mask: @hint when given (0 or 1); for None (-1), whether @mask is
  * the (@size, @size) causal mask (-inf above the diagonal, 0 elsewhere; True above the
  * diagonal and False elsewhere for a bool mask) */
@@ -911,8 +877,8 @@ gnn_transformer_encoder_forward (GnnModule *module,
       !(layers = layers_of (module, name, error)))
     return NULL;
   dtype = gnn_tensor_get_dtype (src);
-  if (!canonical_mask (name, "src_key_padding_mask", kpm_in, dtype, &kpm, error) ||
-      !canonical_mask (name, "mask", mask_in, dtype, &mask, error) ||
+  if (!gnn_canonical_mask (name, "src_key_padding_mask", kpm_in, dtype, FALSE, &kpm, error) ||
+      !gnn_canonical_mask (name, "mask", mask_in, dtype, FALSE, &mask, error) ||
       !detect_is_causal (mask, hint, seq_len (src, first_batch_first (layers)), &is_causal, error))
     return NULL;
   x = g_object_ref (src);
