@@ -1151,6 +1151,17 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
 
           if (!is_value (shared, G_TYPE_STRING))
             return fail (error, mwhere, "expected \"shared\" to be a string, found %s", node_kind (shared));
+          /* {"shared": path} stands for a module described elsewhere: anything beside it would be
+           * dropped, and an entry such as {"shared": …, "type": …} is ambiguous */
+          if (json_object_get_size (json_node_get_object (mnode)) != 1)
+            {
+              g_autoptr(GList) members = json_object_get_members (json_node_get_object (mnode));
+
+              for (GList *l = members; l; l = l->next)
+                if (!g_str_equal (l->data, "shared"))
+                  return fail (error, mwhere, "expected {\"shared\": path} alone, found the member \"%s\" "
+                               "beside it", (const char *) l->data);
+            }
           same = g_hash_table_lookup (r->by_path, json_node_get_string (shared));
           if (same == NULL)
             return fail (error, mwhere, "\"shared\" refers to '%s', which is no module built before it",
@@ -1430,7 +1441,8 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * setup made (a name setup reserved as None may be left out, and goes); children take the
  * JSON's order. Without `"children"`, the children setup made stay as they are. A
  * `"shared"` child refers to a module built before it by its dotted path (`""` the root),
- * never to one that holds it (an ancestor), which would make the tree a cycle. Parameter
+ * never to one that holds it (an ancestor), which would make the tree a cycle, and stands
+ * alone in its object (no member beside `"shared"`). Parameter
  * and buffer slots are handled alike: each needs its `"name"` and its `"shape"` (`null` for
  * None) and, with a shape, its `"dtype"`; a `"parameters"` (`"buffers"`) array must list
  * every tensor setup made, with the shape and dtype it has, so that an empty list on a
@@ -1455,7 +1467,7 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
  *   text that is not JSON or not a module tree (a missing member, a value of the wrong
  *   kind, an unknown property, a tensor or child that setup made and a list leaves out, a
- *   `"shared"` naming an ancestor, a tree deeper than 200 modules, nesting deeper than 640,
+ *   `"shared"` naming an ancestor or with a member beside it, a tree deeper than 200 modules, nesting deeper than 640,
  *   a name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
  *   for a type name that is not a registered, instantiable module type, or the error of a
  *   setup that failed

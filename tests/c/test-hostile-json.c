@@ -362,6 +362,17 @@ test_cycle_in_json (void)
   g_test_trap_assert_passed ();
 }
 
+/* {"shared": path} stands alone: a member beside it would be dropped at the next save */
+static void
+test_shared_extra_member (void)
+{
+  assert_json_refused ("{\"type\": \"GnnSequential\", \"children\": ["
+                       "{\"name\": \"0\", \"module\": {\"type\": \"GnnReLU\"}},"
+                       "{\"name\": \"1\", \"module\": {\"shared\": \"0\", \"type\": \"GnnTanh\"}}]}",
+                       "module JSON at $.children[1].module: expected {\"shared\": path} alone, found the "
+                       "member \"type\" beside it");
+}
+
 /* a module shared at two places (not an ancestor) still loads, shared */
 static void
 test_shared_submodule (void)
@@ -550,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile-json/not-json", test_not_json);
   g_test_add_func ("/hostile-json/cycle/json", test_cycle_in_json);
   g_test_add_func ("/hostile-json/cycle/shared-submodule", test_shared_submodule);
+  g_test_add_func ("/hostile-json/cycle/shared-extra-member", test_shared_extra_member);
   g_test_add_func ("/hostile-json/cycle/register-module", test_register_cycle);
   g_test_add_func ("/hostile-json/cycle/to-json", test_to_json_cycle);
   g_test_add_func ("/hostile-json/missing/members", test_missing_members);
