@@ -4,6 +4,12 @@
  */
 #include "gnn-tool.h"
 
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 char *
 gnn_tool_find_data_file (const char *dir,
                          const char *name)
@@ -114,4 +120,180 @@ gnn_tool_classifier_step (GnnModule    *model,
       return FALSE;
     }
   return TRUE;
+}
+
+const char *
+gnn_tool_require_metadata (GnnCheckpoint  *ckpt,
+                           const char     *path,
+                           const char     *what,
+                           const char     *key,
+                           GError        **error)
+{
+  const char *value = gnn_checkpoint_get_metadata (ckpt, key);
+
+  if (value == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                 "%s: expected a %s checkpoint with the metadata key '%s', found none", path, what, key);
+  return value;
+}
+
+gboolean
+gnn_tool_metadata_int (GnnCheckpoint  *ckpt,
+                       const char     *path,
+                       const char     *what,
+                       const char     *key,
+                       gint64          max,
+                       gint64         *out,
+                       GError        **error)
+{
+  const char *value = gnn_tool_require_metadata (ckpt, path, what, key, error);
+  char *end = NULL;
+
+  if (value == NULL)
+    return FALSE;
+  *out = g_ascii_strtoll (value, &end, 10);
+  if (end == value || *end != '\0' || *out < 0 || *out > max)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                   "%s: expected %s to be an integer from 0 to %" G_GINT64_FORMAT ", found '%s'",
+                   path, key, max, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const GnnToolRunOption *
+run_option (const GnnToolOptionTable *table,
+            guint                     i)
+{
+  return (const GnnToolRunOption *) ((const char *) table->first + i * table->stride);
+}
+
+void
+gnn_tool_save_options (GnnCheckpoint            *ckpt,
+                       const char               *prefix,
+                       const GnnToolOptionTable *table,
+                       gconstpointer             opts)
+{
+  for (guint i = 0; i < table->n; i++)
+    {
+      g_autofree char *key = g_strconcat (prefix, run_option (table, i)->key, NULL);
+      g_autofree char *value = table->to_string (opts, i);
+
+      gnn_checkpoint_set_metadata (ckpt, key, value);
+    }
+}
+
+gboolean
+gnn_tool_resume_options (GnnCheckpoint            *ckpt,
+                         const char               *path,
+                         const char               *what,
+                         const char               *prefix,
+                         const GnnToolOptionTable *table,
+                         gpointer                  opts,
+                         char                    **overrides,
+                         GError                  **error)
+{
+  g_autoptr(GString) said = g_string_new (NULL);
+
+  for (guint i = 0; i < table->n; i++)
+    {
+      const char *key = run_option (table, i)->key;
+      g_autofree char *meta_key = g_strconcat (prefix, key, NULL);
+      const char *value = gnn_checkpoint_get_metadata (ckpt, meta_key);
+
+      if (value == NULL && run_option (table, i)->evaluation_only)
+        continue;
+      if (value == NULL && gnn_tool_require_metadata (ckpt, path, what, meta_key, error) == NULL)
+        return FALSE;
+      if (table->given (opts, i))
+        {
+          g_autofree char *given = table->to_string (opts, i);
+
+          if (g_str_equal (given, value))
+            continue;
+          if (!run_option (table, i)->evaluation_only)
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--%s %s differs from the value in the checkpoint %s (%s): leave it out "
+                           "to continue that run", key, given, path, value);
+              return FALSE;
+            }
+          g_string_append_printf (said, "%s--%s %s (the checkpoint's: %s)", said->len ? ", " : "", key,
+                                  given, value);
+          continue;
+        }
+      if (!table->from_string (opts, i, value))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                       "%s: the option %s has the unreadable value '%s'", path, key, value);
+          return FALSE;
+        }
+    }
+  *overrides = said->len ? g_string_free (g_steal_pointer (&said), FALSE) : NULL;
+  return TRUE;
+}
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void
+on_sigint (int signum)
+{
+  interrupted = 1;
+}
+
+void
+gnn_tool_install_sigint (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the program at once */
+  sigaction (SIGINT, &sa, NULL);
+}
+
+gboolean
+gnn_tool_interrupted (void)
+{
+  return interrupted != 0;
+}
+
+gboolean
+gnn_tool_on_terminal (void)
+{
+  static gsize checked = 0;
+  static gboolean on_terminal = FALSE;
+
+  if (g_once_init_enter (&checked))
+    {
+      on_terminal = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
+      g_once_init_leave (&checked, 1);
+    }
+  return on_terminal;
+}
+
+int
+gnn_tool_terminal_width (void)
+{
+  struct winsize ws;
+  const char *columns;
+
+  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return ws.ws_col;
+  columns = g_getenv ("COLUMNS");
+  if (columns && atoi (columns) > 0)
+    return atoi (columns);
+  return 80;
+}
+
+char *
+gnn_tool_format_duration (double seconds)
+{
+  int s = (int) (seconds + 0.5);
+
+  if (s >= 3600)
+    return g_strdup_printf ("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  return g_strdup_printf ("%d:%02d", s / 60, s % 60);
 }

@@ -4,6 +4,7 @@
  */
 #include <gnn/gnn.h>
 
+#include "gnn-tool.h"
 #include "gnn-train-charlm.h"
 #include <errno.h>
 #include <math.h>
@@ -546,6 +547,7 @@ gnn_char_lm_init (GnnCharLM *self)
 #define EXIT_INTERRUPTED 130
 
 #define META_PREFIX "gnn-train."
+#define WHAT "gnn-train charlm"                /* the checkpoints this task reads */
 #define META_TASK META_PREFIX "task"
 #define META_STEP META_PREFIX "step"            /* the steps done */
 #define META_LOSS_SUM META_PREFIX "loss-sum"    /* the training losses since the last report */
@@ -591,27 +593,26 @@ typedef enum { KIND_INT, KIND_INT64, KIND_DOUBLE } Kind;
  * shape only the evaluation may differ on the command line of --resume */
 static const struct
 {
-  const char *key;
-  Kind        kind;
-  gsize       offset;
-  gboolean    evaluation_only;
+  GnnToolRunOption option;
+  Kind             kind;
+  gsize            offset;
 } run_options[] = {
-  { "steps", KIND_INT, G_STRUCT_OFFSET (Options, steps) },
-  { "batch-size", KIND_INT, G_STRUCT_OFFSET (Options, batch_size) },
-  { "context", KIND_INT, G_STRUCT_OFFSET (Options, context) },
-  { "layers", KIND_INT, G_STRUCT_OFFSET (Options, layers) },
-  { "d-model", KIND_INT, G_STRUCT_OFFSET (Options, d_model) },
-  { "heads", KIND_INT, G_STRUCT_OFFSET (Options, heads) },
-  { "dim-feedforward", KIND_INT, G_STRUCT_OFFSET (Options, dim_feedforward) },
-  { "dropout", KIND_DOUBLE, G_STRUCT_OFFSET (Options, dropout) },
-  { "lr", KIND_DOUBLE, G_STRUCT_OFFSET (Options, lr) },
-  { "warmup", KIND_INT, G_STRUCT_OFFSET (Options, warmup) },
-  { "weight-decay", KIND_DOUBLE, G_STRUCT_OFFSET (Options, weight_decay) },
-  { "clip", KIND_DOUBLE, G_STRUCT_OFFSET (Options, clip) },
-  { "ema-decay", KIND_DOUBLE, G_STRUCT_OFFSET (Options, ema_decay) },
-  { "seed", KIND_INT64, G_STRUCT_OFFSET (Options, seed) },
-  { "eval-every", KIND_INT, G_STRUCT_OFFSET (Options, eval_every), TRUE },
-  { "eval-windows", KIND_INT, G_STRUCT_OFFSET (Options, eval_windows), TRUE },
+  { { "steps" }, KIND_INT, G_STRUCT_OFFSET (Options, steps) },
+  { { "batch-size" }, KIND_INT, G_STRUCT_OFFSET (Options, batch_size) },
+  { { "context" }, KIND_INT, G_STRUCT_OFFSET (Options, context) },
+  { { "layers" }, KIND_INT, G_STRUCT_OFFSET (Options, layers) },
+  { { "d-model" }, KIND_INT, G_STRUCT_OFFSET (Options, d_model) },
+  { { "heads" }, KIND_INT, G_STRUCT_OFFSET (Options, heads) },
+  { { "dim-feedforward" }, KIND_INT, G_STRUCT_OFFSET (Options, dim_feedforward) },
+  { { "dropout" }, KIND_DOUBLE, G_STRUCT_OFFSET (Options, dropout) },
+  { { "lr" }, KIND_DOUBLE, G_STRUCT_OFFSET (Options, lr) },
+  { { "warmup" }, KIND_INT, G_STRUCT_OFFSET (Options, warmup) },
+  { { "weight-decay" }, KIND_DOUBLE, G_STRUCT_OFFSET (Options, weight_decay) },
+  { { "clip" }, KIND_DOUBLE, G_STRUCT_OFFSET (Options, clip) },
+  { { "ema-decay" }, KIND_DOUBLE, G_STRUCT_OFFSET (Options, ema_decay) },
+  { { "seed" }, KIND_INT64, G_STRUCT_OFFSET (Options, seed) },
+  { { "eval-every", TRUE }, KIND_INT, G_STRUCT_OFFSET (Options, eval_every) },
+  { { "eval-windows", TRUE }, KIND_INT, G_STRUCT_OFFSET (Options, eval_windows) },
 };
 
 #define OPT_INT(o, i) (G_STRUCT_MEMBER (int, (o), run_options[i].offset))
@@ -629,8 +630,8 @@ options_clear (Options *opts)
 }
 
 static char *
-option_to_string (const Options *opts,
-                  guint          i)
+option_to_string (gconstpointer opts,
+                  guint         i)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -643,8 +644,8 @@ option_to_string (const Options *opts,
 }
 
 static gboolean
-option_given (const Options *opts,
-              guint          i)
+option_given (gconstpointer opts,
+              guint         i)
 {
   switch (run_options[i].kind)
     {
@@ -655,7 +656,7 @@ option_given (const Options *opts,
 }
 
 static gboolean
-option_from_string (Options    *opts,
+option_from_string (gpointer    opts,
                     guint       i,
                     const char *value)
 {
@@ -683,6 +684,11 @@ option_from_string (Options    *opts,
     }
   return TRUE;
 }
+
+static const GnnToolOptionTable option_table = {
+  &run_options[0].option, sizeof run_options[0], G_N_ELEMENTS (run_options),
+  option_given, option_to_string, option_from_string,
+};
 
 static void
 options_fill_defaults (Options *opts)
@@ -1064,33 +1070,13 @@ trainer_save (Trainer     *t,
   g_autofree char *step = g_strdup_printf ("%d", t->step);
   g_autofree char *count = g_strdup_printf ("%d", t->loss_count);
 
-  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
-    {
-      g_autofree char *key = g_strconcat (META_PREFIX "option.", run_options[i].key, NULL);
-      g_autofree char *value = option_to_string (t->opts, i);
-
-      gnn_checkpoint_set_metadata (ckpt, key, value);
-    }
+  gnn_tool_save_options (ckpt, META_PREFIX "option.", &option_table, t->opts);
   gnn_checkpoint_set_metadata (ckpt, META_TASK, "charlm");
   gnn_checkpoint_set_metadata (ckpt, META_STEP, step);
   gnn_checkpoint_set_metadata (ckpt, META_LOSS_COUNT, count);
   gnn_checkpoint_set_metadata (ckpt, META_LOSS_SUM, g_ascii_dtostr (buf, sizeof buf, t->loss_sum));
   gnn_checkpoint_set_metadata (ckpt, META_DONE, t->done ? "true" : "false");
   return gnn_checkpoint_save (ckpt, path, error);
-}
-
-static const char *
-require_metadata (GnnCheckpoint  *ckpt,
-                  const char     *path,
-                  const char     *key,
-                  GError        **error)
-{
-  const char *value = gnn_checkpoint_get_metadata (ckpt, key);
-
-  if (value == NULL)
-    g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                 "%s: expected a gnn-train charlm checkpoint with the metadata key '%s', found none", path, key);
-  return value;
 }
 
 /* The task a gnn-train checkpoint was written by: "charlm", or NULL (the CNN task, which
@@ -1113,12 +1099,11 @@ read_checkpoint_options (Options     *opts,
                          GError     **error)
 {
   g_autoptr(GnnCheckpoint) ckpt = gnn_checkpoint_new ();
-  g_autoptr(GString) overrides = g_string_new (NULL);
   const char *task;
 
   if (!gnn_checkpoint_load (ckpt, path, error))
     return FALSE;
-  if ((task = require_metadata (ckpt, path, META_TASK, error)) == NULL)
+  if ((task = gnn_tool_require_metadata (ckpt, path, WHAT, META_TASK, error)) == NULL)
     return FALSE;
   if (!g_str_equal (task, "charlm"))
     {
@@ -1126,65 +1111,9 @@ read_checkpoint_options (Options     *opts,
                    "%s: expected a checkpoint of the charlm task, found one of the task '%s'", path, task);
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
-    {
-      const char *key = run_options[i].key;
-      g_autofree char *meta_key = g_strconcat (META_PREFIX "option.", key, NULL);
-      const char *value = require_metadata (ckpt, path, meta_key, error);
-
-      if (value == NULL)
-        return FALSE;
-      if (option_given (opts, i))
-        {
-          g_autofree char *given = option_to_string (opts, i);
-
-          if (g_str_equal (given, value))
-            continue;
-          if (!run_options[i].evaluation_only)
-            {
-              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           "--%s %s differs from the value in the checkpoint %s (%s): leave it out "
-                           "to continue that run", key, given, path, value);
-              return FALSE;
-            }
-          g_string_append_printf (overrides, "%s--%s %s (the checkpoint's: %s)",
-                                  overrides->len ? ", " : "", key, given, value);
-          continue;
-        }
-      if (!option_from_string (opts, i, value))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                       "%s: the option %s has the unreadable value '%s'", path, key, value);
-          return FALSE;
-        }
-    }
-  g_free (opts->overrides);
-  opts->overrides = overrides->len ? g_string_free (g_steal_pointer (&overrides), FALSE) : NULL;
-  return TRUE;
-}
-
-static gboolean
-parse_int_meta (GnnCheckpoint  *ckpt,
-                const char     *path,
-                const char     *key,
-                gint64          max,
-                gint64         *out,
-                GError        **error)
-{
-  const char *value = require_metadata (ckpt, path, key, error);
-  char *end = NULL;
-
-  if (value == NULL)
-    return FALSE;
-  *out = g_ascii_strtoll (value, &end, 10);
-  if (end == value || *end != '\0' || *out < 0 || *out > max)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                   "%s: expected %s to be an integer from 0 to %" G_GINT64_FORMAT ", found '%s'",
-                   path, key, max, value);
-      return FALSE;
-    }
-  return TRUE;
+  g_clear_pointer (&opts->overrides, g_free);
+  return gnn_tool_resume_options (ckpt, path, WHAT, META_PREFIX "option.", &option_table, opts,
+                                  &opts->overrides, error);
 }
 
 static gboolean
@@ -1198,9 +1127,9 @@ trainer_load (Trainer     *t,
   gint64 step, count;
 
   if (!gnn_checkpoint_load (ckpt, path, error) ||
-      !parse_int_meta (ckpt, path, META_STEP, t->opts->steps, &step, error) ||
-      !parse_int_meta (ckpt, path, META_LOSS_COUNT, G_MAXINT, &count, error) ||
-      (value = require_metadata (ckpt, path, META_LOSS_SUM, error)) == NULL)
+      !gnn_tool_metadata_int (ckpt, path, WHAT, META_STEP, t->opts->steps, &step, error) ||
+      !gnn_tool_metadata_int (ckpt, path, WHAT, META_LOSS_COUNT, G_MAXINT, &count, error) ||
+      (value = gnn_tool_require_metadata (ckpt, path, WHAT, META_LOSS_SUM, error)) == NULL)
     return FALSE;
   t->loss_sum = g_ascii_strtod (value, &end);
   if (end == value || *end != '\0')
@@ -1218,50 +1147,6 @@ trainer_load (Trainer     *t,
 
 /* ---- Ctrl-C and progress ------------------------------------------------------------------ */
 
-static volatile sig_atomic_t interrupted = 0;
-static gboolean on_terminal = FALSE;
-
-static void
-on_sigint (int signum)
-{
-  interrupted = 1;
-}
-
-static void
-install_sigint (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  sigemptyset (&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the program at once */
-  sigaction (SIGINT, &sa, NULL);
-}
-
-static int
-terminal_width (void)
-{
-  struct winsize ws;
-  const char *columns;
-
-  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-    return ws.ws_col;
-  columns = g_getenv ("COLUMNS");
-  if (columns && atoi (columns) > 0)
-    return atoi (columns);
-  return 80;
-}
-
-static char *
-format_duration (double seconds)
-{
-  int s = (int) (seconds + 0.5);
-
-  if (s >= 3600)
-    return g_strdup_printf ("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-  return g_strdup_printf ("%d:%02d", s / 60, s % 60);
-}
 
 /* "step 120/600 [====>     ] loss 2.3456  5200 tokens/s  left 3:12", fitted into the
  * terminal's width - 1 columns: the rate and the time go first, then the bar */
@@ -1270,9 +1155,9 @@ draw_progress (Trainer *t,
                double   tokens_per_s)
 {
   const Options *opts = t->opts;
-  int room = MAX (terminal_width () - 1, 1), bar = 24;
+  int room = MAX (gnn_tool_terminal_width () - 1, 1), bar = 24;
   double left = tokens_per_s > 0 ? (double) (opts->steps - t->step) * opts->batch_size * opts->context / tokens_per_s : 0;
-  g_autofree char *eta = format_duration (left);
+  g_autofree char *eta = gnn_tool_format_duration (left);
   g_autofree char *head = g_strdup_printf ("step %d/%d", t->step, opts->steps);
   g_autofree char *loss = g_strdup_printf ("  loss %.4f", t->loss_count ? t->loss_sum / t->loss_count : 0.0);
   g_autofree char *rate = g_strdup_printf ("  %.0f tokens/s", tokens_per_s);
@@ -1322,7 +1207,7 @@ report (Trainer  *t,
 
   if (!evaluate (t, t->model, &val, error) || (t->ema && !evaluate (t, GNN_MODULE (t->ema), &ema_val, error)))
     return FALSE;
-  if (on_terminal)
+  if (gnn_tool_on_terminal ())
     g_print ("\r\033[K");
   g_print ("step %d/%d: train loss %.4f, val loss %.4f (ppl %.3f)", t->step, t->opts->steps,
            t->loss_count ? t->loss_sum / t->loss_count : NAN, val, exp (val));
@@ -1351,9 +1236,9 @@ train (Trainer     *t,
       gint64 now;
       double rate;
 
-      if (interrupted)
+      if (gnn_tool_interrupted ())
         {
-          if (on_terminal)
+          if (gnn_tool_on_terminal ())
             g_print ("\n");
           if (!trainer_save (t, interrupt_path, error))
             return FALSE;
@@ -1372,7 +1257,7 @@ train (Trainer     *t,
           if (opts->save && t->step < opts->steps && !trainer_save (t, opts->save, error))
             return FALSE;
         }
-      else if (on_terminal && now - last_draw > 200000)
+      else if (gnn_tool_on_terminal () && now - last_draw > 200000)
         {
           draw_progress (t, rate);
           last_draw = now;
@@ -1661,8 +1546,7 @@ gnn_train_charlm_main (int    argc,
     }
   if (opts.threads > 0)
     gnn_set_num_threads (opts.threads);
-  on_terminal = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
-  install_sigint ();
+  gnn_tool_install_sigint ();
 
   status = run (&opts, &error);
   if (status != EXIT_SUCCESS && error != NULL)

@@ -125,20 +125,18 @@ default_weight_decay (const char *optimizer)
  * evaluation option was kept lacks it: the command line or the default then decides. The
  * options left out (--save, --resume, --threads, --data-dir) change where files are and how
  * fast it runs, not what it computes. */
-static const struct
-{
-  const char *key;
-  gboolean    evaluation_only;
-} run_options[] = {
+static const GnnToolRunOption run_options[] = {
   { "epochs" }, { "batch-size" }, { "optimizer" }, { "lr" }, { "momentum" }, { "weight-decay" },
   { "cosine" }, { "seed" }, { "swa-start" }, { "swa-lr" }, { "ema-decay" }, { "limit" },
   { "test-limit", TRUE },
 };
 
 static char *
-option_to_string (const Options *opts,
-                  const char    *key)
+option_to_string (gconstpointer data,
+                  guint         i)
 {
+  const Options *opts = data;
+  const char *key = run_options[i].key;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (g_str_equal (key, "epochs"))
@@ -172,9 +170,12 @@ option_to_string (const Options *opts,
 
 /* whether @key was given on the command line (before defaults are filled in) */
 static gboolean
-option_given (const Options *opts,
-              const char    *key)
+option_given (gconstpointer data,
+              guint         i)
 {
+  const Options *opts = data;
+  const char *key = run_options[i].key;
+
   if (g_str_equal (key, "epochs"))
     return opts->epochs >= 0;
   if (g_str_equal (key, "batch-size"))
@@ -206,10 +207,12 @@ option_given (const Options *opts,
 
 /* Sets @key from its text in a checkpoint; FALSE when the text does not parse. */
 static gboolean
-option_from_string (Options    *opts,
-                    const char *key,
+option_from_string (gpointer    data,
+                    guint       i,
                     const char *value)
 {
+  Options *opts = data;
+  const char *key = run_options[i].key;
   char *end = NULL;
 
   if (g_str_equal (key, "optimizer"))
@@ -265,6 +268,11 @@ option_from_string (Options    *opts,
       return TRUE;
     }
 }
+
+static const GnnToolOptionTable option_table = {
+  run_options, sizeof run_options[0], G_N_ELEMENTS (run_options),
+  option_given, option_to_string, option_from_string,
+};
 
 static void
 options_fill_defaults (Options *opts)
@@ -526,13 +534,7 @@ trainer_save (Trainer     *t,
   g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
-    {
-      g_autofree char *key = g_strconcat (META_PREFIX "option.", run_options[i].key, NULL);
-      g_autofree char *value = option_to_string (t->opts, run_options[i].key);
-
-      gnn_checkpoint_set_metadata (ckpt, key, value);
-    }
+  gnn_tool_save_options (ckpt, META_PREFIX "option.", &option_table, t->opts);
   {
     g_autofree char *epoch = g_strdup_printf ("%d", t->epoch);
     g_autofree char *batch = g_strdup_printf ("%u", t->batch);
@@ -555,20 +557,6 @@ trainer_save (Trainer     *t,
   return gnn_checkpoint_save (ckpt, path, error);
 }
 
-static const char *
-require_metadata (GnnCheckpoint  *ckpt,
-                  const char     *path,
-                  const char     *key,
-                  GError        **error)
-{
-  const char *value = gnn_checkpoint_get_metadata (ckpt, key);
-
-  if (value == NULL)
-    g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                 "%s: expected a gnn-train checkpoint with the metadata key '%s', found none", path, key);
-  return value;
-}
-
 /* Reads the options of the run a checkpoint holds into @opts. Options given on the command
  * line must agree with those that shape the training; one that shapes only the evaluation
  * overrides the checkpoint's, and @opts->overrides says so. */
@@ -578,72 +566,12 @@ read_checkpoint_options (Options     *opts,
                          GError     **error)
 {
   g_autoptr(GnnCheckpoint) ckpt = gnn_checkpoint_new ();
-  g_autoptr(GString) overrides = g_string_new (NULL);
 
   /* only the metadata is wanted here: a checkpoint without objects set loads only that */
-  if (!gnn_checkpoint_load (ckpt, path, error))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (run_options); i++)
-    {
-      const char *key = run_options[i].key;
-      g_autofree char *meta_key = g_strconcat (META_PREFIX "option.", key, NULL);
-      const char *value = gnn_checkpoint_get_metadata (ckpt, meta_key);
-
-      if (value == NULL && run_options[i].evaluation_only)
-        continue;
-      if (value == NULL && require_metadata (ckpt, path, meta_key, error) == NULL)
-        return FALSE;
-      if (option_given (opts, key))
-        {
-          g_autofree char *given = option_to_string (opts, key);
-
-          if (g_str_equal (given, value))
-            continue;
-          if (!run_options[i].evaluation_only)
-            {
-              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           "--%s %s differs from the value in the checkpoint %s (%s): leave it out "
-                           "to continue that run", key, given, path, value);
-              return FALSE;
-            }
-          g_string_append_printf (overrides, "%s--%s %s (the checkpoint's: %s)",
-                                  overrides->len ? ", " : "", key, given, value);
-          continue;
-        }
-      if (!option_from_string (opts, key, value))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                       "%s: the option %s has the unreadable value '%s'", path, key, value);
-          return FALSE;
-        }
-    }
-  g_free (opts->overrides);
-  opts->overrides = overrides->len ? g_string_free (g_steal_pointer (&overrides), FALSE) : NULL;
-  return TRUE;
-}
-
-static gboolean
-parse_int_meta (GnnCheckpoint  *ckpt,
-                const char     *path,
-                const char     *key,
-                gint64          max,
-                gint64         *out,
-                GError        **error)
-{
-  const char *value = require_metadata (ckpt, path, key, error);
-  char *end = NULL;
-
-  if (value == NULL)
-    return FALSE;
-  *out = g_ascii_strtoll (value, &end, 10);
-  if (end == value || *end != '\0' || *out < 0 || *out > max)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                   "%s: expected %s to be an integer from 0 to %" G_GINT64_FORMAT ", found '%s'",
-                   path, key, max, value);
-      return FALSE;
-    }
-  return TRUE;
+  g_clear_pointer (&opts->overrides, g_free);
+  return gnn_checkpoint_load (ckpt, path, error) &&
+         gnn_tool_resume_options (ckpt, path, "gnn-train", META_PREFIX "option.", &option_table, opts,
+                                  &opts->overrides, error);
 }
 
 /* Loads the state of a checkpoint into the freshly set-up @t. */
@@ -659,11 +587,11 @@ trainer_load (Trainer     *t,
 
   if (!gnn_checkpoint_load (ckpt, path, error))
     return FALSE;
-  if (!parse_int_meta (ckpt, path, META_EPOCH, t->opts->epochs, &epoch, error) ||
-      !parse_int_meta (ckpt, path, META_BATCH, g_list_model_get_n_items (G_LIST_MODEL (t->train)),
-                       &batch, error) ||
-      !parse_int_meta (ckpt, path, META_SAMPLES, G_MAXINT64, &samples, error) ||
-      (value = require_metadata (ckpt, path, META_LOSS_SUM, error)) == NULL)
+  if (!gnn_tool_metadata_int (ckpt, path, "gnn-train", META_EPOCH, t->opts->epochs, &epoch, error) ||
+      !gnn_tool_metadata_int (ckpt, path, "gnn-train", META_BATCH,
+                              g_list_model_get_n_items (G_LIST_MODEL (t->train)), &batch, error) ||
+      !gnn_tool_metadata_int (ckpt, path, "gnn-train", META_SAMPLES, G_MAXINT64, &samples, error) ||
+      (value = gnn_tool_require_metadata (ckpt, path, "gnn-train", META_LOSS_SUM, error)) == NULL)
     return FALSE;
   t->loss_sum = g_ascii_strtod (value, &end);
   if (end == value || *end != '\0')
@@ -681,7 +609,7 @@ trainer_load (Trainer     *t,
     {
       g_autoptr(GVariant) state = NULL;
 
-      if ((value = require_metadata (ckpt, path, META_SWALR, error)) == NULL ||
+      if ((value = gnn_tool_require_metadata (ckpt, path, "gnn-train", META_SWALR, error)) == NULL ||
           (state = g_variant_parse (NULL, value, NULL, NULL, error)) == NULL ||
           !gnn_lr_scheduler_load_state_dict (t->swalr, state, error))
         {
@@ -692,57 +620,8 @@ trainer_load (Trainer     *t,
   return TRUE;
 }
 
-/* ---- Ctrl-C ------------------------------------------------------------------------------- */
-
-static volatile sig_atomic_t interrupted = 0;
-
-static void
-on_sigint (int signum)
-{
-  interrupted = 1;
-}
-
-static void
-install_sigint (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  sigemptyset (&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the program at once */
-  sigaction (SIGINT, &sa, NULL);
-}
-
 /* ---- progress ----------------------------------------------------------------------------- */
 
-static gboolean on_terminal = FALSE;
-
-static char *
-format_duration (double seconds)
-{
-  int s = (int) (seconds + 0.5);
-
-  if (s >= 3600)
-    return g_strdup_printf ("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-  return g_strdup_printf ("%d:%02d", s / 60, s % 60);
-}
-
-/* The width of the terminal on standard output: the kernel's idea of it (asked at every redraw,
- * so a resized window is followed), else $COLUMNS, else 80. */
-static int
-terminal_width (void)
-{
-  struct winsize ws;
-  const char *columns;
-
-  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-    return ws.ws_col;
-  columns = g_getenv ("COLUMNS");
-  if (columns && atoi (columns) > 0)
-    return atoi (columns);
-  return 80;
-}
 
 /* One line, redrawn in place: @done of @n_batches batches of the current epoch, the learning
  * rate @lr too once the epoch is @final. The line fits in @width - 1 columns (a line that
@@ -761,7 +640,7 @@ progress_line (const Trainer *t,
   const int max_bar = 24, min_bar = 8;
   double mean = done > 0 ? t->loss_sum / done : 0;
   gint64 remaining = (gint64) (n_batches - done) * t->opts->batch_size;
-  g_autofree char *eta = format_duration (final ? final_seconds : rate > 0 ? remaining / rate : 0);
+  g_autofree char *eta = gnn_tool_format_duration (final ? final_seconds : rate > 0 ? remaining / rate : 0);
   g_autofree char *head = g_strdup_printf ("epoch %d/%d", t->epoch + 1, t->opts->epochs);
   g_autofree char *count = g_strdup_printf (" %u/%u", done, n_batches);
   g_autofree char *loss = g_strdup_printf ("  loss %.4f", mean);
@@ -812,7 +691,7 @@ draw_progress (Trainer *t,
                double   final_seconds,
                double   lr)
 {
-  g_autofree char *line = progress_line (t, terminal_width (), done, n_batches, rate, final,
+  g_autofree char *line = progress_line (t, gnn_tool_terminal_width (), done, n_batches, rate, final,
                                          final_seconds, lr);
 
   /* \r and erase to the end of the line: the line before may have been longer */
@@ -884,9 +763,9 @@ train (Trainer     *t,
         {
           gint64 now;
 
-          if (interrupted)
+          if (gnn_tool_interrupted ())
             {
-              if (on_terminal)
+              if (gnn_tool_on_terminal ())
                 g_print ("\n");
               if (!trainer_save (t, interrupt_path, error))
                 return FALSE;
@@ -898,7 +777,7 @@ train (Trainer     *t,
           if (!train_step (t, t->batch, error))
             return FALSE;
           now = g_get_monotonic_time ();
-          if (on_terminal && (now - last_draw > 200000 || t->batch + 1 == n_batches))
+          if (gnn_tool_on_terminal () && (now - last_draw > 200000 || t->batch + 1 == n_batches))
             {
               draw_progress (t, t->batch + 1, n_batches,
                              (t->samples - start_samples) / MAX ((now - start) / 1e6, 1e-9), FALSE, 0, 0);
@@ -907,7 +786,7 @@ train (Trainer     *t,
         }
       seconds = (g_get_monotonic_time () - start) / 1e6;
       rate = (t->samples - start_samples) / MAX (seconds, 1e-9);
-      if (on_terminal)
+      if (gnn_tool_on_terminal ())
         {
           draw_progress (t, n_batches, n_batches, rate, TRUE, seconds, lr);
         }
@@ -1281,8 +1160,7 @@ main (int    argc,
     gnn_set_num_threads (opts.threads);
   /* the progress line redrawn in place on a terminal that can erase a line; elsewhere (a pipe,
    * a file, TERM=dumb) a line per epoch */
-  on_terminal = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
-  install_sigint ();
+  gnn_tool_install_sigint ();
 
   status = run (&opts, &error);
   if (status != EXIT_SUCCESS && error != NULL)
