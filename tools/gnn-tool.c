@@ -198,11 +198,12 @@ gnn_tool_resume_options (GnnCheckpoint            *ckpt,
 
   for (guint i = 0; i < table->n; i++)
     {
-      const char *key = run_option (table, i)->key;
+      const GnnToolRunOption *option = run_option (table, i);
+      const char *key = option->key;
       g_autofree char *meta_key = g_strconcat (prefix, key, NULL);
       const char *value = gnn_checkpoint_get_metadata (ckpt, meta_key);
 
-      if (value == NULL && run_option (table, i)->evaluation_only)
+      if (value == NULL && option->evaluation_only)
         continue;
       if (value == NULL && gnn_tool_require_metadata (ckpt, path, what, meta_key, error) == NULL)
         return FALSE;
@@ -212,7 +213,7 @@ gnn_tool_resume_options (GnnCheckpoint            *ckpt,
 
           if (g_str_equal (given, value))
             continue;
-          if (!run_option (table, i)->evaluation_only)
+          if (!option->evaluation_only)
             {
               g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                            "--%s %s differs from the value in the checkpoint %s (%s): leave it out "

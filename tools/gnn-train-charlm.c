@@ -8,12 +8,9 @@
 #include "gnn-train-charlm.h"
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 /* ---- the corpus --------------------------------------------------------------------------- */
 

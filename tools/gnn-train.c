@@ -37,12 +37,9 @@
 #include "gnn-train-charlm.h"
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include <locale.h>
 
 #define DEFAULT_DATA_DIR "/usr/share/datasets/fashion-mnist"

@@ -1467,8 +1467,8 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * Returns: (transfer full): the module, or %NULL with @error set: %GNN_ERROR_FILE_FORMAT for
  *   text that is not JSON or not a module tree (a missing member, a value of the wrong
  *   kind, an unknown property, a tensor or child that setup made and a list leaves out, a
- *   `"shared"` naming an ancestor or with a member beside it, a tree deeper than 200 modules, nesting deeper than 640,
- *   a name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
+ *   `"shared"` naming an ancestor or with a member beside it, a tree deeper than 200
+ *   modules, nesting deeper than 640, a name twice in one object), %GNN_ERROR_INVALID_ARGUMENT
  *   for a type name that is not a registered, instantiable module type, or the error of a
  *   setup that failed
  */
