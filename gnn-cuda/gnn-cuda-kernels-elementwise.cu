@@ -601,6 +601,13 @@ math1 (GnnBackendOp op, T a)
     case GNN_BACKEND_OP_CEIL:       return ceil (a);
     case GNN_BACKEND_OP_ROUND:      return nearbyint (a);
     case GNN_BACKEND_OP_TRUNC:      return trunc (a);
+    case GNN_BACKEND_OP_EXP2:       return exp2 (a);
+    case GNN_BACKEND_OP_SINC:
+      {
+        /* in T, as PyTorch's kernel: π rounded to T, then sin (πx) / (πx) */
+        T px = (T) M_PI * a;
+        return a == (T) 0 ? (T) 1 : sin (px) / px;
+      }
     default:                        return a - trunc (a);   /* FRAC */
     }
 }
@@ -610,6 +617,15 @@ template <class T>
 __device__ __forceinline__ T
 math2 (GnnBackendOp op, T a, T b)
 {
+  if constexpr (std::is_same<T, i64>::value)
+    {
+      if (op == GNN_BACKEND_OP_FMAX)
+        return a > b ? a : b;
+      if (op == GNN_BACKEND_OP_FMIN)
+        return a < b ? a : b;
+      if (op == GNN_BACKEND_OP_HEAVISIDE)
+        return a == 0 ? b : (i64) (a > 0);
+    }
   if constexpr (std::is_same<T, i64>::value)
     {
       /* FMOD, REMAINDER, FLOOR_DIVIDE: a zero divisor gives 0 (a device kernel cannot report
@@ -646,6 +662,24 @@ math2 (GnnBackendOp op, T a, T b)
           return copysign ((T) 0, a / b);
         fl = floor (div);
         return div - fl > (T) 0.5 ? fl + (T) 1 : fl;
+      }
+    case GNN_BACKEND_OP_COPYSIGN:  return copysign (a, b);
+    case GNN_BACKEND_OP_FMAX:      return fmax (a, b);
+    case GNN_BACKEND_OP_FMIN:      return fmin (a, b);
+    case GNN_BACKEND_OP_NEXTAFTER: return nextafter (a, b);
+    case GNN_BACKEND_OP_HEAVISIDE: return a == (T) 0 ? b : (T) (a > (T) 0);
+    case GNN_BACKEND_OP_LOGADDEXP:
+    case GNN_BACKEND_OP_LOGADDEXP2:
+      {
+        /* gnn-math-private.h's: from the larger, the same infinity kept */
+        T m = a > b ? a : b;
+        if (isinf (a) && a == b)
+          return a;
+        if (a != a || b != b)
+          return a + b;
+        if (op == GNN_BACKEND_OP_LOGADDEXP)
+          return m + log1p (exp (-fabs (a - b)));
+        return m + log1p (exp2 (-fabs (a - b))) / (T) M_LN2;
       }
     default:   /* XLOGY */
       return b != b ? b : a == (T) 0 ? (T) 0 : a * log (b);
@@ -1130,6 +1164,13 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_REMAINDER:
     case GNN_BACKEND_OP_FLOOR_DIVIDE:
     case GNN_BACKEND_OP_XLOGY:
+    case GNN_BACKEND_OP_COPYSIGN:
+    case GNN_BACKEND_OP_FMAX:
+    case GNN_BACKEND_OP_FMIN:
+    case GNN_BACKEND_OP_LOGADDEXP:
+    case GNN_BACKEND_OP_LOGADDEXP2:
+    case GNN_BACKEND_OP_NEXTAFTER:
+    case GNN_BACKEND_OP_HEAVISIDE:
       dt = args->in[0]->dtype;
       if (!same_dtype (args, 2, dt, true))
         return unsupported (args, error);
@@ -1192,9 +1233,16 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_HYPOT:               return by_float<HypotOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_FMOD:
     case GNN_BACKEND_OP_REMAINDER:
-    case GNN_BACKEND_OP_FLOOR_DIVIDE:        return by_number<MathBinaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_FLOOR_DIVIDE:
+    case GNN_BACKEND_OP_FMAX:
+    case GNN_BACKEND_OP_FMIN:
+    case GNN_BACKEND_OP_HEAVISIDE:           return by_number<MathBinaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_ATAN2:
-    case GNN_BACKEND_OP_XLOGY:               return by_float<MathBinaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_XLOGY:
+    case GNN_BACKEND_OP_COPYSIGN:
+    case GNN_BACKEND_OP_LOGADDEXP:
+    case GNN_BACKEND_OP_LOGADDEXP2:
+    case GNN_BACKEND_OP_NEXTAFTER:           return by_float<MathBinaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_RECIPROCAL:
     case GNN_BACKEND_OP_RSQRT:
     case GNN_BACKEND_OP_LOG1P:
@@ -1220,7 +1268,9 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_CEIL:
     case GNN_BACKEND_OP_ROUND:
     case GNN_BACKEND_OP_TRUNC:
-    case GNN_BACKEND_OP_FRAC:                return by_float<MathUnaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_FRAC:
+    case GNN_BACKEND_OP_EXP2:
+    case GNN_BACKEND_OP_SINC:                return by_float<MathUnaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_EXP:                 return by_float<ExpOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_LOG:                 return by_float<LogOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SQRT:                return by_float<SqrtOp> (ctx, args, dt, error);

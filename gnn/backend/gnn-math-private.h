@@ -190,6 +190,47 @@ gnn_math_xlogy (double x, double y)
   return x * log (y);
 }
 
+/* sin (πx) / (πx), 1 at 0 (torch.sinc, the normalized sinc) */
+static inline double
+gnn_math_sinc (double x)
+{
+  double px;
+
+  if (x == 0.0)
+    return 1.0;
+  px = M_PI * x;
+  return sin (px) / px;
+}
+
+/* log (e^a + e^b), from the larger: max + log1p (e^-|a - b|); a where a and b are the same
+ * infinity (whose difference is NaN), as torch.logaddexp */
+static inline double
+gnn_math_logaddexp (double a, double b)
+{
+  double m;
+
+  if (isinf (a) && a == b)
+    return a;
+  m = a > b ? a : b;
+  if (isnan (a) || isnan (b))
+    return NAN;
+  return m + log1p (exp (-fabs (a - b)));
+}
+
+/* log2 (2^a + 2^b), as gnn_math_logaddexp in base 2 (torch.logaddexp2) */
+static inline double
+gnn_math_logaddexp2 (double a, double b)
+{
+  double m;
+
+  if (isinf (a) && a == b)
+    return a;
+  m = a > b ? a : b;
+  if (isnan (a) || isnan (b))
+    return NAN;
+  return m + log1p (exp2 (-fabs (a - b))) / M_LN2;
+}
+
 /* SELU's constants (Klambauer et al., "Self-Normalizing Neural Networks", 2017), as torch.selu */
 #define GNN_MATH_SELU_ALPHA 1.6732632423543772848170429916717
 #define GNN_MATH_SELU_SCALE 1.0507009873554804934193349852946

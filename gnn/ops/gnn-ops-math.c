@@ -58,6 +58,8 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_ERFINV, "erfinv", "ErfinvBackward0", MATH_FLOAT, TRUE },
   { GNN_BACKEND_OP_LGAMMA, "lgamma", "LgammaBackward0", MATH_FLOAT, FALSE },
   { GNN_BACKEND_OP_POLYGAMMA, "polygamma", "PolygammaBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_EXP2, "exp2", "Exp2Backward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_SINC, "sinc", "SincBackward0", MATH_FLOAT, FALSE },
   { GNN_BACKEND_OP_FLOOR, "floor", "FloorBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_CEIL, "ceil", "CeilBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_ROUND, "round", "RoundBackward0", MATH_ROUNDING, FALSE },
@@ -275,6 +277,22 @@ math_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *s, GError **error)
       return (t1 = gnn_tensor_polygamma (s, ctx->params.polygamma.n + 1, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
     case GNN_BACKEND_OP_FRAC:         /* g */
       return g_object_ref (g);
+    case GNN_BACKEND_OP_EXP2:         /* g y ln 2 */
+      return (t1 = gnn_tensor_mul_scalar (s, M_LN2, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_SINC:         /* g (πx cos πx − sin πx) / (πx²), 0 at x = 0 (PyTorch's) */
+      {
+        g_autoptr(GnnTensor) px = NULL, c = NULL, pxc = NULL, sn = NULL, num = NULL, den = NULL, zero = NULL;
+        g_autoptr(GnnTensor) at0 = NULL, q = NULL;
+
+        if (!(px = gnn_tensor_mul_scalar (s, M_PI, error)) || !(c = gnn_tensor_cos (px, error)) ||
+            !(pxc = gnn_tensor_mul (px, c, error)) || !(sn = gnn_tensor_sin (px, error)) ||
+            !(num = gnn_tensor_sub (pxc, sn, 1.0, error)) || !(den = gnn_tensor_mul (px, s, error)) ||
+            !(q = gnn_tensor_div (num, den, error)) || !(at0 = gnn_tensor_eq_scalar (s, 0.0, error)) ||
+            !(zero = gnn_tensor_new_zeros_like (q, gnn_tensor_priv (q)->dtype, 0, NULL, error)) ||
+            !(t1 = gnn_where (at0, zero, q, error)))
+          return NULL;
+        return gnn_tensor_mul (g, t1, error);
+      }
     default:                          /* the rounding functions: 0 */
       return gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, gnn_tensor_priv (g)->ndim,
                                         gnn_tensor_priv (g)->shape, error);
@@ -436,6 +454,43 @@ gnn_tensor_log2 (GnnTensor *self, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return math_unary (GNN_BACKEND_OP_LOG2, 0, self, error);
+}
+
+/**
+ * gnn_tensor_exp2:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * 2^@self, elementwise (`torch.exp2`, `torch.special.exp2`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): 2^@self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_exp2 (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_EXP2, 0, self, error);
+}
+
+/**
+ * gnn_tensor_sinc:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The normalized sinc function sin (π@self) / (π@self), 1 at 0, elementwise (`torch.sinc`,
+ * `torch.special.sinc`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): sinc (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_sinc (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_SINC, 0, self, error);
 }
 
 /**
@@ -1114,20 +1169,36 @@ floor_divide_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **e
   return FALSE;
 }
 
-/* Runs the binary kernel @op on @a and @b broadcast, in their promoted dtype (float32 for
- * integers when @floats, else integers kept and bool refused), and records its node. */
+/* The dtypes a binary math function takes, and what it makes of integers */
+typedef enum {
+  MATH2_NUMBER,    /* integers kept, bool refused */
+  MATH2_FLOAT,     /* integers and bool give float32 */
+  MATH2_FLOATING,  /* floating-point operands only (at least one of them) */
+  MATH2_ALL,       /* integers and bool kept */
+} Math2Kind;
+
+/* Runs the binary kernel @op on @a and @b broadcast, in their promoted dtype as @kind says, and
+ * records its node. */
 static GnnTensor *
 math_binary (const char *name, const char *grad_fn, GnnBackwardFunc backward, gpointer ctx, GnnBackendOp op,
-             gboolean floats, GnnTensor *a, GnnTensor *b, GError **error)
+             Math2Kind kind, GnnTensor *a, GnnTensor *b, GError **error)
 {
   GnnDtype result = gnn_result_dtype (a, b);
   GnnTensor *ins[2] = { a, b };
   GnnTensor *out;
   GnnNode *node;
 
-  if (floats && !gnn_dtype_is_floating (result))
+  if (kind == MATH2_FLOAT && !gnn_dtype_is_floating (result))
     result = GNN_DTYPE_FLOAT32;
-  if (result == GNN_DTYPE_BOOL)
+  if (kind == MATH2_FLOATING && !gnn_dtype_is_floating (result))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: not implemented for %s tensors; expected a floating-point tensor, got %s and %s", name,
+                   gnn_dtype_get_name (result), gnn_dtype_get_name (gnn_tensor_priv (a)->dtype),
+                   gnn_dtype_get_name (gnn_tensor_priv (b)->dtype));
+      return NULL;
+    }
+  if (result == GNN_DTYPE_BOOL && kind != MATH2_ALL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "%s: not implemented for bool tensors; expected numbers, got %s and %s", name,
@@ -1161,7 +1232,7 @@ GnnTensor *
 gnn_tensor_atan2 (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
-  return math_binary ("atan2", "Atan2Backward0", atan2_backward, NULL, GNN_BACKEND_OP_ATAN2, TRUE, self, other, error);
+  return math_binary ("atan2", "Atan2Backward0", atan2_backward, NULL, GNN_BACKEND_OP_ATAN2, MATH2_FLOAT, self, other, error);
 }
 
 /**
@@ -1183,7 +1254,7 @@ gnn_tensor_fmod (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("fmod", "FmodBackward1", fmod_backward, GINT_TO_POINTER (FALSE), GNN_BACKEND_OP_FMOD,
-                      FALSE, self, other, error);
+                      MATH2_NUMBER, self, other, error);
 }
 
 /**
@@ -1205,7 +1276,7 @@ gnn_tensor_remainder (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("remainder", "RemainderBackward1", fmod_backward, GINT_TO_POINTER (TRUE),
-                      GNN_BACKEND_OP_REMAINDER, FALSE, self, other, error);
+                      GNN_BACKEND_OP_REMAINDER, MATH2_NUMBER, self, other, error);
 }
 
 /**
@@ -1228,7 +1299,7 @@ gnn_tensor_floor_divide (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("floor_divide", "NotImplemented", floor_divide_backward, NULL, GNN_BACKEND_OP_FLOOR_DIVIDE,
-                      FALSE, self, other, error);
+                      MATH2_NUMBER, self, other, error);
 }
 
 /**
@@ -1248,7 +1319,421 @@ GnnTensor *
 gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
-  return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, TRUE, self, other, error);
+  return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, MATH2_FLOAT, self, other, error);
+}
+
+/* ---- more binary functions: copysign, fmax, fmin, logaddexp(2), nextafter, heaviside ---- */
+
+/* zeros of @g's dtype in input @j's shape: the gradient of an operand the result does not
+ * vary with (copysign's sign operand), which PyTorch gives as zeros rather than None */
+static gboolean
+zero_input_grad (GnnNode *node, GnnTensor **gi, guint j, GnnTensor *g, GError **error)
+{
+  g_autoptr(GnnTensor) z = gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, node->in_ndim[j],
+                                                      node->in_shape[j], error);
+
+  if (z == NULL)
+    return FALSE;
+  gi[j] = gnn_tensor_cast (z, node->in_dtype[j], error);
+  return gi[j] != NULL;
+}
+
+/* copysign:  g · copysign (a, b) / a, 0 where a = 0;  0 for b (PyTorch's) */
+static gboolean
+copysign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) r = NULL, ratio = NULL, at0 = NULL, zero = NULL, masked = NULL;
+
+      if (!(r = gnn_tensor_copysign (a, b, error)) || !(ratio = gnn_tensor_div (r, a, error)) ||
+          !(at0 = gnn_tensor_eq_scalar (a, 0.0, error)) ||
+          !(zero = gnn_tensor_new_zeros_like (ratio, gnn_tensor_priv (ratio)->dtype, 0, NULL, error)) ||
+          !(masked = gnn_where (at0, zero, ratio, error)) ||
+          !set_input_grad (node, gi, 0, gnn_tensor_mul (go[0], masked, error), error))
+        return FALSE;
+    }
+  if (NEEDS (1) && !zero_input_grad (node, gi, 1, go[0], error))
+    return FALSE;
+  return TRUE;
+}
+
+/* fmax and fmin: the gradient goes to a where a ≥ b (a ≤ b for fmin) or b is NaN, to b
+ * elsewhere (PyTorch's) */
+static gboolean
+fmax_fmin_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  gboolean is_min = GPOINTER_TO_INT (node->ctx);
+  g_autoptr(GnnTensor) cmp = NULL, bnan = NULL, to_a = NULL;
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)) ||
+      !(cmp = is_min ? gnn_tensor_le (a, b, error) : gnn_tensor_ge (a, b, error)) ||
+      !(bnan = gnn_tensor_isnan (b, error)) || !(to_a = gnn_tensor_logical_or (cmp, bnan, error)))
+    return FALSE;
+  if (NEEDS (0) && !set_input_grad (node, gi, 0, select_or_zero (to_a, go[0], NULL, go[0], error), error))
+    return FALSE;
+  if (NEEDS (1) && !set_input_grad (node, gi, 1, select_or_zero (to_a, NULL, go[0], go[0], error), error))
+    return FALSE;
+  return TRUE;
+}
+
+/* logaddexp:  g / (1 + e^(b − a)) and g / (1 + e^(a − b)); logaddexp2 with 2^ for e^ */
+static gboolean
+logaddexp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  gboolean base2 = GPOINTER_TO_INT (node->ctx);
+  GnnTensor *ab[2];
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(ab[0] = gnn_node_saved (node, 0, error)) || !(ab[1] = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  for (guint j = 0; j < 2; j++)
+    if (NEEDS (j))
+      {
+        g_autoptr(GnnTensor) d = gnn_tensor_sub (ab[1 - j], ab[j], 1.0, error);
+        g_autoptr(GnnTensor) e = d ? (base2 ? gnn_tensor_exp2 (d, error) : gnn_tensor_exp (d, error)) : NULL;
+        g_autoptr(GnnTensor) den = e ? gnn_tensor_add_scalar (e, 1.0, error) : NULL;
+
+        if (!den || !set_input_grad (node, gi, j, gnn_tensor_div (go[0], den, error), error))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* nextafter and heaviside: PyTorch 1.13 has no derivative for them; the message is its */
+static gboolean
+no_derivative_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "%s", (const char *) node->ctx);
+  return FALSE;
+}
+
+/**
+ * gnn_tensor_copysign:
+ * @self: the magnitudes
+ * @other: the signs, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * |@self| with the sign of @other, elementwise (`torch.copysign`): the sign of −0.0 and of a
+ * NaN count, as in C's copysign. Integer and bool inputs give float32. The gradient for
+ * @other is zero.
+ *
+ * Returns: (transfer full): copysign (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_copysign (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("copysign", "CopysignBackward0", copysign_backward, NULL, GNN_BACKEND_OP_COPYSIGN,
+                      MATH2_FLOAT, self, other, error);
+}
+
+/**
+ * gnn_tensor_fmax:
+ * @self: a tensor
+ * @other: a tensor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The larger of @self and @other, elementwise, a NaN ignored where the other operand is a
+ * number (`torch.fmax`, C's fmax; [method@Gnn.Tensor.maximum] propagates NaN instead). Integer
+ * and bool dtypes are kept.
+ *
+ * Returns: (transfer full): fmax (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_fmax (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("fmax", "FmaxBackward0", fmax_fmin_backward, GINT_TO_POINTER (FALSE), GNN_BACKEND_OP_FMAX,
+                      MATH2_ALL, self, other, error);
+}
+
+/**
+ * gnn_tensor_fmin:
+ * @self: a tensor
+ * @other: a tensor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The smaller of @self and @other, elementwise, a NaN ignored where the other operand is a
+ * number (`torch.fmin`, C's fmin; [method@Gnn.Tensor.minimum] propagates NaN instead). Integer
+ * and bool dtypes are kept.
+ *
+ * Returns: (transfer full): fmin (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_fmin (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("fmin", "FminBackward0", fmax_fmin_backward, GINT_TO_POINTER (TRUE), GNN_BACKEND_OP_FMIN,
+                      MATH2_ALL, self, other, error);
+}
+
+/**
+ * gnn_tensor_logaddexp:
+ * @self: a tensor
+ * @other: a tensor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * log (e^@self + e^@other), elementwise, without overflow (`torch.logaddexp`). The operands
+ * must be floating-point, as in PyTorch.
+ *
+ * Returns: (transfer full): logaddexp (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_logaddexp (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("logaddexp", "LogaddexpBackward0", logaddexp_backward, GINT_TO_POINTER (FALSE),
+                      GNN_BACKEND_OP_LOGADDEXP, MATH2_FLOATING, self, other, error);
+}
+
+/**
+ * gnn_tensor_logaddexp2:
+ * @self: a tensor
+ * @other: a tensor, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * log₂ (2^@self + 2^@other), elementwise, without overflow (`torch.logaddexp2`). The operands
+ * must be floating-point, as in PyTorch.
+ *
+ * Returns: (transfer full): logaddexp2 (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_logaddexp2 (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("logaddexp2", "Logaddexp2Backward0", logaddexp_backward, GINT_TO_POINTER (TRUE),
+                      GNN_BACKEND_OP_LOGADDEXP2, MATH2_FLOATING, self, other, error);
+}
+
+/**
+ * gnn_tensor_nextafter:
+ * @self: the starting values
+ * @other: the directions, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * The next value after @self toward @other that the result's dtype represents, elementwise
+ * (`torch.nextafter`): float32 steps for float32 operands. The operands must be floating-point;
+ * it has no derivative, as in PyTorch.
+ *
+ * Returns: (transfer full): nextafter (@self, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_nextafter (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("nextafter", "NextafterBackward0", no_derivative_backward,
+                      (gpointer) "the derivative for 'nextafter' is not implemented.", GNN_BACKEND_OP_NEXTAFTER,
+                      MATH2_FLOATING, self, other, error);
+}
+
+/**
+ * gnn_tensor_heaviside:
+ * @self: a tensor
+ * @values: the values where @self is 0, of @self's dtype, broadcast against it
+ * @error: return location for a #GError
+ *
+ * The Heaviside step function, elementwise (`torch.heaviside`): 0 where @self < 0, @values
+ * where @self is 0, 1 where @self > 0 (and 0 where @self is NaN, as in PyTorch). Both
+ * operands must have the same dtype, as in PyTorch; it has no derivative.
+ *
+ * Returns: (transfer full): heaviside (@self, @values), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_heaviside (GnnTensor *self, GnnTensor *values, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (values), NULL);
+  if (gnn_tensor_priv (self)->dtype != gnn_tensor_priv (values)->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "heaviside is not yet implemented for tensors with different dtypes; expected values "
+                   "of %s, got %s", gnn_dtype_get_name (gnn_tensor_priv (self)->dtype),
+                   gnn_dtype_get_name (gnn_tensor_priv (values)->dtype));
+      return NULL;
+    }
+  return math_binary ("heaviside", "NotImplemented", no_derivative_backward,
+                      (gpointer) "derivative for aten::heaviside is not implemented", GNN_BACKEND_OP_HEAVISIDE,
+                      MATH2_ALL, self, values, error);
+}
+
+/* ---- functions of the functions above: deg2rad, rad2deg, signbit, float_power, ldexp ---- */
+
+/* g · k, k the node's scale */
+static gboolean
+scale_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  return set_input_grad (node, gi, 0, gnn_tensor_mul_scalar (go[0], *(const double *) node->ctx, error), error);
+}
+
+/* @self · @k, integers and bool as float32, recorded as one node named @grad_fn */
+static GnnTensor *
+scaled (const char *grad_fn, GnnTensor *self, double k, GError **error)
+{
+  GnnDtype d = gnn_tensor_priv (self)->dtype;
+  g_autoptr(GnnTensor) x = NULL;
+  GnnTensor *out;
+  GnnNode *node;
+
+  x = gnn_dtype_is_floating (d) ? g_object_ref (self) : gnn_tensor_cast (self, GNN_DTYPE_FLOAT32, error);
+  if (x == NULL)
+    return NULL;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    out = gnn_tensor_mul_scalar (x, k, error);
+  }
+  if (out && (node = gnn_autograd_record (grad_fn, scale_backward, &self, 1, &out, 1)))
+    {
+      double *ctx = g_new (double, 1);
+
+      *ctx = k;
+      gnn_node_set_ctx (node, ctx, g_free);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_deg2rad:
+ * @self: angles in degrees
+ * @error: return location for a #GError
+ *
+ * @self converted from degrees to radians, @self · π / 180 (`torch.deg2rad`). Integer and bool
+ * inputs give float32.
+ *
+ * Returns: (transfer full): the angles in radians, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_deg2rad (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return scaled ("Deg2RadBackward0", self, M_PI / 180.0, error);
+}
+
+/**
+ * gnn_tensor_rad2deg:
+ * @self: angles in radians
+ * @error: return location for a #GError
+ *
+ * @self converted from radians to degrees, @self · 180 / π (`torch.rad2deg`). Integer and bool
+ * inputs give float32.
+ *
+ * Returns: (transfer full): the angles in degrees, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rad2deg (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return scaled ("Rad2DegBackward0", self, 180.0 / M_PI, error);
+}
+
+/**
+ * gnn_tensor_signbit:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * Whether the sign bit of each element is set (`torch.signbit`): true for negative numbers
+ * and −0.0 (and a NaN with its sign bit set), false for bool tensors.
+ *
+ * Returns: (transfer full): a bool tensor of @self's shape, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_signbit (GnnTensor *self, GError **error)
+{
+  GnnTensorPrivate *p;
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  g_autoptr(GnnTensor) one = NULL, signs = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->dtype == GNN_DTYPE_BOOL)
+    return gnn_tensor_new_zeros_like (self, GNN_DTYPE_BOOL, p->ndim, p->shape, error);
+  if (!gnn_dtype_is_floating (p->dtype))
+    return gnn_tensor_lt_scalar (self, 0.0, error);
+  /* copysign (1, x) is −1 exactly where x's sign bit is set, −0.0 and signed NaNs included */
+  if (!(one = gnn_tensor_new_full (NULL, 0, 1.0, p->dtype, gnn_tensor_get_device (self), error)) ||
+      !(signs = gnn_tensor_copysign (one, self, error)))
+    return NULL;
+  return gnn_tensor_lt_scalar (signs, 0.0, error);
+}
+
+/**
+ * gnn_tensor_float_power:
+ * @self: the bases
+ * @exponent: the exponents, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * @self ^ @exponent computed in float64, whatever the operands' dtypes (`torch.float_power`):
+ * both are cast to float64 first, so the result is float64.
+ *
+ * Returns: (transfer full): the float64 powers, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_float_power (GnnTensor *self, GnnTensor *exponent, GError **error)
+{
+  g_autoptr(GnnTensor) a = NULL, b = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (exponent), NULL);
+  if (!(a = gnn_tensor_to_dtype (self, GNN_DTYPE_FLOAT64, error)) ||
+      !(b = gnn_tensor_to_dtype (exponent, GNN_DTYPE_FLOAT64, error)))
+    return NULL;
+  return gnn_tensor_pow (a, b, error);
+}
+
+/**
+ * gnn_tensor_ldexp:
+ * @self: the mantissas
+ * @other: the exponents, broadcast against @self
+ * @error: return location for a #GError
+ *
+ * @self · 2^@other, elementwise (`torch.ldexp`, which PyTorch computes as this product too).
+ * Integer operands give float32.
+ *
+ * Returns: (transfer full): @self · 2^@other, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_ldexp (GnnTensor *self, GnnTensor *other, GError **error)
+{
+  g_autoptr(GnnTensor) p = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  if (!(p = gnn_tensor_exp2 (other, error)))
+    return NULL;
+  return gnn_tensor_mul (self, p, error);
 }
 
 /* ---- the activations of one kernel ---------------------------------------------------- */

@@ -606,6 +606,31 @@ gnn_tensor_sign (GnnTensor *self, GError **error)
                    SAVE_NOTHING, error);
 }
 
+/**
+ * gnn_tensor_sgn:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The sign of each element (`torch.sgn`, which for complex numbers is z / |z|): for gnn's real
+ * dtypes the same values as [method@Gnn.Tensor.sign], recorded as SgnBackward0. Its gradient
+ * is zero.
+ *
+ * Returns: (transfer full): sgn (@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_sgn (GnnTensor *self, GError **error)
+{
+  GnnDtype d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  d = gnn_tensor_priv (self)->dtype;
+  if (d == GNN_DTYPE_BOOL)
+    return gnn_tensor_clone_contiguous (self, d, error);
+  return unary_op ("sgn", GNN_BACKEND_OP_SIGN, self, d, NULL, "SgnBackward0", sign_backward, SAVE_NOTHING, error);
+}
+
 static gboolean
 is_integral (double v)
 {

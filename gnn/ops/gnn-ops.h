@@ -526,6 +526,36 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_floor_divide   (GnnTensor *self, GnnTensor *other, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_xlogy          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_copysign       (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_fmax           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_fmin           (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logaddexp      (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logaddexp2     (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nextafter      (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_heaviside      (GnnTensor *self, GnnTensor *values, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_float_power    (GnnTensor *self, GnnTensor *exponent, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ldexp          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_exp2           (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sinc           (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_deg2rad        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rad2deg        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_signbit        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_sgn            (GnnTensor *self, GError **error);
 
 /* linear algebra through LAPACK (torch.linalg) */
 GNN_AVAILABLE_IN_ALL

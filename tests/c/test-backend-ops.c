@@ -218,6 +218,27 @@ static const KernelCase kernel_cases[] = {
   EWI ("floor-divide/i64", FLOOR_DIVIDE, I64, I64, 2, -9, 9, NO_PARAMS),   /* divisors of 0 made 1 */
   EW ("xlogy/f32", XLOGY, F32, F32, 2, 0.1, 2, NO_PARAMS),
   EW ("xlogy/f64", XLOGY, F64, F64, 2, 0.1, 2, NO_PARAMS),
+  EW ("exp2/f32", EXP2, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("exp2/f64", EXP2, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("sinc/f32", SINC, F32, F32, 1, -3, 3, NO_PARAMS),
+  EW ("sinc/f64", SINC, F64, F64, 1, -3, 3, NO_PARAMS),
+  EW ("copysign/f32", COPYSIGN, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("copysign/f64", COPYSIGN, F64, F64, 2, -2, 2, NO_PARAMS),
+  EW ("fmax/f32", FMAX, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("fmax/f64", FMAX, F64, F64, 2, -2, 2, NO_PARAMS),
+  EWI ("fmax/i64", FMAX, I64, I64, 2, -5, 5, NO_PARAMS),
+  EW ("fmin/f32", FMIN, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("fmin/f64", FMIN, F64, F64, 2, -2, 2, NO_PARAMS),
+  EWI ("fmin/i64", FMIN, I64, I64, 2, -5, 5, NO_PARAMS),
+  EW ("logaddexp/f32", LOGADDEXP, F32, F32, 2, -5, 5, NO_PARAMS),
+  EW ("logaddexp/f64", LOGADDEXP, F64, F64, 2, -5, 5, NO_PARAMS),
+  EW ("logaddexp2/f32", LOGADDEXP2, F32, F32, 2, -5, 5, NO_PARAMS),
+  EW ("logaddexp2/f64", LOGADDEXP2, F64, F64, 2, -5, 5, NO_PARAMS),
+  EW ("nextafter/f32", NEXTAFTER, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("nextafter/f64", NEXTAFTER, F64, F64, 2, -2, 2, NO_PARAMS),
+  EW ("heaviside/f32", HEAVISIDE, F32, F32, 2, -2, 2, NO_PARAMS),
+  EW ("heaviside/f64", HEAVISIDE, F64, F64, 2, -2, 2, NO_PARAMS),
+  EWI ("heaviside/i64", HEAVISIDE, I64, I64, 2, -2, 2, NO_PARAMS),
   /* the bitwise and integer ops (gnn-cpu-bitwise.c) */
   EWI ("bitwise-and/i64", BITWISE_AND, I64, I64, 2, -9, 9, NO_PARAMS),
   EWI ("bitwise-or/i64", BITWISE_OR, I64, I64, 2, -9, 9, NO_PARAMS),
@@ -776,6 +797,11 @@ is_exact (GnnBackendOp op)
     case GNN_BACKEND_OP_RAND_INT:
     case GNN_BACKEND_OP_MAXIMUM:
     case GNN_BACKEND_OP_MINIMUM:
+    case GNN_BACKEND_OP_FMAX:
+    case GNN_BACKEND_OP_FMIN:
+    case GNN_BACKEND_OP_COPYSIGN:
+    case GNN_BACKEND_OP_NEXTAFTER:
+    case GNN_BACKEND_OP_HEAVISIDE:
     case GNN_BACKEND_OP_EQ:
     case GNN_BACKEND_OP_NE:
     case GNN_BACKEND_OP_LT:

@@ -285,6 +285,15 @@ static GnnTensor *f_fmod (GnnTensor **x, GError **e) { return gnn_tensor_fmod (x
 static GnnTensor *f_remainder (GnnTensor **x, GError **e) { return gnn_tensor_remainder (x[0], x[1], e); }
 static GnnTensor *f_floor_divide (GnnTensor **x, GError **e) { return gnn_tensor_floor_divide (x[0], x[1], e); }
 static GnnTensor *f_xlogy (GnnTensor **x, GError **e) { return gnn_tensor_xlogy (x[0], x[1], e); }
+static GnnTensor *f_exp2 (GnnTensor **x, GError **e) { return gnn_tensor_exp2 (x[0], e); }
+static GnnTensor *f_sinc (GnnTensor **x, GError **e) { return gnn_tensor_sinc (x[0], e); }
+static GnnTensor *f_copysign (GnnTensor **x, GError **e) { return gnn_tensor_copysign (x[0], x[1], e); }
+static GnnTensor *f_fmax (GnnTensor **x, GError **e) { return gnn_tensor_fmax (x[0], x[1], e); }
+static GnnTensor *f_fmin (GnnTensor **x, GError **e) { return gnn_tensor_fmin (x[0], x[1], e); }
+static GnnTensor *f_logaddexp (GnnTensor **x, GError **e) { return gnn_tensor_logaddexp (x[0], x[1], e); }
+static GnnTensor *f_logaddexp2 (GnnTensor **x, GError **e) { return gnn_tensor_logaddexp2 (x[0], x[1], e); }
+static GnnTensor *f_nextafter (GnnTensor **x, GError **e) { return gnn_tensor_nextafter (x[0], x[1], e); }
+static GnnTensor *f_heaviside (GnnTensor **x, GError **e) { return gnn_tensor_heaviside (x[0], x[1], e); }
 static GnnTensor *f_bitwise_and (GnnTensor **x, GError **e) { return gnn_tensor_bitwise_and (x[0], x[1], e); }
 static GnnTensor *f_gcd (GnnTensor **x, GError **e) { return gnn_tensor_gcd (x[0], x[1], e); }
 static GnnTensor *f_logical_xor (GnnTensor **x, GError **e) { return gnn_tensor_logical_xor (x[0], x[1], e); }
@@ -583,6 +592,15 @@ static const OpCase op_cases[] = {
   { "remainder", f_remainder, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_GRAD | F_INT },
   { "floor_divide", f_floor_divide, 2, { IN (A34, -3, 3), IN (S2 (1, 4), 1, 3) }, F_INT },
   { "xlogy", f_xlogy, 2, { IN (A34, 0.1, 2), IN (S2 (1, 4), 0.1, 2) }, F_GRAD },
+  { "exp2", f_exp2, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "sinc", f_sinc, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "copysign", f_copysign, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
+  { "fmax", f_fmax, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },
+  { "fmin", f_fmin, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },
+  { "logaddexp", f_logaddexp, 2, { IN (A34, -5, 5), IN (S2 (1, 4), -5, 5) }, F_GRAD },
+  { "logaddexp2", f_logaddexp2, 2, { IN (A34, -5, 5), IN (S2 (1, 4), -5, 5) }, F_GRAD },
+  { "nextafter", f_nextafter, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, 0 },
+  { "heaviside", f_heaviside, 2, { IN (A34, -2, 2), IN (A34, -2, 2) }, F_INT },
   { "bitwise_and", f_bitwise_and, 2, { INT_ (A34, -9, 9), INT_ (S2 (1, 4), -9, 9) }, 0 },
   { "gcd", f_gcd, 2, { INT_ (A34, -12, 12), INT_ (S2 (1, 4), -12, 12) }, 0 },
   { "logical_xor", f_logical_xor, 2, { IN (A34, -1, 1), IN (S2 (3, 1), -1, 1) }, F_INT },

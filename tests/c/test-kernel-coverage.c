@@ -143,6 +143,15 @@ FN (op_fmod, gnn_tensor_fmod (x[0], x[1], e))
 FN (op_remainder, gnn_tensor_remainder (x[0], x[1], e))
 FN (op_floor_divide, gnn_tensor_floor_divide (x[0], x[1], e))
 FN (op_xlogy, gnn_tensor_xlogy (x[0], x[1], e))
+FN (op_exp2, gnn_tensor_exp2 (x[0], e))
+FN (op_sinc, gnn_tensor_sinc (x[0], e))
+FN (op_copysign, gnn_tensor_copysign (x[0], x[1], e))
+FN (op_fmax, gnn_tensor_fmax (x[0], x[1], e))
+FN (op_fmin, gnn_tensor_fmin (x[0], x[1], e))
+FN (op_logaddexp, gnn_tensor_logaddexp (x[0], x[1], e))
+FN (op_logaddexp2, gnn_tensor_logaddexp2 (x[0], x[1], e))
+FN (op_nextafter, gnn_tensor_nextafter (x[0], x[1], e))
+FN (op_heaviside, gnn_tensor_heaviside (x[0], x[1], e))
 
 /* the bitwise and integer ops, on int64 copies of the inputs */
 static GnnTensor *
@@ -244,6 +253,15 @@ static const OpCase elementwise_cases[] = {
   { "remainder", op_remainder, 2, -3, 3, TRUE },
   { "floor_divide", op_floor_divide, 2, -3, 3, FALSE },
   { "xlogy", op_xlogy, 2, 0.1, 2, TRUE },
+  { "exp2", op_exp2, 1, -3, 3, TRUE },
+  { "sinc", op_sinc, 1, -3, 3, TRUE },
+  { "copysign", op_copysign, 2, -2, 2, TRUE },
+  { "fmax", op_fmax, 2, -2, 2, TRUE },
+  { "fmin", op_fmin, 2, -2, 2, TRUE },
+  { "logaddexp", op_logaddexp, 2, -5, 5, TRUE },
+  { "logaddexp2", op_logaddexp2, 2, -5, 5, TRUE },
+  { "nextafter", op_nextafter, 2, -2, 2, FALSE },
+  { "heaviside", op_heaviside, 2, -2, 2, FALSE },
   { "bitwise and integer ops (int64)", op_bitwise_int, 2, -9, 9, FALSE },
   { "add_scalar", op_add_scalar, 1, -2, 2, TRUE },
   { "sub_scalar", op_sub_scalar, 1, -2, 2, TRUE },

@@ -570,6 +570,23 @@ static const OpCase math_ops[] = {
   { "remainder (divisor)", call_binary_b, gnn_tensor_remainder, "RemainderBackward1", 0.3, 3 },
   { "xlogy", call_binary_a, gnn_tensor_xlogy, "XlogyBackward0", -2, 2 },
   { "xlogy (y)", call_binary_b, gnn_tensor_xlogy, "XlogyBackward0", 0.2, 3 },
+  { "exp2", call_unary, gnn_tensor_exp2, "Exp2Backward0", -3, 3 },
+  { "sinc", call_unary, gnn_tensor_sinc, "SincBackward0", -3, 3 },
+  { "deg2rad", call_unary, gnn_tensor_deg2rad, "Deg2RadBackward0", -180, 180 },
+  { "rad2deg", call_unary, gnn_tensor_rad2deg, "Rad2DegBackward0", -3, 3 },
+  { "copysign", call_binary_a, gnn_tensor_copysign, "CopysignBackward0", -2, 2 },
+  { "copysign (sign)", call_binary_b, gnn_tensor_copysign, "CopysignBackward0", -2, 2 },
+  { "fmax", call_binary_a, gnn_tensor_fmax, "FmaxBackward0", -2, 2 },
+  { "fmax (other)", call_binary_b, gnn_tensor_fmax, "FmaxBackward0", -2, 2 },
+  { "fmin", call_binary_a, gnn_tensor_fmin, "FminBackward0", -2, 2 },
+  { "fmin (other)", call_binary_b, gnn_tensor_fmin, "FminBackward0", -2, 2 },
+  { "logaddexp", call_binary_a, gnn_tensor_logaddexp, "LogaddexpBackward0", -4, 4 },
+  { "logaddexp (other)", call_binary_b, gnn_tensor_logaddexp, "LogaddexpBackward0", -4, 4 },
+  { "logaddexp2", call_binary_a, gnn_tensor_logaddexp2, "Logaddexp2Backward0", -4, 4 },
+  { "logaddexp2 (other)", call_binary_b, gnn_tensor_logaddexp2, "Logaddexp2Backward0", -4, 4 },
+  { "ldexp", call_binary_a, gnn_tensor_ldexp, "MulBackward0", -2, 2 },
+  { "ldexp (exponent)", call_binary_b, gnn_tensor_ldexp, "MulBackward0", -2, 2 },
+  { "float_power", call_binary_a, gnn_tensor_float_power, "PowBackward1", 0.3, 3 },
 };
 
 /* the values near a point where fmod, remainder, the rounding functions (and the logit's
@@ -615,10 +632,12 @@ test_math_gradcheck (void)
       gnn_tensor_set_requires_grad (x, FALSE, &error);
       gnn_test_gradcheck (math_ops[k].fn, math_ops[k].data, x, 1e-6, 1e-6);
       /* a gradient that does not depend on x (the rounding functions', frac's, fmod's and
-       * remainder's for either operand, xlogy's for x) has no second derivative to check */
+       * remainder's for either operand, xlogy's and ldexp's for x, the scalings', copysign's, fmax's and
+       * fmin's) has no second derivative to check */
       if (!g_strv_contains ((const char *const[]) { "floor", "ceil", "round", "round-decimals", "trunc", "frac",
                                                     "fmod", "fmod (divisor)", "remainder", "remainder (divisor)", "xlogy",
-                                                    NULL }, math_ops[k].name))
+                                                    "deg2rad", "rad2deg", "copysign", "copysign (sign)", "fmax",
+                                                    "fmax (other)", "fmin", "fmin (other)", "ldexp", NULL }, math_ops[k].name))
         gnn_test_gradgradcheck (math_ops[k].fn, math_ops[k].data, x, 1e-6, 1e-5);
     }
 }

@@ -23,6 +23,10 @@ static float erfinv_f (float x) { return (float) gnn_math_erfinv (x); }
 static float remainder_f (float a, float b) { return (float) gnn_math_remainder (a, b); }
 static float floor_divide_f (float a, float b) { return (float) gnn_math_floor_divide (a, b); }
 static float xlogy_f (float a, float b) { return (float) gnn_math_xlogy (a, b); }
+static float logaddexp_f (float a, float b) { return (float) gnn_math_logaddexp (a, b); }
+static float logaddexp2_f (float a, float b) { return (float) gnn_math_logaddexp2 (a, b); }
+/* sinc in float, as PyTorch computes it (π rounded to float, then sin (πx) / (πx)) */
+static float sinc_f (float x) { float px = (float) M_PI * x; return x == 0.0f ? 1.0f : sinf (px) / px; }
 
 static float reciprocal_f (float x) { return 1.0f / x; }
 static double reciprocal_d (double x) { return 1.0 / x; }
@@ -64,6 +68,8 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_ROUND, nearbyintf, nearbyint },
   { GNN_BACKEND_OP_TRUNC, truncf, trunc },
   { GNN_BACKEND_OP_FRAC, frac_f, frac_d },
+  { GNN_BACKEND_OP_EXP2, exp2f, exp2 },
+  { GNN_BACKEND_OP_SINC, sinc_f, gnn_math_sinc },
 };
 
 /* The activations (softplus, celu, selu, the shrinks, threshold and their kin): each the function
@@ -127,6 +133,13 @@ floor_divide_i (gint64 a, gint64 b)
   return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
 }
 
+static gint64 fmax_i (gint64 a, gint64 b) { return a > b ? a : b; }
+static gint64 fmin_i (gint64 a, gint64 b) { return a < b ? a : b; }
+/* 0 below 0, b at 0, 1 above (and 0 for a NaN a, as PyTorch's a == 0 ? b : a > 0) */
+static float heaviside_f (float a, float b) { return a == 0.0f ? b : (float) (a > 0.0f); }
+static double heaviside_d (double a, double b) { return a == 0.0 ? b : (double) (a > 0.0); }
+static gint64 heaviside_i (gint64 a, gint64 b) { return a == 0 ? b : a > 0; }
+
 typedef struct {
   GnnBackendOp op;
   float (*f32) (float, float);
@@ -140,6 +153,13 @@ static const BinaryMath binary_math[] = {
   { GNN_BACKEND_OP_REMAINDER, remainder_f, gnn_math_remainder, remainder_i },
   { GNN_BACKEND_OP_FLOOR_DIVIDE, floor_divide_f, gnn_math_floor_divide, floor_divide_i },
   { GNN_BACKEND_OP_XLOGY, xlogy_f, gnn_math_xlogy, NULL },
+  { GNN_BACKEND_OP_COPYSIGN, copysignf, copysign, NULL },
+  { GNN_BACKEND_OP_FMAX, fmaxf, fmax, fmax_i },
+  { GNN_BACKEND_OP_FMIN, fminf, fmin, fmin_i },
+  { GNN_BACKEND_OP_LOGADDEXP, logaddexp_f, gnn_math_logaddexp, NULL },
+  { GNN_BACKEND_OP_LOGADDEXP2, logaddexp2_f, gnn_math_logaddexp2, NULL },
+  { GNN_BACKEND_OP_NEXTAFTER, nextafterf, nextafter, NULL },
+  { GNN_BACKEND_OP_HEAVISIDE, heaviside_f, heaviside_d, heaviside_i },
 };
 
 static const UnaryMath *
@@ -194,7 +214,10 @@ k_math (const GnnKernelArgs *args, GError **error)
       return gnn_cpu_unsupported (args, error);
   if (dtype == GNN_DTYPE_INT64 && n_in == 2 && find_binary (args->op)->i64)
     {
-      if (gnn_cpu_has_zero_i64 (args->in[1]))
+      gboolean divides = args->op == GNN_BACKEND_OP_FMOD || args->op == GNN_BACKEND_OP_REMAINDER ||
+                         args->op == GNN_BACKEND_OP_FLOOR_DIVIDE;
+
+      if (divides && gnn_cpu_has_zero_i64 (args->in[1]))
         {
           /* PyTorch's ZeroDivisionError */
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

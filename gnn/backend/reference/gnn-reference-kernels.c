@@ -518,6 +518,9 @@ float_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_GELU:                 return gelu (a, p->gelu.approximate);
     case GNN_BACKEND_OP_GELU_BACKWARD:        return a * gelu_grad (b, p->gelu.approximate);
     case GNN_BACKEND_OP_SILU_BACKWARD:        return a * silu_grad (b);
+    case GNN_BACKEND_OP_NEXTAFTER:
+      /* the next value of the compute dtype, float32's when that is the output's */
+      return args->out->dtype == GNN_DTYPE_FLOAT32 ? (double) nextafterf ((float) a, (float) b) : nextafter (a, b);
     default:
       g_assert_not_reached ();
       return NAN;
@@ -625,6 +628,9 @@ int_elementwise (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_BITWISE_RIGHT_SHIFT: *result = gnn_int_right_shift (a, b); break;
     case GNN_BACKEND_OP_GCD:                 *result = gnn_int_gcd (a, b); break;
     case GNN_BACKEND_OP_LCM:                 *result = gnn_int_lcm (a, b); break;
+    case GNN_BACKEND_OP_FMAX:                *result = a > b ? a : b; break;
+    case GNN_BACKEND_OP_FMIN:                *result = a < b ? a : b; break;
+    case GNN_BACKEND_OP_HEAVISIDE:           *result = a == 0 ? b : a > 0; break;
     default:
       g_assert_not_reached ();
     }

@@ -1695,6 +1695,62 @@ xlogy = _math_binary('xlogy', Gnn.Tensor.xlogy)
 __all__ += ['atan2', 'fmod', 'remainder', 'floor_divide', 'xlogy']
 
 
+def _tensor_binary(name, c_op, second='other'):
+    """torch.NAME (input, other) of two tensors only, as torch's overloads take them (a number
+    is a TypeError that says so)."""
+    @translating_errors
+    def op(input, other, *, out=None):
+        _no_out(name, out)
+        for position, (arg, value) in enumerate((('input', input), (second, other)), 1):
+            if not isinstance(value, Gnn.Tensor):
+                raise TypeError("%s(): argument '%s' (position %d) must be Tensor, not %s"
+                                % (name, arg, position, type(value).__name__))
+        try:
+            return c_op(input, other)
+        except _GLib.Error as e:
+            raise_torch_error(e)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = 'torch.%s: elementwise, broadcasting, of two tensors.' % name
+    return op
+
+
+copysign = _math_binary('copysign', Gnn.Tensor.copysign)
+fmax = _tensor_binary('fmax', Gnn.Tensor.fmax)
+fmin = _tensor_binary('fmin', Gnn.Tensor.fmin)
+logaddexp = _tensor_binary('logaddexp', Gnn.Tensor.logaddexp)
+logaddexp2 = _tensor_binary('logaddexp2', Gnn.Tensor.logaddexp2)
+nextafter = _tensor_binary('nextafter', Gnn.Tensor.nextafter)
+heaviside = _tensor_binary('heaviside', Gnn.Tensor.heaviside, 'values')
+ldexp = _tensor_binary('ldexp', Gnn.Tensor.ldexp)
+
+
+@translating_errors
+def float_power(input, exponent, *, out=None):
+    """torch.float_power: input ** exponent in float64; either may be a number (taken as a
+    float64 scalar, as torch takes it)."""
+    _no_out('float_power', out)
+    if not isinstance(input, Gnn.Tensor) and not isinstance(exponent, Gnn.Tensor):
+        raise TypeError('float_power(): expected a Tensor, got %s and %s'
+                        % (type(input).__name__, type(exponent).__name__))
+    like = input if isinstance(input, Gnn.Tensor) else exponent
+
+    def as_tensor(value, arg):
+        if isinstance(value, Gnn.Tensor):
+            return value
+        if not _is_scalar(value):
+            raise TypeError("float_power(): argument '%s' must be Tensor or Number, not %s"
+                            % (arg, type(value).__name__))
+        return Gnn.Tensor.new_scalar(float(value), Gnn.Dtype.FLOAT64, like.get_device())
+    try:
+        return Gnn.Tensor.float_power(as_tensor(input, 'input'), as_tensor(exponent, 'exponent'))
+    except _GLib.Error as e:
+        raise_torch_error(e)
+
+
+__all__ += ['copysign', 'fmax', 'fmin', 'logaddexp', 'logaddexp2', 'nextafter', 'heaviside', 'ldexp',
+            'float_power']
+
+
 # the C methods, kept before Tensor.logit and Tensor.polygamma become torch's (names.py)
 _c_logit, _c_polygamma = Gnn.Tensor.logit, Gnn.Tensor.polygamma
 
