@@ -1,0 +1,124 @@
+# torch.fx.symbolic_trace over gnn (gnn/fx/gnn-graph.c, gi/overrides/_gnn/fx.py): the same
+# module definitions traced by torch 1.13 and by gnn give the same nodes (op, name, target)
+# in the same order, and what tracing cannot follow is torch's TraceError
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import operator
+import unittest
+
+import torch
+import torch.fx
+
+import gnn
+from gi.repository import Gnn
+
+
+def make_models(lib):
+    F = lib.nn.functional
+
+    class MLP(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = lib.nn.Linear(4, 4)
+            self.out = lib.nn.Linear(4, 2)
+
+        def forward(self, x):
+            y = F.relu(self.linear(x))
+            y = y + x
+            y = y + 1
+            return self.out(y).view(-1, 2) * 2
+
+    class Conv(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = lib.nn.Sequential(lib.nn.Conv2d(1, 4, 3), lib.nn.BatchNorm2d(4),
+                                              lib.nn.ReLU())
+            self.fc = lib.nn.Linear(16, 3)
+
+        def forward(self, input):
+            h = self.features(input)
+            h = lib.flatten(h, 1)
+            return self.fc(h).relu()
+
+    class Params(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = lib.nn.Parameter(lib.ones(3, 3))
+
+        def forward(self, x):
+            return x @ self.weight + self.weight
+
+    return MLP(), Conv(), Params()
+
+
+def describe(graph):
+    rows = []
+    for n in graph.nodes:
+        target = n.target
+        if n.op == 'call_function':
+            target = target.__name__
+        rows.append((n.op, n.name, target))
+    return rows
+
+
+class TestSymbolicTrace(unittest.TestCase):
+    def test_same_nodes_as_torch(self):
+        for tm, gm in zip(make_models(torch), make_models(gnn)):
+            with self.subTest(model=type(tm).__name__):
+                expected = describe(torch.fx.symbolic_trace(tm).graph)
+                found = describe(Gnn.fx.symbolic_trace(gm))
+                self.assertEqual(found, expected)
+
+    def test_args_and_users(self):
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        nodes = {n.name: n for n in g.nodes}
+        self.assertEqual(nodes['add'].args, (nodes['relu'], nodes['x']))
+        self.assertEqual(nodes['add_1'].args, (nodes['add'], 1))
+        self.assertIs(nodes['add'].target, operator.add)
+        self.assertEqual(list(nodes['x'].users), [nodes['linear'], nodes['add']])
+        self.assertEqual(nodes['view'].args, (nodes['out'], -1, 2))
+        self.assertEqual(nodes['output'].args, (nodes['mul'],))
+        self.assertTrue(g.lint())
+        self.assertIn('%add_1 : [#users=1] = call_function[target=operator.add](args = (%add, 1)',
+                      str(g))
+
+    def test_graph_edit(self):
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        nodes = {n.name: n for n in g.nodes}
+        nodes['add_1'].replace_all_uses_with(nodes['add'])
+        self.assertTrue(g.eliminate_dead_code())
+        self.assertNotIn('add_1', [n.name for n in g.nodes])
+
+    def test_control_flow_is_a_trace_error(self):
+        class Branchy(gnn.nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    return x
+                return -x
+
+        with self.assertRaises(Gnn.fx.TraceError) as cm:
+            Gnn.fx.symbolic_trace(Branchy())
+        self.assertIn('control flow', str(cm.exception))
+
+        class Loop(gnn.nn.Module):
+            def forward(self, x):
+                return [t for t in x]
+
+        with self.assertRaises(Gnn.fx.TraceError):
+            Gnn.fx.symbolic_trace(Loop())
+
+    def test_c_module_root_is_refused(self):
+        with self.assertRaises(Gnn.fx.TraceError) as cm:
+            Gnn.fx.symbolic_trace(gnn.nn.Linear(2, 2))
+        self.assertIn('Linear', str(cm.exception))
+
+    def test_patched_functions_are_restored(self):
+        before = gnn.nn.functional.relu
+        Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        self.assertIs(gnn.nn.functional.relu, before)
+        x = gnn.ones(2, 4)
+        self.assertEqual(tuple(make_models(gnn)[0](x).shape), (2, 2))
+
+
+if __name__ == '__main__':
+    unittest.main()
