@@ -66,11 +66,11 @@ class TestSymbolicTrace(unittest.TestCase):
         for tm, gm in zip(make_models(torch), make_models(gnn)):
             with self.subTest(model=type(tm).__name__):
                 expected = describe(torch.fx.symbolic_trace(tm).graph)
-                found = describe(Gnn.fx.symbolic_trace(gm))
+                found = describe(Gnn.fx.symbolic_trace(gm).graph)
                 self.assertEqual(found, expected)
 
     def test_args_and_users(self):
-        g = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0]).graph
         nodes = {n.name: n for n in g.nodes}
         self.assertEqual(nodes['add'].args, (nodes['relu'], nodes['x']))
         self.assertEqual(nodes['add_1'].args, (nodes['add'], 1))
@@ -83,11 +83,46 @@ class TestSymbolicTrace(unittest.TestCase):
                       str(g))
 
     def test_graph_edit(self):
-        g = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0]).graph
         nodes = {n.name: n for n in g.nodes}
         nodes['add_1'].replace_all_uses_with(nodes['add'])
         self.assertTrue(g.eliminate_dead_code())
         self.assertNotIn('add_1', [n.name for n in g.nodes])
+
+    def test_graph_module_runs_as_the_module(self):
+        for tm, gm in zip(make_models(torch), make_models(gnn)):
+            with self.subTest(model=type(tm).__name__):
+                gm.load_state_dict(gnn.load_state_dict_from_torch(tm.state_dict())
+                                   if hasattr(gnn, 'load_state_dict_from_torch') else
+                                   {k: gnn.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+                tm.eval()
+                gm.eval()
+                traced = Gnn.fx.symbolic_trace(gm)
+                self.assertEqual(list(traced.state_dict().keys()),
+                                 list(torch.fx.symbolic_trace(tm).state_dict().keys()))
+                x = torch.randn(2, 1, 4, 4) if type(tm).__name__ == 'Conv' else torch.randn(3, 4 if type(tm).__name__ == 'MLP' else 3)
+                gx = gnn.tensor(x.numpy())
+                expected = tm(x).detach().numpy()
+                self.assertTrue((abs(gm(gx).numpy() - expected) <= 1e-6 + 1e-5 * abs(expected)).all())
+                self.assertTrue((abs(traced(gx).numpy() - expected) <= 1e-6 + 1e-5 * abs(expected)).all())
+
+    def test_recompile_after_edit(self):
+        gm = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        x = gnn.ones(2, 4)
+        before = gm(x).numpy()
+        nodes = {n.name: n for n in gm.graph.nodes}
+        nodes['add_1'].replace_all_uses_with(nodes['add'])
+        gm.graph.eliminate_dead_code()
+        self.assertTrue((gm(x).numpy() == before).all())   # the old plan until recompile
+        gm.recompile()
+        self.assertFalse((gm(x).numpy() == before).all())
+        g = gm.graph
+        g.inserting_before(g.nodes[-1])
+        g.create_node('call_module', 'missing', None, None)
+        g.inserting_before(None)
+        with self.assertRaises(Exception) as cm:
+            gm.recompile()
+        self.assertIn("unknown call_module target 'missing'", str(cm.exception))
 
     def test_control_flow_is_a_trace_error(self):
         class Branchy(gnn.nn.Module):

@@ -329,11 +329,141 @@ _node_class.kwargs = property(lambda self: {k: _node_arg(self.get_args().get_kwa
 _node_class.__repr__ = lambda self: self.get_name()
 
 
+class _Holder(_module.Module):
+    """The empty module GraphModule puts on the path to a submodule or tensor it owns, as
+    torch's GraphModule puts a torch.nn.Module there."""
+
+    __gtype_name__ = 'GnnFxHolder'
+    do_forward = _module._forward_vfunc
+
+    def forward(self, *args):
+        raise NotImplementedError('a GraphModule path holder is not called')
+
+
+def _copy_attr(root, gm, target):
+    *prefix, field = target.split('.')
+    src, dst = root, gm
+    for part in prefix:
+        src = src.get_submodule(part)
+        try:
+            dst = dst.get_submodule(part)
+        except Exception:
+            holder = _Holder()
+            dst.register_module(part, holder)
+            dst = holder
+    try:
+        value = src.get_submodule(field)
+        dst.register_module(field, value)
+        return
+    except Exception:
+        pass
+    value = src.get_tensor(field)
+    if isinstance(value, Gnn.Parameter):
+        dst.register_parameter(field, value)
+    else:
+        dst.register_buffer(field, value, True)
+
+
+@_export
+class fx_GraphModule(_module.Module):
+    """torch.fx.GraphModule: a module that runs a graph. It holds the submodules and tensors
+    the graph's call_module and get_attr nodes name, at the same paths as in root (the same
+    objects, so the same state_dict keys), and runs the graph as it was at the last
+    recompile ()."""
+
+    __gtype_name__ = 'GnnFxGraphModule'
+    do_forward = _module._forward_vfunc
+
+    def __init__(self, root, graph, class_name='GraphModule'):
+        super().__init__()
+        self.__dict__['_graph'] = graph
+        self.__dict__['_class_name'] = class_name
+        for node in graph.nodes:
+            if node.op in ('call_module', 'get_attr'):
+                target = node.target
+                try:
+                    self.get_submodule(target)
+                    continue
+                except Exception:
+                    pass
+                try:
+                    _copy_attr(root, self, target)
+                except Exception:
+                    raise AttributeError("node %s: root has no submodule, parameter or buffer '%s'"
+                                         % (node.name, target)) from None
+        self.recompile()
+
+    @property
+    def graph(self):
+        return self.__dict__['_graph']
+
+    @graph.setter
+    def graph(self, g):
+        self.__dict__['_graph'] = g
+        self.recompile()
+
+    def recompile(self):
+        """Checks the graph (lint, every target known) and makes forward run it as it is now."""
+        self.graph.lint()
+        plan = []
+        for node in self.graph.nodes:
+            op, target = node.op, node.target
+            if op == 'call_module':
+                try:
+                    fn = self.get_submodule(target)
+                except Exception:
+                    raise AttributeError("node %s: unknown call_module target '%s'"
+                                         % (node.name, target)) from None
+            elif op == 'get_attr':
+                try:
+                    fn = self.get_tensor(target)
+                except Exception:
+                    raise AttributeError("node %s: unknown get_attr target '%s'"
+                                         % (node.name, target)) from None
+            elif op == 'call_function':
+                if not callable(target):
+                    raise AttributeError("node %s: unknown call_function target '%s'"
+                                         % (node.name, target))
+                fn = target
+            else:
+                fn = target
+            plan.append((node, op, fn, node.args, node.kwargs))
+        self.__dict__['_plan'] = plan
+
+    def forward(self, *inputs):
+        env = {}
+
+        def load(a):
+            if isinstance(a, Gnn.GraphNode):
+                return env[a.get_name()]
+            if isinstance(a, tuple):
+                return tuple(load(x) for x in a)
+            return a
+
+        inputs = list(inputs)
+        for node, op, fn, args, kwargs in self.__dict__['_plan']:
+            args = load(args)
+            kwargs = {k: load(v) for k, v in kwargs.items()}
+            if op == 'placeholder':
+                if not inputs:
+                    raise TypeError('forward() missing the input %s' % fn)
+                value = inputs.pop(0)
+            elif op == 'get_attr':
+                value = fn
+            elif op == 'call_module' or op == 'call_function':
+                value = fn(*args, **kwargs)
+            elif op == 'call_method':
+                value = getattr(args[0], fn)(*args[1:], **kwargs)
+            else:
+                return args[0]
+            env[node.get_name()] = value
+        return None
+
+
 @_export
 def fx_symbolic_trace(root, concrete_args=None):
-    """torch.fx.symbolic_trace: root's forward as a Gnn.Graph (GnnGraphModule, which runs
-    it, is not there yet: the graph comes back as it is)."""
-    return fx_Tracer().trace(root, concrete_args)
+    """torch.fx.symbolic_trace: a GraphModule that runs root's forward as a graph."""
+    return fx_GraphModule(root, fx_Tracer().trace(root, concrete_args), type(root).__name__)
 
 
 class _Namespace:
@@ -345,5 +475,5 @@ class _Namespace:
 
 
 fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
-                Graph=Gnn.Graph, TraceError=fx_TraceError, Node=Gnn.GraphNode)
+                Graph=Gnn.Graph, GraphModule=fx_GraphModule, TraceError=fx_TraceError, Node=Gnn.GraphNode)
 __all__.append('fx')
