@@ -124,6 +124,52 @@ class TestSymbolicTrace(unittest.TestCase):
             gm.recompile()
         self.assertIn("unknown call_module target 'missing'", str(cm.exception))
 
+    def test_fuse_conv_bn_eval_as_torch(self):
+        from torch.nn.utils.fusion import fuse_conv_bn_eval, fuse_linear_bn_eval
+        torch.manual_seed(0)
+        for bias in (True, False):
+            tc, tb = torch.nn.Conv2d(2, 3, 3, bias=bias), torch.nn.BatchNorm2d(3)
+            tb.running_mean.uniform_(-1, 1)
+            tb.running_var.uniform_(0.5, 2)
+            tb.weight.data.uniform_(0.5, 2)
+            tb.bias.data.uniform_(-1, 1)
+            gc, gb = gnn.nn.Conv2d(2, 3, 3, bias=bias), gnn.nn.BatchNorm2d(3)
+            gc.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tc.state_dict().items()})
+            gb.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tb.state_dict().items()})
+            tc.eval(), tb.eval(), gc.eval(), gb.eval()
+            tf, gf = fuse_conv_bn_eval(tc, tb), Gnn.fuse_conv_bn_eval(gc, gb)
+            for k in ('weight', 'bias'):
+                e = tf.state_dict()[k].numpy()
+                self.assertTrue((abs(gf.state_dict()[k].numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all(), k)
+            x = torch.randn(2, 2, 5, 5)
+            e = tf(x).detach().numpy()
+            self.assertTrue((abs(gf(gnn.tensor(x.numpy())).numpy() - e) <= 1e-5 + 1e-5 * abs(e)).all())
+        tl, tb1 = torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3)
+        tb1.running_mean.uniform_(-1, 1)
+        gl, gb1 = gnn.nn.Linear(4, 3), gnn.nn.BatchNorm1d(3)
+        gl.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tl.state_dict().items()})
+        gb1.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tb1.state_dict().items()})
+        tl.eval(), tb1.eval(), gl.eval(), gb1.eval()
+        e = fuse_linear_bn_eval(tl, tb1).weight.detach().numpy()
+        self.assertTrue((abs(Gnn.fuse_linear_bn_eval(gl, gb1).weight.numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all())
+        with self.assertRaises(AssertionError):
+            Gnn.fuse_conv_bn_eval(gnn.nn.Conv2d(1, 1, 1), gnn.nn.BatchNorm2d(1))
+
+    def test_fuse_pass(self):
+        tm, gm = make_models(torch)[1], make_models(gnn)[1]
+        gm.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+        gm.eval()
+        traced = Gnn.fx.symbolic_trace(gm)
+        x = gnn.tensor(torch.randn(2, 1, 4, 4).numpy())
+        before = gm(x).numpy()
+        Gnn.fx.fuse_conv_bn(traced)
+        self.assertEqual([n.op for n in traced.graph.nodes].count('call_module'), 3)
+        self.assertNotIn('features_1', [n.name for n in traced.graph.nodes])
+        self.assertTrue((abs(traced(x).numpy() - before) <= 1e-5 + 1e-5 * abs(before)).all())
+        self.assertTrue((gm(x).numpy() == before).all())   # the traced root is unchanged
+        self.assertIsInstance(gm.features[0], Gnn.Conv2d)
+        self.assertIsNot(traced.get_submodule('features.0'), gm.features[0])
+
     def test_control_flow_is_a_trace_error(self):
         class Branchy(gnn.nn.Module):
             def forward(self, x):

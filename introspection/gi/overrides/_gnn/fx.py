@@ -8,7 +8,6 @@
 # arguments call_function nodes. doc/design/fx.md says why the recording is done in Python.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
-import builtins as _builtins
 import inspect as _inspect
 import operator as _operator
 import sys as _sys
@@ -466,6 +465,113 @@ def fx_symbolic_trace(root, concrete_args=None):
     return fx_GraphModule(root, fx_Tracer().trace(root, concrete_args), type(root).__name__)
 
 
+# ---- torch.nn.utils.fusion, and the fx pass that uses it ----------------------------------
+
+def _np(t):
+    return t.numpy().astype('float64')
+
+
+def _param(array, like):
+    """A Parameter holding @array in the dtype of @like (the folding runs in float64, as the
+    sums of a few products it is; torch folds in the parameters' dtype, within 1e-6)."""
+    import numpy as np
+    import gnn
+    return gnn.nn.Parameter(gnn.tensor(np.ascontiguousarray(array, dtype=like.numpy().dtype)))
+
+
+def _fused_weights(w, b, bn, shape):
+    import numpy as np
+    mean, var = _np(bn.running_mean), _np(bn.running_var)
+    gamma = _np(bn.weight) if bn.weight is not None else np.ones_like(mean)
+    beta = _np(bn.bias) if bn.bias is not None else np.zeros_like(mean)
+    scale = gamma / np.sqrt(var + bn.get_property('eps'))
+    b = _np(b) if b is not None else np.zeros_like(mean)
+    return _np(w) * scale.reshape(shape), (b - mean) * scale + beta
+
+
+@_export
+def fuse_conv_bn_eval(conv, bn, transpose=False):
+    """torch.nn.utils.fusion.fuse_conv_bn_eval: a copy of conv whose weight and bias fold in
+    the eval-mode batch norm bn (running statistics, affine parameters, eps)."""
+    if conv.training or bn.training:
+        raise AssertionError('Fusion only for eval!')
+    fused = conv.copy()
+    out = conv.weight.shape[1 if transpose else 0]
+    shape = [1, -1] + [1] * (len(conv.weight.shape) - 2) if transpose else \
+        [-1] + [1] * (len(conv.weight.shape) - 1)
+    w, b = _fused_weights(conv.weight, conv.bias, bn, shape)
+    assert b.shape[0] == out
+    fused.weight = _param(w, conv.weight)
+    fused.bias = _param(b, conv.weight)
+    return fused
+
+
+@_export
+def fuse_linear_bn_eval(linear, bn):
+    """torch.nn.utils.fusion.fuse_linear_bn_eval: a copy of linear folding in the eval-mode
+    batch norm bn that follows it."""
+    if linear.training or bn.training:
+        raise AssertionError('Fusion only for eval!')
+    fused = linear.copy()
+    w, b = _fused_weights(linear.weight, linear.bias, bn, [-1, 1])
+    fused.weight = _param(w, linear.weight)
+    fused.bias = _param(b, linear.weight)
+    return fused
+
+
+def _own_path(gm, parts):
+    """The module at @parts under gm, made gm's own: every module on the way that gm shares
+    with the traced root becomes a holder with the same children and tensors, so that a pass
+    changes gm and never root."""
+    owner = gm
+    for part in parts:
+        child = owner.get_submodule(part)
+        if not isinstance(child, _Holder):
+            holder = _Holder()
+            for name, sub in child.named_children():
+                holder.register_module(name, sub)
+            for name, p in child.named_parameters(recurse=False):
+                holder.register_parameter(name, p)
+            for name, b in child.named_buffers(recurse=False):
+                holder.register_buffer(name, b, True)
+            owner.remove(part)
+            owner.register_module(part, holder)
+            child = holder
+        owner = child
+    return owner
+
+
+@_export
+def fx_fuse_conv_bn(gm):
+    """The fx pass of torch's FX tutorial: each call_module of a Conv2d whose only user is a
+    call_module of a BatchNorm2d (both in eval mode) becomes one call of the fused Conv2d;
+    gm is changed in place (the modules it shares with the traced root are not: the path
+    to a fused module becomes gm's own), recompiled and returned."""
+    graph = gm.graph
+    for node in graph.nodes:
+        if node.op != 'call_module' or not isinstance(gm.get_submodule(node.target), Gnn.BatchNorm2d):
+            continue
+        prev = node.args[0] if node.args else None
+        if not isinstance(prev, Gnn.GraphNode) or prev.op != 'call_module' or prev.get_n_users() != 1:
+            continue
+        conv = gm.get_submodule(prev.target)
+        if not isinstance(conv, Gnn.Conv2d):
+            continue
+        bn = gm.get_submodule(node.target)
+        if conv.training or bn.training:
+            continue
+        fused = fuse_conv_bn_eval(conv, bn)
+        *parent, field = prev.target.split('.')
+        owner = _own_path(gm, parent)
+        owner.remove(field)
+        owner.register_module(field, fused)
+        node.replace_all_uses_with(prev)
+        graph.erase_node(node)
+    graph.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
 class _Namespace:
     def __init__(self, **names):
         self.__dict__.update(names)
@@ -475,5 +581,5 @@ class _Namespace:
 
 
 fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
-                Graph=Gnn.Graph, GraphModule=fx_GraphModule, TraceError=fx_TraceError, Node=Gnn.GraphNode)
+                Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode)
 __all__.append('fx')
