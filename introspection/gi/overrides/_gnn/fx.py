@@ -1,0 +1,585 @@
+# torch.fx: symbolic_trace records a module's forward into a Gnn.Graph
+#
+# The tracer runs forward once with Proxy values in place of tensors, as torch.fx does: a
+# Proxy records what is done to it (operators become call_function nodes with the operator
+# module's functions as targets, tensor methods call_method nodes), calls of gnn's own modules
+# (the leaves, torch's default: every module of nn but Sequential) call_module nodes, and
+# calls of gnn's functions (Gnn.*, gnn.*, gnn.nn.functional.*) with a Proxy among their
+# arguments call_function nodes. doc/design/fx.md says why the recording is done in Python.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import inspect as _inspect
+import operator as _operator
+import sys as _sys
+
+from gi.repository import GObject
+
+from .base import Gnn
+from . import module as _module
+
+__all__ = []
+
+
+def _export(obj):
+    __all__.append(obj.__name__)
+    return obj
+
+
+@_export
+class fx_TraceError(ValueError):
+    """torch.fx.proxy.TraceError: what a traced forward cannot do with a Proxy."""
+
+
+# the callables of call_function nodes, by the target string their node holds
+_functions = {}
+
+
+def _target_string(fn):
+    """The string a call_function node holds for @fn: its module and name, as torch.fx's
+    _get_qualified_name writes it ('operator.add', 'gi.overrides._gnn.functional.relu')."""
+    for key, value in _functions.items():
+        if value is fn:
+            return key
+    mod = getattr(fn, '__module__', None) or 'builtins'
+    if mod == '_operator':
+        mod = 'operator'
+    key = '%s.%s' % (mod, getattr(fn, '__name__', type(fn).__name__))
+    base, n = key, 1
+    while key in _functions:
+        n += 1
+        key = '%s#%d' % (base, n)
+    _functions[key] = fn
+    return key
+
+
+def _node_value(node):
+    v = GObject.Value(Gnn.GraphNode)
+    v.set_object(node)
+    return v
+
+
+def _to_arg_value(a):
+    if isinstance(a, fx_Proxy):
+        return _node_value(a.node)
+    if isinstance(a, (list, tuple)):
+        inner = Gnn.Args.new()
+        for x in a:
+            inner.add_value(_to_arg_value(x))
+        v = GObject.Value(Gnn.Args)
+        v.set_object(inner)
+        return v
+    return _module._to_value(a)
+
+
+def _pack(args, kwargs):
+    packed = Gnn.Args.new()
+    for a in args:
+        packed.add_value(_to_arg_value(a))
+    for k, a in kwargs.items():
+        packed.set_kwarg(k, _to_arg_value(a))
+    return packed
+
+
+def _has_proxy(values):
+    for v in values:
+        if isinstance(v, fx_Proxy):
+            return True
+        if isinstance(v, (list, tuple)) and _has_proxy(v):
+            return True
+        if isinstance(v, dict) and _has_proxy(v.values()):
+            return True
+    return False
+
+
+@_export
+class fx_Proxy:
+    """torch.fx.Proxy: a value of the traced forward, standing for a node."""
+
+    def __init__(self, node, tracer):
+        self.node = node
+        self.tracer = tracer
+
+    def __repr__(self):
+        return 'Proxy(%s)' % self.node.get_name()
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return _Attribute(self, name)
+
+    def __getitem__(self, key):
+        return self.tracer.create_proxy('call_function', _operator.getitem, (self, key), {})
+
+    def __call__(self, *args, **kwargs):
+        raise fx_TraceError('a Proxy cannot be called; %s is a value of the traced forward'
+                            % self.node.get_name())
+
+    def __bool__(self):
+        raise fx_TraceError('symbolically traced variables cannot be used as inputs to control flow')
+
+    def __iter__(self):
+        raise fx_TraceError('Proxy object cannot be iterated: symbolically traced variables '
+                            'cannot be used as inputs to control flow')
+
+    def __len__(self):
+        raise fx_TraceError("'len' is not supported in symbolic tracing by default")
+
+    def __index__(self):
+        raise fx_TraceError('symbolically traced variables cannot be used as inputs to control flow')
+
+
+class _Attribute(fx_Proxy):
+    """x.name during tracing: a call_method node when called, else a getattr node."""
+
+    def __init__(self, root, attr):
+        self.root, self.attr, self.tracer = root, attr, root.tracer
+        self._node = None
+
+    @property
+    def node(self):
+        if self._node is None:
+            self._node = self.tracer.create_proxy('call_function', getattr,
+                                                  (self.root, self.attr), {}).node
+        return self._node
+
+    def __call__(self, *args, **kwargs):
+        return self.tracer.create_proxy('call_method', self.attr, (self.root,) + args, kwargs)
+
+
+def _binary(op, reflected=False):
+    def method(self, other):
+        args = (other, self) if reflected else (self, other)
+        return self.tracer.create_proxy('call_function', op, args, {})
+    return method
+
+
+for _name, _op in (('add', _operator.add), ('sub', _operator.sub), ('mul', _operator.mul),
+                   ('truediv', _operator.truediv), ('floordiv', _operator.floordiv),
+                   ('matmul', _operator.matmul), ('pow', _operator.pow), ('mod', _operator.mod),
+                   ('and', _operator.and_), ('or', _operator.or_), ('xor', _operator.xor)):
+    setattr(fx_Proxy, '__%s__' % _name, _binary(_op))
+    setattr(fx_Proxy, '__r%s__' % _name, _binary(_op, True))
+for _name, _op in (('lt', _operator.lt), ('le', _operator.le), ('gt', _operator.gt),
+                   ('ge', _operator.ge), ('eq', _operator.eq), ('ne', _operator.ne)):
+    setattr(fx_Proxy, '__%s__' % _name, _binary(_op))
+for _name, _op in (('neg', _operator.neg), ('pos', _operator.pos), ('invert', _operator.invert),
+                   ('abs', _operator.abs)):
+    setattr(fx_Proxy, '__%s__' % _name,
+            (lambda op: lambda self: self.tracer.create_proxy('call_function', op, (self,), {}))(_op))
+fx_Proxy.__hash__ = object.__hash__
+
+_OPS = {'placeholder': Gnn.GraphOp.PLACEHOLDER, 'get_attr': Gnn.GraphOp.GET_ATTR,
+        'call_function': Gnn.GraphOp.CALL_FUNCTION, 'call_method': Gnn.GraphOp.CALL_METHOD,
+        'call_module': Gnn.GraphOp.CALL_MODULE, 'output': Gnn.GraphOp.OUTPUT}
+
+
+def _is_gnn_class(cls):
+    return cls.__module__ in ('gi.overrides.Gnn', 'gi.repository.Gnn')
+
+
+# the namespaces whose functions a traced forward may call on a Proxy
+def _function_namespaces():
+    names = ['gi.overrides.Gnn', 'gnn', 'gnn.nn.functional', 'gnn.linalg']
+    return [_sys.modules[n] for n in names if n in _sys.modules]
+
+
+@_export
+class fx_Tracer:
+    """torch.fx.Tracer: trace (root) records root's forward into a Gnn.Graph."""
+
+    def is_leaf_module(self, m, module_qualified_name):
+        """gnn's own modules are leaves, except Sequential, which is traced through
+        (torch's default)."""
+        return _is_gnn_class(type(m)) and not isinstance(m, Gnn.Sequential)
+
+    def create_proxy(self, kind, target, args, kwargs, name=None):
+        target_string = _target_string(target) if kind == 'call_function' else target
+        node = self.graph.create_node(_OPS[kind], target_string, _pack(args, kwargs), name)
+        return fx_Proxy(node, self)
+
+    def _path_of(self, obj, kind):
+        path = self._paths.get(hash(obj))
+        if path is None:
+            raise NameError('%s %s is not a part of the traced module' % (kind, type(obj).__name__))
+        return path
+
+    def call_module(self, m, forward, args, kwargs):
+        path = self._path_of(m, 'module')
+        if self.is_leaf_module(m, path):
+            return self.create_proxy('call_module', path, args, kwargs)
+        if isinstance(m, Gnn.Sequential):
+            out = args[0]
+            for child in m.children():
+                out = child(out)
+            return out
+        if _is_gnn_class(type(m)):
+            raise fx_TraceError('cannot trace inside the C forward of %s; make it a leaf'
+                                % type(m).__name__)
+        return forward(*args, **kwargs)
+
+    def trace(self, root, concrete_args=None):
+        if _is_gnn_class(type(root)) and not isinstance(root, Gnn.Sequential):
+            raise fx_TraceError('cannot trace inside the C forward of %s: symbolic_trace takes '
+                                'a module written in Python (or a Sequential)' % type(root).__name__)
+        self.root = root
+        self.graph = _graph_new()
+        self._paths = {hash(m): name for name, m in root.named_modules()}
+        self._tensors = {}
+        for name, p in root.named_parameters():
+            self._tensors.setdefault(hash(p), name)
+        for name, b in root.named_buffers():
+            self._tensors.setdefault(hash(b), name)
+        self._attr_proxies = {}
+        if isinstance(root, Gnn.Sequential):
+            params = ['input']
+            forward = None
+        else:
+            forward = type(root).forward
+            params = list(_inspect.signature(forward).parameters)[1:]
+        proxies = [self.create_proxy('placeholder', p, (), {}) for p in params]
+
+        tracer = self
+        saved_call = _module.Module.__call__
+        saved_getattr = _module.Module.__getattr__
+        patched = []
+
+        def traced_call(m, *args, **kwargs):
+            return tracer.call_module(m, lambda *a, **k: type(m).forward(m, *a, **k), args, kwargs)
+
+        def traced_getattr(m, name):
+            value = saved_getattr(m, name)
+            if isinstance(value, Gnn.Tensor) and hash(value) in tracer._tensors:
+                path = tracer._tensors[hash(value)]
+                if path not in tracer._attr_proxies:
+                    tracer._attr_proxies[path] = tracer.create_proxy('get_attr', path, (), {})
+                return tracer._attr_proxies[path]
+            return value
+
+        def wrap(fn):
+            def wrapper(*args, **kwargs):
+                if _has_proxy(args) or _has_proxy(kwargs.values()):
+                    return tracer.create_proxy('call_function', fn, args, kwargs)
+                return fn(*args, **kwargs)
+            return wrapper
+
+        try:
+            _module.Module.__call__ = traced_call
+            _module.Module.__getattr__ = traced_getattr
+            for ns in _function_namespaces():
+                for name, value in list(vars(ns).items()):
+                    if (callable(value) and not isinstance(value, type) and not name.startswith('_')
+                            and getattr(value, '__module__', '') != __name__):
+                        patched.append((ns, name, value))
+                        setattr(ns, name, wrap(value))
+            if forward is None:
+                out = tracer.call_module(root, None, tuple(proxies), {})
+            else:
+                out = forward(root, *proxies)
+        finally:
+            _module.Module.__call__ = saved_call
+            _module.Module.__getattr__ = saved_getattr
+            for ns, name, value in patched:
+                setattr(ns, name, value)
+        self.graph.output(_pack((out,), {}))
+        return self.graph
+
+
+# Gnn.Graph and Gnn.GraphNode are final types: torch.fx's spellings are added to them
+fx_Graph = Gnn.Graph
+_c_create_node = Gnn.Graph.create_node
+fx_Graph.nodes = property(lambda self: list(self.get_nodes()), doc='graph.nodes, in order')
+
+
+def _graph_create_node(self, op, target, args=None, name=None):
+    """create_node (op, target, args, name) with torch's op strings."""
+    if isinstance(op, str):
+        op = _OPS[op]
+    return _c_create_node(self, op, target, args, name)
+
+
+fx_Graph.__str__ = lambda self: self.to_string()
+fx_Graph.create_node = _graph_create_node
+_graph_new = Gnn.Graph.new
+
+_node_class = Gnn.GraphNode
+_node_class.op = property(lambda self: self.get_op_name(), doc='node.op: the op as torch.fx spells it')
+_node_class.name = property(lambda self: self.get_name(), doc='node.name')
+
+
+def _node_target(self):
+    t = self.get_target()
+    if self.get_op() == Gnn.GraphOp.CALL_FUNCTION:
+        return _functions.get(t, t)
+    return t
+
+
+def _node_arg(v):
+    if isinstance(v, Gnn.Args):
+        return tuple(_node_arg(v.get_value(i)) for i in range(v.get_n_values()))
+    return v
+
+
+_node_class.target = property(_node_target, doc='node.target: a callable for call_function')
+_node_class.users = property(lambda self: {u: None for u in self.get_users()}, doc='node.users')
+_node_class.args = property(lambda self: tuple(_node_arg(self.get_args().get_value(i))
+                                               for i in range(self.get_args().get_n_values())))
+_node_class.kwargs = property(lambda self: {k: _node_arg(self.get_args().get_kwarg(k))
+                                            for k in self.get_args().get_kwarg_names()})
+_node_class.__repr__ = lambda self: self.get_name()
+
+
+class _Holder(_module.Module):
+    """The empty module GraphModule puts on the path to a submodule or tensor it owns, as
+    torch's GraphModule puts a torch.nn.Module there."""
+
+    __gtype_name__ = 'GnnFxHolder'
+    do_forward = _module._forward_vfunc
+
+    def forward(self, *args):
+        raise NotImplementedError('a GraphModule path holder is not called')
+
+
+def _copy_attr(root, gm, target):
+    *prefix, field = target.split('.')
+    src, dst = root, gm
+    for part in prefix:
+        src = src.get_submodule(part)
+        try:
+            dst = dst.get_submodule(part)
+        except Exception:
+            holder = _Holder()
+            dst.register_module(part, holder)
+            dst = holder
+    try:
+        value = src.get_submodule(field)
+        dst.register_module(field, value)
+        return
+    except Exception:
+        pass
+    value = src.get_tensor(field)
+    if isinstance(value, Gnn.Parameter):
+        dst.register_parameter(field, value)
+    else:
+        dst.register_buffer(field, value, True)
+
+
+@_export
+class fx_GraphModule(_module.Module):
+    """torch.fx.GraphModule: a module that runs a graph. It holds the submodules and tensors
+    the graph's call_module and get_attr nodes name, at the same paths as in root (the same
+    objects, so the same state_dict keys), and runs the graph as it was at the last
+    recompile ()."""
+
+    __gtype_name__ = 'GnnFxGraphModule'
+    do_forward = _module._forward_vfunc
+
+    def __init__(self, root, graph, class_name='GraphModule'):
+        super().__init__()
+        self.__dict__['_graph'] = graph
+        self.__dict__['_class_name'] = class_name
+        for node in graph.nodes:
+            if node.op in ('call_module', 'get_attr'):
+                target = node.target
+                try:
+                    self.get_submodule(target)
+                    continue
+                except Exception:
+                    pass
+                try:
+                    _copy_attr(root, self, target)
+                except Exception:
+                    raise AttributeError("node %s: root has no submodule, parameter or buffer '%s'"
+                                         % (node.name, target)) from None
+        self.recompile()
+
+    @property
+    def graph(self):
+        return self.__dict__['_graph']
+
+    @graph.setter
+    def graph(self, g):
+        self.__dict__['_graph'] = g
+        self.recompile()
+
+    def recompile(self):
+        """Checks the graph (lint, every target known) and makes forward run it as it is now."""
+        self.graph.lint()
+        plan = []
+        for node in self.graph.nodes:
+            op, target = node.op, node.target
+            if op == 'call_module':
+                try:
+                    fn = self.get_submodule(target)
+                except Exception:
+                    raise AttributeError("node %s: unknown call_module target '%s'"
+                                         % (node.name, target)) from None
+            elif op == 'get_attr':
+                try:
+                    fn = self.get_tensor(target)
+                except Exception:
+                    raise AttributeError("node %s: unknown get_attr target '%s'"
+                                         % (node.name, target)) from None
+            elif op == 'call_function':
+                if not callable(target):
+                    raise AttributeError("node %s: unknown call_function target '%s'"
+                                         % (node.name, target))
+                fn = target
+            else:
+                fn = target
+            plan.append((node, op, fn, node.args, node.kwargs))
+        self.__dict__['_plan'] = plan
+
+    def forward(self, *inputs):
+        env = {}
+
+        def load(a):
+            if isinstance(a, Gnn.GraphNode):
+                return env[a.get_name()]
+            if isinstance(a, tuple):
+                return tuple(load(x) for x in a)
+            return a
+
+        inputs = list(inputs)
+        for node, op, fn, args, kwargs in self.__dict__['_plan']:
+            args = load(args)
+            kwargs = {k: load(v) for k, v in kwargs.items()}
+            if op == 'placeholder':
+                if not inputs:
+                    raise TypeError('forward() missing the input %s' % fn)
+                value = inputs.pop(0)
+            elif op == 'get_attr':
+                value = fn
+            elif op == 'call_module' or op == 'call_function':
+                value = fn(*args, **kwargs)
+            elif op == 'call_method':
+                value = getattr(args[0], fn)(*args[1:], **kwargs)
+            else:
+                return args[0]
+            env[node.get_name()] = value
+        return None
+
+
+@_export
+def fx_symbolic_trace(root, concrete_args=None):
+    """torch.fx.symbolic_trace: a GraphModule that runs root's forward as a graph."""
+    return fx_GraphModule(root, fx_Tracer().trace(root, concrete_args), type(root).__name__)
+
+
+# ---- torch.nn.utils.fusion, and the fx pass that uses it ----------------------------------
+
+def _np(t):
+    return t.numpy().astype('float64')
+
+
+def _param(array, like):
+    """A Parameter holding @array in the dtype of @like (the folding runs in float64, as the
+    sums of a few products it is; torch folds in the parameters' dtype, within 1e-6)."""
+    import numpy as np
+    import gnn
+    return gnn.nn.Parameter(gnn.tensor(np.ascontiguousarray(array, dtype=like.numpy().dtype)))
+
+
+def _fused_weights(w, b, bn, shape):
+    import numpy as np
+    mean, var = _np(bn.running_mean), _np(bn.running_var)
+    gamma = _np(bn.weight) if bn.weight is not None else np.ones_like(mean)
+    beta = _np(bn.bias) if bn.bias is not None else np.zeros_like(mean)
+    scale = gamma / np.sqrt(var + bn.get_property('eps'))
+    b = _np(b) if b is not None else np.zeros_like(mean)
+    return _np(w) * scale.reshape(shape), (b - mean) * scale + beta
+
+
+@_export
+def fuse_conv_bn_eval(conv, bn, transpose=False):
+    """torch.nn.utils.fusion.fuse_conv_bn_eval: a copy of conv whose weight and bias fold in
+    the eval-mode batch norm bn (running statistics, affine parameters, eps)."""
+    if conv.training or bn.training:
+        raise AssertionError('Fusion only for eval!')
+    fused = conv.copy()
+    out = conv.weight.shape[1 if transpose else 0]
+    shape = [1, -1] + [1] * (len(conv.weight.shape) - 2) if transpose else \
+        [-1] + [1] * (len(conv.weight.shape) - 1)
+    w, b = _fused_weights(conv.weight, conv.bias, bn, shape)
+    assert b.shape[0] == out
+    fused.weight = _param(w, conv.weight)
+    fused.bias = _param(b, conv.weight)
+    return fused
+
+
+@_export
+def fuse_linear_bn_eval(linear, bn):
+    """torch.nn.utils.fusion.fuse_linear_bn_eval: a copy of linear folding in the eval-mode
+    batch norm bn that follows it."""
+    if linear.training or bn.training:
+        raise AssertionError('Fusion only for eval!')
+    fused = linear.copy()
+    w, b = _fused_weights(linear.weight, linear.bias, bn, [-1, 1])
+    fused.weight = _param(w, linear.weight)
+    fused.bias = _param(b, linear.weight)
+    return fused
+
+
+def _own_path(gm, parts):
+    """The module at @parts under gm, made gm's own: every module on the way that gm shares
+    with the traced root becomes a holder with the same children and tensors, so that a pass
+    changes gm and never root."""
+    owner = gm
+    for part in parts:
+        child = owner.get_submodule(part)
+        if not isinstance(child, _Holder):
+            holder = _Holder()
+            for name, sub in child.named_children():
+                holder.register_module(name, sub)
+            for name, p in child.named_parameters(recurse=False):
+                holder.register_parameter(name, p)
+            for name, b in child.named_buffers(recurse=False):
+                holder.register_buffer(name, b, True)
+            owner.remove(part)
+            owner.register_module(part, holder)
+            child = holder
+        owner = child
+    return owner
+
+
+@_export
+def fx_fuse_conv_bn(gm):
+    """The fx pass of torch's FX tutorial: each call_module of a Conv2d whose only user is a
+    call_module of a BatchNorm2d (both in eval mode) becomes one call of the fused Conv2d;
+    gm is changed in place (the modules it shares with the traced root are not: the path
+    to a fused module becomes gm's own), recompiled and returned."""
+    graph = gm.graph
+    for node in graph.nodes:
+        if node.op != 'call_module' or not isinstance(gm.get_submodule(node.target), Gnn.BatchNorm2d):
+            continue
+        prev = node.args[0] if node.args else None
+        if not isinstance(prev, Gnn.GraphNode) or prev.op != 'call_module' or prev.get_n_users() != 1:
+            continue
+        conv = gm.get_submodule(prev.target)
+        if not isinstance(conv, Gnn.Conv2d):
+            continue
+        bn = gm.get_submodule(node.target)
+        if conv.training or bn.training:
+            continue
+        fused = fuse_conv_bn_eval(conv, bn)
+        *parent, field = prev.target.split('.')
+        owner = _own_path(gm, parent)
+        owner.remove(field)
+        owner.register_module(field, fused)
+        node.replace_all_uses_with(prev)
+        graph.erase_node(node)
+    graph.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
+class _Namespace:
+    def __init__(self, **names):
+        self.__dict__.update(names)
+
+    def __repr__(self):
+        return '<Gnn.fx: %s>' % ', '.join(sorted(self.__dict__))
+
+
+fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
+                Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode)
+__all__.append('fx')

@@ -1,0 +1,205 @@
+# torch.fx.symbolic_trace over gnn (gnn/fx/gnn-graph.c, gi/overrides/_gnn/fx.py): the same
+# module definitions traced by torch 1.13 and by gnn give the same nodes (op, name, target)
+# in the same order, and what tracing cannot follow is torch's TraceError
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import operator
+import unittest
+
+import torch
+import torch.fx
+
+import gnn
+from gi.repository import Gnn
+
+
+def make_models(lib):
+    F = lib.nn.functional
+
+    class MLP(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = lib.nn.Linear(4, 4)
+            self.out = lib.nn.Linear(4, 2)
+
+        def forward(self, x):
+            y = F.relu(self.linear(x))
+            y = y + x
+            y = y + 1
+            return self.out(y).view(-1, 2) * 2
+
+    class Conv(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = lib.nn.Sequential(lib.nn.Conv2d(1, 4, 3), lib.nn.BatchNorm2d(4),
+                                              lib.nn.ReLU())
+            self.fc = lib.nn.Linear(16, 3)
+
+        def forward(self, input):
+            h = self.features(input)
+            h = lib.flatten(h, 1)
+            return self.fc(h).relu()
+
+    class Params(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = lib.nn.Parameter(lib.ones(3, 3))
+
+        def forward(self, x):
+            return x @ self.weight + self.weight
+
+    return MLP(), Conv(), Params()
+
+
+def describe(graph):
+    rows = []
+    for n in graph.nodes:
+        target = n.target
+        if n.op == 'call_function':
+            target = target.__name__
+        rows.append((n.op, n.name, target))
+    return rows
+
+
+class TestSymbolicTrace(unittest.TestCase):
+    def test_same_nodes_as_torch(self):
+        for tm, gm in zip(make_models(torch), make_models(gnn)):
+            with self.subTest(model=type(tm).__name__):
+                expected = describe(torch.fx.symbolic_trace(tm).graph)
+                found = describe(Gnn.fx.symbolic_trace(gm).graph)
+                self.assertEqual(found, expected)
+
+    def test_args_and_users(self):
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0]).graph
+        nodes = {n.name: n for n in g.nodes}
+        self.assertEqual(nodes['add'].args, (nodes['relu'], nodes['x']))
+        self.assertEqual(nodes['add_1'].args, (nodes['add'], 1))
+        self.assertIs(nodes['add'].target, operator.add)
+        self.assertEqual(list(nodes['x'].users), [nodes['linear'], nodes['add']])
+        self.assertEqual(nodes['view'].args, (nodes['out'], -1, 2))
+        self.assertEqual(nodes['output'].args, (nodes['mul'],))
+        self.assertTrue(g.lint())
+        self.assertIn('%add_1 : [#users=1] = call_function[target=operator.add](args = (%add, 1)',
+                      str(g))
+
+    def test_graph_edit(self):
+        g = Gnn.fx.symbolic_trace(make_models(gnn)[0]).graph
+        nodes = {n.name: n for n in g.nodes}
+        nodes['add_1'].replace_all_uses_with(nodes['add'])
+        self.assertTrue(g.eliminate_dead_code())
+        self.assertNotIn('add_1', [n.name for n in g.nodes])
+
+    def test_graph_module_runs_as_the_module(self):
+        for tm, gm in zip(make_models(torch), make_models(gnn)):
+            with self.subTest(model=type(tm).__name__):
+                gm.load_state_dict(gnn.load_state_dict_from_torch(tm.state_dict())
+                                   if hasattr(gnn, 'load_state_dict_from_torch') else
+                                   {k: gnn.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+                tm.eval()
+                gm.eval()
+                traced = Gnn.fx.symbolic_trace(gm)
+                self.assertEqual(list(traced.state_dict().keys()),
+                                 list(torch.fx.symbolic_trace(tm).state_dict().keys()))
+                x = torch.randn(2, 1, 4, 4) if type(tm).__name__ == 'Conv' else torch.randn(3, 4 if type(tm).__name__ == 'MLP' else 3)
+                gx = gnn.tensor(x.numpy())
+                expected = tm(x).detach().numpy()
+                self.assertTrue((abs(gm(gx).numpy() - expected) <= 1e-6 + 1e-5 * abs(expected)).all())
+                self.assertTrue((abs(traced(gx).numpy() - expected) <= 1e-6 + 1e-5 * abs(expected)).all())
+
+    def test_recompile_after_edit(self):
+        gm = Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        x = gnn.ones(2, 4)
+        before = gm(x).numpy()
+        nodes = {n.name: n for n in gm.graph.nodes}
+        nodes['add_1'].replace_all_uses_with(nodes['add'])
+        gm.graph.eliminate_dead_code()
+        self.assertTrue((gm(x).numpy() == before).all())   # the old plan until recompile
+        gm.recompile()
+        self.assertFalse((gm(x).numpy() == before).all())
+        g = gm.graph
+        g.inserting_before(g.nodes[-1])
+        g.create_node('call_module', 'missing', None, None)
+        g.inserting_before(None)
+        with self.assertRaises(Exception) as cm:
+            gm.recompile()
+        self.assertIn("unknown call_module target 'missing'", str(cm.exception))
+
+    def test_fuse_conv_bn_eval_as_torch(self):
+        from torch.nn.utils.fusion import fuse_conv_bn_eval, fuse_linear_bn_eval
+        torch.manual_seed(0)
+        for bias in (True, False):
+            tc, tb = torch.nn.Conv2d(2, 3, 3, bias=bias), torch.nn.BatchNorm2d(3)
+            tb.running_mean.uniform_(-1, 1)
+            tb.running_var.uniform_(0.5, 2)
+            tb.weight.data.uniform_(0.5, 2)
+            tb.bias.data.uniform_(-1, 1)
+            gc, gb = gnn.nn.Conv2d(2, 3, 3, bias=bias), gnn.nn.BatchNorm2d(3)
+            gc.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tc.state_dict().items()})
+            gb.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tb.state_dict().items()})
+            tc.eval(), tb.eval(), gc.eval(), gb.eval()
+            tf, gf = fuse_conv_bn_eval(tc, tb), Gnn.fuse_conv_bn_eval(gc, gb)
+            for k in ('weight', 'bias'):
+                e = tf.state_dict()[k].numpy()
+                self.assertTrue((abs(gf.state_dict()[k].numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all(), k)
+            x = torch.randn(2, 2, 5, 5)
+            e = tf(x).detach().numpy()
+            self.assertTrue((abs(gf(gnn.tensor(x.numpy())).numpy() - e) <= 1e-5 + 1e-5 * abs(e)).all())
+        tl, tb1 = torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3)
+        tb1.running_mean.uniform_(-1, 1)
+        gl, gb1 = gnn.nn.Linear(4, 3), gnn.nn.BatchNorm1d(3)
+        gl.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tl.state_dict().items()})
+        gb1.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tb1.state_dict().items()})
+        tl.eval(), tb1.eval(), gl.eval(), gb1.eval()
+        e = fuse_linear_bn_eval(tl, tb1).weight.detach().numpy()
+        self.assertTrue((abs(Gnn.fuse_linear_bn_eval(gl, gb1).weight.numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all())
+        with self.assertRaises(AssertionError):
+            Gnn.fuse_conv_bn_eval(gnn.nn.Conv2d(1, 1, 1), gnn.nn.BatchNorm2d(1))
+
+    def test_fuse_pass(self):
+        tm, gm = make_models(torch)[1], make_models(gnn)[1]
+        gm.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+        gm.eval()
+        traced = Gnn.fx.symbolic_trace(gm)
+        x = gnn.tensor(torch.randn(2, 1, 4, 4).numpy())
+        before = gm(x).numpy()
+        Gnn.fx.fuse_conv_bn(traced)
+        self.assertEqual([n.op for n in traced.graph.nodes].count('call_module'), 3)
+        self.assertNotIn('features_1', [n.name for n in traced.graph.nodes])
+        self.assertTrue((abs(traced(x).numpy() - before) <= 1e-5 + 1e-5 * abs(before)).all())
+        self.assertTrue((gm(x).numpy() == before).all())   # the traced root is unchanged
+        self.assertIsInstance(gm.features[0], Gnn.Conv2d)
+        self.assertIsNot(traced.get_submodule('features.0'), gm.features[0])
+
+    def test_control_flow_is_a_trace_error(self):
+        class Branchy(gnn.nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    return x
+                return -x
+
+        with self.assertRaises(Gnn.fx.TraceError) as cm:
+            Gnn.fx.symbolic_trace(Branchy())
+        self.assertIn('control flow', str(cm.exception))
+
+        class Loop(gnn.nn.Module):
+            def forward(self, x):
+                return [t for t in x]
+
+        with self.assertRaises(Gnn.fx.TraceError):
+            Gnn.fx.symbolic_trace(Loop())
+
+    def test_c_module_root_is_refused(self):
+        with self.assertRaises(Gnn.fx.TraceError) as cm:
+            Gnn.fx.symbolic_trace(gnn.nn.Linear(2, 2))
+        self.assertIn('Linear', str(cm.exception))
+
+    def test_patched_functions_are_restored(self):
+        before = gnn.nn.functional.relu
+        Gnn.fx.symbolic_trace(make_models(gnn)[0])
+        self.assertIs(gnn.nn.functional.relu, before)
+        x = gnn.ones(2, 4)
+        self.assertEqual(tuple(make_models(gnn)[0](x).shape), (2, 2))
+
+
+if __name__ == '__main__':
+    unittest.main()
