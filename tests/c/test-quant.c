@@ -1,0 +1,139 @@
+/* test-quant.c: quantized tensors: rounding half to even, clamping, dequantize, per channel,
+ * and the errors of bad parameters
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gnn/gnn.h>
+
+static void
+test_per_tensor_rounding (void)
+{
+  const float x[] = { 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 300.f, -300.f, 0.25f };
+  const gint8 want[] = { 0, 2, 2, 0, -2, 127, -128, 0 };
+  gint64 shape[] = { 8 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 8, shape, 1, &error);
+  g_autoptr(GnnQuantizedTensor) q = NULL;
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GnnTensor) deq = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree float *d = NULL;
+  gsize n;
+
+  g_assert_no_error (error);
+  q = gnn_quantize_per_tensor (t, 1.0, 0, GNN_QDTYPE_QINT8, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (q);
+  g_assert_cmpint (gnn_tensor_get_dtype (ints), ==, GNN_DTYPE_INT8);
+  bytes = gnn_tensor_get_bytes (ints, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), want, sizeof want);
+  deq = gnn_quantized_tensor_dequantize (q, &error);
+  g_assert_no_error (error);
+  d = gnn_tensor_to_floats (deq, &n, &error);
+  g_assert_cmpuint (n, ==, 8);
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpfloat (d[i], ==, (float) want[i]);
+  g_assert_cmpfloat (gnn_quantized_tensor_q_scale (q, &error), ==, 1.0);
+  g_assert_cmpint (gnn_quantized_tensor_q_zero_point (q, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_quantized_tensor_get_qscheme (q), ==, GNN_QSCHEME_PER_TENSOR_AFFINE);
+  g_assert_cmpint (gnn_quantized_tensor_q_per_channel_axis (q, &error), ==, -1);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_object (&ints);
+  g_assert_finalize_object (g_steal_pointer (&q));
+}
+
+static void
+test_per_tensor_errors (void)
+{
+  const float x[] = { 1.f, 2.f };
+  gint64 shape[] = { 2 };
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 2, shape, 1, NULL);
+  g_autoptr(GnnTensor) d = gnn_tensor_new_zeros (shape, 1, GNN_DTYPE_FLOAT64, NULL, NULL);
+  const double bad_scales[] = { 0.0, -1.0, NAN, INFINITY, 1e-300 };
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_scales); i++)
+    {
+      g_assert_null (gnn_quantize_per_tensor (t, bad_scales[i], 0, GNN_QDTYPE_QINT8, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "scale"));
+      g_clear_error (&error);
+    }
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, 128, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "[-128, 127]"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, -1, GNN_QDTYPE_QUINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (d, 1.0, 0, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_nonnull (strstr (error->message, "got float64"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, 0, (GnnQDtype) 7, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantized_tensor_new_per_tensor (t, 1.0, 0, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+}
+
+static void
+test_per_channel (void)
+{
+  /* a 2x3 tensor, channels along dim 0 with scales 0.5 and 2, zero points 1 and -1 */
+  const float x[] = { 0.25f, 0.75f, -1.f, 3.f, 5.f, -300.f };
+  const gint8 want[] = { 1, 3, -1, 1, 1, -128 };
+  const double s[] = { 0.5, 2.0 };
+  const gint64 z[] = { 1, -1 };
+  gint64 shape[] = { 2, 3 }, cshape[] = { 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 6, shape, 2, &error);
+  g_autoptr(GnnTensor) st = gnn_tensor_new_from_doubles (s, 2, cshape, 1, &error);
+  g_autoptr(GnnTensor) zt = gnn_tensor_new_from_int64s (z, 2, cshape, 1, &error);
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GnnTensor) deq = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree float *d = NULL;
+  GnnQuantizedTensor *q;
+  gsize n;
+
+  q = gnn_quantize_per_channel (t, st, zt, 0, GNN_QDTYPE_QINT8, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (q);
+  bytes = gnn_tensor_get_bytes (ints, &error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), want, sizeof want);
+  deq = gnn_quantized_tensor_dequantize (q, &error);
+  d = gnn_tensor_to_floats (deq, &n, &error);
+  g_assert_cmpfloat (d[0], ==, 0.f);
+  g_assert_cmpfloat (d[1], ==, 1.f);
+  g_assert_cmpfloat (d[3], ==, 4.f);
+  g_assert_cmpfloat (d[5], ==, -254.f);
+  g_assert_cmpint (gnn_quantized_tensor_q_per_channel_axis (q, &error), ==, 0);
+  g_assert_cmpfloat (gnn_quantized_tensor_q_scale (q, &error), ==, 0);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_channel (t, st, zt, 1, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_channel (t, st, zt, 2, GNN_QDTYPE_QINT8, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_clear_object (&ints);
+  g_assert_finalize_object (q);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/quant/per-tensor/rounding", test_per_tensor_rounding);
+  g_test_add_func ("/quant/per-tensor/errors", test_per_tensor_errors);
+  g_test_add_func ("/quant/per-channel", test_per_channel);
+  return g_test_run ();
+}

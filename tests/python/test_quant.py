@@ -1,0 +1,121 @@
+# quantized tensors against torch 1.13: torch.quantize_per_tensor / quantize_per_channel,
+# dequantize, int_repr and the quantization parameters, bit for bit, and the errors
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import unittest
+
+import numpy as np
+import torch
+
+import gnn
+from gi.repository import GLib, Gnn
+
+TORCH_QDTYPES = {gnn.qint8: torch.qint8, gnn.quint8: torch.quint8, gnn.qint32: torch.qint32}
+
+
+def np_of(t):
+    return np.asarray(t.numpy()) if hasattr(t, 'numpy') else np.asarray(t)
+
+
+class QuantizePerTensor(unittest.TestCase):
+    def test_bits_equal_torch(self):
+        # 10^5 random values and the halfway cases: the integers and the dequantized floats are
+        # torch's exactly (same float32 reciprocal, product and half-to-even rounding)
+        torch.manual_seed(0)
+        x = torch.cat([torch.randn(100000) * 3, torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1e9, -1e9])])
+        g = gnn.tensor(x.numpy())
+        for scale, zp, dt in [(0.1, 3, gnn.qint8), (0.0371, 128, gnn.quint8), (0.013, -5, gnn.qint8),
+                              (1 / 3, 0, gnn.qint32), (1.0, 0, gnn.qint8), (0.5, 255, gnn.quint8)]:
+            with self.subTest(scale=scale, zp=zp, dtype=dt):
+                q = gnn.quantize_per_tensor(g, scale, zp, dt)
+                tq = torch.quantize_per_tensor(x, scale, zp, TORCH_QDTYPES[dt])
+                np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+                np.testing.assert_array_equal(np_of(q.dequantize()), tq.dequantize().numpy())
+                self.assertEqual(q.q_scale(), tq.q_scale())
+                self.assertEqual(q.q_zero_point(), tq.q_zero_point())
+                self.assertEqual(repr(q.dtype), repr(tq.dtype))
+                self.assertEqual(repr(q.qscheme()), repr(tq.qscheme()))
+                self.assertEqual(q.int_repr().dtype, gnn.int8 if dt == gnn.qint8 else
+                                 gnn.uint8 if dt == gnn.quint8 else gnn.int32)
+
+    def test_shape_kept_and_tensor_params(self):
+        x = torch.randn(2, 3, 4)
+        q = gnn.quantize_per_tensor(gnn.tensor(x.numpy()), gnn.tensor(0.05), gnn.tensor(2), gnn.quint8)
+        tq = torch.quantize_per_tensor(x, torch.tensor(0.05), torch.tensor(2), torch.quint8)
+        self.assertEqual(tuple(q.shape), (2, 3, 4))
+        np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+        self.assertTrue(q.is_quantized)
+        self.assertIn('quantization_scheme=torch.per_tensor_affine', repr(q))
+
+    def test_torch_names(self):
+        self.assertEqual(repr(gnn.qint8), 'torch.qint8')
+        self.assertEqual(repr(gnn.per_tensor_symmetric), 'torch.per_tensor_symmetric')
+        self.assertIs(gnn.quantize_per_tensor, Gnn.quantize_per_tensor)
+
+    def test_errors(self):
+        x = gnn.tensor([1.0, 2.0])
+        for scale in (0.0, -1.0, float('nan'), float('inf'), 1e-300):
+            with self.assertRaises(GLib.Error) as cm:
+                gnn.quantize_per_tensor(x, scale, 0, gnn.qint8)
+            self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.INVALID_ARGUMENT))
+            self.assertIn('scale', cm.exception.message)
+        for zp, dt in ((128, gnn.qint8), (-129, gnn.qint8), (-1, gnn.quint8), (256, gnn.quint8)):
+            with self.assertRaises(GLib.Error) as cm:
+                gnn.quantize_per_tensor(x, 1.0, zp, dt)
+            self.assertIn('zero point in', cm.exception.message)
+            self.assertIn('got %d' % zp, cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_tensor(gnn.tensor([1.0], dtype=gnn.float64), 1.0, 0, gnn.qint8)
+        self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.DTYPE))
+        self.assertIn('got float64', cm.exception.message)
+        with self.assertRaises(TypeError):
+            gnn.quantize_per_tensor(x, 1.0, 0, gnn.int8)
+        q = gnn.quantize_per_tensor(x, 1.0, 0, gnn.qint8)
+        with self.assertRaises(GLib.Error) as cm:
+            q.q_per_channel_scales()
+        self.assertIn('per-channel', cm.exception.message)
+
+
+class QuantizePerChannel(unittest.TestCase):
+    def test_bits_equal_torch(self):
+        torch.manual_seed(1)
+        for shape, axis, dt in [((4, 5), 0, torch.qint8), ((3, 4, 5), 1, torch.quint8),
+                                ((3, 4, 5), -1, torch.qint8), ((6, 2), 1, torch.qint32)]:
+            with self.subTest(shape=shape, axis=axis):
+                x = torch.randn(*shape) * 2
+                n = shape[axis]
+                scales = torch.rand(n, dtype=torch.float64) * 0.1 + 0.01
+                zps = torch.randint(0, 100, (n,)) if dt == torch.quint8 else torch.randint(-20, 20, (n,))
+                gdt = {torch.qint8: gnn.qint8, torch.quint8: gnn.quint8, torch.qint32: gnn.qint32}[dt]
+                tq = torch.quantize_per_channel(x, scales, zps, axis % len(shape), dt)  # torch: axis >= 0
+                q = gnn.quantize_per_channel(gnn.tensor(x.numpy()), gnn.tensor(scales.numpy()),
+                                             gnn.tensor(zps.numpy()), axis, gdt)
+                np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+                np.testing.assert_array_equal(np_of(q.dequantize()), tq.dequantize().numpy())
+                np.testing.assert_array_equal(np_of(q.q_per_channel_scales()), tq.q_per_channel_scales().numpy())
+                np.testing.assert_array_equal(np_of(q.q_per_channel_zero_points()),
+                                              tq.q_per_channel_zero_points().numpy())
+                self.assertEqual(q.q_per_channel_axis(), tq.q_per_channel_axis())
+                self.assertEqual(repr(q.qscheme()), repr(tq.qscheme()))
+
+    def test_errors(self):
+        x = gnn.tensor(np.zeros((2, 3), np.float32))
+        s, z = gnn.tensor([0.1, 0.2], dtype=gnn.float64), gnn.tensor([1, 2])
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, z, 2, gnn.quint8)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, z, 1, gnn.quint8)
+        self.assertIn('expected 3 scales', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, gnn.tensor([0.1, 0.0], dtype=gnn.float64), z, 0, gnn.quint8)
+        self.assertIn('channel 1', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, gnn.tensor([1, 300]), 0, gnn.quint8)
+        self.assertIn('got 300', cm.exception.message)
+        q = gnn.quantize_per_channel(x, s, z, 0, gnn.quint8)
+        with self.assertRaises(GLib.Error):
+            q.q_scale()
+
+
+if __name__ == '__main__':
+    unittest.main()
