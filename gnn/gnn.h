@@ -55,5 +55,6 @@
 #include "nn/gnn-parametrize.h"
 #include "nn/gnn-transformer.h"
 #include "quant/gnn-quantized-tensor.h"
+#include "quant/gnn-observer.h"
 
 #undef GNN_INSIDE

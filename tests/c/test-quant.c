@@ -128,6 +128,94 @@ test_per_channel (void)
   g_assert_finalize_object (q);
 }
 
+static GnnTensor *
+floats (const float *x, gint64 n)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *t = gnn_tensor_new_from_floats (x, n, &n, 1, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+test_min_max_observer (void)
+{
+  const float a[] = { 1.f, -2.f, 3.f };
+  const float b[] = { 4.f, 0.5f };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) ta = floats (a, 3);
+  g_autoptr(GnnTensor) tb = floats (b, 2);
+  GnnMinMaxObserver *obs;
+  gint64 qmin, qmax, zp;
+  double scale;
+  float mn, mx;
+
+  obs = gnn_min_max_observer_new (GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE, FALSE, &error);
+  g_assert_no_error (error);
+  gnn_min_max_observer_get_range (obs, &qmin, &qmax);
+  g_assert_cmpint (qmin, ==, 0);
+  g_assert_cmpint (qmax, ==, 255);
+  /* no data yet: an error, where torch warns and returns 1.0 and 0 */
+  g_assert_false (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_min_max_observer_observe (obs, ta, &error));
+  g_assert_true (gnn_min_max_observer_observe (obs, tb, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_min_max_observer_get_min_max (obs, &mn, &mx, &error));
+  g_assert_cmpfloat (mn, ==, -2.f);
+  g_assert_cmpfloat (mx, ==, 4.f);
+  g_assert_true (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  /* torch 1.13: scale 6/255 in float32, zero point 0 - round (-2 / scale) = 85 */
+  g_assert_cmpfloat (scale, ==, (double) (6.0f / 255.0f));
+  g_assert_cmpint (zp, ==, 85);
+  g_assert_finalize_object (obs);
+
+  obs = gnn_min_max_observer_new (GNN_QDTYPE_QINT8, GNN_QSCHEME_PER_TENSOR_SYMMETRIC, TRUE, &error);
+  g_assert_no_error (error);
+  gnn_min_max_observer_get_range (obs, &qmin, &qmax);
+  g_assert_cmpint (qmin, ==, -64);
+  g_assert_cmpint (qmax, ==, 63);
+  g_assert_true (gnn_min_max_observer_observe (obs, ta, &error));
+  g_assert_true (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  g_assert_cmpfloat (scale, ==, (double) (3.0f / 63.5f));
+  g_assert_cmpint (zp, ==, 0);
+  g_assert_finalize_object (obs);
+
+  g_assert_null (gnn_min_max_observer_new (GNN_QDTYPE_QINT8, GNN_QSCHEME_PER_CHANNEL_AFFINE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+}
+
+static void
+test_moving_average_observer (void)
+{
+  const float a[] = { 1.f, -2.f };
+  const float b[] = { 11.f, -12.f };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) ta = floats (a, 2);
+  g_autoptr(GnnTensor) tb = floats (b, 2);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (tb);
+  g_autoptr(GnnArgs) out = NULL;
+  GnnMovingAverageMinMaxObserver *obs;
+  float mn, mx;
+
+  obs = gnn_moving_average_min_max_observer_new (0.5, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE,
+                                                 FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_min_max_observer_observe (GNN_MIN_MAX_OBSERVER (obs), ta, &error));
+  /* the forward records too, and returns its input */
+  out = gnn_module_forward (GNN_MODULE (obs), in, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_args_get_tensor (out, 0, NULL) == tb);
+  g_assert_true (gnn_min_max_observer_get_min_max (GNN_MIN_MAX_OBSERVER (obs), &mn, &mx, &error));
+  g_assert_cmpfloat (mn, ==, -7.f);
+  g_assert_cmpfloat (mx, ==, 6.f);
+  g_clear_object (&out);
+  g_assert_finalize_object (obs);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -135,5 +223,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/per-tensor/rounding", test_per_tensor_rounding);
   g_test_add_func ("/quant/per-tensor/errors", test_per_tensor_errors);
   g_test_add_func ("/quant/per-channel", test_per_channel);
+  g_test_add_func ("/quant/observer/min-max", test_min_max_observer);
+  g_test_add_func ("/quant/observer/moving-average", test_moving_average_observer);
   return g_test_run ();
 }

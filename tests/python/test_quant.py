@@ -117,5 +117,121 @@ class QuantizePerChannel(unittest.TestCase):
             q.q_scale()
 
 
+OBSERVER_CONFIGS = [
+    dict(),
+    dict(dtype='qint8'),
+    dict(dtype='qint8', qscheme='per_tensor_symmetric'),
+    dict(dtype='quint8', qscheme='per_tensor_symmetric'),
+    dict(dtype='quint8', reduce_range=True),
+    dict(dtype='qint8', reduce_range=True),
+    dict(dtype='qint8', qscheme='per_tensor_symmetric', reduce_range=True),
+    dict(dtype='quint8', quant_min=0, quant_max=15),
+    dict(dtype='quint8', qscheme='per_tensor_symmetric', quant_min=0, quant_max=15),
+    dict(dtype='qint8', quant_min=-8, quant_max=7, reduce_range=True),
+    dict(dtype='quint8', eps=1e-3),
+]
+
+
+def both_kwargs(cfg):
+    t, g = {}, {}
+    for k, v in cfg.items():
+        if k == 'dtype':
+            t[k], g[k] = getattr(torch, v), getattr(gnn, v)
+        elif k == 'qscheme':
+            t[k], g[k] = getattr(torch, v), getattr(gnn, v)
+        else:
+            t[k] = g[k] = v
+    return t, g
+
+
+class Observers(unittest.TestCase):
+    def check_same(self, tobs, gobs):
+        ts, tz = tobs.calculate_qparams()
+        gs, gz = gobs.calculate_qparams()
+        # the same float32 arithmetic: equal scales and zero points, and the same dtypes
+        np.testing.assert_array_equal(np_of(gs), ts.numpy())
+        np.testing.assert_array_equal(np_of(gz), tz.numpy())
+        self.assertEqual(np_of(gz).dtype, tz.numpy().dtype)
+        self.assertEqual((gobs.quant_min, gobs.quant_max), (tobs.quant_min, tobs.quant_max))
+        self.assertEqual(float(gobs.min_val.item()), float(tobs.min_val))
+        self.assertEqual(float(gobs.max_val.item()), float(tobs.max_val))
+
+    def run_batches(self, tcls, gcls, targs=(), gargs=()):
+        import warnings
+        for cfg in OBSERVER_CONFIGS:
+            with self.subTest(cls=tcls.__name__, cfg=cfg):
+                tk, gk = both_kwargs(cfg)
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    tobs = tcls(*targs, **tk)
+                gobs = gcls(*gargs, **gk)
+                torch.manual_seed(3)
+                for i in range(5):
+                    x = torch.randn(4, 7) * (i + 1) + (0.5 * i)
+                    out = gobs(gnn.tensor(x.numpy()))
+                    tobs(x)
+                    np.testing.assert_array_equal(np_of(out), x.numpy())
+                    self.check_same(tobs, gobs)
+
+    def test_min_max_observer(self):
+        self.run_batches(torch.ao.quantization.MinMaxObserver, gnn.ao.quantization.MinMaxObserver)
+
+    def test_moving_average_observer(self):
+        self.run_batches(torch.ao.quantization.MovingAverageMinMaxObserver,
+                         gnn.ao.quantization.MovingAverageMinMaxObserver)
+        self.run_batches(torch.ao.quantization.MovingAverageMinMaxObserver,
+                         gnn.ao.quantization.MovingAverageMinMaxObserver, (0.3,), (0.3,))
+
+    def test_only_positive_or_constant(self):
+        for data in ([1.0, 2.0, 3.0], [-1.0, -5.0], [0.0, 0.0], [1e-12, 2e-12]):
+            for cfg in OBSERVER_CONFIGS[:4]:
+                with self.subTest(data=data, cfg=cfg):
+                    tk, gk = both_kwargs(cfg)
+                    tobs = torch.ao.quantization.MinMaxObserver(**tk)
+                    gobs = gnn.ao.quantization.MinMaxObserver(**gk)
+                    tobs(torch.tensor(data))
+                    gobs(gnn.tensor(data))
+                    self.check_same(tobs, gobs)
+
+    def test_state_dict_keys(self):
+        tobs = torch.ao.quantization.MinMaxObserver()
+        gobs = gnn.ao.quantization.MinMaxObserver()
+        self.assertEqual(list(gobs.state_dict().keys()), list(tobs.state_dict().keys()))
+
+    def test_errors(self):
+        obs = gnn.ao.quantization.MinMaxObserver()
+        with self.assertRaises(GLib.Error) as cm:
+            obs.calculate_qparams()
+        self.assertIn('seen no data', cm.exception.message)
+        obs(gnn.tensor([]))           # an empty tensor changes nothing, as torch's
+        with self.assertRaises(GLib.Error):
+            obs.calculate_qparams()
+        with self.assertRaises(GLib.Error) as cm:
+            obs(gnn.tensor([1, 2]))
+        self.assertIn('floating-point', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(qscheme=gnn.per_channel_affine)
+        self.assertIn('per-channel observer', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(qscheme=gnn.per_tensor_symmetric, reduce_range=True)
+        self.assertIn('symmetric', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(quant_min=1, quant_max=10)
+        self.assertIn('quant_min <= 0 <= quant_max', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(dtype=gnn.qint8, quant_min=-200, quant_max=200)
+        self.assertIn('at most 256', cm.exception.message)
+        with self.assertRaises(GLib.Error):
+            gnn.ao.quantization.MinMaxObserver(eps=0.0)
+        obs = gnn.ao.quantization.MinMaxObserver()
+        obs(gnn.tensor([1.0, float('nan')]))
+        with self.assertRaises(GLib.Error) as cm:
+            obs.calculate_qparams()
+        self.assertIn('min_val <= max_val', cm.exception.message)
+        obs.reset_min_max_vals()
+        obs(gnn.tensor([1.0]))
+        self.assertEqual(obs.calculate_qparams()[1].item(), 0)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1032,6 +1032,8 @@ ROWS = [
     ('torch.per_channel_symmetric', 'Gnn.per_channel_symmetric'),
     ('torch.quantize_per_tensor', 'Gnn.quantize_per_tensor'),
     ('torch.quantize_per_channel', 'Gnn.quantize_per_channel'),
+    ('torch.ao.quantization.MinMaxObserver', 'Gnn.MinMaxObserver'),
+    ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
 ]
 
 

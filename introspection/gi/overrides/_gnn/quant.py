@@ -171,3 +171,103 @@ class QuantizedTensor(Gnn.QuantizedTensor):
 
 
 QuantizedTensor = override(QuantizedTensor)
+
+
+# ---- observers (gnn-observer.c): torch.ao.quantization.MinMaxObserver and the moving average ----
+
+def _observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, factory_kwargs, eps):
+    from .tensor import Tensor  # noqa: F401 (the tensor part is loaded first)
+    if factory_kwargs not in (None, {}) and any(v not in (None, 'cpu') for v in factory_kwargs.values()):
+        raise TypeError('factory_kwargs=%r is not supported by gnn (observers are float32 on the CPU)'
+                        % (factory_kwargs,))
+    if (quant_min is None) != (quant_max is None):
+        quant_min = quant_max = None          # torch uses a range only when both are given
+    if quant_min is not None and int(quant_min) == 0 and int(quant_max) == 0:
+        raise ValueError('qmin must be strictly less than qmax for user-specified quantization range.')
+    if isinstance(qscheme, int) and not isinstance(qscheme, Gnn.QScheme):
+        qscheme = Gnn.QScheme(int(qscheme))
+    props = {'dtype': Gnn.QDtype(int(as_qdtype(dtype))), 'qscheme': qscheme,
+             'reduce_range': bool(reduce_range), 'eps': float(eps)}
+    if quant_min is not None:
+        props['quant_min'] = int(quant_min)
+        props['quant_max'] = int(quant_max)
+    return props
+
+
+_FLOAT32_EPS = 1.1920928955078125e-07
+
+
+class _ObserverMethods:
+    """What torch's observers have beyond their C methods."""
+
+    def _setup(self):
+        from .base import _call_raising_python_errors
+        _call_raising_python_errors(Gnn.Module.setup, self)
+
+    @property
+    def dtype(self):
+        return _QDTYPES[int(self.get_property('dtype'))]
+
+    @property
+    def qscheme(self):
+        return _QSCHEMES[int(self.get_property('qscheme'))]
+
+    @property
+    def reduce_range(self):
+        return self.get_property('reduce-range')
+
+    @property
+    def quant_min(self):
+        return self.get_range()[0]
+
+    @property
+    def quant_max(self):
+        return self.get_range()[1]
+
+    @raising_torch_errors
+    def calculate_qparams(self):
+        """(scale, zero_point) as one-element tensors, as torch 1.13: the scale float32, the
+        zero point int32 per_tensor_affine and int64 per_tensor_symmetric (torch's dtypes)."""
+        from .tensor import tensor
+        from . import tensor as _t
+        ok, scale, zero_point = Gnn.MinMaxObserver.calculate_qparams(self)
+        zdtype = _t.int32 if int(self.get_property('qscheme')) == int(per_tensor_affine) else _t.int64
+        return tensor([scale], dtype=_t.float32), tensor([zero_point], dtype=zdtype)
+
+    @raising_torch_errors
+    def reset_min_max_vals(self):
+        Gnn.MinMaxObserver.reset_min_max_vals(self)
+
+
+class MinMaxObserver(_ObserverMethods, Gnn.MinMaxObserver):
+    """torch.ao.quantization.MinMaxObserver: records the running min and max of its input
+    (forward returns the input) and computes the scale and zero point from them."""
+
+    def __init__(self, dtype=quint8, qscheme=per_tensor_affine, reduce_range=False, quant_min=None,
+                 quant_max=None, factory_kwargs=None, eps=_FLOAT32_EPS, **kwargs):
+        Gnn.MinMaxObserver.__init__(self, **_observer_props(dtype, qscheme, reduce_range, quant_min,
+                                                            quant_max, factory_kwargs, eps), **kwargs)
+        self._setup()
+
+
+MinMaxObserver = override(MinMaxObserver)
+
+
+class MovingAverageMinMaxObserver(Gnn.MovingAverageMinMaxObserver):
+    """torch.ao.quantization.MovingAverageMinMaxObserver: the moving averages of the min and
+    max (min += averaging_constant * (batch_min - min))."""
+
+    def __init__(self, averaging_constant=0.01, dtype=quint8, qscheme=per_tensor_affine,
+                 reduce_range=False, quant_min=None, quant_max=None, eps=_FLOAT32_EPS, **kwargs):
+        Gnn.MovingAverageMinMaxObserver.__init__(
+            self, averaging_constant=float(averaging_constant),
+            **_observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, None, eps), **kwargs)
+        self._setup()
+
+    @property
+    def averaging_constant(self):
+        return self.get_property('averaging-constant')
+
+
+MovingAverageMinMaxObserver = override(MovingAverageMinMaxObserver)
+__all__ += ['MinMaxObserver', 'MovingAverageMinMaxObserver']
