@@ -56,5 +56,6 @@
 #include "nn/gnn-transformer.h"
 #include "quant/gnn-quantized-tensor.h"
 #include "quant/gnn-observer.h"
+#include "quant/gnn-quantize-dynamic.h"
 
 #undef GNN_INSIDE

@@ -216,6 +216,64 @@ test_moving_average_observer (void)
   g_assert_finalize_object (obs);
 }
 
+static void
+test_quantize_dynamic (void)
+{
+  /* a Linear 2 -> 1 with weight [1, -0.5] and bias 0.25: the weight scale is 1/127.5, its
+   * integers [127, -64] (127.5 clamps to 127, -63.75 rounds to -64); x = [[2, 2]] gives the
+   * activation scale 2/127 (reduce_range: 0..127), zero point 0 and integers [127, 127] */
+  const float w[] = { 1.f, -0.5f };
+  const float bias = 0.25f;
+  const float xv[] = { 2.f, 2.f };
+  gint64 wshape[] = { 1, 2 }, bshape[] = { 1 }, xshape[] = { 1, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnSequential) seq = NULL;
+  g_autoptr(GnnModule) q = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_new_from_floats (xv, 2, xshape, 2, &error);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnTensor) wt = gnn_tensor_new_from_floats (w, 2, wshape, 2, &error);
+  g_autoptr(GnnTensor) bt = gnn_tensor_new_from_floats (&bias, 1, bshape, 1, &error);
+  GnnLinear *lin = gnn_linear_new (2, 1, TRUE, &error);
+  GnnModule *child;
+  GType bad = GNN_TYPE_CONV2D;
+  GType good = GNN_TYPE_LINEAR;
+  double scale, expect;
+  gint64 zp;
+
+  g_assert_no_error (error);
+  gnn_set_grad_enabled (FALSE);
+  g_assert_true (gnn_tensor_copy_ (GNN_TENSOR (gnn_module_get_parameter (GNN_MODULE (lin), "weight", NULL)), wt, &error));
+  g_assert_true (gnn_tensor_copy_ (GNN_TENSOR (gnn_module_get_parameter (GNN_MODULE (lin), "bias", NULL)), bt, &error));
+  gnn_set_grad_enabled (TRUE);
+  seq = gnn_sequential_new ((GnnModule **) &lin, 1);
+  g_object_unref (lin);
+
+  g_assert_null (gnn_quantize_dynamic (GNN_MODULE (seq), &bad, 1, GNN_QDTYPE_QINT8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "GnnConv2d"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_dynamic (GNN_MODULE (seq), &good, 1, GNN_QDTYPE_QUINT8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  q = gnn_quantize_dynamic (GNN_MODULE (seq), &good, 1, GNN_QDTYPE_QINT8, FALSE, &error);
+  g_assert_no_error (error);
+  child = gnn_module_get_submodule (q, "0", &error);
+  g_assert_true (GNN_IS_DYNAMIC_QUANTIZED_LINEAR (child));
+  g_assert_true (GNN_IS_LINEAR (gnn_module_get_submodule (GNN_MODULE (seq), "0", NULL)));
+  scale = gnn_quantized_tensor_q_scale (gnn_dynamic_quantized_linear_get_weight (GNN_DYNAMIC_QUANTIZED_LINEAR (child)), NULL);
+  g_assert_cmpfloat (scale, ==, (double) (1.0f / 127.5f));
+  g_assert_true (gnn_choose_qparams_per_tensor (x, TRUE, &scale, &zp, &error));
+  g_assert_cmpfloat (scale, ==, 2.0 / 127);
+  g_assert_cmpint (zp, ==, 0);
+
+  y = gnn_module_forward_tensor (q, x, &error);
+  g_assert_no_error (error);
+  /* acc = 127·127 - 127·64 = 8001, y = acc × float32 (x_scale × w_scale) + bias */
+  expect = 8001.0f * (float) ((2.0 / 127) * (double) (1.0f / 127.5f)) + 0.25f;
+  g_assert_cmpfloat (gnn_tensor_item (y, NULL), ==, (float) expect);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -225,5 +283,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/per-channel", test_per_channel);
   g_test_add_func ("/quant/observer/min-max", test_min_max_observer);
   g_test_add_func ("/quant/observer/moving-average", test_moving_average_observer);
+  g_test_add_func ("/quant/dynamic/linear", test_quantize_dynamic);
   return g_test_run ();
 }

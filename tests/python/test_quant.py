@@ -233,5 +233,88 @@ class Observers(unittest.TestCase):
         self.assertEqual(obs.calculate_qparams()[1].item(), 0)
 
 
+def mlp_pair(sizes, seed=0, bias=True):
+    torch.manual_seed(seed)
+    layers_t, layers_g = [], []
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
+        if i:
+            layers_t.append(torch.nn.ReLU())
+            layers_g.append(gnn.nn.ReLU())
+        layers_t.append(torch.nn.Linear(a, b, bias=bias))
+        layers_g.append(gnn.nn.Linear(a, b, bias=bias))
+    t = torch.nn.Sequential(*layers_t)
+    g = gnn.nn.Sequential(*layers_g)
+    g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+    return t.eval(), g.eval()
+
+
+class QuantizeDynamic(unittest.TestCase):
+    def test_choose_qparams(self):
+        torch.manual_seed(5)
+        for x in (torch.randn(64, 16) * 2, torch.rand(3, 5) + 1, -torch.rand(7), torch.zeros(4),
+                  torch.randn(10) * 1e-7, torch.tensor([1e-6, 0.0])):
+            for rr in (False, True):
+                with self.subTest(x=x[:2], reduce_range=rr):
+                    self.assertEqual(gnn._choose_qparams_per_tensor(gnn.tensor(x.numpy()), rr),
+                                     torch._choose_qparams_per_tensor(x, rr))
+
+    def test_linear_matches_torch(self):
+        # torch's onednn engine (Debian's build has no fbgemm) applies the output scale and
+        # the bias in its own order; gnn computes acc_int32 * float32(x_scale * w_scale) + b.
+        # The weights, the activations' scale, zero point and integers are torch's exactly, so
+        # the outputs differ only by that float32 rounding: a few ulps of the output, checked
+        # as rtol 1e-5, atol 1e-5 * max|y|.
+        self.assertEqual(torch.backends.quantized.engine, 'onednn')
+        for sizes, shape, bias in (([16, 8, 4], (64, 16), True), ([256, 512, 10], (32, 256), True),
+                                   ([7, 3], (2, 5, 7), False), ([33, 17], (1, 33), True)):
+            with self.subTest(sizes=sizes, shape=shape):
+                t, g = mlp_pair(sizes, bias=bias)
+                qt = torch.ao.quantization.quantize_dynamic(t, {torch.nn.Linear}, dtype=torch.qint8)
+                qg = gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear}, dtype=gnn.qint8)
+                self.assertEqual(repr(qg), repr(qt))
+                for i, layer in enumerate(qt):
+                    if isinstance(layer, torch.nn.Linear) or not hasattr(layer, 'weight'):
+                        continue
+                    tw, gw = layer.weight(), qg[i].weight()
+                    self.assertEqual(gw.q_scale(), tw.q_scale())
+                    self.assertEqual(gw.q_zero_point(), tw.q_zero_point())
+                    np.testing.assert_array_equal(np_of(gw.int_repr()), tw.int_repr().numpy())
+                torch.manual_seed(9)
+                x = torch.randn(*shape) * 2
+                yt = qt(x).numpy()
+                yg = np_of(qg(gnn.tensor(x.numpy())))
+                self.assertEqual(yg.shape, yt.shape)
+                np.testing.assert_allclose(yg, yt, rtol=1e-5, atol=1e-5 * np.abs(yt).max())
+                # the original float model is left as it was (a copy was quantized)
+                self.assertEqual(type(g[0]).__name__, 'Linear')
+
+    def test_inplace_and_nested(self):
+        t, g = mlp_pair([6, 5, 4])
+        outer = gnn.nn.Sequential(g, gnn.nn.Linear(4, 2))
+        q = gnn.ao.quantization.quantize_dynamic(outer, {gnn.nn.Linear}, inplace=True)
+        self.assertIs(q, outer)
+        self.assertEqual(type(outer[0][0]).__name__, 'DynamicQuantizedLinear')
+        self.assertEqual(type(outer[1]).__name__, 'DynamicQuantizedLinear')
+        # the root is not swapped, as torch's
+        lin = gnn.nn.Linear(3, 2)
+        self.assertEqual(type(gnn.ao.quantization.quantize_dynamic(lin)).__name__, 'Linear')
+
+    def test_errors(self):
+        t, g = mlp_pair([6, 5])
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Conv2d})
+        self.assertIn('GnnConv2d', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear}, dtype=gnn.quint8)
+        self.assertIn('qint8', cm.exception.message)
+        q = gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear})
+        with self.assertRaises(GLib.Error) as cm:
+            q(gnn.tensor(np.zeros((2, 4), np.float32)))
+        self.assertIn('in_features', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            q(gnn.tensor(np.zeros((2, 6), np.float64)))
+        self.assertIn('float32', cm.exception.message)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1034,6 +1034,8 @@ ROWS = [
     ('torch.quantize_per_channel', 'Gnn.quantize_per_channel'),
     ('torch.ao.quantization.MinMaxObserver', 'Gnn.MinMaxObserver'),
     ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
+    ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
+    ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
 ]
 
 

@@ -271,3 +271,68 @@ class MovingAverageMinMaxObserver(Gnn.MovingAverageMinMaxObserver):
 
 MovingAverageMinMaxObserver = override(MovingAverageMinMaxObserver)
 __all__ += ['MinMaxObserver', 'MovingAverageMinMaxObserver']
+
+
+# ---- dynamic quantization (gnn-quantize-dynamic.c) ----
+
+@raising_torch_errors
+def quantize_dynamic(model, qconfig_spec=None, dtype=qint8, mapping=None, inplace=False):
+    """torch.ao.quantization.quantize_dynamic: every nn.Linear below model becomes a
+    DynamicQuantizedLinear (int8 weights per tensor, symmetric; activations quantized per batch
+    with reduce_range, as torch's default dynamic qconfig). qconfig_spec is a set of classes
+    (nn.Linear) or None; a copy is quantized unless inplace."""
+    if mapping is not None:
+        raise TypeError('quantize_dynamic(): mapping= is not supported by gnn (its mapping is '
+                        'Linear -> DynamicQuantizedLinear)')
+    if isinstance(qconfig_spec, dict):
+        raise TypeError('quantize_dynamic(): a dict of qconfigs is not supported by gnn yet; '
+                        'give a set of layer classes')
+    types = []
+    for cls in (qconfig_spec or ()):
+        gtype = getattr(cls, '__gtype__', None)
+        if gtype is None:
+            raise TypeError('quantize_dynamic(): expected layer classes (nn.Linear), got %r' % (cls,))
+        types.append(gtype)
+    return Gnn.quantize_dynamic(model, types, as_qdtype(dtype), bool(inplace))
+
+
+class DynamicQuantizedLinear(Gnn.DynamicQuantizedLinear):
+    """torch.ao.nn.quantized.dynamic.Linear (printed DynamicQuantizedLinear)."""
+
+    def __init__(self, in_features, out_features, bias_=True, dtype=qint8, **kwargs):
+        if int(as_qdtype(dtype)) != int(qint8):
+            raise TypeError('DynamicQuantizedLinear: gnn supports dtype=torch.qint8 only')
+        Gnn.DynamicQuantizedLinear.__init__(self, in_features=in_features,
+                                            out_features=out_features, bias=bool(bias_), **kwargs)
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        return Gnn.DynamicQuantizedLinear.new_from_float(mod)
+
+    def weight(self):
+        return self.get_weight()
+
+    def bias(self):
+        return self.get_bias()
+
+    @property
+    def in_features(self):
+        return self.get_property('in-features')
+
+    @property
+    def out_features(self):
+        return self.get_property('out-features')
+
+
+DynamicQuantizedLinear = override(DynamicQuantizedLinear)
+
+
+@raising_torch_errors
+def _choose_qparams_per_tensor(input, reduce_range=False):
+    """torch._choose_qparams_per_tensor: (scale, zero_point) of a dynamic quint8 activation."""
+    ok, scale, zero_point = Gnn.choose_qparams_per_tensor(input, bool(reduce_range))
+    return scale, zero_point
+
+
+__all__ += ['quantize_dynamic', 'DynamicQuantizedLinear', '_choose_qparams_per_tensor']
