@@ -23,8 +23,8 @@
  * `default_dynamic_qconfig` does with its `MinMaxObserver`. Each forward chooses a scale and
  * zero point for the batch from its minimum and maximum over the quint8 range halved
  * (0..127: torch's `reduce_range=True`, as its fbgemm and onednn kernels are called), quantizes
- * the input, multiplies the integers with int32 accumulation and gives float32 y =
- * acc × (input_scale × weight_scale) + bias.
+ * the input, multiplies the integers (exactly: their int32 accumulation, computed through the
+ * backend's float64 matmul) and gives float32 y = acc × (input_scale × weight_scale) + bias.
  *
  * The input is a float32 tensor of shape `(*, in_features)`.
  *
@@ -198,8 +198,13 @@ gnn_dynamic_quantized_linear_setup (GnnModule *module,
   return TRUE;
 }
 
-/* y (M, N) = ((xq - xzp) (M, K) · wq (N, K)ᵀ) × out_scale + b (N), accumulated in int32 */
-static void
+/* y (M, N) = ((xq - xzp) (M, K) · wq (N, K)ᵀ) × out_scale + b (N).
+ *
+ * The integer products go through the backend's float64 matmul (OpenBLAS dgemm on the CPU):
+ * every product is at most 255 × 128 in magnitude, so every partial sum is an integer below
+ * 2⁵³ for any K below 2³⁸ and the result is exactly the int32 accumulation torch's kernels
+ * compute (as long as that does not overflow, which needs K > 65000). */
+static gboolean
 qlinear_forward (float        *y,
                  const guint8 *xq,
                  gint32        xzp,
@@ -208,24 +213,50 @@ qlinear_forward (float        *y,
                  float         out_scale,
                  gint64        M,
                  gint64        K,
-                 gint64        N)
+                 gint64        N,
+                 GError      **error)
 {
-  g_autofree gint16 *xs = g_new (gint16, MAX (K, 1));
+  g_autofree double *xs = g_new (double, MAX (M * K, 1));
+  g_autofree double *ws = g_new (double, MAX (N * K, 1));
+  g_autofree double *acc = NULL;
+  g_autoptr(GnnTensor) xt = NULL;
+  g_autoptr(GnnTensor) wt = NULL;
+  g_autoptr(GnnTensor) wtt = NULL;
+  g_autoptr(GnnTensor) at = NULL;
+  gint64 xshape[2] = { M, K }, wshape[2] = { N, K };
+  gsize n;
 
-  for (gint64 m = 0; m < M; m++)
+  if (M < 8)
     {
-      for (gint64 k = 0; k < K; k++)
-        xs[k] = (gint16) (xq[m * K + k] - xzp);
-      for (gint64 n = 0; n < N; n++)
-        {
-          const gint8 *w = wq + n * K;
-          gint32 acc = 0;
+      /* a few rows: converting the weight costs as much as the product, so multiply here */
+      for (gint64 m = 0; m < M; m++)
+        for (gint64 j = 0; j < N; j++)
+          {
+            const gint8 *w = wq + j * K;
+            const guint8 *x = xq + m * K;
+            gint32 sum = 0;
 
-          for (gint64 k = 0; k < K; k++)
-            acc += (gint32) xs[k] * w[k];
-          y[m * N + n] = (float) acc * out_scale + (b ? b[n] : 0.f);
-        }
+            for (gint64 k = 0; k < K; k++)
+              sum += ((gint32) x[k] - xzp) * w[k];
+            y[m * N + j] = (float) sum * out_scale + (b ? b[j] : 0.f);
+          }
+      return TRUE;
     }
+  for (gint64 i = 0; i < M * K; i++)
+    xs[i] = (double) ((gint32) xq[i] - xzp);
+  for (gint64 i = 0; i < N * K; i++)
+    ws[i] = wq[i];
+  xt = gnn_tensor_new_from_doubles (xs, M * K, xshape, 2, error);
+  wt = xt ? gnn_tensor_new_from_doubles (ws, N * K, wshape, 2, error) : NULL;
+  wtt = wt ? gnn_tensor_t (wt, error) : NULL;
+  at = wtt ? gnn_tensor_matmul (xt, wtt, error) : NULL;
+  acc = at ? gnn_tensor_to_doubles (at, &n, error) : NULL;
+  if (acc == NULL && M * N > 0)
+    return FALSE;
+  for (gint64 m = 0; m < M; m++)
+    for (gint64 j = 0; j < N; j++)
+      y[m * N + j] = (float) (gint32) acc[m * N + j] * out_scale + (b ? b[j] : 0.f);
+  return TRUE;
 }
 
 static GnnArgs *
@@ -296,8 +327,13 @@ gnn_dynamic_quantized_linear_forward (GnnModule *module,
         return NULL;
     }
   y = g_new0 (float, MAX (M * N, 1));
-  qlinear_forward (y, xq, (gint32) zp, g_bytes_get_data (wbytes, NULL), b,
-                   (float) (xscale * wscale), M, K, N);
+  if (!qlinear_forward (y, xq, (gint32) zp, g_bytes_get_data (wbytes, NULL), b,
+                        (float) (xscale * wscale), M, K, N, error))
+    {
+      g_free (y);
+      g_prefix_error (error, "DynamicQuantizedLinear: ");
+      return NULL;
+    }
   memcpy (oshape, shape, ndim * sizeof (gint64));
   oshape[ndim - 1] = N;
   ybytes = g_bytes_new_take (y, (gsize) MAX (M * N, 1) * sizeof (float));
