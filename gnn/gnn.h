@@ -55,5 +55,8 @@
 #include "nn/gnn-parametrize.h"
 #include "nn/gnn-transformer.h"
 #include "fx/gnn-graph.h"
+#include "quant/gnn-quantized-tensor.h"
+#include "quant/gnn-observer.h"
+#include "quant/gnn-quantize-dynamic.h"
 
 #undef GNN_INSIDE

@@ -1051,6 +1051,21 @@ ROWS = [
     ('torch.profiler.itt', Missing('gnn has no Intel ITT instrumentation')),
     ('torch.autograd.profiler.profile', 'Gnn.autograd_profiler_profile'),
     ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
+    # ---- quantization (gnn/quant/) ----
+    ('torch.qint8', 'Gnn.qint8'),
+    ('torch.quint8', 'Gnn.quint8'),
+    ('torch.qint32', 'Gnn.qint32'),
+    ('torch.qscheme', 'Gnn.qscheme'),
+    ('torch.per_tensor_affine', 'Gnn.per_tensor_affine'),
+    ('torch.per_channel_affine', 'Gnn.per_channel_affine'),
+    ('torch.per_tensor_symmetric', 'Gnn.per_tensor_symmetric'),
+    ('torch.per_channel_symmetric', 'Gnn.per_channel_symmetric'),
+    ('torch.quantize_per_tensor', 'Gnn.quantize_per_tensor'),
+    ('torch.quantize_per_channel', 'Gnn.quantize_per_channel'),
+    ('torch.ao.quantization.MinMaxObserver', 'Gnn.MinMaxObserver'),
+    ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
+    ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
+    ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
 ]
 
 

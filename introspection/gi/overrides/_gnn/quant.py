@@ -1,0 +1,338 @@
+# torch's quantization, eager mode (gnn/quant/): quantized tensors (torch.quantize_per_tensor,
+# torch.quantize_per_channel, Tensor.dequantize, int_repr, q_scale, ...) and the quantized
+# dtypes and schemes (torch.qint8, torch.per_tensor_affine, ...)
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from .base import Gnn, override
+from .errors import raising_torch_errors
+
+__all__ = ['qint8', 'quint8', 'qint32', 'qdtype', 'qscheme', 'per_tensor_affine',
+           'per_channel_affine', 'per_tensor_symmetric', 'per_channel_symmetric',
+           'quantize_per_tensor', 'quantize_per_channel', 'QuantizedTensor']
+
+
+class qdtype(int):
+    """A quantized dtype (torch.qint8, torch.quint8, torch.qint32) over Gnn.QDtype: prints as
+    torch prints it and goes wherever a Gnn.QDtype does."""
+
+    def __new__(cls, value):
+        self = super().__new__(cls, int(value))
+        self._name = Gnn.qdtype_get_name(value)
+        return self
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_qdtype_of, (self._name,))
+
+    is_floating_point = False
+    is_signed = property(lambda self: int(self) != int(Gnn.QDtype.QUINT8))
+
+
+class qscheme(int):
+    """A quantization scheme (torch.per_tensor_affine, ...) over Gnn.QScheme."""
+
+    def __new__(cls, value, name):
+        self = super().__new__(cls, int(value))
+        self._name = name
+        return self
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    __str__ = __repr__
+
+
+qint8 = qdtype(Gnn.QDtype.QINT8)
+quint8 = qdtype(Gnn.QDtype.QUINT8)
+qint32 = qdtype(Gnn.QDtype.QINT32)
+_QDTYPES = {int(d): d for d in (qint8, quint8, qint32)}
+per_tensor_affine = qscheme(0, 'per_tensor_affine')
+per_channel_affine = qscheme(1, 'per_channel_affine')
+per_tensor_symmetric = qscheme(2, 'per_tensor_symmetric')
+per_channel_symmetric = qscheme(3, 'per_channel_symmetric')
+# (GI names Gnn.QScheme's values without their common PER_: Gnn.QScheme.TENSOR_AFFINE, ...)
+_QSCHEMES = {int(s): s for s in (per_tensor_affine, per_channel_affine, per_tensor_symmetric,
+                                 per_channel_symmetric)}
+
+
+def _qdtype_of(name):
+    for d in _QDTYPES.values():
+        if d._name == name:
+            return d
+    raise TypeError('expected a quantized dtype (gnn.qint8, gnn.quint8, gnn.qint32), got %r' % (name,))
+
+
+def as_qdtype(value):
+    """The qdtype for a qdtype, a Gnn.QDtype or a name ('qint8', 'torch.quint8'); a TypeError
+    naming the value for anything else (a plain dtype such as gnn.int8 included)."""
+    if isinstance(value, qdtype):
+        return value
+    if isinstance(value, Gnn.QDtype):
+        return _QDTYPES[int(value)]
+    if isinstance(value, str):
+        return _qdtype_of(value[6:] if value.startswith('torch.') else value)
+    raise TypeError('expected a quantized dtype (gnn.qint8, gnn.quint8, gnn.qint32), got %r' % (value,))
+
+
+def _number(value, what):
+    if isinstance(value, Gnn.Tensor):
+        if value.numel() != 1:
+            raise ValueError('%s: expected a number or a one-element tensor, got %d elements'
+                             % (what, value.numel()))
+        return value.item()
+    return value
+
+
+@raising_torch_errors
+def quantize_per_tensor(input, scale, zero_point, dtype):
+    """torch.quantize_per_tensor: input (float32) as integers q = clamp(zero_point +
+    round(input / scale)), rounded half to even as torch's CPU kernel. A scale of 0 or NaN, or a
+    zero point out of the dtype's range, is refused (torch accepts the scale)."""
+    return Gnn.quantize_per_tensor(input, float(_number(scale, 'scale')),
+                                   int(_number(zero_point, 'zero_point')), as_qdtype(dtype))
+
+
+@raising_torch_errors
+def quantize_per_channel(input, scales, zero_points, axis, dtype):
+    """torch.quantize_per_channel: a scale and zero point (1-D tensors) for each index of
+    input along axis."""
+    return Gnn.quantize_per_channel(input, scales, zero_points, int(axis), as_qdtype(dtype))
+
+
+class QuantizedTensor(Gnn.QuantizedTensor):
+    """A quantized tensor, what torch.quantize_per_tensor returns: integers (int_repr()) and
+    the scale and zero point that map them to real values (dequantize())."""
+
+    is_quantized = True
+
+    @property
+    def dtype(self):
+        return _QDTYPES[int(self.get_dtype())]
+
+    @property
+    def shape(self):
+        return self.int_repr().shape
+
+    def size(self, dim=None):
+        return self.int_repr().size() if dim is None else self.int_repr().size(dim)
+
+    def dim(self):
+        return self.int_repr().dim()
+
+    def numel(self):
+        return self.int_repr().numel()
+
+    @property
+    def device(self):
+        return self.int_repr().device
+
+    def qscheme(self):
+        return _QSCHEMES[int(self.get_qscheme())]
+
+    @raising_torch_errors
+    def dequantize(self):
+        return Gnn.QuantizedTensor.dequantize(self)
+
+    @raising_torch_errors
+    def q_scale(self):
+        return Gnn.QuantizedTensor.q_scale(self)
+
+    @raising_torch_errors
+    def q_zero_point(self):
+        return Gnn.QuantizedTensor.q_zero_point(self)
+
+    @raising_torch_errors
+    def q_per_channel_scales(self):
+        return Gnn.QuantizedTensor.q_per_channel_scales(self)
+
+    @raising_torch_errors
+    def q_per_channel_zero_points(self):
+        return Gnn.QuantizedTensor.q_per_channel_zero_points(self)
+
+    @raising_torch_errors
+    def q_per_channel_axis(self):
+        return Gnn.QuantizedTensor.q_per_channel_axis(self)
+
+    def __repr__(self):
+        d = self.dequantize()
+        body = repr(d)
+        body = body[:-1] if body.endswith(')') else body
+        if int(self.get_qscheme()) == int(per_tensor_affine):
+            extra = 'scale=%s, zero_point=%d' % (self.q_scale(), self.q_zero_point())
+        else:
+            extra = 'scales=%r, zero_points=%r, axis=%d' % (
+                self.q_per_channel_scales(), self.q_per_channel_zero_points(), self.q_per_channel_axis())
+        return '%s, size=%s, dtype=%r,\n       quantization_scheme=%r, %s)' % (
+            body, tuple(self.size()), self.dtype, self.qscheme(), extra)
+
+
+QuantizedTensor = override(QuantizedTensor)
+
+
+# ---- observers (gnn-observer.c): torch.ao.quantization.MinMaxObserver and the moving average ----
+
+def _observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, factory_kwargs, eps):
+    from .tensor import Tensor  # noqa: F401 (the tensor part is loaded first)
+    if factory_kwargs not in (None, {}) and any(v not in (None, 'cpu') for v in factory_kwargs.values()):
+        raise TypeError('factory_kwargs=%r is not supported by gnn (observers are float32 on the CPU)'
+                        % (factory_kwargs,))
+    if (quant_min is None) != (quant_max is None):
+        quant_min = quant_max = None          # torch uses a range only when both are given
+    if quant_min is not None and int(quant_min) == 0 and int(quant_max) == 0:
+        raise ValueError('qmin must be strictly less than qmax for user-specified quantization range.')
+    if isinstance(qscheme, int) and not isinstance(qscheme, Gnn.QScheme):
+        qscheme = Gnn.QScheme(int(qscheme))
+    props = {'dtype': Gnn.QDtype(int(as_qdtype(dtype))), 'qscheme': qscheme,
+             'reduce_range': bool(reduce_range), 'eps': float(eps)}
+    if quant_min is not None:
+        props['quant_min'] = int(quant_min)
+        props['quant_max'] = int(quant_max)
+    return props
+
+
+_FLOAT32_EPS = 1.1920928955078125e-07
+
+
+class _ObserverMethods:
+    """What torch's observers have beyond their C methods."""
+
+    def _setup(self):
+        from .base import _call_raising_python_errors
+        _call_raising_python_errors(Gnn.Module.setup, self)
+
+    @property
+    def dtype(self):
+        return _QDTYPES[int(self.get_property('dtype'))]
+
+    @property
+    def qscheme(self):
+        return _QSCHEMES[int(self.get_property('qscheme'))]
+
+    @property
+    def reduce_range(self):
+        return self.get_property('reduce-range')
+
+    @property
+    def quant_min(self):
+        return self.get_range()[0]
+
+    @property
+    def quant_max(self):
+        return self.get_range()[1]
+
+    @raising_torch_errors
+    def calculate_qparams(self):
+        """(scale, zero_point) as one-element tensors, as torch 1.13: the scale float32, the
+        zero point int32 per_tensor_affine and int64 per_tensor_symmetric (torch's dtypes)."""
+        from .tensor import tensor
+        from . import tensor as _t
+        ok, scale, zero_point = Gnn.MinMaxObserver.calculate_qparams(self)
+        zdtype = _t.int32 if int(self.get_property('qscheme')) == int(per_tensor_affine) else _t.int64
+        return tensor([scale], dtype=_t.float32), tensor([zero_point], dtype=zdtype)
+
+    @raising_torch_errors
+    def reset_min_max_vals(self):
+        Gnn.MinMaxObserver.reset_min_max_vals(self)
+
+
+class MinMaxObserver(_ObserverMethods, Gnn.MinMaxObserver):
+    """torch.ao.quantization.MinMaxObserver: records the running min and max of its input
+    (forward returns the input) and computes the scale and zero point from them."""
+
+    def __init__(self, dtype=quint8, qscheme=per_tensor_affine, reduce_range=False, quant_min=None,
+                 quant_max=None, factory_kwargs=None, eps=_FLOAT32_EPS, **kwargs):
+        Gnn.MinMaxObserver.__init__(self, **_observer_props(dtype, qscheme, reduce_range, quant_min,
+                                                            quant_max, factory_kwargs, eps), **kwargs)
+        self._setup()
+
+
+MinMaxObserver = override(MinMaxObserver)
+
+
+class MovingAverageMinMaxObserver(Gnn.MovingAverageMinMaxObserver):
+    """torch.ao.quantization.MovingAverageMinMaxObserver: the moving averages of the min and
+    max (min += averaging_constant * (batch_min - min))."""
+
+    def __init__(self, averaging_constant=0.01, dtype=quint8, qscheme=per_tensor_affine,
+                 reduce_range=False, quant_min=None, quant_max=None, eps=_FLOAT32_EPS, **kwargs):
+        Gnn.MovingAverageMinMaxObserver.__init__(
+            self, averaging_constant=float(averaging_constant),
+            **_observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, None, eps), **kwargs)
+        self._setup()
+
+    @property
+    def averaging_constant(self):
+        return self.get_property('averaging-constant')
+
+
+MovingAverageMinMaxObserver = override(MovingAverageMinMaxObserver)
+__all__ += ['MinMaxObserver', 'MovingAverageMinMaxObserver']
+
+
+# ---- dynamic quantization (gnn-quantize-dynamic.c) ----
+
+@raising_torch_errors
+def quantize_dynamic(model, qconfig_spec=None, dtype=qint8, mapping=None, inplace=False):
+    """torch.ao.quantization.quantize_dynamic: every nn.Linear below model becomes a
+    DynamicQuantizedLinear (int8 weights per tensor, symmetric; activations quantized per batch
+    with reduce_range, as torch's default dynamic qconfig). qconfig_spec is a set of classes
+    (nn.Linear) or None; a copy is quantized unless inplace."""
+    if mapping is not None:
+        raise TypeError('quantize_dynamic(): mapping= is not supported by gnn (its mapping is '
+                        'Linear -> DynamicQuantizedLinear)')
+    if isinstance(qconfig_spec, dict):
+        raise TypeError('quantize_dynamic(): a dict of qconfigs is not supported by gnn yet; '
+                        'give a set of layer classes')
+    types = []
+    for cls in (qconfig_spec or ()):
+        gtype = getattr(cls, '__gtype__', None)
+        if gtype is None:
+            raise TypeError('quantize_dynamic(): expected layer classes (nn.Linear), got %r' % (cls,))
+        types.append(gtype)
+    return Gnn.quantize_dynamic(model, types, as_qdtype(dtype), bool(inplace))
+
+
+class DynamicQuantizedLinear(Gnn.DynamicQuantizedLinear):
+    """torch.ao.nn.quantized.dynamic.Linear (printed DynamicQuantizedLinear)."""
+
+    def __init__(self, in_features, out_features, bias_=True, dtype=qint8, **kwargs):
+        if int(as_qdtype(dtype)) != int(qint8):
+            raise TypeError('DynamicQuantizedLinear: gnn supports dtype=torch.qint8 only')
+        Gnn.DynamicQuantizedLinear.__init__(self, in_features=in_features,
+                                            out_features=out_features, bias=bool(bias_), **kwargs)
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        return Gnn.DynamicQuantizedLinear.new_from_float(mod)
+
+    def weight(self):
+        return self.get_weight()
+
+    def bias(self):
+        return self.get_bias()
+
+    @property
+    def in_features(self):
+        return self.get_property('in-features')
+
+    @property
+    def out_features(self):
+        return self.get_property('out-features')
+
+
+DynamicQuantizedLinear = override(DynamicQuantizedLinear)
+
+
+@raising_torch_errors
+def _choose_qparams_per_tensor(input, reduce_range=False):
+    """torch._choose_qparams_per_tensor: (scale, zero_point) of a dynamic quint8 activation."""
+    ok, scale, zero_point = Gnn.choose_qparams_per_tensor(input, bool(reduce_range))
+    return scale, zero_point
+
+
+__all__ += ['quantize_dynamic', 'DynamicQuantizedLinear', '_choose_qparams_per_tensor']

@@ -1,0 +1,288 @@
+/* test-quant.c: quantized tensors: rounding half to even, clamping, dequantize, per channel,
+ * and the errors of bad parameters
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gnn/gnn.h>
+
+static void
+test_per_tensor_rounding (void)
+{
+  const float x[] = { 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 300.f, -300.f, 0.25f };
+  const gint8 want[] = { 0, 2, 2, 0, -2, 127, -128, 0 };
+  gint64 shape[] = { 8 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 8, shape, 1, &error);
+  g_autoptr(GnnQuantizedTensor) q = NULL;
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GnnTensor) deq = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree float *d = NULL;
+  gsize n;
+
+  g_assert_no_error (error);
+  q = gnn_quantize_per_tensor (t, 1.0, 0, GNN_QDTYPE_QINT8, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (q);
+  g_assert_cmpint (gnn_tensor_get_dtype (ints), ==, GNN_DTYPE_INT8);
+  bytes = gnn_tensor_get_bytes (ints, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), want, sizeof want);
+  deq = gnn_quantized_tensor_dequantize (q, &error);
+  g_assert_no_error (error);
+  d = gnn_tensor_to_floats (deq, &n, &error);
+  g_assert_cmpuint (n, ==, 8);
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpfloat (d[i], ==, (float) want[i]);
+  g_assert_cmpfloat (gnn_quantized_tensor_q_scale (q, &error), ==, 1.0);
+  g_assert_cmpint (gnn_quantized_tensor_q_zero_point (q, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_quantized_tensor_get_qscheme (q), ==, GNN_QSCHEME_PER_TENSOR_AFFINE);
+  g_assert_cmpint (gnn_quantized_tensor_q_per_channel_axis (q, &error), ==, -1);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_object (&ints);
+  g_assert_finalize_object (g_steal_pointer (&q));
+}
+
+static void
+test_per_tensor_errors (void)
+{
+  const float x[] = { 1.f, 2.f };
+  gint64 shape[] = { 2 };
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 2, shape, 1, NULL);
+  g_autoptr(GnnTensor) d = gnn_tensor_new_zeros (shape, 1, GNN_DTYPE_FLOAT64, NULL, NULL);
+  const double bad_scales[] = { 0.0, -1.0, NAN, INFINITY, 1e-300 };
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_scales); i++)
+    {
+      g_assert_null (gnn_quantize_per_tensor (t, bad_scales[i], 0, GNN_QDTYPE_QINT8, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "scale"));
+      g_clear_error (&error);
+    }
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, 128, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "[-128, 127]"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, -1, GNN_QDTYPE_QUINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (d, 1.0, 0, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_nonnull (strstr (error->message, "got float64"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_tensor (t, 1.0, 0, (GnnQDtype) 7, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantized_tensor_new_per_tensor (t, 1.0, 0, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+}
+
+static void
+test_per_channel (void)
+{
+  /* a 2x3 tensor, channels along dim 0 with scales 0.5 and 2, zero points 1 and -1 */
+  const float x[] = { 0.25f, 0.75f, -1.f, 3.f, 5.f, -300.f };
+  const gint8 want[] = { 1, 3, -1, 1, 1, -128 };
+  const double s[] = { 0.5, 2.0 };
+  const gint64 z[] = { 1, -1 };
+  gint64 shape[] = { 2, 3 }, cshape[] = { 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (x, 6, shape, 2, &error);
+  g_autoptr(GnnTensor) st = gnn_tensor_new_from_doubles (s, 2, cshape, 1, &error);
+  g_autoptr(GnnTensor) zt = gnn_tensor_new_from_int64s (z, 2, cshape, 1, &error);
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GnnTensor) deq = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree float *d = NULL;
+  GnnQuantizedTensor *q;
+  gsize n;
+
+  q = gnn_quantize_per_channel (t, st, zt, 0, GNN_QDTYPE_QINT8, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (q);
+  bytes = gnn_tensor_get_bytes (ints, &error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), want, sizeof want);
+  deq = gnn_quantized_tensor_dequantize (q, &error);
+  d = gnn_tensor_to_floats (deq, &n, &error);
+  g_assert_cmpfloat (d[0], ==, 0.f);
+  g_assert_cmpfloat (d[1], ==, 1.f);
+  g_assert_cmpfloat (d[3], ==, 4.f);
+  g_assert_cmpfloat (d[5], ==, -254.f);
+  g_assert_cmpint (gnn_quantized_tensor_q_per_channel_axis (q, &error), ==, 0);
+  g_assert_cmpfloat (gnn_quantized_tensor_q_scale (q, &error), ==, 0);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_channel (t, st, zt, 1, GNN_QDTYPE_QINT8, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_per_channel (t, st, zt, 2, GNN_QDTYPE_QINT8, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_clear_object (&ints);
+  g_assert_finalize_object (q);
+}
+
+static GnnTensor *
+floats (const float *x, gint64 n)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *t = gnn_tensor_new_from_floats (x, n, &n, 1, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+test_min_max_observer (void)
+{
+  const float a[] = { 1.f, -2.f, 3.f };
+  const float b[] = { 4.f, 0.5f };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) ta = floats (a, 3);
+  g_autoptr(GnnTensor) tb = floats (b, 2);
+  GnnMinMaxObserver *obs;
+  gint64 qmin, qmax, zp;
+  double scale;
+  float mn, mx;
+
+  obs = gnn_min_max_observer_new (GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE, FALSE, &error);
+  g_assert_no_error (error);
+  gnn_min_max_observer_get_range (obs, &qmin, &qmax);
+  g_assert_cmpint (qmin, ==, 0);
+  g_assert_cmpint (qmax, ==, 255);
+  /* no data yet: an error, where torch warns and returns 1.0 and 0 */
+  g_assert_false (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_min_max_observer_observe (obs, ta, &error));
+  g_assert_true (gnn_min_max_observer_observe (obs, tb, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_min_max_observer_get_min_max (obs, &mn, &mx, &error));
+  g_assert_cmpfloat (mn, ==, -2.f);
+  g_assert_cmpfloat (mx, ==, 4.f);
+  g_assert_true (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  /* torch 1.13: scale 6/255 in float32, zero point 0 - round (-2 / scale) = 85 */
+  g_assert_cmpfloat (scale, ==, (double) (6.0f / 255.0f));
+  g_assert_cmpint (zp, ==, 85);
+  g_assert_finalize_object (obs);
+
+  obs = gnn_min_max_observer_new (GNN_QDTYPE_QINT8, GNN_QSCHEME_PER_TENSOR_SYMMETRIC, TRUE, &error);
+  g_assert_no_error (error);
+  gnn_min_max_observer_get_range (obs, &qmin, &qmax);
+  g_assert_cmpint (qmin, ==, -64);
+  g_assert_cmpint (qmax, ==, 63);
+  g_assert_true (gnn_min_max_observer_observe (obs, ta, &error));
+  g_assert_true (gnn_min_max_observer_calculate_qparams (obs, &scale, &zp, &error));
+  g_assert_cmpfloat (scale, ==, (double) (3.0f / 63.5f));
+  g_assert_cmpint (zp, ==, 0);
+  g_assert_finalize_object (obs);
+
+  g_assert_null (gnn_min_max_observer_new (GNN_QDTYPE_QINT8, GNN_QSCHEME_PER_CHANNEL_AFFINE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+}
+
+static void
+test_moving_average_observer (void)
+{
+  const float a[] = { 1.f, -2.f };
+  const float b[] = { 11.f, -12.f };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) ta = floats (a, 2);
+  g_autoptr(GnnTensor) tb = floats (b, 2);
+  g_autoptr(GnnArgs) in = gnn_args_new_tensor (tb);
+  g_autoptr(GnnArgs) out = NULL;
+  GnnMovingAverageMinMaxObserver *obs;
+  float mn, mx;
+
+  obs = gnn_moving_average_min_max_observer_new (0.5, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE,
+                                                 FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_min_max_observer_observe (GNN_MIN_MAX_OBSERVER (obs), ta, &error));
+  /* the forward records too, and returns its input */
+  out = gnn_module_forward (GNN_MODULE (obs), in, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_args_get_tensor (out, 0, NULL) == tb);
+  g_assert_true (gnn_min_max_observer_get_min_max (GNN_MIN_MAX_OBSERVER (obs), &mn, &mx, &error));
+  g_assert_cmpfloat (mn, ==, -7.f);
+  g_assert_cmpfloat (mx, ==, 6.f);
+  g_clear_object (&out);
+  g_assert_finalize_object (obs);
+}
+
+static void
+test_quantize_dynamic (void)
+{
+  /* a Linear 2 -> 1 with weight [1, -0.5] and bias 0.25: the weight scale is 1/127.5, its
+   * integers [127, -64] (127.5 clamps to 127, -63.75 rounds to -64); x = [[2, 2]] gives the
+   * activation scale 2/127 (reduce_range: 0..127), zero point 0 and integers [127, 127] */
+  const float w[] = { 1.f, -0.5f };
+  const float bias = 0.25f;
+  const float xv[] = { 2.f, 2.f };
+  gint64 wshape[] = { 1, 2 }, bshape[] = { 1 }, xshape[] = { 1, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnSequential) seq = NULL;
+  g_autoptr(GnnModule) q = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_new_from_floats (xv, 2, xshape, 2, &error);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnTensor) wt = gnn_tensor_new_from_floats (w, 2, wshape, 2, &error);
+  g_autoptr(GnnTensor) bt = gnn_tensor_new_from_floats (&bias, 1, bshape, 1, &error);
+  GnnLinear *lin = gnn_linear_new (2, 1, TRUE, &error);
+  GnnModule *child;
+  GType bad = GNN_TYPE_CONV2D;
+  GType good = GNN_TYPE_LINEAR;
+  double scale, expect;
+  gint64 zp;
+
+  g_assert_no_error (error);
+  gnn_set_grad_enabled (FALSE);
+  g_assert_true (gnn_tensor_copy_ (GNN_TENSOR (gnn_module_get_parameter (GNN_MODULE (lin), "weight", NULL)), wt, &error));
+  g_assert_true (gnn_tensor_copy_ (GNN_TENSOR (gnn_module_get_parameter (GNN_MODULE (lin), "bias", NULL)), bt, &error));
+  gnn_set_grad_enabled (TRUE);
+  seq = gnn_sequential_new ((GnnModule **) &lin, 1);
+  g_object_unref (lin);
+
+  g_assert_null (gnn_quantize_dynamic (GNN_MODULE (seq), &bad, 1, GNN_QDTYPE_QINT8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "GnnConv2d"));
+  g_clear_error (&error);
+  g_assert_null (gnn_quantize_dynamic (GNN_MODULE (seq), &good, 1, GNN_QDTYPE_QUINT8, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  q = gnn_quantize_dynamic (GNN_MODULE (seq), &good, 1, GNN_QDTYPE_QINT8, FALSE, &error);
+  g_assert_no_error (error);
+  child = gnn_module_get_submodule (q, "0", &error);
+  g_assert_true (GNN_IS_DYNAMIC_QUANTIZED_LINEAR (child));
+  g_assert_true (GNN_IS_LINEAR (gnn_module_get_submodule (GNN_MODULE (seq), "0", NULL)));
+  scale = gnn_quantized_tensor_q_scale (gnn_dynamic_quantized_linear_get_weight (GNN_DYNAMIC_QUANTIZED_LINEAR (child)), NULL);
+  g_assert_cmpfloat (scale, ==, (double) (1.0f / 127.5f));
+  g_assert_true (gnn_choose_qparams_per_tensor (x, TRUE, &scale, &zp, &error));
+  g_assert_cmpfloat (scale, ==, 2.0 / 127);
+  g_assert_cmpint (zp, ==, 0);
+
+  y = gnn_module_forward_tensor (q, x, &error);
+  g_assert_no_error (error);
+  /* acc = 127·127 - 127·64 = 8001, y = acc × float32 (x_scale × w_scale) + bias */
+  expect = 8001.0f * (float) ((2.0 / 127) * (double) (1.0f / 127.5f)) + 0.25f;
+  g_assert_cmpfloat (gnn_tensor_item (y, NULL), ==, (float) expect);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/quant/per-tensor/rounding", test_per_tensor_rounding);
+  g_test_add_func ("/quant/per-tensor/errors", test_per_tensor_errors);
+  g_test_add_func ("/quant/per-channel", test_per_channel);
+  g_test_add_func ("/quant/observer/min-max", test_min_max_observer);
+  g_test_add_func ("/quant/observer/moving-average", test_moving_average_observer);
+  g_test_add_func ("/quant/dynamic/linear", test_quantize_dynamic);
+  return g_test_run ();
+}

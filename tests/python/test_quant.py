@@ -1,0 +1,320 @@
+# quantized tensors against torch 1.13: torch.quantize_per_tensor / quantize_per_channel,
+# dequantize, int_repr and the quantization parameters, bit for bit, and the errors
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import unittest
+
+import numpy as np
+import torch
+
+import gnn
+from gi.repository import GLib, Gnn
+
+TORCH_QDTYPES = {gnn.qint8: torch.qint8, gnn.quint8: torch.quint8, gnn.qint32: torch.qint32}
+
+
+def np_of(t):
+    return np.asarray(t.numpy()) if hasattr(t, 'numpy') else np.asarray(t)
+
+
+class QuantizePerTensor(unittest.TestCase):
+    def test_bits_equal_torch(self):
+        # 10^5 random values and the halfway cases: the integers and the dequantized floats are
+        # torch's exactly (same float32 reciprocal, product and half-to-even rounding)
+        torch.manual_seed(0)
+        x = torch.cat([torch.randn(100000) * 3, torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1e9, -1e9])])
+        g = gnn.tensor(x.numpy())
+        for scale, zp, dt in [(0.1, 3, gnn.qint8), (0.0371, 128, gnn.quint8), (0.013, -5, gnn.qint8),
+                              (1 / 3, 0, gnn.qint32), (1.0, 0, gnn.qint8), (0.5, 255, gnn.quint8)]:
+            with self.subTest(scale=scale, zp=zp, dtype=dt):
+                q = gnn.quantize_per_tensor(g, scale, zp, dt)
+                tq = torch.quantize_per_tensor(x, scale, zp, TORCH_QDTYPES[dt])
+                np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+                np.testing.assert_array_equal(np_of(q.dequantize()), tq.dequantize().numpy())
+                self.assertEqual(q.q_scale(), tq.q_scale())
+                self.assertEqual(q.q_zero_point(), tq.q_zero_point())
+                self.assertEqual(repr(q.dtype), repr(tq.dtype))
+                self.assertEqual(repr(q.qscheme()), repr(tq.qscheme()))
+                self.assertEqual(q.int_repr().dtype, gnn.int8 if dt == gnn.qint8 else
+                                 gnn.uint8 if dt == gnn.quint8 else gnn.int32)
+
+    def test_shape_kept_and_tensor_params(self):
+        x = torch.randn(2, 3, 4)
+        q = gnn.quantize_per_tensor(gnn.tensor(x.numpy()), gnn.tensor(0.05), gnn.tensor(2), gnn.quint8)
+        tq = torch.quantize_per_tensor(x, torch.tensor(0.05), torch.tensor(2), torch.quint8)
+        self.assertEqual(tuple(q.shape), (2, 3, 4))
+        np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+        self.assertTrue(q.is_quantized)
+        self.assertIn('quantization_scheme=torch.per_tensor_affine', repr(q))
+
+    def test_torch_names(self):
+        self.assertEqual(repr(gnn.qint8), 'torch.qint8')
+        self.assertEqual(repr(gnn.per_tensor_symmetric), 'torch.per_tensor_symmetric')
+        self.assertIs(gnn.quantize_per_tensor, Gnn.quantize_per_tensor)
+
+    def test_errors(self):
+        x = gnn.tensor([1.0, 2.0])
+        for scale in (0.0, -1.0, float('nan'), float('inf'), 1e-300):
+            with self.assertRaises(GLib.Error) as cm:
+                gnn.quantize_per_tensor(x, scale, 0, gnn.qint8)
+            self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.INVALID_ARGUMENT))
+            self.assertIn('scale', cm.exception.message)
+        for zp, dt in ((128, gnn.qint8), (-129, gnn.qint8), (-1, gnn.quint8), (256, gnn.quint8)):
+            with self.assertRaises(GLib.Error) as cm:
+                gnn.quantize_per_tensor(x, 1.0, zp, dt)
+            self.assertIn('zero point in', cm.exception.message)
+            self.assertIn('got %d' % zp, cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_tensor(gnn.tensor([1.0], dtype=gnn.float64), 1.0, 0, gnn.qint8)
+        self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.DTYPE))
+        self.assertIn('got float64', cm.exception.message)
+        with self.assertRaises(TypeError):
+            gnn.quantize_per_tensor(x, 1.0, 0, gnn.int8)
+        q = gnn.quantize_per_tensor(x, 1.0, 0, gnn.qint8)
+        with self.assertRaises(GLib.Error) as cm:
+            q.q_per_channel_scales()
+        self.assertIn('per-channel', cm.exception.message)
+
+
+class QuantizePerChannel(unittest.TestCase):
+    def test_bits_equal_torch(self):
+        torch.manual_seed(1)
+        for shape, axis, dt in [((4, 5), 0, torch.qint8), ((3, 4, 5), 1, torch.quint8),
+                                ((3, 4, 5), -1, torch.qint8), ((6, 2), 1, torch.qint32)]:
+            with self.subTest(shape=shape, axis=axis):
+                x = torch.randn(*shape) * 2
+                n = shape[axis]
+                scales = torch.rand(n, dtype=torch.float64) * 0.1 + 0.01
+                zps = torch.randint(0, 100, (n,)) if dt == torch.quint8 else torch.randint(-20, 20, (n,))
+                gdt = {torch.qint8: gnn.qint8, torch.quint8: gnn.quint8, torch.qint32: gnn.qint32}[dt]
+                tq = torch.quantize_per_channel(x, scales, zps, axis % len(shape), dt)  # torch: axis >= 0
+                q = gnn.quantize_per_channel(gnn.tensor(x.numpy()), gnn.tensor(scales.numpy()),
+                                             gnn.tensor(zps.numpy()), axis, gdt)
+                np.testing.assert_array_equal(np_of(q.int_repr()), tq.int_repr().numpy())
+                np.testing.assert_array_equal(np_of(q.dequantize()), tq.dequantize().numpy())
+                np.testing.assert_array_equal(np_of(q.q_per_channel_scales()), tq.q_per_channel_scales().numpy())
+                np.testing.assert_array_equal(np_of(q.q_per_channel_zero_points()),
+                                              tq.q_per_channel_zero_points().numpy())
+                self.assertEqual(q.q_per_channel_axis(), tq.q_per_channel_axis())
+                self.assertEqual(repr(q.qscheme()), repr(tq.qscheme()))
+
+    def test_errors(self):
+        x = gnn.tensor(np.zeros((2, 3), np.float32))
+        s, z = gnn.tensor([0.1, 0.2], dtype=gnn.float64), gnn.tensor([1, 2])
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, z, 2, gnn.quint8)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, z, 1, gnn.quint8)
+        self.assertIn('expected 3 scales', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, gnn.tensor([0.1, 0.0], dtype=gnn.float64), z, 0, gnn.quint8)
+        self.assertIn('channel 1', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.quantize_per_channel(x, s, gnn.tensor([1, 300]), 0, gnn.quint8)
+        self.assertIn('got 300', cm.exception.message)
+        q = gnn.quantize_per_channel(x, s, z, 0, gnn.quint8)
+        with self.assertRaises(GLib.Error):
+            q.q_scale()
+
+
+OBSERVER_CONFIGS = [
+    dict(),
+    dict(dtype='qint8'),
+    dict(dtype='qint8', qscheme='per_tensor_symmetric'),
+    dict(dtype='quint8', qscheme='per_tensor_symmetric'),
+    dict(dtype='quint8', reduce_range=True),
+    dict(dtype='qint8', reduce_range=True),
+    dict(dtype='qint8', qscheme='per_tensor_symmetric', reduce_range=True),
+    dict(dtype='quint8', quant_min=0, quant_max=15),
+    dict(dtype='quint8', qscheme='per_tensor_symmetric', quant_min=0, quant_max=15),
+    dict(dtype='qint8', quant_min=-8, quant_max=7, reduce_range=True),
+    dict(dtype='quint8', eps=1e-3),
+]
+
+
+def both_kwargs(cfg):
+    t, g = {}, {}
+    for k, v in cfg.items():
+        if k == 'dtype':
+            t[k], g[k] = getattr(torch, v), getattr(gnn, v)
+        elif k == 'qscheme':
+            t[k], g[k] = getattr(torch, v), getattr(gnn, v)
+        else:
+            t[k] = g[k] = v
+    return t, g
+
+
+class Observers(unittest.TestCase):
+    def check_same(self, tobs, gobs):
+        ts, tz = tobs.calculate_qparams()
+        gs, gz = gobs.calculate_qparams()
+        # the same float32 arithmetic: equal scales and zero points, and the same dtypes
+        np.testing.assert_array_equal(np_of(gs), ts.numpy())
+        np.testing.assert_array_equal(np_of(gz), tz.numpy())
+        self.assertEqual(np_of(gz).dtype, tz.numpy().dtype)
+        self.assertEqual((gobs.quant_min, gobs.quant_max), (tobs.quant_min, tobs.quant_max))
+        self.assertEqual(float(gobs.min_val.item()), float(tobs.min_val))
+        self.assertEqual(float(gobs.max_val.item()), float(tobs.max_val))
+
+    def run_batches(self, tcls, gcls, targs=(), gargs=()):
+        import warnings
+        for cfg in OBSERVER_CONFIGS:
+            with self.subTest(cls=tcls.__name__, cfg=cfg):
+                tk, gk = both_kwargs(cfg)
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    tobs = tcls(*targs, **tk)
+                gobs = gcls(*gargs, **gk)
+                torch.manual_seed(3)
+                for i in range(5):
+                    x = torch.randn(4, 7) * (i + 1) + (0.5 * i)
+                    out = gobs(gnn.tensor(x.numpy()))
+                    tobs(x)
+                    np.testing.assert_array_equal(np_of(out), x.numpy())
+                    self.check_same(tobs, gobs)
+
+    def test_min_max_observer(self):
+        self.run_batches(torch.ao.quantization.MinMaxObserver, gnn.ao.quantization.MinMaxObserver)
+
+    def test_moving_average_observer(self):
+        self.run_batches(torch.ao.quantization.MovingAverageMinMaxObserver,
+                         gnn.ao.quantization.MovingAverageMinMaxObserver)
+        self.run_batches(torch.ao.quantization.MovingAverageMinMaxObserver,
+                         gnn.ao.quantization.MovingAverageMinMaxObserver, (0.3,), (0.3,))
+
+    def test_only_positive_or_constant(self):
+        for data in ([1.0, 2.0, 3.0], [-1.0, -5.0], [0.0, 0.0], [1e-12, 2e-12]):
+            for cfg in OBSERVER_CONFIGS[:4]:
+                with self.subTest(data=data, cfg=cfg):
+                    tk, gk = both_kwargs(cfg)
+                    tobs = torch.ao.quantization.MinMaxObserver(**tk)
+                    gobs = gnn.ao.quantization.MinMaxObserver(**gk)
+                    tobs(torch.tensor(data))
+                    gobs(gnn.tensor(data))
+                    self.check_same(tobs, gobs)
+
+    def test_state_dict_keys(self):
+        tobs = torch.ao.quantization.MinMaxObserver()
+        gobs = gnn.ao.quantization.MinMaxObserver()
+        self.assertEqual(list(gobs.state_dict().keys()), list(tobs.state_dict().keys()))
+
+    def test_errors(self):
+        obs = gnn.ao.quantization.MinMaxObserver()
+        with self.assertRaises(GLib.Error) as cm:
+            obs.calculate_qparams()
+        self.assertIn('seen no data', cm.exception.message)
+        obs(gnn.tensor([]))           # an empty tensor changes nothing, as torch's
+        with self.assertRaises(GLib.Error):
+            obs.calculate_qparams()
+        with self.assertRaises(GLib.Error) as cm:
+            obs(gnn.tensor([1, 2]))
+        self.assertIn('floating-point', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(qscheme=gnn.per_channel_affine)
+        self.assertIn('per-channel observer', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(qscheme=gnn.per_tensor_symmetric, reduce_range=True)
+        self.assertIn('symmetric', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(quant_min=1, quant_max=10)
+        self.assertIn('quant_min <= 0 <= quant_max', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.MinMaxObserver(dtype=gnn.qint8, quant_min=-200, quant_max=200)
+        self.assertIn('at most 256', cm.exception.message)
+        with self.assertRaises(GLib.Error):
+            gnn.ao.quantization.MinMaxObserver(eps=0.0)
+        obs = gnn.ao.quantization.MinMaxObserver()
+        obs(gnn.tensor([1.0, float('nan')]))
+        with self.assertRaises(GLib.Error) as cm:
+            obs.calculate_qparams()
+        self.assertIn('min_val <= max_val', cm.exception.message)
+        obs.reset_min_max_vals()
+        obs(gnn.tensor([1.0]))
+        self.assertEqual(obs.calculate_qparams()[1].item(), 0)
+
+
+def mlp_pair(sizes, seed=0, bias=True):
+    torch.manual_seed(seed)
+    layers_t, layers_g = [], []
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
+        if i:
+            layers_t.append(torch.nn.ReLU())
+            layers_g.append(gnn.nn.ReLU())
+        layers_t.append(torch.nn.Linear(a, b, bias=bias))
+        layers_g.append(gnn.nn.Linear(a, b, bias=bias))
+    t = torch.nn.Sequential(*layers_t)
+    g = gnn.nn.Sequential(*layers_g)
+    g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+    return t.eval(), g.eval()
+
+
+class QuantizeDynamic(unittest.TestCase):
+    def test_choose_qparams(self):
+        torch.manual_seed(5)
+        for x in (torch.randn(64, 16) * 2, torch.rand(3, 5) + 1, -torch.rand(7), torch.zeros(4),
+                  torch.randn(10) * 1e-7, torch.tensor([1e-6, 0.0])):
+            for rr in (False, True):
+                with self.subTest(x=x[:2], reduce_range=rr):
+                    self.assertEqual(gnn._choose_qparams_per_tensor(gnn.tensor(x.numpy()), rr),
+                                     torch._choose_qparams_per_tensor(x, rr))
+
+    def test_linear_matches_torch(self):
+        # torch's onednn engine (Debian's build has no fbgemm) applies the output scale and
+        # the bias in its own order; gnn computes acc_int32 * float32(x_scale * w_scale) + b.
+        # The weights, the activations' scale, zero point and integers are torch's exactly, so
+        # the outputs differ only by that float32 rounding: a few ulps of the output, checked
+        # as rtol 1e-5, atol 1e-5 * max|y|.
+        self.assertEqual(torch.backends.quantized.engine, 'onednn')
+        for sizes, shape, bias in (([16, 8, 4], (64, 16), True), ([256, 512, 10], (32, 256), True),
+                                   ([7, 3], (2, 5, 7), False), ([33, 17], (1, 33), True)):
+            with self.subTest(sizes=sizes, shape=shape):
+                t, g = mlp_pair(sizes, bias=bias)
+                qt = torch.ao.quantization.quantize_dynamic(t, {torch.nn.Linear}, dtype=torch.qint8)
+                qg = gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear}, dtype=gnn.qint8)
+                self.assertEqual(repr(qg), repr(qt))
+                for i, layer in enumerate(qt):
+                    if isinstance(layer, torch.nn.Linear) or not hasattr(layer, 'weight'):
+                        continue
+                    tw, gw = layer.weight(), qg[i].weight()
+                    self.assertEqual(gw.q_scale(), tw.q_scale())
+                    self.assertEqual(gw.q_zero_point(), tw.q_zero_point())
+                    np.testing.assert_array_equal(np_of(gw.int_repr()), tw.int_repr().numpy())
+                torch.manual_seed(9)
+                x = torch.randn(*shape) * 2
+                yt = qt(x).numpy()
+                yg = np_of(qg(gnn.tensor(x.numpy())))
+                self.assertEqual(yg.shape, yt.shape)
+                np.testing.assert_allclose(yg, yt, rtol=1e-5, atol=1e-5 * np.abs(yt).max())
+                # the original float model is left as it was (a copy was quantized)
+                self.assertEqual(type(g[0]).__name__, 'Linear')
+
+    def test_inplace_and_nested(self):
+        t, g = mlp_pair([6, 5, 4])
+        outer = gnn.nn.Sequential(g, gnn.nn.Linear(4, 2))
+        q = gnn.ao.quantization.quantize_dynamic(outer, {gnn.nn.Linear}, inplace=True)
+        self.assertIs(q, outer)
+        self.assertEqual(type(outer[0][0]).__name__, 'DynamicQuantizedLinear')
+        self.assertEqual(type(outer[1]).__name__, 'DynamicQuantizedLinear')
+        # the root is not swapped, as torch's
+        lin = gnn.nn.Linear(3, 2)
+        self.assertEqual(type(gnn.ao.quantization.quantize_dynamic(lin)).__name__, 'Linear')
+
+    def test_errors(self):
+        t, g = mlp_pair([6, 5])
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Conv2d})
+        self.assertIn('GnnConv2d', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear}, dtype=gnn.quint8)
+        self.assertIn('qint8', cm.exception.message)
+        q = gnn.ao.quantization.quantize_dynamic(g, {gnn.nn.Linear})
+        with self.assertRaises(GLib.Error) as cm:
+            q(gnn.tensor(np.zeros((2, 4), np.float32)))
+        self.assertIn('in_features', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            q(gnn.tensor(np.zeros((2, 6), np.float64)))
+        self.assertIn('float32', cm.exception.message)
+
+
+if __name__ == '__main__':
+    unittest.main()
