@@ -54,5 +54,6 @@
 #include "profiler/gnn-profiler.h"
 #include "nn/gnn-parametrize.h"
 #include "nn/gnn-transformer.h"
+#include "distributed/gnn-process-group.h"
 
 #undef GNN_INSIDE
