@@ -507,7 +507,7 @@ gnn_process_group_broadcast (GnnProcessGroup *self,
  *
  * Gathers every rank's @tensor on every rank, as `torch.distributed.all_gather`.
  *
- * Returns: (transfer full) (element-type Gnn.Tensor): one new tensor per rank, in rank order,
+ * Returns: (transfer container) (element-type Gnn.Tensor): one new tensor per rank, in rank order,
  *   of @tensor's shape, dtype and device; %NULL with @error set when the ranks' sizes or dtypes
  *   differ
  *
@@ -586,7 +586,7 @@ static GnnProcessGroup *default_group;
  * rank and world size come from the launcher (`mpirun -np N`).
  *
  * Returns: %TRUE on success; %FALSE with @error set when the default group already exists
- *   (%GNN_ERROR_INVALID_ARGUMENT) or the backend is unknown or fails (%GNN_ERROR_BACKEND)
+ *   (%GNN_ERROR_FAILED) or the backend is unknown or fails (%GNN_ERROR_BACKEND)
  *
  * Since: 0.1
  */
@@ -599,7 +599,7 @@ gnn_distributed_init_process_group (const char *backend,
 
   if (default_group != NULL)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
                    "trying to initialize the default process group twice!");
       return FALSE;
     }
@@ -633,7 +633,7 @@ gnn_distributed_is_initialized (void)
  * Gives the default process group, which the module-level collectives use.
  *
  * Returns: (transfer none): the default process group, or %NULL with @error set
- *   (%GNN_ERROR_INVALID_ARGUMENT) before [func@Gnn.distributed_init_process_group]
+ *   (%GNN_ERROR_FAILED) before [func@Gnn.distributed_init_process_group]
  *
  * Since: 0.1
  */
@@ -643,7 +643,7 @@ gnn_distributed_get_default_group (GError **error)
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&default_lock);
 
   if (default_group == NULL)
-    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+    g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
                  "Default process group has not been initialized, please make sure to call "
                  "init_process_group.");
   return default_group;
@@ -706,7 +706,7 @@ gnn_distributed_destroy_process_group (GError **error)
   g_mutex_unlock (&default_lock);
   if (group == NULL)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
                    "Default process group has not been initialized, please make sure to call "
                    "init_process_group.");
       return FALSE;

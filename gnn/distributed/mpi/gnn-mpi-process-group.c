@@ -7,6 +7,8 @@
  * started here when the program has not started it, and finalized when the last group made
  * here goes, if it was started here. Errors come back as GErrors (MPI_ERRORS_RETURN).
  */
+#include <stdlib.h>
+
 #include <mpi.h>
 
 #include <gmodule.h>
@@ -27,6 +29,17 @@ struct _GnnMpiProcessGroup
 G_DEFINE_FINAL_TYPE (GnnMpiProcessGroup, gnn_mpi_process_group, GNN_TYPE_PROCESS_GROUP)
 
 static gboolean started_here;
+
+/* a program that never destroys its group still ends MPI properly, as mpirun expects */
+static void
+finalize_at_exit (void)
+{
+  int finalized = 0;
+
+  MPI_Finalized (&finalized);
+  if (!finalized)
+    MPI_Finalize ();
+}
 
 static gboolean
 mpi_check (int         rc,
@@ -205,6 +218,7 @@ gnn_distributed_module_new_group (GError **error)
                       "MPI_Init_thread", error))
         return NULL;
       started_here = TRUE;
+      atexit (finalize_at_exit);
     }
   self = g_object_new (GNN_TYPE_MPI_PROCESS_GROUP, NULL);
   if (!mpi_check (MPI_Comm_dup (MPI_COMM_WORLD, &self->comm), "MPI_Comm_dup", error))

@@ -1021,6 +1021,26 @@ ROWS = [
     ('torch.profiler.itt', Missing('gnn has no Intel ITT instrumentation')),
     ('torch.autograd.profiler.profile', 'Gnn.autograd_profiler_profile'),
     ('torch.autograd.profiler.record_function', 'Gnn.profiler_record_function'),
+    # ---- torch.distributed (gnn/distributed/gnn-process-group.c, the MPI module) ----
+    ('torch.distributed.init_process_group', 'Gnn.distributed_init_process_group'),
+    ('torch.distributed.is_initialized', 'Gnn.distributed_is_initialized'),
+    ('torch.distributed.destroy_process_group', 'Gnn.distributed_destroy_process_group'),
+    ('torch.distributed.get_rank', 'Gnn.distributed_get_rank'),
+    ('torch.distributed.get_world_size', 'Gnn.distributed_get_world_size'),
+    ('torch.distributed.get_backend', 'Gnn.distributed_get_backend'),
+    ('torch.distributed.all_reduce', 'Gnn.distributed_all_reduce'),
+    ('torch.distributed.broadcast', 'Gnn.distributed_broadcast'),
+    ('torch.distributed.all_gather', 'Gnn.distributed_all_gather'),
+    ('torch.distributed.barrier', 'Gnn.distributed_barrier'),
+    ('torch.distributed.ReduceOp', 'Gnn.distributed_ReduceOp'),
+    ('torch.distributed.is_available', 'Gnn.distributed_is_available'),
+    ('torch.distributed.is_mpi_available', 'Gnn.distributed_is_mpi_available'),
+    ('torch.distributed.new_group', Missing('not built yet: gnn has only the default group')),
+    ('torch.distributed.reduce_scatter', Missing('not built yet')),
+    ('torch.distributed.gather', Missing('not built yet')),
+    ('torch.distributed.scatter', Missing('not built yet')),
+    ('torch.distributed.all_to_all', Missing('not built yet')),
+    ('torch.distributed.is_nccl_available', Missing('gnn has no NCCL backend: its backend is MPI')),
 ]
 
 
