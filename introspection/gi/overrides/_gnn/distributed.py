@@ -8,9 +8,11 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import enum as _enum
+import math as _math
 
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
+from .data import Sampler as _Sampler, _permutation
 
 __all__ = []
 
@@ -162,3 +164,64 @@ def distributed_barrier(group=None, async_op=False, device_ids=None):
     """torch.distributed.barrier."""
     _sync_only(async_op, 'barrier')
     _call(_group(group).barrier)
+
+
+@_export
+class DistributedSampler(_Sampler):
+    """torch.utils.data.distributed.DistributedSampler(dataset, num_replicas=None, rank=None,
+    shuffle=True, seed=0, drop_last=False): this rank's share of the indices, torch's rule:
+    padded by wrapping around to a multiple of num_replicas (or cut, with drop_last), then
+    indices[rank::num_replicas]. Without shuffle the lists are torch's. With shuffle the
+    permutation comes from a gnn generator seeded with seed + epoch (set_epoch): the same on
+    every rank and every run, but not torch's permutation, since gnn's randperm draws
+    differently from torch's."""
+
+    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
+                 drop_last=False):
+        if num_replicas is None:
+            num_replicas = distributed_get_world_size()
+        if rank is None:
+            rank = distributed_get_rank()
+        if rank >= num_replicas or rank < 0:
+            raise ValueError('Invalid rank {}, rank should be in the interval [0, {}]'
+                             .format(rank, num_replicas - 1))
+        self.dataset = dataset
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.epoch = 0
+        self.drop_last = drop_last
+        n = len(dataset)
+        if self.drop_last and n % self.num_replicas != 0:
+            self.num_samples = _math.ceil((n - self.num_replicas) / self.num_replicas)
+        else:
+            self.num_samples = _math.ceil(n / self.num_replicas)
+        self.total_size = self.num_samples * self.num_replicas
+        self.shuffle = shuffle
+        self.seed = seed
+
+    def __iter__(self):
+        n = len(self.dataset)
+        if self.shuffle:
+            g = Gnn.Generator.new(self.seed + self.epoch)
+            indices = _permutation(n, g)
+        else:
+            indices = list(range(n))
+        if not self.drop_last:
+            padding_size = self.total_size - len(indices)
+            if padding_size <= len(indices):
+                indices += indices[:padding_size]
+            else:
+                indices += (indices * _math.ceil(padding_size / len(indices)))[:padding_size]
+        else:
+            indices = indices[:self.total_size]
+        assert len(indices) == self.total_size
+        indices = indices[self.rank:self.total_size:self.num_replicas]
+        assert len(indices) == self.num_samples
+        return iter(indices)
+
+    def __len__(self):
+        return self.num_samples
+
+    def set_epoch(self, epoch):
+        """The epoch whose order the next pass gives (shuffle seeds seed + epoch)."""
+        self.epoch = epoch

@@ -983,8 +983,7 @@ ROWS = [
     ('torch.utils.data.IterableDataset', Missing('iterable-style datasets are not built yet')),
     ('torch.utils.data.SubsetRandomSampler', 'Gnn.SubsetRandomSampler'),
     ('torch.utils.data.WeightedRandomSampler', 'Gnn.WeightedRandomSampler'),
-    ('torch.utils.data.DistributedSampler', Missing('gnn has no distributed training; '
-                                                    'DataLoader.set_epoch replays orders')),
+    ('torch.utils.data.DistributedSampler', 'Gnn.DistributedSampler'),
     ('torch.utils.data.get_worker_info',
      Missing("gnn's DataLoader workers are C threads that run no per-worker Python setup (no "
              'worker_init_fn), so there is no worker info')),
@@ -1035,6 +1034,7 @@ ROWS = [
     ('torch.distributed.ReduceOp', 'Gnn.distributed_ReduceOp'),
     ('torch.distributed.is_available', 'Gnn.distributed_is_available'),
     ('torch.distributed.is_mpi_available', 'Gnn.distributed_is_mpi_available'),
+    ('torch.utils.data.distributed.DistributedSampler', 'Gnn.DistributedSampler'),
     ('torch.distributed.new_group', Missing('not built yet: gnn has only the default group')),
     ('torch.distributed.reduce_scatter', Missing('not built yet')),
     ('torch.distributed.gather', Missing('not built yet')),
