@@ -13,6 +13,7 @@ import math as _math
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
 from .data import Sampler as _Sampler, _permutation
+from .module import Module as _Module, _forward_vfunc
 
 __all__ = []
 
@@ -225,3 +226,59 @@ class DistributedSampler(_Sampler):
     def set_epoch(self, epoch):
         """The epoch whose order the next pass gives (shuffle seeds seed + epoch)."""
         self.epoch = epoch
+
+
+@_export
+class DistributedDataParallel(_Module):
+    """torch.nn.parallel.DistributedDataParallel(module, process_group=None,
+    broadcast_buffers=True): data parallelism over the ranks of a process group. At
+    construction rank 0's parameters and buffers are broadcast to every rank; during backward
+    each parameter's gradient is averaged over the ranks (an all-reduce per parameter, from a
+    tensor hook, in the order backward makes the gradients, the same on every rank), so that
+    after backward every rank holds the gradient of the whole batch. The wrapped module is
+    `module`, and the state dict's keys start with `module.`, as torch's. With
+    broadcast_buffers, rank 0's buffers are broadcast again before each forward. Not built yet:
+    buckets, asynchronous all-reduces overlapping backward, find_unused_parameters, no_sync."""
+
+    # a class of the overrides is not made torch-style by Module.__init_subclass__: its GType
+    # name and its forward as the do_forward virtual method are given here
+    __gtype_name__ = 'gi+overrides+_gnn+distributed+DistributedDataParallel'
+    do_forward = _forward_vfunc
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0,
+                 broadcast_buffers=True, process_group=None, bucket_cap_mb=25,
+                 find_unused_parameters=False, check_reduction=False,
+                 gradient_as_bucket_view=False, static_graph=False):
+        super().__init__()
+        if find_unused_parameters or static_graph or gradient_as_bucket_view:
+            raise NotImplementedError('DistributedDataParallel: find_unused_parameters, '
+                                      'static_graph and gradient_as_bucket_view are not built yet')
+        group = _group(process_group)
+        self.module = module
+        self.broadcast_buffers = broadcast_buffers
+        self._ddp_group = group
+        self._ddp_handles = []
+        self._sync_state(group, module.parameters())
+        self._sync_state(group, module.buffers())
+        for p in module.parameters():
+            if p.requires_grad:
+                self._ddp_handles.append(p.register_hook(self._make_hook(group)))
+
+    @staticmethod
+    def _sync_state(group, tensors):
+        with _no_grad():
+            for t in tensors:
+                _call(group.broadcast, t, 0)
+
+    @staticmethod
+    def _make_hook(group):
+        def hook(grad):
+            g = grad.clone()
+            _call(group.all_reduce, g, Gnn.ReduceOp.AVG)
+            return g
+        return hook
+
+    def forward(self, *args, **kwargs):
+        if self.broadcast_buffers and self.module.training:
+            self._sync_state(self._ddp_group, self.module.buffers())
+        return self.module(*args, **kwargs)

@@ -1035,6 +1035,7 @@ ROWS = [
     ('torch.distributed.is_available', 'Gnn.distributed_is_available'),
     ('torch.distributed.is_mpi_available', 'Gnn.distributed_is_mpi_available'),
     ('torch.utils.data.distributed.DistributedSampler', 'Gnn.DistributedSampler'),
+    ('torch.nn.parallel.DistributedDataParallel', 'Gnn.DistributedDataParallel'),
     ('torch.distributed.new_group', Missing('not built yet: gnn has only the default group')),
     ('torch.distributed.reduce_scatter', Missing('not built yet')),
     ('torch.distributed.gather', Missing('not built yet')),
