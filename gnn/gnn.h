@@ -58,5 +58,6 @@
 #include "quant/gnn-quantized-tensor.h"
 #include "quant/gnn-observer.h"
 #include "quant/gnn-quantize-dynamic.h"
+#include "distributed/gnn-process-group.h"
 
 #undef GNN_INSIDE

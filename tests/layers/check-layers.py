@@ -41,16 +41,17 @@ LAYERS = [
     ('data', ['data/'], ['nn']),
     ('quant', ['quant/'], ['nn']),
     ('fx', ['fx/'], ['nn']),
+    ('distributed', ['distributed/'], ['optim', 'data']),
     ('io', ['io/'], ['optim']),
     # the profiler names its ranges after modules and optimizers, so it sits above them; the
     # call paths below reach it through core's hook table (core/gnn-profiler-hooks-private.h)
     ('profiler', ['profiler/'], ['optim']),
     # the umbrella header, for users: nothing in libgnn includes it
-    ('umbrella', ['gnn.h'], ['io', 'data', 'profiler', 'quant', 'fx']),
+    ('umbrella', ['gnn.h'], ['io', 'data', 'profiler', 'quant', 'fx', 'distributed']),
     # loadable backend modules, built on the public API (the umbrella and gnn-backend-impl.h)
     # as gnn-cuda/ is, and found at run time through the registry's extension point: nothing
     # in libgnn includes or calls them
-    ('modules', ['backend/reference/'], ['umbrella']),
+    ('modules', ['backend/reference/', 'distributed/mpi/'], ['umbrella']),
 ]
 
 # Headers made at build time, by name, and the layer they belong to: declarations only.

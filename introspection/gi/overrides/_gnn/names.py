@@ -1013,8 +1013,7 @@ ROWS = [
     ('torch.utils.data.IterableDataset', Missing('iterable-style datasets are not built yet')),
     ('torch.utils.data.SubsetRandomSampler', 'Gnn.SubsetRandomSampler'),
     ('torch.utils.data.WeightedRandomSampler', 'Gnn.WeightedRandomSampler'),
-    ('torch.utils.data.DistributedSampler', Missing('gnn has no distributed training; '
-                                                    'DataLoader.set_epoch replays orders')),
+    ('torch.utils.data.DistributedSampler', 'Gnn.DistributedSampler'),
     ('torch.utils.data.get_worker_info',
      Missing("gnn's DataLoader workers are C threads that run no per-worker Python setup (no "
              'worker_init_fn), so there is no worker info')),
@@ -1066,6 +1065,28 @@ ROWS = [
     ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
     ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
     ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
+    # ---- torch.distributed (gnn/distributed/gnn-process-group.c, the MPI module) ----
+    ('torch.distributed.init_process_group', 'Gnn.distributed_init_process_group'),
+    ('torch.distributed.is_initialized', 'Gnn.distributed_is_initialized'),
+    ('torch.distributed.destroy_process_group', 'Gnn.distributed_destroy_process_group'),
+    ('torch.distributed.get_rank', 'Gnn.distributed_get_rank'),
+    ('torch.distributed.get_world_size', 'Gnn.distributed_get_world_size'),
+    ('torch.distributed.get_backend', 'Gnn.distributed_get_backend'),
+    ('torch.distributed.all_reduce', 'Gnn.distributed_all_reduce'),
+    ('torch.distributed.broadcast', 'Gnn.distributed_broadcast'),
+    ('torch.distributed.all_gather', 'Gnn.distributed_all_gather'),
+    ('torch.distributed.barrier', 'Gnn.distributed_barrier'),
+    ('torch.distributed.ReduceOp', 'Gnn.distributed_ReduceOp'),
+    ('torch.distributed.is_available', 'Gnn.distributed_is_available'),
+    ('torch.distributed.is_mpi_available', 'Gnn.distributed_is_mpi_available'),
+    ('torch.utils.data.distributed.DistributedSampler', 'Gnn.DistributedSampler'),
+    ('torch.nn.parallel.DistributedDataParallel', 'Gnn.DistributedDataParallel'),
+    ('torch.distributed.new_group', Missing('not built yet: gnn has only the default group')),
+    ('torch.distributed.reduce_scatter', Missing('not built yet')),
+    ('torch.distributed.gather', Missing('not built yet')),
+    ('torch.distributed.scatter', Missing('not built yet')),
+    ('torch.distributed.all_to_all', Missing('not built yet')),
+    ('torch.distributed.is_nccl_available', Missing('gnn has no NCCL backend: its backend is MPI')),
 ]
 
 

@@ -1,0 +1,6 @@
+# torch.distributed: process groups and collectives (the MPI backend, under mpirun)
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+from gi.overrides._gnn.names import fill_namespace as _fill
+
+__getattr__ = _fill('torch.distributed', globals())
