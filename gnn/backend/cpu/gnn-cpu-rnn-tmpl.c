@@ -4,7 +4,8 @@
  *
  * Included by gnn-cpu-rnn.c once per floating dtype, with T the element type, NAME (x) the
  * name x for that dtype (x##_f32) and M (f) the C math function f for it (expf for float);
- * not compiled on its own. Operands are contiguous; tasks are rows of the batch.
+ * not compiled on its own. Operands are (B, ·) with contiguous rows (any row stride); tasks are
+ * rows of the batch.
  */
 
 static inline T
@@ -25,8 +26,8 @@ NAME (lstm_cell) (gpointer data, gint64 b, gint64 e)
 
   for (gint64 r = b; r < e; r++)
     {
-      const T *p = pre + r * 4 * H, *cp = c + r * H;
-      T *ho = out + r * 2 * H, *co = ho + H;
+      const T *p = pre + r * ctx->rs[0], *cp = c + r * ctx->rs[1];
+      T *ho = out + r * ctx->rs[3], *co = ho + H;
 
       for (gint64 j = 0; j < H; j++)
         {
@@ -52,8 +53,8 @@ NAME (lstm_cell_backward) (gpointer data, gint64 b, gint64 e)
 
   for (gint64 r = b; r < e; r++)
     {
-      const T *p = pre + r * 4 * H, *cp = c + r * H, *dh = grad + r * 2 * H, *dcn = dh + H;
-      T *dp = dpre + r * 4 * H, *dcp = dc + r * H;
+      const T *p = pre + r * ctx->rs[0], *cp = c + r * ctx->rs[1], *dh = grad + r * ctx->rs[2], *dcn = dh + H;
+      T *dp = dpre + r * ctx->rs[3], *dcp = dc + r * ctx->rs[4];
 
       for (gint64 j = 0; j < H; j++)
         {
@@ -83,8 +84,8 @@ NAME (gru_cell) (gpointer data, gint64 b, gint64 e)
 
   for (gint64 r = b; r < e; r++)
     {
-      const T *x = xp + r * 3 * H, *s = hp + r * 3 * H, *hr = h + r * H;
-      T *o = out + r * H;
+      const T *x = xp + r * ctx->rs[0], *s = hp + r * ctx->rs[1], *hr = h + r * ctx->rs[2];
+      T *o = out + r * ctx->rs[3];
 
       for (gint64 j = 0; j < H; j++)
         {
@@ -108,8 +109,8 @@ NAME (gru_cell_backward) (gpointer data, gint64 b, gint64 e)
 
   for (gint64 r = b; r < e; r++)
     {
-      const T *x = xp + r * 3 * H, *s = hp + r * 3 * H, *hr = hg + r * 2 * H, *dh = hr + H;
-      T *gx = dx + r * 3 * H, *gs = ds + r * 4 * H;
+      const T *x = xp + r * ctx->rs[0], *s = hp + r * ctx->rs[1], *hr = hg + r * ctx->rs[2], *dh = hr + H;
+      T *gx = dx + r * ctx->rs[3], *gs = ds + r * ctx->rs[4];
 
       for (gint64 j = 0; j < H; j++)
         {

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * LSTM_CELL, GRU_CELL and their backwards: one pass over a step's gates, row by row of the
- * batch, on contiguous operands (the op table gives the layouts).
+ * batch, on (B, ·) operands whose rows are contiguous (the op table gives the layouts).
  */
 #include "config.h"
 
@@ -14,6 +14,7 @@
 typedef struct {
   const GnnKernelArgs *args;
   gint64 h;
+  gint64 rs[5];   /* the row strides of in0 .. in2, out, out2 */
 } RnnCtx;
 
 #define T float
@@ -25,17 +26,13 @@ typedef struct {
 #define M(fn) fn
 #include "gnn-cpu-rnn-tmpl.c"
 
+/* a (rows, cols) operand whose rows are contiguous: its row stride in *@rs */
 static gboolean
-contiguous (const GnnKernelTensor *t)
+rows_contiguous (const GnnKernelTensor *t, gint64 *rs)
 {
-  gint64 expect = 1;
-
-  for (guint d = t->ndim; d-- > 0;)
-    {
-      if (t->shape[d] != 1 && t->strides[d] != expect)
-        return FALSE;
-      expect *= t->shape[d];
-    }
+  if (t->ndim != 2 || (t->shape[1] > 1 && t->strides[1] != 1))
+    return FALSE;
+  *rs = t->strides[0];
   return TRUE;
 }
 
@@ -46,15 +43,15 @@ k_rnn_cell (const GnnKernelArgs *args, GError **error)
   gboolean f32 = dt == GNN_DTYPE_FLOAT32;
   gboolean lstm = args->op == GNN_BACKEND_OP_LSTM_CELL || args->op == GNN_BACKEND_OP_LSTM_CELL_BACKWARD;
   GnnParallelFunc fn;
-  RnnCtx ctx = { args, 0 };
+  RnnCtx ctx = { args, 0, { 0 } };
   gint64 rows;
 
   if (dt != GNN_DTYPE_FLOAT32 && dt != GNN_DTYPE_FLOAT64)
     return gnn_cpu_unsupported (args, error);
-  if (!contiguous (args->out) || (args->out2 && !contiguous (args->out2)))
+  if (!rows_contiguous (args->out, &ctx.rs[3]) || (args->out2 && !rows_contiguous (args->out2, &ctx.rs[4])))
     return gnn_cpu_unsupported (args, error);
   for (guint k = 0; k < args->n_in; k++)
-    if (args->in[k] == NULL || args->in[k]->dtype != dt || !contiguous (args->in[k]))
+    if (args->in[k] == NULL || args->in[k]->dtype != dt || !rows_contiguous (args->in[k], &ctx.rs[k]))
       return gnn_cpu_unsupported (args, error);
   rows = args->in[0]->shape[0];
   ctx.h = lstm ? args->in[0]->shape[1] / 4 : args->in[0]->shape[1] / 3;
