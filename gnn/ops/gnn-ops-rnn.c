@@ -133,9 +133,8 @@ rnn_layer_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **erro
 {
   RnnCtx *ctx = node->ctx;
   const gint64 T = ctx->T, B = ctx->B, H = ctx->H, G = ctx->lstm ? 4 : 3;
-  const gint64 first = ctx->reverse ? T - 1 : 0, last = ctx->reverse ? 0 : T - 1;
   const gint64 init = ctx->reverse ? T : 0, final = ctx->reverse ? 0 : T;
-  const gint64 width = ctx->lstm ? 2 * H : 2 * H;   /* the gradient slots: LSTM [dh | dc], GRU [h | dh] */
+  const gint64 width = 2 * H;   /* the gradient slots: LSTM [dh | dc], GRU [a copy of h | dh] */
   const gint64 dh_col = ctx->lstm ? 0 : H;
   g_autoptr(GnnTensor) grad = NULL, dpre = NULL, extra = NULL, w = NULL;
   g_autoptr(GnnNoGradGuard) guard = NULL;
@@ -207,8 +206,6 @@ rnn_layer_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **erro
             return FALSE;
         }
     }
-  (void) first;
-  (void) last;
   /* xp */
   if (NEEDS (0) && !(gi[0] = g_object_ref (dpre)))
     return FALSE;
@@ -367,8 +364,8 @@ gnn_rnn_layer_fused (gboolean    lstm,
   outputs[0] = y;
   outputs[1] = hn;
   outputs[2] = cn;
-  if ((node = gnn_autograd_record (lstm ? "LstmLayerBackward0" : "GruLayerBackward0", rnn_layer_backward, ins, n_in,
-                                   outputs, lstm ? 3 : 2)))
+  if ((node = gnn_autograd_record (lstm ? "LstmLayerBackward0" : "GruLayerBackward0", rnn_layer_backward, ins,
+                                   n_in, outputs, lstm ? 3 : 2)))
     {
       RnnCtx *saved = g_memdup2 (&ctx, sizeof ctx);
 
