@@ -139,6 +139,12 @@ static const GnnBackendOpDeparture departures[] = {
    * scores, softmax and products from the GEMM, softmax and elementwise kernels */
   { GNN_BACKEND_OP_ATTENTION, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_ATTENTION_BACKWARD, 0, GNN_DTYPES_ALL },
+  /* no fused recurrent-cell kernels yet: the recurrent layers compose the gates from
+   * elementwise kernels on backends without them */
+  { GNN_BACKEND_OP_LSTM_CELL, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_LSTM_CELL_BACKWARD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_GRU_CELL, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_GRU_CELL_BACKWARD, 0, GNN_DTYPES_ALL },
   /* no kernels yet for the bitwise and integer ops (bitwise and, or, xor, not, the shifts, gcd,
    * lcm; masks and integer data, off the hot paths): they run on the CPU backend */
   { GNN_BACKEND_OP_BITWISE_AND, 0, GNN_DTYPES_ALL },

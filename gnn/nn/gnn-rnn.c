@@ -383,6 +383,21 @@ cell_step (Mode        mode,
   return TRUE;
 }
 
+/* Whether a layer direction runs as one op (gnn_rnn_layer_fused): LSTM without proj_size and
+ * GRU, float32 or float64, on a backend with the cell kernels. GNN_RNN_FUSED=0 in the
+ * environment runs the steps with separate ops instead, which the tests compare against. */
+static gboolean
+fused_layers (Mode mode, GnnTensor *w_hr, GnnTensor *xp)
+{
+  const char *env = g_getenv ("GNN_RNN_FUSED");
+
+  if (mode != MODE_LSTM && mode != MODE_GRU)
+    return FALSE;
+  if (w_hr != NULL || (env != NULL && g_strcmp0 (env, "0") == 0))
+    return FALSE;
+  return gnn_tensor_get_size (xp, 0, NULL) > 0 && gnn_rnn_layer_fused_available (xp);
+}
+
 /* one layer and direction over @x (T, B, I): the outputs (T, B, H') and the final states */
 static GnnTensor *
 run_direction (GnnRNNBase *self,
@@ -413,6 +428,10 @@ run_direction (GnnRNNBase *self,
   /* the whole sequence's input projection: one product */
   if (!(xp = gnn_tensor_linear (x, w_ih, b_ih, error)))
     return NULL;
+  if (fused_layers (mode, w_hr, xp))
+    {
+      return gnn_rnn_layer_fused (mode == MODE_LSTM, d, xp, w_hh, b_hh, h, c, h_out, c_out, error);
+    }
   g_ptr_array_set_size (outs, steps);
   for (gint64 s = 0; s < steps; s++)
     {

@@ -76,6 +76,12 @@ gemm_scaled_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double alpha, doub
   return gnn_run_kernel (out, &args, error);
 }
 
+gboolean
+gnn_gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double alpha, double beta, GError **error)
+{
+  return gemm_scaled_into (out, a, b, alpha, beta, error);
+}
+
 static gboolean
 gemm_into (GnnTensor *out, GnnTensor *a, GnnTensor *b, double beta, GError **error)
 {

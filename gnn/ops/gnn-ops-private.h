@@ -214,4 +214,25 @@ GnnTensor *gnn_batch_norm_train_fused     (GnnTensor  *input,
                                            GnnTensor **var_out,
                                            GError    **error);
 
+/* out = alpha · a · b + beta · out into an existing (possibly row-strided) @out, no autograd
+ * (gnn-ops-linalg.c) */
+gboolean   gnn_gemm_into                  (GnnTensor  *out,
+                                           GnnTensor  *a,
+                                           GnnTensor  *b,
+                                           double      alpha,
+                                           double      beta,
+                                           GError    **error);
+/* one direction of an LSTM or GRU layer as one op (gnn-ops-rnn.c) */
+gboolean   gnn_rnn_layer_fused_available  (GnnTensor  *x);
+GnnTensor *gnn_rnn_layer_fused            (gboolean    lstm,
+                                           gboolean    reverse,
+                                           GnnTensor  *xp,
+                                           GnnTensor  *w_hh,
+                                           GnnTensor  *b_hh,
+                                           GnnTensor  *h0,
+                                           GnnTensor  *c0,
+                                           GnnTensor **h_n,
+                                           GnnTensor **c_n,
+                                           GError    **error);
+
 G_END_DECLS

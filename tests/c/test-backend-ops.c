@@ -44,6 +44,7 @@ typedef enum {
   LAYOUT_ATTENTION,     /* q, k, v and the side operands of params.attention: (B, L, S, E, Ev) (6, 5, 7, 4, 3)
                          * with a mask broadcast over its first batch dim, or, causal, (2, 67, 70, 3, 2)
                          * (more than one block of keys) */
+  LAYOUT_RNN_CELL,      /* the recurrent cells: batch 3, hidden size 5, the operands the op table gives */
 } Layout;
 
 typedef struct {
@@ -346,6 +347,16 @@ static const KernelCase kernel_cases[] = {
   { "attention/f64-causal", OP (ATTENTION), LAYOUT_ATTENTION, F64, F64, 3, -2, 2, FALSE, { .attention = { 0.7, TRUE } } },
   { "attention-backward/f64", OP (ATTENTION_BACKWARD), LAYOUT_ATTENTION, F64, F64, 3, -1, 1, FALSE, { .attention = { 0.5, FALSE } } },
   { "attention-backward/f32-causal", OP (ATTENTION_BACKWARD), LAYOUT_ATTENTION, F32, F32, 3, -1, 1, FALSE, { .attention = { 0.7, TRUE } } },
+
+  /* the recurrent cells: pre-activations, states and gradients */
+  { "lstm-cell/f32", OP (LSTM_CELL), LAYOUT_RNN_CELL, F32, F32, 2, -3, 3, FALSE, NO_PARAMS },
+  { "lstm-cell/f64", OP (LSTM_CELL), LAYOUT_RNN_CELL, F64, F64, 2, -3, 3, FALSE, NO_PARAMS },
+  { "lstm-cell-backward/f32", OP (LSTM_CELL_BACKWARD), LAYOUT_RNN_CELL, F32, F32, 3, -3, 3, FALSE, NO_PARAMS },
+  { "lstm-cell-backward/f64", OP (LSTM_CELL_BACKWARD), LAYOUT_RNN_CELL, F64, F64, 3, -3, 3, FALSE, NO_PARAMS },
+  { "gru-cell/f32", OP (GRU_CELL), LAYOUT_RNN_CELL, F32, F32, 3, -3, 3, FALSE, NO_PARAMS },
+  { "gru-cell/f64", OP (GRU_CELL), LAYOUT_RNN_CELL, F64, F64, 3, -3, 3, FALSE, NO_PARAMS },
+  { "gru-cell-backward/f32", OP (GRU_CELL_BACKWARD), LAYOUT_RNN_CELL, F32, F32, 3, -3, 3, FALSE, NO_PARAMS },
+  { "gru-cell-backward/f64", OP (GRU_CELL_BACKWARD), LAYOUT_RNN_CELL, F64, F64, 3, -3, 3, FALSE, NO_PARAMS },
 };
 
 /* A host operand: memory and the kernel's view of it. */
@@ -748,6 +759,37 @@ call_init (Call *call, const KernelCase *c)
           {
             operand_init (out, c->out_dtype, 3, so, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
             operand_init (out2, c->out_dtype, 2, slse, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+          }
+      }
+      break;
+    case LAYOUT_RNN_CELL:
+      {
+        const gint64 B = 3, H = 5;
+        gboolean lstm = c->op == OP (LSTM_CELL) || c->op == OP (LSTM_CELL_BACKWARD);
+        gboolean backward = c->op == OP (LSTM_CELL_BACKWARD) || c->op == OP (GRU_CELL_BACKWARD);
+        const gint64 s1[] = { B, H }, s2[] = { B, 2 * H }, s3[] = { B, 3 * H }, s4[] = { B, 4 * H };
+
+        if (lstm)
+          {
+            operand_init (&in[0], c->dtype, 2, s4, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (&in[1], c->dtype, 2, s1, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            if (backward)
+              {
+                operand_init (&in[2], c->dtype, 2, s2, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+                operand_init (out, c->out_dtype, 2, s4, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+                operand_init (out2, c->out_dtype, 2, s1, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+              }
+            else
+              operand_init (out, c->out_dtype, 2, s2, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+          }
+        else
+          {
+            operand_init (&in[0], c->dtype, 2, s3, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (&in[1], c->dtype, 2, s3, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (&in[2], c->dtype, 2, backward ? s2 : s1, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+            operand_init (out, c->out_dtype, 2, backward ? s3 : s1, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+            if (backward)
+              operand_init (out2, c->out_dtype, 2, s4, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
           }
       }
       break;

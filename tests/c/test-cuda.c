@@ -221,11 +221,14 @@ enum {
   F_FLOAT_ONLY_64 = 1 << 2,
 };
 
+/* the most inputs an op case takes (the fused LSTM layer's five) */
+#define MAX_IN 5
+
 typedef struct {
   const char *name;
   OpFunc func;
   guint n_in;
-  InSpec in[3];
+  InSpec in[MAX_IN];
   guint flags;
   double budget;        /* times the dtype's base budget; 0 for 1 */
 } OpCase;
@@ -460,6 +463,44 @@ f_batch_norm (GnnTensor **x, GError **e)
 }
 /* attention: composed from GEMM and softmax kernels on CUDA (it declares no fused kernel), fused on the CPU */
 static GnnTensor *f_sdpa (GnnTensor **x, GError **e) { return gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, TRUE, 0.0, e); }
+/* one direction of an LSTM and of a GRU layer as the fused op (gnn-ops-rnn.c): the outputs and
+ * the last states, so that the gradients flow through every cell kernel */
+static GnnTensor *
+f_rnn_layer (GnnTensor **x, gboolean lstm, GError **e)
+{
+  g_autoptr(GnnTensor) out = NULL, h_n = NULL, c_n = NULL, flat = NULL, hf = NULL, both = NULL;
+  GnnTensor *parts[3];
+
+  if (!gnn_rnn_layer_fused_available (x[0]))
+    {
+      /* a backend without the cell kernels (the CUDA one declares them departures): the layer
+       * runs on the CPU, its result and gradients copied across */
+      GnnTensor *on_cpu[MAX_IN] = { 0 };
+      g_autoptr(GnnTensor) y = NULL;
+      guint n = lstm ? 5 : 4;
+
+      for (guint k = 0; k < n; k++)
+        on_cpu[k] = gnn_tensor_to_device (x[k], "cpu", e);
+      y = f_rnn_layer (on_cpu, lstm, e);
+      for (guint k = 0; k < n; k++)
+        g_clear_object (&on_cpu[k]);
+      return y ? gnn_tensor_to_device (y, gnn_tensor_get_device (x[0]), e) : NULL;
+    }
+  if (!(out = gnn_rnn_layer_fused (lstm, FALSE, x[0], x[1], x[2], x[3], lstm ? x[4] : NULL, &h_n,
+                                   lstm ? &c_n : NULL, e)))
+    return NULL;
+  parts[0] = out;
+  parts[1] = h_n;
+  parts[2] = c_n;
+  for (guint k = 0; k < (lstm ? 3u : 2u); k++)
+    parts[k] = gnn_tensor_reshape (parts[k], GNN_TEST_SHAPE (-1), 1, e);
+  both = gnn_cat (parts, lstm ? 3 : 2, 0, e);
+  for (guint k = 0; k < (lstm ? 3u : 2u); k++)
+    g_clear_object (&parts[k]);
+  return both ? g_steal_pointer (&both) : NULL;
+}
+static GnnTensor *f_lstm_layer (GnnTensor **x, GError **e) { return f_rnn_layer (x, TRUE, e); }
+static GnnTensor *f_gru_layer (GnnTensor **x, GError **e) { return f_rnn_layer (x, FALSE, e); }
 static GnnTensor *f_max_dim (GnnTensor **x, GError **e)
 {
   g_autoptr(GnnTensor) idx = NULL;
@@ -676,6 +717,10 @@ static const OpCase op_cases[] = {
   { "var-all", f_var_all, 1, { TIN (BIG, -2, 2) }, F_GRAD, 10 },
   { "batch-norm", f_batch_norm, 3, { IN (S3 (4, 3, 5), -2, 2), IN (S1 (3), 0.5, 1.5), IN (S1 (3), -1, 1) }, F_GRAD },
   { "scaled-dot-product-attention", f_sdpa, 3, { IN (S3 (2, 5, 4), -1, 1), IN (S3 (2, 6, 4), -1, 1), IN (S3 (2, 6, 3), -1, 1) }, F_GRAD },
+  { "lstm-layer", f_lstm_layer, 5, { IN (S3 (3, 2, 16), -1, 1), IN (S2 (16, 4), -0.5, 0.5), IN (S1 (16), -0.5, 0.5),
+                                      IN (S2 (2, 4), -1, 1), IN (S2 (2, 4), -1, 1) }, F_GRAD },
+  { "gru-layer", f_gru_layer, 4, { IN (S3 (3, 2, 12), -1, 1), IN (S2 (12, 4), -0.5, 0.5), IN (S1 (12), -0.5, 0.5),
+                                    IN (S2 (2, 4), -1, 1) }, F_GRAD },
   { "max-dim", f_max_dim, 1, { IN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "min-dim", f_min_dim, 1, { TIN (S3 (2, 5, 4), -2, 2) }, F_GRAD | F_INT },
   { "max-all", f_max_all, 1, { IN (BIG, -2, 2) }, F_GRAD | F_INT },
@@ -757,7 +802,7 @@ run_case (const OpCase *c, GnnDtype dtype, GString *failures)
 {
   g_autoptr(GError) e1 = NULL;
   g_autoptr(GError) e2 = NULL;
-  GnnTensor *lc[3] = { 0 }, *xc[3] = { 0 }, *ld[3] = { 0 }, *xd[3] = { 0 };
+  GnnTensor *lc[MAX_IN] = { 0 }, *xc[MAX_IN] = { 0 }, *ld[MAX_IN] = { 0 }, *xd[MAX_IN] = { 0 };
   g_autoptr(GnnTensor) yc = NULL, yd = NULL;
   gboolean grad = (c->flags & F_GRAD) && gnn_dtype_is_floating (dtype);
   double budget = base_budget (dtype) * (c->budget > 0 ? c->budget : 1);

@@ -450,6 +450,33 @@ op_batch_norm (GnnTensor **x, GError **e)
     }
   return gnn_batch_norm_train_fused (x[0], w, b, 1e-5, NULL, NULL, e);
 }
+/* one LSTM or GRU layer direction as one op (3 steps, batch 1, hidden size 1) through the
+ * cell kernels: the projected input from x[0], W_hh from x[1], the initial states from x[2] */
+static GnnTensor *
+op_rnn_layer (GnnTensor **x, gboolean lstm, GError **e)
+{
+  gint64 shape[3] = { 3, 1, lstm ? 4 : 3 };
+  g_autoptr(GnnTensor) cols = gnn_tensor_narrow (x[0], 1, 0, lstm ? 4 : 3, e);
+  g_autoptr(GnnTensor) xp = cols ? gnn_tensor_reshape (cols, shape, 3, e) : NULL;
+  g_autoptr(GnnTensor) wt = xp ? gnn_tensor_t (x[1], e) : NULL;
+  g_autoptr(GnnTensor) w = wt ? gnn_tensor_narrow (wt, 0, 0, lstm ? 4 : 3, e) : NULL;
+  g_autoptr(GnnTensor) w1 = w ? gnn_tensor_narrow (w, 1, 0, 1, e) : NULL;
+  g_autoptr(GnnTensor) h0 = w1 ? gnn_tensor_narrow (x[2], 0, 0, 1, e) : NULL;
+  g_autoptr(GnnTensor) h1 = h0 ? gnn_tensor_narrow (h0, 1, 0, 1, e) : NULL;
+  g_autoptr(GnnTensor) c1 = h1 ? gnn_tensor_narrow (h0, 1, 1, 1, e) : NULL;
+  g_autoptr(GnnTensor) hn = NULL, cn = NULL;
+
+  if (c1 == NULL)
+    return NULL;
+  if (!gnn_rnn_layer_fused_available (xp))
+    {
+      g_set_error (e, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "no fused recurrent-cell kernels");
+      return NULL;
+    }
+  return gnn_rnn_layer_fused (lstm, FALSE, xp, w1, NULL, h1, lstm ? c1 : NULL, &hn, lstm ? &cn : NULL, e);
+}
+FN (op_lstm_layer, op_rnn_layer (x, TRUE, e))
+FN (op_gru_layer, op_rnn_layer (x, FALSE, e))
 /* attention of 3 queries over 3 keys of size 4 through the fused kernels, and its causal form */
 FN (op_sdpa, gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, FALSE, 0.0, e))
 FN (op_sdpa_causal, gnn_scaled_dot_product_attention (x[0], x[1], x[2], NULL, 0.0, TRUE, 0.3, e))
@@ -531,6 +558,8 @@ static const OpCase reduce_cases[] = {
   { "batch_norm (training)", op_batch_norm, 3, -2, 2, TRUE },
   { "scaled_dot_product_attention", op_sdpa, 3, -2, 2, TRUE },
   { "scaled_dot_product_attention (causal)", op_sdpa_causal, 3, -2, 2, TRUE },
+  { "LSTM layer (fused)", op_lstm_layer, 3, -2, 2, TRUE },
+  { "GRU layer (fused)", op_gru_layer, 3, -2, 2, TRUE },
   { "max_dim", op_max_dim, 1, -2, 2, TRUE },
   { "min_dim", op_min_dim, 1, -2, 2, TRUE },
   { "max_all", op_max_all, 1, -2, 2, TRUE },

@@ -204,6 +204,99 @@ test_gradcheck (void)
   gnn_test_gradcheck (rnn_fn, rnn, x, 1e-6, 1e-5);
 }
 
+/* the layers whose directions run as one op (LSTM without proj_size, GRU), in float64 */
+static void
+test_fused_gradcheck (void)
+{
+  g_autoptr(GnnModule) lstm = make (GNN_TYPE_LSTM, "input-size", 2, "hidden-size", 3, "num-layers", 2,
+                                    "bidirectional", TRUE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) lstm1 = make (GNN_TYPE_LSTM, "input-size", 2, "hidden-size", 4, "bias", FALSE,
+                                     "batch-first", TRUE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) gru = make (GNN_TYPE_GRU, "input-size", 2, "hidden-size", 3, "num-layers", 2,
+                                   "bidirectional", TRUE, "batch-first", TRUE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnModule) gru1 = make (GNN_TYPE_GRU, "input-size", 2, "hidden-size", 4, "bias", FALSE,
+                                    "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (3, 2, 2), 3, GNN_DTYPE_FLOAT64);
+  g_autoptr(GError) error = NULL;
+
+  /* the fused path really runs: one node for the layer's direction */
+  {
+    g_autoptr(GnnArgs) in = gnn_args_new_tensor (x);
+    g_autoptr(GnnArgs) out = gnn_module_forward (gru1, in, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (gnn_tensor_get_grad_fn_name (gnn_args_get_tensor (out, 0, NULL)), ==, "GruLayerBackward0");
+  }
+  gnn_test_gradcheck (rnn_fn, lstm, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, lstm1, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, gru, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (rnn_fn, gru1, x, 1e-6, 1e-5);
+}
+
+/* The layer's outputs and the gradients of its input and parameters, with the directions
+ * as one op (@fused) or as the per-step ops (GNN_RNN_FUSED=0). */
+static void
+run_layer (GType type, GnnDtype dtype, gboolean fused, GnnTensor **value, GnnTensor **grad_x, GPtrArray **grads)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = NULL;
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (5, 3, 4), 3, dtype);
+  g_autoptr(GPtrArray) params = NULL;
+  g_autoptr(GnnArgs) in = NULL, out = NULL;
+  GnnTensor *y0;
+
+  if (fused)
+    g_unsetenv ("GNN_RNN_FUSED");
+  else
+    g_setenv ("GNN_RNN_FUSED", "0", TRUE);
+  gnn_manual_seed (11);
+  m = make (type, "input-size", 4, "hidden-size", 6, "num-layers", 2, "bidirectional", TRUE, "dtype", dtype, NULL);
+  g_assert_true (gnn_tensor_set_requires_grad (x, TRUE, &error));
+  in = gnn_args_new_tensor (x);
+  out = gnn_module_forward (m, in, &error);
+  g_assert_no_error (error);
+  y0 = gnn_args_get_tensor (out, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gnn_tensor_get_grad_fn_name (y0));
+  *value = rnn_fn (x, m, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_backward (*value, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  *grad_x = g_object_ref (gnn_tensor_get_grad (x));
+  params = gnn_module_parameters (m, TRUE);
+  *grads = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint k = 0; k < params->len; k++)
+    g_ptr_array_add (*grads, g_object_ref (gnn_tensor_get_grad (params->pdata[k])));
+  g_unsetenv ("GNN_RNN_FUSED");
+}
+
+/* the fused layers give the per-step ops' values and gradients (float32 within 1e-5 relative:
+ * the same formulas, in another order of rounding) */
+static void
+test_fused_matches_unfused (void)
+{
+  const GType types[] = { GNN_TYPE_LSTM, GNN_TYPE_GRU };
+  const GnnDtype dtypes[] = { GNN_DTYPE_FLOAT32, GNN_DTYPE_FLOAT64 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (dtypes); j++)
+      {
+        g_autoptr(GnnTensor) v1 = NULL, v2 = NULL, gx1 = NULL, gx2 = NULL;
+        g_autoptr(GPtrArray) g1 = NULL, g2 = NULL;
+        g_autoptr(GError) error = NULL;
+        double rtol = dtypes[j] == GNN_DTYPE_FLOAT32 ? 1e-5 : 1e-12, atol = dtypes[j] == GNN_DTYPE_FLOAT32 ? 1e-5 : 1e-12;
+
+        run_layer (types[i], dtypes[j], TRUE, &v1, &gx1, &g1);
+        run_layer (types[i], dtypes[j], FALSE, &v2, &gx2, &g2);
+        g_assert_true (gnn_tensor_allclose (v1, v2, rtol, atol, FALSE, &error));
+        g_assert_true (gnn_tensor_allclose (gx1, gx2, rtol, atol, FALSE, &error));
+        g_assert_cmpuint (g1->len, ==, g2->len);
+        for (guint k = 0; k < g1->len; k++)
+          g_assert_true (gnn_tensor_allclose (g1->pdata[k], g2->pdata[k], rtol, atol, FALSE, &error));
+        g_assert_no_error (error);
+      }
+}
+
 static void
 test_cell_gradcheck (void)
 {
@@ -229,5 +322,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rnn/gradcheck", test_gradcheck);
   g_test_add_func ("/rnn/cells", test_cells);
   g_test_add_func ("/rnn/cell-gradcheck", test_cell_gradcheck);
+  g_test_add_func ("/rnn/fused-gradcheck", test_fused_gradcheck);
+  g_test_add_func ("/rnn/fused-matches-unfused", test_fused_matches_unfused);
   return g_test_run ();
 }

@@ -256,6 +256,7 @@ gnn_cpu_backend_class_init (GnnCpuBackendClass *klass)
   gnn_cpu_register_math (kernels);
   gnn_cpu_register_attention (kernels);
   gnn_cpu_register_bitwise (kernels);
+  gnn_cpu_register_rnn (kernels);
 }
 
 static void

@@ -56,6 +56,7 @@ void gnn_cpu_register_sort        (GnnCpuKernel *table);
 void gnn_cpu_register_math        (GnnCpuKernel *table);
 void gnn_cpu_register_attention   (GnnCpuKernel *table);
 void gnn_cpu_register_bitwise     (GnnCpuKernel *table);
+void gnn_cpu_register_rnn         (GnnCpuKernel *table);
 
 gboolean gnn_cpu_unsupported (const GnnKernelArgs *args, GError **error);
 

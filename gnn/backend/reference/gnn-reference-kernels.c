@@ -1657,6 +1657,87 @@ attn_score (const GnnKernelArgs *args, const GnnKernelTensor *q, const GnnKernel
   return d;
 }
 
+/* the recurrent cells, as written in the op table, element by element in double */
+#define RD(t, i) read_double ((t), offset_of ((t), (i)))
+#define WR(t, i, v) write_double ((t), offset_of ((t), (i)), (v))
+
+static double
+ref_sigmoid (double x)
+{
+  return 1.0 / (1.0 + exp (-x));
+}
+
+static gboolean
+k_rnn_cell (const GnnKernelArgs *args,
+            GError             **error)
+{
+  const GnnKernelTensor *a = args->in[0], *b = args->in[1], *c = args->in[2];
+  gint64 B = a->shape[0];
+  gboolean lstm = args->op == GNN_BACKEND_OP_LSTM_CELL || args->op == GNN_BACKEND_OP_LSTM_CELL_BACKWARD;
+  gint64 H = lstm ? b->shape[1] : a->shape[1] / 3;
+
+  (void) error;
+  for (gint64 r = 0; r < B; r++)
+    for (gint64 j = 0; j < H; j++)
+      switch (args->op)
+        {
+        case GNN_BACKEND_OP_LSTM_CELL:
+        case GNN_BACKEND_OP_LSTM_CELL_BACKWARD:
+          {
+            gint64 g0 = r * 4 * H + j;
+            double i = ref_sigmoid (RD (a, g0)), f = ref_sigmoid (RD (a, g0 + H));
+            double g = tanh (RD (a, g0 + 2 * H)), o = ref_sigmoid (RD (a, g0 + 3 * H));
+            double cp = RD (b, r * H + j), cn = f * cp + i * g, tc = tanh (cn);
+
+            if (args->op == GNN_BACKEND_OP_LSTM_CELL)
+              {
+                WR (args->out, r * 2 * H + j, o * tc);
+                WR (args->out, r * 2 * H + H + j, cn);
+              }
+            else
+              {
+                double dh = RD (c, r * 2 * H + j), dc = RD (c, r * 2 * H + H + j);
+                double dcn = dc + dh * o * (1.0 - tc * tc);
+
+                WR (args->out, g0, dcn * g * i * (1.0 - i));
+                WR (args->out, g0 + H, dcn * cp * f * (1.0 - f));
+                WR (args->out, g0 + 2 * H, dcn * i * (1.0 - g * g));
+                WR (args->out, g0 + 3 * H, dh * tc * o * (1.0 - o));
+                WR (args->out2, r * H + j, dcn * f);
+              }
+          }
+          break;
+        default:
+          {
+            gint64 g0 = r * 3 * H + j;
+            double rr = ref_sigmoid (RD (a, g0) + RD (b, g0));
+            double z = ref_sigmoid (RD (a, g0 + H) + RD (b, g0 + H));
+            double hn = RD (b, g0 + 2 * H), n = tanh (RD (a, g0 + 2 * H) + rr * hn);
+
+            if (args->op == GNN_BACKEND_OP_GRU_CELL)
+              WR (args->out, r * H + j, (1.0 - z) * n + z * RD (c, r * H + j));
+            else
+              {
+                double h = RD (c, r * 2 * H + j), dh = RD (c, r * 2 * H + H + j);
+                double dn = dh * (1.0 - z) * (1.0 - n * n), dz = dh * (h - n) * z * (1.0 - z);
+                double dr = dn * hn * rr * (1.0 - rr);
+
+                WR (args->out, g0, dr);
+                WR (args->out, g0 + H, dz);
+                WR (args->out, g0 + 2 * H, dn);
+                WR (args->out2, r * 4 * H + j, dr);
+                WR (args->out2, r * 4 * H + H + j, dz);
+                WR (args->out2, r * 4 * H + 2 * H + j, dn * rr);
+                WR (args->out2, r * 4 * H + 3 * H + j, dh * z);
+              }
+          }
+          break;
+        }
+  return TRUE;
+}
+#undef RD
+#undef WR
+
 /* ATTENTION: each row's scores, their softmax and the weighted sum of v, as written; and
  * ATTENTION_BACKWARD: p_ij = exp (s_ij - lse_i), delta_i = dO_i · o_i, ds_ij = p_ij (dO_i · v_j -
  * delta_i), dq_i = scale Σ_j ds_ij k_j, dk_j = scale Σ_i ds_ij q_i, dv_j = Σ_i p_ij dO_i */
@@ -1814,6 +1895,11 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_ATTENTION:
     case GNN_BACKEND_OP_ATTENTION_BACKWARD:
       return k_attention (args, error);
+    case GNN_BACKEND_OP_LSTM_CELL:
+    case GNN_BACKEND_OP_LSTM_CELL_BACKWARD:
+    case GNN_BACKEND_OP_GRU_CELL:
+    case GNN_BACKEND_OP_GRU_CELL_BACKWARD:
+      return k_rnn_cell (args, error);
     case GNN_BACKEND_OP_SOFTMAX:
     case GNN_BACKEND_OP_LOG_SOFTMAX:
       return k_softmax (args, error);
