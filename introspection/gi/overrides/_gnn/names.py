@@ -951,8 +951,7 @@ ROWS = [
      Missing('not built yet: register the parametrizations on the other module and load its state dict')),
 
     # ---- torch.nn.utils.parametrizations ----
-    ('torch.nn.utils.parametrizations.orthogonal',
-     Missing('not built yet (matrix_exp, cayley and householder maps over the linalg ops)')),
+    ('torch.nn.utils.parametrizations.orthogonal', 'Gnn.nn_utils_parametrizations_orthogonal'),
     ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
     ('torch.nn.utils.parametrizations.weight_norm',
      Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),

@@ -122,6 +122,26 @@ nn_utils_parametrizations_spectral_norm.__name__ = 'spectral_norm'
 nn_utils_parametrizations_spectral_norm.__qualname__ = 'spectral_norm'
 __all__.append('nn_utils_parametrizations_spectral_norm')
 
+
+@_raising
+def nn_utils_parametrizations_orthogonal(module, name='weight', orthogonal_map=None, *,
+                                         use_trivialization=True):
+    """torch.nn.utils.parametrizations.orthogonal: module's weight (a matrix or a batch of
+    them) reads as one with orthonormal columns, or rows for a wide one. orthogonal_map is
+    "matrix_exp", "cayley" or "householder"; None picks matrix_exp for a square weight,
+    householder otherwise. Returns module."""
+    if orthogonal_map is not None and not isinstance(orthogonal_map, str):
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                         'Got: %s' % (orthogonal_map,))
+    _call_raising_python_errors(Gnn.orthogonal, module, name, orthogonal_map, use_trivialization)
+    return module
+
+
+nn_utils_parametrizations_orthogonal.__module__ = 'gnn.nn.utils.parametrizations'
+nn_utils_parametrizations_orthogonal.__name__ = 'orthogonal'
+nn_utils_parametrizations_orthogonal.__qualname__ = 'orthogonal'
+__all__.append('nn_utils_parametrizations_orthogonal')
+
 class ParametrizationList(Gnn.ParametrizationList):
     """torch.nn.utils.parametrize.ParametrizationList: the parametrizations of one tensor as
     children 0, 1, ..., the unparametrized tensor as original (original0, original1, ...);
