@@ -1974,3 +1974,233 @@ gnn_orthogonal (GnnModule  *module,
     }
   return gnn_register_parametrization (module, name, GNN_MODULE (p), TRUE, error);
 }
+
+/* ---- the hook-based weight_norm ---------------------------------------------------------- */
+
+typedef struct
+{
+  char *name;
+  int dim;
+} WeightNormHook;
+
+static void
+weight_norm_hook_free (gpointer data)
+{
+  WeightNormHook *h = data;
+
+  g_free (h->name);
+  g_free (h);
+}
+
+/* torch's norm_except_dim (v, 2, dim): the 2-norm over every dimension but @dim, kept as 1s;
+ * over all of them (a 0-D tensor) when @dim is -1 */
+static GnnTensor *
+weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
+{
+  int dims[GNN_MAX_DIMS];
+  guint nd = gnn_tensor_get_ndim (v), k = 0;
+
+  if (dim == -1)
+    {
+      for (guint d = 0; d < nd; d++)
+        dims[k++] = (int) d;
+      return gnn_linalg_vector_norm (v, 2.0, dims, k, FALSE, error);
+    }
+  for (guint d = 0; d < nd; d++)
+    if ((int) d != dim)
+      dims[k++] = (int) d;
+  return gnn_linalg_vector_norm (v, 2.0, dims, k, TRUE, error);
+}
+
+static GnnTensor *
+weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
+{
+  g_autofree char *g_name = g_strconcat (h->name, "_g", NULL);
+  g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
+  GnnParameter *g = gnn_module_find_parameter (module, g_name);
+  GnnParameter *v = gnn_module_find_parameter (module, v_name);
+  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
+
+  if (g == NULL || v == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameters '%s' and '%s'", gnn_module_get_name (module),
+                   g_name, v_name);
+      return NULL;
+    }
+  if (!(norm = weight_norm_except_dim (GNN_TENSOR (v), h->dim, error)) ||
+      !(scale = gnn_tensor_div (GNN_TENSOR (g), norm, error)))
+    return NULL;
+  return gnn_tensor_mul (GNN_TENSOR (v), scale, error);
+}
+
+static void
+weight_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
+{
+  WeightNormHook *h = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) w = weight_norm_compute (module, h, &error);
+
+  (void) input;
+  /* a hook cannot fail: without g or v the attribute goes and the forward reports it */
+  if (w == NULL || !gnn_module_set_tensor_attribute (module, h->name, w, &error))
+    {
+      g_debug ("weight_norm %s of %s: %s", h->name, gnn_module_get_name (module), error->message);
+      gnn_module_set_tensor_attribute (module, h->name, NULL, NULL);
+    }
+}
+
+static GnnModuleHook *
+weight_norm_find_hook (GnnModule *module, const char *name)
+{
+  GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
+
+  for (guint i = 0; hooks && i < hooks->len; i++)
+    {
+      GnnModuleHook *h = hooks->pdata[i];
+
+      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) weight_norm_forward_pre_hook &&
+          g_strcmp0 (((WeightNormHook *) h->data)->name, name) == 0)
+        return h;
+    }
+  return NULL;
+}
+
+/**
+ * gnn_weight_norm:
+ * @module: a module
+ * @name: the name of its weight parameter (torch's default "weight")
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor
+ * @error: return location for a #GError
+ *
+ * The hook-based `torch.nn.utils.weight_norm`: the parameter @name is replaced by
+ * `<name>_g` (its norm over every dimension but @dim) and `<name>_v` (its values), and a
+ * forward pre-hook recomputes `<name>` = v · g / ‖v‖ before each call, as torch's state-dict
+ * keys and semantics have it. [func@Gnn.remove_weight_norm] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @name is not a parameter of @module
+ *   or already has a weight norm (%GNN_ERROR_INVALID_ARGUMENT), or @dim is out of range
+ *   (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_weight_norm (GnnModule  *module,
+                 const char *name,
+                 int         dim,
+                 GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnParameter) keep = NULL, g = NULL, v = NULL;
+  g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
+  g_autofree char *g_name = NULL, *v_name = NULL;
+  WeightNormHook *h;
+  guint nd;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (weight_norm_find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two weight_norm hooks on the same parameter %s", name);
+      return FALSE;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim < -1 || dim >= (int) nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-1, %d] but got %d)",
+                   (int) nd - 1, dim);
+      return FALSE;
+    }
+  keep = g_object_ref (param);
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  g_name = g_strconcat (name, "_g", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  if (!(norm = weight_norm_except_dim (data, dim, error)) ||
+      !(g = gnn_parameter_new (norm, TRUE, error)) ||
+      !(v = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, g_name, g, error) ||
+      !gnn_module_register_parameter (module, v_name, v, error))
+    {
+      gnn_module_remove (module, g_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  h = g_new0 (WeightNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  if (!(w = weight_norm_compute (module, h, error)) ||
+      !gnn_module_set_tensor_attribute (module, name, w, error))
+    {
+      weight_norm_hook_free (h);
+      gnn_module_remove (module, g_name);
+      gnn_module_remove (module, v_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  gnn_module_register_forward_pre_hook (module, weight_norm_forward_pre_hook, h,
+                                        weight_norm_hook_free, FALSE, FALSE);
+  return TRUE;
+}
+
+/**
+ * gnn_remove_weight_norm:
+ * @module: a module with a weight norm on @name
+ * @name: the name of the weight (torch's default "weight")
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.remove_weight_norm`: `<name>` is a parameter again, holding v · g / ‖v‖;
+ * `<name>_g`, `<name>_v` and the hook are gone.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no weight norm on @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_remove_weight_norm (GnnModule  *module,
+                        const char *name,
+                        GError    **error)
+{
+  GnnModuleHook *hook;
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+  g_autofree char *g_name = NULL, *v_name = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  hook = weight_norm_find_hook (module, name);
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "weight_norm of '%s' not found in %s", name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = weight_norm_compute (module, hook->data, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  g_name = g_strconcat (name, "_g", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  gnn_module_remove (module, g_name);
+  gnn_module_remove (module, v_name);
+  return gnn_module_register_parameter (module, name, param, error);
+}

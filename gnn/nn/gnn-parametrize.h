@@ -132,4 +132,14 @@ gboolean       gnn_orthogonal     (GnnModule  *module,
                                    gboolean    use_trivialization,
                                    GError    **error);
 
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_weight_norm        (GnnModule  *module,
+                                       const char *name,
+                                       int         dim,
+                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_remove_weight_norm (GnnModule  *module,
+                                       const char *name,
+                                       GError    **error);
+
 G_END_DECLS

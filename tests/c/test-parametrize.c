@@ -772,6 +772,69 @@ test_orthogonal (void)
   }
 }
 
+/* the hook-based weight_norm: torch's keys (bias, weight_g, weight_v), the weight recomputed
+ * before each forward as v · g / ‖v‖ (rows of unit norm times g), remove_weight_norm, errors */
+static void
+test_weight_norm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w0 = NULL, w1 = NULL, w2 = NULL, y = NULL;
+  g_autofree double *a = NULL, *b = NULL, *c = NULL;
+  const char *keys[] = { "bias", "weight_g", "weight_v", NULL };
+  const char *plain[] = { "bias", "weight", NULL };   /* torch re-registers it last */
+  GnnTensor *g;
+
+  set_weight (m);
+  w0 = read_tensor (m, "weight");
+  a = values (w0);
+  g_assert_true (gnn_weight_norm (m, "weight", 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  w1 = read_tensor (m, "weight");
+  b = values (w1);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], b[i], 1e-6);
+  /* doubling g doubles the weight at the next forward */
+  g = gnn_module_get_tensor (m, "weight_g", &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    g_assert_true (gnn_tensor_mul_scalar_ (g, 2.0, &error));
+  }
+  g_object_unref (g);
+  y = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  w2 = read_tensor (m, "weight");
+  c = values (w2);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (c[i], 2 * a[i], 1e-5);
+
+  g_assert_false (gnn_weight_norm (m, "weight", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_remove_weight_norm (m, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (m, plain);
+  g_clear_object (&w2);
+  w2 = read_tensor (m, "weight");
+  g_free (c);
+  c = values (w2);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (c[i], 2 * a[i], 1e-5);
+
+  g_assert_false (gnn_remove_weight_norm (m, "weight", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_weight_norm (m, "wieght", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_weight_norm (m, "weight", 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -785,5 +848,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/bad-input", test_bad_input);
   g_test_add_func ("/parametrize/spectral-norm", test_spectral_norm);
   g_test_add_func ("/parametrize/orthogonal", test_orthogonal);
+  g_test_add_func ("/parametrize/weight-norm", test_weight_norm);
   return g_test_run ();
 }

@@ -438,6 +438,63 @@ class TestOrthogonal(unittest.TestCase):
             m.parametrizations.weight.right_inverse(gnn.tensor(np.eye(2, dtype=np.float32)))
 
 
+class TestWeightNorm(unittest.TestCase):
+    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None and -1:
+    the keys weight_g and weight_v, their values, the outputs and gradients to g and v after
+    loading scaled values from torch, remove_weight_norm, and the errors."""
+
+    def check(self, make, x, dtype, dim):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.weight_norm(t, dim=dim)
+        self.assertIs(gnn.nn.utils.weight_norm(m, dim=dim), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        for k, v in state_dict_np(t).items():
+            np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        sd = {k: v * 1.3 for k, v in t.state_dict().items()}
+        t.load_state_dict(sd)
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in sd.items()})
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        for name in ('weight_g', 'weight_v'):
+            np.testing.assert_allclose(getattr(m, name).grad.numpy(), getattr(t, name).grad.numpy(),
+                                       rtol=rtol, atol=10 * atol, err_msg=name)
+        torch.nn.utils.remove_weight_norm(t)
+        self.assertIs(gnn.nn.utils.remove_weight_norm(m), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            for dim in (0, 1, None, -1):
+                self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
+                self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, "weight_norm of 'weight' not found"):
+            gnn.nn.utils.remove_weight_norm(m)
+        with self.assertRaisesRegex(AttributeError, 'wieght'):
+            gnn.nn.utils.weight_norm(m, 'wieght')
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.weight_norm(m, dim=2)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        gnn.nn.utils.weight_norm(m)
+        with self.assertRaisesRegex(RuntimeError, 'Cannot register two weight_norm hooks'):
+            gnn.nn.utils.weight_norm(m)
+
+
 class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)

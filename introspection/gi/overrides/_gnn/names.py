@@ -912,6 +912,8 @@ ROWS = [
     ('torch.nn.utils.clip_grad_value_', 'Gnn.nn_utils_clip_grad_value_'),
     ('torch.nn.utils.parameters_to_vector', 'Gnn.nn_utils_parameters_to_vector'),
     ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
+    ('torch.nn.utils.weight_norm', 'Gnn.nn_utils_weight_norm'),
+    ('torch.nn.utils.remove_weight_norm', 'Gnn.nn_utils_remove_weight_norm'),
 
     # ---- torch.nn.utils.rnn ----
     ('torch.nn.utils.rnn.PackedSequence', 'Gnn.nn_utils_rnn_PackedSequence'),

@@ -142,6 +142,33 @@ nn_utils_parametrizations_orthogonal.__name__ = 'orthogonal'
 nn_utils_parametrizations_orthogonal.__qualname__ = 'orthogonal'
 __all__.append('nn_utils_parametrizations_orthogonal')
 
+
+# ---- the hook-based torch.nn.utils.weight_norm ----
+
+@_raising
+def nn_utils_weight_norm(module, name='weight', dim=0):
+    """torch.nn.utils.weight_norm: name is replaced by the parameters name_g (its norm over
+    every dimension but dim; the whole tensor when dim is None) and name_v, and recomputed as
+    v * g / ||v|| by a forward pre-hook before each call. Returns module."""
+    if not hasattr(module, name):
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(module).__name__, name))
+    _call_raising_python_errors(Gnn.weight_norm, module, name, -1 if dim is None else dim)
+    return module
+
+
+@_raising
+def nn_utils_remove_weight_norm(module, name='weight'):
+    """torch.nn.utils.remove_weight_norm: name is a plain parameter again. Returns module."""
+    _call_raising_python_errors(Gnn.remove_weight_norm, module, name)
+    return module
+
+
+for _f in (nn_utils_weight_norm, nn_utils_remove_weight_norm):
+    _f.__module__ = 'gnn.nn.utils'
+    _f.__name__ = _f.__qualname__ = _f.__name__[len('nn_utils_'):]
+del _f
+__all__ += ['nn_utils_weight_norm', 'nn_utils_remove_weight_norm']
+
 class ParametrizationList(Gnn.ParametrizationList):
     """torch.nn.utils.parametrize.ParametrizationList: the parametrizations of one tensor as
     children 0, 1, ..., the unparametrized tensor as original (original0, original1, ...);
