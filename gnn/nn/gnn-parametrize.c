@@ -2204,3 +2204,286 @@ gnn_remove_weight_norm (GnnModule  *module,
   gnn_module_remove (module, v_name);
   return gnn_module_register_parameter (module, name, param, error);
 }
+
+/* ---- the hook-based spectral_norm -------------------------------------------------------- */
+
+typedef struct
+{
+  char *name;
+  int dim;
+  int n_power_iterations;
+  double eps;
+} SpectralNormHook;
+
+static void
+spectral_norm_hook_free (gpointer data)
+{
+  SpectralNormHook *h = data;
+
+  g_free (h->name);
+  g_free (h);
+}
+
+/* torch's reshape_weight_to_matrix: @dim first, the rest flattened (a 1-D weight as a column) */
+static GnnTensor *
+spectral_hook_matrix (GnnTensor *weight, int dim, GError **error)
+{
+  g_autoptr(GnnTensor) permuted = NULL;
+  guint nd = gnn_tensor_get_ndim (weight);
+
+  if (nd == 1)
+    return gnn_tensor_unsqueeze (weight, 1, error);
+  if (dim != 0)
+    {
+      int perm[GNN_MAX_DIMS];
+      guint k = 0;
+
+      perm[k++] = dim;
+      for (int d = 0; d < (int) nd; d++)
+        if (d != dim)
+          perm[k++] = d;
+      permuted = gnn_tensor_permute (weight, perm, nd, error);
+    }
+  else
+    permuted = g_object_ref (weight);
+  if (permuted == NULL)
+    return NULL;
+  return gnn_tensor_flatten (permuted, 1, -1, error);
+}
+
+static GnnTensor *
+spectral_hook_compute (GnnModule *module, SpectralNormHook *h, gboolean power_iteration,
+                       GError **error)
+{
+  g_autofree char *orig_name = g_strconcat (h->name, "_orig", NULL);
+  g_autofree char *u_name = g_strconcat (h->name, "_u", NULL);
+  g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
+  GnnParameter *orig = gnn_module_find_parameter (module, orig_name);
+  GnnTensor *u = gnn_module_get_buffer (module, u_name, NULL);
+  GnnTensor *v = gnn_module_get_buffer (module, v_name, NULL);
+  g_autoptr(GnnTensor) mat = NULL, uc = NULL, vc = NULL, wv = NULL, sigma = NULL;
+
+  if (orig == NULL || u == NULL || v == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no '%s', '%s' and '%s'", gnn_module_get_name (module),
+                   orig_name, u_name, v_name);
+      return NULL;
+    }
+  if (!(mat = spectral_hook_matrix (GNN_TENSOR (orig), h->dim, error)))
+    return NULL;
+  if (power_iteration)
+    {
+      gboolean grad = gnn_is_grad_enabled (), ok = TRUE;
+      g_autoptr(GnnTensor) mat_t = NULL;
+
+      gnn_set_grad_enabled (FALSE);
+      ok = (mat_t = gnn_tensor_t (mat, error)) != NULL;
+      for (int i = 0; ok && i < h->n_power_iterations; i++)
+        {
+          g_autoptr(GnnTensor) wu = NULL, nv = NULL, wvv = NULL, nu = NULL;
+
+          ok = (wu = gnn_tensor_mv (mat_t, u, error)) &&
+               (nv = gnn_tensor_normalize (wu, 2.0, 0, h->eps, error)) &&
+               gnn_tensor_copy_ (v, nv, error) &&
+               (wvv = gnn_tensor_mv (mat, v, error)) &&
+               (nu = gnn_tensor_normalize (wvv, 2.0, 0, h->eps, error)) &&
+               gnn_tensor_copy_ (u, nu, error);
+        }
+      gnn_set_grad_enabled (grad);
+      if (!ok)
+        return NULL;
+    }
+  if (!(uc = gnn_tensor_clone (u, error)) || !(vc = gnn_tensor_clone (v, error)) ||
+      !(wv = gnn_tensor_mv (mat, vc, error)) || !(sigma = gnn_tensor_dot (uc, wv, error)))
+    return NULL;
+  return gnn_tensor_div (GNN_TENSOR (orig), sigma, error);
+}
+
+static void
+spectral_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
+{
+  SpectralNormHook *h = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) w = spectral_hook_compute (module, h, gnn_module_get_training (module),
+                                                  &error);
+
+  (void) input;
+  if (w == NULL || !gnn_module_set_tensor_attribute (module, h->name, w, &error))
+    {
+      g_debug ("spectral_norm %s of %s: %s", h->name, gnn_module_get_name (module), error->message);
+      gnn_module_set_tensor_attribute (module, h->name, NULL, NULL);
+    }
+}
+
+static GnnModuleHook *
+spectral_norm_find_hook (GnnModule *module, const char *name)
+{
+  GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
+
+  for (guint i = 0; hooks && i < hooks->len; i++)
+    {
+      GnnModuleHook *h = hooks->pdata[i];
+
+      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) spectral_norm_forward_pre_hook &&
+          g_strcmp0 (((SpectralNormHook *) h->data)->name, name) == 0)
+        return h;
+    }
+  return NULL;
+}
+
+/**
+ * gnn_spectral_norm_hook:
+ * @module: a module
+ * @name: the name of its weight parameter (torch's default "weight")
+ * @n_power_iterations: power iteration steps per training forward (torch's default 1)
+ * @eps: the epsilon of the normalizations (torch's default 1e-12)
+ * @dim: the dimension of the output channels ([func@Gnn.SpectralNorm.default_dim] gives
+ *   torch's default)
+ * @error: return location for a #GError
+ *
+ * The hook-based `torch.nn.utils.spectral_norm`: the parameter @name becomes `<name>_orig`,
+ * the buffers `<name>_u` and `<name>_v` (standard normal, normalized) are added, and a
+ * forward pre-hook sets `<name>` = orig / σ before each call, σ = uᵀ W v after
+ * @n_power_iterations steps of power iteration (v first, then u, without gradients) in
+ * training mode, none in eval mode. Until the first call `<name>` is orig's values, as in
+ * torch. [func@Gnn.remove_spectral_norm] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @name is not a parameter of @module
+ *   or already has a spectral norm (%GNN_ERROR_INVALID_ARGUMENT), or @dim is out of range
+ *   (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_spectral_norm_hook (GnnModule  *module,
+                        const char *name,
+                        int         n_power_iterations,
+                        double      eps,
+                        int         dim,
+                        GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnParameter) keep = NULL;
+  g_autoptr(GnnTensor) data = NULL, mat = NULL, u = NULL, v = NULL, nu = NULL, nv = NULL;
+  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+  SpectralNormHook *h;
+  const gint64 *shape;
+  guint nd;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (spectral_norm_find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two spectral_norm hooks on the same parameter %s", name);
+      return FALSE;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim < -(int) nd || dim >= (int) nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d] but got %d)",
+                   nd, (int) nd - 1, dim);
+      return FALSE;
+    }
+  if (dim < 0)
+    dim += (int) nd;
+  keep = g_object_ref (param);
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  if (!(mat = spectral_hook_matrix (data, dim, error)))
+    return FALSE;
+  shape = gnn_tensor_get_shape (mat, NULL);
+  if (!(u = gnn_tensor_new_zeros (&shape[0], 1, gnn_tensor_get_dtype (data),
+                                  gnn_tensor_get_device (data), error)) ||
+      !(v = gnn_tensor_new_zeros (&shape[1], 1, gnn_tensor_get_dtype (data),
+                                  gnn_tensor_get_device (data), error)) ||
+      !gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
+      !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
+      !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
+    return FALSE;
+  orig_name = g_strconcat (name, "_orig", NULL);
+  u_name = g_strconcat (name, "_u", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, orig_name, keep, error) ||
+      !gnn_module_set_tensor_attribute (module, name, data, error) ||
+      !gnn_module_register_buffer (module, u_name, nu, TRUE, error) ||
+      !gnn_module_register_buffer (module, v_name, nv, TRUE, error))
+    {
+      gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+      gnn_module_remove (module, u_name);
+      gnn_module_remove (module, orig_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  h = g_new0 (SpectralNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  h->n_power_iterations = n_power_iterations;
+  h->eps = eps;
+  gnn_module_register_forward_pre_hook (module, spectral_norm_forward_pre_hook, h,
+                                        spectral_norm_hook_free, FALSE, FALSE);
+  return TRUE;
+}
+
+/**
+ * gnn_remove_spectral_norm:
+ * @module: a module with a hook-based spectral norm on @name
+ * @name: the name of the weight (torch's default "weight")
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.remove_spectral_norm`: `<name>` is a parameter again, holding orig / σ
+ * (σ from the current `<name>_u` and `<name>_v`, no iteration); `<name>_orig`, `<name>_u`,
+ * `<name>_v` and the hook are gone.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no spectral norm on
+ *   @name (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_remove_spectral_norm (GnnModule  *module,
+                          const char *name,
+                          GError    **error)
+{
+  GnnModuleHook *hook;
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  hook = spectral_norm_find_hook (module, name);
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "spectral_norm of '%s' not found in %s", name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = spectral_hook_compute (module, hook->data, FALSE, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  orig_name = g_strconcat (name, "_orig", NULL);
+  u_name = g_strconcat (name, "_u", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  gnn_module_remove (module, u_name);
+  gnn_module_remove (module, v_name);
+  gnn_module_remove (module, orig_name);
+  return gnn_module_register_parameter (module, name, param, error);
+}

@@ -142,4 +142,16 @@ gboolean       gnn_remove_weight_norm (GnnModule  *module,
                                        const char *name,
                                        GError    **error);
 
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_spectral_norm_hook   (GnnModule  *module,
+                                         const char *name,
+                                         int         n_power_iterations,
+                                         double      eps,
+                                         int         dim,
+                                         GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_remove_spectral_norm (GnnModule  *module,
+                                         const char *name,
+                                         GError    **error);
+
 G_END_DECLS

@@ -835,6 +835,62 @@ test_weight_norm (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
 }
 
+/* the hook-based spectral_norm: torch's keys, after enough training forwards σ(weight) = 1
+ * (its largest singular value, checked on WᵀW's power iteration), removal, errors */
+static void
+test_spectral_norm_hook (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w = NULL;
+  g_autofree double *wv = NULL;
+  const char *keys[] = { "bias", "weight_orig", "weight_u", "weight_v", NULL };
+  const char *plain[] = { "bias", "weight", NULL };
+  double v[3] = { 1, 0.5, 0.25 }, sigma = 0;
+
+  set_weight (m);
+  g_assert_true (gnn_spectral_norm_hook (m, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  for (int i = 0; i < 30; i++)
+    {
+      g_autoptr(GnnTensor) y = gnn_module_forward_tensor (m, x, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (gnn_remove_spectral_norm (m, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (m, plain);
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int it = 0; it < 200; it++)
+    {
+      double u[3], vn = 0;
+
+      for (int i = 0; i < 3; i++)
+        u[i] = wv[3 * i] * v[0] + wv[3 * i + 1] * v[1] + wv[3 * i + 2] * v[2];
+      for (int j = 0; j < 3; j++)
+        {
+          v[j] = wv[j] * u[0] + wv[3 + j] * u[1] + wv[6 + j] * u[2];
+          vn += v[j] * v[j];
+        }
+      vn = sqrt (vn);
+      sigma = sqrt (vn);
+      for (int j = 0; j < 3; j++)
+        v[j] /= vn;
+    }
+  g_assert_cmpfloat_with_epsilon (sigma, 1.0, 1e-5);
+
+  g_assert_false (gnn_remove_spectral_norm (m, "weight", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm_hook (m, "wieght", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm_hook (m, "weight", 1, 1e-12, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -849,5 +905,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/spectral-norm", test_spectral_norm);
   g_test_add_func ("/parametrize/orthogonal", test_orthogonal);
   g_test_add_func ("/parametrize/weight-norm", test_weight_norm);
+  g_test_add_func ("/parametrize/spectral-norm-hook", test_spectral_norm_hook);
   return g_test_run ();
 }

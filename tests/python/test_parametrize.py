@@ -495,6 +495,66 @@ class TestWeightNorm(unittest.TestCase):
             gnn.nn.utils.weight_norm(m)
 
 
+class TestSpectralNormHook(unittest.TestCase):
+    """torch 1.13's hook-based spectral_norm on Linear and ConvTranspose2d (dim 1): the keys
+    weight_orig, weight_u, weight_v; after loading torch's random u and v, two training
+    forwards (one power iteration each, v then u) give the same outputs and buffers, then the
+    gradient to weight_orig, eval without iteration, remove_spectral_norm; the errors."""
+
+    def check(self, make, x, dtype, **kwargs):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.spectral_norm(t, **kwargs)
+        self.assertIs(gnn.nn.utils.spectral_norm(m, **kwargs), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        for step in range(2):
+            yt = t(torch.tensor(x))
+            ym = m(gnn.tensor(x))
+            np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+            for k, v in state_dict_np(t).items():
+                np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.weight_orig.grad.numpy(), t.weight_orig.grad.numpy(),
+                                   rtol=rtol, atol=10 * atol)
+        t.eval()
+        m.eval()
+        u = m.weight_u.numpy().copy()
+        np.testing.assert_allclose(np_of(m(gnn.tensor(x))), np_of(t(torch.tensor(x))), rtol=rtol, atol=atol)
+        np.testing.assert_array_equal(m.weight_u.numpy(), u)
+        torch.nn.utils.remove_spectral_norm(t)
+        self.assertIs(gnn.nn.utils.remove_spectral_norm(m), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 4, 4))
+        for dtype in (np.float32, np.float64):
+            for kwargs in ({}, {'n_power_iterations': 3}):
+                self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, **kwargs)
+                self.check(lambda L: L.nn.ConvTranspose2d(2, 3, 3), xc.astype(dtype), dtype, **kwargs)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, "spectral_norm of 'weight' not found"):
+            gnn.nn.utils.remove_spectral_norm(m)
+        with self.assertRaisesRegex(AttributeError, 'wieght'):
+            gnn.nn.utils.spectral_norm(m, 'wieght')
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.spectral_norm(m, dim=2)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        gnn.nn.utils.spectral_norm(m)
+        with self.assertRaisesRegex(RuntimeError, 'Cannot register two spectral_norm hooks'):
+            gnn.nn.utils.spectral_norm(m)
+
+
 class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)

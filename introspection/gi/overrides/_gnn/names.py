@@ -914,6 +914,8 @@ ROWS = [
     ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
     ('torch.nn.utils.weight_norm', 'Gnn.nn_utils_weight_norm'),
     ('torch.nn.utils.remove_weight_norm', 'Gnn.nn_utils_remove_weight_norm'),
+    ('torch.nn.utils.spectral_norm', 'Gnn.nn_utils_spectral_norm'),
+    ('torch.nn.utils.remove_spectral_norm', 'Gnn.nn_utils_remove_spectral_norm'),
 
     # ---- torch.nn.utils.rnn ----
     ('torch.nn.utils.rnn.PackedSequence', 'Gnn.nn_utils_rnn_PackedSequence'),

@@ -169,6 +169,36 @@ for _f in (nn_utils_weight_norm, nn_utils_remove_weight_norm):
 del _f
 __all__ += ['nn_utils_weight_norm', 'nn_utils_remove_weight_norm']
 
+
+# ---- the hook-based torch.nn.utils.spectral_norm ----
+
+@_raising
+def nn_utils_spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None):
+    """torch.nn.utils.spectral_norm: name becomes name_orig with the buffers name_u and
+    name_v, and a forward pre-hook sets name = orig / sigma before each call (power iteration
+    in training mode only). dim None is 0, or 1 for the transposed convolutions. Returns
+    module."""
+    if not hasattr(module, name):
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(module).__name__, name))
+    if dim is None:
+        dim = Gnn.SpectralNorm.default_dim(module)
+    _call_raising_python_errors(Gnn.SpectralNorm.hook, module, name, n_power_iterations, eps, dim)
+    return module
+
+
+@_raising
+def nn_utils_remove_spectral_norm(module, name='weight'):
+    """torch.nn.utils.remove_spectral_norm: name is a plain parameter again. Returns module."""
+    _call_raising_python_errors(Gnn.remove_spectral_norm, module, name)
+    return module
+
+
+for _f in (nn_utils_spectral_norm, nn_utils_remove_spectral_norm):
+    _f.__module__ = 'gnn.nn.utils'
+    _f.__name__ = _f.__qualname__ = _f.__name__[len('nn_utils_'):]
+del _f
+__all__ += ['nn_utils_spectral_norm', 'nn_utils_remove_spectral_norm']
+
 class ParametrizationList(Gnn.ParametrizationList):
     """torch.nn.utils.parametrize.ParametrizationList: the parametrizations of one tensor as
     children 0, 1, ..., the unparametrized tensor as original (original0, original1, ...);
