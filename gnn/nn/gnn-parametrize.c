@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "gnn-parametrize.h"
@@ -1382,4 +1384,1106 @@ gnn_spectral_norm (GnnModule  *module,
       return FALSE;
     }
   return gnn_register_parametrization (module, name, GNN_MODULE (p), FALSE, error);
+}
+
+/* ---- orthogonal ------------------------------------------------------------------------- */
+
+/**
+ * GnnOrthogonal:
+ *
+ * The parametrization of [func@Gnn.orthogonal], torch's
+ * `torch.nn.utils.parametrizations._Orthogonal`: its forward maps a matrix (or a batch of
+ * them) X of shape (…, n, k) to one with orthonormal columns (rows when n < k, where it works
+ * on Xᵀ and transposes back). The maps: "matrix_exp" and "cayley" take A = L − Lᵀ, L the lower
+ * triangle of X padded with zeros to n × n, and give the first k columns of exp(A) or of
+ * (I − A/2)⁻¹(I + A/2) ([func@Gnn.linalg_matrix_exp], [func@Gnn.linalg_solve]); "householder"
+ * takes the product of the reflectors below the diagonal of X
+ * ([func@Gnn.linalg_householder_product]) times the signs on its diagonal. With
+ * `use_trivialization` the result is multiplied on the left by the buffer `base`, which the
+ * right inverse sets. All three are compositions of differentiable ops, so gradients reach X.
+ *
+ * Since: 0.1
+ */
+struct _GnnOrthogonal
+{
+  GnnModule parent_instance;
+  int map;
+  gboolean use_trivialization;
+  guint ndim;
+  gint64 shape[GNN_MAX_DIMS];
+};
+
+G_DEFINE_FINAL_TYPE (GnnOrthogonal, gnn_orthogonal, GNN_TYPE_MODULE)
+
+enum { ORTH_MATRIX_EXP, ORTH_CAYLEY, ORTH_HOUSEHOLDER };
+static const char *const orth_map_names[] = { "matrix_exp", "cayley", "householder" };
+
+static char *
+orth_shape_string (const gint64 *shape, guint ndim)
+{
+  GString *s = g_string_new ("torch.Size([");
+
+  for (guint d = 0; d < ndim; d++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", shape[d]);
+  g_string_append (s, "])");
+  return g_string_free (s, FALSE);
+}
+
+static GnnTensor *
+orth_mt (GnnTensor *t, GError **error)
+{
+  guint nd = gnn_tensor_get_ndim (t);
+
+  return gnn_tensor_transpose (t, (int) nd - 2, (int) nd - 1, error);
+}
+
+static GnnArgs *
+gnn_orthogonal_forward (GnnModule *module,
+                        GnnArgs   *input,
+                        GError   **error)
+{
+  GnnOrthogonal *self = GNN_ORTHOGONAL (module);
+  GnnTensor *X = gnn_args_get_tensor (input, 0, error);
+  g_autoptr(GnnTensor) x = NULL, Q = NULL, out = NULL;
+  const gint64 *shape;
+  gint64 n, k;
+  guint nd;
+  gboolean transposed;
+  GnnDtype dtype;
+  const char *device;
+
+  if (X == NULL)
+    return NULL;
+  nd = gnn_tensor_get_ndim (X);
+  if (nd != self->ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "_Orthogonal was made for a %u-D weight, got a %u-D one", self->ndim, nd);
+      return NULL;
+    }
+  dtype = gnn_tensor_get_dtype (X);
+  device = gnn_tensor_get_device (X);
+  shape = gnn_tensor_get_shape (X, NULL);
+  n = shape[nd - 2];
+  k = shape[nd - 1];
+  transposed = n < k;
+  if (transposed)
+    {
+      gint64 t = n;
+
+      n = k;
+      k = t;
+      if (!(x = orth_mt (X, error)))
+        return NULL;
+    }
+  else
+    x = g_object_ref (X);
+
+  if (self->map != ORTH_HOUSEHOLDER)
+    {
+      g_autoptr(GnnTensor) low = NULL, sq = NULL, sq_t = NULL, A = NULL;
+
+      if (!(low = gnn_tensor_tril (x, 0, error)))
+        return NULL;
+      if (n != k)
+        {
+          gint64 zshape[GNN_MAX_DIMS];
+          g_autoptr(GnnTensor) zeros = NULL;
+          GnnTensor *parts[2];
+
+          memcpy (zshape, gnn_tensor_get_shape (x, NULL), nd * sizeof (gint64));
+          zshape[nd - 1] = n - k;
+          if (!(zeros = gnn_tensor_new_zeros (zshape, nd, dtype, device, error)))
+            return NULL;
+          parts[0] = low;
+          parts[1] = zeros;
+          if (!(sq = gnn_cat (parts, 2, (int) nd - 1, error)))
+            return NULL;
+        }
+      else
+        sq = g_object_ref (low);
+      if (!(sq_t = orth_mt (sq, error)) || !(A = gnn_tensor_sub (sq, sq_t, 1.0, error)))
+        return NULL;
+      if (self->map == ORTH_MATRIX_EXP)
+        Q = gnn_linalg_matrix_exp (A, error);
+      else
+        {
+          g_autoptr(GnnTensor) id = NULL, lhs = NULL, rhs = NULL;
+
+          if (!(id = gnn_tensor_new_eye (n, n, dtype, device, error)) ||
+              !(lhs = gnn_tensor_add (id, A, -0.5, error)) ||
+              !(rhs = gnn_tensor_add (id, A, 0.5, error)))
+            return NULL;
+          Q = gnn_linalg_solve (lhs, rhs, error);
+        }
+      if (Q == NULL)
+        return NULL;
+      if (n != k)
+        {
+          GnnTensor *cols = gnn_tensor_narrow (Q, (int) nd - 1, 0, k, error);
+
+          g_clear_object (&Q);
+          if (!(Q = cols))
+            return NULL;
+        }
+    }
+  else
+    {
+      g_autoptr(GnnTensor) A = NULL, AA = NULL, s = NULL, s1 = NULL, r = NULL, tau = NULL;
+      g_autoptr(GnnTensor) H = NULL, xd = NULL, diag = NULL, di = NULL, df = NULL, du = NULL;
+      int dim = (int) nd - 2;
+
+      if (!(A = gnn_tensor_tril (x, -1, error)) || !(AA = gnn_tensor_mul (A, A, error)) ||
+          !(s = gnn_tensor_sum (AA, &dim, 1, FALSE, error)) ||
+          !(s1 = gnn_tensor_add_scalar (s, 1.0, error)) ||
+          !(r = gnn_tensor_reciprocal (s1, error)) ||
+          !(tau = gnn_tensor_mul_scalar (r, 2.0, error)) ||
+          !(H = gnn_linalg_householder_product (A, tau, error)))
+        return NULL;
+      /* the signs on the diagonal of X, cast to int as torch does: no gradient goes there */
+      xd = gnn_tensor_detach (x);
+      if (!(diag = gnn_tensor_diagonal (xd, 0, (int) nd - 2, (int) nd - 1, error)) ||
+          !(di = gnn_tensor_to_dtype (diag, GNN_DTYPE_INT32, error)) ||
+          !(df = gnn_tensor_to_dtype (di, dtype, error)) ||
+          !(du = gnn_tensor_unsqueeze (df, (int) nd - 2, error)) ||
+          !(Q = gnn_tensor_mul (H, du, error)))
+        return NULL;
+    }
+
+  if (self->use_trivialization)
+    {
+      GnnTensor *base = gnn_module_get_buffer (module, "base", error);
+      GnnTensor *bq;
+
+      if (base == NULL || !(bq = gnn_tensor_matmul (base, Q, error)))
+        return NULL;
+      g_object_unref (Q);
+      Q = bq;
+    }
+  if (transposed)
+    out = orth_mt (Q, error);
+  else
+    out = g_object_ref (Q);
+  return out ? gnn_args_new_tensor (out) : NULL;
+}
+
+/* LAPACK's geqrf on one row-major m × n matrix (m ≥ n), in place: R on and above the
+ * diagonal, the reflectors' vectors below it (their leading 1 implied), their scales in @tau */
+static void
+orth_host_geqrf (double *a, gint64 m, gint64 n, double *tau)
+{
+  for (gint64 j = 0; j < n; j++)
+    {
+      double alpha = a[j * n + j], xnorm = 0.0, beta, scal;
+
+      for (gint64 i = j + 1; i < m; i++)
+        xnorm += a[i * n + j] * a[i * n + j];
+      xnorm = sqrt (xnorm);
+      if (xnorm == 0.0)
+        {
+          tau[j] = 0.0;
+          continue;
+        }
+      beta = -copysign (hypot (alpha, xnorm), alpha);
+      tau[j] = (beta - alpha) / beta;
+      scal = 1.0 / (alpha - beta);
+      for (gint64 i = j + 1; i < m; i++)
+        a[i * n + j] *= scal;
+      a[j * n + j] = beta;
+      for (gint64 c = j + 1; c < n; c++)
+        {
+          double s = a[j * n + c];
+
+          for (gint64 i = j + 1; i < m; i++)
+            s += a[i * n + j] * a[i * n + c];
+          s *= tau[j];
+          a[j * n + c] -= s;
+          for (gint64 i = j + 1; i < m; i++)
+            a[i * n + c] -= s * a[i * n + j];
+        }
+    }
+}
+
+static double
+orth_sgn (double v)
+{
+  return v > 0.0 ? 1.0 : v < 0.0 ? -1.0 : 0.0;
+}
+
+/* torch's _make_orthogonal on one n × n matrix: the Q of A = QR with diag(R) ≥ 0 */
+static void
+orth_host_make_orthogonal (const double *a_in, gint64 n, double *q)
+{
+  g_autofree double *a = g_memdup2 (a_in, n * n * sizeof (double));
+  g_autofree double *tau = g_new (double, n);
+
+  orth_host_geqrf (a, n, n, tau);
+  for (gint64 i = 0; i < n * n; i++)
+    q[i] = i / n == i % n ? 1.0 : 0.0;
+  for (gint64 j = n - 1; j >= 0; j--)
+    for (gint64 c = 0; c < n; c++)
+      {
+        double s = q[j * n + c];
+
+        for (gint64 i = j + 1; i < n; i++)
+          s += a[i * n + j] * q[i * n + c];
+        s *= tau[j];
+        q[j * n + c] -= s;
+        for (gint64 i = j + 1; i < n; i++)
+          q[i * n + c] -= s * a[i * n + j];
+      }
+  for (gint64 j = 0; j < n; j++)
+    {
+      double sg = orth_sgn (a[j * n + j]);
+
+      for (gint64 i = 0; i < n; i++)
+        q[i * n + j] *= sg;
+    }
+}
+
+/* @data (batch of row-major @rows × @cols, in host doubles) as a tensor of @like's dtype and
+ * device with @like's leading dimensions */
+static GnnTensor *
+orth_from_host (const double *data, gint64 batch, gint64 rows, gint64 cols, GnnTensor *like,
+                GError **error)
+{
+  gint64 shape[GNN_MAX_DIMS];
+  guint nd = gnn_tensor_get_ndim (like);
+  g_autoptr(GnnTensor) t = NULL, c = NULL;
+
+  memcpy (shape, gnn_tensor_get_shape (like, NULL), nd * sizeof (gint64));
+  shape[nd - 2] = rows;
+  shape[nd - 1] = cols;
+  if (!(t = gnn_tensor_new_from_doubles (data, batch * rows * cols, shape, nd, error)) ||
+      !(c = gnn_tensor_to_dtype (t, gnn_tensor_get_dtype (like), error)))
+    return NULL;
+  return gnn_tensor_to_device (c, gnn_tensor_get_device (like), error);
+}
+
+static gboolean
+orthogonal_right_inverse_nograd (GnnOrthogonal *self, GnnTensor *value, GnnArgs *out,
+                                 GError **error)
+{
+  const gint64 *shape;
+  guint nd = gnn_tensor_get_ndim (value);
+  gint64 n, k, batch;
+  gboolean transposed;
+  g_autoptr(GnnTensor) q = NULL, res = NULL;
+  g_autofree double *qd = NULL;
+  gsize nq;
+
+  shape = gnn_tensor_get_shape (value, NULL);
+  if (nd != self->ndim || memcmp (shape, self->shape, nd * sizeof (gint64)) != 0)
+    {
+      g_autofree char *want = orth_shape_string (self->shape, self->ndim);
+      g_autofree char *got = orth_shape_string (shape, nd);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected a matrix or batch of matrices of shape %s. Got a tensor of shape %s.",
+                   want, got);
+      return FALSE;
+    }
+  n = shape[nd - 2];
+  k = shape[nd - 1];
+  transposed = n < k;
+  if (transposed)
+    {
+      gint64 t = n;
+
+      n = k;
+      k = t;
+      q = orth_mt (value, error);
+    }
+  else
+    q = g_object_ref (value);
+  if (q == NULL || !(qd = gnn_tensor_to_doubles (q, &nq, error)))
+    return FALSE;
+  batch = n * k != 0 ? (gint64) nq / (n * k) : 0;
+
+  if (!self->use_trivialization)
+    {
+      g_autofree double *tau = g_new (double, k);
+
+      if (self->map != ORTH_HOUSEHOLDER)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "It is not possible to assign to the matrix exponential or the "
+                               "Cayley parametrizations when use_trivialization=False.");
+          return FALSE;
+        }
+      for (gint64 b = 0; b < batch; b++)
+        {
+          double *a = qd + b * n * k;
+
+          orth_host_geqrf (a, n, k, tau);
+          for (gint64 j = 0; j < k; j++)
+            {
+              a[j * k + j] = orth_sgn (a[j * k + j]);
+              if (tau[j] == 0.0)
+                a[j * k + j] *= -1.0;
+            }
+        }
+      if (!(res = orth_from_host (qd, batch, n, k, q, error)))
+        return FALSE;
+      if (transposed)
+        {
+          GnnTensor *t = orth_mt (res, error);
+
+          g_object_unref (res);
+          if (!(res = t))
+            return FALSE;
+        }
+    }
+  else
+    {
+      g_autofree double *sq = g_new0 (double, batch * n * n);
+      g_autofree double *base = g_new (double, batch * n * n);
+      g_autofree double *neg_id = g_new0 (double, nq);
+      g_autoptr(GnnTensor) base_t = NULL;
+      GnnTensor *buffer;
+      double eps = gnn_tensor_get_dtype (value) == GNN_DTYPE_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
+
+      if (n != k)
+        {
+          /* complete Q into an n × n matrix with standard normal columns, then orthogonalize */
+          gint64 nshape[GNN_MAX_DIMS];
+          g_autoptr(GnnTensor) N = NULL;
+          g_autofree double *nd_data = NULL;
+          gsize nn;
+
+          memcpy (nshape, gnn_tensor_get_shape (q, NULL), nd * sizeof (gint64));
+          nshape[nd - 1] = n - k;
+          if (!(N = gnn_tensor_new_zeros (nshape, nd, gnn_tensor_get_dtype (value),
+                                          gnn_tensor_get_device (value), error)) ||
+              !gnn_init_normal_ (N, 0.0, 1.0, NULL, error) ||
+              !(nd_data = gnn_tensor_to_doubles (N, &nn, error)))
+            return FALSE;
+          for (gint64 b = 0; b < batch; b++)
+            for (gint64 i = 0; i < n; i++)
+              {
+                memcpy (sq + (b * n + i) * n, qd + (b * n + i) * k, k * sizeof (double));
+                memcpy (sq + (b * n + i) * n + k, nd_data + (b * n + i) * (n - k),
+                        (n - k) * sizeof (double));
+              }
+          for (gint64 b = 0; b < batch; b++)
+            orth_host_make_orthogonal (sq + b * n * n, n, base + b * n * n);
+        }
+      else
+        {
+          memcpy (sq, qd, nq * sizeof (double));
+          for (gint64 b = 0; b < batch; b++)
+            {
+              const double *m = sq + b * n * n;
+              gboolean orth = TRUE;
+
+              /* torch's _is_orthogonal: allclose (QᵀQ, I, atol = 10 n eps) */
+              for (gint64 i = 0; orth && i < n; i++)
+                for (gint64 j = 0; orth && j < n; j++)
+                  {
+                    double s = 0.0, want = i == j ? 1.0 : 0.0;
+
+                    for (gint64 r = 0; r < n; r++)
+                      s += m[r * n + i] * m[r * n + j];
+                    orth = fabs (s - want) <= 10.0 * n * eps + 1e-5 * fabs (want);
+                  }
+              if (orth)
+                memcpy (base + b * n * n, m, n * n * sizeof (double));
+              else
+                orth_host_make_orthogonal (m, n, base + b * n * n);
+            }
+        }
+      if (!(base_t = orth_from_host (base, batch, n, n, q, error)))
+        return FALSE;
+      buffer = gnn_module_get_buffer (GNN_MODULE (self), "base", error);
+      if (buffer == NULL || !gnn_tensor_copy_ (buffer, base_t, error))
+        return FALSE;
+      /* −I, so that householder (zeros) is the identity as torch has it */
+      for (gint64 b = 0; b < batch; b++)
+        for (gint64 j = 0; j < k; j++)
+          neg_id[b * n * k + j * k + j] = -1.0;
+      if (!(res = orth_from_host (neg_id, batch, shape[nd - 2], shape[nd - 1], value, error)))
+        return FALSE;
+      /* neg_id was laid out as n × k; the diagonal of its transpose is the same */
+      if (transposed)
+        {
+          g_autofree double *t = g_new0 (double, nq);
+
+          g_object_unref (res);
+          for (gint64 b = 0; b < batch; b++)
+            for (gint64 j = 0; j < k; j++)
+              t[b * n * k + j * n + j] = -1.0;
+          if (!(res = orth_from_host (t, batch, shape[nd - 2], shape[nd - 1], value, error)))
+            return FALSE;
+        }
+    }
+  gnn_args_add_tensor (out, res);
+  return TRUE;
+}
+
+static gboolean
+orthogonal_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data,
+                          GError **error)
+{
+  gboolean grad = gnn_is_grad_enabled (), ok;
+
+  gnn_set_grad_enabled (FALSE);
+  ok = orthogonal_right_inverse_nograd (GNN_ORTHOGONAL (p), value, out, error);
+  gnn_set_grad_enabled (grad);
+  return ok;
+}
+
+static char *
+gnn_orthogonal_extra_repr (GnnModule *module)
+{
+  return g_strdup ("");
+}
+
+static void
+gnn_orthogonal_class_init (GnnOrthogonalClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_orthogonal_forward;
+  GNN_MODULE_CLASS (klass)->extra_repr = gnn_orthogonal_extra_repr;
+}
+
+static void
+gnn_orthogonal_init (GnnOrthogonal *self)
+{
+  self->use_trivialization = TRUE;
+  gnn_parametrization_set_right_inverse (GNN_MODULE (self), orthogonal_right_inverse, NULL, NULL);
+}
+
+/**
+ * gnn_orthogonal_new:
+ * @weight: the weight it will parametrize, a matrix or a batch of matrices (its shape, dtype
+ *   and device)
+ * @orthogonal_map: (nullable): "matrix_exp", "cayley" or "householder"; %NULL for torch's
+ *   default: "matrix_exp" for a square matrix, "householder" otherwise
+ * @use_trivialization: whether to keep the buffer `base` and multiply by it (torch's default
+ *   %TRUE); without it, only "householder" has a right inverse
+ * @error: return location for a #GError
+ *
+ * Makes the orthogonal parametrization of @weight (torch's `_Orthogonal (weight, map,
+ * use_trivialization=)`). With @use_trivialization, `base` starts as zeros of shape (…, n, n)
+ * (n the larger of the two last dimensions) until the right inverse sets it.
+ *
+ * Returns: (transfer full): the parametrization, or %NULL with @error set when @weight has
+ *   fewer than two dimensions or @orthogonal_map is unknown (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+GnnOrthogonal *
+gnn_orthogonal_new (GnnTensor  *weight,
+                    const char *orthogonal_map,
+                    gboolean    use_trivialization,
+                    GError    **error)
+{
+  g_autoptr(GnnOrthogonal) self = NULL;
+  const gint64 *shape;
+  guint ndim;
+  int map = -1;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  shape = gnn_tensor_get_shape (weight, &ndim);
+  if (ndim < 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Expected a matrix or batch of matrices. Got a tensor of %u dimensions.", ndim);
+      return NULL;
+    }
+  if (orthogonal_map == NULL)
+    map = shape[ndim - 2] == shape[ndim - 1] ? ORTH_MATRIX_EXP : ORTH_HOUSEHOLDER;
+  else
+    for (int i = 0; i < (int) G_N_ELEMENTS (orth_map_names); i++)
+      if (strcmp (orthogonal_map, orth_map_names[i]) == 0)
+        map = i;
+  if (map < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "orthogonal_map has to be one of \"matrix_exp\", \"cayley\", \"householder\". "
+                   "Got: %s", orthogonal_map);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_ORTHOGONAL, NULL);
+  self->map = map;
+  self->use_trivialization = use_trivialization;
+  self->ndim = ndim;
+  memcpy (self->shape, shape, ndim * sizeof (gint64));
+  if (use_trivialization)
+    {
+      gint64 bshape[GNN_MAX_DIMS];
+      gint64 n = MAX (shape[ndim - 2], shape[ndim - 1]);
+      g_autoptr(GnnTensor) base = NULL;
+
+      memcpy (bshape, shape, ndim * sizeof (gint64));
+      bshape[ndim - 2] = bshape[ndim - 1] = n;
+      if (!(base = gnn_tensor_new_zeros (bshape, ndim, gnn_tensor_get_dtype (weight),
+                                         gnn_tensor_get_device (weight), error)) ||
+          !gnn_module_register_buffer (GNN_MODULE (self), "base", base, TRUE, error))
+        return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/**
+ * gnn_orthogonal:
+ * @module: a module
+ * @name: the name of its weight (torch's default "weight")
+ * @orthogonal_map: (nullable): "matrix_exp", "cayley" or "householder"; %NULL for torch's
+ *   default ("matrix_exp" for a square weight, "householder" otherwise)
+ * @use_trivialization: whether to keep the buffer `base` (torch's default %TRUE)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.parametrizations.orthogonal`: registers a [class@Gnn.Orthogonal] on @name
+ * (unsafely, as torch does), so that @module's weight reads as a matrix with orthonormal
+ * columns (or rows, for a wide one). The state dict then holds
+ * `parametrizations.<name>.original` and, with @use_trivialization,
+ * `parametrizations.<name>.0.base`; at registration the base is the weight made orthogonal
+ * (its QR factor Q with diag(R) ≥ 0, a tall weight first completed by standard normal
+ * columns) and `original` is −I.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no tensor @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT) or [ctor@Gnn.Orthogonal.new] fails
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_orthogonal (GnnModule  *module,
+                const char *name,
+                const char *orthogonal_map,
+                gboolean    use_trivialization,
+                GError    **error)
+{
+  g_autoptr(GnnTensor) weight = NULL;
+  g_autoptr(GnnOrthogonal) p = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  weight = gnn_module_get_tensor (module, name, NULL);
+  if (weight == NULL)
+    {
+      g_autofree char *repr = gnn_module_to_string (module);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter or buffer with name '%s'", repr, name);
+      return FALSE;
+    }
+  p = gnn_orthogonal_new (weight, orthogonal_map, use_trivialization, error);
+  if (p == NULL)
+    {
+      g_prefix_error (error, "%s '%s': ", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  return gnn_register_parametrization (module, name, GNN_MODULE (p), TRUE, error);
+}
+
+/* ---- the hook-based weight_norm ---------------------------------------------------------- */
+
+typedef struct
+{
+  char *name;
+  int dim;
+} WeightNormHook;
+
+static void
+weight_norm_hook_free (gpointer data)
+{
+  WeightNormHook *h = data;
+
+  g_free (h->name);
+  g_free (h);
+}
+
+/* torch's norm_except_dim (v, 2, dim): the 2-norm over every dimension but @dim, kept as 1s;
+ * over all of them (a 0-D tensor) when @dim is -1 */
+static GnnTensor *
+weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
+{
+  int dims[GNN_MAX_DIMS];
+  guint nd = gnn_tensor_get_ndim (v), k = 0;
+
+  if (dim == -1)
+    {
+      for (guint d = 0; d < nd; d++)
+        dims[k++] = (int) d;
+      return gnn_linalg_vector_norm (v, 2.0, dims, k, FALSE, error);
+    }
+  for (guint d = 0; d < nd; d++)
+    if ((int) d != dim)
+      dims[k++] = (int) d;
+  return gnn_linalg_vector_norm (v, 2.0, dims, k, TRUE, error);
+}
+
+static GnnTensor *
+weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
+{
+  g_autofree char *g_name = g_strconcat (h->name, "_g", NULL);
+  g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
+  GnnParameter *g = gnn_module_find_parameter (module, g_name);
+  GnnParameter *v = gnn_module_find_parameter (module, v_name);
+  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
+
+  if (g == NULL || v == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameters '%s' and '%s'", gnn_module_get_name (module),
+                   g_name, v_name);
+      return NULL;
+    }
+  if (!(norm = weight_norm_except_dim (GNN_TENSOR (v), h->dim, error)) ||
+      !(scale = gnn_tensor_div (GNN_TENSOR (g), norm, error)))
+    return NULL;
+  return gnn_tensor_mul (GNN_TENSOR (v), scale, error);
+}
+
+static void
+weight_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
+{
+  WeightNormHook *h = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) w = weight_norm_compute (module, h, &error);
+
+  (void) input;
+  /* a hook cannot fail: without g or v the attribute goes and the forward reports it */
+  if (w == NULL || !gnn_module_set_tensor_attribute (module, h->name, w, &error))
+    {
+      g_debug ("weight_norm %s of %s: %s", h->name, gnn_module_get_name (module), error->message);
+      gnn_module_set_tensor_attribute (module, h->name, NULL, NULL);
+    }
+}
+
+static GnnModuleHook *
+weight_norm_find_hook (GnnModule *module, const char *name)
+{
+  GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
+
+  for (guint i = 0; hooks && i < hooks->len; i++)
+    {
+      GnnModuleHook *h = hooks->pdata[i];
+
+      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) weight_norm_forward_pre_hook &&
+          g_strcmp0 (((WeightNormHook *) h->data)->name, name) == 0)
+        return h;
+    }
+  return NULL;
+}
+
+/**
+ * gnn_weight_norm:
+ * @module: a module
+ * @name: the name of its weight parameter (torch's default "weight")
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor
+ * @error: return location for a #GError
+ *
+ * The hook-based `torch.nn.utils.weight_norm`: the parameter @name is replaced by
+ * `<name>_g` (its norm over every dimension but @dim) and `<name>_v` (its values), and a
+ * forward pre-hook recomputes `<name>` = v · g / ‖v‖ before each call, as torch's state-dict
+ * keys and semantics have it. [func@Gnn.remove_weight_norm] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @name is not a parameter of @module
+ *   or already has a weight norm (%GNN_ERROR_INVALID_ARGUMENT), or @dim is out of range
+ *   (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_weight_norm (GnnModule  *module,
+                 const char *name,
+                 int         dim,
+                 GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnParameter) keep = NULL, g = NULL, v = NULL;
+  g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
+  g_autofree char *g_name = NULL, *v_name = NULL;
+  WeightNormHook *h;
+  guint nd;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (weight_norm_find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two weight_norm hooks on the same parameter %s", name);
+      return FALSE;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim < -1 || dim >= (int) nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-1, %d] but got %d)",
+                   (int) nd - 1, dim);
+      return FALSE;
+    }
+  keep = g_object_ref (param);
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  g_name = g_strconcat (name, "_g", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  if (!(norm = weight_norm_except_dim (data, dim, error)) ||
+      !(g = gnn_parameter_new (norm, TRUE, error)) ||
+      !(v = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, g_name, g, error) ||
+      !gnn_module_register_parameter (module, v_name, v, error))
+    {
+      gnn_module_remove (module, g_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  h = g_new0 (WeightNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  if (!(w = weight_norm_compute (module, h, error)) ||
+      !gnn_module_set_tensor_attribute (module, name, w, error))
+    {
+      weight_norm_hook_free (h);
+      gnn_module_remove (module, g_name);
+      gnn_module_remove (module, v_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  gnn_module_register_forward_pre_hook (module, weight_norm_forward_pre_hook, h,
+                                        weight_norm_hook_free, FALSE, FALSE);
+  return TRUE;
+}
+
+/**
+ * gnn_remove_weight_norm:
+ * @module: a module with a weight norm on @name
+ * @name: the name of the weight (torch's default "weight")
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.remove_weight_norm`: `<name>` is a parameter again, holding v · g / ‖v‖;
+ * `<name>_g`, `<name>_v` and the hook are gone.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no weight norm on @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_remove_weight_norm (GnnModule  *module,
+                        const char *name,
+                        GError    **error)
+{
+  GnnModuleHook *hook;
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+  g_autofree char *g_name = NULL, *v_name = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  hook = weight_norm_find_hook (module, name);
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "weight_norm of '%s' not found in %s", name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = weight_norm_compute (module, hook->data, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  g_name = g_strconcat (name, "_g", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  gnn_module_remove (module, g_name);
+  gnn_module_remove (module, v_name);
+  return gnn_module_register_parameter (module, name, param, error);
+}
+
+/* ---- the hook-based spectral_norm -------------------------------------------------------- */
+
+typedef struct
+{
+  char *name;
+  int dim;
+  int n_power_iterations;
+  double eps;
+} SpectralNormHook;
+
+static void
+spectral_norm_hook_free (gpointer data)
+{
+  SpectralNormHook *h = data;
+
+  g_free (h->name);
+  g_free (h);
+}
+
+/* torch's reshape_weight_to_matrix: @dim first, the rest flattened (a 1-D weight as a column) */
+static GnnTensor *
+spectral_hook_matrix (GnnTensor *weight, int dim, GError **error)
+{
+  g_autoptr(GnnTensor) permuted = NULL;
+  guint nd = gnn_tensor_get_ndim (weight);
+
+  if (nd == 1)
+    return gnn_tensor_unsqueeze (weight, 1, error);
+  if (dim != 0)
+    {
+      int perm[GNN_MAX_DIMS];
+      guint k = 0;
+
+      perm[k++] = dim;
+      for (int d = 0; d < (int) nd; d++)
+        if (d != dim)
+          perm[k++] = d;
+      permuted = gnn_tensor_permute (weight, perm, nd, error);
+    }
+  else
+    permuted = g_object_ref (weight);
+  if (permuted == NULL)
+    return NULL;
+  return gnn_tensor_flatten (permuted, 1, -1, error);
+}
+
+static GnnTensor *
+spectral_hook_compute (GnnModule *module, SpectralNormHook *h, gboolean power_iteration,
+                       GError **error)
+{
+  g_autofree char *orig_name = g_strconcat (h->name, "_orig", NULL);
+  g_autofree char *u_name = g_strconcat (h->name, "_u", NULL);
+  g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
+  GnnParameter *orig = gnn_module_find_parameter (module, orig_name);
+  GnnTensor *u = gnn_module_get_buffer (module, u_name, NULL);
+  GnnTensor *v = gnn_module_get_buffer (module, v_name, NULL);
+  g_autoptr(GnnTensor) mat = NULL, uc = NULL, vc = NULL, wv = NULL, sigma = NULL;
+
+  if (orig == NULL || u == NULL || v == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no '%s', '%s' and '%s'", gnn_module_get_name (module),
+                   orig_name, u_name, v_name);
+      return NULL;
+    }
+  if (!(mat = spectral_hook_matrix (GNN_TENSOR (orig), h->dim, error)))
+    return NULL;
+  if (power_iteration)
+    {
+      gboolean grad = gnn_is_grad_enabled (), ok = TRUE;
+      g_autoptr(GnnTensor) mat_t = NULL;
+
+      gnn_set_grad_enabled (FALSE);
+      ok = (mat_t = gnn_tensor_t (mat, error)) != NULL;
+      for (int i = 0; ok && i < h->n_power_iterations; i++)
+        {
+          g_autoptr(GnnTensor) wu = NULL, nv = NULL, wvv = NULL, nu = NULL;
+
+          ok = (wu = gnn_tensor_mv (mat_t, u, error)) &&
+               (nv = gnn_tensor_normalize (wu, 2.0, 0, h->eps, error)) &&
+               gnn_tensor_copy_ (v, nv, error) &&
+               (wvv = gnn_tensor_mv (mat, v, error)) &&
+               (nu = gnn_tensor_normalize (wvv, 2.0, 0, h->eps, error)) &&
+               gnn_tensor_copy_ (u, nu, error);
+        }
+      gnn_set_grad_enabled (grad);
+      if (!ok)
+        return NULL;
+    }
+  if (!(uc = gnn_tensor_clone (u, error)) || !(vc = gnn_tensor_clone (v, error)) ||
+      !(wv = gnn_tensor_mv (mat, vc, error)) || !(sigma = gnn_tensor_dot (uc, wv, error)))
+    return NULL;
+  return gnn_tensor_div (GNN_TENSOR (orig), sigma, error);
+}
+
+static void
+spectral_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
+{
+  SpectralNormHook *h = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) w = spectral_hook_compute (module, h, gnn_module_get_training (module),
+                                                  &error);
+
+  (void) input;
+  if (w == NULL || !gnn_module_set_tensor_attribute (module, h->name, w, &error))
+    {
+      g_debug ("spectral_norm %s of %s: %s", h->name, gnn_module_get_name (module), error->message);
+      gnn_module_set_tensor_attribute (module, h->name, NULL, NULL);
+    }
+}
+
+static GnnModuleHook *
+spectral_norm_find_hook (GnnModule *module, const char *name)
+{
+  GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
+
+  for (guint i = 0; hooks && i < hooks->len; i++)
+    {
+      GnnModuleHook *h = hooks->pdata[i];
+
+      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) spectral_norm_forward_pre_hook &&
+          g_strcmp0 (((SpectralNormHook *) h->data)->name, name) == 0)
+        return h;
+    }
+  return NULL;
+}
+
+/**
+ * gnn_spectral_norm_hook:
+ * @module: a module
+ * @name: the name of its weight parameter (torch's default "weight")
+ * @n_power_iterations: power iteration steps per training forward (torch's default 1)
+ * @eps: the epsilon of the normalizations (torch's default 1e-12)
+ * @dim: the dimension of the output channels ([func@Gnn.SpectralNorm.default_dim] gives
+ *   torch's default)
+ * @error: return location for a #GError
+ *
+ * The hook-based `torch.nn.utils.spectral_norm`: the parameter @name becomes `<name>_orig`,
+ * the buffers `<name>_u` and `<name>_v` (standard normal, normalized) are added, and a
+ * forward pre-hook sets `<name>` = orig / σ before each call, σ = uᵀ W v after
+ * @n_power_iterations steps of power iteration (v first, then u, without gradients) in
+ * training mode, none in eval mode. Until the first call `<name>` is orig's values, as in
+ * torch. [func@Gnn.remove_spectral_norm] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @name is not a parameter of @module
+ *   or already has a spectral norm (%GNN_ERROR_INVALID_ARGUMENT), or @dim is out of range
+ *   (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_spectral_norm_hook (GnnModule  *module,
+                        const char *name,
+                        int         n_power_iterations,
+                        double      eps,
+                        int         dim,
+                        GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnParameter) keep = NULL;
+  g_autoptr(GnnTensor) data = NULL, mat = NULL, u = NULL, v = NULL, nu = NULL, nv = NULL;
+  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+  SpectralNormHook *h;
+  const gint64 *shape;
+  guint nd;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (spectral_norm_find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two spectral_norm hooks on the same parameter %s", name);
+      return FALSE;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+      return FALSE;
+    }
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim < -(int) nd || dim >= (int) nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d] but got %d)",
+                   nd, (int) nd - 1, dim);
+      return FALSE;
+    }
+  if (dim < 0)
+    dim += (int) nd;
+  keep = g_object_ref (param);
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  if (!(mat = spectral_hook_matrix (data, dim, error)))
+    return FALSE;
+  shape = gnn_tensor_get_shape (mat, NULL);
+  if (!(u = gnn_tensor_new_zeros (&shape[0], 1, gnn_tensor_get_dtype (data),
+                                  gnn_tensor_get_device (data), error)) ||
+      !(v = gnn_tensor_new_zeros (&shape[1], 1, gnn_tensor_get_dtype (data),
+                                  gnn_tensor_get_device (data), error)) ||
+      !gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
+      !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
+      !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
+    return FALSE;
+  orig_name = g_strconcat (name, "_orig", NULL);
+  u_name = g_strconcat (name, "_u", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, orig_name, keep, error) ||
+      !gnn_module_set_tensor_attribute (module, name, data, error) ||
+      !gnn_module_register_buffer (module, u_name, nu, TRUE, error) ||
+      !gnn_module_register_buffer (module, v_name, nv, TRUE, error))
+    {
+      gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+      gnn_module_remove (module, u_name);
+      gnn_module_remove (module, orig_name);
+      gnn_module_register_parameter (module, name, keep, NULL);
+      return FALSE;
+    }
+  h = g_new0 (SpectralNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  h->n_power_iterations = n_power_iterations;
+  h->eps = eps;
+  gnn_module_register_forward_pre_hook (module, spectral_norm_forward_pre_hook, h,
+                                        spectral_norm_hook_free, FALSE, FALSE);
+  return TRUE;
+}
+
+/**
+ * gnn_remove_spectral_norm:
+ * @module: a module with a hook-based spectral norm on @name
+ * @name: the name of the weight (torch's default "weight")
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.remove_spectral_norm`: `<name>` is a parameter again, holding orig / σ
+ * (σ from the current `<name>_u` and `<name>_v`, no iteration); `<name>_orig`, `<name>_u`,
+ * `<name>_v` and the hook are gone.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no spectral norm on
+ *   @name (%GNN_ERROR_INVALID_ARGUMENT)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_remove_spectral_norm (GnnModule  *module,
+                          const char *name,
+                          GError    **error)
+{
+  GnnModuleHook *hook;
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  hook = spectral_norm_find_hook (module, name);
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "spectral_norm of '%s' not found in %s", name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = spectral_hook_compute (module, hook->data, FALSE, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  orig_name = g_strconcat (name, "_orig", NULL);
+  u_name = g_strconcat (name, "_u", NULL);
+  v_name = g_strconcat (name, "_v", NULL);
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  gnn_module_remove (module, u_name);
+  gnn_module_remove (module, v_name);
+  gnn_module_remove (module, orig_name);
+  return gnn_module_register_parameter (module, name, param, error);
 }

@@ -115,4 +115,43 @@ gboolean         gnn_spectral_norm         (GnnModule  *module,
 GNN_AVAILABLE_IN_ALL
 int              gnn_spectral_norm_default_dim (GnnModule *module);
 
+#define GNN_TYPE_ORTHOGONAL (gnn_orthogonal_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnOrthogonal, gnn_orthogonal, GNN, ORTHOGONAL, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnOrthogonal *gnn_orthogonal_new (GnnTensor  *weight,
+                                   const char *orthogonal_map,
+                                   gboolean    use_trivialization,
+                                   GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_orthogonal     (GnnModule  *module,
+                                   const char *name,
+                                   const char *orthogonal_map,
+                                   gboolean    use_trivialization,
+                                   GError    **error);
+
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_weight_norm        (GnnModule  *module,
+                                       const char *name,
+                                       int         dim,
+                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_remove_weight_norm (GnnModule  *module,
+                                       const char *name,
+                                       GError    **error);
+
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_spectral_norm_hook   (GnnModule  *module,
+                                         const char *name,
+                                         int         n_power_iterations,
+                                         double      eps,
+                                         int         dim,
+                                         GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_remove_spectral_norm (GnnModule  *module,
+                                         const char *name,
+                                         GError    **error);
+
 G_END_DECLS

@@ -651,6 +651,246 @@ test_spectral_norm (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
 }
 
+/* orthogonal: torch's keys, an orthonormal weight for every map and shape, the right inverse
+ * with and without the trivialization, float64 gradchecks of the three maps (tall, wide and
+ * square, without the base), and the bad input */
+static GnnTensor *
+orth_product (GnnTensor *w, gboolean wide, GError **error)
+{
+  g_autoptr(GnnTensor) wt = gnn_tensor_t (w, error);
+
+  if (wt == NULL)
+    return NULL;
+  return wide ? gnn_tensor_matmul (w, wt, error) : gnn_tensor_matmul (wt, w, error);
+}
+
+static void
+assert_orthonormal (GnnTensor *w)
+{
+  g_autoptr(GError) error = NULL;
+  const gint64 *shape = gnn_tensor_get_shape (w, NULL);
+  gboolean wide = shape[0] < shape[1];
+  gint64 k = MIN (shape[0], shape[1]);
+  g_autoptr(GnnTensor) p = orth_product (w, wide, &error);
+  g_autofree double *pv = NULL;
+
+  g_assert_no_error (error);
+  pv = values (p);
+  for (gint64 i = 0; i < k; i++)
+    for (gint64 j = 0; j < k; j++)
+      g_assert_cmpfloat_with_epsilon (pv[i * k + j], i == j ? 1.0 : 0.0, 1e-5);
+}
+
+static void
+test_orthogonal (void)
+{
+  const char *maps[] = { NULL, "matrix_exp", "cayley", "householder" };
+  const gint64 shapes[][2] = { { 4, 3 }, { 3, 4 }, { 3, 3 } };
+  const double X[] = { 1.5, 0.2, -0.3, 0.4, 0.1, -1.5, 0.25, -0.2, 0.3, 0.5, 1.2, 0.6 };
+  g_autoptr(GError) error = NULL;
+
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (guint mp = 0; mp < G_N_ELEMENTS (maps); mp++)
+      for (int triv = 1; triv >= 0; triv--)
+        {
+          g_autoptr(GnnModule) m = GNN_MODULE (gnn_linear_new (shapes[s][1], shapes[s][0], TRUE, &error));
+          const char *keys_triv[] = { "bias", "parametrizations.weight.original",
+                                      "parametrizations.weight.0.base", NULL };
+          const char *keys[] = { "bias", "parametrizations.weight.original", NULL };
+          g_autoptr(GnnTensor) w = NULL, x = NULL, wx = NULL;
+          g_autoptr(GnnOrthogonal) p = NULL;
+          int n = (int) (shapes[s][0] * shapes[s][1]);
+          gboolean exp_or_cayley = maps[mp] ? strcmp (maps[mp], "householder") != 0
+                                            : shapes[s][0] == shapes[s][1];
+
+          g_assert_no_error (error);
+          g_assert_true (gnn_orthogonal (m, "weight", maps[mp], triv, &error));
+          g_assert_no_error (error);
+          assert_keys (m, triv ? keys_triv : keys);
+          w = read_tensor (m, "weight");
+          assert_orthonormal (w);
+
+          /* assigning an orthonormal matrix: it is the weight afterwards with the base;
+           * without it, householder's right inverse keeps it, the others refuse */
+          g_clear_object (&w);
+          w = read_tensor (m, "weight");
+          x = gnn_tensor_mul_scalar (w, -1.0, &error);
+          g_assert_no_error (error);
+          if (!triv && exp_or_cayley)
+            {
+              g_assert_false (gnn_parametrize_set_tensor (m, "weight", x, &error));
+              g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+              g_clear_error (&error);
+            }
+          else
+            {
+              g_autofree double *a = values (x), *b = NULL;
+
+              g_assert_true (gnn_parametrize_set_tensor (m, "weight", x, &error));
+              g_assert_no_error (error);
+              g_clear_object (&wx);
+              wx = read_tensor (m, "weight");
+              b = values (wx);
+              for (int i = 0; i < n; i++)
+                g_assert_cmpfloat_with_epsilon (a[i], b[i], 1e-5);
+            }
+
+          /* a float64 gradcheck of the map without the base */
+          if (triv)
+            {
+              g_autoptr(GnnTensor) xd = gnn_test_tensor_d ((double *) X, n,
+                                                           GNN_TEST_SHAPE (shapes[s][0], shapes[s][1]), 2);
+
+              p = gnn_orthogonal_new (xd, maps[mp], FALSE, &error);
+              g_assert_no_error (error);
+              gnn_test_gradcheck (spectral_forward, p, xd, 1e-6, 1e-5);
+            }
+        }
+
+  /* bad input */
+  {
+    g_autoptr(GnnModule) m = linear_3_3 ();
+    g_autoptr(GnnTensor) v = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (3), 1);
+    g_autoptr(GnnOrthogonal) p = NULL;
+
+    g_assert_false (gnn_orthogonal (m, "wieght", NULL, TRUE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "'wieght'"));
+    g_clear_error (&error);
+    g_assert_false (gnn_orthogonal (m, "bias", NULL, TRUE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "Got a tensor of 1 dimensions"));
+    g_clear_error (&error);
+    g_assert_false (gnn_orthogonal (m, "weight", "qr", TRUE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "Got: qr"));
+    g_clear_error (&error);
+    g_assert_false (gnn_is_parametrized (m, NULL));
+    p = gnn_orthogonal_new (v, NULL, TRUE, &error);
+    g_assert_null (p);
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+/* the hook-based weight_norm: torch's keys (bias, weight_g, weight_v), the weight recomputed
+ * before each forward as v · g / ‖v‖ (rows of unit norm times g), remove_weight_norm, errors */
+static void
+test_weight_norm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w0 = NULL, w1 = NULL, w2 = NULL, y = NULL;
+  g_autofree double *a = NULL, *b = NULL, *c = NULL;
+  const char *keys[] = { "bias", "weight_g", "weight_v", NULL };
+  const char *plain[] = { "bias", "weight", NULL };   /* torch re-registers it last */
+  GnnTensor *g;
+
+  set_weight (m);
+  w0 = read_tensor (m, "weight");
+  a = values (w0);
+  g_assert_true (gnn_weight_norm (m, "weight", 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  w1 = read_tensor (m, "weight");
+  b = values (w1);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], b[i], 1e-6);
+  /* doubling g doubles the weight at the next forward */
+  g = gnn_module_get_tensor (m, "weight_g", &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    g_assert_true (gnn_tensor_mul_scalar_ (g, 2.0, &error));
+  }
+  g_object_unref (g);
+  y = gnn_module_forward_tensor (m, x, &error);
+  g_assert_no_error (error);
+  w2 = read_tensor (m, "weight");
+  c = values (w2);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (c[i], 2 * a[i], 1e-5);
+
+  g_assert_false (gnn_weight_norm (m, "weight", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_remove_weight_norm (m, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (m, plain);
+  g_clear_object (&w2);
+  w2 = read_tensor (m, "weight");
+  g_free (c);
+  c = values (w2);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (c[i], 2 * a[i], 1e-5);
+
+  g_assert_false (gnn_remove_weight_norm (m, "weight", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_weight_norm (m, "wieght", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_weight_norm (m, "weight", 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
+/* the hook-based spectral_norm: torch's keys, after enough training forwards σ(weight) = 1
+ * (its largest singular value, checked on WᵀW's power iteration), removal, errors */
+static void
+test_spectral_norm_hook (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) w = NULL;
+  g_autofree double *wv = NULL;
+  const char *keys[] = { "bias", "weight_orig", "weight_u", "weight_v", NULL };
+  const char *plain[] = { "bias", "weight", NULL };
+  double v[3] = { 1, 0.5, 0.25 }, sigma = 0;
+
+  set_weight (m);
+  g_assert_true (gnn_spectral_norm_hook (m, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  for (int i = 0; i < 30; i++)
+    {
+      g_autoptr(GnnTensor) y = gnn_module_forward_tensor (m, x, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (gnn_remove_spectral_norm (m, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (m, plain);
+  w = read_tensor (m, "weight");
+  wv = values (w);
+  for (int it = 0; it < 200; it++)
+    {
+      double u[3], vn = 0;
+
+      for (int i = 0; i < 3; i++)
+        u[i] = wv[3 * i] * v[0] + wv[3 * i + 1] * v[1] + wv[3 * i + 2] * v[2];
+      for (int j = 0; j < 3; j++)
+        {
+          v[j] = wv[j] * u[0] + wv[3 + j] * u[1] + wv[6 + j] * u[2];
+          vn += v[j] * v[j];
+        }
+      vn = sqrt (vn);
+      sigma = sqrt (vn);
+      for (int j = 0; j < 3; j++)
+        v[j] /= vn;
+    }
+  g_assert_cmpfloat_with_epsilon (sigma, 1.0, 1e-5);
+
+  g_assert_false (gnn_remove_spectral_norm (m, "weight", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm_hook (m, "wieght", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_spectral_norm_hook (m, "weight", 1, 1e-12, 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -663,5 +903,8 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/cached", test_cached);
   g_test_add_func ("/parametrize/bad-input", test_bad_input);
   g_test_add_func ("/parametrize/spectral-norm", test_spectral_norm);
+  g_test_add_func ("/parametrize/orthogonal", test_orthogonal);
+  g_test_add_func ("/parametrize/weight-norm", test_weight_norm);
+  g_test_add_func ("/parametrize/spectral-norm-hook", test_spectral_norm_hook);
   return g_test_run ();
 }

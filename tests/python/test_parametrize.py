@@ -346,6 +346,215 @@ class TestSpectralNorm(unittest.TestCase):
             gnn.nn.utils.parametrizations.spectral_norm(m, name='wieght')
         self.assertFalse(GP.is_parametrized(m))
 
+class TestOrthogonal(unittest.TestCase):
+    """torch 1.13's orthogonal on tall, wide and square Linear weights, every map, with and
+    without the trivialization: the weight at registration (the tall case completes the base
+    with random columns, which the weight does not see), then torch's state dict with a random
+    original loaded into gnn: the same weight, output and gradient to original; assignment
+    through the right inverse; the errors."""
+
+    SHAPES = ((4, 4), (5, 3), (3, 5))
+    MAPS = (None, 'matrix_exp', 'cayley', 'householder')
+
+    def make(self, shape, dtype, **kwargs):
+        torch.manual_seed(0)
+        t = torch.nn.Linear(shape[1], shape[0])
+        m = gnn.nn.Linear(shape[1], shape[0])
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.parametrizations.orthogonal(t, **kwargs)
+        self.assertIs(gnn.nn.utils.parametrizations.orthogonal(m, **kwargs), m)
+        return t, m
+
+    def check(self, shape, dtype, **kwargs):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        what = '%s %s %s' % (shape, np.dtype(dtype).name, kwargs)
+        t, m = self.make(shape, dtype, **kwargs)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()), what)
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol, err_msg=what)
+        np.testing.assert_allclose(m.parametrizations.weight.original.numpy(),
+                                   np_of(t.parametrizations.weight.original), rtol=rtol, atol=atol, err_msg=what)
+        sd = {k: v.clone() for k, v in t.state_dict().items()}
+        g = torch.Generator().manual_seed(1)
+        orig = sd['parametrizations.weight.original']
+        sd['parametrizations.weight.original'] = 0.3 * torch.randn(orig.shape, generator=g, dtype=orig.dtype)
+        t.load_state_dict(sd)
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in sd.items()})
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol, err_msg=what)
+        x = np.random.default_rng(0).standard_normal((2, shape[1])).astype(dtype)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol, err_msg=what)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.parametrizations.weight.original.grad.numpy(),
+                                   t.parametrizations.weight.original.grad.numpy(),
+                                   rtol=rtol, atol=10 * atol, err_msg=what)
+        # assignment: an orthonormal matrix through right_inverse
+        q = torch.linalg.qr(torch.randn(max(shape), min(shape), generator=g, dtype=orig.dtype))[0]
+        if shape[0] < shape[1]:
+            q = q.T
+        q = q.contiguous()
+        try:
+            with torch.no_grad():
+                t.weight = q
+        except NotImplementedError:
+            with self.assertRaisesRegex(NotImplementedError, 'use_trivialization=False'):
+                m.weight = gnn.tensor(np_of(q))
+            return
+        m.weight = gnn.tensor(np_of(q))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol, err_msg=what)
+        np.testing.assert_allclose(m.parametrizations.weight.original.numpy(),
+                                   np_of(t.parametrizations.weight.original), rtol=rtol, atol=atol, err_msg=what)
+
+    def test_parity(self):
+        for dtype in (np.float32, np.float64):
+            for shape in self.SHAPES:
+                for orthogonal_map in self.MAPS:
+                    for use_trivialization in (True, False):
+                        self.check(shape, dtype, orthogonal_map=orthogonal_map,
+                                   use_trivialization=use_trivialization)
+
+    def test_base_is_orthogonal(self):
+        for shape in self.SHAPES:
+            _, m = self.make(shape, np.float64)
+            base = m.state_dict()['parametrizations.weight.0.base'].numpy()
+            n = max(shape)
+            np.testing.assert_allclose(base.T @ base, np.eye(n), atol=1e-12)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, "has no parameter or buffer with name 'wieght'"):
+            gnn.nn.utils.parametrizations.orthogonal(m, name='wieght')
+        with self.assertRaisesRegex(ValueError, 'Got a tensor of 1 dimensions'):
+            gnn.nn.utils.parametrizations.orthogonal(m, name='bias')
+        with self.assertRaisesRegex(ValueError, 'orthogonal_map has to be one of .*Got: qr'):
+            gnn.nn.utils.parametrizations.orthogonal(m, orthogonal_map='qr')
+        self.assertFalse(GP.is_parametrized(m))
+        gnn.nn.utils.parametrizations.orthogonal(m)
+        with self.assertRaisesRegex(ValueError, r'Expected a matrix or batch of matrices of shape'):
+            m.parametrizations.weight.right_inverse(gnn.tensor(np.eye(2, dtype=np.float32)))
+
+
+class TestWeightNorm(unittest.TestCase):
+    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None and -1:
+    the keys weight_g and weight_v, their values, the outputs and gradients to g and v after
+    loading scaled values from torch, remove_weight_norm, and the errors."""
+
+    def check(self, make, x, dtype, dim):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.weight_norm(t, dim=dim)
+        self.assertIs(gnn.nn.utils.weight_norm(m, dim=dim), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        for k, v in state_dict_np(t).items():
+            np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        sd = {k: v * 1.3 for k, v in t.state_dict().items()}
+        t.load_state_dict(sd)
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in sd.items()})
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        for name in ('weight_g', 'weight_v'):
+            np.testing.assert_allclose(getattr(m, name).grad.numpy(), getattr(t, name).grad.numpy(),
+                                       rtol=rtol, atol=10 * atol, err_msg=name)
+        torch.nn.utils.remove_weight_norm(t)
+        self.assertIs(gnn.nn.utils.remove_weight_norm(m), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            for dim in (0, 1, None, -1):
+                self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
+                self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, "weight_norm of 'weight' not found"):
+            gnn.nn.utils.remove_weight_norm(m)
+        with self.assertRaisesRegex(AttributeError, 'wieght'):
+            gnn.nn.utils.weight_norm(m, 'wieght')
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.weight_norm(m, dim=2)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        gnn.nn.utils.weight_norm(m)
+        with self.assertRaisesRegex(RuntimeError, 'Cannot register two weight_norm hooks'):
+            gnn.nn.utils.weight_norm(m)
+
+
+class TestSpectralNormHook(unittest.TestCase):
+    """torch 1.13's hook-based spectral_norm on Linear and ConvTranspose2d (dim 1): the keys
+    weight_orig, weight_u, weight_v; after loading torch's random u and v, two training
+    forwards (one power iteration each, v then u) give the same outputs and buffers, then the
+    gradient to weight_orig, eval without iteration, remove_spectral_norm; the errors."""
+
+    def check(self, make, x, dtype, **kwargs):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.spectral_norm(t, **kwargs)
+        self.assertIs(gnn.nn.utils.spectral_norm(m, **kwargs), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual([n for n, _ in m.named_parameters()], [n for n, _ in t.named_parameters()])
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        for step in range(2):
+            yt = t(torch.tensor(x))
+            ym = m(gnn.tensor(x))
+            np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+            for k, v in state_dict_np(t).items():
+                np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=rtol, atol=atol, err_msg=k)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(m.weight_orig.grad.numpy(), t.weight_orig.grad.numpy(),
+                                   rtol=rtol, atol=10 * atol)
+        t.eval()
+        m.eval()
+        u = m.weight_u.numpy().copy()
+        np.testing.assert_allclose(np_of(m(gnn.tensor(x))), np_of(t(torch.tensor(x))), rtol=rtol, atol=atol)
+        np.testing.assert_array_equal(m.weight_u.numpy(), u)
+        torch.nn.utils.remove_spectral_norm(t)
+        self.assertIs(gnn.nn.utils.remove_spectral_norm(m), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 4, 4))
+        for dtype in (np.float32, np.float64):
+            for kwargs in ({}, {'n_power_iterations': 3}):
+                self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, **kwargs)
+                self.check(lambda L: L.nn.ConvTranspose2d(2, 3, 3), xc.astype(dtype), dtype, **kwargs)
+
+    def test_errors(self):
+        _, m = pair()
+        with self.assertRaisesRegex(ValueError, "spectral_norm of 'weight' not found"):
+            gnn.nn.utils.remove_spectral_norm(m)
+        with self.assertRaisesRegex(AttributeError, 'wieght'):
+            gnn.nn.utils.spectral_norm(m, 'wieght')
+        with self.assertRaises(IndexError):
+            gnn.nn.utils.spectral_norm(m, dim=2)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        gnn.nn.utils.spectral_norm(m)
+        with self.assertRaisesRegex(RuntimeError, 'Cannot register two spectral_norm hooks'):
+            gnn.nn.utils.spectral_norm(m)
+
+
 class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)
@@ -354,8 +563,8 @@ class TestNamespaces(unittest.TestCase):
             self.assertTrue(hasattr(GP, name), name)
         self.assertIs(gnn.nn.utils.parametrizations.spectral_norm,
                       gnn.nn.utils.parametrizations.__dict__['spectral_norm'])
-        with self.assertRaisesRegex(AttributeError, 'orthogonal'):
-            gnn.nn.utils.parametrizations.orthogonal
+        self.assertIs(gnn.nn.utils.parametrizations.orthogonal,
+                      gnn.nn.utils.parametrizations.__dict__['orthogonal'])
 
 
 if __name__ == '__main__':

@@ -942,6 +942,10 @@ ROWS = [
     ('torch.nn.utils.clip_grad_value_', 'Gnn.nn_utils_clip_grad_value_'),
     ('torch.nn.utils.parameters_to_vector', 'Gnn.nn_utils_parameters_to_vector'),
     ('torch.nn.utils.vector_to_parameters', 'Gnn.nn_utils_vector_to_parameters'),
+    ('torch.nn.utils.weight_norm', 'Gnn.nn_utils_weight_norm'),
+    ('torch.nn.utils.remove_weight_norm', 'Gnn.nn_utils_remove_weight_norm'),
+    ('torch.nn.utils.spectral_norm', 'Gnn.nn_utils_spectral_norm'),
+    ('torch.nn.utils.remove_spectral_norm', 'Gnn.nn_utils_remove_spectral_norm'),
 
     # ---- torch.nn.utils.rnn ----
     ('torch.nn.utils.rnn.PackedSequence', 'Gnn.nn_utils_rnn_PackedSequence'),
@@ -981,8 +985,7 @@ ROWS = [
      Missing('not built yet: register the parametrizations on the other module and load its state dict')),
 
     # ---- torch.nn.utils.parametrizations ----
-    ('torch.nn.utils.parametrizations.orthogonal',
-     Missing('not built yet (matrix_exp, cayley and householder maps over the linalg ops)')),
+    ('torch.nn.utils.parametrizations.orthogonal', 'Gnn.nn_utils_parametrizations_orthogonal'),
     ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
     ('torch.nn.utils.parametrizations.weight_norm',
      Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),

@@ -122,6 +122,83 @@ nn_utils_parametrizations_spectral_norm.__name__ = 'spectral_norm'
 nn_utils_parametrizations_spectral_norm.__qualname__ = 'spectral_norm'
 __all__.append('nn_utils_parametrizations_spectral_norm')
 
+
+@_raising
+def nn_utils_parametrizations_orthogonal(module, name='weight', orthogonal_map=None, *,
+                                         use_trivialization=True):
+    """torch.nn.utils.parametrizations.orthogonal: module's weight (a matrix or a batch of
+    them) reads as one with orthonormal columns, or rows for a wide one. orthogonal_map is
+    "matrix_exp", "cayley" or "householder"; None picks matrix_exp for a square weight,
+    householder otherwise. Returns module."""
+    if orthogonal_map is not None and not isinstance(orthogonal_map, str):
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                         'Got: %s' % (orthogonal_map,))
+    _call_raising_python_errors(Gnn.orthogonal, module, name, orthogonal_map, use_trivialization)
+    return module
+
+
+nn_utils_parametrizations_orthogonal.__module__ = 'gnn.nn.utils.parametrizations'
+nn_utils_parametrizations_orthogonal.__name__ = 'orthogonal'
+nn_utils_parametrizations_orthogonal.__qualname__ = 'orthogonal'
+__all__.append('nn_utils_parametrizations_orthogonal')
+
+
+# ---- the hook-based torch.nn.utils.weight_norm ----
+
+@_raising
+def nn_utils_weight_norm(module, name='weight', dim=0):
+    """torch.nn.utils.weight_norm: name is replaced by the parameters name_g (its norm over
+    every dimension but dim; the whole tensor when dim is None) and name_v, and recomputed as
+    v * g / ||v|| by a forward pre-hook before each call. Returns module."""
+    if not hasattr(module, name):
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(module).__name__, name))
+    _call_raising_python_errors(Gnn.weight_norm, module, name, -1 if dim is None else dim)
+    return module
+
+
+@_raising
+def nn_utils_remove_weight_norm(module, name='weight'):
+    """torch.nn.utils.remove_weight_norm: name is a plain parameter again. Returns module."""
+    _call_raising_python_errors(Gnn.remove_weight_norm, module, name)
+    return module
+
+
+for _f in (nn_utils_weight_norm, nn_utils_remove_weight_norm):
+    _f.__module__ = 'gnn.nn.utils'
+    _f.__name__ = _f.__qualname__ = _f.__name__[len('nn_utils_'):]
+del _f
+__all__ += ['nn_utils_weight_norm', 'nn_utils_remove_weight_norm']
+
+
+# ---- the hook-based torch.nn.utils.spectral_norm ----
+
+@_raising
+def nn_utils_spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None):
+    """torch.nn.utils.spectral_norm: name becomes name_orig with the buffers name_u and
+    name_v, and a forward pre-hook sets name = orig / sigma before each call (power iteration
+    in training mode only). dim None is 0, or 1 for the transposed convolutions. Returns
+    module."""
+    if not hasattr(module, name):
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(module).__name__, name))
+    if dim is None:
+        dim = Gnn.SpectralNorm.default_dim(module)
+    _call_raising_python_errors(Gnn.SpectralNorm.hook, module, name, n_power_iterations, eps, dim)
+    return module
+
+
+@_raising
+def nn_utils_remove_spectral_norm(module, name='weight'):
+    """torch.nn.utils.remove_spectral_norm: name is a plain parameter again. Returns module."""
+    _call_raising_python_errors(Gnn.remove_spectral_norm, module, name)
+    return module
+
+
+for _f in (nn_utils_spectral_norm, nn_utils_remove_spectral_norm):
+    _f.__module__ = 'gnn.nn.utils'
+    _f.__name__ = _f.__qualname__ = _f.__name__[len('nn_utils_'):]
+del _f
+__all__ += ['nn_utils_spectral_norm', 'nn_utils_remove_spectral_norm']
+
 class ParametrizationList(Gnn.ParametrizationList):
     """torch.nn.utils.parametrize.ParametrizationList: the parametrizations of one tensor as
     children 0, 1, ..., the unparametrized tensor as original (original0, original1, ...);
