@@ -243,6 +243,9 @@ class DistributedDataParallel(_Module):
     # a class of the overrides is not made torch-style by Module.__init_subclass__: its GType
     # name and its forward as the do_forward virtual method are given here
     __gtype_name__ = 'gi+overrides+_gnn+distributed+DistributedDataParallel'
+    # a class of a gi.overrides module gets no GType of its own: its do_forward would become
+    # Gnn.Module's, every C module's
+    __module__ = 'gnn.nn.parallel'
     do_forward = _forward_vfunc
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0,

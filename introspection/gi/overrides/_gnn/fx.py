@@ -333,6 +333,8 @@ class _Holder(_module.Module):
     torch's GraphModule puts a torch.nn.Module there."""
 
     __gtype_name__ = 'GnnFxHolder'
+    __module__ = 'gnn.fx'   # a class of a gi.overrides module gets no GType of its own: its
+                            # do_forward would become Gnn.Module's, every C module's
     do_forward = _module._forward_vfunc
 
     def forward(self, *args):
@@ -371,6 +373,7 @@ class fx_GraphModule(_module.Module):
     recompile ()."""
 
     __gtype_name__ = 'GnnFxGraphModule'
+    __module__ = 'gnn.fx'   # its own GType, as _Holder's
     do_forward = _module._forward_vfunc
 
     def __init__(self, root, graph, class_name='GraphModule'):
@@ -583,3 +586,10 @@ class _Namespace:
 fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
                 Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode)
 __all__.append('fx')
+
+
+# torch's class names (type(gm).__name__ is 'GraphModule', as print (gm) and tracebacks show);
+# the fx_ prefix only places them in Gnn.fx
+for _cls in (fx_TraceError, fx_Proxy, fx_Tracer, fx_GraphModule):
+    _cls.__name__ = _cls.__qualname__ = _cls.__name__[len('fx_'):]
+del _cls
