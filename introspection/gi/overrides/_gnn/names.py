@@ -1068,6 +1068,17 @@ ROWS = [
     ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
     ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
     ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
+    # ---- torch.fx and torch.nn.utils.fusion (gnn/fx/, _gnn/fx.py) ----
+    ('torch.fx.symbolic_trace', 'Gnn.fx_symbolic_trace'),
+    ('torch.fx.GraphModule', 'Gnn.fx_GraphModule'),
+    ('torch.fx.Tracer', 'Gnn.fx_Tracer'),
+    ('torch.fx.Proxy', 'Gnn.fx_Proxy'),
+    ('torch.fx.Graph', 'Gnn.Graph'),
+    ('torch.fx.Node', 'Gnn.GraphNode'),
+    ('torch.fx.Interpreter', Missing('not built yet: a GraphModule runs its graph itself')),
+    ('torch.fx.wrap', Missing('not built yet: functions of gnn and gnn.nn.functional are traced as calls')),
+    ('torch.nn.utils.fusion.fuse_conv_bn_eval', 'Gnn.fuse_conv_bn_eval'),
+    ('torch.nn.utils.fusion.fuse_linear_bn_eval', 'Gnn.fuse_linear_bn_eval'),
     # ---- torch.distributed (gnn/distributed/gnn-process-group.c, the MPI module) ----
     ('torch.distributed.init_process_group', 'Gnn.distributed_init_process_group'),
     ('torch.distributed.is_initialized', 'Gnn.distributed_is_initialized'),
