@@ -10,9 +10,9 @@
 
 #include <glib-object.h>
 
-#include "gnn-version-macros.h"
-#include "core/gnn-dtype.h"
-#include "core/gnn-tensor.h"
+#include "../gnn-version-macros.h"
+#include "../core/gnn-dtype.h"
+#include "../core/gnn-tensor.h"
 
 G_BEGIN_DECLS
 
