@@ -855,7 +855,7 @@ run_case (const OpCase *c, GnnDtype dtype, GString *failures)
     }
 
 out:
-  for (guint k = 0; k < 3; k++)
+  for (guint k = 0; k < MAX_IN; k++)
     {
       g_clear_object (&lc[k]);
       g_clear_object (&xc[k]);
