@@ -2050,8 +2050,11 @@ weight_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
     }
 }
 
+/* The forward pre-hook @func of @module that recomputes the weight @name: weight_norm's or
+ * spectral_norm's, whose data (WeightNormHook, SpectralNormHook) both start with the weight's
+ * name. NULL when there is none. */
 static GnnModuleHook *
-weight_norm_find_hook (GnnModule *module, const char *name)
+find_weight_hook (GnnModule *module, GnnForwardPreHookFunc func, const char *name)
 {
   GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
 
@@ -2059,8 +2062,8 @@ weight_norm_find_hook (GnnModule *module, const char *name)
     {
       GnnModuleHook *h = hooks->pdata[i];
 
-      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) weight_norm_forward_pre_hook &&
-          g_strcmp0 (((WeightNormHook *) h->data)->name, name) == 0)
+      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) func &&
+          g_strcmp0 (*(char **) h->data, name) == 0)
         return h;
     }
   return NULL;
@@ -2100,7 +2103,7 @@ gnn_weight_norm (GnnModule  *module,
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (weight_norm_find_hook (module, name))
+  if (find_weight_hook (module, weight_norm_forward_pre_hook, name))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Cannot register two weight_norm hooks on the same parameter %s", name);
@@ -2180,7 +2183,7 @@ gnn_remove_weight_norm (GnnModule  *module,
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = weight_norm_find_hook (module, name);
+  hook = find_weight_hook (module, weight_norm_forward_pre_hook, name);
   if (hook == NULL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -2316,21 +2319,6 @@ spectral_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data
     }
 }
 
-static GnnModuleHook *
-spectral_norm_find_hook (GnnModule *module, const char *name)
-{
-  GPtrArray *hooks = gnn_module_priv (module)->forward_hooks;
-
-  for (guint i = 0; hooks && i < hooks->len; i++)
-    {
-      GnnModuleHook *h = hooks->pdata[i];
-
-      if (h->kind == GNN_HOOK_FORWARD_PRE && h->func == (gpointer) spectral_norm_forward_pre_hook &&
-          g_strcmp0 (((SpectralNormHook *) h->data)->name, name) == 0)
-        return h;
-    }
-  return NULL;
-}
 
 /**
  * gnn_spectral_norm_hook:
@@ -2373,7 +2361,7 @@ gnn_spectral_norm_hook (GnnModule  *module,
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (spectral_norm_find_hook (module, name))
+  if (find_weight_hook (module, spectral_norm_forward_pre_hook, name))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Cannot register two spectral_norm hooks on the same parameter %s", name);
@@ -2461,7 +2449,7 @@ gnn_remove_spectral_norm (GnnModule  *module,
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = spectral_norm_find_hook (module, name);
+  hook = find_weight_hook (module, spectral_norm_forward_pre_hook, name);
   if (hook == NULL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
