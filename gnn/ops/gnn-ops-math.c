@@ -1324,20 +1324,6 @@ gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
 
 /* ---- more binary functions: copysign, fmax, fmin, logaddexp(2), nextafter, heaviside ---- */
 
-/* zeros of @g's dtype in input @j's shape: the gradient of an operand the result does not
- * vary with (copysign's sign operand), which PyTorch gives as zeros rather than None */
-static gboolean
-zero_input_grad (GnnNode *node, GnnTensor **gi, guint j, GnnTensor *g, GError **error)
-{
-  g_autoptr(GnnTensor) z = gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, node->in_ndim[j],
-                                                      node->in_shape[j], error);
-
-  if (z == NULL)
-    return FALSE;
-  gi[j] = gnn_tensor_cast (z, node->in_dtype[j], error);
-  return gi[j] != NULL;
-}
-
 /* copysign:  g · copysign (a, b) / a, 0 where a = 0;  0 for b (PyTorch's) */
 static gboolean
 copysign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
@@ -1359,7 +1345,9 @@ copysign_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error
           !set_input_grad (node, gi, 0, gnn_tensor_mul (go[0], masked, error), error))
         return FALSE;
     }
-  if (NEEDS (1) && !zero_input_grad (node, gi, 1, go[0], error))
+  /* zeros, not None, for the signs, as PyTorch gives */
+  if (NEEDS (1) &&
+      !(gi[1] = gnn_tensor_new_zeros_like (go[0], node->in_dtype[1], node->in_ndim[1], node->in_shape[1], error)))
     return FALSE;
   return TRUE;
 }
