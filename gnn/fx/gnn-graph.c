@@ -1002,12 +1002,19 @@ gnn_graph_lint (GnnGraph *self,
   return TRUE;
 }
 
+/* how a value is written: as torch.fx's _format_arg writes a node's arguments (a node as
+ * %name, a string as it is), or as Python's repr () writes it inside the output's tuple (a
+ * node by its name, a string quoted) */
+typedef enum { FORMAT_ARG, FORMAT_REPR } ValueFormat;
+
 static void
 append_value (GString      *out,
-              const GValue *v)
+              const GValue *v,
+              ValueFormat   format)
 {
   if (G_VALUE_HOLDS (v, GNN_TYPE_GRAPH_NODE) && g_value_get_object (v) != NULL)
-    g_string_append_printf (out, "%%%s", ((GnnGraphNode *) g_value_get_object (v))->name);
+    g_string_append_printf (out, format == FORMAT_ARG ? "%%%s" : "%s",
+                            ((GnnGraphNode *) g_value_get_object (v))->name);
   else if (G_VALUE_HOLDS (v, GNN_TYPE_ARGS) && g_value_get_object (v) != NULL)
     {
       GnnArgs *a = g_value_get_object (v);
@@ -1016,14 +1023,15 @@ append_value (GString      *out,
       g_string_append_c (out, '(');
       for (guint i = 0; i < n; i++)
         {
-          append_value (out, gnn_args_get_value (a, i));
+          append_value (out, gnn_args_get_value (a, i), format);
           if (i + 1 < n || n == 1)
             g_string_append (out, n == 1 ? "," : ", ");
         }
       g_string_append_c (out, ')');
     }
   else if (G_VALUE_HOLDS_STRING (v))
-    g_string_append_printf (out, "'%s'", g_value_get_string (v));
+    g_string_append_printf (out, format == FORMAT_ARG ? "%s" : "'%s'",
+                            g_value_get_string (v) ? g_value_get_string (v) : "");
   else if (G_VALUE_HOLDS_BOOLEAN (v))
     g_string_append (out, g_value_get_boolean (v) ? "True" : "False");
   else if (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL)
@@ -1048,8 +1056,9 @@ append_value (GString      *out,
  * gnn_graph_to_string:
  * @self: a graph
  *
- * The graph as torch.fx's `print (graph)` writes it: `graph():` and one line a node,
- * `%name : [#users=N] = op[target=target](args = (...), kwargs = {...})`.
+ * The graph as torch.fx's `str (graph)` writes it: `graph():` and one line a node,
+ * `%name : [#users=N] = op[target=target](args = (...), kwargs = {...})`, with no newline
+ * after the last one.
  *
  * Returns: (transfer full): the text
  *
@@ -1070,7 +1079,21 @@ gnn_graph_to_string (GnnGraph *self)
 
       if (node->op == GNN_GRAPH_OP_PLACEHOLDER)
         {
-          g_string_append_printf (out, "    %%%s : [#users=%u] = placeholder[target=%s]\n",
+          g_string_append_printf (out, "    %%%s : [#users=%u] = placeholder[target=%s]",
+                                  node->name, node->users->len, node->target);
+          /* a default as torch writes it, with str (): a string without its quotes */
+          if (n > 0)
+            {
+              g_string_append (out, "(default=");
+              append_value (out, gnn_args_get_value (node->args, 0), FORMAT_ARG);
+              g_string_append_c (out, ')');
+            }
+          g_string_append_c (out, '\n');
+          continue;
+        }
+      if (node->op == GNN_GRAPH_OP_GET_ATTR)
+        {
+          g_string_append_printf (out, "    %%%s : [#users=%u] = get_attr[target=%s]\n",
                                   node->name, node->users->len, node->target);
           continue;
         }
@@ -1083,18 +1106,17 @@ gnn_graph_to_string (GnnGraph *self)
         {
           const GValue *v = n > 0 ? gnn_args_get_value (node->args, 0) : NULL;
 
-          /* torch prints the output's argument as Python does: names without '%' */
-          if (v != NULL && G_VALUE_HOLDS (v, GNN_TYPE_GRAPH_NODE) && g_value_get_object (v) != NULL)
-            g_string_append (out, ((GnnGraphNode *) g_value_get_object (v))->name);
-          else if (v != NULL)
-            append_value (out, v);
+          /* torch prints the output's argument with Python's str (): names without '%',
+           * a string as it is, inside a tuple repr () of each */
+          if (v != NULL)
+            append_value (out, v, G_VALUE_HOLDS_STRING (v) ? FORMAT_ARG : FORMAT_REPR);
           g_string_append_c (out, '\n');
           continue;
         }
       g_string_append (out, "args = (");
       for (guint j = 0; j < n; j++)
         {
-          append_value (out, gnn_args_get_value (node->args, j));
+          append_value (out, gnn_args_get_value (node->args, j), FORMAT_ARG);
           if (j + 1 < n || n == 1)
             g_string_append (out, n == 1 ? "," : ", ");
         }
@@ -1102,9 +1124,12 @@ gnn_graph_to_string (GnnGraph *self)
       for (guint j = 0; names[j]; j++)
         {
           g_string_append_printf (out, "%s%s: ", j ? ", " : "", names[j]);
-          append_value (out, gnn_args_get_kwarg (node->args, names[j]));
+          append_value (out, gnn_args_get_kwarg (node->args, names[j]), FORMAT_ARG);
         }
       g_string_append (out, "})\n");
     }
+  /* torch's str (graph) ends with the last node's line, without a newline */
+  if (out->len > 0 && out->str[out->len - 1] == '\n')
+    g_string_truncate (out, out->len - 1);
   return g_string_free (out, FALSE);
 }

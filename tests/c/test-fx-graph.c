@@ -201,7 +201,7 @@ test_insert_and_print (void)
     "    %relu : [#users=1] = call_function[target=torch.relu](args = (%linear,), kwargs = {})\n"
     "    %add : [#users=1] = call_function[target=operator.add](args = (%relu, %x), kwargs = {})\n"
     "    %add_1 : [#users=1] = call_function[target=operator.add](args = (%add, 1), kwargs = {})\n"
-    "    return add_1\n");
+    "    return add_1");
 }
 
 static void

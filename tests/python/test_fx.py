@@ -201,5 +201,173 @@ class TestSymbolicTrace(unittest.TestCase):
         self.assertEqual(tuple(make_models(gnn)[0](x).shape), (2, 2))
 
 
+
+def specialized_model(lib):
+    class Flagged(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = lib.nn.Linear(4, 3)
+            self.p = lib.nn.Parameter(lib.ones(3))
+
+        def forward(self, x, flag=True, scale=2):
+            y = self.linear(x) + self.p
+            y = lib.relu(y).sum(1)
+            return y * scale, y.t()
+
+    return Flagged()
+
+
+class TestCodeAndPasses(unittest.TestCase):
+    """gm.code, print (gm), print_tabular, concrete_args, defaults, Interpreter and ShapeProp,
+    each against what torch 1.13 gives for the same definition."""
+
+    def traced_pair(self, **kw):
+        tm, gm = specialized_model(torch), specialized_model(gnn)
+        gm.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+        return torch.fx.symbolic_trace(tm, **kw), Gnn.fx.symbolic_trace(gm, **kw)
+
+    def test_code_as_torch(self):
+        for kw in ({}, {'concrete_args': {'flag': True}}, {'concrete_args': {'flag': None}},
+                   {'concrete_args': {'scale': 3, 'flag': torch.fx.PH}}):
+            with self.subTest(**{k: str(v) for k, v in kw.items()}):
+                gkw = dict(kw)
+                if 'concrete_args' in kw:
+                    gkw['concrete_args'] = {k: (gnn.fx.PH if v is torch.fx.PH else v)
+                                            for k, v in kw['concrete_args'].items()}
+                tm = torch.fx.symbolic_trace(specialized_model(torch), **kw)
+                gm = Gnn.fx.symbolic_trace(specialized_model(gnn), **gkw)
+                expected = tm.code.replace('torch.', 'gnn.').replace('gnn.fx._symbolic_trace', 'gnn.fx._symbolic_trace')
+                self.assertEqual(gm.code, expected)
+                self.assertEqual(describe(gm.graph), describe(tm.graph))
+                # str (graph) with the placeholders' defaults, as torch prints them
+                self.assertEqual(str(gm.graph).replace('gnn.', 'torch.'), str(tm.graph))
+
+    def test_print_as_torch(self):
+        tm, gm = self.traced_pair()
+        self.assertEqual(repr(gm), repr(tm))
+        self.assertEqual(str(gm).replace('gnn.', 'torch.'), str(tm))
+        import contextlib
+        import io
+        outs = []
+        for m in (gm, tm):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                m.print_readable()
+            outs.append(out.getvalue())
+        self.assertEqual(outs[0].replace('gnn.', 'torch.'), outs[1])
+        # the code is Python that runs: compiled with its globals it is forward
+        code = gm.graph.python_code('self')
+        namespace = dict(code.globals)
+        exec(code.src, namespace)
+        x = gnn.randn(2, 4)
+        for a, b in zip(namespace['forward'](gm, x), gm(x)):
+            self.assertTrue((a.numpy() == b.numpy()).all())
+
+    def test_specialized_graph_runs_and_checks(self):
+        tm, gm = self.traced_pair(concrete_args={'flag': True})
+        x = torch.randn(2, 4)
+        gx = gnn.tensor(x.numpy())
+        for t, g in zip(tm(x), gm(gx)):
+            e = t.detach().numpy()
+            self.assertTrue((abs(g.numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all())
+        with self.assertRaises(AssertionError) as tcm:
+            tm(x, False)
+        with self.assertRaises(AssertionError) as gcm:
+            gm(gx, False)
+        self.assertEqual(str(gcm.exception), str(tcm.exception))
+        # an input by its placeholder's name, and a default
+        e = tm(x, scale=5)[0].detach().numpy()
+        self.assertTrue((abs(gm(gx, scale=5)[0].numpy() - e) <= 1e-6 + 1e-5 * abs(e)).all())
+
+    def test_concrete_args_misuse(self):
+        with self.assertRaises(TypeError) as cm:
+            Gnn.fx.symbolic_trace(specialized_model(gnn), concrete_args={'nope': 1})
+        self.assertIn("no parameter 'nope'", str(cm.exception))
+        with self.assertRaises(RuntimeError) as cm:
+            Gnn.fx.symbolic_trace(specialized_model(gnn), concrete_args=(1,))
+        self.assertIn('Tracing expected 3 arguments but got 1 concrete arguments', str(cm.exception))
+        with self.assertRaises(Gnn.fx.TraceError):
+            Gnn.fx.symbolic_trace(specialized_model(gnn), concrete_args={'flag': [True]})
+
+    def test_print_tabular(self):
+        gm = Gnn.fx.symbolic_trace(make_models(gnn)[2])
+        import contextlib
+        import io
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            gm.graph.print_tabular()
+        lines = out.getvalue().splitlines()
+        # tabulate's 'simple' layout: headers at least two wider than their names, two
+        # spaces between columns, no trailing blanks
+        self.assertEqual(lines[0].split(), ['opcode', 'name', 'target', 'args', 'kwargs'])
+        self.assertEqual(lines[1], '-------------  ------  --------------------------  ----------------  --------')
+        self.assertEqual(lines[2], 'placeholder    x       x                           ()                {}')
+        self.assertEqual(lines[4], 'call_function  matmul  <built-in function matmul>  (x, weight)       {}')
+        self.assertEqual(lines[-1].split(), ['output', 'output', 'output', '(add,)', '{}'])
+        self.assertEqual(len(lines), 2 + len(gm.graph.nodes))
+        self.assertTrue(all(line == line.rstrip() for line in lines))
+
+    def test_interpreter_as_torch(self):
+        # the Interpreter example of torch.fx's documentation: swap sigmoid and neg
+        def make(lib):
+            class Fn(lib.nn.Module):
+                def forward(self, x):
+                    return lib.sigmoid(x).neg()
+            return Fn()
+
+        def swap(fx, lib):
+            class NegSigmSwap(fx.Interpreter):
+                def call_function(self, target, args, kwargs):
+                    if target is lib.sigmoid:
+                        return lib.neg(*args, **kwargs)
+                    return super().call_function(target, args, kwargs)
+
+                def call_method(self, target, args, kwargs):
+                    if target == 'neg':
+                        return args[0].sigmoid()
+                    return super().call_method(target, args, kwargs)
+            return NegSigmSwap
+
+        x = torch.randn(3, 4)
+        expected = swap(torch.fx, torch)(torch.fx.symbolic_trace(make(torch))).run(x).numpy()
+        found = swap(Gnn.fx, gnn)(Gnn.fx.symbolic_trace(make(gnn))).run(gnn.tensor(x.numpy())).numpy()
+        self.assertTrue((abs(found - expected) <= 1e-6 + 1e-5 * abs(expected)).all())
+        self.assertTrue((abs(found - torch.sigmoid(-x).numpy()) <= 1e-6).all())
+        # garbage collection: after a run only what the caller did not drop is left
+        interp = gnn.fx.Interpreter(Gnn.fx.symbolic_trace(make(gnn)))
+        interp.run(gnn.ones(2))
+        self.assertEqual([n.name for n in interp.env], ['output'])
+        kept = gnn.fx.Interpreter(Gnn.fx.symbolic_trace(make(gnn)), garbage_collect_values=False)
+        kept.run(gnn.ones(2))
+        self.assertEqual([n.name for n in kept.env], ['x', 'sigmoid', 'neg', 'output'])
+        with self.assertRaises(RuntimeError) as cm:
+            gnn.fx.Interpreter(Gnn.fx.symbolic_trace(make(gnn))).run()
+        self.assertIn('Expected positional argument for parameter x', str(cm.exception))
+        self.assertIn('While executing %x : [#users=1] = placeholder[target=x]', str(cm.exception))
+
+    def test_shape_prop_as_torch(self):
+        from torch.fx.passes.shape_prop import ShapeProp as TorchShapeProp
+        from gnn.fx.passes.shape_prop import ShapeProp
+        tm, gm = self.traced_pair()
+        x = torch.randn(2, 4)
+        TorchShapeProp(tm).propagate(x)
+        ShapeProp(gm).propagate(gnn.tensor(x.numpy()))
+        for tn, gn in zip(tm.graph.nodes, gm.graph.nodes):
+            with self.subTest(node=tn.name):
+                self.assertEqual(gn.name, tn.name)
+                tmeta, gmeta = tn.meta.get('tensor_meta'), gn.meta.get('tensor_meta')
+                self.assertEqual(tmeta is None, gmeta is None)
+                if tmeta is None:
+                    continue
+                pairs = list(zip(tmeta, gmeta)) if isinstance(tmeta, tuple) and not hasattr(tmeta, 'shape') \
+                    else [(tmeta, gmeta)]
+                for t, g in pairs:
+                    self.assertEqual(tuple(g.shape), tuple(t.shape))
+                    self.assertEqual(g.stride, t.stride)
+                    self.assertEqual(g.requires_grad, t.requires_grad)
+                    self.assertEqual(str(g.dtype), str(t.dtype))
+                    self.assertEqual((g.is_quantized, g.qparams), (t.is_quantized, t.qparams))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -8,9 +8,11 @@
 # arguments call_function nodes. doc/design/fx.md says why the recording is done in Python.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+import collections as _collections
 import inspect as _inspect
 import operator as _operator
 import sys as _sys
+import warnings as _warnings
 
 from gi.repository import GObject
 
@@ -34,16 +36,21 @@ class fx_TraceError(ValueError):
 _functions = {}
 
 
-def _target_string(fn):
+def _target_string(fn, public=None):
     """The string a call_function node holds for @fn: its module and name, as torch.fx's
-    _get_qualified_name writes it ('operator.add', 'gi.overrides._gnn.functional.relu')."""
+    _get_qualified_name writes it ('operator.add'); for a function of gnn, the public name
+    the traced forward reached it by (@public: 'gnn.relu', 'gnn.nn.functional.relu'), as
+    torch.fx writes 'torch.relu'."""
     for key, value in _functions.items():
         if value is fn:
             return key
-    mod = getattr(fn, '__module__', None) or 'builtins'
-    if mod == '_operator':
-        mod = 'operator'
-    key = '%s.%s' % (mod, getattr(fn, '__name__', type(fn).__name__))
+    if public is not None:
+        key = public
+    else:
+        mod = getattr(fn, '__module__', None) or 'builtins'
+        if mod == '_operator':
+            mod = 'operator'
+        key = '%s.%s' % (mod, getattr(fn, '__name__', type(fn).__name__))
     base, n = key, 1
     while key in _functions:
         n += 1
@@ -89,6 +96,34 @@ def _has_proxy(values):
         if isinstance(v, dict) and _has_proxy(v.values()):
             return True
     return False
+
+
+class _PHBase:
+    """torch.fx.PH: in concrete_args, a parameter that stays an input of the graph."""
+
+    def __repr__(self):
+        return 'PH'
+
+
+fx_PH = PH = _PHBase()
+__all__.append('fx_PH')
+
+
+@_export
+def _assert(condition, message):
+    """torch._assert, the check a specialized graph makes of its inputs."""
+    if not condition:
+        raise AssertionError(message)
+
+
+def _assert_is_none(value, message):
+    """torch.fx._symbolic_trace._assert_is_none."""
+    if value is not None:
+        raise AssertionError(message)
+
+
+_functions['gnn._assert'] = _assert   # torch._assert
+_functions['gnn.fx._symbolic_trace._assert_is_none'] = _assert_is_none
 
 
 @_export
@@ -177,10 +212,15 @@ def _is_gnn_class(cls):
     return cls.__module__ in ('gi.overrides.Gnn', 'gi.repository.Gnn')
 
 
-# the namespaces whose functions a traced forward may call on a Proxy
+# the namespaces whose functions a traced forward may call on a Proxy, with the prefix a
+# node's target string and the generated code give their functions (the first namespace that
+# holds a function names it)
+_NAMESPACES = (('gnn', 'gnn'), ('gnn.nn.functional', 'gnn.nn.functional'),
+               ('gnn.linalg', 'gnn.linalg'), ('gi.overrides.Gnn', 'Gnn'))
+
+
 def _function_namespaces():
-    names = ['gi.overrides.Gnn', 'gnn', 'gnn.nn.functional', 'gnn.linalg']
-    return [_sys.modules[n] for n in names if n in _sys.modules]
+    return [(_sys.modules[n], prefix) for n, prefix in _NAMESPACES if n in _sys.modules]
 
 
 @_export
@@ -193,7 +233,10 @@ class fx_Tracer:
         return _is_gnn_class(type(m)) and not isinstance(m, Gnn.Sequential)
 
     def create_proxy(self, kind, target, args, kwargs, name=None):
-        target_string = _target_string(target) if kind == 'call_function' else target
+        if kind == 'call_function':
+            target_string = _target_string(target, getattr(self, '_public', {}).get(id(target)))
+        else:
+            target_string = target
         node = self.graph.create_node(_OPS[kind], target_string, _pack(args, kwargs), name)
         return fx_Proxy(node, self)
 
@@ -217,6 +260,62 @@ class fx_Tracer:
                                 % type(m).__name__)
         return forward(*args, **kwargs)
 
+    def _placeholders(self, forward, concrete_args):
+        """The values forward is traced with: a placeholder node each for its parameters
+        after self (with its default as the node's argument), and for a parameter given in
+        concrete_args its value, after a placeholder and a check that the traced graph is
+        called with that value, as torch.fx's create_args_for_root."""
+        if forward is None:
+            params = [_inspect.Parameter('input', _inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        else:
+            params = list(_inspect.signature(forward).parameters.values())[1:]
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise fx_TraceError('cannot trace a forward with *%s: give it named parameters'
+                                    % p.name)
+        names = [p.name for p in params]
+        if isinstance(concrete_args, tuple):
+            if len(concrete_args) != len(names):
+                raise RuntimeError('Tracing expected %d arguments but got %d concrete arguments'
+                                   % (len(names), len(concrete_args)))
+            concrete_args = dict(zip(names, concrete_args))
+        concrete_args = dict(concrete_args or {})
+        for name in concrete_args:
+            if name not in names:
+                raise TypeError("concrete_args: forward has no parameter '%s' (it has %s)"
+                                % (name, ', '.join(names) or 'none'))
+        values = []
+        for p in params:
+            default = () if p.default is _inspect.Parameter.empty else (p.default,)
+            if p.name not in concrete_args:
+                values.append(self.create_proxy('placeholder', p.name, default, {}))
+                continue
+            x = concrete_args[p.name]
+            if isinstance(x, (list, tuple, dict)):
+                raise fx_TraceError('concrete_args: %s is a %s; gnn specializes a parameter on '
+                                    'one value (a bool, number, string, None or fx.PH), not on '
+                                    'a structure' % (p.name, type(x).__name__))
+            out = self.create_proxy('placeholder', '%s_1' % p.name, default, {})
+            if x is PH:
+                values.append(out)
+                continue
+            if x is None:
+                self.create_proxy('call_function', _assert_is_none,
+                                  (out, '%s has been specialized to have value None but got '
+                                   'another value' % p.name), {})
+            elif isinstance(x, (bool, int, float, complex, str)):
+                eq = self.create_proxy('call_function', _operator.eq, (out, x), {})
+                self.create_proxy('call_function', _assert,
+                                  (eq, '%s has been specialized to have value %s but got '
+                                   'another value' % (p.name, x)), {})
+            else:
+                _warnings.warn('Was not able to add assertion to guarantee correct input %s to '
+                               'specialized function. It is up to the user to make sure that '
+                               'your inputs match the inputs you specialized the function with.'
+                               % p.name)
+            values.append(x)
+        return values
+
     def trace(self, root, concrete_args=None):
         if _is_gnn_class(type(root)) and not isinstance(root, Gnn.Sequential):
             raise fx_TraceError('cannot trace inside the C forward of %s: symbolic_trace takes '
@@ -230,13 +329,13 @@ class fx_Tracer:
         for name, b in root.named_buffers():
             self._tensors.setdefault(hash(b), name)
         self._attr_proxies = {}
+        self._public = {}
         if isinstance(root, Gnn.Sequential):
-            params = ['input']
             forward = None
+            proxies = self._placeholders(None, concrete_args)
         else:
             forward = type(root).forward
-            params = list(_inspect.signature(forward).parameters)[1:]
-        proxies = [self.create_proxy('placeholder', p, (), {}) for p in params]
+            proxies = self._placeholders(forward, concrete_args)
 
         tracer = self
         saved_call = _module.Module.__call__
@@ -265,11 +364,12 @@ class fx_Tracer:
         try:
             _module.Module.__call__ = traced_call
             _module.Module.__getattr__ = traced_getattr
-            for ns in _function_namespaces():
+            for ns, prefix in _function_namespaces():
                 for name, value in list(vars(ns).items()):
                     if (callable(value) and not isinstance(value, type) and not name.startswith('_')
                             and getattr(value, '__module__', '') != __name__):
                         patched.append((ns, name, value))
+                        self._public.setdefault(id(value), '%s.%s' % (prefix, name))
                         setattr(ns, name, wrap(value))
             if forward is None:
                 out = tracer.call_module(root, None, tuple(proxies), {})
@@ -326,6 +426,350 @@ _node_class.args = property(lambda self: tuple(_node_arg(self.get_args().get_val
 _node_class.kwargs = property(lambda self: {k: _node_arg(self.get_args().get_kwarg(k))
                                             for k in self.get_args().get_kwarg_names()})
 _node_class.__repr__ = lambda self: self.get_name()
+
+
+# ---- the graph as Python code (torch.fx's Graph.python_code, GraphModule.code) ----
+
+_MAGIC = {'add': '{} + {}', 'sub': '{} - {}', 'mul': '{} * {}', 'floordiv': '{} // {}',
+          'truediv': '{} / {}', 'mod': '{} % {}', 'pow': '{} ** {}', 'lshift': '{} << {}',
+          'rshift': '{} >> {}', 'and_': '{} & {}', 'or_': '{} | {}', 'xor': '{} ^ {}',
+          'getitem': '{}[{}]', 'matmul': '{} @ {}', 'eq': '{} == {}', 'ne': '{} != {}',
+          'lt': '{} < {}', 'gt': '{} > {}', 'le': '{} <= {}', 'ge': '{} >= {}', 'pos': '+{}',
+          'neg': '-{}', 'invert': '~{}'}
+
+
+@_export
+class fx_PythonCode:
+    """torch.fx.graph.PythonCode: the source of the forward a graph makes (src) and the
+    names it uses (globals)."""
+
+    def __init__(self, src, globals_):
+        self.src, self.globals = src, globals_
+
+    def __repr__(self):
+        return 'PythonCode(src=%r)' % self.src
+
+
+def _format_target(base, target):
+    out = base
+    for part in target.split('.'):
+        out = '%s.%s' % (out, part) if part.isidentifier() else 'getattr(%s, "%s")' % (out, part)
+    return out
+
+
+def _walk_nodes(value, fn):
+    if isinstance(value, Gnn.GraphNode):
+        fn(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _walk_nodes(v, fn)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _walk_nodes(v, fn)
+
+
+def _python_code(graph, root_module='self', verbose=False):
+    """The forward of @graph as Python source, written as torch.fx writes it: one statement
+    per node, each value set to None after its last use, operators as operators, module and
+    attribute targets under @root_module, functions of gnn by their public name."""
+    import gnn as _gnn
+    import gnn.fx._symbolic_trace  # noqa: F401  (the name a graph specialized on None calls)
+    nodes = graph.nodes
+    free_vars, body = [], []
+    globals_ = {'gnn': _gnn, 'Gnn': Gnn, 'inf': float('inf'), 'nan': float('nan')}
+
+    def global_name(node):
+        key = node.get_target()
+        fn = node.target
+        if key.startswith(('gnn.', 'Gnn.')):
+            return key
+        mod, _, name = key.rpartition('.')
+        if mod == 'builtins':
+            key = name
+        name = ''.join(c if c.isalnum() or c == '_' else '_' for c in key)
+        if name[:1].isdigit():
+            name = '_' + name
+        base, n = name, 1
+        while name in globals_ and globals_[name] is not fn:
+            name = '%s_%d' % (base, n)
+            n += 1
+        globals_[name] = fn
+        return name
+
+    last_use, to_free = {}, {}
+    for node in reversed(nodes):
+        def register(n, user=node):
+            if n.name not in last_use:
+                last_use[n.name] = user
+                to_free.setdefault(user.name, []).append(n)
+        _walk_nodes(node.args, register)
+        _walk_nodes(node.kwargs, register)
+
+    def fmt_args(args, kwargs):
+        a = ', '.join(repr(x) for x in args)
+        k = ', '.join('%s = %r' % (key, v) for key, v in kwargs.items())
+        return '%s, %s' % (a, k) if a and k else a or k
+
+    stack_note = [None]
+    for node in nodes:
+        op, name = node.op, node.name
+        if verbose and op not in ('placeholder', 'output') and stack_note[0] != '':
+            stack_note[0] = ''
+            body.append('\n# No stacktrace found for following nodes \n')
+        if op == 'placeholder':
+            target = node.target
+            free_vars.append(target + ('' if not node.args else ' = %r' % (node.args[0],)))
+            if target.replace('*', '') != name:
+                body.append('%s = %s\n' % (name, target.replace('*', '')))
+            continue
+        if op == 'call_method':
+            body.append('%s = %s(%s)' % (name, _format_target(repr(node.args[0]), node.target),
+                                         fmt_args(node.args[1:], node.kwargs)))
+        elif op == 'call_function':
+            fn = node.target
+            fname = getattr(fn, '__name__', '')
+            if getattr(fn, '__module__', '') in ('_operator', 'operator') and fname in _MAGIC:
+                body.append('%s = %s' % (name, _MAGIC[fname].format(*(repr(a) for a in node.args))))
+            elif (fn is getattr and len(node.args) == 2 and isinstance(node.args[1], str)
+                  and node.args[1].isidentifier()):
+                body.append('%s = %s' % (name, _format_target(repr(node.args[0]), node.args[1])))
+            else:
+                body.append('%s = %s(%s)' % (name, global_name(node), fmt_args(node.args, node.kwargs)))
+        elif op == 'call_module':
+            body.append('%s = %s(%s)' % (name, _format_target(root_module, node.target),
+                                         fmt_args(node.args, node.kwargs)))
+        elif op == 'get_attr':
+            body.append('%s = %s' % (name, _format_target(root_module, node.target)))
+        elif op == 'output':
+            body.append('return %r' % (node.args[0],))
+        if op == 'output':
+            body.append('\n')
+        elif to_free.get(name):
+            body.append(';  %s\n' % ' = '.join([n.name for n in to_free[name]] + ['None']))
+        else:
+            body.append('\n')
+    if not body:
+        body.append('pass\n')
+    if not free_vars or free_vars[0] != 'self':
+        free_vars.insert(0, 'self')
+    code = '\n'.join('    ' + line for line in ''.join(body).split('\n'))
+    src = '\n\n\ndef forward(%s):\n%s' % (', '.join(free_vars), code)
+    return fx_PythonCode(src, globals_)
+
+
+def _indent(text):
+    """torch.nn.modules.module._addindent (text, 4): every line but the first indented."""
+    lines = text.split('\n')
+    if len(lines) == 1:
+        return text
+    return '\n'.join([lines[0]] + ['    ' + line for line in lines[1:]])
+
+
+def _print_tabular(graph):
+    """Graph.print_tabular (): the nodes as a table, in the layout of the tabulate package's
+    'simple' format that torch.fx prints with (torch needs that package; gnn writes the table
+    itself)."""
+    headers = ['opcode', 'name', 'target', 'args', 'kwargs']
+    rows = [[str(x) for x in (n.op, n.name, n.target, n.args, n.kwargs)] for n in graph.nodes]
+    widths = [max([len(h) + 2] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    lines = ['  '.join(h.ljust(w) for h, w in zip(headers, widths)),
+             '  '.join('-' * w for w in widths)]
+    lines += ['  '.join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    print('\n'.join(line.rstrip() for line in lines))
+
+
+fx_Graph.python_code = lambda self, root_module='self', verbose=False: \
+    _python_code(self, root_module, verbose)
+fx_Graph.print_tabular = _print_tabular
+
+
+# ---- running a graph node by node (torch.fx.Interpreter) and shape propagation ----
+
+_node_class.meta = property(lambda self: self.__dict__.setdefault('_meta', {}),
+                            doc="node.meta: a dict for passes' results (ShapeProp's tensor_meta)")
+
+
+def _format_node(node):
+    """node.format_node (): the node's line of print (graph)."""
+    head = '%%%s :' % node.name
+    for line in str(node.get_graph()).splitlines()[1:]:
+        line = line.strip()
+        if line.startswith(head) or (node.op == 'output' and line.startswith('return')):
+            return line
+    return node.name
+
+
+_node_class.format_node = _format_node
+
+
+def _map_arg(value, fn):
+    if isinstance(value, Gnn.GraphNode):
+        return fn(value)
+    if isinstance(value, tuple):
+        return tuple(_map_arg(v, fn) for v in value)
+    if isinstance(value, list):
+        return [_map_arg(v, fn) for v in value]
+    if isinstance(value, dict):
+        return {k: _map_arg(v, fn) for k, v in value.items()}
+    return value
+
+
+@_export
+class fx_Interpreter:
+    """torch.fx.Interpreter: runs a GraphModule's graph node by node, through one method per
+    op (placeholder, get_attr, call_function, call_method, call_module, output) that a
+    subclass overrides to run the graph differently. env maps each node run to its value;
+    with garbage_collect_values a value is dropped after its last use."""
+
+    def __init__(self, module, garbage_collect_values=True):
+        self.module = module
+        self.submodules = dict(module.named_modules())
+        self.env = {}
+        self.garbage_collect_values = garbage_collect_values
+        self.user_to_last_uses = {}
+        seen = set()
+        for node in reversed(module.graph.nodes):
+            def register(n, user=node):
+                if n.name not in seen:
+                    seen.add(n.name)
+                    self.user_to_last_uses.setdefault(user, []).append(n)
+            _walk_nodes(node.args, register)
+            _walk_nodes(node.kwargs, register)
+
+    def run(self, *args, initial_env=None, enable_io_processing=True):
+        """Runs the graph on args (the placeholders' values, in order) and returns the output
+        node's value; nodes in initial_env are not run."""
+        self.env = initial_env if initial_env is not None else {}
+        self.args_iter = iter(args)
+        for node in self.module.graph.nodes:
+            if node in self.env:
+                continue
+            try:
+                self.env[node] = self.run_node(node)
+            except Exception as e:
+                msg = 'While executing %s' % node.format_node()
+                msg = '%s\n\n%s' % (e.args[0], msg) if e.args else msg
+                e.args = (msg,) + e.args[1:]
+                if isinstance(e, KeyError):
+                    raise RuntimeError(*e.args) from e
+                raise
+            if self.garbage_collect_values:
+                for dead in self.user_to_last_uses.get(node, []):
+                    self.env.pop(dead, None)
+            if node.op == 'output':
+                return self.env[node]
+        return None
+
+    def run_node(self, n):
+        args, kwargs = self.fetch_args_kwargs_from_env(n)
+        return getattr(self, n.op)(n.target, args, kwargs)
+
+    def placeholder(self, target, args, kwargs):
+        if target.startswith('*'):
+            return list(self.args_iter)
+        try:
+            return next(self.args_iter)
+        except StopIteration:
+            if args:
+                return args[0]
+            raise RuntimeError('Expected positional argument for parameter %s, but one was '
+                               'not passed in!' % target) from None
+
+    def get_attr(self, target, args, kwargs):
+        return self.fetch_attr(target)
+
+    def call_function(self, target, args, kwargs):
+        return target(*args, **kwargs)
+
+    def call_method(self, target, args, kwargs):
+        self_obj, *rest = args
+        return getattr(self_obj, target)(*rest, **kwargs)
+
+    def call_module(self, target, args, kwargs):
+        return self.fetch_attr(target)(*args, **kwargs)
+
+    def output(self, target, args, kwargs):
+        return args[0]
+
+    def fetch_attr(self, target):
+        """The submodule, parameter or buffer at the dotted path target of the module."""
+        owner = self.module
+        *path, field = target.split('.')
+        for i, part in enumerate(path):
+            try:
+                owner = owner.get_submodule(part)
+            except Exception:
+                raise RuntimeError('Node referenced nonexistent target %s'
+                                   % '.'.join(path[:i + 1])) from None
+        try:
+            return owner.get_submodule(field)
+        except Exception:
+            pass
+        try:
+            return owner.get_tensor(field)
+        except Exception:
+            raise RuntimeError('Node referenced nonexistent target %s' % target) from None
+
+    def fetch_args_kwargs_from_env(self, n):
+        return self.map_nodes_to_values(n.args, n), self.map_nodes_to_values(n.kwargs, n)
+
+    def map_nodes_to_values(self, args, n):
+        def load(a):
+            if a not in self.env:
+                raise RuntimeError('Node %s referenced nonexistent value %s! Run Graph.lint() '
+                                   'to diagnose such issues' % (n, a))
+            return self.env[a]
+        return _map_arg(args, load)
+
+
+class fx_TensorMetadata(_collections.namedtuple(
+        'TensorMetadata', ['shape', 'dtype', 'requires_grad', 'stride', 'memory_format',
+                           'is_quantized', 'qparams'])):
+    """torch.fx.passes.shape_prop.TensorMetadata: what ShapeProp records of a tensor.
+    memory_format is None: gnn's tensors have no memory_format (torch's names
+    torch.contiguous_format for a contiguous one)."""
+    __slots__ = ()
+
+
+__all__.append('fx_TensorMetadata')
+
+
+def _tensor_metadata(t):
+    return fx_TensorMetadata(t.shape, t.dtype, t.requires_grad, tuple(t.get_strides()), None,
+                             False, {})
+
+
+@_export
+class fx_ShapeProp(fx_Interpreter):
+    """torch.fx.passes.shape_prop.ShapeProp: propagate (*args) runs the graph and records in
+    each node's meta the shape, dtype, strides and requires_grad of its value
+    (meta['tensor_meta'], the same structure as the value where it holds several tensors)
+    and the value's type (meta['type'])."""
+
+    def run_node(self, n):
+        result = super().run_node(n)
+        found = []
+
+        def extract(obj):
+            if isinstance(obj, Gnn.Tensor):
+                found.append(True)
+                return _tensor_metadata(obj)
+            if isinstance(obj, tuple) and not hasattr(obj, '_fields'):
+                return tuple(extract(x) for x in obj)
+            if isinstance(obj, list):
+                return [extract(x) for x in obj]
+            if isinstance(obj, dict):
+                return {k: extract(v) for k, v in obj.items()}
+            return obj
+
+        meta = extract(result)
+        if found:
+            n.meta['tensor_meta'] = meta
+        n.meta['type'] = type(result)
+        return result
+
+    def propagate(self, *args):
+        return super().run(*args)
 
 
 class _Holder(_module.Module):
@@ -431,8 +875,38 @@ class fx_GraphModule(_module.Module):
                 fn = target
             plan.append((node, op, fn, node.args, node.kwargs))
         self.__dict__['_plan'] = plan
+        self.__dict__['_code'] = self.graph.python_code('self').src
+        return fx_PythonCode(self.__dict__['_code'], {})
 
-    def forward(self, *inputs):
+    @property
+    def code(self):
+        """The Python source of forward, as torch.fx's GraphModule.code writes it."""
+        return self.__dict__['_code']
+
+    def print_readable(self, print_output=True):
+        """torch's GraphModule.print_readable: the module as a class around its forward's code,
+        with the same for each child GraphModule."""
+        src = self.graph.python_code('self', verbose=True).src.lstrip('\n')
+        text = 'class %s(torch.nn.Module):\n%s' % (self.__dict__['_class_name'], src)
+        parts = [''] + [m.print_readable(False) for m in self.children()
+                        if isinstance(m, fx_GraphModule)]
+        text = _indent(text) + _indent('\n'.join(parts))
+        if print_output:
+            print(text)
+        return text
+
+    def __repr__(self):
+        text = self.to_string()
+        own = self.get_name()
+        if text.startswith(own):
+            text = self.__dict__['_class_name'] + text[len(own):]
+        return text
+
+    def __str__(self):
+        return '\n'.join([repr(self), self.code,
+                          '# To see more debug info, please use `graph_module.print_readable()`'])
+
+    def forward(self, *inputs, **named):
         env = {}
 
         def load(a):
@@ -447,9 +921,14 @@ class fx_GraphModule(_module.Module):
             args = load(args)
             kwargs = {k: load(v) for k, v in kwargs.items()}
             if op == 'placeholder':
-                if not inputs:
+                if fn in named:
+                    value = named.pop(fn)
+                elif inputs:
+                    value = inputs.pop(0)
+                elif args:
+                    value = args[0]
+                else:
                     raise TypeError('forward() missing the input %s' % fn)
-                value = inputs.pop(0)
             elif op == 'get_attr':
                 value = fn
             elif op == 'call_module' or op == 'call_function':
@@ -584,12 +1063,14 @@ class _Namespace:
 
 
 fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
-                Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode)
+                Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode,
+                Interpreter=fx_Interpreter, ShapeProp=fx_ShapeProp, PH=fx_PH)
 __all__.append('fx')
 
 
 # torch's class names (type(gm).__name__ is 'GraphModule', as print (gm) and tracebacks show);
 # the fx_ prefix only places them in Gnn.fx
-for _cls in (fx_TraceError, fx_Proxy, fx_Tracer, fx_GraphModule):
+for _cls in (fx_TraceError, fx_Proxy, fx_Tracer, fx_GraphModule, fx_Interpreter, fx_ShapeProp, fx_TensorMetadata,
+             fx_PythonCode):
     _cls.__name__ = _cls.__qualname__ = _cls.__name__[len('fx_'):]
 del _cls
