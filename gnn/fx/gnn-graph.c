@@ -32,6 +32,9 @@ struct _GnnGraphNode
   char *target;
   GnnArgs *args;
   GPtrArray *users;     /* GnnGraphNode*, not owned, in the order of first use */
+  gint64 *shape;        /* the value's shape and dtype from shape propagation, or NULL */
+  guint n_dims;
+  GnnDtype dtype;
 };
 
 /**
@@ -187,6 +190,7 @@ gnn_graph_node_finalize (GObject *object)
   g_free (self->target);
   g_clear_object (&self->args);
   g_ptr_array_unref (self->users);
+  g_free (self->shape);
   G_OBJECT_CLASS (gnn_graph_node_parent_class)->finalize (object);
 }
 
@@ -200,6 +204,61 @@ static void
 gnn_graph_node_init (GnnGraphNode *self)
 {
   self->users = g_ptr_array_new ();
+}
+
+/**
+ * gnn_graph_node_set_tensor_meta:
+ * @self: a node
+ * @shape: (array length=n_dims) (nullable): the shape of the tensor the node's value is
+ * @n_dims: the number of dimensions (0 for a 0-d tensor)
+ * @dtype: its dtype
+ *
+ * Records what shape propagation found the node's value to be (torch.fx's
+ * `node.meta['tensor_meta']`, which `ShapeProp` also sets here), for exporters that need
+ * shapes, such as [func@Gnn.onnx_export].
+ *
+ * Since: 0.1
+ */
+void
+gnn_graph_node_set_tensor_meta (GnnGraphNode *self,
+                                const gint64 *shape,
+                                guint         n_dims,
+                                GnnDtype      dtype)
+{
+  g_return_if_fail (GNN_IS_GRAPH_NODE (self));
+  g_return_if_fail (shape != NULL || n_dims == 0);
+  g_free (self->shape);
+  self->shape = g_new0 (gint64, MAX (n_dims, 1));
+  if (n_dims > 0)
+    memcpy (self->shape, shape, n_dims * sizeof (gint64));
+  self->n_dims = n_dims;
+  self->dtype = dtype;
+}
+
+/**
+ * gnn_graph_node_get_tensor_meta:
+ * @self: a node
+ * @n_dims: (out) (optional): where to put the number of dimensions
+ * @dtype: (out) (optional): where to put the dtype
+ *
+ * What [method@Gnn.GraphNode.set_tensor_meta] recorded.
+ *
+ * Returns: (array length=n_dims) (transfer none) (nullable): the shape, or %NULL when no
+ *   tensor meta was recorded
+ *
+ * Since: 0.1
+ */
+const gint64 *
+gnn_graph_node_get_tensor_meta (GnnGraphNode *self,
+                                guint        *n_dims,
+                                GnnDtype     *dtype)
+{
+  g_return_val_if_fail (GNN_IS_GRAPH_NODE (self), NULL);
+  if (n_dims)
+    *n_dims = self->shape ? self->n_dims : 0;
+  if (dtype)
+    *dtype = self->shape ? self->dtype : GNN_DTYPE_FLOAT32;
+  return self->shape;
 }
 
 /**
@@ -606,7 +665,8 @@ has_output (GnnGraph *self)
  * gnn_graph_create_node:
  * @self: a graph
  * @op: what the node does
- * @target: the node's target (for an output node, ignored and may be %NULL)
+ * @target: the node's target (for an output node, ignored and may be %NULL); for a
+ *   call_module node given a @name, "" is the root module itself
  * @args: (nullable): its arguments (copied): values holding nodes of @self stand for their
  *   results
  * @name: (nullable): the name to start from; %NULL makes one from @target as torch.fx does
@@ -639,7 +699,9 @@ gnn_graph_create_node (GnnGraph     *self,
 
   if (op == GNN_GRAPH_OP_OUTPUT)
     target = "output";
-  if (target == NULL || target[0] == '\0')
+  /* an empty call_module target is the root itself (get_submodule ("")): the graph of one
+   * call of a layer, which the ONNX exporter writes with the layer's own tensor names */
+  if (target == NULL || (target[0] == '\0' && (op != GNN_GRAPH_OP_CALL_MODULE || name == NULL)))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "a %s node needs a target (found none)",

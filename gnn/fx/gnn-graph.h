@@ -10,6 +10,7 @@
 
 #include <glib-object.h>
 #include "../gnn-version-macros.h"
+#include "../core/gnn-dtype.h"
 #include "../nn/gnn-args.h"
 
 G_BEGIN_DECLS
@@ -67,6 +68,15 @@ GNN_AVAILABLE_IN_ALL
 guint         gnn_graph_node_get_n_users      (GnnGraphNode *self);
 GNN_AVAILABLE_IN_ALL
 GnnGraph     *gnn_graph_node_get_graph        (GnnGraphNode *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_graph_node_set_tensor_meta  (GnnGraphNode *self,
+                                               const gint64 *shape,
+                                               guint         n_dims,
+                                               GnnDtype      dtype);
+GNN_AVAILABLE_IN_ALL
+const gint64 *gnn_graph_node_get_tensor_meta  (GnnGraphNode *self,
+                                               guint        *n_dims,
+                                               GnnDtype     *dtype);
 GNN_AVAILABLE_IN_ALL
 guint         gnn_graph_node_replace_all_uses_with (GnnGraphNode *self,
                                                     GnnGraphNode *replacement);

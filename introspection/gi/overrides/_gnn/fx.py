@@ -765,6 +765,8 @@ class fx_ShapeProp(fx_Interpreter):
         meta = extract(result)
         if found:
             n.meta['tensor_meta'] = meta
+        if isinstance(result, Gnn.Tensor):   # for C's exporters: gnn_onnx_export
+            n.set_tensor_meta(list(result.get_shape()), Gnn.Tensor.get_dtype(result))
         n.meta['type'] = type(result)
         return result
 
