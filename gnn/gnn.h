@@ -59,5 +59,6 @@
 #include "quant/gnn-observer.h"
 #include "quant/gnn-quantize-dynamic.h"
 #include "distributed/gnn-process-group.h"
+#include "onnx/gnn-onnx.h"
 
 #undef GNN_INSIDE

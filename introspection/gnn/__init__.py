@@ -17,4 +17,4 @@ __getattr__ = _fill('torch', globals())
 from . import autograd, backends, cuda, nn, optim, utils, linalg  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from . import ao  # noqa: E402,F401
-from . import distributed, fx  # noqa: E402,F401
+from . import distributed, fx, onnx  # noqa: E402,F401

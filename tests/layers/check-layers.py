@@ -41,13 +41,15 @@ LAYERS = [
     ('data', ['data/'], ['nn']),
     ('quant', ['quant/'], ['nn']),
     ('fx', ['fx/'], ['nn']),
+    # ONNX export writes traced graphs (fx) of nn's layers
+    ('onnx', ['onnx/'], ['fx']),
     ('distributed', ['distributed/'], ['optim', 'data']),
     ('io', ['io/'], ['optim']),
     # the profiler names its ranges after modules and optimizers, so it sits above them; the
     # call paths below reach it through core's hook table (core/gnn-profiler-hooks-private.h)
     ('profiler', ['profiler/'], ['optim']),
     # the umbrella header, for users: nothing in libgnn includes it
-    ('umbrella', ['gnn.h'], ['io', 'data', 'profiler', 'quant', 'fx', 'distributed']),
+    ('umbrella', ['gnn.h'], ['io', 'data', 'profiler', 'quant', 'fx', 'distributed', 'onnx']),
     # loadable backend modules, built on the public API (the umbrella and gnn-backend-impl.h)
     # as gnn-cuda/ is, and found at run time through the registry's extension point: nothing
     # in libgnn includes or calls them
@@ -58,7 +60,7 @@ LAYERS = [
 # generated headers, by their path under gnn/ in the build tree
 GENERATED = {'config.h': 'base', 'gnn-version.h': 'base', 'gnn-enum-types.h': 'base',
              'gnn-marshal.h': 'base',
-             'backend/gnn-backend-ops.h': 'core'}
+             'backend/gnn-backend-ops.h': 'core', 'onnx.pb-c.h': 'onnx'}
 
 # Folders whose headers only their own files may include, anywhere in the tree.
 PRIVATE_FOLDERS = ['backend/cpu/', 'backend/reference/']

@@ -1081,6 +1081,8 @@ ROWS = [
     ('torch.fx.passes.shape_prop.ShapeProp', 'Gnn.fx_ShapeProp'),
     ('torch.fx.passes.shape_prop.TensorMetadata', 'Gnn.fx_TensorMetadata'),
     ('torch.fx.wrap', Missing('not built yet: functions of gnn and gnn.nn.functional are traced as calls')),
+    # ---- torch.onnx (gnn/onnx/gnn-onnx.c, _gnn/onnx.py) ----
+    ('torch.onnx.export', 'Gnn.onnx_export_model'),
     ('torch.nn.utils.fusion.fuse_conv_bn_eval', 'Gnn.fuse_conv_bn_eval'),
     ('torch.nn.utils.fusion.fuse_linear_bn_eval', 'Gnn.fuse_linear_bn_eval'),
     # ---- torch.distributed (gnn/distributed/gnn-process-group.c, the MPI module) ----

@@ -1,0 +1,1311 @@
+/* gnn-onnx.c: a traced graph written as an ONNX model (protobuf-c, onnx.proto of libonnx-dev)
+ *
+ * Each node of the graph becomes one ONNX node or a few: a call of one of gnn's modules the
+ * operator of that layer (Linear a Gemm, Conv2d a Conv, ...), with the module's parameters and
+ * buffers as initializers under their state-dict keys (`features.0.weight`); a call of an
+ * operator or of one of gnn's functions its operator. Values keep the graph's node names, so
+ * that the ONNX graph reads as the traced one. What has no ONNX form here is a GError naming
+ * the node and its target. doc/onnx.md lists every form.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "core/gnn-error.h"
+#include "core/gnn-tensor.h"
+#include "nn/gnn-activation.h"
+#include "nn/gnn-conv.h"
+#include "nn/gnn-layers.h"
+#include "nn/gnn-linear.h"
+#include "nn/gnn-norm.h"
+#include "nn/gnn-pool.h"
+#include "gnn-version.h"
+#include "gnn-onnx.h"
+
+/**
+ * gnn_onnx_is_available:
+ *
+ * Whether this build of gnn writes ONNX files: it needs protobuf-c and the ONNX schema
+ * (Debian's protobuf-c-compiler, libprotobuf-c-dev and libonnx-dev) at build time, the meson
+ * feature `onnx`.
+ *
+ * Returns: %TRUE when [func@Gnn.onnx_export] can write a file
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_onnx_is_available (void)
+{
+#ifdef GNN_HAVE_ONNX
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+#ifdef GNN_HAVE_ONNX
+
+#include "onnx.pb-c.h"
+
+#define MAX_ATTRS 8
+#define MAX_INPUTS 5
+
+typedef struct
+{
+  GPtrArray *allocs;          /* every block below, g_free'd at the end */
+  GPtrArray *nodes;           /* Onnx__NodeProto* */
+  GPtrArray *initializers;    /* Onnx__TensorProto* */
+  GPtrArray *inputs, *outputs, *value_info;   /* Onnx__ValueInfoProto* */
+  GHashTable *values;         /* graph node name -> ONNX value name (not owned) */
+  GHashTable *outputs_named;  /* graph node name -> graph output name */
+  GHashTable *initialized;    /* initializer names written */
+  GVariant *dynamic_axes;
+  GnnModule *root;
+} Export;
+
+static gpointer
+ex_alloc (Export *ex,
+          gsize   size)
+{
+  gpointer p = g_malloc0 (MAX (size, 1));
+
+  g_ptr_array_add (ex->allocs, p);
+  return p;
+}
+
+static char *
+ex_strdup (Export     *ex,
+           const char *s)
+{
+  char *c = g_strdup (s);
+
+  g_ptr_array_add (ex->allocs, c);
+  return c;
+}
+
+static char *
+ex_printf (Export     *ex,
+           const char *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static char *
+ex_printf (Export     *ex,
+           const char *format,
+           ...)
+{
+  va_list args;
+  char *s;
+
+  va_start (args, format);
+  s = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (ex->allocs, s);
+  return s;
+}
+
+static int
+elem_type (GnnDtype dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: return ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    case GNN_DTYPE_FLOAT64: return ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE;
+    case GNN_DTYPE_INT64: return ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    case GNN_DTYPE_BOOL: return ONNX__TENSOR_PROTO__DATA_TYPE__BOOL;
+    case GNN_DTYPE_UINT8: return ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+    case GNN_DTYPE_FLOAT16: return ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16;
+    case GNN_DTYPE_BFLOAT16: return ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+    case GNN_DTYPE_INT32: return ONNX__TENSOR_PROTO__DATA_TYPE__INT32;
+    case GNN_DTYPE_INT16: return ONNX__TENSOR_PROTO__DATA_TYPE__INT16;
+    case GNN_DTYPE_INT8: return ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+    default: return ONNX__TENSOR_PROTO__DATA_TYPE__UNDEFINED;
+    }
+}
+
+/* ---- nodes and attributes ------------------------------------------------------------- */
+
+static Onnx__NodeProto *
+add_node (Export      *ex,
+          const char  *op_type,
+          const char  *name,
+          const char  *output,
+          guint        n_inputs,
+          const char **inputs)
+{
+  static const Onnx__NodeProto init = ONNX__NODE_PROTO__INIT;
+  Onnx__NodeProto *node = ex_alloc (ex, sizeof *node);
+
+  *node = init;
+  node->op_type = ex_strdup (ex, op_type);
+  node->name = ex_strdup (ex, name);
+  node->n_input = n_inputs;
+  node->input = ex_alloc (ex, MAX_INPUTS * sizeof (char *));
+  for (guint i = 0; i < n_inputs; i++)
+    node->input[i] = ex_strdup (ex, inputs[i]);
+  node->n_output = 1;
+  node->output = ex_alloc (ex, sizeof (char *));
+  node->output[0] = ex_strdup (ex, output);
+  node->attribute = ex_alloc (ex, MAX_ATTRS * sizeof (Onnx__AttributeProto *));
+  g_ptr_array_add (ex->nodes, node);
+  return node;
+}
+
+static Onnx__AttributeProto *
+add_attr (Export          *ex,
+          Onnx__NodeProto *node,
+          const char      *name,
+          Onnx__AttributeProto__AttributeType type)
+{
+  static const Onnx__AttributeProto init = ONNX__ATTRIBUTE_PROTO__INIT;
+  Onnx__AttributeProto *a = ex_alloc (ex, sizeof *a);
+
+  g_assert (node->n_attribute < MAX_ATTRS);
+  *a = init;
+  a->name = ex_strdup (ex, name);
+  a->has_type = TRUE;
+  a->type = type;
+  node->attribute[node->n_attribute++] = a;
+  return a;
+}
+
+static void
+attr_int (Export          *ex,
+          Onnx__NodeProto *node,
+          const char      *name,
+          gint64           value)
+{
+  Onnx__AttributeProto *a = add_attr (ex, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+
+  a->has_i = TRUE;
+  a->i = value;
+}
+
+static void
+attr_float (Export          *ex,
+            Onnx__NodeProto *node,
+            const char      *name,
+            double           value)
+{
+  Onnx__AttributeProto *a = add_attr (ex, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+
+  a->has_f = TRUE;
+  a->f = (float) value;
+}
+
+static void
+attr_ints (Export          *ex,
+           Onnx__NodeProto *node,
+           const char      *name,
+           const gint64    *values,
+           guint            n)
+{
+  Onnx__AttributeProto *a = add_attr (ex, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+
+  a->n_ints = n;
+  a->ints = ex_alloc (ex, n * sizeof (int64_t));
+  for (guint i = 0; i < n; i++)
+    a->ints[i] = values[i];
+}
+
+/* ---- initializers --------------------------------------------------------------------- */
+
+static Onnx__TensorProto *
+new_initializer (Export       *ex,
+                 const char   *name,
+                 GnnDtype      dtype,
+                 const gint64 *shape,
+                 guint         n_dims,
+                 gconstpointer data,
+                 gsize         size)
+{
+  static const Onnx__TensorProto init = ONNX__TENSOR_PROTO__INIT;
+  Onnx__TensorProto *t = ex_alloc (ex, sizeof *t);
+
+  *t = init;
+  t->name = ex_strdup (ex, name);
+  t->has_data_type = TRUE;
+  t->data_type = elem_type (dtype);
+  t->n_dims = n_dims;
+  t->dims = ex_alloc (ex, n_dims * sizeof (int64_t));
+  for (guint i = 0; i < n_dims; i++)
+    t->dims[i] = shape[i];
+  t->has_raw_data = TRUE;
+  t->raw_data.len = size;
+  t->raw_data.data = ex_alloc (ex, size);
+  if (size > 0)
+    memcpy (t->raw_data.data, data, size);
+  g_ptr_array_add (ex->initializers, t);
+  g_hash_table_add (ex->initialized, t->name);
+  return t;
+}
+
+/* the tensor at @path (a state-dict key) of the root as an initializer of that name */
+static const char *
+tensor_initializer (Export      *ex,
+                    const char  *path,
+                    GError     **error)
+{
+  g_autoptr(GnnTensor) tensor = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local = NULL;
+  guint n_dims;
+  const gint64 *shape;
+
+  if (g_hash_table_contains (ex->initialized, path))
+    return g_hash_table_lookup (ex->initialized, path);
+  tensor = gnn_module_get_tensor (ex->root, path, &local);
+  if (tensor == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: the root module has no parameter or buffer '%s': %s",
+                   path, local->message);
+      return NULL;
+    }
+  if (elem_type (gnn_tensor_get_dtype (tensor)) == ONNX__TENSOR_PROTO__DATA_TYPE__UNDEFINED)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "ONNX export: the tensor '%s' has a dtype with no ONNX type", path);
+      return NULL;
+    }
+  bytes = gnn_tensor_get_bytes (tensor, error);
+  if (bytes == NULL)
+    return NULL;
+  shape = gnn_tensor_get_shape (tensor, &n_dims);
+  return new_initializer (ex, path, gnn_tensor_get_dtype (tensor), shape, n_dims,
+                          g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes))->name;
+}
+
+static const char *
+int64s_initializer (Export       *ex,
+                    const char   *name,
+                    const gint64 *values,
+                    guint         n)
+{
+  gint64 dim = n;
+
+  return new_initializer (ex, name, GNN_DTYPE_INT64, &dim, 1, values, n * sizeof (gint64))->name;
+}
+
+/* a number as a 0-d initializer of @dtype */
+static const char *
+scalar_initializer (Export     *ex,
+                    const char *name,
+                    GnnDtype    dtype,
+                    double      value)
+{
+  union { float f; double d; gint64 i; gint32 i32; } v;
+  gsize size;
+
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT64: v.d = value; size = 8; break;
+    case GNN_DTYPE_INT64: v.i = (gint64) value; size = 8; break;
+    case GNN_DTYPE_INT32: v.i32 = (gint32) value; size = 4; break;
+    default: dtype = GNN_DTYPE_FLOAT32; v.f = (float) value; size = 4; break;
+    }
+  return new_initializer (ex, name, dtype, NULL, 0, &v, size)->name;
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+static Onnx__ValueInfoProto *
+value_info (Export       *ex,
+            const char   *name,
+            GnnGraphNode *node,
+            GError      **error)
+{
+  static const Onnx__ValueInfoProto vinit = ONNX__VALUE_INFO_PROTO__INIT;
+  static const Onnx__TypeProto tinit = ONNX__TYPE_PROTO__INIT;
+  static const Onnx__TypeProto__Tensor ttinit = ONNX__TYPE_PROTO__TENSOR__INIT;
+  static const Onnx__TensorShapeProto sinit = ONNX__TENSOR_SHAPE_PROTO__INIT;
+  static const Onnx__TensorShapeProto__Dimension dinit = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+  Onnx__ValueInfoProto *vi;
+  Onnx__TypeProto *type;
+  Onnx__TypeProto__Tensor *tt;
+  g_autoptr(GVariant) axes = NULL;
+  const gint64 *shape;
+  guint n_dims;
+  GnnDtype dtype;
+
+  shape = gnn_graph_node_get_tensor_meta (node, &n_dims, &dtype);
+  if (shape == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: node %s has no shape and dtype: run shape propagation "
+                   "(ShapeProp, or gnn_graph_node_set_tensor_meta) with example inputs first",
+                   gnn_graph_node_get_name (node));
+      return NULL;
+    }
+  if (ex->dynamic_axes != NULL)
+    axes = g_variant_lookup_value (ex->dynamic_axes, name, G_VARIANT_TYPE ("a{is}"));
+  vi = ex_alloc (ex, sizeof *vi);
+  *vi = vinit;
+  vi->name = ex_strdup (ex, name);
+  type = ex_alloc (ex, sizeof *type);
+  *type = tinit;
+  tt = ex_alloc (ex, sizeof *tt);
+  *tt = ttinit;
+  tt->has_elem_type = TRUE;
+  tt->elem_type = elem_type (dtype);
+  tt->shape = ex_alloc (ex, sizeof *tt->shape);
+  *tt->shape = sinit;
+  tt->shape->n_dim = n_dims;
+  tt->shape->dim = ex_alloc (ex, n_dims * sizeof (Onnx__TensorShapeProto__Dimension *));
+  for (guint i = 0; i < n_dims; i++)
+    {
+      Onnx__TensorShapeProto__Dimension *d = ex_alloc (ex, sizeof *d);
+      const char *param = NULL;
+
+      *d = dinit;
+      if (axes != NULL)
+        {
+          GVariantIter iter;
+          gint32 axis;
+          const char *p;
+
+          g_variant_iter_init (&iter, axes);
+          while (g_variant_iter_next (&iter, "{i&s}", &axis, &p))
+            if (axis == (gint32) i || axis + (gint32) n_dims == (gint32) i)
+              param = p;
+        }
+      if (param != NULL)
+        {
+          d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+          d->dim_param = ex_strdup (ex, param);
+        }
+      else
+        {
+          d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+          d->dim_value = shape[i];
+        }
+      tt->shape->dim[i] = d;
+    }
+  type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+  type->tensor_type = tt;
+  vi->type = type;
+  return vi;
+}
+
+/* the ONNX value a node argument stands for: a node's value, or NULL with @error set */
+static const char *
+arg_value (Export       *ex,
+           GnnGraphNode *user,
+           const GValue *v,
+           GError      **error)
+{
+  GnnGraphNode *n;
+  const char *name;
+
+  if (!G_VALUE_HOLDS (v, GNN_TYPE_GRAPH_NODE) || (n = g_value_get_object (v)) == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s takes a %s where gnn's exporter needs a tensor",
+                   gnn_graph_node_get_name (user), G_VALUE_TYPE_NAME (v));
+      return NULL;
+    }
+  name = g_hash_table_lookup (ex->values, gnn_graph_node_get_name (n));
+  if (name == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "ONNX export: node %s uses %s, which has no value (a dangling reference)",
+                 gnn_graph_node_get_name (user), gnn_graph_node_get_name (n));
+  return name;
+}
+
+static guint
+n_kwargs (GnnArgs *args)
+{
+  g_auto(GStrv) names = gnn_args_get_kwarg_names (args);
+
+  return names ? g_strv_length (names) : 0;
+}
+
+static GnnGraphNode *
+arg_node (const GValue *v)
+{
+  if (v != NULL && G_VALUE_HOLDS (v, GNN_TYPE_GRAPH_NODE))
+    return g_value_get_object (v);
+  return NULL;
+}
+
+static gboolean
+value_is_number (const GValue *v,
+                 double       *out)
+{
+  if (G_VALUE_HOLDS_DOUBLE (v))
+    *out = g_value_get_double (v);
+  else if (G_VALUE_HOLDS_INT (v))
+    *out = g_value_get_int (v);
+  else if (G_VALUE_HOLDS_INT64 (v))
+    *out = (double) g_value_get_int64 (v);
+  else if (G_VALUE_HOLDS_FLOAT (v))
+    *out = g_value_get_float (v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+value_is_int (const GValue *v,
+              gint64       *out)
+{
+  if (G_VALUE_HOLDS_INT (v))
+    *out = g_value_get_int (v);
+  else if (G_VALUE_HOLDS_INT64 (v))
+    *out = g_value_get_int64 (v);
+  else if (G_VALUE_HOLDS_LONG (v))
+    *out = g_value_get_long (v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static guint
+node_rank (GnnGraphNode *n,
+           guint         fallback)
+{
+  guint n_dims;
+
+  if (n == NULL || gnn_graph_node_get_tensor_meta (n, &n_dims, NULL) == NULL)
+    return fallback;
+  return n_dims;
+}
+
+static GnnDtype
+node_dtype (GnnGraphNode *n)
+{
+  GnnDtype dtype = GNN_DTYPE_FLOAT32;
+
+  if (n != NULL)
+    gnn_graph_node_get_tensor_meta (n, NULL, &dtype);
+  return dtype;
+}
+
+/* two sizes from a layer's GVariant property: one int64 for both, two, or NULL (@dflt) */
+static gboolean
+pair_property (GnnModule  *m,
+               const char *property,
+               gint64      dflt,
+               gint64      out[2],
+               GError    **error)
+{
+  g_autoptr(GVariant) v = NULL;
+
+  g_object_get (m, property, &v, NULL);
+  out[0] = out[1] = dflt;
+  if (v == NULL)
+    return TRUE;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE ("ax")))
+    {
+      gsize n;
+      const gint64 *x = g_variant_get_fixed_array (v, &n, sizeof (gint64));
+
+      if (n == 1)
+        out[0] = out[1] = x[0];
+      else if (n == 2)
+        out[0] = x[0], out[1] = x[1];
+      else
+        goto bad;
+      return TRUE;
+    }
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    {
+      out[0] = out[1] = g_variant_get_int64 (v);
+      return TRUE;
+    }
+bad:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: %s's %s is %s; gnn's exporter takes one or two sizes",
+               gnn_module_get_name (m), property, g_variant_print (v, FALSE));
+  return FALSE;
+}
+
+/* ---- modules --------------------------------------------------------------------------- */
+
+/* the state-dict key of @field of the module at @path ("" for the root) */
+static const char *
+sub_path (Export     *ex,
+          const char *path,
+          const char *field)
+{
+  return *path ? ex_printf (ex, "%s.%s", path, field) : ex_strdup (ex, field);
+}
+
+static gboolean
+export_module (Export       *ex,
+               GnnGraphNode *node,
+               const char   *out,
+               GError      **error)
+{
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  g_autoptr(GError) local = NULL;
+  GnnModule *m = gnn_module_get_submodule (ex->root, path, &local);
+  GnnGraphNode *in_node;
+  const char *in[MAX_INPUTS];
+  Onnx__NodeProto *o;
+
+  if (m == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: node %s calls '%s', which is not a submodule of the root: %s",
+                   name, path, local->message);
+      return FALSE;
+    }
+  if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with %u arguments; gnn's exporter "
+                   "writes calls of one tensor", name, path, gnn_module_get_name (m),
+                   gnn_args_get_n_values (args) + n_kwargs (args));
+      return FALSE;
+    }
+  in_node = arg_node (gnn_args_get_value (args, 0));
+  if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+    return FALSE;
+
+  if (GNN_IS_LINEAR (m))
+    {
+      gboolean bias = gnn_linear_get_bias (GNN_LINEAR (m));
+
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+        return FALSE;
+      if (node_rank (in_node, 2) == 2)
+        {
+          o = add_node (ex, "Gemm", ex_printf (ex, "/%s/Gemm", path), out, bias ? 3 : 2, in);
+          attr_float (ex, o, "alpha", 1.0);
+          attr_float (ex, o, "beta", 1.0);
+          attr_int (ex, o, "transB", 1);
+        }
+      else
+        {
+          const char *wt = ex_printf (ex, "%s.weight_T", name);
+          const char *mm = bias ? ex_printf (ex, "%s_matmul", name) : out;
+          static const gint64 perm[2] = { 1, 0 };
+          const char *mm_in[2] = { in[0], wt };
+          const char *add_in[2] = { mm, in[2] };
+
+          o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose", path), wt, 1, &in[1]);
+          attr_ints (ex, o, "perm", perm, 2);
+          add_node (ex, "MatMul", ex_printf (ex, "/%s/MatMul", path), mm, 2, mm_in);
+          if (bias)
+            add_node (ex, "Add", ex_printf (ex, "/%s/Add", path), out, 2, add_in);
+        }
+      return TRUE;
+    }
+  if (GNN_IS_CONV2D (m))
+    {
+      g_autofree char *mode = NULL;
+      g_autoptr(GVariant) padding = NULL;
+      gint64 k[2], s[2], d[2], p[2], pads[4];
+      gboolean bias;
+      int groups;
+
+      g_object_get (m, "padding-mode", &mode, "padding", &padding, "groups", &groups,
+                    "bias", &bias, NULL);
+      if (g_strcmp0 (mode, "zeros") != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: Conv2d with padding_mode '%s' has no ONNX form in "
+                       "gnn's exporter (only 'zeros')", name, mode);
+          return FALSE;
+        }
+      if (!pair_property (m, "kernel-size", 1, k, error) ||
+          !pair_property (m, "stride", 1, s, error) ||
+          !pair_property (m, "dilation", 1, d, error))
+        return FALSE;
+      if (padding != NULL && g_variant_is_of_type (padding, G_VARIANT_TYPE_STRING))
+        {
+          gboolean same = g_strcmp0 (g_variant_get_string (padding, NULL), "same") == 0;
+
+          for (int i = 0; i < 2; i++)
+            {
+              gint64 total = same ? d[i] * (k[i] - 1) : 0;
+
+              pads[i] = total / 2;          /* torch puts the odd one at the end */
+              pads[i + 2] = total - total / 2;
+            }
+        }
+      else
+        {
+          if (!pair_property (m, "padding", 0, p, error))
+            return FALSE;
+          pads[0] = pads[2] = p[0];
+          pads[1] = pads[3] = p[1];
+        }
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "Conv", ex_printf (ex, "/%s/Conv", path), out, bias ? 3 : 2, in);
+      attr_ints (ex, o, "dilations", d, 2);
+      attr_int (ex, o, "group", groups);
+      attr_ints (ex, o, "kernel_shape", k, 2);
+      attr_ints (ex, o, "pads", pads, 4);
+      attr_ints (ex, o, "strides", s, 2);
+      return TRUE;
+    }
+  if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m))
+    {
+      GnnBatchNorm *bn = GNN_BATCH_NORM (m);
+
+      if (!gnn_batch_norm_get_affine (bn) || !gnn_batch_norm_get_track_running_stats (bn))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s without %s has no ONNX form in gnn's exporter",
+                       name, gnn_module_get_name (m),
+                       gnn_batch_norm_get_affine (bn) ? "running statistics" : "affine weights");
+          return FALSE;
+        }
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+          (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL ||
+          (in[3] = tensor_initializer (ex, sub_path (ex, path, "running_mean"), error)) == NULL ||
+          (in[4] = tensor_initializer (ex, sub_path (ex, path, "running_var"), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "BatchNormalization", ex_printf (ex, "/%s/BatchNormalization", path),
+                    out, 5, in);
+      attr_float (ex, o, "epsilon", gnn_batch_norm_get_eps (bn));
+      attr_float (ex, o, "momentum", 1.0 - gnn_batch_norm_get_momentum (bn));
+      return TRUE;
+    }
+  if (GNN_IS_MAX_POOL2D (m) || GNN_IS_AVG_POOL2D (m))
+    {
+      gboolean max = GNN_IS_MAX_POOL2D (m), ceil_mode;
+      gint64 k[2], s[2], p[2], d[2] = { 1, 1 }, pads[4];
+
+      if (!pair_property (m, "kernel-size", 1, k, error) ||
+          !pair_property (m, "stride", 0, s, error) ||
+          !pair_property (m, "padding", 0, p, error) ||
+          (max && !pair_property (m, "dilation", 1, d, error)))
+        return FALSE;
+      if (s[0] == 0)
+        s[0] = k[0], s[1] = k[1];
+      pads[0] = pads[2] = p[0];
+      pads[1] = pads[3] = p[1];
+      g_object_get (m, "ceil-mode", &ceil_mode, NULL);
+      if (max)
+        {
+          gboolean indices;
+
+          g_object_get (m, "return-indices", &indices, NULL);
+          if (indices)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "ONNX export: node %s: MaxPool2d with return_indices has no ONNX form "
+                           "in gnn's exporter", name);
+              return FALSE;
+            }
+          o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
+          attr_int (ex, o, "ceil_mode", ceil_mode);
+          attr_ints (ex, o, "dilations", d, 2);
+        }
+      else
+        {
+          gboolean count_include_pad;
+          gint64 divisor;
+
+          g_object_get (m, "count-include-pad", &count_include_pad, "divisor-override", &divisor, NULL);
+          if (divisor != 0)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "ONNX export: node %s: AvgPool2d with divisor_override has no ONNX "
+                           "form", name);
+              return FALSE;
+            }
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_int (ex, o, "ceil_mode", ceil_mode);
+          attr_int (ex, o, "count_include_pad", count_include_pad);
+        }
+      attr_ints (ex, o, "kernel_shape", k, 2);
+      attr_ints (ex, o, "pads", pads, 4);
+      attr_ints (ex, o, "strides", s, 2);
+      return TRUE;
+    }
+  if (GNN_IS_ADAPTIVE_AVG_POOL2D (m))
+    {
+      gint64 size[2];
+      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, NULL, NULL) : NULL;
+      guint n_dims = node_rank (in_node, 0);
+
+      if (!pair_property (m, "output-size", 0, size, error))
+        return FALSE;
+      if (size[0] == 1 && size[1] == 1)
+        {
+          add_node (ex, "GlobalAveragePool", ex_printf (ex, "/%s/GlobalAveragePool", path), out, 1, in);
+          return TRUE;
+        }
+      if (shape != NULL && n_dims == 4 && size[0] > 0 && size[1] > 0 &&
+          shape[2] % size[0] == 0 && shape[3] % size[1] == 0)
+        {
+          gint64 k[2] = { shape[2] / size[0], shape[3] / size[1] }, pads[4] = { 0, 0, 0, 0 };
+
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_ints (ex, o, "kernel_shape", k, 2);
+          attr_ints (ex, o, "pads", pads, 4);
+          attr_ints (ex, o, "strides", k, 2);
+          return TRUE;
+        }
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: AdaptiveAvgPool2d to a size that does not divide the "
+                   "input has no ONNX form (torch refuses it too)", name);
+      return FALSE;
+    }
+  if (GNN_IS_FLATTEN (m))
+    {
+      int start, end;
+      guint rank = node_rank (in_node, 0);
+
+      g_object_get (m, "start-dim", &start, "end-dim", &end, NULL);
+      if (rank > 0 && start < 0)
+        start += rank;
+      if (rank > 0 && end < 0)
+        end += rank;
+      if (rank > 0 && start == 1 && end == (int) rank - 1)
+        {
+          o = add_node (ex, "Flatten", ex_printf (ex, "/%s/Flatten", path), out, 1, in);
+          attr_int (ex, o, "axis", 1);
+          return TRUE;
+        }
+      {
+        guint n_out;
+        const gint64 *shape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+
+        if (shape == NULL)
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                         "ONNX export: node %s has no shape: run shape propagation first", name);
+            return FALSE;
+          }
+        in[1] = int64s_initializer (ex, ex_printf (ex, "%s_shape", name), shape, n_out);
+        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", path), out, 2, in);
+        return TRUE;
+      }
+    }
+  if (GNN_IS_DROPOUT (m) || GNN_IS_IDENTITY (m))
+    {
+      /* exported for inference, as torch.onnx.export does by default */
+      add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
+      return TRUE;
+    }
+  {
+    static const struct { GType (*type) (void); const char *op; } plain[] = {
+      { gnn_relu_get_type, "Relu" },
+      { gnn_sigmoid_get_type, "Sigmoid" },
+      { gnn_tanh_get_type, "Tanh" },
+      { gnn_softsign_get_type, "Softsign" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+      if (G_TYPE_CHECK_INSTANCE_TYPE (m, plain[i].type ()))
+        {
+          add_node (ex, plain[i].op, ex_printf (ex, "/%s/%s", path, plain[i].op), out, 1, in);
+          return TRUE;
+        }
+  }
+  if (GNN_IS_LEAKY_RELU (m) || GNN_IS_ELU (m))
+    {
+      gboolean leaky = GNN_IS_LEAKY_RELU (m);
+
+      o = add_node (ex, leaky ? "LeakyRelu" : "Elu",
+                    ex_printf (ex, "/%s/%s", path, leaky ? "LeakyRelu" : "Elu"), out, 1, in);
+      attr_float (ex, o, "alpha", leaky ? gnn_leaky_relu_get_negative_slope (GNN_LEAKY_RELU (m))
+                                        : gnn_elu_get_alpha (GNN_ELU (m)));
+      return TRUE;
+    }
+  if (GNN_IS_SOFTMAX (m) || GNN_IS_LOG_SOFTMAX (m))
+    {
+      gboolean log = GNN_IS_LOG_SOFTMAX (m);
+      int dim;
+
+      g_object_get (m, "dim", &dim, NULL);
+      o = add_node (ex, log ? "LogSoftmax" : "Softmax",
+                    ex_printf (ex, "/%s/%s", path, log ? "LogSoftmax" : "Softmax"), out, 1, in);
+      attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: node %s calls %s, a %s, which has no ONNX form in gnn's exporter "
+               "(doc/onnx.md lists the layers it writes)", name, path, gnn_module_get_name (m));
+  return FALSE;
+}
+
+/* ---- functions and methods ------------------------------------------------------------- */
+
+/* the name of a function target without the namespace gnn writes it under */
+static const char *
+function_name (const char *target)
+{
+  static const char *const prefixes[] = { "gnn.nn.functional.", "gnn.", "Gnn.", "operator.",
+                                          "torch.nn.functional.", "torch." };
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (target, prefixes[i]) && strchr (target + strlen (prefixes[i]), '.') == NULL)
+      return target + strlen (prefixes[i]);
+  return NULL;
+}
+
+static gboolean
+export_call (Export       *ex,
+             GnnGraphNode *node,
+             gboolean      method,
+             const char   *out,
+             GError      **error)
+{
+  static const struct { const char *name; const char *op; } unary[] = {
+    { "relu", "Relu" }, { "sigmoid", "Sigmoid" }, { "tanh", "Tanh" }, { "neg", "Neg" },
+    { "exp", "Exp" }, { "log", "Log" }, { "sqrt", "Sqrt" }, { "abs", "Abs" },
+  };
+  static const struct { const char *name; const char *op; } binary[] = {
+    { "add", "Add" }, { "sub", "Sub" }, { "mul", "Mul" }, { "truediv", "Div" },
+    { "div", "Div" }, { "matmul", "MatMul" },
+  };
+  const char *target = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  const char *fn = method ? target : function_name (target);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  guint n = gnn_args_get_n_values (args);
+  const char *in[MAX_INPUTS];
+  Onnx__NodeProto *o;
+
+  if (fn == NULL)
+    goto unsupported;
+  for (guint i = 0; i < G_N_ELEMENTS (unary); i++)
+    if (strcmp (fn, unary[i].name) == 0 && n == 1 && n_kwargs (args) == 0)
+      {
+        if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+          return FALSE;
+        add_node (ex, unary[i].op, ex_printf (ex, "/%s/%s", name, unary[i].op), out, 1, in);
+        return TRUE;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
+    if (strcmp (fn, binary[i].name) == 0 && n == 2 && n_kwargs (args) == 0)
+      {
+        GnnGraphNode *tensor_arg = NULL;
+
+        for (guint j = 0; j < 2; j++)
+          if (arg_node (gnn_args_get_value (args, j)) != NULL)
+            tensor_arg = arg_node (gnn_args_get_value (args, j));
+        for (guint j = 0; j < 2; j++)
+          {
+            const GValue *v = gnn_args_get_value (args, j);
+            double number;
+
+            if (arg_node (v) == NULL && value_is_number (v, &number))
+              in[j] = scalar_initializer (ex, ex_printf (ex, "%s_operand%u", name, j),
+                                          node_dtype (tensor_arg), number);
+            else if ((in[j] = arg_value (ex, node, v, error)) == NULL)
+              return FALSE;
+          }
+        add_node (ex, binary[i].op, ex_printf (ex, "/%s/%s", name, binary[i].op), out, 2, in);
+        return TRUE;
+      }
+  if ((strcmp (fn, "softmax") == 0 || strcmp (fn, "log_softmax") == 0) && n >= 1)
+    {
+      const GValue *dim_v = n >= 2 ? gnn_args_get_value (args, 1) : gnn_args_get_kwarg (args, "dim");
+      gint64 dim;
+
+      if (dim_v == NULL || !value_is_int (dim_v, &dim))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s without an integer dim has no ONNX form",
+                       name, fn);
+          return FALSE;
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, fn[0] == 's' ? "Softmax" : "LogSoftmax",
+                    ex_printf (ex, "/%s/%s", name, fn[0] == 's' ? "Softmax" : "LogSoftmax"), out, 1, in);
+      attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if (strcmp (fn, "view") == 0 || strcmp (fn, "reshape") == 0 || strcmp (fn, "flatten") == 0)
+    {
+      g_autofree gint64 *shape = g_new0 (gint64, MAX (n, 1) + 8);
+      guint n_shape = 0;
+
+      if (n < 1 || (in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return n >= 1 ? FALSE : (g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                                              "ONNX export: node %s has no input", name), FALSE);
+      if (strcmp (fn, "flatten") == 0)
+        {
+          guint n_out;
+          const gint64 *out_shape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+
+          if (out_shape == NULL)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "ONNX export: node %s has no shape: run shape propagation first", name);
+              return FALSE;
+            }
+          /* flatten (x, 1) of a batch: Flatten, which keeps a dynamic batch size */
+          if (n_out == 2 && node_rank (arg_node (gnn_args_get_value (args, 0)), 0) >= 2)
+            {
+              gint64 start = 0;
+
+              if (n >= 2)
+                value_is_int (gnn_args_get_value (args, 1), &start);
+              else if (gnn_args_get_kwarg (args, "start_dim"))
+                value_is_int (gnn_args_get_kwarg (args, "start_dim"), &start);
+              if (start == 1 && (n < 3 && gnn_args_get_kwarg (args, "end_dim") == NULL))
+                {
+                  o = add_node (ex, "Flatten", ex_printf (ex, "/%s/Flatten", name), out, 1, in);
+                  attr_int (ex, o, "axis", 1);
+                  return TRUE;
+                }
+            }
+          memcpy (shape, out_shape, n_out * sizeof (gint64));
+          n_shape = n_out;
+        }
+      else
+        {
+          for (guint j = 1; j < n; j++)
+            {
+              const GValue *v = gnn_args_get_value (args, j);
+
+              if (G_VALUE_HOLDS (v, GNN_TYPE_ARGS) && g_value_get_object (v) != NULL && n == 2)
+                {
+                  GnnArgs *inner = g_value_get_object (v);
+                  guint m = gnn_args_get_n_values (inner);
+
+                  shape = g_renew (gint64, shape, MAX (m, 1));
+                  for (guint k = 0; k < m; k++)
+                    if (!value_is_int (gnn_args_get_value (inner, k), &shape[n_shape++]))
+                      goto dynamic;
+                }
+              else if (!value_is_int (v, &shape[n_shape++]))
+                goto dynamic;
+            }
+        }
+      in[1] = int64s_initializer (ex, ex_printf (ex, "%s_shape", name), shape, n_shape);
+      add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", name), out, 2, in);
+      return TRUE;
+dynamic:
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s to a shape computed in the graph has no ONNX form in "
+                   "gnn's exporter (give the sizes as numbers)", name, fn);
+      return FALSE;
+    }
+unsupported:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: node %s %s %s, which has no ONNX form in gnn's exporter "
+               "(doc/onnx.md lists the operators it writes)", name,
+               method ? "calls the method" : "calls", target);
+  return FALSE;
+}
+
+/* ---- the model ------------------------------------------------------------------------- */
+
+static gboolean
+collect_outputs (Export        *ex,
+                 GnnGraphNode  *output,
+                 GPtrArray     *out_nodes,
+                 GError       **error)
+{
+  GnnArgs *args = gnn_graph_node_get_args (output);
+  const GValue *v = gnn_args_get_n_values (args) > 0 ? gnn_args_get_value (args, 0) : NULL;
+
+  if (v != NULL && G_VALUE_HOLDS (v, GNN_TYPE_ARGS) && g_value_get_object (v) != NULL)
+    {
+      GnnArgs *inner = g_value_get_object (v);
+
+      for (guint i = 0; i < gnn_args_get_n_values (inner); i++)
+        {
+          GnnGraphNode *n = arg_node (gnn_args_get_value (inner, i));
+
+          if (n == NULL)
+            goto bad;
+          g_ptr_array_add (out_nodes, n);
+        }
+      return TRUE;
+    }
+  if (arg_node (v) != NULL)
+    {
+      g_ptr_array_add (out_nodes, arg_node (v));
+      return TRUE;
+    }
+bad:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: the graph returns something other than a tensor or a tuple of "
+               "tensors; ONNX outputs are tensors");
+  return FALSE;
+}
+
+static gboolean
+build_graph (Export             *ex,
+             GnnGraph           *graph,
+             const char * const *input_names,
+             const char * const *output_names,
+             GError            **error)
+{
+  g_autoptr(GPtrArray) nodes = gnn_graph_get_nodes (graph);
+  g_autoptr(GPtrArray) out_nodes = g_ptr_array_new ();
+  GnnGraphNode *output = NULL;
+  guint n_inputs = 0;
+
+  for (guint i = 0; i < nodes->len; i++)
+    if (gnn_graph_node_get_op (nodes->pdata[i]) == GNN_GRAPH_OP_OUTPUT)
+      output = nodes->pdata[i];
+  if (output == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: the graph has no output node");
+      return FALSE;
+    }
+  if (!collect_outputs (ex, output, out_nodes, error))
+    return FALSE;
+  if (output_names != NULL && g_strv_length ((char **) output_names) > out_nodes->len)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: %u output names for %u outputs",
+                   g_strv_length ((char **) output_names), out_nodes->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < out_nodes->len; i++)
+    {
+      const char *node_name = gnn_graph_node_get_name (out_nodes->pdata[i]);
+      const char *oname = output_names && i < g_strv_length ((char **) output_names)
+                          ? output_names[i] : node_name;
+
+      if (g_hash_table_contains (ex->outputs_named, node_name))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: the graph returns %s twice; give each output its own value",
+                       node_name);
+          return FALSE;
+        }
+      g_hash_table_insert (ex->outputs_named, (gpointer) node_name, ex_strdup (ex, oname));
+    }
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      GnnGraphNode *node = nodes->pdata[i];
+      const char *name = gnn_graph_node_get_name (node);
+      const char *out = g_hash_table_lookup (ex->outputs_named, name);
+      gboolean ok = TRUE;
+
+      if (out == NULL)
+        out = ex_strdup (ex, name);
+      switch (gnn_graph_node_get_op (node))
+        {
+        case GNN_GRAPH_OP_PLACEHOLDER:
+          {
+            Onnx__ValueInfoProto *vi;
+
+            if (input_names != NULL && n_inputs < g_strv_length ((char **) input_names))
+              out = ex_strdup (ex, input_names[n_inputs]);
+            n_inputs++;
+            if (g_hash_table_contains (ex->outputs_named, name))
+              {
+                g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                             "ONNX export: the graph returns its input %s unchanged", name);
+                return FALSE;
+              }
+            if ((vi = value_info (ex, out, node, error)) == NULL)
+              return FALSE;
+            g_ptr_array_add (ex->inputs, vi);
+            g_hash_table_insert (ex->values, (gpointer) name, (gpointer) out);
+            continue;
+          }
+        case GNN_GRAPH_OP_GET_ATTR:
+          {
+            const char *init = tensor_initializer (ex, gnn_graph_node_get_target (node), error);
+
+            if (init == NULL)
+              return FALSE;
+            if (g_hash_table_contains (ex->outputs_named, name))
+              {
+                const char *in[1] = { init };
+
+                add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", name), out, 1, in);
+              }
+            else
+              out = (char *) init;
+            break;
+          }
+        case GNN_GRAPH_OP_CALL_MODULE:
+          ok = export_module (ex, node, out, error);
+          break;
+        case GNN_GRAPH_OP_CALL_FUNCTION:
+          ok = export_call (ex, node, FALSE, out, error);
+          break;
+        case GNN_GRAPH_OP_CALL_METHOD:
+          ok = export_call (ex, node, TRUE, out, error);
+          break;
+        case GNN_GRAPH_OP_OUTPUT:
+          continue;
+        default:
+          g_assert_not_reached ();
+        }
+      if (!ok)
+        return FALSE;
+      g_hash_table_insert (ex->values, (gpointer) name, (gpointer) out);
+      if (gnn_graph_node_get_tensor_meta (node, NULL, NULL) != NULL &&
+          gnn_graph_node_get_op (node) != GNN_GRAPH_OP_GET_ATTR)
+        {
+          Onnx__ValueInfoProto *vi = value_info (ex, out, node, error);
+
+          if (vi == NULL)
+            return FALSE;
+          /* the shapes inside the graph only where no axis is dynamic: with a dynamic batch
+           * the traced sizes would be wrong for other batches */
+          if (g_hash_table_contains (ex->outputs_named, name))
+            g_ptr_array_add (ex->outputs, vi);
+          else if (ex->dynamic_axes == NULL || g_variant_n_children (ex->dynamic_axes) == 0)
+            g_ptr_array_add (ex->value_info, vi);
+        }
+      else if (g_hash_table_contains (ex->outputs_named, name))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: output %s has no shape: run shape propagation first", name);
+          return FALSE;
+        }
+    }
+  if (input_names != NULL && g_strv_length ((char **) input_names) > n_inputs)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: %u input names for %u inputs",
+                   g_strv_length ((char **) input_names), n_inputs);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+#endif /* GNN_HAVE_ONNX */
+
+/**
+ * gnn_onnx_export:
+ * @graph: a traced graph whose nodes carry shapes ([method@Gnn.GraphNode.set_tensor_meta],
+ *   which shape propagation sets)
+ * @root: the module the graph was traced from: its submodules are the call_module targets,
+ *   its parameters and buffers the initializers
+ * @input_names: (array zero-terminated=1) (nullable): names of the graph's inputs, in order
+ *   (torch's `input_names`); by default the placeholders' names
+ * @output_names: (array zero-terminated=1) (nullable): names of its outputs (`output_names`);
+ *   by default the names of the nodes returned
+ * @dynamic_axes: (nullable): `a{sa{is}}`: for an input or output name, the axes whose size is
+ *   not fixed and the name of each (torch's `dynamic_axes`)
+ * @opset_version: the ONNX opset, from %GNN_ONNX_MIN_OPSET to %GNN_ONNX_MAX_OPSET
+ * @path: the file to write (atomically: a failed export leaves an existing file as it was)
+ * @error: return location for a #GError
+ *
+ * Writes @graph as an ONNX model (`torch.onnx.export`), for inference: Dropout is the
+ * identity and BatchNorm uses its running statistics. The parameters and buffers become
+ * initializers named by their state-dict keys. A node with no ONNX form, a node without a
+ * shape, or an opset out of range is a #GError naming it; so is a build of gnn without
+ * ONNX support (see [func@Gnn.onnx_is_available]).
+ *
+ * Returns: %TRUE when the file was written
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_onnx_export (GnnGraph           *graph,
+                 GnnModule          *root,
+                 const char * const *input_names,
+                 const char * const *output_names,
+                 GVariant           *dynamic_axes,
+                 int                 opset_version,
+                 const char         *path,
+                 GError            **error)
+{
+  g_return_val_if_fail (GNN_IS_GRAPH (graph), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (root), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (opset_version < GNN_ONNX_MIN_OPSET || opset_version > GNN_ONNX_MAX_OPSET)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: opset %d is out of range: gnn writes opsets %d to %d",
+                   opset_version, GNN_ONNX_MIN_OPSET, GNN_ONNX_MAX_OPSET);
+      return FALSE;
+    }
+  if (dynamic_axes != NULL && !g_variant_is_of_type (dynamic_axes, G_VARIANT_TYPE ("a{sa{is}}")))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ONNX export: dynamic_axes must be of type a{sa{is}}, not %s",
+                   g_variant_get_type_string (dynamic_axes));
+      return FALSE;
+    }
+#ifndef GNN_HAVE_ONNX
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: this build of gnn has no ONNX support: install protobuf-c-compiler, "
+               "libprotobuf-c-dev and libonnx-dev and rebuild with -Donnx=enabled");
+  return FALSE;
+#else
+  {
+    static const Onnx__ModelProto minit = ONNX__MODEL_PROTO__INIT;
+    static const Onnx__GraphProto ginit = ONNX__GRAPH_PROTO__INIT;
+    static const Onnx__OperatorSetIdProto oinit = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+    Export ex = { 0 };
+    Onnx__ModelProto model = minit;
+    Onnx__GraphProto g = ginit;
+    Onnx__OperatorSetIdProto opset = oinit;
+    Onnx__OperatorSetIdProto *opsets[1] = { &opset };
+    gboolean ok = FALSE;
+
+    ex.allocs = g_ptr_array_new_with_free_func (g_free);
+    ex.nodes = g_ptr_array_new ();
+    ex.initializers = g_ptr_array_new ();
+    ex.inputs = g_ptr_array_new ();
+    ex.outputs = g_ptr_array_new ();
+    ex.value_info = g_ptr_array_new ();
+    ex.values = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.outputs_named = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.dynamic_axes = dynamic_axes;
+    ex.root = root;
+
+    if (build_graph (&ex, graph, input_names, output_names, error))
+      {
+        gsize size;
+        guint8 *buffer;
+
+        g.name = ex_strdup (&ex, "main_graph");
+        g.doc_string = ex_printf (&ex, "%s, traced by gnn", gnn_module_get_name (root));
+        g.n_node = ex.nodes->len;
+        g.node = (Onnx__NodeProto **) ex.nodes->pdata;
+        g.n_initializer = ex.initializers->len;
+        g.initializer = (Onnx__TensorProto **) ex.initializers->pdata;
+        g.n_input = ex.inputs->len;
+        g.input = (Onnx__ValueInfoProto **) ex.inputs->pdata;
+        g.n_output = ex.outputs->len;
+        g.output = (Onnx__ValueInfoProto **) ex.outputs->pdata;
+        g.n_value_info = ex.value_info->len;
+        g.value_info = (Onnx__ValueInfoProto **) ex.value_info->pdata;
+        opset.domain = ex_strdup (&ex, "");
+        opset.has_version = TRUE;
+        opset.version = opset_version;
+        model.has_ir_version = TRUE;
+        model.ir_version = 8;           /* the IR of opsets 15 to 17 (onnx 1.10 to 1.12) */
+        model.n_opset_import = 1;
+        model.opset_import = opsets;
+        model.producer_name = ex_strdup (&ex, "gnn");
+        model.producer_version = ex_strdup (&ex, GNN_VERSION_S);
+        model.graph = &g;
+        size = onnx__model_proto__get_packed_size (&model);
+        buffer = g_malloc (MAX (size, 1));
+        onnx__model_proto__pack (&model, buffer);
+        ok = g_file_set_contents_full (path, (const char *) buffer, size,
+                                       G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+        if (!ok)
+          g_prefix_error (error, "ONNX export: ");
+        g_free (buffer);
+      }
+    g_hash_table_unref (ex.values);
+    g_hash_table_unref (ex.outputs_named);
+    g_hash_table_unref (ex.initialized);
+    g_ptr_array_unref (ex.nodes);
+    g_ptr_array_unref (ex.initializers);
+    g_ptr_array_unref (ex.inputs);
+    g_ptr_array_unref (ex.outputs);
+    g_ptr_array_unref (ex.value_info);
+    g_ptr_array_unref (ex.allocs);
+    return ok;
+  }
+#endif
+}

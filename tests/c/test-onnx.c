@@ -1,0 +1,181 @@
+/* test-onnx.c: gnn_onnx_export from C, on a graph built by hand (the Python tests check the
+ * files against onnx's checker and ONNX Runtime); the errors leave nothing behind under
+ * valgrind
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include <gnn/gnn.h>
+
+/* whether the bytes hold @needle (the file is binary: no string search) */
+static gboolean
+contains (const char *bytes,
+          gsize       length,
+          const char *needle)
+{
+  gsize n = strlen (needle);
+
+  for (gsize i = 0; i + n <= length; i++)
+    if (memcmp (bytes + i, needle, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static GnnArgs *
+args_of_node (GnnGraphNode *a)
+{
+  GnnArgs *args = gnn_args_new ();
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, GNN_TYPE_GRAPH_NODE);
+  g_value_set_object (&v, a);
+  gnn_args_add_value (args, &v);
+  return args;
+}
+
+/* x -> linear -> torch.relu -> add (relu, 1) -> output, with shapes for a batch of 2 */
+static GnnGraph *
+make_graph (gboolean with_shapes)
+{
+  static const gint64 in_shape[2] = { 2, 3 }, out_shape[2] = { 2, 4 };
+  GnnGraph *g = gnn_graph_new ();
+  GnnGraphNode *x, *linear, *relu, *add;
+  g_autoptr(GnnArgs) a1 = NULL, a2 = NULL, a3 = NULL, a4 = NULL;
+  g_autoptr(GError) error = NULL;
+
+  x = gnn_graph_placeholder (g, "x", &error);
+  g_assert_no_error (error);
+  a1 = args_of_node (x);
+  linear = gnn_graph_call_module (g, "linear", a1, &error);
+  g_assert_no_error (error);
+  a2 = args_of_node (linear);
+  relu = gnn_graph_call_function (g, "torch.relu", a2, &error);
+  g_assert_no_error (error);
+  a3 = args_of_node (relu);
+  gnn_args_add_int (a3, 1);
+  add = gnn_graph_call_function (g, "operator.add", a3, &error);
+  g_assert_no_error (error);
+  a4 = args_of_node (add);
+  gnn_graph_output (g, a4, &error);
+  g_assert_no_error (error);
+  if (with_shapes)
+    {
+      gnn_graph_node_set_tensor_meta (x, in_shape, 2, GNN_DTYPE_FLOAT32);
+      gnn_graph_node_set_tensor_meta (linear, out_shape, 2, GNN_DTYPE_FLOAT32);
+      gnn_graph_node_set_tensor_meta (relu, out_shape, 2, GNN_DTYPE_FLOAT32);
+      gnn_graph_node_set_tensor_meta (add, out_shape, 2, GNN_DTYPE_FLOAT32);
+    }
+  return g;
+}
+
+static GnnModule *
+make_root (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnModule *root = GNN_MODULE (gnn_sequential_new (NULL, 0));
+  g_autoptr(GnnLinear) linear = gnn_linear_new (3, 4, TRUE, &error);
+
+  g_assert_no_error (error);
+  gnn_module_register_module (root, "linear", GNN_MODULE (linear), &error);
+  g_assert_no_error (error);
+  return root;
+}
+
+static void
+test_tensor_meta (void)
+{
+  g_autoptr(GnnGraph) g = make_graph (TRUE);
+  g_autoptr(GPtrArray) nodes = gnn_graph_get_nodes (g);
+  guint n_dims = 9;
+  GnnDtype dtype = GNN_DTYPE_INT8;
+  const gint64 *shape = gnn_graph_node_get_tensor_meta (nodes->pdata[1], &n_dims, &dtype);
+
+  g_assert_nonnull (shape);
+  g_assert_cmpuint (n_dims, ==, 2);
+  g_assert_cmpint (shape[0], ==, 2);
+  g_assert_cmpint (shape[1], ==, 4);
+  g_assert_cmpint (dtype, ==, GNN_DTYPE_FLOAT32);
+  /* the output node has none */
+  g_assert_null (gnn_graph_node_get_tensor_meta (nodes->pdata[4], &n_dims, &dtype));
+  g_assert_cmpuint (n_dims, ==, 0);
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(GnnGraph) g = make_graph (TRUE);
+  g_autoptr(GnnModule) root = make_root ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("gnn-onnx-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "m.onnx", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.onnx", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GVariant) axes = NULL;
+  const char *inputs[] = { "input", NULL }, *outputs[] = { "y", NULL };
+  gsize length;
+
+  g_assert_no_error (error);
+  if (!gnn_onnx_is_available ())
+    {
+      g_assert_false (gnn_onnx_export (g, root, NULL, NULL, NULL, 17, path, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+      g_assert_nonnull (strstr (error->message, "libonnx-dev"));
+      g_rmdir (dir);
+      return;
+    }
+  axes = g_variant_ref_sink (g_variant_new_parsed ("{'input': {0: 'batch'}, 'y': {0: 'batch'}}"));
+  g_assert_true (gnn_onnx_export (g, root, inputs, outputs, axes, 17, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  /* the names the file holds: the input, the output, the initializers and the operators */
+  g_assert_true (contains (contents, length, "linear.weight"));
+  g_assert_true (contains (contents, length, "linear.bias"));
+  g_assert_true (contains (contents, length, "Gemm"));
+  g_assert_true (contains (contents, length, "Relu"));
+  g_assert_true (contains (contents, length, "batch"));
+  g_assert_true (contains (contents, length, "gnn"));
+
+  /* errors: an opset out of range, a graph without shapes, a bad dynamic_axes type */
+  g_assert_false (gnn_onnx_export (g, root, NULL, NULL, NULL, 18, bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "opset 18"));
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnGraph) bare = make_graph (FALSE);
+
+    g_assert_false (gnn_onnx_export (bare, root, NULL, NULL, NULL, 17, bad, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "node x has no shape"));
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(GVariant) wrong = g_variant_ref_sink (g_variant_new_parsed ("{'input': 0}"));
+
+    g_assert_false (gnn_onnx_export (g, root, NULL, NULL, wrong, 17, bad, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+  {
+    /* a root without the submodule the graph calls */
+    g_autoptr(GnnModule) empty = GNN_MODULE (gnn_sequential_new (NULL, 0));
+
+    g_assert_false (gnn_onnx_export (g, empty, NULL, NULL, NULL, 17, bad, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "node linear calls 'linear'"));
+    g_clear_error (&error);
+  }
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/onnx/tensor-meta", test_tensor_meta);
+  g_test_add_func ("/onnx/export", test_export);
+  return g_test_run ();
+}
