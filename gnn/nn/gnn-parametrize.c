@@ -22,6 +22,7 @@
 #include "gnn-parameter.h"
 #include "gnn-conv.h"
 #include "gnn-init.h"
+#include "gnn-state-dict.h"
 #include "ops/gnn-ops.h"
 #include "gnn-module-private.h"
 #include "core/gnn-error.h"
@@ -1993,7 +1994,8 @@ weight_norm_hook_free (gpointer data)
 }
 
 /* torch's norm_except_dim (v, 2, dim): the 2-norm over every dimension but @dim, kept as 1s;
- * over all of them (a 0-D tensor) when @dim is -1 */
+ * over all of them (a 0-D tensor) when @dim is -1 (torch's None). Other negative dimensions
+ * count from the end, as torch's do; out of range is %GNN_ERROR_INDEX with torch's message. */
 static GnnTensor *
 weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
 {
@@ -2006,10 +2008,31 @@ weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
         dims[k++] = (int) d;
       return gnn_linalg_vector_norm (v, 2.0, dims, k, FALSE, error);
     }
+  if (dim < -(int) MAX (nd, 1) || dim >= (int) MAX (nd, 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d], but got %d)",
+                   MAX (nd, 1), (int) MAX (nd, 1) - 1, dim);
+      return NULL;
+    }
+  if (dim < 0)
+    dim += (int) nd;
   for (guint d = 0; d < nd; d++)
     if ((int) d != dim)
       dims[k++] = (int) d;
   return gnn_linalg_vector_norm (v, 2.0, dims, k, TRUE, error);
+}
+
+/* v · (g / ‖v‖), torch's _weight_norm (v, g, dim) */
+static GnnTensor *
+weight_norm_apply (GnnTensor *g, GnnTensor *v, int dim, GError **error)
+{
+  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
+
+  if (!(norm = weight_norm_except_dim (v, dim, error)) ||
+      !(scale = gnn_tensor_div (g, norm, error)))
+    return NULL;
+  return gnn_tensor_mul (v, scale, error);
 }
 
 static GnnTensor *
@@ -2019,7 +2042,6 @@ weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
   g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
   GnnParameter *g = gnn_module_find_parameter (module, g_name);
   GnnParameter *v = gnn_module_find_parameter (module, v_name);
-  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
 
   if (g == NULL || v == NULL)
     {
@@ -2028,10 +2050,7 @@ weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
                    g_name, v_name);
       return NULL;
     }
-  if (!(norm = weight_norm_except_dim (GNN_TENSOR (v), h->dim, error)) ||
-      !(scale = gnn_tensor_div (GNN_TENSOR (g), norm, error)))
-    return NULL;
-  return gnn_tensor_mul (GNN_TENSOR (v), scale, error);
+  return weight_norm_apply (GNN_TENSOR (g), GNN_TENSOR (v), h->dim, error);
 }
 
 static void
@@ -2074,7 +2093,7 @@ find_weight_hook (GnnModule *module, GnnForwardPreHookFunc func, const char *nam
  * @module: a module
  * @name: the name of its weight parameter (torch's default "weight")
  * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
- *   of the whole tensor
+ *   of the whole tensor; other negative dimensions count from the end
  * @error: return location for a #GError
  *
  * The hook-based `torch.nn.utils.weight_norm`: the parameter @name is replaced by
@@ -2099,7 +2118,6 @@ gnn_weight_norm (GnnModule  *module,
   g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
   g_autofree char *g_name = NULL, *v_name = NULL;
   WeightNormHook *h;
-  guint nd;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
@@ -2114,14 +2132,6 @@ gnn_weight_norm (GnnModule  *module,
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
-      return FALSE;
-    }
-  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
-  if (dim < -1 || dim >= (int) nd)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "Dimension out of range (expected to be in range of [-1, %d] but got %d)",
-                   (int) nd - 1, dim);
       return FALSE;
     }
   keep = g_object_ref (param);
@@ -2206,6 +2216,189 @@ gnn_remove_weight_norm (GnnModule  *module,
   gnn_module_remove (module, g_name);
   gnn_module_remove (module, v_name);
   return gnn_module_register_parameter (module, name, param, error);
+}
+
+/* ---- weight_norm, the parametrization ----------------------------------------------------- */
+
+/**
+ * GnnWeightNorm:
+ *
+ * The parametrization of [func@Gnn.parametrizations_weight_norm], PyTorch 2.1's
+ * `torch.nn.utils.parametrizations._WeightNorm`: its forward takes the magnitude g and the
+ * direction v and gives v · g / ‖v‖, the norm taken over every dimension but `dim` (over the
+ * whole tensor when `dim` is -1, torch's `None`); its right inverse splits a weight into
+ * g = ‖weight‖ (over every dimension but `dim`, kept as 1s) and v = weight.
+ *
+ * Since: 0.1
+ */
+struct _GnnWeightNorm
+{
+  GnnModule parent_instance;
+  int dim;
+};
+
+G_DEFINE_FINAL_TYPE (GnnWeightNorm, gnn_weight_norm, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_weight_norm_forward (GnnModule *module,
+                         GnnArgs   *input,
+                         GError   **error)
+{
+  GnnWeightNorm *self = GNN_WEIGHT_NORM (module);
+  GnnTensor *g, *v;
+  g_autoptr(GnnTensor) w = NULL;
+
+  if (gnn_args_get_n_values (input) != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "_WeightNorm.forward() takes 2 tensors (weight_g, weight_v), got %u",
+                   gnn_args_get_n_values (input));
+      return NULL;
+    }
+  if (!(g = gnn_args_get_tensor (input, 0, error)) || !(v = gnn_args_get_tensor (input, 1, error)) ||
+      !(w = weight_norm_apply (g, v, self->dim, error)))
+    return NULL;
+  return gnn_args_new_tensor (w);
+}
+
+static gboolean
+weight_norm_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data,
+                           GError **error)
+{
+  g_autoptr(GnnTensor) g = weight_norm_except_dim (value, GNN_WEIGHT_NORM (p)->dim, error);
+
+  if (g == NULL)
+    return FALSE;
+  gnn_args_add_tensor (out, g);
+  gnn_args_add_tensor (out, value);
+  return TRUE;
+}
+
+static char *
+gnn_weight_norm_extra_repr (GnnModule *module)
+{
+  return g_strdup ("");
+}
+
+static void
+gnn_weight_norm_class_init (GnnWeightNormClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_weight_norm_forward;
+  GNN_MODULE_CLASS (klass)->extra_repr = gnn_weight_norm_extra_repr;
+}
+
+static void
+gnn_weight_norm_init (GnnWeightNorm *self)
+{
+  gnn_parametrization_set_right_inverse (GNN_MODULE (self), weight_norm_right_inverse, NULL, NULL);
+}
+
+/**
+ * gnn_weight_norm_new:
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor; other negative dimensions count from the end
+ *
+ * Makes the weight-norm parametrization (torch's `_WeightNorm (dim)`). @dim is checked
+ * against the weight when the parametrization is registered.
+ *
+ * Returns: (transfer full): the parametrization
+ *
+ * Since: 0.1
+ */
+GnnWeightNorm *
+gnn_weight_norm_new (int dim)
+{
+  GnnWeightNorm *self = g_object_new (GNN_TYPE_WEIGHT_NORM, NULL);
+
+  self->dim = dim;
+  return self;
+}
+
+/**
+ * gnn_weight_norm_get_dim:
+ * @self: a weight-norm parametrization
+ *
+ * The dimension its norm keeps, -1 for the norm of the whole tensor (torch's `dim`).
+ *
+ * Returns: the dimension
+ *
+ * Since: 0.1
+ */
+int
+gnn_weight_norm_get_dim (GnnWeightNorm *self)
+{
+  g_return_val_if_fail (GNN_IS_WEIGHT_NORM (self), 0);
+  return self->dim;
+}
+
+/* torch's _weight_norm_compat_hook: a state dict of the hook-based weight_norm
+ * (`<name>_g`, `<name>_v`) loads into the parametrized module as original0 and original1 */
+static void
+weight_norm_compat_hook (GnnModule *module, GnnStateDict *state, const char *prefix,
+                         gboolean strict, gpointer data)
+{
+  const char *name = data;
+  g_autofree char *g_key = g_strconcat (prefix, name, "_g", NULL);
+  g_autofree char *v_key = g_strconcat (prefix, name, "_v", NULL);
+  g_autofree char *g_new = g_strconcat (prefix, "parametrizations.", name, ".original0", NULL);
+  g_autofree char *v_new = g_strconcat (prefix, "parametrizations.", name, ".original1", NULL);
+  g_autoptr(GnnTensor) g = NULL, v = NULL;
+  GnnTensor *t;
+
+  (void) module;
+  (void) strict;
+  if (!gnn_state_dict_contains (state, g_key) || !gnn_state_dict_contains (state, v_key))
+    return;
+  /* a non-tensor value under either key is left for the load to report */
+  if (!(t = gnn_state_dict_get_tensor (state, g_key, NULL)))
+    return;
+  g = g_object_ref (t);
+  if (!(t = gnn_state_dict_get_tensor (state, v_key, NULL)))
+    return;
+  v = g_object_ref (t);
+  gnn_state_dict_remove (state, g_key);
+  gnn_state_dict_remove (state, v_key);
+  gnn_state_dict_set_tensor (state, g_new, g);
+  gnn_state_dict_set_tensor (state, v_new, v);
+}
+
+/**
+ * gnn_parametrizations_weight_norm:
+ * @module: a module
+ * @name: the name of its weight (torch's default "weight")
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor; other negative dimensions count from the end
+ * @error: return location for a #GError
+ *
+ * PyTorch 2.1's `torch.nn.utils.parametrizations.weight_norm`: registers a
+ * [class@Gnn.WeightNorm] on @name (with `unsafe`, as torch does), so that @module's weight
+ * reads as v · g / ‖v‖ with g (the magnitude, its norm over every dimension but @dim) and v
+ * (the direction, its values) in `parametrizations.<name>.original0` and
+ * `parametrizations.<name>.original1`, which are the state-dict keys. As in torch, a state
+ * dict of the hook-based [func@Gnn.weight_norm] (`<name>_g`, `<name>_v`) loads into the
+ * module too. [func@Gnn.remove_parametrizations] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no tensor @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT) or @dim is out of range for it (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_parametrizations_weight_norm (GnnModule  *module,
+                                  const char *name,
+                                  int         dim,
+                                  GError    **error)
+{
+  g_autoptr(GnnWeightNorm) p = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  p = gnn_weight_norm_new (dim);
+  if (!gnn_register_parametrization (module, name, GNN_MODULE (p), TRUE, error))
+    return FALSE;
+  gnn_module_register_load_state_dict_pre_hook (module, weight_norm_compat_hook, g_strdup (name),
+                                                g_free);
+  return TRUE;
 }
 
 /* ---- the hook-based spectral_norm -------------------------------------------------------- */

@@ -154,4 +154,19 @@ gboolean       gnn_remove_spectral_norm (GnnModule  *module,
                                          const char *name,
                                          GError    **error);
 
+#define GNN_TYPE_WEIGHT_NORM (gnn_weight_norm_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnWeightNorm, gnn_weight_norm, GNN, WEIGHT_NORM, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnWeightNorm *gnn_weight_norm_new              (int         dim);
+GNN_AVAILABLE_IN_ALL
+int            gnn_weight_norm_get_dim          (GnnWeightNorm *self);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_parametrizations_weight_norm (GnnModule  *module,
+                                                 const char *name,
+                                                 int         dim,
+                                                 GError    **error);
+
 G_END_DECLS

@@ -495,6 +495,112 @@ class TestWeightNorm(unittest.TestCase):
             gnn.nn.utils.weight_norm(m)
 
 
+class TestParametrizedWeightNorm(unittest.TestCase):
+    """PyTorch 2.1's parametrizations.weight_norm against torch 1.13's hook-based weight_norm
+    (weight_g is original0, weight_v original1) on Linear and Conv2d for dim 0, 1, None and
+    -2: the keys, g and v, loading a hook-based state dict (the compat pre-hook) and one with
+    the new keys, outputs and gradients to g and v, assignment through the right inverse,
+    remove_parametrizations, and the errors."""
+
+    KEYS = ['bias', 'parametrizations.weight.original0', 'parametrizations.weight.original1']
+
+    def check(self, make, x, dtype, dim):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.weight_norm(t, dim=dim)
+        self.assertIs(gnn.nn.utils.parametrizations.weight_norm(m, dim=dim), m)
+        self.assertEqual(list(m.state_dict().keys()), self.KEYS)
+        self.assertEqual([n for n, _ in m.named_parameters()], self.KEYS)
+        self.assertTrue(GP.is_parametrized(m, 'weight'))
+        plist = m.parametrizations.weight
+        self.assertFalse(plist.is_tensor)
+        self.assertEqual(plist.ntensors, 2)
+        self.assertTrue(plist.unsafe)
+        for ours, theirs in (('original0', 'weight_g'), ('original1', 'weight_v')):
+            self.assertIsInstance(getattr(plist, ours), gnn.nn.Parameter)
+            self.assertEqual(tuple(getattr(plist, ours).shape), tuple(getattr(t, theirs).shape))
+            np.testing.assert_allclose(getattr(plist, ours).numpy(), np_of(getattr(t, theirs)),
+                                       rtol=rtol, atol=atol, err_msg=ours)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        # torch's hook-based state dict (weight_g, weight_v) loads as original0 / original1
+        sd = {k: v * 1.3 for k, v in t.state_dict().items()}
+        t.load_state_dict(sd)
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in sd.items()})
+        np.testing.assert_allclose(plist.original0.numpy(), np_of(t.weight_g), rtol=rtol, atol=atol)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        for ours, theirs in (('original0', 'weight_g'), ('original1', 'weight_v')):
+            np.testing.assert_allclose(getattr(plist, ours).grad.numpy(),
+                                       getattr(t, theirs).grad.numpy(),
+                                       rtol=rtol, atol=10 * atol, err_msg=ours)
+        np.testing.assert_allclose(m.bias.grad.numpy(), t.bias.grad.numpy(), rtol=rtol, atol=10 * atol)
+        # and a state dict with the new keys, as torch 2.1 saves it
+        renamed = {'bias': sd['bias'], self.KEYS[1]: sd['weight_g'] * 0.5, self.KEYS[2]: sd['weight_v']}
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in renamed.items()})
+        np.testing.assert_allclose(plist.original0.numpy(), np_of(sd['weight_g']) * 0.5,
+                                   rtol=rtol, atol=atol)
+        # assignment: g = the new weight's norm, v = the new weight
+        target = np.arange(np.prod(m.weight.shape), dtype=dtype).reshape(tuple(m.weight.shape)) - 2.5
+        m.weight = gnn.tensor(target)
+        np.testing.assert_allclose(plist.original1.numpy(), target, rtol=rtol, atol=atol)
+        np.testing.assert_allclose(m.weight.numpy(), target, rtol=rtol, atol=10 * atol)
+        tt = torch.tensor(target)
+        expect_g = torch.norm_except_dim(tt, 2, -1 if dim is None else dim)
+        np.testing.assert_allclose(plist.original0.numpy(), expect_g.numpy(), rtol=rtol, atol=atol)
+        # removal leaves the parametrized value as a plain parameter, last, as torch's
+        with torch.no_grad():
+            t.weight_g.copy_(expect_g)
+            t.weight_v.copy_(tt)
+        t(torch.tensor(x))
+        torch.nn.utils.remove_weight_norm(t)
+        self.assertIs(GP.remove_parametrizations(m, 'weight'), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertFalse(GP.is_parametrized(m))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=10 * atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            for dim in (0, 1, None, -2):
+                with self.subTest(dtype=dtype, dim=dim):
+                    self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
+                    self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
+
+    def test_errors(self):
+        t, m = pair()
+        with self.assertRaisesRegex(ValueError, "does not have a parameter, a buffer, or a "
+                                    "parametrized element with name 'wieght'"):
+            gnn.nn.utils.parametrizations.weight_norm(m, 'wieght')
+        # torch's own message for the dimension (its norm_except_dim's)
+        with self.assertRaises(IndexError) as tcm:
+            torch.nn.utils.weight_norm(t, dim=2)
+        with self.assertRaises(IndexError) as gcm:
+            gnn.nn.utils.parametrizations.weight_norm(m, dim=2)
+        self.assertIn(str(tcm.exception), message(gcm.exception))
+        with self.assertRaisesRegex(IndexError, r'\[-2, 1\], but got -3'):
+            gnn.nn.utils.parametrizations.weight_norm(m, dim=-3)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        self.assertFalse(GP.is_parametrized(m))
+
+    def test_chain_and_hook_state_dict_partial(self):
+        # only both of weight_g and weight_v are renamed, as torch's compat hook does
+        _, m = pair()
+        gnn.nn.utils.parametrizations.weight_norm(m)
+        sd = {k: v for k, v in m.state_dict().items()}
+        sd['weight_g'] = sd.pop(self.KEYS[1])
+        with self.assertRaisesRegex(RuntimeError, 'weight_g'):
+            m.load_state_dict(sd)
+
+
 class TestSpectralNormHook(unittest.TestCase):
     """torch 1.13's hook-based spectral_norm on Linear and ConvTranspose2d (dim 1): the keys
     weight_orig, weight_u, weight_v; after loading torch's random u and v, two training
@@ -565,6 +671,8 @@ class TestNamespaces(unittest.TestCase):
                       gnn.nn.utils.parametrizations.__dict__['spectral_norm'])
         self.assertIs(gnn.nn.utils.parametrizations.orthogonal,
                       gnn.nn.utils.parametrizations.__dict__['orthogonal'])
+        self.assertEqual(gnn.nn.utils.parametrizations.weight_norm.__module__,
+                         'gnn.nn.utils.parametrizations')
 
 
 if __name__ == '__main__':

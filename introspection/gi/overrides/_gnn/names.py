@@ -987,8 +987,7 @@ ROWS = [
     # ---- torch.nn.utils.parametrizations ----
     ('torch.nn.utils.parametrizations.orthogonal', 'Gnn.nn_utils_parametrizations_orthogonal'),
     ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
-    ('torch.nn.utils.parametrizations.weight_norm',
-     Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),
+    ('torch.nn.utils.parametrizations.weight_norm', 'Gnn.nn_utils_parametrizations_weight_norm'),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

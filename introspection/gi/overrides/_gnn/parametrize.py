@@ -143,6 +143,23 @@ nn_utils_parametrizations_orthogonal.__qualname__ = 'orthogonal'
 __all__.append('nn_utils_parametrizations_orthogonal')
 
 
+@_raising
+def nn_utils_parametrizations_weight_norm(module, name='weight', dim=0):
+    """torch.nn.utils.parametrizations.weight_norm (PyTorch 2.1): module's weight reads as
+    v * g / ||v|| with g = parametrizations[name].original0 (its norm over every dimension
+    but dim; the whole tensor when dim is None) and v = original1 (its values). A state dict
+    of the hook-based weight_norm (name_g, name_v) loads into it. Returns module."""
+    _call_raising_python_errors(Gnn.parametrizations_weight_norm, module, name,
+                                -1 if dim is None else dim)
+    return module
+
+
+nn_utils_parametrizations_weight_norm.__module__ = 'gnn.nn.utils.parametrizations'
+nn_utils_parametrizations_weight_norm.__name__ = 'weight_norm'
+nn_utils_parametrizations_weight_norm.__qualname__ = 'weight_norm'
+__all__.append('nn_utils_parametrizations_weight_norm')
+
+
 # ---- the hook-based torch.nn.utils.weight_norm ----
 
 @_raising
