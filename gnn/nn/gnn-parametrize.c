@@ -1100,6 +1100,149 @@ gnn_parametrize_set_tensor (GnnModule  *module,
   return TRUE;
 }
 
+/* does @module read something under @name (torch's `hasattr (module, name)` for a tensor) */
+static gboolean
+module_has_tensor (GnnModule *module, const char *name)
+{
+  g_autoptr(GnnTensor) t = NULL;
+
+  if (gnn_module_get_parameter (module, name, NULL) || gnn_module_get_buffer (module, name, NULL) ||
+      list_of (module, name) || gnn_module_get_submodule (module, name, NULL))
+    return TRUE;
+  t = gnn_module_get_tensor (module, name, NULL);
+  return t != NULL;
+}
+
+/* `to_list.<name> = from_list.<name>`: the same tensor object, a parameter or a buffer as it is */
+static gboolean
+share_original (GnnParametrizationList *to, GnnParametrizationList *from, const char *name,
+                GError **error)
+{
+  GnnTensor *t = gnn_module_tensor (GNN_MODULE (from), name, FALSE, NULL);
+  GnnModule *owner = GNN_MODULE (to);
+  gboolean was_param = gnn_module_get_parameter (owner, name, NULL) != NULL;
+
+  if (t == NULL)
+    return TRUE;
+  if (was_param != GNN_IS_PARAMETER (t))
+    gnn_module_remove (owner, name);
+  return register_original (owner, name, t, error);
+}
+
+/**
+ * gnn_transfer_parametrizations_and_params:
+ * @from_module: the module whose parametrizations are transferred
+ * @to_module: the module that receives them
+ * @tensor_name: (nullable): the one parametrized tensor to transfer, or %NULL for all of them
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.parametrize.transfer_parametrizations_and_params`: for each parametrized
+ * tensor of @from_module (or @tensor_name only), in the order they were parametrized, @to_module
+ * gets, if it has no tensor of that name, a parameter holding @from_module's parametrized value;
+ * then each parametrization of @from_module's chain is registered on it (the same module
+ * objects, shared between the two, without `unsafe`, as torch does), and finally its
+ * `original` (or `original0`, `original1`, ...) becomes @from_module's, the same tensor object,
+ * so that both modules read the same parametrized tensor and train the same parameters.
+ * Nothing happens when @from_module is not parametrized.
+ *
+ * As in torch, a failure in the middle (a parametrization that does not fit a tensor of
+ * @to_module) leaves what was transferred before it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT, naming the
+ *   tensor) when @tensor_name is not parametrized in a parametrized @from_module, or a
+ *   registration on @to_module fails
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_transfer_parametrizations_and_params (GnnModule  *from_module,
+                                          GnnModule  *to_module,
+                                          const char *tensor_name,
+                                          GError    **error)
+{
+  GnnModuleDict *d;
+  g_auto(GStrv) names = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (from_module), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (to_module), FALSE);
+  if (!gnn_is_parametrized (from_module, NULL))
+    return TRUE;
+  d = parametrizations_of (from_module);
+  if (tensor_name)
+    {
+      if (list_of (from_module, tensor_name) == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s has no parametrization on '%s' to transfer",
+                       gnn_module_get_name (from_module), tensor_name);
+          return FALSE;
+        }
+      names = g_new0 (char *, 2);
+      names[0] = g_strdup (tensor_name);
+    }
+  else
+    names = gnn_module_dict_keys (d);
+
+  for (guint i = 0; names[i]; i++)
+    {
+      const char *name = names[i];
+      GnnParametrizationList *from = list_of (from_module, name), *to;
+      guint n = gnn_parametrization_list_get_length (from);
+
+      if (!module_has_tensor (to_module, name))
+        {
+          g_autoptr(GnnTensor) value = gnn_module_get_tensor (from_module, name, error);
+          g_autoptr(GnnTensor) data = NULL;
+          g_autoptr(GnnParameter) param = NULL;
+
+          if (value == NULL)
+            return FALSE;
+          data = gnn_tensor_detach (value);
+          if (!(param = gnn_parameter_new (data, TRUE, error)) ||
+              !gnn_module_register_parameter (to_module, name, param, error))
+            return FALSE;
+        }
+      for (guint k = 0; k < n; k++)
+        if (!gnn_register_parametrization (to_module, name,
+                                           gnn_parametrization_list_get (from, (int) k, NULL),
+                                           FALSE, error))
+          return FALSE;
+      to = list_of (to_module, name);
+      if (from->is_tensor)
+        {
+          if (!share_original (to, from, "original", error))
+            return FALSE;
+        }
+      else
+        for (guint k = 0; k < from->n_tensors; k++)
+          {
+            g_autofree char *oname = original_name (from, k);
+            if (!share_original (to, from, oname, error))
+              return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_type_before_parametrizations:
+ * @module: a module
+ *
+ * `torch.nn.utils.parametrize.type_before_parametrizations`: the class of @module as it was
+ * before any parametrization. Where torch swaps a parametrized module's class for a generated
+ * subclass (`ParametrizedLinear`), gnn keeps the class, so this is always @module's own type.
+ *
+ * Returns: the type
+ *
+ * Since: 0.1
+ */
+GType
+gnn_type_before_parametrizations (GnnModule *module)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (module), G_TYPE_INVALID);
+  return G_OBJECT_TYPE (module);
+}
+
 /* ---- spectral_norm ---------------------------------------------------------------------- */
 
 /**

@@ -93,6 +93,13 @@ GNN_AVAILABLE_IN_ALL
 void       gnn_parametrize_cached_enter           (void);
 GNN_AVAILABLE_IN_ALL
 void       gnn_parametrize_cached_leave           (void);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_transfer_parametrizations_and_params (GnnModule           *from_module,
+                                                     GnnModule           *to_module,
+                                                     const char          *tensor_name,
+                                                     GError             **error);
+GNN_AVAILABLE_IN_ALL
+GType      gnn_type_before_parametrizations       (GnnModule             *module);
 
 #define GNN_TYPE_SPECTRAL_NORM (gnn_spectral_norm_get_type ())
 

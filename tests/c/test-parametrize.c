@@ -1025,6 +1025,77 @@ test_parametrized_weight_norm (void)
   }
 }
 
+/* transfer_parametrizations_and_params: the chain's modules and the original are shared with
+ * the source, the target reads the same weight; a target without the tensor gets it; an
+ * unparametrized source changes nothing; a name the source does not parametrize is an error;
+ * type_before_parametrizations is the module's own type */
+static void
+test_transfer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) from = linear_3_3 ();
+  g_autoptr(GnnModule) to = linear_3_3 ();
+  g_autoptr(GnnModule) empty = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnModule) plain = linear_3_3 ();
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnTensor) a = NULL, b = NULL;
+  g_autofree double *av = NULL, *bv = NULL;
+  GnnModule *lf, *lt;
+  const char *keys[] = { "bias", "parametrizations.weight.original", NULL };
+  const char *only[] = { "parametrizations.weight.original", NULL };
+  const char *plain_keys[] = { "weight", "bias", NULL };
+
+  g_assert_true (gnn_type_before_parametrizations (from) == GNN_TYPE_LINEAR);
+  /* an unparametrized source: nothing to do */
+  g_assert_true (gnn_transfer_parametrizations_and_params (plain, to, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_is_parametrized (to, NULL));
+
+  set_weight (from);
+  gnn_parametrization_set_right_inverse (scale, scale_right_inverse, NULL, NULL);
+  g_assert_true (gnn_register_parametrization (from, "weight", scale, FALSE, &error));
+  g_assert_true (gnn_register_parametrization (from, "weight", sym, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_type_before_parametrizations (from) == GNN_TYPE_LINEAR);
+
+  g_assert_false (gnn_transfer_parametrizations_and_params (from, to, "bias", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "'bias'"));
+  g_clear_error (&error);
+  assert_keys (to, plain_keys);
+
+  g_assert_true (gnn_transfer_parametrizations_and_params (from, to, NULL, &error));
+  g_assert_no_error (error);
+  assert_keys (to, keys);
+  lf = gnn_module_get_submodule (from, "parametrizations.weight", NULL);
+  lt = gnn_module_get_submodule (to, "parametrizations.weight", NULL);
+  g_assert_true (gnn_module_get_submodule (lt, "0", NULL) == scale);
+  g_assert_true (gnn_module_get_submodule (lt, "1", NULL) == sym);
+  g_assert_true (gnn_module_get_parameter (lt, "original", NULL) ==
+                 gnn_module_get_parameter (lf, "original", NULL));
+  a = read_tensor (from, "weight");
+  b = read_tensor (to, "weight");
+  av = values (a);
+  bv = values (b);
+  for (int i = 0; i < 9; i++)
+    {
+      g_assert_cmpfloat (av[i], ==, SYM[i]);
+      g_assert_cmpfloat (bv[i], ==, av[i]);
+    }
+  g_clear_object (&b);
+  g_clear_pointer (&bv, g_free);
+
+  /* a target that lacks the tensor gets a parameter first */
+  g_assert_true (gnn_transfer_parametrizations_and_params (from, empty, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (empty, only);
+  b = read_tensor (empty, "weight");
+  bv = values (b);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (bv[i], ==, SYM[i]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1041,5 +1112,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/weight-norm", test_weight_norm);
   g_test_add_func ("/parametrize/spectral-norm-hook", test_spectral_norm_hook);
   g_test_add_func ("/parametrize/weight-norm-parametrization", test_parametrized_weight_norm);
+  g_test_add_func ("/parametrize/transfer", test_transfer);
   return g_test_run ();
 }

@@ -601,6 +601,126 @@ class TestParametrizedWeightNorm(unittest.TestCase):
             m.load_state_dict(sd)
 
 
+class TestTransfer(unittest.TestCase):
+    """transfer_parametrizations_and_params and type_before_parametrizations against torch
+    1.13: to a module that has the tensor and to one that lacks it, chains, sequences
+    (original0, original1), one tensor by name, a C parametrization (spectral_norm), an
+    unparametrized source, the shared objects, keys, values, outputs and gradients."""
+
+    def chained(self, lib, classes, seed):
+        """Linear(3, 3) of seed's weights, weight = Symmetric(Scale(original)), bias = Split."""
+        t, m = pair(seed=seed)
+        module = t if lib is torch else m
+        P = TP if lib is torch else GP
+        Symmetric, Scale, Split = classes[0], classes[1], classes[2]
+        P.register_parametrization(module, 'weight', Scale())
+        P.register_parametrization(module, 'weight', Symmetric())
+        P.register_parametrization(module, 'bias', Split())
+        return module
+
+    def compare(self, t, m, x):
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        for k, v in state_dict_np(t).items():
+            np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=RTOL, atol=ATOL, err_msg=k)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=RTOL, atol=ATOL)
+        return yt, ym
+
+    def test_to_module_with_the_tensors(self):
+        x = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], dtype=np.float32)
+        tf, mf = self.chained(torch, T_CLASSES, 0), self.chained(gnn, G_CLASSES, 0)
+        tt, mt = pair(seed=5)
+        self.assertIs(TP.transfer_parametrizations_and_params(tf, tt), tt)
+        self.assertIs(GP.transfer_parametrizations_and_params(mf, mt), mt)
+        self.compare(tt, mt, x)
+        self.assertEqual(list(mt.state_dict().keys()),
+                         ['parametrizations.weight.original', 'parametrizations.weight.0.factor',
+                          'parametrizations.bias.original0', 'parametrizations.bias.original1'])
+        # the same objects: parametrizations and originals are shared with the source
+        for name in ('weight', 'bias'):
+            for k in range(len(mf.parametrizations[name])):
+                self.assertIs(mt.parametrizations[name][k], mf.parametrizations[name][k])
+        self.assertIs(mt.parametrizations.weight.original, mf.parametrizations.weight.original)
+        self.assertIs(mt.parametrizations.bias.original0, mf.parametrizations.bias.original0)
+        self.assertIs(mt.parametrizations.bias.original1, mf.parametrizations.bias.original1)
+        self.assertFalse(mt.parametrizations.bias.is_tensor)
+        np.testing.assert_allclose(mt.weight.numpy(), mf.weight.numpy())
+        # a step on the target trains the source's parameters: the gradients land on them
+        yt, ym = self.compare(tt, mt, x)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(mf.parametrizations.weight.original.grad.numpy(),
+                                   tf.parametrizations.weight.original.grad.numpy(), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(mf.parametrizations.bias.original1.grad.numpy(),
+                                   tf.parametrizations.bias.original1.grad.numpy(), rtol=RTOL, atol=ATOL)
+
+    def test_to_module_without_the_tensor(self):
+        tf, mf = self.chained(torch, T_CLASSES, 1), self.chained(gnn, G_CLASSES, 1)
+        tt, mt = torch.nn.Module(), gnn.nn.Module()
+        TP.transfer_parametrizations_and_params(tf, tt)
+        GP.transfer_parametrizations_and_params(mf, mt)
+        self.assertEqual(list(mt.state_dict().keys()), list(tt.state_dict().keys()))
+        for k, v in state_dict_np(tt).items():
+            np.testing.assert_allclose(mt.state_dict()[k].numpy(), v, rtol=RTOL, atol=ATOL, err_msg=k)
+        np.testing.assert_allclose(mt.weight.numpy(), np_of(tt.weight), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(mt.bias.numpy(), np_of(tt.bias), rtol=RTOL, atol=ATOL)
+        self.assertTrue(GP.is_parametrized(mt, 'weight'))
+        self.assertIs(GP.type_before_parametrizations(mt), gnn.nn.Module)
+
+    def test_one_tensor_by_name(self):
+        x = np.array([[0.5, 1.0, -1.5]], dtype=np.float32)
+        tf, mf = self.chained(torch, T_CLASSES, 2), self.chained(gnn, G_CLASSES, 2)
+        tt, mt = pair(seed=6)
+        TP.transfer_parametrizations_and_params(tf, tt, 'bias')
+        GP.transfer_parametrizations_and_params(mf, mt, 'bias')
+        self.compare(tt, mt, x)
+        self.assertTrue(GP.is_parametrized(mt, 'bias'))
+        self.assertFalse(GP.is_parametrized(mt, 'weight'))
+        # a name neither module has: torch's AttributeError; one the source has but does not
+        # parametrize: its KeyError; nothing changed
+        keys = list(mt.state_dict().keys())
+        with self.assertRaisesRegex(AttributeError, "no attribute 'nothing'"):
+            TP.transfer_parametrizations_and_params(tf, torch.nn.Linear(3, 3), 'nothing')
+        with self.assertRaisesRegex(AttributeError, "no attribute 'nothing'"):
+            GP.transfer_parametrizations_and_params(mf, mt, 'nothing')
+        TP.remove_parametrizations(tf, 'bias')
+        GP.remove_parametrizations(mf, 'bias')
+        with self.assertRaises(KeyError):
+            TP.transfer_parametrizations_and_params(tf, torch.nn.Linear(3, 3), 'bias')
+        with self.assertRaises(KeyError):
+            GP.transfer_parametrizations_and_params(mf, mt, 'bias')
+        self.assertEqual(list(mt.state_dict().keys()), keys)
+
+    def test_unparametrized_source_and_c_parametrization(self):
+        t, m = pair(seed=3)
+        tt, mt = pair(seed=4)
+        self.assertIs(GP.transfer_parametrizations_and_params(m, mt), mt)
+        self.assertEqual(list(mt.state_dict().keys()), ['weight', 'bias'])
+        self.assertFalse(GP.is_parametrized(mt))
+        # spectral_norm's module (its _u and _v) is shared; in eval mode no power iteration
+        torch.nn.utils.parametrizations.spectral_norm(t)
+        gnn.nn.utils.parametrizations.spectral_norm(m)
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        t.eval(), m.eval(), tt.eval(), mt.eval()
+        TP.transfer_parametrizations_and_params(t, tt)
+        GP.transfer_parametrizations_and_params(m, mt)
+        self.assertIs(mt.parametrizations.weight[0], m.parametrizations.weight[0])
+        self.compare(tt, mt, np.ones((1, 3), dtype=np.float32))
+        np.testing.assert_allclose(mt.weight.numpy(), m.weight.numpy())
+
+    def test_type_before_parametrizations(self):
+        t, m = pair()
+        self.assertIs(GP.type_before_parametrizations(m), gnn.nn.Linear)
+        TP.register_parametrization(t, 'weight', T_CLASSES[0]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[0]())
+        self.assertIs(TP.type_before_parametrizations(t), torch.nn.Linear)
+        self.assertIs(GP.type_before_parametrizations(m), gnn.nn.Linear)
+        self.assertEqual(GP.type_before_parametrizations(m).__name__,
+                         TP.type_before_parametrizations(t).__name__)
+        self.assertEqual(gnn.Gnn.type_before_parametrizations(m).name, 'GnnLinear')
+
+
 class TestSpectralNormHook(unittest.TestCase):
     """torch 1.13's hook-based spectral_norm on Linear and ConvTranspose2d (dim 1): the keys
     weight_orig, weight_u, weight_v; after loading torch's random u and v, two training
@@ -665,7 +785,8 @@ class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)
         for name in ('register_parametrization', 'is_parametrized', 'remove_parametrizations', 'cached',
-                     'type_before_parametrizations', 'ParametrizationList'):
+                     'type_before_parametrizations', 'ParametrizationList',
+                     'transfer_parametrizations_and_params'):
             self.assertTrue(hasattr(GP, name), name)
         self.assertIs(gnn.nn.utils.parametrizations.spectral_norm,
                       gnn.nn.utils.parametrizations.__dict__['spectral_norm'])

@@ -982,7 +982,7 @@ ROWS = [
     ('torch.nn.utils.parametrize.type_before_parametrizations', 'Gnn.nn_utils_parametrize_type_before_parametrizations'),
     ('torch.nn.utils.parametrize.ParametrizationList', 'Gnn.ParametrizationList'),
     ('torch.nn.utils.parametrize.transfer_parametrizations_and_params',
-     Missing('not built yet: register the parametrizations on the other module and load its state dict')),
+     'Gnn.nn_utils_parametrize_transfer_parametrizations_and_params'),
 
     # ---- torch.nn.utils.parametrizations ----
     ('torch.nn.utils.parametrizations.orthogonal', 'Gnn.nn_utils_parametrizations_orthogonal'),
