@@ -2179,8 +2179,9 @@ weight_norm_apply (GnnTensor *g, GnnTensor *v, int dim, GError **error)
 }
 
 static GnnTensor *
-weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
+weight_norm_compute (GnnModule *module, gpointer data, GError **error)
 {
+  WeightNormHook *h = data;
   g_autofree char *g_name = g_strconcat (h->name, "_g", NULL);
   g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
   GnnParameter *g = gnn_module_find_parameter (module, g_name);
@@ -2231,6 +2232,124 @@ find_weight_hook (GnnModule *module, GnnForwardPreHookFunc func, const char *nam
   return NULL;
 }
 
+/* One tensor that replaces the weight of a hook-based norm: `<name><suffix>`, a parameter
+ * when @tensor is a GnnParameter, a persistent buffer otherwise. */
+typedef struct
+{
+  const char *suffix;
+  GnnTensor *tensor;
+} WeightHookSlot;
+
+/* The parameter @name of @module that a hook-based norm (@kind, its hook @func) may replace,
+ * borrowed: NULL with @error set (%GNN_ERROR_INVALID_ARGUMENT) when @name already has such a
+ * hook or is no parameter of @module. */
+static GnnParameter *
+weight_hook_parameter (GnnModule *module, const char *name, GnnForwardPreHookFunc func,
+                       const char *kind, GError **error)
+{
+  GnnParameter *param;
+
+  if (find_weight_hook (module, func, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two %s hooks on the same parameter %s", kind, name);
+      return NULL;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+  return param;
+}
+
+/* The set-up of a hook-based norm, all or nothing: the parameter @name of @module is replaced
+ * by the @n_slots tensors `<name><suffix>` (registered in that order), @name reads as the
+ * plain tensor attribute @weight until the first forward, and the forward pre-hook @func
+ * (with @hook_data, which @free_data frees, on failure too) recomputes it before each call.
+ * The new tensors are registered before @name goes, so that a name clash among them leaves
+ * @module as it was, @name in its place. */
+static gboolean
+install_weight_hook (GnnModule *module, const char *name, const WeightHookSlot *slots,
+                     guint n_slots, GnnTensor *weight, GnnForwardPreHookFunc func,
+                     gpointer hook_data, GDestroyNotify free_data, GError **error)
+{
+  g_autoptr(GnnParameter) keep = g_object_ref (gnn_module_find_parameter (module, name));
+  guint done = 0;
+  gboolean ok = TRUE;
+
+  while (ok && done < n_slots)
+    {
+      g_autofree char *slot_name = g_strconcat (name, slots[done].suffix, NULL);
+      GnnTensor *t = slots[done].tensor;
+
+      ok = GNN_IS_PARAMETER (t)
+        ? gnn_module_register_parameter (module, slot_name, GNN_PARAMETER (t), error)
+        : gnn_module_register_buffer (module, slot_name, t, TRUE, error);
+      if (ok)
+        done++;
+    }
+  if (ok)
+    {
+      gnn_module_remove (module, name);
+      ok = gnn_module_set_tensor_attribute (module, name, weight, error);
+      if (!ok)
+        gnn_module_register_parameter (module, name, keep, NULL);
+    }
+  if (!ok)
+    {
+      for (guint i = 0; i < done; i++)
+        {
+          g_autofree char *slot_name = g_strconcat (name, slots[i].suffix, NULL);
+          gnn_module_remove (module, slot_name);
+        }
+      free_data (hook_data);
+      return FALSE;
+    }
+  gnn_module_register_forward_pre_hook (module, func, hook_data, free_data, FALSE, FALSE);
+  return TRUE;
+}
+
+typedef GnnTensor *(*WeightHookCompute) (GnnModule *module, gpointer hook_data, GError **error);
+
+/* The removal of a hook-based norm (@kind, its hook @func) from @name: the weight @compute
+ * gives (without gradients) becomes the parameter @name again, registered last as torch
+ * does, and the hook, the attribute and the tensors `<name><suffix>` of @suffixes (ending
+ * with NULL) go. On failure (%GNN_ERROR_INVALID_ARGUMENT when there is no such hook)
+ * @module is as it was. */
+static gboolean
+uninstall_weight_hook (GnnModule *module, const char *name, GnnForwardPreHookFunc func,
+                       const char *kind, WeightHookCompute compute,
+                       const char *const *suffixes, GError **error)
+{
+  GnnModuleHook *hook = find_weight_hook (module, func, name);
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s of '%s' not found in %s", kind, name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = compute (module, hook->data, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  for (guint i = 0; suffixes[i]; i++)
+    {
+      g_autofree char *slot_name = g_strconcat (name, suffixes[i], NULL);
+      gnn_module_remove (module, slot_name);
+    }
+  return gnn_module_register_parameter (module, name, param, error);
+}
+
 /**
  * gnn_weight_norm:
  * @module: a module
@@ -2257,57 +2376,27 @@ gnn_weight_norm (GnnModule  *module,
                  GError    **error)
 {
   GnnParameter *param;
-  g_autoptr(GnnParameter) keep = NULL, g = NULL, v = NULL;
+  g_autoptr(GnnParameter) g = NULL, v = NULL;
   g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
-  g_autofree char *g_name = NULL, *v_name = NULL;
   WeightNormHook *h;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (find_weight_hook (module, weight_norm_forward_pre_hook, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Cannot register two weight_norm hooks on the same parameter %s", name);
-      return FALSE;
-    }
-  param = gnn_module_find_parameter (module, name);
+  param = weight_hook_parameter (module, name, weight_norm_forward_pre_hook, "weight_norm", error);
   if (param == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
-      return FALSE;
-    }
-  keep = g_object_ref (param);
+    return FALSE;
   data = gnn_tensor_detach (GNN_TENSOR (param));
-  g_name = g_strconcat (name, "_g", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
   if (!(norm = weight_norm_except_dim (data, dim, error)) ||
       !(g = gnn_parameter_new (norm, TRUE, error)) ||
-      !(v = gnn_parameter_new (data, TRUE, error)))
+      !(v = gnn_parameter_new (data, TRUE, error)) ||
+      !(w = weight_norm_apply (GNN_TENSOR (g), GNN_TENSOR (v), dim, error)))
     return FALSE;
-  gnn_module_remove (module, name);
-  if (!gnn_module_register_parameter (module, g_name, g, error) ||
-      !gnn_module_register_parameter (module, v_name, v, error))
-    {
-      gnn_module_remove (module, g_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
   h = g_new0 (WeightNormHook, 1);
   h->name = g_strdup (name);
   h->dim = dim;
-  if (!(w = weight_norm_compute (module, h, error)) ||
-      !gnn_module_set_tensor_attribute (module, name, w, error))
-    {
-      weight_norm_hook_free (h);
-      gnn_module_remove (module, g_name);
-      gnn_module_remove (module, v_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
-  gnn_module_register_forward_pre_hook (module, weight_norm_forward_pre_hook, h,
-                                        weight_norm_hook_free, FALSE, FALSE);
-  return TRUE;
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
+                              2, w, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
 }
 
 /**
@@ -2329,36 +2418,12 @@ gnn_remove_weight_norm (GnnModule  *module,
                         const char *name,
                         GError    **error)
 {
-  GnnModuleHook *hook;
-  g_autoptr(GnnTensor) w = NULL, data = NULL;
-  g_autoptr(GnnParameter) param = NULL;
-  g_autofree char *g_name = NULL, *v_name = NULL;
+  static const char *const suffixes[] = { "_g", "_v", NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = find_weight_hook (module, weight_norm_forward_pre_hook, name);
-  if (hook == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "weight_norm of '%s' not found in %s", name, gnn_module_get_name (module));
-      return FALSE;
-    }
-  {
-    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-
-    if (!(w = weight_norm_compute (module, hook->data, error)))
-      return FALSE;
-  }
-  data = gnn_tensor_detach (w);
-  if (!(param = gnn_parameter_new (data, TRUE, error)))
-    return FALSE;
-  g_name = g_strconcat (name, "_g", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove_hook (module, hook->id);
-  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-  gnn_module_remove (module, g_name);
-  gnn_module_remove (module, v_name);
-  return gnn_module_register_parameter (module, name, param, error);
+  return uninstall_weight_hook (module, name, weight_norm_forward_pre_hook, "weight_norm",
+                                weight_norm_compute, suffixes, error);
 }
 
 /* ---- weight_norm, the parametrization ----------------------------------------------------- */
@@ -2639,6 +2704,13 @@ spectral_hook_compute (GnnModule *module, SpectralNormHook *h, gboolean power_it
   return gnn_tensor_div (GNN_TENSOR (orig), sigma, error);
 }
 
+/* orig / σ from the current u and v, without power iteration */
+static GnnTensor *
+spectral_hook_compute_current (GnnModule *module, gpointer data, GError **error)
+{
+  return spectral_hook_compute (module, data, FALSE, error);
+}
+
 static void
 spectral_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
 {
@@ -2688,28 +2760,17 @@ gnn_spectral_norm_hook (GnnModule  *module,
                         GError    **error)
 {
   GnnParameter *param;
-  g_autoptr(GnnParameter) keep = NULL;
   g_autoptr(GnnTensor) data = NULL, mat = NULL, u = NULL, v = NULL, nu = NULL, nv = NULL;
-  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
   SpectralNormHook *h;
   const gint64 *shape;
   guint nd;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (find_weight_hook (module, spectral_norm_forward_pre_hook, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Cannot register two spectral_norm hooks on the same parameter %s", name);
-      return FALSE;
-    }
-  param = gnn_module_find_parameter (module, name);
+  param = weight_hook_parameter (module, name, spectral_norm_forward_pre_hook, "spectral_norm",
+                                 error);
   if (param == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
-      return FALSE;
-    }
+    return FALSE;
   nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
   if (dim < -(int) nd || dim >= (int) nd)
     {
@@ -2720,7 +2781,6 @@ gnn_spectral_norm_hook (GnnModule  *module,
     }
   if (dim < 0)
     dim += (int) nd;
-  keep = g_object_ref (param);
   data = gnn_tensor_detach (GNN_TENSOR (param));
   if (!(mat = spectral_hook_matrix (data, dim, error)))
     return FALSE;
@@ -2733,29 +2793,17 @@ gnn_spectral_norm_hook (GnnModule  *module,
       !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
       !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
     return FALSE;
-  orig_name = g_strconcat (name, "_orig", NULL);
-  u_name = g_strconcat (name, "_u", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove (module, name);
-  if (!gnn_module_register_parameter (module, orig_name, keep, error) ||
-      !gnn_module_set_tensor_attribute (module, name, data, error) ||
-      !gnn_module_register_buffer (module, u_name, nu, TRUE, error) ||
-      !gnn_module_register_buffer (module, v_name, nv, TRUE, error))
-    {
-      gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-      gnn_module_remove (module, u_name);
-      gnn_module_remove (module, orig_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
   h = g_new0 (SpectralNormHook, 1);
   h->name = g_strdup (name);
   h->dim = dim;
   h->n_power_iterations = n_power_iterations;
   h->eps = eps;
-  gnn_module_register_forward_pre_hook (module, spectral_norm_forward_pre_hook, h,
-                                        spectral_norm_hook_free, FALSE, FALSE);
-  return TRUE;
+  /* until the first forward the weight reads as orig's values, as torch's */
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_orig", GNN_TENSOR (param) },
+                                                   { "_u", nu }, { "_v", nv } },
+                              3, data, spectral_norm_forward_pre_hook, h, spectral_norm_hook_free,
+                              error);
 }
 
 /**
@@ -2778,36 +2826,10 @@ gnn_remove_spectral_norm (GnnModule  *module,
                           const char *name,
                           GError    **error)
 {
-  GnnModuleHook *hook;
-  g_autoptr(GnnTensor) w = NULL, data = NULL;
-  g_autoptr(GnnParameter) param = NULL;
-  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+  static const char *const suffixes[] = { "_u", "_v", "_orig", NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = find_weight_hook (module, spectral_norm_forward_pre_hook, name);
-  if (hook == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "spectral_norm of '%s' not found in %s", name, gnn_module_get_name (module));
-      return FALSE;
-    }
-  {
-    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-
-    if (!(w = spectral_hook_compute (module, hook->data, FALSE, error)))
-      return FALSE;
-  }
-  data = gnn_tensor_detach (w);
-  if (!(param = gnn_parameter_new (data, TRUE, error)))
-    return FALSE;
-  orig_name = g_strconcat (name, "_orig", NULL);
-  u_name = g_strconcat (name, "_u", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove_hook (module, hook->id);
-  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-  gnn_module_remove (module, u_name);
-  gnn_module_remove (module, v_name);
-  gnn_module_remove (module, orig_name);
-  return gnn_module_register_parameter (module, name, param, error);
+  return uninstall_weight_hook (module, name, spectral_norm_forward_pre_hook, "spectral_norm",
+                                spectral_hook_compute_current, suffixes, error);
 }

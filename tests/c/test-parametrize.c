@@ -1096,6 +1096,53 @@ test_transfer (void)
     g_assert_cmpfloat (bv[i], ==, SYM[i]);
 }
 
+/* the set-up of both hook-based norms is all or nothing: a name clash in the middle (a
+ * buffer `weight_v`, a parameter `weight_u`) leaves the module as it was */
+static void
+test_norm_hooks_roll_back (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = linear_3_3 ();
+  g_autoptr(GnnModule) b = linear_3_3 ();
+  g_autoptr(GnnTensor) clash = gnn_test_tensor_d ((double[]) { 1 }, 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnParameter) pclash = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) y = NULL;
+  GnnParameter *wa, *wb;
+  const char *keys_a[] = { "weight", "bias", "weight_v", NULL };
+  const char *keys_b[] = { "weight", "bias", "weight_u", NULL };
+
+  wa = gnn_module_get_parameter (a, "weight", NULL);
+  g_assert_true (gnn_module_register_buffer (a, "weight_v", clash, TRUE, &error));
+  g_assert_false (gnn_weight_norm (a, "weight", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  assert_keys (a, keys_a);
+  g_assert_true (gnn_module_get_parameter (a, "weight", NULL) == wa);
+  y = gnn_module_forward_tensor (a, x, &error);
+  g_assert_no_error (error);
+  g_clear_object (&y);
+  /* no hook was left behind: a second try after the clash is gone succeeds */
+  gnn_module_remove (a, "weight_v");
+  g_assert_true (gnn_weight_norm (a, "weight", 0, &error));
+  g_assert_no_error (error);
+
+  wb = gnn_module_get_parameter (b, "weight", NULL);
+  pclash = gnn_parameter_new (clash, TRUE, &error);
+  g_assert_true (gnn_module_register_parameter (b, "weight_u", pclash, &error));
+  g_assert_false (gnn_spectral_norm_hook (b, "weight", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  assert_keys (b, keys_b);
+  g_assert_true (gnn_module_get_parameter (b, "weight", NULL) == wb);
+  g_assert_null (gnn_module_get_parameter (b, "weight_orig", NULL));
+  y = gnn_module_forward_tensor (b, x, &error);
+  g_assert_no_error (error);
+  gnn_module_remove (b, "weight_u");
+  g_assert_true (gnn_spectral_norm_hook (b, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1113,5 +1160,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/spectral-norm-hook", test_spectral_norm_hook);
   g_test_add_func ("/parametrize/weight-norm-parametrization", test_parametrized_weight_norm);
   g_test_add_func ("/parametrize/transfer", test_transfer);
+  g_test_add_func ("/parametrize/norm-hooks-roll-back", test_norm_hooks_roll_back);
   return g_test_run ();
 }
