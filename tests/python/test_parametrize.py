@@ -439,7 +439,8 @@ class TestOrthogonal(unittest.TestCase):
 
 
 class TestWeightNorm(unittest.TestCase):
-    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None and -1:
+    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None, -1 (the
+    whole tensor, as None) and -2 (counted from the end):
     the keys weight_g and weight_v, their values, the outputs and gradients to g and v after
     loading scaled values from torch, remove_weight_norm, and the errors."""
 
@@ -477,7 +478,7 @@ class TestWeightNorm(unittest.TestCase):
         xl = np.random.default_rng(0).standard_normal((2, 4))
         xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
         for dtype in (np.float32, np.float64):
-            for dim in (0, 1, None, -1):
+            for dim in (0, 1, None, -1, -2):
                 self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
                 self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
 
@@ -489,6 +490,11 @@ class TestWeightNorm(unittest.TestCase):
             gnn.nn.utils.weight_norm(m, 'wieght')
         with self.assertRaises(IndexError):
             gnn.nn.utils.weight_norm(m, dim=2)
+        with self.assertRaises(IndexError) as tcm:
+            torch.nn.utils.weight_norm(torch.nn.Linear(3, 3), dim=-3)
+        with self.assertRaises(IndexError) as gcm:
+            gnn.nn.utils.weight_norm(m, dim=-3)
+        self.assertIn(str(tcm.exception), message(gcm.exception))
         self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
         gnn.nn.utils.weight_norm(m)
         with self.assertRaisesRegex(RuntimeError, 'Cannot register two weight_norm hooks'):
