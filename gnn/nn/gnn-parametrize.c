@@ -25,6 +25,7 @@
 #include "gnn-state-dict.h"
 #include "ops/gnn-ops.h"
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-error.h"
 #include "core/gnn-tensor-private.h"
 #include "autograd/graph/gnn-grad-mode.h"
@@ -2445,6 +2446,14 @@ struct _GnnWeightNorm
   int dim;
 };
 
+enum {
+  WN_PROP_0,
+  WN_PROP_DIM,
+  WN_N_PROPS
+};
+
+static GnnProp weight_norm_props[WN_N_PROPS];
+
 G_DEFINE_FINAL_TYPE (GnnWeightNorm, gnn_weight_norm, GNN_TYPE_MODULE)
 
 static GnnArgs *
@@ -2493,6 +2502,22 @@ gnn_weight_norm_class_init (GnnWeightNormClass *klass)
 {
   GNN_MODULE_CLASS (klass)->forward = gnn_weight_norm_forward;
   GNN_MODULE_CLASS (klass)->extra_repr = gnn_weight_norm_extra_repr;
+
+  /**
+   * GnnWeightNorm:dim:
+   *
+   * The dimension the norm keeps (torch's `dim`, default 0); -1 (torch's `None`) for the
+   * norm of the whole tensor; other negative dimensions count from the end. It is checked
+   * against the weight when the parametrization is registered.
+   *
+   * Since: 0.1
+   */
+  weight_norm_props[WN_PROP_DIM] = (GnnProp) {
+    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnWeightNorm, dim) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), weight_norm_props, WN_N_PROPS);
 }
 
 static void
@@ -2516,10 +2541,7 @@ gnn_weight_norm_init (GnnWeightNorm *self)
 GnnWeightNorm *
 gnn_weight_norm_new (int dim)
 {
-  GnnWeightNorm *self = g_object_new (GNN_TYPE_WEIGHT_NORM, NULL);
-
-  self->dim = dim;
-  return self;
+  return g_object_new (GNN_TYPE_WEIGHT_NORM, "dim", dim, NULL);
 }
 
 /**

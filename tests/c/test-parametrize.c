@@ -1003,7 +1003,11 @@ test_parametrized_weight_norm (void)
         g_autoptr(GnnArgs) in = gnn_args_new_tensor (v0);
         WeightNormCheck c = { GNN_MODULE (wn), NULL, TRUE };
 
+        int prop_dim = 42;
+
         g_assert_cmpint (gnn_weight_norm_get_dim (wn), ==, dims[k]);
+        g_object_get (wn, "dim", &prop_dim, NULL);
+        g_assert_cmpint (prop_dim, ==, dims[k]);
         if (dims[k] == 0)
           g0 = gnn_test_tensor_d ((double[]) { 1.5, -0.5 }, 2, GNN_TEST_SHAPE (2, 1), 2);
         else if (dims[k] == 1)

@@ -523,6 +523,7 @@ class TestParametrizedWeightNorm(unittest.TestCase):
         self.assertEqual([n for n, _ in m.named_parameters()], self.KEYS)
         self.assertTrue(GP.is_parametrized(m, 'weight'))
         plist = m.parametrizations.weight
+        self.assertEqual(plist[0].props.dim, -1 if dim is None else dim)
         self.assertFalse(plist.is_tensor)
         self.assertEqual(plist.ntensors, 2)
         self.assertTrue(plist.unsafe)
