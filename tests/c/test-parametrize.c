@@ -894,7 +894,8 @@ test_spectral_norm_hook (void)
 /* the weight-norm parametrization (PyTorch 2.1's parametrizations.weight_norm): the keys
  * original0 (g, the rows' norms for dim 0) and original1 (v), the weight read as v · g / ‖v‖,
  * a hook-based state dict (weight_g, weight_v) loading through the compat pre-hook, float64
- * gradchecks to g and to v for dims 0, 1 and -1 (the whole tensor), and the bad input */
+ * gradchecks to g and to v (and a gradgradcheck to v) for dims 0, 1 and -1 (the whole
+ * tensor), and the bad input */
 typedef struct { GnnModule *wn; GnnTensor *other; gboolean vary_g; } WeightNormCheck;
 
 static GnnTensor *
@@ -1019,6 +1020,8 @@ test_parametrized_weight_norm (void)
         c.other = g0;
         c.vary_g = FALSE;
         gnn_test_gradcheck (weight_norm_forward_of, &c, v0, 1e-6, 1e-6);
+        /* and the second derivative (torch's _weight_norm is twice differentiable) */
+        gnn_test_gradgradcheck (weight_norm_forward_of, &c, v0, 1e-6, 1e-5);
 
         /* the forward wants both tensors */
         out = gnn_module_forward (GNN_MODULE (wn), in, &error);
