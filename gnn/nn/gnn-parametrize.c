@@ -22,8 +22,10 @@
 #include "gnn-parameter.h"
 #include "gnn-conv.h"
 #include "gnn-init.h"
+#include "gnn-state-dict.h"
 #include "ops/gnn-ops.h"
 #include "gnn-module-private.h"
+#include "gnn-props-private.h"
 #include "core/gnn-error.h"
 #include "core/gnn-tensor-private.h"
 #include "autograd/graph/gnn-grad-mode.h"
@@ -1099,6 +1101,149 @@ gnn_parametrize_set_tensor (GnnModule  *module,
   return TRUE;
 }
 
+/* does @module read something under @name (torch's `hasattr (module, name)` for a tensor) */
+static gboolean
+module_has_tensor (GnnModule *module, const char *name)
+{
+  g_autoptr(GnnTensor) t = NULL;
+
+  if (gnn_module_get_parameter (module, name, NULL) || gnn_module_get_buffer (module, name, NULL) ||
+      list_of (module, name) || gnn_module_get_submodule (module, name, NULL))
+    return TRUE;
+  t = gnn_module_get_tensor (module, name, NULL);
+  return t != NULL;
+}
+
+/* `to_list.<name> = from_list.<name>`: the same tensor object, a parameter or a buffer as it is */
+static gboolean
+share_original (GnnParametrizationList *to, GnnParametrizationList *from, const char *name,
+                GError **error)
+{
+  GnnTensor *t = gnn_module_tensor (GNN_MODULE (from), name, FALSE, NULL);
+  GnnModule *owner = GNN_MODULE (to);
+  gboolean was_param = gnn_module_get_parameter (owner, name, NULL) != NULL;
+
+  if (t == NULL)
+    return TRUE;
+  if (was_param != GNN_IS_PARAMETER (t))
+    gnn_module_remove (owner, name);
+  return register_original (owner, name, t, error);
+}
+
+/**
+ * gnn_transfer_parametrizations_and_params:
+ * @from_module: the module whose parametrizations are transferred
+ * @to_module: the module that receives them
+ * @tensor_name: (nullable): the one parametrized tensor to transfer, or %NULL for all of them
+ * @error: return location for a #GError
+ *
+ * `torch.nn.utils.parametrize.transfer_parametrizations_and_params`: for each parametrized
+ * tensor of @from_module (or @tensor_name only), in the order they were parametrized, @to_module
+ * gets, if it has no tensor of that name, a parameter holding @from_module's parametrized value;
+ * then each parametrization of @from_module's chain is registered on it (the same module
+ * objects, shared between the two, without `unsafe`, as torch does), and finally its
+ * `original` (or `original0`, `original1`, ...) becomes @from_module's, the same tensor object,
+ * so that both modules read the same parametrized tensor and train the same parameters.
+ * Nothing happens when @from_module is not parametrized.
+ *
+ * As in torch, a failure in the middle (a parametrization that does not fit a tensor of
+ * @to_module) leaves what was transferred before it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT, naming the
+ *   tensor) when @tensor_name is not parametrized in a parametrized @from_module, or a
+ *   registration on @to_module fails
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_transfer_parametrizations_and_params (GnnModule  *from_module,
+                                          GnnModule  *to_module,
+                                          const char *tensor_name,
+                                          GError    **error)
+{
+  GnnModuleDict *d;
+  g_auto(GStrv) names = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (from_module), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (to_module), FALSE);
+  if (!gnn_is_parametrized (from_module, NULL))
+    return TRUE;
+  d = parametrizations_of (from_module);
+  if (tensor_name)
+    {
+      if (list_of (from_module, tensor_name) == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s has no parametrization on '%s' to transfer",
+                       gnn_module_get_name (from_module), tensor_name);
+          return FALSE;
+        }
+      names = g_new0 (char *, 2);
+      names[0] = g_strdup (tensor_name);
+    }
+  else
+    names = gnn_module_dict_keys (d);
+
+  for (guint i = 0; names[i]; i++)
+    {
+      const char *name = names[i];
+      GnnParametrizationList *from = list_of (from_module, name), *to;
+      guint n = gnn_parametrization_list_get_length (from);
+
+      if (!module_has_tensor (to_module, name))
+        {
+          g_autoptr(GnnTensor) value = gnn_module_get_tensor (from_module, name, error);
+          g_autoptr(GnnTensor) data = NULL;
+          g_autoptr(GnnParameter) param = NULL;
+
+          if (value == NULL)
+            return FALSE;
+          data = gnn_tensor_detach (value);
+          if (!(param = gnn_parameter_new (data, TRUE, error)) ||
+              !gnn_module_register_parameter (to_module, name, param, error))
+            return FALSE;
+        }
+      for (guint k = 0; k < n; k++)
+        if (!gnn_register_parametrization (to_module, name,
+                                           gnn_parametrization_list_get (from, (int) k, NULL),
+                                           FALSE, error))
+          return FALSE;
+      to = list_of (to_module, name);
+      if (from->is_tensor)
+        {
+          if (!share_original (to, from, "original", error))
+            return FALSE;
+        }
+      else
+        for (guint k = 0; k < from->n_tensors; k++)
+          {
+            g_autofree char *oname = original_name (from, k);
+            if (!share_original (to, from, oname, error))
+              return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_type_before_parametrizations:
+ * @module: a module
+ *
+ * `torch.nn.utils.parametrize.type_before_parametrizations`: the class of @module as it was
+ * before any parametrization. Where torch swaps a parametrized module's class for a generated
+ * subclass (`ParametrizedLinear`), gnn keeps the class, so this is always @module's own type.
+ *
+ * Returns: the type
+ *
+ * Since: 0.1
+ */
+GType
+gnn_type_before_parametrizations (GnnModule *module)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (module), G_TYPE_INVALID);
+  return G_OBJECT_TYPE (module);
+}
+
 /* ---- spectral_norm ---------------------------------------------------------------------- */
 
 /**
@@ -1993,7 +2138,8 @@ weight_norm_hook_free (gpointer data)
 }
 
 /* torch's norm_except_dim (v, 2, dim): the 2-norm over every dimension but @dim, kept as 1s;
- * over all of them (a 0-D tensor) when @dim is -1 */
+ * over all of them (a 0-D tensor) when @dim is -1 (torch's None). Other negative dimensions
+ * count from the end, as torch's do; out of range is %GNN_ERROR_INDEX with torch's message. */
 static GnnTensor *
 weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
 {
@@ -2006,20 +2152,41 @@ weight_norm_except_dim (GnnTensor *v, int dim, GError **error)
         dims[k++] = (int) d;
       return gnn_linalg_vector_norm (v, 2.0, dims, k, FALSE, error);
     }
+  if (dim < -(int) MAX (nd, 1) || dim >= (int) MAX (nd, 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d], but got %d)",
+                   MAX (nd, 1), (int) MAX (nd, 1) - 1, dim);
+      return NULL;
+    }
+  if (dim < 0)
+    dim += (int) nd;
   for (guint d = 0; d < nd; d++)
     if ((int) d != dim)
       dims[k++] = (int) d;
   return gnn_linalg_vector_norm (v, 2.0, dims, k, TRUE, error);
 }
 
+/* v · (g / ‖v‖), torch's _weight_norm (v, g, dim) */
 static GnnTensor *
-weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
+weight_norm_apply (GnnTensor *g, GnnTensor *v, int dim, GError **error)
 {
+  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
+
+  if (!(norm = weight_norm_except_dim (v, dim, error)) ||
+      !(scale = gnn_tensor_div (g, norm, error)))
+    return NULL;
+  return gnn_tensor_mul (v, scale, error);
+}
+
+static GnnTensor *
+weight_norm_compute (GnnModule *module, gpointer data, GError **error)
+{
+  WeightNormHook *h = data;
   g_autofree char *g_name = g_strconcat (h->name, "_g", NULL);
   g_autofree char *v_name = g_strconcat (h->name, "_v", NULL);
   GnnParameter *g = gnn_module_find_parameter (module, g_name);
   GnnParameter *v = gnn_module_find_parameter (module, v_name);
-  g_autoptr(GnnTensor) norm = NULL, scale = NULL;
 
   if (g == NULL || v == NULL)
     {
@@ -2028,10 +2195,7 @@ weight_norm_compute (GnnModule *module, WeightNormHook *h, GError **error)
                    g_name, v_name);
       return NULL;
     }
-  if (!(norm = weight_norm_except_dim (GNN_TENSOR (v), h->dim, error)) ||
-      !(scale = gnn_tensor_div (GNN_TENSOR (g), norm, error)))
-    return NULL;
-  return gnn_tensor_mul (GNN_TENSOR (v), scale, error);
+  return weight_norm_apply (GNN_TENSOR (g), GNN_TENSOR (v), h->dim, error);
 }
 
 static void
@@ -2069,12 +2233,130 @@ find_weight_hook (GnnModule *module, GnnForwardPreHookFunc func, const char *nam
   return NULL;
 }
 
+/* One tensor that replaces the weight of a hook-based norm: `<name><suffix>`, a parameter
+ * when @tensor is a GnnParameter, a persistent buffer otherwise. */
+typedef struct
+{
+  const char *suffix;
+  GnnTensor *tensor;
+} WeightHookSlot;
+
+/* The parameter @name of @module that a hook-based norm (@kind, its hook @func) may replace,
+ * borrowed: NULL with @error set (%GNN_ERROR_INVALID_ARGUMENT) when @name already has such a
+ * hook or is no parameter of @module. */
+static GnnParameter *
+weight_hook_parameter (GnnModule *module, const char *name, GnnForwardPreHookFunc func,
+                       const char *kind, GError **error)
+{
+  GnnParameter *param;
+
+  if (find_weight_hook (module, func, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Cannot register two %s hooks on the same parameter %s", kind, name);
+      return NULL;
+    }
+  param = gnn_module_find_parameter (module, name);
+  if (param == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
+  return param;
+}
+
+/* The set-up of a hook-based norm, all or nothing: the parameter @name of @module is replaced
+ * by the @n_slots tensors `<name><suffix>` (registered in that order), @name reads as the
+ * plain tensor attribute @weight until the first forward, and the forward pre-hook @func
+ * (with @hook_data, which @free_data frees, on failure too) recomputes it before each call.
+ * The new tensors are registered before @name goes, so that a name clash among them leaves
+ * @module as it was, @name in its place. */
+static gboolean
+install_weight_hook (GnnModule *module, const char *name, const WeightHookSlot *slots,
+                     guint n_slots, GnnTensor *weight, GnnForwardPreHookFunc func,
+                     gpointer hook_data, GDestroyNotify free_data, GError **error)
+{
+  g_autoptr(GnnParameter) keep = g_object_ref (gnn_module_find_parameter (module, name));
+  guint done = 0;
+  gboolean ok = TRUE;
+
+  while (ok && done < n_slots)
+    {
+      g_autofree char *slot_name = g_strconcat (name, slots[done].suffix, NULL);
+      GnnTensor *t = slots[done].tensor;
+
+      ok = GNN_IS_PARAMETER (t)
+        ? gnn_module_register_parameter (module, slot_name, GNN_PARAMETER (t), error)
+        : gnn_module_register_buffer (module, slot_name, t, TRUE, error);
+      if (ok)
+        done++;
+    }
+  if (ok)
+    {
+      gnn_module_remove (module, name);
+      ok = gnn_module_set_tensor_attribute (module, name, weight, error);
+      if (!ok)
+        gnn_module_register_parameter (module, name, keep, NULL);
+    }
+  if (!ok)
+    {
+      for (guint i = 0; i < done; i++)
+        {
+          g_autofree char *slot_name = g_strconcat (name, slots[i].suffix, NULL);
+          gnn_module_remove (module, slot_name);
+        }
+      free_data (hook_data);
+      return FALSE;
+    }
+  gnn_module_register_forward_pre_hook (module, func, hook_data, free_data, FALSE, FALSE);
+  return TRUE;
+}
+
+typedef GnnTensor *(*WeightHookCompute) (GnnModule *module, gpointer hook_data, GError **error);
+
+/* The removal of a hook-based norm (@kind, its hook @func) from @name: the weight @compute
+ * gives (without gradients) becomes the parameter @name again, registered last as torch
+ * does, and the hook, the attribute and the tensors `<name><suffix>` of @suffixes (ending
+ * with NULL) go. On failure (%GNN_ERROR_INVALID_ARGUMENT when there is no such hook)
+ * @module is as it was. */
+static gboolean
+uninstall_weight_hook (GnnModule *module, const char *name, GnnForwardPreHookFunc func,
+                       const char *kind, WeightHookCompute compute,
+                       const char *const *suffixes, GError **error)
+{
+  GnnModuleHook *hook = find_weight_hook (module, func, name);
+  g_autoptr(GnnTensor) w = NULL, data = NULL;
+  g_autoptr(GnnParameter) param = NULL;
+
+  if (hook == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s of '%s' not found in %s", kind, name, gnn_module_get_name (module));
+      return FALSE;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (!(w = compute (module, hook->data, error)))
+      return FALSE;
+  }
+  data = gnn_tensor_detach (w);
+  if (!(param = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  gnn_module_remove_hook (module, hook->id);
+  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
+  for (guint i = 0; suffixes[i]; i++)
+    {
+      g_autofree char *slot_name = g_strconcat (name, suffixes[i], NULL);
+      gnn_module_remove (module, slot_name);
+    }
+  return gnn_module_register_parameter (module, name, param, error);
+}
+
 /**
  * gnn_weight_norm:
  * @module: a module
  * @name: the name of its weight parameter (torch's default "weight")
  * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
- *   of the whole tensor
+ *   of the whole tensor; other negative dimensions count from the end
  * @error: return location for a #GError
  *
  * The hook-based `torch.nn.utils.weight_norm`: the parameter @name is replaced by
@@ -2095,66 +2377,27 @@ gnn_weight_norm (GnnModule  *module,
                  GError    **error)
 {
   GnnParameter *param;
-  g_autoptr(GnnParameter) keep = NULL, g = NULL, v = NULL;
+  g_autoptr(GnnParameter) g = NULL, v = NULL;
   g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
-  g_autofree char *g_name = NULL, *v_name = NULL;
   WeightNormHook *h;
-  guint nd;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (find_weight_hook (module, weight_norm_forward_pre_hook, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Cannot register two weight_norm hooks on the same parameter %s", name);
-      return FALSE;
-    }
-  param = gnn_module_find_parameter (module, name);
+  param = weight_hook_parameter (module, name, weight_norm_forward_pre_hook, "weight_norm", error);
   if (param == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
-      return FALSE;
-    }
-  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
-  if (dim < -1 || dim >= (int) nd)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "Dimension out of range (expected to be in range of [-1, %d] but got %d)",
-                   (int) nd - 1, dim);
-      return FALSE;
-    }
-  keep = g_object_ref (param);
+    return FALSE;
   data = gnn_tensor_detach (GNN_TENSOR (param));
-  g_name = g_strconcat (name, "_g", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
   if (!(norm = weight_norm_except_dim (data, dim, error)) ||
       !(g = gnn_parameter_new (norm, TRUE, error)) ||
-      !(v = gnn_parameter_new (data, TRUE, error)))
+      !(v = gnn_parameter_new (data, TRUE, error)) ||
+      !(w = weight_norm_apply (GNN_TENSOR (g), GNN_TENSOR (v), dim, error)))
     return FALSE;
-  gnn_module_remove (module, name);
-  if (!gnn_module_register_parameter (module, g_name, g, error) ||
-      !gnn_module_register_parameter (module, v_name, v, error))
-    {
-      gnn_module_remove (module, g_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
   h = g_new0 (WeightNormHook, 1);
   h->name = g_strdup (name);
   h->dim = dim;
-  if (!(w = weight_norm_compute (module, h, error)) ||
-      !gnn_module_set_tensor_attribute (module, name, w, error))
-    {
-      weight_norm_hook_free (h);
-      gnn_module_remove (module, g_name);
-      gnn_module_remove (module, v_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
-  gnn_module_register_forward_pre_hook (module, weight_norm_forward_pre_hook, h,
-                                        weight_norm_hook_free, FALSE, FALSE);
-  return TRUE;
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
+                              2, w, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
 }
 
 /**
@@ -2176,36 +2419,216 @@ gnn_remove_weight_norm (GnnModule  *module,
                         const char *name,
                         GError    **error)
 {
-  GnnModuleHook *hook;
-  g_autoptr(GnnTensor) w = NULL, data = NULL;
-  g_autoptr(GnnParameter) param = NULL;
-  g_autofree char *g_name = NULL, *v_name = NULL;
+  static const char *const suffixes[] = { "_g", "_v", NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = find_weight_hook (module, weight_norm_forward_pre_hook, name);
-  if (hook == NULL)
+  return uninstall_weight_hook (module, name, weight_norm_forward_pre_hook, "weight_norm",
+                                weight_norm_compute, suffixes, error);
+}
+
+/* ---- weight_norm, the parametrization ----------------------------------------------------- */
+
+/**
+ * GnnWeightNorm:
+ *
+ * The parametrization of [func@Gnn.parametrizations_weight_norm], PyTorch 2.1's
+ * `torch.nn.utils.parametrizations._WeightNorm`: its forward takes the magnitude g and the
+ * direction v and gives v · g / ‖v‖, the norm taken over every dimension but `dim` (over the
+ * whole tensor when `dim` is -1, torch's `None`); its right inverse splits a weight into
+ * g = ‖weight‖ (over every dimension but `dim`, kept as 1s) and v = weight.
+ *
+ * Since: 0.1
+ */
+struct _GnnWeightNorm
+{
+  GnnModule parent_instance;
+  int dim;
+};
+
+enum {
+  WN_PROP_0,
+  WN_PROP_DIM,
+  WN_N_PROPS
+};
+
+static GnnProp weight_norm_props[WN_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnWeightNorm, gnn_weight_norm, GNN_TYPE_MODULE)
+
+static GnnArgs *
+gnn_weight_norm_forward (GnnModule *module,
+                         GnnArgs   *input,
+                         GError   **error)
+{
+  GnnWeightNorm *self = GNN_WEIGHT_NORM (module);
+  GnnTensor *g, *v;
+  g_autoptr(GnnTensor) w = NULL;
+
+  if (gnn_args_get_n_values (input) != 2)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "weight_norm of '%s' not found in %s", name, gnn_module_get_name (module));
-      return FALSE;
+                   "_WeightNorm.forward() takes 2 tensors (weight_g, weight_v), got %u",
+                   gnn_args_get_n_values (input));
+      return NULL;
     }
-  {
-    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+  if (!(g = gnn_args_get_tensor (input, 0, error)) || !(v = gnn_args_get_tensor (input, 1, error)) ||
+      !(w = weight_norm_apply (g, v, self->dim, error)))
+    return NULL;
+  return gnn_args_new_tensor (w);
+}
 
-    if (!(w = weight_norm_compute (module, hook->data, error)))
-      return FALSE;
-  }
-  data = gnn_tensor_detach (w);
-  if (!(param = gnn_parameter_new (data, TRUE, error)))
+static gboolean
+weight_norm_right_inverse (GnnModule *p, GnnTensor *value, GnnArgs *out, gpointer data,
+                           GError **error)
+{
+  g_autoptr(GnnTensor) g = weight_norm_except_dim (value, GNN_WEIGHT_NORM (p)->dim, error);
+
+  if (g == NULL)
     return FALSE;
-  g_name = g_strconcat (name, "_g", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove_hook (module, hook->id);
-  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-  gnn_module_remove (module, g_name);
-  gnn_module_remove (module, v_name);
-  return gnn_module_register_parameter (module, name, param, error);
+  gnn_args_add_tensor (out, g);
+  gnn_args_add_tensor (out, value);
+  return TRUE;
+}
+
+static char *
+gnn_weight_norm_extra_repr (GnnModule *module)
+{
+  return g_strdup ("");
+}
+
+static void
+gnn_weight_norm_class_init (GnnWeightNormClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_weight_norm_forward;
+  GNN_MODULE_CLASS (klass)->extra_repr = gnn_weight_norm_extra_repr;
+
+  /**
+   * GnnWeightNorm:dim:
+   *
+   * The dimension the norm keeps (torch's `dim`, default 0); -1 (torch's `None`) for the
+   * norm of the whole tensor; other negative dimensions count from the end. It is checked
+   * against the weight when the parametrization is registered.
+   *
+   * Since: 0.1
+   */
+  weight_norm_props[WN_PROP_DIM] = (GnnProp) {
+    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, 0,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnWeightNorm, dim) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), weight_norm_props, WN_N_PROPS);
+}
+
+static void
+gnn_weight_norm_init (GnnWeightNorm *self)
+{
+  gnn_parametrization_set_right_inverse (GNN_MODULE (self), weight_norm_right_inverse, NULL, NULL);
+}
+
+/**
+ * gnn_weight_norm_new:
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor; other negative dimensions count from the end
+ *
+ * Makes the weight-norm parametrization (torch's `_WeightNorm (dim)`). @dim is checked
+ * against the weight when the parametrization is registered.
+ *
+ * Returns: (transfer full): the parametrization
+ *
+ * Since: 0.1
+ */
+GnnWeightNorm *
+gnn_weight_norm_new (int dim)
+{
+  return g_object_new (GNN_TYPE_WEIGHT_NORM, "dim", dim, NULL);
+}
+
+/**
+ * gnn_weight_norm_get_dim:
+ * @self: a weight-norm parametrization
+ *
+ * The dimension its norm keeps, -1 for the norm of the whole tensor (torch's `dim`).
+ *
+ * Returns: the dimension
+ *
+ * Since: 0.1
+ */
+int
+gnn_weight_norm_get_dim (GnnWeightNorm *self)
+{
+  g_return_val_if_fail (GNN_IS_WEIGHT_NORM (self), 0);
+  return self->dim;
+}
+
+/* torch's _weight_norm_compat_hook: a state dict of the hook-based weight_norm
+ * (`<name>_g`, `<name>_v`) loads into the parametrized module as original0 and original1 */
+static void
+weight_norm_compat_hook (GnnModule *module, GnnStateDict *state, const char *prefix,
+                         gboolean strict, gpointer data)
+{
+  const char *name = data;
+  g_autofree char *g_key = g_strconcat (prefix, name, "_g", NULL);
+  g_autofree char *v_key = g_strconcat (prefix, name, "_v", NULL);
+  g_autofree char *g_new = g_strconcat (prefix, "parametrizations.", name, ".original0", NULL);
+  g_autofree char *v_new = g_strconcat (prefix, "parametrizations.", name, ".original1", NULL);
+  g_autoptr(GnnTensor) g = NULL, v = NULL;
+  GnnTensor *t;
+
+  (void) module;
+  (void) strict;
+  if (!gnn_state_dict_contains (state, g_key) || !gnn_state_dict_contains (state, v_key))
+    return;
+  /* a non-tensor value under either key is left for the load to report */
+  if (!(t = gnn_state_dict_get_tensor (state, g_key, NULL)))
+    return;
+  g = g_object_ref (t);
+  if (!(t = gnn_state_dict_get_tensor (state, v_key, NULL)))
+    return;
+  v = g_object_ref (t);
+  gnn_state_dict_remove (state, g_key);
+  gnn_state_dict_remove (state, v_key);
+  gnn_state_dict_set_tensor (state, g_new, g);
+  gnn_state_dict_set_tensor (state, v_new, v);
+}
+
+/**
+ * gnn_parametrizations_weight_norm:
+ * @module: a module
+ * @name: the name of its weight (torch's default "weight")
+ * @dim: the dimension kept by the norm (torch's default 0); -1 (torch's `None`) for the norm
+ *   of the whole tensor; other negative dimensions count from the end
+ * @error: return location for a #GError
+ *
+ * PyTorch 2.1's `torch.nn.utils.parametrizations.weight_norm`: registers a
+ * [class@Gnn.WeightNorm] on @name (with `unsafe`, as torch does), so that @module's weight
+ * reads as v · g / ‖v‖ with g (the magnitude, its norm over every dimension but @dim) and v
+ * (the direction, its values) in `parametrizations.<name>.original0` and
+ * `parametrizations.<name>.original1`, which are the state-dict keys. As in torch, a state
+ * dict of the hook-based [func@Gnn.weight_norm] (`<name>_g`, `<name>_v`) loads into the
+ * module too. [func@Gnn.remove_parametrizations] undoes it.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when @module has no tensor @name
+ *   (%GNN_ERROR_INVALID_ARGUMENT) or @dim is out of range for it (%GNN_ERROR_INDEX)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_parametrizations_weight_norm (GnnModule  *module,
+                                  const char *name,
+                                  int         dim,
+                                  GError    **error)
+{
+  g_autoptr(GnnWeightNorm) p = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  p = gnn_weight_norm_new (dim);
+  if (!gnn_register_parametrization (module, name, GNN_MODULE (p), TRUE, error))
+    return FALSE;
+  gnn_module_register_load_state_dict_pre_hook (module, weight_norm_compat_hook, g_strdup (name),
+                                                g_free);
+  return TRUE;
 }
 
 /* ---- the hook-based spectral_norm -------------------------------------------------------- */
@@ -2303,6 +2726,13 @@ spectral_hook_compute (GnnModule *module, SpectralNormHook *h, gboolean power_it
   return gnn_tensor_div (GNN_TENSOR (orig), sigma, error);
 }
 
+/* orig / σ from the current u and v, without power iteration */
+static GnnTensor *
+spectral_hook_compute_current (GnnModule *module, gpointer data, GError **error)
+{
+  return spectral_hook_compute (module, data, FALSE, error);
+}
+
 static void
 spectral_norm_forward_pre_hook (GnnModule *module, GnnArgs *input, gpointer data)
 {
@@ -2352,28 +2782,17 @@ gnn_spectral_norm_hook (GnnModule  *module,
                         GError    **error)
 {
   GnnParameter *param;
-  g_autoptr(GnnParameter) keep = NULL;
   g_autoptr(GnnTensor) data = NULL, mat = NULL, u = NULL, v = NULL, nu = NULL, nv = NULL;
-  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
   SpectralNormHook *h;
   const gint64 *shape;
   guint nd;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  if (find_weight_hook (module, spectral_norm_forward_pre_hook, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Cannot register two spectral_norm hooks on the same parameter %s", name);
-      return FALSE;
-    }
-  param = gnn_module_find_parameter (module, name);
+  param = weight_hook_parameter (module, name, spectral_norm_forward_pre_hook, "spectral_norm",
+                                 error);
   if (param == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Module '%s' has no parameter with name '%s'", gnn_module_get_name (module), name);
-      return FALSE;
-    }
+    return FALSE;
   nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
   if (dim < -(int) nd || dim >= (int) nd)
     {
@@ -2384,7 +2803,6 @@ gnn_spectral_norm_hook (GnnModule  *module,
     }
   if (dim < 0)
     dim += (int) nd;
-  keep = g_object_ref (param);
   data = gnn_tensor_detach (GNN_TENSOR (param));
   if (!(mat = spectral_hook_matrix (data, dim, error)))
     return FALSE;
@@ -2397,29 +2815,17 @@ gnn_spectral_norm_hook (GnnModule  *module,
       !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
       !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
     return FALSE;
-  orig_name = g_strconcat (name, "_orig", NULL);
-  u_name = g_strconcat (name, "_u", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove (module, name);
-  if (!gnn_module_register_parameter (module, orig_name, keep, error) ||
-      !gnn_module_set_tensor_attribute (module, name, data, error) ||
-      !gnn_module_register_buffer (module, u_name, nu, TRUE, error) ||
-      !gnn_module_register_buffer (module, v_name, nv, TRUE, error))
-    {
-      gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-      gnn_module_remove (module, u_name);
-      gnn_module_remove (module, orig_name);
-      gnn_module_register_parameter (module, name, keep, NULL);
-      return FALSE;
-    }
   h = g_new0 (SpectralNormHook, 1);
   h->name = g_strdup (name);
   h->dim = dim;
   h->n_power_iterations = n_power_iterations;
   h->eps = eps;
-  gnn_module_register_forward_pre_hook (module, spectral_norm_forward_pre_hook, h,
-                                        spectral_norm_hook_free, FALSE, FALSE);
-  return TRUE;
+  /* until the first forward the weight reads as orig's values, as torch's */
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_orig", GNN_TENSOR (param) },
+                                                   { "_u", nu }, { "_v", nv } },
+                              3, data, spectral_norm_forward_pre_hook, h, spectral_norm_hook_free,
+                              error);
 }
 
 /**
@@ -2442,36 +2848,10 @@ gnn_remove_spectral_norm (GnnModule  *module,
                           const char *name,
                           GError    **error)
 {
-  GnnModuleHook *hook;
-  g_autoptr(GnnTensor) w = NULL, data = NULL;
-  g_autoptr(GnnParameter) param = NULL;
-  g_autofree char *orig_name = NULL, *u_name = NULL, *v_name = NULL;
+  static const char *const suffixes[] = { "_u", "_v", "_orig", NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  hook = find_weight_hook (module, spectral_norm_forward_pre_hook, name);
-  if (hook == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "spectral_norm of '%s' not found in %s", name, gnn_module_get_name (module));
-      return FALSE;
-    }
-  {
-    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
-
-    if (!(w = spectral_hook_compute (module, hook->data, FALSE, error)))
-      return FALSE;
-  }
-  data = gnn_tensor_detach (w);
-  if (!(param = gnn_parameter_new (data, TRUE, error)))
-    return FALSE;
-  orig_name = g_strconcat (name, "_orig", NULL);
-  u_name = g_strconcat (name, "_u", NULL);
-  v_name = g_strconcat (name, "_v", NULL);
-  gnn_module_remove_hook (module, hook->id);
-  gnn_module_set_tensor_attribute (module, name, NULL, NULL);
-  gnn_module_remove (module, u_name);
-  gnn_module_remove (module, v_name);
-  gnn_module_remove (module, orig_name);
-  return gnn_module_register_parameter (module, name, param, error);
+  return uninstall_weight_hook (module, name, spectral_norm_forward_pre_hook, "spectral_norm",
+                                spectral_hook_compute_current, suffixes, error);
 }

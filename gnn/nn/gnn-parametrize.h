@@ -93,6 +93,13 @@ GNN_AVAILABLE_IN_ALL
 void       gnn_parametrize_cached_enter           (void);
 GNN_AVAILABLE_IN_ALL
 void       gnn_parametrize_cached_leave           (void);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_transfer_parametrizations_and_params (GnnModule           *from_module,
+                                                     GnnModule           *to_module,
+                                                     const char          *tensor_name,
+                                                     GError             **error);
+GNN_AVAILABLE_IN_ALL
+GType      gnn_type_before_parametrizations       (GnnModule             *module);
 
 #define GNN_TYPE_SPECTRAL_NORM (gnn_spectral_norm_get_type ())
 
@@ -153,5 +160,20 @@ GNN_AVAILABLE_IN_ALL
 gboolean       gnn_remove_spectral_norm (GnnModule  *module,
                                          const char *name,
                                          GError    **error);
+
+#define GNN_TYPE_WEIGHT_NORM (gnn_weight_norm_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnWeightNorm, gnn_weight_norm, GNN, WEIGHT_NORM, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnWeightNorm *gnn_weight_norm_new              (int         dim);
+GNN_AVAILABLE_IN_ALL
+int            gnn_weight_norm_get_dim          (GnnWeightNorm *self);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_parametrizations_weight_norm (GnnModule  *module,
+                                                 const char *name,
+                                                 int         dim,
+                                                 GError    **error);
 
 G_END_DECLS

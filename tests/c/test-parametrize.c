@@ -891,6 +891,265 @@ test_spectral_norm_hook (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
 }
 
+/* the weight-norm parametrization (PyTorch 2.1's parametrizations.weight_norm): the keys
+ * original0 (g, the rows' norms for dim 0) and original1 (v), the weight read as v · g / ‖v‖,
+ * a hook-based state dict (weight_g, weight_v) loading through the compat pre-hook, float64
+ * gradchecks to g and to v (and a gradgradcheck to v) for dims 0, 1 and -1 (the whole
+ * tensor), and the bad input */
+typedef struct { GnnModule *wn; GnnTensor *other; gboolean vary_g; } WeightNormCheck;
+
+static GnnTensor *
+weight_norm_forward_of (GnnTensor *x, gpointer data, GError **error)
+{
+  WeightNormCheck *c = data;
+  g_autoptr(GnnArgs) in = gnn_args_new ();
+  GnnArgs *out;
+  GnnTensor *y;
+
+  gnn_args_add_tensor (in, c->vary_g ? x : c->other);
+  gnn_args_add_tensor (in, c->vary_g ? c->other : x);
+  out = gnn_module_forward (c->wn, in, error);
+  if (out == NULL)
+    return NULL;
+  y = g_object_ref (gnn_args_get_tensor (out, 0, NULL));
+  g_object_unref (out);
+  return y;
+}
+
+static void
+test_parametrized_weight_norm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = linear_3_3 ();
+  g_autoptr(GnnTensor) w = NULL, g2 = NULL, v = NULL;
+  g_autoptr(GnnStateDict) sd = gnn_state_dict_new ();
+  g_autofree double *a = NULL, *b = NULL;
+  const char *keys[] = { "bias", "parametrizations.weight.original0",
+                         "parametrizations.weight.original1", NULL };
+  const char *plain[] = { "weight", "bias", NULL };
+  double norms[3];
+  GnnTensor *g;
+  GnnArgs *out;
+
+  for (int i = 0; i < 3; i++)
+    norms[i] = sqrt (W[3 * i] * W[3 * i] + W[3 * i + 1] * W[3 * i + 1] + W[3 * i + 2] * W[3 * i + 2]);
+
+  /* bad input leaves the module as it was */
+  set_weight (m);
+  g_assert_false (gnn_parametrizations_weight_norm (m, "weight", 2, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_assert_nonnull (strstr (error->message, "[-2, 1], but got 2"));
+  g_clear_error (&error);
+  g_assert_false (gnn_parametrizations_weight_norm (m, "wieght", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  assert_keys (m, plain);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+
+  g_assert_true (gnn_parametrizations_weight_norm (m, "weight", 0, &error));
+  g_assert_no_error (error);
+  assert_keys (m, keys);
+  g = GNN_TENSOR (gnn_module_get_parameter (m, "parametrizations.weight.original0", NULL));
+  g_assert_cmpuint (gnn_tensor_get_ndim (g), ==, 2);
+  g_assert_cmpint (gnn_tensor_get_shape (g, NULL)[0], ==, 3);
+  g_assert_cmpint (gnn_tensor_get_shape (g, NULL)[1], ==, 1);
+  a = values (g);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], norms[i], 1e-12);
+  g_clear_pointer (&a, g_free);
+  w = read_tensor (m, "weight");
+  a = values (w);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], W[i], 1e-12);
+  g_clear_pointer (&a, g_free);
+  g_clear_object (&w);
+
+  /* torch's compat hook: weight_g and weight_v load as original0 and original1 */
+  g2 = gnn_test_tensor_d ((double[]) { 2 * norms[0], 2 * norms[1], 2 * norms[2] }, 3,
+                          GNN_TEST_SHAPE (3, 1), 2);
+  v = weight_data ();
+  gnn_state_dict_set_tensor (sd, "bias", GNN_TENSOR (gnn_module_get_parameter (m, "bias", NULL)));
+  gnn_state_dict_set_tensor (sd, "weight_g", g2);
+  gnn_state_dict_set_tensor (sd, "weight_v", v);
+  g_assert_true (gnn_module_load_state_dict (m, sd, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_no_error (error);
+  w = read_tensor (m, "weight");
+  a = values (w);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], 2 * W[i], 1e-12);
+  g_clear_pointer (&a, g_free);
+  g_clear_object (&w);
+
+  /* removal keeps the parametrized value */
+  g_assert_true (gnn_remove_parametrizations (m, "weight", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_is_parametrized (m, NULL));
+  w = read_tensor (m, "weight");
+  a = values (w);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (a[i], 2 * W[i], 1e-12);
+  g_clear_pointer (&a, g_free);
+  g_clear_object (&w);
+
+  /* float64 gradchecks of the forward, to g and to v */
+  {
+    const int dims[] = { 0, 1, -1 };
+
+    for (guint k = 0; k < G_N_ELEMENTS (dims); k++)
+      {
+        g_autoptr(GnnWeightNorm) wn = gnn_weight_norm_new (dims[k]);
+        g_autoptr(GnnTensor) v0 = gnn_test_tensor_d ((double[]) { 1, -2, 0.5, 3, 0.25, -1 }, 6,
+                                                     GNN_TEST_SHAPE (2, 3), 2);
+        g_autoptr(GnnTensor) g0 = NULL;
+        g_autoptr(GnnArgs) in = gnn_args_new_tensor (v0);
+        WeightNormCheck c = { GNN_MODULE (wn), NULL, TRUE };
+
+        int prop_dim = 42;
+
+        g_assert_cmpint (gnn_weight_norm_get_dim (wn), ==, dims[k]);
+        g_object_get (wn, "dim", &prop_dim, NULL);
+        g_assert_cmpint (prop_dim, ==, dims[k]);
+        if (dims[k] == 0)
+          g0 = gnn_test_tensor_d ((double[]) { 1.5, -0.5 }, 2, GNN_TEST_SHAPE (2, 1), 2);
+        else if (dims[k] == 1)
+          g0 = gnn_test_tensor_d ((double[]) { 1.5, -0.5, 2 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+        else
+          g0 = gnn_test_tensor_d ((double[]) { 1.5 }, 1, NULL, 0);
+        c.other = v0;
+        gnn_test_gradcheck (weight_norm_forward_of, &c, g0, 1e-6, 1e-6);
+        c.other = g0;
+        c.vary_g = FALSE;
+        gnn_test_gradcheck (weight_norm_forward_of, &c, v0, 1e-6, 1e-6);
+        /* and the second derivative (torch's _weight_norm is twice differentiable) */
+        gnn_test_gradgradcheck (weight_norm_forward_of, &c, v0, 1e-6, 1e-5);
+
+        /* the forward wants both tensors */
+        out = gnn_module_forward (GNN_MODULE (wn), in, &error);
+        g_assert_null (out);
+        g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+        g_clear_error (&error);
+      }
+  }
+}
+
+/* transfer_parametrizations_and_params: the chain's modules and the original are shared with
+ * the source, the target reads the same weight; a target without the tensor gets it; an
+ * unparametrized source changes nothing; a name the source does not parametrize is an error;
+ * type_before_parametrizations is the module's own type */
+static void
+test_transfer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) from = linear_3_3 ();
+  g_autoptr(GnnModule) to = linear_3_3 ();
+  g_autoptr(GnnModule) empty = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnModule) plain = linear_3_3 ();
+  g_autoptr(GnnModule) scale = g_object_new (test_scale_get_type (), NULL);
+  g_autoptr(GnnModule) sym = g_object_new (test_symmetric_get_type (), NULL);
+  g_autoptr(GnnTensor) a = NULL, b = NULL;
+  g_autofree double *av = NULL, *bv = NULL;
+  GnnModule *lf, *lt;
+  const char *keys[] = { "bias", "parametrizations.weight.original", NULL };
+  const char *only[] = { "parametrizations.weight.original", NULL };
+  const char *plain_keys[] = { "weight", "bias", NULL };
+
+  g_assert_true (gnn_type_before_parametrizations (from) == GNN_TYPE_LINEAR);
+  /* an unparametrized source: nothing to do */
+  g_assert_true (gnn_transfer_parametrizations_and_params (plain, to, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (gnn_is_parametrized (to, NULL));
+
+  set_weight (from);
+  gnn_parametrization_set_right_inverse (scale, scale_right_inverse, NULL, NULL);
+  g_assert_true (gnn_register_parametrization (from, "weight", scale, FALSE, &error));
+  g_assert_true (gnn_register_parametrization (from, "weight", sym, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_type_before_parametrizations (from) == GNN_TYPE_LINEAR);
+
+  g_assert_false (gnn_transfer_parametrizations_and_params (from, to, "bias", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "'bias'"));
+  g_clear_error (&error);
+  assert_keys (to, plain_keys);
+
+  g_assert_true (gnn_transfer_parametrizations_and_params (from, to, NULL, &error));
+  g_assert_no_error (error);
+  assert_keys (to, keys);
+  lf = gnn_module_get_submodule (from, "parametrizations.weight", NULL);
+  lt = gnn_module_get_submodule (to, "parametrizations.weight", NULL);
+  g_assert_true (gnn_module_get_submodule (lt, "0", NULL) == scale);
+  g_assert_true (gnn_module_get_submodule (lt, "1", NULL) == sym);
+  g_assert_true (gnn_module_get_parameter (lt, "original", NULL) ==
+                 gnn_module_get_parameter (lf, "original", NULL));
+  a = read_tensor (from, "weight");
+  b = read_tensor (to, "weight");
+  av = values (a);
+  bv = values (b);
+  for (int i = 0; i < 9; i++)
+    {
+      g_assert_cmpfloat (av[i], ==, SYM[i]);
+      g_assert_cmpfloat (bv[i], ==, av[i]);
+    }
+  g_clear_object (&b);
+  g_clear_pointer (&bv, g_free);
+
+  /* a target that lacks the tensor gets a parameter first */
+  g_assert_true (gnn_transfer_parametrizations_and_params (from, empty, "weight", &error));
+  g_assert_no_error (error);
+  assert_keys (empty, only);
+  b = read_tensor (empty, "weight");
+  bv = values (b);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (bv[i], ==, SYM[i]);
+}
+
+/* the set-up of both hook-based norms is all or nothing: a name clash in the middle (a
+ * buffer `weight_v`, a parameter `weight_u`) leaves the module as it was */
+static void
+test_norm_hooks_roll_back (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = linear_3_3 ();
+  g_autoptr(GnnModule) b = linear_3_3 ();
+  g_autoptr(GnnTensor) clash = gnn_test_tensor_d ((double[]) { 1 }, 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnParameter) pclash = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d ((double[]) { 1, 2, 3 }, 3, GNN_TEST_SHAPE (1, 3), 2);
+  g_autoptr(GnnTensor) y = NULL;
+  GnnParameter *wa, *wb;
+  const char *keys_a[] = { "weight", "bias", "weight_v", NULL };
+  const char *keys_b[] = { "weight", "bias", "weight_u", NULL };
+
+  wa = gnn_module_get_parameter (a, "weight", NULL);
+  g_assert_true (gnn_module_register_buffer (a, "weight_v", clash, TRUE, &error));
+  g_assert_false (gnn_weight_norm (a, "weight", 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  assert_keys (a, keys_a);
+  g_assert_true (gnn_module_get_parameter (a, "weight", NULL) == wa);
+  y = gnn_module_forward_tensor (a, x, &error);
+  g_assert_no_error (error);
+  g_clear_object (&y);
+  /* no hook was left behind: a second try after the clash is gone succeeds */
+  gnn_module_remove (a, "weight_v");
+  g_assert_true (gnn_weight_norm (a, "weight", 0, &error));
+  g_assert_no_error (error);
+
+  wb = gnn_module_get_parameter (b, "weight", NULL);
+  pclash = gnn_parameter_new (clash, TRUE, &error);
+  g_assert_true (gnn_module_register_parameter (b, "weight_u", pclash, &error));
+  g_assert_false (gnn_spectral_norm_hook (b, "weight", 1, 1e-12, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  assert_keys (b, keys_b);
+  g_assert_true (gnn_module_get_parameter (b, "weight", NULL) == wb);
+  g_assert_null (gnn_module_get_parameter (b, "weight_orig", NULL));
+  y = gnn_module_forward_tensor (b, x, &error);
+  g_assert_no_error (error);
+  gnn_module_remove (b, "weight_u");
+  g_assert_true (gnn_spectral_norm_hook (b, "weight", 1, 1e-12, 0, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -906,5 +1165,8 @@ main (int argc, char **argv)
   g_test_add_func ("/parametrize/orthogonal", test_orthogonal);
   g_test_add_func ("/parametrize/weight-norm", test_weight_norm);
   g_test_add_func ("/parametrize/spectral-norm-hook", test_spectral_norm_hook);
+  g_test_add_func ("/parametrize/weight-norm-parametrization", test_parametrized_weight_norm);
+  g_test_add_func ("/parametrize/transfer", test_transfer);
+  g_test_add_func ("/parametrize/norm-hooks-roll-back", test_norm_hooks_roll_back);
   return g_test_run ();
 }

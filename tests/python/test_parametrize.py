@@ -439,7 +439,8 @@ class TestOrthogonal(unittest.TestCase):
 
 
 class TestWeightNorm(unittest.TestCase):
-    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None and -1:
+    """torch 1.13's hook-based weight_norm on Linear and Conv2d for dim 0, 1, None, -1 (the
+    whole tensor, as None) and -2 (counted from the end):
     the keys weight_g and weight_v, their values, the outputs and gradients to g and v after
     loading scaled values from torch, remove_weight_norm, and the errors."""
 
@@ -477,7 +478,7 @@ class TestWeightNorm(unittest.TestCase):
         xl = np.random.default_rng(0).standard_normal((2, 4))
         xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
         for dtype in (np.float32, np.float64):
-            for dim in (0, 1, None, -1):
+            for dim in (0, 1, None, -1, -2):
                 self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
                 self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
 
@@ -489,10 +490,242 @@ class TestWeightNorm(unittest.TestCase):
             gnn.nn.utils.weight_norm(m, 'wieght')
         with self.assertRaises(IndexError):
             gnn.nn.utils.weight_norm(m, dim=2)
+        with self.assertRaises(IndexError) as tcm:
+            torch.nn.utils.weight_norm(torch.nn.Linear(3, 3), dim=-3)
+        with self.assertRaises(IndexError) as gcm:
+            gnn.nn.utils.weight_norm(m, dim=-3)
+        self.assertIn(str(tcm.exception), message(gcm.exception))
         self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
         gnn.nn.utils.weight_norm(m)
         with self.assertRaisesRegex(RuntimeError, 'Cannot register two weight_norm hooks'):
             gnn.nn.utils.weight_norm(m)
+
+
+class TestParametrizedWeightNorm(unittest.TestCase):
+    """PyTorch 2.1's parametrizations.weight_norm against torch 1.13's hook-based weight_norm
+    (weight_g is original0, weight_v original1) on Linear and Conv2d for dim 0, 1, None and
+    -2: the keys, g and v, loading a hook-based state dict (the compat pre-hook) and one with
+    the new keys, outputs and gradients to g and v, assignment through the right inverse,
+    remove_parametrizations, and the errors."""
+
+    KEYS = ['bias', 'parametrizations.weight.original0', 'parametrizations.weight.original1']
+
+    def check(self, make, x, dtype, dim):
+        rtol, atol = (RTOL, ATOL) if dtype == np.float32 else (1e-10, 1e-12)
+        torch.manual_seed(0)
+        t, m = make(torch), make(gnn)
+        if dtype == np.float64:
+            t, m = t.double(), m.double()
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        torch.nn.utils.weight_norm(t, dim=dim)
+        self.assertIs(gnn.nn.utils.parametrizations.weight_norm(m, dim=dim), m)
+        self.assertEqual(list(m.state_dict().keys()), self.KEYS)
+        self.assertEqual([n for n, _ in m.named_parameters()], self.KEYS)
+        self.assertTrue(GP.is_parametrized(m, 'weight'))
+        plist = m.parametrizations.weight
+        self.assertEqual(plist[0].props.dim, -1 if dim is None else dim)
+        self.assertFalse(plist.is_tensor)
+        self.assertEqual(plist.ntensors, 2)
+        self.assertTrue(plist.unsafe)
+        for ours, theirs in (('original0', 'weight_g'), ('original1', 'weight_v')):
+            self.assertIsInstance(getattr(plist, ours), gnn.nn.Parameter)
+            self.assertEqual(tuple(getattr(plist, ours).shape), tuple(getattr(t, theirs).shape))
+            np.testing.assert_allclose(getattr(plist, ours).numpy(), np_of(getattr(t, theirs)),
+                                       rtol=rtol, atol=atol, err_msg=ours)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        # torch's hook-based state dict (weight_g, weight_v) loads as original0 / original1
+        sd = {k: v * 1.3 for k, v in t.state_dict().items()}
+        t.load_state_dict(sd)
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in sd.items()})
+        np.testing.assert_allclose(plist.original0.numpy(), np_of(t.weight_g), rtol=rtol, atol=atol)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=atol)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        for ours, theirs in (('original0', 'weight_g'), ('original1', 'weight_v')):
+            np.testing.assert_allclose(getattr(plist, ours).grad.numpy(),
+                                       getattr(t, theirs).grad.numpy(),
+                                       rtol=rtol, atol=10 * atol, err_msg=ours)
+        np.testing.assert_allclose(m.bias.grad.numpy(), t.bias.grad.numpy(), rtol=rtol, atol=10 * atol)
+        # and a state dict with the new keys, as torch 2.1 saves it
+        renamed = {'bias': sd['bias'], self.KEYS[1]: sd['weight_g'] * 0.5, self.KEYS[2]: sd['weight_v']}
+        m.load_state_dict({k: gnn.tensor(np_of(v)) for k, v in renamed.items()})
+        np.testing.assert_allclose(plist.original0.numpy(), np_of(sd['weight_g']) * 0.5,
+                                   rtol=rtol, atol=atol)
+        # assignment: g = the new weight's norm, v = the new weight
+        target = np.arange(np.prod(m.weight.shape), dtype=dtype).reshape(tuple(m.weight.shape)) - 2.5
+        m.weight = gnn.tensor(target)
+        np.testing.assert_allclose(plist.original1.numpy(), target, rtol=rtol, atol=atol)
+        np.testing.assert_allclose(m.weight.numpy(), target, rtol=rtol, atol=10 * atol)
+        tt = torch.tensor(target)
+        expect_g = torch.norm_except_dim(tt, 2, -1 if dim is None else dim)
+        np.testing.assert_allclose(plist.original0.numpy(), expect_g.numpy(), rtol=rtol, atol=atol)
+        # removal leaves the parametrized value as a plain parameter, last, as torch's
+        with torch.no_grad():
+            t.weight_g.copy_(expect_g)
+            t.weight_v.copy_(tt)
+        t(torch.tensor(x))
+        torch.nn.utils.remove_weight_norm(t)
+        self.assertIs(GP.remove_parametrizations(m, 'weight'), m)
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertFalse(GP.is_parametrized(m))
+        np.testing.assert_allclose(np_of(m.weight), np_of(t.weight), rtol=rtol, atol=10 * atol)
+
+    def test_parity(self):
+        xl = np.random.default_rng(0).standard_normal((2, 4))
+        xc = np.random.default_rng(1).standard_normal((1, 2, 5, 5))
+        for dtype in (np.float32, np.float64):
+            for dim in (0, 1, None, -2):
+                with self.subTest(dtype=dtype, dim=dim):
+                    self.check(lambda L: L.nn.Linear(4, 3), xl.astype(dtype), dtype, dim)
+                    self.check(lambda L: L.nn.Conv2d(2, 3, 3), xc.astype(dtype), dtype, dim)
+
+    def test_errors(self):
+        t, m = pair()
+        with self.assertRaisesRegex(ValueError, "does not have a parameter, a buffer, or a "
+                                    "parametrized element with name 'wieght'"):
+            gnn.nn.utils.parametrizations.weight_norm(m, 'wieght')
+        # torch's own message for the dimension (its norm_except_dim's)
+        with self.assertRaises(IndexError) as tcm:
+            torch.nn.utils.weight_norm(t, dim=2)
+        with self.assertRaises(IndexError) as gcm:
+            gnn.nn.utils.parametrizations.weight_norm(m, dim=2)
+        self.assertIn(str(tcm.exception), message(gcm.exception))
+        with self.assertRaisesRegex(IndexError, r'\[-2, 1\], but got -3'):
+            gnn.nn.utils.parametrizations.weight_norm(m, dim=-3)
+        self.assertEqual(list(m.state_dict().keys()), ['weight', 'bias'])
+        self.assertFalse(GP.is_parametrized(m))
+
+    def test_chain_and_hook_state_dict_partial(self):
+        # only both of weight_g and weight_v are renamed, as torch's compat hook does
+        _, m = pair()
+        gnn.nn.utils.parametrizations.weight_norm(m)
+        sd = {k: v for k, v in m.state_dict().items()}
+        sd['weight_g'] = sd.pop(self.KEYS[1])
+        with self.assertRaisesRegex(RuntimeError, 'weight_g'):
+            m.load_state_dict(sd)
+
+
+class TestTransfer(unittest.TestCase):
+    """transfer_parametrizations_and_params and type_before_parametrizations against torch
+    1.13: to a module that has the tensor and to one that lacks it, chains, sequences
+    (original0, original1), one tensor by name, a C parametrization (spectral_norm), an
+    unparametrized source, the shared objects, keys, values, outputs and gradients."""
+
+    def chained(self, lib, classes, seed):
+        """Linear(3, 3) of seed's weights, weight = Symmetric(Scale(original)), bias = Split."""
+        t, m = pair(seed=seed)
+        module = t if lib is torch else m
+        P = TP if lib is torch else GP
+        Symmetric, Scale, Split = classes[0], classes[1], classes[2]
+        P.register_parametrization(module, 'weight', Scale())
+        P.register_parametrization(module, 'weight', Symmetric())
+        P.register_parametrization(module, 'bias', Split())
+        return module
+
+    def compare(self, t, m, x):
+        self.assertEqual(list(m.state_dict().keys()), list(t.state_dict().keys()))
+        for k, v in state_dict_np(t).items():
+            np.testing.assert_allclose(m.state_dict()[k].numpy(), v, rtol=RTOL, atol=ATOL, err_msg=k)
+        yt = t(torch.tensor(x))
+        ym = m(gnn.tensor(x))
+        np.testing.assert_allclose(np_of(ym), np_of(yt), rtol=RTOL, atol=ATOL)
+        return yt, ym
+
+    def test_to_module_with_the_tensors(self):
+        x = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], dtype=np.float32)
+        tf, mf = self.chained(torch, T_CLASSES, 0), self.chained(gnn, G_CLASSES, 0)
+        tt, mt = pair(seed=5)
+        self.assertIs(TP.transfer_parametrizations_and_params(tf, tt), tt)
+        self.assertIs(GP.transfer_parametrizations_and_params(mf, mt), mt)
+        self.compare(tt, mt, x)
+        self.assertEqual(list(mt.state_dict().keys()),
+                         ['parametrizations.weight.original', 'parametrizations.weight.0.factor',
+                          'parametrizations.bias.original0', 'parametrizations.bias.original1'])
+        # the same objects: parametrizations and originals are shared with the source
+        for name in ('weight', 'bias'):
+            for k in range(len(mf.parametrizations[name])):
+                self.assertIs(mt.parametrizations[name][k], mf.parametrizations[name][k])
+        self.assertIs(mt.parametrizations.weight.original, mf.parametrizations.weight.original)
+        self.assertIs(mt.parametrizations.bias.original0, mf.parametrizations.bias.original0)
+        self.assertIs(mt.parametrizations.bias.original1, mf.parametrizations.bias.original1)
+        self.assertFalse(mt.parametrizations.bias.is_tensor)
+        np.testing.assert_allclose(mt.weight.numpy(), mf.weight.numpy())
+        # a step on the target trains the source's parameters: the gradients land on them
+        yt, ym = self.compare(tt, mt, x)
+        (yt * yt).sum().backward()
+        (ym * ym).sum().backward()
+        np.testing.assert_allclose(mf.parametrizations.weight.original.grad.numpy(),
+                                   tf.parametrizations.weight.original.grad.numpy(), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(mf.parametrizations.bias.original1.grad.numpy(),
+                                   tf.parametrizations.bias.original1.grad.numpy(), rtol=RTOL, atol=ATOL)
+
+    def test_to_module_without_the_tensor(self):
+        tf, mf = self.chained(torch, T_CLASSES, 1), self.chained(gnn, G_CLASSES, 1)
+        tt, mt = torch.nn.Module(), gnn.nn.Module()
+        TP.transfer_parametrizations_and_params(tf, tt)
+        GP.transfer_parametrizations_and_params(mf, mt)
+        self.assertEqual(list(mt.state_dict().keys()), list(tt.state_dict().keys()))
+        for k, v in state_dict_np(tt).items():
+            np.testing.assert_allclose(mt.state_dict()[k].numpy(), v, rtol=RTOL, atol=ATOL, err_msg=k)
+        np.testing.assert_allclose(mt.weight.numpy(), np_of(tt.weight), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(mt.bias.numpy(), np_of(tt.bias), rtol=RTOL, atol=ATOL)
+        self.assertTrue(GP.is_parametrized(mt, 'weight'))
+        self.assertIs(GP.type_before_parametrizations(mt), gnn.nn.Module)
+
+    def test_one_tensor_by_name(self):
+        x = np.array([[0.5, 1.0, -1.5]], dtype=np.float32)
+        tf, mf = self.chained(torch, T_CLASSES, 2), self.chained(gnn, G_CLASSES, 2)
+        tt, mt = pair(seed=6)
+        TP.transfer_parametrizations_and_params(tf, tt, 'bias')
+        GP.transfer_parametrizations_and_params(mf, mt, 'bias')
+        self.compare(tt, mt, x)
+        self.assertTrue(GP.is_parametrized(mt, 'bias'))
+        self.assertFalse(GP.is_parametrized(mt, 'weight'))
+        # a name neither module has: torch's AttributeError; one the source has but does not
+        # parametrize: its KeyError; nothing changed
+        keys = list(mt.state_dict().keys())
+        with self.assertRaisesRegex(AttributeError, "no attribute 'nothing'"):
+            TP.transfer_parametrizations_and_params(tf, torch.nn.Linear(3, 3), 'nothing')
+        with self.assertRaisesRegex(AttributeError, "no attribute 'nothing'"):
+            GP.transfer_parametrizations_and_params(mf, mt, 'nothing')
+        TP.remove_parametrizations(tf, 'bias')
+        GP.remove_parametrizations(mf, 'bias')
+        with self.assertRaises(KeyError):
+            TP.transfer_parametrizations_and_params(tf, torch.nn.Linear(3, 3), 'bias')
+        with self.assertRaises(KeyError):
+            GP.transfer_parametrizations_and_params(mf, mt, 'bias')
+        self.assertEqual(list(mt.state_dict().keys()), keys)
+
+    def test_unparametrized_source_and_c_parametrization(self):
+        t, m = pair(seed=3)
+        tt, mt = pair(seed=4)
+        self.assertIs(GP.transfer_parametrizations_and_params(m, mt), mt)
+        self.assertEqual(list(mt.state_dict().keys()), ['weight', 'bias'])
+        self.assertFalse(GP.is_parametrized(mt))
+        # spectral_norm's module (its _u and _v) is shared; in eval mode no power iteration
+        torch.nn.utils.parametrizations.spectral_norm(t)
+        gnn.nn.utils.parametrizations.spectral_norm(m)
+        m.load_state_dict({k: gnn.tensor(v) for k, v in state_dict_np(t).items()})
+        t.eval(), m.eval(), tt.eval(), mt.eval()
+        TP.transfer_parametrizations_and_params(t, tt)
+        GP.transfer_parametrizations_and_params(m, mt)
+        self.assertIs(mt.parametrizations.weight[0], m.parametrizations.weight[0])
+        self.compare(tt, mt, np.ones((1, 3), dtype=np.float32))
+        np.testing.assert_allclose(mt.weight.numpy(), m.weight.numpy())
+
+    def test_type_before_parametrizations(self):
+        t, m = pair()
+        self.assertIs(GP.type_before_parametrizations(m), gnn.nn.Linear)
+        TP.register_parametrization(t, 'weight', T_CLASSES[0]())
+        GP.register_parametrization(m, 'weight', G_CLASSES[0]())
+        self.assertIs(TP.type_before_parametrizations(t), torch.nn.Linear)
+        self.assertIs(GP.type_before_parametrizations(m), gnn.nn.Linear)
+        self.assertEqual(GP.type_before_parametrizations(m).__name__,
+                         TP.type_before_parametrizations(t).__name__)
+        self.assertEqual(gnn.Gnn.type_before_parametrizations(m).name, 'GnnLinear')
 
 
 class TestSpectralNormHook(unittest.TestCase):
@@ -559,12 +792,15 @@ class TestNamespaces(unittest.TestCase):
     def test_names(self):
         self.assertIs(gnn.nn.utils.parametrize.register_parametrization, GP.register_parametrization)
         for name in ('register_parametrization', 'is_parametrized', 'remove_parametrizations', 'cached',
-                     'type_before_parametrizations', 'ParametrizationList'):
+                     'type_before_parametrizations', 'ParametrizationList',
+                     'transfer_parametrizations_and_params'):
             self.assertTrue(hasattr(GP, name), name)
         self.assertIs(gnn.nn.utils.parametrizations.spectral_norm,
                       gnn.nn.utils.parametrizations.__dict__['spectral_norm'])
         self.assertIs(gnn.nn.utils.parametrizations.orthogonal,
                       gnn.nn.utils.parametrizations.__dict__['orthogonal'])
+        self.assertEqual(gnn.nn.utils.parametrizations.weight_norm.__module__,
+                         'gnn.nn.utils.parametrizations')
 
 
 if __name__ == '__main__':

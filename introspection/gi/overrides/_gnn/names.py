@@ -982,13 +982,12 @@ ROWS = [
     ('torch.nn.utils.parametrize.type_before_parametrizations', 'Gnn.nn_utils_parametrize_type_before_parametrizations'),
     ('torch.nn.utils.parametrize.ParametrizationList', 'Gnn.ParametrizationList'),
     ('torch.nn.utils.parametrize.transfer_parametrizations_and_params',
-     Missing('not built yet: register the parametrizations on the other module and load its state dict')),
+     'Gnn.nn_utils_parametrize_transfer_parametrizations_and_params'),
 
     # ---- torch.nn.utils.parametrizations ----
     ('torch.nn.utils.parametrizations.orthogonal', 'Gnn.nn_utils_parametrizations_orthogonal'),
     ('torch.nn.utils.parametrizations.spectral_norm', 'Gnn.nn_utils_parametrizations_spectral_norm'),
-    ('torch.nn.utils.parametrizations.weight_norm',
-     Missing('not built yet (PyTorch 2.1\'s g/v parametrization as original0/original1)')),
+    ('torch.nn.utils.parametrizations.weight_norm', 'Gnn.nn_utils_parametrizations_weight_norm'),
 
     # ---- torch.optim.swa_utils ----
     ('torch.optim.swa_utils.AveragedModel', 'Gnn.AveragedModel'),

@@ -82,6 +82,25 @@ def nn_utils_parametrize_cached():
         Gnn.parametrize_cached_leave()
 
 
+@_raising
+def nn_utils_parametrize_transfer_parametrizations_and_params(from_module, to_module, tensor_name=None):
+    """torch.nn.utils.parametrize.transfer_parametrizations_and_params: registers
+    from_module's parametrizations (all, or tensor_name's) on to_module, the same
+    parametrization objects, creating the tensor there when it lacks it, and makes
+    to_module's originals from_module's own tensor objects. Returns to_module."""
+    if (tensor_name is not None and Gnn.is_parametrized(from_module, None)
+            and not Gnn.is_parametrized(from_module, tensor_name)):
+        # torch's errors, before anything changed: getattr of a tensor neither module has,
+        # else the lookup in from_module.parametrizations
+        if not hasattr(to_module, tensor_name) and not hasattr(from_module, tensor_name):
+            raise AttributeError("'%s' object has no attribute '%s'"
+                                 % (type(from_module).__name__, tensor_name))
+        raise KeyError(tensor_name)
+    _call_raising_python_errors(Gnn.transfer_parametrizations_and_params, from_module, to_module,
+                                tensor_name)
+    return to_module
+
+
 def nn_utils_parametrize_type_before_parametrizations(module):
     """torch.nn.utils.parametrize.type_before_parametrizations: gnn does not change the class
     of a parametrized module, so this is type(module)."""
@@ -95,13 +114,15 @@ def _set_parametrized(module, name, value):
 
 for _f in (nn_utils_parametrize_register_parametrization, nn_utils_parametrize_is_parametrized,
            nn_utils_parametrize_remove_parametrizations, nn_utils_parametrize_cached,
-           nn_utils_parametrize_type_before_parametrizations):
+           nn_utils_parametrize_type_before_parametrizations,
+           nn_utils_parametrize_transfer_parametrizations_and_params):
     _f.__module__ = 'gnn.nn.utils.parametrize'
     _f.__name__ = _f.__qualname__ = _f.__name__[len('nn_utils_parametrize_'):]
 del _f
 __all__ += ['nn_utils_parametrize_register_parametrization', 'nn_utils_parametrize_is_parametrized',
             'nn_utils_parametrize_remove_parametrizations', 'nn_utils_parametrize_cached',
-            'nn_utils_parametrize_type_before_parametrizations']
+            'nn_utils_parametrize_type_before_parametrizations',
+            'nn_utils_parametrize_transfer_parametrizations_and_params']
 
 
 # ---- torch.nn.utils.parametrizations ----
@@ -141,6 +162,23 @@ nn_utils_parametrizations_orthogonal.__module__ = 'gnn.nn.utils.parametrizations
 nn_utils_parametrizations_orthogonal.__name__ = 'orthogonal'
 nn_utils_parametrizations_orthogonal.__qualname__ = 'orthogonal'
 __all__.append('nn_utils_parametrizations_orthogonal')
+
+
+@_raising
+def nn_utils_parametrizations_weight_norm(module, name='weight', dim=0):
+    """torch.nn.utils.parametrizations.weight_norm (PyTorch 2.1): module's weight reads as
+    v * g / ||v|| with g = parametrizations[name].original0 (its norm over every dimension
+    but dim; the whole tensor when dim is None) and v = original1 (its values). A state dict
+    of the hook-based weight_norm (name_g, name_v) loads into it. Returns module."""
+    _call_raising_python_errors(Gnn.parametrizations_weight_norm, module, name,
+                                -1 if dim is None else dim)
+    return module
+
+
+nn_utils_parametrizations_weight_norm.__module__ = 'gnn.nn.utils.parametrizations'
+nn_utils_parametrizations_weight_norm.__name__ = 'weight_norm'
+nn_utils_parametrizations_weight_norm.__qualname__ = 'weight_norm'
+__all__.append('nn_utils_parametrizations_weight_norm')
 
 
 # ---- the hook-based torch.nn.utils.weight_norm ----
