@@ -59,5 +59,6 @@
 #include "quant/gnn-observer.h"
 #include "quant/gnn-quantize-dynamic.h"
 #include "distributed/gnn-process-group.h"
+#include "nn/gnn-prune-report.h"
 
 #undef GNN_INSIDE
