@@ -1077,12 +1077,18 @@ prune_model (Trainer        *t,
       g_prefix_error (error, "--prune-global: ");
       return EXIT_USAGE;
     }
-  if (opts->prune_is_count)
-    g_print ("pruned %.0f of the %" G_GINT64_FORMAT " weights of %u Conv2d and Linear layers (global L1) "
-             "in %.2f s\n", opts->prune_amount, n_weights, modules->len, (g_get_monotonic_time () - start) / 1e6);
-  else
-    g_print ("pruned %g of the %" G_GINT64_FORMAT " weights of %u Conv2d and Linear layers (global L1) "
-             "in %.2f s\n", opts->prune_amount, n_weights, modules->len, (g_get_monotonic_time () - start) / 1e6);
+  {
+    /* torch's _compute_nparams_toprune: a fraction rounds half to even, as Python's round */
+    gint64 k = opts->prune_is_count ? (gint64) opts->prune_amount
+                                    : (gint64) nearbyint (opts->prune_amount * (double) n_weights);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_print ("pruned %" G_GINT64_FORMAT " of the %" G_GINT64_FORMAT " weights of %u Conv2d and Linear layers "
+             "(global L1, amount %s) in %.2f s\n", k, n_weights, modules->len,
+             opts->prune_is_count ? g_ascii_formatd (buf, sizeof buf, "%.0f", opts->prune_amount)
+                                  : g_ascii_formatd (buf, sizeof buf, "%.6g", opts->prune_amount),
+             (g_get_monotonic_time () - start) / 1e6);
+  }
   if (!print_accuracy ("pruned", t->model, t->test, test_n, error))
     return EXIT_FAILURE;
 

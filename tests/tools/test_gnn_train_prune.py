@@ -65,7 +65,8 @@ class TestPruneGlobal(unittest.TestCase):
             self.assertEqual(r.returncode, 0, out + r.stderr)
             before, after = accuracy(out, 'model'), accuracy(out, 'pruned')
             self.assertTrue(before and after, out)
-            self.assertIn('of the %d weights of 4 Conv2d and Linear layers (global L1)' % N_WEIGHTS, out)
+            self.assertIn('pruned %d of the %d weights of 4 Conv2d and Linear layers (global L1, amount %s) in '
+                          % (want_zeros, N_WEIGHTS, amount), out)
             n_epochs = 1 if epochs is None else epochs
             tuned = accuracy(out, 'fine-tuned %d epoch%s' % (n_epochs, '' if n_epochs == 1 else 's'))
             if n_epochs:
