@@ -60,5 +60,6 @@
 #include "quant/gnn-quantize-dynamic.h"
 #include "distributed/gnn-process-group.h"
 #include "onnx/gnn-onnx.h"
+#include "nn/gnn-prune-report.h"
 
 #undef GNN_INSIDE

@@ -25,6 +25,16 @@
  * on Ctrl-C, so that --resume continues bit for bit: the loader's order is a function of its
  * seed and epoch alone.
  *
+ * With --prune-global AMOUNT, the trained model is then pruned (torch.nn.utils.prune):
+ *
+ *   prune.global_unstructured ([(m, "weight") for m in model.modules ()
+ *                               if isinstance (m, (nn.Conv2d, nn.Linear))],
+ *                              pruning_method=prune.L1Unstructured, amount=AMOUNT)
+ *
+ * tested, fine-tuned --prune-epochs epochs by a fresh optimizer of the same kind at the constant
+ * --prune-lr, tested again, and made permanent (prune.remove) before the last checkpoint is
+ * saved, so that the checkpoint holds a plain model.
+ *
  * The second task, --task charlm (gnn-train-charlm.c), trains a small GPT on the text of the
  * fortunes package with the same checkpoints, --resume and Ctrl-C.
  *
@@ -87,6 +97,12 @@ typedef struct
   int      threads;
   char    *data_dir;
   char    *task;
+  /* --prune-global: the amount as torch's (a fraction, or a count of weights) */
+  gboolean prune;
+  double   prune_amount;
+  gboolean prune_is_count;
+  int      prune_epochs; /* G_MININT unset: 1 */
+  double   prune_lr;     /* NAN unset: --lr / 10 */
 } Options;
 
 static void
@@ -298,6 +314,10 @@ options_fill_defaults (Options *opts)
     opts->limit = 0;
   if (opts->test_limit < 0)
     opts->test_limit = 0;
+  if (opts->prune && opts->prune_epochs == G_MININT)
+    opts->prune_epochs = 1;
+  if (opts->prune && isnan (opts->prune_lr))
+    opts->prune_lr = opts->lr / 10;
 }
 
 /* The checks of the values; a message for the user or NULL. */
@@ -330,6 +350,14 @@ options_check (const Options *opts)
     return g_strdup_printf ("--test-limit: expected a number >= 0, found %d", opts->test_limit);
   if (opts->threads < 0)
     return g_strdup_printf ("--threads: expected a number >= 1, found %d", opts->threads);
+  if (!opts->prune && opts->prune_epochs != G_MININT)
+    return g_strdup ("--prune-epochs: expected --prune-global too");
+  if (!opts->prune && !isnan (opts->prune_lr))
+    return g_strdup ("--prune-lr: expected --prune-global too");
+  if (opts->prune && opts->prune_epochs < 0)
+    return g_strdup_printf ("--prune-epochs: expected a number >= 0, found %d", opts->prune_epochs);
+  if (opts->prune && (!(opts->prune_lr > 0) || !isfinite (opts->prune_lr)))
+    return g_strdup_printf ("--prune-lr: expected a positive number, found %g", opts->prune_lr);
   return NULL;
 }
 
@@ -378,6 +406,49 @@ parse_seed (const char  *name,
     }
   opts->seed_set = TRUE;
   return TRUE;
+}
+
+/* --prune-global AMOUNT: as torch's amount, a fraction in [0, 1] when written as a float
+ * ("0.5", "1.0", "5e-1"), else a whole number of weights ("1000") */
+static gboolean
+parse_prune_global (const char  *name,
+                    const char  *value,
+                    gpointer     data,
+                    GError     **error)
+{
+  Options *opts = data;
+  char *end = NULL;
+
+  (void) name;
+  errno = 0;
+  if (strpbrk (value, ".eEnN") != NULL)
+    {
+      double d = g_ascii_strtod (value, &end);
+
+      if (end != value && *end == '\0' && errno == 0 && d >= 0.0 && d <= 1.0)
+        {
+          opts->prune = TRUE;
+          opts->prune_amount = d;
+          opts->prune_is_count = FALSE;
+          return TRUE;
+        }
+    }
+  else
+    {
+      gint64 n = g_ascii_strtoll (value, &end, 10);
+
+      if (end != value && *end == '\0' && errno == 0 && n >= 0)
+        {
+          opts->prune = TRUE;
+          opts->prune_amount = (double) n;
+          opts->prune_is_count = TRUE;
+          return TRUE;
+        }
+    }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "--prune-global: expected a fraction in [0, 1] (such as 0.5) or a whole number of "
+               "weights >= 0 (such as 1000), found '%s'", value);
+  return FALSE;
 }
 
 /* ---- data --------------------------------------------------------------------------------- */
@@ -448,24 +519,31 @@ trainer_clear (Trainer *t)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Trainer, trainer_clear)
 
+/* The optimizer --optimizer names, over the parameters of @model, at @lr. */
+static GnnOptimizer *
+make_optimizer (const Options  *opts,
+                GnnModule      *model,
+                double          lr,
+                GError        **error)
+{
+  g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (model);
+
+  if (g_str_equal (opts->optimizer, "sgd"))
+    return GNN_OPTIMIZER (gnn_sgd_new (params, lr, opts->momentum, 0, opts->weight_decay, opts->momentum > 0,
+                                       FALSE, error));
+  if (g_str_equal (opts->optimizer, "adam"))
+    return GNN_OPTIMIZER (gnn_adam_new (params, lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE, FALSE, error));
+  return GNN_OPTIMIZER (gnn_adamw_new (params, lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE, FALSE, error));
+}
+
 /* The optimizer, schedulers and averages of @t->model, as @t->opts asks. */
 static gboolean
 trainer_setup (Trainer  *t,
                GError  **error)
 {
   const Options *opts = t->opts;
-  g_autoptr(GnnParamGroup) params = gnn_param_group_new_from_module (t->model);
 
-  if (g_str_equal (opts->optimizer, "sgd"))
-    t->optimizer = GNN_OPTIMIZER (gnn_sgd_new (params, opts->lr, opts->momentum, 0, opts->weight_decay,
-                                               opts->momentum > 0, FALSE, error));
-  else if (g_str_equal (opts->optimizer, "adam"))
-    t->optimizer = GNN_OPTIMIZER (gnn_adam_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
-                                                FALSE, error));
-  else
-    t->optimizer = GNN_OPTIMIZER (gnn_adamw_new (params, opts->lr, 0.9, 0.999, 1e-8, opts->weight_decay, FALSE,
-                                                 FALSE, error));
-  if (t->optimizer == NULL)
+  if ((t->optimizer = make_optimizer (opts, t->model, opts->lr, error)) == NULL)
     return FALSE;
 
   if (opts->cosine &&
@@ -858,6 +936,204 @@ evaluate (GnnModule      *model,
   return ok;
 }
 
+/* ---- pruning ------------------------------------------------------------------------------ */
+
+/* The Conv2d and Linear modules of @model, in the order of modules () */
+static GPtrArray *
+prunable_modules (GnnModule *model,
+                  gint64    *n_weights)
+{
+  g_autoptr(GPtrArray) all = gnn_module_modules (model);
+  GPtrArray *found = g_ptr_array_new ();
+
+  *n_weights = 0;
+  for (guint i = 0; i < all->len; i++)
+    {
+      GnnModule *m = all->pdata[i];
+      GnnParameter *w;
+
+      if (!G_TYPE_CHECK_INSTANCE_TYPE (m, GNN_TYPE_CONV2D) && !G_TYPE_CHECK_INSTANCE_TYPE (m, GNN_TYPE_LINEAR))
+        continue;
+      if ((w = gnn_module_get_parameter (m, "weight", NULL)) == NULL)
+        continue;
+      g_ptr_array_add (found, m);
+      *n_weights += gnn_tensor_get_numel (GNN_TENSOR (w));
+    }
+  return found;
+}
+
+/* Refuses an amount the model cannot take before any training is done. */
+static gboolean
+check_prune_amount (const Options  *opts,
+                    GnnModule      *model,
+                    GError        **error)
+{
+  gint64 n_weights;
+  g_autoptr(GPtrArray) modules = prunable_modules (model, &n_weights);
+
+  if (modules->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--prune-global: expected a model with Conv2d or Linear layers, found none");
+      return FALSE;
+    }
+  if (opts->prune_is_count && opts->prune_amount > (double) n_weights)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--prune-global: expected at most the %" G_GINT64_FORMAT " weights of the model's "
+                   "Conv2d and Linear layers, found %.0f", n_weights, opts->prune_amount);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+print_accuracy (const char     *name,
+                GnnModule      *model,
+                GnnDataLoader  *test,
+                gint64          test_n,
+                GError        **error)
+{
+  gint64 correct;
+
+  if (!evaluate (model, test, &correct, error))
+    return FALSE;
+  g_print ("test accuracy (%s): %.4f (%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ")\n",
+           name, test_n ? (double) correct / test_n : 0.0, correct, test_n);
+  fflush (stdout);
+  return TRUE;
+}
+
+/* --prune-epochs epochs of training of the pruned model by @optimizer (no schedule, no
+ * averages); FALSE without an error when interrupted */
+static gboolean
+fine_tune (Trainer       *t,
+           GnnOptimizer  *optimizer,
+           GError       **error)
+{
+  guint n_batches = g_list_model_get_n_items (G_LIST_MODEL (t->train));
+
+  gnn_module_train (t->model, TRUE);
+  for (int e = 0; e < t->opts->prune_epochs; e++)
+    {
+      gint64 start = g_get_monotonic_time (), samples = 0;
+      double loss_sum = 0, seconds;
+
+      /* the epochs after training's, so that the order of the batches goes on changing */
+      gnn_data_loader_set_epoch (t->train, t->opts->epochs + e);
+      for (guint b = 0; b < n_batches; b++)
+        {
+          g_autoptr(GPtrArray) batch = NULL;
+          double value;
+
+          if (gnn_tool_interrupted ())
+            return FALSE;
+          if ((batch = gnn_data_loader_get_batch (t->train, b, error)) == NULL ||
+              !gnn_tool_classifier_step (t->model, optimizer, batch, &value, error))
+            return FALSE;
+          if (!isfinite (value))
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_FAILED,
+                           "the loss diverged to %g in fine-tuning epoch %d, batch %u; try a smaller --prune-lr",
+                           value, e + 1, b);
+              return FALSE;
+            }
+          loss_sum += value;
+          samples += gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
+        }
+      seconds = (g_get_monotonic_time () - start) / 1e6;
+      g_print ("fine-tuning epoch %d/%d: loss %.4f, %.0f samples/s, lr %.4g, %.1f s\n", e + 1,
+               t->opts->prune_epochs, n_batches ? loss_sum / n_batches : 0.0, samples / MAX (seconds, 1e-9),
+               t->opts->prune_lr, seconds);
+      fflush (stdout);
+    }
+  return TRUE;
+}
+
+/* --prune-global: global L1 pruning of every Conv2d and Linear weight, the accuracy right
+ * after it and after fine-tuning, the sparsity, then prune.remove and the last checkpoint.
+ * An exit status. */
+static int
+prune_model (Trainer        *t,
+             gint64          test_n,
+             GError        **error)
+{
+  const Options *opts = t->opts;
+  gint64 n_weights, start;
+  g_autoptr(GPtrArray) modules = prunable_modules (t->model, &n_weights);
+  g_autofree const char **names = g_new (const char *, MAX (modules->len, 1));
+  g_autoptr(GnnBasePruningMethod) method = NULL;
+  g_autoptr(GnnOptimizer) optimizer = NULL;
+  g_autoptr(GnnSparsityReport) report = NULL;
+  g_autofree char *table = NULL;
+
+  for (guint i = 0; i < modules->len; i++)
+    names[i] = "weight";
+  start = g_get_monotonic_time ();
+  if ((method = GNN_BASE_PRUNING_METHOD (gnn_l1_unstructured_new (opts->prune_amount, opts->prune_is_count,
+                                                                   error))) == NULL ||
+      !gnn_prune_global_unstructured ((GnnModule **) modules->pdata, names, modules->len, method, NULL, error))
+    {
+      g_prefix_error (error, "--prune-global: ");
+      return EXIT_USAGE;
+    }
+  {
+    /* torch's _compute_nparams_toprune: a fraction rounds half to even, as Python's round */
+    gint64 k = opts->prune_is_count ? (gint64) opts->prune_amount
+                                    : (gint64) nearbyint (opts->prune_amount * (double) n_weights);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_print ("pruned %" G_GINT64_FORMAT " of the %" G_GINT64_FORMAT " weights of %u Conv2d and Linear layers "
+             "(global L1, amount %s) in %.2f s\n", k, n_weights, modules->len,
+             opts->prune_is_count ? g_ascii_formatd (buf, sizeof buf, "%.0f", opts->prune_amount)
+                                  : g_ascii_formatd (buf, sizeof buf, "%.6g", opts->prune_amount),
+             (g_get_monotonic_time () - start) / 1e6);
+  }
+  if (!print_accuracy ("pruned", t->model, t->test, test_n, error))
+    return EXIT_FAILURE;
+
+  if (opts->prune_epochs > 0)
+    {
+      if ((optimizer = make_optimizer (opts, t->model, opts->prune_lr, error)) == NULL)
+        return EXIT_FAILURE;
+      if (!fine_tune (t, optimizer, error))
+        {
+          if (*error)
+            return EXIT_FAILURE;
+          g_print ("\ninterrupted while fine-tuning the pruned model%s%s\n",
+                   opts->save ? ": the checkpoint before pruning is in " : "", opts->save ? opts->save : "");
+          return EXIT_INTERRUPTED;
+        }
+      {
+        g_autofree char *name = g_strdup_printf ("fine-tuned %d epoch%s", opts->prune_epochs,
+                                                 opts->prune_epochs == 1 ? "" : "s");
+
+        if (!print_accuracy (name, t->model, t->test, test_n, error))
+          return EXIT_FAILURE;
+      }
+    }
+
+  if ((report = gnn_prune_sparsity_report (t->model, NULL, TRUE, error)) == NULL)
+    return EXIT_FAILURE;
+  table = gnn_sparsity_report_to_string (report);
+  g_print ("%s", table);
+  g_print ("global sparsity: %.4f (%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " weights are zero)\n",
+           gnn_sparsity_report_get_global_fraction (report), gnn_sparsity_report_get_global_zeros (report),
+           gnn_sparsity_report_get_global_numel (report));
+
+  /* permanent: plain weights again, no weight_orig, weight_mask or hook in what is saved */
+  for (guint i = 0; i < modules->len; i++)
+    if (!gnn_prune_remove (modules->pdata[i], "weight", error))
+      return EXIT_FAILURE;
+  if (opts->save)
+    {
+      if (!trainer_save (t, opts->save, error))
+        return EXIT_FAILURE;
+      g_print ("saved the pruned model in %s\n", opts->save);
+    }
+  return EXIT_SUCCESS;
+}
+
 /* ---- main --------------------------------------------------------------------------------- */
 
 static int
@@ -925,6 +1201,8 @@ run (Options  *opts,
   gnn_data_loader_set_transform (t.test, GNN_TRANSFORM (normalize));
   test_n = gnn_dataset_get_length (test_set);
 
+  if (opts->prune && !check_prune_amount (opts, t.model, error))
+    return EXIT_USAGE;
   if (!trainer_setup (&t, error))
     return EXIT_FAILURE;
   if (opts->resume)
@@ -977,13 +1255,14 @@ run (Options  *opts,
       evals[n_evals++].model = GNN_MODULE (t.ema);
     }
   for (guint i = 0; i < n_evals; i++)
+    if (!print_accuracy (evals[i].name, evals[i].model, t.test, test_n, error))
+      return EXIT_FAILURE;
+  if (opts->prune)
     {
-      gint64 correct;
+      int status = prune_model (&t, test_n, error);
 
-      if (!evaluate (evals[i].model, t.test, &correct, error))
-        return EXIT_FAILURE;
-      g_print ("test accuracy (%s): %.4f (%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ")\n",
-               evals[i].name, test_n ? (double) correct / test_n : 0.0, correct, test_n);
+      if (status != EXIT_SUCCESS)
+        return status;
     }
   g_print ("total time: %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
   return EXIT_SUCCESS;
@@ -1028,7 +1307,7 @@ main (int    argc,
   Options opts = {
     .epochs = -1, .batch_size = -1, .lr = NAN, .momentum = NAN, .weight_decay = NAN,
     .cosine = -1, .seed = 0, .swa_start = -1, .swa_lr = NAN, .ema_decay = NAN, .limit = -1,
-    .test_limit = -1,
+    .test_limit = -1, .prune_epochs = G_MININT, .prune_lr = NAN,
   };
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_FILENAME, &opts.model_file,
@@ -1067,6 +1346,14 @@ main (int    argc,
       "Train on the first N training images only (default: all 60000)", "N" },
     { "test-limit", 0, 0, G_OPTION_ARG_INT, &opts.test_limit,
       "Test on the first N test images only (default: all 10000)", "N" },
+    { "prune-global", 0, 0, G_OPTION_ARG_CALLBACK, parse_prune_global,
+      "After training, prune this much of all Conv2d and Linear weights together by L1 magnitude "
+      "(torch's global_unstructured): a fraction (0.5) or a number of weights (1000); then fine-tune, "
+      "and save the pruned model as a plain one", "AMOUNT" },
+    { "prune-epochs", 0, 0, G_OPTION_ARG_INT, &opts.prune_epochs,
+      "Epochs of fine-tuning after --prune-global (default 1)", "N" },
+    { "prune-lr", 0, 0, G_OPTION_ARG_DOUBLE, &opts.prune_lr,
+      "The constant learning rate of the fine-tuning (default --lr / 10)", "LR" },
     { "task", 0, 0, G_OPTION_ARG_STRING, &opts.task,
       "cnn (this task, the default) or charlm: a character-level language model on the fortunes "
       "package's text (see --task charlm --help)", "NAME" },

@@ -11,6 +11,7 @@
 #include "gnn-test-util.h"
 #include "gnn-module-private.h"
 #include "nn/gnn-prune.h"
+#include "nn/gnn-prune-report.h"
 
 /* w (2, 3), |w| distinct: 0.5 -2 3 | -0.1 4 1.5 */
 static const double WS[6] = { 0.5, -2, 3, -0.1, 4, 1.5 };
@@ -364,6 +365,84 @@ test_structured (void)
   g_assert_nonnull (strstr (error->message, "Only \"unstructured\" PRUNING_TYPE supported"));
 }
 
+/* the sparsity report against a count by hand: Sequential (a, b), both linear_2_3 (bias 0) */
+static void
+test_sparsity_report (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) a = linear_2_3 (), b = linear_2_3 ();
+  GnnModule *ab[2] = { a, b };
+  g_autoptr(GnnModule) seq = GNN_MODULE (gnn_sequential_new (ab, 2));
+  const char *names[2] = { "weight", "weight" };
+  const char *weight_only[] = { "weight", NULL };
+  g_autoptr(GnnBasePruningMethod) l1 = NULL;
+  g_autoptr(GnnSparsityReport) r0 = NULL, r1 = NULL, r2 = NULL, r3 = NULL;
+  g_autofree char *table = NULL;
+  gint64 zeros = -1, numel = -1;
+
+  /* nothing pruned: rows in named_modules order, each module's own parameters; zeros = bias */
+  r0 = gnn_prune_sparsity_report (seq, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_sparsity_report_get_n_tensors (r0), ==, 4);
+  g_assert_cmpstr (gnn_sparsity_report_get_module_path (r0, 0), ==, "0");
+  g_assert_cmpstr (gnn_sparsity_report_get_module_type (r0, 0), ==, "Linear");
+  g_assert_cmpstr (gnn_sparsity_report_get_tensor_name (r0, 0), ==, "weight");
+  g_assert_cmpstr (gnn_sparsity_report_get_tensor_name (r0, 1), ==, "bias");
+  g_assert_cmpstr (gnn_sparsity_report_get_module_path (r0, 3), ==, "1");
+  g_assert_cmpint (gnn_sparsity_report_get_zeros (r0, 0), ==, 0);
+  g_assert_cmpint (gnn_sparsity_report_get_zeros (r0, 1), ==, 2);
+  g_assert_cmpint (gnn_sparsity_report_get_numel (r0, 1), ==, 2);
+  g_assert_cmpfloat (gnn_sparsity_report_get_fraction (r0, 1), ==, 1.0);
+  g_assert_false (gnn_sparsity_report_get_pruned (r0, 0));
+  g_assert_cmpint (gnn_sparsity_report_get_global_zeros (r0), ==, 4);
+  g_assert_cmpint (gnn_sparsity_report_get_global_numel (r0), ==, 16);
+  g_assert_cmpfloat (gnn_sparsity_report_get_global_fraction (r0), ==, 0.25);
+  g_assert_false (gnn_sparsity_report_lookup_module (r0, "", &zeros, &numel));
+  g_assert_cmpint (zeros, ==, 0);
+  g_assert_cmpint (numel, ==, 0);
+
+  /* global l1, 5 of the 12 weights: 0.1, 0.1, 0.5, 0.5 and the first 1.5 (of a) */
+  l1 = GNN_BASE_PRUNING_METHOD (gnn_l1_unstructured_new (5, TRUE, &error));
+  g_assert_true (gnn_prune_global_unstructured (ab, names, 2, l1, NULL, &error));
+  g_assert_no_error (error);
+  r1 = gnn_prune_sparsity_report (seq, weight_only, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_sparsity_report_get_n_tensors (r1), ==, 2);
+  g_assert_cmpstr (gnn_sparsity_report_get_tensor_name (r1, 0), ==, "weight");
+  g_assert_true (gnn_sparsity_report_get_pruned (r1, 0));
+  g_assert_cmpint (gnn_sparsity_report_get_zeros (r1, 0), ==, 3);
+  g_assert_cmpint (gnn_sparsity_report_get_zeros (r1, 1), ==, 2);
+  g_assert_cmpfloat (gnn_sparsity_report_get_fraction (r1, 0), ==, 0.5);
+  g_assert_cmpint (gnn_sparsity_report_get_global_zeros (r1), ==, 5);
+  g_assert_cmpint (gnn_sparsity_report_get_global_numel (r1), ==, 12);
+  g_assert_cmpfloat_with_epsilon (gnn_sparsity_report_get_global_fraction (r1), 5.0 / 12.0, 1e-15);
+  table = gnn_sparsity_report_to_string (r1);
+  g_assert_nonnull (strstr (table, "weight*"));
+  g_assert_nonnull (strstr (table, "41.67%"));
+  g_assert_nonnull (strstr (table, "global"));
+
+  /* a module's own rows together: a's weight (3 zeros) and bias (2) */
+  r2 = gnn_prune_sparsity_report (seq, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_sparsity_report_lookup_module (r2, "0", &zeros, &numel));
+  g_assert_cmpint (zeros, ==, 5);
+  g_assert_cmpint (numel, ==, 8);
+
+  /* only the pruned ones; after remove, weight is a plain parameter with the same zeros */
+  g_assert_true (gnn_prune_remove (b, "weight", &error));
+  g_assert_no_error (error);
+  r3 = gnn_prune_sparsity_report (seq, NULL, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gnn_sparsity_report_get_n_tensors (r3), ==, 1);
+  g_assert_cmpstr (gnn_sparsity_report_get_module_path (r3, 0), ==, "0");
+  g_clear_object (&r2);
+  r2 = gnn_prune_sparsity_report (b, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (gnn_sparsity_report_get_module_path (r2, 0), ==, "");
+  g_assert_false (gnn_sparsity_report_get_pruned (r2, 0));
+  g_assert_cmpint (gnn_sparsity_report_get_zeros (r2, 0), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -374,5 +453,6 @@ main (int argc, char **argv)
   g_test_add_func ("/prune/errors", test_errors);
   g_test_add_func ("/prune/subclass", test_subclass);
   g_test_add_func ("/prune/structured-and-global", test_structured);
+  g_test_add_func ("/prune/sparsity-report", test_sparsity_report);
   return g_test_run ();
 }

@@ -367,5 +367,101 @@ class TestStructuredAndGlobal(unittest.TestCase):
         self.assertIn('Only "unstructured" PRUNING_TYPE supported for the `pruning_method`', msg(cm.exception))
 
 
+def cnn_pair(seed=0):
+    torch.manual_seed(seed)
+    t = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(16, 5))
+    m = gnn.nn.Sequential(gnn.nn.Conv2d(3, 4, 3), gnn.nn.ReLU(), gnn.nn.Flatten(), gnn.nn.Linear(16, 5))
+    m.load_state_dict({k: to_gnn(v.detach().numpy()) for k, v in t.state_dict().items()})
+    return t, m
+
+
+class TestSparsityReport(unittest.TestCase):
+    """gnn's own sparsity report (torch has none) against counts by hand and torch's tensors"""
+
+    def assert_rows_match_torch(self, report, t):
+        tmods = dict(t.named_modules())
+        for e in report:
+            tt = getattr(tmods[e.path], e.name).detach()
+            with self.subTest(path=e.path, name=e.name):
+                self.assertEqual(e.type, type(tmods[e.path]).__name__)
+                self.assertEqual(e.zeros, int((tt == 0).sum()))
+                self.assertEqual(e.numel, tt.numel())
+                self.assertEqual(e.fraction, int((tt == 0).sum()) / tt.numel())
+                self.assertEqual(e.pruned, hasattr(tmods[e.path], e.name + '_mask'))
+
+    def test_global_l1_and_bias(self):
+        for amount in (0.5, 0.3, 40):
+            t, m = cnn_pair(3)
+            tparams = [(t[0], 'weight'), (t[3], 'weight')]
+            tprune.global_unstructured(tparams, pruning_method=tprune.L1Unstructured, amount=amount)
+            prune.global_unstructured([(m[0], 'weight'), (m[3], 'weight')], pruning_method=prune.L1Unstructured,
+                                      amount=amount)
+            tprune.l1_unstructured(t[3], 'bias', amount=2)
+            prune.l1_unstructured(m[3], 'bias', amount=2)
+
+            report = prune.sparsity_report(m)
+            self.assertIsInstance(report, prune.SparsityReport)
+            # the rows in torch's named_parameters order, <name>_orig listed as <name>
+            self.assertEqual([(e.path, e.name) for e in report],
+                             [tuple(k.replace('_orig', '').split('.')) for k, _ in t.named_parameters()])
+            self.assert_rows_match_torch(report, t)
+            # by hand, over gnn's own tensors
+            zeros = sum(int((getattr(m[int(p)], n).detach().numpy() == 0).sum()) for p, n in
+                        [(e.path, e.name) for e in report])
+            self.assertEqual(report.zeros, zeros)
+            self.assertEqual(report.numel, 108 + 4 + 80 + 5)
+
+            # global over the tensors given to global_unstructured, as the tutorial counts it
+            weights = prune.sparsity_report(m, names='weight')
+            tzeros = sum(int((getattr(mod, n) == 0).sum()) for mod, n in tparams)
+            tnumel = sum(getattr(mod, n).numel() for mod, n in tparams)
+            self.assertEqual((weights.zeros, weights.numel), (tzeros, tnumel))
+            self.assertEqual(weights.fraction, tzeros / tnumel)
+            want = round(amount * tnumel) if isinstance(amount, float) else amount
+            self.assertEqual(weights.zeros, want)
+            self.assertEqual(len(prune.sparsity_report(m, pruned_only=True)), 3)
+            self.assertEqual(weights.module('3'), (int((t[3].weight == 0).sum()), 80))
+            self.assertIsNone(weights.module('1'))
+            text = str(weights)
+            self.assertIn('weight*', text)
+            self.assertIn('global', text)
+            self.assertIn('{:.2f}%'.format(100 * tzeros / tnumel), text)
+
+            # remove keeps the zeros; the rows are plain parameters again
+            tprune.remove(t[0], 'weight')
+            prune.remove(m[0], 'weight')
+            after = prune.sparsity_report(m, names=['weight'])
+            self.assertFalse(after[0].pruned)
+            self.assertEqual(after.zeros, weights.zeros)
+            self.assert_rows_match_torch(after, t)
+
+    def test_l1_per_layer_after_a_step(self):
+        # pruned then trained one step: zeros stay where the masks are, the rows follow torch's
+        t, m = cnn_pair(4)
+        for tm, mm in ((t[0], m[0]), (t[3], m[3])):
+            tprune.l1_unstructured(tm, 'weight', amount=0.25)
+            prune.l1_unstructured(mm, 'weight', amount=0.25)
+        x = np.random.RandomState(1).randn(2, 3, 4, 4).astype(np.float32)
+        topt = torch.optim.SGD(t.parameters(), lr=0.1)
+        mopt = gnn.optim.SGD(m.parameters(), lr=0.1)
+        t(torch.tensor(x)).sum().backward()
+        m(to_gnn(x)).sum().backward()
+        topt.step()
+        mopt.step()
+        t(torch.tensor(x))
+        m(to_gnn(x))
+        report = prune.sparsity_report(m)
+        self.assert_rows_match_torch(report, t)
+        self.assertEqual([e.zeros for e in report if e.pruned], [27, 20])
+
+    def test_is_gnns_own(self):
+        self.assertFalse(hasattr(tprune, 'sparsity_report'))
+        self.assertIn("gnn's own", prune.sparsity_report.__doc__)
+        self.assertIn("gnn's own", prune.SparsityReport.__doc__)
+        self.assertIn('sparsity_report', prune.__all__)
+        self.assertEqual(len(prune.sparsity_report(gnn.nn.ReLU())), 0)
+        self.assertEqual(prune.sparsity_report(gnn.nn.ReLU()).fraction, 0.0)
+
+
 if __name__ == '__main__':
     unittest.main()

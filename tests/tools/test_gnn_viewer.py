@@ -13,6 +13,8 @@ test environment, no warning on stderr):
 - an opened model trains from its loaded weights (its first loss is recomputed here), and the
   statistics after one step are those of the outputs and of the logits' gradient, recomputed
   here (a module called twice counts both calls);
+- the Sparsity column is the fraction of zeros of each module's own parameters (after pruning),
+  blank where a module has none;
 - the Type column shows PyTorch's names (Module.get_name: "Conv2d"), the counts are grouped by
   thousands;
 - the details pane of --select shows the module's parameters, shapes and histograms of their
@@ -194,6 +196,48 @@ class ViewerTest(ViewerAsserts, unittest.TestCase):
         r = run_viewer('--checkpoint', ckpt, '--dump-tree', tree)
         self.assert_ok(r)
         self.assertEqual([tuple(row) for row in read_tree(tree)], expected_tree(model))
+
+    def test_sparsity_column(self):
+        """The Sparsity column: the fraction of zeros among each module's own parameters, counted
+        here, after pruning made permanent; blank for a module without parameters."""
+        import array
+        model = test_model()
+        raw = gi.module.get_introspection_module('Gnn')
+        conv = raw.Module.get_submodule(model, '0.0')
+        first = raw.Module.get_submodule(model, '3')
+        raw.prune_l1_unstructured(conv, 'weight', 0.5, False, None)
+        raw.prune_l1_unstructured(first, 'weight', 1000, True, None)
+        raw.prune_remove(conv, 'weight')
+        raw.prune_remove(first, 'weight')
+        d = tempfile.mkdtemp(dir=TMP)
+        ckpt, out = os.path.join(d, 'c.safetensors'), os.path.join(d, 's.tsv')
+        Gnn.Checkpoint(model=model).save(ckpt)
+        r = run_viewer('--checkpoint', ckpt, '--dump-sparsity', out)
+        self.assert_ok(r)
+        want = []
+        modules, names = raw.Module.named_modules(model, None, True)
+        for name, m in zip(names, modules):
+            params, _ = raw.Module.named_parameters(m, None, False, False)
+            zeros = numel = 0
+            for p in params:
+                values = array.array('f', p.get_bytes().get_data())
+                zeros += sum(1 for v in values if v == 0)
+                numel += len(values)
+            want.append((name, zeros, numel))
+        with open(out) as f:
+            rows = [line.rstrip('\n').split('\t') for line in f]
+        self.assertEqual([row[0] for row in rows], [w[0] for w in want])
+        for row, (name, zeros, numel) in zip(rows, want):
+            with self.subTest(module=name):
+                if numel == 0:
+                    self.assertEqual(row[1:], ['', '', ''])
+                    continue
+                self.assertEqual((int(row[1]), int(row[2])), (zeros, numel))
+                self.assertEqual(row[3].replace(',', '.'), '%.1f %%' % (100 * zeros / numel))
+        by_name = {row[0]: row for row in rows}
+        self.assertEqual(int(by_name['0.0'][1]), 18 + 0)          # half of the 36 weights; bias 0
+        self.assertEqual(int(by_name['3'][1]), 1000)
+        self.assertEqual(by_name['2'][1:], ['', '', ''])           # Flatten
 
     def test_files_as_arguments(self):
         # as File > Open opens them: a JSON tree, then a state dict into it

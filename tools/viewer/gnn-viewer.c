@@ -20,6 +20,8 @@
  * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
  * FILE.png renders the window to a PNG. These happen once the window has been mapped and
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
+ * --dump-sparsity FILE writes "name<TAB>zeros<TAB>numel<TAB>text" lines, the Sparsity column
+ * of each row with the counts behind it (empty fields for a module without parameters).
  * --quit-after-ms bounds the whole run; --page NAME shows that page first.
  *
  * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
@@ -62,6 +64,7 @@ typedef struct
   char    *dump_loss;
   char    *dump_state;
   char    *dump_details;
+  char    *dump_sparsity;
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -90,7 +93,7 @@ static gboolean
 scripted (void)
 {
   return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
-         app.opts.screenshot;
+         app.opts.screenshot || app.opts.dump_sparsity;
 }
 
 /* ---- scripted output ---------------------------------------------------------------------- */
@@ -135,6 +138,33 @@ dump_tree (const char  *path,
           append_stat (out, &node->grad, node->grad.max_abs);
         }
       g_string_append_c (out, '\n');
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
+/* The Sparsity column: "name<TAB>zeros<TAB>numel<TAB>text", the fields empty for a module
+ * without parameters */
+static gboolean
+dump_sparsity (const char  *path,
+               GError     **error)
+{
+  GvModulesPage *page = gv_window_get_modules_page (app.window);
+  GListModel *rows = gv_modules_page_get_rows (page);
+  guint n = rows ? g_list_model_get_n_items (rows) : 0;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GvNode) node = gtk_tree_list_row_get_item (row);
+      g_autofree char *text = gv_modules_page_get_sparsity_text (page, node);
+      gint64 zeros, numel;
+
+      if (gv_modules_page_get_sparsity (page, node, &zeros, &numel))
+        g_string_append_printf (out, "%s\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%s\n", node->name, zeros,
+                                numel, text);
+      else
+        g_string_append_printf (out, "%s\t\t\t%s\n", node->name, text);
     }
   return g_file_set_contents (path, out->str, out->len, error);
 }
@@ -228,6 +258,7 @@ finish (gpointer data)
       (opts->dump_loss && !dump_loss (opts->dump_loss, &error)) ||
       (opts->dump_state && !dump_state (opts->dump_state, &error)) ||
       (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
+      (opts->dump_sparsity && !dump_sparsity (opts->dump_sparsity, &error)) ||
       (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
     {
       g_printerr ("gnn-viewer: %s\n", error->message);
@@ -448,6 +479,7 @@ options_clear (Options *opts)
   g_free (opts->dump_loss);
   g_free (opts->dump_state);
   g_free (opts->dump_details);
+  g_free (opts->dump_sparsity);
   g_free (opts->screenshot);
   g_strfreev (opts->files);
 }
@@ -487,6 +519,8 @@ main (int    argc,
       N_("Write the page shown, the window's title and the messages shown, then quit"), N_("FILE") },
     { "dump-details", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_details,
       N_("Write the parameters the details pane shows, then quit"), N_("FILE") },
+    { "dump-sparsity", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_sparsity,
+      N_("Write each row's Sparsity column as name<TAB>zeros<TAB>numel<TAB>text, then quit"), N_("FILE") },
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opts->screenshot,
       N_("Render the window into a PNG, then quit"), N_("FILE.png") },
     { "frames", 0, 0, G_OPTION_ARG_INT, &opts->frames,

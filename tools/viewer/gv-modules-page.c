@@ -5,7 +5,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The tree is a GtkTreeListModel of GvNode in a GtkColumnView: name, PyTorch type, own and
- * total parameter counts, and once training ran the mean, standard deviation and largest
+ * total parameter counts, the sparsity of the module's own parameters (the fraction of their
+ * entries that are zero, from gnn_prune_sparsity_report: a pruned model shows how much of each
+ * layer is gone; blank for a module without parameters), and once training ran the mean, standard deviation and largest
  * magnitude of each module's output (collected from GnnModule::forward-post) and of the
  * gradient of that output (GnnModule::backward-post). The details pane reads the selected
  * module's parameters only between training steps.
@@ -21,6 +23,7 @@ enum
   COL_TYPE,
   COL_OWN,
   COL_TOTAL,
+  COL_SPARSITY,
   COL_ACT_MEAN,
   COL_ACT_STD,
   COL_ACT_MAX,
@@ -45,6 +48,9 @@ struct _GvModulesPage
   gulong              step_done_id;
   gboolean            details_dirty;   /* the selection changed while a step ran */
   gint64              details_read;    /* when the details were last read (monotonic µs) */
+
+  GnnModule          *model;           /* the root of the tree shown */
+  GnnSparsityReport  *sparsity;        /* of @model's parameters, read between steps */
 };
 
 G_DEFINE_FINAL_TYPE (GvModulesPage, gv_modules_page, ADW_TYPE_BIN)
@@ -59,6 +65,8 @@ column_title (int col)
     /* Translators: the module's own parameters; "Total" counts its submodules' too */
     case COL_OWN: return _("Params");
     case COL_TOTAL: return _("Total");
+    /* Translators: the fraction of the module's own parameters that are zero (after pruning) */
+    case COL_SPARSITY: return _("Sparsity");
     /* Translators: the statistics of the module's output, then of the gradient of its output */
     case COL_ACT_MEAN: return _("Out mean");
     case COL_ACT_STD: return _("Out std");
@@ -77,10 +85,42 @@ stat_text (const GvStats *s,
   return s->updates ? gv_format_value (value) : g_strdup ("");
 }
 
+gboolean
+gv_modules_page_get_sparsity (GvModulesPage *self,
+                              GvNode        *node,
+                              gint64        *zeros,
+                              gint64        *numel)
+{
+  gint64 z = 0, n = 0;
+  gboolean found = self->sparsity && gnn_sparsity_report_lookup_module (self->sparsity, node->name, &z, &n) &&
+                   n > 0;
+
+  if (zeros)
+    *zeros = z;
+  if (numel)
+    *numel = n;
+  return found;
+}
+
+char *
+gv_modules_page_get_sparsity_text (GvModulesPage *self,
+                                   GvNode        *node)
+{
+  gint64 zeros, numel;
+  g_autofree char *number = NULL;
+
+  if (!gv_modules_page_get_sparsity (self, node, &zeros, &numel))
+    return g_strdup ("");
+  number = gv_format_fixed (100.0 * (double) zeros / (double) numel, 1);
+  /* Translators: a percentage; %s is the number, in the locale's notation */
+  return g_strdup_printf (_("%s %%"), number);
+}
+
 /* the text of column @col for @node: what the column view shows */
 static char *
-column_text (GvNode *node,
-             int     col)
+column_text (GvModulesPage *self,
+             GvNode        *node,
+             int            col)
 {
   switch (col)
     {
@@ -88,6 +128,7 @@ column_text (GvNode *node,
     case COL_TYPE: return g_strdup (node->type_name);
     case COL_OWN: return node->own_params ? gv_format_count (node->own_params) : g_strdup ("");
     case COL_TOTAL: return gv_format_count (node->total_params);
+    case COL_SPARSITY: return gv_modules_page_get_sparsity_text (self, node);
     case COL_ACT_MEAN: return stat_text (&node->act, node->act.mean);
     case COL_ACT_STD: return stat_text (&node->act, node->act.std);
     case COL_ACT_MAX: return stat_text (&node->act, node->act.max_abs);
@@ -102,8 +143,9 @@ static void
 label_update (GtkLabel *label)
 {
   GvNode *node = g_object_get_data (G_OBJECT (label), "gv-node");
+  GvModulesPage *self = g_object_get_data (G_OBJECT (label), "gv-page");
   int col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "gv-column"));
-  g_autofree char *text = node ? column_text (node, col) : NULL;
+  g_autofree char *text = node && self ? column_text (self, node, col) : NULL;
 
   gtk_label_set_text (label, text ? text : "");
 }
@@ -124,6 +166,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   g_object_set_data (G_OBJECT (label), "gv-column", data);
+  g_object_set_data (G_OBJECT (label), "gv-page", g_object_get_data (G_OBJECT (factory), "gv-page"));
   gtk_label_set_xalign (GTK_LABEL (label), col <= COL_TYPE ? 0 : 1);
   if (col > COL_TYPE)
     gtk_widget_add_css_class (label, "numeric");
@@ -169,7 +212,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
   g_object_set_data_full (G_OBJECT (label), "gv-node", node, g_object_unref);
   label_update (label);
-  if (col >= COL_ACT_MEAN)
+  if (col >= COL_SPARSITY)
     g_signal_connect (node, "changed", G_CALLBACK (on_node_changed), label);
 }
 
@@ -182,7 +225,7 @@ unbind_cell (GtkSignalListItemFactory *factory,
   GtkLabel *label = cell_label (item, col);
   GvNode *node = g_object_get_data (G_OBJECT (label), "gv-node");
 
-  if (node && col >= COL_ACT_MEAN)
+  if (node && col >= COL_SPARSITY)
     g_signal_handlers_disconnect_by_func (node, on_node_changed, label);
   if (col == COL_NAME)
     gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (item)), NULL);
@@ -236,6 +279,42 @@ on_selection_changed (GtkSelectionModel *model,
   update_details (self);
 }
 
+/* Counts the zeros of the model's parameters again (only between steps: they are read); the
+ * rows are told when a count changed. */
+static void
+refresh_sparsity (GvModulesPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnSparsityReport) report = NULL;
+  gboolean changed;
+
+  if (self->model == NULL)
+    {
+      g_clear_object (&self->sparsity);
+      return;
+    }
+  if ((report = gnn_prune_sparsity_report (self->model, NULL, FALSE, &error)) == NULL)
+    {
+      g_debug ("sparsity: %s", error->message);
+      return;
+    }
+  changed = self->sparsity == NULL ||
+            gnn_sparsity_report_get_global_zeros (report) != gnn_sparsity_report_get_global_zeros (self->sparsity);
+  g_set_object (&self->sparsity, report);
+  if (changed && self->selection)
+    {
+      GListModel *rows = gtk_single_selection_get_model (self->selection);
+
+      for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+        {
+          g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+          g_autoptr(GvNode) node = gtk_tree_list_row_get_item (row);
+
+          g_signal_emit_by_name (node, "changed");
+        }
+    }
+}
+
 /* between two steps: the parameters can be read (every step when it is slow, else a few
  * times a second, so that the histograms do not cost the training its speed) */
 static void
@@ -244,7 +323,11 @@ on_step_done (GvTrainer     *trainer,
 {
   if (self->details_dirty || g_get_monotonic_time () - self->details_read > 250000 ||
       !gv_trainer_get_training (trainer))
-    update_details (self);
+    {
+      update_details (self);
+      if (!gv_trainer_get_in_flight (trainer))
+        refresh_sparsity (self);
+    }
 }
 
 void
@@ -277,6 +360,13 @@ gv_modules_page_set_nodes (GvModulesPage *self,
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  {
+    GnnModule *model = nodes && nodes->len ? ((GvNode *) g_ptr_array_index (nodes, 0))->module : NULL;
+
+    g_set_object (&self->model, model);
+  }
+  g_clear_object (&self->sparsity);
+  refresh_sparsity (self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   gv_module_details_set_node (self->details, NULL);
   gtk_stack_set_visible_child_name (self->stack, nodes && nodes->len ? "tree" : "empty");
@@ -332,6 +422,8 @@ gv_modules_page_dispose (GObject *object)
   if (self->selection)
     g_signal_handlers_disconnect_by_func (self->selection, on_selection_changed, self);
   g_clear_object (&self->selection);
+  g_clear_object (&self->sparsity);
+  g_clear_object (&self->model);
   gtk_widget_dispose_template (GTK_WIDGET (self), GV_TYPE_MODULES_PAGE);
   G_OBJECT_CLASS (gv_modules_page_parent_class)->dispose (object);
 }
@@ -360,6 +452,7 @@ gv_modules_page_init (GvModulesPage *self)
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       GtkColumnViewColumn *column;
 
+      g_object_set_data (G_OBJECT (factory), "gv-page", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (col));
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (col));
       g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GINT_TO_POINTER (col));

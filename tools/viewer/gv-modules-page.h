@@ -37,4 +37,15 @@ void        gv_modules_page_set_summary  (GvModulesPage *self,
 
 GvModuleDetails *gv_modules_page_get_details (GvModulesPage *self);
 
+/* The zeros and entries of @node's module's own parameters, as the Sparsity column shows them
+ * (counted when the model was shown, and between training steps); FALSE when it has none. */
+gboolean    gv_modules_page_get_sparsity (GvModulesPage *self,
+                                          GvNode        *node,
+                                          gint64        *zeros,
+                                          gint64        *numel);
+
+/* The Sparsity column's text for @node: a percentage, "" when the module has no parameters. */
+char       *gv_modules_page_get_sparsity_text (GvModulesPage *self,
+                                               GvNode        *node);
+
 G_END_DECLS

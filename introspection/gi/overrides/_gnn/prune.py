@@ -355,3 +355,76 @@ def nn_utils_prune_global_unstructured(parameters, pruning_method, importance_sc
 nn_utils_prune_RandomStructured = RandomStructured
 nn_utils_prune_LnStructured = LnStructured
 __all__ += ['nn_utils_prune_RandomStructured', 'nn_utils_prune_LnStructured']
+
+
+# ---- the sparsity report (a gnn extension: torch.nn.utils.prune has none) -----------------
+
+import collections as _collections
+
+SparsityEntry = _collections.namedtuple('SparsityEntry', 'path type name zeros numel fraction pruned')
+SparsityEntry.__doc__ = """One row of a SparsityReport: a module's path and type, a tensor's name, its zeros,
+its entries, their fraction and whether it is pruned (gnn's own; torch has no report)."""
+
+
+class SparsityReport(Gnn.SparsityReport):
+    """gnn's own sparsity report (torch.nn.utils.prune has none; its tutorial counts
+    torch.sum(module.weight == 0) by hand): rows of SparsityEntry, one per tensor, and the
+    global zeros, numel and fraction over all of them. str() prints it as a table."""
+
+    @property
+    def entries(self):
+        return [SparsityEntry(self.get_module_path(i), self.get_module_type(i), self.get_tensor_name(i),
+                              self.get_zeros(i), self.get_numel(i), self.get_fraction(i), self.get_pruned(i))
+                for i in range(self.get_n_tensors())]
+
+    @property
+    def zeros(self):
+        return self.get_global_zeros()
+
+    @property
+    def numel(self):
+        return self.get_global_numel()
+
+    @property
+    def fraction(self):
+        return self.get_global_fraction()
+
+    def module(self, path):
+        """(zeros, numel) of the module at path's own rows together, or None when it has none."""
+        found, zeros, numel = self.lookup_module(path)
+        return (zeros, numel) if found else None
+
+    def __len__(self):
+        return self.get_n_tensors()
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __getitem__(self, idx):
+        return self.entries[idx]
+
+    def __str__(self):
+        return self.to_string()
+
+    def __repr__(self):
+        return 'SparsityReport(tensors={}, zeros={}, numel={}, fraction={:.4f})'.format(
+            len(self), self.zeros, self.numel, self.fraction)
+
+
+SparsityReport = override(SparsityReport)
+__all__ += ['SparsityReport', 'SparsityEntry']
+
+
+@_export
+@_raising
+def nn_utils_prune_sparsity_report(module, names=None, pruned_only=False):
+    """gnn's own, not a torch function (torch.nn.utils.prune has no report): how sparse the
+    prunable tensors of module and its submodules are. One row per module's own parameter, or,
+    for a pruned tensor, the tensor the forward reads (weight_orig * weight_mask, as 'weight');
+    names (a name or a list of names, e.g. 'weight') and pruned_only choose the rows, and the
+    report's zeros/numel/fraction are over the rows chosen. Returns a SparsityReport."""
+    if isinstance(names, str):
+        names = [names]
+    elif names is not None:
+        names = list(names)
+    return _call_raising_python_errors(Gnn.prune_sparsity_report, module, names, bool(pruned_only))
