@@ -25,10 +25,14 @@
 #include <json-glib/json-glib.h>
 #include <unistd.h>
 
+typedef struct _EventBlock EventBlock;
+
 struct _GnnProfilerEvent {
   gatomicrefcount ref;
   GnnProfilerEventKind kind;
-  char *name;
+  const char *name;             /* interned, or owned_name */
+  char *owned_name;             /* a user or step range's own copy */
+  EventBlock *block;            /* the block it was allocated in */
   guint id;
   gint64 parent_id;             /* -1: none */
   gint64 start_ns, end_ns;      /* absolute CLOCK_MONOTONIC; end 0 while open */
@@ -37,13 +41,30 @@ struct _GnnProfilerEvent {
   char *input_shapes;           /* "[[2, 3], [3, 4]]" or NULL */
   const char *dtype;            /* static, or NULL */
   const char *backend;          /* static while the backend lives, or NULL */
-  char *device;                 /* "cpu:0" or NULL */
+  const char *device;           /* "cpu:0" (interned) or NULL */
   guint thread;
   gint64 origin_ns;             /* the profile's start */
   /* while recording only */
   GnnModule *module;            /* of a module range, not referenced: its forward runs */
-  char *path;                   /* of a module range: "" for a root */
+  const char *path;             /* of a module range (interned): "" for a root */
 };
+
+/* Events are allocated EVENT_BLOCK at a time: a block lives while any of its events does, and
+ * while it is the recording profile's current block (one reference more). */
+#define EVENT_BLOCK 512
+
+struct _EventBlock {
+  gatomicrefcount live;
+  guint used;
+  GnnProfilerEvent events[EVENT_BLOCK];
+};
+
+static void
+event_block_release (EventBlock *block)
+{
+  if (g_atomic_ref_count_dec (&block->live))
+    g_free (block);
+}
 
 struct _GnnProfiler {
   GObject parent_instance;
@@ -60,7 +81,17 @@ struct _GnnProfiler {
   gint64 start_ns;
   gint64 stop_ns;
   GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
+  EventBlock *block;            /* while recording: where the next event goes */
+  GHashTable *module_names;     /* while recording: GnnModule → ModuleName */
 };
+
+/* a module range's name as the profile first named it, under its parent range */
+typedef struct {
+  GType type;
+  GnnModule *parent_module;
+  const char *parent_path;
+  const char *path, *name;      /* interned */
+} ModuleName;
 
 enum {
   PROP_0,
@@ -95,6 +126,9 @@ typedef struct {
   GPtrArray *stack;             /* open ranges of that generation (not owned) */
   GnnProfilerEvent *kernel;     /* the kernel between its BEFORE and AFTER events */
   GPtrArray *user;              /* per open record_function: its token or NULL */
+  const char *device_type;      /* the last kernel's device, and its name */
+  guint device_index;
+  const char *device_name;
 } ThreadState;
 
 static void
@@ -170,11 +204,9 @@ gnn_profiler_event_unref (GnnProfilerEvent *event)
   g_return_if_fail (event != NULL);
   if (!g_atomic_ref_count_dec (&event->ref))
     return;
-  g_free (event->name);
+  g_free (event->owned_name);
   g_free (event->input_shapes);
-  g_free (event->device);
-  g_free (event->path);
-  g_free (event);
+  event_block_release (event->block);
 }
 
 /**
@@ -422,17 +454,31 @@ current_stack (ThreadState *ts)
   return ts->stack;
 }
 
-/* a new event of the recording profiler @self on the calling thread (takes @name), record_lock
- * held; its parent is the innermost range open on the thread */
+/* a new event of the recording profiler @self on the calling thread, named @name (interned or
+ * static) or @owned_name (taken), record_lock held; its parent is the innermost range open on
+ * the thread */
 static GnnProfilerEvent *
-append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, char *name)
+append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, const char *name,
+              char *owned_name)
 {
   GPtrArray *stack = current_stack (ts);
-  GnnProfilerEvent *ev = g_new0 (GnnProfilerEvent, 1);
+  GnnProfilerEvent *ev;
 
+  if (self->block == NULL || self->block->used == EVENT_BLOCK)
+    {
+      if (self->block)
+        event_block_release (self->block);
+      /* zeroed: an event's fields all start at 0 */
+      self->block = g_malloc0 (sizeof (EventBlock));
+      g_atomic_ref_count_init (&self->block->live);
+    }
+  ev = &self->block->events[self->block->used++];
+  g_atomic_ref_count_inc (&self->block->live);
+  ev->block = self->block;
   g_atomic_ref_count_init (&ev->ref);
   ev->kind = kind;
-  ev->name = name;
+  ev->owned_name = owned_name;
+  ev->name = owned_name ? owned_name : name;
   ev->id = self->events->len;
   ev->parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
   ev->thread = ts->tid;
@@ -476,6 +522,22 @@ kernel_input_shapes (const GnnKernelArgs *args)
   return g_string_free (s, FALSE);
 }
 
+/* "cuda:1", interned: the thread remembers the last one it named */
+static const char *
+device_name (ThreadState *ts, const char *device_type, guint device)
+{
+  if (ts->device_name == NULL || ts->device_type != device_type || ts->device_index != device)
+    {
+      char buf[64];
+
+      g_snprintf (buf, sizeof buf, "%s:%u", device_type, device);
+      ts->device_name = g_intern_string (buf);
+      ts->device_type = device_type;
+      ts->device_index = device;
+    }
+  return ts->device_name;
+}
+
 static void
 observe_kernel (const GnnOpEvent *event,
                 gpointer          user_data)
@@ -495,15 +557,14 @@ observe_kernel (const GnnOpEvent *event,
           g_mutex_unlock (&record_lock);
           return;
         }
-      ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL,
-                         g_strdup (gnn_backend_op_get_nick (args->op)));
+      ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL, gnn_backend_op_get_nick (args->op), NULL);
       g_mutex_unlock (&record_lock);
       ev->flops = self->with_flops ? event->flops : 0;
       if (self->record_shapes)
         ev->input_shapes = kernel_input_shapes (args);
       ev->dtype = out && (guint) out->dtype < GNN_N_DTYPES ? gnn_dtype_get_name (out->dtype) : NULL;
       ev->backend = gnn_backend_get_name (event->backend);
-      ev->device = g_strdup_printf ("%s:%u", event->device_type, event->device);
+      ev->device = device_name (ts, event->device_type, event->device);
       ts->kernel = ev;
       /* the time spent above is the profiler's, not the kernel's */
       ev->start_ns = now_ns ();
@@ -515,9 +576,9 @@ observe_kernel (const GnnOpEvent *event,
     }
 }
 
-gpointer
-gnn_profiler_range_begin (GnnProfilerEventKind  kind,
-                          const char           *name)
+/* opens a range named @name (interned or static) or @owned_name (taken) */
+static gpointer
+range_begin_named (GnnProfilerEventKind kind, const char *name, char *owned_name)
 {
   ThreadState *ts = get_thread_state ();
   GnnProfilerEvent *ev;
@@ -526,12 +587,20 @@ gnn_profiler_range_begin (GnnProfilerEventKind  kind,
   if (recording == NULL)
     {
       g_mutex_unlock (&record_lock);
+      g_free (owned_name);
       return NULL;
     }
-  ev = append_event (recording, ts, kind, g_strdup (name));
+  ev = append_event (recording, ts, kind, name, owned_name);
   g_ptr_array_add (ts->stack, ev);
   g_mutex_unlock (&record_lock);
   return ev;
+}
+
+gpointer
+gnn_profiler_range_begin (GnnProfilerEventKind  kind,
+                          const char           *name)
+{
+  return range_begin_named (kind, NULL, g_strdup (name));
 }
 
 /* "GnnSGD" → "SGD", as gnn_module_get_name() shortens a module's type name */
@@ -549,13 +618,44 @@ short_type_name (GObject *object)
   return name;
 }
 
+/* the names of optimizer ranges already made, by type and "what" (record_lock held) */
+static struct {
+  GType type;
+  const char *what, *name;      /* interned */
+} optimizer_names[16];
+static guint n_optimizer_names;
+
 gpointer
 gnn_profiler_optimizer_begin (GObject    *optimizer,
                               const char *what)
 {
-  g_autofree char *name = g_strdup_printf ("Optimizer.%s#%s.%s", what, short_type_name (optimizer), what);
+  GType type = G_OBJECT_TYPE (optimizer);
+  const char *name = NULL;
 
-  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_OPTIMIZER, name);
+  g_mutex_lock (&record_lock);
+  for (guint i = 0; i < n_optimizer_names; i++)
+    if (optimizer_names[i].type == type && strcmp (optimizer_names[i].what, what) == 0)
+      {
+        name = optimizer_names[i].name;
+        break;
+      }
+  g_mutex_unlock (&record_lock);
+  if (name == NULL)
+    {
+      g_autofree char *made = g_strdup_printf ("Optimizer.%s#%s.%s", what, short_type_name (optimizer), what);
+
+      name = g_intern_string (made);
+      g_mutex_lock (&record_lock);
+      if (n_optimizer_names < G_N_ELEMENTS (optimizer_names))
+        {
+          optimizer_names[n_optimizer_names].type = type;
+          optimizer_names[n_optimizer_names].what = g_intern_string (what);
+          optimizer_names[n_optimizer_names].name = name;
+          n_optimizer_names++;
+        }
+      g_mutex_unlock (&record_lock);
+    }
+  return range_begin_named (GNN_PROFILER_EVENT_OPTIMIZER, name, NULL);
 }
 
 /* the name of @module in @parent's tree ("" for @parent itself), or NULL */
@@ -584,41 +684,77 @@ gnn_profiler_module_begin (GnnModule *module)
 {
   ThreadState *ts = get_thread_state ();
   GnnProfilerEvent *parent = NULL, *ev;
+  GnnModule *parent_module = NULL;
+  const char *parent_path = NULL, *path = NULL, *name = NULL;
   GPtrArray *stack;
-  char *path = NULL, *name;
-  const char *type = gnn_module_get_name (module);
+  ModuleName *known;
 
-  /* the enclosing module range: only this thread changes its stack */
+  /* the enclosing module range (only this thread changes its stack), and the name this profile
+   * gave @module under it before */
   g_mutex_lock (&record_lock);
+  if (recording == NULL)
+    {
+      g_mutex_unlock (&record_lock);
+      return NULL;
+    }
   stack = current_stack (ts);
   for (guint i = stack->len; i-- > 0;)
     if (((GnnProfilerEvent *) stack->pdata[i])->kind == GNN_PROFILER_EVENT_MODULE)
       {
         parent = stack->pdata[i];
+        parent_module = parent->module;
+        parent_path = parent->path;
         break;
       }
-  g_mutex_unlock (&record_lock);
-  if (parent && parent->module != module)
+  known = g_hash_table_lookup (recording->module_names, module);
+  if (known && known->type == G_OBJECT_TYPE (module) && known->parent_module == parent_module &&
+      known->parent_path == parent_path)
     {
-      g_autofree char *rel = path_in (parent->module, module);
-      if (rel && parent->path[0])
-        path = g_strconcat (parent->path, ".", rel, NULL);
-      else
-        path = g_steal_pointer (&rel);
+      path = known->path;
+      name = known->name;
     }
-  if (path == NULL)
-    path = g_strdup ("");
-  name = path[0] ? g_strdup_printf ("%s (%s)", path, type) : g_strdup (type);
+  g_mutex_unlock (&record_lock);
+
+  if (name == NULL)
+    {
+      const char *type = gnn_module_get_name (module);
+      g_autofree char *made = NULL;
+
+      if (parent && parent_module != module)
+        {
+          g_autofree char *rel = path_in (parent_module, module);
+          if (rel && parent_path[0])
+            {
+              g_autofree char *full = g_strconcat (parent_path, ".", rel, NULL);
+              path = g_intern_string (full);
+            }
+          else if (rel)
+            path = g_intern_string (rel);
+        }
+      if (path == NULL)
+        path = g_intern_static_string ("");
+      made = path[0] ? g_strdup_printf ("%s (%s)", path, type) : g_strdup (type);
+      name = g_intern_string (made);
+      known = g_new (ModuleName, 1);
+      known->type = G_OBJECT_TYPE (module);
+      known->parent_module = parent_module;
+      known->parent_path = parent_path;
+      known->path = path;
+      known->name = name;
+    }
+  else
+    known = NULL;
 
   g_mutex_lock (&record_lock);
   if (recording == NULL)
     {
       g_mutex_unlock (&record_lock);
-      g_free (name);
-      g_free (path);
+      g_free (known);
       return NULL;
     }
-  ev = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE, name);
+  if (known)
+    g_hash_table_replace (recording->module_names, module, known);
+  ev = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE, name, NULL);
   ev->module = module;
   ev->path = path;
   g_ptr_array_add (ts->stack, ev);
@@ -655,7 +791,8 @@ gnn_profiler_range_end (gpointer token)
 static gpointer
 hook_backward_begin (const char *node_name)
 {
-  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_BACKWARD, node_name);
+  /* node names are the op's backward ("MmBackward0"), few */
+  return range_begin_named (GNN_PROFILER_EVENT_BACKWARD, g_intern_string (node_name), NULL);
 }
 
 static gpointer
@@ -962,6 +1099,7 @@ begin_recording (GnnProfiler *self, GError **error)
       return FALSE;
     }
   g_ptr_array_set_size (self->events, 0);
+  self->module_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   recording = g_object_ref (self);
   generation++;
   self->start_ns = now_ns ();
@@ -987,6 +1125,8 @@ end_recording (GnnProfiler *self)
   recording = NULL;
   generation++;
   g_atomic_int_set (&gnn_profiler_active, 0);
+  g_clear_pointer (&self->block, event_block_release);
+  g_clear_pointer (&self->module_names, g_hash_table_unref);
   g_mutex_unlock (&record_lock);
   self->stop_ns = t;
 
