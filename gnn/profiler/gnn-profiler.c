@@ -37,6 +37,8 @@ struct _GnnProfilerEvent {
   gint64 parent_id;             /* -1: none */
   gint64 start_ns, end_ns;      /* absolute CLOCK_MONOTONIC; end 0 while open */
   gint64 child_ns;              /* the durations of its children, summed at stop */
+  gint64 device_ns;             /* a kernel's device time; a range's, its kernels' summed */
+  gint64 device_start_ns;       /* a kernel's device start, from the profile's start; -1: none */
   guint64 flops;
   char *input_shapes;           /* "[[2, 3], [3, 4]]" or NULL */
   const char *dtype;            /* static, or NULL */
@@ -46,6 +48,10 @@ struct _GnnProfilerEvent {
   gint64 origin_ns;             /* the profile's start */
   /* while recording only */
   GnnModule *module;            /* of a module range, not referenced: its forward runs */
+  guint device_index;           /* a kernel's device index */
+  GnnBackend *mark_backend;     /* a kernel's device timing marks, read at stop */
+  guint mark_device;
+  gpointer mark_start, mark_end;
   const char *path;             /* of a module range (interned): "" for a root */
 };
 
@@ -83,7 +89,18 @@ struct _GnnProfiler {
   GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
   EventBlock *block;            /* while recording: where the next event goes */
   GHashTable *module_names;     /* while recording: GnnModule → ModuleName */
+  GArray *device_origins;       /* while recording: DeviceOrigin, one per timed device */
+  gboolean has_device_times;    /* some kernel of the last profile has a device time */
 };
+
+/* the first timing mark of a device in a profile, and the host time it was queued at: the
+ * device times of its kernels count from there */
+typedef struct {
+  GnnBackend *backend;
+  guint device;
+  gpointer mark;
+  gint64 host_ns;
+} DeviceOrigin;
 
 /* a module range's name as the profile first named it, under its parent range */
 typedef struct {
@@ -129,6 +146,8 @@ typedef struct {
   const char *device_type;      /* the last kernel's device, and its name */
   guint device_index;
   const char *device_name;
+  GnnBackend *timing_backend;   /* the last kernel's backend, and its timing marks or NULL */
+  GnnBackendInterface *timing;
 } ThreadState;
 
 static void
@@ -353,6 +372,63 @@ gnn_profiler_event_get_flops (GnnProfilerEvent *event)
 }
 
 /**
+ * gnn_profiler_event_get_device_duration_ns:
+ * @event: an event
+ *
+ * The device time of a kernel that ran on a backend that times its device (CUDA: from CUDA
+ * events queued around the kernel on the device's stream, read when the profiler stopped);
+ * for a range, its kernels' device times summed (torch's `cuda_time_total`). 0 without one.
+ *
+ * Returns: the device time in nanoseconds
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_device_duration_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->device_ns;
+}
+
+/**
+ * gnn_profiler_event_get_self_device_ns:
+ * @event: an event
+ *
+ * A kernel's own device time, as [method@Gnn.ProfilerEvent.get_device_duration_ns]; 0 for a
+ * range, whose device work is all its kernels' (torch's `self_cuda_time_total`).
+ *
+ * Returns: the self device time in nanoseconds
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_self_device_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->kind == GNN_PROFILER_EVENT_KERNEL ? event->device_ns : 0;
+}
+
+/**
+ * gnn_profiler_event_get_device_start_ns:
+ * @event: an event
+ *
+ * When a timed kernel began on its device, in nanoseconds after the profiler started: the
+ * host time at which the profile queued its first mark on that device, plus the device time
+ * from that mark to the kernel's (so a device that was busy then shows its kernels early by
+ * as much).
+ *
+ * Returns: the device start, or -1 when the event has no device time
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_device_start_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, -1);
+  return event->device_start_ns >= 0 ? event->device_start_ns - event->origin_ns : -1;
+}
+
+/**
  * gnn_profiler_event_get_input_shapes:
  * @event: an event
  *
@@ -479,6 +555,7 @@ append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, con
   ev->kind = kind;
   ev->owned_name = owned_name;
   ev->name = owned_name ? owned_name : name;
+  ev->device_start_ns = -1;
   ev->id = self->events->len;
   ev->parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
   ev->thread = ts->tid;
@@ -538,6 +615,44 @@ device_name (ThreadState *ts, const char *device_type, guint device)
   return ts->device_name;
 }
 
+/* @backend's interface when it times its device (gnn-backend-impl.h), else NULL; the thread
+ * remembers the last backend it asked */
+static GnnBackendInterface *
+timing_iface (ThreadState *ts, GnnBackend *backend)
+{
+  if (ts->timing_backend != backend)
+    {
+      GnnBackendInterface *iface = GNN_BACKEND_GET_IFACE (backend);
+
+      ts->timing_backend = backend;
+      ts->timing = iface->timing_mark_record && iface->timing_mark_elapsed && iface->timing_mark_free
+                   ? iface : NULL;
+    }
+  return ts->timing;
+}
+
+/* whether the profile has an origin mark on @device of @backend, queuing one if not
+ * (record_lock held) */
+static gboolean
+ensure_device_origin (GnnProfiler *self, GnnBackendInterface *timing, GnnBackend *backend, guint device)
+{
+  DeviceOrigin o;
+
+  for (guint i = 0; i < self->device_origins->len; i++)
+    {
+      DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, i);
+      if (d->backend == backend && d->device == device)
+        return TRUE;
+    }
+  o.backend = backend;
+  o.device = device;
+  o.host_ns = now_ns ();
+  if ((o.mark = timing->timing_mark_record (backend, device)) == NULL)
+    return FALSE;
+  g_array_append_val (self->device_origins, o);
+  return TRUE;
+}
+
 static void
 observe_kernel (const GnnOpEvent *event,
                 gpointer          user_data)
@@ -549,7 +664,9 @@ observe_kernel (const GnnOpEvent *event,
   if (event->phase == GNN_OP_EVENT_BEFORE)
     {
       const GnnKernelTensor *out = args->out ? args->out : (args->n_list ? args->list_out : NULL);
+      GnnBackendInterface *timing = timing_iface (ts, event->backend);
       GnnProfilerEvent *ev;
+      gboolean timed;
 
       g_mutex_lock (&record_lock);
       if (recording != self)
@@ -558,6 +675,7 @@ observe_kernel (const GnnOpEvent *event,
           return;
         }
       ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL, gnn_backend_op_get_nick (args->op), NULL);
+      timed = timing && ensure_device_origin (self, timing, event->backend, event->device);
       g_mutex_unlock (&record_lock);
       ev->flops = self->with_flops ? event->flops : 0;
       if (self->record_shapes)
@@ -565,14 +683,33 @@ observe_kernel (const GnnOpEvent *event,
       ev->dtype = out && (guint) out->dtype < GNN_N_DTYPES ? gnn_dtype_get_name (out->dtype) : NULL;
       ev->backend = gnn_backend_get_name (event->backend);
       ev->device = device_name (ts, event->device_type, event->device);
+      ev->device_index = event->device;
       ts->kernel = ev;
+      /* the device's marks go around the kernel's work on its queue (no waiting: they are
+       * read when the profiler stops) */
+      if (timed && (ev->mark_start = timing->timing_mark_record (event->backend, event->device)) != NULL)
+        {
+          ev->mark_backend = event->backend;
+          ev->mark_device = event->device;
+        }
       /* the time spent above is the profiler's, not the kernel's */
       ev->start_ns = now_ns ();
     }
   else if (ts->kernel != NULL && ts->generation == generation)
     {
-      ts->kernel->end_ns = now_ns ();
+      GnnProfilerEvent *ev = ts->kernel;
+
+      ev->end_ns = now_ns ();
       ts->kernel = NULL;
+      if (ev->mark_start)
+        {
+          /* only while the profile records: once it stopped, its marks were read */
+          g_mutex_lock (&record_lock);
+          if (recording == self && ts->generation == generation)
+            ev->mark_end = timing_iface (ts, ev->mark_backend)->timing_mark_record (ev->mark_backend,
+                                                                                   ev->mark_device);
+          g_mutex_unlock (&record_lock);
+        }
     }
 }
 
@@ -987,6 +1124,11 @@ gnn_profiler_init (GnnProfiler *self)
  * [func@Gnn.Profiler.record_function_begin]. Each event has a start, a duration and a parent
  * range (the innermost one open on its thread), so that self times and nesting follow.
  *
+ * A kernel on a backend that times its device (the CUDA backend: CUDA events queued on the
+ * device's stream around the kernel) also gets its device time, read once the profiler stops,
+ * so that recording never waits for the device: torch's CUDA columns in
+ * [method@Gnn.Profiler.table] and device events in the chrome trace.
+ *
  * In C a profile is a start/stop pair, with g_autoptr for the profiler; in Python
  * `with torch.profiler.profile (...) as prof:`. One profiler records at a time. While none
  * does, the kernel, module, autograd and optimizer call paths each pay one atomic read.
@@ -1100,6 +1242,8 @@ begin_recording (GnnProfiler *self, GError **error)
     }
   g_ptr_array_set_size (self->events, 0);
   self->module_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->device_origins = g_array_new (FALSE, FALSE, sizeof (DeviceOrigin));
+  self->has_device_times = FALSE;
   recording = g_object_ref (self);
   generation++;
   self->start_ns = now_ns ();
@@ -1108,6 +1252,51 @@ begin_recording (GnnProfiler *self, GError **error)
   g_mutex_unlock (&record_lock);
   self->observer = gnn_op_observer_add (observe_kernel, g_object_ref (self), g_object_unref);
   return TRUE;
+}
+
+/* the device times of the kernels that have timing marks, from their marks (the first read
+ * waits for the device); frees the marks */
+static void
+read_device_times (GnnProfiler *self)
+{
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      GnnBackendInterface *timing;
+      DeviceOrigin *origin = NULL;
+      gint64 dur, offset;
+
+      if (ev->mark_start == NULL)
+        continue;
+      timing = GNN_BACKEND_GET_IFACE (ev->mark_backend);
+      for (guint k = 0; k < self->device_origins->len; k++)
+        {
+          DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, k);
+          if (d->backend == ev->mark_backend && d->device == ev->mark_device)
+            origin = d;
+        }
+      if (ev->mark_end &&
+          timing->timing_mark_elapsed (ev->mark_backend, ev->mark_device, ev->mark_start, ev->mark_end, &dur, NULL))
+        {
+          ev->device_ns = MAX (dur, 0);
+          self->has_device_times = TRUE;
+          if (origin &&
+              timing->timing_mark_elapsed (ev->mark_backend, ev->mark_device, origin->mark, ev->mark_start,
+                                           &offset, NULL))
+            ev->device_start_ns = origin->host_ns + MAX (offset, 0);
+        }
+      timing->timing_mark_free (ev->mark_backend, ev->mark_device, ev->mark_start);
+      if (ev->mark_end)
+        timing->timing_mark_free (ev->mark_backend, ev->mark_device, ev->mark_end);
+      ev->mark_start = ev->mark_end = NULL;
+      ev->mark_backend = NULL;
+    }
+  for (guint k = 0; k < self->device_origins->len; k++)
+    {
+      DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, k);
+      GNN_BACKEND_GET_IFACE (d->backend)->timing_mark_free (d->backend, d->device, d->mark);
+    }
+  g_clear_pointer (&self->device_origins, g_array_unref);
 }
 
 /* stops recording: closes the ranges left open, sums the children's times */
@@ -1129,6 +1318,7 @@ end_recording (GnnProfiler *self)
   g_clear_pointer (&self->module_names, g_hash_table_unref);
   g_mutex_unlock (&record_lock);
   self->stop_ns = t;
+  read_device_times (self);
 
   for (guint i = 0; i < self->events->len; i++)
     {
@@ -1144,6 +1334,13 @@ end_recording (GnnProfiler *self)
       if (ev->parent_id >= 0)
         ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->child_ns +=
           gnn_profiler_event_get_duration_ns (ev);
+    }
+  /* a range's device time is its kernels': children come after their parents */
+  for (guint i = self->events->len; i-- > 0;)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      if (ev->parent_id >= 0 && ev->device_ns > 0)
+        ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->device_ns += ev->device_ns;
     }
   g_object_unref (was);
 }
@@ -1214,6 +1411,7 @@ gnn_profiler_start (GnnProfiler *self,
   self->step_num = 0;
   self->action = action_at (self, 0);
   g_ptr_array_set_size (self->events, 0);
+  self->has_device_times = FALSE;
   if (action_records (self->action))
     {
       if (!begin_recording (self, error))
@@ -1472,6 +1670,7 @@ struct _GnnProfilerAverage {
   char *input_shapes;           /* only when grouped by them */
   guint count;
   gint64 total_ns, self_ns;
+  gint64 device_ns, self_device_ns;
   guint64 flops;
 };
 
@@ -1619,6 +1818,59 @@ gnn_profiler_average_get_cpu_time (GnnProfilerAverage *average)
 }
 
 /**
+ * gnn_profiler_average_get_cuda_time_total:
+ * @average: an average
+ *
+ * The events' device times ([method@Gnn.ProfilerEvent.get_device_duration_ns]) summed, in
+ * microseconds (torch's `cuda_time_total`); 0 when no kernel of theirs was timed on a device.
+ *
+ * Returns: the total device time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cuda_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->device_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_self_cuda_time_total:
+ * @average: an average
+ *
+ * The events' self device times ([method@Gnn.ProfilerEvent.get_self_device_ns]) summed, in
+ * microseconds (torch's `self_cuda_time_total`).
+ *
+ * Returns: the self device time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_self_cuda_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_device_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_cuda_time:
+ * @average: an average
+ *
+ * The mean device time, in microseconds (torch's `cuda_time`, "CUDA time avg").
+ *
+ * Returns: the total device time over the count
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cuda_time (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count ? average->device_ns / 1000.0 / average->count : 0;
+}
+
+/**
  * gnn_profiler_average_get_flops:
  * @average: an average
  *
@@ -1681,6 +1933,8 @@ gnn_profiler_key_averages (GnnProfiler *self,
       avg->total_ns += gnn_profiler_event_get_duration_ns (ev);
       avg->self_ns += gnn_profiler_event_get_self_ns (ev);
       avg->flops += ev->flops;
+      avg->device_ns += gnn_profiler_event_get_device_duration_ns (ev);
+      avg->self_device_ns += gnn_profiler_event_get_self_device_ns (ev);
     }
   return out;
 }
@@ -1727,6 +1981,9 @@ static const struct {
   { "cpu_time", gnn_profiler_average_get_cpu_time },
   { "count", field_count },
   { "flops", field_flops },
+  { "self_cuda_time_total", gnn_profiler_average_get_self_cuda_time_total },
+  { "cuda_time_total", gnn_profiler_average_get_cuda_time_total },
+  { "cuda_time", gnn_profiler_average_get_cuda_time },
 };
 
 static gint
@@ -1764,15 +2021,18 @@ append_separator (GString *s, const int *widths, guint n)
  * @self: a profiler
  * @group_by_input_shape: average by name and input shapes, as [method@Gnn.Profiler.key_averages]
  * @sort_by: (nullable): the field to sort by, largest first: "self_cpu_time_total",
- *   "cpu_time_total", "cpu_time", "count" or "flops"; %NULL keeps the order the keys first began
+ *   "cpu_time_total", "cpu_time", "count", "flops", "self_cuda_time_total", "cuda_time_total"
+ *   or "cuda_time"; %NULL keeps the order the keys first began
  * @row_limit: the most rows to print; negative for all
  * @error: return location for a #GError
  *
  * The key averages as torch prints them (`prof.key_averages ().table (sort_by=...,
  * row_limit=...)`): the columns Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time
- * avg, # of Calls, then Input Shapes when grouped by them and a Total FLOPs column (scaled as
- * torch scales it: KFLOPs, MFLOPs, ...) when FLOPs were recorded, and the line "Self CPU time
- * total: ...". Percentages are of the self times of every key summed.
+ * avg, then Self CUDA, Self CUDA %, CUDA total and CUDA time avg when some kernel has a device
+ * time ([method@Gnn.ProfilerEvent.get_device_duration_ns]), # of Calls, then Input Shapes when
+ * grouped by them and a Total FLOPs column (scaled as torch scales it: KFLOPs, MFLOPs, ...)
+ * when FLOPs were recorded, and the line "Self CPU time total: ..." (and "Self CUDA time
+ * total: ..." with device times). Percentages are of the self times of every key summed.
  *
  * Returns: (transfer full): the table, or %NULL with %GNN_ERROR_INVALID_ARGUMENT for an
  *   unknown @sort_by
@@ -1787,16 +2047,20 @@ gnn_profiler_table (GnnProfiler *self,
                     GError     **error)
 {
   static const char *const headers[] = {
-    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls",
+    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+  };
+  static const char *const cuda_headers[] = {
+    "Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg",
   };
   g_autoptr(GPtrArray) avgs = NULL;
   AverageField sort_get = NULL;
   gboolean has_shapes = FALSE, has_flops = FALSE;
-  int widths[9];
-  const char *cells[9];
-  guint n_cols = G_N_ELEMENTS (headers);
+  int widths[16];
+  const char *cells[16];
+  gboolean has_cuda = self->has_device_times;
+  guint n_cols = G_N_ELEMENTS (headers) + (has_cuda ? G_N_ELEMENTS (cuda_headers) : 0) + 1;
   int name_width = 0, shapes_width = 0;
-  double sum_self = 0, flops_scale = 1;
+  double sum_self = 0, sum_self_cuda = 0, flops_scale = 1;
   const char *flops_header = NULL;
   g_autofree char *flops_title = NULL;
   g_autofree char *total = NULL;
@@ -1814,7 +2078,7 @@ gnn_profiler_table (GnnProfiler *self,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "table: sort_by must be one of self_cpu_time_total, cpu_time_total, cpu_time, "
-                       "count, flops, not \"%s\"", sort_by);
+                       "count, flops, self_cuda_time_total, cuda_time_total, cuda_time, not \"%s\"", sort_by);
           return NULL;
         }
     }
@@ -1834,6 +2098,7 @@ gnn_profiler_table (GnnProfiler *self,
           has_shapes |= !g_str_equal (a->input_shapes, "[]");
         }
       sum_self += gnn_profiler_average_get_self_cpu_time_total (a);
+      sum_self_cuda += gnn_profiler_average_get_self_cuda_time_total (a);
       if (a->flops > 0 && (min_flops == 0 || a->flops < min_flops))
         min_flops = a->flops;
     }
@@ -1863,6 +2128,10 @@ gnn_profiler_table (GnnProfiler *self,
     guint c = 0;
     for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
       cells[c++] = headers[i];
+    if (has_cuda)
+      for (guint i = 0; i < G_N_ELEMENTS (cuda_headers); i++)
+        cells[c++] = cuda_headers[i];
+    cells[c++] = "# of Calls";
     if (has_shapes)
       cells[c++] = "Input Shapes";
     if (has_flops)
@@ -1875,6 +2144,7 @@ gnn_profiler_table (GnnProfiler *self,
       GnnProfilerAverage *a = avgs->pdata[i];
       g_autofree char *name = NULL, *self_share = NULL, *self_time = NULL, *total_share = NULL;
       g_autofree char *total_time = NULL, *avg_time = NULL, *count = NULL, *shapes = NULL, *flops = NULL;
+      g_autofree char *self_cuda = NULL, *self_cuda_share = NULL, *cuda_total = NULL, *cuda_avg = NULL;
       guint c = 0;
 
       if ((int) g_utf8_strlen (a->key, -1) >= 55 - 3)
@@ -1896,6 +2166,17 @@ gnn_profiler_table (GnnProfiler *self,
       cells[c++] = total_share;
       cells[c++] = total_time;
       cells[c++] = avg_time;
+      if (has_cuda)
+        {
+          self_cuda = format_time (gnn_profiler_average_get_self_cuda_time_total (a));
+          self_cuda_share = format_share (gnn_profiler_average_get_self_cuda_time_total (a), sum_self_cuda);
+          cuda_total = format_time (gnn_profiler_average_get_cuda_time_total (a));
+          cuda_avg = format_time (gnn_profiler_average_get_cuda_time (a));
+          cells[c++] = self_cuda;
+          cells[c++] = self_cuda_share;
+          cells[c++] = cuda_total;
+          cells[c++] = cuda_avg;
+        }
       cells[c++] = count;
       if (has_shapes)
         {
@@ -1912,6 +2193,11 @@ gnn_profiler_table (GnnProfiler *self,
   append_separator (s, widths, n_cols);
   total = format_time (sum_self);
   g_string_append_printf (s, "Self CPU time total: %s\n", total);
+  if (has_cuda)
+    {
+      g_autofree char *cuda = format_time (sum_self_cuda);
+      g_string_append_printf (s, "Self CUDA time total: %s\n", cuda);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -2011,6 +2297,62 @@ chrome_trace_text (GnnProfiler *self)
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
+  /* the timed kernels again on their devices: a process per device (pid its index, as
+   * Kineto's traces have it), its queue the thread 0 */
+  {
+    g_autoptr(GHashTable) devices = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < self->events->len; i++)
+      {
+        GnnProfilerEvent *ev = self->events->pdata[i];
+
+        if (ev->kind != GNN_PROFILER_EVENT_KERNEL || ev->device_start_ns < 0 || ev->device == NULL)
+          continue;
+        if (!g_hash_table_contains (devices, ev->device))
+          {
+            g_hash_table_add (devices, (gpointer) ev->device);
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "name");
+            json_builder_add_string_value (b, "process_name");
+            json_builder_set_member_name (b, "ph");
+            json_builder_add_string_value (b, "M");
+            json_builder_set_member_name (b, "pid");
+            json_builder_add_int_value (b, ev->device_index);
+            json_builder_set_member_name (b, "tid");
+            json_builder_add_int_value (b, 0);
+            json_builder_set_member_name (b, "args");
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "name");
+            json_builder_add_string_value (b, ev->device);
+            json_builder_end_object (b);
+            json_builder_end_object (b);
+          }
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "name");
+        json_builder_add_string_value (b, ev->name);
+        json_builder_set_member_name (b, "ph");
+        json_builder_add_string_value (b, "X");
+        json_builder_set_member_name (b, "cat");
+        json_builder_add_string_value (b, "device_kernel");
+        json_builder_set_member_name (b, "ts");
+        json_builder_add_double_value (b, gnn_profiler_event_get_device_start_ns (ev) / 1000.0);
+        json_builder_set_member_name (b, "dur");
+        json_builder_add_double_value (b, ev->device_ns / 1000.0);
+        json_builder_set_member_name (b, "pid");
+        json_builder_add_int_value (b, ev->device_index);
+        json_builder_set_member_name (b, "tid");
+        json_builder_add_int_value (b, 0);
+        json_builder_set_member_name (b, "args");
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "device");
+        json_builder_add_string_value (b, ev->device);
+        /* the host-side kernel event it belongs to */
+        json_builder_set_member_name (b, "correlation");
+        json_builder_add_int_value (b, ev->id);
+        json_builder_end_object (b);
+        json_builder_end_object (b);
+      }
+  }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "displayTimeUnit");
   json_builder_add_string_value (b, "ms");
@@ -2031,8 +2373,12 @@ chrome_trace_text (GnnProfiler *self)
  * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
  * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
  * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
- * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. The file is
- * replaced atomically: a failed write leaves an existing file as it was.
+ * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. Kernels with a
+ * device time ([method@Gnn.ProfilerEvent.get_device_duration_ns]) appear once more as device
+ * events: `cat` "device_kernel", `pid` the device's index (named by a "process_name"
+ * metadata event, "cuda:0"), `tid` 0, `ts` the device start, `dur` the device time, and
+ * `args.correlation` the id of the host-side kernel event. The file is replaced atomically: a
+ * failed write leaves an existing file as it was.
  *
  * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_FAILED while the profiler records, a
  *   #GFileError naming @path when it cannot be written
