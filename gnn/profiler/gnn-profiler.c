@@ -55,8 +55,10 @@ struct _GnnProfilerEvent {
   const char *path;             /* of a module range (interned): "" for a root */
 };
 
-/* Events are allocated EVENT_BLOCK at a time: a block lives while any of its events does, and
- * while it is the recording profile's current block (one reference more). */
+/* Events are allocated EVENT_BLOCK at a time. A block lives while its profiler keeps its
+ * events (one reference, the profiler's) and while any of its events is referenced elsewhere
+ * after that: when the profiler drops its events, each one still referenced takes a reference
+ * on its block, which its last unref gives back. So recording an event touches no atomic. */
 #define EVENT_BLOCK 512
 
 struct _EventBlock {
@@ -88,6 +90,7 @@ struct _GnnProfiler {
   gint64 stop_ns;
   GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
   EventBlock *block;            /* while recording: where the next event goes */
+  GPtrArray *blocks;            /* the blocks of the events, one reference each */
   GHashTable *module_names;     /* while recording: GnnModule → ModuleName */
   GArray *device_origins;       /* while recording: DeviceOrigin, one per timed device */
   gboolean has_device_times;    /* some kernel of the last profile has a device time */
@@ -146,8 +149,12 @@ typedef struct {
   const char *device_type;      /* the last kernel's device, and its name */
   guint device_index;
   const char *device_name;
-  GnnBackend *timing_backend;   /* the last kernel's backend, and its timing marks or NULL */
+  GnnBackend *timing_backend;   /* the last kernel's backend, its name and its timing marks */
+  const char *backend_name;
   GnnBackendInterface *timing;
+  struct {                      /* node names as given and interned, by the given pointer */
+    const char *given, *interned;
+  } node_names[16];
 } ThreadState;
 
 static void
@@ -542,27 +549,54 @@ append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, con
 
   if (self->block == NULL || self->block->used == EVENT_BLOCK)
     {
-      if (self->block)
-        event_block_release (self->block);
-      /* zeroed: an event's fields all start at 0 */
-      self->block = g_malloc0 (sizeof (EventBlock));
+      self->block = g_malloc (sizeof (EventBlock));
       g_atomic_ref_count_init (&self->block->live);
+      self->block->used = 0;
+      g_ptr_array_add (self->blocks, self->block);
     }
   ev = &self->block->events[self->block->used++];
-  g_atomic_ref_count_inc (&self->block->live);
-  ev->block = self->block;
+  /* the fields not named here start at 0 */
+  *ev = (GnnProfilerEvent) {
+    .kind = kind,
+    .name = owned_name ? owned_name : name,
+    .owned_name = owned_name,
+    .block = self->block,
+    .id = self->events->len,
+    .parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1,
+    .device_start_ns = -1,
+    .thread = ts->tid,
+    .origin_ns = self->start_ns,
+  };
   g_atomic_ref_count_init (&ev->ref);
-  ev->kind = kind;
-  ev->owned_name = owned_name;
-  ev->name = owned_name ? owned_name : name;
-  ev->device_start_ns = -1;
-  ev->id = self->events->len;
-  ev->parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
-  ev->thread = ts->tid;
-  ev->origin_ns = self->start_ns;
   g_ptr_array_add (self->events, ev);
-  ev->start_ns = now_ns ();
+  /* a kernel's start is taken once its event is filled in */
+  if (kind != GNN_PROFILER_EVENT_KERNEL)
+    ev->start_ns = now_ns ();
   return ev;
+}
+
+/* drops the profiler's events: an event that only the profiler holds goes with its block; one
+ * referenced elsewhere keeps its block alive (see EVENT_BLOCK) */
+static void
+clear_events (GnnProfiler *self)
+{
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+
+      if (g_atomic_ref_count_compare (&ev->ref, 1))
+        {
+          g_free (ev->owned_name);
+          g_free (ev->input_shapes);
+        }
+      else
+        {
+          g_atomic_ref_count_inc (&ev->block->live);
+          gnn_profiler_event_unref (ev);
+        }
+    }
+  g_ptr_array_set_size (self->events, 0);
+  g_ptr_array_set_size (self->blocks, 0);
 }
 
 static void
@@ -625,6 +659,7 @@ timing_iface (ThreadState *ts, GnnBackend *backend)
       GnnBackendInterface *iface = GNN_BACKEND_GET_IFACE (backend);
 
       ts->timing_backend = backend;
+      ts->backend_name = gnn_backend_get_name (backend);
       ts->timing = iface->timing_mark_record && iface->timing_mark_elapsed && iface->timing_mark_free
                    ? iface : NULL;
     }
@@ -681,7 +716,7 @@ observe_kernel (const GnnOpEvent *event,
       if (self->record_shapes)
         ev->input_shapes = kernel_input_shapes (args);
       ev->dtype = out && (guint) out->dtype < GNN_N_DTYPES ? gnn_dtype_get_name (out->dtype) : NULL;
-      ev->backend = gnn_backend_get_name (event->backend);
+      ev->backend = ts->backend_name;
       ev->device = device_name (ts, event->device_type, event->device);
       ev->device_index = event->device;
       ts->kernel = ev;
@@ -928,8 +963,19 @@ gnn_profiler_range_end (gpointer token)
 static gpointer
 hook_backward_begin (const char *node_name)
 {
-  /* node names are the op's backward ("MmBackward0"), few */
-  return range_begin_named (GNN_PROFILER_EVENT_BACKWARD, g_intern_string (node_name), NULL);
+  /* node names are the op's backward ("MmBackward0"), few, mostly static: the thread keeps
+   * the last ones by pointer (checked by content, should one have been freed) */
+  ThreadState *ts = get_thread_state ();
+  guint slot = (guint) (((guintptr) node_name >> 3) % G_N_ELEMENTS (ts->node_names));
+  const char *name = ts->node_names[slot].interned;
+
+  if (ts->node_names[slot].given != node_name || strcmp (name, node_name) != 0)
+    {
+      name = g_intern_string (node_name);
+      ts->node_names[slot].given = node_name;
+      ts->node_names[slot].interned = name;
+    }
+  return range_begin_named (GNN_PROFILER_EVENT_BACKWARD, name, NULL);
 }
 
 static gpointer
@@ -1006,7 +1052,9 @@ gnn_profiler_finalize (GObject *object)
 {
   GnnProfiler *self = GNN_PROFILER (object);
 
+  clear_events (self);
   g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->blocks, g_ptr_array_unref);
   G_OBJECT_CLASS (gnn_profiler_parent_class)->finalize (object);
 }
 
@@ -1110,7 +1158,8 @@ gnn_profiler_class_init (GnnProfilerClass *klass)
 static void
 gnn_profiler_init (GnnProfiler *self)
 {
-  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_profiler_event_unref);
+  self->events = g_ptr_array_new ();
+  self->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) event_block_release);
 }
 
 /**
@@ -1240,7 +1289,7 @@ begin_recording (GnnProfiler *self, GError **error)
       g_mutex_unlock (&record_lock);
       return FALSE;
     }
-  g_ptr_array_set_size (self->events, 0);
+  clear_events (self);
   self->module_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->device_origins = g_array_new (FALSE, FALSE, sizeof (DeviceOrigin));
   self->has_device_times = FALSE;
@@ -1303,7 +1352,6 @@ read_device_times (GnnProfiler *self)
 static void
 end_recording (GnnProfiler *self)
 {
-  g_autofree gint64 *child = NULL;
   GnnProfiler *was;
   gint64 t = now_ns ();
 
@@ -1314,34 +1362,34 @@ end_recording (GnnProfiler *self)
   recording = NULL;
   generation++;
   g_atomic_int_set (&gnn_profiler_active, 0);
-  g_clear_pointer (&self->block, event_block_release);
+  self->block = NULL;           /* self->blocks keeps it */
   g_clear_pointer (&self->module_names, g_hash_table_unref);
   g_mutex_unlock (&record_lock);
   self->stop_ns = t;
-  read_device_times (self);
+  if (self->device_origins->len > 0)
+    read_device_times (self);
+  else
+    g_clear_pointer (&self->device_origins, g_array_unref);
 
+  /* one pass: each event ends (if still open) before its duration adds to its parent's */
   for (guint i = 0; i < self->events->len; i++)
     {
       GnnProfilerEvent *ev = self->events->pdata[i];
       if (ev->end_ns == 0)
         ev->end_ns = t;
       ev->module = NULL;
-      ev->child_ns = 0;
-    }
-  for (guint i = 0; i < self->events->len; i++)
-    {
-      GnnProfilerEvent *ev = self->events->pdata[i];
       if (ev->parent_id >= 0)
         ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->child_ns +=
           gnn_profiler_event_get_duration_ns (ev);
     }
   /* a range's device time is its kernels': children come after their parents */
-  for (guint i = self->events->len; i-- > 0;)
-    {
-      GnnProfilerEvent *ev = self->events->pdata[i];
-      if (ev->parent_id >= 0 && ev->device_ns > 0)
-        ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->device_ns += ev->device_ns;
-    }
+  if (self->has_device_times)
+    for (guint i = self->events->len; i-- > 0;)
+      {
+        GnnProfilerEvent *ev = self->events->pdata[i];
+        if (ev->parent_id >= 0 && ev->device_ns > 0)
+          ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->device_ns += ev->device_ns;
+      }
   g_object_unref (was);
 }
 
@@ -1410,7 +1458,7 @@ gnn_profiler_start (GnnProfiler *self,
     }
   self->step_num = 0;
   self->action = action_at (self, 0);
-  g_ptr_array_set_size (self->events, 0);
+  clear_events (self);
   self->has_device_times = FALSE;
   if (action_records (self->action))
     {
@@ -1592,7 +1640,7 @@ gnn_profiler_step (GnnProfiler *self,
     }
   if (action_records (self->action) && !self->recording)
     {
-      g_ptr_array_set_size (self->events, 0);
+      clear_events (self);
       if (!begin_recording (self, error))
         return FALSE;
       self->recording = TRUE;

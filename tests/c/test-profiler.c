@@ -848,6 +848,26 @@ test_cnn_step (void)
   g_assert_cmpint (kernel_self, >, 0);
   g_assert_cmpint (kernel_self, <=, step_end - step_start);
   g_assert_cmpuint (count_named (events, "Optimizer.step#AdamW.step"), ==, 1);
+
+  /* events outlive the profile that recorded them: a new start drops the profiler's own */
+  {
+    g_autoptr(GnnProfilerEvent) kept = gnn_profiler_event_ref (find_named (events, "12 (Linear)"));
+    g_autoptr(GnnProfilerEvent) user = NULL;
+    g_autoptr(GPtrArray) again = NULL;
+
+    g_clear_pointer (&events, g_ptr_array_unref);
+    OK (gnn_profiler_start (prof, &error));
+    gnn_profiler_record_function_begin ("later");
+    OK (gnn_profiler_record_function_end (&error));
+    OK (gnn_profiler_stop (prof, &error));
+    again = gnn_profiler_get_events (prof);
+    OK (user = gnn_profiler_event_ref (find_named (again, "later")));
+    g_clear_object (&prof);
+    g_clear_pointer (&again, g_ptr_array_unref);
+    g_assert_cmpstr (gnn_profiler_event_get_name (kept), ==, "12 (Linear)");
+    g_assert_cmpint (gnn_profiler_event_get_kind (kept), ==, GNN_PROFILER_EVENT_MODULE);
+    g_assert_cmpstr (gnn_profiler_event_get_name (user), ==, "later");
+  }
 }
 
 int
