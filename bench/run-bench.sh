@@ -52,3 +52,12 @@ echo
 # LSTM and GRU (256 -> 512, 2 layers, seq 64, batch 32) training samples/s, gnn vs torch in the same process
 echo
 /usr/bin/python3 "$src/bench/bench_rnn_torch.py" "$@"
+# what the profiler costs: the tiny and the CNN training steps with no profiler and inside one,
+# alternating in the same run (targets: tiny at most 2x, cnn at most 1.05x)
+if [ -x "$build/bench/bench-profiler" ]; then
+  echo
+  echo "Profiler cost, $GNN_NUM_THREADS threads (ratio: on/off; targets: tiny <= 2, cnn <= 1.05)"
+  quick=
+  for a in "$@"; do [ "$a" = --quick ] && quick=--quick; done
+  "$build/bench/bench-profiler" --threads "$GNN_NUM_THREADS" $quick
+fi

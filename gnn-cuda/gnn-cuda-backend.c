@@ -74,6 +74,10 @@ typedef struct {
   cudaEvent_t staging_done[N_STAGING];
   guint next_staging;
   gboolean staging_failed;
+
+  /* the profiler's timing marks (timing_lock): CUDA events with timing, kept for reuse */
+  GMutex timing_lock;
+  GPtrArray *timing_events;
 } CudaDevice;
 
 struct _GnnCudaBackend
@@ -264,6 +268,7 @@ count_devices (GnnCudaBackend *self)
       g_mutex_init (&d->alloc_lock);
       g_mutex_init (&d->run_lock);
       g_mutex_init (&d->copy_lock);
+      g_mutex_init (&d->timing_lock);
       d->free_blocks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
     }
   self->n_devices = n;
@@ -1004,6 +1009,76 @@ cuda_get_funcs (GnnBackend *backend)
   return &cuda_funcs;
 }
 
+/* ---- the profiler's device times: CUDA events on the device's stream ---------------- */
+
+/* A mark is a cudaEvent_t (with timing) recorded on the stream, in order with the kernels
+ * queued there; recording does not wait. Freed events are kept for the next marks, as
+ * creating one costs more than recording it. */
+static gpointer
+cuda_timing_mark_record (GnnBackend *backend,
+                         guint       index)
+{
+  CudaDevice *d = device_get (GNN_CUDA_BACKEND (backend), index, NULL);
+  cudaEvent_t ev = NULL;
+
+  if (d == NULL)
+    return NULL;
+  g_mutex_lock (&d->timing_lock);
+  if (d->timing_events && d->timing_events->len > 0)
+    ev = g_ptr_array_steal_index_fast (d->timing_events, d->timing_events->len - 1);
+  g_mutex_unlock (&d->timing_lock);
+  if (ev == NULL && cudaEventCreateWithFlags (&ev, cudaEventDefault) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return NULL;
+    }
+  if (cudaEventRecord (ev, d->stream) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      cudaEventDestroy (ev);
+      return NULL;
+    }
+  return ev;
+}
+
+static gboolean
+cuda_timing_mark_elapsed (GnnBackend *backend,
+                          guint       index,
+                          gpointer    from,
+                          gpointer    to,
+                          gint64     *elapsed_ns,
+                          GError    **error)
+{
+  float ms = 0;
+
+  if (!set_device (index, error) ||
+      cuda_failed (cudaEventSynchronize ((cudaEvent_t) to), error, GNN_ERROR_BACKEND, index,
+                   "waiting for a timing event") ||
+      cuda_failed (cudaEventElapsedTime (&ms, (cudaEvent_t) from, (cudaEvent_t) to), error,
+                   GNN_ERROR_BACKEND, index, "cudaEventElapsedTime"))
+    return FALSE;
+  *elapsed_ns = (gint64) ((double) ms * 1e6 + 0.5);
+  return TRUE;
+}
+
+static void
+cuda_timing_mark_free (GnnBackend *backend,
+                       guint       index,
+                       gpointer    mark)
+{
+  GnnCudaBackend *self = GNN_CUDA_BACKEND (backend);
+  CudaDevice *d;
+
+  if (mark == NULL || index >= (guint) self->n_devices)
+    return;
+  d = &self->devices[index];
+  g_mutex_lock (&d->timing_lock);
+  if (d->timing_events == NULL)
+    d->timing_events = g_ptr_array_new ();
+  g_ptr_array_add (d->timing_events, mark);
+  g_mutex_unlock (&d->timing_lock);
+}
+
 static void
 gnn_cuda_backend_iface_init (GnnBackendInterface *iface)
 {
@@ -1015,6 +1090,9 @@ gnn_cuda_backend_iface_init (GnnBackendInterface *iface)
   iface->supports_op = cuda_supports_op;
   iface->synchronize = cuda_synchronize;
   iface->get_funcs = cuda_get_funcs;
+  iface->timing_mark_record = cuda_timing_mark_record;
+  iface->timing_mark_elapsed = cuda_timing_mark_elapsed;
+  iface->timing_mark_free = cuda_timing_mark_free;
 }
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (GnnCudaBackend, gnn_cuda_backend, G_TYPE_OBJECT,
@@ -1112,6 +1190,9 @@ gnn_cuda_backend_finalize (GObject *object)
       g_mutex_clear (&d->alloc_lock);
       g_mutex_clear (&d->run_lock);
       g_mutex_clear (&d->copy_lock);
+      g_mutex_clear (&d->timing_lock);
+      /* the events themselves go with the context, as the device memory does */
+      g_clear_pointer (&d->timing_events, g_ptr_array_unref);
     }
   g_free (self->devices);
   g_free (self->status);

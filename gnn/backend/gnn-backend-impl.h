@@ -448,6 +448,14 @@ typedef struct {
  *   (gnn_backend_op_supported_with() without departures)
  * @synchronize: wait until queued work on a device is done
  * @get_funcs: the table of hot entry points
+ * @timing_mark_record: optional (a device backend's, for the profiler's device times): queues
+ *   a timing mark on device @index's stream, after the work queued so far, without waiting
+ *   (a CUDA event recorded on the stream); returns it, or %NULL when the backend cannot time
+ *   its device now. A backend without it has no device times, and needs nothing else.
+ * @timing_mark_elapsed: with @timing_mark_record: waits until the device passed @to, and sets
+ *   @elapsed_ns to the device time from @from to @to (cudaEventElapsedTime); %FALSE with
+ *   @error set when either mark cannot be read (a kernel between them failed, say)
+ * @timing_mark_free: with @timing_mark_record: frees a mark it returned (it may be reused)
  *
  * The virtual methods of [iface@Gnn.Backend].
  */
@@ -464,8 +472,12 @@ struct _GnnBackendInterface
   gboolean                (*synchronize)            (GnnBackend *self, guint index, GError **error);
   const GnnBackendFuncs * (*get_funcs)              (GnnBackend *self);
 
+  gpointer                (*timing_mark_record)     (GnnBackend *self, guint index);
+  gboolean                (*timing_mark_elapsed)    (GnnBackend *self, guint index, gpointer from, gpointer to, gint64 *elapsed_ns, GError **error);
+  void                    (*timing_mark_free)       (GnnBackend *self, guint index, gpointer mark);
+
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[5];
 };
 
 /**

@@ -25,25 +25,54 @@
 #include <json-glib/json-glib.h>
 #include <unistd.h>
 
+typedef struct _EventBlock EventBlock;
+
 struct _GnnProfilerEvent {
   gatomicrefcount ref;
   GnnProfilerEventKind kind;
-  char *name;
+  const char *name;             /* interned, or owned_name */
+  char *owned_name;             /* a user or step range's own copy */
+  EventBlock *block;            /* the block it was allocated in */
   guint id;
   gint64 parent_id;             /* -1: none */
   gint64 start_ns, end_ns;      /* absolute CLOCK_MONOTONIC; end 0 while open */
   gint64 child_ns;              /* the durations of its children, summed at stop */
+  gint64 device_ns;             /* a kernel's device time; a range's, its kernels' summed */
+  gint64 device_start_ns;       /* a kernel's device start, from the profile's start; -1: none */
   guint64 flops;
   char *input_shapes;           /* "[[2, 3], [3, 4]]" or NULL */
   const char *dtype;            /* static, or NULL */
   const char *backend;          /* static while the backend lives, or NULL */
-  char *device;                 /* "cpu:0" or NULL */
+  const char *device;           /* "cpu:0" (interned) or NULL */
   guint thread;
   gint64 origin_ns;             /* the profile's start */
   /* while recording only */
   GnnModule *module;            /* of a module range, not referenced: its forward runs */
-  char *path;                   /* of a module range: "" for a root */
+  guint device_index;           /* a kernel's device index */
+  GnnBackend *mark_backend;     /* a kernel's device timing marks, read at stop */
+  guint mark_device;
+  gpointer mark_start, mark_end;
+  const char *path;             /* of a module range (interned): "" for a root */
 };
+
+/* Events are allocated EVENT_BLOCK at a time. A block lives while its profiler keeps its
+ * events (one reference, the profiler's) and while any of its events is referenced elsewhere
+ * after that: when the profiler drops its events, each one still referenced takes a reference
+ * on its block, which its last unref gives back. So recording an event touches no atomic. */
+#define EVENT_BLOCK 512
+
+struct _EventBlock {
+  gatomicrefcount live;
+  guint used;
+  GnnProfilerEvent events[EVENT_BLOCK];
+};
+
+static void
+event_block_release (EventBlock *block)
+{
+  if (g_atomic_ref_count_dec (&block->live))
+    g_free (block);
+}
 
 struct _GnnProfiler {
   GObject parent_instance;
@@ -60,7 +89,29 @@ struct _GnnProfiler {
   gint64 start_ns;
   gint64 stop_ns;
   GPtrArray *events;            /* of GnnProfilerEvent, in the order they began */
+  EventBlock *block;            /* while recording: where the next event goes */
+  GPtrArray *blocks;            /* the blocks of the events, one reference each */
+  GHashTable *module_names;     /* while recording: GnnModule → ModuleName */
+  GArray *device_origins;       /* while recording: DeviceOrigin, one per timed device */
+  gboolean has_device_times;    /* some kernel of the last profile has a device time */
 };
+
+/* the first timing mark of a device in a profile, and the host time it was queued at: the
+ * device times of its kernels count from there */
+typedef struct {
+  GnnBackend *backend;
+  guint device;
+  gpointer mark;
+  gint64 host_ns;
+} DeviceOrigin;
+
+/* a module range's name as the profile first named it, under its parent range */
+typedef struct {
+  GType type;
+  GnnModule *parent_module;
+  const char *parent_path;
+  const char *path, *name;      /* interned */
+} ModuleName;
 
 enum {
   PROP_0,
@@ -95,6 +146,15 @@ typedef struct {
   GPtrArray *stack;             /* open ranges of that generation (not owned) */
   GnnProfilerEvent *kernel;     /* the kernel between its BEFORE and AFTER events */
   GPtrArray *user;              /* per open record_function: its token or NULL */
+  const char *device_type;      /* the last kernel's device, and its name */
+  guint device_index;
+  const char *device_name;
+  GnnBackend *timing_backend;   /* the last kernel's backend, its name and its timing marks */
+  const char *backend_name;
+  GnnBackendInterface *timing;
+  struct {                      /* node names as given and interned, by the given pointer */
+    const char *given, *interned;
+  } node_names[16];
 } ThreadState;
 
 static void
@@ -170,11 +230,9 @@ gnn_profiler_event_unref (GnnProfilerEvent *event)
   g_return_if_fail (event != NULL);
   if (!g_atomic_ref_count_dec (&event->ref))
     return;
-  g_free (event->name);
+  g_free (event->owned_name);
   g_free (event->input_shapes);
-  g_free (event->device);
-  g_free (event->path);
-  g_free (event);
+  event_block_release (event->block);
 }
 
 /**
@@ -321,6 +379,63 @@ gnn_profiler_event_get_flops (GnnProfilerEvent *event)
 }
 
 /**
+ * gnn_profiler_event_get_device_duration_ns:
+ * @event: an event
+ *
+ * The device time of a kernel that ran on a backend that times its device (CUDA: from CUDA
+ * events queued around the kernel on the device's stream, read when the profiler stopped);
+ * for a range, its kernels' device times summed (torch's `cuda_time_total`). 0 without one.
+ *
+ * Returns: the device time in nanoseconds
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_device_duration_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->device_ns;
+}
+
+/**
+ * gnn_profiler_event_get_self_device_ns:
+ * @event: an event
+ *
+ * A kernel's own device time, as [method@Gnn.ProfilerEvent.get_device_duration_ns]; 0 for a
+ * range, whose device work is all its kernels' (torch's `self_cuda_time_total`).
+ *
+ * Returns: the self device time in nanoseconds
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_self_device_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->kind == GNN_PROFILER_EVENT_KERNEL ? event->device_ns : 0;
+}
+
+/**
+ * gnn_profiler_event_get_device_start_ns:
+ * @event: an event
+ *
+ * When a timed kernel began on its device, in nanoseconds after the profiler started: the
+ * host time at which the profile queued its first mark on that device, plus the device time
+ * from that mark to the kernel's (so a device that was busy then shows its kernels early by
+ * as much).
+ *
+ * Returns: the device start, or -1 when the event has no device time
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_device_start_ns (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, -1);
+  return event->device_start_ns >= 0 ? event->device_start_ns - event->origin_ns : -1;
+}
+
+/**
  * gnn_profiler_event_get_input_shapes:
  * @event: an event
  *
@@ -422,24 +537,66 @@ current_stack (ThreadState *ts)
   return ts->stack;
 }
 
-/* a new event of the recording profiler @self on the calling thread (takes @name), record_lock
- * held; its parent is the innermost range open on the thread */
+/* a new event of the recording profiler @self on the calling thread, named @name (interned or
+ * static) or @owned_name (taken), record_lock held; its parent is the innermost range open on
+ * the thread */
 static GnnProfilerEvent *
-append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, char *name)
+append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, const char *name,
+              char *owned_name)
 {
   GPtrArray *stack = current_stack (ts);
-  GnnProfilerEvent *ev = g_new0 (GnnProfilerEvent, 1);
+  GnnProfilerEvent *ev;
 
+  if (self->block == NULL || self->block->used == EVENT_BLOCK)
+    {
+      self->block = g_malloc (sizeof (EventBlock));
+      g_atomic_ref_count_init (&self->block->live);
+      self->block->used = 0;
+      g_ptr_array_add (self->blocks, self->block);
+    }
+  ev = &self->block->events[self->block->used++];
+  /* the fields not named here start at 0 */
+  *ev = (GnnProfilerEvent) {
+    .kind = kind,
+    .name = owned_name ? owned_name : name,
+    .owned_name = owned_name,
+    .block = self->block,
+    .id = self->events->len,
+    .parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1,
+    .device_start_ns = -1,
+    .thread = ts->tid,
+    .origin_ns = self->start_ns,
+  };
   g_atomic_ref_count_init (&ev->ref);
-  ev->kind = kind;
-  ev->name = name;
-  ev->id = self->events->len;
-  ev->parent_id = stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
-  ev->thread = ts->tid;
-  ev->origin_ns = self->start_ns;
   g_ptr_array_add (self->events, ev);
-  ev->start_ns = now_ns ();
+  /* a kernel's start is taken once its event is filled in */
+  if (kind != GNN_PROFILER_EVENT_KERNEL)
+    ev->start_ns = now_ns ();
   return ev;
+}
+
+/* drops the profiler's events: an event that only the profiler holds goes with its block; one
+ * referenced elsewhere keeps its block alive (see EVENT_BLOCK) */
+static void
+clear_events (GnnProfiler *self)
+{
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+
+      if (g_atomic_ref_count_compare (&ev->ref, 1))
+        {
+          g_free (ev->owned_name);
+          g_free (ev->input_shapes);
+        }
+      else
+        {
+          g_atomic_ref_count_inc (&ev->block->live);
+          gnn_profiler_event_unref (ev);
+        }
+    }
+  g_ptr_array_set_size (self->events, 0);
+  g_ptr_array_set_size (self->blocks, 0);
 }
 
 static void
@@ -476,6 +633,61 @@ kernel_input_shapes (const GnnKernelArgs *args)
   return g_string_free (s, FALSE);
 }
 
+/* "cuda:1", interned: the thread remembers the last one it named */
+static const char *
+device_name (ThreadState *ts, const char *device_type, guint device)
+{
+  if (ts->device_name == NULL || ts->device_type != device_type || ts->device_index != device)
+    {
+      char buf[64];
+
+      g_snprintf (buf, sizeof buf, "%s:%u", device_type, device);
+      ts->device_name = g_intern_string (buf);
+      ts->device_type = device_type;
+      ts->device_index = device;
+    }
+  return ts->device_name;
+}
+
+/* @backend's interface when it times its device (gnn-backend-impl.h), else NULL; the thread
+ * remembers the last backend it asked */
+static GnnBackendInterface *
+timing_iface (ThreadState *ts, GnnBackend *backend)
+{
+  if (ts->timing_backend != backend)
+    {
+      GnnBackendInterface *iface = GNN_BACKEND_GET_IFACE (backend);
+
+      ts->timing_backend = backend;
+      ts->backend_name = gnn_backend_get_name (backend);
+      ts->timing = iface->timing_mark_record && iface->timing_mark_elapsed && iface->timing_mark_free
+                   ? iface : NULL;
+    }
+  return ts->timing;
+}
+
+/* whether the profile has an origin mark on @device of @backend, queuing one if not
+ * (record_lock held) */
+static gboolean
+ensure_device_origin (GnnProfiler *self, GnnBackendInterface *timing, GnnBackend *backend, guint device)
+{
+  DeviceOrigin o;
+
+  for (guint i = 0; i < self->device_origins->len; i++)
+    {
+      DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, i);
+      if (d->backend == backend && d->device == device)
+        return TRUE;
+    }
+  o.backend = backend;
+  o.device = device;
+  o.host_ns = now_ns ();
+  if ((o.mark = timing->timing_mark_record (backend, device)) == NULL)
+    return FALSE;
+  g_array_append_val (self->device_origins, o);
+  return TRUE;
+}
+
 static void
 observe_kernel (const GnnOpEvent *event,
                 gpointer          user_data)
@@ -487,7 +699,9 @@ observe_kernel (const GnnOpEvent *event,
   if (event->phase == GNN_OP_EVENT_BEFORE)
     {
       const GnnKernelTensor *out = args->out ? args->out : (args->n_list ? args->list_out : NULL);
+      GnnBackendInterface *timing = timing_iface (ts, event->backend);
       GnnProfilerEvent *ev;
+      gboolean timed;
 
       g_mutex_lock (&record_lock);
       if (recording != self)
@@ -495,29 +709,48 @@ observe_kernel (const GnnOpEvent *event,
           g_mutex_unlock (&record_lock);
           return;
         }
-      ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL,
-                         g_strdup (gnn_backend_op_get_nick (args->op)));
+      ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL, gnn_backend_op_get_nick (args->op), NULL);
+      timed = timing && ensure_device_origin (self, timing, event->backend, event->device);
       g_mutex_unlock (&record_lock);
       ev->flops = self->with_flops ? event->flops : 0;
       if (self->record_shapes)
         ev->input_shapes = kernel_input_shapes (args);
       ev->dtype = out && (guint) out->dtype < GNN_N_DTYPES ? gnn_dtype_get_name (out->dtype) : NULL;
-      ev->backend = gnn_backend_get_name (event->backend);
-      ev->device = g_strdup_printf ("%s:%u", event->device_type, event->device);
+      ev->backend = ts->backend_name;
+      ev->device = device_name (ts, event->device_type, event->device);
+      ev->device_index = event->device;
       ts->kernel = ev;
+      /* the device's marks go around the kernel's work on its queue (no waiting: they are
+       * read when the profiler stops) */
+      if (timed && (ev->mark_start = timing->timing_mark_record (event->backend, event->device)) != NULL)
+        {
+          ev->mark_backend = event->backend;
+          ev->mark_device = event->device;
+        }
       /* the time spent above is the profiler's, not the kernel's */
       ev->start_ns = now_ns ();
     }
   else if (ts->kernel != NULL && ts->generation == generation)
     {
-      ts->kernel->end_ns = now_ns ();
+      GnnProfilerEvent *ev = ts->kernel;
+
+      ev->end_ns = now_ns ();
       ts->kernel = NULL;
+      if (ev->mark_start)
+        {
+          /* only while the profile records: once it stopped, its marks were read */
+          g_mutex_lock (&record_lock);
+          if (recording == self && ts->generation == generation)
+            ev->mark_end = timing_iface (ts, ev->mark_backend)->timing_mark_record (ev->mark_backend,
+                                                                                   ev->mark_device);
+          g_mutex_unlock (&record_lock);
+        }
     }
 }
 
-gpointer
-gnn_profiler_range_begin (GnnProfilerEventKind  kind,
-                          const char           *name)
+/* opens a range named @name (interned or static) or @owned_name (taken) */
+static gpointer
+range_begin_named (GnnProfilerEventKind kind, const char *name, char *owned_name)
 {
   ThreadState *ts = get_thread_state ();
   GnnProfilerEvent *ev;
@@ -526,12 +759,20 @@ gnn_profiler_range_begin (GnnProfilerEventKind  kind,
   if (recording == NULL)
     {
       g_mutex_unlock (&record_lock);
+      g_free (owned_name);
       return NULL;
     }
-  ev = append_event (recording, ts, kind, g_strdup (name));
+  ev = append_event (recording, ts, kind, name, owned_name);
   g_ptr_array_add (ts->stack, ev);
   g_mutex_unlock (&record_lock);
   return ev;
+}
+
+gpointer
+gnn_profiler_range_begin (GnnProfilerEventKind  kind,
+                          const char           *name)
+{
+  return range_begin_named (kind, NULL, g_strdup (name));
 }
 
 /* "GnnSGD" → "SGD", as gnn_module_get_name() shortens a module's type name */
@@ -549,13 +790,44 @@ short_type_name (GObject *object)
   return name;
 }
 
+/* the names of optimizer ranges already made, by type and "what" (record_lock held) */
+static struct {
+  GType type;
+  const char *what, *name;      /* interned */
+} optimizer_names[16];
+static guint n_optimizer_names;
+
 gpointer
 gnn_profiler_optimizer_begin (GObject    *optimizer,
                               const char *what)
 {
-  g_autofree char *name = g_strdup_printf ("Optimizer.%s#%s.%s", what, short_type_name (optimizer), what);
+  GType type = G_OBJECT_TYPE (optimizer);
+  const char *name = NULL;
 
-  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_OPTIMIZER, name);
+  g_mutex_lock (&record_lock);
+  for (guint i = 0; i < n_optimizer_names; i++)
+    if (optimizer_names[i].type == type && strcmp (optimizer_names[i].what, what) == 0)
+      {
+        name = optimizer_names[i].name;
+        break;
+      }
+  g_mutex_unlock (&record_lock);
+  if (name == NULL)
+    {
+      g_autofree char *made = g_strdup_printf ("Optimizer.%s#%s.%s", what, short_type_name (optimizer), what);
+
+      name = g_intern_string (made);
+      g_mutex_lock (&record_lock);
+      if (n_optimizer_names < G_N_ELEMENTS (optimizer_names))
+        {
+          optimizer_names[n_optimizer_names].type = type;
+          optimizer_names[n_optimizer_names].what = g_intern_string (what);
+          optimizer_names[n_optimizer_names].name = name;
+          n_optimizer_names++;
+        }
+      g_mutex_unlock (&record_lock);
+    }
+  return range_begin_named (GNN_PROFILER_EVENT_OPTIMIZER, name, NULL);
 }
 
 /* the name of @module in @parent's tree ("" for @parent itself), or NULL */
@@ -584,41 +856,77 @@ gnn_profiler_module_begin (GnnModule *module)
 {
   ThreadState *ts = get_thread_state ();
   GnnProfilerEvent *parent = NULL, *ev;
+  GnnModule *parent_module = NULL;
+  const char *parent_path = NULL, *path = NULL, *name = NULL;
   GPtrArray *stack;
-  char *path = NULL, *name;
-  const char *type = gnn_module_get_name (module);
+  ModuleName *known;
 
-  /* the enclosing module range: only this thread changes its stack */
+  /* the enclosing module range (only this thread changes its stack), and the name this profile
+   * gave @module under it before */
   g_mutex_lock (&record_lock);
+  if (recording == NULL)
+    {
+      g_mutex_unlock (&record_lock);
+      return NULL;
+    }
   stack = current_stack (ts);
   for (guint i = stack->len; i-- > 0;)
     if (((GnnProfilerEvent *) stack->pdata[i])->kind == GNN_PROFILER_EVENT_MODULE)
       {
         parent = stack->pdata[i];
+        parent_module = parent->module;
+        parent_path = parent->path;
         break;
       }
-  g_mutex_unlock (&record_lock);
-  if (parent && parent->module != module)
+  known = g_hash_table_lookup (recording->module_names, module);
+  if (known && known->type == G_OBJECT_TYPE (module) && known->parent_module == parent_module &&
+      known->parent_path == parent_path)
     {
-      g_autofree char *rel = path_in (parent->module, module);
-      if (rel && parent->path[0])
-        path = g_strconcat (parent->path, ".", rel, NULL);
-      else
-        path = g_steal_pointer (&rel);
+      path = known->path;
+      name = known->name;
     }
-  if (path == NULL)
-    path = g_strdup ("");
-  name = path[0] ? g_strdup_printf ("%s (%s)", path, type) : g_strdup (type);
+  g_mutex_unlock (&record_lock);
+
+  if (name == NULL)
+    {
+      const char *type = gnn_module_get_name (module);
+      g_autofree char *made = NULL;
+
+      if (parent && parent_module != module)
+        {
+          g_autofree char *rel = path_in (parent_module, module);
+          if (rel && parent_path[0])
+            {
+              g_autofree char *full = g_strconcat (parent_path, ".", rel, NULL);
+              path = g_intern_string (full);
+            }
+          else if (rel)
+            path = g_intern_string (rel);
+        }
+      if (path == NULL)
+        path = g_intern_static_string ("");
+      made = path[0] ? g_strdup_printf ("%s (%s)", path, type) : g_strdup (type);
+      name = g_intern_string (made);
+      known = g_new (ModuleName, 1);
+      known->type = G_OBJECT_TYPE (module);
+      known->parent_module = parent_module;
+      known->parent_path = parent_path;
+      known->path = path;
+      known->name = name;
+    }
+  else
+    known = NULL;
 
   g_mutex_lock (&record_lock);
   if (recording == NULL)
     {
       g_mutex_unlock (&record_lock);
-      g_free (name);
-      g_free (path);
+      g_free (known);
       return NULL;
     }
-  ev = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE, name);
+  if (known)
+    g_hash_table_replace (recording->module_names, module, known);
+  ev = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE, name, NULL);
   ev->module = module;
   ev->path = path;
   g_ptr_array_add (ts->stack, ev);
@@ -655,7 +963,19 @@ gnn_profiler_range_end (gpointer token)
 static gpointer
 hook_backward_begin (const char *node_name)
 {
-  return gnn_profiler_range_begin (GNN_PROFILER_EVENT_BACKWARD, node_name);
+  /* node names are the op's backward ("MmBackward0"), few, mostly static: the thread keeps
+   * the last ones by pointer (checked by content, should one have been freed) */
+  ThreadState *ts = get_thread_state ();
+  guint slot = (guint) (((guintptr) node_name >> 3) % G_N_ELEMENTS (ts->node_names));
+  const char *name = ts->node_names[slot].interned;
+
+  if (ts->node_names[slot].given != node_name || strcmp (name, node_name) != 0)
+    {
+      name = g_intern_string (node_name);
+      ts->node_names[slot].given = node_name;
+      ts->node_names[slot].interned = name;
+    }
+  return range_begin_named (GNN_PROFILER_EVENT_BACKWARD, name, NULL);
 }
 
 static gpointer
@@ -732,7 +1052,9 @@ gnn_profiler_finalize (GObject *object)
 {
   GnnProfiler *self = GNN_PROFILER (object);
 
+  clear_events (self);
   g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->blocks, g_ptr_array_unref);
   G_OBJECT_CLASS (gnn_profiler_parent_class)->finalize (object);
 }
 
@@ -836,7 +1158,8 @@ gnn_profiler_class_init (GnnProfilerClass *klass)
 static void
 gnn_profiler_init (GnnProfiler *self)
 {
-  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_profiler_event_unref);
+  self->events = g_ptr_array_new ();
+  self->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) event_block_release);
 }
 
 /**
@@ -849,6 +1172,11 @@ gnn_profiler_init (GnnProfiler *self)
  * (`MmBackward0`), each optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
  * [func@Gnn.Profiler.record_function_begin]. Each event has a start, a duration and a parent
  * range (the innermost one open on its thread), so that self times and nesting follow.
+ *
+ * A kernel on a backend that times its device (the CUDA backend: CUDA events queued on the
+ * device's stream around the kernel) also gets its device time, read once the profiler stops,
+ * so that recording never waits for the device: torch's CUDA columns in
+ * [method@Gnn.Profiler.table] and device events in the chrome trace.
  *
  * In C a profile is a start/stop pair, with g_autoptr for the profiler; in Python
  * `with torch.profiler.profile (...) as prof:`. One profiler records at a time. While none
@@ -961,7 +1289,10 @@ begin_recording (GnnProfiler *self, GError **error)
       g_mutex_unlock (&record_lock);
       return FALSE;
     }
-  g_ptr_array_set_size (self->events, 0);
+  clear_events (self);
+  self->module_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->device_origins = g_array_new (FALSE, FALSE, sizeof (DeviceOrigin));
+  self->has_device_times = FALSE;
   recording = g_object_ref (self);
   generation++;
   self->start_ns = now_ns ();
@@ -972,11 +1303,55 @@ begin_recording (GnnProfiler *self, GError **error)
   return TRUE;
 }
 
+/* the device times of the kernels that have timing marks, from their marks (the first read
+ * waits for the device); frees the marks */
+static void
+read_device_times (GnnProfiler *self)
+{
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      GnnProfilerEvent *ev = self->events->pdata[i];
+      GnnBackendInterface *timing;
+      DeviceOrigin *origin = NULL;
+      gint64 dur, offset;
+
+      if (ev->mark_start == NULL)
+        continue;
+      timing = GNN_BACKEND_GET_IFACE (ev->mark_backend);
+      for (guint k = 0; k < self->device_origins->len; k++)
+        {
+          DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, k);
+          if (d->backend == ev->mark_backend && d->device == ev->mark_device)
+            origin = d;
+        }
+      if (ev->mark_end &&
+          timing->timing_mark_elapsed (ev->mark_backend, ev->mark_device, ev->mark_start, ev->mark_end, &dur, NULL))
+        {
+          ev->device_ns = MAX (dur, 0);
+          self->has_device_times = TRUE;
+          if (origin &&
+              timing->timing_mark_elapsed (ev->mark_backend, ev->mark_device, origin->mark, ev->mark_start,
+                                           &offset, NULL))
+            ev->device_start_ns = origin->host_ns + MAX (offset, 0);
+        }
+      timing->timing_mark_free (ev->mark_backend, ev->mark_device, ev->mark_start);
+      if (ev->mark_end)
+        timing->timing_mark_free (ev->mark_backend, ev->mark_device, ev->mark_end);
+      ev->mark_start = ev->mark_end = NULL;
+      ev->mark_backend = NULL;
+    }
+  for (guint k = 0; k < self->device_origins->len; k++)
+    {
+      DeviceOrigin *d = &g_array_index (self->device_origins, DeviceOrigin, k);
+      GNN_BACKEND_GET_IFACE (d->backend)->timing_mark_free (d->backend, d->device, d->mark);
+    }
+  g_clear_pointer (&self->device_origins, g_array_unref);
+}
+
 /* stops recording: closes the ranges left open, sums the children's times */
 static void
 end_recording (GnnProfiler *self)
 {
-  g_autofree gint64 *child = NULL;
   GnnProfiler *was;
   gint64 t = now_ns ();
 
@@ -987,24 +1362,34 @@ end_recording (GnnProfiler *self)
   recording = NULL;
   generation++;
   g_atomic_int_set (&gnn_profiler_active, 0);
+  self->block = NULL;           /* self->blocks keeps it */
+  g_clear_pointer (&self->module_names, g_hash_table_unref);
   g_mutex_unlock (&record_lock);
   self->stop_ns = t;
+  if (self->device_origins->len > 0)
+    read_device_times (self);
+  else
+    g_clear_pointer (&self->device_origins, g_array_unref);
 
+  /* one pass: each event ends (if still open) before its duration adds to its parent's */
   for (guint i = 0; i < self->events->len; i++)
     {
       GnnProfilerEvent *ev = self->events->pdata[i];
       if (ev->end_ns == 0)
         ev->end_ns = t;
       ev->module = NULL;
-      ev->child_ns = 0;
-    }
-  for (guint i = 0; i < self->events->len; i++)
-    {
-      GnnProfilerEvent *ev = self->events->pdata[i];
       if (ev->parent_id >= 0)
         ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->child_ns +=
           gnn_profiler_event_get_duration_ns (ev);
     }
+  /* a range's device time is its kernels': children come after their parents */
+  if (self->has_device_times)
+    for (guint i = self->events->len; i-- > 0;)
+      {
+        GnnProfilerEvent *ev = self->events->pdata[i];
+        if (ev->parent_id >= 0 && ev->device_ns > 0)
+          ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->device_ns += ev->device_ns;
+      }
   g_object_unref (was);
 }
 
@@ -1073,7 +1458,8 @@ gnn_profiler_start (GnnProfiler *self,
     }
   self->step_num = 0;
   self->action = action_at (self, 0);
-  g_ptr_array_set_size (self->events, 0);
+  clear_events (self);
+  self->has_device_times = FALSE;
   if (action_records (self->action))
     {
       if (!begin_recording (self, error))
@@ -1254,7 +1640,7 @@ gnn_profiler_step (GnnProfiler *self,
     }
   if (action_records (self->action) && !self->recording)
     {
-      g_ptr_array_set_size (self->events, 0);
+      clear_events (self);
       if (!begin_recording (self, error))
         return FALSE;
       self->recording = TRUE;
@@ -1332,6 +1718,7 @@ struct _GnnProfilerAverage {
   char *input_shapes;           /* only when grouped by them */
   guint count;
   gint64 total_ns, self_ns;
+  gint64 device_ns, self_device_ns;
   guint64 flops;
 };
 
@@ -1479,6 +1866,59 @@ gnn_profiler_average_get_cpu_time (GnnProfilerAverage *average)
 }
 
 /**
+ * gnn_profiler_average_get_cuda_time_total:
+ * @average: an average
+ *
+ * The events' device times ([method@Gnn.ProfilerEvent.get_device_duration_ns]) summed, in
+ * microseconds (torch's `cuda_time_total`); 0 when no kernel of theirs was timed on a device.
+ *
+ * Returns: the total device time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cuda_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->device_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_self_cuda_time_total:
+ * @average: an average
+ *
+ * The events' self device times ([method@Gnn.ProfilerEvent.get_self_device_ns]) summed, in
+ * microseconds (torch's `self_cuda_time_total`).
+ *
+ * Returns: the self device time
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_self_cuda_time_total (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_device_ns / 1000.0;
+}
+
+/**
+ * gnn_profiler_average_get_cuda_time:
+ * @average: an average
+ *
+ * The mean device time, in microseconds (torch's `cuda_time`, "CUDA time avg").
+ *
+ * Returns: the total device time over the count
+ *
+ * Since: 0.1
+ */
+double
+gnn_profiler_average_get_cuda_time (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->count ? average->device_ns / 1000.0 / average->count : 0;
+}
+
+/**
  * gnn_profiler_average_get_flops:
  * @average: an average
  *
@@ -1541,6 +1981,8 @@ gnn_profiler_key_averages (GnnProfiler *self,
       avg->total_ns += gnn_profiler_event_get_duration_ns (ev);
       avg->self_ns += gnn_profiler_event_get_self_ns (ev);
       avg->flops += ev->flops;
+      avg->device_ns += gnn_profiler_event_get_device_duration_ns (ev);
+      avg->self_device_ns += gnn_profiler_event_get_self_device_ns (ev);
     }
   return out;
 }
@@ -1587,6 +2029,9 @@ static const struct {
   { "cpu_time", gnn_profiler_average_get_cpu_time },
   { "count", field_count },
   { "flops", field_flops },
+  { "self_cuda_time_total", gnn_profiler_average_get_self_cuda_time_total },
+  { "cuda_time_total", gnn_profiler_average_get_cuda_time_total },
+  { "cuda_time", gnn_profiler_average_get_cuda_time },
 };
 
 static gint
@@ -1624,15 +2069,18 @@ append_separator (GString *s, const int *widths, guint n)
  * @self: a profiler
  * @group_by_input_shape: average by name and input shapes, as [method@Gnn.Profiler.key_averages]
  * @sort_by: (nullable): the field to sort by, largest first: "self_cpu_time_total",
- *   "cpu_time_total", "cpu_time", "count" or "flops"; %NULL keeps the order the keys first began
+ *   "cpu_time_total", "cpu_time", "count", "flops", "self_cuda_time_total", "cuda_time_total"
+ *   or "cuda_time"; %NULL keeps the order the keys first began
  * @row_limit: the most rows to print; negative for all
  * @error: return location for a #GError
  *
  * The key averages as torch prints them (`prof.key_averages ().table (sort_by=...,
  * row_limit=...)`): the columns Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time
- * avg, # of Calls, then Input Shapes when grouped by them and a Total FLOPs column (scaled as
- * torch scales it: KFLOPs, MFLOPs, ...) when FLOPs were recorded, and the line "Self CPU time
- * total: ...". Percentages are of the self times of every key summed.
+ * avg, then Self CUDA, Self CUDA %, CUDA total and CUDA time avg when some kernel has a device
+ * time ([method@Gnn.ProfilerEvent.get_device_duration_ns]), # of Calls, then Input Shapes when
+ * grouped by them and a Total FLOPs column (scaled as torch scales it: KFLOPs, MFLOPs, ...)
+ * when FLOPs were recorded, and the line "Self CPU time total: ..." (and "Self CUDA time
+ * total: ..." with device times). Percentages are of the self times of every key summed.
  *
  * Returns: (transfer full): the table, or %NULL with %GNN_ERROR_INVALID_ARGUMENT for an
  *   unknown @sort_by
@@ -1647,16 +2095,20 @@ gnn_profiler_table (GnnProfiler *self,
                     GError     **error)
 {
   static const char *const headers[] = {
-    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls",
+    "Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+  };
+  static const char *const cuda_headers[] = {
+    "Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg",
   };
   g_autoptr(GPtrArray) avgs = NULL;
   AverageField sort_get = NULL;
   gboolean has_shapes = FALSE, has_flops = FALSE;
-  int widths[9];
-  const char *cells[9];
-  guint n_cols = G_N_ELEMENTS (headers);
+  int widths[16];
+  const char *cells[16];
+  gboolean has_cuda = self->has_device_times;
+  guint n_cols = G_N_ELEMENTS (headers) + (has_cuda ? G_N_ELEMENTS (cuda_headers) : 0) + 1;
   int name_width = 0, shapes_width = 0;
-  double sum_self = 0, flops_scale = 1;
+  double sum_self = 0, sum_self_cuda = 0, flops_scale = 1;
   const char *flops_header = NULL;
   g_autofree char *flops_title = NULL;
   g_autofree char *total = NULL;
@@ -1674,7 +2126,7 @@ gnn_profiler_table (GnnProfiler *self,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "table: sort_by must be one of self_cpu_time_total, cpu_time_total, cpu_time, "
-                       "count, flops, not \"%s\"", sort_by);
+                       "count, flops, self_cuda_time_total, cuda_time_total, cuda_time, not \"%s\"", sort_by);
           return NULL;
         }
     }
@@ -1694,6 +2146,7 @@ gnn_profiler_table (GnnProfiler *self,
           has_shapes |= !g_str_equal (a->input_shapes, "[]");
         }
       sum_self += gnn_profiler_average_get_self_cpu_time_total (a);
+      sum_self_cuda += gnn_profiler_average_get_self_cuda_time_total (a);
       if (a->flops > 0 && (min_flops == 0 || a->flops < min_flops))
         min_flops = a->flops;
     }
@@ -1723,6 +2176,10 @@ gnn_profiler_table (GnnProfiler *self,
     guint c = 0;
     for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
       cells[c++] = headers[i];
+    if (has_cuda)
+      for (guint i = 0; i < G_N_ELEMENTS (cuda_headers); i++)
+        cells[c++] = cuda_headers[i];
+    cells[c++] = "# of Calls";
     if (has_shapes)
       cells[c++] = "Input Shapes";
     if (has_flops)
@@ -1735,6 +2192,7 @@ gnn_profiler_table (GnnProfiler *self,
       GnnProfilerAverage *a = avgs->pdata[i];
       g_autofree char *name = NULL, *self_share = NULL, *self_time = NULL, *total_share = NULL;
       g_autofree char *total_time = NULL, *avg_time = NULL, *count = NULL, *shapes = NULL, *flops = NULL;
+      g_autofree char *self_cuda = NULL, *self_cuda_share = NULL, *cuda_total = NULL, *cuda_avg = NULL;
       guint c = 0;
 
       if ((int) g_utf8_strlen (a->key, -1) >= 55 - 3)
@@ -1756,6 +2214,17 @@ gnn_profiler_table (GnnProfiler *self,
       cells[c++] = total_share;
       cells[c++] = total_time;
       cells[c++] = avg_time;
+      if (has_cuda)
+        {
+          self_cuda = format_time (gnn_profiler_average_get_self_cuda_time_total (a));
+          self_cuda_share = format_share (gnn_profiler_average_get_self_cuda_time_total (a), sum_self_cuda);
+          cuda_total = format_time (gnn_profiler_average_get_cuda_time_total (a));
+          cuda_avg = format_time (gnn_profiler_average_get_cuda_time (a));
+          cells[c++] = self_cuda;
+          cells[c++] = self_cuda_share;
+          cells[c++] = cuda_total;
+          cells[c++] = cuda_avg;
+        }
       cells[c++] = count;
       if (has_shapes)
         {
@@ -1772,6 +2241,11 @@ gnn_profiler_table (GnnProfiler *self,
   append_separator (s, widths, n_cols);
   total = format_time (sum_self);
   g_string_append_printf (s, "Self CPU time total: %s\n", total);
+  if (has_cuda)
+    {
+      g_autofree char *cuda = format_time (sum_self_cuda);
+      g_string_append_printf (s, "Self CUDA time total: %s\n", cuda);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -1871,6 +2345,62 @@ chrome_trace_text (GnnProfiler *self)
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
+  /* the timed kernels again on their devices: a process per device (pid its index, as
+   * Kineto's traces have it), its queue the thread 0 */
+  {
+    g_autoptr(GHashTable) devices = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < self->events->len; i++)
+      {
+        GnnProfilerEvent *ev = self->events->pdata[i];
+
+        if (ev->kind != GNN_PROFILER_EVENT_KERNEL || ev->device_start_ns < 0 || ev->device == NULL)
+          continue;
+        if (!g_hash_table_contains (devices, ev->device))
+          {
+            g_hash_table_add (devices, (gpointer) ev->device);
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "name");
+            json_builder_add_string_value (b, "process_name");
+            json_builder_set_member_name (b, "ph");
+            json_builder_add_string_value (b, "M");
+            json_builder_set_member_name (b, "pid");
+            json_builder_add_int_value (b, ev->device_index);
+            json_builder_set_member_name (b, "tid");
+            json_builder_add_int_value (b, 0);
+            json_builder_set_member_name (b, "args");
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "name");
+            json_builder_add_string_value (b, ev->device);
+            json_builder_end_object (b);
+            json_builder_end_object (b);
+          }
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "name");
+        json_builder_add_string_value (b, ev->name);
+        json_builder_set_member_name (b, "ph");
+        json_builder_add_string_value (b, "X");
+        json_builder_set_member_name (b, "cat");
+        json_builder_add_string_value (b, "device_kernel");
+        json_builder_set_member_name (b, "ts");
+        json_builder_add_double_value (b, gnn_profiler_event_get_device_start_ns (ev) / 1000.0);
+        json_builder_set_member_name (b, "dur");
+        json_builder_add_double_value (b, ev->device_ns / 1000.0);
+        json_builder_set_member_name (b, "pid");
+        json_builder_add_int_value (b, ev->device_index);
+        json_builder_set_member_name (b, "tid");
+        json_builder_add_int_value (b, 0);
+        json_builder_set_member_name (b, "args");
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "device");
+        json_builder_add_string_value (b, ev->device);
+        /* the host-side kernel event it belongs to */
+        json_builder_set_member_name (b, "correlation");
+        json_builder_add_int_value (b, ev->id);
+        json_builder_end_object (b);
+        json_builder_end_object (b);
+      }
+  }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "displayTimeUnit");
   json_builder_add_string_value (b, "ms");
@@ -1891,8 +2421,12 @@ chrome_trace_text (GnnProfiler *self)
  * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
  * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
  * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
- * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. The file is
- * replaced atomically: a failed write leaves an existing file as it was.
+ * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. Kernels with a
+ * device time ([method@Gnn.ProfilerEvent.get_device_duration_ns]) appear once more as device
+ * events: `cat` "device_kernel", `pid` the device's index (named by a "process_name"
+ * metadata event, "cuda:0"), `tid` 0, `ts` the device start, `dur` the device time, and
+ * `args.correlation` the id of the host-side kernel event. The file is replaced atomically: a
+ * failed write leaves an existing file as it was.
  *
  * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_FAILED while the profiler records, a
  *   #GFileError naming @path when it cannot be written

@@ -65,8 +65,9 @@ typedef enum {
  * One recorded range (torch's `FunctionEvent`): a kernel call, a module's forward, a node's
  * backward, an optimizer step or a user range, with its start and duration in nanoseconds
  * from the profile's start (CLOCK_MONOTONIC), its parent range on the same thread, and for a
- * kernel the input shapes, dtype, backend, device and FLOP count. Reference counted and
- * immutable once the profiler stopped.
+ * kernel the input shapes, dtype, backend, device and FLOP count, and its device time when
+ * its backend times its device (CUDA). Reference counted and immutable once the profiler
+ * stopped.
  *
  * Since: 0.1
  */
@@ -95,6 +96,12 @@ GNN_AVAILABLE_IN_ALL
 gint64                gnn_profiler_event_get_self_ns     (GnnProfilerEvent *event);
 GNN_AVAILABLE_IN_ALL
 guint64               gnn_profiler_event_get_flops       (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_device_duration_ns (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_self_device_ns (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_device_start_ns (GnnProfilerEvent *event);
 GNN_AVAILABLE_IN_ALL
 const char           *gnn_profiler_event_get_input_shapes (GnnProfilerEvent *event);
 GNN_AVAILABLE_IN_ALL
@@ -143,7 +150,8 @@ GPtrArray   *gnn_profiler_get_events         (GnnProfiler  *self);
  * GnnProfilerAverage:
  *
  * The events of one key averaged (torch's `FunctionEventAvg`): their name (and input shapes,
- * when grouped by them), how many there were, their total and self times and FLOPs.
+ * when grouped by them), how many there were, their total and self times (on the host and on
+ * the device) and FLOPs.
  *
  * Since: 0.1
  */
@@ -168,6 +176,12 @@ GNN_AVAILABLE_IN_ALL
 double              gnn_profiler_average_get_self_cpu_time_total (GnnProfilerAverage *average);
 GNN_AVAILABLE_IN_ALL
 double              gnn_profiler_average_get_cpu_time            (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_cuda_time_total     (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_self_cuda_time_total (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+double              gnn_profiler_average_get_cuda_time           (GnnProfilerAverage *average);
 GNN_AVAILABLE_IN_ALL
 guint64             gnn_profiler_average_get_flops               (GnnProfilerAverage *average);
 

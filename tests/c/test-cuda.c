@@ -22,6 +22,9 @@
 #include "gnn-test-util.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
+#include "backend/gnn-backend-impl.h"
+#include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
 
 static GnnBackend *cuda;          /* the backend serving "cuda", when it has a device */
 static GnnBackend *cuda_module;   /* the backend serving "cuda", with or without a device */
@@ -1818,6 +1821,187 @@ test_op_observer (void)
   g_free (calls.device_type);
 }
 
+/* the fake backend's device time of the kernel named @nick (tests/c/fake-cuda: FAKE_KERNEL_NS) */
+static gint64
+fake_kernel_ns (const char *nick)
+{
+  for (guint op = 0; op < GNN_BACKEND_OP_N_OPS; op++)
+    if (g_str_equal (gnn_backend_op_get_nick (op), nick))
+      return 1000 + 100 * (op % 7);
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The profiler's device times: kernels on the device get them from the backend's timing
+ * marks (CUDA events, read at stop), shown as torch's CUDA columns and as device events in the
+ * chrome trace; CPU kernels of the same profile have none. On the fake device the times are
+ * its fake clock's, known exactly; on a GPU they are positive and in stream order. */
+static void
+test_profiler_device_times (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, d = NULL, h = NULL, h2 = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL, avgs = NULL;
+  g_autofree char *table = NULL, *cpu_table = NULL, *text = NULL, *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  GnnProfilerEvent *range = NULL, *prev = NULL;
+  gint64 kernel_sum = 0;
+  guint n_device = 0, n_trace = 0, n_meta = 0;
+  JsonArray *trace;
+  int fd;
+
+  REQUIRE_DEVICE ();
+  a = gnn_tensor_new_ones (GNN_TEST_SHAPE (32, 32), 2, GNN_DTYPE_FLOAT32, "cuda", &error);
+  g_assert_no_error (error);
+  h = gnn_tensor_new_ones (GNN_TEST_SHAPE (4), 1, GNN_DTYPE_FLOAT32, "cpu", &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_start (prof, &error));
+  gnn_profiler_record_function_begin ("device-ops");
+  b = gnn_tensor_mul (a, a, &error);
+  g_assert_no_error (error);
+  c = gnn_tensor_matmul (b, a, &error);
+  g_assert_no_error (error);
+  d = gnn_tensor_exp (c, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_record_function_end (&error));
+  h2 = gnn_tensor_exp (h, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_stop (prof, &error));
+
+  events = gnn_profiler_get_events (prof);
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+      const char *dev = gnn_profiler_event_get_device (ev);
+
+      if (g_str_equal (gnn_profiler_event_get_name (ev), "device-ops"))
+        range = ev;
+      if (gnn_profiler_event_get_kind (ev) != GNN_PROFILER_EVENT_KERNEL)
+        continue;
+      if (!g_str_has_prefix (dev, "cuda"))
+        {
+          /* a CPU kernel: no device time */
+          g_assert_cmpint (gnn_profiler_event_get_device_duration_ns (ev), ==, 0);
+          g_assert_cmpint (gnn_profiler_event_get_device_start_ns (ev), ==, -1);
+          continue;
+        }
+      n_device++;
+      g_assert_cmpint (gnn_profiler_event_get_self_device_ns (ev), ==, gnn_profiler_event_get_device_duration_ns (ev));
+      g_assert_cmpint (gnn_profiler_event_get_device_start_ns (ev), >=, 0);
+      if (is_fake ())
+        g_assert_cmpint (gnn_profiler_event_get_device_duration_ns (ev), ==,
+                         fake_kernel_ns (gnn_profiler_event_get_name (ev)));
+      else
+        g_assert_cmpint (gnn_profiler_event_get_device_duration_ns (ev), >, 0);
+      if (prev)
+        {
+          /* one stream: a kernel begins on the device after the one before it ended (the
+           * fake clock moves only in kernels, so exactly then; CUDA events resolve about
+           * 0.5 µs) */
+          gint64 prev_end = gnn_profiler_event_get_device_start_ns (prev) +
+                            gnn_profiler_event_get_device_duration_ns (prev);
+          if (is_fake ())
+            g_assert_cmpint (gnn_profiler_event_get_device_start_ns (ev), ==, prev_end);
+          else
+            g_assert_cmpint (gnn_profiler_event_get_device_start_ns (ev), >=, prev_end - 1000);
+        }
+      prev = ev;
+      kernel_sum += gnn_profiler_event_get_device_duration_ns (ev);
+    }
+  /* mul, the product, exp; all inside the user range, whose device time is theirs */
+  g_assert_cmpuint (n_device, >=, 3);
+  g_assert_nonnull (range);
+  g_assert_cmpint (gnn_profiler_event_get_device_duration_ns (range), ==, kernel_sum);
+  g_assert_cmpint (gnn_profiler_event_get_self_device_ns (range), ==, 0);
+
+  /* the averages and torch's CUDA columns */
+  avgs = gnn_profiler_key_averages (prof, FALSE);
+  for (guint i = 0; i < avgs->len; i++)
+    {
+      GnnProfilerAverage *avg = avgs->pdata[i];
+      double sum = 0;
+
+      for (guint k = 0; k < events->len; k++)
+        if (g_str_equal (gnn_profiler_event_get_name (events->pdata[k]), gnn_profiler_average_get_key (avg)))
+          sum += gnn_profiler_event_get_device_duration_ns (events->pdata[k]) / 1000.0;
+      g_assert_cmpfloat_with_epsilon (gnn_profiler_average_get_cuda_time_total (avg), sum, 1e-9);
+      g_assert_cmpfloat_with_epsilon (gnn_profiler_average_get_cuda_time (avg),
+                                      sum / gnn_profiler_average_get_count (avg), 1e-9);
+    }
+  table = gnn_profiler_table (prof, FALSE, "self_cuda_time_total", -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (table, "CPU time avg     Self CUDA   Self CUDA %    CUDA total  CUDA time avg    # of Calls"));
+  g_assert_nonnull (strstr (table, "Self CUDA time total: "));
+  g_free (gnn_profiler_table (prof, FALSE, "cuda_time_total", 3, &error));
+  g_assert_no_error (error);
+  g_free (gnn_profiler_table (prof, FALSE, "cuda_time", 3, &error));
+  g_assert_no_error (error);
+  if (is_fake ())
+    {
+      /* sorted by self device time: the first row is the largest fake kernel, exp (1.6 µs;
+       * the host-side exp of the profile adds no device time) */
+      g_auto(GStrv) lines = g_strsplit (table, "\n", -1);
+      g_autofree char *cell = g_strdup_printf ("%.3fus", (double) fake_kernel_ns ("exp") / 1000.0);
+
+      g_assert_cmpuint (g_strv_length (lines), >, 4);
+      g_assert_true (g_str_has_prefix (g_strchug (lines[3]), "exp "));
+      g_assert_nonnull (strstr (lines[3], cell));
+    }
+
+  /* the chrome trace: the device kernels once more, on their device */
+  fd = g_file_open_tmp ("gnn-profile-XXXXXX.json", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (gnn_profiler_export_chrome_trace (prof, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  trace = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (trace); i++)
+    {
+      JsonObject *o = json_array_get_object_element (trace, i);
+      const char *cat = json_object_has_member (o, "cat") ? json_object_get_string_member (o, "cat") : "";
+
+      if (g_str_equal (json_object_get_string_member (o, "ph"), "M"))
+        {
+          n_meta++;
+          g_assert_true (g_str_has_prefix (json_object_get_string_member (json_object_get_object_member (o, "args"),
+                                                                          "name"), "cuda:"));
+          continue;
+        }
+      if (!g_str_equal (cat, "device_kernel"))
+        continue;
+      n_trace++;
+      {
+        JsonObject *args = json_object_get_object_member (o, "args");
+        GnnProfilerEvent *ev = events->pdata[json_object_get_int_member (args, "correlation")];
+
+        g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, gnn_profiler_event_get_name (ev));
+        g_assert_cmpstr (json_object_get_string_member (args, "device"), ==, gnn_profiler_event_get_device (ev));
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "dur"),
+                                        gnn_profiler_event_get_device_duration_ns (ev) / 1000.0, 1e-6);
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "ts"),
+                                        gnn_profiler_event_get_device_start_ns (ev) / 1000.0, 1e-6);
+        g_assert_cmpint (json_object_get_int_member (o, "pid"), ==, 0);
+        g_assert_true (json_object_has_member (o, "tid"));
+      }
+    }
+  g_assert_cmpuint (n_trace, ==, n_device);
+  g_assert_cmpuint (n_meta, ==, 1);
+
+  /* a profile of CPU kernels alone has no CUDA columns */
+  g_assert_true (gnn_profiler_start (prof, &error));
+  g_clear_object (&h2);
+  h2 = gnn_tensor_exp (h, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_stop (prof, &error));
+  cpu_table = gnn_profiler_table (prof, FALSE, NULL, -1, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (cpu_table, "CUDA"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1865,6 +2049,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/no-transfers", test_no_transfers);
   g_test_add_func ("/cuda/no-transfers-cross-entropy-sgd", test_no_transfers_cross_entropy_sgd);
   g_test_add_func ("/cuda/op-observer", test_op_observer);
+  g_test_add_func ("/cuda/profiler-device-times", test_profiler_device_times);
 
   {
     int ret = g_test_run ();

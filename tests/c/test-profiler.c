@@ -731,6 +731,145 @@ test_schedule (void)
   g_assert_finalize_object (g_steal_pointer (&plain));
 }
 
+/* gnn-train's default CNN (tools/gnn-tool.c: two conv-BN-ReLU-pool blocks, a classifier with
+ * dropout) at batch 4, one AdamW step profiled: each module's range covers the kernels that ran
+ * in it, every layer that computes has kernels, kernels of one thread never overlap, and so
+ * their self times add up to at most the step's range. Structure only: no timing bound. */
+static void
+test_cnn_step (void)
+{
+  const gint64 k3[2] = { 3, 3 }, pad1[2] = { 1, 1 }, k2[2] = { 2, 2 };
+  const gint64 xshape[] = { 4, 1, 28, 28 };
+  const gint64 labels[] = { 0, 3, 7, 9 };
+  g_autoptr(GError) error = NULL;
+  GnnModule *layers[13];
+  g_autoptr(GnnModule) model = NULL;
+  g_autoptr(GnnParamGroup) group = NULL;
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GnnTensor) x = NULL, y = NULL, logits = NULL, loss = NULL;
+  static const char *const leaves[] = {
+    "0 (Conv2d)", "1 (BatchNorm2d)", "2 (ReLU)", "3 (MaxPool2d)", "4 (Conv2d)", "5 (BatchNorm2d)",
+    "6 (ReLU)", "7 (MaxPool2d)", "9 (Linear)", "10 (ReLU)", "11 (Dropout)", "12 (Linear)",
+  };
+  GnnProfilerEvent *step;
+  gint64 kernel_self = 0, step_start, step_end;
+
+  OK (layers[0] = GNN_MODULE (gnn_conv2d_new (1, 32, k3, NULL, pad1, NULL, 1, TRUE, F32, &error)));
+  OK (layers[1] = GNN_MODULE (gnn_batch_norm2d_new (32, &error)));
+  layers[2] = GNN_MODULE (gnn_relu_new ());
+  layers[3] = GNN_MODULE (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
+  OK (layers[4] = GNN_MODULE (gnn_conv2d_new (32, 64, k3, NULL, pad1, NULL, 1, TRUE, F32, &error)));
+  OK (layers[5] = GNN_MODULE (gnn_batch_norm2d_new (64, &error)));
+  layers[6] = GNN_MODULE (gnn_relu_new ());
+  layers[7] = GNN_MODULE (gnn_max_pool2d_new (k2, NULL, NULL, NULL, FALSE));
+  layers[8] = GNN_MODULE (gnn_flatten_new (1, -1));
+  OK (layers[9] = GNN_MODULE (gnn_linear_new (64 * 7 * 7, 128, TRUE, &error)));
+  layers[10] = GNN_MODULE (gnn_relu_new ());
+  OK (layers[11] = GNN_MODULE (gnn_dropout_new (0.25, &error)));
+  OK (layers[12] = GNN_MODULE (gnn_linear_new (128, 10, TRUE, &error)));
+  model = GNN_MODULE (gnn_sequential_new (layers, 13));
+  for (guint i = 0; i < 13; i++)
+    g_object_unref (layers[i]);
+  group = gnn_param_group_new_from_module (model);
+  OK (opt = GNN_OPTIMIZER (gnn_adamw_new (group, 0.002, 0.9, 0.999, 1e-8, 0.01, FALSE, FALSE, &error)));
+  OK (x = gnn_tensor_new_randn (xshape, 4, NULL, F32, "cpu", &error));
+  OK (y = gnn_tensor_new_from_int64s (labels, 4, (gint64[]) { 4 }, 1, &error));
+
+  OK (gnn_profiler_start (prof, &error));
+  gnn_optimizer_zero_grad (opt, TRUE);
+  OK (logits = gnn_module_forward_tensor (model, x, &error));
+  OK (loss = gnn_tensor_cross_entropy (logits, y, NULL, -100, GNN_REDUCTION_MEAN, 0.0, &error));
+  OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+  OK (gnn_optimizer_step (opt, &error));
+  OK (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+  OK (step = find_named (events, "ProfilerStep#0"));
+  step_start = gnn_profiler_event_get_start_ns (step);
+  step_end = step_start + gnn_profiler_event_get_duration_ns (step);
+
+  /* each layer that computes ran kernels inside its range; Flatten is a view */
+  for (guint l = 0; l < G_N_ELEMENTS (leaves); l++)
+    {
+      GnnProfilerEvent *range = find_named (events, leaves[l]);
+      guint n = 0;
+
+      g_assert_nonnull (range);
+      g_assert_cmpint (gnn_profiler_event_get_kind (range), ==, GNN_PROFILER_EVENT_MODULE);
+      g_assert_true (event_at (events, gnn_profiler_event_get_parent_id (range)) == find_named (events, "Sequential"));
+      for (guint i = 0; i < events->len; i++)
+        n += gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_KERNEL &&
+             is_inside (events, events->pdata[i], range);
+      g_assert_cmpuint (n, >, 0);
+    }
+  g_assert_nonnull (find_named (events, "8 (Flatten)"));
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+      gint64 start = gnn_profiler_event_get_start_ns (ev);
+      gint64 end = start + gnn_profiler_event_get_duration_ns (ev);
+
+      /* everything happened inside the step */
+      g_assert_cmpint (start, >=, step_start);
+      g_assert_cmpint (end, <=, step_end);
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_MODULE)
+        /* a module's range covers every kernel that began on its thread while it was open */
+        for (guint j = i + 1; j < events->len; j++)
+          {
+            GnnProfilerEvent *k = events->pdata[j];
+            gint64 ks = gnn_profiler_event_get_start_ns (k);
+
+            if (gnn_profiler_event_get_kind (k) != GNN_PROFILER_EVENT_KERNEL ||
+                gnn_profiler_event_get_thread (k) != gnn_profiler_event_get_thread (ev))
+              continue;
+            if (ks > end)
+              break;
+            g_assert_true (is_inside (events, k, ev));
+            g_assert_cmpint (ks + gnn_profiler_event_get_duration_ns (k), <=, end);
+          }
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_KERNEL)
+        {
+          kernel_self += gnn_profiler_event_get_self_ns (ev);
+          /* the next kernel on this thread begins after this one ended */
+          for (guint j = i + 1; j < events->len; j++)
+            {
+              GnnProfilerEvent *k = events->pdata[j];
+              if (gnn_profiler_event_get_kind (k) == GNN_PROFILER_EVENT_KERNEL &&
+                  gnn_profiler_event_get_thread (k) == gnn_profiler_event_get_thread (ev))
+                {
+                  g_assert_cmpint (gnn_profiler_event_get_start_ns (k), >=, end);
+                  break;
+                }
+            }
+        }
+    }
+  g_assert_cmpint (kernel_self, >, 0);
+  g_assert_cmpint (kernel_self, <=, step_end - step_start);
+  g_assert_cmpuint (count_named (events, "Optimizer.step#AdamW.step"), ==, 1);
+
+  /* events outlive the profile that recorded them: a new start drops the profiler's own */
+  {
+    g_autoptr(GnnProfilerEvent) kept = gnn_profiler_event_ref (find_named (events, "12 (Linear)"));
+    g_autoptr(GnnProfilerEvent) user = NULL;
+    g_autoptr(GPtrArray) again = NULL;
+
+    g_clear_pointer (&events, g_ptr_array_unref);
+    OK (gnn_profiler_start (prof, &error));
+    gnn_profiler_record_function_begin ("later");
+    OK (gnn_profiler_record_function_end (&error));
+    OK (gnn_profiler_stop (prof, &error));
+    again = gnn_profiler_get_events (prof);
+    OK (user = gnn_profiler_event_ref (find_named (again, "later")));
+    g_clear_object (&prof);
+    g_clear_pointer (&again, g_ptr_array_unref);
+    g_assert_cmpstr (gnn_profiler_event_get_name (kept), ==, "12 (Linear)");
+    g_assert_cmpint (gnn_profiler_event_get_kind (kept), ==, GNN_PROFILER_EVENT_MODULE);
+    g_assert_cmpstr (gnn_profiler_event_get_name (user), ==, "later");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -743,5 +882,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/table", test_table);
   g_test_add_func ("/profiler/chrome-trace", test_chrome_trace);
   g_test_add_func ("/profiler/schedule", test_schedule);
+  g_test_add_func ("/profiler/cnn-step", test_cnn_step);
   return g_test_run ();
 }

@@ -164,6 +164,20 @@ class TestKeyAverages(unittest.TestCase):
                           '# of Calls'])
         self.assertEqual(header_cells(tables['gnn'][1])[-1], 'Input Shapes')
 
+    def test_cuda_spellings_as_torch(self):
+        # on the CPU no kernel has a device time: the CUDA attributes are 0, the table has no
+        # CUDA columns, and torch's CUDA sort keys are accepted (device times themselves:
+        # tests/c/test-cuda.c, /cuda/profiler-device-times, on the fake device and on a GPU)
+        for lib in (torch, gnn):
+            prof = self.profile(lib)
+            avgs = prof.key_averages()
+            for obj in list(avgs) + [e for e in prof.events()]:
+                for attr in ('cuda_time_total', 'self_cuda_time_total', 'cuda_time'):
+                    self.assertEqual(getattr(obj, attr), 0, (lib.__name__, attr))
+            for key in ('self_cuda_time_total', 'cuda_time_total', 'cuda_time'):
+                table = avgs.table(sort_by=key, row_limit=3)
+                self.assertNotIn('CUDA', table)
+
     def test_table_flops_column(self):
         prof = self.profile(gnn, with_flops=True)
         cells = header_cells(prof.key_averages().table(row_limit=3))

@@ -10,6 +10,10 @@
  * It has the real CUDA backend's test-facing properties ("host-transfers",
  * "device-allocations", "allow-tf32", "status") and a caching allocator, so that
  * tests/c/test-cuda.c runs the same checks here as on a GPU (numbers aside).
+ *
+ * Each device has a fake clock for the profiler's device times (the timing marks of
+ * gnn-backend-impl.h): it stands still but in kernels, each of which advances it by
+ * FAKE_KERNEL_NS (op), so that the times a profile reads are known in advance.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,9 @@
 #define FAKE_OFFSET ((guintptr) 1 << 62)
 #define N_FAKE_DEVICES 2
 
+/* the fake device time of one kernel: 1 µs, plus 0.1 µs for each step of the op's number mod 7 */
+#define FAKE_KERNEL_NS(op) (1000 + 100 * ((guint) (op) % 7))
+
 #define GNN_TYPE_FAKE_CUDA_BACKEND (gnn_fake_cuda_backend_get_type ())
 G_DECLARE_FINAL_TYPE (GnnFakeCudaBackend, gnn_fake_cuda_backend, GNN, FAKE_CUDA_BACKEND, GObject)
 
@@ -36,7 +43,13 @@ struct _GnnFakeCudaBackend
   guint64 host_transfers;
   guint64 device_allocations;
   gboolean allow_tf32;
+  guint64 clock_ns[N_FAKE_DEVICES];          /* the fake device clocks (lock) */
 };
+
+/* a timing mark: the clock of its device when it was queued */
+typedef struct {
+  guint64 clock_ns;
+} FakeMark;
 
 enum {
   PROP_0,
@@ -203,6 +216,13 @@ fake_run (GnnBackend *backend, guint device, const GnnKernelArgs *args, GError *
           at->dv = &side[4];
         }
     }
+  {
+    GnnFakeCudaBackend *self = GNN_FAKE_CUDA_BACKEND (backend);
+
+    g_mutex_lock (&self->lock);
+    self->clock_ns[device % N_FAKE_DEVICES] += FAKE_KERNEL_NS (args->op);
+    g_mutex_unlock (&self->lock);
+  }
   return cpu_funcs ()->run (cpu_backend (), 0, &a, error);
 }
 
@@ -266,6 +286,35 @@ fake_get_funcs (GnnBackend *self)
   return &fake_funcs;
 }
 
+static gpointer
+fake_timing_mark_record (GnnBackend *backend, guint index)
+{
+  GnnFakeCudaBackend *self = GNN_FAKE_CUDA_BACKEND (backend);
+  FakeMark *mark;
+
+  if (index >= N_FAKE_DEVICES)
+    return NULL;
+  mark = g_new (FakeMark, 1);
+  g_mutex_lock (&self->lock);
+  mark->clock_ns = self->clock_ns[index];
+  g_mutex_unlock (&self->lock);
+  return mark;
+}
+
+static gboolean
+fake_timing_mark_elapsed (GnnBackend *backend, guint index, gpointer from, gpointer to, gint64 *elapsed_ns,
+                          GError **error)
+{
+  *elapsed_ns = (gint64) (((FakeMark *) to)->clock_ns - ((FakeMark *) from)->clock_ns);
+  return TRUE;
+}
+
+static void
+fake_timing_mark_free (GnnBackend *backend, guint index, gpointer mark)
+{
+  g_free (mark);
+}
+
 static void
 gnn_fake_cuda_backend_iface_init (GnnBackendInterface *iface)
 {
@@ -277,6 +326,9 @@ gnn_fake_cuda_backend_iface_init (GnnBackendInterface *iface)
   iface->supports_op = fake_supports_op;
   iface->synchronize = fake_synchronize;
   iface->get_funcs = fake_get_funcs;
+  iface->timing_mark_record = fake_timing_mark_record;
+  iface->timing_mark_elapsed = fake_timing_mark_elapsed;
+  iface->timing_mark_free = fake_timing_mark_free;
 }
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (GnnFakeCudaBackend, gnn_fake_cuda_backend, G_TYPE_OBJECT,

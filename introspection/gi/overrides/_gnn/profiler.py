@@ -28,8 +28,8 @@ def _runtime_error(e):
 @_export
 class profiler_ProfilerActivity(_enum.Enum):
     """torch.profiler.ProfilerActivity: what to record. gnn records the host side of every
-    backend (CPU); CUDA is accepted and records the same host-side events (no device-side
-    times yet)."""
+    backend (CPU), and the device times of kernels on a backend that times its device (CUDA,
+    from CUDA events) whichever activities are asked for."""
     CPU = 0
     CUDA = 1
 
@@ -84,6 +84,10 @@ class profiler_FunctionEvent:
         self.cpu_time_total = event.get_duration_ns() / 1000.0
         self.self_cpu_time_total = event.get_self_ns() / 1000.0
         self.cpu_time = self.cpu_time_total
+        # device times (CUDA events), 0 for a kernel on the CPU
+        self.cuda_time_total = event.get_device_duration_ns() / 1000.0
+        self.self_cuda_time_total = event.get_self_device_ns() / 1000.0
+        self.cuda_time = self.cuda_time_total
         self.count = 1
         self.flops = event.get_flops()
         shapes = event.get_input_shapes()
@@ -111,6 +115,9 @@ class profiler_FunctionEventAvg:
         self.cpu_time_total = average.get_cpu_time_total()
         self.self_cpu_time_total = average.get_self_cpu_time_total()
         self.cpu_time = average.get_cpu_time()
+        self.cuda_time_total = average.get_cuda_time_total()
+        self.self_cuda_time_total = average.get_self_cuda_time_total()
+        self.cuda_time = average.get_cuda_time()
         self.flops = average.get_flops()
         shapes = average.get_input_shapes()
         # torch: "" when not grouped by input shape
@@ -133,7 +140,7 @@ class profiler_EventList(list):
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
               max_shapes_column_width=80, header=None, top_level_events_only=False):
         """The averages as torch's table; sort_by one of self_cpu_time_total, cpu_time_total,
-        cpu_time, count, flops (or None)."""
+        cpu_time, count, flops, self_cuda_time_total, cuda_time_total, cuda_time (or None)."""
         from gi.repository import GLib
         try:
             text = self._profiler.table(self._group, sort_by, -1 if row_limit is None else row_limit)
