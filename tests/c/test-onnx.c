@@ -167,6 +167,86 @@ test_export (void)
     g_clear_error (&error);
   }
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+
+  /* read back: the graph's nodes, initializers, inputs and outputs */
+  {
+    g_autoptr(GnnOnnxModel) model = gnn_onnx_model_new_from_file (path, &error);
+    g_auto(GStrv) names = NULL;
+    const char *op_type;
+    g_autoptr(GVariant) inputs = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gnn_onnx_model_get_opset_version (model), ==, 17);
+    g_assert_cmpstr (gnn_onnx_model_get_producer_name (model), ==, "gnn");
+    g_assert_cmpuint (gnn_onnx_model_get_n_nodes (model), ==, 3);
+    g_variant_get_child (gnn_onnx_model_get_node (model, 0), 1, "&s", &op_type);
+    g_assert_cmpstr (op_type, ==, "Gemm");
+    names = gnn_onnx_model_get_initializer_names (model);
+    g_assert_cmpuint (g_strv_length (names), ==, 3);
+    g_assert_nonnull (gnn_onnx_model_get_initializer (model, "linear.weight"));
+    g_assert_null (gnn_onnx_model_get_initializer (model, "nothing"));
+    g_assert_cmpuint (g_variant_n_children (gnn_onnx_model_get_inputs (model)), ==, 1);
+    g_assert_true (g_variant_is_of_type (gnn_onnx_model_get_outputs (model), G_VARIANT_TYPE ("a(sia(xs))")));
+  }
+  /* hostile bytes: every truncation, garbage, and a nesting bomb, each a GError */
+  {
+    g_autofree char *data = NULL;
+    gsize size;
+    GByteArray *bomb = g_byte_array_new ();
+    g_autoptr(GBytes) bomb_bytes = NULL;
+    g_autoptr(GnnOnnxModel) none = NULL;
+
+    g_assert_true (g_file_get_contents (path, &data, &size, NULL));
+    for (gsize n = 0; n + 1 < size; n += 3)
+      {
+        g_autoptr(GBytes) part = g_bytes_new (data, n);
+        g_autoptr(GnnOnnxModel) m = gnn_onnx_model_new_from_bytes (part, &error);
+
+        g_assert_null (m);
+        g_assert_nonnull (error);
+        g_clear_error (&error);
+      }
+    /* ModelProto.graph -> GraphProto.node -> NodeProto.attribute -> AttributeProto.g -> ...
+     * 3000 levels deep, written inside out: each level a field key and a varint length */
+    for (int level = 0; level < 3000; level++)
+      {
+        static const guint8 keys[3] = { (6 << 3) | 2, (5 << 3) | 2, (1 << 3) | 2 };
+
+        for (int k = 0; k < 3; k++)
+          {
+            guint8 head[11];
+            guint len = bomb->len, n = 0;
+
+            head[n++] = keys[k];
+            do
+              {
+                head[n++] = (len & 0x7f) | (len > 0x7f ? 0x80 : 0);
+                len >>= 7;
+              }
+            while (len);
+            g_byte_array_prepend (bomb, head, n);
+          }
+      }
+    {
+      guint8 head[11];
+      guint len = bomb->len, n = 0;
+
+      head[n++] = (7 << 3) | 2;
+      do
+        {
+          head[n++] = (len & 0x7f) | (len > 0x7f ? 0x80 : 0);
+          len >>= 7;
+        }
+      while (len);
+      g_byte_array_prepend (bomb, head, n);
+    }
+    bomb_bytes = g_byte_array_free_to_bytes (bomb);
+    none = gnn_onnx_model_new_from_bytes (bomb_bytes, &error);
+    g_assert_null (none);
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+    g_assert_nonnull (strstr (error->message, "nested deeper"));
+    g_clear_error (&error);
+  }
   g_unlink (path);
   g_rmdir (dir);
 }

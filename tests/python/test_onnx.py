@@ -206,5 +206,171 @@ class TestErrors(unittest.TestCase):
         self.assertTrue(Gnn.onnx_is_available())
 
 
+
+def torch_bytes(model, x, **kw):
+    import io
+    buf = io.BytesIO()
+    model.eval()
+    torch.onnx.export(model, (x,), buf, opset_version=kw.pop('opset_version', 17), **kw)
+    return buf.getvalue()
+
+
+def close(found, expected, rtol=1e-5):
+    """within rtol of the largest magnitude expected (deep random-weight nets give outputs
+    near zero, where an elementwise relative bound says nothing)"""
+    scale = max(float(np.abs(expected).max()), 1e-30)
+    return float(np.abs(found - expected).max()) <= rtol * scale
+
+
+class TestImport(unittest.TestCase):
+    def test_torch_models(self):
+        import torchvision
+        torch.manual_seed(0)
+        cases = {
+            'mlp': (models(torch)['mlp'][0], (5, 4)),
+            'cnn': (models(torch)['cnn'][0], (2, 1, 28, 28)),
+            'resnet18': (torchvision.models.resnet18(weights=None), (1, 3, 64, 64)),
+            'mobilenet_v2': (torchvision.models.mobilenet_v2(weights=None), (1, 3, 64, 64)),
+        }
+        for name, (tm, shape) in cases.items():
+            for opset in (13, 17):
+                with self.subTest(model=name, opset=opset):
+                    x = torch.randn(*shape)
+                    gm = gnn.onnx.import_model(torch_bytes(tm, x, opset_version=opset))
+                    self.assertIsInstance(gm, gnn.fx.GraphModule)
+                    expected = tm(x).detach().numpy()
+                    found = gm(gnn.tensor(x.numpy())).numpy()
+                    self.assertEqual(found.shape, expected.shape)
+                    self.assertTrue(close(found, expected), (name, abs(found - expected).max()))
+        # named parameters: torch's state-dict keys where the export kept them
+        tm = models(torch)['mlp'][0]
+        gm = gnn.onnx.import_model(torch_bytes(tm, torch.randn(1, 4)))
+        self.assertEqual(sorted(gm.state_dict()), sorted(tm.state_dict()))
+        self.assertEqual(sorted(n for n, _ in gm.named_parameters()), sorted(tm.state_dict()))
+        for k, v in tm.state_dict().items():
+            self.assertTrue(np.array_equal(gm.state_dict()[k].numpy(), v.numpy()))
+
+    def test_round_trip(self):
+        # gnn -> ONNX -> gnn: the mixed module's functions, methods and operators
+        gm = models(gnn)['mixed'][0]
+        x = gnn.randn(3, 6)
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        path = os.path.join(d, 'mixed.onnx')
+        gnn.onnx.export(gm, x, path, output_names=['probs', 'h'])
+        back = gnn.onnx.import_model(path)
+        for a, b in zip(back(x), gm(x)):
+            self.assertTrue(np.allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7))
+        with open(path, 'rb') as f:
+            again = gnn.onnx.import_model(f)
+        # the module's tensors under their keys, and the constants the export wrote
+        self.assertTrue(set(gm.state_dict()) <= set(again.state_dict()))
+        self.assertIn('view_shape', again.state_dict())
+
+    def test_unsupported_operator(self):
+        class Cumulative(torch.nn.Module):
+            def forward(self, x):
+                return torch.cumsum(x, 1)
+        with self.assertRaises(NotImplementedError) as cm:
+            gnn.onnx.import_model(torch_bytes(Cumulative(), torch.randn(2, 3)))
+        self.assertIn('is a CumSum', str(cm.exception))
+
+
+def field(number, payload):
+    """one length-delimited protobuf field"""
+    key, n = bytearray(), (number << 3) | 2
+    out = bytearray()
+    for v in (n, len(payload)):
+        while True:
+            b = v & 0x7f
+            v >>= 7
+            out.append(b | (0x80 if v else 0))
+            if not v:
+                break
+    return bytes(out) + payload
+
+
+class TestHostileFiles(unittest.TestCase):
+    def good(self):
+        from onnx import helper, TensorProto
+        w = helper.make_tensor('w', TensorProto.FLOAT, [2, 2], [1.0, 2.0, 3.0, 4.0])
+        node = helper.make_node('MatMul', ['x', 'w'], ['y'], name='mm')
+        graph = helper.make_graph([node], 'g', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 2])],
+                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, [1, 2])], [w])
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid('', 17)])
+
+    def refused(self, data, message):
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.import_model(bytes(data))
+        self.assertIn(message, cm.exception.message)
+
+    def test_good_model_runs(self):
+        gm = gnn.onnx.import_model(self.good().SerializeToString())
+        y = gm(gnn.tensor([[1.0, 1.0]])).numpy()
+        self.assertTrue(np.array_equal(y, np.array([[4.0, 6.0]], np.float32)))
+
+    def test_truncated_and_garbage(self):
+        data = self.good().SerializeToString()
+        for n in range(1, len(data) - 1, 7):
+            with self.subTest(length=n):
+                with self.assertRaises(GLib.GError):
+                    gnn.onnx.import_model(data[:n])
+        self.refused(b'', 'the file is empty')
+        self.refused(b'\x0f\xff\xff', 'ONNX file:')
+        self.refused(os.urandom(0) + b'\x7a\x05abc', 'truncated or corrupt')
+
+    def test_nesting_bomb(self):
+        # graph -> node -> attribute (g) -> graph ... 10,000 levels: refused before parsing
+        inner = b''
+        for _ in range(10000):
+            attr = field(1, b'then_branch') + field(6, inner)   # AttributeProto.name, .g
+            node = field(5, attr)                              # NodeProto.attribute
+            inner = field(1, node)                             # GraphProto.node
+        self.refused(field(7, inner), 'nested deeper than 64 levels')
+
+    def test_bad_tensors(self):
+        from onnx import TensorProto
+        m = self.good()
+        m.graph.initializer[0].raw_data = b'\0' * 12
+        del m.graph.initializer[0].float_data[:]
+        self.refused(m.SerializeToString(), "has 12 bytes of raw_data; its dims and type need 16")
+        m = self.good()
+        m.graph.initializer[0].dims[:] = [2 ** 40, 2 ** 40]
+        self.refused(m.SerializeToString(), 'dims that are negative or too large')
+        m = self.good()
+        m.graph.initializer[0].dims[:] = [2, -2]
+        self.refused(m.SerializeToString(), 'dims that are negative or too large')
+        m = self.good()
+        m.graph.initializer[0].data_location = TensorProto.EXTERNAL
+        entry = m.graph.initializer[0].external_data.add()
+        entry.key, entry.value = 'location', '../../etc/passwd'
+        self.refused(m.SerializeToString(), 'keeps its data in an external file')
+        m = self.good()
+        m.graph.initializer[0].float_data.append(5.0)
+        self.refused(m.SerializeToString(), 'holds 5 values; its dims need 4')
+
+    def test_bad_graphs(self):
+        m = self.good()
+        m.graph.node[0].input[0] = 'nowhere'
+        self.refused(m.SerializeToString(), "node mm (MatMul) uses 'nowhere', which no input")
+        m = self.good()
+        m.graph.node[0].input[0] = 'y'       # its own output: a cycle
+        self.refused(m.SerializeToString(), "uses 'y'")
+        m = self.good()
+        m.graph.output[0].name = 'z'
+        self.refused(m.SerializeToString(), "the output 'z' is not defined")
+        m = self.good()
+        m.opset_import[0].version = 18
+        self.refused(m.SerializeToString(), 'opset 18 of the default domain')
+        m = self.good()
+        m.graph.node.add().CopyFrom(m.graph.node[0])
+        self.refused(m.SerializeToString(), "defines 'y' a second time")
+
+    def test_file_errors_name_the_path(self):
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.import_model('/nonexistent/model.onnx')
+        self.assertIn('/nonexistent/model.onnx', cm.exception.message)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -129,3 +129,368 @@ class _LeafRunner(_fx.fx_ShapeProp):
 class _Wrap:
     def __init__(self, root, graph):
         self.root, self.graph = root, graph
+
+
+# ---- import: an ONNX model as a graph module -----------------------------------------------
+#
+# Gnn.OnnxModel (gnn/onnx/gnn-onnx-model.c) reads and checks the file; here each of its nodes
+# becomes a call_function node of the graph, whose target is the function below that computes
+# the operator with gnn's ops, and each initializer a parameter (floating point) or buffer of
+# the module, at its name's dotted path (`fc.weight`; characters a Python name cannot hold
+# become '_': `onnx::Conv_193` is `onnx__Conv_193`).
+
+import math as _math
+import operator as _operator
+
+
+def _F():
+    import gnn.nn.functional as F
+    return F
+
+
+def _gnn():
+    import gnn
+    return gnn
+
+
+def _ints(t):
+    """An int64 tensor input (a shape, axes, pads) as a list of Python ints."""
+    if t is None:
+        return None
+    if isinstance(t, Gnn.Tensor):
+        return [int(v) for v in t.reshape(-1).tolist()]
+    return [int(v) for v in t]
+
+
+def _scalar(t):
+    if t is None:
+        return None
+    return float(t.reshape(-1).tolist()[0]) if isinstance(t, Gnn.Tensor) else float(t)
+
+
+def _spatial_pads(pads, n):
+    """ONNX pads (begins then ends) as torch's symmetric padding, or None if asymmetric."""
+    pads = list(pads or [0] * (2 * n))
+    begins, ends = pads[:n], pads[n:]
+    return tuple(begins) if begins == ends else None
+
+
+def _pad_input(x, pads, n, value=0.0):
+    """x padded as ONNX's asymmetric pads ask (begins then ends, over the last n dims)."""
+    begins, ends = pads[:n], pads[n:]
+    torch_pads = []
+    for i in reversed(range(n)):
+        torch_pads += [begins[i], ends[i]]
+    return _F().pad(x, tuple(torch_pads), 'constant', value)
+
+
+def _auto_pad(auto_pad, op):
+    if auto_pad not in ('NOTSET', 'VALID', '', None):
+        raise NotImplementedError('ONNX import: %s with auto_pad=%s is not supported' % (op, auto_pad))
+    return auto_pad == 'VALID'
+
+
+def onnx_Conv(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
+              pads=None, strides=None):
+    n = W.dim() - 2
+    if n not in (1, 2):
+        raise NotImplementedError('ONNX import: Conv over %d spatial dims is not supported' % n)
+    pads = [0] * (2 * n) if _auto_pad(auto_pad, 'Conv') else list(pads or [0] * (2 * n))
+    padding = _spatial_pads(pads, n)
+    if padding is None:
+        X, padding = _pad_input(X, pads, n), (0,) * n
+    conv = _F().conv2d if n == 2 else _F().conv1d
+    return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(dilations or [1] * n), group)
+
+
+def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
+    y = (A.t() if transA else A) @ (B.t() if transB else B)
+    if alpha != 1.0:
+        y = y * alpha
+    if C is not None:
+        y = y + (C * beta if beta != 1.0 else C)
+    return y
+
+
+def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad=0,
+          dilations=None):
+    n = len(kernel_shape)
+    if n != 2:
+        raise NotImplementedError('ONNX import: %s over %d spatial dims is not supported' % (op, n))
+    pads = [0] * 4 if _auto_pad(auto_pad, op) else list(pads or [0] * 4)
+    padding = _spatial_pads(pads, 2)
+    F = _F()
+    if op == 'MaxPool':
+        if padding is None:
+            X, padding = _pad_input(X, pads, 2, float('-inf')), (0, 0)
+        return F.max_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                            tuple(dilations or [1, 1]), bool(ceil_mode))
+    if padding is None:
+        raise NotImplementedError('ONNX import: AveragePool with asymmetric pads is not supported')
+    return F.avg_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                        bool(ceil_mode), bool(count_include_pad))
+
+
+def onnx_MaxPool(X, auto_pad='NOTSET', ceil_mode=0, dilations=None, kernel_shape=None,
+                 pads=None, storage_order=0, strides=None):
+    return _pool(X, 'MaxPool', kernel_shape, strides, pads, ceil_mode, auto_pad, dilations=dilations)
+
+
+def onnx_AveragePool(X, auto_pad='NOTSET', ceil_mode=0, count_include_pad=0, kernel_shape=None,
+                     pads=None, strides=None):
+    return _pool(X, 'AveragePool', kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad)
+
+
+def onnx_GlobalAveragePool(X):
+    return X.mean(tuple(range(2, X.dim())), keepdim=True)
+
+
+def onnx_GlobalMaxPool(X):
+    return X.amax(tuple(range(2, X.dim())), keepdim=True)
+
+
+def onnx_BatchNormalization(X, scale, B, input_mean, input_var, epsilon=1e-5, momentum=0.9,
+                            training_mode=0):
+    if training_mode:
+        raise NotImplementedError('ONNX import: BatchNormalization in training mode is not supported')
+    return _F().batch_norm(X, input_mean, input_var, scale, B, False, 0.1, epsilon)
+
+
+def onnx_LayerNormalization(X, Scale, B=None, axis=-1, epsilon=1e-5, stash_type=1):
+    axis = axis % X.dim()
+    return _F().layer_norm(X, tuple(X.shape[axis:]), Scale, B, epsilon)
+
+
+def onnx_Flatten(X, axis=1):
+    axis = axis % X.dim() if X.dim() else 0
+    lead = 1
+    for s in X.shape[:axis]:
+        lead *= s
+    return X.reshape(lead, -1)
+
+
+def onnx_Reshape(data, shape, allowzero=0):
+    sizes = _ints(shape)
+    if not allowzero:
+        sizes = [data.shape[i] if s == 0 else s for i, s in enumerate(sizes)]
+    return data.reshape(*sizes)
+
+
+def onnx_Transpose(data, perm=None):
+    return data.permute(*(perm if perm is not None else reversed(range(data.dim()))))
+
+
+def onnx_Concat(*inputs, axis=0):
+    return _gnn().cat(list(inputs), axis)
+
+
+def onnx_Softmax(x, axis=-1):
+    return _F().softmax(x, axis)
+
+
+def onnx_LogSoftmax(x, axis=-1):
+    return _F().log_softmax(x, axis)
+
+
+def onnx_Clip(x, min=None, max=None):
+    return _gnn().clamp(x, _scalar(min), _scalar(max))
+
+
+def onnx_LeakyRelu(x, alpha=0.01):
+    return _F().leaky_relu(x, alpha)
+
+
+def onnx_Elu(x, alpha=1.0):
+    return _F().elu(x, alpha)
+
+
+def onnx_HardSigmoid(x, alpha=0.2, beta=0.5):
+    return _gnn().clamp(x * alpha + beta, 0.0, 1.0)
+
+
+def onnx_Identity(x):
+    return x
+
+
+def onnx_Dropout(data, ratio=None, training_mode=None, seed=0):
+    return data
+
+
+def onnx_Unsqueeze(data, axes=None):
+    out = data
+    rank = data.dim() + len(_ints(axes))
+    for a in sorted(a % rank for a in _ints(axes)):
+        out = out.unsqueeze(a)
+    return out
+
+
+def onnx_Squeeze(data, axes=None):
+    if axes is None:
+        return data.squeeze()
+    out = data
+    for a in sorted((a % data.dim() for a in _ints(axes)), reverse=True):
+        out = out.squeeze(a)
+    return out
+
+
+def onnx_Shape(data, start=0, end=None):
+    return _gnn().tensor(list(data.shape)[start:end], dtype=_gnn().int64)
+
+
+def onnx_Gather(data, indices, axis=0):
+    axis = axis % data.dim()
+    flat = data.index_select(axis, indices.reshape(-1))
+    shape = list(data.shape[:axis]) + list(indices.shape) + list(data.shape[axis + 1:])
+    return flat.reshape(*shape) if shape else flat.reshape(())
+
+
+def onnx_ReduceMean(data, axes=None, keepdims=1):
+    dims = tuple(_ints(axes)) if axes is not None else tuple(range(data.dim()))
+    return data.mean(dims, keepdim=bool(keepdims))
+
+
+def onnx_Pow(x, y):
+    return x ** y
+
+
+def _unary(name):
+    def op(x):
+        return getattr(x, name)()
+    op.__name__ = 'onnx_' + name
+    return op
+
+
+_ONNX_OPS = {
+    'Conv': onnx_Conv, 'Gemm': onnx_Gemm, 'MaxPool': onnx_MaxPool, 'AveragePool': onnx_AveragePool,
+    'GlobalAveragePool': onnx_GlobalAveragePool, 'GlobalMaxPool': onnx_GlobalMaxPool,
+    'BatchNormalization': onnx_BatchNormalization, 'LayerNormalization': onnx_LayerNormalization,
+    'Flatten': onnx_Flatten, 'Reshape': onnx_Reshape, 'Transpose': onnx_Transpose,
+    'Concat': onnx_Concat, 'Softmax': onnx_Softmax, 'LogSoftmax': onnx_LogSoftmax,
+    'Clip': onnx_Clip, 'LeakyRelu': onnx_LeakyRelu, 'Elu': onnx_Elu, 'HardSigmoid': onnx_HardSigmoid,
+    'Identity': onnx_Identity, 'Dropout': onnx_Dropout, 'Unsqueeze': onnx_Unsqueeze,
+    'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
+    'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow,
+    'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': _operator.truediv,
+    'MatMul': _operator.matmul,
+}
+for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
+                     ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
+                     ('Erf', 'erf'), ('Reciprocal', 'reciprocal'), ('Floor', 'floor'),
+                     ('Ceil', 'ceil')):
+    _ONNX_OPS[_op] = _unary(_method)
+for _op, _fn in _ONNX_OPS.items():
+    if not getattr(_fn, '__module__', '').startswith('_operator'):
+        _fx._functions.setdefault('gnn.onnx.ops.%s' % _op, _fn)
+
+
+def _python_name(name, taken):
+    """A dotted path whose parts are Python names, unique among @taken."""
+    parts = []
+    for part in (name or 'value').split('.'):
+        parts.append(''.join(c if c.isalnum() or c == '_' else '_' for c in part) or '_')
+    path, n = '.'.join(parts), 1
+    while path in taken:
+        n += 1
+        path = '%s_%d' % ('.'.join(parts), n)
+    taken.add(path)
+    return path
+
+
+def _register(root, path, tensor):
+    *prefix, field = path.split('.')
+    owner = root
+    for part in prefix:
+        try:
+            owner = owner.get_submodule(part)
+        except Exception:
+            holder = _fx._Holder()
+            owner.register_module(part, holder)
+            owner = holder
+    if Gnn.Tensor.get_dtype(tensor) in (Gnn.Dtype.FLOAT32, Gnn.Dtype.FLOAT64, Gnn.Dtype.FLOAT16,
+                                        Gnn.Dtype.BFLOAT16):
+        owner.register_parameter(field, Gnn.Parameter.new(tensor, True))
+    else:
+        owner.register_buffer(field, tensor, True)
+
+
+@_export
+def onnx_import_model(f):
+    """An ONNX model (a path, bytes or a binary file object) as a gnn.fx.GraphModule: its
+    initializers are the module's parameters (floating point) and buffers under their names,
+    its nodes call_function nodes computing each operator with gnn's ops. gnn's own; torch
+    has no ONNX import. An operator gnn cannot compute is a NotImplementedError naming it;
+    a hostile or broken file is a GLib.GError (see Gnn.OnnxModel.new_from_bytes)."""
+    if isinstance(f, (str, _os.PathLike)):
+        model = Gnn.OnnxModel.new_from_file(_os.fspath(f))
+    else:
+        data = f if isinstance(f, (bytes, bytearray)) else f.read()
+        model = Gnn.OnnxModel.new_from_bytes(GLib.Bytes.new(bytes(data)))
+    root = _fx._Holder()
+    taken = set()
+    paths = {}
+    for name in model.get_initializer_names():
+        paths[name] = _python_name(name, taken)
+        _register(root, paths[name], model.get_initializer(name))
+    graph = Gnn.Graph.new()
+    values = {}
+
+    def value(name):
+        if name == '':
+            return None
+        if name not in values:
+            values[name] = graph.create_node('get_attr', paths[name], None, None)
+        return values[name]
+
+    def proxy(a):
+        if isinstance(a, Gnn.GraphNode):
+            return _fx.fx_Proxy(a, None)
+        if isinstance(a, (list, tuple)):
+            return tuple(proxy(x) for x in a)
+        return a
+
+    def pack(*args, **kwargs):
+        return _fx._pack(tuple(proxy(a) for a in args), {k: proxy(v) for k, v in kwargs.items()})
+
+    for name, _type, _dims in model.get_inputs().unpack():
+        values[name] = graph.create_node('placeholder', _python_name(name, taken).replace('.', '_'),
+                                         None, None)
+    for i in range(model.get_n_nodes()):
+        node_name, op_type, _domain, inputs, outputs, attrs = model.get_node(i).unpack()
+        if op_type == 'Constant':
+            t = model.get_node_tensor(i, 'value')
+            if t is None:
+                v = next(iter(attrs.values()))
+                t = _gnn().tensor(v, dtype=_gnn().int64 if isinstance(v, int) or
+                                  (isinstance(v, list) and all(isinstance(x, int) for x in v))
+                                  else _gnn().float32)
+            paths[outputs[0]] = _python_name('constants.' + (outputs[0] or 'c%d' % i), taken)
+            _register(root, paths[outputs[0]], t)
+            continue
+        fn = _ONNX_OPS.get(op_type)
+        if fn is None:
+            raise NotImplementedError("ONNX import: node %s is a %s, which gnn's importer does "
+                                      "not compute (doc/onnx.md lists the operators it reads)"
+                                      % (node_name or i, op_type))
+        for key, v in attrs.items():
+            if v is None:
+                raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
+                                          'is not supported' % (node_name or i, key, op_type))
+        args = [value(n) for n in inputs]
+        while args and args[-1] is None:
+            args.pop()
+        target = _fx._target_string(fn, 'gnn.onnx.ops.%s' % op_type
+                                    if not getattr(fn, '__module__', '').startswith('_operator') else None)
+        base = _python_name(outputs[0] if outputs and outputs[0] else op_type, taken).replace('.', '_')
+        call = graph.create_node('call_function', target, pack(*args, **attrs), base)
+        real_outputs = [o for o in outputs if o]
+        if len(real_outputs) == 1 and outputs[0]:
+            values[outputs[0]] = call
+        else:
+            for k, o in enumerate(outputs):
+                if o:
+                    values[o] = graph.create_node('call_function',
+                                                  _fx._target_string(_operator.getitem),
+                                                  pack(call, k), None)
+    outs = [values[name] for name, _t, _d in model.get_outputs().unpack()]
+    graph.output(pack(outs[0]) if len(outs) == 1 else pack(tuple(outs)))
+    return _fx.fx_GraphModule(root, graph, 'OnnxModel')
