@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  *   gnn-viewer [--model model.json] [--weights file.safetensors | --checkpoint ckpt.safetensors]
- *              [--train [--train-steps K] [--limit N]] [FILE...]
+ *              [--train [--train-steps K] [--limit N] [--profile-step K]] [FILE...]
  *
  * The window (gv-window.c) has two pages: Modules (gv-modules-page.c), the module tree exactly
  * as named_modules lists it with per-module statistics of the output and its gradient and the
  * selected module's parameters (shapes, histograms of values and gradients); and Training
- * (gv-training-page.c), the loss curve. Training (gv-trainer.c) runs on Fashion-MNIST one step
+ * (gv-training-page.c), the loss curve; and Profile (gv-profile-page.c), the time of each
+ * module in one step and the step's flame chart, from a chrome trace opened (a FILE) or from a
+ * training step profiled live (Profile a Step, or --profile-step K). Training (gv-trainer.c) runs on Fashion-MNIST one step
  * at a time on a worker thread, so the window keeps drawing. Without a model it trains the
  * small CNN tools/gnn-train uses (AdamW). A file that cannot be read, whatever it holds, shows
  * its error in the window (a toast) and on standard error.
@@ -17,6 +19,7 @@
  * back from the GtkTreeListModel, not from gnn) as "name<TAB>type<TAB>nparams" lines, plus six
  * statistics columns once training ran; --dump-loss FILE writes "step<TAB>loss" lines;
  * --dump-state FILE the page shown, the window's title and the messages shown in toasts;
+ * --dump-profile FILE the Profile page's table (in the order shown) and its flame chart's ranges;
  * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
  * FILE.png renders the window to a PNG. These happen once the window has been mapped and
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
@@ -36,6 +39,7 @@
 #include "gv-model-io.h"
 #include "gv-module-details.h"
 #include "gv-modules-page.h"
+#include "gv-profile-page.h"
 #include "gv-trainer.h"
 #include "gv-window.h"
 
@@ -62,6 +66,8 @@ typedef struct
   char    *dump_loss;
   char    *dump_state;
   char    *dump_details;
+  char    *dump_profile;
+  int      profile_step;   /* 0: none */
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -90,7 +96,7 @@ static gboolean
 scripted (void)
 {
   return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
-         app.opts.screenshot;
+         app.opts.dump_profile || app.opts.screenshot;
 }
 
 /* ---- scripted output ---------------------------------------------------------------------- */
@@ -186,6 +192,55 @@ dump_details (const char  *path,
   return g_file_set_contents (path, text, -1, error);
 }
 
+/* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", a "category<TAB>CAT<TAB>ns"
+ * line for each kind of range, a "module<TAB>path<TAB>type<TAB>calls<TAB>total_ns<TAB>self_ns<TAB>
+ * percent" line per row of the table in the order shown, and a "range<TAB>row<TAB>depth<TAB>thread<TAB>
+ * start_ns<TAB>dur_ns<TAB>self_ns<TAB>cat<TAB>name<TAB>hit" line per range of the flame chart,
+ * hit being the name the chart finds under the middle of the bar it drew (empty for a bar
+ * narrower than 3 pixels): hovering finds what is drawn. Nothing without a profile. */
+static gboolean
+dump_profile (const char  *path,
+              GError     **error)
+{
+  GvProfilePage *page = gv_window_get_profile_page (app.window);
+  GvProfile *profile = gv_profile_page_get_profile (page);
+  GListModel *rows = gv_profile_page_get_rows (page);
+  GvFlameChart *chart = gv_profile_page_get_chart (page);
+  static const char *const categories[] = { "module", "kernel", "backward", "optimizer", "user_annotation" };
+  g_autoptr(GString) out = g_string_new (NULL);
+  GArray *ranges;
+
+  if (profile == NULL)
+    return g_file_set_contents (path, "", 0, error);
+  g_string_append_printf (out, "step\t%" G_GINT64_FORMAT "\t%u\t%u\n", gv_profile_get_step_ns (profile),
+                          gv_profile_get_n_steps (profile), gv_profile_get_n_chart_rows (profile));
+  for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
+    g_string_append_printf (out, "category\t%s\t%" G_GINT64_FORMAT "\n", categories[i],
+                            gv_profile_get_category_ns (profile, categories[i]));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GvProfileRow) row = g_list_model_get_item (rows, i);
+      g_autofree char *line = gv_profile_row_dump (row);
+
+      g_string_append_printf (out, "module\t%s\n", line);
+    }
+  ranges = gv_profile_get_ranges (profile);
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      GvProfileRange *r = &g_array_index (ranges, GvProfileRange, i);
+      graphene_rect_t rect;
+      GvProfileRange *hit = NULL;
+
+      if (gv_flame_chart_range_rect (chart, i, &rect) && rect.size.width >= 3)
+        hit = gv_flame_chart_range_at (chart, rect.origin.x + rect.size.width / 2,
+                                       rect.origin.y + rect.size.height / 2);
+      g_string_append_printf (out, "range\t%u\t%u\t%u\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%"
+                              G_GINT64_FORMAT "\t%s\t%s\t%s\n", r->row, r->depth, r->thread, r->start_ns,
+                              r->duration_ns, r->self_ns, r->category, r->name, hit ? hit->name : "");
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
 /* Renders the window as it is now into a PNG of the window's size. */
 static gboolean
 save_screenshot (const char  *path,
@@ -228,6 +283,7 @@ finish (gpointer data)
       (opts->dump_loss && !dump_loss (opts->dump_loss, &error)) ||
       (opts->dump_state && !dump_state (opts->dump_state, &error)) ||
       (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
+      (opts->dump_profile && !dump_profile (opts->dump_profile, &error)) ||
       (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
     {
       g_printerr ("gnn-viewer: %s\n", error->message);
@@ -388,6 +444,7 @@ on_activate (GApplication *gapp,
   const char *const open_accels[] = { "<Control>o", NULL };
   const char *const quit_accels[] = { "<Control>q", NULL };
   const char *const train_accels[] = { "<Control>t", NULL };
+  const char *const profile_accels[] = { "<Control>p", NULL };
   const char *const help_accels[] = { "<Control>question", NULL };
 
   if (app.window)
@@ -399,6 +456,7 @@ on_activate (GApplication *gapp,
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.train", train_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.profile-step", profile_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.show-help-overlay", help_accels);
 
   app.window = gv_window_new (app.gapp, app.trainer, app.opts.train_steps);
@@ -409,7 +467,7 @@ on_activate (GApplication *gapp,
     g_timeout_add (app.opts.quit_after_ms, on_quit_timeout, NULL);
   if (app.opts.page && !gv_window_set_page (app.window, app.opts.page))
     {
-      g_autofree char *message = g_strdup_printf (_("--page: expected modules or training, found “%s”"),
+      g_autofree char *message = g_strdup_printf (_("--page: expected modules, training or profile, found “%s”"),
                                                   app.opts.page);
 
       gv_window_show_error (app.window, message);
@@ -448,6 +506,7 @@ options_clear (Options *opts)
   g_free (opts->dump_loss);
   g_free (opts->dump_state);
   g_free (opts->dump_details);
+  g_free (opts->dump_profile);
   g_free (opts->screenshot);
   g_strfreev (opts->files);
 }
@@ -474,7 +533,9 @@ main (int    argc,
     { "threads", 0, 0, G_OPTION_ARG_INT, &opts->threads, N_("Compute threads"), "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opts->data_dir,
       N_("Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")"), N_("DIR") },
-    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules or training"),
+    { "profile-step", 0, 0, G_OPTION_ARG_INT, &opts->profile_step,
+      N_("Profile training step K (1: the first) and show it on the Profile page"), "K" },
+    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
       N_("Select the module of this dotted name (\"\" for the model) and show its details"), N_("NAME") },
@@ -487,6 +548,8 @@ main (int    argc,
       N_("Write the page shown, the window's title and the messages shown, then quit"), N_("FILE") },
     { "dump-details", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_details,
       N_("Write the parameters the details pane shows, then quit"), N_("FILE") },
+    { "dump-profile", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_profile,
+      N_("Write the Profile page's table and flame chart ranges, then quit"), N_("FILE") },
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opts->screenshot,
       N_("Render the window into a PNG, then quit"), N_("FILE.png") },
     { "frames", 0, 0, G_OPTION_ARG_INT, &opts->frames,
@@ -533,10 +596,10 @@ main (int    argc,
       return EXIT_USAGE;
     }
   if (opts->train_steps < 0 || opts->limit < 0 || opts->batch_size < 1 || opts->frames < 1 ||
-      opts->quit_after_ms < 0 || opts->threads < 0 || !(opts->lr > 0))
+      opts->quit_after_ms < 0 || opts->threads < 0 || opts->profile_step < 0 || !(opts->lr > 0))
     {
-      g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads >= 0, "
-                                        "--batch-size, --frames >= 1 and --lr > 0"));
+      g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads, "
+                                        "--profile-step >= 0, --batch-size, --frames >= 1 and --lr > 0"));
       options_clear (opts);
       return EXIT_USAGE;
     }
@@ -548,6 +611,7 @@ main (int    argc,
 
   app.trainer = gv_trainer_new (opts->data_dir, opts->limit, opts->batch_size, opts->lr, opts->seed,
                                 opts->train_steps);
+  gv_trainer_set_profile_at (app.trainer, opts->profile_step);
   /* several windows of several models at once: one process each */
   app.gapp = adw_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app.gapp, "activate", G_CALLBACK (on_activate), NULL);

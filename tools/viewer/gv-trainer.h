@@ -33,6 +33,14 @@ gboolean      gv_trainer_start         (GvTrainer  *self,
                                         GError    **error);
 void          gv_trainer_stop          (GvTrainer  *self);
 
+/* Profiles the next step dispatched (the "profiled" signal hands its events over); when not
+ * training, starts training for that step alone. FALSE with @error when it cannot train. */
+gboolean      gv_trainer_profile_step  (GvTrainer  *self,
+                                        GError    **error);
+/* profiles step @step (1 for the first; 0: none) when it runs */
+void          gv_trainer_set_profile_at (GvTrainer *self,
+                                        gint64      step);
+
 /* whether steps are asked for; whether one runs now on the worker thread */
 gboolean      gv_trainer_get_training  (GvTrainer  *self);
 gboolean      gv_trainer_get_in_flight (GvTrainer  *self);

@@ -9,6 +9,7 @@
 #include "gv-window.h"
 #include "gv-format.h"
 #include "gv-model-io.h"
+#include "gv-profile-page.h"
 #include "gv-training-page.h"
 #include "gnn-tool.h"
 
@@ -24,6 +25,7 @@ struct _GvWindow
   GtkToggleButton      *train_button;
   GvModulesPage        *modules_page;
   GvTrainingPage       *training_page;
+  GvProfilePage        *profile_page;
 
   GvTrainer            *trainer;
   gint64                planned_steps;
@@ -100,16 +102,38 @@ gv_window_get_model (GvWindow *self)
   return self->model;
 }
 
+/* a chrome trace onto the Profile page */
+static gboolean
+open_trace (GvWindow    *self,
+            const char  *path,
+            GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GvProfile) profile = gv_profile_new_from_file (path, &local_error);
+
+  if (profile == NULL)
+    {
+      gv_window_show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  gv_profile_page_set_profile (self->profile_page, profile);
+  gv_window_set_page (self, "profile");
+  return TRUE;
+}
+
 gboolean
 gv_window_open_file (GvWindow    *self,
                      const char  *path,
                      GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(GnnModule) model = gv_open_file (path, self->model, &local_error);
+  g_autoptr(GnnModule) model = NULL;
   g_autofree char *base = NULL;
 
-  if (model == NULL)
+  if (g_str_has_suffix (path, ".json") && gv_profile_sniff_file (path))
+    return open_trace (self, path, error);
+  if ((model = gv_open_file (path, self->model, &local_error)) == NULL)
     {
       gv_window_show_error (self, local_error->message);
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -162,7 +186,44 @@ static void
 on_trainer_failed (GvWindow     *self,
                    const GError *error)
 {
+  gv_profile_page_set_waiting (self->profile_page, FALSE);
   gv_window_show_error (self, error->message);
+}
+
+static void
+on_trainer_profiled (GvWindow  *self,
+                     gint64     step,
+                     GPtrArray *events)
+{
+  g_autofree char *label = g_strdup_printf (_("training step %" G_GINT64_FORMAT), step);
+  g_autoptr(GvProfile) profile = gv_profile_new_from_events (events, label);
+
+  gv_profile_page_set_profile (self->profile_page, profile);
+}
+
+gboolean
+gv_window_profile_step (GvWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->model == NULL && !gv_window_train (self))
+    return FALSE;
+  if (!gv_trainer_profile_step (self->trainer, &error))
+    {
+      gv_window_show_error (self, error->message);
+      return FALSE;
+    }
+  gv_profile_page_set_waiting (self->profile_page, TRUE);
+  gv_window_set_page (self, "profile");
+  return TRUE;
+}
+
+static void
+profile_step_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       data)
+{
+  gv_window_profile_step (data);
 }
 
 static void
@@ -212,7 +273,7 @@ open_activated (GSimpleAction *action,
   GtkFileFilter *filter = gtk_file_filter_new ();
   GtkFileFilter *all = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict)"));
+  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict) and profiles (chrome trace JSON)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_pattern (filter, "*.safetensors");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
@@ -232,6 +293,12 @@ GvModulesPage *
 gv_window_get_modules_page (GvWindow *self)
 {
   return self->modules_page;
+}
+
+GvProfilePage *
+gv_window_get_profile_page (GvWindow *self)
+{
+  return self->profile_page;
 }
 
 GvTrainer *
@@ -296,6 +363,7 @@ gv_window_class_init (GvWindowClass *klass)
   object_class->finalize = gv_window_finalize;
   g_type_ensure (GV_TYPE_MODULES_PAGE);
   g_type_ensure (GV_TYPE_TRAINING_PAGE);
+  g_type_ensure (GV_TYPE_PROFILE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/gnn/Viewer/gv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, GvWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, switcher_title);
@@ -303,6 +371,7 @@ gv_window_class_init (GvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, GvWindow, train_button);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, modules_page);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, training_page);
+  gtk_widget_class_bind_template_child (widget_class, GvWindow, profile_page);
 }
 
 static void
@@ -320,6 +389,7 @@ gv_window_new (AdwApplication *app,
   const GActionEntry actions[] = {
     { .name = "open", .activate = open_activated },
     { .name = "train", .state = "false", .change_state = train_change_state },
+    { .name = "profile-step", .activate = profile_step_activated },
   };
   GvWindow *self = g_object_new (GV_TYPE_WINDOW, "application", app, NULL);
 
@@ -328,6 +398,7 @@ gv_window_new (AdwApplication *app,
   self->planned_steps = planned_steps;
   g_signal_connect_swapped (trainer, "notify::training", G_CALLBACK (on_training_changed), self);
   g_signal_connect_swapped (trainer, "failed", G_CALLBACK (on_trainer_failed), self);
+  g_signal_connect_swapped (trainer, "profiled", G_CALLBACK (on_trainer_profiled), self);
   gv_modules_page_set_trainer (self->modules_page, trainer);
   gv_training_page_set_trainer (self->training_page, trainer, planned_steps);
   gv_window_set_model (self, NULL, NULL);

@@ -1,0 +1,35 @@
+/* gv-flame-chart.h: the ranges of one profiled step on a time axis, one row per depth
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "gv-profile.h"
+
+G_BEGIN_DECLS
+
+#define GV_TYPE_FLAME_CHART (gv_flame_chart_get_type ())
+G_DECLARE_FINAL_TYPE (GvFlameChart, gv_flame_chart, GV, FLAME_CHART, GtkWidget)
+
+GtkWidget      *gv_flame_chart_new         (void);
+
+/* The step drawn (NULL: none). */
+void            gv_flame_chart_set_profile (GvFlameChart *self,
+                                            GvProfile    *profile);
+
+/* The range drawn at (@x, @y) of the widget, or NULL: what hovering shows. */
+GvProfileRange *gv_flame_chart_range_at    (GvFlameChart *self,
+                                            double        x,
+                                            double        y);
+/* where the range @index of the profile's ranges is drawn (FALSE: no profile, no room) */
+gboolean        gv_flame_chart_range_rect  (GvFlameChart *self,
+                                            guint         index,
+                                            graphene_rect_t *rect);
+/* the tooltip of @range: its name, kind, duration and self time */
+char           *gv_flame_chart_describe    (const GvProfileRange *range);
+
+/* @ns as "812 ns", "12.34 µs", "1.234 ms", "2.5 s" */
+char           *gv_format_duration         (gint64        ns);
+
+G_END_DECLS
