@@ -250,7 +250,7 @@ test_trace (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnModule) model = small_model ();
   g_autoptr(GnnProfiler) prof = profile_step (model);
-  GPtrArray *events = gnn_profiler_get_events (prof);
+  g_autoptr(GPtrArray) events = gnn_profiler_get_events (prof);
   g_autofree char *path = g_build_filename (tmp_dir, "step.json", NULL);
   g_autoptr(GvProfile) from_file = NULL;
   g_autoptr(GvProfile) live = NULL;

@@ -349,7 +349,11 @@ step_done (GvTrainer *self,
     self->stop_after_profile = FALSE;
   g_signal_emit (self, signals[STEP_DONE], 0);
   if (d->profiler)
-    g_signal_emit (self, signals[PROFILED], 0, d->step, gnn_profiler_get_events (d->profiler));
+    {
+      g_autoptr(GPtrArray) events = gnn_profiler_get_events (d->profiler);
+
+      g_signal_emit (self, signals[PROFILED], 0, d->step, events);
+    }
   dispatch (self);
 }
 
