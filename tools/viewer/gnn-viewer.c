@@ -581,7 +581,8 @@ main (int    argc,
       "trains it on Fashion-MNIST, showing per-module activation and gradient statistics and\n"
       "the loss curve live. Each FILE is opened in turn as Open does: a .json module tree, a\n"
       ".safetensors checkpoint, or a safetensors state dict loaded into the model opened\n"
-      "before it."));
+      "before it; a chrome trace (a .json of the profiler's export_chrome_trace) opens on the\n"
+      "Profile page, which --profile-step K fills with training step K instead."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
