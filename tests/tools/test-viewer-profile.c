@@ -319,6 +319,22 @@ test_nesting_by_time (void)
   row = find_row (profile, "0");
   g_assert_cmpstr (gv_profile_row_get_type_name (row), ==, "Linear");
   g_assert_cmpint (gv_profile_row_get_self_ns (row), ==, 15000);   /* its kernel is its own */
+
+  /* the second step instead: its two ranges, its model alone */
+  g_assert_cmpuint (gv_profile_get_step (profile), ==, 0);
+  g_assert_true (gv_profile_set_step (profile, 1));
+  g_assert_cmpuint (gv_profile_get_step (profile), ==, 1);
+  g_assert_cmpint (gv_profile_get_step_ns (profile), ==, 50000);
+  g_assert_cmpuint (ranges->len, ==, 2);
+  g_assert_cmpstr (g_array_index (ranges, GvProfileRange, 0).name, ==, "ProfilerStep#2");
+  g_assert_cmpint (g_array_index (ranges, GvProfileRange, 1).start_ns, ==, 1000);
+  g_assert_cmpuint (gv_profile_get_n_chart_rows (profile), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (gv_profile_get_rows (profile)), ==, 1);
+  row = find_row (profile, "");
+  g_assert_cmpint (gv_profile_row_get_self_ns (row), ==, 40000);
+  g_assert_cmpint (gv_profile_get_category_ns (profile, "kernel"), ==, 0);
+  g_assert_false (gv_profile_set_step (profile, 2));
+  g_assert_cmpuint (gv_profile_get_step (profile), ==, 1);
 }
 
 static void

@@ -148,6 +148,38 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         self.assertGreater(got['category']['backward'], 0)
         self.assert_screenshot(r, png)
 
+    def test_trace_of_two_steps(self):
+        """A trace of two steps shows the first, and with --trace-step 2 the second: its ranges
+        alone, its times."""
+        import gnn
+        model = small_model()
+        d = tempfile.mkdtemp(dir=base.TMP)
+        trace, dump, state = (os.path.join(d, n) for n in ('two.json', 'p.tsv', 's.tsv'))
+        x = gnn.randn(6, 8)
+        with gnn.profiler.profile() as prof:
+            model(x).sum().backward()
+            prof.step()
+            model(x)
+        prof.export_chrome_trace(trace)
+        with open(trace) as f:
+            events = json.load(f)['traceEvents']
+        steps = sorted((e for e in events if e['cat'] == 'profiler_step'), key=lambda e: e['ts'])
+        self.assertEqual(len(steps), 2)
+        for k, step in enumerate(steps):
+            r = base.run_viewer(trace, '--trace-step', str(k + 1), '--dump-profile', dump, timeout=60)
+            self.assert_ok(r)
+            got = read_profile(dump)
+            self.assertEqual(got['step'][:2], [ns(step['dur']), 2])
+            inside = [e for e in events if ns(e['ts']) >= ns(step['ts']) and
+                      ns(e['ts']) + ns(e['dur']) <= ns(step['ts']) + ns(step['dur']) and
+                      (e['cat'] != 'profiler_step' or e is step)]
+            self.assertEqual(sorted(bar['name'] for bar in got['range']), sorted(e['name'] for e in inside))
+            self.assertEqual(got['category']['backward'] > 0, k == 0)
+        r = base.run_viewer(trace, '--trace-step', '3', '--dump-state', state, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn('--trace-step: expected a step from 1 to 2 of a trace opened, found 3',
+                      base.read_state(state)['message'][0])
+
     def test_bad_traces(self):
         d = tempfile.mkdtemp(dir=base.TMP)
         good = os.path.join(d, 'good.json')

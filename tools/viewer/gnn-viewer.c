@@ -68,6 +68,7 @@ typedef struct
   char    *dump_details;
   char    *dump_profile;
   int      profile_step;   /* 0: none */
+  int      trace_step;     /* 0: the first */
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -476,6 +477,18 @@ on_activate (GApplication *gapp,
     }
   gtk_window_present (GTK_WINDOW (app.window));
   load_files ();
+  if (app.opts.trace_step > 0 && !app.load_failed &&
+      !gv_profile_page_set_step (gv_window_get_profile_page (app.window), (guint) app.opts.trace_step - 1))
+    {
+      GvProfile *profile = gv_profile_page_get_profile (gv_window_get_profile_page (app.window));
+      g_autofree char *message =
+        g_strdup_printf (_("--trace-step: expected a step from 1 to %u of a trace opened, found %d"),
+                         profile ? MAX (gv_profile_get_n_steps (profile), 1) : 0, app.opts.trace_step);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
   if (app.opts.train && !app.load_failed && !gv_window_train (app.window))
     {
       GPtrArray *messages = gv_window_get_messages (app.window);
@@ -535,6 +548,8 @@ main (int    argc,
       N_("Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")"), N_("DIR") },
     { "profile-step", 0, 0, G_OPTION_ARG_INT, &opts->profile_step,
       N_("Profile training step K (1: the first) and show it on the Profile page"), "K" },
+    { "trace-step", 0, 0, G_OPTION_ARG_INT, &opts->trace_step,
+      N_("Of a chrome trace of several steps, show step K (1: the first)"), "K" },
     { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
@@ -597,10 +612,12 @@ main (int    argc,
       return EXIT_USAGE;
     }
   if (opts->train_steps < 0 || opts->limit < 0 || opts->batch_size < 1 || opts->frames < 1 ||
-      opts->quit_after_ms < 0 || opts->threads < 0 || opts->profile_step < 0 || !(opts->lr > 0))
+      opts->quit_after_ms < 0 || opts->threads < 0 || opts->profile_step < 0 || opts->trace_step < 0 ||
+      !(opts->lr > 0))
     {
       g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads, "
-                                        "--profile-step >= 0, --batch-size, --frames >= 1 and --lr > 0"));
+                                        "--profile-step, --trace-step >= 0, --batch-size, --frames >= 1 "
+                                        "and --lr > 0"));
       options_clear (opts);
       return EXIT_USAGE;
     }

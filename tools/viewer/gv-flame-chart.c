@@ -355,8 +355,8 @@ void
 gv_flame_chart_set_profile (GvFlameChart *self,
                             GvProfile    *profile)
 {
-  if (!g_set_object (&self->profile, profile))
-    return;
+  /* the same profile may show another step now */
+  g_set_object (&self->profile, profile);
   self->hover = -1;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }

@@ -14,7 +14,7 @@ G_DECLARE_FINAL_TYPE (GvFlameChart, gv_flame_chart, GV, FLAME_CHART, GtkWidget)
 
 GtkWidget      *gv_flame_chart_new         (void);
 
-/* The step drawn (NULL: none). */
+/* The step drawn (NULL: none); set again after the profile changed its step. */
 void            gv_flame_chart_set_profile (GvFlameChart *self,
                                             GvProfile    *profile);
 

@@ -31,6 +31,8 @@ struct _GvProfilePage
   GtkStack           *stack;
   AdwStatusPage      *status;
   GtkLabel           *summary;
+  GtkWidget          *step_box;
+  GtkSpinButton      *step_spin;
   GtkColumnView      *column_view;
   GvFlameChart       *chart;
 
@@ -145,7 +147,8 @@ update_summary (GvProfilePage *self)
       g_string_append_printf (s, _("%s · step %s: forward %s, backward %s, optimizer %s · %s kernel calls"),
                               gv_profile_get_label (p), step, fwd, bwd, opt, kernels);
       if (gv_profile_get_n_steps (p) > 1)
-        g_string_append_printf (s, _(" · the first of %u steps"), gv_profile_get_n_steps (p));
+        g_string_append_printf (s, _(" · step %u of %u in the trace"), gv_profile_get_step (p) + 1,
+                                gv_profile_get_n_steps (p));
     }
   if (self->waiting)
     g_string_append (s, s->len ? _(" · profiling the next step…") : _("Profiling the next step…"));
@@ -160,15 +163,44 @@ update_stack (GvProfilePage *self)
   update_summary (self);
 }
 
+static void
+on_step_changed (GtkSpinButton *spin,
+                 GvProfilePage *self)
+{
+  if (self->profile == NULL ||
+      !gv_profile_set_step (self->profile, (guint) gtk_spin_button_get_value_as_int (spin) - 1))
+    return;
+  gv_flame_chart_set_profile (self->chart, self->profile);
+  update_summary (self);
+}
+
 void
 gv_profile_page_set_profile (GvProfilePage *self,
                              GvProfile     *profile)
 {
+  guint n_steps = profile ? gv_profile_get_n_steps (profile) : 0;
+
   g_set_object (&self->profile, profile);
   self->waiting = FALSE;
   gtk_sort_list_model_set_model (self->sorted, profile ? gv_profile_get_rows (profile) : NULL);
+  g_signal_handlers_block_by_func (self->step_spin, on_step_changed, self);
+  gtk_spin_button_set_range (self->step_spin, 1, MAX (n_steps, 1));
+  gtk_spin_button_set_value (self->step_spin, profile ? gv_profile_get_step (profile) + 1 : 1);
+  g_signal_handlers_unblock_by_func (self->step_spin, on_step_changed, self);
+  gtk_widget_set_visible (self->step_box, n_steps > 1);
   gv_flame_chart_set_profile (self->chart, profile);
   update_stack (self);
+}
+
+gboolean
+gv_profile_page_set_step (GvProfilePage *self,
+                          guint          index)
+{
+  if (self->profile == NULL || index >= MAX (gv_profile_get_n_steps (self->profile), 1))
+    return FALSE;
+  gtk_spin_button_set_value (self->step_spin, index + 1);
+  on_step_changed (self->step_spin, self);
+  return TRUE;
 }
 
 GvProfile *
@@ -224,6 +256,8 @@ gv_profile_page_class_init (GvProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, GvProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, GvProfilePage, status);
   gtk_widget_class_bind_template_child (widget_class, GvProfilePage, summary);
+  gtk_widget_class_bind_template_child (widget_class, GvProfilePage, step_box);
+  gtk_widget_class_bind_template_child (widget_class, GvProfilePage, step_spin);
   gtk_widget_class_bind_template_child (widget_class, GvProfilePage, column_view);
   gtk_widget_class_bind_template_child (widget_class, GvProfilePage, chart);
 }
@@ -234,6 +268,7 @@ gv_profile_page_init (GvProfilePage *self)
   GtkSelectionModel *selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self->step_spin, "value-changed", G_CALLBACK (on_step_changed), self);
   for (int col = 0; col < N_COLUMNS; col++)
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();

@@ -19,6 +19,10 @@ void          gv_profile_page_set_profile (GvProfilePage *self,
                                            GvProfile     *profile);
 GvProfile    *gv_profile_page_get_profile (GvProfilePage *self);
 
+/* Shows step @index (from 0) of the trace; FALSE when it has no such step. */
+gboolean      gv_profile_page_set_step    (GvProfilePage *self,
+                                           guint          index);
+
 /* Says that the next step is being profiled (until a profile is set). */
 void          gv_profile_page_set_waiting (GvProfilePage *self,
                                            gboolean       waiting);

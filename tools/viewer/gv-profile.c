@@ -155,6 +155,9 @@ struct _GvProfile
   GHashTable *category_ns;   /* category → gint64 in a pointer-sized box */
   GListStore *rows;
   GArray     *ranges;
+  GArray     *events;        /* Event: all of them, their parents linked */
+  GArray     *steps;         /* int: the step events' indices, by start */
+  guint       step;          /* the step shown */
 };
 
 G_DEFINE_FINAL_TYPE (GvProfile, gv_profile, G_TYPE_OBJECT)
@@ -175,6 +178,8 @@ gv_profile_finalize (GObject *object)
   g_hash_table_unref (self->category_ns);
   g_object_unref (self->rows);
   g_array_unref (self->ranges);
+  g_clear_pointer (&self->events, g_array_unref);
+  g_clear_pointer (&self->steps, g_array_unref);
   G_OBJECT_CLASS (gv_profile_parent_class)->finalize (object);
 }
 
@@ -451,35 +456,32 @@ add_category_ns (GvProfile  *self,
   *box += ns;
 }
 
-/* The step of @events (their parents linked), into a new profile. */
-static GvProfile *
-build (GArray     *events,
-       const char *label)
+/* Shows the step @index of the profile's events (all of them when it has no step). */
+static void
+select_step (GvProfile *self,
+             guint      index)
 {
-  GvProfile *self = g_object_new (GV_TYPE_PROFILE, NULL);
+  GArray *events = self->events;
   gint64 w0 = G_MAXINT64, w1 = G_MININT64;
-  int step = -1;
+  int step = self->steps->len ? g_array_index (self->steps, int, index) : -1;
   g_autofree int *order = g_new (int, MAX (events->len, 1));
   g_autofree guint *depth = g_new0 (guint, MAX (events->len, 1));
   g_autofree gint64 *children_ns = g_new0 (gint64, MAX (events->len, 1));
   g_autoptr(GHashTable) max_depth = g_hash_table_new (NULL, NULL);   /* thread → depth + 1 */
   g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) band = g_hash_table_new (NULL, NULL);        /* thread → first row + 1 */
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
   guint n_rows = 0;
 
-  self->label = g_strdup (label);
+  self->step = index;
+  self->n_kernels = 0;
+  g_hash_table_remove_all (self->category_ns);
+  g_array_set_size (self->ranges, 0);
   for (guint i = 0; i < events->len; i++)
     order[i] = (int) i;
   g_qsort_with_data (order, events->len, sizeof (int), compare_by_start, events);
 
-  /* the window: the first step, or everything */
-  for (guint k = 0; k < events->len; k++)
-    if (is_step (EV (order[k])))
-      {
-        if (step < 0)
-          step = order[k];
-        self->n_steps++;
-      }
+  /* the window: the step, or everything */
   if (step >= 0)
     {
       w0 = EV (step)->start_ns;
@@ -591,8 +593,7 @@ build (GArray     *events,
               row = g_object_new (GV_TYPE_PROFILE_ROW, NULL);
               row->path = path;
               row->type_name = type;
-              g_list_store_append (self->rows, row);
-              g_object_unref (row);     /* the store holds it */
+              g_ptr_array_add (rows, row);
               g_hash_table_insert (row_of, g_steal_pointer (&key), row);
             }
           else
@@ -626,15 +627,55 @@ build (GArray     *events,
             outer->self_ns -= e->duration_ns;
         }
     }
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->rows)); i++)
+  for (guint i = 0; i < rows->len; i++)
     {
-      g_autoptr(GvProfileRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+      GvProfileRow *row = rows->pdata[i];
 
       row->self_ns = MAX (0, row->self_ns);
       row->percent = self->step_ns > 0 ? 100.0 * row->total_ns / self->step_ns : 0;
     }
   g_array_sort (self->ranges, compare_ranges);
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                       rows->pdata, rows->len);
+}
+
+/* A profile of @events (their parents linked; taken), its first step shown. */
+static GvProfile *
+build (GArray     *events,
+       const char *label)
+{
+  GvProfile *self = g_object_new (GV_TYPE_PROFILE, NULL);
+  g_autofree int *order = g_new (int, MAX (events->len, 1));
+
+  self->label = g_strdup (label);
+  self->events = events;
+  self->steps = g_array_new (FALSE, FALSE, sizeof (int));
+  for (guint i = 0; i < events->len; i++)
+    order[i] = (int) i;
+  g_qsort_with_data (order, events->len, sizeof (int), compare_by_start, events);
+  for (guint k = 0; k < events->len; k++)
+    if (is_step (EV (order[k])))
+      g_array_append_val (self->steps, order[k]);
+  self->n_steps = self->steps->len;
+  select_step (self, 0);
   return self;
+}
+
+gboolean
+gv_profile_set_step (GvProfile *self,
+                     guint      index)
+{
+  if (index >= MAX (self->n_steps, 1))
+    return FALSE;
+  if (index != self->step)
+    select_step (self, index);
+  return TRUE;
+}
+
+guint
+gv_profile_get_step (GvProfile *self)
+{
+  return self->step;
 }
 
 #undef EV
@@ -679,7 +720,7 @@ gv_profile_new_from_events (GPtrArray  *events,
     }
   /* ids from one profiler are unique and nest */
   link_parents (all, label, NULL);
-  return build (all, label);
+  return build (g_steal_pointer (&all), label);
 }
 
 /* ---- from a chrome trace ----------------------------------------------------------------- */
@@ -896,7 +937,7 @@ gv_profile_new_from_data (const char  *text,
     }
   if (!link_parents (events, what, error))
     return NULL;
-  return build (events, what);
+  return build (g_steal_pointer (&events), what);
 }
 
 GvProfile *

@@ -50,7 +50,7 @@ G_DECLARE_FINAL_TYPE (GvProfile, gv_profile, GV, PROFILE, GObject)
 gboolean    gv_profile_sniff_file       (const char   *path);
 
 /* A chrome trace ({"traceEvents": [...]}, as GnnProfiler's export_chrome_trace writes it):
- * its first step ("ProfilerStep#N"), or all of it when it has none. The text passes
+ * one step ("ProfilerStep#N") at a time, or all of it when it has none. The text passes
  * gnn's check of untrusted JSON first (nesting, names given twice). Errors name the file
  * (@what), what was expected and what was found. */
 GvProfile  *gv_profile_new_from_file    (const char   *path,
@@ -67,8 +67,13 @@ GvProfile  *gv_profile_new_from_events  (GPtrArray    *events,
 const char *gv_profile_get_label        (GvProfile    *self);
 /* the step's duration, in nanoseconds */
 gint64      gv_profile_get_step_ns      (GvProfile    *self);
-/* the steps the trace holds ("ProfilerStep#N" ranges); the first is shown */
+/* the steps the trace holds ("ProfilerStep#N" ranges), the first shown at first */
 guint       gv_profile_get_n_steps      (GvProfile    *self);
+/* Shows step @index (from 0) instead: the rows and ranges change in place. FALSE when the
+ * trace has no such step. */
+gboolean    gv_profile_set_step         (GvProfile    *self,
+                                         guint         index);
+guint       gv_profile_get_step         (GvProfile    *self);
 /* The time in each kind of range outside ranges of that kind: @category is the trace's "cat"
  * ("module": the forward, "backward", "optimizer", "kernel"). */
 gint64      gv_profile_get_category_ns  (GvProfile    *self,
