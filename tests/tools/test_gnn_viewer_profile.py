@@ -6,7 +6,8 @@
   page: a row per module of named_modules with its calls, total and self time and share of the
   step exactly as recomputed here from the trace's events, sorted by total, largest first; and a
   flame chart of every event, each in the row of its depth (its chain of parent ids), inside its
-  parent in time, found by hovering the middle of the bar drawn for it;
+  parent in time, found by hovering the middle of the bar drawn for it, also once zoomed in;
+  a trace of two steps shows either;
 - traces that are bad, truncated or of the wrong shape show their error in the window (a toast
   naming the file, what was expected and what was found), exit 2 and never crash;
 - with --train --profile-step K the K-th step of the default CNN is profiled inside the trainer
@@ -147,6 +148,37 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         self.assertGreater(got['category']['module'], 0)
         self.assertGreater(got['category']['backward'], 0)
         self.assert_screenshot(r, png)
+
+    def test_zoom(self):
+        """--zoom-to NAME zooms the flame chart to a range as double-clicking it does: the bars
+        inside it grow wide enough to be found under the pointer, those out of view are not."""
+        model = small_model()
+        d = tempfile.mkdtemp(dir=base.TMP)
+        trace, full, zoomed, state = (os.path.join(d, n) for n in ('t.json', 'f.tsv', 'z.tsv', 's.tsv'))
+        write_trace(model, trace)
+        r = base.run_viewer(trace, '--dump-profile', full, timeout=60)
+        self.assert_ok(r)
+        r = base.run_viewer(trace, '--zoom-to', '0 (Linear)', '--dump-profile', zoomed, timeout=60)
+        self.assert_ok(r)
+        before, after = read_profile(full)['range'], read_profile(zoomed)['range']
+        self.assertEqual([(b['name'], b['start']) for b in before], [(a['name'], a['start']) for a in after])
+        target = [a for a in after if a['name'] == '0 (Linear)'][0]
+        self.assertEqual(target['hit'], target['name'])
+        t0, t1 = target['start'], target['start'] + target['dur']
+        inside = [i for i, a in enumerate(after) if a['start'] >= t0 and a['start'] + a['dur'] <= t1]
+        self.assertGreater(len(inside), 1)
+        for i in inside:
+            if after[i]['dur'] >= 0.03 * target['dur']:
+                self.assertEqual(after[i]['hit'], after[i]['name'], after[i])
+        self.assertGreater(sum(1 for i in inside if after[i]['hit']), sum(1 for i in inside if before[i]['hit']))
+        for a in after:
+            if a['hit']:
+                self.assertEqual(a['hit'], a['name'])
+            if a['start'] + a['dur'] < t0 - 0.02 * target['dur'] or a['start'] > t1 + 0.02 * target['dur']:
+                self.assertEqual(a['hit'], '', a)   # out of view
+        r = base.run_viewer(trace, '--zoom-to', 'nothing', '--dump-state', state, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn('--zoom-to: the flame chart has no range “nothing”', base.read_state(state)['message'][0])
 
     def test_trace_of_two_steps(self):
         """A trace of two steps shows the first, and with --trace-step 2 the second: its ranges

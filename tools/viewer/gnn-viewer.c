@@ -23,7 +23,9 @@
  * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
  * FILE.png renders the window to a PNG. These happen once the window has been mapped and
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
- * --quit-after-ms bounds the whole run; --page NAME shows that page first.
+ * --quit-after-ms bounds the whole run; --page NAME shows that page first; --trace-step K shows
+ * step K of a chrome trace opened, --zoom-to NAME zooms its flame chart to the first range so
+ * named.
  *
  * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
  * file could not be written, the time ran out first), 2 for bad usage or a model that could
@@ -69,6 +71,7 @@ typedef struct
   char    *dump_profile;
   int      profile_step;   /* 0: none */
   int      trace_step;     /* 0: the first */
+  char    *zoom_to;
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -489,6 +492,15 @@ on_activate (GApplication *gapp,
       g_printerr ("gnn-viewer: %s\n", message);
       app.exit_status = EXIT_USAGE;
     }
+  if (app.opts.zoom_to && !app.load_failed &&
+      !gv_flame_chart_zoom_to (gv_profile_page_get_chart (gv_window_get_profile_page (app.window)), app.opts.zoom_to))
+    {
+      g_autofree char *message = g_strdup_printf (_("--zoom-to: the flame chart has no range “%s”"), app.opts.zoom_to);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
   if (app.opts.train && !app.load_failed && !gv_window_train (app.window))
     {
       GPtrArray *messages = gv_window_get_messages (app.window);
@@ -520,6 +532,7 @@ options_clear (Options *opts)
   g_free (opts->dump_state);
   g_free (opts->dump_details);
   g_free (opts->dump_profile);
+  g_free (opts->zoom_to);
   g_free (opts->screenshot);
   g_strfreev (opts->files);
 }
@@ -550,6 +563,8 @@ main (int    argc,
       N_("Profile training step K (1: the first) and show it on the Profile page"), "K" },
     { "trace-step", 0, 0, G_OPTION_ARG_INT, &opts->trace_step,
       N_("Of a chrome trace of several steps, show step K (1: the first)"), "K" },
+    { "zoom-to", 0, 0, G_OPTION_ARG_STRING, &opts->zoom_to,
+      N_("Zoom the flame chart of a trace opened to the first range of this name"), N_("NAME") },
     { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,

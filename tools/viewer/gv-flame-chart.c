@@ -6,6 +6,9 @@
  * along the top. Each range is a bar in the row of its depth (the threads one band under the
  * other), coloured by its kind (module, kernel, backward, optimizer, a user range or the step),
  * named when it is wide enough. Hovering a bar shows its name, kind, duration and self time.
+ * Ctrl+scroll zooms in and out around the pointer, a horizontal scroll (or Shift+scroll) and a
+ * drag move along the time axis, a double click on a bar zooms to it and one elsewhere shows
+ * the whole step again.
  */
 #include "gv-flame-chart.h"
 #include "gv-format.h"
@@ -25,6 +28,10 @@ struct _GvFlameChart
   GvProfile *profile;
   int        axis_height;
   int        hover;          /* the range under the pointer, -1 for none */
+  double     view_start;     /* the time at the left edge, ns from the step's start */
+  double     view_span;      /* the time across the width, ns; 0: the whole step */
+  double     pointer_x;
+  double     drag_start;     /* view_start when a drag began */
 };
 
 G_DEFINE_FINAL_TYPE (GvFlameChart, gv_flame_chart, GTK_TYPE_WIDGET)
@@ -102,15 +109,34 @@ axis_height (GvFlameChart *self)
   return text_h + 10;
 }
 
+/* the time shown: from *@start across *@span ns */
+static void
+get_view (GvFlameChart *self,
+          double       *start,
+          double       *span)
+{
+  double step_ns = self->profile ? MAX (gv_profile_get_step_ns (self->profile), 1) : 1;
+
+  if (self->view_span <= 0 || self->view_span >= step_ns)
+    {
+      *start = 0;
+      *span = step_ns;
+      return;
+    }
+  *span = self->view_span;
+  *start = CLAMP (self->view_start, 0, step_ns - self->view_span);
+}
+
 static void
 rect_of (const GvProfileRange *r,
          double                top,
          double                pw,
-         gint64                step_ns,
+         double                v0,
+         double                span,
          graphene_rect_t      *rect)
 {
-  graphene_rect_init (rect, SIDE + pw * r->start_ns / step_ns, top + r->row * ROW_HEIGHT,
-                      MAX (pw * r->duration_ns / step_ns, 1), ROW_HEIGHT - ROW_GAP);
+  graphene_rect_init (rect, SIDE + pw * (r->start_ns - v0) / span, top + r->row * ROW_HEIGHT,
+                      MAX (pw * r->duration_ns / span, 1), ROW_HEIGHT - ROW_GAP);
 }
 
 gboolean
@@ -118,12 +144,13 @@ gv_flame_chart_range_rect (GvFlameChart    *self,
                            guint            index,
                            graphene_rect_t *rect)
 {
-  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE;
+  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE, v0, span;
 
   if (self->profile == NULL || index >= gv_profile_get_ranges (self->profile)->len || pw < 10)
     return FALSE;
+  get_view (self, &v0, &span);
   rect_of (&g_array_index (gv_profile_get_ranges (self->profile), GvProfileRange, index),
-           axis_height (self), pw, MAX (gv_profile_get_step_ns (self->profile), 1), rect);
+           axis_height (self), pw, v0, span, rect);
   return TRUE;
 }
 
@@ -132,21 +159,20 @@ index_at (GvFlameChart *self,
           double        x,
           double        y)
 {
-  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE, top;
-  gint64 step_ns;
+  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE, top, v0, span;
   GArray *ranges;
   int best = -1;
 
-  if (self->profile == NULL || pw < 10)
+  if (self->profile == NULL || pw < 10 || x < SIDE || x > SIDE + pw)
     return -1;
   ranges = gv_profile_get_ranges (self->profile);
-  step_ns = MAX (gv_profile_get_step_ns (self->profile), 1);
+  get_view (self, &v0, &span);
   top = axis_height (self);
   for (guint i = 0; i < ranges->len; i++)
     {
       graphene_rect_t rect;
 
-      rect_of (&g_array_index (ranges, GvProfileRange, i), top, pw, step_ns, &rect);
+      rect_of (&g_array_index (ranges, GvProfileRange, i), top, pw, v0, span, &rect);
       if (y < rect.origin.y || y >= rect.origin.y + rect.size.height)
         continue;
       /* a bar narrower than a pixel is hit within half a pixel either side of it */
@@ -179,27 +205,26 @@ draw (GtkWidget *widget,
   GvFlameChart *self = GV_FLAME_CHART (widget);
   GArray *ranges;
   GdkRGBA fg, accent, dark;
-  double pw = width - 2 * SIDE, step, top;
-  gint64 step_ns;
+  double pw = width - 2 * SIDE, step, top, v0, span;
   int decimals;
 
   if (self->profile == NULL || pw < 10)
     return;
   ranges = gv_profile_get_ranges (self->profile);
-  step_ns = MAX (gv_profile_get_step_ns (self->profile), 1);
+  get_view (self, &v0, &span);
   gv_plot_get_colors (widget, &fg, &accent);
   gdk_rgba_parse (&dark, "#241f31");
   top = axis_height (self);
 
-  /* the time axis, in milliseconds */
-  step = gv_plot_nice_step (step_ns / 1e6, 8);
+  /* the time axis, in milliseconds from the step's start */
+  step = gv_plot_nice_step (span / 1e6, 8);
   decimals = gv_format_decimals_for_step (step);
   cairo_set_line_width (cr, 1);
-  for (double t = 0; t <= step_ns / 1e6 + step / 2; t += step)
+  for (double t = ceil (v0 / 1e6 / step) * step; t <= (v0 + span) / 1e6 + step / 2; t += step)
     {
       g_autofree char *label = gv_format_fixed (t, decimals);
       g_autofree char *text = g_strdup_printf (_("%s ms"), label);
-      double px = floor (SIDE + pw * t * 1e6 / step_ns) + 0.5;
+      double px = floor (SIDE + pw * (t * 1e6 - v0) / span) + 0.5;
 
       if (px > SIDE + pw + 1)
         break;
@@ -208,16 +233,21 @@ draw (GtkWidget *widget,
       cairo_line_to (cr, px, height);
       cairo_stroke (cr);
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.75);
-      gv_plot_text (widget, cr, text, px, 2, t == 0 ? 0 : px + 40 > width ? 1 : 0.5, 0.85, NULL);
+      gv_plot_text (widget, cr, text, px, 2, px < SIDE + 40 ? 0 : px + 40 > width ? 1 : 0.5, 0.85, NULL);
     }
 
+  cairo_save (cr);
+  cairo_rectangle (cr, SIDE, top, pw, height - top);
+  cairo_clip (cr);
   for (guint i = 0; i < ranges->len; i++)
     {
       GvProfileRange *r = &g_array_index (ranges, GvProfileRange, i);
       graphene_rect_t rect;
       GdkRGBA color;
 
-      rect_of (r, top, pw, step_ns, &rect);
+      rect_of (r, top, pw, v0, span, &rect);
+      if (rect.origin.x > SIDE + pw || rect.origin.x + rect.size.width < SIDE)
+        continue;
       category_color (widget, r->category, &color);
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, (int) i == self->hover ? 1 : 0.85);
       cairo_rectangle (cr, rect.origin.x, rect.origin.y, rect.size.width, rect.size.height);
@@ -229,20 +259,26 @@ draw (GtkWidget *widget,
                            rect.size.height - 1);
           cairo_stroke (cr);
         }
-      if (rect.size.width > 24)
-        {
-          PangoLayout *layout = gtk_widget_create_pango_layout (widget, r->name);
-          int text_h;
+      {
+        /* the name in the part of the bar in view */
+        double x0 = MAX (rect.origin.x, SIDE), x1 = MIN (rect.origin.x + rect.size.width, SIDE + pw);
 
-          pango_layout_set_width (layout, (int) ((rect.size.width - 6) * PANGO_SCALE));
-          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-          pango_layout_get_pixel_size (layout, NULL, &text_h);
-          cairo_set_source_rgba (cr, dark.red, dark.green, dark.blue, 1);
-          cairo_move_to (cr, rect.origin.x + 3, rect.origin.y + (rect.size.height - text_h) / 2);
-          pango_cairo_show_layout (cr, layout);
-          g_object_unref (layout);
-        }
+        if (x1 - x0 > 24)
+          {
+            PangoLayout *layout = gtk_widget_create_pango_layout (widget, r->name);
+            int text_h;
+
+            pango_layout_set_width (layout, (int) ((x1 - x0 - 6) * PANGO_SCALE));
+            pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+            pango_layout_get_pixel_size (layout, NULL, &text_h);
+            cairo_set_source_rgba (cr, dark.red, dark.green, dark.blue, 1);
+            cairo_move_to (cr, x0 + 3, rect.origin.y + (rect.size.height - text_h) / 2);
+            pango_cairo_show_layout (cr, layout);
+            g_object_unref (layout);
+          }
+      }
     }
+  cairo_restore (cr);
 }
 
 static void
@@ -304,7 +340,130 @@ on_motion (GtkEventControllerMotion *motion,
            double                    y,
            GvFlameChart             *self)
 {
+  self->pointer_x = x;
   set_hover (self, index_at (self, x, y));
+}
+
+void
+gv_flame_chart_set_view (GvFlameChart *self,
+                         double        start_ns,
+                         double        span_ns)
+{
+  double step_ns = self->profile ? MAX (gv_profile_get_step_ns (self->profile), 1) : 1;
+
+  /* no closer than 100 ns across the width */
+  span_ns = CLAMP (span_ns, MIN (100, step_ns), step_ns);
+  self->view_span = span_ns >= step_ns ? 0 : span_ns;
+  self->view_start = CLAMP (start_ns, 0, step_ns - span_ns);
+  set_hover (self, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+gv_flame_chart_get_view (GvFlameChart *self,
+                         double       *start_ns,
+                         double       *span_ns)
+{
+  get_view (self, start_ns, span_ns);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll,
+           double                    dx,
+           double                    dy,
+           GvFlameChart             *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE, v0, span;
+
+  if (self->profile == NULL || pw < 10)
+    return FALSE;
+  get_view (self, &v0, &span);
+  if (mods & GDK_CONTROL_MASK)
+    {
+      /* the time under the pointer stays under it */
+      double at = v0 + span * CLAMP ((self->pointer_x - SIDE) / pw, 0, 1);
+      double new_span = span * pow (1.25, dy);
+
+      gv_flame_chart_set_view (self, at - new_span * (at - v0) / span, new_span);
+      return TRUE;
+    }
+  if (mods & GDK_SHIFT_MASK && dx == 0)
+    dx = dy;
+  if (dx != 0)
+    {
+      gv_flame_chart_set_view (self, v0 + dx * span / 10, span);
+      return TRUE;
+    }
+  return FALSE;   /* the page scrolls */
+}
+
+static void
+on_drag_begin (GtkGestureDrag *drag,
+               double          x,
+               double          y,
+               GvFlameChart   *self)
+{
+  double span;
+
+  get_view (self, &self->drag_start, &span);
+}
+
+static void
+on_drag_update (GtkGestureDrag *drag,
+                double          dx,
+                double          dy,
+                GvFlameChart   *self)
+{
+  double pw = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * SIDE, v0, span;
+
+  get_view (self, &v0, &span);
+  if (pw >= 10 && span < (self->profile ? gv_profile_get_step_ns (self->profile) : 0))
+    gv_flame_chart_set_view (self, self->drag_start - dx * span / pw, span);
+}
+
+static void
+zoom_to (GvFlameChart         *self,
+         const GvProfileRange *r)
+{
+  gv_flame_chart_set_view (self, r->start_ns - r->duration_ns * 0.02, r->duration_ns * 1.04);
+}
+
+gboolean
+gv_flame_chart_zoom_to (GvFlameChart *self,
+                        const char   *name)
+{
+  GArray *ranges = self->profile ? gv_profile_get_ranges (self->profile) : NULL;
+  GvProfileRange *first = NULL;
+
+  for (guint i = 0; ranges && i < ranges->len; i++)
+    {
+      GvProfileRange *r = &g_array_index (ranges, GvProfileRange, i);
+
+      if (g_str_equal (r->name, name) && (first == NULL || r->start_ns < first->start_ns))
+        first = r;
+    }
+  if (first)
+    zoom_to (self, first);
+  return first != NULL;
+}
+
+static void
+on_pressed (GtkGestureClick *click,
+            int              n_press,
+            double           x,
+            double           y,
+            GvFlameChart    *self)
+{
+  GvProfileRange *r;
+
+  if (n_press != 2)
+    return;
+  r = gv_flame_chart_range_at (self, x, y);
+  if (r)
+    zoom_to (self, r);
+  else
+    gv_flame_chart_set_view (self, 0, G_MAXDOUBLE);
 }
 
 static void
@@ -336,11 +495,23 @@ static void
 gv_flame_chart_init (GvFlameChart *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *scroll;
+  GtkGesture *drag, *click;
 
   self->hover = -1;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 }
@@ -358,5 +529,6 @@ gv_flame_chart_set_profile (GvFlameChart *self,
   /* the same profile may show another step now */
   g_set_object (&self->profile, profile);
   self->hover = -1;
+  self->view_start = self->view_span = 0;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }

@@ -18,6 +18,20 @@ GtkWidget      *gv_flame_chart_new         (void);
 void            gv_flame_chart_set_profile (GvFlameChart *self,
                                             GvProfile    *profile);
 
+/* The time shown: from @start_ns (from the step's start) across @span_ns, kept inside the
+ * step (a span of the step or more: the whole step). Scrolling, dragging and double clicks
+ * change it; a new profile shows the whole step. */
+void            gv_flame_chart_set_view    (GvFlameChart *self,
+                                            double        start_ns,
+                                            double        span_ns);
+void            gv_flame_chart_get_view    (GvFlameChart *self,
+                                            double       *start_ns,
+                                            double       *span_ns);
+
+/* Zooms to the first range named @name, as double-clicking it does; FALSE when none is. */
+gboolean        gv_flame_chart_zoom_to     (GvFlameChart *self,
+                                            const char   *name);
+
 /* The range drawn at (@x, @y) of the widget, or NULL: what hovering shows. */
 GvProfileRange *gv_flame_chart_range_at    (GvFlameChart *self,
                                             double        x,
