@@ -389,6 +389,30 @@ test_bad_data (void)
   check_bad ("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 1, \"args\": {\"id\": 1}},"
              "{\"ph\": \"X\", \"name\": \"b\", \"ts\": 1, \"dur\": 1, \"args\": {\"id\": 1}}]}", -1,
              "traceEvents[1]: expected ids that differ, found the id 1 twice");
+  /* ranges nested 257 deep: refused; 256 deep, shown */
+  for (int n = 257; n <= 258; n++)
+    {
+      g_autoptr(GString) chain = g_string_new ("{\"traceEvents\": [");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GvProfile) profile = NULL;
+
+      for (int i = 0; i < n; i++)
+        g_string_append_printf (chain, "%s{\"ph\": \"X\", \"name\": \"r%d\", \"ts\": %d, \"dur\": %d, "
+                                "\"args\": {\"id\": %d, \"parent\": %d}}", i ? ", " : "", i, i, 2 * (n - i), i, i - 1);
+      g_string_append (chain, "]}");
+      profile = gv_profile_new_from_data (chain->str, chain->len, "chain.json", &error);
+      if (n == 257)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (gv_profile_get_n_chart_rows (profile), ==, 257);
+        }
+      else
+        {
+          g_assert_null (profile);
+          g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+          g_assert_nonnull (strstr (error->message, "expected ranges nested at most 256 deep, found 257"));
+        }
+    }
   /* gnn's check of untrusted JSON: nesting, a name given twice */
   check_bad (nested->str, -1, "nesting deeper than 32 levels");
   check_bad ("{\"traceEvents\": [], \"traceEvents\": []}", -1, "traceEvents");

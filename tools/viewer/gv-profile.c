@@ -309,6 +309,50 @@ compare_by_thread_then_time (gconstpointer a,
   return *(const int *) a - *(const int *) b;
 }
 
+/* Every chain of parents ends (no cycle of parent ids), at most GV_PROFILE_MAX_NESTING long:
+ * each event's depth once, from its nearest ancestor whose depth is known. */
+static gboolean
+check_depths (GArray      *events,
+              const char  *what,
+              GError     **error)
+{
+  g_autofree int *depth = g_new (int, MAX (events->len, 1));
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint i = 0; i < events->len; i++)
+    depth[i] = -1;                       /* -1: not known yet, -2: on the chain walked now */
+  for (guint i = 0; i < events->len; i++)
+    {
+      int j = (int) i, base;
+
+      g_array_set_size (chain, 0);
+      while (j >= 0 && depth[j] == -1)
+        {
+          depth[j] = -2;
+          g_array_append_val (chain, j);
+          j = EV (j)->parent;
+        }
+      if (j >= 0 && depth[j] == -2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                       _("%s: traceEvents[%u]: expected parents that nest, found a cycle of "
+                         "parent ids"), what, i);
+          return FALSE;
+        }
+      base = j >= 0 ? depth[j] : -1;
+      for (guint k = chain->len; k-- > 0;)
+        depth[g_array_index (chain, int, k)] = ++base;
+      if (base > GV_PROFILE_MAX_NESTING)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
+                       _("%s: traceEvents[%u]: expected ranges nested at most %d deep, found %d"),
+                       what, i, GV_PROFILE_MAX_NESTING, base);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Each event's parent: the one its parent id names, or when the events have no ids, the
  * innermost event of its thread that holds it in time. */
 static gboolean
@@ -343,20 +387,6 @@ link_parents (GArray      *events,
 
           EV (i)->parent = found - 1;
         }
-      /* a chain of parents ends: no cycle */
-      for (guint i = 0; i < events->len; i++)
-        {
-          guint steps = 0;
-
-          for (int p = EV (i)->parent; p >= 0; p = EV (p)->parent)
-            if (++steps > events->len)
-              {
-                g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                             _("%s: traceEvents[%u]: expected parents that nest, found a cycle of "
-                               "parent ids"), what, i);
-                return FALSE;
-              }
-        }
     }
   else
     {
@@ -382,7 +412,7 @@ link_parents (GArray      *events,
           g_array_append_val (stack, order[k]);
         }
     }
-  return TRUE;
+  return check_depths (events, what, error);
 }
 
 /* "features.0 (Conv2d)" → "features.0", "Conv2d"; "Sequential" (the model) → "", "Sequential" */

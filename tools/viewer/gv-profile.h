@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 /* The deepest nesting a chrome trace may have: gnn writes 5 levels (the trace, its event list,
  * an event, its args, an input's dims). */
 #define GV_PROFILE_MAX_JSON_DEPTH 32
+/* The deepest nesting of ranges a trace may have (a range inside 256 others). */
+#define GV_PROFILE_MAX_NESTING 256
 
 /* One range of the step, as the flame chart draws it. */
 typedef struct
