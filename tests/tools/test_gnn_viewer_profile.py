@@ -11,7 +11,8 @@
 - traces that are bad, truncated or of the wrong shape show their error in the window (a toast
   naming the file, what was expected and what was found), exit 2 and never crash;
 - with --train --profile-step K the K-th step of the default CNN is profiled inside the trainer
-  and shown: every module of the CNN, forward, backward and optimizer times inside the step.
+  and shown: every module of the CNN, forward, backward and optimizer times inside the step;
+  Profile a Step (--profile-next) profiles the next step, training one step when none runs.
 
     test_gnn_viewer_profile.py BUILD_DIR/tools/gnn-viewer
 
@@ -62,6 +63,8 @@ def read_profile(path):
             cols = line.split('\t')
             if cols[0] == 'step':
                 out['step'] = [int(c) for c in cols[1:]]
+            elif cols[0] == 'summary':
+                out['summary'] = cols[1]
             elif cols[0] == 'category':
                 out['category'][cols[1]] = int(cols[2])
             elif cols[0] == 'module':
@@ -282,6 +285,39 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         shown = base.read_state(state)
         self.assertEqual(shown['page'], 'profile')
         self.assertEqual(shown['message'], [])
+
+
+    @unittest.skipUnless(os.path.exists(os.path.join(base.DATA_DIR, 'train-images-idx3-ubyte.gz')),
+                         'Fashion-MNIST is not installed')
+    def test_profile_a_step(self):
+        """Profile a Step (--profile-next does what the button does): with nothing training, one
+        step of the default CNN is trained and profiled, then training stops; while training,
+        the step after the one in flight is profiled and training goes on."""
+        d = tempfile.mkdtemp(dir=base.TMP)
+        dump, loss, state = (os.path.join(d, n) for n in ('p.tsv', 'l.tsv', 's.tsv'))
+        r = base.run_viewer('--profile-next', '--limit', '64', '--batch-size', '32',
+                            '--dump-profile', dump, '--dump-loss', loss, '--dump-state', state)
+        self.assert_ok(r)
+        with open(loss) as f:
+            self.assertEqual(len(f.read().splitlines()), 1)     # one step, then it stopped
+        got = read_profile(dump)
+        self.assertTrue(got['summary'].startswith('training step 1 · '), got['summary'])
+        self.assertEqual(len(got['module']), 14)                # the default CNN's modules
+        self.assertGreater(got['category']['optimizer'], 0)
+        shown = base.read_state(state)
+        self.assertEqual((shown['page'], shown['message']), ('profile', []))
+
+        r = base.run_viewer('--train', '--train-steps', '3', '--limit', '192', '--batch-size', '32',
+                            '--profile-next', '--dump-profile', dump, '--dump-loss', loss)
+        self.assert_ok(r)
+        with open(loss) as f:
+            self.assertEqual(len(f.read().splitlines()), 3)
+        self.assertTrue(read_profile(dump)['summary'].startswith('training step 2 · '))
+
+        # nothing to train on: the window says why, a scripted run exits 1
+        r = base.run_viewer('--profile-next', '--data-dir', d, '--dump-state', state, timeout=60)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('cannot train: Fashion-MNIST not found', base.read_state(state)['message'][0])
 
 
 if __name__ == '__main__':

@@ -25,7 +25,7 @@
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
  * --quit-after-ms bounds the whole run; --page NAME shows that page first; --trace-step K shows
  * step K of a chrome trace opened, --zoom-to NAME zooms its flame chart to the first range so
- * named.
+ * named; --profile-next does what Profile a Step does, at once.
  *
  * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
  * file could not be written, the time ran out first), 2 for bad usage or a model that could
@@ -71,6 +71,7 @@ typedef struct
   char    *dump_profile;
   int      profile_step;   /* 0: none */
   int      trace_step;     /* 0: the first */
+  gboolean profile_next;
   char    *zoom_to;
   char    *screenshot;
   int      frames;
@@ -196,7 +197,8 @@ dump_details (const char  *path,
   return g_file_set_contents (path, text, -1, error);
 }
 
-/* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", a "category<TAB>CAT<TAB>ns"
+/* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", "summary<TAB>TEXT" (the
+ * line above the table), a "category<TAB>CAT<TAB>ns"
  * line for each kind of range, a "module<TAB>path<TAB>type<TAB>calls<TAB>total_ns<TAB>self_ns<TAB>
  * percent" line per row of the table in the order shown, and a "range<TAB>row<TAB>depth<TAB>thread<TAB>
  * start_ns<TAB>dur_ns<TAB>self_ns<TAB>cat<TAB>name<TAB>hit" line per range of the flame chart,
@@ -218,6 +220,7 @@ dump_profile (const char  *path,
     return g_file_set_contents (path, "", 0, error);
   g_string_append_printf (out, "step\t%" G_GINT64_FORMAT "\t%u\t%u\n", gv_profile_get_step_ns (profile),
                           gv_profile_get_n_steps (profile), gv_profile_get_n_chart_rows (profile));
+  g_string_append_printf (out, "summary\t%s\n", gv_profile_page_get_summary (page));
   for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
     g_string_append_printf (out, "category\t%s\t%" G_GINT64_FORMAT "\n", categories[i],
                             gv_profile_get_category_ns (profile, categories[i]));
@@ -312,9 +315,10 @@ maybe_finish (void)
 
   if (!scripted () || app.finishing || app.window == NULL || !gtk_widget_get_mapped (GTK_WIDGET (app.window)))
     return;
-  training_pending = app.opts.train && !app.load_failed && !app.train_failed &&
+  training_pending = (app.opts.train || app.opts.profile_next) && !app.load_failed && !app.train_failed &&
                      (gv_trainer_get_training (app.trainer) || gv_trainer_get_in_flight (app.trainer) ||
-                      (app.opts.train_steps > 0 && !gv_trainer_get_finished (app.trainer)));
+                      gv_trainer_get_profile_pending (app.trainer) ||
+                      (app.opts.train && app.opts.train_steps > 0 && !gv_trainer_get_finished (app.trainer)));
   if (training_pending || app.frames < app.frames_at_stop + (guint) app.opts.frames)
     return;
   app.finishing = TRUE;
@@ -508,6 +512,13 @@ on_activate (GApplication *gapp,
       app.train_failed = TRUE;
       g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
     }
+  if (app.opts.profile_next && !app.load_failed && !app.train_failed && !gv_window_profile_step (app.window))
+    {
+      GPtrArray *messages = gv_window_get_messages (app.window);
+
+      app.train_failed = TRUE;
+      g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
+    }
   if (app.opts.select && !gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select))
     {
       g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"), app.opts.select);
@@ -561,6 +572,8 @@ main (int    argc,
       N_("Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")"), N_("DIR") },
     { "profile-step", 0, 0, G_OPTION_ARG_INT, &opts->profile_step,
       N_("Profile training step K (1: the first) and show it on the Profile page"), "K" },
+    { "profile-next", 0, 0, G_OPTION_ARG_NONE, &opts->profile_next,
+      N_("Profile the next training step as Profile a Step does (without --train: one step)"), NULL },
     { "trace-step", 0, 0, G_OPTION_ARG_INT, &opts->trace_step,
       N_("Of a chrome trace of several steps, show step K (1: the first)"), "K" },
     { "zoom-to", 0, 0, G_OPTION_ARG_STRING, &opts->zoom_to,

@@ -51,6 +51,7 @@ struct _GvTrainer
   gint64         profile_at;          /* the step to profile (--profile-step), 0: none */
   gboolean       profile_next;        /* profile the next step dispatched */
   gboolean       stop_after_profile;  /* training was started for the profile only */
+  gboolean       profiling;           /* the step in flight is profiled */
 };
 
 enum { PROP_0, PROP_TRAINING, N_PROPS };
@@ -179,6 +180,8 @@ gv_trainer_set_model (GvTrainer *self,
   self->nodes = nodes ? g_ptr_array_ref (nodes) : NULL;
   self->steps = 0;
   self->longest_step = 0;
+  self->profile_next = FALSE;
+  self->stop_after_profile = FALSE;
   g_array_set_size (self->losses, 0);
 }
 
@@ -323,6 +326,7 @@ step_done (GvTrainer *self,
   g_autoptr(GError) error = NULL;
 
   self->in_flight = FALSE;
+  self->profiling = FALSE;
   if (d->model != self->model || d->optimizer != self->optimizer)
     {
       /* another model was opened meanwhile: this step is history */
@@ -406,6 +410,7 @@ dispatch (GvTrainer *self)
   d->step = self->steps + 1;
   d->profile = self->profile_next || d->step == self->profile_at;
   self->profile_next = FALSE;
+  self->profiling = d->profile;
   task = g_task_new (NULL, NULL, on_step_done, NULL);
   g_task_set_task_data (task, d, (GDestroyNotify) step_data_free);
   self->in_flight = TRUE;
@@ -460,6 +465,12 @@ gv_trainer_profile_step (GvTrainer  *self,
       self->stop_after_profile = TRUE;
     }
   return TRUE;
+}
+
+gboolean
+gv_trainer_get_profile_pending (GvTrainer *self)
+{
+  return self->profile_next || self->profiling;
 }
 
 void

@@ -37,6 +37,8 @@ void          gv_trainer_stop          (GvTrainer  *self);
  * training, starts training for that step alone. FALSE with @error when it cannot train. */
 gboolean      gv_trainer_profile_step  (GvTrainer  *self,
                                         GError    **error);
+/* whether a step asked to be profiled has not completed yet */
+gboolean      gv_trainer_get_profile_pending (GvTrainer *self);
 /* profiles step @step (1 for the first; 0: none) when it runs */
 void          gv_trainer_set_profile_at (GvTrainer *self,
                                         gint64      step);

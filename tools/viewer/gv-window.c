@@ -93,6 +93,7 @@ gv_window_set_model (GvWindow   *self,
   gv_trainer_set_model (self->trainer, model, self->nodes);
   gv_modules_page_set_nodes (self->modules_page, self->nodes);
   gv_training_page_update (self->training_page);
+  gv_profile_page_set_waiting (self->profile_page, FALSE);
   update_title (self);
 }
 
@@ -144,24 +145,33 @@ gv_window_open_file (GvWindow    *self,
   return TRUE;
 }
 
+/* the default CNN when no model is shown; FALSE when it cannot be made (the error shown) */
+static gboolean
+ensure_model (GvWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = NULL;
+
+  if (self->model)
+    return TRUE;
+  gnn_manual_seed ((guint64) gv_trainer_get_seed (self->trainer));
+  if ((model = gnn_tool_default_model (&error)) == NULL)
+    {
+      g_prefix_error (&error, _("cannot train: "));
+      gv_window_show_error (self, error->message);
+      return FALSE;
+    }
+  gv_window_set_model (self, model, _("the default CNN"));
+  return TRUE;
+}
+
 gboolean
 gv_window_train (GvWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->model == NULL)
-    {
-      g_autoptr(GnnModule) model = NULL;
-
-      gnn_manual_seed ((guint64) gv_trainer_get_seed (self->trainer));
-      if ((model = gnn_tool_default_model (&error)) == NULL)
-        {
-          g_prefix_error (&error, _("cannot train: "));
-          gv_window_show_error (self, error->message);
-          return FALSE;
-        }
-      gv_window_set_model (self, model, _("the default CNN"));
-    }
+  if (!ensure_model (self))
+    return FALSE;
   if (!gv_trainer_start (self->trainer, &error))
     {
       gv_window_show_error (self, error->message);
@@ -206,7 +216,7 @@ gv_window_profile_step (GvWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->model == NULL && !gv_window_train (self))
+  if (!ensure_model (self))
     return FALSE;
   if (!gv_trainer_profile_step (self->trainer, &error))
     {
