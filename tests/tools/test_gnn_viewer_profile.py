@@ -63,6 +63,8 @@ def read_profile(path):
             cols = line.split('\t')
             if cols[0] == 'step':
                 out['step'] = [int(c) for c in cols[1:]]
+            elif cols[0] == 'chart':
+                out['chart'] = (int(cols[1]), float(cols[2]), float(cols[3]))
             elif cols[0] == 'summary':
                 out['summary'] = cols[1]
             elif cols[0] == 'category':
@@ -73,8 +75,39 @@ def read_profile(path):
             elif cols[0] == 'range':
                 out['range'].append({'row': int(cols[1]), 'depth': int(cols[2]), 'thread': int(cols[3]),
                                      'start': int(cols[4]), 'dur': int(cols[5]), 'self': int(cols[6]),
-                                     'cat': cols[7], 'name': cols[8], 'hit': cols[9]})
+                                     'cat': cols[7], 'name': cols[8], 'hit': cols[9], 'tooltip': cols[10]})
     return out
+
+
+def duration(n):
+    """A duration as the viewer writes it: 4 significant digits in ns, µs, ms or s."""
+    for unit, scale in (('s', 1e9), ('ms', 1e6), ('µs', 1e3)):
+        if n >= scale:
+            v = n / scale
+            decimals = max(0, 3 - len(str(int(v))) + 1)
+            return '%.*f %s' % (decimals, v, unit)
+    return '%d ns' % n
+
+
+SIDE = 12      # the flame chart's margins (GV_FLAME_CHART_SIDE)
+
+
+def check_hits(test, got):
+    """Each bar is found under its middle exactly when it is drawn 3 pixels wide or more with
+    its middle in view, by the geometry the chart reports: its width and the time it shows."""
+    width, v0, span = got['chart']
+    pw = width - 2 * SIDE
+    test.assertGreater(pw, 100)
+    checked = 0
+    for bar in got['range']:
+        w = max(pw * bar['dur'] / span, 1)
+        middle = SIDE + pw * (bar['start'] - v0) / span + w / 2
+        if abs(w - 3) < 0.5 or abs(middle - SIDE) < 1 or abs(middle - SIDE - pw) < 1:
+            continue                                   # on an edge: either way
+        drawn = w >= 3 and SIDE < middle < SIDE + pw
+        test.assertEqual(bar['hit'], bar['name'] if drawn else '', (bar, w, middle))
+        checked += 1
+    test.assertGreater(checked, len(got['range']) // 2)
 
 
 def ns(us):
@@ -144,10 +177,19 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
             if p is not None:
                 self.assertGreaterEqual(ns(e['ts']), ns(p['ts']))
                 self.assertLessEqual(ns(e['ts']) + ns(e['dur']), ns(p['ts']) + ns(p['dur']))
+        self.assertEqual(got['chart'][1:], (0, step_ns))     # the whole step in view
+        check_hits(self, got)
         hits = [bar for bar in got['range'] if bar['hit']]
         self.assertGreater(len(hits), 5)
         for bar in hits:
             self.assertEqual(bar['hit'], bar['name'])
+            # hovering shows its name, kind, duration and self time
+            name, what = bar['tooltip'].split(' | ')
+            self.assertEqual(name, bar['name'])
+            kind = {'module': 'module forward', 'kernel': 'kernel', 'backward': 'backward',
+                    'optimizer': 'optimizer', 'profiler_step': 'step'}[bar['cat']]
+            self.assertEqual(what.split(' · ')[0], kind)
+            self.assertEqual(what.split(' · ')[1], '%s (self %s)' % (duration(bar['dur']), duration(bar['self'])))
         self.assertGreater(got['category']['module'], 0)
         self.assertGreater(got['category']['backward'], 0)
         self.assert_screenshot(r, png)
@@ -163,17 +205,24 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         self.assert_ok(r)
         r = base.run_viewer(trace, '--zoom-to', '0 (Linear)', '--dump-profile', zoomed, timeout=60)
         self.assert_ok(r)
-        before, after = read_profile(full)['range'], read_profile(zoomed)['range']
+        before, after = read_profile(full)['range'], read_profile(zoomed)
+        check_hits(self, after)
+        view = after['chart']
+        after = after['range']
         self.assertEqual([(b['name'], b['start']) for b in before], [(a['name'], a['start']) for a in after])
         target = [a for a in after if a['name'] == '0 (Linear)'][0]
         self.assertEqual(target['hit'], target['name'])
+        # the view: the range and 2 % of it either side
+        self.assertAlmostEqual(view[1], target['start'] - 0.02 * target['dur'], delta=1)
+        self.assertAlmostEqual(view[2], 1.04 * target['dur'], delta=1)
         t0, t1 = target['start'], target['start'] + target['dur']
         inside = [i for i, a in enumerate(after) if a['start'] >= t0 and a['start'] + a['dur'] <= t1]
         self.assertGreater(len(inside), 1)
         for i in inside:
             if after[i]['dur'] >= 0.03 * target['dur']:
                 self.assertEqual(after[i]['hit'], after[i]['name'], after[i])
-        self.assertGreater(sum(1 for i in inside if after[i]['hit']), sum(1 for i in inside if before[i]['hit']))
+        self.assertGreaterEqual(sum(1 for i in inside if after[i]['hit']),
+                                sum(1 for i in inside if before[i]['hit']))
         for a in after:
             if a['hit']:
                 self.assertEqual(a['hit'], a['name'])

@@ -198,12 +198,14 @@ dump_details (const char  *path,
 }
 
 /* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", "summary<TAB>TEXT" (the
- * line above the table), a "category<TAB>CAT<TAB>ns"
+ * line above the table), "chart<TAB>width<TAB>view start ns<TAB>view span ns" (the flame chart's
+ * width and the time it shows), a "category<TAB>CAT<TAB>ns"
  * line for each kind of range, a "module<TAB>path<TAB>type<TAB>calls<TAB>total_ns<TAB>self_ns<TAB>
  * percent" line per row of the table in the order shown, and a "range<TAB>row<TAB>depth<TAB>thread<TAB>
- * start_ns<TAB>dur_ns<TAB>self_ns<TAB>cat<TAB>name<TAB>hit" line per range of the flame chart,
- * hit being the name the chart finds under the middle of the bar it drew (empty for a bar
- * narrower than 3 pixels): hovering finds what is drawn. Nothing without a profile. */
+ * start_ns<TAB>dur_ns<TAB>self_ns<TAB>cat<TAB>name<TAB>hit<TAB>tooltip" line per range of the flame
+ * chart, hit being the name of the range the chart finds under the middle of the bar it drew
+ * (empty for a bar narrower than 3 pixels) and tooltip what hovering there shows (its lines
+ * joined by " | "): hovering finds what is drawn. Nothing without a profile. */
 static gboolean
 dump_profile (const char  *path,
               GError     **error)
@@ -221,6 +223,14 @@ dump_profile (const char  *path,
   g_string_append_printf (out, "step\t%" G_GINT64_FORMAT "\t%u\t%u\n", gv_profile_get_step_ns (profile),
                           gv_profile_get_n_steps (profile), gv_profile_get_n_chart_rows (profile));
   g_string_append_printf (out, "summary\t%s\n", gv_profile_page_get_summary (page));
+  {
+    double v0, span;
+    char b0[G_ASCII_DTOSTR_BUF_SIZE], b1[G_ASCII_DTOSTR_BUF_SIZE];
+
+    gv_flame_chart_get_view (chart, &v0, &span);
+    g_string_append_printf (out, "chart\t%d\t%s\t%s\n", gtk_widget_get_width (GTK_WIDGET (chart)),
+                            g_ascii_dtostr (b0, sizeof b0, v0), g_ascii_dtostr (b1, sizeof b1, span));
+  }
   for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
     g_string_append_printf (out, "category\t%s\t%" G_GINT64_FORMAT "\n", categories[i],
                             gv_profile_get_category_ns (profile, categories[i]));
@@ -237,13 +247,22 @@ dump_profile (const char  *path,
       GvProfileRange *r = &g_array_index (ranges, GvProfileRange, i);
       graphene_rect_t rect;
       GvProfileRange *hit = NULL;
+      g_autofree char *tooltip = NULL;
 
       if (gv_flame_chart_range_rect (chart, i, &rect) && rect.size.width >= 3)
         hit = gv_flame_chart_range_at (chart, rect.origin.x + rect.size.width / 2,
                                        rect.origin.y + rect.size.height / 2);
+      if (hit)
+        {
+          g_autofree char *text = gv_flame_chart_describe (hit);
+          g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+          tooltip = g_strjoinv (" | ", lines);
+        }
       g_string_append_printf (out, "range\t%u\t%u\t%u\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%"
-                              G_GINT64_FORMAT "\t%s\t%s\t%s\n", r->row, r->depth, r->thread, r->start_ns,
-                              r->duration_ns, r->self_ns, r->category, r->name, hit ? hit->name : "");
+                              G_GINT64_FORMAT "\t%s\t%s\t%s\t%s\n", r->row, r->depth, r->thread, r->start_ns,
+                              r->duration_ns, r->self_ns, r->category, r->name, hit ? hit->name : "",
+                              tooltip ? tooltip : "");
     }
   return g_file_set_contents (path, out->str, out->len, error);
 }

@@ -19,7 +19,7 @@
 
 #define ROW_HEIGHT 22
 #define ROW_GAP 2
-#define SIDE 12
+#define SIDE GV_FLAME_CHART_SIDE
 
 struct _GvFlameChart
 {

@@ -18,6 +18,9 @@ GtkWidget      *gv_flame_chart_new         (void);
 void            gv_flame_chart_set_profile (GvFlameChart *self,
                                             GvProfile    *profile);
 
+/* the margin left and right of the time axis, in pixels */
+#define GV_FLAME_CHART_SIDE 12
+
 /* The time shown: from @start_ns (from the step's start) across @span_ns, kept inside the
  * step (a span of the step or more: the whole step). Scrolling, dragging and double clicks
  * change it; a new profile shows the whole step. */
