@@ -10,7 +10,9 @@
  *
  * A step asked to be profiled (gv_trainer_profile_step, --profile-step) runs inside a
  * GnnProfiler started and stopped on the worker thread around it, so that its events are that
- * step's alone: the forward of every module, the backward, the optimizer and each kernel.
+ * step's alone: the forward of every module, the backward, the optimizer and each kernel. The
+ * statistics hooks are blocked for that step (its statistics are not gathered), so that the
+ * profile holds no time of the viewer's own.
  */
 #include "gv-trainer.h"
 #include "gv-node.h"
@@ -236,7 +238,50 @@ typedef struct
   gint64         micros;
   gboolean       profile;
   GnnProfiler   *profiler;   /* the profile of the step, when it was profiled */
+  GPtrArray     *blocked;    /* Blocked: the hooks blocked for a profiled step */
 } StepData;
+
+/* a hook blocked while a step is profiled */
+typedef struct
+{
+  GnnModule *module;
+  gulong     id;
+} Blocked;
+
+static void
+blocked_free (Blocked *b)
+{
+  /* the node may have connected again since: only the handler blocked is unblocked */
+  if (g_signal_handler_is_connected (b->module, b->id))
+    g_signal_handler_unblock (b->module, b->id);
+  g_object_unref (b->module);
+  g_free (b);
+}
+
+/* Blocks the statistics hooks of @nodes; the array unblocks them when freed. */
+static GPtrArray *
+block_hooks (GPtrArray *nodes)
+{
+  GPtrArray *blocked = g_ptr_array_new_with_free_func ((GDestroyNotify) blocked_free);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      GvNode *node = g_ptr_array_index (nodes, i);
+      gulong ids[2] = { node->forward_id, node->backward_id };
+
+      for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+        if (ids[k])
+          {
+            Blocked *b = g_new (Blocked, 1);
+
+            b->module = g_object_ref (node->module);
+            b->id = ids[k];
+            g_signal_handler_block (b->module, b->id);
+            g_ptr_array_add (blocked, b);
+          }
+    }
+  return blocked;
+}
 
 static void
 step_data_free (StepData *d)
@@ -246,6 +291,7 @@ step_data_free (StepData *d)
   g_object_unref (d->optimizer);
   g_object_unref (d->loader);
   g_clear_object (&d->profiler);
+  g_clear_pointer (&d->blocked, g_ptr_array_unref);
   g_free (d);
 }
 
@@ -327,6 +373,7 @@ step_done (GvTrainer *self,
 
   self->in_flight = FALSE;
   self->profiling = FALSE;
+  g_clear_pointer (&d->blocked, g_ptr_array_unref);   /* the hooks listen again */
   if (d->model != self->model || d->optimizer != self->optimizer)
     {
       /* another model was opened meanwhile: this step is history */
@@ -411,6 +458,8 @@ dispatch (GvTrainer *self)
   d->profile = self->profile_next || d->step == self->profile_at;
   self->profile_next = FALSE;
   self->profiling = d->profile;
+  if (d->profile)
+    d->blocked = block_hooks (self->nodes);
   task = g_task_new (NULL, NULL, on_step_done, NULL);
   g_task_set_task_data (task, d, (GDestroyNotify) step_data_free);
   self->in_flight = TRUE;
