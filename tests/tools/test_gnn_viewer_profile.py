@@ -12,7 +12,8 @@
   naming the file, what was expected and what was found), exit 2 and never crash;
 - with --train --profile-step K the K-th step of the default CNN is profiled inside the trainer
   and shown: every module of the CNN, forward, backward and optimizer times inside the step;
-  Profile a Step (--profile-next) profiles the next step, training one step when none runs.
+  Profile a Step (--profile-next) profiles the next step, training one step when none runs,
+  with the statistics hooks blocked for that step.
 
     test_gnn_viewer_profile.py BUILD_DIR/tools/gnn-viewer
 
@@ -343,10 +344,14 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         step of the default CNN is trained and profiled, then training stops; while training,
         the step after the one in flight is profiled and training goes on."""
         d = tempfile.mkdtemp(dir=base.TMP)
-        dump, loss, state = (os.path.join(d, n) for n in ('p.tsv', 'l.tsv', 's.tsv'))
-        r = base.run_viewer('--profile-next', '--limit', '64', '--batch-size', '32',
+        dump, loss, state, tree = (os.path.join(d, n) for n in ('p.tsv', 'l.tsv', 's.tsv', 't.tsv'))
+        r = base.run_viewer('--profile-next', '--limit', '64', '--batch-size', '32', '--dump-tree', tree,
                             '--dump-profile', dump, '--dump-loss', loss, '--dump-state', state)
         self.assert_ok(r)
+        # the statistics hooks were blocked for the profiled step: none gathered
+        rows = base.read_tree(tree)
+        self.assertEqual(len(rows), 14)
+        self.assertTrue(all(row[3:] == [''] * 6 for row in rows), rows)
         with open(loss) as f:
             self.assertEqual(len(f.read().splitlines()), 1)     # one step, then it stopped
         got = read_profile(dump)
