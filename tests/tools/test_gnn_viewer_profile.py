@@ -13,7 +13,8 @@
 - with --train --profile-step K the K-th step of the default CNN is profiled inside the trainer
   and shown: every module of the CNN, forward, backward and optimizer times inside the step;
   Profile a Step (--profile-next) profiles the next step, training one step when none runs,
-  with the statistics hooks blocked for that step.
+  with the statistics hooks blocked for that step; saved as a chrome trace (--save-trace) it
+  opens again to the same table and ranges.
 
     test_gnn_viewer_profile.py BUILD_DIR/tools/gnn-viewer
 
@@ -345,9 +346,19 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         the step after the one in flight is profiled and training goes on."""
         d = tempfile.mkdtemp(dir=base.TMP)
         dump, loss, state, tree = (os.path.join(d, n) for n in ('p.tsv', 'l.tsv', 's.tsv', 't.tsv'))
+        saved, reread = os.path.join(d, 'saved.json'), os.path.join(d, 'r.tsv')
         r = base.run_viewer('--profile-next', '--limit', '64', '--batch-size', '32', '--dump-tree', tree,
-                            '--dump-profile', dump, '--dump-loss', loss, '--dump-state', state)
+                            '--dump-profile', dump, '--dump-loss', loss, '--dump-state', state,
+                            '--save-trace', saved)
         self.assert_ok(r)
+        # saved as a chrome trace (Save the Profile) and opened again: the same table and ranges
+        r = base.run_viewer(saved, '--dump-profile', reread, timeout=60)
+        self.assert_ok(r)
+        live, again = read_profile(dump), read_profile(reread)
+        self.assertEqual(again['module'], live['module'])
+        self.assertEqual([(b['name'], b['start'], b['dur'], b['row']) for b in again['range']],
+                         [(b['name'], b['start'], b['dur'], b['row']) for b in live['range']])
+        self.assertEqual(again['step'], live['step'])
         # the statistics hooks were blocked for the profiled step: none gathered
         rows = base.read_tree(tree)
         self.assertEqual(len(rows), 14)
@@ -367,6 +378,18 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
         with open(loss) as f:
             self.assertEqual(len(f.read().splitlines()), 3)
         self.assertTrue(read_profile(dump)['summary'].startswith('training step 2 · '))
+
+        # nothing profiled, or a folder that is not there: nothing saved, the window says why
+        r = base.run_viewer(saved, '--save-trace', os.path.join(d, 'again.json'), '--dump-state', state,
+                            timeout=60)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('cannot save a trace to %s: expected a step profiled here, found none'
+                      % os.path.join(d, 'again.json'), r.stderr)
+        nowhere = os.path.join(d, 'no-such-folder', 't.json')
+        r = base.run_viewer('--profile-next', '--limit', '64', '--batch-size', '32', '--save-trace', nowhere,
+                            timeout=120)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('Could not write the chrome trace to ' + nowhere, r.stderr)
 
         # nothing to train on: the window says why, a scripted run exits 1
         r = base.run_viewer('--profile-next', '--data-dir', d, '--dump-state', state, timeout=60)

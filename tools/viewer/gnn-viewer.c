@@ -25,7 +25,8 @@
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
  * --quit-after-ms bounds the whole run; --page NAME shows that page first; --trace-step K shows
  * step K of a chrome trace opened, --zoom-to NAME zooms its flame chart to the first range so
- * named; --profile-next does what Profile a Step does, at once.
+ * named; --profile-next does what Profile a Step does, at once; --save-trace FILE saves the step
+ * profiled as Save the Profile does.
  *
  * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
  * file could not be written, the time ran out first), 2 for bad usage or a model that could
@@ -73,6 +74,7 @@ typedef struct
   int      trace_step;     /* 0: the first */
   gboolean profile_next;
   char    *zoom_to;
+  char    *save_trace;
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -101,7 +103,7 @@ static gboolean
 scripted (void)
 {
   return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
-         app.opts.dump_profile || app.opts.screenshot;
+         app.opts.dump_profile || app.opts.save_trace || app.opts.screenshot;
 }
 
 /* ---- scripted output ---------------------------------------------------------------------- */
@@ -310,6 +312,7 @@ finish (gpointer data)
       (opts->dump_state && !dump_state (opts->dump_state, &error)) ||
       (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
       (opts->dump_profile && !dump_profile (opts->dump_profile, &error)) ||
+      (opts->save_trace && !gv_window_save_trace (app.window, opts->save_trace, &error)) ||
       (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
     {
       g_printerr ("gnn-viewer: %s\n", error->message);
@@ -563,6 +566,7 @@ options_clear (Options *opts)
   g_free (opts->dump_details);
   g_free (opts->dump_profile);
   g_free (opts->zoom_to);
+  g_free (opts->save_trace);
   g_free (opts->screenshot);
   g_strfreev (opts->files);
 }
@@ -612,6 +616,9 @@ main (int    argc,
       N_("Write the parameters the details pane shows, then quit"), N_("FILE") },
     { "dump-profile", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_profile,
       N_("Write the Profile page's table and flame chart ranges, then quit"), N_("FILE") },
+    { "save-trace", 0, 0, G_OPTION_ARG_FILENAME, &opts->save_trace,
+      N_("Save the step profiled (--profile-step, --profile-next) as a chrome trace, then quit"),
+      N_("FILE.json") },
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opts->screenshot,
       N_("Render the window into a PNG, then quit"), N_("FILE.png") },
     { "frames", 0, 0, G_OPTION_ARG_INT, &opts->frames,

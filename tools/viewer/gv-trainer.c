@@ -123,10 +123,9 @@ gv_trainer_class_init (GvTrainerClass *klass)
   /* training stopped on an error */
   signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
-  /* a profiled step completed: the step's number and the events of its profile
-   * (a GPtrArray of GnnProfilerEvent) */
+  /* a profiled step completed: the step's number and its profiler, stopped */
   signals[PROFILED] = g_signal_new ("profiled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                    NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_PTR_ARRAY);
+                                    NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, GNN_TYPE_PROFILER);
 }
 
 static void
@@ -400,11 +399,7 @@ step_done (GvTrainer *self,
     self->stop_after_profile = FALSE;
   g_signal_emit (self, signals[STEP_DONE], 0);
   if (d->profiler)
-    {
-      g_autoptr(GPtrArray) events = gnn_profiler_get_events (d->profiler);
-
-      g_signal_emit (self, signals[PROFILED], 0, d->step, events);
-    }
+    g_signal_emit (self, signals[PROFILED], 0, d->step, d->profiler);
   dispatch (self);
 }
 

@@ -33,7 +33,7 @@ gboolean      gv_trainer_start         (GvTrainer  *self,
                                         GError    **error);
 void          gv_trainer_stop          (GvTrainer  *self);
 
-/* Profiles the next step dispatched (the "profiled" signal hands its events over); when not
+/* Profiles the next step dispatched (the "profiled" signal hands its profiler over); when not
  * training, starts training for that step alone. FALSE with @error when it cannot train. */
 gboolean      gv_trainer_profile_step  (GvTrainer  *self,
                                         GError    **error);

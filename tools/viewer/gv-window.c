@@ -26,6 +26,7 @@ struct _GvWindow
   GvModulesPage        *modules_page;
   GvTrainingPage       *training_page;
   GvProfilePage        *profile_page;
+  GnnProfiler          *profiler;     /* of the step shown on the Profile page, if profiled live */
 
   GvTrainer            *trainer;
   gint64                planned_steps;
@@ -103,6 +104,15 @@ gv_window_get_model (GvWindow *self)
   return self->model;
 }
 
+static void
+update_save_trace (GvWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "save-trace");
+
+  if (action)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->profiler != NULL);
+}
+
 /* a chrome trace onto the Profile page */
 static gboolean
 open_trace (GvWindow    *self,
@@ -119,6 +129,8 @@ open_trace (GvWindow    *self,
       return FALSE;
     }
   gv_profile_page_set_profile (self->profile_page, profile);
+  g_clear_object (&self->profiler);
+  update_save_trace (self);
   gv_window_set_page (self, "profile");
   return TRUE;
 }
@@ -201,14 +213,38 @@ on_trainer_failed (GvWindow     *self,
 }
 
 static void
-on_trainer_profiled (GvWindow  *self,
-                     gint64     step,
-                     GPtrArray *events)
+on_trainer_profiled (GvWindow    *self,
+                     gint64       step,
+                     GnnProfiler *profiler)
 {
   g_autofree char *label = g_strdup_printf (_("training step %" G_GINT64_FORMAT), step);
+  g_autoptr(GPtrArray) events = gnn_profiler_get_events (profiler);
   g_autoptr(GvProfile) profile = gv_profile_new_from_events (events, label);
 
   gv_profile_page_set_profile (self->profile_page, profile);
+  g_set_object (&self->profiler, profiler);
+  update_save_trace (self);
+}
+
+gboolean
+gv_window_save_trace (GvWindow    *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->profiler == NULL)
+    g_set_error (&local_error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                 _("cannot save a trace to %s: expected a step profiled here, found none"), path);
+  else
+    gnn_profiler_export_chrome_trace (self->profiler, path, &local_error);
+  if (local_error)
+    {
+      gv_window_show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -297,6 +333,40 @@ open_activated (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         data)
+{
+  GvWindow *self = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        gv_window_save_trace (self, path, NULL);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_trace_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       data)
+{
+  GvWindow *self = data;
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Save the Profile as a Chrome Trace"), GTK_WINDOW (self),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "trace.json");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 G_GNUC_END_IGNORE_DEPRECATIONS
 
 GvModulesPage *
@@ -348,6 +418,7 @@ gv_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->trainer, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), GV_TYPE_WINDOW);
   g_clear_object (&self->trainer);
+  g_clear_object (&self->profiler);
   g_clear_object (&self->model);
   g_clear_pointer (&self->nodes, g_ptr_array_unref);
   G_OBJECT_CLASS (gv_window_parent_class)->dispose (object);
@@ -400,6 +471,7 @@ gv_window_new (AdwApplication *app,
     { .name = "open", .activate = open_activated },
     { .name = "train", .state = "false", .change_state = train_change_state },
     { .name = "profile-step", .activate = profile_step_activated },
+    { .name = "save-trace", .activate = save_trace_activated },
   };
   GvWindow *self = g_object_new (GV_TYPE_WINDOW, "application", app, NULL);
 
@@ -412,5 +484,6 @@ gv_window_new (AdwApplication *app,
   gv_modules_page_set_trainer (self->modules_page, trainer);
   gv_training_page_set_trainer (self->training_page, trainer, planned_steps);
   gv_window_set_model (self, NULL, NULL);
+  update_save_trace (self);
   return self;
 }

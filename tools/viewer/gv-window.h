@@ -53,6 +53,12 @@ GvProfilePage *gv_window_get_profile_page (GvWindow   *self);
  * error shows in the window. */
 gboolean       gv_window_profile_step (GvWindow       *self);
 
+/* Saves the step profiled live that the Profile page shows as a chrome trace at @path
+ * (export_chrome_trace). On failure the error shows in the window and is returned in @error. */
+gboolean       gv_window_save_trace   (GvWindow       *self,
+                                       const char     *path,
+                                       GError        **error);
+
 /* the line under the title: the model, its module and parameter counts */
 const char    *gv_window_get_subtitle (GvWindow       *self);
 
