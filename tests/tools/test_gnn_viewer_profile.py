@@ -7,7 +7,7 @@
   step exactly as recomputed here from the trace's events, sorted by total, largest first; and a
   flame chart of every event, each in the row of its depth (its chain of parent ids), inside its
   parent in time, found by hovering the middle of the bar drawn for it, also once zoomed in;
-  a trace of two steps shows either;
+  selecting a module's row zooms the chart to its first call; a trace of two steps shows either;
 - traces that are bad, truncated or of the wrong shape show their error in the window (a toast
   naming the file, what was expected and what was found), exit 2 and never crash;
 - with --train --profile-step K the K-th step of the default CNN is profiled inside the trainer
@@ -67,6 +67,8 @@ def read_profile(path):
                 out['step'] = [int(c) for c in cols[1:]]
             elif cols[0] == 'chart':
                 out['chart'] = (int(cols[1]), float(cols[2]), float(cols[3]))
+            elif cols[0] == 'selected':
+                out['selected'] = cols[1]
             elif cols[0] == 'summary':
                 out['summary'] = cols[1]
             elif cols[0] == 'category':
@@ -230,6 +232,20 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
                 self.assertEqual(a['hit'], a['name'])
             if a['start'] + a['dur'] < t0 - 0.02 * target['dur'] or a['start'] > t1 + 0.02 * target['dur']:
                 self.assertEqual(a['hit'], '', a)   # out of view
+        # selecting a module's row in the table zooms to its first call (the shared Linear: of two)
+        for path, name in (('2', '2 (Linear)'), ('', 'Sequential')):
+            r = base.run_viewer(trace, '--select', path, '--dump-profile', zoomed, timeout=60)
+            self.assert_ok(r)
+            got = read_profile(zoomed)
+            self.assertEqual(got['selected'], path)
+            first = min((a for a in got['range'] if a['name'] == name), key=lambda a: a['start'])
+            self.assertAlmostEqual(got['chart'][1], first['start'] - 0.02 * first['dur'], delta=1)
+            self.assertAlmostEqual(got['chart'][2], 1.04 * first['dur'], delta=1)
+            self.assertEqual(first['hit'], name)
+            check_hits(self, got)
+        r = base.run_viewer(trace, '--select', '9', '--dump-state', state, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn('--select: the model has no module “9”', base.read_state(state)['message'][0])
         r = base.run_viewer(trace, '--zoom-to', 'nothing', '--dump-state', state, timeout=60)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn('--zoom-to: the flame chart has no range “nothing”', base.read_state(state)['message'][0])

@@ -200,7 +200,7 @@ dump_details (const char  *path,
 }
 
 /* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", "summary<TAB>TEXT" (the
- * line above the table), "chart<TAB>width<TAB>view start ns<TAB>view span ns" (the flame chart's
+ * line above the table), "selected<TAB>path" (the row selected, if any), "chart<TAB>width<TAB>view start ns<TAB>view span ns" (the flame chart's
  * width and the time it shows), a "category<TAB>CAT<TAB>ns"
  * line for each kind of range, a "module<TAB>path<TAB>type<TAB>calls<TAB>total_ns<TAB>self_ns<TAB>
  * percent" line per row of the table in the order shown, and a "range<TAB>row<TAB>depth<TAB>thread<TAB>
@@ -225,6 +225,8 @@ dump_profile (const char  *path,
   g_string_append_printf (out, "step\t%" G_GINT64_FORMAT "\t%u\t%u\n", gv_profile_get_step_ns (profile),
                           gv_profile_get_n_steps (profile), gv_profile_get_n_chart_rows (profile));
   g_string_append_printf (out, "summary\t%s\n", gv_profile_page_get_summary (page));
+  if (gv_profile_page_get_selected (page))
+    g_string_append_printf (out, "selected\t%s\n", gv_profile_row_get_path (gv_profile_page_get_selected (page)));
   {
     double v0, span;
     char b0[G_ASCII_DTOSTR_BUF_SIZE], b1[G_ASCII_DTOSTR_BUF_SIZE];
@@ -541,13 +543,22 @@ on_activate (GApplication *gapp,
       app.train_failed = TRUE;
       g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
     }
-  if (app.opts.select && !gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select))
+  /* the module in the Profile page's table too, when a profile is shown (a trace alone: there) */
+  /* the module in the tree, and in the Profile page's table when a profile is shown */
+  if (app.opts.select)
     {
-      g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"), app.opts.select);
+      gboolean in_tree = gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select);
+      gboolean in_profile = gv_profile_page_select (gv_window_get_profile_page (app.window), app.opts.select);
 
-      gv_window_show_error (app.window, message);
-      g_printerr ("gnn-viewer: %s\n", message);
-      app.exit_status = EXIT_USAGE;
+      if (!in_tree && !in_profile)
+        {
+          g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"),
+                                                      app.opts.select);
+
+          gv_window_show_error (app.window, message);
+          g_printerr ("gnn-viewer: %s\n", message);
+          app.exit_status = EXIT_USAGE;
+        }
     }
 }
 
@@ -604,7 +615,7 @@ main (int    argc,
     { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
-      N_("Select the module of this dotted name (\"\" for the model) and show its details"), N_("NAME") },
+      N_("Select the module of this dotted name (\"\" for the model): its details, its profile"), N_("NAME") },
     { "dump-tree", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_tree,
       N_("Write the rows shown as name<TAB>type<TAB>nparams (and the statistics after training), then quit"),
       N_("FILE") },

@@ -6,7 +6,8 @@
  * A profile comes from a chrome trace (File ▸ Open) or from a training step profiled live
  * (Profile a Step). The table has a row per module: its path and type, the calls of its
  * forward, its total and self time and its share of the step, sorted by any column (the total
- * first, the largest on top); under it the flame chart of the step (gv-flame-chart.c).
+ * first, the largest on top); under it the flame chart of the step (gv-flame-chart.c), which
+ * zooms to the first call of the module selected in the table.
  */
 #include "gv-profile-page.h"
 #include "gv-format.h"
@@ -38,6 +39,7 @@ struct _GvProfilePage
 
   GtkColumnViewColumn *columns[N_COLUMNS];
   GtkSortListModel   *sorted;
+  GtkSingleSelection *selection;
   GvProfile          *profile;
   gboolean            waiting;
 };
@@ -163,6 +165,54 @@ update_stack (GvProfilePage *self)
   update_summary (self);
 }
 
+/* the name of @row's ranges: "path (Type)", the model's by its type alone */
+static char *
+range_name (GvProfileRow *row)
+{
+  const char *path = gv_profile_row_get_path (row);
+
+  return path[0] ? g_strdup_printf ("%s (%s)", path, gv_profile_row_get_type_name (row))
+                 : g_strdup (gv_profile_row_get_type_name (row));
+}
+
+static void
+on_selection_changed (GtkSelectionModel *model,
+                      guint              position,
+                      guint              n_items,
+                      GvProfilePage     *self)
+{
+  GvProfileRow *row = gtk_single_selection_get_selected_item (self->selection);
+  g_autofree char *name = row ? range_name (row) : NULL;
+
+  if (name == NULL || !gv_flame_chart_zoom_to (self->chart, name))
+    gv_flame_chart_set_view (self->chart, 0, G_MAXDOUBLE);
+}
+
+gboolean
+gv_profile_page_select (GvProfilePage *self,
+                        const char    *path)
+{
+  GListModel *rows = G_LIST_MODEL (self->sorted);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GvProfileRow) row = g_list_model_get_item (rows, i);
+
+      if (g_str_equal (gv_profile_row_get_path (row), path))
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+GvProfileRow *
+gv_profile_page_get_selected (GvProfilePage *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
 static void
 on_step_changed (GtkSpinButton *spin,
                  GvProfilePage *self)
@@ -171,6 +221,7 @@ on_step_changed (GtkSpinButton *spin,
       !gv_profile_set_step (self->profile, (guint) gtk_spin_button_get_value_as_int (spin) - 1))
     return;
   gv_flame_chart_set_profile (self->chart, self->profile);
+  on_selection_changed (NULL, 0, 0, self);
   update_summary (self);
 }
 
@@ -188,6 +239,7 @@ gv_profile_page_set_profile (GvProfilePage *self,
   gtk_spin_button_set_value (self->step_spin, profile ? gv_profile_get_step (profile) + 1 : 1);
   g_signal_handlers_unblock_by_func (self->step_spin, on_step_changed, self);
   gtk_widget_set_visible (self->step_box, n_steps > 1);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   gv_flame_chart_set_profile (self->chart, profile);
   update_stack (self);
 }
@@ -265,8 +317,6 @@ gv_profile_page_class_init (GvProfilePageClass *klass)
 static void
 gv_profile_page_init (GvProfilePage *self)
 {
-  GtkSelectionModel *selection;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->step_spin, "value-changed", G_CALLBACK (on_step_changed), self);
   for (int col = 0; col < N_COLUMNS; col++)
@@ -290,10 +340,14 @@ gv_profile_page_init (GvProfilePage *self)
       g_object_unref (column);
     }
   self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted))));
-  gtk_column_view_set_model (self->column_view, selection);
-  g_object_unref (selection);
-  g_object_unref (self->sorted);   /* the selection holds it */
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_object_unref (self->selection);   /* the column view holds it */
+  g_object_unref (self->sorted);      /* the selection holds it */
   /* the largest total first */
   gtk_column_view_sort_by_column (self->column_view, self->columns[COL_TOTAL], GTK_SORT_DESCENDING);
   update_stack (self);

@@ -27,6 +27,13 @@ gboolean      gv_profile_page_set_step    (GvProfilePage *self,
 void          gv_profile_page_set_waiting (GvProfilePage *self,
                                            gboolean       waiting);
 
+/* Selects the row of the module of dotted name @path ("" for the model); the flame chart zooms
+ * to its first call. FALSE when the table has no such row. */
+gboolean      gv_profile_page_select      (GvProfilePage *self,
+                                           const char    *path);
+/* (nullable): the row selected */
+GvProfileRow *gv_profile_page_get_selected (GvProfilePage *self);
+
 /* (element-type GvProfileRow): the table's rows in the order shown (sorted as its columns say) */
 GListModel   *gv_profile_page_get_rows    (GvProfilePage *self);
 GvFlameChart *gv_profile_page_get_chart   (GvProfilePage *self);
