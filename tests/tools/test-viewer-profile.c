@@ -419,6 +419,28 @@ test_bad_data (void)
   check_bad ("\x89PNG\r\n\x1a\n\0\0\0", 11, "expected a chrome trace");
 }
 
+/* what File ▸ Open takes for a chrome trace: an object with "traceEvents" near its start */
+static void
+test_sniff (void)
+{
+  const struct { const char *text; gboolean trace; } cases[] = {
+    { "{\"traceEvents\": []}", TRUE },
+    { "  \n{ \"traceEvents\":[", TRUE },
+    { "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}", TRUE },
+    { "{\"type\": \"GnnLinear\", \"properties\": {}, \"children\": []}", FALSE },
+    { "[{\"traceEvents\": []}]", FALSE },
+    { "", FALSE },
+  };
+  g_autofree char *path = g_build_filename (tmp_dir, "sniff.json", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
+      g_assert_cmpint (gv_profile_sniff_file (path), ==, cases[i].trace);
+    }
+  g_unlink (path);
+}
+
 static void
 test_bad_files (void)
 {
@@ -467,6 +489,7 @@ main (int argc, char **argv)
   g_test_add_func ("/viewer-profile/nesting-by-time", test_nesting_by_time);
   g_test_add_func ("/viewer-profile/bad-data", test_bad_data);
   g_test_add_func ("/viewer-profile/bad-files", test_bad_files);
+  g_test_add_func ("/viewer-profile/sniff", test_sniff);
   status = g_test_run ();
   {
     g_autofree char *step = g_build_filename (tmp_dir, "step.json", NULL);

@@ -1009,7 +1009,7 @@ gboolean
 gv_profile_sniff_file (const char *path)
 {
   static const char key[] = "\"traceEvents\"";
-  char head[64];
+  char head[4096];
   FILE *f = g_fopen (path, "rb");
   size_t n, i = 0;
 
@@ -1019,9 +1019,11 @@ gv_profile_sniff_file (const char *path)
   fclose (f);
   while (i < n && g_ascii_isspace (head[i]))
     i++;
-  if (i >= n || head[i++] != '{')
+  if (i >= n || head[i] != '{')
     return FALSE;
-  while (i < n && g_ascii_isspace (head[i]))
-    i++;
-  return n - i >= sizeof key - 1 && memcmp (head + i, key, sizeof key - 1) == 0;
+  /* gnn writes the member first; other writers put a little metadata before it */
+  for (; i + sizeof key - 1 <= n; i++)
+    if (memcmp (head + i, key, sizeof key - 1) == 0)
+      return TRUE;
+  return FALSE;
 }

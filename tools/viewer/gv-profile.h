@@ -47,8 +47,8 @@ double      gv_profile_row_get_percent  (GvProfileRow *self);
 #define GV_TYPE_PROFILE (gv_profile_get_type ())
 G_DECLARE_FINAL_TYPE (GvProfile, gv_profile, GV, PROFILE, GObject)
 
-/* Whether the file at @path starts as a chrome trace of gnn's does ({"traceEvents": ...}):
- * File ▸ Open takes it for one. Reads its first bytes only. */
+/* Whether the file at @path looks like a chrome trace: an object with "traceEvents" in its
+ * first 4 KiB (gnn's starts {"traceEvents": ...}). File ▸ Open takes it for one. */
 gboolean    gv_profile_sniff_file       (const char   *path);
 
 /* A chrome trace ({"traceEvents": [...]}, as GnnProfiler's export_chrome_trace writes it):

@@ -26,8 +26,8 @@ void           gv_window_set_model    (GvWindow       *self,
                                        const char     *label);
 GnnModule     *gv_window_get_model    (GvWindow       *self);
 
-/* Opens @path as File ▸ Open does (a chrome trace, a .json that starts {"traceEvents":, onto
- * the Profile page, which it shows). On failure the error shows in the window (a toast), is
+/* Opens @path as File ▸ Open does (a chrome trace, a .json object with "traceEvents" in its
+ * first 4 KiB, onto the Profile page, which it shows). On failure the error shows in the window (a toast), is
  * returned in @error too, and the model shown stays. */
 gboolean       gv_window_open_file    (GvWindow       *self,
                                        const char     *path,
