@@ -8,7 +8,7 @@
  * named when it is wide enough. Hovering a bar shows its name, kind, duration and self time.
  * Ctrl+scroll zooms in and out around the pointer, a horizontal scroll (or Shift+scroll) and a
  * drag move along the time axis, a double click on a bar zooms to it and one elsewhere shows
- * the whole step again.
+ * the whole step again. From the keyboard: + and − zoom, the arrows move, 0 shows the whole step.
  */
 #include "gv-flame-chart.h"
 #include "gv-format.h"
@@ -398,6 +398,43 @@ on_scroll (GtkEventControllerScroll *scroll,
   return FALSE;   /* the page scrolls */
 }
 
+static gboolean
+on_key_pressed (GtkEventControllerKey *key,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GvFlameChart          *self)
+{
+  double v0, span;
+
+  get_view (self, &v0, &span);
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      gv_flame_chart_set_view (self, v0 + span * 0.1, span * 0.8);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      gv_flame_chart_set_view (self, v0 - span * 0.125, span * 1.25);
+      return TRUE;
+    case GDK_KEY_Left:
+      gv_flame_chart_set_view (self, v0 - span / 10, span);
+      return TRUE;
+    case GDK_KEY_Right:
+      gv_flame_chart_set_view (self, v0 + span / 10, span);
+      return TRUE;
+    case GDK_KEY_0:
+    case GDK_KEY_KP_0:
+    case GDK_KEY_Home:
+      gv_flame_chart_set_view (self, 0, G_MAXDOUBLE);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static void
 on_drag_begin (GtkGestureDrag *drag,
                double          x,
@@ -457,6 +494,7 @@ on_pressed (GtkGestureClick *click,
 {
   GvProfileRange *r;
 
+  gtk_widget_grab_focus (GTK_WIDGET (self));   /* for the keys */
   if (n_press != 2)
     return;
   r = gv_flame_chart_range_at (self, x, y);
@@ -495,7 +533,7 @@ static void
 gv_flame_chart_init (GvFlameChart *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *scroll;
+  GtkEventController *scroll, *key;
   GtkGesture *drag, *click;
 
   self->hover = -1;
@@ -509,6 +547,10 @@ gv_flame_chart_init (GvFlameChart *self)
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
