@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the seed corpus of the fuzz targets into corpus/<target>/: small valid files that
 gnn writes (safetensors of every dtype, module trees as JSON, checkpoints of the model the
-checkpoint target loads into, before and after training steps) and IDX files, with a few
+checkpoint target loads into, before and after training steps, chrome traces of the
+profiler) and IDX files, with a few
 edge cases beside them. Run from the source tree against a build:
     meson devenv -C build /usr/bin/python3 ../tests/fuzzing/make-corpus.py
 Files found by fuzzing (regression inputs) live in the same folders under names starting
@@ -135,5 +136,38 @@ def checkpoints():
         save('model-only')
 
 
-for part in sys.argv[1:] or ['idx', 'safetensors', 'models', 'checkpoints']:
+def traces():
+    """Chrome traces of GnnProfiler (the viewer's Profile page reads them): a training step of
+    a small model with a Linear shared twice, two steps in one trace, and edge cases."""
+    import gi.module
+    raw = gi.module.get_introspection_module('Gnn')
+    Gnn.manual_seed(4)
+    shared = Gnn.Linear.new(6, 6, True)
+    model = Gnn.Sequential.new([Gnn.Linear.new(4, 6, True), Gnn.ReLU.new(), shared, shared,
+                                Gnn.Linear.new(6, 2, True)])
+    x = Gnn.Tensor.new_randn([3, 4], None, Gnn.Dtype.FLOAT32, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'trace.json')
+        for name, steps in (('step', 1), ('two-steps', 2)):
+            prof = Gnn.Profiler.new()
+            prof.start()
+            for k in range(steps):
+                if k:
+                    prof.step()
+                raw.Tensor.sum_all(raw.Module.forward_tensor(model, x)).backward(None, False)
+            prof.stop()
+            prof.export_chrome_trace(path)
+            with open(path, 'rb') as f:
+                out('fuzz-chrome-trace', name + '.json', f.read())
+    out('fuzz-chrome-trace', 'no-ids.json',
+        '{"traceEvents": [{"name": "Net", "ph": "X", "cat": "module", "ts": 1, "dur": 9, "tid": 1},'
+        '{"name": "0 (Linear)", "ph": "X", "cat": "module", "ts": 2, "dur": 3, "tid": 1},'
+        '{"name": "gemm", "ph": "X", "cat": "kernel", "ts": 2, "dur": 3, "tid": 2}]}')
+    out('fuzz-chrome-trace', 'cycle.json',
+        '{"traceEvents": [{"name": "a", "ph": "X", "ts": 0, "dur": 1, "args": {"id": 0, "parent": 1}},'
+        '{"name": "b", "ph": "X", "ts": 0, "dur": 1, "args": {"id": 1, "parent": 0}}]}')
+    out('fuzz-chrome-trace', 'empty.json', '{"traceEvents": []}')
+
+
+for part in sys.argv[1:] or ['idx', 'safetensors', 'models', 'checkpoints', 'traces']:
     globals()[part]()

@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  *   gnn-viewer [--model model.json] [--weights file.safetensors | --checkpoint ckpt.safetensors]
- *              [--train [--train-steps K] [--limit N]] [FILE...]
+ *              [--train [--train-steps K] [--limit N] [--profile-step K]] [FILE...]
  *
  * The window (gv-window.c) has two pages: Modules (gv-modules-page.c), the module tree exactly
  * as named_modules lists it with per-module statistics of the output and its gradient and the
  * selected module's parameters (shapes, histograms of values and gradients); and Training
- * (gv-training-page.c), the loss curve. Training (gv-trainer.c) runs on Fashion-MNIST one step
+ * (gv-training-page.c), the loss curve; and Profile (gv-profile-page.c), the time of each
+ * module in one step and the step's flame chart, from a chrome trace opened (a FILE) or from a
+ * training step profiled live (Profile a Step, or --profile-step K). Training (gv-trainer.c) runs on Fashion-MNIST one step
  * at a time on a worker thread, so the window keeps drawing. Without a model it trains the
  * small CNN tools/gnn-train uses (AdamW). A file that cannot be read, whatever it holds, shows
  * its error in the window (a toast) and on standard error.
@@ -17,12 +19,16 @@
  * back from the GtkTreeListModel, not from gnn) as "name<TAB>type<TAB>nparams" lines, plus six
  * statistics columns once training ran; --dump-loss FILE writes "step<TAB>loss" lines;
  * --dump-state FILE the page shown, the window's title and the messages shown in toasts;
+ * --dump-profile FILE the Profile page's table (in the order shown) and its flame chart's ranges;
  * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
  * FILE.png renders the window to a PNG. These happen once the window has been mapped and
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
  * --dump-sparsity FILE writes "name<TAB>zeros<TAB>numel<TAB>text" lines, the Sparsity column
  * of each row with the counts behind it (empty fields for a module without parameters).
- * --quit-after-ms bounds the whole run; --page NAME shows that page first.
+ * --quit-after-ms bounds the whole run; --page NAME shows that page first; --trace-step K shows
+ * step K of a chrome trace opened, --zoom-to NAME zooms its flame chart to the first range so
+ * named; --profile-next does what Profile a Step does, at once; --save-trace FILE saves the step
+ * profiled as Save the Profile does.
  *
  * Exit status: 0 on success, 1 when something asked for could not be done (training failed, a
  * file could not be written, the time ran out first), 2 for bad usage or a model that could
@@ -38,6 +44,7 @@
 #include "gv-model-io.h"
 #include "gv-module-details.h"
 #include "gv-modules-page.h"
+#include "gv-profile-page.h"
 #include "gv-trainer.h"
 #include "gv-window.h"
 
@@ -65,6 +72,12 @@ typedef struct
   char    *dump_state;
   char    *dump_details;
   char    *dump_sparsity;
+  char    *dump_profile;
+  int      profile_step;   /* 0: none */
+  int      trace_step;     /* 0: the first */
+  gboolean profile_next;
+  char    *zoom_to;
+  char    *save_trace;
   char    *screenshot;
   int      frames;
   int      quit_after_ms;
@@ -93,7 +106,7 @@ static gboolean
 scripted (void)
 {
   return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
-         app.opts.screenshot || app.opts.dump_sparsity;
+         app.opts.dump_sparsity || app.opts.dump_profile || app.opts.save_trace || app.opts.screenshot;
 }
 
 /* ---- scripted output ---------------------------------------------------------------------- */
@@ -216,6 +229,78 @@ dump_details (const char  *path,
   return g_file_set_contents (path, text, -1, error);
 }
 
+/* The Profile page: "step<TAB>ns<TAB>steps in the trace<TAB>chart rows", "summary<TAB>TEXT" (the
+ * line above the table), "selected<TAB>path" (the row selected, if any), "chart<TAB>width<TAB>view start ns<TAB>view span ns" (the flame chart's
+ * width and the time it shows), a "category<TAB>CAT<TAB>ns"
+ * line for each kind of range, a "module<TAB>path<TAB>type<TAB>calls<TAB>total_ns<TAB>self_ns<TAB>
+ * percent" line per row of the table in the order shown, and a "range<TAB>row<TAB>depth<TAB>thread<TAB>
+ * start_ns<TAB>dur_ns<TAB>self_ns<TAB>cat<TAB>name<TAB>hit<TAB>tooltip" line per range of the flame
+ * chart, hit being the name of the range the chart finds under the middle of the bar it drew
+ * (empty for a bar narrower than 3 pixels) and tooltip what hovering there shows (its lines
+ * joined by " | "): hovering finds what is drawn. Nothing without a profile. */
+static gboolean
+dump_profile (const char  *path,
+              GError     **error)
+{
+  GvProfilePage *page = gv_window_get_profile_page (app.window);
+  GvProfile *profile = gv_profile_page_get_profile (page);
+  GListModel *rows = gv_profile_page_get_rows (page);
+  GvFlameChart *chart = gv_profile_page_get_chart (page);
+  static const char *const categories[] = { "module", "kernel", "backward", "optimizer", "user_annotation" };
+  g_autoptr(GString) out = g_string_new (NULL);
+  GArray *ranges;
+
+  if (profile == NULL)
+    return g_file_set_contents (path, "", 0, error);
+  g_string_append_printf (out, "step\t%" G_GINT64_FORMAT "\t%u\t%u\n", gv_profile_get_step_ns (profile),
+                          gv_profile_get_n_steps (profile), gv_profile_get_n_chart_rows (profile));
+  g_string_append_printf (out, "summary\t%s\n", gv_profile_page_get_summary (page));
+  if (gv_profile_page_get_selected (page))
+    g_string_append_printf (out, "selected\t%s\n", gv_profile_row_get_path (gv_profile_page_get_selected (page)));
+  {
+    double v0, span;
+    char b0[G_ASCII_DTOSTR_BUF_SIZE], b1[G_ASCII_DTOSTR_BUF_SIZE];
+
+    gv_flame_chart_get_view (chart, &v0, &span);
+    g_string_append_printf (out, "chart\t%d\t%s\t%s\n", gtk_widget_get_width (GTK_WIDGET (chart)),
+                            g_ascii_dtostr (b0, sizeof b0, v0), g_ascii_dtostr (b1, sizeof b1, span));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
+    g_string_append_printf (out, "category\t%s\t%" G_GINT64_FORMAT "\n", categories[i],
+                            gv_profile_get_category_ns (profile, categories[i]));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GvProfileRow) row = g_list_model_get_item (rows, i);
+      g_autofree char *line = gv_profile_row_dump (row);
+
+      g_string_append_printf (out, "module\t%s\n", line);
+    }
+  ranges = gv_profile_get_ranges (profile);
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      GvProfileRange *r = &g_array_index (ranges, GvProfileRange, i);
+      graphene_rect_t rect;
+      GvProfileRange *hit = NULL;
+      g_autofree char *tooltip = NULL;
+
+      if (gv_flame_chart_range_rect (chart, i, &rect) && rect.size.width >= 3)
+        hit = gv_flame_chart_range_at (chart, rect.origin.x + rect.size.width / 2,
+                                       rect.origin.y + rect.size.height / 2);
+      if (hit)
+        {
+          g_autofree char *text = gv_flame_chart_describe (hit);
+          g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+          tooltip = g_strjoinv (" | ", lines);
+        }
+      g_string_append_printf (out, "range\t%u\t%u\t%u\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%"
+                              G_GINT64_FORMAT "\t%s\t%s\t%s\t%s\n", r->row, r->depth, r->thread, r->start_ns,
+                              r->duration_ns, r->self_ns, r->category, r->name, hit ? hit->name : "",
+                              tooltip ? tooltip : "");
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
 /* Renders the window as it is now into a PNG of the window's size. */
 static gboolean
 save_screenshot (const char  *path,
@@ -259,6 +344,8 @@ finish (gpointer data)
       (opts->dump_state && !dump_state (opts->dump_state, &error)) ||
       (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
       (opts->dump_sparsity && !dump_sparsity (opts->dump_sparsity, &error)) ||
+      (opts->dump_profile && !dump_profile (opts->dump_profile, &error)) ||
+      (opts->save_trace && !gv_window_save_trace (app.window, opts->save_trace, &error)) ||
       (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
     {
       g_printerr ("gnn-viewer: %s\n", error->message);
@@ -283,9 +370,10 @@ maybe_finish (void)
 
   if (!scripted () || app.finishing || app.window == NULL || !gtk_widget_get_mapped (GTK_WIDGET (app.window)))
     return;
-  training_pending = app.opts.train && !app.load_failed && !app.train_failed &&
+  training_pending = (app.opts.train || app.opts.profile_next) && !app.load_failed && !app.train_failed &&
                      (gv_trainer_get_training (app.trainer) || gv_trainer_get_in_flight (app.trainer) ||
-                      (app.opts.train_steps > 0 && !gv_trainer_get_finished (app.trainer)));
+                      gv_trainer_get_profile_pending (app.trainer) ||
+                      (app.opts.train && app.opts.train_steps > 0 && !gv_trainer_get_finished (app.trainer)));
   if (training_pending || app.frames < app.frames_at_stop + (guint) app.opts.frames)
     return;
   app.finishing = TRUE;
@@ -419,6 +507,7 @@ on_activate (GApplication *gapp,
   const char *const open_accels[] = { "<Control>o", NULL };
   const char *const quit_accels[] = { "<Control>q", NULL };
   const char *const train_accels[] = { "<Control>t", NULL };
+  const char *const profile_accels[] = { "<Control>p", NULL };
   const char *const help_accels[] = { "<Control>question", NULL };
 
   if (app.window)
@@ -430,6 +519,7 @@ on_activate (GApplication *gapp,
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.train", train_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.profile-step", profile_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (gapp), "win.show-help-overlay", help_accels);
 
   app.window = gv_window_new (app.gapp, app.trainer, app.opts.train_steps);
@@ -440,7 +530,7 @@ on_activate (GApplication *gapp,
     g_timeout_add (app.opts.quit_after_ms, on_quit_timeout, NULL);
   if (app.opts.page && !gv_window_set_page (app.window, app.opts.page))
     {
-      g_autofree char *message = g_strdup_printf (_("--page: expected modules or training, found “%s”"),
+      g_autofree char *message = g_strdup_printf (_("--page: expected modules, training or profile, found “%s”"),
                                                   app.opts.page);
 
       gv_window_show_error (app.window, message);
@@ -449,6 +539,27 @@ on_activate (GApplication *gapp,
     }
   gtk_window_present (GTK_WINDOW (app.window));
   load_files ();
+  if (app.opts.trace_step > 0 && !app.load_failed &&
+      !gv_profile_page_set_step (gv_window_get_profile_page (app.window), (guint) app.opts.trace_step - 1))
+    {
+      GvProfile *profile = gv_profile_page_get_profile (gv_window_get_profile_page (app.window));
+      g_autofree char *message =
+        g_strdup_printf (_("--trace-step: expected a step from 1 to %u of a trace opened, found %d"),
+                         profile ? MAX (gv_profile_get_n_steps (profile), 1) : 0, app.opts.trace_step);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
+  if (app.opts.zoom_to && !app.load_failed &&
+      !gv_flame_chart_zoom_to (gv_profile_page_get_chart (gv_window_get_profile_page (app.window)), app.opts.zoom_to))
+    {
+      g_autofree char *message = g_strdup_printf (_("--zoom-to: the flame chart has no range “%s”"), app.opts.zoom_to);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
   if (app.opts.train && !app.load_failed && !gv_window_train (app.window))
     {
       GPtrArray *messages = gv_window_get_messages (app.window);
@@ -456,13 +567,29 @@ on_activate (GApplication *gapp,
       app.train_failed = TRUE;
       g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
     }
-  if (app.opts.select && !gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select))
+  if (app.opts.profile_next && !app.load_failed && !app.train_failed && !gv_window_profile_step (app.window))
     {
-      g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"), app.opts.select);
+      GPtrArray *messages = gv_window_get_messages (app.window);
 
-      gv_window_show_error (app.window, message);
-      g_printerr ("gnn-viewer: %s\n", message);
-      app.exit_status = EXIT_USAGE;
+      app.train_failed = TRUE;
+      g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
+    }
+  /* the module in the Profile page's table too, when a profile is shown (a trace alone: there) */
+  /* the module in the tree, and in the Profile page's table when a profile is shown */
+  if (app.opts.select)
+    {
+      gboolean in_tree = gv_modules_page_select (gv_window_get_modules_page (app.window), app.opts.select);
+      gboolean in_profile = gv_profile_page_select (gv_window_get_profile_page (app.window), app.opts.select);
+
+      if (!in_tree && !in_profile)
+        {
+          g_autofree char *message = g_strdup_printf (_("--select: the model has no module “%s”"),
+                                                      app.opts.select);
+
+          gv_window_show_error (app.window, message);
+          g_printerr ("gnn-viewer: %s\n", message);
+          app.exit_status = EXIT_USAGE;
+        }
     }
 }
 
@@ -480,6 +607,9 @@ options_clear (Options *opts)
   g_free (opts->dump_state);
   g_free (opts->dump_details);
   g_free (opts->dump_sparsity);
+  g_free (opts->dump_profile);
+  g_free (opts->zoom_to);
+  g_free (opts->save_trace);
   g_free (opts->screenshot);
   g_strfreev (opts->files);
 }
@@ -506,10 +636,18 @@ main (int    argc,
     { "threads", 0, 0, G_OPTION_ARG_INT, &opts->threads, N_("Compute threads"), "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opts->data_dir,
       N_("Where Fashion-MNIST's IDX files are (default " DEFAULT_DATA_DIR ")"), N_("DIR") },
-    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules or training"),
+    { "profile-step", 0, 0, G_OPTION_ARG_INT, &opts->profile_step,
+      N_("Profile training step K (1: the first) and show it on the Profile page"), "K" },
+    { "profile-next", 0, 0, G_OPTION_ARG_NONE, &opts->profile_next,
+      N_("Profile the next training step as Profile a Step does (without --train: one step)"), NULL },
+    { "trace-step", 0, 0, G_OPTION_ARG_INT, &opts->trace_step,
+      N_("Of a chrome trace of several steps, show step K (1: the first)"), "K" },
+    { "zoom-to", 0, 0, G_OPTION_ARG_STRING, &opts->zoom_to,
+      N_("Zoom the flame chart of a trace opened to the first range of this name"), N_("NAME") },
+    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
-      N_("Select the module of this dotted name (\"\" for the model) and show its details"), N_("NAME") },
+      N_("Select the module of this dotted name (\"\" for the model): its details, its profile"), N_("NAME") },
     { "dump-tree", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_tree,
       N_("Write the rows shown as name<TAB>type<TAB>nparams (and the statistics after training), then quit"),
       N_("FILE") },
@@ -521,6 +659,11 @@ main (int    argc,
       N_("Write the parameters the details pane shows, then quit"), N_("FILE") },
     { "dump-sparsity", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_sparsity,
       N_("Write each row's Sparsity column as name<TAB>zeros<TAB>numel<TAB>text, then quit"), N_("FILE") },
+    { "dump-profile", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_profile,
+      N_("Write the Profile page's table and flame chart ranges, then quit"), N_("FILE") },
+    { "save-trace", 0, 0, G_OPTION_ARG_FILENAME, &opts->save_trace,
+      N_("Save the step profiled (--profile-step, --profile-next) as a chrome trace, then quit"),
+      N_("FILE.json") },
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opts->screenshot,
       N_("Render the window into a PNG, then quit"), N_("FILE.png") },
     { "frames", 0, 0, G_OPTION_ARG_INT, &opts->frames,
@@ -552,7 +695,8 @@ main (int    argc,
       "trains it on Fashion-MNIST, showing per-module activation and gradient statistics and\n"
       "the loss curve live. Each FILE is opened in turn as Open does: a .json module tree, a\n"
       ".safetensors checkpoint, or a safetensors state dict loaded into the model opened\n"
-      "before it."));
+      "before it; a chrome trace (a .json of the profiler's export_chrome_trace) opens on the\n"
+      "Profile page, which --profile-step K fills with training step K instead."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -567,10 +711,12 @@ main (int    argc,
       return EXIT_USAGE;
     }
   if (opts->train_steps < 0 || opts->limit < 0 || opts->batch_size < 1 || opts->frames < 1 ||
-      opts->quit_after_ms < 0 || opts->threads < 0 || !(opts->lr > 0))
+      opts->quit_after_ms < 0 || opts->threads < 0 || opts->profile_step < 0 || opts->trace_step < 0 ||
+      !(opts->lr > 0))
     {
-      g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads >= 0, "
-                                        "--batch-size, --frames >= 1 and --lr > 0"));
+      g_printerr ("gnn-viewer: %s\n", _("expected --train-steps, --limit, --quit-after-ms, --threads, "
+                                        "--profile-step, --trace-step >= 0, --batch-size, --frames >= 1 "
+                                        "and --lr > 0"));
       options_clear (opts);
       return EXIT_USAGE;
     }
@@ -582,6 +728,7 @@ main (int    argc,
 
   app.trainer = gv_trainer_new (opts->data_dir, opts->limit, opts->batch_size, opts->lr, opts->seed,
                                 opts->train_steps);
+  gv_trainer_set_profile_at (app.trainer, opts->profile_step);
   /* several windows of several models at once: one process each */
   app.gapp = adw_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app.gapp, "activate", G_CALLBACK (on_activate), NULL);

@@ -6,7 +6,13 @@
  * thread leaves them alone while a step runs, so that the window keeps drawing and answering.
  * The module hooks fire on that thread and write into each node's pending statistics, which
  * the main thread publishes when the step completes. Signals ("step-done", "failed",
- * notify::training) are emitted on the main thread.
+ * "profiled", notify::training) are emitted on the main thread.
+ *
+ * A step asked to be profiled (gv_trainer_profile_step, --profile-step) runs inside a
+ * GnnProfiler started and stopped on the worker thread around it, so that its events are that
+ * step's alone: the forward of every module, the backward, the optimizer and each kernel. The
+ * statistics hooks are blocked for that step (its statistics are not gathered), so that the
+ * profile holds no time of the viewer's own.
  */
 #include "gv-trainer.h"
 #include "gv-node.h"
@@ -44,12 +50,16 @@ struct _GvTrainer
   GArray        *losses;
   gboolean       training;
   gboolean       in_flight;
+  gint64         profile_at;          /* the step to profile (--profile-step), 0: none */
+  gboolean       profile_next;        /* profile the next step dispatched */
+  gboolean       stop_after_profile;  /* training was started for the profile only */
+  gboolean       profiling;           /* the step in flight is profiled */
 };
 
 enum { PROP_0, PROP_TRAINING, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { STEP_DONE, FAILED, N_SIGNALS };
+enum { STEP_DONE, FAILED, PROFILED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (GvTrainer, gv_trainer, G_TYPE_OBJECT)
@@ -113,6 +123,9 @@ gv_trainer_class_init (GvTrainerClass *klass)
   /* training stopped on an error */
   signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /* a profiled step completed: the step's number and its profiler, stopped */
+  signals[PROFILED] = g_signal_new ("profiled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, GNN_TYPE_PROFILER);
 }
 
 static void
@@ -168,6 +181,8 @@ gv_trainer_set_model (GvTrainer *self,
   self->nodes = nodes ? g_ptr_array_ref (nodes) : NULL;
   self->steps = 0;
   self->longest_step = 0;
+  self->profile_next = FALSE;
+  self->stop_after_profile = FALSE;
   g_array_set_size (self->losses, 0);
 }
 
@@ -220,7 +235,52 @@ typedef struct
   double         loss;
   gint64         samples;
   gint64         micros;
+  gboolean       profile;
+  GnnProfiler   *profiler;   /* the profile of the step, when it was profiled */
+  GPtrArray     *blocked;    /* Blocked: the hooks blocked for a profiled step */
 } StepData;
+
+/* a hook blocked while a step is profiled */
+typedef struct
+{
+  GnnModule *module;
+  gulong     id;
+} Blocked;
+
+static void
+blocked_free (Blocked *b)
+{
+  /* the node may have connected again since: only the handler blocked is unblocked */
+  if (g_signal_handler_is_connected (b->module, b->id))
+    g_signal_handler_unblock (b->module, b->id);
+  g_object_unref (b->module);
+  g_free (b);
+}
+
+/* Blocks the statistics hooks of @nodes; the array unblocks them when freed. */
+static GPtrArray *
+block_hooks (GPtrArray *nodes)
+{
+  GPtrArray *blocked = g_ptr_array_new_with_free_func ((GDestroyNotify) blocked_free);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      GvNode *node = g_ptr_array_index (nodes, i);
+      gulong ids[2] = { node->forward_id, node->backward_id };
+
+      for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+        if (ids[k])
+          {
+            Blocked *b = g_new (Blocked, 1);
+
+            b->module = g_object_ref (node->module);
+            b->id = ids[k];
+            g_signal_handler_block (b->module, b->id);
+            g_ptr_array_add (blocked, b);
+          }
+    }
+  return blocked;
+}
 
 static void
 step_data_free (StepData *d)
@@ -229,6 +289,8 @@ step_data_free (StepData *d)
   g_object_unref (d->model);
   g_object_unref (d->optimizer);
   g_object_unref (d->loader);
+  g_clear_object (&d->profiler);
+  g_clear_pointer (&d->blocked, g_ptr_array_unref);
   g_free (d);
 }
 
@@ -266,8 +328,22 @@ step_thread (GTask        *task,
   StepData *d = task_data;
   GError *error = NULL;
   gint64 start = g_get_monotonic_time ();
+  g_autoptr(GnnProfiler) profiler = d->profile ? gnn_profiler_new () : NULL;
+  gboolean ok;
 
-  if (run_step (d, &error))
+  if (profiler && !gnn_profiler_start (profiler, &error))
+    {
+      g_prefix_error (&error, _("cannot profile the step: "));
+      g_task_return_error (task, error);
+      return;
+    }
+  ok = run_step (d, &error);
+  if (profiler)
+    {
+      gnn_profiler_stop (profiler, NULL);
+      d->profiler = g_steal_pointer (&profiler);
+    }
+  if (ok)
     {
       d->micros = g_get_monotonic_time () - start;
       g_task_return_boolean (task, TRUE);
@@ -295,6 +371,8 @@ step_done (GvTrainer *self,
   g_autoptr(GError) error = NULL;
 
   self->in_flight = FALSE;
+  self->profiling = FALSE;
+  g_clear_pointer (&d->blocked, g_ptr_array_unref);   /* the hooks listen again */
   if (d->model != self->model || d->optimizer != self->optimizer)
     {
       /* another model was opened meanwhile: this step is history */
@@ -315,9 +393,13 @@ step_done (GvTrainer *self,
   self->samples += d->samples;
   self->steps++;
   g_array_append_val (self->losses, d->loss);
-  if (gv_trainer_get_finished (self))
+  if (gv_trainer_get_finished (self) || (d->profiler && self->stop_after_profile))
     gv_trainer_stop (self);
+  if (d->profiler)
+    self->stop_after_profile = FALSE;
   g_signal_emit (self, signals[STEP_DONE], 0);
+  if (d->profiler)
+    g_signal_emit (self, signals[PROFILED], 0, d->step, d->profiler);
   dispatch (self);
 }
 
@@ -368,6 +450,11 @@ dispatch (GvTrainer *self)
   d->loader = g_object_ref (self->loader);
   d->batch = self->batch++;
   d->step = self->steps + 1;
+  d->profile = self->profile_next || d->step == self->profile_at;
+  self->profile_next = FALSE;
+  self->profiling = d->profile;
+  if (d->profile)
+    d->blocked = block_hooks (self->nodes);
   task = g_task_new (NULL, NULL, on_step_done, NULL);
   g_task_set_task_data (task, d, (GDestroyNotify) step_data_free);
   self->in_flight = TRUE;
@@ -397,6 +484,44 @@ gv_trainer_start (GvTrainer  *self,
   set_training (self, TRUE);
   dispatch (self);
   return TRUE;
+}
+
+gboolean
+gv_trainer_profile_step (GvTrainer  *self,
+                         GError    **error)
+{
+  if (gv_trainer_get_finished (self))
+    {
+      g_autofree char *steps = g_strdup_printf ("%" G_GINT64_FORMAT, self->max_steps);
+
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("cannot profile a step: the %s steps of --train-steps are done"), steps);
+      return FALSE;
+    }
+  self->profile_next = TRUE;
+  if (!self->training)
+    {
+      if (!gv_trainer_start (self, error))
+        {
+          self->profile_next = FALSE;
+          return FALSE;
+        }
+      self->stop_after_profile = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+gv_trainer_get_profile_pending (GvTrainer *self)
+{
+  return self->profile_next || self->profiling;
+}
+
+void
+gv_trainer_set_profile_at (GvTrainer *self,
+                           gint64     step)
+{
+  self->profile_at = step;
 }
 
 gboolean

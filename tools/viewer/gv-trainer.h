@@ -33,6 +33,16 @@ gboolean      gv_trainer_start         (GvTrainer  *self,
                                         GError    **error);
 void          gv_trainer_stop          (GvTrainer  *self);
 
+/* Profiles the next step dispatched (the "profiled" signal hands its profiler over); when not
+ * training, starts training for that step alone. FALSE with @error when it cannot train. */
+gboolean      gv_trainer_profile_step  (GvTrainer  *self,
+                                        GError    **error);
+/* whether a step asked to be profiled has not completed yet */
+gboolean      gv_trainer_get_profile_pending (GvTrainer *self);
+/* profiles step @step (1 for the first; 0: none) when it runs */
+void          gv_trainer_set_profile_at (GvTrainer *self,
+                                        gint64      step);
+
 /* whether steps are asked for; whether one runs now on the worker thread */
 gboolean      gv_trainer_get_training  (GvTrainer  *self);
 gboolean      gv_trainer_get_in_flight (GvTrainer  *self);

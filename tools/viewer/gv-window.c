@@ -9,6 +9,7 @@
 #include "gv-window.h"
 #include "gv-format.h"
 #include "gv-model-io.h"
+#include "gv-profile-page.h"
 #include "gv-training-page.h"
 #include "gnn-tool.h"
 
@@ -24,6 +25,8 @@ struct _GvWindow
   GtkToggleButton      *train_button;
   GvModulesPage        *modules_page;
   GvTrainingPage       *training_page;
+  GvProfilePage        *profile_page;
+  GnnProfiler          *profiler;     /* of the step shown on the Profile page, if profiled live */
 
   GvTrainer            *trainer;
   gint64                planned_steps;
@@ -91,6 +94,7 @@ gv_window_set_model (GvWindow   *self,
   gv_trainer_set_model (self->trainer, model, self->nodes);
   gv_modules_page_set_nodes (self->modules_page, self->nodes);
   gv_training_page_update (self->training_page);
+  gv_profile_page_set_waiting (self->profile_page, FALSE);
   update_title (self);
 }
 
@@ -100,16 +104,49 @@ gv_window_get_model (GvWindow *self)
   return self->model;
 }
 
+static void
+update_save_trace (GvWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "save-trace");
+
+  if (action)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->profiler != NULL);
+}
+
+/* a chrome trace onto the Profile page */
+static gboolean
+open_trace (GvWindow    *self,
+            const char  *path,
+            GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GvProfile) profile = gv_profile_new_from_file (path, &local_error);
+
+  if (profile == NULL)
+    {
+      gv_window_show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  gv_profile_page_set_profile (self->profile_page, profile);
+  g_clear_object (&self->profiler);
+  update_save_trace (self);
+  gv_window_set_page (self, "profile");
+  return TRUE;
+}
+
 gboolean
 gv_window_open_file (GvWindow    *self,
                      const char  *path,
                      GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(GnnModule) model = gv_open_file (path, self->model, &local_error);
+  g_autoptr(GnnModule) model = NULL;
   g_autofree char *base = NULL;
 
-  if (model == NULL)
+  if (g_str_has_suffix (path, ".json") && gv_profile_sniff_file (path))
+    return open_trace (self, path, error);
+  if ((model = gv_open_file (path, self->model, &local_error)) == NULL)
     {
       gv_window_show_error (self, local_error->message);
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -120,24 +157,33 @@ gv_window_open_file (GvWindow    *self,
   return TRUE;
 }
 
+/* the default CNN when no model is shown; FALSE when it cannot be made (the error shown) */
+static gboolean
+ensure_model (GvWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = NULL;
+
+  if (self->model)
+    return TRUE;
+  gnn_manual_seed ((guint64) gv_trainer_get_seed (self->trainer));
+  if ((model = gnn_tool_default_model (&error)) == NULL)
+    {
+      g_prefix_error (&error, _("cannot train: "));
+      gv_window_show_error (self, error->message);
+      return FALSE;
+    }
+  gv_window_set_model (self, model, _("the default CNN"));
+  return TRUE;
+}
+
 gboolean
 gv_window_train (GvWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->model == NULL)
-    {
-      g_autoptr(GnnModule) model = NULL;
-
-      gnn_manual_seed ((guint64) gv_trainer_get_seed (self->trainer));
-      if ((model = gnn_tool_default_model (&error)) == NULL)
-        {
-          g_prefix_error (&error, _("cannot train: "));
-          gv_window_show_error (self, error->message);
-          return FALSE;
-        }
-      gv_window_set_model (self, model, _("the default CNN"));
-    }
+  if (!ensure_model (self))
+    return FALSE;
   if (!gv_trainer_start (self->trainer, &error))
     {
       gv_window_show_error (self, error->message);
@@ -162,7 +208,68 @@ static void
 on_trainer_failed (GvWindow     *self,
                    const GError *error)
 {
+  gv_profile_page_set_waiting (self->profile_page, FALSE);
   gv_window_show_error (self, error->message);
+}
+
+static void
+on_trainer_profiled (GvWindow    *self,
+                     gint64       step,
+                     GnnProfiler *profiler)
+{
+  g_autofree char *label = g_strdup_printf (_("training step %" G_GINT64_FORMAT), step);
+  g_autoptr(GPtrArray) events = gnn_profiler_get_events (profiler);
+  g_autoptr(GvProfile) profile = gv_profile_new_from_events (events, label);
+
+  gv_profile_page_set_profile (self->profile_page, profile);
+  g_set_object (&self->profiler, profiler);
+  update_save_trace (self);
+}
+
+gboolean
+gv_window_save_trace (GvWindow    *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->profiler == NULL)
+    g_set_error (&local_error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                 _("cannot save a trace to %s: expected a step profiled here, found none"), path);
+  else
+    gnn_profiler_export_chrome_trace (self->profiler, path, &local_error);
+  if (local_error)
+    {
+      gv_window_show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+gv_window_profile_step (GvWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ensure_model (self))
+    return FALSE;
+  if (!gv_trainer_profile_step (self->trainer, &error))
+    {
+      gv_window_show_error (self, error->message);
+      return FALSE;
+    }
+  gv_profile_page_set_waiting (self->profile_page, TRUE);
+  gv_window_set_page (self, "profile");
+  return TRUE;
+}
+
+static void
+profile_step_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       data)
+{
+  gv_window_profile_step (data);
 }
 
 static void
@@ -212,7 +319,7 @@ open_activated (GSimpleAction *action,
   GtkFileFilter *filter = gtk_file_filter_new ();
   GtkFileFilter *all = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict)"));
+  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict) and profiles (chrome trace JSON)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_pattern (filter, "*.safetensors");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
@@ -226,12 +333,52 @@ open_activated (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         data)
+{
+  GvWindow *self = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        gv_window_save_trace (self, path, NULL);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_trace_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       data)
+{
+  GvWindow *self = data;
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Save the Profile as a Chrome Trace"), GTK_WINDOW (self),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "trace.json");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 G_GNUC_END_IGNORE_DEPRECATIONS
 
 GvModulesPage *
 gv_window_get_modules_page (GvWindow *self)
 {
   return self->modules_page;
+}
+
+GvProfilePage *
+gv_window_get_profile_page (GvWindow *self)
+{
+  return self->profile_page;
 }
 
 GvTrainer *
@@ -271,6 +418,7 @@ gv_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->trainer, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), GV_TYPE_WINDOW);
   g_clear_object (&self->trainer);
+  g_clear_object (&self->profiler);
   g_clear_object (&self->model);
   g_clear_pointer (&self->nodes, g_ptr_array_unref);
   G_OBJECT_CLASS (gv_window_parent_class)->dispose (object);
@@ -296,6 +444,7 @@ gv_window_class_init (GvWindowClass *klass)
   object_class->finalize = gv_window_finalize;
   g_type_ensure (GV_TYPE_MODULES_PAGE);
   g_type_ensure (GV_TYPE_TRAINING_PAGE);
+  g_type_ensure (GV_TYPE_PROFILE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/gnn/Viewer/gv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, GvWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, switcher_title);
@@ -303,6 +452,7 @@ gv_window_class_init (GvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, GvWindow, train_button);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, modules_page);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, training_page);
+  gtk_widget_class_bind_template_child (widget_class, GvWindow, profile_page);
 }
 
 static void
@@ -320,6 +470,8 @@ gv_window_new (AdwApplication *app,
   const GActionEntry actions[] = {
     { .name = "open", .activate = open_activated },
     { .name = "train", .state = "false", .change_state = train_change_state },
+    { .name = "profile-step", .activate = profile_step_activated },
+    { .name = "save-trace", .activate = save_trace_activated },
   };
   GvWindow *self = g_object_new (GV_TYPE_WINDOW, "application", app, NULL);
 
@@ -328,8 +480,10 @@ gv_window_new (AdwApplication *app,
   self->planned_steps = planned_steps;
   g_signal_connect_swapped (trainer, "notify::training", G_CALLBACK (on_training_changed), self);
   g_signal_connect_swapped (trainer, "failed", G_CALLBACK (on_trainer_failed), self);
+  g_signal_connect_swapped (trainer, "profiled", G_CALLBACK (on_trainer_profiled), self);
   gv_modules_page_set_trainer (self->modules_page, trainer);
   gv_training_page_set_trainer (self->training_page, trainer, planned_steps);
   gv_window_set_model (self, NULL, NULL);
+  update_save_trace (self);
   return self;
 }

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 #include "gv-modules-page.h"
+#include "gv-profile-page.h"
 #include "gv-trainer.h"
 
 G_BEGIN_DECLS
@@ -25,7 +26,8 @@ void           gv_window_set_model    (GvWindow       *self,
                                        const char     *label);
 GnnModule     *gv_window_get_model    (GvWindow       *self);
 
-/* Opens @path as File ▸ Open does. On failure the error shows in the window (a toast), is
+/* Opens @path as File ▸ Open does (a chrome trace, a .json object with "traceEvents" in its
+ * first 4 KiB, onto the Profile page, which it shows). On failure the error shows in the window (a toast), is
  * returned in @error too, and the model shown stays. */
 gboolean       gv_window_open_file    (GvWindow       *self,
                                        const char     *path,
@@ -44,11 +46,23 @@ GPtrArray     *gv_window_get_messages (GvWindow       *self);
 
 GvModulesPage *gv_window_get_modules_page (GvWindow   *self);
 GvTrainer     *gv_window_get_trainer  (GvWindow       *self);
+GvProfilePage *gv_window_get_profile_page (GvWindow   *self);
+
+/* Profile a Step: profiles the next training step (training the default CNN, for that step
+ * alone, when nothing trains) and shows it on the Profile page. FALSE when it cannot; the
+ * error shows in the window. */
+gboolean       gv_window_profile_step (GvWindow       *self);
+
+/* Saves the step profiled live that the Profile page shows as a chrome trace at @path
+ * (export_chrome_trace). On failure the error shows in the window and is returned in @error. */
+gboolean       gv_window_save_trace   (GvWindow       *self,
+                                       const char     *path,
+                                       GError        **error);
 
 /* the line under the title: the model, its module and parameter counts */
 const char    *gv_window_get_subtitle (GvWindow       *self);
 
-/* the page shown: "modules" or "training" */
+/* the page shown: "modules", "training" or "profile" */
 const char    *gv_window_get_page     (GvWindow       *self);
 gboolean       gv_window_set_page     (GvWindow       *self,
                                        const char     *name);

@@ -26,6 +26,9 @@ TRAIN = ['--train', '--train-steps', '120', '--limit', '3840', '--batch-size', '
 SHOTS = [
     ('modules', 'modules', TRAIN + ['--page', 'modules', '--select', '4']),
     ('training', 'training', TRAIN + ['--page', 'training']),
+    # the last of a few steps profiled inside the trainer: the table per module, the flame chart
+    ('profile', 'profile', ['--train', '--train-steps', '4', '--limit', '256', '--batch-size', '32',
+                            '--seed', '1', '--profile-step', '4', '--page', 'profile']),
 ]
 
 
