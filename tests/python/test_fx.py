@@ -6,6 +6,8 @@
 import operator
 import unittest
 
+import numpy as np
+
 import torch
 import torch.fx
 
@@ -367,6 +369,91 @@ class TestCodeAndPasses(unittest.TestCase):
                     self.assertEqual(g.requires_grad, t.requires_grad)
                     self.assertEqual(str(g.dtype), str(t.dtype))
                     self.assertEqual((g.is_quantized, g.qparams), (t.is_quantized, t.qparams))
+
+
+
+class TestTransforms(unittest.TestCase):
+    """torch.fx.Transformer, torch.fx.experimental.optimization's fuse and remove_dropout, and
+    gnn's replace_modules: each keeps the outputs within float tolerance of the model's"""
+
+    def cnn(self, lib):
+        nn = lib.nn
+        return nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
+                             nn.Dropout(0.5), nn.Identity(),
+                             nn.Flatten(), nn.Linear(4 * 6 * 6, 3))
+
+    def pair(self):
+        torch.manual_seed(0)
+        tm, gm = self.cnn(torch), self.cnn(gnn)
+        tm.train()
+        with torch.no_grad():
+            tm(torch.randn(8, 1, 6, 6))          # running statistics worth folding
+        gm.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+        tm.eval(), gm.eval()
+        return tm, gm
+
+    def test_fuse_as_torch(self):
+        from torch.fx.experimental.optimization import fuse as torch_fuse
+        from gnn.fx.experimental.optimization import fuse
+        tm, gm = self.pair()
+        tf, gf = torch_fuse(tm), fuse(gm)
+        self.assertEqual([n.op for n in gf.graph.nodes], [n.op for n in tf.graph.nodes])
+        self.assertEqual(sorted(gf.state_dict()), sorted(tf.state_dict()))
+        x = torch.randn(2, 1, 6, 6)
+        e = tf(x).detach().numpy()
+        self.assertTrue(np.allclose(gf(gnn.tensor(x.numpy())).numpy(), e, rtol=1e-5, atol=1e-5))
+        self.assertTrue(np.allclose(gm(gnn.tensor(x.numpy())).numpy(), e, rtol=1e-5, atol=1e-5))
+        self.assertIsInstance(gm[1], Gnn.BatchNorm2d)     # the model itself is untouched
+        k = 'fused weight'
+        self.assertTrue(np.allclose(gf.state_dict()['0.weight'].numpy(),
+                                    tf.state_dict()['0.weight'].numpy(), rtol=1e-5, atol=1e-6), k)
+
+    def test_remove_dropout_as_torch(self):
+        from torch.fx.experimental.optimization import remove_dropout as torch_remove
+        from gnn.fx.experimental.optimization import remove_dropout
+        tm, gm = self.pair()
+        tr, gr = torch_remove(tm), remove_dropout(gm)
+        self.assertEqual(describe(gr.graph), describe(tr.graph))
+        gm.train()
+        gr.train()    # no dropout left: training mode gives the eval outputs of the convs
+        x = gnn.randn(2, 1, 6, 6)
+        a, b = gr(x).numpy(), gr(x).numpy()
+        self.assertTrue((a == b).all())
+
+    def test_transformer_records_a_new_graph(self):
+        def make(lib):
+            class Fn(lib.nn.Module):
+                def forward(self, x):
+                    return lib.sigmoid(x).neg() + 1
+            return Fn()
+
+        def swap(fx, lib):
+            class Swap(fx.Transformer):
+                def call_function(self, target, args, kwargs):
+                    if target is lib.sigmoid:
+                        return lib.tanh(*args, **kwargs) if lib is torch else \
+                            self.tracer.create_proxy('call_function', gnn.tanh, args, kwargs)
+                    return super().call_function(target, args, kwargs)
+            return Swap
+        tnew = swap(torch.fx, torch)(torch.fx.symbolic_trace(make(torch))).transform()
+        gnew = swap(Gnn.fx, gnn)(Gnn.fx.symbolic_trace(make(gnn))).transform()
+        self.assertEqual(describe(gnew.graph), describe(tnew.graph))
+        x = torch.randn(3)
+        self.assertTrue(np.allclose(gnew(gnn.tensor(x.numpy())).numpy(), tnew(x).numpy(), atol=1e-6))
+
+    def test_replace_modules(self):
+        _, gm = self.pair()
+        traced = Gnn.fx.symbolic_trace(gm)
+        x = gnn.randn(2, 1, 6, 6)
+        before = traced(x).numpy()
+        gnn.fx.replace_modules(traced, Gnn.ReLU, lambda m: gnn.nn.LeakyReLU(0.0))
+        self.assertIsInstance(traced.get_submodule('2'), Gnn.LeakyReLU)
+        self.assertIsInstance(gm[2], Gnn.ReLU)            # the traced root keeps its modules
+        self.assertTrue(np.allclose(traced(x).numpy(), before, atol=1e-7))
+        gnn.fx.replace_modules(traced, Gnn.LeakyReLU, lambda m: gnn.nn.Sigmoid())
+        self.assertFalse(np.allclose(traced(x).numpy(), before, atol=1e-3))
+        with self.assertRaises(TypeError):
+            gnn.fx.replace_modules(traced, Gnn.Sigmoid, lambda m: 3)
 
 
 if __name__ == '__main__':

@@ -4,3 +4,9 @@
 from gi.overrides._gnn.names import fill_namespace as _fill
 
 __getattr__ = _fill('torch.fx', globals())
+
+# gnn's own pass (torch's FX tutorial writes it by hand): every module of one type replaced
+from gi.repository import Gnn as _Gnn  # noqa: E402
+
+replace_modules = _Gnn.fx_replace_modules
+__all__.append('replace_modules')

@@ -774,6 +774,132 @@ class fx_ShapeProp(fx_Interpreter):
         return super().run(*args)
 
 
+class _GraphAppender(fx_Tracer):
+    """The tracer a Transformer records into: every module called is a leaf."""
+
+    def __init__(self, graph, root):
+        self.graph, self.root, self._public = graph, root, {}
+
+    def is_leaf_module(self, m, module_qualified_name):
+        return True
+
+
+@_export
+class fx_Transformer(fx_Interpreter):
+    """torch.fx.Transformer: runs a graph module's graph with Proxies, so that what each op
+    method returns is recorded into a new graph; transform () returns a GraphModule of it over
+    the same module. A subclass changes what the methods record (torch's DropoutRemover)."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.new_graph = _graph_new()
+        self.tracer = _GraphAppender(self.new_graph, module)
+
+    def placeholder(self, target, args, kwargs):
+        return self.tracer.create_proxy('placeholder', target, tuple(args), {})
+
+    def get_attr(self, target, args, kwargs):
+        return self.tracer.create_proxy('get_attr', target, (), {})
+
+    def call_module(self, target, args, kwargs):
+        return self.tracer.create_proxy('call_module', target, args, kwargs)
+
+    def call_function(self, target, args, kwargs):
+        return self.tracer.create_proxy('call_function', target, args, kwargs)
+
+    def call_method(self, target, args, kwargs):
+        return self.tracer.create_proxy('call_method', target, args, kwargs)
+
+    def run_node(self, n):
+        if n.op == 'placeholder':   # torch's Transformer does not read inputs
+            return self.placeholder(n.target, n.args, n.kwargs)
+        return super().run_node(n)
+
+    def transform(self):
+        result = self.run()
+        self.new_graph.output(_pack((result,), {}))
+        return fx_GraphModule(self.module, self.new_graph)
+
+
+def _parent_and_field(gm, target):
+    *parent, field = target.split('.')
+    return _own_path(gm, parent), field
+
+
+@_export
+def fx_optimization_fuse(model, inplace=False):
+    """torch.fx.experimental.optimization.fuse: a GraphModule of model (deep-copied unless
+    inplace) where each Conv1d/Conv2d whose only user is a BatchNorm1d/BatchNorm2d with running
+    statistics calls one fused convolution (fuse_conv_bn_eval), for inference."""
+    import copy
+    if not inplace:
+        model = copy.deepcopy(model)
+    gm = fx_symbolic_trace(model)
+    patterns = ((Gnn.Conv1d, Gnn.BatchNorm1d), (Gnn.Conv2d, Gnn.BatchNorm2d))
+    graph = gm.graph
+    for conv_type, bn_type in patterns:
+        for node in graph.nodes:
+            if node.op != 'call_module' or not node.args:
+                continue
+            prev = node.args[0]
+            if not isinstance(prev, Gnn.GraphNode) or prev.op != 'call_module':
+                continue
+            conv, bn = gm.get_submodule(prev.target), gm.get_submodule(node.target)
+            # the exact types, as torch's type (m) is pattern[i] (a subclass does not match)
+            if type(conv).__gtype__ != conv_type.__gtype__ or type(bn).__gtype__ != bn_type.__gtype__:
+                continue
+            if prev.get_n_users() > 1 or not bn.get_property('track-running-stats'):
+                continue
+            owner, field = _parent_and_field(gm, prev.target)
+            owner.remove(field)
+            owner.register_module(field, fuse_conv_bn_eval(conv, bn))
+            node.replace_all_uses_with(prev)
+            graph.erase_node(node)
+    # a new graph module of the changed graph holds only what it calls, as torch's does
+    return fx_GraphModule(gm, graph, gm.__dict__['_class_name'])
+
+
+@_export
+def fx_optimization_remove_dropout(model):
+    """torch.fx.experimental.optimization.remove_dropout: a GraphModule of model without its
+    Dropout layers (each call replaced by its input)."""
+    gm = fx_symbolic_trace(model)
+
+    class DropoutRemover(fx_Transformer):
+        def call_module(self, target, args, kwargs):
+            if isinstance(self.submodules[target], (Gnn.Dropout, Gnn.Dropout1d, Gnn.Dropout2d)
+                          if hasattr(Gnn, 'Dropout1d') else Gnn.Dropout):
+                assert len(args) == 1
+                return args[0]
+            return super().call_module(target, args, kwargs)
+    return DropoutRemover(gm).transform()
+
+
+@_export
+def fx_replace_modules(gm, module_type, make):
+    """Every call of a module of module_type in the graph module gm calls make (module)
+    instead (gnn's own: torch's FX tutorial writes this pass by hand): the new module takes
+    the old one's path, the graph is unchanged, gm is recompiled and returned. The modules gm
+    shares with the traced root are not changed."""
+    done = {}
+    for node in gm.graph.nodes:
+        if node.op != 'call_module':
+            continue
+        old = gm.get_submodule(node.target)
+        if not isinstance(old, module_type) or node.target in done:
+            continue
+        new = make(old)
+        if not isinstance(new, Gnn.Module):
+            raise TypeError('replace_modules: make (%s) returned a %s, not a module'
+                            % (node.target, type(new).__name__))
+        owner, field = _parent_and_field(gm, node.target)
+        owner.remove(field)
+        owner.register_module(field, new)
+        done[node.target] = new
+    gm.recompile()
+    return gm
+
+
 class _Holder(_module.Module):
     """The empty module GraphModule puts on the path to a submodule or tensor it owns, as
     torch's GraphModule puts a torch.nn.Module there."""
@@ -1066,13 +1192,15 @@ class _Namespace:
 
 fx = _Namespace(symbolic_trace=fx_symbolic_trace, Tracer=fx_Tracer, Proxy=fx_Proxy,
                 Graph=Gnn.Graph, GraphModule=fx_GraphModule, fuse_conv_bn=fx_fuse_conv_bn, TraceError=fx_TraceError, Node=Gnn.GraphNode,
-                Interpreter=fx_Interpreter, ShapeProp=fx_ShapeProp, PH=fx_PH)
+                Interpreter=fx_Interpreter, ShapeProp=fx_ShapeProp, PH=fx_PH,
+                Transformer=fx_Transformer, replace_modules=fx_replace_modules)
 __all__.append('fx')
 
 
 # torch's class names (type(gm).__name__ is 'GraphModule', as print (gm) and tracebacks show);
 # the fx_ prefix only places them in Gnn.fx
 for _cls in (fx_TraceError, fx_Proxy, fx_Tracer, fx_GraphModule, fx_Interpreter, fx_ShapeProp, fx_TensorMetadata,
+             fx_Transformer,
              fx_PythonCode):
     _cls.__name__ = _cls.__qualname__ = _cls.__name__[len('fx_'):]
 del _cls
