@@ -213,6 +213,11 @@ tensor_from_proto (const Onnx__TensorProto *t,
   gsize elem, numel = 1, size;
   g_autofree gint64 *shape = NULL;
 
+  if (t->name != NULL && !g_utf8_validate (t->name, -1, NULL))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "ONNX file: a tensor name is not UTF-8 text");
+      return NULL;
+    }
   if (!t->has_data_type || !onnx_dtype (t->data_type, &dtype))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
@@ -228,10 +233,10 @@ tensor_from_proto (const Onnx__TensorProto *t,
                    "read (save the model with its data inside)", what, t->name ? t->name : "");
       return NULL;
     }
-  if (t->n_dims > 64)
+  if (t->n_dims > 8)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
-                   "ONNX file: %s '%s' has %zu dims; gnn takes at most 64", what,
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX file: %s '%s' has %zu dims; gnn's tensors have at most 8", what,
                    t->name ? t->name : "", t->n_dims);
       return NULL;
     }
@@ -295,13 +300,40 @@ tensor_from_proto (const Onnx__TensorProto *t,
 
 /* ---- the graph --------------------------------------------------------------------------- */
 
+/* names become GVariant strings and Python str: they must be UTF-8 */
+static gboolean
+check_utf8 (const char  *s,
+            const char  *what,
+            GError     **error)
+{
+  if (s == NULL || g_utf8_validate (s, -1, NULL))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "ONNX file: a %s is not UTF-8 text", what);
+  return FALSE;
+}
+
 static GVariant *
 value_infos (Onnx__ValueInfoProto **infos,
              gsize                  n,
-             GHashTable            *skip)
+             GHashTable            *skip,
+             GError               **error)
 {
   GVariantBuilder b;
 
+  for (gsize i = 0; i < n; i++)
+    {
+      const Onnx__TypeProto__Tensor *tt = NULL;
+
+      if (!check_utf8 (infos[i]->name, "value name", error))
+        return NULL;
+      if (infos[i]->type && infos[i]->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+        tt = infos[i]->type->tensor_type;
+      if (tt && tt->shape)
+        for (gsize d = 0; d < tt->shape->n_dim; d++)
+          if (tt->shape->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+              !check_utf8 (tt->shape->dim[d]->dim_param, "dimension name", error))
+            return NULL;
+    }
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a(sia(xs))"));
   for (gsize i = 0; i < n; i++)
     {
@@ -343,6 +375,18 @@ read_node (GnnOnnxModel          *self,
   const char *name = node->name && *node->name ? node->name : node->op_type;
 
   g_ptr_array_add (self->node_tensors, tensors);
+  if (!check_utf8 (node->name, "node name", error) || !check_utf8 (node->op_type, "node op_type", error) ||
+      !check_utf8 (node->domain, "node domain", error))
+    return FALSE;
+  for (gsize i = 0; i < node->n_input; i++)
+    if (!check_utf8 (node->input[i], "value name", error))
+      return FALSE;
+  for (gsize i = 0; i < node->n_output; i++)
+    if (!check_utf8 (node->output[i], "value name", error))
+      return FALSE;
+  for (gsize i = 0; i < node->n_attribute; i++)
+    if (!check_utf8 (node->attribute[i]->name, "attribute name", error))
+      return FALSE;
   if (node->op_type == NULL || node->op_type[0] == '\0')
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, "ONNX file: node %u has no op_type", index);
@@ -401,7 +445,7 @@ read_node (GnnOnnxModel          *self,
         case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: v = g_variant_new_double (a->f); break;
         case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
           {
-            g_autofree char *s = g_strndup ((const char *) a->s.data, a->s.len);
+            g_autofree char *s = g_strndup (a->s.data ? (const char *) a->s.data : "", a->s.len);
 
             v = g_variant_new_string (g_utf8_validate (s, -1, NULL) ? s : "");
             break;
@@ -425,7 +469,8 @@ read_node (GnnOnnxModel          *self,
             g_variant_builder_init (&sb, G_VARIANT_TYPE_STRING_ARRAY);
             for (gsize k = 0; k < a->n_strings; k++)
               {
-                g_autofree char *s = g_strndup ((const char *) a->strings[k].data, a->strings[k].len);
+                g_autofree char *s = g_strndup (a->strings[k].data ? (const char *) a->strings[k].data : "",
+                                                a->strings[k].len);
 
                 g_variant_builder_add (&sb, "s", g_utf8_validate (s, -1, NULL) ? s : "");
               }
@@ -441,6 +486,8 @@ read_node (GnnOnnxModel          *self,
                 if (a->t == NULL)
                   g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
                                "ONNX file: node %s: tensor attribute %s holds no tensor", name, a->name);
+                g_variant_builder_clear (&ins);
+                g_variant_builder_clear (&outs);
                 g_variant_builder_clear (&attrs);
                 return FALSE;
               }
@@ -449,6 +496,8 @@ read_node (GnnOnnxModel          *self,
             break;
           }
         default:
+          g_variant_builder_clear (&ins);
+          g_variant_builder_clear (&outs);
           g_variant_builder_clear (&attrs);
           g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                        "ONNX file: node %s (%s): attribute %s is a %s, which gnn does not read "
@@ -499,12 +548,15 @@ read_model (GnnOnnxModel           *self,
                    "opsets 7 to %d", have_opset ? self->opset : (gint64) 0, GNN_ONNX_MAX_OPSET);
       return FALSE;
     }
-  self->producer = g_strdup (model->producer_name ? model->producer_name : "");
+  self->producer = g_strdup (model->producer_name && g_utf8_validate (model->producer_name, -1, NULL)
+                             ? model->producer_name : "");
   for (gsize i = 0; i < g->n_initializer; i++)
     {
       const Onnx__TensorProto *t = g->initializer[i];
       GnnTensor *tensor;
 
+      if (!check_utf8 (t->name, "initializer name", error))
+        return FALSE;
       if (t->name == NULL || *t->name == '\0' || g_hash_table_contains (defined, t->name))
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
@@ -524,7 +576,9 @@ read_model (GnnOnnxModel           *self,
                    "ONNX file: sparse initializers are not supported");
       return FALSE;
     }
-  self->inputs = value_infos (g->input, g->n_input, self->initializers);
+  self->inputs = value_infos (g->input, g->n_input, self->initializers, error);
+  if (self->inputs == NULL)
+    return FALSE;
   for (gsize i = 0; i < g->n_input; i++)
     if (g->input[i]->name && !g_hash_table_contains (self->initializers, g->input[i]->name))
       {
@@ -542,7 +596,9 @@ read_model (GnnOnnxModel           *self,
   {
     g_autoptr(GHashTable) none = g_hash_table_new (g_str_hash, g_str_equal);
 
-    self->outputs = value_infos (g->output, g->n_output, none);
+    self->outputs = value_infos (g->output, g->n_output, none, error);
+    if (self->outputs == NULL)
+      return FALSE;
   }
   for (gsize i = 0; i < g->n_output; i++)
     if (g->output[i]->name == NULL || !g_hash_table_contains (defined, g->output[i]->name))
