@@ -52,6 +52,10 @@ echo
 # LSTM and GRU (256 -> 512, 2 layers, seq 64, batch 32) training samples/s, gnn vs torch in the same process
 echo
 /usr/bin/python3 "$src/bench/bench_rnn_torch.py" "$@"
+# inference: the default CNN before and after Conv+BN folding (gnn.fx.experimental.optimization.fuse),
+# and torch.onnx.export'ed resnet18 and CNN run by gnn (gnn.onnx.import_model), ONNX Runtime and torch
+echo
+/usr/bin/python3 "$src/bench/bench_onnx_torch.py" --onnxruntime "$build/onnx-runtime/node_modules" "$@"
 # what the profiler costs: the tiny and the CNN training steps with no profiler and inside one,
 # alternating in the same run (targets: tiny at most 2x, cnn at most 1.05x)
 if [ -x "$build/bench/bench-profiler" ]; then
