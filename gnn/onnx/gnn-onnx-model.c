@@ -703,6 +703,8 @@ gnn_onnx_model_new_from_file (const char  *path,
  * gnn_onnx_model_get_opset_version:
  * @self: a model
  *
+ * The opset of the default domain the model imports.
+ *
  * Returns: the opset of the default domain the model uses
  *
  * Since: 0.1
@@ -718,6 +720,8 @@ gnn_onnx_model_get_opset_version (GnnOnnxModel *self)
  * gnn_onnx_model_get_producer_name:
  * @self: a model
  *
+ * What wrote the file, as its producer_name says.
+ *
  * Returns: (transfer none): what wrote the file (`pytorch`, `gnn`), or ""
  *
  * Since: 0.1
@@ -732,6 +736,8 @@ gnn_onnx_model_get_producer_name (GnnOnnxModel *self)
 /**
  * gnn_onnx_model_get_n_nodes:
  * @self: a model
+ *
+ * How many nodes the graph has.
  *
  * Returns: the number of nodes of the graph
  *
@@ -773,6 +779,8 @@ gnn_onnx_model_get_node (GnnOnnxModel *self,
  * @index: a node's index
  * @attribute: the name of one of its tensor attributes (Constant's `value`)
  *
+ * A tensor attribute of a node, such as Constant's `value`.
+ *
  * Returns: (transfer none) (nullable): the tensor, or %NULL when the node has no tensor
  *   attribute of that name
  *
@@ -791,6 +799,8 @@ gnn_onnx_model_get_node_tensor (GnnOnnxModel *self,
 /**
  * gnn_onnx_model_get_initializer_names:
  * @self: a model
+ *
+ * The names of the graph's initializers.
  *
  * Returns: (transfer full): the initializers' names, in the file's order
  *
@@ -812,6 +822,8 @@ gnn_onnx_model_get_initializer_names (GnnOnnxModel *self)
  * gnn_onnx_model_get_initializer:
  * @self: a model
  * @name: an initializer's name
+ *
+ * One initializer, as a tensor.
  *
  * Returns: (transfer none) (nullable): the initializer as a tensor, or %NULL when there is
  *   none of that name
