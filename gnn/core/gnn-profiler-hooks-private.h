@@ -22,6 +22,15 @@ typedef struct {
   gpointer (*module_begin)    (GObject    *module);
   /* closes the range of a token (never NULL here) */
   void     (*range_end)       (gpointer    token);
+  /* the module forward a node recorded now belongs to: a tag for module_backward_enter,
+   * never 0 (see GnnNode.profile_scope) */
+  guint64  (*node_scope)      (void);
+  /* before a node whose tag is @node_scope runs in backward: makes the backward ranges open in
+   * *@scope (a backward pass's own, NULL at first) those of the node's module and its parents */
+  void     (*module_backward_enter) (gpointer *scope,
+                                     guint64   node_scope);
+  /* at the end of a backward pass: closes the ranges of @scope (never NULL here), frees it */
+  void     (*module_backward_end)   (gpointer  scope);
 } GnnProfilerHooks;
 
 /* non-zero while a profiler records */
@@ -50,6 +59,29 @@ gnn_profiler_module_range_begin (GObject *module)
 {
   const GnnProfilerHooks *h = g_atomic_pointer_get (&gnn_profiler_hooks);
   return h ? h->module_begin (module) : NULL;
+}
+
+static inline guint64
+gnn_profiler_node_scope (void)
+{
+  const GnnProfilerHooks *h = g_atomic_pointer_get (&gnn_profiler_hooks);
+  return h ? h->node_scope () : 0;
+}
+
+static inline void
+gnn_profiler_module_backward_enter (gpointer *scope, guint64 node_scope)
+{
+  const GnnProfilerHooks *h = g_atomic_pointer_get (&gnn_profiler_hooks);
+  if (h)
+    h->module_backward_enter (scope, node_scope);
+}
+
+/* NULL is ignored */
+static inline void
+gnn_profiler_module_backward_end (gpointer scope)
+{
+  if (scope)
+    gnn_profiler_hooks->module_backward_end (scope);
 }
 
 /* closes the range of a token from the functions above; NULL is ignored */

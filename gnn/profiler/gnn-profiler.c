@@ -241,8 +241,9 @@ gnn_profiler_event_unref (GnnProfilerEvent *event)
  *
  * The event's name (torch's `FunctionEvent.name`): a kernel's op nick (`gemm`, `add`,
  * `log-softmax`: gnn records the backend kernels, which are finer than torch's `aten::` ops,
- * so their own names are kept), `features.0 (Conv2d)` for a module's forward, the node's name
- * (`MmBackward0`) for its backward, `Optimizer.step#SGD.step` for an optimizer step, a user
+ * so their own names are kept), `features.0 (Conv2d)` for a module's forward and
+ * `features.0 (Conv2d) backward` for its backward, the node's name (`MmBackward0`) for a node's
+ * backward, `Optimizer.step#SGD.step` for an optimizer step, a user
  * range's own name, `ProfilerStep#N` for a step of a schedule.
  *
  * Returns: the name
@@ -934,19 +935,12 @@ gnn_profiler_module_begin (GnnModule *module)
   return ev;
 }
 
-void
-gnn_profiler_range_end (gpointer token)
+/* closes @token's range on @ts at @t, record_lock held */
+static void
+range_end_locked (ThreadState *ts, gpointer token, gint64 t)
 {
-  ThreadState *ts;
-  GPtrArray *stack;
-  gint64 t;
+  GPtrArray *stack = current_stack (ts);
 
-  if (token == NULL)
-    return;
-  t = now_ns ();
-  ts = get_thread_state ();
-  g_mutex_lock (&record_lock);
-  stack = current_stack (ts);
   for (guint i = stack->len; i-- > 0;)
     if (stack->pdata[i] == token)
       {
@@ -956,7 +950,168 @@ gnn_profiler_range_end (gpointer token)
         g_ptr_array_set_size (stack, i);
         break;
       }
+}
+
+void
+gnn_profiler_range_end (gpointer token)
+{
+  ThreadState *ts;
+  gint64 t;
+
+  if (token == NULL)
+    return;
+  t = now_ns ();
+  ts = get_thread_state ();
+  g_mutex_lock (&record_lock);
+  range_end_locked (ts, token, t);
   g_mutex_unlock (&record_lock);
+}
+
+/* ---- modules' backward ranges ---------------------------------------------------------- */
+
+/* A node recorded while a profiler records keeps a tag of the module forward range that was
+ * innermost on its thread: the profile's generation in the high half, the range's id + 1 in
+ * the low half (0: outside any module). In backward, the engine hands each node's tag to
+ * module_backward_enter before the node runs, which makes the module backward ranges open on
+ * the backward's thread those of that forward range and of its enclosing module ranges,
+ * outermost first: it closes the ranges that are not and opens the missing ones. So a
+ * module's backward range holds the nodes its forward recorded (and their kernels and
+ * AccumulateGrads), a child module's range lies inside its parent's, and the branches of a
+ * graph that the engine interleaves give a module several backward ranges rather than a
+ * range holding another module's work. */
+typedef struct {
+  guint forward_id;             /* of the module forward range */
+  GnnProfilerEvent *range;      /* its backward range */
+} BackwardRange;
+
+typedef struct {
+  guint generation;
+  GArray *open;                 /* of BackwardRange, outermost first */
+  GArray *chain;                /* scratch: forward ids, innermost first */
+} BackwardScope;
+
+/* "<forward name> backward", interned, by the forward name (record_lock held) */
+static GHashTable *backward_names;
+
+static guint64
+hook_node_scope (void)
+{
+  ThreadState *ts = get_thread_state ();
+  guint64 tag = 0;
+
+  g_mutex_lock (&record_lock);
+  if (recording != NULL)
+    {
+      GPtrArray *stack = current_stack (ts);
+      guint id1 = 0;
+
+      for (guint i = stack->len; i-- > 0;)
+        if (((GnnProfilerEvent *) stack->pdata[i])->kind == GNN_PROFILER_EVENT_MODULE)
+          {
+            id1 = ((GnnProfilerEvent *) stack->pdata[i])->id + 1;
+            break;
+          }
+      tag = ((guint64) generation << 32) | id1;
+    }
+  g_mutex_unlock (&record_lock);
+  return tag;
+}
+
+static const char *
+backward_name (const char *forward_name)
+{
+  const char *name;
+
+  if (backward_names == NULL)
+    backward_names = g_hash_table_new (NULL, NULL);
+  name = g_hash_table_lookup (backward_names, forward_name);
+  if (name == NULL)
+    {
+      g_autofree char *made = g_strconcat (forward_name, " backward", NULL);
+
+      name = g_intern_string (made);
+      g_hash_table_insert (backward_names, (gpointer) forward_name, (gpointer) name);
+    }
+  return name;
+}
+
+static void
+hook_module_backward_enter (gpointer *scope_p,
+                            guint64   node_scope)
+{
+  BackwardScope *scope = *scope_p;
+  guint gen = (guint) (node_scope >> 32), id1 = (guint) (node_scope & 0xffffffffu), k = 0;
+  ThreadState *ts = get_thread_state ();
+  GArray *open, *chain;
+
+  g_mutex_lock (&record_lock);
+  /* a node of an earlier profile */
+  if (recording == NULL || gen != generation || id1 > recording->events->len)
+    {
+      g_mutex_unlock (&record_lock);
+      return;
+    }
+  if (scope == NULL)
+    {
+      scope = g_new0 (BackwardScope, 1);
+      scope->open = g_array_new (FALSE, FALSE, sizeof (BackwardRange));
+      scope->chain = g_array_new (FALSE, FALSE, sizeof (guint));
+      *scope_p = scope;
+    }
+  open = scope->open;
+  chain = scope->chain;
+  if (scope->generation != generation)
+    {
+      g_array_set_size (open, 0);
+      scope->generation = generation;
+    }
+  g_array_set_size (chain, 0);
+  for (gint64 id = (gint64) id1 - 1; id >= 0;)
+    {
+      GnnProfilerEvent *ev = recording->events->pdata[id];
+
+      if (ev->kind == GNN_PROFILER_EVENT_MODULE)
+        {
+          guint u = (guint) id;
+          g_array_append_val (chain, u);
+        }
+      id = ev->parent_id;
+    }
+  while (k < open->len && k < chain->len &&
+         g_array_index (open, BackwardRange, k).forward_id == g_array_index (chain, guint, chain->len - 1 - k))
+    k++;
+  if (k < open->len)
+    {
+      range_end_locked (ts, g_array_index (open, BackwardRange, k).range, now_ns ());
+      g_array_set_size (open, k);
+    }
+  for (; k < chain->len; k++)
+    {
+      BackwardRange r;
+      GnnProfilerEvent *forward;
+
+      r.forward_id = g_array_index (chain, guint, chain->len - 1 - k);
+      forward = recording->events->pdata[r.forward_id];
+      r.range = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE_BACKWARD, backward_name (forward->name),
+                              NULL);
+      g_ptr_array_add (ts->stack, r.range);
+      g_array_append_val (open, r);
+    }
+  g_mutex_unlock (&record_lock);
+}
+
+static void
+hook_module_backward_end (gpointer data)
+{
+  BackwardScope *scope = data;
+
+  g_mutex_lock (&record_lock);
+  if (recording != NULL && scope->generation == generation && scope->open->len > 0)
+    range_end_locked (get_thread_state (), g_array_index (scope->open, BackwardRange, 0).range, now_ns ());
+  g_mutex_unlock (&record_lock);
+  g_array_unref (scope->open);
+  g_array_unref (scope->chain);
+  g_free (scope);
 }
 
 /* the entry points of the call paths below (gnn-profiler-hooks-private.h) */
@@ -989,6 +1144,9 @@ static const GnnProfilerHooks profiler_hooks = {
   gnn_profiler_optimizer_begin,
   hook_module_begin,
   gnn_profiler_range_end,
+  hook_node_scope,
+  hook_module_backward_enter,
+  hook_module_backward_end,
 };
 
 /**
@@ -1168,10 +1326,20 @@ gnn_profiler_init (GnnProfiler *self)
  * The profiler (`torch.profiler.profile`): between [method@Gnn.Profiler.start] and
  * [method@Gnn.Profiler.stop] it records, on every thread, each kernel call (an op observer's
  * view: the op, input shapes, dtype, backend, device, FLOPs), each module's forward as a
- * range named by its path (`features.0 (Conv2d)`), each autograd node's backward
- * (`MmBackward0`), each optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
+ * range named by its path (`features.0 (Conv2d)`) and its backward as a range named after it
+ * (`features.0 (Conv2d) backward`), each autograd node's backward (`MmBackward0`), each
+ * optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
  * [func@Gnn.Profiler.record_function_begin]. Each event has a start, a duration and a parent
  * range (the innermost one open on its thread), so that self times and nesting follow.
+ *
+ * A module's backward range holds the backward of the autograd nodes that its forward
+ * recorded, with their kernels and the AccumulateGrads they feed, and lies inside the backward
+ * range of its parent module, as its forward lies inside the parent's forward. torch's
+ * profiler records no such range (its module ranges are forward only, and it links a forward op
+ * to its backward by sequence number); gnn names it after the forward with " backward" added,
+ * so that key averages keep the two apart and the path still names the module. Where the
+ * engine interleaves two branches of the graph, a module gets one range per run of its nodes:
+ * a range never holds another module's nodes.
  *
  * A kernel on a backend that times its device (the CUDA backend: CUDA events queued on the
  * device's stream around the kernel) also gets its device time, read once the profiler stops,
@@ -2268,6 +2436,8 @@ event_category (GnnProfilerEventKind kind)
       return "user_annotation";
     case GNN_PROFILER_EVENT_STEP:
       return "profiler_step";
+    case GNN_PROFILER_EVENT_MODULE_BACKWARD:
+      return "module_backward";
     default:
       return "unknown";
     }
@@ -2420,7 +2590,7 @@ chrome_trace_text (GnnProfiler *self)
  * Perfetto and `chrome://tracing` read: `{"traceEvents": [...]}` with one complete ("X") event
  * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
  * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
- * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
+ * "optimizer", "user_annotation", "profiler_step", "module_backward") and `args` its input shapes
  * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. Kernels with a
  * device time ([method@Gnn.ProfilerEvent.get_device_duration_ns]) appear once more as device
  * events: `cat` "device_kernel", `pid` the device's index (named by a "process_name"

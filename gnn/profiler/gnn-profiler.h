@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @GNN_PROFILER_EVENT_OPTIMIZER: an optimizer's step or zero_grad (`Optimizer.step#SGD.step`)
  * @GNN_PROFILER_EVENT_USER: a user range, [func@Gnn.Profiler.record_function_begin]
  * @GNN_PROFILER_EVENT_STEP: one step of a schedule (`ProfilerStep#3`)
+ * @GNN_PROFILER_EVENT_MODULE_BACKWARD: a module's backward: the backward of the autograd nodes
+ *   its forward recorded, named after that forward (`features.0 (Conv2d) backward`)
  *
  * What a [struct@Gnn.ProfilerEvent] records.
  *
@@ -36,6 +38,7 @@ typedef enum {
   GNN_PROFILER_EVENT_OPTIMIZER,
   GNN_PROFILER_EVENT_USER,
   GNN_PROFILER_EVENT_STEP,
+  GNN_PROFILER_EVENT_MODULE_BACKWARD,
 } GnnProfilerEventKind;
 
 /**

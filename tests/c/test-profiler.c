@@ -804,6 +804,23 @@ test_cnn_step (void)
       g_assert_cmpuint (n, >, 0);
     }
   g_assert_nonnull (find_named (events, "8 (Flatten)"));
+  /* and each one's backward range, after its forward, inside the model's backward range */
+  {
+    GnnProfilerEvent *root_bw = find_named (events, "Sequential backward");
+
+    g_assert_nonnull (root_bw);
+    for (guint l = 0; l < G_N_ELEMENTS (leaves); l++)
+      {
+        g_autofree char *name = g_strconcat (leaves[l], " backward", NULL);
+        GnnProfilerEvent *forward = find_named (events, leaves[l]);
+        GnnProfilerEvent *range = find_named (events, name);
+
+        g_assert_nonnull (range);
+        g_assert_true (event_at (events, gnn_profiler_event_get_parent_id (range)) == root_bw);
+        g_assert_cmpint (gnn_profiler_event_get_start_ns (range), >=,
+                         gnn_profiler_event_get_start_ns (forward) + gnn_profiler_event_get_duration_ns (forward));
+      }
+  }
 
   for (guint i = 0; i < events->len; i++)
     {
@@ -870,6 +887,136 @@ test_cnn_step (void)
   }
 }
 
+/* the range of @name, which must exist once, of @kind */
+static GnnProfilerEvent *
+the_range (GPtrArray *events, const char *name, GnnProfilerEventKind kind)
+{
+  GnnProfilerEvent *ev = find_named (events, name);
+
+  if (ev == NULL)
+    g_error ("no range named \"%s\"", name);
+  g_assert_cmpuint (count_named (events, name), ==, 1);
+  g_assert_cmpint (gnn_profiler_event_get_kind (ev), ==, kind);
+  return ev;
+}
+
+static gint64
+end_of (GnnProfilerEvent *ev)
+{
+  return gnn_profiler_event_get_start_ns (ev) + gnn_profiler_event_get_duration_ns (ev);
+}
+
+/* each module's backward is a range named after its forward, after it in time, holding the
+ * nodes (and kernels) its forward recorded, inside its parent module's backward range */
+static void
+test_module_backward (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  static const char *const names[] = { "Sequential", "0 (Linear)", "1 (ReLU)", "2 (Linear)" };
+  GnnProfilerEvent *fw[4], *bw[4];
+  guint gemm_in_nodes = 0, n_module_bw = 0;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  OK (gnn_profiler_start (prof, &error));
+  train_step (model, opt);
+  OK (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+
+  for (guint m = 0; m < 4; m++)
+    {
+      g_autofree char *name = g_strconcat (names[m], " backward", NULL);
+
+      fw[m] = the_range (events, names[m], GNN_PROFILER_EVENT_MODULE);
+      bw[m] = the_range (events, name, GNN_PROFILER_EVENT_MODULE_BACKWARD);
+      /* after its forward, with no FLOPs or shapes of its own */
+      g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[m]), >=, end_of (fw[m]));
+      g_assert_cmpint (gnn_profiler_event_get_duration_ns (bw[m]), >, 0);
+      g_assert_cmpuint (gnn_profiler_event_get_flops (bw[m]), ==, 0);
+      g_assert_null (gnn_profiler_event_get_input_shapes (bw[m]));
+    }
+  /* nested as the forwards are: the children inside the root's, in time too */
+  for (guint m = 1; m < 4; m++)
+    {
+      g_assert_cmpint (gnn_profiler_event_get_parent_id (bw[m]), ==, gnn_profiler_event_get_id (bw[0]));
+      g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[m]), >=, gnn_profiler_event_get_start_ns (bw[0]));
+      g_assert_cmpint (end_of (bw[m]), <=, end_of (bw[0]));
+    }
+  /* the root's backward range lies outside the user range of the forward, in the step */
+  g_assert_cmpint (gnn_profiler_event_get_parent_id (bw[0]), ==, 0);
+  /* in the reverse order of the forwards, one after the other */
+  g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[2]), >=, end_of (bw[3]));
+  g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[1]), >=, end_of (bw[2]));
+
+  /* the backward kernels of each module lie in its range: the second Linear's gradients of
+   * its input and weight, the first's of its weight only (x needs none); the ReLU's own */
+  g_assert_cmpuint (count_inside (events, bw[3], "gemm"), ==, 2);
+  g_assert_cmpuint (count_inside (events, bw[1], "gemm"), ==, 1);
+  g_assert_cmpuint (count_inside (events, bw[2], "gemm"), ==, 0);
+  {
+    guint relu_kernels = 0;
+    for (guint i = 0; i < events->len; i++)
+      relu_kernels += gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_KERNEL &&
+                      is_inside (events, events->pdata[i], bw[2]);
+    g_assert_cmpuint (relu_kernels, >, 0);
+  }
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+
+      n_module_bw += gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_MODULE_BACKWARD;
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_BACKWARD)
+        {
+          const char *name = gnn_profiler_event_get_name (ev);
+
+          /* the loss was computed outside the modules; the parameters' AccumulateGrads run in
+           * the range of the module whose node fed them, and the rest are the modules' */
+          if (g_str_equal (name, "SumBackward0"))
+            g_assert_false (is_inside (events, ev, bw[0]));
+          else
+            g_assert_true (is_inside (events, ev, bw[0]));
+          if (g_str_equal (name, "AccumulateGrad"))
+            g_assert_true (is_inside (events, ev, bw[1]) || is_inside (events, ev, bw[3]));
+          gemm_in_nodes += count_inside (events, ev, "gemm");
+        }
+    }
+  /* every backward matrix product is in the root's backward range; one range per module */
+  g_assert_cmpuint (gemm_in_nodes, ==, 3);
+  g_assert_cmpuint (count_inside (events, bw[0], "gemm"), ==, gemm_in_nodes);
+  g_assert_cmpuint (n_module_bw, ==, 4);
+  g_clear_pointer (&events, g_ptr_array_unref);
+
+  /* a graph recorded before the profile started has no module backward ranges, only nodes */
+  {
+    const gint64 shape[] = { 5, 4 };
+    g_autoptr(GnnTensor) x = NULL, y = NULL, loss = NULL;
+    guint nodes = 0;
+
+    OK (x = gnn_tensor_new_randn (shape, 2, NULL, F32, "cpu", &error));
+    OK (y = gnn_module_forward_tensor (model, x, &error));
+    OK (loss = gnn_tensor_sum_all (y, &error));
+    OK (gnn_profiler_start (prof, &error));
+    OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+    OK (gnn_profiler_stop (prof, &error));
+    events = gnn_profiler_get_events (prof);
+    for (guint i = 0; i < events->len; i++)
+      {
+        g_assert_cmpint (gnn_profiler_event_get_kind (events->pdata[i]), !=, GNN_PROFILER_EVENT_MODULE_BACKWARD);
+        nodes += gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_BACKWARD;
+      }
+    g_assert_cmpuint (nodes, >, 0);
+  }
+  g_clear_pointer (&events, g_ptr_array_unref);
+  g_clear_object (&opt);
+  g_clear_object (&group);
+  g_assert_finalize_object (g_steal_pointer (&prof));
+  g_assert_finalize_object (g_steal_pointer (&model));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -883,5 +1030,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/chrome-trace", test_chrome_trace);
   g_test_add_func ("/profiler/schedule", test_schedule);
   g_test_add_func ("/profiler/cnn-step", test_cnn_step);
+  g_test_add_func ("/profiler/module-backward", test_module_backward);
   return g_test_run ();
 }
