@@ -115,6 +115,14 @@ GNN_AVAILABLE_IN_ALL
 const char           *gnn_profiler_event_get_device      (GnnProfilerEvent *event);
 GNN_AVAILABLE_IN_ALL
 guint                 gnn_profiler_event_get_thread      (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_cpu_memory_usage      (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_self_cpu_memory_usage (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_cuda_memory_usage     (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_self_cuda_memory_usage (GnnProfilerEvent *event);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerEvent, gnn_profiler_event_unref)
 
@@ -136,6 +144,11 @@ gboolean     gnn_profiler_get_with_flops     (GnnProfiler  *self);
 GNN_AVAILABLE_IN_ALL
 void         gnn_profiler_set_with_flops     (GnnProfiler  *self,
                                               gboolean      with_flops);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_profiler_get_profile_memory (GnnProfiler  *self);
+GNN_AVAILABLE_IN_ALL
+void         gnn_profiler_set_profile_memory (GnnProfiler  *self,
+                                              gboolean      profile_memory);
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_profiler_start              (GnnProfiler  *self,
                                               GError      **error);
@@ -187,6 +200,14 @@ GNN_AVAILABLE_IN_ALL
 double              gnn_profiler_average_get_cuda_time           (GnnProfilerAverage *average);
 GNN_AVAILABLE_IN_ALL
 guint64             gnn_profiler_average_get_flops               (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_cpu_memory_usage    (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_self_cpu_memory_usage (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_cuda_memory_usage   (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_self_cuda_memory_usage (GnnProfilerAverage *average);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerAverage, gnn_profiler_average_unref)
 
