@@ -990,6 +990,44 @@ test_module_backward (void)
   g_assert_cmpuint (n_module_bw, ==, 4);
   g_clear_pointer (&events, g_ptr_array_unref);
 
+  /* a module called twice in one graph: one backward range per call, the second call's first,
+   * each holding its own call's product */
+  {
+    const gint64 shape[] = { 5, 4 };
+    g_autoptr(GnnModule) shared = NULL;
+    g_autoptr(GnnTensor) x = NULL, y = NULL, z = NULL, loss = NULL;
+    GnnProfilerEvent *calls[2] = { NULL, NULL }, *ranges[2] = { NULL, NULL };
+    guint n_calls = 0, n_ranges = 0;
+
+    OK (shared = GNN_MODULE (gnn_linear_new (4, 4, FALSE, &error)));
+    OK (x = gnn_tensor_new_randn (shape, 2, NULL, F32, "cpu", &error));
+    OK (gnn_profiler_start (prof, &error));
+    OK (y = gnn_module_forward_tensor (shared, x, &error));
+    OK (z = gnn_module_forward_tensor (shared, y, &error));
+    OK (loss = gnn_tensor_sum_all (z, &error));
+    OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+    OK (gnn_profiler_stop (prof, &error));
+    events = gnn_profiler_get_events (prof);
+    for (guint i = 0; i < events->len; i++)
+      {
+        const char *name = gnn_profiler_event_get_name (events->pdata[i]);
+        if (g_str_equal (name, "Linear") && n_calls < 2)
+          calls[n_calls++] = events->pdata[i];
+        if (g_str_equal (name, "Linear backward") && n_ranges < 2)
+          ranges[n_ranges++] = events->pdata[i];
+      }
+    g_assert_cmpuint (n_calls, ==, 2);
+    g_assert_cmpuint (n_ranges, ==, 2);
+    g_assert_cmpuint (count_named (events, "Linear backward"), ==, 2);
+    g_assert_cmpint (gnn_profiler_event_get_start_ns (ranges[1]), >=, end_of (ranges[0]));
+    g_assert_cmpint (gnn_profiler_event_get_start_ns (ranges[0]), >=, end_of (calls[1]));
+    /* the second call's backward: the gradients of its input and weight; the first's: its
+     * weight's only */
+    g_assert_cmpuint (count_inside (events, ranges[0], "gemm"), ==, 2);
+    g_assert_cmpuint (count_inside (events, ranges[1], "gemm"), ==, 1);
+    g_clear_pointer (&events, g_ptr_array_unref);
+  }
+
   /* a graph recorded before the profile started has no module backward ranges, only nodes */
   {
     const gint64 shape[] = { 5, 4 };
