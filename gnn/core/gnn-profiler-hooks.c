@@ -8,4 +8,5 @@
 #include "gnn-profiler-hooks-private.h"
 
 gint gnn_profiler_active;
+gint gnn_profiler_memory_active;
 const GnnProfilerHooks *gnn_profiler_hooks;

@@ -10,6 +10,7 @@
 #include "gnn-tensor-private.h"
 #include "gnn-dtype-private.h"
 #include "gnn-philox-private.h"
+#include "gnn-profiler-hooks-private.h"
 
 /**
  * GnnTensor:
@@ -52,6 +53,9 @@ gnn_storage_new (GnnBackendEntry *entry,
   s->device = device;
   s->data = data;
   s->nbytes = nbytes;
+  /* profile_memory: the bytes a backend allocated (a wrapped buffer is not gnn's) */
+  if (GNN_PROFILER_MEMORY_IS_ACTIVE ())
+    gnn_profiler_memory_record (data, (gint64) nbytes, entry->device_type, device);
   return s;
 }
 
@@ -88,7 +92,12 @@ gnn_storage_unref (GnnStorage *storage)
   if (storage->release)
     storage->release (storage->release_data);
   else
-    storage->entry->funcs->free (storage->entry->backend, storage->device, storage->data, storage->nbytes);
+    {
+      if (GNN_PROFILER_MEMORY_IS_ACTIVE ())
+        gnn_profiler_memory_record (storage->data, -(gint64) storage->nbytes, storage->entry->device_type,
+                                    storage->device);
+      storage->entry->funcs->free (storage->entry->backend, storage->device, storage->data, storage->nbytes);
+    }
   g_slice_free (GnnStorage, storage);
 }
 

@@ -46,6 +46,9 @@ struct _GnnProfilerEvent {
   const char *device;           /* "cpu:0" (interned) or NULL */
   guint thread;
   gint64 origin_ns;             /* the profile's start */
+  gint64 self_mem[2];           /* profile_memory: bytes allocated less freed in it, not in a
+                                 * child; [0] on the CPU, [1] on a device */
+  gint64 mem[2];                /* the same with its children's, summed at stop */
   /* while recording only */
   GnnModule *module;            /* of a module range, not referenced: its forward runs */
   guint device_index;           /* a kernel's device index */
@@ -94,7 +97,29 @@ struct _GnnProfiler {
   GHashTable *module_names;     /* while recording: GnnModule → ModuleName */
   GArray *device_origins;       /* while recording: DeviceOrigin, one per timed device */
   gboolean has_device_times;    /* some kernel of the last profile has a device time */
+  gboolean profile_memory;
+  gboolean memory_recorded;     /* the last profile recorded memory */
+  GArray *mem_records;          /* of MemRecord, in the order they happened */
+  GArray *mem_totals;           /* while recording: MemTotal, one per device */
 };
+
+/* one allocation (bytes > 0) or free (bytes < 0) of a storage, profile_memory */
+typedef struct {
+  gint64 ts_ns;                 /* absolute */
+  guint64 addr;
+  gint64 bytes;
+  gint64 total;                 /* the device's bytes allocated less freed in the profile, after */
+  gint64 event_id;              /* the event it counts to; -1: none ("[memory]") */
+  guint thread;
+  guint device;
+  gboolean on_device;           /* not on the CPU (torch's CUDA memory) */
+} MemRecord;
+
+typedef struct {
+  gboolean on_device;
+  guint device;
+  gint64 total;
+} MemTotal;
 
 /* the first timing mark of a device in a profile, and the host time it was queued at: the
  * device times of its kernels count from there */
@@ -118,6 +143,7 @@ enum {
   PROP_RECORD_SHAPES,
   PROP_WITH_FLOPS,
   PROP_ACTIVE,
+  PROP_PROFILE_MEMORY,
   N_PROPS
 };
 
@@ -155,6 +181,8 @@ typedef struct {
   struct {                      /* node names as given and interned, by the given pointer */
     const char *given, *interned;
   } node_names[16];
+  GArray *pending;              /* profile_memory: the allocations since the thread's last
+                                 * kernel or range change, made outside any kernel (guint) */
 } ThreadState;
 
 static void
@@ -164,6 +192,7 @@ thread_state_free (gpointer data)
 
   g_ptr_array_unref (ts->stack);
   g_ptr_array_unref (ts->user);
+  g_array_unref (ts->pending);
   g_free (ts);
 }
 
@@ -180,6 +209,7 @@ get_thread_state (void)
       ts->tid = g_atomic_int_add (&last_thread, 1) + 1;
       ts->stack = g_ptr_array_new ();
       ts->user = g_ptr_array_new ();
+      ts->pending = g_array_new (FALSE, FALSE, sizeof (guint));
       g_private_set (&thread_state, ts);
     }
   return ts;
@@ -241,8 +271,9 @@ gnn_profiler_event_unref (GnnProfilerEvent *event)
  *
  * The event's name (torch's `FunctionEvent.name`): a kernel's op nick (`gemm`, `add`,
  * `log-softmax`: gnn records the backend kernels, which are finer than torch's `aten::` ops,
- * so their own names are kept), `features.0 (Conv2d)` for a module's forward, the node's name
- * (`MmBackward0`) for its backward, `Optimizer.step#SGD.step` for an optimizer step, a user
+ * so their own names are kept), `features.0 (Conv2d)` for a module's forward and
+ * `features.0 (Conv2d) backward` for its backward, the node's name (`MmBackward0`) for a node's
+ * backward, `Optimizer.step#SGD.step` for an optimizer step, a user
  * range's own name, `ProfilerStep#N` for a step of a schedule.
  *
  * Returns: the name
@@ -522,6 +553,82 @@ gnn_profiler_event_get_thread (GnnProfilerEvent *event)
   return event->thread;
 }
 
+/**
+ * gnn_profiler_event_get_cpu_memory_usage:
+ * @event: an event
+ *
+ * With [property@Gnn.Profiler:profile-memory]: the bytes of host (CPU) memory that storages
+ * took in the event and its children, less those they gave back (torch's `cpu_memory_usage`).
+ * An allocation counts to the kernel running on its thread, else to the innermost range open
+ * there; one made outside a kernel (an op allocating its outputs) counts to the next kernel
+ * that begins in the same range before a range opens or closes on that thread. So a kernel's
+ * bytes are its outputs' and a module's are its kernels' and its own.
+ *
+ * Returns: the bytes (negative when more was freed than allocated); 0 without profile-memory
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_cpu_memory_usage (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->mem[0];
+}
+
+/**
+ * gnn_profiler_event_get_self_cpu_memory_usage:
+ * @event: an event
+ *
+ * As [method@Gnn.ProfilerEvent.get_cpu_memory_usage], less its children's (torch's
+ * `self_cpu_memory_usage`).
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_self_cpu_memory_usage (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->self_mem[0];
+}
+
+/**
+ * gnn_profiler_event_get_cuda_memory_usage:
+ * @event: an event
+ *
+ * As [method@Gnn.ProfilerEvent.get_cpu_memory_usage] for the memory of devices other than
+ * the CPU (torch's `cuda_memory_usage`).
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_cuda_memory_usage (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->mem[1];
+}
+
+/**
+ * gnn_profiler_event_get_self_cuda_memory_usage:
+ * @event: an event
+ *
+ * As [method@Gnn.ProfilerEvent.get_cuda_memory_usage], less its children's (torch's
+ * `self_cuda_memory_usage`).
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_event_get_self_cuda_memory_usage (GnnProfilerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return event->self_mem[1];
+}
+
 /* ---- recording ------------------------------------------------------------------------ */
 
 /* the stack of @ts, emptied when it belongs to an older profile */
@@ -531,6 +638,7 @@ current_stack (ThreadState *ts)
   if (ts->generation != generation)
     {
       g_ptr_array_set_size (ts->stack, 0);
+      g_array_set_size (ts->pending, 0);
       ts->kernel = NULL;
       ts->generation = generation;
     }
@@ -571,7 +679,10 @@ append_event (GnnProfiler *self, ThreadState *ts, GnnProfilerEventKind kind, con
   g_ptr_array_add (self->events, ev);
   /* a kernel's start is taken once its event is filled in */
   if (kind != GNN_PROFILER_EVENT_KERNEL)
-    ev->start_ns = now_ns ();
+    {
+      g_array_set_size (ts->pending, 0);
+      ev->start_ns = now_ns ();
+    }
   return ev;
 }
 
@@ -710,6 +821,17 @@ observe_kernel (const GnnOpEvent *event,
           return;
         }
       ev = append_event (self, ts, GNN_PROFILER_EVENT_KERNEL, gnn_backend_op_get_nick (args->op), NULL);
+      /* what the op allocated for this kernel (its outputs) counts to it */
+      if (ts->pending->len > 0)
+        {
+          for (guint i = 0; i < ts->pending->len; i++)
+            {
+              MemRecord *r = &g_array_index (self->mem_records, MemRecord, g_array_index (ts->pending, guint, i));
+              if (r->event_id == ev->parent_id)
+                r->event_id = ev->id;
+            }
+          g_array_set_size (ts->pending, 0);
+        }
       timed = timing && ensure_device_origin (self, timing, event->backend, event->device);
       g_mutex_unlock (&record_lock);
       ev->flops = self->with_flops ? event->flops : 0;
@@ -934,19 +1056,13 @@ gnn_profiler_module_begin (GnnModule *module)
   return ev;
 }
 
-void
-gnn_profiler_range_end (gpointer token)
+/* closes @token's range on @ts at @t, record_lock held */
+static void
+range_end_locked (ThreadState *ts, gpointer token, gint64 t)
 {
-  ThreadState *ts;
-  GPtrArray *stack;
-  gint64 t;
+  GPtrArray *stack = current_stack (ts);
 
-  if (token == NULL)
-    return;
-  t = now_ns ();
-  ts = get_thread_state ();
-  g_mutex_lock (&record_lock);
-  stack = current_stack (ts);
+  g_array_set_size (ts->pending, 0);
   for (guint i = stack->len; i-- > 0;)
     if (stack->pdata[i] == token)
       {
@@ -956,7 +1072,168 @@ gnn_profiler_range_end (gpointer token)
         g_ptr_array_set_size (stack, i);
         break;
       }
+}
+
+void
+gnn_profiler_range_end (gpointer token)
+{
+  ThreadState *ts;
+  gint64 t;
+
+  if (token == NULL)
+    return;
+  t = now_ns ();
+  ts = get_thread_state ();
+  g_mutex_lock (&record_lock);
+  range_end_locked (ts, token, t);
   g_mutex_unlock (&record_lock);
+}
+
+/* ---- modules' backward ranges ---------------------------------------------------------- */
+
+/* A node recorded while a profiler records keeps a tag of the module forward range that was
+ * innermost on its thread: the profile's generation in the high half, the range's id + 1 in
+ * the low half (0: outside any module). In backward, the engine hands each node's tag to
+ * module_backward_enter before the node runs, which makes the module backward ranges open on
+ * the backward's thread those of that forward range and of its enclosing module ranges,
+ * outermost first: it closes the ranges that are not and opens the missing ones. So a
+ * module's backward range holds the nodes its forward recorded (and their kernels and
+ * AccumulateGrads), a child module's range lies inside its parent's, and the branches of a
+ * graph that the engine interleaves give a module several backward ranges rather than a
+ * range holding another module's work. */
+typedef struct {
+  guint forward_id;             /* of the module forward range */
+  GnnProfilerEvent *range;      /* its backward range */
+} BackwardRange;
+
+typedef struct {
+  guint generation;
+  GArray *open;                 /* of BackwardRange, outermost first */
+  GArray *chain;                /* scratch: forward ids, innermost first */
+} BackwardScope;
+
+/* "<forward name> backward", interned, by the forward name (record_lock held) */
+static GHashTable *backward_names;
+
+static guint64
+hook_node_scope (void)
+{
+  ThreadState *ts = get_thread_state ();
+  guint64 tag = 0;
+
+  g_mutex_lock (&record_lock);
+  if (recording != NULL)
+    {
+      GPtrArray *stack = current_stack (ts);
+      guint id1 = 0;
+
+      for (guint i = stack->len; i-- > 0;)
+        if (((GnnProfilerEvent *) stack->pdata[i])->kind == GNN_PROFILER_EVENT_MODULE)
+          {
+            id1 = ((GnnProfilerEvent *) stack->pdata[i])->id + 1;
+            break;
+          }
+      tag = ((guint64) generation << 32) | id1;
+    }
+  g_mutex_unlock (&record_lock);
+  return tag;
+}
+
+static const char *
+backward_name (const char *forward_name)
+{
+  const char *name;
+
+  if (backward_names == NULL)
+    backward_names = g_hash_table_new (NULL, NULL);
+  name = g_hash_table_lookup (backward_names, forward_name);
+  if (name == NULL)
+    {
+      g_autofree char *made = g_strconcat (forward_name, " backward", NULL);
+
+      name = g_intern_string (made);
+      g_hash_table_insert (backward_names, (gpointer) forward_name, (gpointer) name);
+    }
+  return name;
+}
+
+static void
+hook_module_backward_enter (gpointer *scope_p,
+                            guint64   node_scope)
+{
+  BackwardScope *scope = *scope_p;
+  guint gen = (guint) (node_scope >> 32), id1 = (guint) (node_scope & 0xffffffffu), k = 0;
+  ThreadState *ts = get_thread_state ();
+  GArray *open, *chain;
+
+  g_mutex_lock (&record_lock);
+  /* a node of an earlier profile */
+  if (recording == NULL || gen != generation || id1 > recording->events->len)
+    {
+      g_mutex_unlock (&record_lock);
+      return;
+    }
+  if (scope == NULL)
+    {
+      scope = g_new0 (BackwardScope, 1);
+      scope->open = g_array_new (FALSE, FALSE, sizeof (BackwardRange));
+      scope->chain = g_array_new (FALSE, FALSE, sizeof (guint));
+      *scope_p = scope;
+    }
+  open = scope->open;
+  chain = scope->chain;
+  if (scope->generation != generation)
+    {
+      g_array_set_size (open, 0);
+      scope->generation = generation;
+    }
+  g_array_set_size (chain, 0);
+  for (gint64 id = (gint64) id1 - 1; id >= 0;)
+    {
+      GnnProfilerEvent *ev = recording->events->pdata[id];
+
+      if (ev->kind == GNN_PROFILER_EVENT_MODULE)
+        {
+          guint u = (guint) id;
+          g_array_append_val (chain, u);
+        }
+      id = ev->parent_id;
+    }
+  while (k < open->len && k < chain->len &&
+         g_array_index (open, BackwardRange, k).forward_id == g_array_index (chain, guint, chain->len - 1 - k))
+    k++;
+  if (k < open->len)
+    {
+      range_end_locked (ts, g_array_index (open, BackwardRange, k).range, now_ns ());
+      g_array_set_size (open, k);
+    }
+  for (; k < chain->len; k++)
+    {
+      BackwardRange r;
+      GnnProfilerEvent *forward;
+
+      r.forward_id = g_array_index (chain, guint, chain->len - 1 - k);
+      forward = recording->events->pdata[r.forward_id];
+      r.range = append_event (recording, ts, GNN_PROFILER_EVENT_MODULE_BACKWARD, backward_name (forward->name),
+                              NULL);
+      g_ptr_array_add (ts->stack, r.range);
+      g_array_append_val (open, r);
+    }
+  g_mutex_unlock (&record_lock);
+}
+
+static void
+hook_module_backward_end (gpointer data)
+{
+  BackwardScope *scope = data;
+
+  g_mutex_lock (&record_lock);
+  if (recording != NULL && scope->generation == generation && scope->open->len > 0)
+    range_end_locked (get_thread_state (), g_array_index (scope->open, BackwardRange, 0).range, now_ns ());
+  g_mutex_unlock (&record_lock);
+  g_array_unref (scope->open);
+  g_array_unref (scope->chain);
+  g_free (scope);
 }
 
 /* the entry points of the call paths below (gnn-profiler-hooks-private.h) */
@@ -984,11 +1261,70 @@ hook_module_begin (GObject *module)
   return gnn_profiler_module_begin (GNN_MODULE (module));
 }
 
+/* An allocation or free of a storage, profile_memory. It counts to the kernel running on the
+ * thread, else to the innermost range open on it, else to no event ("[memory]"). An op
+ * allocates its outputs before it runs its kernel: so an allocation made outside a kernel
+ * counts to the next kernel that begins on the thread while the same range is innermost, if
+ * one does before a range opens or closes there. */
+static void
+hook_memory (gconstpointer data,
+             gint64        nbytes,
+             const char   *device_type,
+             guint         device)
+{
+  ThreadState *ts = get_thread_state ();
+  gint64 t = now_ns ();
+  GPtrArray *stack;
+  MemRecord r;
+  MemTotal *total = NULL;
+
+  g_mutex_lock (&record_lock);
+  if (recording == NULL || recording->mem_records == NULL)
+    {
+      g_mutex_unlock (&record_lock);
+      return;
+    }
+  stack = current_stack (ts);
+  r.ts_ns = t;
+  r.addr = (guint64) (guintptr) data;
+  r.bytes = nbytes;
+  r.thread = ts->tid;
+  r.device = device;
+  r.on_device = g_strcmp0 (device_type, "cpu") != 0;
+  r.event_id = ts->kernel ? (gint64) ts->kernel->id
+               : stack->len ? (gint64) ((GnnProfilerEvent *) stack->pdata[stack->len - 1])->id : -1;
+  for (guint i = 0; i < recording->mem_totals->len; i++)
+    {
+      MemTotal *m = &g_array_index (recording->mem_totals, MemTotal, i);
+      if (m->on_device == r.on_device && m->device == device)
+        total = m;
+    }
+  if (total == NULL)
+    {
+      MemTotal m = { r.on_device, device, 0 };
+      g_array_append_val (recording->mem_totals, m);
+      total = &g_array_index (recording->mem_totals, MemTotal, recording->mem_totals->len - 1);
+    }
+  total->total += nbytes;
+  r.total = total->total;
+  if (ts->kernel == NULL && nbytes > 0)
+    {
+      guint index = recording->mem_records->len;
+      g_array_append_val (ts->pending, index);
+    }
+  g_array_append_val (recording->mem_records, r);
+  g_mutex_unlock (&record_lock);
+}
+
 static const GnnProfilerHooks profiler_hooks = {
   hook_backward_begin,
   gnn_profiler_optimizer_begin,
   hook_module_begin,
   gnn_profiler_range_end,
+  hook_node_scope,
+  hook_module_backward_enter,
+  hook_module_backward_end,
+  hook_memory,
 };
 
 /**
@@ -1055,6 +1391,7 @@ gnn_profiler_finalize (GObject *object)
   clear_events (self);
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_clear_pointer (&self->blocks, g_ptr_array_unref);
+  g_clear_pointer (&self->mem_records, g_array_unref);
   G_OBJECT_CLASS (gnn_profiler_parent_class)->finalize (object);
 }
 
@@ -1074,6 +1411,9 @@ gnn_profiler_get_property (GObject *object, guint prop_id, GValue *value, GParam
     case PROP_ACTIVE:
       g_value_set_boolean (value, self->active);
       break;
+    case PROP_PROFILE_MEMORY:
+      g_value_set_boolean (value, self->profile_memory);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1091,6 +1431,9 @@ gnn_profiler_set_property (GObject *object, guint prop_id, const GValue *value, 
       break;
     case PROP_WITH_FLOPS:
       gnn_profiler_set_with_flops (self, g_value_get_boolean (value));
+      break;
+    case PROP_PROFILE_MEMORY:
+      gnn_profiler_set_profile_memory (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1137,6 +1480,21 @@ gnn_profiler_class_init (GnnProfilerClass *klass)
   properties[PROP_ACTIVE] =
     g_param_spec_boolean ("active", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * GnnProfiler:profile-memory:
+   *
+   * Whether the profiler records the memory that tensors' storages take and give back
+   * (torch's `profile_memory`, default %FALSE): each allocation and free of a backend's
+   * storage, counted to an event ([method@Gnn.ProfilerEvent.get_cpu_memory_usage]), shown in
+   * [method@Gnn.Profiler.table] and as `[memory]` events in the chrome trace. It applies from
+   * the next recording on. Buffers gnn does not own (a tensor over GBytes or a mapped file)
+   * are not counted, nor the scratch memory a backend takes inside a kernel.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_PROFILE_MEMORY] =
+    g_param_spec_boolean ("profile-memory", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1168,15 +1526,30 @@ gnn_profiler_init (GnnProfiler *self)
  * The profiler (`torch.profiler.profile`): between [method@Gnn.Profiler.start] and
  * [method@Gnn.Profiler.stop] it records, on every thread, each kernel call (an op observer's
  * view: the op, input shapes, dtype, backend, device, FLOPs), each module's forward as a
- * range named by its path (`features.0 (Conv2d)`), each autograd node's backward
- * (`MmBackward0`), each optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
+ * range named by its path (`features.0 (Conv2d)`) and its backward as a range named after it
+ * (`features.0 (Conv2d) backward`), each autograd node's backward (`MmBackward0`), each
+ * optimizer step (`Optimizer.step#SGD.step`) and the user ranges of
  * [func@Gnn.Profiler.record_function_begin]. Each event has a start, a duration and a parent
  * range (the innermost one open on its thread), so that self times and nesting follow.
+ *
+ * A module's backward range holds the backward of the autograd nodes that its forward
+ * recorded, with their kernels and the AccumulateGrads they feed, and lies inside the backward
+ * range of its parent module, as its forward lies inside the parent's forward. torch's
+ * profiler records no such range (its module ranges are forward only, and it links a forward op
+ * to its backward by sequence number); gnn names it after the forward with " backward" added,
+ * so that key averages keep the two apart and the path still names the module. Where the
+ * engine interleaves two branches of the graph, a module gets one range per run of its nodes:
+ * a range never holds another module's nodes.
  *
  * A kernel on a backend that times its device (the CUDA backend: CUDA events queued on the
  * device's stream around the kernel) also gets its device time, read once the profiler stops,
  * so that recording never waits for the device: torch's CUDA columns in
  * [method@Gnn.Profiler.table] and device events in the chrome trace.
+ *
+ * With [property@Gnn.Profiler:profile-memory] it also records each allocation and free of a
+ * tensor storage (torch's `profile_memory`), counted to the events
+ * ([method@Gnn.ProfilerEvent.get_cpu_memory_usage]); its cost is then a lock per allocation,
+ * and none at all without it (one read of a flag).
  *
  * In C a profile is a start/stop pair, with g_autoptr for the profiler; in Python
  * `with torch.profiler.profile (...) as prof:`. One profiler records at a time. While none
@@ -1276,6 +1649,44 @@ gnn_profiler_set_with_flops (GnnProfiler *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITH_FLOPS]);
 }
 
+/**
+ * gnn_profiler_get_profile_memory:
+ * @self: a profiler
+ *
+ * Whether the profiler records memory.
+ *
+ * Returns: [property@Gnn.Profiler:profile-memory]
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_profiler_get_profile_memory (GnnProfiler *self)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (self), FALSE);
+  return self->profile_memory;
+}
+
+/**
+ * gnn_profiler_set_profile_memory:
+ * @self: a profiler
+ * @profile_memory: whether to record memory
+ *
+ * Sets [property@Gnn.Profiler:profile-memory]; it applies from the next recording on.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_set_profile_memory (GnnProfiler *self,
+                                 gboolean     profile_memory)
+{
+  g_return_if_fail (GNN_IS_PROFILER (self));
+  profile_memory = !!profile_memory;
+  if (self->profile_memory == profile_memory)
+    return;
+  self->profile_memory = profile_memory;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE_MEMORY]);
+}
+
 /* begins recording into a fresh list of events */
 static gboolean
 begin_recording (GnnProfiler *self, GError **error)
@@ -1293,11 +1704,19 @@ begin_recording (GnnProfiler *self, GError **error)
   self->module_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->device_origins = g_array_new (FALSE, FALSE, sizeof (DeviceOrigin));
   self->has_device_times = FALSE;
+  g_clear_pointer (&self->mem_records, g_array_unref);
+  self->memory_recorded = self->profile_memory;
+  if (self->profile_memory)
+    {
+      self->mem_records = g_array_new (FALSE, FALSE, sizeof (MemRecord));
+      self->mem_totals = g_array_new (FALSE, FALSE, sizeof (MemTotal));
+    }
   recording = g_object_ref (self);
   generation++;
   self->start_ns = now_ns ();
   g_atomic_pointer_set (&gnn_profiler_hooks, &profiler_hooks);
   g_atomic_int_set (&gnn_profiler_active, 1);
+  g_atomic_int_set (&gnn_profiler_memory_active, self->profile_memory);
   g_mutex_unlock (&record_lock);
   self->observer = gnn_op_observer_add (observe_kernel, g_object_ref (self), g_object_unref);
   return TRUE;
@@ -1362,6 +1781,8 @@ end_recording (GnnProfiler *self)
   recording = NULL;
   generation++;
   g_atomic_int_set (&gnn_profiler_active, 0);
+  g_atomic_int_set (&gnn_profiler_memory_active, 0);
+  g_clear_pointer (&self->mem_totals, g_array_unref);
   self->block = NULL;           /* self->blocks keeps it */
   g_clear_pointer (&self->module_names, g_hash_table_unref);
   g_mutex_unlock (&record_lock);
@@ -1381,6 +1802,32 @@ end_recording (GnnProfiler *self)
       if (ev->parent_id >= 0)
         ((GnnProfilerEvent *) self->events->pdata[ev->parent_id])->child_ns +=
           gnn_profiler_event_get_duration_ns (ev);
+    }
+  /* each allocation counts to its event, and an event's memory is its own and its children's */
+  if (self->mem_records)
+    {
+      for (guint i = 0; i < self->mem_records->len; i++)
+        {
+          MemRecord *r = &g_array_index (self->mem_records, MemRecord, i);
+          if (r->event_id >= 0)
+            ((GnnProfilerEvent *) self->events->pdata[r->event_id])->self_mem[r->on_device] += r->bytes;
+        }
+      for (guint i = 0; i < self->events->len; i++)
+        {
+          GnnProfilerEvent *ev = self->events->pdata[i];
+          ev->mem[0] = ev->self_mem[0];
+          ev->mem[1] = ev->self_mem[1];
+        }
+      for (guint i = self->events->len; i-- > 0;)
+        {
+          GnnProfilerEvent *ev = self->events->pdata[i];
+          if (ev->parent_id >= 0)
+            {
+              GnnProfilerEvent *parent = self->events->pdata[ev->parent_id];
+              parent->mem[0] += ev->mem[0];
+              parent->mem[1] += ev->mem[1];
+            }
+        }
     }
   /* a range's device time is its kernels': children come after their parents */
   if (self->has_device_times)
@@ -1460,6 +1907,8 @@ gnn_profiler_start (GnnProfiler *self,
   self->action = action_at (self, 0);
   clear_events (self);
   self->has_device_times = FALSE;
+  g_clear_pointer (&self->mem_records, g_array_unref);
+  self->memory_recorded = FALSE;
   if (action_records (self->action))
     {
       if (!begin_recording (self, error))
@@ -1720,6 +2169,7 @@ struct _GnnProfilerAverage {
   gint64 total_ns, self_ns;
   gint64 device_ns, self_device_ns;
   guint64 flops;
+  gint64 mem[2], self_mem[2];   /* [0] the CPU's, [1] devices' */
 };
 
 G_DEFINE_BOXED_TYPE (GnnProfilerAverage, gnn_profiler_average, gnn_profiler_average_ref, gnn_profiler_average_unref)
@@ -1936,13 +2386,88 @@ gnn_profiler_average_get_flops (GnnProfilerAverage *average)
 }
 
 /**
+ * gnn_profiler_average_get_cpu_memory_usage:
+ * @average: an average
+ *
+ * The events' [method@Gnn.ProfilerEvent.get_cpu_memory_usage] summed, in bytes (torch's
+ * `cpu_memory_usage`, "CPU Mem").
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_average_get_cpu_memory_usage (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->mem[0];
+}
+
+/**
+ * gnn_profiler_average_get_self_cpu_memory_usage:
+ * @average: an average
+ *
+ * The events' [method@Gnn.ProfilerEvent.get_self_cpu_memory_usage] summed, in bytes (torch's
+ * `self_cpu_memory_usage`, "Self CPU Mem").
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_average_get_self_cpu_memory_usage (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_mem[0];
+}
+
+/**
+ * gnn_profiler_average_get_cuda_memory_usage:
+ * @average: an average
+ *
+ * The events' [method@Gnn.ProfilerEvent.get_cuda_memory_usage] summed, in bytes (torch's
+ * `cuda_memory_usage`, "CUDA Mem").
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_average_get_cuda_memory_usage (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->mem[1];
+}
+
+/**
+ * gnn_profiler_average_get_self_cuda_memory_usage:
+ * @average: an average
+ *
+ * The events' [method@Gnn.ProfilerEvent.get_self_cuda_memory_usage] summed, in bytes
+ * (torch's `self_cuda_memory_usage`, "Self CUDA Mem").
+ *
+ * Returns: the bytes
+ *
+ * Since: 0.1
+ */
+gint64
+gnn_profiler_average_get_self_cuda_memory_usage (GnnProfilerAverage *average)
+{
+  g_return_val_if_fail (average != NULL, 0);
+  return average->self_mem[1];
+}
+
+/**
  * gnn_profiler_key_averages:
  * @self: a profiler
  * @group_by_input_shape: whether events of one name with different input shapes average apart
  *
  * The events of the last profile averaged by name (torch's `prof.key_averages ()`), or by name
  * and input shapes (which needs [property@Gnn.Profiler:record-shapes] to tell them apart), in
- * the order each key first began. Empty while the profiler records.
+ * the order each key first began. Empty while the profiler records. With
+ * [property@Gnn.Profiler:profile-memory], the allocations and frees that counted to no event
+ * (made while no range was open on their thread) come last, as torch's `[memory]` key: one
+ * count each.
  *
  * Returns: (transfer container) (element-type Gnn.ProfilerAverage): the averages
  *
@@ -1983,6 +2508,34 @@ gnn_profiler_key_averages (GnnProfiler *self,
       avg->flops += ev->flops;
       avg->device_ns += gnn_profiler_event_get_device_duration_ns (ev);
       avg->self_device_ns += gnn_profiler_event_get_self_device_ns (ev);
+      for (guint d = 0; d < 2; d++)
+        {
+          avg->mem[d] += ev->mem[d];
+          avg->self_mem[d] += ev->self_mem[d];
+        }
+    }
+  if (self->mem_records)
+    {
+      GnnProfilerAverage *avg = NULL;
+
+      for (guint i = 0; i < self->mem_records->len; i++)
+        {
+          MemRecord *r = &g_array_index (self->mem_records, MemRecord, i);
+
+          if (r->event_id >= 0)
+            continue;
+          if (avg == NULL)
+            {
+              avg = g_new0 (GnnProfilerAverage, 1);
+              g_atomic_ref_count_init (&avg->ref);
+              avg->key = g_strdup ("[memory]");
+              avg->input_shapes = group_by_input_shape ? g_strdup ("[]") : NULL;
+              g_ptr_array_add (out, avg);
+            }
+          avg->count++;
+          avg->mem[r->on_device] += r->bytes;
+          avg->self_mem[r->on_device] += r->bytes;
+        }
     }
   return out;
 }
@@ -2020,6 +2573,46 @@ field_flops (GnnProfilerAverage *a)
   return (double) a->flops;
 }
 
+static double
+field_cpu_memory (GnnProfilerAverage *a)
+{
+  return (double) a->mem[0];
+}
+
+static double
+field_self_cpu_memory (GnnProfilerAverage *a)
+{
+  return (double) a->self_mem[0];
+}
+
+static double
+field_cuda_memory (GnnProfilerAverage *a)
+{
+  return (double) a->mem[1];
+}
+
+static double
+field_self_cuda_memory (GnnProfilerAverage *a)
+{
+  return (double) a->self_mem[1];
+}
+
+/* torch's _format_memory */
+static char *
+format_memory (gint64 nbytes)
+{
+  const double kb = 1024, mb = 1024 * kb, gb = 1024 * mb;
+  double a = fabs ((double) nbytes);
+
+  if (a >= gb)
+    return g_strdup_printf ("%.2f Gb", nbytes / gb);
+  if (a >= mb)
+    return g_strdup_printf ("%.2f Mb", nbytes / mb);
+  if (a >= kb)
+    return g_strdup_printf ("%.2f Kb", nbytes / kb);
+  return g_strdup_printf ("%" G_GINT64_FORMAT " b", nbytes);
+}
+
 static const struct {
   const char *name;
   AverageField get;
@@ -2032,6 +2625,10 @@ static const struct {
   { "self_cuda_time_total", gnn_profiler_average_get_self_cuda_time_total },
   { "cuda_time_total", gnn_profiler_average_get_cuda_time_total },
   { "cuda_time", gnn_profiler_average_get_cuda_time },
+  { "cpu_memory_usage", field_cpu_memory },
+  { "self_cpu_memory_usage", field_self_cpu_memory },
+  { "cuda_memory_usage", field_cuda_memory },
+  { "self_cuda_memory_usage", field_self_cuda_memory },
 };
 
 static gint
@@ -2069,15 +2666,18 @@ append_separator (GString *s, const int *widths, guint n)
  * @self: a profiler
  * @group_by_input_shape: average by name and input shapes, as [method@Gnn.Profiler.key_averages]
  * @sort_by: (nullable): the field to sort by, largest first: "self_cpu_time_total",
- *   "cpu_time_total", "cpu_time", "count", "flops", "self_cuda_time_total", "cuda_time_total"
- *   or "cuda_time"; %NULL keeps the order the keys first began
+ *   "cpu_time_total", "cpu_time", "count", "flops", "self_cuda_time_total", "cuda_time_total",
+ *   "cuda_time", "cpu_memory_usage", "self_cpu_memory_usage", "cuda_memory_usage" or
+ *   "self_cuda_memory_usage"; %NULL keeps the order the keys first began
  * @row_limit: the most rows to print; negative for all
  * @error: return location for a #GError
  *
  * The key averages as torch prints them (`prof.key_averages ().table (sort_by=...,
  * row_limit=...)`): the columns Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time
  * avg, then Self CUDA, Self CUDA %, CUDA total and CUDA time avg when some kernel has a device
- * time ([method@Gnn.ProfilerEvent.get_device_duration_ns]), # of Calls, then Input Shapes when
+ * time ([method@Gnn.ProfilerEvent.get_device_duration_ns]), CPU Mem and Self CPU Mem when the
+ * profile recorded memory ([property@Gnn.Profiler:profile-memory]; torch's sizes: `3.91 Kb`),
+ * and CUDA Mem and Self CUDA Mem when some key took device memory of its own, # of Calls, then Input Shapes when
  * grouped by them and a Total FLOPs column (scaled as torch scales it: KFLOPs, MFLOPs, ...)
  * when FLOPs were recorded, and the line "Self CPU time total: ..." (and "Self CUDA time
  * total: ..." with device times). Percentages are of the self times of every key summed.
@@ -2103,10 +2703,15 @@ gnn_profiler_table (GnnProfiler *self,
   g_autoptr(GPtrArray) avgs = NULL;
   AverageField sort_get = NULL;
   gboolean has_shapes = FALSE, has_flops = FALSE;
-  int widths[16];
-  const char *cells[16];
+  static const char *const memory_headers[] = {
+    "CPU Mem", "Self CPU Mem", "CUDA Mem", "Self CUDA Mem",
+  };
+  int widths[24];
+  const char *cells[24];
   gboolean has_cuda = self->has_device_times;
-  guint n_cols = G_N_ELEMENTS (headers) + (has_cuda ? G_N_ELEMENTS (cuda_headers) : 0) + 1;
+  gboolean has_memory = self->memory_recorded && !self->recording, has_cuda_memory = FALSE;
+  guint n_memory = 0;
+  guint n_cols;
   int name_width = 0, shapes_width = 0;
   double sum_self = 0, sum_self_cuda = 0, flops_scale = 1;
   const char *flops_header = NULL;
@@ -2126,13 +2731,19 @@ gnn_profiler_table (GnnProfiler *self,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "table: sort_by must be one of self_cpu_time_total, cpu_time_total, cpu_time, "
-                       "count, flops, self_cuda_time_total, cuda_time_total, cuda_time, not \"%s\"", sort_by);
+                       "count, flops, self_cuda_time_total, cuda_time_total, cuda_time, cpu_memory_usage, "
+                       "self_cpu_memory_usage, cuda_memory_usage, self_cuda_memory_usage, not \"%s\"", sort_by);
           return NULL;
         }
     }
   avgs = gnn_profiler_key_averages (self, group_by_input_shape);
   if (avgs->len == 0)
     return g_strdup ("");
+  /* torch: the CUDA memory columns when some key has some self CUDA memory */
+  for (guint i = 0; has_memory && i < avgs->len; i++)
+    has_cuda_memory |= ((GnnProfilerAverage *) avgs->pdata[i])->self_mem[1] > 0;
+  n_memory = has_memory ? (has_cuda_memory ? 4 : 2) : 0;
+  n_cols = G_N_ELEMENTS (headers) + (has_cuda ? G_N_ELEMENTS (cuda_headers) : 0) + n_memory + 1;
   if (sort_get)
     g_ptr_array_sort_with_data (avgs, compare_descending, sort_get);
 
@@ -2179,6 +2790,8 @@ gnn_profiler_table (GnnProfiler *self,
     if (has_cuda)
       for (guint i = 0; i < G_N_ELEMENTS (cuda_headers); i++)
         cells[c++] = cuda_headers[i];
+    for (guint i = 0; i < n_memory; i++)
+      cells[c++] = memory_headers[i];
     cells[c++] = "# of Calls";
     if (has_shapes)
       cells[c++] = "Input Shapes";
@@ -2193,6 +2806,7 @@ gnn_profiler_table (GnnProfiler *self,
       g_autofree char *name = NULL, *self_share = NULL, *self_time = NULL, *total_share = NULL;
       g_autofree char *total_time = NULL, *avg_time = NULL, *count = NULL, *shapes = NULL, *flops = NULL;
       g_autofree char *self_cuda = NULL, *self_cuda_share = NULL, *cuda_total = NULL, *cuda_avg = NULL;
+      char *mem[4] = { NULL, NULL, NULL, NULL };
       guint c = 0;
 
       if ((int) g_utf8_strlen (a->key, -1) >= 55 - 3)
@@ -2225,6 +2839,15 @@ gnn_profiler_table (GnnProfiler *self,
           cells[c++] = cuda_total;
           cells[c++] = cuda_avg;
         }
+      if (n_memory)
+        {
+          mem[0] = format_memory (a->mem[0]);
+          mem[1] = format_memory (a->self_mem[0]);
+          mem[2] = format_memory (a->mem[1]);
+          mem[3] = format_memory (a->self_mem[1]);
+          for (guint k = 0; k < n_memory; k++)
+            cells[c++] = mem[k];
+        }
       cells[c++] = count;
       if (has_shapes)
         {
@@ -2237,6 +2860,8 @@ gnn_profiler_table (GnnProfiler *self,
           cells[c++] = flops;
         }
       append_row (s, cells, widths, n_cols);
+      for (guint k = 0; k < G_N_ELEMENTS (mem); k++)
+        g_free (mem[k]);
     }
   append_separator (s, widths, n_cols);
   total = format_time (sum_self);
@@ -2268,6 +2893,8 @@ event_category (GnnProfilerEventKind kind)
       return "user_annotation";
     case GNN_PROFILER_EVENT_STEP:
       return "profiler_step";
+    case GNN_PROFILER_EVENT_MODULE_BACKWARD:
+      return "module_backward";
     default:
       return "unknown";
     }
@@ -2401,6 +3028,42 @@ chrome_trace_text (GnnProfiler *self)
         json_builder_end_object (b);
       }
   }
+  /* profile_memory: each allocation and free as Kineto writes them, an instant event on its
+   * thread */
+  for (guint i = 0; self->mem_records && i < self->mem_records->len; i++)
+    {
+      MemRecord *r = &g_array_index (self->mem_records, MemRecord, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, "[memory]");
+      json_builder_set_member_name (b, "ph");
+      json_builder_add_string_value (b, "i");
+      json_builder_set_member_name (b, "cat");
+      json_builder_add_string_value (b, "cpu_instant_event");
+      json_builder_set_member_name (b, "s");
+      json_builder_add_string_value (b, "t");
+      json_builder_set_member_name (b, "ts");
+      json_builder_add_double_value (b, (r->ts_ns - self->start_ns) / 1000.0);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, r->thread);
+      json_builder_set_member_name (b, "args");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "Device Type");
+      json_builder_add_int_value (b, r->on_device ? 1 : 0);
+      json_builder_set_member_name (b, "Device Id");
+      json_builder_add_int_value (b, r->on_device ? (gint64) r->device : -1);
+      json_builder_set_member_name (b, "Addr");
+      json_builder_add_int_value (b, (gint64) r->addr);
+      json_builder_set_member_name (b, "Bytes");
+      json_builder_add_int_value (b, r->bytes);
+      json_builder_set_member_name (b, "Total Allocated");
+      json_builder_add_int_value (b, r->total);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "displayTimeUnit");
   json_builder_add_string_value (b, "ms");
@@ -2420,12 +3083,17 @@ chrome_trace_text (GnnProfiler *self)
  * Perfetto and `chrome://tracing` read: `{"traceEvents": [...]}` with one complete ("X") event
  * per recorded event, `ts` (from the profiler's start) and `dur` in microseconds, `pid` the
  * process, `tid` the event's thread, `cat` its kind ("kernel", "module", "backward",
- * "optimizer", "user_annotation", "profiler_step") and `args` its input shapes
+ * "optimizer", "user_annotation", "profiler_step", "module_backward") and `args` its input shapes
  * ("Input Dims"), FLOPs, dtype, backend and device, its id and its parent's. Kernels with a
  * device time ([method@Gnn.ProfilerEvent.get_device_duration_ns]) appear once more as device
  * events: `cat` "device_kernel", `pid` the device's index (named by a "process_name"
  * metadata event, "cuda:0"), `tid` 0, `ts` the device start, `dur` the device time, and
- * `args.correlation` the id of the host-side kernel event. The file is replaced atomically: a
+ * `args.correlation` the id of the host-side kernel event. With
+ * [property@Gnn.Profiler:profile-memory], each allocation and free of a storage is an instant
+ * event as Kineto writes them: `name` "[memory]", `ph` "i", `cat` "cpu_instant_event", `s`
+ * "t", on its thread, `args` its "Device Type" (0 the CPU, 1 a device), "Device Id" (-1 on the
+ * CPU), "Addr", "Bytes" (negative for a free) and "Total Allocated" (the device's bytes
+ * allocated less freed since the profile began). The file is replaced atomically: a
  * failed write leaves an existing file as it was.
  *
  * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_FAILED while the profiler records, a

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @GNN_PROFILER_EVENT_OPTIMIZER: an optimizer's step or zero_grad (`Optimizer.step#SGD.step`)
  * @GNN_PROFILER_EVENT_USER: a user range, [func@Gnn.Profiler.record_function_begin]
  * @GNN_PROFILER_EVENT_STEP: one step of a schedule (`ProfilerStep#3`)
+ * @GNN_PROFILER_EVENT_MODULE_BACKWARD: a module's backward: the backward of the autograd nodes
+ *   its forward recorded, named after that forward (`features.0 (Conv2d) backward`)
  *
  * What a [struct@Gnn.ProfilerEvent] records.
  *
@@ -36,6 +38,7 @@ typedef enum {
   GNN_PROFILER_EVENT_OPTIMIZER,
   GNN_PROFILER_EVENT_USER,
   GNN_PROFILER_EVENT_STEP,
+  GNN_PROFILER_EVENT_MODULE_BACKWARD,
 } GnnProfilerEventKind;
 
 /**
@@ -112,6 +115,14 @@ GNN_AVAILABLE_IN_ALL
 const char           *gnn_profiler_event_get_device      (GnnProfilerEvent *event);
 GNN_AVAILABLE_IN_ALL
 guint                 gnn_profiler_event_get_thread      (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_cpu_memory_usage      (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_self_cpu_memory_usage (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_cuda_memory_usage     (GnnProfilerEvent *event);
+GNN_AVAILABLE_IN_ALL
+gint64                gnn_profiler_event_get_self_cuda_memory_usage (GnnProfilerEvent *event);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerEvent, gnn_profiler_event_unref)
 
@@ -133,6 +144,11 @@ gboolean     gnn_profiler_get_with_flops     (GnnProfiler  *self);
 GNN_AVAILABLE_IN_ALL
 void         gnn_profiler_set_with_flops     (GnnProfiler  *self,
                                               gboolean      with_flops);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_profiler_get_profile_memory (GnnProfiler  *self);
+GNN_AVAILABLE_IN_ALL
+void         gnn_profiler_set_profile_memory (GnnProfiler  *self,
+                                              gboolean      profile_memory);
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_profiler_start              (GnnProfiler  *self,
                                               GError      **error);
@@ -184,6 +200,14 @@ GNN_AVAILABLE_IN_ALL
 double              gnn_profiler_average_get_cuda_time           (GnnProfilerAverage *average);
 GNN_AVAILABLE_IN_ALL
 guint64             gnn_profiler_average_get_flops               (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_cpu_memory_usage    (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_self_cpu_memory_usage (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_cuda_memory_usage   (GnnProfilerAverage *average);
+GNN_AVAILABLE_IN_ALL
+gint64              gnn_profiler_average_get_self_cuda_memory_usage (GnnProfilerAverage *average);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerAverage, gnn_profiler_average_unref)
 

@@ -1832,6 +1832,47 @@ fake_kernel_ns (const char *nick)
   return 0;
 }
 
+/* profile_memory on the device: a tensor's storage on "cuda" counts as torch's CUDA memory
+ * (the kernel that fills it holds its bytes), and the table gets the CUDA Mem columns */
+static void
+test_profiler_memory (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  g_autofree char *table = NULL;
+  GnnProfilerEvent *range = NULL;
+  gint64 kernel_bytes = 0;
+
+  REQUIRE_DEVICE ();
+  gnn_profiler_set_profile_memory (prof, TRUE);
+  g_assert_true (gnn_profiler_start (prof, &error));
+  gnn_profiler_record_function_begin ("device-alloc");
+  a = gnn_tensor_new_ones (GNN_TEST_SHAPE (32, 32), 2, GNN_DTYPE_FLOAT32, "cuda", &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_record_function_end (&error));
+  g_assert_true (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+
+      if (g_str_equal (gnn_profiler_event_get_name (ev), "device-alloc"))
+        range = ev;
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_KERNEL)
+        kernel_bytes += gnn_profiler_event_get_self_cuda_memory_usage (ev);
+      g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (ev), ==, 0);
+    }
+  g_assert_nonnull (range);
+  g_assert_cmpint (gnn_profiler_event_get_cuda_memory_usage (range), ==, 32 * 32 * 4);
+  g_assert_cmpint (kernel_bytes, ==, 32 * 32 * 4);
+  table = gnn_profiler_table (prof, FALSE, "self_cuda_memory_usage", -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (table, "CPU Mem  Self CPU Mem      CUDA Mem  Self CUDA Mem"));
+  g_assert_nonnull (strstr (table, "4.00 Kb"));
+}
+
 /* The profiler's device times: kernels on the device get them from the backend's timing
  * marks (CUDA events, read at stop), shown as torch's CUDA columns and as device events in the
  * chrome trace; CPU kernels of the same profile have none. On the fake device the times are
@@ -2050,6 +2091,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/no-transfers-cross-entropy-sgd", test_no_transfers_cross_entropy_sgd);
   g_test_add_func ("/cuda/op-observer", test_op_observer);
   g_test_add_func ("/cuda/profiler-device-times", test_profiler_device_times);
+  g_test_add_func ("/cuda/profiler-memory", test_profiler_memory);
 
   {
     int ret = g_test_run ();

@@ -804,6 +804,23 @@ test_cnn_step (void)
       g_assert_cmpuint (n, >, 0);
     }
   g_assert_nonnull (find_named (events, "8 (Flatten)"));
+  /* and each one's backward range, after its forward, inside the model's backward range */
+  {
+    GnnProfilerEvent *root_bw = find_named (events, "Sequential backward");
+
+    g_assert_nonnull (root_bw);
+    for (guint l = 0; l < G_N_ELEMENTS (leaves); l++)
+      {
+        g_autofree char *name = g_strconcat (leaves[l], " backward", NULL);
+        GnnProfilerEvent *forward = find_named (events, leaves[l]);
+        GnnProfilerEvent *range = find_named (events, name);
+
+        g_assert_nonnull (range);
+        g_assert_true (event_at (events, gnn_profiler_event_get_parent_id (range)) == root_bw);
+        g_assert_cmpint (gnn_profiler_event_get_start_ns (range), >=,
+                         gnn_profiler_event_get_start_ns (forward) + gnn_profiler_event_get_duration_ns (forward));
+      }
+  }
 
   for (guint i = 0; i < events->len; i++)
     {
@@ -870,6 +887,373 @@ test_cnn_step (void)
   }
 }
 
+/* the range of @name, which must exist once, of @kind */
+static GnnProfilerEvent *
+the_range (GPtrArray *events, const char *name, GnnProfilerEventKind kind)
+{
+  GnnProfilerEvent *ev = find_named (events, name);
+
+  if (ev == NULL)
+    g_error ("no range named \"%s\"", name);
+  g_assert_cmpuint (count_named (events, name), ==, 1);
+  g_assert_cmpint (gnn_profiler_event_get_kind (ev), ==, kind);
+  return ev;
+}
+
+static gint64
+end_of (GnnProfilerEvent *ev)
+{
+  return gnn_profiler_event_get_start_ns (ev) + gnn_profiler_event_get_duration_ns (ev);
+}
+
+/* each module's backward is a range named after its forward, after it in time, holding the
+ * nodes (and kernels) its forward recorded, inside its parent module's backward range */
+static void
+test_module_backward (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  static const char *const names[] = { "Sequential", "0 (Linear)", "1 (ReLU)", "2 (Linear)" };
+  GnnProfilerEvent *fw[4], *bw[4];
+  guint gemm_in_nodes = 0, n_module_bw = 0;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  OK (gnn_profiler_start (prof, &error));
+  train_step (model, opt);
+  OK (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+
+  for (guint m = 0; m < 4; m++)
+    {
+      g_autofree char *name = g_strconcat (names[m], " backward", NULL);
+
+      fw[m] = the_range (events, names[m], GNN_PROFILER_EVENT_MODULE);
+      bw[m] = the_range (events, name, GNN_PROFILER_EVENT_MODULE_BACKWARD);
+      /* after its forward, with no FLOPs or shapes of its own */
+      g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[m]), >=, end_of (fw[m]));
+      g_assert_cmpint (gnn_profiler_event_get_duration_ns (bw[m]), >, 0);
+      g_assert_cmpuint (gnn_profiler_event_get_flops (bw[m]), ==, 0);
+      g_assert_null (gnn_profiler_event_get_input_shapes (bw[m]));
+    }
+  /* nested as the forwards are: the children inside the root's, in time too */
+  for (guint m = 1; m < 4; m++)
+    {
+      g_assert_cmpint (gnn_profiler_event_get_parent_id (bw[m]), ==, gnn_profiler_event_get_id (bw[0]));
+      g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[m]), >=, gnn_profiler_event_get_start_ns (bw[0]));
+      g_assert_cmpint (end_of (bw[m]), <=, end_of (bw[0]));
+    }
+  /* the root's backward range lies outside the user range of the forward, in the step */
+  g_assert_cmpint (gnn_profiler_event_get_parent_id (bw[0]), ==, 0);
+  /* in the reverse order of the forwards, one after the other */
+  g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[2]), >=, end_of (bw[3]));
+  g_assert_cmpint (gnn_profiler_event_get_start_ns (bw[1]), >=, end_of (bw[2]));
+
+  /* the backward kernels of each module lie in its range: the second Linear's gradients of
+   * its input and weight, the first's of its weight only (x needs none); the ReLU's own */
+  g_assert_cmpuint (count_inside (events, bw[3], "gemm"), ==, 2);
+  g_assert_cmpuint (count_inside (events, bw[1], "gemm"), ==, 1);
+  g_assert_cmpuint (count_inside (events, bw[2], "gemm"), ==, 0);
+  {
+    guint relu_kernels = 0;
+    for (guint i = 0; i < events->len; i++)
+      relu_kernels += gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_KERNEL &&
+                      is_inside (events, events->pdata[i], bw[2]);
+    g_assert_cmpuint (relu_kernels, >, 0);
+  }
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+
+      n_module_bw += gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_MODULE_BACKWARD;
+      if (gnn_profiler_event_get_kind (ev) == GNN_PROFILER_EVENT_BACKWARD)
+        {
+          const char *name = gnn_profiler_event_get_name (ev);
+
+          /* the loss was computed outside the modules; the parameters' AccumulateGrads run in
+           * the range of the module whose node fed them, and the rest are the modules' */
+          if (g_str_equal (name, "SumBackward0"))
+            g_assert_false (is_inside (events, ev, bw[0]));
+          else
+            g_assert_true (is_inside (events, ev, bw[0]));
+          if (g_str_equal (name, "AccumulateGrad"))
+            g_assert_true (is_inside (events, ev, bw[1]) || is_inside (events, ev, bw[3]));
+          gemm_in_nodes += count_inside (events, ev, "gemm");
+        }
+    }
+  /* every backward matrix product is in the root's backward range; one range per module */
+  g_assert_cmpuint (gemm_in_nodes, ==, 3);
+  g_assert_cmpuint (count_inside (events, bw[0], "gemm"), ==, gemm_in_nodes);
+  g_assert_cmpuint (n_module_bw, ==, 4);
+  g_clear_pointer (&events, g_ptr_array_unref);
+
+  /* a module called twice in one graph: one backward range per call, the second call's first,
+   * each holding its own call's product */
+  {
+    const gint64 shape[] = { 5, 4 };
+    g_autoptr(GnnModule) shared = NULL;
+    g_autoptr(GnnTensor) x = NULL, y = NULL, z = NULL, loss = NULL;
+    GnnProfilerEvent *calls[2] = { NULL, NULL }, *ranges[2] = { NULL, NULL };
+    guint n_calls = 0, n_ranges = 0;
+
+    OK (shared = GNN_MODULE (gnn_linear_new (4, 4, FALSE, &error)));
+    OK (x = gnn_tensor_new_randn (shape, 2, NULL, F32, "cpu", &error));
+    OK (gnn_profiler_start (prof, &error));
+    OK (y = gnn_module_forward_tensor (shared, x, &error));
+    OK (z = gnn_module_forward_tensor (shared, y, &error));
+    OK (loss = gnn_tensor_sum_all (z, &error));
+    OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+    OK (gnn_profiler_stop (prof, &error));
+    events = gnn_profiler_get_events (prof);
+    for (guint i = 0; i < events->len; i++)
+      {
+        const char *name = gnn_profiler_event_get_name (events->pdata[i]);
+        if (g_str_equal (name, "Linear") && n_calls < 2)
+          calls[n_calls++] = events->pdata[i];
+        if (g_str_equal (name, "Linear backward") && n_ranges < 2)
+          ranges[n_ranges++] = events->pdata[i];
+      }
+    g_assert_cmpuint (n_calls, ==, 2);
+    g_assert_cmpuint (n_ranges, ==, 2);
+    g_assert_cmpuint (count_named (events, "Linear backward"), ==, 2);
+    g_assert_cmpint (gnn_profiler_event_get_start_ns (ranges[1]), >=, end_of (ranges[0]));
+    g_assert_cmpint (gnn_profiler_event_get_start_ns (ranges[0]), >=, end_of (calls[1]));
+    /* the second call's backward: the gradients of its input and weight; the first's: its
+     * weight's only */
+    g_assert_cmpuint (count_inside (events, ranges[0], "gemm"), ==, 2);
+    g_assert_cmpuint (count_inside (events, ranges[1], "gemm"), ==, 1);
+    g_clear_pointer (&events, g_ptr_array_unref);
+  }
+
+  /* a graph recorded before the profile started has no module backward ranges, only nodes */
+  {
+    const gint64 shape[] = { 5, 4 };
+    g_autoptr(GnnTensor) x = NULL, y = NULL, loss = NULL;
+    guint nodes = 0;
+
+    OK (x = gnn_tensor_new_randn (shape, 2, NULL, F32, "cpu", &error));
+    OK (y = gnn_module_forward_tensor (model, x, &error));
+    OK (loss = gnn_tensor_sum_all (y, &error));
+    OK (gnn_profiler_start (prof, &error));
+    OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+    OK (gnn_profiler_stop (prof, &error));
+    events = gnn_profiler_get_events (prof);
+    for (guint i = 0; i < events->len; i++)
+      {
+        g_assert_cmpint (gnn_profiler_event_get_kind (events->pdata[i]), !=, GNN_PROFILER_EVENT_MODULE_BACKWARD);
+        nodes += gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_BACKWARD;
+      }
+    g_assert_cmpuint (nodes, >, 0);
+  }
+  g_clear_pointer (&events, g_ptr_array_unref);
+  g_clear_object (&opt);
+  g_clear_object (&group);
+  g_assert_finalize_object (g_steal_pointer (&prof));
+  g_assert_finalize_object (g_steal_pointer (&model));
+}
+
+static gpointer
+drop_tensor (gpointer data)
+{
+  g_object_unref (data);
+  return NULL;
+}
+
+/* profile_memory: the bytes each allocation takes count to the kernel that fills it, frees
+ * to the range they happen in, a free on a thread with no range open to "[memory]"; the table's
+ * memory columns and sort keys, and the trace's [memory] instant events */
+static void
+test_memory (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL, avgs = NULL;
+  g_autoptr(GnnTensor) t = NULL, early = NULL;
+  g_autofree char *table = NULL, *dir = NULL, *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const gint64 n[] = { 1000 };
+  GnnProfilerEvent *alloc, *freed, *step, *filled = NULL;
+  JsonArray *trace;
+  gint64 bytes[8] = { 0 };
+  guint n_memory = 0;
+  GThread *thread;
+
+  g_assert_false (gnn_profiler_get_profile_memory (prof));
+  gnn_profiler_set_profile_memory (prof, TRUE);
+  g_assert_true (gnn_profiler_get_profile_memory (prof));
+  OK (early = gnn_tensor_new_zeros (n, 1, F32, "cpu", &error));
+  OK (gnn_profiler_start (prof, &error));
+  gnn_profiler_record_function_begin ("alloc");
+  OK (t = gnn_tensor_new_zeros (n, 1, F32, "cpu", &error));
+  OK (gnn_profiler_record_function_end (&error));
+  gnn_profiler_record_function_begin ("free");
+  g_clear_object (&t);
+  OK (gnn_profiler_record_function_end (&error));
+  /* memory made before the profile, given back on a thread with no range open */
+  thread = g_thread_new ("drop", drop_tensor, g_steal_pointer (&early));
+  g_thread_join (thread);
+  OK (gnn_profiler_stop (prof, &error));
+
+  events = gnn_profiler_get_events (prof);
+  alloc = the_range (events, "alloc", GNN_PROFILER_EVENT_USER);
+  freed = the_range (events, "free", GNN_PROFILER_EVENT_USER);
+  step = the_range (events, "ProfilerStep#0", GNN_PROFILER_EVENT_STEP);
+  /* gnn.zeros (1000): 4000 bytes, counted to the kernel that fills them */
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (alloc), ==, 4000);
+  g_assert_cmpint (gnn_profiler_event_get_self_cpu_memory_usage (alloc), ==, 0);
+  for (guint i = 0; i < events->len; i++)
+    if (gnn_profiler_event_get_kind (events->pdata[i]) == GNN_PROFILER_EVENT_KERNEL &&
+        is_inside (events, events->pdata[i], alloc))
+      {
+        g_assert_null (filled);
+        filled = events->pdata[i];
+      }
+  g_assert_nonnull (filled);
+  g_assert_cmpint (gnn_profiler_event_get_self_cpu_memory_usage (filled), ==, 4000);
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (filled), ==, 4000);
+  g_assert_cmpint (gnn_profiler_event_get_cuda_memory_usage (filled), ==, 0);
+  g_assert_cmpint (gnn_profiler_event_get_self_cuda_memory_usage (filled), ==, 0);
+  g_assert_cmpint (gnn_profiler_event_get_self_cpu_memory_usage (freed), ==, -4000);
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (freed), ==, -4000);
+  /* the step holds both: nothing left */
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (step), ==, 0);
+  g_assert_cmpint (gnn_profiler_event_get_self_cpu_memory_usage (step), ==, 0);
+
+  /* key averages: the kernel's, the ranges', and the thread's free as "[memory]", last */
+  avgs = gnn_profiler_key_averages (prof, FALSE);
+  {
+    GnnProfilerAverage *last = avgs->pdata[avgs->len - 1];
+    g_assert_cmpstr (gnn_profiler_average_get_key (last), ==, "[memory]");
+    g_assert_cmpuint (gnn_profiler_average_get_count (last), ==, 1);
+    g_assert_cmpint (gnn_profiler_average_get_cpu_memory_usage (last), ==, -4000);
+    g_assert_cmpint (gnn_profiler_average_get_self_cpu_memory_usage (last), ==, -4000);
+    g_assert_cmpint (gnn_profiler_average_get_cuda_memory_usage (last), ==, 0);
+    g_assert_cmpint (gnn_profiler_average_get_self_cuda_memory_usage (last), ==, 0);
+  }
+  for (guint i = 0; i < avgs->len; i++)
+    if (g_str_equal (gnn_profiler_average_get_key (avgs->pdata[i]), "alloc"))
+      g_assert_cmpint (gnn_profiler_average_get_cpu_memory_usage (avgs->pdata[i]), ==, 4000);
+
+  /* the table: torch's memory columns (no CUDA ones: nothing on a device), sorted by them */
+  OK (table = gnn_profiler_table (prof, FALSE, "self_cpu_memory_usage", -1, &error));
+  g_assert_nonnull (strstr (table, "  CPU Mem  Self CPU Mem    # of Calls"));
+  g_assert_null (strstr (table, "CUDA Mem"));
+  g_assert_nonnull (strstr (table, "3.91 Kb"));
+  g_assert_nonnull (strstr (table, "-3.91 Kb"));
+  {
+    /* the first row has the largest self memory: the kernel's 4000 bytes */
+    g_auto(GStrv) lines = g_strsplit (table, "\n", -1);
+    g_assert_nonnull (strstr (lines[3], gnn_profiler_event_get_name (filled)));
+    g_assert_nonnull (strstr (lines[3], "3.91 Kb       3.91 Kb"));
+  }
+  g_clear_pointer (&table, g_free);
+  for (guint k = 0; k < 4; k++)
+    {
+      static const char *const keys[] = {
+        "cpu_memory_usage", "self_cpu_memory_usage", "cuda_memory_usage", "self_cuda_memory_usage",
+      };
+      OK (table = gnn_profiler_table (prof, TRUE, keys[k], 3, &error));
+      g_clear_pointer (&table, g_free);
+    }
+
+  /* the trace: each allocation and free, as Kineto writes them */
+  OK (dir = g_dir_make_tmp ("gnn-profiler-XXXXXX", &error));
+  path = g_build_filename (dir, "trace.json", NULL);
+  OK (gnn_profiler_export_chrome_trace (prof, path, &error));
+  OK (json_parser_load_from_file (parser, path, &error));
+  trace = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (trace); i++)
+    {
+      JsonObject *e = json_array_get_object_element (trace, i), *args;
+
+      if (!g_str_equal (json_object_get_string_member (e, "name"), "[memory]"))
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "i");
+      g_assert_cmpstr (json_object_get_string_member (e, "s"), ==, "t");
+      g_assert_true (json_object_has_member (e, "ts"));
+      g_assert_true (json_object_has_member (e, "pid"));
+      g_assert_true (json_object_has_member (e, "tid"));
+      args = json_object_get_object_member (e, "args");
+      g_assert_cmpint (json_object_get_int_member (args, "Device Type"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (args, "Device Id"), ==, -1);
+      g_assert_cmpint (json_object_get_int_member (args, "Addr"), !=, 0);
+      if (n_memory < G_N_ELEMENTS (bytes))
+        bytes[n_memory] = json_object_get_int_member (args, "Bytes");
+      n_memory++;
+      if (n_memory == 1)
+        g_assert_cmpint (json_object_get_int_member (args, "Total Allocated"), ==, 4000);
+      if (n_memory == 3)
+        g_assert_cmpint (json_object_get_int_member (args, "Total Allocated"), ==, -4000);
+    }
+  g_assert_cmpuint (n_memory, ==, 3);
+  g_assert_cmpint (bytes[0], ==, 4000);
+  g_assert_cmpint (bytes[1], ==, -4000);
+  g_assert_cmpint (bytes[2], ==, -4000);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_clear_pointer (&events, g_ptr_array_unref);
+  g_clear_pointer (&avgs, g_ptr_array_unref);
+
+  /* without profile_memory (torch's default): nothing counted, no memory columns */
+  gnn_profiler_set_profile_memory (prof, FALSE);
+  OK (gnn_profiler_start (prof, &error));
+  OK (t = gnn_tensor_new_zeros (n, 1, F32, "cpu", &error));
+  OK (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+  for (guint i = 0; i < events->len; i++)
+    g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (events->pdata[i]), ==, 0);
+  OK (table = gnn_profiler_table (prof, FALSE, NULL, -1, &error));
+  g_assert_null (strstr (table, "CPU Mem"));
+  g_clear_pointer (&events, g_ptr_array_unref);
+  g_assert_finalize_object (g_steal_pointer (&prof));
+}
+
+/* a training step with profile_memory: every event's memory is its own and its children's,
+ * the step's is what the step kept, and each Linear's forward product counts its output */
+static void
+test_memory_training_step (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnParamGroup) group = gnn_param_group_new_from_module (model);
+  g_autoptr(GnnOptimizer) opt = NULL;
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  gint64 self_sum = 0;
+
+  OK (opt = GNN_OPTIMIZER (gnn_sgd_new (group, 0.1, 0, 0, 0, FALSE, FALSE, &error)));
+  gnn_profiler_set_profile_memory (prof, TRUE);
+  train_step (model, opt);      /* the gradients exist from then on */
+  OK (gnn_profiler_start (prof, &error));
+  train_step (model, opt);
+  OK (gnn_profiler_stop (prof, &error));
+  events = gnn_profiler_get_events (prof);
+  for (guint i = 0; i < events->len; i++)
+    {
+      GnnProfilerEvent *ev = events->pdata[i];
+      gint64 children = 0;
+
+      for (guint j = i + 1; j < events->len; j++)
+        if (gnn_profiler_event_get_parent_id (events->pdata[j]) == (gint64) i)
+          children += gnn_profiler_event_get_cpu_memory_usage (events->pdata[j]);
+      g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (ev), ==,
+                       gnn_profiler_event_get_self_cpu_memory_usage (ev) + children);
+      self_sum += gnn_profiler_event_get_self_cpu_memory_usage (ev);
+    }
+  /* one thread: the step's range holds every allocation and free */
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (events->pdata[0]), ==, self_sum);
+  /* each Linear's forward allocates at least its output, (5, 8) and (5, 3) floats */
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (find_named (events, "0 (Linear)")), >=, 5 * 8 * 4);
+  g_assert_cmpint (gnn_profiler_event_get_cpu_memory_usage (find_named (events, "2 (Linear)")), >=, 5 * 3 * 4);
+  g_clear_pointer (&events, g_ptr_array_unref);
+  g_clear_object (&opt);
+  g_clear_object (&group);
+  g_assert_finalize_object (g_steal_pointer (&prof));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -883,5 +1267,8 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/chrome-trace", test_chrome_trace);
   g_test_add_func ("/profiler/schedule", test_schedule);
   g_test_add_func ("/profiler/cnn-step", test_cnn_step);
+  g_test_add_func ("/profiler/module-backward", test_module_backward);
+  g_test_add_func ("/profiler/memory", test_memory);
+  g_test_add_func ("/profiler/memory/training-step", test_memory_training_step);
   return g_test_run ();
 }

@@ -37,9 +37,15 @@ class TestProfile(unittest.TestCase):
         events = prof.events()
         names = [e.name for e in events]
         for name in ('forward-pass', 'Sequential', '0 (Linear)', '1 (ReLU)', '2 (Linear)',
-                     'Optimizer.step#SGD.step', 'Optimizer.zero_grad#SGD.zero_grad', 'AccumulateGrad'):
+                     'Optimizer.step#SGD.step', 'Optimizer.zero_grad#SGD.zero_grad', 'AccumulateGrad',
+                     'Sequential backward', '0 (Linear) backward', '1 (ReLU) backward', '2 (Linear) backward'):
             self.assertIn(name, names)
         by_id = {e.id: e for e in events}
+        # a module's backward range: of its own kind, after its forward, inside its parent's
+        backward = events[names.index('0 (Linear) backward')]
+        self.assertEqual(backward.kind, Gnn.ProfilerEventKind.MODULE_BACKWARD)
+        self.assertGreaterEqual(backward.time_range_start, events[names.index('0 (Linear)')].time_range_end)
+        self.assertEqual(by_id[backward.cpu_parent_id].name, 'Sequential backward')
         for e in events:
             self.assertLessEqual(e.self_cpu_time_total, e.cpu_time_total)
             if e.cpu_parent_id is not None:
@@ -195,6 +201,73 @@ class TestKeyAverages(unittest.TestCase):
             avgs.table(sort_by='self_time')
         # the older spelling's table
         self.assertIn('Self CPU time total', prof.table(sort_by='count'))
+
+
+class TestMemory(unittest.TestCase):
+    """profile_memory=True: torch 1.13's CPU profiler is the oracle for the attributes, the
+    table's columns and the bytes of an allocation of a known size."""
+
+    def profile_zeros(self, lib):
+        with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+            with lib.profiler.record_function('alloc'):
+                x = lib.zeros(1000)
+        del x
+        return prof
+
+    def test_zeros_bytes_as_torch(self):
+        for lib in (torch, gnn):
+            prof = self.profile_zeros(lib)
+            alloc = [e for e in prof.events() if e.name == 'alloc']
+            self.assertEqual(len(alloc), 1)
+            # 1000 float32: 4000 bytes in the op that made them (torch's aten::zeros, gnn's
+            # kernel); torch's range also holds its record_function handle's 4 bytes, freed
+            if lib is torch:
+                inner = [e for e in prof.events() if e.cpu_parent is alloc[0]]
+            else:
+                inner = [e for e in prof.events() if e.cpu_parent_id == alloc[0].id]
+            self.assertEqual(max(e.cpu_memory_usage for e in inner), 4000, lib.__name__)
+            self.assertIn(alloc[0].cpu_memory_usage, (4000, 3996), lib.__name__)
+            self.assertEqual(alloc[0].cuda_memory_usage, 0)
+            by_key = {a.key: a for a in prof.key_averages()}
+            self.assertIn(by_key['alloc'].cpu_memory_usage, (4000, 3996))
+            for a in by_key.values():
+                for attr in ('cpu_memory_usage', 'self_cpu_memory_usage', 'cuda_memory_usage',
+                             'self_cuda_memory_usage'):
+                    self.assertIsInstance(getattr(a, attr), int)
+
+    def test_table_columns_as_torch(self):
+        cells = {}
+        for lib in (torch, gnn):
+            prof = self.profile_zeros(lib)
+            for key in ('self_cpu_memory_usage', 'cpu_memory_usage'):
+                table = prof.key_averages().table(sort_by=key, row_limit=5)
+                cells.setdefault(lib.__name__, []).append(header_cells(table))
+                self.assertIn('3.91 Kb', table)
+        self.assertEqual(cells['gnn'], cells['torch'])
+        self.assertEqual(cells['gnn'][0], ['Name', 'Self CPU %', 'Self CPU', 'CPU total %', 'CPU total',
+                                           'CPU time avg', 'CPU Mem', 'Self CPU Mem', '# of Calls'])
+
+    def test_chrome_trace_memory_events(self):
+        import json
+        import os
+        import tempfile
+        prof = self.profile_zeros(gnn)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'trace.json')
+            prof.export_chrome_trace(path)
+            with open(path) as f:
+                trace = json.load(f)['traceEvents']
+        memory = [e for e in trace if e['name'] == '[memory]']
+        self.assertEqual(len(memory), 1)
+        self.assertEqual(memory[0]['ph'], 'i')
+        self.assertEqual(memory[0]['args']['Bytes'], 4000)
+        self.assertEqual(memory[0]['args']['Total Allocated'], 4000)
+        self.assertIn('Addr', memory[0]['args'])
+
+    def test_off_by_default(self):
+        prof = TestKeyAverages().profile(gnn)
+        self.assertNotIn('CPU Mem', prof.key_averages().table())
+        self.assertTrue(all(e.cpu_memory_usage == 0 for e in prof.events()))
 
 
 class TestTraceAndSchedule(unittest.TestCase):

@@ -724,6 +724,7 @@ kind_category (GnnProfilerEventKind kind)
     case GNN_PROFILER_EVENT_OPTIMIZER: return "optimizer";
     case GNN_PROFILER_EVENT_USER: return "user_annotation";
     case GNN_PROFILER_EVENT_STEP: return "profiler_step";
+    case GNN_PROFILER_EVENT_MODULE_BACKWARD: return "module_backward";
     default: return "unknown";
     }
 }

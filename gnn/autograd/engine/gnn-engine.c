@@ -308,6 +308,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
   g_autoptr(GHashTable) needed = NULL;
   gboolean prev_mode;
   gboolean ok = TRUE;
+  gpointer module_ranges = NULL;    /* the modules' backward ranges a profiler has open */
 
   /* the roots' edges */
   for (guint r = 0; r < n_roots; r++)
@@ -382,7 +383,12 @@ gnn_autograd_run_backward (GnnTensor **roots,
           captured[k] = g_object_ref (t->buffer[capture_nr[k]]);
       /* the node's backward as a profiler range, its kernels inside */
       if (run && GNN_PROFILER_IS_ACTIVE ())
-        profiled = gnn_profiler_backward_begin (gnn_node_get_name (node));
+        {
+          /* ... inside the backward range of the module whose forward recorded it */
+          if (node->profile_scope)
+            gnn_profiler_module_backward_enter (&module_ranges, node->profile_scope);
+          profiled = gnn_profiler_backward_begin (gnn_node_get_name (node));
+        }
       failed = run && !(node->backward ? node->backward (node, t->buffer, grad_inputs, error)
                                        : accumulate_grad (node, t->buffer, error));
 
@@ -427,6 +433,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
       for (guint i = 0; i < node->n_outputs; i++)
         g_clear_object (&t->buffer[i]);
     }
+  gnn_profiler_module_backward_end (module_ranges);
   gnn_set_grad_enabled (prev_mode);
   return ok;
 }

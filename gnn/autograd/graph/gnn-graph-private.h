@@ -75,6 +75,8 @@ struct _GnnNode
   gint64 (*in_shape)[GNN_MAX_DIMS];
   GnnDtype *in_dtype;
   char *anomaly_trace;        /* the forward trace recorded under anomaly mode, else NULL */
+  guint64 profile_scope;      /* recorded while a profiler recorded: the module forward it
+                               * was recorded in (gnn_profiler_node_scope), else 0 */
 };
 
 /* Records an op when grad mode is on and some input requires grad: makes a node with an

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gnn-graph-private.h"
+#include "core/gnn-profiler-hooks-private.h"
 
 /* ---- grad mode ---------------------------------------------------------------------- */
 
@@ -324,6 +325,10 @@ node_new (const char *name, GnnBackwardFunc backward, guint n_inputs, guint n_ou
   node->sequence_nr = g_atomic_pointer_add (&next_sequence_nr, 1);
   if (backward)
     node->anomaly_trace = anomaly_trace ();
+  /* so that its backward runs inside the backward range of the module that recorded it; an
+   * AccumulateGrad (no backward) stays in the range of the node that feeds it */
+  if (GNN_PROFILER_IS_ACTIVE () && backward)
+    node->profile_scope = gnn_profiler_node_scope ();
   return node;
 }
 

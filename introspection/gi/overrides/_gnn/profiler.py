@@ -95,6 +95,11 @@ class profiler_FunctionEvent:
         self.dtype = event.get_dtype()
         self.backend = event.get_backend()
         self.device = event.get_device()
+        # profile_memory: bytes allocated less freed, with the children's and without
+        self.cpu_memory_usage = event.get_cpu_memory_usage()
+        self.self_cpu_memory_usage = event.get_self_cpu_memory_usage()
+        self.cuda_memory_usage = event.get_cuda_memory_usage()
+        self.self_cuda_memory_usage = event.get_self_cuda_memory_usage()
 
     @property
     def time_range_end(self):
@@ -119,6 +124,10 @@ class profiler_FunctionEventAvg:
         self.self_cuda_time_total = average.get_self_cuda_time_total()
         self.cuda_time = average.get_cuda_time()
         self.flops = average.get_flops()
+        self.cpu_memory_usage = average.get_cpu_memory_usage()
+        self.self_cpu_memory_usage = average.get_self_cpu_memory_usage()
+        self.cuda_memory_usage = average.get_cuda_memory_usage()
+        self.self_cuda_memory_usage = average.get_self_cuda_memory_usage()
         shapes = average.get_input_shapes()
         # torch: "" when not grouped by input shape
         self.input_shapes = _json.loads(shapes) if shapes is not None else ""
@@ -140,7 +149,9 @@ class profiler_EventList(list):
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
               max_shapes_column_width=80, header=None, top_level_events_only=False):
         """The averages as torch's table; sort_by one of self_cpu_time_total, cpu_time_total,
-        cpu_time, count, flops, self_cuda_time_total, cuda_time_total, cuda_time (or None)."""
+        cpu_time, count, flops, self_cuda_time_total, cuda_time_total, cuda_time,
+        cpu_memory_usage, self_cpu_memory_usage, cuda_memory_usage, self_cuda_memory_usage (or
+        None). A profile with profile_memory has torch's CPU Mem and Self CPU Mem columns."""
         from gi.repository import GLib
         try:
             text = self._profiler.table(self._group, sort_by, -1 if row_limit is None else row_limit)
@@ -183,7 +194,7 @@ class profiler_record_function:
 @_export
 class profiler_profile:
     """torch.profiler.profile: records between start() and stop() (or in a `with` block).
-    activities, record_shapes and with_flops as torch's; profile_memory, with_stack and
+    activities, record_shapes, with_flops and profile_memory as torch's; with_stack and
     with_modules are accepted and record nothing more (module ranges are always recorded)."""
 
     def __init__(self, *, activities=None, schedule=None, on_trace_ready=None,
@@ -199,7 +210,8 @@ class profiler_profile:
         self.profile_memory = profile_memory
         self.with_stack = with_stack
         self.with_modules = with_modules
-        self.profiler = Gnn.Profiler(record_shapes=record_shapes, with_flops=with_flops)
+        self.profiler = Gnn.Profiler(record_shapes=record_shapes, with_flops=with_flops,
+                                     profile_memory=bool(profile_memory))
         self._events = None
         self.schedule = schedule
         self.on_trace_ready = on_trace_ready
