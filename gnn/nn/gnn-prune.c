@@ -921,6 +921,66 @@ gnn_prune_remove (GnnModule  *module,
   return gnn_base_pruning_method_remove (method, module, error);
 }
 
+/* ---- rebuilding from a file (gnn-prune-private.h) -------------------------------------- */
+
+GnnBasePruningMethod *
+gnn_prune_hook_method (GnnModuleHook *hook)
+{
+  if (hook->kind == GNN_HOOK_FORWARD_PRE && hook->func == (gpointer) prune_forward_pre_hook)
+    return hook->data;
+  return NULL;
+}
+
+gboolean
+gnn_prune_restore (GnnModule            *module,
+                   const char           *name,
+                   GnnBasePruningMethod *method,
+                   GError              **error)
+{
+  g_autofree char *orig_name = g_strconcat (name, "_orig", NULL);
+  g_autofree char *mask_name = g_strconcat (name, "_mask", NULL);
+  g_autoptr(GnnParameter) param = NULL;
+  g_autoptr(GnnTensor) mask = NULL, weight = NULL;
+  GnnParameter *p = gnn_module_find_parameter (module, name);
+  guint ndim;
+  const gint64 *shape;
+
+  if (p == NULL || find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot prune '%s' of %s: it is %s", name, gnn_module_get_name (module),
+                   p ? "pruned already" : "no parameter");
+      return FALSE;
+    }
+  if (gnn_module_tensor (module, orig_name, FALSE, NULL) || gnn_module_tensor (module, mask_name, FALSE, NULL))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot prune '%s' of %s: it already has a tensor '%s' or '%s'",
+                   name, gnn_module_get_name (module), orig_name, mask_name);
+      return FALSE;
+    }
+  param = g_object_ref (p);
+  shape = gnn_tensor_get_shape (GNN_TENSOR (param), &ndim);
+  if (!(mask = gnn_tensor_new_ones (shape, ndim, gnn_tensor_get_dtype (GNN_TENSOR (param)),
+                                    gnn_tensor_get_device (GNN_TENSOR (param)), error)))
+    return FALSE;
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, orig_name, param, error) ||
+      !gnn_module_register_buffer (module, mask_name, mask, TRUE, error) ||
+      !(weight = gnn_tensor_detach (GNN_TENSOR (param))) ||
+      !gnn_module_set_tensor_attribute (module, name, weight, error))
+    {
+      gnn_module_remove (module, mask_name);
+      gnn_module_remove (module, orig_name);
+      gnn_module_register_parameter (module, name, param, NULL);
+      return FALSE;
+    }
+  gnn_base_pruning_method_set_tensor_name (method, name);
+  gnn_module_register_forward_pre_hook (module, prune_forward_pre_hook, g_object_ref (method), g_object_unref,
+                                        FALSE, FALSE);
+  return TRUE;
+}
+
 /* ---- PruningContainer ---------------------------------------------------------------------- */
 
 struct _GnnPruningContainer
