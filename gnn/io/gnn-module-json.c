@@ -1368,7 +1368,7 @@ method_from_node (JsonNode *node, const char *where, guint depth, GError **error
 /* The "hooks" of @obj (see write_computed_tensors) made again on @m, before its slots are
  * read: each replaces a parameter by the tensors the JSON then lists. */
 static gboolean
-read_hooks (GnnModule *m, JsonObject *obj, const char *where, GError **error)
+read_hooks (GnnModule *m, JsonObject *obj, const char *where, gboolean fresh, GError **error)
 {
   JsonNode *node = json_object_get_member (obj, "hooks");
   JsonArray *a;
@@ -1433,7 +1433,7 @@ read_hooks (GnnModule *m, JsonObject *obj, const char *where, GError **error)
                 return fail (error, hwhere, "spectral_norm of '%s': expected \"eps\" to be a number, found %s",
                              tensor, node_kind (eps_node));
               ok = gnn_spectral_norm_hook_restore (m, tensor, (int) json_node_get_int (n_node), eps,
-                                                   (int) json_node_get_int (dim_node), error);
+                                                   (int) json_node_get_int (dim_node), fresh, error);
             }
         }
       else
@@ -1531,7 +1531,7 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
   children = cnode && JSON_NODE_HOLDS_ARRAY (cnode) ? json_node_get_array (cnode) : NULL;
   n = children ? json_array_get_length (children) : 0;
 
-  if (!read_hooks (m, obj, where, error) ||
+  if (!read_hooks (m, obj, where, !r->skip_init, error) ||
       !take_parametrized (m, obj, where, parametrized, error) ||
       !fill_slots (m, json_object_get_member (obj, "parameters"), FALSE, where, error) ||
       !fill_slots (m, json_object_get_member (obj, "buffers"), TRUE, where, error))
@@ -1693,7 +1693,7 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
     {
       Parametrized *p = &g_array_index (parametrized, Parametrized, i);
 
-      if (!gnn_parametrize_restore (m, p->name, p->setup, p->unsafe, error))
+      if (!gnn_parametrize_restore (m, p->name, p->setup, p->unsafe, !r->skip_init, error))
         {
           g_prefix_error (error, "module JSON at %s.parametrized[%u]: ", where, i);
           return FALSE;

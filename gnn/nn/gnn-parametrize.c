@@ -1324,6 +1324,24 @@ spectral_power_method (GnnSpectralNorm *self, GnnTensor *mat, int n, GError **er
   return ok;
 }
 
+/* `_u` and `_v` drawn from the standard normal distribution, normalized, then 15 power
+ * iteration steps on @mat, as _SpectralNorm's constructor does */
+static gboolean
+spectral_init_uv (GnnSpectralNorm *self, GnnTensor *mat, GError **error)
+{
+  GnnTensor *u = gnn_module_get_buffer (GNN_MODULE (self), "_u", error);
+  GnnTensor *v = gnn_module_get_buffer (GNN_MODULE (self), "_v", error);
+  g_autoptr(GnnTensor) nu = NULL, nv = NULL;
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+  return u && v &&
+         gnn_init_normal_ (u, 0.0, 1.0, NULL, error) && gnn_init_normal_ (v, 0.0, 1.0, NULL, error) &&
+         (nu = gnn_tensor_normalize (u, 2.0, 0, self->eps, error)) &&
+         (nv = gnn_tensor_normalize (v, 2.0, 0, self->eps, error)) &&
+         gnn_tensor_copy_ (u, nu, error) && gnn_tensor_copy_ (v, nv, error) &&
+         spectral_power_method (self, mat, 15, error);
+}
+
 static GnnArgs *
 gnn_spectral_norm_forward (GnnModule *module,
                            GnnArgs   *input,
@@ -1503,7 +1521,7 @@ gnn_spectral_norm_new (GnnTensor *weight,
     {
       g_autoptr(GnnTensor) detached = gnn_tensor_detach (weight);
       g_autoptr(GnnTensor) mat = spectral_matrix (self, detached, error);
-      g_autoptr(GnnTensor) u = NULL, v = NULL, nu = NULL, nv = NULL;
+      g_autoptr(GnnTensor) u = NULL, v = NULL;
       const gint64 *shape;
       GnnDtype dtype = gnn_tensor_get_dtype (weight);
       const char *device = gnn_tensor_get_device (weight);
@@ -1513,12 +1531,9 @@ gnn_spectral_norm_new (GnnTensor *weight,
       shape = gnn_tensor_get_shape (mat, NULL);
       if (!(u = gnn_tensor_new_zeros (&shape[0], 1, dtype, device, error)) ||
           !(v = gnn_tensor_new_zeros (&shape[1], 1, dtype, device, error)) ||
-          !gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
-          !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
-          !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)) ||
-          !gnn_module_register_buffer (GNN_MODULE (self), "_u", nu, TRUE, error) ||
-          !gnn_module_register_buffer (GNN_MODULE (self), "_v", nv, TRUE, error) ||
-          !spectral_power_method (self, mat, 15, error))
+          !gnn_module_register_buffer (GNN_MODULE (self), "_u", u, TRUE, error) ||
+          !gnn_module_register_buffer (GNN_MODULE (self), "_v", v, TRUE, error) ||
+          !spectral_init_uv (self, mat, error))
         return NULL;
     }
   return g_steal_pointer (&self);
@@ -3060,11 +3075,74 @@ restore_error (GError **error, const char *format, ...)
   return FALSE;
 }
 
+/* A rebuilt chain that no state dict fills yet starts as registration leaves it: the
+ * originals are the right inverse of the setup's tensor (the identity for parametrizations
+ * without one) and each spectral norm draws `_u` and `_v` and iterates on its input. */
+static gboolean
+restore_fresh (GnnParametrizationList *l, GnnTensor *setup_tensor, GError **error)
+{
+  g_autoptr(GPtrArray) inv = NULL;
+  gboolean sequence;
+  guint n = gnn_parametrization_list_get_length (l);
+
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (setup_tensor && !(inv = chain_right_inverse (l, setup_tensor, TRUE, &sequence, error)))
+      return FALSE;
+    for (guint i = 0; inv && i < inv->len && i < l->n_tensors; i++)
+      {
+        GnnTensor *o = list_original (l, i);
+        GnnTensor *t = inv->pdata[i];
+
+        if (o && gnn_tensor_get_dtype (o) == gnn_tensor_get_dtype (t) &&
+            same_shape (o, gnn_tensor_get_ndim (t), gnn_tensor_get_shape (t, NULL)) &&
+            !gnn_tensor_set_data (o, t, error))
+          return FALSE;
+      }
+  }
+  /* the spectral norms, each on its input */
+  for (guint k = 0; k < n; k++)
+    if (GNN_IS_SPECTRAL_NORM (gnn_parametrization_list_get (l, (int) k, NULL)))
+      break;
+    else if (k + 1 == n)
+      return TRUE;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnArgs) args = gnn_args_new ();
+
+    for (guint i = 0; i < l->n_tensors; i++)
+      gnn_args_add_tensor (args, list_original (l, i));
+    for (guint k = 0; k < n; k++)
+      {
+        GnnModule *p = gnn_parametrization_list_get (l, (int) k, NULL);
+        GnnArgs *out;
+
+        if (GNN_IS_SPECTRAL_NORM (p) && GNN_SPECTRAL_NORM (p)->ndim > 1 && gnn_args_get_n_values (args) == 1)
+          {
+            GnnTensor *w = gnn_args_get_tensor (args, 0, error);
+            g_autoptr(GnnTensor) mat = NULL;
+
+            if (w == NULL || gnn_tensor_get_ndim (w) != GNN_SPECTRAL_NORM (p)->ndim ||
+                !(mat = spectral_matrix (GNN_SPECTRAL_NORM (p), w, error)) ||
+                !spectral_init_uv (GNN_SPECTRAL_NORM (p), mat, error))
+              return error == NULL || *error == NULL;   /* a chain that does not fit fails at its first read */
+          }
+        if (!(out = gnn_module_forward (p, args, error)))
+          return FALSE;
+        g_object_unref (args);
+        args = out;
+      }
+  }
+  return TRUE;
+}
+
 gboolean
 gnn_parametrize_restore (GnnModule  *module,
                          const char *tensor_name,
                          GnnTensor  *setup_tensor,
                          gboolean    unsafe,
+                         gboolean    fresh,
                          GError    **error)
 {
   GnnModuleDict *d = parametrizations_of (module);
@@ -3115,7 +3193,27 @@ gnn_parametrize_restore (GnnModule  *module,
       l->is_tensor = FALSE;
       l->n_tensors = n;
     }
+  /* the tensors the parametrizations of gnn read in their forward */
+  for (guint k = 0; k < gnn_parametrization_list_get_length (l); k++)
+    {
+      GnnModule *p = gnn_parametrization_list_get (l, (int) k, NULL);
+      const char *need[2] = { NULL, NULL };
+
+      if (GNN_IS_SPECTRAL_NORM (p) && GNN_SPECTRAL_NORM (p)->ndim > 1)
+        need[0] = "_u", need[1] = "_v";
+      else if (GNN_IS_ORTHOGONAL (p) && GNN_ORTHOGONAL (p)->use_trivialization)
+        need[0] = "base";
+      for (guint i = 0; i < G_N_ELEMENTS (need) && need[i]; i++)
+        if (gnn_module_get_buffer (p, need[i], NULL) == NULL)
+          return restore_error (error, "'parametrizations.%s.%u.%s' is missing (a %s reads it)", tensor_name, k,
+                                need[i], G_OBJECT_TYPE_NAME (p));
+    }
   l->unsafe = unsafe;
+  if (fresh && !restore_fresh (l, setup_tensor, error))
+    {
+      g_prefix_error (error, "'parametrizations.%s': ", tensor_name);
+      return FALSE;
+    }
   if (gnn_module_tensor (module, tensor_name, FALSE, NULL))
     return restore_error (error, "'%s' is parametrized, but the %s holds a tensor '%s' too",
                           tensor_name, G_OBJECT_TYPE_NAME (module), tensor_name);
@@ -3209,6 +3307,7 @@ gnn_spectral_norm_hook_restore (GnnModule  *module,
                                 int         n_power_iterations,
                                 double      eps,
                                 int         dim,
+                                gboolean    fresh,
                                 GError    **error)
 {
   GnnParameter *param;
@@ -3236,6 +3335,18 @@ gnn_spectral_norm_hook_restore (GnnModule  *module,
       !(v = gnn_tensor_new_zeros (&shape[1], 1, gnn_tensor_get_dtype (data), gnn_tensor_get_device (data),
                                   error)))
     return FALSE;
+  if (fresh)
+    {
+      /* as gnn_spectral_norm_hook: standard normal, normalized */
+      g_autoptr(GnnTensor) nu = NULL, nv = NULL;
+
+      if (!gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
+          !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
+          !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
+        return FALSE;
+      g_set_object (&u, nu);
+      g_set_object (&v, nv);
+    }
   h = g_new0 (SpectralNormHook, 1);
   h->name = g_strdup (name);
   h->dim = dim;

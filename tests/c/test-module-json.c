@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -237,6 +238,41 @@ test_checkpoint (gconstpointer data)
   g_rmdir (dir);
 }
 
+/* a rebuild whose weights no state dict fills starts as the registration leaves a module:
+ * the spectral norms' vectors drawn and iterated, the orthogonal weight orthogonal */
+static void
+test_fresh (gconstpointer data)
+{
+  Case c = GPOINTER_TO_INT (data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = make_model (c);
+  g_autofree char *json = gnn_module_to_json (m, FALSE, &error);
+  g_autoptr(GnnModule) back = gnn_module_new_from_json (json, -1, &error);
+  g_autoptr(GnnTensor) x = input ();
+  g_autoptr(GBytes) out = NULL;
+  gsize n;
+  const float *v;
+
+  g_assert_no_error (error);
+  out = output_bytes (back, x);
+  v = g_bytes_get_data (out, &n);
+  for (gsize i = 0; i < n / sizeof (float); i++)
+    g_assert_true (isfinite (v[i]));
+  if (c == CASE_ORTHOGONAL)
+    {
+      GnnModule *first = gnn_module_get_submodule (back, "0", NULL);
+      g_autoptr(GnnTensor) w = gnn_module_get_tensor (first, "weight", &error);
+      g_autoptr(GnnTensor) wt = NULL, p = NULL;
+      double eye[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+      g_assert_no_error (error);
+      wt = gnn_tensor_t (w, &error);
+      p = gnn_tensor_matmul (w, wt, &error);
+      g_assert_no_error (error);
+      gnn_test_assert_close (p, eye, 16, 1e-5, 1e-5);
+    }
+}
+
 /* the JSON of @c's model, changed by @edit on the first layer's object */
 typedef void (*Edit) (JsonObject *first);
 
@@ -284,6 +320,14 @@ static void
 edit_no_original (JsonObject *first)
 {
   json_object_set_array_member (plist (first), "parameters", json_array_new ());
+}
+
+static void
+edit_no_u (JsonObject *first)
+{
+  JsonObject *p = json_object_get_object_member (
+    json_array_get_object_element (json_object_get_array_member (plist (first), "children"), 0), "module");
+  json_object_remove_member (p, "buffers");
 }
 
 static void
@@ -362,6 +406,8 @@ test_hostile (void)
   assert_refused (CASE_ORTHOGONAL, edit_no_original, "parametrizations.weight.original' is missing");
   assert_refused (CASE_SPECTRAL, edit_unknown_parametrization, "TestNoSuchParametrization");
   assert_refused (CASE_SPECTRAL, edit_unknown_parametrization, "'0.parametrizations.weight.0'");
+  assert_refused (CASE_SPECTRAL, edit_no_u, "'parametrizations.weight.0._u' is missing");
+  assert_refused (CASE_ORTHOGONAL, edit_no_u, "'parametrizations.weight.0.base' is missing");
   assert_refused (CASE_SPECTRAL, edit_no_parametrizations, "no 'parametrizations.weight'");
   assert_refused (CASE_SPECTRAL, edit_wrong_original_shape, "'parametrizations.weight.original' has shape");
   assert_refused (CASE_PRUNE, edit_wrong_mask_shape, "buffer 'weight_mask'");
@@ -408,6 +454,10 @@ main (int argc, char **argv)
   g_test_add_data_func ("/module-json/checkpoint/spectral-norm", GINT_TO_POINTER (CASE_SPECTRAL), test_checkpoint);
   g_test_add_data_func ("/module-json/checkpoint/hook-spectral-norm", GINT_TO_POINTER (CASE_HOOK_SPECTRAL),
                         test_checkpoint);
+  g_test_add_data_func ("/module-json/fresh/orthogonal", GINT_TO_POINTER (CASE_ORTHOGONAL), test_fresh);
+  g_test_add_data_func ("/module-json/fresh/spectral-norm", GINT_TO_POINTER (CASE_SPECTRAL), test_fresh);
+  g_test_add_data_func ("/module-json/fresh/chain", GINT_TO_POINTER (CASE_CHAIN), test_fresh);
+  g_test_add_data_func ("/module-json/fresh/hook-spectral-norm", GINT_TO_POINTER (CASE_HOOK_SPECTRAL), test_fresh);
   g_test_add_func ("/module-json/hostile", test_hostile);
   g_test_add_func ("/module-json/older-file", test_older_file);
   return g_test_run ();
