@@ -1447,10 +1447,51 @@ gnn_custom_from_mask_finalize (GObject *object)
 }
 
 static void
+gnn_custom_from_mask_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnCustomFromMask *self = GNN_CUSTOM_FROM_MASK (object);
+
+  if (prop_id != 1)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_clear_object (&self->mask);
+  if (g_value_get_object (value))
+    self->mask = gnn_tensor_detach (g_value_get_object (value));
+}
+
+static void
+gnn_custom_from_mask_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (prop_id != 1)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_value_set_object (value, GNN_CUSTOM_FROM_MASK (object)->mask);
+}
+
+static void
 gnn_custom_from_mask_class_init (GnnCustomFromMaskClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_custom_from_mask_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_custom_from_mask_finalize;
+  object_class->set_property = gnn_custom_from_mask_set_property;
+  object_class->get_property = gnn_custom_from_mask_get_property;
   GNN_BASE_PRUNING_METHOD_CLASS (klass)->compute_mask = custom_compute_mask;
+
+  /**
+   * GnnCustomFromMask:mask:
+   *
+   * The mask it prunes by (torch's `mask`): 1 (or true) where entries are kept.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (object_class, 1,
+    g_param_spec_object ("mask", NULL, NULL, GNN_TYPE_TENSOR,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 }
 
 static void

@@ -23,6 +23,7 @@ typedef enum {
   CASE_PRUNE_TWICE,
   CASE_HOOK_WEIGHT_NORM,
   CASE_HOOK_SPECTRAL,
+  CASE_PRUNE_LN_CUSTOM,
 } Case;
 
 /* the state-dict keys torch 1.13 gives for the same model (nn.Sequential (nn.Linear (4, 4),
@@ -40,6 +41,7 @@ static const char *const keys_of[][7] = {
   [CASE_PRUNE_TWICE] = { "0.bias", "0.weight_orig", "0.weight_mask", "2.weight", "2.bias", NULL },
   [CASE_HOOK_WEIGHT_NORM] = { "0.bias", "0.weight_g", "0.weight_v", "2.weight", "2.bias", NULL },
   [CASE_HOOK_SPECTRAL] = { "0.bias", "0.weight_orig", "0.weight_u", "0.weight_v", "2.weight", "2.bias", NULL },
+  [CASE_PRUNE_LN_CUSTOM] = { "0.bias", "0.weight_orig", "0.weight_mask", "2.weight", "2.bias", NULL },
 };
 
 static GnnModule *
@@ -81,6 +83,16 @@ make_model (Case c)
         g_autoptr(GnnRandomStructured) s = gnn_random_structured_new (1, TRUE, 0, &error);
         ok = m && s && gnn_prune_apply (first, "weight", GNN_BASE_PRUNING_METHOD (m), NULL, &error) &&
              gnn_prune_apply (first, "weight", GNN_BASE_PRUNING_METHOD (s), NULL, &error);
+      }
+      break;
+    case CASE_PRUNE_LN_CUSTOM:
+      {
+        g_autoptr(GnnLnStructured) ln = gnn_ln_structured_new (1, TRUE, INFINITY, 1, &error);
+        g_autoptr(GnnTensor) mask = gnn_tensor_new_from_floats (
+          (float[]) { 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1 }, 16, (gint64[]) { 4, 4 }, 2, &error);
+        g_autoptr(GnnCustomFromMask) custom = mask ? gnn_custom_from_mask_new (mask) : NULL;
+        ok = ln && custom && gnn_prune_apply (first, "weight", GNN_BASE_PRUNING_METHOD (ln), NULL, &error) &&
+             gnn_prune_apply (first, "weight", GNN_BASE_PRUNING_METHOD (custom), NULL, &error);
       }
       break;
     case CASE_HOOK_WEIGHT_NORM:
@@ -183,15 +195,41 @@ test_round_trip (gconstpointer data)
     g_autoptr(GBytes) b = output_bytes (back, x);
     g_assert_true (g_bytes_equal (a, b));
   }
-  if (c == CASE_PRUNE || c == CASE_PRUNE_TWICE)
+  if (c == CASE_PRUNE || c == CASE_PRUNE_TWICE || c == CASE_PRUNE_LN_CUSTOM)
     {
       GnnModule *first = gnn_module_get_submodule (back, "0", NULL);
       GnnBasePruningMethod *method = gnn_prune_get_method (first, "weight");
 
       g_assert_nonnull (method);
       g_assert_true (c == CASE_PRUNE ? GNN_IS_L1_UNSTRUCTURED (method) : GNN_IS_PRUNING_CONTAINER (method));
-      if (c == CASE_PRUNE_TWICE)
+      if (c != CASE_PRUNE)
         g_assert_cmpuint (gnn_pruning_container_get_n_methods (GNN_PRUNING_CONTAINER (method)), ==, 2);
+      if (c == CASE_PRUNE_LN_CUSTOM)
+        {
+          GnnBasePruningMethod *ln = gnn_pruning_container_get_method (GNN_PRUNING_CONTAINER (method), 0);
+          double n = 0;
+
+          g_assert_true (GNN_IS_LN_STRUCTURED (ln));
+          g_object_get (ln, "n", &n, NULL);
+          g_assert_cmpfloat (n, ==, INFINITY);
+          g_assert_true (GNN_IS_CUSTOM_FROM_MASK (gnn_pruning_container_get_method (GNN_PRUNING_CONTAINER (method), 1)));
+        }
+      /* pruning further combines the same way on both */
+      {
+        GnnModule *mfirst = gnn_module_get_submodule (m, "0", NULL);
+        g_autoptr(GnnL1Unstructured) a = gnn_l1_unstructured_new (1, TRUE, &error);
+        g_autoptr(GnnL1Unstructured) b = gnn_l1_unstructured_new (1, TRUE, &error);
+        g_autoptr(GnnTensor) x = input ();
+        g_autoptr(GBytes) oa = NULL, ob = NULL;
+
+        g_assert_nonnull (gnn_prune_apply (mfirst, "weight", GNN_BASE_PRUNING_METHOD (a), NULL, &error));
+        g_assert_nonnull (gnn_prune_apply (first, "weight", GNN_BASE_PRUNING_METHOD (b), NULL, &error));
+        g_assert_no_error (error);
+        oa = output_bytes (m, x);
+        ob = output_bytes (back, x);
+        g_assert_true (g_bytes_equal (oa, ob));
+        method = gnn_prune_get_method (first, "weight");
+      }
       /* pruning stays removable */
       g_assert_true (gnn_prune_remove (first, "weight", &error));
       g_assert_no_error (error);
@@ -441,7 +479,7 @@ main (int argc, char **argv)
     { "orthogonal", CASE_ORTHOGONAL }, { "spectral-norm", CASE_SPECTRAL },
     { "weight-norm", CASE_WEIGHT_NORM }, { "chain", CASE_CHAIN }, { "prune", CASE_PRUNE },
     { "prune-twice", CASE_PRUNE_TWICE }, { "hook-weight-norm", CASE_HOOK_WEIGHT_NORM },
-    { "hook-spectral-norm", CASE_HOOK_SPECTRAL },
+    { "hook-spectral-norm", CASE_HOOK_SPECTRAL }, { "prune-ln-custom", CASE_PRUNE_LN_CUSTOM },
   };
 
   gnn_test_init (&argc, &argv);
