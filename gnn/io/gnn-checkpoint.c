@@ -32,7 +32,9 @@
  * `model.`, the optimizer's state tensors under `optimizer.` and each averaged model's state
  * dict under `averaged.<name>.`. Its `__metadata__` holds
  *
- * - `gnn.checkpoint`: the format version, `1`;
+ * - `gnn.checkpoint`: the format version: `1`, or `2` when the model has computed tensors
+ *   (parametrized, pruned, or under a hook-based norm: see [method@Gnn.Module.to_json]), which
+ *   readers of format 1 could not rebuild; both load;
  * - `gnn.model`: the model's architecture as JSON ([method@Gnn.Module.to_json]), from which
  *   [func@Gnn.Checkpoint.load_model] rebuilds the model;
  * - `gnn.model.values` and `gnn.averaged.<name>`: the non-tensor entries of those state
@@ -73,7 +75,11 @@
  * ```
  */
 
+/* 1: the first format; 2: the same, with a model whose tensors are computed (parametrized,
+ * pruned, hook-based norms: the model JSON's "parametrized" and "hooks"), which a reader of
+ * format 1 would rebuild wrongly. A model without them is still written as format 1. */
 #define FORMAT_VERSION "1"
+#define FORMAT_VERSION_COMPUTED "2"
 #define CHECKSUM_KEY "gnn.sha256"
 
 typedef struct {
@@ -797,6 +803,34 @@ avg_fn_kind (GnnAverageFunction *fn)
   return fn == NULL ? NULL : gnn_average_function_get_multi (fn) ? "multi" : "single";
 }
 
+/* whether the module tree @node has a module with computed tensors (format 2) */
+static gboolean
+tree_has_computed (JsonNode *node, guint depth)
+{
+  JsonObject *obj;
+  JsonNode *children;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) || depth > 256)
+    return FALSE;
+  obj = json_node_get_object (node);
+  if (json_object_has_member (obj, "parametrized") || json_object_has_member (obj, "hooks"))
+    return TRUE;
+  children = json_object_get_member (obj, "children");
+  if (children && JSON_NODE_HOLDS_ARRAY (children))
+    {
+      JsonArray *a = json_node_get_array (children);
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonNode *e = json_array_get_element (a, i);
+          if (JSON_NODE_HOLDS_OBJECT (e) &&
+              tree_has_computed (json_object_get_member (json_node_get_object (e), "module"), depth + 1))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /**
  * gnn_checkpoint_save:
  * @self: a checkpoint
@@ -838,6 +872,8 @@ gnn_checkpoint_save (GnnCheckpoint *self,
           return FALSE;
         }
       g_hash_table_insert (meta, g_strdup ("gnn.model"), node_to_text (tree));
+      if (tree_has_computed (tree, 0))
+        g_hash_table_insert (meta, g_strdup ("gnn.checkpoint"), g_strdup (FORMAT_VERSION_COMPUTED));
       if (json_object_get_size (values) > 0)
         {
           g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), values);
@@ -1059,8 +1095,9 @@ read_checkpoint (const char *path, GBytes *bytes, Loaded *l, GError **error)
   if (version == NULL)
     return format_error (error, path, "expected a gnn checkpoint (metadata \"gnn.checkpoint\"), found a "
                          "safetensors file without it");
-  if (!g_str_equal (version, FORMAT_VERSION))
-    return format_error (error, path, "expected checkpoint format %s, found format '%s'", FORMAT_VERSION, version);
+  if (!g_str_equal (version, FORMAT_VERSION) && !g_str_equal (version, FORMAT_VERSION_COMPUTED))
+    return format_error (error, path, "expected checkpoint format %s or %s, found format '%s'", FORMAT_VERSION,
+                         FORMAT_VERSION_COMPUTED, version);
 
   /* metadata first: averaged models are known by their settings */
   g_hash_table_iter_init (&iter, meta);

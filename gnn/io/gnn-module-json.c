@@ -36,6 +36,8 @@
 #include "gnn-json-scan-private.h"
 #include "nn/gnn-module-private.h"
 #include "nn/gnn-props-private.h"
+#include "nn/gnn-parametrize-private.h"
+#include "nn/gnn-prune-private.h"
 #include "core/gnn-tensor-private.h"
 
 /* deeper trees are refused rather than walked on the stack */
@@ -266,6 +268,140 @@ value_to_node (GParamSpec *pspec, const GValue *v)
     }
 }
 
+/* A pruning method as {"type": .., "properties": {..}} (a container adds "methods": [..]):
+ * its readable and writable properties of the types the module JSON carries. */
+static JsonNode *
+pruning_method_node (GnnBasePruningMethod *method, guint depth, GError **error)
+{
+  g_autoptr(JsonObject) obj = json_object_new ();
+  g_autoptr(JsonObject) props = json_object_new ();
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n;
+
+  if (depth > MAX_DEPTH)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "the pruning methods are nested deeper than %d levels", MAX_DEPTH);
+      return NULL;
+    }
+  json_object_set_string_member (obj, "type", G_OBJECT_TYPE_NAME (method));
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (method), &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) v = G_VALUE_INIT;
+      GType fundamental = G_TYPE_FUNDAMENTAL (pspecs[i]->value_type);
+
+      if ((pspecs[i]->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE || (pspecs[i]->flags & G_PARAM_DEPRECATED) ||
+          fundamental == G_TYPE_POINTER || fundamental == G_TYPE_PARAM)
+        continue;
+      g_value_init (&v, pspecs[i]->value_type);
+      g_object_get_property (G_OBJECT (method), pspecs[i]->name, &v);
+      if (fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED || fundamental == G_TYPE_INTERFACE)
+        {
+          JsonNode *node = object_to_node (G_OBJECT (method), pspecs[i], &v, error);
+          if (node == NULL)
+            return NULL;
+          json_object_set_member (props, pspecs[i]->name, node);
+        }
+      else
+        json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
+    }
+  json_object_set_object_member (obj, "properties", g_steal_pointer (&props));
+  if (GNN_IS_PRUNING_CONTAINER (method))
+    {
+      JsonArray *a = json_array_new ();
+      GnnPruningContainer *c = GNN_PRUNING_CONTAINER (method);
+
+      for (guint i = 0; i < gnn_pruning_container_get_n_methods (c); i++)
+        {
+          JsonNode *node = pruning_method_node (gnn_pruning_container_get_method (c, i), depth + 1, error);
+          if (node == NULL)
+            {
+              json_array_unref (a);
+              return NULL;
+            }
+          json_array_add_element (a, node);
+        }
+      json_object_set_array_member (obj, "methods", a);
+    }
+  return json_node_init_object (json_node_alloc (), obj);
+}
+
+/* What makes @self's tensors computed (see gnn_module_to_json): "parametrized", one entry per
+ * parametrized tensor, and "hooks", the forward pre-hooks of pruning and of the hook-based
+ * norms in their order. Other hooks (callbacks) are not saved. */
+static gboolean
+write_computed_tensors (GnnModule *self, JsonObject *obj, GError **error)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  GnnModule *d = gnn_module_get_submodule (self, "parametrizations", NULL);
+  g_autoptr(JsonArray) hooks = json_array_new ();
+
+  if (d && GNN_IS_MODULE_DICT (d) && gnn_is_parametrized (self, NULL))
+    {
+      JsonArray *a = json_array_new ();
+      GPtrArray *lists = gnn_module_priv (d)->modules;
+
+      for (guint i = 0; i < lists->len; i++)
+        {
+          GnnModuleSlot *slot = lists->pdata[i];
+          JsonObject *e;
+
+          if (slot->value == NULL || !GNN_IS_PARAMETRIZATION_LIST (slot->value))
+            continue;
+          e = json_object_new ();
+          json_object_set_string_member (e, "tensor", slot->name);
+          json_object_set_boolean_member (e, "unsafe",
+                                          gnn_parametrization_list_get_unsafe (GNN_PARAMETRIZATION_LIST (slot->value)));
+          json_array_add_object_element (a, e);
+        }
+      json_object_set_array_member (obj, "parametrized", a);
+    }
+  for (guint i = 0; priv->forward_hooks && i < priv->forward_hooks->len; i++)
+    {
+      GnnModuleHook *h = priv->forward_hooks->pdata[i];
+      GnnBasePruningMethod *method = gnn_prune_hook_method (h);
+      const char *kind, *name;
+      int dim, n_power_iterations;
+      double eps;
+      JsonObject *e;
+
+      if (method)
+        {
+          JsonNode *mnode = pruning_method_node (method, 0, error);
+
+          if (mnode == NULL)
+            {
+              g_prefix_error (error, "%s: the pruning of '%s': ", G_OBJECT_TYPE_NAME (self),
+                              gnn_base_pruning_method_get_tensor_name (method));
+              return FALSE;
+            }
+          e = json_object_new ();
+          json_object_set_string_member (e, "kind", "prune");
+          json_object_set_string_member (e, "tensor", gnn_base_pruning_method_get_tensor_name (method));
+          json_object_set_member (e, "method", mnode);
+        }
+      else if (gnn_weight_hook_describe (h, &kind, &name, &dim, &n_power_iterations, &eps))
+        {
+          e = json_object_new ();
+          json_object_set_string_member (e, "kind", kind);
+          json_object_set_string_member (e, "tensor", name);
+          json_object_set_int_member (e, "dim", dim);
+          if (g_str_equal (kind, "spectral_norm"))
+            {
+              json_object_set_int_member (e, "n-power-iterations", n_power_iterations);
+              json_object_set_member (e, "eps", double_node (eps));
+            }
+        }
+      else
+        continue;
+      json_array_add_object_element (hooks, e);
+    }
+  if (json_array_get_length (hooks) > 0)
+    json_object_set_array_member (obj, "hooks", g_steal_pointer (&hooks));
+  return TRUE;
+}
+
 /* @seen: module → the dotted path where it was first written; @writing: @self and the
  * modules that hold it, root first */
 static JsonNode *
@@ -316,6 +452,8 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, GPtrArray *
     json_object_set_member (obj, "parameters", slots_node (priv->parameters, FALSE));
   if (priv->buffers->len > 0)
     json_object_set_member (obj, "buffers", slots_node (priv->buffers, TRUE));
+  if (!write_computed_tensors (self, obj, error))
+    return NULL;
 
   for (guint i = 0; i < priv->modules->len; i++)
     {
@@ -425,6 +563,23 @@ gnn_module_to_json_node (GnnModule *self,
  * has `"persistent"` instead of `"requires-grad"`; a name registered as %NULL has
  * `"shape": null`), so that tensors added after construction, such as those of a
  * [class@Gnn.ParameterList] or a [class@Gnn.ParameterDict], are rebuilt too.
+ *
+ * A module whose tensors are computed says how. One with parametrized tensors
+ * ([func@Gnn.register_parametrization]) has `"parametrized": [{"tensor": "weight", "unsafe":
+ * false}, ...]`, and its child `parametrizations` (a [class@Gnn.ModuleDict] of
+ * [class@Gnn.ParametrizationList]s, each with its originals and its chain of
+ * parametrizations, written as any module: their types, properties and tensors) is in
+ * `"children"`, so that the state-dict keys are torch's (`parametrizations.weight.original`,
+ * `parametrizations.weight.0._u`). One pruned ([func@Gnn.prune_apply]) or under a hook-based
+ * norm ([func@Gnn.weight_norm], [func@Gnn.SpectralNorm.hook]) has `"hooks"`, those forward
+ * pre-hooks in their order: `{"kind": "prune", "tensor": "weight", "method": {"type":
+ * "GnnL1Unstructured", "properties": {...}}}` (a [class@Gnn.PruningContainer] with its
+ * `"methods"`; the mask is the buffer `weight_mask`, whose values the state dict holds),
+ * `{"kind": "weight_norm", "tensor": "weight", "dim": 0}` and `{"kind": "spectral_norm",
+ * "tensor": "weight", "dim": 0, "n-power-iterations": 1, "eps": 1e-12}`; their tensors
+ * (`weight_orig`, `weight_mask`, `weight_g`, `weight_u` ...) are among the slots. Other hooks
+ * (callbacks) are not saved. Loading makes each such tensor computed again, the same
+ * attribute with the same state-dict keys; its values come with the state dict.
  *
  * Returns: (transfer full): the JSON text, or %NULL with @error set (a module whose setup
  *   failed, a property holding an object the JSON cannot carry (%GNN_ERROR_NOT_SUPPORTED), a
@@ -1088,6 +1243,272 @@ fill_slots (GnnModule *m, JsonNode *node, gboolean buffers, const char *where, G
   return TRUE;
 }
 
+/* ---- computed tensors: parametrizations, pruning, the hook-based norms ---------------- */
+
+static void
+ensure_computed_types (void)
+{
+  g_type_ensure (GNN_TYPE_PARAMETRIZATION_LIST);
+  g_type_ensure (GNN_TYPE_SPECTRAL_NORM);
+  g_type_ensure (GNN_TYPE_ORTHOGONAL);
+  g_type_ensure (GNN_TYPE_WEIGHT_NORM);
+  g_type_ensure (GNN_TYPE_PRUNING_CONTAINER);
+  g_type_ensure (GNN_TYPE_PRUNING_IDENTITY);
+  g_type_ensure (GNN_TYPE_RANDOM_UNSTRUCTURED);
+  g_type_ensure (GNN_TYPE_L1_UNSTRUCTURED);
+  g_type_ensure (GNN_TYPE_RANDOM_STRUCTURED);
+  g_type_ensure (GNN_TYPE_LN_STRUCTURED);
+  g_type_ensure (GNN_TYPE_CUSTOM_FROM_MASK);
+}
+
+/* a pruning method from pruning_method_node's form */
+static GnnBasePruningMethod *
+method_from_node (JsonNode *node, const char *where, guint depth, GError **error)
+{
+  JsonObject *obj = object_of (node, where, "a pruning method", error);
+  JsonNode *type_node, *props_node, *methods;
+  JsonObject *props = NULL;
+  const char *type_name;
+  GType type;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (GValue));
+  g_autoptr(GList) members = NULL;
+  g_autoptr(GnnBasePruningMethod) method = NULL;
+  GObjectClass *klass;
+
+  g_array_set_clear_func (values, (GDestroyNotify) g_value_unset);
+  if (obj == NULL)
+    return NULL;
+  if (depth > MAX_DEPTH)
+    {
+      fail (error, where, "the pruning methods are nested deeper than %d levels", MAX_DEPTH);
+      return NULL;
+    }
+  type_node = json_object_get_member (obj, "type");
+  if (!is_value (type_node, G_TYPE_STRING))
+    {
+      fail (error, where, "expected \"type\" to be a string, found %s", node_kind (type_node));
+      return NULL;
+    }
+  type_name = json_node_get_string (type_node);
+  type = g_type_from_name (type_name);
+  if (type == 0 || !g_type_is_a (type, GNN_TYPE_BASE_PRUNING_METHOD) || G_TYPE_IS_ABSTRACT (type))
+    {
+      fail (error, where, "expected the name of a pruning method type, found '%s', which %s", type_name,
+            type == 0 ? "is not registered (a class from a binding must be defined, with its type name, "
+                        "before loading)"
+            : !g_type_is_a (type, GNN_TYPE_BASE_PRUNING_METHOD) ? "is not a GnnBasePruningMethod" : "is abstract");
+      return NULL;
+    }
+  props_node = json_object_get_member (obj, "properties");
+  if (props_node && !JSON_NODE_HOLDS_NULL (props_node) &&
+      !(props = object_of (props_node, where, "\"properties\"", error)))
+    return NULL;
+  klass = g_type_class_ref (type);
+  if (props)
+    members = json_object_get_members (props);
+  for (GList *l = members; l; l = l->next)
+    {
+      GParamSpec *pspec = g_object_class_find_property (klass, l->data);
+      GValue v = G_VALUE_INIT;
+
+      if (pspec == NULL || (pspec->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE)
+        {
+          g_type_class_unref (klass);
+          fail (error, where, "%s has no readable and writable property '%s'", type_name, (const char *) l->data);
+          return NULL;
+        }
+      if (!node_to_value (pspec, json_object_get_member (props, l->data), where, &v, error))
+        {
+          g_value_unset (&v);
+          g_type_class_unref (klass);
+          return NULL;
+        }
+      g_ptr_array_add (names, (gpointer) pspec->name);
+      g_array_append_val (values, v);
+    }
+  g_type_class_unref (klass);
+  method = GNN_BASE_PRUNING_METHOD (g_object_new_with_properties (type, names->len, (const char **) names->pdata,
+                                                                  (const GValue *) values->data));
+  methods = json_object_get_member (obj, "methods");
+  if (methods && !GNN_IS_PRUNING_CONTAINER (method))
+    {
+      fail (error, where, "\"methods\" belongs to a GnnPruningContainer, found it in a %s", type_name);
+      return NULL;
+    }
+  if (GNN_IS_PRUNING_CONTAINER (method))
+    {
+      JsonArray *a;
+
+      if (methods == NULL || !JSON_NODE_HOLDS_ARRAY (methods))
+        {
+          fail (error, where, "expected \"methods\" to be an array of pruning methods, found %s",
+                node_kind (methods));
+          return NULL;
+        }
+      a = json_node_get_array (methods);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          g_autofree char *mwhere = g_strdup_printf ("%s.methods[%u]", where, i);
+          g_autoptr(GnnBasePruningMethod) sub = method_from_node (json_array_get_element (a, i), mwhere,
+                                                                  depth + 1, error);
+
+          if (sub == NULL)
+            return NULL;
+          if (!gnn_pruning_container_add_pruning_method (GNN_PRUNING_CONTAINER (method), sub, error))
+            {
+              g_prefix_error (error, "module JSON at %s: ", mwhere);
+              return NULL;
+            }
+        }
+    }
+  return g_steal_pointer (&method);
+}
+
+/* The "hooks" of @obj (see write_computed_tensors) made again on @m, before its slots are
+ * read: each replaces a parameter by the tensors the JSON then lists. */
+static gboolean
+read_hooks (GnnModule *m, JsonObject *obj, const char *where, gboolean fresh, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, "hooks");
+  JsonArray *a;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail (error, where, "expected \"hooks\" to be an array, found %s", node_kind (node));
+  a = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      g_autofree char *hwhere = g_strdup_printf ("%s.hooks[%u]", where, i);
+      JsonObject *e = object_of (json_array_get_element (a, i), hwhere, "a hook", error);
+      JsonNode *kind_node, *tensor_node, *dim_node;
+      const char *kind, *tensor;
+      gboolean ok;
+
+      if (e == NULL)
+        return FALSE;
+      kind_node = json_object_get_member (e, "kind");
+      tensor_node = json_object_get_member (e, "tensor");
+      if (!is_value (kind_node, G_TYPE_STRING))
+        return fail (error, hwhere, "expected \"kind\" to be a string, found %s", node_kind (kind_node));
+      if (!is_value (tensor_node, G_TYPE_STRING))
+        return fail (error, hwhere, "expected \"tensor\" to be a tensor name, found %s", node_kind (tensor_node));
+      kind = json_node_get_string (kind_node);
+      tensor = json_node_get_string (tensor_node);
+      dim_node = json_object_get_member (e, "dim");
+      if (g_str_equal (kind, "prune"))
+        {
+          g_autofree char *mwhere = g_strdup_printf ("%s.method", hwhere);
+          g_autoptr(GnnBasePruningMethod) method = method_from_node (json_object_get_member (e, "method"), mwhere,
+                                                                     0, error);
+
+          if (method == NULL)
+            return FALSE;
+          ok = gnn_prune_restore (m, tensor, method, error);
+        }
+      else if (g_str_equal (kind, "weight_norm") || g_str_equal (kind, "spectral_norm"))
+        {
+          if (!is_value (dim_node, G_TYPE_INT64) || json_node_get_int (dim_node) < G_MININT ||
+              json_node_get_int (dim_node) > G_MAXINT)
+            return fail (error, hwhere, "%s of '%s': expected \"dim\" to be an integer, found %s", kind, tensor,
+                         node_kind (dim_node));
+          if (g_str_equal (kind, "weight_norm"))
+            ok = gnn_weight_norm_restore (m, tensor, (int) json_node_get_int (dim_node), error);
+          else
+            {
+              JsonNode *n_node = json_object_get_member (e, "n-power-iterations");
+              JsonNode *eps_node = json_object_get_member (e, "eps");
+              double eps;
+
+              if (!is_value (n_node, G_TYPE_INT64) || json_node_get_int (n_node) < 1 ||
+                  json_node_get_int (n_node) > G_MAXINT)
+                return fail (error, hwhere, "spectral_norm of '%s': expected \"n-power-iterations\" to be a "
+                             "positive integer, found %s", tensor, node_kind (n_node));
+              if (is_value (eps_node, G_TYPE_DOUBLE))
+                eps = json_node_get_double (eps_node);
+              else if (is_value (eps_node, G_TYPE_INT64))
+                eps = (double) json_node_get_int (eps_node);
+              else
+                return fail (error, hwhere, "spectral_norm of '%s': expected \"eps\" to be a number, found %s",
+                             tensor, node_kind (eps_node));
+              ok = gnn_spectral_norm_hook_restore (m, tensor, (int) json_node_get_int (n_node), eps,
+                                                   (int) json_node_get_int (dim_node), fresh, error);
+            }
+        }
+      else
+        return fail (error, hwhere, "expected \"kind\" to be \"prune\", \"weight_norm\" or \"spectral_norm\", "
+                     "found '%s'", kind);
+      if (!ok)
+        {
+          g_prefix_error (error, "module JSON at %s: %s of '%s': ", hwhere, kind, tensor);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+typedef struct {
+  char *name;
+  GnnTensor *setup;    /* the tensor setup made under the name, or NULL */
+  gboolean unsafe;
+} Parametrized;
+
+static void
+parametrized_clear (Parametrized *p)
+{
+  g_free (p->name);
+  g_clear_object (&p->setup);
+}
+
+/* The "parametrized" entries of @obj into @out: each tensor setup made under such a name
+ * leaves @m (the rebuilt "parametrizations" holds its original), kept to check the original
+ * against. */
+static gboolean
+take_parametrized (GnnModule *m, JsonObject *obj, const char *where, GArray *out, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, "parametrized");
+  JsonArray *a;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail (error, where, "expected \"parametrized\" to be an array, found %s", node_kind (node));
+  a = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      g_autofree char *pwhere = g_strdup_printf ("%s.parametrized[%u]", where, i);
+      JsonObject *e = object_of (json_array_get_element (a, i), pwhere, "a parametrized tensor", error);
+      JsonNode *tensor_node, *unsafe_node;
+      Parametrized p = { NULL, NULL, FALSE };
+      GnnTensor *t;
+
+      if (e == NULL)
+        return FALSE;
+      tensor_node = json_object_get_member (e, "tensor");
+      unsafe_node = json_object_get_member (e, "unsafe");
+      if (!is_value (tensor_node, G_TYPE_STRING))
+        return fail (error, pwhere, "expected \"tensor\" to be a tensor name, found %s", node_kind (tensor_node));
+      if (unsafe_node && !is_value (unsafe_node, G_TYPE_BOOLEAN))
+        return fail (error, pwhere, "expected \"unsafe\" to be a boolean, found %s", node_kind (unsafe_node));
+      for (guint k = 0; k < out->len; k++)
+        if (g_str_equal (g_array_index (out, Parametrized, k).name, json_node_get_string (tensor_node)))
+          return fail (error, pwhere, "the tensor '%s' is listed twice", json_node_get_string (tensor_node));
+      p.name = g_strdup (json_node_get_string (tensor_node));
+      p.unsafe = unsafe_node && json_node_get_boolean (unsafe_node);
+      t = GNN_TENSOR (gnn_module_find_parameter (m, p.name));
+      if (t == NULL)
+        t = gnn_module_get_buffer (m, p.name, NULL);
+      if (t)
+        {
+          p.setup = g_object_ref (t);
+          gnn_module_remove (m, p.name);
+        }
+      g_array_append_val (out, p);
+    }
+  return TRUE;
+}
+
 /* The children of @m from the JSON array @children (see the top of the file), then the
  * training flag. */
 static gboolean
@@ -1098,9 +1519,11 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
   JsonNode *cnode = json_object_get_member (obj, "children");
   JsonNode *tnode = json_object_get_member (obj, "training");
   g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  g_autoptr(GArray) parametrized = g_array_new (FALSE, TRUE, sizeof (Parametrized));
   JsonArray *children;
   guint n;
 
+  g_array_set_clear_func (parametrized, (GDestroyNotify) parametrized_clear);
   if (cnode && !JSON_NODE_HOLDS_NULL (cnode) && !JSON_NODE_HOLDS_ARRAY (cnode))
     return fail (error, where, "expected \"children\" to be an array, found %s", node_kind (cnode));
   if (tnode && !is_value (tnode, G_TYPE_BOOLEAN))
@@ -1108,7 +1531,9 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
   children = cnode && JSON_NODE_HOLDS_ARRAY (cnode) ? json_node_get_array (cnode) : NULL;
   n = children ? json_array_get_length (children) : 0;
 
-  if (!fill_slots (m, json_object_get_member (obj, "parameters"), FALSE, where, error) ||
+  if (!read_hooks (m, obj, where, !r->skip_init, error) ||
+      !take_parametrized (m, obj, where, parametrized, error) ||
+      !fill_slots (m, json_object_get_member (obj, "parameters"), FALSE, where, error) ||
       !fill_slots (m, json_object_get_member (obj, "buffers"), TRUE, where, error))
     return FALSE;
 
@@ -1263,6 +1688,18 @@ fill_children (GnnModule *m, JsonObject *obj, const char *where, const char *pat
         g_ptr_array_add (priv->modules, ordered->pdata[i]);
     }
 
+  /* the rebuilt "parametrizations" makes the listed tensors computed again */
+  for (guint i = 0; i < parametrized->len; i++)
+    {
+      Parametrized *p = &g_array_index (parametrized, Parametrized, i);
+
+      if (!gnn_parametrize_restore (m, p->name, p->setup, p->unsafe, !r->skip_init, error))
+        {
+          g_prefix_error (error, "module JSON at %s.parametrized[%u]: ", where, i);
+          return FALSE;
+        }
+    }
+
   if (tnode)
     priv->training = json_node_get_boolean (tnode);
   return TRUE;
@@ -1313,8 +1750,8 @@ node_to_module (JsonNode *node, const char *where, const char *path, guint depth
   if (type == 0 || !g_type_is_a (type, GNN_TYPE_MODULE) || G_TYPE_IS_ABSTRACT (type))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "module JSON at %s: expected the name of a module type, found '%s', which %s", where,
-                   type_name,
+                   "module JSON at %s%s%s%s: expected the name of a module type, found '%s', which %s", where,
+                   path[0] ? " (the module '" : "", path, path[0] ? "')" : "", type_name,
                    type == 0 ? "is not registered (a class from a binding must be defined, with its "
                                "type name, before loading)"
                    : !g_type_is_a (type, GNN_TYPE_MODULE) ? "is not a GnnModule" : "is abstract");
@@ -1374,6 +1811,7 @@ gnn_module_new_from_json_node_full (JsonNode  *node,
   GnnModule *m;
 
   g_return_val_if_fail (node != NULL, NULL);
+  ensure_computed_types ();
   r.by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r.filling = g_ptr_array_new ();
   m = node_to_module (node, "$", "", 0, &r, error);
@@ -1449,7 +1887,13 @@ gnn_json_parse (const char *json, gssize length, const char *what, GError **erro
  * [class@Gnn.Linear] is an error, not a Linear without weights; one setup did not make (a
  * [class@Gnn.ParameterList]'s, a [class@Gnn.ParameterDict]'s) is added holding zeros of that
  * shape and dtype, ready for the state dict; without the member, setup's tensors stay. Last,
- * each module's training flag is set. Whatever the loader accepts, [method@Gnn.Module.to_json]
+ * each module's training flag is set. The `"hooks"` of a module are made again before its
+ * slots are read (each replaces a parameter by the tensors the slots then list), the
+ * `"parametrized"` tensors after its children (the setup's tensor goes; without `unsafe` a
+ * single `original` must have its shape and dtype): a file naming an unknown parametrization
+ * or pruning method, lacking `parametrizations.<name>`, an original or a tensor a hook needs,
+ * or holding a tensor of another shape (such as a mask) is a %GNN_ERROR_FILE_FORMAT error
+ * naming it. Files written before these members existed load as before. Whatever the loader accepts, [method@Gnn.Module.to_json]
  * writes back as JSON that loads to a tree writing the same JSON.
  *
  * Types from the bindings (Python, gjs, Vala subclasses) must be registered under the name

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gnn-parametrize.h"
+#include "gnn-parametrize-private.h"
 #include "gnn-containers.h"
 #include "gnn-parameter.h"
 #include "gnn-conv.h"
@@ -1323,6 +1324,24 @@ spectral_power_method (GnnSpectralNorm *self, GnnTensor *mat, int n, GError **er
   return ok;
 }
 
+/* `_u` and `_v` drawn from the standard normal distribution, normalized, then 15 power
+ * iteration steps on @mat, as _SpectralNorm's constructor does */
+static gboolean
+spectral_init_uv (GnnSpectralNorm *self, GnnTensor *mat, GError **error)
+{
+  GnnTensor *u = gnn_module_get_buffer (GNN_MODULE (self), "_u", error);
+  GnnTensor *v = gnn_module_get_buffer (GNN_MODULE (self), "_v", error);
+  g_autoptr(GnnTensor) nu = NULL, nv = NULL;
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+  return u && v &&
+         gnn_init_normal_ (u, 0.0, 1.0, NULL, error) && gnn_init_normal_ (v, 0.0, 1.0, NULL, error) &&
+         (nu = gnn_tensor_normalize (u, 2.0, 0, self->eps, error)) &&
+         (nv = gnn_tensor_normalize (v, 2.0, 0, self->eps, error)) &&
+         gnn_tensor_copy_ (u, nu, error) && gnn_tensor_copy_ (v, nv, error) &&
+         spectral_power_method (self, mat, 15, error);
+}
+
 static GnnArgs *
 gnn_spectral_norm_forward (GnnModule *module,
                            GnnArgs   *input,
@@ -1372,11 +1391,71 @@ gnn_spectral_norm_extra_repr (GnnModule *module)
   return g_strdup ("");
 }
 
+enum {
+  SN_PROP_0,
+  SN_PROP_N_POWER_ITERATIONS,
+  SN_PROP_DIM,
+  SN_PROP_EPS,
+  SN_PROP_NDIM,
+  SN_N_PROPS
+};
+
+static GnnProp spectral_norm_props[SN_N_PROPS];
+
 static void
 gnn_spectral_norm_class_init (GnnSpectralNormClass *klass)
 {
   GNN_MODULE_CLASS (klass)->forward = gnn_spectral_norm_forward;
   GNN_MODULE_CLASS (klass)->extra_repr = gnn_spectral_norm_extra_repr;
+
+  /**
+   * GnnSpectralNorm:n-power-iterations:
+   *
+   * The power iteration steps run at each forward in training mode (torch's
+   * `n_power_iterations`, default 1).
+   *
+   * Since: 0.1
+   */
+  spectral_norm_props[SN_PROP_N_POWER_ITERATIONS] = (GnnProp) {
+    g_param_spec_int ("n-power-iterations", NULL, NULL, 1, G_MAXINT, 1,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnSpectralNorm, n_power_iterations) };
+  /**
+   * GnnSpectralNorm:dim:
+   *
+   * The dimension of the weight put first when it is seen as a matrix (torch's `dim`, from 0).
+   *
+   * Since: 0.1
+   */
+  spectral_norm_props[SN_PROP_DIM] = (GnnProp) {
+    g_param_spec_int ("dim", NULL, NULL, 0, GNN_MAX_DIMS - 1, 0,
+                      GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnSpectralNorm, dim) };
+  /**
+   * GnnSpectralNorm:eps:
+   *
+   * The epsilon of the normalizations (torch's `eps`, default 1e-12).
+   *
+   * Since: 0.1
+   */
+  spectral_norm_props[SN_PROP_EPS] = (GnnProp) {
+    g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-12,
+                         GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnSpectralNorm, eps) };
+  /**
+   * GnnSpectralNorm:ndim:
+   *
+   * The number of dimensions of the weight it was made for (torch's `ndim`); a 1-D weight is
+   * normalized rather than divided by σ.
+   *
+   * Since: 0.1
+   */
+  spectral_norm_props[SN_PROP_NDIM] = (GnnProp) {
+    g_param_spec_uint ("ndim", NULL, NULL, 0, GNN_MAX_DIMS, 0,
+                       GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnSpectralNorm, ndim) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), spectral_norm_props, SN_N_PROPS);
 }
 
 static void
@@ -1442,7 +1521,7 @@ gnn_spectral_norm_new (GnnTensor *weight,
     {
       g_autoptr(GnnTensor) detached = gnn_tensor_detach (weight);
       g_autoptr(GnnTensor) mat = spectral_matrix (self, detached, error);
-      g_autoptr(GnnTensor) u = NULL, v = NULL, nu = NULL, nv = NULL;
+      g_autoptr(GnnTensor) u = NULL, v = NULL;
       const gint64 *shape;
       GnnDtype dtype = gnn_tensor_get_dtype (weight);
       const char *device = gnn_tensor_get_device (weight);
@@ -1452,12 +1531,9 @@ gnn_spectral_norm_new (GnnTensor *weight,
       shape = gnn_tensor_get_shape (mat, NULL);
       if (!(u = gnn_tensor_new_zeros (&shape[0], 1, dtype, device, error)) ||
           !(v = gnn_tensor_new_zeros (&shape[1], 1, dtype, device, error)) ||
-          !gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
-          !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
-          !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)) ||
-          !gnn_module_register_buffer (GNN_MODULE (self), "_u", nu, TRUE, error) ||
-          !gnn_module_register_buffer (GNN_MODULE (self), "_v", nv, TRUE, error) ||
-          !spectral_power_method (self, mat, 15, error))
+          !gnn_module_register_buffer (GNN_MODULE (self), "_u", u, TRUE, error) ||
+          !gnn_module_register_buffer (GNN_MODULE (self), "_v", v, TRUE, error) ||
+          !spectral_init_uv (self, mat, error))
         return NULL;
     }
   return g_steal_pointer (&self);
@@ -1983,11 +2059,136 @@ gnn_orthogonal_extra_repr (GnnModule *module)
   return g_strdup ("");
 }
 
+enum {
+  ORTH_PROP_0,
+  ORTH_PROP_ORTHOGONAL_MAP,
+  ORTH_PROP_USE_TRIVIALIZATION,
+  ORTH_PROP_SHAPE,
+  ORTH_N_PROPS
+};
+
+static GnnProp orthogonal_props[ORTH_N_PROPS];
+
+static void
+orth_map_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  g_value_set_string (value, orth_map_names[GNN_ORTHOGONAL (object)->map]);
+}
+
+static int
+orth_map_index (const char *name)
+{
+  for (int i = 0; name && i < (int) G_N_ELEMENTS (orth_map_names); i++)
+    if (strcmp (name, orth_map_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+static gboolean
+orth_map_check (GParamSpec *pspec, const GValue *value, GError **error)
+{
+  if (orth_map_index (g_value_get_string (value)) >= 0)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "orthogonal_map has to be one of \"matrix_exp\", \"cayley\", \"householder\". "
+               "Got: %s", g_value_get_string (value) ? g_value_get_string (value) : "None");
+  return FALSE;
+}
+
+static void
+orth_map_set (GObject *object, GParamSpec *pspec, const GValue *value)
+{
+  int map = orth_map_index (g_value_get_string (value));
+
+  GNN_ORTHOGONAL (object)->map = MAX (map, 0);
+}
+
+static void
+orth_shape_get (GObject *object, GParamSpec *pspec, GValue *value)
+{
+  GnnOrthogonal *self = GNN_ORTHOGONAL (object);
+
+  g_value_set_variant (value, g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, self->shape,
+                                                         self->ndim, sizeof (gint64)));
+}
+
+static gboolean
+orth_shape_check (GParamSpec *pspec, const GValue *value, GError **error)
+{
+  GVariant *v = g_value_get_variant (value);
+  gsize n = 0;
+  const gint64 *shape = v ? g_variant_get_fixed_array (v, &n, sizeof (gint64)) : NULL;
+
+  if (n > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "shape: expected at most %d dimensions, got %" G_GSIZE_FORMAT, GNN_MAX_DIMS, n);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (shape[i] < 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "shape: expected sizes of at least 0, got %" G_GINT64_FORMAT, shape[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+orth_shape_set (GObject *object, GParamSpec *pspec, const GValue *value)
+{
+  GnnOrthogonal *self = GNN_ORTHOGONAL (object);
+  GVariant *v = g_value_get_variant (value);
+  gsize n = 0;
+  const gint64 *shape = v ? g_variant_get_fixed_array (v, &n, sizeof (gint64)) : NULL;
+
+  self->ndim = (guint) MIN (n, GNN_MAX_DIMS);
+  if (self->ndim)
+    memcpy (self->shape, shape, self->ndim * sizeof (gint64));
+}
+
 static void
 gnn_orthogonal_class_init (GnnOrthogonalClass *klass)
 {
   GNN_MODULE_CLASS (klass)->forward = gnn_orthogonal_forward;
   GNN_MODULE_CLASS (klass)->extra_repr = gnn_orthogonal_extra_repr;
+
+  /**
+   * GnnOrthogonal:orthogonal-map:
+   *
+   * The map: "matrix_exp", "cayley" or "householder" (torch's `orthogonal_map`).
+   *
+   * Since: 0.1
+   */
+  orthogonal_props[ORTH_PROP_ORTHOGONAL_MAP] = (GnnProp) {
+    g_param_spec_string ("orthogonal-map", NULL, NULL, "matrix_exp",
+                         GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    GNN_PROP_NO_MEMBER, orth_map_check, orth_map_get, orth_map_set };
+  /**
+   * GnnOrthogonal:use-trivialization:
+   *
+   * Whether the result is multiplied by the buffer `base` (torch's `use_trivialization`).
+   *
+   * Since: 0.1
+   */
+  orthogonal_props[ORTH_PROP_USE_TRIVIALIZATION] = (GnnProp) {
+    g_param_spec_boolean ("use-trivialization", NULL, NULL, TRUE,
+                          GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnOrthogonal, use_trivialization) };
+  /**
+   * GnnOrthogonal:shape:
+   *
+   * The shape of the weight it was made for (torch's `shape`), an array of sizes (`ax`).
+   *
+   * Since: 0.1
+   */
+  orthogonal_props[ORTH_PROP_SHAPE] = (GnnProp) {
+    g_param_spec_variant ("shape", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
+                          GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    GNN_PROP_NO_MEMBER, orth_shape_check, orth_shape_get, orth_shape_set };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), orthogonal_props, ORTH_N_PROPS);
 }
 
 static void
@@ -2854,4 +3055,305 @@ gnn_remove_spectral_norm (GnnModule  *module,
   g_return_val_if_fail (name != NULL, FALSE);
   return uninstall_weight_hook (module, name, spectral_norm_forward_pre_hook, "spectral_norm",
                                 spectral_hook_compute_current, suffixes, error);
+}
+
+/* ---- rebuilding from a file (gnn-parametrize-private.h) --------------------------------- */
+
+static gboolean
+restore_error (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+restore_error (GError **error, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT, msg);
+  return FALSE;
+}
+
+/* A rebuilt chain that no state dict fills yet starts as registration leaves it: the
+ * originals are the right inverse of the setup's tensor (the identity for parametrizations
+ * without one) and each spectral norm draws `_u` and `_v` and iterates on its input. */
+static gboolean
+restore_fresh (GnnParametrizationList *l, GnnTensor *setup_tensor, GError **error)
+{
+  g_autoptr(GPtrArray) inv = NULL;
+  gboolean sequence;
+  guint n = gnn_parametrization_list_get_length (l);
+
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+    if (setup_tensor && !(inv = chain_right_inverse (l, setup_tensor, TRUE, &sequence, error)))
+      return FALSE;
+    for (guint i = 0; inv && i < inv->len && i < l->n_tensors; i++)
+      {
+        GnnTensor *o = list_original (l, i);
+        GnnTensor *t = inv->pdata[i];
+
+        if (o && gnn_tensor_get_dtype (o) == gnn_tensor_get_dtype (t) &&
+            same_shape (o, gnn_tensor_get_ndim (t), gnn_tensor_get_shape (t, NULL)) &&
+            !gnn_tensor_set_data (o, t, error))
+          return FALSE;
+      }
+  }
+  /* the spectral norms, each on its input */
+  for (guint k = 0; k < n; k++)
+    if (GNN_IS_SPECTRAL_NORM (gnn_parametrization_list_get (l, (int) k, NULL)))
+      break;
+    else if (k + 1 == n)
+      return TRUE;
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnArgs) args = gnn_args_new ();
+
+    for (guint i = 0; i < l->n_tensors; i++)
+      gnn_args_add_tensor (args, list_original (l, i));
+    for (guint k = 0; k < n; k++)
+      {
+        GnnModule *p = gnn_parametrization_list_get (l, (int) k, NULL);
+        GnnArgs *out;
+
+        if (GNN_IS_SPECTRAL_NORM (p) && GNN_SPECTRAL_NORM (p)->ndim > 1 && gnn_args_get_n_values (args) == 1)
+          {
+            GnnTensor *w = gnn_args_get_tensor (args, 0, error);
+            g_autoptr(GnnTensor) mat = NULL;
+
+            if (w == NULL || gnn_tensor_get_ndim (w) != GNN_SPECTRAL_NORM (p)->ndim ||
+                !(mat = spectral_matrix (GNN_SPECTRAL_NORM (p), w, error)) ||
+                !spectral_init_uv (GNN_SPECTRAL_NORM (p), mat, error))
+              return error == NULL || *error == NULL;   /* a chain that does not fit fails at its first read */
+          }
+        if (!(out = gnn_module_forward (p, args, error)))
+          return FALSE;
+        g_object_unref (args);
+        args = out;
+      }
+  }
+  return TRUE;
+}
+
+gboolean
+gnn_parametrize_restore (GnnModule  *module,
+                         const char *tensor_name,
+                         GnnTensor  *setup_tensor,
+                         gboolean    unsafe,
+                         gboolean    fresh,
+                         GError    **error)
+{
+  GnnModuleDict *d = parametrizations_of (module);
+  GnnModule *lm;
+  GnnParametrizationList *l;
+  GnnTensor *o;
+  guint n = 0;
+
+  if (d == NULL || !gnn_module_dict_contains (d, tensor_name))
+    return restore_error (error, "'%s' is parametrized, but there is no 'parametrizations.%s' "
+                          "(expected a GnnParametrizationList there)", tensor_name, tensor_name);
+  lm = gnn_module_dict_get (d, tensor_name, NULL);
+  if (!GNN_IS_PARAMETRIZATION_LIST (lm))
+    return restore_error (error, "'parametrizations.%s': expected a GnnParametrizationList, found a %s",
+                          tensor_name, G_OBJECT_TYPE_NAME (lm));
+  l = GNN_PARAMETRIZATION_LIST (lm);
+  if (gnn_parametrization_list_get_length (l) == 0)
+    return restore_error (error, "'parametrizations.%s' holds no parametrization (expected the "
+                          "child '0')", tensor_name);
+  if ((o = gnn_module_tensor (lm, "original", FALSE, NULL)))
+    {
+      l->is_tensor = TRUE;
+      l->n_tensors = 1;
+      if (!unsafe && setup_tensor &&
+          (!same_shape (o, gnn_tensor_get_ndim (setup_tensor), gnn_tensor_get_shape (setup_tensor, NULL)) ||
+           gnn_tensor_get_dtype (o) != gnn_tensor_get_dtype (setup_tensor)))
+        {
+          g_autofree char *want = size_string (setup_tensor), *got = size_string (o);
+          return restore_error (error, "'parametrizations.%s.original' has shape %s and dtype %s, but the "
+                                "%s makes '%s' of shape %s and dtype %s (a parametrization that is not "
+                                "unsafe keeps them)", tensor_name, got,
+                                gnn_dtype_get_name (gnn_tensor_get_dtype (o)), G_OBJECT_TYPE_NAME (module),
+                                tensor_name, want, gnn_dtype_get_name (gnn_tensor_get_dtype (setup_tensor)));
+        }
+    }
+  else
+    {
+      for (;; n++)
+        {
+          char name[32];
+          g_snprintf (name, sizeof name, "original%u", n);
+          if (gnn_module_tensor (lm, name, FALSE, NULL) == NULL)
+            break;
+        }
+      if (n == 0)
+        return restore_error (error, "'parametrizations.%s.original' is missing (expected the tensor "
+                              "'original', or 'original0', 'original1', ...)", tensor_name);
+      l->is_tensor = FALSE;
+      l->n_tensors = n;
+    }
+  /* the tensors the parametrizations of gnn read in their forward */
+  for (guint k = 0; k < gnn_parametrization_list_get_length (l); k++)
+    {
+      GnnModule *p = gnn_parametrization_list_get (l, (int) k, NULL);
+      const char *need[2] = { NULL, NULL };
+
+      if (GNN_IS_SPECTRAL_NORM (p) && GNN_SPECTRAL_NORM (p)->ndim > 1)
+        need[0] = "_u", need[1] = "_v";
+      else if (GNN_IS_ORTHOGONAL (p) && GNN_ORTHOGONAL (p)->use_trivialization)
+        need[0] = "base";
+      for (guint i = 0; i < G_N_ELEMENTS (need) && need[i]; i++)
+        if (gnn_module_get_buffer (p, need[i], NULL) == NULL)
+          return restore_error (error, "'parametrizations.%s.%u.%s' is missing (a %s reads it)", tensor_name, k,
+                                need[i], G_OBJECT_TYPE_NAME (p));
+    }
+  l->unsafe = unsafe;
+  if (fresh && !restore_fresh (l, setup_tensor, error))
+    {
+      g_prefix_error (error, "'parametrizations.%s': ", tensor_name);
+      return FALSE;
+    }
+  if (gnn_module_tensor (module, tensor_name, FALSE, NULL))
+    return restore_error (error, "'%s' is parametrized, but the %s holds a tensor '%s' too",
+                          tensor_name, G_OBJECT_TYPE_NAME (module), tensor_name);
+  if (!gnn_module_set_tensor_getter (module, tensor_name, parametrized_getter, NULL, NULL, error))
+    return FALSE;
+  if (n == 2 && gnn_parametrization_list_get_length (l) == 1 &&
+      GNN_IS_WEIGHT_NORM (gnn_parametrization_list_get (l, 0, NULL)))
+    gnn_module_register_load_state_dict_pre_hook (module, weight_norm_compat_hook, g_strdup (tensor_name),
+                                                  g_free);
+  return TRUE;
+}
+
+gboolean
+gnn_weight_hook_describe (GnnModuleHook *hook,
+                          const char   **kind,
+                          const char   **name,
+                          int           *dim,
+                          int           *n_power_iterations,
+                          double        *eps)
+{
+  if (hook->kind != GNN_HOOK_FORWARD_PRE)
+    return FALSE;
+  if (hook->func == (gpointer) weight_norm_forward_pre_hook)
+    {
+      WeightNormHook *h = hook->data;
+
+      *kind = "weight_norm";
+      *name = h->name;
+      *dim = h->dim;
+      return TRUE;
+    }
+  if (hook->func == (gpointer) spectral_norm_forward_pre_hook)
+    {
+      SpectralNormHook *h = hook->data;
+
+      *kind = "spectral_norm";
+      *name = h->name;
+      *dim = h->dim;
+      *n_power_iterations = h->n_power_iterations;
+      *eps = h->eps;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+gnn_weight_norm_restore (GnnModule  *module,
+                         const char *name,
+                         int         dim,
+                         GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnTensor) data = NULL, zeros = NULL;
+  g_autoptr(GnnParameter) g = NULL, v = NULL;
+  gint64 shape[GNN_MAX_DIMS];
+  guint nd, gnd;
+  WeightNormHook *h;
+
+  param = weight_hook_parameter (module, name, weight_norm_forward_pre_hook, "weight_norm", error);
+  if (param == NULL)
+    return FALSE;
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim != -1 && (dim < -(int) MAX (nd, 1) || dim >= (int) MAX (nd, 1)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [-%u, %d], but got %d)",
+                   MAX (nd, 1), (int) MAX (nd, 1) - 1, dim);
+      return FALSE;
+    }
+  /* g: the norm's shape, 1s but along dim (a 0-D tensor for the whole tensor's norm) */
+  gnd = dim == -1 ? 0 : nd;
+  for (guint d = 0; d < gnd; d++)
+    shape[d] = (int) d == (dim < 0 ? dim + (int) nd : dim) ? gnn_tensor_get_shape (GNN_TENSOR (param), NULL)[d] : 1;
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  if (!(zeros = gnn_tensor_new_zeros (shape, gnd, gnn_tensor_get_dtype (data), gnn_tensor_get_device (data),
+                                      error)) ||
+      !(g = gnn_parameter_new (zeros, TRUE, error)) ||
+      !(v = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  h = g_new0 (WeightNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
+                              2, data, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
+}
+
+gboolean
+gnn_spectral_norm_hook_restore (GnnModule  *module,
+                                const char *name,
+                                int         n_power_iterations,
+                                double      eps,
+                                int         dim,
+                                gboolean    fresh,
+                                GError    **error)
+{
+  GnnParameter *param;
+  g_autoptr(GnnTensor) data = NULL, mat = NULL, u = NULL, v = NULL;
+  SpectralNormHook *h;
+  const gint64 *shape;
+  guint nd;
+
+  param = weight_hook_parameter (module, name, spectral_norm_forward_pre_hook, "spectral_norm", error);
+  if (param == NULL)
+    return FALSE;
+  nd = gnn_tensor_get_ndim (GNN_TENSOR (param));
+  if (dim < 0 || dim >= (int) nd)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [0, %d] but got %d)", (int) nd - 1, dim);
+      return FALSE;
+    }
+  data = gnn_tensor_detach (GNN_TENSOR (param));
+  if (!(mat = spectral_hook_matrix (data, dim, error)))
+    return FALSE;
+  shape = gnn_tensor_get_shape (mat, NULL);
+  if (!(u = gnn_tensor_new_zeros (&shape[0], 1, gnn_tensor_get_dtype (data), gnn_tensor_get_device (data),
+                                  error)) ||
+      !(v = gnn_tensor_new_zeros (&shape[1], 1, gnn_tensor_get_dtype (data), gnn_tensor_get_device (data),
+                                  error)))
+    return FALSE;
+  if (fresh)
+    {
+      /* as gnn_spectral_norm_hook: standard normal, normalized */
+      g_autoptr(GnnTensor) nu = NULL, nv = NULL;
+
+      if (!gnn_init_normal_ (u, 0.0, 1.0, NULL, error) || !gnn_init_normal_ (v, 0.0, 1.0, NULL, error) ||
+          !(nu = gnn_tensor_normalize (u, 2.0, 0, eps, error)) ||
+          !(nv = gnn_tensor_normalize (v, 2.0, 0, eps, error)))
+        return FALSE;
+      g_set_object (&u, nu);
+      g_set_object (&v, nv);
+    }
+  h = g_new0 (SpectralNormHook, 1);
+  h->name = g_strdup (name);
+  h->dim = dim;
+  h->n_power_iterations = n_power_iterations;
+  h->eps = eps;
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_orig", GNN_TENSOR (param) },
+                                                   { "_u", u }, { "_v", v } },
+                              3, data, spectral_norm_forward_pre_hook, h, spectral_norm_hook_free, error);
 }

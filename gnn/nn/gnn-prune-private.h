@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gnn-prune.h"
+#include "gnn-module-private.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,18 @@ GnnTensor *gnn_prune_fill_flat            (GnnTensor *mask,
 GnnTensor *gnn_prune_combine_masks        (GnnBasePruningMethod *method,
                                            GnnTensor            *t,
                                            GnnTensor            *default_mask,
+                                           GError              **error);
+
+/* The pruning method of @hook when it is a pruning forward pre-hook (borrowed), else NULL. */
+GnnBasePruningMethod *gnn_prune_hook_method (GnnModuleHook *hook);
+/* Prunes @name of a rebuilt @module by @method again without computing a mask: the parameter
+ * becomes `<name>_orig`, the buffer `<name>_mask` holds ones (a state dict then fills both),
+ * `<name>` reads as their product and the pruning hook is installed, as after
+ * gnn_prune_apply. FALSE with @error set when @name is no parameter of @module or the names
+ * are taken. */
+gboolean   gnn_prune_restore              (GnnModule            *module,
+                                           const char           *name,
+                                           GnnBasePruningMethod *method,
                                            GError              **error);
 
 G_END_DECLS

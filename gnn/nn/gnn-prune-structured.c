@@ -183,9 +183,43 @@ ln_structured_compute_mask (GnnBasePruningMethod *method, GnnTensor *t, GnnTenso
 }
 
 static void
+gnn_ln_structured_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  if (prop_id == 1)
+    GNN_LN_STRUCTURED (object)->n = g_value_get_double (value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gnn_ln_structured_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (prop_id == 1)
+    g_value_set_double (value, GNN_LN_STRUCTURED (object)->n);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
 gnn_ln_structured_class_init (GnnLnStructuredClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->set_property = gnn_ln_structured_set_property;
+  object_class->get_property = gnn_ln_structured_get_property;
   GNN_BASE_PRUNING_METHOD_CLASS (klass)->compute_mask = ln_structured_compute_mask;
+
+  /**
+   * GnnLnStructured:n:
+   *
+   * The order of the norm (torch's `n`, `torch.norm`'s `p`: 1, 2, infinity, minus infinity,
+   * 0 ...).
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (object_class, 1,
+    g_param_spec_double ("n", NULL, NULL, -INFINITY, INFINITY, 2.0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 }
 
 static void

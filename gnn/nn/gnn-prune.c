@@ -921,6 +921,66 @@ gnn_prune_remove (GnnModule  *module,
   return gnn_base_pruning_method_remove (method, module, error);
 }
 
+/* ---- rebuilding from a file (gnn-prune-private.h) -------------------------------------- */
+
+GnnBasePruningMethod *
+gnn_prune_hook_method (GnnModuleHook *hook)
+{
+  if (hook->kind == GNN_HOOK_FORWARD_PRE && hook->func == (gpointer) prune_forward_pre_hook)
+    return hook->data;
+  return NULL;
+}
+
+gboolean
+gnn_prune_restore (GnnModule            *module,
+                   const char           *name,
+                   GnnBasePruningMethod *method,
+                   GError              **error)
+{
+  g_autofree char *orig_name = g_strconcat (name, "_orig", NULL);
+  g_autofree char *mask_name = g_strconcat (name, "_mask", NULL);
+  g_autoptr(GnnParameter) param = NULL;
+  g_autoptr(GnnTensor) mask = NULL, weight = NULL;
+  GnnParameter *p = gnn_module_find_parameter (module, name);
+  guint ndim;
+  const gint64 *shape;
+
+  if (p == NULL || find_hook (module, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot prune '%s' of %s: it is %s", name, gnn_module_get_name (module),
+                   p ? "pruned already" : "no parameter");
+      return FALSE;
+    }
+  if (gnn_module_tensor (module, orig_name, FALSE, NULL) || gnn_module_tensor (module, mask_name, FALSE, NULL))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot prune '%s' of %s: it already has a tensor '%s' or '%s'",
+                   name, gnn_module_get_name (module), orig_name, mask_name);
+      return FALSE;
+    }
+  param = g_object_ref (p);
+  shape = gnn_tensor_get_shape (GNN_TENSOR (param), &ndim);
+  if (!(mask = gnn_tensor_new_ones (shape, ndim, gnn_tensor_get_dtype (GNN_TENSOR (param)),
+                                    gnn_tensor_get_device (GNN_TENSOR (param)), error)))
+    return FALSE;
+  gnn_module_remove (module, name);
+  if (!gnn_module_register_parameter (module, orig_name, param, error) ||
+      !gnn_module_register_buffer (module, mask_name, mask, TRUE, error) ||
+      !(weight = gnn_tensor_detach (GNN_TENSOR (param))) ||
+      !gnn_module_set_tensor_attribute (module, name, weight, error))
+    {
+      gnn_module_remove (module, mask_name);
+      gnn_module_remove (module, orig_name);
+      gnn_module_register_parameter (module, name, param, NULL);
+      return FALSE;
+    }
+  gnn_base_pruning_method_set_tensor_name (method, name);
+  gnn_module_register_forward_pre_hook (module, prune_forward_pre_hook, g_object_ref (method), g_object_unref,
+                                        FALSE, FALSE);
+  return TRUE;
+}
+
 /* ---- PruningContainer ---------------------------------------------------------------------- */
 
 struct _GnnPruningContainer
@@ -1387,10 +1447,51 @@ gnn_custom_from_mask_finalize (GObject *object)
 }
 
 static void
+gnn_custom_from_mask_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnCustomFromMask *self = GNN_CUSTOM_FROM_MASK (object);
+
+  if (prop_id != 1)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_clear_object (&self->mask);
+  if (g_value_get_object (value))
+    self->mask = gnn_tensor_detach (g_value_get_object (value));
+}
+
+static void
+gnn_custom_from_mask_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (prop_id != 1)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_value_set_object (value, GNN_CUSTOM_FROM_MASK (object)->mask);
+}
+
+static void
 gnn_custom_from_mask_class_init (GnnCustomFromMaskClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = gnn_custom_from_mask_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gnn_custom_from_mask_finalize;
+  object_class->set_property = gnn_custom_from_mask_set_property;
+  object_class->get_property = gnn_custom_from_mask_get_property;
   GNN_BASE_PRUNING_METHOD_CLASS (klass)->compute_mask = custom_compute_mask;
+
+  /**
+   * GnnCustomFromMask:mask:
+   *
+   * The mask it prunes by (torch's `mask`): 1 (or true) where entries are kept.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (object_class, 1,
+    g_param_spec_object ("mask", NULL, NULL, GNN_TYPE_TENSOR,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 }
 
 static void

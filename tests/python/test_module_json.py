@@ -286,5 +286,148 @@ class CheckpointOverrideTest(ParityTest):
         os.rmdir(os.path.dirname(path))
 
 
+def computed_classes(lib):
+    """A torch-way Python parametrization (the tutorial's Symmetric) and one with a buffer and
+    a right_inverse, in gnn or in torch."""
+    class JsonSymmetric(lib.nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    class JsonScale(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer('factor', lib.tensor(2.0))
+
+        def forward(self, X):
+            return X * self.factor
+
+        def right_inverse(self, X):
+            return X / self.factor
+    return JsonSymmetric, JsonScale
+
+
+GNN_SYMMETRIC = GNN_SCALE = None
+
+
+def build(lib, case, seed=0):
+    """nn.Sequential (Linear (4, 4), Tanh (), Linear (4, 3)) with @case on the first weight."""
+    global GNN_SYMMETRIC, GNN_SCALE
+    import importlib
+    for sub in ('parametrize', 'parametrizations', 'prune'):
+        importlib.import_module(lib.__name__ + '.nn.utils.' + sub)
+    nnu = lib.nn.utils
+    m = lib.nn.Sequential(lib.nn.Linear(4, 4), lib.nn.Tanh(), lib.nn.Linear(4, 3))
+    first = m[0]
+    if case == 'python':
+        if lib is torch:
+            sym, scale = computed_classes(torch)
+        else:
+            if GNN_SYMMETRIC is None:
+                GNN_SYMMETRIC, GNN_SCALE = computed_classes(lib)
+            sym, scale = GNN_SYMMETRIC, GNN_SCALE
+        nnu.parametrize.register_parametrization(first, 'weight', sym())
+        nnu.parametrize.register_parametrization(first, 'weight', scale())
+    elif case == 'orthogonal':
+        nnu.parametrizations.orthogonal(first)
+    elif case == 'spectral_norm':
+        nnu.parametrizations.spectral_norm(first)
+    elif case == 'prune':
+        nnu.prune.l1_unstructured(first, 'weight', amount=5)
+        nnu.prune.random_structured(first, 'weight', amount=1, dim=0)
+    elif case == 'hook_weight_norm':
+        nnu.weight_norm(first)
+    elif case == 'hook_spectral_norm':
+        nnu.spectral_norm(first)
+    return m
+
+
+class ComputedTensorsJsonTest(ParityTest):
+    """Parametrized, pruned and hook-normed modules: to_json / new_from_json rebuild the same
+    computed attribute, torch's state-dict keys and the same outputs bit for bit."""
+    CASES = ('python', 'orthogonal', 'spectral_norm', 'prune', 'hook_weight_norm', 'hook_spectral_norm')
+
+    def round_trip(self, case):
+        import gnn
+        gm, tm = build(gnn, case), build(torch, case)
+        self.assertEqual(list(gm.state_dict().get_keys()), list(tm.state_dict().keys()), case)
+        text = gm.to_json(False)
+        back = Gnn.Module.new_from_json(text, -1)
+        self.assertEqual(list(back.state_dict().get_keys()), list(tm.state_dict().keys()), case)
+        back.load_state_dict(gm.state_dict(), True, False)
+        x = to_gnn(rand([5, 4]))
+        for _ in range(2):
+            np.testing.assert_array_equal(to_np(back(x)), to_np(gm(x)), err_msg=case)
+        self.assertEqual(back.to_json(False), text, case)
+        return gm, back
+
+    def test_round_trips(self):
+        for case in self.CASES:
+            self.round_trip(case)
+
+    def test_python_parametrization(self):
+        import gnn
+        import gnn.nn.utils.parametrize as GP
+        gm, back = self.round_trip('python')
+        plist = back[0].parametrizations.weight
+        self.assertIs(type(plist[0]), GNN_SYMMETRIC)
+        self.assertIs(type(plist[1]), GNN_SCALE)
+        self.assertTrue(GP.is_parametrized(back[0], 'weight'))
+        # the computed attribute is the same; JsonScale's right_inverse is installed again, so a
+        # chain of JsonScale alone takes an assignment through it
+        np.testing.assert_array_equal(to_np(back[0].weight), to_np(gm[0].weight))
+        self.assertFalse(Gnn.parametrization_has_right_inverse(plist[0]))
+        self.assertTrue(Gnn.parametrization_has_right_inverse(plist[1]))
+        lin = gnn.nn.Linear(4, 4)
+        GP.register_parametrization(lin, 'weight', GNN_SCALE())
+        again = Gnn.Module.new_from_json(lin.to_json(False), -1)
+        again.weight = gnn.tensor(np.eye(4, dtype=np.float32))
+        np.testing.assert_array_equal(to_np(again.parametrizations.weight.original), np.eye(4) / 2)
+        np.testing.assert_array_equal(to_np(again.weight), np.eye(4))
+
+    def test_hostile(self):
+        import gnn
+        tree = json.loads(build(gnn, 'python').to_json(False))
+        first = tree['children'][0]['module']
+        plist = [c for c in first['children'] if c['name'] == 'parametrizations'][0]['module']['children'][0]['module']
+        bad = json.loads(json.dumps(tree))
+        bad_first = bad['children'][0]['module']
+        bad_plist = [c for c in bad_first['children'] if c['name'] == 'parametrizations'][0]['module']['children'][0]['module']
+        bad_plist['children'][0]['module']['type'] = 'NoSuchJsonParametrization'
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Module.new_from_json(json.dumps(bad), -1)
+        self.assertIn("NoSuchJsonParametrization", cm.exception.message)
+        self.assertIn("'0.parametrizations.weight.0'", cm.exception.message)
+        bad = json.loads(json.dumps(tree))
+        bad_first = bad['children'][0]['module']
+        bad_plist = [c for c in bad_first['children'] if c['name'] == 'parametrizations'][0]['module']['children'][0]['module']
+        bad_plist['parameters'] = []
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Module.new_from_json(json.dumps(bad), -1)
+        self.assertTrue(cm.exception.matches(Gnn.Error.quark(), Gnn.Error.FILE_FORMAT))
+        self.assertIn("parametrizations.weight.original' is missing", cm.exception.message)
+        self.assertEqual(plist['parameters'][0]['name'], 'original')
+        pruned = json.loads(build(gnn, 'prune').to_json(False))
+        pruned['children'][0]['module']['buffers'][0]['shape'] = [2, 8]
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Module.new_from_json(json.dumps(pruned), -1)
+        self.assertIn("buffer 'weight_mask'", cm.exception.message)
+
+    def test_checkpoint(self):
+        import gnn
+        for case in ('prune', 'spectral_norm', 'hook_spectral_norm'):
+            gm = build(gnn, case)
+            path = os.path.join(tempfile.mkdtemp(), 'ckpt.safetensors')
+            ckpt = Gnn.Checkpoint.new()
+            ckpt.set_model(gm)
+            ckpt.save(path)
+            back = Gnn.Checkpoint.load_model(path)
+            self.assertEqual(list(back.state_dict().get_keys()), list(gm.state_dict().get_keys()))
+            x = to_gnn(rand([5, 4]))
+            for _ in range(2):
+                np.testing.assert_array_equal(to_np(back(x)), to_np(gm(x)), err_msg=case)
+            os.unlink(path)
+            os.rmdir(os.path.dirname(path))
+
+
 if __name__ == '__main__':
     main()

@@ -152,6 +152,14 @@ def _needs_arguments(init):
                for p in params)
 
 
+def _install_right_inverse(module):
+    """A parametrization C rebuilt (a JSON rebuild, a checkpoint) gets its class's right_inverse,
+    as register_parametrization gives it one."""
+    if callable(getattr(type(module), 'right_inverse', None)):
+        from .parametrize import _install_right_inverse as install
+        install(module)
+
+
 def _init_wrapper(init):
     import functools
 
@@ -160,6 +168,7 @@ def _init_wrapper(init):
         # C made this module (JSON rebuild, copy) and PyGObject runs __init__ () on it: a
         # constructor that needs arguments is skipped; the tree's parts come from C
         if not args and not kwargs and _is_constructed(self) and _needs_arguments(init):
+            _install_right_inverse(self)
             return
         init(self, *args, **kwargs)
     __init__._gnn_wrapped = True
@@ -295,6 +304,8 @@ class Module(Gnn.Module):
         # what it assigns
         if not _is_constructed(self):
             Gnn.Module.__init__(self, *args, **kwargs)
+        else:
+            _install_right_inverse(self)
 
     def __call__(self, *args, **kwargs):
         out = _call_raising_python_errors(Gnn.Module.forward, self, Args.pack(*args, **kwargs))
