@@ -12,6 +12,7 @@
 #include "../gnn-version-macros.h"
 #include "../core/gnn-dtype.h"
 #include "../nn/gnn-args.h"
+#include "../nn/gnn-module.h"
 
 G_BEGIN_DECLS
 
@@ -138,5 +139,8 @@ gboolean      gnn_graph_lint                  (GnnGraph     *self,
                                                GError      **error);
 GNN_AVAILABLE_IN_ALL
 char         *gnn_graph_to_string             (GnnGraph     *self);
+GNN_AVAILABLE_IN_ALL
+char         *gnn_graph_to_dot                (GnnGraph     *self,
+                                               GnnModule    *root);
 
 G_END_DECLS

@@ -215,6 +215,69 @@ test_finalize (void)
   g_assert_finalize_object (x);
 }
 
+/* the DOT text: ids and labels, the shape ShapeProp recorded, the module's type from the
+ * root, one edge per (input, user) pair, and a target with a quote and a backslash escaped */
+static void
+test_to_dot (void)
+{
+  g_autoptr(GnnGraph) g = make_graph ();
+  g_autoptr(GnnSequential) root = gnn_sequential_new (NULL, 0);
+  g_autoptr(GnnLinear) linear = gnn_linear_new (4, 4, TRUE, NULL);
+  GnnGraphNode *x = gnn_graph_find_node (g, "x");
+  GnnGraphNode *relu = gnn_graph_find_node (g, "relu");
+  g_autoptr(GnnArgs) a = args_of_nodes (x, x);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *dot = NULL;
+  const gint64 shape[] = { 2, 4 };
+
+  plain = gnn_graph_to_dot (g, NULL);
+  g_assert_cmpstr (plain, ==,
+    "digraph G {\n"
+    "  rankdir=TB;\n"
+    "  node [shape=box, fontname=\"monospace\"];\n"
+    "  \"x\" [label=\"x\\nplaceholder x\", shape=ellipse];\n"
+    "  \"linear\" [label=\"linear\\ncall_module linear\"];\n"
+    "  \"relu\" [label=\"relu\\ncall_function torch.relu\"];\n"
+    "  \"add\" [label=\"add\\ncall_function operator.add\"];\n"
+    "  \"add_1\" [label=\"add_1\\ncall_function operator.add\"];\n"
+    "  \"output\" [label=\"output\\noutput\", shape=ellipse];\n"
+    "  \"x\" -> \"linear\";\n"
+    "  \"linear\" -> \"relu\";\n"
+    "  \"relu\" -> \"add\";\n"
+    "  \"x\" -> \"add\";\n"
+    "  \"add\" -> \"add_1\";\n"
+    "  \"add_1\" -> \"output\";\n"
+    "}\n");
+
+  g_assert_true (gnn_module_register_module (GNN_MODULE (root), "linear", GNN_MODULE (linear), &error));
+  g_assert_no_error (error);
+  gnn_graph_node_set_tensor_meta (x, shape, 2, GNN_DTYPE_FLOAT32);
+  gnn_graph_inserting_before (g, relu);
+  gnn_graph_call_function (g, "my\"fn\\", a, &error);
+  g_assert_no_error (error);
+  dot = gnn_graph_to_dot (g, GNN_MODULE (root));
+  g_assert_cmpstr (dot, ==,
+    "digraph G {\n"
+    "  rankdir=TB;\n"
+    "  node [shape=box, fontname=\"monospace\"];\n"
+    "  \"x\" [label=\"x\\nplaceholder x\\n[2, 4] float32\", shape=ellipse];\n"
+    "  \"linear\" [label=\"linear\\ncall_module linear: Linear\"];\n"
+    "  \"my_fn_\" [label=\"my_fn_\\ncall_function my\\\"fn\\\\\"];\n"
+    "  \"relu\" [label=\"relu\\ncall_function torch.relu\"];\n"
+    "  \"add\" [label=\"add\\ncall_function operator.add\"];\n"
+    "  \"add_1\" [label=\"add_1\\ncall_function operator.add\"];\n"
+    "  \"output\" [label=\"output\\noutput\", shape=ellipse];\n"
+    "  \"x\" -> \"linear\";\n"
+    "  \"x\" -> \"my_fn_\";\n"
+    "  \"linear\" -> \"relu\";\n"
+    "  \"relu\" -> \"add\";\n"
+    "  \"x\" -> \"add\";\n"
+    "  \"add\" -> \"add_1\";\n"
+    "  \"add_1\" -> \"output\";\n"
+    "}\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -224,5 +287,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fx/graph/errors", test_errors);
   g_test_add_func ("/fx/graph/insert-and-print", test_insert_and_print);
   g_test_add_func ("/fx/graph/finalize", test_finalize);
+  g_test_add_func ("/fx/graph/to-dot", test_to_dot);
   return g_test_run ();
 }

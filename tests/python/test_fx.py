@@ -454,6 +454,33 @@ class TestTransforms(unittest.TestCase):
         self.assertFalse(np.allclose(traced(x).numpy(), before, atol=1e-3))
         with self.assertRaises(TypeError):
             gnn.fx.replace_modules(traced, Gnn.Sigmoid, lambda m: 3)
+class TestToDot(unittest.TestCase):
+    """graph.to_dot (): one DOT node per graph node and one edge per (input, user) pair, the
+    same as torch.fx's graph of the same model gives, with the modules' types and shapes."""
+
+    def test_conv_bn_as_torch(self):
+        from gnn.fx.passes.shape_prop import ShapeProp
+        import re
+        tm, gm = make_models(torch)[1], make_models(gnn)[1]
+        tg = torch.fx.symbolic_trace(tm).graph
+        traced = Gnn.fx.symbolic_trace(gm)
+        ShapeProp(traced).propagate(gnn.randn(2, 1, 4, 4))
+        dot = traced.graph.to_dot(gm)
+        self.assertTrue(dot.startswith('digraph G {\n') and dot.endswith('}\n'))
+        nodes = re.findall(r'^  "([^"]+)" \[label="([^"]*)"', dot, re.M)
+        edges = re.findall(r'^  "([^"]+)" -> "([^"]+)";$', dot, re.M)
+        self.assertEqual([n for n, _ in nodes], [n.name for n in tg.nodes])
+        self.assertEqual(len(nodes), 8)
+        self.assertEqual(sorted(edges), sorted((i.name, n.name) for n in tg.nodes for i in n.all_input_nodes))
+        self.assertEqual(len(edges), 7)
+        labels = dict(nodes)
+        self.assertEqual(labels['features_0'], 'features_0\\ncall_module features.0: Conv2d'
+                                               '\\n[2, 4, 2, 2] float32')
+        self.assertIn('call_module features.1: BatchNorm2d', labels['features_1'])
+        self.assertIn('[2, 3] float32', labels['relu'])
+        # without a root, no module types; without shape propagation, no shapes
+        plain = Gnn.fx.symbolic_trace(gm).graph.to_dot()
+        self.assertIn('"features_0" [label="features_0\\ncall_module features.0"];', plain)
 
 
 if __name__ == '__main__':

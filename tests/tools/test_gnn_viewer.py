@@ -542,7 +542,7 @@ class WindowTest(ViewerAsserts, unittest.TestCase):
         self.assertIn('page modules', r.stdout)
         r = run_viewer('--model', json_path, '--page', 'nowhere', '--dump-state', state, timeout=60)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
-        self.assertIn('--page: expected modules, training or profile', read_state(state)['message'][0])
+        self.assertIn('--page: expected modules, training, profile or graph', read_state(state)['message'][0])
 
     @unittest.skipUnless(os.path.exists(os.path.join(DATA_DIR, 'train-images-idx3-ubyte.gz')),
                          'Fashion-MNIST is not installed')

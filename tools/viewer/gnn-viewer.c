@@ -20,6 +20,8 @@
  * statistics columns once training ran; --dump-loss FILE writes "step<TAB>loss" lines;
  * --dump-state FILE the page shown, the window's title and the messages shown in toasts;
  * --dump-profile FILE the Profile page's table (in the order shown) and its flame chart's ranges;
+ * --dump-graph FILE the Graph page's nodes with their layout and edges, and the tensors of the
+ * node --click-node NAME clicked;
  * --dump-details FILE the parameters the details pane shows for --select NAME; --screenshot
  * FILE.png renders the window to a PNG. These happen once the window has been mapped and
  * --frames frames drawn, after --train-steps steps when training, and then the program quits.
@@ -45,6 +47,7 @@
 #include "gv-module-details.h"
 #include "gv-modules-page.h"
 #include "gv-profile-page.h"
+#include "gv-graph-page.h"
 #include "gv-trainer.h"
 #include "gv-window.h"
 
@@ -73,6 +76,8 @@ typedef struct
   char    *dump_details;
   char    *dump_sparsity;
   char    *dump_profile;
+  char    *dump_graph;
+  char    *click_node;
   int      profile_step;   /* 0: none */
   int      trace_step;     /* 0: the first */
   gboolean profile_next;
@@ -106,7 +111,7 @@ static gboolean
 scripted (void)
 {
   return app.opts.dump_tree || app.opts.dump_loss || app.opts.dump_state || app.opts.dump_details ||
-         app.opts.dump_sparsity || app.opts.dump_profile || app.opts.save_trace || app.opts.screenshot;
+         app.opts.dump_sparsity || app.opts.dump_profile || app.opts.dump_graph || app.opts.save_trace || app.opts.screenshot;
 }
 
 /* ---- scripted output ---------------------------------------------------------------------- */
@@ -301,6 +306,60 @@ dump_profile (const char  *path,
   return g_file_set_contents (path, out->str, out->len, error);
 }
 
+/* The Graph page: "graph<TAB>source<TAB>nodes<TAB>edges<TAB>layers<TAB>parameters<TAB>width<TAB>height"
+ * (the layout's size), the "summary<TAB>TEXT" above it, a "node<TAB>index<TAB>name<TAB>op<TAB>layer<TAB>
+ * x<TAB>y<TAB>width<TAB>height<TAB>parameters<TAB>shape<TAB>inputs<TAB>hit" line per node in the graph's
+ * order (inputs the indices of the nodes it takes, joined by ","; hit the name of the node a
+ * click in the middle of the box drawn finds), an "edge<TAB>from<TAB>to" line per edge (names),
+ * and for the node selected (--click-node) "selected<TAB>name<TAB>pane title<TAB>shown" and a
+ * "tensor<TAB>name<TAB>shape" line per tensor the side pane lists. Nothing without a graph. */
+static gboolean
+dump_graph (const char  *path,
+            GError     **error)
+{
+  GvGraphPage *page = gv_window_get_graph_page (app.window);
+  GvGraph *graph = gv_graph_page_get_graph (page);
+  GvGraphView *view = gv_graph_page_get_view (page);
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *details = NULL;
+  double width, height;
+
+  if (graph == NULL)
+    return g_file_set_contents (path, "", 0, error);
+  gv_graph_get_size (graph, &width, &height);
+  g_string_append_printf (out, "graph\t%s\t%u\t%u\t%u\t%" G_GINT64_FORMAT "\t%.0f\t%.0f\n", gv_graph_get_source (graph),
+                          gv_graph_get_n_nodes (graph), gv_graph_get_n_edges (graph), gv_graph_get_n_layers (graph),
+                          gv_graph_get_n_params (graph), width, height);
+  g_string_append_printf (out, "summary\t%s\n", gv_graph_page_get_summary (page));
+  for (guint i = 0; i < gv_graph_get_n_nodes (graph); i++)
+    {
+      GvGraphNode *node = gv_graph_get_node (graph, i);
+      graphene_rect_t rect;
+      int hit = -1;
+
+      if (gv_graph_view_node_rect (view, i, &rect))
+        hit = gv_graph_node_at (graph, node->x + rect.size.width / 2, node->y + rect.size.height / 2);
+      g_string_append_printf (out, "node\t%u\t%s\t%s\t%u\t%.1f\t%.1f\t%.0f\t%.0f\t%" G_GINT64_FORMAT "\t%s\t", i,
+                              node->name, node->op, node->layer, node->x, node->y, GV_GRAPH_NODE_WIDTH,
+                              GV_GRAPH_NODE_HEIGHT, node->n_params, node->shape ? node->shape : "");
+      for (guint j = 0; j < node->inputs->len; j++)
+        g_string_append_printf (out, "%s%u", j ? "," : "", g_array_index (node->inputs, guint, j));
+      g_string_append_printf (out, "\t%s\n", hit >= 0 ? gv_graph_get_node (graph, hit)->name : "");
+    }
+  for (guint i = 0; i < gv_graph_get_n_nodes (graph); i++)
+    {
+      GvGraphNode *node = gv_graph_get_node (graph, i);
+
+      for (guint j = 0; j < node->inputs->len; j++)
+        g_string_append_printf (out, "edge\t%s\t%s\n",
+                                gv_graph_get_node (graph, g_array_index (node->inputs, guint, j))->name, node->name);
+    }
+  details = gv_graph_page_dump_details (page);
+  if (details)
+    g_string_append (out, details);
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
 /* Renders the window as it is now into a PNG of the window's size. */
 static gboolean
 save_screenshot (const char  *path,
@@ -345,6 +404,7 @@ finish (gpointer data)
       (opts->dump_details && !dump_details (opts->dump_details, &error)) ||
       (opts->dump_sparsity && !dump_sparsity (opts->dump_sparsity, &error)) ||
       (opts->dump_profile && !dump_profile (opts->dump_profile, &error)) ||
+      (opts->dump_graph && !dump_graph (opts->dump_graph, &error)) ||
       (opts->save_trace && !gv_window_save_trace (app.window, opts->save_trace, &error)) ||
       (opts->screenshot && !save_screenshot (opts->screenshot, &error)))
     {
@@ -530,7 +590,7 @@ on_activate (GApplication *gapp,
     g_timeout_add (app.opts.quit_after_ms, on_quit_timeout, NULL);
   if (app.opts.page && !gv_window_set_page (app.window, app.opts.page))
     {
-      g_autofree char *message = g_strdup_printf (_("--page: expected modules, training or profile, found “%s”"),
+      g_autofree char *message = g_strdup_printf (_("--page: expected modules, training, profile or graph, found “%s”"),
                                                   app.opts.page);
 
       gv_window_show_error (app.window, message);
@@ -574,6 +634,16 @@ on_activate (GApplication *gapp,
       app.train_failed = TRUE;
       g_printerr ("gnn-viewer: %s\n", (char *) g_ptr_array_index (messages, messages->len - 1));
     }
+  /* a click on a node of the Graph page */
+  if (app.opts.click_node && !app.load_failed &&
+      !gv_graph_page_click_node (gv_window_get_graph_page (app.window), app.opts.click_node))
+    {
+      g_autofree char *message = g_strdup_printf (_("--click-node: the graph has no node “%s”"), app.opts.click_node);
+
+      gv_window_show_error (app.window, message);
+      g_printerr ("gnn-viewer: %s\n", message);
+      app.exit_status = EXIT_USAGE;
+    }
   /* the module in the Profile page's table too, when a profile is shown (a trace alone: there) */
   /* the module in the tree, and in the Profile page's table when a profile is shown */
   if (app.opts.select)
@@ -608,6 +678,8 @@ options_clear (Options *opts)
   g_free (opts->dump_details);
   g_free (opts->dump_sparsity);
   g_free (opts->dump_profile);
+  g_free (opts->dump_graph);
+  g_free (opts->click_node);
   g_free (opts->zoom_to);
   g_free (opts->save_trace);
   g_free (opts->screenshot);
@@ -644,7 +716,7 @@ main (int    argc,
       N_("Of a chrome trace of several steps, show step K (1: the first)"), "K" },
     { "zoom-to", 0, 0, G_OPTION_ARG_STRING, &opts->zoom_to,
       N_("Zoom the flame chart of a trace opened to the first range of this name"), N_("NAME") },
-    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training or profile"),
+    { "page", 0, 0, G_OPTION_ARG_STRING, &opts->page, N_("The page shown first: modules, training, profile or graph"),
       N_("NAME") },
     { "select", 0, 0, G_OPTION_ARG_STRING, &opts->select,
       N_("Select the module of this dotted name (\"\" for the model): its details, its profile"), N_("NAME") },
@@ -661,6 +733,10 @@ main (int    argc,
       N_("Write each row's Sparsity column as name<TAB>zeros<TAB>numel<TAB>text, then quit"), N_("FILE") },
     { "dump-profile", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_profile,
       N_("Write the Profile page's table and flame chart ranges, then quit"), N_("FILE") },
+    { "dump-graph", 0, 0, G_OPTION_ARG_FILENAME, &opts->dump_graph,
+      N_("Write the Graph page's nodes, their layout and edges, then quit"), N_("FILE") },
+    { "click-node", 0, 0, G_OPTION_ARG_STRING, &opts->click_node,
+      N_("Click the node of this name on the Graph page: its tensors in the side pane"), N_("NAME") },
     { "save-trace", 0, 0, G_OPTION_ARG_FILENAME, &opts->save_trace,
       N_("Save the step profiled (--profile-step, --profile-next) as a chrome trace, then quit"),
       N_("FILE.json") },
@@ -696,7 +772,8 @@ main (int    argc,
       "the loss curve live. Each FILE is opened in turn as Open does: a .json module tree, a\n"
       ".safetensors checkpoint, or a safetensors state dict loaded into the model opened\n"
       "before it; a chrome trace (a .json of the profiler's export_chrome_trace) opens on the\n"
-      "Profile page, which --profile-step K fills with training step K instead."));
+      "Profile page, which --profile-step K fills with training step K instead; a .onnx\n"
+      "file opens on the Graph page, which otherwise shows the model's module tree in call order."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -26,6 +26,7 @@ struct _GvWindow
   GvModulesPage        *modules_page;
   GvTrainingPage       *training_page;
   GvProfilePage        *profile_page;
+  GvGraphPage          *graph_page;
   GnnProfiler          *profiler;     /* of the step shown on the Profile page, if profiled live */
 
   GvTrainer            *trainer;
@@ -95,6 +96,12 @@ gv_window_set_model (GvWindow   *self,
   gv_modules_page_set_nodes (self->modules_page, self->nodes);
   gv_training_page_update (self->training_page);
   gv_profile_page_set_waiting (self->profile_page, FALSE);
+  /* the Graph page follows the model shown (an ONNX file opened later replaces it) */
+  {
+    g_autoptr(GvGraph) graph = model ? gv_graph_new_from_module (model, self->model_label) : NULL;
+
+    gv_graph_page_set_graph (self->graph_page, graph);
+  }
   update_title (self);
 }
 
@@ -135,6 +142,26 @@ open_trace (GvWindow    *self,
   return TRUE;
 }
 
+/* an ONNX file onto the Graph page */
+static gboolean
+open_onnx (GvWindow    *self,
+           const char  *path,
+           GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GvGraph) graph = gv_graph_new_from_onnx_file (path, &local_error);
+
+  if (graph == NULL)
+    {
+      gv_window_show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  gv_graph_page_set_graph (self->graph_page, graph);
+  gv_window_set_page (self, "graph");
+  return TRUE;
+}
+
 gboolean
 gv_window_open_file (GvWindow    *self,
                      const char  *path,
@@ -146,6 +173,8 @@ gv_window_open_file (GvWindow    *self,
 
   if (g_str_has_suffix (path, ".json") && gv_profile_sniff_file (path))
     return open_trace (self, path, error);
+  if (g_str_has_suffix (path, ".onnx"))
+    return open_onnx (self, path, error);
   if ((model = gv_open_file (path, self->model, &local_error)) == NULL)
     {
       gv_window_show_error (self, local_error->message);
@@ -319,8 +348,9 @@ open_activated (GSimpleAction *action,
   GtkFileFilter *filter = gtk_file_filter_new ();
   GtkFileFilter *all = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict) and profiles (chrome trace JSON)"));
+  gtk_file_filter_set_name (filter, _("Models (module JSON, checkpoint, state dict, ONNX) and profiles (chrome trace JSON)"));
   gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.onnx");
   gtk_file_filter_add_pattern (filter, "*.safetensors");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   gtk_file_filter_set_name (all, _("All files"));
@@ -379,6 +409,12 @@ GvProfilePage *
 gv_window_get_profile_page (GvWindow *self)
 {
   return self->profile_page;
+}
+
+GvGraphPage *
+gv_window_get_graph_page (GvWindow *self)
+{
+  return self->graph_page;
 }
 
 GvTrainer *
@@ -445,6 +481,7 @@ gv_window_class_init (GvWindowClass *klass)
   g_type_ensure (GV_TYPE_MODULES_PAGE);
   g_type_ensure (GV_TYPE_TRAINING_PAGE);
   g_type_ensure (GV_TYPE_PROFILE_PAGE);
+  g_type_ensure (GV_TYPE_GRAPH_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/gnn/Viewer/gv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, GvWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, switcher_title);
@@ -453,6 +490,7 @@ gv_window_class_init (GvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, GvWindow, modules_page);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, training_page);
   gtk_widget_class_bind_template_child (widget_class, GvWindow, profile_page);
+  gtk_widget_class_bind_template_child (widget_class, GvWindow, graph_page);
 }
 
 static void

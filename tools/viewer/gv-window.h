@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include "gv-modules-page.h"
 #include "gv-profile-page.h"
+#include "gv-graph-page.h"
 #include "gv-trainer.h"
 
 G_BEGIN_DECLS
@@ -27,7 +28,8 @@ void           gv_window_set_model    (GvWindow       *self,
 GnnModule     *gv_window_get_model    (GvWindow       *self);
 
 /* Opens @path as File ▸ Open does (a chrome trace, a .json object with "traceEvents" in its
- * first 4 KiB, onto the Profile page, which it shows). On failure the error shows in the window (a toast), is
+ * first 4 KiB, onto the Profile page, which it shows; a .onnx file onto the Graph page, which
+ * it shows; a model also onto the Graph page, as its module tree's call order). On failure the error shows in the window (a toast), is
  * returned in @error too, and the model shown stays. */
 gboolean       gv_window_open_file    (GvWindow       *self,
                                        const char     *path,
@@ -59,10 +61,12 @@ gboolean       gv_window_save_trace   (GvWindow       *self,
                                        const char     *path,
                                        GError        **error);
 
+GvGraphPage   *gv_window_get_graph_page (GvWindow     *self);
+
 /* the line under the title: the model, its module and parameter counts */
 const char    *gv_window_get_subtitle (GvWindow       *self);
 
-/* the page shown: "modules", "training" or "profile" */
+/* the page shown: "modules", "training", "profile" or "graph" */
 const char    *gv_window_get_page     (GvWindow       *self);
 gboolean       gv_window_set_page     (GvWindow       *self,
                                        const char     *name);

@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """The screenshots of gnn-viewer in doc/screenshots/, taken under Xvfb, light and dark.
 
-    tools/viewer/screenshots.py BUILD_DIR [OUT_DIR]
+    tools/viewer/screenshots.py [--only NAME]... BUILD_DIR [OUT_DIR]
 
 Each shot in SHOTS runs BUILD_DIR/tools/viewer/gnn-viewer with its arguments in a fresh
 Xvfb (xvfb-run), with the cairo renderer (GSK_RENDERER=cairo: Xvfb has no GPU), in the light
 style and, with ADW_DEBUG_COLOR_SCHEME=prefer-dark, in the dark one, and writes
-OUT_DIR/NAME-light.png and NAME-dark.png (OUT_DIR: doc/screenshots). It checks that the page
+OUT_DIR/NAME-light.png and NAME-dark.png (OUT_DIR: doc/screenshots); --only NAME takes
+that shot alone (several may be given). It checks that the page
 the shot is of is the one shown (gnn-viewer --dump-state) and that the window showed no error,
 and fails otherwise. A new page adds its shot to SHOTS. Shots that train need Fashion-MNIST
-(Debian's dataset-fashion-mnist).
+(Debian's dataset-fashion-mnist). An argument '{resnet18.onnx}' stands for torchvision's
+resnet18 (weights=None) exported with torch.onnx.export into the temporary folder (no ONNX
+file is kept in the tree).
 
 SPDX-License-Identifier: LGPL-2.1-or-later
 """
@@ -29,7 +32,31 @@ SHOTS = [
     # the last of a few steps profiled inside the trainer: the table per module, the flame chart
     ('profile', 'profile', ['--train', '--train-steps', '4', '--limit', '256', '--batch-size', '32',
                             '--seed', '1', '--profile-step', '4', '--page', 'profile']),
+    # resnet18 as torch exports it, its first residual block in view and a Conv's tensors shown
+    ('graph', 'graph', ['{resnet18.onnx}', '--click-node', '/layer1/layer1.0/conv2/Conv']),
 ]
+
+
+def export_resnet18(path):
+    """torchvision's resnet18 with random weights as an ONNX file at @path (opset 17)."""
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18(weights=None).eval()
+    torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=17,
+                      input_names=['input'], output_names=['logits'])
+
+
+def resolve(args, tmp):
+    """@args with '{resnet18.onnx}' replaced by the file, made on first use."""
+    out = []
+    for a in args:
+        if a == '{resnet18.onnx}':
+            a = os.path.join(tmp, 'resnet18.onnx')
+            if not os.path.exists(a):
+                export_resnet18(a)
+        out.append(a)
+    return out
 
 
 def env_for(scheme, runtime):
@@ -72,15 +99,21 @@ def shoot(viewer, name, page, args, scheme, out_dir, tmp):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    argv, only = sys.argv[1:], []
+    while len(argv) >= 2 and argv[0] == '--only':
+        only.append(argv[1])
+        argv = argv[2:]
+    if len(argv) not in (1, 2) or any(n not in [s[0] for s in SHOTS] for n in only):
         sys.exit(__doc__)
-    viewer = os.path.join(os.path.abspath(sys.argv[1]), 'tools', 'viewer', 'gnn-viewer')
-    out_dir = os.path.abspath(sys.argv[2]) if len(sys.argv) == 3 else os.path.join(SOURCE, 'doc', 'screenshots')
+    viewer = os.path.join(os.path.abspath(argv[0]), 'tools', 'viewer', 'gnn-viewer')
+    out_dir = os.path.abspath(argv[1]) if len(argv) == 2 else os.path.join(SOURCE, 'doc', 'screenshots')
     os.makedirs(out_dir, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix='gnn-viewer-shots-') as tmp:
         for name, page, args in SHOTS:
+            if only and name not in only:
+                continue
             for scheme in ('light', 'dark'):
-                shoot(viewer, name, page, args, scheme, out_dir, tmp)
+                shoot(viewer, name, page, resolve(args, tmp), scheme, out_dir, tmp)
 
 
 if __name__ == '__main__':

@@ -399,6 +399,9 @@ def _graph_create_node(self, op, target, args=None, name=None):
 
 fx_Graph.__str__ = lambda self: self.to_string()
 fx_Graph.create_node = _graph_create_node
+_c_to_dot = Gnn.Graph.to_dot
+fx_Graph.to_dot = lambda self, root=None: _c_to_dot(self, root)
+fx_Graph.to_dot.__doc__ = 'graph.to_dot (root=None): the graph as Graphviz DOT text (Gnn.Graph.to_dot)'
 _graph_new = Gnn.Graph.new
 
 _node_class = Gnn.GraphNode
