@@ -371,7 +371,6 @@ class TestCodeAndPasses(unittest.TestCase):
                     self.assertEqual((g.is_quantized, g.qparams), (t.is_quantized, t.qparams))
 
 
-
 class TestTransforms(unittest.TestCase):
     """torch.fx.Transformer, torch.fx.experimental.optimization's fuse and remove_dropout, and
     gnn's replace_modules: each keeps the outputs within float tolerance of the model's"""
@@ -454,6 +453,8 @@ class TestTransforms(unittest.TestCase):
         self.assertFalse(np.allclose(traced(x).numpy(), before, atol=1e-3))
         with self.assertRaises(TypeError):
             gnn.fx.replace_modules(traced, Gnn.Sigmoid, lambda m: 3)
+
+
 class TestToDot(unittest.TestCase):
     """graph.to_dot (): one DOT node per graph node and one edge per (input, user) pair, the
     same as torch.fx's graph of the same model gives, with the modules' types and shapes."""
