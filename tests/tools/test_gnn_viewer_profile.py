@@ -191,6 +191,7 @@ class ProfilePageTest(base.ViewerAsserts, unittest.TestCase):
             name, what = bar['tooltip'].split(' | ')
             self.assertEqual(name, bar['name'])
             kind = {'module': 'module forward', 'kernel': 'kernel', 'backward': 'backward',
+                    'module_backward': 'module backward',
                     'optimizer': 'optimizer', 'profiler_step': 'step'}[bar['cat']]
             self.assertEqual(what.split(' · ')[0], kind)
             self.assertEqual(what.split(' · ')[1], '%s (self %s)' % (duration(bar['dur']), duration(bar['self'])))

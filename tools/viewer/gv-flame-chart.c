@@ -59,6 +59,8 @@ category_label (const char *category)
     return _("kernel");
   if (g_strcmp0 (category, "backward") == 0)
     return _("backward");
+  if (g_strcmp0 (category, "module_backward") == 0)
+    return _("module backward");
   if (g_strcmp0 (category, "optimizer") == 0)
     return _("optimizer");
   if (g_strcmp0 (category, "user_annotation") == 0)
@@ -92,6 +94,8 @@ category_color (GtkWidget  *widget,
     gv_plot_lookup_color (widget, "green_2", "#57e389", color);
   else if (g_strcmp0 (category, "backward") == 0)
     gv_plot_lookup_color (widget, "orange_2", "#ffa348", color);
+  else if (g_strcmp0 (category, "module_backward") == 0)
+    gv_plot_lookup_color (widget, "blue_4", "#1c71d8", color);
   else if (g_strcmp0 (category, "optimizer") == 0)
     gv_plot_lookup_color (widget, "purple_2", "#c061cb", color);
   else if (g_strcmp0 (category, "user_annotation") == 0)
