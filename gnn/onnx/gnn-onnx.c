@@ -785,7 +785,7 @@ export_module (Export       *ex,
         return TRUE;
       }
     }
-  if (GNN_IS_DROPOUT (m) || GNN_IS_IDENTITY (m))
+  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m))
     {
       /* exported for inference, as torch.onnx.export does by default */
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);

@@ -372,5 +372,119 @@ class TestHostileFiles(unittest.TestCase):
         self.assertIn('/nonexistent/model.onnx', cm.exception.message)
 
 
+DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'doc', 'onnx.md')
+OPS_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gnn', 'backend',
+                       'gnn-backend-ops.def')
+
+
+def doc_table(heading):
+    """the rows of the table under the '### heading' of doc/onnx.md, first cell -> second"""
+    rows, inside = {}, False
+    with open(DOC) as f:
+        for line in f:
+            if line.startswith('#'):
+                inside = line.strip() == '### ' + heading
+                continue
+            if inside and line.startswith('|') and not line.startswith('|-'):
+                cells = [c.strip() for c in line.strip().strip('|').split('|')]
+                if cells[0] not in ('layer', 'op'):
+                    rows[cells[0]] = cells[1]
+    return rows
+
+
+def layer_types():
+    """every non-abstract GnnModule subclass of the typelib, by its Python name"""
+    import gi
+    gi.require_version('GIRepository', '2.0')
+    from gi.repository import GIRepository
+    repo = GIRepository.Repository.get_default()
+    names = set()
+    for i in range(repo.get_n_infos('Gnn')):
+        info = repo.get_info('Gnn', i)
+        if info.get_type() != GIRepository.InfoType.OBJECT:
+            continue
+        gtype = GIRepository.registered_type_info_get_g_type(info)
+        if (gtype.is_a(Gnn.Module.__gtype__) and gtype != Gnn.Module.__gtype__
+                and not GIRepository.object_info_get_abstract(info)):
+            names.add(info.get_name())
+    return names
+
+
+# a default construction and an input shape for each layer the doc gives a form
+LAYER_CASES = {
+    'Linear': (lambda nn: nn.Linear(4, 3), (2, 4)),
+    'Conv2d': (lambda nn: nn.Conv2d(2, 3, 3), (1, 2, 6, 6)),
+    'MaxPool2d': (lambda nn: nn.MaxPool2d(2), (1, 2, 6, 6)),
+    'AvgPool2d': (lambda nn: nn.AvgPool2d(2), (1, 2, 6, 6)),
+    'AdaptiveAvgPool2d': (lambda nn: nn.AdaptiveAvgPool2d(3), (1, 2, 6, 6)),
+    'BatchNorm1d': (lambda nn: nn.BatchNorm1d(3), (2, 3)),
+    'BatchNorm2d': (lambda nn: nn.BatchNorm2d(2), (1, 2, 4, 4)),
+    'Dropout': (lambda nn: nn.Dropout(), (2, 4)),
+    'Dropout1d': (lambda nn: nn.Dropout1d(), (2, 3, 4)),
+    'Dropout2d': (lambda nn: nn.Dropout2d(), (1, 2, 4, 4)),
+    'Identity': (lambda nn: nn.Identity(), (2, 4)),
+    'ELU': (lambda nn: nn.ELU(), (2, 4)),
+    'LeakyReLU': (lambda nn: nn.LeakyReLU(), (2, 4)),
+    'ReLU': (lambda nn: nn.ReLU(), (2, 4)),
+    'Sigmoid': (lambda nn: nn.Sigmoid(), (2, 4)),
+    'Tanh': (lambda nn: nn.Tanh(), (2, 4)),
+    'Softsign': (lambda nn: nn.Softsign(), (2, 4)),
+    'Softmax': (lambda nn: nn.Softmax(1), (2, 4)),
+    'LogSoftmax': (lambda nn: nn.LogSoftmax(1), (2, 4)),
+    'Flatten': (lambda nn: nn.Flatten(), (2, 3, 4)),
+    'Sequential': (lambda nn: nn.Sequential(nn.Linear(4, 3)), (2, 4)),
+}
+
+
+class TestCoverage(unittest.TestCase):
+    def test_every_op_row(self):
+        import re
+        with open(OPS_DEF) as f:
+            ops = re.findall(r'^ *GNN_BACKEND_OP \(([A-Z0-9_]+)', f.read(), re.M)
+        self.assertGreater(len(ops), 100)
+        rows = doc_table('Ops of the op table')
+        self.assertEqual(sorted(set(ops) - set(rows)), [], 'ops of the .def without a row in doc/onnx.md')
+        self.assertEqual(sorted(set(rows) - set(ops)), [], 'rows of doc/onnx.md naming no op')
+        for op, form in rows.items():
+            self.assertTrue(form, op)
+
+    def test_every_layer_row(self):
+        types = layer_types()
+        self.assertIn('Linear', types)
+        self.assertIn('LSTM', types)
+        self.assertNotIn('RNNBase', types)       # abstract bases have no row
+        rows = doc_table('Layers')
+        self.assertEqual(sorted(types - set(rows)), [], 'layer types without a row in doc/onnx.md')
+        self.assertEqual(sorted(set(rows) - types), [], 'rows of doc/onnx.md naming no layer type')
+
+    def test_forms_listed_are_written(self):
+        rows = doc_table('Layers')
+        with_form = sorted(k for k, v in rows.items() if not v.startswith('none'))
+        self.assertEqual(sorted(set(with_form) - set(LAYER_CASES)), [],
+                         'layers the doc gives a form that no case here exports')
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        for name in with_form:
+            make, shape = LAYER_CASES[name]
+            with self.subTest(layer=name):
+                m = make(gnn.nn)
+                m.eval()
+                x = np.random.RandomState(4).randn(*shape).astype(np.float32)
+                path = os.path.join(d, name + '.onnx')
+                gnn.onnx.export(m, gnn.tensor(x), path)
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                if HAVE_ORT:
+                    got = run_ort(path, {model.graph.input[0].name: x})[model.graph.output[0].name]
+                    want = m(gnn.tensor(x)).numpy()
+                    self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-6), (name, abs(got - want).max()))
+        # and a layer whose row says none is refused, naming the node and the layer
+        for name in ('GroupNorm', 'Mish'):
+            self.assertTrue(rows[name].startswith('none'))
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.export(gnn.nn.Mish(), gnn.randn(2, 3), os.path.join(d, 'mish.onnx'))
+        self.assertIn('a Mish, which has no ONNX form', cm.exception.message)
+
+
 if __name__ == '__main__':
     unittest.main()
