@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/gnn-error.h"
@@ -63,6 +64,7 @@ typedef struct
   GHashTable *initialized;    /* initializer names written */
   GVariant *dynamic_axes;
   GnnModule *root;
+  int opset;
 } Export;
 
 static gpointer
@@ -141,7 +143,7 @@ add_node (Export      *ex,
   node->op_type = ex_strdup (ex, op_type);
   node->name = ex_strdup (ex, name);
   node->n_input = n_inputs;
-  node->input = ex_alloc (ex, MAX_INPUTS * sizeof (char *));
+  node->input = ex_alloc (ex, MAX (n_inputs, MAX_INPUTS) * sizeof (char *));
   for (guint i = 0; i < n_inputs; i++)
     node->input[i] = ex_strdup (ex, inputs[i]);
   node->n_output = 1;
@@ -482,7 +484,50 @@ node_dtype (GnnGraphNode *n)
   return dtype;
 }
 
-/* two sizes from a layer's GVariant property: one int64 for both, two, or NULL (@dflt) */
+/* @n sizes from a layer's GVariant property: one int64 for all, @n of them, or NULL (@dflt) */
+static gboolean
+sizes_property (GnnModule  *m,
+                const char *property,
+                guint       n,
+                gint64      dflt,
+                gint64     *out,
+                GError    **error)
+{
+  g_autoptr(GVariant) v = NULL;
+
+  g_object_get (m, property, &v, NULL);
+  for (guint i = 0; i < n; i++)
+    out[i] = dflt;
+  if (v == NULL)
+    return TRUE;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE ("ax")))
+    {
+      gsize len;
+      const gint64 *x = g_variant_get_fixed_array (v, &len, sizeof (gint64));
+
+      if (len != 1 && len != n)
+        goto bad;
+      for (guint i = 0; i < n; i++)
+        out[i] = x[len == 1 ? 0 : i];
+      return TRUE;
+    }
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    {
+      for (guint i = 0; i < n; i++)
+        out[i] = g_variant_get_int64 (v);
+      return TRUE;
+    }
+bad:
+  {
+    g_autofree char *text = g_variant_print (v, FALSE);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                 "ONNX export: %s's %s is %s; gnn's exporter takes one or %u sizes",
+                 gnn_module_get_name (m), property, text, n);
+  }
+  return FALSE;
+}
+
 static gboolean
 pair_property (GnnModule  *m,
                const char *property,
@@ -490,35 +535,7 @@ pair_property (GnnModule  *m,
                gint64      out[2],
                GError    **error)
 {
-  g_autoptr(GVariant) v = NULL;
-
-  g_object_get (m, property, &v, NULL);
-  out[0] = out[1] = dflt;
-  if (v == NULL)
-    return TRUE;
-  if (g_variant_is_of_type (v, G_VARIANT_TYPE ("ax")))
-    {
-      gsize n;
-      const gint64 *x = g_variant_get_fixed_array (v, &n, sizeof (gint64));
-
-      if (n == 1)
-        out[0] = out[1] = x[0];
-      else if (n == 2)
-        out[0] = x[0], out[1] = x[1];
-      else
-        goto bad;
-      return TRUE;
-    }
-  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
-    {
-      out[0] = out[1] = g_variant_get_int64 (v);
-      return TRUE;
-    }
-bad:
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-               "ONNX export: %s's %s is %s; gnn's exporter takes one or two sizes",
-               gnn_module_get_name (m), property, g_variant_print (v, FALSE));
-  return FALSE;
+  return sizes_property (m, property, 2, dflt, out, error);
 }
 
 /* ---- modules --------------------------------------------------------------------------- */
@@ -530,6 +547,172 @@ sub_path (Export     *ex,
           const char *field)
 {
   return *path ? ex_printf (ex, "%s.%s", path, field) : ex_strdup (ex, field);
+}
+
+/* Conv1d, Conv2d (Conv) and ConvTranspose1d, ConvTranspose2d (ConvTranspose, whose weight
+ * (in, out / groups, k...) is laid out as ONNX's): @n spatial dims, in[0] the input */
+static gboolean
+export_conv (Export      *ex,
+             GnnModule   *m,
+             const char  *path,
+             const char  *name,
+             guint        n,
+             gboolean     transposed,
+             const char  *out,
+             const char **in,
+             GError     **error)
+{
+  g_autoptr(GVariant) padding = NULL;
+  gint64 k[2], s[2], d[2], p[2], op[2] = { 0, 0 }, pads[4];
+  gboolean bias;
+  int groups;
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "padding", &padding, "groups", &groups, "bias", &bias, NULL);
+  if (!transposed)
+    {
+      g_autofree char *mode = NULL;
+
+      g_object_get (m, "padding-mode", &mode, NULL);
+      if (g_strcmp0 (mode, "zeros") != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with padding_mode '%s' has no ONNX form in "
+                       "gnn's exporter (only 'zeros')", name, gnn_module_get_name (m), mode);
+          return FALSE;
+        }
+    }
+  if (!sizes_property (m, "kernel-size", n, 1, k, error) ||
+      !sizes_property (m, "stride", n, 1, s, error) ||
+      !sizes_property (m, "dilation", n, 1, d, error) ||
+      (transposed && !sizes_property (m, "output-padding", n, 0, op, error)))
+    return FALSE;
+  if (padding != NULL && g_variant_is_of_type (padding, G_VARIANT_TYPE_STRING))
+    {
+      gboolean same = g_strcmp0 (g_variant_get_string (padding, NULL), "same") == 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 total = same ? d[i] * (k[i] - 1) : 0;
+
+          pads[i] = total / 2;          /* torch puts the odd one at the end */
+          pads[i + n] = total - total / 2;
+        }
+    }
+  else
+    {
+      if (!sizes_property (m, "padding", n, 0, p, error))
+        return FALSE;
+      for (guint i = 0; i < n; i++)
+        pads[i] = pads[i + n] = p[i];
+    }
+  if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+    return FALSE;
+  if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+    return FALSE;
+  o = add_node (ex, transposed ? "ConvTranspose" : "Conv",
+                ex_printf (ex, "/%s/%s", path, transposed ? "ConvTranspose" : "Conv"),
+                out, bias ? 3 : 2, in);
+  attr_ints (ex, o, "dilations", d, n);
+  attr_int (ex, o, "group", groups);
+  attr_ints (ex, o, "kernel_shape", k, n);
+  if (transposed && (op[0] != 0 || (n == 2 && op[1] != 0)))
+    attr_ints (ex, o, "output_padding", op, n);
+  attr_ints (ex, o, "pads", pads, 2 * n);
+  attr_ints (ex, o, "strides", s, n);
+  return TRUE;
+}
+
+/* a value inside the ONNX form of node @name: "<name>_<tag>" */
+static const char *
+inner_value (Export     *ex,
+             const char *name,
+             const char *tag)
+{
+  return ex_printf (ex, "%s_%s", name, tag);
+}
+
+/* one node of two inputs, x and a number (a 0-d initializer of @dtype) */
+static void
+add_with_number (Export     *ex,
+                 const char *op_type,
+                 const char *name,
+                 const char *tag,
+                 const char *x,
+                 double      number,
+                 GnnDtype    dtype,
+                 const char *out)
+{
+  const char *in[2] = { x, scalar_initializer (ex, inner_value (ex, name, ex_printf (ex, "%s_c", tag)),
+                                               dtype, number) };
+
+  add_node (ex, op_type, ex_printf (ex, "/%s/%s_%s", name, op_type, tag), out, 2, in);
+}
+
+/* GELU: opset 17 has no Gelu, so torch's arithmetic: 0.5 x (1 + erf (x / sqrt 2)), or with
+ * approximate 'tanh' 0.5 x (1 + tanh (sqrt (2 / pi) (x + 0.044715 x^3))) */
+static void
+export_gelu (Export     *ex,
+             const char *name,
+             gboolean    tanh_form,
+             const char *x,
+             GnnDtype    dtype,
+             const char *out)
+{
+  const char *t, *u, *v;
+
+  if (tanh_form)
+    {
+      const char *x3 = inner_value (ex, name, "cube"), *a = inner_value (ex, name, "scaled_cube");
+      const char *b = inner_value (ex, name, "inner"), *c = inner_value (ex, name, "arg");
+
+      add_with_number (ex, "Pow", name, "cube", x, 3.0, dtype, x3);
+      add_with_number (ex, "Mul", name, "scaled_cube", x3, 0.044715, dtype, a);
+      {
+        const char *in[2] = { x, a };
+
+        add_node (ex, "Add", ex_printf (ex, "/%s/Add_inner", name), b, 2, in);
+      }
+      add_with_number (ex, "Mul", name, "arg", b, sqrt (2.0 / G_PI), dtype, c);
+      t = inner_value (ex, name, "tanh");
+      add_node (ex, "Tanh", ex_printf (ex, "/%s/Tanh", name), t, 1, &c);
+    }
+  else
+    {
+      const char *a = inner_value (ex, name, "scaled");
+
+      add_with_number (ex, "Div", name, "scaled", x, G_SQRT2, dtype, a);
+      t = inner_value (ex, name, "erf");
+      add_node (ex, "Erf", ex_printf (ex, "/%s/Erf", name), t, 1, &a);
+    }
+  u = inner_value (ex, name, "one_plus");
+  add_with_number (ex, "Add", name, "one_plus", t, 1.0, dtype, u);
+  v = inner_value (ex, name, "times_x");
+  {
+    const char *in[2] = { x, u };
+
+    add_node (ex, "Mul", ex_printf (ex, "/%s/Mul_x", name), v, 2, in);
+  }
+  add_with_number (ex, "Mul", name, "half", v, 0.5, dtype, out);
+}
+
+/* a float32 tensor of @n_dims dims filled with @value, as an initializer */
+static const char *
+filled_initializer (Export       *ex,
+                    const char   *name,
+                    const gint64 *shape,
+                    guint         n_dims,
+                    float         value)
+{
+  gsize n = 1;
+  g_autofree float *data = NULL;
+
+  for (guint i = 0; i < n_dims; i++)
+    n *= shape[i];
+  data = g_new (float, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    data[i] = value;
+  return new_initializer (ex, name, GNN_DTYPE_FLOAT32, shape, n_dims, data, n * sizeof (float))->name;
 }
 
 static gboolean
@@ -597,58 +780,10 @@ export_module (Export       *ex,
         }
       return TRUE;
     }
-  if (GNN_IS_CONV2D (m))
-    {
-      g_autofree char *mode = NULL;
-      g_autoptr(GVariant) padding = NULL;
-      gint64 k[2], s[2], d[2], p[2], pads[4];
-      gboolean bias;
-      int groups;
-
-      g_object_get (m, "padding-mode", &mode, "padding", &padding, "groups", &groups,
-                    "bias", &bias, NULL);
-      if (g_strcmp0 (mode, "zeros") != 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "ONNX export: node %s: Conv2d with padding_mode '%s' has no ONNX form in "
-                       "gnn's exporter (only 'zeros')", name, mode);
-          return FALSE;
-        }
-      if (!pair_property (m, "kernel-size", 1, k, error) ||
-          !pair_property (m, "stride", 1, s, error) ||
-          !pair_property (m, "dilation", 1, d, error))
-        return FALSE;
-      if (padding != NULL && g_variant_is_of_type (padding, G_VARIANT_TYPE_STRING))
-        {
-          gboolean same = g_strcmp0 (g_variant_get_string (padding, NULL), "same") == 0;
-
-          for (int i = 0; i < 2; i++)
-            {
-              gint64 total = same ? d[i] * (k[i] - 1) : 0;
-
-              pads[i] = total / 2;          /* torch puts the odd one at the end */
-              pads[i + 2] = total - total / 2;
-            }
-        }
-      else
-        {
-          if (!pair_property (m, "padding", 0, p, error))
-            return FALSE;
-          pads[0] = pads[2] = p[0];
-          pads[1] = pads[3] = p[1];
-        }
-      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
-        return FALSE;
-      if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
-        return FALSE;
-      o = add_node (ex, "Conv", ex_printf (ex, "/%s/Conv", path), out, bias ? 3 : 2, in);
-      attr_ints (ex, o, "dilations", d, 2);
-      attr_int (ex, o, "group", groups);
-      attr_ints (ex, o, "kernel_shape", k, 2);
-      attr_ints (ex, o, "pads", pads, 4);
-      attr_ints (ex, o, "strides", s, 2);
-      return TRUE;
-    }
+  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : 2, FALSE, out, in, error);
+  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : 2, TRUE, out, in, error);
   if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m))
     {
       GnnBatchNorm *bn = GNN_BATCH_NORM (m);
@@ -791,6 +926,99 @@ export_module (Export       *ex,
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
       return TRUE;
     }
+  if (GNN_IS_GELU (m))
+    {
+      export_gelu (ex, name, g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (m)), "tanh") == 0,
+                   in[0], node_dtype (in_node), out);
+      return TRUE;
+    }
+  if (GNN_IS_SILU (m))
+    {
+      const char *sig = inner_value (ex, name, "sigmoid");
+      const char *mul_in[2] = { in[0], sig };
+
+      add_node (ex, "Sigmoid", ex_printf (ex, "/%s/Sigmoid", path), sig, 1, in);
+      add_node (ex, "Mul", ex_printf (ex, "/%s/Mul", path), out, 2, mul_in);
+      return TRUE;
+    }
+  if (GNN_IS_RELU6 (m) || GNN_IS_HARDTANH (m))
+    {
+      double lo = 0.0, hi = 6.0;
+
+      if (GNN_IS_HARDTANH (m))
+        g_object_get (m, "min-val", &lo, "max-val", &hi, NULL);
+      in[1] = scalar_initializer (ex, inner_value (ex, name, "min"), node_dtype (in_node), lo);
+      in[2] = scalar_initializer (ex, inner_value (ex, name, "max"), node_dtype (in_node), hi);
+      add_node (ex, "Clip", ex_printf (ex, "/%s/Clip", path), out, 3, in);
+      return TRUE;
+    }
+  if (GNN_IS_HARDSIGMOID (m) || (GNN_IS_HARDSWISH (m) && ex->opset < 14))
+    {
+      /* torch's relu6 (x + 3) / 6; Hardswish before opset 14 is x times it */
+      const char *hs = GNN_IS_HARDSWISH (m) ? inner_value (ex, name, "hardsigmoid") : out;
+
+      o = add_node (ex, "HardSigmoid", ex_printf (ex, "/%s/HardSigmoid", path), hs, 1, in);
+      attr_float (ex, o, "alpha", 1.0 / 6.0);
+      attr_float (ex, o, "beta", 0.5);
+      if (GNN_IS_HARDSWISH (m))
+        {
+          const char *mul_in[2] = { in[0], hs };
+
+          add_node (ex, "Mul", ex_printf (ex, "/%s/Mul", path), out, 2, mul_in);
+        }
+      return TRUE;
+    }
+  if (GNN_IS_HARDSWISH (m))
+    {
+      add_node (ex, "HardSwish", ex_printf (ex, "/%s/HardSwish", path), out, 1, in);
+      return TRUE;
+    }
+  if (GNN_IS_LAYER_NORM (m))
+    {
+      GnnLayerNorm *ln = GNN_LAYER_NORM (m);
+      guint n_norm;
+      const gint64 *norm = gnn_layer_norm_get_normalized_shape (ln, &n_norm);
+
+      if (ex->opset < 17)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: LayerNorm is LayerNormalization, which needs opset 17 "
+                       "(the export asks for %d)", name, ex->opset);
+          return FALSE;
+        }
+      if (gnn_layer_norm_get_elementwise_affine (ln))
+        {
+          if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+              (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+            return FALSE;
+        }
+      else if (node_dtype (in_node) != GNN_DTYPE_FLOAT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: LayerNorm without elementwise_affine is written for "
+                       "float32 inputs only", name);
+          return FALSE;
+        }
+      else
+        {
+          in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), norm, n_norm, 1.0f);
+          in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), norm, n_norm, 0.0f);
+        }
+      o = add_node (ex, "LayerNormalization", ex_printf (ex, "/%s/LayerNormalization", path),
+                    out, 3, in);
+      attr_int (ex, o, "axis", -(gint64) n_norm);
+      attr_float (ex, o, "epsilon", gnn_layer_norm_get_eps (ln));
+      return TRUE;
+    }
+  if (GNN_IS_EMBEDDING (m))
+    {
+      const char *gin[2] = { NULL, in[0] };
+
+      if ((gin[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      add_node (ex, "Gather", ex_printf (ex, "/%s/Gather", path), out, 2, gin);
+      return TRUE;
+    }
   {
     static const struct { GType (*type) (void); const char *op; } plain[] = {
       { gnn_relu_get_type, "Relu" },
@@ -848,6 +1076,57 @@ function_name (const char *target)
   return NULL;
 }
 
+/* an int, or a tuple of ints (a GnnArgs), as at most @max ints */
+static gboolean
+int_list (const GValue *v,
+          gint64       *out,
+          guint         max,
+          guint        *n)
+{
+  *n = 0;
+  if (v != NULL && G_VALUE_HOLDS (v, GNN_TYPE_ARGS) && g_value_get_object (v) != NULL)
+    {
+      GnnArgs *inner = g_value_get_object (v);
+
+      if (gnn_args_get_n_values (inner) > max)
+        return FALSE;
+      for (guint k = 0; k < gnn_args_get_n_values (inner); k++)
+        if (!value_is_int (gnn_args_get_value (inner, k), &out[(*n)++]))
+          return FALSE;
+      return TRUE;
+    }
+  if (v != NULL && max >= 1 && value_is_int (v, &out[0]))
+    {
+      *n = 1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* whether @args has no keyword argument other than those in @allowed (NULL-terminated) */
+static gboolean
+kwargs_within (GnnArgs            *args,
+               const char * const *allowed)
+{
+  g_auto(GStrv) names = gnn_args_get_kwarg_names (args);
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    if (!g_strv_contains (allowed, names[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* the positional argument @i, or else the keyword argument @key, or NULL */
+static const GValue *
+arg_or_kwarg (GnnArgs    *args,
+              guint       i,
+              const char *key)
+{
+  if (i < gnn_args_get_n_values (args))
+    return gnn_args_get_value (args, i);
+  return key ? gnn_args_get_kwarg (args, key) : NULL;
+}
+
 static gboolean
 export_call (Export       *ex,
              GnnGraphNode *node,
@@ -858,6 +1137,8 @@ export_call (Export       *ex,
   static const struct { const char *name; const char *op; } unary[] = {
     { "relu", "Relu" }, { "sigmoid", "Sigmoid" }, { "tanh", "Tanh" }, { "neg", "Neg" },
     { "exp", "Exp" }, { "log", "Log" }, { "sqrt", "Sqrt" }, { "abs", "Abs" },
+    { "erf", "Erf" }, { "reciprocal", "Reciprocal" }, { "floor", "Floor" }, { "ceil", "Ceil" },
+    { "sin", "Sin" }, { "cos", "Cos" },
   };
   static const struct { const char *name; const char *op; } binary[] = {
     { "add", "Add" }, { "sub", "Sub" }, { "mul", "Mul" }, { "truediv", "Div" },
@@ -920,6 +1201,130 @@ export_call (Export       *ex,
       o = add_node (ex, fn[0] == 's' ? "Softmax" : "LogSoftmax",
                     ex_printf (ex, "/%s/%s", name, fn[0] == 's' ? "Softmax" : "LogSoftmax"), out, 1, in);
       attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if (strcmp (fn, "cat") == 0 || strcmp (fn, "concat") == 0)
+    {
+      static const char *const allowed[] = { "dim", NULL };
+      const GValue *list = n >= 1 ? gnn_args_get_value (args, 0) : NULL;
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      gint64 dim = 0;
+      GnnArgs *inner;
+      g_autofree const char **cin = NULL;
+      guint m;
+
+      if (list == NULL || !G_VALUE_HOLDS (list, GNN_TYPE_ARGS) ||
+          (inner = g_value_get_object (list)) == NULL || n > 2 || !kwargs_within (args, allowed) ||
+          (dim_v != NULL && !value_is_int (dim_v, &dim)))
+        goto unsupported;
+      m = gnn_args_get_n_values (inner);
+      cin = g_new0 (const char *, MAX (m, 1));
+      for (guint j = 0; j < m; j++)
+        if ((cin[j] = arg_value (ex, node, gnn_args_get_value (inner, j), error)) == NULL)
+          return FALSE;
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat", name), out, m, cin);
+      attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if ((strcmp (fn, "transpose") == 0 || strcmp (fn, "permute") == 0 || strcmp (fn, "t") == 0 ||
+       strcmp (fn, "swapaxes") == 0) && n >= 1 && n_kwargs (args) == 0)
+    {
+      GnnGraphNode *x = arg_node (gnn_args_get_value (args, 0));
+      guint rank = node_rank (x, 0);
+      gint64 perm[16];
+
+      if (x == NULL || rank == 0 || rank > G_N_ELEMENTS (perm))
+        goto unsupported;
+      for (guint j = 0; j < rank; j++)
+        perm[j] = j;
+      if (fn[0] == 'p')
+        {
+          guint n_dims = 0;
+
+          if (n == 2 && int_list (gnn_args_get_value (args, 1), perm, rank, &n_dims) && n_dims == rank)
+            ;
+          else if (n == rank + 1)
+            {
+              for (guint j = 0; j < rank; j++)
+                if (!value_is_int (gnn_args_get_value (args, j + 1), &perm[j]))
+                  goto unsupported;
+            }
+          else
+            goto unsupported;
+          for (guint j = 0; j < rank; j++)
+            perm[j] = perm[j] < 0 ? perm[j] + rank : perm[j];
+        }
+      else if (fn[0] == 't' && fn[1] == '\0')
+        {
+          if (n != 1 || rank > 2)
+            goto unsupported;
+          if (rank == 2)
+            perm[0] = 1, perm[1] = 0;
+        }
+      else
+        {
+          gint64 a, b, tmp;
+
+          if (n != 3 || !value_is_int (gnn_args_get_value (args, 1), &a) ||
+              !value_is_int (gnn_args_get_value (args, 2), &b))
+            goto unsupported;
+          a = a < 0 ? a + rank : a;
+          b = b < 0 ? b + rank : b;
+          if (a < 0 || b < 0 || a >= rank || b >= rank)
+            goto unsupported;
+          tmp = perm[a], perm[a] = perm[b], perm[b] = tmp;
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose", name), out, 1, in);
+      attr_ints (ex, o, "perm", perm, rank);
+      return TRUE;
+    }
+  if ((strcmp (fn, "mean") == 0 || strcmp (fn, "sum") == 0) && n >= 1 && n <= 3)
+    {
+      static const char *const allowed[] = { "dim", "keepdim", NULL };
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      const GValue *keep_v = arg_or_kwarg (args, 2, "keepdim");
+      gboolean sum = fn[0] == 's';
+      gint64 axes[16];
+      guint n_axes = 0;
+      gboolean keep = FALSE;
+
+      if (!kwargs_within (args, allowed) ||
+          (dim_v != NULL && !int_list (dim_v, axes, G_N_ELEMENTS (axes), &n_axes)) ||
+          (keep_v != NULL && !G_VALUE_HOLDS_BOOLEAN (keep_v)))
+        goto unsupported;
+      if (keep_v != NULL)
+        keep = g_value_get_boolean (keep_v);
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (sum)
+        {
+          /* ReduceSum takes its axes as an input from opset 13 */
+          if (n_axes > 0)
+            in[1] = int64s_initializer (ex, inner_value (ex, name, "axes"), axes, n_axes);
+          o = add_node (ex, "ReduceSum", ex_printf (ex, "/%s/ReduceSum", name), out,
+                        n_axes > 0 ? 2 : 1, in);
+        }
+      else
+        {
+          o = add_node (ex, "ReduceMean", ex_printf (ex, "/%s/ReduceMean", name), out, 1, in);
+          if (n_axes > 0)
+            attr_ints (ex, o, "axes", axes, n_axes);
+        }
+      attr_int (ex, o, "keepdims", keep);
+      return TRUE;
+    }
+  if (strcmp (fn, "gelu") == 0 && n == 1 && kwargs_within (args, (const char * const[]) { "approximate", NULL }))
+    {
+      const GValue *approx = gnn_args_get_kwarg (args, "approximate");
+
+      if (approx != NULL && !G_VALUE_HOLDS_STRING (approx))
+        goto unsupported;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      export_gelu (ex, name, approx != NULL && g_strcmp0 (g_value_get_string (approx), "tanh") == 0,
+                   in[0], node_dtype (arg_node (gnn_args_get_value (args, 0))), out);
       return TRUE;
     }
   if (strcmp (fn, "view") == 0 || strcmp (fn, "reshape") == 0 || strcmp (fn, "flatten") == 0)
@@ -1259,6 +1664,7 @@ gnn_onnx_export (GnnGraph           *graph,
     ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
     ex.dynamic_axes = dynamic_axes;
     ex.root = root;
+    ex.opset = opset_version;
 
     if (build_graph (&ex, graph, input_names, output_names, error))
       {

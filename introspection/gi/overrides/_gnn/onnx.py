@@ -203,6 +203,22 @@ def onnx_Conv(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_s
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(dilations or [1] * n), group)
 
 
+def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
+                       output_padding=None, output_shape=None, pads=None, strides=None):
+    n = W.dim() - 2
+    if n not in (1, 2):
+        raise NotImplementedError('ONNX import: ConvTranspose over %d spatial dims is not supported' % n)
+    if output_shape is not None:
+        raise NotImplementedError('ONNX import: ConvTranspose with output_shape is not supported')
+    pads = [0] * (2 * n) if _auto_pad(auto_pad, 'ConvTranspose') else list(pads or [0] * (2 * n))
+    padding = _spatial_pads(pads, n)
+    if padding is None:
+        raise NotImplementedError('ONNX import: ConvTranspose with asymmetric pads is not supported')
+    conv = _F().conv_transpose2d if n == 2 else _F().conv_transpose1d
+    return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(output_padding or [0] * n), group,
+                tuple(dilations or [1] * n))
+
+
 def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
     y = (A.t() if transA else A) @ (B.t() if transB else B)
     if alpha != 1.0:
@@ -349,6 +365,19 @@ def onnx_ReduceMean(data, axes=None, keepdims=1):
     return data.mean(dims, keepdim=bool(keepdims))
 
 
+def onnx_ReduceSum(data, axes=None, keepdims=1, noop_with_empty_axes=0):
+    dims = _ints(axes) if axes is not None else []
+    if not dims:
+        if noop_with_empty_axes:
+            return data
+        dims = list(range(data.dim()))
+    return data.sum(tuple(dims), keepdim=bool(keepdims))
+
+
+def onnx_HardSwish(x):
+    return x * _gnn().clamp(x * (1.0 / 6.0) + 0.5, 0.0, 1.0)
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -369,7 +398,8 @@ _ONNX_OPS = {
     'Clip': onnx_Clip, 'LeakyRelu': onnx_LeakyRelu, 'Elu': onnx_Elu, 'HardSigmoid': onnx_HardSigmoid,
     'Identity': onnx_Identity, 'Dropout': onnx_Dropout, 'Unsqueeze': onnx_Unsqueeze,
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
-    'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow,
+    'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
+    'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': _operator.truediv,
     'MatMul': _operator.matmul,
 }
