@@ -465,6 +465,62 @@ class TestForms(unittest.TestCase):
                 self.assertTrue(close(found, expected), (name, abs(found - expected).max()))
 
 
+class TestRecurrentImport(unittest.TestCase):
+    """torch 1.13's export of LSTM and GRU (ONNX's LSTM and GRU operators, with the gates
+    reordered: i, o, f, c and z, r, h) read into gnn: the output sequence and the last hidden
+    state equal torch's"""
+
+    def test_lstm_gru(self):
+        torch.manual_seed(3)
+        cases = {
+            'lstm-2-layers': torch.nn.LSTM(3, 4, num_layers=2),
+            'lstm-bidirectional-batch-first': torch.nn.LSTM(3, 4, batch_first=True, bidirectional=True),
+            'gru': torch.nn.GRU(3, 4),
+            'gru-2-layers-bidirectional': torch.nn.GRU(3, 4, num_layers=2, batch_first=True, bidirectional=True),
+        }
+        for name, m in cases.items():
+            class Outputs(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.m = m
+
+                def forward(self, x):
+                    y, h = self.m(x)
+                    return y, (h[0] if isinstance(h, tuple) else h)
+            for opset in (14, 17):
+                with self.subTest(model=name, opset=opset):
+                    tm = Outputs().eval()
+                    x = torch.randn(5, 2, 3)
+                    buf = torch_bytes(tm, x, opset_version=opset)
+                    ops = {n.op_type for n in onnx.load_from_string(buf).graph.node}
+                    self.assertTrue({'LSTM', 'GRU'} & ops, ops)
+                    gm = gnn.onnx.import_model(buf)
+                    for f, e in zip(gm(gnn.tensor(x.numpy())), tm(x)):
+                        e = e.detach().numpy()
+                        self.assertEqual(f.numpy().shape, e.shape)
+                        self.assertTrue(np.allclose(f.numpy(), e, rtol=1e-5, atol=1e-6), (name, abs(f.numpy() - e).max()))
+
+    def test_refused_forms(self):
+        from onnx import helper, TensorProto
+        W = helper.make_tensor('W', TensorProto.FLOAT, [1, 16, 3], [0.1] * 48)
+        R = helper.make_tensor('R', TensorProto.FLOAT, [1, 16, 4], [0.1] * 64)
+        node = helper.make_node('LSTM', ['x', 'W', 'R'], ['y'], name='rnn', hidden_size=4, clip=3.0)
+        graph = helper.make_graph([node], 'g', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [2, 1, 3])],
+                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, [2, 1, 1, 4])], [W, R])
+        with self.assertRaises(NotImplementedError) as cm:
+            gnn.onnx.import_model(helper.make_model(graph, opset_imports=[helper.make_opsetid('', 17)])
+                                  .SerializeToString())
+        self.assertIn("node rnn is a LSTM with clip, which gnn's importer does not compute", str(cm.exception))
+        node = graph.node[0]
+        del node.attribute[:]
+        node.attribute.extend([helper.make_attribute('hidden_size', 4),
+                               helper.make_attribute('activations', ['Relu', 'Tanh', 'Tanh'])])
+        with self.assertRaises(NotImplementedError) as cm:
+            gnn.onnx.import_model(helper.make_model(graph, opset_imports=[helper.make_opsetid('', 17)])
+                                  .SerializeToString())
+        self.assertIn("node rnn is a LSTM with activations ['Relu', 'Tanh', 'Tanh']", str(cm.exception))
+
+
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'doc', 'onnx.md')
 OPS_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gnn', 'backend',
                        'gnn-backend-ops.def')

@@ -378,6 +378,124 @@ def onnx_HardSwish(x):
     return x * _gnn().clamp(x * (1.0 / 6.0) + 0.5, 0.0, 1.0)
 
 
+def onnx_Expand(input, shape):
+    """numpy's broadcasting of input against shape (ONNX's Expand is two-way)"""
+    sizes = _ints(shape)
+    rank = max(len(sizes), input.dim())
+    a = [1] * (rank - input.dim()) + list(input.shape)
+    b = [1] * (rank - len(sizes)) + sizes
+    return input.reshape(*a).expand(*[max(x, y) if 1 in (x, y) else x for x, y in zip(a, b)])
+
+
+def _recurrent_checks(op, X, sequence_lens, activations, clip, layout, extra=None):
+    if sequence_lens is not None:
+        raise NotImplementedError('ONNX import: %s with sequence_lens is not supported' % op)
+    if clip is not None:
+        raise NotImplementedError('ONNX import: %s with clip is not supported' % op)
+    if layout:
+        raise NotImplementedError('ONNX import: %s with layout=1 is not supported' % op)
+    if extra:
+        raise NotImplementedError('ONNX import: %s with %s is not supported' % (op, extra))
+    if activations is not None:
+        defaults = {'LSTM': ['Sigmoid', 'Tanh', 'Tanh'], 'GRU': ['Sigmoid', 'Tanh']}[op]
+        names = [a.decode() if isinstance(a, bytes) else a for a in activations]
+        if names != defaults[:len(names)] * (len(names) // len(defaults[:len(names)]) or 1):
+            raise NotImplementedError('ONNX import: %s with activations %s is not supported' % (op, names))
+
+
+def _directions(direction):
+    d = direction.decode() if isinstance(direction, bytes) else (direction or 'forward')
+    if d not in ('forward', 'reverse', 'bidirectional'):
+        raise NotImplementedError('ONNX import: the direction %s is not supported' % d)
+    return ['forward', 'reverse'] if d == 'bidirectional' else [d]
+
+
+def _run_directions(X, directions, step, states):
+    """ONNX's recurrence over X (seq, batch, input): for each direction d, step (d, x_t,
+    state) -> state whose first element is h; returns Y (seq, dirs, batch, H) and the last
+    states of each direction"""
+    gnn = _gnn()
+    steps = X.shape[0]
+    ys, finals = [], []
+    for d, direction in enumerate(directions):
+        state = states[d]
+        out = [None] * steps
+        order = range(steps) if direction == 'forward' else range(steps - 1, -1, -1)
+        for t in order:
+            state = step(d, X[t], state)
+            out[t] = state[0]
+        ys.append(gnn.stack(out, 0))
+        finals.append(state)
+    return gnn.stack(ys, 1), finals
+
+
+def _zeros_state(X, n_dirs, hidden):
+    return _gnn().zeros(n_dirs, X.shape[1], hidden, dtype=X.dtype)
+
+
+def onnx_LSTM(X, W, R, B=None, sequence_lens=None, initial_h=None, initial_c=None, P=None,
+              activation_alpha=None, activation_beta=None, activations=None, clip=None,
+              direction='forward', hidden_size=None, input_forget=0, layout=0):
+    """ONNX's LSTM: gates in the order i, o, f, c (torch's are i, f, g, o)"""
+    _recurrent_checks('LSTM', X, sequence_lens, activations, clip, layout,
+                      'peepholes (P)' if P is not None else 'input_forget' if input_forget else None)
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    c0 = initial_c if initial_c is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    bias = [B[d].narrow(0, 0, 4 * H) + B[d].narrow(0, 4 * H, 4 * H) if B is not None else None
+            for d in range(len(directions))]
+
+    def step(d, x, state):
+        h, c = state
+        g = x @ Wt[d] + h @ Rt[d]
+        if bias[d] is not None:
+            g = g + bias[d]
+        i, o, f, cc = g.chunk(4, 1)
+        c = f.sigmoid() * c + i.sigmoid() * cc.tanh()
+        return (o.sigmoid() * c.tanh(), c)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d], c0[d]) for d in range(len(directions))])
+    gnn = _gnn()
+    return Y, gnn.stack([f[0] for f in finals], 0), gnn.stack([f[1] for f in finals], 0)
+
+
+def onnx_GRU(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alpha=None,
+             activation_beta=None, activations=None, clip=None, direction='forward',
+             hidden_size=None, layout=0, linear_before_reset=0):
+    """ONNX's GRU: gates in the order z, r, h (torch's are r, z, n); linear_before_reset=1 is
+    torch's form, r multiplying (R_h h + Rb_h)"""
+    _recurrent_checks('GRU', X, sequence_lens, activations, clip, layout)
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    wb = [B[d].narrow(0, 0, 3 * H) if B is not None else None for d in range(len(directions))]
+    rb = [B[d].narrow(0, 3 * H, 3 * H) if B is not None else None for d in range(len(directions))]
+
+    def step(d, x, state):
+        h, = state
+        gx = x @ Wt[d]
+        if wb[d] is not None:
+            gx = gx + wb[d]
+        xz, xr, xh = gx.chunk(3, 1)
+        Rz, Rr, Rh = Rt[d].chunk(3, 1)
+        bz, br, bh = rb[d].chunk(3, 0) if rb[d] is not None else (0.0, 0.0, 0.0)
+        z = (xz + h @ Rz + bz).sigmoid()
+        r = (xr + h @ Rr + br).sigmoid()
+        if linear_before_reset:
+            n = (xh + r * (h @ Rh + bh)).tanh()
+        else:
+            n = (xh + (r * h) @ Rh + bh).tanh()
+        return ((1.0 - z) * n + z * h,)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d],) for d in range(len(directions))])
+    return Y, _gnn().stack([f[0] for f in finals], 0)
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -399,7 +517,8 @@ _ONNX_OPS = {
     'Identity': onnx_Identity, 'Dropout': onnx_Dropout, 'Unsqueeze': onnx_Unsqueeze,
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
-    'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish,
+    'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
+    'LSTM': onnx_LSTM, 'GRU': onnx_GRU,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': _operator.truediv,
     'MatMul': _operator.matmul,
 }
@@ -411,6 +530,30 @@ for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'),
 for _op, _fn in _ONNX_OPS.items():
     if not getattr(_fn, '__module__', '').startswith('_operator'):
         _fx._functions.setdefault('gnn.onnx.ops.%s' % _op, _fn)
+
+
+def _check_recurrent(op_type, inputs, attrs):
+    """what gnn's LSTM and GRU do not compute, found when the file is read: a message or None"""
+    if len(inputs) > 4 and inputs[4]:
+        return 'sequence_lens'
+    if op_type == 'LSTM' and len(inputs) > 7 and inputs[7]:
+        return 'peepholes (P)'
+    for key in ('clip', 'activation_alpha', 'activation_beta'):
+        if attrs.get(key) is not None:
+            return key
+    if attrs.get('layout'):
+        return 'layout=1'
+    if attrs.get('input_forget'):
+        return 'input_forget'
+    try:
+        _directions(attrs.get('direction'))
+        _recurrent_checks(op_type, None, None, attrs.get('activations'), None, 0)
+    except NotImplementedError as e:
+        return str(e).split(' with ', 1)[-1].replace(' is not supported', '')
+    return None
+
+
+_IMPORT_CHECKS = {'LSTM': _check_recurrent, 'GRU': _check_recurrent}
 
 
 def _python_name(name, taken):
@@ -501,6 +644,10 @@ def onnx_import_model(f):
             raise NotImplementedError("ONNX import: node %s is a %s, which gnn's importer does "
                                       "not compute (doc/onnx.md lists the operators it reads)"
                                       % (node_name or i, op_type))
+        problem = _IMPORT_CHECKS[op_type](op_type, inputs, attrs) if op_type in _IMPORT_CHECKS else None
+        if problem:
+            raise NotImplementedError('ONNX import: node %s is a %s with %s, which gnn\'s importer '
+                                      'does not compute' % (node_name or i, op_type, problem))
         for key, v in attrs.items():
             if v is None:
                 raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
