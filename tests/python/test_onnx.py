@@ -521,6 +521,39 @@ class TestRecurrentImport(unittest.TestCase):
         self.assertIn("node rnn is a LSTM with activations ['Relu', 'Tanh', 'Tanh']", str(cm.exception))
 
 
+class TestTransformerImport(unittest.TestCase):
+    """torch 1.13's export of nn.TransformerEncoder (MatMul, Softmax, LayerNormalization and
+    the shape arithmetic of the heads: Shape, Gather with a negative index, integer Div, Slice)
+    read into gnn gives torch's outputs"""
+
+    def test_encoder(self):
+        torch.manual_seed(4)
+        for kw in ({}, {'batch_first': True, 'norm_first': True, 'activation': 'gelu'}):
+            for opset in (14, 17):
+                with self.subTest(options=kw, opset=opset):
+                    layer = torch.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, **kw)
+                    tm = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
+                    x = torch.randn(5, 3, 8)
+                    buf = torch_bytes(tm, x, opset_version=opset)
+                    ops = {n.op_type for n in onnx.load_from_string(buf).graph.node}
+                    self.assertIn('Slice', ops)
+                    gm = gnn.onnx.import_model(buf)
+                    expected = tm(x).detach().numpy()
+                    found = gm(gnn.tensor(x.numpy())).numpy()
+                    self.assertEqual(found.shape, expected.shape)
+                    self.assertTrue(close(found, expected), abs(found - expected).max())
+
+    def test_integer_div_and_slice(self):
+        from gi.overrides._gnn import onnx as o   # the operators' functions
+        a = gnn.tensor([26, -7], dtype=gnn.int64)
+        self.assertEqual(o.onnx_Div(a, gnn.tensor([3], dtype=gnn.int64)).tolist(), [8, -2])
+        x = gnn.arange(10.0).reshape(2, 5)
+        self.assertEqual(o.onnx_Slice(x, [1], [2 ** 63 - 1], [1], [2]).tolist(), [[1.0, 3.0], [6.0, 8.0]])
+        self.assertEqual(o.onnx_Slice(x, [-3], [-1], [-1]).tolist(), [[2.0, 3.0], [7.0, 8.0]])
+        self.assertEqual(o.onnx_Gather(gnn.tensor([4, 5, 6], dtype=gnn.int64),
+                                       gnn.tensor([-1], dtype=gnn.int64)).tolist(), [6])
+
+
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'doc', 'onnx.md')
 OPS_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gnn', 'backend',
                        'gnn-backend-ops.def')

@@ -355,7 +355,10 @@ def onnx_Shape(data, start=0, end=None):
 
 def onnx_Gather(data, indices, axis=0):
     axis = axis % data.dim()
-    flat = data.index_select(axis, indices.reshape(-1))
+    # ONNX counts negative indices from the end, as Python does (torch's Shape/Gather pairs use -1)
+    index = indices.reshape(-1)
+    index = _gnn().where(index < 0, index + data.shape[axis], index)
+    flat = data.index_select(axis, index)
     shape = list(data.shape[:axis]) + list(indices.shape) + list(data.shape[axis + 1:])
     return flat.reshape(*shape) if shape else flat.reshape(())
 
@@ -496,6 +499,31 @@ def onnx_GRU(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alp
     return Y, _gnn().stack([f[0] for f in finals], 0)
 
 
+def onnx_Slice(data, starts, ends, axes=None, steps=None):
+    starts, ends = _ints(starts), _ints(ends)
+    axes = _ints(axes) if axes is not None else list(range(len(starts)))
+    steps = _ints(steps) if steps is not None else [1] * len(starts)
+    index = [slice(None)] * data.dim()
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        if step <= 0:
+            raise NotImplementedError('ONNX import: Slice with step %d is not supported' % step)
+        size = data.shape[axis % data.dim()]
+        # ONNX clamps the bounds to the dimension (INT64_MAX means "to the end")
+        start = max(0, min(size, start + size if start < 0 else start))
+        end = max(0, min(size, end + size if end < 0 else end))
+        index[axis % data.dim()] = slice(start, max(start, end), step)
+    return data[tuple(index)]
+
+
+def onnx_Div(a, b):
+    """ONNX's Div: integer tensors divide truncating toward zero (torch's shape arithmetic,
+    (size + 2) / 3, depends on it); others as /"""
+    if (isinstance(a, Gnn.Tensor) and isinstance(b, Gnn.Tensor) and not a.is_floating_point()
+            and not b.is_floating_point()):
+        return _gnn().div(a, b, rounding_mode='trunc')
+    return a / b
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -518,8 +546,8 @@ _ONNX_OPS = {
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
     'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
-    'LSTM': onnx_LSTM, 'GRU': onnx_GRU,
-    'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': _operator.truediv,
+    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice,
+    'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
     'MatMul': _operator.matmul,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
