@@ -22,6 +22,7 @@
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
 #include "nn/gnn-pool.h"
+#include "nn/gnn-rnn.h"
 #include "gnn-version.h"
 #include "gnn-onnx.h"
 
@@ -62,6 +63,8 @@ typedef struct
   GHashTable *values;         /* graph node name -> ONNX value name (not owned) */
   GHashTable *outputs_named;  /* graph node name -> graph output name */
   GHashTable *initialized;    /* initializer names written */
+  GHashTable *parts;          /* "<node>#<k>" of a layer giving a tuple -> ONNX value name */
+  GHashTable *aliases;        /* graph node name -> the "<node>#<k>" of a tuple it picks */
   GVariant *dynamic_axes;
   GnnModule *root;
   int opset;
@@ -715,6 +718,203 @@ filled_initializer (Export       *ex,
   return new_initializer (ex, name, GNN_DTYPE_FLOAT32, shape, n_dims, data, n * sizeof (float))->name;
 }
 
+/* the weights of torch's gate blocks in ONNX's order, for @n_dirs directions stacked:
+ * W (dirs, G·H, cols) from the tensors @key<suffix> of each direction; @order[j] is the torch
+ * block ONNX's block j takes */
+static const char *
+gates_initializer (Export       *ex,
+                   const char   *path,
+                   const char   *name,
+                   const char   *key,
+                   guint         n_dirs,
+                   const guint  *order,
+                   guint         n_gates,
+                   gint64        hidden,
+                   GError      **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  gint64 shape[3] = { n_dirs, n_gates * hidden, 1 };
+  guint rank = 3;
+  GnnDtype dtype = GNN_DTYPE_FLOAT32;
+
+  for (guint d = 0; d < n_dirs; d++)
+    {
+      const char *tpath = sub_path (ex, path, ex_printf (ex, "%s%s", key, d ? "_reverse" : ""));
+      g_autoptr(GError) local = NULL;
+      g_autoptr(GnnTensor) t = gnn_module_get_tensor (ex->root, tpath, &local);
+      g_autoptr(GBytes) bytes = NULL;
+      const gint64 *tshape;
+      guint n_dims;
+      gsize size, block;
+      const guint8 *raw;
+
+      if (t == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: the root module has no parameter '%s': %s", tpath, local->message);
+          return NULL;
+        }
+      if ((bytes = gnn_tensor_get_bytes (t, error)) == NULL)
+        return NULL;
+      tshape = gnn_tensor_get_shape (t, &n_dims);
+      dtype = gnn_tensor_get_dtype (t);
+      raw = g_bytes_get_data (bytes, &size);
+      if (tshape[0] != n_gates * hidden || size % n_gates != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: '%s' has %" G_GINT64_FORMAT " rows; %u gates of %" G_GINT64_FORMAT
+                       " need %" G_GINT64_FORMAT, tpath, tshape[0], n_gates, hidden, n_gates * hidden);
+          return NULL;
+        }
+      if (n_dims == 2)
+        shape[2] = tshape[1];
+      else
+        rank = 2;
+      block = size / n_gates;
+      for (guint j = 0; j < n_gates; j++)
+        g_byte_array_append (data, raw + order[j] * block, block);
+    }
+  if (rank == 2)
+    shape[1] = n_gates * hidden;
+  return new_initializer (ex, name, dtype, shape, rank, data->data, data->len)->name;
+}
+
+/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
+ * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
+ * call's tuple parts (output, h_n, c_n) are found by the getitem nodes that pick them */
+static gboolean
+export_recurrent (Export       *ex,
+                  GnnModule    *m,
+                  const char   *path,
+                  const char   *name,
+                  const char   *x,
+                  GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
+  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
+  GnnRNNBase *rnn = GNN_RNN_BASE (m);
+  gboolean lstm = GNN_IS_LSTM (m), bias;
+  guint n_gates = lstm ? 4 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
+  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn);
+  int layers = gnn_rnn_base_get_num_layers (rnn);
+  const guint *order = lstm ? lstm_order : gru_order;
+  g_autofree const char **hs = g_new0 (const char *, layers);
+  g_autofree const char **cs = g_new0 (const char *, layers);
+  const char *seq = x;
+  Onnx__NodeProto *o;
+
+  if (gnn_rnn_base_get_proj_size (rnn) > 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: LSTM with proj_size has no ONNX form (ONNX's LSTM has no "
+                   "projection)", name);
+      return FALSE;
+    }
+  if (g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
+                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
+      return FALSE;
+    }
+  g_object_get (m, "bias", &bias, NULL);
+  if (gnn_rnn_base_get_batch_first (rnn))
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "time_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  for (int l = 0; l < layers; l++)
+    {
+      const char *in[6] = { seq, NULL, NULL, NULL };
+      const char *op = lstm ? "LSTM" : "GRU";
+      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
+      const char *outs[3];
+      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
+
+      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
+                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL ||
+          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
+                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL)
+        return FALSE;
+      if (bias)
+        {
+          const char *bi, *bh;
+          const char *cat[2];
+
+          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
+                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL ||
+              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
+                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL)
+            return FALSE;
+          cat[0] = bi, cat[1] = bh;
+          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
+          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
+          attr_int (ex, o, "axis", 1);
+        }
+      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
+      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
+      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
+      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, bias ? 4 : 3, in);
+      o->n_output = lstm ? 3 : 2;
+      o->output = ex_alloc (ex, 3 * sizeof (char *));
+      for (guint k = 0; k < o->n_output; k++)
+        o->output[k] = ex_strdup (ex, outs[k]);
+      attr_int (ex, o, "hidden_size", hidden);
+      if (n_dirs == 2)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+          a->has_s = TRUE;
+          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
+          a->s.len = strlen ("bidirectional");
+        }
+      if (!lstm)
+        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+      {
+        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
+        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
+        const char *r[2] = { t, NULL };
+
+        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
+        attr_ints (ex, o, "perm", perm, 4);
+        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
+        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
+        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
+      }
+    }
+  if (gnn_rnn_base_get_batch_first (rnn))
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "batch_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
+  for (int which = 0; which < (lstm ? 2 : 1); which++)
+    {
+      const char *state = inner_value (ex, name, which ? "c_n" : "h_n");
+
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state,
+                    layers, which ? cs : hs);
+      attr_int (ex, o, "axis", 0);
+      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
+                                           : ex_printf (ex, "%s#1", name), (gpointer) state);
+    }
+  if (lstm)
+    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
+  return TRUE;
+}
+
 static gboolean
 export_module (Export       *ex,
                GnnGraphNode *node,
@@ -926,6 +1126,8 @@ export_module (Export       *ex,
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
       return TRUE;
     }
+  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m))
+    return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))
     {
       export_gelu (ex, name, g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (m)), "tanh") == 0,
@@ -1201,6 +1403,29 @@ export_call (Export       *ex,
       o = add_node (ex, fn[0] == 's' ? "Softmax" : "LogSoftmax",
                     ex_printf (ex, "/%s/%s", name, fn[0] == 's' ? "Softmax" : "LogSoftmax"), out, 1, in);
       attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if (strcmp (fn, "getitem") == 0 && n == 2 && n_kwargs (args) == 0 &&
+      arg_node (gnn_args_get_value (args, 0)) != NULL)
+    {
+      const char *of = gnn_graph_node_get_name (arg_node (gnn_args_get_value (args, 0)));
+      const char *base = g_hash_table_lookup (ex->aliases, of);
+      const char *key;
+      gpointer value;
+      gint64 k;
+
+      if (!value_is_int (gnn_args_get_value (args, 1), &k))
+        goto unsupported;
+      key = ex_printf (ex, "%s#%" G_GINT64_FORMAT, base ? base : of, k);
+      if (!g_hash_table_lookup_extended (ex->parts, key, NULL, &value))
+        goto unsupported;
+      if (value == NULL)              /* a tuple inside the tuple: its parts are picked next */
+        {
+          g_hash_table_insert (ex->aliases, (gpointer) name, (gpointer) key);
+          return TRUE;
+        }
+      in[0] = value;
+      add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", name), out, 1, in);
       return TRUE;
     }
   if (strcmp (fn, "cat") == 0 || strcmp (fn, "concat") == 0)
@@ -1662,6 +1887,8 @@ gnn_onnx_export (GnnGraph           *graph,
     ex.values = g_hash_table_new (g_str_hash, g_str_equal);
     ex.outputs_named = g_hash_table_new (g_str_hash, g_str_equal);
     ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.parts = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.aliases = g_hash_table_new (g_str_hash, g_str_equal);
     ex.dynamic_axes = dynamic_axes;
     ex.root = root;
     ex.opset = opset_version;
@@ -1705,6 +1932,8 @@ gnn_onnx_export (GnnGraph           *graph,
     g_hash_table_unref (ex.values);
     g_hash_table_unref (ex.outputs_named);
     g_hash_table_unref (ex.initialized);
+    g_hash_table_unref (ex.parts);
+    g_hash_table_unref (ex.aliases);
     g_ptr_array_unref (ex.nodes);
     g_ptr_array_unref (ex.initializers);
     g_ptr_array_unref (ex.inputs);
