@@ -1126,6 +1126,116 @@ export_module (Export       *ex,
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
       return TRUE;
     }
+  if (GNN_IS_SELU (m) || GNN_IS_CELU (m))
+    {
+      gboolean celu = GNN_IS_CELU (m);
+
+      o = add_node (ex, celu ? "Celu" : "Selu", ex_printf (ex, "/%s/%s", path, celu ? "Celu" : "Selu"),
+                    out, 1, in);
+      if (celu)
+        {
+          double alpha;
+
+          g_object_get (m, "alpha", &alpha, NULL);
+          attr_float (ex, o, "alpha", alpha);
+        }
+      return TRUE;          /* Selu's alpha and gamma default to torch's constants */
+    }
+  if (GNN_IS_SOFTPLUS (m))
+    {
+      double beta, threshold;
+
+      g_object_get (m, "beta", &beta, "threshold", &threshold, NULL);
+      /* ONNX's Softplus is log (exp (x) + 1), without torch's linear region; above 20 the two
+       * are equal in float32, so only thresholds from 20 up are written */
+      if (threshold < 20.0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: Softplus with threshold %g has no ONNX form in gnn's "
+                       "exporter (ONNX's Softplus has no linear region; threshold 20 or more)",
+                       name, threshold);
+          return FALSE;
+        }
+      if (beta == 1.0)
+        add_node (ex, "Softplus", ex_printf (ex, "/%s/Softplus", path), out, 1, in);
+      else
+        {
+          const char *bx = inner_value (ex, name, "beta_x"), *sp = inner_value (ex, name, "softplus");
+
+          add_with_number (ex, "Mul", name, "beta", in[0], beta, node_dtype (in_node), bx);
+          add_node (ex, "Softplus", ex_printf (ex, "/%s/Softplus", path), sp, 1, &bx);
+          add_with_number (ex, "Div", name, "unbeta", sp, beta, node_dtype (in_node), out);
+        }
+      return TRUE;
+    }
+  if (GNN_IS_HARDSHRINK (m) || GNN_IS_SOFTSHRINK (m))
+    {
+      double lambd;
+
+      g_object_get (m, "lambd", &lambd, NULL);
+      o = add_node (ex, "Shrink", ex_printf (ex, "/%s/Shrink", path), out, 1, in);
+      attr_float (ex, o, "lambd", lambd);
+      attr_float (ex, o, "bias", GNN_IS_SOFTSHRINK (m) ? lambd : 0.0);
+      return TRUE;
+    }
+  if (GNN_IS_SOFTMAX2D (m) || GNN_IS_SOFTMIN (m))
+    {
+      gint64 axis = -3;
+      const char *x = in[0];
+
+      if (GNN_IS_SOFTMIN (m))
+        {
+          int dim;
+          guint rank = node_rank (in_node, 0);
+
+          g_object_get (m, "dim", &dim, NULL);
+          /* torch's implicit dim: 0 for 0-, 1- and 3-d inputs, 1 otherwise */
+          axis = dim != G_MININT ? dim : (rank == 0 || rank == 1 || rank == 3) ? 0 : 1;
+          x = inner_value (ex, name, "neg");
+          add_node (ex, "Neg", ex_printf (ex, "/%s/Neg", path), x, 1, in);
+        }
+      o = add_node (ex, "Softmax", ex_printf (ex, "/%s/Softmax", path), out, 1, &x);
+      attr_int (ex, o, "axis", axis);
+      return TRUE;
+    }
+  if (GNN_IS_LOG_SIGMOID (m))
+    {
+      const char *sig = inner_value (ex, name, "sigmoid");
+
+      add_node (ex, "Sigmoid", ex_printf (ex, "/%s/Sigmoid", path), sig, 1, in);
+      add_node (ex, "Log", ex_printf (ex, "/%s/Log", path), out, 1, &sig);
+      return TRUE;
+    }
+  if (GNN_IS_TANHSHRINK (m))
+    {
+      const char *t = inner_value (ex, name, "tanh");
+      const char *sub_in[2] = { in[0], t };
+
+      add_node (ex, "Tanh", ex_printf (ex, "/%s/Tanh", path), t, 1, in);
+      add_node (ex, "Sub", ex_printf (ex, "/%s/Sub", path), out, 2, sub_in);
+      return TRUE;
+    }
+  if (GNN_IS_PRELU (m))
+    {
+      /* PRelu's slope broadcasts from the last dim: torch's (C,) weight is on dim 1, so it is
+       * reshaped to (C, 1, ...) for the input's rank */
+      guint rank = node_rank (in_node, 0);
+      gint64 shape[8] = { -1, 1, 1, 1, 1, 1, 1, 1 };
+      const char *r[2], *slope = inner_value (ex, name, "slope");
+
+      if ((r[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      if (rank < 2 || rank > 9)
+        in[1] = r[0];
+      else
+        {
+          r[1] = int64s_initializer (ex, inner_value (ex, name, "slope_shape"), shape, rank - 1);
+          add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", path), slope, 2, r);
+          in[1] = slope;
+        }
+      add_node (ex, "PRelu", ex_printf (ex, "/%s/PRelu", path), out, 2, in);
+      return TRUE;
+    }
   if (GNN_IS_LSTM (m) || GNN_IS_GRU (m))
     return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))

@@ -404,6 +404,10 @@ def form_cases(lib):
         'convtranspose2d': (nn.Sequential(nn.ConvTranspose2d(2, 4, 3, stride=2, padding=1, output_padding=1),
                                           nn.ConvTranspose2d(4, 2, 2, groups=2)), (1, 2, 5, 5)),
         'embedding': (nn.Embedding(10, 4), 'int64'),
+        'selu-celu-softplus': (nn.Sequential(nn.SELU(), nn.CELU(0.7), nn.Softplus(), nn.Softplus(beta=2.0)), (3, 5)),
+        'shrinks': (nn.Sequential(nn.Hardshrink(0.3), nn.Softshrink(0.2), nn.Tanhshrink()), (3, 5)),
+        'softmax2d-softmin-logsigmoid': (nn.Sequential(nn.Softmax2d(), nn.Softmin(1), nn.LogSigmoid()), (2, 3, 4, 4)),
+        'prelu': (nn.Sequential(nn.Conv2d(2, 3, 1), nn.PReLU(3), nn.Flatten(), nn.PReLU()), (2, 2, 3, 3)),
         'functions': (Functions(), (3, 4)),
         'gelu-functions': (GeluFns(), (4, 4)),
     }
@@ -687,6 +691,16 @@ LAYER_CASES = {
     'Hardsigmoid': (lambda nn: nn.Hardsigmoid(), (2, 4)),
     'Hardswish': (lambda nn: nn.Hardswish(), (2, 4)),
     # a tuple-giving layer is exported inside a module that picks its tensors
+    'SELU': (lambda nn: nn.SELU(), (2, 4)),
+    'CELU': (lambda nn: nn.CELU(), (2, 4)),
+    'Softplus': (lambda nn: nn.Softplus(), (2, 4)),
+    'Hardshrink': (lambda nn: nn.Hardshrink(), (2, 4)),
+    'Softshrink': (lambda nn: nn.Softshrink(), (2, 4)),
+    'Softmax2d': (lambda nn: nn.Softmax2d(), (1, 2, 3, 3)),
+    'Softmin': (lambda nn: nn.Softmin(1), (2, 4)),
+    'LogSigmoid': (lambda nn: nn.LogSigmoid(), (2, 4)),
+    'Tanhshrink': (lambda nn: nn.Tanhshrink(), (2, 4)),
+    'PReLU': (lambda nn: nn.PReLU(), (2, 4)),
     'LSTM': (lambda nn: recurrent_model(gnn, 'LSTM'), (5, 2, 3)),
     'GRU': (lambda nn: recurrent_model(gnn, 'GRU'), (5, 2, 3)),
 }

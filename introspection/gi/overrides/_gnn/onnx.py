@@ -524,6 +524,43 @@ def onnx_Div(a, b):
     return a / b
 
 
+def onnx_Selu(x, alpha=1.67326319217681884765625, gamma=1.05070102214813232421875):
+    return _F().elu(x, alpha) * gamma
+
+
+def onnx_Celu(x, alpha=1.0):
+    return _F().celu(x, alpha)
+
+
+def onnx_Softplus(x):
+    return _F().softplus(x)
+
+
+def onnx_Shrink(x, bias=0.0, lambd=0.5):
+    gnn = _gnn()
+    return gnn.where(x < -lambd, x + bias, gnn.where(x > lambd, x - bias, x * 0.0))
+
+
+def onnx_PRelu(x, slope):
+    return _gnn().where(x < 0, x * slope, x)
+
+
+# ONNX's TensorProto data types that Cast reads, as gnn's dtypes
+_CAST_TYPES = {1: 'float32', 11: 'float64', 7: 'int64', 6: 'int32', 9: 'bool', 2: 'uint8',
+               3: 'int8', 5: 'int16', 10: 'float16', 16: 'bfloat16'}
+
+
+def onnx_Cast(x, to=1, saturate=1):
+    name = _CAST_TYPES.get(to)
+    if name is None:
+        raise NotImplementedError('ONNX import: Cast to the ONNX type %d is not supported' % to)
+    return x.to(getattr(_gnn(), name))
+
+
+def onnx_Where(condition, X, Y):
+    return _gnn().where(condition, X, Y)
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -546,9 +583,13 @@ _ONNX_OPS = {
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
     'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
-    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice,
+    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
+    'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
-    'MatMul': _operator.matmul,
+    'MatMul': _operator.matmul, 'Greater': _operator.gt, 'Less': _operator.lt,
+    'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
+    'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
+    'Where': onnx_Where,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
