@@ -1236,6 +1236,102 @@ export_module (Export       *ex,
       add_node (ex, "PRelu", ex_printf (ex, "/%s/PRelu", path), out, 2, in);
       return TRUE;
     }
+  if (GNN_IS_MAX_POOL1D (m) || GNN_IS_AVG_POOL1D (m))
+    {
+      gboolean max = GNN_IS_MAX_POOL1D (m), ceil_mode;
+      gint64 k, st, p, d = 1, pads[2];
+
+      if (!sizes_property (m, "kernel-size", 1, 1, &k, error) ||
+          !sizes_property (m, "stride", 1, 0, &st, error) ||
+          !sizes_property (m, "padding", 1, 0, &p, error) ||
+          (max && !sizes_property (m, "dilation", 1, 1, &d, error)))
+        return FALSE;
+      if (st == 0)
+        st = k;
+      pads[0] = pads[1] = p;
+      g_object_get (m, "ceil-mode", &ceil_mode, NULL);
+      if (max)
+        {
+          gboolean indices;
+
+          g_object_get (m, "return-indices", &indices, NULL);
+          if (indices)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "ONNX export: node %s: MaxPool1d with return_indices has no ONNX form "
+                           "in gnn's exporter", name);
+              return FALSE;
+            }
+          o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
+          attr_ints (ex, o, "dilations", &d, 1);
+        }
+      else
+        {
+          gboolean count_include_pad;
+
+          g_object_get (m, "count-include-pad", &count_include_pad, NULL);
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_int (ex, o, "count_include_pad", count_include_pad);
+        }
+      attr_int (ex, o, "ceil_mode", ceil_mode);
+      attr_ints (ex, o, "kernel_shape", &k, 1);
+      attr_ints (ex, o, "pads", pads, 2);
+      attr_ints (ex, o, "strides", &st, 1);
+      return TRUE;
+    }
+  if (GNN_IS_ADAPTIVE_AVG_POOL1D (m))
+    {
+      gint64 size;
+      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, NULL, NULL) : NULL;
+      guint n_dims = node_rank (in_node, 0);
+
+      if (!sizes_property (m, "output-size", 1, 0, &size, error))
+        return FALSE;
+      if (size == 1)
+        {
+          add_node (ex, "GlobalAveragePool", ex_printf (ex, "/%s/GlobalAveragePool", path), out, 1, in);
+          return TRUE;
+        }
+      if (shape != NULL && n_dims == 3 && size > 0 && shape[2] % size == 0)
+        {
+          gint64 k = shape[2] / size, pads[2] = { 0, 0 };
+
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_ints (ex, o, "kernel_shape", &k, 1);
+          attr_ints (ex, o, "pads", pads, 2);
+          attr_ints (ex, o, "strides", &k, 1);
+          return TRUE;
+        }
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: AdaptiveAvgPool1d to a size that does not divide the "
+                   "input has no ONNX form (torch refuses it too)", name);
+      return FALSE;
+    }
+  if (GNN_IS_UNFLATTEN (m))
+    {
+      guint n_out;
+      const gint64 *shape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+
+      if (shape == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: node %s has no shape: run shape propagation first", name);
+          return FALSE;
+        }
+      in[1] = int64s_initializer (ex, ex_printf (ex, "%s_shape", name), shape, n_out);
+      add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", path), out, 2, in);
+      return TRUE;
+    }
+  if (GNN_IS_RRELU (m))
+    {
+      double lower, upper;
+
+      /* exported for inference, where torch's RReLU is a leaky ReLU of the mean slope */
+      g_object_get (m, "lower", &lower, "upper", &upper, NULL);
+      o = add_node (ex, "LeakyRelu", ex_printf (ex, "/%s/LeakyRelu", path), out, 1, in);
+      attr_float (ex, o, "alpha", (lower + upper) / 2.0);
+      return TRUE;
+    }
   if (GNN_IS_LSTM (m) || GNN_IS_GRU (m))
     return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))

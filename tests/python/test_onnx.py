@@ -404,6 +404,10 @@ def form_cases(lib):
         'convtranspose2d': (nn.Sequential(nn.ConvTranspose2d(2, 4, 3, stride=2, padding=1, output_padding=1),
                                           nn.ConvTranspose2d(4, 2, 2, groups=2)), (1, 2, 5, 5)),
         'embedding': (nn.Embedding(10, 4), 'int64'),
+        'pools-1d': (nn.Sequential(nn.MaxPool1d(3, stride=2, padding=1), nn.AvgPool1d(2, ceil_mode=True),
+                                   nn.Conv1d(3, 4, 1), nn.AdaptiveAvgPool1d(2)), (2, 3, 16)),
+        'pool-1d-global-unflatten-rrelu': (nn.Sequential(nn.AdaptiveAvgPool1d(1), nn.Flatten(), nn.Unflatten(1, (1, 3)),
+                                                         nn.RReLU()), (2, 3, 8)),
         'selu-celu-softplus': (nn.Sequential(nn.SELU(), nn.CELU(0.7), nn.Softplus(), nn.Softplus(beta=2.0)), (3, 5)),
         'shrinks': (nn.Sequential(nn.Hardshrink(0.3), nn.Softshrink(0.2), nn.Tanhshrink()), (3, 5)),
         'softmax2d-softmin-logsigmoid': (nn.Sequential(nn.Softmax2d(), nn.Softmin(1), nn.LogSigmoid()), (2, 3, 4, 4)),
@@ -439,6 +443,7 @@ class TestForms(unittest.TestCase):
                 model = onnx.load(path)
                 onnx.checker.check_model(model, full_check=True)
                 expected = tm(torch.from_numpy(x)).detach().numpy()
+                gm.eval()
                 found = gm(gnn.tensor(x)).numpy()
                 self.assertTrue(np.allclose(found, expected, rtol=1e-5, atol=1e-6), (name, abs(found - expected).max()))
                 if not HAVE_ORT:
@@ -453,6 +458,7 @@ class TestForms(unittest.TestCase):
     TORCH_CANNOT = {
         'layernorm-2d-plain': 'torch writes LayerNormalization without its scale, which its checker refuses',
         'conv1d-same': "torch has no ONNX form of padding='same' (aten::_convolution_mode)",
+        'pool-1d-global-unflatten-rrelu': 'torch has no ONNX form of aten::unflatten',
     }
 
     def test_import(self):
@@ -616,6 +622,10 @@ class TestTransformerImport(unittest.TestCase):
         self.assertEqual(o.onnx_Slice(x, [-3], [-1], [-1]).tolist(), [[2.0, 3.0], [7.0, 8.0]])
         self.assertEqual(o.onnx_Gather(gnn.tensor([4, 5, 6], dtype=gnn.int64),
                                        gnn.tensor([-1], dtype=gnn.int64)).tolist(), [6])
+        y = np.arange(6.0, dtype=np.float32).reshape(1, 2, 3)
+        for mode, np_mode in (('constant', 'constant'), ('reflect', 'reflect'), ('edge', 'edge')):
+            got = o.onnx_Pad(gnn.tensor(y), [0, 0, 1, 0, 1, 2], mode=mode).numpy()
+            self.assertTrue(np.array_equal(got, np.pad(y, [(0, 0), (0, 1), (1, 2)], np_mode)), mode)
 
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'doc', 'onnx.md')
@@ -692,6 +702,11 @@ LAYER_CASES = {
     'Hardswish': (lambda nn: nn.Hardswish(), (2, 4)),
     # a tuple-giving layer is exported inside a module that picks its tensors
     'SELU': (lambda nn: nn.SELU(), (2, 4)),
+    'MaxPool1d': (lambda nn: nn.MaxPool1d(2), (1, 2, 6)),
+    'AvgPool1d': (lambda nn: nn.AvgPool1d(2), (1, 2, 6)),
+    'AdaptiveAvgPool1d': (lambda nn: nn.AdaptiveAvgPool1d(3), (1, 2, 6)),
+    'Unflatten': (lambda nn: nn.Unflatten(1, (2, 2)), (3, 4)),
+    'RReLU': (lambda nn: nn.RReLU(), (2, 4)),
     'CELU': (lambda nn: nn.CELU(), (2, 4)),
     'Softplus': (lambda nn: nn.Softplus(), (2, 4)),
     'Hardshrink': (lambda nn: nn.Hardshrink(), (2, 4)),

@@ -231,20 +231,22 @@ def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
 def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad=0,
           dilations=None):
     n = len(kernel_shape)
-    if n != 2:
+    if n not in (1, 2):
         raise NotImplementedError('ONNX import: %s over %d spatial dims is not supported' % (op, n))
-    pads = [0] * 4 if _auto_pad(auto_pad, op) else list(pads or [0] * 4)
-    padding = _spatial_pads(pads, 2)
+    pads = [0] * (2 * n) if _auto_pad(auto_pad, op) else list(pads or [0] * (2 * n))
+    padding = _spatial_pads(pads, n)
     F = _F()
     if op == 'MaxPool':
         if padding is None:
-            X, padding = _pad_input(X, pads, 2, float('-inf')), (0, 0)
-        return F.max_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
-                            tuple(dilations or [1, 1]), bool(ceil_mode))
+            X, padding = _pad_input(X, pads, n, float('-inf')), (0,) * n
+        pool = F.max_pool2d if n == 2 else F.max_pool1d
+        return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                    tuple(dilations or [1] * n), bool(ceil_mode))
     if padding is None:
         raise NotImplementedError('ONNX import: AveragePool with asymmetric pads is not supported')
-    return F.avg_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
-                        bool(ceil_mode), bool(count_include_pad))
+    pool = F.avg_pool2d if n == 2 else F.avg_pool1d
+    return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                bool(ceil_mode), bool(count_include_pad))
 
 
 def onnx_MaxPool(X, auto_pad='NOTSET', ceil_mode=0, dilations=None, kernel_shape=None,
@@ -561,6 +563,31 @@ def onnx_Where(condition, X, Y):
     return _gnn().where(condition, X, Y)
 
 
+def onnx_Pad(data, pads, constant_value=None, axes=None, mode='constant'):
+    """ONNX's Pad (begins then ends, over every axis or @axes) as F.pad's pairs from the last
+    dim; modes constant, reflect and edge (F.pad's 'replicate')"""
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    modes = {'constant': 'constant', 'reflect': 'reflect', 'edge': 'replicate'}
+    if mode not in modes:
+        raise NotImplementedError('ONNX import: Pad with mode %s is not supported' % mode)
+    pads = _ints(pads)
+    axes = [a % data.dim() for a in _ints(axes)] if axes is not None else list(range(data.dim()))
+    n = len(axes)
+    if any(p < 0 for p in pads):
+        raise NotImplementedError('ONNX import: Pad with negative pads is not supported')
+    per_axis = {a: (pads[i], pads[i + n]) for i, a in enumerate(axes)}
+    first = min((a for a, p in per_axis.items() if p != (0, 0)), default=data.dim())
+    torch_pads = []
+    for a in range(data.dim() - 1, first - 1, -1):
+        torch_pads += list(per_axis.get(a, (0, 0)))
+    if not torch_pads:
+        return data
+    value = _scalar(constant_value) if constant_value is not None else 0.0
+    if modes[mode] == 'constant':
+        return _F().pad(data, tuple(torch_pads), 'constant', value)
+    return _F().pad(data, tuple(torch_pads), modes[mode])
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -584,7 +611,7 @@ _ONNX_OPS = {
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
     'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
     'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
-    'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
+    'Pad': onnx_Pad, 'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
     'MatMul': _operator.matmul, 'Greater': _operator.gt, 'Less': _operator.lt,
     'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
