@@ -21,6 +21,7 @@
 #include "nn/gnn-layers.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
+#include "nn/gnn-pad.h"
 #include "nn/gnn-pool.h"
 #include "nn/gnn-rnn.h"
 #include "gnn-version.h"
@@ -915,6 +916,35 @@ export_recurrent (Export       *ex,
   return TRUE;
 }
 
+/* the padding layers: @n padded dims (1, 2, 3), the ONNX mode, whether it has a value */
+static gboolean
+pad_layer (GnnModule   *m,
+           guint       *n,
+           const char **mode,
+           gboolean    *has_value)
+{
+  static const struct { GType (*type) (void); guint n; const char *mode; gboolean value; } pads[] = {
+    { gnn_constant_pad1d_get_type, 1, "constant", TRUE },
+    { gnn_constant_pad2d_get_type, 2, "constant", TRUE },
+    { gnn_constant_pad3d_get_type, 3, "constant", TRUE },
+    { gnn_zero_pad2d_get_type, 2, "constant", FALSE },
+    { gnn_reflection_pad1d_get_type, 1, "reflect", FALSE },
+    { gnn_reflection_pad2d_get_type, 2, "reflect", FALSE },
+    { gnn_reflection_pad3d_get_type, 3, "reflect", FALSE },
+    { gnn_replication_pad1d_get_type, 1, "edge", FALSE },
+    { gnn_replication_pad2d_get_type, 2, "edge", FALSE },
+    { gnn_replication_pad3d_get_type, 3, "edge", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (m, pads[i].type ()))
+      {
+        *n = pads[i].n, *mode = pads[i].mode, *has_value = pads[i].value;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static gboolean
 export_module (Export       *ex,
                GnnGraphNode *node,
@@ -1332,6 +1362,43 @@ export_module (Export       *ex,
       attr_float (ex, o, "alpha", (lower + upper) / 2.0);
       return TRUE;
     }
+  {
+    guint n_pad, rank = node_rank (in_node, 0);
+    const char *mode;
+    gboolean has_value;
+
+    if (pad_layer (m, &n_pad, &mode, &has_value))
+      {
+        gint64 torch_pads[6], pads[16] = { 0 };
+        double value = 0.0;
+        Onnx__AttributeProto *a;
+
+        if (!sizes_property (m, "padding", 2 * n_pad, 0, torch_pads, error))
+          return FALSE;
+        if (rank < n_pad || rank > 8)
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                         "ONNX export: node %s: %s of a %u-d input", name, gnn_module_get_name (m), rank);
+            return FALSE;
+          }
+        /* torch's (left, right, top, bottom, ...) from the last dim; ONNX's all begins, then ends */
+        for (guint j = 0; j < n_pad; j++)
+          {
+            pads[rank - 1 - j] = torch_pads[2 * j];
+            pads[2 * rank - 1 - j] = torch_pads[2 * j + 1];
+          }
+        if (has_value)
+          g_object_get (m, "value", &value, NULL);
+        in[1] = int64s_initializer (ex, inner_value (ex, name, "pads"), pads, 2 * rank);
+        in[2] = scalar_initializer (ex, inner_value (ex, name, "value"), node_dtype (in_node), value);
+        o = add_node (ex, "Pad", ex_printf (ex, "/%s/Pad", path), out, g_str_equal (mode, "constant") ? 3 : 2, in);
+        a = add_attr (ex, o, "mode", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+        a->has_s = TRUE;
+        a->s.data = (guint8 *) ex_strdup (ex, mode);
+        a->s.len = strlen (mode);
+        return TRUE;
+      }
+  }
   if (GNN_IS_LSTM (m) || GNN_IS_GRU (m))
     return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))

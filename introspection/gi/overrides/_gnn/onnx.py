@@ -507,9 +507,16 @@ def onnx_Slice(data, starts, ends, axes=None, steps=None):
     steps = _ints(steps) if steps is not None else [1] * len(starts)
     index = [slice(None)] * data.dim()
     for start, end, axis, step in zip(starts, ends, axes, steps):
-        if step <= 0:
-            raise NotImplementedError('ONNX import: Slice with step %d is not supported' % step)
         size = data.shape[axis % data.dim()]
+        if step == 0:
+            raise NotImplementedError('ONNX import: Slice with step 0 is not supported')
+        if step < 0:
+            # ONNX clamps a backwards slice's start to [0, size - 1] and its end to [-1, size - 1]
+            start = max(0, min(size - 1, start + size if start < 0 else start))
+            end = max(-1, min(size - 1, end + size if end < 0 else end))
+            picks = list(range(start, end, step))
+            data = data.index_select(axis % data.dim(), _gnn().tensor(picks, dtype=_gnn().int64))
+            continue
         # ONNX clamps the bounds to the dimension (INT64_MAX means "to the end")
         start = max(0, min(size, start + size if start < 0 else start))
         end = max(0, min(size, end + size if end < 0 else end))
@@ -588,6 +595,17 @@ def onnx_Pad(data, pads, constant_value=None, axes=None, mode='constant'):
     return _F().pad(data, tuple(torch_pads), modes[mode])
 
 
+def onnx_ConstantOfShape(input, value=None):
+    """a tensor of the shape @input filled with @value (a one-element tensor; 0.0 float32
+    without one)"""
+    gnn = _gnn()
+    sizes = _ints(input)
+    if value is None:
+        return gnn.zeros(*sizes) if sizes else gnn.tensor(0.0)
+    fill = value.reshape(-1)
+    return fill.reshape(*([1] * len(sizes))).expand(*sizes).clone() if sizes else fill.reshape(())
+
+
 def onnx_Pow(x, y):
     return x ** y
 
@@ -611,7 +629,7 @@ _ONNX_OPS = {
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
     'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
     'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
-    'Pad': onnx_Pad, 'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
+    'Pad': onnx_Pad, 'ConstantOfShape': onnx_ConstantOfShape, 'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
     'MatMul': _operator.matmul, 'Greater': _operator.gt, 'Less': _operator.lt,
     'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
@@ -735,6 +753,14 @@ def onnx_import_model(f):
             paths[outputs[0]] = _python_name('constants.' + (outputs[0] or 'c%d' % i), taken)
             _register(root, paths[outputs[0]], t)
             continue
+        tensor_inputs = list(inputs)
+        if op_type == 'ConstantOfShape' and model.get_node_tensor(i, 'value') is not None:
+            # its value is a tensor attribute: a buffer, read as ConstantOfShape's second input
+            key = 'constants.' + (outputs[0] or 'c%d' % i) + '_value'
+            paths[key] = _python_name(key, taken)
+            _register(root, paths[key], model.get_node_tensor(i, 'value'))
+            tensor_inputs.append(key)
+            attrs = {k: v for k, v in attrs.items() if k != 'value'}
         fn = _ONNX_OPS.get(op_type)
         if fn is None:
             raise NotImplementedError("ONNX import: node %s is a %s, which gnn's importer does "
@@ -748,7 +774,7 @@ def onnx_import_model(f):
             if v is None:
                 raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
                                           'is not supported' % (node_name or i, key, op_type))
-        args = [value(n) for n in inputs]
+        args = [value(n) for n in tensor_inputs]
         while args and args[-1] is None:
             args.pop()
         target = _fx._target_string(fn, 'gnn.onnx.ops.%s' % op_type
