@@ -793,12 +793,13 @@ export_recurrent (Export       *ex,
 {
   static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
   static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
+  static const guint rnn_order[1] = { 0 };
   GnnRNNBase *rnn = GNN_RNN_BASE (m);
-  gboolean lstm = GNN_IS_LSTM (m), bias;
-  guint n_gates = lstm ? 4 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
+  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias;
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
   gint64 hidden = gnn_rnn_base_get_hidden_size (rnn);
   int layers = gnn_rnn_base_get_num_layers (rnn);
-  const guint *order = lstm ? lstm_order : gru_order;
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
   g_autofree const char **hs = g_new0 (const char *, layers);
   g_autofree const char **cs = g_new0 (const char *, layers);
   const char *seq = x;
@@ -831,7 +832,7 @@ export_recurrent (Export       *ex,
   for (int l = 0; l < layers; l++)
     {
       const char *in[6] = { seq, NULL, NULL, NULL };
-      const char *op = lstm ? "LSTM" : "GRU";
+      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
       const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
       const char *outs[3];
       g_autofree char *lkey = g_strdup_printf ("_l%d", l);
@@ -877,8 +878,27 @@ export_recurrent (Export       *ex,
           a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
           a->s.len = strlen ("bidirectional");
         }
-      if (!lstm)
+      if (!lstm && !plain)
         attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+      if (plain)
+        {
+          g_autofree char *nonlinearity = NULL;
+
+          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+          if (g_strcmp0 (nonlinearity, "relu") == 0)
+            {
+              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
+                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+              a->n_strings = n_dirs;
+              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
+              for (guint k = 0; k < n_dirs; k++)
+                {
+                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
+                  a->strings[k].len = 4;
+                }
+            }
+        }
       {
         static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
         const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
@@ -1399,7 +1419,7 @@ export_module (Export       *ex,
         return TRUE;
       }
   }
-  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m))
+  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
     return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))
     {

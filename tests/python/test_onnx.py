@@ -492,6 +492,8 @@ class TestRecurrentImport(unittest.TestCase):
             'lstm-bidirectional-batch-first': torch.nn.LSTM(3, 4, batch_first=True, bidirectional=True),
             'gru': torch.nn.GRU(3, 4),
             'gru-2-layers-bidirectional': torch.nn.GRU(3, 4, num_layers=2, batch_first=True, bidirectional=True),
+            'rnn-tanh': torch.nn.RNN(3, 4),
+            'rnn-relu-2-layers-bidirectional': torch.nn.RNN(3, 4, nonlinearity='relu', num_layers=2, bidirectional=True),
         }
         for name, m in cases.items():
             class Outputs(torch.nn.Module):
@@ -508,7 +510,7 @@ class TestRecurrentImport(unittest.TestCase):
                     x = torch.randn(5, 2, 3)
                     buf = torch_bytes(tm, x, opset_version=opset)
                     ops = {n.op_type for n in onnx.load_from_string(buf).graph.node}
-                    self.assertTrue({'LSTM', 'GRU'} & ops, ops)
+                    self.assertTrue({'LSTM', 'GRU', 'RNN'} & ops, ops)
                     gm = gnn.onnx.import_model(buf)
                     for f, e in zip(gm(gnn.tensor(x.numpy())), tm(x)):
                         e = e.detach().numpy()
@@ -560,7 +562,8 @@ class TestRecurrentExport(unittest.TestCase):
         d = tempfile.mkdtemp()
         self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
         cases = [('LSTM', {'num_layers': 2}), ('LSTM', {'batch_first': True, 'bidirectional': True}),
-                 ('GRU', {}), ('GRU', {'num_layers': 2, 'bidirectional': True, 'bias': False})]
+                 ('GRU', {}), ('GRU', {'num_layers': 2, 'bidirectional': True, 'bias': False}),
+                 ('RNN', {}), ('RNN', {'nonlinearity': 'relu', 'num_layers': 2, 'bidirectional': True})]
         for kind, kw in cases:
             with self.subTest(kind=kind, options=kw):
                 tm, gm = recurrent_model(torch, kind, **kw), recurrent_model(gnn, kind, **kw)
@@ -733,6 +736,7 @@ LAYER_CASES = {
     'PReLU': (lambda nn: nn.PReLU(), (2, 4)),
     'LSTM': (lambda nn: recurrent_model(gnn, 'LSTM'), (5, 2, 3)),
     'GRU': (lambda nn: recurrent_model(gnn, 'GRU'), (5, 2, 3)),
+    'RNN': (lambda nn: recurrent_model(gnn, 'RNN'), (5, 2, 3)),
 }
 
 

@@ -402,7 +402,8 @@ def _recurrent_checks(op, X, sequence_lens, activations, clip, layout, extra=Non
     if extra:
         raise NotImplementedError('ONNX import: %s with %s is not supported' % (op, extra))
     if activations is not None:
-        defaults = {'LSTM': ['Sigmoid', 'Tanh', 'Tanh'], 'GRU': ['Sigmoid', 'Tanh']}[op]
+        defaults = {'LSTM': ['Sigmoid', 'Tanh', 'Tanh'], 'GRU': ['Sigmoid', 'Tanh'],
+                    'RNN': ['Tanh']}[op]
         names = [a.decode() if isinstance(a, bytes) else a for a in activations]
         if names != defaults[:len(names)] * (len(names) // len(defaults[:len(names)]) or 1):
             raise NotImplementedError('ONNX import: %s with activations %s is not supported' % (op, names))
@@ -465,6 +466,33 @@ def onnx_LSTM(X, W, R, B=None, sequence_lens=None, initial_h=None, initial_c=Non
     Y, finals = _run_directions(X, directions, step, [(h0[d], c0[d]) for d in range(len(directions))])
     gnn = _gnn()
     return Y, gnn.stack([f[0] for f in finals], 0), gnn.stack([f[1] for f in finals], 0)
+
+
+def onnx_RNN(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alpha=None,
+             activation_beta=None, activations=None, clip=None, direction='forward',
+             hidden_size=None, layout=0):
+    """ONNX's RNN: h = f (x W^T + h R^T + Wb + Rb), f Tanh (torch's default) or Relu"""
+    _recurrent_checks('RNN', X, sequence_lens, None, clip, layout)
+    names = [a.decode() if isinstance(a, bytes) else a for a in (activations or ['Tanh'])]
+    if set(names) - {'Tanh', 'Relu'} or len(set(names)) != 1:
+        raise NotImplementedError('ONNX import: RNN with activations %s is not supported' % names)
+    relu = names[0] == 'Relu'
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    bias = [B[d].narrow(0, 0, H) + B[d].narrow(0, H, H) if B is not None else None
+            for d in range(len(directions))]
+
+    def step(d, x, state):
+        g = x @ Wt[d] + state[0] @ Rt[d]
+        if bias[d] is not None:
+            g = g + bias[d]
+        return (g.relu() if relu else g.tanh(),)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d],) for d in range(len(directions))])
+    return Y, _gnn().stack([f[0] for f in finals], 0)
 
 
 def onnx_GRU(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alpha=None,
@@ -628,7 +656,7 @@ _ONNX_OPS = {
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
     'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
     'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
-    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
+    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'RNN': onnx_RNN, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
     'Pad': onnx_Pad, 'ConstantOfShape': onnx_ConstantOfShape, 'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
     'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
     'MatMul': _operator.matmul, 'Greater': _operator.gt, 'Less': _operator.lt,
@@ -661,13 +689,17 @@ def _check_recurrent(op_type, inputs, attrs):
         return 'input_forget'
     try:
         _directions(attrs.get('direction'))
-        _recurrent_checks(op_type, None, None, attrs.get('activations'), None, 0)
+        if op_type != 'RNN':
+            _recurrent_checks(op_type, None, None, attrs.get('activations'), None, 0)
+        elif not {a.decode() if isinstance(a, bytes) else a
+                  for a in attrs.get('activations') or ['Tanh']} <= {'Tanh', 'Relu'}:
+            return 'activations %s' % list(attrs.get('activations'))
     except NotImplementedError as e:
         return str(e).split(' with ', 1)[-1].replace(' is not supported', '')
     return None
 
 
-_IMPORT_CHECKS = {'LSTM': _check_recurrent, 'GRU': _check_recurrent}
+_IMPORT_CHECKS = {'LSTM': _check_recurrent, 'GRU': _check_recurrent, 'RNN': _check_recurrent}
 
 
 def _python_name(name, taken):
