@@ -647,6 +647,8 @@ gnn_onnx_model_new_from_file (const char  *path,
  * gnn_onnx_model_get_opset_version:
  * @self: a model
  *
+ * The version of the default domain's opset that the model imports.
+ *
  * Returns: the opset of the default domain the model uses
  *
  * Since: 0.1
@@ -662,6 +664,8 @@ gnn_onnx_model_get_opset_version (GnnOnnxModel *self)
  * gnn_onnx_model_get_producer_name:
  * @self: a model
  *
+ * The producer the file names (its `producer_name`).
+ *
  * Returns: (transfer none): what wrote the file (`pytorch`, `gnn`), or ""
  *
  * Since: 0.1
@@ -676,6 +680,8 @@ gnn_onnx_model_get_producer_name (GnnOnnxModel *self)
 /**
  * gnn_onnx_model_get_n_nodes:
  * @self: a model
+ *
+ * The number of nodes of the model's graph.
  *
  * Returns: the number of nodes of the graph
  *
@@ -717,6 +723,8 @@ gnn_onnx_model_get_node (GnnOnnxModel *self,
  * @index: a node's index
  * @attribute: the name of one of its tensor attributes (Constant's `value`)
  *
+ * A tensor attribute of a node (a `Constant`'s `value`), read from the checked file.
+ *
  * Returns: (transfer none) (nullable): the tensor, or %NULL when the node has no tensor
  *   attribute of that name
  *
@@ -735,6 +743,8 @@ gnn_onnx_model_get_node_tensor (GnnOnnxModel *self,
 /**
  * gnn_onnx_model_get_initializer_names:
  * @self: a model
+ *
+ * The names of the graph's initializers, in the file's order.
  *
  * Returns: (transfer full): the initializers' names, in the file's order
  *
@@ -756,6 +766,8 @@ gnn_onnx_model_get_initializer_names (GnnOnnxModel *self)
  * gnn_onnx_model_get_initializer:
  * @self: a model
  * @name: an initializer's name
+ *
+ * One of the graph's initializers, by its name.
  *
  * Returns: (transfer none) (nullable): the initializer as a tensor, or %NULL when there is
  *   none of that name
