@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/gnn-error.h"
@@ -20,7 +21,9 @@
 #include "nn/gnn-layers.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
+#include "nn/gnn-pad.h"
 #include "nn/gnn-pool.h"
+#include "nn/gnn-rnn.h"
 #include "gnn-version.h"
 #include "gnn-onnx.h"
 
@@ -61,8 +64,11 @@ typedef struct
   GHashTable *values;         /* graph node name -> ONNX value name (not owned) */
   GHashTable *outputs_named;  /* graph node name -> graph output name */
   GHashTable *initialized;    /* initializer names written */
+  GHashTable *parts;          /* "<node>#<k>" of a layer giving a tuple -> ONNX value name */
+  GHashTable *aliases;        /* graph node name -> the "<node>#<k>" of a tuple it picks */
   GVariant *dynamic_axes;
   GnnModule *root;
+  int opset;
 } Export;
 
 static gpointer
@@ -141,7 +147,7 @@ add_node (Export      *ex,
   node->op_type = ex_strdup (ex, op_type);
   node->name = ex_strdup (ex, name);
   node->n_input = n_inputs;
-  node->input = ex_alloc (ex, MAX_INPUTS * sizeof (char *));
+  node->input = ex_alloc (ex, MAX (n_inputs, MAX_INPUTS) * sizeof (char *));
   for (guint i = 0; i < n_inputs; i++)
     node->input[i] = ex_strdup (ex, inputs[i]);
   node->n_output = 1;
@@ -482,7 +488,50 @@ node_dtype (GnnGraphNode *n)
   return dtype;
 }
 
-/* two sizes from a layer's GVariant property: one int64 for both, two, or NULL (@dflt) */
+/* @n sizes from a layer's GVariant property: one int64 for all, @n of them, or NULL (@dflt) */
+static gboolean
+sizes_property (GnnModule  *m,
+                const char *property,
+                guint       n,
+                gint64      dflt,
+                gint64     *out,
+                GError    **error)
+{
+  g_autoptr(GVariant) v = NULL;
+
+  g_object_get (m, property, &v, NULL);
+  for (guint i = 0; i < n; i++)
+    out[i] = dflt;
+  if (v == NULL)
+    return TRUE;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE ("ax")))
+    {
+      gsize len;
+      const gint64 *x = g_variant_get_fixed_array (v, &len, sizeof (gint64));
+
+      if (len != 1 && len != n)
+        goto bad;
+      for (guint i = 0; i < n; i++)
+        out[i] = x[len == 1 ? 0 : i];
+      return TRUE;
+    }
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    {
+      for (guint i = 0; i < n; i++)
+        out[i] = g_variant_get_int64 (v);
+      return TRUE;
+    }
+bad:
+  {
+    g_autofree char *text = g_variant_print (v, FALSE);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                 "ONNX export: %s's %s is %s; gnn's exporter takes one or %u sizes",
+                 gnn_module_get_name (m), property, text, n);
+  }
+  return FALSE;
+}
+
 static gboolean
 pair_property (GnnModule  *m,
                const char *property,
@@ -490,35 +539,7 @@ pair_property (GnnModule  *m,
                gint64      out[2],
                GError    **error)
 {
-  g_autoptr(GVariant) v = NULL;
-
-  g_object_get (m, property, &v, NULL);
-  out[0] = out[1] = dflt;
-  if (v == NULL)
-    return TRUE;
-  if (g_variant_is_of_type (v, G_VARIANT_TYPE ("ax")))
-    {
-      gsize n;
-      const gint64 *x = g_variant_get_fixed_array (v, &n, sizeof (gint64));
-
-      if (n == 1)
-        out[0] = out[1] = x[0];
-      else if (n == 2)
-        out[0] = x[0], out[1] = x[1];
-      else
-        goto bad;
-      return TRUE;
-    }
-  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
-    {
-      out[0] = out[1] = g_variant_get_int64 (v);
-      return TRUE;
-    }
-bad:
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-               "ONNX export: %s's %s is %s; gnn's exporter takes one or two sizes",
-               gnn_module_get_name (m), property, g_variant_print (v, FALSE));
-  return FALSE;
+  return sizes_property (m, property, 2, dflt, out, error);
 }
 
 /* ---- modules --------------------------------------------------------------------------- */
@@ -530,6 +551,418 @@ sub_path (Export     *ex,
           const char *field)
 {
   return *path ? ex_printf (ex, "%s.%s", path, field) : ex_strdup (ex, field);
+}
+
+/* Conv1d, Conv2d (Conv) and ConvTranspose1d, ConvTranspose2d (ConvTranspose, whose weight
+ * (in, out / groups, k...) is laid out as ONNX's): @n spatial dims, in[0] the input */
+static gboolean
+export_conv (Export      *ex,
+             GnnModule   *m,
+             const char  *path,
+             const char  *name,
+             guint        n,
+             gboolean     transposed,
+             const char  *out,
+             const char **in,
+             GError     **error)
+{
+  g_autoptr(GVariant) padding = NULL;
+  gint64 k[2], s[2], d[2], p[2], op[2] = { 0, 0 }, pads[4];
+  gboolean bias;
+  int groups;
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "padding", &padding, "groups", &groups, "bias", &bias, NULL);
+  if (!transposed)
+    {
+      g_autofree char *mode = NULL;
+
+      g_object_get (m, "padding-mode", &mode, NULL);
+      if (g_strcmp0 (mode, "zeros") != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with padding_mode '%s' has no ONNX form in "
+                       "gnn's exporter (only 'zeros')", name, gnn_module_get_name (m), mode);
+          return FALSE;
+        }
+    }
+  if (!sizes_property (m, "kernel-size", n, 1, k, error) ||
+      !sizes_property (m, "stride", n, 1, s, error) ||
+      !sizes_property (m, "dilation", n, 1, d, error) ||
+      (transposed && !sizes_property (m, "output-padding", n, 0, op, error)))
+    return FALSE;
+  if (padding != NULL && g_variant_is_of_type (padding, G_VARIANT_TYPE_STRING))
+    {
+      gboolean same = g_strcmp0 (g_variant_get_string (padding, NULL), "same") == 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 total = same ? d[i] * (k[i] - 1) : 0;
+
+          pads[i] = total / 2;          /* torch puts the odd one at the end */
+          pads[i + n] = total - total / 2;
+        }
+    }
+  else
+    {
+      if (!sizes_property (m, "padding", n, 0, p, error))
+        return FALSE;
+      for (guint i = 0; i < n; i++)
+        pads[i] = pads[i + n] = p[i];
+    }
+  if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+    return FALSE;
+  if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+    return FALSE;
+  o = add_node (ex, transposed ? "ConvTranspose" : "Conv",
+                ex_printf (ex, "/%s/%s", path, transposed ? "ConvTranspose" : "Conv"),
+                out, bias ? 3 : 2, in);
+  attr_ints (ex, o, "dilations", d, n);
+  attr_int (ex, o, "group", groups);
+  attr_ints (ex, o, "kernel_shape", k, n);
+  if (transposed && (op[0] != 0 || (n == 2 && op[1] != 0)))
+    attr_ints (ex, o, "output_padding", op, n);
+  attr_ints (ex, o, "pads", pads, 2 * n);
+  attr_ints (ex, o, "strides", s, n);
+  return TRUE;
+}
+
+/* a value inside the ONNX form of node @name: "<name>_<tag>" */
+static const char *
+inner_value (Export     *ex,
+             const char *name,
+             const char *tag)
+{
+  return ex_printf (ex, "%s_%s", name, tag);
+}
+
+/* one node of two inputs, x and a number (a 0-d initializer of @dtype) */
+static void
+add_with_number (Export     *ex,
+                 const char *op_type,
+                 const char *name,
+                 const char *tag,
+                 const char *x,
+                 double      number,
+                 GnnDtype    dtype,
+                 const char *out)
+{
+  const char *in[2] = { x, scalar_initializer (ex, inner_value (ex, name, ex_printf (ex, "%s_c", tag)),
+                                               dtype, number) };
+
+  add_node (ex, op_type, ex_printf (ex, "/%s/%s_%s", name, op_type, tag), out, 2, in);
+}
+
+/* GELU: opset 17 has no Gelu, so torch's arithmetic: 0.5 x (1 + erf (x / sqrt 2)), or with
+ * approximate 'tanh' 0.5 x (1 + tanh (sqrt (2 / pi) (x + 0.044715 x^3))) */
+static void
+export_gelu (Export     *ex,
+             const char *name,
+             gboolean    tanh_form,
+             const char *x,
+             GnnDtype    dtype,
+             const char *out)
+{
+  const char *t, *u, *v;
+
+  if (tanh_form)
+    {
+      const char *x3 = inner_value (ex, name, "cube"), *a = inner_value (ex, name, "scaled_cube");
+      const char *b = inner_value (ex, name, "inner"), *c = inner_value (ex, name, "arg");
+
+      add_with_number (ex, "Pow", name, "cube", x, 3.0, dtype, x3);
+      add_with_number (ex, "Mul", name, "scaled_cube", x3, 0.044715, dtype, a);
+      {
+        const char *in[2] = { x, a };
+
+        add_node (ex, "Add", ex_printf (ex, "/%s/Add_inner", name), b, 2, in);
+      }
+      add_with_number (ex, "Mul", name, "arg", b, sqrt (2.0 / G_PI), dtype, c);
+      t = inner_value (ex, name, "tanh");
+      add_node (ex, "Tanh", ex_printf (ex, "/%s/Tanh", name), t, 1, &c);
+    }
+  else
+    {
+      const char *a = inner_value (ex, name, "scaled");
+
+      add_with_number (ex, "Div", name, "scaled", x, G_SQRT2, dtype, a);
+      t = inner_value (ex, name, "erf");
+      add_node (ex, "Erf", ex_printf (ex, "/%s/Erf", name), t, 1, &a);
+    }
+  u = inner_value (ex, name, "one_plus");
+  add_with_number (ex, "Add", name, "one_plus", t, 1.0, dtype, u);
+  v = inner_value (ex, name, "times_x");
+  {
+    const char *in[2] = { x, u };
+
+    add_node (ex, "Mul", ex_printf (ex, "/%s/Mul_x", name), v, 2, in);
+  }
+  add_with_number (ex, "Mul", name, "half", v, 0.5, dtype, out);
+}
+
+/* a float32 tensor of @n_dims dims filled with @value, as an initializer */
+static const char *
+filled_initializer (Export       *ex,
+                    const char   *name,
+                    const gint64 *shape,
+                    guint         n_dims,
+                    float         value)
+{
+  gsize n = 1;
+  g_autofree float *data = NULL;
+
+  for (guint i = 0; i < n_dims; i++)
+    n *= shape[i];
+  data = g_new (float, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    data[i] = value;
+  return new_initializer (ex, name, GNN_DTYPE_FLOAT32, shape, n_dims, data, n * sizeof (float))->name;
+}
+
+/* the weights of torch's gate blocks in ONNX's order, for @n_dirs directions stacked:
+ * W (dirs, G·H, cols) from the tensors @key<suffix> of each direction; @order[j] is the torch
+ * block ONNX's block j takes */
+static const char *
+gates_initializer (Export       *ex,
+                   const char   *path,
+                   const char   *name,
+                   const char   *key,
+                   guint         n_dirs,
+                   const guint  *order,
+                   guint         n_gates,
+                   gint64        hidden,
+                   GError      **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  gint64 shape[3] = { n_dirs, n_gates * hidden, 1 };
+  guint rank = 3;
+  GnnDtype dtype = GNN_DTYPE_FLOAT32;
+
+  for (guint d = 0; d < n_dirs; d++)
+    {
+      const char *tpath = sub_path (ex, path, ex_printf (ex, "%s%s", key, d ? "_reverse" : ""));
+      g_autoptr(GError) local = NULL;
+      g_autoptr(GnnTensor) t = gnn_module_get_tensor (ex->root, tpath, &local);
+      g_autoptr(GBytes) bytes = NULL;
+      const gint64 *tshape;
+      guint n_dims;
+      gsize size, block;
+      const guint8 *raw;
+
+      if (t == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: the root module has no parameter '%s': %s", tpath, local->message);
+          return NULL;
+        }
+      if ((bytes = gnn_tensor_get_bytes (t, error)) == NULL)
+        return NULL;
+      tshape = gnn_tensor_get_shape (t, &n_dims);
+      dtype = gnn_tensor_get_dtype (t);
+      raw = g_bytes_get_data (bytes, &size);
+      if (tshape[0] != n_gates * hidden || size % n_gates != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: '%s' has %" G_GINT64_FORMAT " rows; %u gates of %" G_GINT64_FORMAT
+                       " need %" G_GINT64_FORMAT, tpath, tshape[0], n_gates, hidden, n_gates * hidden);
+          return NULL;
+        }
+      if (n_dims == 2)
+        shape[2] = tshape[1];
+      else
+        rank = 2;
+      block = size / n_gates;
+      for (guint j = 0; j < n_gates; j++)
+        g_byte_array_append (data, raw + order[j] * block, block);
+    }
+  if (rank == 2)
+    shape[1] = n_gates * hidden;
+  return new_initializer (ex, name, dtype, shape, rank, data->data, data->len)->name;
+}
+
+/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
+ * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
+ * call's tuple parts (output, h_n, c_n) are found by the getitem nodes that pick them */
+static gboolean
+export_recurrent (Export       *ex,
+                  GnnModule    *m,
+                  const char   *path,
+                  const char   *name,
+                  const char   *x,
+                  GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
+  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
+  static const guint rnn_order[1] = { 0 };
+  GnnRNNBase *rnn = GNN_RNN_BASE (m);
+  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias;
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
+  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn);
+  int layers = gnn_rnn_base_get_num_layers (rnn);
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
+  g_autofree const char **hs = g_new0 (const char *, layers);
+  g_autofree const char **cs = g_new0 (const char *, layers);
+  const char *seq = x;
+  Onnx__NodeProto *o;
+
+  if (gnn_rnn_base_get_proj_size (rnn) > 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: LSTM with proj_size has no ONNX form (ONNX's LSTM has no "
+                   "projection)", name);
+      return FALSE;
+    }
+  if (g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
+                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
+      return FALSE;
+    }
+  g_object_get (m, "bias", &bias, NULL);
+  if (gnn_rnn_base_get_batch_first (rnn))
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "time_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  for (int l = 0; l < layers; l++)
+    {
+      const char *in[6] = { seq, NULL, NULL, NULL };
+      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
+      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
+      const char *outs[3];
+      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
+
+      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
+                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL ||
+          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
+                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL)
+        return FALSE;
+      if (bias)
+        {
+          const char *bi, *bh;
+          const char *cat[2];
+
+          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
+                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL ||
+              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
+                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL)
+            return FALSE;
+          cat[0] = bi, cat[1] = bh;
+          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
+          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
+          attr_int (ex, o, "axis", 1);
+        }
+      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
+      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
+      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
+      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, bias ? 4 : 3, in);
+      o->n_output = lstm ? 3 : 2;
+      o->output = ex_alloc (ex, 3 * sizeof (char *));
+      for (guint k = 0; k < o->n_output; k++)
+        o->output[k] = ex_strdup (ex, outs[k]);
+      attr_int (ex, o, "hidden_size", hidden);
+      if (n_dirs == 2)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+          a->has_s = TRUE;
+          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
+          a->s.len = strlen ("bidirectional");
+        }
+      if (!lstm && !plain)
+        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+      if (plain)
+        {
+          g_autofree char *nonlinearity = NULL;
+
+          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+          if (g_strcmp0 (nonlinearity, "relu") == 0)
+            {
+              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
+                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+              a->n_strings = n_dirs;
+              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
+              for (guint k = 0; k < n_dirs; k++)
+                {
+                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
+                  a->strings[k].len = 4;
+                }
+            }
+        }
+      {
+        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
+        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
+        const char *r[2] = { t, NULL };
+
+        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
+        attr_ints (ex, o, "perm", perm, 4);
+        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
+        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
+        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
+      }
+    }
+  if (gnn_rnn_base_get_batch_first (rnn))
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "batch_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
+  for (int which = 0; which < (lstm ? 2 : 1); which++)
+    {
+      const char *state = inner_value (ex, name, which ? "c_n" : "h_n");
+
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state,
+                    layers, which ? cs : hs);
+      attr_int (ex, o, "axis", 0);
+      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
+                                           : ex_printf (ex, "%s#1", name), (gpointer) state);
+    }
+  if (lstm)
+    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
+  return TRUE;
+}
+
+/* the padding layers: @n padded dims (1, 2, 3), the ONNX mode, whether it has a value */
+static gboolean
+pad_layer (GnnModule   *m,
+           guint       *n,
+           const char **mode,
+           gboolean    *has_value)
+{
+  static const struct { GType (*type) (void); guint n; const char *mode; gboolean value; } pads[] = {
+    { gnn_constant_pad1d_get_type, 1, "constant", TRUE },
+    { gnn_constant_pad2d_get_type, 2, "constant", TRUE },
+    { gnn_constant_pad3d_get_type, 3, "constant", TRUE },
+    { gnn_zero_pad2d_get_type, 2, "constant", FALSE },
+    { gnn_reflection_pad1d_get_type, 1, "reflect", FALSE },
+    { gnn_reflection_pad2d_get_type, 2, "reflect", FALSE },
+    { gnn_reflection_pad3d_get_type, 3, "reflect", FALSE },
+    { gnn_replication_pad1d_get_type, 1, "edge", FALSE },
+    { gnn_replication_pad2d_get_type, 2, "edge", FALSE },
+    { gnn_replication_pad3d_get_type, 3, "edge", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (m, pads[i].type ()))
+      {
+        *n = pads[i].n, *mode = pads[i].mode, *has_value = pads[i].value;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static gboolean
@@ -597,58 +1030,10 @@ export_module (Export       *ex,
         }
       return TRUE;
     }
-  if (GNN_IS_CONV2D (m))
-    {
-      g_autofree char *mode = NULL;
-      g_autoptr(GVariant) padding = NULL;
-      gint64 k[2], s[2], d[2], p[2], pads[4];
-      gboolean bias;
-      int groups;
-
-      g_object_get (m, "padding-mode", &mode, "padding", &padding, "groups", &groups,
-                    "bias", &bias, NULL);
-      if (g_strcmp0 (mode, "zeros") != 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "ONNX export: node %s: Conv2d with padding_mode '%s' has no ONNX form in "
-                       "gnn's exporter (only 'zeros')", name, mode);
-          return FALSE;
-        }
-      if (!pair_property (m, "kernel-size", 1, k, error) ||
-          !pair_property (m, "stride", 1, s, error) ||
-          !pair_property (m, "dilation", 1, d, error))
-        return FALSE;
-      if (padding != NULL && g_variant_is_of_type (padding, G_VARIANT_TYPE_STRING))
-        {
-          gboolean same = g_strcmp0 (g_variant_get_string (padding, NULL), "same") == 0;
-
-          for (int i = 0; i < 2; i++)
-            {
-              gint64 total = same ? d[i] * (k[i] - 1) : 0;
-
-              pads[i] = total / 2;          /* torch puts the odd one at the end */
-              pads[i + 2] = total - total / 2;
-            }
-        }
-      else
-        {
-          if (!pair_property (m, "padding", 0, p, error))
-            return FALSE;
-          pads[0] = pads[2] = p[0];
-          pads[1] = pads[3] = p[1];
-        }
-      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
-        return FALSE;
-      if (bias && (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
-        return FALSE;
-      o = add_node (ex, "Conv", ex_printf (ex, "/%s/Conv", path), out, bias ? 3 : 2, in);
-      attr_ints (ex, o, "dilations", d, 2);
-      attr_int (ex, o, "group", groups);
-      attr_ints (ex, o, "kernel_shape", k, 2);
-      attr_ints (ex, o, "pads", pads, 4);
-      attr_ints (ex, o, "strides", s, 2);
-      return TRUE;
-    }
+  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : 2, FALSE, out, in, error);
+  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : 2, TRUE, out, in, error);
   if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m))
     {
       GnnBatchNorm *bn = GNN_BATCH_NORM (m);
@@ -785,10 +1170,348 @@ export_module (Export       *ex,
         return TRUE;
       }
     }
-  if (GNN_IS_DROPOUT (m) || GNN_IS_IDENTITY (m))
+  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m))
     {
       /* exported for inference, as torch.onnx.export does by default */
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
+      return TRUE;
+    }
+  if (GNN_IS_SELU (m) || GNN_IS_CELU (m))
+    {
+      gboolean celu = GNN_IS_CELU (m);
+
+      o = add_node (ex, celu ? "Celu" : "Selu", ex_printf (ex, "/%s/%s", path, celu ? "Celu" : "Selu"),
+                    out, 1, in);
+      if (celu)
+        {
+          double alpha;
+
+          g_object_get (m, "alpha", &alpha, NULL);
+          attr_float (ex, o, "alpha", alpha);
+        }
+      return TRUE;          /* Selu's alpha and gamma default to torch's constants */
+    }
+  if (GNN_IS_SOFTPLUS (m))
+    {
+      double beta, threshold;
+
+      g_object_get (m, "beta", &beta, "threshold", &threshold, NULL);
+      /* ONNX's Softplus is log (exp (x) + 1), without torch's linear region; above 20 the two
+       * are equal in float32, so only thresholds from 20 up are written */
+      if (threshold < 20.0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: Softplus with threshold %g has no ONNX form in gnn's "
+                       "exporter (ONNX's Softplus has no linear region; threshold 20 or more)",
+                       name, threshold);
+          return FALSE;
+        }
+      if (beta == 1.0)
+        add_node (ex, "Softplus", ex_printf (ex, "/%s/Softplus", path), out, 1, in);
+      else
+        {
+          const char *bx = inner_value (ex, name, "beta_x"), *sp = inner_value (ex, name, "softplus");
+
+          add_with_number (ex, "Mul", name, "beta", in[0], beta, node_dtype (in_node), bx);
+          add_node (ex, "Softplus", ex_printf (ex, "/%s/Softplus", path), sp, 1, &bx);
+          add_with_number (ex, "Div", name, "unbeta", sp, beta, node_dtype (in_node), out);
+        }
+      return TRUE;
+    }
+  if (GNN_IS_HARDSHRINK (m) || GNN_IS_SOFTSHRINK (m))
+    {
+      double lambd;
+
+      g_object_get (m, "lambd", &lambd, NULL);
+      o = add_node (ex, "Shrink", ex_printf (ex, "/%s/Shrink", path), out, 1, in);
+      attr_float (ex, o, "lambd", lambd);
+      attr_float (ex, o, "bias", GNN_IS_SOFTSHRINK (m) ? lambd : 0.0);
+      return TRUE;
+    }
+  if (GNN_IS_SOFTMAX2D (m) || GNN_IS_SOFTMIN (m))
+    {
+      gint64 axis = -3;
+      const char *x = in[0];
+
+      if (GNN_IS_SOFTMIN (m))
+        {
+          int dim;
+          guint rank = node_rank (in_node, 0);
+
+          g_object_get (m, "dim", &dim, NULL);
+          /* torch's implicit dim: 0 for 0-, 1- and 3-d inputs, 1 otherwise */
+          axis = dim != G_MININT ? dim : (rank == 0 || rank == 1 || rank == 3) ? 0 : 1;
+          x = inner_value (ex, name, "neg");
+          add_node (ex, "Neg", ex_printf (ex, "/%s/Neg", path), x, 1, in);
+        }
+      o = add_node (ex, "Softmax", ex_printf (ex, "/%s/Softmax", path), out, 1, &x);
+      attr_int (ex, o, "axis", axis);
+      return TRUE;
+    }
+  if (GNN_IS_LOG_SIGMOID (m))
+    {
+      const char *sig = inner_value (ex, name, "sigmoid");
+
+      add_node (ex, "Sigmoid", ex_printf (ex, "/%s/Sigmoid", path), sig, 1, in);
+      add_node (ex, "Log", ex_printf (ex, "/%s/Log", path), out, 1, &sig);
+      return TRUE;
+    }
+  if (GNN_IS_TANHSHRINK (m))
+    {
+      const char *t = inner_value (ex, name, "tanh");
+      const char *sub_in[2] = { in[0], t };
+
+      add_node (ex, "Tanh", ex_printf (ex, "/%s/Tanh", path), t, 1, in);
+      add_node (ex, "Sub", ex_printf (ex, "/%s/Sub", path), out, 2, sub_in);
+      return TRUE;
+    }
+  if (GNN_IS_PRELU (m))
+    {
+      /* PRelu's slope broadcasts from the last dim: torch's (C,) weight is on dim 1, so it is
+       * reshaped to (C, 1, ...) for the input's rank */
+      guint rank = node_rank (in_node, 0);
+      gint64 shape[8] = { -1, 1, 1, 1, 1, 1, 1, 1 };
+      const char *r[2], *slope = inner_value (ex, name, "slope");
+
+      if ((r[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      if (rank < 2 || rank > 9)
+        in[1] = r[0];
+      else
+        {
+          r[1] = int64s_initializer (ex, inner_value (ex, name, "slope_shape"), shape, rank - 1);
+          add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", path), slope, 2, r);
+          in[1] = slope;
+        }
+      add_node (ex, "PRelu", ex_printf (ex, "/%s/PRelu", path), out, 2, in);
+      return TRUE;
+    }
+  if (GNN_IS_MAX_POOL1D (m) || GNN_IS_AVG_POOL1D (m))
+    {
+      gboolean max = GNN_IS_MAX_POOL1D (m), ceil_mode;
+      gint64 k, st, p, d = 1, pads[2];
+
+      if (!sizes_property (m, "kernel-size", 1, 1, &k, error) ||
+          !sizes_property (m, "stride", 1, 0, &st, error) ||
+          !sizes_property (m, "padding", 1, 0, &p, error) ||
+          (max && !sizes_property (m, "dilation", 1, 1, &d, error)))
+        return FALSE;
+      if (st == 0)
+        st = k;
+      pads[0] = pads[1] = p;
+      g_object_get (m, "ceil-mode", &ceil_mode, NULL);
+      if (max)
+        {
+          gboolean indices;
+
+          g_object_get (m, "return-indices", &indices, NULL);
+          if (indices)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "ONNX export: node %s: MaxPool1d with return_indices has no ONNX form "
+                           "in gnn's exporter", name);
+              return FALSE;
+            }
+          o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
+          attr_ints (ex, o, "dilations", &d, 1);
+        }
+      else
+        {
+          gboolean count_include_pad;
+
+          g_object_get (m, "count-include-pad", &count_include_pad, NULL);
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_int (ex, o, "count_include_pad", count_include_pad);
+        }
+      attr_int (ex, o, "ceil_mode", ceil_mode);
+      attr_ints (ex, o, "kernel_shape", &k, 1);
+      attr_ints (ex, o, "pads", pads, 2);
+      attr_ints (ex, o, "strides", &st, 1);
+      return TRUE;
+    }
+  if (GNN_IS_ADAPTIVE_AVG_POOL1D (m))
+    {
+      gint64 size;
+      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, NULL, NULL) : NULL;
+      guint n_dims = node_rank (in_node, 0);
+
+      if (!sizes_property (m, "output-size", 1, 0, &size, error))
+        return FALSE;
+      if (size == 1)
+        {
+          add_node (ex, "GlobalAveragePool", ex_printf (ex, "/%s/GlobalAveragePool", path), out, 1, in);
+          return TRUE;
+        }
+      if (shape != NULL && n_dims == 3 && size > 0 && shape[2] % size == 0)
+        {
+          gint64 k = shape[2] / size, pads[2] = { 0, 0 };
+
+          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+          attr_ints (ex, o, "kernel_shape", &k, 1);
+          attr_ints (ex, o, "pads", pads, 2);
+          attr_ints (ex, o, "strides", &k, 1);
+          return TRUE;
+        }
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: AdaptiveAvgPool1d to a size that does not divide the "
+                   "input has no ONNX form (torch refuses it too)", name);
+      return FALSE;
+    }
+  if (GNN_IS_UNFLATTEN (m))
+    {
+      guint n_out;
+      const gint64 *shape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+
+      if (shape == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: node %s has no shape: run shape propagation first", name);
+          return FALSE;
+        }
+      in[1] = int64s_initializer (ex, ex_printf (ex, "%s_shape", name), shape, n_out);
+      add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape", path), out, 2, in);
+      return TRUE;
+    }
+  if (GNN_IS_RRELU (m))
+    {
+      double lower, upper;
+
+      /* exported for inference, where torch's RReLU is a leaky ReLU of the mean slope */
+      g_object_get (m, "lower", &lower, "upper", &upper, NULL);
+      o = add_node (ex, "LeakyRelu", ex_printf (ex, "/%s/LeakyRelu", path), out, 1, in);
+      attr_float (ex, o, "alpha", (lower + upper) / 2.0);
+      return TRUE;
+    }
+  {
+    guint n_pad, rank = node_rank (in_node, 0);
+    const char *mode;
+    gboolean has_value;
+
+    if (pad_layer (m, &n_pad, &mode, &has_value))
+      {
+        gint64 torch_pads[6], pads[16] = { 0 };
+        double value = 0.0;
+        Onnx__AttributeProto *a;
+
+        if (!sizes_property (m, "padding", 2 * n_pad, 0, torch_pads, error))
+          return FALSE;
+        if (rank < n_pad || rank > 8)
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                         "ONNX export: node %s: %s of a %u-d input", name, gnn_module_get_name (m), rank);
+            return FALSE;
+          }
+        /* torch's (left, right, top, bottom, ...) from the last dim; ONNX's all begins, then ends */
+        for (guint j = 0; j < n_pad; j++)
+          {
+            pads[rank - 1 - j] = torch_pads[2 * j];
+            pads[2 * rank - 1 - j] = torch_pads[2 * j + 1];
+          }
+        if (has_value)
+          g_object_get (m, "value", &value, NULL);
+        in[1] = int64s_initializer (ex, inner_value (ex, name, "pads"), pads, 2 * rank);
+        in[2] = scalar_initializer (ex, inner_value (ex, name, "value"), node_dtype (in_node), value);
+        o = add_node (ex, "Pad", ex_printf (ex, "/%s/Pad", path), out, g_str_equal (mode, "constant") ? 3 : 2, in);
+        a = add_attr (ex, o, "mode", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+        a->has_s = TRUE;
+        a->s.data = (guint8 *) ex_strdup (ex, mode);
+        a->s.len = strlen (mode);
+        return TRUE;
+      }
+  }
+  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
+    return export_recurrent (ex, m, path, name, in[0], error);
+  if (GNN_IS_GELU (m))
+    {
+      export_gelu (ex, name, g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (m)), "tanh") == 0,
+                   in[0], node_dtype (in_node), out);
+      return TRUE;
+    }
+  if (GNN_IS_SILU (m))
+    {
+      const char *sig = inner_value (ex, name, "sigmoid");
+      const char *mul_in[2] = { in[0], sig };
+
+      add_node (ex, "Sigmoid", ex_printf (ex, "/%s/Sigmoid", path), sig, 1, in);
+      add_node (ex, "Mul", ex_printf (ex, "/%s/Mul", path), out, 2, mul_in);
+      return TRUE;
+    }
+  if (GNN_IS_RELU6 (m) || GNN_IS_HARDTANH (m))
+    {
+      double lo = 0.0, hi = 6.0;
+
+      if (GNN_IS_HARDTANH (m))
+        g_object_get (m, "min-val", &lo, "max-val", &hi, NULL);
+      in[1] = scalar_initializer (ex, inner_value (ex, name, "min"), node_dtype (in_node), lo);
+      in[2] = scalar_initializer (ex, inner_value (ex, name, "max"), node_dtype (in_node), hi);
+      add_node (ex, "Clip", ex_printf (ex, "/%s/Clip", path), out, 3, in);
+      return TRUE;
+    }
+  if (GNN_IS_HARDSIGMOID (m) || (GNN_IS_HARDSWISH (m) && ex->opset < 14))
+    {
+      /* torch's relu6 (x + 3) / 6; Hardswish before opset 14 is x times it */
+      const char *hs = GNN_IS_HARDSWISH (m) ? inner_value (ex, name, "hardsigmoid") : out;
+
+      o = add_node (ex, "HardSigmoid", ex_printf (ex, "/%s/HardSigmoid", path), hs, 1, in);
+      attr_float (ex, o, "alpha", 1.0 / 6.0);
+      attr_float (ex, o, "beta", 0.5);
+      if (GNN_IS_HARDSWISH (m))
+        {
+          const char *mul_in[2] = { in[0], hs };
+
+          add_node (ex, "Mul", ex_printf (ex, "/%s/Mul", path), out, 2, mul_in);
+        }
+      return TRUE;
+    }
+  if (GNN_IS_HARDSWISH (m))
+    {
+      add_node (ex, "HardSwish", ex_printf (ex, "/%s/HardSwish", path), out, 1, in);
+      return TRUE;
+    }
+  if (GNN_IS_LAYER_NORM (m))
+    {
+      GnnLayerNorm *ln = GNN_LAYER_NORM (m);
+      guint n_norm;
+      const gint64 *norm = gnn_layer_norm_get_normalized_shape (ln, &n_norm);
+
+      if (ex->opset < 17)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: LayerNorm is LayerNormalization, which needs opset 17 "
+                       "(the export asks for %d)", name, ex->opset);
+          return FALSE;
+        }
+      if (gnn_layer_norm_get_elementwise_affine (ln))
+        {
+          if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+              (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+            return FALSE;
+        }
+      else if (node_dtype (in_node) != GNN_DTYPE_FLOAT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: LayerNorm without elementwise_affine is written for "
+                       "float32 inputs only", name);
+          return FALSE;
+        }
+      else
+        {
+          in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), norm, n_norm, 1.0f);
+          in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), norm, n_norm, 0.0f);
+        }
+      o = add_node (ex, "LayerNormalization", ex_printf (ex, "/%s/LayerNormalization", path),
+                    out, 3, in);
+      attr_int (ex, o, "axis", -(gint64) n_norm);
+      attr_float (ex, o, "epsilon", gnn_layer_norm_get_eps (ln));
+      return TRUE;
+    }
+  if (GNN_IS_EMBEDDING (m))
+    {
+      const char *gin[2] = { NULL, in[0] };
+
+      if ((gin[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      add_node (ex, "Gather", ex_printf (ex, "/%s/Gather", path), out, 2, gin);
       return TRUE;
     }
   {
@@ -848,6 +1571,57 @@ function_name (const char *target)
   return NULL;
 }
 
+/* an int, or a tuple of ints (a GnnArgs), as at most @max ints */
+static gboolean
+int_list (const GValue *v,
+          gint64       *out,
+          guint         max,
+          guint        *n)
+{
+  *n = 0;
+  if (v != NULL && G_VALUE_HOLDS (v, GNN_TYPE_ARGS) && g_value_get_object (v) != NULL)
+    {
+      GnnArgs *inner = g_value_get_object (v);
+
+      if (gnn_args_get_n_values (inner) > max)
+        return FALSE;
+      for (guint k = 0; k < gnn_args_get_n_values (inner); k++)
+        if (!value_is_int (gnn_args_get_value (inner, k), &out[(*n)++]))
+          return FALSE;
+      return TRUE;
+    }
+  if (v != NULL && max >= 1 && value_is_int (v, &out[0]))
+    {
+      *n = 1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* whether @args has no keyword argument other than those in @allowed (NULL-terminated) */
+static gboolean
+kwargs_within (GnnArgs            *args,
+               const char * const *allowed)
+{
+  g_auto(GStrv) names = gnn_args_get_kwarg_names (args);
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    if (!g_strv_contains (allowed, names[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* the positional argument @i, or else the keyword argument @key, or NULL */
+static const GValue *
+arg_or_kwarg (GnnArgs    *args,
+              guint       i,
+              const char *key)
+{
+  if (i < gnn_args_get_n_values (args))
+    return gnn_args_get_value (args, i);
+  return key ? gnn_args_get_kwarg (args, key) : NULL;
+}
+
 static gboolean
 export_call (Export       *ex,
              GnnGraphNode *node,
@@ -858,6 +1632,8 @@ export_call (Export       *ex,
   static const struct { const char *name; const char *op; } unary[] = {
     { "relu", "Relu" }, { "sigmoid", "Sigmoid" }, { "tanh", "Tanh" }, { "neg", "Neg" },
     { "exp", "Exp" }, { "log", "Log" }, { "sqrt", "Sqrt" }, { "abs", "Abs" },
+    { "erf", "Erf" }, { "reciprocal", "Reciprocal" }, { "floor", "Floor" }, { "ceil", "Ceil" },
+    { "sin", "Sin" }, { "cos", "Cos" },
   };
   static const struct { const char *name; const char *op; } binary[] = {
     { "add", "Add" }, { "sub", "Sub" }, { "mul", "Mul" }, { "truediv", "Div" },
@@ -920,6 +1696,153 @@ export_call (Export       *ex,
       o = add_node (ex, fn[0] == 's' ? "Softmax" : "LogSoftmax",
                     ex_printf (ex, "/%s/%s", name, fn[0] == 's' ? "Softmax" : "LogSoftmax"), out, 1, in);
       attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if (strcmp (fn, "getitem") == 0 && n == 2 && n_kwargs (args) == 0 &&
+      arg_node (gnn_args_get_value (args, 0)) != NULL)
+    {
+      const char *of = gnn_graph_node_get_name (arg_node (gnn_args_get_value (args, 0)));
+      const char *base = g_hash_table_lookup (ex->aliases, of);
+      const char *key;
+      gpointer value;
+      gint64 k;
+
+      if (!value_is_int (gnn_args_get_value (args, 1), &k))
+        goto unsupported;
+      key = ex_printf (ex, "%s#%" G_GINT64_FORMAT, base ? base : of, k);
+      if (!g_hash_table_lookup_extended (ex->parts, key, NULL, &value))
+        goto unsupported;
+      if (value == NULL)              /* a tuple inside the tuple: its parts are picked next */
+        {
+          g_hash_table_insert (ex->aliases, (gpointer) name, (gpointer) key);
+          return TRUE;
+        }
+      in[0] = value;
+      add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", name), out, 1, in);
+      return TRUE;
+    }
+  if (strcmp (fn, "cat") == 0 || strcmp (fn, "concat") == 0)
+    {
+      static const char *const allowed[] = { "dim", NULL };
+      const GValue *list = n >= 1 ? gnn_args_get_value (args, 0) : NULL;
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      gint64 dim = 0;
+      GnnArgs *inner;
+      g_autofree const char **cin = NULL;
+      guint m;
+
+      if (list == NULL || !G_VALUE_HOLDS (list, GNN_TYPE_ARGS) ||
+          (inner = g_value_get_object (list)) == NULL || n > 2 || !kwargs_within (args, allowed) ||
+          (dim_v != NULL && !value_is_int (dim_v, &dim)))
+        goto unsupported;
+      m = gnn_args_get_n_values (inner);
+      cin = g_new0 (const char *, MAX (m, 1));
+      for (guint j = 0; j < m; j++)
+        if ((cin[j] = arg_value (ex, node, gnn_args_get_value (inner, j), error)) == NULL)
+          return FALSE;
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat", name), out, m, cin);
+      attr_int (ex, o, "axis", dim);
+      return TRUE;
+    }
+  if ((strcmp (fn, "transpose") == 0 || strcmp (fn, "permute") == 0 || strcmp (fn, "t") == 0 ||
+       strcmp (fn, "swapaxes") == 0) && n >= 1 && n_kwargs (args) == 0)
+    {
+      GnnGraphNode *x = arg_node (gnn_args_get_value (args, 0));
+      guint rank = node_rank (x, 0);
+      gint64 perm[16];
+
+      if (x == NULL || rank == 0 || rank > G_N_ELEMENTS (perm))
+        goto unsupported;
+      for (guint j = 0; j < rank; j++)
+        perm[j] = j;
+      if (fn[0] == 'p')
+        {
+          guint n_dims = 0;
+
+          if (n == 2 && int_list (gnn_args_get_value (args, 1), perm, rank, &n_dims) && n_dims == rank)
+            ;
+          else if (n == rank + 1)
+            {
+              for (guint j = 0; j < rank; j++)
+                if (!value_is_int (gnn_args_get_value (args, j + 1), &perm[j]))
+                  goto unsupported;
+            }
+          else
+            goto unsupported;
+          for (guint j = 0; j < rank; j++)
+            perm[j] = perm[j] < 0 ? perm[j] + rank : perm[j];
+        }
+      else if (fn[0] == 't' && fn[1] == '\0')
+        {
+          if (n != 1 || rank > 2)
+            goto unsupported;
+          if (rank == 2)
+            perm[0] = 1, perm[1] = 0;
+        }
+      else
+        {
+          gint64 a, b, tmp;
+
+          if (n != 3 || !value_is_int (gnn_args_get_value (args, 1), &a) ||
+              !value_is_int (gnn_args_get_value (args, 2), &b))
+            goto unsupported;
+          a = a < 0 ? a + rank : a;
+          b = b < 0 ? b + rank : b;
+          if (a < 0 || b < 0 || a >= rank || b >= rank)
+            goto unsupported;
+          tmp = perm[a], perm[a] = perm[b], perm[b] = tmp;
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose", name), out, 1, in);
+      attr_ints (ex, o, "perm", perm, rank);
+      return TRUE;
+    }
+  if ((strcmp (fn, "mean") == 0 || strcmp (fn, "sum") == 0) && n >= 1 && n <= 3)
+    {
+      static const char *const allowed[] = { "dim", "keepdim", NULL };
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      const GValue *keep_v = arg_or_kwarg (args, 2, "keepdim");
+      gboolean sum = fn[0] == 's';
+      gint64 axes[16];
+      guint n_axes = 0;
+      gboolean keep = FALSE;
+
+      if (!kwargs_within (args, allowed) ||
+          (dim_v != NULL && !int_list (dim_v, axes, G_N_ELEMENTS (axes), &n_axes)) ||
+          (keep_v != NULL && !G_VALUE_HOLDS_BOOLEAN (keep_v)))
+        goto unsupported;
+      if (keep_v != NULL)
+        keep = g_value_get_boolean (keep_v);
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (sum)
+        {
+          /* ReduceSum takes its axes as an input from opset 13 */
+          if (n_axes > 0)
+            in[1] = int64s_initializer (ex, inner_value (ex, name, "axes"), axes, n_axes);
+          o = add_node (ex, "ReduceSum", ex_printf (ex, "/%s/ReduceSum", name), out,
+                        n_axes > 0 ? 2 : 1, in);
+        }
+      else
+        {
+          o = add_node (ex, "ReduceMean", ex_printf (ex, "/%s/ReduceMean", name), out, 1, in);
+          if (n_axes > 0)
+            attr_ints (ex, o, "axes", axes, n_axes);
+        }
+      attr_int (ex, o, "keepdims", keep);
+      return TRUE;
+    }
+  if (strcmp (fn, "gelu") == 0 && n == 1 && kwargs_within (args, (const char * const[]) { "approximate", NULL }))
+    {
+      const GValue *approx = gnn_args_get_kwarg (args, "approximate");
+
+      if (approx != NULL && !G_VALUE_HOLDS_STRING (approx))
+        goto unsupported;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      export_gelu (ex, name, approx != NULL && g_strcmp0 (g_value_get_string (approx), "tanh") == 0,
+                   in[0], node_dtype (arg_node (gnn_args_get_value (args, 0))), out);
       return TRUE;
     }
   if (strcmp (fn, "view") == 0 || strcmp (fn, "reshape") == 0 || strcmp (fn, "flatten") == 0)
@@ -1257,8 +2180,11 @@ gnn_onnx_export (GnnGraph           *graph,
     ex.values = g_hash_table_new (g_str_hash, g_str_equal);
     ex.outputs_named = g_hash_table_new (g_str_hash, g_str_equal);
     ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.parts = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.aliases = g_hash_table_new (g_str_hash, g_str_equal);
     ex.dynamic_axes = dynamic_axes;
     ex.root = root;
+    ex.opset = opset_version;
 
     if (build_graph (&ex, graph, input_names, output_names, error))
       {
@@ -1299,6 +2225,8 @@ gnn_onnx_export (GnnGraph           *graph,
     g_hash_table_unref (ex.values);
     g_hash_table_unref (ex.outputs_named);
     g_hash_table_unref (ex.initialized);
+    g_hash_table_unref (ex.parts);
+    g_hash_table_unref (ex.aliases);
     g_ptr_array_unref (ex.nodes);
     g_ptr_array_unref (ex.initializers);
     g_ptr_array_unref (ex.inputs);

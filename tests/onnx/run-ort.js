@@ -1,9 +1,9 @@
 // Runs an ONNX model in ONNX Runtime (the CPU runtime of the npm package onnxruntime-node):
 //   node run-ort.js MODEL INPUTS.json OUTPUTS.json [REPEAT [THREADS]]
-// INPUTS.json maps each input name to {"dims": [...], "data": [...]} (float32); OUTPUTS.json
-// gets the same for every output. With REPEAT, the session runs that many more times and
-// OUTPUTS.json also holds "ms_per_run": the median time of one run (bench/bench_onnx_torch.py);
-// THREADS sets the runtime's intra-op threads.
+// INPUTS.json maps each input name to {"dims": [...], "data": [...]} (float32, or int64 with
+// "type": "int64"); OUTPUTS.json gets the same for every output. With REPEAT, the session runs
+// that many more times and OUTPUTS.json also holds "ms_per_run": the median time of one run
+// (bench/bench_onnx_torch.py); THREADS sets the runtime's intra-op threads.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 'use strict';
@@ -17,7 +17,9 @@ async function main() {
   const session = await ort.InferenceSession.create(model, options);
   const feeds = {};
   for (const [name, t] of Object.entries(inputs))
-    feeds[name] = new ort.Tensor('float32', Float32Array.from(t.data), t.dims);
+    feeds[name] = t.type === 'int64'
+      ? new ort.Tensor('int64', BigInt64Array.from(t.data.map(BigInt)), t.dims)
+      : new ort.Tensor('float32', Float32Array.from(t.data), t.dims);
   const results = await session.run(feeds);
   const out = {};
   for (const name of session.outputNames)

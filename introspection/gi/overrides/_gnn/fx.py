@@ -361,9 +361,14 @@ class fx_Tracer:
                 return fn(*args, **kwargs)
             return wrapper
 
+        # layers with a __call__ of their own (LSTM, RNN, GRU take and give state tuples)
+        own_calls = {type(m): type(m).__dict__['__call__'] for m in root.modules()
+                     if '__call__' in type(m).__dict__}
         try:
             _module.Module.__call__ = traced_call
             _module.Module.__getattr__ = traced_getattr
+            for cls in own_calls:
+                cls.__call__ = traced_call
             for ns, prefix in _function_namespaces():
                 for name, value in list(vars(ns).items()):
                     if (callable(value) and not isinstance(value, type) and not name.startswith('_')
@@ -378,6 +383,8 @@ class fx_Tracer:
         finally:
             _module.Module.__call__ = saved_call
             _module.Module.__getattr__ = saved_getattr
+            for cls, call in own_calls.items():
+                cls.__call__ = call
             for ns, name, value in patched:
                 setattr(ns, name, value)
         self.graph.output(_pack((out,), {}))

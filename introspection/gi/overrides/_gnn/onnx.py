@@ -203,6 +203,22 @@ def onnx_Conv(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_s
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(dilations or [1] * n), group)
 
 
+def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
+                       output_padding=None, output_shape=None, pads=None, strides=None):
+    n = W.dim() - 2
+    if n not in (1, 2):
+        raise NotImplementedError('ONNX import: ConvTranspose over %d spatial dims is not supported' % n)
+    if output_shape is not None:
+        raise NotImplementedError('ONNX import: ConvTranspose with output_shape is not supported')
+    pads = [0] * (2 * n) if _auto_pad(auto_pad, 'ConvTranspose') else list(pads or [0] * (2 * n))
+    padding = _spatial_pads(pads, n)
+    if padding is None:
+        raise NotImplementedError('ONNX import: ConvTranspose with asymmetric pads is not supported')
+    conv = _F().conv_transpose2d if n == 2 else _F().conv_transpose1d
+    return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(output_padding or [0] * n), group,
+                tuple(dilations or [1] * n))
+
+
 def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
     y = (A.t() if transA else A) @ (B.t() if transB else B)
     if alpha != 1.0:
@@ -215,20 +231,22 @@ def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
 def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad=0,
           dilations=None):
     n = len(kernel_shape)
-    if n != 2:
+    if n not in (1, 2):
         raise NotImplementedError('ONNX import: %s over %d spatial dims is not supported' % (op, n))
-    pads = [0] * 4 if _auto_pad(auto_pad, op) else list(pads or [0] * 4)
-    padding = _spatial_pads(pads, 2)
+    pads = [0] * (2 * n) if _auto_pad(auto_pad, op) else list(pads or [0] * (2 * n))
+    padding = _spatial_pads(pads, n)
     F = _F()
     if op == 'MaxPool':
         if padding is None:
-            X, padding = _pad_input(X, pads, 2, float('-inf')), (0, 0)
-        return F.max_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
-                            tuple(dilations or [1, 1]), bool(ceil_mode))
+            X, padding = _pad_input(X, pads, n, float('-inf')), (0,) * n
+        pool = F.max_pool2d if n == 2 else F.max_pool1d
+        return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                    tuple(dilations or [1] * n), bool(ceil_mode))
     if padding is None:
         raise NotImplementedError('ONNX import: AveragePool with asymmetric pads is not supported')
-    return F.avg_pool2d(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
-                        bool(ceil_mode), bool(count_include_pad))
+    pool = F.avg_pool2d if n == 2 else F.avg_pool1d
+    return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
+                bool(ceil_mode), bool(count_include_pad))
 
 
 def onnx_MaxPool(X, auto_pad='NOTSET', ceil_mode=0, dilations=None, kernel_shape=None,
@@ -339,7 +357,10 @@ def onnx_Shape(data, start=0, end=None):
 
 def onnx_Gather(data, indices, axis=0):
     axis = axis % data.dim()
-    flat = data.index_select(axis, indices.reshape(-1))
+    # ONNX counts negative indices from the end, as Python does (torch's Shape/Gather pairs use -1)
+    index = indices.reshape(-1)
+    index = _gnn().where(index < 0, index + data.shape[axis], index)
+    flat = data.index_select(axis, index)
     shape = list(data.shape[:axis]) + list(indices.shape) + list(data.shape[axis + 1:])
     return flat.reshape(*shape) if shape else flat.reshape(())
 
@@ -347,6 +368,270 @@ def onnx_Gather(data, indices, axis=0):
 def onnx_ReduceMean(data, axes=None, keepdims=1):
     dims = tuple(_ints(axes)) if axes is not None else tuple(range(data.dim()))
     return data.mean(dims, keepdim=bool(keepdims))
+
+
+def onnx_ReduceSum(data, axes=None, keepdims=1, noop_with_empty_axes=0):
+    dims = _ints(axes) if axes is not None else []
+    if not dims:
+        if noop_with_empty_axes:
+            return data
+        dims = list(range(data.dim()))
+    return data.sum(tuple(dims), keepdim=bool(keepdims))
+
+
+def onnx_HardSwish(x):
+    return x * _gnn().clamp(x * (1.0 / 6.0) + 0.5, 0.0, 1.0)
+
+
+def onnx_Expand(input, shape):
+    """numpy's broadcasting of input against shape (ONNX's Expand is two-way)"""
+    sizes = _ints(shape)
+    rank = max(len(sizes), input.dim())
+    a = [1] * (rank - input.dim()) + list(input.shape)
+    b = [1] * (rank - len(sizes)) + sizes
+    return input.reshape(*a).expand(*[max(x, y) if 1 in (x, y) else x for x, y in zip(a, b)])
+
+
+def _recurrent_checks(op, X, sequence_lens, activations, clip, layout, extra=None):
+    if sequence_lens is not None:
+        raise NotImplementedError('ONNX import: %s with sequence_lens is not supported' % op)
+    if clip is not None:
+        raise NotImplementedError('ONNX import: %s with clip is not supported' % op)
+    if layout:
+        raise NotImplementedError('ONNX import: %s with layout=1 is not supported' % op)
+    if extra:
+        raise NotImplementedError('ONNX import: %s with %s is not supported' % (op, extra))
+    if activations is not None:
+        defaults = {'LSTM': ['Sigmoid', 'Tanh', 'Tanh'], 'GRU': ['Sigmoid', 'Tanh'],
+                    'RNN': ['Tanh']}[op]
+        names = [a.decode() if isinstance(a, bytes) else a for a in activations]
+        if names != defaults[:len(names)] * (len(names) // len(defaults[:len(names)]) or 1):
+            raise NotImplementedError('ONNX import: %s with activations %s is not supported' % (op, names))
+
+
+def _directions(direction):
+    d = direction.decode() if isinstance(direction, bytes) else (direction or 'forward')
+    if d not in ('forward', 'reverse', 'bidirectional'):
+        raise NotImplementedError('ONNX import: the direction %s is not supported' % d)
+    return ['forward', 'reverse'] if d == 'bidirectional' else [d]
+
+
+def _run_directions(X, directions, step, states):
+    """ONNX's recurrence over X (seq, batch, input): for each direction d, step (d, x_t,
+    state) -> state whose first element is h; returns Y (seq, dirs, batch, H) and the last
+    states of each direction"""
+    gnn = _gnn()
+    steps = X.shape[0]
+    ys, finals = [], []
+    for d, direction in enumerate(directions):
+        state = states[d]
+        out = [None] * steps
+        order = range(steps) if direction == 'forward' else range(steps - 1, -1, -1)
+        for t in order:
+            state = step(d, X[t], state)
+            out[t] = state[0]
+        ys.append(gnn.stack(out, 0))
+        finals.append(state)
+    return gnn.stack(ys, 1), finals
+
+
+def _zeros_state(X, n_dirs, hidden):
+    return _gnn().zeros(n_dirs, X.shape[1], hidden, dtype=X.dtype)
+
+
+def onnx_LSTM(X, W, R, B=None, sequence_lens=None, initial_h=None, initial_c=None, P=None,
+              activation_alpha=None, activation_beta=None, activations=None, clip=None,
+              direction='forward', hidden_size=None, input_forget=0, layout=0):
+    """ONNX's LSTM: gates in the order i, o, f, c (torch's are i, f, g, o)"""
+    _recurrent_checks('LSTM', X, sequence_lens, activations, clip, layout,
+                      'peepholes (P)' if P is not None else 'input_forget' if input_forget else None)
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    c0 = initial_c if initial_c is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    bias = [B[d].narrow(0, 0, 4 * H) + B[d].narrow(0, 4 * H, 4 * H) if B is not None else None
+            for d in range(len(directions))]
+
+    def step(d, x, state):
+        h, c = state
+        g = x @ Wt[d] + h @ Rt[d]
+        if bias[d] is not None:
+            g = g + bias[d]
+        i, o, f, cc = g.chunk(4, 1)
+        c = f.sigmoid() * c + i.sigmoid() * cc.tanh()
+        return (o.sigmoid() * c.tanh(), c)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d], c0[d]) for d in range(len(directions))])
+    gnn = _gnn()
+    return Y, gnn.stack([f[0] for f in finals], 0), gnn.stack([f[1] for f in finals], 0)
+
+
+def onnx_RNN(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alpha=None,
+             activation_beta=None, activations=None, clip=None, direction='forward',
+             hidden_size=None, layout=0):
+    """ONNX's RNN: h = f (x W^T + h R^T + Wb + Rb), f Tanh (torch's default) or Relu"""
+    _recurrent_checks('RNN', X, sequence_lens, None, clip, layout)
+    names = [a.decode() if isinstance(a, bytes) else a for a in (activations or ['Tanh'])]
+    if set(names) - {'Tanh', 'Relu'} or len(set(names)) != 1:
+        raise NotImplementedError('ONNX import: RNN with activations %s is not supported' % names)
+    relu = names[0] == 'Relu'
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    bias = [B[d].narrow(0, 0, H) + B[d].narrow(0, H, H) if B is not None else None
+            for d in range(len(directions))]
+
+    def step(d, x, state):
+        g = x @ Wt[d] + state[0] @ Rt[d]
+        if bias[d] is not None:
+            g = g + bias[d]
+        return (g.relu() if relu else g.tanh(),)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d],) for d in range(len(directions))])
+    return Y, _gnn().stack([f[0] for f in finals], 0)
+
+
+def onnx_GRU(X, W, R, B=None, sequence_lens=None, initial_h=None, activation_alpha=None,
+             activation_beta=None, activations=None, clip=None, direction='forward',
+             hidden_size=None, layout=0, linear_before_reset=0):
+    """ONNX's GRU: gates in the order z, r, h (torch's are r, z, n); linear_before_reset=1 is
+    torch's form, r multiplying (R_h h + Rb_h)"""
+    _recurrent_checks('GRU', X, sequence_lens, activations, clip, layout)
+    directions = _directions(direction)
+    H = hidden_size or R.shape[-1]
+    h0 = initial_h if initial_h is not None else _zeros_state(X, len(directions), H)
+    Wt = [W[d].t() for d in range(len(directions))]
+    Rt = [R[d].t() for d in range(len(directions))]
+    wb = [B[d].narrow(0, 0, 3 * H) if B is not None else None for d in range(len(directions))]
+    rb = [B[d].narrow(0, 3 * H, 3 * H) if B is not None else None for d in range(len(directions))]
+
+    def step(d, x, state):
+        h, = state
+        gx = x @ Wt[d]
+        if wb[d] is not None:
+            gx = gx + wb[d]
+        xz, xr, xh = gx.chunk(3, 1)
+        Rz, Rr, Rh = Rt[d].chunk(3, 1)
+        bz, br, bh = rb[d].chunk(3, 0) if rb[d] is not None else (0.0, 0.0, 0.0)
+        z = (xz + h @ Rz + bz).sigmoid()
+        r = (xr + h @ Rr + br).sigmoid()
+        if linear_before_reset:
+            n = (xh + r * (h @ Rh + bh)).tanh()
+        else:
+            n = (xh + (r * h) @ Rh + bh).tanh()
+        return ((1.0 - z) * n + z * h,)
+
+    Y, finals = _run_directions(X, directions, step, [(h0[d],) for d in range(len(directions))])
+    return Y, _gnn().stack([f[0] for f in finals], 0)
+
+
+def onnx_Slice(data, starts, ends, axes=None, steps=None):
+    starts, ends = _ints(starts), _ints(ends)
+    axes = _ints(axes) if axes is not None else list(range(len(starts)))
+    steps = _ints(steps) if steps is not None else [1] * len(starts)
+    index = [slice(None)] * data.dim()
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        size = data.shape[axis % data.dim()]
+        if step == 0:
+            raise NotImplementedError('ONNX import: Slice with step 0 is not supported')
+        if step < 0:
+            # ONNX clamps a backwards slice's start to [0, size - 1] and its end to [-1, size - 1]
+            start = max(0, min(size - 1, start + size if start < 0 else start))
+            end = max(-1, min(size - 1, end + size if end < 0 else end))
+            picks = list(range(start, end, step))
+            data = data.index_select(axis % data.dim(), _gnn().tensor(picks, dtype=_gnn().int64))
+            continue
+        # ONNX clamps the bounds to the dimension (INT64_MAX means "to the end")
+        start = max(0, min(size, start + size if start < 0 else start))
+        end = max(0, min(size, end + size if end < 0 else end))
+        index[axis % data.dim()] = slice(start, max(start, end), step)
+    return data[tuple(index)]
+
+
+def onnx_Div(a, b):
+    """ONNX's Div: integer tensors divide truncating toward zero (torch's shape arithmetic,
+    (size + 2) / 3, depends on it); others as /"""
+    if (isinstance(a, Gnn.Tensor) and isinstance(b, Gnn.Tensor) and not a.is_floating_point()
+            and not b.is_floating_point()):
+        return _gnn().div(a, b, rounding_mode='trunc')
+    return a / b
+
+
+def onnx_Selu(x, alpha=1.67326319217681884765625, gamma=1.05070102214813232421875):
+    return _F().elu(x, alpha) * gamma
+
+
+def onnx_Celu(x, alpha=1.0):
+    return _F().celu(x, alpha)
+
+
+def onnx_Softplus(x):
+    return _F().softplus(x)
+
+
+def onnx_Shrink(x, bias=0.0, lambd=0.5):
+    gnn = _gnn()
+    return gnn.where(x < -lambd, x + bias, gnn.where(x > lambd, x - bias, x * 0.0))
+
+
+def onnx_PRelu(x, slope):
+    return _gnn().where(x < 0, x * slope, x)
+
+
+# ONNX's TensorProto data types that Cast reads, as gnn's dtypes
+_CAST_TYPES = {1: 'float32', 11: 'float64', 7: 'int64', 6: 'int32', 9: 'bool', 2: 'uint8',
+               3: 'int8', 5: 'int16', 10: 'float16', 16: 'bfloat16'}
+
+
+def onnx_Cast(x, to=1, saturate=1):
+    name = _CAST_TYPES.get(to)
+    if name is None:
+        raise NotImplementedError('ONNX import: Cast to the ONNX type %d is not supported' % to)
+    return x.to(getattr(_gnn(), name))
+
+
+def onnx_Where(condition, X, Y):
+    return _gnn().where(condition, X, Y)
+
+
+def onnx_Pad(data, pads, constant_value=None, axes=None, mode='constant'):
+    """ONNX's Pad (begins then ends, over every axis or @axes) as F.pad's pairs from the last
+    dim; modes constant, reflect and edge (F.pad's 'replicate')"""
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    modes = {'constant': 'constant', 'reflect': 'reflect', 'edge': 'replicate'}
+    if mode not in modes:
+        raise NotImplementedError('ONNX import: Pad with mode %s is not supported' % mode)
+    pads = _ints(pads)
+    axes = [a % data.dim() for a in _ints(axes)] if axes is not None else list(range(data.dim()))
+    n = len(axes)
+    if any(p < 0 for p in pads):
+        raise NotImplementedError('ONNX import: Pad with negative pads is not supported')
+    per_axis = {a: (pads[i], pads[i + n]) for i, a in enumerate(axes)}
+    first = min((a for a, p in per_axis.items() if p != (0, 0)), default=data.dim())
+    torch_pads = []
+    for a in range(data.dim() - 1, first - 1, -1):
+        torch_pads += list(per_axis.get(a, (0, 0)))
+    if not torch_pads:
+        return data
+    value = _scalar(constant_value) if constant_value is not None else 0.0
+    if modes[mode] == 'constant':
+        return _F().pad(data, tuple(torch_pads), 'constant', value)
+    return _F().pad(data, tuple(torch_pads), modes[mode])
+
+
+def onnx_ConstantOfShape(input, value=None):
+    """a tensor of the shape @input filled with @value (a one-element tensor; 0.0 float32
+    without one)"""
+    gnn = _gnn()
+    sizes = _ints(input)
+    if value is None:
+        return gnn.zeros(*sizes) if sizes else gnn.tensor(0.0)
+    fill = value.reshape(-1)
+    return fill.reshape(*([1] * len(sizes))).expand(*sizes).clone() if sizes else fill.reshape(())
 
 
 def onnx_Pow(x, y):
@@ -369,9 +654,15 @@ _ONNX_OPS = {
     'Clip': onnx_Clip, 'LeakyRelu': onnx_LeakyRelu, 'Elu': onnx_Elu, 'HardSigmoid': onnx_HardSigmoid,
     'Identity': onnx_Identity, 'Dropout': onnx_Dropout, 'Unsqueeze': onnx_Unsqueeze,
     'Squeeze': onnx_Squeeze, 'Shape': onnx_Shape, 'Gather': onnx_Gather,
-    'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow,
-    'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': _operator.truediv,
-    'MatMul': _operator.matmul,
+    'ReduceMean': onnx_ReduceMean, 'Pow': onnx_Pow, 'ConvTranspose': onnx_ConvTranspose,
+    'ReduceSum': onnx_ReduceSum, 'HardSwish': onnx_HardSwish, 'Expand': onnx_Expand,
+    'LSTM': onnx_LSTM, 'GRU': onnx_GRU, 'RNN': onnx_RNN, 'Slice': onnx_Slice, 'Selu': onnx_Selu,
+    'Pad': onnx_Pad, 'ConstantOfShape': onnx_ConstantOfShape, 'Celu': onnx_Celu, 'Softplus': onnx_Softplus, 'Shrink': onnx_Shrink, 'PRelu': onnx_PRelu,
+    'Add': _operator.add, 'Sub': _operator.sub, 'Mul': _operator.mul, 'Div': onnx_Div,
+    'MatMul': _operator.matmul, 'Greater': _operator.gt, 'Less': _operator.lt,
+    'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
+    'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
+    'Where': onnx_Where,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
@@ -381,6 +672,34 @@ for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'),
 for _op, _fn in _ONNX_OPS.items():
     if not getattr(_fn, '__module__', '').startswith('_operator'):
         _fx._functions.setdefault('gnn.onnx.ops.%s' % _op, _fn)
+
+
+def _check_recurrent(op_type, inputs, attrs):
+    """what gnn's LSTM and GRU do not compute, found when the file is read: a message or None"""
+    if len(inputs) > 4 and inputs[4]:
+        return 'sequence_lens'
+    if op_type == 'LSTM' and len(inputs) > 7 and inputs[7]:
+        return 'peepholes (P)'
+    for key in ('clip', 'activation_alpha', 'activation_beta'):
+        if attrs.get(key) is not None:
+            return key
+    if attrs.get('layout'):
+        return 'layout=1'
+    if attrs.get('input_forget'):
+        return 'input_forget'
+    try:
+        _directions(attrs.get('direction'))
+        if op_type != 'RNN':
+            _recurrent_checks(op_type, None, None, attrs.get('activations'), None, 0)
+        elif not {a.decode() if isinstance(a, bytes) else a
+                  for a in attrs.get('activations') or ['Tanh']} <= {'Tanh', 'Relu'}:
+            return 'activations %s' % list(attrs.get('activations'))
+    except NotImplementedError as e:
+        return str(e).split(' with ', 1)[-1].replace(' is not supported', '')
+    return None
+
+
+_IMPORT_CHECKS = {'LSTM': _check_recurrent, 'GRU': _check_recurrent, 'RNN': _check_recurrent}
 
 
 def _python_name(name, taken):
@@ -466,16 +785,28 @@ def onnx_import_model(f):
             paths[outputs[0]] = _python_name('constants.' + (outputs[0] or 'c%d' % i), taken)
             _register(root, paths[outputs[0]], t)
             continue
+        tensor_inputs = list(inputs)
+        if op_type == 'ConstantOfShape' and model.get_node_tensor(i, 'value') is not None:
+            # its value is a tensor attribute: a buffer, read as ConstantOfShape's second input
+            key = 'constants.' + (outputs[0] or 'c%d' % i) + '_value'
+            paths[key] = _python_name(key, taken)
+            _register(root, paths[key], model.get_node_tensor(i, 'value'))
+            tensor_inputs.append(key)
+            attrs = {k: v for k, v in attrs.items() if k != 'value'}
         fn = _ONNX_OPS.get(op_type)
         if fn is None:
             raise NotImplementedError("ONNX import: node %s is a %s, which gnn's importer does "
                                       "not compute (doc/onnx.md lists the operators it reads)"
                                       % (node_name or i, op_type))
+        problem = _IMPORT_CHECKS[op_type](op_type, inputs, attrs) if op_type in _IMPORT_CHECKS else None
+        if problem:
+            raise NotImplementedError('ONNX import: node %s is a %s with %s, which gnn\'s importer '
+                                      'does not compute' % (node_name or i, op_type, problem))
         for key, v in attrs.items():
             if v is None:
                 raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
                                           'is not supported' % (node_name or i, key, op_type))
-        args = [value(n) for n in inputs]
+        args = [value(n) for n in tensor_inputs]
         while args and args[-1] is None:
             args.pop()
         target = _fx._target_string(fn, 'gnn.onnx.ops.%s' % op_type
