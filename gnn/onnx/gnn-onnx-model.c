@@ -268,19 +268,20 @@ tensor_from_proto (const Onnx__TensorProto *t,
     }
   else
     {
-      guint8 *data = g_malloc0 (MAX (size, 1));
       gsize n = dtype == GNN_DTYPE_FLOAT32 ? t->n_float_data
                 : dtype == GNN_DTYPE_FLOAT64 ? t->n_double_data
                 : dtype == GNN_DTYPE_INT64 ? t->n_int64_data : t->n_int32_data;
+      guint8 *data;
 
+      /* the count first: the dims alone must not decide how much is allocated */
       if (n != numel)
         {
-          g_free (data);
           g_set_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT,
                        "ONNX file: %s '%s' holds %zu values; its dims need %zu", what,
                        t->name ? t->name : "", n, numel);
           return NULL;
         }
+      data = g_malloc0 (MAX (size, 1));
       for (gsize i = 0; i < numel; i++)
         switch (dtype)
           {
