@@ -318,22 +318,32 @@ train_change_state (GSimpleAction *action,
 
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS   /* GtkFileChooserNative: GTK 4.8 has no GtkFileDialog */
 
+/* the local path a file chooser's answer names, or NULL; the dialog is done with */
+static char *
+chosen_path (GtkNativeDialog *dialog,
+             int              response)
+{
+  char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      path = file ? g_file_get_path (file) : NULL;
+    }
+  g_object_unref (dialog);
+  return path;
+}
+
 static void
 on_open_response (GtkNativeDialog *dialog,
                   int              response,
                   gpointer         data)
 {
-  GvWindow *self = data;
+  g_autofree char *path = chosen_path (dialog, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path)
-        gv_window_open_file (self, path, NULL);
-    }
-  g_object_unref (dialog);
+  if (path)
+    gv_window_open_file (data, path, NULL);
 }
 
 static void
@@ -368,17 +378,10 @@ on_save_response (GtkNativeDialog *dialog,
                   int              response,
                   gpointer         data)
 {
-  GvWindow *self = data;
+  g_autofree char *path = chosen_path (dialog, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path)
-        gv_window_save_trace (self, path, NULL);
-    }
-  g_object_unref (dialog);
+  if (path)
+    gv_window_save_trace (data, path, NULL);
 }
 
 static void
