@@ -1875,6 +1875,47 @@ finish_profile (GnnProfiler *self, gboolean ready)
 }
 
 /**
+ * gnn_profiler_scope_start: (skip)
+ * @profiler: a profiler
+ * @error: return location for a #GError
+ *
+ * Starts @profiler as [method@Gnn.Profiler.start] does and returns it as a
+ * #GnnProfilerScope, for `g_autoptr (GnnProfilerScope)`: gnn_profiler_scope_stop ()
+ * stops it when the scope ends. Bindings have their own scopes (Python's `with`).
+ *
+ * Returns: (transfer full) (nullable): the scope (a new reference to @profiler), or %NULL
+ *   with @error set as [method@Gnn.Profiler.start] sets it
+ *
+ * Since: 0.1
+ */
+GnnProfilerScope *
+gnn_profiler_scope_start (GnnProfiler  *profiler,
+                          GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_PROFILER (profiler), NULL);
+  if (!gnn_profiler_start (profiler, error))
+    return NULL;
+  return g_object_ref (profiler);
+}
+
+/**
+ * gnn_profiler_scope_stop: (skip)
+ * @scope: (transfer full): what gnn_profiler_scope_start () returned
+ *
+ * Stops the profiler if it is still running and drops the scope's reference.
+ *
+ * Since: 0.1
+ */
+void
+gnn_profiler_scope_stop (GnnProfilerScope *scope)
+{
+  g_return_if_fail (GNN_IS_PROFILER (scope));
+  if (gnn_profiler_get_active (scope))
+    gnn_profiler_stop (scope, NULL);
+  g_object_unref (scope);
+}
+
+/**
  * gnn_profiler_start:
  * @self: a profiler
  * @error: return location for a #GError

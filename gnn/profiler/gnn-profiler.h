@@ -155,6 +155,34 @@ gboolean     gnn_profiler_start              (GnnProfiler  *self,
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_profiler_stop               (GnnProfiler  *self,
                                               GError      **error);
+
+/**
+ * GnnProfilerScope: (skip)
+ *
+ * A started profiler that stops when the variable holding it goes out of scope: the C form
+ * of Python's `with gnn.profiler.profile () as prof:`.
+ *
+ * |[<!-- language="C" -->
+ * {
+ *   g_autoptr(GnnProfilerScope) scope = gnn_profiler_scope_start (prof, &error);
+ *
+ *   if (scope == NULL)
+ *     return FALSE;
+ *   ...   // recorded
+ * }       // stopped here, on every way out of the block
+ * ]|
+ *
+ * Since: 0.1
+ */
+typedef GnnProfiler GnnProfilerScope;
+
+GNN_AVAILABLE_IN_ALL
+GnnProfilerScope *gnn_profiler_scope_start (GnnProfiler  *profiler,
+                                            GError      **error);
+GNN_AVAILABLE_IN_ALL
+void              gnn_profiler_scope_stop  (GnnProfilerScope *scope);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProfilerScope, gnn_profiler_scope_stop)
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_profiler_get_active         (GnnProfiler  *self);
 GNN_AVAILABLE_IN_ALL

@@ -314,6 +314,53 @@ test_defaults (void)
   g_assert_cmpstr (gnn_profiler_event_get_name (events->pdata[1]), ==, "Sequential");
 }
 
+/* the C scope: g_autoptr (GnnProfilerScope) stops the profiler on leaving the block, also
+ * when the block is left early; a second scope while one records is refused */
+static gboolean
+profile_in_scope (GnnProfiler *prof,
+                  GnnModule   *model,
+                  GnnTensor   *x,
+                  gboolean     leave_early)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnProfilerScope) scope = gnn_profiler_scope_start (prof, &error);
+  g_autoptr(GnnProfiler) other = gnn_profiler_new ();
+  g_autoptr(GnnTensor) y = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (gnn_profiler_get_active (prof));
+  g_assert_null (gnn_profiler_scope_start (other, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_clear_error (&error);
+  OK (y = gnn_module_forward_tensor (model, x, &error));
+  if (leave_early)
+    return TRUE;
+  OK (gnn_profiler_stop (prof, &error));   /* stopped by hand: the scope's end does nothing more */
+  return FALSE;
+}
+
+static void
+test_scope (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = small_model ();
+  g_autoptr(GnnProfiler) prof = gnn_profiler_new ();
+  const gint64 shape[] = { 2, 4 };
+  g_autoptr(GnnTensor) x = NULL;
+
+  OK (x = gnn_tensor_new_randn (shape, 2, NULL, F32, "cpu", &error));
+  for (int early = 0; early < 2; early++)
+    {
+      g_autoptr(GPtrArray) events = NULL;
+
+      profile_in_scope (prof, model, x, early);
+      g_assert_false (gnn_profiler_get_active (prof));
+      events = gnn_profiler_get_events (prof);
+      g_assert_cmpuint (events->len, >, 2);
+    }
+  g_assert_finalize_object (g_steal_pointer (&prof));
+}
+
 /* a range left open at stop ends then; a module called from outside any model is a root */
 static void
 test_open_ranges (void)
@@ -1270,5 +1317,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/module-backward", test_module_backward);
   g_test_add_func ("/profiler/memory", test_memory);
   g_test_add_func ("/profiler/memory/training-step", test_memory_training_step);
+  g_test_add_func ("/profiler/scope", test_scope);
   return g_test_run ();
 }
