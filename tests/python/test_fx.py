@@ -246,6 +246,9 @@ class TestCodeAndPasses(unittest.TestCase):
 
     def test_print_as_torch(self):
         tm, gm = self.traced_pair()
+        self.assertEqual(type(gm).__name__, type(tm).__name__)
+        self.assertIsInstance(gm, gnn.fx.GraphModule)
+        self.assertIs(type(Gnn.fx.symbolic_trace(specialized_model(gnn))), type(gm))
         self.assertEqual(repr(gm), repr(tm))
         self.assertEqual(str(gm).replace('gnn.', 'torch.'), str(tm))
         import contextlib

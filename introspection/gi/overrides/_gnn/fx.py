@@ -1081,8 +1081,28 @@ class fx_GraphModule(_module.Module):
 
 @_export
 def fx_symbolic_trace(root, concrete_args=None):
-    """torch.fx.symbolic_trace: a GraphModule that runs root's forward as a graph."""
-    return fx_GraphModule(root, fx_Tracer().trace(root, concrete_args), type(root).__name__)
+    """torch.fx.symbolic_trace: a GraphModule that runs root's forward as a graph; its class is
+    a subclass of GraphModule named as root's class, as torch names it."""
+    name = type(root).__name__
+    return _graph_module_class(name)(root, fx_Tracer().trace(root, concrete_args), name)
+
+
+_GRAPH_MODULE_CLASSES = {}
+
+
+def _graph_module_class(name):
+    """The subclass of GraphModule named @name (one per name: torch makes one per graph
+    module, but a GType lives as long as the program)."""
+    cls = _GRAPH_MODULE_CLASSES.get(name)
+    if cls is None:
+        safe = ''.join(c if c.isalnum() or c == '_' else '_' for c in name) or '_'
+        # gnn_module_get_name prints the part after the last '+': the class name
+        cls = type(name, (fx_GraphModule,), {'__gtype_name__': 'GnnFxGraphModule+' + safe,
+                                              '__module__': 'gnn.fx',
+                                              '__qualname__': name,
+                                              'do_forward': _module._forward_vfunc})
+        _GRAPH_MODULE_CLASSES[name] = cls
+    return cls
 
 
 # ---- torch.nn.utils.fusion, and the fx pass that uses it ----------------------------------
