@@ -2552,6 +2552,26 @@ uninstall_weight_hook (GnnModule *module, const char *name, GnnForwardPreHookFun
   return gnn_module_register_parameter (module, name, param, error);
 }
 
+/* the weight norm's hook on @name, with `<name>_g` = @g and `<name>_v` = @v, and @weight as
+ * `<name>` until the first forward */
+static gboolean
+install_weight_norm (GnnModule    *module,
+                     const char   *name,
+                     int           dim,
+                     GnnParameter *g,
+                     GnnParameter *v,
+                     GnnTensor    *weight,
+                     GError      **error)
+{
+  WeightNormHook *h = g_new0 (WeightNormHook, 1);
+
+  h->name = g_strdup (name);
+  h->dim = dim;
+  return install_weight_hook (module, name,
+                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
+                              2, weight, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
+}
+
 /**
  * gnn_weight_norm:
  * @module: a module
@@ -2580,7 +2600,6 @@ gnn_weight_norm (GnnModule  *module,
   GnnParameter *param;
   g_autoptr(GnnParameter) g = NULL, v = NULL;
   g_autoptr(GnnTensor) data = NULL, norm = NULL, w = NULL;
-  WeightNormHook *h;
 
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
@@ -2593,12 +2612,7 @@ gnn_weight_norm (GnnModule  *module,
       !(v = gnn_parameter_new (data, TRUE, error)) ||
       !(w = weight_norm_apply (GNN_TENSOR (g), GNN_TENSOR (v), dim, error)))
     return FALSE;
-  h = g_new0 (WeightNormHook, 1);
-  h->name = g_strdup (name);
-  h->dim = dim;
-  return install_weight_hook (module, name,
-                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
-                              2, w, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
+  return install_weight_norm (module, name, dim, g, v, w, error);
 }
 
 /**
@@ -3270,7 +3284,6 @@ gnn_weight_norm_restore (GnnModule  *module,
   g_autoptr(GnnParameter) g = NULL, v = NULL;
   gint64 shape[GNN_MAX_DIMS];
   guint nd, gnd;
-  WeightNormHook *h;
 
   param = weight_hook_parameter (module, name, weight_norm_forward_pre_hook, "weight_norm", error);
   if (param == NULL)
@@ -3293,12 +3306,7 @@ gnn_weight_norm_restore (GnnModule  *module,
       !(g = gnn_parameter_new (zeros, TRUE, error)) ||
       !(v = gnn_parameter_new (data, TRUE, error)))
     return FALSE;
-  h = g_new0 (WeightNormHook, 1);
-  h->name = g_strdup (name);
-  h->dim = dim;
-  return install_weight_hook (module, name,
-                              (WeightHookSlot[]) { { "_g", GNN_TENSOR (g) }, { "_v", GNN_TENSOR (v) } },
-                              2, data, weight_norm_forward_pre_hook, h, weight_norm_hook_free, error);
+  return install_weight_norm (module, name, dim, g, v, data, error);
 }
 
 gboolean
