@@ -478,6 +478,21 @@ def _walk_nodes(value, fn):
             _walk_nodes(v, fn)
 
 
+def _last_uses(nodes):
+    """(user, [the nodes whose value it uses last]) for each node that is some value's last
+    user, as torch.fx frees values after their last use (in its generated code and in
+    Interpreter.run)."""
+    seen, users = set(), {}
+    for node in reversed(nodes):
+        def register(n, user=node):
+            if n.name not in seen:
+                seen.add(n.name)
+                users.setdefault(user.name, (user, []))[1].append(n)
+        _walk_nodes(node.args, register)
+        _walk_nodes(node.kwargs, register)
+    return list(users.values())
+
+
 def _python_code(graph, root_module='self', verbose=False):
     """The forward of @graph as Python source, written as torch.fx writes it: one statement
     per node, each value set to None after its last use, operators as operators, module and
@@ -506,14 +521,7 @@ def _python_code(graph, root_module='self', verbose=False):
         globals_[name] = fn
         return name
 
-    last_use, to_free = {}, {}
-    for node in reversed(nodes):
-        def register(n, user=node):
-            if n.name not in last_use:
-                last_use[n.name] = user
-                to_free.setdefault(user.name, []).append(n)
-        _walk_nodes(node.args, register)
-        _walk_nodes(node.kwargs, register)
+    to_free = {user.name: dead for user, dead in _last_uses(nodes)}
 
     def fmt_args(args, kwargs):
         a = ', '.join(repr(x) for x in args)
@@ -636,15 +644,7 @@ class fx_Interpreter:
         self.submodules = dict(module.named_modules())
         self.env = {}
         self.garbage_collect_values = garbage_collect_values
-        self.user_to_last_uses = {}
-        seen = set()
-        for node in reversed(module.graph.nodes):
-            def register(n, user=node):
-                if n.name not in seen:
-                    seen.add(n.name)
-                    self.user_to_last_uses.setdefault(user, []).append(n)
-            _walk_nodes(node.args, register)
-            _walk_nodes(node.kwargs, register)
+        self.user_to_last_uses = dict(_last_uses(module.graph.nodes))
 
     def run(self, *args, initial_env=None, enable_io_processing=True):
         """Runs the graph on args (the placeholders' values, in order) and returns the output
