@@ -72,6 +72,7 @@ gnn_onnx_model_init (GnnOnnxModel *self)
 #ifdef GNN_HAVE_ONNX
 
 #include "onnx.pb-c.h"
+#include "gnn-onnx-private.h"
 
 /* ---- the nesting bound, on the wire format ---------------------------------------------- */
 
@@ -187,20 +188,13 @@ static gboolean
 onnx_dtype (int32_t   type,
             GnnDtype *dtype)
 {
-  switch (type)
-    {
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: *dtype = GNN_DTYPE_FLOAT32; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: *dtype = GNN_DTYPE_FLOAT64; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64: *dtype = GNN_DTYPE_INT64; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: *dtype = GNN_DTYPE_INT32; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16: *dtype = GNN_DTYPE_INT16; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: *dtype = GNN_DTYPE_INT8; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: *dtype = GNN_DTYPE_UINT8; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: *dtype = GNN_DTYPE_BOOL; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: *dtype = GNN_DTYPE_FLOAT16; return TRUE;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16: *dtype = GNN_DTYPE_BFLOAT16; return TRUE;
-    default: return FALSE;
-    }
+  for (int d = 0; d < GNN_N_DTYPES; d++)
+    if (type != 0 && gnn_onnx_elem_type (d) == type)
+      {
+        *dtype = d;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static GnnTensor *

@@ -51,6 +51,7 @@ gnn_onnx_is_available (void)
 #ifdef GNN_HAVE_ONNX
 
 #include "onnx.pb-c.h"
+#include "gnn-onnx-private.h"
 
 #define MAX_ATTRS 8
 #define MAX_INPUTS 5
@@ -111,8 +112,8 @@ ex_printf (Export     *ex,
   return s;
 }
 
-static int
-elem_type (GnnDtype dtype)
+int
+gnn_onnx_elem_type (GnnDtype dtype)
 {
   switch (dtype)
     {
@@ -232,7 +233,7 @@ new_initializer (Export       *ex,
   *t = init;
   t->name = ex_strdup (ex, name);
   t->has_data_type = TRUE;
-  t->data_type = elem_type (dtype);
+  t->data_type = gnn_onnx_elem_type (dtype);
   t->n_dims = n_dims;
   t->dims = ex_alloc (ex, n_dims * sizeof (int64_t));
   for (guint i = 0; i < n_dims; i++)
@@ -269,7 +270,7 @@ tensor_initializer (Export      *ex,
                    path, local->message);
       return NULL;
     }
-  if (elem_type (gnn_tensor_get_dtype (tensor)) == ONNX__TENSOR_PROTO__DATA_TYPE__UNDEFINED)
+  if (gnn_onnx_elem_type (gnn_tensor_get_dtype (tensor)) == ONNX__TENSOR_PROTO__DATA_TYPE__UNDEFINED)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "ONNX export: the tensor '%s' has a dtype with no ONNX type", path);
@@ -354,7 +355,7 @@ value_info (Export       *ex,
   tt = ex_alloc (ex, sizeof *tt);
   *tt = ttinit;
   tt->has_elem_type = TRUE;
-  tt->elem_type = elem_type (dtype);
+  tt->elem_type = gnn_onnx_elem_type (dtype);
   tt->shape = ex_alloc (ex, sizeof *tt->shape);
   *tt->shape = sinit;
   tt->shape->n_dim = n_dims;
