@@ -22,6 +22,7 @@
 
 #include "gnn-cuda-kernels.cuh"
 #include "core/gnn-dtype-private.h"   /* static inline: unaffected by the visibility pragma */
+#include "backend/gnn-math-private.h"   /* the special functions, device functions here */
 
 namespace gnn_cuda {
 namespace {
@@ -608,6 +609,15 @@ math1 (GnnBackendOp op, T a)
         T px = (T) M_PI * a;
         return a == (T) 0 ? (T) 1 : sin (px) / px;
       }
+    /* the special functions: gnn-math-private.h's, in double as on the CPU, rounded once */
+    case GNN_BACKEND_OP_I0:         return (T) gnn_math_i0 ((double) a);
+    case GNN_BACKEND_OP_I0E:        return (T) gnn_math_i0e ((double) a);
+    case GNN_BACKEND_OP_I1:         return (T) gnn_math_i1 ((double) a);
+    case GNN_BACKEND_OP_I1E:        return (T) gnn_math_i1e ((double) a);
+    case GNN_BACKEND_OP_NDTRI:      return (T) gnn_math_ndtri ((double) a);
+    case GNN_BACKEND_OP_LOG_NDTR:   return (T) gnn_math_log_ndtr ((double) a);
+    case GNN_BACKEND_OP_ERFCX:      return (T) gnn_math_erfcx ((double) a);
+    case GNN_BACKEND_OP_ENTR:       return (T) gnn_math_entr ((double) a);
     default:                        return a - trunc (a);   /* FRAC */
     }
 }
@@ -681,6 +691,7 @@ math2 (GnnBackendOp op, T a, T b)
           return m + log1p (exp (-fabs (a - b)));
         return m + log1p (exp2 (-fabs (a - b))) / (T) M_LN2;
       }
+    case GNN_BACKEND_OP_XLOG1PY:   return (T) gnn_math_xlog1py ((double) a, (double) b);
     default:   /* XLOGY */
       return b != b ? b : a == (T) 0 ? (T) 0 : a * log (b);
     }
@@ -1164,6 +1175,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_REMAINDER:
     case GNN_BACKEND_OP_FLOOR_DIVIDE:
     case GNN_BACKEND_OP_XLOGY:
+    case GNN_BACKEND_OP_XLOG1PY:
     case GNN_BACKEND_OP_COPYSIGN:
     case GNN_BACKEND_OP_FMAX:
     case GNN_BACKEND_OP_FMIN:
@@ -1239,6 +1251,7 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_HEAVISIDE:           return by_number<MathBinaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_ATAN2:
     case GNN_BACKEND_OP_XLOGY:
+    case GNN_BACKEND_OP_XLOG1PY:
     case GNN_BACKEND_OP_COPYSIGN:
     case GNN_BACKEND_OP_LOGADDEXP:
     case GNN_BACKEND_OP_LOGADDEXP2:
@@ -1270,7 +1283,15 @@ run_elementwise (GnnCudaContext *ctx, const GnnKernelArgs *args, GError **error)
     case GNN_BACKEND_OP_TRUNC:
     case GNN_BACKEND_OP_FRAC:
     case GNN_BACKEND_OP_EXP2:
-    case GNN_BACKEND_OP_SINC:                return by_float<MathUnaryOp> (ctx, args, dt, error);
+    case GNN_BACKEND_OP_SINC:
+    case GNN_BACKEND_OP_I0:
+    case GNN_BACKEND_OP_I0E:
+    case GNN_BACKEND_OP_I1:
+    case GNN_BACKEND_OP_I1E:
+    case GNN_BACKEND_OP_NDTRI:
+    case GNN_BACKEND_OP_LOG_NDTR:
+    case GNN_BACKEND_OP_ERFCX:
+    case GNN_BACKEND_OP_ENTR:                return by_float<MathUnaryOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_EXP:                 return by_float<ExpOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_LOG:                 return by_float<LogOp> (ctx, args, dt, error);
     case GNN_BACKEND_OP_SQRT:                return by_float<SqrtOp> (ctx, args, dt, error);

@@ -12,10 +12,17 @@
 #include <float.h>
 #include <math.h>
 
+/* the functions that the CUDA kernels share are device functions there too */
+#ifdef __CUDACC__
+#define GNN_MATH_FN static inline __host__ __device__
+#else
+#define GNN_MATH_FN static inline
+#endif
+
 /* the inverse of erf: an initial estimate from M. Giles' single-precision approximation
  * ("Approximating the erfinv function", 2010), then two Newton steps on erf, whose
  * convergence is quadratic (torch.erfinv, and nn.init.trunc_normal_'s draws) */
-static inline double
+GNN_MATH_FN double
 gnn_math_erfinv (double y)
 {
   double w, p, x;
@@ -307,4 +314,182 @@ static inline double
 gnn_math_threshold (double a, double threshold, double value)
 {
   return a <= threshold ? value : a;
+}
+
+/* ---- the special functions of torch.special ----
+ *
+ * These are also device functions in the CUDA backend's kernels (gnn-cuda-kernels-elementwise.cu),
+ * which compute them in double as the CPU does, so that both backends give the same values. */
+
+/* e^-x I_ν(x) for x ≥ 0 and ν 0 or 1: the power series Σ (x/2)^(2k+ν) / (k! (k+ν)!) up to 30,
+ * whose terms are all positive; above, Hankel's asymptotic expansion
+ * 1/√(2πx) Σ (−1)^k a_k(ν) / x^k, a_k = Π_{j ≤ k} (4ν² − (2j−1)²) / (8j), summed while its
+ * terms shrink (at x > 30 the smallest is below 1e-25) */
+GNN_MATH_FN double
+gnn_math_bessel_ie (int nu, double x)
+{
+  double term, sum;
+
+  if (isnan (x))
+    return x;
+  if (x <= 30.0)
+    {
+      double q = x * x / 4.0;
+
+      term = nu == 0 ? 1.0 : x / 2.0;
+      sum = term;
+      for (int k = 1; k < 500 && term > sum * 1e-17; k++)
+        {
+          term *= q / ((double) k * (double) (k + nu));
+          sum += term;
+        }
+      return sum * exp (-x);
+    }
+  term = sum = 1.0;
+  for (int k = 1; k < 100; k++)
+    {
+      double odd = 2.0 * k - 1.0, next = term * -(4.0 * nu * nu - odd * odd) / (8.0 * k * x);
+
+      if (fabs (next) >= fabs (term) || fabs (next) < 1e-17 * fabs (sum))
+        break;
+      term = next;
+      sum += term;
+    }
+  return sum / sqrt (2.0 * M_PI * x);
+}
+
+/* the modified Bessel function of the first kind of order 0 (torch.i0); even */
+GNN_MATH_FN double
+gnn_math_i0 (double x)
+{
+  return gnn_math_bessel_ie (0, fabs (x)) * exp (fabs (x));
+}
+
+/* e^-|x| I₀(x), which does not overflow (torch.special.i0e) */
+GNN_MATH_FN double
+gnn_math_i0e (double x)
+{
+  return gnn_math_bessel_ie (0, fabs (x));
+}
+
+/* the modified Bessel function of the first kind of order 1 (torch.special.i1); odd */
+GNN_MATH_FN double
+gnn_math_i1 (double x)
+{
+  return copysign (gnn_math_bessel_ie (1, fabs (x)) * exp (fabs (x)), x);
+}
+
+/* e^-|x| I₁(x) (torch.special.i1e) */
+GNN_MATH_FN double
+gnn_math_i1e (double x)
+{
+  return copysign (gnn_math_bessel_ie (1, fabs (x)), x);
+}
+
+/* e^(x²) erfc (x), the scaled complementary error function (torch.special.erfcx): below 25
+ * directly, x² split into a double and its rounding error (fma) so that e^(x²) keeps double
+ * accuracy; above, the asymptotic series 1/(x√π) Σ (−1)^k (2k−1)!! / (2x²)^k (its 12th term is
+ * below 1e-24 there); for x < 0, 2e^(x²) − erfcx (−x), which overflows below −26.6 as it should */
+GNN_MATH_FN double
+gnn_math_erfcx (double x)
+{
+  double hi, lo;
+
+  if (isnan (x))
+    return x;
+  if (x < 0.0)
+    {
+      hi = x * x;
+      lo = fma (x, x, -hi);
+      return 2.0 * exp (hi) * (1.0 + lo) - gnn_math_erfcx (-x);
+    }
+  if (x < 25.0)
+    {
+      hi = x * x;
+      lo = fma (x, x, -hi);
+      return exp (hi) * (1.0 + lo) * erfc (x);
+    }
+  else
+    {
+      double r = 1.0 / (2.0 * x * x), t = 1.0, s = 1.0;
+
+      for (int k = 1; k < 12; k++)
+        {
+          t *= -(2.0 * k - 1.0) * r;
+          s += t;
+        }
+      return s / (x * sqrt (M_PI));
+    }
+}
+
+/* log of the standard normal CDF (torch.special.log_ndtr), as PyTorch writes it: below −1
+ * log (erfcx (−x/√2) / 2) − x²/2, which keeps the far tail finite; above, log1p (−erfc (x/√2) / 2) */
+GNN_MATH_FN double
+gnn_math_log_ndtr (double x)
+{
+  double t = x * M_SQRT1_2;
+
+  if (x < -1.0)
+    return log (gnn_math_erfcx (-t) / 2.0) - t * t;
+  return log1p (-erfc (t) / 2.0);
+}
+
+/* the inverse of the standard normal CDF (torch.special.ndtri): −∞ at 0, ∞ at 1, NaN outside
+ * [0, 1]; odd about 1/2 (1 − p is exact there). Above 10⁻³ it is −√2 erfinv (1 − 2p); below, a
+ * tail estimate (x² ≈ L − log L − log 2π, L = −2 log p) refined by Newton steps on
+ * log Φ(x) = log p, whose steps keep their relative accuracy however small p is */
+GNN_MATH_FN double
+gnn_math_ndtri (double p)
+{
+  double x, logp, l;
+
+  if (isnan (p) || p < 0.0 || p > 1.0)
+    return NAN;
+  if (p == 0.0)
+    return -INFINITY;
+  if (p == 1.0)
+    return INFINITY;
+  if (p == 0.5)
+    return 0.0;
+  if (p > 0.5)
+    return -gnn_math_ndtri (1.0 - p);
+  if (p >= 1e-3)
+    return -M_SQRT2 * gnn_math_erfinv (1.0 - 2.0 * p);
+  logp = log (p);
+  l = -2.0 * logp;
+  x = -sqrt (l - log (l) - log (2.0 * M_PI));
+  for (int i = 0; i < 20; i++)
+    {
+      double lp = gnn_math_log_ndtr (x);
+      /* (log Φ(x) − log p) Φ(x) / φ(x) */
+      double step = (lp - logp) * exp (lp + 0.5 * x * x) * sqrt (2.0 * M_PI);
+
+      x -= step;
+      if (fabs (step) <= 1e-16 * fabs (x))
+        break;
+    }
+  return x;
+}
+
+/* −x log x for x > 0, 0 at 0, −∞ below (torch.special.entr) */
+GNN_MATH_FN double
+gnn_math_entr (double x)
+{
+  if (isnan (x))
+    return x;
+  if (x > 0.0)
+    return -x * log (x);
+  return x == 0.0 ? 0.0 : -INFINITY;
+}
+
+/* x · log (1 + y), 0 where x is 0 (whatever y is, but NaN), as gnn_math_xlogy
+ * (torch.special.xlog1py) */
+GNN_MATH_FN double
+gnn_math_xlog1py (double x, double y)
+{
+  if (isnan (y))
+    return NAN;
+  if (x == 0.0)
+    return 0.0;
+  return x * log1p (y);
 }

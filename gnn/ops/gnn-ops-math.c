@@ -60,6 +60,14 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_POLYGAMMA, "polygamma", "PolygammaBackward0", MATH_FLOAT, FALSE },
   { GNN_BACKEND_OP_EXP2, "exp2", "Exp2Backward0", MATH_FLOAT, TRUE },
   { GNN_BACKEND_OP_SINC, "sinc", "SincBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_I0, "i0", "I0Backward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_I0E, "special_i0e", "SpecialI0EBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_I1, "special_i1", "SpecialI1Backward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_I1E, "special_i1e", "SpecialI1EBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_NDTRI, "special_ndtri", "SpecialNdtriBackward0", MATH_FLOAT, TRUE },
+  { GNN_BACKEND_OP_LOG_NDTR, "special_log_ndtr", "SpecialLogNdtrBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ERFCX, "special_erfcx", "SpecialErfcxBackward0", MATH_FLOAT, FALSE },
+  { GNN_BACKEND_OP_ENTR, "special_entr", "SpecialEntrBackward0", MATH_FLOAT, FALSE },
   { GNN_BACKEND_OP_FLOOR, "floor", "FloorBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_CEIL, "ceil", "CeilBackward0", MATH_ROUNDING, FALSE },
   { GNN_BACKEND_OP_ROUND, "round", "RoundBackward0", MATH_ROUNDING, FALSE },
@@ -293,6 +301,74 @@ math_grad (const MathCtx *ctx, GnnTensor *g, GnnTensor *s, GError **error)
           return NULL;
         return gnn_tensor_mul (g, t1, error);
       }
+    case GNN_BACKEND_OP_I0:           /* g I₁(x) */
+      return (t1 = gnn_special_i1 (s, error)) ? gnn_tensor_mul (g, t1, error) : NULL;
+    case GNN_BACKEND_OP_I0E:          /* g (i1e (x) − sgn (x) i0e (x)) */
+      if ((t1 = gnn_special_i1e (s, error)) && (t2 = gnn_tensor_sgn (s, error)) &&
+          (t3 = gnn_special_i0e (s, error)))
+        {
+          g_autoptr(GnnTensor) st = gnn_tensor_mul (t2, t3, error);
+          g_autoptr(GnnTensor) d = st ? gnn_tensor_sub (t1, st, 1.0, error) : NULL;
+          return d ? gnn_tensor_mul (g, d, error) : NULL;
+        }
+      return NULL;
+    case GNN_BACKEND_OP_I1:           /* g (I₀(x) − I₁(x) / x), ½ at x = 0 (PyTorch's) */
+    case GNN_BACKEND_OP_I1E:          /* g (i0e (x) − i1e (x) (sgn (x) + 1/x)), ½ at x = 0 */
+      {
+        gboolean scaled = ctx->math->op == GNN_BACKEND_OP_I1E;
+        g_autoptr(GnnTensor) y = NULL, q = NULL, at0 = NULL, zero = NULL, half = NULL, d = NULL;
+
+        if (!(t1 = scaled ? gnn_special_i0e (s, error) : gnn_tensor_i0 (s, error)) ||
+            !(y = scaled ? gnn_special_i1e (s, error) : gnn_special_i1 (s, error)))
+          return NULL;
+        if (scaled)
+          {
+            g_autoptr(GnnTensor) r = NULL, sg = NULL, k = NULL;
+            if (!(r = gnn_tensor_reciprocal (s, error)) || !(sg = gnn_tensor_sgn (s, error)) ||
+                !(k = gnn_tensor_add (sg, r, 1.0, error)) || !(q = gnn_tensor_mul (y, k, error)))
+              return NULL;
+          }
+        else if (!(q = gnn_tensor_div (y, s, error)))
+          return NULL;
+        if (!(t2 = gnn_tensor_sub (t1, q, 1.0, error)) || !(at0 = gnn_tensor_eq_scalar (s, 0.0, error)) ||
+            !(zero = gnn_tensor_new_zeros_like (t2, gnn_tensor_priv (t2)->dtype, 0, NULL, error)) ||
+            !(half = gnn_tensor_add_scalar (zero, 0.5, error)) || !(d = gnn_where (at0, half, t2, error)))
+          return NULL;
+        return gnn_tensor_mul (g, d, error);
+      }
+    case GNN_BACKEND_OP_NDTRI:        /* g √(2π) e^(y²/2) */
+      if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_mul_scalar (t1, 0.5, error)) &&
+          (t3 = gnn_tensor_exp (t2, error)))
+        {
+          g_autoptr(GnnTensor) k = gnn_tensor_mul_scalar (t3, sqrt (2.0 * G_PI), error);
+          return k ? gnn_tensor_mul (g, k, error) : NULL;
+        }
+      return NULL;
+    case GNN_BACKEND_OP_LOG_NDTR:     /* g e^(−x²/2 − log Φ(x)) / √(2π) */
+      {
+        g_autoptr(GnnTensor) y = NULL, e = NULL;
+        if ((t1 = gnn_tensor_mul (s, s, error)) && (t2 = gnn_tensor_mul_scalar (t1, -0.5, error)) &&
+            (y = gnn_special_log_ndtr (s, error)) && (t3 = gnn_tensor_sub (t2, y, 1.0, error)) &&
+            (e = gnn_tensor_exp (t3, error)))
+          {
+            g_autoptr(GnnTensor) k = gnn_tensor_div_scalar (e, sqrt (2.0 * G_PI), error);
+            return k ? gnn_tensor_mul (g, k, error) : NULL;
+          }
+        return NULL;
+      }
+    case GNN_BACKEND_OP_ERFCX:        /* g (2x erfcx (x) − 2/√π) */
+      if ((t1 = gnn_special_erfcx (s, error)) && (t2 = gnn_tensor_mul (s, t1, error)) &&
+          (t3 = gnn_tensor_mul_scalar (t2, 2.0, error)))
+        {
+          g_autoptr(GnnTensor) d = gnn_tensor_add_scalar (t3, -M_2_SQRTPI, error);
+          return d ? gnn_tensor_mul (g, d, error) : NULL;
+        }
+      return NULL;
+    case GNN_BACKEND_OP_ENTR:         /* −g (1 + log x) (PyTorch's: +inf at 0, NaN below) */
+      if ((t1 = gnn_tensor_log (s, error)) && (t2 = gnn_tensor_add_scalar (t1, 1.0, error)) &&
+          (t3 = gnn_tensor_neg (t2, error)))
+        return gnn_tensor_mul (g, t3, error);
+      return NULL;
     default:                          /* the rounding functions: 0 */
       return gnn_tensor_new_zeros_like (g, gnn_tensor_priv (g)->dtype, gnn_tensor_priv (g)->ndim,
                                         gnn_tensor_priv (g)->shape, error);
@@ -491,6 +567,178 @@ gnn_tensor_sinc (GnnTensor *self, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return math_unary (GNN_BACKEND_OP_SINC, 0, self, error);
+}
+
+/**
+ * gnn_tensor_i0:
+ * @self: a tensor
+ * @error: return location for a #GError
+ *
+ * The modified Bessel function of the first kind of order 0, I₀(@self), elementwise (`torch.i0`), `torch.special.i0`; even, and infinite beyond about 88 in float32 as in PyTorch. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): I₀(@self), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_i0 (GnnTensor *self, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return math_unary (GNN_BACKEND_OP_I0, 0, self, error);
+}
+
+/**
+ * gnn_special_i0e:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The exponentially scaled modified Bessel function e^−|@input| I₀(@input), elementwise (`torch.special.i0e`); it does not overflow. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): e^−|@input| I₀(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_i0e (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_I0E, 0, input, error);
+}
+
+/**
+ * gnn_special_i1:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The modified Bessel function of the first kind of order 1, I₁(@input), elementwise (`torch.special.i1`); odd. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): I₁(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_i1 (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_I1, 0, input, error);
+}
+
+/**
+ * gnn_special_i1e:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The exponentially scaled modified Bessel function e^−|@input| I₁(@input), elementwise (`torch.special.i1e`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): e^−|@input| I₁(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_i1e (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_I1E, 0, input, error);
+}
+
+/**
+ * gnn_special_ndtri:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The inverse Φ⁻¹(@input) of the standard normal CDF (the quantile function), elementwise (`torch.special.ndtri`): −inf at 0, inf at 1 and NaN outside [0, 1]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): Φ⁻¹(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_ndtri (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_NDTRI, 0, input, error);
+}
+
+/**
+ * gnn_special_log_ndtr:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The log of the standard normal CDF, log Φ(@input), elementwise (`torch.special.log_ndtr`); finite far into the lower tail, where log (ndtr (x)) would be −inf. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): log Φ(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_log_ndtr (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_LOG_NDTR, 0, input, error);
+}
+
+/**
+ * gnn_special_erfcx:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The scaled complementary error function e^(@input²) erfc (@input), elementwise (`torch.special.erfcx`); finite for large @input, where e^(x²) overflows. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): erfcx (@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_erfcx (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_ERFCX, 0, input, error);
+}
+
+/**
+ * gnn_special_entr:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The elementwise entropy −@input log @input where @input > 0, 0 at 0 and −inf below, elementwise (`torch.special.entr`). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): entr (@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_entr (GnnTensor *input, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  return math_unary (GNN_BACKEND_OP_ENTR, 0, input, error);
+}
+
+/**
+ * gnn_special_ndtr:
+ * @input: a tensor
+ * @error: return location for a #GError
+ *
+ * The standard normal CDF Φ(@input) = (1 + erf (@input / √2)) / 2, elementwise
+ * (`torch.special.ndtr`), written with erf as PyTorch writes it (its gradient is that of the
+ * composition). Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): Φ(@input), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_ndtr (GnnTensor *input, GError **error)
+{
+  g_autoptr(GnnTensor) scaled = NULL, e = NULL, sum = NULL;
+  g_autoptr(GnnTensor) f = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (input)->dtype) && !(f = gnn_tensor_cast (input, GNN_DTYPE_FLOAT32, error)))
+    return NULL;
+  if (!(scaled = gnn_tensor_mul_scalar (f ? f : input, M_SQRT1_2, error)) || !(e = gnn_tensor_erf (scaled, error)) ||
+      !(sum = gnn_tensor_add_scalar (e, 1.0, error)))
+    return NULL;
+  return gnn_tensor_mul_scalar (sum, 0.5, error);
 }
 
 /**
@@ -1160,6 +1408,37 @@ xlogy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
+/* xlog1py:  xlog1py (g, b), 0 where a = 0 and b ≤ −1;  g a / (1 + b) (PyTorch's, as xlogy's) */
+static gboolean
+xlog1py_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *a, *b;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) t = NULL, za = NULL, nb = NULL, both = NULL, zero = NULL;
+
+      if (!(t = gnn_special_xlog1py (go[0], b, error)) || !(za = gnn_tensor_eq_scalar (a, 0.0, error)) ||
+          !(nb = gnn_tensor_le_scalar (b, -1.0, error)) || !(both = gnn_tensor_mul (za, nb, error)) ||
+          !(zero = gnn_tensor_new_zeros_like (t, gnn_tensor_priv (t)->dtype, 0, NULL, error)) ||
+          !set_input_grad (node, gi, 0, gnn_where (both, zero, t, error), error))
+        return FALSE;
+    }
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) t = NULL, b1 = NULL;
+
+      if (!(t = gnn_tensor_mul (go[0], a, error)) || !(b1 = gnn_tensor_add_scalar (b, 1.0, error)) ||
+          !set_input_grad (node, gi, 1, gnn_tensor_div (t, b1, error), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* floor_divide: PyTorch 1.13 has no derivative for it (its grad_fn is NotImplemented) */
 static gboolean
 floor_divide_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
@@ -1320,6 +1599,27 @@ gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, MATH2_FLOAT, self, other, error);
+}
+
+/**
+ * gnn_special_xlog1py:
+ * @input: the factor x
+ * @other: the argument y of log (1 + y), broadcast against @input
+ * @error: return location for a #GError
+ *
+ * x · log (1 + y), elementwise (`torch.special.xlog1py`), 0 where x is 0 unless y is NaN, as
+ * [method@Gnn.Tensor.xlogy]. Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): @input · log (1 + @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_xlog1py (GnnTensor *input, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_backward, NULL, GNN_BACKEND_OP_XLOG1PY,
+                      MATH2_FLOAT, input, other, error);
 }
 
 /* ---- more binary functions: copysign, fmax, fmin, logaddexp(2), nextafter, heaviside ---- */

@@ -557,6 +557,28 @@ GnnTensor *gnn_tensor_signbit        (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_sgn            (GnnTensor *self, GError **error);
 
+/* the special functions (torch.special) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_i0             (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_i0e           (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_i1            (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_i1e           (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_ndtr          (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_ndtri         (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_log_ndtr      (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_erfcx         (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_entr          (GnnTensor *input, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_xlog1py       (GnnTensor *input, GnnTensor *other, GError **error);
+
 /* linear algebra through LAPACK (torch.linalg) */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_solve        (GnnTensor *A, GnnTensor *B, GError **error);

@@ -293,6 +293,15 @@ static GnnTensor *f_floor_divide (GnnTensor **x, GError **e) { return gnn_tensor
 static GnnTensor *f_xlogy (GnnTensor **x, GError **e) { return gnn_tensor_xlogy (x[0], x[1], e); }
 static GnnTensor *f_exp2 (GnnTensor **x, GError **e) { return gnn_tensor_exp2 (x[0], e); }
 static GnnTensor *f_sinc (GnnTensor **x, GError **e) { return gnn_tensor_sinc (x[0], e); }
+static GnnTensor *f_i0 (GnnTensor **x, GError **e) { return gnn_tensor_i0 (x[0], e); }
+static GnnTensor *f_i0e (GnnTensor **x, GError **e) { return gnn_special_i0e (x[0], e); }
+static GnnTensor *f_i1 (GnnTensor **x, GError **e) { return gnn_special_i1 (x[0], e); }
+static GnnTensor *f_i1e (GnnTensor **x, GError **e) { return gnn_special_i1e (x[0], e); }
+static GnnTensor *f_ndtri (GnnTensor **x, GError **e) { return gnn_special_ndtri (x[0], e); }
+static GnnTensor *f_log_ndtr (GnnTensor **x, GError **e) { return gnn_special_log_ndtr (x[0], e); }
+static GnnTensor *f_erfcx (GnnTensor **x, GError **e) { return gnn_special_erfcx (x[0], e); }
+static GnnTensor *f_entr (GnnTensor **x, GError **e) { return gnn_special_entr (x[0], e); }
+static GnnTensor *f_xlog1py (GnnTensor **x, GError **e) { return gnn_special_xlog1py (x[0], x[1], e); }
 static GnnTensor *f_copysign (GnnTensor **x, GError **e) { return gnn_tensor_copysign (x[0], x[1], e); }
 static GnnTensor *f_fmax (GnnTensor **x, GError **e) { return gnn_tensor_fmax (x[0], x[1], e); }
 static GnnTensor *f_fmin (GnnTensor **x, GError **e) { return gnn_tensor_fmin (x[0], x[1], e); }
@@ -638,6 +647,15 @@ static const OpCase op_cases[] = {
   { "xlogy", f_xlogy, 2, { IN (A34, 0.1, 2), IN (S2 (1, 4), 0.1, 2) }, F_GRAD },
   { "exp2", f_exp2, 1, { IN (A34, -3, 3) }, F_GRAD },
   { "sinc", f_sinc, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "i0", f_i0, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "i0e", f_i0e, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "i1", f_i1, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "i1e", f_i1e, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "ndtri", f_ndtri, 1, { IN (A34, 0.05, 0.95) }, F_GRAD },
+  { "log_ndtr", f_log_ndtr, 1, { IN (A34, -3, 3) }, F_GRAD },
+  { "erfcx", f_erfcx, 1, { IN (A34, -2, 3) }, F_GRAD },
+  { "entr", f_entr, 1, { IN (A34, 0.1, 3) }, F_GRAD },
+  { "xlog1py", f_xlog1py, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -0.5, 2) }, F_GRAD },
   { "copysign", f_copysign, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
   { "fmax", f_fmax, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },
   { "fmin", f_fmin, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },

@@ -145,6 +145,15 @@ FN (op_floor_divide, gnn_tensor_floor_divide (x[0], x[1], e))
 FN (op_xlogy, gnn_tensor_xlogy (x[0], x[1], e))
 FN (op_exp2, gnn_tensor_exp2 (x[0], e))
 FN (op_sinc, gnn_tensor_sinc (x[0], e))
+FN (op_i0, gnn_tensor_i0 (x[0], e))
+FN (op_i0e, gnn_special_i0e (x[0], e))
+FN (op_i1, gnn_special_i1 (x[0], e))
+FN (op_i1e, gnn_special_i1e (x[0], e))
+FN (op_ndtri, gnn_special_ndtri (x[0], e))
+FN (op_log_ndtr, gnn_special_log_ndtr (x[0], e))
+FN (op_erfcx, gnn_special_erfcx (x[0], e))
+FN (op_entr, gnn_special_entr (x[0], e))
+FN (op_xlog1py, gnn_special_xlog1py (x[0], x[1], e))
 FN (op_copysign, gnn_tensor_copysign (x[0], x[1], e))
 FN (op_fmax, gnn_tensor_fmax (x[0], x[1], e))
 FN (op_fmin, gnn_tensor_fmin (x[0], x[1], e))
@@ -255,6 +264,15 @@ static const OpCase elementwise_cases[] = {
   { "xlogy", op_xlogy, 2, 0.1, 2, TRUE },
   { "exp2", op_exp2, 1, -3, 3, TRUE },
   { "sinc", op_sinc, 1, -3, 3, TRUE },
+  { "i0", op_i0, 1, -3, 3, TRUE },
+  { "i0e", op_i0e, 1, -3, 3, TRUE },
+  { "i1", op_i1, 1, -3, 3, TRUE },
+  { "i1e", op_i1e, 1, -3, 3, TRUE },
+  { "ndtri", op_ndtri, 1, 0.05, 0.95, TRUE },
+  { "log_ndtr", op_log_ndtr, 1, -3, 3, TRUE },
+  { "erfcx", op_erfcx, 1, -2, 3, TRUE },
+  { "entr", op_entr, 1, 0.1, 3, TRUE },
+  { "xlog1py", op_xlog1py, 2, 0.1, 2, TRUE },
   { "copysign", op_copysign, 2, -2, 2, TRUE },
   { "fmax", op_fmax, 2, -2, 2, TRUE },
   { "fmin", op_fmin, 2, -2, 2, TRUE },

@@ -572,6 +572,17 @@ static const OpCase math_ops[] = {
   { "xlogy (y)", call_binary_b, gnn_tensor_xlogy, "XlogyBackward0", 0.2, 3 },
   { "exp2", call_unary, gnn_tensor_exp2, "Exp2Backward0", -3, 3 },
   { "sinc", call_unary, gnn_tensor_sinc, "SincBackward0", -3, 3 },
+  { "i0", call_unary, gnn_tensor_i0, "I0Backward0", -3, 3 },
+  { "i0e", call_unary, gnn_special_i0e, "SpecialI0EBackward0", -3, 3 },
+  { "i1", call_unary, gnn_special_i1, "SpecialI1Backward0", -3, 3 },
+  { "i1e", call_unary, gnn_special_i1e, "SpecialI1EBackward0", -3, 3 },
+  { "ndtri", call_unary, gnn_special_ndtri, "SpecialNdtriBackward0", 0.05, 0.95 },
+  { "log_ndtr", call_unary, gnn_special_log_ndtr, "SpecialLogNdtrBackward0", -4, 3 },
+  { "erfcx", call_unary, gnn_special_erfcx, "SpecialErfcxBackward0", -2, 3 },
+  { "entr", call_unary, gnn_special_entr, "SpecialEntrBackward0", 0.1, 3 },
+  { "ndtr", call_unary, gnn_special_ndtr, "MulBackward0", -3, 3 },
+  { "xlog1py", call_binary_a, gnn_special_xlog1py, "SpecialXlog1PyBackward0", -2, 2 },
+  { "xlog1py (y)", call_binary_b, gnn_special_xlog1py, "SpecialXlog1PyBackward0", -0.5, 3 },
   { "deg2rad", call_unary, gnn_tensor_deg2rad, "Deg2RadBackward0", -180, 180 },
   { "rad2deg", call_unary, gnn_tensor_rad2deg, "Rad2DegBackward0", -3, 3 },
   { "copysign", call_binary_a, gnn_tensor_copysign, "CopysignBackward0", -2, 2 },
@@ -635,7 +646,7 @@ test_math_gradcheck (void)
        * remainder's for either operand, xlogy's and ldexp's for x, the scalings', copysign's, fmax's and
        * fmin's) has no second derivative to check */
       if (!g_strv_contains ((const char *const[]) { "floor", "ceil", "round", "round-decimals", "trunc", "frac",
-                                                    "fmod", "fmod (divisor)", "remainder", "remainder (divisor)", "xlogy",
+                                                    "fmod", "fmod (divisor)", "remainder", "remainder (divisor)", "xlogy", "xlog1py",
                                                     "deg2rad", "rad2deg", "copysign", "copysign (sign)", "fmax",
                                                     "fmax (other)", "fmin", "fmin (other)", "ldexp", NULL }, math_ops[k].name))
         gnn_test_gradgradcheck (math_ops[k].fn, math_ops[k].data, x, 1e-6, 1e-5);

@@ -25,6 +25,15 @@ static float floor_divide_f (float a, float b) { return (float) gnn_math_floor_d
 static float xlogy_f (float a, float b) { return (float) gnn_math_xlogy (a, b); }
 static float logaddexp_f (float a, float b) { return (float) gnn_math_logaddexp (a, b); }
 static float logaddexp2_f (float a, float b) { return (float) gnn_math_logaddexp2 (a, b); }
+static float i0_f (float x) { return (float) gnn_math_i0 (x); }
+static float i0e_f (float x) { return (float) gnn_math_i0e (x); }
+static float i1_f (float x) { return (float) gnn_math_i1 (x); }
+static float i1e_f (float x) { return (float) gnn_math_i1e (x); }
+static float ndtri_f (float x) { return (float) gnn_math_ndtri (x); }
+static float log_ndtr_f (float x) { return (float) gnn_math_log_ndtr (x); }
+static float erfcx_f (float x) { return (float) gnn_math_erfcx (x); }
+static float entr_f (float x) { return (float) gnn_math_entr (x); }
+static float xlog1py_f (float a, float b) { return (float) gnn_math_xlog1py (a, b); }
 /* sinc in float, as PyTorch computes it (π rounded to float, then sin (πx) / (πx)) */
 static float sinc_f (float x) { float px = (float) M_PI * x; return x == 0.0f ? 1.0f : sinf (px) / px; }
 
@@ -70,6 +79,14 @@ static const UnaryMath unary_math[] = {
   { GNN_BACKEND_OP_FRAC, frac_f, frac_d },
   { GNN_BACKEND_OP_EXP2, exp2f, exp2 },
   { GNN_BACKEND_OP_SINC, sinc_f, gnn_math_sinc },
+  { GNN_BACKEND_OP_I0, i0_f, gnn_math_i0 },
+  { GNN_BACKEND_OP_I0E, i0e_f, gnn_math_i0e },
+  { GNN_BACKEND_OP_I1, i1_f, gnn_math_i1 },
+  { GNN_BACKEND_OP_I1E, i1e_f, gnn_math_i1e },
+  { GNN_BACKEND_OP_NDTRI, ndtri_f, gnn_math_ndtri },
+  { GNN_BACKEND_OP_LOG_NDTR, log_ndtr_f, gnn_math_log_ndtr },
+  { GNN_BACKEND_OP_ERFCX, erfcx_f, gnn_math_erfcx },
+  { GNN_BACKEND_OP_ENTR, entr_f, gnn_math_entr },
 };
 
 /* The activations (softplus, celu, selu, the shrinks, threshold and their kin): each the function
@@ -160,6 +177,7 @@ static const BinaryMath binary_math[] = {
   { GNN_BACKEND_OP_LOGADDEXP2, logaddexp2_f, gnn_math_logaddexp2, NULL },
   { GNN_BACKEND_OP_NEXTAFTER, nextafterf, nextafter, NULL },
   { GNN_BACKEND_OP_HEAVISIDE, heaviside_f, heaviside_d, heaviside_i },
+  { GNN_BACKEND_OP_XLOG1PY, xlog1py_f, gnn_math_xlog1py, NULL },
 };
 
 static const UnaryMath *
