@@ -14,7 +14,7 @@ from gi.overrides._gnn.names import fill_namespace as _fill  # noqa: E402
 
 __getattr__ = _fill('torch', globals())
 
-from . import autograd, backends, cuda, nn, optim, utils, linalg  # noqa: E402,F401
+from . import autograd, backends, cuda, nn, optim, utils, linalg, special  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from . import ao  # noqa: E402,F401
 from . import distributed, fx, onnx  # noqa: E402,F401

@@ -1693,6 +1693,9 @@ remainder = _math_binary('remainder', Gnn.Tensor.remainder)
 floor_divide = _math_binary('floor_divide', Gnn.Tensor.floor_divide)
 xlogy = _math_binary('xlogy', Gnn.Tensor.xlogy)
 __all__ += ['atan2', 'fmod', 'remainder', 'floor_divide', 'xlogy']
+# torch.special.xlog1py: as xlogy, with a number on either side
+special_xlog1py = _math_binary('special_xlog1py', Gnn.special_xlog1py)
+__all__ += ['special_xlog1py']
 
 
 def _tensor_binary(name, c_op, second='other'):
