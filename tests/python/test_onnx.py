@@ -793,5 +793,58 @@ class TestCoverage(unittest.TestCase):
         self.assertIn('a Mish, which has no ONNX form', cm.exception.message)
 
 
+class TestVisionExport(unittest.TestCase):
+    """the forms torchvision's models need"""
+
+    def test_functional_adaptive_avg_pool2d(self):
+        # mobilenet_v2 pools with the function, not the layer: both sizes the exporter writes
+        class Pool(gnn.nn.Module):
+            def __init__(self, size):
+                super().__init__()
+                self.size = size
+
+            def forward(self, x):
+                return gnn.nn.functional.adaptive_avg_pool2d(x, self.size)
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        x = np.random.RandomState(6).randn(2, 3, 6, 4).astype(np.float32)
+        for size, op in (((1, 1), 'GlobalAveragePool'), (1, 'GlobalAveragePool'), ((3, 2), 'AveragePool')):
+            with self.subTest(size=size):
+                path = os.path.join(d, 'pool.onnx')
+                gnn.onnx.export(Pool(size), gnn.tensor(x), path)
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                self.assertEqual([n.op_type for n in model.graph.node], [op])
+                want = torch.nn.functional.adaptive_avg_pool2d(torch.from_numpy(x), size).numpy()
+                if HAVE_ORT:
+                    got = run_ort(path, {model.graph.input[0].name: x})[model.graph.output[0].name]
+                    self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-6))
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.export(Pool((4, 3)), gnn.tensor(x), os.path.join(d, 'never.onnx'))
+        self.assertIn('to a size that does not divide the input has no ONNX form', cm.exception.message)
+
+    def test_layer_called_twice(self):
+        # one layer called twice: its ONNX nodes are named apart, as torch names them
+        class Twice(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = gnn.nn.Linear(3, 3)
+                self.relu = gnn.nn.ReLU()
+
+            def forward(self, x):
+                return self.relu(self.fc(self.relu(x)))
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        path = os.path.join(d, 'twice.onnx')
+        m = Twice()
+        x = np.random.RandomState(7).randn(2, 3).astype(np.float32)
+        gnn.onnx.export(m, gnn.tensor(x), path)
+        model = onnx.load(path)
+        self.assertEqual([n.name for n in model.graph.node], ['/relu/Relu', '/fc/Gemm', '/relu/Relu_1'])
+        if HAVE_ORT:
+            got = run_ort(path, {model.graph.input[0].name: x})[model.graph.output[0].name]
+            self.assertTrue(np.allclose(got, m(gnn.tensor(x)).numpy(), rtol=1e-5, atol=1e-6))
+
+
 if __name__ == '__main__':
     unittest.main()
