@@ -871,6 +871,15 @@ class TestVisionExport(unittest.TestCase):
                 self.assertEqual(got.shape, expected.shape)
                 self.assertTrue(self.near(got, expected), (name, abs(got - expected).max()))
                 self.assertTrue(self.near(got, found), (name, abs(got - found).max()))
+                # the lowest opset, with a batch axis left open, run on another batch size
+                path13 = os.path.join(d, name + '-13.onnx')
+                gnn.onnx.export(gm, gnn.tensor(x), path13, input_names=['image'], output_names=['logits'],
+                                dynamic_axes={'image': {0: 'batch'}, 'logits': {0: 'batch'}}, opset_version=13)
+                onnx.checker.check_model(onnx.load(path13), full_check=True)
+                x2 = np.random.RandomState(8).randn(2, 3, 64, 64).astype(np.float32)
+                got = run_ort(path13, {'image': x2})['logits']
+                self.assertEqual(got.shape, (2, 1000))
+                self.assertTrue(self.near(got, gm(gnn.tensor(x2)).numpy()), name)
 
     def test_functional_adaptive_avg_pool2d(self):
         # mobilenet_v2 pools with the function, not the layer: both sizes the exporter writes
