@@ -6,7 +6,9 @@ ONNX Runtime in one run, the same weights and inputs, float32, the same thread c
   gnn.fx.experimental.optimization.fuse (Conv+BatchNorm folded), beside torch's same pair;
 - torchvision's resnet18 (random weights) at 1x3x224x224 and the CNN, exported by
   torch.onnx.export and run by gnn (gnn.onnx.import_model), by ONNX Runtime (the npm package
-  onnxruntime-node, through tests/onnx/run-ort.js; skipped when it is not installed) and by torch.
+  onnxruntime-node, through tests/onnx/run-ort.js; skipped when it is not installed) and by torch;
+- resnet18 built from gnn's layers (tests/python/vision_models.py) with the same weights: gnn
+  eager, ONNX Runtime on gnn.onnx.export's file of it, and torch's resnet18.
 
     bench/run-bench.sh BUILD_DIR      (runs this after the other rows)
     bench/bench_onnx_torch.py [--threads N] [--quick] [--onnxruntime DIR]
@@ -15,6 +17,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -90,11 +93,23 @@ def main():
     torch.manual_seed(0)
     r18 = torchvision.models.resnet18(weights=None).eval()
     xr = rng.standard_normal((1, 3, 224, 224), dtype=np.float32)
+    cases = []
     for name, t, xin in (('resnet18 imported, 1x3x224', r18, xr), ('CNN imported, batch 64', tm, x)):
         buf = io.BytesIO()
         torch.onnx.export(t, (torch.from_numpy(xin),), buf, opset_version=17)
         data = buf.getvalue()
-        g = gnn.onnx.import_model(data)
+        cases.append((name, t, gnn.onnx.import_model(data), data, xin))
+    # gnn's own resnet18 (tests/python/vision_models.py) with torchvision's weights: gnn eager,
+    # and ONNX Runtime on gnn's export of it
+    sys.path.insert(0, os.path.join(HERE, '..', 'tests', 'python'))
+    import vision_models
+    own = vision_models.resnet18()
+    own.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in r18.state_dict().items()})
+    own.eval()
+    buf = io.BytesIO()
+    gnn.onnx.export(own, gnn.tensor(xr), buf)
+    cases.append(('resnet18 gnn-built, 1x3x224', r18, own, buf.getvalue(), xr))
+    for name, t, g, data, xin in cases:
         xg, xt = gnn.tensor(xin), torch.from_numpy(xin)
         with torch.no_grad(), gnn.no_grad():
             e = t(xt).numpy()

@@ -67,6 +67,7 @@ typedef struct
   GHashTable *initialized;    /* initializer names written */
   GHashTable *parts;          /* "<node>#<k>" of a layer giving a tuple -> ONNX value name */
   GHashTable *aliases;        /* graph node name -> the "<node>#<k>" of a tuple it picks */
+  GHashTable *node_names;     /* ONNX node names given (a layer called twice gets _1, _2, ...) */
   GVariant *dynamic_axes;
   GnnModule *root;
   int opset;
@@ -147,6 +148,11 @@ add_node (Export      *ex,
   *node = init;
   node->op_type = ex_strdup (ex, op_type);
   node->name = ex_strdup (ex, name);
+  /* ONNX wants node names unique: a second call of one layer is named as torch names it,
+   * its name with _1 (then _2, ...) */
+  for (guint k = 1; g_hash_table_contains (ex->node_names, node->name); k++)
+    node->name = ex_printf (ex, "%s_%u", name, k);
+  g_hash_table_add (ex->node_names, node->name);
   node->n_input = n_inputs;
   node->input = ex_alloc (ex, MAX (n_inputs, MAX_INPUTS) * sizeof (char *));
   for (guint i = 0; i < n_inputs; i++)
@@ -966,6 +972,45 @@ pad_layer (GnnModule   *m,
   return FALSE;
 }
 
+/* adaptive_avg_pool2d, the layer's or the function's, from the traced shapes of its input and
+ * its output: GlobalAveragePool to (1, 1), AveragePool where the output size divides the input */
+static gboolean
+export_adaptive_avg_pool2d (Export       *ex,
+                            GnnGraphNode *node,
+                            GnnGraphNode *in_node,
+                            const char   *prefix,
+                            const char   *out,
+                            const char  **in,
+                            GError      **error)
+{
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, NULL, NULL) : NULL;
+  guint n_dims = node_rank (in_node, 0), n_out = 0;
+  const gint64 *size = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  Onnx__NodeProto *o;
+
+  if (shape != NULL && size != NULL && n_dims == 4 && n_out == 4 && size[2] == 1 && size[3] == 1)
+    {
+      add_node (ex, "GlobalAveragePool", ex_printf (ex, "%s/GlobalAveragePool", prefix), out, 1, in);
+      return TRUE;
+    }
+  if (shape != NULL && size != NULL && n_dims == 4 && n_out == 4 && size[2] > 0 && size[3] > 0 &&
+      shape[2] % size[2] == 0 && shape[3] % size[3] == 0)
+    {
+      gint64 k[2] = { shape[2] / size[2], shape[3] / size[3] }, pads[4] = { 0, 0, 0, 0 };
+
+      o = add_node (ex, "AveragePool", ex_printf (ex, "%s/AveragePool", prefix), out, 1, in);
+      attr_ints (ex, o, "kernel_shape", k, 2);
+      attr_ints (ex, o, "pads", pads, 4);
+      attr_ints (ex, o, "strides", k, 2);
+      return TRUE;
+    }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "ONNX export: node %s: adaptive_avg_pool2d of a 4-d input to a size that does not "
+               "divide the input has no ONNX form (torch refuses it too)",
+               gnn_graph_node_get_name (node));
+  return FALSE;
+}
+
 static gboolean
 export_module (Export       *ex,
                GnnGraphNode *node,
@@ -1112,34 +1157,7 @@ export_module (Export       *ex,
       return TRUE;
     }
   if (GNN_IS_ADAPTIVE_AVG_POOL2D (m))
-    {
-      gint64 size[2];
-      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, NULL, NULL) : NULL;
-      guint n_dims = node_rank (in_node, 0);
-
-      if (!pair_property (m, "output-size", 0, size, error))
-        return FALSE;
-      if (size[0] == 1 && size[1] == 1)
-        {
-          add_node (ex, "GlobalAveragePool", ex_printf (ex, "/%s/GlobalAveragePool", path), out, 1, in);
-          return TRUE;
-        }
-      if (shape != NULL && n_dims == 4 && size[0] > 0 && size[1] > 0 &&
-          shape[2] % size[0] == 0 && shape[3] % size[1] == 0)
-        {
-          gint64 k[2] = { shape[2] / size[0], shape[3] / size[1] }, pads[4] = { 0, 0, 0, 0 };
-
-          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
-          attr_ints (ex, o, "kernel_shape", k, 2);
-          attr_ints (ex, o, "pads", pads, 4);
-          attr_ints (ex, o, "strides", k, 2);
-          return TRUE;
-        }
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: node %s: AdaptiveAvgPool2d to a size that does not divide the "
-                   "input has no ONNX form (torch refuses it too)", name);
-      return FALSE;
-    }
+    return export_adaptive_avg_pool2d (ex, node, in_node, ex_printf (ex, "/%s", path), out, in, error);
   if (GNN_IS_FLATTEN (m))
     {
       int start, end;
@@ -1699,6 +1717,14 @@ export_call (Export       *ex,
       attr_int (ex, o, "axis", dim);
       return TRUE;
     }
+  if (strcmp (fn, "adaptive_avg_pool2d") == 0 && n >= 1 && n + n_kwargs (args) == 2 &&
+      arg_node (gnn_args_get_value (args, 0)) != NULL)
+    {
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      return export_adaptive_avg_pool2d (ex, node, arg_node (gnn_args_get_value (args, 0)),
+                                         ex_printf (ex, "/%s", name), out, in, error);
+    }
   if (strcmp (fn, "getitem") == 0 && n == 2 && n_kwargs (args) == 0 &&
       arg_node (gnn_args_get_value (args, 0)) != NULL)
     {
@@ -2181,6 +2207,7 @@ gnn_onnx_export (GnnGraph           *graph,
     ex.values = g_hash_table_new (g_str_hash, g_str_equal);
     ex.outputs_named = g_hash_table_new (g_str_hash, g_str_equal);
     ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.node_names = g_hash_table_new (g_str_hash, g_str_equal);
     ex.parts = g_hash_table_new (g_str_hash, g_str_equal);
     ex.aliases = g_hash_table_new (g_str_hash, g_str_equal);
     ex.dynamic_axes = dynamic_axes;
@@ -2226,6 +2253,7 @@ gnn_onnx_export (GnnGraph           *graph,
     g_hash_table_unref (ex.values);
     g_hash_table_unref (ex.outputs_named);
     g_hash_table_unref (ex.initialized);
+    g_hash_table_unref (ex.node_names);
     g_hash_table_unref (ex.parts);
     g_hash_table_unref (ex.aliases);
     g_ptr_array_unref (ex.nodes);

@@ -793,5 +793,143 @@ class TestCoverage(unittest.TestCase):
         self.assertIn('a Mish, which has no ONNX form', cm.exception.message)
 
 
+class TestVisionExport(unittest.TestCase):
+    """gnn -> ONNX -> ONNX Runtime on torchvision's resnet18 and mobilenet_v2, built from gnn's
+    layers (vision_models.py) and holding the weights and running statistics of torchvision's
+    own random-init models"""
+
+    @staticmethod
+    def near(found, expected):
+        # rel 1e-5 elementwise, and abs 1e-5 of the largest logit: of the 1000 logits of a
+        # random-weight net some lie near zero, and each is the end of long dot products
+        # (4608 terms in layer4's convolutions, 1280 in mobilenet_v2's classifier) whose
+        # summation order differs between gnn, torch and ONNX Runtime
+        scale = float(np.abs(expected).max())
+        return np.allclose(found, expected, rtol=1e-5, atol=1e-5 * scale)
+
+    def test_resnet18_and_mobilenet_v2(self):
+        import torchvision
+        import vision_models
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        torch.manual_seed(0)
+        for name in ('resnet18', 'mobilenet_v2'):
+            with self.subTest(model=name):
+                tm = getattr(torchvision.models, name)(weights=None)
+                gm = getattr(vision_models, name)()
+                self.assertEqual(list(gm.state_dict()), list(tm.state_dict()))
+                tm.train()               # running statistics worth exporting
+                with torch.no_grad():
+                    tm(torch.randn(2, 3, 64, 64) * 2 + 0.5)
+                copy_weights(tm, gm)
+                tm.eval()
+                gm.eval()
+                x = np.random.RandomState(5).randn(1, 3, 64, 64).astype(np.float32)
+                with torch.no_grad():
+                    expected = tm(torch.from_numpy(x)).numpy()
+                found = gm(gnn.tensor(x)).numpy()
+                self.assertEqual(found.shape, (1, 1000))
+                self.assertTrue(self.near(found, expected), (name, abs(found - expected).max()))
+
+                path = os.path.join(d, name + '.onnx')
+                gnn.onnx.export(gm, gnn.tensor(x), path, input_names=['image'], output_names=['logits'])
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                # the initializers: torch's state-dict keys with torch's numbers, and beside
+                # them only the bounds of ReLU6's Clip nodes
+                keys = [k for k in tm.state_dict() if not k.endswith('num_batches_tracked')]
+                inits = {i.name: onnx.numpy_helper.to_array(i) for i in model.graph.initializer}
+                clip_bounds = {b for n in model.graph.node if n.op_type == 'Clip' for b in n.input[1:]}
+                self.assertEqual(sorted(set(inits) - clip_bounds), sorted(keys))
+                for k in keys:
+                    self.assertTrue(np.array_equal(inits[k], tm.state_dict()[k].numpy()), k)
+                # node names unique (ONNX Runtime refuses a model without; the checker does
+                # not look): each block's ReLU, called twice, as torch names it
+                names = [n.name for n in model.graph.node]
+                self.assertEqual(len(names), len(set(names)))
+                if name == 'resnet18':
+                    self.assertLessEqual({'/layer1.0.relu/Relu', '/layer1.0.relu/Relu_1'}, set(names))
+                ops = {n.op_type for n in model.graph.node}
+                self.assertLessEqual({'Conv', 'BatchNormalization', 'Add', 'Gemm', 'Flatten'}, ops)
+                self.assertIn('GlobalAveragePool', ops)
+                self.assertIn('MaxPool' if name == 'resnet18' else 'Clip', ops)
+                if name == 'mobilenet_v2':   # the depthwise convolutions keep their groups
+                    groups = [a.i for n in model.graph.node if n.op_type == 'Conv'
+                              for a in n.attribute if a.name == 'group']
+                    self.assertIn(960, groups)
+
+                back = gnn.onnx.import_model(path)
+                self.assertIsInstance(back, gnn.fx.GraphModule)
+                again = back(gnn.tensor(x)).numpy()
+                self.assertTrue(np.allclose(again, found, rtol=1e-6, atol=1e-7), (name, abs(again - found).max()))
+                for k in keys:
+                    self.assertTrue(np.array_equal(back.state_dict()[k].numpy(), tm.state_dict()[k].numpy()), k)
+
+                if not HAVE_ORT:
+                    continue
+                got = run_ort(path, {'image': x})['logits']
+                self.assertEqual(got.shape, expected.shape)
+                self.assertTrue(self.near(got, expected), (name, abs(got - expected).max()))
+                self.assertTrue(self.near(got, found), (name, abs(got - found).max()))
+                # the lowest opset, with a batch axis left open, run on another batch size
+                path13 = os.path.join(d, name + '-13.onnx')
+                gnn.onnx.export(gm, gnn.tensor(x), path13, input_names=['image'], output_names=['logits'],
+                                dynamic_axes={'image': {0: 'batch'}, 'logits': {0: 'batch'}}, opset_version=13)
+                onnx.checker.check_model(onnx.load(path13), full_check=True)
+                x2 = np.random.RandomState(8).randn(2, 3, 64, 64).astype(np.float32)
+                got = run_ort(path13, {'image': x2})['logits']
+                self.assertEqual(got.shape, (2, 1000))
+                self.assertTrue(self.near(got, gm(gnn.tensor(x2)).numpy()), name)
+
+    def test_functional_adaptive_avg_pool2d(self):
+        # mobilenet_v2 pools with the function, not the layer: both sizes the exporter writes
+        class Pool(gnn.nn.Module):
+            def __init__(self, size):
+                super().__init__()
+                self.size = size
+
+            def forward(self, x):
+                return gnn.nn.functional.adaptive_avg_pool2d(x, self.size)
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        x = np.random.RandomState(6).randn(2, 3, 6, 4).astype(np.float32)
+        for size, op in (((1, 1), 'GlobalAveragePool'), (1, 'GlobalAveragePool'), ((3, 2), 'AveragePool')):
+            with self.subTest(size=size):
+                path = os.path.join(d, 'pool.onnx')
+                gnn.onnx.export(Pool(size), gnn.tensor(x), path)
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                self.assertEqual([n.op_type for n in model.graph.node], [op])
+                want = torch.nn.functional.adaptive_avg_pool2d(torch.from_numpy(x), size).numpy()
+                if HAVE_ORT:
+                    got = run_ort(path, {model.graph.input[0].name: x})[model.graph.output[0].name]
+                    self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-6))
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.export(Pool((4, 3)), gnn.tensor(x), os.path.join(d, 'never.onnx'))
+        self.assertIn('to a size that does not divide the input has no ONNX form', cm.exception.message)
+
+    def test_layer_called_twice(self):
+        # one layer called twice: its ONNX nodes are named apart, as torch names them
+        class Twice(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = gnn.nn.Linear(3, 3)
+                self.relu = gnn.nn.ReLU()
+
+            def forward(self, x):
+                return self.relu(self.fc(self.relu(x)))
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        path = os.path.join(d, 'twice.onnx')
+        m = Twice()
+        x = np.random.RandomState(7).randn(2, 3).astype(np.float32)
+        gnn.onnx.export(m, gnn.tensor(x), path)
+        model = onnx.load(path)
+        self.assertEqual([n.name for n in model.graph.node], ['/relu/Relu', '/fc/Gemm', '/relu/Relu_1'])
+        if HAVE_ORT:
+            got = run_ort(path, {model.graph.input[0].name: x})[model.graph.output[0].name]
+            self.assertTrue(np.allclose(got, m(gnn.tensor(x)).numpy(), rtol=1e-5, atol=1e-6))
+
+
 if __name__ == '__main__':
     unittest.main()
