@@ -120,6 +120,8 @@ static const GnnBackendOpDeparture departures[] = {
   /* no polygamma kernel (digamma, the gradients of lgamma and digamma: not on a hot path): they
    * run on the CPU backend */
   { GNN_BACKEND_OP_POLYGAMMA, 0, GNN_DTYPES_ALL },
+  /* nor a zeta kernel (torch.special.zeta, the same Hurwitz sum): it runs on the CPU backend */
+  { GNN_BACKEND_OP_ZETA, 0, GNN_DTYPES_ALL },
   /* no scatter_reduce kernel yet (scatter, scatter_reduce, index_copy; off the sequence models'
    * hot path, which scatters only by adding): those ops of a cuda tensor run on the CPU backend */
   { GNN_BACKEND_OP_SCATTER_REDUCE, 0, GNN_DTYPES_ALL },

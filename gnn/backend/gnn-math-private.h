@@ -145,6 +145,22 @@ gnn_math_zeta (double s, double q)
   return sum;
 }
 
+/* ζ (s, q) over the domain torch.special.zeta gives it: inf at s = 1 and at the poles
+ * q = 0, −1, −2, ...; NaN for s < 1, and for q < 0 with s not an integer (q^−s is not real) */
+static inline double
+gnn_math_hurwitz_zeta (double s, double q)
+{
+  if (isnan (s) || isnan (q))
+    return NAN;
+  if (s == 1.0)
+    return INFINITY;
+  if (s < 1.0)
+    return NAN;
+  if (q <= 0.0 && q != floor (q) && s != floor (s))
+    return NAN;
+  return gnn_math_zeta (s, q);
+}
+
 /* ψ⁽ⁿ⁾(x): the digamma function for n = 0, else (-1)^(n+1) n! ζ (n + 1, x) */
 static inline double
 gnn_math_polygamma (int n, double x)

@@ -1439,6 +1439,34 @@ xlog1py_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
+/* zeta: PyTorch 1.13 has no derivative for s (an error when it is needed); for q,
+ * −g s ζ (s + 1, q) */
+static gboolean
+zeta_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *s, *q;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (NEEDS (0))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "the derivative for 'zeta' is not implemented.");
+      return FALSE;
+    }
+  if (!(s = gnn_node_saved (node, 0, error)) || !(q = gnn_node_saved (node, 1, error)))
+    return FALSE;
+  if (NEEDS (1))
+    {
+      g_autoptr(GnnTensor) s1 = NULL, z = NULL, t = NULL, ng = NULL;
+
+      if (!(s1 = gnn_tensor_add_scalar (s, 1.0, error)) || !(z = gnn_special_zeta (s1, q, error)) ||
+          !(t = gnn_tensor_mul (z, s, error)) || !(ng = gnn_tensor_neg (go[0], error)) ||
+          !set_input_grad (node, gi, 1, gnn_tensor_mul (ng, t, error), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* floor_divide: PyTorch 1.13 has no derivative for it (its grad_fn is NotImplemented) */
 static gboolean
 floor_divide_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
@@ -1620,6 +1648,122 @@ gnn_special_xlog1py (GnnTensor *input, GnnTensor *other, GError **error)
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (other), NULL);
   return math_binary ("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_backward, NULL, GNN_BACKEND_OP_XLOG1PY,
                       MATH2_FLOAT, input, other, error);
+}
+
+/**
+ * gnn_special_zeta:
+ * @input: the exponent s
+ * @other: the shift q, broadcast against @input
+ * @error: return location for a #GError
+ *
+ * The Hurwitz zeta function ζ (s, q) = Σ_k (q + k)^−s, elementwise (`torch.special.zeta`): inf
+ * at s = 1 and where q is 0 or a negative integer, NaN for s < 1. As in PyTorch, it has a
+ * gradient for q only: a backward that needs the one for s is an error. Integer and bool
+ * inputs give float32.
+ *
+ * Returns: (transfer full): ζ (@input, @other), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_special_zeta (GnnTensor *input, GnnTensor *other, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (other), NULL);
+  return math_binary ("special_zeta", "SpecialZetaBackward0", zeta_backward, NULL, GNN_BACKEND_OP_ZETA,
+                      MATH2_FLOAT, input, other, error);
+}
+
+/* Σ_{j < p} f (x − j/2) for f lgamma (the multivariate log-gamma's sum) or digamma (its
+ * derivative), in ops */
+static GnnTensor *
+mvlgamma_sum (GnnTensor *x, int p, gboolean derivative, GError **error)
+{
+  g_autoptr(GnnTensor) sum = NULL;
+
+  for (int j = 0; j < p; j++)
+    {
+      g_autoptr(GnnTensor) shifted = gnn_tensor_add_scalar (x, -0.5 * j, error);
+      g_autoptr(GnnTensor) f = NULL;
+
+      if (!shifted || !(f = derivative ? gnn_tensor_digamma (shifted, error) : gnn_tensor_lgamma (shifted, error)))
+        return NULL;
+      if (sum == NULL)
+        sum = g_steal_pointer (&f);
+      else
+        {
+          GnnTensor *next = gnn_tensor_add (sum, f, 1.0, error);
+          if (next == NULL)
+            return NULL;
+          g_object_unref (sum);
+          sum = next;
+        }
+    }
+  return g_steal_pointer (&sum);
+}
+
+/* mvlgamma: g Σ_j ψ(x − j/2), differentiable again */
+static gboolean
+mvlgamma_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  g_autoptr(GnnTensor) d = NULL;
+  GnnTensor *x;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!(x = gnn_node_saved (node, 0, error)) || !(d = mvlgamma_sum (x, GPOINTER_TO_INT (node->ctx), TRUE, error)))
+    return FALSE;
+  return set_input_grad (node, gi, 0, gnn_tensor_mul (go[0], d, error), error);
+}
+
+/**
+ * gnn_tensor_mvlgamma:
+ * @self: a tensor
+ * @p: the dimension, at least 1
+ * @error: return location for a #GError
+ *
+ * The multivariate log-gamma function of dimension @p, elementwise (`torch.mvlgamma`,
+ * `torch.special.multigammaln`): p (p − 1)/4 · log π + Σ_{j < p} lgamma (@self − j/2). As in
+ * PyTorch 1.13, elements at or below (p − 1)/2 are not refused (the sum is inf or NaN there).
+ * Integer and bool inputs give float32.
+ *
+ * Returns: (transfer full): the multivariate log-gamma of @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_mvlgamma (GnnTensor *self, int p, GError **error)
+{
+  g_autoptr(GnnTensor) f = NULL;
+  GnnTensor *x, *out = NULL;
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (p < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "mvlgamma: p has to be greater than or equal to 1, got %d", p);
+      return NULL;
+    }
+  x = self;
+  if (!gnn_dtype_is_floating (gnn_tensor_priv (self)->dtype))
+    {
+      if (!(f = gnn_tensor_cast (self, GNN_DTYPE_FLOAT32, error)))
+        return NULL;
+      x = f;
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    g_autoptr(GnnTensor) sum = mvlgamma_sum (x, p, FALSE, error);
+
+    if (sum == NULL)
+      return NULL;
+    out = gnn_tensor_add_scalar (sum, p * (p - 1) * log (G_PI) / 4.0, error);
+  }
+  if (out && (node = gnn_autograd_record ("MvlgammaBackward0", mvlgamma_backward, &self, 1, &out, 1)))
+    {
+      gnn_node_save (node, x);
+      gnn_node_set_ctx (node, GINT_TO_POINTER (p), NULL);
+    }
+  return out;
 }
 
 /* ---- more binary functions: copysign, fmax, fmin, logaddexp(2), nextafter, heaviside ---- */

@@ -578,6 +578,10 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_special_entr          (GnnTensor *input, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_special_xlog1py       (GnnTensor *input, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_special_zeta          (GnnTensor *input, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mvlgamma       (GnnTensor *self, int p, GError **error);
 
 /* linear algebra through LAPACK (torch.linalg) */
 GNN_AVAILABLE_IN_ALL

@@ -258,6 +258,8 @@ static const KernelCase kernel_cases[] = {
   EWI ("heaviside/i64", HEAVISIDE, I64, I64, 2, -2, 2, NO_PARAMS),
   EW ("xlog1py/f32", XLOG1PY, F32, F32, 2, -0.9, 2, NO_PARAMS),
   EW ("xlog1py/f64", XLOG1PY, F64, F64, 2, -0.9, 2, NO_PARAMS),
+  EW ("zeta/f32", ZETA, F32, F32, 2, 1.1, 6, NO_PARAMS),
+  EW ("zeta/f64", ZETA, F64, F64, 2, 1.1, 6, NO_PARAMS),
   /* the bitwise and integer ops (gnn-cpu-bitwise.c) */
   EWI ("bitwise-and/i64", BITWISE_AND, I64, I64, 2, -9, 9, NO_PARAMS),
   EWI ("bitwise-or/i64", BITWISE_OR, I64, I64, 2, -9, 9, NO_PARAMS),

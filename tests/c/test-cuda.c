@@ -302,6 +302,8 @@ static GnnTensor *f_log_ndtr (GnnTensor **x, GError **e) { return gnn_special_lo
 static GnnTensor *f_erfcx (GnnTensor **x, GError **e) { return gnn_special_erfcx (x[0], e); }
 static GnnTensor *f_entr (GnnTensor **x, GError **e) { return gnn_special_entr (x[0], e); }
 static GnnTensor *f_xlog1py (GnnTensor **x, GError **e) { return gnn_special_xlog1py (x[0], x[1], e); }
+static GnnTensor *f_zeta (GnnTensor **x, GError **e) { return gnn_special_zeta (x[0], x[1], e); }
+static GnnTensor *f_mvlgamma (GnnTensor **x, GError **e) { return gnn_tensor_mvlgamma (x[0], 3, e); }
 static GnnTensor *f_copysign (GnnTensor **x, GError **e) { return gnn_tensor_copysign (x[0], x[1], e); }
 static GnnTensor *f_fmax (GnnTensor **x, GError **e) { return gnn_tensor_fmax (x[0], x[1], e); }
 static GnnTensor *f_fmin (GnnTensor **x, GError **e) { return gnn_tensor_fmin (x[0], x[1], e); }
@@ -656,6 +658,8 @@ static const OpCase op_cases[] = {
   { "erfcx", f_erfcx, 1, { IN (A34, -2, 3) }, F_GRAD },
   { "entr", f_entr, 1, { IN (A34, 0.1, 3) }, F_GRAD },
   { "xlog1py", f_xlog1py, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -0.5, 2) }, F_GRAD },
+  { "zeta", f_zeta, 2, { IN (A34, 1.5, 4), IN (S2 (1, 4), 0.5, 3) }, 0 },
+  { "mvlgamma", f_mvlgamma, 1, { IN (A34, 1.5, 4) }, F_GRAD },
   { "copysign", f_copysign, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD },
   { "fmax", f_fmax, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },
   { "fmin", f_fmin, 2, { IN (A34, -2, 2), IN (S2 (1, 4), -2, 2) }, F_GRAD | F_INT },

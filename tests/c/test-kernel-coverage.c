@@ -154,6 +154,7 @@ FN (op_log_ndtr, gnn_special_log_ndtr (x[0], e))
 FN (op_erfcx, gnn_special_erfcx (x[0], e))
 FN (op_entr, gnn_special_entr (x[0], e))
 FN (op_xlog1py, gnn_special_xlog1py (x[0], x[1], e))
+FN (op_zeta, gnn_special_zeta (x[0], x[1], e))
 FN (op_copysign, gnn_tensor_copysign (x[0], x[1], e))
 FN (op_fmax, gnn_tensor_fmax (x[0], x[1], e))
 FN (op_fmin, gnn_tensor_fmin (x[0], x[1], e))
@@ -273,6 +274,7 @@ static const OpCase elementwise_cases[] = {
   { "erfcx", op_erfcx, 1, -2, 3, TRUE },
   { "entr", op_entr, 1, 0.1, 3, TRUE },
   { "xlog1py", op_xlog1py, 2, 0.1, 2, TRUE },
+  { "zeta", op_zeta, 2, 1.5, 3, FALSE },
   { "copysign", op_copysign, 2, -2, 2, TRUE },
   { "fmax", op_fmax, 2, -2, 2, TRUE },
   { "fmin", op_fmin, 2, -2, 2, TRUE },

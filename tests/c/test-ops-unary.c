@@ -513,6 +513,15 @@ static GnnTensor *call_polygamma (GnnTensor *x, gpointer data, GError **error) {
 static GnnTensor *call_logit (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_logit (x, -1.0, error); }
 static GnnTensor *call_logit_eps (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_logit (x, 0.2, error); }
 static GnnTensor *call_round_decimals (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_round_decimals (x, 1, error); }
+static GnnTensor *call_mvlgamma (GnnTensor *x, gpointer data, GError **error) { return gnn_tensor_mvlgamma (x, GPOINTER_TO_INT (data), error); }
+
+/* ζ (s, x) for the exponents s = (2, 3.5, 2.5, 4) along rows: zeta's gradient is for q only */
+static GnnTensor *
+call_zeta_q (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) s = gnn_test_tensor_d (GNN_TEST_DATA (2, 3.5, 2.5, 4), 4, GNN_TEST_SHAPE (4), 1);
+  return gnn_special_zeta (s, x, error);
+}
 
 typedef GnnTensor *(*BinaryFunc) (GnnTensor *self, GnnTensor *other, GError **error);
 
@@ -583,6 +592,9 @@ static const OpCase math_ops[] = {
   { "ndtr", call_unary, gnn_special_ndtr, "MulBackward0", -3, 3 },
   { "xlog1py", call_binary_a, gnn_special_xlog1py, "SpecialXlog1PyBackward0", -2, 2 },
   { "xlog1py (y)", call_binary_b, gnn_special_xlog1py, "SpecialXlog1PyBackward0", -0.5, 3 },
+  { "zeta (q)", call_zeta_q, NULL, "SpecialZetaBackward0", 0.5, 3 },
+  { "mvlgamma-1", call_mvlgamma, GINT_TO_POINTER (1), "MvlgammaBackward0", 0.3, 4 },
+  { "mvlgamma-3", call_mvlgamma, GINT_TO_POINTER (3), "MvlgammaBackward0", 1.3, 4 },
   { "deg2rad", call_unary, gnn_tensor_deg2rad, "Deg2RadBackward0", -180, 180 },
   { "rad2deg", call_unary, gnn_tensor_rad2deg, "Rad2DegBackward0", -3, 3 },
   { "copysign", call_binary_a, gnn_tensor_copysign, "CopysignBackward0", -2, 2 },

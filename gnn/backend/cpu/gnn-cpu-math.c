@@ -34,6 +34,7 @@ static float log_ndtr_f (float x) { return (float) gnn_math_log_ndtr (x); }
 static float erfcx_f (float x) { return (float) gnn_math_erfcx (x); }
 static float entr_f (float x) { return (float) gnn_math_entr (x); }
 static float xlog1py_f (float a, float b) { return (float) gnn_math_xlog1py (a, b); }
+static float zeta_f (float a, float b) { return (float) gnn_math_hurwitz_zeta (a, b); }
 /* sinc in float, as PyTorch computes it (π rounded to float, then sin (πx) / (πx)) */
 static float sinc_f (float x) { float px = (float) M_PI * x; return x == 0.0f ? 1.0f : sinf (px) / px; }
 
@@ -178,6 +179,7 @@ static const BinaryMath binary_math[] = {
   { GNN_BACKEND_OP_NEXTAFTER, nextafterf, nextafter, NULL },
   { GNN_BACKEND_OP_HEAVISIDE, heaviside_f, heaviside_d, heaviside_i },
   { GNN_BACKEND_OP_XLOG1PY, xlog1py_f, gnn_math_xlog1py, NULL },
+  { GNN_BACKEND_OP_ZETA, zeta_f, gnn_math_hurwitz_zeta, NULL },
 };
 
 static const UnaryMath *
