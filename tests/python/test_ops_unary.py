@@ -218,6 +218,19 @@ class UnaryDtypes(ParityTest):
         self.assertTrue(cm.exception.matches(Gnn.error_quark(), Gnn.Error.INVALID_ARGUMENT))
         self.assertIn('approximate', cm.exception.message)
 
+    def test_zeta_has_no_gradient_for_s(self):
+        # torch 1.13: NotImplementedError("the derivative for 'zeta' is not implemented.") at backward
+        import gnn
+        s = gnn.tensor([2.0, 3.0], requires_grad=True)
+        q = gnn.tensor([1.0, 2.0], requires_grad=True)
+        y = gnn.special.zeta(s, q).sum()
+        with self.assertRaisesRegex(NotImplementedError, "the derivative for 'zeta' is not implemented"):
+            y.backward()
+        # with s a constant, q's gradient is -s zeta (s + 1, q), as torch's
+        s = gnn.tensor([2.0, 3.0])
+        gnn.special.zeta(s, q).sum().backward()
+        np.testing.assert_allclose(q.grad.numpy(), [-2.4041138, -0.2469697], rtol=1e-6)
+
     def test_inplace_modification_detected(self):
         for name in ('exp', 'sqrt', 'sigmoid', 'tanh', 'relu'):
             with self.subTest(op=name):

@@ -3,7 +3,7 @@ scaled forms, the normal distribution's ndtr, ndtri and log_ndtr, erfcx, entr an
 the functions torch.special names a second time."""
 import numpy as np
 
-from opspec import Spec
+from opspec import Bad, Spec
 
 _S = [((3, 4),), ((2, 3, 2),)]
 _NAN = float('nan')
@@ -71,6 +71,25 @@ SPECS = [
          grad_fn_differs='torch names its number overloads SpecialXlog1PyBackward1 and 2'),
     Spec('special_xlog1py_integral', lambda T, a, b: T.special.xlog1py(a, b), [((3, 4), (3, 4))],
          dtypes=(np.int64, np.bool_), low=0, high=4),
+    # zeta: a gradient for q only (torch has none for s); the exponents are constants
+    Spec('special_zeta', lambda T, q: T.special.zeta(T.tensor([2.0, 3.5, 2.5, 4.0], dtype=q.dtype), q),
+         [((3, 4),)], low=0.5, high=3.0),
+    Spec('special_zeta_values', lambda T, s, q: T.special.zeta(s, q), [((3, 4), (4,)), ((2, 1, 3), (1, 2, 1))],
+         low=1.1, high=6.0, grad=False),
+    Spec('special_zeta_points', lambda T, s, q: T.special.zeta(s, q),
+         [(np.array([1.0, 0.5, 2.0, 2.0, _INF, 3.0, 2.5, 2.0, _NAN]),
+           np.array([1.0, 1.0, 0.0, -1.0, 1.0, -1.5, -1.5, 1e9, 1.0]))], grad=False, tslice=False),
+    Spec('special_zeta_scalars', lambda T, q: (T.special.zeta(2.0, q), T.special.zeta(q + 1.5, 2.0)),
+         [((2, 3),)], low=0.5, high=3.0, grad=False),
+    Spec('special_zeta_integral', lambda T, s, q: T.special.zeta(s, q), [((3, 4), (3, 4))], dtypes=(np.int64,),
+         low=2, high=5),
+    # the multivariate log-gamma, under its two names
+    Spec('special_multigammaln', lambda T, x, p: T.special.multigammaln(x, p), [((3, 4), 1), ((2, 3, 2), 3)],
+         low=1.3, high=4.0, rtol=_GAMMA_RTOL,
+         bad=[Bad(((3, 4), 0), ['p has to be greater than or equal to 1'])]),
+    Spec('mvlgamma', lambda T, x: T.mvlgamma(x, 2), [((3, 4),)], low=0.8, high=4.0, rtol=_GAMMA_RTOL),
+    Spec('mvlgamma_method', lambda T, x: x.mvlgamma(p=4), [((2, 3),)], low=1.8, high=4.0, rtol=_GAMMA_RTOL),
+    Spec('mvlgamma_integral', lambda T, x: T.mvlgamma(x, 2), [((3, 4),)], dtypes=(np.int64,), low=1, high=5),
     # torch's own functions under their torch.special names
     _special('expit'),
     _special('exp2'),

@@ -24,18 +24,24 @@ _hook_state = threading.local()
 
 def _call_raising_python_errors(func, *args):
     """Calls into C; a Python exception that a hook or virtual method raised meanwhile is
-    raised again instead of the GError that stood for it in C."""
+    raised again instead of the GError that stood for it in C. Any other GError is raised as the
+    class torch raises for its code (a NotImplementedError for a derivative torch lacks, say),
+    still a GLib.Error."""
     from gi.repository import GLib
     _hook_state.error = None
     try:
         result = func(*args)
-    except GLib.Error:
+    except GLib.Error as e:
         error = getattr(_hook_state, 'error', None)
         _hook_state.error = None
         _warn_anomaly_report()
         if error is not None:
             raise error from None
-        raise
+        from .errors import as_python_error
+        translated = as_python_error(e)
+        if translated is e:
+            raise
+        raise translated from None
     error = getattr(_hook_state, 'error', None)
     _hook_state.error = None
     if error is not None:

@@ -1695,7 +1695,8 @@ xlogy = _math_binary('xlogy', Gnn.Tensor.xlogy)
 __all__ += ['atan2', 'fmod', 'remainder', 'floor_divide', 'xlogy']
 # torch.special.xlog1py: as xlogy, with a number on either side
 special_xlog1py = _math_binary('special_xlog1py', Gnn.special_xlog1py)
-__all__ += ['special_xlog1py']
+special_zeta = _math_binary('special_zeta', Gnn.special_zeta)
+__all__ += ['special_xlog1py', 'special_zeta']
 
 
 def _tensor_binary(name, c_op, second='other'):
