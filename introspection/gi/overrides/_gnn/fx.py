@@ -783,6 +783,32 @@ def _tensor_metadata(t):
                              False, {})
 
 
+def _record_meta(n, result):
+    """What ShapeProp records of node @n whose value is @result: meta['tensor_meta'] (the
+    structure of result, each tensor's TensorMetadata; not set when it holds no tensor),
+    meta['type'], and for a tensor the node's C tensor meta."""
+    found = []
+
+    def extract(obj):
+        if isinstance(obj, Gnn.Tensor):
+            found.append(True)
+            return _tensor_metadata(obj)
+        if isinstance(obj, tuple) and not hasattr(obj, '_fields'):
+            return tuple(extract(x) for x in obj)
+        if isinstance(obj, list):
+            return [extract(x) for x in obj]
+        if isinstance(obj, dict):
+            return {k: extract(v) for k, v in obj.items()}
+        return obj
+
+    meta = extract(result)
+    if found:
+        n.meta['tensor_meta'] = meta
+    if isinstance(result, Gnn.Tensor):   # for C's exporters: gnn_onnx_export
+        n.set_tensor_meta(list(result.get_shape()), Gnn.Tensor.get_dtype(result))
+    n.meta['type'] = type(result)
+
+
 @_export
 class fx_ShapeProp(fx_Interpreter):
     """torch.fx.passes.shape_prop.ShapeProp: propagate (*args) runs the graph and records in
@@ -792,26 +818,7 @@ class fx_ShapeProp(fx_Interpreter):
 
     def run_node(self, n):
         result = super().run_node(n)
-        found = []
-
-        def extract(obj):
-            if isinstance(obj, Gnn.Tensor):
-                found.append(True)
-                return _tensor_metadata(obj)
-            if isinstance(obj, tuple) and not hasattr(obj, '_fields'):
-                return tuple(extract(x) for x in obj)
-            if isinstance(obj, list):
-                return [extract(x) for x in obj]
-            if isinstance(obj, dict):
-                return {k: extract(v) for k, v in obj.items()}
-            return obj
-
-        meta = extract(result)
-        if found:
-            n.meta['tensor_meta'] = meta
-        if isinstance(result, Gnn.Tensor):   # for C's exporters: gnn_onnx_export
-            n.set_tensor_meta(list(result.get_shape()), Gnn.Tensor.get_dtype(result))
-        n.meta['type'] = type(result)
+        _record_meta(n, result)
         return result
 
     def propagate(self, *args):
