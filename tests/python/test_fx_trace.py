@@ -267,6 +267,42 @@ class TestTrace(unittest.TestCase):
         self.assertEqual(list(gm(x).shape), [2, 2, 2])
         self.assertIs(Gnn.fx.trace, gnn.fx.trace)
 
+    def test_leaf_with_tuple_output(self):
+        """An LSTM (a leaf whose call gives (out, (h, c))) is one call_module node, which the
+        unpacking in forward reads with getitem nodes; the outputs are torch's."""
+        def make(lib):
+            class Recurrent(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lstm = lib.nn.LSTM(3, 4, batch_first=True)
+                    self.fc = lib.nn.Linear(4, 2)
+
+                def forward(self, x):
+                    out, (h, c) = self.lstm(x)
+                    return self.fc(out[:, -1]), h
+            return Recurrent()
+        tm, gm = make(torch), make(gnn)
+        copy_weights(tm, gm)
+        x = self.rng.standard_normal((2, 5, 3)).astype(np.float32)
+        traced = gnn.fx.trace(gm, gnn.tensor(x))
+        rows = [(n.op, n.target if isinstance(n.target, str) else n.target.__name__)
+                for n in traced.graph.nodes]
+        self.assertEqual(rows, [('placeholder', 'x'), ('call_module', 'lstm'),
+                                ('call_function', 'getitem'), ('call_function', 'getitem'),
+                                ('call_function', 'getitem'), ('call_function', 'getitem'),
+                                ('call_module', 'fc'), ('output', 'output')])
+        nodes = {n.name: n for n in traced.graph.nodes}
+        self.assertEqual([list(m.shape) for m in (nodes['lstm'].meta['tensor_meta'][0],)
+                          + nodes['lstm'].meta['tensor_meta'][1]], [[2, 5, 4], [1, 2, 4], [1, 2, 4]])
+        self.assertEqual(list(traced.state_dict().keys()), list(tm.state_dict().keys()))
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', torch.jit.TracerWarning)   # torch's own LSTM checks
+            ttraced = torch.jit.trace(tm, torch.tensor(x))
+        for f, e, t in zip(as_numpy(traced(gnn.tensor(x))), as_numpy(gm(gnn.tensor(x))),
+                           as_numpy(ttraced(torch.tensor(x)))):
+            np.testing.assert_array_equal(f, e)
+            np.testing.assert_allclose(f, t, rtol=1e-5, atol=1e-6)
+
 
 class TestGraphJSON(unittest.TestCase):
     """A traced graph's JSON form (Gnn.Graph.to_json, gnn/io/gnn-graph-json.c) reads back to
