@@ -249,6 +249,49 @@ class TestTrace(unittest.TestCase):
         np.testing.assert_array_equal(traced(x).detach().numpy(), m(x).detach().numpy())
         self.assertEqual(list(traced.state_dict().keys()), ['_tensor_constant0', 'lin.weight', 'lin.bias'])
 
+    def test_submodules_and_python_values(self):
+        """A module written in Python inside the traced one is followed, its parameters are
+        get_attr nodes of their paths; tensors read as Python numbers are constants and say
+        so."""
+        class Inner(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = gnn.nn.Parameter(gnn.ones(3))
+
+            def forward(self, x):
+                return x * self.scale
+
+        class Outer(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+
+            def forward(self, x):
+                m = x.max().item()
+                return self.inner(x).T / m + float(x.sum())
+
+        model = Outer()
+        x = gnn.tensor(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            traced = gnn.fx.trace(model, x)
+        said = sorted(str(w.message).split(' might')[0] for w in caught
+                      if issubclass(w.category, gnn.fx.TracerWarning))
+        self.assertEqual(said, ['Converting a tensor to a Python float',
+                                'Converting a tensor to a Python number'])
+        rows = [(n.op, n.name, n.target if isinstance(n.target, str) else n.target.__name__)
+                for n in traced.graph.nodes]
+        self.assertEqual(rows, [('placeholder', 'x', 'x'), ('get_attr', 'inner_scale', 'inner.scale'),
+                                ('call_function', 'mul', 'mul'), ('call_function', 'getattr_1', 'getattr'),
+                                ('call_function', 'truediv', 'truediv'), ('call_function', 'add', 'add'),
+                                ('output', 'output', 'output')])
+        nodes = {n.name: n for n in traced.graph.nodes}
+        self.assertEqual(nodes['truediv'].args, (nodes['getattr_1'], 6.0))
+        self.assertEqual(nodes['add'].args, (nodes['truediv'], 21.0))
+        self.assertEqual(list(nodes['getattr_1'].meta['tensor_meta'].shape), [3, 2])
+        np.testing.assert_array_equal(traced(x).detach().numpy(), model(x).detach().numpy())
+        self.assertEqual(list(traced.state_dict().keys()), ['inner.scale'])
+
     def test_bad_calls(self):
         gm = make_models(gnn)[0]
         with self.assertRaises(TypeError) as cm:

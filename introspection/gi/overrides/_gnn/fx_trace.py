@@ -132,7 +132,14 @@ class _ConcreteTracer(_fx.fx_Tracer):
         else:
             value = self._run(kind, target, _concrete(args), _concrete(kwargs))
             if not _has_tensor(value):
-                return value   # a Python value computed from tensors: the graph's constant
+                # a Python value computed from tensors: the graph's constant
+                if kind == 'call_method' and target in ('item', 'tolist'):
+                    _warnings.warn('Converting a tensor to a Python %s might cause the trace '
+                                   'to be incorrect: the graph holds the value %r that %s () '
+                                   'gives on the example inputs, not how it was computed'
+                                   % ('number' if target == 'item' else 'list', value, target),
+                                   fx_TracerWarning, stacklevel=3)
+                return value
         proxy = super().create_proxy(kind, target, args, kwargs, name)
         _fx._record_meta(proxy.node, value)
         self._values[proxy.node.get_name()] = value
