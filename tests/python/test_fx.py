@@ -544,6 +544,19 @@ class TestTensorConstants(unittest.TestCase):
         found = describe(Gnn.fx.symbolic_trace(Listed()).graph)
         self.assertEqual(found[1], ('get_attr', 'w', 'w'))
 
+    def test_onnx_initializer(self):
+        """The ONNX exporter, which traces symbolically, writes a constant as an initializer
+        named as its buffer, and onnx's checker passes the file."""
+        import io
+        import onnx
+        import gnn.onnx
+        f = io.BytesIO()
+        gnn.onnx.export(self.make(gnn), (gnn.randn(3, 2),), f)
+        model = onnx.load_from_string(f.getvalue())
+        onnx.checker.check_model(model, full_check=True)
+        self.assertEqual(sorted(i.name for i in model.graph.initializer),
+                         ['_tensor_constant0', '_tensor_constant1', 'b', 'lin.bias', 'lin.weight'])
+
 
 if __name__ == '__main__':
     unittest.main()
