@@ -544,6 +544,7 @@ class TestTensorConstants(unittest.TestCase):
         found = describe(Gnn.fx.symbolic_trace(Listed()).graph)
         self.assertEqual(found[1], ('get_attr', 'w', 'w'))
 
+    @unittest.skipUnless(Gnn.onnx_is_available(), 'gnn was built without the onnx feature')
     def test_onnx_initializer(self):
         """The ONNX exporter, which traces symbolically, writes a constant as an initializer
         named as its buffer, and onnx's checker passes the file."""
