@@ -375,5 +375,49 @@ class TestGraphJSON(unittest.TestCase):
                       str(cm.exception))
 
 
+@unittest.skipUnless(Gnn.onnx_is_available(), 'gnn was built without the onnx feature')
+class TestONNXExport(unittest.TestCase):
+    """gnn.onnx.export of a forward that branches on data, which symbolic_trace refuses,
+    records the branch the example inputs take, as torch.onnx.export (torch.jit.trace) does:
+    the same ONNX nodes and initializers as torch's file, and onnx's checker passes it."""
+
+    def test_branch_as_torch(self):
+        import io
+        import onnx
+        import gnn.onnx
+
+        def make(lib):
+            class Gate(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.a = lib.nn.Linear(4, 3)
+                    self.b = lib.nn.Linear(4, 3)
+
+                def forward(self, x):
+                    if x.sum() > 0:
+                        return lib.relu(self.a(x))
+                    return self.b(x)
+            return Gate()
+        tm, gm = make(torch), make(gnn)
+        copy_weights(tm, gm)
+        x = np.abs(np.random.default_rng(3).standard_normal((2, 4))).astype(np.float32)
+        for sign, ops, weights in ((1, ['Gemm', 'Relu'], ['a.bias', 'a.weight']),
+                                   (-1, ['Gemm'], ['b.bias', 'b.weight'])):
+            f, tf = io.BytesIO(), io.BytesIO()
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', gnn.fx.TracerWarning)
+                warnings.simplefilter('ignore', torch.jit.TracerWarning)
+                gnn.onnx.export(gm, (gnn.tensor(sign * x),), f)
+                torch.onnx.export(tm, (torch.tensor(sign * x),), tf)
+            found, expected = onnx.load_from_string(f.getvalue()), onnx.load_from_string(tf.getvalue())
+            onnx.checker.check_model(found, full_check=True)
+            self.assertEqual([n.op_type for n in found.graph.node], ops)
+            self.assertEqual([n.op_type for n in found.graph.node],
+                             [n.op_type for n in expected.graph.node])
+            self.assertEqual(sorted(i.name for i in found.graph.initializer), weights)
+            self.assertEqual(sorted(i.name for i in found.graph.initializer),
+                             sorted(i.name for i in expected.graph.initializer))
+
+
 if __name__ == '__main__':
     unittest.main()
