@@ -292,6 +292,40 @@ class TestTrace(unittest.TestCase):
         np.testing.assert_array_equal(traced(x).detach().numpy(), model(x).detach().numpy())
         self.assertEqual(list(traced.state_dict().keys()), ['inner.scale'])
 
+    def test_setitem_is_kept(self):
+        """A write into a tensor (y[mask] = v, as torch.jit.trace records copy_) is a node of
+        operator.setitem that dead code elimination keeps; the traced module writes too."""
+        def make(lib):
+            class Masked(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = lib.nn.Linear(3, 3)
+
+                def forward(self, x):
+                    y = self.lin(x)
+                    y[:, 0] = 0.0
+                    y[1] = x[0] * 2
+                    return y.relu()
+            return Masked()
+        tm, gm = make(torch), make(gnn)
+        copy_weights(tm, gm)
+        x = self.rng.standard_normal((2, 3)).astype(np.float32)
+        traced = gnn.fx.trace(gm, gnn.tensor(x))
+        targets = [n.target if isinstance(n.target, str) else n.target.__name__
+                   for n in traced.graph.nodes if n.op != 'placeholder']
+        self.assertEqual(targets, ['lin', 'setitem', 'getitem', 'mul', 'setitem', 'relu', 'output'])
+        with torch.no_grad():
+            expected = tm(torch.tensor(x)).numpy()
+        other = self.rng.standard_normal((2, 3)).astype(np.float32)
+        with torch.no_grad():
+            expected_other = tm(torch.tensor(other)).numpy()
+        with gnn.no_grad():
+            found = traced(gnn.tensor(x)).numpy()
+            found_other = traced(gnn.tensor(other)).numpy()
+        np.testing.assert_allclose(found, expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(found_other, expected_other, rtol=1e-5, atol=1e-6)
+        self.assertEqual(found[0, 0], 0.0)
+
     def test_bad_calls(self):
         gm = make_models(gnn)[0]
         with self.assertRaises(TypeError) as cm:

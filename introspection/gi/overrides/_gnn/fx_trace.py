@@ -93,6 +93,10 @@ class _ConcreteProxy(_fx.fx_Proxy):
     def __index__(self):
         return self._read(_operator.index, 'index')
 
+    def __setitem__(self, key, value):
+        # an in-place write: a node of operator.setitem, run on the value as it is recorded
+        self.tracer.create_proxy('call_function', _operator.setitem, (self, key, value), {})
+
     def __len__(self):
         return len(self.value)
 
@@ -110,9 +114,14 @@ class _ConcreteMethod:
         return self.proxy.tracer.create_proxy('call_method', self.name, (self.proxy,) + args, kwargs)
 
 
+# the tensor methods that read a tensor's values into Python, and what they give
+_READS = {'item': 'number', 'tolist': 'list', 'numpy': 'array'}
+
+
 def _is_in_place(target):
+    """Whether a call_method or call_function target changes its argument (add_, a setitem)."""
     name = target.rpartition('.')[2]
-    return name.endswith('_') and not name.endswith('__')
+    return (name.endswith('_') and not name.endswith('__')) or target == 'operator.setitem'
 
 
 class _ConcreteTracer(_fx.fx_Tracer):
@@ -131,14 +140,13 @@ class _ConcreteTracer(_fx.fx_Tracer):
             value = self._fetch(target)
         else:
             value = self._run(kind, target, _concrete(args), _concrete(kwargs))
-            if not _has_tensor(value):
+            if not _has_tensor(value) and target is not _operator.setitem:
                 # a Python value computed from tensors: the graph's constant
-                if kind == 'call_method' and target in ('item', 'tolist'):
+                if kind == 'call_method' and target in _READS:
                     _warnings.warn('Converting a tensor to a Python %s might cause the trace '
-                                   'to be incorrect: the graph holds the value %r that %s () '
+                                   'to be incorrect: the graph holds the value that %s () '
                                    'gives on the example inputs, not how it was computed'
-                                   % ('number' if target == 'item' else 'list', value, target),
-                                   fx_TracerWarning, stacklevel=3)
+                                   % (_READS[target], target), fx_TracerWarning, stacklevel=3)
                 return value
         proxy = super().create_proxy(kind, target, args, kwargs, name)
         _fx._record_meta(proxy.node, value)
