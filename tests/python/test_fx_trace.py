@@ -393,7 +393,8 @@ class TestGraphJSON(unittest.TestCase):
         text = traced.graph.to_json(False)
         back = Gnn.Graph.new_from_json(text, -1)
         self.assertEqual(str(back), str(traced.graph))
-        self.assertEqual(back.to_json(False), text)
+        self.assertEqual(back.to_json(), text)
+        self.assertIn('\n', back.to_json(pretty=True))
         self.assertEqual([list(n.get_tensor_meta()[0]) for n in back.nodes],
                          [list(n.meta['tensor_meta'].shape) for n in traced.graph.nodes])
         rebuilt = Gnn.fx.GraphModule(gm, back)

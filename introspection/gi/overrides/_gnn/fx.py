@@ -443,6 +443,10 @@ fx_Graph.create_node = _graph_create_node
 _c_to_dot = Gnn.Graph.to_dot
 fx_Graph.to_dot = lambda self, root=None: _c_to_dot(self, root)
 fx_Graph.to_dot.__doc__ = 'graph.to_dot (root=None): the graph as Graphviz DOT text (Gnn.Graph.to_dot)'
+_c_to_json = Gnn.Graph.to_json
+fx_Graph.to_json = lambda self, pretty=False: _c_to_json(self, pretty)
+fx_Graph.to_json.__doc__ = ('graph.to_json (pretty=False): the graph as JSON text, which '
+                            'Gnn.Graph.new_from_json (text, -1) reads (Gnn.Graph.to_json)')
 _graph_new = Gnn.Graph.new
 
 _node_class = Gnn.GraphNode
