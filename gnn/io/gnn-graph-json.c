@@ -126,7 +126,8 @@ write_value (JsonBuilder  *b,
     }
   else if (G_VALUE_HOLDS_ENUM (v))
     {
-      GEnumValue *e = g_enum_get_value (g_type_class_peek (type), g_value_get_enum (v));
+      g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+      GEnumValue *e = g_enum_get_value (klass, g_value_get_enum (v));
 
       if (e == NULL)
         return write_error (error, node, "%d is no value of %s", g_value_get_enum (v), g_type_name (type));
@@ -206,6 +207,7 @@ gnn_graph_to_json (GnnGraph *self,
   g_autoptr(JsonGenerator) gen = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GEnumClass) dtypes = NULL;
 
   g_return_val_if_fail (GNN_IS_GRAPH (self), NULL);
 
@@ -242,7 +244,11 @@ gnn_graph_to_json (GnnGraph *self,
       shape = gnn_graph_node_get_tensor_meta (node, &n_dims, &dtype);
       if (shape != NULL)
         {
-          GEnumValue *e = g_enum_get_value (g_type_class_ref (GNN_TYPE_DTYPE), dtype);
+          GEnumValue *e;
+
+          if (dtypes == NULL)
+            dtypes = g_type_class_ref (GNN_TYPE_DTYPE);
+          e = g_enum_get_value (dtypes, dtype);
 
           json_builder_set_member_name (b, "meta");
           json_builder_begin_object (b);
@@ -411,7 +417,7 @@ read_value (Reader     *r,
           g_autoptr(GEnumClass) klass = NULL;
           GEnumValue *e;
 
-          if (type == G_TYPE_INVALID || !G_TYPE_IS_ENUM (type))
+          if (type == G_TYPE_INVALID || !G_TYPE_IS_ENUM (type) || G_TYPE_IS_ABSTRACT (type))
             return fail (error, where, "\"enum\" must name a registered enum type (found %s)",
                          tname ? tname : "no string");
           klass = g_type_class_ref (type);

@@ -435,6 +435,8 @@ test_json_refused (void)
                   "graph JSON at node 'a': an argument must be null");
   expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"enum\":\"NoSuchType\",\"value\":\"v\"}]},"
                   OUT ("a"), "graph JSON at node 'a': \"enum\" must name a registered enum type (found NoSuchType)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"enum\":\"GEnum\",\"value\":\"v\"}]},"
+                  OUT ("a"), "graph JSON at node 'a': \"enum\" must name a registered enum type (found GEnum)");
   expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"meta\":{\"shape\":[2],\"dtype\":\"float99\"}},"
                   OUT ("a"), "graph JSON at node 'a': \"dtype\" must name a dtype (found float99)");
   expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"color\":1}," OUT ("a"),
