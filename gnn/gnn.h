@@ -61,5 +61,6 @@
 #include "distributed/gnn-process-group.h"
 #include "onnx/gnn-onnx.h"
 #include "nn/gnn-prune-report.h"
+#include "io/gnn-graph-json.h"
 
 #undef GNN_INSIDE

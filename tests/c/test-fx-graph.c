@@ -2,6 +2,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
+#include <string.h>
+
 #include <gnn/gnn.h>
 
 static GnnArgs *
@@ -278,6 +281,248 @@ test_to_dot (void)
     "}\n");
 }
 
+/* the graph of make_graph with every kind of argument a graph's JSON form holds, and a shape */
+static GnnGraph *
+make_json_graph (void)
+{
+  GnnGraph *g = make_graph ();
+  GnnGraphNode *relu = gnn_graph_find_node (g, "relu");
+  GnnGraphNode *x = gnn_graph_find_node (g, "x");
+  g_autoptr(GnnArgs) a = args_of_nodes (relu, NULL);
+  g_autoptr(GnnArgs) inner = args_of_nodes (x, relu);
+  g_auto(GValue) v = G_VALUE_INIT;
+  g_autoptr(GError) error = NULL;
+  const gint64 shape[] = { 2, 4 };
+
+  gnn_args_add_double (a, 0.5);
+  gnn_args_add_double (a, -INFINITY);
+  gnn_args_add_string (a, "a \"quoted\" string");
+  gnn_args_add_boolean (a, TRUE);
+  g_value_init (&v, GNN_TYPE_ARGS);
+  g_value_set_object (&v, inner);
+  gnn_args_add_value (a, &v);
+  g_value_unset (&v);
+  g_value_init (&v, GNN_TYPE_TENSOR);   /* None */
+  gnn_args_set_kwarg (a, "out", &v);
+  g_value_unset (&v);
+  g_value_init (&v, GNN_TYPE_DTYPE);
+  g_value_set_enum (&v, GNN_DTYPE_FLOAT64);
+  gnn_args_set_kwarg (a, "dtype", &v);
+  g_value_unset (&v);
+  g_value_init (&v, G_TYPE_INT64);
+  g_value_set_int64 (&v, -3);
+  gnn_args_set_kwarg (a, "dim", &v);
+  gnn_graph_inserting_before (g, gnn_graph_find_node (g, "output"));
+  gnn_graph_call_function (g, "gnn.sum", a, &error);
+  g_assert_no_error (error);
+  gnn_graph_inserting_before (g, NULL);
+  gnn_graph_node_set_tensor_meta (relu, shape, 2, GNN_DTYPE_FLOAT32);
+  return g;
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr(GnnGraph) g = make_json_graph ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = gnn_graph_to_json (g, FALSE, &error);
+  g_autofree char *pretty = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+  g_autoptr(GnnGraph) back = NULL;
+  g_autoptr(GnnGraph) back2 = NULL;
+  GnnGraphNode *sum, *relu;
+  GnnArgs *args;
+  const gint64 *shape;
+  guint n_dims;
+  GnnDtype dtype;
+  const GValue *v;
+
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (json, "{\"format\":\"gnn.graph\",\"version\":1,\"nodes\":["));
+  g_assert_nonnull (strstr (json, "{\"name\":\"add\",\"op\":\"call_function\",\"target\":\"operator.add\","
+                                  "\"args\":[{\"node\":\"relu\"},{\"node\":\"x\"}],\"kwargs\":{}}"));
+  g_assert_nonnull (strstr (json, "\"meta\":{\"shape\":[2,4],\"dtype\":\"float32\"}"));
+  g_assert_nonnull (strstr (json, "{\"float\":\"-inf\"}"));
+  g_assert_nonnull (strstr (json, "{\"tuple\":[{\"node\":\"x\"},{\"node\":\"relu\"}]}"));
+  g_assert_nonnull (strstr (json, "\"kwargs\":{\"out\":null,\"dtype\":{\"enum\":\"GnnDtype\","
+                                  "\"value\":\"float64\"},\"dim\":-3}"));
+  back = gnn_graph_new_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  text = gnn_graph_to_string (g);
+  text2 = gnn_graph_to_string (back);
+  g_assert_cmpstr (text2, ==, text);
+  again = gnn_graph_to_json (back, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again, ==, json);
+
+  /* the values come back with their types, the shape with its dtype */
+  sum = gnn_graph_find_node (back, "sum_1");   /* sum is a builtin: torch names it sum_1 */
+  relu = gnn_graph_find_node (back, "relu");
+  args = gnn_graph_node_get_args (sum);
+  g_assert_true (g_value_get_object (gnn_args_get_value (args, 0)) == relu);
+  g_assert_cmpfloat (g_value_get_double (gnn_args_get_value (args, 1)), ==, 0.5);
+  g_assert_true (isinf (g_value_get_double (gnn_args_get_value (args, 2))));
+  g_assert_cmpstr (g_value_get_string (gnn_args_get_value (args, 3)), ==, "a \"quoted\" string");
+  g_assert_true (g_value_get_boolean (gnn_args_get_value (args, 4)));
+  v = gnn_args_get_value (args, 5);
+  g_assert_true (G_VALUE_HOLDS (v, GNN_TYPE_ARGS));
+  g_assert_true (g_value_get_object (gnn_args_get_value (g_value_get_object (v), 1)) == relu);
+  v = gnn_args_get_kwarg (args, "out");
+  g_assert_true (G_VALUE_HOLDS (v, GNN_TYPE_TENSOR) && g_value_get_object (v) == NULL);
+  g_assert_cmpint (g_value_get_enum (gnn_args_get_kwarg (args, "dtype")), ==, GNN_DTYPE_FLOAT64);
+  g_assert_cmpint (g_value_get_int64 (gnn_args_get_kwarg (args, "dim")), ==, -3);
+  g_assert_cmpuint (gnn_graph_node_get_n_users (relu), ==, 2);
+  shape = gnn_graph_node_get_tensor_meta (relu, &n_dims, &dtype);
+  g_assert_cmpuint (n_dims, ==, 2);
+  g_assert_cmpint (shape[0], ==, 2);
+  g_assert_cmpint (shape[1], ==, 4);
+  g_assert_cmpint (dtype, ==, GNN_DTYPE_FLOAT32);
+
+  /* the indented text reads back to the same graph */
+  pretty = gnn_graph_to_json (g, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strchr (pretty, '\n'));
+  back2 = gnn_graph_new_from_json (pretty, strlen (pretty), &error);
+  g_assert_no_error (error);
+  g_free (text2);
+  text2 = gnn_graph_to_string (back2);
+  g_assert_cmpstr (text2, ==, text);
+}
+
+#define HEAD "{\"format\":\"gnn.graph\",\"version\":1,\"nodes\":["
+#define X "{\"name\":\"x\",\"op\":\"placeholder\",\"target\":\"x\"},"
+#define OUT(n) "{\"name\":\"output\",\"op\":\"output\",\"target\":\"output\",\"args\":[{\"node\":\"" n "\"}]}]}"
+
+static void
+expect_refused (const char *json,
+                const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGraph) g = gnn_graph_new_from_json (json, -1, &error);
+
+  g_assert_null (g);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_FILE_FORMAT);
+  if (strstr (error->message, message) == NULL)
+    g_error ("expected '%s' in: %s", message, error->message);
+}
+
+/* nodes that use later ones (a cycle, or out of order), names the graph does not have,
+ * unknown ops and nesting beyond the bounds: errors naming the node */
+static void
+test_json_refused (void)
+{
+  g_autoptr(GString) deep = g_string_new (HEAD X "{\"name\":\"t\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[");
+  g_autoptr(GString) deeper = g_string_new (NULL);
+
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"node\":\"b\"}]},"
+                  "{\"name\":\"b\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"node\":\"a\"}]}," OUT ("b"),
+                  "graph JSON at node 'a': uses node 'b', which uses it in turn (a cycle)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"tuple\":[{\"node\":\"a\"}]}]},"
+                  OUT ("a"), "graph JSON at node 'a': uses itself (a cycle)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"kwargs\":{\"k\":{\"node\":\"b\"}}},"
+                  "{\"name\":\"b\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"node\":\"x\"}]}," OUT ("a"),
+                  "graph JSON at node 'a': uses node 'b', which comes after it");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"node\":\"gone\"}]},"
+                  OUT ("a"), "graph JSON at node 'a': uses node 'gone', which the graph does not have (a dangling reference)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_everything\",\"target\":\"f\"}," OUT ("a"),
+                  "graph JSON at node 'a': unknown op 'call_everything' (expected placeholder");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_module\"}," OUT ("a"),
+                  "graph JSON at node 'a': a call_module node needs a \"target\"");
+  expect_refused (HEAD X X OUT ("x"), "graph JSON at $.nodes[1]: the name 'x' is taken by $.nodes[0]");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[[1]]}," OUT ("a"),
+                  "graph JSON at node 'a': an argument must be null");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"enum\":\"NoSuchType\",\"value\":\"v\"}]},"
+                  OUT ("a"), "graph JSON at node 'a': \"enum\" must name a registered enum type (found NoSuchType)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"args\":[{\"enum\":\"GEnum\",\"value\":\"v\"}]},"
+                  OUT ("a"), "graph JSON at node 'a': \"enum\" must name a registered enum type (found GEnum)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"meta\":{\"shape\":[2],\"dtype\":\"float99\"}},"
+                  OUT ("a"), "graph JSON at node 'a': \"dtype\" must name a dtype (found float99)");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\",\"color\":1}," OUT ("a"),
+                  "graph JSON at node 'a': unknown member 'color'");
+  expect_refused (HEAD X "{\"name\":\"a\",\"op\":\"call_function\",\"target\":\"f\"}]}",
+                  "graph JSON at $: the graph has no output node");
+  expect_refused ("{\"format\":\"gnn.graph\",\"version\":2,\"nodes\":[]}", "graph JSON at $: \"version\" must be 1");
+  expect_refused ("{\"format\":\"onnx\",\"version\":1,\"nodes\":[]}", "graph JSON at $: \"format\" must be \"gnn.graph\"");
+  expect_refused ("[]", "graph JSON at $: expected an object, found JsonArray");
+  expect_refused ("{\"format\":", "graph JSON: not valid JSON");
+  expect_refused ("{\"format\":\"gnn.graph\",\"format\":\"gnn.graph\"}", "graph JSON: the name \"format\" comes twice");
+
+  /* tuples nested one level deeper than the bound: the node is named */
+  for (guint i = 0; i <= GNN_GRAPH_JSON_MAX_ARGS_DEPTH; i++)
+    g_string_append (deep, "{\"tuple\":[");
+  g_string_append (deep, "1");
+  for (guint i = 0; i <= GNN_GRAPH_JSON_MAX_ARGS_DEPTH; i++)
+    g_string_append (deep, "]}");
+  g_string_append (deep, "]}," OUT ("t"));
+  expect_refused (deep->str, "graph JSON at node 't': its arguments nest tuples deeper than 64 levels");
+  /* nesting beyond what any JSON text gnn reads may have is refused before parsing */
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (deeper, '[');
+  expect_refused (deeper->str, "graph JSON: nesting deeper than 640 levels");
+}
+
+static void
+test_json_write_refused (void)
+{
+  g_autoptr(GnnGraph) g = make_graph ();
+  g_autoptr(GnnGraph) open = gnn_graph_new ();
+  g_autoptr(GnnTensor) t = gnn_tensor_new_zeros ((gint64[]) { 2 }, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+  g_autoptr(GnnArgs) a = args_of_nodes (gnn_graph_find_node (g, "x"), NULL);
+  g_autoptr(GnnArgs) nested = gnn_args_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  /* a tensor argument: its values belong in the state dict */
+  gnn_args_add_tensor (a, t);
+  gnn_graph_inserting_before (g, gnn_graph_find_node (g, "output"));
+  gnn_graph_call_function (g, "operator.mul", a, &error);
+  g_assert_no_error (error);
+  json = gnn_graph_to_json (g, FALSE, &error);
+  g_assert_null (json);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "graph JSON: node 'mul': an argument of type GnnTensor has no JSON form"));
+  g_clear_error (&error);
+
+  /* tuples nested beyond the bound */
+  gnn_args_add_int (nested, 1);
+  for (guint i = 0; i <= GNN_GRAPH_JSON_MAX_ARGS_DEPTH; i++)
+    {
+      GnnArgs *outer = gnn_args_new ();
+
+      if (!G_IS_VALUE (&v))
+        g_value_init (&v, GNN_TYPE_ARGS);
+      g_value_set_object (&v, nested);
+      gnn_args_add_value (outer, &v);
+      g_object_unref (nested);
+      nested = outer;
+    }
+  gnn_graph_call_function (g, "f", nested, &error);
+  g_assert_no_error (error);
+  gnn_graph_inserting_before (g, NULL);
+  json = gnn_graph_to_json (g, FALSE, &error);
+  g_assert_null (json);
+  g_assert_nonnull (strstr (error->message, "node 'mul': an argument of type GnnTensor"));
+  g_clear_error (&error);
+  gnn_graph_erase_node (g, gnn_graph_find_node (g, "mul"), &error);
+  g_assert_no_error (error);
+  json = gnn_graph_to_json (g, FALSE, &error);
+  g_assert_null (json);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "graph JSON: node 'f': its arguments nest tuples deeper than 64 levels"));
+  g_clear_error (&error);
+
+  /* a graph that does not lint (no output) would not read back */
+  gnn_graph_placeholder (open, "x", &error);
+  g_assert_no_error (error);
+  json = gnn_graph_to_json (open, FALSE, &error);
+  g_assert_null (json);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "graph JSON: the graph has no output node"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,5 +533,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fx/graph/insert-and-print", test_insert_and_print);
   g_test_add_func ("/fx/graph/finalize", test_finalize);
   g_test_add_func ("/fx/graph/to-dot", test_to_dot);
+  g_test_add_func ("/fx/graph/json-round-trip", test_json_round_trip);
+  g_test_add_func ("/fx/graph/json-refused", test_json_refused);
+  g_test_add_func ("/fx/graph/json-write-refused", test_json_write_refused);
   return g_test_run ();
 }

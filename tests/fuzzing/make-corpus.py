@@ -169,5 +169,61 @@ def traces():
     out('fuzz-chrome-trace', 'empty.json', '{"traceEvents": []}')
 
 
-for part in sys.argv[1:] or ['idx', 'safetensors', 'models', 'checkpoints', 'traces']:
+def graphs():
+    """Graphs as JSON (Gnn.Graph.to_json): symbolic_trace's and trace's graphs of a small MLP
+    and CNN with their shapes, one with every kind of argument, and edge cases."""
+    from gi.repository import GObject
+    import gnn
+    import gnn.fx
+    F = gnn.nn.functional
+
+    class MLP(gnn.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = gnn.nn.Linear(4, 8)
+            self.fc2 = gnn.nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.fc2(F.relu(self.fc1(x))).view(x.shape[0], -1) + 1
+
+    Gnn.manual_seed(5)
+    cnn = gnn.nn.Sequential(gnn.nn.Conv2d(1, 2, 3), gnn.nn.BatchNorm2d(2), gnn.nn.ReLU(),
+                            gnn.nn.Flatten(), gnn.nn.Linear(8, 3))
+    out('fuzz-graph-json', 'mlp.json', Gnn.fx.symbolic_trace(MLP()).graph.to_json(False))
+    out('fuzz-graph-json', 'mlp-traced.json', gnn.fx.trace(MLP(), gnn.randn(3, 4)).graph.to_json(True))
+    out('fuzz-graph-json', 'cnn-traced.json', gnn.fx.trace(cnn, gnn.randn(2, 1, 4, 4)).graph.to_json(False))
+    g = Gnn.Graph.new()
+    x = g.placeholder('x')
+    args = Gnn.Args.new()
+    for value in (GObject.Value(float, float('inf')), GObject.Value(float, float('nan')),
+                  GObject.Value(GObject.TYPE_INT64, -7), GObject.Value(str, 'a "b"'),
+                  GObject.Value(bool, False), GObject.Value(Gnn.Dtype, Gnn.Dtype.INT32)):
+        args.add_value(value)
+    node = GObject.Value(Gnn.GraphNode)
+    node.set_object(x)
+    inner = Gnn.Args.new()
+    inner.add_value(node)
+    tup = GObject.Value(Gnn.Args)
+    tup.set_object(inner)
+    args.add_value(tup)
+    args.set_kwarg('out', GObject.Value(Gnn.Tensor))
+    f = g.call_function('gnn.f', args)
+    result = Gnn.Args.new()
+    node.set_object(f)
+    result.add_value(node)
+    g.output(result)
+    out('fuzz-graph-json', 'values.json', g.to_json(False))
+    head = '{"format":"gnn.graph","version":1,"nodes":[{"name":"x","op":"placeholder","target":"x"},'
+    out('fuzz-graph-json', 'cycle.json', head +
+        '{"name":"a","op":"call_function","target":"f","args":[{"node":"b"}]},'
+        '{"name":"b","op":"call_function","target":"f","args":[{"node":"a"}]},'
+        '{"name":"output","op":"output","target":"output","args":[{"node":"b"}]}]}')
+    out('fuzz-graph-json', 'deep-tuple.json', head +
+        '{"name":"a","op":"call_function","target":"f","args":[' + '{"tuple":[' * 70 + '1' +
+        ']}' * 70 + ']},{"name":"output","op":"output","target":"output","args":[{"node":"a"}]}]}')
+    out('fuzz-graph-json', 'nested.json', '[' * 700 + ']' * 700)
+    out('fuzz-graph-json', 'empty.json', '')
+
+
+for part in sys.argv[1:] or ['idx', 'safetensors', 'models', 'checkpoints', 'traces', 'graphs']:
     globals()[part]()

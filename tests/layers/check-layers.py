@@ -36,7 +36,8 @@ LAYERS = [
     ('autograd engine', ['autograd/engine/'], ['ops']),
     ('nn', ['nn/'], ['autograd engine']),
     # optim, data and io sit above nn. io saves optimizers and schedulers, so it sits above
-    # optim; data and optim do not use each other, and io does not use data.
+    # optim; data and optim do not use each other, and io does not use data. io writes
+    # graphs (fx) as JSON too.
     ('optim', ['optim/'], ['nn']),
     ('data', ['data/'], ['nn']),
     ('quant', ['quant/'], ['nn']),
@@ -44,7 +45,7 @@ LAYERS = [
     # ONNX export writes traced graphs (fx) of nn's layers
     ('onnx', ['onnx/'], ['fx']),
     ('distributed', ['distributed/'], ['optim', 'data']),
-    ('io', ['io/'], ['optim']),
+    ('io', ['io/'], ['optim', 'fx']),
     # the profiler names its ranges after modules and optimizers, so it sits above them; the
     # call paths below reach it through core's hook table (core/gnn-profiler-hooks-private.h)
     ('profiler', ['profiler/'], ['optim']),

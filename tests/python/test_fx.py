@@ -487,5 +487,77 @@ class TestToDot(unittest.TestCase):
         self.assertIn('"features_0" [label="features_0\\ncall_module features.0"];', plain)
 
 
+class TestTensorConstants(unittest.TestCase):
+    """A tensor made inside forward and used with a Proxy is a get_attr node of the attribute
+    _tensor_constant<i> that tracing sets on the root, one node a use, as torch.fx 1.13 does;
+    the graph module holds each such tensor as a buffer."""
+
+    @staticmethod
+    def make(lib):
+        class Consts(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(2, 2)
+                self.register_buffer('b', lib.ones(2))
+
+            def forward(self, x):
+                c = lib.tensor([1.0, 2.0])
+                y = self.lin(x) + c
+                y = y * lib.tensor([3.0, 4.0])
+                y = y + c
+                return y + self.b
+        return Consts()
+
+    def test_as_torch(self):
+        tm, gm = self.make(torch), self.make(gnn)
+        gm.lin.weight = gnn.nn.Parameter(gnn.tensor(tm.lin.weight.detach().numpy()))
+        gm.lin.bias = gnn.nn.Parameter(gnn.tensor(tm.lin.bias.detach().numpy()))
+        ttraced, traced = torch.fx.symbolic_trace(tm), Gnn.fx.symbolic_trace(gm)
+        self.assertEqual(describe(traced.graph), describe(ttraced.graph))
+        self.assertEqual(describe(traced.graph)[2], ('get_attr', '_tensor_constant0', '_tensor_constant0'))
+        self.assertEqual(describe(traced.graph)[6], ('get_attr', '_tensor_constant0_1', '_tensor_constant0'))
+        self.assertEqual(traced.code, ttraced.code)
+        # the constants become buffers of the graph module, not of the root (an attribute there)
+        self.assertEqual(list(traced.state_dict().keys()), list(ttraced.state_dict().keys()))
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        self.assertTrue(hasattr(gm, '_tensor_constant0') and hasattr(gm, '_tensor_constant1'))
+        np.testing.assert_array_equal(traced._tensor_constant1.numpy(), [3.0, 4.0])
+        x = np.random.default_rng(7).standard_normal((3, 2)).astype(np.float32)
+        np.testing.assert_allclose(traced(gnn.tensor(x)).detach().numpy(),
+                                   ttraced(torch.tensor(x)).detach().numpy(), rtol=1e-5, atol=1e-6)
+        # a second trace of the same root takes the next free names, as torch's
+        self.assertEqual(describe(Gnn.fx.symbolic_trace(gm).graph)[2][1:],
+                         describe(torch.fx.symbolic_trace(tm).graph)[2][1:])
+        self.assertEqual(describe(Gnn.fx.symbolic_trace(gm).graph)[2][1], '_tensor_constant4')
+
+    def test_parameter_argument_is_its_path(self):
+        """A parameter of root reached without attribute access (here through a list) is the
+        get_attr node of its path, not a constant."""
+        class Listed(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = gnn.nn.Parameter(gnn.ones(2))
+                self.__dict__['held'] = [self.get_tensor('w')]
+
+            def forward(self, x):
+                return gnn.add(x, self.held[0])
+        found = describe(Gnn.fx.symbolic_trace(Listed()).graph)
+        self.assertEqual(found[1], ('get_attr', 'w', 'w'))
+
+    @unittest.skipUnless(Gnn.onnx_is_available(), 'gnn was built without the onnx feature')
+    def test_onnx_initializer(self):
+        """The ONNX exporter, which traces symbolically, writes a constant as an initializer
+        named as its buffer, and onnx's checker passes the file."""
+        import io
+        import onnx
+        import gnn.onnx
+        f = io.BytesIO()
+        gnn.onnx.export(self.make(gnn), (gnn.randn(3, 2),), f)
+        model = onnx.load_from_string(f.getvalue())
+        onnx.checker.check_model(model, full_check=True)
+        self.assertEqual(sorted(i.name for i in model.graph.initializer),
+                         ['_tensor_constant0', '_tensor_constant1', 'b', 'lin.bias', 'lin.weight'])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -10,3 +10,8 @@ from gi.repository import Gnn as _Gnn  # noqa: E402
 
 replace_modules = _Gnn.fx_replace_modules
 __all__.append('replace_modules')
+
+# gnn's own: torch.jit.trace's capture (a forward run on example inputs) into torch.fx's graph
+trace = _Gnn.fx_trace
+TracerWarning = _Gnn.fx_TracerWarning
+__all__ += ['trace', 'TracerWarning']

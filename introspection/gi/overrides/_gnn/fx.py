@@ -233,12 +233,45 @@ class fx_Tracer:
         return _is_gnn_class(type(m)) and not isinstance(m, Gnn.Sequential)
 
     def create_proxy(self, kind, target, args, kwargs, name=None):
+        if getattr(self, '_tensors', None) is not None:
+            args, kwargs = self._create_arg(args), self._create_arg(kwargs)
         if kind == 'call_function':
             target_string = _target_string(target, getattr(self, '_public', {}).get(id(target)))
         else:
             target_string = target
         node = self.graph.create_node(_OPS[kind], target_string, _pack(args, kwargs), name)
         return fx_Proxy(node, self)
+
+    def _create_arg(self, a):
+        """@a with each tensor that is not a Proxy replaced by a get_attr Proxy, as torch.fx's
+        Tracer.create_arg: a parameter or buffer of root by its path; any other tensor (one
+        made inside forward) is set on root as the attribute _tensor_constant<i> (the first
+        free i), and each use of it is a get_attr node of its own."""
+        if isinstance(a, fx_Proxy):
+            return a
+        if isinstance(a, Gnn.Tensor):
+            path = self._tensors.get(hash(a))
+            if path is not None:
+                if path not in self._attr_proxies:
+                    self._attr_proxies[path] = self.create_proxy('get_attr', path, (), {})
+                return self._attr_proxies[path]
+            qualname = self._constants.get(hash(a))
+            if qualname is None:
+                i = 0
+                while hasattr(self.root, '_tensor_constant%d' % i):
+                    i += 1
+                qualname = '_tensor_constant%d' % i
+                self._constants[hash(a)] = qualname
+                self._constant_values.append(a)   # keeps the tensor (and its hash) alive
+                setattr(self.root, qualname, a)
+            return self.create_proxy('get_attr', qualname, (), {})
+        if isinstance(a, tuple) and not hasattr(a, '_fields'):
+            return tuple(self._create_arg(x) for x in a)
+        if isinstance(a, list):
+            return [self._create_arg(x) for x in a]
+        if isinstance(a, dict):
+            return {k: self._create_arg(v) for k, v in a.items()}
+        return a
 
     def _path_of(self, obj, kind):
         path = self._paths.get(hash(obj))
@@ -329,6 +362,7 @@ class fx_Tracer:
         for name, b in root.named_buffers():
             self._tensors.setdefault(hash(b), name)
         self._attr_proxies = {}
+        self._constants, self._constant_values = {}, []
         self._public = {}
         if isinstance(root, Gnn.Sequential):
             forward = None
@@ -409,6 +443,10 @@ fx_Graph.create_node = _graph_create_node
 _c_to_dot = Gnn.Graph.to_dot
 fx_Graph.to_dot = lambda self, root=None: _c_to_dot(self, root)
 fx_Graph.to_dot.__doc__ = 'graph.to_dot (root=None): the graph as Graphviz DOT text (Gnn.Graph.to_dot)'
+_c_to_json = Gnn.Graph.to_json
+fx_Graph.to_json = lambda self, pretty=False: _c_to_json(self, pretty)
+fx_Graph.to_json.__doc__ = ('graph.to_json (pretty=False): the graph as JSON text, which '
+                            'Gnn.Graph.new_from_json (text, -1) reads (Gnn.Graph.to_json)')
 _graph_new = Gnn.Graph.new
 
 _node_class = Gnn.GraphNode
@@ -749,6 +787,32 @@ def _tensor_metadata(t):
                              False, {})
 
 
+def _record_meta(n, result):
+    """What ShapeProp records of node @n whose value is @result: meta['tensor_meta'] (the
+    structure of result, each tensor's TensorMetadata; not set when it holds no tensor),
+    meta['type'], and for a tensor the node's C tensor meta."""
+    found = []
+
+    def extract(obj):
+        if isinstance(obj, Gnn.Tensor):
+            found.append(True)
+            return _tensor_metadata(obj)
+        if isinstance(obj, tuple) and not hasattr(obj, '_fields'):
+            return tuple(extract(x) for x in obj)
+        if isinstance(obj, list):
+            return [extract(x) for x in obj]
+        if isinstance(obj, dict):
+            return {k: extract(v) for k, v in obj.items()}
+        return obj
+
+    meta = extract(result)
+    if found:
+        n.meta['tensor_meta'] = meta
+    if isinstance(result, Gnn.Tensor):   # for C's exporters: gnn_onnx_export
+        n.set_tensor_meta(list(result.get_shape()), Gnn.Tensor.get_dtype(result))
+    n.meta['type'] = type(result)
+
+
 @_export
 class fx_ShapeProp(fx_Interpreter):
     """torch.fx.passes.shape_prop.ShapeProp: propagate (*args) runs the graph and records in
@@ -758,26 +822,7 @@ class fx_ShapeProp(fx_Interpreter):
 
     def run_node(self, n):
         result = super().run_node(n)
-        found = []
-
-        def extract(obj):
-            if isinstance(obj, Gnn.Tensor):
-                found.append(True)
-                return _tensor_metadata(obj)
-            if isinstance(obj, tuple) and not hasattr(obj, '_fields'):
-                return tuple(extract(x) for x in obj)
-            if isinstance(obj, list):
-                return [extract(x) for x in obj]
-            if isinstance(obj, dict):
-                return {k: extract(v) for k, v in obj.items()}
-            return obj
-
-        meta = extract(result)
-        if found:
-            n.meta['tensor_meta'] = meta
-        if isinstance(result, Gnn.Tensor):   # for C's exporters: gnn_onnx_export
-            n.set_tensor_meta(list(result.get_shape()), Gnn.Tensor.get_dtype(result))
-        n.meta['type'] = type(result)
+        _record_meta(n, result)
         return result
 
     def propagate(self, *args):

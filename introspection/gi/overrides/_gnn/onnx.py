@@ -88,7 +88,14 @@ def onnx_export_model(model, args, f, export_params=True, verbose=False, trainin
             with _no_grad():
                 _LeafRunner(model, graph).propagate(*args)
         else:
-            gm = _fx.fx_symbolic_trace(model)
+            try:
+                gm = _fx.fx_symbolic_trace(model)
+            except _fx.fx_TraceError:
+                # forward branches on data: recorded as the example inputs take it, as
+                # torch.onnx.export's torch.jit.trace records it (doc/onnx.md)
+                from .fx_trace import fx_trace
+                with _no_grad():
+                    gm = fx_trace(model, args)
             graph, root = gm.graph, gm
             with _no_grad():
                 _fx.fx_ShapeProp(gm).propagate(*args)
