@@ -1379,10 +1379,12 @@ fmod_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
-/* xlogy:  xlogy (g, b), 0 where a = 0 and b ≤ 0;  g a / b */
+/* xlogy and xlog1py, x log (y + c) for c = 0 or 1 (the node's ctx):
+ *   x: the function of (g, y), 0 where x = 0 and y + c ≤ 0;  y: g x / (y + c) (PyTorch's) */
 static gboolean
-xlogy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+xlog_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
+  gboolean plus_one = GPOINTER_TO_INT (node->ctx);
   GnnTensor *a, *b;
 
   if (go[0] == NULL)
@@ -1393,47 +1395,20 @@ xlogy_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
     {
       g_autoptr(GnnTensor) t = NULL, za = NULL, nb = NULL, both = NULL, zero = NULL;
 
-      if (!(t = gnn_tensor_xlogy (go[0], b, error)) || !(za = gnn_tensor_eq_scalar (a, 0.0, error)) ||
-          !(nb = gnn_tensor_le_scalar (b, 0.0, error)) || !(both = gnn_tensor_mul (za, nb, error)) ||
+      if (!(t = plus_one ? gnn_special_xlog1py (go[0], b, error) : gnn_tensor_xlogy (go[0], b, error)) ||
+          !(za = gnn_tensor_eq_scalar (a, 0.0, error)) ||
+          !(nb = gnn_tensor_le_scalar (b, plus_one ? -1.0 : 0.0, error)) || !(both = gnn_tensor_mul (za, nb, error)) ||
           !(zero = gnn_tensor_new_zeros_like (t, gnn_tensor_priv (t)->dtype, 0, NULL, error)) ||
           !set_input_grad (node, gi, 0, gnn_where (both, zero, t, error), error))
         return FALSE;
     }
   if (NEEDS (1))
     {
-      g_autoptr(GnnTensor) t = gnn_tensor_mul (go[0], a, error);
-      if (!t || !set_input_grad (node, gi, 1, gnn_tensor_div (t, b, error), error))
-        return FALSE;
-    }
-  return TRUE;
-}
+      g_autoptr(GnnTensor) t = NULL, shifted = NULL;
 
-/* xlog1py:  xlog1py (g, b), 0 where a = 0 and b ≤ −1;  g a / (1 + b) (PyTorch's, as xlogy's) */
-static gboolean
-xlog1py_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
-{
-  GnnTensor *a, *b;
-
-  if (go[0] == NULL)
-    return TRUE;
-  if (!(a = gnn_node_saved (node, 0, error)) || !(b = gnn_node_saved (node, 1, error)))
-    return FALSE;
-  if (NEEDS (0))
-    {
-      g_autoptr(GnnTensor) t = NULL, za = NULL, nb = NULL, both = NULL, zero = NULL;
-
-      if (!(t = gnn_special_xlog1py (go[0], b, error)) || !(za = gnn_tensor_eq_scalar (a, 0.0, error)) ||
-          !(nb = gnn_tensor_le_scalar (b, -1.0, error)) || !(both = gnn_tensor_mul (za, nb, error)) ||
-          !(zero = gnn_tensor_new_zeros_like (t, gnn_tensor_priv (t)->dtype, 0, NULL, error)) ||
-          !set_input_grad (node, gi, 0, gnn_where (both, zero, t, error), error))
-        return FALSE;
-    }
-  if (NEEDS (1))
-    {
-      g_autoptr(GnnTensor) t = NULL, b1 = NULL;
-
-      if (!(t = gnn_tensor_mul (go[0], a, error)) || !(b1 = gnn_tensor_add_scalar (b, 1.0, error)) ||
-          !set_input_grad (node, gi, 1, gnn_tensor_div (t, b1, error), error))
+      if (!(t = gnn_tensor_mul (go[0], a, error)) ||
+          !(shifted = plus_one ? gnn_tensor_add_scalar (b, 1.0, error) : g_object_ref (b)) ||
+          !set_input_grad (node, gi, 1, gnn_tensor_div (t, shifted, error), error))
         return FALSE;
     }
   return TRUE;
@@ -1626,7 +1601,7 @@ GnnTensor *
 gnn_tensor_xlogy (GnnTensor *self, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
-  return math_binary ("xlogy", "XlogyBackward0", xlogy_backward, NULL, GNN_BACKEND_OP_XLOGY, MATH2_FLOAT, self, other, error);
+  return math_binary ("xlogy", "XlogyBackward0", xlog_backward, GINT_TO_POINTER (FALSE), GNN_BACKEND_OP_XLOGY, MATH2_FLOAT, self, other, error);
 }
 
 /**
@@ -1646,7 +1621,7 @@ GnnTensor *
 gnn_special_xlog1py (GnnTensor *input, GnnTensor *other, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (other), NULL);
-  return math_binary ("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_backward, NULL, GNN_BACKEND_OP_XLOG1PY,
+  return math_binary ("special_xlog1py", "SpecialXlog1PyBackward0", xlog_backward, GINT_TO_POINTER (TRUE), GNN_BACKEND_OP_XLOG1PY,
                       MATH2_FLOAT, input, other, error);
 }
 
