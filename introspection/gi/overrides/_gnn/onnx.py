@@ -279,6 +279,10 @@ def onnx_LayerNormalization(X, Scale, B=None, axis=-1, epsilon=1e-5, stash_type=
     return _F().layer_norm(X, tuple(X.shape[axis:]), Scale, B, epsilon)
 
 
+def onnx_InstanceNormalization(input, scale, B, epsilon=1e-5):
+    return _F().instance_norm(input, weight=scale, bias=B, eps=epsilon)
+
+
 def onnx_Flatten(X, axis=1):
     axis = axis % X.dim() if X.dim() else 0
     lead = 1
@@ -663,6 +667,7 @@ _ONNX_OPS = {
     'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
     'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
     'Where': onnx_Where,
+    'InstanceNormalization': onnx_InstanceNormalization,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
