@@ -69,6 +69,7 @@ typedef struct
   GHashTable *initialized;    /* initializer names written */
   GHashTable *parts;          /* "<node>#<k>" of a layer giving a tuple -> ONNX value name */
   GHashTable *aliases;        /* graph node name -> the "<node>#<k>" of a tuple it picks */
+  GHashTable *node_names;     /* the ONNX node names written (ONNX Runtime refuses a repeated one) */
   GVariant *dynamic_axes;
   GnnModule *root;
   int opset;
@@ -149,6 +150,10 @@ add_node (Export      *ex,
   *node = init;
   node->op_type = ex_strdup (ex, op_type);
   node->name = ex_strdup (ex, name);
+  /* a module called twice writes its form twice: the second's nodes get "_2", ... */
+  for (guint k = 2; g_hash_table_contains (ex->node_names, node->name); k++)
+    node->name = ex_printf (ex, "%s_%u", name, k);
+  g_hash_table_add (ex->node_names, node->name);
   node->n_input = n_inputs;
   node->input = ex_alloc (ex, MAX (n_inputs, MAX_INPUTS) * sizeof (char *));
   for (guint i = 0; i < n_inputs; i++)
@@ -3047,6 +3052,7 @@ gnn_onnx_export (GnnGraph           *graph,
     ex.initialized = g_hash_table_new (g_str_hash, g_str_equal);
     ex.parts = g_hash_table_new (g_str_hash, g_str_equal);
     ex.aliases = g_hash_table_new (g_str_hash, g_str_equal);
+    ex.node_names = g_hash_table_new (g_str_hash, g_str_equal);
     ex.dynamic_axes = dynamic_axes;
     ex.root = root;
     ex.opset = opset_version;
@@ -3092,6 +3098,7 @@ gnn_onnx_export (GnnGraph           *graph,
     g_hash_table_unref (ex.initialized);
     g_hash_table_unref (ex.parts);
     g_hash_table_unref (ex.aliases);
+    g_hash_table_unref (ex.node_names);
     g_ptr_array_unref (ex.nodes);
     g_ptr_array_unref (ex.initializers);
     g_ptr_array_unref (ex.inputs);

@@ -925,6 +925,26 @@ class TestAttentionExport(unittest.TestCase):
                 self.check(decoder_model(torch, kind, masks=True), decoder_model(gnn, kind, masks=True),
                            [x, memory, causal, kpm], torch_inputs=[x, memory, causal, padded])
 
+    def test_module_called_twice(self):
+        """a layer called twice writes its form twice, the nodes of the second named apart
+        (ONNX Runtime refuses a model whose node names repeat)"""
+        def twice(lib):
+            class Twice(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.enc = lib.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)
+                    self.fc = lib.nn.Linear(8, 8)
+
+                def forward(self, x):
+                    return self.fc(self.enc(self.fc(self.enc(x))))
+            return Twice()
+        torch.manual_seed(23)
+        x = np.random.RandomState(24).randn(5, 3, 8).astype(np.float32)
+        path, model = self.check(twice(torch), twice(gnn), [x])
+        names = [n.name for n in model.graph.node]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertIn('/enc.norm1/LayerNormalization_2', names)
+
     def test_multihead_attention(self):
         rs = np.random.RandomState(12)
         x, y, z = rs.randn(4, 3, 8), rs.randn(6, 3, 5), rs.randn(6, 3, 7)
