@@ -1077,6 +1077,43 @@ class TestNormActivationExport(unittest.TestCase):
                 self.assertTrue(np.allclose(found, expected, rtol=1e-5, atol=1e-6), abs(found - expected).max())
 
 
+class TestAttentionImport(unittest.TestCase):
+    """torch 1.13's own export (opset 17) of nn.MultiheadAttention with masks, of
+    nn.TransformerDecoder and of nn.Transformer read into gnn gives torch's outputs"""
+
+    def test_torch_exports(self):
+        import io
+        torch.manual_seed(25)
+        rs = np.random.RandomState(26)
+        x, memory = torch.from_numpy(rs.randn(5, 3, 8).astype(np.float32)), torch.from_numpy(rs.randn(4, 3, 8).astype(np.float32))
+        mask = torch.from_numpy(rs.randn(5, 5).astype(np.float32))
+        padded = torch.from_numpy(rs.rand(3, 5) < 0.3)
+        padded[:, 0] = False
+        cases = {
+            'mha-masks': (attention_model(torch, 'masks'), (x, mask, padded)),
+            'mha-cross-per-head': (attention_model(torch, 'cross', kdim=5, vdim=7),
+                                   (x, torch.randn(4, 3, 5), torch.randn(4, 3, 7))),
+            'decoder': (decoder_model(torch, 'stack', memory=True), (x, memory)),
+            'decoder-norm-first-gelu': (decoder_model(torch, 'stack', memory=True, norm_first=True, activation='gelu'),
+                                        (x, memory)),
+            'transformer': (decoder_model(torch, 'transformer', memory=True), (x, memory)),
+        }
+        for name, (tm, args) in cases.items():
+            with self.subTest(case=name):
+                tm.eval()
+                buf = io.BytesIO()
+                torch.onnx.export(tm, args, buf, opset_version=17)
+                gm = gnn.onnx.import_model(buf.getvalue())
+                found = gm(*[gnn.tensor(a.numpy()) for a in args])
+                expected = tm(*args)
+                found = found if isinstance(found, tuple) else (found,)
+                expected = expected if isinstance(expected, tuple) else (expected,)
+                for f, e in zip(found, expected):
+                    e = e.detach().numpy()
+                    self.assertEqual(f.numpy().shape, e.shape)
+                    self.assertTrue(np.allclose(f.numpy(), e, rtol=1e-5, atol=1e-6), (name, abs(f.numpy() - e).max()))
+
+
 class TestCoverage(unittest.TestCase):
     def test_every_op_row(self):
         import re
