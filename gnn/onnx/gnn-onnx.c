@@ -2105,20 +2105,20 @@ has_tensor (Export     *ex,
   return t != NULL;
 }
 
-/* rows @from to @to of the initializer @w along @axis (Slice) */
+/* @from to @to of @w along @axis (Slice) */
 static const char *
 emit_rows (Export     *ex,
            const char *prefix,
            const char *tag,
            const char *w,
            gint64      from,
-           gint64      to)
+           gint64      to,
+           gint64      axis)
 {
-  static const gint64 axis0 = 0;
   const char *in[4] = { w,
                         int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_starts", tag)), &from, 1),
                         int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_ends", tag)), &to, 1),
-                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis0, 1) };
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1) };
 
   return emit (ex, "Slice", prefix, tag, NULL, 4, in, NULL);
 }
@@ -2284,7 +2284,7 @@ attention_form (Export     *ex,
   GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
   gboolean batch_first, bias_kv, zero_attn;
   gint64 E, H, hd;
-  const char *x[3] = { q, k, v }, *w = NULL, *b = NULL, *scores, *p, *o, *proj;
+  const char *x[3] = { q, k, v }, *w = NULL, *b = NULL, *packed = NULL, *scores, *p, *o, *proj;
   static const char *const names[3] = { "q", "k", "v" }, *const separate[3] = { "q_proj_weight", "k_proj_weight",
                                                                                  "v_proj_weight" };
 
@@ -2334,7 +2334,10 @@ attention_form (Export     *ex,
   if (has_tensor (ex, sub_path (ex, path, "in_proj_bias")) &&
       (b = tensor_initializer (ex, sub_path (ex, path, "in_proj_bias"), error)) == NULL)
     return FALSE;
-  /* the in-projections, the heads split: q and v (N, H, L or S, hd), k (N, H, hd, S) */
+  /* the in-projections, the heads split: q and v (N, H, L or S, hd), k (N, H, hd, S); in
+   * self-attention one projection by in_proj_weight, sliced in three, as torch writes it */
+  if (w != NULL && x[0] == x[1] && x[1] == x[2])
+    packed = emit_matmul_linear (ex, prefix, "qkv_proj", x[0], w, b, NULL);
   for (guint i = 0; i < 3; i++)
     {
       static const gint64 perm_seq[3][4] = { { 1, 2, 0, 3 }, { 1, 2, 3, 0 }, { 1, 2, 0, 3 } };
@@ -2342,13 +2345,18 @@ attention_form (Export     *ex,
       const gint64 heads[4] = { 0, 0, H, hd };
       const char *wi, *bi = NULL;
 
-      if (w != NULL)
-        wi = emit_rows (ex, prefix, ex_printf (ex, "%s_weight", names[i]), w, i * E, (i + 1) * E);
-      else if ((wi = tensor_initializer (ex, sub_path (ex, path, separate[i]), error)) == NULL)
-        return FALSE;
-      if (b != NULL)
-        bi = emit_rows (ex, prefix, ex_printf (ex, "%s_bias", names[i]), b, i * E, (i + 1) * E);
-      x[i] = emit_matmul_linear (ex, prefix, ex_printf (ex, "%s_proj", names[i]), x[i], wi, bi, NULL);
+      if (packed != NULL)
+        x[i] = emit_rows (ex, prefix, ex_printf (ex, "%s_proj", names[i]), packed, i * E, (i + 1) * E, -1);
+      else
+        {
+          if (w != NULL)
+            wi = emit_rows (ex, prefix, ex_printf (ex, "%s_weight", names[i]), w, i * E, (i + 1) * E, 0);
+          else if ((wi = tensor_initializer (ex, sub_path (ex, path, separate[i]), error)) == NULL)
+            return FALSE;
+          if (b != NULL)
+            bi = emit_rows (ex, prefix, ex_printf (ex, "%s_bias", names[i]), b, i * E, (i + 1) * E, 0);
+          x[i] = emit_matmul_linear (ex, prefix, ex_printf (ex, "%s_proj", names[i]), x[i], wi, bi, NULL);
+        }
       x[i] = emit_reshape (ex, prefix, ex_printf (ex, "%s_heads", names[i]), x[i], heads, 4, NULL);
       x[i] = emit_transpose (ex, prefix, ex_printf (ex, "%s_heads_first", names[i]), x[i],
                              batch_first ? perm_batch[i] : perm_seq[i], 4);

@@ -879,6 +879,9 @@ class TestAttentionExport(unittest.TestCase):
                 self.assertLessEqual({'MatMul', 'Softmax', 'LayerNormalization', 'Div'}, ops)
                 self.assertIn('Erf' if kw.get('activation') else 'Relu', ops)
                 self.assertEqual(sum(n.op_type == 'Softmax' for n in model.graph.node), 2)
+                # per layer one packed in-projection (torch's form), scores, values, out_proj,
+                # linear1, linear2
+                self.assertEqual(sum(n.op_type == 'MatMul' for n in model.graph.node), 12)
                 self.assertEqual(sum(n.op_type == 'LayerNormalization' for n in model.graph.node),
                                  4 + (0 if kw.get('final_norm') is False else 1))
 
