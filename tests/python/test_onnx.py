@@ -782,6 +782,8 @@ def encoder_model(lib, layers=2, final_norm=True, masks=False, **kw):
     """torch's TransformerEncoder of @layers layers (d_model 8, 2 heads, dropout 0), called
     with a float mask and key padding mask with @masks"""
     nn = lib.nn
+    if kw.get('activation') == 'relu-module':    # an activation given as a module
+        kw['activation'] = nn.ReLU()
     layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, **kw)
     extra = {'enable_nested_tensor': False} if lib is torch else {}
     encoder = nn.TransformerEncoder(layer, layers, norm=nn.LayerNorm(8) if final_norm else None, **extra)
@@ -870,14 +872,15 @@ class TestAttentionExport(unittest.TestCase):
         """the issue's Transformer encoder: 2 layers, d_model 8, 2 heads, dropout 0"""
         rs = np.random.RandomState(8)
         for kw in ({}, {'batch_first': True, 'norm_first': True, 'activation': 'gelu'},
-                   {'norm_first': True, 'final_norm': False}, {'activation': 'gelu', 'final_norm': False}):
+                   {'norm_first': True, 'final_norm': False}, {'activation': 'gelu', 'final_norm': False},
+                   {'activation': 'relu-module'}):
             with self.subTest(options=kw):
                 torch.manual_seed(9)
                 x = rs.randn(5, 3, 8).astype(np.float32)
                 path, model = self.check(encoder_model(torch, **kw), encoder_model(gnn, **kw), [x])
                 ops = {n.op_type for n in model.graph.node}
                 self.assertLessEqual({'MatMul', 'Softmax', 'LayerNormalization', 'Div'}, ops)
-                self.assertIn('Erf' if kw.get('activation') else 'Relu', ops)
+                self.assertIn('Erf' if kw.get('activation') == 'gelu' else 'Relu', ops)
                 self.assertEqual(sum(n.op_type == 'Softmax' for n in model.graph.node), 2)
                 # per layer one packed in-projection (torch's form), scores, values, out_proj,
                 # linear1, linear2
@@ -1010,6 +1013,10 @@ class TestAttentionExport(unittest.TestCase):
         with self.assertRaises(GLib.GError) as cm:
             gnn.onnx.export(Whole(), gnn.randn(4, 3, 8), os.path.join(d, 'm.onnx'))
         self.assertIn('returns the tuple attn gives', cm.exception.message)
+        layer = gnn.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, activation=gnn.nn.Tanh())
+        with self.assertRaises(GLib.GError) as cm:
+            gnn.onnx.export(layer, gnn.randn(4, 3, 8), os.path.join(d, 'm.onnx'))
+        self.assertIn('a Transformer layer whose activation is a Tanh has no ONNX form', cm.exception.message)
 
 
 def norm_activation_cases(lib):
