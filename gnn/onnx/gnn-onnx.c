@@ -1055,6 +1055,24 @@ emit_squeeze (Export     *ex,
   return emit2 (ex, op, prefix, tag, out, x, axes);
 }
 
+/* @from to @to of @w along @axis (Slice) */
+static const char *
+emit_rows (Export     *ex,
+           const char *prefix,
+           const char *tag,
+           const char *w,
+           gint64      from,
+           gint64      to,
+           gint64      axis)
+{
+  const char *in[4] = { w,
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_starts", tag)), &from, 1),
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_ends", tag)), &to, 1),
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1) };
+
+  return emit (ex, "Slice", prefix, tag, NULL, 4, in, NULL);
+}
+
 /* LayerNorm: LayerNormalization (opset 17), its nodes named from @path and its inner values
  * from @name; in[0] the input, in[1] and in[2] filled here */
 static gboolean
@@ -1657,6 +1675,47 @@ export_module (Export       *ex,
         }
       return TRUE;
     }
+  if (GNN_IS_THRESHOLD (m))
+    {
+      /* x where x > threshold, value elsewhere: Greater, Where */
+      double threshold, value;
+      const char *gt, *w[3];
+
+      g_object_get (m, "threshold", &threshold, "value", &value, NULL);
+      gt = emit2 (ex, "Greater", name, "above", NULL, in[0],
+                  scalar_initializer (ex, inner_value (ex, name, "threshold"), node_dtype (in_node), threshold));
+      w[0] = gt, w[1] = in[0];
+      w[2] = scalar_initializer (ex, inner_value (ex, name, "value"), node_dtype (in_node), value);
+      emit (ex, "Where", name, "where", out, 3, w, NULL);
+      return TRUE;
+    }
+  if (GNN_IS_GLU (m))
+    {
+      /* a sigmoid (b) of the two halves along dim: Slice, Slice, Sigmoid, Mul */
+      guint rank = 0;
+      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+      int dim, d;
+      const char *a, *b;
+
+      g_object_get (m, "dim", &dim, NULL);
+      d = dim < 0 ? dim + (int) rank : dim;
+      if (shape == NULL || d < 0 || d >= (int) rank || shape[d] % 2 != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: GLU halves dim %d, which the input's shape does not have in "
+                       "an even size", name, dim);
+          return FALSE;
+        }
+      {
+        gint64 half = shape[d] / 2;
+
+        a = emit_rows (ex, name, "first_half", in[0], 0, half, dim);
+        b = emit_rows (ex, name, "second_half", in[0], half, 2 * half, dim);
+        b = emit (ex, "Sigmoid", name, "gate", NULL, 1, &b, NULL);
+        emit2 (ex, "Mul", name, "gated", out, a, b);
+      }
+      return TRUE;
+    }
   if (GNN_IS_MISH (m))
     {
       /* opset 17 has no Mish: x tanh (softplus (x)) (ONNX's Softplus has no linear region;
@@ -2103,24 +2162,6 @@ has_tensor (Export     *ex,
   g_autoptr(GnnTensor) t = gnn_module_get_tensor (ex->root, path, NULL);
 
   return t != NULL;
-}
-
-/* @from to @to of @w along @axis (Slice) */
-static const char *
-emit_rows (Export     *ex,
-           const char *prefix,
-           const char *tag,
-           const char *w,
-           gint64      from,
-           gint64      to,
-           gint64      axis)
-{
-  const char *in[4] = { w,
-                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_starts", tag)), &from, 1),
-                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_ends", tag)), &to, 1),
-                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1) };
-
-  return emit (ex, "Slice", prefix, tag, NULL, 4, in, NULL);
 }
 
 /* x W^T (+ b) of the weight @w (out, in) and bias @b (NULL for none), for any rank of x */

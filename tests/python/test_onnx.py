@@ -172,7 +172,7 @@ class TestErrors(unittest.TestCase):
             f.write(b'old')
         x = gnn.randn(2, 4)
         cases = [
-            (gnn.nn.Sequential(gnn.nn.Linear(4, 4), gnn.nn.GLU()), {}, "node _1 calls 1, a GLU, which has no ONNX form"),
+            (gnn.nn.Sequential(gnn.nn.Linear(4, 4), gnn.nn.GRUCell(4, 3)), {}, "node _1 calls 1, a GRUCell, which has no ONNX form"),
             (gnn.nn.Linear(4, 4), {'opset_version': 18}, 'opset 18 is out of range: gnn writes opsets 13 to 17'),
             (gnn.nn.Linear(4, 4), {'opset_version': 12}, 'opset 12 is out of range'),
             (gnn.nn.Linear(4, 4), {'input_names': ['a', 'b']}, '2 input names for 1 inputs'),
@@ -739,6 +739,8 @@ LAYER_CASES = {
     'RNN': (lambda nn: recurrent_model(gnn, 'RNN'), (5, 2, 3)),
     'GroupNorm': (lambda nn: nn.GroupNorm(2, 4), (2, 4, 3)),
     'Mish': (lambda nn: nn.Mish(), (2, 4)),
+    'GLU': (lambda nn: nn.GLU(), (2, 4)),
+    'Threshold': (lambda nn: nn.Threshold(0.5, -2.0), (2, 4)),
     'MultiheadAttention': (lambda nn: attention_model(gnn, 'self'), (4, 2, 8)),
     'TransformerEncoderLayer': (lambda nn: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), (4, 2, 8)),
     'TransformerEncoder': (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), 2),
@@ -1040,12 +1042,15 @@ def norm_activation_cases(lib):
         'mish': (nn.Mish(), (3, 5)),
         'conv-groupnorm-mish': (nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.GroupNorm(2, 4), nn.Mish()),
                                 (2, 2, 5, 5)),
+        'glu-threshold': (nn.Sequential(nn.GLU(1), nn.Threshold(0.1, 20.0), nn.GLU()), (2, 6, 4)),
+        'glu-threshold-0': (nn.Sequential(nn.GLU(), nn.Threshold(0.0, 0.0)), (3, 4)),
     }
 
 
 class TestNormActivationExport(unittest.TestCase):
-    """GroupNorm (torch's Reshape, InstanceNormalization, Reshape, Mul, Add) and Mish
-    (Softplus, Tanh, Mul), which opset 17 lacks, both ways: gnn -> ONNX -> ONNX Runtime and
+    """GroupNorm (torch's Reshape, InstanceNormalization, Reshape, Mul, Add), Mish (Softplus,
+    Tanh, Mul), GLU (Slice, Sigmoid, Mul) and Threshold (Greater, Where), which opset 17 lacks,
+    both ways: gnn -> ONNX -> ONNX Runtime and
     back into gnn, and torch.onnx.export -> gnn's importer, against torch"""
 
     def test_export(self):
@@ -1068,7 +1073,8 @@ class TestNormActivationExport(unittest.TestCase):
                 model = onnx.load(path)
                 onnx.checker.check_model(model, full_check=True)
                 ops = {n.op_type for n in model.graph.node}
-                self.assertIn('InstanceNormalization' if 'groupnorm' in name else 'Softplus', ops)
+                self.assertIn('InstanceNormalization' if 'groupnorm' in name else 'Where' if 'glu' in name else 'Softplus',
+                              ops)
                 self.assertLessEqual(set(tm.state_dict()), {i.name for i in model.graph.initializer})
                 expected = tm(torch.from_numpy(x)).detach().numpy()
                 gm.eval()
@@ -1083,7 +1089,8 @@ class TestNormActivationExport(unittest.TestCase):
 
     # what torch 1.13's own export cannot write, checked one way only
     TORCH_CANNOT = {'groupnorm-one-group-2-dims': 'torch unsqueezes the weight by no axes (an IndexError) '
-                                                  'for a 2-d input'}
+                                                  'for a 2-d input',
+                    'glu-threshold': 'torch writes Threshold (0, 0) only (a Relu)'}
 
     def test_import(self):
         torch.manual_seed(18)
@@ -1182,11 +1189,11 @@ class TestCoverage(unittest.TestCase):
                     want = (want[0] if isinstance(want, tuple) else want).numpy()
                     self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-5), (name, abs(got - want).max()))
         # and a layer whose row says none is refused, naming the node and the layer
-        for name in ('GLU', 'Threshold'):
+        for name in ('GRUCell', 'Bilinear'):
             self.assertTrue(rows[name].startswith('none'))
         with self.assertRaises(GLib.GError) as cm:
-            gnn.onnx.export(gnn.nn.GLU(), gnn.randn(2, 4), os.path.join(d, 'glu.onnx'))
-        self.assertIn('a GLU, which has no ONNX form', cm.exception.message)
+            gnn.onnx.export(gnn.nn.GRUCell(4, 3), gnn.randn(2, 4), os.path.join(d, 'cell.onnx'))
+        self.assertIn('a GRUCell, which has no ONNX form', cm.exception.message)
 
 
 if __name__ == '__main__':

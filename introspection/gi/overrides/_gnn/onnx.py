@@ -312,6 +312,21 @@ def onnx_InstanceNormalization(input, scale, B, epsilon=1e-5):
     return _F().instance_norm(input, weight=scale, bias=B, eps=epsilon)
 
 
+def onnx_Split(input, split=None, axis=0, num_outputs=None):
+    """ONNX's Split: parts of the sizes @split along @axis, or @num_outputs equal ones (the
+    last smaller when they do not divide, as ONNX says)"""
+    axis = axis % input.dim()
+    size = input.shape[axis]
+    if split is not None:
+        sizes = _ints(split)
+    else:
+        step = -(-size // num_outputs)
+        sizes = [min(step, size - k * step) for k in range(num_outputs)]
+    if sum(sizes) != size or any(s < 0 for s in sizes):
+        raise ValueError('ONNX import: Split of %d into %s' % (size, sizes))
+    return tuple(input.narrow(axis, sum(sizes[:k]), s) for k, s in enumerate(sizes))
+
+
 def onnx_Flatten(X, axis=1):
     axis = axis % X.dim() if X.dim() else 0
     lead = 1
@@ -696,7 +711,7 @@ _ONNX_OPS = {
     'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
     'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
     'Where': onnx_Where,
-    'InstanceNormalization': onnx_InstanceNormalization,
+    'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
@@ -840,6 +855,8 @@ def onnx_import_model(f):
             if v is None:
                 raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
                                           'is not supported' % (node_name or i, key, op_type))
+        if op_type == 'Split':     # before opset 18, the number of parts is that of the outputs
+            attrs = dict(attrs, num_outputs=len(outputs))
         args = [value(n) for n in tensor_inputs]
         while args and args[-1] is None:
             args.pop()
