@@ -1126,6 +1126,11 @@ static gboolean export_attention_call (Export       *ex,
                                        GnnModule    *m,
                                        const char   *out,
                                        GError      **error);
+static gboolean export_cell (Export       *ex,
+                             GnnGraphNode *node,
+                             GnnModule    *m,
+                             const char   *out,
+                             GError      **error);
 
 static gboolean
 export_module (Export       *ex,
@@ -1152,6 +1157,8 @@ export_module (Export       *ex,
   if (GNN_IS_MULTIHEAD_ATTENTION (m) || GNN_IS_TRANSFORMER_ENCODER_LAYER (m) || GNN_IS_TRANSFORMER_ENCODER (m) ||
       GNN_IS_TRANSFORMER_DECODER_LAYER (m) || GNN_IS_TRANSFORMER_DECODER (m) || GNN_IS_TRANSFORMER (m))
     return export_attention_call (ex, node, m, out, error);
+  if (GNN_IS_RNN_CELL_BASE (m))
+    return export_cell (ex, node, m, out, error);
   if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
@@ -2837,6 +2844,147 @@ bad_args:
                  "the first %u of them tensors", name, path, gnn_module_get_name (m), list, n_required);
     return FALSE;
   }
+}
+
+/* RNNCell, LSTMCell and GRUCell: one step of the recurrence, an ONNX RNN, LSTM or GRU over a
+ * sequence of one (the input unsqueezed to (1, N, I)), the state hx (or LSTMCell's (h, c)) as
+ * initial_h and initial_c, Y_h (and Y_c) squeezed back to (N, H); an unbatched (I) input is
+ * (1, I) first. LSTMCell's tuple is picked by getitem nodes */
+static gboolean
+export_cell (Export       *ex,
+             GnnGraphNode *node,
+             GnnModule    *m,
+             const char   *out,
+             GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 }, gru_order[3] = { 1, 0, 2 }, rnn_order[1] = { 0 };
+  static const char *const allowed[] = { "hx", NULL };
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  GnnRNNCellBase *cell = GNN_RNN_CELL_BASE (m);
+  gboolean lstm = GNN_IS_LSTM_CELL (m), plain = GNN_IS_RNN_CELL (m);
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, rank, n_in;
+  gint64 hidden = gnn_rnn_cell_base_get_hidden_size (cell);
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
+  const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
+  const char *in[7] = { NULL, NULL, NULL, "", "", "", "" }, *state[2] = { NULL, NULL };
+  const char *outs[3], *h, *c = NULL;
+  const GValue *hx = arg_or_kwarg (args, 1, "hx");
+  GnnGraphNode *x_node;
+  Onnx__NodeProto *o;
+
+  if (gnn_args_get_n_values (args) < 1 || gnn_args_get_n_values (args) > 2 || !kwargs_within (args, allowed))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with arguments gnn's exporter does not write: it takes "
+                   "input and hx", name, path, gnn_module_get_name (m));
+      return FALSE;
+    }
+  if (lstm && g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors (out[0], out[1])", name);
+      return FALSE;
+    }
+  if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+    return FALSE;
+  x_node = arg_node (gnn_args_get_value (args, 0));
+  rank = node_rank (x_node, 2);
+  if (rank != 1 && rank != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input (it takes (N, input_size) or (input_size))", name,
+                   gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  if (hx != NULL && !(G_VALUE_HOLDS_OBJECT (hx) && g_value_get_object (hx) == NULL))
+    {
+      GnnArgs *pair = G_VALUE_HOLDS (hx, GNN_TYPE_ARGS) ? g_value_get_object (hx) : NULL;
+
+      if (lstm != (pair != NULL) || (pair && gnn_args_get_n_values (pair) != 2))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s takes as hx %s", name, gnn_module_get_name (m),
+                       lstm ? "a tuple (h, c) of two tensors" : "a tensor");
+          return FALSE;
+        }
+      for (guint k = 0; k < (lstm ? 2u : 1u); k++)
+        {
+          const GValue *v = pair ? gnn_args_get_value (pair, k) : hx;
+
+          if ((state[k] = arg_value (ex, node, v, error)) == NULL)
+            return FALSE;
+          for (guint u = 0; u < (rank == 1 ? 2u : 1u); u++)
+            state[k] = emit_squeeze (ex, "Unsqueeze", name, ex_printf (ex, "%s_%u", k ? "c" : "h", u), state[k], 0,
+                                     NULL);
+        }
+    }
+  for (guint u = 0; u < (rank == 1 ? 2u : 1u); u++)
+    in[0] = emit_squeeze (ex, "Unsqueeze", name, ex_printf (ex, "x_%u", u), in[0], 0, NULL);
+  if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, "W"), "weight_ih", 1, order, n_gates, hidden,
+                                  error)) == NULL ||
+      (in[2] = gates_initializer (ex, path, inner_value (ex, name, "R"), "weight_hh", 1, order, n_gates, hidden,
+                                  error)) == NULL)
+    return FALSE;
+  if (gnn_rnn_cell_base_get_bias (cell))
+    {
+      const char *cat[2];
+
+      if ((cat[0] = gates_initializer (ex, path, inner_value (ex, name, "Bi"), "bias_ih", 1, order, n_gates, hidden,
+                                       error)) == NULL ||
+          (cat[1] = gates_initializer (ex, path, inner_value (ex, name, "Bh"), "bias_hh", 1, order, n_gates, hidden,
+                                       error)) == NULL)
+        return FALSE;
+      in[3] = emit (ex, "Concat", name, "B", NULL, 2, cat, &o);
+      attr_int (ex, o, "axis", 1);
+    }
+  n_in = 3;
+  if (*in[3])
+    n_in = 4;
+  if (state[0])
+    in[5] = state[0], n_in = 6;
+  if (state[1])
+    in[6] = state[1], n_in = 7;
+  outs[0] = inner_value (ex, name, "Y");
+  outs[1] = inner_value (ex, name, "Y_h");
+  outs[2] = inner_value (ex, name, "Y_c");
+  o = add_node (ex, op, ex_printf (ex, "/%s/%s", path, op), outs[0], n_in, in);
+  o->n_output = lstm ? 3 : 2;
+  o->output = ex_alloc (ex, 3 * sizeof (char *));
+  for (guint k = 0; k < o->n_output; k++)
+    o->output[k] = ex_strdup (ex, outs[k]);
+  attr_int (ex, o, "hidden_size", hidden);
+  if (!lstm && !plain)
+    attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+  if (plain)
+    {
+      g_autofree char *nonlinearity = NULL;
+
+      g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+      if (g_strcmp0 (nonlinearity, "relu") == 0)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "activations", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+          a->n_strings = 1;
+          a->strings = ex_alloc (ex, sizeof (ProtobufCBinaryData));
+          a->strings[0].data = (guint8 *) ex_strdup (ex, "Relu");
+          a->strings[0].len = 4;
+        }
+    }
+  /* Y_h (1, N, H): the step's h' (N, H), or (H) unbatched */
+  h = emit_squeeze (ex, "Squeeze", name, "h_step", outs[1], 0, rank == 1 || lstm ? NULL : out);
+  if (rank == 1)
+    h = emit_squeeze (ex, "Squeeze", name, "h_unbatched", h, 0, lstm ? NULL : out);
+  if (lstm)
+    {
+      c = emit_squeeze (ex, "Squeeze", name, "c_step", outs[2], 0, NULL);
+      if (rank == 1)
+        c = emit_squeeze (ex, "Squeeze", name, "c_unbatched", c, 0, NULL);
+      g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) h);
+      g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), (gpointer) c);
+    }
+  return TRUE;
 }
 
 /* ---- the model ------------------------------------------------------------------------- */

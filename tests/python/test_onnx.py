@@ -172,7 +172,8 @@ class TestErrors(unittest.TestCase):
             f.write(b'old')
         x = gnn.randn(2, 4)
         cases = [
-            (gnn.nn.Sequential(gnn.nn.Linear(4, 4), gnn.nn.GRUCell(4, 3)), {}, "node _1 calls 1, a GRUCell, which has no ONNX form"),
+            (gnn.nn.Sequential(gnn.nn.Linear(4, 4), gnn.optim.swa_utils.AveragedModel(gnn.nn.Linear(4, 4))), {},
+             "node _1 calls 1, a AveragedModel, which has no ONNX form"),
             (gnn.nn.Linear(4, 4), {'opset_version': 18}, 'opset 18 is out of range: gnn writes opsets 13 to 17'),
             (gnn.nn.Linear(4, 4), {'opset_version': 12}, 'opset 12 is out of range'),
             (gnn.nn.Linear(4, 4), {'input_names': ['a', 'b']}, '2 input names for 1 inputs'),
@@ -741,6 +742,9 @@ LAYER_CASES = {
     'Mish': (lambda nn: nn.Mish(), (2, 4)),
     'GLU': (lambda nn: nn.GLU(), (2, 4)),
     'Threshold': (lambda nn: nn.Threshold(0.5, -2.0), (2, 4)),
+    'RNNCell': (lambda nn: nn.RNNCell(4, 3), (2, 4)),
+    'GRUCell': (lambda nn: nn.GRUCell(4, 3), (2, 4)),
+    'LSTMCell': (lambda nn: nn.LSTMCell(4, 3), (2, 4)),
     'MultiheadAttention': (lambda nn: attention_model(gnn, 'self'), (4, 2, 8)),
     'TransformerEncoderLayer': (lambda nn: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), (4, 2, 8)),
     'TransformerEncoder': (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), 2),
@@ -1143,6 +1147,68 @@ class TestAttentionImport(unittest.TestCase):
                     self.assertTrue(np.allclose(f.numpy(), e, rtol=1e-5, atol=1e-6), (name, abs(f.numpy() - e).max()))
 
 
+def cell_model(lib, kind, state, **kw):
+    """a module calling RNNCell, GRUCell or LSTMCell (3 inputs, 4 hidden) on x, with a state
+    (h, or LSTMCell's (h, c)) as inputs with @state; it returns the new state"""
+    class Cell(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = getattr(lib.nn, kind)(3, 4, **kw)
+
+    class NoState(Cell):
+        def forward(self, x):
+            r = self.cell(x)
+            return (r[0], r[1]) if kind == 'LSTMCell' else r
+
+    class State(Cell):
+        def forward(self, x, h, c):
+            if kind == 'LSTMCell':
+                r = self.cell(x, (h, c))
+                return r[0], r[1]
+            return self.cell(x, h) + c
+    return State() if state else NoState()
+
+
+class TestCellExport(unittest.TestCase):
+    """RNNCell, GRUCell and LSTMCell written as ONNX's RNN, GRU and LSTM over a sequence of
+    one, their state as initial_h (initial_c): in ONNX Runtime and read back, torch's new
+    state with the same weights"""
+
+    def test_cells(self):
+        rs = np.random.RandomState(29)
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        path = os.path.join(d, 'cell.onnx')
+        for kind in ('RNNCell', 'GRUCell', 'LSTMCell'):
+            for state in (False, True):
+                for batched in (True, False):
+                    with self.subTest(kind=kind, state=state, batched=batched):
+                        torch.manual_seed(30)
+                        kw = {'nonlinearity': 'relu'} if kind == 'RNNCell' and state else {}
+                        tm, gm = cell_model(torch, kind, state, **kw), cell_model(gnn, kind, state, **kw)
+                        copy_weights(tm, gm)
+                        tm.eval()
+                        n = (2,) if batched else ()
+                        ins = [rs.randn(*n, 3).astype(np.float32)]
+                        ins += [rs.randn(*n, 4).astype(np.float32), rs.randn(*n, 4).astype(np.float32)] if state else []
+                        gnn.onnx.export(gm, tuple(gnn.tensor(a) for a in ins), path)
+                        model = onnx.load(path)
+                        onnx.checker.check_model(model, full_check=True)
+                        self.assertIn(kind[:-4].upper(), {n.op_type for n in model.graph.node})
+                        expected = tm(*[torch.from_numpy(a) for a in ins])
+                        expected = [e.detach().numpy() for e in (expected if isinstance(expected, tuple) else (expected,))]
+                        back = gnn.onnx.import_model(path)(*[gnn.tensor(a) for a in ins])
+                        back = back if isinstance(back, tuple) else (back,)
+                        outs = run_ort(path, {i.name: a for i, a in zip(model.graph.input, ins)}) if HAVE_ORT else None
+                        for k, (b, e) in enumerate(zip(back, expected)):
+                            self.assertEqual(b.numpy().shape, e.shape)
+                            self.assertTrue(np.allclose(b.numpy(), e, rtol=1e-5, atol=1e-6), abs(b.numpy() - e).max())
+                            if outs is not None:
+                                got = outs[model.graph.output[k].name]
+                                self.assertEqual(got.shape, e.shape)
+                                self.assertTrue(np.allclose(got, e, rtol=1e-5, atol=1e-6), abs(got - e).max())
+
+
 class TestCoverage(unittest.TestCase):
     def test_every_op_row(self):
         import re
@@ -1189,11 +1255,12 @@ class TestCoverage(unittest.TestCase):
                     want = (want[0] if isinstance(want, tuple) else want).numpy()
                     self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-5), (name, abs(got - want).max()))
         # and a layer whose row says none is refused, naming the node and the layer
-        for name in ('GRUCell', 'Bilinear'):
+        for name in ('AveragedModel', 'Bilinear'):
             self.assertTrue(rows[name].startswith('none'))
         with self.assertRaises(GLib.GError) as cm:
-            gnn.onnx.export(gnn.nn.GRUCell(4, 3), gnn.randn(2, 4), os.path.join(d, 'cell.onnx'))
-        self.assertIn('a GRUCell, which has no ONNX form', cm.exception.message)
+            gnn.onnx.export(gnn.optim.swa_utils.AveragedModel(gnn.nn.Linear(4, 4)), gnn.randn(2, 4),
+                            os.path.join(d, 'averaged.onnx'))
+        self.assertIn('a AveragedModel, which has no ONNX form', cm.exception.message)
 
 
 if __name__ == '__main__':
