@@ -19,6 +19,7 @@
 #include "nn/gnn-activation.h"
 #include "nn/gnn-attention.h"
 #include "nn/gnn-conv.h"
+#include "nn/gnn-distance.h"
 #include "nn/gnn-layers.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
@@ -1126,6 +1127,11 @@ static gboolean export_attention_call (Export       *ex,
                                        GnnModule    *m,
                                        const char   *out,
                                        GError      **error);
+static gboolean export_two_tensors (Export       *ex,
+                                    GnnGraphNode *node,
+                                    GnnModule    *m,
+                                    const char   *out,
+                                    GError      **error);
 static gboolean export_cell (Export       *ex,
                              GnnGraphNode *node,
                              GnnModule    *m,
@@ -1159,6 +1165,8 @@ export_module (Export       *ex,
     return export_attention_call (ex, node, m, out, error);
   if (GNN_IS_RNN_CELL_BASE (m))
     return export_cell (ex, node, m, out, error);
+  if (GNN_IS_COSINE_SIMILARITY (m) || GNN_IS_PAIRWISE_DISTANCE (m) || GNN_IS_BILINEAR (m))
+    return export_two_tensors (ex, node, m, out, error);
   if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
@@ -2985,6 +2993,155 @@ export_cell (Export       *ex,
       g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), (gpointer) c);
     }
   return TRUE;
+}
+
+/* ReduceSum of @x over @axis (opset 13: the axes an input) */
+static const char *
+emit_reduce_sum (Export     *ex,
+                 const char *prefix,
+                 const char *tag,
+                 const char *x,
+                 gint64      axis,
+                 gboolean    keepdims)
+{
+  const char *axes = int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1);
+  Onnx__NodeProto *o;
+  const char *in[2] = { x, axes };
+  const char *r = emit (ex, "ReduceSum", prefix, tag, NULL, 2, in, &o);
+
+  attr_int (ex, o, "keepdims", keepdims);
+  return r;
+}
+
+/* the layers of two tensors: CosineSimilarity (torch 1.13's w12 / sqrt (max (w1, eps²) ·
+ * max (w2, eps²)) of the sums of x1 x2, x1², x2² along dim), PairwiseDistance (the p-norm of
+ * x1 − x2 + eps along the last dim) and Bilinear (x1 A x2 + b: x1 times the weight as
+ * (in1, out · in2), (…, out, in2), times x2, summed over in2) */
+static gboolean
+export_two_tensors (Export       *ex,
+                    GnnGraphNode *node,
+                    GnnModule    *m,
+                    const char   *out,
+                    GError      **error)
+{
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  const char *x1, *x2;
+  GnnGraphNode *n1;
+  GnnDtype dtype;
+
+  if (gnn_args_get_n_values (args) != 2 || n_kwargs (args) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with %u arguments; it takes two tensors", name, path,
+                   gnn_module_get_name (m), gnn_args_get_n_values (args) + n_kwargs (args));
+      return FALSE;
+    }
+  if ((x1 = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+      (x2 = arg_value (ex, node, gnn_args_get_value (args, 1), error)) == NULL)
+    return FALSE;
+  n1 = arg_node (gnn_args_get_value (args, 0));
+  dtype = node_dtype (n1);
+  if (GNN_IS_COSINE_SIMILARITY (m))
+    {
+      int dim;
+      double eps;
+      const char *w12, *w1, *w2, *den, *c[3], *x12, *shape;
+
+      g_object_get (m, "dim", &dim, "eps", &eps, NULL);
+      /* the inputs broadcast to one shape first, as torch expands them */
+      x12 = emit2 (ex, "Mul", name, "x1_x2", NULL, x1, x2);
+      shape = emit (ex, "Shape", name, "shape", NULL, 1, &x12, NULL);
+      x1 = emit2 (ex, "Expand", name, "x1_expanded", NULL, x1, shape);
+      x2 = emit2 (ex, "Expand", name, "x2_expanded", NULL, x2, shape);
+      w12 = emit_reduce_sum (ex, name, "w12", x12, dim, FALSE);
+      w1 = emit_reduce_sum (ex, name, "w1", emit2 (ex, "Mul", name, "x1_x1", NULL, x1, x1), dim, FALSE);
+      w2 = emit_reduce_sum (ex, name, "w2", emit2 (ex, "Mul", name, "x2_x2", NULL, x2, x2), dim, FALSE);
+      c[1] = scalar_initializer (ex, inner_value (ex, name, "eps2"), dtype, eps * eps);
+      c[0] = w1;
+      w1 = emit (ex, "Clip", name, "w1_clamped", NULL, 2, c, NULL);
+      c[0] = w2;
+      w2 = emit (ex, "Clip", name, "w2_clamped", NULL, 2, c, NULL);
+      den = emit2 (ex, "Mul", name, "den", NULL, w1, w2);
+      den = emit (ex, "Sqrt", name, "norms", NULL, 1, &den, NULL);
+      emit2 (ex, "Div", name, "cosine", out, w12, den);
+      return TRUE;
+    }
+  if (GNN_IS_PAIRWISE_DISTANCE (m))
+    {
+      double p, eps;
+      gboolean keepdim;
+      const char *d, *a, *r;
+
+      g_object_get (m, "p", &p, "eps", &eps, "keepdim", &keepdim, NULL);
+      if (!(p > 0) || isinf (p) || node_rank (n1, 1) == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: PairwiseDistance of p %g%s has no ONNX form in gnn's exporter "
+                       "(p > 0 and finite, inputs of one or more dims)", name, p,
+                       node_rank (n1, 1) == 0 ? " and 0-d inputs" : "");
+          return FALSE;
+        }
+      d = emit2 (ex, "Sub", name, "diff", NULL, x1, x2);
+      d = emit2 (ex, "Add", name, "diff_eps", NULL, d,
+                 scalar_initializer (ex, inner_value (ex, name, "eps"), dtype, eps));
+      if (p == 2.0)
+        {
+          r = emit_reduce_sum (ex, name, "sum", emit2 (ex, "Mul", name, "square", NULL, d, d), -1, keepdim);
+          emit (ex, "Sqrt", name, "norm", out, 1, &r, NULL);
+        }
+      else
+        {
+          a = emit (ex, "Abs", name, "abs", NULL, 1, &d, NULL);
+          if (p == 1.0)
+            {
+              r = emit_reduce_sum (ex, name, "sum", a, -1, keepdim);
+              emit (ex, "Identity", name, "norm", out, 1, &r, NULL);
+            }
+          else
+            {
+              a = emit2 (ex, "Pow", name, "pow", NULL, a, scalar_initializer (ex, inner_value (ex, name, "p"), dtype, p));
+              r = emit_reduce_sum (ex, name, "sum", a, -1, keepdim);
+              emit2 (ex, "Pow", name, "norm", out, r, scalar_initializer (ex, inner_value (ex, name, "inv_p"), dtype, 1.0 / p));
+            }
+        }
+      return TRUE;
+    }
+  {
+    int in1, in2, n_out;
+    guint rank = node_rank (n1, 2);
+    static const gint64 perm[3] = { 1, 0, 2 };
+    gint64 flat[2], split[8];
+    const char *w, *b = NULL, *t;
+
+    g_object_get (m, "in1-features", &in1, "in2-features", &in2, "out-features", &n_out, NULL);
+    if (rank < 1 || rank > 7)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "ONNX export: node %s: Bilinear of %u-d inputs", name, rank);
+        return FALSE;
+      }
+    if ((w = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+      return FALSE;
+    if (has_tensor (ex, sub_path (ex, path, "bias")) &&
+        (b = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+      return FALSE;
+    flat[0] = in1, flat[1] = (gint64) n_out * in2;
+    for (guint i = 0; i + 1 < rank; i++)
+      split[i] = 0;
+    split[rank - 1] = n_out, split[rank] = in2;
+    w = emit_transpose (ex, name, "weight_in1_first", w, perm, 3);
+    w = emit_reshape (ex, name, "weight_flat", w, flat, 2, NULL);
+    t = emit2 (ex, "MatMul", name, "x1_weight", NULL, x1, w);
+    t = emit_reshape (ex, name, "x1_weight_split", t, split, rank + 1, NULL);
+    t = emit2 (ex, "Mul", name, "times_x2", NULL, t, emit_squeeze (ex, "Unsqueeze", name, "x2_row", x2, -2, NULL));
+    t = emit_reduce_sum (ex, name, "bilinear", t, -1, FALSE);
+    if (b != NULL)
+      emit2 (ex, "Add", name, "bias", out, t, b);
+    else
+      emit (ex, "Identity", name, "out", out, 1, &t, NULL);
+    return TRUE;
+  }
 }
 
 /* ---- the model ------------------------------------------------------------------------- */

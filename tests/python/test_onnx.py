@@ -745,6 +745,9 @@ LAYER_CASES = {
     'RNNCell': (lambda nn: nn.RNNCell(4, 3), (2, 4)),
     'GRUCell': (lambda nn: nn.GRUCell(4, 3), (2, 4)),
     'LSTMCell': (lambda nn: nn.LSTMCell(4, 3), (2, 4)),
+    'Bilinear': (lambda nn: paired(nn.Bilinear(4, 4, 3)), (2, 4)),
+    'CosineSimilarity': (lambda nn: paired(nn.CosineSimilarity()), (2, 4)),
+    'PairwiseDistance': (lambda nn: paired(nn.PairwiseDistance()), (2, 4)),
     'MultiheadAttention': (lambda nn: attention_model(gnn, 'self'), (4, 2, 8)),
     'TransformerEncoderLayer': (lambda nn: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), (4, 2, 8)),
     'TransformerEncoder': (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), 2),
@@ -1209,6 +1212,62 @@ class TestCellExport(unittest.TestCase):
                                 self.assertTrue(np.allclose(got, e, rtol=1e-5, atol=1e-6), abs(got - e).max())
 
 
+def two_tensor_model(lib, kind, **kw):
+    """a module calling CosineSimilarity, PairwiseDistance or Bilinear on its two inputs"""
+    class Two(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = {'cosine': lambda: lib.nn.CosineSimilarity(**kw), 'pairwise': lambda: lib.nn.PairwiseDistance(**kw),
+                      'bilinear': lambda: lib.nn.Bilinear(4, 3, 5, **kw)}[kind]()
+
+        def forward(self, x1, x2):
+            return self.m(x1, x2)
+    return Two()
+
+
+def paired(m):
+    """a module calling the two-tensor layer @m on x and tanh (x)"""
+    class Paired(gnn.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):
+            return self.m(x, x.tanh())
+    return Paired()
+
+
+class TestTwoTensorExport(unittest.TestCase):
+    """CosineSimilarity, PairwiseDistance and Bilinear, layers of two tensors, in ONNX Runtime
+    and read back: torch's outputs with the same weights"""
+
+    def test_layers(self):
+        rs = np.random.RandomState(31)
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        path = os.path.join(d, 'two.onnx')
+        cases = [('cosine', {}, (3, 4), (3, 4)), ('cosine', {'dim': 0, 'eps': 0.5}, (3, 4), (1, 4)),
+                 ('pairwise', {}, (3, 4), (3, 4)), ('pairwise', {'p': 1.0, 'keepdim': True}, (3, 4), (3, 4)),
+                 ('pairwise', {'p': 3.0}, (2, 3, 4), (4,)),
+                 ('bilinear', {}, (6, 4), (6, 3)), ('bilinear', {'bias': False}, (2, 6, 4), (2, 6, 3))]
+        for kind, kw, s1, s2 in cases:
+            with self.subTest(kind=kind, options=kw, shapes=(s1, s2)):
+                torch.manual_seed(32)
+                tm, gm = two_tensor_model(torch, kind, **kw), two_tensor_model(gnn, kind, **kw)
+                copy_weights(tm, gm)
+                ins = [rs.randn(*s1).astype(np.float32), rs.randn(*s2).astype(np.float32)]
+                gnn.onnx.export(gm, tuple(gnn.tensor(a) for a in ins), path)
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                expected = tm(*[torch.from_numpy(a) for a in ins]).detach().numpy()
+                found = gm(*[gnn.tensor(a) for a in ins]).numpy()
+                back = gnn.onnx.import_model(path)(*[gnn.tensor(a) for a in ins]).numpy()
+                for got in [found, back] + ([run_ort(path, {i.name: a for i, a in zip(model.graph.input, ins)})
+                                             [model.graph.output[0].name]] if HAVE_ORT else []):
+                    self.assertEqual(got.shape, expected.shape)
+                    self.assertTrue(np.allclose(got, expected, rtol=1e-5, atol=1e-6), abs(got - expected).max())
+
+
 class TestCoverage(unittest.TestCase):
     def test_every_op_row(self):
         import re
@@ -1255,7 +1314,7 @@ class TestCoverage(unittest.TestCase):
                     want = (want[0] if isinstance(want, tuple) else want).numpy()
                     self.assertTrue(np.allclose(got, want, rtol=1e-5, atol=1e-5), (name, abs(got - want).max()))
         # and a layer whose row says none is refused, naming the node and the layer
-        for name in ('AveragedModel', 'Bilinear'):
+        for name in ('AveragedModel', 'MSELoss'):
             self.assertTrue(rows[name].startswith('none'))
         with self.assertRaises(GLib.GError) as cm:
             gnn.onnx.export(gnn.optim.swa_utils.AveragedModel(gnn.nn.Linear(4, 4)), gnn.randn(2, 4),
