@@ -3,9 +3,11 @@
  * Each node of the graph becomes one ONNX node or a few: a call of one of gnn's modules the
  * operator of that layer (Linear a Gemm, Conv2d a Conv, ...), with the module's parameters and
  * buffers as initializers under their state-dict keys (`features.0.weight`); a call of an
- * operator or of one of gnn's functions its operator. Values keep the graph's node names, so
- * that the ONNX graph reads as the traced one. What has no ONNX form here is a GError naming
- * the node and its target. doc/onnx.md lists every form.
+ * operator or of one of gnn's functions its operator; a layer opset 17 has no operator for
+ * (MultiheadAttention, the Transformer layers, GroupNorm, Mish, ...) the composition torch 1.13
+ * writes, from its submodules' forms. Values keep the graph's node names, so that the ONNX
+ * graph reads as the traced one. What has no ONNX form here is a GError naming the node and
+ * its target. doc/onnx.md lists every form.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
