@@ -3,9 +3,11 @@
  * Each node of the graph becomes one ONNX node or a few: a call of one of gnn's modules the
  * operator of that layer (Linear a Gemm, Conv2d a Conv, ...), with the module's parameters and
  * buffers as initializers under their state-dict keys (`features.0.weight`); a call of an
- * operator or of one of gnn's functions its operator. Values keep the graph's node names, so
- * that the ONNX graph reads as the traced one. What has no ONNX form here is a GError naming
- * the node and its target. doc/onnx.md lists every form.
+ * operator or of one of gnn's functions its operator; a layer opset 17 has no operator for
+ * (MultiheadAttention, the Transformer layers, GroupNorm, Mish, ...) the composition torch 1.13
+ * writes, from its submodules' forms. Values keep the graph's node names, so that the ONNX
+ * graph reads as the traced one. What has no ONNX form here is a GError naming the node and
+ * its target. doc/onnx.md lists every form.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,13 +19,16 @@
 #include "core/gnn-error.h"
 #include "core/gnn-tensor.h"
 #include "nn/gnn-activation.h"
+#include "nn/gnn-attention.h"
 #include "nn/gnn-conv.h"
+#include "nn/gnn-distance.h"
 #include "nn/gnn-layers.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
 #include "nn/gnn-pad.h"
 #include "nn/gnn-pool.h"
 #include "nn/gnn-rnn.h"
+#include "nn/gnn-transformer.h"
 #include "gnn-version.h"
 #include "gnn-onnx.h"
 
@@ -1011,6 +1016,170 @@ export_adaptive_avg_pool2d (Export       *ex,
   return FALSE;
 }
 
+/* ---- the nodes of multi-node forms ---------------------------------------------------- */
+
+/* one node @op of @n inputs, its output @out or else "<prefix>_<tag>", which it returns */
+static const char *
+emit (Export           *ex,
+      const char       *op,
+      const char       *prefix,
+      const char       *tag,
+      const char       *out,
+      guint             n,
+      const char      **in,
+      Onnx__NodeProto **node)
+{
+  Onnx__NodeProto *o;
+
+  if (out == NULL)
+    out = inner_value (ex, prefix, tag);
+  o = add_node (ex, op, ex_printf (ex, "/%s/%s_%s", prefix, op, tag), out, n, in);
+  if (node)
+    *node = o;
+  return out;
+}
+
+static const char *
+emit2 (Export     *ex,
+       const char *op,
+       const char *prefix,
+       const char *tag,
+       const char *out,
+       const char *a,
+       const char *b)
+{
+  const char *in[2] = { a, b };
+
+  return emit (ex, op, prefix, tag, out, 2, in, NULL);
+}
+
+static const char *
+emit_transpose (Export       *ex,
+                const char   *prefix,
+                const char   *tag,
+                const char   *x,
+                const gint64 *perm,
+                guint         n)
+{
+  Onnx__NodeProto *o;
+  const char *t = emit (ex, "Transpose", prefix, tag, NULL, 1, &x, &o);
+
+  attr_ints (ex, o, "perm", perm, n);
+  return t;
+}
+
+/* Reshape of @x to @shape (0 copies the input's size, -1 is inferred) */
+static const char *
+emit_reshape (Export       *ex,
+              const char   *prefix,
+              const char   *tag,
+              const char   *x,
+              const gint64 *shape,
+              guint         n,
+              const char   *out)
+{
+  const char *s = int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_shape", tag)), shape, n);
+
+  return emit2 (ex, "Reshape", prefix, tag, out, x, s);
+}
+
+/* Unsqueeze or Squeeze of @x at @axis (opset 13: the axes an input) */
+static const char *
+emit_squeeze (Export     *ex,
+              const char *op,
+              const char *prefix,
+              const char *tag,
+              const char *x,
+              gint64      axis,
+              const char *out)
+{
+  const char *axes = int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1);
+
+  return emit2 (ex, op, prefix, tag, out, x, axes);
+}
+
+/* @from to @to of @w along @axis (Slice) */
+static const char *
+emit_rows (Export     *ex,
+           const char *prefix,
+           const char *tag,
+           const char *w,
+           gint64      from,
+           gint64      to,
+           gint64      axis)
+{
+  const char *in[4] = { w,
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_starts", tag)), &from, 1),
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_ends", tag)), &to, 1),
+                        int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1) };
+
+  return emit (ex, "Slice", prefix, tag, NULL, 4, in, NULL);
+}
+
+/* LayerNorm: LayerNormalization (opset 17), its nodes named from @path and its inner values
+ * from @name; in[0] the input, in[1] and in[2] filled here */
+static gboolean
+layer_norm_form (Export      *ex,
+                 GnnModule   *m,
+                 const char  *path,
+                 const char  *name,
+                 const char **in,
+                 GnnDtype     dtype,
+                 const char  *out,
+                 GError     **error)
+{
+  GnnLayerNorm *ln = GNN_LAYER_NORM (m);
+  guint n_norm;
+  const gint64 *norm = gnn_layer_norm_get_normalized_shape (ln, &n_norm);
+  Onnx__NodeProto *o;
+
+  if (ex->opset < 17)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: LayerNorm is LayerNormalization, which needs opset 17 "
+                   "(the export asks for %d)", name, ex->opset);
+      return FALSE;
+    }
+  if (gnn_layer_norm_get_elementwise_affine (ln))
+    {
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+          (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+        return FALSE;
+    }
+  else if (dtype != GNN_DTYPE_FLOAT32)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: LayerNorm without elementwise_affine is written for "
+                   "float32 inputs only", name);
+      return FALSE;
+    }
+  else
+    {
+      in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), norm, n_norm, 1.0f);
+      in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), norm, n_norm, 0.0f);
+    }
+  o = add_node (ex, "LayerNormalization", ex_printf (ex, "/%s/LayerNormalization", path), out, 3, in);
+  attr_int (ex, o, "axis", -(gint64) n_norm);
+  attr_float (ex, o, "epsilon", gnn_layer_norm_get_eps (ln));
+  return TRUE;
+}
+
+static gboolean export_attention_call (Export       *ex,
+                                       GnnGraphNode *node,
+                                       GnnModule    *m,
+                                       const char   *out,
+                                       GError      **error);
+static gboolean export_two_tensors (Export       *ex,
+                                    GnnGraphNode *node,
+                                    GnnModule    *m,
+                                    const char   *out,
+                                    GError      **error);
+static gboolean export_cell (Export       *ex,
+                             GnnGraphNode *node,
+                             GnnModule    *m,
+                             const char   *out,
+                             GError      **error);
+
 static gboolean
 export_module (Export       *ex,
                GnnGraphNode *node,
@@ -1033,6 +1202,13 @@ export_module (Export       *ex,
                    name, path, local->message);
       return FALSE;
     }
+  if (GNN_IS_MULTIHEAD_ATTENTION (m) || GNN_IS_TRANSFORMER_ENCODER_LAYER (m) || GNN_IS_TRANSFORMER_ENCODER (m) ||
+      GNN_IS_TRANSFORMER_DECODER_LAYER (m) || GNN_IS_TRANSFORMER_DECODER (m) || GNN_IS_TRANSFORMER (m))
+    return export_attention_call (ex, node, m, out, error);
+  if (GNN_IS_RNN_CELL_BASE (m))
+    return export_cell (ex, node, m, out, error);
+  if (GNN_IS_COSINE_SIMILARITY (m) || GNN_IS_PAIRWISE_DISTANCE (m) || GNN_IS_BILINEAR (m))
+    return export_two_tensors (ex, node, m, out, error);
   if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
@@ -1487,43 +1663,101 @@ export_module (Export       *ex,
       add_node (ex, "HardSwish", ex_printf (ex, "/%s/HardSwish", path), out, 1, in);
       return TRUE;
     }
-  if (GNN_IS_LAYER_NORM (m))
+  if (GNN_IS_GROUP_NORM (m))
     {
-      GnnLayerNorm *ln = GNN_LAYER_NORM (m);
-      guint n_norm;
-      const gint64 *norm = gnn_layer_norm_get_normalized_shape (ln, &n_norm);
+      /* opset 17 has no GroupNormalization: torch's composition, (N, G, -1) normalized by
+       * InstanceNormalization (scale 1, bias 0 per group), the input's shape again, then the
+       * affine weight and bias (C, 1, ...) */
+      GnnGroupNorm *gn = GNN_GROUP_NORM (m);
+      gint64 G = gnn_group_norm_get_num_groups (gn), grouped[3] = { 0, G, -1 };
+      gint64 ones[8] = { -1, 1, 1, 1, 1, 1, 1, 1 };
+      guint rank = node_rank (in_node, 0);
+      const char *g, *shape, *y, *r[3] = { NULL, NULL, NULL };
 
-      if (ex->opset < 17)
+      if (node_dtype (in_node) != GNN_DTYPE_FLOAT32 || rank < 2 || rank > 9)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "ONNX export: node %s: LayerNorm is LayerNormalization, which needs opset 17 "
-                       "(the export asks for %d)", name, ex->opset);
+                       "ONNX export: node %s: GroupNorm is written for float32 inputs of 2 to 9 dims "
+                       "(found %u dims)", name, rank);
           return FALSE;
         }
-      if (gnn_layer_norm_get_elementwise_affine (ln))
+      g = emit_reshape (ex, name, "grouped", in[0], grouped, 3, NULL);
+      r[0] = g;
+      r[1] = filled_initializer (ex, inner_value (ex, name, "group_scale"), &G, 1, 1.0f);
+      r[2] = filled_initializer (ex, inner_value (ex, name, "group_bias"), &G, 1, 0.0f);
+      o = add_node (ex, "InstanceNormalization", ex_printf (ex, "/%s/InstanceNormalization", path),
+                    inner_value (ex, name, "normalized"), 3, r);
+      attr_float (ex, o, "epsilon", gnn_group_norm_get_eps (gn));
+      shape = emit (ex, "Shape", name, "shape", NULL, 1, &in[0], NULL);
+      y = emit2 (ex, "Reshape", name, "ungrouped", gnn_group_norm_get_affine (gn) ? NULL : out,
+                 inner_value (ex, name, "normalized"), shape);
+      if (gnn_group_norm_get_affine (gn))
         {
-          if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
-              (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+          const char *w, *b;
+
+          if ((w = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+              (b = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
             return FALSE;
+          w = emit_reshape (ex, name, "weight_c", w, ones, rank - 1, NULL);
+          b = emit_reshape (ex, name, "bias_c", b, ones, rank - 1, NULL);
+          y = emit2 (ex, "Mul", name, "scaled", NULL, y, w);
+          emit2 (ex, "Add", name, "shifted", out, y, b);
         }
-      else if (node_dtype (in_node) != GNN_DTYPE_FLOAT32)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "ONNX export: node %s: LayerNorm without elementwise_affine is written for "
-                       "float32 inputs only", name);
-          return FALSE;
-        }
-      else
-        {
-          in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), norm, n_norm, 1.0f);
-          in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), norm, n_norm, 0.0f);
-        }
-      o = add_node (ex, "LayerNormalization", ex_printf (ex, "/%s/LayerNormalization", path),
-                    out, 3, in);
-      attr_int (ex, o, "axis", -(gint64) n_norm);
-      attr_float (ex, o, "epsilon", gnn_layer_norm_get_eps (ln));
       return TRUE;
     }
+  if (GNN_IS_THRESHOLD (m))
+    {
+      /* x where x > threshold, value elsewhere: Greater, Where */
+      double threshold, value;
+      const char *gt, *w[3];
+
+      g_object_get (m, "threshold", &threshold, "value", &value, NULL);
+      gt = emit2 (ex, "Greater", name, "above", NULL, in[0],
+                  scalar_initializer (ex, inner_value (ex, name, "threshold"), node_dtype (in_node), threshold));
+      w[0] = gt, w[1] = in[0];
+      w[2] = scalar_initializer (ex, inner_value (ex, name, "value"), node_dtype (in_node), value);
+      emit (ex, "Where", name, "where", out, 3, w, NULL);
+      return TRUE;
+    }
+  if (GNN_IS_GLU (m))
+    {
+      /* a sigmoid (b) of the two halves along dim: Slice, Slice, Sigmoid, Mul */
+      guint rank = 0;
+      const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+      int dim, d;
+      const char *a, *b;
+
+      g_object_get (m, "dim", &dim, NULL);
+      d = dim < 0 ? dim + (int) rank : dim;
+      if (shape == NULL || d < 0 || d >= (int) rank || shape[d] % 2 != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: GLU halves dim %d, which the input's shape does not have in "
+                       "an even size", name, dim);
+          return FALSE;
+        }
+      {
+        gint64 half = shape[d] / 2;
+
+        a = emit_rows (ex, name, "first_half", in[0], 0, half, dim);
+        b = emit_rows (ex, name, "second_half", in[0], half, 2 * half, dim);
+        b = emit (ex, "Sigmoid", name, "gate", NULL, 1, &b, NULL);
+        emit2 (ex, "Mul", name, "gated", out, a, b);
+      }
+      return TRUE;
+    }
+  if (GNN_IS_MISH (m))
+    {
+      /* opset 17 has no Mish: x tanh (softplus (x)) (ONNX's Softplus has no linear region;
+       * from 20, where torch's begins, tanh of either is 1 in float32) */
+      const char *sp = emit (ex, "Softplus", name, "softplus", NULL, 1, &in[0], NULL);
+      const char *t = emit (ex, "Tanh", name, "tanh", NULL, 1, &sp, NULL);
+
+      emit2 (ex, "Mul", name, "mul", out, in[0], t);
+      return TRUE;
+    }
+  if (GNN_IS_LAYER_NORM (m))
+    return layer_norm_form (ex, m, path, name, in, node_dtype (in_node), out, error);
   if (GNN_IS_EMBEDDING (m))
     {
       const char *gin[2] = { NULL, in[0] };
@@ -1945,6 +2179,992 @@ unsupported:
                "(doc/onnx.md lists the operators it writes)", name,
                method ? "calls the method" : "calls", target);
   return FALSE;
+}
+
+/* ---- attention and the Transformer layers -------------------------------------------------
+ *
+ * MultiheadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer and
+ * TransformerDecoder are traced as one call each (leaves); their forms are written here from
+ * their submodules' (self_attn, linear1, linear2, norm1, ...), the initializers under the
+ * submodules' state-dict keys (`layers.0.self_attn.in_proj_weight`). The attention is torch
+ * 1.13's composition: the in-projection of the query, key and value (MatMul, Add), the heads
+ * split (Reshape, Transpose), the query divided by sqrt (head_dim), MatMul, the masks added,
+ * Softmax over the keys, MatMul with the values, the heads joined and the out-projection.
+ * Values inside a form are named "<prefix>_<tag>" and its nodes "/<prefix>/<Op>_<tag>",
+ * where the prefix is the traced node's name and the submodule's path under it. */
+
+static gboolean
+has_tensor (Export     *ex,
+            const char *path)
+{
+  g_autoptr(GnnTensor) t = gnn_module_get_tensor (ex->root, path, NULL);
+
+  return t != NULL;
+}
+
+/* x W^T (+ b) of the weight @w (out, in) and bias @b (NULL for none), for any rank of x */
+static const char *
+emit_matmul_linear (Export     *ex,
+                    const char *prefix,
+                    const char *tag,
+                    const char *x,
+                    const char *w,
+                    const char *b,
+                    const char *out)
+{
+  static const gint64 perm[2] = { 1, 0 };
+  const char *wt = emit_transpose (ex, prefix, ex_printf (ex, "%s_weight_T", tag), w, perm, 2);
+  const char *mm = emit2 (ex, "MatMul", prefix, tag, b ? NULL : out, x, wt);
+
+  return b ? emit2 (ex, "Add", prefix, ex_printf (ex, "%s_bias", tag), out, mm, b) : mm;
+}
+
+/* the Linear at @path (weight, and bias if it has one) applied to @x */
+static const char *
+emit_linear (Export     *ex,
+             const char *path,
+             const char *prefix,
+             const char *x,
+             const char *out,
+             GError    **error)
+{
+  const char *w, *b = NULL;
+
+  if ((w = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+    return NULL;
+  if (has_tensor (ex, sub_path (ex, path, "bias")) &&
+      (b = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+    return NULL;
+  return emit_matmul_linear (ex, prefix, "linear", x, w, b, out);
+}
+
+/* the LayerNorm submodule @field of the module at @path applied to @x */
+static const char *
+emit_layer_norm (Export     *ex,
+                 const char *path,
+                 const char *field,
+                 const char *prefix,
+                 const char *x,
+                 GnnDtype    dtype,
+                 const char *out,
+                 GError    **error)
+{
+  const char *npath = sub_path (ex, path, field);
+  const char *nprefix = ex_printf (ex, "%s/%s", prefix, field);
+  GnnModule *m = gnn_module_get_submodule (ex->root, npath, NULL);
+  const char *in[3] = { x, NULL, NULL };
+
+  if (m == NULL || !GNN_IS_LAYER_NORM (m))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s is a %s where gnn's exporter needs a LayerNorm", npath,
+                   m ? gnn_module_get_name (m) : "missing module");
+      return NULL;
+    }
+  if (out == NULL)
+    out = inner_value (ex, nprefix, "out");
+  return layer_norm_form (ex, m, npath, nprefix, in, dtype, out, error) ? out : NULL;
+}
+
+/* an attention mask as one float mask to add to the scores (N, H, L, S): a bool @mask (True:
+ * not attended) becomes -inf and 0 (Where), a 3-d (N·H, L, S) one (N, H, L, S); with a key
+ * padding mask (N, S), unsqueezed to (N, 1, 1, S) and added; NULL when there is neither */
+static const char *
+emit_attention_mask (Export       *ex,
+                     const char   *prefix,
+                     const char   *mask,
+                     GnnGraphNode *mask_node,
+                     const char   *kpm,
+                     GnnGraphNode *kpm_node,
+                     gint64        heads,
+                     GnnDtype      dtype,
+                     GError      **error)
+{
+  const char *sum = NULL;
+
+  for (int which = 0; which < 2; which++)
+    {
+      const char *m = which ? kpm : mask, *tag = which ? "key_padding_mask" : "attn_mask";
+      GnnGraphNode *n = which ? kpm_node : mask_node;
+      const gint64 *shape;
+      guint rank;
+      GnnDtype mdtype;
+
+      if (m == NULL)
+        continue;
+      shape = gnn_graph_node_get_tensor_meta (n, &rank, &mdtype);
+      if (shape == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "ONNX export: the %s %s has no shape: run shape propagation first", tag,
+                       gnn_graph_node_get_name (n));
+          return NULL;
+        }
+      if (mdtype == GNN_DTYPE_BOOL)
+        {
+          const char *in[3] = { m,
+                                scalar_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_ninf", tag)),
+                                                    dtype, -INFINITY),
+                                scalar_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_zero", tag)),
+                                                    dtype, 0.0) };
+
+          m = emit (ex, "Where", prefix, ex_printf (ex, "%s_float", tag), NULL, 3, in, NULL);
+        }
+      else if (mdtype != dtype)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                       "ONNX export: the %s %s is neither bool nor of the query's dtype", tag,
+                       gnn_graph_node_get_name (n));
+          return NULL;
+        }
+      if (!which && rank == 3)
+        {
+          gint64 s4[4] = { -1, heads, shape[1], shape[2] };
+
+          m = emit_reshape (ex, prefix, ex_printf (ex, "%s_heads", tag), m, s4, 4, NULL);
+        }
+      else if (which && rank == 2)
+        {
+          static const gint64 axes[2] = { 1, 2 };
+          const char *a = int64s_initializer (ex, inner_value (ex, prefix, "key_padding_mask_axes"), axes, 2);
+
+          m = emit2 (ex, "Unsqueeze", prefix, "key_padding_mask_4d", NULL, m, a);
+        }
+      else if (rank != (which ? 1u : 2u))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: the %s %s is %u-d; gnn's exporter writes %s", tag,
+                       gnn_graph_node_get_name (n), rank, which ? "(N, S) or (S)" : "(L, S) or (N·H, L, S)");
+          return NULL;
+        }
+      sum = sum ? emit2 (ex, "Add", prefix, "masks", NULL, sum, m) : m;
+    }
+  return sum;
+}
+
+/* the MultiheadAttention at @path: @q, @k, @v of rank @rank (3, or 2 unbatched), @mask the
+ * additive mask of emit_attention_mask or NULL; the output to @out, and with @weights_out the
+ * attention weights (averaged over the heads with @average) to it */
+static gboolean
+attention_form (Export     *ex,
+                const char *path,
+                const char *prefix,
+                const char *q,
+                const char *k,
+                const char *v,
+                guint       rank,
+                GnnDtype    dtype,
+                const char *mask,
+                gboolean    average,
+                const char *out,
+                const char *weights_out,
+                GError    **error)
+{
+  GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
+  gboolean batch_first, bias_kv, zero_attn;
+  gint64 E, H, hd;
+  const char *x[3] = { q, k, v }, *w = NULL, *b = NULL, *packed = NULL, *scores, *p, *o, *proj;
+  static const char *const names[3] = { "q", "k", "v" }, *const separate[3] = { "q_proj_weight", "k_proj_weight",
+                                                                                 "v_proj_weight" };
+
+  if (m == NULL || !GNN_IS_MULTIHEAD_ATTENTION (m))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s is a %s where gnn's exporter needs a MultiheadAttention", path,
+                   m ? gnn_module_get_name (m) : "missing module");
+      return FALSE;
+    }
+  g_object_get (m, "batch-first", &batch_first, "add-bias-kv", &bias_kv, "add-zero-attn", &zero_attn, NULL);
+  if (bias_kv || zero_attn)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s: MultiheadAttention with %s has no ONNX form in gnn's exporter", path,
+                   bias_kv ? "add_bias_kv" : "add_zero_attn");
+      return FALSE;
+    }
+  if (rank != 2 && rank != 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: %s: MultiheadAttention of a %u-d query (it takes 3-d or unbatched 2-d)",
+                   path, rank);
+      return FALSE;
+    }
+  E = gnn_multihead_attention_get_embed_dim (GNN_MULTIHEAD_ATTENTION (m));
+  H = gnn_multihead_attention_get_num_heads (GNN_MULTIHEAD_ATTENTION (m));
+  hd = E / H;
+  if (rank == 2)              /* unbatched: (L, E) is (L, 1, E) */
+    {
+      batch_first = FALSE;
+      const char *orig[3] = { q, k, v };
+
+      for (guint i = 0; i < 3; i++)
+        {
+          x[i] = NULL;
+          for (guint j = 0; j < i; j++)
+            if (x[i] == NULL && orig[j] == orig[i])
+              x[i] = x[j];
+          if (x[i] == NULL)
+            x[i] = emit_squeeze (ex, "Unsqueeze", prefix, ex_printf (ex, "%s_batched", names[i]), orig[i], 1, NULL);
+        }
+    }
+  if (has_tensor (ex, sub_path (ex, path, "in_proj_weight")) &&
+      (w = tensor_initializer (ex, sub_path (ex, path, "in_proj_weight"), error)) == NULL)
+    return FALSE;
+  if (has_tensor (ex, sub_path (ex, path, "in_proj_bias")) &&
+      (b = tensor_initializer (ex, sub_path (ex, path, "in_proj_bias"), error)) == NULL)
+    return FALSE;
+  /* the in-projections, the heads split: q and v (N, H, L or S, hd), k (N, H, hd, S); in
+   * self-attention one projection by in_proj_weight, sliced in three, as torch writes it */
+  if (w != NULL && x[0] == x[1] && x[1] == x[2])
+    packed = emit_matmul_linear (ex, prefix, "qkv_proj", x[0], w, b, NULL);
+  for (guint i = 0; i < 3; i++)
+    {
+      static const gint64 perm_seq[3][4] = { { 1, 2, 0, 3 }, { 1, 2, 3, 0 }, { 1, 2, 0, 3 } };
+      static const gint64 perm_batch[3][4] = { { 0, 2, 1, 3 }, { 0, 2, 3, 1 }, { 0, 2, 1, 3 } };
+      const gint64 heads[4] = { 0, 0, H, hd };
+      const char *wi, *bi = NULL;
+
+      if (packed != NULL)
+        x[i] = emit_rows (ex, prefix, ex_printf (ex, "%s_proj", names[i]), packed, i * E, (i + 1) * E, -1);
+      else
+        {
+          if (w != NULL)
+            wi = emit_rows (ex, prefix, ex_printf (ex, "%s_weight", names[i]), w, i * E, (i + 1) * E, 0);
+          else if ((wi = tensor_initializer (ex, sub_path (ex, path, separate[i]), error)) == NULL)
+            return FALSE;
+          if (b != NULL)
+            bi = emit_rows (ex, prefix, ex_printf (ex, "%s_bias", names[i]), b, i * E, (i + 1) * E, 0);
+          x[i] = emit_matmul_linear (ex, prefix, ex_printf (ex, "%s_proj", names[i]), x[i], wi, bi, NULL);
+        }
+      x[i] = emit_reshape (ex, prefix, ex_printf (ex, "%s_heads", names[i]), x[i], heads, 4, NULL);
+      x[i] = emit_transpose (ex, prefix, ex_printf (ex, "%s_heads_first", names[i]), x[i],
+                             batch_first ? perm_batch[i] : perm_seq[i], 4);
+    }
+  x[0] = emit2 (ex, "Div", prefix, "q_scaled", NULL, x[0],
+                scalar_initializer (ex, inner_value (ex, prefix, "sqrt_head_dim"), dtype, sqrt ((double) hd)));
+  scores = emit2 (ex, "MatMul", prefix, "scores", NULL, x[0], x[1]);
+  if (mask != NULL)
+    scores = emit2 (ex, "Add", prefix, "scores_masked", NULL, scores, mask);
+  {
+    Onnx__NodeProto *sm;
+
+    p = emit (ex, "Softmax", prefix, "softmax", NULL, 1, &scores, &sm);
+    attr_int (ex, sm, "axis", -1);
+  }
+  o = emit2 (ex, "MatMul", prefix, "attended", NULL, p, x[2]);
+  {
+    static const gint64 back_seq[4] = { 2, 0, 1, 3 }, back_batch[4] = { 0, 2, 1, 3 };
+    const gint64 joined[3] = { 0, 0, E };
+
+    o = emit_transpose (ex, prefix, "heads_last", o, batch_first ? back_batch : back_seq, 4);
+    o = emit_reshape (ex, prefix, "heads_joined", o, joined, 3, NULL);
+  }
+  if ((proj = emit_linear (ex, sub_path (ex, path, "out_proj"), ex_printf (ex, "%s/out_proj", prefix), o,
+                           rank == 2 ? NULL : out, error)) == NULL)
+    return FALSE;
+  if (rank == 2)
+    emit_squeeze (ex, "Squeeze", prefix, "unbatched", proj, 1, out);
+  if (weights_out != NULL)
+    {
+      const char *wts = p;
+
+      if (average)
+        {
+          static const gint64 axis1 = 1;
+          Onnx__NodeProto *rm;
+
+          wts = emit (ex, "ReduceMean", prefix, "weights_mean", rank == 2 ? NULL : weights_out, 1, &p, &rm);
+          attr_ints (ex, rm, "axes", &axis1, 1);
+          attr_int (ex, rm, "keepdims", 0);
+          if (rank == 2)
+            emit_squeeze (ex, "Squeeze", prefix, "weights_unbatched", wts, 0, weights_out);
+        }
+      else if (rank == 2)
+        emit_squeeze (ex, "Squeeze", prefix, "weights_unbatched", wts, 0, weights_out);
+      else
+        emit (ex, "Identity", prefix, "weights_out", weights_out, 1, &wts, NULL);
+    }
+  return TRUE;
+}
+
+/* the feed-forward block of a Transformer layer at @path: linear2 (activation (linear1 (x))) */
+static const char *
+feed_forward_form (Export     *ex,
+                   GnnModule  *layer,
+                   const char *path,
+                   const char *prefix,
+                   const char *x,
+                   GnnDtype    dtype,
+                   GError    **error)
+{
+  g_autofree char *activation = NULL;
+  GnnModule *act = gnn_module_get_submodule (ex->root, sub_path (ex, path, "activation"), NULL);
+  const char *h, *aprefix = ex_printf (ex, "%s/activation", prefix);
+  gboolean gelu;
+
+  g_object_get (layer, "activation", &activation, NULL);
+  if (act != NULL && !GNN_IS_RELU (act) && !GNN_IS_GELU (act))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s: a Transformer layer whose activation is a %s has no ONNX form in gnn's "
+                   "exporter (ReLU or GELU)", path, gnn_module_get_name (act));
+      return NULL;
+    }
+  if ((h = emit_linear (ex, sub_path (ex, path, "linear1"), ex_printf (ex, "%s/linear1", prefix), x, NULL,
+                        error)) == NULL)
+    return NULL;
+  gelu = act ? GNN_IS_GELU (act) : g_strcmp0 (activation, "gelu") == 0;
+  if (gelu)
+    {
+      const char *g = inner_value (ex, aprefix, "out");
+
+      export_gelu (ex, aprefix, act && g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (act)), "tanh") == 0,
+                   h, dtype, g);
+      h = g;
+    }
+  else
+    h = emit (ex, "Relu", aprefix, "out", NULL, 1, &h, NULL);
+  return emit_linear (ex, sub_path (ex, path, "linear2"), ex_printf (ex, "%s/linear2", prefix), h, NULL, error);
+}
+
+/* the TransformerEncoderLayer at @path on @x, @mask the additive mask or NULL */
+static const char *
+encoder_layer_form (Export     *ex,
+                    const char *path,
+                    const char *prefix,
+                    const char *x,
+                    guint       rank,
+                    GnnDtype    dtype,
+                    const char *mask,
+                    const char *out,
+                    GError    **error)
+{
+  GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
+  const char *apath = sub_path (ex, path, "self_attn"), *aprefix = ex_printf (ex, "%s/self_attn", prefix);
+  const char *a = inner_value (ex, aprefix, "out"), *h, *f;
+  gboolean norm_first;
+
+  if (m == NULL || !GNN_IS_TRANSFORMER_ENCODER_LAYER (m))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s is a %s where gnn's exporter needs a TransformerEncoderLayer", path,
+                   m ? gnn_module_get_name (m) : "missing module");
+      return NULL;
+    }
+  g_object_get (m, "norm-first", &norm_first, NULL);
+  if (norm_first)
+    {
+      const char *n1, *n2;
+
+      if ((n1 = emit_layer_norm (ex, path, "norm1", prefix, x, dtype, NULL, error)) == NULL ||
+          !attention_form (ex, apath, aprefix, n1, n1, n1, rank, dtype, mask, TRUE, a, NULL, error))
+        return NULL;
+      h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
+      if ((n2 = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
+          (f = feed_forward_form (ex, m, path, prefix, n2, dtype, error)) == NULL)
+        return NULL;
+      return emit2 (ex, "Add", prefix, "residual2", out, h, f);
+    }
+  if (!attention_form (ex, apath, aprefix, x, x, x, rank, dtype, mask, TRUE, a, NULL, error))
+    return NULL;
+  h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
+  if ((h = emit_layer_norm (ex, path, "norm1", prefix, h, dtype, NULL, error)) == NULL ||
+      (f = feed_forward_form (ex, m, path, prefix, h, dtype, error)) == NULL)
+    return NULL;
+  h = emit2 (ex, "Add", prefix, "residual2", NULL, h, f);
+  return emit_layer_norm (ex, path, "norm2", prefix, h, dtype, out, error);
+}
+
+/* an optional tensor argument of a call: positional @i or keyword @key; *@value NULL when it
+ * is absent or None */
+static gboolean
+optional_tensor (Export        *ex,
+                 GnnGraphNode  *node,
+                 GnnArgs       *args,
+                 guint          i,
+                 const char    *key,
+                 const char   **value,
+                 GnnGraphNode **value_node,
+                 GError       **error)
+{
+  const GValue *v = gnn_args_get_kwarg (args, key);
+
+  if (v == NULL && i < gnn_args_get_n_values (args))
+    v = gnn_args_get_value (args, i);
+  *value = NULL;
+  *value_node = NULL;
+  if (v == NULL || (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL))
+    return TRUE;
+  if ((*value = arg_value (ex, node, v, error)) == NULL)
+    {
+      g_prefix_error (error, "%s: ", key);
+      return FALSE;
+    }
+  *value_node = arg_node (v);
+  return TRUE;
+}
+
+static gboolean
+optional_boolean (GnnArgs    *args,
+                  guint       i,
+                  const char *key,
+                  gboolean    fallback)
+{
+  const GValue *v = gnn_args_get_kwarg (args, key);
+  gint64 n;
+
+  if (v == NULL && i < gnn_args_get_n_values (args))
+    v = gnn_args_get_value (args, i);
+  if (v != NULL && G_VALUE_HOLDS_BOOLEAN (v))
+    return g_value_get_boolean (v);
+  if (v != NULL && value_is_int (v, &n))
+    return n != 0;
+  return fallback;
+}
+
+/* the TransformerDecoderLayer at @path on @x and @memory, @mask and @cross_mask the additive
+ * masks of its self- and cross-attention or NULL */
+static const char *
+decoder_layer_form (Export     *ex,
+                    const char *path,
+                    const char *prefix,
+                    const char *x,
+                    const char *memory,
+                    guint       rank,
+                    GnnDtype    dtype,
+                    const char *mask,
+                    const char *cross_mask,
+                    const char *out,
+                    GError    **error)
+{
+  GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
+  const char *spath = sub_path (ex, path, "self_attn"), *sprefix = ex_printf (ex, "%s/self_attn", prefix);
+  const char *cpath = sub_path (ex, path, "multihead_attn"), *cprefix = ex_printf (ex, "%s/multihead_attn", prefix);
+  const char *a = inner_value (ex, sprefix, "out"), *c = inner_value (ex, cprefix, "out"), *h, *f;
+  gboolean norm_first;
+
+  if (m == NULL || !GNN_IS_TRANSFORMER_DECODER_LAYER (m))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: %s is a %s where gnn's exporter needs a TransformerDecoderLayer", path,
+                   m ? gnn_module_get_name (m) : "missing module");
+      return NULL;
+    }
+  g_object_get (m, "norm-first", &norm_first, NULL);
+  if (norm_first)
+    {
+      const char *n1, *n2, *n3;
+
+      if ((n1 = emit_layer_norm (ex, path, "norm1", prefix, x, dtype, NULL, error)) == NULL ||
+          !attention_form (ex, spath, sprefix, n1, n1, n1, rank, dtype, mask, TRUE, a, NULL, error))
+        return NULL;
+      h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
+      if ((n2 = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
+          !attention_form (ex, cpath, cprefix, n2, memory, memory, rank, dtype, cross_mask, TRUE, c, NULL, error))
+        return NULL;
+      h = emit2 (ex, "Add", prefix, "residual2", NULL, h, c);
+      if ((n3 = emit_layer_norm (ex, path, "norm3", prefix, h, dtype, NULL, error)) == NULL ||
+          (f = feed_forward_form (ex, m, path, prefix, n3, dtype, error)) == NULL)
+        return NULL;
+      return emit2 (ex, "Add", prefix, "residual3", out, h, f);
+    }
+  if (!attention_form (ex, spath, sprefix, x, x, x, rank, dtype, mask, TRUE, a, NULL, error))
+    return NULL;
+  h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
+  if ((h = emit_layer_norm (ex, path, "norm1", prefix, h, dtype, NULL, error)) == NULL ||
+      !attention_form (ex, cpath, cprefix, h, memory, memory, rank, dtype, cross_mask, TRUE, c, NULL, error))
+    return NULL;
+  h = emit2 (ex, "Add", prefix, "residual2", NULL, h, c);
+  if ((h = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
+      (f = feed_forward_form (ex, m, path, prefix, h, dtype, error)) == NULL)
+    return NULL;
+  h = emit2 (ex, "Add", prefix, "residual3", NULL, h, f);
+  return emit_layer_norm (ex, path, "norm3", prefix, h, dtype, out, error);
+}
+
+/* a TransformerEncoder (@memory NULL) or TransformerDecoder at @path: its layers.0, layers.1,
+ * ... in turn, then its norm when it has one */
+static const char *
+stack_form (Export     *ex,
+            const char *path,
+            const char *prefix,
+            const char *x,
+            const char *memory,
+            guint       rank,
+            GnnDtype    dtype,
+            const char *mask,
+            const char *cross_mask,
+            const char *out,
+            GError    **error)
+{
+  gboolean has_norm = gnn_module_get_submodule (ex->root, sub_path (ex, path, "norm"), NULL) != NULL;
+  guint n = 0;
+
+  while (gnn_module_get_submodule (ex->root, sub_path (ex, path, ex_printf (ex, "layers.%u", n)), NULL) != NULL)
+    n++;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *lpath = sub_path (ex, path, ex_printf (ex, "layers.%u", i));
+      const char *lprefix = ex_printf (ex, "%s/layers.%u", prefix, i);
+      const char *lout = i == n - 1 && !has_norm ? out : NULL;
+
+      x = memory ? decoder_layer_form (ex, lpath, lprefix, x, memory, rank, dtype, mask, cross_mask, lout, error)
+                 : encoder_layer_form (ex, lpath, lprefix, x, rank, dtype, mask, lout, error);
+      if (x == NULL)
+        return NULL;
+    }
+  if (has_norm)
+    return emit_layer_norm (ex, path, "norm", prefix, x, dtype, out, error);
+  if (n == 0)
+    return emit (ex, "Identity", prefix, "out", out, 1, &x, NULL);
+  return x;
+}
+
+/* the number of heads of the attention of the layer at @path, or of a stack's first layer */
+static int
+heads_of (Export     *ex,
+          const char *path)
+{
+  static const char *const tries[] = { "", "layers.0", "encoder.layers.0" };
+  int heads = 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
+    {
+      GnnModule *m = gnn_module_get_submodule (ex->root, *tries[i] ? sub_path (ex, path, tries[i]) : path, NULL);
+
+      if (m != NULL && (GNN_IS_TRANSFORMER_ENCODER_LAYER (m) || GNN_IS_TRANSFORMER_DECODER_LAYER (m)))
+        {
+          g_object_get (m, "nhead", &heads, NULL);
+          break;
+        }
+    }
+  return heads;
+}
+
+/* a call of a MultiheadAttention or a Transformer layer or stack (see above): its arguments
+ * by the names of torch's forward, positionally or as keywords; tensors become values, and
+ * the masks (float, or bool: True is not attended) additive masks of the scores */
+static gboolean
+export_attention_call (Export       *ex,
+                       GnnGraphNode *node,
+                       GnnModule    *m,
+                       const char   *out,
+                       GError      **error)
+{
+  static const char *const mha_keys[] = { "query", "key", "value", "key_padding_mask", "need_weights", "attn_mask",
+                                          "average_attn_weights", "is_causal", NULL };
+  static const char *const enc_layer_keys[] = { "src", "src_mask", "src_key_padding_mask", "is_causal", NULL };
+  static const char *const enc_keys[] = { "src", "mask", "src_key_padding_mask", "is_causal", NULL };
+  static const char *const dec_keys[] = { "tgt", "memory", "tgt_mask", "memory_mask", "tgt_key_padding_mask",
+                                          "memory_key_padding_mask", "tgt_is_causal", "memory_is_causal", NULL };
+  static const char *const tf_keys[] = { "src", "tgt", "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask",
+                                         "tgt_key_padding_mask", "memory_key_padding_mask", "src_is_causal",
+                                         "tgt_is_causal", "memory_is_causal", NULL };
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  gboolean mha = GNN_IS_MULTIHEAD_ATTENTION (m), enc_layer = GNN_IS_TRANSFORMER_ENCODER_LAYER (m);
+  gboolean enc = GNN_IS_TRANSFORMER_ENCODER (m), transformer = GNN_IS_TRANSFORMER (m);
+  const char *const *keys = mha ? mha_keys : enc_layer ? enc_layer_keys : enc ? enc_keys : transformer ? tf_keys
+                                                                                                        : dec_keys;
+  guint n_required = mha ? 3 : enc_layer || enc ? 1 : 2, n_keys = g_strv_length ((char **) keys), rank;
+  const char *v[11] = { NULL };
+  GnnGraphNode *vn[11] = { NULL };
+  GnnDtype dtype;
+  int heads = mha ? gnn_multihead_attention_get_num_heads (GNN_MULTIHEAD_ATTENTION (m)) : heads_of (ex, path);
+
+  if (gnn_args_get_n_values (args) > n_keys || !kwargs_within (args, keys))
+    goto bad_args;
+  for (guint i = 0; i < n_keys; i++)
+    {
+      if (g_str_has_suffix (keys[i], "is_causal") || g_str_equal (keys[i], "need_weights") ||
+          g_str_equal (keys[i], "average_attn_weights"))
+        continue;   /* the causal hints: the mask is still given, and it is what is written */
+      if (!optional_tensor (ex, node, args, i, keys[i], &v[i], &vn[i], error))
+        return FALSE;
+      if (i < n_required && v[i] == NULL)
+        goto bad_args;
+    }
+  rank = node_rank (vn[0], 0);
+  dtype = node_dtype (vn[0]);
+  if (mha)
+    {
+      const char *o = inner_value (ex, name, "output"), *w = NULL, *add_mask = NULL;
+
+      if (g_hash_table_contains (ex->outputs_named, name))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: the graph returns the tuple %s gives; return its tensors (out[0], out[1])",
+                       name);
+          return FALSE;
+        }
+      if (optional_boolean (args, 4, "need_weights", TRUE))
+        w = inner_value (ex, name, "weights");
+      if ((v[3] || v[5]) &&
+          (add_mask = emit_attention_mask (ex, name, v[5], vn[5], v[3], vn[3], heads, dtype, error)) == NULL)
+        return FALSE;
+      if (!attention_form (ex, path, name, v[0], v[1], v[2], rank, dtype, add_mask,
+                           optional_boolean (args, 6, "average_attn_weights", TRUE), o, w, error))
+        return FALSE;
+      g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) o);
+      if (w != NULL)
+        g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), (gpointer) w);
+      return TRUE;
+    }
+  if (enc_layer || enc)
+    {
+      const char *mask = NULL;
+
+      if ((v[1] || v[2]) &&
+          (mask = emit_attention_mask (ex, name, v[1], vn[1], v[2], vn[2], heads, dtype, error)) == NULL)
+        return FALSE;
+      return (enc_layer ? encoder_layer_form (ex, path, name, v[0], rank, dtype, mask, out, error)
+                        : stack_form (ex, path, name, v[0], NULL, rank, dtype, mask, NULL, out, error)) != NULL;
+    }
+  if (!transformer)
+    {
+      const char *mask = NULL, *cross = NULL;
+
+      if ((v[2] || v[4]) &&
+          (mask = emit_attention_mask (ex, ex_printf (ex, "%s/tgt", name), v[2], vn[2], v[4], vn[4], heads, dtype,
+                                       error)) == NULL)
+        return FALSE;
+      if ((v[3] || v[5]) &&
+          (cross = emit_attention_mask (ex, ex_printf (ex, "%s/memory", name), v[3], vn[3], v[5], vn[5], heads,
+                                        dtype, error)) == NULL)
+        return FALSE;
+      return (GNN_IS_TRANSFORMER_DECODER_LAYER (m)
+              ? decoder_layer_form (ex, path, name, v[0], v[1], rank, dtype, mask, cross, out, error)
+              : stack_form (ex, path, name, v[0], v[1], rank, dtype, mask, cross, out, error)) != NULL;
+    }
+  {
+    const char *src_mask = NULL, *tgt_mask = NULL, *cross = NULL, *memory;
+    GnnModule *e = gnn_module_get_submodule (ex->root, sub_path (ex, path, "encoder"), NULL);
+    GnnModule *d = gnn_module_get_submodule (ex->root, sub_path (ex, path, "decoder"), NULL);
+
+    if (e == NULL || d == NULL || !GNN_IS_TRANSFORMER_ENCODER (e) || !GNN_IS_TRANSFORMER_DECODER (d))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                     "ONNX export: node %s: a Transformer with a custom encoder or decoder has no ONNX form in "
+                     "gnn's exporter", name);
+        return FALSE;
+      }
+    if (((v[2] || v[5]) &&
+         (src_mask = emit_attention_mask (ex, ex_printf (ex, "%s/src", name), v[2], vn[2], v[5], vn[5], heads,
+                                          dtype, error)) == NULL) ||
+        ((v[3] || v[6]) &&
+         (tgt_mask = emit_attention_mask (ex, ex_printf (ex, "%s/tgt", name), v[3], vn[3], v[6], vn[6], heads,
+                                          dtype, error)) == NULL) ||
+        ((v[4] || v[7]) &&
+         (cross = emit_attention_mask (ex, ex_printf (ex, "%s/memory", name), v[4], vn[4], v[7], vn[7], heads,
+                                       dtype, error)) == NULL))
+      return FALSE;
+    if ((memory = stack_form (ex, sub_path (ex, path, "encoder"), ex_printf (ex, "%s/encoder", name), v[0], NULL,
+                              rank, dtype, src_mask, NULL, NULL, error)) == NULL)
+      return FALSE;
+    return stack_form (ex, sub_path (ex, path, "decoder"), ex_printf (ex, "%s/decoder", name), v[1], memory,
+                       rank, dtype, tgt_mask, cross, out, error) != NULL;
+  }
+
+bad_args:
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) keys);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                 "ONNX export: node %s calls %s (%s) with arguments gnn's exporter does not write: it takes %s, "
+                 "the first %u of them tensors", name, path, gnn_module_get_name (m), list, n_required);
+    return FALSE;
+  }
+}
+
+/* RNNCell, LSTMCell and GRUCell: one step of the recurrence, an ONNX RNN, LSTM or GRU over a
+ * sequence of one (the input unsqueezed to (1, N, I)), the state hx (or LSTMCell's (h, c)) as
+ * initial_h and initial_c, Y_h (and Y_c) squeezed back to (N, H); an unbatched (I) input is
+ * (1, I) first. LSTMCell's tuple is picked by getitem nodes */
+static gboolean
+export_cell (Export       *ex,
+             GnnGraphNode *node,
+             GnnModule    *m,
+             const char   *out,
+             GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 }, gru_order[3] = { 1, 0, 2 }, rnn_order[1] = { 0 };
+  static const char *const allowed[] = { "hx", NULL };
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  GnnRNNCellBase *cell = GNN_RNN_CELL_BASE (m);
+  gboolean lstm = GNN_IS_LSTM_CELL (m), plain = GNN_IS_RNN_CELL (m);
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, rank, n_in;
+  gint64 hidden = gnn_rnn_cell_base_get_hidden_size (cell);
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
+  const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
+  const char *in[7] = { NULL, NULL, NULL, "", "", "", "" }, *state[2] = { NULL, NULL };
+  const char *outs[3], *h, *c = NULL;
+  const GValue *hx = arg_or_kwarg (args, 1, "hx");
+  GnnGraphNode *x_node;
+  Onnx__NodeProto *o;
+
+  if (gnn_args_get_n_values (args) < 1 || gnn_args_get_n_values (args) > 2 || !kwargs_within (args, allowed))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with arguments gnn's exporter does not write: it takes "
+                   "input and hx", name, path, gnn_module_get_name (m));
+      return FALSE;
+    }
+  if (lstm && g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors (out[0], out[1])", name);
+      return FALSE;
+    }
+  if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+    return FALSE;
+  x_node = arg_node (gnn_args_get_value (args, 0));
+  rank = node_rank (x_node, 2);
+  if (rank != 1 && rank != 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input (it takes (N, input_size) or (input_size))", name,
+                   gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  if (hx != NULL && !(G_VALUE_HOLDS_OBJECT (hx) && g_value_get_object (hx) == NULL))
+    {
+      GnnArgs *pair = G_VALUE_HOLDS (hx, GNN_TYPE_ARGS) ? g_value_get_object (hx) : NULL;
+
+      if (lstm != (pair != NULL) || (pair && gnn_args_get_n_values (pair) != 2))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s takes as hx %s", name, gnn_module_get_name (m),
+                       lstm ? "a tuple (h, c) of two tensors" : "a tensor");
+          return FALSE;
+        }
+      for (guint k = 0; k < (lstm ? 2u : 1u); k++)
+        {
+          const GValue *v = pair ? gnn_args_get_value (pair, k) : hx;
+
+          if ((state[k] = arg_value (ex, node, v, error)) == NULL)
+            return FALSE;
+          for (guint u = 0; u < (rank == 1 ? 2u : 1u); u++)
+            state[k] = emit_squeeze (ex, "Unsqueeze", name, ex_printf (ex, "%s_%u", k ? "c" : "h", u), state[k], 0,
+                                     NULL);
+        }
+    }
+  for (guint u = 0; u < (rank == 1 ? 2u : 1u); u++)
+    in[0] = emit_squeeze (ex, "Unsqueeze", name, ex_printf (ex, "x_%u", u), in[0], 0, NULL);
+  if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, "W"), "weight_ih", 1, order, n_gates, hidden,
+                                  error)) == NULL ||
+      (in[2] = gates_initializer (ex, path, inner_value (ex, name, "R"), "weight_hh", 1, order, n_gates, hidden,
+                                  error)) == NULL)
+    return FALSE;
+  if (gnn_rnn_cell_base_get_bias (cell))
+    {
+      const char *cat[2];
+
+      if ((cat[0] = gates_initializer (ex, path, inner_value (ex, name, "Bi"), "bias_ih", 1, order, n_gates, hidden,
+                                       error)) == NULL ||
+          (cat[1] = gates_initializer (ex, path, inner_value (ex, name, "Bh"), "bias_hh", 1, order, n_gates, hidden,
+                                       error)) == NULL)
+        return FALSE;
+      in[3] = emit (ex, "Concat", name, "B", NULL, 2, cat, &o);
+      attr_int (ex, o, "axis", 1);
+    }
+  n_in = 3;
+  if (*in[3])
+    n_in = 4;
+  if (state[0])
+    in[5] = state[0], n_in = 6;
+  if (state[1])
+    in[6] = state[1], n_in = 7;
+  outs[0] = inner_value (ex, name, "Y");
+  outs[1] = inner_value (ex, name, "Y_h");
+  outs[2] = inner_value (ex, name, "Y_c");
+  o = add_node (ex, op, ex_printf (ex, "/%s/%s", path, op), outs[0], n_in, in);
+  o->n_output = lstm ? 3 : 2;
+  o->output = ex_alloc (ex, 3 * sizeof (char *));
+  for (guint k = 0; k < o->n_output; k++)
+    o->output[k] = ex_strdup (ex, outs[k]);
+  attr_int (ex, o, "hidden_size", hidden);
+  if (!lstm && !plain)
+    attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+  if (plain)
+    {
+      g_autofree char *nonlinearity = NULL;
+
+      g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+      if (g_strcmp0 (nonlinearity, "relu") == 0)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "activations", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+          a->n_strings = 1;
+          a->strings = ex_alloc (ex, sizeof (ProtobufCBinaryData));
+          a->strings[0].data = (guint8 *) ex_strdup (ex, "Relu");
+          a->strings[0].len = 4;
+        }
+    }
+  /* Y_h (1, N, H): the step's h' (N, H), or (H) unbatched */
+  h = emit_squeeze (ex, "Squeeze", name, "h_step", outs[1], 0, rank == 1 || lstm ? NULL : out);
+  if (rank == 1)
+    h = emit_squeeze (ex, "Squeeze", name, "h_unbatched", h, 0, lstm ? NULL : out);
+  if (lstm)
+    {
+      c = emit_squeeze (ex, "Squeeze", name, "c_step", outs[2], 0, NULL);
+      if (rank == 1)
+        c = emit_squeeze (ex, "Squeeze", name, "c_unbatched", c, 0, NULL);
+      g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) h);
+      g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), (gpointer) c);
+    }
+  return TRUE;
+}
+
+/* ReduceSum of @x over @axis (opset 13: the axes an input) */
+static const char *
+emit_reduce_sum (Export     *ex,
+                 const char *prefix,
+                 const char *tag,
+                 const char *x,
+                 gint64      axis,
+                 gboolean    keepdims)
+{
+  const char *axes = int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_axes", tag)), &axis, 1);
+  Onnx__NodeProto *o;
+  const char *in[2] = { x, axes };
+  const char *r = emit (ex, "ReduceSum", prefix, tag, NULL, 2, in, &o);
+
+  attr_int (ex, o, "keepdims", keepdims);
+  return r;
+}
+
+/* the layers of two tensors: CosineSimilarity (torch 1.13's w12 / sqrt (max (w1, eps²) ·
+ * max (w2, eps²)) of the sums of x1 x2, x1², x2² along dim), PairwiseDistance (the p-norm of
+ * x1 − x2 + eps along the last dim) and Bilinear (x1 A x2 + b: x1 times the weight as
+ * (in1, out · in2), (…, out, in2), times x2, summed over in2) */
+static gboolean
+export_two_tensors (Export       *ex,
+                    GnnGraphNode *node,
+                    GnnModule    *m,
+                    const char   *out,
+                    GError      **error)
+{
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  const char *x1, *x2;
+  GnnGraphNode *n1;
+  GnnDtype dtype;
+
+  if (gnn_args_get_n_values (args) != 2 || n_kwargs (args) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with %u arguments; it takes two tensors", name, path,
+                   gnn_module_get_name (m), gnn_args_get_n_values (args) + n_kwargs (args));
+      return FALSE;
+    }
+  if ((x1 = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+      (x2 = arg_value (ex, node, gnn_args_get_value (args, 1), error)) == NULL)
+    return FALSE;
+  n1 = arg_node (gnn_args_get_value (args, 0));
+  dtype = node_dtype (n1);
+  if (GNN_IS_COSINE_SIMILARITY (m))
+    {
+      int dim;
+      double eps;
+      const char *w12, *w1, *w2, *den, *c[3], *x12, *shape;
+
+      g_object_get (m, "dim", &dim, "eps", &eps, NULL);
+      /* the inputs broadcast to one shape first, as torch expands them */
+      x12 = emit2 (ex, "Mul", name, "x1_x2", NULL, x1, x2);
+      shape = emit (ex, "Shape", name, "shape", NULL, 1, &x12, NULL);
+      x1 = emit2 (ex, "Expand", name, "x1_expanded", NULL, x1, shape);
+      x2 = emit2 (ex, "Expand", name, "x2_expanded", NULL, x2, shape);
+      w12 = emit_reduce_sum (ex, name, "w12", x12, dim, FALSE);
+      w1 = emit_reduce_sum (ex, name, "w1", emit2 (ex, "Mul", name, "x1_x1", NULL, x1, x1), dim, FALSE);
+      w2 = emit_reduce_sum (ex, name, "w2", emit2 (ex, "Mul", name, "x2_x2", NULL, x2, x2), dim, FALSE);
+      c[1] = scalar_initializer (ex, inner_value (ex, name, "eps2"), dtype, eps * eps);
+      c[0] = w1;
+      w1 = emit (ex, "Clip", name, "w1_clamped", NULL, 2, c, NULL);
+      c[0] = w2;
+      w2 = emit (ex, "Clip", name, "w2_clamped", NULL, 2, c, NULL);
+      den = emit2 (ex, "Mul", name, "den", NULL, w1, w2);
+      den = emit (ex, "Sqrt", name, "norms", NULL, 1, &den, NULL);
+      emit2 (ex, "Div", name, "cosine", out, w12, den);
+      return TRUE;
+    }
+  if (GNN_IS_PAIRWISE_DISTANCE (m))
+    {
+      double p, eps;
+      gboolean keepdim;
+      const char *d, *a, *r;
+
+      g_object_get (m, "p", &p, "eps", &eps, "keepdim", &keepdim, NULL);
+      if (!(p > 0) || isinf (p) || node_rank (n1, 1) == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: PairwiseDistance of p %g%s has no ONNX form in gnn's exporter "
+                       "(p > 0 and finite, inputs of one or more dims)", name, p,
+                       node_rank (n1, 1) == 0 ? " and 0-d inputs" : "");
+          return FALSE;
+        }
+      d = emit2 (ex, "Sub", name, "diff", NULL, x1, x2);
+      d = emit2 (ex, "Add", name, "diff_eps", NULL, d,
+                 scalar_initializer (ex, inner_value (ex, name, "eps"), dtype, eps));
+      if (p == 2.0)
+        {
+          r = emit_reduce_sum (ex, name, "sum", emit2 (ex, "Mul", name, "square", NULL, d, d), -1, keepdim);
+          emit (ex, "Sqrt", name, "norm", out, 1, &r, NULL);
+        }
+      else
+        {
+          a = emit (ex, "Abs", name, "abs", NULL, 1, &d, NULL);
+          if (p == 1.0)
+            {
+              r = emit_reduce_sum (ex, name, "sum", a, -1, keepdim);
+              emit (ex, "Identity", name, "norm", out, 1, &r, NULL);
+            }
+          else
+            {
+              a = emit2 (ex, "Pow", name, "pow", NULL, a, scalar_initializer (ex, inner_value (ex, name, "p"), dtype, p));
+              r = emit_reduce_sum (ex, name, "sum", a, -1, keepdim);
+              emit2 (ex, "Pow", name, "norm", out, r, scalar_initializer (ex, inner_value (ex, name, "inv_p"), dtype, 1.0 / p));
+            }
+        }
+      return TRUE;
+    }
+  {
+    int in1, in2, n_out;
+    guint rank = node_rank (n1, 2);
+    static const gint64 perm[3] = { 1, 0, 2 };
+    gint64 flat[2], split[8];
+    const char *w, *b = NULL, *t;
+
+    g_object_get (m, "in1-features", &in1, "in2-features", &in2, "out-features", &n_out, NULL);
+    if (rank < 1 || rank > 7)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "ONNX export: node %s: Bilinear of %u-d inputs", name, rank);
+        return FALSE;
+      }
+    if ((w = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+      return FALSE;
+    if (has_tensor (ex, sub_path (ex, path, "bias")) &&
+        (b = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+      return FALSE;
+    flat[0] = in1, flat[1] = (gint64) n_out * in2;
+    for (guint i = 0; i + 1 < rank; i++)
+      split[i] = 0;
+    split[rank - 1] = n_out, split[rank] = in2;
+    w = emit_transpose (ex, name, "weight_in1_first", w, perm, 3);
+    w = emit_reshape (ex, name, "weight_flat", w, flat, 2, NULL);
+    t = emit2 (ex, "MatMul", name, "x1_weight", NULL, x1, w);
+    t = emit_reshape (ex, name, "x1_weight_split", t, split, rank + 1, NULL);
+    t = emit2 (ex, "Mul", name, "times_x2", NULL, t, emit_squeeze (ex, "Unsqueeze", name, "x2_row", x2, -2, NULL));
+    t = emit_reduce_sum (ex, name, "bilinear", t, -1, FALSE);
+    if (b != NULL)
+      emit2 (ex, "Add", name, "bias", out, t, b);
+    else
+      emit (ex, "Identity", name, "out", out, 1, &t, NULL);
+    return TRUE;
+  }
 }
 
 /* ---- the model ------------------------------------------------------------------------- */

@@ -18,17 +18,46 @@ def _export(obj):
     return obj
 
 
-def _leaf_graph(module):
+def _leaf_graph(module, args):
     """The graph of a call of one of gnn's own modules: torch exports Linear (3, 4) alone with
-    its initializers named weight and bias, as the module's own state dict names them."""
+    its initializers named weight and bias, as the module's own state dict names them. A
+    placeholder for each example input; a tuple the module returns (MultiheadAttention's
+    output and weights, LSTM's output and (h_n, c_n)) is returned as its tensors, picked by
+    getitem nodes, as torch writes each tensor of it as an output."""
+    from gi.repository import GObject
+    import operator
     graph = Gnn.Graph.new()
-    x = graph.create_node('placeholder', 'input', None, None)
-    args = Gnn.Args.new()
-    v = _fx._node_value(x)
-    args.add_value(v)
-    call = graph.create_node('call_module', '', args, type(module).__name__.lower())
+    call_args = Gnn.Args.new()
+    for i in range(max(len(args), 1)):
+        x = graph.create_node('placeholder', 'input' if i == 0 else 'input_%d' % i, None, None)
+        call_args.add_value(_fx._node_value(x))
+    call = graph.create_node('call_module', '', call_args, type(module).__name__.lower())
+    with _no_grad():
+        result = module(*args) if args else None
+    getitem = _fx._target_string(operator.getitem)
+
+    def picked(node, value):
+        if not isinstance(value, tuple):
+            return [node] if isinstance(value, Gnn.Tensor) else []
+        nodes = []
+        for k, part in enumerate(value):
+            if isinstance(part, (Gnn.Tensor, tuple)):
+                a = Gnn.Args.new()
+                a.add_value(_fx._node_value(node))
+                a.add_value(GObject.Value(GObject.TYPE_INT64, k))
+                nodes += picked(graph.create_node('call_function', getitem, a, None), part)
+        return nodes
+    outs = picked(call, result)
     out = Gnn.Args.new()
-    out.add_value(_fx._node_value(call))
+    if isinstance(result, tuple):
+        inner = Gnn.Args.new()
+        for n in outs:
+            inner.add_value(_fx._node_value(n))
+        v = GObject.Value(Gnn.Args)
+        v.set_object(inner)
+        out.add_value(v)
+    else:
+        out.add_value(_fx._node_value(call))
     graph.create_node('output', 'output', out, None)
     return graph
 
@@ -84,7 +113,7 @@ def onnx_export_model(model, args, f, export_params=True, verbose=False, trainin
     try:
         model.eval()
         if _fx._is_gnn_class(type(model)) and not isinstance(model, Gnn.Sequential):
-            graph, root = _leaf_graph(model), model
+            graph, root = _leaf_graph(model, args), model
             with _no_grad():
                 _LeafRunner(model, graph).propagate(*args)
         else:
@@ -284,6 +313,25 @@ def onnx_BatchNormalization(X, scale, B, input_mean, input_var, epsilon=1e-5, mo
 def onnx_LayerNormalization(X, Scale, B=None, axis=-1, epsilon=1e-5, stash_type=1):
     axis = axis % X.dim()
     return _F().layer_norm(X, tuple(X.shape[axis:]), Scale, B, epsilon)
+
+
+def onnx_InstanceNormalization(input, scale, B, epsilon=1e-5):
+    return _F().instance_norm(input, weight=scale, bias=B, eps=epsilon)
+
+
+def onnx_Split(input, split=None, axis=0, num_outputs=None):
+    """ONNX's Split: parts of the sizes @split along @axis, or @num_outputs equal ones (the
+    last smaller when they do not divide, as ONNX says)"""
+    axis = axis % input.dim()
+    size = input.shape[axis]
+    if split is not None:
+        sizes = _ints(split)
+    else:
+        step = -(-size // num_outputs)
+        sizes = [min(step, size - k * step) for k in range(num_outputs)]
+    if sum(sizes) != size or any(s < 0 for s in sizes):
+        raise ValueError('ONNX import: Split of %d into %s' % (size, sizes))
+    return tuple(input.narrow(axis, sum(sizes[:k]), s) for k, s in enumerate(sizes))
 
 
 def onnx_Flatten(X, axis=1):
@@ -670,6 +718,7 @@ _ONNX_OPS = {
     'GreaterOrEqual': _operator.ge, 'LessOrEqual': _operator.le, 'Equal': _operator.eq,
     'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
     'Where': onnx_Where,
+    'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
@@ -813,6 +862,8 @@ def onnx_import_model(f):
             if v is None:
                 raise NotImplementedError('ONNX import: node %s: the tensor attribute %s of %s '
                                           'is not supported' % (node_name or i, key, op_type))
+        if op_type == 'Split':     # before opset 18, the number of parts is that of the outputs
+            attrs = dict(attrs, num_outputs=len(outputs))
         args = [value(n) for n in tensor_inputs]
         while args and args[-1] is None:
             args.pop()
