@@ -274,8 +274,16 @@ gnn_unflatten_forward (GnnModule *module,
                        "Unflatten: invalid size %" G_GINT64_FORMAT " in unflattened_size", sizes[i]);
           return NULL;
         }
-      else
-        product *= sizes[i];
+      else if (__builtin_mul_overflow (product, sizes[i], &product))
+        {
+          g_autofree char *want = sizes_to_string (sizes, n_sizes, FALSE);
+          g_autofree char *s = gnn_shape_to_string (ndim, shape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Unflatten: sizes %s don't multiply up to the size of dim %d (%" G_GINT64_FORMAT
+                       ") in the input of shape %s: their product overflows int64",
+                       want, self->dim, shape[d], s);
+          return NULL;
+        }
     }
   size = shape[d];
   if ((infer < 0 && product != size) ||

@@ -9,6 +9,11 @@ for d in $(echo "${GNN_DISTRIBUTED_PATH:-}" | tr ':' ' '); do
   [ -e "$d/libgnn-distributed-mpi.so" ] && found=1
 done
 [ -n "$found" ] || { echo "the MPI module was not built: skipped"; exit 77; }
+# Under LeakSanitizer (the sanitizer setup asan), full stacks: Open MPI is built without frame
+# pointers, and tests/lsan.supp matches its leaks by the libraries up the stack
+case "${ASAN_OPTIONS:-}" in
+  *detect_leaks=1*) export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" ;;
+esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 exec mpirun -np "$np" --oversubscribe --bind-to none --mca btl self,vader \
   --mca mpi_yield_when_idle 1 --mca btl_vader_single_copy_mechanism none "$@"
