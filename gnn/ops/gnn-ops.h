@@ -583,6 +583,25 @@ GnnTensor *gnn_special_zeta          (GnnTensor *input, GnnTensor *other, GError
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_mvlgamma       (GnnTensor *self, int p, GError **error);
 
+/* diagonals, quarter turns, differences, triangles (gnn-ops-diag.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diag_embed     (GnnTensor *self, gint64 offset, int dim1, int dim2, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diag           (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diagflat       (GnnTensor *self, gint64 offset, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_trace          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rot90          (GnnTensor *self, int k, const int *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diff           (GnnTensor *self, int n, int dim, GnnTensor *prepend, GnnTensor *append,
+                                      GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tril_indices          (gint64 row, gint64 col, gint64 offset, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_triu_indices          (gint64 row, gint64 col, gint64 offset, GError **error);
+
 /* linear algebra through LAPACK (torch.linalg) */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_solve        (GnnTensor *A, GnnTensor *B, GError **error);

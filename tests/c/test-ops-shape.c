@@ -343,6 +343,66 @@ test_flip_roll (void)
   gnn_test_gradgradcheck (f_flip_roll, NULL, y, 1e-6, 1e-5);
 }
 
+/* diag, diag_embed, trace, rot90 and diff of one 3 × 4 input, summed into one value */
+static GnnTensor *
+f_diagonals (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) d = gnn_tensor_diag (x, 1, error);
+  g_autoptr(GnnTensor) e = d ? gnn_tensor_diag_embed (d, -1, 0, 1, error) : NULL;
+  g_autoptr(GnnTensor) tr = e ? gnn_tensor_trace (x, error) : NULL;
+  g_autoptr(GnnTensor) r = tr ? gnn_tensor_rot90 (x, 3, (const int[]) { 0, 1 }, 2, error) : NULL;
+  g_autoptr(GnnTensor) df = r ? gnn_tensor_diff (r, 2, 0, NULL, r, error) : NULL;
+  g_autoptr(GnnTensor) e2 = df ? gnn_tensor_mul (e, e, error) : NULL;
+  g_autoptr(GnnTensor) s1 = e2 ? gnn_tensor_sum (e2, NULL, 0, FALSE, error) : NULL;
+  g_autoptr(GnnTensor) df2 = s1 ? gnn_tensor_mul (df, df, error) : NULL;
+  g_autoptr(GnnTensor) s2 = df2 ? gnn_tensor_sum (df2, NULL, 0, FALSE, error) : NULL;
+  g_autoptr(GnnTensor) t2 = s2 ? gnn_tensor_mul (tr, tr, error) : NULL;
+  g_autoptr(GnnTensor) a = t2 ? gnn_tensor_add (s1, s2, 1.0, error) : NULL;
+  return a ? gnn_tensor_add (a, t2, 1.0, error) : NULL;
+}
+
+static void
+test_diagonals (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 4, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) d = NULL, m = NULL, tr = NULL, r = NULL, df = NULL, lo = NULL, hi = NULL, y = NULL;
+  double w[12];
+
+  OK (d = gnn_tensor_diag (x, 1, &error));
+  gnn_test_assert_close (d, GNN_TEST_DATA (1, 5), 2, 0, 0);
+  OK (m = gnn_tensor_diag (v, -1, &error));
+  gnn_test_assert_shape (m, GNN_TEST_SHAPE (3, 3), 2);
+  gnn_test_assert_close (m, GNN_TEST_DATA (0, 0, 0, 1, 0, 0, 0, 2, 0), 9, 0, 0);
+  OK (tr = gnn_tensor_trace (x, &error));
+  gnn_test_assert_close (tr, GNN_TEST_DATA (4), 1, 0, 0);
+  OK (r = gnn_tensor_rot90 (x, 1, (const int[]) { 0, 1 }, 2, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (2, 5, 1, 4, 0, 3), 6, 0, 0);
+  OK (df = gnn_tensor_diff (x, 1, 1, NULL, NULL, &error));
+  gnn_test_assert_close (df, GNN_TEST_DATA (1, 1, 1, 1), 4, 0, 0);
+  OK (lo = gnn_tril_indices (2, 3, 0, &error));
+  gnn_test_assert_shape (lo, GNN_TEST_SHAPE (2, 3), 2);
+  OK (hi = gnn_triu_indices (0, 3, 0, &error));
+  gnn_test_assert_shape (hi, GNN_TEST_SHAPE (2, 0), 2);
+
+  g_assert_null (gnn_tensor_trace (v, &error));
+  g_assert_nonnull (strstr (error->message, "expected a matrix"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_rot90 (x, 1, (const int[]) { 1, -1 }, 2, &error));
+  g_assert_nonnull (strstr (error->message, "rotation dims to be different"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tril_indices (-1, 3, 0, &error));
+  g_assert_nonnull (strstr (error->message, "row must be non-negative"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < 12; i++)
+    w[i] = sin (i * 0.9) * 2;
+  y = gnn_test_tensor_d (w, 12, GNN_TEST_SHAPE (3, 4), 2);
+  gnn_test_gradcheck (f_diagonals, NULL, y, 1e-6, 1e-6);
+  gnn_test_gradgradcheck (f_diagonals, NULL, y, 1e-6, 1e-5);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -355,5 +415,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/pieces-errors", test_pieces_errors);
   g_test_add_func ("/ops/shape/pad", test_pad);
   g_test_add_func ("/ops/shape/flip-roll", test_flip_roll);
+  g_test_add_func ("/ops/shape/diagonals", test_diagonals);
   return g_test_run ();
 }
