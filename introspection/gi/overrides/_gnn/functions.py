@@ -760,6 +760,66 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 
 @_export
+def diag(input, diagonal=0, *, out=None):
+    """torch.diag / Tensor.diag: a vector's square matrix, or a copy of a matrix's diagonal."""
+    _no_out('diag', out)
+    _check_tensor('diag', input)
+    return Gnn.Tensor.diag(input, int(diagonal))
+
+
+@_export
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """torch.diag_embed / Tensor.diag_embed: matrices with the last dim on a diagonal."""
+    _check_tensor('diag_embed', input)
+    return Gnn.Tensor.diag_embed(input, int(offset), int(dim1), int(dim2))
+
+
+@_export
+def diagflat(input, offset=0):
+    """torch.diagflat / Tensor.diagflat: the square matrix with the flattened input on a diagonal."""
+    _check_tensor('diagflat', input)
+    return Gnn.Tensor.diagflat(input, int(offset))
+
+
+@_export
+def rot90(input, k=1, dims=(0, 1)):
+    """torch.rot90 / Tensor.rot90: k quarter turns in the plane of dims."""
+    _check_tensor('rot90', input)
+    return Gnn.Tensor.rot90(input, int(k), [int(d) for d in dims])
+
+
+@_export
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """torch.diff / Tensor.diff: the n-th forward difference along dim, prepend and append
+    put around the input first (a number becomes one entry of the input's dtype)."""
+    _check_tensor('diff', input)
+
+    def extra(value):
+        if value is None or isinstance(value, Gnn.Tensor):
+            return value
+        shape = list(input.shape)
+        shape[dim] = 1
+        return full(shape, value, dtype=input.dtype, device=input.device)
+    return Gnn.Tensor.diff(input, int(n), int(dim), extra(prepend), extra(append))
+
+
+def _triangle_indices(name, c_fn):
+    def indices(row, col, offset=0, *, dtype=None, device='cpu', layout=None):
+        out = c_fn(int(row), int(col), int(offset))
+        if dtype is not None or _device(device) != 'cpu':
+            out = out.to(dtype=dtype, device=device)
+        return out
+    indices.__name__ = indices.__qualname__ = name
+    indices.__doc__ = 'torch.%s (row, col, offset=0, dtype=torch.long): a 2 x N tensor of indices.' % name
+    return indices
+
+
+tril_indices = _triangle_indices('tril_indices', Gnn.tril_indices)
+triu_indices = _triangle_indices('triu_indices', Gnn.triu_indices)
+__all__ += ['tril_indices', 'triu_indices']
+
+
+@_export
 def masked_fill(input, mask, value):
     """torch.masked_fill / Tensor.masked_fill: value (a number or a 0-d tensor, which then gets
     a gradient) where the bool mask is true."""
