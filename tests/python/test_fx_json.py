@@ -121,6 +121,25 @@ class TestModuleJSON(unittest.TestCase):
             back = Gnn.Checkpoint.load_model(path)
             self.check_same(back, gm, x, label)
 
+    def test_checkpoint_into_existing_and_copy(self):
+        """Gnn.Checkpoint.load into a graph module that exists; copy.deepcopy of a rebuilt one
+        (Gnn.Module.copy sets its graph-json property, as the loader does)."""
+        import copy
+        label, gm, x = graph_modules()[2]
+        path = os.path.join(tempfile.mkdtemp(prefix='gnn-fx-json-'), 'c.safetensors')
+        Gnn.Checkpoint(model=gm).save(path)
+        gnn.manual_seed(5)
+        other = gnn.fx.symbolic_trace(CNN())
+        other.eval()
+        Gnn.Checkpoint(model=other).load(path)
+        np.testing.assert_array_equal(outputs(other, x), outputs(gm, x))
+        back = Gnn.Checkpoint.load_model(path)
+        for m in (gm, back):
+            twin = copy.deepcopy(m)
+            self.assertIsNot(twin.graph, None)
+            self.assertEqual(keys(twin), keys(gm))
+            np.testing.assert_array_equal(outputs(twin, x), outputs(gm, x))
+
     def test_to_and_modes(self):
         label, gm, x = graph_modules()[2]      # symbolic_trace CNN
         back = Gnn.Module.new_from_json(gm.to_json(False), -1)

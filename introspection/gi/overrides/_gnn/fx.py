@@ -1143,6 +1143,7 @@ class fx_GraphModule(_module.Module):
 
     @graph.setter
     def graph(self, g):
+        self.__dict__.pop('_gnn_load_error', None)
         self.__dict__['_graph'] = g
         self.recompile()
 
