@@ -334,6 +334,11 @@ class TestRefused(unittest.TestCase):
         with self.assertRaises(GLib.Error) as cm:
             gm.to_json(False)
         self.assertIn("node 'add_1': an argument of type GnnTensor has no JSON form", cm.exception.message)
+        path = os.path.join(tempfile.mkdtemp(prefix='gnn-fx-json-'), 'c.safetensors')
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Checkpoint(model=gm).save(path)
+        self.assertIn("node 'add_1': an argument of type GnnTensor has no JSON form", cm.exception.message)
+        self.assertFalse(os.path.exists(path))
 
     def test_unknown_class(self):
         tree = self.tree()
@@ -341,6 +346,11 @@ class TestRefused(unittest.TestCase):
         with self.assertRaises(GLib.Error) as cm:
             Gnn.Module.new_from_json(json.dumps(tree), -1)
         self.assertIn('is not registered', cm.exception.message)
+        names = ['"type": "GnnFxGraphModule+Many%d"' % i for i in range(1001)]
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Module.new_from_json('[%s]' % ', '.join(names), -1)
+        self.assertIn('names 1001 graph module classes not made yet (expected at most 1000)',
+                      cm.exception.message)
 
 
 if __name__ == '__main__':

@@ -1280,10 +1280,17 @@ import re as _re
 _GRAPH_MODULE_TYPE = _re.compile(r'"type"\s*:\s*"GnnFxGraphModule\+([A-Za-z0-9_]{1,200})"')
 
 
+_MAX_NEW_GRAPH_MODULE_TYPES = 1000
+
+
 def _make_graph_module_types(text):
     if not isinstance(text, str):
         return
-    for name in set(_GRAPH_MODULE_TYPE.findall(text)):
+    names = set(_GRAPH_MODULE_TYPE.findall(text)) - set(_GRAPH_MODULE_CLASSES)
+    if len(names) > _MAX_NEW_GRAPH_MODULE_TYPES:
+        raise _gnn_error('module JSON: the text names %d graph module classes not made yet '
+                         '(expected at most %d)' % (len(names), _MAX_NEW_GRAPH_MODULE_TYPES))
+    for name in sorted(names):
         if name not in _GRAPH_MODULE_CLASSES:
             try:
                 GObject.type_from_name('GnnFxGraphModule+' + name)
@@ -1343,7 +1350,21 @@ def _module_to_json(self, pretty):
     return _c_module_to_json(self, pretty)
 
 
+_c_checkpoint_save = Gnn.Checkpoint.save
+
+
+def _checkpoint_save(self, path):
+    """Gnn.Checkpoint.save (path): as C's, with the model's graph modules checked as to_json
+    checks them."""
+    model = self.props.model
+    for m in model.modules() if model is not None else ():
+        if isinstance(m, fx_GraphModule):
+            m.graph.to_json(False)
+    return _c_checkpoint_save(self, path)
+
+
 _module.Module.new_from_json = staticmethod(_module_new_from_json)
+_data.Checkpoint.save = _checkpoint_save
 _module.Module.to_json = _module_to_json
 _data.Checkpoint.load_model = staticmethod(_checkpoint_load_model)
 
