@@ -17,6 +17,7 @@ import warnings as _warnings
 from gi.repository import GObject
 
 from .base import Gnn
+from . import data as _data
 from . import module as _module
 
 __all__ = []
@@ -457,8 +458,75 @@ _node_class.name = property(lambda self: self.get_name(), doc='node.name')
 def _node_target(self):
     t = self.get_target()
     if self.get_op() == Gnn.GraphOp.CALL_FUNCTION:
-        return _functions.get(t, t)
+        return _functions.get(t) or _loaded_functions.get(t, t)
     return t
+
+
+# ---- call_function targets of a graph read from JSON ----------------------------------------
+#
+# A graph's JSON holds a call_function target as the string the tracer gave it: 'operator.add',
+# 'gnn.relu', 'gnn.nn.functional.relu', 'builtins.getattr', 'gnn.onnx.ops.Conv'.
+# Read back, each must name a function of those namespaces again (or one this process already
+# knows by that string); anything else is refused, naming it, before forward can call it.
+
+_loaded_functions = {}    # the names read from JSON, kept apart so that tracing names stay
+
+_LOADABLE_NAMESPACES = (('operator.', 'operator'), ('gnn.nn.functional.', 'gnn.nn.functional'),
+                        ('gnn.linalg.', 'gnn.linalg'), ('gnn.', 'gnn'), ('Gnn.', 'gi.overrides.Gnn'))
+
+
+def _gnn_error(message):
+    from gi.repository import GLib
+    return GLib.Error(message, GLib.quark_to_string(Gnn.error_quark()), int(Gnn.Error.FILE_FORMAT))
+
+
+def _resolve_loaded(name):
+    """The function a call_function target string read from JSON names, or None."""
+    fn = _functions.get(name) or _loaded_functions.get(name)
+    if fn is not None:
+        return fn
+    if name == 'builtins.getattr':
+        fn = getattr
+    for prefix, module_name in _LOADABLE_NAMESPACES:
+        if fn is None and name.startswith(prefix):
+            attr = name[len(prefix):]
+            if not attr.isidentifier() or attr.startswith('_'):
+                return None
+            import importlib
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError:
+                return None
+            value = getattr(module, attr, None)
+            if callable(value) and not isinstance(value, type):
+                fn = value
+            break
+    if fn is not None:
+        _loaded_functions[name] = fn
+    return fn
+
+
+def _check_loaded_targets(graph):
+    """Refuses a graph read from JSON whose call_function targets name no function of gnn's
+    namespaces or of operator, or whose call_method or getattr reaches a private attribute."""
+    for node in graph.get_nodes():
+        op, target = node.get_op(), node.get_target()
+        if op == Gnn.GraphOp.CALL_FUNCTION:
+            if _resolve_loaded(target) is None:
+                raise _gnn_error("graph JSON at node '%s': unknown call_function target '%s' "
+                                 "(expected a function of operator, gnn, gnn.nn.functional, "
+                                 "gnn.linalg or Gnn, builtins.getattr or an operator of gnn's "
+                                 "ONNX import)" % (node.get_name(), target))
+            if target == 'builtins.getattr':
+                args = node.args
+                if len(args) != 2 or not isinstance(args[1], str) or args[1].startswith('_'):
+                    raise _gnn_error("graph JSON at node '%s': expected getattr of a public "
+                                     "attribute (a name without a leading '_'), found the "
+                                     "arguments %r" % (node.get_name(), args[1:]))
+        elif op == Gnn.GraphOp.CALL_METHOD:
+            if not target.isidentifier() or target.startswith('_'):
+                raise _gnn_error("graph JSON at node '%s': expected a call_method target that is "
+                                 "a public method name, found '%s'" % (node.get_name(), target))
 
 
 def _node_arg(v):
@@ -911,7 +979,7 @@ def fx_optimization_fuse(model, inplace=False):
             node.replace_all_uses_with(prev)
             graph.erase_node(node)
     # a new graph module of the changed graph holds only what it calls, as torch's does
-    return fx_GraphModule(gm, graph, gm.__dict__['_class_name'])
+    return fx_GraphModule(gm, graph, gm.__dict__.get('_class_name', type(gm).__name__))
 
 
 @_export
@@ -1022,12 +1090,60 @@ class fx_GraphModule(_module.Module):
                                          % (node.name, target)) from None
         self.recompile()
 
+    # The module JSON tree (Gnn.Module.to_json, a checkpoint's model) holds a graph module's
+    # graph as its graph JSON text and its class name, as two properties: the loader sets them
+    # on the module C makes by type name, and the graph runs once its children are there
+    # (doc/design/fx.md, "A graph module in the module tree")
+    def _get_graph_json(self):
+        graph = self.__dict__.get('_graph')
+        if graph is None:
+            return None
+        try:
+            return graph.to_json(False)
+        except Exception:     # a graph its JSON cannot hold: null, which the loader refuses
+            return None
+
+    def _set_graph_json(self, text):
+        d = self.__dict__
+        for key in ('_plan', '_code', '_gnn_load_error'):
+            d.pop(key, None)
+        try:
+            if text is None:
+                raise _gnn_error('the graph module has no graph (expected '
+                                 '"graph-json" to be the text of graph.to_json (), found null)')
+            graph = Gnn.Graph.new_from_json(text, -1)
+            _check_loaded_targets(graph)
+            d['_graph'] = graph
+        except Exception as e:
+            d.pop('_graph', None)
+            d['_gnn_load_error'] = e
+
+    graph_json = GObject.Property(type=str, default=None, getter=_get_graph_json, setter=_set_graph_json,
+                                  nick='graph JSON',
+                                  blurb='the graph as Gnn.Graph.to_json writes it (the module JSON keeps it)')
+    class_name = GObject.Property(type=str, default=None,
+                                  getter=lambda self: self.__dict__.get('_class_name', type(self).__name__),
+                                  setter=lambda self, v: self.__dict__.__setitem__('_class_name', v),
+                                  nick='class name', blurb="the class name print (gm) shows (torch's)")
+
+    def _ensure_plan(self):
+        """Raises what reading the graph JSON found; recompiles a graph set by the loader."""
+        error = self.__dict__.get('_gnn_load_error')
+        if error is not None:
+            raise error
+        if '_plan' not in self.__dict__:
+            self.recompile()
+
     @property
     def graph(self):
+        error = self.__dict__.get('_gnn_load_error')
+        if error is not None:
+            raise error
         return self.__dict__['_graph']
 
     @graph.setter
     def graph(self, g):
+        self.__dict__.pop('_gnn_load_error', None)
         self.__dict__['_graph'] = g
         self.recompile()
 
@@ -1064,13 +1180,14 @@ class fx_GraphModule(_module.Module):
     @property
     def code(self):
         """The Python source of forward, as torch.fx's GraphModule.code writes it."""
+        self._ensure_plan()
         return self.__dict__['_code']
 
     def print_readable(self, print_output=True):
         """torch's GraphModule.print_readable: the module as a class around its forward's code,
         with the same for each child GraphModule."""
         src = self.graph.python_code('self', verbose=True).src.lstrip('\n')
-        text = 'class %s(torch.nn.Module):\n%s' % (self.__dict__['_class_name'], src)
+        text = 'class %s(torch.nn.Module):\n%s' % (self.__dict__.get('_class_name', type(self).__name__), src)
         parts = [''] + [m.print_readable(False) for m in self.children()
                         if isinstance(m, fx_GraphModule)]
         text = _indent(text) + _indent('\n'.join(parts))
@@ -1082,7 +1199,7 @@ class fx_GraphModule(_module.Module):
         text = self.to_string()
         own = self.get_name()
         if text.startswith(own):
-            text = self.__dict__['_class_name'] + text[len(own):]
+            text = self.__dict__.get('_class_name', type(self).__name__) + text[len(own):]
         return text
 
     def __str__(self):
@@ -1100,6 +1217,7 @@ class fx_GraphModule(_module.Module):
             return a
 
         inputs = list(inputs)
+        self._ensure_plan()
         for node, op, fn, args, kwargs in self.__dict__['_plan']:
             args = load(args)
             kwargs = {k: load(v) for k, v in kwargs.items()}
@@ -1148,6 +1266,107 @@ def _graph_module_class(name):
                                               'do_forward': _module._forward_vfunc})
         _GRAPH_MODULE_CLASSES[name] = cls
     return cls
+
+
+# ---- graph modules in the module JSON tree ------------------------------------------------
+#
+# A graph module's type is GnnFxGraphModule or a subclass GnnFxGraphModule+<Class> that
+# symbolic_trace and trace make on demand; the loaders below make those named in the text
+# before C looks them up, and after C has built the tree check each graph module's graph
+# against its children and tensors, so that a refusal is a GLib.Error of the call.
+
+import re as _re
+
+_GRAPH_MODULE_TYPE = _re.compile(r'"type"\s*:\s*"GnnFxGraphModule\+([A-Za-z0-9_]{1,200})"')
+
+
+_MAX_NEW_GRAPH_MODULE_TYPES = 1000
+
+
+def _make_graph_module_types(text):
+    if not isinstance(text, str):
+        return
+    names = set(_GRAPH_MODULE_TYPE.findall(text)) - set(_GRAPH_MODULE_CLASSES)
+    if len(names) > _MAX_NEW_GRAPH_MODULE_TYPES:
+        raise _gnn_error('module JSON: the text names %d graph module classes not made yet '
+                         '(expected at most %d)' % (len(names), _MAX_NEW_GRAPH_MODULE_TYPES))
+    for name in sorted(names):
+        if name not in _GRAPH_MODULE_CLASSES:
+            try:
+                GObject.type_from_name('GnnFxGraphModule+' + name)
+                continue        # a type of that name exists already
+            except RuntimeError:
+                pass
+            _graph_module_class(name)
+
+
+def _finish_loaded(model):
+    """Checks every graph module of a tree C rebuilt: its graph read, its targets there."""
+    for path, m in model.named_modules():
+        if isinstance(m, fx_GraphModule):
+            where = "module JSON: the graph module '%s' (%s)" % (path, type(m).__name__) if path else \
+                "module JSON: the graph module (%s)" % type(m).__name__
+            try:
+                m._ensure_plan()
+            except AttributeError as e:
+                raise _gnn_error('%s: %s' % (where, e)) from None
+            except Exception as e:
+                message = getattr(e, 'message', None) or str(e)
+                raise _gnn_error('%s: %s' % (where, message)) from None
+    return model
+
+
+_c_module_new_from_json = Gnn.Module.new_from_json
+_c_checkpoint_load_model = Gnn.Checkpoint.load_model
+
+
+def _module_new_from_json(json, length=-1):
+    """Gnn.Module.new_from_json (json, length): as C's, with graph modules rebuilt and checked."""
+    if isinstance(json, (bytes, bytearray)):
+        _make_graph_module_types(bytes(json).decode('utf-8', 'replace'))
+    else:
+        _make_graph_module_types(json)
+    return _finish_loaded(_c_module_new_from_json(json, length))
+
+
+def _checkpoint_load_model(path):
+    """Gnn.Checkpoint.load_model (path): as C's, with graph modules rebuilt and checked."""
+    try:
+        _make_graph_module_types(Gnn.Checkpoint.peek_model_json(path))
+    except Exception:
+        pass         # C's call reports what is wrong with the file
+    return _finish_loaded(_c_checkpoint_load_model(path))
+
+
+_c_module_to_json = Gnn.Module.to_json
+
+
+def _module_to_json(self, pretty):
+    """Gnn.Module.to_json (pretty): as C's, but a graph module whose graph JSON cannot hold
+    (a tensor among a node's arguments) is an error naming the node, not a null graph."""
+    for m in self.modules():
+        if isinstance(m, fx_GraphModule):
+            m.graph.to_json(False)
+    return _c_module_to_json(self, pretty)
+
+
+_c_checkpoint_save = Gnn.Checkpoint.save
+
+
+def _checkpoint_save(self, path):
+    """Gnn.Checkpoint.save (path): as C's, with the model's graph modules checked as to_json
+    checks them."""
+    model = self.props.model
+    for m in model.modules() if model is not None else ():
+        if isinstance(m, fx_GraphModule):
+            m.graph.to_json(False)
+    return _c_checkpoint_save(self, path)
+
+
+_module.Module.new_from_json = staticmethod(_module_new_from_json)
+_data.Checkpoint.save = _checkpoint_save
+_module.Module.to_json = _module_to_json
+_data.Checkpoint.load_model = staticmethod(_checkpoint_load_model)
 
 
 # ---- torch.nn.utils.fusion, and the fx pass that uses it ----------------------------------
