@@ -10,7 +10,8 @@
   with their shapes in the side pane, and the values it takes and makes with theirs;
 - every value's shape: torch writes no value_info, so the viewer infers them; each equals the
   shape the onnx package's shape inference finds in the same file (the first Conv's output
-  [1, 64, 32, 32] for a 64x64 input, the Flatten's [1, 512]); with a dynamic batch the
+  [1, 64, 32, 32] for a 64x64 input, the Flatten's [1, 512]), and so are mobilenet_v2's
+  (Constants, Clip, Add, the pools, Flatten, Gemm); with a dynamic batch the
   dim_param's name ("batch") carries through, and shapes a file's value_info gives (names no
   inference would make) are shown as the file says; gnn's own export (value_info for every
   value) shows the shapes of its value_info;
@@ -184,6 +185,30 @@ class TestGraphPage(unittest.TestCase):
         self.assertEqual(by_name['/conv1/Conv'], '[1, 64, 32, 32]')
         self.assertEqual(by_name['/Flatten'], '[1, 512]')
         self.assertEqual(by_name['/fc/Gemm'], '[1, 1000]')
+
+    def test_mobilenet_v2_shapes(self):
+        try:
+            import onnx
+            import torch
+            import torchvision
+        except ImportError as e:
+            self.skipTest('needs torch, torchvision and onnx: %s' % e)
+        # Conv, Clip between Constants, Add, GlobalAveragePool, Flatten, Gemm: every shape onnx's
+        path = os.path.join(base.TMP, 'mobilenet_v2.onnx')
+        model = torchvision.models.mobilenet_v2(weights=None).eval()
+        torch.onnx.export(model, torch.randn(1, 3, 64, 64), path, opset_version=17)
+        proto = onnx.load(path)
+        inferred = shapes_of(onnx.shape_inference.infer_shapes(proto))
+        graph = os.path.join(base.TMP, 'mobilenet-graph.txt')
+        r = base.run_viewer(path, '--dump-graph', graph)
+        self.check_ok(r)
+        g = read_graph(graph)
+        first = len(g['node']) - len(proto.graph.node) - len(proto.graph.output)
+        self.assertEqual([n['name'] for n in g['node'][first:first + 2]],
+                         [n.name for n in proto.graph.node[:2]])
+        for n, node in zip(g['node'][first:], proto.graph.node):
+            with self.subTest(node=node.name):
+                self.assertEqual(n['shape'], inferred[node.output[0]])
 
     def test_dim_param(self):
         try:

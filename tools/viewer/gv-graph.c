@@ -263,6 +263,18 @@ dim_equal (const Dim *a,
   return (dim_known (a) && a->size == b->size) || (a->param && a->param == b->param);
 }
 
+static GArray *
+dims_of_tensor (GnnTensor *t)
+{
+  guint n;
+  const gint64 *shape = gnn_tensor_get_shape (t, &n);
+  GArray *d = dims_new ();
+
+  for (guint j = 0; j < n; j++)
+    dims_add (d, shape[j], NULL);
+  return d;
+}
+
 static void
 put_value (GHashTable *values,
            const char *name,
@@ -588,6 +600,10 @@ window_dims (GArray      *x,
           gint64 room = d->size + pads[i] + pads[i + n] - span;
 
           size = room < 0 ? -1 : (ceil_mode ? (room + strides[i] - 1) / strides[i] : room / strides[i]) + 1;
+          /* a last window that would start in the end padding: torch drops it, ONNX's text
+           * does not say; either may be meant, so the size is not told */
+          if (ceil_mode && size > 0 && (size - 1) * strides[i] >= d->size + pads[i])
+            return FALSE;
         }
       else
         return FALSE;
@@ -709,6 +725,27 @@ infer (const char  *op,
         g_clear_pointer (&out, g_array_unref);
       return out;
     }
+  if (g_str_equal (op, "Transpose"))
+    {
+      g_autofree gint64 *perm = g_new (gint64, x->len + 1);
+
+      if (!attr_ints (attrs, "perm", x->len, -1, perm))
+        return NULL;
+      if (!g_variant_lookup (attrs, "perm", "@ax", NULL))
+        for (guint i = 0; i < x->len; i++)
+          perm[i] = x->len - 1 - i;
+      out = dims_new ();
+      for (guint i = 0; i < x->len; i++)
+        {
+          if (perm[i] < 0 || perm[i] >= (gint64) x->len)
+            {
+              g_array_unref (out);
+              return NULL;
+            }
+          g_array_append_val (out, DIM (x, perm[i]));
+        }
+      return out;
+    }
   if (g_str_equal (op, "Gemm"))
     {
       GArray *b = n_ins > 1 && ins[1] ? ins[1]->dims : NULL;
@@ -779,13 +816,8 @@ gv_graph_new_from_onnx_file (const char  *path,
   for (guint i = 0; init_names[i]; i++)
     {
       GnnTensor *t = gnn_onnx_model_get_initializer (model, init_names[i]);
-      guint n;
-      const gint64 *shape = gnn_tensor_get_shape (t, &n);
-      GArray *d = dims_new ();
 
-      for (guint j = 0; j < n; j++)
-        dims_add (d, shape[j], NULL);
-      put_value (values, init_names[i], gnn_dtype_get_name (gnn_tensor_get_dtype (t)), d);
+      put_value (values, init_names[i], gnn_dtype_get_name (gnn_tensor_get_dtype (t)), dims_of_tensor (t));
     }
   g_variant_iter_init (&iter, gnn_onnx_model_get_outputs (model));
   while (g_variant_iter_next (&iter, "(&si@a(xs))", &name, &elem_type, &dims))
@@ -871,6 +903,9 @@ gv_graph_new_from_onnx_file (const char  *path,
           GnnTensor *t = gnn_onnx_model_get_node_tensor (model, i, "value");
 
           add_tensor (node, "value", t);
+          if (g_str_equal (op_type, "Constant") && outputs[0] && *outputs[0] &&
+              !g_hash_table_contains (values, outputs[0]))
+            put_value (values, outputs[0], gnn_dtype_get_name (gnn_tensor_get_dtype (t)), dims_of_tensor (t));
         }
       /* the first output's shape, where the file does not say it, from its inputs' (the
        * default domain's operators only) */

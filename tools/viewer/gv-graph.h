@@ -33,8 +33,8 @@ G_DECLARE_FINAL_TYPE (GvGraph, gv_graph, GV, GRAPH, GObject)
 /* An ONNX file through GnnOnnxModel: its inputs, nodes and outputs; NULL and @error when the
  * file cannot be read. The shape of each value is the file's (its inputs, outputs and
  * value_info; a dim_param by its name), else the one a small shape inference finds from
- * them (elementwise ops, Conv, the pools, Flatten, Gemm, MatMul), else unknown: never a
- * guess. */
+ * them (Constant, elementwise ops, Conv, the pools, Flatten, Transpose, Gemm, MatMul), else
+ * unknown: never a guess. */
 GvGraph     *gv_graph_new_from_onnx_file (const char  *path,
                                           GError     **error);
 /* A module tree: an input, each module without children in the order of named_modules (the
