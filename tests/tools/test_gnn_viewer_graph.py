@@ -7,7 +7,14 @@
   the same file; the layout is layered (each node one layer below the deepest of its inputs,
   a node without inputs just above its first user), top to bottom, no two boxes overlap, and
   a click in the middle of each box finds that node; clicking a Conv lists its initializers
-  with their shapes in the side pane;
+  with their shapes in the side pane, and the values it takes and makes with theirs;
+- every value's shape: torch writes no value_info, so the viewer infers them; each equals the
+  shape the onnx package's shape inference finds in the same file (the first Conv's output
+  [1, 64, 32, 32] for a 64x64 input, the Flatten's [1, 512]), and so are mobilenet_v2's
+  (Constants, Clip, Add, the pools, Flatten, Gemm); with a dynamic batch the
+  dim_param's name ("batch") carries through, and shapes a file's value_info gives (names no
+  inference would make) are shown as the file says; gnn's own export (value_info for every
+  value) shows the shapes of its value_info;
 - the default CNN of gnn-train (a JSON module tree) shows as its children in call order,
   each with its parameters and buffers;
 - ONNX files that are truncated or not ONNX at all show their error in the window (a toast
@@ -48,6 +55,21 @@ def read_graph(path):
                 out['selected'] = cols[1:]
             elif cols[0] == 'tensor':
                 out['tensor'].append((cols[1], cols[2]))
+            elif cols[0] == 'value':
+                out.setdefault('value', []).append(tuple(cols[1:]))
+    return out
+
+
+def shapes_of(proto):
+    """value name -> its shape as the viewer writes it ("[batch, 3, 64, 64]", "?" for a dim
+    neither sized nor named), from a model's inputs, outputs and value_info"""
+    out = {}
+    g = proto.graph
+    for v in list(g.input) + list(g.output) + list(g.value_info):
+        t = v.type.tensor_type
+        if t.HasField('shape'):
+            dims = [str(d.dim_value) if d.HasField('dim_value') else d.dim_param or '?' for d in t.shape.dim]
+            out[v.name] = '[' + ', '.join(dims) + ']'
     return out
 
 
@@ -98,7 +120,7 @@ class TestGraphPage(unittest.TestCase):
         path = os.path.join(base.TMP, 'resnet18.onnx')
         torch.manual_seed(0)
         model = torchvision.models.resnet18(weights=None).eval()
-        torch.onnx.export(model, torch.randn(1, 3, 224, 224), path, opset_version=17,
+        torch.onnx.export(model, torch.randn(1, 3, 64, 64), path, opset_version=17,
                           input_names=['input'], output_names=['logits'])
         proto = onnx.load(path)
         inits = {t.name: onnx.numpy_helper.to_array(t) for t in proto.graph.initializer}
@@ -138,7 +160,7 @@ class TestGraphPage(unittest.TestCase):
         self.assertEqual([n['params'] for n in g['node']], params)
         self.assertEqual(g['graph'][:5], ('resnet18.onnx', len(names), len(edges), g['graph'][3],
                                           sum(a.size for a in inits.values())))
-        self.assertEqual(g['node'][0]['shape'], '[1, 3, 224, 224]')
+        self.assertEqual(g['node'][0]['shape'], '[1, 3, 64, 64]')
         self.assertEqual(g['node'][-1]['shape'], '[1, 1000]')
         self.check_layout(g)
         # the residual blocks: an Add a layer below both of its inputs, the deeper one its conv
@@ -148,6 +170,116 @@ class TestGraphPage(unittest.TestCase):
         self.assertEqual(g['selected'][:2], [conv, 'Conv — ' + conv])
         self.assertEqual(g['selected'][2], 'shown')
         self.assertEqual(g['tensor'], [(v, str(list(inits[v].shape))) for v in node.input if v in inits])
+        # ... and the values it takes (the block's input, a bias through an Identity) and makes
+        self.assertEqual(len(proto.graph.value_info), 0)
+        inferred = shapes_of(onnx.shape_inference.infer_shapes(proto))
+        self.assertEqual(g['value'], [('input', v, inferred[v], 'float32') for v in node.input if v not in inits] +
+                                     [('output', v, inferred[v], 'float32') for v in node.output])
+        self.assertEqual(g['value'][0], ('input', '/maxpool/MaxPool_output_0', '[1, 64, 16, 16]', 'float32'))
+        self.assertEqual(g['value'][-1], ('output', conv + '_output_0', '[1, 64, 16, 16]', 'float32'))
+        # every node's shape, inferred by the viewer (the file has no value_info), is onnx's
+        for n, node in zip(g['node'][len(inputs):], proto.graph.node):
+            with self.subTest(node=node.name):
+                self.assertEqual(n['shape'], inferred[node.output[0]])
+        by_name = {n['name']: n['shape'] for n in g['node']}
+        self.assertEqual(by_name['/conv1/Conv'], '[1, 64, 32, 32]')
+        self.assertEqual(by_name['/Flatten'], '[1, 512]')
+        self.assertEqual(by_name['/fc/Gemm'], '[1, 1000]')
+
+    def test_mobilenet_v2_shapes(self):
+        try:
+            import onnx
+            import torch
+            import torchvision
+        except ImportError as e:
+            self.skipTest('needs torch, torchvision and onnx: %s' % e)
+        # Conv, Clip between Constants, Add, GlobalAveragePool, Flatten, Gemm: every shape onnx's
+        path = os.path.join(base.TMP, 'mobilenet_v2.onnx')
+        model = torchvision.models.mobilenet_v2(weights=None).eval()
+        torch.onnx.export(model, torch.randn(1, 3, 64, 64), path, opset_version=17)
+        proto = onnx.load(path)
+        inferred = shapes_of(onnx.shape_inference.infer_shapes(proto))
+        graph = os.path.join(base.TMP, 'mobilenet-graph.txt')
+        r = base.run_viewer(path, '--dump-graph', graph)
+        self.check_ok(r)
+        g = read_graph(graph)
+        first = len(g['node']) - len(proto.graph.node) - len(proto.graph.output)
+        self.assertEqual([n['name'] for n in g['node'][first:first + 2]],
+                         [n.name for n in proto.graph.node[:2]])
+        for n, node in zip(g['node'][first:], proto.graph.node):
+            with self.subTest(node=node.name):
+                self.assertEqual(n['shape'], inferred[node.output[0]])
+
+    def test_dim_param(self):
+        try:
+            import onnx
+            import onnx.helper
+            import torch
+            import torchvision
+        except ImportError as e:
+            self.skipTest('needs torch, torchvision and onnx: %s' % e)
+        path = os.path.join(base.TMP, 'resnet18-batch.onnx')
+        model = torchvision.models.resnet18(weights=None).eval()
+        torch.onnx.export(model, torch.randn(1, 3, 64, 64), path, opset_version=17, input_names=['input'],
+                          output_names=['logits'], dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
+        proto = onnx.load(path)
+        inferred = shapes_of(onnx.shape_inference.infer_shapes(proto))
+        # a value_info entry with names no inference makes: shown as the file says
+        conv2 = next(n for n in proto.graph.node if n.name == '/layer1/layer1.0/conv2/Conv')
+        vi = onnx.helper.make_tensor_value_info(conv2.output[0], onnx.TensorProto.FLOAT, ['batch', 64, 'h', 'w'])
+        proto.graph.value_info.append(vi)
+        onnx.save(proto, path)
+        graph = os.path.join(base.TMP, 'batch-graph.txt')
+        r = base.run_viewer(path, '--click-node', '/layer1/layer1.0/Add', '--dump-graph', graph)
+        self.check_ok(r)
+        g = read_graph(graph)
+        by_name = {n['name']: n['shape'] for n in g['node']}
+        self.assertEqual(by_name['input'], '[batch, 3, 64, 64]')
+        self.assertEqual(by_name['/conv1/Conv'], '[batch, 64, 32, 32]')
+        self.assertEqual(by_name['/Flatten'], '[batch, 512]')
+        self.assertEqual(by_name['/fc/Gemm'], '[batch, 1000]')
+        self.assertEqual(by_name['logits'], '[batch, 1000]')
+        self.assertEqual(by_name[conv2.name], '[batch, 64, h, w]')
+        # the Add of [batch, 64, h, w] and [batch, 64, 16, 16] broadcasts to the sizes
+        self.assertEqual(g['value'], [('input', conv2.output[0], '[batch, 64, h, w]', 'float32'),
+                                      ('input', '/maxpool/MaxPool_output_0', '[batch, 64, 16, 16]', 'float32'),
+                                      ('output', '/layer1/layer1.0/Add_output_0', '[batch, 64, 16, 16]', 'float32')])
+        # elsewhere each known dim is onnx's (which may leave a dim or a shape unknown)
+        for n, node in zip(g['node'][1:], proto.graph.node):
+            want = inferred.get(node.output[0])
+            if want is None or node.name in (conv2.name, '/layer1/layer1.0/Add'):
+                continue
+            with self.subTest(node=node.name):
+                got, want = n['shape'][1:-1].split(', '), want[1:-1].split(', ')
+                self.assertEqual(len(got), len(want))
+                for a, b in zip(got, want):
+                    if b != '?':
+                        self.assertEqual(a, b)
+
+    def test_gnn_export_value_info(self):
+        try:
+            import onnx
+        except ImportError as e:
+            self.skipTest('needs onnx: %s' % e)
+        import gnn
+        nn = gnn.nn
+        model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                              nn.Linear(8 * 4 * 4, 10)).eval()
+        path = os.path.join(base.TMP, 'gnn-cnn.onnx')
+        gnn.onnx.export(model, (gnn.randn(2, 1, 8, 8),), path)
+        proto = onnx.load(path)
+        declared = shapes_of(proto)
+        self.assertGreater(len(proto.graph.value_info), 0)
+        graph = os.path.join(base.TMP, 'gnn-cnn-graph.txt')
+        r = base.run_viewer(path, '--dump-graph', graph)
+        self.check_ok(r)
+        g = read_graph(graph)
+        first = len(g['node']) - len(proto.graph.node) - len(proto.graph.output)
+        for n, node in zip(g['node'][first:], proto.graph.node):
+            with self.subTest(node=n['name']):
+                self.assertEqual(n['shape'], declared[node.output[0]])
+        self.assertIn('[2, 8, 8, 8]', [n['shape'] for n in g['node']])
+        self.assertEqual(g['node'][-1]['shape'], '[2, 10]')
 
     def test_default_cnn(self):
         import gnn

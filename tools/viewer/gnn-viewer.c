@@ -312,7 +312,9 @@ dump_profile (const char  *path,
  * order (inputs the indices of the nodes it takes, joined by ","; hit the name of the node a
  * click in the middle of the box drawn finds), an "edge<TAB>from<TAB>to" line per edge (names),
  * and for the node selected (--click-node) "selected<TAB>name<TAB>pane title<TAB>shown" and a
- * "tensor<TAB>name<TAB>shape" line per tensor the side pane lists. Nothing without a graph. */
+ * "tensor<TAB>name<TAB>shape" line per tensor the side pane lists and a
+ * "value<TAB>input|output<TAB>name<TAB>shape<TAB>dtype" line per value it takes or makes (shape and
+ * dtype empty where unknown). Nothing without a graph. */
 static gboolean
 dump_graph (const char  *path,
             GError     **error)

@@ -42,7 +42,26 @@ update_details (GvGraphPage *self)
   node = gv_graph_get_node (graph, selected);
   title = g_strdup_printf ("%s — %s", node->op, node->name);
   gtk_label_set_text (self->node_title, title);
-  if (node->shape)
+  /* the values it takes and makes, each with its shape and dtype where known */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      const char *direction = pass == 0 ? "input" : "output";
+      gboolean headed = FALSE;
+
+      for (guint i = 0; i < node->values->len; i++)
+        {
+          g_auto(GStrv) cols = g_strsplit (node->values->pdata[i], "\t", 4);
+
+          if (g_strv_length (cols) < 4 || !g_str_equal (cols[0], direction))
+            continue;
+          if (!headed)
+            g_string_append (text, pass == 0 ? _("Inputs\n") : _("Outputs\n"));
+          headed = TRUE;
+          g_string_append_printf (text, "%s\n  %s%s%s\n", cols[1], *cols[2] ? cols[2] : _("shape unknown"),
+                                  *cols[3] ? " " : "", cols[3]);
+        }
+    }
+  if (node->values->len == 0 && node->shape)
     g_string_append_printf (text, _("shape %s\n"), node->shape);
   if (node->n_params > 0)
     {
@@ -118,6 +137,8 @@ gv_graph_page_dump_details (GvGraphPage *self)
                           gtk_label_get_text (self->node_tensors)[0] ? "shown" : "empty");
   for (guint i = 0; i < node->tensors->len; i++)
     g_string_append_printf (out, "tensor\t%s\n", (char *) node->tensors->pdata[i]);
+  for (guint i = 0; i < node->values->len; i++)
+    g_string_append_printf (out, "value\t%s\n", (char *) node->values->pdata[i]);
   return g_string_free (out, FALSE);
 }
 

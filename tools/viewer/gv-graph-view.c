@@ -196,7 +196,14 @@ draw (GtkWidget *widget,
       cairo_set_source_rgba (cr, dark.red, dark.green, dark.blue, 1);
       show_line (widget, cr, node->op, TRUE, x + 6, y + 4, w - 12);
       show_line (widget, cr, node->name, FALSE, x + 6, y + 23, w - 12);
-      if (node->shape)
+      if (node->shape && node->n_params > 0)
+        {
+          g_autofree char *count = gv_format_count (node->n_params);
+
+          /* TRANSLATORS: a node's shape and its parameter count, as "[1, 64, 32, 32] · 9.4K" */
+          third = g_strdup_printf (_("%s · %s"), node->shape, count);
+        }
+      else if (node->shape)
         third = g_strdup (node->shape);
       else if (node->n_params > 0)
         {

@@ -16,9 +16,12 @@ typedef struct
 {
   char      *name;      /* the ONNX node's name (its op and index when it has none), a module's path, an input's name */
   char      *op;        /* op_type, the module's type, "Input" or "Output" */
-  char      *shape;     /* the value's shape as text where known (inputs and outputs), or NULL */
+  char      *shape;     /* the shape of the value it makes (its first output) as text where known, or NULL */
   gint64     n_params;  /* elements of the initializers (ONNX) or parameters (a module) it takes */
   GPtrArray *tensors;   /* char*: "name<TAB>shape" of each initializer, parameter or buffer */
+  GPtrArray *values;    /* char*: "input|output<TAB>name<TAB>shape<TAB>dtype" of each value an ONNX
+                         * node takes (other than initializers) and makes; shape and dtype "" where
+                         * unknown */
   GArray    *inputs;    /* guint: the nodes whose values it takes, each once */
   guint      layer;     /* the longest path from a node without inputs */
   double     x, y;      /* top-left corner in the layout */
@@ -28,7 +31,10 @@ typedef struct
 G_DECLARE_FINAL_TYPE (GvGraph, gv_graph, GV, GRAPH, GObject)
 
 /* An ONNX file through GnnOnnxModel: its inputs, nodes and outputs; NULL and @error when the
- * file cannot be read. */
+ * file cannot be read. The shape of each value is the file's (its inputs, outputs and
+ * value_info; a dim_param by its name), else the one a small shape inference finds from
+ * them (Constant, elementwise ops, Conv, the pools, Flatten, Transpose, Gemm, MatMul), else
+ * unknown: never a guess. */
 GvGraph     *gv_graph_new_from_onnx_file (const char  *path,
                                           GError     **error);
 /* A module tree: an input, each module without children in the order of named_modules (the
