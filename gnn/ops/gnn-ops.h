@@ -602,6 +602,19 @@ GnnTensor *gnn_tril_indices          (gint64 row, gint64 col, gint64 offset, GEr
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_triu_indices          (gint64 row, gint64 col, gint64 offset, GError **error);
 
+/* numerical compositions (gnn-ops-numeric.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cov            (GnnTensor *self, gint64 correction, GnnTensor *fweights, GnnTensor *aweights,
+                                      GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_corrcoef       (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_inner          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_vander         (GnnTensor *self, gint64 n, gboolean increasing, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_trapezoid      (GnnTensor *self, GnnTensor *x, double dx, int dim, GError **error);
+
 /* linear algebra through LAPACK (torch.linalg) */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_solve        (GnnTensor *A, GnnTensor *B, GError **error);

@@ -403,6 +403,71 @@ test_diagonals (void)
   gnn_test_gradgradcheck (f_diagonals, NULL, y, 1e-6, 1e-5);
 }
 
+/* cov (weighted), corrcoef, inner, vander and trapezoid of one 3 × 4 input, summed */
+static GnnTensor *
+f_numeric (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) fw = gnn_tensor_new_from_int64s ((const gint64[]) { 1, 2, 1, 3 }, 4, GNN_TEST_SHAPE (4), 1, NULL);
+  g_autoptr(GnnTensor) c = gnn_tensor_cov (x, 1, fw, NULL, error);
+  g_autoptr(GnnTensor) r = c ? gnn_tensor_corrcoef (x, error) : NULL;
+  g_autoptr(GnnTensor) in = r ? gnn_tensor_inner (x, x, error) : NULL;
+  g_autoptr(GnnTensor) row = in ? gnn_tensor_select (x, 0, 1, error) : NULL;
+  g_autoptr(GnnTensor) v = row ? gnn_tensor_vander (row, 3, FALSE, error) : NULL;
+  g_autoptr(GnnTensor) tz = v ? gnn_tensor_trapezoid (x, NULL, 0.5, 0, error) : NULL;
+  GnnTensor *parts[5] = { c, r, in, v, tz };
+  g_autoptr(GnnTensor) total = NULL;
+
+  if (tz == NULL)
+    return NULL;
+  for (guint k = 0; k < 5; k++)
+    {
+      g_autoptr(GnnTensor) sq = gnn_tensor_mul (parts[k], parts[k], error);
+      g_autoptr(GnnTensor) s = sq ? gnn_tensor_sum (sq, NULL, 0, FALSE, error) : NULL;
+      GnnTensor *next;
+
+      if (s == NULL)
+        return NULL;
+      next = total ? gnn_tensor_add (total, s, 1.0, error) : g_object_ref (s);
+      g_clear_object (&total);
+      if ((total = next) == NULL)
+        return NULL;
+    }
+  return g_steal_pointer (&total);
+}
+
+static void
+test_numeric (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 4, 7, 0, 1, 0, 1), 8, GNN_TEST_SHAPE (2, 4), 2);
+  g_autoptr(GnnTensor) c = NULL, v = NULL, t = NULL, y = NULL;
+  double w[12];
+
+  OK (c = gnn_tensor_cov (x, 1, NULL, NULL, &error));
+  /* numpy.cov ([[1, 2, 4, 7], [0, 1, 0, 1]]) */
+  gnn_test_assert_close (c, GNN_TEST_DATA (7.0, 2.0 / 3.0, 2.0 / 3.0, 1.0 / 3.0), 4, 1e-12, 1e-12);
+  g_autoptr(GnnTensor) pair = gnn_test_tensor_d (GNN_TEST_DATA (2, 3), 2, GNN_TEST_SHAPE (2), 1);
+
+  OK (v = gnn_tensor_vander (pair, 3, TRUE, &error));
+  gnn_test_assert_close (v, GNN_TEST_DATA (1, 2, 4, 1, 3, 9), 6, 0, 0);
+  OK (t = gnn_tensor_trapezoid (x, NULL, 1.0, 1, &error));
+  gnn_test_assert_close (t, GNN_TEST_DATA (10.0, 1.5), 2, 1e-12, 1e-12);
+  g_clear_object (&t);
+  t = gnn_test_tensor_d (GNN_TEST_DATA (1, 1, 1, 1), 4, GNN_TEST_SHAPE (4), 1);
+  g_assert_null (gnn_tensor_cov (x, 1, x, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "fweights to have one or fewer dimensions"));
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_cov (x, 1, t, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "fweights to have integral dtype"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < 12; i++)
+    w[i] = sin (i * 0.7) * 2 + 0.1 * i;
+  y = gnn_test_tensor_d (w, 12, GNN_TEST_SHAPE (3, 4), 2);
+  gnn_test_gradcheck (f_numeric, NULL, y, 1e-6, 1e-5);
+  gnn_test_gradgradcheck (f_numeric, NULL, y, 1e-6, 1e-4);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -416,5 +481,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/pad", test_pad);
   g_test_add_func ("/ops/shape/flip-roll", test_flip_roll);
   g_test_add_func ("/ops/shape/diagonals", test_diagonals);
+  g_test_add_func ("/ops/shape/numeric", test_numeric);
   return g_test_run ();
 }
