@@ -1,5 +1,5 @@
-"""Rows for gnn-ops-diag.c: diag, diag_embed, diagflat, trace, rot90, diff, tril_indices and
-triu_indices."""
+"""Rows for gnn-ops-diag.c (diag, diag_embed, diagflat, trace, rot90, diff, tril_indices and
+triu_indices) and gnn-ops-numeric.c (cov, corrcoef, inner, vander, trapezoid)."""
 import numpy as np
 
 from opspec import Bad, Spec
@@ -42,4 +42,43 @@ SPECS = [
     Spec('triu_indices', lambda T: (T.triu_indices(3, 4), T.triu_indices(4, 3, -1), T.triu_indices(3, 3, 5),
                                     T.triu_indices(2, 5, -9)),
          [()], dtypes=(np.float32,), grad=False),
+    Spec('cov', lambda T, x: T.cov(x), [((3, 6),), ((7,),), ((1, 5),)]),
+    Spec('cov_correction', lambda T, x, c: T.cov(x, correction=c), [((2, 5), 0), ((3, 4), 2)]),
+    Spec('cov_weights', lambda T, x: (T.cov(x, fweights=T.tensor([1, 2, 1, 3, 1])),
+                                      T.cov(x, aweights=T.tensor([0.5, 1.0, 2.0, 0.25, 1.5], dtype=x.dtype)),
+                                      T.cov(x, correction=3, fweights=T.tensor([1, 2, 1, 3, 1]),
+                                            aweights=T.tensor([0.5, 1.0, 2.0, 0.25, 1.5], dtype=x.dtype))),
+         [((3, 5),)]),
+    Spec('cov_method', lambda T, x: x.cov(correction=0), [((2, 4),)]),
+    Spec('cov_integral', lambda T, x: T.cov(x), [((2, 5),)], dtypes=(np.int64,), low=-5, high=5),
+    Spec('cov_bad', lambda T, x: T.cov(x), [((2, 3),)],
+         bad=[Bad(((2, 2, 2),), ['cov(): expected input to have two or fewer dimensions'])]),
+    Spec('cov_bad_weights', lambda T, x, w: T.cov(x, fweights=w), [((2, 5), np.array([1, 2, 1, 1, 3]))],
+         bad=[Bad(((2, 5), (5,)), ['fweights to have integral dtype']),
+              Bad(((2, 5), np.array([1, 2])), ['same numel as there are observations'], dtype=np.int64)]),
+    Spec('corrcoef', lambda T, x: T.corrcoef(x), [((3, 6),), ((6,),)]),
+    Spec('corrcoef_method', lambda T, x: x.corrcoef(), [((2, 5),)]),
+    Spec('inner', lambda T, a, b: T.inner(a, b), [((3, 4), (2, 4)), ((4,), (4,)), ((2, 3, 4), (4,)), ((), (3, 2))],
+         grad_fn_differs="torch's inner ends in a reshape of its matmul (ReshapeAliasBackward0); gnn's is "
+                         "tensordot's"),
+    Spec('inner_bad', lambda T, a, b: T.inner(a, b), [((2, 3), (3,))], grad_fn_differs='as inner',
+         bad=[Bad(((3, 4), (3,)), ['inner() the last dimension must match'])]),
+    Spec('vander', lambda T, x: (T.vander(x), T.vander(x, 2), T.vander(x, N=5, increasing=True), T.vander(x, 1),
+                                 T.vander(x, 0)),
+         [((4,),)], low=-1.5, high=1.5,
+         # torch 1.13 cannot differentiate vander (its cumprod writes into a slice of a tensor
+         # the backward needs: "modified by an inplace operation"); gnn's gradient is that of
+         # cat, cumprod and flip, each gradchecked in its own rows
+         grad=False),
+    Spec('vander_integral', lambda T, x: T.vander(x, 4), [((3,),)], dtypes=(np.int64, np.bool_), low=-3, high=3),
+    Spec('trapezoid', lambda T, y: (T.trapezoid(y), T.trapezoid(y, dx=0.5, dim=0)),
+         [((3, 5),), ((4,),)],
+         grad_fn_differs="torch multiplies by dx as a C++ number (MulBackward1); gnn's node is the Python "
+                         "spelling's MulBackward0"),
+    Spec('trapezoid_x', lambda T, y, x: T.trapezoid(y, x), [((3, 5), (5,)), ((3, 5), (3, 5))],
+         grad_fn_differs="torch divides by 2 as a C++ number (DivBackward1); gnn's node is the Python "
+                         "spelling's DivBackward0"),
+    Spec('trapz', lambda T, y: T.trapz(y, dim=0), [((4, 2),)],
+         grad_fn_differs="torch multiplies by dx as a C++ number (MulBackward1); gnn's node is the Python "
+                         "spelling's MulBackward0"),
 ]

@@ -803,6 +803,48 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return Gnn.Tensor.diff(input, int(n), int(dim), extra(prepend), extra(append))
 
 
+@_export
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """torch.cov / Tensor.cov: the covariance matrix of the rows' variables."""
+    _check_tensor('cov', input)
+    return Gnn.Tensor.cov(input, int(correction), fweights, aweights)
+
+
+@_export
+def corrcoef(input):
+    """torch.corrcoef / Tensor.corrcoef: the Pearson correlation coefficients of the rows."""
+    _check_tensor('corrcoef', input)
+    return Gnn.Tensor.corrcoef(input)
+
+
+@_export
+def inner(input, other, *, out=None):
+    """torch.inner / Tensor.inner: the inner product over the last dimension."""
+    _no_out('inner', out)
+    _check_tensor('inner', input)
+    _check_tensor('inner', other, 'other')
+    return Gnn.Tensor.inner(input, other)
+
+
+@_export
+def vander(x, N=None, increasing=False):
+    """torch.vander: the Vandermonde matrix of a vector."""
+    _check_tensor('vander', x, 'x')
+    return Gnn.Tensor.vander(x, -1 if N is None else int(N), bool(increasing))
+
+
+@_export
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """torch.trapezoid / torch.trapz: the trapezoid rule along dim, at the sample points x
+    (a tensor) or with the spacing dx (a number, 1 by default)."""
+    _check_tensor('trapezoid', y, 'y')
+    if x is not None:
+        _check_tensor('trapezoid', x, 'x')
+    if x is not None and dx is not None:
+        raise TypeError('trapezoid() received an invalid combination of arguments: x and dx')
+    return Gnn.Tensor.trapezoid(y, x, 1.0 if dx is None else float(dx), int(dim))
+
+
 def _triangle_indices(name, c_fn):
     def indices(row, col, offset=0, *, dtype=None, device='cpu', layout=None):
         out = c_fn(int(row), int(col), int(offset))

@@ -207,6 +207,12 @@ ROWS = [
     ('torch.rot90', 'Gnn.rot90'),
     ('torch.diff', 'Gnn.diff'),
     ('torch.tril_indices', 'Gnn.tril_indices'),
+    ('torch.cov', 'Gnn.cov'),
+    ('torch.corrcoef', 'Gnn.corrcoef'),
+    ('torch.inner', 'Gnn.inner'),
+    ('torch.vander', 'Gnn.vander'),
+    ('torch.trapezoid', 'Gnn.trapezoid'),
+    ('torch.trapz', 'Gnn.trapezoid'),
     ('torch.triu_indices', 'Gnn.triu_indices'),
     # elementwise
     ('torch.abs', 'Gnn.Tensor.abs'),
@@ -480,6 +486,9 @@ ROWS = [
     ('torch.Tensor.trace', 'Gnn.Tensor.trace'),
     ('torch.Tensor.rot90', 'Gnn.rot90'),
     ('torch.Tensor.diff', 'Gnn.diff'),
+    ('torch.Tensor.cov', 'Gnn.cov'),
+    ('torch.Tensor.corrcoef', 'Gnn.corrcoef'),
+    ('torch.Tensor.inner', 'Gnn.inner'),
     # elementwise
     ('torch.Tensor.abs', 'Gnn.Tensor.abs'),
     ('torch.Tensor.sqrt', 'Gnn.Tensor.sqrt'),
