@@ -630,3 +630,54 @@ gnn_tensor_unflatten (GnnTensor *self, int dim, const gint64 *sizes, guint n_siz
     }
   return gnn_tensor_view (self, shape, nd - 1 + n_sizes, error);
 }
+
+/**
+ * gnn_cartesian_prod:
+ * @tensors: (array length=n_tensors): vectors, all of one dtype
+ * @n_tensors: the number of vectors, at least 1
+ * @error: return location for a #GError
+ *
+ * The Cartesian product of @tensors (`torch.cartesian_prod`, Python's itertools.product): one
+ * row per combination, the first vector's entries varying slowest; of one vector, that
+ * vector itself.
+ *
+ * Returns: (transfer full): the combinations, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_cartesian_prod (GnnTensor **tensors, guint n_tensors, GError **error)
+{
+  g_autoptr(GPtrArray) grids = NULL;
+  g_autoptr(GPtrArray) flat = tensor_array ();
+
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
+  if (!check_non_empty ("cartesian_prod", n_tensors, error))
+    return NULL;
+  for (guint k = 0; k < n_tensors; k++)
+    {
+      GnnTensorPrivate *p;
+
+      g_return_val_if_fail (GNN_IS_TENSOR (tensors[k]), NULL);
+      p = gnn_tensor_priv (tensors[k]);
+      if (p->ndim != 1)
+        {
+          g_autofree char *shape = gnn_shape_to_string (p->ndim, p->shape);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "Expect a 1D vector, but got shape %s", shape);
+          return NULL;
+        }
+    }
+  if (n_tensors == 1)
+    return g_object_ref (tensors[0]);
+  if (!(grids = gnn_meshgrid (tensors, n_tensors, "ij", error)))
+    return NULL;
+  for (guint k = 0; k < grids->len; k++)
+    {
+      GnnTensor *f = gnn_tensor_flatten (g_ptr_array_index (grids, k), 0, -1, error);
+
+      if (f == NULL)
+        return NULL;
+      g_ptr_array_add (flat, f);
+    }
+  return gnn_stack ((GnnTensor **) flat->pdata, flat->len, 1, error);
+}

@@ -1,11 +1,11 @@
 /* gnn-ops-diag.c: matrices made of and reduced to their diagonals (diag, diag_embed, diagflat,
- * trace), quarter turns (rot90), finite differences (diff) and the index pairs of a
- * triangle (tril_indices, triu_indices), as torch 1.13
+ * trace, block_diag), quarter turns (rot90), finite differences (diff) and the index pairs of
+ * a triangle (tril_indices, triu_indices), as torch 1.13
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * diag, diag_embed, trace and rot90 have nodes of their own, named as PyTorch's
- * (DiagBackward0, DiagEmbedBackward0, TraceBackward0, Rot90Backward0): each computes its value
+ * diag, diag_embed, trace, rot90 and block_diag have nodes of their own, named as PyTorch's
+ * (DiagBackward0, DiagEmbedBackward0, TraceBackward0, Rot90Backward0, BlockDiagBackward0): each computes its value
  * with other ops under no-grad and writes its gradient with ops, so that it runs on every
  * backend and is differentiable again. diff is composed of narrow and sub, as PyTorch's.
  */
@@ -568,4 +568,126 @@ GnnTensor *
 gnn_triu_indices (gint64 row, gint64 col, gint64 offset, GError **error)
 {
   return triangle_indices ("triu_indices", row, col, offset, FALSE, error);
+}
+
+typedef struct {
+  guint n;
+  gint64 *rows, *cols;   /* each input's block: its row and column counts */
+} BlockDiagCtx;
+
+static void
+block_diag_ctx_free (gpointer data)
+{
+  BlockDiagCtx *ctx = data;
+
+  g_free (ctx->rows);
+  g_free (ctx->cols);
+  g_free (ctx);
+}
+
+/* block_diag: each input's gradient is its block of the output's, in its own shape */
+static gboolean
+block_diag_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  const BlockDiagCtx *ctx = node->ctx;
+  gint64 r = 0, c = 0;
+
+  if (go[0] == NULL)
+    return TRUE;
+  for (guint k = 0; k < ctx->n; k++)
+    {
+      if (NEEDS (k))
+        {
+          g_autoptr(GnnTensor) rows = gnn_tensor_narrow (go[0], 0, r, ctx->rows[k], error);
+          g_autoptr(GnnTensor) block = rows ? gnn_tensor_narrow (rows, 1, c, ctx->cols[k], error) : NULL;
+
+          if (block == NULL || !(gi[k] = gnn_tensor_reshape (block, node->in_shape[k], node->in_ndim[k], error)))
+            return FALSE;
+        }
+      r += ctx->rows[k];
+      c += ctx->cols[k];
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_block_diag:
+ * @tensors: (array length=n_tensors): the blocks: each 0-d (1 × 1), 1-d (one row) or 2-d
+ * @n_tensors: the number of blocks
+ * @error: return location for a #GError
+ *
+ * The block-diagonal matrix of @tensors, in order from the top left, zeros elsewhere
+ * (`torch.block_diag`), of their promoted dtype; no blocks give a 1 × 0 matrix, as in PyTorch.
+ *
+ * Returns: (transfer full): the matrix, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_block_diag (GnnTensor **tensors, guint n_tensors, GError **error)
+{
+  g_autofree gint64 *rows = g_new0 (gint64, MAX (n_tensors, 1));
+  g_autofree gint64 *cols = g_new0 (gint64, MAX (n_tensors, 1));
+  gint64 shape[2] = { 0, 0 };
+  GnnDtype dtype = GNN_DTYPE_FLOAT32;
+  GnnTensor *out;
+  GnnNode *node;
+
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
+  for (guint k = 0; k < n_tensors; k++)
+    {
+      GnnTensorPrivate *p;
+
+      g_return_val_if_fail (GNN_IS_TENSOR (tensors[k]), NULL);
+      p = gnn_tensor_priv (tensors[k]);
+      if (p->ndim > 2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %u has %u dimensions",
+                       k, p->ndim);
+          return NULL;
+        }
+      rows[k] = p->ndim == 2 ? p->shape[0] : 1;
+      cols[k] = p->ndim == 2 ? p->shape[1] : p->ndim == 1 ? p->shape[0] : 1;
+      shape[0] += rows[k];
+      shape[1] += cols[k];
+      dtype = k == 0 ? p->dtype : gnn_dtype_promote (dtype, p->dtype);
+    }
+  if (n_tensors == 0)
+    {
+      shape[0] = 1;
+      return gnn_tensor_new_zeros (shape, 2, dtype, NULL, error);
+    }
+  {
+    g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+    gint64 r = 0, c = 0;
+
+    if (!(out = gnn_tensor_new_zeros_like (tensors[0], dtype, 2, shape, error)))
+      return NULL;
+    for (guint k = 0; k < n_tensors; k++)
+      {
+        g_autoptr(GnnTensor) band = gnn_tensor_narrow (out, 0, r, rows[k], error);
+        g_autoptr(GnnTensor) block = band ? gnn_tensor_narrow (band, 1, c, cols[k], error) : NULL;
+        gint64 bshape[2] = { rows[k], cols[k] };
+        g_autoptr(GnnTensor) src = block ? gnn_tensor_reshape (tensors[k], bshape, 2, error) : NULL;
+
+        if (src == NULL || !gnn_tensor_copy_ (block, src, error))
+          {
+            g_object_unref (out);
+            return NULL;
+          }
+        r += rows[k];
+        c += cols[k];
+      }
+  }
+  if ((node = gnn_autograd_record ("BlockDiagBackward0", block_diag_backward, tensors, n_tensors, &out, 1)))
+    {
+      BlockDiagCtx *ctx = g_new (BlockDiagCtx, 1);
+
+      ctx->n = n_tensors;
+      ctx->rows = g_steal_pointer (&rows);
+      ctx->cols = g_steal_pointer (&cols);
+      gnn_node_set_ctx (node, ctx, block_diag_ctx_free);
+    }
+  return out;
 }

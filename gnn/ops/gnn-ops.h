@@ -601,6 +601,10 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tril_indices          (gint64 row, gint64 col, gint64 offset, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_triu_indices          (gint64 row, gint64 col, gint64 offset, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_block_diag            (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_cartesian_prod        (GnnTensor **tensors, guint n_tensors, GError **error);
 
 /* numerical compositions (gnn-ops-numeric.c) */
 GNN_AVAILABLE_IN_ALL

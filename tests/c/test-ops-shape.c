@@ -468,6 +468,45 @@ test_numeric (void)
   gnn_test_gradgradcheck (f_numeric, NULL, y, 1e-6, 1e-4);
 }
 
+/* block_diag of x and its first row, and the Cartesian product of two of its rows, summed */
+static GnnTensor *
+f_blocks (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) r0 = gnn_tensor_select (x, 0, 0, error);
+  g_autoptr(GnnTensor) r1 = r0 ? gnn_tensor_select (x, 0, 1, error) : NULL;
+  GnnTensor *blocks[2] = { x, r0 }, *rows[2] = { r0, r1 };
+  g_autoptr(GnnTensor) bd = r1 ? gnn_block_diag (blocks, 2, error) : NULL;
+  g_autoptr(GnnTensor) cp = bd ? gnn_cartesian_prod (rows, 2, error) : NULL;
+  g_autoptr(GnnTensor) b2 = cp ? gnn_tensor_mul (bd, bd, error) : NULL;
+  g_autoptr(GnnTensor) c2 = b2 ? gnn_tensor_mul (cp, cp, error) : NULL;
+  g_autoptr(GnnTensor) s1 = c2 ? gnn_tensor_sum (b2, NULL, 0, FALSE, error) : NULL;
+  g_autoptr(GnnTensor) s2 = s1 ? gnn_tensor_sum (c2, NULL, 0, FALSE, error) : NULL;
+
+  return s2 ? gnn_tensor_add (s1, s2, 1.0, error) : NULL;
+}
+
+static void
+test_blocks (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (3), 1, GNN_TEST_SHAPE (1), 1);
+  g_autoptr(GnnTensor) bd = NULL, cp = NULL, y = NULL;
+  GnnTensor *pair[2] = { a, b };
+  double w[6];
+
+  OK (bd = gnn_block_diag (pair, 2, &error));
+  gnn_test_assert_shape (bd, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_assert_close (bd, GNN_TEST_DATA (1, 2, 0, 0, 0, 3), 6, 0, 0);
+  OK (cp = gnn_cartesian_prod (pair, 2, &error));
+  gnn_test_assert_close (cp, GNN_TEST_DATA (1, 3, 2, 3), 4, 0, 0);
+  for (int i = 0; i < 6; i++)
+    w[i] = cos (i * 1.3);
+  y = gnn_test_tensor_d (w, 6, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_gradcheck (f_blocks, NULL, y, 1e-6, 1e-6);
+  gnn_test_gradgradcheck (f_blocks, NULL, y, 1e-6, 1e-5);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -482,5 +521,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/shape/flip-roll", test_flip_roll);
   g_test_add_func ("/ops/shape/diagonals", test_diagonals);
   g_test_add_func ("/ops/shape/numeric", test_numeric);
+  g_test_add_func ("/ops/shape/blocks", test_blocks);
   return g_test_run ();
 }
