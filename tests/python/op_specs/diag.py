@@ -81,4 +81,15 @@ SPECS = [
     Spec('trapz', lambda T, y: T.trapz(y, dim=0), [((4, 2),)],
          grad_fn_differs="torch multiplies by dx as a C++ number (MulBackward1); gnn's node is the Python "
                          "spelling's MulBackward0"),
+    Spec('block_diag', lambda T, a, b, c: T.block_diag(a, b, c), [((2, 3), (4,), ()), ((1, 1), (2, 2), (3, 0))]),
+    Spec('block_diag_one', lambda T, a: T.block_diag(a), [((3, 2),)]),
+    Spec('block_diag_none', lambda T: T.block_diag(), [()], dtypes=(np.float32,), grad=False),
+    Spec('block_diag_dtypes', lambda T, a: T.block_diag(a, T.tensor([[1, 2]])), [((2, 2),)], dtypes=(np.float64,)),
+    Spec('block_diag_bad', lambda T, a: T.block_diag(a), [((2,),)],
+         bad=[Bad(((2, 2, 2),), ['Input tensors must have 2 or fewer dimensions'])]),
+    Spec('cartesian_prod', lambda T, a, b, c: T.cartesian_prod(a, b, c), [((2,), (3,), (2,)), ((4,), (1,), (2,))]),
+    Spec('cartesian_prod_two', lambda T, a, b: T.cartesian_prod(a, b), [((3,), (2,))]),
+    Spec('cartesian_prod_one', lambda T, a: T.cartesian_prod(a) * 1.0, [((3,),)]),
+    Spec('cartesian_prod_bad', lambda T, a: T.cartesian_prod(a, a), [((2,),)],
+         bad=[Bad(((2, 2),), ['Expect a 1D vector'])]),
 ]

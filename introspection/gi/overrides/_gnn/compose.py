@@ -138,6 +138,18 @@ def meshgrid(*tensors, indexing=None):
     return tuple(Gnn.meshgrid(ts, indexing))
 
 
+@_export
+def block_diag(*tensors):
+    """torch.block_diag: the block-diagonal matrix of 0-, 1- and 2-d tensors."""
+    return Gnn.block_diag(_tensor_list('block_diag', tensors))
+
+
+@_export
+def cartesian_prod(*tensors):
+    """torch.cartesian_prod: the rows of every combination of the vectors' entries."""
+    return Gnn.cartesian_prod(_tensor_list('cartesian_prod', tensors))
+
+
 def _size_arg(name, size):
     if len(size) == 1 and isinstance(size[0], (tuple, list, _Size)):
         size = size[0]

@@ -213,6 +213,8 @@ ROWS = [
     ('torch.vander', 'Gnn.vander'),
     ('torch.trapezoid', 'Gnn.trapezoid'),
     ('torch.trapz', 'Gnn.trapezoid'),
+    ('torch.block_diag', 'Gnn.block_diag'),
+    ('torch.cartesian_prod', 'Gnn.cartesian_prod'),
     ('torch.triu_indices', 'Gnn.triu_indices'),
     # elementwise
     ('torch.abs', 'Gnn.Tensor.abs'),
