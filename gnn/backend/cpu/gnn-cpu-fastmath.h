@@ -19,7 +19,8 @@ static inline float
 gnn_cpu_expf_clamped (float x)
 {
   const float shift = 12582912.0f;   /* 1.5 · 2^23: adding it rounds to an integer */
-  float xc = x < -87.6f ? -87.6f : (x > 88.0f ? 88.0f : x);
+  float lo = x > -87.6f ? x : -87.6f;   /* NaN fails the test: no NaN reaches the int conversion */
+  float xc = lo < 88.0f ? lo : 88.0f;
   float t = xc * 1.44269504088896341f + shift;
   float n = t - shift;
   float r = (xc - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
