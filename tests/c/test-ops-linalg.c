@@ -30,6 +30,43 @@ test_matmul_values (void)
   gnn_test_assert_close (tm, GNN_TEST_DATA (17, 22, 27, 22, 29, 36, 27, 36, 45), 9, 0, 1e-12);
 }
 
+/* a product of few rows and many columns, which the CPU backend splits into blocks of
+ * columns over its threads: the same values as a sum by hand, with B stored either way */
+static void
+test_matmul_wide (void)
+{
+  enum { M = 5, K = 200, N = 400 };   /* over the threading grain of 2^18 multiply-adds */
+  g_autofree double *da = g_new (double, M * K), *db = g_new (double, K * N), *want = g_new0 (double, M * N);
+  int threads = gnn_get_num_threads ();
+
+  for (int i = 0; i < M * K; i++)
+    da[i] = (i % 11) - 5;
+  for (int i = 0; i < K * N; i++)
+    db[i] = (i % 13) * 0.5 - 3;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        want[i * N + j] += da[i * K + k] * db[k * N + j];
+  for (int nt = 1; nt <= 3; nt++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) a = gnn_test_tensor_d (da, M * K, GNN_TEST_SHAPE (M, K), 2);
+      g_autoptr(GnnTensor) b = gnn_test_tensor_d (db, K * N, GNN_TEST_SHAPE (K, N), 2);
+      g_autoptr(GnnTensor) bt = NULL, stored = NULL, btt = NULL, m = NULL, mt = NULL;
+
+      gnn_set_num_threads (nt);
+      OK (m = gnn_tensor_matmul (a, b, &error));
+      gnn_test_assert_close (m, want, M * N, 0, 1e-12);
+      /* B stored transposed: (N, K) contiguous, seen through .t () */
+      OK (bt = gnn_tensor_t (b, &error));
+      OK (stored = gnn_tensor_contiguous (bt, &error));
+      OK (btt = gnn_tensor_t (stored, &error));
+      OK (mt = gnn_tensor_matmul (a, btt, &error));
+      gnn_test_assert_close (mt, want, M * N, 0, 1e-12);
+    }
+  gnn_set_num_threads (threads);
+}
+
 static void
 test_linear_values (void)
 {
@@ -446,5 +483,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/lapack", test_lapack_values);
   g_test_add_func ("/ops/linalg/lapack-gradcheck", test_lapack_gradcheck);
   g_test_add_func ("/ops/linalg/matrix-exp-householder", test_matrix_exp_householder_values);
+  g_test_add_func ("/ops/linalg/matmul-wide", test_matmul_wide);
   return g_test_run ();
 }

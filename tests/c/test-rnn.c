@@ -8,6 +8,9 @@
 
 #include "gnn-test-util.h"
 #include "gnn-module-private.h"
+#include "cpu/gnn-cpu-fastmath.h"
+
+#include <float.h>
 
 static GnnModule *
 make (GType type, const char *first, ...)
@@ -313,6 +316,76 @@ test_cell_gradcheck (void)
   gnn_test_gradcheck (rnn_fn, rnn, x, 1e-6, 1e-5);
 }
 
+/* the float's place in the ordered sequence of floats, so that a difference counts ulps */
+static gint64
+float_order (float f)
+{
+  gint32 i;
+
+  memcpy (&i, &f, sizeof i);
+  return i < 0 ? (gint64) G_MININT32 - i : i;
+}
+
+/* The CPU cell kernels' float tanh and sigmoid against libm in double rounded to float, over
+ * every 1021st float of magnitude up to 200 (the gates saturate long before) plus every float
+ * of [0.5, 0.6] (where tanh changes its formula): at most 4 ulps where the result is a normal
+ * float, an absolute error under FLT_MIN below that; NaN, ±inf and ±0 as libm has them. */
+static void
+test_fastmath (void)
+{
+  gint64 worst_tanh = 0, worst_sig = 0;
+  double worst_tiny = 0;
+  float lo = 0.5f, hi = 0.6f;
+  guint32 ulo, uhi;
+
+  memcpy (&ulo, &lo, 4);
+  memcpy (&uhi, &hi, 4);
+  for (guint64 u = 0; u <= G_MAXUINT32; u += 1021)
+    for (int dense = 0; dense < 2; dense++)
+      {
+        guint32 bits = (guint32) u;
+        float x, t, s, tr, sr;
+
+        if (dense)
+          {
+            if (u / 1021 > uhi - ulo)
+              continue;
+            bits = ulo + (guint32) u / 1021;
+          }
+        memcpy (&x, &bits, 4);
+        if (isnan (x) || fabsf (x) > 200)
+          continue;
+        t = gnn_cpu_tanhf (x);
+        s = gnn_cpu_sigmoidf (x);
+        tr = (float) tanh ((double) x);
+        sr = (float) (1.0 / (1.0 + exp (-(double) x)));
+        if (fabsf (tr) >= FLT_MIN)
+          worst_tanh = MAX (worst_tanh, ABS (float_order (t) - float_order (tr)));
+        else
+          worst_tiny = MAX (worst_tiny, fabs ((double) t - tr));
+        if (sr >= FLT_MIN)
+          worst_sig = MAX (worst_sig, ABS (float_order (s) - float_order (sr)));
+        else
+          worst_tiny = MAX (worst_tiny, fabs ((double) s - sr));
+      }
+  g_test_message ("tanh %" G_GINT64_FORMAT " ulp, sigmoid %" G_GINT64_FORMAT " ulp, below FLT_MIN %g",
+                  worst_tanh, worst_sig, worst_tiny);
+  g_assert_cmpint (worst_tanh, <=, 4);
+  g_assert_cmpint (worst_sig, <=, 4);
+  g_assert_cmpfloat (worst_tiny, <, FLT_MIN);
+  g_assert_true (isnan (gnn_cpu_tanhf (NAN)) && isnan (gnn_cpu_sigmoidf (NAN)));
+  g_assert_true (isnan (gnn_cpu_tanhf (-NAN)) && isnan (gnn_cpu_sigmoidf (-NAN)));
+  g_assert_cmpfloat (gnn_cpu_tanhf (INFINITY), ==, 1.0f);
+  g_assert_cmpfloat (gnn_cpu_tanhf (-INFINITY), ==, -1.0f);
+  g_assert_cmpfloat (gnn_cpu_tanhf (1e30f), ==, 1.0f);
+  g_assert_cmpfloat (gnn_cpu_sigmoidf (INFINITY), ==, 1.0f);
+  g_assert_cmpfloat (gnn_cpu_sigmoidf (-INFINITY), <, FLT_MIN);
+  g_assert_cmpfloat (gnn_cpu_sigmoidf (-INFINITY), >=, 0.0f);
+  g_assert_cmpfloat (gnn_cpu_sigmoidf (0.0f), ==, 0.5f);
+  g_assert_true (gnn_cpu_tanhf (-0.0f) == 0.0f && signbit (gnn_cpu_tanhf (-0.0f)));
+  g_assert_true (gnn_cpu_tanhf (0.0f) == 0.0f && !signbit (gnn_cpu_tanhf (0.0f)));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,5 +397,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rnn/cell-gradcheck", test_cell_gradcheck);
   g_test_add_func ("/rnn/fused-gradcheck", test_fused_gradcheck);
   g_test_add_func ("/rnn/fused-matches-unfused", test_fused_matches_unfused);
+  g_test_add_func ("/rnn/fastmath", test_fastmath);
   return g_test_run ();
 }

@@ -33,6 +33,7 @@ typedef struct {
   gint64 m, n, k, lda, ldb, ldc;
   gboolean ta, tb;
   gint64 rows;        /* rows of C per task when the tasks split matrices; 0: one task per batch element */
+  gint64 cols;        /* columns of C per task when the tasks split them instead; 0: whole rows */
   gint64 row_tasks;   /* tasks per batch element */
 } GemmCtx;
 
@@ -40,25 +41,26 @@ typedef struct {
  * call on the calling thread. Every element of C is computed by the same kernel over the
  * same k order whatever the split, so results do not depend on the thread count. */
 static void
-gemm_block (const GemmCtx *g, gint64 i, gint64 r0, gint64 r1)
+gemm_block (const GemmCtx *g, gint64 i, gint64 r0, gint64 r1, gint64 c0, gint64 c1)
 {
   const GnnKernelArgs *args = g->args;
   const GnnKernelTensor *a = args->in[0], *b = args->in[1], *c = args->out;
   gint64 es = (gint64) gnn_dtype_get_size (c->dtype);
   /* row r of op (A) starts at r · lda (A as stored) or at column r (A stored transposed) */
   const char *pa = (const char *) a->data + (i * a->strides[0] + r0 * (g->ta ? 1 : g->lda)) * es;
-  const char *pb = (const char *) b->data + i * b->strides[0] * es;
-  char *pc = (char *) c->data + (i * c->strides[0] + r0 * g->ldc) * es;
-  blasint rows = (blasint) (r1 - r0);
+  /* column c of op (B) starts at c (B as stored) or at row c (B stored transposed) */
+  const char *pb = (const char *) b->data + (i * b->strides[0] + c0 * (g->tb ? g->ldb : 1)) * es;
+  char *pc = (char *) c->data + (i * c->strides[0] + r0 * g->ldc + c0) * es;
+  blasint rows = (blasint) (r1 - r0), cols = (blasint) (c1 - c0);
 
   if (c->dtype == GNN_DTYPE_FLOAT32)
     cblas_sgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
-                 rows, (blasint) g->n, (blasint) g->k, (float) args->params.gemm.alpha,
+                 rows, cols, (blasint) g->k, (float) args->params.gemm.alpha,
                  (const float *) pa, (blasint) g->lda, (const float *) pb, (blasint) g->ldb,
                  (float) args->params.gemm.beta, (float *) pc, (blasint) g->ldc);
   else
     cblas_dgemm (CblasRowMajor, g->ta ? CblasTrans : CblasNoTrans, g->tb ? CblasTrans : CblasNoTrans,
-                 rows, (blasint) g->n, (blasint) g->k, args->params.gemm.alpha,
+                 rows, cols, (blasint) g->k, args->params.gemm.alpha,
                  (const double *) pa, (blasint) g->lda, (const double *) pb, (blasint) g->ldb,
                  args->params.gemm.beta, (double *) pc, (blasint) g->ldc);
 }
@@ -71,11 +73,16 @@ gemm_tasks (gpointer data, gint64 b, gint64 e)
   for (gint64 t = b; t < e; t++)
     {
       if (g->rows == 0)
-        gemm_block (g, t, 0, g->m);
+        gemm_block (g, t, 0, g->m, 0, g->n);
+      else if (g->cols > 0)
+        {
+          gint64 i = t / g->row_tasks, c0 = (t % g->row_tasks) * g->cols;
+          gemm_block (g, i, 0, g->m, c0, MIN (g->n, c0 + g->cols));
+        }
       else
         {
           gint64 i = t / g->row_tasks, r0 = (t % g->row_tasks) * g->rows;
-          gemm_block (g, i, r0, MIN (g->m, r0 + g->rows));
+          gemm_block (g, i, r0, MIN (g->m, r0 + g->rows), 0, g->n);
         }
     }
 }
@@ -122,12 +129,23 @@ k_gemm (const GnnKernelArgs *args, GError **error)
   if (threads <= 1 || work < GEMM_GRAIN)
     {
       for (gint64 i = 0; i < batch; i++)
-        gemm_block (&g, i, 0, g.m);
+        gemm_block (&g, i, 0, g.m, 0, g.n);
       return TRUE;
     }
   if (batch >= threads)
     {
       gnn_parallel_for (batch, MAX (1, (gint64) (GEMM_GRAIN / (work / (double) batch))), gemm_tasks, &g);
+      return TRUE;
+    }
+  /* a few wide products of few rows (a recurrent step's, (32, 512) by (512, 2048)): split
+   * each into blocks of columns, a multiple of 64, so that each thread packs only its part of
+   * B, where a split into rows would have every thread pack all of it */
+  if (g.m < 32 * threads && g.n >= 128 * threads)
+    {
+      g.rows = g.m;
+      g.cols = ((g.n + threads - 1) / threads + 63) / 64 * 64;
+      g.row_tasks = (g.n + g.cols - 1) / g.cols;
+      gnn_parallel_for (batch * g.row_tasks, 1, gemm_tasks, &g);
       return TRUE;
     }
   /* a few large products: split each into blocks of rows, a multiple of 16 (OpenBLAS's

@@ -3,13 +3,16 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * LSTM_CELL, GRU_CELL and their backwards: one pass over a step's gates, row by row of the
- * batch, on (B, ·) operands whose rows are contiguous (the op table gives the layouts).
+ * batch, on (B, ·) operands whose rows are contiguous (the op table gives the layouts). The
+ * float kernels use gnn-cpu-fastmath.h's tanh and sigmoid (a few ulps from libm's) so that
+ * their loops vectorise; the double ones call libm.
  */
 #include "config.h"
 
 #include <math.h>
 
 #include "gnn-cpu-private.h"
+#include "gnn-cpu-fastmath.h"
 
 typedef struct {
   const GnnKernelArgs *args;
@@ -20,6 +23,7 @@ typedef struct {
 #define T float
 #define NAME(x) x##_f32
 #define M(fn) fn##f
+#define FAST_FLOAT
 #include "gnn-cpu-rnn-tmpl.c"
 #define T double
 #define NAME(x) x##_f64
