@@ -544,16 +544,6 @@ bad:
   return FALSE;
 }
 
-static gboolean
-pair_property (GnnModule  *m,
-               const char *property,
-               gint64      dflt,
-               gint64      out[2],
-               GError    **error)
-{
-  return sizes_property (m, property, 2, dflt, out, error);
-}
-
 /* ---- modules --------------------------------------------------------------------------- */
 
 /* the state-dict key of @field of the module at @path ("" for the root) */
@@ -563,6 +553,73 @@ sub_path (Export     *ex,
           const char *field)
 {
   return *path ? ex_printf (ex, "%s.%s", path, field) : ex_strdup (ex, field);
+}
+
+/* MaxPool1d/2d (MaxPool) and AvgPool1d/2d (AveragePool), @n spatial dims, in[0] the input */
+static gboolean
+export_pool (Export      *ex,
+             GnnModule   *m,
+             const char  *name,
+             const char  *path,
+             guint        n,
+             gboolean     max,
+             const char  *out,
+             const char **in,
+             GError     **error)
+{
+  const char *layer = max ? (n == 1 ? "MaxPool1d" : "MaxPool2d") : (n == 1 ? "AvgPool1d" : "AvgPool2d");
+  gint64 k[2], st[2], p[2], d[2] = { 1, 1 }, pads[4];
+  gboolean ceil_mode;
+  Onnx__NodeProto *o;
+
+  if (!sizes_property (m, "kernel-size", n, 1, k, error) || !sizes_property (m, "stride", n, 0, st, error) ||
+      !sizes_property (m, "padding", n, 0, p, error) ||
+      (max && !sizes_property (m, "dilation", n, 1, d, error)))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (st[i] == 0)            /* no stride given: the kernel's */
+        st[i] = k[i];
+      pads[i] = pads[n + i] = p[i];
+    }
+  g_object_get (m, "ceil-mode", &ceil_mode, NULL);
+  if (max)
+    {
+      gboolean indices;
+
+      g_object_get (m, "return-indices", &indices, NULL);
+      if (indices)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with return_indices has no ONNX form in gnn's exporter", name,
+                       layer);
+          return FALSE;
+        }
+      o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
+      attr_ints (ex, o, "dilations", d, n);
+    }
+  else
+    {
+      gboolean count_include_pad;
+      gint64 divisor = 0;
+
+      g_object_get (m, "count-include-pad", &count_include_pad, NULL);
+      if (n == 2)
+        g_object_get (m, "divisor-override", &divisor, NULL);
+      if (divisor != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with divisor_override has no ONNX form", name, layer);
+          return FALSE;
+        }
+      o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
+      attr_int (ex, o, "count_include_pad", count_include_pad);
+    }
+  attr_int (ex, o, "ceil_mode", ceil_mode);
+  attr_ints (ex, o, "kernel_shape", k, n);
+  attr_ints (ex, o, "pads", pads, 2 * n);
+  attr_ints (ex, o, "strides", st, n);
+  return TRUE;
 }
 
 /* Conv1d, Conv2d (Conv) and ConvTranspose1d, ConvTranspose2d (ConvTranspose, whose weight
@@ -1280,58 +1337,7 @@ export_module (Export       *ex,
       return TRUE;
     }
   if (GNN_IS_MAX_POOL2D (m) || GNN_IS_AVG_POOL2D (m))
-    {
-      gboolean max = GNN_IS_MAX_POOL2D (m), ceil_mode;
-      gint64 k[2], s[2], p[2], d[2] = { 1, 1 }, pads[4];
-
-      if (!pair_property (m, "kernel-size", 1, k, error) ||
-          !pair_property (m, "stride", 0, s, error) ||
-          !pair_property (m, "padding", 0, p, error) ||
-          (max && !pair_property (m, "dilation", 1, d, error)))
-        return FALSE;
-      if (s[0] == 0)
-        s[0] = k[0], s[1] = k[1];
-      pads[0] = pads[2] = p[0];
-      pads[1] = pads[3] = p[1];
-      g_object_get (m, "ceil-mode", &ceil_mode, NULL);
-      if (max)
-        {
-          gboolean indices;
-
-          g_object_get (m, "return-indices", &indices, NULL);
-          if (indices)
-            {
-              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                           "ONNX export: node %s: MaxPool2d with return_indices has no ONNX form "
-                           "in gnn's exporter", name);
-              return FALSE;
-            }
-          o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
-          attr_int (ex, o, "ceil_mode", ceil_mode);
-          attr_ints (ex, o, "dilations", d, 2);
-        }
-      else
-        {
-          gboolean count_include_pad;
-          gint64 divisor;
-
-          g_object_get (m, "count-include-pad", &count_include_pad, "divisor-override", &divisor, NULL);
-          if (divisor != 0)
-            {
-              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                           "ONNX export: node %s: AvgPool2d with divisor_override has no ONNX "
-                           "form", name);
-              return FALSE;
-            }
-          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
-          attr_int (ex, o, "ceil_mode", ceil_mode);
-          attr_int (ex, o, "count_include_pad", count_include_pad);
-        }
-      attr_ints (ex, o, "kernel_shape", k, 2);
-      attr_ints (ex, o, "pads", pads, 4);
-      attr_ints (ex, o, "strides", s, 2);
-      return TRUE;
-    }
+    return export_pool (ex, m, name, path, 2, GNN_IS_MAX_POOL2D (m), out, in, error);
   if (GNN_IS_ADAPTIVE_AVG_POOL2D (m))
     return export_adaptive_avg_pool2d (ex, node, in_node, ex_printf (ex, "/%s", path), out, in, error);
   if (GNN_IS_FLATTEN (m))
@@ -1482,48 +1488,7 @@ export_module (Export       *ex,
       return TRUE;
     }
   if (GNN_IS_MAX_POOL1D (m) || GNN_IS_AVG_POOL1D (m))
-    {
-      gboolean max = GNN_IS_MAX_POOL1D (m), ceil_mode;
-      gint64 k, st, p, d = 1, pads[2];
-
-      if (!sizes_property (m, "kernel-size", 1, 1, &k, error) ||
-          !sizes_property (m, "stride", 1, 0, &st, error) ||
-          !sizes_property (m, "padding", 1, 0, &p, error) ||
-          (max && !sizes_property (m, "dilation", 1, 1, &d, error)))
-        return FALSE;
-      if (st == 0)
-        st = k;
-      pads[0] = pads[1] = p;
-      g_object_get (m, "ceil-mode", &ceil_mode, NULL);
-      if (max)
-        {
-          gboolean indices;
-
-          g_object_get (m, "return-indices", &indices, NULL);
-          if (indices)
-            {
-              g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                           "ONNX export: node %s: MaxPool1d with return_indices has no ONNX form "
-                           "in gnn's exporter", name);
-              return FALSE;
-            }
-          o = add_node (ex, "MaxPool", ex_printf (ex, "/%s/MaxPool", path), out, 1, in);
-          attr_ints (ex, o, "dilations", &d, 1);
-        }
-      else
-        {
-          gboolean count_include_pad;
-
-          g_object_get (m, "count-include-pad", &count_include_pad, NULL);
-          o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), out, 1, in);
-          attr_int (ex, o, "count_include_pad", count_include_pad);
-        }
-      attr_int (ex, o, "ceil_mode", ceil_mode);
-      attr_ints (ex, o, "kernel_shape", &k, 1);
-      attr_ints (ex, o, "pads", pads, 2);
-      attr_ints (ex, o, "strides", &st, 1);
-      return TRUE;
-    }
+    return export_pool (ex, m, name, path, 1, GNN_IS_MAX_POOL1D (m), out, in, error);
   if (GNN_IS_ADAPTIVE_AVG_POOL1D (m))
     {
       gint64 size;
