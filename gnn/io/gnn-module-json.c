@@ -268,6 +268,27 @@ value_to_node (GParamSpec *pspec, const GValue *v)
     }
 }
 
+/* Reads @owner's property @pspec into @props under its name: an object, boxed or interface
+ * value through object_to_node, any other through value_to_node. */
+static gboolean
+property_to_member (GObject *owner, GParamSpec *pspec, JsonObject *props, GError **error)
+{
+  g_auto(GValue) v = G_VALUE_INIT;
+  GType fundamental = G_TYPE_FUNDAMENTAL (pspec->value_type);
+  JsonNode *node;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (owner, pspec->name, &v);
+  if (fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED || fundamental == G_TYPE_INTERFACE)
+    node = object_to_node (owner, pspec, &v, error);
+  else
+    node = value_to_node (pspec, &v);
+  if (node == NULL)
+    return FALSE;
+  json_object_set_member (props, pspec->name, node);
+  return TRUE;
+}
+
 /* A pruning method as {"type": .., "properties": {..}} (a container adds "methods": [..]):
  * its readable and writable properties of the types the module JSON carries. */
 static JsonNode *
@@ -288,23 +309,13 @@ pruning_method_node (GnnBasePruningMethod *method, guint depth, GError **error)
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (method), &n);
   for (guint i = 0; i < n; i++)
     {
-      g_auto(GValue) v = G_VALUE_INIT;
       GType fundamental = G_TYPE_FUNDAMENTAL (pspecs[i]->value_type);
 
       if ((pspecs[i]->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE || (pspecs[i]->flags & G_PARAM_DEPRECATED) ||
           fundamental == G_TYPE_POINTER || fundamental == G_TYPE_PARAM)
         continue;
-      g_value_init (&v, pspecs[i]->value_type);
-      g_object_get_property (G_OBJECT (method), pspecs[i]->name, &v);
-      if (fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED || fundamental == G_TYPE_INTERFACE)
-        {
-          JsonNode *node = object_to_node (G_OBJECT (method), pspecs[i], &v, error);
-          if (node == NULL)
-            return NULL;
-          json_object_set_member (props, pspecs[i]->name, node);
-        }
-      else
-        json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
+      if (!property_to_member (G_OBJECT (method), pspecs[i], props, error))
+        return NULL;
     }
   json_object_set_object_member (obj, "properties", g_steal_pointer (&props));
   if (GNN_IS_PRUNING_CONTAINER (method))
@@ -429,23 +440,10 @@ module_to_node (GnnModule *self, const char *path, GHashTable *seen, GPtrArray *
   pspecs = gnn_module_list_saved_properties (G_OBJECT_TYPE (self), &n);
   for (guint i = 0; i < n; i++)
     {
-      g_auto(GValue) v = G_VALUE_INIT;
-
-      GType fundamental = G_TYPE_FUNDAMENTAL (pspecs[i]->value_type);
-
       if (!property_is_saved (G_OBJECT_TYPE (self), pspecs[i]))
         continue;
-      g_value_init (&v, pspecs[i]->value_type);
-      g_object_get_property (G_OBJECT (self), pspecs[i]->name, &v);
-      if (fundamental == G_TYPE_OBJECT || fundamental == G_TYPE_BOXED || fundamental == G_TYPE_INTERFACE)
-        {
-          JsonNode *node = object_to_node (G_OBJECT (self), pspecs[i], &v, error);
-          if (node == NULL)
-            return NULL;
-          json_object_set_member (props, pspecs[i]->name, node);
-        }
-      else
-        json_object_set_member (props, pspecs[i]->name, value_to_node (pspecs[i], &v));
+      if (!property_to_member (G_OBJECT (self), pspecs[i], props, error))
+        return NULL;
     }
   json_object_set_object_member (obj, "properties", g_steal_pointer (&props));
   if (priv->parameters->len > 0)
