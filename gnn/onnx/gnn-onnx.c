@@ -2492,54 +2492,6 @@ feed_forward_form (Export     *ex,
   return emit_linear (ex, sub_path (ex, path, "linear2"), ex_printf (ex, "%s/linear2", prefix), h, NULL, error);
 }
 
-/* the TransformerEncoderLayer at @path on @x, @mask the additive mask or NULL */
-static const char *
-encoder_layer_form (Export     *ex,
-                    const char *path,
-                    const char *prefix,
-                    const char *x,
-                    guint       rank,
-                    GnnDtype    dtype,
-                    const char *mask,
-                    const char *out,
-                    GError    **error)
-{
-  GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
-  const char *apath = sub_path (ex, path, "self_attn"), *aprefix = ex_printf (ex, "%s/self_attn", prefix);
-  const char *a = inner_value (ex, aprefix, "out"), *h, *f;
-  gboolean norm_first;
-
-  if (m == NULL || !GNN_IS_TRANSFORMER_ENCODER_LAYER (m))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: %s is a %s where gnn's exporter needs a TransformerEncoderLayer", path,
-                   m ? gnn_module_get_name (m) : "missing module");
-      return NULL;
-    }
-  g_object_get (m, "norm-first", &norm_first, NULL);
-  if (norm_first)
-    {
-      const char *n1, *n2;
-
-      if ((n1 = emit_layer_norm (ex, path, "norm1", prefix, x, dtype, NULL, error)) == NULL ||
-          !attention_form (ex, apath, aprefix, n1, n1, n1, rank, dtype, mask, TRUE, a, NULL, error))
-        return NULL;
-      h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
-      if ((n2 = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
-          (f = feed_forward_form (ex, m, path, prefix, n2, dtype, error)) == NULL)
-        return NULL;
-      return emit2 (ex, "Add", prefix, "residual2", out, h, f);
-    }
-  if (!attention_form (ex, apath, aprefix, x, x, x, rank, dtype, mask, TRUE, a, NULL, error))
-    return NULL;
-  h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
-  if ((h = emit_layer_norm (ex, path, "norm1", prefix, h, dtype, NULL, error)) == NULL ||
-      (f = feed_forward_form (ex, m, path, prefix, h, dtype, error)) == NULL)
-    return NULL;
-  h = emit2 (ex, "Add", prefix, "residual2", NULL, h, f);
-  return emit_layer_norm (ex, path, "norm2", prefix, h, dtype, out, error);
-}
-
 /* an optional tensor argument of a call: positional @i or keyword @key; *@value NULL when it
  * is absent or None */
 static gboolean
@@ -2587,64 +2539,63 @@ optional_boolean (GnnArgs    *args,
   return fallback;
 }
 
-/* the TransformerDecoderLayer at @path on @x and @memory, @mask and @cross_mask the additive
- * masks of its self- and cross-attention or NULL */
+/* The TransformerEncoderLayer (@memory NULL) or TransformerDecoderLayer at @path on @x: its
+ * blocks (self-attention under @mask, then for a decoder cross-attention on @memory under
+ * @cross_mask, then the feed-forward block) in turn, each with its residual and its norm{i}
+ * before the block (norm_first) or after the residual */
 static const char *
-decoder_layer_form (Export     *ex,
-                    const char *path,
-                    const char *prefix,
-                    const char *x,
-                    const char *memory,
-                    guint       rank,
-                    GnnDtype    dtype,
-                    const char *mask,
-                    const char *cross_mask,
-                    const char *out,
-                    GError    **error)
+layer_form (Export     *ex,
+            const char *path,
+            const char *prefix,
+            const char *x,
+            const char *memory,
+            guint       rank,
+            GnnDtype    dtype,
+            const char *mask,
+            const char *cross_mask,
+            const char *out,
+            GError    **error)
 {
   GnnModule *m = gnn_module_get_submodule (ex->root, path, NULL);
-  const char *spath = sub_path (ex, path, "self_attn"), *sprefix = ex_printf (ex, "%s/self_attn", prefix);
-  const char *cpath = sub_path (ex, path, "multihead_attn"), *cprefix = ex_printf (ex, "%s/multihead_attn", prefix);
-  const char *a = inner_value (ex, sprefix, "out"), *c = inner_value (ex, cprefix, "out"), *h, *f;
-  gboolean norm_first;
+  gboolean decoder = memory != NULL, norm_first;
+  guint n_blocks = decoder ? 3 : 2;
+  const char *h = x;
 
-  if (m == NULL || !GNN_IS_TRANSFORMER_DECODER_LAYER (m))
+  if (m == NULL || !(decoder ? GNN_IS_TRANSFORMER_DECODER_LAYER (m) : GNN_IS_TRANSFORMER_ENCODER_LAYER (m)))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: %s is a %s where gnn's exporter needs a TransformerDecoderLayer", path,
-                   m ? gnn_module_get_name (m) : "missing module");
+                   "ONNX export: %s is a %s where gnn's exporter needs a %s", path,
+                   m ? gnn_module_get_name (m) : "missing module",
+                   decoder ? "TransformerDecoderLayer" : "TransformerEncoderLayer");
       return NULL;
     }
   g_object_get (m, "norm-first", &norm_first, NULL);
-  if (norm_first)
+  for (guint i = 1; i <= n_blocks; i++)
     {
-      const char *n1, *n2, *n3;
+      const char *norm = ex_printf (ex, "norm%u", i), *residual = ex_printf (ex, "residual%u", i);
+      const char *last_out = i == n_blocks ? out : NULL, *in = h, *b;
 
-      if ((n1 = emit_layer_norm (ex, path, "norm1", prefix, x, dtype, NULL, error)) == NULL ||
-          !attention_form (ex, spath, sprefix, n1, n1, n1, rank, dtype, mask, TRUE, a, NULL, error))
+      if (norm_first && (in = emit_layer_norm (ex, path, norm, prefix, h, dtype, NULL, error)) == NULL)
         return NULL;
-      h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
-      if ((n2 = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
-          !attention_form (ex, cpath, cprefix, n2, memory, memory, rank, dtype, cross_mask, TRUE, c, NULL, error))
+      if (i == n_blocks)
+        b = feed_forward_form (ex, m, path, prefix, in, dtype, error);
+      else
+        {
+          const char *attn = i == 1 ? "self_attn" : "multihead_attn";
+          const char *aprefix = ex_printf (ex, "%s/%s", prefix, attn), *kv = i == 1 ? in : memory;
+
+          b = inner_value (ex, aprefix, "out");
+          if (!attention_form (ex, sub_path (ex, path, attn), aprefix, in, kv, kv, rank, dtype,
+                               i == 1 ? mask : cross_mask, TRUE, b, NULL, error))
+            b = NULL;
+        }
+      if (b == NULL)
         return NULL;
-      h = emit2 (ex, "Add", prefix, "residual2", NULL, h, c);
-      if ((n3 = emit_layer_norm (ex, path, "norm3", prefix, h, dtype, NULL, error)) == NULL ||
-          (f = feed_forward_form (ex, m, path, prefix, n3, dtype, error)) == NULL)
+      h = emit2 (ex, "Add", prefix, residual, norm_first ? last_out : NULL, h, b);
+      if (!norm_first && (h = emit_layer_norm (ex, path, norm, prefix, h, dtype, last_out, error)) == NULL)
         return NULL;
-      return emit2 (ex, "Add", prefix, "residual3", out, h, f);
     }
-  if (!attention_form (ex, spath, sprefix, x, x, x, rank, dtype, mask, TRUE, a, NULL, error))
-    return NULL;
-  h = emit2 (ex, "Add", prefix, "residual1", NULL, x, a);
-  if ((h = emit_layer_norm (ex, path, "norm1", prefix, h, dtype, NULL, error)) == NULL ||
-      !attention_form (ex, cpath, cprefix, h, memory, memory, rank, dtype, cross_mask, TRUE, c, NULL, error))
-    return NULL;
-  h = emit2 (ex, "Add", prefix, "residual2", NULL, h, c);
-  if ((h = emit_layer_norm (ex, path, "norm2", prefix, h, dtype, NULL, error)) == NULL ||
-      (f = feed_forward_form (ex, m, path, prefix, h, dtype, error)) == NULL)
-    return NULL;
-  h = emit2 (ex, "Add", prefix, "residual3", NULL, h, f);
-  return emit_layer_norm (ex, path, "norm3", prefix, h, dtype, out, error);
+  return h;
 }
 
 /* a TransformerEncoder (@memory NULL) or TransformerDecoder at @path: its layers.0, layers.1,
@@ -2673,8 +2624,7 @@ stack_form (Export     *ex,
       const char *lprefix = ex_printf (ex, "%s/layers.%u", prefix, i);
       const char *lout = i == n - 1 && !has_norm ? out : NULL;
 
-      x = memory ? decoder_layer_form (ex, lpath, lprefix, x, memory, rank, dtype, mask, cross_mask, lout, error)
-                 : encoder_layer_form (ex, lpath, lprefix, x, rank, dtype, mask, lout, error);
+      x = layer_form (ex, lpath, lprefix, x, memory, rank, dtype, mask, cross_mask, lout, error);
       if (x == NULL)
         return NULL;
     }
@@ -2783,7 +2733,7 @@ export_attention_call (Export       *ex,
       if ((v[1] || v[2]) &&
           (mask = emit_attention_mask (ex, name, v[1], vn[1], v[2], vn[2], heads, dtype, error)) == NULL)
         return FALSE;
-      return (enc_layer ? encoder_layer_form (ex, path, name, v[0], rank, dtype, mask, out, error)
+      return (enc_layer ? layer_form (ex, path, name, v[0], NULL, rank, dtype, mask, NULL, out, error)
                         : stack_form (ex, path, name, v[0], NULL, rank, dtype, mask, NULL, out, error)) != NULL;
     }
   if (!transformer)
@@ -2799,7 +2749,7 @@ export_attention_call (Export       *ex,
                                         dtype, error)) == NULL)
         return FALSE;
       return (GNN_IS_TRANSFORMER_DECODER_LAYER (m)
-              ? decoder_layer_form (ex, path, name, v[0], v[1], rank, dtype, mask, cross, out, error)
+              ? layer_form (ex, path, name, v[0], v[1], rank, dtype, mask, cross, out, error)
               : stack_form (ex, path, name, v[0], v[1], rank, dtype, mask, cross, out, error)) != NULL;
     }
   {
