@@ -372,6 +372,10 @@ class InPlaceViews(unittest.TestCase):
                     module.zeros(3)[1:].detach_()
 
 
+def nn_dtype(nn):
+    return (gnn if nn is gnn.nn else torch).float32
+
+
 class DefaultDtype(unittest.TestCase):
     def tearDown(self):
         gnn.set_default_dtype(gnn.float32)
@@ -401,6 +405,19 @@ class DefaultDtype(unittest.TestCase):
                             continue   # torch 1.13 has no kernel of this op for float16 / bfloat16
                         got = eval(expression, {'torch': gnn})
                     self.assertEqual(repr(got), repr(want))
+
+    def test_layers_follow_the_default(self):
+        for default in ('float64', 'float32'):
+            gnn.set_default_dtype(getattr(gnn, default))
+            torch.set_default_dtype(getattr(torch, default))
+            for make in (lambda nn: nn.Linear(2, 3), lambda nn: nn.Conv2d(1, 2, 3), lambda nn: nn.LayerNorm(4),
+                         lambda nn: nn.Embedding(5, 2), lambda nn: nn.Linear(2, 3, dtype=nn_dtype(nn))):
+                with self.subTest(default=default):
+                    got, want = make(gnn.nn), make(torch.nn)
+                    self.assertEqual(repr(got.weight.dtype), repr(want.weight.dtype))
+        x = gnn.randn(4, 2)
+        gnn.set_default_dtype(gnn.float64)
+        self.assertEqual(gnn.nn.Linear(2, 3)(x.double()).dtype, gnn.float64)
 
     def test_float64_keeps_the_digits(self):
         gnn.set_default_dtype(gnn.float64)

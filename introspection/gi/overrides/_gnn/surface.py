@@ -11,6 +11,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import builtins as _builtins
+import functools as _functools
 import itertools as _itertools
 import math as _math
 import numbers as _numbers
@@ -1051,6 +1052,33 @@ def torch_binary_cross_entropy_with_logits(input, target, weight=None, pos_weigh
 __all__ += ['torch_dropout', 'torch_batch_norm', 'torch_layer_norm', 'torch_group_norm', 'torch_embedding',
             'torch_celu', 'torch_selu', 'torch_rrelu', 'torch_threshold', 'torch_max_pool1d',
             'torch_max_pool2d', 'torch_kl_div', 'torch_binary_cross_entropy_with_logits']
+
+
+# ---- the layers: dtype=None means the default dtype, as in torch ----
+
+def _default_dtype_init(init, names):
+    position = names.index('dtype')
+
+    @_functools.wraps(init)   # (inspect.signature follows __wrapped__: torch's parameters)
+    def __init__(self, *args, **kwargs):
+        if len(args) <= position and kwargs.get('dtype') is None \
+                and _tensor_part._default_dtype[0] != Gnn.Dtype.FLOAT32:
+            kwargs['dtype'] = get_default_dtype()
+        init(self, *args, **kwargs)
+    return __init__
+
+
+def _install_layer_defaults():
+    from . import layers
+    for name, signature in layers._LAYER_SIGNATURES.items():
+        names = [p if isinstance(p, str) else p[0] for p in signature]
+        cls = getattr(layers, name, None)
+        if cls is None or 'dtype' not in names or '__init__' not in cls.__dict__:
+            continue
+        cls.__init__ = _default_dtype_init(cls.__dict__['__init__'], names)
+
+
+_install_layer_defaults()
 
 
 # ---- the methods of Tensor ----
