@@ -365,6 +365,15 @@ class InPlaceViews(unittest.TestCase):
                 self.assertIs(b.detach_(), b)
                 self.assertFalse(b.requires_grad)
                 self.assertTrue(b.is_leaf)
+                x = module.ones(2, requires_grad=True)
+                y = x * 3
+                self.assertIs(y.detach_(), y)
+                self.assertFalse(y.requires_grad)
+                self.assertTrue(y.is_leaf)
+                self.assertIsNone(y.grad_fn)
+                np.testing.assert_array_equal(y.numpy(), [3, 3])
+                (y * x).sum().backward()   # y is a constant now
+                np.testing.assert_array_equal(x.grad.numpy(), [3, 3])
                 v = module.zeros(2, 3, requires_grad=True).view(6)
                 with self.assertRaisesRegex(RuntimeError, "Can't detach views in-place"):
                     v.detach_()

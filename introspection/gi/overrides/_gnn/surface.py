@@ -347,14 +347,11 @@ def swapdims_(self, dim0, dim1):
 
 
 def detach_(self):
-    """Tensor.detach_ (): the tensor made a leaf that does not require grad. gnn can do it for
-    leaves (and tensors without history); a tensor made by an op keeps its node in C."""
+    """Tensor.detach_ (): the tensor made a leaf that does not require grad, in place (the C
+    op); a view is refused, as torch refuses it."""
     if self.is_view():
         raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-    if not self.is_leaf():
-        raise RuntimeError('detach_: gnn cannot drop the autograd history of a tensor made by an op '
-                           'in place; use x = x.detach ()')
-    self.set_requires_grad(False)
+    Gnn.Tensor.detach_(self)
     return self
 
 
