@@ -251,6 +251,9 @@ gboolean      gnn_tensor_backward_full    (GnnTensor    *self,
 GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_detach           (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_tensor_detach_          (GnnTensor    *self,
+                                           GError      **error);
+GNN_AVAILABLE_IN_ALL
 void          gnn_tensor_retain_grad      (GnnTensor    *self);
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_tensor_get_retains_grad (GnnTensor    *self);

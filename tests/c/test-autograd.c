@@ -297,6 +297,30 @@ test_detach_and_set_grad (void)
 }
 
 static void
+test_detach_in_place (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = leaf (GNN_TEST_DATA (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_autoptr(GnnTensor) y = NULL, z = NULL, s = NULL, v = NULL;
+
+  OK (y = gnn_tensor_mul_scalar (x, 2, &error));
+  OK (z = gnn_tensor_mul (y, x, &error));     /* made before: keeps its history */
+  OK (gnn_tensor_detach_ (y, &error));
+  g_assert_false (gnn_tensor_get_requires_grad (y));
+  g_assert_true (gnn_tensor_is_leaf (y));
+  g_assert_null (gnn_tensor_get_grad_fn_name (y));
+  gnn_test_assert_close (y, GNN_TEST_DATA (2, 4), 2, 0, 0);
+  OK (s = gnn_tensor_sum_all (z, &error));
+  OK (gnn_tensor_backward (s, NULL, FALSE, &error));
+  gnn_test_assert_close (gnn_tensor_get_grad (x), GNN_TEST_DATA (4, 8), 2, 1e-6, 1e-6);
+  /* a view is refused */
+  OK (v = gnn_tensor_view (x, GNN_TEST_SHAPE (2), 1, &error));
+  g_assert_false (gnn_tensor_detach_ (v, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_true (gnn_tensor_get_requires_grad (x));
+}
+
+static void
 test_backward_from_leaf (void)
 {
   g_autoptr(GError) error = NULL;
@@ -983,5 +1007,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/clip-grad", test_clip_grad);
   g_test_add_func ("/autograd/node-graph", test_node_graph);
   g_test_add_func ("/autograd/inference-mode", test_inference_mode);
+  g_test_add_func ("/autograd/detach-in-place", test_detach_in_place);
   return g_test_run ();
 }

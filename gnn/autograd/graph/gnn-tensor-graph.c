@@ -203,6 +203,42 @@ gnn_tensor_detach (GnnTensor *self)
   return gnn_tensor_new_alias (self);
 }
 
+/**
+ * gnn_tensor_detach_:
+ * @self: a tensor that is not a view
+ * @error: return location for a #GError
+ *
+ * Detaches @self in place (`Tensor.detach_`): it drops the node that made it and becomes a
+ * leaf that does not require grad, keeping its storage, shape and version counter. Tensors
+ * made from @self before keep their history. A view cannot be detached in place (use
+ * [method@Gnn.Tensor.detach]), as in PyTorch.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_detach_ (GnnTensor *self,
+                    GError   **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  p = gnn_tensor_priv (self);
+  if (p->base != NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "Can't detach views in-place. Use detach() instead.");
+      return FALSE;
+    }
+  g_clear_pointer (&p->grad_fn, gnn_node_unref);
+  p->output_nr = 0;
+  p->requires_grad = FALSE;
+  p->retains_grad = FALSE;
+  return TRUE;
+}
+
 typedef struct {
   GnnTensorHookFunc func;
   gpointer data;

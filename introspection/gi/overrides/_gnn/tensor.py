@@ -117,10 +117,16 @@ def as_dtype(value):
                     'dtypes are %s' % (value, ', '.join(repr(d) for d in _DTYPES.values())))
 
 
+# the dtype of floating-point factories and of Python floats (torch.set_default_dtype, in the
+# surface part, changes it)
+_default_dtype = [Gnn.Dtype.FLOAT32]
+
+
 def get_default_dtype():
     """torch.get_default_dtype: the dtype of floating-point factories and of Python floats,
-    float32 (gnn's layers are float32 unless given one too)."""
-    return _DTYPES[int(Gnn.Dtype.FLOAT32)]
+    float32 unless torch.set_default_dtype changed it (gnn's layers are float32 unless given a
+    dtype)."""
+    return _DTYPES[int(_default_dtype[0])]
 
 
 class Size(tuple):
@@ -198,7 +204,7 @@ def _float_scalar_on_integral(tensor, scalar):
     if isinstance(scalar, bool) or not isinstance(scalar, _numbers.Real):
         return tensor
     if tensor.get_dtype() in _INTEGRAL and not isinstance(scalar, _numbers.Integral):
-        return tensor.to_dtype(Gnn.Dtype.FLOAT32)
+        return tensor.to_dtype(_default_dtype[0])
     if tensor.get_dtype() == Gnn.Dtype.BOOL:
         return tensor.to_dtype(Gnn.Dtype.INT64)
     return tensor
@@ -251,7 +257,7 @@ def _inplace(tensor_op, scalar_op):
 def _scalar_tensor_like(value, like):
     dtype = like.get_dtype()
     if dtype in _INTEGRAL and not isinstance(value, _numbers.Integral):
-        dtype = Gnn.Dtype.FLOAT32
+        dtype = _default_dtype[0]
     return Gnn.Tensor.new_full([], float(value), dtype, None)
 
 
@@ -983,6 +989,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     array keeps its dtype."""
     import numpy as np
     from gi.repository import GLib
+    cast_to = None
     if isinstance(data, Gnn.Tensor):
         array = np.array(data.numpy(), copy=True)
     elif isinstance(data, (np.ndarray, np.generic)):
@@ -996,7 +1003,10 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         if dtype is not None and array.dtype.kind in 'iufb':
             pass                                   # cast once, below: a float64 keeps its digits
         elif array.dtype.kind == 'f':
-            array = array.astype(np.float32)
+            # the default dtype: float64 keeps the digits; float16 and bfloat16 by a cast below
+            array = array.astype(np.float64 if _default_dtype[0] == Gnn.Dtype.FLOAT64 else np.float32)
+            if _default_dtype[0] not in (Gnn.Dtype.FLOAT32, Gnn.Dtype.FLOAT64):
+                cast_to = _default_dtype[0]
         elif array.dtype.kind in 'iu':
             array = array.astype(np.int64)
         elif array.dtype.kind != 'b':
@@ -1008,6 +1018,8 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     array = np.require(array, requirements='C')   # (ascontiguousarray makes 0-d arrays 1-d)
     gnn_dtype = dtype if dtype is not None else _GNN_OF_NP[array.dtype.name]
     result = Gnn.Tensor.new_from_bytes(GLib.Bytes.new(array.tobytes()), gnn_dtype, list(array.shape), device)
+    if cast_to is not None:
+        result = Gnn.Tensor.to_dtype(result, cast_to)
     if requires_grad:
         result.set_requires_grad(True)
     return result
