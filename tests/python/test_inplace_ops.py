@@ -1,7 +1,8 @@
 """torch's in-place forms (Tensor.X_, torch.X_; _gnn/inplace.py) against torch 1.13: values,
 dtype, the same object returned, the version counter, gradients through the in-place result
-(also on views), the leaf and saved-tensor errors, the dtype rule, and a float64 gradcheck of a
-few in-place chains."""
+(also on views), the leaf and saved-tensor errors, the dtype rule, a float64 gradcheck of a few
+in-place chains, and the random in-place family's shapes, dtypes, ranges and moments (fixed
+seeds; each bound is many standard errors wide, so the fixed draws cannot flake)."""
 import numpy as np
 import torch
 
@@ -182,6 +183,8 @@ class InplaceRulesTest(ParityTest):
     def test_leaf_error(self):
         self.raises_like_torch(lambda m: m.ones(3, requires_grad=True).exp_(),
                                'a leaf Variable that requires grad is being used in an in-place operation.')
+        self.raises_like_torch(lambda m: m.ones(3, requires_grad=True).uniform_(),
+                               'a leaf Variable that requires grad is being used in an in-place operation.')
         for m in (torch, gnn):   # allowed with grad off
             x = m.ones(3, requires_grad=True)
             with m.no_grad():
@@ -268,6 +271,14 @@ class InplaceGradTest(ParityTest):
             grads.append(np.asarray(leaf.grad.tolist()))
         self.assert_close(grads[1], grads[0], 1e-10, 1e-12, 'view gradients')
 
+    def test_random_fill_zeroes_the_history(self):
+        for m in (torch, gnn):
+            leaf = m.ones(3, requires_grad=True)
+            y = leaf * 3
+            y.normal_()
+            (y * 2).sum().backward()
+            self.assertEqual(list(leaf.grad.tolist()), [0.0, 0.0, 0.0])
+
     def test_gradcheck_chains(self):
         # float64: gnn's gradient against central differences of gnn's own forward
         chains = [
@@ -293,6 +304,142 @@ class InplaceGradTest(ParityTest):
                         numeric[i] = (float(chain(gnn.tensor(hi)).sum()) -
                                       float(chain(gnn.tensor(lo)).sum())) / (2 * eps)
                 self.assert_close(analytic, numeric, 1e-5, 1e-7, 'chain %d' % k)
+
+
+class RandomInplaceTest(ParityTest):
+    N = 40000
+
+    def moments(self, t):
+        a = to_np(t).astype(np.float64).ravel()
+        return a, a.mean(), a.var()
+
+    def assert_mean(self, a, mean, var, what):
+        # within 6 standard errors of the mean
+        self.assertLess(abs(a.mean() - mean), 6 * np.sqrt(var / a.size), what)
+
+    def test_shapes_dtypes_and_self(self):
+        g = gnn.Generator()
+        g.manual_seed(0)
+        for name, args in (('uniform_', ()), ('normal_', ()), ('bernoulli_', ()), ('random_', ()),
+                           ('exponential_', ()), ('geometric_', (0.5,)), ('log_normal_', ()),
+                           ('cauchy_', ())):
+            for dtype in ('float32', 'float64'):
+                with self.subTest(op=name, dtype=dtype):
+                    x = gnn.zeros(2, 3, dtype=getattr(gnn, dtype))
+                    tx = torch.zeros(2, 3, dtype=getattr(torch, dtype))
+                    v = x._version
+                    self.assertIs(getattr(x, name)(*args, generator=g), x)
+                    getattr(tx, name)(*args)
+                    self.assertEqual(x._version, v + 1)
+                    self.assertEqual(list(x.shape), [2, 3])
+                    self.assertEqual(str(x.dtype), str(tx.dtype))
+
+    def test_uniform(self):
+        gnn.manual_seed(1)
+        a, _, _ = self.moments(gnn.empty(self.N).uniform_(-2.0, 3.0))
+        self.assertTrue(a.min() >= -2.0 and a.max() < 3.0)
+        self.assert_mean(a, 0.5, 25 / 12, 'uniform mean')
+        b, _, _ = self.moments(gnn.empty(10).uniform_(**{'from': 5, 'to': 6}))
+        self.assertTrue(b.min() >= 5 and b.max() < 6)
+        g1, g2 = gnn.Generator(), gnn.Generator()
+        g1.manual_seed(9)
+        g2.manual_seed(9)
+        self.assertEqual(gnn.empty(5).uniform_(generator=g1).tolist(),
+                         gnn.empty(5).uniform_(generator=g2).tolist(), 'a seeded generator repeats')
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).uniform_(2.0, 1.0)
+        with self.assertRaises(RuntimeError):
+            gnn.zeros(3, dtype=gnn.int64).uniform_()
+
+    def test_normal_and_log_normal(self):
+        gnn.manual_seed(2)
+        a, m, v = self.moments(gnn.empty(self.N, dtype=gnn.float64).normal_(1.5, 2.0))
+        self.assert_mean(a, 1.5, 4.0, 'normal mean')
+        self.assertLess(abs(v - 4.0), 0.1, 'normal variance')
+        b, _, _ = self.moments(gnn.empty(self.N).log_normal_(0.0, 0.5))
+        self.assertTrue(b.min() > 0)
+        self.assert_mean(np.log(b), 0.0, 0.25, 'log-normal log mean')
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).normal_(0.0, -1.0)
+
+    def test_exponential_geometric_cauchy(self):
+        gnn.manual_seed(3)
+        a, _, _ = self.moments(gnn.empty(self.N).exponential_(4.0))
+        self.assertTrue(a.min() >= 0)
+        self.assert_mean(a, 0.25, 1 / 16, 'exponential mean')
+        b, _, _ = self.moments(gnn.empty(self.N, dtype=gnn.int64).geometric_(0.25))
+        self.assertTrue(b.min() >= 1 and np.all(b == np.round(b)))
+        self.assert_mean(b, 4.0, 0.75 / 0.0625, 'geometric mean')
+        c, _, _ = self.moments(gnn.empty(self.N).cauchy_(2.0, 0.5))
+        # the median and quartiles (a Cauchy has no mean): 2 -/+ 0.5
+        q1, med, q3 = np.percentile(c, [25, 50, 75])
+        for got, want in ((q1, 1.5), (med, 2.0), (q3, 2.5)):
+            self.assertLess(abs(got - want), 0.05)
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).exponential_(0.0)
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).geometric_(1.0)
+
+    def test_bernoulli(self):
+        gnn.manual_seed(4)
+        a, _, _ = self.moments(gnn.empty(self.N).bernoulli_(0.3))
+        self.assertTrue(set(np.unique(a)) <= {0.0, 1.0})
+        self.assert_mean(a, 0.3, 0.21, 'bernoulli_ (number)')
+        p = gnn.tensor([0.0, 1.0, 0.5]).expand(self.N // 3, 3)
+        b = to_np(gnn.empty(self.N // 3, 3, dtype=gnn.int64).bernoulli_(p))
+        self.assertTrue((b[:, 0] == 0).all() and (b[:, 1] == 1).all())
+        self.assert_mean(b[:, 2], 0.5, 0.25, 'bernoulli_ (tensor)')
+        c = gnn.bernoulli(gnn.full((self.N,), 0.8, dtype=gnn.float64))
+        self.assertEqual(str(c.dtype), 'torch.float64')
+        self.assert_mean(to_np(c), 0.8, 0.16, 'torch.bernoulli')
+        d = gnn.full((self.N,), 0.5).bernoulli()
+        self.assert_mean(to_np(d), 0.5, 0.25, 'Tensor.bernoulli')
+        e = gnn.bernoulli(gnn.zeros(self.N), 0.9)
+        self.assert_mean(to_np(e), 0.9, 0.09, 'torch.bernoulli (input, p)')
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).bernoulli_(1.5)
+        with self.assertRaises(RuntimeError):
+            gnn.bernoulli(gnn.tensor([0.5, 2.0]))
+
+    def test_random(self):
+        gnn.manual_seed(5)
+        a = to_np(gnn.empty(self.N, dtype=gnn.int64).random_(3, 10))
+        self.assertEqual(set(np.unique(a)), set(range(3, 10)))
+        b = to_np(gnn.empty(self.N).random_(5))
+        self.assertEqual(set(np.unique(b)), set(range(5)))
+        c = to_np(gnn.empty(self.N).random_())
+        self.assertTrue(c.min() >= 0 and c.max() <= 2 ** 24 and np.all(c == np.round(c)))
+        self.assert_mean(c, 2 ** 23, (2 ** 24) ** 2 / 12, 'random_ () float32')
+        d = to_np(gnn.empty(self.N, dtype=gnn.uint8).random_())
+        self.assertEqual(int(d.max()), 255)
+        e = to_np(gnn.empty(self.N, dtype=gnn.bool).random_())
+        self.assertEqual(set(np.unique(e)), {False, True})
+        with self.assertRaises(RuntimeError):
+            gnn.empty(3).random_(5, 2)
+
+    def test_torch_normal_forms(self):
+        gnn.manual_seed(6)
+        mean = gnn.tensor(np.linspace(-3, 3, 4), dtype=gnn.float64)
+        std = gnn.tensor([0.5, 1.0, 2.0, 0.0], dtype=gnn.float64)
+        draws = np.stack([to_np(gnn.normal(mean, std)) for _ in range(4000)])
+        self.assertEqual(draws.shape, (4000, 4))
+        self.assertTrue(np.all(draws[:, 3] == 3.0), 'std 0 gives the mean')
+        for j in range(3):
+            self.assert_mean(draws[:, j], np.linspace(-3, 3, 4)[j], float(std[j]) ** 2, 'column %d' % j)
+        t = gnn.normal(gnn.zeros(self.N), 2.0)
+        self.assert_mean(to_np(t), 0.0, 4.0, 'normal (tensor, number)')
+        u = gnn.normal(1.0, gnn.full((self.N,), 3.0))
+        self.assert_mean(to_np(u), 1.0, 9.0, 'normal (number, tensor)')
+        v = gnn.normal(2.0, 0.5, (100, 400))
+        tv = torch.normal(2.0, 0.5, (100, 400))
+        self.assertEqual(list(v.shape), list(tv.shape))
+        self.assertEqual(str(v.dtype), str(tv.dtype))
+        self.assert_mean(to_np(v), 2.0, 0.25, 'normal (number, number, size)')
+        self.assertEqual(list(gnn.normal(gnn.zeros(2, 1), gnn.ones(3)).shape),
+                         list(torch.normal(torch.zeros(2, 1), torch.ones(3)).shape))
+        g = gnn.Generator()
+        g.manual_seed(1)
+        self.assertEqual(str(gnn.normal(0.0, 1.0, (3,), dtype=gnn.float64, generator=g).dtype), 'torch.float64')
 
 
 if __name__ == '__main__':
