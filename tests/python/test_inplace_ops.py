@@ -306,6 +306,83 @@ class InplaceGradTest(ParityTest):
                 self.assert_close(analytic, numeric, 1e-5, 1e-7, 'chain %d' % k)
 
 
+class IndexedWriteTest(ParityTest):
+    """index_add, index_reduce, index_put, put, renorm, fill_diagonal_ and their in-place forms:
+    values and float64 gradients (to the input and to the written values) against torch."""
+
+    def both(self, fn, arrays, grads_for=(0, 1)):
+        results, grads = [], []
+        for m in (torch, gnn):
+            ts = [m.tensor(a, requires_grad=(k in grads_for and a.dtype.kind == 'f'))
+                  if isinstance(a, np.ndarray) else a for k, a in enumerate(arrays)]
+            out = fn(m, *ts)
+            w = m.tensor(np.random.default_rng(5).uniform(-1, 1, size=tuple(out.shape)))
+            (out * w).sum().backward()
+            results.append(np.asarray(out.tolist()))
+            grads.append([np.asarray(t.grad.tolist()) for t in ts
+                          if isinstance(t, (torch.Tensor, gnn.Tensor)) and t.requires_grad])
+        self.assert_close(results[1], results[0], 1e-10, 1e-12, 'values')
+        self.assertEqual(len(grads[1]), len(grads[0]))
+        for k, (g, t) in enumerate(zip(grads[1], grads[0])):
+            self.assert_close(g, t, 1e-10, 1e-12, 'gradient %d' % k)
+
+    def test_index_add(self):
+        x, src = U(-1, 1, (4, 3)), U(-1, 1, (3, 3))
+        self.both(lambda m, x, s: x.index_add(0, m.tensor([2, 0, 2]), s, alpha=-1.5), [x, src])
+        self.both(lambda m, x, s: m.index_add(x, 1, m.tensor([1, 0, 1]), s.t()), [x.T.copy(), src])
+        self.both(lambda m, x, s: (x * 1).index_add_(-1, m.tensor([0, 2, 0]), s), [x.T.copy()[:3], src])
+
+    def test_index_reduce(self):
+        x, src = U(0.5, 2, (4, 2)), U(0.5, 2, (5, 2))
+        idx = [0, 3, 0, 1, 3]
+        for reduce in ('prod', 'mean', 'amax', 'amin'):
+            for include_self in (True, False):
+                with self.subTest(reduce=reduce, include_self=include_self):
+                    self.both(lambda m, x, s: x.index_reduce(0, m.tensor(idx), s, reduce,
+                                                             include_self=include_self), [x, src])
+        self.both(lambda m, x, s: (x * 1).index_reduce_(0, m.tensor(idx), s, 'mean'), [x, src])
+
+    def test_index_put_and_put(self):
+        x = U(-1, 1, (3, 4))
+        self.both(lambda m, x, v: x.index_put((m.tensor([0, 2, -1]), m.tensor([1, 1, 3])), v),
+                  [x, U(-1, 1, (3,))])
+        self.both(lambda m, x, v: m.index_put(x, (m.tensor([0, 0, 1]),), v, accumulate=True),
+                  [x, U(-1, 1, (4,))])
+        self.both(lambda m, x, v: (x * 1).index_put_((m.tensor([[True, False, True, False]] * 3),), v),
+                  [x, U(-1, 1, ())])
+        self.both(lambda m, x, v: (x * 1).index_put_((m.tensor([2, 1]), m.tensor([0, 3])), v, True),
+                  [x, U(-1, 1, (2,))])
+        self.both(lambda m, x, v: x.put(m.tensor([0, -1, 5]), v), [x, U(-1, 1, (3,))])
+        self.both(lambda m, x, v: (x * 1).put_(m.tensor([[1, 1], [2, 7]]), v, accumulate=True),
+                  [x, U(-1, 1, (2, 2))])
+        for m in (torch, gnn):
+            with self.assertRaises(IndexError):
+                m.zeros(3, 4).index_put_((m.tensor([3]),), m.tensor(1.0))
+            with self.assertRaises((IndexError, RuntimeError)):
+                m.zeros(3, 4).put_(m.tensor([12]), m.tensor([1.0]))
+            with self.assertRaises((IndexError, RuntimeError)):
+                m.zeros(3, 4).index_add_(0, m.tensor([5]), m.ones(1, 4))
+
+    def test_renorm(self):
+        x = U(-2, 2, (3, 4, 2))
+        for p, dim, maxnorm in ((2, 0, 1.5), (1, 1, 2.0), (3.0, -1, 0.5), (2, 2, 100.0)):
+            with self.subTest(p=p, dim=dim, maxnorm=maxnorm):
+                self.both(lambda m, x: x.renorm(p, dim, maxnorm), [x], (0,))
+        self.both(lambda m, x: (x * 1).renorm_(2, 0, 1.0), [x], (0,))
+        with self.assertRaises(RuntimeError):
+            gnn.ones(3).renorm(2, 0, 1.0)
+
+    def test_fill_diagonal(self):
+        for shape, wrap in (((3, 5), False), ((7, 3), True), ((7, 3), False), ((3, 3, 3), False)):
+            with self.subTest(shape=shape, wrap=wrap):
+                self.both(lambda m, x: (x * 1).fill_diagonal_(0.25, wrap=wrap), [U(-1, 1, shape)], (0,))
+        x = gnn.zeros(2, 3, dtype=gnn.int64)
+        self.assertIs(x.fill_diagonal_(4), x)
+        self.assertEqual(x.tolist(), [[4, 0, 0], [0, 4, 0]])
+        with self.assertRaises(RuntimeError):
+            gnn.zeros(2, 3, 2).fill_diagonal_(1.0)
+
+
 class RandomInplaceTest(ParityTest):
     N = 40000
 

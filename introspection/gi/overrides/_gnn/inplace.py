@@ -5,6 +5,8 @@
 # in-place result and a saved tensor that was changed fails at backward. When autograd records,
 # the op reads a clone of the tensor, so that its backward never needs the overwritten values.
 # The dtype rule is torch's: the result must be castable to the tensor's dtype.
+# The random family (uniform_, normal_, ...) and the indexed writes (index_add, index_put, put,
+# renorm, fill_diagonal_, composed from differentiable ops) reach the same write-back.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import math as _math
@@ -396,6 +398,196 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
 
 
 __all__ += ['bernoulli', 'normal']
+
+
+# ---- indexed writes: index_add, index_reduce, index_put, put, renorm, fill_diagonal_, each
+# composed from differentiable ops (scatter_add, scatter_reduce, index_copy, norms) ----
+
+def _dim_of(name, input, dim):
+    n = max(input.dim(), 1)
+    if not -n <= int(dim) < n:
+        raise _error('%s(): dimension out of range (expected to be in range of [%d, %d], but got %d)'
+                     % (name, -n, n - 1, int(dim)), 'INDEX')
+    return int(dim) % n
+
+
+def _index_along(name, input, dim, index, source):
+    """index (1-D) expanded to source's shape along dim, as scatter_add and scatter_reduce take it."""
+    _check_self(name, input)
+    if not isinstance(index, Gnn.Tensor) or index.is_floating_point() or str(index.dtype) == 'torch.bool':
+        raise _error('%s(): Expected dtype int64 for index' % name)
+    if index.dim() > 1:
+        raise _error('%s(): Index is supposed to be a vector' % name, 'SHAPE')
+    dim = _dim_of(name, input, dim)
+    index = Gnn.Tensor.to_dtype(index.reshape(-1), Gnn.Dtype.INT64)
+    if input.dim() == 0:
+        return 0, index, source.reshape(-1), input.reshape(1)
+    want = list(input.shape)
+    want[dim] = index.numel()
+    if list(source.shape) != want and not (source.dim() == 0 and index.numel() == 1 and input.dim() == 1):
+        raise _error('%s(): source of shape %s does not fit index of %d entries along dim %d of input %s'
+                     % (name, list(source.shape), index.numel(), dim, list(input.shape)), 'SHAPE')
+    source = source.reshape(want)
+    view = [1] * input.dim()
+    view[dim] = -1
+    return dim, index.reshape(view).expand(want).contiguous(), source, input
+
+
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    """torch.index_add / Tensor.index_add: input with alpha * source's slices added at index
+    along dim (repeated indices add up)."""
+    if out is not None:
+        raise TypeError('index_add(): out= is not supported by gnn (its ops return new tensors)')
+    from .functions import scatter_add
+    d, idx, src, base = _index_along('index_add', input, dim, index, source)
+    if alpha != 1:
+        src = src * alpha
+    return scatter_add(base, d, idx, src).reshape(list(input.shape))
+
+
+_REDUCTIONS = ('prod', 'mean', 'amax', 'amin')
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """torch.index_reduce / Tensor.index_reduce: the slices of source at index along dim reduced
+    ('prod', 'mean', 'amax', 'amin') into input's, with input's values when include_self."""
+    if out is not None:
+        raise TypeError('index_reduce(): out= is not supported by gnn (its ops return new tensors)')
+    if reduce not in _REDUCTIONS:
+        raise _error("index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s."
+                     % reduce, 'INVALID_ARGUMENT')
+    from .functions import scatter_reduce
+    d, idx, src, base = _index_along('index_reduce', input, dim, index, source)
+    return scatter_reduce(base, d, idx, src, reduce, include_self=include_self).reshape(list(input.shape))
+
+
+def _linear_index(name, input, indices):
+    """The positions that a tuple of index tensors (int64 or bool masks) picks in the leading
+    dims of input, as one int64 tensor of the broadcast index shape, and the number of dims
+    indexed."""
+    from .functions import nonzero
+    from .compose import broadcast_tensors
+    if isinstance(indices, Gnn.Tensor):
+        indices = (indices,)
+    parts = []
+    for t in indices:
+        if not isinstance(t, Gnn.Tensor):
+            raise TypeError('%s(): indices must be a tuple of tensors, not %s' % (name, type(t).__name__))
+        if str(t.dtype) in ('torch.bool', 'torch.uint8'):
+            parts.extend(nonzero(t, as_tuple=True))
+        elif t.is_floating_point():
+            raise _error('tensors used as indices must be long, int, byte or bool tensors', 'INDEX')
+        else:
+            parts.append(Gnn.Tensor.to_dtype(t, Gnn.Dtype.INT64))
+    k = len(parts)
+    if k > input.dim():
+        raise _error('too many indices for tensor of dimension %d (got %d)' % (input.dim(), k), 'INDEX')
+    parts = list(broadcast_tensors(*parts)) if k > 1 else parts
+    sizes = list(input.shape)[:k]
+    lin = None
+    for j, (t, n) in enumerate(zip(parts, sizes)):
+        if t.numel() and (int(t.max()) >= n or int(t.min()) < -n):
+            bad = int(t.max()) if int(t.max()) >= n else int(t.min())
+            raise _error('index %d is out of bounds for dimension %d with size %d' % (bad, j, n), 'INDEX')
+        t = t + Gnn.Tensor.to_dtype(t < 0, Gnn.Dtype.INT64) * n
+        lin = t if lin is None else lin * n + t
+    return lin, k
+
+
+def index_put(input, indices, values, accumulate=False):
+    """torch.index_put / Tensor.index_put: input with values (broadcast) written at the places
+    a tuple of index tensors picks (input[indices] = values), added there with accumulate."""
+    _check_self('index_put', input)
+    if not isinstance(values, Gnn.Tensor):
+        raise TypeError('index_put(): argument \'values\' must be Tensor, not %s' % type(values).__name__)
+    lin, k = _linear_index('index_put', input, indices)
+    shape = list(input.shape)
+    rest = shape[k:]
+    lead = 1
+    for n in shape[:k]:
+        lead *= n
+    flat = input.reshape([lead] + rest)
+    picked = list(lin.shape) + rest
+    vals = values.to(input.dtype).expand(picked).reshape([lin.numel()] + rest)
+    pos = lin.reshape(-1)
+    if accumulate:
+        result = index_add(flat, 0, pos, vals)
+    else:
+        from .functions import index_copy
+        result = index_copy(flat, 0, pos, vals)
+    return result.reshape(shape)
+
+
+def put(input, index, source, accumulate=False):
+    """torch.put / Tensor.put: input, seen as 1-D, with source's values at index (negative
+    indices count from the end), added there with accumulate."""
+    _check_self('put', input)
+    if index.numel() != source.numel():
+        raise _error('put(): Expected source and index to have the same number of elements, but got '
+                     'source.numel() = %d, index.numel() = %d' % (source.numel(), index.numel()), 'SHAPE')
+    flat = input.reshape(-1)
+    return index_put(flat, (index.reshape(-1),), source.reshape(-1), accumulate).reshape(list(input.shape))
+
+
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """torch.renorm / Tensor.renorm: each slice along dim whose p-norm exceeds maxnorm scaled
+    to norm maxnorm (by maxnorm / (norm + 1e-7), as torch)."""
+    from .functions import linalg_vector_norm, where
+    _check_self('renorm', input)
+    if out is not None:
+        raise TypeError('renorm(): out= is not supported by gnn (its ops return new tensors)')
+    if not input.is_floating_point():
+        raise _error('"renorm" not implemented for \'%s\'' % _type_name(input.dtype))
+    if not float(p) > 0:
+        raise _error('renorm: non-positive-norm not supported', 'INVALID_ARGUMENT')
+    if not float(maxnorm) >= 0:
+        raise _error('renorm: expected maxnorm to be >= 0 but got %g' % float(maxnorm), 'INVALID_ARGUMENT')
+    if input.dim() <= 1:
+        raise _error('renorm: input needs at least 2 dimensions, got %d dimensions' % input.dim(), 'SHAPE')
+    d = _dim_of('renorm', input, dim)
+    others = tuple(i for i in range(input.dim()) if i != d)
+    norms = linalg_vector_norm(input, float(p), dim=others, keepdim=True)
+    factor = where(norms > float(maxnorm), float(maxnorm) / (norms + 1e-7), 1.0)
+    return input * factor.to(input.dtype)
+
+
+def _diagonal_mask(self, wrap):
+    import numpy as np
+    shape = list(self.shape)
+    if len(shape) < 2:
+        raise _error('dimensions must larger than 1', 'SHAPE')
+    if len(shape) > 2 and any(n != shape[0] for n in shape):
+        raise _error('all dimensions of input must be of equal length', 'SHAPE')
+    numel = int(np.prod(shape))
+    mask = np.zeros(numel, bool)
+    if len(shape) == 2:
+        rows, cols = shape
+        step = cols + 1
+        end = numel if wrap and rows > cols else min(rows, cols) * cols
+        mask[0:end:step] = True
+    else:
+        n = shape[0]
+        step = sum(n ** i for i in range(len(shape)))
+        mask[0:n * step:step] = True
+    from .tensor import tensor
+    return tensor(mask.reshape(shape), device=self.get_device())
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Tensor.fill_diagonal_ (fill_value, wrap=False): the main diagonal (of a matrix, or of a
+    tensor whose dims are all equal) set to fill_value; with wrap, a tall matrix's diagonal
+    starts again after each square block and a row."""
+    _check_self('fill_diagonal_', self)
+    return globals()['masked_fill_'](self, _diagonal_mask(self, wrap), fill_value)
+
+
+index_add_ = inplace_of('index_add', index_add)
+index_reduce_ = inplace_of('index_reduce', index_reduce)
+index_put_ = inplace_of('index_put', index_put)
+put_ = inplace_of('put', put)
+renorm_ = inplace_of('renorm', renorm)
+__all__ += ['index_add', 'index_add_', 'index_reduce', 'index_reduce_', 'index_put', 'index_put_',
+            'put', 'put_', 'renorm', 'renorm_', 'fill_diagonal_']
 
 
 def _install_version():
