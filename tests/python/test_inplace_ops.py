@@ -494,6 +494,21 @@ class RandomInplaceTest(ParityTest):
         with self.assertRaises(RuntimeError):
             gnn.empty(3).random_(5, 2)
 
+    def test_poisson(self):
+        gnn.manual_seed(7)
+        rates = [0.0, 0.5, 3.0, 40.0, 1000.0]
+        d = to_np(gnn.poisson(gnn.tensor(rates).expand(self.N // 2, 5)))
+        self.assertEqual(d.shape, (self.N // 2, 5))
+        self.assertTrue(np.all(d == np.round(d)) and d.min() >= 0)
+        self.assertTrue((d[:, 0] == 0).all(), 'rate 0 draws 0')
+        for j, lam in enumerate(rates[1:], 1):
+            self.assert_mean(d[:, j], lam, lam, 'poisson mean, rate %g' % lam)
+            self.assertLess(abs(d[:, j].var() / lam - 1), 0.06, 'poisson variance, rate %g' % lam)
+        t = torch.poisson(torch.ones(2, dtype=torch.float64))
+        self.assertEqual(str(gnn.poisson(gnn.ones(2, dtype=gnn.float64)).dtype), str(t.dtype))
+        with self.assertRaises(RuntimeError):
+            gnn.poisson(gnn.tensor([-1.0]))
+
     def test_torch_normal_forms(self):
         gnn.manual_seed(6)
         mean = gnn.tensor(np.linspace(-3, 3, 4), dtype=gnn.float64)

@@ -590,6 +590,43 @@ __all__ += ['index_add', 'index_add_', 'index_reduce', 'index_reduce_', 'index_p
             'put', 'put_', 'renorm', 'renorm_', 'fill_diagonal_']
 
 
+def poisson(input, generator=None):
+    """torch.poisson (input, generator=None): a Poisson draw for each rate in input (floating,
+    non-negative), in input's dtype, without gradient. Each draw inverts the Poisson CDF at
+    one uniform number from gnn's generator, the CDF summed in log space so that large rates
+    do not underflow."""
+    import numpy as np
+    from .tensor import tensor
+    _check_floating('poisson_cpu', input)
+    rate = np.asarray(Gnn.Tensor.to_dtype(input.detach().contiguous(), Gnn.Dtype.FLOAT64)).ravel()
+    if rate.size and not (rate >= 0).all():
+        raise _error('invalid Poisson rate, expected rate to be non-negative', 'INVALID_ARGUMENT')
+    u = np.asarray(Gnn.Tensor.new_rand([rate.size], generator, Gnn.Dtype.FLOAT64, None)).ravel()
+    k = np.zeros(rate.size)
+    if rate.size:
+        with np.errstate(divide='ignore'):
+            log_rate = np.log(rate)
+        log_p = -rate                        # log P(K = 0)
+        cdf = np.exp(log_p)
+        live = np.nonzero(u >= cdf)[0]       # the draws still above the CDF
+        log_p, cdf, log_rate, u = log_p[live], cdf[live], log_rate[live], u[live]
+        top = float(rate.max())
+        for j in range(1, int(top + 12 * _math.sqrt(top) + 30)):
+            if live.size == 0:
+                break
+            log_p = log_p + log_rate - _math.log(j)
+            cdf = cdf + np.exp(log_p)
+            k[live] = j
+            keep = u >= cdf
+            if not keep.all():
+                live, log_p, cdf, log_rate, u = live[keep], log_p[keep], cdf[keep], log_rate[keep], u[keep]
+    out = tensor(k.reshape(list(input.shape)), device=input.get_device())
+    return Gnn.Tensor.to_dtype(out, Gnn.Tensor.get_dtype(input))
+
+
+__all__.append('poisson')
+
+
 def _install_version():
     """Tensor._version: the version counter, shared with the tensor's views, that every in-place
     op bumps (gnn_tensor_get_version)."""

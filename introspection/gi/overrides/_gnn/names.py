@@ -1325,6 +1325,7 @@ ROWS = [
     ('torch.clamp_min', 'Gnn.clamp_min'),
     ('torch.bernoulli', 'Gnn.bernoulli'),
     ('torch.normal', 'Gnn.normal'),
+    ('torch.poisson', 'Gnn.poisson'),
     ('torch.abs_', 'Gnn.abs_'),
     ('torch.acos_', 'Gnn.acos_'),
     ('torch.acosh_', 'Gnn.acosh_'),
