@@ -11,7 +11,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import math as _math
 
+from gi.repository import GLib
+
 from .base import Gnn
+from .errors import as_python_error, raise_torch_error
 
 __all__ = []
 
@@ -28,18 +31,19 @@ def _type_name(dtype):
 
 
 def _error(message, code='DTYPE'):
-    from gi.repository import GLib
-    from .errors import as_python_error
     return as_python_error(GLib.Error(message, 'gnn-error-quark', int(getattr(Gnn.Error, code))))
 
 
+_FLOATING = {int(Gnn.Dtype.FLOAT32), int(Gnn.Dtype.FLOAT64), int(Gnn.Dtype.FLOAT16),
+             int(Gnn.Dtype.BFLOAT16)}
+
+
 def _can_cast(src, dst):
-    """torch.can_cast: no floating to integral or bool, no integral to bool."""
-    if src.is_floating_point and not dst.is_floating_point:
+    """torch.can_cast of two Gnn.Dtype values: no floating to integral or bool, no integral
+    to bool."""
+    if int(src) in _FLOATING and int(dst) not in _FLOATING:
         return False
-    if str(dst) == 'torch.bool' and str(src) != 'torch.bool':
-        return False
-    return True
+    return not (dst == Gnn.Dtype.BOOL and src != Gnn.Dtype.BOOL)
 
 
 def _check_self(name, self):
@@ -50,14 +54,14 @@ def _check_self(name, self):
 def write_back(self, result):
     """Writes @result (the out-of-place result) into @self as torch's in-place ops do, and
     returns @self: the shapes must agree and result's dtype must cast to self's."""
-    if list(result.shape) != list(self.shape):
+    shape = Gnn.Tensor.get_shape(self)
+    if Gnn.Tensor.get_shape(result) != shape:
         raise _error("output with shape %s doesn't match the broadcast shape %s"
-                     % (list(self.shape), list(result.shape)), 'SHAPE')
-    if not _can_cast(result.dtype, self.dtype):
+                     % (list(shape), list(Gnn.Tensor.get_shape(result))), 'SHAPE')
+    src, dst = Gnn.Tensor.get_dtype(result), Gnn.Tensor.get_dtype(self)
+    if src != dst and not _can_cast(src, dst):
         raise _error("result type %s can't be cast to the desired output type %s"
                      % (_type_name(result.dtype), _type_name(self.dtype)))
-    from gi.repository import GLib
-    from .errors import raise_torch_error
     try:
         Gnn.Tensor.copy_(self, result)
     except GLib.Error as e:
@@ -68,12 +72,13 @@ def write_back(self, result):
 def _records(self, args, kwargs):
     if not Gnn.is_grad_enabled():
         return False
-    if self.requires_grad:
+    if Gnn.Tensor.get_requires_grad(self):
         return True
-    for v in list(args) + list(kwargs.values()):
-        if isinstance(v, Gnn.Tensor) and v.requires_grad:
-            return True
-        if isinstance(v, (tuple, list)) and any(isinstance(t, Gnn.Tensor) and t.requires_grad for t in v):
+    for v in args + tuple(kwargs.values()) if kwargs else args:
+        if isinstance(v, Gnn.Tensor):
+            if Gnn.Tensor.get_requires_grad(v):
+                return True
+        elif isinstance(v, (tuple, list)) and any(isinstance(t, Gnn.Tensor) and t.requires_grad for t in v):
             return True
     return False
 
