@@ -821,13 +821,15 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
   if (node)
     {
       /* backward needs the value self had before the op: save a copy of it, as PyTorch
-       * saves original_self; the other inputs are saved as they are */
+       * saves original_self, recorded as a clone of self's old history so that a double
+       * backward (create_graph) differentiates through it; the other inputs are saved as
+       * they are */
       if (save)
         for (guint k = 0; k < n_ins; k++)
           {
             if (k == 0)
               {
-                g_autoptr(GnnTensor) original = gnn_tensor_clone_contiguous (self, gnn_tensor_priv (self)->dtype, error);
+                g_autoptr(GnnTensor) original = gnn_tensor_clone (self, error);
                 if (original == NULL)
                   {
                     gnn_node_unref (node);

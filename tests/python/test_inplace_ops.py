@@ -279,6 +279,26 @@ class InplaceGradTest(ParityTest):
             (y * 2).sum().backward()
             self.assertEqual(list(leaf.grad.tolist()), [0.0, 0.0, 0.0])
 
+    def test_double_backward(self):
+        # create_graph through in-place results: the C ops (mul_, div_, sub_) save a recorded
+        # clone of the overwritten values, the generic path reads a clone
+        chains = [
+            lambda m, x: (x * 1.0).sin().mul_(x),
+            lambda m, x: (x * 1.0).sin_().div_(x + 2.0),
+            lambda m, x: (x * x).sub_(x.exp()).tanh_() * x,
+            lambda m, x: ((x * 1.0).hypot_(x * x) * x).pow_(3.0),
+        ]
+        for k, chain in enumerate(chains):
+            with self.subTest(chain=k):
+                got = []
+                for m in (torch, gnn):
+                    x = m.tensor([0.5, 1.0, 2.0], dtype=m.float64, requires_grad=True)
+                    (g,) = m.autograd.grad(chain(m, x).sum(), x, create_graph=True)
+                    (g * g).sum().backward()
+                    got.append((np.asarray(g.tolist()), np.asarray(x.grad.tolist())))
+                self.assert_close(got[1][0], got[0][0], 1e-10, 1e-12, 'first derivative')
+                self.assert_close(got[1][1], got[0][1], 1e-10, 1e-12, 'second derivative')
+
     def test_gradcheck_chains(self):
         # float64: gnn's gradient against central differences of gnn's own forward
         chains = [
