@@ -1,10 +1,10 @@
 # torch's in-place forms (Tensor.X_ and torch.X_), built on one mechanism: the out-of-place op
-# computes the result, which copy_ (gnn-ops-binary.c) writes back into the tensor. copy_ is
-# autograd-aware: it bumps the version counter, refuses a leaf that requires grad, and rebases
-# the history (on a view, the base's, as PyTorch's CopySlices), so gradients flow through the
-# in-place result and a saved tensor that was changed fails at backward. When autograd records,
-# the op reads a clone of the tensor, so that its backward never needs the overwritten values.
-# The dtype rule is torch's: the result must be castable to the tensor's dtype.
+# computes the result, which gnn_tensor_write_back_ (gnn-ops-binary.c) checks (the shape,
+# torch's casting rule) and writes into the tensor with copy_. copy_ is autograd-aware: it
+# bumps the version counter, refuses a leaf that requires grad, and rebases the history (on a
+# view, the base's, as PyTorch's CopySlices), so gradients flow through the in-place result
+# and a saved tensor that was changed fails at backward. When autograd records, the op reads
+# a clone of the tensor, so that its backward never needs the overwritten values.
 # The random family (uniform_, normal_, ...) and the indexed writes (index_add, index_put, put,
 # renorm, fill_diagonal_, composed from differentiable ops) reach the same write-back.
 #
@@ -34,36 +34,17 @@ def _error(message, code='DTYPE'):
     return as_python_error(GLib.Error(message, 'gnn-error-quark', int(getattr(Gnn.Error, code))))
 
 
-_FLOATING = {int(Gnn.Dtype.FLOAT32), int(Gnn.Dtype.FLOAT64), int(Gnn.Dtype.FLOAT16),
-             int(Gnn.Dtype.BFLOAT16)}
-
-
-def _can_cast(src, dst):
-    """torch.can_cast of two Gnn.Dtype values: no floating to integral or bool, no integral
-    to bool."""
-    if int(src) in _FLOATING and int(dst) not in _FLOATING:
-        return False
-    return not (dst == Gnn.Dtype.BOOL and src != Gnn.Dtype.BOOL)
-
-
 def _check_self(name, self):
     if not isinstance(self, Gnn.Tensor):
         raise TypeError('%s(): argument \'input\' must be Tensor, not %s' % (name, type(self).__name__))
 
 
 def write_back(self, result):
-    """Writes @result (the out-of-place result) into @self as torch's in-place ops do, and
-    returns @self: the shapes must agree and result's dtype must cast to self's."""
-    shape = Gnn.Tensor.get_shape(self)
-    if Gnn.Tensor.get_shape(result) != shape:
-        raise _error("output with shape %s doesn't match the broadcast shape %s"
-                     % (list(shape), list(Gnn.Tensor.get_shape(result))), 'SHAPE')
-    src, dst = Gnn.Tensor.get_dtype(result), Gnn.Tensor.get_dtype(self)
-    if src != dst and not _can_cast(src, dst):
-        raise _error("result type %s can't be cast to the desired output type %s"
-                     % (_type_name(result.dtype), _type_name(self.dtype)))
+    """Writes @result (the out-of-place result) into @self as torch's in-place ops do
+    (gnn_tensor_write_back_: the shapes must agree and result's dtype must cast to self's),
+    and returns @self."""
     try:
-        Gnn.Tensor.copy_(self, result)
+        Gnn.Tensor.write_back_(self, result)
     except GLib.Error as e:
         raise_torch_error(e)
     return self
