@@ -821,13 +821,15 @@ inplace_op (const char *name, const char *backward_name, GnnBackwardFunc backwar
   if (node)
     {
       /* backward needs the value self had before the op: save a copy of it, as PyTorch
-       * saves original_self; the other inputs are saved as they are */
+       * saves original_self, recorded as a clone of self's old history so that a double
+       * backward (create_graph) differentiates through it; the other inputs are saved as
+       * they are */
       if (save)
         for (guint k = 0; k < n_ins; k++)
           {
             if (k == 0)
               {
-                g_autoptr(GnnTensor) original = gnn_tensor_clone_contiguous (self, gnn_tensor_priv (self)->dtype, error);
+                g_autoptr(GnnTensor) original = gnn_tensor_clone (self, error);
                 if (original == NULL)
                   {
                     gnn_node_unref (node);
@@ -1198,6 +1200,75 @@ gnn_tensor_copy_ (GnnTensor *self, GnnTensor *src, GError **error)
     }
   gnn_commit_inplace (self, node);
   return TRUE;
+}
+
+/* torch's names of the dtypes, as its casting messages spell them */
+static const char *
+torch_type_name (GnnDtype dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_FLOAT32: return "Float";
+    case GNN_DTYPE_FLOAT64: return "Double";
+    case GNN_DTYPE_FLOAT16: return "Half";
+    case GNN_DTYPE_BFLOAT16: return "BFloat16";
+    case GNN_DTYPE_INT64: return "Long";
+    case GNN_DTYPE_INT32: return "Int";
+    case GNN_DTYPE_INT16: return "Short";
+    case GNN_DTYPE_INT8: return "Char";
+    case GNN_DTYPE_UINT8: return "Byte";
+    case GNN_DTYPE_BOOL: return "Bool";
+    default: return gnn_dtype_get_name (dtype);
+    }
+}
+
+/**
+ * gnn_tensor_write_back_:
+ * @self: the tensor to change
+ * @result: the values an op computed out of place from @self, of @self's shape
+ * @error: return location for a #GError
+ *
+ * Writes @result into @self as PyTorch's in-place ops write their result: `x.sin_ ()` is
+ * `write_back_ (x, sin (x))`. @result must have @self's shape, and its dtype must cast to
+ * @self's as `torch.can_cast` allows (no floating-point result into an integral or bool
+ * tensor, no integral result into a bool tensor). The write is [method@Gnn.Tensor.copy_]:
+ * it bumps the version counter, refuses a leaf that requires grad while grad mode is on, and
+ * rebases @self's history (a view's base's, as PyTorch's CopySlices), so gradients flow
+ * through @result's graph into @self's old history.
+ *
+ * When autograd records, compute @result from a clone of @self
+ * ([method@Gnn.Tensor.clone]): an op whose backward saved @self itself would find it
+ * changed, and its backward fails.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_write_back_ (GnnTensor *self, GnnTensor *result, GError **error)
+{
+  GnnTensorPrivate *p, *r;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (result), FALSE);
+  p = gnn_tensor_priv (self);
+  r = gnn_tensor_priv (result);
+  if (r->ndim != p->ndim || memcmp (r->shape, p->shape, sizeof (gint64) * p->ndim) != 0)
+    {
+      g_autofree char *a = gnn_shape_to_string (p->ndim, p->shape);
+      g_autofree char *b = gnn_shape_to_string (r->ndim, r->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "output with shape %s doesn't match the broadcast shape %s", a, b);
+      return FALSE;
+    }
+  if ((gnn_dtype_is_floating (r->dtype) && !gnn_dtype_is_floating (p->dtype)) ||
+      (p->dtype == GNN_DTYPE_BOOL && r->dtype != GNN_DTYPE_BOOL))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "result type %s can't be cast to the desired output type %s",
+                   torch_type_name (r->dtype), torch_type_name (p->dtype));
+      return FALSE;
+    }
+  return gnn_tensor_copy_ (self, result, error);
 }
 
 /* fill_: constants have no gradient */

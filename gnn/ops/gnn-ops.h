@@ -797,4 +797,8 @@ gboolean   gnn_tensor_allclose     (GnnTensor *self, GnnTensor *other, double rt
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_equal        (GnnTensor *self, GnnTensor *other, GError **error);
 
+
+/* torch's in-place write of an out-of-place result (gnn-ops-binary.c) */
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_write_back_  (GnnTensor *self, GnnTensor *result, GError **error);
 G_END_DECLS

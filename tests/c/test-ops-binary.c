@@ -121,6 +121,54 @@ test_inplace_ops (void)
   }
 }
 
+/* gnn_tensor_write_back_: torch's in-place write of an out-of-place result */
+static void
+test_write_back (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 1, 2), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) wide = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) y = NULL, copy = NULL, s = NULL, loss = NULL, as_int = NULL, as_bool = NULL;
+  guint64 version;
+  GnnTensor *grad;
+
+  OK (gnn_tensor_set_requires_grad (x, TRUE, &error));
+  OK (y = gnn_tensor_mul_scalar (x, 1.0, &error));
+  /* y.sin_ (): sin of a clone of y, written back */
+  OK (copy = gnn_tensor_clone (y, &error));
+  OK (s = gnn_tensor_sin (copy, &error));
+  version = gnn_tensor_get_version (y);
+  OK (gnn_tensor_write_back_ (y, s, &error));
+  g_assert_cmpuint (gnn_tensor_get_version (y), ==, version + 1);
+  gnn_test_assert_close (y, GNN_TEST_DATA (sin (0.5), sin (1.0), sin (2.0)), 3, 0, 1e-15);
+  OK (loss = gnn_tensor_sum_all (y, &error));
+  OK (gnn_tensor_backward (loss, NULL, FALSE, &error));
+  grad = gnn_tensor_get_grad (x);
+  gnn_test_assert_close (grad, GNN_TEST_DATA (cos (0.5), cos (1.0), cos (2.0)), 3, 0, 1e-15);
+
+  /* a leaf that requires grad is refused */
+  g_assert_false (gnn_tensor_write_back_ (x, s, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_clear_error (&error);
+  /* the result keeps the tensor's shape */
+  g_assert_false (gnn_tensor_write_back_ (y, wide, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_cmpstr (error->message, ==, "output with shape [3] doesn't match the broadcast shape [2, 3]");
+  g_clear_error (&error);
+  /* torch's casting rule: no floating result into an integral tensor, nothing but bool into bool */
+  OK (as_int = gnn_tensor_to_dtype (s, GNN_DTYPE_INT64, &error));
+  g_assert_false (gnn_tensor_write_back_ (as_int, s, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_cmpstr (error->message, ==, "result type Double can't be cast to the desired output type Long");
+  g_clear_error (&error);
+  OK (as_bool = gnn_tensor_to_dtype (s, GNN_DTYPE_BOOL, &error));
+  g_assert_false (gnn_tensor_write_back_ (as_bool, as_int, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  OK (gnn_tensor_write_back_ (as_int, as_bool, &error));
+  gnn_test_assert_close (as_int, GNN_TEST_DATA (1, 1, 1), 3, 0, 0);
+}
+
 static GnnTensor *
 f_add (GnnTensor *x, gpointer data, GError **error)
 {
@@ -241,6 +289,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/binary/comparisons-where", test_comparisons_and_where);
   g_test_add_func ("/ops/binary/inplace", test_inplace_ops);
   g_test_add_func ("/ops/binary/gradcheck", test_gradcheck);
+  g_test_add_func ("/ops/binary/write-back", test_write_back);
   g_test_add_func ("/ops/binary/hypot", test_hypot);
   return g_test_run ();
 }

@@ -739,18 +739,6 @@ def concatenate(tensors, dim=0, *, axis=None, out=None):
 
 
 @_export
-def clamp_min(input, min):
-    """torch.clamp_min (input, min): clamp (input, min=min), min a number or a tensor."""
-    return _fn.clamp(input, min=min)
-
-
-@_export
-def clamp_max(input, max):
-    """torch.clamp_max (input, max): clamp (input, max=max), max a number or a tensor."""
-    return _fn.clamp(input, max=max)
-
-
-@_export
 def rsub(input, other, alpha=1):
     """torch.rsub (input, other, alpha=1): other - alpha * input."""
     _check_tensor('rsub', input)
