@@ -4,11 +4,19 @@
 # (gnn/distributed/mpi/), so `init_process_group(backend="mpi")` works in a job started by
 # `mpirun -np N`. These functions give the C calls torch's spellings: a GError of misuse (no
 # default group, a second init) is the RuntimeError torch raises, an unknown backend the
-# ValueError. Collectives run synchronously: async_op=True is not built yet.
+# ValueError. Every collective takes async_op=True, which returns a work handle (Work: wait,
+# is_completed, is_success); the collectives run on the group's worker thread in the order they
+# were called. As torch, src and dst are ranks of the default group, translated into the
+# group's own; a rank not in a group made by new_group gets GroupMember.NON_GROUP_MEMBER, and
+# the collectives of that group do nothing on it.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import enum as _enum
 import math as _math
+import pickle as _pickle
+import warnings as _warnings
+
+from gi.repository import GLib as _GLib
 
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
@@ -45,6 +53,27 @@ class distributed_ReduceOp(_enum.IntEnum):
 _KNOWN_BACKENDS = ('mpi', 'gloo', 'nccl', 'ucc')
 
 
+@_export
+class distributed_GroupMember:
+    """torch.distributed.GroupMember: NON_GROUP_MEMBER is what new_group gives a rank that is
+    not in the group."""
+    WORLD = None
+    NON_GROUP_MEMBER = object()
+
+
+# the ranks of the default group that make each group of new_group, in group-rank order
+_group_ranks = {}
+
+
+def _not_member(group, name):
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        world = Gnn.distributed_get_rank() if Gnn.distributed_is_initialized() else -1
+        _warnings.warn('Running %s on global rank %d which does not belong to the given group.'
+                       % (name, world))
+        return True
+    return False
+
+
 def _group(group):
     if group is not None:
         if not isinstance(group, Gnn.ProcessGroup):
@@ -53,10 +82,73 @@ def _group(group):
     return _call(Gnn.distributed_get_default_group)
 
 
-def _sync_only(async_op, name):
+def _group_rank(group, rank, what):
+    """A rank of the default group as a rank of @group (torch's get_group_rank)."""
+    ranks = _group_ranks.get(group)
+    if ranks is None or rank is None:
+        return rank
+    rank = int(rank)
+    if rank not in ranks:
+        raise RuntimeError('The global rank %d is not part of the group %r (%s)' % (rank, group, what))
+    return ranks.index(rank)
+
+
+def _global_rank(group, rank):
+    ranks = _group_ranks.get(group)
+    return rank if ranks is None or rank < 0 else ranks[rank]
+
+
+@_export
+class distributed_Work:
+    """torch.distributed's work handle (async_op=True): wait() waits for the operation and
+    puts its results into the output tensors, raising the error of a failed one;
+    is_completed() tells without waiting."""
+
+    def __init__(self, work, after=None):
+        self._work = work
+        self._after = after
+
+    def wait(self, timeout=None):
+        _call(self._work.wait)
+        if self._after is not None:
+            after, self._after = self._after, None
+            after()
+        return True
+
+    def is_completed(self):
+        return self._work.is_completed()
+
+    def is_success(self):
+        return self._work.is_success()
+
+    def exception(self):
+        try:
+            self.wait()
+        except Exception as e:  # the error as torch's Work.exception gives it
+            return e
+        return None
+
+    def _source_rank(self):
+        return self._work.get_source_rank()
+
+    def source_rank(self):
+        return self._work.get_source_rank()
+
+
+def _finish(work, async_op, after=None):
+    w = distributed_Work(work, after)
     if async_op:
-        raise NotImplementedError('%s(async_op=True): gnn runs collectives synchronously '
-                                  '(work handles are not built yet)' % name)
+        return w
+    w.wait()
+    return None
+
+
+def _tensors(tensors, name):
+    tensors = list(tensors)
+    for t in tensors:
+        if not isinstance(t, Gnn.Tensor):
+            raise TypeError('%s must hold tensors, got %s' % (name, type(t).__name__))
+    return tensors
 
 
 @_export
@@ -108,63 +200,318 @@ def distributed_is_initialized():
 
 @_export
 def distributed_destroy_process_group(group=None):
-    """torch.distributed.destroy_process_group: releases the default group."""
+    """torch.distributed.destroy_process_group: releases the default group (and forgets the
+    groups of new_group), or forgets one group of new_group."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return
     if group is not None:
-        raise NotImplementedError('destroy_process_group(group): gnn has only the default group')
+        if group not in _group_ranks:
+            raise ValueError('destroy_process_group: not a group of new_group: %r' % (group,))
+        del _group_ranks[group]
+        return
+    _group_ranks.clear()
     _call(Gnn.distributed_destroy_process_group)
 
 
 @_export
+def distributed_new_group(ranks=None, timeout=None, backend=None, pg_options=None):
+    """torch.distributed.new_group: a group of some ranks of the default group. Every rank
+    calls it with the same ranks, members or not; a rank not in ranks gets
+    GroupMember.NON_GROUP_MEMBER. Group ranks follow the sorted ranks, as torch's."""
+    world = _call(Gnn.distributed_get_default_group)
+    if backend is not None and str(backend).lower() != world.get_backend():
+        raise ValueError("new_group: backend %r: gnn's groups use the default group's backend %r"
+                         % (backend, world.get_backend()))
+    ranks = sorted(int(r) for r in ranks) if ranks is not None else None
+    g = _call(world.new_group, ranks)
+    if g is None:
+        return distributed_GroupMember.NON_GROUP_MEMBER
+    _group_ranks[g] = ranks if ranks is not None else list(range(world.get_world_size()))
+    return g
+
+
+@_export
 def distributed_get_rank(group=None):
-    """torch.distributed.get_rank."""
+    """torch.distributed.get_rank: this process's rank in group (-1 when not in it)."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return -1
     return _group(group).get_rank()
 
 
 @_export
 def distributed_get_world_size(group=None):
-    """torch.distributed.get_world_size."""
+    """torch.distributed.get_world_size (-1 for a group this rank is not in)."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return -1
     return _group(group).get_world_size()
 
 
 @_export
 def distributed_get_backend(group=None):
     """torch.distributed.get_backend."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        raise RuntimeError('Invalid process group specified')
     return _group(group).get_backend()
 
 
 @_export
 def distributed_all_reduce(tensor, op=distributed_ReduceOp.SUM, group=None, async_op=False):
     """torch.distributed.all_reduce: in place, on every rank."""
-    _sync_only(async_op, 'all_reduce')
-    _call(_group(group).all_reduce, tensor, Gnn.ReduceOp(int(op)))
+    if _not_member(group, 'all_reduce'):
+        return None
+    return _finish(_group(group).all_reduce_async(tensor, Gnn.ReduceOp(int(op))), async_op)
 
 
 @_export
 def distributed_broadcast(tensor, src, group=None, async_op=False):
     """torch.distributed.broadcast: rank src's tensor, in place, on every rank."""
-    _sync_only(async_op, 'broadcast')
-    _call(_group(group).broadcast, tensor, int(src))
+    if _not_member(group, 'broadcast'):
+        return None
+    g = _group(group)
+    return _finish(g.broadcast_async(tensor, _group_rank(g, src, 'src')), async_op)
 
 
 @_export
 def distributed_all_gather(tensor_list, tensor, group=None, async_op=False):
     """torch.distributed.all_gather: every rank's tensor into tensor_list, in rank order."""
-    _sync_only(async_op, 'all_gather')
+    if _not_member(group, 'all_gather'):
+        return None
     g = _group(group)
     if len(tensor_list) != g.get_world_size():
         raise ValueError('all_gather: tensor_list has %d tensors, expected the world size %d'
                          % (len(tensor_list), g.get_world_size()))
-    gathered = _call(g.all_gather, tensor)
-    for out, t in zip(tensor_list, gathered):
-        with _no_grad():
-            out.copy_(t)
+    return _finish(g.all_gather_async(_tensors(tensor_list, 'tensor_list'), tensor), async_op)
+
+
+def _chunks(t, n, name):
+    """@t's elements as n equal views of a flat view (t must be contiguous)."""
+    if t.numel() % n != 0:
+        raise ValueError('%s has %d elements, not a multiple of the world size %d'
+                         % (name, t.numel(), n))
+    if not t.is_contiguous():
+        raise ValueError('%s must be contiguous' % name)
+    flat = t.view(-1)
+    m = t.numel() // n
+    return [flat[i * m:(i + 1) * m] for i in range(n)]
+
+
+@_export
+def distributed_all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    """torch.distributed.all_gather_into_tensor: every rank's input_tensor, one after the
+    other, into output_tensor (world size times input_tensor's elements)."""
+    if _not_member(group, 'all_gather_into_tensor'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    if output_tensor.numel() != n * input_tensor.numel():
+        raise ValueError('all_gather_into_tensor: output_tensor has %d elements, expected the '
+                         'world size %d times %d' % (output_tensor.numel(), n, input_tensor.numel()))
+    views = _chunks(output_tensor, n, 'output_tensor')
+    return _finish(g.all_gather_async(views, input_tensor), async_op)
+
+
+@_export
+def distributed_reduce(tensor, dst, op=distributed_ReduceOp.SUM, group=None, async_op=False):
+    """torch.distributed.reduce: the reduction over the ranks, into tensor on rank dst only."""
+    if _not_member(group, 'reduce'):
+        return None
+    g = _group(group)
+    return _finish(g.reduce_async(tensor, _group_rank(g, dst, 'dst'), Gnn.ReduceOp(int(op))),
+                   async_op)
+
+
+@_export
+def distributed_reduce_scatter(output, input_list, op=distributed_ReduceOp.SUM, group=None,
+                               async_op=False):
+    """torch.distributed.reduce_scatter: rank r's output is the reduction of every rank's
+    input_list[r]."""
+    if _not_member(group, 'reduce_scatter'):
+        return None
+    return _finish(_group(group).reduce_scatter_async(output, _tensors(input_list, 'input_list'),
+                                                      Gnn.ReduceOp(int(op))), async_op)
+
+
+@_export
+def distributed_reduce_scatter_tensor(output, input, op=distributed_ReduceOp.SUM, group=None,
+                                      async_op=False):
+    """torch.distributed.reduce_scatter_tensor: input holds world-size blocks of output's
+    size; rank r's output is the reduction of every rank's r-th block."""
+    if _not_member(group, 'reduce_scatter_tensor'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    if input.numel() != n * output.numel():
+        raise ValueError('reduce_scatter_tensor: input has %d elements, expected the world size '
+                         '%d times %d' % (input.numel(), n, output.numel()))
+    blocks = [b for b in _chunks(input.contiguous(), n, 'input')]
+    return _finish(g.reduce_scatter_async(output, blocks, Gnn.ReduceOp(int(op))), async_op)
+
+
+@_export
+def distributed_gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
+    """torch.distributed.gather: every rank's tensor into gather_list on rank dst."""
+    if _not_member(group, 'gather'):
+        return None
+    g = _group(group)
+    lst = _tensors(gather_list, 'gather_list') if gather_list is not None else None
+    return _finish(g.gather_async(tensor, lst, _group_rank(g, dst, 'dst')), async_op)
+
+
+@_export
+def distributed_scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
+    """torch.distributed.scatter: rank r gets scatter_list[r] of rank src, in tensor."""
+    if _not_member(group, 'scatter'):
+        return None
+    g = _group(group)
+    lst = _tensors(scatter_list, 'scatter_list') if scatter_list is not None else None
+    return _finish(g.scatter_async(tensor, lst, _group_rank(g, src, 'src')), async_op)
+
+
+@_export
+def distributed_all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    """torch.distributed.all_to_all: input_tensor_list[r] goes to rank r, and
+    output_tensor_list[r] receives rank r's tensor for this rank (sizes may differ)."""
+    if _not_member(group, 'all_to_all'):
+        return None
+    return _finish(_group(group).all_to_all_async(
+        _tensors(output_tensor_list, 'output_tensor_list'),
+        _tensors(input_tensor_list, 'input_tensor_list')), async_op)
+
+
+def _splits(t, sizes, n, name):
+    d0 = t.shape[0] if t.dim() > 0 else 0
+    if sizes is None or len(sizes) == 0:
+        if d0 % n != 0:
+            raise ValueError('all_to_all_single: %s has %d rows, not a multiple of the world size '
+                             '%d: give split sizes' % (name, d0, n))
+        sizes = [d0 // n] * n
+    sizes = [int(x) for x in sizes]
+    if len(sizes) != n or sum(sizes) != d0:
+        raise ValueError('all_to_all_single: split sizes %r of %s: expected %d sizes adding up to '
+                         'its %d rows' % (sizes, name, n, d0))
+    views, off = [], 0
+    for k in sizes:
+        views.append(t.narrow(0, off, k))
+        off += k
+    return views
+
+
+@_export
+def distributed_all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                                  group=None, async_op=False):
+    """torch.distributed.all_to_all_single: input's rows, split by input_split_sizes (equal
+    splits by default), go to the ranks in order; output's rows, split by output_split_sizes,
+    receive them."""
+    if _not_member(group, 'all_to_all_single'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    outs = _splits(output, output_split_sizes, n, 'output')
+    ins = _splits(input, input_split_sizes, n, 'input')
+    return _finish(g.all_to_all_async(outs, ins), async_op)
 
 
 @_export
 def distributed_barrier(group=None, async_op=False, device_ids=None):
     """torch.distributed.barrier."""
-    _sync_only(async_op, 'barrier')
-    _call(_group(group).barrier)
+    if _not_member(group, 'barrier'):
+        return None
+    return _finish(_group(group).barrier_async(), async_op)
+
+
+@_export
+def distributed_isend(tensor, dst, group=None, tag=0):
+    """torch.distributed.isend: a work handle of the send."""
+    if _not_member(group, 'isend'):
+        return None
+    g = _group(group)
+    return distributed_Work(g.send_async(tensor, _group_rank(g, dst, 'dst'), int(tag)))
+
+
+@_export
+def distributed_irecv(tensor, src=None, group=None, tag=0):
+    """torch.distributed.irecv: a work handle of the receive (src None: any rank)."""
+    if _not_member(group, 'irecv'):
+        return None
+    g = _group(group)
+    src = -1 if src is None else _group_rank(g, src, 'src')
+    return distributed_Work(g.recv_async(tensor, src, int(tag)))
+
+
+@_export
+def distributed_send(tensor, dst, group=None, tag=0):
+    """torch.distributed.send: returns once the tensor is sent (or buffered)."""
+    w = distributed_isend(tensor, dst, group, tag)
+    if w is not None:
+        w.wait()
+
+
+@_export
+def distributed_recv(tensor, src=None, group=None, tag=0):
+    """torch.distributed.recv: receives into tensor; returns the sender's rank (of the default
+    group), -1 on a rank not in group."""
+    w = distributed_irecv(tensor, src, group, tag)
+    if w is None:
+        return -1
+    w.wait()
+    return _global_rank(_group(group), w.source_rank())
+
+
+def _bytes_tensor(data):
+    return Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(data), Gnn.Dtype.UINT8, [len(data)], None)
+
+
+def _tensor_bytes(t):
+    return bytes(t.get_bytes().get_data())
+
+
+@_export
+def distributed_all_gather_object(object_list, obj, group=None):
+    """torch.distributed.all_gather_object: every rank's picklable obj into object_list, in
+    rank order (pickled bytes over all_gather)."""
+    if _not_member(group, 'all_gather_object'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    data = _pickle.dumps(obj)
+    sizes = [Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(b'\0' * 8), Gnn.Dtype.INT64, [1], None)
+             for _ in range(n)]
+    mine = Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(len(data).to_bytes(8, 'little', signed=True)),
+                                     Gnn.Dtype.INT64, [1], None)
+    _finish(g.all_gather_async(sizes, mine), False)
+    lengths = [int(s.item()) for s in sizes]
+    longest = max(lengths)
+    outs = [_bytes_tensor(b'\0' * longest) for _ in range(n)]
+    _finish(g.all_gather_async(outs, _bytes_tensor(data + b'\0' * (longest - len(data)))), False)
+    for i in range(n):
+        object_list[i] = _pickle.loads(_tensor_bytes(outs[i])[:lengths[i]])
+
+
+@_export
+def distributed_broadcast_object_list(object_list, src=0, group=None, device=None):
+    """torch.distributed.broadcast_object_list: rank src's picklable objects into
+    object_list on every rank (pickled bytes over broadcast)."""
+    if _not_member(group, 'broadcast_object_list'):
+        return None
+    g = _group(group)
+    root = _group_rank(g, src, 'src')
+    k = len(object_list)
+    if g.get_rank() == root:
+        blobs = [_pickle.dumps(o) for o in object_list]
+    else:
+        blobs = [b''] * k
+    sizes = Gnn.Tensor.new_from_bytes(
+        _GLib.Bytes.new(b''.join(len(b).to_bytes(8, 'little', signed=True) for b in blobs)),
+        Gnn.Dtype.INT64, [k], None)
+    _finish(g.broadcast_async(sizes, root), False)
+    lengths = [int(x) for x in sizes.tolist()]
+    payload = _bytes_tensor(b''.join(blobs) if g.get_rank() == root else b'\0' * sum(lengths))
+    _finish(g.broadcast_async(payload, root), False)
+    if g.get_rank() != root:
+        data, off = _tensor_bytes(payload), 0
+        for i, m in enumerate(lengths):
+            object_list[i] = _pickle.loads(data[off:off + m])
+            off += m
 
 
 @_export
