@@ -575,17 +575,68 @@ class DistributedSampler(_Sampler):
         self.epoch = epoch
 
 
+def _g():
+    """The overridden module (its Python-level zeros_like, cat, tensor)."""
+    from gi.repository import Gnn as overridden
+    return overridden
+
+
+def _output_tensors(obj, out):
+    if isinstance(obj, Gnn.Tensor):
+        out.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            _output_tensors(o, out)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _output_tensors(o, out)
+    return out
+
+
+def _reached_leaves(outputs):
+    """The hashes of the leaves (parameters) whose gradients a backward from @outputs makes:
+    the AccumulateGrad nodes of their graph, as torch's prepare_for_backward finds them."""
+    leaves, seen, stack = set(), set(), []
+    for t in outputs:
+        node = t.get_grad_fn()
+        if node is None:
+            if t.get_requires_grad():
+                leaves.add(hash(t))
+            continue
+        stack.append(node)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.get_name() == 'AccumulateGrad':
+            v = node.get_variable()
+            if v is not None:
+                leaves.add(hash(v))
+            continue
+        for i in range(node.get_n_next_functions()):
+            nxt, _ = node.get_next_function(i)
+            if nxt is not None and nxt not in seen:
+                stack.append(nxt)
+    return leaves
+
+
 @_export
 class DistributedDataParallel(_Module):
     """torch.nn.parallel.DistributedDataParallel(module, process_group=None,
-    broadcast_buffers=True): data parallelism over the ranks of a process group. At
-    construction rank 0's parameters and buffers are broadcast to every rank; during backward
-    each parameter's gradient is averaged over the ranks (an all-reduce per parameter, from a
-    tensor hook, in the order backward makes the gradients, the same on every rank), so that
-    after backward every rank holds the gradient of the whole batch. The wrapped module is
-    `module`, and the state dict's keys start with `module.`, as torch's. With
-    broadcast_buffers, rank 0's buffers are broadcast again before each forward. Not built yet:
-    buckets, asynchronous all-reduces overlapping backward, find_unused_parameters, no_sync."""
+    broadcast_buffers=True, find_unused_parameters=False): data parallelism over the ranks of
+    a process group. At construction rank 0's parameters and buffers are broadcast to every
+    rank. During backward, once the last parameter the forward reached has its gradient (a
+    tensor hook each), every parameter's gradient (.grad, with what no_sync accumulated) is
+    averaged over the ranks in one all-reduce, in registration order, so that after backward
+    every rank holds the gradient of the whole batch. Inside no_sync() gradients accumulate
+    locally; the next synchronized backward averages their sum, as torch's. With
+    find_unused_parameters, the forward finds the parameters its output reaches; the others
+    take part in the average with zeros, so every rank all-reduces in every backward, and a
+    parameter no rank used keeps its gradient (None), as torch's. With broadcast_buffers, rank
+    0's buffers are broadcast before each forward that follows a synchronized one, as torch's.
+    The wrapped module is `module`, and the state dict's keys start with `module.`. Not built
+    yet: buckets, all-reduces overlapping backward, gradient_as_bucket_view, static_graph."""
 
     # a class of the overrides is not made torch-style by Module.__init_subclass__: its GType
     # name and its forward as the do_forward virtual method are given here
@@ -600,19 +651,26 @@ class DistributedDataParallel(_Module):
                  find_unused_parameters=False, check_reduction=False,
                  gradient_as_bucket_view=False, static_graph=False):
         super().__init__()
-        if find_unused_parameters or static_graph or gradient_as_bucket_view:
-            raise NotImplementedError('DistributedDataParallel: find_unused_parameters, '
-                                      'static_graph and gradient_as_bucket_view are not built yet')
+        if static_graph or gradient_as_bucket_view:
+            raise NotImplementedError('DistributedDataParallel: static_graph and '
+                                      'gradient_as_bucket_view are not built yet')
+        import weakref
         group = _group(process_group)
         self.module = module
         self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True
         self._ddp_group = group
         self._ddp_handles = []
         self._sync_state(group, module.parameters())
         self._sync_state(group, module.buffers())
-        for p in module.parameters():
-            if p.requires_grad:
-                self._ddp_handles.append(p.register_hook(self._make_hook(group)))
+        state = {'params': [p for p in module.parameters() if p.requires_grad],
+                 'expected': None, 'ready': set(), 'group': group}
+        state['index'] = {hash(p): i for i, p in enumerate(state['params'])}
+        self._ddp_state = state
+        for i, p in enumerate(state['params']):
+            self._ddp_handles.append(p.register_hook(self._make_hook(weakref.ref(self), i)))
 
     @staticmethod
     def _sync_state(group, tensors):
@@ -621,14 +679,108 @@ class DistributedDataParallel(_Module):
                 _call(group.broadcast, t, 0)
 
     @staticmethod
-    def _make_hook(group):
+    def _make_hook(ref, i):
         def hook(grad):
-            g = grad.clone()
-            _call(group.all_reduce, g, Gnn.ReduceOp.AVG)
-            return g
+            self = ref()
+            if self is None:
+                return None
+            state = self._ddp_state
+            if state['expected'] is None:     # no_sync, or no synchronized forward
+                return None
+            state['ready'].add(i)
+            if not state['expected'] <= state['ready']:
+                return None
+            return self._reduce(i, grad)
         return hook
 
+    def _reduce(self, last, grad):
+        """Averages every parameter's gradient over the ranks, from the hook of @last (whose
+        incoming @grad is not in its .grad yet): its .grad is set to the average and the hook
+        gives zeros, so that the accumulation leaves the average."""
+        state = self._ddp_state
+        state['expected'] = None
+        state['ready'] = set()
+        params, group = state['params'], state['group']
+        with _no_grad():
+            grads, used = [], []
+            for j, p in enumerate(params):
+                g = p.grad
+                if j == last:
+                    g = grad if g is None else g + grad
+                used.append(0.0 if g is None else 1.0)
+                grads.append(_g().zeros_like(p) if g is None else g)
+            flat = _g().cat([g.reshape(-1) for g in grads])
+            _call(group.all_reduce, flat, Gnn.ReduceOp.AVG)
+            if self.find_unused_parameters:
+                used_t = _g().tensor(used, dtype=_g().float64)
+                _call(group.all_reduce, used_t, Gnn.ReduceOp.SUM)
+                used = used_t.tolist()
+            off = 0
+            for j, p in enumerate(params):
+                n = p.numel()
+                avg = flat[off:off + n].reshape(p.shape)
+                off += n
+                if used[j] == 0:          # no rank used it: its gradient stays as it is
+                    continue
+                if j == last or p.grad is None:
+                    p.grad = avg.clone()
+                else:
+                    p.grad.copy_(avg)
+            return _g().zeros_like(grad)
+
+    def no_sync(self):
+        """torch's DistributedDataParallel.no_sync: a context in which backward accumulates
+        gradients locally; the first synchronized backward after it averages their sum."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def context():
+            old = self.require_backward_grad_sync
+            self.require_backward_grad_sync = False
+            try:
+                yield
+            finally:
+                self.require_backward_grad_sync = old
+        return context()
+
     def forward(self, *args, **kwargs):
-        if self.broadcast_buffers and self.module.training:
-            self._sync_state(self._ddp_group, self.module.buffers())
-        return self.module(*args, **kwargs)
+        state = self._ddp_state
+        if state['ready'] and state['expected'] is not None:
+            missing = sorted(set(range(len(state['params']))) - state['ready'])
+            state['ready'] = set()
+            raise RuntimeError(
+                'Expected to have finished reduction in the prior iteration before starting a '
+                'new one. This error indicates that your module has parameters that were not '
+                'used in producing loss. You can enable unused parameter detection by passing '
+                'the keyword argument `find_unused_parameters=True` to '
+                '`torch.nn.parallel.DistributedDataParallel`. Parameter indices which did not '
+                'receive grad for rank %d: %s' % (state['group'].get_rank(),
+                                                  ' '.join(str(m) for m in missing)))
+        buffers = list(self.module.buffers())
+        if self.broadcast_buffers and self.require_forward_param_sync and buffers:
+            self._sync_state(self._ddp_group, buffers)
+        out = self.module(*args, **kwargs)
+        if Gnn.is_grad_enabled() and self.require_backward_grad_sync:
+            self.require_forward_param_sync = True
+            if self.find_unused_parameters:
+                reached = _reached_leaves(_output_tensors(out, []))
+                expected = {state['index'][h] for h in reached if h in state['index']}
+            else:
+                expected = set(range(len(state['params'])))
+            state['expected'] = expected
+            state['ready'] = set()
+            if not expected:     # nothing to wait for: this rank takes part at once
+                self._reduce_now()
+        else:
+            self.require_forward_param_sync = False
+            state['expected'] = None
+        return out
+
+    def _reduce_now(self):
+        """A rank whose output reaches no parameter still takes part in the average."""
+        state = self._ddp_state
+        if state['params']:
+            p = state['params'][0]
+            g = p.grad
+            p.grad = None
+            self._reduce(0, _g().zeros_like(p) if g is None else g)
