@@ -22,6 +22,7 @@ from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
 from .data import Sampler as _Sampler, _permutation
 from .module import Module as _Module, _forward_vfunc
+from .function import autograd_Function as _Function
 
 __all__ = []
 
@@ -784,3 +785,119 @@ class DistributedDataParallel(_Module):
             g = p.grad
             p.grad = None
             self._reduce(0, _g().zeros_like(p) if g is None else g)
+
+
+class _AllReduceSum(_Function):
+    """The sum over the ranks, differentiable: each rank's input feeds every rank's output,
+    so its gradient is the sum of every rank's output gradient."""
+
+    @staticmethod
+    def forward(ctx, x, group):
+        ctx.group = group
+        y = x.clone()
+        _call(group.all_reduce, y, Gnn.ReduceOp.SUM)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad.clone()
+        _call(ctx.group.all_reduce, g, Gnn.ReduceOp.SUM)
+        return g, None
+
+
+@_export
+class SyncBatchNorm(_Module):
+    """torch.nn.SyncBatchNorm(num_features, eps=1e-05, momentum=0.1, affine=True,
+    track_running_stats=True, process_group=None): batch normalization whose batch statistics
+    are those of every rank's batch together. In training, the per-channel sum and element count
+    are all-reduced for the mean, then the sum of squared deviations for the (biased) variance,
+    both differentiably (the backward all-reduces their gradients), so that N ranks on batches
+    of b equal one BatchNorm on the N*b batch. The running statistics are updated as
+    BatchNorm's (the unbiased variance); in eval they normalize, with no communication.
+    Composed of differentiable ops, in Python."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+distributed+SyncBatchNorm'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, device=None, dtype=None):
+        super().__init__()
+        G = _g()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        self.process_group = process_group
+        if affine:
+            self.weight = G.Parameter(G.ones(num_features))
+            self.bias = G.Parameter(G.zeros(num_features))
+        if track_running_stats:
+            self.register_buffer('running_mean', G.zeros(num_features))
+            self.register_buffer('running_var', G.ones(num_features))
+            self.register_buffer('num_batches_tracked', G.tensor(0, dtype=G.int64))
+
+    def extra_repr(self):
+        return ('{num_features}, eps={eps}, momentum={momentum}, affine={affine}, '
+                'track_running_stats={track_running_stats}'.format(**self.__dict__))
+
+    def forward(self, input):
+        G = _g()
+        if input.dim() < 2:
+            raise ValueError('expected at least 2D input (got {}D input)'.format(input.dim()))
+        if input.shape[1] != self.num_features:
+            raise ValueError('SyncBatchNorm: expected %d channels, got input of shape %s'
+                             % (self.num_features, list(input.shape)))
+        use_batch = self.training or not self.track_running_stats
+        if not use_batch:
+            return G.functional_batch_norm(input, self.running_mean, self.running_var,
+                                self.weight if self.affine else None,
+                                self.bias if self.affine else None, False, 0.0, self.eps)
+        group = self.process_group if self.process_group is not None else \
+            _call(Gnn.distributed_get_default_group)
+        C = self.num_features
+        dims = [0] + list(range(2, input.dim()))
+        shape = [1, C] + [1] * (input.dim() - 2)
+        count = float(input.numel() // C)
+        local = G.cat([input.sum(dims), G.full([1], count, dtype=input.dtype)])
+        total = _AllReduceSum.apply(local, group)
+        n = float(total[C].item())
+        mean = total[:C] / n
+        centered = input - mean.reshape(shape)
+        var = _AllReduceSum.apply((centered * centered).sum(dims), group) / n
+        out = centered / (var + self.eps).sqrt().reshape(shape)
+        if self.affine:
+            out = out * self.weight.reshape(shape) + self.bias.reshape(shape)
+        if self.training and self.track_running_stats:
+            with _no_grad():
+                self.num_batches_tracked.add_(1)
+                m = self.momentum if self.momentum is not None else \
+                    1.0 / float(self.num_batches_tracked.item())
+                self.running_mean.mul_(1 - m).add_(mean.detach() * m)
+                unbiased = var.detach() * (n / max(n - 1.0, 1.0))
+                self.running_var.mul_(1 - m).add_(unbiased * m)
+        return out
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """torch.nn.SyncBatchNorm.convert_sync_batchnorm: module with every BatchNorm*d
+        replaced by a SyncBatchNorm of the same settings, parameters and buffers."""
+        out = module
+        if isinstance(module, Gnn.BatchNorm):
+            props = module.props
+            out = cls(props.num_features, props.eps,
+                      None if props.cumulative_average else props.momentum, props.affine,
+                      props.track_running_stats, process_group)
+            with _no_grad():
+                if props.affine:
+                    out.weight.copy_(module.weight)
+                    out.bias.copy_(module.bias)
+                if props.track_running_stats:
+                    out.running_mean.copy_(module.running_mean)
+                    out.running_var.copy_(module.running_var)
+                    out.num_batches_tracked.copy_(module.num_batches_tracked)
+            out.train(module.training)
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return out

@@ -1209,6 +1209,7 @@ ROWS = [
     ('torch.distributed.irecv', 'Gnn.distributed_irecv'),
     ('torch.distributed.GroupMember', 'Gnn.distributed_GroupMember'),
     ('torch.distributed.Work', 'Gnn.distributed_Work'),
+    ('torch.nn.SyncBatchNorm', 'Gnn.SyncBatchNorm'),
     ('torch.distributed.is_nccl_available', Missing('gnn has no NCCL backend: its backend is MPI')),
 ]
 
