@@ -158,6 +158,12 @@ def check_collectives(rank, n):
             warnings.simplefilter('always')
             assert dist.all_reduce(gnn.zeros(1), group=g) is None
         assert 'does not belong to the given group' in str(caught[0].message)
+    # new_group() is every rank, in the default group's order
+    everyone = dist.new_group()
+    assert dist.get_rank(everyone) == rank and dist.get_world_size(everyone) == n
+    objs = [None] * n
+    dist.all_gather_object(objs, rank, group=everyone)
+    assert objs == list(range(n)), objs
     dist.barrier()
 
 

@@ -110,6 +110,8 @@ class distributed_Work:
         self._after = after
 
     def wait(self, timeout=None):
+        """Waits for the operation (timeout is not used: a rank that never joins is not
+        detected yet) and raises its error."""
         _call(self._work.wait)
         if self._after is not None:
             after, self._after = self._after, None
