@@ -37,6 +37,10 @@ typedef enum
   GNN_REDUCE_OP_AVG,
 } GnnReduceOp;
 
+#define GNN_TYPE_WORK (gnn_work_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnWork, gnn_work, GNN, WORK, GObject)
+
 #define GNN_TYPE_PROCESS_GROUP (gnn_process_group_get_type ())
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (GnnProcessGroup, gnn_process_group, GNN, PROCESS_GROUP, GObject)
@@ -52,6 +56,29 @@ G_DECLARE_DERIVABLE_TYPE (GnnProcessGroup, gnn_process_group, GNN, PROCESS_GROUP
  * @all_gather_raw: gathers @nbytes from @send of every rank into @recv (world size times
  *   @nbytes, in rank order) on every rank
  * @barrier: returns when every rank has entered it
+ * @reduce_raw: combines @count elements of @dtype at @buffer over the ranks with @op (never
+ *   %GNN_REDUCE_OP_AVG), in place on rank @dst only
+ * @reduce_scatter_raw: combines world size times @count elements at @send over the ranks with
+ *   @op and gives rank r the r-th block of @count elements, in @recv
+ * @gather_raw: gathers @nbytes from @send of every rank into @recv (world size times @nbytes,
+ *   in rank order) on rank @dst; @recv is %NULL on the other ranks
+ * @scatter_raw: gives every rank r the r-th block of @nbytes from @send on rank @src (%NULL on
+ *   the other ranks), in @recv
+ * @all_to_all_raw: sends @send_bytes[r] bytes of @send (blocks in rank order) to rank r and
+ *   receives @recv_bytes[r] bytes from rank r into @recv (blocks in rank order)
+ * @isend_raw: starts sending @nbytes at @buffer to rank @dst with @tag; returns a request
+ *   that @request_wait or @request_test completes, or %NULL with the error set
+ * @irecv_raw: starts receiving at most @nbytes into @buffer from rank @src (-1: any rank) with
+ *   @tag; returns a request, or %NULL with the error set
+ * @request_wait: waits for a request of @isend_raw or @irecv_raw and frees it, giving the
+ *   sender's rank and the bytes received
+ * @request_test: tells whether a request is complete; when it is, frees it as @request_wait
+ * @new_group_raw: makes the group of the ranks @ranks (ranks of this group, in ascending
+ *   order), on every rank of this group; a rank not in @ranks gets %NULL with no error
+ *
+ * Every collective runs on one worker thread of its group, in the order the program called
+ * them, and the point-to-point requests are started and completed on the caller's thread: a
+ * backend whose library needs it serializes its own calls.
  *
  * The virtual methods of a process group: a backend module (the MPI one, gnn/distributed/mpi/)
  * implements them on host memory; the base class checks arguments, stages tensors through the
@@ -83,6 +110,65 @@ struct _GnnProcessGroupClass
                               GError         **error);
   gboolean (*barrier)        (GnnProcessGroup *self,
                               GError         **error);
+  gboolean (*reduce_raw)     (GnnProcessGroup *self,
+                              gpointer         buffer,
+                              gsize            count,
+                              GnnDtype         dtype,
+                              GnnReduceOp      op,
+                              int              dst,
+                              GError         **error);
+  gboolean (*reduce_scatter_raw) (GnnProcessGroup *self,
+                                  gconstpointer    send,
+                                  gpointer         recv,
+                                  gsize            count,
+                                  GnnDtype         dtype,
+                                  GnnReduceOp      op,
+                                  GError         **error);
+  gboolean (*gather_raw)     (GnnProcessGroup *self,
+                              gconstpointer    send,
+                              gsize            nbytes,
+                              gpointer         recv,
+                              int              dst,
+                              GError         **error);
+  gboolean (*scatter_raw)    (GnnProcessGroup *self,
+                              gconstpointer    send,
+                              gsize            nbytes,
+                              gpointer         recv,
+                              int              src,
+                              GError         **error);
+  gboolean (*all_to_all_raw) (GnnProcessGroup *self,
+                              gconstpointer    send,
+                              const gsize     *send_bytes,
+                              gpointer         recv,
+                              const gsize     *recv_bytes,
+                              GError         **error);
+  gpointer (*isend_raw)      (GnnProcessGroup *self,
+                              gconstpointer    buffer,
+                              gsize            nbytes,
+                              int              dst,
+                              int              tag,
+                              GError         **error);
+  gpointer (*irecv_raw)      (GnnProcessGroup *self,
+                              gpointer         buffer,
+                              gsize            nbytes,
+                              int              src,
+                              int              tag,
+                              GError         **error);
+  gboolean (*request_wait)   (GnnProcessGroup *self,
+                              gpointer         request,
+                              int             *source,
+                              gsize           *nbytes,
+                              GError         **error);
+  gboolean (*request_test)   (GnnProcessGroup *self,
+                              gpointer         request,
+                              gboolean        *done,
+                              int             *source,
+                              gsize           *nbytes,
+                              GError         **error);
+  GnnProcessGroup *(*new_group_raw) (GnnProcessGroup *self,
+                                     const int       *ranks,
+                                     guint            n_ranks,
+                                     GError         **error);
 
   /*< private >*/
   gpointer padding[8];
@@ -114,6 +200,70 @@ GPtrArray       *gnn_process_group_all_gather       (GnnProcessGroup *self,
 GNN_AVAILABLE_IN_ALL
 gboolean         gnn_process_group_barrier          (GnnProcessGroup *self,
                                                      GError         **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_all_reduce_async (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     GnnReduceOp      op);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_broadcast_async  (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     int              src);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_all_gather_async (GnnProcessGroup *self,
+                                                     GPtrArray       *tensor_list,
+                                                     GnnTensor       *tensor);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_barrier_async    (GnnProcessGroup *self);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_reduce_async     (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     int              dst,
+                                                     GnnReduceOp      op);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_reduce_scatter_async (GnnProcessGroup *self,
+                                                     GnnTensor       *output,
+                                                     GPtrArray       *input_list,
+                                                     GnnReduceOp      op);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_gather_async     (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     GPtrArray       *gather_list,
+                                                     int              dst);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_scatter_async    (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     GPtrArray       *scatter_list,
+                                                     int              src);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_all_to_all_async (GnnProcessGroup *self,
+                                                     GPtrArray       *output_list,
+                                                     GPtrArray       *input_list);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_send_async       (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     int              dst,
+                                                     int              tag);
+GNN_AVAILABLE_IN_ALL
+GnnWork         *gnn_process_group_recv_async       (GnnProcessGroup *self,
+                                                     GnnTensor       *tensor,
+                                                     int              src,
+                                                     int              tag);
+GNN_AVAILABLE_IN_ALL
+GnnProcessGroup *gnn_process_group_new_group        (GnnProcessGroup *self,
+                                                     const int       *ranks,
+                                                     guint            n_ranks,
+                                                     GError         **error);
+
+GNN_AVAILABLE_IN_ALL
+gboolean         gnn_work_wait                      (GnnWork         *self,
+                                                     GError         **error);
+GNN_AVAILABLE_IN_ALL
+gboolean         gnn_work_is_completed              (GnnWork         *self);
+GNN_AVAILABLE_IN_ALL
+gboolean         gnn_work_is_success                (GnnWork         *self);
+GNN_AVAILABLE_IN_ALL
+int              gnn_work_get_source_rank           (GnnWork         *self);
 
 /* the default group, as torch.distributed's module-level functions */
 GNN_AVAILABLE_IN_ALL

@@ -4,16 +4,25 @@
 # (gnn/distributed/mpi/), so `init_process_group(backend="mpi")` works in a job started by
 # `mpirun -np N`. These functions give the C calls torch's spellings: a GError of misuse (no
 # default group, a second init) is the RuntimeError torch raises, an unknown backend the
-# ValueError. Collectives run synchronously: async_op=True is not built yet.
+# ValueError. Every collective takes async_op=True, which returns a work handle (Work: wait,
+# is_completed, is_success); the collectives run on the group's worker thread in the order they
+# were called. As torch, src and dst are ranks of the default group, translated into the
+# group's own; a rank not in a group made by new_group gets GroupMember.NON_GROUP_MEMBER, and
+# the collectives of that group do nothing on it.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import enum as _enum
 import math as _math
+import pickle as _pickle
+import warnings as _warnings
+
+from gi.repository import GLib as _GLib
 
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
 from .data import Sampler as _Sampler, _permutation
 from .module import Module as _Module, _forward_vfunc
+from .function import autograd_Function as _Function
 
 __all__ = []
 
@@ -45,6 +54,27 @@ class distributed_ReduceOp(_enum.IntEnum):
 _KNOWN_BACKENDS = ('mpi', 'gloo', 'nccl', 'ucc')
 
 
+@_export
+class distributed_GroupMember:
+    """torch.distributed.GroupMember: NON_GROUP_MEMBER is what new_group gives a rank that is
+    not in the group."""
+    WORLD = None
+    NON_GROUP_MEMBER = object()
+
+
+# the ranks of the default group that make each group of new_group, in group-rank order
+_group_ranks = {}
+
+
+def _not_member(group, name):
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        world = Gnn.distributed_get_rank() if Gnn.distributed_is_initialized() else -1
+        _warnings.warn('Running %s on global rank %d which does not belong to the given group.'
+                       % (name, world))
+        return True
+    return False
+
+
 def _group(group):
     if group is not None:
         if not isinstance(group, Gnn.ProcessGroup):
@@ -53,10 +83,75 @@ def _group(group):
     return _call(Gnn.distributed_get_default_group)
 
 
-def _sync_only(async_op, name):
+def _group_rank(group, rank, what):
+    """A rank of the default group as a rank of @group (torch's get_group_rank)."""
+    ranks = _group_ranks.get(group)
+    if ranks is None or rank is None:
+        return rank
+    rank = int(rank)
+    if rank not in ranks:
+        raise RuntimeError('The global rank %d is not part of the group %r (%s)' % (rank, group, what))
+    return ranks.index(rank)
+
+
+def _global_rank(group, rank):
+    ranks = _group_ranks.get(group)
+    return rank if ranks is None or rank < 0 else ranks[rank]
+
+
+@_export
+class distributed_Work:
+    """torch.distributed's work handle (async_op=True): wait() waits for the operation and
+    puts its results into the output tensors, raising the error of a failed one;
+    is_completed() tells without waiting."""
+
+    def __init__(self, work, after=None):
+        self._work = work
+        self._after = after
+
+    def wait(self, timeout=None):
+        """Waits for the operation (timeout is not used: a rank that never joins is not
+        detected yet) and raises its error."""
+        _call(self._work.wait)
+        if self._after is not None:
+            after, self._after = self._after, None
+            after()
+        return True
+
+    def is_completed(self):
+        return self._work.is_completed()
+
+    def is_success(self):
+        return self._work.is_success()
+
+    def exception(self):
+        try:
+            self.wait()
+        except Exception as e:  # the error as torch's Work.exception gives it
+            return e
+        return None
+
+    def _source_rank(self):
+        return self._work.get_source_rank()
+
+    def source_rank(self):
+        return self._work.get_source_rank()
+
+
+def _finish(work, async_op, after=None):
+    w = distributed_Work(work, after)
     if async_op:
-        raise NotImplementedError('%s(async_op=True): gnn runs collectives synchronously '
-                                  '(work handles are not built yet)' % name)
+        return w
+    w.wait()
+    return None
+
+
+def _tensors(tensors, name):
+    tensors = list(tensors)
+    for t in tensors:
+        if not isinstance(t, Gnn.Tensor):
+            raise TypeError('%s must hold tensors, got %s' % (name, type(t).__name__))
+    return tensors
 
 
 @_export
@@ -108,63 +203,318 @@ def distributed_is_initialized():
 
 @_export
 def distributed_destroy_process_group(group=None):
-    """torch.distributed.destroy_process_group: releases the default group."""
+    """torch.distributed.destroy_process_group: releases the default group (and forgets the
+    groups of new_group), or forgets one group of new_group."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return
     if group is not None:
-        raise NotImplementedError('destroy_process_group(group): gnn has only the default group')
+        if group not in _group_ranks:
+            raise ValueError('destroy_process_group: not a group of new_group: %r' % (group,))
+        del _group_ranks[group]
+        return
+    _group_ranks.clear()
     _call(Gnn.distributed_destroy_process_group)
 
 
 @_export
+def distributed_new_group(ranks=None, timeout=None, backend=None, pg_options=None):
+    """torch.distributed.new_group: a group of some ranks of the default group. Every rank
+    calls it with the same ranks, members or not; a rank not in ranks gets
+    GroupMember.NON_GROUP_MEMBER. Group ranks follow the sorted ranks, as torch's."""
+    world = _call(Gnn.distributed_get_default_group)
+    if backend is not None and str(backend).lower() != world.get_backend():
+        raise ValueError("new_group: backend %r: gnn's groups use the default group's backend %r"
+                         % (backend, world.get_backend()))
+    ranks = sorted(int(r) for r in ranks) if ranks is not None else None
+    g = _call(world.new_group, ranks)
+    if g is None:
+        return distributed_GroupMember.NON_GROUP_MEMBER
+    _group_ranks[g] = ranks if ranks is not None else list(range(world.get_world_size()))
+    return g
+
+
+@_export
 def distributed_get_rank(group=None):
-    """torch.distributed.get_rank."""
+    """torch.distributed.get_rank: this process's rank in group (-1 when not in it)."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return -1
     return _group(group).get_rank()
 
 
 @_export
 def distributed_get_world_size(group=None):
-    """torch.distributed.get_world_size."""
+    """torch.distributed.get_world_size (-1 for a group this rank is not in)."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        return -1
     return _group(group).get_world_size()
 
 
 @_export
 def distributed_get_backend(group=None):
     """torch.distributed.get_backend."""
+    if group is distributed_GroupMember.NON_GROUP_MEMBER:
+        raise RuntimeError('Invalid process group specified')
     return _group(group).get_backend()
 
 
 @_export
 def distributed_all_reduce(tensor, op=distributed_ReduceOp.SUM, group=None, async_op=False):
     """torch.distributed.all_reduce: in place, on every rank."""
-    _sync_only(async_op, 'all_reduce')
-    _call(_group(group).all_reduce, tensor, Gnn.ReduceOp(int(op)))
+    if _not_member(group, 'all_reduce'):
+        return None
+    return _finish(_group(group).all_reduce_async(tensor, Gnn.ReduceOp(int(op))), async_op)
 
 
 @_export
 def distributed_broadcast(tensor, src, group=None, async_op=False):
     """torch.distributed.broadcast: rank src's tensor, in place, on every rank."""
-    _sync_only(async_op, 'broadcast')
-    _call(_group(group).broadcast, tensor, int(src))
+    if _not_member(group, 'broadcast'):
+        return None
+    g = _group(group)
+    return _finish(g.broadcast_async(tensor, _group_rank(g, src, 'src')), async_op)
 
 
 @_export
 def distributed_all_gather(tensor_list, tensor, group=None, async_op=False):
     """torch.distributed.all_gather: every rank's tensor into tensor_list, in rank order."""
-    _sync_only(async_op, 'all_gather')
+    if _not_member(group, 'all_gather'):
+        return None
     g = _group(group)
     if len(tensor_list) != g.get_world_size():
         raise ValueError('all_gather: tensor_list has %d tensors, expected the world size %d'
                          % (len(tensor_list), g.get_world_size()))
-    gathered = _call(g.all_gather, tensor)
-    for out, t in zip(tensor_list, gathered):
-        with _no_grad():
-            out.copy_(t)
+    return _finish(g.all_gather_async(_tensors(tensor_list, 'tensor_list'), tensor), async_op)
+
+
+def _chunks(t, n, name):
+    """@t's elements as n equal views of a flat view (t must be contiguous)."""
+    if t.numel() % n != 0:
+        raise ValueError('%s has %d elements, not a multiple of the world size %d'
+                         % (name, t.numel(), n))
+    if not t.is_contiguous():
+        raise ValueError('%s must be contiguous' % name)
+    flat = t.view(-1)
+    m = t.numel() // n
+    return [flat[i * m:(i + 1) * m] for i in range(n)]
+
+
+@_export
+def distributed_all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    """torch.distributed.all_gather_into_tensor: every rank's input_tensor, one after the
+    other, into output_tensor (world size times input_tensor's elements)."""
+    if _not_member(group, 'all_gather_into_tensor'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    if output_tensor.numel() != n * input_tensor.numel():
+        raise ValueError('all_gather_into_tensor: output_tensor has %d elements, expected the '
+                         'world size %d times %d' % (output_tensor.numel(), n, input_tensor.numel()))
+    views = _chunks(output_tensor, n, 'output_tensor')
+    return _finish(g.all_gather_async(views, input_tensor), async_op)
+
+
+@_export
+def distributed_reduce(tensor, dst, op=distributed_ReduceOp.SUM, group=None, async_op=False):
+    """torch.distributed.reduce: the reduction over the ranks, into tensor on rank dst only."""
+    if _not_member(group, 'reduce'):
+        return None
+    g = _group(group)
+    return _finish(g.reduce_async(tensor, _group_rank(g, dst, 'dst'), Gnn.ReduceOp(int(op))),
+                   async_op)
+
+
+@_export
+def distributed_reduce_scatter(output, input_list, op=distributed_ReduceOp.SUM, group=None,
+                               async_op=False):
+    """torch.distributed.reduce_scatter: rank r's output is the reduction of every rank's
+    input_list[r]."""
+    if _not_member(group, 'reduce_scatter'):
+        return None
+    return _finish(_group(group).reduce_scatter_async(output, _tensors(input_list, 'input_list'),
+                                                      Gnn.ReduceOp(int(op))), async_op)
+
+
+@_export
+def distributed_reduce_scatter_tensor(output, input, op=distributed_ReduceOp.SUM, group=None,
+                                      async_op=False):
+    """torch.distributed.reduce_scatter_tensor: input holds world-size blocks of output's
+    size; rank r's output is the reduction of every rank's r-th block."""
+    if _not_member(group, 'reduce_scatter_tensor'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    if input.numel() != n * output.numel():
+        raise ValueError('reduce_scatter_tensor: input has %d elements, expected the world size '
+                         '%d times %d' % (input.numel(), n, output.numel()))
+    blocks = [b for b in _chunks(input.contiguous(), n, 'input')]
+    return _finish(g.reduce_scatter_async(output, blocks, Gnn.ReduceOp(int(op))), async_op)
+
+
+@_export
+def distributed_gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
+    """torch.distributed.gather: every rank's tensor into gather_list on rank dst."""
+    if _not_member(group, 'gather'):
+        return None
+    g = _group(group)
+    lst = _tensors(gather_list, 'gather_list') if gather_list is not None else None
+    return _finish(g.gather_async(tensor, lst, _group_rank(g, dst, 'dst')), async_op)
+
+
+@_export
+def distributed_scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
+    """torch.distributed.scatter: rank r gets scatter_list[r] of rank src, in tensor."""
+    if _not_member(group, 'scatter'):
+        return None
+    g = _group(group)
+    lst = _tensors(scatter_list, 'scatter_list') if scatter_list is not None else None
+    return _finish(g.scatter_async(tensor, lst, _group_rank(g, src, 'src')), async_op)
+
+
+@_export
+def distributed_all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    """torch.distributed.all_to_all: input_tensor_list[r] goes to rank r, and
+    output_tensor_list[r] receives rank r's tensor for this rank (sizes may differ)."""
+    if _not_member(group, 'all_to_all'):
+        return None
+    return _finish(_group(group).all_to_all_async(
+        _tensors(output_tensor_list, 'output_tensor_list'),
+        _tensors(input_tensor_list, 'input_tensor_list')), async_op)
+
+
+def _splits(t, sizes, n, name):
+    d0 = t.shape[0] if t.dim() > 0 else 0
+    if sizes is None or len(sizes) == 0:
+        if d0 % n != 0:
+            raise ValueError('all_to_all_single: %s has %d rows, not a multiple of the world size '
+                             '%d: give split sizes' % (name, d0, n))
+        sizes = [d0 // n] * n
+    sizes = [int(x) for x in sizes]
+    if len(sizes) != n or sum(sizes) != d0:
+        raise ValueError('all_to_all_single: split sizes %r of %s: expected %d sizes adding up to '
+                         'its %d rows' % (sizes, name, n, d0))
+    views, off = [], 0
+    for k in sizes:
+        views.append(t.narrow(0, off, k))
+        off += k
+    return views
+
+
+@_export
+def distributed_all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                                  group=None, async_op=False):
+    """torch.distributed.all_to_all_single: input's rows, split by input_split_sizes (equal
+    splits by default), go to the ranks in order; output's rows, split by output_split_sizes,
+    receive them."""
+    if _not_member(group, 'all_to_all_single'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    outs = _splits(output, output_split_sizes, n, 'output')
+    ins = _splits(input, input_split_sizes, n, 'input')
+    return _finish(g.all_to_all_async(outs, ins), async_op)
 
 
 @_export
 def distributed_barrier(group=None, async_op=False, device_ids=None):
     """torch.distributed.barrier."""
-    _sync_only(async_op, 'barrier')
-    _call(_group(group).barrier)
+    if _not_member(group, 'barrier'):
+        return None
+    return _finish(_group(group).barrier_async(), async_op)
+
+
+@_export
+def distributed_isend(tensor, dst, group=None, tag=0):
+    """torch.distributed.isend: a work handle of the send."""
+    if _not_member(group, 'isend'):
+        return None
+    g = _group(group)
+    return distributed_Work(g.send_async(tensor, _group_rank(g, dst, 'dst'), int(tag)))
+
+
+@_export
+def distributed_irecv(tensor, src=None, group=None, tag=0):
+    """torch.distributed.irecv: a work handle of the receive (src None: any rank)."""
+    if _not_member(group, 'irecv'):
+        return None
+    g = _group(group)
+    src = -1 if src is None else _group_rank(g, src, 'src')
+    return distributed_Work(g.recv_async(tensor, src, int(tag)))
+
+
+@_export
+def distributed_send(tensor, dst, group=None, tag=0):
+    """torch.distributed.send: returns once the tensor is sent (or buffered)."""
+    w = distributed_isend(tensor, dst, group, tag)
+    if w is not None:
+        w.wait()
+
+
+@_export
+def distributed_recv(tensor, src=None, group=None, tag=0):
+    """torch.distributed.recv: receives into tensor; returns the sender's rank (of the default
+    group), -1 on a rank not in group."""
+    w = distributed_irecv(tensor, src, group, tag)
+    if w is None:
+        return -1
+    w.wait()
+    return _global_rank(_group(group), w.source_rank())
+
+
+def _bytes_tensor(data):
+    return Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(data), Gnn.Dtype.UINT8, [len(data)], None)
+
+
+def _tensor_bytes(t):
+    return bytes(t.get_bytes().get_data())
+
+
+@_export
+def distributed_all_gather_object(object_list, obj, group=None):
+    """torch.distributed.all_gather_object: every rank's picklable obj into object_list, in
+    rank order (pickled bytes over all_gather)."""
+    if _not_member(group, 'all_gather_object'):
+        return None
+    g = _group(group)
+    n = g.get_world_size()
+    data = _pickle.dumps(obj)
+    sizes = [Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(b'\0' * 8), Gnn.Dtype.INT64, [1], None)
+             for _ in range(n)]
+    mine = Gnn.Tensor.new_from_bytes(_GLib.Bytes.new(len(data).to_bytes(8, 'little', signed=True)),
+                                     Gnn.Dtype.INT64, [1], None)
+    _finish(g.all_gather_async(sizes, mine), False)
+    lengths = [int(s.item()) for s in sizes]
+    longest = max(lengths)
+    outs = [_bytes_tensor(b'\0' * longest) for _ in range(n)]
+    _finish(g.all_gather_async(outs, _bytes_tensor(data + b'\0' * (longest - len(data)))), False)
+    for i in range(n):
+        object_list[i] = _pickle.loads(_tensor_bytes(outs[i])[:lengths[i]])
+
+
+@_export
+def distributed_broadcast_object_list(object_list, src=0, group=None, device=None):
+    """torch.distributed.broadcast_object_list: rank src's picklable objects into
+    object_list on every rank (pickled bytes over broadcast)."""
+    if _not_member(group, 'broadcast_object_list'):
+        return None
+    g = _group(group)
+    root = _group_rank(g, src, 'src')
+    k = len(object_list)
+    if g.get_rank() == root:
+        blobs = [_pickle.dumps(o) for o in object_list]
+    else:
+        blobs = [b''] * k
+    sizes = Gnn.Tensor.new_from_bytes(
+        _GLib.Bytes.new(b''.join(len(b).to_bytes(8, 'little', signed=True) for b in blobs)),
+        Gnn.Dtype.INT64, [k], None)
+    _finish(g.broadcast_async(sizes, root), False)
+    lengths = [int(x) for x in sizes.tolist()]
+    payload = _bytes_tensor(b''.join(blobs) if g.get_rank() == root else b'\0' * sum(lengths))
+    _finish(g.broadcast_async(payload, root), False)
+    if g.get_rank() != root:
+        data, off = _tensor_bytes(payload), 0
+        for i, m in enumerate(lengths):
+            object_list[i] = _pickle.loads(data[off:off + m])
+            off += m
 
 
 @_export
@@ -228,17 +578,68 @@ class DistributedSampler(_Sampler):
         self.epoch = epoch
 
 
+def _g():
+    """The overridden module (its Python-level zeros_like, cat, tensor)."""
+    from gi.repository import Gnn as overridden
+    return overridden
+
+
+def _output_tensors(obj, out):
+    if isinstance(obj, Gnn.Tensor):
+        out.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            _output_tensors(o, out)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _output_tensors(o, out)
+    return out
+
+
+def _reached_leaves(outputs):
+    """The hashes of the leaves (parameters) whose gradients a backward from @outputs makes:
+    the AccumulateGrad nodes of their graph, as torch's prepare_for_backward finds them."""
+    leaves, seen, stack = set(), set(), []
+    for t in outputs:
+        node = t.get_grad_fn()
+        if node is None:
+            if t.get_requires_grad():
+                leaves.add(hash(t))
+            continue
+        stack.append(node)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.get_name() == 'AccumulateGrad':
+            v = node.get_variable()
+            if v is not None:
+                leaves.add(hash(v))
+            continue
+        for i in range(node.get_n_next_functions()):
+            nxt, _ = node.get_next_function(i)
+            if nxt is not None and nxt not in seen:
+                stack.append(nxt)
+    return leaves
+
+
 @_export
 class DistributedDataParallel(_Module):
     """torch.nn.parallel.DistributedDataParallel(module, process_group=None,
-    broadcast_buffers=True): data parallelism over the ranks of a process group. At
-    construction rank 0's parameters and buffers are broadcast to every rank; during backward
-    each parameter's gradient is averaged over the ranks (an all-reduce per parameter, from a
-    tensor hook, in the order backward makes the gradients, the same on every rank), so that
-    after backward every rank holds the gradient of the whole batch. The wrapped module is
-    `module`, and the state dict's keys start with `module.`, as torch's. With
-    broadcast_buffers, rank 0's buffers are broadcast again before each forward. Not built yet:
-    buckets, asynchronous all-reduces overlapping backward, find_unused_parameters, no_sync."""
+    broadcast_buffers=True, find_unused_parameters=False): data parallelism over the ranks of
+    a process group. At construction rank 0's parameters and buffers are broadcast to every
+    rank. During backward, once the last parameter the forward reached has its gradient (a
+    tensor hook each), every parameter's gradient (.grad, with what no_sync accumulated) is
+    averaged over the ranks in one all-reduce, in registration order, so that after backward
+    every rank holds the gradient of the whole batch. Inside no_sync() gradients accumulate
+    locally; the next synchronized backward averages their sum, as torch's. With
+    find_unused_parameters, the forward finds the parameters its output reaches; the others
+    take part in the average with zeros, so every rank all-reduces in every backward, and a
+    parameter no rank used keeps its gradient (None), as torch's. With broadcast_buffers, rank
+    0's buffers are broadcast before each forward that follows a synchronized one, as torch's.
+    The wrapped module is `module`, and the state dict's keys start with `module.`. Not built
+    yet: buckets, all-reduces overlapping backward, gradient_as_bucket_view, static_graph."""
 
     # a class of the overrides is not made torch-style by Module.__init_subclass__: its GType
     # name and its forward as the do_forward virtual method are given here
@@ -253,19 +654,26 @@ class DistributedDataParallel(_Module):
                  find_unused_parameters=False, check_reduction=False,
                  gradient_as_bucket_view=False, static_graph=False):
         super().__init__()
-        if find_unused_parameters or static_graph or gradient_as_bucket_view:
-            raise NotImplementedError('DistributedDataParallel: find_unused_parameters, '
-                                      'static_graph and gradient_as_bucket_view are not built yet')
+        if static_graph or gradient_as_bucket_view:
+            raise NotImplementedError('DistributedDataParallel: static_graph and '
+                                      'gradient_as_bucket_view are not built yet')
+        import weakref
         group = _group(process_group)
         self.module = module
         self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True
         self._ddp_group = group
         self._ddp_handles = []
         self._sync_state(group, module.parameters())
         self._sync_state(group, module.buffers())
-        for p in module.parameters():
-            if p.requires_grad:
-                self._ddp_handles.append(p.register_hook(self._make_hook(group)))
+        state = {'params': [p for p in module.parameters() if p.requires_grad],
+                 'expected': None, 'ready': set(), 'group': group}
+        state['index'] = {hash(p): i for i, p in enumerate(state['params'])}
+        self._ddp_state = state
+        for i, p in enumerate(state['params']):
+            self._ddp_handles.append(p.register_hook(self._make_hook(weakref.ref(self), i)))
 
     @staticmethod
     def _sync_state(group, tensors):
@@ -274,14 +682,224 @@ class DistributedDataParallel(_Module):
                 _call(group.broadcast, t, 0)
 
     @staticmethod
-    def _make_hook(group):
+    def _make_hook(ref, i):
         def hook(grad):
-            g = grad.clone()
-            _call(group.all_reduce, g, Gnn.ReduceOp.AVG)
-            return g
+            self = ref()
+            if self is None:
+                return None
+            state = self._ddp_state
+            if state['expected'] is None:     # no_sync, or no synchronized forward
+                return None
+            state['ready'].add(i)
+            if not state['expected'] <= state['ready']:
+                return None
+            return self._reduce(i, grad)
         return hook
 
+    def _reduce(self, last, grad):
+        """Averages every parameter's gradient over the ranks, from the hook of @last (whose
+        incoming @grad is not in its .grad yet): its .grad is set to the average and the hook
+        gives zeros, so that the accumulation leaves the average."""
+        state = self._ddp_state
+        state['expected'] = None
+        state['ready'] = set()
+        params, group = state['params'], state['group']
+        with _no_grad():
+            grads, used = [], []
+            for j, p in enumerate(params):
+                g = p.grad
+                if j == last:
+                    g = grad if g is None else g + grad
+                used.append(0.0 if g is None else 1.0)
+                grads.append(_g().zeros_like(p) if g is None else g)
+            flat = _g().cat([g.reshape(-1) for g in grads])
+            _call(group.all_reduce, flat, Gnn.ReduceOp.AVG)
+            if self.find_unused_parameters:
+                used_t = _g().tensor(used, dtype=_g().float64)
+                _call(group.all_reduce, used_t, Gnn.ReduceOp.SUM)
+                used = used_t.tolist()
+            off = 0
+            for j, p in enumerate(params):
+                n = p.numel()
+                avg = flat[off:off + n].reshape(p.shape)
+                off += n
+                if used[j] == 0:          # no rank used it: its gradient stays as it is
+                    continue
+                if j == last or p.grad is None:
+                    p.grad = avg.clone()
+                else:
+                    p.grad.copy_(avg)
+            return _g().zeros_like(grad)
+
+    def no_sync(self):
+        """torch's DistributedDataParallel.no_sync: a context in which backward accumulates
+        gradients locally; the first synchronized backward after it averages their sum."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def context():
+            old = self.require_backward_grad_sync
+            self.require_backward_grad_sync = False
+            try:
+                yield
+            finally:
+                self.require_backward_grad_sync = old
+        return context()
+
     def forward(self, *args, **kwargs):
-        if self.broadcast_buffers and self.module.training:
-            self._sync_state(self._ddp_group, self.module.buffers())
-        return self.module(*args, **kwargs)
+        state = self._ddp_state
+        if state['ready'] and state['expected'] is not None:
+            missing = sorted(set(range(len(state['params']))) - state['ready'])
+            state['ready'] = set()
+            raise RuntimeError(
+                'Expected to have finished reduction in the prior iteration before starting a '
+                'new one. This error indicates that your module has parameters that were not '
+                'used in producing loss. You can enable unused parameter detection by passing '
+                'the keyword argument `find_unused_parameters=True` to '
+                '`torch.nn.parallel.DistributedDataParallel`. Parameter indices which did not '
+                'receive grad for rank %d: %s' % (state['group'].get_rank(),
+                                                  ' '.join(str(m) for m in missing)))
+        buffers = list(self.module.buffers())
+        if self.broadcast_buffers and self.require_forward_param_sync and buffers:
+            self._sync_state(self._ddp_group, buffers)
+        out = self.module(*args, **kwargs)
+        if Gnn.is_grad_enabled() and self.require_backward_grad_sync:
+            self.require_forward_param_sync = True
+            if self.find_unused_parameters:
+                reached = _reached_leaves(_output_tensors(out, []))
+                expected = {state['index'][h] for h in reached if h in state['index']}
+            else:
+                expected = set(range(len(state['params'])))
+            state['expected'] = expected
+            state['ready'] = set()
+            if not expected:     # nothing to wait for: this rank takes part at once
+                self._reduce_now()
+        else:
+            self.require_forward_param_sync = False
+            state['expected'] = None
+        return out
+
+    def _reduce_now(self):
+        """A rank whose output reaches no parameter still takes part in the average."""
+        state = self._ddp_state
+        if state['params']:
+            p = state['params'][0]
+            g = p.grad
+            p.grad = None
+            self._reduce(0, _g().zeros_like(p) if g is None else g)
+
+
+class _AllReduceSum(_Function):
+    """The sum over the ranks, differentiable: each rank's input feeds every rank's output,
+    so its gradient is the sum of every rank's output gradient."""
+
+    @staticmethod
+    def forward(ctx, x, group):
+        ctx.group = group
+        y = x.clone()
+        _call(group.all_reduce, y, Gnn.ReduceOp.SUM)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad.clone()
+        _call(ctx.group.all_reduce, g, Gnn.ReduceOp.SUM)
+        return g, None
+
+
+@_export
+class SyncBatchNorm(_Module):
+    """torch.nn.SyncBatchNorm(num_features, eps=1e-05, momentum=0.1, affine=True,
+    track_running_stats=True, process_group=None): batch normalization whose batch statistics
+    are those of every rank's batch together. In training, the per-channel sum and element count
+    are all-reduced for the mean, then the sum of squared deviations for the (biased) variance,
+    both differentiably (the backward all-reduces their gradients), so that N ranks on batches
+    of b equal one BatchNorm on the N*b batch. The running statistics are updated as
+    BatchNorm's (the unbiased variance); in eval they normalize, with no communication.
+    Composed of differentiable ops, in Python."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+distributed+SyncBatchNorm'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, device=None, dtype=None):
+        super().__init__()
+        G = _g()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        self.process_group = process_group
+        if affine:
+            self.weight = G.Parameter(G.ones(num_features))
+            self.bias = G.Parameter(G.zeros(num_features))
+        if track_running_stats:
+            self.register_buffer('running_mean', G.zeros(num_features))
+            self.register_buffer('running_var', G.ones(num_features))
+            self.register_buffer('num_batches_tracked', G.tensor(0, dtype=G.int64))
+
+    def extra_repr(self):
+        return ('{num_features}, eps={eps}, momentum={momentum}, affine={affine}, '
+                'track_running_stats={track_running_stats}'.format(**self.__dict__))
+
+    def forward(self, input):
+        G = _g()
+        if input.dim() < 2:
+            raise ValueError('expected at least 2D input (got {}D input)'.format(input.dim()))
+        if input.shape[1] != self.num_features:
+            raise ValueError('SyncBatchNorm: expected %d channels, got input of shape %s'
+                             % (self.num_features, list(input.shape)))
+        use_batch = self.training or not self.track_running_stats
+        if not use_batch:
+            return G.functional_batch_norm(input, self.running_mean, self.running_var,
+                                self.weight if self.affine else None,
+                                self.bias if self.affine else None, False, 0.0, self.eps)
+        group = self.process_group if self.process_group is not None else \
+            _call(Gnn.distributed_get_default_group)
+        C = self.num_features
+        dims = [0] + list(range(2, input.dim()))
+        shape = [1, C] + [1] * (input.dim() - 2)
+        count = float(input.numel() // C)
+        local = G.cat([input.sum(dims), G.full([1], count, dtype=input.dtype)])
+        total = _AllReduceSum.apply(local, group)
+        n = float(total[C].item())
+        mean = total[:C] / n
+        centered = input - mean.reshape(shape)
+        var = _AllReduceSum.apply((centered * centered).sum(dims), group) / n
+        out = centered / (var + self.eps).sqrt().reshape(shape)
+        if self.affine:
+            out = out * self.weight.reshape(shape) + self.bias.reshape(shape)
+        if self.training and self.track_running_stats:
+            with _no_grad():
+                self.num_batches_tracked.add_(1)
+                m = self.momentum if self.momentum is not None else \
+                    1.0 / float(self.num_batches_tracked.item())
+                self.running_mean.mul_(1 - m).add_(mean.detach() * m)
+                unbiased = var.detach() * (n / max(n - 1.0, 1.0))
+                self.running_var.mul_(1 - m).add_(unbiased * m)
+        return out
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """torch.nn.SyncBatchNorm.convert_sync_batchnorm: module with every BatchNorm*d
+        replaced by a SyncBatchNorm of the same settings, parameters and buffers."""
+        out = module
+        if isinstance(module, Gnn.BatchNorm):
+            props = module.props
+            out = cls(props.num_features, props.eps,
+                      None if props.cumulative_average else props.momentum, props.affine,
+                      props.track_running_stats, process_group)
+            with _no_grad():
+                if props.affine:
+                    out.weight.copy_(module.weight)
+                    out.bias.copy_(module.bias)
+                if props.track_running_stats:
+                    out.running_mean.copy_(module.running_mean)
+                    out.running_var.copy_(module.running_var)
+                    out.num_batches_tracked.copy_(module.num_batches_tracked)
+            out.train(module.training)
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return out
