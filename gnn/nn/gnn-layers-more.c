@@ -13,6 +13,7 @@
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
+#include "gnn-layers.h"
 #include "gnn-layers-more.h"
 
 /* ---- shuffles -------------------------------------------------------------------------- */
@@ -2857,6 +2858,492 @@ gnn_feature_alpha_dropout_new (double p)
   return g_object_new (GNN_TYPE_FEATURE_ALPHA_DROPOUT, "p", p, NULL);
 }
 
+/* ---- EmbeddingBag ---------------------------------------------------------------------- */
+
+static gboolean
+bag_error (GError **error, GnnError code, const char *message)
+{
+  g_set_error (error, GNN_ERROR, code, "embedding_bag: %s", message);
+  return FALSE;
+}
+
+/* the bags of @idx (n indices): bag b is [starts[b], starts[b + 1]) */
+static gint64 *
+bag_starts (GnnTensor *input, GnnTensor *offsets, gboolean include_last_offset, gint64 n, gint64 *n_bags,
+            GError **error)
+{
+  guint nd = gnn_tensor_get_ndim (input);
+  g_autofree gint64 *offs = NULL;
+  gint64 *starts;
+  gsize n_offs = 0;
+
+  if (nd == 2)
+    {
+      gint64 B = gnn_tensor_get_size (input, 0, NULL), L = gnn_tensor_get_size (input, 1, NULL);
+
+      if (offsets)
+        {
+          bag_error (error, GNN_ERROR_INVALID_ARGUMENT,
+                     "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                     "length sequences.");
+          return NULL;
+        }
+      starts = g_new (gint64, B + 1);
+      for (gint64 b = 0; b <= B; b++)
+        starts[b] = b * L;
+      *n_bags = B;
+      return starts;
+    }
+  if (nd != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "embedding_bag: input has to be 1D or 2D Tensor, but got "
+                   "Tensor of dimension %u", nd);
+      return NULL;
+    }
+  if (offsets == NULL)
+    {
+      bag_error (error, GNN_ERROR_INVALID_ARGUMENT, "offsets has to be a 1D Tensor but got None");
+      return NULL;
+    }
+  if (gnn_tensor_get_ndim (offsets) != 1 || gnn_tensor_get_dtype (offsets) != GNN_DTYPE_INT64)
+    {
+      bag_error (error, GNN_ERROR_SHAPE, "offsets has to be a 1D int64 Tensor");
+      return NULL;
+    }
+  offs = gnn_tensor_to_int64s (offsets, &n_offs, error);
+  if (offs == NULL && n_offs > 0)
+    return NULL;
+  if (n_offs > 0 && offs[0] != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "embedding_bag: offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                   "from position 0. However, got %" G_GINT64_FORMAT, offs[0]);
+      return NULL;
+    }
+  *n_bags = include_last_offset ? MAX ((gint64) n_offs - 1, 0) : (gint64) n_offs;
+  starts = g_new (gint64, *n_bags + 1);
+  for (gint64 b = 0; b < *n_bags; b++)
+    starts[b] = offs[b];
+  starts[*n_bags] = n;
+  for (gint64 b = 0; b < *n_bags; b++)
+    if (starts[b] > starts[b + 1] || starts[b + 1] > n)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "embedding_bag: offsets must be non-decreasing and at most the input's length %" G_GINT64_FORMAT
+                     ", got offsets[%" G_GINT64_FORMAT "]=%" G_GINT64_FORMAT, n, b + 1, starts[b + 1]);
+        g_free (starts);
+        return NULL;
+      }
+  return starts;
+}
+
+/**
+ * gnn_tensor_embedding_bag:
+ * @input: the indices, int64: (B, N) (B bags of N) or (n) with @offsets
+ * @weight: the table, (num_embeddings, embedding_dim)
+ * @offsets: (nullable): for a 1-d @input, the start of each bag, int64, the first 0
+ * @mode: (nullable): "sum", "mean" (%NULL) or "max"
+ * @per_sample_weights: (nullable): a weight per index, of @input's shape, with mode "sum"
+ * @include_last_offset: whether @offsets has one more entry, the end of the last bag
+ * @padding_idx: a row left out of every bag (not counted in the mean), or
+ *   [const@Gnn.EMBEDDING_NO_PADDING] for none
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.embedding_bag`: for each bag the sum, mean or maximum (per column)
+ * of the rows of @weight at its indices, (B, embedding_dim); an empty bag gives zeros. The
+ * sums and means are one index_select and one scatter_add; the gradient reaches the rows
+ * used (for "max" the row of each column's maximum). This is what
+ * [class@Gnn.EmbeddingBag] runs.
+ *
+ * Returns: (transfer full): the bags, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_embedding_bag (GnnTensor  *input,
+                          GnnTensor  *weight,
+                          GnnTensor  *offsets,
+                          const char *mode,
+                          GnnTensor  *per_sample_weights,
+                          gboolean    include_last_offset,
+                          gint64      padding_idx,
+                          GError    **error)
+{
+  g_autofree gint64 *idx = NULL, *starts = NULL, *pos = NULL, *rows_at = NULL, *bag_of = NULL;
+  gsize n = 0;
+  gint64 B = 0, K = 0, D, E;
+  const char *device;
+  GnnDtype dtype;
+  int m;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  mode = mode ? mode : "mean";
+  m = g_str_equal (mode, "sum") ? 0 : g_str_equal (mode, "mean") ? 1 : g_str_equal (mode, "max") ? 2 : -1;
+  if (m < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "embedding_bag: mode has to be one of sum, mean or max, got %s", mode);
+      return NULL;
+    }
+  if (gnn_tensor_get_dtype (input) != GNN_DTYPE_INT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "embedding_bag: expected indices of dtype int64, got %s",
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (input)));
+      return NULL;
+    }
+  if (gnn_tensor_get_ndim (weight) != 2 || !gnn_check_floating ("embedding_bag", weight, error))
+    {
+      if (error && *error == NULL)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "embedding_bag: 'weight' must be 2-D, got %uD",
+                     gnn_tensor_get_ndim (weight));
+      return NULL;
+    }
+  if (per_sample_weights && m != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+                   "mode='sum' (got mode='%s'). Please open a feature request on GitHub.", mode);
+      return NULL;
+    }
+  if (per_sample_weights && gnn_tensor_get_numel (per_sample_weights) != gnn_tensor_get_numel (input))
+    {
+      bag_error (error, GNN_ERROR_SHAPE, "per_sample_weights must have the same number of elements as input");
+      return NULL;
+    }
+  E = gnn_tensor_get_size (weight, 0, NULL);
+  D = gnn_tensor_get_size (weight, 1, NULL);
+  if (padding_idx != GNN_EMBEDDING_NO_PADDING && padding_idx < 0)
+    padding_idx += E;
+  idx = gnn_tensor_to_int64s (input, &n, error);
+  if (idx == NULL && n > 0)
+    return NULL;
+  if (!(starts = bag_starts (input, offsets, include_last_offset, n, &B, error)))
+    return NULL;
+  for (gsize e = 0; e < n; e++)
+    if (idx[e] < 0 || idx[e] >= E)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX, "embedding_bag: index %" G_GINT64_FORMAT " is out of range "
+                     "for a table of %" G_GINT64_FORMAT " rows", idx[e], E);
+        return NULL;
+      }
+  /* the kept positions (padding left out), their bags and rows */
+  pos = g_new (gint64, n + 1);
+  rows_at = g_new (gint64, n + 1);
+  bag_of = g_new (gint64, n + 1);
+  for (gint64 b = 0; b < B; b++)
+    for (gint64 e = starts[b]; e < starts[b + 1]; e++)
+      if (idx[e] != padding_idx)
+        {
+          pos[K] = e;
+          rows_at[K] = idx[e];
+          bag_of[K++] = b;
+        }
+  device = gnn_tensor_get_device (weight);
+  dtype = gnn_tensor_get_dtype (weight);
+  {
+    gint64 so[2] = { B, D };
+    g_autoptr(GnnTensor) out = gnn_tensor_new_zeros (so, 2, dtype, device, error);
+    g_autoptr(GnnTensor) row_index = NULL, rows = NULL;
+
+    if (out == NULL)
+      return NULL;
+    if (K == 0)
+      return g_steal_pointer (&out);
+    if (!(row_index = int64_tensor (rows_at, K, &K, 1, device, error)) ||
+        !(rows = gnn_tensor_index_select (weight, 0, row_index, error)))
+      return NULL;
+    if (m == 2)
+      {
+        g_autoptr(GPtrArray) bags = g_ptr_array_new_with_free_func (g_object_unref);
+        gint64 k = 0;
+
+        for (gint64 b = 0; b < B; b++)
+          {
+            gint64 first = k;
+            g_autoptr(GnnTensor) part = NULL;
+            GnnTensor *v;
+
+            while (k < K && bag_of[k] == b)
+              k++;
+            if (k == first)
+              v = gnn_tensor_new_zeros (&D, 1, dtype, device, error);
+            else if ((part = gnn_tensor_narrow (rows, 0, first, k - first, error)))
+              v = gnn_tensor_max_dim (part, 0, FALSE, NULL, error);
+            else
+              v = NULL;
+            if (v == NULL)
+              return NULL;
+            g_ptr_array_add (bags, v);
+          }
+        return gnn_stack ((GnnTensor **) bags->pdata, bags->len, 0, error);
+      }
+    {
+      g_autofree gint64 *scatter_at = g_new (gint64, K * D);
+      gint64 si[2] = { K, D };
+      g_autoptr(GnnTensor) where = NULL, weighted = NULL, sum = NULL;
+
+      for (gint64 k = 0; k < K; k++)
+        for (gint64 d = 0; d < D; d++)
+          scatter_at[k * D + d] = bag_of[k];
+      if (per_sample_weights)
+        {
+          gint64 numel = gnn_tensor_get_numel (per_sample_weights), s2[2] = { K, 1 };
+          g_autoptr(GnnTensor) flat = gnn_tensor_reshape (per_sample_weights, &numel, 1, error);
+          g_autoptr(GnnTensor) at = flat ? int64_tensor (pos, K, &K, 1, device, error) : NULL;
+          g_autoptr(GnnTensor) w = at ? gnn_tensor_index_select (flat, 0, at, error) : NULL;
+          g_autoptr(GnnTensor) w2 = w ? gnn_tensor_reshape (w, s2, 2, error) : NULL;
+
+          if (w2 == NULL || !(weighted = gnn_tensor_mul (rows, w2, error)))
+            return NULL;
+        }
+      else
+        weighted = g_object_ref (rows);
+      if (!(where = int64_tensor (scatter_at, K * D, si, 2, device, error)) ||
+          !(sum = gnn_tensor_scatter_add (out, 0, where, weighted, error)))
+        return NULL;
+      if (m == 0)
+        return g_steal_pointer (&sum);
+      {
+        g_autofree double *counts = g_new0 (double, B);
+        gint64 s2[2] = { B, 1 };
+        g_autoptr(GnnTensor) c = NULL, c2 = NULL;
+
+        for (gint64 k = 0; k < K; k++)
+          counts[bag_of[k]] += 1;
+        for (gint64 b = 0; b < B; b++)
+          counts[b] = MAX (counts[b], 1);
+        if (!(c = gnn_tensor_new_from_doubles (counts, B, s2, 2, error)) ||
+            !(c2 = gnn_tensor_to_dtype (c, dtype, error)))
+          return NULL;
+        if (g_strcmp0 (device, gnn_tensor_get_device (c2)) != 0)
+          {
+            g_autoptr(GnnTensor) moved = gnn_tensor_to_device (c2, device, error);
+
+            if (moved == NULL)
+              return NULL;
+            g_set_object (&c2, moved);
+          }
+        return gnn_tensor_div (sum, c2, error);
+      }
+    }
+  }
+}
+
+/**
+ * GnnEmbeddingBag:
+ *
+ * Sums, means or maxima of bags of embeddings, as `torch.nn.EmbeddingBag`, through
+ * [method@Gnn.Tensor.embedding_bag]: called with (input, offsets, per_sample_weights), the
+ * last two optional. It holds the parameter `weight`, (num_embeddings, embedding_dim), drawn
+ * from N(0, 1) with the padding row zero. Its construct-only properties are torch's
+ * arguments: `num-embeddings`, `embedding-dim`, `mode` ("mean"), `include-last-offset` and
+ * `padding-idx` ([const@Gnn.EMBEDDING_NO_PADDING] for None; negative counts from the end).
+ * It prints as torch's: "EmbeddingBag(5, 3, mode=mean)".
+ *
+ * Since: 0.1
+ */
+struct _GnnEmbeddingBag
+{
+  GnnModule parent_instance;
+  gint64 num_embeddings, embedding_dim, padding_idx;
+  char *mode;
+  gboolean include_last_offset;
+};
+
+G_DEFINE_FINAL_TYPE (GnnEmbeddingBag, gnn_embedding_bag, GNN_TYPE_MODULE)
+
+enum {
+  EB_PROP_0,
+  EB_PROP_NUM_EMBEDDINGS,
+  EB_PROP_EMBEDDING_DIM,
+  EB_PROP_MODE,
+  EB_PROP_INCLUDE_LAST_OFFSET,
+  EB_PROP_PADDING_IDX,
+  EB_N_PROPS
+};
+
+static GnnProp eb_props[EB_N_PROPS];
+
+static gboolean
+gnn_embedding_bag_setup (GnnModule *module,
+                         GError   **error)
+{
+  GnnEmbeddingBag *self = GNN_EMBEDDING_BAG (module);
+  gint64 shape[2] = { self->num_embeddings, self->embedding_dim };
+  g_autoptr(GnnTensor) data = NULL;
+  g_autoptr(GnnParameter) weight = NULL;
+
+  if (!GNN_MODULE_CLASS (gnn_embedding_bag_parent_class)->setup (module, error))
+    return FALSE;
+  if (!g_str_equal (self->mode, "sum") && !g_str_equal (self->mode, "mean") && !g_str_equal (self->mode, "max"))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "EmbeddingBag: mode has to be one of sum, mean or max, got %s", self->mode);
+      return FALSE;
+    }
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
+    {
+      if (self->padding_idx >= self->num_embeddings || self->padding_idx < -self->num_embeddings)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "EmbeddingBag: padding_idx must be within num_embeddings, got %" G_GINT64_FORMAT
+                       " for %" G_GINT64_FORMAT, self->padding_idx, self->num_embeddings);
+          return FALSE;
+        }
+      if (self->padding_idx < 0)
+        self->padding_idx += self->num_embeddings;
+    }
+  if (!(data = gnn_tensor_new_randn (shape, 2, NULL, gnn_module_dtype (module), NULL, error)))
+    return FALSE;
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
+    {
+      g_autoptr(GnnTensor) row = gnn_tensor_select (data, 0, self->padding_idx, error);
+
+      if (row == NULL || !gnn_tensor_zero_ (row, error))
+        return FALSE;
+    }
+  if (!(weight = gnn_parameter_new (data, TRUE, error)))
+    return FALSE;
+  return gnn_module_register_parameter (module, "weight", weight, error);
+}
+
+static GnnArgs *
+gnn_embedding_bag_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnEmbeddingBag *self = GNN_EMBEDDING_BAG (module);
+  GnnTensor *x = gnn_args_first_tensor (input, "EmbeddingBag", error);
+  guint n = gnn_args_get_n_values (input);
+  GnnTensor *offsets = n > 1 && gnn_args_is_tensor (input, 1) ? gnn_args_get_tensor (input, 1, NULL) : NULL;
+  GnnTensor *psw = n > 2 && gnn_args_is_tensor (input, 2) ? gnn_args_get_tensor (input, 2, NULL) : NULL;
+
+  if (x == NULL)
+    return NULL;
+  return gnn_args_take_tensor_or_prefix (gnn_tensor_embedding_bag (x, gnn_module_tensor (module, "weight", TRUE, NULL),
+                                                                   offsets, self->mode, psw,
+                                                                   self->include_last_offset, self->padding_idx,
+                                                                   error),
+                                         "EmbeddingBag", error);
+}
+
+static char *
+gnn_embedding_bag_extra_repr (GnnModule *module)
+{
+  GnnEmbeddingBag *self = GNN_EMBEDDING_BAG (module);
+  GString *s = g_string_new (NULL);
+
+  g_string_printf (s, "%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", mode=%s", self->num_embeddings,
+                   self->embedding_dim, self->mode);
+  if (self->padding_idx != GNN_EMBEDDING_NO_PADDING)
+    g_string_append_printf (s, ", padding_idx=%" G_GINT64_FORMAT, self->padding_idx);
+  return g_string_free (s, FALSE);
+}
+
+static void
+gnn_embedding_bag_class_init (GnnEmbeddingBagClass *klass)
+{
+  GParamFlags co = GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY;
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  module_class->setup = gnn_embedding_bag_setup;
+  module_class->forward = gnn_embedding_bag_forward;
+  module_class->extra_repr = gnn_embedding_bag_extra_repr;
+
+  /**
+   * GnnEmbeddingBag:num-embeddings:
+   *
+   * The number of rows of the table (`num_embeddings`).
+   *
+   * Since: 0.1
+   */
+  eb_props[EB_PROP_NUM_EMBEDDINGS] = (GnnProp) {
+    g_param_spec_int64 ("num-embeddings", NULL, NULL, G_MININT64, G_MAXINT64, 0, co),
+    G_STRUCT_OFFSET (GnnEmbeddingBag, num_embeddings), gnn_prop_check_size };
+
+  /**
+   * GnnEmbeddingBag:embedding-dim:
+   *
+   * The size of each row (`embedding_dim`).
+   *
+   * Since: 0.1
+   */
+  eb_props[EB_PROP_EMBEDDING_DIM] = (GnnProp) {
+    g_param_spec_int64 ("embedding-dim", NULL, NULL, G_MININT64, G_MAXINT64, 0, co),
+    G_STRUCT_OFFSET (GnnEmbeddingBag, embedding_dim), gnn_prop_check_size };
+
+  /**
+   * GnnEmbeddingBag:mode:
+   *
+   * The reduction of a bag (`mode`): "sum", "mean" or "max".
+   *
+   * Since: 0.1
+   */
+  eb_props[EB_PROP_MODE] = (GnnProp) {
+    g_param_spec_string ("mode", NULL, NULL, "mean", co), G_STRUCT_OFFSET (GnnEmbeddingBag, mode) };
+
+  /**
+   * GnnEmbeddingBag:include-last-offset:
+   *
+   * Whether offsets holds one more entry, the end of the last bag (`include_last_offset`).
+   *
+   * Since: 0.1
+   */
+  eb_props[EB_PROP_INCLUDE_LAST_OFFSET] = (GnnProp) {
+    g_param_spec_boolean ("include-last-offset", NULL, NULL, FALSE, co),
+    G_STRUCT_OFFSET (GnnEmbeddingBag, include_last_offset) };
+
+  /**
+   * GnnEmbeddingBag:padding-idx:
+   *
+   * A row left out of every bag, zero at setup (`padding_idx`), or
+   * [const@Gnn.EMBEDDING_NO_PADDING] for None.
+   *
+   * Since: 0.1
+   */
+  eb_props[EB_PROP_PADDING_IDX] = (GnnProp) {
+    g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT64, GNN_EMBEDDING_NO_PADDING, co),
+    G_STRUCT_OFFSET (GnnEmbeddingBag, padding_idx) };
+
+  gnn_props_install (G_OBJECT_CLASS (klass), eb_props, EB_N_PROPS);
+  gnn_module_class_uses_dtype (module_class);
+}
+
+static void
+gnn_embedding_bag_init (GnnEmbeddingBag *self)
+{
+}
+
+/**
+ * gnn_embedding_bag_new:
+ * @num_embeddings: the number of rows of the table
+ * @embedding_dim: the size of each row
+ * @mode: (nullable): "sum", "mean" (%NULL) or "max"
+ * @include_last_offset: whether offsets holds the end of the last bag
+ * @padding_idx: a row left out of every bag, or [const@Gnn.EMBEDDING_NO_PADDING]
+ * @dtype: the floating-point element type of the table
+ * @error: return location for a #GError
+ *
+ * Creates `nn.EmbeddingBag (num_embeddings, embedding_dim, mode=mode,
+ * include_last_offset=include_last_offset, padding_idx=padding_idx, dtype=dtype)`.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnEmbeddingBag *
+gnn_embedding_bag_new (gint64       num_embeddings,
+                       gint64       embedding_dim,
+                       const char  *mode,
+                       gboolean     include_last_offset,
+                       gint64       padding_idx,
+                       GnnDtype     dtype,
+                       GError     **error)
+{
+  return gnn_module_new_or_error (error, GNN_TYPE_EMBEDDING_BAG, "num-embeddings", num_embeddings,
+                                  "embedding-dim", embedding_dim, "mode", mode ? mode : "mean",
+                                  "include-last-offset", include_last_offset, "padding-idx", padding_idx,
+                                  "dtype", dtype, NULL);
+}
+
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
 void
 gnn_layers_more_ensure_types (void)
@@ -2881,4 +3368,5 @@ gnn_layers_more_ensure_types (void)
   g_type_ensure (GNN_TYPE_MAX_UNPOOL2D);
   g_type_ensure (GNN_TYPE_ALPHA_DROPOUT);
   g_type_ensure (GNN_TYPE_FEATURE_ALPHA_DROPOUT);
+  g_type_ensure (GNN_TYPE_EMBEDDING_BAG);
 }

@@ -1,7 +1,7 @@
 /* gnn-layers-more.h: more torch.nn layers and their functional forms: PixelShuffle,
  * PixelUnshuffle, ChannelShuffle, Fold, Unfold, InstanceNorm1d/2d/3d, LPPool1d/2d,
  * LocalResponseNorm, Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, AdaptiveMaxPool1d/2d,
- * MaxUnpool1d/2d, AlphaDropout, FeatureAlphaDropout
+ * MaxUnpool1d/2d, AlphaDropout, FeatureAlphaDropout, EmbeddingBag
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -309,5 +309,31 @@ G_DECLARE_FINAL_TYPE (GnnFeatureAlphaDropout, gnn_feature_alpha_dropout, GNN, FE
 
 GNN_AVAILABLE_IN_ALL
 GnnFeatureAlphaDropout *gnn_feature_alpha_dropout_new (double p);
+
+/* ---- EmbeddingBag ---- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_embedding_bag (GnnTensor  *input,
+                                     GnnTensor  *weight,
+                                     GnnTensor  *offsets,
+                                     const char *mode,
+                                     GnnTensor  *per_sample_weights,
+                                     gboolean    include_last_offset,
+                                     gint64      padding_idx,
+                                     GError    **error);
+
+#define GNN_TYPE_EMBEDDING_BAG (gnn_embedding_bag_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnEmbeddingBag, gnn_embedding_bag, GNN, EMBEDDING_BAG, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnEmbeddingBag *gnn_embedding_bag_new (gint64       num_embeddings,
+                                        gint64       embedding_dim,
+                                        const char  *mode,
+                                        gboolean     include_last_offset,
+                                        gint64       padding_idx,
+                                        GnnDtype     dtype,
+                                        GError     **error);
 
 G_END_DECLS

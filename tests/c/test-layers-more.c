@@ -196,6 +196,47 @@ test_upsample_and_dropout (void)
   g_assert_true (d == x);
 }
 
+static void
+test_embedding_bag (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnEmbeddingBag) m = gnn_embedding_bag_new (4, 2, "sum", FALSE, 0, GNN_DTYPE_FLOAT64, &error);
+  g_autoptr(GnnTensor) w = arange_d (8, GNN_TEST_SHAPE (4, 2), 2);
+  g_autoptr(GnnTensor) idx = NULL, offs = NULL, y = NULL;
+  g_autoptr(GnnEmbeddingBag) bad = NULL;
+  g_autoptr(GBytes) ib = NULL, ob = NULL;
+  const gint64 ids[5] = { 1, 0, 3, 2, 2 }, starts[3] = { 0, 2, 2 };
+  /* bags [1, 0 (padding)], [], [3, 2, 2]: rows (2, 3), zeros, (6, 7) + 2 (4, 5) */
+  const double sums[6] = { 2, 3, 0, 0, 14, 17 }, means[6] = { 2, 3, 0, 0, 14.0 / 3, 17.0 / 3 };
+
+  g_assert_no_error (error);
+  assert_repr (m, "EmbeddingBag(4, 2, mode=sum, padding_idx=0)");
+  ib = g_bytes_new (ids, sizeof ids);
+  ob = g_bytes_new (starts, sizeof starts);
+  idx = gnn_tensor_new_from_bytes (ib, GNN_DTYPE_INT64, GNN_TEST_SHAPE (5), 1, NULL, &error);
+  offs = gnn_tensor_new_from_bytes (ob, GNN_DTYPE_INT64, GNN_TEST_SHAPE (3), 1, NULL, &error);
+  g_assert_no_error (error);
+  y = gnn_tensor_embedding_bag (idx, w, offs, "sum", NULL, FALSE, 0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y, sums, 6, 0, 0);
+  g_clear_object (&y);
+  y = gnn_tensor_embedding_bag (idx, w, offs, NULL, NULL, FALSE, 0, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (y, means, 6, 1e-12, 1e-12);
+  g_clear_object (&y);
+  y = gnn_tensor_embedding_bag (idx, w, NULL, "sum", NULL, FALSE, 0, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  y = gnn_tensor_embedding_bag (idx, w, offs, "mean", w, FALSE, 0, &error);
+  g_assert_null (y);
+  g_assert_nonnull (strstr (error->message, "only supported for mode='sum'"));
+  g_clear_error (&error);
+  bad = gnn_embedding_bag_new (4, 2, "sum", FALSE, 7, GNN_DTYPE_FLOAT32, &error);
+  g_assert_null (bad);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -205,5 +246,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layers-more/instance-norm", test_instance_norm);
   g_test_add_func ("/layers-more/pools", test_pools);
   g_test_add_func ("/layers-more/upsample-and-dropout", test_upsample_and_dropout);
+  g_test_add_func ("/layers-more/embedding-bag", test_embedding_bag);
   return g_test_run ();
 }

@@ -329,5 +329,76 @@ class AlphaDropout(ParityTest):
         self.assertTrue(torch.allclose(y[~kept], torch.tensor(a * alpha * p - a * alpha, dtype=torch.float64)))
 
 
+
+class EmbeddingBag(ParityTest):
+    CASES = [
+        (dict(mode='sum'), np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 4]), None),
+        (dict(mode='mean'), np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 3, 3]), None),
+        (dict(mode='max'), np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 1, 5]), None),
+        (dict(mode='mean'), np.array([[1, 2, 0], [4, 0, 0]]), None, None),
+        (dict(mode='mean', padding_idx=0), np.array([[1, 2, 0], [4, 0, 0], [0, 0, 0]]), None, None),
+        (dict(mode='max', padding_idx=2), np.array([1, 2, 4, 2, 2, 3]), np.array([0, 2, 4, 6]), None),
+        (dict(mode='sum', include_last_offset=True), np.array([1, 2, 4, 5, 4, 3]), np.array([0, 2, 2, 6]), None),
+        (dict(mode='sum'), np.array([1, 2, 4, 5, 4, 3]), np.array([0, 2]), np.linspace(-1, 1, 6)),
+        (dict(mode='sum', padding_idx=-1), np.array([1, 9, 4, 9]), np.array([0, 2]), np.linspace(-1, 1, 4)),
+    ]
+
+    def test_parity(self):
+        for k, (kw, idx, offsets, psw) in enumerate(self.CASES):
+            gm, tm = gnn.nn.EmbeddingBag(10, 3, **kw), torch.nn.EmbeddingBag(10, 3, **kw)
+            self.assertEqual(repr(gm), repr(tm))
+            self.assertEqual(list(gm.state_dict().keys()), ['weight'])
+            if 'padding_idx' in kw:
+                self.assertTrue(np.all(to_np(gm.weight)[kw['padding_idx']] == 0))
+            for dtype in (np.float32, np.float64):
+                w = rand((10, 3), dtype, seed=k)
+                gw, tw = to_gnn(w, True), torch.from_numpy(w.copy()).requires_grad_(True)
+                gargs = [gnn.tensor(idx), None if offsets is None else gnn.tensor(offsets)]
+                targs = [torch.from_numpy(idx), None if offsets is None else torch.from_numpy(offsets)]
+                gp = tp = None
+                if psw is not None:
+                    gp, tp = to_gnn(psw.astype(dtype), True), torch.from_numpy(psw.astype(dtype)).requires_grad_(True)
+                g = F.embedding_bag(gargs[0], gw, gargs[1], per_sample_weights=gp, **kw)
+                t = TF.embedding_bag(targs[0], tw, targs[1], per_sample_weights=tp, **kw)
+                what = '%r %s' % (kw, np.dtype(dtype).name)
+                self.assert_close(to_np(g), t.detach().numpy(), *TOLS[dtype], what=what)
+                up = rand(tuple(t.shape), dtype, seed=50)
+                g.backward(to_gnn(up))
+                t.backward(torch.from_numpy(up))
+                self.assert_close(to_np(gw.grad), tw.grad.numpy(), *TOLS[dtype], what=what + ' weight grad')
+                if psw is not None:
+                    self.assert_close(to_np(gp.grad), tp.grad.numpy(), *TOLS[dtype], what=what + ' psw grad')
+            # the module, with torch's weights
+            copy_state(gm, tm)
+            got = gm(gnn.tensor(idx), None if offsets is None else gnn.tensor(offsets),
+                     None if psw is None else gnn.tensor(psw.astype(np.float32)))
+            want = tm(torch.from_numpy(idx), None if offsets is None else torch.from_numpy(offsets),
+                      None if psw is None else torch.from_numpy(psw.astype(np.float32)))
+            self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'module %r' % kw)
+
+    def test_gradcheck(self):
+        idx, offsets = gnn.tensor(np.array([1, 2, 4, 5, 4, 3])), gnn.tensor(np.array([0, 2, 2]))
+        for mode in ('sum', 'mean', 'max'):
+            gradcheck(self, lambda w: F.embedding_bag(idx, w, offsets, mode=mode), rand((6, 2), np.float64),
+                      name='embedding_bag ' + mode)
+
+    def test_errors(self):
+        w = gnn.zeros(5, 2)
+        raises(self, RuntimeError, "per_sample_weights is only supported for mode='sum' (got mode='mean')",
+               lambda: F.embedding_bag(gnn.tensor(np.array([1, 2])), w, gnn.tensor(np.array([0])),
+                                       per_sample_weights=gnn.ones(2)))
+        raises(self, RuntimeError, 'offsets[0] has to be 0',
+               lambda: F.embedding_bag(gnn.tensor(np.array([1, 2])), w, gnn.tensor(np.array([1]))))
+        raises(self, RuntimeError, 'if input is 2D, then offsets has to be None',
+               lambda: F.embedding_bag(gnn.tensor(np.array([[1, 2]])), w, gnn.tensor(np.array([0]))))
+        raises(self, IndexError, 'index 7 is out of range for a table of 5 rows',
+               lambda: F.embedding_bag(gnn.tensor(np.array([[7]])), w))
+        raises(self, RuntimeError, 'mode has to be one of sum, mean or max, got min',
+               lambda: gnn.nn.EmbeddingBag(5, 2, mode='min'))
+
+
+TOLS = {np.float32: (1e-5, 1e-6), np.float64: (1e-10, 1e-12)}
+
+
 if __name__ == '__main__':
     main()

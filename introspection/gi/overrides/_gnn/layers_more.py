@@ -35,6 +35,9 @@ _SIGNATURES = {
     'MaxUnpool2d': ['kernel_size', ('stride', None), ('padding', 0)],
     'AlphaDropout': [('p', 0.5), ('inplace', False)],
     'FeatureAlphaDropout': [('p', 0.5), ('inplace', False)],
+    'EmbeddingBag': ['num_embeddings', 'embedding_dim', ('max_norm', None), ('norm_type', 2.0),
+                     ('scale_grad_by_freq', False), ('mode', 'mean'), ('sparse', False), ('_weight', None),
+                     ('include_last_offset', False), ('padding_idx', None), ('device', None), ('dtype', None)],
 }
 
 
@@ -90,6 +93,17 @@ def _unpool_call(self, input, indices, output_size=None):
     k, s, p = (self.get_property(name).unpack() if self.get_property(name) is not None else None
                for name in ('kernel-size', 'stride', 'padding'))
     return fn(input, indices, list(k), None if not s else list(s), list(p) if p else 0, output_size)
+
+
+def _embedding_bag_call(self, input, offsets=None, per_sample_weights=None):
+    """EmbeddingBag(input, offsets=None, per_sample_weights=None), as torch's"""
+    from .module import Args, _output_of
+    return _output_of(_call_raising_python_errors(Gnn.Module.forward, self,
+                                                  Args.pack(input, offsets, per_sample_weights)))
+
+
+if 'EmbeddingBag' in globals():
+    EmbeddingBag.__call__ = _embedding_bag_call
 
 
 for _name in ('MaxUnpool1d', 'MaxUnpool2d'):
@@ -231,6 +245,18 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     return functional_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode='mean',
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError('embedding_bag: gnn has no max_norm, scale_grad_by_freq or sparse gradients')
+    if padding_idx is not None:
+        rows = weight.shape[0]
+        if not -rows <= padding_idx < rows:
+            raise AssertionError('padding_idx must be within the number of embeddings')
+    return _T.embedding_bag(input, weight, offsets, mode, per_sample_weights, bool(include_last_offset),
+                            Gnn.EMBEDDING_NO_PADDING if padding_idx is None else int(padding_idx))
+
+
 def _install_functions(functions):
     for fn in functions:
         fn.__doc__ = fn.__doc__ or 'torch.nn.functional.%s, over the C function its layer runs' % fn.__name__
@@ -241,4 +267,4 @@ def _install_functions(functions):
 _install_functions((pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, local_response_norm,
                     alpha_dropout, feature_alpha_dropout, adaptive_max_pool1d, adaptive_max_pool2d,
                     adaptive_max_pool1d_with_indices, adaptive_max_pool2d_with_indices, max_unpool1d,
-                    max_unpool2d, max_pool1d_with_indices, max_pool2d_with_indices))
+                    max_unpool2d, max_pool1d_with_indices, max_pool2d_with_indices, embedding_bag))

@@ -1013,6 +1013,8 @@ ROWS = [
     ('torch.nn.functional.max_unpool2d', 'Gnn.functional_max_unpool2d'),
     ('torch.nn.functional.max_pool1d_with_indices', 'Gnn.functional_max_pool1d_with_indices'),
     ('torch.nn.functional.max_pool2d_with_indices', 'Gnn.functional_max_pool2d_with_indices'),
+    ('torch.nn.EmbeddingBag', 'Gnn.EmbeddingBag'),
+    ('torch.nn.functional.embedding_bag', 'Gnn.functional_embedding_bag'),
 
     # ---- torch.nn.init ----
     ('torch.nn.init.calculate_gain', 'Gnn.nn_init_calculate_gain'),
