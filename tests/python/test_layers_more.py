@@ -397,6 +397,26 @@ class EmbeddingBag(ParityTest):
                lambda: gnn.nn.EmbeddingBag(5, 2, mode='min'))
 
 
+class Json(ParityTest):
+    def test_round_trip(self):
+        # every layer of gnn-layers-more.c rebuilt from its JSON description, hyperparameters kept
+        layers = [gnn.nn.PixelShuffle(2), gnn.nn.PixelUnshuffle(3), gnn.nn.ChannelShuffle(2), gnn.nn.Unfold(2, stride=(1, 2)),
+                  gnn.nn.Fold((4, 5), 2), gnn.nn.InstanceNorm1d(3), gnn.nn.InstanceNorm2d(3, affine=True, momentum=None),
+                  gnn.nn.InstanceNorm3d(2, track_running_stats=True), gnn.nn.LPPool1d(2, 3),
+                  gnn.nn.LPPool2d(2.5, (2, 3), stride=1), gnn.nn.LocalResponseNorm(2, k=2.0),
+                  gnn.nn.Upsample(scale_factor=(2, 1.5), mode='bilinear', align_corners=True),
+                  gnn.nn.UpsamplingNearest2d(size=3), gnn.nn.UpsamplingBilinear2d(scale_factor=2),
+                  gnn.nn.AdaptiveMaxPool1d(3, True), gnn.nn.AdaptiveMaxPool2d((None, 2)), gnn.nn.MaxUnpool1d(2),
+                  gnn.nn.MaxUnpool2d(3, 2, 1), gnn.nn.AlphaDropout(0.2), gnn.nn.FeatureAlphaDropout(),
+                  gnn.nn.EmbeddingBag(5, 3, mode='max', padding_idx=1, include_last_offset=True)]
+        for m in layers:
+            text = m.to_json(False)
+            back = Gnn.Module.new_from_json(text, -1)
+            self.assertEqual(repr(back), repr(m))
+            self.assertEqual(back.to_json(False), text)
+            self.assertEqual(list(back.state_dict().keys()), list(m.state_dict().keys()))
+
+
 TOLS = {np.float32: (1e-5, 1e-6), np.float64: (1e-10, 1e-12)}
 
 
