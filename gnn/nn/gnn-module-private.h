@@ -214,5 +214,6 @@ void gnn_pool_ensure_types       (void);
 void gnn_rnn_ensure_types        (void);
 void gnn_attention_ensure_types  (void);
 void gnn_transformer_ensure_types (void);
+void gnn_layers_more_ensure_types (void);
 
 G_END_DECLS

@@ -430,6 +430,7 @@ ensure_gnn_types (void)
   gnn_rnn_ensure_types ();
   gnn_attention_ensure_types ();
   gnn_transformer_ensure_types ();
+  gnn_layers_more_ensure_types ();
 }
 
 /**

@@ -1310,3 +1310,212 @@ gnn_tensor_lp_pool2d (GnnTensor    *input,
   g_return_val_if_fail (kernel_size != NULL, NULL);
   return gnn_lp_pool_internal ("lp_pool2d", input, norm_type, 2, kernel_size, stride, ceil_mode, error);
 }
+
+/* ---- unfold and fold (torch.nn.functional.unfold / fold): im2col and col2im alone ------- */
+
+/* the geometry of unfold / fold from their four pairs; FALSE with @error set when a size is
+ * out of range */
+static gboolean
+sliding_geometry (const char *name, const gint64 *kernel_size, const gint64 *dilation, const gint64 *padding,
+                  const gint64 *stride, ConvGeometry *g, GError **error)
+{
+  for (guint a = 0; a < 2; a++)
+    {
+      if (kernel_size[a] < 1 || dilation[a] < 1 || stride[a] < 1 || padding[a] < 0 ||
+          kernel_size[a] > G_MAXINT32 || dilation[a] > G_MAXINT32 || stride[a] > G_MAXINT32 ||
+          padding[a] > G_MAXINT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: kernel_size, dilation and stride must lie in [1, 2^31) and padding in [0, 2^31), "
+                       "got kernel_size=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), dilation=(%" G_GINT64_FORMAT
+                       ", %" G_GINT64_FORMAT "), padding=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), stride=(%"
+                       G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", name, kernel_size[0], kernel_size[1],
+                       dilation[0], dilation[1], padding[0], padding[1], stride[0], stride[1]);
+          return FALSE;
+        }
+      g->k[a] = kernel_size[a];
+      g->d[a] = dilation[a];
+      g->p[a] = padding[a];
+      g->s[a] = stride[a];
+    }
+  return TRUE;
+}
+
+/* the number of blocks along one axis of size @n, or 0 when there is none */
+static gint64
+sliding_blocks (const ConvGeometry *g, guint a, gint64 n)
+{
+  gint64 span = g->d[a] * (g->k[a] - 1) + 1;
+
+  if (n + 2 * g->p[a] < span)
+    return 0;
+  return (n + 2 * g->p[a] - span) / g->s[a] + 1;
+}
+
+/**
+ * gnn_tensor_im2col:
+ * @self: the input, (N, C, H, W) or unbatched (C, H, W)
+ * @kernel_size: (array fixed-size=2): the block size (kh, kw), each at least 1
+ * @dilation: (array fixed-size=2): the spacing of the block's elements, each at least 1
+ * @padding: (array fixed-size=2): the zeros added on both sides of H and W, each at least 0
+ * @stride: (array fixed-size=2): the step between blocks, each at least 1
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.unfold`: the sliding blocks of the input as columns, output
+ * (N, C·kh·kw, L) where L = OH·OW is the number of blocks, row (c·kh + i)·kw + j holding
+ * element (i, j) of each block of channel c. Its gradient is [method@Gnn.Tensor.col2im] of
+ * the output's gradient. This is what [class@Gnn.Unfold] runs.
+ *
+ * Returns: (transfer full): the columns, (N, C·kh·kw, L) or (C·kh·kw, L), or %NULL with
+ *   @error set (a non-floating or non-3-d/4-d input, sizes out of range, no block)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_im2col (GnnTensor    *self,
+                   const gint64 *kernel_size,
+                   const gint64 *dilation,
+                   const gint64 *padding,
+                   const gint64 *stride,
+                   GError      **error)
+{
+  const char *name = "unfold";
+  GnnTensorPrivate *px;
+  ConvGeometry g;
+  gint64 oh, ow;
+  gboolean batched;
+  g_autoptr(GnnTensor) x = NULL, cols = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (kernel_size && dilation && padding && stride, NULL);
+  px = gnn_tensor_priv (self);
+  if (!gnn_check_floating (name, self, error) ||
+      !sliding_geometry (name, kernel_size, dilation, padding, stride, &g, error))
+    return NULL;
+  if (px->ndim != 3 && px->ndim != 4)
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input, got shape %s", name, s);
+      return NULL;
+    }
+  batched = px->ndim == 4;
+  x = batched ? g_object_ref (self) : gnn_tensor_unsqueeze (self, 0, error);
+  if (x == NULL)
+    return NULL;
+  px = gnn_tensor_priv (x);
+  oh = sliding_blocks (&g, 0, px->shape[2]);
+  ow = sliding_blocks (&g, 1, px->shape[3]);
+  if (oh < 1 || ow < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Given input with spatial size (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), kernel_size=(%"
+                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), dilation=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                   "), padding=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), calculated shape of the array of "
+                   "sliding blocks as (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), but its components must be at "
+                   "least one.", name, px->shape[2], px->shape[3], g.k[0], g.k[1], g.d[0], g.d[1], g.p[0], g.p[1],
+                   oh, ow);
+      return NULL;
+    }
+  if (!(cols = im2col_op (x, &g, oh, ow, error)))
+    return NULL;
+  {
+    gint64 s3[3] = { px->shape[0], px->shape[1] * g.k[0] * g.k[1], oh * ow };
+
+    return gnn_tensor_reshape (cols, batched ? s3 : s3 + 1, batched ? 3 : 2, error);
+  }
+}
+
+/**
+ * gnn_tensor_col2im:
+ * @self: the columns, (N, C·kh·kw, L) or unbatched (C·kh·kw, L)
+ * @output_size: (array fixed-size=2): the spatial size (H, W) of the output
+ * @kernel_size: (array fixed-size=2): the block size (kh, kw), each at least 1
+ * @dilation: (array fixed-size=2): the spacing of the block's elements, each at least 1
+ * @padding: (array fixed-size=2): the zeros added on both sides of H and W, each at least 0
+ * @stride: (array fixed-size=2): the step between blocks, each at least 1
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.fold`, the adjoint of [method@Gnn.Tensor.im2col]: each column is a
+ * block, added into the output (N, C, H, W) where its elements lie (overlapping blocks sum).
+ * L must be the number of blocks of (H, W). This is what [class@Gnn.Fold] runs.
+ *
+ * Returns: (transfer full): the output, (N, C, H, W) or (C, H, W), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_col2im (GnnTensor    *self,
+                   const gint64 *output_size,
+                   const gint64 *kernel_size,
+                   const gint64 *dilation,
+                   const gint64 *padding,
+                   const gint64 *stride,
+                   GError      **error)
+{
+  const char *name = "fold";
+  GnnTensorPrivate *px;
+  ConvGeometry g;
+  gint64 oh, ow, kk, C;
+  gboolean batched;
+  g_autoptr(GnnTensor) x = NULL, cols = NULL, out = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (output_size && kernel_size && dilation && padding && stride, NULL);
+  px = gnn_tensor_priv (self);
+  if (!gnn_check_floating (name, self, error) ||
+      !sliding_geometry (name, kernel_size, dilation, padding, stride, &g, error))
+    return NULL;
+  if (px->ndim != 2 && px->ndim != 3)
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 2-d (C·kh·kw, L) or 3-d (N, C·kh·kw, L) input, got shape %s", name, s);
+      return NULL;
+    }
+  if (output_size[0] < 1 || output_size[1] < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: output_size must be positive, got (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", name,
+                   output_size[0], output_size[1]);
+      return NULL;
+    }
+  batched = px->ndim == 3;
+  x = batched ? g_object_ref (self) : gnn_tensor_unsqueeze (self, 0, error);
+  if (x == NULL)
+    return NULL;
+  px = gnn_tensor_priv (x);
+  kk = g.k[0] * g.k[1];
+  if (px->shape[1] % kk != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+                   "input.size(1)=%" G_GINT64_FORMAT " and kernel_size=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ").",
+                   name, px->shape[1], g.k[0], g.k[1]);
+      return NULL;
+    }
+  oh = sliding_blocks (&g, 0, output_size[0]);
+  ow = sliding_blocks (&g, 1, output_size[1]);
+  if (oh < 1 || ow < 1 || px->shape[2] != oh * ow)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Given output_size=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), kernel_size=(%" G_GINT64_FORMAT
+                   ", %" G_GINT64_FORMAT "), dilation=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), padding=(%"
+                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), stride=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                   "), expected size of input's dimension %d to match the calculated number of sliding blocks %"
+                   G_GINT64_FORMAT " * %" G_GINT64_FORMAT " = %" G_GINT64_FORMAT ", but got input.size(%d)=%"
+                   G_GINT64_FORMAT ".", name, output_size[0], output_size[1], g.k[0], g.k[1], g.d[0], g.d[1],
+                   g.p[0], g.p[1], g.s[0], g.s[1], batched ? 2 : 1, oh, ow, oh * ow, batched ? 2 : 1,
+                   px->shape[2]);
+      return NULL;
+    }
+  C = px->shape[1] / kk;
+  {
+    gint64 s4[4] = { px->shape[0], px->shape[1], oh, ow };
+
+    if (!(cols = gnn_tensor_reshape (x, s4, 4, error)) ||
+        !(out = col2im_op (cols, &g, C, output_size[0], output_size[1], error)))
+      return NULL;
+  }
+  return batched ? g_steal_pointer (&out) : gnn_tensor_squeeze_dim (out, 0, error);
+}

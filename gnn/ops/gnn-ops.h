@@ -801,4 +801,13 @@ gboolean   gnn_tensor_equal        (GnnTensor *self, GnnTensor *other, GError **
 /* torch's in-place write of an out-of-place result (gnn-ops-binary.c) */
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_write_back_  (GnnTensor *self, GnnTensor *result, GError **error);
+/* unfold and fold (gnn-ops-conv.c): im2col and col2im with autograd */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_im2col       (GnnTensor *self, const gint64 *kernel_size, const gint64 *dilation,
+                                    const gint64 *padding, const gint64 *stride, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_col2im       (GnnTensor *self, const gint64 *output_size, const gint64 *kernel_size,
+                                    const gint64 *dilation, const gint64 *padding, const gint64 *stride,
+                                    GError **error);
+
 G_END_DECLS
