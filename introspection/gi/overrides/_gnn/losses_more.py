@@ -130,7 +130,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None,
                      reduction='mean'):
     return _T.poisson_nll_loss(input, target, bool(log_input), bool(full), float(eps),
-                               _reduction_named(reduction, size_average, reduce, '%s is not a valid value for reduction'))
+                               _reduction_named(reduction, size_average, reduce, '%s is not valid'))
 
 
 @_loss
