@@ -2069,3 +2069,170 @@ gnn_triplet_margin_with_distance_loss_set_distance_function (GnnTripletMarginWit
       gnn_module_register_module (GNN_MODULE (self), "distance_function", GNN_MODULE (distance), NULL);
     }
 }
+
+/* ---- CTCLoss --------------------------------------------------------------------------- */
+
+static GnnTensor *
+ctc_loss (GnnTensor *log_probs, GnnTensor *targets, const gint64 *input_lengths, guint n_input_lengths,
+          const gint64 *target_lengths, guint n_target_lengths, gint64 blank, GnnReduction reduction,
+          gboolean zero_infinity, GError **error)
+{
+  g_autoptr(GnnTensor) nll = NULL, lengths64 = NULL, lengths = NULL, per = NULL;
+  g_autofree double *clamped = NULL;
+  gint64 n = n_target_lengths;
+
+  if (!gnn_loss_check_reduction (reduction, error) ||
+      (nll = gnn_tensor_ctc_loss_nll (log_probs, targets, input_lengths, n_input_lengths, target_lengths,
+                                      n_target_lengths, blank, zero_infinity, error)) == NULL)
+    return NULL;
+  if (reduction == GNN_REDUCTION_NONE)
+    return g_steal_pointer (&nll);
+  if (reduction == GNN_REDUCTION_SUM)
+    return gnn_tensor_sum_all (nll, error);
+  /* the mean of the losses, each divided by its target length (at least 1) */
+  clamped = g_new (double, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    clamped[i] = (double) MAX (target_lengths[i], 1);
+  if ((lengths64 = gnn_tensor_new_from_doubles (clamped, n, &n, gnn_tensor_get_ndim (nll), error)) == NULL ||
+      (lengths = gnn_tensor_to_dtype (lengths64, gnn_tensor_get_dtype (nll), error)) == NULL ||
+      (per = gnn_tensor_div (nll, lengths, error)) == NULL)
+    return NULL;
+  return gnn_tensor_mean_all (per, error);
+}
+
+/**
+ * gnn_tensor_ctc_loss:
+ * @log_probs: the log probabilities of the classes, (T, N, C), or (T, C) for one sequence
+ * @targets: the int64 labels: (N, S) padded, or the labels of the batch concatenated
+ * @input_lengths: (array length=n_input_lengths): the length of each input sequence, at most T
+ * @n_input_lengths: N
+ * @target_lengths: (array length=n_target_lengths): the length of each target
+ * @n_target_lengths: N
+ * @blank: the class of the blank; PyTorch's default is 0
+ * @reduction: how the losses are reduced; %GNN_REDUCTION_MEAN divides each loss by its target
+ *   length (at least 1) before the mean over the batch, as PyTorch does
+ * @zero_infinity: whether infinite losses (an input too short for its target) and their
+ *   gradients become zero; PyTorch's default is %FALSE
+ * @error: return location for a #GError
+ *
+ * The connectionist temporal classification loss (`torch.nn.functional.ctc_loss`), over
+ * [method@Gnn.Tensor.ctc_loss_nll] (forward and backward in C).
+ *
+ * Returns: (transfer full): the loss, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_ctc_loss (GnnTensor    *log_probs,
+                     GnnTensor    *targets,
+                     const gint64 *input_lengths,
+                     guint         n_input_lengths,
+                     const gint64 *target_lengths,
+                     guint         n_target_lengths,
+                     gint64        blank,
+                     GnnReduction  reduction,
+                     gboolean      zero_infinity,
+                     GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (log_probs), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (targets), NULL);
+  return named (ctc_loss (log_probs, targets, input_lengths, n_input_lengths, target_lengths, n_target_lengths,
+                          blank, reduction, zero_infinity, error), "CTCLoss", error);
+}
+
+/**
+ * GnnCTCLoss:
+ *
+ * The connectionist temporal classification loss as a module (`torch.nn.CTCLoss`); its
+ * forward takes (log_probs, targets, input_lengths, target_lengths), the lengths as int64
+ * tensors. See [method@Gnn.Tensor.ctc_loss].
+ *
+ * Since: 0.1
+ */
+struct _GnnCTCLoss
+{
+  GnnLoss parent_instance;
+
+  gint64 blank;
+  gboolean zero_infinity;
+};
+
+enum { CTC_PROP_0, CTC_PROP_BLANK, CTC_PROP_ZERO_INFINITY, CTC_N_PROPS };
+static GnnProp ctc_props[CTC_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnCTCLoss, gnn_ctc_loss, GNN_TYPE_LOSS)
+
+static GnnArgs *
+gnn_ctc_loss_forward (GnnModule *module, GnnArgs *input, GError **error)
+{
+  GnnCTCLoss *self = GNN_CTC_LOSS (module);
+  GnnTensor *t[4];
+  g_autofree gint64 *il = NULL, *tl = NULL;
+  gsize nil = 0, ntl = 0;
+
+  if (!loss_inputs (input, "CTCLoss", "(log_probs, targets, input_lengths, target_lengths)", t, 4, error))
+    return NULL;
+  if (((il = gnn_tensor_to_int64s (t[2], &nil, error)) == NULL && gnn_tensor_get_numel (t[2]) > 0) ||
+      ((tl = gnn_tensor_to_int64s (t[3], &ntl, error)) == NULL && gnn_tensor_get_numel (t[3]) > 0))
+    {
+      g_prefix_error (error, "CTCLoss: ");
+      return NULL;
+    }
+  return gnn_args_take_tensor (gnn_tensor_ctc_loss (t[0], t[1], il, nil, tl, ntl, self->blank, REDUCTION (module),
+                                                    self->zero_infinity, error));
+}
+
+static void
+gnn_ctc_loss_class_init (GnnCTCLossClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_ctc_loss_forward;
+
+  /**
+   * GnnCTCLoss:blank:
+   *
+   * The class of the blank (`blank`); PyTorch's default is 0.
+   *
+   * Since: 0.1
+   */
+  ctc_props[CTC_PROP_BLANK] = (GnnProp) {
+    g_param_spec_int64 ("blank", NULL, NULL, G_MININT64, G_MAXINT64, 0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnCTCLoss, blank) };
+  /**
+   * GnnCTCLoss:zero-infinity:
+   *
+   * Whether infinite losses and their gradients become zero (`zero_infinity`); PyTorch's
+   * default is %FALSE.
+   *
+   * Since: 0.1
+   */
+  ctc_props[CTC_PROP_ZERO_INFINITY] = (GnnProp) {
+    g_param_spec_boolean ("zero-infinity", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
+    G_STRUCT_OFFSET (GnnCTCLoss, zero_infinity) };
+  gnn_props_install (G_OBJECT_CLASS (klass), ctc_props, CTC_N_PROPS);
+}
+
+static void
+gnn_ctc_loss_init (GnnCTCLoss *self)
+{
+}
+
+/**
+ * gnn_ctc_loss_new:
+ * @blank: the class of the blank; PyTorch's default is 0
+ * @reduction: how the losses are reduced; PyTorch's default is %GNN_REDUCTION_MEAN
+ * @zero_infinity: PyTorch's default is %FALSE
+ *
+ * Creates a CTCLoss module (`nn.CTCLoss (blank=..., reduction=..., zero_infinity=...)`).
+ *
+ * Returns: (transfer full): the loss module
+ *
+ * Since: 0.1
+ */
+GnnCTCLoss *
+gnn_ctc_loss_new (gint64       blank,
+                  GnnReduction reduction,
+                  gboolean     zero_infinity)
+{
+  return g_object_new (GNN_TYPE_CTC_LOSS, "blank", blank, "reduction", reduction, "zero-infinity", zero_infinity,
+                       NULL);
+}

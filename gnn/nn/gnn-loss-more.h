@@ -189,4 +189,22 @@ void gnn_triplet_margin_with_distance_loss_set_distance_function (GnnTripletMarg
                                                                   gpointer                          user_data,
                                                                   GDestroyNotify                    destroy);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ctc_loss (GnnTensor    *log_probs,
+                                GnnTensor    *targets,
+                                const gint64 *input_lengths,
+                                guint         n_input_lengths,
+                                const gint64 *target_lengths,
+                                guint         n_target_lengths,
+                                gint64        blank,
+                                GnnReduction  reduction,
+                                gboolean      zero_infinity,
+                                GError      **error);
+
+#define GNN_TYPE_CTC_LOSS (gnn_ctc_loss_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnCTCLoss, gnn_ctc_loss, GNN, CTC_LOSS, GnnLoss)
+GNN_AVAILABLE_IN_ALL
+GnnCTCLoss *gnn_ctc_loss_new (gint64 blank, GnnReduction reduction, gboolean zero_infinity);
+
 G_END_DECLS

@@ -797,4 +797,10 @@ gboolean   gnn_tensor_allclose     (GnnTensor *self, GnnTensor *other, double rt
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_equal        (GnnTensor *self, GnnTensor *other, GError **error);
 
+/* the connectionist temporal classification loss, unreduced (gnn-ops-ctc.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ctc_loss_nll (GnnTensor *log_probs, GnnTensor *targets, const gint64 *input_lengths,
+                                    guint n_input_lengths, const gint64 *target_lengths, guint n_target_lengths,
+                                    gint64 blank, gboolean zero_infinity, GError **error);
+
 G_END_DECLS

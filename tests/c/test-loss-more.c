@@ -373,6 +373,73 @@ test_errors (void)
   g_clear_error (&error);
 }
 
+/* ---- CTCLoss --------------------------------------------------------------------------- */
+
+static GnnTensor *
+ctc_of (GnnTensor *x, gpointer data, GError **error)
+{
+  GnnTensor *targets = data;
+  g_autoptr(GnnTensor) lp = gnn_tensor_log_softmax (x, 2, error);
+
+  /* PyTorch's CTC gradient is that of the logits under log_softmax: check it through one */
+  return lp ? gnn_tensor_ctc_loss (lp, targets, (const gint64[]) { 3, 2 }, 2, (const gint64[]) { 2, 1 }, 2, 0,
+                                   GNN_REDUCTION_MEAN, FALSE, error) : NULL;
+}
+
+static void
+test_ctc (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) half = gnn_test_tensor_d (GNN_TEST_DATA (log (0.5), log (0.5), log (0.5), log (0.5)), 4,
+                                                 GNN_TEST_SHAPE (2, 1, 2), 3);
+  g_autoptr(GnnTensor) one = ints ((const gint64[]) { 1 }, 1, GNN_TEST_SHAPE (1, 1), 2);
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -1.2, 0.9, 2.1, -0.4, 0.05, 1.1, 0.2, -0.6,
+                                                             -1.5, 0.8, 0.4, 0.7, -0.3, 0.2, 0.0, 1.4, -0.9),
+                                              18, GNN_TEST_SHAPE (3, 2, 3), 3);
+  g_autoptr(GnnTensor) targets = ints ((const gint64[]) { 1, 2, 2, 0 }, 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, d = NULL;
+  GnnCTCLoss *module = gnn_ctc_loss_new (0, GNN_REDUCTION_SUM, FALSE);
+  GError *local = NULL;
+
+  /* two steps of p = 1/2 emit the label 1 by 1 b, b 1 and 1 1: P = 3/4 */
+  a = gnn_tensor_ctc_loss_nll (half, one, (const gint64[]) { 2 }, 1, (const gint64[]) { 1 }, 1, 0, FALSE, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (a, GNN_TEST_DATA (-log (0.75)), 1, 1e-12, 1e-12);
+  /* an empty target: only blanks, P = 1/4 */
+  b = gnn_tensor_ctc_loss_nll (half, one, (const gint64[]) { 2 }, 1, (const gint64[]) { 0 }, 1, 0, FALSE, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_close (b, GNN_TEST_DATA (-log (0.25)), 1, 1e-12, 1e-12);
+  /* one step cannot emit two labels: infinite, or 0 with zero_infinity */
+  c = gnn_tensor_ctc_loss_nll (half, targets, (const gint64[]) { 1 }, 1, (const gint64[]) { 2 }, 1, 0, TRUE,
+                               &local);
+  g_assert_null (c);
+  g_assert_error (local, GNN_ERROR, GNN_ERROR_SHAPE);   /* (2, 2) targets for a batch of 1 */
+  g_clear_error (&local);
+  gnn_test_gradcheck (ctc_of, targets, x, 1e-6, 1e-6);
+
+  {
+    g_autoptr(GnnArgs) args = gnn_args_new ();
+    g_autoptr(GnnArgs) out = NULL;
+    g_autoptr(GnnTensor) il = ints ((const gint64[]) { 2 }, 1, GNN_TEST_SHAPE (1), 1);
+    g_autoptr(GnnTensor) tl = ints ((const gint64[]) { 1 }, 1, GNN_TEST_SHAPE (1), 1);
+
+    gnn_args_add_tensor (args, half);
+    gnn_args_add_tensor (args, one);
+    gnn_args_add_tensor (args, il);
+    gnn_args_add_tensor (args, tl);
+    out = gnn_module_forward (GNN_MODULE (module), args, &error);
+    g_assert_no_error (error);
+    d = g_object_ref (gnn_args_get_tensor (out, 0, &error));
+    assert_scalar (d, -log (0.75), 1e-12);
+  }
+  expect_error (gnn_tensor_ctc_loss_nll (half, one, (const gint64[]) { 3 }, 1, (const gint64[]) { 1 }, 1, 0, FALSE,
+                                         &local), &local, GNN_ERROR_SHAPE,
+                "Expected input_lengths to have value at most 2", "got value 3");
+  expect_error (gnn_tensor_ctc_loss_nll (half, one, (const gint64[]) { 2 }, 1, (const gint64[]) { 1 }, 1, 5, FALSE,
+                                         &local), &local, GNN_ERROR_INDEX, "blank must be in label range", NULL);
+  g_assert_finalize_object (module);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -381,5 +448,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/loss-more/gradcheck", test_gradcheck);
   g_test_add_func ("/loss-more/modules", test_modules);
   g_test_add_func ("/loss-more/errors", test_errors);
+  g_test_add_func ("/loss-more/ctc", test_ctc);
   return g_test_run ();
 }
