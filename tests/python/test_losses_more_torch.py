@@ -330,5 +330,92 @@ class BadReduction(ParityTest):
             Gnn.Tensor.soft_margin_loss(x, x, Gnn.Reduction.BATCHMEAN)
 
 
+# ---- CTCLoss: forward and backward in C (gnn/ops/gnn-ops-ctc.c) ----
+
+class CTC(ParityTest):
+    T, N, C = 6, 3, 5
+
+    def log_probs(self, dtype, seed=0):
+        logits = np.random.RandomState(seed).randn(self.T, self.N, self.C).astype(dtype)
+        return torch.log_softmax(torch.from_numpy(logits), 2).numpy()
+
+    def run_both(self, lp, targets, il, tl, **kw):
+        """(torch's loss and gradient, gnn's) for one random upstream gradient"""
+        a = torch.tensor(lp, requires_grad=True)
+        b = gnn.tensor(lp.copy())
+        b.requires_grad_(True)
+        want = F.ctc_loss(a, torch.tensor(targets), il, tl, **kw)
+        got = GF.ctc_loss(b, gnn.tensor(np.array(targets)), il, tl, **kw)
+        up = rand(tuple(want.shape), lp.dtype, seed=9)
+        want.backward(torch.from_numpy(up))
+        got.backward(to_gnn(up), False)
+        return (want.detach().numpy(), a.grad.numpy()), (to_np(got), to_np(b.grad))
+
+    def check(self, lp, targets, il, tl, what, **kw):
+        rtol, atol = (1e-5, 1e-6) if lp.dtype == np.float32 else (1e-10, 1e-12)
+        (wv, wg), (gv, gg) = self.run_both(lp, targets, il, tl, **kw)
+        self.assert_close(gv, wv, rtol, atol, what + ' loss')
+        self.assert_close(gg, wg, rtol, atol, what + ' gradient')
+
+    def test_padded_targets(self):
+        targets = np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]])
+        for dtype in (np.float32, np.float64):
+            lp = self.log_probs(dtype)
+            for reduction in _REDUCTIONS:
+                for zero_infinity in (False, True):
+                    with self.subTest(dtype=dtype.__name__, reduction=reduction, zero_infinity=zero_infinity):
+                        self.check(lp, targets, [6, 5, 4], [3, 2, 1], 'padded', reduction=reduction,
+                                   zero_infinity=zero_infinity)
+            # another blank, lengths as tensors
+            self.check(lp, np.array([[1, 2], [3, 1], [4, 3]]), [6, 6, 3], [2, 2, 2], 'full lengths')
+            self.check(lp, np.array([[1, 2], [3, 1], [0, 3]]), [6, 4, 3], [2, 1, 2], 'blank 4', blank=4)
+
+    def test_concatenated_and_unbatched(self):
+        lp = self.log_probs(np.float64, 1)
+        self.check(lp, np.array([1, 2, 3, 1, 4]), [6, 5, 4], [2, 2, 1], 'concatenated')
+        self.check(lp[:, 0].copy(), np.array([1, 2]), [6], [2], 'unbatched', reduction='none')
+        self.check(lp[:, 0].copy(), np.array([1, 2]), [6], [2], 'unbatched mean')
+
+    def test_infinite_losses(self):
+        # an input of 2 steps cannot emit 1, 1, 1 (a blank must separate repeats)
+        lp = self.log_probs(np.float64, 2)
+        targets, il, tl = np.array([[1, 1, 1], [3, 1, 0], [4, 4, 4]]), [2, 5, 4], [3, 2, 1]
+        (wv, _), (gv, _) = self.run_both(lp, targets, il, tl, reduction='none')
+        self.assertEqual(list(np.isinf(gv)), list(np.isinf(wv)))
+        self.check(lp, targets, il, tl, 'zero_infinity', reduction='sum', zero_infinity=True)
+
+    def test_module(self):
+        lp = self.log_probs(np.float32, 3)
+        targets = np.array([[1, 2], [3, 1], [4, 4]])
+        for blank, reduction in ((0, 'mean'), (0, 'sum')):
+            tm = torch.nn.CTCLoss(blank=blank, reduction=reduction)
+            gm = gnn.nn.CTCLoss(blank=blank, reduction=reduction)
+            self.assertEqual(repr(gm), repr(tm))
+            want = tm(torch.tensor(lp), torch.tensor(targets), torch.tensor([6, 5, 4]), torch.tensor([2, 2, 1]))
+            got = gm(gnn.tensor(lp), gnn.tensor(targets), (6, 5, 4), gnn.tensor(np.array([2, 2, 1])))
+            self.assert_close(to_np(got), want.numpy(), 1e-5, 1e-6, 'CTCLoss ' + reduction)
+        self.assertEqual([(p.name, p.default) for p in inspect.signature(gnn.nn.CTCLoss.__init__).parameters.values()],
+                         [(p.name, p.default) for p in inspect.signature(torch.nn.CTCLoss.__init__).parameters.values()])
+
+    def test_errors(self):
+        lp = self.log_probs(np.float32, 4)
+        targets = np.array([[1, 2], [3, 1], [4, 4]])
+        cases = [(((7, 5, 4), (2, 2, 1)), {}, RuntimeError, 'Expected input_lengths to have value at most 6'),
+                 (((6, 5, 4), (3, 2, 1)), {}, RuntimeError, 'Expected tensor to have size at least 3 at dimension 1'),
+                 (((6, 5, 4), (2, 2, 1)), {'blank': 9}, RuntimeError, 'blank must be in label range')]
+        for (il, tl), kw, cls, words in cases:
+            with self.subTest(words=words):
+                with self.assertRaises(cls):
+                    F.ctc_loss(torch.tensor(lp), torch.tensor(targets), il, tl, **kw)
+                with self.assertRaises(cls) as got:
+                    GF.ctc_loss(gnn.tensor(lp), gnn.tensor(targets), il, tl, **kw)
+                self.assertIn(words, str(got.exception))
+        with self.assertRaises(ValueError) as got:
+            GF.ctc_loss(gnn.tensor(lp), gnn.tensor(targets), (6, 5, 4), (2, 2, 1), reduction='bad')
+        with self.assertRaises(ValueError) as want:
+            F.ctc_loss(torch.tensor(lp), torch.tensor(targets), (6, 5, 4), (2, 2, 1), reduction='bad')
+        self.assertEqual(str(got.exception), str(want.exception))
+
+
 if __name__ == '__main__':
     main()

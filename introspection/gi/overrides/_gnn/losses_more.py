@@ -264,3 +264,42 @@ if hasattr(Gnn, 'TripletMarginWithDistanceLoss'):
 
     TripletMarginWithDistanceLoss = _override(TripletMarginWithDistanceLoss)
     __all__.append('TripletMarginWithDistanceLoss')
+
+
+# ---- CTCLoss (gnn/ops/gnn-ops-ctc.c: forward and backward in C) ----
+
+def _lengths(value):
+    """input_lengths / target_lengths as torch takes them (a tensor, a sequence, an int) as a
+    list of ints for the C function."""
+    import numbers
+    import numpy as np
+    if isinstance(value, Gnn.Tensor):
+        return [int(v) for v in np.asarray(value).reshape(-1)]
+    if isinstance(value, numbers.Integral):
+        return [int(value)]
+    return [int(v) for v in value]
+
+
+@_loss
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False):
+    return _T.ctc_loss(log_probs, targets, _lengths(input_lengths), _lengths(target_lengths), int(blank),
+                       _reduction(reduction), bool(zero_infinity))
+
+
+if hasattr(Gnn, 'CTCLoss'):
+    _CTCBase = _loss_class('CTCLoss', [('blank', 0), ('reduction', 'mean'), ('zero_infinity', False)], False)
+
+    def _ctc_call(self, log_probs, targets, input_lengths, target_lengths):
+        """CTCLoss(log_probs, targets, input_lengths, target_lengths), the lengths as torch takes
+        them (tensors, sequences of ints)."""
+        from .module import Module
+        from .tensor import Tensor
+        import numpy as np
+
+        def as_tensor(v):
+            return Tensor.from_numpy(np.asarray(_lengths(v), dtype=np.int64))
+        return Module.__call__(self, log_probs, targets, as_tensor(input_lengths), as_tensor(target_lengths))
+
+    _CTCBase.__call__ = _ctc_call
+    CTCLoss = _CTCBase
+    __all__.append('CTCLoss')
