@@ -63,5 +63,6 @@
 #include "nn/gnn-prune-report.h"
 #include "io/gnn-graph-json.h"
 #include "nn/gnn-layers-more.h"
+#include "nn/gnn-loss-more.h"
 
 #undef GNN_INSIDE

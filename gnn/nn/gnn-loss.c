@@ -2162,3 +2162,44 @@ gnn_kl_div_loss_set_log_target (GnnKLDivLoss *self,
   g_return_if_fail (GNN_IS_KL_DIV_LOSS (self));
   gnn_prop_set (self, &kl_props[KL_PROP_LOG_TARGET], log_target);
 }
+
+/* ---- shared with gnn-loss-more.c (gnn-loss-private.h) ---------------------------------- */
+
+gboolean
+gnn_loss_check_reduction (GnnReduction reduction,
+                          GError     **error)
+{
+  return check_reduction (reduction, FALSE, error);
+}
+
+gboolean
+gnn_loss_check_floating (GnnTensor  *t,
+                         const char *what,
+                         GError    **error)
+{
+  return check_floating (t, what, error);
+}
+
+GnnTensor *
+gnn_loss_reduce (GnnTensor    *loss,
+                 GnnReduction  reduction,
+                 GError      **error)
+{
+  return reduce (loss, reduction, error);
+}
+
+GnnTensor *
+gnn_loss_named (GnnTensor  *result,
+                const char *name,
+                GError    **error)
+{
+  return named (result, name, error);
+}
+
+void
+gnn_loss_weight_buffer_get (GObject    *object,
+                            GParamSpec *pspec,
+                            GValue     *value)
+{
+  weight_buffer_get (object, pspec, value);
+}

@@ -809,5 +809,10 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_col2im       (GnnTensor *self, const gint64 *output_size, const gint64 *kernel_size,
                                     const gint64 *dilation, const gint64 *padding, const gint64 *stride,
                                     GError **error);
+/* the connectionist temporal classification loss, unreduced (gnn-ops-ctc.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_ctc_loss_nll (GnnTensor *log_probs, GnnTensor *targets, const gint64 *input_lengths,
+                                    guint n_input_lengths, const gint64 *target_lengths, guint n_target_lengths,
+                                    gint64 blank, gboolean zero_infinity, GError **error);
 
 G_END_DECLS
