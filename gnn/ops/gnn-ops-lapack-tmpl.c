@@ -413,3 +413,16 @@ NAME (lu_factor) (T *a, int *piv, int *infos, gint64 batch, int m, int n)
       NAME (transpose) (ac, ai, 1, n, m);
     }
 }
+
+/* b (batch, n, k) becomes T⁻¹ B for the triangle T of a (batch, n, n) that @upper names (its
+ * diagonal taken as ones for @unit), through the row-major trsm: no check for a zero on the
+ * diagonal, which gives inf or NaN, as torch's solve_triangular does */
+static void
+NAME (solve_triangular) (const T *a, T *b, gint64 batch, int n, int k, gboolean upper, gboolean unit)
+{
+  if (n == 0 || k == 0)
+    return;
+  for (gint64 i = 0; i < batch; i++)
+    TRSM (CblasRowMajor, CblasLeft, upper ? CblasUpper : CblasLower, CblasNoTrans, unit ? CblasUnit : CblasNonUnit,
+          n, k, 1, a + i * n * n, n, b + i * (gint64) n * k, k);
+}

@@ -21,21 +21,25 @@
 #define NAME(x) x##_f32
 #define LAPACK(x) s##x##_
 #define GEMM cblas_sgemm
+#define TRSM cblas_strsm
 #include "gnn-ops-lapack-tmpl.c"
 #undef T
 #undef NAME
 #undef LAPACK
 #undef GEMM
+#undef TRSM
 
 #define T double
 #define NAME(x) x##_f64
 #define LAPACK(x) d##x##_
 #define GEMM cblas_dgemm
+#define TRSM cblas_dtrsm
 #include "gnn-ops-lapack-tmpl.c"
 #undef T
 #undef NAME
 #undef LAPACK
 #undef GEMM
+#undef TRSM
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 #define IS_F64(t) (gnn_tensor_priv (t)->dtype == GNN_DTYPE_FLOAT64)
@@ -1713,4 +1717,132 @@ gnn_linalg_lu_factor_ex (GnnTensor *A, GnnTensor **pivots, GnnTensor **info, GEr
   if (info)
     *info = g_steal_pointer (&tinfo);
   return g_steal_pointer (&tlu);
+}
+
+/* ---- solve_triangular ----------------------------------------------------------------- */
+
+typedef struct {
+  gboolean upper, unit;
+} TriangularCtx;
+
+/* X = T⁻¹ B, T the triangle of A: gB = T⁻ᵀ gX (the solve with Aᵀ, whose triangle is the other
+ * one), gA = -gB Xᵀ on T's triangle (without the diagonal when it is taken as ones), each
+ * summed to its input's shape */
+static gboolean
+solve_triangular_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  TriangularCtx *c = node->ctx;
+  GnnTensor *a, *x;
+  g_autoptr(GnnTensor) at = NULL, gb = NULL;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(a = gnn_node_saved (node, 0, error)) || !(x = gnn_node_saved (node, 1, error)) || !(at = mT (a, error)) ||
+      !(gb = gnn_linalg_solve_triangular (at, go[0], !c->upper, c->unit, error)))
+    return FALSE;
+  if (NEEDS (0))
+    {
+      g_autoptr(GnnTensor) xt = mT (x, error);
+      g_autoptr(GnnTensor) p = xt ? gnn_tensor_matmul (gb, xt, error) : NULL;
+      g_autoptr(GnnTensor) n = p ? gnn_tensor_neg (p, error) : NULL;
+      g_autoptr(GnnTensor) t = NULL;
+
+      if (n == NULL)
+        return FALSE;
+      t = c->upper ? gnn_tensor_triu (n, c->unit ? 1 : 0, error) : gnn_tensor_tril (n, c->unit ? -1 : 0, error);
+      if (t == NULL || !(gi[0] = gnn_sum_to (t, node->in_ndim[0], node->in_shape[0], error)))
+        return FALSE;
+    }
+  if (NEEDS (1) && !(gi[1] = gnn_sum_to (gb, node->in_ndim[1], node->in_shape[1], error)))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * gnn_linalg_solve_triangular:
+ * @A: a batch of square matrices (…, n, n), float32 or float64, of which only the triangle
+ *   that @upper names is read
+ * @B: the right-hand sides (…, n, k), of @A's dtype; the batch dimensions broadcast
+ * @upper: whether the triangle is the upper one
+ * @unitriangular: whether to take the diagonal of the triangle as ones (it is not read)
+ * @error: return location for a #GError
+ *
+ * The solution X of T X = B for the triangle T of @A (`torch.linalg.solve_triangular` with
+ * left=True), through cblas's trsm. A zero on the diagonal is no error: it gives inf or NaN,
+ * as in torch. The gradient is written with ops. Runs on the host, as gnn_linalg_solve()
+ * does.
+ *
+ * Returns: (transfer full): X (…, n, k) with the broadcast batch dimensions, or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_linalg_solve_triangular (GnnTensor *A, GnnTensor *B, gboolean upper, gboolean unitriangular, GError **error)
+{
+  const char *op = "linalg.solve_triangular";
+  GnnTensorPrivate *pa, *pb;
+  g_autoptr(GnnTensor) ae = NULL, be = NULL, x = NULL;
+  g_autofree gpointer ha = NULL, hb = NULL;
+  gint64 batch[GNN_MAX_DIMS], sa[GNN_MAX_DIMS], sb[GNN_MAX_DIMS], n, k;
+  guint nbatch;
+  gboolean prev;
+  GnnTensor *ins[2] = { A, B };
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (A) && GNN_IS_TENSOR (B), NULL);
+  if (!check_matrices (op, A, TRUE, error) || !gnn_check_same_device (op, A, B, error))
+    return NULL;
+  pa = gnn_tensor_priv (A);
+  pb = gnn_tensor_priv (B);
+  if (pb->ndim < 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s: The input tensor B must have at least 2 dimensions.", op);
+      return NULL;
+    }
+  if (pb->dtype != pa->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
+                   op, gnn_dtype_get_name (pa->dtype), gnn_dtype_get_name (pb->dtype));
+      return NULL;
+    }
+  n = pa->shape[pa->ndim - 1];
+  k = pb->shape[pb->ndim - 1];
+  if (pb->shape[pb->ndim - 2] != n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Incompatible shapes of A and B for the equation AX = B (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", op, n, n, pb->shape[pb->ndim - 2], k);
+      return NULL;
+    }
+  if (!gnn_broadcast_shapes (op, pa->ndim - 2, pa->shape, pb->ndim - 2, pb->shape, &nbatch, batch, error))
+    return NULL;
+  memcpy (sa, batch, sizeof (gint64) * nbatch);
+  memcpy (sb, batch, sizeof (gint64) * nbatch);
+  sa[nbatch] = sa[nbatch + 1] = sb[nbatch] = n;
+  sb[nbatch + 1] = k;
+  prev = gnn_set_grad_enabled (FALSE);
+  ae = gnn_tensor_expand (A, sa, nbatch + 2, error);
+  be = ae ? gnn_tensor_expand (B, sb, nbatch + 2, error) : NULL;
+  gnn_set_grad_enabled (prev);
+  if (be == NULL || !(ha = host_elements (ae, error)) || !(hb = host_elements (be, error)))
+    return NULL;
+  if (IS_F64 (A))
+    solve_triangular_f64 (ha, hb, gnn_shape_numel (nbatch, batch), (int) n, (int) k, upper, unitriangular);
+  else
+    solve_triangular_f32 (ha, hb, gnn_shape_numel (nbatch, batch), (int) n, (int) k, upper, unitriangular);
+  if (!(x = tensor_from_host (A, nbatch + 2, sb, hb, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("LinalgSolveTriangularBackward0", solve_triangular_backward, ins, 2, &x, 1)))
+    {
+      TriangularCtx *c = g_new (TriangularCtx, 1);
+
+      c->upper = upper;
+      c->unit = unitriangular;
+      gnn_node_set_ctx (node, c, g_free);
+      gnn_node_save (node, A);
+      gnn_node_save (node, x);
+    }
+  return g_steal_pointer (&x);
 }

@@ -647,6 +647,9 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_svdvals      (GnnTensor *A, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_lu_factor_ex (GnnTensor *A, GnnTensor **pivots, GnnTensor **info, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_solve_triangular (GnnTensor *A, GnnTensor *B, gboolean upper, gboolean unitriangular,
+                                        GError **error);
 
 /* the functional norms (torch.nn.functional.batch_norm, ...): what the norm layers run */
 GNN_AVAILABLE_IN_ALL

@@ -492,6 +492,12 @@ f_decomp (GnnTensor *x, gpointer data, GError **error)
         return k ? gnn_tensor_mul (k, k, error) : NULL;
       }
     }
+  if (g_str_has_prefix (op, "solve_triangular"))
+    {
+      if (!(part = gnn_tensor_narrow (x, 2, 1, 2, error)))
+        return NULL;
+      return gnn_linalg_solve_triangular (x, part, strstr (op, "upper") != NULL, strstr (op, "unit") != NULL, error);
+    }
   return gnn_linalg_lu_factor_ex (x, &piv, &info, error);
 }
 
@@ -500,7 +506,8 @@ test_decompositions_gradcheck (void)
 {
   const char *ops[] = { "qr-q", "qr-r", "qr-wide-q", "qr-wide-r", "qr-tall-q", "qr-tall-r", "eigh-values",
                         "eigvalsh", "eigh-vectors", "svd-s", "svd-u", "svd-vh", "svd-wide-vh", "svd-wide-full-u",
-                        "svdvals", "lu_factor" };
+                        "svdvals", "lu_factor", "solve_triangular", "solve_triangular-upper",
+                        "solve_triangular-upper-unit", "solve_triangular-unit" };
   double v[18];
   g_autoptr(GnnTensor) x = NULL;
 
@@ -585,6 +592,31 @@ test_decompositions_values (void)
   OK (lu2 = gnn_linalg_lu_factor_ex (a, &piv2, &info2, &error));
   gnn_test_assert_close (lu2, GNN_TEST_DATA (3, 1, 1.0 / 3, 8.0 / 3), 4, 1e-15, 1e-15);
   g_assert_cmpfloat (gnn_tensor_item (info2, NULL), ==, 0);
+
+  /* [[2, 1], [0, 4]] X = [1, 4]ᵀ: X = [0, 1]; with the diagonal as ones, X = [-3, 4]; the lower
+   * triangle of sing, [[1, 0], [2, 4]]: X = [1, 0.5]; a zero on the diagonal gives inf */
+  {
+    g_autoptr(GnnTensor) up = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, 9, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+    g_autoptr(GnnTensor) rhs = gnn_test_tensor_d (GNN_TEST_DATA (1, 4), 2, GNN_TEST_SHAPE (2, 1), 2);
+    g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 0, 1), 4, GNN_TEST_SHAPE (2, 2), 2);
+    g_autoptr(GnnTensor) x1 = NULL, x2 = NULL, x3 = NULL, x4 = NULL;
+
+    OK (x1 = gnn_linalg_solve_triangular (up, rhs, TRUE, FALSE, &error));
+    gnn_test_assert_close (x1, GNN_TEST_DATA (0, 1), 2, 0, 1e-15);
+    OK (x2 = gnn_linalg_solve_triangular (up, rhs, TRUE, TRUE, &error));
+    gnn_test_assert_close (x2, GNN_TEST_DATA (-3, 4), 2, 0, 1e-15);
+    OK (x3 = gnn_linalg_solve_triangular (sing, rhs, FALSE, FALSE, &error));
+    gnn_test_assert_close (x3, GNN_TEST_DATA (1, 0.5), 2, 0, 1e-15);
+    OK (x4 = gnn_linalg_solve_triangular (zero, rhs, TRUE, FALSE, &error));
+    {
+      g_autofree double *d = gnn_tensor_to_doubles (x4, NULL, &error);
+
+      g_assert_false (isfinite (d[0]));
+    }
+    g_assert_null (gnn_linalg_solve_triangular (t, rhs, TRUE, FALSE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_clear_error (&error);
+  }
 }
 
 static void

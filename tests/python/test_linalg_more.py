@@ -415,6 +415,14 @@ class LU(Base):
                         self.grads(loss, [a.astype(np.float32), bb.astype(np.float32)], np.float32,
                                    'solve_triangular')
         gradcheck(lambda x, y: (gnn.linalg.solve_triangular(x, y, upper=True) ** 2).sum(), [a[0], b[0]])
+        gradcheck(lambda x, y: (gnn.linalg.solve_triangular(x, y, upper=False, left=False, unitriangular=True)
+                                ** 2).sum(), [a[0], b[0].T])
+        # a zero on the diagonal is no error: inf and NaN, as torch gives them
+        z, one = np.zeros((3, 3)), np.ones((3, 2))
+        np.testing.assert_array_equal(npy(gnn.linalg.solve_triangular(gnn.tensor(z), gnn.tensor(one), upper=True)),
+                                      npy(torch.linalg.solve_triangular(torch.tensor(z), torch.tensor(one), upper=True)))
+        with self.assertRaisesRegex(RuntimeError, 'linalg.solve_triangular: The input tensor B must have at least 2'):
+            gnn.linalg.solve_triangular(gnn.eye(2), gnn.ones(2), upper=True)
         (ga, ta), (gb, tb) = both(a), both(b)
         for transpose in (False, True):
             X, C = gnn.triangular_solve(gb, ga, transpose=transpose)

@@ -294,31 +294,24 @@ def lu(A, pivot=True, get_infos=False, out=None):
 
 # ---- triangular and factored solves (composed) ----
 
-def _triangle(A, upper, unitriangular):
-    T = A.triu() if upper else A.tril()
-    if unitriangular:
-        n = A.shape[-1]
-        T = T.triu(1) if upper else T.tril(-1)
-        T = T + _eye_like(A, n)
-    return T
+def _tri(A, B, upper, unit=False):
+    return Gnn.linalg_solve_triangular(A, B, bool(upper), bool(unit))
 
 
 @_export
 def linalg_solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     """torch.linalg.solve_triangular: X with A X = B (left=False: X A = B) for the triangle of A
-    that upper names (its diagonal taken as ones when unitriangular). Composed from
-    linalg.solve on the masked triangle, so a zero on the diagonal is an error where torch
-    gives inf."""
+    that upper names (its diagonal taken as ones when unitriangular), through trsm: a zero on
+    the diagonal gives inf or NaN, as in torch."""
     _no_out('linalg.solve_triangular', out)
     _check_tensor('linalg.solve_triangular', A)
     _check_tensor('linalg.solve_triangular', B, 'B')
-    _check_matrix('linalg.solve_triangular', A, square=True)
+    if left:
+        return _tri(A, B, upper, unitriangular)
+    # X A = B  <=>  Aᵀ Xᵀ = Bᵀ, Aᵀ's triangle the other one
     if B.ndim < 2:
         raise RuntimeError('linalg.solve_triangular: The input tensor B must have at least 2 dimensions.')
-    T = _triangle(A, bool(upper), bool(unitriangular))
-    if left:
-        return Gnn.linalg_solve(T, B)
-    return Gnn.linalg_solve(T.mT, B.mT).mT
+    return _tri(A.mT, B.mT, not upper, unitriangular).mT
 
 
 @_export
@@ -328,30 +321,29 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     _no_out('triangular_solve', out)
     _check_tensor('triangular_solve', b, 'input')
     _check_tensor('triangular_solve', A, 'A')
-    T = _triangle(A, bool(upper), bool(unitriangular))
-    X = Gnn.linalg_solve(T.mT if transpose else T, b)
+    X = _tri(A.mT, b, not upper, unitriangular) if transpose else _tri(A, b, upper, unitriangular)
     return _types.triangular_solve(X, A.clone())
 
 
 @_export
 def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     """torch.linalg.lu_solve: X with A X = B (left=False: X A = B; adjoint: Aᵀ) from A's
-    lu_factor; differentiable in LU and B."""
+    lu_factor, by two triangular solves with LU; differentiable in LU and B."""
     _no_out('linalg.lu_solve', out)
     _check_tensor('linalg.lu_solve', LU, 'LU')
     _check_tensor('linalg.lu_solve', pivots, 'pivots')
     _check_tensor('linalg.lu_solve', B, 'B')
     _check_matrix('linalg.lu_solve', LU, square=True)
-    P, L, U = lu_unpack(LU, pivots)
     if not left:
         # X A = B  <=>  Aᵀ Xᵀ = Bᵀ
         return linalg_lu_solve(LU, pivots, B.mT, left=True, adjoint=not adjoint).mT
+    P = _permutation(pivots, LU.shape[-1], LU)
     if adjoint:
         # Aᵀ = Uᵀ Lᵀ Pᵀ: X = P L⁻ᵀ U⁻ᵀ B
-        Y = Gnn.linalg_solve(U.mT, B)
-        return P.matmul(Gnn.linalg_solve(L.mT, Y))
-    Y = Gnn.linalg_solve(L, P.mT.matmul(B))
-    return Gnn.linalg_solve(U, Y)
+        Z = _tri(LU.mT, B, False)
+        return P.matmul(_tri(LU.mT, Z, True, True))
+    Y = _tri(LU, P.mT.matmul(B), False, True)
+    return _tri(LU, Y, True)
 
 
 @_export
@@ -368,9 +360,9 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     _no_out('cholesky_solve', out)
     _check_tensor('cholesky_solve', input, 'input')
     _check_tensor('cholesky_solve', input2, 'input2')
-    L = input2.triu().mT if upper else input2.tril()
-    Y = Gnn.linalg_solve(L, input)
-    return Gnn.linalg_solve(L.mT, Y)
+    if upper:
+        return _tri(input2, _tri(input2.mT, input, False), True)
+    return _tri(input2.mT, _tri(input2, input, False), True)
 
 
 @_export
