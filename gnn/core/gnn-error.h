@@ -34,6 +34,9 @@ G_BEGIN_DECLS
  * @GNN_ERROR_OUT_OF_MEMORY: a backend could not allocate memory. Since: 0.1
  * @GNN_ERROR_BACKEND: a backend module could not be loaded, or a backend failed. Since: 0.1
  * @GNN_ERROR_FILE_FORMAT: a file is truncated, corrupt or not of the expected format. Since: 0.1
+ * @GNN_ERROR_LINALG: a linear-algebra routine failed on the values of its input (a singular
+ *   matrix, one that is not positive-definite, an iteration that did not converge): what
+ *   torch raises as `torch.linalg.LinAlgError`. Since: 0.1
  *
  * Error codes of the `GNN_ERROR` domain. Codes are only ever added.
  */
@@ -49,6 +52,7 @@ typedef enum {
   GNN_ERROR_OUT_OF_MEMORY,
   GNN_ERROR_BACKEND,
   GNN_ERROR_FILE_FORMAT,
+  GNN_ERROR_LINALG,
 } GnnError;
 
 GNN_AVAILABLE_IN_ALL

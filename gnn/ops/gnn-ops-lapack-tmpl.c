@@ -244,3 +244,185 @@ NAME (cholesky) (T *a, gint64 batch, int n, gboolean upper, int *order)
     }
   return -1;
 }
+
+/* The QR factorization of a (batch, m, n), k = min (m, n), through geqrf and orgqr on the
+ * column-major copy: r (batch, rr, n) gets R (rr = k, or m for @complete), q (batch, m, qc)
+ * Q when not NULL (qc = k, or m for @complete). */
+static void
+NAME (qr) (const T *a, T *q, T *r, gint64 batch, int m, int n, gboolean complete)
+{
+  int k = MIN (m, n), rr = complete ? m : k, qc = complete ? m : k, lda = MAX (m, 1), info = 0, lwork = -1;
+  int cols = MAX (n, qc);
+  g_autofree T *ac = g_new0 (T, MAX ((gint64) m * cols, 1));
+  g_autofree T *tau = g_new0 (T, MAX (k, 1));
+  g_autofree T *work = NULL;
+  T query = 0, query2 = 0;
+
+  if (m == 0 || n == 0)
+    {
+      /* R is empty or zero; Q is the identity of its m columns (none when k = 0 and reduced) */
+      memset (r, 0, sizeof (T) * batch * rr * n);
+      if (q)
+        for (gint64 i = 0; i < batch; i++)
+          for (int j = 0; j < m; j++)
+            for (int c = 0; c < qc; c++)
+              q[(i * m + j) * qc + c] = j == c;
+      return;
+    }
+  LAPACK (geqrf) (&m, &n, ac, &lda, tau, &query, &lwork, &info);
+  if (q)
+    LAPACK (orgqr) (&m, &qc, &k, ac, &lda, tau, &query2, &lwork, &info);
+  lwork = MAX (MAX ((int) query, (int) query2), MAX (cols, 1));
+  work = g_new (T, lwork);
+  for (gint64 i = 0; i < batch; i++)
+    {
+      const T *ai = a + i * m * n;
+      T *ri = r + i * (gint64) rr * n;
+
+      for (int row = 0; row < m; row++)
+        for (int c = 0; c < n; c++)
+          ac[(gint64) c * m + row] = ai[(gint64) row * n + c];
+      LAPACK (geqrf) (&m, &n, ac, &lda, tau, work, &lwork, &info);
+      for (int row = 0; row < rr; row++)
+        for (int c = 0; c < n; c++)
+          ri[(gint64) row * n + c] = c >= row ? ac[(gint64) c * m + row] : 0;
+      if (q)
+        {
+          T *qi = q + i * (gint64) m * qc;
+
+          LAPACK (orgqr) (&m, &qc, &k, ac, &lda, tau, work, &lwork, &info);
+          for (int row = 0; row < m; row++)
+            for (int c = 0; c < qc; c++)
+              qi[(gint64) row * qc + c] = ac[(gint64) c * m + row];
+        }
+    }
+}
+
+/* The eigenvalues w (batch, n), ascending, of the symmetric a (batch, n, n) read from its
+ * lower triangle (its upper one for @upper), through syevd; with @vectors, a becomes the
+ * eigenvectors, one a column. LAPACK sees the row-major matrix as its transpose, whose upper
+ * triangle is a's lower one; the eigenvectors it returns in columns read back row-major as
+ * rows, so they are transposed. The batch element that did not converge, or -1, with *@code
+ * LAPACK's info. */
+static gint64
+NAME (eigh) (T *a, T *w, gint64 batch, int n, gboolean upper, gboolean vectors, int *code)
+{
+  int lda = MAX (n, 1), info = 0, lwork = -1, liwork = -1, iquery = 0;
+  const char *jobz = vectors ? "V" : "N", *uplo = upper ? "L" : "U";
+  g_autofree T *work = NULL, *tmp = g_new (T, MAX ((gint64) n * n, 1));
+  g_autofree int *iwork = NULL;
+  T query = 0;
+
+  if (n == 0)
+    return -1;
+  LAPACK (syevd) (jobz, uplo, &n, a, &lda, w, &query, &lwork, &iquery, &liwork, &info, 1, 1);
+  lwork = MAX ((int) query, 1);
+  liwork = MAX (iquery, 1);
+  work = g_new (T, lwork);
+  iwork = g_new (int, liwork);
+  for (gint64 i = 0; i < batch; i++)
+    {
+      T *ai = a + i * n * n;
+
+      LAPACK (syevd) (jobz, uplo, &n, ai, &lda, w + i * n, work, &lwork, iwork, &liwork, &info, 1, 1);
+      if (info != 0)
+        {
+          *code = info;
+          return i;
+        }
+      if (vectors)
+        {
+          NAME (transpose) (ai, tmp, 1, n, n);
+          memcpy (ai, tmp, sizeof (T) * n * n);
+        }
+    }
+  return -1;
+}
+
+/* The singular values s (batch, k), descending, k = min (m, n), of a (batch, m, n)
+ * (overwritten), through gesdd; with u and vh (both or neither) U (batch, m, uc) and Vh
+ * (batch, vr, n), uc = vr = k, or m and n for @full. LAPACK factors the transpose it sees,
+ * Aᵀ = V S Uᵀ: its left vectors (n, ·) column-major are Vh row-major and its right ones
+ * (·, m) column-major are U row-major, so nothing is transposed. The batch element that did
+ * not converge, or -1, with *@code LAPACK's info. */
+static gint64
+NAME (svd) (T *a, T *s, T *u, T *vh, gint64 batch, int m, int n, gboolean full, int *code)
+{
+  int k = MIN (m, n), uc = full ? m : k, vr = full ? n : k, info = 0, lwork = -1;
+  int lda = MAX (n, 1), ldu = MAX (n, 1), ldvt = MAX (full ? m : k, 1);
+  const char *jobz = u == NULL ? "N" : full ? "A" : "S";
+  g_autofree T *work = NULL;
+  g_autofree int *iwork = g_new (int, MAX (8 * k, 1));
+  T query = 0, dummy = 0;
+
+  if (k == 0)
+    {
+      if (u)
+        {
+          for (gint64 i = 0; i < batch; i++)
+            {
+              for (int j = 0; j < m; j++)
+                for (int c = 0; c < uc; c++)
+                  u[(i * m + j) * uc + c] = j == c;
+              for (int j = 0; j < vr; j++)
+                for (int c = 0; c < n; c++)
+                  vh[(i * vr + j) * n + c] = j == c;
+            }
+        }
+      return -1;
+    }
+  /* LAPACK sees the n × m matrix Aᵀ */
+  LAPACK (gesdd) (jobz, &n, &m, a, &lda, s, u ? vh : &dummy, &ldu, u ? u : &dummy, &ldvt, &query, &lwork, iwork,
+                  &info, 1);
+  lwork = MAX ((int) query, 1);
+  work = g_new (T, lwork);
+  for (gint64 i = 0; i < batch; i++)
+    {
+      T *ai = a + i * m * n;
+
+      LAPACK (gesdd) (jobz, &n, &m, ai, &lda, s + i * k, u ? vh + i * (gint64) vr * n : &dummy, &ldu,
+                      u ? u + i * (gint64) m * uc : &dummy, &ldvt, work, &lwork, iwork, &info, 1);
+      if (info != 0)
+        {
+          *code = info;
+          return i;
+        }
+    }
+  return -1;
+}
+
+/* The LU factorization with partial pivoting P A = L U of a (batch, m, n), in place as
+ * getrf leaves it (L below the diagonal, its unit diagonal implied, U on and above), through
+ * getrf on the column-major copy; piv (batch, min (m, n)) the 1-based row swaps and
+ * info (batch) getrf's info (> 0: U[info-1, info-1] is zero). */
+static void
+NAME (lu_factor) (T *a, int *piv, int *infos, gint64 batch, int m, int n)
+{
+  int k = MIN (m, n), lda = MAX (m, 1);
+  g_autofree T *ac = g_new (T, MAX ((gint64) m * n, 1));
+
+  for (gint64 i = 0; i < batch; i++)
+    {
+      T *ai = a + i * m * n;
+
+      infos[i] = 0;
+      if (k == 0)
+        continue;
+      NAME (transpose) (ai, ac, 1, m, n);
+      LAPACK (getrf) (&m, &n, ac, &lda, piv + i * k, &infos[i]);
+      NAME (transpose) (ac, ai, 1, n, m);
+    }
+}
+
+/* b (batch, n, k) becomes T⁻¹ B for the triangle T of a (batch, n, n) that @upper names (its
+ * diagonal taken as ones for @unit), through the row-major trsm: no check for a zero on the
+ * diagonal, which gives inf or NaN, as torch's solve_triangular does */
+static void
+NAME (solve_triangular) (const T *a, T *b, gint64 batch, int n, int k, gboolean upper, gboolean unit)
+{
+  if (n == 0 || k == 0)
+    return;
+  for (gint64 i = 0; i < batch; i++)
+    TRSM (CblasRowMajor, CblasLeft, upper ? CblasUpper : CblasLower, CblasNoTrans, unit ? CblasUnit : CblasNonUnit,
+          n, k, 1, a + i * n * n, n, b + i * (gint64) n * k, k);
+}

@@ -292,6 +292,27 @@ matrix_dims (const char *op, GnnTensor *self, int dim0, int dim1, guint *d0, gui
   return TRUE;
 }
 
+/* The norms of order 2 (the largest singular value), -2 (the smallest) or, for @nuc, the
+ * nuclear norm (their sum) of the matrices over (d0, d1): the singular values of the matrices
+ * moved last (gnn_linalg_svdvals, differentiable), reduced, the two dimensions put back with
+ * size one for @keepdim */
+static GnnTensor *
+singular_norm (GnnTensor *self, double ord, gboolean nuc, guint d0, guint d1, gboolean keepdim, GError **error)
+{
+  int src[2] = { (int) d0, (int) d1 }, dst[2] = { -2, -1 }, last = -1;
+  g_autoptr(GnnTensor) moved = NULL, s = NULL, r = NULL, k1 = NULL;
+
+  if (!(moved = gnn_tensor_movedim (self, src, 2, dst, 2, error)) || !(s = gnn_linalg_svdvals (moved, error)))
+    return NULL;
+  r = nuc ? gnn_tensor_sum (s, &last, 1, FALSE, error)
+          : (ord > 0 ? gnn_tensor_amax : gnn_tensor_amin) (s, &last, 1, FALSE, error);
+  if (r == NULL || !keepdim)
+    return g_steal_pointer (&r);
+  if (!(k1 = gnn_tensor_unsqueeze (r, (int) MIN (d0, d1), error)))
+    return NULL;
+  return gnn_tensor_unsqueeze (k1, (int) MAX (d0, d1), error);
+}
+
 /**
  * gnn_linalg_matrix_norm:
  * @self: a floating-point tensor of at least two dimensions, a batch of matrices
@@ -305,11 +326,11 @@ matrix_dims (const char *op, GnnTensor *self, int dim0, int dim1, guint *d0, gui
  * The matrix norm of order @ord of each matrix over (@dim0, @dim1)
  * (`torch.linalg.matrix_norm (self, ord, (dim0, dim1), keepdim)`): the sums of |x| along
  * one dimension, then their maximum or minimum along the other, with those ops' gradients.
- * The orders 2 and -2 (the largest and smallest singular values) need a singular value
- * decomposition, which gnn does not have yet.
+ * The orders 2 and -2 are the largest and smallest singular values (gnn_linalg_svdvals(),
+ * through LAPACK on the host, with its gradient).
  *
- * Returns: (transfer full): the norms, or %NULL with @error set (%GNN_ERROR_NOT_SUPPORTED
- *   for ±2, %GNN_ERROR_INVALID_ARGUMENT for another order)
+ * Returns: (transfer full): the norms, or %NULL with @error set (%GNN_ERROR_INVALID_ARGUMENT
+ *   for an order other than ±1, ±2 and ±inf)
  *
  * Since: 0.1
  */
@@ -324,12 +345,7 @@ gnn_linalg_matrix_norm (GnnTensor *self, double ord, int dim0, int dim1, gboolea
   if (!matrix_dims ("linalg.matrix_norm", self, dim0, dim1, &d0, &d1, error))
     return NULL;
   if (fabs (ord) == 2)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "linalg.matrix_norm: ord=%g needs the singular values (torch.linalg.svdvals), which gnn "
-                   "does not compute yet", ord);
-      return NULL;
-    }
+    return singular_norm (self, ord, FALSE, d0, d1, keepdim, error);
   if (!isinf (ord) && fabs (ord) != 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -357,11 +373,11 @@ gnn_linalg_matrix_norm (GnnTensor *self, double ord, int dim0, int dim1, gboolea
  *
  * `torch.linalg.matrix_norm (self, ord, (dim0, dim1), keepdim)` with a string @ord: "fro" is
  * the vector 2-norm over the two dimensions (node `LinalgVectorNormBackward0`, as PyTorch's).
- * "nuc" (the sum of the singular values) needs a singular value decomposition, which gnn does
- * not have yet.
+ * "nuc" is the sum of the singular values (gnn_linalg_svdvals(), through LAPACK on the host,
+ * with its gradient).
  *
- * Returns: (transfer full): the norms, or %NULL with @error set (%GNN_ERROR_NOT_SUPPORTED
- *   for "nuc", %GNN_ERROR_INVALID_ARGUMENT for another string)
+ * Returns: (transfer full): the norms, or %NULL with @error set (%GNN_ERROR_INVALID_ARGUMENT
+ *   for a string other than "fro" and "nuc")
  *
  * Since: 0.1
  */
@@ -376,12 +392,7 @@ gnn_linalg_matrix_norm_str (GnnTensor *self, const char *ord, int dim0, int dim1
   if (!matrix_dims ("linalg.matrix_norm", self, dim0, dim1, &d0, &d1, error))
     return NULL;
   if (g_str_equal (ord, "nuc"))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "linalg.matrix_norm: ord='nuc' needs the singular values (torch.linalg.svdvals), which gnn "
-                   "does not compute yet");
-      return NULL;
-    }
+    return singular_norm (self, 0, TRUE, d0, d1, keepdim, error);
   if (!g_str_equal (ord, "fro"))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

@@ -634,6 +634,22 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_householder_product (GnnTensor *A, GnnTensor *tau, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_linalg_cholesky     (GnnTensor *A, gboolean upper, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_qr           (GnnTensor *A, const char *mode, GnnTensor **R, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_eigh         (GnnTensor *A, gboolean upper, GnnTensor **eigenvectors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_eigvalsh     (GnnTensor *A, gboolean upper, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_svd          (GnnTensor *A, gboolean full_matrices, GnnTensor **S, GnnTensor **Vh,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_svdvals      (GnnTensor *A, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_lu_factor_ex (GnnTensor *A, GnnTensor **pivots, GnnTensor **info, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linalg_solve_triangular (GnnTensor *A, GnnTensor *B, gboolean upper, gboolean unitriangular,
+                                        GError **error);
 
 /* the functional norms (torch.nn.functional.batch_norm, ...): what the norm layers run */
 GNN_AVAILABLE_IN_ALL

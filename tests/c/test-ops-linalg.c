@@ -421,11 +421,11 @@ test_lapack_values (void)
 
   /* bad input: torch's errors */
   g_assert_null (gnn_linalg_solve (s, b, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_LINALG);
   g_assert_nonnull (strstr (error->message, "singular"));
   g_clear_error (&error);
   g_assert_null (gnn_linalg_inv (s, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_LINALG);
   g_assert_nonnull (strstr (error->message, "The diagonal element 2 is zero"));
   g_clear_error (&error);
   g_assert_null (gnn_linalg_solve (a, i3, &error));
@@ -441,6 +441,182 @@ test_lapack_values (void)
   g_assert_null (sd = gnn_linalg_slogdet (i3, &sl, &error));
   g_assert_null (sl);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+}
+
+/* the decompositions of x (2, 3, 3) (or of a part of it), as a tensor whose weighted sum the
+ * gradchecks differentiate; squared vectors for eigh and svd (continuous in x, whatever the
+ * signs LAPACK picks) */
+static GnnTensor *
+f_decomp (GnnTensor *x, gpointer data, GError **error)
+{
+  const char *op = data;
+  g_autoptr(GnnTensor) part = NULL, xt = NULL, sym = NULL, q = NULL, r = NULL, v = NULL, l = NULL, u = NULL;
+  g_autoptr(GnnTensor) s = NULL, vh = NULL, piv = NULL, info = NULL;
+
+  if (g_str_has_prefix (op, "qr"))
+    {
+      gboolean wide = strstr (op, "wide") != NULL, tall = strstr (op, "tall") != NULL;
+
+      if (!(part = wide ? gnn_tensor_narrow (x, 1, 0, 2, error)
+                        : tall ? gnn_tensor_narrow (x, 2, 0, 2, error) : g_object_ref (x)))
+        return NULL;
+      if (!(q = gnn_linalg_qr (part, NULL, &r, error)))
+        return NULL;
+      return g_str_has_suffix (op, "-r") ? g_steal_pointer (&r) : g_steal_pointer (&q);
+    }
+  if (g_str_has_prefix (op, "eig"))
+    {
+      if (!(xt = gnn_tensor_transpose (x, -1, -2, error)) || !(sym = gnn_tensor_add (x, xt, 1.0, error)))
+        return NULL;
+      if (g_str_equal (op, "eigvalsh"))
+        return gnn_linalg_eigvalsh (sym, FALSE, error);
+      if (!(l = gnn_linalg_eigh (sym, TRUE, &v, error)))
+        return NULL;
+      return g_str_equal (op, "eigh-values") ? g_steal_pointer (&l) : gnn_tensor_mul (v, v, error);
+    }
+  if (g_str_has_prefix (op, "svd"))
+    {
+      if (!(part = strstr (op, "wide") ? gnn_tensor_narrow (x, 1, 0, 2, error) : g_object_ref (x)))
+        return NULL;
+      if (g_str_equal (op, "svdvals"))
+        return gnn_linalg_svdvals (part, error);
+      if (!(u = gnn_linalg_svd (part, strstr (op, "full") != NULL, &s, &vh, error)))
+        return NULL;
+      if (g_str_has_suffix (op, "-s"))
+        return g_steal_pointer (&s);
+      if (g_str_has_suffix (op, "-vh"))
+        return gnn_tensor_mul (vh, vh, error);
+      {
+        g_autoptr(GnnTensor) k = gnn_tensor_narrow (u, -1, 0, 2, error);
+
+        return k ? gnn_tensor_mul (k, k, error) : NULL;
+      }
+    }
+  if (g_str_has_prefix (op, "solve_triangular"))
+    {
+      if (!(part = gnn_tensor_narrow (x, 2, 1, 2, error)))
+        return NULL;
+      return gnn_linalg_solve_triangular (x, part, strstr (op, "upper") != NULL, strstr (op, "unit") != NULL, error);
+    }
+  return gnn_linalg_lu_factor_ex (x, &piv, &info, error);
+}
+
+static void
+test_decompositions_gradcheck (void)
+{
+  const char *ops[] = { "qr-q", "qr-r", "qr-wide-q", "qr-wide-r", "qr-tall-q", "qr-tall-r", "eigh-values",
+                        "eigvalsh", "eigh-vectors", "svd-s", "svd-u", "svd-vh", "svd-wide-vh", "svd-wide-full-u",
+                        "svdvals", "lu_factor", "solve_triangular", "solve_triangular-upper",
+                        "solve_triangular-upper-unit", "solve_triangular-unit" };
+  double v[18];
+  g_autoptr(GnnTensor) x = NULL;
+
+  fill_well_conditioned (v, 18, 3, 0.9);
+  for (int i = 0; i < 18; i++)
+    v[i] += 0.3 * sin (i * 2.3);   /* distinct singular values and eigenvalues */
+  x = gnn_test_tensor_d (v, 18, GNN_TEST_SHAPE (2, 3, 3), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      gnn_test_gradcheck (f_decomp, (gpointer) ops[i], x, 1e-6, 1e-5);
+      gnn_test_gradgradcheck (f_decomp, (gpointer) ops[i], x, 1e-6, 1e-4);
+    }
+}
+
+static void
+test_decompositions_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  /* A = [[3, 1], [1, 3]]: eigenvalues 2 and 4, singular values 4 and 2 */
+  g_autoptr(GnnTensor) a = gnn_test_tensor_d (GNN_TEST_DATA (3, 1, 1, 3), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) t = gnn_test_tensor_d (GNN_TEST_DATA (3, 4, 0, 5, 0, 0), 6, GNN_TEST_SHAPE (3, 2), 2);
+  g_autoptr(GnnTensor) sing = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 2, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) nan = gnn_test_tensor_d (GNN_TEST_DATA (1, NAN, 0, 1), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) nans = gnn_test_tensor_d (GNN_TEST_DATA (NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN), 9,
+                                                 GNN_TEST_SHAPE (3, 3), 2);
+  g_autoptr(GnnTensor) q = NULL, r = NULL, qc = NULL, rc = NULL, qr = NULL, l = NULL, v = NULL, lv = NULL;
+  g_autoptr(GnnTensor) u = NULL, s = NULL, vh = NULL, sv = NULL, uf = NULL, sf = NULL, vhf = NULL;
+  g_autoptr(GnnTensor) lu = NULL, piv = NULL, info = NULL, lu2 = NULL, piv2 = NULL, info2 = NULL, rr = NULL;
+
+  /* QR of [[3, 4], [0, 5], [0, 0]]: LAPACK's reflectors give R = [[-3, -4], [0, ±5]] */
+  OK (q = gnn_linalg_qr (t, "reduced", &r, &error));
+  gnn_test_assert_shape (q, GNN_TEST_SHAPE (3, 2), 2);
+  gnn_test_assert_shape (r, GNN_TEST_SHAPE (2, 2), 2);
+  OK (qr = gnn_tensor_matmul (q, r, &error));
+  gnn_test_assert_close (qr, GNN_TEST_DATA (3, 4, 0, 5, 0, 0), 6, 0, 1e-12);
+  {
+    g_autoptr(GnnTensor) row = gnn_tensor_select (r, 0, 1, NULL);
+    g_autoptr(GnnTensor) below = gnn_tensor_select (row, 0, 0, NULL);
+
+    g_assert_cmpfloat (fabs (gnn_tensor_item (below, NULL)), <, 1e-12);
+  }
+  OK (qc = gnn_linalg_qr (t, "complete", &rc, &error));
+  gnn_test_assert_shape (qc, GNN_TEST_SHAPE (3, 3), 2);
+  gnn_test_assert_shape (rc, GNN_TEST_SHAPE (3, 2), 2);
+  g_clear_object (&qc);
+  OK (qc = gnn_linalg_qr (t, "r", &rr, &error));
+  gnn_test_assert_shape (qc, GNN_TEST_SHAPE (0), 1);
+  g_assert_null (gnn_linalg_qr (t, "full", NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  OK (l = gnn_linalg_eigh (a, FALSE, &v, &error));
+  gnn_test_assert_close (l, GNN_TEST_DATA (2, 4), 2, 0, 1e-12);
+  gnn_test_assert_shape (v, GNN_TEST_SHAPE (2, 2), 2);
+  OK (lv = gnn_linalg_eigvalsh (a, TRUE, &error));
+  gnn_test_assert_close (lv, GNN_TEST_DATA (2, 4), 2, 0, 1e-12);
+  g_assert_null (gnn_linalg_eigh (t, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_linalg_eigvalsh (nans, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_LINALG);
+  g_clear_error (&error);
+
+  OK (u = gnn_linalg_svd (a, FALSE, &s, &vh, &error));
+  gnn_test_assert_close (s, GNN_TEST_DATA (4, 2), 2, 0, 1e-12);
+  OK (sv = gnn_linalg_svdvals (t, &error));
+  /* AᵀA = [[9, 12], [12, 41]]: eigenvalues 45 and 5 */
+  gnn_test_assert_close (sv, GNN_TEST_DATA (sqrt (45.0), sqrt (5.0)), 2, 1e-12, 0);
+  OK (uf = gnn_linalg_svd (t, TRUE, &sf, &vhf, &error));
+  gnn_test_assert_shape (uf, GNN_TEST_SHAPE (3, 3), 2);
+  gnn_test_assert_shape (vhf, GNN_TEST_SHAPE (2, 2), 2);
+  g_assert_null (gnn_linalg_svd (nan, FALSE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_LINALG);
+  g_assert_nonnull (strstr (error->message, "non-finite"));
+  g_clear_error (&error);
+
+  /* [[1, 2], [2, 4]]: rows swapped, then U[1, 1] = 0 */
+  OK (lu = gnn_linalg_lu_factor_ex (sing, &piv, &info, &error));
+  gnn_test_assert_close (lu, GNN_TEST_DATA (2, 4, 0.5, 0), 4, 0, 1e-15);
+  g_assert_cmpint (gnn_tensor_get_dtype (piv), ==, GNN_DTYPE_INT32);
+  g_assert_cmpfloat (gnn_tensor_item (info, NULL), ==, 2);
+  OK (lu2 = gnn_linalg_lu_factor_ex (a, &piv2, &info2, &error));
+  gnn_test_assert_close (lu2, GNN_TEST_DATA (3, 1, 1.0 / 3, 8.0 / 3), 4, 1e-15, 1e-15);
+  g_assert_cmpfloat (gnn_tensor_item (info2, NULL), ==, 0);
+
+  /* [[2, 1], [0, 4]] X = [1, 4]ᵀ: X = [0, 1]; with the diagonal as ones, X = [-3, 4]; the lower
+   * triangle of sing, [[1, 0], [2, 4]]: X = [1, 0.5]; a zero on the diagonal gives inf */
+  {
+    g_autoptr(GnnTensor) up = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, 9, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+    g_autoptr(GnnTensor) rhs = gnn_test_tensor_d (GNN_TEST_DATA (1, 4), 2, GNN_TEST_SHAPE (2, 1), 2);
+    g_autoptr(GnnTensor) zero = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 0, 1), 4, GNN_TEST_SHAPE (2, 2), 2);
+    g_autoptr(GnnTensor) x1 = NULL, x2 = NULL, x3 = NULL, x4 = NULL;
+
+    OK (x1 = gnn_linalg_solve_triangular (up, rhs, TRUE, FALSE, &error));
+    gnn_test_assert_close (x1, GNN_TEST_DATA (0, 1), 2, 0, 1e-15);
+    OK (x2 = gnn_linalg_solve_triangular (up, rhs, TRUE, TRUE, &error));
+    gnn_test_assert_close (x2, GNN_TEST_DATA (-3, 4), 2, 0, 1e-15);
+    OK (x3 = gnn_linalg_solve_triangular (sing, rhs, FALSE, FALSE, &error));
+    gnn_test_assert_close (x3, GNN_TEST_DATA (1, 0.5), 2, 0, 1e-15);
+    OK (x4 = gnn_linalg_solve_triangular (zero, rhs, TRUE, FALSE, &error));
+    {
+      g_autofree double *d = gnn_tensor_to_doubles (x4, NULL, &error);
+
+      g_assert_false (isfinite (d[0]));
+    }
+    g_assert_null (gnn_linalg_solve_triangular (t, rhs, TRUE, FALSE, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+    g_clear_error (&error);
+  }
 }
 
 static void
@@ -484,5 +660,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ops/linalg/lapack-gradcheck", test_lapack_gradcheck);
   g_test_add_func ("/ops/linalg/matrix-exp-householder", test_matrix_exp_householder_values);
   g_test_add_func ("/ops/linalg/matmul-wide", test_matmul_wide);
+  g_test_add_func ("/ops/linalg/decompositions", test_decompositions_values);
+  g_test_add_func ("/ops/linalg/decompositions-gradcheck", test_decompositions_gradcheck);
   return g_test_run ();
 }

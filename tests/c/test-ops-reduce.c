@@ -797,10 +797,18 @@ test_norms (void)
   OK (one = gnn_linalg_matrix_norm (x, 1, 0, 1, TRUE, &error));
   gnn_test_assert_shape (one, GNN_TEST_SHAPE (1, 1), 2);
   gnn_test_assert_close (one, GNN_TEST_DATA (1.8), 1, 1e-15, 0);
-  g_assert_null (gnn_linalg_matrix_norm (x, 2, 0, 1, FALSE, &error));
-  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
-  g_assert_null (gnn_linalg_matrix_norm_str (x, "nuc", 0, 1, FALSE, &error));
-  assert_error (&error, GNN_ERROR_NOT_SUPPORTED, "singular values");
+  /* the singular values of x: 2.10392715, 0.98157554 (numpy.linalg.svd) */
+  {
+    g_autoptr(GnnTensor) two = NULL, mtwo = NULL, nuc = NULL;
+
+    OK (two = gnn_linalg_matrix_norm (x, 2, 0, 1, FALSE, &error));
+    gnn_test_assert_close (two, GNN_TEST_DATA (2.10392715), 1, 1e-8, 0);
+    OK (mtwo = gnn_linalg_matrix_norm (x, -2, 1, 0, TRUE, &error));
+    gnn_test_assert_shape (mtwo, GNN_TEST_SHAPE (1, 1), 2);
+    gnn_test_assert_close (mtwo, GNN_TEST_DATA (0.98157554), 1, 1e-8, 0);
+    OK (nuc = gnn_linalg_matrix_norm_str (x, "nuc", 0, 1, FALSE, &error));
+    gnn_test_assert_close (nuc, GNN_TEST_DATA (2.10392715 + 0.98157554), 1, 1e-8, 0);
+  }
   g_assert_null (gnn_linalg_matrix_norm (zero, 1, 0, 1, FALSE, &error));
   assert_error (&error, GNN_ERROR_SHAPE, "at least 2 dimensions");
   g_assert_null (gnn_tensor_cdist (x, zero, 2, &error));

@@ -482,8 +482,8 @@ def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=Non
 
 @_export
 def linalg_matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
-    """torch.linalg.matrix_norm: 'fro', inf, -inf, 1, -1 over the two dims; 2, -2 and 'nuc'
-    need the singular values, which gnn lacks (NotImplementedError)."""
+    """torch.linalg.matrix_norm: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2 over the two dims (2, -2
+    and 'nuc' from the singular values, linalg.svdvals)."""
     _check_tensor('linalg.matrix_norm', A, 'A')
     _no_out('linalg.matrix_norm', out)
     dims = _dim_list(dim)
@@ -522,10 +522,10 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
 @_export
 def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm / Tensor.norm: a vector norm of order p (a number, or 'fro' for 2) over dim
-    (None: every element); 'nuc' needs the singular values, which gnn lacks."""
+    (None: every element); 'nuc' the nuclear norm of the last two dims."""
     _check_tensor('norm', input)
     _no_out('norm', out)
-    if p == 'nuc':   # refused by C (NOT_SUPPORTED), saying why
+    if p == 'nuc':
         return Gnn.linalg_matrix_norm_str(input, 'nuc', -2, -1, bool(keepdim))
     if p is None or p == 'fro':
         p = 2
@@ -2083,3 +2083,11 @@ def argwhere(input):
 
 
 Tensor.masked_scatter_ = raising_torch_errors(masked_scatter_)
+
+
+# the linear-algebra functions above raise torch's classes too (torch.linalg.LinAlgError for a
+# singular matrix or one that is not positive-definite: linalg_more.py)
+for _name in ('linalg_solve', 'linalg_inv', 'linalg_det', 'linalg_slogdet', 'slogdet', 'logdet', 'linalg_matrix_exp',
+              'linalg_householder_product', 'linalg_cholesky'):
+    globals()[_name] = raising_torch_errors(globals()[_name])
+del _name
