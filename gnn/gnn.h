@@ -62,5 +62,6 @@
 #include "onnx/gnn-onnx.h"
 #include "nn/gnn-prune-report.h"
 #include "io/gnn-graph-json.h"
+#include "quant/gnn-packed-params.h"
 
 #undef GNN_INSIDE

@@ -237,6 +237,7 @@ test_quantize_dynamic (void)
   GnnModule *child;
   GType bad = GNN_TYPE_CONV2D;
   GType good = GNN_TYPE_LINEAR;
+  g_autoptr(GnnQuantizedTensor) qw = NULL;
   double scale, expect;
   gint64 zp;
 
@@ -261,7 +262,9 @@ test_quantize_dynamic (void)
   child = gnn_module_get_submodule (q, "0", &error);
   g_assert_true (GNN_IS_DYNAMIC_QUANTIZED_LINEAR (child));
   g_assert_true (GNN_IS_LINEAR (gnn_module_get_submodule (GNN_MODULE (seq), "0", NULL)));
-  scale = gnn_quantized_tensor_q_scale (gnn_dynamic_quantized_linear_get_weight (GNN_DYNAMIC_QUANTIZED_LINEAR (child)), NULL);
+  qw = gnn_dynamic_quantized_linear_get_weight (GNN_DYNAMIC_QUANTIZED_LINEAR (child), &error);
+  g_assert_no_error (error);
+  scale = gnn_quantized_tensor_q_scale (qw, NULL);
   g_assert_cmpfloat (scale, ==, (double) (1.0f / 127.5f));
   g_assert_true (gnn_choose_qparams_per_tensor (x, TRUE, &scale, &zp, &error));
   g_assert_cmpfloat (scale, ==, 2.0 / 127);
@@ -274,6 +277,103 @@ test_quantize_dynamic (void)
   g_assert_cmpfloat (gnn_tensor_item (y, NULL), ==, (float) expect);
 }
 
+/* a dynamically quantized model through its state dict, safetensors bytes and the module JSON:
+ * torch's keys (scale, zero_point, then _packed_params' parts), the same outputs after the trip */
+static void
+test_dynamic_save_load (void)
+{
+  static const char *const want_keys[] = {
+    "0.scale", "0.zero_point", "0._packed_params.weight", "0._packed_params.weight_scale",
+    "0._packed_params.weight_zero_point", "0._packed_params.bias", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) seq = NULL;
+  g_autoptr(GnnModule) q = NULL;
+  g_autoptr(GnnModule) back = NULL;
+  g_autoptr(GnnStateDict) sd = NULL;
+  g_autoptr(GnnStateDict) loaded = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) y1 = NULL;
+  g_autoptr(GnnTensor) y2 = NULL;
+  g_autoptr(GnnQuantizedTensor) w1 = NULL;
+  g_autoptr(GnnQuantizedTensor) w2 = NULL;
+  g_autoptr(GnnTensor) i1 = NULL;
+  g_autoptr(GnnTensor) i2 = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *text = NULL;
+  g_autofree float *a = NULL;
+  g_autofree float *b = NULL;
+  g_auto(GStrv) keys = NULL;
+  GType good = GNN_TYPE_LINEAR;
+  gint64 shape[2] = { 9, 5 };
+  float xs[45];
+  gsize n1, n2;
+
+  for (guint i = 0; i < 45; i++)
+    xs[i] = sinf ((float) i * 0.7f) * 2.f;
+  x = gnn_tensor_new_from_floats (xs, 45, shape, 2, &error);
+  g_assert_no_error (error);
+  {
+    GnnLinear *lin = gnn_linear_new (5, 3, TRUE, &error);
+
+    g_assert_no_error (error);
+    seq = GNN_MODULE (gnn_sequential_new ((GnnModule **) &lin, 1));
+    g_object_unref (lin);
+  }
+  q = gnn_quantize_dynamic (seq, &good, 1, GNN_QDTYPE_QINT8, FALSE, &error);
+  g_assert_no_error (error);
+  text = gnn_module_to_string (q);
+  g_assert_cmpstr (text, ==, "Sequential(\n  (0): DynamicQuantizedLinear(in_features=5, out_features=3, "
+                             "dtype=torch.qint8, qscheme=torch.per_tensor_affine)\n)");
+
+  sd = gnn_module_state_dict (q, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  keys = gnn_state_dict_get_keys (sd);
+  g_assert_cmpstrv (keys, want_keys);
+  g_assert_cmpint (gnn_tensor_get_dtype (gnn_state_dict_get_tensor (sd, "0._packed_params.weight", NULL)), ==,
+                   GNN_DTYPE_INT8);
+  g_assert_cmpint (gnn_tensor_get_dtype (gnn_state_dict_get_tensor (sd, "0._packed_params.weight_scale", NULL)), ==,
+                   GNN_DTYPE_FLOAT64);
+  bytes = gnn_safetensors_save_to_bytes (sd, NULL, &error);
+  g_assert_no_error (error);
+  loaded = gnn_safetensors_load_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+
+  json = gnn_module_to_json (q, FALSE, &error);
+  g_assert_no_error (error);
+  back = gnn_module_new_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_module_load_state_dict (back, loaded, TRUE, FALSE, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  y1 = gnn_module_forward_tensor (q, x, &error);
+  g_assert_no_error (error);
+  y2 = gnn_module_forward_tensor (back, x, &error);
+  g_assert_no_error (error);
+  a = gnn_tensor_to_floats (y1, &n1, &error);
+  b = gnn_tensor_to_floats (y2, &n2, &error);
+  g_assert_cmpuint (n1, ==, 27);
+  g_assert_cmpmem (a, n1 * sizeof (float), b, n2 * sizeof (float));
+  w1 = gnn_dynamic_quantized_linear_get_weight (
+    GNN_DYNAMIC_QUANTIZED_LINEAR (gnn_module_get_submodule (q, "0", NULL)), &error);
+  w2 = gnn_dynamic_quantized_linear_get_weight (
+    GNN_DYNAMIC_QUANTIZED_LINEAR (gnn_module_get_submodule (back, "0", NULL)), &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gnn_quantized_tensor_q_scale (w1, NULL), ==, gnn_quantized_tensor_q_scale (w2, NULL));
+  i1 = gnn_quantized_tensor_int_repr (w1);
+  i2 = gnn_quantized_tensor_int_repr (w2);
+  g_assert_true (gnn_tensor_equal (i1, i2, &error));
+
+  /* a loaded scale of 0 is an error at the next forward, naming it */
+  g_assert_true (gnn_tensor_fill_ (gnn_state_dict_get_tensor (loaded, "0._packed_params.weight_scale", NULL), 0.0, &error));
+  g_assert_true (gnn_module_load_state_dict (back, loaded, TRUE, FALSE, NULL, NULL, &error));
+  g_clear_object (&y2);
+  y2 = gnn_module_forward_tensor (back, x, &error);
+  g_assert_null (y2);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "scale"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -284,5 +384,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/observer/min-max", test_min_max_observer);
   g_test_add_func ("/quant/observer/moving-average", test_moving_average_observer);
   g_test_add_func ("/quant/dynamic/linear", test_quantize_dynamic);
+  g_test_add_func ("/quant/dynamic/save-load", test_dynamic_save_load);
   return g_test_run ();
 }

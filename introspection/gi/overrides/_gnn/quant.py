@@ -302,14 +302,19 @@ class DynamicQuantizedLinear(Gnn.DynamicQuantizedLinear):
     def __init__(self, in_features, out_features, bias_=True, dtype=qint8, **kwargs):
         if int(as_qdtype(dtype)) != int(qint8):
             raise TypeError('DynamicQuantizedLinear: gnn supports dtype=torch.qint8 only')
+        if 'qscheme' in kwargs:
+            kwargs['qscheme'] = Gnn.QScheme(int(kwargs['qscheme']))
         Gnn.DynamicQuantizedLinear.__init__(self, in_features=in_features,
                                             out_features=out_features, bias=bool(bias_), **kwargs)
+        from .base import _call_raising_python_errors
+        _call_raising_python_errors(Gnn.Module.setup, self)
 
     @classmethod
     @raising_torch_errors
     def from_float(cls, mod):
         return Gnn.DynamicQuantizedLinear.new_from_float(mod)
 
+    @raising_torch_errors
     def weight(self):
         return self.get_weight()
 
