@@ -374,6 +374,96 @@ test_dynamic_save_load (void)
   g_assert_nonnull (strstr (error->message, "scale"));
 }
 
+/* per channel: [[1, -2], [3, 4]] along axis 1 gives channel mins [1, -2] and maxes [3, 4];
+ * quint8 affine: scales (3 - 0) / 255 and (4 + 2) / 255, zero points 0 and 85 */
+static void
+test_per_channel_observer (void)
+{
+  const float xv[] = { 1.f, -2.f, 3.f, 4.f };
+  gint64 shape[] = { 2, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_new_from_floats (xv, 4, shape, 2, &error);
+  g_autoptr(GnnPerChannelMinMaxObserver) obs = NULL;
+  g_autoptr(GnnTensor) scales = NULL;
+  g_autoptr(GnnTensor) zps = NULL;
+  g_autofree float *s = NULL;
+  g_autofree gint64 *z = NULL;
+  double sc;
+  gint64 zp;
+  gsize n;
+
+  obs = gnn_per_channel_min_max_observer_new (1, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_CHANNEL_AFFINE, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_false (gnn_per_channel_min_max_observer_calculate_qparams (obs, &scales, &zps, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_min_max_observer_observe (GNN_MIN_MAX_OBSERVER (obs), x, &error));
+  g_assert_true (gnn_per_channel_min_max_observer_calculate_qparams (obs, &scales, &zps, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (gnn_tensor_get_dtype (zps), ==, GNN_DTYPE_INT32);
+  s = gnn_tensor_to_floats (scales, &n, &error);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat (s[0], ==, 3.f / 255.f);
+  g_assert_cmpfloat (s[1], ==, 6.f / 255.f);
+  z = gnn_tensor_to_int64s (zps, &n, &error);
+  g_assert_cmpint (z[0], ==, 0);
+  g_assert_cmpint (z[1], ==, 85);
+  /* the per-tensor entry point refuses it */
+  g_assert_false (gnn_min_max_observer_calculate_qparams (GNN_MIN_MAX_OBSERVER (obs), &sc, &zp, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_per_channel_min_max_observer_new (0, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE,
+                                                       FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_clear_object (&scales);
+  g_clear_object (&zps);
+  g_assert_finalize_object (g_steal_pointer (&obs));
+}
+
+/* a histogram of 0..99 (one value per bin of 100 bins over the truncated range 0..99): the
+ * search drops no outlier-free tail, so the parameters stay close to MinMax's */
+static void
+test_histogram_observer (void)
+{
+  float xv[100], yv[50];
+  gint64 shape[] = { 100 }, yshape[] = { 50 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnHistogramObserver) obs = NULL;
+  float mn, mx;
+  double scale;
+  gint64 zp;
+
+  for (guint i = 0; i < 100; i++)
+    xv[i] = (float) i;
+  for (guint i = 0; i < 50; i++)
+    yv[i] = (float) i * 3 - 20;
+  x = gnn_tensor_new_from_floats (xv, 100, shape, 1, &error);
+  y = gnn_tensor_new_from_floats (yv, 50, yshape, 1, &error);
+  obs = gnn_histogram_observer_new (100, 16, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_false (gnn_min_max_observer_calculate_qparams (GNN_MIN_MAX_OBSERVER (obs), &scale, &zp, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (gnn_min_max_observer_observe (GNN_MIN_MAX_OBSERVER (obs), x, &error));
+  g_assert_true (gnn_min_max_observer_calculate_qparams (GNN_MIN_MAX_OBSERVER (obs), &scale, &zp, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (scale, >, 0.3);
+  g_assert_cmpfloat (scale, <=, 99.0 / 255 + 1e-6);
+  g_assert_cmpint (zp, ==, 0);
+  /* a wider second batch: the range grows to cover both */
+  g_assert_true (gnn_min_max_observer_observe (GNN_MIN_MAX_OBSERVER (obs), y, &error));
+  g_assert_true (gnn_min_max_observer_get_min_max (GNN_MIN_MAX_OBSERVER (obs), &mn, &mx, &error));
+  g_assert_cmpfloat (mn, ==, -20.f);
+  g_assert_cmpfloat (mx, >=, 127.f);
+  g_assert_true (gnn_min_max_observer_calculate_qparams (GNN_MIN_MAX_OBSERVER (obs), &scale, &zp, &error));
+  g_assert_cmpint (zp, >, 0);
+  g_assert_null (gnn_histogram_observer_new (0, 16, GNN_QDTYPE_QUINT8, GNN_QSCHEME_PER_TENSOR_AFFINE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_finalize_object (g_steal_pointer (&obs));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -385,5 +475,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/observer/moving-average", test_moving_average_observer);
   g_test_add_func ("/quant/dynamic/linear", test_quantize_dynamic);
   g_test_add_func ("/quant/dynamic/save-load", test_dynamic_save_load);
+  g_test_add_func ("/quant/observer/per-channel", test_per_channel_observer);
+  g_test_add_func ("/quant/observer/histogram", test_histogram_observer);
   return g_test_run ();
 }

@@ -397,5 +397,104 @@ class DynamicSaveLoad(unittest.TestCase):
         self.assertIn('weight_scale', str(cm.exception))
 
 
+def qparams_equal(test, tq, gq, label):
+    (ts, tz), (gs, gz) = tq, gq
+    np.testing.assert_array_equal(np_of(gs), ts.numpy(), label)
+    np.testing.assert_array_equal(np_of(gz), tz.numpy(), label)
+    test.assertEqual(str(gz.dtype), str(tz.dtype), label)
+    test.assertEqual(str(gs.dtype), str(ts.dtype), label)
+
+
+class HistogramAndPerChannel(unittest.TestCase):
+    # torch 1.13's qparams exactly (scale, zero point, their dtypes) and its histogram buffer
+    # bit for bit, over 6 settings x 4 data sets x 3 batches (the later batches widen the range,
+    # so the histograms are combined) and 5 per-channel settings x 3 batches
+    def test_histogram_matches_torch(self):
+        for kw in (dict(), dict(dtype='qint8', qscheme='sym'), dict(reduce_range=True),
+                   dict(bins=256, upsample_rate=16), dict(dtype='qint8'), dict(bins=100)):
+            for seed in range(4):
+                tkw, gkw = dict(kw), dict(kw)
+                if kw.get('dtype'):
+                    tkw['dtype'], gkw['dtype'] = torch.qint8, gnn.qint8
+                if kw.get('qscheme'):
+                    tkw['qscheme'], gkw['qscheme'] = torch.per_tensor_symmetric, gnn.per_tensor_symmetric
+                t = torch.ao.quantization.HistogramObserver(**tkw)
+                g = gnn.ao.quantization.HistogramObserver(**gkw)
+                torch.manual_seed(seed)
+                for b in range(3):
+                    x = torch.randn(200, 30) * (1 + 2 * b + seed) + (seed - 1.5)
+                    if seed == 3:
+                        x = torch.rand(500) * 5
+                    t(x)
+                    g(gnn.tensor(x.numpy()))
+                    label = '%r seed %d batch %d' % (kw, seed, b)
+                    np.testing.assert_array_equal(np_of(g.histogram), t.histogram.numpy(), label)
+                    self.assertEqual(g.min_val.item(), t.min_val.item(), label)
+                    self.assertEqual(g.max_val.item(), t.max_val.item(), label)
+                    qparams_equal(self, t.calculate_qparams(), g.calculate_qparams(), label)
+        self.assertEqual(list(g.state_dict()), list(t.state_dict()))
+
+    def test_per_channel_matches_torch(self):
+        torch.manual_seed(1)
+        for kw in (dict(), dict(ch_axis=1), dict(dtype='qint8', qscheme='sym'),
+                   dict(reduce_range=True, ch_axis=-1),
+                   dict(dtype='qint8', qscheme='affine', quant_min=-100, quant_max=100)):
+            tkw, gkw = dict(kw), dict(kw)
+            if kw.get('dtype'):
+                tkw['dtype'], gkw['dtype'] = torch.qint8, gnn.qint8
+            if kw.get('qscheme'):
+                sym = kw['qscheme'] == 'sym'
+                tkw['qscheme'] = torch.per_channel_symmetric if sym else torch.per_channel_affine
+                gkw['qscheme'] = gnn.per_channel_symmetric if sym else gnn.per_channel_affine
+            t = torch.ao.quantization.PerChannelMinMaxObserver(**tkw)
+            g = gnn.ao.quantization.PerChannelMinMaxObserver(**gkw)
+            for b in range(3):
+                x = torch.randn(4, 5, 6) * (b + 1)
+                t(x)
+                g(gnn.tensor(x.numpy()))
+                qparams_equal(self, t.calculate_qparams(), g.calculate_qparams(), '%r %d' % (kw, b))
+            self.assertEqual(list(g.state_dict()), list(t.state_dict()))
+            np.testing.assert_array_equal(np_of(g.min_val), t.min_val.numpy())
+        # torch's state dict (min_val/max_val of 4 channels) loads into a fresh observer
+        g2 = gnn.ao.quantization.PerChannelMinMaxObserver(dtype=gnn.qint8, qscheme=gnn.per_channel_affine,
+                                                          quant_min=-100, quant_max=100)
+        self.assertEqual(tuple(g2.min_val.shape), (0,))
+        g2.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        qparams_equal(self, t.calculate_qparams(), g2.calculate_qparams(), 'loaded')
+
+    def test_errors(self):
+        h = gnn.ao.quantization.HistogramObserver()
+        with self.assertRaises(GLib.Error) as cm:
+            h.calculate_qparams()
+        self.assertIn('seen no data', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            h(gnn.tensor([1.0, float('inf')]))
+        self.assertIn('finite', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.HistogramObserver(qscheme=gnn.per_channel_affine)
+        self.assertIn('per_tensor_affine or per_tensor_symmetric', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.HistogramObserver(bins=0)
+        self.assertIn('bins', cm.exception.message)
+        p = gnn.ao.quantization.PerChannelMinMaxObserver()
+        with self.assertRaises(GLib.Error) as cm:
+            p.calculate_qparams()
+        self.assertIn('seen no data', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.PerChannelMinMaxObserver(qscheme=gnn.per_tensor_affine)
+        self.assertIn('per_channel_affine or per_channel_symmetric', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.PerChannelMinMaxObserver(qscheme=gnn.per_channel_symmetric,
+                                                        reduce_range=True)
+        self.assertIn('symmetric', cm.exception.message)
+        p(gnn.tensor(np.zeros((3, 2), np.float32)))
+        with self.assertRaises(GLib.Error) as cm:
+            p(gnn.tensor(np.zeros((4, 2), np.float32)))
+        self.assertIn('expected 3 channels', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            gnn.ao.quantization.PerChannelMinMaxObserver(ch_axis=3)(gnn.tensor(np.zeros((3, 2), np.float32)))
+        self.assertIn('ch_axis', cm.exception.message)
+
+
 if __name__ == '__main__':
     unittest.main()

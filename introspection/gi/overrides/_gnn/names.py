@@ -1156,6 +1156,8 @@ ROWS = [
     ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
     ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
     ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
+    ('torch.ao.quantization.PerChannelMinMaxObserver', 'Gnn.PerChannelMinMaxObserver'),
+    ('torch.ao.quantization.HistogramObserver', 'Gnn.HistogramObserver'),
     # ---- torch.fx and torch.nn.utils.fusion (gnn/fx/, _gnn/fx.py) ----
     ('torch.fx.symbolic_trace', 'Gnn.fx_symbolic_trace'),
     ('torch.fx.GraphModule', 'Gnn.fx_GraphModule'),

@@ -273,6 +273,65 @@ MovingAverageMinMaxObserver = override(MovingAverageMinMaxObserver)
 __all__ += ['MinMaxObserver', 'MovingAverageMinMaxObserver']
 
 
+class PerChannelMinMaxObserver(Gnn.PerChannelMinMaxObserver):
+    """torch.ao.quantization.PerChannelMinMaxObserver: the running min and max of each index
+    along ch_axis; calculate_qparams gives a scale and zero point per channel."""
+
+    def __init__(self, ch_axis=0, dtype=quint8, qscheme=per_channel_affine, reduce_range=False,
+                 quant_min=None, quant_max=None, factory_kwargs=None, eps=_FLOAT32_EPS, **kwargs):
+        from gi.repository import GObject
+        GObject.Object.__init__(
+            self, ch_axis=int(ch_axis),
+            **_observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, factory_kwargs, eps),
+            **kwargs)
+        self._setup()
+
+    @property
+    def ch_axis(self):
+        return self.get_property('ch-axis')
+
+    @raising_torch_errors
+    def calculate_qparams(self):
+        """(scales, zero_points): float32 and, as torch 1.13, int32 per_channel_affine and int64
+        per_channel_symmetric."""
+        ok, scales, zero_points = Gnn.PerChannelMinMaxObserver.calculate_qparams(self)
+        return scales, zero_points
+
+
+PerChannelMinMaxObserver = override(PerChannelMinMaxObserver)
+
+
+class HistogramObserver(Gnn.HistogramObserver):
+    """torch.ao.quantization.HistogramObserver: a running histogram; calculate_qparams
+    searches the range of least L2 quantization error (torch 1.13's _non_linear_param_search)."""
+
+    def __init__(self, bins=2048, upsample_rate=128, dtype=quint8, qscheme=per_tensor_affine,
+                 reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
+                 eps=_FLOAT32_EPS, **kwargs):
+        from gi.repository import GObject
+        GObject.Object.__init__(
+            self, bins=int(bins), upsample_rate=int(upsample_rate),
+            **_observer_props(dtype, qscheme, reduce_range, quant_min, quant_max, factory_kwargs, eps),
+            **kwargs)
+        self._setup()
+
+    @property
+    def bins(self):
+        return self.get_property('bins')
+
+    @property
+    def upsample_rate(self):
+        return self.get_property('upsample-rate')
+
+    @property
+    def dst_nbins(self):
+        return 2 ** 32 if int(self.get_property('dtype')) == int(qint32) else 256
+
+
+HistogramObserver = override(HistogramObserver)
+__all__ += ['PerChannelMinMaxObserver', 'HistogramObserver']
+
+
 # ---- dynamic quantization (gnn-quantize-dynamic.c) ----
 
 @raising_torch_errors
