@@ -496,5 +496,59 @@ class HistogramAndPerChannel(unittest.TestCase):
         self.assertIn('ch_axis', cm.exception.message)
 
 
+class PrepareStatic(unittest.TestCase):
+    # prepare as torch 1.13's: the same observer children (activation_post_process of the
+    # QuantStub and each Linear, none on ReLU or DeQuantStub), the same state-dict keys, and
+    # after 4 calibration batches the same scales and zero points, exactly, for the qconfigs of
+    # all four backends and default_qconfig (12 observers each, 48 + 12 equal pairs measured)
+    def test_prepare_calibrate_matches_torch(self):
+        import warnings
+        tq, gq = torch.ao.quantization, gnn.ao.quantization
+        torch.manual_seed(0)
+        t = torch.nn.Sequential(tq.QuantStub(), torch.nn.Linear(8, 6), torch.nn.ReLU(),
+                                torch.nn.Linear(6, 3), tq.DeQuantStub())
+        g = gnn.nn.Sequential(gq.QuantStub(), gnn.nn.Linear(8, 6), gnn.nn.ReLU(),
+                              gnn.nn.Linear(6, 3), gq.DeQuantStub())
+        g.load_state_dict({k: gnn.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+        for backend in ('onednn', 'x86', 'fbgemm', 'qnnpack', None):
+            t.qconfig = tq.get_default_qconfig(backend) if backend else tq.default_qconfig
+            g.qconfig = gq.get_default_qconfig(backend) if backend else gq.default_qconfig
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                pt = tq.prepare(t.eval())
+            pg = gq.prepare(g.eval())
+            self.assertEqual([n for n, _ in pg.named_modules()], [n for n, _ in pt.named_modules()])
+            self.assertEqual(list(pg.state_dict()), list(pt.state_dict()))
+            self.assertFalse(hasattr(g[1], 'activation_post_process'))   # a copy was prepared
+            torch.manual_seed(4)
+            for b in range(4):
+                x = torch.randn(16, 8) * (b + 1)
+                yt = pt(x)
+                yg = pg(gnn.tensor(x.numpy()))
+                np.testing.assert_allclose(np_of(yg), yt.detach().numpy(), rtol=1e-5, atol=1e-6)
+            for i in (0, 1, 3):
+                ts, tz = pt[i].activation_post_process.calculate_qparams()
+                gs, gz = pg[i].activation_post_process.calculate_qparams()
+                self.assertEqual((gs.item(), gz.item()), (ts.item(), tz.item()), (backend, i))
+        self.assertEqual(type(pg[1].activation_post_process).__name__, 'MinMaxObserver')
+        self.assertIn('(activation_post_process): MinMaxObserver(', repr(pg))
+
+    def test_qconfigs(self):
+        tq, gq = torch.ao.quantization, gnn.ao.quantization
+        for backend in ('onednn', 'x86', 'fbgemm', 'qnnpack', 'other'):
+            tc, gc = tq.get_default_qconfig(backend), gq.get_default_qconfig(backend)
+            for tf, gf in ((tc.activation, gc.activation), (tc.weight, gc.weight)):
+                self.assertEqual(gf.func.__name__, tf.p.func.__name__, backend)   # torch wraps its partial
+                tobs, gobs = tf(), gf()
+                self.assertEqual(repr(gobs.qscheme), repr(tobs.qscheme))
+                self.assertEqual(repr(gobs.dtype), repr(tobs.dtype))
+                self.assertEqual((gobs.quant_min, gobs.quant_max), (tobs.quant_min, tobs.quant_max))
+        with self.assertRaises(ValueError):
+            gq.QConfig(activation=gq.MinMaxObserver(), weight=gq.default_weight_observer)
+        stub = gq.QuantStub()
+        self.assertEqual(stub(gnn.tensor([1.5])).item(), 1.5)
+        self.assertEqual(repr(gq.DeQuantStub()), 'DeQuantStub()')
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -400,3 +400,148 @@ def _choose_qparams_per_tensor(input, reduce_range=False):
 
 
 __all__ += ['quantize_dynamic', 'DynamicQuantizedLinear', '_choose_qparams_per_tensor']
+
+
+# ---- eager-mode static quantization, the preparing half: qconfigs, stubs, prepare ----
+
+import collections as _collections
+import functools as _functools
+
+
+def _with_args(cls, **kwargs):
+    """torch's Observer.with_args: a factory of observers with these arguments."""
+    return _functools.partial(cls, **kwargs)
+
+
+for _cls in (MinMaxObserver, MovingAverageMinMaxObserver, PerChannelMinMaxObserver, HistogramObserver):
+    _cls.with_args = classmethod(_with_args)
+
+
+class QConfig(_collections.namedtuple('QConfig', ['activation', 'weight'])):
+    """torch.ao.quantization.QConfig: the observer factories (classes or with_args partials)
+    for a module's output activation and its weight."""
+    __slots__ = ()
+
+    def __new__(cls, activation, weight):
+        if isinstance(activation, Gnn.Module) or isinstance(weight, Gnn.Module):
+            raise ValueError('QConfig received observer instance, please pass observer class instead. '
+                             'Use MyObserver.with_args(x=1) to override arguments to constructor if needed')
+        return super().__new__(cls, activation, weight)
+
+
+default_observer = MinMaxObserver.with_args(quant_min=0, quant_max=127)
+default_weight_observer = MinMaxObserver.with_args(dtype=qint8, qscheme=per_tensor_symmetric)
+default_histogram_observer = HistogramObserver.with_args(quant_min=0, quant_max=127)
+default_per_channel_weight_observer = PerChannelMinMaxObserver.with_args(
+    dtype=qint8, qscheme=per_channel_symmetric)
+default_qconfig = QConfig(activation=default_observer, weight=default_weight_observer)
+
+
+def get_default_qconfig(backend='fbgemm', version=0):
+    """torch.ao.quantization.get_default_qconfig (torch 1.13): 'fbgemm' and 'x86' observe
+    activations with a HistogramObserver of reduced range and weights per channel; 'qnnpack'
+    with the full range and per-tensor weights; 'onednn' with the full range and per-channel
+    weights; any other name gives default_qconfig, as torch's."""
+    if version != 0:
+        raise AssertionError('Version number: %s in get_default_qconfig is not supported. Version number '
+                             'must be 0' % version)
+    if backend in ('fbgemm', 'x86'):
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=True),
+                       weight=default_per_channel_weight_observer)
+    if backend == 'qnnpack':
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
+                       weight=default_weight_observer)
+    if backend == 'onednn':
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
+                       weight=default_per_channel_weight_observer)
+    return default_qconfig
+
+
+from .module import Module as _Module, _forward_vfunc  # noqa: E402
+
+
+class QuantStub(_Module):
+    """torch.ao.quantization.QuantStub: where float values enter the quantized part of a model;
+    the identity until convert (which gnn does not have yet) replaces it. qconfig as torch's."""
+    # (a class of the overrides gets its GType name and do_forward here, as DDP's)
+    __gtype_name__ = 'GnnQuantStub'
+    __module__ = 'gnn.ao.quantization'
+    do_forward = _forward_vfunc
+
+    def __init__(self, qconfig=None, **kwargs):
+        _Module.__init__(self, **kwargs)
+        if qconfig is not None:
+            self.qconfig = qconfig
+
+    def forward(self, x):
+        return x
+
+
+class DeQuantStub(_Module):
+    """torch.ao.quantization.DeQuantStub: where values leave the quantized part; the identity
+    until convert."""
+    __gtype_name__ = 'GnnDeQuantStub'
+    __module__ = 'gnn.ao.quantization'
+    do_forward = _forward_vfunc
+
+    def __init__(self, qconfig=None, **kwargs):
+        _Module.__init__(self, **kwargs)
+        if qconfig is not None:
+            self.qconfig = qconfig
+
+    def forward(self, x):
+        return x
+
+
+def _observed_types():
+    # the leaves torch 1.13's prepare observes (of those gnn has): its static quantization
+    # mappings' keys and QuantStub; nn.ReLU is not among them
+    return (Gnn.Linear, Gnn.Conv2d, QuantStub)
+
+
+def _observer_forward_hook(module, input, output):
+    module.activation_post_process(output)
+
+
+@raising_torch_errors
+def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list=None,
+            prepare_custom_config_dict=None):
+    """torch.ao.quantization.prepare: propagates each module's qconfig attribute to its
+    children, then gives every Linear, Conv2d and QuantStub with a qconfig an
+    activation_post_process child (qconfig.activation ()) that a forward hook runs on the
+    module's output, as torch's does. Calibrate by running the model; without inplace a copy is
+    prepared."""
+    if allow_list is not None or observer_non_leaf_module_list is not None:
+        raise TypeError('prepare(): allow_list and observer_non_leaf_module_list are not supported by gnn')
+    if prepare_custom_config_dict:
+        raise TypeError('prepare(): prepare_custom_config_dict is not supported by gnn')
+    # the qconfigs by module path: Python attributes do not survive a copy of the tree
+    qconfigs = {}
+
+    def propagate(mod, prefix, parent_qconfig):
+        qc = getattr(mod, 'qconfig', parent_qconfig)
+        qconfigs[prefix] = qc
+        for name, child in mod.named_children():
+            propagate(child, prefix + ('.' if prefix else '') + name, qc)
+    propagate(model, '', None)
+    if not any(qc is not None for qc in qconfigs.values()):
+        import warnings
+        warnings.warn('None of the submodule got qconfig applied. Make sure you passed correct '
+                      'configuration through `qconfig_dict` or by assigning the `.qconfig` attribute '
+                      'directly on submodules')
+    out = model if inplace else Gnn.Module.copy(model)
+    for path, mod in list(out.named_modules()):
+        qc = qconfigs.get(path)
+        mod.qconfig = qc
+        if qc is None or not isinstance(mod, _observed_types()) or type(mod).__name__ == 'DeQuantStub':
+            continue
+        if 'activation_post_process' in dict(mod.named_children()):
+            continue
+        mod.add_module('activation_post_process', qc.activation())
+        mod.register_forward_hook(_observer_forward_hook)
+    return out
+
+
+__all__ += ['QConfig', 'default_qconfig', 'get_default_qconfig', 'default_observer',
+            'default_weight_observer', 'default_histogram_observer',
+            'default_per_channel_weight_observer', 'QuantStub', 'DeQuantStub', 'prepare']
