@@ -530,18 +530,106 @@ def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list
                       'configuration through `qconfig_dict` or by assigning the `.qconfig` attribute '
                       'directly on submodules')
     out = model if inplace else Gnn.Module.copy(model)
-    for path, mod in list(out.named_modules()):
-        qc = qconfigs.get(path)
+
+    def add_observers(mod, prefix):
+        qc = qconfigs.get(prefix)
         mod.qconfig = qc
-        if qc is None or not isinstance(mod, _observed_types()) or type(mod).__name__ == 'DeQuantStub':
-            continue
-        if 'activation_post_process' in dict(mod.named_children()):
-            continue
-        mod.add_module('activation_post_process', qc.activation())
-        mod.register_forward_hook(_observer_forward_hook)
+        observed = isinstance(mod, _observed_types()) or isinstance(mod, _FusedModule)
+        if observed and qc is not None and 'activation_post_process' not in dict(mod.named_children()):
+            mod.add_module('activation_post_process', qc.activation())
+            mod.register_forward_hook(_observer_forward_hook)
+        if isinstance(mod, _FusedModule):
+            return          # a fused module is observed as one, as torch's
+        for name, child in list(mod.named_children()):
+            if name != 'activation_post_process':
+                add_observers(child, prefix + ('.' if prefix else '') + name)
+    add_observers(out, '')
     return out
 
 
 __all__ += ['QConfig', 'default_qconfig', 'get_default_qconfig', 'default_observer',
             'default_weight_observer', 'default_histogram_observer',
             'default_per_channel_weight_observer', 'QuantStub', 'DeQuantStub', 'prepare']
+
+
+# ---- fusing (torch.ao.quantization.fuse_modules) ----
+
+from .containers import Sequential as _Sequential  # noqa: E402
+
+
+class _FusedModule(_Sequential):
+    """torch.ao.nn.intrinsic's _FusedModule: a Sequential of the modules fused."""
+    __module__ = 'gnn.ao.nn.intrinsic'
+    __gtype_name__ = 'GnnFusedModule'
+
+
+def _fused_class(name, first_types):
+    def __init__(self, *mods, **kwargs):
+        if mods:
+            if len(mods) != 2 or not isinstance(mods[0], first_types) or type(mods[1]).__name__ != 'ReLU':
+                raise AssertionError('Incorrect types for input modules%s' % (tuple(type(m).__name__ for m in mods),))
+        _Sequential.__init__(self, *mods, **kwargs)
+    return type(name, (_FusedModule,), {'__gtype_name__': 'Gnn' + name, '__module__': 'gnn.ao.nn.intrinsic',
+                                         '__init__': __init__,
+                                         '__doc__': 'torch.ao.nn.intrinsic.%s: %s followed by ReLU, fused '
+                                                    'for quantization.' % (name, first_types[0].__name__)})
+
+
+LinearReLU = _fused_class('LinearReLU', (Gnn.Linear,))
+ConvReLU2d = _fused_class('ConvReLU2d', (Gnn.Conv2d,))
+
+
+def _fuse_known(mods):
+    """torch's fuse_known_modules: the fused module for the types of mods, then Identity for
+    each of the others."""
+    from .fx import fuse_conv_bn_eval, fuse_linear_bn_eval
+    names = tuple(type(m).__name__ for m in mods)
+    training = mods[0].training
+    if names in (('Conv2d', 'BatchNorm2d'), ('Conv2d', 'BatchNorm2d', 'ReLU'), ('Linear', 'BatchNorm1d')):
+        if training:
+            raise NotImplementedError('Cannot fuse modules %s in training mode: gnn has no '
+                                      'quantization-aware training modules (ConvBn2d) yet' % (names,))
+        if mods[0].training != mods[1].training:
+            raise AssertionError('Conv and BN both must be in the same mode (train or eval).')
+    if names == ('Conv2d', 'BatchNorm2d'):
+        fused = fuse_conv_bn_eval(mods[0], mods[1])
+    elif names == ('Conv2d', 'BatchNorm2d', 'ReLU'):
+        fused = ConvReLU2d(fuse_conv_bn_eval(mods[0], mods[1]), mods[2])
+    elif names == ('Conv2d', 'ReLU'):
+        fused = ConvReLU2d(mods[0], mods[1])
+    elif names == ('Linear', 'ReLU'):
+        fused = LinearReLU(mods[0], mods[1])
+    elif names == ('Linear', 'BatchNorm1d'):
+        fused = fuse_linear_bn_eval(mods[0], mods[1])
+    else:
+        raise NotImplementedError('Cannot fuse modules: %s' % (names,))
+    fused.train(training)
+    rest = []
+    for _ in mods[1:]:
+        ident = Gnn.Identity()
+        ident.train(training)
+        rest.append(ident)
+    return [fused] + rest
+
+
+def fuse_modules(model, modules_to_fuse, inplace=False, fuser_func=None, fuse_custom_config_dict=None):
+    """torch.ao.quantization.fuse_modules: each list of module names (or the one list) becomes
+    its fused form at the first name and Identity at the others: conv+bn (eval: the conv with
+    the batch norm folded in), conv+bn+relu and conv+relu (ConvReLU2d), linear+relu
+    (LinearReLU), linear+bn (folded), as torch 1.13's fuse_known_modules. Without inplace a
+    copy is fused."""
+    if fuse_custom_config_dict:
+        raise TypeError('fuse_modules(): fuse_custom_config_dict is not supported by gnn')
+    fuser = fuser_func or _fuse_known
+    out = model if inplace else Gnn.Module.copy(model)
+    groups = modules_to_fuse
+    if groups and all(isinstance(n, str) for n in groups):
+        groups = [groups]
+    for group in groups:
+        mods = [out.get_submodule(name) for name in group]
+        for name, new in zip(group, fuser(mods)):
+            out.set_submodule(name, new)
+    return out
+
+
+__all__ += ['fuse_modules', 'LinearReLU', 'ConvReLU2d']
