@@ -556,6 +556,11 @@ class PrepareStatic(unittest.TestCase):
         stub = gq.QuantStub()
         self.assertEqual(stub(gnn.tensor([1.5])).item(), 1.5)
         self.assertEqual(repr(gq.DeQuantStub()), 'DeQuantStub()')
+        # torch.quantization, the older spelling, has the same names
+        for name in ('prepare', 'QConfig', 'get_default_qconfig', 'HistogramObserver', 'fuse_modules',
+                     'quantize_dynamic'):
+            self.assertIs(getattr(gnn.quantization, name), getattr(gq, name))
+            self.assertTrue(hasattr(torch.quantization, name))
 
 
 class FuseModules(unittest.TestCase):

@@ -1213,6 +1213,11 @@ ROWS = [
     ('torch.distributed.is_nccl_available', Missing('gnn has no NCCL backend: its backend is MPI')),
 ]
 
+# torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
+# the same names; gnn gives it the same rows
+ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], target)
+         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
+
 
 def namespace_of(spelling):
     """'torch.nn.Linear' -> ('torch.nn', 'Linear')."""
