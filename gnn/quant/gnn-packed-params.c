@@ -353,6 +353,103 @@ gnn_linear_packed_params_set_weight_bias (GnnLinearPackedParams *self,
              || gnn_tensor_copy_into (gnn_module_tensor (module, "bias", TRUE, error), bias, error));
 }
 
+/**
+ * gnn_linear_packed_params_apply:
+ * @self: packed parameters
+ * @input: a quint8 per-tensor quantized input of shape (*, in_features)
+ * @output_scale: the output's scale, finite and > 0
+ * @output_zero_point: the output's zero point, in 0..255
+ * @relu: whether to clamp the output at its zero point (a fused ReLU)
+ * @error: return location for a #GError
+ *
+ * The statically quantized linear layer, as `torch.ops.quantized.linear` (and
+ * `linear_relu`): the int32 accumulation of (x_q - x_zp)(w_q - w_zp), then
+ * y_q = clamp (nearbyint ((acc × float32 (x_scale × w_scale) + bias) × (1 / output_scale)) +
+ * output_zero_point, 0, 255), the real value rounded half to even in float32.
+ *
+ * Returns: (transfer full): the quint8 output, or %NULL with @error set: @input not quint8 per
+ *   tensor (%GNN_ERROR_DTYPE) or of the wrong last dimension (%GNN_ERROR_SHAPE), or a bad
+ *   output scale or zero point
+ *
+ * Since: 0.1
+ */
+GnnQuantizedTensor *
+gnn_linear_packed_params_apply (GnnLinearPackedParams *self,
+                                GnnQuantizedTensor    *input,
+                                double                 output_scale,
+                                gint64                 output_zero_point,
+                                gboolean               relu,
+                                GError               **error)
+{
+  g_auto(GnnQLinearWeights) w = { 0 };
+  g_autoptr(GnnTensor) xint = NULL;
+  g_autoptr(GBytes) xbytes = NULL;
+  g_autoptr(GBytes) ybytes = NULL;
+  g_autoptr(GnnTensor) yint = NULL;
+  g_autofree gint32 *acc = NULL;
+  gint64 oshape[GNN_MAX_DIMS], M = 1, N, xzp, lo;
+  const gint64 *shape;
+  double xscale;
+  float inv;
+  guint ndim;
+  guint8 *y;
+
+  g_return_val_if_fail (GNN_IS_LINEAR_PACKED_PARAMS (self), NULL);
+  g_return_val_if_fail (GNN_IS_QUANTIZED_TENSOR (input), NULL);
+  if (!gnn_quant_check_params ("quantized linear", output_scale, output_zero_point, GNN_QDTYPE_QUINT8, error))
+    return NULL;
+  if (gnn_quantized_tensor_get_dtype (input) != GNN_QDTYPE_QUINT8
+      || gnn_quantized_tensor_get_qscheme (input) != GNN_QSCHEME_PER_TENSOR_AFFINE)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "quantized linear: expected a quint8 input quantized per tensor, got %s%s",
+                   gnn_qdtype_get_name (gnn_quantized_tensor_get_dtype (input)),
+                   gnn_quantized_tensor_get_qscheme (input) == GNN_QSCHEME_PER_TENSOR_AFFINE ? "" : " per channel");
+      return NULL;
+    }
+  if (!gnn_qlinear_weights_read (self, &w, error))
+    return NULL;
+  xint = gnn_quantized_tensor_int_repr (input);
+  shape = gnn_tensor_get_shape (xint, &ndim);
+  if (ndim == 0 || shape[ndim - 1] != w.in)
+    {
+      g_autofree char *s = gnn_shape_to_string (ndim, shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "quantized linear: expected input with last dimension %" G_GINT64_FORMAT
+                   " (in_features), got shape %s", w.in, s);
+      return NULL;
+    }
+  for (guint d = 0; d + 1 < ndim; d++)
+    M *= shape[d];
+  N = w.out;
+  xscale = gnn_quantized_tensor_q_scale (input, NULL);
+  xzp = gnn_quantized_tensor_q_zero_point (input, NULL);
+  xbytes = gnn_tensor_get_bytes (xint, error);
+  if (xbytes == NULL)
+    return NULL;
+  acc = g_new (gint32, MAX (M * N, 1));
+  if (!gnn_qlinear_accumulate (acc, g_bytes_get_data (xbytes, NULL), (gint32) xzp, &w, M, error))
+    return NULL;
+  inv = 1.0f / (float) output_scale;
+  lo = relu ? output_zero_point : 0;
+  y = g_new (guint8, MAX (M * N, 1));
+  for (gint64 m = 0; m < M; m++)
+    for (gint64 j = 0; j < N; j++)
+      {
+        float s = (float) (xscale * w.scales[w.n_scales > 1 ? j : 0]);
+        float v = (float) acc[m * N + j] * s + (w.bias ? w.bias[j] : 0.f);
+
+        y[m * N + j] = (guint8) gnn_quant_quantize_value (v, inv, output_zero_point, lo, 255);
+      }
+  memcpy (oshape, shape, ndim * sizeof (gint64));
+  oshape[ndim - 1] = N;
+  ybytes = g_bytes_new_take (y, (gsize) MAX (M * N, 1));
+  yint = gnn_tensor_new_from_bytes (ybytes, GNN_DTYPE_UINT8, oshape, ndim, gnn_tensor_get_device (xint), error);
+  if (yint == NULL)
+    return NULL;
+  return gnn_quantized_tensor_new_per_tensor (yint, output_scale, output_zero_point, GNN_QDTYPE_QUINT8, error);
+}
+
 /* ---- for the layers' forward (gnn-quant-private.h) ---- */
 
 void

@@ -32,5 +32,12 @@ gboolean            gnn_linear_packed_params_set_weight_bias (GnnLinearPackedPar
                                                               GnnQuantizedTensor    *weight,
                                                               GnnTensor             *bias,
                                                               GError               **error);
+GNN_AVAILABLE_IN_ALL
+GnnQuantizedTensor *gnn_linear_packed_params_apply          (GnnLinearPackedParams *self,
+                                                             GnnQuantizedTensor    *input,
+                                                             double                 output_scale,
+                                                             gint64                 output_zero_point,
+                                                             gboolean               relu,
+                                                             GError               **error);
 
 G_END_DECLS

@@ -464,6 +464,58 @@ test_histogram_observer (void)
   g_assert_finalize_object (g_steal_pointer (&obs));
 }
 
+/* a static quantized linear 2 -> 1: w = [1, -0.5] quantized per tensor with scale 1/127.5
+ * (integers [127, -64]); x = [2, 2] quint8 with scale 2/127, zero point 0 (integers [127, 127]);
+ * acc = 8001, real 8001 × (2/127 × 1/127.5) + 0.25 = 1.2382..., output scale 0.01, zero point 10
+ * gives 10 + round (123.82) = 134; with relu, a negative result clamps to the zero point */
+static void
+test_static_linear (void)
+{
+  const float w[] = { 1.f, -0.5f }, b[] = { 0.25f }, xv[] = { 2.f, 2.f }, xn[] = { -2.f, 2.f };
+  gint64 wshape[] = { 1, 2 }, bshape[] = { 1 }, xshape[] = { 1, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) wt = gnn_tensor_new_from_floats (w, 2, wshape, 2, NULL);
+  g_autoptr(GnnTensor) bt = gnn_tensor_new_from_floats (b, 1, bshape, 1, NULL);
+  g_autoptr(GnnTensor) xt = gnn_tensor_new_from_floats (xv, 2, xshape, 2, NULL);
+  g_autoptr(GnnTensor) xnt = gnn_tensor_new_from_floats (xn, 2, xshape, 2, NULL);
+  g_autoptr(GnnQuantizedTensor) qw = gnn_quantize_per_tensor (wt, 1.0 / 127.5, 0, GNN_QDTYPE_QINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) qx = gnn_quantize_per_tensor (xt, 2.0 / 127, 0, GNN_QDTYPE_QUINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) qxn = gnn_quantize_per_tensor (xnt, 4.0 / 255, 128, GNN_QDTYPE_QUINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) qbad = gnn_quantize_per_tensor (xt, 0.1, 0, GNN_QDTYPE_QINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) y = NULL;
+  g_autoptr(GnnQuantizedTensor) yr = NULL;
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GnnTensor) rints = NULL;
+  g_autoptr(GnnLinearPackedParams) p = g_object_new (GNN_TYPE_LINEAR_PACKED_PARAMS, "in-features", 2,
+                                                     "out-features", 1, NULL);
+  float expect;
+
+  g_assert_true (gnn_linear_packed_params_set_weight_bias (p, qw, bt, &error));
+  g_assert_no_error (error);
+  y = gnn_linear_packed_params_apply (p, qx, 0.01, 10, FALSE, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (y);
+  expect = 8001.0f * (float) ((2.0 / 127) * (1.0 / 127.5)) + 0.25f;
+  g_assert_cmpint ((gint64) gnn_tensor_item (ints, NULL), ==, 10 + (gint64) nearbyintf (expect * (1.0f / 0.01f)));
+  g_assert_cmpint ((gint64) gnn_tensor_item (ints, NULL), ==, 134);
+  yr = gnn_linear_packed_params_apply (p, qxn, 0.01, 10, TRUE, &error);
+  g_assert_no_error (error);
+  rints = gnn_quantized_tensor_int_repr (yr);
+  g_assert_cmpint ((gint64) gnn_tensor_item (rints, NULL), ==, 10);
+  g_assert_null (gnn_linear_packed_params_apply (p, qbad, 0.01, 10, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_linear_packed_params_apply (p, qx, 0.0, 10, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gnn_linear_packed_params_set_weight_bias (p, qw, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_object (&ints);
+  g_clear_object (&rints);
+  g_assert_finalize_object (g_steal_pointer (&y));
+  g_assert_finalize_object (g_steal_pointer (&p));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -477,5 +529,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/dynamic/save-load", test_dynamic_save_load);
   g_test_add_func ("/quant/observer/per-channel", test_per_channel_observer);
   g_test_add_func ("/quant/observer/histogram", test_histogram_observer);
+  g_test_add_func ("/quant/static/linear", test_static_linear);
   return g_test_run ();
 }

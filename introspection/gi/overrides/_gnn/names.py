@@ -1169,6 +1169,7 @@ ROWS = [
     ('torch.ao.quantization.DeQuantStub', 'Gnn.DeQuantStub'),
     ('torch.ao.quantization.prepare', 'Gnn.prepare'),
     ('torch.ao.quantization.fuse_modules', 'Gnn.fuse_modules'),
+    ('torch.ao.quantization.convert', 'Gnn.convert'),
     # ---- torch.fx and torch.nn.utils.fusion (gnn/fx/, _gnn/fx.py) ----
     ('torch.fx.symbolic_trace', 'Gnn.fx_symbolic_trace'),
     ('torch.fx.GraphModule', 'Gnn.fx_GraphModule'),

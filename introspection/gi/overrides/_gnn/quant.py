@@ -633,3 +633,183 @@ def fuse_modules(model, modules_to_fuse, inplace=False, fuser_func=None, fuse_cu
 
 
 __all__ += ['fuse_modules', 'LinearReLU', 'ConvReLU2d']
+
+
+# ---- convert: the quantized modules (eager mode, quint8 activations, qint8 weights) ----
+
+def _scalar_buffer(mod, name, value, dtype):
+    from .tensor import tensor
+    mod.register_buffer(name, tensor(value, dtype=dtype))
+
+
+class Quantize(_Module):
+    """torch.ao.nn.quantized.Quantize: quantizes its float input per tensor with the scale and
+    zero point that the QuantStub's observer chose."""
+    __gtype_name__ = 'GnnQuantize'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+
+    def __init__(self, scale=1.0, zero_point=0, dtype=quint8, **kwargs):
+        from . import tensor as _t
+        _Module.__init__(self, **kwargs)
+        self._qdtype = as_qdtype(dtype)
+        if 'scale' not in dict(self.named_buffers()):
+            _scalar_buffer(self, 'scale', [float(scale)], _t.float32)
+            _scalar_buffer(self, 'zero_point', [int(zero_point)], _t.int64)
+
+    def forward(self, x):
+        return quantize_per_tensor(x, self.scale.item(), int(self.zero_point.item()), self._qdtype)
+
+    def extra_repr(self):
+        return 'scale=%r, zero_point=%r, dtype=%r' % (self.scale, self.zero_point, self._qdtype)
+
+
+class DeQuantize(_Module):
+    """torch.ao.nn.quantized.DeQuantize: the float values of its quantized input."""
+    __gtype_name__ = 'GnnDeQuantize'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+
+    def forward(self, x):
+        return x.dequantize()
+
+
+class QuantizedLinear(_Module):
+    """torch.ao.nn.quantized.Linear (printed QuantizedLinear): quint8 in, quint8 out, qint8
+    weights in a LinearPackedParams child, int32 accumulation (Gnn.LinearPackedParams.apply)."""
+    __gtype_name__ = 'GnnQuantizedLinear'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+    _relu = False
+
+    def __init__(self, in_features=1, out_features=1, bias_=True, dtype=qint8,
+                 qscheme=per_tensor_affine, **kwargs):
+        from . import tensor as _t
+        _Module.__init__(self, **kwargs)
+        if '_packed_params' not in dict(self.named_children()):
+            _scalar_buffer(self, 'scale', 1.0, _t.float32)
+            _scalar_buffer(self, 'zero_point', 0, _t.int64)
+            self.add_module('_packed_params', Gnn.LinearPackedParams(
+                in_features=int(in_features), out_features=int(out_features), bias=bool(bias_),
+                qscheme=Gnn.QScheme(int(per_channel_affine if int(qscheme) in (1, 3) else per_tensor_affine))))
+
+    @raising_torch_errors
+    def forward(self, x):
+        return self._packed_params.apply(x, self.scale.item(), int(self.zero_point.item()), self._relu)
+
+    @raising_torch_errors
+    def weight(self):
+        return self._packed_params.get_weight()
+
+    def bias(self):
+        return self._packed_params.get_bias()
+
+    def extra_repr(self):
+        p = self._packed_params
+        return 'in_features=%d, out_features=%d, scale=%r, zero_point=%d, qscheme=%r' % (
+            p.get_property('in-features'), p.get_property('out-features'), self.scale.item(),
+            int(self.zero_point.item()), self.weight().qscheme())
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        """torch's from_float: the weight observed by qconfig.weight and quantized with its
+        parameters, the output's scale and zero point from the module's activation_post_process."""
+        from .tensor import tensor
+        from . import tensor as _t
+        lin = mod[0] if isinstance(mod, _FusedModule) else mod
+        wobs = mod.qconfig.weight()
+        wobs(lin.weight)
+        scale, zp = mod.activation_post_process.calculate_qparams()
+        ws, wz = wobs.calculate_qparams()
+        per_channel = int(wobs.qscheme) in (1, 3)
+        with_bias = lin.bias is not None
+        q = cls(lin.get_in_features(), lin.get_out_features(), with_bias,
+                qscheme=per_channel_affine if per_channel else per_tensor_affine)
+        if per_channel:
+            qw = quantize_per_channel(lin.weight.detach(), tensor(np_f64(ws), dtype=_t.float64),
+                                      tensor(np_i64(wz), dtype=_t.int64), 0, qint8)
+        else:
+            qw = quantize_per_tensor(lin.weight.detach(), ws.item(), int(wz.item()), qint8)
+        q._packed_params.set_weight_bias(qw, lin.bias.detach() if with_bias else None)
+        q.scale.fill_(scale.item())
+        q.zero_point.fill_(int(zp.item()))
+        return q
+
+
+def np_f64(t):
+    import numpy as np
+    return np.asarray(t.numpy(), dtype=np.float64)
+
+
+def np_i64(t):
+    import numpy as np
+    return np.asarray(t.numpy(), dtype=np.int64)
+
+
+class QuantizedLinearReLU(QuantizedLinear):
+    """torch.ao.nn.intrinsic.quantized.LinearReLU: QuantizedLinear with the output clamped at
+    its zero point."""
+    __gtype_name__ = 'GnnQuantizedLinearReLU'
+    __module__ = 'gnn.ao.nn.intrinsic.quantized'
+    do_forward = _forward_vfunc
+    _relu = True
+
+
+class _QuantizedIdentity(_Module):
+    """What convert puts for an Identity (fuse_modules leaves them): passes a quantized tensor
+    on, which gnn's C Identity (tensors only) does not; prints as Identity."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+Identity'
+    __module__ = 'gnn.ao.nn.quantized'
+    __qualname__ = __name__ = 'Identity'
+    do_forward = _forward_vfunc
+
+    def forward(self, x):
+        return x
+
+
+def _convert_one(mod):
+    name = type(mod).__name__
+    if isinstance(mod, Gnn.Identity):
+        return _QuantizedIdentity()
+    if name == 'QuantStub' and getattr(mod, 'qconfig', None) is not None and \
+            'activation_post_process' in dict(mod.named_children()):
+        scale, zp = mod.activation_post_process.calculate_qparams()
+        return Quantize(scale.item(), int(zp.item()), mod.activation_post_process.dtype)
+    if name == 'DeQuantStub':
+        return DeQuantize()
+    if name in ('Linear', 'LinearReLU') and 'activation_post_process' in dict(mod.named_children()):
+        return (QuantizedLinearReLU if name == 'LinearReLU' else QuantizedLinear).from_float(mod)
+    return None
+
+
+@raising_torch_errors
+def convert(module, mapping=None, inplace=False, remove_qconfig=True, is_reference=False,
+            convert_custom_config_dict=None):
+    """torch.ao.quantization.convert for what gnn quantizes statically: QuantStub -> Quantize,
+    DeQuantStub -> DeQuantize, an observed Linear -> QuantizedLinear, LinearReLU ->
+    QuantizedLinearReLU (Conv2d is not converted yet: NotImplementedError names it)."""
+    if mapping is not None or is_reference or convert_custom_config_dict:
+        raise TypeError('convert(): mapping, is_reference and convert_custom_config_dict are not '
+                        'supported by gnn')
+    out = module if inplace else Gnn.Module.copy(module)
+    qconfigs = {path: getattr(m, 'qconfig', None) for path, m in module.named_modules()}
+    for path, m in out.named_modules():
+        m.qconfig = qconfigs.get(path)
+
+    def swap(parent):
+        for name, child in list(parent.named_children()):
+            if type(child).__name__ in ('Conv2d', 'ConvReLU2d') and \
+                    'activation_post_process' in dict(child.named_children()):
+                raise NotImplementedError('convert(): gnn has no quantized %s yet' % type(child).__name__)
+            new = _convert_one(child)
+            if new is None:
+                swap(child)
+            else:
+                new.train(child.training)
+                parent.set_submodule(name, new)
+    swap(out)
+    return out
+
+
+__all__ += ['convert', 'Quantize', 'DeQuantize', 'QuantizedLinear', 'QuantizedLinearReLU']
