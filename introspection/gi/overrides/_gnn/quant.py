@@ -768,10 +768,32 @@ class _QuantizedIdentity(_Module):
         return x
 
 
+class _QuantizedReLU(_Module):
+    """What convert puts for a ReLU: torch's nn.ReLU on a quantized tensor, max (q, zero_point)
+    with the input's parameters; float input passes to the float ReLU. Prints as ReLU."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+ReLU'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+
+    @raising_torch_errors
+    def forward(self, x):
+        if not isinstance(x, Gnn.QuantizedTensor):
+            return x.relu()
+        if int(x.get_qscheme()) != int(per_tensor_affine):
+            raise NotImplementedError('ReLU of a per-channel quantized tensor is not supported by gnn')
+        ints = x.int_repr()
+        zp = x.q_zero_point()
+        from . import tensor as _t
+        clamped = ints.to(_t.int64).clamp(min=zp).to(ints.dtype)
+        return Gnn.QuantizedTensor.new_per_tensor(clamped, x.q_scale(), zp, x.get_dtype())
+
+
 def _convert_one(mod):
     name = type(mod).__name__
     if isinstance(mod, Gnn.Identity):
         return _QuantizedIdentity()
+    if type(mod) is Gnn.ReLU or name == 'ReLU' and isinstance(mod, Gnn.ReLU):
+        return _QuantizedReLU()
     if name == 'QuantStub' and getattr(mod, 'qconfig', None) is not None and \
             'activation_post_process' in dict(mod.named_children()):
         scale, zp = mod.activation_post_process.calculate_qparams()
