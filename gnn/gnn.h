@@ -63,5 +63,6 @@
 #include "nn/gnn-prune-report.h"
 #include "io/gnn-graph-json.h"
 #include "quant/gnn-packed-params.h"
+#include "quant/gnn-quantized-conv.h"
 
 #undef GNN_INSIDE

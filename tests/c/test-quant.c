@@ -516,6 +516,47 @@ test_static_linear (void)
   g_assert_finalize_object (g_steal_pointer (&p));
 }
 
+/* a 1x1x2x2 input of ones (scale 1/127, zero point 0 → integers 127) and a 1x1x2x2 weight of
+ * ones (scale 1/127 → 127), padding 1: the corner windows see one input, the centre four;
+ * acc = 127·127·k, real k (to float32 rounding), output scale 1/64: 64 k */
+static void
+test_static_conv2d (void)
+{
+  const float ones[] = { 1.f, 1.f, 1.f, 1.f };
+  gint64 shape[] = { 1, 1, 2, 2 };
+  const int stride[2] = { 1, 1 }, padding[2] = { 1, 1 }, dilation[2] = { 1, 1 }, zero[2] = { 0, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (ones, 4, shape, 4, NULL);
+  g_autoptr(GnnQuantizedTensor) qx = gnn_quantize_per_tensor (t, 1.0 / 127, 0, GNN_QDTYPE_QUINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) qw = gnn_quantize_per_tensor (t, 1.0 / 127, 0, GNN_QDTYPE_QINT8, NULL);
+  g_autoptr(GnnQuantizedTensor) y = NULL;
+  g_autoptr(GnnTensor) ints = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const guint8 *q;
+  const gint64 *oshape;
+  guint ndim;
+
+  y = gnn_quantized_conv2d (qx, qw, NULL, stride, padding, dilation, 1, 1.0 / 64, 0, FALSE, &error);
+  g_assert_no_error (error);
+  ints = gnn_quantized_tensor_int_repr (y);
+  oshape = gnn_tensor_get_shape (ints, &ndim);
+  g_assert_cmpuint (ndim, ==, 4);
+  g_assert_cmpint (oshape[2], ==, 3);
+  g_assert_cmpint (oshape[3], ==, 3);
+  bytes = gnn_tensor_get_bytes (ints, &error);
+  q = g_bytes_get_data (bytes, NULL);
+  g_assert_cmpint (q[0], ==, 64);      /* a corner: one input */
+  g_assert_cmpint (q[1], ==, 128);     /* an edge: two */
+  g_assert_cmpint (q[4], ==, 255);     /* the centre: four, 256 clamped */
+  g_assert_null (gnn_quantized_conv2d (qw, qw, NULL, stride, padding, dilation, 1, 1.0, 0, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_quantized_conv2d (qx, qw, NULL, stride, zero, dilation, 2, 1.0, 0, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_object (&ints);
+  g_assert_finalize_object (g_steal_pointer (&y));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -530,5 +571,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/quant/observer/per-channel", test_per_channel_observer);
   g_test_add_func ("/quant/observer/histogram", test_histogram_observer);
   g_test_add_func ("/quant/static/linear", test_static_linear);
+  g_test_add_func ("/quant/static/conv2d", test_static_conv2d);
   return g_test_run ();
 }

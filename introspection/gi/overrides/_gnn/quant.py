@@ -756,6 +756,131 @@ class QuantizedLinearReLU(QuantizedLinear):
     _relu = True
 
 
+def _pair(v):
+    return (int(v), int(v)) if isinstance(v, int) else tuple(int(a) for a in v)
+
+
+def _conv_pair(conv, name, default):
+    v = conv.get_property(name)
+    if v is None:
+        return (default, default)
+    v = v.unpack()
+    if isinstance(v, str):
+        raise NotImplementedError('QuantizedConv2d: gnn supports numeric %s only, got %r' % (name, v))
+    v = [int(a) for a in (v if isinstance(v, (list, tuple)) else [v])]
+    return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
+
+
+class QuantizedConv2d(_Module):
+    """torch.ao.nn.quantized.Conv2d (printed QuantizedConv2d): quint8 in and out, a qint8
+    weight, int32 accumulation (Gnn.quantized_conv2d). Saved as the buffers weight (int8),
+    weight_scale, weight_zero_point, bias, scale and zero_point (torch saves the weight as one
+    quantized tensor)."""
+    __gtype_name__ = 'GnnQuantizedConv2d'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+    _relu = False
+
+    def __init__(self, in_channels=1, out_channels=1, kernel_size=1, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, qscheme=per_tensor_affine, **kwargs):
+        from . import tensor as _t
+        import numpy as np
+        from .tensor import tensor
+
+        def zeros(*shape, dtype):
+            return tensor(np.zeros(shape, np.float64), dtype=dtype)
+
+        def ones(*shape, dtype):
+            return tensor(np.ones(shape, np.float64), dtype=dtype)
+        _Module.__init__(self, **kwargs)
+        self._geometry = (int(in_channels), int(out_channels), _pair(kernel_size), _pair(stride),
+                          _pair(padding), _pair(dilation), int(groups), bool(bias))
+        if 'weight' not in dict(self.named_buffers()):
+            k = _pair(kernel_size)
+            pc = int(qscheme) in (1, 3)
+            self.register_buffer('weight', zeros(int(out_channels), int(in_channels) // int(groups), k[0], k[1],
+                                                 dtype=_t.int8))
+            self.register_buffer('weight_scale', ones(*((int(out_channels),) if pc else ()), dtype=_t.float64))
+            self.register_buffer('weight_zero_point', zeros(*((int(out_channels),) if pc else ()),
+                                                            dtype=_t.int64))
+            if bias:
+                self.register_buffer('bias', zeros(int(out_channels), dtype=_t.float32))
+            _scalar_buffer(self, 'scale', 1.0, _t.float32)
+            _scalar_buffer(self, 'zero_point', 0, _t.int64)
+
+    @raising_torch_errors
+    def weight_(self):
+        if len(self.weight_scale.shape) == 0:
+            return Gnn.QuantizedTensor.new_per_tensor(self.weight, self.weight_scale.item(),
+                                                      int(self.weight_zero_point.item()), Gnn.QDtype.QINT8)
+        return Gnn.QuantizedTensor.new_per_channel(self.weight, self.weight_scale, self.weight_zero_point,
+                                                   0, Gnn.QDtype.QINT8)
+
+    @raising_torch_errors
+    def forward(self, x):
+        _, _, _, stride, padding, dilation, groups, bias = self._geometry
+        return Gnn.quantized_conv2d(x, self.weight_(), self.bias if bias else None, list(stride),
+                                    list(padding), list(dilation), groups, self.scale.item(),
+                                    int(self.zero_point.item()), self._relu)
+
+    def extra_repr(self):
+        cin, cout, k, stride, padding, dilation, groups, bias = self._geometry
+        s = '%d, %d, kernel_size=%r, stride=%r, scale=%r, zero_point=%d' % (
+            cin, cout, k, stride, self.scale.item(), int(self.zero_point.item()))
+        if padding != (0, 0):
+            s += ', padding=%r' % (padding,)
+        if dilation != (1, 1):
+            s += ', dilation=%r' % (dilation,)
+        if groups != 1:
+            s += ', groups=%d' % groups
+        if not bias:
+            s += ', bias=False'
+        return s
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        from .tensor import tensor
+        from . import tensor as _t
+        conv = mod[0] if isinstance(mod, _FusedModule) else mod
+        if conv.get_property('padding-mode') not in (None, 'zeros'):
+            raise NotImplementedError('QuantizedConv2d: gnn supports padding_mode zeros only')
+        wobs = mod.qconfig.weight()
+        wobs(conv.weight)
+        scale, zp = mod.activation_post_process.calculate_qparams()
+        ws, wz = wobs.calculate_qparams()
+        pc = int(wobs.qscheme) in (1, 3)
+        kh, kw = conv.weight.shape[2], conv.weight.shape[3]
+        q = cls(conv.weight.shape[1] * conv.get_property('groups'), conv.weight.shape[0], (kh, kw),
+                _conv_pair(conv, 'stride', 1), _conv_pair(conv, 'padding', 0),
+                _conv_pair(conv, 'dilation', 1), conv.get_property('groups'), conv.bias is not None,
+                qscheme=per_channel_affine if pc else per_tensor_affine)
+        if pc:
+            qw = quantize_per_channel(conv.weight.detach(), tensor(np_f64(ws), dtype=_t.float64),
+                                      tensor(np_i64(wz), dtype=_t.int64), 0, qint8)
+            q.weight_scale.copy_(tensor(np_f64(ws), dtype=_t.float64))
+            q.weight_zero_point.copy_(tensor(np_i64(wz), dtype=_t.int64))
+        else:
+            qw = quantize_per_tensor(conv.weight.detach(), ws.item(), int(wz.item()), qint8)
+            q.weight_scale.fill_(ws.item())
+            q.weight_zero_point.fill_(int(wz.item()))
+        q.weight.copy_(qw.int_repr())
+        if conv.bias is not None:
+            q.bias.copy_(conv.bias.detach())
+        q.scale.fill_(scale.item())
+        q.zero_point.fill_(int(zp.item()))
+        return q
+
+
+class QuantizedConvReLU2d(QuantizedConv2d):
+    """torch.ao.nn.intrinsic.quantized.ConvReLU2d: QuantizedConv2d with the output clamped at
+    its zero point."""
+    __gtype_name__ = 'GnnQuantizedConvReLU2d'
+    __module__ = 'gnn.ao.nn.intrinsic.quantized'
+    do_forward = _forward_vfunc
+    _relu = True
+
+
 class _QuantizedIdentity(_Module):
     """What convert puts for an Identity (fuse_modules leaves them): passes a quantized tensor
     on, which gnn's C Identity (tensors only) does not; prints as Identity."""
@@ -788,10 +913,36 @@ class _QuantizedReLU(_Module):
         return Gnn.QuantizedTensor.new_per_tensor(clamped, x.q_scale(), zp, x.get_dtype())
 
 
+class _QuantizedFlatten(_Module):
+    """What convert puts for a Flatten: flattens a quantized tensor's integers (torch's Flatten
+    takes quantized tensors as they are); prints as Flatten."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+Flatten'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+
+    def __init__(self, start_dim=1, end_dim=-1, **kwargs):
+        _Module.__init__(self, **kwargs)
+        self._dims = (int(start_dim), int(end_dim))
+
+    @raising_torch_errors
+    def forward(self, x):
+        if not isinstance(x, Gnn.QuantizedTensor):
+            return x.flatten(*self._dims)
+        if int(x.get_qscheme()) != int(per_tensor_affine):
+            raise NotImplementedError('Flatten of a per-channel quantized tensor is not supported by gnn')
+        ints = x.int_repr().flatten(*self._dims).contiguous()
+        return Gnn.QuantizedTensor.new_per_tensor(ints, x.q_scale(), x.q_zero_point(), x.get_dtype())
+
+    def extra_repr(self):
+        return 'start_dim=%d, end_dim=%d' % self._dims
+
+
 def _convert_one(mod):
     name = type(mod).__name__
     if isinstance(mod, Gnn.Identity):
         return _QuantizedIdentity()
+    if isinstance(mod, Gnn.Flatten):
+        return _QuantizedFlatten(mod.get_property('start-dim'), mod.get_property('end-dim'))
     if type(mod) is Gnn.ReLU or name == 'ReLU' and isinstance(mod, Gnn.ReLU):
         return _QuantizedReLU()
     if name == 'QuantStub' and getattr(mod, 'qconfig', None) is not None and \
@@ -800,6 +951,8 @@ def _convert_one(mod):
         return Quantize(scale.item(), int(zp.item()), mod.activation_post_process.dtype)
     if name == 'DeQuantStub':
         return DeQuantize()
+    if name in ('Conv2d', 'ConvReLU2d') and 'activation_post_process' in dict(mod.named_children()):
+        return (QuantizedConvReLU2d if name == 'ConvReLU2d' else QuantizedConv2d).from_float(mod)
     if name in ('Linear', 'LinearReLU') and 'activation_post_process' in dict(mod.named_children()):
         return (QuantizedLinearReLU if name == 'LinearReLU' else QuantizedLinear).from_float(mod)
     return None
@@ -821,9 +974,6 @@ def convert(module, mapping=None, inplace=False, remove_qconfig=True, is_referen
 
     def swap(parent):
         for name, child in list(parent.named_children()):
-            if type(child).__name__ in ('Conv2d', 'ConvReLU2d') and \
-                    'activation_post_process' in dict(child.named_children()):
-                raise NotImplementedError('convert(): gnn has no quantized %s yet' % type(child).__name__)
             new = _convert_one(child)
             if new is None:
                 swap(child)
@@ -834,4 +984,5 @@ def convert(module, mapping=None, inplace=False, remove_qconfig=True, is_referen
     return out
 
 
-__all__ += ['convert', 'Quantize', 'DeQuantize', 'QuantizedLinear', 'QuantizedLinearReLU']
+__all__ += ['convert', 'Quantize', 'DeQuantize', 'QuantizedLinear', 'QuantizedLinearReLU',
+            'QuantizedConv2d', 'QuantizedConvReLU2d']
