@@ -64,5 +64,7 @@
 #include "io/gnn-graph-json.h"
 #include "nn/gnn-layers-more.h"
 #include "nn/gnn-loss-more.h"
+#include "quant/gnn-packed-params.h"
+#include "quant/gnn-quantized-conv.h"
 
 #undef GNN_INSIDE

@@ -2727,8 +2727,17 @@ gnn_module_to_string (GnnModule *self)
   for (guint i = 0; i < priv->modules->len; i++, n_child++)
     {
       GnnModuleSlot *sl = priv->modules->pdata[i];
-      g_autofree char *child = sl->value ? gnn_module_to_string (GNN_MODULE (sl->value)) : g_strdup ("None");
-      g_autofree char *indented = add_indent (child, 2);
+      g_autofree char *child = NULL;
+      g_autofree char *indented = NULL;
+
+      /* torch's quantized layers hide this child (_hide_packed_params_repr) */
+      if (g_str_equal (sl->name, "_packed_params"))
+        {
+          n_child--;
+          continue;
+        }
+      child = sl->value ? gnn_module_to_string (GNN_MODULE (sl->value)) : g_strdup ("None");
+      indented = add_indent (child, 2);
       g_ptr_array_add (lines, g_strdup_printf ("(%s): %s", sl->name, indented));
     }
   s = g_string_new (gnn_module_get_name (self));

@@ -77,7 +77,22 @@ static gboolean gnn_moving_average_observe (GnnMinMaxObserver *observer,
 static const char *
 type_label (gpointer self)
 {
-  return GNN_IS_MOVING_AVERAGE_MIN_MAX_OBSERVER (self) ? "MovingAverageMinMaxObserver" : "MinMaxObserver";
+  return GNN_IS_MOVING_AVERAGE_MIN_MAX_OBSERVER (self) ? "MovingAverageMinMaxObserver"
+         : GNN_IS_PER_CHANNEL_MIN_MAX_OBSERVER (self) ? "PerChannelMinMaxObserver"
+         : GNN_IS_HISTOGRAM_OBSERVER (self) ? "HistogramObserver" : "MinMaxObserver";
+}
+
+const char *
+gnn_observer_type_label (GnnMinMaxObserver *self)
+{
+  return type_label (self);
+}
+
+void
+gnn_observer_set_default_qscheme (GnnMinMaxObserver *self,
+                                  GnnQScheme         qscheme)
+{
+  PRIV (self)->qscheme = qscheme;
 }
 
 /* torch.ao.quantization.utils.calculate_qmin_qmax and the observer's checks of its arguments */
@@ -90,14 +105,25 @@ compute_range (GnnMinMaxObserver *self,
 
   if (!gnn_quant_check_qdtype (name, p->dtype, error))
     return FALSE;
-  if (p->qscheme != GNN_QSCHEME_PER_TENSOR_AFFINE && p->qscheme != GNN_QSCHEME_PER_TENSOR_SYMMETRIC)
+  if (GNN_IS_PER_CHANNEL_MIN_MAX_OBSERVER (self))
+    {
+      if (p->qscheme != GNN_QSCHEME_PER_CHANNEL_AFFINE && p->qscheme != GNN_QSCHEME_PER_CHANNEL_SYMMETRIC)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "%s: expected qscheme per_channel_affine or per_channel_symmetric, got value %d",
+                       name, (int) p->qscheme);
+          return FALSE;
+        }
+    }
+  else if (p->qscheme != GNN_QSCHEME_PER_TENSOR_AFFINE && p->qscheme != GNN_QSCHEME_PER_TENSOR_SYMMETRIC)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                    "%s: expected qscheme per_tensor_affine or per_tensor_symmetric, got value %d "
                    "(a per-channel scheme needs a per-channel observer)", name, (int) p->qscheme);
       return FALSE;
     }
-  if (p->qscheme == GNN_QSCHEME_PER_TENSOR_SYMMETRIC && p->reduce_range && p->dtype == GNN_QDTYPE_QUINT8)
+  if ((p->qscheme == GNN_QSCHEME_PER_TENSOR_SYMMETRIC || p->qscheme == GNN_QSCHEME_PER_CHANNEL_SYMMETRIC)
+      && p->reduce_range && p->dtype == GNN_QDTYPE_QUINT8)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                    "%s: cannot reduce range for symmetric quantization for quint8", name);
@@ -169,8 +195,11 @@ gnn_min_max_observer_setup (GnnModule *module,
     return FALSE;
   if (!compute_range (GNN_MIN_MAX_OBSERVER (module), error))
     return FALSE;
-  return register_scalar_buffer (module, "eps", (float) p->eps, 1, error)
-         && register_scalar_buffer (module, "min_val", INFINITY, 0, error)
+  if (!register_scalar_buffer (module, "eps", (float) p->eps, 1, error))
+    return FALSE;
+  if (GNN_IS_PER_CHANNEL_MIN_MAX_OBSERVER (module) || GNN_IS_HISTOGRAM_OBSERVER (module))
+    return TRUE;   /* their setup registers the rest, in torch's order */
+  return register_scalar_buffer (module, "min_val", INFINITY, 0, error)
          && register_scalar_buffer (module, "max_val", -INFINITY, 0, error);
 }
 
@@ -472,6 +501,10 @@ gnn_min_max_observer_observe (GnnMinMaxObserver *self,
     return TRUE;
   if (GNN_IS_MOVING_AVERAGE_MIN_MAX_OBSERVER (self))
     return gnn_moving_average_observe (self, input, error);
+  if (GNN_IS_PER_CHANNEL_MIN_MAX_OBSERVER (self))
+    return gnn_per_channel_observe (self, input, error);
+  if (GNN_IS_HISTOGRAM_OBSERVER (self))
+    return gnn_histogram_observe (self, input, error);
   return observe_min_max (self, input, error);
 }
 
@@ -582,15 +615,20 @@ gnn_min_max_observer_calculate_qparams (GnnMinMaxObserver *self,
                                         gint64            *zero_point,
                                         GError           **error)
 {
-  GnnMinMaxObserverPrivate *p;
-  float mn, mx, eps, min_neg, max_pos, s;
+  float mn, mx, eps, s;
   gint64 zp = 0;
 
   g_return_val_if_fail (GNN_IS_MIN_MAX_OBSERVER (self), FALSE);
+  if (GNN_IS_PER_CHANNEL_MIN_MAX_OBSERVER (self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: its parameters are per channel: call "
+                   "gnn_per_channel_min_max_observer_calculate_qparams", type_label (self));
+      return FALSE;
+    }
   if (!gnn_min_max_observer_get_min_max (self, &mn, &mx, error)
       || !read_buffer (self, "eps", &eps, error))
     return FALSE;
-  p = PRIV (self);
   if (mn == INFINITY && mx == -INFINITY)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -605,9 +643,32 @@ gnn_min_max_observer_calculate_qparams (GnnMinMaxObserver *self,
                    "%s: expected min_val <= max_val, got min %g and max %g", type_label (self), mn, mx);
       return FALSE;
     }
+  if (GNN_IS_HISTOGRAM_OBSERVER (self) && !gnn_histogram_search (self, &mn, &mx, error))
+    return FALSE;
+  gnn_observer_qparams (self, mn, mx, eps, &s, &zp);
+  if (scale)
+    *scale = s;
+  if (zero_point)
+    *zero_point = zp;
+  return TRUE;
+}
+
+/* UniformQuantizationObserverBase._calculate_qparams for one (min, max), in float32 */
+void
+gnn_observer_qparams (GnnMinMaxObserver *self,
+                      float              mn,
+                      float              mx,
+                      float              eps,
+                      float             *scale,
+                      gint64            *zero_point)
+{
+  GnnMinMaxObserverPrivate *p = PRIV (self);
+  float min_neg, max_pos, s;
+  gint64 zp = 0;
+
   min_neg = MIN (mn, 0.0f);
   max_pos = MAX (mx, 0.0f);
-  if (p->qscheme == GNN_QSCHEME_PER_TENSOR_SYMMETRIC)
+  if (p->qscheme == GNN_QSCHEME_PER_TENSOR_SYMMETRIC || p->qscheme == GNN_QSCHEME_PER_CHANNEL_SYMMETRIC)
     {
       max_pos = MAX (-min_neg, max_pos);
       s = max_pos / (float) ((double) (p->quant_max - p->quant_min) / 2);
@@ -630,11 +691,8 @@ gnn_min_max_observer_calculate_qparams (GnnMinMaxObserver *self,
       zp = p->quant_min - (gint32) nearbyintf (min_neg / s);
       zp = CLAMP (zp, p->quant_min, p->quant_max);
     }
-  if (scale)
-    *scale = s;
-  if (zero_point)
-    *zero_point = zp;
-  return TRUE;
+  *scale = s;
+  *zero_point = zp;
 }
 
 /**

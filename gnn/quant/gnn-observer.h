@@ -76,4 +76,36 @@ GnnMovingAverageMinMaxObserver *gnn_moving_average_min_max_observer_new (double 
                                                                          gboolean    reduce_range,
                                                                          GError    **error);
 
+#define GNN_TYPE_PER_CHANNEL_MIN_MAX_OBSERVER (gnn_per_channel_min_max_observer_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnPerChannelMinMaxObserver, gnn_per_channel_min_max_observer, GNN,
+                      PER_CHANNEL_MIN_MAX_OBSERVER, GnnMinMaxObserver)
+
+GNN_AVAILABLE_IN_ALL
+GnnPerChannelMinMaxObserver *gnn_per_channel_min_max_observer_new (int         ch_axis,
+                                                                   GnnQDtype   dtype,
+                                                                   GnnQScheme  qscheme,
+                                                                   gboolean    reduce_range,
+                                                                   GError    **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_per_channel_min_max_observer_calculate_qparams (GnnPerChannelMinMaxObserver *self,
+                                                             GnnTensor                  **scales,
+                                                             GnnTensor                  **zero_points,
+                                                             GError                     **error);
+
+#define GNN_TYPE_HISTOGRAM_OBSERVER (gnn_histogram_observer_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnHistogramObserver, gnn_histogram_observer, GNN, HISTOGRAM_OBSERVER,
+                      GnnMinMaxObserver)
+
+GNN_AVAILABLE_IN_ALL
+GnnHistogramObserver *gnn_histogram_observer_new (int         bins,
+                                                  int         upsample_rate,
+                                                  GnnQDtype   dtype,
+                                                  GnnQScheme  qscheme,
+                                                  gboolean    reduce_range,
+                                                  GError    **error);
+
 G_END_DECLS

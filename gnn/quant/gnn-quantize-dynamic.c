@@ -12,6 +12,7 @@
 #include "gnn-observer.h"
 #include "gnn-quantize-dynamic.h"
 #include "gnn-quant-private.h"
+#include "gnn-enum-types.h"
 
 /**
  * GnnDynamicQuantizedLinear:
@@ -37,8 +38,7 @@ struct _GnnDynamicQuantizedLinear
   int in_features;
   int out_features;
   gboolean bias;
-  GnnQuantizedTensor *weight;
-  GnnTensor *bias_tensor;
+  GnnQScheme qscheme;
 };
 
 enum {
@@ -46,6 +46,7 @@ enum {
   PROP_IN_FEATURES,
   PROP_OUT_FEATURES,
   PROP_BIAS,
+  PROP_QSCHEME,
   N_PROPS
 };
 
@@ -176,87 +177,42 @@ gnn_dynamic_quantized_linear_setup (GnnModule *module,
                                     GError   **error)
 {
   GnnDynamicQuantizedLinear *self = GNN_DYNAMIC_QUANTIZED_LINEAR (module);
-  gint64 wshape[2] = { self->out_features, self->in_features };
-  gint64 bshape[1] = { self->out_features };
-  g_autoptr(GnnTensor) w = NULL;
+  g_autoptr(GnnTensor) scale = NULL;
+  g_autoptr(GnnTensor) zero_point = NULL;
+  g_autoptr(GnnModule) packed = NULL;
 
   if (!GNN_MODULE_CLASS (gnn_dynamic_quantized_linear_parent_class)->setup (module, error))
     return FALSE;
-  /* torch's constructor: a zero weight (scale 1, zero point 0) and a zero bias */
-  w = gnn_tensor_new_zeros (wshape, 2, GNN_DTYPE_INT8, NULL, error);
-  if (w == NULL)
+  /* torch's quantized Linear saves its output scale and zero point (1.0 and 0 for the dynamic
+   * one, whose output is float), then its _packed_params */
+  scale = gnn_tensor_new_scalar (1.0, GNN_DTYPE_FLOAT32, NULL, error);
+  zero_point = scale ? gnn_tensor_new_scalar (0.0, GNN_DTYPE_INT64, NULL, error) : NULL;
+  if (zero_point == NULL
+      || !gnn_module_register_buffer (module, "scale", scale, TRUE, error)
+      || !gnn_module_register_buffer (module, "zero_point", zero_point, TRUE, error))
     return FALSE;
-  self->weight = gnn_quantized_tensor_new_per_tensor (w, 1.0, 0, GNN_QDTYPE_QINT8, error);
-  if (self->weight == NULL)
-    return FALSE;
-  if (self->bias)
-    {
-      self->bias_tensor = gnn_tensor_new_zeros (bshape, 1, GNN_DTYPE_FLOAT32, NULL, error);
-      if (self->bias_tensor == NULL)
-        return FALSE;
-    }
-  return TRUE;
+  packed = gnn_module_new_or_error (error, GNN_TYPE_LINEAR_PACKED_PARAMS,
+                                    "in-features", self->in_features, "out-features", self->out_features,
+                                    "bias", self->bias, "qscheme", self->qscheme, NULL);
+  return packed != NULL && gnn_module_register_module (module, "_packed_params", packed, error);
 }
 
-/* y (M, N) = ((xq - xzp) (M, K) · wq (N, K)ᵀ) × out_scale + b (N).
- *
- * The integer products go through the backend's float64 matmul (OpenBLAS dgemm on the CPU):
- * every product is at most 255 × 128 in magnitude, so every partial sum is an integer below
- * 2⁵³ for any K below 2³⁸ and the result is exactly the int32 accumulation torch's kernels
- * compute (as long as that does not overflow, which needs K > 65000). */
-static gboolean
-qlinear_forward (float        *y,
-                 const guint8 *xq,
-                 gint32        xzp,
-                 const gint8  *wq,
-                 const float  *b,
-                 float         out_scale,
-                 gint64        M,
-                 gint64        K,
-                 gint64        N,
-                 GError      **error)
+static GnnLinearPackedParams *
+packed_params (GnnDynamicQuantizedLinear *self,
+               GError                   **error)
 {
-  g_autofree double *xs = g_new (double, MAX (M * K, 1));
-  g_autofree double *ws = g_new (double, MAX (N * K, 1));
-  g_autofree double *acc = NULL;
-  g_autoptr(GnnTensor) xt = NULL;
-  g_autoptr(GnnTensor) wt = NULL;
-  g_autoptr(GnnTensor) wtt = NULL;
-  g_autoptr(GnnTensor) at = NULL;
-  gint64 xshape[2] = { M, K }, wshape[2] = { N, K };
-  gsize n;
+  GnnModule *child = gnn_module_get_submodule (GNN_MODULE (self), "_packed_params", error);
 
-  if (M < 8)
+  if (child == NULL)
+    return NULL;
+  if (!GNN_IS_LINEAR_PACKED_PARAMS (child))
     {
-      /* a few rows: converting the weight costs as much as the product, so multiply here */
-      for (gint64 m = 0; m < M; m++)
-        for (gint64 j = 0; j < N; j++)
-          {
-            const gint8 *w = wq + j * K;
-            const guint8 *x = xq + m * K;
-            gint32 sum = 0;
-
-            for (gint64 k = 0; k < K; k++)
-              sum += ((gint32) x[k] - xzp) * w[k];
-            y[m * N + j] = (float) sum * out_scale + (b ? b[j] : 0.f);
-          }
-      return TRUE;
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "DynamicQuantizedLinear: expected _packed_params to be a LinearPackedParams, got %s",
+                   gnn_module_get_name (child));
+      return NULL;
     }
-  for (gint64 i = 0; i < M * K; i++)
-    xs[i] = (double) ((gint32) xq[i] - xzp);
-  for (gint64 i = 0; i < N * K; i++)
-    ws[i] = wq[i];
-  xt = gnn_tensor_new_from_doubles (xs, M * K, xshape, 2, error);
-  wt = xt ? gnn_tensor_new_from_doubles (ws, N * K, wshape, 2, error) : NULL;
-  wtt = wt ? gnn_tensor_t (wt, error) : NULL;
-  at = wtt ? gnn_tensor_matmul (xt, wtt, error) : NULL;
-  acc = at ? gnn_tensor_to_doubles (at, &n, error) : NULL;
-  if (acc == NULL && M * N > 0)
-    return FALSE;
-  for (gint64 m = 0; m < M; m++)
-    for (gint64 j = 0; j < N; j++)
-      y[m * N + j] = (float) (gint32) acc[m * N + j] * out_scale + (b ? b[j] : 0.f);
-  return TRUE;
+  return GNN_LINEAR_PACKED_PARAMS (child);
 }
 
 static GnnArgs *
@@ -265,18 +221,18 @@ gnn_dynamic_quantized_linear_forward (GnnModule *module,
                                       GError   **error)
 {
   GnnDynamicQuantizedLinear *self = GNN_DYNAMIC_QUANTIZED_LINEAR (module);
+  g_auto(GnnQLinearWeights) w = { 0 };
   g_autofree float *x = NULL;
-  g_autofree float *b = NULL;
   g_autofree guint8 *xq = NULL;
-  g_autoptr(GBytes) wbytes = NULL;
+  g_autofree gint32 *acc = NULL;
   g_autoptr(GBytes) ybytes = NULL;
-  g_autoptr(GnnTensor) wint = NULL;
   g_autoptr(GnnTensor) out = NULL;
+  GnnLinearPackedParams *packed;
   gint64 oshape[GNN_MAX_DIMS], M, K = self->in_features, N = self->out_features, zp;
   const gint64 *shape;
-  double xscale, wscale;
+  double xscale;
   GnnTensor *in;
-  gsize n = 0, nb;
+  gsize n = 0;
   float mn, mx, inv;
   guint ndim;
   float *y;
@@ -303,6 +259,9 @@ gnn_dynamic_quantized_linear_forward (GnnModule *module,
                    gnn_dtype_get_name (gnn_tensor_get_dtype (in)));
       return NULL;
     }
+  packed = packed_params (self, error);
+  if (packed == NULL || !gnn_qlinear_weights_read (packed, &w, error))
+    return NULL;
   x = gnn_tensor_to_floats (in, &n, error);
   if (x == NULL && n > 0)
     return NULL;
@@ -315,25 +274,20 @@ gnn_dynamic_quantized_linear_forward (GnnModule *module,
   xq = g_new (guint8, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     xq[i] = (guint8) gnn_quant_quantize_value (x[i], inv, zp, 0, 255);
-  wint = gnn_quantized_tensor_int_repr (self->weight);
-  wbytes = gnn_tensor_get_bytes (wint, error);
-  if (wbytes == NULL)
-    return NULL;
-  wscale = gnn_quantized_tensor_q_scale (self->weight, NULL);
-  if (self->bias_tensor)
+  acc = g_new (gint32, MAX (M * N, 1));
+  if (!gnn_qlinear_accumulate (acc, xq, (gint32) zp, &w, M, error))
     {
-      b = gnn_tensor_to_floats (self->bias_tensor, &nb, error);
-      if (b == NULL && N > 0)
-        return NULL;
-    }
-  y = g_new0 (float, MAX (M * N, 1));
-  if (!qlinear_forward (y, xq, (gint32) zp, g_bytes_get_data (wbytes, NULL), b,
-                        (float) (xscale * wscale), M, K, N, error))
-    {
-      g_free (y);
       g_prefix_error (error, "DynamicQuantizedLinear: ");
       return NULL;
     }
+  /* y = acc × (input_scale × weight_scale) + b, the scale product in float32 */
+  y = g_new0 (float, MAX (M * N, 1));
+  for (gint64 m = 0; m < M; m++)
+    for (gint64 j = 0; j < N; j++)
+      {
+        float s = (float) (xscale * w.scales[w.n_scales > 1 ? j : 0]);
+        y[m * N + j] = (float) acc[m * N + j] * s + (w.bias ? w.bias[j] : 0.f);
+      }
   memcpy (oshape, shape, ndim * sizeof (gint64));
   oshape[ndim - 1] = N;
   ybytes = g_bytes_new_take (y, (gsize) MAX (M * N, 1) * sizeof (float));
@@ -349,18 +303,10 @@ gnn_dynamic_quantized_linear_extra_repr (GnnModule *module)
 {
   GnnDynamicQuantizedLinear *self = GNN_DYNAMIC_QUANTIZED_LINEAR (module);
 
-  return g_strdup_printf ("in_features=%d, out_features=%d, dtype=torch.qint8, "
-                          "qscheme=torch.per_tensor_affine", self->in_features, self->out_features);
-}
-
-static void
-gnn_dynamic_quantized_linear_dispose (GObject *object)
-{
-  GnnDynamicQuantizedLinear *self = GNN_DYNAMIC_QUANTIZED_LINEAR (object);
-
-  g_clear_object (&self->weight);
-  g_clear_object (&self->bias_tensor);
-  G_OBJECT_CLASS (gnn_dynamic_quantized_linear_parent_class)->dispose (object);
+  return g_strdup_printf ("in_features=%d, out_features=%d, dtype=torch.qint8, qscheme=torch.%s",
+                          self->in_features, self->out_features,
+                          self->qscheme == GNN_QSCHEME_PER_CHANNEL_AFFINE ? "per_channel_affine"
+                                                                         : "per_tensor_affine");
 }
 
 static void
@@ -369,7 +315,6 @@ gnn_dynamic_quantized_linear_class_init (GnnDynamicQuantizedLinearClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
 
-  object_class->dispose = gnn_dynamic_quantized_linear_dispose;
   module_class->setup = gnn_dynamic_quantized_linear_setup;
   module_class->forward = gnn_dynamic_quantized_linear_forward;
   module_class->extra_repr = gnn_dynamic_quantized_linear_extra_repr;
@@ -409,6 +354,21 @@ gnn_dynamic_quantized_linear_class_init (GnnDynamicQuantizedLinearClass *klass)
     g_param_spec_boolean ("bias", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
     G_STRUCT_OFFSET (GnnDynamicQuantizedLinear, bias) };
 
+  /**
+   * GnnDynamicQuantizedLinear:qscheme:
+   *
+   * How the weight is quantized: per_tensor_affine (the default, torch's
+   * `default_dynamic_qconfig`) or per_channel_affine (along the output features, torch's
+   * `per_channel_dynamic_qconfig`). It fixes the shapes of the saved weight scale and zero
+   * point (see [class@Gnn.LinearPackedParams]).
+   *
+   * Since: 0.1
+   */
+  props[PROP_QSCHEME] = (GnnProp) {
+    g_param_spec_enum ("qscheme", NULL, NULL, GNN_TYPE_QSCHEME, GNN_QSCHEME_PER_TENSOR_AFFINE,
+                       GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+    G_STRUCT_OFFSET (GnnDynamicQuantizedLinear, qscheme) };
+
   gnn_props_install (object_class, props, N_PROPS);
 }
 
@@ -416,6 +376,7 @@ static void
 gnn_dynamic_quantized_linear_init (GnnDynamicQuantizedLinear *self)
 {
   self->bias = TRUE;
+  self->qscheme = GNN_QSCHEME_PER_TENSOR_AFFINE;
 }
 
 /**
@@ -438,8 +399,10 @@ gnn_dynamic_quantized_linear_new_from_float (GnnLinear  *linear,
 {
   g_autoptr(GnnDynamicQuantizedLinear) self = NULL;
   g_autoptr(GnnMinMaxObserver) obs = NULL;
+  GnnLinearPackedParams *packed;
   GnnQuantizedTensor *qw;
   GnnParameter *weight, *bias;
+  gboolean ok;
   double scale;
   gint64 zp;
 
@@ -477,41 +440,45 @@ gnn_dynamic_quantized_linear_new_from_float (GnnLinear  *linear,
       g_object_unref (qw);
       return NULL;
     }
-  g_set_object (&self->weight, NULL);
-  self->weight = qw;
-  if (bias)
-    {
-      g_clear_object (&self->bias_tensor);
-      self->bias_tensor = gnn_tensor_clone_contiguous (GNN_TENSOR (bias), GNN_DTYPE_FLOAT32, error);
-      if (self->bias_tensor == NULL)
-        return NULL;
-    }
+  packed = packed_params (self, error);
+  ok = packed != NULL
+       && gnn_linear_packed_params_set_weight_bias (packed, qw, bias ? GNN_TENSOR (bias) : NULL, error);
+  g_object_unref (qw);
+  if (!ok)
+    return NULL;
   return g_steal_pointer (&self);
 }
 
 /**
  * gnn_dynamic_quantized_linear_get_weight:
  * @self: a dynamically quantized linear layer
+ * @error: return location for a #GError
  *
- * The quantized weight (`weight ()`), qint8 per tensor.
+ * The quantized weight (`weight ()`), qint8, made from the buffers of `_packed_params`.
  *
- * Returns: (transfer none): the weight
+ * Returns: (transfer full): the weight, or %NULL with @error set when the loaded buffers hold
+ *   no valid quantized tensor
  *
  * Since: 0.1
  */
 GnnQuantizedTensor *
-gnn_dynamic_quantized_linear_get_weight (GnnDynamicQuantizedLinear *self)
+gnn_dynamic_quantized_linear_get_weight (GnnDynamicQuantizedLinear *self,
+                                         GError                   **error)
 {
+  GnnLinearPackedParams *packed;
+
   g_return_val_if_fail (GNN_IS_DYNAMIC_QUANTIZED_LINEAR (self), NULL);
-  gnn_module_ensure_setup (GNN_MODULE (self), NULL);
-  return self->weight;
+  if (!gnn_module_ensure_setup (GNN_MODULE (self), error))
+    return NULL;
+  packed = packed_params (self, error);
+  return packed ? gnn_linear_packed_params_get_weight (packed, error) : NULL;
 }
 
 /**
  * gnn_dynamic_quantized_linear_get_bias:
  * @self: a dynamically quantized linear layer
  *
- * The float32 bias (`bias ()`).
+ * The float32 bias (`bias ()`), the buffer `_packed_params.bias`.
  *
  * Returns: (transfer none) (nullable): the bias, or %NULL for a layer without one
  *
@@ -520,9 +487,13 @@ gnn_dynamic_quantized_linear_get_weight (GnnDynamicQuantizedLinear *self)
 GnnTensor *
 gnn_dynamic_quantized_linear_get_bias (GnnDynamicQuantizedLinear *self)
 {
+  GnnLinearPackedParams *packed;
+
   g_return_val_if_fail (GNN_IS_DYNAMIC_QUANTIZED_LINEAR (self), NULL);
-  gnn_module_ensure_setup (GNN_MODULE (self), NULL);
-  return self->bias_tensor;
+  if (!gnn_module_ensure_setup (GNN_MODULE (self), NULL))
+    return NULL;
+  packed = packed_params (self, NULL);
+  return packed ? gnn_linear_packed_params_get_bias (packed) : NULL;
 }
 
 static gboolean

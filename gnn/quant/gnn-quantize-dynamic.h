@@ -26,7 +26,8 @@ GNN_AVAILABLE_IN_ALL
 GnnDynamicQuantizedLinear *gnn_dynamic_quantized_linear_new_from_float (GnnLinear  *linear,
                                                                        GError    **error);
 GNN_AVAILABLE_IN_ALL
-GnnQuantizedTensor        *gnn_dynamic_quantized_linear_get_weight     (GnnDynamicQuantizedLinear *self);
+GnnQuantizedTensor        *gnn_dynamic_quantized_linear_get_weight     (GnnDynamicQuantizedLinear *self,
+                                                                       GError                   **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor                 *gnn_dynamic_quantized_linear_get_bias       (GnnDynamicQuantizedLinear *self);
 

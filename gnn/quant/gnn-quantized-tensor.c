@@ -362,6 +362,108 @@ gnn_quantized_tensor_new_per_tensor (GnnTensor  *int_repr,
 }
 
 /**
+ * gnn_quantized_tensor_new_per_channel:
+ * @int_repr: the integers: an int8 tensor for qint8, uint8 for quint8, int32 for qint32
+ * @scales: one scale per index of @int_repr along @axis, each finite and > 0
+ * @zero_points: one integer zero point per index along @axis, each in the range of @dtype
+ * @axis: the channel dimension of @int_repr (negative counts from the end)
+ * @dtype: the quantized dtype
+ * @error: return location for a #GError
+ *
+ * Makes a per-channel quantized tensor of integers already quantized, as
+ * `torch._make_per_channel_quantized_tensor (int_repr, scales, zero_points, axis)`. The
+ * parameters are kept as float64 scales and int64 zero points.
+ *
+ * Returns: (transfer full): the quantized tensor, or %NULL with @error set: @int_repr's dtype
+ *   does not store @dtype (%GNN_ERROR_DTYPE), @axis is out of range or the parameters are not
+ *   one-dimensional of the channel count (%GNN_ERROR_SHAPE), or a parameter is out of range
+ *
+ * Since: 0.1
+ */
+GnnQuantizedTensor *
+gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
+                                      GnnTensor  *scales,
+                                      GnnTensor  *zero_points,
+                                      int         axis,
+                                      GnnQDtype   dtype,
+                                      GError    **error)
+{
+  g_autofree double *s = NULL;
+  g_autofree gint64 *z = NULL;
+  g_autoptr(GnnTensor) ints = NULL;
+  GnnQuantizedTensor *self;
+  const gint64 *shape;
+  gint64 channels;
+  gsize ns = 0, nz = 0;
+  guint ndim, dim;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (int_repr), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (scales), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (zero_points), NULL);
+  if (!gnn_quant_check_qdtype ("quantized tensor", dtype, error))
+    return NULL;
+  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "quantized tensor: %s values are stored as %s, got a %s tensor",
+                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
+      return NULL;
+    }
+  shape = gnn_tensor_get_shape (int_repr, &ndim);
+  if (ndim == 0 || !gnn_normalize_dim (axis, ndim, &dim, error))
+    {
+      if (ndim == 0)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "quantized tensor: expected integers with at least one dimension for per-channel "
+                     "parameters, got a scalar");
+      else
+        g_prefix_error (error, "quantized tensor: ");
+      return NULL;
+    }
+  channels = shape[dim];
+  if (gnn_tensor_get_ndim (scales) != 1 || gnn_tensor_get_numel (scales) != channels
+      || gnn_tensor_get_ndim (zero_points) != 1 || gnn_tensor_get_numel (zero_points) != channels)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "quantized tensor: expected %" G_GINT64_FORMAT " scales and zero points (the size "
+                   "of dimension %u), got %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
+                   channels, dim, gnn_tensor_get_numel (scales), gnn_tensor_get_numel (zero_points));
+      return NULL;
+    }
+  if (gnn_dtype_is_floating (gnn_tensor_get_dtype (zero_points)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "quantized tensor: expected integer zero points, got %s",
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (zero_points)));
+      return NULL;
+    }
+  s = gnn_tensor_to_doubles (scales, &ns, error);
+  if (s == NULL && channels > 0)
+    return NULL;
+  z = gnn_tensor_to_int64s (zero_points, &nz, error);
+  if (z == NULL && channels > 0)
+    return NULL;
+  for (gint64 c = 0; c < channels; c++)
+    if (!gnn_quant_check_params ("quantized tensor", s[c], z[c], dtype, error))
+      {
+        g_prefix_error (error, "channel %" G_GINT64_FORMAT ": ", c);
+        return NULL;
+      }
+  ints = gnn_tensor_contiguous_as (int_repr, gnn_tensor_get_dtype (int_repr), error);
+  if (ints == NULL)
+    return NULL;
+  self = g_object_new (GNN_TYPE_QUANTIZED_TENSOR, NULL);
+  self->int_repr = g_steal_pointer (&ints);
+  self->dtype = dtype;
+  self->qscheme = GNN_QSCHEME_PER_CHANNEL_AFFINE;
+  self->scales = gnn_tensor_new_from_doubles (s, channels, &channels, 1, NULL);
+  self->zero_points = gnn_tensor_new_from_int64s (z, channels, &channels, 1, NULL);
+  self->axis = (int) dim;
+  return self;
+}
+
+/**
  * gnn_quantize_per_channel:
  * @input: a float32 tensor
  * @scales: one scale per index of @input along @axis, each finite and > 0

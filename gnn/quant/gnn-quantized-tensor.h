@@ -85,6 +85,14 @@ GnnQuantizedTensor *gnn_quantized_tensor_new_per_tensor  (GnnTensor  *int_repr,
                                                           GError    **error);
 
 GNN_AVAILABLE_IN_ALL
+GnnQuantizedTensor *gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
+                                                          GnnTensor  *scales,
+                                                          GnnTensor  *zero_points,
+                                                          int         axis,
+                                                          GnnQDtype   dtype,
+                                                          GError    **error);
+
+GNN_AVAILABLE_IN_ALL
 GnnTensor          *gnn_quantized_tensor_dequantize      (GnnQuantizedTensor *self,
                                                           GError            **error);
 GNN_AVAILABLE_IN_ALL

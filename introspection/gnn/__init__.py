@@ -18,3 +18,4 @@ from . import autograd, backends, cuda, nn, optim, utils, linalg, special  # noq
 from . import profiler  # noqa: E402,F401
 from . import ao  # noqa: E402,F401
 from . import distributed, fx, onnx  # noqa: E402,F401
+from . import quantization  # noqa: E402,F401

@@ -1194,6 +1194,20 @@ ROWS = [
     ('torch.ao.quantization.MovingAverageMinMaxObserver', 'Gnn.MovingAverageMinMaxObserver'),
     ('torch.ao.quantization.quantize_dynamic', 'Gnn.quantize_dynamic'),
     ('torch._choose_qparams_per_tensor', 'Gnn._choose_qparams_per_tensor'),
+    ('torch.ao.quantization.PerChannelMinMaxObserver', 'Gnn.PerChannelMinMaxObserver'),
+    ('torch.ao.quantization.HistogramObserver', 'Gnn.HistogramObserver'),
+    ('torch.ao.quantization.QConfig', 'Gnn.QConfig'),
+    ('torch.ao.quantization.default_qconfig', 'Gnn.default_qconfig'),
+    ('torch.ao.quantization.get_default_qconfig', 'Gnn.get_default_qconfig'),
+    ('torch.ao.quantization.default_observer', 'Gnn.default_observer'),
+    ('torch.ao.quantization.default_weight_observer', 'Gnn.default_weight_observer'),
+    ('torch.ao.quantization.default_histogram_observer', 'Gnn.default_histogram_observer'),
+    ('torch.ao.quantization.default_per_channel_weight_observer', 'Gnn.default_per_channel_weight_observer'),
+    ('torch.ao.quantization.QuantStub', 'Gnn.QuantStub'),
+    ('torch.ao.quantization.DeQuantStub', 'Gnn.DeQuantStub'),
+    ('torch.ao.quantization.prepare', 'Gnn.prepare'),
+    ('torch.ao.quantization.fuse_modules', 'Gnn.fuse_modules'),
+    ('torch.ao.quantization.convert', 'Gnn.convert'),
     # ---- torch.fx and torch.nn.utils.fusion (gnn/fx/, _gnn/fx.py) ----
     ('torch.fx.symbolic_trace', 'Gnn.fx_symbolic_trace'),
     ('torch.fx.GraphModule', 'Gnn.fx_GraphModule'),
@@ -1614,6 +1628,11 @@ ROWS = [
     ('torch.Tensor.cholesky_inverse', 'Gnn.cholesky_inverse'),
     ('torch.Tensor.triangular_solve', 'Gnn.triangular_solve'),
 ]
+
+# torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
+# the same names; gnn gives it the same rows
+ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], target)
+         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
 
 
 def namespace_of(spelling):
