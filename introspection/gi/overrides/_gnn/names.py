@@ -1198,6 +1198,22 @@ ROWS = [
     ('torch.distributed.scatter', Missing('not built yet')),
     ('torch.distributed.all_to_all', Missing('not built yet')),
     ('torch.distributed.is_nccl_available', Missing('gnn has no NCCL backend: its backend is MPI')),
+    # ---- the 3-d layers (gnn/nn/gnn-conv.c, gnn-pool.c, gnn-norm.c, gnn-layers.c) ----
+    ('torch.nn.Conv3d', 'Gnn.Conv3d'),
+    ('torch.nn.ConvTranspose3d', 'Gnn.ConvTranspose3d'),
+    ('torch.nn.MaxPool3d', 'Gnn.MaxPool3d'),
+    ('torch.nn.AvgPool3d', 'Gnn.AvgPool3d'),
+    ('torch.nn.AdaptiveAvgPool3d', 'Gnn.AdaptiveAvgPool3d'),
+    ('torch.nn.BatchNorm3d', 'Gnn.BatchNorm3d'),
+    ('torch.nn.Dropout3d', 'Gnn.Dropout3d'),
+    ('torch.nn.functional.conv3d', 'Gnn.functional_conv3d'),
+    ('torch.nn.functional.conv_transpose3d', 'Gnn.functional_conv_transpose3d'),
+    ('torch.nn.functional.max_pool3d', 'Gnn.functional_max_pool3d'),
+    ('torch.nn.functional.avg_pool3d', 'Gnn.functional_avg_pool3d'),
+    ('torch.nn.functional.adaptive_avg_pool3d', 'Gnn.functional_adaptive_avg_pool3d'),
+    ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
+    ('torch.nn.AdaptiveMaxPool3d', Missing(_NOT_IN_C % 'adaptive max pooling')),
+    ('torch.nn.functional.adaptive_max_pool3d', Missing(_NOT_IN_C % 'adaptive max pooling')),
 ]
 
 
