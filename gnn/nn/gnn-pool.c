@@ -1,4 +1,5 @@
-/* gnn-pool.c: GnnMaxPool1d/2d/3d, GnnAvgPool1d/2d/3d and GnnAdaptiveAvgPool1d/2d/3d
+/* gnn-pool.c: GnnMaxPool1d/2d/3d, GnnAvgPool1d/2d/3d, GnnAdaptiveAvgPool1d/2d/3d and
+ * GnnAdaptiveMaxPool3d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -738,22 +739,46 @@ struct _GnnAdaptiveAvgPool3d
   GVariant *output_size;
 };
 
+/**
+ * GnnAdaptiveMaxPool3d:
+ *
+ * 3-d adaptive max pooling, as `torch.nn.AdaptiveMaxPool3d`, computed by
+ * [method@Gnn.Tensor.adaptive_max_pool3d]. Its construct-only properties are `output-size`, as
+ * [class@Gnn.AdaptiveAvgPool3d]'s, and `return-indices` (then the module returns the int64
+ * indices of the maxima as a second output). It prints as PyTorch's:
+ * "AdaptiveMaxPool3d(output_size=(2, None, 3))".
+ *
+ * Since: 0.1
+ */
+struct _GnnAdaptiveMaxPool3d
+{
+  GnnModule parent_instance;
+  GVariant *output_size;
+  gboolean return_indices;
+};
+
 enum {
   APROP_0,
   APROP_OUTPUT_SIZE,
-  APROP_N_PROPS
+  APROP_N_PROPS,
+  /* AdaptiveMaxPool3d's second property */
+  APROP_RETURN_INDICES = APROP_N_PROPS
 };
 
-static GnnProp adaptive1d_props[APROP_N_PROPS], adaptive_props[APROP_N_PROPS], adaptive3d_props[APROP_N_PROPS];
+static GnnProp adaptive1d_props[APROP_N_PROPS], adaptive_props[APROP_N_PROPS], adaptive3d_props[APROP_N_PROPS],
+  adaptive_max3d_props[APROP_N_PROPS + 1];
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveAvgPool1d, output_size) ==
                  G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveAvgPool3d, output_size) ==
                  G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveMaxPool3d, output_size) ==
+                 G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
 
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool1d, gnn_adaptive_avg_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool3d, gnn_adaptive_avg_pool3d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAdaptiveMaxPool3d, gnn_adaptive_max_pool3d, GNN_TYPE_MODULE)
 
 static GVariant *
 adaptive_output_size (GnnModule *module, guint *nd, const char **name)
@@ -769,6 +794,12 @@ adaptive_output_size (GnnModule *module, guint *nd, const char **name)
       *nd = 3;
       *name = "AdaptiveAvgPool3d";
       return GNN_ADAPTIVE_AVG_POOL3D (module)->output_size;
+    }
+  if (GNN_IS_ADAPTIVE_MAX_POOL3D (module))
+    {
+      *nd = 3;
+      *name = "AdaptiveMaxPool3d";
+      return GNN_ADAPTIVE_MAX_POOL3D (module)->output_size;
     }
   *nd = 2;
   *name = "AdaptiveAvgPool2d";
@@ -797,6 +828,19 @@ adaptive_avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
     }
   if (!sizes_of (name, "output_size", output_size, NULL, -1, nd, size, error))
     return NULL;
+  if (GNN_IS_ADAPTIVE_MAX_POOL3D (module))
+    {
+      g_autoptr(GnnTensor) indices = NULL;
+      gboolean ret = GNN_ADAPTIVE_MAX_POOL3D (module)->return_indices;
+      GnnArgs *result;
+
+      if (!(out = gnn_adaptive_max_pool3d_internal (name, x, size, ret ? &indices : NULL, error)))
+        return NULL;
+      result = gnn_args_new_tensor (out);
+      if (ret)
+        gnn_args_add_tensor (result, indices);
+      return result;
+    }
   if (nd == 3)
     out = gnn_adaptive_avg_pool3d_internal (name, x, size, error);
   else if (nd == 1)
@@ -842,6 +886,14 @@ adaptive_avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module
   props[APROP_OUTPUT_SIZE] = (GnnProp) {
     gnn_param_spec_int64s ("output-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
     G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size) };
+  if (props == adaptive_max3d_props)
+    {
+      props[APROP_RETURN_INDICES] = (GnnProp) {
+        g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+        G_STRUCT_OFFSET (GnnAdaptiveMaxPool3d, return_indices) };
+      gnn_props_install (object_class, props, APROP_N_PROPS + 1);
+      return;
+    }
   gnn_props_install (object_class, props, APROP_N_PROPS);
 }
 
@@ -1111,6 +1163,53 @@ gnn_adaptive_avg_pool3d_new (const gint64 *output_size)
   return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL3D, "output-size", triple_variant (output_size), NULL);
 }
 
+/**
+ * GnnAdaptiveMaxPool3d:output-size:
+ *
+ * The output's depth, height and width (`output_size`), a #GVariant "ax" of one or three
+ * values, -1 for None (the input's size).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAdaptiveMaxPool3d:return-indices:
+ *
+ * Whether the module also returns the indices of the maxima (`return_indices`), as a second
+ * output.
+ *
+ * Since: 0.1
+ */
+static void
+gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
+{
+  adaptive_avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), adaptive_max3d_props);
+}
+
+static void
+gnn_adaptive_max_pool3d_init (GnnAdaptiveMaxPool3d *self)
+{
+}
+
+/**
+ * gnn_adaptive_max_pool3d_new:
+ * @output_size: (array fixed-size=3): the output's depth, height and width, -1 for the input's
+ * @return_indices: whether the layer also returns the indices of the maxima
+ *
+ * Creates `nn.AdaptiveMaxPool3d (output_size, return_indices)`.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAdaptiveMaxPool3d *
+gnn_adaptive_max_pool3d_new (const gint64 *output_size,
+                             gboolean      return_indices)
+{
+  g_return_val_if_fail (output_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_ADAPTIVE_MAX_POOL3D, "output-size", triple_variant (output_size),
+                       "return-indices", return_indices, NULL);
+}
+
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
 void
 gnn_pool_ensure_types (void)
@@ -1124,4 +1223,5 @@ gnn_pool_ensure_types (void)
   g_type_ensure (GNN_TYPE_MAX_POOL3D);
   g_type_ensure (GNN_TYPE_AVG_POOL3D);
   g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL3D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_MAX_POOL3D);
 }

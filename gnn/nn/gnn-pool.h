@@ -90,4 +90,12 @@ GnnAvgPool3d         *gnn_avg_pool3d_new          (const gint64 *kernel_size,
 GNN_AVAILABLE_IN_ALL
 GnnAdaptiveAvgPool3d *gnn_adaptive_avg_pool3d_new (const gint64 *output_size);
 
+#define GNN_TYPE_ADAPTIVE_MAX_POOL3D (gnn_adaptive_max_pool3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdaptiveMaxPool3d, gnn_adaptive_max_pool3d, GNN, ADAPTIVE_MAX_POOL3D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnAdaptiveMaxPool3d *gnn_adaptive_max_pool3d_new (const gint64 *output_size,
+                                                   gboolean      return_indices);
+
 G_END_DECLS

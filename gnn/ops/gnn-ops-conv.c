@@ -2119,3 +2119,99 @@ gnn_tensor_adaptive_avg_pool3d (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input) && output_size != NULL, NULL);
   return gnn_adaptive_avg_pool3d_internal ("adaptive_avg_pool3d", input, output_size, error);
 }
+
+/* the backward of adaptive_max_pool3d: each gradient added at its maximum's index, the
+ * MAX_POOL3D_BACKWARD kernel (whose window, a unit one here, it does not read) */
+static gboolean
+adaptive_max_pool3d_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  static const VolumeGeometry unit = { { 1, 1, 1 }, { 1, 1, 1 }, { 0, 0, 0 }, { 1, 1, 1 }, FALSE, 0 };
+  GnnTensor *indices;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!gnn_check_double_backward (node, go, error) || !(indices = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  gi[0] = run_volume (GNN_BACKEND_OP_MAX_POOL3D_BACKWARD, go[0], indices, node->in_shape[0], &unit, NULL, error);
+  return gi[0] != NULL;
+}
+
+GnnTensor *
+gnn_adaptive_max_pool3d_internal (const char   *name,
+                                  GnnTensor    *input,
+                                  const gint64 *output_size,
+                                  GnnTensor   **indices,
+                                  GError      **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+  g_autoptr(GnnTensor) x = NULL, out = NULL, idx = NULL;
+  gint64 shape[5];
+  gboolean batched = p->ndim == 5;
+  GnnNode *node;
+
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if ((p->ndim != 4 && p->ndim != 5) || p->shape[p->ndim - 1] == 0 || p->shape[p->ndim - 2] == 0 ||
+      p->shape[p->ndim - 3] == 0)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d (C, D, H, W) or 5-d (N, C, D, H, W) input with non-zero D, H and W, got "
+                   "shape %s", name, s);
+      return NULL;
+    }
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  p = gnn_tensor_priv (x);
+  shape[0] = p->shape[0];
+  shape[1] = p->shape[1];
+  for (guint a = 0; a < 3; a++)
+    {
+      shape[2 + a] = output_size[a] < 0 ? p->shape[2 + a] : output_size[a];
+      if (shape[2 + a] == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: expected an output size of at least 1 in each dimension, got %" G_GINT64_FORMAT
+                       " in dimension %u", name, shape[2 + a], a);
+          return NULL;
+        }
+    }
+  if (!(out = run_volume (GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D, x, NULL, shape, NULL, &idx, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("AdaptiveMaxPool3DBackward0", adaptive_max_pool3d_backward, &x, 1, &out, 1)))
+    gnn_node_save (node, idx);
+  if (!(out = unbatch (g_steal_pointer (&out), batched, error)) ||
+      !(idx = unbatch (g_steal_pointer (&idx), batched, error)))
+    return NULL;
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_adaptive_max_pool3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @output_size: (array fixed-size=3): the output's depth, height and width, at least 1; a
+ *   negative value keeps the input's size (PyTorch's None)
+ * @indices: (out) (optional) (transfer full): the index (z · H + y) · W + x of each maximum in
+ *   its (D, H, W) volume, int64, shaped as the output
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_max_pool3d`: output element (oz, oy, ox) is the maximum over
+ * the window of [method@Gnn.Tensor.adaptive_avg_pool3d], NaN propagating. Its backward sends
+ * each gradient to the position of its maximum.
+ *
+ * Returns: (transfer full): the output, (N, C, OD, OH, OW) or (C, OD, OH, OW), or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_adaptive_max_pool3d (GnnTensor    *input,
+                                const gint64 *output_size,
+                                GnnTensor   **indices,
+                                GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && output_size != NULL, NULL);
+  return gnn_adaptive_max_pool3d_internal ("adaptive_max_pool3d", input, output_size, indices, error);
+}

@@ -218,6 +218,8 @@ GnnTensor *gnn_avg_pool3d_internal    (const char *name, GnnTensor *input, const
                                        gboolean count_include_pad, gint64 divisor_override, GError **error);
 GnnTensor *gnn_adaptive_avg_pool3d_internal (const char *name, GnnTensor *input, const gint64 *output_size,
                                              GError **error);
+GnnTensor *gnn_adaptive_max_pool3d_internal (const char *name, GnnTensor *input, const gint64 *output_size,
+                                             GnnTensor **indices, GError **error);
 
 /* Batch normalisation of a training batch through the backend's fused kernels
  * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */

@@ -206,6 +206,9 @@ GnnTensor *gnn_tensor_avg_pool3d   (GnnTensor *input, const gint64 *kernel_size,
                                     gint64 divisor_override, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_adaptive_avg_pool3d (GnnTensor *input, const gint64 *output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_max_pool3d (GnnTensor *input, const gint64 *output_size, GnnTensor **indices,
+                                          GError **error);
 
 /* reductions */
 GNN_AVAILABLE_IN_ALL

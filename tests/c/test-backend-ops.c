@@ -363,6 +363,7 @@ static const KernelCase kernel_cases[] = {
   { "avg-pool3d-backward/f64", OP (AVG_POOL3D_BACKWARD), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, { .volume = { { 2, 2, 3 }, { 1, 1, 2 }, { 1, 1, 1 }, { 1, 1, 1 }, 3, FALSE } } },
   { "adaptive-avg-pool3d/f32", OP (ADAPTIVE_AVG_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
   { "adaptive-avg-pool3d-backward/f64", OP (ADAPTIVE_AVG_POOL3D_BACKWARD), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, NO_PARAMS },
+  { "adaptive-max-pool3d/f32", OP (ADAPTIVE_MAX_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
 
   /* batch normalisation of (N, C, S) = (3, 4, 5); channel-affine with in2 is the backward form */
   { "batch-norm-stats/f32", OP (BATCH_NORM_STATS), LAYOUT_CHANNELS, F32, F32, 1, -2, 2, FALSE, { .norm = { 3, 4, 5 } } },
@@ -857,7 +858,8 @@ call_init (Call *call, const KernelCase *c)
         const GnnKernelVolume *v = &c->params.volume;
         gboolean dilated = c->op == OP (VOL2COL) || c->op == OP (COL2VOL) || c->op == OP (MAX_POOL3D) ||
                            c->op == OP (MAX_POOL3D_BACKWARD);
-        gboolean adaptive = c->op == OP (ADAPTIVE_AVG_POOL3D) || c->op == OP (ADAPTIVE_AVG_POOL3D_BACKWARD);
+        gboolean adaptive = c->op == OP (ADAPTIVE_AVG_POOL3D) || c->op == OP (ADAPTIVE_AVG_POOL3D_BACKWARD) ||
+                            c->op == OP (ADAPTIVE_MAX_POOL3D);
         gboolean cols = c->op == OP (VOL2COL) || c->op == OP (COL2VOL);
         gboolean to_image = c->op == OP (COL2VOL) || c->op == OP (MAX_POOL3D_BACKWARD) ||
                             c->op == OP (AVG_POOL3D_BACKWARD) || c->op == OP (ADAPTIVE_AVG_POOL3D_BACKWARD);
@@ -875,7 +877,7 @@ call_init (Call *call, const KernelCase *c)
         operand_init (out, c->out_dtype, 5, to_image ? image : other, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
         if (c->op == OP (MAX_POOL3D_BACKWARD))
           operand_init (&in[1], GNN_DTYPE_INT64, 5, other, KIND_CONTIGUOUS, rng, 0, I[0] * I[1] * I[2] - 1, TRUE);
-        if (c->op == OP (MAX_POOL3D))
+        if (c->op == OP (MAX_POOL3D) || c->op == OP (ADAPTIVE_MAX_POOL3D))
           operand_init (out2, GNN_DTYPE_INT64, 5, other, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
       }
       break;
@@ -927,6 +929,7 @@ is_exact (GnnBackendOp op)
     case GNN_BACKEND_OP_MAX_POOL2D:
     case GNN_BACKEND_OP_VOL2COL:
     case GNN_BACKEND_OP_MAX_POOL3D:
+    case GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D:
     case GNN_BACKEND_OP_SORT:
       return TRUE;
     default:

@@ -516,6 +516,15 @@ adaptive3d_fn (GnnTensor *x, gpointer data, GError **error)
   return y ? weighted_sum (y, error) : NULL;
 }
 
+static GnnTensor *
+adaptive_max3d_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  const gint64 size[3] = { 3, -1, 3 };
+  g_autoptr(GnnTensor) idx = NULL;
+  g_autoptr(GnnTensor) y = gnn_tensor_adaptive_max_pool3d (x, size, &idx, error);
+  return y ? weighted_sum (y, error) : NULL;
+}
+
 /* float64 gradchecks of the 3-d pools, hand-computed values, the layers' printed forms and
  * the errors that name the expected and the found shapes */
 static void
@@ -542,6 +551,7 @@ test_pool3d (void)
   gnn_test_gradcheck (avg_pool3d_fn, GINT_TO_POINTER (1), x, 1e-6, 1e-5);
   gnn_test_gradcheck (avg_pool3d_fn, GINT_TO_POINTER (2), x, 1e-6, 1e-5);
   gnn_test_gradcheck (adaptive3d_fn, NULL, x, 1e-6, 1e-5);
+  gnn_test_gradcheck (adaptive_max3d_fn, NULL, x, 1e-6, 1e-5);
   gnn_test_gradcheck (module_fn, mp, x, 1e-6, 1e-5);
   gnn_test_gradcheck (module_fn, ap, x, 1e-6, 1e-5);
   gnn_test_gradcheck (module_fn, aap, x, 1e-6, 1e-5);
@@ -579,6 +589,18 @@ test_pool3d (void)
   g_assert_cmpstr (r3, ==, "AdaptiveAvgPool3d(output_size=(2, None, 3))");
   r4 = gnn_module_to_string (GNN_MODULE (bn));
   g_assert_cmpstr (r4, ==, "BatchNorm3d(2, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)");
+  {
+    g_autoptr(GnnAdaptiveMaxPool3d) amp = gnn_adaptive_max_pool3d_new (GNN_TEST_SHAPE (1, 1, 1), TRUE);
+    g_autoptr(GnnArgs) in = gnn_args_new_tensor (cube5);
+    g_autoptr(GnnArgs) out = gnn_module_forward (GNN_MODULE (amp), in, &error);
+    g_autofree char *r5 = gnn_module_to_string (GNN_MODULE (amp));
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (gnn_args_get_n_values (out), ==, 2);
+    gnn_test_assert_close (gnn_args_get_tensor (out, 0, NULL), GNN_TEST_DATA (7), 1, 0, 0);
+    g_assert_cmpfloat (gnn_tensor_item (gnn_args_get_tensor (out, 1, NULL), &error), ==, 7);
+    g_assert_cmpstr (r5, ==, "AdaptiveMaxPool3d(output_size=(1, 1, 1))");
+  }
 
   y = gnn_module_forward_tensor (GNN_MODULE (mp), bad, &error);
   g_assert_null (y);

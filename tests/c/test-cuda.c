@@ -626,6 +626,11 @@ static GnnTensor *f_adaptive_pool3d (GnnTensor **x, GError **e)
   return gnn_tensor_adaptive_avg_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 2), e);
 }
 
+static GnnTensor *f_adaptive_max_pool3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_adaptive_max_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 2), NULL, e);
+}
+
 #define BIG S2 (67, 129)
 #define A34 S2 (3, 4)
 
@@ -808,6 +813,7 @@ static const OpCase op_cases[] = {
   { "max-pool3d", f_max_pool3d, 1, { IN (S5 (2, 3, 4, 6, 5), -2, 2) }, F_GRAD },
   { "avg-pool3d", f_avg_pool3d, 1, { TIN (S5 (2, 3, 4, 6, 5), -2, 2) }, F_GRAD },
   { "adaptive-avg-pool3d", f_adaptive_pool3d, 1, { IN (S5 (2, 3, 5, 7, 3), -2, 2) }, F_GRAD },
+  { "adaptive-max-pool3d", f_adaptive_max_pool3d, 1, { IN (S5 (2, 3, 5, 7, 3), -2, 2) }, F_GRAD },
 };
 
 /* The inputs of @c on the CPU (leaves in @leaf, what the op gets in @x), and the same on the

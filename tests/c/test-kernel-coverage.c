@@ -824,6 +824,15 @@ op_adaptive_avg_pool3d (GnnTensor **x, GError **e)
   return vol ? gnn_tensor_adaptive_avg_pool3d (vol, size, e) : NULL;
 }
 
+static GnnTensor *
+op_adaptive_max_pool3d (GnnTensor **x, GError **e)
+{
+  const gint64 size[3] = { 1, 2, 2 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  g_autoptr(GnnTensor) idx = NULL;
+  return vol ? gnn_tensor_adaptive_max_pool3d (vol, size, &idx, e) : NULL;
+}
+
 static const OpCase shape_cases[] = {
   { "view", op_view, 1, -2, 2, TRUE },
   { "reshape", op_reshape, 1, -2, 2, TRUE },
@@ -862,6 +871,7 @@ static const OpCase shape_cases[] = {
   { "max_pool3d", op_max_pool3d, 1, -2, 2, TRUE },
   { "avg_pool3d", op_avg_pool3d, 1, -2, 2, TRUE },
   { "adaptive_avg_pool3d", op_adaptive_avg_pool3d, 1, -2, 2, TRUE },
+  { "adaptive_max_pool3d", op_adaptive_max_pool3d, 1, -2, 2, TRUE },
 };
 
 /* ---- in place ----------------------------------------------------------------------- */

@@ -156,6 +156,24 @@ class Layers3d(ParityTest):
                         self.run_pair(gm, tm, rand(shape, dtype, seed=k), *TOL[dtype],
                                       'AdaptiveAvgPool3d %s' % (size,), copy=False)
 
+    def test_adaptive_max_pool3d(self):
+        for dtype in (np.float64, np.float32):
+            for k, size in enumerate([(2, 3, 2), (None, 2, 1), 1, (4, 5, 3)]):
+                for ret in (False, True):
+                    tm = torch.nn.AdaptiveMaxPool3d(size, return_indices=ret)
+                    gm = nn.AdaptiveMaxPool3d(size, return_indices=ret)
+                    self.assertEqual(gm.to_string(), repr(tm))
+                    for shape in [(2, 3, 5, 7, 4), (3, 6, 5, 3)]:
+                        with self.subTest(size=size, shape=shape, ret=ret, dtype=dtype.__name__):
+                            self.run_pair(gm, tm, rand(shape, dtype, seed=k), *TOL[dtype],
+                                          'AdaptiveMaxPool3d %s' % (size,), copy=False, outputs=2 if ret else 1)
+        x = rand((2, 3, 5, 6, 4), np.float64, seed=3)
+        self.check_op(lambda x_: GF.adaptive_max_pool3d(x_, (3, None, 2)),
+                      lambda x_: F.adaptive_max_pool3d(x_, (3, None, 2)), [x], name='adaptive_max_pool3d')
+        gout, gidx = GF.adaptive_max_pool3d(to_gnn(x), 2, True)
+        tout, tidx = F.adaptive_max_pool3d(torch.from_numpy(x), 2, True)
+        np.testing.assert_array_equal(to_np(gidx), tidx.numpy())
+
     def test_batch_norm3d(self):
         for dtype in (np.float64, np.float32):
             tdt = torch.float64 if dtype == np.float64 else torch.float32

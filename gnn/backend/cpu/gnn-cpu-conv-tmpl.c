@@ -357,5 +357,49 @@ NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
     }
 }
 
+/* in0 is (N, C, D, H, W), out and out2 (N, C, OD, OH, OW): out the maximum over the window of
+ * adaptive_planes (NaN wins), out2 its index (z · H + y) · W + x in the volume, the first one on
+ * ties. Tasks are volumes. */
+static void
+NAME (adaptive_max_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+  gint64 *idx = g->args->out2->data;
+  const gint64 image = g->D * g->H * g->W;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      const T *volume = in + t * image;
+
+      for (gint64 oz = 0; oz < g->OD; oz++)
+        for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 ox = 0; ox < g->OW; ox++)
+            {
+              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
+              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox, best_at = -1;
+              T best = (T) -INFINITY;
+
+              for (gint64 z = z0; z < z1; z++)
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    {
+                      gint64 at = (z * g->H + y) * g->W + x;
+                      T v = volume[at];
+                      if (best_at < 0 || v > best || isnan (v))
+                        {
+                          best = v;
+                          best_at = at;
+                        }
+                    }
+              out[l] = best;
+              idx[l] = MAX (best_at, 0);
+            }
+    }
+}
+
 #undef T
 #undef NAME

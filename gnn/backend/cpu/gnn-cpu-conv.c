@@ -43,7 +43,7 @@ is_3d (GnnBackendOp op)
   return op == GNN_BACKEND_OP_VOL2COL || op == GNN_BACKEND_OP_COL2VOL || op == GNN_BACKEND_OP_MAX_POOL3D ||
          op == GNN_BACKEND_OP_MAX_POOL3D_BACKWARD || op == GNN_BACKEND_OP_AVG_POOL3D ||
          op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D ||
-         op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD;
+         op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
 }
 
 /* Fills the sizes of @g from the image (N, C, [D,] H, W) and the other operand (columns or
@@ -250,13 +250,20 @@ k_adaptive_avg_pool (const GnnKernelArgs *args, GError **error)
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
   Geometry g = { 0 };
 
+  gboolean is_max = args->op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
+
   if (image == NULL || pooled == NULL || image->dtype != pooled->dtype ||
       (image->dtype != GNN_DTYPE_FLOAT32 && image->dtype != GNN_DTYPE_FLOAT64) ||
       !is_contiguous (image) || !is_contiguous (pooled) || !fill_geometry (args, image, pooled, FALSE, FALSE, &g) ||
-      image->shape[0] != pooled->shape[0] || image->shape[1] != pooled->shape[1])
+      image->shape[0] != pooled->shape[0] || image->shape[1] != pooled->shape[1] ||
+      (is_max && (args->out2 == NULL || args->out2->dtype != GNN_DTYPE_INT64 || !is_contiguous (args->out2))))
     return gnn_cpu_unsupported (args, error);
-  gnn_parallel_for (g.N * g.C, grain_for (g.D * g.H * g.W + g.OD * g.OH * g.OW),
-                    image->dtype == GNN_DTYPE_FLOAT32 ? adaptive_planes_f32 : adaptive_planes_f64, &g);
+  if (is_max)
+    gnn_parallel_for (g.N * g.C, grain_for (g.D * g.H * g.W + g.OD * g.OH * g.OW),
+                      image->dtype == GNN_DTYPE_FLOAT32 ? adaptive_max_planes_f32 : adaptive_max_planes_f64, &g);
+  else
+    gnn_parallel_for (g.N * g.C, grain_for (g.D * g.H * g.W + g.OD * g.OH * g.OW),
+                      image->dtype == GNN_DTYPE_FLOAT32 ? adaptive_planes_f32 : adaptive_planes_f64, &g);
   return TRUE;
 }
 
@@ -280,4 +287,5 @@ gnn_cpu_register_conv (GnnCpuKernel *table)
   table[GNN_BACKEND_OP_AVG_POOL3D_BACKWARD] = k_pool;
   table[GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D] = k_adaptive_avg_pool;
   table[GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD] = k_adaptive_avg_pool;
+  table[GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D] = k_adaptive_avg_pool;
 }

@@ -1386,7 +1386,7 @@ is_3d_op (GnnBackendOp op)
   return op == GNN_BACKEND_OP_VOL2COL || op == GNN_BACKEND_OP_COL2VOL || op == GNN_BACKEND_OP_MAX_POOL3D ||
          op == GNN_BACKEND_OP_MAX_POOL3D_BACKWARD || op == GNN_BACKEND_OP_AVG_POOL3D ||
          op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D ||
-         op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD;
+         op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
 }
 
 static void
@@ -1630,6 +1630,7 @@ k_adaptive_avg_pool (const GnnKernelArgs *args,
   const GnnKernelTensor *image = backward ? args->out : args->in[0];
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
   guint rank = is_3d_op (args->op) ? 5 : 4;
+  gboolean is_max = args->op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
   gint64 N, C, I[3], O[3];
 
   if (image->ndim != rank || pooled->ndim != rank || image->shape[0] != pooled->shape[0] ||
@@ -1638,6 +1639,8 @@ k_adaptive_avg_pool (const GnnKernelArgs *args,
   N = image->shape[0]; C = image->shape[1];
   spatial_of (image, I);
   spatial_of (pooled, O);
+  if (is_max && (args->out2 == NULL || args->out2->dtype != GNN_DTYPE_INT64 || numel (args->out2) != numel (args->out)))
+    return layout_error (args, error, "out2 must be int64 indices shaped as out");
   if (backward)
     for (gint64 l = 0; l < numel (image); l++)
       write_double (image, offset_of (image, l), 0.0);
@@ -1654,6 +1657,29 @@ k_adaptive_avg_pool (const GnnKernelArgs *args,
               gint64 poff = offset_of (pooled, (((n * C + c) * O[0] + oz) * O[1] + oy) * O[2] + ox);
               double area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0)), sum = 0;
 
+              if (is_max)
+                {
+                  double best = -INFINITY;
+                  gint64 best_at = -1;
+
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        {
+                          gint64 at = (z * I[1] + y) * I[2] + x;
+                          double v = read_double (image, offset_of (image, volume + at));
+
+                          if (best_at < 0 || v > best || isnan (v))
+                            {
+                              best = v;
+                              best_at = at;
+                            }
+                        }
+                  write_double (args->out, poff, best);
+                  write_int (args->out2, offset_of (args->out2, (((n * C + c) * O[0] + oz) * O[1] + oy) * O[2] + ox),
+                             MAX (best_at, 0));
+                  continue;
+                }
               for (gint64 z = z0; z < z1; z++)
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
@@ -2030,6 +2056,7 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
     case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD:
     case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D:
     case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD:
+    case GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D:
       return k_adaptive_avg_pool (args, error);
     default:
       /* the elementwise kernels: arithmetic, comparisons, unary functions, activations and

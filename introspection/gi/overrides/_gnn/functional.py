@@ -586,7 +586,14 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return _T.dropout3d(input, float(p), bool(training))
 
 
-for _fn in (conv3d, conv_transpose3d, max_pool3d, avg_pool3d, adaptive_avg_pool3d, dropout3d):
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    if not isinstance(output_size, _numbers.Integral):
+        output_size = [-1 if v is None else v for v in output_size]
+    out, indices = _T.adaptive_max_pool3d(input, _triple(output_size, 'output_size'))
+    return (out, indices) if return_indices else out
+
+
+for _fn in (conv3d, conv_transpose3d, max_pool3d, avg_pool3d, adaptive_avg_pool3d, dropout3d, adaptive_max_pool3d):
     _fn.__doc__ = 'torch.nn.functional.%s, over the C op' % _fn.__name__
     globals()['functional_' + _fn.__name__] = raising_torch_errors(_fn)
     __all__.append('functional_' + _fn.__name__)

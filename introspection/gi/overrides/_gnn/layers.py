@@ -117,6 +117,7 @@ _LAYER_SIGNATURES.update({
                   ('count_include_pad', True), ('divisor_override', None)],
     'AdaptiveAvgPool3d': ['output_size'],
     'BatchNorm3d': _NORM, 'Dropout3d': [('p', 0.5), ('inplace', False)],
+    'AdaptiveMaxPool3d': ['output_size', ('return_indices', False)],
 })
 del _R
 

@@ -1212,8 +1212,8 @@ ROWS = [
     ('torch.nn.functional.avg_pool3d', 'Gnn.functional_avg_pool3d'),
     ('torch.nn.functional.adaptive_avg_pool3d', 'Gnn.functional_adaptive_avg_pool3d'),
     ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
-    ('torch.nn.AdaptiveMaxPool3d', Missing(_NOT_IN_C % 'adaptive max pooling')),
-    ('torch.nn.functional.adaptive_max_pool3d', Missing(_NOT_IN_C % 'adaptive max pooling')),
+    ('torch.nn.AdaptiveMaxPool3d', 'Gnn.AdaptiveMaxPool3d'),
+    ('torch.nn.functional.adaptive_max_pool3d', 'Gnn.functional_adaptive_max_pool3d'),
 ]
 
 
