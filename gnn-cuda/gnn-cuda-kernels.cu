@@ -157,6 +157,18 @@ static const GnnBackendOpDeparture departures[] = {
   { GNN_BACKEND_OP_BITWISE_RIGHT_SHIFT, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_GCD, 0, GNN_DTYPES_ALL },
   { GNN_BACKEND_OP_LCM, 0, GNN_DTYPES_ALL },
+  /* no 3-d convolution and pooling kernels yet (vol2col, col2vol, max, avg, adaptive avg and
+   * adaptive max pooling in 3-d, off the models' hot paths here): conv3d, conv_transpose3d and the 3-d pools of
+   * a cuda tensor run these kernels on the CPU backend, through a copy to the host and back */
+  { GNN_BACKEND_OP_VOL2COL, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_COL2VOL, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_MAX_POOL3D, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_MAX_POOL3D_BACKWARD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_AVG_POOL3D, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_AVG_POOL3D_BACKWARD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD, 0, GNN_DTYPES_ALL },
+  { GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D, 0, GNN_DTYPES_ALL },
 };
 
 } /* namespace gnn_cuda */

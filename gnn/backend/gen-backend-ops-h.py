@@ -26,6 +26,7 @@ FLOPS_NAMES = {
     'N_LIST': 'Σ numel (list_out)',
     'GEMM_MNK': 'batch · m · n · k',
     'WINDOW': 'kh · kw',
+    'VOLUME': 'kd · kh · kw',
     'HAS_IN2': 'in2 given',
     'ATTN_LS': 'B · L · S',
     'IN0_LAST': 'in0.shape[2]',

@@ -127,6 +127,27 @@ typedef struct {
 } GnnKernelWindow;
 
 /**
+ * GnnKernelVolume:
+ * @kernel: the window's size, (D, H, W)
+ * @stride: the step between windows, (D, H, W)
+ * @padding: the implicit zero padding on each side, (D, H, W)
+ * @dilation: the step between the elements of a window, (D, H, W) (1 for average pooling)
+ * @divisor: AVG_POOL3D and its backward: divisor_override when not 0 (a negative one too, as torch)
+ * @count_include_pad: AVG_POOL3D and its backward: whether the padding counts in a window's size
+ *
+ * The geometry of VOL2COL, COL2VOL and the 3-d pooling kernels, [struct@Gnn.KernelWindow]
+ * with a depth: all sizes ≥ 0, kernel, stride and dilation ≥ 1.
+ */
+typedef struct {
+  gint64 kernel[3];
+  gint64 stride[3];
+  gint64 padding[3];
+  gint64 dilation[3];
+  double divisor;
+  gboolean count_include_pad;
+} GnnKernelVolume;
+
+/**
  * GnnKernelAttention:
  * @scale: the factor of the scores q · kᵀ
  * @causal: query i attends only the keys j ≤ i
@@ -167,6 +188,7 @@ typedef struct {
  * @index: INDEX_SELECT, INDEX_ADD, GATHER, SCATTER_ADD
  * @one_hot: ONE_HOT: the number of classes
  * @window: IM2COL, COL2IM, the pooling kernels but the adaptive ones
+ * @volume: VOL2COL, COL2VOL, the 3-d pooling kernels but the adaptive one
  * @norm: BATCH_NORM_STATS, CHANNEL_AFFINE, BATCH_NORM_BACKWARD_REDUCE: operands (batch, channels, spatial)
  * @lerp: FOREACH_LERP: the weight
  * @polygamma: POLYGAMMA: the order n ≥ 0 (0 the digamma function)
@@ -198,6 +220,7 @@ typedef union {
   struct { double lambd; } shrink;
   struct { double threshold, value; } threshold;
   GnnKernelAttention attention;
+  GnnKernelVolume volume;
 } GnnKernelParams;
 
 /**

@@ -129,6 +129,8 @@ flops_dim (const GnnKernelTensor *t, guint d)
 #define N_LIST   flops_list_numel (args)
 #define GEMM_MNK flops_gemm_mnk (args)
 #define WINDOW   ((guint64) MAX (args->params.window.kernel[0], 0) * (guint64) MAX (args->params.window.kernel[1], 0))
+#define VOLUME   ((guint64) MAX (args->params.volume.kernel[0], 0) * (guint64) MAX (args->params.volume.kernel[1], 0) * \
+                  (guint64) MAX (args->params.volume.kernel[2], 0))
 #define HAS_IN2  (args->in[2] != NULL)
 /* B · L · S of an attention kernel (in0 (B, L, ·), in2 (B, S, ·)) and the last dims of in0, in2 */
 #define ATTN_LS  (flops_dim (args->in[0], 0) * flops_dim (args->in[0], 1) * flops_dim (args->in[2], 1))
@@ -158,6 +160,7 @@ gnn_backend_op_count_flops (const GnnKernelArgs *args)
 #undef N_LIST
 #undef GEMM_MNK
 #undef WINDOW
+#undef VOLUME
 #undef HAS_IN2
 #undef ATTN_LS
 #undef IN0_LAST

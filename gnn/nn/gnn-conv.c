@@ -1,9 +1,10 @@
-/* gnn-conv.c: GnnConv1d, GnnConv2d, GnnConvTranspose1d and GnnConvTranspose2d
+/* gnn-conv.c: GnnConv1d, GnnConv2d, GnnConv3d, GnnConvTranspose1d, GnnConvTranspose2d and
+ * GnnConvTranspose3d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The layers share one implementation over a Conv struct; they differ in the number of
- * spatial dimensions (1 or 2), in their names, and (ConvTranspose1d/2d) in the weight's layout
+ * spatial dimensions (1, 2 or 3), in their names, and (ConvTranspose1d/2d/3d) in the weight's layout
  * and the output padding.
  */
 #include "config.h"
@@ -29,7 +30,7 @@ typedef struct {
   gboolean bias;
   char *padding_mode;       /* "zeros", "reflect", "replicate" or "circular" (not transposed) */
   /* resolved at setup */
-  gint64 k[2], s[2], p[2], d[2], op[2];
+  gint64 k[3], s[3], p[3], d[3], op[3];
   gboolean transposed;
   const char *padding_string; /* "same", "valid" or NULL */
 } Conv;
@@ -58,6 +59,18 @@ struct _GnnConvTranspose2d
   Conv conv;
 };
 
+struct _GnnConv3d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
+struct _GnnConvTranspose3d
+{
+  GnnModule parent_instance;
+  Conv conv;
+};
+
 enum {
   PROP_0,
   PROP_IN_CHANNELS,
@@ -77,17 +90,21 @@ enum {
 /* the four classes share the enum and the layout (a Conv after the GnnModule), each its
  * table */
 static GnnProp conv1d_props[N_PROPS + 1], conv2d_props[N_PROPS + 1], conv_transpose1d_props[N_PROPS + 1],
-  conv_transpose2d_props[N_PROPS + 1];
+  conv_transpose2d_props[N_PROPS + 1], conv3d_props[N_PROPS + 1], conv_transpose3d_props[N_PROPS + 1];
 
 #define CONV_MEMBER(m) G_STRUCT_OFFSET (GnnConv2d, conv.m)
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConv1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose1d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose2d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConv3d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnConvTranspose3d, conv) == G_STRUCT_OFFSET (GnnConv2d, conv));
 
 G_DEFINE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConvTranspose1d, gnn_conv_transpose1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnConvTranspose2d, gnn_conv_transpose2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnConv3d, gnn_conv3d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnConvTranspose3d, gnn_conv_transpose3d, GNN_TYPE_MODULE)
 
 static Conv *
 conv_of (GnnModule *module, guint *nd, const char **name)
@@ -103,6 +120,18 @@ conv_of (GnnModule *module, guint *nd, const char **name)
       *nd = 1;
       *name = "ConvTranspose1d";
       return &GNN_CONV_TRANSPOSE1D (module)->conv;
+    }
+  if (GNN_IS_CONV3D (module))
+    {
+      *nd = 3;
+      *name = "Conv3d";
+      return &GNN_CONV3D (module)->conv;
+    }
+  if (GNN_IS_CONV_TRANSPOSE3D (module))
+    {
+      *nd = 3;
+      *name = "ConvTranspose3d";
+      return &GNN_CONV_TRANSPOSE3D (module)->conv;
     }
   *nd = 2;
   if (GNN_IS_CONV_TRANSPOSE2D (module))
@@ -158,7 +187,7 @@ conv_setup (GnnModule *module, GError **error)
   Conv *c = conv_of (module, &nd, &name);
   g_autoptr(GnnTensor) wdata = NULL, bdata = NULL;
   g_autoptr(GnnParameter) weight = NULL, bias = NULL;
-  gint64 wshape[4];
+  gint64 wshape[5];
 
   if (c->in_channels < 0 || c->out_channels < 0 || c->groups < 1 ||
       c->in_channels % c->groups != 0 || c->out_channels % c->groups != 0)
@@ -206,7 +235,7 @@ conv_setup (GnnModule *module, GError **error)
       c->padding_string = g_str_equal (ps, "same") ? "same" : "valid";
       for (guint a = 0; a < nd; a++)
         c->p[a] = 0;
-      if (g_str_equal (ps, "same") && (c->s[0] != 1 || (nd == 2 && c->s[1] != 1)))
+      if (g_str_equal (ps, "same") && (c->s[0] != 1 || (nd >= 2 && c->s[1] != 1) || (nd == 3 && c->s[2] != 1)))
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "%s: padding='same' is not supported for strided convolutions", name);
@@ -255,7 +284,7 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
   g_autoptr(GnnTensor) out = NULL, padded = NULL;
   GnnTensor *x;
   gboolean same = g_strcmp0 (c->padding_string, "same") == 0;
-  static const gint64 zeros[2] = { 0, 0 };
+  static const gint64 zeros[3] = { 0, 0, 0 };
   const gint64 *p = c->p;
 
   x = gnn_args_get_tensor (input, 0, error);
@@ -274,7 +303,7 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
     {
       /* torch's _ConvNd: the input padded in that mode (the last dimension first), then an
        * unpadded convolution */
-      gint64 pads[4];
+      gint64 pads[6];
 
       for (guint a = 0; a < nd; a++)
         {
@@ -293,7 +322,13 @@ conv_forward (GnnModule *module, GnnArgs *input, GError **error)
       same = FALSE;
       p = zeros;
     }
-  if (c->transposed && nd == 1)
+  if (c->transposed && nd == 3)
+    out = gnn_conv_transpose3d_internal (name, x, weight, bias,
+                                         c->s, c->p, c->op, c->groups, c->d, error);
+  else if (nd == 3)
+    out = gnn_conv3d_internal (name, x, weight, bias,
+                               c->s, p, c->d, c->groups, same, error);
+  else if (c->transposed && nd == 1)
     out = gnn_conv_transpose1d_internal (name, x, weight, bias,
                                          c->s[0], c->p[0], c->op[0], c->groups, c->d[0], error);
   else if (c->transposed)
@@ -726,6 +761,193 @@ gnn_conv_transpose2d_init (GnnConvTranspose2d *self)
   self->conv.transposed = TRUE;
 }
 
+/**
+ * GnnConv3d:
+ *
+ * A 3-d convolution layer, as `torch.nn.Conv3d`: input (N, C_in, D, H, W) or (C_in, D, H, W),
+ * output (N, C_out, D_out, H_out, W_out), computed by [method@Gnn.Tensor.conv3d] (vol2col and
+ * gemm).
+ *
+ * Properties (all construct-only), as nn.Conv3d's arguments: `in-channels`, `out-channels`,
+ * `kernel-size`, `stride` and `dilation` (#GVariant "ax" of one value for all three dimensions
+ * or three), `padding` (a #GVariant "ax", or "s" holding "same" or "valid"), `groups`, `bias`,
+ * `padding-mode` and `dtype`.
+ *
+ * The weight (out_channels, in_channels / groups, kD, kH, kW) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in).
+ * The layer prints as PyTorch's: "Conv3d(3, 8, kernel_size=(3, 3, 3), stride=(1, 1, 1))".
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one value for every spatial dimension or three, (D, H, W).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:stride:
+ *
+ * The stride (`stride`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:padding:
+ *
+ * The zero padding on both sides (`padding`): a #GVariant "ax" as kernel-size, or a string "same" or "valid"; %NULL for 0.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), a #GVariant "ax" as kernel-size; %NULL for 1.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`); the parameter itself is named "bias".
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConv3d:padding-mode:
+ *
+ * How the input is padded (`padding_mode`): "zeros" (the default), or "reflect", "replicate"
+ * or "circular", the modes of [method@Gnn.Tensor.pad], which then pads the input before an
+ * unpadded convolution.
+ *
+ * Since: 0.1
+ */
+static void
+gnn_conv3d_class_init (GnnConv3dClass *klass)
+{
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv3d_props, FALSE);
+}
+
+static void
+gnn_conv3d_init (GnnConv3d *self)
+{
+}
+
+/**
+ * GnnConvTranspose3d:
+ *
+ * A transposed 3-d convolution layer, as `torch.nn.ConvTranspose3d`: input (N, C_in, D, H, W)
+ * or (C_in, D, H, W), computed by [method@Gnn.Tensor.conv_transpose3d] (gemm and col2vol).
+ *
+ * Properties (all construct-only), as nn.ConvTranspose3d's arguments: `in-channels`,
+ * `out-channels`, `kernel-size`, `stride`, `padding`, `output-padding` and `dilation`
+ * (#GVariant "ax" of one or three values), `groups`, `bias` and `dtype`. String padding does
+ * not exist for it, nor does the `output_size` argument of forward.
+ *
+ * The weight (in_channels, out_channels / groups, kD, kH, kW) is initialised as PyTorch's
+ * `reset_parameters`: kaiming_uniform_ with a = √5, the bias from U(-1/√fan_in, 1/√fan_in),
+ * fan_in = out_channels / groups · kD · kH · kW. It prints as PyTorch's:
+ * "ConvTranspose3d(3, 8, kernel_size=(3, 3, 3), stride=(2, 2, 2), output_padding=(1, 1, 1))".
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:in-channels:
+ *
+ * The channels of the input (`in_channels`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:out-channels:
+ *
+ * The channels the layer produces (`out_channels`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:kernel-size:
+ *
+ * The size of the kernel (`kernel_size`), a #GVariant "ax" of one or three values, (D, H, W).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for 1.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:padding:
+ *
+ * The padding (`padding`), as kernel-size; %NULL for 0.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:output-padding:
+ *
+ * The size added to one side of the output (`output_padding`), as kernel-size; %NULL for 0.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:dilation:
+ *
+ * The spacing between kernel elements (`dilation`), as kernel-size; %NULL for 1.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:groups:
+ *
+ * The number of blocked connections from input to output channels (`groups`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnConvTranspose3d:bias:
+ *
+ * Whether the layer learns an additive bias (`bias`).
+ *
+ * Since: 0.1
+ */
+static void
+gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
+{
+  conv_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), conv_transpose3d_props, TRUE);
+}
+
+static void
+gnn_conv_transpose3d_init (GnnConvTranspose3d *self)
+{
+  self->conv.transposed = TRUE;
+}
+
 static GVariant *
 tuple_variant (const gint64 *v, guint nd)
 {
@@ -886,6 +1108,69 @@ gnn_conv_transpose1d_new (int in_channels, int out_channels, gint64 kernel_size,
                                                     bias, &dilation, dtype, error);
 }
 
+/**
+ * gnn_conv3d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: (array fixed-size=3): the kernel's depth, height and width, at least 1
+ * @stride: (array fixed-size=3) (nullable): the stride along D, H and W, or %NULL for (1, 1, 1)
+ * @padding: (array fixed-size=3) (nullable): the zero padding of D, H and W, or %NULL for (0, 0, 0)
+ * @dilation: (array fixed-size=3) (nullable): the dilation along D, H and W, or %NULL for (1, 1, 1)
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.Conv3d (in_channels, out_channels, kernel_size, stride, padding, dilation,
+ * groups, bias, dtype=dtype)`. String padding ("same", "valid") and the padding modes are set
+ * through the `padding` and `padding-mode` properties with g_object_new().
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnConv3d *
+gnn_conv3d_new (int in_channels, int out_channels, const gint64 *kernel_size, const gint64 *stride,
+                const gint64 *padding, const gint64 *dilation, int groups, gboolean bias, GnnDtype dtype,
+                GError **error)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return (GnnConv3d *) conv_new (GNN_TYPE_CONV3D, in_channels, out_channels, 3, kernel_size, stride,
+                                 padding, dilation, groups, bias, dtype, error);
+}
+
+/**
+ * gnn_conv_transpose3d_new:
+ * @in_channels: the channels of the input
+ * @out_channels: the channels of the output
+ * @kernel_size: (array fixed-size=3): the kernel's depth, height and width, at least 1
+ * @stride: (array fixed-size=3) (nullable): the stride, or %NULL for (1, 1, 1)
+ * @padding: (array fixed-size=3) (nullable): the padding, or %NULL for (0, 0, 0)
+ * @output_padding: (array fixed-size=3) (nullable): the output padding, or %NULL for (0, 0, 0)
+ * @groups: the number of blocked connections, dividing both channel counts
+ * @bias: whether the layer learns an additive bias
+ * @dilation: (array fixed-size=3) (nullable): the dilation, or %NULL for (1, 1, 1)
+ * @dtype: the floating-point element type of the parameters
+ * @error: return location for a #GError
+ *
+ * Creates `nn.ConvTranspose3d (in_channels, out_channels, kernel_size, stride, padding,
+ * output_padding, groups, bias, dilation, dtype=dtype)`.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnConvTranspose3d *
+gnn_conv_transpose3d_new (int in_channels, int out_channels, const gint64 *kernel_size, const gint64 *stride,
+                          const gint64 *padding, const gint64 *output_padding, int groups, gboolean bias,
+                          const gint64 *dilation, GnnDtype dtype, GError **error)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return (GnnConvTranspose3d *) conv_transpose_new (GNN_TYPE_CONV_TRANSPOSE3D, in_channels, out_channels, 3,
+                                                    kernel_size, stride, padding, output_padding, groups, bias,
+                                                    dilation, dtype, error);
+}
+
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
 void
 gnn_conv_ensure_types (void)
@@ -894,4 +1179,6 @@ gnn_conv_ensure_types (void)
   g_type_ensure (GNN_TYPE_CONV2D);
   g_type_ensure (GNN_TYPE_CONV_TRANSPOSE2D);
   g_type_ensure (GNN_TYPE_CONV_TRANSPOSE1D);
+  g_type_ensure (GNN_TYPE_CONV3D);
+  g_type_ensure (GNN_TYPE_CONV_TRANSPOSE3D);
 }

@@ -1,4 +1,5 @@
-/* gnn-conv.h: convolution layers, as torch.nn.Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d
+/* gnn-conv.h: convolution layers, as torch.nn.Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
+ * and ConvTranspose3d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -77,5 +78,37 @@ GnnConv2d *gnn_conv2d_new (int           in_channels,
                            gboolean      bias,
                            GnnDtype      dtype,
                            GError      **error);
+
+#define GNN_TYPE_CONV3D (gnn_conv3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConv3d, gnn_conv3d, GNN, CONV3D, GnnModule)
+
+#define GNN_TYPE_CONV_TRANSPOSE3D (gnn_conv_transpose3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConvTranspose3d, gnn_conv_transpose3d, GNN, CONV_TRANSPOSE3D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnConv3d *gnn_conv3d_new (int           in_channels,
+                           int           out_channels,
+                           const gint64 *kernel_size,
+                           const gint64 *stride,
+                           const gint64 *padding,
+                           const gint64 *dilation,
+                           int           groups,
+                           gboolean      bias,
+                           GnnDtype      dtype,
+                           GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnConvTranspose3d *gnn_conv_transpose3d_new (int           in_channels,
+                                              int           out_channels,
+                                              const gint64 *kernel_size,
+                                              const gint64 *stride,
+                                              const gint64 *padding,
+                                              const gint64 *output_padding,
+                                              int           groups,
+                                              gboolean      bias,
+                                              const gint64 *dilation,
+                                              GnnDtype      dtype,
+                                              GError      **error);
 
 G_END_DECLS

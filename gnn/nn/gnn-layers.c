@@ -891,6 +891,129 @@ gnn_dropout1d_forward (GnnModule *module,
                                           "Dropout1d", error));
 }
 
+/* torch's dropout3d: 5-d (N, C, D, H, W) input; any other rank is read as unbatched, a batch of
+ * one (torch warns when it is not 4-d (C, D, H, W)) */
+static GnnTensor *
+dropout3d (GnnTensor  *x,
+           double      p,
+           gboolean    training,
+           const char *who,
+           GError    **error)
+{
+  g_autoptr(GnnTensor) batched = NULL, y = NULL;
+  guint ndim;
+
+  gnn_tensor_get_shape (x, &ndim);
+  if (!p_is_valid (p, error))
+    {
+      g_prefix_error (error, "%s: ", who);
+      return NULL;
+    }
+  if (ndim == 5 || !training || p == 0)
+    return dropout (x, p, training, TRUE, who, error);
+  if (!(batched = gnn_tensor_unsqueeze (x, 0, error)) ||
+      !(y = dropout (batched, p, training, TRUE, who, error)))
+    return NULL;
+  return gnn_tensor_squeeze_dim (y, 0, error);
+}
+
+/**
+ * gnn_tensor_dropout3d:
+ * @self: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @p: the probability of a channel being zeroed, in [0, 1]
+ * @training: whether to apply dropout; without, the input is returned as it is
+ * @error: return location for a #GError
+ *
+ * Channel dropout of 3-d inputs, as `torch.nn.functional.dropout3d`: in training each
+ * channel (each of the N × C volumes, or each of the C volumes of an unbatched input) is
+ * zeroed as a whole with probability @p and the others are scaled by 1 / (1 - @p); an input
+ * that is not 5-d is read as unbatched, as torch reads it. This is what [class@Gnn.Dropout3d]
+ * runs.
+ *
+ * Returns: (transfer full): the result (@self itself, another reference, when nothing is
+ *   dropped), or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_dropout3d (GnnTensor *self,
+                      double     p,
+                      gboolean   training,
+                      GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return dropout3d (self, p, training, "dropout3d", error);
+}
+
+/**
+ * GnnDropout3d:
+ *
+ * Randomly zeroes whole channels of 3-d inputs during training, as `torch.nn.Dropout3d`: for
+ * an input of shape (N, C, D, H, W) or (C, D, H, W), each channel is kept with probability
+ * 1 − p (drawn from the default [class@Gnn.Generator]) and scaled by 1 / (1 − p), or zeroed
+ * entirely; the backward uses the same mask. Evaluation mode, p = 0 and p = 1 behave as in
+ * [class@Gnn.Dropout].
+ *
+ * It has no parameters and prints as PyTorch's: "Dropout3d(p=0.5, inplace=False)".
+ *
+ * Since: 0.1
+ */
+
+/**
+ * GnnDropout3d:p:
+ *
+ * The probability of zeroing a channel (`p`), between 0 and 1; PyTorch's default is 0.5.
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout3d_new:
+ * @p: the probability of zeroing a channel, between 0 and 1; PyTorch's default is 0.5
+ * @error: return location for a #GError
+ *
+ * Creates a Dropout3d layer (`nn.Dropout3d (p)`).
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set when @p is outside [0, 1]
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout3d_get_p:
+ * @self: a Dropout3d layer
+ *
+ * Gets [property@Gnn.Dropout3d:p].
+ *
+ * Returns: the probability of zeroing a channel
+ *
+ * Since: 0.1
+ */
+
+/**
+ * gnn_dropout3d_set_p:
+ * @self: a Dropout3d layer
+ * @p: the probability of zeroing a channel, between 0 and 1
+ *
+ * Sets [property@Gnn.Dropout3d:p]; the next forward uses it.
+ *
+ * Since: 0.1
+ */
+DEFINE_DROPOUT (GnnDropout3d, gnn_dropout3d, GNN_TYPE_DROPOUT3D, GNN_DROPOUT3D, GNN_IS_DROPOUT3D)
+
+static GnnArgs *
+gnn_dropout3d_forward (GnnModule *module,
+                       GnnArgs   *input,
+                       GError   **error)
+{
+  GnnTensor *x = gnn_args_first_tensor (input, "Dropout3d", error);
+
+  if (x == NULL)
+    return NULL;
+  return gnn_args_take_tensor (dropout3d (x, GNN_DROPOUT3D (module)->p, gnn_module_get_training (module),
+                                          "Dropout3d", error));
+}
+
 /* ---- Embedding ------------------------------------------------------------------------- */
 
 /**
@@ -1526,4 +1649,5 @@ gnn_layers_ensure_types (void)
   g_type_ensure (GNN_TYPE_DROPOUT1D);
   g_type_ensure (GNN_TYPE_EMBEDDING);
   g_type_ensure (GNN_TYPE_BILINEAR);
+  g_type_ensure (GNN_TYPE_DROPOUT3D);
 }

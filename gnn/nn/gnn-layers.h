@@ -87,6 +87,20 @@ GNN_AVAILABLE_IN_ALL
 void          gnn_dropout1d_set_p             (GnnDropout1d *self,
                                                double        p);
 
+#define GNN_TYPE_DROPOUT3D (gnn_dropout3d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDropout3d, gnn_dropout3d, GNN, DROPOUT3D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnDropout3d *gnn_dropout3d_new               (double        p,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+double        gnn_dropout3d_get_p             (GnnDropout3d *self);
+GNN_AVAILABLE_IN_ALL
+void          gnn_dropout3d_set_p             (GnnDropout3d *self,
+                                               double        p);
+
 /**
  * GNN_EMBEDDING_NO_PADDING:
  *
@@ -141,6 +155,11 @@ GnnTensor    *gnn_tensor_dropout2d            (GnnTensor    *self,
                                                GError      **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor    *gnn_tensor_dropout1d            (GnnTensor    *self,
+                                               double        p,
+                                               gboolean      training,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_tensor_dropout3d            (GnnTensor    *self,
                                                double        p,
                                                gboolean      training,
                                                GError      **error);

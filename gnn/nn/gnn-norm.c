@@ -146,6 +146,13 @@ struct _GnnBatchNorm2d
 
 G_DEFINE_FINAL_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN_TYPE_BATCH_NORM)
 
+struct _GnnBatchNorm3d
+{
+  GnnBatchNorm parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN_TYPE_BATCH_NORM)
+
 static const char *
 bn_name (GnnBatchNorm *self)
 {
@@ -153,6 +160,8 @@ bn_name (GnnBatchNorm *self)
     return "BatchNorm1d";
   if (GNN_IS_BATCH_NORM2D (self))
     return "BatchNorm2d";
+  if (GNN_IS_BATCH_NORM3D (self))
+    return "BatchNorm3d";
   return G_OBJECT_TYPE_NAME (self);
 }
 
@@ -235,6 +244,8 @@ bn_check_input (GnnBatchNorm *self,
     expected = "2D or 3D";
   else if (GNN_IS_BATCH_NORM2D (self) && ndim != 4)
     expected = "4D";
+  else if (GNN_IS_BATCH_NORM3D (self) && ndim != 5)
+    expected = "5D";
   else if (ndim < 2)
     expected = "at least 2D";
   if (expected)
@@ -733,6 +744,77 @@ gnn_batch_norm2d_new_full (int        num_features,
                            GError   **error)
 {
   return bn_new (GNN_TYPE_BATCH_NORM2D, num_features, eps, momentum, affine, track_running_stats,
+                 dtype, error);
+}
+
+/**
+ * GnnBatchNorm3d:
+ *
+ * Batch normalisation of an input of shape (N, C, D, H, W), as `torch.nn.BatchNorm3d`; see
+ * [class@Gnn.BatchNorm], whose statistics it computes over N, D, H and W with the same
+ * batch-norm ops. Any other rank is refused ("BatchNorm3d: expected 5D input (got 4D input)").
+ * The layer prints as PyTorch's:
+ * "BatchNorm3d(3, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)".
+ *
+ * Since: 0.1
+ */
+static void
+gnn_batch_norm3d_class_init (GnnBatchNorm3dClass *klass)
+{
+}
+
+static void
+gnn_batch_norm3d_init (GnnBatchNorm3d *self)
+{
+}
+
+/**
+ * gnn_batch_norm3d_new:
+ * @num_features: the number of channels C, at least 0
+ * @error: return location for a #GError
+ *
+ * Creates a float32 `nn.BatchNorm3d (num_features)`: eps 1e-5, momentum 0.1, affine,
+ * tracking running statistics.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnBatchNorm3d *
+gnn_batch_norm3d_new (int      num_features,
+                      GError **error)
+{
+  return bn_new (GNN_TYPE_BATCH_NORM3D, num_features, 1e-5, 0.1, TRUE, TRUE, GNN_DTYPE_FLOAT32, error);
+}
+
+/**
+ * gnn_batch_norm3d_new_full:
+ * @num_features: the number of channels C, at least 0
+ * @eps: the value added to the variance
+ * @momentum: the momentum of the running statistics; NaN for PyTorch's None (a cumulative
+ *   moving average, [property@Gnn.BatchNorm:cumulative-average])
+ * @affine: whether the layer learns weight and bias
+ * @track_running_stats: whether the layer keeps running statistics
+ * @dtype: the floating-point element type of the parameters and statistics
+ * @error: return location for a #GError
+ *
+ * Creates `nn.BatchNorm3d (num_features, eps, momentum, affine, track_running_stats,
+ * dtype=dtype)`.
+ *
+ * Returns: (transfer full): the layer, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnBatchNorm3d *
+gnn_batch_norm3d_new_full (int        num_features,
+                           double     eps,
+                           double     momentum,
+                           gboolean   affine,
+                           gboolean   track_running_stats,
+                           GnnDtype   dtype,
+                           GError   **error)
+{
+  return bn_new (GNN_TYPE_BATCH_NORM3D, num_features, eps, momentum, affine, track_running_stats,
                  dtype, error);
 }
 
@@ -1362,4 +1444,5 @@ gnn_norm_ensure_types (void)
   g_type_ensure (GNN_TYPE_BATCH_NORM2D);
   g_type_ensure (GNN_TYPE_LAYER_NORM);
   g_type_ensure (GNN_TYPE_GROUP_NORM);
+  g_type_ensure (GNN_TYPE_BATCH_NORM3D);
 }

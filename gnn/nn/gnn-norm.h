@@ -97,6 +97,23 @@ GnnBatchNorm2d *gnn_batch_norm2d_new_full (int        num_features,
                                            GnnDtype   dtype,
                                            GError   **error);
 
+#define GNN_TYPE_BATCH_NORM3D (gnn_batch_norm3d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN, BATCH_NORM3D, GnnBatchNorm)
+
+GNN_AVAILABLE_IN_ALL
+GnnBatchNorm3d *gnn_batch_norm3d_new      (int        num_features,
+                                           GError   **error);
+GNN_AVAILABLE_IN_ALL
+GnnBatchNorm3d *gnn_batch_norm3d_new_full (int        num_features,
+                                           double     eps,
+                                           double     momentum,
+                                           gboolean   affine,
+                                           gboolean   track_running_stats,
+                                           GnnDtype   dtype,
+                                           GError   **error);
+
 #define GNN_TYPE_LAYER_NORM (gnn_layer_norm_get_type ())
 
 GNN_AVAILABLE_IN_ALL

@@ -1,10 +1,12 @@
-/* gnn-pool.c: GnnMaxPool1d/2d, GnnAvgPool1d/2d and GnnAdaptiveAvgPool1d/2d
+/* gnn-pool.c: GnnMaxPool1d/2d/3d, GnnAvgPool1d/2d/3d, GnnAdaptiveAvgPool1d/2d/3d and
+ * GnnAdaptiveMaxPool3d
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The 1-d and 2-d layer of each kind share one implementation over a struct after the
+ * The 1-d, 2-d and 3-d layers of each kind share one implementation over a struct after the
  * GnnModule (MaxPool, AvgPool, AdaptivePool); they differ in the number of spatial dimensions
- * and in their names. The 1-d forms run the 2-d kernels on a unit height.
+ * and in their names. The 1-d forms run the 2-d kernels on a unit height; the 3-d forms run the
+ * 3-d kernels.
  */
 #include "config.h"
 
@@ -54,6 +56,22 @@ struct _GnnMaxPool1d
 };
 
 /**
+ * GnnMaxPool3d:
+ *
+ * 3-d max pooling, as `torch.nn.MaxPool3d`, computed by [method@Gnn.Tensor.max_pool3d]: input
+ * (N, C, D, H, W) or (C, D, H, W). Its construct-only properties are nn.MaxPool3d's arguments,
+ * as those of [class@Gnn.MaxPool2d] with one value or three, (D, H, W). It prints as PyTorch's,
+ * with the sizes as given: "MaxPool3d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)".
+ *
+ * Since: 0.1
+ */
+struct _GnnMaxPool3d
+{
+  GnnModule parent_instance;
+  MaxPool pool;
+};
+
+/**
  * GnnAvgPool2d:
  *
  * 2-d average pooling, as `torch.nn.AvgPool2d`, computed by [method@Gnn.Tensor.avg_pool2d].
@@ -91,6 +109,23 @@ struct _GnnAvgPool1d
   AvgPool pool;
 };
 
+/**
+ * GnnAvgPool3d:
+ *
+ * 3-d average pooling, as `torch.nn.AvgPool3d`, computed by [method@Gnn.Tensor.avg_pool3d].
+ * Its construct-only properties are nn.AvgPool3d's arguments: `kernel-size`, `stride`,
+ * `padding` (#GVariant "ax" of one value or three, (D, H, W)), `ceil-mode`, `count-include-pad`
+ * and `divisor-override` (0 for None). It prints as PyTorch's:
+ * "AvgPool3d(kernel_size=2, stride=2, padding=0)".
+ *
+ * Since: 0.1
+ */
+struct _GnnAvgPool3d
+{
+  GnnModule parent_instance;
+  AvgPool pool;
+};
+
 enum {
   PROP_0,
   PROP_KERNEL_SIZE,
@@ -105,17 +140,22 @@ enum {
 };
 
 /* the four classes share the enum, each its table */
-static GnnProp max1d_props[N_PROPS], max_props[N_PROPS], avg1d_props[N_PROPS], avg_props[N_PROPS];
+static GnnProp max1d_props[N_PROPS], max_props[N_PROPS], avg1d_props[N_PROPS], avg_props[N_PROPS],
+  max3d_props[N_PROPS], avg3d_props[N_PROPS];
 
 #define MAX_MEMBER(m) G_STRUCT_OFFSET (GnnMaxPool2d, pool.m)
 #define AVG_MEMBER(m) G_STRUCT_OFFSET (GnnAvgPool2d, pool.m)
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnMaxPool1d, pool) == G_STRUCT_OFFSET (GnnMaxPool2d, pool));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAvgPool1d, pool) == G_STRUCT_OFFSET (GnnAvgPool2d, pool));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnMaxPool3d, pool) == G_STRUCT_OFFSET (GnnMaxPool2d, pool));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAvgPool3d, pool) == G_STRUCT_OFFSET (GnnAvgPool2d, pool));
 
 G_DEFINE_FINAL_TYPE (GnnMaxPool1d, gnn_max_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnMaxPool2d, gnn_max_pool2d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAvgPool1d, gnn_avg_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAvgPool2d, gnn_avg_pool2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnMaxPool3d, gnn_max_pool3d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAvgPool3d, gnn_avg_pool3d, GNN_TYPE_MODULE)
 
 static MaxPool *
 max_pool_of (GnnModule *module, guint *nd, const char **name)
@@ -125,6 +165,12 @@ max_pool_of (GnnModule *module, guint *nd, const char **name)
       *nd = 1;
       *name = "MaxPool1d";
       return &GNN_MAX_POOL1D (module)->pool;
+    }
+  if (GNN_IS_MAX_POOL3D (module))
+    {
+      *nd = 3;
+      *name = "MaxPool3d";
+      return &GNN_MAX_POOL3D (module)->pool;
     }
   *nd = 2;
   *name = "MaxPool2d";
@@ -140,6 +186,12 @@ avg_pool_of (GnnModule *module, guint *nd, const char **name)
       *name = "AvgPool1d";
       return &GNN_AVG_POOL1D (module)->pool;
     }
+  if (GNN_IS_AVG_POOL3D (module))
+    {
+      *nd = 3;
+      *name = "AvgPool3d";
+      return &GNN_AVG_POOL3D (module)->pool;
+    }
   *nd = 2;
   *name = "AvgPool2d";
   return &GNN_AVG_POOL2D (module)->pool;
@@ -148,7 +200,7 @@ avg_pool_of (GnnModule *module, guint *nd, const char **name)
 /* @v ("ax" of 1 or @nd values, or NULL for @fallback / @def) as @nd values */
 static gboolean
 sizes_of (const char *name, const char *what, GVariant *v, GVariant *fallback, gint64 def, guint nd,
-          gint64 out[2], GError **error)
+          gint64 out[3], GError **error)
 {
   gsize n = 0;
   const gint64 *vals;
@@ -157,19 +209,22 @@ sizes_of (const char *name, const char *what, GVariant *v, GVariant *fallback, g
     v = fallback;
   if (v == NULL)
     {
-      out[0] = out[1] = def;
+      out[0] = out[1] = out[2] = def;
       return TRUE;
     }
   vals = g_variant_get_fixed_array (v, &n, sizeof (gint64));
   if (n != 1 && n != nd)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, nd == 1
-                   ? "%s: %s must have 1 value, got %" G_GSIZE_FORMAT
-                   : "%s: %s must have 1 or 2 values, got %" G_GSIZE_FORMAT, name, what, n);
+      if (nd == 1)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: %s must have 1 value, got %" G_GSIZE_FORMAT, name, what, n);
+      else
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: %s must have 1 or %u values, got %" G_GSIZE_FORMAT, name, what, nd, n);
       return FALSE;
     }
-  out[0] = vals[0];
-  out[1] = vals[n - 1];
+  for (guint a = 0; a < 3; a++)
+    out[a] = vals[n == 1 ? 0 : MIN (a, n - 1)];
   return TRUE;
 }
 
@@ -219,7 +274,7 @@ max_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
   guint nd;
   const char *name;
   MaxPool *self = max_pool_of (module, &nd, &name);
-  gint64 k[2], s[2], p[2], d[2];
+  gint64 k[3], s[3], p[3], d[3];
   g_autoptr(GnnTensor) out = NULL, indices = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
   GnnArgs *result;
@@ -235,7 +290,10 @@ max_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
       !sizes_of (name, "padding", self->padding, NULL, 0, nd, p, error) ||
       !sizes_of (name, "dilation", self->dilation, NULL, 1, nd, d, error))
     return NULL;
-  if (nd == 1)
+  if (nd == 3)
+    out = gnn_max_pool3d_internal (name, x, k, s, p, d, self->ceil_mode,
+                                   self->return_indices ? &indices : NULL, error);
+  else if (nd == 1)
     out = gnn_max_pool1d_internal (name, x, k[0], s[0], p[0], d[0], self->ceil_mode,
                                    self->return_indices ? &indices : NULL, error);
   else
@@ -443,7 +501,7 @@ avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
   guint nd;
   const char *name;
   AvgPool *self = avg_pool_of (module, &nd, &name);
-  gint64 k[2], s[2], p[2];
+  gint64 k[3], s[3], p[3];
   g_autoptr(GnnTensor) out = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
 
@@ -457,7 +515,10 @@ avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
       !sizes_of (name, "stride", self->stride, self->kernel_size, 1, nd, s, error) ||
       !sizes_of (name, "padding", self->padding, NULL, 0, nd, p, error))
     return NULL;
-  if (nd == 1)
+  if (nd == 3)
+    out = gnn_avg_pool3d_internal (name, x, k, s, p, self->ceil_mode, self->count_include_pad,
+                                   self->divisor_override, error);
+  else if (nd == 1)
     out = gnn_avg_pool1d_internal (name, x, k[0], s[0], p[0], self->ceil_mode, self->count_include_pad, error);
   else
     out = gnn_avg_pool2d_internal (name, x, k, s, p, self->ceil_mode, self->count_include_pad,
@@ -496,7 +557,7 @@ avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module_class, G
   props[PROP_COUNT_INCLUDE_PAD] = (GnnProp) {
     g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE, co), AVG_MEMBER (count_include_pad) };
   /* nn.AvgPool1d has no divisor_override */
-  if (props == avg_props)
+  if (props == avg_props || props == avg3d_props)
     props[PROP_DIVISOR_OVERRIDE] = (GnnProp) {
       g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT64, G_MAXINT64, 0, co),
       AVG_MEMBER (divisor_override) };
@@ -661,19 +722,63 @@ struct _GnnAdaptiveAvgPool1d
   GVariant *output_size;
 };
 
+/**
+ * GnnAdaptiveAvgPool3d:
+ *
+ * 3-d adaptive average pooling, as `torch.nn.AdaptiveAvgPool3d`, computed by
+ * [method@Gnn.Tensor.adaptive_avg_pool3d]. Its construct-only property `output-size` is a
+ * #GVariant "ax" of one value for all three dimensions or three, (D, H, W), -1 standing for
+ * PyTorch's None (keep the input's size). It prints as PyTorch's:
+ * "AdaptiveAvgPool3d(output_size=(2, None, 3))".
+ *
+ * Since: 0.1
+ */
+struct _GnnAdaptiveAvgPool3d
+{
+  GnnModule parent_instance;
+  GVariant *output_size;
+};
+
+/**
+ * GnnAdaptiveMaxPool3d:
+ *
+ * 3-d adaptive max pooling, as `torch.nn.AdaptiveMaxPool3d`, computed by
+ * [method@Gnn.Tensor.adaptive_max_pool3d]. Its construct-only properties are `output-size`, as
+ * [class@Gnn.AdaptiveAvgPool3d]'s, and `return-indices` (then the module returns the int64
+ * indices of the maxima as a second output). It prints as PyTorch's:
+ * "AdaptiveMaxPool3d(output_size=(2, None, 3))".
+ *
+ * Since: 0.1
+ */
+struct _GnnAdaptiveMaxPool3d
+{
+  GnnModule parent_instance;
+  GVariant *output_size;
+  gboolean return_indices;
+};
+
 enum {
   APROP_0,
   APROP_OUTPUT_SIZE,
-  APROP_N_PROPS
+  APROP_N_PROPS,
+  /* AdaptiveMaxPool3d's second property */
+  APROP_RETURN_INDICES = APROP_N_PROPS
 };
 
-static GnnProp adaptive1d_props[APROP_N_PROPS], adaptive_props[APROP_N_PROPS];
+static GnnProp adaptive1d_props[APROP_N_PROPS], adaptive_props[APROP_N_PROPS], adaptive3d_props[APROP_N_PROPS],
+  adaptive_max3d_props[APROP_N_PROPS + 1];
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveAvgPool1d, output_size) ==
+                 G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveAvgPool3d, output_size) ==
+                 G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdaptiveMaxPool3d, output_size) ==
                  G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size));
 
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool1d, gnn_adaptive_avg_pool1d, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAdaptiveAvgPool3d, gnn_adaptive_avg_pool3d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnAdaptiveMaxPool3d, gnn_adaptive_max_pool3d, GNN_TYPE_MODULE)
 
 static GVariant *
 adaptive_output_size (GnnModule *module, guint *nd, const char **name)
@@ -683,6 +788,18 @@ adaptive_output_size (GnnModule *module, guint *nd, const char **name)
       *nd = 1;
       *name = "AdaptiveAvgPool1d";
       return GNN_ADAPTIVE_AVG_POOL1D (module)->output_size;
+    }
+  if (GNN_IS_ADAPTIVE_AVG_POOL3D (module))
+    {
+      *nd = 3;
+      *name = "AdaptiveAvgPool3d";
+      return GNN_ADAPTIVE_AVG_POOL3D (module)->output_size;
+    }
+  if (GNN_IS_ADAPTIVE_MAX_POOL3D (module))
+    {
+      *nd = 3;
+      *name = "AdaptiveMaxPool3d";
+      return GNN_ADAPTIVE_MAX_POOL3D (module)->output_size;
     }
   *nd = 2;
   *name = "AdaptiveAvgPool2d";
@@ -695,7 +812,7 @@ adaptive_avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
   guint nd;
   const char *name;
   GVariant *output_size = adaptive_output_size (module, &nd, &name);
-  gint64 size[2];
+  gint64 size[3];
   g_autoptr(GnnTensor) out = NULL;
   GnnTensor *x = gnn_args_get_tensor (input, 0, error);
 
@@ -711,7 +828,22 @@ adaptive_avg_pool_forward (GnnModule *module, GnnArgs *input, GError **error)
     }
   if (!sizes_of (name, "output_size", output_size, NULL, -1, nd, size, error))
     return NULL;
-  if (nd == 1)
+  if (GNN_IS_ADAPTIVE_MAX_POOL3D (module))
+    {
+      g_autoptr(GnnTensor) indices = NULL;
+      gboolean ret = GNN_ADAPTIVE_MAX_POOL3D (module)->return_indices;
+      GnnArgs *result;
+
+      if (!(out = gnn_adaptive_max_pool3d_internal (name, x, size, ret ? &indices : NULL, error)))
+        return NULL;
+      result = gnn_args_new_tensor (out);
+      if (ret)
+        gnn_args_add_tensor (result, indices);
+      return result;
+    }
+  if (nd == 3)
+    out = gnn_adaptive_avg_pool3d_internal (name, x, size, error);
+  else if (nd == 1)
     out = gnn_adaptive_avg_pool1d_internal (name, x, size[0], error);
   else
     out = gnn_adaptive_avg_pool2d_internal (name, x, size, error);
@@ -754,6 +886,14 @@ adaptive_avg_pool_class_init (GObjectClass *object_class, GnnModuleClass *module
   props[APROP_OUTPUT_SIZE] = (GnnProp) {
     gnn_param_spec_int64s ("output-size", GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
     G_STRUCT_OFFSET (GnnAdaptiveAvgPool2d, output_size) };
+  if (props == adaptive_max3d_props)
+    {
+      props[APROP_RETURN_INDICES] = (GnnProp) {
+        g_param_spec_boolean ("return-indices", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),
+        G_STRUCT_OFFSET (GnnAdaptiveMaxPool3d, return_indices) };
+      gnn_props_install (object_class, props, APROP_N_PROPS + 1);
+      return;
+    }
   gnn_props_install (object_class, props, APROP_N_PROPS);
 }
 
@@ -821,6 +961,255 @@ gnn_adaptive_avg_pool1d_new (gint64 output_size)
   return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL1D, "output-size", sizes_variant (&output_size, 1), NULL);
 }
 
+/**
+ * GnnMaxPool3d:kernel-size:
+ *
+ * The window size (`kernel_size`), a #GVariant "ax" of one or three values, (D, H, W).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnMaxPool3d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnMaxPool3d:padding:
+ *
+ * The implicit -∞ padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnMaxPool3d:dilation:
+ *
+ * The spacing of the window's elements (`dilation`), as kernel-size; %NULL for 1.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnMaxPool3d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnMaxPool3d:return-indices:
+ *
+ * Whether the module also returns the indices of the maxima (`return_indices`), as a second
+ * output.
+ *
+ * Since: 0.1
+ */
+static void
+gnn_max_pool3d_class_init (GnnMaxPool3dClass *klass)
+{
+  max_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), max3d_props);
+}
+
+static void
+gnn_max_pool3d_init (GnnMaxPool3d *self)
+{
+}
+
+static GVariant *
+triple_variant (const gint64 *v)
+{
+  return sizes_variant (v, 3);
+}
+
+/**
+ * gnn_max_pool3d_new:
+ * @kernel_size: (array fixed-size=3): the window's depth, height and width
+ * @stride: (array fixed-size=3) (nullable): the stride, or %NULL for @kernel_size
+ * @padding: (array fixed-size=3) (nullable): the padding, or %NULL for 0
+ * @dilation: (array fixed-size=3) (nullable): the dilation, or %NULL for 1
+ * @ceil_mode: whether the output size rounds up
+ *
+ * Creates `nn.MaxPool3d (kernel_size, stride, padding, dilation, ceil_mode=ceil_mode)`.
+ * Sizes are checked when the layer runs; `return-indices` is set with g_object_new().
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnMaxPool3d *
+gnn_max_pool3d_new (const gint64 *kernel_size, const gint64 *stride, const gint64 *padding,
+                    const gint64 *dilation, gboolean ceil_mode)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_MAX_POOL3D, "kernel-size", triple_variant (kernel_size),
+                       "stride", triple_variant (stride), "padding", triple_variant (padding),
+                       "dilation", triple_variant (dilation), "ceil-mode", ceil_mode, NULL);
+}
+
+/**
+ * GnnAvgPool3d:kernel-size:
+ *
+ * The window size (`kernel_size`), a #GVariant "ax" of one or three values, (D, H, W).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAvgPool3d:stride:
+ *
+ * The stride (`stride`), as kernel-size; %NULL for the kernel size.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAvgPool3d:padding:
+ *
+ * The implicit zero padding on both sides (`padding`), as kernel-size; %NULL for 0.
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAvgPool3d:ceil-mode:
+ *
+ * Whether the output size rounds up (`ceil_mode`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAvgPool3d:count-include-pad:
+ *
+ * Whether the zero padding counts in the divisor (`count_include_pad`).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAvgPool3d:divisor-override:
+ *
+ * The divisor of every window when not 0 (`divisor_override`; a negative one divides by
+ * itself, as torch's does); 0 for None.
+ *
+ * Since: 0.1
+ */
+static void
+gnn_avg_pool3d_class_init (GnnAvgPool3dClass *klass)
+{
+  avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), avg3d_props);
+}
+
+static void
+gnn_avg_pool3d_init (GnnAvgPool3d *self)
+{
+}
+
+/**
+ * gnn_avg_pool3d_new:
+ * @kernel_size: (array fixed-size=3): the window's depth, height and width
+ * @stride: (array fixed-size=3) (nullable): the stride, or %NULL for @kernel_size
+ * @padding: (array fixed-size=3) (nullable): the padding, or %NULL for 0
+ * @ceil_mode: whether the output size rounds up
+ * @count_include_pad: whether the padding counts in the divisor
+ * @divisor_override: the divisor of every window when not 0 (negative too); 0 for None
+ *
+ * Creates `nn.AvgPool3d (kernel_size, stride, padding, ceil_mode, count_include_pad,
+ * divisor_override)`. Sizes are checked when the layer runs.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAvgPool3d *
+gnn_avg_pool3d_new (const gint64 *kernel_size, const gint64 *stride, const gint64 *padding,
+                    gboolean ceil_mode, gboolean count_include_pad, gint64 divisor_override)
+{
+  g_return_val_if_fail (kernel_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_AVG_POOL3D, "kernel-size", triple_variant (kernel_size),
+                       "stride", triple_variant (stride), "padding", triple_variant (padding),
+                       "ceil-mode", ceil_mode, "count-include-pad", count_include_pad,
+                       "divisor-override", divisor_override, NULL);
+}
+
+/**
+ * GnnAdaptiveAvgPool3d:output-size:
+ *
+ * The output's depth, height and width (`output_size`), a #GVariant "ax" of one or three
+ * values, -1 for None (the input's size).
+ *
+ * Since: 0.1
+ */
+static void
+gnn_adaptive_avg_pool3d_class_init (GnnAdaptiveAvgPool3dClass *klass)
+{
+  adaptive_avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), adaptive3d_props);
+}
+
+static void
+gnn_adaptive_avg_pool3d_init (GnnAdaptiveAvgPool3d *self)
+{
+}
+
+/**
+ * gnn_adaptive_avg_pool3d_new:
+ * @output_size: (array fixed-size=3): the output's depth, height and width, -1 for the input's
+ *
+ * Creates `nn.AdaptiveAvgPool3d (output_size)`.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAdaptiveAvgPool3d *
+gnn_adaptive_avg_pool3d_new (const gint64 *output_size)
+{
+  g_return_val_if_fail (output_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_ADAPTIVE_AVG_POOL3D, "output-size", triple_variant (output_size), NULL);
+}
+
+/**
+ * GnnAdaptiveMaxPool3d:output-size:
+ *
+ * The output's depth, height and width (`output_size`), a #GVariant "ax" of one or three
+ * values, -1 for None (the input's size).
+ *
+ * Since: 0.1
+ */
+/**
+ * GnnAdaptiveMaxPool3d:return-indices:
+ *
+ * Whether the module also returns the indices of the maxima (`return_indices`), as a second
+ * output.
+ *
+ * Since: 0.1
+ */
+static void
+gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
+{
+  adaptive_avg_pool_class_init (G_OBJECT_CLASS (klass), GNN_MODULE_CLASS (klass), adaptive_max3d_props);
+}
+
+static void
+gnn_adaptive_max_pool3d_init (GnnAdaptiveMaxPool3d *self)
+{
+}
+
+/**
+ * gnn_adaptive_max_pool3d_new:
+ * @output_size: (array fixed-size=3): the output's depth, height and width, -1 for the input's
+ * @return_indices: whether the layer also returns the indices of the maxima
+ *
+ * Creates `nn.AdaptiveMaxPool3d (output_size, return_indices)`.
+ *
+ * Returns: (transfer full): the layer
+ *
+ * Since: 0.1
+ */
+GnnAdaptiveMaxPool3d *
+gnn_adaptive_max_pool3d_new (const gint64 *output_size,
+                             gboolean      return_indices)
+{
+  g_return_val_if_fail (output_size != NULL, NULL);
+  return g_object_new (GNN_TYPE_ADAPTIVE_MAX_POOL3D, "output-size", triple_variant (output_size),
+                       "return-indices", return_indices, NULL);
+}
+
 /* the layer types of this file, for gnn_module_new_from_type_name() to find by name */
 void
 gnn_pool_ensure_types (void)
@@ -831,4 +1220,8 @@ gnn_pool_ensure_types (void)
   g_type_ensure (GNN_TYPE_MAX_POOL1D);
   g_type_ensure (GNN_TYPE_AVG_POOL1D);
   g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL1D);
+  g_type_ensure (GNN_TYPE_MAX_POOL3D);
+  g_type_ensure (GNN_TYPE_AVG_POOL3D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_AVG_POOL3D);
+  g_type_ensure (GNN_TYPE_ADAPTIVE_MAX_POOL3D);
 }

@@ -62,4 +62,40 @@ GnnAvgPool2d *gnn_avg_pool2d_new (const gint64 *kernel_size,
                                   gboolean      count_include_pad,
                                   gint64        divisor_override);
 
+#define GNN_TYPE_MAX_POOL3D (gnn_max_pool3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMaxPool3d, gnn_max_pool3d, GNN, MAX_POOL3D, GnnModule)
+
+#define GNN_TYPE_AVG_POOL3D (gnn_avg_pool3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAvgPool3d, gnn_avg_pool3d, GNN, AVG_POOL3D, GnnModule)
+
+#define GNN_TYPE_ADAPTIVE_AVG_POOL3D (gnn_adaptive_avg_pool3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool3d, gnn_adaptive_avg_pool3d, GNN, ADAPTIVE_AVG_POOL3D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnMaxPool3d         *gnn_max_pool3d_new          (const gint64 *kernel_size,
+                                                   const gint64 *stride,
+                                                   const gint64 *padding,
+                                                   const gint64 *dilation,
+                                                   gboolean      ceil_mode);
+GNN_AVAILABLE_IN_ALL
+GnnAvgPool3d         *gnn_avg_pool3d_new          (const gint64 *kernel_size,
+                                                   const gint64 *stride,
+                                                   const gint64 *padding,
+                                                   gboolean      ceil_mode,
+                                                   gboolean      count_include_pad,
+                                                   gint64        divisor_override);
+GNN_AVAILABLE_IN_ALL
+GnnAdaptiveAvgPool3d *gnn_adaptive_avg_pool3d_new (const gint64 *output_size);
+
+#define GNN_TYPE_ADAPTIVE_MAX_POOL3D (gnn_adaptive_max_pool3d_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnAdaptiveMaxPool3d, gnn_adaptive_max_pool3d, GNN, ADAPTIVE_MAX_POOL3D, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnAdaptiveMaxPool3d *gnn_adaptive_max_pool3d_new (const gint64 *output_size,
+                                                   gboolean      return_indices);
+
 G_END_DECLS

@@ -95,14 +95,14 @@ im2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 /* The end of a convolution: the bias added per output channel, the batch dimension of an
  * unbatched input removed. Takes @out_in. */
 static GnnTensor *
-finish_conv (GnnTensor *out_in, GnnTensor *bias, gint64 O, gboolean batched, GError **error)
+finish_conv_nd (GnnTensor *out_in, GnnTensor *bias, gint64 O, guint spatial, gboolean batched, GError **error)
 {
   g_autoptr(GnnTensor) out = out_in;
 
   if (bias)
     {
-      gint64 sb[3] = { O, 1, 1 };
-      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, 3, error);
+      gint64 sb[4] = { O, 1, 1, 1 };
+      g_autoptr(GnnTensor) b3 = gnn_tensor_view (bias, sb, spatial + 1, error);
       g_autoptr(GnnTensor) sum = b3 ? gnn_tensor_add (out, b3, 1.0, error) : NULL;
 
       if (sum == NULL)
@@ -112,6 +112,12 @@ finish_conv (GnnTensor *out_in, GnnTensor *bias, gint64 O, gboolean batched, GEr
   if (!batched)
     return gnn_tensor_squeeze_dim (out, 0, error);
   return g_steal_pointer (&out);
+}
+
+static GnnTensor *
+finish_conv (GnnTensor *out_in, GnnTensor *bias, gint64 O, gboolean batched, GError **error)
+{
+  return finish_conv_nd (out_in, bias, O, 2, batched, error);
 }
 
 static GnnTensor *
@@ -1309,6 +1315,905 @@ gnn_tensor_lp_pool2d (GnnTensor    *input,
 {
   g_return_val_if_fail (kernel_size != NULL, NULL);
   return gnn_lp_pool_internal ("lp_pool2d", input, norm_type, 2, kernel_size, stride, ceil_mode, error);
+}
+
+/* ---- 3-d forms: the vol2col / col2vol and 3-d pooling kernels ---------------------------
+ *
+ * conv3d (x, w) = w (G, O/G, C/G·kd·kh·kw) · vol2col (x) (N, G, C/G·kd·kh·kw, OD·OH·OW), as conv2d
+ * with a depth; its transpose goes through col2vol. The kernels take params.volume, triples in
+ * (D, H, W) order. A backend that declares no 3-d kernel (CUDA today) runs them on the CPU
+ * backend, through a copy to the host and back. */
+
+typedef struct {
+  gint64 k[3], s[3], p[3], d[3];
+  gboolean count_include_pad;
+  gint64 divisor_override;
+} VolumeGeometry;
+
+static void
+volume_to_args (const VolumeGeometry *g, GnnKernelArgs *args)
+{
+  GnnKernelVolume *v = &args->params.volume;
+
+  for (guint a = 0; a < 3; a++)
+    {
+      v->kernel[a] = g->k[a];
+      v->stride[a] = g->s[a];
+      v->padding[a] = g->p[a];
+      v->dilation[a] = g->d[a];
+    }
+  v->divisor = (double) g->divisor_override;
+  v->count_include_pad = g->count_include_pad;
+}
+
+/* @t, contiguous, as a kernel operand */
+static void
+kernel_contiguous (GnnTensor *t, GnnKernelTensor *kt)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  kt->data = gnn_tensor_data_ptr (p);
+  kt->dtype = p->dtype;
+  kt->ndim = p->ndim;
+  memcpy (kt->shape, p->shape, sizeof (gint64) * p->ndim);
+  gnn_contiguous_strides (p->ndim, kt->shape, kt->strides);
+}
+
+/* Runs the 3-d kernel @op on @in0 (and @in1: MAX_POOL3D_BACKWARD's indices), no autograd: a new
+ * contiguous 5-d result of shape @out_shape and @in0's dtype, and for MAX_POOL3D its int64
+ * indices in @out2. The operands need not be contiguous. */
+static GnnTensor *
+run_volume (GnnBackendOp op, GnnTensor *in0, GnnTensor *in1, const gint64 *out_shape, const VolumeGeometry *g,
+            GnnTensor **out2, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (in0);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, out = NULL, idx = NULL;
+  GnnKernelTensor ka, kb, kout, kidx;
+  GnnKernelArgs args = { 0 };
+
+  if (!gnn_backend_supports_op (p->storage->entry->backend, op, p->dtype) &&
+      !g_str_equal (gnn_tensor_get_device (in0), "cpu"))
+    {
+      const char *device = gnn_tensor_get_device (in0);
+      gboolean prev = gnn_set_grad_enabled (FALSE);
+      g_autoptr(GnnTensor) ha = gnn_tensor_to_device (in0, "cpu", error);
+      g_autoptr(GnnTensor) hb = ha && in1 ? gnn_tensor_to_device (in1, "cpu", error) : NULL;
+      g_autoptr(GnnTensor) hout = NULL, hidx = NULL;
+      GnnTensor *result = NULL;
+
+      if (ha && (in1 == NULL || hb) && (hout = run_volume (op, ha, hb, out_shape, g, out2 ? &hidx : NULL, error)))
+        {
+          result = gnn_tensor_to_device (hout, device, error);
+          if (result && out2 && !(*out2 = gnn_tensor_to_device (hidx, device, error)))
+            g_clear_object (&result);
+        }
+      gnn_set_grad_enabled (prev);
+      return result;
+    }
+  if (!(a = gnn_tensor_contiguous_as (in0, p->dtype, error)) ||
+      (in1 && !(b = gnn_tensor_contiguous_as (in1, gnn_tensor_priv (in1)->dtype, error))) ||
+      !(out = gnn_tensor_new_like (a, p->dtype, 5, out_shape, error)) ||
+      (out2 && !(idx = gnn_tensor_new_like (a, GNN_DTYPE_INT64, 5, out_shape, error))))
+    return NULL;
+  /* an empty output: nothing to compute; an empty input (an empty gradient): zeros */
+  if (gnn_tensor_get_numel (out) > 0)
+    {
+      if (gnn_tensor_get_numel (a) == 0)
+        {
+          if (!gnn_tensor_fill_kernel (out, 0.0, error) || (idx && !gnn_tensor_fill_kernel (idx, 0.0, error)))
+            return NULL;
+        }
+      else
+        {
+          kernel_contiguous (a, &ka);
+          kernel_contiguous (out, &kout);
+          args.op = op;
+          args.out = &kout;
+          args.in[0] = &ka;
+          args.n_in = 1;
+          if (b)
+            {
+              kernel_contiguous (b, &kb);
+              args.in[1] = &kb;
+              args.n_in = 2;
+            }
+          if (idx)
+            {
+              kernel_contiguous (idx, &kidx);
+              args.out2 = &kidx;
+            }
+          if (g)
+            volume_to_args (g, &args);
+          if (!gnn_run_kernel (out, &args, error))
+            return NULL;
+        }
+    }
+  if (out2)
+    *out2 = g_steal_pointer (&idx);
+  return g_steal_pointer (&out);
+}
+
+static GnnTensor *col2vol_op (GnnTensor *cols, const VolumeGeometry *g, const gint64 *image_shape, GError **error);
+static GnnTensor *vol2col_op (GnnTensor *x, const VolumeGeometry *g, const gint64 *out_spatial, GError **error);
+
+/* vol2col and col2vol are each other's adjoints, as im2col and col2im */
+static gboolean
+vol2col_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (gnn_is_grad_enabled ())
+    gi[0] = col2vol_op (go[0], node->ctx, node->in_shape[0], error);
+  else
+    gi[0] = run_volume (GNN_BACKEND_OP_COL2VOL, go[0], NULL, node->in_shape[0], node->ctx, NULL, error);
+  return gi[0] != NULL;
+}
+
+static gboolean
+col2vol_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (gnn_is_grad_enabled ())
+    gi[0] = vol2col_op (go[0], node->ctx, node->in_shape[0] + 2, error);
+  else
+    gi[0] = run_volume (GNN_BACKEND_OP_VOL2COL, go[0], NULL, node->in_shape[0], node->ctx, NULL, error);
+  return gi[0] != NULL;
+}
+
+/* vol2col with autograd: x (N, C, D, H, W) -> (N, C·kd·kh·kw, OD, OH, OW) */
+static GnnTensor *
+vol2col_op (GnnTensor *x, const VolumeGeometry *g, const gint64 *out_spatial, GError **error)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (x);
+  gint64 shape[5] = { px->shape[0], px->shape[1] * g->k[0] * g->k[1] * g->k[2], out_spatial[0], out_spatial[1],
+                      out_spatial[2] };
+  GnnTensor *out = run_volume (GNN_BACKEND_OP_VOL2COL, x, NULL, shape, g, NULL, error);
+  GnnNode *node;
+
+  if (out && (node = gnn_autograd_record ("Vol2ColBackward0", vol2col_backward, &x, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (g, sizeof *g), g_free);
+  return out;
+}
+
+/* col2vol with autograd: cols (N, C·kd·kh·kw, d, h, w) -> @image_shape (N, C, D, H, W) */
+static GnnTensor *
+col2vol_op (GnnTensor *cols, const VolumeGeometry *g, const gint64 *image_shape, GError **error)
+{
+  GnnTensor *out = run_volume (GNN_BACKEND_OP_COL2VOL, cols, NULL, image_shape, g, NULL, error);
+  GnnNode *node;
+
+  if (out && (node = gnn_autograd_record ("Col2VolBackward0", col2vol_backward, &cols, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (g, sizeof *g), g_free);
+  return out;
+}
+
+/* The checks conv3d and conv_transpose3d share: dtypes, devices, a 5-d weight, a 4-d or 5-d
+ * input with @C channels, a bias of @O elements. */
+static gboolean
+check_conv3d_operands (const char *name, GnnTensor *input, GnnTensor *weight, GnnTensor *bias, gint64 groups,
+                       gboolean transposed, GError **error)
+{
+  GnnTensorPrivate *px = gnn_tensor_priv (input), *pw = gnn_tensor_priv (weight);
+  gint64 C, O;
+
+  if (!gnn_check_floating (name, input, error) || !gnn_check_floating (name, weight, error) ||
+      !gnn_check_same_device (name, input, weight, error) ||
+      (bias && (!gnn_check_floating (name, bias, error) || !gnn_check_same_device (name, input, bias, error))))
+    return FALSE;
+  if (px->dtype != pw->dtype || (bias && gnn_tensor_priv (bias)->dtype != px->dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s: Input type (%s) and weight type (%s)%s should be the same", name,
+                   gnn_dtype_get_name (px->dtype), gnn_dtype_get_name (pw->dtype),
+                   bias ? " and bias type" : "");
+      return FALSE;
+    }
+  if (groups < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: expected groups to be positive, got %" G_GINT64_FORMAT, name, groups);
+      return FALSE;
+    }
+  if (pw->ndim != 5 || pw->shape[0] % groups != 0 || pw->shape[2] < 1 || pw->shape[3] < 1 || pw->shape[4] < 1 ||
+      pw->shape[2] > G_MAXINT32 || pw->shape[3] > G_MAXINT32 || pw->shape[4] > G_MAXINT32)
+    {
+      g_autofree char *s = gnn_shape_to_string (pw->ndim, pw->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   transposed ? "%s: expected a 5-d weight (in_channels, out_channels / groups, kD, kH, kW) with "
+                                "in_channels divisible by groups=%" G_GINT64_FORMAT ", got shape %s"
+                              : "%s: expected a 5-d weight (out_channels, in_channels / groups, kD, kH, kW) with "
+                                "out_channels divisible by groups=%" G_GINT64_FORMAT ", got shape %s",
+                   name, groups, s);
+      return FALSE;
+    }
+  C = transposed ? pw->shape[0] : pw->shape[1] * groups;
+  O = transposed ? pw->shape[1] * groups : pw->shape[0];
+  if ((px->ndim != 4 && px->ndim != 5) || px->shape[px->ndim - 4] != C)
+    {
+      g_autofree char *s = gnn_shape_to_string (px->ndim, px->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d (C, D, H, W) or 5-d (N, C, D, H, W) input with C = %" G_GINT64_FORMAT
+                   " channels, got shape %s", name, C, s);
+      return FALSE;
+    }
+  if (bias && (gnn_tensor_priv (bias)->ndim != 1 || gnn_tensor_priv (bias)->shape[0] != O))
+    {
+      GnnTensorPrivate *pb = gnn_tensor_priv (bias);
+      g_autofree char *s = gnn_shape_to_string (pb->ndim, pb->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a bias of shape (%" G_GINT64_FORMAT "), got shape %s", name, O, s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The convolution of a 5-d input; @same pads as PyTorch's padding='same' (extra padding, if
+ * odd, at the end of each dimension), ignoring @padding. @name prefixes errors. */
+GnnTensor *
+gnn_conv3d_internal (const char   *name,
+                     GnnTensor    *input,
+                     GnnTensor    *weight,
+                     GnnTensor    *bias,
+                     const gint64 *stride,
+                     const gint64 *padding,
+                     const gint64 *dilation,
+                     gint64        groups,
+                     gboolean      same,
+                     GError      **error)
+{
+  GnnTensorPrivate *px, *pw;
+  VolumeGeometry g = { { 0 } };
+  gint64 N, C, O, I[3], out_sp[3], ck, L;
+  g_autoptr(GnnTensor) x = NULL, cols = NULL, cols3 = NULL, w3 = NULL, prod = NULL, out = NULL;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  if (!check_conv3d_operands (name, input, weight, bias, groups, FALSE, error))
+    return NULL;
+  for (guint a = 0; a < 3; a++)
+    if (stride[a] < 1 || stride[a] > G_MAXINT32 || dilation[a] < 1 || dilation[a] > G_MAXINT32 ||
+        padding[a] < 0 || padding[a] > G_MAXINT32 || (same && stride[a] != 1))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: %s", name, same ? "padding='same' is not supported for strided convolutions"
+                     : "stride and dilation must lie in [1, 2^31) and padding in [0, 2^31)");
+        return NULL;
+      }
+  px = gnn_tensor_priv (input);
+  pw = gnn_tensor_priv (weight);
+  batched = px->ndim == 5;
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  N = px->shape[0]; C = px->shape[1]; O = pw->shape[0];
+  for (guint a = 0; a < 3; a++)
+    {
+      I[a] = px->shape[2 + a];
+      g.k[a] = pw->shape[2 + a];
+      g.s[a] = stride[a];
+      g.d[a] = dilation[a];
+      g.p[a] = same ? g.d[a] * (g.k[a] - 1) / 2 : padding[a];
+    }
+  for (guint a = 0; a < 3; a++)
+    {
+      if (!same && I[a] + 2 * g.p[a] < g.d[a] * (g.k[a] - 1) + 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: Calculated padded input size per channel: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                       " x %" G_GINT64_FORMAT "). Kernel size: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " x %"
+                       G_GINT64_FORMAT "). Kernel size can't be greater than actual input size", name,
+                       I[0] + 2 * g.p[0], I[1] + 2 * g.p[1], I[2] + 2 * g.p[2], g.d[0] * (g.k[0] - 1) + 1,
+                       g.d[1] * (g.k[1] - 1) + 1, g.d[2] * (g.k[2] - 1) + 1);
+          return NULL;
+        }
+      out_sp[a] = same ? I[a] : (I[a] + 2 * g.p[a] - g.d[a] * (g.k[a] - 1) - 1) / g.s[a] + 1;
+    }
+  ck = (C / groups) * g.k[0] * g.k[1] * g.k[2];
+  L = out_sp[0] * out_sp[1] * out_sp[2];
+  {
+    gint64 so[5] = { N, O, out_sp[0], out_sp[1], out_sp[2] };
+
+    if (!(cols = vol2col_op (x, &g, out_sp, error)))
+      return NULL;
+    if (groups == 1)
+      {
+        /* one filter matrix for every sample: w (O, ck) · cols[n] (ck, L) */
+        gint64 s3[3] = { N, ck, L }, s2[2] = { O, ck };
+
+        if (!(cols3 = gnn_tensor_view (cols, s3, 3, error)) ||
+            !(w3 = gnn_tensor_reshape (weight, s2, 2, error)) ||
+            !(prod = gnn_matmul_shared_left (w3, cols3, error)))
+          return NULL;
+      }
+    else
+      {
+        gint64 s4[4] = { N, groups, ck, L }, sw[3] = { groups, O / groups, ck };
+
+        if (!(cols3 = gnn_tensor_view (cols, s4, 4, error)) ||
+            !(w3 = gnn_tensor_reshape (weight, sw, 3, error)) ||
+            !(prod = gnn_tensor_matmul (w3, cols3, error)))
+          return NULL;
+      }
+    if (!(out = gnn_tensor_reshape (prod, so, 5, error)))
+      return NULL;
+  }
+  return finish_conv_nd (g_steal_pointer (&out), bias, O, 3, batched, error);
+}
+
+/**
+ * gnn_tensor_conv3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @weight: the filters, (out_channels, C / @groups, kD, kH, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: (array fixed-size=3): the stride along D, H and W, at least 1
+ * @padding: (array fixed-size=3): the zero padding on both sides of D, H and W, at least 0
+ * @dilation: (array fixed-size=3): the spacing of the kernel elements along D, H and W, at least 1
+ * @groups: the number of blocked connections from input to output channels, dividing both
+ *   C and out_channels
+ * @error: return location for a #GError
+ *
+ * The 3-d convolution (cross-correlation) of `torch.nn.functional.conv3d`, through the
+ * backend's vol2col and gemm. Its backward gives the gradients of @input (col2vol of Wᵀ·g),
+ * @weight (g·colsᵀ) and @bias (Σ g).
+ *
+ * Returns: (transfer full): the output, (N, out_channels, OD, OH, OW) or unbatched, or %NULL
+ *   with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_conv3d (GnnTensor    *input,
+                   GnnTensor    *weight,
+                   GnnTensor    *bias,
+                   const gint64 *stride,
+                   const gint64 *padding,
+                   const gint64 *dilation,
+                   gint64        groups,
+                   GError      **error)
+{
+  g_return_val_if_fail (stride != NULL && padding != NULL && dilation != NULL, NULL);
+  return gnn_conv3d_internal ("conv3d", input, weight, bias, stride, padding, dilation, groups, FALSE, error);
+}
+
+GnnTensor *
+gnn_conv_transpose3d_internal (const char   *name,
+                               GnnTensor    *input,
+                               GnnTensor    *weight,
+                               GnnTensor    *bias,
+                               const gint64 *stride,
+                               const gint64 *padding,
+                               const gint64 *output_padding,
+                               gint64        groups,
+                               const gint64 *dilation,
+                               GError      **error)
+{
+  GnnTensorPrivate *px, *pw;
+  VolumeGeometry g = { { 0 } };
+  gint64 N, C, O, I[3], K, L;
+  gint64 image[5];
+  g_autoptr(GnnTensor) x = NULL, x4 = NULL, w3 = NULL, wt = NULL, prod = NULL, cols = NULL, out = NULL;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  if (!check_conv3d_operands (name, input, weight, bias, groups, TRUE, error))
+    return NULL;
+  for (guint a = 0; a < 3; a++)
+    if (stride[a] < 1 || stride[a] > G_MAXINT32 || dilation[a] < 1 || dilation[a] > G_MAXINT32 ||
+        padding[a] < 0 || padding[a] > G_MAXINT32 || output_padding[a] < 0 ||
+        (output_padding[a] >= stride[a] && output_padding[a] >= dilation[a]))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s: stride and dilation must be positive, padding non-negative, and output padding must "
+                     "be smaller than either stride or dilation, got output_padding %" G_GINT64_FORMAT
+                     " with stride %" G_GINT64_FORMAT " and dilation %" G_GINT64_FORMAT,
+                     name, output_padding[a], stride[a], dilation[a]);
+        return NULL;
+      }
+  px = gnn_tensor_priv (input);
+  pw = gnn_tensor_priv (weight);
+  batched = px->ndim == 5;
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  N = px->shape[0]; C = px->shape[1]; O = pw->shape[1] * groups;
+  image[0] = N;
+  image[1] = O;
+  for (guint a = 0; a < 3; a++)
+    {
+      I[a] = px->shape[2 + a];
+      g.k[a] = pw->shape[2 + a];
+      g.s[a] = stride[a];
+      g.p[a] = padding[a];
+      g.d[a] = dilation[a];
+      image[2 + a] = (I[a] - 1) * g.s[a] - 2 * g.p[a] + g.d[a] * (g.k[a] - 1) + output_padding[a] + 1;
+    }
+  if (image[2] < 1 || image[3] < 1 || image[4] < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: the output size (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                   ") is too small for input size (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                   ")", name, image[2], image[3], image[4], I[0], I[1], I[2]);
+      return NULL;
+    }
+  K = (O / groups) * g.k[0] * g.k[1] * g.k[2];
+  L = I[0] * I[1] * I[2];
+  {
+    gint64 sx[4] = { N, groups, C / groups, L };
+    gint64 sw[3] = { groups, C / groups, K };
+    gint64 sc[5] = { N, O * g.k[0] * g.k[1] * g.k[2], I[0], I[1], I[2] };
+
+    /* cols (N, G, K, DHW) = Wᵀ (G, K, C/G) · x (N, G, C/G, DHW), then col2vol */
+    if (!(x4 = gnn_tensor_reshape (x, sx, 4, error)) ||
+        !(w3 = gnn_tensor_reshape (weight, sw, 3, error)) ||
+        !(wt = gnn_tensor_transpose (w3, 1, 2, error)) ||
+        !(prod = gnn_tensor_matmul (wt, x4, error)) ||
+        !(cols = gnn_tensor_reshape (prod, sc, 5, error)) ||
+        !(out = col2vol_op (cols, &g, image, error)))
+      return NULL;
+  }
+  return finish_conv_nd (g_steal_pointer (&out), bias, O, 3, batched, error);
+}
+
+/**
+ * gnn_tensor_conv_transpose3d:
+ * @input: the input, (N, C_in, D, H, W) or unbatched (C_in, D, H, W)
+ * @weight: the filters, (C_in, out_channels / @groups, kD, kH, kW)
+ * @bias: (nullable): the bias, (out_channels), or %NULL
+ * @stride: (array fixed-size=3): the stride along D, H and W, at least 1
+ * @padding: (array fixed-size=3): the implicit padding removed from both sides, at least 0
+ * @output_padding: (array fixed-size=3): the size added to one side of the output, smaller
+ *   than the stride or the dilation
+ * @groups: the number of blocked connections, dividing C_in and out_channels
+ * @dilation: (array fixed-size=3): the spacing of the kernel elements, at least 1
+ * @error: return location for a #GError
+ *
+ * The transposed 3-d convolution of `torch.nn.functional.conv_transpose3d` (the gradient of
+ * conv3d with respect to its input), through the backend's gemm and col2vol; its backward goes
+ * through vol2col. The output is (N, out_channels, OD, OH, OW) with
+ * OD = (D − 1)·stride − 2·padding + dilation·(kD − 1) + output_padding + 1, and OH, OW alike.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_conv_transpose3d (GnnTensor    *input,
+                             GnnTensor    *weight,
+                             GnnTensor    *bias,
+                             const gint64 *stride,
+                             const gint64 *padding,
+                             const gint64 *output_padding,
+                             gint64        groups,
+                             const gint64 *dilation,
+                             GError      **error)
+{
+  g_return_val_if_fail (stride != NULL && padding != NULL && output_padding != NULL && dilation != NULL, NULL);
+  return gnn_conv_transpose3d_internal ("conv_transpose3d", input, weight, bias, stride, padding, output_padding,
+                                        groups, dilation, error);
+}
+
+/* ---- 3-d pooling ------------------------------------------------------------------------ */
+
+/* Checks a 3-d pooling call and fills @g, @x (the 5-d input, a new reference) and @out_sp */
+static gboolean
+pool3d_prepare (const char *name, GnnTensor *input, const gint64 *kernel_size, const gint64 *stride,
+                const gint64 *padding, const gint64 *dilation, gboolean ceil_mode, VolumeGeometry *g,
+                GnnTensor **x, gint64 *out_sp, GError **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+
+  if (!gnn_check_floating (name, input, error))
+    return FALSE;
+  if (p->ndim != 4 && p->ndim != 5)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d (C, D, H, W) or 5-d (N, C, D, H, W) input, got shape %s", name, s);
+      return FALSE;
+    }
+  for (guint a = 0; a < 3; a++)
+    {
+      g->k[a] = kernel_size[a];
+      g->s[a] = stride ? stride[a] : kernel_size[a];
+      g->p[a] = padding ? padding[a] : 0;
+      g->d[a] = dilation ? dilation[a] : 1;
+      if (g->k[a] < 1 || g->s[a] < 1 || g->d[a] < 1 || g->p[a] < 0 || g->k[a] > G_MAXINT32 ||
+          g->s[a] > G_MAXINT32 || g->d[a] > G_MAXINT32)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: kernel size, stride and dilation must lie in [1, 2^31), padding must be non-negative, "
+                       "got kernel size %" G_GINT64_FORMAT ", stride %" G_GINT64_FORMAT ", padding %" G_GINT64_FORMAT
+                       ", dilation %" G_GINT64_FORMAT, name, g->k[a], g->s[a], g->p[a], g->d[a]);
+          return FALSE;
+        }
+      if (g->p[a] > g->k[a] / 2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "%s: pad should be smaller than or equal to half of kernel size, but got padding %"
+                       G_GINT64_FORMAT " for kernel size %" G_GINT64_FORMAT, name, g->p[a], g->k[a]);
+          return FALSE;
+        }
+    }
+  for (guint a = 0; a < 3; a++)
+    out_sp[a] = pool_output_size (p->shape[p->ndim - 3 + a], g->k[a], g->p[a], g->s[a], g->d[a], ceil_mode);
+  if (out_sp[0] < 1 || out_sp[1] < 1 || out_sp[2] < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Given input size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT "). Calculated output size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT "x%" G_GINT64_FORMAT "). Output size is too small", name, p->shape[p->ndim - 4],
+                   p->shape[p->ndim - 3], p->shape[p->ndim - 2], p->shape[p->ndim - 1], p->shape[p->ndim - 4],
+                   out_sp[0], out_sp[1], out_sp[2]);
+      return FALSE;
+    }
+  *x = p->ndim == 5 ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error);
+  return *x != NULL;
+}
+
+static gboolean
+max_pool3d_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *indices;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!gnn_check_double_backward (node, go, error) || !(indices = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  gi[0] = run_volume (GNN_BACKEND_OP_MAX_POOL3D_BACKWARD, go[0], indices, node->in_shape[0], node->ctx, NULL, error);
+  return gi[0] != NULL;
+}
+
+/* the end of a pooling: the batch dimension of an unbatched input removed. Takes @out_in. */
+static GnnTensor *
+unbatch (GnnTensor *out_in, gboolean batched, GError **error)
+{
+  g_autoptr(GnnTensor) out = out_in;
+
+  if (!batched)
+    return gnn_tensor_squeeze_dim (out, 0, error);
+  return g_steal_pointer (&out);
+}
+
+GnnTensor *
+gnn_max_pool3d_internal (const char   *name,
+                         GnnTensor    *input,
+                         const gint64 *kernel_size,
+                         const gint64 *stride,
+                         const gint64 *padding,
+                         const gint64 *dilation,
+                         gboolean      ceil_mode,
+                         GnnTensor   **indices,
+                         GError      **error)
+{
+  VolumeGeometry g = { { 0 } };
+  g_autoptr(GnnTensor) x = NULL, out = NULL, idx = NULL;
+  GnnTensorPrivate *px;
+  gint64 out_sp[3];
+  GnnNode *node;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  batched = gnn_tensor_priv (input)->ndim == 5;
+  if (!pool3d_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, out_sp, error))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  {
+    gint64 shape[5] = { px->shape[0], px->shape[1], out_sp[0], out_sp[1], out_sp[2] };
+
+    if (!(out = run_volume (GNN_BACKEND_OP_MAX_POOL3D, x, NULL, shape, &g, &idx, error)))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("MaxPool3DWithIndicesBackward0", max_pool3d_backward, &x, 1, &out, 1)))
+    {
+      gnn_node_save (node, idx);
+      gnn_node_set_ctx (node, g_memdup2 (&g, sizeof g), g_free);
+    }
+  if (!(out = unbatch (g_steal_pointer (&out), batched, error)) ||
+      !(idx = unbatch (g_steal_pointer (&idx), batched, error)))
+    return NULL;
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_max_pool3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @kernel_size: (array fixed-size=3): the window's depth, height and width, at least 1
+ * @stride: (array fixed-size=3) (nullable): the stride along D, H and W, or %NULL for @kernel_size
+ * @padding: (array fixed-size=3) (nullable): the implicit -∞ padding of D, H and W, at most half
+ *   the kernel size, or %NULL for 0
+ * @dilation: (array fixed-size=3) (nullable): the spacing of the window's elements, or %NULL for 1
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @indices: (out) (optional) (transfer full): the index (z · H + y) · W + x of each maximum in
+ *   its (D, H, W) volume, int64, shaped as the output
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.max_pool3d`: the maximum over each window, NaN propagating. Its
+ * backward sends each gradient to the position of its maximum.
+ *
+ * Returns: (transfer full): the output, (N, C, OD, OH, OW) or (C, OD, OH, OW), or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_max_pool3d (GnnTensor    *input,
+                       const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       const gint64 *dilation,
+                       gboolean      ceil_mode,
+                       GnnTensor   **indices,
+                       GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  return gnn_max_pool3d_internal ("max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode,
+                                  indices, error);
+}
+
+static gboolean
+avg_pool3d_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
+  gi[0] = run_volume (GNN_BACKEND_OP_AVG_POOL3D_BACKWARD, go[0], NULL, node->in_shape[0], node->ctx, NULL, error);
+  return gi[0] != NULL;
+}
+
+GnnTensor *
+gnn_avg_pool3d_internal (const char   *name,
+                         GnnTensor    *input,
+                         const gint64 *kernel_size,
+                         const gint64 *stride,
+                         const gint64 *padding,
+                         gboolean      ceil_mode,
+                         gboolean      count_include_pad,
+                         gint64        divisor_override,
+                         GError      **error)
+{
+  VolumeGeometry g = { { 0 } };
+  g_autoptr(GnnTensor) x = NULL, out = NULL;
+  GnnTensorPrivate *px;
+  gint64 out_sp[3];
+  GnnNode *node;
+  gboolean batched;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  batched = gnn_tensor_priv (input)->ndim == 5;
+  if (!pool3d_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &g, &x, out_sp, error))
+    return NULL;
+  g.count_include_pad = count_include_pad;
+  g.divisor_override = divisor_override;
+  px = gnn_tensor_priv (x);
+  {
+    gint64 shape[5] = { px->shape[0], px->shape[1], out_sp[0], out_sp[1], out_sp[2] };
+
+    if (!(out = run_volume (GNN_BACKEND_OP_AVG_POOL3D, x, NULL, shape, &g, NULL, error)))
+      return NULL;
+  }
+  if ((node = gnn_autograd_record ("AvgPool3DBackward0", avg_pool3d_backward, &x, 1, &out, 1)))
+    gnn_node_set_ctx (node, g_memdup2 (&g, sizeof g), g_free);
+  return unbatch (g_steal_pointer (&out), batched, error);
+}
+
+/**
+ * gnn_tensor_avg_pool3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @kernel_size: (array fixed-size=3): the window's depth, height and width, at least 1
+ * @stride: (array fixed-size=3) (nullable): the stride along D, H and W, or %NULL for @kernel_size
+ * @padding: (array fixed-size=3) (nullable): the implicit zero padding of D, H and W, at most
+ *   half the kernel size, or %NULL for 0
+ * @ceil_mode: whether the output size rounds up (PyTorch's `ceil_mode`)
+ * @count_include_pad: whether the padding counts in the divisor
+ * @divisor_override: the divisor of every window when not 0 (negative too, as torch takes
+ *   it); 0 for none
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.avg_pool3d`: the mean of each window, with PyTorch's divisor rules.
+ *
+ * Returns: (transfer full): the output, (N, C, OD, OH, OW) or (C, OD, OH, OW), or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_avg_pool3d (GnnTensor    *input,
+                       const gint64 *kernel_size,
+                       const gint64 *stride,
+                       const gint64 *padding,
+                       gboolean      ceil_mode,
+                       gboolean      count_include_pad,
+                       gint64        divisor_override,
+                       GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  return gnn_avg_pool3d_internal ("avg_pool3d", input, kernel_size, stride, padding, ceil_mode,
+                                  count_include_pad, divisor_override, error);
+}
+
+static gboolean
+adaptive_avg_pool3d_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensorPrivate *pg;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!gnn_check_double_backward (node, go, error))
+    return FALSE;
+  pg = gnn_tensor_priv (go[0]);
+  for (guint d = 1; d < pg->ndim; d++)
+    if (pg->shape[d] == 0)
+      {
+        /* torch's backward refuses an output of size 0 (the forward gives it) */
+        g_autofree char *s = gnn_shape_to_string (pg->ndim, pg->shape);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "adaptive_avg_pool3d_backward(): Expected grad_output to have non-zero size for non-batch "
+                     "dimensions, but grad_output has sizes %s with dimension %u being empty", s, d);
+        return FALSE;
+      }
+  gi[0] = run_volume (GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD, go[0], NULL, node->in_shape[0], NULL, NULL, error);
+  return gi[0] != NULL;
+}
+
+GnnTensor *
+gnn_adaptive_avg_pool3d_internal (const char   *name,
+                                  GnnTensor    *input,
+                                  const gint64 *output_size,
+                                  GError      **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+  g_autoptr(GnnTensor) x = NULL, out = NULL;
+  gint64 shape[5];
+  gboolean batched = p->ndim == 5;
+
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if ((p->ndim != 4 && p->ndim != 5) || p->shape[p->ndim - 1] == 0 || p->shape[p->ndim - 2] == 0 ||
+      p->shape[p->ndim - 3] == 0)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d (C, D, H, W) or 5-d (N, C, D, H, W) input with non-zero D, H and W, got "
+                   "shape %s", name, s);
+      return NULL;
+    }
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  p = gnn_tensor_priv (x);
+  shape[0] = p->shape[0];
+  shape[1] = p->shape[1];
+  for (guint a = 0; a < 3; a++)
+    shape[2 + a] = output_size[a] < 0 ? p->shape[2 + a] : output_size[a];
+  if (!(out = run_volume (GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D, x, NULL, shape, NULL, NULL, error)))
+    return NULL;
+  gnn_autograd_record ("AdaptiveAvgPool3DBackward0", adaptive_avg_pool3d_backward, &x, 1, &out, 1);
+  return unbatch (g_steal_pointer (&out), batched, error);
+}
+
+/**
+ * gnn_tensor_adaptive_avg_pool3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @output_size: (array fixed-size=3): the output's depth, height and width; a negative value
+ *   keeps the input's size (PyTorch's None)
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_avg_pool3d`: output element (oz, oy, ox) is the mean over
+ * depths [⌊oz·D/OD⌋, ⌈(oz+1)·D/OD⌉) and the rows and columns alike.
+ *
+ * Returns: (transfer full): the output, (N, C, OD, OH, OW) or (C, OD, OH, OW), or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_adaptive_avg_pool3d (GnnTensor    *input,
+                                const gint64 *output_size,
+                                GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && output_size != NULL, NULL);
+  return gnn_adaptive_avg_pool3d_internal ("adaptive_avg_pool3d", input, output_size, error);
+}
+
+/* the backward of adaptive_max_pool3d: each gradient added at its maximum's index, the
+ * MAX_POOL3D_BACKWARD kernel (whose window, a unit one here, it does not read) */
+static gboolean
+adaptive_max_pool3d_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  static const VolumeGeometry unit = { { 1, 1, 1 }, { 1, 1, 1 }, { 0, 0, 0 }, { 1, 1, 1 }, FALSE, 0 };
+  GnnTensor *indices;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (!gnn_check_double_backward (node, go, error) || !(indices = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  gi[0] = run_volume (GNN_BACKEND_OP_MAX_POOL3D_BACKWARD, go[0], indices, node->in_shape[0], &unit, NULL, error);
+  return gi[0] != NULL;
+}
+
+GnnTensor *
+gnn_adaptive_max_pool3d_internal (const char   *name,
+                                  GnnTensor    *input,
+                                  const gint64 *output_size,
+                                  GnnTensor   **indices,
+                                  GError      **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (input);
+  g_autoptr(GnnTensor) x = NULL, out = NULL, idx = NULL;
+  gint64 shape[5];
+  gboolean batched = p->ndim == 5;
+  GnnNode *node;
+
+  if (!gnn_check_floating (name, input, error))
+    return NULL;
+  if ((p->ndim != 4 && p->ndim != 5) || p->shape[p->ndim - 1] == 0 || p->shape[p->ndim - 2] == 0 ||
+      p->shape[p->ndim - 3] == 0)
+    {
+      g_autofree char *s = gnn_shape_to_string (p->ndim, p->shape);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected a 4-d (C, D, H, W) or 5-d (N, C, D, H, W) input with non-zero D, H and W, got "
+                   "shape %s", name, s);
+      return NULL;
+    }
+  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  p = gnn_tensor_priv (x);
+  shape[0] = p->shape[0];
+  shape[1] = p->shape[1];
+  for (guint a = 0; a < 3; a++)
+    {
+      shape[2 + a] = output_size[a] < 0 ? p->shape[2 + a] : output_size[a];
+      if (shape[2 + a] == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "%s: expected an output size of at least 1 in each dimension, got %" G_GINT64_FORMAT
+                       " in dimension %u", name, shape[2 + a], a);
+          return NULL;
+        }
+    }
+  if (!(out = run_volume (GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D, x, NULL, shape, NULL, &idx, error)))
+    return NULL;
+  if ((node = gnn_autograd_record ("AdaptiveMaxPool3DBackward0", adaptive_max_pool3d_backward, &x, 1, &out, 1)))
+    gnn_node_save (node, idx);
+  if (!(out = unbatch (g_steal_pointer (&out), batched, error)) ||
+      !(idx = unbatch (g_steal_pointer (&idx), batched, error)))
+    return NULL;
+  if (indices)
+    *indices = g_steal_pointer (&idx);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_adaptive_max_pool3d:
+ * @input: the input, (N, C, D, H, W) or unbatched (C, D, H, W)
+ * @output_size: (array fixed-size=3): the output's depth, height and width, at least 1; a
+ *   negative value keeps the input's size (PyTorch's None)
+ * @indices: (out) (optional) (transfer full): the index (z · H + y) · W + x of each maximum in
+ *   its (D, H, W) volume, int64, shaped as the output
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_max_pool3d`: output element (oz, oy, ox) is the maximum over
+ * the window of [method@Gnn.Tensor.adaptive_avg_pool3d], NaN propagating. Its backward sends
+ * each gradient to the position of its maximum.
+ *
+ * Returns: (transfer full): the output, (N, C, OD, OH, OW) or (C, OD, OH, OW), or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_adaptive_max_pool3d (GnnTensor    *input,
+                                const gint64 *output_size,
+                                GnnTensor   **indices,
+                                GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input) && output_size != NULL, NULL);
+  return gnn_adaptive_max_pool3d_internal ("adaptive_max_pool3d", input, output_size, indices, error);
 }
 
 /* ---- unfold and fold (torch.nn.functional.unfold / fold): im2col and col2im alone ------- */

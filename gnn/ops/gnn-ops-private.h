@@ -202,6 +202,24 @@ GnnTensor *gnn_adaptive_avg_pool1d_internal (const char *name, GnnTensor *input,
 GnnTensor *gnn_lp_pool_internal       (const char *name, GnnTensor *input, double norm_type, guint nd,
                                        const gint64 *kernel_size, const gint64 *stride, gboolean ceil_mode,
                                        GError **error);
+/* the 3-d forms, on the vol2col / col2vol and 3-d pooling kernels (a 5-d or unbatched 4-d input) */
+GnnTensor *gnn_conv3d_internal        (const char *name, GnnTensor *input, GnnTensor *weight, GnnTensor *bias,
+                                       const gint64 *stride, const gint64 *padding, const gint64 *dilation,
+                                       gint64 groups, gboolean same, GError **error);
+GnnTensor *gnn_conv_transpose3d_internal (const char *name, GnnTensor *input, GnnTensor *weight, GnnTensor *bias,
+                                          const gint64 *stride, const gint64 *padding,
+                                          const gint64 *output_padding, gint64 groups,
+                                          const gint64 *dilation, GError **error);
+GnnTensor *gnn_max_pool3d_internal    (const char *name, GnnTensor *input, const gint64 *kernel_size,
+                                       const gint64 *stride, const gint64 *padding, const gint64 *dilation,
+                                       gboolean ceil_mode, GnnTensor **indices, GError **error);
+GnnTensor *gnn_avg_pool3d_internal    (const char *name, GnnTensor *input, const gint64 *kernel_size,
+                                       const gint64 *stride, const gint64 *padding, gboolean ceil_mode,
+                                       gboolean count_include_pad, gint64 divisor_override, GError **error);
+GnnTensor *gnn_adaptive_avg_pool3d_internal (const char *name, GnnTensor *input, const gint64 *output_size,
+                                             GError **error);
+GnnTensor *gnn_adaptive_max_pool3d_internal (const char *name, GnnTensor *input, const gint64 *output_size,
+                                             GnnTensor **indices, GError **error);
 
 /* Batch normalisation of a training batch through the backend's fused kernels
  * (gnn-ops-norm.c); available for float32 and float64 on backends that have them. */

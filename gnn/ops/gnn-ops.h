@@ -188,6 +188,28 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_lp_pool2d    (GnnTensor *input, double norm_type, const gint64 *kernel_size,
                                     const gint64 *stride, gboolean ceil_mode, GError **error);
 
+/* 3-d convolution and pooling */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_conv3d       (GnnTensor *input, GnnTensor *weight, GnnTensor *bias, const gint64 *stride,
+                                    const gint64 *padding, const gint64 *dilation, gint64 groups, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_conv_transpose3d (GnnTensor *input, GnnTensor *weight, GnnTensor *bias, const gint64 *stride,
+                                        const gint64 *padding, const gint64 *output_padding, gint64 groups,
+                                        const gint64 *dilation, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_max_pool3d   (GnnTensor *input, const gint64 *kernel_size, const gint64 *stride,
+                                    const gint64 *padding, const gint64 *dilation, gboolean ceil_mode,
+                                    GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_avg_pool3d   (GnnTensor *input, const gint64 *kernel_size, const gint64 *stride,
+                                    const gint64 *padding, gboolean ceil_mode, gboolean count_include_pad,
+                                    gint64 divisor_override, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_avg_pool3d (GnnTensor *input, const gint64 *output_size, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_max_pool3d (GnnTensor *input, const gint64 *output_size, GnnTensor **indices,
+                                          GError **error);
+
 /* reductions */
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_sum          (GnnTensor *self, const int *dims, guint n_dims, gboolean keepdim, GError **error);

@@ -39,6 +39,7 @@ typedef enum {
   LAYOUT_SCATTER_ADD,
   LAYOUT_ONE_HOT,
   LAYOUT_IMAGE,         /* an image (2, 3, 6, 7) and its columns or pooled form, geometry in params.window */
+  LAYOUT_VOLUME,        /* a volume (2, 3, 5, 6, 4) and its columns or pooled form, geometry in params.volume */
   LAYOUT_CHANNELS,      /* batch normalisation: (N, C, S) operands (params.norm) and per-channel rows */
   LAYOUT_LIST,          /* a multi-tensor kernel: three pairs of list operands */
   LAYOUT_ATTENTION,     /* q, k, v and the side operands of params.attention: (B, L, S, E, Ev) (6, 5, 7, 4, 3)
@@ -351,6 +352,18 @@ static const KernelCase kernel_cases[] = {
   { "avg-pool2d-backward/f64", OP (AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, { .window = { { 2, 3 }, { 1, 2 }, { 1, 1 }, { 1, 1 }, 3, FALSE } } },
   { "adaptive-avg-pool2d/f32", OP (ADAPTIVE_AVG_POOL2D), LAYOUT_IMAGE, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
   { "adaptive-avg-pool2d-backward/f64", OP (ADAPTIVE_AVG_POOL2D_BACKWARD), LAYOUT_IMAGE, F64, F64, 1, -2, 2, FALSE, NO_PARAMS },
+
+  /* 3-d convolution and pooling of a (2, 3, 5, 6, 4) volume; the volume's (kernel, stride, padding, dilation), each (D, H, W) */
+  { "vol2col/f32", OP (VOL2COL), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, { .volume = { { 2, 3, 2 }, { 1, 2, 1 }, { 1, 1, 0 }, { 2, 1, 2 } } } },
+  { "col2vol/f64", OP (COL2VOL), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, { .volume = { { 2, 3, 2 }, { 1, 2, 1 }, { 1, 1, 0 }, { 2, 1, 2 } } } },
+  { "max-pool3d/f32", OP (MAX_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, { .volume = { { 2, 3, 2 }, { 2, 2, 1 }, { 1, 1, 1 }, { 2, 1, 1 } } } },
+  { "max-pool3d-backward/f64", OP (MAX_POOL3D_BACKWARD), LAYOUT_VOLUME, F64, F64, 2, -2, 2, FALSE, { .volume = { { 2, 3, 2 }, { 2, 2, 1 }, { 1, 1, 1 }, { 2, 1, 1 } } } },
+  { "avg-pool3d/f32", OP (AVG_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, { .volume = { { 2, 3, 2 }, { 2, 2, 1 }, { 1, 1, 1 }, { 1, 1, 1 }, 0, TRUE } } },
+  { "avg-pool3d/f64-exclude-pad", OP (AVG_POOL3D), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, { .volume = { { 3, 2, 3 }, { 1, 2, 2 }, { 1, 1, 1 }, { 1, 1, 1 }, 0, FALSE } } },
+  { "avg-pool3d-backward/f64", OP (AVG_POOL3D_BACKWARD), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, { .volume = { { 2, 2, 3 }, { 1, 1, 2 }, { 1, 1, 1 }, { 1, 1, 1 }, 3, FALSE } } },
+  { "adaptive-avg-pool3d/f32", OP (ADAPTIVE_AVG_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
+  { "adaptive-avg-pool3d-backward/f64", OP (ADAPTIVE_AVG_POOL3D_BACKWARD), LAYOUT_VOLUME, F64, F64, 1, -2, 2, FALSE, NO_PARAMS },
+  { "adaptive-max-pool3d/f32", OP (ADAPTIVE_MAX_POOL3D), LAYOUT_VOLUME, F32, F32, 1, -2, 2, FALSE, NO_PARAMS },
 
   /* batch normalisation of (N, C, S) = (3, 4, 5); channel-affine with in2 is the backward form */
   { "batch-norm-stats/f32", OP (BATCH_NORM_STATS), LAYOUT_CHANNELS, F32, F32, 1, -2, 2, FALSE, { .norm = { 3, 4, 5 } } },
@@ -839,6 +852,35 @@ call_init (Call *call, const KernelCase *c)
           operand_init (out2, GNN_DTYPE_INT64, 4, other, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
       }
       break;
+    case LAYOUT_VOLUME:
+      {
+        const gint64 N = 2, C = 3, I[3] = { 5, 6, 4 }, adaptive_out[3] = { 3, 4, 3 };
+        const GnnKernelVolume *v = &c->params.volume;
+        gboolean dilated = c->op == OP (VOL2COL) || c->op == OP (COL2VOL) || c->op == OP (MAX_POOL3D) ||
+                           c->op == OP (MAX_POOL3D_BACKWARD);
+        gboolean adaptive = c->op == OP (ADAPTIVE_AVG_POOL3D) || c->op == OP (ADAPTIVE_AVG_POOL3D_BACKWARD) ||
+                            c->op == OP (ADAPTIVE_MAX_POOL3D);
+        gboolean cols = c->op == OP (VOL2COL) || c->op == OP (COL2VOL);
+        gboolean to_image = c->op == OP (COL2VOL) || c->op == OP (MAX_POOL3D_BACKWARD) ||
+                            c->op == OP (AVG_POOL3D_BACKWARD) || c->op == OP (ADAPTIVE_AVG_POOL3D_BACKWARD);
+        gint64 image[5] = { N, C, I[0], I[1], I[2] }, other[5] = { N, C, 0, 0, 0 };
+
+        for (guint a = 0; a < 3; a++)
+          {
+            gint64 d = dilated ? v->dilation[a] : 1;
+            other[2 + a] = adaptive ? adaptive_out[a]
+                                    : (I[a] + 2 * v->padding[a] - d * (v->kernel[a] - 1) - 1) / v->stride[a] + 1;
+          }
+        if (cols)
+          other[1] = C * v->kernel[0] * v->kernel[1] * v->kernel[2];
+        operand_init (&in[0], c->dtype, 5, to_image ? other : image, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        operand_init (out, c->out_dtype, 5, to_image ? image : other, KIND_CONTIGUOUS, rng, c->lo, c->hi, FALSE);
+        if (c->op == OP (MAX_POOL3D_BACKWARD))
+          operand_init (&in[1], GNN_DTYPE_INT64, 5, other, KIND_CONTIGUOUS, rng, 0, I[0] * I[1] * I[2] - 1, TRUE);
+        if (c->op == OP (MAX_POOL3D) || c->op == OP (ADAPTIVE_MAX_POOL3D))
+          operand_init (out2, GNN_DTYPE_INT64, 5, other, KIND_CONTIGUOUS, rng, 0, 0, FALSE);
+      }
+      break;
     }
 
 }
@@ -885,6 +927,9 @@ is_exact (GnnBackendOp op)
     case GNN_BACKEND_OP_ONE_HOT:
     case GNN_BACKEND_OP_IM2COL:
     case GNN_BACKEND_OP_MAX_POOL2D:
+    case GNN_BACKEND_OP_VOL2COL:
+    case GNN_BACKEND_OP_MAX_POOL3D:
+    case GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D:
     case GNN_BACKEND_OP_SORT:
       return TRUE;
     default:

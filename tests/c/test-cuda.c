@@ -212,7 +212,7 @@ typedef GnnTensor *(*OpFunc) (GnnTensor **x, GError **error);
 
 typedef struct {
   guint ndim;
-  gint64 shape[4];
+  gint64 shape[5];
   double lo, hi;
   gboolean transpose;   /* made as the transpose of its last two dimensions, then transposed */
   gboolean index;       /* int64 values in [lo, hi], never floating, no gradient */
@@ -240,6 +240,7 @@ typedef struct {
 #define S2(a, b) 2, { a, b }
 #define S3(a, b, c) 3, { a, b, c }
 #define S4(a, b, c, d) 4, { a, b, c, d }
+#define S5(a, b, c, d, e) 5, { a, b, c, d, e }
 #define IN(shape, lo, hi) { shape, lo, hi, FALSE, FALSE }
 #define INT_(shape, lo, hi) { shape, lo, hi, FALSE, TRUE }
 #define TIN(shape, lo, hi) { shape, lo, hi, TRUE, FALSE }
@@ -599,6 +600,37 @@ static GnnTensor *f_adaptive_pool (GnnTensor **x, GError **e)
   return gnn_tensor_adaptive_avg_pool2d (x[0], GNN_TEST_SHAPE (3, 2), e);
 }
 
+/* the 3-d forms (their kernels run on the CPU on a CUDA device: departures) */
+static GnnTensor *f_conv3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_conv3d (x[0], x[1], x[2], GNN_TEST_SHAPE (1, 2, 1), GNN_TEST_SHAPE (1, 0, 1),
+                            GNN_TEST_SHAPE (1, 1, 2), 1, e);
+}
+static GnnTensor *f_conv_t3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_conv_transpose3d (x[0], x[1], x[2], GNN_TEST_SHAPE (2, 1, 2), GNN_TEST_SHAPE (1, 0, 0),
+                                      GNN_TEST_SHAPE (1, 0, 1), 1, GNN_TEST_SHAPE (1, 1, 1), e);
+}
+static GnnTensor *f_max_pool3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_max_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 2), GNN_TEST_SHAPE (1, 2, 2), GNN_TEST_SHAPE (1, 1, 0),
+                                GNN_TEST_SHAPE (1, 1, 1), TRUE, NULL, e);
+}
+static GnnTensor *f_avg_pool3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_avg_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 3), GNN_TEST_SHAPE (1, 2, 1), GNN_TEST_SHAPE (1, 1, 1),
+                                FALSE, FALSE, 0, e);
+}
+static GnnTensor *f_adaptive_pool3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_adaptive_avg_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 2), e);
+}
+
+static GnnTensor *f_adaptive_max_pool3d (GnnTensor **x, GError **e)
+{
+  return gnn_tensor_adaptive_max_pool3d (x[0], GNN_TEST_SHAPE (2, 3, 2), NULL, e);
+}
+
 #define BIG S2 (67, 129)
 #define A34 S2 (3, 4)
 
@@ -776,6 +808,12 @@ static const OpCase op_cases[] = {
   { "max-pool2d", f_max_pool, 1, { IN (S4 (2, 3, 7, 6), -2, 2) }, F_GRAD },
   { "avg-pool2d", f_avg_pool, 1, { TIN (S4 (2, 3, 7, 6), -2, 2) }, F_GRAD },
   { "adaptive-avg-pool2d", f_adaptive_pool, 1, { IN (S4 (2, 3, 7, 5), -2, 2) }, F_GRAD },
+  { "conv3d", f_conv3d, 3, { IN (S5 (2, 3, 4, 5, 4), -1, 1), IN (S5 (4, 3, 2, 3, 2), -1, 1), IN (S1 (4), -1, 1) }, F_GRAD },
+  { "conv-transpose3d", f_conv_t3d, 3, { IN (S5 (2, 3, 2, 3, 2), -1, 1), IN (S5 (3, 2, 2, 3, 2), -1, 1), IN (S1 (2), -1, 1) }, F_GRAD },
+  { "max-pool3d", f_max_pool3d, 1, { IN (S5 (2, 3, 4, 6, 5), -2, 2) }, F_GRAD },
+  { "avg-pool3d", f_avg_pool3d, 1, { TIN (S5 (2, 3, 4, 6, 5), -2, 2) }, F_GRAD },
+  { "adaptive-avg-pool3d", f_adaptive_pool3d, 1, { IN (S5 (2, 3, 5, 7, 3), -2, 2) }, F_GRAD },
+  { "adaptive-max-pool3d", f_adaptive_max_pool3d, 1, { IN (S5 (2, 3, 5, 7, 3), -2, 2) }, F_GRAD },
 };
 
 /* The inputs of @c on the CPU (leaves in @leaf, what the op gets in @x), and the same on the
@@ -789,7 +827,7 @@ make_inputs (const OpCase *c, GnnDtype dtype, guint seed, gboolean grad, GnnTens
   for (guint k = 0; k < c->n_in; k++)
     {
       const InSpec *s = &c->in[k];
-      gint64 shape[4];
+      gint64 shape[5];
       GnnDtype dt = s->index ? GNN_DTYPE_INT64 : dtype;
 
       memcpy (shape, s->shape, sizeof shape);

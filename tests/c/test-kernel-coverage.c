@@ -778,6 +778,61 @@ op_adaptive_avg_pool2d (GnnTensor **x, GError **e)
   return img ? gnn_tensor_adaptive_avg_pool2d (img, size, e) : NULL;
 }
 
+/* vol2col / col2vol: a (1, 1, 2, 2, 3) volume and kernel with padding and stride, and the 3-d
+ * pools of an unbatched (1, 2, 2, 3) volume, with padding and ceil_mode */
+static GnnTensor *
+op_conv3d (GnnTensor **x, GError **e)
+{
+  const gint64 stride[3] = { 1, 1, 2 }, padding[3] = { 1, 1, 1 }, dilation[3] = { 1, 1, 1 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 1, 2, 2, 3), 5, e);
+  g_autoptr(GnnTensor) w = vol ? gnn_tensor_view (x[1], GNN_TEST_SHAPE (1, 1, 2, 2, 3), 5, e) : NULL;
+  return w ? gnn_tensor_conv3d (vol, w, NULL, stride, padding, dilation, 1, e) : NULL;
+}
+
+static GnnTensor *
+op_conv_transpose3d (GnnTensor **x, GError **e)
+{
+  const gint64 stride[3] = { 2, 1, 1 }, padding[3] = { 0, 1, 0 }, output_padding[3] = { 1, 0, 0 };
+  const gint64 dilation[3] = { 1, 1, 1 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 1, 2, 3), 5, e);
+  g_autoptr(GnnTensor) w = vol ? gnn_tensor_view (x[1], GNN_TEST_SHAPE (2, 1, 1, 2, 3), 5, e) : NULL;
+  return w ? gnn_tensor_conv_transpose3d (vol, w, NULL, stride, padding, output_padding, 1, dilation, e) : NULL;
+}
+
+static GnnTensor *
+op_max_pool3d (GnnTensor **x, GError **e)
+{
+  const gint64 k[3] = { 2, 2, 2 }, s[3] = { 1, 1, 2 }, p[3] = { 1, 1, 1 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  g_autoptr(GnnTensor) idx = NULL;
+  return vol ? gnn_tensor_max_pool3d (vol, k, s, p, NULL, TRUE, &idx, e) : NULL;
+}
+
+static GnnTensor *
+op_avg_pool3d (GnnTensor **x, GError **e)
+{
+  const gint64 k[3] = { 2, 2, 3 }, p[3] = { 1, 1, 1 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  return vol ? gnn_tensor_avg_pool3d (vol, k, NULL, p, TRUE, FALSE, 0, e) : NULL;
+}
+
+static GnnTensor *
+op_adaptive_avg_pool3d (GnnTensor **x, GError **e)
+{
+  const gint64 size[3] = { 2, 3, 2 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  return vol ? gnn_tensor_adaptive_avg_pool3d (vol, size, e) : NULL;
+}
+
+static GnnTensor *
+op_adaptive_max_pool3d (GnnTensor **x, GError **e)
+{
+  const gint64 size[3] = { 1, 2, 2 };
+  g_autoptr(GnnTensor) vol = gnn_tensor_view (x[0], GNN_TEST_SHAPE (1, 2, 2, 3), 4, e);
+  g_autoptr(GnnTensor) idx = NULL;
+  return vol ? gnn_tensor_adaptive_max_pool3d (vol, size, &idx, e) : NULL;
+}
+
 static const OpCase shape_cases[] = {
   { "view", op_view, 1, -2, 2, TRUE },
   { "reshape", op_reshape, 1, -2, 2, TRUE },
@@ -811,6 +866,12 @@ static const OpCase shape_cases[] = {
   { "max_pool2d", op_max_pool2d, 1, -2, 2, TRUE },
   { "avg_pool2d", op_avg_pool2d, 1, -2, 2, TRUE },
   { "adaptive_avg_pool2d", op_adaptive_avg_pool2d, 1, -2, 2, TRUE },
+  { "conv3d", op_conv3d, 2, -2, 2, TRUE },
+  { "conv_transpose3d", op_conv_transpose3d, 2, -2, 2, TRUE },
+  { "max_pool3d", op_max_pool3d, 1, -2, 2, TRUE },
+  { "avg_pool3d", op_avg_pool3d, 1, -2, 2, TRUE },
+  { "adaptive_avg_pool3d", op_adaptive_avg_pool3d, 1, -2, 2, TRUE },
+  { "adaptive_max_pool3d", op_adaptive_max_pool3d, 1, -2, 2, TRUE },
 };
 
 /* ---- in place ----------------------------------------------------------------------- */

@@ -6,94 +6,117 @@
  * the name x for that dtype (x##_f32); not compiled on its own. Every loop is a task of
  * gnn_parallel_for over the planes or rows of contiguous operands, their geometry in g.
  */
-/* in0 is (N, C, H, W), out (N, C * kh * kw, OH, OW): out[n, (c * kh + ki) * kw + kj, oy, ox] =
- * in0[n, c, oy * sh - ph + ki * dh, ox * sw - pw + kj * dw], 0 outside in0. Tasks are the
- * N · C · kh · kw (n, row) pairs of out, each OH · OW values. */
+/* in0 is (N, C, D, H, W), out (N, C * kd * kh * kw, OD, OH, OW) (a 2-d call: D = OD = kd = 1):
+ * out[n, ((c * kd + kz) * kh + ki) * kw + kj, oz, oy, ox] = in0[n, c, oz * sd - pd + kz * dd,
+ * oy * sh - ph + ki * dh, ox * sw - pw + kj * dw], 0 outside in0. Tasks are the
+ * N · C · kd · kh · kw (n, row) pairs of out, each OD · OH · OW values. */
 static void
 NAME (im2col_rows) (gpointer data, gint64 b, gint64 e)
 {
   const Geometry *g = data;
   const T *in = g->args->in[0]->data;
   T *out = g->args->out->data;
-  gint64 rows = g->C * g->kh * g->kw;
+  gint64 rows = g->C * g->kd * g->kh * g->kw;
 
   for (gint64 t = b; t < e; t++)
     {
       gint64 n = t / rows, row = t % rows;
-      gint64 kj = row % g->kw, ki = (row / g->kw) % g->kh, c = row / (g->kw * g->kh);
-      const T *plane = in + (n * g->C + c) * g->H * g->W;
-      T *dst = out + t * g->OH * g->OW;
+      gint64 kj = row % g->kw, ki = (row / g->kw) % g->kh, kz = (row / (g->kw * g->kh)) % g->kd;
+      gint64 c = row / (g->kw * g->kh * g->kd);
+      const T *volume = in + (n * g->C + c) * g->D * g->H * g->W;
       /* x = ox · sw + off lies inside the row for ox in [ox0, ox1) */
       const gint64 off = kj * g->dw - g->pw;
       const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);
       const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0));
 
-      for (gint64 oy = 0; oy < g->OH; oy++)
+      for (gint64 oz = 0; oz < g->OD; oz++)
         {
-          gint64 y = oy * g->sh - g->ph + ki * g->dh;
-          T *d = dst + oy * g->OW;
-          const T *src;
+          gint64 z = oz * g->sd - g->pd + kz * g->dd;
+          T *dst = out + (t * g->OD + oz) * g->OH * g->OW;
+          const T *plane;
 
-          if (y < 0 || y >= g->H)
+          if (z < 0 || z >= g->D)
             {
-              memset (d, 0, sizeof (T) * g->OW);
+              memset (dst, 0, sizeof (T) * g->OH * g->OW);
               continue;
             }
-          for (gint64 ox = 0; ox < ox0; ox++)
-            d[ox] = (T) 0;
-          src = plane + y * g->W + off;
-          if (g->sw == 1)
-            memcpy (d + ox0, src + ox0, sizeof (T) * (ox1 - ox0));
-          else
-            for (gint64 ox = ox0; ox < ox1; ox++)
-              d[ox] = src[ox * g->sw];
-          for (gint64 ox = ox1; ox < g->OW; ox++)
-            d[ox] = (T) 0;
+          plane = volume + z * g->H * g->W;
+          for (gint64 oy = 0; oy < g->OH; oy++)
+            {
+              gint64 y = oy * g->sh - g->ph + ki * g->dh;
+              T *d = dst + oy * g->OW;
+              const T *src;
+
+              if (y < 0 || y >= g->H)
+                {
+                  memset (d, 0, sizeof (T) * g->OW);
+                  continue;
+                }
+              for (gint64 ox = 0; ox < ox0; ox++)
+                d[ox] = (T) 0;
+              src = plane + y * g->W + off;
+              if (g->sw == 1)
+                memcpy (d + ox0, src + ox0, sizeof (T) * (ox1 - ox0));
+              else
+                for (gint64 ox = ox0; ox < ox1; ox++)
+                  d[ox] = src[ox * g->sw];
+              for (gint64 ox = ox1; ox < g->OW; ox++)
+                d[ox] = (T) 0;
+            }
         }
     }
 }
 
-/* in0 is (N, C * kh * kw, OH, OW), out (N, C, H, W): each out[n, c] plane is the sum of the
- * kh · kw column rows of in0 that im2col reads from it, added in row order. Tasks are the
- * N · C (n, c) planes. */
+/* in0 is (N, C * kd * kh * kw, OD, OH, OW), out (N, C, D, H, W): each out[n, c] volume is the
+ * sum of the kd · kh · kw column rows of in0 that im2col reads from it, added in row order.
+ * Tasks are the N · C (n, c) volumes (planes, in 2-d). */
 static void
 NAME (col2im_planes) (gpointer data, gint64 b, gint64 e)
 {
   const Geometry *g = data;
   const T *in = g->args->in[0]->data;
   T *out = g->args->out->data;
-  gint64 k = g->kh * g->kw;
+  gint64 k = g->kd * g->kh * g->kw, image = g->D * g->H * g->W;
 
   for (gint64 t = b; t < e; t++)
     {
-      T *plane = out + t * g->H * g->W;
+      T *volume = out + t * image;
 
-      memset (plane, 0, sizeof (T) * g->H * g->W);
+      memset (volume, 0, sizeof (T) * image);
       for (gint64 r = 0; r < k; r++)
         {
-          gint64 ki = r / g->kw, kj = r % g->kw;
-          const T *src = in + (t * k + r) * g->OH * g->OW;
+          gint64 kz = r / (g->kh * g->kw), ki = (r / g->kw) % g->kh, kj = r % g->kw;
           /* x = ox · sw + off lies inside the row for ox in [ox0, ox1), as in im2col */
           const gint64 off = kj * g->dw - g->pw;
           const gint64 ox0 = MIN (g->OW, off >= 0 ? 0 : (-off + g->sw - 1) / g->sw);
           const gint64 ox1 = MAX (ox0, MIN (g->OW, g->W - off > 0 ? (g->W - off + g->sw - 1) / g->sw : 0));
 
-          for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 oz = 0; oz < g->OD; oz++)
             {
-              gint64 y = oy * g->sh - g->ph + ki * g->dh;
-              T *row;
-              const T *s;
+              gint64 z = oz * g->sd - g->pd + kz * g->dd;
+              const T *src = in + ((t * k + r) * g->OD + oz) * g->OH * g->OW;
+              T *plane;
 
-              if (y < 0 || y >= g->H)
+              if (z < 0 || z >= g->D)
                 continue;
-              row = plane + y * g->W + off;
-              s = src + oy * g->OW;
-              if (g->sw == 1)
-                for (gint64 ox = ox0; ox < ox1; ox++)
-                  row[ox] += s[ox];
-              else
-                for (gint64 ox = ox0; ox < ox1; ox++)
-                  row[ox * g->sw] += s[ox];
+              plane = volume + z * g->H * g->W;
+              for (gint64 oy = 0; oy < g->OH; oy++)
+                {
+                  gint64 y = oy * g->sh - g->ph + ki * g->dh;
+                  T *row;
+                  const T *s;
+
+                  if (y < 0 || y >= g->H)
+                    continue;
+                  row = plane + y * g->W + off;
+                  s = src + oy * g->OW;
+                  if (g->sw == 1)
+                    for (gint64 ox = ox0; ox < ox1; ox++)
+                      row[ox] += s[ox];
+                  else
+                    for (gint64 ox = ox0; ox < ox1; ox++)
+                      row[ox * g->sw] += s[ox];
+                }
             }
         }
     }
@@ -101,9 +124,9 @@ NAME (col2im_planes) (gpointer data, gint64 b, gint64 e)
 
 /* ---- pooling ------------------------------------------------------------------------ */
 
-/* in0 is (N, C, H, W), out and out2 (N, C, OH, OW): out the maximum over each window (NaN
- * wins), out2 its index y · W + x in the plane, the first one on ties. Tasks are the N · C
- * planes. */
+/* in0 is (N, C, D, H, W), out and out2 (N, C, OD, OH, OW) (a 2-d call: D = OD = kd = 1): out
+ * the maximum over each window (NaN wins), out2 its index (z · H + y) · W + x in the volume, the
+ * first one on ties. Tasks are the N · C volumes. */
 GNN_CPU_MULTIVERSION
 static void
 NAME (max_pool_planes) (gpointer data, gint64 b, gint64 e)
@@ -115,7 +138,8 @@ NAME (max_pool_planes) (gpointer data, gint64 b, gint64 e)
 
   /* 2×2 windows, stride 2, inside the plane (the common case): the four values in scan
    * order, as the general loop below compares them */
-  if (g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->ph == 0 && g->pw == 0 &&
+  if (g->D == 1 && g->OD == 1 && g->kd == 1 && g->pd == 0 &&
+      g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->ph == 0 && g->pw == 0 &&
       g->dh == 1 && g->dw == 1 && 2 * g->OH <= g->H && 2 * g->OW <= g->W)
     {
       const gint64 H = g->H, W = g->W, OH = g->OH, OW = g->OW;
@@ -153,41 +177,50 @@ NAME (max_pool_planes) (gpointer data, gint64 b, gint64 e)
     }
   for (gint64 t = b; t < e; t++)
     {
-      const T *plane = in + t * g->H * g->W;
+      const T *volume = in + t * g->D * g->H * g->W;
 
-      for (gint64 oy = 0; oy < g->OH; oy++)
-        for (gint64 ox = 0; ox < g->OW; ox++)
-          {
-            T best = (T) -INFINITY;
-            gint64 best_at = -1;
+      for (gint64 oz = 0; oz < g->OD; oz++)
+        for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 ox = 0; ox < g->OW; ox++)
+            {
+              T best = (T) -INFINITY;
+              gint64 best_at = -1, l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox;
 
-            for (gint64 ki = 0; ki < g->kh; ki++)
-              {
-                gint64 y = oy * g->sh - g->ph + ki * g->dh;
-                if (y < 0 || y >= g->H)
-                  continue;
-                for (gint64 kj = 0; kj < g->kw; kj++)
-                  {
-                    gint64 x = ox * g->sw - g->pw + kj * g->dw;
-                    T v;
-                    if (x < 0 || x >= g->W)
-                      continue;
-                    v = plane[y * g->W + x];
-                    if (best_at < 0 || v > best || isnan (v))
-                      {
-                        best = v;
-                        best_at = y * g->W + x;
-                      }
-                  }
-              }
-            out[(t * g->OH + oy) * g->OW + ox] = best;
-            idx[(t * g->OH + oy) * g->OW + ox] = MAX (best_at, 0);
-          }
+              for (gint64 kz = 0; kz < g->kd; kz++)
+                {
+                  gint64 z = oz * g->sd - g->pd + kz * g->dd;
+                  if (z < 0 || z >= g->D)
+                    continue;
+                  for (gint64 ki = 0; ki < g->kh; ki++)
+                    {
+                      gint64 y = oy * g->sh - g->ph + ki * g->dh;
+                      if (y < 0 || y >= g->H)
+                        continue;
+                      for (gint64 kj = 0; kj < g->kw; kj++)
+                        {
+                          gint64 x = ox * g->sw - g->pw + kj * g->dw, at;
+                          T v;
+                          if (x < 0 || x >= g->W)
+                            continue;
+                          at = (z * g->H + y) * g->W + x;
+                          v = volume[at];
+                          if (best_at < 0 || v > best || isnan (v))
+                            {
+                              best = v;
+                              best_at = at;
+                            }
+                        }
+                    }
+                }
+              out[l] = best;
+              idx[l] = MAX (best_at, 0);
+            }
     }
 }
 
-/* in0 (the gradient) and in1 (the indices of MAX_POOL2D) are (N, C, OH, OW), out (N, C, H, W):
- * out[n, c, in1[n, c, oy, ox]] += in0[n, c, oy, ox], planes zeroed first. Tasks are planes. */
+/* in0 (the gradient) and in1 (the indices of MAX_POOL2D / 3D) are (N, C, [OD,] OH, OW), out
+ * (N, C, [D,] H, W): out[n, c, in1[n, c, ·]] += in0[n, c, ·], volumes zeroed first. Tasks are
+ * volumes (planes, in 2-d). */
 static void
 NAME (max_pool_backward_planes) (gpointer data, gint64 b, gint64 e)
 {
@@ -196,111 +229,175 @@ NAME (max_pool_backward_planes) (gpointer data, gint64 b, gint64 e)
   const gint64 *idx = g->args->in[1]->data;
   T *out = g->args->out->data;
 
+  const gint64 image = g->D * g->H * g->W, pooled = g->OD * g->OH * g->OW;
+
   for (gint64 t = b; t < e; t++)
     {
-      T *plane = out + t * g->H * g->W;
-      memset (plane, 0, sizeof (T) * g->H * g->W);
-      for (gint64 l = t * g->OH * g->OW; l < (t + 1) * g->OH * g->OW; l++)
-        plane[idx[l]] += gin[l];
+      T *volume = out + t * image;
+      memset (volume, 0, sizeof (T) * image);
+      for (gint64 l = t * pooled; l < (t + 1) * pooled; l++)
+        volume[idx[l]] += gin[l];
     }
 }
 
-/* forward: in0 is (N, C, H, W), out (N, C, OH, OW), the mean of each window; backward: in0 is
- * (N, C, OH, OW), out (N, C, H, W), each gradient shared over its window. The divisor is
- * divisor_override, or the window's size within the padded or the real plane. Tasks are
- * planes. */
+/* forward: in0 is (N, C, D, H, W), out (N, C, OD, OH, OW), the mean of each window; backward:
+ * in0 is (N, C, OD, OH, OW), out (N, C, D, H, W), each gradient shared over its window (a 2-d
+ * call: D = OD = kd = 1). The divisor is divisor_override, or the window's size within the
+ * padded or the real volume. Tasks are volumes. */
 static void
 NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
 {
   const Geometry *g = data;
-  gboolean backward = g->args->op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD;
+  gboolean backward = g->args->op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD ||
+                      g->args->op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD;
+  gboolean three = g->args->op == GNN_BACKEND_OP_AVG_POOL3D || g->args->op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD;
+  double divisor_override = three ? g->args->params.volume.divisor : g->args->params.window.divisor;
+  gboolean count_include_pad = three ? g->args->params.volume.count_include_pad
+                                     : g->args->params.window.count_include_pad;
   const T *pooled_in = g->args->in[0]->data;
   T *pooled_out = g->args->out->data;
+  const gint64 image = g->D * g->H * g->W, HW = g->H * g->W;
 
   for (gint64 t = b; t < e; t++)
     {
-      T *image_out = pooled_out + t * g->H * g->W;
-      const T *image_in = pooled_in + t * g->H * g->W;
+      T *image_out = pooled_out + t * image;
+      const T *image_in = pooled_in + t * image;
 
       if (backward)
-        memset (image_out, 0, sizeof (T) * g->H * g->W);
-      for (gint64 oy = 0; oy < g->OH; oy++)
-        for (gint64 ox = 0; ox < g->OW; ox++)
-          {
-            gint64 l = (t * g->OH + oy) * g->OW + ox;
-            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;
-            gint64 y1 = MIN (y0 + g->kh, g->H + g->ph), x1 = MIN (x0 + g->kw, g->W + g->pw);
-            gint64 pool_size = (y1 - y0) * (x1 - x0);
-            double divisor, sum = 0;
+        memset (image_out, 0, sizeof (T) * image);
+      for (gint64 oz = 0; oz < g->OD; oz++)
+        for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 ox = 0; ox < g->OW; ox++)
+            {
+              gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox;
+              gint64 z0 = oz * g->sd - g->pd, y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;
+              gint64 z1 = MIN (z0 + g->kd, g->D + g->pd), y1 = MIN (y0 + g->kh, g->H + g->ph);
+              gint64 x1 = MIN (x0 + g->kw, g->W + g->pw);
+              gint64 pool_size = (z1 - z0) * (y1 - y0) * (x1 - x0);
+              double divisor, sum = 0;
 
-            y0 = MAX (y0, 0); x0 = MAX (x0, 0); y1 = MIN (y1, g->H); x1 = MIN (x1, g->W);
-            if (y0 >= y1 || x0 >= x1)
-              {
-                if (!backward)
-                  pooled_out[l] = 0;
-                continue;
-              }
-            divisor = g->args->params.window.divisor != 0 ? g->args->params.window.divisor :
-                      g->args->params.window.count_include_pad ? (double) pool_size
-                                                               : (double) ((y1 - y0) * (x1 - x0));
-            if (backward)
-              {
-                T share = (T) (pooled_in[l] / divisor);
-                for (gint64 y = y0; y < y1; y++)
-                  for (gint64 x = x0; x < x1; x++)
-                    image_out[y * g->W + x] += share;
-              }
-            else
-              {
-                for (gint64 y = y0; y < y1; y++)
-                  for (gint64 x = x0; x < x1; x++)
-                    sum += image_in[y * g->W + x];
-                pooled_out[l] = (T) (sum / divisor);
-              }
-          }
+              z0 = MAX (z0, 0); y0 = MAX (y0, 0); x0 = MAX (x0, 0);
+              z1 = MIN (z1, g->D); y1 = MIN (y1, g->H); x1 = MIN (x1, g->W);
+              if (z0 >= z1 || y0 >= y1 || x0 >= x1)
+                {
+                  if (!backward)
+                    pooled_out[l] = 0;
+                  continue;
+                }
+              divisor = divisor_override != 0 ? divisor_override :
+                        count_include_pad ? (double) pool_size
+                                          : (double) ((z1 - z0) * (y1 - y0) * (x1 - x0));
+              if (backward)
+                {
+                  T share = (T) (pooled_in[l] / divisor);
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        image_out[z * HW + y * g->W + x] += share;
+                }
+              else
+                {
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        sum += image_in[z * HW + y * g->W + x];
+                  pooled_out[l] = (T) (sum / divisor);
+                }
+            }
     }
 }
 
-/* forward: in0 is (N, C, H, W), out (N, C, OH, OW), out[n, c, oy, ox] the mean of the rows
- * [⌊oy · H / OH⌋, ⌈(oy + 1) · H / OH⌉) and the columns likewise; backward: the adjoint, from
- * (N, C, OH, OW) into a zeroed (N, C, H, W). Tasks are planes. */
+/* forward: in0 is (N, C, D, H, W), out (N, C, OD, OH, OW), out[n, c, oz, oy, ox] the mean of
+ * the depths [⌊oz · D / OD⌋, ⌈(oz + 1) · D / OD⌉) and the rows and the columns likewise (a 2-d
+ * call: D = OD = 1); backward: the adjoint, from (N, C, OD, OH, OW) into a zeroed
+ * (N, C, D, H, W). Tasks are volumes. */
 static void
 NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
 {
   const Geometry *g = data;
-  gboolean backward = g->args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD;
+  gboolean backward = g->args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD ||
+                      g->args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD;
   const T *in = g->args->in[0]->data;
   T *out = g->args->out->data;
+  const gint64 image = g->D * g->H * g->W, HW = g->H * g->W;
 
   for (gint64 t = b; t < e; t++)
     {
       if (backward)
-        memset (out + t * g->H * g->W, 0, sizeof (T) * g->H * g->W);
-      for (gint64 oy = 0; oy < g->OH; oy++)
-        for (gint64 ox = 0; ox < g->OW; ox++)
-          {
-            gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
-            gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
-            gint64 l = (t * g->OH + oy) * g->OW + ox;
-            double area = (double) ((y1 - y0) * (x1 - x0)), sum = 0;
+        memset (out + t * image, 0, sizeof (T) * image);
+      for (gint64 oz = 0; oz < g->OD; oz++)
+        for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 ox = 0; ox < g->OW; ox++)
+            {
+              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
+              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox;
+              double area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0)), sum = 0;
 
-            if (backward)
-              {
-                T share = (T) (in[l] / area);
-                T *plane = out + t * g->H * g->W;
+              if (backward)
+                {
+                  T share = (T) (in[l] / area);
+                  T *volume = out + t * image;
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        volume[z * HW + y * g->W + x] += share;
+                }
+              else
+                {
+                  const T *volume = in + t * image;
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        sum += volume[z * HW + y * g->W + x];
+                  out[l] = (T) (sum / area);
+                }
+            }
+    }
+}
+
+/* in0 is (N, C, D, H, W), out and out2 (N, C, OD, OH, OW): out the maximum over the window of
+ * adaptive_planes (NaN wins), out2 its index (z · H + y) · W + x in the volume, the first one on
+ * ties. Tasks are volumes. */
+static void
+NAME (adaptive_max_planes) (gpointer data, gint64 b, gint64 e)
+{
+  const Geometry *g = data;
+  const T *in = g->args->in[0]->data;
+  T *out = g->args->out->data;
+  gint64 *idx = g->args->out2->data;
+  const gint64 image = g->D * g->H * g->W;
+
+  for (gint64 t = b; t < e; t++)
+    {
+      const T *volume = in + t * image;
+
+      for (gint64 oz = 0; oz < g->OD; oz++)
+        for (gint64 oy = 0; oy < g->OH; oy++)
+          for (gint64 ox = 0; ox < g->OW; ox++)
+            {
+              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
+              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox, best_at = -1;
+              T best = (T) -INFINITY;
+
+              for (gint64 z = z0; z < z1; z++)
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
-                    plane[y * g->W + x] += share;
-              }
-            else
-              {
-                const T *plane = in + t * g->H * g->W;
-                for (gint64 y = y0; y < y1; y++)
-                  for (gint64 x = x0; x < x1; x++)
-                    sum += plane[y * g->W + x];
-                out[l] = (T) (sum / area);
-              }
-          }
+                    {
+                      gint64 at = (z * g->H + y) * g->W + x;
+                      T v = volume[at];
+                      if (best_at < 0 || v > best || isnan (v))
+                        {
+                          best = v;
+                          best_at = at;
+                        }
+                    }
+              out[l] = best;
+              idx[l] = MAX (best_at, 0);
+            }
     }
 }
 

@@ -1369,87 +1369,162 @@ k_one_hot (const GnnKernelArgs *args,
   return TRUE;
 }
 
-/* ---- im2col / col2im ---------------------------------------------------------------- */
+/* ---- im2col / col2im, vol2col / col2vol ---------------------------------------------- */
+
+/* The window of a convolution or pooling kernel with a depth: a 2-d kernel (params.window) has
+ * a unit one, a 3-d kernel reads params.volume; triples in (D, H, W) order. */
+typedef struct {
+  gint64 k[3], s[3], p[3], d[3];
+  double divisor;
+  gboolean count_include_pad;
+  gboolean three;
+} RefWindow;
+
+static gboolean
+is_3d_op (GnnBackendOp op)
+{
+  return op == GNN_BACKEND_OP_VOL2COL || op == GNN_BACKEND_OP_COL2VOL || op == GNN_BACKEND_OP_MAX_POOL3D ||
+         op == GNN_BACKEND_OP_MAX_POOL3D_BACKWARD || op == GNN_BACKEND_OP_AVG_POOL3D ||
+         op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D ||
+         op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD || op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
+}
+
+static void
+read_window (const GnnKernelArgs *args, gboolean dilated, RefWindow *w)
+{
+  w->three = is_3d_op (args->op);
+  if (w->three)
+    {
+      const GnnKernelVolume *v = &args->params.volume;
+      for (guint a = 0; a < 3; a++)
+        {
+          w->k[a] = v->kernel[a];
+          w->s[a] = v->stride[a];
+          w->p[a] = v->padding[a];
+          w->d[a] = dilated ? v->dilation[a] : 1;
+        }
+      w->divisor = v->divisor;
+      w->count_include_pad = v->count_include_pad;
+    }
+  else
+    {
+      const GnnKernelWindow *v = &args->params.window;
+      w->k[0] = w->s[0] = w->d[0] = 1;
+      w->p[0] = 0;
+      for (guint a = 0; a < 2; a++)
+        {
+          w->k[a + 1] = v->kernel[a];
+          w->s[a + 1] = v->stride[a];
+          w->p[a + 1] = v->padding[a];
+          w->d[a + 1] = dilated ? v->dilation[a] : 1;
+        }
+      w->divisor = v->divisor;
+      w->count_include_pad = v->count_include_pad;
+    }
+}
+
+/* the spatial sizes of a 4-d (2-d kernel: a unit depth) or 5-d operand, (D, H, W) */
+static void
+spatial_of (const GnnKernelTensor *t, gint64 *sz)
+{
+  sz[0] = t->ndim == 5 ? t->shape[2] : 1;
+  sz[1] = t->shape[t->ndim - 2];
+  sz[2] = t->shape[t->ndim - 1];
+}
 
 /* im2col: in0 (N, C, H, W) -> out (N, C * kh * kw, OH, OW); col2im: in0 (N, C * kh * kw, OH, OW)
  * -> out (N, C, H, W), the sum of the entries that im2col would read from each position.
- * params.window holds (kh, kw), (sh, sw), (ph, pw), (dh, dw). */
+ * params.window holds (kh, kw), (sh, sw), (ph, pw), (dh, dw). vol2col and col2vol are the same
+ * with a depth, (N, C, D, H, W) and (N, C * kd * kh * kw, OD, OH, OW), from params.volume. */
 static gboolean
 k_im2col_col2im (const GnnKernelArgs *args,
                  GError             **error)
 {
-  gboolean to_cols = args->op == GNN_BACKEND_OP_IM2COL;
+  gboolean to_cols = args->op == GNN_BACKEND_OP_IM2COL || args->op == GNN_BACKEND_OP_VOL2COL;
   const GnnKernelTensor *image = to_cols ? args->in[0] : args->out;
   const GnnKernelTensor *cols = to_cols ? args->out : args->in[0];
-  const GnnKernelWindow *win = &args->params.window;
-  gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+  RefWindow w;
+  gint64 N, C, I[3], O[3], K;
+  guint rank;
 
-  kh = win->kernel[0]; kw = win->kernel[1]; sh = win->stride[0]; sw = win->stride[1];
-  ph = win->padding[0]; pw = win->padding[1]; dh = win->dilation[0]; dw = win->dilation[1];
-  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
-    return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
-  if (image->ndim != 4 || cols->ndim != 4)
-    return layout_error (args, error, "the image and the columns must be 4-d");
-  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
-  OH = cols->shape[2]; OW = cols->shape[3];
-  if (cols->shape[0] != N || cols->shape[1] != C * kh * kw)
+  read_window (args, TRUE, &w);
+  rank = w.three ? 5 : 4;
+  for (guint a = 0; a < 3; a++)
+    if (w.k[a] < 1 || w.s[a] < 1 || w.d[a] < 1)
+      return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
+  if (image->ndim != rank || cols->ndim != rank)
+    return layout_error (args, error, "the image and the columns must be %u-d", rank);
+  N = image->shape[0]; C = image->shape[1];
+  spatial_of (image, I);
+  spatial_of (cols, O);
+  K = w.k[0] * w.k[1] * w.k[2];
+  if (cols->shape[0] != N || cols->shape[1] != C * K)
     return layout_error (args, error, "the columns have shape (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
                          ", …), expected (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", …)",
-                         cols->shape[0], cols->shape[1], N, C * kh * kw);
+                         cols->shape[0], cols->shape[1], N, C * K);
   if (!to_cols)
     for (gint64 l = 0; l < numel (image); l++)
       write_double (image, offset_of (image, l), 0.0);
   for (gint64 n = 0; n < N; n++)
     for (gint64 c = 0; c < C; c++)
-      for (gint64 ki = 0; ki < kh; ki++)
-        for (gint64 kj = 0; kj < kw; kj++)
-          for (gint64 oy = 0; oy < OH; oy++)
-            for (gint64 ox = 0; ox < OW; ox++)
-              {
-                gint64 y = oy * sh - ph + ki * dh, x = ox * sw - pw + kj * dw;
-                gint64 row = (c * kh + ki) * kw + kj;
-                gint64 coff = offset_of (cols, ((n * cols->shape[1] + row) * OH + oy) * OW + ox);
-                gboolean inside = y >= 0 && y < H && x >= 0 && x < W;
-                gint64 ioff = inside ? offset_of (image, ((n * C + c) * H + y) * W + x) : 0;
+      for (gint64 kz = 0; kz < w.k[0]; kz++)
+        for (gint64 ki = 0; ki < w.k[1]; ki++)
+          for (gint64 kj = 0; kj < w.k[2]; kj++)
+            for (gint64 oz = 0; oz < O[0]; oz++)
+              for (gint64 oy = 0; oy < O[1]; oy++)
+                for (gint64 ox = 0; ox < O[2]; ox++)
+                  {
+                    gint64 z = oz * w.s[0] - w.p[0] + kz * w.d[0];
+                    gint64 y = oy * w.s[1] - w.p[1] + ki * w.d[1], x = ox * w.s[2] - w.p[2] + kj * w.d[2];
+                    gint64 row = ((c * w.k[0] + kz) * w.k[1] + ki) * w.k[2] + kj;
+                    gint64 coff = offset_of (cols, (((n * cols->shape[1] + row) * O[0] + oz) * O[1] + oy) * O[2] + ox);
+                    gboolean inside = z >= 0 && z < I[0] && y >= 0 && y < I[1] && x >= 0 && x < I[2];
+                    gint64 ioff = inside ? offset_of (image, (((n * C + c) * I[0] + z) * I[1] + y) * I[2] + x) : 0;
 
-                if (to_cols)
-                  write_double (cols, coff, inside ? read_double (image, ioff) : 0.0);
-                else if (inside)
-                  write_double (image, ioff, read_double (image, ioff) + read_double (cols, coff));
-              }
+                    if (to_cols)
+                      write_double (cols, coff, inside ? read_double (image, ioff) : 0.0);
+                    else if (inside)
+                      write_double (image, ioff, read_double (image, ioff) + read_double (cols, coff));
+                  }
   return TRUE;
 }
 
 /* ---- pooling ----------------------------------------------------------------------- */
 
-/* The (N, C, H, W) image and (N, C, OH, OW) pooled operands of a pooling kernel; the window as
- * IM2COL. Forward kernels read the image from in0; backward ones write it to out. */
+/* The (N, C, [D,] H, W) image and (N, C, [OD,] OH, OW) pooled operands of a pooling kernel; the
+ * window as IM2COL (VOL2COL). Forward kernels read the image from in0; backward ones write it to
+ * out. */
 static gboolean
-k_pool2d (const GnnKernelArgs *args,
-          GError             **error)
+k_pool (const GnnKernelArgs *args,
+        GError             **error)
 {
-  gboolean backward = args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD || args->op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD;
-  gboolean is_max = args->op == GNN_BACKEND_OP_MAX_POOL2D || args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD;
+  GnnBackendOp op = args->op;
+  gboolean max_forward = op == GNN_BACKEND_OP_MAX_POOL2D || op == GNN_BACKEND_OP_MAX_POOL3D;
+  gboolean max_backward = op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD || op == GNN_BACKEND_OP_MAX_POOL3D_BACKWARD;
+  gboolean backward = max_backward || op == GNN_BACKEND_OP_AVG_POOL2D_BACKWARD ||
+                      op == GNN_BACKEND_OP_AVG_POOL3D_BACKWARD;
+  gboolean is_max = max_forward || max_backward;
   const GnnKernelTensor *image = backward ? args->out : args->in[0];
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
-  const GnnKernelWindow *win = &args->params.window;
-  gint64 N, C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+  RefWindow w;
+  gint64 N, C, I[3], O[3];
+  guint rank;
 
-  kh = win->kernel[0]; kw = win->kernel[1]; sh = win->stride[0]; sw = win->stride[1];
-  ph = win->padding[0]; pw = win->padding[1];
-  dh = is_max ? win->dilation[0] : 1;
-  dw = is_max ? win->dilation[1] : 1;
-  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1)
-    return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
-  if (image->ndim != 4 || pooled->ndim != 4 || image->shape[0] != pooled->shape[0] ||
+  read_window (args, is_max, &w);
+  rank = w.three ? 5 : 4;
+  for (guint a = 0; a < 3; a++)
+    if (w.k[a] < 1 || w.s[a] < 1 || w.d[a] < 1)
+      return layout_error (args, error, "kernel size, stride and dilation must be at least 1");
+  if (image->ndim != rank || pooled->ndim != rank || image->shape[0] != pooled->shape[0] ||
       image->shape[1] != pooled->shape[1])
-    return layout_error (args, error, "the image and the pooled operand must be 4-d with the same N and C");
-  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
-  OH = pooled->shape[2]; OW = pooled->shape[3];
-  if (args->op == GNN_BACKEND_OP_MAX_POOL2D &&
+    return layout_error (args, error, "the image and the pooled operand must be %u-d with the same N and C", rank);
+  N = image->shape[0]; C = image->shape[1];
+  spatial_of (image, I);
+  spatial_of (pooled, O);
+  if (max_forward &&
       (args->out2 == NULL || args->out2->dtype != GNN_DTYPE_INT64 || numel (args->out2) != numel (args->out)))
     return layout_error (args, error, "out2 must be int64 indices shaped as out");
-  if (args->op == GNN_BACKEND_OP_MAX_POOL2D_BACKWARD &&
+  if (max_backward &&
       (!check_index_dtype (args, args->in[1], "in1", error) ||
        !check_numel (args, args->in[1], "in1", numel (args->in[0]), error)))
     return FALSE;
@@ -1459,124 +1534,166 @@ k_pool2d (const GnnKernelArgs *args,
 
   for (gint64 n = 0; n < N; n++)
     for (gint64 c = 0; c < C; c++)
-      for (gint64 oy = 0; oy < OH; oy++)
-        for (gint64 ox = 0; ox < OW; ox++)
-          {
-            gint64 plane = (n * C + c) * H * W;
-            gint64 poff = offset_of (pooled, ((n * C + c) * OH + oy) * OW + ox);
+      for (gint64 oz = 0; oz < O[0]; oz++)
+        for (gint64 oy = 0; oy < O[1]; oy++)
+          for (gint64 ox = 0; ox < O[2]; ox++)
+            {
+              gint64 volume = (n * C + c) * I[0] * I[1] * I[2];
+              gint64 l = (((n * C + c) * O[0] + oz) * O[1] + oy) * O[2] + ox;
+              gint64 poff = offset_of (pooled, l);
 
-            if (is_max)
-              {
-                double best = -INFINITY;
-                gint64 best_at = -1;
+              if (is_max)
+                {
+                  double best = -INFINITY;
+                  gint64 best_at = -1;
 
-                if (backward)
-                  {
-                    gint64 at = read_int (args->in[1], offset_of (args->in[1], ((n * C + c) * OH + oy) * OW + ox));
-                    gint64 ioff;
-
-                    if (!check_index (args, at, H * W, error))
-                      return FALSE;
-                    ioff = offset_of (image, plane + at);
-                    write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff));
-                    continue;
-                  }
-                for (gint64 ki = 0; ki < kh; ki++)
-                  for (gint64 kj = 0; kj < kw; kj++)
+                  if (backward)
                     {
-                      gint64 y = oy * sh - ph + ki * dh, x = ox * sw - pw + kj * dw;
-                      double v;
+                      gint64 at = read_int (args->in[1], offset_of (args->in[1], l));
+                      gint64 ioff;
 
-                      if (y < 0 || y >= H || x < 0 || x >= W)
-                        continue;
-                      v = read_double (image, offset_of (image, plane + y * W + x));
-                      if (best_at < 0 || v > best || isnan (v))
+                      if (!check_index (args, at, I[0] * I[1] * I[2], error))
+                        return FALSE;
+                      ioff = offset_of (image, volume + at);
+                      write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff));
+                      continue;
+                    }
+                  for (gint64 kz = 0; kz < w.k[0]; kz++)
+                    for (gint64 ki = 0; ki < w.k[1]; ki++)
+                      for (gint64 kj = 0; kj < w.k[2]; kj++)
                         {
-                          best = v;
-                          best_at = y * W + x;
+                          gint64 z = oz * w.s[0] - w.p[0] + kz * w.d[0];
+                          gint64 y = oy * w.s[1] - w.p[1] + ki * w.d[1], x = ox * w.s[2] - w.p[2] + kj * w.d[2];
+                          gint64 at = (z * I[1] + y) * I[2] + x;
+                          double v;
+
+                          if (z < 0 || z >= I[0] || y < 0 || y >= I[1] || x < 0 || x >= I[2])
+                            continue;
+                          v = read_double (image, offset_of (image, volume + at));
+                          if (best_at < 0 || v > best || isnan (v))
+                            {
+                              best = v;
+                              best_at = at;
+                            }
                         }
-                    }
-                write_double (args->out, poff, best);
-                write_int (args->out2, offset_of (args->out2, ((n * C + c) * OH + oy) * OW + ox), MAX (best_at, 0));
-              }
-            else
-              {
-                gint64 y0 = oy * sh - ph, x0 = ox * sw - pw;
-                gint64 y1 = MIN (y0 + kh, H + ph), x1 = MIN (x0 + kw, W + pw);
-                gint64 pool_size = (y1 - y0) * (x1 - x0);
-                double divisor, sum = 0;
+                  write_double (args->out, poff, best);
+                  write_int (args->out2, offset_of (args->out2, l), MAX (best_at, 0));
+                }
+              else
+                {
+                  gint64 lo[3], hi[3], pool_size = 1, inside = 1;
+                  gint64 o[3] = { oz, oy, ox };
+                  double divisor, sum = 0;
 
-                y0 = MAX (y0, 0);
-                x0 = MAX (x0, 0);
-                y1 = MIN (y1, H);
-                x1 = MIN (x1, W);
-                if (y0 >= y1 || x0 >= x1)
-                  {
-                    if (!backward)
-                      write_double (args->out, poff, 0.0);
-                    continue;
-                  }
-                divisor = win->divisor != 0 ? win->divisor
-                          : win->count_include_pad ? (double) pool_size : (double) ((y1 - y0) * (x1 - x0));
-                for (gint64 y = y0; y < y1; y++)
-                  for (gint64 x = x0; x < x1; x++)
+                  for (guint a = 0; a < 3; a++)
                     {
-                      gint64 ioff = offset_of (image, plane + y * W + x);
-
-                      if (backward)
-                        write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / divisor);
-                      else
-                        sum += read_double (image, ioff);
+                      lo[a] = o[a] * w.s[a] - w.p[a];
+                      hi[a] = MIN (lo[a] + w.k[a], I[a] + w.p[a]);
+                      pool_size *= hi[a] - lo[a];
+                      lo[a] = MAX (lo[a], 0);
+                      hi[a] = MIN (hi[a], I[a]);
+                      inside *= MAX (hi[a] - lo[a], 0);
                     }
-                if (!backward)
-                  write_double (args->out, poff, sum / divisor);
-              }
-          }
+                  if (inside == 0)
+                    {
+                      if (!backward)
+                        write_double (args->out, poff, 0.0);
+                      continue;
+                    }
+                  divisor = w.divisor != 0 ? w.divisor : w.count_include_pad ? (double) pool_size : (double) inside;
+                  for (gint64 z = lo[0]; z < hi[0]; z++)
+                    for (gint64 y = lo[1]; y < hi[1]; y++)
+                      for (gint64 x = lo[2]; x < hi[2]; x++)
+                        {
+                          gint64 ioff = offset_of (image, volume + (z * I[1] + y) * I[2] + x);
+
+                          if (backward)
+                            write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / divisor);
+                          else
+                            sum += read_double (image, ioff);
+                        }
+                  if (!backward)
+                    write_double (args->out, poff, sum / divisor);
+                }
+            }
   return TRUE;
 }
 
-/* adaptive average pooling: windows [⌊o·I/O⌋, ⌈(o+1)·I/O⌉) in each dimension */
+/* adaptive average pooling: windows [⌊o·I/O⌋, ⌈(o+1)·I/O⌉) in each dimension, 2-d (4-d operands)
+ * or 3-d (5-d) */
 static gboolean
-k_adaptive_avg_pool2d (const GnnKernelArgs *args,
-                       GError             **error)
+k_adaptive_avg_pool (const GnnKernelArgs *args,
+                     GError             **error)
 {
-  gboolean backward = args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD;
+  gboolean backward = args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD ||
+                      args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD;
   const GnnKernelTensor *image = backward ? args->out : args->in[0];
   const GnnKernelTensor *pooled = backward ? args->in[0] : args->out;
-  gint64 N, C, H, W, OH, OW;
+  guint rank = is_3d_op (args->op) ? 5 : 4;
+  gboolean is_max = args->op == GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D;
+  gint64 N, C, I[3], O[3];
 
-  if (image->ndim != 4 || pooled->ndim != 4 || image->shape[0] != pooled->shape[0] ||
+  if (image->ndim != rank || pooled->ndim != rank || image->shape[0] != pooled->shape[0] ||
       image->shape[1] != pooled->shape[1])
-    return layout_error (args, error, "the image and the pooled operand must be 4-d with the same N and C");
-  N = image->shape[0]; C = image->shape[1]; H = image->shape[2]; W = image->shape[3];
-  OH = pooled->shape[2]; OW = pooled->shape[3];
+    return layout_error (args, error, "the image and the pooled operand must be %u-d with the same N and C", rank);
+  N = image->shape[0]; C = image->shape[1];
+  spatial_of (image, I);
+  spatial_of (pooled, O);
+  if (is_max && (args->out2 == NULL || args->out2->dtype != GNN_DTYPE_INT64 || numel (args->out2) != numel (args->out)))
+    return layout_error (args, error, "out2 must be int64 indices shaped as out");
   if (backward)
     for (gint64 l = 0; l < numel (image); l++)
       write_double (image, offset_of (image, l), 0.0);
   for (gint64 n = 0; n < N; n++)
     for (gint64 c = 0; c < C; c++)
-      for (gint64 oy = 0; oy < OH; oy++)
-        for (gint64 ox = 0; ox < OW; ox++)
-          {
-            gint64 y0 = oy * H / OH, y1 = ((oy + 1) * H + OH - 1) / OH;
-            gint64 x0 = ox * W / OW, x1 = ((ox + 1) * W + OW - 1) / OW;
-            gint64 plane = (n * C + c) * H * W;
-            gint64 poff = offset_of (pooled, ((n * C + c) * OH + oy) * OW + ox);
-            double area = (double) ((y1 - y0) * (x1 - x0)), sum = 0;
+      for (gint64 oz = 0; oz < O[0]; oz++)
+        for (gint64 oy = 0; oy < O[1]; oy++)
+          for (gint64 ox = 0; ox < O[2]; ox++)
+            {
+              gint64 z0 = oz * I[0] / O[0], z1 = ((oz + 1) * I[0] + O[0] - 1) / O[0];
+              gint64 y0 = oy * I[1] / O[1], y1 = ((oy + 1) * I[1] + O[1] - 1) / O[1];
+              gint64 x0 = ox * I[2] / O[2], x1 = ((ox + 1) * I[2] + O[2] - 1) / O[2];
+              gint64 volume = (n * C + c) * I[0] * I[1] * I[2];
+              gint64 poff = offset_of (pooled, (((n * C + c) * O[0] + oz) * O[1] + oy) * O[2] + ox);
+              double area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0)), sum = 0;
 
-            for (gint64 y = y0; y < y1; y++)
-              for (gint64 x = x0; x < x1; x++)
+              if (is_max)
                 {
-                  gint64 ioff = offset_of (image, plane + y * W + x);
+                  double best = -INFINITY;
+                  gint64 best_at = -1;
 
-                  if (backward)
-                    write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / area);
-                  else
-                    sum += read_double (image, ioff);
+                  for (gint64 z = z0; z < z1; z++)
+                    for (gint64 y = y0; y < y1; y++)
+                      for (gint64 x = x0; x < x1; x++)
+                        {
+                          gint64 at = (z * I[1] + y) * I[2] + x;
+                          double v = read_double (image, offset_of (image, volume + at));
+
+                          if (best_at < 0 || v > best || isnan (v))
+                            {
+                              best = v;
+                              best_at = at;
+                            }
+                        }
+                  write_double (args->out, poff, best);
+                  write_int (args->out2, offset_of (args->out2, (((n * C + c) * O[0] + oz) * O[1] + oy) * O[2] + ox),
+                             MAX (best_at, 0));
+                  continue;
                 }
-            if (!backward)
-              write_double (args->out, poff, sum / area);
-          }
+              for (gint64 z = z0; z < z1; z++)
+                for (gint64 y = y0; y < y1; y++)
+                  for (gint64 x = x0; x < x1; x++)
+                    {
+                      gint64 ioff = offset_of (image, volume + (z * I[1] + y) * I[2] + x);
+
+                      if (backward)
+                        write_double (image, ioff, read_double (image, ioff) + read_double (pooled, poff) / area);
+                      else
+                        sum += read_double (image, ioff);
+                    }
+              if (!backward)
+                write_double (args->out, poff, sum / area);
+            }
   return TRUE;
 }
 
@@ -1923,15 +2040,24 @@ gnn_reference_run_kernel (const GnnKernelArgs *args,
       return k_one_hot (args, error);
     case GNN_BACKEND_OP_IM2COL:
     case GNN_BACKEND_OP_COL2IM:
+    case GNN_BACKEND_OP_VOL2COL:
+    case GNN_BACKEND_OP_COL2VOL:
       return k_im2col_col2im (args, error);
     case GNN_BACKEND_OP_MAX_POOL2D:
     case GNN_BACKEND_OP_MAX_POOL2D_BACKWARD:
     case GNN_BACKEND_OP_AVG_POOL2D:
     case GNN_BACKEND_OP_AVG_POOL2D_BACKWARD:
-      return k_pool2d (args, error);
+    case GNN_BACKEND_OP_MAX_POOL3D:
+    case GNN_BACKEND_OP_MAX_POOL3D_BACKWARD:
+    case GNN_BACKEND_OP_AVG_POOL3D:
+    case GNN_BACKEND_OP_AVG_POOL3D_BACKWARD:
+      return k_pool (args, error);
     case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D:
     case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL2D_BACKWARD:
-      return k_adaptive_avg_pool2d (args, error);
+    case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D:
+    case GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD:
+    case GNN_BACKEND_OP_ADAPTIVE_MAX_POOL3D:
+      return k_adaptive_avg_pool (args, error);
     default:
       /* the elementwise kernels: arithmetic, comparisons, unary functions, activations and
        * their gradients, lerp, addcmul, addcdiv */

@@ -507,3 +507,94 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 
 functional_multi_head_attention_forward = raising_torch_errors(multi_head_attention_forward)
 __all__.append('functional_multi_head_attention_forward')
+
+
+# ---- the 3-d forms: torch.nn.functional.conv3d ... dropout3d over the C ops ----
+
+def _triple(value, name, allow_none=False):
+    """An int or a sequence of ints as a list of three (PyTorch's _triple)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, _numbers.Integral):
+        return [int(value)] * 3
+    try:
+        values = [int(v) for v in value]
+    except TypeError:
+        raise TypeError('%s must be an int or a tuple of ints, not %s' % (name, type(value).__name__)) from None
+    if len(values) == 1:
+        values *= 3
+    return values
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    stride, dilation = _triple(stride, 'stride'), _triple(dilation, 'dilation')
+    if isinstance(padding, str):
+        if padding == 'valid':
+            padding = 0
+        elif padding == 'same':
+            if stride != [1, 1, 1]:
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            # torch's 'same': total d·(k − 1) per dimension, the odd extra at the end
+            totals = [d * (k - 1) for d, k in zip(dilation, list(weight.shape)[2:])]
+            pads = []
+            for t in reversed(totals):
+                pads += [t // 2, t - t // 2]
+            if any(t % 2 for t in totals):
+                input = Gnn.Tensor.pad(input, pads, 'constant', 0.0)
+                padding = 0
+            else:
+                padding = [t // 2 for t in totals]
+        else:
+            raise ValueError("Invalid padding string '%s', should be one of {'valid', 'same'}" % padding)
+    return _T.conv3d(input, weight, bias, stride, _triple(padding, 'padding'), dilation, int(groups))
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _T.conv_transpose3d(input, weight, bias, _triple(stride, 'stride'), _triple(padding, 'padding'),
+                               _triple(output_padding, 'output_padding'), int(groups),
+                               _triple(dilation, 'dilation'))
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = _T.max_pool3d(input, _triple(kernel_size, 'kernel_size'),
+                                 _triple(stride, 'stride', True) or None, _triple(padding, 'padding'),
+                                 _triple(dilation, 'dilation'), bool(ceil_mode))
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    if divisor_override is not None and int(divisor_override) == 0:
+        # the C op's 0 means None: torch's error for an explicit 0
+        from .errors import error_class
+        raise error_class(Gnn.Error.INVALID_ARGUMENT)('avg_pool3d: divisor must be not zero', 'gnn-error-quark',
+                                                      int(Gnn.Error.INVALID_ARGUMENT))
+    return _T.avg_pool3d(input, _triple(kernel_size, 'kernel_size'), _triple(stride, 'stride', True) or None,
+                         _triple(padding, 'padding'), bool(ceil_mode), bool(count_include_pad),
+                         0 if divisor_override is None else int(divisor_override))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    # None keeps that dimension of the input (-1 for the C op)
+    if not isinstance(output_size, _numbers.Integral):
+        output_size = [-1 if v is None else v for v in output_size]
+    return _T.adaptive_avg_pool3d(input, _triple(output_size, 'output_size'))
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _inplace_unsupported('dropout3d', inplace)
+    return _T.dropout3d(input, float(p), bool(training))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    if not isinstance(output_size, _numbers.Integral):
+        output_size = [-1 if v is None else v for v in output_size]
+    out, indices = _T.adaptive_max_pool3d(input, _triple(output_size, 'output_size'))
+    return (out, indices) if return_indices else out
+
+
+for _fn in (conv3d, conv_transpose3d, max_pool3d, avg_pool3d, adaptive_avg_pool3d, dropout3d, adaptive_max_pool3d):
+    _fn.__doc__ = 'torch.nn.functional.%s, over the C op' % _fn.__name__
+    globals()['functional_' + _fn.__name__] = raising_torch_errors(_fn)
+    __all__.append('functional_' + _fn.__name__)
+del _fn

@@ -108,6 +108,17 @@ _LAYER_SIGNATURES = {
     'CosineSimilarity': [('dim', 1), ('eps', 1e-8)],
     'PairwiseDistance': [('p', 2.0), ('eps', 1e-6), ('keepdim', False)],
 }
+# the 3-d layers, as their 2-d forms
+_LAYER_SIGNATURES.update({
+    'Conv3d': _CONV, 'ConvTranspose3d': _CONV_TRANSPOSE,
+    'MaxPool3d': ['kernel_size', ('stride', None), ('padding', 0), ('dilation', 1),
+                  ('return_indices', False), ('ceil_mode', False)],
+    'AvgPool3d': ['kernel_size', ('stride', None), ('padding', 0), ('ceil_mode', False),
+                  ('count_include_pad', True), ('divisor_override', None)],
+    'AdaptiveAvgPool3d': ['output_size'],
+    'BatchNorm3d': _NORM, 'Dropout3d': [('p', 0.5), ('inplace', False)],
+    'AdaptiveMaxPool3d': ['output_size', ('return_indices', False)],
+})
 del _R
 
 

@@ -1627,6 +1627,22 @@ ROWS = [
     ('torch.Tensor.cholesky_solve', 'Gnn.cholesky_solve'),
     ('torch.Tensor.cholesky_inverse', 'Gnn.cholesky_inverse'),
     ('torch.Tensor.triangular_solve', 'Gnn.triangular_solve'),
+    # ---- the 3-d layers (gnn/nn/gnn-conv.c, gnn-pool.c, gnn-norm.c, gnn-layers.c) ----
+    ('torch.nn.Conv3d', 'Gnn.Conv3d'),
+    ('torch.nn.ConvTranspose3d', 'Gnn.ConvTranspose3d'),
+    ('torch.nn.MaxPool3d', 'Gnn.MaxPool3d'),
+    ('torch.nn.AvgPool3d', 'Gnn.AvgPool3d'),
+    ('torch.nn.AdaptiveAvgPool3d', 'Gnn.AdaptiveAvgPool3d'),
+    ('torch.nn.BatchNorm3d', 'Gnn.BatchNorm3d'),
+    ('torch.nn.Dropout3d', 'Gnn.Dropout3d'),
+    ('torch.nn.functional.conv3d', 'Gnn.functional_conv3d'),
+    ('torch.nn.functional.conv_transpose3d', 'Gnn.functional_conv_transpose3d'),
+    ('torch.nn.functional.max_pool3d', 'Gnn.functional_max_pool3d'),
+    ('torch.nn.functional.avg_pool3d', 'Gnn.functional_avg_pool3d'),
+    ('torch.nn.functional.adaptive_avg_pool3d', 'Gnn.functional_adaptive_avg_pool3d'),
+    ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
+    ('torch.nn.AdaptiveMaxPool3d', 'Gnn.AdaptiveMaxPool3d'),
+    ('torch.nn.functional.adaptive_max_pool3d', 'Gnn.functional_adaptive_max_pool3d'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
