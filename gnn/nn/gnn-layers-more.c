@@ -61,6 +61,29 @@ check_rank3 (const char *who, GnnTensor *x, GError **error)
   return TRUE;
 }
 
+/* What pixel_shuffle and pixel_unshuffle check first: at least 3 dimensions and a positive
+ * factor; then the input read as (B, C, H, W), B all the leading dimensions. */
+static gboolean
+shuffle_dims (const char *name, const char *arg, GnnTensor *self, gint64 r, gint64 *B, gint64 *C, gint64 *H,
+              gint64 *W, GError **error)
+{
+  const gint64 *s;
+  guint nd;
+
+  if (!check_rank3 (name, self, error))
+    return FALSE;
+  if (r <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s expects a positive %s, but got %" G_GINT64_FORMAT, name, arg, r);
+      return FALSE;
+    }
+  s = gnn_tensor_get_shape (self, &nd);
+  *B = leading_numel (s, nd, 3);
+  *C = s[nd - 3]; *H = s[nd - 2]; *W = s[nd - 1];
+  return TRUE;
+}
+
 /**
  * gnn_tensor_pixel_shuffle:
  * @self: the input, `(*, C·r², H, W)`
@@ -82,22 +105,11 @@ gnn_tensor_pixel_shuffle (GnnTensor *self,
                           gint64     upscale_factor,
                           GError   **error)
 {
-  const gint64 *s;
-  guint nd;
   gint64 r = upscale_factor, B, C, H, W;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  if (!check_rank3 ("pixel_shuffle", self, error))
+  if (!shuffle_dims ("pixel_shuffle", "upscale_factor", self, r, &B, &C, &H, &W, error))
     return NULL;
-  if (r <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "pixel_shuffle expects a positive upscale_factor, but got %" G_GINT64_FORMAT, r);
-      return NULL;
-    }
-  s = gnn_tensor_get_shape (self, &nd);
-  B = leading_numel (s, nd, 3);
-  C = s[nd - 3]; H = s[nd - 2]; W = s[nd - 1];
   if (C % (r * r) != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -129,22 +141,11 @@ gnn_tensor_pixel_unshuffle (GnnTensor *self,
                             gint64     downscale_factor,
                             GError   **error)
 {
-  const gint64 *s;
-  guint nd;
   gint64 r = downscale_factor, B, C, H, W;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  if (!check_rank3 ("pixel_unshuffle", self, error))
+  if (!shuffle_dims ("pixel_unshuffle", "downscale_factor", self, r, &B, &C, &H, &W, error))
     return NULL;
-  if (r <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "pixel_unshuffle expects a positive downscale_factor, but got %" G_GINT64_FORMAT, r);
-      return NULL;
-    }
-  s = gnn_tensor_get_shape (self, &nd);
-  B = leading_numel (s, nd, 3);
-  C = s[nd - 3]; H = s[nd - 2]; W = s[nd - 1];
   if (H % r != 0 || W % r != 0)
     {
       gboolean h = H % r != 0;
