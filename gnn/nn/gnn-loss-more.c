@@ -1052,9 +1052,7 @@ loss_inputs (GnnArgs    *input,
   return TRUE;
 }
 
-#define MARGIN_PROP(TypeName, default_value)                                                  \
-  (GnnProp) { gnn_param_spec_double ("margin", default_value, GNN_PARAM_RW | G_PARAM_CONSTRUCT), \
-              G_STRUCT_OFFSET (TypeName, margin) }
+#define MARGIN_PROP(TypeName, default_value) GNN_LOSS_DOUBLE_PROP (TypeName, margin, "margin", default_value)
 
 /* ---- CosineEmbeddingLoss --------------------------------------------------------------- */
 
@@ -1176,9 +1174,7 @@ gnn_gaussian_nll_loss_class_init (GnnGaussianNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  gaussian_props[GAUSSIAN_PROP_FULL] = (GnnProp) {
-    g_param_spec_boolean ("full", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnGaussianNLLLoss, full) };
+  gaussian_props[GAUSSIAN_PROP_FULL] = GNN_LOSS_BOOLEAN_PROP (GnnGaussianNLLLoss, full, "full", FALSE);
   /**
    * GnnGaussianNLLLoss:eps:
    *
@@ -1186,9 +1182,7 @@ gnn_gaussian_nll_loss_class_init (GnnGaussianNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  gaussian_props[GAUSSIAN_PROP_EPS] = (GnnProp) {
-    gnn_param_spec_double ("eps", 1e-6, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnGaussianNLLLoss, eps) };
+  gaussian_props[GAUSSIAN_PROP_EPS] = GNN_LOSS_DOUBLE_PROP (GnnGaussianNLLLoss, eps, "eps", 1e-6);
   gnn_props_install (G_OBJECT_CLASS (klass), gaussian_props, GAUSSIAN_N_PROPS);
 }
 
@@ -1680,9 +1674,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  poisson_props[POISSON_PROP_LOG_INPUT] = (GnnProp) {
-    g_param_spec_boolean ("log-input", NULL, NULL, TRUE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnPoissonNLLLoss, log_input) };
+  poisson_props[POISSON_PROP_LOG_INPUT] = GNN_LOSS_BOOLEAN_PROP (GnnPoissonNLLLoss, log_input, "log-input", TRUE);
   /**
    * GnnPoissonNLLLoss:full:
    *
@@ -1690,9 +1682,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  poisson_props[POISSON_PROP_FULL] = (GnnProp) {
-    g_param_spec_boolean ("full", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnPoissonNLLLoss, full) };
+  poisson_props[POISSON_PROP_FULL] = GNN_LOSS_BOOLEAN_PROP (GnnPoissonNLLLoss, full, "full", FALSE);
   /**
    * GnnPoissonNLLLoss:eps:
    *
@@ -1701,9 +1691,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  poisson_props[POISSON_PROP_EPS] = (GnnProp) {
-    gnn_param_spec_double ("eps", 1e-8, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnPoissonNLLLoss, eps) };
+  poisson_props[POISSON_PROP_EPS] = GNN_LOSS_DOUBLE_PROP (GnnPoissonNLLLoss, eps, "eps", 1e-8);
   gnn_props_install (G_OBJECT_CLASS (klass), poisson_props, POISSON_N_PROPS);
 }
 
@@ -1848,9 +1836,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * Since: 0.1
    */
-  triplet_props[TRIPLET_PROP_P] = (GnnProp) {
-    gnn_param_spec_double ("p", 2.0, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnTripletMarginLoss, p) };
+  triplet_props[TRIPLET_PROP_P] = GNN_LOSS_DOUBLE_PROP (GnnTripletMarginLoss, p, "p", 2.0);
   /**
    * GnnTripletMarginLoss:eps:
    *
@@ -1858,9 +1844,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * Since: 0.1
    */
-  triplet_props[TRIPLET_PROP_EPS] = (GnnProp) {
-    gnn_param_spec_double ("eps", 1e-6, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnTripletMarginLoss, eps) };
+  triplet_props[TRIPLET_PROP_EPS] = GNN_LOSS_DOUBLE_PROP (GnnTripletMarginLoss, eps, "eps", 1e-6);
   /**
    * GnnTripletMarginLoss:swap:
    *
@@ -1868,9 +1852,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * Since: 0.1
    */
-  triplet_props[TRIPLET_PROP_SWAP] = (GnnProp) {
-    g_param_spec_boolean ("swap", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnTripletMarginLoss, swap) };
+  triplet_props[TRIPLET_PROP_SWAP] = GNN_LOSS_BOOLEAN_PROP (GnnTripletMarginLoss, swap, "swap", FALSE);
   gnn_props_install (G_OBJECT_CLASS (klass), triplet_props, TRIPLET_N_PROPS);
 }
 
@@ -1995,9 +1977,7 @@ gnn_triplet_margin_with_distance_loss_class_init (GnnTripletMarginWithDistanceLo
    *
    * Since: 0.1
    */
-  tmwd_props[TMWD_PROP_SWAP] = (GnnProp) {
-    g_param_spec_boolean ("swap", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnTripletMarginWithDistanceLoss, swap) };
+  tmwd_props[TMWD_PROP_SWAP] = GNN_LOSS_BOOLEAN_PROP (GnnTripletMarginWithDistanceLoss, swap, "swap", FALSE);
   gnn_props_install (G_OBJECT_CLASS (klass), tmwd_props, TMWD_N_PROPS);
 }
 
@@ -2205,9 +2185,7 @@ gnn_ctc_loss_class_init (GnnCTCLossClass *klass)
    *
    * Since: 0.1
    */
-  ctc_props[CTC_PROP_ZERO_INFINITY] = (GnnProp) {
-    g_param_spec_boolean ("zero-infinity", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnCTCLoss, zero_infinity) };
+  ctc_props[CTC_PROP_ZERO_INFINITY] = GNN_LOSS_BOOLEAN_PROP (GnnCTCLoss, zero_infinity, "zero-infinity", FALSE);
   gnn_props_install (G_OBJECT_CLASS (klass), ctc_props, CTC_N_PROPS);
 }
 

@@ -35,4 +35,13 @@ void       gnn_loss_weight_buffer_get (GObject      *object,
                                    GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),                    \
               G_STRUCT_OFFSET (TypeName, member), NULL, gnn_loss_weight_buffer_get }
 
+/* a read-write construct property of a boolean or double member */
+#define GNN_LOSS_BOOLEAN_PROP(TypeName, member, name, default_value)                          \
+  (GnnProp) { g_param_spec_boolean (name, NULL, NULL, default_value,                          \
+                                    GNN_PARAM_RW | G_PARAM_CONSTRUCT),                        \
+              G_STRUCT_OFFSET (TypeName, member) }
+#define GNN_LOSS_DOUBLE_PROP(TypeName, member, name, default_value)                           \
+  (GnnProp) { gnn_param_spec_double (name, default_value, GNN_PARAM_RW | G_PARAM_CONSTRUCT),  \
+              G_STRUCT_OFFSET (TypeName, member) }
+
 G_END_DECLS
