@@ -311,6 +311,23 @@ gnn_quantize_per_tensor (GnnTensor  *input,
   return gnn_quantized_tensor_new_per_tensor (ints, scale, zero_point, dtype, error);
 }
 
+/* Refuses @int_repr unless it is stored in @dtype's storage dtype. */
+static gboolean
+check_storage (GnnTensor  *int_repr,
+               GnnQDtype   dtype,
+               GError    **error)
+{
+  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "quantized tensor: %s values are stored as %s, got a %s tensor",
+                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gnn_quantized_tensor_new_per_tensor:
  * @int_repr: the integers: an int8 tensor for qint8, uint8 for quint8, int32 for qint32
@@ -341,14 +358,8 @@ gnn_quantized_tensor_new_per_tensor (GnnTensor  *int_repr,
   g_return_val_if_fail (GNN_IS_TENSOR (int_repr), NULL);
   if (!gnn_quant_check_params ("quantized tensor", scale, zero_point, dtype, error))
     return NULL;
-  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantized tensor: %s values are stored as %s, got a %s tensor",
-                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
-      return NULL;
-    }
+  if (!check_storage (int_repr, dtype, error))
+    return NULL;
   ints = gnn_tensor_contiguous_as (int_repr, gnn_tensor_get_dtype (int_repr), error);
   if (ints == NULL)
     return NULL;
@@ -447,14 +458,8 @@ gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
   g_return_val_if_fail (GNN_IS_TENSOR (zero_points), NULL);
   if (!gnn_quant_check_qdtype ("quantized tensor", dtype, error))
     return NULL;
-  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantized tensor: %s values are stored as %s, got a %s tensor",
-                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
-      return NULL;
-    }
+  if (!check_storage (int_repr, dtype, error))
+    return NULL;
   shape = gnn_tensor_get_shape (int_repr, &ndim);
   if (ndim == 0 || !gnn_normalize_dim (axis, ndim, &dim, error))
     {
