@@ -311,6 +311,23 @@ gnn_quantize_per_tensor (GnnTensor  *input,
   return gnn_quantized_tensor_new_per_tensor (ints, scale, zero_point, dtype, error);
 }
 
+/* Refuses @int_repr unless it is stored in @dtype's storage dtype. */
+static gboolean
+check_storage (GnnTensor  *int_repr,
+               GnnQDtype   dtype,
+               GError    **error)
+{
+  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "quantized tensor: %s values are stored as %s, got a %s tensor",
+                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
+                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gnn_quantized_tensor_new_per_tensor:
  * @int_repr: the integers: an int8 tensor for qint8, uint8 for quint8, int32 for qint32
@@ -341,14 +358,8 @@ gnn_quantized_tensor_new_per_tensor (GnnTensor  *int_repr,
   g_return_val_if_fail (GNN_IS_TENSOR (int_repr), NULL);
   if (!gnn_quant_check_params ("quantized tensor", scale, zero_point, dtype, error))
     return NULL;
-  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantized tensor: %s values are stored as %s, got a %s tensor",
-                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
-      return NULL;
-    }
+  if (!check_storage (int_repr, dtype, error))
+    return NULL;
   ints = gnn_tensor_contiguous_as (int_repr, gnn_tensor_get_dtype (int_repr), error);
   if (ints == NULL)
     return NULL;
@@ -359,6 +370,52 @@ gnn_quantized_tensor_new_per_tensor (GnnTensor  *int_repr,
   self->scale = scale;
   self->zero_point = zero_point;
   return self;
+}
+
+/* Checks per-channel @scales and @zero_points (one-dimensional of @channels, integer zero
+ * points, each pair valid for @dtype) and reads them into *@s_out and *@z_out (owned by the
+ * caller, set even on failure). Errors are prefixed with @who. */
+static gboolean
+read_channel_params (const char  *who,
+                     GnnTensor   *scales,
+                     GnnTensor   *zero_points,
+                     gint64       channels,
+                     guint        dim,
+                     GnnQDtype    dtype,
+                     double     **s_out,
+                     gint64     **z_out,
+                     GError     **error)
+{
+  gsize ns = 0, nz = 0;
+
+  if (gnn_tensor_get_ndim (scales) != 1 || gnn_tensor_get_numel (scales) != channels
+      || gnn_tensor_get_ndim (zero_points) != 1 || gnn_tensor_get_numel (zero_points) != channels)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: expected %" G_GINT64_FORMAT " scales and zero points (the size of "
+                   "dimension %u), got %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT, who,
+                   channels, dim, gnn_tensor_get_numel (scales), gnn_tensor_get_numel (zero_points));
+      return FALSE;
+    }
+  if (gnn_dtype_is_floating (gnn_tensor_get_dtype (zero_points)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: expected integer zero points, got %s",
+                   who, gnn_dtype_get_name (gnn_tensor_get_dtype (zero_points)));
+      return FALSE;
+    }
+  *s_out = gnn_tensor_to_doubles (scales, &ns, error);
+  if (*s_out == NULL && channels > 0)
+    return FALSE;
+  *z_out = gnn_tensor_to_int64s (zero_points, &nz, error);
+  if (*z_out == NULL && channels > 0)
+    return FALSE;
+  for (gint64 c = 0; c < channels; c++)
+    if (!gnn_quant_check_params (who, (*s_out)[c], (*z_out)[c], dtype, error))
+      {
+        g_prefix_error (error, "channel %" G_GINT64_FORMAT ": ", c);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 /**
@@ -394,7 +451,6 @@ gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
   GnnQuantizedTensor *self;
   const gint64 *shape;
   gint64 channels;
-  gsize ns = 0, nz = 0;
   guint ndim, dim;
 
   g_return_val_if_fail (GNN_IS_TENSOR (int_repr), NULL);
@@ -402,14 +458,8 @@ gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
   g_return_val_if_fail (GNN_IS_TENSOR (zero_points), NULL);
   if (!gnn_quant_check_qdtype ("quantized tensor", dtype, error))
     return NULL;
-  if (gnn_tensor_get_dtype (int_repr) != gnn_qdtype_storage (dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantized tensor: %s values are stored as %s, got a %s tensor",
-                   gnn_qdtype_get_name (dtype), gnn_dtype_get_name (gnn_qdtype_storage (dtype)),
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (int_repr)));
-      return NULL;
-    }
+  if (!check_storage (int_repr, dtype, error))
+    return NULL;
   shape = gnn_tensor_get_shape (int_repr, &ndim);
   if (ndim == 0 || !gnn_normalize_dim (axis, ndim, &dim, error))
     {
@@ -422,34 +472,9 @@ gnn_quantized_tensor_new_per_channel (GnnTensor  *int_repr,
       return NULL;
     }
   channels = shape[dim];
-  if (gnn_tensor_get_ndim (scales) != 1 || gnn_tensor_get_numel (scales) != channels
-      || gnn_tensor_get_ndim (zero_points) != 1 || gnn_tensor_get_numel (zero_points) != channels)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "quantized tensor: expected %" G_GINT64_FORMAT " scales and zero points (the size "
-                   "of dimension %u), got %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
-                   channels, dim, gnn_tensor_get_numel (scales), gnn_tensor_get_numel (zero_points));
-      return NULL;
-    }
-  if (gnn_dtype_is_floating (gnn_tensor_get_dtype (zero_points)))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantized tensor: expected integer zero points, got %s",
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (zero_points)));
-      return NULL;
-    }
-  s = gnn_tensor_to_doubles (scales, &ns, error);
-  if (s == NULL && channels > 0)
+  if (!read_channel_params ("quantized tensor", scales, zero_points, channels, dim, dtype,
+                            &s, &z, error))
     return NULL;
-  z = gnn_tensor_to_int64s (zero_points, &nz, error);
-  if (z == NULL && channels > 0)
-    return NULL;
-  for (gint64 c = 0; c < channels; c++)
-    if (!gnn_quant_check_params ("quantized tensor", s[c], z[c], dtype, error))
-      {
-        g_prefix_error (error, "channel %" G_GINT64_FORMAT ": ", c);
-        return NULL;
-      }
   ints = gnn_tensor_contiguous_as (int_repr, gnn_tensor_get_dtype (int_repr), error);
   if (ints == NULL)
     return NULL;
@@ -501,7 +526,7 @@ gnn_quantize_per_channel (GnnTensor  *input,
   GnnQuantizedTensor *self;
   const gint64 *shape;
   gint64 channels, inner = 1, qmin, qmax;
-  gsize n = 0, ns = 0, nz = 0;
+  gsize n = 0;
   guint ndim, dim;
   gpointer out;
 
@@ -524,38 +549,12 @@ gnn_quantize_per_channel (GnnTensor  *input,
   channels = shape[dim];
   for (guint d = dim + 1; d < ndim; d++)
     inner *= shape[d];
-  if (gnn_tensor_get_ndim (scales) != 1 || gnn_tensor_get_numel (scales) != channels
-      || gnn_tensor_get_ndim (zero_points) != 1 || gnn_tensor_get_numel (zero_points) != channels)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "quantize_per_channel: expected %" G_GINT64_FORMAT " scales and zero points "
-                   "(the size of dimension %u), got %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
-                   channels, dim, gnn_tensor_get_numel (scales), gnn_tensor_get_numel (zero_points));
-      return NULL;
-    }
-  if (gnn_dtype_is_floating (gnn_tensor_get_dtype (zero_points)))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "quantize_per_channel: expected integer zero points, got %s",
-                   gnn_dtype_get_name (gnn_tensor_get_dtype (zero_points)));
-      return NULL;
-    }
-  s = gnn_tensor_to_doubles (scales, &ns, error);
-  if (s == NULL && channels > 0)
-    return NULL;
-  z = gnn_tensor_to_int64s (zero_points, &nz, error);
-  if (z == NULL && channels > 0)
+  if (!read_channel_params ("quantize_per_channel", scales, zero_points, channels, dim, dtype,
+                            &s, &z, error))
     return NULL;
   inv = g_new (float, MAX (channels, 1));
   for (gint64 c = 0; c < channels; c++)
-    {
-      if (!gnn_quant_check_params ("quantize_per_channel", s[c], z[c], dtype, error))
-        {
-          g_prefix_error (error, "channel %" G_GINT64_FORMAT ": ", c);
-          return NULL;
-        }
-      inv[c] = 1.0f / (float) s[c];
-    }
+    inv[c] = 1.0f / (float) s[c];
   x = gnn_tensor_to_floats (input, &n, error);
   if (x == NULL && n > 0)
     return NULL;
