@@ -163,6 +163,31 @@ mpi_reduce_scatter_raw (GnnProcessGroup *group,
   return mpi_check (rc, "MPI_Reduce_scatter_block", error);
 }
 
+/* MPI_Gather and MPI_Scatter share this signature: @nbytes bytes a rank, around @root. */
+typedef int (*RootedCollective) (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+
+static gboolean
+rooted_bytes (GnnProcessGroup  *group,
+              RootedCollective  collective,
+              const char       *what,
+              const char       *mpi_name,
+              gconstpointer     send,
+              gsize             nbytes,
+              gpointer          recv,
+              int               root,
+              GError          **error)
+{
+  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
+  int rc;
+
+  if (!fits_int (nbytes, what, error))
+    return FALSE;
+  MPI_LOCK ();
+  rc = collective (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, root, self->comm);
+  MPI_UNLOCK ();
+  return mpi_check (rc, mpi_name, error);
+}
+
 static gboolean
 mpi_gather_raw (GnnProcessGroup *group,
                 gconstpointer    send,
@@ -171,15 +196,7 @@ mpi_gather_raw (GnnProcessGroup *group,
                 int              dst,
                 GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  int rc;
-
-  if (!fits_int (nbytes, "gather", error))
-    return FALSE;
-  MPI_LOCK ();
-  rc = MPI_Gather (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, dst, self->comm);
-  MPI_UNLOCK ();
-  return mpi_check (rc, "MPI_Gather", error);
+  return rooted_bytes (group, MPI_Gather, "gather", "MPI_Gather", send, nbytes, recv, dst, error);
 }
 
 static gboolean
@@ -190,15 +207,7 @@ mpi_scatter_raw (GnnProcessGroup *group,
                  int              src,
                  GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  int rc;
-
-  if (!fits_int (nbytes, "scatter", error))
-    return FALSE;
-  MPI_LOCK ();
-  rc = MPI_Scatter (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, src, self->comm);
-  MPI_UNLOCK ();
-  return mpi_check (rc, "MPI_Scatter", error);
+  return rooted_bytes (group, MPI_Scatter, "scatter", "MPI_Scatter", send, nbytes, recv, src, error);
 }
 
 static gboolean
