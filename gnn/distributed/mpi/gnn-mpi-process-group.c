@@ -242,6 +242,40 @@ mpi_all_to_all_raw (GnnProcessGroup *group,
   return mpi_check (rc, "MPI_Alltoallv", error);
 }
 
+/* A started MPI_Isend (@send) or MPI_Irecv (@peer < 0: any source) of @nbytes bytes. */
+static gpointer
+start_point_to_point (GnnProcessGroup *group,
+                      gboolean         send,
+                      gpointer         buffer,
+                      gsize            nbytes,
+                      int              peer,
+                      int              tag,
+                      GError         **error)
+{
+  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
+  MPI_Request *req = g_new (MPI_Request, 1);
+  int rc;
+
+  if (!fits_int (nbytes, send ? "send" : "recv", error))
+    {
+      g_free (req);
+      return NULL;
+    }
+  MPI_LOCK ();
+  if (send)
+    rc = MPI_Isend (buffer, (int) nbytes, MPI_BYTE, peer, tag, self->comm, req);
+  else
+    rc = MPI_Irecv (buffer, (int) nbytes, MPI_BYTE, peer < 0 ? MPI_ANY_SOURCE : peer, tag,
+                    self->comm, req);
+  MPI_UNLOCK ();
+  if (!mpi_check (rc, send ? "MPI_Isend" : "MPI_Irecv", error))
+    {
+      g_free (req);
+      return NULL;
+    }
+  return req;
+}
+
 static gpointer
 mpi_isend_raw (GnnProcessGroup *group,
                gconstpointer    buffer,
@@ -250,24 +284,7 @@ mpi_isend_raw (GnnProcessGroup *group,
                int              tag,
                GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  MPI_Request *req = g_new (MPI_Request, 1);
-  int rc;
-
-  if (!fits_int (nbytes, "send", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  MPI_LOCK ();
-  rc = MPI_Isend (buffer, (int) nbytes, MPI_BYTE, dst, tag, self->comm, req);
-  MPI_UNLOCK ();
-  if (!mpi_check (rc, "MPI_Isend", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  return req;
+  return start_point_to_point (group, TRUE, (gpointer) buffer, nbytes, dst, tag, error);
 }
 
 static gpointer
@@ -278,25 +295,7 @@ mpi_irecv_raw (GnnProcessGroup *group,
                int              tag,
                GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  MPI_Request *req = g_new (MPI_Request, 1);
-  int rc;
-
-  if (!fits_int (nbytes, "recv", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  MPI_LOCK ();
-  rc = MPI_Irecv (buffer, (int) nbytes, MPI_BYTE, src < 0 ? MPI_ANY_SOURCE : src, tag,
-                  self->comm, req);
-  MPI_UNLOCK ();
-  if (!mpi_check (rc, "MPI_Irecv", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  return req;
+  return start_point_to_point (group, FALSE, buffer, nbytes, src, tag, error);
 }
 
 static gboolean
