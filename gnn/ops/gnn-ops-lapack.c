@@ -935,6 +935,20 @@ matrix_shape (const gint64 *shape, guint ndim, gint64 r, gint64 c, gint64 *out)
   return ndim;
 }
 
+/* *@t + diag_embed (@d), replacing *@t */
+static gboolean
+add_diag_embed (GnnTensor **t, GnnTensor *d, GError **error)
+{
+  g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (d, 0, -2, -1, error);
+  GnnTensor *sum = dg ? gnn_tensor_add (*t, dg, 1.0, error) : NULL;
+
+  if (sum == NULL)
+    return FALSE;
+  g_clear_object (t);
+  *t = sum;
+  return TRUE;
+}
+
 /* I (n, n) of @like's dtype on its device */
 static GnnTensor *
 eye_like (GnnTensor *like, gint64 n, GError **error)
@@ -1204,16 +1218,8 @@ eigh_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
           !(eye = eye_like (l, pl->shape[pl->ndim - 1], error)) || !(e = gnn_tensor_add (e0, eye, 1.0, error)) ||
           !(inner = gnn_tensor_div (s, e, error)))
         return FALSE;
-      if (gl)
-        {
-          g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (gl, 0, -2, -1, error);
-          GnnTensor *sum = dg ? gnn_tensor_add (inner, dg, 1.0, error) : NULL;
-
-          if (sum == NULL)
-            return FALSE;
-          g_clear_object (&inner);
-          inner = sum;
-        }
+      if (gl && !add_diag_embed (&inner, gl, error))
+        return FALSE;
     }
   else if (!(vt = mT (v, error)) || !(inner = gnn_tensor_diag_embed (gl, 0, -2, -1, error)))
     return FALSE;
@@ -1399,16 +1405,8 @@ svd_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
         !(e = gnn_tensor_add (e0, eye, 1.0, error)) || !(g = gnn_tensor_div (num, e, error)))
       return FALSE;
   }
-  if (gs)
-    {
-      g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (gs, 0, -2, -1, error);
-      GnnTensor *sum = dg ? gnn_tensor_add (g, dg, 1.0, error) : NULL;
-
-      if (sum == NULL)
-        return FALSE;
-      g_clear_object (&g);
-      g = sum;
-    }
+  if (gs && !add_diag_embed (&g, gs, error))
+    return FALSE;
   if (m > k && gu)
     {
       g_autoptr(GnnTensor) ug = NULL, gusinv = NULL, ut = NULL, p = NULL, up = NULL, a1 = NULL, a2 = NULL;
