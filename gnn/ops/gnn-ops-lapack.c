@@ -98,11 +98,11 @@ host_elements (GnnTensor *t, GError **error)
   return data ? data : g_malloc0 (1);
 }
 
-/* A new contiguous tensor of @like's dtype on @like's device holding the host @data. */
+/* A new contiguous tensor of @dtype on @like's device holding the host @data */
 static GnnTensor *
-tensor_from_host (GnnTensor *like, guint ndim, const gint64 *shape, gconstpointer data, GError **error)
+tensor_from_host_typed (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, gconstpointer data,
+                        GError **error)
 {
-  GnnDtype dtype = gnn_tensor_priv (like)->dtype;
   g_autoptr(GnnTensor) t = gnn_tensor_new_like (like, dtype, ndim, shape, error);
   GnnTensorPrivate *p;
   gsize nbytes;
@@ -116,6 +116,13 @@ tensor_from_host (GnnTensor *like, guint ndim, const gint64 *shape, gconstpointe
                                                  gnn_tensor_data_ptr (p), data, nbytes, error))
     return NULL;
   return g_steal_pointer (&t);
+}
+
+/* A new contiguous tensor of @like's dtype on @like's device holding the host @data. */
+static GnnTensor *
+tensor_from_host (GnnTensor *like, guint ndim, const gint64 *shape, gconstpointer data, GError **error)
+{
+  return tensor_from_host_typed (like, gnn_tensor_priv (like)->dtype, ndim, shape, data, error);
 }
 
 /* "(Batch element i): ", which torch's errors about one matrix of a batch begin with */
@@ -179,6 +186,39 @@ solve_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return TRUE;
 }
 
+/* For AX = B with A (…, n, n) and B (…, n, k): checks B's rows against n, broadcasts the
+ * batch dimensions into @batch, writes B's expanded shape into @sb, and gives both operands
+ * expanded (with grad off) in @ae and @be and their host elements in @ha and @hb. */
+static gboolean
+expand_solve_operands (const char *op, GnnTensor *A, GnnTensor *B, gint64 n, guint *nbatch, gint64 *batch,
+                       gint64 *sb, GnnTensor **ae, GnnTensor **be, gpointer *ha, gpointer *hb, GError **error)
+{
+  GnnTensorPrivate *pa = gnn_tensor_priv (A), *pb = gnn_tensor_priv (B);
+  gint64 sa[GNN_MAX_DIMS], k = pb->shape[pb->ndim - 1];
+  guint nb;
+  gboolean prev;
+
+  if (pb->shape[pb->ndim - 2] != n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Incompatible shapes of A and B for the equation AX = B (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", op, n, n, pb->shape[pb->ndim - 2], k);
+      return FALSE;
+    }
+  if (!gnn_broadcast_shapes (op, pa->ndim - 2, pa->shape, pb->ndim - 2, pb->shape, nbatch, batch, error))
+    return FALSE;
+  nb = *nbatch;
+  memcpy (sa, batch, sizeof (gint64) * nb);
+  memcpy (sb, batch, sizeof (gint64) * nb);
+  sa[nb] = sa[nb + 1] = sb[nb] = n;
+  sb[nb + 1] = k;
+  prev = gnn_set_grad_enabled (FALSE);
+  *ae = gnn_tensor_expand (A, sa, nb + 2, error);
+  *be = *ae ? gnn_tensor_expand (B, sb, nb + 2, error) : NULL;
+  gnn_set_grad_enabled (prev);
+  return *be != NULL && (*ha = host_elements (*ae, error)) != NULL && (*hb = host_elements (*be, error)) != NULL;
+}
+
 /**
  * gnn_linalg_solve:
  * @A: a batch of square matrices (…, n, n)
@@ -205,7 +245,7 @@ gnn_linalg_solve (GnnTensor *A, GnnTensor *B, GError **error)
   GnnTensorPrivate *pa, *pb;
   g_autoptr(GnnTensor) bm = NULL, ae = NULL, be = NULL, x = NULL, out = NULL;
   g_autofree gpointer ha = NULL, hb = NULL;
-  gint64 batch[GNN_MAX_DIMS], sa[GNN_MAX_DIMS], sb[GNN_MAX_DIMS], n, k, nbatch_total, bad;
+  gint64 batch[GNN_MAX_DIMS], sb[GNN_MAX_DIMS], n, k, nbatch_total, bad;
   guint nbatch;
   gboolean vector, prev;
   GnnTensor *ins[2] = { A, B };
@@ -236,27 +276,9 @@ gnn_linalg_solve (GnnTensor *A, GnnTensor *B, GError **error)
   gnn_set_grad_enabled (prev);
   if (bm == NULL)
     return NULL;
-  pb = gnn_tensor_priv (bm);
-  k = pb->shape[pb->ndim - 1];
-  if (pb->shape[pb->ndim - 2] != n)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: Incompatible shapes of A and B for the equation AX = B (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
-                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", op, n, n, pb->shape[pb->ndim - 2], k);
-      return NULL;
-    }
-  if (!gnn_broadcast_shapes (op, pa->ndim - 2, pa->shape, pb->ndim - 2, pb->shape, &nbatch, batch, error))
+  if (!expand_solve_operands (op, A, bm, n, &nbatch, batch, sb, &ae, &be, &ha, &hb, error))
     return NULL;
-  memcpy (sa, batch, sizeof (gint64) * nbatch);
-  memcpy (sb, batch, sizeof (gint64) * nbatch);
-  sa[nbatch] = sa[nbatch + 1] = sb[nbatch] = n;
-  sb[nbatch + 1] = k;
-  prev = gnn_set_grad_enabled (FALSE);
-  ae = gnn_tensor_expand (A, sa, nbatch + 2, error);
-  be = ae ? gnn_tensor_expand (bm, sb, nbatch + 2, error) : NULL;
-  gnn_set_grad_enabled (prev);
-  if (be == NULL || !(ha = host_elements (ae, error)) || !(hb = host_elements (be, error)))
-    return NULL;
+  k = sb[nbatch + 1];
   nbatch_total = gnn_shape_numel (nbatch, batch);
   bad = IS_F64 (A) ? solve_f64 (ha, hb, nbatch_total, (int) n, (int) k)
                    : solve_f32 (ha, hb, nbatch_total, (int) n, (int) k);
@@ -901,26 +923,6 @@ gnn_linalg_cholesky (GnnTensor *A, gboolean upper, GError **error)
 
 /* ---- shared by the decompositions ----------------------------------------------------- */
 
-/* A new contiguous tensor of @dtype on @like's device holding the host @data */
-static GnnTensor *
-tensor_from_host_typed (GnnTensor *like, GnnDtype dtype, guint ndim, const gint64 *shape, gconstpointer data,
-                        GError **error)
-{
-  g_autoptr(GnnTensor) t = gnn_tensor_new_like (like, dtype, ndim, shape, error);
-  GnnTensorPrivate *p;
-  gsize nbytes;
-
-  if (t == NULL)
-    return NULL;
-  p = gnn_tensor_priv (t);
-  nbytes = (gsize) gnn_shape_numel (ndim, shape) * gnn_dtype_get_size (dtype);
-  if (nbytes > 0 &&
-      !p->storage->entry->funcs->copy_from_host (p->storage->entry->backend, p->storage->device,
-                                                 gnn_tensor_data_ptr (p), data, nbytes, error))
-    return NULL;
-  return g_steal_pointer (&t);
-}
-
 /* @shape (@ndim) with its last two sizes replaced by @r and @c (@c < 0: the last dropped) */
 static guint
 matrix_shape (const gint64 *shape, guint ndim, gint64 r, gint64 c, gint64 *out)
@@ -931,6 +933,20 @@ matrix_shape (const gint64 *shape, guint ndim, gint64 r, gint64 c, gint64 *out)
     return ndim - 1;
   out[ndim - 1] = c;
   return ndim;
+}
+
+/* *@t + diag_embed (@d), replacing *@t */
+static gboolean
+add_diag_embed (GnnTensor **t, GnnTensor *d, GError **error)
+{
+  g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (d, 0, -2, -1, error);
+  GnnTensor *sum = dg ? gnn_tensor_add (*t, dg, 1.0, error) : NULL;
+
+  if (sum == NULL)
+    return FALSE;
+  g_clear_object (t);
+  *t = sum;
+  return TRUE;
 }
 
 /* I (n, n) of @like's dtype on its device */
@@ -1202,16 +1218,8 @@ eigh_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
           !(eye = eye_like (l, pl->shape[pl->ndim - 1], error)) || !(e = gnn_tensor_add (e0, eye, 1.0, error)) ||
           !(inner = gnn_tensor_div (s, e, error)))
         return FALSE;
-      if (gl)
-        {
-          g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (gl, 0, -2, -1, error);
-          GnnTensor *sum = dg ? gnn_tensor_add (inner, dg, 1.0, error) : NULL;
-
-          if (sum == NULL)
-            return FALSE;
-          g_clear_object (&inner);
-          inner = sum;
-        }
+      if (gl && !add_diag_embed (&inner, gl, error))
+        return FALSE;
     }
   else if (!(vt = mT (v, error)) || !(inner = gnn_tensor_diag_embed (gl, 0, -2, -1, error)))
     return FALSE;
@@ -1397,16 +1405,8 @@ svd_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
         !(e = gnn_tensor_add (e0, eye, 1.0, error)) || !(g = gnn_tensor_div (num, e, error)))
       return FALSE;
   }
-  if (gs)
-    {
-      g_autoptr(GnnTensor) dg = gnn_tensor_diag_embed (gs, 0, -2, -1, error);
-      GnnTensor *sum = dg ? gnn_tensor_add (g, dg, 1.0, error) : NULL;
-
-      if (sum == NULL)
-        return FALSE;
-      g_clear_object (&g);
-      g = sum;
-    }
+  if (gs && !add_diag_embed (&g, gs, error))
+    return FALSE;
   if (m > k && gu)
     {
       g_autoptr(GnnTensor) ug = NULL, gusinv = NULL, ut = NULL, p = NULL, up = NULL, a1 = NULL, a2 = NULL;
@@ -1784,9 +1784,8 @@ gnn_linalg_solve_triangular (GnnTensor *A, GnnTensor *B, gboolean upper, gboolea
   GnnTensorPrivate *pa, *pb;
   g_autoptr(GnnTensor) ae = NULL, be = NULL, x = NULL;
   g_autofree gpointer ha = NULL, hb = NULL;
-  gint64 batch[GNN_MAX_DIMS], sa[GNN_MAX_DIMS], sb[GNN_MAX_DIMS], n, k;
+  gint64 batch[GNN_MAX_DIMS], sb[GNN_MAX_DIMS], n, k;
   guint nbatch;
-  gboolean prev;
   GnnTensor *ins[2] = { A, B };
   GnnNode *node;
 
@@ -1808,26 +1807,9 @@ gnn_linalg_solve_triangular (GnnTensor *A, GnnTensor *B, gboolean upper, gboolea
       return NULL;
     }
   n = pa->shape[pa->ndim - 1];
-  k = pb->shape[pb->ndim - 1];
-  if (pb->shape[pb->ndim - 2] != n)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: Incompatible shapes of A and B for the equation AX = B (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
-                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", op, n, n, pb->shape[pb->ndim - 2], k);
-      return NULL;
-    }
-  if (!gnn_broadcast_shapes (op, pa->ndim - 2, pa->shape, pb->ndim - 2, pb->shape, &nbatch, batch, error))
+  if (!expand_solve_operands (op, A, B, n, &nbatch, batch, sb, &ae, &be, &ha, &hb, error))
     return NULL;
-  memcpy (sa, batch, sizeof (gint64) * nbatch);
-  memcpy (sb, batch, sizeof (gint64) * nbatch);
-  sa[nbatch] = sa[nbatch + 1] = sb[nbatch] = n;
-  sb[nbatch + 1] = k;
-  prev = gnn_set_grad_enabled (FALSE);
-  ae = gnn_tensor_expand (A, sa, nbatch + 2, error);
-  be = ae ? gnn_tensor_expand (B, sb, nbatch + 2, error) : NULL;
-  gnn_set_grad_enabled (prev);
-  if (be == NULL || !(ha = host_elements (ae, error)) || !(hb = host_elements (be, error)))
-    return NULL;
+  k = sb[nbatch + 1];
   if (IS_F64 (A))
     solve_triangular_f64 (ha, hb, gnn_shape_numel (nbatch, batch), (int) n, (int) k, upper, unitriangular);
   else

@@ -163,6 +163,31 @@ mpi_reduce_scatter_raw (GnnProcessGroup *group,
   return mpi_check (rc, "MPI_Reduce_scatter_block", error);
 }
 
+/* MPI_Gather and MPI_Scatter share this signature: @nbytes bytes a rank, around @root. */
+typedef int (*RootedCollective) (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+
+static gboolean
+rooted_bytes (GnnProcessGroup  *group,
+              RootedCollective  collective,
+              const char       *what,
+              const char       *mpi_name,
+              gconstpointer     send,
+              gsize             nbytes,
+              gpointer          recv,
+              int               root,
+              GError          **error)
+{
+  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
+  int rc;
+
+  if (!fits_int (nbytes, what, error))
+    return FALSE;
+  MPI_LOCK ();
+  rc = collective (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, root, self->comm);
+  MPI_UNLOCK ();
+  return mpi_check (rc, mpi_name, error);
+}
+
 static gboolean
 mpi_gather_raw (GnnProcessGroup *group,
                 gconstpointer    send,
@@ -171,15 +196,7 @@ mpi_gather_raw (GnnProcessGroup *group,
                 int              dst,
                 GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  int rc;
-
-  if (!fits_int (nbytes, "gather", error))
-    return FALSE;
-  MPI_LOCK ();
-  rc = MPI_Gather (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, dst, self->comm);
-  MPI_UNLOCK ();
-  return mpi_check (rc, "MPI_Gather", error);
+  return rooted_bytes (group, MPI_Gather, "gather", "MPI_Gather", send, nbytes, recv, dst, error);
 }
 
 static gboolean
@@ -190,15 +207,7 @@ mpi_scatter_raw (GnnProcessGroup *group,
                  int              src,
                  GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  int rc;
-
-  if (!fits_int (nbytes, "scatter", error))
-    return FALSE;
-  MPI_LOCK ();
-  rc = MPI_Scatter (send, (int) nbytes, MPI_BYTE, recv, (int) nbytes, MPI_BYTE, src, self->comm);
-  MPI_UNLOCK ();
-  return mpi_check (rc, "MPI_Scatter", error);
+  return rooted_bytes (group, MPI_Scatter, "scatter", "MPI_Scatter", send, nbytes, recv, src, error);
 }
 
 static gboolean
@@ -233,6 +242,40 @@ mpi_all_to_all_raw (GnnProcessGroup *group,
   return mpi_check (rc, "MPI_Alltoallv", error);
 }
 
+/* A started MPI_Isend (@send) or MPI_Irecv (@peer < 0: any source) of @nbytes bytes. */
+static gpointer
+start_point_to_point (GnnProcessGroup *group,
+                      gboolean         send,
+                      gpointer         buffer,
+                      gsize            nbytes,
+                      int              peer,
+                      int              tag,
+                      GError         **error)
+{
+  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
+  MPI_Request *req = g_new (MPI_Request, 1);
+  int rc;
+
+  if (!fits_int (nbytes, send ? "send" : "recv", error))
+    {
+      g_free (req);
+      return NULL;
+    }
+  MPI_LOCK ();
+  if (send)
+    rc = MPI_Isend (buffer, (int) nbytes, MPI_BYTE, peer, tag, self->comm, req);
+  else
+    rc = MPI_Irecv (buffer, (int) nbytes, MPI_BYTE, peer < 0 ? MPI_ANY_SOURCE : peer, tag,
+                    self->comm, req);
+  MPI_UNLOCK ();
+  if (!mpi_check (rc, send ? "MPI_Isend" : "MPI_Irecv", error))
+    {
+      g_free (req);
+      return NULL;
+    }
+  return req;
+}
+
 static gpointer
 mpi_isend_raw (GnnProcessGroup *group,
                gconstpointer    buffer,
@@ -241,24 +284,7 @@ mpi_isend_raw (GnnProcessGroup *group,
                int              tag,
                GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  MPI_Request *req = g_new (MPI_Request, 1);
-  int rc;
-
-  if (!fits_int (nbytes, "send", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  MPI_LOCK ();
-  rc = MPI_Isend (buffer, (int) nbytes, MPI_BYTE, dst, tag, self->comm, req);
-  MPI_UNLOCK ();
-  if (!mpi_check (rc, "MPI_Isend", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  return req;
+  return start_point_to_point (group, TRUE, (gpointer) buffer, nbytes, dst, tag, error);
 }
 
 static gpointer
@@ -269,25 +295,7 @@ mpi_irecv_raw (GnnProcessGroup *group,
                int              tag,
                GError         **error)
 {
-  GnnMpiProcessGroup *self = GNN_MPI_PROCESS_GROUP (group);
-  MPI_Request *req = g_new (MPI_Request, 1);
-  int rc;
-
-  if (!fits_int (nbytes, "recv", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  MPI_LOCK ();
-  rc = MPI_Irecv (buffer, (int) nbytes, MPI_BYTE, src < 0 ? MPI_ANY_SOURCE : src, tag,
-                  self->comm, req);
-  MPI_UNLOCK ();
-  if (!mpi_check (rc, "MPI_Irecv", error))
-    {
-      g_free (req);
-      return NULL;
-    }
-  return req;
+  return start_point_to_point (group, FALSE, buffer, nbytes, src, tag, error);
 }
 
 static gboolean

@@ -197,19 +197,20 @@ def _lu_message(name, A, info):
             % (name, where, k, k))
 
 
-def _pivot(name, pivot):
+def _lu_factor(name, A, pivot, out):
+    """getrf's (LU, pivots, info) for A, after the checks the LU entry points share"""
+    _no_out(name, out)
+    _check_tensor(name, A)
     if not pivot:
         raise RuntimeError('%s: LU without pivoting is not implemented on the CPU' % name)
+    return Gnn.linalg_lu_factor_ex(A)
 
 
 @_export
 def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     """torch.linalg.lu_factor_ex: the named tuple (LU, pivots, info), getrf's packed factors,
     1-based int32 row swaps and info; check_errors=True raises for a singular matrix."""
-    _no_out('linalg.lu_factor_ex', out)
-    _check_tensor('linalg.lu_factor_ex', A)
-    _pivot('linalg.lu_factor_ex', pivot)
-    lu, piv, info = Gnn.linalg_lu_factor_ex(A)
+    lu, piv, info = _lu_factor('linalg.lu_factor_ex', A, pivot, out)
     if check_errors:
         message = _lu_message('torch.linalg.lu_factor_ex', A, info.numpy())
         if message:
@@ -220,10 +221,7 @@ def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
 @_export
 def linalg_lu_factor(A, *, pivot=True, out=None):
     """torch.linalg.lu_factor: the named tuple (LU, pivots); a singular matrix is an error."""
-    _no_out('linalg.lu_factor', out)
-    _check_tensor('linalg.lu_factor', A)
-    _pivot('linalg.lu_factor', pivot)
-    lu, piv, info = Gnn.linalg_lu_factor_ex(A)
+    lu, piv, info = _lu_factor('linalg.lu_factor', A, pivot, out)
     message = _lu_message('torch.linalg.lu_factor', A, info.numpy())
     if message:
         raise RuntimeError(message)
@@ -269,10 +267,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 @_export
 def linalg_lu(A, *, pivot=True, out=None):
     """torch.linalg.lu: the named tuple (P, L, U) with A = P L U; differentiable (square A)."""
-    _no_out('linalg.lu', out)
-    _check_tensor('linalg.lu', A)
-    _pivot('linalg.lu', pivot)
-    lu, piv, _info = Gnn.linalg_lu_factor_ex(A)
+    lu, piv, _info = _lu_factor('linalg.lu', A, pivot, out)
     return _types.linalg_lu(*lu_unpack(lu, piv))
 
 
@@ -280,10 +275,7 @@ def linalg_lu(A, *, pivot=True, out=None):
 def lu(A, pivot=True, get_infos=False, out=None):
     """torch.lu / Tensor.lu: (LU, pivots), and info with get_infos=True (else a singular
     matrix is an error)."""
-    _no_out('lu', out)
-    _check_tensor('lu', A)
-    _pivot('lu', pivot)
-    lu_, piv, info = Gnn.linalg_lu_factor_ex(A)
+    lu_, piv, info = _lu_factor('lu', A, pivot, out)
     if get_infos:
         return lu_, piv, info
     message = _lu_message('torch.linalg.lu_factor', A, info.numpy())
