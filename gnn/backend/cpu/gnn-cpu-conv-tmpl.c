@@ -324,6 +324,17 @@ NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
     }
 }
 
+/* The window of the adaptive output (oz, oy, ox): the depths [⌊oz · D / OD⌋,
+ * ⌈(oz + 1) · D / OD⌉), the rows and the columns likewise */
+static inline void
+NAME (adaptive_box) (const Geometry *g, gint64 oz, gint64 oy, gint64 ox, gint64 *z0, gint64 *z1,
+                     gint64 *y0, gint64 *y1, gint64 *x0, gint64 *x1)
+{
+  *z0 = oz * g->D / g->OD; *z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
+  *y0 = oy * g->H / g->OH; *y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+  *x0 = ox * g->W / g->OW; *x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+}
+
 /* forward: in0 is (N, C, D, H, W), out (N, C, OD, OH, OW), out[n, c, oz, oy, ox] the mean of
  * the depths [⌊oz · D / OD⌋, ⌈(oz + 1) · D / OD⌉) and the rows and the columns likewise (a 2-d
  * call: D = OD = 1); backward: the adjoint, from (N, C, OD, OH, OW) into a zeroed
@@ -346,11 +357,12 @@ NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
         for (gint64 oy = 0; oy < g->OH; oy++)
           for (gint64 ox = 0; ox < g->OW; ox++)
             {
-              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
-              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
-              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 z0, z1, y0, y1, x0, x1;
               gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox;
-              double area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0));
+              double area;
+
+              NAME (adaptive_box) (g, oz, oy, ox, &z0, &z1, &y0, &y1, &x0, &x1);
+              area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0));
 
               if (backward)
                 NAME (box_spread) (g, out + t * image, z0, z1, y0, y1, x0, x1, (T) (in[l] / area));
@@ -380,12 +392,11 @@ NAME (adaptive_max_planes) (gpointer data, gint64 b, gint64 e)
         for (gint64 oy = 0; oy < g->OH; oy++)
           for (gint64 ox = 0; ox < g->OW; ox++)
             {
-              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
-              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
-              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 z0, z1, y0, y1, x0, x1;
               gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox, best_at = -1;
               T best = (T) -INFINITY;
 
+              NAME (adaptive_box) (g, oz, oy, ox, &z0, &z1, &y0, &y1, &x0, &x1);
               for (gint64 z = z0; z < z1; z++)
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
