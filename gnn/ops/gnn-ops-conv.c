@@ -1552,15 +1552,8 @@ check_conv3d_operands (const char *name, GnnTensor *input, GnnTensor *weight, Gn
  * input (a new reference; @batched says whether @input already was), its spatial sizes @I,
  * and @g's kernel size (from @weight), stride, padding and dilation. */
 static GnnTensor *
-conv3d_setup (GnnTensor      *input,
-              GnnTensor      *weight,
-              const gint64   *stride,
-              const gint64   *padding,
-              const gint64   *dilation,
-              VolumeGeometry *g,
-              gint64          I[3],
-              gboolean       *batched,
-              GError        **error)
+conv3d_setup (GnnTensor *input, GnnTensor *weight, const gint64 *stride, const gint64 *padding,
+              const gint64 *dilation, VolumeGeometry *g, gint64 I[3], gboolean *batched, GError **error)
 {
   GnnTensorPrivate *pw = gnn_tensor_priv (weight), *px;
   GnnTensor *x;
