@@ -1548,6 +1548,31 @@ check_conv3d_operands (const char *name, GnnTensor *input, GnnTensor *weight, Gn
   return TRUE;
 }
 
+/* The set-up conv3d and conv_transpose3d share once their operands are checked: the 5-d
+ * input (a new reference; @batched says whether @input already was), its spatial sizes @I,
+ * and @g's kernel size (from @weight), stride, padding and dilation. */
+static GnnTensor *
+conv3d_setup (GnnTensor *input, GnnTensor *weight, const gint64 *stride, const gint64 *padding,
+              const gint64 *dilation, VolumeGeometry *g, gint64 I[3], gboolean *batched, GError **error)
+{
+  GnnTensorPrivate *pw = gnn_tensor_priv (weight), *px;
+  GnnTensor *x;
+
+  *batched = gnn_tensor_priv (input)->ndim == 5;
+  if (!(x = *batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+    return NULL;
+  px = gnn_tensor_priv (x);
+  for (guint a = 0; a < 3; a++)
+    {
+      I[a] = px->shape[2 + a];
+      g->k[a] = pw->shape[2 + a];
+      g->s[a] = stride[a];
+      g->p[a] = padding[a];
+      g->d[a] = dilation[a];
+    }
+  return x;
+}
+
 /* The convolution of a 5-d input; @same pads as PyTorch's padding='same' (extra padding, if
  * odd, at the end of each dimension), ignoring @padding. @name prefixes errors. */
 GnnTensor *
@@ -1581,21 +1606,14 @@ gnn_conv3d_internal (const char   *name,
                      : "stride and dilation must lie in [1, 2^31) and padding in [0, 2^31)");
         return NULL;
       }
-  px = gnn_tensor_priv (input);
-  pw = gnn_tensor_priv (weight);
-  batched = px->ndim == 5;
-  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+  if (!(x = conv3d_setup (input, weight, stride, padding, dilation, &g, I, &batched, error)))
     return NULL;
   px = gnn_tensor_priv (x);
+  pw = gnn_tensor_priv (weight);
   N = px->shape[0]; C = px->shape[1]; O = pw->shape[0];
-  for (guint a = 0; a < 3; a++)
-    {
-      I[a] = px->shape[2 + a];
-      g.k[a] = pw->shape[2 + a];
-      g.s[a] = stride[a];
-      g.d[a] = dilation[a];
-      g.p[a] = same ? g.d[a] * (g.k[a] - 1) / 2 : padding[a];
-    }
+  if (same)
+    for (guint a = 0; a < 3; a++)
+      g.p[a] = g.d[a] * (g.k[a] - 1) / 2;
   for (guint a = 0; a < 3; a++)
     {
       if (!same && I[a] + 2 * g.p[a] < g.d[a] * (g.k[a] - 1) + 1)
@@ -1712,24 +1730,15 @@ gnn_conv_transpose3d_internal (const char   *name,
                      name, output_padding[a], stride[a], dilation[a]);
         return NULL;
       }
-  px = gnn_tensor_priv (input);
-  pw = gnn_tensor_priv (weight);
-  batched = px->ndim == 5;
-  if (!(x = batched ? g_object_ref (input) : gnn_tensor_unsqueeze (input, 0, error)))
+  if (!(x = conv3d_setup (input, weight, stride, padding, dilation, &g, I, &batched, error)))
     return NULL;
   px = gnn_tensor_priv (x);
+  pw = gnn_tensor_priv (weight);
   N = px->shape[0]; C = px->shape[1]; O = pw->shape[1] * groups;
   image[0] = N;
   image[1] = O;
   for (guint a = 0; a < 3; a++)
-    {
-      I[a] = px->shape[2 + a];
-      g.k[a] = pw->shape[2 + a];
-      g.s[a] = stride[a];
-      g.p[a] = padding[a];
-      g.d[a] = dilation[a];
-      image[2 + a] = (I[a] - 1) * g.s[a] - 2 * g.p[a] + g.d[a] * (g.k[a] - 1) + output_padding[a] + 1;
-    }
+    image[2 + a] = (I[a] - 1) * g.s[a] - 2 * g.p[a] + g.d[a] * (g.k[a] - 1) + output_padding[a] + 1;
   if (image[2] < 1 || image[3] < 1 || image[4] < 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,

@@ -240,6 +240,35 @@ NAME (max_pool_backward_planes) (gpointer data, gint64 b, gint64 e)
     }
 }
 
+/* Adds @share to every element of the box [z0, z1) × [y0, y1) × [x0, x1) of @volume, a
+ * (D, H, W) block laid out by @g */
+static inline void
+NAME (box_spread) (const Geometry *g, T *volume, gint64 z0, gint64 z1, gint64 y0, gint64 y1,
+                   gint64 x0, gint64 x1, T share)
+{
+  const gint64 HW = g->H * g->W;
+
+  for (gint64 z = z0; z < z1; z++)
+    for (gint64 y = y0; y < y1; y++)
+      for (gint64 x = x0; x < x1; x++)
+        volume[z * HW + y * g->W + x] += share;
+}
+
+/* The sum, in double, of the box [z0, z1) × [y0, y1) × [x0, x1) of @volume */
+static inline double
+NAME (box_sum) (const Geometry *g, const T *volume, gint64 z0, gint64 z1, gint64 y0, gint64 y1,
+                gint64 x0, gint64 x1)
+{
+  const gint64 HW = g->H * g->W;
+  double sum = 0;
+
+  for (gint64 z = z0; z < z1; z++)
+    for (gint64 y = y0; y < y1; y++)
+      for (gint64 x = x0; x < x1; x++)
+        sum += volume[z * HW + y * g->W + x];
+  return sum;
+}
+
 /* forward: in0 is (N, C, D, H, W), out (N, C, OD, OH, OW), the mean of each window; backward:
  * in0 is (N, C, OD, OH, OW), out (N, C, D, H, W), each gradient shared over its window (a 2-d
  * call: D = OD = kd = 1). The divisor is divisor_override, or the window's size within the
@@ -256,7 +285,7 @@ NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
                                      : g->args->params.window.count_include_pad;
   const T *pooled_in = g->args->in[0]->data;
   T *pooled_out = g->args->out->data;
-  const gint64 image = g->D * g->H * g->W, HW = g->H * g->W;
+  const gint64 image = g->D * g->H * g->W;
 
   for (gint64 t = b; t < e; t++)
     {
@@ -274,7 +303,7 @@ NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
               gint64 z1 = MIN (z0 + g->kd, g->D + g->pd), y1 = MIN (y0 + g->kh, g->H + g->ph);
               gint64 x1 = MIN (x0 + g->kw, g->W + g->pw);
               gint64 pool_size = (z1 - z0) * (y1 - y0) * (x1 - x0);
-              double divisor, sum = 0;
+              double divisor;
 
               z0 = MAX (z0, 0); y0 = MAX (y0, 0); x0 = MAX (x0, 0);
               z1 = MIN (z1, g->D); y1 = MIN (y1, g->H); x1 = MIN (x1, g->W);
@@ -288,23 +317,22 @@ NAME (avg_pool_planes) (gpointer data, gint64 b, gint64 e)
                         count_include_pad ? (double) pool_size
                                           : (double) ((z1 - z0) * (y1 - y0) * (x1 - x0));
               if (backward)
-                {
-                  T share = (T) (pooled_in[l] / divisor);
-                  for (gint64 z = z0; z < z1; z++)
-                    for (gint64 y = y0; y < y1; y++)
-                      for (gint64 x = x0; x < x1; x++)
-                        image_out[z * HW + y * g->W + x] += share;
-                }
+                NAME (box_spread) (g, image_out, z0, z1, y0, y1, x0, x1, (T) (pooled_in[l] / divisor));
               else
-                {
-                  for (gint64 z = z0; z < z1; z++)
-                    for (gint64 y = y0; y < y1; y++)
-                      for (gint64 x = x0; x < x1; x++)
-                        sum += image_in[z * HW + y * g->W + x];
-                  pooled_out[l] = (T) (sum / divisor);
-                }
+                pooled_out[l] = (T) (NAME (box_sum) (g, image_in, z0, z1, y0, y1, x0, x1) / divisor);
             }
     }
+}
+
+/* The window of the adaptive output (oz, oy, ox): the depths [⌊oz · D / OD⌋,
+ * ⌈(oz + 1) · D / OD⌉), the rows and the columns likewise */
+static inline void
+NAME (adaptive_box) (const Geometry *g, gint64 oz, gint64 oy, gint64 ox, gint64 *z0, gint64 *z1,
+                     gint64 *y0, gint64 *y1, gint64 *x0, gint64 *x1)
+{
+  *z0 = oz * g->D / g->OD; *z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
+  *y0 = oy * g->H / g->OH; *y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
+  *x0 = ox * g->W / g->OW; *x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
 }
 
 /* forward: in0 is (N, C, D, H, W), out (N, C, OD, OH, OW), out[n, c, oz, oy, ox] the mean of
@@ -319,7 +347,7 @@ NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
                       g->args->op == GNN_BACKEND_OP_ADAPTIVE_AVG_POOL3D_BACKWARD;
   const T *in = g->args->in[0]->data;
   T *out = g->args->out->data;
-  const gint64 image = g->D * g->H * g->W, HW = g->H * g->W;
+  const gint64 image = g->D * g->H * g->W;
 
   for (gint64 t = b; t < e; t++)
     {
@@ -329,30 +357,17 @@ NAME (adaptive_planes) (gpointer data, gint64 b, gint64 e)
         for (gint64 oy = 0; oy < g->OH; oy++)
           for (gint64 ox = 0; ox < g->OW; ox++)
             {
-              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
-              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
-              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 z0, z1, y0, y1, x0, x1;
               gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox;
-              double area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0)), sum = 0;
+              double area;
+
+              NAME (adaptive_box) (g, oz, oy, ox, &z0, &z1, &y0, &y1, &x0, &x1);
+              area = (double) ((z1 - z0) * (y1 - y0) * (x1 - x0));
 
               if (backward)
-                {
-                  T share = (T) (in[l] / area);
-                  T *volume = out + t * image;
-                  for (gint64 z = z0; z < z1; z++)
-                    for (gint64 y = y0; y < y1; y++)
-                      for (gint64 x = x0; x < x1; x++)
-                        volume[z * HW + y * g->W + x] += share;
-                }
+                NAME (box_spread) (g, out + t * image, z0, z1, y0, y1, x0, x1, (T) (in[l] / area));
               else
-                {
-                  const T *volume = in + t * image;
-                  for (gint64 z = z0; z < z1; z++)
-                    for (gint64 y = y0; y < y1; y++)
-                      for (gint64 x = x0; x < x1; x++)
-                        sum += volume[z * HW + y * g->W + x];
-                  out[l] = (T) (sum / area);
-                }
+                out[l] = (T) (NAME (box_sum) (g, in + t * image, z0, z1, y0, y1, x0, x1) / area);
             }
     }
 }
@@ -377,12 +392,11 @@ NAME (adaptive_max_planes) (gpointer data, gint64 b, gint64 e)
         for (gint64 oy = 0; oy < g->OH; oy++)
           for (gint64 ox = 0; ox < g->OW; ox++)
             {
-              gint64 z0 = oz * g->D / g->OD, z1 = ((oz + 1) * g->D + g->OD - 1) / g->OD;
-              gint64 y0 = oy * g->H / g->OH, y1 = ((oy + 1) * g->H + g->OH - 1) / g->OH;
-              gint64 x0 = ox * g->W / g->OW, x1 = ((ox + 1) * g->W + g->OW - 1) / g->OW;
+              gint64 z0, z1, y0, y1, x0, x1;
               gint64 l = ((t * g->OD + oz) * g->OH + oy) * g->OW + ox, best_at = -1;
               T best = (T) -INFINITY;
 
+              NAME (adaptive_box) (g, oz, oy, ox, &z0, &z1, &y0, &y1, &x0, &x1);
               for (gint64 z = z0; z < z1; z++)
                 for (gint64 y = y0; y < y1; y++)
                   for (gint64 x = x0; x < x1; x++)
