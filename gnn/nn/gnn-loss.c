@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "gnn-loss.h"
+#include "gnn-loss-private.h"
 #include "gnn-args-private.h"
 #include "gnn-module-private.h"
 #include "gnn-props-private.h"
@@ -1070,20 +1071,16 @@ register_optional_buffer (GnnModule  *module,
 }
 
 /* a weight property reads the buffer of its name (which module.to () may have moved), or
- * %NULL for none */
-static void
-weight_buffer_get (GObject *object, GParamSpec *pspec, GValue *value)
+ * %NULL for none: the getter of GNN_LOSS_WEIGHT_PROP (gnn-loss-private.h) */
+void
+gnn_loss_weight_buffer_get (GObject    *object,
+                            GParamSpec *pspec,
+                            GValue     *value)
 {
   g_autofree char *name = gnn_prop_python_name (pspec);
 
   g_value_set_object (value, optional_buffer (GNN_MODULE (object), name));
 }
-
-/* the construct-time tensor of a weight property, registered as a buffer in setup */
-#define WEIGHT_PROP(TypeName, member, name)                                                   \
-  (GnnProp) { g_param_spec_object (name, NULL, NULL, GNN_TYPE_TENSOR,                         \
-                                   GNN_PARAM_RW | G_PARAM_CONSTRUCT_ONLY),                    \
-              G_STRUCT_OFFSET (TypeName, member), NULL, weight_buffer_get }
 
 /**
  * GnnLoss:
@@ -1529,7 +1526,7 @@ gnn_bce_loss_class_init (GnnBCELossClass *klass)
    * A weight for each element, broadcast to the input's shape (`weight`), or %NULL;
    * held as the buffer `weight`.
    */
-  bce_props[BCE_PROP_WEIGHT] = WEIGHT_PROP (GnnBCELoss, weight, "weight");
+  bce_props[BCE_PROP_WEIGHT] = GNN_LOSS_WEIGHT_PROP (GnnBCELoss, weight, "weight");
   gnn_props_install (G_OBJECT_CLASS (klass), bce_props, BCE_N_PROPS);
 }
 
@@ -1636,14 +1633,14 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * A weight for each element, broadcast to the input's shape (`weight`), or %NULL;
    * held as the buffer `weight`.
    */
-  bcel_props[BCEL_PROP_WEIGHT] = WEIGHT_PROP (GnnBCEWithLogitsLoss, weight, "weight");
+  bcel_props[BCEL_PROP_WEIGHT] = GNN_LOSS_WEIGHT_PROP (GnnBCEWithLogitsLoss, weight, "weight");
   /**
    * GnnBCEWithLogitsLoss:pos-weight:
    *
    * A weight of the positive examples, broadcast along the last dimension (`pos_weight`),
    * or %NULL; held as the buffer `pos_weight`.
    */
-  bcel_props[BCEL_PROP_POS_WEIGHT] = WEIGHT_PROP (GnnBCEWithLogitsLoss, pos_weight, "pos-weight");
+  bcel_props[BCEL_PROP_POS_WEIGHT] = GNN_LOSS_WEIGHT_PROP (GnnBCEWithLogitsLoss, pos_weight, "pos-weight");
   gnn_props_install (G_OBJECT_CLASS (klass), bcel_props, BCEL_N_PROPS);
 }
 
@@ -1765,7 +1762,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * A weight for each class, of shape (C) (`weight`), or %NULL; held as the buffer
    * `weight`.
    */
-  nll_props[NLL_PROP_WEIGHT] = WEIGHT_PROP (GnnNLLLoss, weight, "weight");
+  nll_props[NLL_PROP_WEIGHT] = GNN_LOSS_WEIGHT_PROP (GnnNLLLoss, weight, "weight");
   /**
    * GnnNLLLoss:ignore-index:
    *
@@ -1929,7 +1926,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * A weight for each class, of shape (C) (`weight`), or %NULL; held as the buffer
    * `weight`.
    */
-  ce_props[CE_PROP_WEIGHT] = WEIGHT_PROP (GnnCrossEntropyLoss, weight, "weight");
+  ce_props[CE_PROP_WEIGHT] = GNN_LOSS_WEIGHT_PROP (GnnCrossEntropyLoss, weight, "weight");
   /**
    * GnnCrossEntropyLoss:ignore-index:
    *
@@ -2104,9 +2101,7 @@ gnn_kl_div_loss_class_init (GnnKLDivLossClass *klass)
    * Whether the target holds log-probabilities (`log_target`); PyTorch's default is
    * %FALSE.
    */
-  kl_props[KL_PROP_LOG_TARGET] = (GnnProp) {
-    g_param_spec_boolean ("log-target", NULL, NULL, FALSE, GNN_PARAM_RW | G_PARAM_CONSTRUCT),
-    G_STRUCT_OFFSET (GnnKLDivLoss, log_target) };
+  kl_props[KL_PROP_LOG_TARGET] = GNN_LOSS_BOOLEAN_PROP (GnnKLDivLoss, log_target, "log-target", FALSE);
   gnn_props_install (G_OBJECT_CLASS (klass), kl_props, KL_N_PROPS);
 }
 
@@ -2194,12 +2189,4 @@ gnn_loss_named (GnnTensor  *result,
                 GError    **error)
 {
   return named (result, name, error);
-}
-
-void
-gnn_loss_weight_buffer_get (GObject    *object,
-                            GParamSpec *pspec,
-                            GValue     *value)
-{
-  weight_buffer_get (object, pspec, value);
 }
