@@ -1643,6 +1643,22 @@ ROWS = [
     ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
     ('torch.nn.AdaptiveMaxPool3d', 'Gnn.AdaptiveMaxPool3d'),
     ('torch.nn.functional.adaptive_max_pool3d', 'Gnn.functional_adaptive_max_pool3d'),
+    # ---- lazy modules, uninitialised parameters (_gnn/layers_extra.py) ----
+    ('torch.nn.UninitializedParameter', 'Gnn.UninitializedParameter'),
+    ('torch.nn.UninitializedBuffer', 'Gnn.UninitializedBuffer'),
+    ('torch.nn.LazyLinear', 'Gnn.LazyLinear'),
+    ('torch.nn.LazyConv1d', 'Gnn.LazyConv1d'),
+    ('torch.nn.LazyConv2d', 'Gnn.LazyConv2d'),
+    ('torch.nn.LazyConv3d', 'Gnn.LazyConv3d'),
+    ('torch.nn.LazyConvTranspose1d', 'Gnn.LazyConvTranspose1d'),
+    ('torch.nn.LazyConvTranspose2d', 'Gnn.LazyConvTranspose2d'),
+    ('torch.nn.LazyConvTranspose3d', 'Gnn.LazyConvTranspose3d'),
+    ('torch.nn.LazyBatchNorm1d', 'Gnn.LazyBatchNorm1d'),
+    ('torch.nn.LazyBatchNorm2d', 'Gnn.LazyBatchNorm2d'),
+    ('torch.nn.LazyBatchNorm3d', 'Gnn.LazyBatchNorm3d'),
+    ('torch.nn.LazyInstanceNorm1d', 'Gnn.LazyInstanceNorm1d'),
+    ('torch.nn.LazyInstanceNorm2d', 'Gnn.LazyInstanceNorm2d'),
+    ('torch.nn.LazyInstanceNorm3d', 'Gnn.LazyInstanceNorm3d'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with

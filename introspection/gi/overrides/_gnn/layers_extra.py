@@ -1,0 +1,549 @@
+# torch.nn's lazy modules and uninitialised parameters, and the remaining torch.nn names
+# (Container, NLLLoss2d, grid sampling, gumbel_softmax, the deprecated nn.init aliases, ...),
+# in Python over the C layers and differentiable ops
+#
+# A lazy module (LazyLinear, LazyConv2d, LazyBatchNorm1d, ...) holds
+# UninitializedParameter/UninitializedBuffer objects until its first forward (or a
+# load_state_dict with real tensors) tells it the input size. It then builds the non-lazy C
+# layer with that size, whose setup initialises the tensors exactly as that class does
+# (reset_parameters), and makes its own parameter objects views of those tensors, registered
+# in both modules: the objects an optimizer built before the first forward holds are the ones
+# that train, as in torch, where materialize () changes the data under the same object. From
+# then on its forward is the C layer's. A GObject cannot change its class, so the module stays
+# a LazyXxx type (torch changes __class__ to the non-lazy class); its repr is the C layer's.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import math as _math
+import warnings as _warnings
+
+from .base import Gnn
+from .module import Module as _Module, Parameter as _Parameter, _forward_vfunc
+from .tensor import Tensor as _Tensor
+
+__all__ = []
+
+
+def _g():
+    """The overridden module (its Python-level factories, layers and functional forms)."""
+    from gi.repository import Gnn as overridden
+    return overridden
+
+
+def _export(obj):
+    __all__.append(obj.__name__)
+    return obj
+
+
+# ---- uninitialised tensors ----------------------------------------------------------------
+
+# what an uninitialised tensor still answers (torch's UninitializedTensorMixin._allowed_methods,
+# and the GObject-level calls gnn's own modules, state dicts and optimizers make)
+_ALLOWED = frozenset((
+    'materialize', 'cls_to_become', 'size', 'copy_', 'is_floating_point', 'half', 'float',
+    'double', 'char', 'short', 'int', 'long', 'cuda', 'cpu', 'to', 'get_device', 'dtype',
+    'device', 'requires_grad', 'requires_grad_', 'grad', 'is_leaf', 'data', 'props', 'shape',
+    'detach', 'dim', 'numel', 'ndim', 'set_data', 'connect', 'disconnect', 'emit',
+))
+
+
+def _raw_tensor_names():
+    from gi.repository import GObject
+    names = set(dir(GObject.Object))
+    for klass in Gnn.Tensor.__mro__:
+        if klass.__module__ == 'gi.repository.Gnn':
+            names.update(n for n in dir(klass) if n.startswith(('get_', 'set_', 'is_', 'has_')))
+    return frozenset(names)
+
+
+_RAW_NAMES = None
+
+
+class _UninitializedMixin:
+    """What UninitializedParameter and UninitializedBuffer share (torch's
+    UninitializedTensorMixin): materialize, and a ValueError for any other tensor use."""
+
+    def __getattribute__(self, name):
+        global _RAW_NAMES
+        if name[:1] == '_' or name in _ALLOWED:
+            return object.__getattribute__(self, name)
+        if _RAW_NAMES is None:
+            _RAW_NAMES = _raw_tensor_names()
+        value = object.__getattribute__(self, name)   # an AttributeError for what is not there
+        if name in _RAW_NAMES:      # the GObject API gnn itself calls (get_shape, ...)
+            return value
+        raise ValueError(
+            'Attempted to use an uninitialized parameter in %s. This error happens when you are '
+            'using a `LazyModule` or explicitly manipulating `torch.nn.parameter.%s` objects. When '
+            'using LazyModules Call `forward` with a dummy batch to initialize the parameters before '
+            'calling torch functions' % (name, type(self).__name__))
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Gives the tensor data of @shape (uninitialised values) on @device with @dtype (by
+        default its own), and makes it the class it becomes (Parameter or Tensor)."""
+        G = _g()
+        if device is None:
+            device = Gnn.Tensor.get_device(self)
+        if dtype is None:
+            dtype = Gnn.Tensor.get_dtype(self)
+        data = G.empty(*[int(s) for s in shape], dtype=dtype, device=device)
+        Gnn.Tensor.set_data(self, data)
+        self._gnn_become()
+
+    def _gnn_become(self):
+        self.__class__ = self.cls_to_become
+        self.__dict__.pop('_gnn_uninitialized', None)
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+            "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+            "initialized one. Call `forward` to initialize the parameters before accessing their "
+            "attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call "
+                           "`forward` to initialize the parameters before calling "
+                           "`module.share_memory()`.")
+
+    def __repr__(self):
+        return '<%s>' % type(self).__name__
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(Gnn.Tensor.get_requires_grad(self), Gnn.Tensor.get_device(self),
+                            Gnn.Tensor.get_dtype(self))
+        memo[id(self)] = result
+        return result
+
+
+def _uninitialized(cls, data, tensor):
+    tensor.__class__ = cls
+    # an entry in the wrapper's dict keeps this Python wrapper (and so its class) for as long
+    # as the GObject lives, whoever returns it from C
+    tensor.__dict__['_gnn_uninitialized'] = True
+    return tensor
+
+
+@_export
+class UninitializedParameter(_UninitializedMixin, _Parameter):
+    """torch.nn.UninitializedParameter(requires_grad=True, device=None, dtype=None): a
+    parameter whose shape is not known yet (an empty tensor until materialize)."""
+
+    cls_to_become = _Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        data = _g().empty(0, dtype=dtype, device=device)
+        return _uninitialized(cls, data, Gnn.Parameter.new(data, bool(requires_grad)))
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass
+
+
+@_export
+class UninitializedBuffer(_UninitializedMixin, _Tensor):
+    """torch.nn.UninitializedBuffer(requires_grad=False, device=None, dtype=None): a buffer
+    whose shape is not known yet."""
+
+    cls_to_become = _Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        data = _g().empty(0, dtype=dtype, device=device)
+        if requires_grad:
+            data.requires_grad_(True)
+        return _uninitialized(cls, data, data)
+
+    def __init__(self, requires_grad=False, device=None, dtype=None):
+        pass
+
+
+def is_lazy(tensor):
+    """torch.nn.parameter.is_lazy: whether @tensor is an uninitialised parameter or buffer."""
+    return isinstance(tensor, _UninitializedMixin)
+
+
+__all__.append('is_lazy')
+
+
+# ---- lazy modules ---------------------------------------------------------------------------
+
+def _lazy_load_pre_hook(module, state, prefix, strict, *_user_data):
+    """Before a load, an uninitialised module given real tensors builds its layer from their
+    shapes, so that the load copies into tensors of the right shapes (torch's _lazy_load_hook)."""
+    if module.__dict__.get('_gnn_inner') is not None:
+        return
+    keys = set(Gnn.StateDict.get_keys(state) or [])
+    for name in module._gnn_tensor_names:
+        key = (prefix or '') + name
+        if key not in keys:
+            continue
+        value = Gnn.StateDict.get_tensor(state, key)
+        if value is None or Gnn.Tensor.get_numel(value) == 0:
+            continue          # an uninitialised entry: the module stays uninitialised
+        features = module._gnn_features_from(name, list(Gnn.Tensor.get_shape(value)))
+        if features is not None:
+            module._gnn_build(features)
+            return
+
+
+def _lazy_state_dict_post_hook(module, state, prefix, *_user_data):
+    """The state dict of an uninitialised module holds its UninitializedParameter objects."""
+    if module.__dict__.get('_gnn_inner') is not None:
+        return
+    for name in module._gnn_tensor_names:
+        t = module._gnn_slot(name)
+        if is_lazy(t) and Gnn.StateDict.contains(state, (prefix or '') + name):
+            Gnn.StateDict.set_tensor(state, (prefix or '') + name, t)
+
+
+class _LazyModule(_Module):
+    """torch.nn.modules.lazy.LazyModuleMixin over a C layer (see the top of this file)."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+LazyModule'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    _gnn_params = ('weight', 'bias')
+    _gnn_buffers = ()
+
+    def _gnn_lazy_init(self):
+        self.__dict__['_gnn_inner'] = None
+        Gnn.Module.register_load_state_dict_pre_hook(self, _lazy_load_pre_hook)
+        Gnn.Module.register_state_dict_post_hook(self, _lazy_state_dict_post_hook)
+        _warnings.warn('Lazy modules are a new feature under heavy development so changes to the '
+                       'API or functionality can happen at any moment.')
+
+    @property
+    def _gnn_tensor_names(self):
+        return self._gnn_params + self._gnn_buffers
+
+    def _gnn_slot(self, name):
+        for getter in (Gnn.Module.get_parameter, Gnn.Module.get_buffer):
+            try:
+                return getter(self, name)
+            except Exception:
+                continue
+        return None
+
+    def has_uninitialized_params(self):
+        """Whether a parameter or buffer of this module is still uninitialised."""
+        return any(is_lazy(self._gnn_slot(n)) for n in self._gnn_tensor_names)
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        """Infers the sizes from @input and initialises the parameters as the non-lazy class
+        does; nothing happens once they are initialised."""
+        if self.__dict__.get('_gnn_inner') is None:
+            self._gnn_build(self._gnn_features_of(input))
+
+    def _gnn_dtype_device(self):
+        for name in self._gnn_tensor_names:
+            t = self._gnn_slot(name)
+            if t is not None and t.is_floating_point():
+                return Gnn.Tensor.get_dtype(t), Gnn.Tensor.get_device(t)
+        return None, None
+
+    def _gnn_build(self, features):
+        """Builds the C layer for @features inputs and links its tensors to this module's."""
+        dtype, device = self._gnn_dtype_device()
+        self._gnn_set_features(features)
+        inner = self._gnn_make(features, dtype)
+        if device is not None and device != 'cpu':
+            inner.to(device)
+        for name in self._gnn_params:
+            own = self._gnn_slot(name)
+            if own is None:
+                continue
+            if is_lazy(own):
+                Gnn.Tensor.set_data(own, Gnn.Module.get_parameter(inner, name))
+                own._gnn_become()
+            Gnn.Module.register_parameter(inner, name, own)
+        for name in self._gnn_buffers + ('num_batches_tracked',):
+            own = self._gnn_slot(name)
+            if own is None:
+                continue
+            theirs = self._inner_buffer(inner, name)
+            if theirs is None:
+                continue
+            if is_lazy(own):
+                Gnn.Tensor.set_data(own, theirs)
+                own._gnn_become()
+            Gnn.Module.register_buffer(inner, name, own, True)
+        self.__dict__['_gnn_inner'] = inner
+
+    @staticmethod
+    def _inner_buffer(inner, name):
+        try:
+            return Gnn.Module.get_buffer(inner, name)
+        except Exception:
+            return None
+
+    def forward(self, input, *args, **kwargs):
+        if self.__dict__.get('_gnn_inner') is None:
+            self.initialize_parameters(input)
+        inner = self.__dict__['_gnn_inner']
+        if inner.get_training() != self.get_training():
+            Gnn.Module.set_training(inner, self.get_training())
+        return inner(input, *args, **kwargs)
+
+    def extra_repr(self):
+        inner = self.__dict__.get('_gnn_inner')
+        if inner is not None:
+            return Gnn.Module.extra_repr(inner)
+        return self._gnn_lazy_repr()
+
+    def __repr__(self):
+        inner = self.__dict__.get('_gnn_inner')
+        if inner is not None:     # torch's module is the non-lazy class by now
+            return Gnn.Module.to_string(inner)
+        return Gnn.Module.to_string(self)
+
+    __str__ = __repr__
+
+    @property
+    def cls_to_become(self):
+        """The non-lazy class this module behaves as once initialised."""
+        return getattr(_g(), type(self).__name__[len('Lazy'):])
+
+
+def _ntuple(value, n):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value,) * n
+
+
+# ---- LazyLinear
+
+@_export
+class LazyLinear(_LazyModule):
+    """torch.nn.LazyLinear(out_features, bias=True, device=None, dtype=None): a Linear whose
+    in_features is the last size of its first input."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+LazyLinear'
+    __module__ = 'gnn.nn'
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.__dict__['in_features'] = 0
+        self.__dict__['out_features'] = int(out_features)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter('bias', None)
+        self._gnn_lazy_init()
+
+    def _gnn_features_of(self, input):
+        if input.dim() == 0:
+            raise RuntimeError('LazyLinear: expected an input with at least 1 dimension, got a scalar')
+        return int(input.shape[-1])
+
+    def _gnn_features_from(self, name, shape):
+        return shape[1] if name == 'weight' and len(shape) == 2 else None
+
+    def _gnn_set_features(self, n):
+        self.__dict__['in_features'] = n
+
+    def _gnn_make(self, n, dtype):
+        return _g().Linear(n, self.out_features, self._gnn_slot('bias') is not None, dtype=dtype)
+
+    def _gnn_lazy_repr(self):
+        return 'in_features=%d, out_features=%d, bias=%s' % (
+            self.in_features, self.out_features, self._gnn_slot('bias') is not None)
+
+
+# ---- LazyConv*, LazyConvTranspose*
+
+class _LazyConv(_LazyModule):
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+LazyConv'
+    __module__ = 'gnn.nn'
+    _dims = 2
+    _transposed = False
+
+    def _gnn_conv_init(self, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                       padding_mode, output_padding, device, dtype):
+        super().__init__()
+        n = self._dims
+        if groups <= 0:
+            raise ValueError('groups must be a positive integer')
+        if out_channels % groups != 0:
+            raise ValueError('out_channels must be divisible by groups')
+        valid = {'zeros', 'reflect', 'replicate', 'circular'}
+        if padding_mode not in valid:
+            raise ValueError("padding_mode must be one of {}, but got padding_mode='{}'"
+                             .format(valid, padding_mode))
+        d = self.__dict__
+        d['in_channels'] = 0
+        d['out_channels'] = int(out_channels)
+        d['kernel_size'] = _ntuple(kernel_size, n)
+        d['stride'] = _ntuple(stride, n)
+        d['padding'] = _ntuple(padding, n)
+        d['dilation'] = _ntuple(dilation, n)
+        d['output_padding'] = _ntuple(output_padding, n)
+        d['groups'] = int(groups)
+        d['padding_mode'] = padding_mode
+        d['transposed'] = self._transposed
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter('bias', None)
+        self._gnn_lazy_init()
+
+    def _gnn_features_of(self, input):
+        n = self._dims
+        if input.dim() not in (n + 1, n + 2):
+            raise RuntimeError('Expected {}D (unbatched) or {}D (batched) input to {}, but got input '
+                               'of size: {}'.format(n + 1, n + 2, type(self).__name__,
+                                                    list(input.shape)))
+        return int(input.shape[1] if input.dim() == n + 2 else input.shape[0])
+
+    def _gnn_features_from(self, name, shape):
+        if name != 'weight' or len(shape) != self._dims + 2:
+            return None
+        return shape[0] if self._transposed else shape[1] * self.groups
+
+    def _gnn_set_features(self, n):
+        self.__dict__['in_channels'] = n
+
+    def _gnn_make(self, n, dtype):
+        G = _g()
+        cls = getattr(G, type(self).__name__[len('Lazy'):])
+        bias = self._gnn_slot('bias') is not None
+        padding = self.padding if isinstance(self.padding, str) else list(self.padding)
+        if self._transposed:
+            return cls(n, self.out_channels, list(self.kernel_size), list(self.stride), padding,
+                       list(self.output_padding), self.groups, bias, list(self.dilation),
+                       self.padding_mode, dtype=dtype)
+        return cls(n, self.out_channels, list(self.kernel_size), list(self.stride), padding,
+                   list(self.dilation), self.groups, bias, self.padding_mode, dtype=dtype)
+
+    def _gnn_lazy_repr(self):
+        # torch's _ConvNd.extra_repr
+        n = self._dims
+        s = '{}, {}, kernel_size={}, stride={}'.format(self.in_channels, self.out_channels,
+                                                      self.kernel_size, self.stride)
+        if self.padding != (0,) * (len(self.padding) if not isinstance(self.padding, str) else 4):
+            s += ', padding={}'.format(self.padding)
+        if self.dilation != (1,) * n:
+            s += ', dilation={}'.format(self.dilation)
+        if self.output_padding != (0,) * n:
+            s += ', output_padding={}'.format(self.output_padding)
+        if self.groups != 1:
+            s += ', groups={}'.format(self.groups)
+        if self._gnn_slot('bias') is None:
+            s += ', bias=False'
+        if self.padding_mode != 'zeros':
+            s += ', padding_mode={}'.format(self.padding_mode)
+        return s
+
+
+def _lazy_conv_class(name, dims):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode='zeros', device=None, dtype=None):
+        self._gnn_conv_init(out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                            padding_mode, 0, device, dtype)
+    __init__.__doc__ = None
+    doc = ('torch.nn.%s(out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, '
+           'bias=True, padding_mode=\'zeros\', device=None, dtype=None): a %s whose in_channels '
+           'is the channel count of its first input.' % (name, name[4:]))
+    return _lazy_class(name, _LazyConv, {'_dims': dims, '__init__': __init__, '__doc__': doc})
+
+
+def _lazy_conv_transpose_class(name, dims):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode='zeros', device=None, dtype=None):
+        self._gnn_conv_init(out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                            padding_mode, output_padding, device, dtype)
+    doc = ('torch.nn.%s(out_channels, kernel_size, stride=1, padding=0, output_padding=0, '
+           'groups=1, bias=True, dilation=1, padding_mode=\'zeros\', device=None, dtype=None): a '
+           '%s whose in_channels is the channel count of its first input.' % (name, name[4:]))
+    return _lazy_class(name, _LazyConv, {'_dims': dims, '_transposed': True, '__init__': __init__,
+                                         '__doc__': doc})
+
+
+def _lazy_class(name, base, body):
+    body = dict(body, __gtype_name__='gi+overrides+_gnn+layers_extra+' + name, __module__='gnn.nn')
+    cls = type(name, (base,), body)
+    cls.__qualname__ = name
+    globals()[name] = cls
+    __all__.append(name)
+    return cls
+
+
+for _n in (1, 2, 3):
+    _lazy_conv_class('LazyConv%dd' % _n, _n)
+    _lazy_conv_transpose_class('LazyConvTranspose%dd' % _n, _n)
+
+
+# ---- LazyBatchNorm*, LazyInstanceNorm*
+
+class _LazyNorm(_LazyModule):
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+LazyNorm'
+    __module__ = 'gnn.nn'
+    _gnn_buffers = ('running_mean', 'running_var')
+
+    def _gnn_norm_init(self, eps, momentum, affine, track_running_stats, device, dtype):
+        super().__init__()
+        d = self.__dict__
+        d['num_features'] = 0
+        d['eps'] = eps
+        d['momentum'] = momentum
+        d['affine'] = bool(affine)
+        d['track_running_stats'] = bool(track_running_stats)
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
+        if track_running_stats:
+            self.register_buffer('running_mean', UninitializedBuffer(device=device, dtype=dtype))
+            self.register_buffer('running_var', UninitializedBuffer(device=device, dtype=dtype))
+            self.register_buffer('num_batches_tracked', _g().tensor(0, dtype=_g().int64,
+                                                                    device=device))
+        else:
+            self.register_buffer('running_mean', None)
+            self.register_buffer('running_var', None)
+            self.register_buffer('num_batches_tracked', None)
+        self._gnn_lazy_init()
+
+    def _gnn_features_of(self, input):
+        if input.dim() < 2:
+            raise ValueError('%s: expected an input with at least 2 dimensions (N, C, ...), got '
+                             'shape %s' % (type(self).__name__, list(input.shape)))
+        return int(input.shape[1])
+
+    def _gnn_features_from(self, name, shape):
+        return shape[0] if len(shape) == 1 else None
+
+    def _gnn_set_features(self, n):
+        self.__dict__['num_features'] = n
+
+    def _gnn_make(self, n, dtype):
+        cls = getattr(_g(), type(self).__name__[len('Lazy'):])
+        return cls(n, self.eps, self.momentum, self.affine, self.track_running_stats, dtype=dtype)
+
+    def _gnn_lazy_repr(self):
+        return ('{num_features}, eps={eps}, momentum={momentum}, affine={affine}, '
+                'track_running_stats={track_running_stats}'.format(**self.__dict__))
+
+
+def _lazy_norm_class(name, affine, track):
+    def __init__(self, eps=1e-05, momentum=0.1, affine=affine, track_running_stats=track,
+                 device=None, dtype=None):
+        self._gnn_norm_init(eps, momentum, affine, track_running_stats, device, dtype)
+    doc = ('torch.nn.%s(eps=1e-05, momentum=0.1, affine=%s, track_running_stats=%s, device=None, '
+           'dtype=None): a %s whose num_features is the channel count (dim 1) of its first input.'
+           % (name, affine, track, name[4:]))
+    return _lazy_class(name, _LazyNorm, {'__init__': __init__, '__doc__': doc})
+
+
+for _n in (1, 2, 3):
+    _lazy_norm_class('LazyBatchNorm%dd' % _n, True, True)
+    _lazy_norm_class('LazyInstanceNorm%dd' % _n, True, True)     # torch 1.13's defaults
+del _n

@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""torch.nn's lazy modules, grid sampling, gumbel_softmax and the remaining torch.nn names
+(_gnn/layers_extra.py) against torch 1.13: printed forms, state-dict keys, outputs and
+gradients with copied weights, float64 gradchecks, and the errors of bad input."""
+
+import warnings
+
+from gnntest import Gnn, GLib, np, torch, rand, to_gnn, to_np, ParityTest, main
+
+import gnn
+import gnn.nn.functional as F
+import torch.nn.functional as TF
+
+warnings.simplefilter('ignore')     # the lazy modules' "new feature" warning, in both
+
+
+def gradcheck(test, fn, arrays, eps=1e-6, seed=3, name='', rtol=1e-5, atol=1e-7):
+    """gnn's gradient of sum (fn (*xs) * w) for float64 xs against central differences"""
+    xs = [to_gnn(a, requires_grad=True) for a in arrays]
+    out = fn(*xs)
+    w = rand(tuple(out.shape), np.float64, seed=seed)
+    (out * to_gnn(w)).sum().backward()
+    for k, array in enumerate(arrays):
+        analytic = to_np(xs[k].get_grad()).reshape(-1)
+        numeric = np.zeros(array.size)
+        for i in range(array.size):
+            plus, minus = array.copy(), array.copy()
+            plus.reshape(-1)[i] += eps
+            minus.reshape(-1)[i] -= eps
+            args_p = [to_gnn(plus if j == k else a) for j, a in enumerate(arrays)]
+            args_m = [to_gnn(minus if j == k else a) for j, a in enumerate(arrays)]
+            with gnn.no_grad():
+                numeric[i] = ((to_np(fn(*args_p)) * w).sum() - (to_np(fn(*args_m)) * w).sum()) / (2 * eps)
+        np.testing.assert_allclose(analytic, numeric, rtol=rtol, atol=atol,
+                                   err_msg='%s: gradcheck of input %d' % (name, k))
+
+
+def copy_state(gm, tm):
+    """torch's parameters and buffers into gnn's module, by state-dict key"""
+    state = {k: gnn.tensor(v.detach().numpy().copy()) for k, v in tm.state_dict().items()}
+    gm.load_state_dict(state)
+
+
+def copy_to_torch(tm, gm):
+    """gnn's parameters and buffers into torch's module"""
+    with torch.no_grad():
+        for k, v in gm.state_dict().items():
+            tm.state_dict()[k].copy_(torch.from_numpy(to_np(v).copy()))
+
+
+class LazyTest(ParityTest):
+    def check_lazy(self, name, args, kwargs, shape, dtype=np.float32):
+        gm = getattr(gnn.nn, name)(*args, **kwargs)
+        tm = getattr(torch.nn, name)(*args, **kwargs)
+        self.assertEqual(repr(gm), repr(tm))
+        self.assertEqual(gm.has_uninitialized_params(), tm.has_uninitialized_params())
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        if dtype == np.float64:
+            gm, tm = gm.double(), tm.double()
+        x = rand(shape, dtype, seed=1)
+        gm(to_gnn(x))
+        tm(torch.from_numpy(x))
+        self.assertFalse(gm.has_uninitialized_params())
+        if list(tm.parameters()) or list(tm.buffers()):
+            # (torch leaves num_features at 0 in a lazy norm with neither parameters nor buffers:
+            # it has nothing to initialise; gnn's prints the size it inferred)
+            self.assertEqual(repr(gm), repr(tm), name + ' after the first forward')
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        for k, v in tm.state_dict().items():
+            self.assertEqual(tuple(gm.state_dict()[k].shape), tuple(v.shape), k)
+        copy_to_torch(tm, gm)
+        gm.train()
+        tm.train()
+        self.check_op(lambda x: gm(x), lambda x: tm(x), [rand(shape, dtype, seed=2)], name=name)
+        for (k, p), (_, q) in zip(gm.named_parameters(), tm.named_parameters()):
+            # atol 1e-5: a weight gradient sums ~100 float32 products of size ~40, whose
+            # cancellation leaves a few ulps of 40 in a small entry (the reference backend sums
+            # in another order than torch)
+            self.assert_close(to_np(p.get_grad()), q.grad.numpy(), 1e-5, 1e-5, name + ' grad of ' + k)
+        for k, v in tm.state_dict().items():     # running statistics updated the same
+            self.assert_close(to_np(gm.state_dict()[k]), v.numpy(), 1e-5, 1e-6, name + ' ' + k)
+        return gm, tm
+
+    def test_lazy_linear(self):
+        gm, tm = self.check_lazy('LazyLinear', (4,), {}, (3, 5))
+        self.assertEqual(tuple(gm.weight.shape), (4, 5))
+        self.assertIs(type(gm.weight), gnn.nn.Parameter)
+        self.check_lazy('LazyLinear', (3,), {'bias': False}, (2, 7), np.float64)
+
+    def test_lazy_linear_init_as_linear(self):
+        gnn.manual_seed(0)
+        gm = gnn.nn.LazyLinear(50)
+        gm(gnn.zeros(2, 40))
+        bound = 1 / np.sqrt(40)
+        w, b = to_np(gm.weight), to_np(gm.bias)
+        self.assertLessEqual(np.abs(w).max(), bound)
+        self.assertGreater(np.abs(w).max(), 0.9 * bound)      # kaiming_uniform(a=sqrt(5)): U(-1/sqrt(40), ..)
+        self.assertLessEqual(np.abs(b).max(), bound)
+        self.assertGreater(w.std(), 0.5 * bound / np.sqrt(3))
+
+    def test_lazy_conv(self):
+        for n in (1, 2, 3):
+            shape = (2, 3) + (5,) * n
+            self.check_lazy('LazyConv%dd' % n, (4, 3), {'padding': 1}, shape)
+            self.check_lazy('LazyConv%dd' % n, (4, 2), {'stride': 2, 'bias': False}, shape)
+            self.check_lazy('LazyConvTranspose%dd' % n, (2, 3), {'stride': 2, 'output_padding': 1}, shape)
+        self.check_lazy('LazyConv2d', (4, 3), {'groups': 2, 'dilation': 2}, (1, 4, 7, 7))
+        self.check_lazy('LazyConv2d', (4, 3), {'padding': 'same', 'padding_mode': 'reflect'}, (1, 2, 6, 6))
+
+    def test_lazy_conv_unbatched(self):
+        gm = gnn.nn.LazyConv2d(4, 3)
+        out = gm(gnn.randn(3, 6, 6))
+        self.assertEqual(tuple(out.shape), (4, 4, 4))
+        self.assertEqual(gm.in_channels, 3)
+
+    def test_lazy_norms(self):
+        for n, shape in ((1, (4, 3)), (1, (4, 3, 5)), (2, (2, 3, 4, 4)), (3, (2, 3, 2, 3, 3))):
+            self.check_lazy('LazyBatchNorm%dd' % n, (), {}, shape)
+            self.check_lazy('LazyBatchNorm%dd' % n, (), {'momentum': None, 'affine': False}, shape)
+        for n, shape in ((1, (2, 3, 6)), (2, (2, 3, 4, 4)), (3, (2, 3, 2, 3, 3))):
+            self.check_lazy('LazyInstanceNorm%dd' % n, (), {}, shape)
+            self.check_lazy('LazyInstanceNorm%dd' % n, (), {'affine': False, 'track_running_stats': False},
+                            shape)
+
+    def test_uninitialized_parameter(self):
+        p = gnn.nn.UninitializedParameter()
+        self.assertEqual(repr(p), '<UninitializedParameter>')
+        self.assertIsInstance(p, gnn.nn.Parameter)
+        self.assertTrue(p.requires_grad)
+        with self.assertRaisesRegex(RuntimeError, "Can't access the shape of an uninitialized"):
+            p.shape
+        with self.assertRaisesRegex(ValueError, 'Attempted to use an uninitialized parameter in sum'):
+            p.sum()
+        p.materialize((2, 3))
+        self.assertIs(type(p), gnn.nn.Parameter)
+        self.assertEqual(tuple(p.shape), (2, 3))
+        b = gnn.nn.UninitializedBuffer(dtype=gnn.float64)
+        self.assertEqual(repr(b), '<UninitializedBuffer>')
+        b.materialize((4,))
+        self.assertIs(type(b), gnn.Tensor)
+        self.assertEqual(b.dtype, gnn.float64)
+
+    def test_state_dict_of_uninitialized(self):
+        gm = gnn.nn.LazyLinear(3)
+        state = gm.state_dict()
+        self.assertEqual(list(state.keys()), ['weight', 'bias'])
+        self.assertIsInstance(state['weight'], gnn.nn.UninitializedParameter)
+        # an uninitialised state loads into an uninitialised module, which stays so
+        other = gnn.nn.LazyLinear(3)
+        other.load_state_dict(state)
+        self.assertTrue(other.has_uninitialized_params())
+
+    def test_load_into_uninitialized(self):
+        tm = torch.nn.Linear(5, 3)
+        gm = gnn.nn.LazyLinear(3)
+        copy_state(gm, tm)
+        self.assertFalse(gm.has_uninitialized_params())
+        np.testing.assert_array_equal(to_np(gm.weight), tm.weight.detach().numpy())
+        x = rand((2, 5), seed=4)
+        self.assert_close(to_np(gm(to_gnn(x))), tm(torch.from_numpy(x)).detach().numpy(), 1e-5, 1e-6)
+        # inside a parent
+        tp = torch.nn.Sequential(torch.nn.Linear(4, 6), torch.nn.ReLU(), torch.nn.BatchNorm1d(6))
+        gp = gnn.nn.Sequential(gnn.nn.LazyLinear(6), gnn.nn.ReLU(), gnn.nn.LazyBatchNorm1d())
+        copy_state(gp, tp)
+        tp.eval()
+        gp.eval()
+        x = rand((3, 4), seed=5)
+        self.assert_close(to_np(gp(to_gnn(x))), tp(torch.from_numpy(x)).detach().numpy(), 1e-5, 1e-6)
+
+    def test_optimizer_before_first_forward(self):
+        # torch materialises the same parameter objects, so an optimizer made before the first
+        # forward trains them; gnn's lazy modules keep the objects too
+        tm = torch.nn.LazyLinear(3)
+        gm = gnn.nn.LazyLinear(3)
+        topt = torch.optim.SGD(tm.parameters(), lr=0.1, momentum=0.9)
+        gopt = gnn.optim.SGD(gm.parameters(), lr=0.1, momentum=0.9)
+        x = rand((4, 2), seed=6)
+        gm(to_gnn(x))
+        tm(torch.from_numpy(x))
+        copy_to_torch(tm, gm)
+        for step in range(3):
+            for opt, m, xx in ((topt, tm, torch.from_numpy(x)), (gopt, gm, to_gnn(x))):
+                opt.zero_grad(set_to_none=True)
+                (m(xx) ** 2).sum().backward()
+                opt.step()
+        self.assert_close(to_np(gm.weight), tm.weight.detach().numpy(), 1e-5, 1e-6, 'trained weight')
+
+    def test_dtype_before_first_forward(self):
+        gm = gnn.nn.LazyConv1d(2, 3).double()
+        gm(gnn.randn(1, 4, 6, dtype=gnn.float64))
+        self.assertEqual(gm.weight.dtype, gnn.float64)
+        self.assertEqual(tuple(gm.weight.shape), (2, 4, 3))
+
+    def test_bad_input(self):
+        with self.assertRaisesRegex(RuntimeError, r'Expected 3D \(unbatched\) or 4D \(batched\) input to '
+                                                  'LazyConv2d, but got input of size: \\[5\\]'):
+            gnn.nn.LazyConv2d(4, 3)(gnn.randn(5))
+        with self.assertRaisesRegex(ValueError, 'out_channels must be divisible by groups'):
+            gnn.nn.LazyConv2d(5, 3, groups=2)
+        gm = gnn.nn.LazyLinear(3)
+        gm(gnn.randn(2, 4))
+        with self.assertRaises(RuntimeError):     # the C layer's shape error, named
+            gm(gnn.randn(2, 5))
+
+
+if __name__ == '__main__':
+    main()
