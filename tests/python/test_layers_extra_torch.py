@@ -203,5 +203,108 @@ class LazyTest(ParityTest):
             gm(gnn.randn(2, 5))
 
 
+class GridSampleTest(ParityTest):
+    def test_affine_grid(self):
+        for size, theta_shape in (((2, 3, 4, 5), (2, 2, 3)), ((2, 1, 3, 4, 5), (2, 3, 4)),
+                                  ((1, 1, 1, 3), (1, 2, 3))):
+            for ac in (False, True):
+                self.check_op(lambda t: F.affine_grid(t, size, align_corners=ac),
+                              lambda t: TF.affine_grid(t, size, align_corners=ac),
+                              [rand(theta_shape, seed=len(size))], name='affine_grid%r' % (size,))
+        gradcheck(self, lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False),
+                  [rand((2, 2, 3), np.float64)], name='affine_grid')
+        gradcheck(self, lambda t: F.affine_grid(t, (1, 1, 2, 3, 2), align_corners=True),
+                  [rand((1, 3, 4), np.float64)], name='affine_grid 3-d')
+
+    def test_affine_grid_errors(self):
+        with self.assertRaisesRegex(ValueError, 'Expected a batch of 2D affine matrices of shape Nx2x3'):
+            F.affine_grid(gnn.zeros(2, 3, 3), (2, 1, 4, 4), align_corners=False)
+        with self.assertRaisesRegex(ValueError, 'Expected theta to have floating point type'):
+            F.affine_grid(gnn.zeros(2, 2, 3, dtype=gnn.int64), (2, 1, 4, 4), align_corners=False)
+        with self.assertRaisesRegex(NotImplementedError, 'affine_grid only supports 4D and 5D sizes'):
+            F.affine_grid(gnn.zeros(2, 2, 3), (2, 4, 4), align_corners=False)
+
+    def test_grid_sample(self):
+        x = rand((2, 3, 5, 6), seed=1)
+        grid = rand((2, 4, 7, 2), seed=2, low=-1.6, high=1.6)      # some points outside
+        for mode in ('bilinear', 'nearest', 'bicubic'):
+            for pm in ('zeros', 'border', 'reflection'):
+                for ac in (False, True):
+                    name = 'grid_sample %s %s %s' % (mode, pm, ac)
+                    self.check_op(lambda i, g: F.grid_sample(i, g, mode, pm, ac),
+                                  lambda i, g: TF.grid_sample(i, g, mode, pm, ac), [x, grid], name=name,
+                                  # bicubic's grid gradient sums 16 taps x 3 channels of float32
+                                  # products of size ~10, which cancel: ~1e-5 absolute
+                                  atol=2e-5 if mode == 'bicubic' else None)
+
+    def test_grid_sample_gradcheck(self):
+        x = rand((1, 2, 4, 5), np.float64, seed=3)
+        grid = rand((1, 3, 2, 2), np.float64, seed=4, low=-1.4, high=1.4)
+        for mode in ('bilinear', 'bicubic'):
+            for pm in ('zeros', 'border', 'reflection'):
+                for ac in (False, True):
+                    gradcheck(self, lambda i, g: F.grid_sample(i, g, mode, pm, ac), [x, grid],
+                              name='grid_sample %s %s %s' % (mode, pm, ac))
+        gradcheck(self, lambda i: F.grid_sample(i, to_gnn(grid), 'nearest', 'zeros', False), [x],
+                  name='grid_sample nearest')
+
+    def test_grid_sample_errors(self):
+        x = gnn.zeros(1, 1, 3, 3)
+        with self.assertRaisesRegex(ValueError, "expected mode to be 'bilinear', 'nearest' or 'bicubic'"):
+            F.grid_sample(x, gnn.zeros(1, 2, 2, 2), mode='area', align_corners=False)
+        with self.assertRaisesRegex(ValueError, 'expected padding_mode'):
+            F.grid_sample(x, gnn.zeros(1, 2, 2, 2), padding_mode='wrap', align_corners=False)
+        with self.assertRaisesRegex(RuntimeError, 'expected grid to have size 2 in last dimension'):
+            F.grid_sample(x, gnn.zeros(1, 2, 2, 3), align_corners=False)
+        with self.assertRaisesRegex(RuntimeError, 'same batch size'):
+            F.grid_sample(x, gnn.zeros(2, 2, 2, 2), align_corners=False)
+        with self.assertRaisesRegex(NotImplementedError, '5-D'):
+            F.grid_sample(gnn.zeros(1, 1, 2, 2, 2), gnn.zeros(1, 1, 1, 1, 3), align_corners=False)
+
+
+class GumbelSoftmaxTest(ParityTest):
+    def test_deterministic_part(self):
+        # the same seed gives gnn's noise: -log(Exp(1)); with it, torch's formula
+        logits = rand((3, 5), seed=7)
+        for hard in (False, True):
+            for dim, tau in ((-1, 1.0), (0, 0.5)):
+                gnn.manual_seed(11)
+                noise = -np.log(to_np(gnn.empty(3, 5).exponential_()))
+                gnn.manual_seed(11)
+                gl = to_gnn(logits, requires_grad=True)
+                got = F.gumbel_softmax(gl, tau=tau, hard=hard, dim=dim)
+                tl = torch.from_numpy(logits).requires_grad_()
+                soft = ((tl + torch.from_numpy(noise)) / tau).softmax(dim)
+                if hard:
+                    index = soft.max(dim, keepdim=True)[1]
+                    want = torch.zeros_like(tl).scatter_(dim, index, 1.0) - soft.detach() + soft
+                else:
+                    want = soft
+                self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'gumbel_softmax')
+                w = rand((3, 5), seed=8)
+                (got * to_gnn(w)).sum().backward()
+                (want * torch.from_numpy(w)).sum().backward()
+                self.assert_close(to_np(gl.get_grad()), tl.grad.numpy(), 1e-5, 1e-6, 'gumbel_softmax grad')
+
+    def test_hard_is_one_hot(self):
+        y = F.gumbel_softmax(gnn.randn(6, 4), hard=True)
+        a = to_np(y)
+        self.assertEqual(a.shape, (6, 4))
+        np.testing.assert_array_equal(a.sum(1), np.ones(6))
+        self.assertTrue(set(np.unique(a)) <= {0.0, 1.0})
+
+    def test_distribution(self):
+        # the Gumbel-max trick: argmax frequencies are softmax (logits)
+        logits = np.array([1.0, 0.0, -1.0, 2.0], np.float32)
+        n = 20000
+        y = F.gumbel_softmax(to_gnn(np.tile(logits, (n, 1))), tau=0.5, hard=True)
+        freq = to_np(y).mean(0)
+        want = np.exp(logits) / np.exp(logits).sum()
+        np.testing.assert_allclose(freq, want, atol=0.015)
+        soft = to_np(F.gumbel_softmax(to_gnn(np.tile(logits, (100, 1)))))
+        np.testing.assert_allclose(soft.sum(1), np.ones(100), rtol=1e-6)
+        self.assertTrue((soft > 0).all())
+
+
 if __name__ == '__main__':
     main()

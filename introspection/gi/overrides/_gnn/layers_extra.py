@@ -547,3 +547,234 @@ for _n in (1, 2, 3):
     _lazy_norm_class('LazyBatchNorm%dd' % _n, True, True)
     _lazy_norm_class('LazyInstanceNorm%dd' % _n, True, True)     # torch 1.13's defaults
 del _n
+
+
+# ---- affine_grid, grid_sample ------------------------------------------------------------
+# Composed of differentiable ops: the sampled values are gathered from the flattened input
+# (gather's backward scatters the input gradient), and the interpolation weights are
+# differences of the (differentiable) source coordinates and their floors, so the gradient
+# reaches both input and grid as in torch's kernels.
+
+def _linspace_from_neg_one(theta, steps, align_corners):
+    G = _g()
+    if steps <= 1:
+        return G.zeros(1, dtype=theta.dtype)
+    r = G.linspace(-1.0, 1.0, steps, dtype=theta.dtype)
+    if not align_corners:
+        r = r * ((steps - 1) / steps)
+    return r
+
+
+def functional_affine_grid(theta, size, align_corners=None):
+    """torch.nn.functional.affine_grid(theta, size, align_corners=None): the sampling grid
+    (N, H, W, 2) or (N, D, H, W, 3) of the affine maps @theta (N, 2, 3) or (N, 3, 4) over the
+    normalised output coordinates of @size."""
+    G = _g()
+    if align_corners is None:
+        _warnings.warn('Default grid_sample and affine_grid behavior has changed to '
+                       'align_corners=False since 1.3.0. Please specify align_corners=True if the '
+                       'old behavior is desired. See the documentation of grid_sample for details.')
+        align_corners = False
+    if not isinstance(theta, Gnn.Tensor):
+        raise TypeError('affine_grid(): theta must be a Tensor, not %s' % type(theta).__name__)
+    if not theta.is_floating_point():
+        raise ValueError('Expected theta to have floating point type, but got %s' % theta.dtype)
+    size = [int(s) for s in size]
+    if len(size) == 4:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError('Expected a batch of 2D affine matrices of shape Nx2x3 for size %s. '
+                             'Got %s.' % (G.Size(size), G.Size(list(theta.shape))))
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError('Expected a batch of 3D affine matrices of shape Nx3x4 for size %s. '
+                             'Got %s.' % (G.Size(size), G.Size(list(theta.shape))))
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError('affine_grid only supports 4D and 5D sizes, for 2D and 3D affine '
+                                  'transforms, respectively. Got size %s.' % (G.Size(size),))
+    if min(size) <= 0:
+        raise ValueError('Expected non-zero, positive output size. Got %s' % (G.Size(size),))
+    if int(theta.shape[0]) != size[0]:
+        raise ValueError('affine_grid: expected theta with batch size %d (size[0]), got %d'
+                         % (size[0], int(theta.shape[0])))
+    n = size[0]
+    axes = [_linspace_from_neg_one(theta, s, align_corners) for s in reversed(spatial)]  # x, y[, z]
+    out_shape = list(spatial)
+    k = len(spatial)
+    columns = []
+    for i, ax in enumerate(axes):
+        view = [1] * k
+        view[k - 1 - i] = int(ax.shape[0])
+        columns.append(ax.reshape(view).expand(*out_shape))
+    columns.append(G.ones(*out_shape, dtype=theta.dtype))
+    base = G.stack(columns, -1).reshape(1, -1, k + 1).expand(n, -1, k + 1)
+    grid = G.bmm(base, theta.transpose(1, 2))
+    return grid.reshape(n, *out_shape, k)
+
+
+def _unnormalize(coord, size, align_corners):
+    if align_corners:
+        return (coord + 1) * ((size - 1) / 2)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord, twice_low, twice_high):
+    if twice_low == twice_high:
+        return coord * 0
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    c = (coord - low).abs()
+    flips = (c.detach() / span).floor()
+    extra = c - flips * span
+    even = (flips - (flips / 2).floor() * 2) == 0
+    return _g().where(even, extra + low, (extra * -1) + (span + low))
+
+
+def _pad_coordinates(coord, size, padding_mode, align_corners):
+    if padding_mode == 'border':
+        return coord.clamp(0, size - 1)
+    if padding_mode == 'reflection':
+        if align_corners:
+            coord = _reflect(coord, 0, 2 * (size - 1))
+        else:
+            coord = _reflect(coord, -1, 2 * size - 1)
+        return coord.clamp(0, size - 1)
+    return coord
+
+
+class _Gatherer:
+    """Values of input (N, C, H, W) at integer-valued coordinates (N, Ho, Wo), 0 outside."""
+
+    def __init__(self, input, out_hw):
+        self.n, self.c, self.h, self.w = [int(s) for s in input.shape]
+        self.flat = input.reshape(self.n, self.c, self.h * self.w)
+        self.out_hw = out_hw
+
+    def __call__(self, iy, ix):
+        G = _g()
+        n, c, h, w = self.n, self.c, self.h, self.w
+        inside = (ix >= 0).logical_and(ix <= w - 1).logical_and(iy >= 0).logical_and(iy <= h - 1)
+        index = (iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)).long()
+        index = index.reshape(n, 1, -1).expand(n, c, index.numel() // n)
+        values = self.flat.gather(2, index).reshape(n, c, *self.out_hw)
+        return values * inside.to(values.dtype).unsqueeze(1)
+
+
+def _cubic1(x, a):
+    return ((x * (a + 2) - (a + 3)) * x * x) + 1
+
+
+def _cubic2(x, a):
+    return ((x * a - 5 * a) * x + 8 * a) * x - 4 * a
+
+
+def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
+    """torch.nn.functional.grid_sample(input, grid, mode='bilinear', padding_mode='zeros',
+    align_corners=None) for 4-D input (N, C, H, W) and grid (N, Ho, Wo, 2): the input sampled
+    at the grid's normalised (x, y) points, differentiable in input and grid."""
+    G = _g()
+    if mode not in ('bilinear', 'nearest', 'bicubic'):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+                         "'bicubic', but got: '%s'" % mode)
+    if padding_mode not in ('zeros', 'border', 'reflection'):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', "
+                         "or 'reflection', but got: '%s'" % padding_mode)
+    if align_corners is None:
+        _warnings.warn('Default grid_sample and affine_grid behavior has changed to '
+                       'align_corners=False since 1.3.0. Please specify align_corners=True if the '
+                       'old behavior is desired. See the documentation of grid_sample for details.')
+        align_corners = False
+    for what, t in (('input', input), ('grid', grid)):
+        if not isinstance(t, Gnn.Tensor):
+            raise TypeError('grid_sample(): %s must be a Tensor, not %s' % (what, type(t).__name__))
+    if input.dim() == 5:
+        raise NotImplementedError('grid_sample: gnn samples 4-D input (N, C, H, W) only; 5-D '
+                                  '(volumetric) input is not built yet')
+    if input.dim() != 4:
+        raise RuntimeError('grid_sampler(): expected 4D or 5D input and grid with same number of '
+                           'dimensions, but got input with sizes %s and grid with sizes %s'
+                           % (list(input.shape), list(grid.shape)))
+    if grid.dim() != 4 or int(grid.shape[-1]) != 2:
+        raise RuntimeError('grid_sampler(): expected grid to have size 2 in last dimension for 4-D '
+                           'input, but got grid with sizes %s' % list(grid.shape))
+    if int(grid.shape[0]) != int(input.shape[0]):
+        raise RuntimeError('grid_sampler(): expected grid and input to have same batch size, but got '
+                           'input with sizes %s and grid with sizes %s' % (list(input.shape),
+                                                                           list(grid.shape)))
+    if input.dtype != grid.dtype:
+        raise RuntimeError('grid_sampler(): expected input and grid to have same dtype, but input has '
+                           '%s and grid has %s' % (input.dtype, grid.dtype))
+    if not input.is_floating_point():
+        raise RuntimeError('grid_sampler(): expected floating-point input, got %s' % input.dtype)
+    if mode == 'bicubic' and input.dim() != 4:
+        raise ValueError('Bicubic interpolation only supports 4D input')
+    h, w = int(input.shape[2]), int(input.shape[3])
+    if h <= 0 or w <= 0:
+        raise RuntimeError('grid_sampler(): expected input to have non-empty spatial dimensions, but '
+                           'input has sizes %s' % list(input.shape))
+    out_hw = [int(grid.shape[1]), int(grid.shape[2])]
+    sample = _Gatherer(input, out_hw)
+    gx, gy = grid.select(3, 0), grid.select(3, 1)
+
+    if mode == 'bicubic':
+        ix = _unnormalize(gx, w, align_corners)
+        iy = _unnormalize(gy, h, align_corners)
+        x0 = ix.detach().floor()
+        y0 = iy.detach().floor()
+        tx, ty = ix - x0, iy - y0
+        a = -0.75
+        cx = [_cubic2(tx + 1, a), _cubic1(tx, a), _cubic1((tx * -1) + 1, a), _cubic2((tx * -1) + 2, a)]
+        cy = [_cubic2(ty + 1, a), _cubic1(ty, a), _cubic1((ty * -1) + 1, a), _cubic2((ty * -1) + 2, a)]
+        out = None
+        for j in range(4):
+            yj = _pad_coordinates(y0 + (j - 1), h, padding_mode, align_corners).floor()
+            row = None
+            for i in range(4):
+                xi = _pad_coordinates(x0 + (i - 1), w, padding_mode, align_corners).floor()
+                term = sample(yj, xi) * cx[i].unsqueeze(1)
+                row = term if row is None else row + term
+            term = row * cy[j].unsqueeze(1)
+            out = term if out is None else out + term
+        return out
+
+    ix = _pad_coordinates(_unnormalize(gx, w, align_corners), w, padding_mode, align_corners)
+    iy = _pad_coordinates(_unnormalize(gy, h, align_corners), h, padding_mode, align_corners)
+    if mode == 'nearest':
+        out = sample(iy.detach().round(), ix.detach().round())
+        # the grid gets torch's zero gradient
+        return out + (grid * 0).sum() if grid.requires_grad else out
+    x0 = ix.detach().floor()
+    y0 = iy.detach().floor()
+    x1, y1 = x0 + 1, y0 + 1
+    wx1, wy1 = ix - x0, iy - y0
+    wx0, wy0 = (wx1 * -1) + 1, (wy1 * -1) + 1
+    out = sample(y0, x0) * (wx0 * wy0).unsqueeze(1)
+    out = out + sample(y0, x1) * (wx1 * wy0).unsqueeze(1)
+    out = out + sample(y1, x0) * (wx0 * wy1).unsqueeze(1)
+    out = out + sample(y1, x1) * (wx1 * wy1).unsqueeze(1)
+    return out
+
+
+def functional_gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """torch.nn.functional.gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    softmax((logits + g) / tau) for Gumbel(0, 1) noise g drawn from gnn's generator; with
+    hard, the one-hot of its argmax in the forward and the soft sample's gradient."""
+    G = _g()
+    if eps != 1e-10:
+        _warnings.warn('`eps` parameter is deprecated and has no effect.')
+    if not isinstance(logits, Gnn.Tensor):
+        raise TypeError('gumbel_softmax(): logits must be a Tensor, not %s' % type(logits).__name__)
+    if not logits.is_floating_point():
+        raise RuntimeError('gumbel_softmax(): expected floating-point logits, got %s' % logits.dtype)
+    with G.no_grad():
+        gumbels = G.empty_like(logits).exponential_().log() * -1
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.detach().argmax(dim, keepdim=True)
+    y_hard = G.zeros_like(logits).scatter(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+__all__ += ['functional_affine_grid', 'functional_grid_sample', 'functional_gumbel_softmax']

@@ -937,8 +937,8 @@ ROWS = [
     ('torch.nn.functional.mish', 'Gnn.functional_mish'),
     ('torch.nn.functional.normalize', 'Gnn.functional_normalize'),
     ('torch.nn.functional.interpolate', 'Gnn.functional_interpolate'),
-    ('torch.nn.functional.grid_sample', Missing(_NOT_IN_C % 'grid sampling')),
-    ('torch.nn.functional.affine_grid', Missing(_NOT_IN_C % 'affine grids')),
+    ('torch.nn.functional.grid_sample', 'Gnn.functional_grid_sample'),
+    ('torch.nn.functional.affine_grid', 'Gnn.functional_affine_grid'),
     ('torch.nn.functional.ctc_loss', 'Gnn.functional_ctc_loss'),
     ('torch.nn.functional.poisson_nll_loss', 'Gnn.functional_poisson_nll_loss'),
     ('torch.nn.functional.gaussian_nll_loss', 'Gnn.functional_gaussian_nll_loss'),
@@ -1659,6 +1659,7 @@ ROWS = [
     ('torch.nn.LazyInstanceNorm1d', 'Gnn.LazyInstanceNorm1d'),
     ('torch.nn.LazyInstanceNorm2d', 'Gnn.LazyInstanceNorm2d'),
     ('torch.nn.LazyInstanceNorm3d', 'Gnn.LazyInstanceNorm3d'),
+    ('torch.nn.functional.gumbel_softmax', 'Gnn.functional_gumbel_softmax'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
