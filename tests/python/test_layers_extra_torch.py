@@ -306,5 +306,109 @@ class GumbelSoftmaxTest(ParityTest):
         self.assertTrue((soft > 0).all())
 
 
+class FractionalPoolTest(ParityTest):
+    CASES_2D = (((2, 3, 9, 11), 2, (5, 6), None), ((3, 7, 8), 3, (4, 5), None),
+                ((1, 2, 6, 6), (2, 3), (5, 4), None), ((2, 2, 10, 9), 2, None, (0.5, 0.7)))
+    CASES_3D = (((2, 3, 7, 8, 9), 2, None, 0.6), ((2, 5, 6, 7), (2, 3, 2), (3, 3, 4), None))
+
+    def check(self, n, shape, k, osz, ratio, dtype=np.float32, ties=True):
+        rng = np.random.default_rng(sum(shape))
+        x = (rng.integers(-3, 3, shape) if ties else rng.standard_normal(shape)).astype(dtype)
+        batch = shape[0] if len(shape) == n + 2 else 1
+        samples = rng.random((batch, shape[-n - 1], n)).astype(dtype)
+        gf = F.fractional_max_pool2d if n == 2 else F.fractional_max_pool3d
+        tf = TF.fractional_max_pool2d if n == 2 else TF.fractional_max_pool3d
+        got, gi = gf(to_gnn(x), k, osz, ratio, True, to_gnn(samples))
+        want, wi = tf(torch.from_numpy(x), k, osz, ratio, True, torch.from_numpy(samples))
+        np.testing.assert_array_equal(to_np(got), want.numpy())
+        np.testing.assert_array_equal(to_np(gi), wi.numpy())
+        # gradients: the windows overlap, so one input element can win several
+        self.check_op(lambda t: gf(t, k, osz, ratio, False, to_gnn(samples)),
+                      lambda t: tf(t, k, osz, ratio, False, torch.from_numpy(samples)),
+                      [rand(shape, dtype, seed=3)], name='fractional_max_pool%dd' % n)
+        gm = getattr(gnn.nn, 'FractionalMaxPool%dd' % n)(k, osz, ratio, True, to_gnn(samples))
+        tm = getattr(torch.nn, 'FractionalMaxPool%dd' % n)(k, osz, ratio, True, torch.from_numpy(samples))
+        self.assertEqual(repr(gm), repr(tm))
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        got, gi = gm(to_gnn(x))
+        np.testing.assert_array_equal(to_np(gi), tm(torch.from_numpy(x))[1].numpy())
+
+    def test_fractional_max_pool2d(self):
+        for case in self.CASES_2D:
+            self.check(2, *case)
+        self.check(2, (2, 3, 9, 11), 2, (5, 6), None, np.float64, ties=False)
+
+    def test_fractional_max_pool3d(self):
+        for case in self.CASES_3D:
+            self.check(3, *case)
+
+    def test_random_samples_drawn(self):
+        gm = gnn.nn.FractionalMaxPool2d(3, output_ratio=0.5)
+        out = gm(gnn.randn(2, 3, 10, 12))
+        self.assertEqual(tuple(out.shape), (2, 3, 5, 6))
+        self.assertEqual(repr(gm), 'FractionalMaxPool2d()')
+        self.assertEqual(list(gm.state_dict().keys()), [])
+        out, idx = F.fractional_max_pool3d_with_indices(gnn.randn(1, 2, 5, 5, 5), 2, output_size=3)
+        self.assertEqual(tuple(idx.shape), (1, 2, 3, 3, 3))
+
+    def test_gradcheck(self):
+        rng = np.random.default_rng(5)
+        s2 = to_gnn(rng.random((1, 2, 2)))
+        gradcheck(self, lambda t: F.fractional_max_pool2d(t, 2, (3, 3), _random_samples=s2),
+                  [rand((1, 2, 5, 5), np.float64, seed=6)], name='fractional_max_pool2d')
+        s3 = to_gnn(rng.random((1, 1, 3)))
+        gradcheck(self, lambda t: F.fractional_max_pool3d(t, 2, (2, 3, 2), _random_samples=s3),
+                  [rand((1, 1, 4, 4, 3), np.float64, seed=7)], name='fractional_max_pool3d')
+
+    def test_errors(self):
+        with self.assertRaisesRegex(ValueError, 'requires specifying either an output size, or a pooling ratio'):
+            gnn.nn.FractionalMaxPool2d(2)
+        with self.assertRaisesRegex(ValueError, 'only one of output_size and output_ratio may be specified'):
+            gnn.nn.FractionalMaxPool2d(2, 3, 0.5)
+        with self.assertRaisesRegex(ValueError, r'output_ratio must be between 0 and 1 \(got 1.5\)'):
+            gnn.nn.FractionalMaxPool3d(2, output_ratio=1.5)
+        with self.assertRaisesRegex(RuntimeError, 'pool height 3 too large relative to input height 4'):
+            F.fractional_max_pool2d(gnn.randn(1, 1, 4, 8), 3, output_size=(3, 3))
+        with self.assertRaisesRegex(RuntimeError, r'Expected 3D or 4D tensor'):
+            F.fractional_max_pool2d(gnn.randn(4, 8), 2, output_size=(2, 2))
+        with self.assertRaisesRegex(RuntimeError, 'expected _random_samples of shape'):
+            F.fractional_max_pool2d(gnn.randn(2, 3, 8, 8), 2, output_size=(3, 3), _random_samples=gnn.rand(1, 3, 2))
+
+
+class Pool3dIndicesTest(ParityTest):
+    def test_max_unpool3d(self):
+        x = rand((2, 3, 4, 4, 6), seed=1)
+        o, i = TF.max_pool3d(torch.from_numpy(x), 2, return_indices=True)
+        gi = to_gnn(i.numpy())
+        self.check_op(lambda t: F.max_unpool3d(t, gi, 2), lambda t: TF.max_unpool3d(t, i, 2),
+                      [o.numpy()], name='max_unpool3d')
+        self.check_op(lambda t: F.max_unpool3d(t, gi, 2, output_size=(5, 5, 7)),
+                      lambda t: TF.max_unpool3d(t, i, 2, output_size=(5, 5, 7)), [o.numpy()],
+                      name='max_unpool3d output_size')
+        gm, tm = gnn.nn.MaxUnpool3d(2), torch.nn.MaxUnpool3d(2)
+        self.assertEqual(repr(gm), repr(tm))
+        np.testing.assert_array_equal(to_np(gm(to_gnn(o.numpy()), gi)), tm(o, i).numpy())
+        np.testing.assert_array_equal(to_np(gm(to_gnn(o.numpy()), gi, (5, 5, 7))),
+                                      tm(o, i, (5, 5, 7)).numpy())
+        # unbatched
+        np.testing.assert_array_equal(to_np(F.max_unpool3d(to_gnn(o[0].numpy()), to_gnn(i[0].numpy()), 2)),
+                                      TF.max_unpool3d(o[0], i[0], 2).numpy())
+        gradcheck(self, lambda t: F.max_unpool3d(t, gi[:1, :1], 2), [rand((1, 1, 2, 2, 3), np.float64)],
+                  name='max_unpool3d')
+        with self.assertRaisesRegex(RuntimeError, 'Expected shape of indices to be same as that of the input'):
+            F.max_unpool3d(to_gnn(o.numpy()), gi[:1], 2)
+
+    def test_with_indices(self):
+        x = rand((2, 3, 5, 6, 4), seed=2)
+        got, gi = F.max_pool3d_with_indices(to_gnn(x), 2, stride=1)
+        want, wi = TF.max_pool3d_with_indices(torch.from_numpy(x), 2, stride=1)
+        np.testing.assert_array_equal(to_np(got), want.numpy())
+        np.testing.assert_array_equal(to_np(gi), wi.numpy())
+        got, gi = F.adaptive_max_pool3d_with_indices(to_gnn(x), (2, 3, 3))
+        want, wi = TF.adaptive_max_pool3d_with_indices(torch.from_numpy(x), (2, 3, 3))
+        np.testing.assert_array_equal(to_np(got), want.numpy())
+        np.testing.assert_array_equal(to_np(gi), wi.numpy())
+
+
 if __name__ == '__main__':
     main()

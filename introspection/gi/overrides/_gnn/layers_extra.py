@@ -22,6 +22,8 @@ from .tensor import Tensor as _Tensor
 
 __all__ = []
 
+_T = Gnn.Tensor
+
 
 def _g():
     """The overridden module (its Python-level factories, layers and functional forms)."""
@@ -778,3 +780,249 @@ def functional_gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 
 
 __all__ += ['functional_affine_grid', 'functional_grid_sample', 'functional_gumbel_softmax']
+
+
+# ---- fractional max pooling, 3-d unpooling ------------------------------------------------
+# The windows' starts come from the random samples as torch's kernel computes them (in the
+# input's floating-point type, truncated to int); the window maxima are gathered from the
+# flattened input: argmax over each window's elements in raster order (the first maximum, as
+# torch's strict `>`), then a gather of the input at the winning flat index, whose backward
+# scatters the gradient (overlapping windows add up, as in torch).
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+def _fractional_intervals(np, sample, input_size, output_size, pool_size, ftype):
+    """torch's fractional_max_pool*_generate_intervals for one plane's sample"""
+    seq = np.zeros(output_size, np.int64)
+    if output_size > 1:
+        alpha = ftype(input_size - pool_size) / ftype(output_size - 1)
+        start = int(ftype(sample) * alpha)
+        for i in range(output_size - 1):
+            seq[i] = int((ftype(i) + ftype(sample)) * alpha) - start
+    if output_size > 0:
+        seq[output_size - 1] = input_size - pool_size
+    return seq
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples, n, name):
+    G = _g()
+    np = _numpy()
+    if not isinstance(input, Gnn.Tensor):
+        raise TypeError('%s(): input must be a Tensor, not %s' % (name, type(input).__name__))
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError('%s(): Expected %dD or %dD tensor, but got: %s'
+                           % (name, n + 1, n + 2, list(input.shape)))
+    if not input.is_floating_point():
+        raise RuntimeError('%s(): expected floating-point input, got %s' % (name, input.dtype))
+    batched = input.dim() == n + 2
+    x = input if batched else input.unsqueeze(0)
+    shape = [int(s) for s in x.shape]
+    nb, planes, spatial = shape[0], shape[1], shape[2:]
+    if min(shape[1:]) <= 0:
+        raise RuntimeError('%s(): Expected input to have non-zero size for non-batch dimensions, but '
+                           'got %s' % (name, list(input.shape)))
+    kernel = list(_ntuple(kernel_size, n))
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError('%s requires specifying either an output size, or a pooling ratio'
+                             % ('fractional_max_pool%dd' % n))
+        ratio = _ntuple(output_ratio, n)
+        out_size = [int(spatial[d] * ratio[d]) for d in range(n)]
+    else:
+        out_size = [int(s) for s in _ntuple(output_size, n)]
+    if len(kernel) != n or len(out_size) != n:
+        raise ValueError('%s(): kernel_size and output_size must have %d elements, got %s and %s'
+                         % (name, n, kernel, out_size))
+    dims = ('time', 'height', 'width')[3 - n:]
+    for d in range(n):
+        if out_size[d] + kernel[d] - 1 > spatial[d]:
+            raise RuntimeError('%s(): pool %s %d too large relative to input %s %d'
+                               % (name, dims[d], kernel[d], dims[d], spatial[d]))
+    ftype = np.float64 if input.dtype == G.float64 else np.float32
+    if _random_samples is None:
+        samples = G.rand(nb, planes, n, dtype=input.dtype)
+    else:
+        samples = _random_samples
+    flat_samples = np.asarray(samples.detach().contiguous().numpy(), ftype).reshape(-1)
+    if flat_samples.size < nb * planes * n:
+        raise RuntimeError('%s(): expected _random_samples of shape (%d, %d, %d), got %s'
+                           % (name, nb, planes, n, list(samples.shape)))
+    # the sample order of torch's kernels: (W, H) in 2-d, (T, H, W) in 3-d
+    order = (1, 0) if n == 2 else (0, 1, 2)
+    strides = [int(np.prod(spatial[d + 1:])) for d in range(n)]
+    k_offsets = np.zeros(1, np.int64)
+    for d in range(n):
+        k_offsets = (k_offsets[:, None] + np.arange(kernel[d])[None, :] * strides[d]).reshape(-1)
+    index = np.zeros((nb, planes) + tuple(out_size) + (k_offsets.size,), np.int64)
+    for b in range(nb):
+        for c in range(planes):
+            base = (b * planes + c) * n
+            starts = np.zeros(1, np.int64)
+            for d in range(n):
+                seq = _fractional_intervals(np, flat_samples[base + order[d]], spatial[d],
+                                            out_size[d], kernel[d], ftype)
+                starts = (starts[:, None] + seq[None, :] * strides[d]).reshape(-1)
+            index[b, c] = (starts[:, None] + k_offsets[None, :]).reshape(tuple(out_size) + (-1,))
+    plane_size = int(np.prod(spatial))
+    flat = x.reshape(nb, planes, plane_size)
+    windows = G.tensor(index.reshape(nb, planes, -1))
+    values = flat.detach().gather(2, windows).reshape(nb, planes, -1, k_offsets.size)
+    best = values.argmax(-1, keepdim=True)
+    chosen = windows.reshape(nb, planes, -1, k_offsets.size).gather(3, best).reshape(nb, planes, -1)
+    out = flat.gather(2, chosen).reshape(nb, planes, *out_size)
+    indices = chosen.reshape(nb, planes, *out_size)
+    if not batched:
+        out, indices = out.squeeze(0), indices.squeeze(0)
+    return (out, indices) if return_indices else out
+
+
+def functional_fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                                     return_indices=False, _random_samples=None):
+    """torch.nn.functional.fractional_max_pool2d(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None)"""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 2, 'fractional_max_pool2d')
+
+
+def functional_fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                                     return_indices=False, _random_samples=None):
+    """torch.nn.functional.fractional_max_pool3d(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None)"""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 3, 'fractional_max_pool3d')
+
+
+def functional_fractional_max_pool2d_with_indices(input, kernel_size, output_size=None,
+                                                  output_ratio=None, return_indices=False,
+                                                  _random_samples=None):
+    """torch.nn.functional.fractional_max_pool2d_with_indices: (output, indices)"""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 2, 'fractional_max_pool2d')
+
+
+def functional_fractional_max_pool3d_with_indices(input, kernel_size, output_size=None,
+                                                  output_ratio=None, return_indices=False,
+                                                  _random_samples=None):
+    """torch.nn.functional.fractional_max_pool3d_with_indices: (output, indices)"""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 3, 'fractional_max_pool3d')
+
+
+def _fractional_class(n):
+    name = 'FractionalMaxPool%dd' % n
+    fn = functional_fractional_max_pool2d if n == 2 else functional_fractional_max_pool3d
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        _Module.__init__(self)
+        d = self.__dict__
+        d['kernel_size'] = _ntuple(kernel_size, n)
+        d['return_indices'] = return_indices
+        self.register_buffer('_random_samples', _random_samples)
+        d['output_size'] = _ntuple(output_size, n) if output_size is not None else None
+        d['output_ratio'] = _ntuple(output_ratio, n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError('%s requires specifying either an output size, or a pooling ratio' % name)
+        if output_size is not None and output_ratio is not None:
+            raise ValueError('only one of output_size and output_ratio may be specified')
+        if self.output_ratio is not None:
+            if not all(0 < r < 1 for r in self.output_ratio):
+                raise ValueError('output_ratio must be between 0 and 1 (got {})'.format(output_ratio))
+
+    def forward(self, input):
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                  _random_samples=self._random_samples)
+
+    def extra_repr(self):
+        return ''
+
+    doc = ('torch.nn.%s(kernel_size, output_size=None, output_ratio=None, return_indices=False, '
+           '_random_samples=None): max pooling over pseudo-random windows (Graham\'s fractional '
+           'max pooling); _random_samples (N, C, %d) in [0, 1) fixes them.' % (name, n))
+    cls = type(name, (_Module,), {'__init__': __init__, 'forward': forward, 'extra_repr': extra_repr,
+                                  'do_forward': _forward_vfunc, '__doc__': doc,
+                                  '__gtype_name__': 'gi+overrides+_gnn+layers_extra+' + name,
+                                  '__module__': 'gnn.nn'})
+    cls.do_extra_repr = lambda self: self.extra_repr()
+    cls.__qualname__ = name
+    globals()[name] = cls
+    __all__.append(name)
+
+
+_fractional_class(2)
+_fractional_class(3)
+
+
+def functional_max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """torch.nn.functional.max_unpool3d(input, indices, kernel_size, stride=None, padding=0,
+    output_size=None): MaxPool3d's values put back at their indices, zeros elsewhere (the C
+    2-d unpooling over one plane of D*H*W)."""
+    from .layers_more import _unpool_size
+    if input.dim() not in (4, 5):
+        raise RuntimeError('max_unpool3d(): Expected 4D or 5D tensor, but got: %s' % list(input.shape))
+    if list(indices.shape) != list(input.shape):
+        raise RuntimeError('max_unpool3d(): Expected shape of indices to be same as that of the input '
+                           'tensor (%s) but got indices tensor with shape: %s'
+                           % (list(input.shape), list(indices.shape)))
+    size = _unpool_size(input, kernel_size, stride, padding, output_size, 3, 'max_unpool3d')
+    batched = input.dim() == 5
+    x = input if batched else input.unsqueeze(0)
+    i = indices if batched else indices.unsqueeze(0)
+    nb, c = int(x.shape[0]), int(x.shape[1])
+    plane = size[0] * size[1] * size[2]
+    out = _T.max_unpool2d(x.reshape(nb, c, 1, -1), i.reshape(nb, c, 1, -1), [1, plane])
+    out = out.reshape(nb, c, *size)
+    return out if batched else out.squeeze(0)
+
+
+@_export
+class MaxUnpool3d(_Module):
+    """torch.nn.MaxUnpool3d(kernel_size, stride=None, padding=0): the partial inverse of
+    MaxPool3d; forward (input, indices, output_size=None)."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+MaxUnpool3d'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        d = self.__dict__
+        d['kernel_size'] = _ntuple(kernel_size, 3)
+        d['stride'] = _ntuple(stride if stride is not None else kernel_size, 3)
+        d['padding'] = _ntuple(padding, 3)
+
+    def forward(self, input, indices, output_size=None):
+        return functional_max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
+                                       output_size)
+
+    def extra_repr(self):
+        return 'kernel_size={}, stride={}, padding={}'.format(self.kernel_size, self.stride, self.padding)
+
+    def do_extra_repr(self):
+        return self.extra_repr()
+
+    def __call__(self, input, indices, output_size=None):
+        if output_size is None:
+            return _Module.__call__(self, input, indices)
+        return self.forward(input, indices, output_size)
+
+
+def functional_max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                                       ceil_mode=False, return_indices=False):
+    """torch.nn.functional.max_pool3d_with_indices: (output, indices) of max_pool3d"""
+    return _g().functional_max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def functional_adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """torch.nn.functional.adaptive_max_pool3d_with_indices: (output, indices)"""
+    return _g().functional_adaptive_max_pool3d(input, output_size, True)
+
+
+__all__ += ['functional_fractional_max_pool2d', 'functional_fractional_max_pool3d',
+            'functional_fractional_max_pool2d_with_indices',
+            'functional_fractional_max_pool3d_with_indices', 'functional_max_unpool3d',
+            'functional_max_pool3d_with_indices', 'functional_adaptive_max_pool3d_with_indices']

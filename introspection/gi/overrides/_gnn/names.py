@@ -1660,6 +1660,16 @@ ROWS = [
     ('torch.nn.LazyInstanceNorm2d', 'Gnn.LazyInstanceNorm2d'),
     ('torch.nn.LazyInstanceNorm3d', 'Gnn.LazyInstanceNorm3d'),
     ('torch.nn.functional.gumbel_softmax', 'Gnn.functional_gumbel_softmax'),
+    ('torch.nn.FractionalMaxPool2d', 'Gnn.FractionalMaxPool2d'),
+    ('torch.nn.FractionalMaxPool3d', 'Gnn.FractionalMaxPool3d'),
+    ('torch.nn.MaxUnpool3d', 'Gnn.MaxUnpool3d'),
+    ('torch.nn.functional.fractional_max_pool2d', 'Gnn.functional_fractional_max_pool2d'),
+    ('torch.nn.functional.fractional_max_pool3d', 'Gnn.functional_fractional_max_pool3d'),
+    ('torch.nn.functional.fractional_max_pool2d_with_indices', 'Gnn.functional_fractional_max_pool2d_with_indices'),
+    ('torch.nn.functional.fractional_max_pool3d_with_indices', 'Gnn.functional_fractional_max_pool3d_with_indices'),
+    ('torch.nn.functional.max_unpool3d', 'Gnn.functional_max_unpool3d'),
+    ('torch.nn.functional.max_pool3d_with_indices', 'Gnn.functional_max_pool3d_with_indices'),
+    ('torch.nn.functional.adaptive_max_pool3d_with_indices', 'Gnn.functional_adaptive_max_pool3d_with_indices'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
