@@ -410,5 +410,187 @@ class Pool3dIndicesTest(ParityTest):
         np.testing.assert_array_equal(to_np(gi), wi.numpy())
 
 
+class AdaptiveLogSoftmaxTest(ParityTest):
+    def make(self, *args, **kwargs):
+        gm = gnn.nn.AdaptiveLogSoftmaxWithLoss(*args, **kwargs)
+        tm = torch.nn.AdaptiveLogSoftmaxWithLoss(*args, **kwargs)
+        self.assertEqual(repr(gm), repr(tm))
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        copy_state(gm, tm)
+        return gm, tm
+
+    def test_forward(self):
+        for args, kwargs in (((16, 20, [4, 10]), {'div_value': 2.0}), ((8, 12, [3]), {'head_bias': True}),
+                             ((10, 30, [5, 12, 20]), {})):
+            gm, tm = self.make(*args, **kwargs)
+            target = np.random.default_rng(1).integers(0, args[1], 9)
+            target[:3] = [0, args[2][0], args[1] - 1]
+            x = rand((9, args[0]), seed=2)
+            got = gm(to_gnn(x), gnn.tensor(target))
+            want = tm(torch.from_numpy(x), torch.from_numpy(target))
+            self.assertEqual(type(got).__name__, '_ASMoutput')
+            self.assertEqual(got._fields, ('output', 'loss'))
+            self.assert_close(to_np(got.output), want.output.detach().numpy(), 1e-5, 1e-6, 'output')
+            self.assert_close(to_np(got.loss), want.loss.detach().numpy(), 1e-5, 1e-6, 'loss')
+            got.loss.backward()
+            want.loss.backward()
+            for (k, p), (_, q) in zip(gm.named_parameters(), tm.named_parameters()):
+                if q.grad is None:      # a cluster no target falls in is not run
+                    self.assertIsNone(p.get_grad(), k)
+                    continue
+                self.assert_close(to_np(p.get_grad()), q.grad.numpy(), 1e-5, 1e-6, 'grad of ' + k)
+            self.assert_close(to_np(gm.log_prob(to_gnn(x))), tm.log_prob(torch.from_numpy(x)).detach().numpy(),
+                              1e-5, 1e-6, 'log_prob')
+            np.testing.assert_array_equal(to_np(gm.predict(to_gnn(x))), tm.predict(torch.from_numpy(x)).numpy())
+            # unbatched
+            one = gm(to_gnn(x[0]), gnn.tensor(int(target[0])))
+            self.assertEqual(tuple(one.output.shape), ())
+            self.assert_close(to_np(one.output), to_np(got.output)[0], 1e-5, 1e-6, 'unbatched')
+
+    def test_gradcheck(self):
+        gm = gnn.nn.AdaptiveLogSoftmaxWithLoss(6, 9, [2, 5], div_value=2.0).double()
+        target = gnn.tensor([0, 3, 8, 1, 6])
+        gradcheck(self, lambda x: gm(x, target).output, [rand((5, 6), np.float64, seed=3)],
+                  name='AdaptiveLogSoftmaxWithLoss')
+
+    def test_errors(self):
+        for cutoffs in ([10, 4], [0, 3], [3, 3], [3, 20]):
+            with self.assertRaisesRegex(ValueError, 'cutoffs should be a sequence of unique, positive integers'):
+                gnn.nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs)
+        gm = gnn.nn.AdaptiveLogSoftmaxWithLoss(8, 20, [4, 10])
+        with self.assertRaisesRegex(RuntimeError, r'Target values should be in \[0, 19\]'):
+            gm(gnn.randn(2, 8), gnn.tensor([0, 20]))
+        with self.assertRaisesRegex(RuntimeError, 'Input and target should have the same size in the batch dimension'):
+            gm(gnn.randn(3, 8), gnn.tensor([0, 2]))
+        with self.assertRaisesRegex(RuntimeError, '0D or 1D target tensor expected, multi-target not supported'):
+            gm(gnn.randn(2, 8), gnn.tensor([[0, 2]]))
+        with self.assertRaisesRegex(RuntimeError, 'expected an int64'):
+            gm(gnn.randn(2, 8), gnn.tensor([0.0, 2.0]))
+
+
+class MoreNamesTest(ParityTest):
+    def test_nll_loss_2d(self):
+        x = rand((2, 3, 4, 5), seed=1)
+        t = np.random.default_rng(2).integers(0, 3, (2, 4, 5))
+        w = np.array([0.2, 1.0, 3.0], np.float32)
+        for kwargs in ({}, {'reduction': 'sum', 'ignore_index': 1}):
+            gm = gnn.nn.NLLLoss2d(weight=to_gnn(w), **kwargs)
+            tm = torch.nn.NLLLoss2d(weight=torch.from_numpy(w), **kwargs)
+            self.assertEqual(repr(gm), repr(tm))
+            self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+            self.check_op(lambda a: gm(a, gnn.tensor(t)), lambda a: tm(a, torch.from_numpy(t)), [x], name='NLLLoss2d')
+        with self.assertWarnsRegex(UserWarning, 'NLLLoss2d has been deprecated'):
+            gnn.nn.NLLLoss2d()
+
+    def test_container_and_bases(self):
+        with self.assertWarnsRegex(UserWarning, 'nn.Container is deprecated'):
+            gm = gnn.nn.Container(fc=gnn.nn.Linear(2, 3), act=gnn.nn.ReLU())
+        tm = torch.nn.Container(fc=torch.nn.Linear(2, 3), act=torch.nn.ReLU())
+        self.assertEqual(repr(gm), repr(tm))
+        self.assertEqual(list(gm.state_dict().keys()), list(tm.state_dict().keys()))
+        self.assertIsInstance(gnn.nn.LSTM(2, 3), gnn.nn.RNNBase)
+        self.assertIsInstance(gnn.nn.GRU(2, 3), gnn.nn.RNNBase)
+        self.assertIsInstance(gnn.nn.LSTMCell(2, 3), gnn.nn.RNNCellBase)
+        self.assertIsInstance(gnn.nn.RNNCell(2, 3), gnn.nn.RNNCellBase)
+
+    def test_init(self):
+        for shape, groups in (((4, 2, 3), 1), ((6, 3, 3, 3), 2), ((4, 4, 1, 3, 2), 4)):
+            got = gnn.nn.init.dirac_(gnn.empty(*shape), groups)
+            want = torch.nn.init.dirac_(torch.empty(*shape), groups)
+            np.testing.assert_array_equal(to_np(got), want.numpy())
+        with self.assertRaisesRegex(ValueError, 'Only tensors with 3, 4, or 5 dimensions are supported'):
+            gnn.nn.init.dirac_(gnn.empty(3, 3))
+        with self.assertRaisesRegex(ValueError, 'dim 0 must be divisible by groups'):
+            gnn.nn.init.dirac_(gnn.empty(3, 3, 3), 2)
+        a = to_np(gnn.nn.init.sparse_(gnn.empty(10, 6), 0.25))
+        np.testing.assert_array_equal((a == 0).sum(0), np.full(6, 3))      # ceil(0.25 * 10) per column
+        self.assertLess(np.abs(a).max(), 0.1)
+        with self.assertRaisesRegex(ValueError, 'Only tensors with 2 dimensions are supported'):
+            gnn.nn.init.sparse_(gnn.empty(3), 0.5)
+        for old in ('uniform', 'normal', 'constant', 'eye', 'dirac', 'xavier_uniform', 'xavier_normal',
+                    'kaiming_uniform', 'kaiming_normal', 'orthogonal', 'sparse'):
+            args = {'constant': (0.5,), 'sparse': (0.5,)}.get(old, ())
+            t = gnn.empty(4, 3, 3) if old == 'dirac' else gnn.empty(4, 3)
+            with self.assertWarnsRegex(UserWarning, 'nn.init.%s is now deprecated in favor of nn.init.%s_.'
+                                       % (old, old)):
+                self.assertIs(getattr(gnn.nn.init, old)(t, *args), t)
+        np.testing.assert_array_equal(to_np(gnn.nn.init.constant(gnn.empty(2, 2), 0.5)), np.full((2, 2), 0.5))
+
+    def test_fuse_weights(self):
+        rng = np.random.default_rng(3)
+        w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+        b = rng.standard_normal(4).astype(np.float32)
+        rm, rv = rng.standard_normal(4).astype(np.float32), rng.random(4).astype(np.float32) + 0.5
+        bw, bb = rng.standard_normal(4).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+        for conv_b, bn_w, bn_b in ((b, bw, bb), (None, None, None)):
+            g = lambda a: None if a is None else to_gnn(a)
+            t = lambda a: None if a is None else torch.from_numpy(a)
+            got = gnn.nn.utils.fuse_conv_bn_weights(to_gnn(w), g(conv_b), to_gnn(rm), to_gnn(rv), 1e-5, g(bn_w), g(bn_b))
+            want = torch.nn.utils.fuse_conv_bn_weights(t(w), t(conv_b), t(rm), t(rv), 1e-5, t(bn_w), t(bn_b))
+            for x, y in zip(got, want):
+                self.assertIsInstance(x, gnn.nn.Parameter)
+                self.assert_close(to_np(x), y.detach().numpy(), 1e-6, 1e-7, 'fuse_conv_bn_weights')
+        wt = rng.standard_normal((3, 4, 2, 2)).astype(np.float32)      # transposed: out channels in dim 1
+        got = gnn.nn.utils.fusion.fuse_conv_bn_weights(to_gnn(wt), None, to_gnn(rm), to_gnn(rv), 1e-3, to_gnn(bw),
+                                                       to_gnn(bb), transpose=True)
+        want = torch.nn.utils.fusion.fuse_conv_bn_weights(torch.from_numpy(wt), None, torch.from_numpy(rm),
+                                                          torch.from_numpy(rv), 1e-3, torch.from_numpy(bw),
+                                                          torch.from_numpy(bb), transpose=True)
+        for x, y in zip(got, want):
+            self.assert_close(to_np(x), y.detach().numpy(), 1e-6, 1e-7, 'fuse_conv_bn_weights transposed')
+        lw = rng.standard_normal((4, 5)).astype(np.float32)
+        got = gnn.nn.utils.fusion.fuse_linear_bn_weights(to_gnn(lw), None, to_gnn(rm), to_gnn(rv), 1e-5,
+                                                         to_gnn(bw), to_gnn(bb))
+        want = torch.nn.utils.fusion.fuse_linear_bn_weights(torch.from_numpy(lw), None, torch.from_numpy(rm),
+                                                            torch.from_numpy(rv), 1e-5, torch.from_numpy(bw),
+                                                            torch.from_numpy(bb))
+        for x, y in zip(got, want):
+            self.assert_close(to_np(x), y.detach().numpy(), 1e-6, 1e-7, 'fuse_linear_bn_weights')
+        self.assertIs(gnn.nn.utils.fuse_conv_bn_eval, gnn.nn.utils.fusion.fuse_conv_bn_eval)
+
+    def test_skip_init(self):
+        m = gnn.nn.utils.skip_init(gnn.nn.Linear, 3, 4)
+        self.assertEqual(repr(m), 'Linear(in_features=3, out_features=4, bias=True)')
+        self.assertEqual(tuple(m.weight.shape), (4, 3))
+        self.assertEqual(tuple(m(gnn.zeros(2, 3)).shape), (2, 4))
+        with self.assertRaisesRegex(RuntimeError, 'Expected a Module'):
+            gnn.nn.utils.skip_init(int)
+
+    def test_clip_grad_norm(self):
+        p = gnn.nn.Parameter(gnn.ones(3))
+        p.grad = gnn.full((3,), 2.0)
+        with self.assertWarnsRegex(UserWarning, 'clip_grad_norm is now deprecated'):
+            total = gnn.nn.utils.clip_grad_norm([p], 1.0)
+        self.assertAlmostEqual(float(total), np.sqrt(12), places=5)
+        self.assertAlmostEqual(float(p.grad.norm()), 1.0, places=5)
+
+    def test_functional_call(self):
+        import gnn.nn.utils.stateless as GS
+        tm = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4), torch.nn.Linear(4, 2))
+        gm = gnn.nn.Sequential(gnn.nn.Linear(3, 4), gnn.nn.BatchNorm1d(4), gnn.nn.Linear(4, 2))
+        copy_state(gm, tm)
+        keys = list(gm.state_dict().keys())
+        w = rand((4, 3), seed=4)
+        rm = rand((4,), seed=5)
+        x = rand((5, 3), seed=6)
+        tm.eval()
+        gm.eval()
+        tw = torch.from_numpy(w).requires_grad_()
+        gw = to_gnn(w, requires_grad=True)
+        want = torch.nn.utils.stateless.functional_call(tm, {'0.weight': tw, '1.running_mean': torch.from_numpy(rm)},
+                                                       (torch.from_numpy(x),))
+        got = GS.functional_call(gm, {'0.weight': gw, '1.running_mean': to_gnn(rm)}, to_gnn(x))
+        self.assert_close(to_np(got), want.detach().numpy(), 1e-5, 1e-6, 'functional_call')
+        want.sum().backward()
+        got.sum().backward()
+        self.assert_close(to_np(gw.get_grad()), tw.grad.numpy(), 1e-5, 1e-6, 'functional_call grad')
+        self.assertIsNone(gm[0].weight.get_grad())
+        self.assertEqual(list(gm.state_dict().keys()), keys)          # the module's own are back, in order
+        self.assert_close(to_np(gm(to_gnn(x))), tm(torch.from_numpy(x)).detach().numpy(), 1e-5, 1e-6, 'restored')
+        with self.assertRaises(AttributeError):
+            GS.functional_call(gm, {'9.weight': gw}, (to_gnn(x),))
+        self.assertEqual(list(gm.state_dict().keys()), keys)
+
+
 if __name__ == '__main__':
     main()

@@ -1026,3 +1026,417 @@ __all__ += ['functional_fractional_max_pool2d', 'functional_fractional_max_pool3
             'functional_fractional_max_pool2d_with_indices',
             'functional_fractional_max_pool3d_with_indices', 'functional_max_unpool3d',
             'functional_max_pool3d_with_indices', 'functional_adaptive_max_pool3d_with_indices']
+
+
+# ---- AdaptiveLogSoftmaxWithLoss ------------------------------------------------------------
+
+def _asm_output():
+    import collections
+    global _ASMoutput
+    if _ASMoutput is None:
+        _ASMoutput = collections.namedtuple('_ASMoutput', ['output', 'loss'])
+    return _ASMoutput
+
+
+_ASMoutput = None
+
+
+def _asm_forward_vfunc(self, args):
+    from .module import Args
+    pos, kw = args.unpack()
+    return Args.pack(*tuple(self.forward(*pos, **kw)))
+
+
+@_export
+class AdaptiveLogSoftmaxWithLoss(_Module):
+    """torch.nn.AdaptiveLogSoftmaxWithLoss(in_features, n_classes, cutoffs, div_value=4.0,
+    head_bias=False, device=None, dtype=None): Grave et al.'s adaptive softmax, a head Linear
+    over the shortlist and one cluster per cutoff, each cluster a Sequential of two bias-free
+    Linears (in_features -> in_features // div_value**(i+1) -> its class count). forward (input,
+    target) gives the named tuple (output, loss); log_prob and predict as torch's."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+AdaptiveLogSoftmaxWithLoss'
+    __module__ = 'gnn.nn'
+    do_forward = _asm_forward_vfunc
+
+    def __init__(self, in_features, n_classes, cutoffs, div_value=4., head_bias=False, device=None,
+                 dtype=None):
+        super().__init__()
+        G = _g()
+        cutoffs = list(cutoffs)
+        if (len(cutoffs) == 0 or cutoffs != sorted(cutoffs) or min(cutoffs) <= 0
+                or max(cutoffs) > (n_classes - 1) or len(set(cutoffs)) != len(cutoffs)
+                or any(int(c) != c for c in cutoffs)):
+            raise ValueError('cutoffs should be a sequence of unique, positive integers sorted in an '
+                             'increasing order, where each value is between 1 and n_classes-1')
+        d = self.__dict__
+        d['in_features'] = in_features
+        d['n_classes'] = n_classes
+        d['cutoffs'] = [int(c) for c in cutoffs] + [n_classes]
+        d['div_value'] = div_value
+        d['head_bias'] = head_bias
+        d['shortlist_size'] = self.cutoffs[0]
+        d['n_clusters'] = len(self.cutoffs) - 1
+        d['head_size'] = self.shortlist_size + self.n_clusters
+        self.head = G.Linear(in_features, self.head_size, bias=head_bias, device=device, dtype=dtype)
+        tail = G.ModuleList()
+        for i in range(self.n_clusters):
+            hsz = int(in_features // (div_value ** (i + 1)))
+            osz = self.cutoffs[i + 1] - self.cutoffs[i]
+            tail.append(G.Sequential(G.Linear(in_features, hsz, bias=False, device=device, dtype=dtype),
+                                     G.Linear(hsz, osz, bias=False, device=device, dtype=dtype)))
+        self.tail = tail
+
+    def reset_parameters(self):
+        """Initialises head and tail again, as their Linear layers do."""
+        for m in [self.head] + [l for seq in self.tail for l in seq]:
+            m.reset_parameters()
+
+    def __call__(self, input, target):
+        return _asm_output()(*_Module.__call__(self, input, target))
+
+    def _full_log_prob(self, input, head_output):
+        G = _g()
+        head_logprob = head_output.log_softmax(1)
+        parts = [head_logprob[:, :self.shortlist_size]]
+        for i in range(self.n_clusters):
+            cluster_logprob = self.tail[i](input).log_softmax(1)
+            k = self.shortlist_size + i
+            parts.append(cluster_logprob + head_logprob[:, k:k + 1])
+        return G.cat(parts, 1)
+
+    def forward(self, input_, target_):
+        G = _g()
+        targ_dim = target_.dim()
+        if targ_dim == 1:
+            if input_.shape[0] != target_.shape[0]:
+                raise RuntimeError('Input and target should have the same size in the batch dimension.')
+            if input_.dim() != 2:
+                raise RuntimeError('1D target tensor expects 2D input tensors, but found inputs with '
+                                   'size %s' % (input_.shape,))
+        elif targ_dim == 0:
+            if input_.dim() != 1:
+                raise RuntimeError('0D target tensor expects 1D input tensors, but found inputs with '
+                                   'size %s' % (input_.shape,))
+        else:
+            raise RuntimeError('0D or 1D target tensor expected, multi-target not supported')
+        if target_.dtype != G.int64:
+            raise RuntimeError('AdaptiveLogSoftmaxWithLoss: expected an int64 (class index) target, '
+                               'got %s' % target_.dtype)
+        if input_.shape[-1] != self.in_features:
+            raise RuntimeError('AdaptiveLogSoftmaxWithLoss: expected input with last dimension %d '
+                               '(in_features), got shape %s' % (self.in_features, list(input_.shape)))
+        is_batched = targ_dim > 0
+        input = input_ if is_batched else input_.unsqueeze(0)
+        target = target_ if is_batched else target_.unsqueeze(0)
+        if target.numel() and (int(target.min().item()) < 0 or int(target.max().item()) >= self.n_classes):
+            raise RuntimeError('Target values should be in [0, {}], but values in range [{}, {}] were '
+                               'found. '.format(self.n_classes - 1, int(target.min().item()),
+                                               int(target.max().item())))
+        # torch's gathering: the head's log-probability of the target (of its cluster, for a
+        # target outside the shortlist), plus the cluster's own log-probability of the target,
+        # computed on the rows whose targets fall in that cluster only (a cluster no target
+        # falls in is not run, and its parameters get no gradient, as in torch)
+        np = _numpy()
+        targets = np.asarray(target.numpy(), np.int64).reshape(-1)
+        batch = targets.size
+        head_logprob = self.head(input).log_softmax(1)
+        gather_inds = targets.copy()
+        pieces = []
+        for i in range(1, len(self.cutoffs)):
+            low, high = self.cutoffs[i - 1], self.cutoffs[i]
+            rows = np.nonzero((targets >= low) & (targets < high))[0]
+            if rows.size == 0:
+                continue
+            gather_inds[rows] = self.shortlist_size + i - 1
+            subset = input.index_select(0, G.tensor(rows))
+            cluster_logprob = self.tail[i - 1](subset).log_softmax(1)
+            local = cluster_logprob.gather(1, G.tensor(targets[rows] - low).unsqueeze(1))
+            place = np.zeros((batch, rows.size))
+            place[rows, np.arange(rows.size)] = 1
+            pieces.append(G.tensor(place, dtype=input.dtype).matmul(local).squeeze(1))
+        output = head_logprob.gather(1, G.tensor(gather_inds).unsqueeze(1)).squeeze(1)
+        for piece in pieces:
+            output = output + piece
+        loss = (output * -1).mean()
+        if not is_batched:
+            output = output.squeeze(0)
+        return _asm_output()(output, loss)
+
+    def log_prob(self, input):
+        """Log-probabilities of all n_classes classes for each row of @input."""
+        batched = input.dim() > 1
+        x = input if batched else input.unsqueeze(0)
+        out = self._full_log_prob(x, self.head(x))
+        return out if batched else out.squeeze(0)
+
+    def predict(self, input):
+        """The most probable class of each row (log_prob (input).argmax (1), shortcut when the
+        head's best is in the shortlist)."""
+        batched = input.dim() > 1
+        x = input if batched else input.unsqueeze(0)
+        head_output = self.head(x)
+        output = head_output.argmax(1)
+        if bool((output >= self.shortlist_size).any().item()):
+            full = self._full_log_prob(x, head_output).argmax(1)
+            output = _g().where(output >= self.shortlist_size, full, output)
+        return output if batched else output.squeeze(0)
+
+    def extra_repr(self):
+        return ''
+
+
+# ---- NLLLoss2d, Container --------------------------------------------------------------------
+
+@_export
+class NLLLoss2d(_Module):
+    """torch.nn.NLLLoss2d(weight=None, size_average=None, ignore_index=-100, reduce=None,
+    reduction='mean'): the deprecated name of NLLLoss (it warns, as torch's)."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+NLLLoss2d'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction='mean'):
+        super().__init__()
+        _warnings.warn('NLLLoss2d has been deprecated. Please use NLLLoss instead as a drop-in '
+                       'replacement and see https://pytorch.org/docs/master/nn.html#torch.nn.NLLLoss '
+                       'for more details.')
+        if size_average is not None or reduce is not None:
+            reduction = _legacy_reduction(size_average, reduce)
+        if reduction not in ('none', 'mean', 'sum'):
+            raise ValueError('%s is not a valid value for reduction' % reduction)
+        self.register_buffer('weight', weight)
+        self.__dict__['ignore_index'] = ignore_index
+        self.__dict__['reduction'] = reduction
+
+    def forward(self, input, target):
+        return _g().functional_nll_loss(input, target, weight=self.weight,
+                                           ignore_index=self.ignore_index, reduction=self.reduction)
+
+    def do_extra_repr(self):
+        return ''
+
+
+def _legacy_reduction(size_average, reduce):
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return 'mean'
+    return 'sum' if reduce else 'none'
+
+
+@_export
+class Container(_Module):
+    """torch.nn.Container(**kwargs): the deprecated module holding the modules given by name
+    (it warns, as torch's: subclass Module instead)."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+Container'
+    __module__ = 'gnn.nn'
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        _warnings.warn("nn.Container is deprecated. All of it's functionality is now implemented "
+                       "in nn.Module. Subclass that instead.")
+        for key, value in kwargs.items():
+            self.add_module(key, value)
+
+
+# ---- nn.init: dirac_, sparse_ and the deprecated spellings without the underscore ---------------
+
+def nn_init_dirac_(tensor, groups=1):
+    """torch.nn.init.dirac_(tensor, groups=1): fills a 3-, 4- or 5-d convolution weight with
+    the Dirac delta (identity of the first in-channels of each group), in place."""
+    G = _g()
+    np = _numpy()
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError('Only tensors with 3, 4, or 5 dimensions are supported')
+    sizes = [int(s) for s in tensor.shape]
+    if sizes[0] % groups != 0:
+        raise ValueError('dim 0 must be divisible by groups')
+    per_group = sizes[0] // groups
+    min_dim = min(per_group, sizes[1])
+    values = np.zeros(sizes, np.float64)
+    centre = tuple(s // 2 for s in sizes[2:])
+    for g in range(groups):
+        for d in range(min_dim):
+            values[(g * per_group + d, d) + centre] = 1
+    with G.no_grad():
+        tensor.copy_(G.tensor(values, dtype=tensor.dtype))
+    return tensor
+
+
+def nn_init_sparse_(tensor, sparsity, std=0.01):
+    """torch.nn.init.sparse_(tensor, sparsity, std=0.01): a 2-d tensor drawn from N(0, std)
+    with ceil(sparsity * rows) zeros in each column (rows chosen at random), in place."""
+    G = _g()
+    np = _numpy()
+    if tensor.dim() != 2:
+        raise ValueError('Only tensors with 2 dimensions are supported')
+    rows, cols = int(tensor.shape[0]), int(tensor.shape[1])
+    num_zeros = int(_math.ceil(sparsity * rows))
+    mask = np.ones((rows, cols), np.float64)
+    with G.no_grad():
+        tensor.normal_(0, std)
+        for col in range(cols):
+            zero = G.randperm(rows)[:num_zeros].numpy() if num_zeros else []
+            mask[list(zero), col] = 0
+        tensor.mul_(G.tensor(mask, dtype=tensor.dtype))
+    return tensor
+
+
+def _deprecated_init(new_name):
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        _warnings.warn('nn.init.{} is now deprecated in favor of nn.init.{}.'.format(old_name, new_name),
+                       stacklevel=2)
+        return getattr(_g(), 'nn_init_' + new_name)(*args, **kwargs)
+    deprecated_init.__name__ = old_name
+    deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = ('%s(...): the deprecated spelling of torch.nn.init.%s (it warns, as '
+                               'torch 1.13 does)' % (old_name, new_name))
+    globals()['nn_init_' + old_name] = deprecated_init
+    __all__.append('nn_init_' + old_name)
+
+
+__all__ += ['nn_init_dirac_', 'nn_init_sparse_']
+for _new in ('uniform_', 'normal_', 'constant_', 'eye_', 'dirac_', 'xavier_uniform_', 'xavier_normal_',
+             'kaiming_uniform_', 'kaiming_normal_', 'orthogonal_', 'sparse_'):
+    _deprecated_init(_new)
+del _new
+
+
+# ---- nn.utils: fusion weights, skip_init, stateless.functional_call, clip_grad_norm ----------
+
+def nn_utils_fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, transpose=False):
+    """torch.nn.utils.fuse_conv_bn_weights: the (weight, bias) Parameters of a convolution
+    that folds in an eval-mode batch norm with running mean/var @bn_rm/@bn_rv, eps and affine
+    @bn_w/@bn_b (None for absent)."""
+    G = _g()
+    if conv_b is None:
+        conv_b = G.zeros_like(bn_rm)
+    if bn_w is None:
+        bn_w = G.ones_like(bn_rm)
+    if bn_b is None:
+        bn_b = G.zeros_like(bn_rm)
+    with G.no_grad():
+        rsqrt = (bn_rv + bn_eps).rsqrt()
+        nd = conv_w.dim()
+        shape = [1, -1] + [1] * (nd - 2) if transpose else [-1, 1] + [1] * (nd - 2)
+        w = conv_w * (bn_w * rsqrt).reshape(shape)
+        b = (conv_b - bn_rm) * rsqrt * bn_w + bn_b
+    return G.Parameter(w.contiguous()), G.Parameter(b.contiguous())
+
+
+def nn_utils_fuse_linear_bn_weights(linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b):
+    """torch.nn.utils.fuse_linear_bn_weights: the (weight, bias) Parameters of a Linear
+    that folds in an eval-mode batch norm."""
+    G = _g()
+    if linear_b is None:
+        linear_b = G.zeros_like(bn_rm)
+    with G.no_grad():
+        scale = bn_w * (bn_rv + bn_eps).rsqrt()
+        w = linear_w * scale.unsqueeze(-1)
+        b = (linear_b - bn_rm) * scale + bn_b
+    return G.Parameter(w.contiguous()), G.Parameter(b.contiguous())
+
+
+def nn_utils_skip_init(module_cls, *args, **kwargs):
+    """torch.nn.utils.skip_init(module_cls, *args, **kwargs): the module built with its tensors
+    left uninitialised (empty storage on the device given as device=, the CPU by default)."""
+    import inspect
+    if not (isinstance(module_cls, type) and issubclass(module_cls, Gnn.Module)):
+        raise RuntimeError('Expected a Module; got {}'.format(module_cls))
+    try:
+        params = inspect.signature(module_cls).parameters
+    except (TypeError, ValueError):
+        params = {}
+    if 'device' not in params:
+        raise RuntimeError("Module must support a 'device' arg to skip initialization")
+    final_device = kwargs.pop('device', 'cpu')
+    module = module_cls(*args, **kwargs)
+    Gnn.Module.to_empty(module, str(final_device), True)
+    return module
+
+
+def nn_utils_clip_grad_norm(parameters, max_norm, norm_type=2):
+    """torch.nn.utils.clip_grad_norm: the deprecated spelling of clip_grad_norm_ (it warns)."""
+    _warnings.warn('torch.nn.utils.clip_grad_norm is now deprecated in favor of '
+                   'torch.nn.utils.clip_grad_norm_.', stacklevel=2)
+    return _g().nn_utils_clip_grad_norm_(parameters, max_norm, norm_type)
+
+
+def _ordered_slots(owner):
+    """(kind, name, tensor, persistent) of @owner's own parameters and buffers, in order."""
+    out = [('parameter', n, p, True) for n, p in owner.named_parameters(recurse=False)]
+    out += [('buffer', n, b, Gnn.Module.is_buffer_persistent(owner, n))
+            for n, b in owner.named_buffers(recurse=False)]
+    return out
+
+
+def nn_utils_stateless_functional_call(module, parameters_and_buffers, args, kwargs=None):
+    """torch.nn.utils.stateless.functional_call(module, parameters_and_buffers, args,
+    kwargs=None): calls @module with the tensors of @parameters_and_buffers (dotted names) in
+    place of its parameters and buffers, so that gradients reach those tensors; the module's
+    own are back afterwards, in their order."""
+    if kwargs is None:
+        kwargs = {}
+    if not isinstance(args, tuple):
+        args = (args,)
+    swaps = []
+    for name, tensor in parameters_and_buffers.items():
+        if not isinstance(tensor, Gnn.Tensor):
+            raise TypeError("functional_call: the value of '%s' must be a Tensor, not %s"
+                            % (name, type(tensor).__name__))
+        *path, leaf = name.split('.')
+        owner = module
+        for part in path:
+            try:
+                owner = Gnn.Module.get_submodule(owner, part)
+            except Exception:
+                raise AttributeError("'%s' has no submodule '%s' (in '%s')"
+                                     % (type(owner).__name__, part, name)) from None
+        swaps.append((owner, leaf, tensor))
+    owners = []
+    for owner, _, _ in swaps:
+        if not any(owner is o for o, _ in owners):
+            owners.append((owner, _ordered_slots(owner)))
+    # a parameter becomes a plain tensor attribute under its name (the layers read it as they
+    # read the parameter, and the gradient reaches the given tensor); a buffer, which C layers
+    # read as a buffer, becomes a view of the given tensor's storage, so that in-place updates
+    # (running statistics) land in the given tensor, as in torch
+    swapped, viewed = [], []
+    try:
+        for owner, leaf, tensor in swaps:
+            try:
+                buffer = Gnn.Module.get_buffer(owner, leaf)
+            except Exception:
+                buffer = None
+            if buffer is not None:
+                viewed.append((buffer, buffer.detach()))
+                Gnn.Tensor.set_data(buffer, tensor)
+                continue
+            Gnn.Module.remove(owner, leaf)
+            swapped.append((owner, leaf))
+            Gnn.Module.set_tensor_attribute(owner, leaf, tensor)
+        return module(*args, **kwargs)
+    finally:
+        for buffer, original in viewed:
+            Gnn.Tensor.set_data(buffer, original)
+        for owner, leaf in swapped:
+            Gnn.Module.set_tensor_attribute(owner, leaf, None)
+        for owner, slots in owners:
+            for _kind, name, _t, _p in slots:
+                Gnn.Module.remove(owner, name)
+            for kind, name, t, persistent in slots:
+                if kind == 'parameter':
+                    Gnn.Module.register_parameter(owner, name, t)
+                else:
+                    Gnn.Module.register_buffer(owner, name, t, persistent)
+
+
+__all__ += ['nn_utils_fuse_conv_bn_weights', 'nn_utils_fuse_linear_bn_weights', 'nn_utils_skip_init',
+            'nn_utils_clip_grad_norm', 'nn_utils_stateless_functional_call']

@@ -10,3 +10,4 @@ from . import rnn  # noqa: E402,F401
 from . import prune  # noqa: E402,F401
 from . import parametrize, parametrizations  # noqa: E402,F401
 from . import fusion  # noqa: E402,F401
+from . import stateless  # noqa: E402,F401
