@@ -3,6 +3,7 @@
 (_gnn/layers_extra.py) against torch 1.13: printed forms, state-dict keys, outputs and
 gradients with copied weights, float64 gradchecks, and the errors of bad input."""
 
+import itertools
 import warnings
 
 from gnntest import Gnn, GLib, np, torch, rand, to_gnn, to_np, ParityTest, main
@@ -590,6 +591,24 @@ class MoreNamesTest(ParityTest):
         with self.assertRaises(AttributeError):
             GS.functional_call(gm, {'9.weight': gw}, (to_gnn(x),))
         self.assertEqual(list(gm.state_dict().keys()), keys)
+
+
+class CrossMapLRN2dTest(ParityTest):
+    def test_parity(self):
+        for (size, channels), dtype in itertools.product(((3, 6), (5, 4), (2, 7), (4, 2)), (np.float32, np.float64)):
+            args = (size, 0.1, 0.6, 1.5)
+            gm, tm = gnn.nn.CrossMapLRN2d(*args), torch.nn.CrossMapLRN2d(*args)
+            self.assertEqual(repr(gm), repr(tm))
+            self.check_op(lambda x: gm(x), lambda x: tm(x), [rand((2, channels, 3, 4), dtype, seed=size)],
+                          name='CrossMapLRN2d%r' % (args,))
+        self.assertEqual(repr(gnn.nn.CrossMapLRN2d(3)), repr(torch.nn.CrossMapLRN2d(3)))
+
+    # no gradcheck: torch's CrossMapLRN2d backward is not its forward's derivative (its channel
+    # window is offset by one from the forward's), and gnn gives torch's numbers (test_parity)
+
+    def test_errors(self):
+        with self.assertRaisesRegex(RuntimeError, 'expected a 4-D input'):
+            gnn.nn.CrossMapLRN2d(3)(gnn.randn(2, 3, 4))
 
 
 if __name__ == '__main__':

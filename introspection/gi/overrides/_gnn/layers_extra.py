@@ -1440,3 +1440,102 @@ def nn_utils_stateless_functional_call(module, parameters_and_buffers, args, kwa
 
 __all__ += ['nn_utils_fuse_conv_bn_weights', 'nn_utils_fuse_linear_bn_weights', 'nn_utils_skip_init',
             'nn_utils_clip_grad_norm', 'nn_utils_stateless_functional_call']
+
+
+# ---- CrossMapLRN2d ------------------------------------------------------------------------------
+# torch's legacy cross-channel LRN (torch.nn.modules._functions.CrossMapLRN2d), forward and its
+# own backward as torch writes them, on the host: its forward's running window never drops
+# channel 0 (`c > pre_pad`), and its backward sums a channel window offset from the forward's,
+# so the gradient torch gives is not the forward's exact derivative; gnn gives the same numbers.
+
+def _cross_map_lrn2d_function():
+    global _CrossMapLRN2dFunction
+    if _CrossMapLRN2dFunction is not None:
+        return _CrossMapLRN2dFunction
+    from .function import autograd_Function
+
+    class CrossMapLRN2dFunction(autograd_Function):
+        @staticmethod
+        def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
+            np = _numpy()
+            G = _g()
+            if input.dim() != 4:
+                raise RuntimeError('CrossMapLRN2d: expected a 4-D input (N, C, H, W), got shape %s'
+                                   % list(input.shape))
+            x = np.ascontiguousarray(input.detach().numpy())
+            ft = x.dtype.type
+            channels = x.shape[1]
+            square = x * x
+            scale = np.zeros_like(x)
+            pre_pad = int((size - 1) / 2 + 1)
+            for c in range(min(pre_pad, channels)):
+                scale[:, 0] += square[:, c]
+            for c in range(1, channels):
+                scale[:, c] = scale[:, c - 1]
+                if c < channels - pre_pad + 1:
+                    scale[:, c] += square[:, c + pre_pad - 1]
+                if c > pre_pad:
+                    scale[:, c] -= square[:, c - pre_pad]
+            scale = scale * ft(alpha / size) + ft(k)
+            output = np.power(scale, ft(-beta)) * x
+            ctx.params = (size, alpha, beta, k)
+            ctx.arrays = (x, output, scale)
+            return G.tensor(output, dtype=input.dtype)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            np = _numpy()
+            G = _g()
+            size, alpha, beta, k = ctx.params
+            x, output, scale = ctx.arrays
+            ft = x.dtype.type
+            g = np.ascontiguousarray(grad_output.numpy()).astype(x.dtype)
+            batch, channels, h, w = x.shape
+            padded = np.zeros((channels + size - 1, h, w), x.dtype)
+            cache_ratio = ft(2 * alpha * beta / size)
+            inverse_pre_pad = int(size - (size - 1) / 2)
+            if inverse_pre_pad + channels > channels + size - 1:    # torch's narrow fails there
+                raise RuntimeError('CrossMapLRN2d backward: start (%d) + length (%d) exceeds dimension '
+                                   'size (%d).' % (inverse_pre_pad, channels, channels + size - 1))
+            grad_input = np.power(scale, ft(-beta)) * g
+            for n in range(batch):
+                padded[inverse_pre_pad:inverse_pre_pad + channels] = g[n] * output[n] / scale[n]
+                accum = padded[:size - 1].sum(0)
+                for c in range(channels):
+                    accum = accum + padded[c + size - 1]
+                    grad_input[n, c] = grad_input[n, c] - cache_ratio * (x[n, c] * accum)
+                    accum = accum - padded[c]
+            return G.tensor(grad_input, dtype=grad_output.dtype), None, None, None, None
+
+    _CrossMapLRN2dFunction = CrossMapLRN2dFunction
+    return CrossMapLRN2dFunction
+
+
+_CrossMapLRN2dFunction = None
+
+
+@_export
+class CrossMapLRN2d(_Module):
+    """torch.nn.CrossMapLRN2d(size, alpha=1e-4, beta=0.75, k=1): local response normalisation
+    across channels of a 4-D input, torch's legacy form (its forward and backward numbers)."""
+
+    __gtype_name__ = 'gi+overrides+_gnn+layers_extra+CrossMapLRN2d'
+    __module__ = 'gnn.nn'
+    do_forward = _forward_vfunc
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        d = self.__dict__
+        d['size'] = size
+        d['alpha'] = alpha
+        d['beta'] = beta
+        d['k'] = k
+
+    def forward(self, input):
+        return _cross_map_lrn2d_function().apply(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return '{size}, alpha={alpha}, beta={beta}, k={k}'.format(**self.__dict__)
+
+    def do_extra_repr(self):
+        return self.extra_repr()

@@ -1675,6 +1675,7 @@ ROWS = [
     ('torch.nn.Container', 'Gnn.Container'),
     ('torch.nn.RNNBase', 'Gnn.RNNBase'),
     ('torch.nn.RNNCellBase', 'Gnn.RNNCellBase'),
+    ('torch.nn.CrossMapLRN2d', 'Gnn.CrossMapLRN2d'),
     # ---- nn.init and nn.utils (_gnn/layers_extra.py) ----
     ('torch.nn.init.dirac_', 'Gnn.nn_init_dirac_'),
     ('torch.nn.init.sparse_', 'Gnn.nn_init_sparse_'),
