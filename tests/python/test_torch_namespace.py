@@ -79,8 +79,11 @@ class TestNamespaces(unittest.TestCase):
     def test_unknown_and_missing_names_say_so(self):
         from gnn import nn
         with self.assertRaises(AttributeError) as cm:
-            nn.functional.grid_sample
-        self.assertIn('gnn lacks torch.nn.functional.grid_sample', str(cm.exception))
+            gnn.complex64
+        self.assertIn('gnn lacks torch.complex64', str(cm.exception))
+        with self.assertRaises(AttributeError) as cm:
+            nn.functional.no_such_function
+        self.assertIn('torch.nn.functional.no_such_function is not a name gnn knows', str(cm.exception))
         with self.assertRaises(AttributeError) as cm:
             gnn.no_such_thing
         self.assertIn("module 'gnn' has no attribute 'no_such_thing'", str(cm.exception))
