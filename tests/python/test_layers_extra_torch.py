@@ -238,6 +238,21 @@ class GridSampleTest(ParityTest):
                                   # products of size ~10, which cancel: ~1e-5 absolute
                                   atol=2e-5 if mode == 'bicubic' else None)
 
+    def test_grid_sample_3d(self):
+        x = rand((2, 2, 3, 4, 5), seed=5)
+        grid = rand((2, 2, 3, 2, 3), seed=6, low=-1.6, high=1.6)
+        for mode in ('bilinear', 'nearest'):
+            for pm in ('zeros', 'border', 'reflection'):
+                for ac in (False, True):
+                    self.check_op(lambda i, g: F.grid_sample(i, g, mode, pm, ac),
+                                  lambda i, g: TF.grid_sample(i, g, mode, pm, ac), [x, grid],
+                                  name='grid_sample 3-d %s %s %s' % (mode, pm, ac))
+        xd = rand((1, 1, 2, 3, 3), np.float64, seed=7)
+        gd = rand((1, 1, 2, 2, 3), np.float64, seed=8, low=-1.4, high=1.4)
+        for pm in ('zeros', 'border', 'reflection'):
+            gradcheck(self, lambda i, g: F.grid_sample(i, g, 'bilinear', pm, False), [xd, gd],
+                      name='grid_sample 3-d ' + pm)
+
     def test_grid_sample_gradcheck(self):
         x = rand((1, 2, 4, 5), np.float64, seed=3)
         grid = rand((1, 3, 2, 2), np.float64, seed=4, low=-1.4, high=1.4)
@@ -259,8 +274,12 @@ class GridSampleTest(ParityTest):
             F.grid_sample(x, gnn.zeros(1, 2, 2, 3), align_corners=False)
         with self.assertRaisesRegex(RuntimeError, 'same batch size'):
             F.grid_sample(x, gnn.zeros(2, 2, 2, 2), align_corners=False)
-        with self.assertRaisesRegex(NotImplementedError, '5-D'):
-            F.grid_sample(gnn.zeros(1, 1, 2, 2, 2), gnn.zeros(1, 1, 1, 1, 3), align_corners=False)
+        with self.assertRaisesRegex(ValueError, 'Bicubic interpolation only supports 4D input'):
+            F.grid_sample(gnn.zeros(1, 1, 2, 2, 2), gnn.zeros(1, 1, 1, 1, 3), 'bicubic', align_corners=False)
+        with self.assertRaisesRegex(RuntimeError, 'expected grid to have size 3 in last dimension'):
+            F.grid_sample(gnn.zeros(1, 1, 2, 2, 2), gnn.zeros(1, 1, 1, 1, 2), align_corners=False)
+        with self.assertRaisesRegex(RuntimeError, 'expected 4D or 5D input and grid with same number of dimensions'):
+            F.grid_sample(gnn.zeros(1, 1, 2, 2, 2), gnn.zeros(1, 1, 1, 2), align_corners=False)
 
 
 class GumbelSoftmaxTest(ParityTest):

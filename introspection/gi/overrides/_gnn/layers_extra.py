@@ -673,8 +673,10 @@ def _cubic2(x, a):
 
 def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
     """torch.nn.functional.grid_sample(input, grid, mode='bilinear', padding_mode='zeros',
-    align_corners=None) for 4-D input (N, C, H, W) and grid (N, Ho, Wo, 2): the input sampled
-    at the grid's normalised (x, y) points, differentiable in input and grid."""
+    align_corners=None): 4-D input (N, C, H, W) sampled at the normalised (x, y) points of grid
+    (N, Ho, Wo, 2), or 5-D input (N, C, D, H, W) at the (x, y, z) points of grid
+    (N, Do, Ho, Wo, 3) (bilinear is then trilinear; bicubic is 4-D only, as in torch),
+    differentiable in input and grid."""
     G = _g()
     if mode not in ('bilinear', 'nearest', 'bicubic'):
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
@@ -690,16 +692,14 @@ def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', a
     for what, t in (('input', input), ('grid', grid)):
         if not isinstance(t, Gnn.Tensor):
             raise TypeError('grid_sample(): %s must be a Tensor, not %s' % (what, type(t).__name__))
-    if input.dim() == 5:
-        raise NotImplementedError('grid_sample: gnn samples 4-D input (N, C, H, W) only; 5-D '
-                                  '(volumetric) input is not built yet')
-    if input.dim() != 4:
+    nd = input.dim()
+    if nd not in (4, 5) or grid.dim() != nd:
         raise RuntimeError('grid_sampler(): expected 4D or 5D input and grid with same number of '
                            'dimensions, but got input with sizes %s and grid with sizes %s'
                            % (list(input.shape), list(grid.shape)))
-    if grid.dim() != 4 or int(grid.shape[-1]) != 2:
-        raise RuntimeError('grid_sampler(): expected grid to have size 2 in last dimension for 4-D '
-                           'input, but got grid with sizes %s' % list(grid.shape))
+    if int(grid.shape[-1]) != nd - 2:
+        raise RuntimeError('grid_sampler(): expected grid to have size %d in last dimension, but got '
+                           'grid with sizes %s' % (nd - 2, list(grid.shape)))
     if int(grid.shape[0]) != int(input.shape[0]):
         raise RuntimeError('grid_sampler(): expected grid and input to have same batch size, but got '
                            'input with sizes %s and grid with sizes %s' % (list(input.shape),
@@ -711,10 +711,12 @@ def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', a
         raise RuntimeError('grid_sampler(): expected floating-point input, got %s' % input.dtype)
     if mode == 'bicubic' and input.dim() != 4:
         raise ValueError('Bicubic interpolation only supports 4D input')
-    h, w = int(input.shape[2]), int(input.shape[3])
-    if h <= 0 or w <= 0:
+    if min(int(v) for v in input.shape[2:]) <= 0:
         raise RuntimeError('grid_sampler(): expected input to have non-empty spatial dimensions, but '
                            'input has sizes %s' % list(input.shape))
+    if nd == 5:
+        return _grid_sample_3d(input, grid, mode, padding_mode, align_corners)
+    h, w = int(input.shape[2]), int(input.shape[3])
     out_hw = [int(grid.shape[1]), int(grid.shape[2])]
     sample = _Gatherer(input, out_hw)
     gx, gy = grid.select(3, 0), grid.select(3, 1)
@@ -755,6 +757,47 @@ def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', a
     out = out + sample(y0, x1) * (wx1 * wy0).unsqueeze(1)
     out = out + sample(y1, x0) * (wx0 * wy1).unsqueeze(1)
     out = out + sample(y1, x1) * (wx1 * wy1).unsqueeze(1)
+    return out
+
+
+class _Gatherer3d:
+    """Values of input (N, C, D, H, W) at integer-valued coordinates (N, Do, Ho, Wo), 0 outside."""
+
+    def __init__(self, input, out_dhw):
+        self.n, self.c, self.d, self.h, self.w = [int(s) for s in input.shape]
+        self.flat = input.reshape(self.n, self.c, self.d * self.h * self.w)
+        self.out_dhw = out_dhw
+
+    def __call__(self, iz, iy, ix):
+        n, c, d, h, w = self.n, self.c, self.d, self.h, self.w
+        inside = ((ix >= 0).logical_and(ix <= w - 1).logical_and(iy >= 0).logical_and(iy <= h - 1)
+                  .logical_and(iz >= 0).logical_and(iz <= d - 1))
+        index = ((iz.clamp(0, d - 1) * h + iy.clamp(0, h - 1)) * w + ix.clamp(0, w - 1)).long()
+        index = index.reshape(n, 1, -1).expand(n, c, index.numel() // n)
+        values = self.flat.gather(2, index).reshape(n, c, *self.out_dhw)
+        return values * inside.to(values.dtype).unsqueeze(1)
+
+
+def _grid_sample_3d(input, grid, mode, padding_mode, align_corners):
+    """grid_sample of 5-D input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3) points (x, y, z):
+    trilinear ('bilinear') or nearest, as torch's 3-d kernel."""
+    d, h, w = [int(s) for s in input.shape[2:]]
+    sample = _Gatherer3d(input, [int(s) for s in grid.shape[1:4]])
+    ix = _pad_coordinates(_unnormalize(grid.select(4, 0), w, align_corners), w, padding_mode, align_corners)
+    iy = _pad_coordinates(_unnormalize(grid.select(4, 1), h, align_corners), h, padding_mode, align_corners)
+    iz = _pad_coordinates(_unnormalize(grid.select(4, 2), d, align_corners), d, padding_mode, align_corners)
+    if mode == 'nearest':
+        out = sample(iz.detach().round(), iy.detach().round(), ix.detach().round())
+        return out + (grid * 0).sum() if grid.requires_grad else out
+    x0, y0, z0 = ix.detach().floor(), iy.detach().floor(), iz.detach().floor()
+    wx1, wy1, wz1 = ix - x0, iy - y0, iz - z0
+    wx0, wy0, wz0 = (wx1 * -1) + 1, (wy1 * -1) + 1, (wz1 * -1) + 1
+    out = None
+    for zc, wz in ((z0, wz0), (z0 + 1, wz1)):
+        for yc, wy in ((y0, wy0), (y0 + 1, wy1)):
+            for xc, wx in ((x0, wx0), (x0 + 1, wx1)):
+                term = sample(zc, yc, xc) * (wx * wy * wz).unsqueeze(1)
+                out = term if out is None else out + term
     return out
 
 
