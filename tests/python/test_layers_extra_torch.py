@@ -186,6 +186,35 @@ class LazyTest(ParityTest):
                 opt.step()
         self.assert_close(to_np(gm.weight), tm.weight.detach().numpy(), 1e-5, 1e-6, 'trained weight')
 
+    def test_deepcopy(self):
+        import copy
+
+        class Net(gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = gnn.nn.LazyLinear(4)
+                self.bn = gnn.nn.LazyBatchNorm1d()
+
+            def forward(self, x):
+                return self.bn(self.fc(x))
+
+        net = Net()
+        early = copy.deepcopy(net)          # uninitialised, stays so
+        self.assertTrue(early.fc.has_uninitialized_params())
+        self.assertIsInstance(early.fc.weight, gnn.nn.UninitializedParameter)
+        net(gnn.randn(5, 3))
+        net.eval()
+        twin = copy.deepcopy(net)
+        self.assertIs(type(twin.fc.weight), gnn.nn.Parameter)
+        self.assertFalse(twin.fc.has_uninitialized_params())
+        x = gnn.randn(2, 3)
+        np.testing.assert_array_equal(to_np(twin(x)), to_np(net(x)))
+        with gnn.no_grad():
+            twin.fc.weight.mul_(0)           # the copy's own tensors, which its forward reads
+        self.assertFalse(np.allclose(to_np(twin(x)), to_np(net(x))))
+        early(gnn.randn(2, 6))
+        self.assertEqual(tuple(early.fc.weight.shape), (4, 6))
+
     def test_dtype_before_first_forward(self):
         gm = gnn.nn.LazyConv1d(2, 3).double()
         gm(gnn.randn(1, 4, 6, dtype=gnn.float64))

@@ -68,6 +68,10 @@ class _UninitializedMixin:
         global _RAW_NAMES
         if name[:1] == '_' or name in _ALLOWED:
             return object.__getattribute__(self, name)
+        if Gnn.Tensor.get_numel(self) > 0:
+            # given data behind this wrapper's back (a module copy filled it): initialised
+            object.__getattribute__(self, '_gnn_become')()
+            return getattr(self, name)
         if _RAW_NAMES is None:
             _RAW_NAMES = _raw_tensor_names()
         value = object.__getattribute__(self, name)   # an AttributeError for what is not there
@@ -218,6 +222,12 @@ class _LazyModule(_Module):
         _warnings.warn('Lazy modules are a new feature under heavy development so changes to the '
                        'API or functionality can happen at any moment.')
 
+    def __getattr__(self, name):
+        value = _Module.__getattr__(self, name)
+        if is_lazy(value) and Gnn.Tensor.get_numel(value) > 0:
+            value._gnn_become()      # filled by a module copy
+        return value
+
     @property
     def _gnn_tensor_names(self):
         return self._gnn_params + self._gnn_buffers
@@ -225,9 +235,12 @@ class _LazyModule(_Module):
     def _gnn_slot(self, name):
         for getter in (Gnn.Module.get_parameter, Gnn.Module.get_buffer):
             try:
-                return getter(self, name)
+                t = getter(self, name)
             except Exception:
                 continue
+            if is_lazy(t) and Gnn.Tensor.get_numel(t) > 0:
+                t._gnn_become()      # filled by a module copy
+            return t
         return None
 
     def has_uninitialized_params(self):
@@ -256,24 +269,30 @@ class _LazyModule(_Module):
             inner.to(device)
         for name in self._gnn_params:
             own = self._gnn_slot(name)
-            if own is None:
-                continue
-            if is_lazy(own):
+            if own is not None and is_lazy(own):
                 Gnn.Tensor.set_data(own, Gnn.Module.get_parameter(inner, name))
                 own._gnn_become()
-            Gnn.Module.register_parameter(inner, name, own)
         for name in self._gnn_buffers + ('num_batches_tracked',):
             own = self._gnn_slot(name)
-            if own is None:
-                continue
             theirs = self._inner_buffer(inner, name)
-            if theirs is None:
-                continue
-            if is_lazy(own):
+            if own is not None and theirs is not None and is_lazy(own):
                 Gnn.Tensor.set_data(own, theirs)
                 own._gnn_become()
-            Gnn.Module.register_buffer(inner, name, own, True)
         self.__dict__['_gnn_inner'] = inner
+        self._gnn_link()
+
+    def _gnn_link(self):
+        """Registers this module's tensors in the C layer, in place of its own (again after a
+        copy, whose layer is a copy with tensors of its own)."""
+        inner = self.__dict__['_gnn_inner']
+        for name in self._gnn_params:
+            own = self._gnn_slot(name)
+            if own is not None:
+                Gnn.Module.register_parameter(inner, name, own)
+        for name in self._gnn_buffers + ('num_batches_tracked',):
+            own = self._gnn_slot(name)
+            if own is not None and self._inner_buffer(inner, name) is not None:
+                Gnn.Module.register_buffer(inner, name, own, True)
 
     @staticmethod
     def _inner_buffer(inner, name):
@@ -286,6 +305,7 @@ class _LazyModule(_Module):
         if self.__dict__.get('_gnn_inner') is None:
             self.initialize_parameters(input)
         inner = self.__dict__['_gnn_inner']
+        self._gnn_link()
         if inner.get_training() != self.get_training():
             Gnn.Module.set_training(inner, self.get_training())
         return inner(input, *args, **kwargs)
