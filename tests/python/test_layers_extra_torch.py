@@ -215,6 +215,30 @@ class LazyTest(ParityTest):
         early(gnn.randn(2, 6))
         self.assertEqual(tuple(early.fc.weight.shape), (4, 6))
 
+    def test_other_optimizers_before_first_forward(self):
+        x = rand((4, 2), seed=7)
+        for name in ('Adam', 'AdamW', 'RMSprop'):
+            tm, gm = torch.nn.LazyLinear(3), gnn.nn.LazyLinear(3)
+            topt = getattr(torch.optim, name)(tm.parameters(), lr=0.01)
+            gopt = getattr(gnn.optim, name)(gm.parameters(), lr=0.01)
+            gm(to_gnn(x))
+            tm(torch.from_numpy(x))
+            copy_to_torch(tm, gm)
+            for step in range(3):
+                for opt, m, xx in ((topt, tm, torch.from_numpy(x)), (gopt, gm, to_gnn(x))):
+                    opt.zero_grad(set_to_none=True)
+                    (m(xx) ** 2).sum().backward()
+                    opt.step()
+            self.assert_close(to_np(gm.weight), tm.weight.detach().numpy(), 1e-5, 1e-6, name)
+        # Adagrad makes its state when built: torch refuses an uninitialised parameter there
+        with self.assertRaisesRegex(ValueError, 'Attempted to use an uninitialized parameter'):
+            torch.optim.Adagrad(torch.nn.LazyLinear(3).parameters())
+        with self.assertRaisesRegex(ValueError, 'Attempted to use an uninitialized parameter'):
+            gnn.optim.Adagrad(gnn.nn.LazyLinear(3).parameters())
+        with self.assertRaisesRegex(ValueError, 'Attempted to use an uninitialized parameter'):
+            gnn.optim.Adagrad([{'params': list(gnn.nn.LazyLinear(3).parameters())}])
+        gnn.optim.Adagrad(gnn.nn.Linear(2, 3).parameters())
+
     def test_dtype_before_first_forward(self):
         gm = gnn.nn.LazyConv1d(2, 3).double()
         gm(gnn.randn(1, 4, 6, dtype=gnn.float64))

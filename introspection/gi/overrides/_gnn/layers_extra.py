@@ -1602,3 +1602,41 @@ class CrossMapLRN2d(_Module):
 
     def do_extra_repr(self):
         return self.extra_repr()
+
+
+# ---- optimizers over uninitialised parameters ------------------------------------------------
+# torch's optimizers hold the parameter objects, which materialize () fills in place, so one
+# built before the first forward trains them (gnn's lazy modules keep the objects too). Adagrad
+# is the exception: it makes its state when built, and torch's refuses an uninitialised
+# parameter there (the ValueError of any other use).
+
+def _refusing_uninitialized(cls, name):
+    import functools
+    new = cls.__new__
+
+    @functools.wraps(new)
+    def __new__(klass, params, *args, **kwargs):
+        if isinstance(params, Gnn.Tensor):
+            params = [params]
+        params = list(params)
+        for entry in params:
+            group = entry.get('params', ()) if isinstance(entry, dict) else [entry]
+            group = [group] if isinstance(group, Gnn.Tensor) else group
+            if any(is_lazy(p) for p in group):
+                raise ValueError(
+                    'Attempted to use an uninitialized parameter in %s. This error happens when you '
+                    'are using a `LazyModule` or explicitly manipulating '
+                    '`torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call '
+                    '`forward` with a dummy batch to initialize the parameters before calling torch '
+                    'functions' % name)
+        return new(klass, params, *args, **kwargs)
+    cls.__new__ = staticmethod(__new__) if isinstance(cls.__dict__.get('__new__'), staticmethod) else __new__
+
+
+def _install_optimizer_checks():
+    from . import optim as _optim
+    if hasattr(_optim, 'Adagrad'):
+        _refusing_uninitialized(_optim.Adagrad, 'torch.optim.Adagrad')
+
+
+_install_optimizer_checks()
