@@ -6,7 +6,7 @@ gradients with copied weights, float64 gradchecks, and the errors of bad input."
 import itertools
 import warnings
 
-from gnntest import Gnn, GLib, np, torch, rand, to_gnn, to_np, ParityTest, main
+from gnntest import np, torch, rand, to_gnn, to_np, ParityTest, main
 
 import gnn
 import gnn.nn.functional as F

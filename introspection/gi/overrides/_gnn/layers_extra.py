@@ -674,7 +674,6 @@ class _Gatherer:
         self.out_hw = out_hw
 
     def __call__(self, iy, ix):
-        G = _g()
         n, c, h, w = self.n, self.c, self.h, self.w
         inside = (ix >= 0).logical_and(ix <= w - 1).logical_and(iy >= 0).logical_and(iy <= h - 1)
         index = (iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)).long()
@@ -697,7 +696,6 @@ def functional_grid_sample(input, grid, mode='bilinear', padding_mode='zeros', a
     (N, Ho, Wo, 2), or 5-D input (N, C, D, H, W) at the (x, y, z) points of grid
     (N, Do, Ho, Wo, 3) (bilinear is then trilinear; bicubic is 4-D only, as in torch),
     differentiable in input and grid."""
-    G = _g()
     if mode not in ('bilinear', 'nearest', 'bicubic'):
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
                          "'bicubic', but got: '%s'" % mode)
