@@ -855,16 +855,18 @@ def _numpy():
     return numpy
 
 
-def _fractional_intervals(np, sample, input_size, output_size, pool_size, ftype):
-    """torch's fractional_max_pool*_generate_intervals for one plane's sample"""
-    seq = np.zeros(output_size, np.int64)
+def _fractional_intervals(np, samples, input_size, output_size, pool_size, ftype):
+    """torch's fractional_max_pool*_generate_intervals for every plane's sample at once:
+    (planes, output_size) window starts, computed in @ftype as torch's kernel computes them"""
+    seq = np.zeros((samples.size, output_size), np.int64)
     if output_size > 1:
         alpha = ftype(input_size - pool_size) / ftype(output_size - 1)
-        start = int(ftype(sample) * alpha)
-        for i in range(output_size - 1):
-            seq[i] = int((ftype(i) + ftype(sample)) * alpha) - start
+        steps = np.arange(output_size - 1).astype(ftype)
+        # (i + sample) * alpha and sample * alpha in ftype, truncated (they are >= 0)
+        seq[:, :-1] = (((steps[None, :] + samples[:, None]) * alpha).astype(np.int64)
+                       - (samples * alpha).astype(np.int64)[:, None])
     if output_size > 0:
-        seq[output_size - 1] = input_size - pool_size
+        seq[:, output_size - 1] = input_size - pool_size
     return seq
 
 
@@ -918,16 +920,14 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
     k_offsets = np.zeros(1, np.int64)
     for d in range(n):
         k_offsets = (k_offsets[:, None] + np.arange(kernel[d])[None, :] * strides[d]).reshape(-1)
-    index = np.zeros((nb, planes) + tuple(out_size) + (k_offsets.size,), np.int64)
-    for b in range(nb):
-        for c in range(planes):
-            base = (b * planes + c) * n
-            starts = np.zeros(1, np.int64)
-            for d in range(n):
-                seq = _fractional_intervals(np, flat_samples[base + order[d]], spatial[d],
-                                            out_size[d], kernel[d], ftype)
-                starts = (starts[:, None] + seq[None, :] * strides[d]).reshape(-1)
-            index[b, c] = (starts[:, None] + k_offsets[None, :]).reshape(tuple(out_size) + (-1,))
+    per_plane = flat_samples[:nb * planes * n].reshape(nb * planes, n)
+    starts = np.zeros((nb * planes, 1), np.int64)
+    for d in range(n):
+        seq = _fractional_intervals(np, per_plane[:, order[d]].astype(ftype), spatial[d],
+                                    out_size[d], kernel[d], ftype)
+        starts = (starts[:, :, None] + seq[:, None, :] * strides[d]).reshape(nb * planes, -1)
+    index = (starts[:, :, None] + k_offsets[None, None, :]).reshape(
+        (nb, planes) + tuple(out_size) + (k_offsets.size,))
     plane_size = int(np.prod(spatial))
     flat = x.reshape(nb, planes, plane_size)
     windows = G.tensor(index.reshape(nb, planes, -1))
