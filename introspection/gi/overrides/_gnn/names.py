@@ -1643,6 +1643,20 @@ ROWS = [
     ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
     ('torch.nn.AdaptiveMaxPool3d', 'Gnn.AdaptiveMaxPool3d'),
     ('torch.nn.functional.adaptive_max_pool3d', 'Gnn.functional_adaptive_max_pool3d'),
+    # ---- quantization-aware training (_gnn/qat.py) ----
+    ('torch.fake_quantize_per_tensor_affine', 'Gnn.fake_quantize_per_tensor_affine'),
+    ('torch.fake_quantize_per_channel_affine', 'Gnn.fake_quantize_per_channel_affine'),
+    ('torch.ao.quantization.MovingAveragePerChannelMinMaxObserver', 'Gnn.MovingAveragePerChannelMinMaxObserver'),
+    ('torch.ao.quantization.FakeQuantize', 'Gnn.FakeQuantize'),
+    ('torch.ao.quantization.enable_fake_quant', 'Gnn.enable_fake_quant'),
+    ('torch.ao.quantization.disable_fake_quant', 'Gnn.disable_fake_quant'),
+    ('torch.ao.quantization.enable_observer', 'Gnn.enable_observer'),
+    ('torch.ao.quantization.disable_observer', 'Gnn.disable_observer'),
+    ('torch.ao.quantization.default_fake_quant', 'Gnn.default_fake_quant'),
+    ('torch.ao.quantization.default_weight_fake_quant', 'Gnn.default_weight_fake_quant'),
+    ('torch.ao.quantization.default_per_channel_weight_fake_quant', 'Gnn.default_per_channel_weight_fake_quant'),
+    ('torch.ao.quantization.default_qat_qconfig', 'Gnn.default_qat_qconfig'),
+    ('torch.ao.quantization.get_default_qat_qconfig', 'Gnn.get_default_qat_qconfig'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with

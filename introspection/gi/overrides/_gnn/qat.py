@@ -1,0 +1,419 @@
+# torch's quantization-aware training, eager mode: torch.fake_quantize_per_tensor_affine and
+# torch.fake_quantize_per_channel_affine (the straight-through estimator), FakeQuantize, the
+# QAT qconfigs, the QAT modules (torch.ao.nn.qat.Linear and Conv2d, torch.ao.nn.intrinsic.qat's
+# LinearReLU and ConvReLU2d), prepare_qat, and convert of them to the quantized modules of
+# quant.py. Composed from existing ops in Python (no op of its own).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import json as _json
+
+import numpy as _np
+
+from gi.repository import GObject
+
+from .base import Gnn, no_grad
+from .errors import raising_torch_errors
+from .function import autograd_Function
+from .module import Module as _Module, _forward_vfunc, _is_constructed
+from . import quant as _q
+
+__all__ = ['fake_quantize_per_tensor_affine', 'fake_quantize_per_channel_affine']
+
+
+# ---- the fake-quantize functions ----
+
+def _float32_reciprocal(scale):
+    """1.0f / scale in float32, as torch's kernels compute it."""
+    return _np.float32(1.0) / _np.asarray(scale, dtype=_np.float32)
+
+
+def _check_range(quant_min, quant_max):
+    if not quant_min <= quant_max:
+        raise RuntimeError('`quant_min` should be less than or equal to `quant_max`.')
+
+
+def _fake_quant_values(x, inv_scale, scale, zero_point, quant_min, quant_max):
+    """(output, mask) with torch's CPU kernel's arithmetic: q = zero_point + nearbyint (x *
+    inv_scale) in x's precision (inv_scale is float32), out = (clamp (q) - zero_point) * scale,
+    mask = quant_min <= q <= quant_max. inv_scale, scale and zero_point are numbers or
+    tensors that broadcast against x."""
+    q = (x * inv_scale).round() + zero_point
+    mask = (q >= quant_min).logical_and(q <= quant_max)
+    out = (q.clamp(min=float(quant_min), max=float(quant_max)) - zero_point) * scale
+    return out, mask
+
+
+class FakeQuantizePerTensorAffineCachemask(autograd_Function):
+    """torch.fake_quantize_per_tensor_affine's node: the forward's values, the gradient passed
+    where the rounded value was inside [quant_min, quant_max] and 0 elsewhere."""
+
+    @staticmethod
+    def forward(ctx, x, scale, zero_point, quant_min, quant_max):
+        out, mask = _fake_quant_values(x, float(_float32_reciprocal(scale)), float(_np.float32(scale)),
+                                       float(zero_point), quant_min, quant_max)
+        ctx.save_for_backward(mask)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask, = ctx.saved_tensors
+        return grad * mask.to(grad.dtype), None, None, None, None
+
+
+class FakeQuantizePerChannelAffineCachemask(autograd_Function):
+    """torch.fake_quantize_per_channel_affine's node (see the per-tensor one)."""
+
+    @staticmethod
+    def forward(ctx, x, inv_scale, scale, zero_point, quant_min, quant_max):
+        out, mask = _fake_quant_values(x, inv_scale, scale, zero_point, quant_min, quant_max)
+        ctx.save_for_backward(mask)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask, = ctx.saved_tensors
+        return grad * mask.to(grad.dtype), None, None, None, None, None
+
+
+def _one_number(value, what, cast):
+    if isinstance(value, Gnn.Tensor):
+        if value.numel() != 1:
+            raise RuntimeError('%s: expected a one-element tensor, got %d elements' % (what, value.numel()))
+        return cast(value.item())
+    return cast(value)
+
+
+def _check_float_input(x, what):
+    from . import tensor as _t
+    if not isinstance(x, Gnn.Tensor):
+        raise TypeError('%s(): argument \'input\' must be Tensor, not %s' % (what, type(x).__name__))
+    if x.dtype not in (_t.float32, _t.float64):
+        raise RuntimeError('%s: expected a float32 or float64 input, got %r' % (what, x.dtype))
+
+
+@raising_torch_errors
+def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min, quant_max):
+    """torch.fake_quantize_per_tensor_affine: (clamp (zero_point + round (input / scale),
+    quant_min, quant_max) - zero_point) * scale, bit for bit as torch's CPU kernel (input
+    times the float32 reciprocal of scale, rounded half to even); the gradient is the
+    straight-through estimator, 0 where the rounded value fell outside [quant_min, quant_max].
+    scale and zero_point are numbers or one-element tensors."""
+    _check_float_input(input, 'fake_quantize_per_tensor_affine')
+    quant_min, quant_max = int(quant_min), int(quant_max)
+    _check_range(quant_min, quant_max)
+    s = _one_number(scale, 'fake_quantize_per_tensor_affine: scale', float)
+    z = _one_number(zero_point, 'fake_quantize_per_tensor_affine: zero_point', lambda v: int(round(v)))
+    if not quant_min <= z <= quant_max:
+        raise RuntimeError('`zero_point` must be between `quant_min` and `quant_max`.')
+    return FakeQuantizePerTensorAffineCachemask.apply(input, s, z, quant_min, quant_max)
+
+
+def _channel_shape(x, axis):
+    shape = [1] * x.dim()
+    shape[axis] = x.shape[axis]
+    return shape
+
+
+@raising_torch_errors
+def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, quant_max):
+    """torch.fake_quantize_per_channel_affine: fake_quantize_per_tensor_affine with a scale and
+    zero point (1-D tensors, one per index of input along axis)."""
+    from .tensor import tensor
+    _check_float_input(input, 'fake_quantize_per_channel_affine')
+    quant_min, quant_max = int(quant_min), int(quant_max)
+    _check_range(quant_min, quant_max)
+    if not isinstance(scale, Gnn.Tensor) or not isinstance(zero_point, Gnn.Tensor):
+        raise TypeError('fake_quantize_per_channel_affine(): scale and zero_point must be tensors')
+    if scale.dim() != 1:
+        raise RuntimeError('scale should be a 1-D tensor')
+    if zero_point.dim() != 1:
+        raise RuntimeError('zero point should be a 1-D tensor')
+    if scale.numel() != zero_point.numel():
+        raise RuntimeError('scale and zero-point need to have the same dimensions')
+    axis = int(axis)
+    if not 0 <= axis < input.dim():      # (torch takes no negative axis here)
+        raise RuntimeError('`axis` must be between 0 and number of dimensions of input')
+    if scale.numel() != input.shape[axis]:
+        raise RuntimeError('dimensions of scale and zero-point are not consistent with input tensor')
+    zp = _np.asarray(zero_point.numpy()).astype(_np.float64)
+    if ((zp < quant_min) | (zp > quant_max)).any():
+        raise RuntimeError('`zero_point` must be between `quant_min` and `quant_max`.')
+    s32 = _np.asarray(scale.numpy()).astype(_np.float32)
+    shape = _channel_shape(input, axis)
+    dt = input.dtype
+    inv = tensor(_float32_reciprocal(s32), dtype=dt).reshape(shape)
+    s = tensor(s32, dtype=dt).reshape(shape)
+    z = tensor(zp, dtype=dt).reshape(shape)
+    return FakeQuantizePerChannelAffineCachemask.apply(input, inv, s, z, quant_min, quant_max)
+
+
+# ---- observers and FakeQuantize ----
+
+class MovingAveragePerChannelMinMaxObserver(_Module):
+    """torch.ao.quantization.MovingAveragePerChannelMinMaxObserver: the moving averages of
+    each channel's min and max (min += averaging_constant * (batch_min - min)); the qparams
+    are PerChannelMinMaxObserver's from them. Buffers min_val and max_val as torch's."""
+    __gtype_name__ = 'GnnMovingAveragePerChannelMinMaxObserver'
+    __module__ = 'gnn.ao.quantization'
+    do_forward = _forward_vfunc
+
+    def __init__(self, averaging_constant=0.01, ch_axis=0, dtype=_q.quint8,
+                 qscheme=_q.per_channel_affine, reduce_range=False, quant_min=None, quant_max=None,
+                 eps=_q._FLOAT32_EPS, factory_kwargs=None, **kwargs):
+        from .tensor import tensor
+        _Module.__init__(self, **kwargs)
+        args = dict(averaging_constant=float(averaging_constant), ch_axis=int(ch_axis),
+                    dtype=int(_q.as_qdtype(dtype)), qscheme=int(qscheme), reduce_range=bool(reduce_range),
+                    quant_min=None if quant_min is None else int(quant_min),
+                    quant_max=None if quant_max is None else int(quant_max), eps=float(eps))
+        _q.PerChannelMinMaxObserver(factory_kwargs=factory_kwargs, **self._observer_args(args))  # checks them
+        self.config = _json.dumps(args)
+        if 'min_val' not in dict(self.named_buffers()):
+            self.register_buffer('eps', tensor([float(_np.float32(eps))]))
+            self.register_buffer('min_val', tensor([]))
+            self.register_buffer('max_val', tensor([]))
+
+    # the arguments, as a property so that a copy (Gnn.Module.copy) has them
+    def _get_config(self):
+        return self.__dict__.get('_config', '{}')
+
+    def _set_config(self, value):
+        self.__dict__['_config'] = value
+        self.__dict__.pop('_inner', None)
+
+    config = GObject.Property(type=str, default='{}', getter=_get_config, setter=_set_config,
+                              nick='config', blurb='the constructor arguments, as JSON')
+
+    @staticmethod
+    def _observer_args(args):
+        a = dict(args)
+        del a['averaging_constant']
+        a['dtype'] = _q._QDTYPES[a['dtype']]
+        a['qscheme'] = _q._QSCHEMES[a['qscheme']]
+        return a
+
+    def _observer(self):
+        inner = self.__dict__.get('_inner')
+        if inner is None:
+            inner = _q.PerChannelMinMaxObserver(**self._observer_args(_json.loads(self.config)))
+            self.__dict__['_inner'] = inner
+        return inner
+
+    averaging_constant = property(lambda self: _json.loads(self.config)['averaging_constant'])
+    ch_axis = property(lambda self: _json.loads(self.config)['ch_axis'])
+    dtype = property(lambda self: self._observer().dtype)
+    qscheme = property(lambda self: self._observer().qscheme)
+    reduce_range = property(lambda self: self._observer().reduce_range)
+    quant_min = property(lambda self: self._observer().quant_min)
+    quant_max = property(lambda self: self._observer().quant_max)
+
+    def forward(self, x_orig):
+        if x_orig.numel() == 0:
+            return x_orig
+        with no_grad():
+            x = x_orig.detach().float()
+            axes = list(range(x.dim()))
+            axes[self.ch_axis], axes[0] = 0, self.ch_axis
+            y = x.permute(*axes).flatten(1)
+            cur_min, cur_max = y.amin(1), y.amax(1)
+            if self.min_val.numel() == 0:
+                lo, hi = cur_min, cur_max
+            else:
+                c = self.averaging_constant
+                lo = self.min_val + (cur_min - self.min_val) * c
+                hi = self.max_val + (cur_max - self.max_val) * c
+            self.register_buffer('min_val', lo.contiguous())
+            self.register_buffer('max_val', hi.contiguous())
+        return x_orig
+
+    @raising_torch_errors
+    def calculate_qparams(self):
+        inner = _q.PerChannelMinMaxObserver(**self._observer_args(_json.loads(self.config)))
+        inner.load_state_dict({'eps': self.eps, 'min_val': self.min_val, 'max_val': self.max_val})
+        return inner.calculate_qparams()
+
+    def reset_min_max_vals(self):
+        from .tensor import tensor
+        self.register_buffer('min_val', tensor([]))
+        self.register_buffer('max_val', tensor([]))
+
+    def extra_repr(self):
+        return 'min_val=%r, max_val=%r' % (self.min_val, self.max_val)
+
+
+MovingAveragePerChannelMinMaxObserver.with_args = classmethod(_q._with_args)
+
+
+def _observer_class(factory):
+    return getattr(factory, 'func', factory)
+
+
+class FakeQuantize(_Module):
+    """torch.ao.quantization.FakeQuantize: observes its input (activation_post_process) while
+    observer_enabled, keeps the observer's scale and zero point in its buffers, and fake
+    quantizes with them while fake_quant_enabled (the forward torch.fake_quantize_per_*_affine,
+    the gradient the straight-through estimator). Buffers and state-dict keys as torch's."""
+    __gtype_name__ = 'GnnFakeQuantize'
+    __module__ = 'gnn.ao.quantization'
+    do_forward = _forward_vfunc
+
+    def __init__(self, observer=None, quant_min=None, quant_max=None, **observer_kwargs):
+        from .tensor import tensor
+        from . import tensor as _t
+        if _is_constructed(self) and observer is None and quant_min is None and quant_max is None \
+                and not observer_kwargs:
+            _Module.__init__(self)      # C made it (a copy, a JSON rebuild): its parts come from C
+            return
+        _Module.__init__(self)
+        if observer is None:
+            observer = _q.MovingAverageMinMaxObserver
+        if quant_min is not None and quant_max is not None:
+            if not quant_min <= quant_max:
+                raise AssertionError('quant_min must be less than or equal to quant_max')
+            dtype = observer_kwargs.get('dtype', _q.quint8)
+            dtype = getattr(observer, 'keywords', {}).get('dtype', dtype)
+            lo, hi = Gnn.qdtype_get_range(Gnn.QDtype(int(_q.as_qdtype(dtype))))
+            if not lo <= quant_min:
+                raise AssertionError('quant_min out of bound')
+            if not quant_max <= hi:
+                raise AssertionError('quant_max out of bound')
+            observer_kwargs.update({'quant_min': quant_min, 'quant_max': quant_max})
+        if observer_kwargs.get('factory_kwargs', 0) in (None, {}) and \
+                _observer_class(observer) is _q.MovingAverageMinMaxObserver:
+            del observer_kwargs['factory_kwargs']       # (the C observers take none)
+        if 'fake_quant_enabled' not in dict(self.named_buffers()):
+            self.register_buffer('fake_quant_enabled', tensor([1], dtype=_t.uint8))
+            self.register_buffer('observer_enabled', tensor([1], dtype=_t.uint8))
+            self.register_buffer('scale', tensor([1.0], dtype=_t.float32))
+            self.register_buffer('zero_point', tensor([0], dtype=_t.int32))
+        if 'activation_post_process' not in dict(self.named_children()):
+            self.activation_post_process = observer(**observer_kwargs)
+        if int(self.qscheme) not in (0, 1, 2, 3):
+            raise AssertionError('Only per channel and per tensor quantization are supported in '
+                                 'fake quantize got qscheme: %r' % (self.qscheme,))
+
+    # what torch keeps as attributes, read from the observer (so that a copy has them)
+    quant_min = property(lambda self: self.activation_post_process.quant_min)
+    quant_max = property(lambda self: self.activation_post_process.quant_max)
+    dtype = property(lambda self: self.activation_post_process.dtype)
+    qscheme = property(lambda self: self.activation_post_process.qscheme)
+    is_per_channel = property(lambda self: int(self.qscheme) in (1, 3))
+
+    @property
+    def ch_axis(self):
+        return getattr(self.activation_post_process, 'ch_axis', -1)
+
+    def enable_fake_quant(self, enabled=True):
+        self.fake_quant_enabled[0] = 1 if enabled else 0
+
+    def disable_fake_quant(self):
+        self.enable_fake_quant(False)
+
+    def enable_observer(self, enabled=True):
+        self.observer_enabled[0] = 1 if enabled else 0
+
+    def disable_observer(self):
+        self.enable_observer(False)
+
+    def calculate_qparams(self):
+        return self.activation_post_process.calculate_qparams()
+
+    def forward(self, X):
+        if int(self.observer_enabled[0].item()) == 1:
+            self.activation_post_process(X.detach())
+            s, z = self.calculate_qparams()
+            from . import tensor as _t
+            if tuple(self.scale.shape) != tuple(s.shape):
+                self.register_buffer('scale', s.detach().float().clone())
+                self.register_buffer('zero_point', z.detach().to(_t.int32).clone())
+            else:
+                self.scale.copy_(s)
+                self.zero_point.copy_(z.to(self.zero_point.dtype))
+        if int(self.fake_quant_enabled[0].item()) == 1:
+            if self.is_per_channel:
+                X = fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                     self.quant_min, self.quant_max)
+            else:
+                X = fake_quantize_per_tensor_affine(X, self.scale, self.zero_point,
+                                                    self.quant_min, self.quant_max)
+        return X
+
+    def extra_repr(self):
+        return ('fake_quant_enabled={}, observer_enabled={}, quant_min={}, quant_max={}, dtype={}, '
+                'qscheme={}, ch_axis={}, scale={}, zero_point={}'.format(
+                    self.fake_quant_enabled, self.observer_enabled, self.quant_min, self.quant_max,
+                    self.dtype, self.qscheme, self.ch_axis, self.scale, self.zero_point))
+
+
+FakeQuantize.with_args = classmethod(_q._with_args)
+
+
+def enable_fake_quant(mod):
+    """torch.ao.quantization.enable_fake_quant: for model.apply."""
+    if isinstance(mod, FakeQuantize):
+        mod.enable_fake_quant()
+
+
+def disable_fake_quant(mod):
+    """torch.ao.quantization.disable_fake_quant: for model.apply."""
+    if isinstance(mod, FakeQuantize):
+        mod.disable_fake_quant()
+
+
+def enable_observer(mod):
+    """torch.ao.quantization.enable_observer: for model.apply."""
+    if isinstance(mod, FakeQuantize):
+        mod.enable_observer()
+
+
+def disable_observer(mod):
+    """torch.ao.quantization.disable_observer: for model.apply."""
+    if isinstance(mod, FakeQuantize):
+        mod.disable_observer()
+
+
+default_fake_quant = FakeQuantize.with_args(observer=_q.MovingAverageMinMaxObserver, quant_min=0,
+                                            quant_max=255, dtype=_q.quint8,
+                                            qscheme=_q.per_tensor_affine, reduce_range=True)
+default_weight_fake_quant = FakeQuantize.with_args(observer=_q.MovingAverageMinMaxObserver,
+                                                   quant_min=-128, quant_max=127, dtype=_q.qint8,
+                                                   qscheme=_q.per_tensor_symmetric, reduce_range=False)
+default_per_channel_weight_fake_quant = FakeQuantize.with_args(
+    observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=_q.qint8,
+    qscheme=_q.per_channel_symmetric, reduce_range=False, ch_axis=0)
+default_qat_qconfig = _q.QConfig(activation=default_fake_quant, weight=default_weight_fake_quant)
+
+
+def get_default_qat_qconfig(backend='fbgemm', version=1):
+    """torch.ao.quantization.get_default_qat_qconfig (torch 1.13). version 0: FakeQuantize
+    over MovingAverageMinMaxObserver for activations (reduce_range for 'fbgemm' and 'x86'),
+    per-channel weights for 'fbgemm', 'x86' and 'onednn', per-tensor for 'qnnpack'; any other
+    backend gives default_qat_qconfig. version 1 (torch's default) uses
+    FusedMovingAvgObsFakeQuantize, which gnn does not have: NotImplementedError says so."""
+    if version == 0:
+        act = _q.MovingAverageMinMaxObserver
+        if backend in ('fbgemm', 'x86'):
+            return _q.QConfig(activation=FakeQuantize.with_args(observer=act, quant_min=0, quant_max=255,
+                                                                reduce_range=True),
+                              weight=default_per_channel_weight_fake_quant)
+        if backend == 'qnnpack':
+            return _q.QConfig(activation=FakeQuantize.with_args(observer=act, quant_min=0, quant_max=255,
+                                                                reduce_range=False),
+                              weight=default_weight_fake_quant)
+        if backend == 'onednn':
+            return _q.QConfig(activation=FakeQuantize.with_args(observer=act, quant_min=0, quant_max=255),
+                              weight=default_per_channel_weight_fake_quant)
+        return default_qat_qconfig
+    if version == 1:
+        raise NotImplementedError(
+            'get_default_qat_qconfig(version=1): torch 1.13 gives FusedMovingAvgObsFakeQuantize, '
+            'which gnn does not have (its fused kernel chooses qparams otherwise than the '
+            'observers); pass version=0 for FakeQuantize over the observers')
+    raise AssertionError('Version number: %s in get_default_qat_qconfig is not supported. Version '
+                         'number must be 0 or 1' % version)
+
+
+__all__ += ['MovingAveragePerChannelMinMaxObserver', 'FakeQuantize', 'enable_fake_quant',
+            'disable_fake_quant', 'enable_observer', 'disable_observer', 'default_fake_quant',
+            'default_weight_fake_quant', 'default_per_channel_weight_fake_quant',
+            'default_qat_qconfig', 'get_default_qat_qconfig']
