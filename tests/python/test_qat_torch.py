@@ -160,5 +160,141 @@ class FakeQuantizeModule(unittest.TestCase):
         self.assertIs(gnn.quantization.FakeQuantize, gq.FakeQuantize)
 
 
+def mlp(lib):
+    nn = lib.nn
+    return nn.Sequential(lib.ao.quantization.QuantStub(), nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4),
+                         lib.ao.quantization.DeQuantStub())
+
+
+def cnn(lib):
+    nn = lib.nn
+    return nn.Sequential(lib.ao.quantization.QuantStub(), nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8),
+                         nn.ReLU(), nn.Conv2d(8, 8, 3, stride=2), nn.ReLU(), nn.Conv2d(8, 4, 1), nn.Flatten(),
+                         nn.Linear(4 * 3 * 3, 5), lib.ao.quantization.DeQuantStub())
+
+
+def dyadic(shape, scale=16):
+    # values k / scale, small k: float32 sums of their products are exact in any order, so
+    # torch's and gnn's convolutions give the same bits
+    return torch.randint(-8, 9, shape).float() / scale
+
+
+class PrepareTrainConvert(unittest.TestCase):
+    def setUp(self):
+        torch.backends.quantized.engine = 'onednn'
+
+    def build(self, make, fuse, backend, dyadic_weights=False):
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        t.train()
+        if any(isinstance(m, torch.nn.BatchNorm2d) for m in t.modules()):
+            for _ in range(2):
+                t(torch.randn(4, 3, 8, 8))         # running statistics to fold
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        t.eval()
+        g.eval()
+        t, g = tq.fuse_modules(t, fuse), gq.fuse_modules(g, fuse)
+        t.train()
+        g.train()
+        t.qconfig = tq.get_default_qat_qconfig(backend, 0)
+        g.qconfig = gq.get_default_qat_qconfig(backend, 0)
+        t, g = tq.prepare_qat(t), gq.prepare_qat(g)
+        if dyadic_weights:      # (after the batch norm is folded in)
+            with torch.no_grad(), gnn.no_grad():
+                for (_, tp), (_, gp) in zip(t.named_parameters(), g.named_parameters()):
+                    tp.copy_(dyadic(tp.shape, 64))
+                    gp.copy_(gnn.tensor(tp.numpy()))
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        return t, g
+
+    def step(self, t, g, topt, gopt, x, y):
+        ta, ga = t(x), g(gnn.tensor(x.numpy()))
+        tl = torch.nn.functional.cross_entropy(ta, y)
+        gl = gnn.nn.functional.cross_entropy(ga, gnn.tensor(y.numpy()))
+        topt.zero_grad()
+        gopt.zero_grad()
+        tl.backward()
+        gl.backward()
+        grads = [(k, gp.grad, tp.grad) for (k, tp), (_, gp) in zip(t.named_parameters(), g.named_parameters())]
+        topt.step()
+        gopt.step()
+        return ta, ga, grads
+
+    def test_mlp_exact(self):
+        # Linear+ReLU fused and a Linear, per-channel weights (onednn's qconfig) and per-tensor
+        # (qnnpack's): three SGD steps give torch's fake-quantized outputs and gradients, then
+        # convert gives torch's int8 model and outputs. (On the CPU backend, whose float32
+        # matmul sums as torch's here, they are equal bit for bit; the reference backend sums
+        # otherwise, so an observed min/max, hence a scale, may differ in its last bit: rel 1e-5)
+        for backend in ('onednn', 'qnnpack'):
+            with self.subTest(backend=backend):
+                t, g = self.build(mlp, [['1', '2']], backend)
+                self.assertEqual(type(g[1]).__name__, 'LinearReLU')
+                self.assertEqual(type(g[3]).__name__, 'Linear')
+                self.assertEqual(repr(g).splitlines()[:3], repr(t).splitlines()[:3])
+                topt = torch.optim.SGD(t.parameters(), lr=0.1, momentum=0.9)
+                gopt = gnn.optim.SGD(g.parameters(), lr=0.1, momentum=0.9)
+                for step in range(3):
+                    x, y = torch.randn(32, 8), torch.randint(0, 4, (32,))
+                    ta, ga, grads = self.step(t, g, topt, gopt, x, y)
+                    np.testing.assert_allclose(np_of(ga), np_of(ta), rtol=1e-5, atol=1e-6)
+                    for k, gg, tg in grads:
+                        np.testing.assert_allclose(np_of(gg), tg.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+                for k, v in t.state_dict().items():
+                    np.testing.assert_allclose(np_of(g.state_dict()[k]), v.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+                t.eval()
+                g.eval()
+                tc, gc = tq.convert(t), gq.convert(g)
+                self.assertEqual(type(gc[1]).__name__, 'QuantizedLinearReLU')
+                self.assertAlmostEqual(gc[3].scale.item() / tc[3].scale, 1, delta=1e-5)
+                self.assertEqual(int(gc[3].zero_point.item()), tc[3].zero_point)
+                np.testing.assert_array_equal(np_of(gc[1].weight().int_repr()), tc[1].weight().int_repr().numpy())
+                x = torch.randn(64, 8)
+                np.testing.assert_allclose(np_of(gc(gnn.tensor(x.numpy()))), tc(x).numpy(), rtol=1e-5, atol=1e-6)
+
+    def test_cnn(self):
+        # conv-bn-relu folded, conv-relu, a strided conv, a 1x1 conv and a Linear.
+        # One step on dyadic weights and inputs (every float32 sum exact): outputs, gradients
+        # and the updated state as torch's. Then three steps on random data: a convolution
+        # sums in another order than torch's, so an output at a rounding boundary may fall one
+        # quantum of its FakeQuantize away; the outputs stay within one quantum, and the
+        # converted int8 model's within one output quantum too
+        t, g = self.build(cnn, [['1', '2', '3'], ['4', '5']], 'onednn', dyadic_weights=True)
+        self.assertEqual([type(m).__name__ for m in g], [type(m).__name__ for m in t])
+        topt = torch.optim.SGD(t.parameters(), lr=0.05)
+        gopt = gnn.optim.SGD(g.parameters(), lr=0.05)
+        x, y = dyadic((8, 3, 8, 8)), torch.randint(0, 5, (8,))
+        ta, ga, grads = self.step(t, g, topt, gopt, x, y)
+        np.testing.assert_allclose(np_of(ga), np_of(ta), rtol=1e-5, atol=1e-6)
+        for k, gg, tg in grads:
+            np.testing.assert_allclose(np_of(gg), tg.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+        for step in range(3):
+            x, y = torch.randn(16, 3, 8, 8), torch.randint(0, 5, (16,))
+            quantum = t[8].activation_post_process.scale.item()
+            ta, ga, _ = self.step(t, g, topt, gopt, x, y)
+            off = np.abs(np_of(ga) - np_of(ta)) / quantum
+            self.assertLessEqual(off.max(), 1.0001, step)
+            self.assertLess((off > 0.5).mean(), 0.1, step)
+        t.eval()
+        g.eval()
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual([repr(m).split('(')[0] for m in gc][1:9],
+                         ['QuantizedConvReLU2d', 'Identity', 'Identity', 'QuantizedConvReLU2d', 'Identity',
+                          'QuantizedConv2d', 'Flatten', 'QuantizedLinear'])
+        x = torch.randn(64, 3, 8, 8)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc[8].scale
+        self.assertLessEqual(off.max(), 1.0001)
+        self.assertLess((off > 0.5).mean(), 0.1)
+
+    def test_bad_use(self):
+        m = mlp(gnn)
+        m.qconfig = gq.get_default_qat_qconfig('qnnpack', 0)
+        m.eval()
+        with self.assertRaisesRegex(AssertionError, 'model.training is True'):
+            gq.prepare_qat(m)
+        with self.assertRaisesRegex(AssertionError, 'qconfig must be provided'):
+            gnn.nn.qat.Linear(2, 3)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1657,6 +1657,9 @@ ROWS = [
     ('torch.ao.quantization.default_per_channel_weight_fake_quant', 'Gnn.default_per_channel_weight_fake_quant'),
     ('torch.ao.quantization.default_qat_qconfig', 'Gnn.default_qat_qconfig'),
     ('torch.ao.quantization.get_default_qat_qconfig', 'Gnn.get_default_qat_qconfig'),
+    ('torch.ao.quantization.prepare_qat', 'Gnn.prepare_qat'),
+    ('torch.nn.qat.Linear', 'Gnn.QATLinear'),
+    ('torch.nn.qat.Conv2d', 'Gnn.QATConv2d'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with

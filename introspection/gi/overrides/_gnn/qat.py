@@ -417,3 +417,304 @@ __all__ += ['MovingAveragePerChannelMinMaxObserver', 'FakeQuantize', 'enable_fak
             'disable_fake_quant', 'enable_observer', 'disable_observer', 'default_fake_quant',
             'default_weight_fake_quant', 'default_per_channel_weight_fake_quant',
             'default_qat_qconfig', 'get_default_qat_qconfig']
+
+
+# ---- the QAT modules (torch.ao.nn.qat, torch.ao.nn.intrinsic.qat) ----
+
+class _QATModule(_Module):
+    """What the QAT modules share: weight and bias parameters, a weight_fake_quant child made
+    from qconfig.weight, and their geometry in the config property (JSON) so that a copy has
+    it."""
+    __gtype_name__ = 'GnnQATModule'
+    __module__ = 'gnn.ao.nn.qat'
+    do_forward = _forward_vfunc
+    _relu = False
+
+    def _get_config(self):
+        return self.__dict__.get('_config', '{}')
+
+    def _set_config(self, value):
+        self.__dict__['_config'] = value
+
+    config = GObject.Property(type=str, default='{}', getter=_get_config, setter=_set_config,
+                              nick='config', blurb='the layer geometry, as JSON')
+
+    def _geometry(self):
+        return _json.loads(self.config)
+
+    def _start(self, qconfig, float_layer):
+        if not qconfig:
+            raise AssertionError('qconfig must be provided for QAT module')
+        self.qconfig = qconfig
+        self.weight = float_layer.weight
+        self.bias = float_layer.bias
+        self.weight_fake_quant = qconfig.weight()
+
+    def _finish(self, out):
+        return out.relu() if self._relu else out
+
+    @classmethod
+    def _float_layer(cls, mod):
+        """The float layer of mod (the first of a fused pair) and the qconfig, checked."""
+        if getattr(mod, 'qconfig', None) is None:
+            raise AssertionError('Input float module must have qconfig defined' if not hasattr(mod, 'qconfig')
+                                 else 'Input float module must have a valid qconfig')
+        layer = mod[0] if isinstance(mod, _q._FusedModule) else mod
+        return layer, mod.qconfig
+
+
+class QATLinear(_QATModule):
+    """torch.ao.nn.qat.Linear (printed Linear): nn.Linear whose weight passes through
+    weight_fake_quant (a FakeQuantize from qconfig.weight) on every forward."""
+    __gtype_name__ = 'gnn+ao+nn+qat+Linear'
+    __module__ = 'gnn.ao.nn.qat'
+
+    def __init__(self, in_features=None, out_features=None, bias=True, qconfig=None, device=None,
+                 dtype=None, **kwargs):
+        from .layers import Linear
+        if _is_constructed(self) and in_features is None:
+            _Module.__init__(self)      # C made it (a copy, a JSON rebuild): its parts come from C
+            return
+        _Module.__init__(self, **kwargs)
+        self._start(qconfig, Linear(int(in_features), int(out_features), bool(bias), device=device,
+                                    dtype=dtype))
+
+    in_features = property(lambda self: self.weight.shape[1])
+    out_features = property(lambda self: self.weight.shape[0])
+
+    def get_in_features(self):
+        return self.in_features
+
+    def get_out_features(self):
+        return self.out_features
+
+    def forward(self, input):
+        from .functional import linear
+        return self._finish(linear(input, self.weight_fake_quant(self.weight), self.bias))
+
+    def extra_repr(self):
+        return 'in_features=%d, out_features=%d, bias=%s' % (self.in_features, self.out_features,
+                                                             self.bias is not None)
+
+    @classmethod
+    def from_float(cls, mod):
+        """torch's from_float: a QAT layer over the float layer's own parameters."""
+        lin, qconfig = cls._float_layer(mod)
+        if not isinstance(lin, Gnn.Linear):
+            raise AssertionError(' qat.%s.from_float only works for Linear' % cls.__name__)
+        q = cls(lin.get_in_features(), lin.get_out_features(), lin.bias is not None, qconfig=qconfig)
+        q.weight = lin.weight
+        q.bias = lin.bias
+        return q
+
+    def to_float(self):
+        from .layers import Linear
+        from .module import Parameter
+        lin = Linear(self.in_features, self.out_features, self.bias is not None)
+        lin.weight = Parameter(self.weight.detach())
+        if self.bias is not None:
+            lin.bias = Parameter(self.bias.detach())
+        lin.train(self.training)
+        return lin
+
+
+QATLinear.__name__ = QATLinear.__qualname__ = 'Linear'
+
+
+class QATLinearReLU(QATLinear):
+    """torch.ao.nn.intrinsic.qat.LinearReLU: QATLinear followed by ReLU (from a fused
+    LinearReLU)."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+LinearReLU'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+    _relu = True
+
+
+QATLinearReLU.__name__ = QATLinearReLU.__qualname__ = 'LinearReLU'
+
+
+class QATConv2d(_QATModule):
+    """torch.ao.nn.qat.Conv2d (printed Conv2d): nn.Conv2d whose weight passes through
+    weight_fake_quant on every forward (padding_mode zeros, numeric padding)."""
+    __gtype_name__ = 'gnn+ao+nn+qat+Conv2d'
+    __module__ = 'gnn.ao.nn.qat'
+
+    def __init__(self, in_channels=None, out_channels=None, kernel_size=None, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, padding_mode='zeros', qconfig=None, device=None,
+                 dtype=None, **kwargs):
+        from .layers import Conv2d
+        if _is_constructed(self) and in_channels is None:
+            _Module.__init__(self)
+            return
+        _Module.__init__(self, **kwargs)
+        if padding_mode != 'zeros' or isinstance(padding, str):
+            raise NotImplementedError('qat.Conv2d: gnn supports padding_mode zeros and numeric padding only')
+        self.config = _json.dumps({'stride': _q._pair(stride), 'padding': _q._pair(padding),
+                                   'dilation': _q._pair(dilation), 'groups': int(groups)})
+        self._start(qconfig, Conv2d(int(in_channels), int(out_channels), _q._pair(kernel_size),
+                                    stride=_q._pair(stride), padding=_q._pair(padding),
+                                    dilation=_q._pair(dilation), groups=int(groups), bias=bool(bias)))
+
+    in_channels = property(lambda self: self.weight.shape[1] * self._geometry()['groups'])
+    out_channels = property(lambda self: self.weight.shape[0])
+    kernel_size = property(lambda self: (self.weight.shape[2], self.weight.shape[3]))
+    stride = property(lambda self: tuple(self._geometry()['stride']))
+    padding = property(lambda self: tuple(self._geometry()['padding']))
+    dilation = property(lambda self: tuple(self._geometry()['dilation']))
+    groups = property(lambda self: self._geometry()['groups'])
+    padding_mode = 'zeros'
+
+    def forward(self, input):
+        from .functional import conv2d
+        return self._finish(conv2d(input, self.weight_fake_quant(self.weight), self.bias,
+                                   self.stride, self.padding, self.dilation, self.groups))
+
+    def extra_repr(self):
+        s = '%d, %d, kernel_size=%r, stride=%r' % (self.in_channels, self.out_channels,
+                                                   self.kernel_size, self.stride)
+        if self.padding != (0, 0):
+            s += ', padding=%r' % (self.padding,)
+        if self.dilation != (1, 1):
+            s += ', dilation=%r' % (self.dilation,)
+        if self.groups != 1:
+            s += ', groups=%d' % self.groups
+        if self.bias is None:
+            s += ', bias=False'
+        return s
+
+    @classmethod
+    def from_float(cls, mod):
+        """torch's from_float: a QAT conv over the float conv's own parameters."""
+        conv, qconfig = cls._float_layer(mod)
+        if not isinstance(conv, Gnn.Conv2d):
+            raise AssertionError('qat.%s.from_float only works for Conv2d' % cls.__name__)
+        if conv.get_property('padding-mode') not in (None, 'zeros'):
+            raise NotImplementedError('qat.Conv2d: gnn supports padding_mode zeros only')
+        groups = conv.get_property('groups')
+        w = conv.weight
+        q = cls(w.shape[1] * groups, w.shape[0], (w.shape[2], w.shape[3]),
+                _q._conv_pair(conv, 'stride', 1), _q._conv_pair(conv, 'padding', 0),
+                _q._conv_pair(conv, 'dilation', 1), groups, conv.bias is not None, qconfig=qconfig)
+        q.weight = conv.weight
+        q.bias = conv.bias
+        return q
+
+
+QATConv2d.__name__ = QATConv2d.__qualname__ = 'Conv2d'
+
+
+class QATConvReLU2d(QATConv2d):
+    """torch.ao.nn.intrinsic.qat.ConvReLU2d: QATConv2d followed by ReLU (from a fused
+    ConvReLU2d)."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+ConvReLU2d'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+    _relu = True
+
+
+QATConvReLU2d.__name__ = QATConvReLU2d.__qualname__ = 'ConvReLU2d'
+
+_QAT_CLASSES = (QATLinear, QATLinearReLU, QATConv2d, QATConvReLU2d)
+
+
+def _qat_class_for(mod):
+    """The QAT class that prepare_qat swaps mod for (torch's default QAT module mappings, of
+    what gnn has), or None."""
+    if isinstance(mod, _QAT_CLASSES):
+        return None
+    if isinstance(mod, _q.LinearReLU):
+        return QATLinearReLU
+    if isinstance(mod, _q.ConvReLU2d):
+        return QATConvReLU2d
+    if isinstance(mod, Gnn.Linear):
+        return QATLinear
+    if isinstance(mod, Gnn.Conv2d):
+        return QATConv2d
+    return None
+
+
+@raising_torch_errors
+def prepare_qat(model, mapping=None, inplace=False):
+    """torch.ao.quantization.prepare_qat: each Linear, Conv2d and fused LinearReLU/ConvReLU2d
+    with a qconfig becomes its QAT module (over the same parameters), then prepare attaches
+    qconfig.activation () (a FakeQuantize) to every QAT module and QuantStub, run by a forward
+    hook whose result is the module's output, as torch's. The model must be training."""
+    if not model.training:
+        raise AssertionError('prepare_qat only works on models for which model.training is True')
+    if mapping is not None:
+        raise TypeError('prepare_qat(): mapping= is not supported by gnn (its mapping is torch\'s '
+                        'default QAT module mappings)')
+    qconfigs = {}
+
+    def propagate(mod, prefix, parent_qconfig):
+        qc = getattr(mod, 'qconfig', parent_qconfig)
+        qconfigs[prefix] = qc
+        for name, child in mod.named_children():
+            propagate(child, prefix + ('.' if prefix else '') + name, qc)
+    propagate(model, '', None)
+    out = model if inplace else Gnn.Module.copy(model)
+    for path, m in out.named_modules():
+        m.qconfig = qconfigs.get(path)
+
+    def swap(parent):
+        for name, child in list(parent.named_children()):
+            cls = _qat_class_for(child)
+            if cls is not None and getattr(child, 'qconfig', None) is not None:
+                new = cls.from_float(child)
+                new.train(child.training)
+                parent.set_submodule(name, new)
+            else:
+                swap(child)
+    swap(out)
+    _q.prepare(out, inplace=True)
+    for m in out.modules():
+        if isinstance(m, _QAT_CLASSES) and getattr(m, 'qconfig', None) is not None and \
+                'activation_post_process' not in dict(m.named_children()):
+            m.add_module('activation_post_process', m.qconfig.activation())
+            m.register_forward_hook(_q._observer_forward_hook)
+    return out
+
+
+class _ConvertView:
+    """A QAT module as quant.py's from_float reads a float one: the layer's parameters and
+    geometry, the qconfig whose weight () is the module's own weight_fake_quant (torch's
+    from_float runs it once more on the weight and takes its qparams)."""
+
+    class _Value:
+        def __init__(self, v):
+            self._v = v
+
+        def unpack(self):
+            return list(self._v)
+
+    def __init__(self, qat):
+        import types
+        self.weight, self.bias = qat.weight, qat.bias
+        self.activation_post_process = qat.activation_post_process
+        fq = qat.weight_fake_quant
+        self.qconfig = types.SimpleNamespace(weight=lambda: fq)
+        self._qat = qat
+
+    def get_in_features(self):
+        return self._qat.in_features
+
+    def get_out_features(self):
+        return self._qat.out_features
+
+    def get_property(self, name):
+        if name == 'padding-mode':
+            return 'zeros'
+        if name == 'groups':
+            return self._qat.groups
+        return self._Value(getattr(self._qat, name))
+
+
+def _convert_qat(mod):
+    if not isinstance(mod, _QAT_CLASSES) or 'activation_post_process' not in dict(mod.named_children()):
+        return None
+    target = {QATLinear: _q.QuantizedLinear, QATLinearReLU: _q.QuantizedLinearReLU,
+              QATConv2d: _q.QuantizedConv2d, QATConvReLU2d: _q.QuantizedConvReLU2d}[type(mod)]
+    return target.from_float(_ConvertView(mod))
+
+
+_q._EXTRA_CONVERTERS.append(_convert_qat)
+
+__all__ += ['QATLinear', 'QATLinearReLU', 'QATConv2d', 'QATConvReLU2d', 'prepare_qat']

@@ -500,7 +500,9 @@ def _observed_types():
 
 
 def _observer_forward_hook(module, input, output):
-    module.activation_post_process(output)
+    # torch's hook: the post-process's result is the output (an observer returns its input,
+    # a FakeQuantize the fake-quantized values)
+    return module.activation_post_process(output)
 
 
 @raising_torch_errors
@@ -937,7 +939,15 @@ class _QuantizedFlatten(_Module):
         return 'start_dim=%d, end_dim=%d' % self._dims
 
 
+# converters that other parts add (qat.py: the QAT modules), asked first
+_EXTRA_CONVERTERS = []
+
+
 def _convert_one(mod):
+    for converter in _EXTRA_CONVERTERS:
+        new = converter(mod)
+        if new is not None:
+            return new
     name = type(mod).__name__
     if isinstance(mod, Gnn.Identity):
         return _QuantizedIdentity()
