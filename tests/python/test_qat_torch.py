@@ -296,5 +296,20 @@ class PrepareTrainConvert(unittest.TestCase):
             gnn.nn.qat.Linear(2, 3)
 
 
+class DynamicStateDtype(unittest.TestCase):
+    def test_packed_weight_of_another_dtype_is_refused(self):
+        # torch's packed tuple holds a qint8 tensor: float integers are an error that names the
+        # key and both dtypes, not a silent conversion
+        m = gq.quantize_dynamic(gnn.nn.Sequential(gnn.nn.Linear(4, 3)), {gnn.nn.Linear})
+        before = np_of(m[0].weight().int_repr())
+        sd = dict(m.state_dict())
+        sd['0._packed_params.weight'] = sd['0._packed_params.weight'].float()
+        with self.assertRaises(Exception) as cm:
+            m.load_state_dict(sd)
+        for word in ('0._packed_params.weight', 'float32', 'int8'):
+            self.assertIn(word, str(cm.exception))
+        np.testing.assert_array_equal(np_of(m[0].weight().int_repr()), before)
+
+
 if __name__ == '__main__':
     unittest.main()
