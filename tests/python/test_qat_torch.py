@@ -311,5 +311,58 @@ class DynamicStateDtype(unittest.TestCase):
         np.testing.assert_array_equal(np_of(m[0].weight().int_repr()), before)
 
 
+class QuantizedTensorNames(unittest.TestCase):
+    def test_quantize_per_tensor_dynamic(self):
+        # torch's ChooseQuantizationParams (float32 min/max, double scale, the nudged zero
+        # point, the smallest scale 6.1e-5): the same scale, zero point and integers on 600
+        # inputs of many magnitudes and signs, all zeros included
+        torch.manual_seed(0)
+        for trial in range(150):
+            n = int(torch.randint(1, 50, ()))
+            x = torch.randn(n) * float(torch.rand(()) * 10 ** float(torch.randint(-6, 3, ()))) + \
+                float(torch.randn(())) * (trial % 3)
+            x = x.abs() if trial % 7 == 0 else -x.abs() if trial % 11 == 0 else x
+            x = torch.zeros(n) if trial % 13 == 0 else x
+            for tdt, gdt in ((torch.qint8, gnn.qint8), (torch.quint8, gnn.quint8)):
+                for rr in (False, True):
+                    t = torch.quantize_per_tensor_dynamic(x, tdt, rr)
+                    g = gnn.quantize_per_tensor_dynamic(gnn.tensor(x.numpy()), gdt, rr)
+                    self.assertEqual((g.q_scale(), g.q_zero_point()), (t.q_scale(), t.q_zero_point()), (trial, rr))
+                    np.testing.assert_array_equal(np_of(g.int_repr()), t.int_repr().numpy())
+                    self.assertEqual(repr(g.dtype), repr(t.dtype))
+        with self.assertRaisesRegex(RuntimeError, 'not supported'):
+            gnn.quantize_per_tensor_dynamic(gnn.ones(2), gnn.qint32, False)
+
+    def test_namespace_forms(self):
+        x = torch.randn(2, 3)
+        for lib, mk in ((torch, torch.tensor), (gnn, gnn.tensor)):
+            with self.subTest(lib=lib.__name__):
+                q = lib.quantize_per_tensor(mk(x.numpy()), 0.05, 3, lib.quint8)
+                qc = lib.quantize_per_channel(mk(x.numpy()), mk(np.array([0.1, 0.2])).double(),
+                                              mk(np.array([1, 2])), 0, lib.qint8)
+                self.assertEqual(lib.q_scale(q), q.q_scale())
+                self.assertEqual(lib.q_zero_point(q), 3)
+                np.testing.assert_array_equal(np_of(lib.int_repr(q)), np_of(q.int_repr()))
+                np.testing.assert_array_equal(np_of(lib.q_per_channel_scales(qc)), [0.1, 0.2])
+                np.testing.assert_array_equal(np_of(lib.q_per_channel_zero_points(qc)), [1, 2])
+                self.assertEqual(lib.q_per_channel_axis(qc), 0)
+                np.testing.assert_array_equal(np_of(lib.dequantize(q)), np_of(q.dequantize()))
+                both_ = lib.dequantize([q, qc])
+                self.assertIsInstance(both_, tuple)
+                np.testing.assert_array_equal(np_of(both_[1]), np_of(qc.dequantize()))
+                f = mk(x.numpy())
+                self.assertIs(lib.dequantize(f), f)       # a float tensor as it is
+                self.assertIs(f.dequantize(), f)
+                for name in ('int_repr', 'q_scale', 'q_zero_point', 'q_per_channel_axis'):
+                    with self.assertRaises(NotImplementedError):
+                        getattr(f, name)()
+                    with self.assertRaises(NotImplementedError):
+                        getattr(lib, name)(f)
+        g = gnn.quantize_per_tensor(gnn.tensor(x.numpy()), 0.05, 3, gnn.quint8)
+        t = torch.quantize_per_tensor(x, 0.05, 3, torch.quint8)
+        self.assertEqual(repr(g.qscheme()), repr(t.qscheme()))
+        self.assertTrue(g.is_quantized)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1660,6 +1660,21 @@ ROWS = [
     ('torch.ao.quantization.prepare_qat', 'Gnn.prepare_qat'),
     ('torch.nn.qat.Linear', 'Gnn.QATLinear'),
     ('torch.nn.qat.Conv2d', 'Gnn.QATConv2d'),
+    ('torch.quantize_per_tensor_dynamic', 'Gnn.quantize_per_tensor_dynamic'),
+    ('torch.int_repr', 'Gnn.int_repr'),
+    ('torch.q_scale', 'Gnn.q_scale'),
+    ('torch.q_zero_point', 'Gnn.q_zero_point'),
+    ('torch.q_per_channel_scales', 'Gnn.q_per_channel_scales'),
+    ('torch.q_per_channel_zero_points', 'Gnn.q_per_channel_zero_points'),
+    ('torch.q_per_channel_axis', 'Gnn.q_per_channel_axis'),
+    ('torch.dequantize', 'Gnn.dequantize'),
+    ('torch.Tensor.int_repr', 'Gnn.int_repr'),
+    ('torch.Tensor.q_scale', 'Gnn.q_scale'),
+    ('torch.Tensor.q_zero_point', 'Gnn.q_zero_point'),
+    ('torch.Tensor.q_per_channel_scales', 'Gnn.q_per_channel_scales'),
+    ('torch.Tensor.q_per_channel_zero_points', 'Gnn.q_per_channel_zero_points'),
+    ('torch.Tensor.q_per_channel_axis', 'Gnn.q_per_channel_axis'),
+    ('torch.Tensor.dequantize', 'Gnn.dequantize'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with

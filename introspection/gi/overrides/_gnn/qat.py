@@ -718,3 +718,95 @@ def _convert_qat(mod):
 _q._EXTRA_CONVERTERS.append(_convert_qat)
 
 __all__ += ['QATLinear', 'QATLinearReLU', 'QATConv2d', 'QATConvReLU2d', 'prepare_qat']
+
+
+# ---- torch's namespace forms of the quantized-tensor methods ----
+
+_SMALL_SCALE_THRESHOLD = _np.float32(6.1e-5)
+
+
+def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range):
+    """torch's quant_utils::ChooseQuantizationParams (no sparsity, no power-of-two scale),
+    with its float32 and double steps: (scale, zero_point)."""
+    f32 = _np.float32
+    if reduce_range:
+        qmin, qmax = int(qmin / 2), int(qmax / 2)
+    mn, mx = min(f32(mn), f32(0)), max(f32(mx), f32(0))
+    scale = (float(mx) - float(mn)) / (qmax - qmin)
+    if f32(scale) == 0 or _np.isinf(f32(1) / f32(scale)):
+        scale = 0.1
+    if scale < float(_SMALL_SCALE_THRESHOLD):
+        org = f32(scale)
+        scale = float(_SMALL_SCALE_THRESHOLD)
+        if mn == 0:
+            mx = f32(_SMALL_SCALE_THRESHOLD * f32(qmax - qmin))
+        elif mx == 0:
+            mn = f32(-_SMALL_SCALE_THRESHOLD * f32(qmax - qmin))
+        else:
+            amp = f32(_SMALL_SCALE_THRESHOLD / org)
+            mn, mx = f32(mn * amp), f32(mx * amp)
+    from_min, from_max = qmin - float(mn) / scale, qmax - float(mx) / scale
+    err_min = abs(qmin) - abs(float(mn) / scale)
+    err_max = abs(qmax) - abs(float(mx) / scale)
+    initial = from_min if err_min < err_max else from_max
+    zp = qmin if initial < qmin else qmax if initial > qmax else int(_np.rint(initial))
+    return scale, zp
+
+
+@raising_torch_errors
+def quantize_per_tensor_dynamic(input, dtype, reduce_range):
+    """torch.quantize_per_tensor_dynamic: quantized per tensor with the scale and zero point
+    chosen from input's min and max (0 included), as torch's ChooseQuantizationParams for
+    qint8 (-128..127) or quint8 (0..255), half of the range with reduce_range. (torch drops
+    reduce_range under its qnnpack engine; gnn has no engines.)"""
+    from . import tensor as _t
+    qd = _q.as_qdtype(dtype)
+    if int(qd) not in (int(_q.qint8), int(_q.quint8)):
+        raise RuntimeError('dtype %r not supported' % (qd,))
+    if not isinstance(input, Gnn.Tensor) or input.dtype != _t.float32:
+        raise RuntimeError('quantize_per_tensor_dynamic: expected a float32 tensor, got %r'
+                           % (getattr(input, 'dtype', type(input).__name__),))
+    if input.numel() == 0:
+        raise RuntimeError('min(): Expected reduction dim to be specified for input.numel() == 0. '
+                           'Specify the reduction dim with the \'dim\' argument.')
+    qmin, qmax = (-128, 127) if int(qd) == int(_q.qint8) else (0, 255)
+    scale, zp = _choose_quantization_params(input.min().item(), input.max().item(), qmin, qmax,
+                                            bool(reduce_range))
+    return _q.quantize_per_tensor(input, scale, zp, qd)
+
+
+def _quantized_only(name):
+    def fn(input):
+        if not isinstance(input, Gnn.QuantizedTensor):
+            raise NotImplementedError("Could not run 'aten::%s' with arguments from the 'CPU' backend: "
+                                      "expected a quantized tensor, got %s" % (name, type(input).__name__))
+        return getattr(input, name)()
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = 'torch.%s (input): the quantized tensor\'s %s (); NotImplementedError for any ' \
+                 'other tensor, as torch\'s.' % (name, name)
+    return fn
+
+
+int_repr = _quantized_only('int_repr')
+q_scale = _quantized_only('q_scale')
+q_zero_point = _quantized_only('q_zero_point')
+q_per_channel_scales = _quantized_only('q_per_channel_scales')
+q_per_channel_zero_points = _quantized_only('q_per_channel_zero_points')
+q_per_channel_axis = _quantized_only('q_per_channel_axis')
+
+
+def dequantize(tensors):
+    """torch.dequantize: the float values of a quantized tensor (a float tensor is returned as
+    it is, as torch's), or a tuple of them for a list."""
+    if isinstance(tensors, (list, tuple)):
+        return tuple(dequantize(t) for t in tensors)     # (torch gives a tuple)
+    if isinstance(tensors, Gnn.QuantizedTensor):
+        return tensors.dequantize()
+    if isinstance(tensors, Gnn.Tensor):
+        return tensors
+    raise TypeError('dequantize(): argument \'tensors\' must be a tensor or a list of tensors, not %s'
+                    % type(tensors).__name__)
+
+
+__all__ += ['quantize_per_tensor_dynamic', 'int_repr', 'q_scale', 'q_zero_point', 'q_per_channel_scales',
+            'q_per_channel_zero_points', 'q_per_channel_axis', 'dequantize']
