@@ -364,5 +364,91 @@ class QuantizedTensorNames(unittest.TestCase):
         self.assertTrue(g.is_quantized)
 
 
+class Functional(unittest.TestCase):
+    def setUp(self):
+        torch.backends.quantized.engine = 'onednn'
+
+    def test_quantized_ops_as_torch(self):
+        # QFunctional's arithmetic against torch.ops.quantized: cat, mul, add_scalar and
+        # mul_scalar give torch's integers and parameters exactly. add and add_relu equal torch's
+        # scalar path (both dequantized in float32, summed, requantized); torch's AVX2 path
+        # dequantizes with a fused multiply-add (q * s + (-z * s)), one rounding fewer, so an
+        # element at a rounding boundary may come out one step away (at most 1% here)
+        from gi.overrides._gnn import qat as Q
+        torch.manual_seed(0)
+        x, y = torch.randn(1000) * 2, torch.randn(1000)
+        for tdt, gdt in ((torch.quint8, gnn.quint8), (torch.qint8, gnn.qint8)):
+            for s, z in ((0.03, 128 if tdt == torch.quint8 else 3), (0.011, 30 if tdt == torch.quint8 else -100)):
+                z2 = 100 if tdt == torch.quint8 else -7
+                tq_, tq2 = torch.quantize_per_tensor(x, s, z, tdt), torch.quantize_per_tensor(y, 0.02, z2, tdt)
+                gq_ = gnn.quantize_per_tensor(gnn.tensor(x.numpy()), s, z, gdt)
+                gq2 = gnn.quantize_per_tensor(gnn.tensor(y.numpy()), 0.02, z2, gdt)
+                for c in (0.5, -0.7, 3.9, -3.9, 0.0, 100.0, -100.0, 1.3):
+                    for name in ('add_scalar', 'mul_scalar'):
+                        with self.subTest(dtype=tdt, scale=s, c=c, op=name):
+                            t = getattr(torch.ops.quantized, name)(tq_, c)
+                            g = getattr(Q.QFunctional(), name)(gq_, c)
+                            self.assertEqual((g.q_scale(), g.q_zero_point()), (t.q_scale(), t.q_zero_point()))
+                            np.testing.assert_array_equal(np_of(g.int_repr()), t.int_repr().numpy())
+                for os_, oz in ((0.05, 10 if tdt == torch.quint8 else 0), (0.013, 128 if tdt == torch.quint8 else 5)):
+                    os_ = float(np.float32(os_))    # (QFunctional's scale is a float32 buffer)
+                    f = Q.QFunctional()
+                    f.scale.fill_(os_)
+                    f.zero_point.fill_(oz)
+                    for name in ('add', 'add_relu', 'mul'):
+                        with self.subTest(dtype=tdt, op=name, out=(os_, oz)):
+                            t = getattr(torch.ops.quantized, name)(tq_, tq2, os_, oz)
+                            g = getattr(f, name)(gq_, gq2)
+                            self.assertEqual((g.q_scale(), g.q_zero_point()), (t.q_scale(), t.q_zero_point()))
+                            d = np.abs(np_of(g.int_repr()).astype(int) - t.int_repr().numpy().astype(int))
+                            self.assertLessEqual(d.max(), 1)
+                            self.assertLessEqual((d > 0).mean(), 0.01 if name != 'mul' else 0)
+                    t = torch.ops.quantized.cat([tq_, tq2], 0, os_, oz)
+                    np.testing.assert_array_equal(np_of(f.cat([gq_, gq2], 0).int_repr()), t.int_repr().numpy())
+
+    def test_prepare_calibrate_convert(self):
+        # a residual block with FloatFunctional.add and cat: prepare replaces the Identity by the
+        # observer (torch's state-dict keys), convert gives QFunctional with torch's scale and
+        # zero point, and the quantized model's outputs are torch's within one step
+        def make(lib):
+            class Block(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.quant = lib.ao.quantization.QuantStub()
+                    self.fc = lib.nn.Linear(6, 6)
+                    self.skip = lib.nn.quantized.FloatFunctional()
+                    self.join = lib.nn.quantized.FloatFunctional()
+                    self.dequant = lib.ao.quantization.DeQuantStub()
+
+                def forward(self, x):
+                    x = self.quant(x)
+                    r = self.skip.add(self.fc(x), x)
+                    return self.dequant(self.join.cat([r, x], 1))
+            return Block()
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        for m, lib in ((t, torch), (g, gnn)):
+            m.eval()
+            m.qconfig = lib.ao.quantization.get_default_qconfig('onednn')
+        self.assertEqual(repr(g.skip), repr(t.skip))
+        with self.assertRaisesRegex(RuntimeError, 'not intended'):
+            g.skip(gnn.ones(2))
+        t, g = tq.prepare(t), gq.prepare(g)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        for _ in range(4):
+            x = torch.randn(16, 6)
+            np.testing.assert_allclose(np_of(g(gnn.tensor(x.numpy()))), t(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual(repr(gc.skip), repr(tc.skip))
+        self.assertEqual(list(gc.skip.state_dict().keys()), list(tc.skip.state_dict().keys()))
+        self.assertAlmostEqual(gc.join.scale.item() / tc.join.scale, 1, delta=1e-6)
+        self.assertEqual(int(gc.join.zero_point.item()), tc.join.zero_point)
+        x = torch.randn(64, 6)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc.join.scale
+        self.assertLessEqual(off.max(), 1.0001)
+        self.assertLess((off > 0.5).mean(), 0.02)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1660,6 +1660,8 @@ ROWS = [
     ('torch.ao.quantization.prepare_qat', 'Gnn.prepare_qat'),
     ('torch.nn.qat.Linear', 'Gnn.QATLinear'),
     ('torch.nn.qat.Conv2d', 'Gnn.QATConv2d'),
+    ('torch.nn.quantized.FloatFunctional', 'Gnn.FloatFunctional'),
+    ('torch.nn.quantized.QFunctional', 'Gnn.QFunctional'),
     ('torch.quantize_per_tensor_dynamic', 'Gnn.quantize_per_tensor_dynamic'),
     ('torch.int_repr', 'Gnn.int_repr'),
     ('torch.q_scale', 'Gnn.q_scale'),

@@ -810,3 +810,227 @@ def dequantize(tensors):
 
 __all__ += ['quantize_per_tensor_dynamic', 'int_repr', 'q_scale', 'q_zero_point', 'q_per_channel_scales',
             'q_per_channel_zero_points', 'q_per_channel_axis', 'dequantize']
+
+
+# ---- FloatFunctional and QFunctional (torch.ao.nn.quantized) ----
+
+class FloatFunctional(_Module):
+    """torch.ao.nn.quantized.FloatFunctional: add, cat, mul, add_relu, add_scalar and
+    mul_scalar as methods, the results of add, cat, mul and add_relu passed through
+    activation_post_process (an Identity, an observer after prepare, a FakeQuantize after
+    prepare_qat); convert makes it a QFunctional."""
+    __gtype_name__ = 'GnnFloatFunctional'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+    _replaces_post_process = True     # prepare puts the observer in the Identity's place
+
+    def __init__(self, **kwargs):
+
+        _Module.__init__(self, **kwargs)
+        if 'activation_post_process' not in dict(self.named_children()):
+            self.activation_post_process = Gnn.Identity()
+
+    def forward(self, x):
+        raise RuntimeError("FloatFunctional is not intended to use the 'forward'. Please use the "
+                           "underlying operation")
+
+    def add(self, x, y):
+        return self.activation_post_process(x + y)
+
+    def add_scalar(self, x, y):
+        return x + y                       # (not observed, as torch's)
+
+    def mul(self, x, y):
+        return self.activation_post_process(x * y)
+
+    def mul_scalar(self, x, y):
+        return x * y                       # (not observed, as torch's)
+
+    def cat(self, x, dim=0):
+        from .functions import cat
+        return self.activation_post_process(cat(list(x), dim=dim))
+
+    def add_relu(self, x, y):
+        return self.activation_post_process((x + y).relu())
+
+
+def _per_tensor_operand(x, what):
+    if not isinstance(x, Gnn.QuantizedTensor):
+        raise TypeError('%s: expected a quantized tensor, got %s' % (what, type(x).__name__))
+    if int(x.get_qscheme()) != int(_q.per_tensor_affine):
+        raise RuntimeError('Only per tensor quantization is supported in %s.' % what)
+    return x
+
+
+def _requantize(values, scale, zero_point, dtype):
+    return _q.quantize_per_tensor(values, float(scale), int(zero_point), dtype)
+
+
+@raising_torch_errors
+def _qadd(x, y, scale, zero_point, relu=False):
+    """torch.ops.quantized.add (_relu): both dequantized in float32, summed, requantized with
+    (scale, zero_point), as the scalar path of torch's qadd kernel."""
+    what = 'QuantizedAddReLU' if relu else 'QuantizedAdd'
+    _per_tensor_operand(x, what)
+    _per_tensor_operand(y, what)
+    if int(x.get_dtype()) != int(y.get_dtype()):
+        raise RuntimeError('%s: expected operands of one dtype, got %r and %r' % (what, x.dtype, y.dtype))
+    c = x.dequantize() + y.dequantize()
+    return _requantize(c.relu() if relu else c, scale, zero_point, x.dtype)
+
+
+def _as_quantized(ints, scale, zero_point, dtype):
+    from . import tensor as _t
+    store = {int(_q.qint8): _t.int8, int(_q.quint8): _t.uint8, int(_q.qint32): _t.int32}[int(dtype)]
+    return Gnn.QuantizedTensor.new_per_tensor(ints.to(store).contiguous(), float(scale), int(zero_point),
+                                              Gnn.QDtype(int(dtype)))
+
+
+def _requantize_from_int(c, multiplier, zero_point, dtype):
+    """torch's requantize_from_int: zero_point + lrintf (c * multiplier) (float32), clamped."""
+    from . import tensor as _t
+    lo, hi = Gnn.qdtype_get_range(Gnn.QDtype(int(dtype)))
+    q = (c.to(_t.float32) * float(multiplier)).round() + float(zero_point)
+    return q.clamp(min=float(lo), max=float(hi))
+
+
+@raising_torch_errors
+def _qmul(x, y, scale, zero_point):
+    """torch.ops.quantized.mul: (qx - zx) * (qy - zy) in int32, requantized with the float32
+    multiplier sx * sy / scale, as torch's qmul kernel."""
+    from . import tensor as _t
+    _per_tensor_operand(x, 'QuantizedMul')
+    _per_tensor_operand(y, 'QuantizedMul')
+    if int(x.get_dtype()) != int(y.get_dtype()):
+        raise RuntimeError('QuantizedMul: expected operands of one dtype, got %r and %r' % (x.dtype, y.dtype))
+    f32 = _np.float32
+    multiplier = f32(x.q_scale()) * f32(y.q_scale()) * (f32(1) / f32(scale))
+    a = x.int_repr().to(_t.int32) - x.q_zero_point()
+    b = y.int_repr().to(_t.int32) - y.q_zero_point()
+    return _as_quantized(_requantize_from_int(a * b, multiplier, zero_point, x.dtype), scale, zero_point, x.dtype)
+
+
+@raising_torch_errors
+def _qcat(xs, scale, zero_point, dim=0):
+    """torch.ops.quantized.cat: the inputs dequantized, concatenated and quantized with
+    (scale, zero_point), as torch's."""
+    from .functions import cat
+    xs = list(xs)
+    if not xs:
+        raise RuntimeError('quantized cat: expected a non-empty list of tensors')
+    for x in xs:
+        _per_tensor_operand(x, 'QuantizedCat')
+        if int(x.get_dtype()) != int(xs[0].get_dtype()):
+            raise RuntimeError('All dtypes must be the same.')
+    return _requantize(cat([x.dequantize() for x in xs], dim=dim), scale, zero_point, xs[0].dtype)
+
+
+class QFunctional(_Module):
+    """torch.ao.nn.quantized.QFunctional: FloatFunctional's methods on quantized tensors, the
+    results of add, cat, mul and add_relu requantized with the scale and zero point that the
+    observer chose (buffers scale and zero_point, torch's state-dict keys)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+QFunctional'
+    __module__ = 'gnn.ao.nn.quantized'
+    do_forward = _forward_vfunc
+
+    def __init__(self, **kwargs):
+
+        from .tensor import tensor
+        from . import tensor as _t
+        _Module.__init__(self, **kwargs)
+        if 'scale' not in dict(self.named_buffers()):
+            self.register_buffer('scale', tensor(1.0, dtype=_t.float32))
+            self.register_buffer('zero_point', tensor(0, dtype=_t.int64))
+        if 'activation_post_process' not in dict(self.named_children()):
+            self.activation_post_process = _q._QuantizedIdentity()   # (passes quantized tensors)
+
+    def _qparams(self):
+        return self.scale.item(), int(self.zero_point.item())
+
+    def extra_repr(self):
+        return 'scale={}, zero_point={}'.format(*self._qparams())
+
+    def forward(self, x):
+        raise RuntimeError("Functional is not intended to use the 'forward'. Please use the "
+                           "underlying operation")
+
+    def add(self, x, y):
+        return self.activation_post_process(_qadd(x, y, *self._qparams()))
+
+    def add_relu(self, x, y):
+        return self.activation_post_process(_qadd(x, y, *self._qparams(), relu=True))
+
+    def mul(self, x, y):
+        return self.activation_post_process(_qmul(x, y, *self._qparams()))
+
+    def cat(self, x, dim=0):
+        s, z = self._qparams()
+        return self.activation_post_process(_qcat(x, s, z, dim))
+
+    def add_scalar(self, x, y):
+        return _qadd_scalar(x, y)
+
+    def mul_scalar(self, x, y):
+        return _qmul_scalar(x, y)
+
+    @classmethod
+    def from_float(cls, mod):
+        if not isinstance(mod, FloatFunctional):
+            raise AssertionError('QFunctional.from_float expects an instance of FloatFunctional')
+        scale, zero_point = mod.activation_post_process.calculate_qparams()
+        new = cls()
+        new.scale.fill_(float(scale.item()))
+        new.zero_point.fill_(int(zero_point.item()))
+        return new
+
+
+def _convert_functional(mod):
+    if isinstance(mod, FloatFunctional) and not isinstance(mod.activation_post_process, Gnn.Identity):
+        return QFunctional.from_float(mod)
+    return None
+
+
+_q._EXTRA_CONVERTERS.append(_convert_functional)
+
+
+@raising_torch_errors
+def _qadd_scalar(x, c):
+    """torch.ops.quantized.add_scalar: the scalar as c_q = round (c / scale) steps of the
+    zero point when the shifted zero point stays in range (the integers unchanged); otherwise
+    the range is widened to hold it (the zero point at the range's end) and the integers
+    requantized, as torch's."""
+    from . import tensor as _t
+    _per_tensor_operand(x, 'QuantizedAddScalar')
+    lo, hi = Gnn.qdtype_get_range(x.get_dtype())
+    s, z = x.q_scale(), x.q_zero_point()
+    c_q = int(_np.rint(float(c) / s))
+    if lo <= z - c_q <= hi:
+        return _as_quantized(x.int_repr(), s, z - c_q, x.dtype)
+    if z - c_q < lo:
+        s2, z2 = (float(hi) - (z - c_q)) / (float(hi) - lo) * s, lo
+    else:
+        s2, z2 = (float(z - c_q) - lo) / (float(hi) - lo) * s, hi
+    f32 = _np.float32
+    multiplier = f32(s) * (f32(1) / f32(s2))
+    ints = x.int_repr().to(_t.int32) - z + c_q
+    return _as_quantized(_requantize_from_int(ints, multiplier, z2, x.dtype), s2, z2, x.dtype)
+
+
+@raising_torch_errors
+def _qmul_scalar(x, c):
+    """torch.ops.quantized.mul_scalar: the scale times |c|; a negative c mirrors the integers
+    (q -> qmax - (q - qmin)) and the zero point; c = 0 gives zeros with scale 1, as torch's."""
+    _per_tensor_operand(x, 'QuantizedMulScalar')
+    lo, hi = Gnn.qdtype_get_range(x.get_dtype())
+    s, z = x.q_scale(), x.q_zero_point()
+    c = float(c)
+    if c == 0:
+        return _as_quantized(x.int_repr() * 0, 1.0, 0, x.dtype)
+    if c > 0:
+        return _as_quantized(x.int_repr(), s * c, z, x.dtype)
+    from . import tensor as _t
+    mirrored = (x.int_repr().to(_t.int32) * -1) + (hi + lo)
+    return _as_quantized(mirrored, s * -c, hi - (z - lo), x.dtype)
+
+
+__all__ += ['FloatFunctional', 'QFunctional']

@@ -536,6 +536,10 @@ def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list
     def add_observers(mod, prefix):
         qc = qconfigs.get(prefix)
         mod.qconfig = qc
+        if getattr(type(mod), '_replaces_post_process', False):
+            if qc is not None:      # FloatFunctional: its methods call the observer themselves
+                mod.add_module('activation_post_process', qc.activation())
+            return
         observed = isinstance(mod, _observed_types()) or isinstance(mod, _FusedModule)
         if observed and qc is not None and 'activation_post_process' not in dict(mod.named_children()):
             mod.add_module('activation_post_process', qc.activation())
