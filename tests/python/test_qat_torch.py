@@ -450,5 +450,62 @@ class Functional(unittest.TestCase):
         self.assertLess((off > 0.5).mean(), 0.02)
 
 
+class DynamicRNN(unittest.TestCase):
+    def setUp(self):
+        torch.backends.quantized.engine = 'onednn'
+
+    def test_lstm_gru_as_torch(self):
+        # quantize_dynamic with {LSTM} / {GRU} (and None, torch's default set for qint8): the
+        # outputs and final states of one and two layers, one and two directions, batch_first,
+        # equal torch's dynamic quantized ones at abs 1e-5 (measured: 1e-7; the weights, the
+        # per-call activation qparams and the int32 sums are the same, the float gate
+        # arithmetic rounds in another order), while quantization itself moves them by ~1e-3
+        torch.manual_seed(0)
+        for kind in ('LSTM', 'GRU'):
+            for kw in (dict(), dict(num_layers=2, bidirectional=True, batch_first=True)):
+                for spec in ('set', None):
+                    with self.subTest(kind=kind, kw=kw, spec=spec):
+                        t = torch.nn.Sequential(getattr(torch.nn, kind)(5, 7, **kw), torch.nn.Linear(7, 2))
+                        g = gnn.nn.Sequential(getattr(gnn.nn, kind)(5, 7, **kw), gnn.nn.Linear(7, 2))
+                        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+                        tq_ = tq.quantize_dynamic(t, {getattr(torch.nn, kind)} if spec else None)
+                        gq_ = gq.quantize_dynamic(g, {getattr(gnn.nn, kind)} if spec else None)
+                        self.assertEqual(repr(gq_[0]).split('(')[0], repr(tq_[0]).split('(')[0])
+                        self.assertEqual(repr(gq_[1]).split('(')[0], repr(tq_[1]).split('(')[0])
+                        x = torch.randn(3, 6, 5) if kw.get('batch_first') else torch.randn(6, 3, 5)
+                        h0 = torch.randn(2 * kw.get('num_layers', 1) if kw.get('bidirectional') else 1, 3, 7)
+                        thx = (h0, h0 * 0.5) if kind == 'LSTM' else h0
+                        ghx = (gnn.tensor(h0.numpy()), gnn.tensor((h0 * 0.5).numpy())) if kind == 'LSTM' \
+                            else gnn.tensor(h0.numpy())
+                        for targs, gargs in (((x,), (gnn.tensor(x.numpy()),)), ((x, thx), (gnn.tensor(x.numpy()), ghx))):
+                            to, th = tq_[0](*targs)
+                            go, gh = gq_[0](*gargs)
+                            np.testing.assert_allclose(np_of(go), to.numpy(), rtol=1e-5, atol=1e-5)
+                            for a, b in zip(gh if kind == 'LSTM' else (gh,), th if kind == 'LSTM' else (th,)):
+                                np.testing.assert_allclose(np_of(a), b.numpy(), rtol=1e-5, atol=1e-5)
+                        fo, _ = t[0](x)
+                        self.assertGreater(np.abs(fo.detach().numpy() - to.numpy()).max(), 1e-4)  # (quantized)
+
+    def test_state_round_trip(self):
+        # the int8 weights travel in the state dict (per layer and direction, ih and hh as
+        # DynamicQuantizedLinear's _packed_params); a fresh quantized model loads them
+        torch.manual_seed(1)
+        g = gnn.nn.LSTM(4, 3, num_layers=2)
+        q = gq.quantize_dynamic(g, {gnn.nn.LSTM})
+        sd = q.state_dict()
+        self.assertIn('_all_weight_values.1.hh._packed_params.weight', sd)
+        self.assertEqual(repr(sd['_all_weight_values.0.ih._packed_params.weight'].dtype), 'torch.int8')
+        other = gq.quantize_dynamic(gnn.nn.LSTM(4, 3, num_layers=2), {gnn.nn.LSTM})
+        other.load_state_dict(sd)
+        x = gnn.tensor(np.random.default_rng(0).standard_normal((5, 2, 4)).astype(np.float32))
+        np.testing.assert_array_equal(np_of(other(x)[0]), np_of(q(x)[0]))
+        c = Gnn.Module.copy(q)
+        np.testing.assert_array_equal(np_of(c(x)[0]), np_of(q(x)[0]))
+        with self.assertRaisesRegex(RuntimeError, 'input_size'):
+            q(gnn.ones(5, 2, 3))
+        with self.assertRaises(Exception):
+            gq.quantize_dynamic(gnn.nn.Sequential(gnn.nn.Conv2d(1, 1, 1)), {gnn.nn.Conv2d, gnn.nn.LSTM})
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1034,3 +1034,227 @@ def _qmul_scalar(x, c):
 
 
 __all__ += ['FloatFunctional', 'QFunctional']
+
+
+# ---- dynamic quantized LSTM and GRU (torch.ao.nn.quantized.dynamic) ----
+
+class _PackedCellParams(_Module):
+    """One layer and direction of a dynamic quantized RNN, torch's PackedParameter of cell
+    params: the input and hidden projections as DynamicQuantizedLinear (int8 weights per
+    tensor, the bias inside, activations quantized per call with reduce_range)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+PackedParameter'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    do_forward = _forward_vfunc
+
+    def forward(self, x):
+        raise RuntimeError('PackedParameter is not called: its RNN uses ih and hh')
+
+
+def _dynamic_linear(weight, bias):
+    from .layers import Linear
+    from .module import Parameter
+    lin = Linear(weight.shape[1], weight.shape[0], bias is not None)
+    lin.weight = Parameter(weight.detach())
+    if bias is not None:
+        lin.bias = Parameter(bias.detach())
+    return Gnn.DynamicQuantizedLinear.new_from_float(lin)
+
+
+class _DynamicQuantizedRNN(_QATModule):
+    """What DynamicQuantizedLSTM and DynamicQuantizedGRU share: torch's arguments (in the
+    config property), _all_weight_values (one _PackedCellParams per layer and direction) and
+    the loop over layers, directions and steps. The input projection of a layer is computed
+    for the whole sequence at once, so its activations are quantized over the whole sequence,
+    as torch's CPU FullLayer does; the hidden projection per step."""
+    __gtype_name__ = 'GnnDynamicQuantizedRNNBase'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+    def __init__(self, input_size=None, hidden_size=None, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, dtype=_q.qint8, **kwargs):
+        if _is_constructed(self) and input_size is None:
+            _Module.__init__(self)
+            return
+        _Module.__init__(self, **kwargs)
+        if int(_q.as_qdtype(dtype)) != int(_q.qint8):
+            raise NotImplementedError('dynamic quantized RNNs: gnn supports dtype=torch.qint8 only '
+                                      '(torch also has float16)')
+        if not bias:
+            raise AssertionError('dynamic quantized RNNs need bias=True, as torch\'s from_float')
+        self.config = _json.dumps(dict(input_size=int(input_size), hidden_size=int(hidden_size),
+                                       num_layers=int(num_layers), bias=True, batch_first=bool(batch_first),
+                                       dropout=float(dropout), bidirectional=bool(bidirectional)))
+        from .containers import ModuleList
+        from .tensor import tensor
+        cells = []
+        D = 2 if bidirectional else 1
+        H = int(hidden_size)
+        rng = _np.random.default_rng(0)
+        for layer in range(int(num_layers)):
+            size = int(input_size) if layer == 0 else H * D
+            for _ in range(D):
+                cell = _PackedCellParams()
+                for name, n_in in (('ih', size), ('hh', H)):
+                    w = tensor(rng.uniform(-1, 1, (self._gates * H, n_in)).astype(_np.float32) / _np.sqrt(H))
+                    cell.add_module(name, _dynamic_linear(w, tensor(_np.zeros(self._gates * H, _np.float32))))
+                cells.append(cell)
+        self._all_weight_values = ModuleList(cells)
+
+    def __getattr__(self, name):
+        conf = _json.loads(self.__dict__.get('_config', '{}'))
+        if name in conf:
+            return conf[name]
+        return _Module.__getattr__(self, name)
+
+    def extra_repr(self):
+        s = '%d, %d' % (self.input_size, self.hidden_size)
+        if self.num_layers != 1:
+            s += ', num_layers=%d' % self.num_layers
+        if self.batch_first:
+            s += ', batch_first=True'
+        if self.dropout:
+            s += ', dropout=%r' % self.dropout
+        if self.bidirectional:
+            s += ', bidirectional=True'
+        return s
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        """torch's from_float: each weight observed by default_dynamic_qconfig's weight
+        observer (qint8 per tensor, symmetric) and packed with its bias."""
+        get = mod.get_property
+        if get('proj-size'):
+            raise NotImplementedError('dynamic quantized LSTM: gnn does not quantize proj_size > 0')
+        if not get('bias'):
+            raise AssertionError('dynamic quantized RNNs need bias=True, as torch\'s from_float')
+        q = cls(get('input-size'), get('hidden-size'), get('num-layers'), True, get('batch-first'),
+                get('dropout'), get('bidirectional'))
+        D = 2 if get('bidirectional') else 1
+        params = dict(mod.named_parameters())
+        k = 0
+        for layer in range(get('num-layers')):
+            for d in range(D):
+                suffix = '_reverse' if d == 1 else ''
+                cell = q._all_weight_values[k]
+                for name in ('ih', 'hh'):
+                    cell.add_module(name, _dynamic_linear(params['weight_%s_l%d%s' % (name, layer, suffix)],
+                                                          params['bias_%s_l%d%s' % (name, layer, suffix)]))
+                k += 1
+        q.train(mod.training)
+        return q
+
+    def _run(self, input, hx):
+        from .functions import stack, cat, zeros
+        if input.dim() != 3:
+            raise RuntimeError('%s: expected a 3-D input, got %d-D (gnn has no unbatched form '
+                               'here)' % (type(self).__name__, input.dim()))
+        x = input.transpose(0, 1) if self.batch_first else input
+        if x.shape[2] != self.input_size:
+            raise RuntimeError('input.size(-1) must be equal to input_size. Expected %d, got %d'
+                               % (self.input_size, x.shape[2]))
+        T, B, H = x.shape[0], x.shape[1], self.hidden_size
+        D = 2 if self.bidirectional else 1
+        lstm = self._gates == 4
+        if hx is None:
+            h0 = zeros(self.num_layers * D, B, H)
+            hx = (h0, h0) if lstm else h0
+        finals_h, finals_c = [], []
+        layer_input = x
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(D):
+                k = layer * D + d
+                cell = self._all_weight_values[k]
+                gi = cell.ih(layer_input)
+                h = hx[0][k] if lstm else hx[k]
+                c = hx[1][k] if lstm else None
+                ys = [None] * T
+                for t in (range(T) if d == 0 else reversed(range(T))):
+                    gh = cell.hh(h)
+                    if lstm:
+                        gates = gh + gi[t]
+                        i, f, g, o = gates.chunk(4, 1)
+                        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+                        h = o.sigmoid() * c.tanh()
+                    else:
+                        ir, iz, inn = gi[t].chunk(3, 1)
+                        hr, hz, hn = gh.chunk(3, 1)
+                        r = (hr + ir).sigmoid()
+                        z = (hz + iz).sigmoid()
+                        n = (inn + hn * r).tanh()
+                        h = (h - n) * z + n
+                    ys[t] = h
+                outs.append(stack(ys))
+                finals_h.append(h)
+                finals_c.append(c)
+            layer_input = cat(outs, 2) if D == 2 else outs[0]
+        out = layer_input.transpose(0, 1) if self.batch_first else layer_input
+        h_n = stack(finals_h)
+        return out, ((h_n, stack(finals_c)) if lstm else h_n)
+
+    def forward(self, input, hx=None):
+        from .base import no_grad as _ng
+        with _ng():
+            return self._run(input, hx)
+
+
+class DynamicQuantizedLSTM(_DynamicQuantizedRNN):
+    """torch.ao.nn.quantized.dynamic.LSTM (printed DynamicQuantizedLSTM): nn.LSTM with int8
+    weights, its gate projections dynamic quantized linears."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedLSTM'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+
+class DynamicQuantizedGRU(_DynamicQuantizedRNN):
+    """torch.ao.nn.quantized.dynamic.GRU (printed DynamicQuantizedGRU): nn.GRU with int8
+    weights."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedGRU'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 3
+
+
+_q_quantize_dynamic = _q.quantize_dynamic
+
+
+@raising_torch_errors
+def quantize_dynamic(model, qconfig_spec=None, dtype=_q.qint8, mapping=None, inplace=False):
+    """torch.ao.quantization.quantize_dynamic: Linear becomes DynamicQuantizedLinear, LSTM
+    DynamicQuantizedLSTM and GRU DynamicQuantizedGRU (int8 weights per tensor, symmetric;
+    activations quantized per call with reduce_range). qconfig_spec is a set of those classes,
+    or None for all three (torch's default for qint8); a copy is quantized unless inplace."""
+    spec = None if qconfig_spec is None else set(qconfig_spec)
+    rnn = {Gnn.LSTM: DynamicQuantizedLSTM, Gnn.GRU: DynamicQuantizedGRU}
+    wanted = {k: v for k, v in rnn.items() if spec is None or any(c is k or c.__gtype__ == k.__gtype__
+                                                                  for c in spec if hasattr(c, '__gtype__'))}
+    rest = None if spec is None else {c for c in spec if not any(getattr(c, '__gtype__', None) == k.__gtype__
+                                                                 for k in rnn)}
+    if spec is not None and not rest:
+        if int(_q.as_qdtype(dtype)) != int(_q.qint8):
+            raise TypeError('quantize_dynamic(): gnn supports dtype=torch.qint8 only')
+        out = model if inplace else Gnn.Module.copy(model)
+    else:
+        out = _q_quantize_dynamic(model, rest, dtype, mapping, inplace)
+
+    def target(mod):
+        for cls, qcls in wanted.items():
+            if type(mod).__gtype__ == cls.__gtype__:
+                return qcls
+        return None
+
+    def swap(parent):
+        for name, child in list(parent.named_children()):
+            qcls = target(child)
+            if qcls is not None:
+                parent.set_submodule(name, qcls.from_float(child))
+            else:
+                swap(child)
+    if wanted:
+        if target(out) is not None:
+            return target(out).from_float(out)
+        swap(out)
+    return out
+
+
+__all__ += ['DynamicQuantizedLSTM', 'DynamicQuantizedGRU', 'quantize_dynamic']
