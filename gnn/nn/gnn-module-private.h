@@ -33,6 +33,11 @@
 
 G_BEGIN_DECLS
 
+/* object data that marks a module's tensor whose dtype a loaded state must match exactly
+ * (gnn_module_load_state_dict refuses another dtype, naming the key and both dtypes, instead
+ * of converting as Tensor.copy_ does): the integers of a quantized weight */
+#define GNN_TENSOR_LOAD_EXACT_DTYPE "gnn-load-exact-dtype"
+
 typedef struct {
   char *name;
   GObject *value;      /* NULL: a reserved name */

@@ -979,6 +979,16 @@ check_one (LoadContext *ctx, GnnStateDict *local_state, const char *key, GnnTens
                                   "checkpoint, the shape in current model is %s.", key, from, to));
       return;
     }
+  if (g_object_get_data (G_OBJECT (target), GNN_TENSOR_LOAD_EXACT_DTYPE) != NULL &&
+      gnn_tensor_get_dtype (source) != gnn_tensor_get_dtype (target))
+    {
+      add_error (ctx, GNN_ERROR_DTYPE,
+                 g_strdup_printf ("dtype mismatch for %s: copying a tensor of dtype %s from "
+                                  "checkpoint, the dtype in current model is %s.", key,
+                                  gnn_dtype_get_name (gnn_tensor_get_dtype (source)),
+                                  gnn_dtype_get_name (gnn_tensor_get_dtype (target))));
+      return;
+    }
   if (ctx->assign)
     {
       /* the module's tensor takes the checkpoint's storage, dtype and device, keeping its

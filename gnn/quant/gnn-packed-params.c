@@ -84,11 +84,16 @@ gnn_linear_packed_params_setup (GnnModule *module,
   gint64 wshape[2] = { self->out_features, self->in_features };
   gint64 cshape[1] = { self->out_features };
   guint pdim = per_channel (self) ? 1 : 0;
+  GnnTensor *ints;
 
   if (!GNN_MODULE_CLASS (gnn_linear_packed_params_parent_class)->setup (module, error))
     return FALSE;
-  /* torch's constructor: zero integers with scale 1 and zero point 0, a zero bias */
-  if (!register_new (module, "weight", gnn_tensor_new_zeros (wshape, 2, GNN_DTYPE_INT8, NULL, error), error)
+  /* torch's constructor: zero integers with scale 1 and zero point 0, a zero bias; a loaded
+   * state must bring int8 integers (torch's packed tuple holds a qint8 tensor) */
+  ints = gnn_tensor_new_zeros (wshape, 2, GNN_DTYPE_INT8, NULL, error);
+  if (ints != NULL)
+    g_object_set_data (G_OBJECT (ints), GNN_TENSOR_LOAD_EXACT_DTYPE, GINT_TO_POINTER (1));
+  if (!register_new (module, "weight", ints, error)
       || !register_new (module, "weight_scale",
                         gnn_tensor_new_full (cshape, pdim, 1.0, GNN_DTYPE_FLOAT64, NULL, error), error)
       || !register_new (module, "weight_zero_point",

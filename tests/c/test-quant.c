@@ -372,6 +372,32 @@ test_dynamic_save_load (void)
   g_assert_null (y2);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "scale"));
+
+  /* integers of another dtype: an error naming the key and both dtypes, not a conversion;
+   * the layer keeps its weight, and a copy of it refuses them too */
+  g_clear_error (&error);
+  {
+    g_autoptr(GnnTensor) wf = gnn_tensor_to_dtype (gnn_state_dict_get_tensor (loaded, "0._packed_params.weight", NULL),
+                                                   GNN_DTYPE_FLOAT32, &error);
+    g_autoptr(GnnModule) copy = NULL;
+    g_autoptr(GnnStateDict) now = NULL;
+
+    g_assert_no_error (error);
+    gnn_state_dict_set_tensor (loaded, "0._packed_params.weight", wf);
+    g_assert_false (gnn_module_load_state_dict (back, loaded, TRUE, FALSE, NULL, NULL, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+    g_assert_nonnull (strstr (error->message, "0._packed_params.weight"));
+    g_assert_nonnull (strstr (error->message, "float32"));
+    g_assert_nonnull (strstr (error->message, "int8"));
+    g_clear_error (&error);
+    now = gnn_module_state_dict (back, NULL, FALSE, &error);
+    g_assert_no_error (error);
+    g_assert_true (gnn_tensor_equal (i1, gnn_state_dict_get_tensor (now, "0._packed_params.weight", NULL), &error));
+    copy = gnn_module_copy (q, &error);
+    g_assert_no_error (error);
+    g_assert_false (gnn_module_load_state_dict (copy, loaded, TRUE, FALSE, NULL, NULL, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  }
 }
 
 /* per channel: [[1, -2], [3, 4]] along axis 1 gives channel mins [1, -2] and maxes [3, 4];

@@ -500,7 +500,9 @@ def _observed_types():
 
 
 def _observer_forward_hook(module, input, output):
-    module.activation_post_process(output)
+    # torch's hook: the post-process's result is the output (an observer returns its input,
+    # a FakeQuantize the fake-quantized values)
+    return module.activation_post_process(output)
 
 
 @raising_torch_errors
@@ -534,6 +536,10 @@ def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list
     def add_observers(mod, prefix):
         qc = qconfigs.get(prefix)
         mod.qconfig = qc
+        if getattr(type(mod), '_replaces_post_process', False):
+            if qc is not None:      # FloatFunctional: its methods call the observer themselves
+                mod.add_module('activation_post_process', qc.activation())
+            return
         observed = isinstance(mod, _observed_types()) or isinstance(mod, _FusedModule)
         if observed and qc is not None and 'activation_post_process' not in dict(mod.named_children()):
             mod.add_module('activation_post_process', qc.activation())
@@ -937,7 +943,15 @@ class _QuantizedFlatten(_Module):
         return 'start_dim=%d, end_dim=%d' % self._dims
 
 
+# converters that other parts add (qat.py: the QAT modules), asked first
+_EXTRA_CONVERTERS = []
+
+
 def _convert_one(mod):
+    for converter in _EXTRA_CONVERTERS:
+        new = converter(mod)
+        if new is not None:
+            return new
     name = type(mod).__name__
     if isinstance(mod, Gnn.Identity):
         return _QuantizedIdentity()
