@@ -239,6 +239,30 @@ class LazyTest(ParityTest):
             gnn.optim.Adagrad([{'params': list(gnn.nn.LazyLinear(3).parameters())}])
         gnn.optim.Adagrad(gnn.nn.Linear(2, 3).parameters())
 
+    def test_json_rebuild(self):
+        from gi.repository import Gnn
+        for first in (gnn.nn.LazyLinear(4), gnn.nn.LazyConv2d(4, 3, padding=1, bias=False),
+                      gnn.nn.LazyBatchNorm2d(momentum=0.2)):
+            model = gnn.nn.Sequential(first, gnn.nn.ReLU())
+            shape = (2, 3) if isinstance(first, gnn.nn.LazyLinear) else (2, 3, 5, 5)
+            x = gnn.randn(*shape)
+            model(x)
+            model.eval()
+            rebuilt = Gnn.Module.new_from_json(model.to_json(False), -1)
+            self.assertEqual(repr(rebuilt), repr(model))
+            rebuilt.load_state_dict(model.state_dict())
+            rebuilt.eval()
+            np.testing.assert_array_equal(to_np(rebuilt(x)), to_np(model(x)))
+        # an uninitialised one is rebuilt uninitialised, and initialises at its first forward
+        for lazy, shape, weight in ((gnn.nn.LazyLinear(4), (2, 3), (4, 3)),
+                                    (gnn.nn.LazyBatchNorm1d(), (5, 6), (6,))):
+            rebuilt = Gnn.Module.new_from_json(gnn.nn.Sequential(lazy).to_json(False), -1)
+            self.assertTrue(rebuilt[0].has_uninitialized_params())
+            self.assertEqual(repr(rebuilt), repr(gnn.nn.Sequential(lazy)))
+            rebuilt(gnn.randn(*shape))
+            self.assertFalse(rebuilt[0].has_uninitialized_params())
+            self.assertEqual(tuple(rebuilt[0].weight.shape), weight)
+
     def test_dtype_before_first_forward(self):
         gm = gnn.nn.LazyConv1d(2, 3).double()
         gm(gnn.randn(1, 4, 6, dtype=gnn.float64))

@@ -16,8 +16,10 @@
 import math as _math
 import warnings as _warnings
 
+from gi.repository import GObject as _GObject
+
 from .base import Gnn
-from .module import Module as _Module, Parameter as _Parameter, _forward_vfunc
+from .module import Module as _Module, Parameter as _Parameter, _forward_vfunc, _is_constructed
 from .tensor import Tensor as _Tensor
 
 __all__ = []
@@ -171,6 +173,12 @@ def is_lazy(tensor):
     return isinstance(tensor, _UninitializedMixin)
 
 
+def _unfilled(tensor):
+    """An uninitialised tensor, or the empty one a JSON rebuild of an uninitialised lazy module
+    gives in its place."""
+    return tensor is not None and (is_lazy(tensor) or Gnn.Tensor.get_numel(tensor) == 0)
+
+
 __all__.append('is_lazy')
 
 
@@ -214,8 +222,13 @@ class _LazyModule(_Module):
 
     _gnn_params = ('weight', 'bias')
     _gnn_buffers = ()
+    # the constructor's arguments as JSON: a saved property, so that a module tree rebuilt from
+    # its JSON description (whose Python __init__ does not run) has them again
+    lazy_config = _GObject.Property(type=str, default='', nick='lazy-config',
+                                    blurb="the lazy module's constructor arguments, as JSON")
 
     def _gnn_lazy_init(self):
+        self._gnn_save_config()
         self.__dict__['_gnn_inner'] = None
         Gnn.Module.register_load_state_dict_pre_hook(self, _lazy_load_pre_hook)
         Gnn.Module.register_state_dict_post_hook(self, _lazy_state_dict_post_hook)
@@ -223,10 +236,31 @@ class _LazyModule(_Module):
                        'API or functionality can happen at any moment.')
 
     def __getattr__(self, name):
+        if not name.startswith('_') and '_gnn_config' not in self.__dict__ and self._gnn_restore_config():
+            return getattr(self, name)
         value = _Module.__getattr__(self, name)
         if is_lazy(value) and Gnn.Tensor.get_numel(value) > 0:
             value._gnn_become()      # filled by a module copy
         return value
+
+    def _gnn_save_config(self):
+        import json
+        config = {k: v for k, v in self.__dict__.items() if not k.startswith('_')}
+        self.props.lazy_config = json.dumps(config)
+
+    def _gnn_restore_config(self):
+        """The constructor's arguments again, from the saved property (a rebuilt module)."""
+        import json
+        self.__dict__['_gnn_config'] = True
+        try:
+            text = self.props.lazy_config
+        except Exception:
+            return False
+        if not text:
+            return False
+        for key, value in json.loads(text).items():
+            self.__dict__.setdefault(key, tuple(value) if isinstance(value, list) else value)
+        return True
 
     @property
     def _gnn_tensor_names(self):
@@ -245,7 +279,7 @@ class _LazyModule(_Module):
 
     def has_uninitialized_params(self):
         """Whether a parameter or buffer of this module is still uninitialised."""
-        return any(is_lazy(self._gnn_slot(n)) for n in self._gnn_tensor_names)
+        return any(_unfilled(self._gnn_slot(n)) for n in self._gnn_tensor_names)
 
     def initialize_parameters(self, input, *args, **kwargs):
         """Infers the sizes from @input and initialises the parameters as the non-lazy class
@@ -264,20 +298,23 @@ class _LazyModule(_Module):
         """Builds the C layer for @features inputs and links its tensors to this module's."""
         dtype, device = self._gnn_dtype_device()
         self._gnn_set_features(features)
+        self._gnn_save_config()
         inner = self._gnn_make(features, dtype)
         if device is not None and device != 'cpu':
             inner.to(device)
         for name in self._gnn_params:
             own = self._gnn_slot(name)
-            if own is not None and is_lazy(own):
+            if _unfilled(own):
                 Gnn.Tensor.set_data(own, Gnn.Module.get_parameter(inner, name))
-                own._gnn_become()
+                if is_lazy(own):
+                    own._gnn_become()
         for name in self._gnn_buffers + ('num_batches_tracked',):
             own = self._gnn_slot(name)
             theirs = self._inner_buffer(inner, name)
-            if own is not None and theirs is not None and is_lazy(own):
+            if theirs is not None and _unfilled(own):
                 Gnn.Tensor.set_data(own, theirs)
-                own._gnn_become()
+                if is_lazy(own):
+                    own._gnn_become()
         self.__dict__['_gnn_inner'] = inner
         self._gnn_link()
 
@@ -302,6 +339,8 @@ class _LazyModule(_Module):
             return None
 
     def forward(self, input, *args, **kwargs):
+        if '_gnn_config' not in self.__dict__:
+            self._gnn_restore_config()
         if self.__dict__.get('_gnn_inner') is None:
             self.initialize_parameters(input)
         inner = self.__dict__['_gnn_inner']
@@ -314,6 +353,8 @@ class _LazyModule(_Module):
         inner = self.__dict__.get('_gnn_inner')
         if inner is not None:
             return Gnn.Module.extra_repr(inner)
+        if '_gnn_config' not in self.__dict__:
+            self._gnn_restore_config()
         return self._gnn_lazy_repr()
 
     def __repr__(self):
@@ -510,6 +551,12 @@ class _LazyNorm(_LazyModule):
     _gnn_buffers = ('running_mean', 'running_var')
 
     def _gnn_norm_init(self, eps, momentum, affine, track_running_stats, device, dtype):
+        if _is_constructed(self):
+            # C made it (a JSON rebuild, a copy): the tensors come from the tree or the copied
+            # module, the arguments from the saved property (read when first asked for)
+            super().__init__()
+            self.__dict__['_gnn_inner'] = None
+            return
         super().__init__()
         d = self.__dict__
         d['num_features'] = 0
