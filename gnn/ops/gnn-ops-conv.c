@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gnn-ops-private.h"
+#include "gnn-autocast-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 
@@ -155,6 +156,18 @@ gnn_conv2d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv2d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
     GnnDtype low;
@@ -915,6 +928,18 @@ gnn_conv_transpose2d_internal (const char   *name,
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
   {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose2d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 3, f, &low, error);
@@ -1666,6 +1691,18 @@ gnn_conv3d_internal (const char   *name,
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
   {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv3d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 3, f, &low, error);
@@ -1800,6 +1837,18 @@ gnn_conv_transpose3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose3d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
     GnnDtype low;
@@ -2004,6 +2053,18 @@ gnn_max_pool3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
   {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_max_pool3d_internal (name, c[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[1] = { input }, *f[1];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 1, f, &low, error);
@@ -2107,6 +2168,18 @@ gnn_avg_pool3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
   {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_avg_pool3d_internal (name, c[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[1] = { input }, *f[1];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 1, f, &low, error);
@@ -2208,6 +2281,18 @@ gnn_adaptive_avg_pool3d_internal (const char   *name,
   gboolean batched = p->ndim == 5;
 
   {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_avg_pool3d_internal (name, c[0], output_size, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[1] = { input }, *f[1];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 1, f, &low, error);
@@ -2298,6 +2383,18 @@ gnn_adaptive_max_pool3d_internal (const char   *name,
   gboolean batched = p->ndim == 5;
   GnnNode *node;
 
+  {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_max_pool3d_internal (name, c[0], output_size, indices, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[1] = { input }, *f[1];
     GnnDtype low;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gnn-ops-private.h"
+#include "gnn-autocast-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 
@@ -313,6 +314,18 @@ gnn_tensor_matmul (GnnTensor *self, GnnTensor *other, GError **error)
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
   {
+    GnnTensor *ac_in[2] = { self, other }, *c[2];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_MATMUL, ac_in, 2, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_matmul (c[0], c[1], error);
+
+        gnn_autocast_operands_clear (c, 2);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[2] = { self, other }, *f[2];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 2, f, &low, error);
@@ -464,6 +477,18 @@ gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError *
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { self, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LINEAR, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_linear (c[0], c[1], c[2], error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[3] = { self, weight, bias }, *f[3];
     GnnDtype low;
@@ -619,6 +644,18 @@ addmm_like (const char *op, const char *node_name, GnnTensor *c, GnnTensor *a, G
   GnnTensor *ins[3] = { a, b, c };
   GnnNode *node;
 
+  {
+    GnnTensor *ac_in[3] = { c, a, b }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_ADDMM, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : addmm_like (op, node_name, c[0], c[1], c[2], beta, alpha, batch_sum, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[3] = { c, a, b }, *f[3];
     GnnDtype low;
@@ -910,6 +947,18 @@ gnn_tensor_mv (GnnTensor *self, GnnTensor *vec, GError **error)
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (vec), NULL);
   {
+    GnnTensor *ac_in[2] = { self, vec }, *c[2];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_MV, ac_in, 2, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_mv (c[0], c[1], error);
+
+        gnn_autocast_operands_clear (c, 2);
+        return r;
+      }
+  }
+  {
     GnnTensor *half_in[2] = { self, vec }, *f[2];
     GnnDtype low;
     int half = gnn_half_operands (half_in, 2, f, &low, error);
@@ -961,6 +1010,18 @@ gnn_tensor_dot (GnnTensor *self, GnnTensor *other, GError **error)
   GnnTensorPrivate *pa, *pb;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
+  {
+    GnnTensor *ac_in[2] = { self, other }, *c[2];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_DOT, ac_in, 2, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_dot (c[0], c[1], error);
+
+        gnn_autocast_operands_clear (c, 2);
+        return r;
+      }
+  }
   {
     GnnTensor *half_in[2] = { self, other }, *f[2];
     GnnDtype low;
