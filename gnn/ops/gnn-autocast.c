@@ -21,6 +21,7 @@ typedef enum {
   POLICY_FLOAT32,    /* floating operands (not float64) cast to float32 */
   POLICY_PROMOTE,    /* floating operands (not float64) cast to the widest of them */
   POLICY_BANNED,     /* refused under autocast */
+  POLICY_KEEP,       /* the op runs as called, without autocast in the ops it is made of */
 } Policy;
 
 /* torch 1.13's lists (aten/src/ATen/autocast_mode.cpp): CPU lower precision conv1d/2d/3d, bmm,
@@ -36,8 +37,8 @@ static const struct {
   [GNN_AUTOCAST_OP_LINEAR]               = { { POLICY_LOWER, POLICY_LOWER } },
   [GNN_AUTOCAST_OP_CONV]                 = { { POLICY_LOWER, POLICY_LOWER } },
   [GNN_AUTOCAST_OP_CONV_TRANSPOSE]       = { { POLICY_FLOAT32, POLICY_LOWER } },
-  [GNN_AUTOCAST_OP_MV]                   = { { POLICY_NONE, POLICY_LOWER } },
-  [GNN_AUTOCAST_OP_DOT]                  = { { POLICY_NONE, POLICY_PROMOTE } },
+  [GNN_AUTOCAST_OP_MV]                   = { { POLICY_KEEP, POLICY_LOWER } },
+  [GNN_AUTOCAST_OP_DOT]                  = { { POLICY_KEEP, POLICY_PROMOTE } },
   [GNN_AUTOCAST_OP_POOL3D]               = { { POLICY_FLOAT32, POLICY_NONE } },
   [GNN_AUTOCAST_OP_LOSS]                 = { { POLICY_FLOAT32, POLICY_FLOAT32 } },
   [GNN_AUTOCAST_OP_BINARY_CROSS_ENTROPY] = { { POLICY_FLOAT32, POLICY_BANNED } },
@@ -494,6 +495,11 @@ gnn_autocast_operands (GnnAutocastOp op, GnnTensor *const *ins, guint n, GnnTens
     case POLICY_FLOAT32:
       target = GNN_DTYPE_FLOAT32;
       break;
+    case POLICY_KEEP:
+      for (guint i = 0; i < n; i++)
+        cast[i] = ins[i] ? g_object_ref (ins[i]) : NULL;
+      s->excluded++;
+      return 1;
     case POLICY_PROMOTE:
     default:
       target = s->dtype[d];
