@@ -342,6 +342,24 @@ class AutocastOps(unittest.TestCase):
         with gnn.autocast('cpu', enabled=False):
             self.assertEqual((x.float() @ x.float()).dtype, gnn.float32)
 
+    def test_backward_inside_the_region(self):
+        # backward runs with autocast excluded: the same gradients inside the region as after it,
+        # as torch's (whose backward ops keep the dtypes of their forward ops)
+        grads = []
+        for inside in (False, True):
+            gnn.manual_seed(5)
+            m = nn.Sequential(nn.Linear(4, 6), nn.Tanh(), nn.Linear(6, 2))
+            x = gnn.randn(3, 4)
+            with gnn.autocast('cpu'):
+                loss = F.mse_loss(m(x), gnn.zeros(3, 2))
+                if inside:
+                    loss.backward()
+            if not inside:
+                loss.backward()
+            grads.append([np_of(p.grad) for p in m.parameters()])
+        for a, b in zip(*grads):
+            np.testing.assert_array_equal(a, b)
+
     def test_cache(self):
         m = nn.Linear(3, 2)
         x = gnn.randn(4, 3)
