@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gnn-ops-private.h"
+#include "gnn-autocast-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 
@@ -155,6 +156,32 @@ gnn_conv2d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv2d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 3, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_conv2d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error);
+
+        gnn_half_operands_clear (f, 3);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   px = gnn_tensor_priv (input);
   pw = gnn_tensor_priv (weight);
   if (!gnn_check_floating (name, input, error) || !gnn_check_floating (name, weight, error) ||
@@ -554,6 +581,20 @@ gnn_max_pool2d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_max_pool2d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   batched = gnn_tensor_priv (input)->ndim == 4;
   if (!pool_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, &oh, &ow, error))
     return NULL;
@@ -681,6 +722,20 @@ gnn_avg_pool2d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_avg_pool2d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   batched = gnn_tensor_priv (input)->ndim == 4;
   if (!pool_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &c.g, &x, &oh, &ow, error))
     return NULL;
@@ -761,6 +816,20 @@ gnn_adaptive_avg_pool2d_internal (const char   *name,
   g_autoptr(GnnTensor) x = NULL, xc = NULL, out = NULL;
   gint64 shape[4];
   gboolean batched = p->ndim == 4;
+
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_avg_pool2d_internal (name, f[0], output_size, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
 
   if (!gnn_check_floating (name, input, error))
     return NULL;
@@ -858,6 +927,32 @@ gnn_conv_transpose2d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose2d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 3, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_conv_transpose2d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_half_operands_clear (f, 3);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   px = gnn_tensor_priv (input);
   pw = gnn_tensor_priv (weight);
   if (!gnn_check_floating (name, input, error) || !gnn_check_floating (name, weight, error) ||
@@ -1595,6 +1690,32 @@ gnn_conv3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv3d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 3, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_conv3d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error);
+
+        gnn_half_operands_clear (f, 3);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   if (!check_conv3d_operands (name, input, weight, bias, groups, FALSE, error))
     return NULL;
   for (guint a = 0; a < 3; a++)
@@ -1716,6 +1837,32 @@ gnn_conv_transpose3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  {
+    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose3d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_autocast_operands_clear (c, 3);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 3, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_conv_transpose3d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error);
+
+        gnn_half_operands_clear (f, 3);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   if (!check_conv3d_operands (name, input, weight, bias, groups, TRUE, error))
     return NULL;
   for (guint a = 0; a < 3; a++)
@@ -1905,6 +2052,32 @@ gnn_max_pool3d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_max_pool3d_internal (name, c[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_max_pool3d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   batched = gnn_tensor_priv (input)->ndim == 5;
   if (!pool3d_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, out_sp, error))
     return NULL;
@@ -1994,6 +2167,32 @@ gnn_avg_pool3d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
+  {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_avg_pool3d_internal (name, c[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_avg_pool3d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   batched = gnn_tensor_priv (input)->ndim == 5;
   if (!pool3d_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &g, &x, out_sp, error))
     return NULL;
@@ -2081,6 +2280,32 @@ gnn_adaptive_avg_pool3d_internal (const char   *name,
   gint64 shape[5];
   gboolean batched = p->ndim == 5;
 
+  {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_avg_pool3d_internal (name, c[0], output_size, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_avg_pool3d_internal (name, f[0], output_size, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
+
   if (!gnn_check_floating (name, input, error))
     return NULL;
   if ((p->ndim != 4 && p->ndim != 5) || p->shape[p->ndim - 1] == 0 || p->shape[p->ndim - 2] == 0 ||
@@ -2157,6 +2382,32 @@ gnn_adaptive_max_pool3d_internal (const char   *name,
   gint64 shape[5];
   gboolean batched = p->ndim == 5;
   GnnNode *node;
+
+  {
+    GnnTensor *ac_in[1] = { input }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_max_pool3d_internal (name, c[0], output_size, indices, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
+  {
+    GnnTensor *half_in[1] = { input }, *f[1];
+    GnnDtype low;
+    int half = gnn_half_operands (half_in, 1, f, &low, error);
+
+    if (half != 0)
+      {
+        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_max_pool3d_internal (name, f[0], output_size, indices, error);
+
+        gnn_half_operands_clear (f, 1);
+        return gnn_half_result (r, low, error);
+      }
+  }
 
   if (!gnn_check_floating (name, input, error))
     return NULL;

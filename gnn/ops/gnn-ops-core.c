@@ -116,6 +116,57 @@ gnn_compute_dtype (GnnDtype dtype)
     }
 }
 
+int
+gnn_half_operands (GnnTensor *const *ins, guint n, GnnTensor **f32, GnnDtype *low, GError **error)
+{
+  GnnDtype half = GNN_DTYPE_FLOAT32;
+  gboolean seen = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GnnDtype d;
+
+      if (ins[i] == NULL)
+        continue;
+      d = gnn_tensor_priv (ins[i])->dtype;
+      if ((d != GNN_DTYPE_FLOAT16 && d != GNN_DTYPE_BFLOAT16) || (seen && d != half))
+        return 0;
+      half = d;
+      seen = TRUE;
+    }
+  if (!seen)
+    return 0;
+  for (guint i = 0; i < n; i++)
+    f32[i] = NULL;
+  for (guint i = 0; i < n; i++)
+    if (ins[i] && !(f32[i] = gnn_tensor_to_dtype (ins[i], GNN_DTYPE_FLOAT32, error)))
+      {
+        gnn_half_operands_clear (f32, n);
+        return -1;
+      }
+  *low = half;
+  return 1;
+}
+
+void
+gnn_half_operands_clear (GnnTensor **f32, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_clear_object (&f32[i]);
+}
+
+GnnTensor *
+gnn_half_result (GnnTensor *result, GnnDtype low, GError **error)
+{
+  GnnTensor *out;
+
+  if (result == NULL)
+    return NULL;
+  out = gnn_tensor_to_dtype (result, low, error);
+  g_object_unref (result);
+  return out;
+}
+
 /* bool 0, integers 1, floating types 2: the categories of torch.result_type */
 static int
 dtype_category (GnnDtype dtype)

@@ -338,7 +338,8 @@ check_per_channel (const char *op,
 
 /* whether @t (a per-channel tensor or NULL) has @input's dtype: torch 1.13 refuses a float64
  * input with float32 parameters ("mixed dtype (CPU)"; it mixes only a bfloat16 input with
- * float32 parameters, which gnn refuses too) instead of computing in one of them */
+ * float32 parameters, which gnn_tensor_batch_norm computes in float32 before this check)
+ * instead of computing in one of them */
 static gboolean
 check_same_dtype (const char *op,
                   GnnTensor  *input,
@@ -421,6 +422,29 @@ gnn_tensor_batch_norm (GnnTensor *self,
   gint64 count;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  /* a half input with float32 parameters and statistics (torch's mixed-dtype batch norm, what
+   * autocast leaves after a lower-precision convolution): computed in float32, the running
+   * statistics updated in float32, the output rounded once to the input's dtype */
+  {
+    GnnDtype d = gnn_tensor_get_dtype (self);
+    GnnTensor *params[4] = { running_mean, running_var, weight, bias };
+    gboolean mixed = d == GNN_DTYPE_FLOAT16 || d == GNN_DTYPE_BFLOAT16, any = FALSE;
+
+    for (guint k = 0; mixed && k < 4; k++)
+      if (params[k])
+        {
+          mixed = gnn_tensor_get_dtype (params[k]) == GNN_DTYPE_FLOAT32;
+          any = TRUE;
+        }
+    if (mixed && any)
+      {
+        g_autoptr(GnnTensor) xf = gnn_tensor_to_dtype (self, GNN_DTYPE_FLOAT32, error);
+        GnnTensor *r = xf ? gnn_tensor_batch_norm (xf, running_mean, running_var, weight, bias, training,
+                                                   momentum, eps, error) : NULL;
+
+        return gnn_half_result (r, d, error);
+      }
+  }
   shape = gnn_tensor_get_shape (self, &ndim);
   if (ndim < 2)
     {

@@ -87,6 +87,24 @@ gboolean   gnn_index_add_backward     (GnnNode      *node,
 /* The dtype kernels compute in for a stored dtype: float16/bfloat16 compute in float32,
  * bool/uint8 in int64. */
 GnnDtype   gnn_compute_dtype          (GnnDtype dtype);
+/* The half dtypes' compute path of the ops whose kernels serve float32 and float64 only
+ * (the matrix products, the convolutions, the pools): when every non-NULL operand of @ins has
+ * one half dtype (float16 or bfloat16), @f32 receives their float32 copies (through the
+ * differentiable conversion, NULL where @ins has NULL), *low that dtype, and 1 is returned;
+ * 0 when they do not (nothing is set), -1 with @error set when a copy fails. The caller runs
+ * the op on @f32, releases it with gnn_half_operands_clear() and rounds the result once with
+ * gnn_half_result(): float32 accumulation rounded once, as PyTorch's CPU kernels compute. */
+int        gnn_half_operands          (GnnTensor *const *ins,
+                                       guint             n,
+                                       GnnTensor       **f32,
+                                       GnnDtype         *low,
+                                       GError          **error);
+void       gnn_half_operands_clear    (GnnTensor       **f32,
+                                       guint             n);
+/* @result (transfer full, nullable: then %NULL is returned) converted to @low */
+GnnTensor *gnn_half_result            (GnnTensor        *result,
+                                       GnnDtype          low,
+                                       GError          **error);
 /* @self on the device of @like: @self itself (a new reference) when it is already there, a
  * copy (as gnn_tensor_to_device) otherwise, without allocating to find out. */
 GnnTensor *gnn_tensor_to_device_of    (GnnTensor    *self,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gnn-ops-private.h"
+#include "gnn-autocast-private.h"
 
 #define NEEDS(j) (node->edges[(j)].node != NULL)
 
@@ -1027,6 +1028,18 @@ GnnTensor *
 gnn_tensor_softmax (GnnTensor *self, int dim, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  {
+    GnnTensor *ac_in[1] = { self }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_SOFTMAX, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_softmax (c[0], dim, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
   return softmax_impl (FALSE, self, dim, error);
 }
 
@@ -1045,6 +1058,18 @@ GnnTensor *
 gnn_tensor_log_softmax (GnnTensor *self, int dim, GError **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  {
+    GnnTensor *ac_in[1] = { self }, *c[1];
+    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_SOFTMAX, ac_in, 1, c, error);
+
+    if (ac != 0)
+      {
+        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_log_softmax (c[0], dim, error);
+
+        gnn_autocast_operands_clear (c, 1);
+        return r;
+      }
+  }
   return softmax_impl (TRUE, self, dim, error);
 }
 

@@ -19,3 +19,4 @@ from . import profiler  # noqa: E402,F401
 from . import ao  # noqa: E402,F401
 from . import distributed, fx, onnx  # noqa: E402,F401
 from . import quantization  # noqa: E402,F401
+from . import amp, cpu  # noqa: E402,F401

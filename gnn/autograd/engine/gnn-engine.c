@@ -12,6 +12,7 @@
 #include "gnn-engine-private.h"
 #include "gnn-autograd.h"
 #include "ops/gnn-ops-private.h"
+#include "ops/gnn-autocast-private.h"
 #include "core/gnn-profiler-hooks-private.h"
 
 /* ---- AccumulateGrad ----------------------------------------------------------------- */
@@ -366,6 +367,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
 
   /* with create_graph the formulas record: the gradients are differentiable in turn */
   prev_mode = gnn_set_grad_enabled (create_graph);
+  gnn_autocast_exclude_push ();
   while (heap->len > 0 && ok)
     {
       NodeTask *t = heap_pop (heap);
@@ -434,6 +436,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
         g_clear_object (&t->buffer[i]);
     }
   gnn_profiler_module_backward_end (module_ranges);
+  gnn_autocast_exclude_pop ();
   gnn_set_grad_enabled (prev_mode);
   return ok;
 }

@@ -1739,6 +1739,31 @@ ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], targ
          for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
 
 
+# ---- automatic mixed precision (gi/overrides/_gnn/amp.py over gnn/ops/gnn-autocast.c) ----
+ROWS += [
+    ('torch.autocast', 'Gnn.autocast'),
+    ('torch.is_autocast_enabled', 'Gnn.is_autocast_enabled'),
+    ('torch.set_autocast_enabled', 'Gnn.set_autocast_enabled'),
+    ('torch.is_autocast_cpu_enabled', 'Gnn.is_autocast_cpu_enabled'),
+    ('torch.set_autocast_cpu_enabled', 'Gnn.set_autocast_cpu_enabled'),
+    ('torch.get_autocast_cpu_dtype', 'Gnn.get_autocast_cpu_dtype'),
+    ('torch.set_autocast_cpu_dtype', 'Gnn.set_autocast_cpu_dtype'),
+    ('torch.get_autocast_gpu_dtype', 'Gnn.get_autocast_gpu_dtype'),
+    ('torch.set_autocast_gpu_dtype', 'Gnn.set_autocast_gpu_dtype'),
+    ('torch.autocast_increment_nesting', 'Gnn.autocast_increment_nesting'),
+    ('torch.autocast_decrement_nesting', 'Gnn.autocast_decrement_nesting'),
+    ('torch.clear_autocast_cache', 'Gnn.clear_autocast_cache'),
+    ('torch.is_autocast_cache_enabled', 'Gnn.is_autocast_cache_enabled'),
+    ('torch.set_autocast_cache_enabled', 'Gnn.set_autocast_cache_enabled'),
+    ('torch._amp_update_scale_', 'Gnn._amp_update_scale_'),
+    ('torch._amp_foreach_non_finite_check_and_unscale_', 'Gnn._amp_foreach_non_finite_check_and_unscale_'),
+    ('torch.amp.autocast', 'Gnn.autocast'),
+    ('torch.amp.GradScaler', 'Gnn.GradScaler'),
+    ('torch.cpu.amp.autocast', 'Gnn.cpu_amp_autocast'),
+    ('torch.cuda.amp.autocast', 'Gnn.cuda_amp_autocast'),
+    ('torch.cuda.amp.GradScaler', 'Gnn.cuda_amp_GradScaler'),
+]
+
 def namespace_of(spelling):
     """'torch.nn.Linear' -> ('torch.nn', 'Linear')."""
     return tuple(spelling.rsplit('.', 1))

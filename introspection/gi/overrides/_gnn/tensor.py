@@ -461,6 +461,8 @@ def _one_element(self, kind):
         if kind is bool:
             raise RuntimeError('Boolean value of Tensor with more than one value is ambiguous')
         raise ValueError('only one element tensors can be converted to Python scalars')
+    if self.get_dtype() == Gnn.Dtype.BFLOAT16:   # numpy() gives its raw bits
+        return Gnn.Tensor.item(self)
     return self.numpy().reshape(()).item()
 
 
