@@ -1643,6 +1643,10 @@ ROWS = [
     ('torch.nn.functional.dropout3d', 'Gnn.functional_dropout3d'),
     ('torch.nn.AdaptiveMaxPool3d', 'Gnn.AdaptiveMaxPool3d'),
     ('torch.nn.functional.adaptive_max_pool3d', 'Gnn.functional_adaptive_max_pool3d'),
+    # ---- DistributedDataParallel's buckets (_gnn/distributed.py) ----
+    ('torch.distributed._DEFAULT_FIRST_BUCKET_BYTES', 'Gnn.distributed__DEFAULT_FIRST_BUCKET_BYTES'),
+    ('torch.distributed._compute_bucket_assignment_by_size',
+     'Gnn.distributed__compute_bucket_assignment_by_size'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
