@@ -11,6 +11,7 @@
 # the collectives of that group do nothing on it.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+import datetime as _datetime
 import enum as _enum
 import math as _math
 import pickle as _pickle
@@ -100,20 +101,51 @@ def _global_rank(group, rank):
     return rank if ranks is None or rank < 0 else ranks[rank]
 
 
+# torch.distributed.default_pg_timeout: the default of init_process_group's timeout
+distributed_default_pg_timeout = _datetime.timedelta(minutes=30)
+__all__.append('distributed_default_pg_timeout')
+# the timeout init_process_group was given: every wait's limit unless it names its own
+_pg_timeout = [distributed_default_pg_timeout]
+
+
+def _timeout_ms(timeout):
+    """A wait's limit in milliseconds, -1 for none: timeout as a timedelta or seconds; None
+    or timedelta(0) (torch's kNoTimeout) is the default group's timeout."""
+    if timeout is None or (isinstance(timeout, _datetime.timedelta) and not timeout):
+        timeout = _pg_timeout[0]
+    if timeout is None:
+        return -1
+    if isinstance(timeout, _datetime.timedelta):
+        seconds = timeout.total_seconds()
+    else:
+        seconds = float(timeout)
+    if seconds < 0:
+        raise ValueError('Work.wait: timeout must not be negative, got %r' % (timeout,))
+    return max(1, int(round(seconds * 1000)))
+
+
+def _wait(work, timeout=None):
+    """Waits for a Gnn.Work, at most the default group's timeout."""
+    _call(work.wait_timeout, _timeout_ms(timeout))
+
+
 @_export
 class distributed_Work:
-    """torch.distributed's work handle (async_op=True): wait() waits for the operation and
-    puts its results into the output tensors, raising the error of a failed one;
-    is_completed() tells without waiting."""
+    """torch.distributed's work handle (async_op=True): wait(timeout) waits for the operation
+    and puts its results into the output tensors, raising the error of a failed one, and a
+    RuntimeError naming the operation once timeout (a timedelta; by default the timeout of
+    init_process_group, 30 minutes) has passed. A send or receive that timed out is
+    cancelled and has failed; a collective that timed out keeps running (MPI cannot cancel
+    one). is_completed() and is_success() tell without waiting; exception() gives the error of
+    a completed operation that failed, None otherwise."""
 
     def __init__(self, work, after=None):
         self._work = work
         self._after = after
 
     def wait(self, timeout=None):
-        """Waits for the operation (timeout is not used: a rank that never joins is not
-        detected yet) and raises its error."""
-        _call(self._work.wait)
+        """Waits for the operation, at most @timeout, and raises its error."""
+        _wait(self._work, timeout)
         if self._after is not None:
             after, self._after = self._after, None
             after()
@@ -126,8 +158,12 @@ class distributed_Work:
         return self._work.is_success()
 
     def exception(self):
+        """The error of the operation once it has completed and failed, else None (it does
+        not wait)."""
+        if not self._work.is_completed() or self._work.is_success():
+            return None
         try:
-            self.wait()
+            _call(self._work.wait)
         except Exception as e:  # the error as torch's Work.exception gives it
             return e
         return None
@@ -172,10 +208,18 @@ def distributed_is_mpi_available():
 
 
 @_export
-def distributed_init_process_group(backend=None, init_method=None, timeout=None, world_size=-1,
+def distributed_init_process_group(backend=None, init_method=None,
+                                   timeout=distributed_default_pg_timeout, world_size=-1,
                                    rank=-1, store=None, group_name='', pg_options=None):
     """torch.distributed.init_process_group: the default group of backend 'mpi'; rank and
-    world size come from the MPI launcher (torch ignores them for MPI; gnn checks them)."""
+    world size come from the MPI launcher (torch ignores them for MPI; gnn checks them).
+    timeout (a timedelta, default 30 minutes as torch's default_pg_timeout) is the limit of
+    every wait on a work handle that does not give its own, DDP's included."""
+    if timeout is None:
+        timeout = distributed_default_pg_timeout
+    if not isinstance(timeout, _datetime.timedelta):
+        raise TypeError('Expected timeout argument to be of type datetime.timedelta, got %s'
+                        % type(timeout).__name__)
     if backend is None:
         raise ValueError("init_process_group: gnn needs the backend named: backend='mpi'")
     name = str(backend).lower()
@@ -188,6 +232,7 @@ def distributed_init_process_group(backend=None, init_method=None, timeout=None,
         raise ValueError("init_process_group: the MPI backend takes its ranks from mpirun; "
                          "init_method and store are not used (got %r, %r)" % (init_method, store))
     _call(Gnn.distributed_init_process_group, name)
+    _pg_timeout[0] = timeout
     for what, given, actual in (('world_size', world_size, Gnn.distributed_get_world_size()),
                                 ('rank', rank, Gnn.distributed_get_rank())):
         if given not in (-1, None) and given != actual:
@@ -1018,7 +1063,7 @@ class DistributedDataParallel(_Module):
         with _no_grad():
             for k, b in enumerate(self._ddp_buckets):
                 work, b.work = b.work, None
-                _call(work.wait)
+                _wait(work)
                 self._ddp_events.append(('wait', k))
                 for i, view in zip(b.indices, b.views):
                     if used is not None and used[i] == 0:
