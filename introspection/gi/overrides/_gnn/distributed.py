@@ -22,7 +22,7 @@ from gi.repository import GLib as _GLib
 
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
-from .data import Sampler as _Sampler, _permutation
+from .data import Sampler as _Sampler
 from .module import Module as _Module, _forward_vfunc
 from .function import autograd_Function as _Function
 
@@ -563,15 +563,35 @@ def distributed_broadcast_object_list(object_list, src=0, group=None, device=Non
             off += m
 
 
+def _mt19937_randperm(n, seed):
+    """torch.randperm(n, generator=g) of a CPU generator after g.manual_seed(seed), as torch
+    1.13 draws it: MT19937 seeded with seed's low 32 bits (the reference init_genrand), then a
+    Fisher-Yates pass that swaps element i with element i + (next 32-bit draw) % (n - i).
+    Python's random.Random is an MT19937 too: given that state, its getrandbits(32) are the
+    same draws."""
+    import random
+    state = [seed & 0xffffffff]
+    for i in range(1, 624):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xffffffff)
+    draws = random.Random()
+    draws.setstate((3, tuple(state + [624]), None))
+    perm = list(range(n))
+    for i in range(n - 1):
+        z = i + draws.getrandbits(32) % (n - i)
+        perm[i], perm[z] = perm[z], perm[i]
+    return perm
+
+
 @_export
 class DistributedSampler(_Sampler):
     """torch.utils.data.distributed.DistributedSampler(dataset, num_replicas=None, rank=None,
     shuffle=True, seed=0, drop_last=False): this rank's share of the indices, torch's rule:
     padded by wrapping around to a multiple of num_replicas (or cut, with drop_last), then
-    indices[rank::num_replicas]. Without shuffle the lists are torch's. With shuffle the
-    permutation comes from a gnn generator seeded with seed + epoch (set_epoch): the same on
-    every rank and every run, but not torch's permutation, since gnn's randperm draws
-    differently from torch's."""
+    indices[rank::num_replicas]. With shuffle the permutation is torch's randperm of a
+    generator seeded with seed + epoch (set_epoch), drawn from an MT19937 as torch's CPU
+    generator (gnn's own generators are Philox, whose randperm differs), so that the index lists
+    are torch's, shuffled or not."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
@@ -599,8 +619,7 @@ class DistributedSampler(_Sampler):
     def __iter__(self):
         n = len(self.dataset)
         if self.shuffle:
-            g = Gnn.Generator.new(self.seed + self.epoch)
-            indices = _permutation(n, g)
+            indices = _mt19937_randperm(n, self.seed + self.epoch)
         else:
             indices = list(range(n))
         if not self.drop_last:
