@@ -794,10 +794,16 @@ class DistributedDataParallel(_Module):
     parameters used is all-reduced, so that a parameter no rank used keeps its gradient as it
     was. static_graph: the first iteration finds the unused parameters and counts each
     parameter's hooks; later iterations mark a parameter ready at its last hook and reuse the
-    first iteration's map. no_sync(): gradients accumulate locally (in the bucket views with
+    first iteration's map; gnn's backward runs a parameter's hook once, so a parameter is
+    ready at its first hook in every iteration (a second one raises torch's "marked ready
+    twice" error). no_sync(): gradients accumulate locally (in the bucket views with
     gradient_as_bucket_view); the next synchronized backward averages their sum.
     broadcast_buffers: rank 0's buffers are broadcast before each forward that follows a
     synchronized one.
+
+    gnn's hooks see a gradient before it is accumulated (torch's reducer hooks run after): the
+    DDP hook copies it into the bucket and gives zeros in its place, so a tensor hook
+    registered on a parameter after the wrapping sees zeros; register such hooks first.
 
     The bucket layout is `bucket_indices` (gnn's: the parameter indices of each bucket, in
     bucket order) and, as torch, `_get_ddp_logging_data()` ('bucket_sizes',
