@@ -3,13 +3,16 @@
 their DistributedSampler shards end with the parameters of one process with batches of 2B
 (a model without BatchNorm, whose batch statistics would differ); rank 0 alone prints and
 writes the checkpoint, which records the world size; --resume of it by one process says that
-it is resharded.
+it is resharded; a run whose ranks get SIGINT stops on every rank at the same batch, rank 0
+saves, and the two ranks' --resume ends with the checkpoint of the uninterrupted run, byte for
+byte.
 
     test_gnn_train_distributed.py RUN_MPI_SH BUILD_DIR/tools/gnn-train
 
 Exits with 77 (skipped) when mpirun, the MPI module or Fashion-MNIST is absent."""
 import json
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -50,6 +53,21 @@ def tensors(path):
         lo, hi = info['data_offsets']
         out[key] = numpy.frombuffer(data[8 + n + lo:8 + n + hi], dtype='<f4').reshape(info['shape'])
     return out, meta
+
+
+def children(pid):
+    """The processes whose parent is @pid (mpirun's ranks)."""
+    out = []
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            try:
+                with open('/proc/%s/stat' % entry) as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
 
 
 def main():
@@ -97,6 +115,32 @@ def main():
         assert 'training finished, evaluating only' in r.stdout, r.stdout
         assert 'written by 2 ranks, this run has 1' in r.stdout and 'not bit-exact' in r.stdout, \
             r.stdout
+        # Ctrl-C of every rank (mpirun's children): they agree in a step, rank 0 saves, and
+        # --resume with the same world size continues bit for bit
+        part = os.path.join(d, 'part.safetensors')
+        p = subprocess.Popen(['sh', RUN_MPI, '2', GNN_TRAIN, '--distributed', '--model', model,
+                              '--batch-size', '32', '--save', part] + COMMON,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=d)
+        seen = ''
+        for line in p.stdout:          # the header comes before the first step
+            seen += line
+            if 'distributed: 2 ranks' in line:
+                break
+        ranks = children(p.pid)
+        assert len(ranks) == 2, (ranks, seen)
+        for pid in ranks:
+            os.kill(pid, signal.SIGINT)
+        seen += p.stdout.read()
+        p.wait(timeout=120)
+        assert 'interrupted at epoch 1, batch ' in seen, seen
+        assert seen.count('interrupted at') == 1, seen
+        r = subprocess.run(['sh', RUN_MPI, '2', GNN_TRAIN, '--distributed', '--resume', part,
+                            '--save', part, '--threads', '1'],
+                           capture_output=True, text=True, timeout=120, cwd=d)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert 'resuming' in r.stdout and 'not bit-exact' not in r.stdout, r.stdout
+        with open(part, 'rb') as f1, open(two, 'rb') as f2:
+            assert f1.read() == f2.read(), 'the resumed run differs from the uninterrupted one'
     print("gnn-train --distributed: 2 ranks match one process on the whole batch")
     return 0
 
