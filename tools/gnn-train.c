@@ -35,6 +35,16 @@
  * --prune-lr, tested again, and made permanent (prune.remove) before the last checkpoint is
  * saved, so that the checkpoint holds a plain model.
  *
+ * With --distributed, under `mpirun -np N`, the run is torch's DistributedDataParallel with a
+ * DistributedSampler: every rank starts from rank 0's parameters and buffers, trains on its
+ * share of each epoch's order (the order of one process, padded by wrapping to a multiple of N,
+ * then indices[rank::N]) in batches of --batch-size (per rank, as torch's), and averages the
+ * gradients over the ranks after each backward, so the ranks stay identical; rank 0's buffers
+ * are broadcast before each forward (broadcast_buffers). Rank 0 alone prints and writes the
+ * checkpoints, which record the world size: --resume with the same world size continues bit for
+ * bit, with another one it continues at the same epoch and the same number of samples seen,
+ * resharded, and says that it is not exact.
+ *
  * The second task, --task charlm (gnn-train-charlm.c), trains a small GPT on the text of the
  * fortunes package with the same checkpoints, --resume and Ctrl-C.
  *
@@ -69,6 +79,7 @@
 #define META_SAMPLES META_PREFIX "samples"      /* the samples seen this epoch */
 #define META_SWALR META_PREFIX "swalr"          /* the SWALR scheduler's state, a GVariant text */
 #define META_DONE META_PREFIX "done"            /* "true" once training has finished */
+#define META_WORLD META_PREFIX "world-size"     /* the number of ranks (1 without --distributed) */
 
 /* ---- options ------------------------------------------------------------------------------ */
 
@@ -97,6 +108,7 @@ typedef struct
   int      threads;
   char    *data_dir;
   char    *task;
+  gboolean distributed;
   /* --prune-global: the amount as torch's (a fraction, or a count of weights) */
   gboolean prune;
   double   prune_amount;
@@ -502,6 +514,15 @@ typedef struct
   double             loss_sum;
   gint64             samples;
   gboolean           done;
+
+  /* --distributed: the default group, this rank and the number of ranks (NULL, 0 and 1
+   * without), the training set and its transform, for the shard of each epoch */
+  GnnProcessGroup   *group;
+  int                rank;
+  int                world;
+  GnnDataset        *train_set;
+  GnnTransform      *transform;
+  gboolean           stop;         /* a rank was interrupted: every rank stops here */
 } Trainer;
 
 static void
@@ -515,6 +536,8 @@ trainer_clear (Trainer *t)
   g_clear_object (&t->ema);
   g_clear_object (&t->train);
   g_clear_object (&t->test);
+  g_clear_object (&t->train_set);
+  g_clear_object (&t->transform);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Trainer, trainer_clear)
@@ -606,9 +629,12 @@ trainer_save (Trainer     *t,
               const char  *path,
               GError     **error)
 {
-  g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
+  g_autoptr(GnnCheckpoint) ckpt = NULL;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
+  if (t->rank > 0)
+    return TRUE;   /* rank 0 writes the checkpoints */
+  ckpt = trainer_checkpoint (t);
   gnn_tool_save_options (ckpt, META_PREFIX "option.", &option_table, t->opts);
   {
     g_autofree char *epoch = g_strdup_printf ("%d", t->epoch);
@@ -621,6 +647,11 @@ trainer_save (Trainer     *t,
     /* g_ascii_dtostr prints the shortest text that reads back to the same double */
     gnn_checkpoint_set_metadata (ckpt, META_LOSS_SUM, g_ascii_dtostr (buf, sizeof buf, t->loss_sum));
     gnn_checkpoint_set_metadata (ckpt, META_DONE, t->done ? "true" : "false");
+    if (t->world > 1)
+      {
+        g_autofree char *world = g_strdup_printf ("%d", t->world);
+        gnn_checkpoint_set_metadata (ckpt, META_WORLD, world);
+      }
   }
   if (t->swalr)
     {
@@ -658,13 +689,17 @@ trainer_load (Trainer     *t,
   g_autoptr(GnnCheckpoint) ckpt = trainer_checkpoint (t);
   const char *value;
   char *end = NULL;
-  gint64 epoch, batch, samples;
+  gint64 epoch, batch, samples, world = 1;
+  guint n_batches = g_list_model_get_n_items (G_LIST_MODEL (t->train));
 
   if (!gnn_checkpoint_load (ckpt, path, error))
     return FALSE;
+  if (gnn_checkpoint_get_metadata (ckpt, META_WORLD) != NULL &&
+      !gnn_tool_metadata_int (ckpt, path, "gnn-train", META_WORLD, G_MAXINT, &world, error))
+    return FALSE;
   if (!gnn_tool_metadata_int (ckpt, path, "gnn-train", META_EPOCH, t->opts->epochs, &epoch, error) ||
       !gnn_tool_metadata_int (ckpt, path, "gnn-train", META_BATCH,
-                              g_list_model_get_n_items (G_LIST_MODEL (t->train)), &batch, error) ||
+                              world == t->world ? n_batches : G_MAXINT, &batch, error) ||
       !gnn_tool_metadata_int (ckpt, path, "gnn-train", META_SAMPLES, G_MAXINT64, &samples, error) ||
       (value = gnn_tool_require_metadata (ckpt, path, "gnn-train", META_LOSS_SUM, error)) == NULL)
     return FALSE;
@@ -678,6 +713,14 @@ trainer_load (Trainer     *t,
   t->epoch = (int) epoch;
   t->batch = (guint) batch;
   t->samples = samples;
+  if (world != t->world)
+    {
+      /* the same number of samples seen this epoch, in batches of the new shards */
+      t->batch = (guint) MIN ((gint64) n_batches, batch * world / t->world);
+      g_print ("the checkpoint was written by %" G_GINT64_FORMAT " rank%s, this run has %d: "
+               "continuing at epoch %d, batch %u of the resharded epoch (not bit-exact)\n",
+               world, world == 1 ? "" : "s", t->world, t->epoch + 1, t->batch);
+    }
   value = gnn_checkpoint_get_metadata (ckpt, META_DONE);
   t->done = value != NULL && g_str_equal (value, "true");
   if (t->swalr)
@@ -774,6 +817,120 @@ draw_progress (Trainer *t,
   fflush (stdout);
 }
 
+/* ---- --distributed ------------------------------------------------------------------------- */
+
+/* Rank 0's tensors on every rank (DistributedDataParallel's broadcasts). */
+static gboolean
+broadcast_from_rank0 (Trainer    *t,
+                      GPtrArray  *tensors,
+                      GError    **error)
+{
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
+
+  for (guint i = 0; i < tensors->len; i++)
+    if (!gnn_process_group_broadcast (t->group, g_ptr_array_index (tensors, i), 0, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The loader of this rank's share of epoch @epoch, as torch's DistributedSampler makes it:
+ * the order one process would follow (the loader's shuffle of --seed and the epoch), padded by
+ * wrapping to a multiple of the world size, then every world-size-th sample from this rank's. */
+static gboolean
+shard_epoch (Trainer  *t,
+             int       epoch,
+             GError  **error)
+{
+  guint n = gnn_dataset_get_length (t->train_set);
+  guint per_rank = (n + (guint) t->world - 1) / (guint) t->world, n_order = 0;
+  g_autoptr(GnnDataLoader) order_loader = NULL;
+  g_autofree guint *order = NULL;
+  g_autofree guint *mine = g_new (guint, MAX (per_rank, 1));
+  g_autoptr(GnnSubset) shard = NULL;
+  GnnDataLoader *loader;
+
+  order_loader = gnn_data_loader_new (t->train_set, n, TRUE, (guint64) t->opts->seed, FALSE, error);
+  if (order_loader == NULL)
+    return FALSE;
+  gnn_data_loader_set_epoch (order_loader, epoch);
+  order = gnn_data_loader_get_indices (order_loader, 0, &n_order);
+  g_assert (order != NULL && n_order == n);
+  for (guint i = 0; i < per_rank; i++)
+    mine[i] = order[((gsize) i * t->world + t->rank) % n];
+  if ((shard = gnn_subset_new (t->train_set, mine, per_rank, error)) == NULL)
+    return FALSE;
+  loader = gnn_data_loader_new (GNN_DATASET (shard), t->opts->batch_size, FALSE, 0, FALSE, error);
+  if (loader == NULL)
+    return FALSE;
+  gnn_data_loader_set_transform (loader, t->transform);
+  g_clear_object (&t->train);
+  t->train = loader;
+  return TRUE;
+}
+
+/* One step of DistributedDataParallel: the gradients averaged over the ranks between backward
+ * and the optimizer's step, each all-reduce started as its gradient is known; the losses and
+ * the interrupted flags are summed in the same round, so that every rank logs the mean loss
+ * and every rank stops at the same batch. */
+static gboolean
+distributed_step (Trainer    *t,
+                  GPtrArray  *batch,
+                  double     *loss_value,
+                  GError    **error)
+{
+  g_autoptr(GnnTensor) logits = NULL;
+  g_autoptr(GnnTensor) loss = NULL;
+  g_autoptr(GPtrArray) params = gnn_module_parameters (t->model, TRUE);
+  g_autoptr(GPtrArray) buffers = gnn_module_buffers (t->model, TRUE);
+  g_autoptr(GPtrArray) works = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GnnTensor) shared = NULL;
+  GError *local_error = NULL;
+  double state[2];
+  gint64 two = 2;
+  gboolean ok = TRUE;
+
+  if (!broadcast_from_rank0 (t, buffers, error))
+    return FALSE;
+  gnn_optimizer_zero_grad (t->optimizer, TRUE);
+  if ((logits = gnn_module_forward_tensor (t->model, g_ptr_array_index (batch, 0), error)) == NULL ||
+      (loss = gnn_tensor_cross_entropy (logits, g_ptr_array_index (batch, 1), NULL, -100,
+                                        GNN_REDUCTION_MEAN, 0.0, error)) == NULL ||
+      !gnn_tensor_backward (loss, NULL, FALSE, error))
+    return FALSE;
+  for (guint i = 0; i < params->len; i++)
+    {
+      GnnTensor *grad = gnn_tensor_get_grad (g_ptr_array_index (params, i));
+      if (grad != NULL)
+        g_ptr_array_add (works, gnn_process_group_all_reduce_async (t->group, grad,
+                                                                    GNN_REDUCE_OP_AVG));
+    }
+  state[0] = gnn_tensor_item (loss, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  state[1] = gnn_tool_interrupted () ? 1.0 : 0.0;
+  if ((shared = gnn_tensor_new_from_doubles (state, 2, &two, 1, error)) == NULL)
+    return FALSE;
+  g_ptr_array_add (works, gnn_process_group_all_reduce_async (t->group, shared, GNN_REDUCE_OP_SUM));
+  /* every work is waited for, the first error kept */
+  for (guint i = 0; i < works->len; i++)
+    if (!gnn_work_wait (g_ptr_array_index (works, i), ok ? error : NULL))
+      ok = FALSE;
+  if (!ok || !gnn_optimizer_step (t->optimizer, error))
+    return FALSE;
+  {
+    gsize n = 0;
+    g_autofree double *sums = gnn_tensor_to_doubles (shared, &n, error);
+    if (sums == NULL)
+      return FALSE;
+    *loss_value = sums[0] / t->world;
+    t->stop = sums[1] > 0;
+  }
+  return TRUE;
+}
+
 /* ---- training ----------------------------------------------------------------------------- */
 
 /* One training step on batch @index of the current epoch; adds the loss to @t. */
@@ -788,7 +945,8 @@ train_step (Trainer  *t,
   batch = gnn_data_loader_get_batch (t->train, index, error);
   if (batch == NULL)
     return FALSE;
-  if (!gnn_tool_classifier_step (t->model, t->optimizer, batch, &value, error))
+  if (t->group ? !distributed_step (t, batch, &value, error)
+               : !gnn_tool_classifier_step (t->model, t->optimizer, batch, &value, error))
     return FALSE;
   if (t->ema && !gnn_averaged_model_update_parameters (t->ema, t->model, error))
     return FALSE;
@@ -800,7 +958,8 @@ train_step (Trainer  *t,
       return FALSE;
     }
   t->loss_sum += value;
-  t->samples += gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
+  /* every rank's batch is as large (the shards are), so the samples of all ranks */
+  t->samples += gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL) * t->world;
   return TRUE;
 }
 
@@ -833,12 +992,19 @@ train (Trainer     *t,
       gint64 start_samples = t->samples;
       double lr = current_lr (t), seconds, rate;
 
-      gnn_data_loader_set_epoch (t->train, t->epoch);
+      if (t->group)
+        {
+          if (!shard_epoch (t, t->epoch, error))
+            return FALSE;
+        }
+      else
+        gnn_data_loader_set_epoch (t->train, t->epoch);
       for (; t->batch < n_batches; t->batch++)
         {
           gint64 now;
 
-          if (gnn_tool_interrupted ())
+          /* with --distributed, the ranks agree in each step on whether one was interrupted */
+          if (t->group ? t->stop : gnn_tool_interrupted ())
             {
               if (gnn_tool_on_terminal ())
                 g_print ("\n");
@@ -1136,6 +1302,11 @@ prune_model (Trainer        *t,
 
 /* ---- main --------------------------------------------------------------------------------- */
 
+static void
+print_nothing (const char *text)
+{
+}
+
 static int
 run (Options  *opts,
      GError  **error)
@@ -1152,6 +1323,26 @@ run (Options  *opts,
   guint n_evals = 0;
 
   t.opts = opts;
+  t.world = 1;
+  if (opts->distributed)
+    {
+      if (opts->prune)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--prune-global is not supported with --distributed");
+          return EXIT_USAGE;
+        }
+      if (!gnn_distributed_init_process_group ("mpi", error) ||
+          (t.group = gnn_distributed_get_default_group (error)) == NULL)
+        {
+          g_prefix_error (error, "--distributed: ");
+          return EXIT_USAGE;
+        }
+      t.rank = gnn_process_group_get_rank (t.group);
+      t.world = gnn_process_group_get_world_size (t.group);
+      if (t.rank > 0)
+        g_set_print_handler (print_nothing);   /* rank 0 prints */
+    }
 
   /* the model: from the checkpoint when resuming (it holds the JSON tree), else from --model
    * or the default; the default generator seeded first, so the initial weights follow --seed */
@@ -1194,6 +1385,13 @@ run (Options  *opts,
   if (t.train == NULL)
     return EXIT_USAGE;
   gnn_data_loader_set_transform (t.train, GNN_TRANSFORM (normalize));
+  if (t.group)
+    {
+      t.train_set = g_object_ref (train_set);
+      t.transform = GNN_TRANSFORM (g_object_ref (normalize));
+      if (!shard_epoch (&t, 0, error))
+        return EXIT_FAILURE;
+    }
   /* small test batches: the activations of big ones cost more in page faults than they save */
   t.test = gnn_data_loader_new (test_set, 200, FALSE, 0, FALSE, error);
   if (t.test == NULL)
@@ -1209,6 +1407,15 @@ run (Options  *opts,
     {
       if (!trainer_load (&t, opts->resume, error))
         return EXIT_USAGE;
+    }
+  if (t.group)
+    {
+      /* DistributedDataParallel's construction: rank 0's parameters and buffers everywhere */
+      g_autoptr(GPtrArray) params = gnn_module_parameters (t.model, TRUE);
+      g_autoptr(GPtrArray) buffers = gnn_module_buffers (t.model, TRUE);
+
+      if (!broadcast_from_rank0 (&t, params, error) || !broadcast_from_rank0 (&t, buffers, error))
+        return EXIT_FAILURE;
     }
 
   g_print ("Fashion-MNIST: %u training and %" G_GINT64_FORMAT " test images, loaded in %.2f s\n",
@@ -1226,6 +1433,9 @@ run (Options  *opts,
   if (opts->ema_decay > 0)
     g_print (", EMA %g", opts->ema_decay);
   g_print (", seed %" G_GINT64_FORMAT ", %d threads\n", opts->seed, gnn_get_num_threads ());
+  if (t.group)
+    g_print ("distributed: %d ranks (mpi), each on its share of every epoch in batches of %d\n",
+             t.world, opts->batch_size);
   if (opts->resume && t.done)
     g_print ("resuming %s: training finished, evaluating only\n", opts->resume);
   else if (opts->resume)
@@ -1241,6 +1451,8 @@ run (Options  *opts,
       if (opts->save && !trainer_save (&t, opts->save, error))
         return EXIT_FAILURE;
     }
+  if (t.rank > 0)
+    return EXIT_SUCCESS;   /* rank 0 evaluates and prints */
 
   evals[n_evals].name = "model";
   evals[n_evals++].model = t.model;
@@ -1354,6 +1566,9 @@ main (int    argc,
       "Epochs of fine-tuning after --prune-global (default 1)", "N" },
     { "prune-lr", 0, 0, G_OPTION_ARG_DOUBLE, &opts.prune_lr,
       "The constant learning rate of the fine-tuning (default --lr / 10)", "LR" },
+    { "distributed", 0, 0, G_OPTION_ARG_NONE, &opts.distributed,
+      "Train on the ranks of `mpirun -np N` (DistributedDataParallel over MPI): each rank on its "
+      "share of every epoch, --batch-size per rank; rank 0 prints and saves", NULL },
     { "task", 0, 0, G_OPTION_ARG_STRING, &opts.task,
       "cnn (this task, the default) or charlm: a character-level language model on the fortunes "
       "package's text (see --task charlm --help)", "NAME" },

@@ -251,6 +251,19 @@ gnn_process_group_finalize (GObject *object)
  * Returns: %TRUE on success (complete or not), %FALSE with @error set
  */
 /**
+ * GnnProcessGroupClass::request_cancel:
+ * @self: a process group
+ * @request: a request of isend_raw or irecv_raw that has not completed, freed here
+ * @cancelled: (out): whether it was cancelled (%FALSE: it completed first)
+ * @source: (out): the sender's rank, for a receive that completed first
+ * @nbytes: (out): the bytes received, for a receive that completed first
+ * @error: return location for a #GError
+ *
+ * Cancels @request, after a wait with a timeout that expired. Optional.
+ *
+ * Returns: %TRUE on success (cancelled or completed), %FALSE with @error set
+ */
+/**
  * GnnProcessGroupClass::new_group_raw:
  * @self: a process group
  * @ranks: (array length=n_ranks): the ranks of the new group, ascending and distinct
@@ -1056,7 +1069,8 @@ work_new_failed (Job *job)
  * @error: return location for a #GError
  *
  * Waits for the operation to complete and writes its results into its output tensors, as
- * `Work.wait ()`. Waiting again gives the same outcome.
+ * `Work.wait ()`. Waiting again gives the same outcome. It is
+ * [method@Gnn.Work.wait_timeout] with no timeout.
  *
  * Returns: %TRUE when the operation succeeded, %FALSE with @error set (on every rank of a
  *   collective whose ranks disagree) otherwise
@@ -1067,21 +1081,128 @@ gboolean
 gnn_work_wait (GnnWork *self,
                GError **error)
 {
-  g_return_val_if_fail (GNN_IS_WORK (self), FALSE);
+  return gnn_work_wait_timeout (self, -1, error);
+}
 
-  if (self->job && self->job->request && self->group)
+static void
+set_timed_out (GnnWork *self,
+               gint64   timeout_ms,
+               GError **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_BACKEND,
+               "%s: timed out waiting %" G_GINT64_FORMAT " ms for the operation to complete",
+               self->job ? self->job->what : "work", timeout_ms);
+}
+
+/* a send's or receive's request, polled until @deadline (monotonic time); on expiry it is
+ * cancelled where the backend can, and the work fails with the timeout */
+static gboolean
+work_poll_request (GnnWork *self,
+                   gint64   deadline,
+                   gint64   timeout_ms,
+                   GError **error)
+{
+  GnnProcessGroupClass *klass = GNN_PROCESS_GROUP_GET_CLASS (self->group);
+  gulong pause = 20;
+
+  for (;;)
     {
       GError *err = NULL;
+      gboolean done = FALSE;
       int source = -1;
       gsize nbytes = 0;
-      gboolean ok = GNN_PROCESS_GROUP_GET_CLASS (self->group)->request_wait (
-        self->group, self->job->request, &source, &nbytes, &err);
-      self->job->request = NULL;
+      gboolean ok = klass->request_test (self->group, self->job->request, &done, &source,
+                                         &nbytes, &err);
+      if (!ok || done)
+        {
+          self->job->request = NULL;
+          work_complete_request (self, ok, source, nbytes, err);
+          return TRUE;
+        }
+      if (g_get_monotonic_time () >= deadline)
+        break;
+      g_usleep (pause);
+      pause = MIN (pause * 2, 1000);
+    }
+  if (klass->request_cancel == NULL)
+    {
+      set_timed_out (self, timeout_ms, error);
+      return FALSE;
+    }
+  {
+    GError *err = NULL;
+    gboolean cancelled = FALSE;
+    int source = -1;
+    gsize nbytes = 0;
+    gboolean ok = klass->request_cancel (self->group, self->job->request, &cancelled, &source,
+                                         &nbytes, &err);
+    self->job->request = NULL;
+    if (ok && cancelled)
+      {
+        set_timed_out (self, timeout_ms, &err);
+        work_set_done (self, FALSE, err);
+      }
+    else
       work_complete_request (self, ok, source, nbytes, err);
+  }
+  return TRUE;
+}
+
+/**
+ * gnn_work_wait_timeout:
+ * @self: a work handle
+ * @timeout_ms: the longest wait, in milliseconds; negative: no limit
+ * @error: return location for a #GError
+ *
+ * Waits for the operation as [method@Gnn.Work.wait], at most @timeout_ms milliseconds, as
+ * `Work.wait (timeout)`. On expiry it fails with %GNN_ERROR_BACKEND, a message that names the
+ * operation and the timeout. A send or receive that timed out is cancelled (where the
+ * backend can: the MPI one can), and the work has failed with that error; a collective keeps
+ * running on its group's worker thread (MPI cannot cancel one), so a later wait may still
+ * see it complete.
+ *
+ * Returns: %TRUE when the operation succeeded in time, %FALSE with @error set otherwise
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_work_wait_timeout (GnnWork *self,
+                       gint64   timeout_ms,
+                       GError **error)
+{
+  gint64 deadline;
+
+  g_return_val_if_fail (GNN_IS_WORK (self), FALSE);
+
+  deadline = timeout_ms < 0 ? G_MAXINT64
+                            : g_get_monotonic_time () + timeout_ms * G_TIME_SPAN_MILLISECOND;
+  if (self->job && self->job->request && self->group)
+    {
+      if (timeout_ms < 0)
+        {
+          GError *err = NULL;
+          int source = -1;
+          gsize nbytes = 0;
+          gboolean ok = GNN_PROCESS_GROUP_GET_CLASS (self->group)->request_wait (
+            self->group, self->job->request, &source, &nbytes, &err);
+          self->job->request = NULL;
+          work_complete_request (self, ok, source, nbytes, err);
+        }
+      else if (!work_poll_request (self, deadline, timeout_ms, error))
+        return FALSE;
     }
   g_mutex_lock (&self->lock);
   while (!self->done)
-    g_cond_wait (&self->cond, &self->lock);
+    {
+      if (timeout_ms < 0)
+        g_cond_wait (&self->cond, &self->lock);
+      else if (!g_cond_wait_until (&self->cond, &self->lock, deadline) && !self->done)
+        {
+          g_mutex_unlock (&self->lock);
+          set_timed_out (self, timeout_ms, error);
+          return FALSE;
+        }
+    }
   g_mutex_unlock (&self->lock);
   if (self->ok && !self->finished)
     {

@@ -75,6 +75,10 @@ G_DECLARE_DERIVABLE_TYPE (GnnProcessGroup, gnn_process_group, GNN, PROCESS_GROUP
  * @request_test: tells whether a request is complete; when it is, frees it as @request_wait
  * @new_group_raw: makes the group of the ranks @ranks (ranks of this group, in ascending
  *   order), on every rank of this group; a rank not in @ranks gets %NULL with no error
+ * @request_cancel: cancels a request of @isend_raw or @irecv_raw that has not completed (a
+ *   wait with a timeout that expired) and frees it; sets @cancelled to %FALSE, with the
+ *   sender's rank and the bytes received, when it completed before it could be cancelled.
+ *   Optional: without it a request whose wait timed out stays pending
  *
  * Every collective runs on one worker thread of its group, in the order the program called
  * them, and the point-to-point requests are started and completed on the caller's thread: a
@@ -169,9 +173,15 @@ struct _GnnProcessGroupClass
                                      const int       *ranks,
                                      guint            n_ranks,
                                      GError         **error);
+  gboolean (*request_cancel) (GnnProcessGroup *self,
+                              gpointer         request,
+                              gboolean        *cancelled,
+                              int             *source,
+                              gsize           *nbytes,
+                              GError         **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 GNN_AVAILABLE_IN_ALL
@@ -257,6 +267,10 @@ GnnProcessGroup *gnn_process_group_new_group        (GnnProcessGroup *self,
 
 GNN_AVAILABLE_IN_ALL
 gboolean         gnn_work_wait                      (GnnWork         *self,
+                                                     GError         **error);
+GNN_AVAILABLE_IN_ALL
+gboolean         gnn_work_wait_timeout              (GnnWork         *self,
+                                                     gint64           timeout_ms,
                                                      GError         **error);
 GNN_AVAILABLE_IN_ALL
 gboolean         gnn_work_is_completed              (GnnWork         *self);

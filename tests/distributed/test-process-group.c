@@ -346,6 +346,35 @@ test_more (GnnProcessGroup *pg, int n)
                          rank == 0 ? GNN_ERROR_DTYPE : GNN_ERROR_INVALID_ARGUMENT,
                          rank == 0 ? "bool" : "rank 0"));
     }
+
+  /* a receive that no send matches: the wait times out, the receive is cancelled, and the
+   * work has failed with the timeout (dropping it does not hang); a rank cannot receive
+   * from itself, so one rank has nothing to wait for */
+  if (n > 1)
+    {
+      gint64 shape[1] = { 3 };
+      g_autoptr(GnnTensor) t = gnn_tensor_new_zeros (shape, 1, GNN_DTYPE_FLOAT32, NULL, NULL);
+      g_autoptr(GnnWork) w = gnn_process_group_recv_async (pg, t, (rank + 1) % n, 4242);
+      gint64 start = g_get_monotonic_time ();
+      CHECK (!gnn_work_wait_timeout (w, 100, &error));
+      CHECK (g_error_matches (error, GNN_ERROR, GNN_ERROR_BACKEND) &&
+             strstr (error->message, "recv: timed out waiting 100 ms") != NULL);
+      g_clear_error (&error);
+      CHECK (g_get_monotonic_time () - start >= 100 * G_TIME_SPAN_MILLISECOND);
+      CHECK (gnn_work_is_completed (w) && !gnn_work_is_success (w));
+      CHECK (!gnn_work_wait (w, &error) && error && strstr (error->message, "timed out") != NULL);
+      g_clear_error (&error);
+    }
+  /* a timeout long enough: the same as a wait */
+  {
+    gint64 v[1] = { rank + 1 }, want[1] = { 0 };
+    g_autoptr(GnnTensor) t = int64s (v, 1);
+    g_autoptr(GnnWork) w = gnn_process_group_all_reduce_async (pg, t, GNN_REDUCE_OP_SUM);
+    for (int r = 0; r < n; r++)
+      want[0] += r + 1;
+    CHECK_OK (gnn_work_wait_timeout (w, 60000, &error), error);
+    CHECK (int64s_equal (t, want, 1));
+  }
 }
 
 static int

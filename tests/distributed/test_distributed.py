@@ -167,6 +167,44 @@ def check_collectives(rank, n):
     dist.barrier()
 
 
+def check_timeouts(rank, n):
+    """Work.wait(timeout): a receive no send matches fails after its timeout, cancelled; the
+    default is init_process_group's timeout."""
+    import datetime
+    import time
+    if n > 1:
+        t = gnn.zeros(3)
+        w = dist.irecv(t, src=(rank + 1) % n, tag=777)
+        start = time.monotonic()
+        raises(RuntimeError, 'recv: timed out waiting 150 ms', w.wait,
+               datetime.timedelta(milliseconds=150))
+        assert time.monotonic() - start >= 0.15
+        assert w.is_completed() and not w.is_success()
+        assert 'timed out' in str(w.exception()), w.exception()
+        # a timeout of init_process_group's: the default of every wait (0.2 s here)
+        w = dist.irecv(t, src=(rank + 1) % n, tag=778)
+        raises(RuntimeError, 'timed out waiting 200 ms', w.wait)
+        assert t.tolist() == [0.0, 0.0, 0.0]
+    t = gnn.tensor([1.0])
+    w = dist.all_reduce(t, async_op=True)
+    assert w.wait(datetime.timedelta(seconds=60)) is True and t.tolist() == [float(n)]
+    assert w.is_completed() and w.is_success() and w.exception() is None
+    raises(ValueError, 'negative', w.wait, -1.0)
+
+
+def check_timeout():
+    """A process of its own: init_process_group's timeout (0.2 s) is every wait's limit, and
+    MPI cannot start again after destroy_process_group."""
+    import datetime
+    raises(TypeError, 'timedelta', dist.init_process_group, backend='mpi', timeout=5)
+    assert dist.default_pg_timeout == datetime.timedelta(minutes=30)
+    dist.init_process_group(backend='mpi', timeout=datetime.timedelta(milliseconds=200))
+    rank, n = dist.get_rank(), dist.get_world_size()
+    check_timeouts(rank, n)
+    dist.destroy_process_group()
+    print('rank %d of %d: the timeouts passed' % (rank, n))
+
+
 def check_mpi():
     dist.init_process_group(backend='mpi')
     assert dist.is_initialized() and dist.get_backend() == 'mpi'
@@ -205,4 +243,4 @@ def check_mpi():
 
 
 if __name__ == '__main__':
-    {'errors': check_errors, 'mpi': check_mpi}[sys.argv[1]]()
+    {'errors': check_errors, 'mpi': check_mpi, 'timeout': check_timeout}[sys.argv[1]]()

@@ -1,8 +1,6 @@
-# DistributedSampler against torch's: without shuffle the index lists are torch's for the same
-# arguments; with shuffle gnn's generator draws a different permutation than torch's (gnn's
-# randperm is not torch's), so the test checks what torch promises of it: the ranks' lists
-# partition the padded index set, are the same for the same seed and epoch, and change with
-# set_epoch.
+# DistributedSampler against torch's: the index lists are torch's for the same arguments,
+# without shuffle and with it (torch's randperm of seed + epoch, set_epoch), and they partition
+# the padded index set.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import collections
@@ -36,6 +34,7 @@ for n, replicas, drop_last in [c for c in cases if c[0] > 0]:
             t.set_epoch(epoch)
             got = list(s)
             assert got == list(s), 'the same seed and epoch give the same order'
+            assert got == list(t), (n, replicas, rank, drop_last, epoch, got, list(t))
             assert len(got) == len(s) == len(t)
             lists.append(got)
         every = collections.Counter(i for lst in lists for i in lst)
@@ -46,6 +45,13 @@ for n, replicas, drop_last in [c for c in cases if c[0] > 0]:
             assert set(every) == set(range(n)) and sum(every.values()) == total
             assert max(every.values()) - min(every.values()) <= max(1, -(-total // n) )
 
+# Fashion-MNIST's size, a seed past 32 bits, later epochs: still torch's order
+for seed, epoch in ((0, 0), (2 ** 33 + 7, 3)):
+    s = DistributedSampler(range(60000), num_replicas=3, rank=1, seed=seed)
+    t = TorchSampler(range(60000), num_replicas=3, rank=1, seed=seed)
+    s.set_epoch(epoch)
+    t.set_epoch(epoch)
+    assert list(s) == list(t), (seed, epoch)
 a = list(DistributedSampler(list(range(50)), num_replicas=2, rank=0, seed=1))
 s = DistributedSampler(list(range(50)), num_replicas=2, rank=0, seed=1)
 s.set_epoch(1)

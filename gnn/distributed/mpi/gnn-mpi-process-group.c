@@ -324,6 +324,28 @@ request_done (MPI_Request *req,
   return TRUE;
 }
 
+/* MPI_Wait; with serialized calls, the lock is held only for a test at a time, so that the
+ * worker's collective runs */
+static int
+wait_request (MPI_Request *request,
+              MPI_Status  *status)
+{
+  int flag = 0, rc;
+
+  if (!serialize_calls)
+    return MPI_Wait (request, status);
+  do
+    {
+      MPI_LOCK ();
+      rc = MPI_Test (request, &flag, status);
+      MPI_UNLOCK ();
+      if (!flag && rc == MPI_SUCCESS)
+        g_usleep (50);
+    }
+  while (!flag && rc == MPI_SUCCESS);
+  return rc;
+}
+
 static gboolean
 mpi_request_wait (GnnProcessGroup *group,
                   gpointer         request,
@@ -332,24 +354,8 @@ mpi_request_wait (GnnProcessGroup *group,
                   GError         **error)
 {
   MPI_Status status;
-  int rc;
+  int rc = wait_request (request, &status);
 
-  if (!serialize_calls)
-    rc = MPI_Wait (request, &status);
-  else
-    {
-      /* the lock is held only for a test at a time, so that the worker's collective runs */
-      int flag = 0;
-      do
-        {
-          MPI_LOCK ();
-          rc = MPI_Test (request, &flag, &status);
-          MPI_UNLOCK ();
-          if (!flag && rc == MPI_SUCCESS)
-            g_usleep (50);
-        }
-      while (!flag && rc == MPI_SUCCESS);
-    }
   return request_done (request, &status, rc, source, nbytes, error);
 }
 
@@ -370,6 +376,39 @@ mpi_request_test (GnnProcessGroup *group,
   *done = flag || rc != MPI_SUCCESS;
   if (!*done)
     return TRUE;
+  return request_done (request, &status, rc, source, nbytes, error);
+}
+
+/* MPI_Cancel, then MPI_Wait, which returns at once for a cancelled request */
+static gboolean
+mpi_request_cancel (GnnProcessGroup *group,
+                    gpointer         request,
+                    gboolean        *cancelled,
+                    int             *source,
+                    gsize           *nbytes,
+                    GError         **error)
+{
+  MPI_Status status;
+  int flag = 0, rc;
+
+  MPI_LOCK ();
+  rc = MPI_Cancel (request);
+  MPI_UNLOCK ();
+  if (rc != MPI_SUCCESS)
+    {
+      /* the request stays: wait for it as usual */
+      *cancelled = FALSE;
+      return mpi_request_wait (group, request, source, nbytes, error);
+    }
+  rc = wait_request (request, &status);
+  if (rc == MPI_SUCCESS)
+    MPI_Test_cancelled (&status, &flag);
+  *cancelled = flag != 0;
+  if (*cancelled)
+    {
+      g_free (request);
+      return TRUE;
+    }
   return request_done (request, &status, rc, source, nbytes, error);
 }
 
@@ -530,6 +569,7 @@ gnn_mpi_process_group_class_init (GnnMpiProcessGroupClass *klass)
   pg->irecv_raw = mpi_irecv_raw;
   pg->request_wait = mpi_request_wait;
   pg->request_test = mpi_request_test;
+  pg->request_cancel = mpi_request_cancel;
   pg->new_group_raw = mpi_new_group_raw;
 }
 

@@ -11,16 +11,18 @@
 # the collectives of that group do nothing on it.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+import datetime as _datetime
 import enum as _enum
 import math as _math
 import pickle as _pickle
+import sys as _sys
 import warnings as _warnings
 
 from gi.repository import GLib as _GLib
 
 from .base import Gnn, no_grad as _no_grad
 from .errors import as_python_error as _as_python_error
-from .data import Sampler as _Sampler, _permutation
+from .data import Sampler as _Sampler
 from .module import Module as _Module, _forward_vfunc
 from .function import autograd_Function as _Function
 
@@ -99,20 +101,51 @@ def _global_rank(group, rank):
     return rank if ranks is None or rank < 0 else ranks[rank]
 
 
+# torch.distributed.default_pg_timeout: the default of init_process_group's timeout
+distributed_default_pg_timeout = _datetime.timedelta(minutes=30)
+__all__.append('distributed_default_pg_timeout')
+# the timeout init_process_group was given: every wait's limit unless it names its own
+_pg_timeout = [distributed_default_pg_timeout]
+
+
+def _timeout_ms(timeout):
+    """A wait's limit in milliseconds, -1 for none: timeout as a timedelta or seconds; None
+    or timedelta(0) (torch's kNoTimeout) is the default group's timeout."""
+    if timeout is None or (isinstance(timeout, _datetime.timedelta) and not timeout):
+        timeout = _pg_timeout[0]
+    if timeout is None:
+        return -1
+    if isinstance(timeout, _datetime.timedelta):
+        seconds = timeout.total_seconds()
+    else:
+        seconds = float(timeout)
+    if seconds < 0:
+        raise ValueError('Work.wait: timeout must not be negative, got %r' % (timeout,))
+    return max(1, int(round(seconds * 1000)))
+
+
+def _wait(work, timeout=None):
+    """Waits for a Gnn.Work, at most the default group's timeout."""
+    _call(work.wait_timeout, _timeout_ms(timeout))
+
+
 @_export
 class distributed_Work:
-    """torch.distributed's work handle (async_op=True): wait() waits for the operation and
-    puts its results into the output tensors, raising the error of a failed one;
-    is_completed() tells without waiting."""
+    """torch.distributed's work handle (async_op=True): wait(timeout) waits for the operation
+    and puts its results into the output tensors, raising the error of a failed one, and a
+    RuntimeError naming the operation once timeout (a timedelta; by default the timeout of
+    init_process_group, 30 minutes) has passed. A send or receive that timed out is
+    cancelled and has failed; a collective that timed out keeps running (MPI cannot cancel
+    one). is_completed() and is_success() tell without waiting; exception() gives the error of
+    a completed operation that failed, None otherwise."""
 
     def __init__(self, work, after=None):
         self._work = work
         self._after = after
 
     def wait(self, timeout=None):
-        """Waits for the operation (timeout is not used: a rank that never joins is not
-        detected yet) and raises its error."""
-        _call(self._work.wait)
+        """Waits for the operation, at most @timeout, and raises its error."""
+        _wait(self._work, timeout)
         if self._after is not None:
             after, self._after = self._after, None
             after()
@@ -125,8 +158,12 @@ class distributed_Work:
         return self._work.is_success()
 
     def exception(self):
+        """The error of the operation once it has completed and failed, else None (it does
+        not wait)."""
+        if not self._work.is_completed() or self._work.is_success():
+            return None
         try:
-            self.wait()
+            _call(self._work.wait)
         except Exception as e:  # the error as torch's Work.exception gives it
             return e
         return None
@@ -171,10 +208,18 @@ def distributed_is_mpi_available():
 
 
 @_export
-def distributed_init_process_group(backend=None, init_method=None, timeout=None, world_size=-1,
+def distributed_init_process_group(backend=None, init_method=None,
+                                   timeout=distributed_default_pg_timeout, world_size=-1,
                                    rank=-1, store=None, group_name='', pg_options=None):
     """torch.distributed.init_process_group: the default group of backend 'mpi'; rank and
-    world size come from the MPI launcher (torch ignores them for MPI; gnn checks them)."""
+    world size come from the MPI launcher (torch ignores them for MPI; gnn checks them).
+    timeout (a timedelta, default 30 minutes as torch's default_pg_timeout) is the limit of
+    every wait on a work handle that does not give its own, DDP's included."""
+    if timeout is None:
+        timeout = distributed_default_pg_timeout
+    if not isinstance(timeout, _datetime.timedelta):
+        raise TypeError('Expected timeout argument to be of type datetime.timedelta, got %s'
+                        % type(timeout).__name__)
     if backend is None:
         raise ValueError("init_process_group: gnn needs the backend named: backend='mpi'")
     name = str(backend).lower()
@@ -187,6 +232,7 @@ def distributed_init_process_group(backend=None, init_method=None, timeout=None,
         raise ValueError("init_process_group: the MPI backend takes its ranks from mpirun; "
                          "init_method and store are not used (got %r, %r)" % (init_method, store))
     _call(Gnn.distributed_init_process_group, name)
+    _pg_timeout[0] = timeout
     for what, given, actual in (('world_size', world_size, Gnn.distributed_get_world_size()),
                                 ('rank', rank, Gnn.distributed_get_rank())):
         if given not in (-1, None) and given != actual:
@@ -517,15 +563,35 @@ def distributed_broadcast_object_list(object_list, src=0, group=None, device=Non
             off += m
 
 
+def _mt19937_randperm(n, seed):
+    """torch.randperm(n, generator=g) of a CPU generator after g.manual_seed(seed), as torch
+    1.13 draws it: MT19937 seeded with seed's low 32 bits (the reference init_genrand), then a
+    Fisher-Yates pass that swaps element i with element i + (next 32-bit draw) % (n - i).
+    Python's random.Random is an MT19937 too: given that state, its getrandbits(32) are the
+    same draws."""
+    import random
+    state = [seed & 0xffffffff]
+    for i in range(1, 624):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xffffffff)
+    draws = random.Random()
+    draws.setstate((3, tuple(state + [624]), None))
+    perm = list(range(n))
+    for i in range(n - 1):
+        z = i + draws.getrandbits(32) % (n - i)
+        perm[i], perm[z] = perm[z], perm[i]
+    return perm
+
+
 @_export
 class DistributedSampler(_Sampler):
     """torch.utils.data.distributed.DistributedSampler(dataset, num_replicas=None, rank=None,
     shuffle=True, seed=0, drop_last=False): this rank's share of the indices, torch's rule:
     padded by wrapping around to a multiple of num_replicas (or cut, with drop_last), then
-    indices[rank::num_replicas]. Without shuffle the lists are torch's. With shuffle the
-    permutation comes from a gnn generator seeded with seed + epoch (set_epoch): the same on
-    every rank and every run, but not torch's permutation, since gnn's randperm draws
-    differently from torch's."""
+    indices[rank::num_replicas]. With shuffle the permutation is torch's randperm of a
+    generator seeded with seed + epoch (set_epoch), drawn from an MT19937 as torch's CPU
+    generator (gnn's own generators are Philox, whose randperm differs), so that the index lists
+    are torch's, shuffled or not."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
@@ -553,8 +619,7 @@ class DistributedSampler(_Sampler):
     def __iter__(self):
         n = len(self.dataset)
         if self.shuffle:
-            g = Gnn.Generator.new(self.seed + self.epoch)
-            indices = _permutation(n, g)
+            indices = _mt19937_randperm(n, self.seed + self.epoch)
         else:
             indices = list(range(n))
         if not self.drop_last:
@@ -624,22 +689,129 @@ def _reached_leaves(outputs):
     return leaves
 
 
+# torch's _DEFAULT_FIRST_BUCKET_BYTES: the cap of the first bucket DDP fills (the gradients
+# that come first in backward), so that their all-reduce starts early
+_DEFAULT_FIRST_BUCKET_BYTES = 1024 * 1024
+distributed__DEFAULT_FIRST_BUCKET_BYTES = _DEFAULT_FIRST_BUCKET_BYTES
+__all__.append('distributed__DEFAULT_FIRST_BUCKET_BYTES')
+
+
+def _bucket_key(t):
+    return (t.get_dtype(), t.get_device())
+
+
+@_export
+def distributed__compute_bucket_assignment_by_size(tensors, bucket_size_limits,
+                                                   expect_sparse_gradient=(), tensor_indices=()):
+    """torch.distributed._compute_bucket_assignment_by_size: DDP's bucketing rule. The tensors
+    are taken in order, apart by dtype and device; a bucket is closed by the tensor that
+    brings it to its limit or over it, and each closed bucket moves that dtype's limit on
+    to the next of bucket_size_limits (the last one stays). Returns (buckets, limits): the
+    tensors' indices per bucket (tensor_indices[i] for tensor i where given) and each bucket's
+    limit. Without tensor_indices the buckets are sorted by the smallest index they hold;
+    with them (the order gradients became ready) they stay in the order they were closed, the
+    ones left open last, the dtype seen last first, as torch's."""
+    result = []
+    open_ = {}
+    limit_at = {}
+    limits = [int(x) for x in bucket_size_limits]
+    if not limits:
+        raise ValueError('_compute_bucket_assignment_by_size: bucket_size_limits is empty')
+    for i, t in enumerate(tensors):
+        index = tensor_indices[i] if len(tensor_indices) else i
+        if len(expect_sparse_gradient) and expect_sparse_gradient[index]:
+            result.append(([index], _sys.maxsize))
+            continue
+        key = _bucket_key(t)
+        k = limit_at.setdefault(key, 0)
+        b = open_.setdefault(key, {'indices': [], 'size': 0})
+        b['indices'].append(index)
+        b['size'] += t.numel() * t.element_size()
+        if b['size'] >= limits[k]:
+            result.append((b['indices'], limits[k]))
+            open_[key] = {'indices': [], 'size': 0}
+            limit_at[key] = min(k + 1, len(limits) - 1)
+    # the buckets left open, newest dtype first: the order torch's unordered_map of them
+    # gives with libstdc++ (it matters only for several dtypes and tensor_indices)
+    for key, b in reversed(list(open_.items())):
+        if b['indices']:
+            result.append((b['indices'], limits[limit_at[key]]))
+    if not len(tensor_indices):
+        result.sort(key=lambda r: min(r[0]))
+    return [r[0] for r in result], [r[1] for r in result]
+
+
+class _Bucket:
+    """One bucket of DDP: its parameters' indices, a flat tensor of their gradients in that
+    order (one dtype and device) and a view of it per parameter."""
+
+    def __init__(self, params, indices, limit):
+        G = _g()
+        self.indices = list(indices)
+        self.limit = limit
+        first = params[self.indices[0]]
+        total = sum(params[i].numel() for i in self.indices)
+        self.flat = G.zeros(total, dtype=first.dtype, device=first.device)
+        self.views, off = [], 0
+        for i in self.indices:
+            n = params[i].numel()
+            self.views.append(self.flat[off:off + n].view(params[i].shape))
+            off += n
+        self.nbytes = total * first.element_size()
+        self.pending = len(self.indices)
+        self.work = None
+
+
 @_export
 class DistributedDataParallel(_Module):
-    """torch.nn.parallel.DistributedDataParallel(module, process_group=None,
-    broadcast_buffers=True, find_unused_parameters=False): data parallelism over the ranks of
-    a process group. At construction rank 0's parameters and buffers are broadcast to every
-    rank. During backward, once the last parameter the forward reached has its gradient (a
-    tensor hook each), every parameter's gradient (.grad, with what no_sync accumulated) is
-    averaged over the ranks in one all-reduce, in registration order, so that after backward
-    every rank holds the gradient of the whole batch. Inside no_sync() gradients accumulate
-    locally; the next synchronized backward averages their sum, as torch's. With
-    find_unused_parameters, the forward finds the parameters its output reaches; the others
-    take part in the average with zeros, so every rank all-reduces in every backward, and a
-    parameter no rank used keeps its gradient (None), as torch's. With broadcast_buffers, rank
-    0's buffers are broadcast before each forward that follows a synchronized one, as torch's.
-    The wrapped module is `module`, and the state dict's keys start with `module.`. Not built
-    yet: buckets, all-reduces overlapping backward, gradient_as_bucket_view, static_graph."""
+    """torch.nn.parallel.DistributedDataParallel(module, device_ids=None, output_device=None,
+    dim=0, broadcast_buffers=True, process_group=None, bucket_cap_mb=25,
+    find_unused_parameters=False, check_reduction=False, gradient_as_bucket_view=False,
+    static_graph=False): data parallelism over the ranks of a process group, with torch
+    1.13's reducer.
+
+    At construction rank 0's parameters and buffers are broadcast to every rank. The
+    parameters that require grad are put in buckets by
+    distributed._compute_bucket_assignment_by_size, in registration order, and the list of
+    buckets is reversed, so that the first bucket holds the last parameters, whose gradients
+    backward makes first. As torch 1.13's, the first iteration has one bucket of every
+    parameter unless find_unused_parameters (without static_graph) is set, where the limits
+    are distributed._DEFAULT_FIRST_BUCKET_BYTES (1 MiB) for the first bucket and
+    bucket_cap_mb for the others. Each bucket has a flat gradient tensor. During backward a
+    hook on each parameter copies its gradient (with what no_sync accumulated) into its
+    bucket; once a bucket is full its all-reduce (an average) is started asynchronously, in
+    bucket order, so that communication runs while backward goes on with the other
+    gradients. The hook of the last gradient waits for every bucket and writes the averages
+    into the parameters' .grad, so that backward returns with the gradients of the whole
+    batch. After the first synchronized iteration (without find_unused_parameters, or with
+    static_graph) the buckets are rebuilt once, before the next forward, in the order the
+    gradients became ready, with the 1 MiB / bucket_cap_mb limits, and rank 0's layout is
+    broadcast so that every rank has it.
+
+    gradient_as_bucket_view: every .grad is a view of its bucket's flat tensor (no copy after
+    the all-reduce). find_unused_parameters: the forward finds the parameters its output
+    reaches; the others are marked ready with zeros at the first hook, and a map of the
+    parameters used is all-reduced, so that a parameter no rank used keeps its gradient as it
+    was. static_graph: the first iteration finds the unused parameters and counts each
+    parameter's hooks; later iterations mark a parameter ready at its last hook and reuse the
+    first iteration's map; gnn's backward runs a parameter's hook once, so a parameter is
+    ready at its first hook in every iteration (a second one raises torch's "marked ready
+    twice" error). no_sync(): gradients accumulate locally (in the bucket views with
+    gradient_as_bucket_view); the next synchronized backward averages their sum.
+    broadcast_buffers: rank 0's buffers are broadcast before each forward that follows a
+    synchronized one.
+
+    gnn's hooks see a gradient before it is accumulated (torch's reducer hooks run after): the
+    DDP hook copies it into the bucket and gives zeros in its place, so a tensor hook
+    registered on a parameter after the wrapping sees zeros; register such hooks first.
+
+    The bucket layout is `bucket_indices` (gnn's: the parameter indices of each bucket, in
+    bucket order) and, as torch, `_get_ddp_logging_data()` ('bucket_sizes',
+    'rebuilt_bucket_sizes', 'rebuilt_per_bucket_param_indices', 'has_rebuilt_buckets', ...).
+    `_ddp_events` holds the last synchronized backward's events, in order: ('ready', i) when
+    parameter i's gradient reached its bucket, ('launch', b) when bucket b's all-reduce
+    started, ('wait', b) when it was waited for. The wrapped module is `module`, and the state
+    dict's keys start with `module.`."""
 
     # a class of the overrides is not made torch-style by Module.__init_subclass__: its GType
     # name and its forward as the do_forward virtual method are given here
@@ -654,25 +826,45 @@ class DistributedDataParallel(_Module):
                  find_unused_parameters=False, check_reduction=False,
                  gradient_as_bucket_view=False, static_graph=False):
         super().__init__()
-        if static_graph or gradient_as_bucket_view:
-            raise NotImplementedError('DistributedDataParallel: static_graph and '
-                                      'gradient_as_bucket_view are not built yet')
         import weakref
         group = _group(process_group)
         self.module = module
         self.broadcast_buffers = broadcast_buffers
         self.find_unused_parameters = find_unused_parameters
+        self.gradient_as_bucket_view = gradient_as_bucket_view
+        self.static_graph = static_graph
+        self.bucket_bytes_cap = int(bucket_cap_mb * 1024 * 1024)
         self.require_backward_grad_sync = True
         self.require_forward_param_sync = True
+        self.process_group = group
         self._ddp_group = group
         self._ddp_handles = []
         self._sync_state(group, module.parameters())
         self._sync_state(group, module.buffers())
-        state = {'params': [p for p in module.parameters() if p.requires_grad],
-                 'expected': None, 'ready': set(), 'group': group}
-        state['index'] = {hash(p): i for i, p in enumerate(state['params'])}
-        self._ddp_state = state
-        for i, p in enumerate(state['params']):
+        params = [p for p in module.parameters() if p.requires_grad]
+        if not params:
+            raise RuntimeError('DistributedDataParallel is not needed when a module doesn\'t '
+                               'have any parameter that requires a gradient.')
+        self._ddp_params = params
+        self._ddp_index = {hash(p): i for i, p in enumerate(params)}
+        self._ddp_zeros = [None] * len(params)
+        self._ddp_num_iterations = 0
+        self._ddp_has_rebuilt = False
+        self._ddp_rebuilt_order = []
+        self._ddp_rebuilt_info = None
+        self._ddp_hook_counts = None      # static_graph: each parameter's hooks per backward
+        self._ddp_static_used = None      # static_graph: the first iteration's global map
+        self._ddp_sync = False
+        self._ddp_events = []
+        if static_graph or not find_unused_parameters:
+            limits = [_sys.maxsize]
+        else:
+            limits = [_DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap]
+        indices, sizes = distributed__compute_bucket_assignment_by_size(params, limits)
+        self._ddp_set_buckets(list(reversed(indices)), list(reversed(sizes)))
+        self._ddp_bucket_size_limits = limits
+        self._ddp_first_sizes = ', '.join(str(b.nbytes) for b in self._ddp_buckets)
+        for i, p in enumerate(params):
             self._ddp_handles.append(p.register_hook(self._make_hook(weakref.ref(self), i)))
 
     @staticmethod
@@ -681,55 +873,234 @@ class DistributedDataParallel(_Module):
             for t in tensors:
                 _call(group.broadcast, t, 0)
 
+    # ---- buckets ---------------------------------------------------------------------
+
+    def _ddp_set_buckets(self, indices, limits):
+        params = self._ddp_params
+        seen = sorted(i for b in indices for i in b)
+        if seen != list(range(len(params))):
+            raise RuntimeError('DistributedDataParallel: a bucket layout must hold every '
+                               'parameter once, got %r' % (indices,))
+        buckets = [_Bucket(params, b, lim) for b, lim in zip(indices, limits)]
+        where = [None] * len(params)
+        for k, b in enumerate(buckets):
+            for pos, i in enumerate(b.indices):
+                where[i] = (k, pos)
+        self._ddp_buckets = buckets
+        self._ddp_where = where
+        if self.gradient_as_bucket_view:
+            with _no_grad():
+                for i, p in enumerate(params):
+                    if p.grad is not None:
+                        view = self._ddp_view(i)
+                        view.copy_(p.grad)
+                        p.grad = view
+
+    def _ddp_view(self, i):
+        k, pos = self._ddp_where[i]
+        return self._ddp_buckets[k].views[pos]
+
+    @property
+    def bucket_indices(self):
+        """gnn's view of the layout: the parameter indices (of the parameters that require
+        grad, in registration order) of each bucket, in the order the buckets are
+        all-reduced."""
+        return [list(b.indices) for b in self._ddp_buckets]
+
+    def _get_ddp_logging_data(self):
+        """torch's DDP logging data, the keys about buckets: 'bucket_sizes' (the first
+        layout's bytes per bucket, comma separated), and after the rebuild
+        'rebuilt_bucket_sizes' and 'rebuilt_per_bucket_param_indices'."""
+        data = {'bucket_sizes': self._ddp_first_sizes,
+                'bucket_cap_bytes': self.bucket_bytes_cap,
+                'gradient_as_bucket_view': int(self.gradient_as_bucket_view),
+                'find_unused_parameters': int(self.find_unused_parameters),
+                'static_graph': int(self.static_graph),
+                'broadcast_buffers': int(self.broadcast_buffers),
+                'world_size': self._ddp_group.get_world_size(),
+                'rank': self._ddp_group.get_rank(),
+                'num_parameter_tensors': len(self._ddp_params),
+                'total_parameter_size_bytes': sum(p.numel() * p.element_size()
+                                                  for p in self._ddp_params)}
+        if self._ddp_num_iterations > 0:
+            data['has_rebuilt_buckets'] = int(self._ddp_has_rebuilt)
+        if self._ddp_rebuilt_info is not None:
+            data.update(self._ddp_rebuilt_info)
+        return data
+
+    def _ddp_should_rebuild(self):
+        return (self.static_graph or not self.find_unused_parameters) and \
+            not self._ddp_has_rebuilt
+
+    def _ddp_rebuild(self):
+        """Before a forward: the buckets in the order the gradients of the first synchronized
+        backward became ready (rank 0's order on every rank)."""
+        order = self._ddp_rebuilt_order
+        if not order:
+            return False
+        n = len(self._ddp_params)
+        order = order + [i for i in range(n) if i not in set(order)]
+        params = [self._ddp_params[i] for i in order]
+        indices, limits = distributed__compute_bucket_assignment_by_size(
+            params, [_DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap], (), order)
+        # rank 0's layout: the flat indices, then each bucket's length
+        G = _g()
+        lengths = [len(b) for b in indices]
+        layout = G.tensor([i for b in indices for i in b] + lengths + [len(lengths)],
+                          dtype=G.int64)
+        if layout.numel() < 2 * n + 1:
+            pad = G.full([2 * n + 1 - layout.numel()], -1, dtype=G.int64)
+            layout = G.cat([layout[:-1], pad, layout[-1:]])
+        _call(self._ddp_group.broadcast, layout, 0)
+        values = [int(v) for v in layout.tolist()]
+        nb = values[-1]
+        lengths = values[n:n + nb]
+        flat, indices, off = values[:n], [], 0
+        for m in lengths:
+            indices.append(flat[off:off + m])
+            off += m
+        limits = [_DEFAULT_FIRST_BUCKET_BYTES] + [self.bucket_bytes_cap] * (nb - 1)
+        self._ddp_set_buckets(indices, limits)
+        self._ddp_has_rebuilt = True
+        self._ddp_rebuilt_order = []
+        self._ddp_rebuilt_info = {
+            'rebuilt_bucket_sizes': ', '.join(str(b.nbytes) for b in self._ddp_buckets),
+            'rebuilt_per_bucket_param_indices': ', '.join(
+                ' '.join(str(i) for i in b.indices) for b in self._ddp_buckets)}
+        return True
+
+    # ---- a backward ------------------------------------------------------------------
+
+    def _ddp_prepare(self, out):
+        """After a forward that a synchronized backward follows: the state of that backward."""
+        n = len(self._ddp_params)
+        first_static = self.static_graph and self._ddp_num_iterations == 0
+        if self.find_unused_parameters or first_static:
+            reached = _reached_leaves(_output_tensors(out, []))
+            used = {self._ddp_index[h] for h in reached if h in self._ddp_index}
+            self._ddp_unused = [i for i in range(n) if i not in used]
+        elif self.static_graph:
+            self._ddp_unused = [i for i in range(n) if self._ddp_hook_counts[i] == 0]
+        else:
+            self._ddp_unused = []
+        self._ddp_map = self.find_unused_parameters or first_static
+        self._ddp_local_used = [0.0] * n
+        self._ddp_hooks_now = [0] * n
+        self._ddp_ready = [False] * n
+        self._ddp_marked_unused = False
+        self._ddp_next = 0
+        self._ddp_events = []
+        for b in self._ddp_buckets:
+            b.pending = len(b.indices)
+            b.work = None
+        self._ddp_sync = True
+        self._ddp_num_iterations += 1
+        if len(self._ddp_unused) == n:     # no hook will run: this rank takes part at once
+            self._ddp_mark_unused()
+
     @staticmethod
     def _make_hook(ref, i):
         def hook(grad):
             self = ref()
-            if self is None:
+            if self is None or not self._ddp_sync:   # no_sync, or no synchronized forward
                 return None
-            state = self._ddp_state
-            if state['expected'] is None:     # no_sync, or no synchronized forward
-                return None
-            state['ready'].add(i)
-            if not state['expected'] <= state['ready']:
-                return None
-            return self._reduce(i, grad)
+            return self._ddp_hook(i, grad)
         return hook
 
-    def _reduce(self, last, grad):
-        """Averages every parameter's gradient over the ranks, from the hook of @last (whose
-        incoming @grad is not in its .grad yet): its .grad is set to the average and the hook
-        gives zeros, so that the accumulation leaves the average."""
-        state = self._ddp_state
-        state['expected'] = None
-        state['ready'] = set()
-        params, group = state['params'], state['group']
+    def _ddp_hook(self, i, grad):
+        p = self._ddp_params[i]
+        self._ddp_hooks_now[i] += 1
+        if self.static_graph and self._ddp_hook_counts is not None and \
+                self._ddp_hooks_now[i] < self._ddp_hook_counts[i]:
+            return None     # not its last hook: it accumulates as usual
+        if self._ddp_ready[i]:
+            raise RuntimeError(
+                'Expected to mark a variable ready only once. This error is caused by one of '
+                'the following reasons: 1) Use of a module parameter outside the `forward` '
+                'function. 2) Reused parameters in multiple reentrant backward passes. '
+                'Parameter at index %d has been marked as ready twice.' % i)
+        self._ddp_local_used[i] = 1.0
+        if not self._ddp_marked_unused:
+            self._ddp_mark_unused()
         with _no_grad():
-            grads, used = [], []
-            for j, p in enumerate(params):
-                g = p.grad
-                if j == last:
-                    g = grad if g is None else g + grad
-                used.append(0.0 if g is None else 1.0)
-                grads.append(_g().zeros_like(p) if g is None else g)
-            flat = _g().cat([g.reshape(-1) for g in grads])
-            _call(group.all_reduce, flat, Gnn.ReduceOp.AVG)
-            if self.find_unused_parameters:
-                used_t = _g().tensor(used, dtype=_g().float64)
-                _call(group.all_reduce, used_t, Gnn.ReduceOp.SUM)
-                used = used_t.tolist()
-            off = 0
-            for j, p in enumerate(params):
-                n = p.numel()
-                avg = flat[off:off + n].reshape(p.shape)
-                off += n
-                if used[j] == 0:          # no rank used it: its gradient stays as it is
-                    continue
-                if j == last or p.grad is None:
-                    p.grad = avg.clone()
-                else:
-                    p.grad.copy_(avg)
-            return _g().zeros_like(grad)
+            view = self._ddp_view(i)
+            g = p.grad
+            if g is None:
+                view.copy_(grad)
+            elif g is view:
+                view.add_(grad)
+            else:
+                view.copy_(g + grad)
+            if self.gradient_as_bucket_view:
+                p.grad = view
+            zeros = self._ddp_zeros[i]
+            if zeros is None:
+                zeros = self._ddp_zeros[i] = _g().zeros_like(p)
+        self._ddp_mark_ready(i)
+        # the gradient is in the bucket (and, once averaged, in .grad): nothing to add
+        return zeros
+
+    def _ddp_mark_unused(self):
+        self._ddp_marked_unused = True
+        with _no_grad():
+            for j in self._ddp_unused:
+                g = self._ddp_params[j].grad
+                view = self._ddp_view(j)
+                if g is None:
+                    view.zero_()
+                elif g is not view:
+                    view.copy_(g)
+                self._ddp_mark_ready(j)
+
+    def _ddp_mark_ready(self, i):
+        self._ddp_ready[i] = True
+        self._ddp_events.append(('ready', i))
+        if self._ddp_should_rebuild():
+            self._ddp_rebuilt_order.append(i)
+        k, _ = self._ddp_where[i]
+        bucket = self._ddp_buckets[k]
+        bucket.pending -= 1
+        buckets = self._ddp_buckets
+        # in bucket order on every rank, so that the ranks' collectives pair up
+        while self._ddp_next < len(buckets) and buckets[self._ddp_next].pending == 0:
+            b = buckets[self._ddp_next]
+            b.work = self._ddp_group.all_reduce_async(b.flat, Gnn.ReduceOp.AVG)
+            self._ddp_events.append(('launch', self._ddp_next))
+            self._ddp_next += 1
+        if self._ddp_next == len(buckets):
+            self._ddp_finalize()
+
+    def _ddp_finalize(self):
+        """The last gradient is in: wait for every bucket and write the averages into .grad."""
+        self._ddp_sync = False
+        used = None
+        if self._ddp_map:
+            G = _g()
+            used_t = G.tensor(self._ddp_local_used, dtype=G.float64)
+            _call(self._ddp_group.all_reduce, used_t, Gnn.ReduceOp.SUM)
+            used = used_t.tolist()
+            if self.static_graph:
+                self._ddp_static_used = used
+        elif self.static_graph:
+            used = self._ddp_static_used
+        if self.static_graph and self._ddp_hook_counts is None:
+            self._ddp_hook_counts = list(self._ddp_hooks_now)
+        with _no_grad():
+            for k, b in enumerate(self._ddp_buckets):
+                work, b.work = b.work, None
+                _wait(work)
+                self._ddp_events.append(('wait', k))
+                for i, view in zip(b.indices, b.views):
+                    if used is not None and used[i] == 0:
+                        continue     # no rank used it: its gradient stays as it was
+                    p = self._ddp_params[i]
+                    if self.gradient_as_bucket_view:
+                        if p.grad is not view:
+                            p.grad = view
+                    elif p.grad is None:
+                        p.grad = view.clone()
+                    else:
+                        p.grad.copy_(view)
 
     def no_sync(self):
         """torch's DistributedDataParallel.no_sync: a context in which backward accumulates
@@ -747,46 +1118,36 @@ class DistributedDataParallel(_Module):
         return context()
 
     def forward(self, *args, **kwargs):
-        state = self._ddp_state
-        if state['ready'] and state['expected'] is not None:
-            missing = sorted(set(range(len(state['params']))) - state['ready'])
-            state['ready'] = set()
+        if self._ddp_sync:
+            missing = [i for i, r in enumerate(self._ddp_ready) if not r]
+            self._ddp_sync = False
+            for b in self._ddp_buckets:      # the started all-reduces end before the error
+                if b.work is not None:
+                    work, b.work = b.work, None
+                    try:
+                        work.wait()
+                    except Exception:  # the error of the next line is the one to give
+                        pass
             raise RuntimeError(
                 'Expected to have finished reduction in the prior iteration before starting a '
                 'new one. This error indicates that your module has parameters that were not '
                 'used in producing loss. You can enable unused parameter detection by passing '
                 'the keyword argument `find_unused_parameters=True` to '
                 '`torch.nn.parallel.DistributedDataParallel`. Parameter indices which did not '
-                'receive grad for rank %d: %s' % (state['group'].get_rank(),
+                'receive grad for rank %d: %s' % (self._ddp_group.get_rank(),
                                                   ' '.join(str(m) for m in missing)))
+        if Gnn.is_grad_enabled() and self._ddp_should_rebuild():
+            self._ddp_rebuild()
         buffers = list(self.module.buffers())
         if self.broadcast_buffers and self.require_forward_param_sync and buffers:
             self._sync_state(self._ddp_group, buffers)
         out = self.module(*args, **kwargs)
         if Gnn.is_grad_enabled() and self.require_backward_grad_sync:
             self.require_forward_param_sync = True
-            if self.find_unused_parameters:
-                reached = _reached_leaves(_output_tensors(out, []))
-                expected = {state['index'][h] for h in reached if h in state['index']}
-            else:
-                expected = set(range(len(state['params'])))
-            state['expected'] = expected
-            state['ready'] = set()
-            if not expected:     # nothing to wait for: this rank takes part at once
-                self._reduce_now()
+            self._ddp_prepare(out)
         else:
             self.require_forward_param_sync = False
-            state['expected'] = None
         return out
-
-    def _reduce_now(self):
-        """A rank whose output reaches no parameter still takes part in the average."""
-        state = self._ddp_state
-        if state['params']:
-            p = state['params'][0]
-            g = p.grad
-            p.grad = None
-            self._reduce(0, _g().zeros_like(p) if g is None else g)
 
 
 class _AllReduceSum(_Function):

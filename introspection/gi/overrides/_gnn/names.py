@@ -1731,6 +1731,11 @@ ROWS = [
     ('torch.Tensor.q_per_channel_zero_points', 'Gnn.q_per_channel_zero_points'),
     ('torch.Tensor.q_per_channel_axis', 'Gnn.q_per_channel_axis'),
     ('torch.Tensor.dequantize', 'Gnn.dequantize'),
+    # ---- DistributedDataParallel's buckets (_gnn/distributed.py) ----
+    ('torch.distributed._DEFAULT_FIRST_BUCKET_BYTES', 'Gnn.distributed__DEFAULT_FIRST_BUCKET_BYTES'),
+    ('torch.distributed._compute_bucket_assignment_by_size',
+     'Gnn.distributed__compute_bucket_assignment_by_size'),
+    ('torch.distributed.default_pg_timeout', 'Gnn.distributed_default_pg_timeout'),
 ]
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
