@@ -286,6 +286,56 @@ class PrepareTrainConvert(unittest.TestCase):
         self.assertLessEqual(off.max(), 1.0001)
         self.assertLess((off > 0.5).mean(), 0.1)
 
+    def test_conv_bn_folded_while_training(self):
+        # fuse_modules_qat keeps the batch norms (ConvBnReLU2d, ConvBn2d of a conv without
+        # bias); prepare_qat makes them the QAT modules that fold bn.weight / running_std into
+        # the fake-quantized weight on every step while the batch norm trains on. Three SGD
+        # steps: outputs within one quantum of torch's (a convolution sums in another order),
+        # the running statistics as torch's; convert folds them (fuse_conv_bn_weights) into
+        # torch's quantized convolutions, outputs within one output quantum
+        def make(lib):
+            nn = lib.nn
+            return nn.Sequential(lib.ao.quantization.QuantStub(), nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8),
+                                 nn.ReLU(), nn.Conv2d(8, 4, 3, stride=2, bias=False), nn.BatchNorm2d(4),
+                                 nn.Flatten(), nn.Linear(4 * 3 * 3, 5), lib.ao.quantization.DeQuantStub())
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        t.train()
+        for _ in range(2):
+            t(torch.randn(4, 3, 8, 8))
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        g.train()
+        fuse = [['1', '2', '3'], ['4', '5']]
+        t, g = tq.fuse_modules_qat(t, fuse), gq.fuse_modules_qat(g, fuse)
+        self.assertEqual([type(m).__name__ for m in g][1:6], ['ConvBnReLU2d', 'Identity', 'Identity', 'ConvBn2d', 'Identity'])
+        t.qconfig = tq.get_default_qat_qconfig('onednn', 0)
+        g.qconfig = gq.get_default_qat_qconfig('onednn', 0)
+        t, g = tq.prepare_qat(t), gq.prepare_qat(g)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual(repr(g[4]).split('(')[0], 'ConvBn2d')
+        topt = torch.optim.SGD(t.parameters(), lr=0.05)
+        gopt = gnn.optim.SGD(g.parameters(), lr=0.05)
+        for step in range(3):
+            x, y = torch.randn(16, 3, 8, 8), torch.randint(0, 5, (16,))
+            quantum = t[7].activation_post_process.scale.item()
+            ta, ga, _ = self.step(t, g, topt, gopt, x, y)
+            off = np.abs(np_of(ga) - np_of(ta)) / quantum
+            self.assertLessEqual(off.max(), 1.0001, step)
+            self.assertLess((off > 0.5).mean(), 0.1, step)
+        for i in (1, 4):
+            np.testing.assert_allclose(np_of(g[i].bn.running_mean), t[i].bn.running_mean.numpy(), rtol=1e-4, atol=1e-5)
+            np.testing.assert_allclose(np_of(g[i].bn.running_var), t[i].bn.running_var.numpy(), rtol=1e-4, atol=1e-5)
+        t.eval()
+        g.eval()
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual([repr(m).split('(')[0] for m in gc][1:8],
+                         ['QuantizedConvReLU2d', 'Identity', 'Identity', 'QuantizedConv2d', 'Identity', 'Flatten',
+                          'QuantizedLinear'])
+        x = torch.randn(64, 3, 8, 8)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc[7].scale
+        self.assertLessEqual(off.max(), 1.0001)
+        self.assertLess((off > 0.5).mean(), 0.1)
+
     def test_bad_use(self):
         m = mlp(gnn)
         m.qconfig = gq.get_default_qat_qconfig('qnnpack', 0)

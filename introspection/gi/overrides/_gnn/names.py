@@ -1658,6 +1658,7 @@ ROWS = [
     ('torch.ao.quantization.default_qat_qconfig', 'Gnn.default_qat_qconfig'),
     ('torch.ao.quantization.get_default_qat_qconfig', 'Gnn.get_default_qat_qconfig'),
     ('torch.ao.quantization.prepare_qat', 'Gnn.prepare_qat'),
+    ('torch.ao.quantization.fuse_modules_qat', 'Gnn.fuse_modules_qat'),
     ('torch.nn.qat.Linear', 'Gnn.QATLinear'),
     ('torch.nn.qat.Conv2d', 'Gnn.QATConv2d'),
     ('torch.nn.quantized.FloatFunctional', 'Gnn.FloatFunctional'),
@@ -1681,8 +1682,11 @@ ROWS = [
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
 # the same names; gnn gives it the same rows
+# (but for the names torch.quantization lacks)
+_AO_QUANTIZATION_ONLY = {'torch.ao.quantization.fuse_modules_qat'}
 ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], target)
-         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
+         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')
+         and spelling not in _AO_QUANTIZATION_ONLY]
 
 
 def namespace_of(spelling):

@@ -442,6 +442,14 @@ class _QATModule(_Module):
     def _geometry(self):
         return _json.loads(self.config)
 
+    def __getattr__(self, name):
+        try:
+            return _Module.__getattr__(self, name)
+        except AttributeError:
+            if name == 'bias':
+                return None      # a layer without bias (a copy keeps no None slot)
+            raise
+
     def _start(self, qconfig, float_layer):
         if not qconfig:
             raise AssertionError('qconfig must be provided for QAT module')
@@ -1258,3 +1266,146 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=_q.qint8, mapping=None, inp
 
 
 __all__ += ['DynamicQuantizedLSTM', 'DynamicQuantizedGRU', 'quantize_dynamic']
+
+
+# ---- conv + batch norm for QAT: fuse_modules_qat, ConvBn2d, ConvBnReLU2d ----
+
+def _fused_sequence(name, n, doc):
+    def __init__(self, *mods, **kwargs):
+        if mods:
+            kinds = tuple(type(m).__name__ for m in mods)
+            want = ('Conv2d', 'BatchNorm2d', 'ReLU')[:n]
+            if kinds != want:
+                raise AssertionError('Incorrect types for input modules%s' % (kinds,))
+        _q._Sequential.__init__(self, *mods, **kwargs)
+    return type(name, (_q._FusedModule,), {'__gtype_name__': 'Gnn' + name, '__module__': 'gnn.ao.nn.intrinsic',
+                                           '__init__': __init__, '__doc__': doc})
+
+
+ConvBn2d = _fused_sequence('ConvBn2d', 2, 'torch.ao.nn.intrinsic.ConvBn2d: Conv2d and BatchNorm2d fused '
+                                          'for quantization-aware training.')
+ConvBnReLU2d = _fused_sequence('ConvBnReLU2d', 3, 'torch.ao.nn.intrinsic.ConvBnReLU2d: Conv2d, '
+                                                  'BatchNorm2d and ReLU fused for quantization-aware training.')
+
+
+def _fuse_known_qat(mods):
+    """torch's fuse_known_modules with is_qat: conv+bn(+relu) in training become ConvBn2d /
+    ConvBnReLU2d (evaluated ones fold as fuse_modules does); the rest as fuse_modules."""
+    names = tuple(type(m).__name__ for m in mods)
+    if names in (('Conv2d', 'BatchNorm2d'), ('Conv2d', 'BatchNorm2d', 'ReLU')) and mods[0].training:
+        if mods[0].training != mods[1].training:
+            raise AssertionError('Conv and BN both must be in the same mode (train or eval).')
+        fused = (ConvBn2d if len(mods) == 2 else ConvBnReLU2d)(*mods)
+        fused.train(True)
+        rest = []
+        for _ in mods[1:]:
+            ident = Gnn.Identity()
+            ident.train(True)
+            rest.append(ident)
+        return [fused] + rest
+    if names == ('Linear', 'BatchNorm1d') and mods[0].training:
+        raise NotImplementedError('fuse_modules_qat: gnn has no LinearBn1d for training')
+    return _q._fuse_known(mods)
+
+
+def fuse_modules_qat(model, modules_to_fuse, inplace=False, fuser_func=None, fuse_custom_config_dict=None):
+    """torch.ao.quantization.fuse_modules_qat: fuse_modules for a model to train with
+    prepare_qat: conv+bn and conv+bn+relu in training become ConvBn2d and ConvBnReLU2d (the
+    batch norm stays, prepare_qat makes them QAT modules that fold it on the fly)."""
+    return _q.fuse_modules(model, modules_to_fuse, inplace, fuser_func or _fuse_known_qat,
+                           fuse_custom_config_dict)
+
+
+class QATConvBn2d(QATConv2d):
+    """torch.ao.nn.intrinsic.qat.ConvBn2d: the convolution with the batch norm folded into its
+    fake-quantized weight on every forward (torch's _forward_approximate: the weight scaled by
+    bn.weight / running_std, fake quantized, the convolution divided back and the batch norm
+    applied, which in training uses and updates the batch statistics)."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+ConvBn2d'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+
+    def forward(self, input):
+        from .functional import conv2d
+        from .functions import zeros
+        bn = self.bn
+        running_std = (bn.running_var + bn.get_property('eps')).sqrt()
+        scale_factor = bn.weight / running_std
+        scaled = self.weight_fake_quant(self.weight * scale_factor.reshape(-1, 1, 1, 1))
+        conv = conv2d(input, scaled, zeros(self.out_channels, dtype=input.dtype), self.stride,
+                      self.padding, self.dilation, self.groups)
+        conv_orig = conv / scale_factor.reshape(1, -1, 1, 1)
+        if self.bias is not None:
+            conv_orig = conv_orig + self.bias.reshape(1, -1, 1, 1)
+        return self._finish(bn(conv_orig))
+
+    def freeze_bn_stats(self):
+        self.bn.eval()
+        return self
+
+    def update_bn_stats(self):
+        self.bn.train()
+        return self
+
+    @classmethod
+    def from_float(cls, mod):
+        """torch's from_float: over the fused module's conv parameters and its batch norm."""
+        if not isinstance(mod, (ConvBn2d, ConvBnReLU2d)):
+            raise AssertionError('qat.%s.from_float only works for ConvBn2d' % cls.__name__)
+        conv, bn = mod[0], mod[1]
+        if getattr(mod, 'qconfig', None) is None:
+            raise AssertionError('Input float module must have qconfig defined')
+        groups = conv.get_property('groups')
+        w = conv.weight
+        q = cls(w.shape[1] * groups, w.shape[0], (w.shape[2], w.shape[3]),
+                _q._conv_pair(conv, 'stride', 1), _q._conv_pair(conv, 'padding', 0),
+                _q._conv_pair(conv, 'dilation', 1), groups, conv.bias is not None, qconfig=mod.qconfig)
+        q.weight = conv.weight
+        q.bias = conv.bias
+        fq = q.weight_fake_quant
+        del q.weight_fake_quant
+        q.bn = bn                      # (torch's order of the children: bn, weight_fake_quant)
+        q.weight_fake_quant = fq
+        return q
+
+    def _folded(self):
+        """torch's fuse_conv_bn_weights over the running statistics: (weight, bias)."""
+        from .functions import zeros
+        bn = self.bn
+        r = (bn.running_var + bn.get_property('eps')).rsqrt()
+        w = self.weight * (bn.weight * r).reshape(-1, 1, 1, 1)
+        b = self.bias if self.bias is not None else zeros(self.out_channels)
+        return w.detach(), ((b - bn.running_mean) * r * bn.weight + bn.bias).detach()
+
+
+class QATConvBnReLU2d(QATConvBn2d):
+    """torch.ao.nn.intrinsic.qat.ConvBnReLU2d: QATConvBn2d followed by ReLU."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+ConvBnReLU2d'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+    _relu = True
+
+
+_QAT_CLASSES = _QAT_CLASSES + (QATConvBn2d, QATConvBnReLU2d)
+_qat_class_for_plain = _qat_class_for
+
+
+def _qat_class_for(mod):           # noqa: F811 (the conv-bn pairs first)
+    if isinstance(mod, ConvBnReLU2d):
+        return QATConvBnReLU2d
+    if isinstance(mod, ConvBn2d):
+        return QATConvBn2d
+    return _qat_class_for_plain(mod)
+
+
+def _convert_qat_conv_bn(mod):
+    if not isinstance(mod, (QATConvBn2d, QATConvBnReLU2d)) or \
+            'activation_post_process' not in dict(mod.named_children()):
+        return None
+    view = _ConvertView(mod)
+    view.weight, view.bias = mod._folded()
+    target = _q.QuantizedConvReLU2d if isinstance(mod, QATConvBnReLU2d) else _q.QuantizedConv2d
+    return target.from_float(view)
+
+
+_q._EXTRA_CONVERTERS.insert(0, _convert_qat_conv_bn)
+
+__all__ += ['ConvBn2d', 'ConvBnReLU2d', 'fuse_modules_qat', 'QATConvBn2d', 'QATConvBnReLU2d']
