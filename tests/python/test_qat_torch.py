@@ -307,7 +307,8 @@ class PrepareTrainConvert(unittest.TestCase):
         g.train()
         fuse = [['1', '2', '3'], ['4', '5']]
         t, g = tq.fuse_modules_qat(t, fuse), gq.fuse_modules_qat(g, fuse)
-        self.assertEqual([type(m).__name__ for m in g][1:6], ['ConvBnReLU2d', 'Identity', 'Identity', 'ConvBn2d', 'Identity'])
+        self.assertEqual([type(m).__name__ for m in g][1:6],
+                         ['ConvBnReLU2d', 'Identity', 'Identity', 'ConvBn2d', 'Identity'])
         t.qconfig = tq.get_default_qat_qconfig('onednn', 0)
         g.qconfig = gq.get_default_qat_qconfig('onednn', 0)
         t, g = tq.prepare_qat(t), gq.prepare_qat(g)
@@ -527,7 +528,8 @@ class DynamicRNN(unittest.TestCase):
                         thx = (h0, h0 * 0.5) if kind == 'LSTM' else h0
                         ghx = (gnn.tensor(h0.numpy()), gnn.tensor((h0 * 0.5).numpy())) if kind == 'LSTM' \
                             else gnn.tensor(h0.numpy())
-                        for targs, gargs in (((x,), (gnn.tensor(x.numpy()),)), ((x, thx), (gnn.tensor(x.numpy()), ghx))):
+                        gx = gnn.tensor(x.numpy())
+                        for targs, gargs in (((x,), (gx,)), ((x, thx), (gx, ghx))):
                             to, th = tq_[0](*targs)
                             go, gh = gq_[0](*gargs)
                             np.testing.assert_allclose(np_of(go), to.numpy(), rtol=1e-5, atol=1e-5)
