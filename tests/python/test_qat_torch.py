@@ -538,6 +538,31 @@ class DynamicRNN(unittest.TestCase):
                         fo, _ = t[0](x)
                         self.assertGreater(np.abs(fo.detach().numpy() - to.numpy()).max(), 1e-4)  # (quantized)
 
+    def test_cells_as_torch(self):
+        # LSTMCell, GRUCell and RNNCell (tanh, relu) through quantize_dynamic's default set:
+        # torch's printed form, its state-dict prefixes (_packed_weight_ih/_hh) and outputs at
+        # abs 1e-5, with and without a given state
+        torch.manual_seed(2)
+        for kind, kw in (('LSTMCell', {}), ('GRUCell', {}), ('RNNCell', {}), ('RNNCell', dict(nonlinearity='relu'))):
+            with self.subTest(kind=kind, kw=kw):
+                t = torch.nn.Sequential(getattr(torch.nn, kind)(5, 7, **kw))
+                g = gnn.nn.Sequential(getattr(gnn.nn, kind)(5, 7, **kw))
+                g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+                tq_, gq_ = tq.quantize_dynamic(t), gq.quantize_dynamic(g)
+                self.assertEqual(repr(gq_[0]).splitlines()[0].rstrip('('), repr(tq_[0]).split('(')[0])
+                self.assertIn(repr(tq_[0])[len(repr(tq_[0]).split('(')[0]):].strip('()'), repr(gq_[0]))
+                self.assertEqual(sorted({k.split('.')[1] for k in gq_.state_dict()}),
+                                 sorted({k.split('.')[1] for k in tq_.state_dict()}))
+                x, h = torch.randn(3, 5), torch.randn(3, 7)
+                lstm = kind == 'LSTMCell'
+                gx, gh = gnn.tensor(x.numpy()), gnn.tensor(h.numpy())
+                for targs, gargs in (((x,), (gx,)), ((x, (h, h) if lstm else h), (gx, (gh, gh) if lstm else gh))):
+                    a, b = tq_[0](*targs), gq_[0](*gargs)
+                    for u, v in zip(a if lstm else (a,), b if lstm else (b,)):
+                        np.testing.assert_allclose(np_of(v), u.detach().numpy(), rtol=1e-5, atol=1e-5)
+        with self.assertRaisesRegex(AssertionError, 'bias=True'):
+            gq.quantize_dynamic(gnn.nn.Sequential(gnn.nn.LSTMCell(2, 3, bias=False)))
+
     def test_state_round_trip(self):
         # the int8 weights travel in the state dict (per layer and direction, ih and hh as
         # DynamicQuantizedLinear's _packed_params); a fresh quantized model loads them

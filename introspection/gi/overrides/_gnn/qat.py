@@ -1228,12 +1228,13 @@ _q_quantize_dynamic = _q.quantize_dynamic
 
 @raising_torch_errors
 def quantize_dynamic(model, qconfig_spec=None, dtype=_q.qint8, mapping=None, inplace=False):
-    """torch.ao.quantization.quantize_dynamic: Linear becomes DynamicQuantizedLinear, LSTM
-    DynamicQuantizedLSTM and GRU DynamicQuantizedGRU (int8 weights per tensor, symmetric;
-    activations quantized per call with reduce_range). qconfig_spec is a set of those classes,
-    or None for all three (torch's default for qint8); a copy is quantized unless inplace."""
+    """torch.ao.quantization.quantize_dynamic: Linear becomes DynamicQuantizedLinear, LSTM,
+    GRU, LSTMCell, GRUCell and RNNCell their DynamicQuantized forms (int8 weights per tensor,
+    symmetric; activations quantized per call with reduce_range). qconfig_spec is a set of
+    those classes, or None for all of them (torch's default for qint8); a copy is quantized
+    unless inplace."""
     spec = None if qconfig_spec is None else set(qconfig_spec)
-    rnn = {Gnn.LSTM: DynamicQuantizedLSTM, Gnn.GRU: DynamicQuantizedGRU}
+    rnn = {getattr(Gnn, k): v for k, v in _RNN_TARGETS.items()}
     wanted = {k: v for k, v in rnn.items() if spec is None or any(c is k or c.__gtype__ == k.__gtype__
                                                                   for c in spec if hasattr(c, '__gtype__'))}
     rest = None if spec is None else {c for c in spec if not any(getattr(c, '__gtype__', None) == k.__gtype__
@@ -1409,3 +1410,115 @@ def _convert_qat_conv_bn(mod):
 _q._EXTRA_CONVERTERS.insert(0, _convert_qat_conv_bn)
 
 __all__ += ['ConvBn2d', 'ConvBnReLU2d', 'fuse_modules_qat', 'QATConvBn2d', 'QATConvBnReLU2d']
+
+
+class _DynamicQuantizedCell(_QATModule):
+    """What the dynamic quantized cells share: _packed_weight_ih and _packed_weight_hh
+    (DynamicQuantizedLinear, the biases inside; torch's state-dict names), one step."""
+    __gtype_name__ = 'GnnDynamicQuantizedRNNCellBase'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+    def __init__(self, input_size=None, hidden_size=None, bias=True, nonlinearity='tanh', dtype=_q.qint8,
+                 **kwargs):
+        from .tensor import tensor
+        if _is_constructed(self) and input_size is None:
+            _Module.__init__(self)
+            return
+        _Module.__init__(self, **kwargs)
+        if int(_q.as_qdtype(dtype)) != int(_q.qint8):
+            raise NotImplementedError('dynamic quantized cells: gnn supports dtype=torch.qint8 only')
+        if nonlinearity not in ('tanh', 'relu'):
+            raise ValueError('Unknown nonlinearity: %s' % nonlinearity)
+        self.config = _json.dumps(dict(input_size=int(input_size), hidden_size=int(hidden_size),
+                                       bias=bool(bias), nonlinearity=nonlinearity))
+        G, H = self._gates, int(hidden_size)
+        rng = _np.random.default_rng(0)
+        for name, n_in in (('_packed_weight_ih', int(input_size)), ('_packed_weight_hh', H)):
+            w = tensor(rng.uniform(-1, 1, (G * H, n_in)).astype(_np.float32) / _np.sqrt(H))
+            b = tensor(_np.zeros(G * H, _np.float32)) if bias else None
+            self.add_module(name, _dynamic_linear(w, b))
+
+    __getattr__ = _DynamicQuantizedRNN.__getattr__
+
+    def extra_repr(self):
+        s = '%d, %d' % (self.input_size, self.hidden_size)
+        if not self.bias_:
+            s += ', bias=False'
+        if self._gates == 1 and self.nonlinearity != 'tanh':
+            s += ', nonlinearity=%s' % self.nonlinearity
+        return s
+
+    bias_ = property(lambda self: _json.loads(self.config)['bias'])
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        get = mod.get_property
+        if not get('bias'):
+            raise AssertionError('dynamic quantized cells need bias=True, as torch\'s from_float')
+        extra = {'nonlinearity': get('nonlinearity')} if cls._gates == 1 else {}
+        q = cls(get('input-size'), get('hidden-size'), get('bias'), **extra)
+        params = dict(mod.named_parameters())
+        for part in ('ih', 'hh'):
+            q.add_module('_packed_weight_' + part, _dynamic_linear(params['weight_' + part],
+                                                                   params.get('bias_' + part)))
+        q.train(mod.training)
+        return q
+
+    def forward(self, input, hx=None):
+        from .functions import zeros
+        with no_grad():
+            if input.dim() != 2:
+                raise RuntimeError('%s: expected a 2-D input (batch, input_size), got %d-D'
+                                   % (type(self).__name__, input.dim()))
+            if input.shape[1] != self.input_size:
+                raise RuntimeError('input has inconsistent input_size: got %d expected %d'
+                                   % (input.shape[1], self.input_size))
+            B, H = input.shape[0], self.hidden_size
+            if hx is None:
+                h0 = zeros(B, H)
+                hx = (h0, h0) if self._gates == 4 else h0
+            gi = self._packed_weight_ih(input)
+            h = hx[0] if self._gates == 4 else hx
+            gh = self._packed_weight_hh(h)
+            if self._gates == 4:
+                i, f, g, o = (gh + gi).chunk(4, 1)
+                c = f.sigmoid() * hx[1] + i.sigmoid() * g.tanh()
+                return o.sigmoid() * c.tanh(), c
+            if self._gates == 3:
+                ir, iz, inn = gi.chunk(3, 1)
+                hr, hz, hn = gh.chunk(3, 1)
+                r = (hr + ir).sigmoid()
+                z = (hz + iz).sigmoid()
+                n = (inn + hn * r).tanh()
+                return (h - n) * z + n
+            pre = gi + gh
+            return pre.tanh() if self.nonlinearity == 'tanh' else pre.relu()
+
+
+class DynamicQuantizedLSTMCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.LSTMCell (printed DynamicQuantizedLSTMCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedLSTMCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+
+class DynamicQuantizedGRUCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.GRUCell (printed DynamicQuantizedGRUCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedGRUCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 3
+
+
+class DynamicQuantizedRNNCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.RNNCell (printed DynamicQuantizedRNNCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedRNNCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 1
+
+
+_RNN_TARGETS = {'LSTM': DynamicQuantizedLSTM, 'GRU': DynamicQuantizedGRU, 'LSTMCell': DynamicQuantizedLSTMCell,
+                'GRUCell': DynamicQuantizedGRUCell, 'RNNCell': DynamicQuantizedRNNCell}
+
+__all__ += ['DynamicQuantizedLSTMCell', 'DynamicQuantizedGRUCell', 'DynamicQuantizedRNNCell']
