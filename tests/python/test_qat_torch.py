@@ -142,6 +142,39 @@ class FakeQuantizeModule(unittest.TestCase):
         self.assertEqual(int(m[0].observer_enabled[0].item()), 1)
         self.assertEqual(repr(gf).splitlines()[1], repr(tf).splitlines()[1])
 
+    def test_fused_moving_avg_obs_fake_quant(self):
+        # torch's fused kernel: the running min/max moved in double precision, the qparams from
+        # ChooseQuantizationParams (symmetric schemes preserving sparsity), not the observer's
+        # formula; scales, zero points, outputs, gradients and the state dict as torch's
+        cases = [({}, {}),
+                 (dict(dtype=torch.qint8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_symmetric),
+                  dict(dtype=gnn.qint8, quant_min=-128, quant_max=127, qscheme=gnn.per_tensor_symmetric)),
+                 (dict(reduce_range=True), dict(reduce_range=True)),
+                 (dict(observer=tq.MovingAveragePerChannelMinMaxObserver, dtype=torch.qint8, quant_min=-128,
+                       quant_max=127, qscheme=torch.per_channel_symmetric),
+                  dict(observer=gq.MovingAveragePerChannelMinMaxObserver, dtype=gnn.qint8, quant_min=-128,
+                       quant_max=127, qscheme=gnn.per_channel_symmetric))]
+        torch.manual_seed(0)
+        for tcfg, gcfg in cases:
+            for trial in range(10):
+                tf, gf = tq.FusedMovingAvgObsFakeQuantize(**tcfg), gq.FusedMovingAvgObsFakeQuantize(**gcfg)
+                for step in range(3):
+                    with self.subTest(cfg=tcfg, trial=trial, step=step):
+                        tx, gx = both(torch.randn(4, 5) * (trial + 1) * 0.3 + trial * 0.05 * (step - 1), True)
+                        a, b = tf(tx), gf(gx)
+                        a.sum().backward()
+                        b.sum().backward()
+                        np.testing.assert_array_equal(np_of(gf.scale), tf.scale.numpy())
+                        np.testing.assert_array_equal(np_of(gf.zero_point), tf.zero_point.numpy())
+                        np.testing.assert_array_equal(np_of(b), np_of(a))
+                        np.testing.assert_array_equal(np_of(gx.grad), np_of(tx.grad))
+                tsd, gsd = tf.state_dict(), gf.state_dict()
+                self.assertEqual(list(gsd.keys()), list(tsd.keys()))
+                for k in tsd:
+                    self.assertEqual(repr(gsd[k].dtype), repr(tsd[k].dtype), k)
+                    np.testing.assert_array_equal(np_of(gsd[k]), tsd[k].numpy(), err_msg=k)
+                self.assertEqual(repr(gf).splitlines()[1], repr(tf).splitlines()[1])
+
     def test_qat_qconfigs(self):
         for backend in ('fbgemm', 'qnnpack', 'onednn', 'x86', 'other'):
             with self.subTest(backend=backend):
@@ -154,8 +187,15 @@ class FakeQuantizeModule(unittest.TestCase):
                     self.assertEqual(repr(gm.dtype), repr(tm.dtype))
                     self.assertEqual(type(gm.activation_post_process).__name__,
                                      type(tm.activation_post_process).__name__)
-        with self.assertRaisesRegex(NotImplementedError, 'FusedMovingAvgObsFakeQuantize'):
-            gq.get_default_qat_qconfig('fbgemm')
+        for backend in ('fbgemm', 'qnnpack', 'onednn', 'x86', 'other'):   # version 1, torch's default
+            with self.subTest(backend=backend, version=1):
+                g, t = gq.get_default_qat_qconfig(backend), tq.get_default_qat_qconfig(backend)
+                for gm, tm in ((g.activation(), t.activation()), (g.weight(), t.weight())):
+                    self.assertEqual(type(gm).__name__, 'FusedMovingAvgObsFakeQuantize')
+                    self.assertEqual((gm.quant_min, gm.quant_max, gm.ch_axis), (tm.quant_min, tm.quant_max, tm.ch_axis))
+                    self.assertEqual(repr(gm.qscheme), repr(tm.qscheme))
+                    self.assertEqual(type(gm.activation_post_process).__name__,
+                                     type(tm.activation_post_process).__name__)
         self.assertIs(gq.default_qat_qconfig.weight, gq.default_weight_fake_quant)
         self.assertIs(gnn.quantization.FakeQuantize, gq.FakeQuantize)
 
@@ -183,7 +223,7 @@ class PrepareTrainConvert(unittest.TestCase):
     def setUp(self):
         torch.backends.quantized.engine = 'onednn'
 
-    def build(self, make, fuse, backend, dyadic_weights=False):
+    def build(self, make, fuse, backend, dyadic_weights=False, version=0):
         torch.manual_seed(0)
         t, g = make(torch), make(gnn)
         t.train()
@@ -196,8 +236,8 @@ class PrepareTrainConvert(unittest.TestCase):
         t, g = tq.fuse_modules(t, fuse), gq.fuse_modules(g, fuse)
         t.train()
         g.train()
-        t.qconfig = tq.get_default_qat_qconfig(backend, 0)
-        g.qconfig = gq.get_default_qat_qconfig(backend, 0)
+        t.qconfig = tq.get_default_qat_qconfig(backend, version)
+        g.qconfig = gq.get_default_qat_qconfig(backend, version)
         t, g = tq.prepare_qat(t), gq.prepare_qat(g)
         if dyadic_weights:      # (after the batch norm is folded in)
             with torch.no_grad(), gnn.no_grad():
@@ -226,9 +266,9 @@ class PrepareTrainConvert(unittest.TestCase):
         # convert gives torch's int8 model and outputs. (On the CPU backend, whose float32
         # matmul sums as torch's here, they are equal bit for bit; the reference backend sums
         # otherwise, so an observed min/max, hence a scale, may differ in its last bit: rel 1e-5)
-        for backend in ('onednn', 'qnnpack'):
-            with self.subTest(backend=backend):
-                t, g = self.build(mlp, [['1', '2']], backend)
+        for backend, version in (('onednn', 0), ('qnnpack', 0), ('fbgemm', 1), ('qnnpack', 1)):
+            with self.subTest(backend=backend, version=version):
+                t, g = self.build(mlp, [['1', '2']], backend, version=version)
                 self.assertEqual(type(g[1]).__name__, 'LinearReLU')
                 self.assertEqual(type(g[3]).__name__, 'Linear')
                 self.assertEqual(repr(g).splitlines()[:3], repr(t).splitlines()[:3])

@@ -388,8 +388,8 @@ def get_default_qat_qconfig(backend='fbgemm', version=1):
     """torch.ao.quantization.get_default_qat_qconfig (torch 1.13). version 0: FakeQuantize
     over MovingAverageMinMaxObserver for activations (reduce_range for 'fbgemm' and 'x86'),
     per-channel weights for 'fbgemm', 'x86' and 'onednn', per-tensor for 'qnnpack'; any other
-    backend gives default_qat_qconfig. version 1 (torch's default) uses
-    FusedMovingAvgObsFakeQuantize, which gnn does not have: NotImplementedError says so."""
+    backend gives default_qat_qconfig. version 1 (torch's default): the same with
+    FusedMovingAvgObsFakeQuantize, default_qat_qconfig_v2 for other backends."""
     if version == 0:
         act = _q.MovingAverageMinMaxObserver
         if backend in ('fbgemm', 'x86'):
@@ -405,10 +405,7 @@ def get_default_qat_qconfig(backend='fbgemm', version=1):
                               weight=default_per_channel_weight_fake_quant)
         return default_qat_qconfig
     if version == 1:
-        raise NotImplementedError(
-            'get_default_qat_qconfig(version=1): torch 1.13 gives FusedMovingAvgObsFakeQuantize, '
-            'which gnn does not have (its fused kernel chooses qparams otherwise than the '
-            'observers); pass version=0 for FakeQuantize over the observers')
+        return _default_qat_qconfig_v1(backend)
     raise AssertionError('Version number: %s in get_default_qat_qconfig is not supported. Version '
                          'number must be 0 or 1' % version)
 
@@ -733,13 +730,20 @@ __all__ += ['QATLinear', 'QATLinearReLU', 'QATConv2d', 'QATConvReLU2d', 'prepare
 _SMALL_SCALE_THRESHOLD = _np.float32(6.1e-5)
 
 
-def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range):
-    """torch's quant_utils::ChooseQuantizationParams (no sparsity, no power-of-two scale),
-    with its float32 and double steps: (scale, zero_point)."""
+def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range, preserve_sparsity=False):
+    """torch's quant_utils::ChooseQuantizationParams (no power-of-two scale), with its float32
+    and double steps: (scale, zero_point)."""
     f32 = _np.float32
     if reduce_range:
         qmin, qmax = int(qmin / 2), int(qmax / 2)
-    mn, mx = min(f32(mn), f32(0)), max(f32(mx), f32(0))
+    mn, mx = f32(mn), f32(mx)
+    sparse = mn < 0 and mx > 0 and preserve_sparsity
+    if sparse:
+        sym_qmin = -(int((qmax - qmin) / 2) + 1)
+        sym_qmax = int((qmax - qmin) / 2)
+        max_scale = max(abs(float(mn) / sym_qmin), abs(float(mx) / sym_qmax))
+        mn, mx = f32(max_scale * sym_qmin), f32(max_scale * sym_qmax)
+    mn, mx = min(mn, f32(0)), max(mx, f32(0))
     scale = (float(mx) - float(mn)) / (qmax - qmin)
     if f32(scale) == 0 or _np.isinf(f32(1) / f32(scale)):
         scale = 0.1
@@ -757,6 +761,8 @@ def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range):
     err_min = abs(qmin) - abs(float(mn) / scale)
     err_max = abs(qmax) - abs(float(mx) / scale)
     initial = from_min if err_min < err_max else from_max
+    if sparse:
+        initial = (qmin + qmax) / 2.0
     zp = qmin if initial < qmin else qmax if initial > qmax else int(_np.rint(initial))
     return scale, zp
 
@@ -1522,3 +1528,130 @@ _RNN_TARGETS = {'LSTM': DynamicQuantizedLSTM, 'GRU': DynamicQuantizedGRU, 'LSTMC
                 'GRUCell': DynamicQuantizedGRUCell, 'RNNCell': DynamicQuantizedRNNCell}
 
 __all__ += ['DynamicQuantizedLSTMCell', 'DynamicQuantizedGRUCell', 'DynamicQuantizedRNNCell']
+
+
+
+# ---- FusedMovingAvgObsFakeQuantize (torch.fused_moving_avg_obs_fake_quant) ----
+
+class FusedMovingAvgObsFakeQuantize(FakeQuantize):
+    """torch.ao.quantization.FusedMovingAvgObsFakeQuantize: FakeQuantize whose observing is
+    torch's fused kernel: the observer's running min/max moved by averaging_constant in double
+    precision (the first batch taken as it is), and the scale and zero point chosen by torch's
+    ChooseQuantizationParams (symmetric schemes preserving sparsity), which differ from the
+    observer's own calculate_qparams (what convert reads). Buffers fake_quant_enabled and
+    observer_enabled are int64, as torch's."""
+    __gtype_name__ = 'GnnFusedMovingAvgObsFakeQuantize'
+    __module__ = 'gnn.ao.quantization'
+
+    def __init__(self, observer=None, quant_min=0, quant_max=255, **observer_kwargs):
+        from .tensor import tensor
+        from . import tensor as _t
+        if _is_constructed(self) and observer is None and quant_min == 0 and quant_max == 255 \
+                and not observer_kwargs:
+            _Module.__init__(self)
+            return
+        FakeQuantize.__init__(self, observer, quant_min, quant_max, **observer_kwargs)
+        if not isinstance(self.activation_post_process, (_q.MovingAverageMinMaxObserver,
+                                                         MovingAveragePerChannelMinMaxObserver)):
+            raise AssertionError('Fused observer+fake_quant module only works with MovingAverageMinMaxObserver')
+        self.register_buffer('fake_quant_enabled', tensor([1], dtype=_t.int64))
+        self.register_buffer('observer_enabled', tensor([1], dtype=_t.int64))
+
+    is_symmetric_quant = property(lambda self: int(self.qscheme) in (2, 3))
+
+    def _observe(self, X):
+        from .tensor import tensor
+        from . import tensor as _t
+        post = self.activation_post_process
+        c = float(post.averaging_constant if hasattr(post, 'averaging_constant')
+                  else post.get_property('averaging-constant'))
+        x = _np.asarray(X.detach().float().numpy())
+        per_row = self.is_per_channel
+        if per_row:
+            axis = self.ch_axis
+            y = _np.moveaxis(x, axis, 0).reshape(x.shape[axis], -1)
+            cur_min, cur_max = y.min(1), y.max(1)
+        else:
+            cur_min, cur_max = _np.array([x.min()]), _np.array([x.max()])
+        lo = _np.asarray(post.min_val.numpy(), _np.float32).reshape(-1)
+        hi = _np.asarray(post.max_val.numpy(), _np.float32).reshape(-1)
+        if lo.size == 0:
+            lo = _np.full(cur_min.shape, _np.inf, _np.float32)
+            hi = _np.full(cur_max.shape, -_np.inf, _np.float32)
+        f32 = _np.float32
+
+        def moved(run, cur):
+            cur = cur.astype(f32)
+            with _np.errstate(invalid='ignore'):
+                if per_row:       # (torch's per-row kernel: float32 tensor arithmetic)
+                    step = (run + f32(c) * (cur - run)).astype(f32)
+                else:             # (the per-tensor one: a double product and sum)
+                    step = _np.array([f32(float(r) + c * float(f32(m - r))) for r, m in zip(run, cur)], f32)
+            return _np.where(_np.isinf(run), cur, step).astype(f32)
+        new_lo, new_hi = moved(lo, cur_min), moved(hi, cur_max)
+        if per_row:
+            post.register_buffer('min_val', tensor(new_lo))
+            post.register_buffer('max_val', tensor(new_hi))
+        else:
+            post.min_val.fill_(float(new_lo[0]))
+            post.max_val.fill_(float(new_hi[0]))
+        qp = [_choose_quantization_params(a, b, self.quant_min, self.quant_max, False, self.is_symmetric_quant)
+              for a, b in zip(new_lo, new_hi)]
+        scales = _np.array([s for s, _ in qp], _np.float32)
+        zps = _np.array([z for _, z in qp], _np.int32)
+        self.register_buffer('scale', tensor(scales, dtype=_t.float32))
+        self.register_buffer('zero_point', tensor(zps, dtype=_t.int32))
+
+    def forward(self, X):
+        if int(self.observer_enabled[0].item()) == 1:
+            self._observe(X)
+        if int(self.fake_quant_enabled[0].item()) == 1:
+            if self.is_per_channel:
+                return fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                        self.quant_min, self.quant_max)
+            return fake_quantize_per_tensor_affine(X, self.scale, self.zero_point, self.quant_min,
+                                                   self.quant_max)
+        return X
+
+    def extra_repr(self):
+        return ('fake_quant_enabled={}, observer_enabled={}, scale={}, zero_point={}, dtype={}, '
+                'quant_min={}, quant_max={}, qscheme={}, reduce_range={}'.format(
+                    self.fake_quant_enabled, self.observer_enabled, self.scale, self.zero_point,
+                    self.dtype, self.quant_min, self.quant_max, self.qscheme,
+                    self.activation_post_process.reduce_range))
+
+
+FusedMovingAvgObsFakeQuantize.with_args = classmethod(_q._with_args)
+
+__all__ += ['FusedMovingAvgObsFakeQuantize']
+
+
+default_fused_act_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=_q.MovingAverageMinMaxObserver, quant_min=0, quant_max=255, dtype=_q.quint8)
+default_fused_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=_q.MovingAverageMinMaxObserver, quant_min=-128, quant_max=127, dtype=_q.qint8,
+    qscheme=_q.per_tensor_symmetric)
+default_fused_per_channel_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=_q.qint8,
+    qscheme=_q.per_channel_symmetric)
+default_qat_qconfig_v2 = _q.QConfig(activation=default_fused_act_fake_quant, weight=default_fused_wt_fake_quant)
+
+
+def _default_qat_qconfig_v1(backend):
+    act = _q.MovingAverageMinMaxObserver
+    if backend in ('fbgemm', 'x86'):
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255, reduce_range=True),
+            weight=default_fused_per_channel_wt_fake_quant)
+    if backend == 'qnnpack':
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255, reduce_range=False),
+            weight=default_fused_wt_fake_quant)
+    if backend == 'onednn':
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255), weight=default_fused_per_channel_wt_fake_quant)
+    return default_qat_qconfig_v2
+
+
+__all__ += ['default_fused_act_fake_quant', 'default_fused_wt_fake_quant',
+            'default_fused_per_channel_wt_fake_quant', 'default_qat_qconfig_v2']
