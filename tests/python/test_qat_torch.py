@@ -327,6 +327,11 @@ class PrepareTrainConvert(unittest.TestCase):
         self.assertLess((off > 0.5).mean(), 0.1)
 
     def test_conv_bn_folded_while_training(self):
+        for backend, version in (('onednn', 0), ('fbgemm', 1)):   # FakeQuantize, then the fused one
+            with self.subTest(backend=backend, version=version):
+                self.conv_bn_case(backend, version)
+
+    def conv_bn_case(self, backend, version):
         # fuse_modules_qat keeps the batch norms (ConvBnReLU2d, ConvBn2d of a conv without
         # bias); prepare_qat makes them the QAT modules that fold bn.weight / running_std into
         # the fake-quantized weight on every step while the batch norm trains on. Three SGD
@@ -349,8 +354,8 @@ class PrepareTrainConvert(unittest.TestCase):
         t, g = tq.fuse_modules_qat(t, fuse), gq.fuse_modules_qat(g, fuse)
         self.assertEqual([type(m).__name__ for m in g][1:6],
                          ['ConvBnReLU2d', 'Identity', 'Identity', 'ConvBn2d', 'Identity'])
-        t.qconfig = tq.get_default_qat_qconfig('onednn', 0)
-        g.qconfig = gq.get_default_qat_qconfig('onednn', 0)
+        t.qconfig = tq.get_default_qat_qconfig(backend, version)
+        g.qconfig = gq.get_default_qat_qconfig(backend, version)
         t, g = tq.prepare_qat(t), gq.prepare_qat(g)
         self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
         self.assertEqual(repr(g[4]).split('(')[0], 'ConvBn2d')
