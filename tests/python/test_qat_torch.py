@@ -382,6 +382,28 @@ class PrepareTrainConvert(unittest.TestCase):
         self.assertLessEqual(off.max(), 1.0001)
         self.assertLess((off > 0.5).mean(), 0.1)
 
+    def test_checkpoint_from_torch(self):
+        # a QAT checkpoint that torch trained (per-channel FakeQuantize scales of 16 and 4
+        # values, fused observers' running min/max) loads into a freshly prepared gnn model,
+        # whose buffers take the loaded shapes as torch's _load_from_state_dict does; the
+        # fake-quantized outputs then equal torch's
+        for backend, version in (('onednn', 0), ('fbgemm', 1)):
+            with self.subTest(backend=backend, version=version):
+                t, g = self.build(mlp, [['1', '2']], backend, version=version)
+                topt = torch.optim.SGD(t.parameters(), lr=0.1)
+                for _ in range(2):
+                    x = torch.randn(32, 8)
+                    topt.zero_grad()
+                    t(x).sum().backward()
+                    topt.step()
+                g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+                self.assertEqual(tuple(g[1].weight_fake_quant.scale.shape), (16,))
+                t.apply(tq.disable_observer)
+                g.apply(gq.disable_observer)
+                x = torch.randn(16, 8)
+                np.testing.assert_allclose(np_of(g(gnn.tensor(x.numpy()))), t(x).detach().numpy(),
+                                           rtol=1e-5, atol=1e-6)
+
     def test_bad_use(self):
         m = mlp(gnn)
         m.qconfig = gq.get_default_qat_qconfig('qnnpack', 0)

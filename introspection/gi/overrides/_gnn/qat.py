@@ -149,6 +149,23 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
 
 # ---- observers and FakeQuantize ----
 
+def _resize_on_load(module, names):
+    """torch's _load_from_state_dict of FakeQuantize and the per-channel observers: the
+    buffers `names` take the shapes of the loaded values (a per-channel state into a fresh
+    module, whose buffers have one element or none)."""
+    def hook(mod, state, prefix, strict, *extra):
+        from .functions import zeros
+        for name in names:
+            key = prefix + name
+            if not state.contains(key):
+                continue
+            src = state.get_tensor(key)
+            own = dict(mod.named_buffers(recurse=False)).get(name)
+            if own is not None and tuple(own.shape) != tuple(src.shape):
+                mod.register_buffer(name, zeros(*src.shape, dtype=own.dtype))
+    module.register_load_state_dict_pre_hook(hook, None)
+
+
 class MovingAveragePerChannelMinMaxObserver(_Module):
     """torch.ao.quantization.MovingAveragePerChannelMinMaxObserver: the moving averages of
     each channel's min and max (min += averaging_constant * (batch_min - min)); the qparams
@@ -168,6 +185,7 @@ class MovingAveragePerChannelMinMaxObserver(_Module):
                     quant_max=None if quant_max is None else int(quant_max), eps=float(eps))
         _q.PerChannelMinMaxObserver(factory_kwargs=factory_kwargs, **self._observer_args(args))  # checks them
         self.config = _json.dumps(args)
+        _resize_on_load(self, ('min_val', 'max_val'))
         if 'min_val' not in dict(self.named_buffers()):
             self.register_buffer('eps', tensor([float(_np.float32(eps))]))
             self.register_buffer('min_val', tensor([]))
@@ -263,8 +281,10 @@ class FakeQuantize(_Module):
         if _is_constructed(self) and observer is None and quant_min is None and quant_max is None \
                 and not observer_kwargs:
             _Module.__init__(self)      # C made it (a copy, a JSON rebuild): its parts come from C
+            _resize_on_load(self, ('scale', 'zero_point'))
             return
         _Module.__init__(self)
+        _resize_on_load(self, ('scale', 'zero_point'))
         if observer is None:
             observer = _q.MovingAverageMinMaxObserver
         if quant_min is not None and quant_max is not None:
@@ -1549,6 +1569,7 @@ class FusedMovingAvgObsFakeQuantize(FakeQuantize):
         if _is_constructed(self) and observer is None and quant_min == 0 and quant_max == 255 \
                 and not observer_kwargs:
             _Module.__init__(self)
+            _resize_on_load(self, ('scale', 'zero_point'))
             return
         FakeQuantize.__init__(self, observer, quant_min, quant_max, **observer_kwargs)
         if not isinstance(self.activation_post_process, (_q.MovingAverageMinMaxObserver,
