@@ -524,6 +524,49 @@ class Functional(unittest.TestCase):
                     t = torch.ops.quantized.cat([tq_, tq2], 0, os_, oz)
                     np.testing.assert_array_equal(np_of(f.cat([gq_, gq2], 0).int_repr()), t.int_repr().numpy())
 
+    def test_qat_through_float_functional(self):
+        # prepare_qat gives FloatFunctional a FakeQuantize (torch's default fbgemm qconfig, the
+        # fused one): three SGD steps with add_relu as torch's, then convert's QFunctional with
+        # torch's scale, zero point and outputs
+        def make(lib):
+            class Block(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.quant = lib.ao.quantization.QuantStub()
+                    self.fc = lib.nn.Linear(6, 6)
+                    self.skip = lib.nn.quantized.FloatFunctional()
+                    self.dequant = lib.ao.quantization.DeQuantStub()
+
+                def forward(self, x):
+                    x = self.quant(x)
+                    return self.dequant(self.skip.add_relu(self.fc(x), x))
+            return Block()
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        t.qconfig = tq.get_default_qat_qconfig('fbgemm')
+        g.qconfig = gq.get_default_qat_qconfig('fbgemm')
+        t, g = tq.prepare_qat(t), gq.prepare_qat(g)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        topt, gopt = torch.optim.SGD(t.parameters(), lr=0.1), gnn.optim.SGD(g.parameters(), lr=0.1)
+        for _ in range(3):
+            x = torch.randn(16, 6)
+            a, b = t(x), g(gnn.tensor(x.numpy()))
+            np.testing.assert_allclose(np_of(b), a.detach().numpy(), rtol=1e-5, atol=1e-6)
+            topt.zero_grad()
+            gopt.zero_grad()
+            a.sum().backward()
+            b.sum().backward()
+            topt.step()
+            gopt.step()
+        t.eval()
+        g.eval()
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual(repr(gc.skip), repr(tc.skip))
+        x = torch.randn(64, 6)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc.skip.scale
+        self.assertLessEqual(off.max(), 1.0001)
+
     def test_prepare_calibrate_convert(self):
         # a residual block with FloatFunctional.add and cat: prepare replaces the Identity by the
         # observer (torch's state-dict keys), convert gives QFunctional with torch's scale and
