@@ -142,6 +142,39 @@ class FakeQuantizeModule(unittest.TestCase):
         self.assertEqual(int(m[0].observer_enabled[0].item()), 1)
         self.assertEqual(repr(gf).splitlines()[1], repr(tf).splitlines()[1])
 
+    def test_fused_moving_avg_obs_fake_quant(self):
+        # torch's fused kernel: the running min/max moved in double precision, the qparams from
+        # ChooseQuantizationParams (symmetric schemes preserving sparsity), not the observer's
+        # formula; scales, zero points, outputs, gradients and the state dict as torch's
+        cases = [({}, {}),
+                 (dict(dtype=torch.qint8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_symmetric),
+                  dict(dtype=gnn.qint8, quant_min=-128, quant_max=127, qscheme=gnn.per_tensor_symmetric)),
+                 (dict(reduce_range=True), dict(reduce_range=True)),
+                 (dict(observer=tq.MovingAveragePerChannelMinMaxObserver, dtype=torch.qint8, quant_min=-128,
+                       quant_max=127, qscheme=torch.per_channel_symmetric),
+                  dict(observer=gq.MovingAveragePerChannelMinMaxObserver, dtype=gnn.qint8, quant_min=-128,
+                       quant_max=127, qscheme=gnn.per_channel_symmetric))]
+        torch.manual_seed(0)
+        for tcfg, gcfg in cases:
+            for trial in range(10):
+                tf, gf = tq.FusedMovingAvgObsFakeQuantize(**tcfg), gq.FusedMovingAvgObsFakeQuantize(**gcfg)
+                for step in range(3):
+                    with self.subTest(cfg=tcfg, trial=trial, step=step):
+                        tx, gx = both(torch.randn(4, 5) * (trial + 1) * 0.3 + trial * 0.05 * (step - 1), True)
+                        a, b = tf(tx), gf(gx)
+                        a.sum().backward()
+                        b.sum().backward()
+                        np.testing.assert_array_equal(np_of(gf.scale), tf.scale.numpy())
+                        np.testing.assert_array_equal(np_of(gf.zero_point), tf.zero_point.numpy())
+                        np.testing.assert_array_equal(np_of(b), np_of(a))
+                        np.testing.assert_array_equal(np_of(gx.grad), np_of(tx.grad))
+                tsd, gsd = tf.state_dict(), gf.state_dict()
+                self.assertEqual(list(gsd.keys()), list(tsd.keys()))
+                for k in tsd:
+                    self.assertEqual(repr(gsd[k].dtype), repr(tsd[k].dtype), k)
+                    np.testing.assert_array_equal(np_of(gsd[k]), tsd[k].numpy(), err_msg=k)
+                self.assertEqual(repr(gf).splitlines()[1], repr(tf).splitlines()[1])
+
     def test_qat_qconfigs(self):
         for backend in ('fbgemm', 'qnnpack', 'onednn', 'x86', 'other'):
             with self.subTest(backend=backend):
@@ -154,8 +187,15 @@ class FakeQuantizeModule(unittest.TestCase):
                     self.assertEqual(repr(gm.dtype), repr(tm.dtype))
                     self.assertEqual(type(gm.activation_post_process).__name__,
                                      type(tm.activation_post_process).__name__)
-        with self.assertRaisesRegex(NotImplementedError, 'FusedMovingAvgObsFakeQuantize'):
-            gq.get_default_qat_qconfig('fbgemm')
+        for backend in ('fbgemm', 'qnnpack', 'onednn', 'x86', 'other'):   # version 1, torch's default
+            with self.subTest(backend=backend, version=1):
+                g, t = gq.get_default_qat_qconfig(backend), tq.get_default_qat_qconfig(backend)
+                for gm, tm in ((g.activation(), t.activation()), (g.weight(), t.weight())):
+                    self.assertEqual(type(gm).__name__, 'FusedMovingAvgObsFakeQuantize')
+                    self.assertEqual((gm.quant_min, gm.quant_max, gm.ch_axis), (tm.quant_min, tm.quant_max, tm.ch_axis))
+                    self.assertEqual(repr(gm.qscheme), repr(tm.qscheme))
+                    self.assertEqual(type(gm.activation_post_process).__name__,
+                                     type(tm.activation_post_process).__name__)
         self.assertIs(gq.default_qat_qconfig.weight, gq.default_weight_fake_quant)
         self.assertIs(gnn.quantization.FakeQuantize, gq.FakeQuantize)
 
@@ -183,7 +223,7 @@ class PrepareTrainConvert(unittest.TestCase):
     def setUp(self):
         torch.backends.quantized.engine = 'onednn'
 
-    def build(self, make, fuse, backend, dyadic_weights=False):
+    def build(self, make, fuse, backend, dyadic_weights=False, version=0):
         torch.manual_seed(0)
         t, g = make(torch), make(gnn)
         t.train()
@@ -196,8 +236,8 @@ class PrepareTrainConvert(unittest.TestCase):
         t, g = tq.fuse_modules(t, fuse), gq.fuse_modules(g, fuse)
         t.train()
         g.train()
-        t.qconfig = tq.get_default_qat_qconfig(backend, 0)
-        g.qconfig = gq.get_default_qat_qconfig(backend, 0)
+        t.qconfig = tq.get_default_qat_qconfig(backend, version)
+        g.qconfig = gq.get_default_qat_qconfig(backend, version)
         t, g = tq.prepare_qat(t), gq.prepare_qat(g)
         if dyadic_weights:      # (after the batch norm is folded in)
             with torch.no_grad(), gnn.no_grad():
@@ -226,9 +266,9 @@ class PrepareTrainConvert(unittest.TestCase):
         # convert gives torch's int8 model and outputs. (On the CPU backend, whose float32
         # matmul sums as torch's here, they are equal bit for bit; the reference backend sums
         # otherwise, so an observed min/max, hence a scale, may differ in its last bit: rel 1e-5)
-        for backend in ('onednn', 'qnnpack'):
-            with self.subTest(backend=backend):
-                t, g = self.build(mlp, [['1', '2']], backend)
+        for backend, version in (('onednn', 0), ('qnnpack', 0), ('fbgemm', 1), ('qnnpack', 1)):
+            with self.subTest(backend=backend, version=version):
+                t, g = self.build(mlp, [['1', '2']], backend, version=version)
                 self.assertEqual(type(g[1]).__name__, 'LinearReLU')
                 self.assertEqual(type(g[3]).__name__, 'Linear')
                 self.assertEqual(repr(g).splitlines()[:3], repr(t).splitlines()[:3])
@@ -285,6 +325,84 @@ class PrepareTrainConvert(unittest.TestCase):
         off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc[8].scale
         self.assertLessEqual(off.max(), 1.0001)
         self.assertLess((off > 0.5).mean(), 0.1)
+
+    def test_conv_bn_folded_while_training(self):
+        for backend, version in (('onednn', 0), ('fbgemm', 1)):   # FakeQuantize, then the fused one
+            with self.subTest(backend=backend, version=version):
+                self.conv_bn_case(backend, version)
+
+    def conv_bn_case(self, backend, version):
+        # fuse_modules_qat keeps the batch norms (ConvBnReLU2d, ConvBn2d of a conv without
+        # bias); prepare_qat makes them the QAT modules that fold bn.weight / running_std into
+        # the fake-quantized weight on every step while the batch norm trains on. Three SGD
+        # steps: outputs within one quantum of torch's (a convolution sums in another order),
+        # the running statistics as torch's; convert folds them (fuse_conv_bn_weights) into
+        # torch's quantized convolutions, outputs within one output quantum
+        def make(lib):
+            nn = lib.nn
+            return nn.Sequential(lib.ao.quantization.QuantStub(), nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8),
+                                 nn.ReLU(), nn.Conv2d(8, 4, 3, stride=2, bias=False), nn.BatchNorm2d(4),
+                                 nn.Flatten(), nn.Linear(4 * 3 * 3, 5), lib.ao.quantization.DeQuantStub())
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        t.train()
+        for _ in range(2):
+            t(torch.randn(4, 3, 8, 8))
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        g.train()
+        fuse = [['1', '2', '3'], ['4', '5']]
+        t, g = tq.fuse_modules_qat(t, fuse), gq.fuse_modules_qat(g, fuse)
+        self.assertEqual([type(m).__name__ for m in g][1:6],
+                         ['ConvBnReLU2d', 'Identity', 'Identity', 'ConvBn2d', 'Identity'])
+        t.qconfig = tq.get_default_qat_qconfig(backend, version)
+        g.qconfig = gq.get_default_qat_qconfig(backend, version)
+        t, g = tq.prepare_qat(t), gq.prepare_qat(g)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        self.assertEqual(repr(g[4]).split('(')[0], 'ConvBn2d')
+        topt = torch.optim.SGD(t.parameters(), lr=0.05)
+        gopt = gnn.optim.SGD(g.parameters(), lr=0.05)
+        for step in range(3):
+            x, y = torch.randn(16, 3, 8, 8), torch.randint(0, 5, (16,))
+            quantum = t[7].activation_post_process.scale.item()
+            ta, ga, _ = self.step(t, g, topt, gopt, x, y)
+            off = np.abs(np_of(ga) - np_of(ta)) / quantum
+            self.assertLessEqual(off.max(), 1.0001, step)
+            self.assertLess((off > 0.5).mean(), 0.1, step)
+        for i in (1, 4):
+            np.testing.assert_allclose(np_of(g[i].bn.running_mean), t[i].bn.running_mean.numpy(), rtol=1e-4, atol=1e-5)
+            np.testing.assert_allclose(np_of(g[i].bn.running_var), t[i].bn.running_var.numpy(), rtol=1e-4, atol=1e-5)
+        t.eval()
+        g.eval()
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual([repr(m).split('(')[0] for m in gc][1:8],
+                         ['QuantizedConvReLU2d', 'Identity', 'Identity', 'QuantizedConv2d', 'Identity', 'Flatten',
+                          'QuantizedLinear'])
+        x = torch.randn(64, 3, 8, 8)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc[7].scale
+        self.assertLessEqual(off.max(), 1.0001)
+        self.assertLess((off > 0.5).mean(), 0.1)
+
+    def test_checkpoint_from_torch(self):
+        # a QAT checkpoint that torch trained (per-channel FakeQuantize scales of 16 and 4
+        # values, fused observers' running min/max) loads into a freshly prepared gnn model,
+        # whose buffers take the loaded shapes as torch's _load_from_state_dict does; the
+        # fake-quantized outputs then equal torch's
+        for backend, version in (('onednn', 0), ('fbgemm', 1)):
+            with self.subTest(backend=backend, version=version):
+                t, g = self.build(mlp, [['1', '2']], backend, version=version)
+                topt = torch.optim.SGD(t.parameters(), lr=0.1)
+                for _ in range(2):
+                    x = torch.randn(32, 8)
+                    topt.zero_grad()
+                    t(x).sum().backward()
+                    topt.step()
+                g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+                self.assertEqual(tuple(g[1].weight_fake_quant.scale.shape), (16,))
+                t.apply(tq.disable_observer)
+                g.apply(gq.disable_observer)
+                x = torch.randn(16, 8)
+                np.testing.assert_allclose(np_of(g(gnn.tensor(x.numpy()))), t(x).detach().numpy(),
+                                           rtol=1e-5, atol=1e-6)
 
     def test_bad_use(self):
         m = mlp(gnn)
@@ -406,6 +524,49 @@ class Functional(unittest.TestCase):
                     t = torch.ops.quantized.cat([tq_, tq2], 0, os_, oz)
                     np.testing.assert_array_equal(np_of(f.cat([gq_, gq2], 0).int_repr()), t.int_repr().numpy())
 
+    def test_qat_through_float_functional(self):
+        # prepare_qat gives FloatFunctional a FakeQuantize (torch's default fbgemm qconfig, the
+        # fused one): three SGD steps with add_relu as torch's, then convert's QFunctional with
+        # torch's scale, zero point and outputs
+        def make(lib):
+            class Block(lib.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.quant = lib.ao.quantization.QuantStub()
+                    self.fc = lib.nn.Linear(6, 6)
+                    self.skip = lib.nn.quantized.FloatFunctional()
+                    self.dequant = lib.ao.quantization.DeQuantStub()
+
+                def forward(self, x):
+                    x = self.quant(x)
+                    return self.dequant(self.skip.add_relu(self.fc(x), x))
+            return Block()
+        torch.manual_seed(0)
+        t, g = make(torch), make(gnn)
+        g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+        t.qconfig = tq.get_default_qat_qconfig('fbgemm')
+        g.qconfig = gq.get_default_qat_qconfig('fbgemm')
+        t, g = tq.prepare_qat(t), gq.prepare_qat(g)
+        self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
+        topt, gopt = torch.optim.SGD(t.parameters(), lr=0.1), gnn.optim.SGD(g.parameters(), lr=0.1)
+        for _ in range(3):
+            x = torch.randn(16, 6)
+            a, b = t(x), g(gnn.tensor(x.numpy()))
+            np.testing.assert_allclose(np_of(b), a.detach().numpy(), rtol=1e-5, atol=1e-6)
+            topt.zero_grad()
+            gopt.zero_grad()
+            a.sum().backward()
+            b.sum().backward()
+            topt.step()
+            gopt.step()
+        t.eval()
+        g.eval()
+        tc, gc = tq.convert(t), gq.convert(g)
+        self.assertEqual(repr(gc.skip), repr(tc.skip))
+        x = torch.randn(64, 6)
+        off = np.abs(np_of(gc(gnn.tensor(x.numpy()))) - tc(x).numpy()) / tc.skip.scale
+        self.assertLessEqual(off.max(), 1.0001)
+
     def test_prepare_calibrate_convert(self):
         # a residual block with FloatFunctional.add and cat: prepare replaces the Identity by the
         # observer (torch's state-dict keys), convert gives QFunctional with torch's scale and
@@ -477,7 +638,8 @@ class DynamicRNN(unittest.TestCase):
                         thx = (h0, h0 * 0.5) if kind == 'LSTM' else h0
                         ghx = (gnn.tensor(h0.numpy()), gnn.tensor((h0 * 0.5).numpy())) if kind == 'LSTM' \
                             else gnn.tensor(h0.numpy())
-                        for targs, gargs in (((x,), (gnn.tensor(x.numpy()),)), ((x, thx), (gnn.tensor(x.numpy()), ghx))):
+                        gx = gnn.tensor(x.numpy())
+                        for targs, gargs in (((x,), (gx,)), ((x, thx), (gx, ghx))):
                             to, th = tq_[0](*targs)
                             go, gh = gq_[0](*gargs)
                             np.testing.assert_allclose(np_of(go), to.numpy(), rtol=1e-5, atol=1e-5)
@@ -485,6 +647,31 @@ class DynamicRNN(unittest.TestCase):
                                 np.testing.assert_allclose(np_of(a), b.numpy(), rtol=1e-5, atol=1e-5)
                         fo, _ = t[0](x)
                         self.assertGreater(np.abs(fo.detach().numpy() - to.numpy()).max(), 1e-4)  # (quantized)
+
+    def test_cells_as_torch(self):
+        # LSTMCell, GRUCell and RNNCell (tanh, relu) through quantize_dynamic's default set:
+        # torch's printed form, its state-dict prefixes (_packed_weight_ih/_hh) and outputs at
+        # abs 1e-5, with and without a given state
+        torch.manual_seed(2)
+        for kind, kw in (('LSTMCell', {}), ('GRUCell', {}), ('RNNCell', {}), ('RNNCell', dict(nonlinearity='relu'))):
+            with self.subTest(kind=kind, kw=kw):
+                t = torch.nn.Sequential(getattr(torch.nn, kind)(5, 7, **kw))
+                g = gnn.nn.Sequential(getattr(gnn.nn, kind)(5, 7, **kw))
+                g.load_state_dict({k: gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
+                tq_, gq_ = tq.quantize_dynamic(t), gq.quantize_dynamic(g)
+                self.assertEqual(repr(gq_[0]).splitlines()[0].rstrip('('), repr(tq_[0]).split('(')[0])
+                self.assertIn(repr(tq_[0])[len(repr(tq_[0]).split('(')[0]):].strip('()'), repr(gq_[0]))
+                self.assertEqual(sorted({k.split('.')[1] for k in gq_.state_dict()}),
+                                 sorted({k.split('.')[1] for k in tq_.state_dict()}))
+                x, h = torch.randn(3, 5), torch.randn(3, 7)
+                lstm = kind == 'LSTMCell'
+                gx, gh = gnn.tensor(x.numpy()), gnn.tensor(h.numpy())
+                for targs, gargs in (((x,), (gx,)), ((x, (h, h) if lstm else h), (gx, (gh, gh) if lstm else gh))):
+                    a, b = tq_[0](*targs), gq_[0](*gargs)
+                    for u, v in zip(a if lstm else (a,), b if lstm else (b,)):
+                        np.testing.assert_allclose(np_of(v), u.detach().numpy(), rtol=1e-5, atol=1e-5)
+        with self.assertRaisesRegex(AssertionError, 'bias=True'):
+            gq.quantize_dynamic(gnn.nn.Sequential(gnn.nn.LSTMCell(2, 3, bias=False)))
 
     def test_state_round_trip(self):
         # the int8 weights travel in the state dict (per layer and direction, ih and hh as

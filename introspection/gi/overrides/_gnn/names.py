@@ -1712,6 +1712,12 @@ ROWS = [
     ('torch.ao.quantization.default_qat_qconfig', 'Gnn.default_qat_qconfig'),
     ('torch.ao.quantization.get_default_qat_qconfig', 'Gnn.get_default_qat_qconfig'),
     ('torch.ao.quantization.prepare_qat', 'Gnn.prepare_qat'),
+    ('torch.ao.quantization.FusedMovingAvgObsFakeQuantize', 'Gnn.FusedMovingAvgObsFakeQuantize'),
+    ('torch.ao.quantization.default_fused_act_fake_quant', 'Gnn.default_fused_act_fake_quant'),
+    ('torch.ao.quantization.default_fused_wt_fake_quant', 'Gnn.default_fused_wt_fake_quant'),
+    ('torch.ao.quantization.default_fused_per_channel_wt_fake_quant', 'Gnn.default_fused_per_channel_wt_fake_quant'),
+    ('torch.ao.quantization.default_qat_qconfig_v2', 'Gnn.default_qat_qconfig_v2'),
+    ('torch.ao.quantization.fuse_modules_qat', 'Gnn.fuse_modules_qat'),
     ('torch.nn.qat.Linear', 'Gnn.QATLinear'),
     ('torch.nn.qat.Conv2d', 'Gnn.QATConv2d'),
     ('torch.nn.quantized.FloatFunctional', 'Gnn.FloatFunctional'),
@@ -1740,8 +1746,11 @@ ROWS = [
 
 # torch.quantization: torch 1.13 keeps it as the older spelling of torch.ao.quantization, with
 # the same names; gnn gives it the same rows
+# (but for the names torch.quantization lacks)
+_AO_QUANTIZATION_ONLY = {'torch.ao.quantization.fuse_modules_qat'}
 ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], target)
-         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
+         for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')
+         and spelling not in _AO_QUANTIZATION_ONLY]
 
 
 # ---- automatic mixed precision (gi/overrides/_gnn/amp.py over gnn/ops/gnn-autocast.c) ----

@@ -149,6 +149,23 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
 
 # ---- observers and FakeQuantize ----
 
+def _resize_on_load(module, names):
+    """torch's _load_from_state_dict of FakeQuantize and the per-channel observers: the
+    buffers `names` take the shapes of the loaded values (a per-channel state into a fresh
+    module, whose buffers have one element or none)."""
+    def hook(mod, state, prefix, strict, *extra):
+        from .functions import zeros
+        for name in names:
+            key = prefix + name
+            if not state.contains(key):
+                continue
+            src = state.get_tensor(key)
+            own = dict(mod.named_buffers(recurse=False)).get(name)
+            if own is not None and tuple(own.shape) != tuple(src.shape):
+                mod.register_buffer(name, zeros(*src.shape, dtype=own.dtype))
+    module.register_load_state_dict_pre_hook(hook, None)
+
+
 class MovingAveragePerChannelMinMaxObserver(_Module):
     """torch.ao.quantization.MovingAveragePerChannelMinMaxObserver: the moving averages of
     each channel's min and max (min += averaging_constant * (batch_min - min)); the qparams
@@ -168,6 +185,7 @@ class MovingAveragePerChannelMinMaxObserver(_Module):
                     quant_max=None if quant_max is None else int(quant_max), eps=float(eps))
         _q.PerChannelMinMaxObserver(factory_kwargs=factory_kwargs, **self._observer_args(args))  # checks them
         self.config = _json.dumps(args)
+        _resize_on_load(self, ('min_val', 'max_val'))
         if 'min_val' not in dict(self.named_buffers()):
             self.register_buffer('eps', tensor([float(_np.float32(eps))]))
             self.register_buffer('min_val', tensor([]))
@@ -263,8 +281,10 @@ class FakeQuantize(_Module):
         if _is_constructed(self) and observer is None and quant_min is None and quant_max is None \
                 and not observer_kwargs:
             _Module.__init__(self)      # C made it (a copy, a JSON rebuild): its parts come from C
+            _resize_on_load(self, ('scale', 'zero_point'))
             return
         _Module.__init__(self)
+        _resize_on_load(self, ('scale', 'zero_point'))
         if observer is None:
             observer = _q.MovingAverageMinMaxObserver
         if quant_min is not None and quant_max is not None:
@@ -388,8 +408,8 @@ def get_default_qat_qconfig(backend='fbgemm', version=1):
     """torch.ao.quantization.get_default_qat_qconfig (torch 1.13). version 0: FakeQuantize
     over MovingAverageMinMaxObserver for activations (reduce_range for 'fbgemm' and 'x86'),
     per-channel weights for 'fbgemm', 'x86' and 'onednn', per-tensor for 'qnnpack'; any other
-    backend gives default_qat_qconfig. version 1 (torch's default) uses
-    FusedMovingAvgObsFakeQuantize, which gnn does not have: NotImplementedError says so."""
+    backend gives default_qat_qconfig. version 1 (torch's default): the same with
+    FusedMovingAvgObsFakeQuantize, default_qat_qconfig_v2 for other backends."""
     if version == 0:
         act = _q.MovingAverageMinMaxObserver
         if backend in ('fbgemm', 'x86'):
@@ -405,10 +425,7 @@ def get_default_qat_qconfig(backend='fbgemm', version=1):
                               weight=default_per_channel_weight_fake_quant)
         return default_qat_qconfig
     if version == 1:
-        raise NotImplementedError(
-            'get_default_qat_qconfig(version=1): torch 1.13 gives FusedMovingAvgObsFakeQuantize, '
-            'which gnn does not have (its fused kernel chooses qparams otherwise than the '
-            'observers); pass version=0 for FakeQuantize over the observers')
+        return _default_qat_qconfig_v1(backend)
     raise AssertionError('Version number: %s in get_default_qat_qconfig is not supported. Version '
                          'number must be 0 or 1' % version)
 
@@ -441,6 +458,14 @@ class _QATModule(_Module):
 
     def _geometry(self):
         return _json.loads(self.config)
+
+    def __getattr__(self, name):
+        try:
+            return _Module.__getattr__(self, name)
+        except AttributeError:
+            if name == 'bias':
+                return None      # a layer without bias (a copy keeps no None slot)
+            raise
 
     def _start(self, qconfig, float_layer):
         if not qconfig:
@@ -725,13 +750,20 @@ __all__ += ['QATLinear', 'QATLinearReLU', 'QATConv2d', 'QATConvReLU2d', 'prepare
 _SMALL_SCALE_THRESHOLD = _np.float32(6.1e-5)
 
 
-def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range):
-    """torch's quant_utils::ChooseQuantizationParams (no sparsity, no power-of-two scale),
-    with its float32 and double steps: (scale, zero_point)."""
+def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range, preserve_sparsity=False):
+    """torch's quant_utils::ChooseQuantizationParams (no power-of-two scale), with its float32
+    and double steps: (scale, zero_point)."""
     f32 = _np.float32
     if reduce_range:
         qmin, qmax = int(qmin / 2), int(qmax / 2)
-    mn, mx = min(f32(mn), f32(0)), max(f32(mx), f32(0))
+    mn, mx = f32(mn), f32(mx)
+    sparse = mn < 0 and mx > 0 and preserve_sparsity
+    if sparse:
+        sym_qmin = -(int((qmax - qmin) / 2) + 1)
+        sym_qmax = int((qmax - qmin) / 2)
+        max_scale = max(abs(float(mn) / sym_qmin), abs(float(mx) / sym_qmax))
+        mn, mx = f32(max_scale * sym_qmin), f32(max_scale * sym_qmax)
+    mn, mx = min(mn, f32(0)), max(mx, f32(0))
     scale = (float(mx) - float(mn)) / (qmax - qmin)
     if f32(scale) == 0 or _np.isinf(f32(1) / f32(scale)):
         scale = 0.1
@@ -749,6 +781,8 @@ def _choose_quantization_params(mn, mx, qmin, qmax, reduce_range):
     err_min = abs(qmin) - abs(float(mn) / scale)
     err_max = abs(qmax) - abs(float(mx) / scale)
     initial = from_min if err_min < err_max else from_max
+    if sparse:
+        initial = (qmin + qmax) / 2.0
     zp = qmin if initial < qmin else qmax if initial > qmax else int(_np.rint(initial))
     return scale, zp
 
@@ -1220,12 +1254,13 @@ _q_quantize_dynamic = _q.quantize_dynamic
 
 @raising_torch_errors
 def quantize_dynamic(model, qconfig_spec=None, dtype=_q.qint8, mapping=None, inplace=False):
-    """torch.ao.quantization.quantize_dynamic: Linear becomes DynamicQuantizedLinear, LSTM
-    DynamicQuantizedLSTM and GRU DynamicQuantizedGRU (int8 weights per tensor, symmetric;
-    activations quantized per call with reduce_range). qconfig_spec is a set of those classes,
-    or None for all three (torch's default for qint8); a copy is quantized unless inplace."""
+    """torch.ao.quantization.quantize_dynamic: Linear becomes DynamicQuantizedLinear, LSTM,
+    GRU, LSTMCell, GRUCell and RNNCell their DynamicQuantized forms (int8 weights per tensor,
+    symmetric; activations quantized per call with reduce_range). qconfig_spec is a set of
+    those classes, or None for all of them (torch's default for qint8); a copy is quantized
+    unless inplace."""
     spec = None if qconfig_spec is None else set(qconfig_spec)
-    rnn = {Gnn.LSTM: DynamicQuantizedLSTM, Gnn.GRU: DynamicQuantizedGRU}
+    rnn = {getattr(Gnn, k): v for k, v in _RNN_TARGETS.items()}
     wanted = {k: v for k, v in rnn.items() if spec is None or any(c is k or c.__gtype__ == k.__gtype__
                                                                   for c in spec if hasattr(c, '__gtype__'))}
     rest = None if spec is None else {c for c in spec if not any(getattr(c, '__gtype__', None) == k.__gtype__
@@ -1258,3 +1293,386 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=_q.qint8, mapping=None, inp
 
 
 __all__ += ['DynamicQuantizedLSTM', 'DynamicQuantizedGRU', 'quantize_dynamic']
+
+
+# ---- conv + batch norm for QAT: fuse_modules_qat, ConvBn2d, ConvBnReLU2d ----
+
+def _fused_sequence(name, n, doc):
+    def __init__(self, *mods, **kwargs):
+        if mods:
+            kinds = tuple(type(m).__name__ for m in mods)
+            want = ('Conv2d', 'BatchNorm2d', 'ReLU')[:n]
+            if kinds != want:
+                raise AssertionError('Incorrect types for input modules%s' % (kinds,))
+        _q._Sequential.__init__(self, *mods, **kwargs)
+    return type(name, (_q._FusedModule,), {'__gtype_name__': 'Gnn' + name, '__module__': 'gnn.ao.nn.intrinsic',
+                                           '__init__': __init__, '__doc__': doc})
+
+
+ConvBn2d = _fused_sequence('ConvBn2d', 2, 'torch.ao.nn.intrinsic.ConvBn2d: Conv2d and BatchNorm2d fused '
+                                          'for quantization-aware training.')
+ConvBnReLU2d = _fused_sequence('ConvBnReLU2d', 3, 'torch.ao.nn.intrinsic.ConvBnReLU2d: Conv2d, '
+                                                  'BatchNorm2d and ReLU fused for quantization-aware training.')
+
+
+def _fuse_known_qat(mods):
+    """torch's fuse_known_modules with is_qat: conv+bn(+relu) in training become ConvBn2d /
+    ConvBnReLU2d (evaluated ones fold as fuse_modules does); the rest as fuse_modules."""
+    names = tuple(type(m).__name__ for m in mods)
+    if names in (('Conv2d', 'BatchNorm2d'), ('Conv2d', 'BatchNorm2d', 'ReLU')) and mods[0].training:
+        if mods[0].training != mods[1].training:
+            raise AssertionError('Conv and BN both must be in the same mode (train or eval).')
+        fused = (ConvBn2d if len(mods) == 2 else ConvBnReLU2d)(*mods)
+        fused.train(True)
+        rest = []
+        for _ in mods[1:]:
+            ident = Gnn.Identity()
+            ident.train(True)
+            rest.append(ident)
+        return [fused] + rest
+    if names == ('Linear', 'BatchNorm1d') and mods[0].training:
+        raise NotImplementedError('fuse_modules_qat: gnn has no LinearBn1d for training')
+    return _q._fuse_known(mods)
+
+
+def fuse_modules_qat(model, modules_to_fuse, inplace=False, fuser_func=None, fuse_custom_config_dict=None):
+    """torch.ao.quantization.fuse_modules_qat: fuse_modules for a model to train with
+    prepare_qat: conv+bn and conv+bn+relu in training become ConvBn2d and ConvBnReLU2d (the
+    batch norm stays, prepare_qat makes them QAT modules that fold it on the fly)."""
+    return _q.fuse_modules(model, modules_to_fuse, inplace, fuser_func or _fuse_known_qat,
+                           fuse_custom_config_dict)
+
+
+class QATConvBn2d(QATConv2d):
+    """torch.ao.nn.intrinsic.qat.ConvBn2d: the convolution with the batch norm folded into its
+    fake-quantized weight on every forward (torch's _forward_approximate: the weight scaled by
+    bn.weight / running_std, fake quantized, the convolution divided back and the batch norm
+    applied, which in training uses and updates the batch statistics)."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+ConvBn2d'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+
+    def forward(self, input):
+        from .functional import conv2d
+        from .functions import zeros
+        bn = self.bn
+        running_std = (bn.running_var + bn.get_property('eps')).sqrt()
+        scale_factor = bn.weight / running_std
+        scaled = self.weight_fake_quant(self.weight * scale_factor.reshape(-1, 1, 1, 1))
+        conv = conv2d(input, scaled, zeros(self.out_channels, dtype=input.dtype), self.stride,
+                      self.padding, self.dilation, self.groups)
+        conv_orig = conv / scale_factor.reshape(1, -1, 1, 1)
+        if self.bias is not None:
+            conv_orig = conv_orig + self.bias.reshape(1, -1, 1, 1)
+        return self._finish(bn(conv_orig))
+
+    def freeze_bn_stats(self):
+        self.bn.eval()
+        return self
+
+    def update_bn_stats(self):
+        self.bn.train()
+        return self
+
+    @classmethod
+    def from_float(cls, mod):
+        """torch's from_float: over the fused module's conv parameters and its batch norm."""
+        if not isinstance(mod, (ConvBn2d, ConvBnReLU2d)):
+            raise AssertionError('qat.%s.from_float only works for ConvBn2d' % cls.__name__)
+        conv, bn = mod[0], mod[1]
+        if getattr(mod, 'qconfig', None) is None:
+            raise AssertionError('Input float module must have qconfig defined')
+        groups = conv.get_property('groups')
+        w = conv.weight
+        q = cls(w.shape[1] * groups, w.shape[0], (w.shape[2], w.shape[3]),
+                _q._conv_pair(conv, 'stride', 1), _q._conv_pair(conv, 'padding', 0),
+                _q._conv_pair(conv, 'dilation', 1), groups, conv.bias is not None, qconfig=mod.qconfig)
+        q.weight = conv.weight
+        q.bias = conv.bias
+        fq = q.weight_fake_quant
+        del q.weight_fake_quant
+        q.bn = bn                      # (torch's order of the children: bn, weight_fake_quant)
+        q.weight_fake_quant = fq
+        return q
+
+    def _folded(self):
+        """torch's fuse_conv_bn_weights over the running statistics: (weight, bias)."""
+        from .functions import zeros
+        bn = self.bn
+        r = (bn.running_var + bn.get_property('eps')).rsqrt()
+        w = self.weight * (bn.weight * r).reshape(-1, 1, 1, 1)
+        b = self.bias if self.bias is not None else zeros(self.out_channels)
+        return w.detach(), ((b - bn.running_mean) * r * bn.weight + bn.bias).detach()
+
+
+class QATConvBnReLU2d(QATConvBn2d):
+    """torch.ao.nn.intrinsic.qat.ConvBnReLU2d: QATConvBn2d followed by ReLU."""
+    __gtype_name__ = 'gnn+ao+nn+intrinsic+qat+ConvBnReLU2d'
+    __module__ = 'gnn.ao.nn.intrinsic.qat'
+    _relu = True
+
+
+_QAT_CLASSES = _QAT_CLASSES + (QATConvBn2d, QATConvBnReLU2d)
+_qat_class_for_plain = _qat_class_for
+
+
+def _qat_class_for(mod):           # noqa: F811 (the conv-bn pairs first)
+    if isinstance(mod, ConvBnReLU2d):
+        return QATConvBnReLU2d
+    if isinstance(mod, ConvBn2d):
+        return QATConvBn2d
+    return _qat_class_for_plain(mod)
+
+
+def _convert_qat_conv_bn(mod):
+    if not isinstance(mod, (QATConvBn2d, QATConvBnReLU2d)) or \
+            'activation_post_process' not in dict(mod.named_children()):
+        return None
+    view = _ConvertView(mod)
+    view.weight, view.bias = mod._folded()
+    target = _q.QuantizedConvReLU2d if isinstance(mod, QATConvBnReLU2d) else _q.QuantizedConv2d
+    return target.from_float(view)
+
+
+_q._EXTRA_CONVERTERS.insert(0, _convert_qat_conv_bn)
+
+__all__ += ['ConvBn2d', 'ConvBnReLU2d', 'fuse_modules_qat', 'QATConvBn2d', 'QATConvBnReLU2d']
+
+
+class _DynamicQuantizedCell(_QATModule):
+    """What the dynamic quantized cells share: _packed_weight_ih and _packed_weight_hh
+    (DynamicQuantizedLinear, the biases inside; torch's state-dict names), one step."""
+    __gtype_name__ = 'GnnDynamicQuantizedRNNCellBase'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+    def __init__(self, input_size=None, hidden_size=None, bias=True, nonlinearity='tanh', dtype=_q.qint8,
+                 **kwargs):
+        from .tensor import tensor
+        if _is_constructed(self) and input_size is None:
+            _Module.__init__(self)
+            return
+        _Module.__init__(self, **kwargs)
+        if int(_q.as_qdtype(dtype)) != int(_q.qint8):
+            raise NotImplementedError('dynamic quantized cells: gnn supports dtype=torch.qint8 only')
+        if nonlinearity not in ('tanh', 'relu'):
+            raise ValueError('Unknown nonlinearity: %s' % nonlinearity)
+        self.config = _json.dumps(dict(input_size=int(input_size), hidden_size=int(hidden_size),
+                                       bias=bool(bias), nonlinearity=nonlinearity))
+        G, H = self._gates, int(hidden_size)
+        rng = _np.random.default_rng(0)
+        for name, n_in in (('_packed_weight_ih', int(input_size)), ('_packed_weight_hh', H)):
+            w = tensor(rng.uniform(-1, 1, (G * H, n_in)).astype(_np.float32) / _np.sqrt(H))
+            b = tensor(_np.zeros(G * H, _np.float32)) if bias else None
+            self.add_module(name, _dynamic_linear(w, b))
+
+    __getattr__ = _DynamicQuantizedRNN.__getattr__
+
+    def extra_repr(self):
+        s = '%d, %d' % (self.input_size, self.hidden_size)
+        if not self.bias_:
+            s += ', bias=False'
+        if self._gates == 1 and self.nonlinearity != 'tanh':
+            s += ', nonlinearity=%s' % self.nonlinearity
+        return s
+
+    bias_ = property(lambda self: _json.loads(self.config)['bias'])
+
+    @classmethod
+    @raising_torch_errors
+    def from_float(cls, mod):
+        get = mod.get_property
+        if not get('bias'):
+            raise AssertionError('dynamic quantized cells need bias=True, as torch\'s from_float')
+        extra = {'nonlinearity': get('nonlinearity')} if cls._gates == 1 else {}
+        q = cls(get('input-size'), get('hidden-size'), get('bias'), **extra)
+        params = dict(mod.named_parameters())
+        for part in ('ih', 'hh'):
+            q.add_module('_packed_weight_' + part, _dynamic_linear(params['weight_' + part],
+                                                                   params.get('bias_' + part)))
+        q.train(mod.training)
+        return q
+
+    def forward(self, input, hx=None):
+        from .functions import zeros
+        with no_grad():
+            if input.dim() != 2:
+                raise RuntimeError('%s: expected a 2-D input (batch, input_size), got %d-D'
+                                   % (type(self).__name__, input.dim()))
+            if input.shape[1] != self.input_size:
+                raise RuntimeError('input has inconsistent input_size: got %d expected %d'
+                                   % (input.shape[1], self.input_size))
+            B, H = input.shape[0], self.hidden_size
+            if hx is None:
+                h0 = zeros(B, H)
+                hx = (h0, h0) if self._gates == 4 else h0
+            gi = self._packed_weight_ih(input)
+            h = hx[0] if self._gates == 4 else hx
+            gh = self._packed_weight_hh(h)
+            if self._gates == 4:
+                i, f, g, o = (gh + gi).chunk(4, 1)
+                c = f.sigmoid() * hx[1] + i.sigmoid() * g.tanh()
+                return o.sigmoid() * c.tanh(), c
+            if self._gates == 3:
+                ir, iz, inn = gi.chunk(3, 1)
+                hr, hz, hn = gh.chunk(3, 1)
+                r = (hr + ir).sigmoid()
+                z = (hz + iz).sigmoid()
+                n = (inn + hn * r).tanh()
+                return (h - n) * z + n
+            pre = gi + gh
+            return pre.tanh() if self.nonlinearity == 'tanh' else pre.relu()
+
+
+class DynamicQuantizedLSTMCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.LSTMCell (printed DynamicQuantizedLSTMCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedLSTMCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 4
+
+
+class DynamicQuantizedGRUCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.GRUCell (printed DynamicQuantizedGRUCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedGRUCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 3
+
+
+class DynamicQuantizedRNNCell(_DynamicQuantizedCell):
+    """torch.ao.nn.quantized.dynamic.RNNCell (printed DynamicQuantizedRNNCell)."""
+    __gtype_name__ = 'gnn+ao+nn+quantized+dynamic+DynamicQuantizedRNNCell'
+    __module__ = 'gnn.ao.nn.quantized.dynamic'
+    _gates = 1
+
+
+_RNN_TARGETS = {'LSTM': DynamicQuantizedLSTM, 'GRU': DynamicQuantizedGRU, 'LSTMCell': DynamicQuantizedLSTMCell,
+                'GRUCell': DynamicQuantizedGRUCell, 'RNNCell': DynamicQuantizedRNNCell}
+
+__all__ += ['DynamicQuantizedLSTMCell', 'DynamicQuantizedGRUCell', 'DynamicQuantizedRNNCell']
+
+
+
+# ---- FusedMovingAvgObsFakeQuantize (torch.fused_moving_avg_obs_fake_quant) ----
+
+class FusedMovingAvgObsFakeQuantize(FakeQuantize):
+    """torch.ao.quantization.FusedMovingAvgObsFakeQuantize: FakeQuantize whose observing is
+    torch's fused kernel: the observer's running min/max moved by averaging_constant in double
+    precision (the first batch taken as it is), and the scale and zero point chosen by torch's
+    ChooseQuantizationParams (symmetric schemes preserving sparsity), which differ from the
+    observer's own calculate_qparams (what convert reads). Buffers fake_quant_enabled and
+    observer_enabled are int64, as torch's."""
+    __gtype_name__ = 'GnnFusedMovingAvgObsFakeQuantize'
+    __module__ = 'gnn.ao.quantization'
+
+    def __init__(self, observer=None, quant_min=0, quant_max=255, **observer_kwargs):
+        from .tensor import tensor
+        from . import tensor as _t
+        if _is_constructed(self) and observer is None and quant_min == 0 and quant_max == 255 \
+                and not observer_kwargs:
+            _Module.__init__(self)
+            _resize_on_load(self, ('scale', 'zero_point'))
+            return
+        FakeQuantize.__init__(self, observer, quant_min, quant_max, **observer_kwargs)
+        if not isinstance(self.activation_post_process, (_q.MovingAverageMinMaxObserver,
+                                                         MovingAveragePerChannelMinMaxObserver)):
+            raise AssertionError('Fused observer+fake_quant module only works with MovingAverageMinMaxObserver')
+        self.register_buffer('fake_quant_enabled', tensor([1], dtype=_t.int64))
+        self.register_buffer('observer_enabled', tensor([1], dtype=_t.int64))
+
+    is_symmetric_quant = property(lambda self: int(self.qscheme) in (2, 3))
+
+    def _observe(self, X):
+        from .tensor import tensor
+        from . import tensor as _t
+        post = self.activation_post_process
+        c = float(post.averaging_constant if hasattr(post, 'averaging_constant')
+                  else post.get_property('averaging-constant'))
+        x = _np.asarray(X.detach().float().numpy())
+        per_row = self.is_per_channel
+        if per_row:
+            axis = self.ch_axis
+            y = _np.moveaxis(x, axis, 0).reshape(x.shape[axis], -1)
+            cur_min, cur_max = y.min(1), y.max(1)
+        else:
+            cur_min, cur_max = _np.array([x.min()]), _np.array([x.max()])
+        lo = _np.asarray(post.min_val.numpy(), _np.float32).reshape(-1)
+        hi = _np.asarray(post.max_val.numpy(), _np.float32).reshape(-1)
+        if lo.size == 0:
+            lo = _np.full(cur_min.shape, _np.inf, _np.float32)
+            hi = _np.full(cur_max.shape, -_np.inf, _np.float32)
+        f32 = _np.float32
+
+        def moved(run, cur):
+            cur = cur.astype(f32)
+            with _np.errstate(invalid='ignore'):
+                if per_row:       # (torch's per-row kernel: float32 tensor arithmetic)
+                    step = (run + f32(c) * (cur - run)).astype(f32)
+                else:             # (the per-tensor one: a double product and sum)
+                    step = _np.array([f32(float(r) + c * float(f32(m - r))) for r, m in zip(run, cur)], f32)
+            return _np.where(_np.isinf(run), cur, step).astype(f32)
+        new_lo, new_hi = moved(lo, cur_min), moved(hi, cur_max)
+        if per_row:
+            post.register_buffer('min_val', tensor(new_lo))
+            post.register_buffer('max_val', tensor(new_hi))
+        else:
+            post.min_val.fill_(float(new_lo[0]))
+            post.max_val.fill_(float(new_hi[0]))
+        qp = [_choose_quantization_params(a, b, self.quant_min, self.quant_max, False, self.is_symmetric_quant)
+              for a, b in zip(new_lo, new_hi)]
+        scales = _np.array([s for s, _ in qp], _np.float32)
+        zps = _np.array([z for _, z in qp], _np.int32)
+        self.register_buffer('scale', tensor(scales, dtype=_t.float32))
+        self.register_buffer('zero_point', tensor(zps, dtype=_t.int32))
+
+    def forward(self, X):
+        if int(self.observer_enabled[0].item()) == 1:
+            self._observe(X)
+        if int(self.fake_quant_enabled[0].item()) == 1:
+            if self.is_per_channel:
+                return fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                        self.quant_min, self.quant_max)
+            return fake_quantize_per_tensor_affine(X, self.scale, self.zero_point, self.quant_min,
+                                                   self.quant_max)
+        return X
+
+    def extra_repr(self):
+        return ('fake_quant_enabled={}, observer_enabled={}, scale={}, zero_point={}, dtype={}, '
+                'quant_min={}, quant_max={}, qscheme={}, reduce_range={}'.format(
+                    self.fake_quant_enabled, self.observer_enabled, self.scale, self.zero_point,
+                    self.dtype, self.quant_min, self.quant_max, self.qscheme,
+                    self.activation_post_process.reduce_range))
+
+
+FusedMovingAvgObsFakeQuantize.with_args = classmethod(_q._with_args)
+
+__all__ += ['FusedMovingAvgObsFakeQuantize']
+
+
+default_fused_act_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=_q.MovingAverageMinMaxObserver, quant_min=0, quant_max=255, dtype=_q.quint8)
+default_fused_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=_q.MovingAverageMinMaxObserver, quant_min=-128, quant_max=127, dtype=_q.qint8,
+    qscheme=_q.per_tensor_symmetric)
+default_fused_per_channel_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
+    observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=_q.qint8,
+    qscheme=_q.per_channel_symmetric)
+default_qat_qconfig_v2 = _q.QConfig(activation=default_fused_act_fake_quant, weight=default_fused_wt_fake_quant)
+
+
+def _default_qat_qconfig_v1(backend):
+    act = _q.MovingAverageMinMaxObserver
+    if backend in ('fbgemm', 'x86'):
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255, reduce_range=True),
+            weight=default_fused_per_channel_wt_fake_quant)
+    if backend == 'qnnpack':
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255, reduce_range=False),
+            weight=default_fused_wt_fake_quant)
+    if backend == 'onednn':
+        return _q.QConfig(activation=FusedMovingAvgObsFakeQuantize.with_args(
+            observer=act, quant_min=0, quant_max=255), weight=default_fused_per_channel_wt_fake_quant)
+    return default_qat_qconfig_v2
+
+
+__all__ += ['default_fused_act_fake_quant', 'default_fused_wt_fake_quant',
+            'default_fused_per_channel_wt_fake_quant', 'default_qat_qconfig_v2']
