@@ -66,5 +66,6 @@
 #include "nn/gnn-loss-more.h"
 #include "quant/gnn-packed-params.h"
 #include "quant/gnn-quantized-conv.h"
+#include "optim/gnn-optimizers-more.h"
 
 #undef GNN_INSIDE

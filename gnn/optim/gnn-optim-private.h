@@ -9,6 +9,7 @@
 #include "optim/gnn-optimizer.h"
 #include "optim/gnn-averaged-model.h"
 #include "optim/gnn-lr-scheduler.h"
+#include "optim/gnn-optimizers-more.h"
 #include "nn/gnn-props-private.h"
 
 G_BEGIN_DECLS
