@@ -66,6 +66,11 @@ GnnProp       gnn_optim_option_boolean  (const char    *name,
                                          gboolean       default_value);
 GnnProp       gnn_optim_option_betas    (double         beta1,
                                          double         beta2);
+/* an option of any #GVariant type (LBFGS's line_search_fn, 'ms'); @default_value: floating
+ * references are sunk */
+GnnProp       gnn_optim_option_variant  (const char         *name,
+                                         const GVariantType *type,
+                                         GVariant           *default_value);
 /* a pair of numbers ('(dd)') named @name: Rprop's etas and step_sizes */
 GnnProp       gnn_optim_option_pair     (const char    *name,
                                          double         first,

@@ -150,8 +150,15 @@ gnn_optim_option_pair (const char *name,
                        double      first,
                        double      second)
 {
-  return (GnnProp) { g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE ("(dd)"),
-                                           g_variant_new ("(dd)", first, second), OPTION_FLAGS) };
+  return gnn_optim_option_variant (name, G_VARIANT_TYPE ("(dd)"), g_variant_new ("(dd)", first, second));
+}
+
+GnnProp
+gnn_optim_option_variant (const char         *name,
+                          const GVariantType *type,
+                          GVariant           *default_value)
+{
+  return (GnnProp) { g_param_spec_variant (name, NULL, NULL, type, default_value, OPTION_FLAGS) };
 }
 
 GnnProp

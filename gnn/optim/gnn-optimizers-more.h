@@ -1,5 +1,5 @@
 /* gnn-optimizers-more.h: more torch.optim optimizers: Adadelta, Adamax, NAdam, RAdam, Rprop,
- * ASGD and SparseAdam
+ * ASGD, SparseAdam and LBFGS
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -130,5 +130,32 @@ GnnSparseAdam *gnn_sparse_adam_new (GnnParamGroup  *params,
                                     double          eps,
                                     gboolean        maximize,
                                     GError        **error);
+
+/* ---- LBFGS --------------------------------------------------------------------------- */
+
+typedef gboolean (*GnnLBFGSClosure) (double   *loss,
+                                     gpointer  user_data);
+
+#define GNN_TYPE_LBFGS (gnn_lbfgs_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnLBFGS, gnn_lbfgs, GNN, LBFGS, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnLBFGS *gnn_lbfgs_new          (GnnParamGroup    *params,
+                                  double            lr,
+                                  gint64            max_iter,
+                                  gint64            max_eval,
+                                  double            tolerance_grad,
+                                  double            tolerance_change,
+                                  gint64            history_size,
+                                  const char       *line_search_fn,
+                                  GError          **error);
+GNN_AVAILABLE_IN_ALL
+gboolean  gnn_lbfgs_step_closure (GnnLBFGS         *self,
+                                  GnnLBFGSClosure   closure,
+                                  gpointer          user_data,
+                                  double           *loss,
+                                  GError          **error);
 
 G_END_DECLS

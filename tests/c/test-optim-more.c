@@ -1,4 +1,4 @@
-/* test-optim-more.c: Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD and SparseAdam built with
+/* test-optim-more.c: Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, SparseAdam and LBFGS built with
  * g_initable_new from their properties and stepped: first steps against the update rules by
  * hand, a quadratic that each one descends (or climbs, with maximize), the state a step
  * leaves, a state dict that resumes bit for bit, and PyTorch's errors.
@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "gnn-test-util.h"
+#include "optim/gnn-optim-private.h"
 
 static const double P0[] = { 1.0, -0.5 };
 
@@ -291,6 +292,66 @@ test_sparse_adam_refuses_dense (void)
   gnn_test_assert_close (p, P0, 2, 0, 0);
 }
 
+/* the closure of LBFGS: loss (p0 - 3)^2 + 10 (p1 + 2)^2 and its gradient, set by hand */
+static gboolean
+quadratic_closure (double   *loss,
+                   gpointer  user_data)
+{
+  GnnTensor *p = user_data;
+  g_autofree double *v = gnn_tensor_to_doubles (p, NULL, NULL);
+  double g[2] = { 2 * (v[0] - 3), 20 * (v[1] + 2) };
+  g_autoptr(GnnTensor) grad = gnn_test_tensor_d (g, 2, GNN_TEST_SHAPE (2), 1);
+
+  g_assert_false (gnn_is_grad_enabled () == FALSE);
+  *loss = (v[0] - 3) * (v[0] - 3) + 10 * (v[1] + 2) * (v[1] + 2);
+  return gnn_tensor_set_grad (p, grad, NULL);
+}
+
+static gboolean
+failing_closure (double   *loss,
+                 gpointer  user_data)
+{
+  return FALSE;
+}
+
+static void
+test_lbfgs (void)
+{
+  const char *searches[] = { NULL, "strong_wolfe" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (searches); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) p = new_param ();
+      g_autoptr(GnnOptimizer) opt = NULL;
+      GVariant *search = g_variant_new_maybe (G_VARIANT_TYPE_STRING,
+                                              searches[i] ? g_variant_new_string (searches[i]) : NULL);
+      GnnStateDict *state;
+      double loss = 0;
+
+      opt = make (GNN_TYPE_LBFGS, p, &error, "lr", 1.0, "history-size", 5.0,
+                  "line-search-fn", search, NULL);
+      g_assert_no_error (error);
+      /* a step needs the closure */
+      g_assert_false (gnn_optimizer_step (opt, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_clear_error (&error);
+      for (int s = 0; s < 5; s++)
+        {
+          g_assert_true (gnn_lbfgs_step_closure (GNN_LBFGS (opt), quadratic_closure, p, &loss, &error));
+          g_assert_no_error (error);
+        }
+      gnn_test_assert_close (p, GNN_TEST_DATA (3, -2), 2, 1e-6, 1e-6);
+      g_assert_cmpfloat (loss, <, 1e-8);
+      state = gnn_optimizer_get_state (opt, p);
+      g_assert_cmpfloat (gnn_optim_get_number (state, "n_iter", 0), >, 1);
+      g_assert_nonnull (gnn_state_dict_get_tensor (state, "old_dirs", NULL));
+      /* a failing closure fails the step */
+      g_assert_false (gnn_lbfgs_step_closure (GNN_LBFGS (opt), failing_closure, NULL, NULL, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_FAILED);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optim-more/resume", test_resume);
   g_test_add_func ("/optim-more/errors", test_errors);
   g_test_add_func ("/optim-more/sparse-adam", test_sparse_adam_refuses_dense);
+  g_test_add_func ("/optim-more/lbfgs", test_lbfgs);
 
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-"""gnn.optim's Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, SparseAdam (and LBFGS where built)
+"""gnn.optim's Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, SparseAdam and LBFGS
 against torch 1.13: the same weights, data and options in both for twenty steps, the
 parameters and the state equal step by step in float32 (rel 1e-5 / abs 1e-6) and float64
 (rel 1e-10 / abs 1e-12); the state_dict has torch's structure, a torch state_dict loads and
@@ -269,10 +269,134 @@ class Schedulers(unittest.TestCase):
                     np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
 
 
+LSQ_A = np.random.RandomState(0).randn(8, 3)
+LSQ_B = np.random.RandomState(1).randn(8)
+
+
+class LbfgsRun:
+    """LBFGS on a least-squares problem plus a Rosenbrock valley, as torch's docs write the
+    closure."""
+
+    def __init__(self, lib, dtype, x0=(1.5, -1.0, 0.5), **options):
+        make = to_torch if lib is torch else to_gnn
+        self.lib = lib
+        self.x = make(np.array(x0, dtype), True)
+        self.a, self.b = make(LSQ_A.astype(dtype)), make(LSQ_B.astype(dtype))
+        self.opt = lib.optim.LBFGS([self.x], **options)
+        self.calls = 0
+
+    def closure(self):
+        self.calls += 1
+        self.opt.zero_grad()
+        x = self.x
+        loss = ((self.a @ x - self.b) ** 2).sum() + (1 - x[0]) ** 2 + 10 * (x[1] - x[0] ** 2) ** 2
+        loss.backward()
+        return loss
+
+    def step(self):
+        return float(self.opt.step(self.closure))
+
+    def weights(self):
+        return self.x.detach().numpy().copy() if self.lib is torch else to_np(self.x)
+
+
+class Lbfgs(unittest.TestCase):
+    OPTIONS = [dict(), dict(max_iter=5, history_size=3), dict(lr=0.5, max_iter=4, history_size=2),
+               dict(line_search_fn='strong_wolfe'), dict(max_iter=5, history_size=3, line_search_fn='strong_wolfe')]
+
+    def check_parity(self, dtype, options, steps=4):
+        rtol, atol = TOL[dtype]
+        t, g = LbfgsRun(torch, dtype, **options), LbfgsRun(gnn, dtype, **options)
+        for step in range(steps):
+            lt, lg = t.step(), g.step()
+            self.assertAlmostEqual(lg, lt, delta=rtol * max(1, abs(lt)), msg=step)
+            np.testing.assert_allclose(g.weights(), t.weights(), rtol=rtol, atol=atol, err_msg=str(step))
+            self.assertEqual(g.calls, t.calls, step)
+        tstate, gstate = t.opt.state_dict()['state'][0], g.opt.state_dict()
+        self.assertEqual(sorted('state.0.' + k for k in tstate),
+                         sorted(k for k in gstate.keys() if k.startswith('state.')))
+        for key in ('func_evals', 'n_iter'):
+            self.assertEqual(gstate['state.0.' + key], tstate[key])
+        for key in ('d', 'prev_flat_grad'):
+            np.testing.assert_allclose(to_np(gstate['state.0.' + key]), tstate[key].numpy(), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(to_np(gstate['state.0.old_dirs']),
+                                   torch.stack(tstate['old_dirs']).numpy(), rtol=rtol, atol=atol)
+
+    def test_matches_torch_float64(self):
+        for options in self.OPTIONS:
+            with self.subTest(**options):
+                self.check_parity(np.float64, options)
+
+    def test_matches_torch_float32_fixed_step(self):
+        # the options that stop before the loss settles: near the minimum, float32 rounding
+        # of the loss decides when abs(loss - prev_loss) < tolerance_change ends a step
+        for options in self.OPTIONS[1:]:
+            if 'line_search_fn' not in options:
+                with self.subTest(**options):
+                    self.check_parity(np.float32, options)
+
+    def test_strong_wolfe_float32_reaches_torch_minimum(self):
+        # torch's line search computes its scalars as float32 0-d tensors (the comparisons of
+        # the Wolfe conditions too), gnn in double: the searches may take different trial
+        # steps in float32, and both reach the same minimizer
+        t = LbfgsRun(torch, np.float32, line_search_fn='strong_wolfe')
+        g = LbfgsRun(gnn, np.float32, line_search_fn='strong_wolfe')
+        for _ in range(5):
+            t.step(), g.step()
+        np.testing.assert_allclose(g.weights(), t.weights(), rtol=1e-4, atol=1e-5)
+
+    def test_torch_state_dict_loads_and_goes_on(self):
+        for options in (dict(max_iter=3, history_size=4), dict(max_iter=3, line_search_fn='strong_wolfe')):
+            with self.subTest(**options):
+                t = LbfgsRun(torch, np.float64, **options)
+                t.step()
+                g = LbfgsRun(gnn, np.float64, x0=t.weights(), **options)
+                g.opt.load_state_dict(t.opt.state_dict())
+                for step in range(3):
+                    t.step(), g.step()
+                    np.testing.assert_allclose(g.weights(), t.weights(), rtol=1e-10, atol=1e-12)
+
+    def test_saved_state_loads_back_and_goes_on_identically(self):
+        a = LbfgsRun(gnn, np.float64, max_iter=3, history_size=4)
+        a.step()
+        b = LbfgsRun(gnn, np.float64, x0=a.weights(), max_iter=3, history_size=4)
+        b.opt.load_state_dict(a.opt.state_dict())
+        for _ in range(3):
+            a.step(), b.step()
+            np.testing.assert_array_equal(b.weights(), a.weights())
+
+    def test_as_torch_refuses(self):
+        g = LbfgsRun(gnn, np.float32)
+        with self.assertRaises(TypeError):
+            g.opt.step()
+        with self.assertRaises(ValueError) as cm:
+            gnn.optim.LBFGS([{'params': [g.x]}, {'params': [to_gnn(np.zeros(2, np.float32), True)]}])
+        self.assertIn("LBFGS doesn't support per-parameter options (parameter groups)", str(cm.exception))
+
+        def failing():
+            raise KeyError('from the closure')
+        with self.assertRaises(KeyError):
+            g.opt.step(failing)
+        self.assertEqual(g.opt.param_groups[0]['line_search_fn'], None)
+        self.assertEqual(g.opt.param_groups[0]['max_eval'], 25)
+        self.assertEqual(list(g.opt.param_groups[0].keys()),
+                         list(torch.optim.LBFGS([torch.zeros(1, requires_grad=True)]).param_groups[0].keys()))
+
+    def test_with_a_scheduler(self):
+        t, g = LbfgsRun(torch, np.float64, max_iter=2), LbfgsRun(gnn, np.float64, max_iter=2)
+        ts = torch.optim.lr_scheduler.StepLR(t.opt, 2, gamma=0.5)
+        gs = lr_scheduler.StepLR(g.opt, 2, gamma=0.5)
+        for step in range(5):
+            t.step(), g.step()
+            ts.step(), gs.step()
+            self.assertEqual(gs.get_last_lr(), ts.get_last_lr())
+            np.testing.assert_allclose(g.weights(), t.weights(), rtol=1e-10, atol=1e-12)
+
+
 class FromProperties(unittest.TestCase):
     def test_g_object_new_builds_each(self):
         from gi.repository import GObject
-        for name in ('Adadelta', 'Adamax', 'NAdam', 'RAdam', 'Rprop', 'ASGD', 'SparseAdam'):
+        for name in ('Adadelta', 'Adamax', 'NAdam', 'RAdam', 'Rprop', 'ASGD', 'SparseAdam', 'LBFGS'):
             with self.subTest(optimizer=name):
                 gtype = GObject.type_from_name('Gnn' + name)
                 self.assertTrue(gtype.is_a(gnn.optim.Optimizer.__gtype__))

@@ -1052,6 +1052,7 @@ ROWS = [
     ('torch.optim.Rprop', 'Gnn.Rprop'),
     ('torch.optim.ASGD', 'Gnn.ASGD'),
     ('torch.optim.SparseAdam', 'Gnn.SparseAdam'),
+    ('torch.optim.LBFGS', 'Gnn.LBFGS'),
 
     # ---- torch.optim.lr_scheduler ----
     ('torch.optim.lr_scheduler.LRScheduler', 'Gnn.LRScheduler'),

@@ -144,3 +144,84 @@ class SparseAdam(Gnn.SparseAdam, Optimizer):
 
 SparseAdam = override(SparseAdam)
 __all__.append('SparseAdam')
+
+
+def _lbfgs_torch_value(key, value, numel):
+    """A value of torch's LBFGS state as gnn keeps it: numbers as floats, the lists of vectors
+    as matrices (one row a vector), ro and al (None where unset) as vectors."""
+    import torch
+    if key in ('old_dirs', 'old_stps'):
+        return torch.stack(list(value)) if len(value) else torch.zeros(0, numel)
+    if key in ('ro', 'al'):
+        return torch.tensor([0.0 if v is None else float(v) for v in value])
+    if hasattr(value, 'numel') and value.numel() == 1 and key not in ('d', 'prev_flat_grad'):
+        return float(value.item())
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _lbfgs_flatten_state(self, nested):
+    from gi.repository import GLib
+    numel = sum(p.get_numel() for g in self.get_param_groups() for p in g.get_params())
+    state = {index: {key: _lbfgs_torch_value(key, value, numel) for key, value in entries.items()}
+             for index, entries in nested['state'].items()}
+    groups = [{key: (GLib.Variant('ms', value) if key == 'line_search_fn' else value)
+               for key, value in group.items()} for group in nested['param_groups']]
+    return Optimizer._flatten_state(self, {'state': state, 'param_groups': groups})
+
+
+class LBFGS(Gnn.LBFGS, Optimizer):
+    """``torch.optim.LBFGS(params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
+    tolerance_change=1e-9, history_size=100, line_search_fn=None)``: one parameter group;
+    ``step(closure)`` calls closure (with gradients enabled) as often as the iterations and
+    the line search need and returns its first result, as torch does. The state's lists of
+    vectors are matrices (one row a vector); a torch state_dict's lists load."""
+
+    _flatten_state = _lbfgs_flatten_state
+
+    def __new__(cls, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
+                history_size=100, line_search_fn=None):
+        from .optim import _param_groups
+        if max_eval is None:
+            max_eval = max_iter * 5 // 4
+        groups = _param_groups(params)
+        if len(groups) != 1:
+            raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+        return _call_raising_python_errors(
+            Gnn.LBFGS.new, groups[0], lr, max_iter, max_eval, tolerance_grad, tolerance_change,
+            history_size, line_search_fn)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def step(self, closure):
+        """One step: up to max_iter iterations of closure, which reevaluates the model and
+        returns the loss; returns the loss of its first call. An exception closure raises
+        ends the step and reaches the caller."""
+        from .base import enable_grad
+        results, raised = [], []
+
+        def call(*_):
+            if raised:
+                return False, 0.0
+            try:
+                with enable_grad():
+                    loss = closure()
+            except BaseException as e:  # noqa: B902 (raised again below)
+                raised.append(e)
+                return False, 0.0
+            results.append(loss)
+            return True, float(loss)
+
+        try:
+            Gnn.LBFGS.step_closure(self, call, None)
+        except Exception:
+            if raised:
+                raise raised[0] from None
+            raise
+        return results[0] if results else None
+
+
+LBFGS = override(LBFGS)
+__all__.append('LBFGS')
