@@ -1,9 +1,9 @@
 /* test-from-properties.c: every optimizer (but SparseAdam, whose step refuses dense
- * gradients, and LBFGS, which steps through a closure) and every learning-rate scheduler built from its
- * properties alone (g_object_new, then g_initable_init for a scheduler, as bindings and
- * loaders build objects) trains exactly as the one its _new constructor builds: the same
- * model, inputs and targets, 10 steps, and the same optimizer state dict, scheduler state
- * and weights, to the bit. */
+ * gradients, and LBFGS, which steps through a closure) and every learning-rate scheduler
+ * built from its properties alone (g_object_new, then g_initable_init for a scheduler, as
+ * bindings and loaders build objects) trains exactly as the one its _new constructor
+ * builds: the same model, inputs and targets, 10 steps, and the same optimizer state dict,
+ * scheduler state and weights, to the bit. */
 #include <gio/gio.h>
 
 #include "gnn-test-util.h"
