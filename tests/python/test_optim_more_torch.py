@@ -402,6 +402,34 @@ class Lbfgs(unittest.TestCase):
             np.testing.assert_allclose(g.weights(), t.weights(), rtol=1e-10, atol=1e-12)
 
 
+class Files(unittest.TestCase):
+    def test_gnn_save_and_load_keep_the_state(self):
+        import os
+        import tempfile
+        for name, options in CASES[1::2] + [('LBFGS', dict(max_iter=3, history_size=2))]:
+            with self.subTest(optimizer=name):
+                if name == 'LBFGS':
+                    a = LbfgsRun(gnn, np.float64, **options)
+                else:
+                    a = Run(gnn, name, options, np.float64)
+                for _ in range(3):
+                    a.step()
+                with tempfile.TemporaryDirectory() as folder:
+                    path = os.path.join(folder, 'optimizer.pt')
+                    gnn.save(a.opt.state_dict(), path)
+                    loaded = gnn.load(path)
+                if name == 'LBFGS':
+                    b = LbfgsRun(gnn, np.float64, x0=a.weights(), **options)
+                else:
+                    b = Run(gnn, name, {}, np.float64, params=a.weights())
+                b.opt.load_state_dict(loaded)
+                for _ in range(3):
+                    a.step(), b.step()
+                    wa, wb = a.weights(), b.weights()
+                    for x, y in (zip(wa, wb) if isinstance(wa, list) else [(wa, wb)]):
+                        np.testing.assert_array_equal(y, x)
+
+
 class FromProperties(unittest.TestCase):
     def test_g_object_new_builds_each(self):
         from gi.repository import GObject
