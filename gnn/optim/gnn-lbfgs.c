@@ -679,6 +679,13 @@ gnn_lbfgs_step_closure (GnnLBFGS        *self,
   if (!load_rows (state, "old_dirs", old_dirs, error) || !load_rows (state, "old_stps", old_stps, error))
     return FALSE;
   ro = load_vector (state, "ro");
+  if (old_stps->len != old_dirs->len || ro->len != old_dirs->len)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "LBFGS state: expected as many old_stps and ro as old_dirs (%u), found %u and %u",
+                   old_dirs->len, old_stps->len, ro->len);
+      return FALSE;
+    }
   al = load_vector (state, "al");
   g_array_set_size (al, (guint) history_size);
   H_diag = gnn_optim_get_number (state, "H_diag", 1);
@@ -718,7 +725,14 @@ gnn_lbfgs_step_closure (GnnLBFGS        *self,
           if (ys > 1e-10)
             {
               /* updating memory */
-              if (old_dirs->len == (guint) history_size)
+              if (history_size < 1)
+                {
+                  /* PyTorch pops from the empty history: an IndexError */
+                  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "LBFGS: history_size must be at least 1, found %g", history_size);
+                  return FALSE;
+                }
+              while (old_dirs->len >= (guint) history_size)
                 {
                   /* shift history by one (limited-memory) */
                   g_ptr_array_remove_index (old_dirs, 0);
@@ -735,6 +749,8 @@ gnn_lbfgs_step_closure (GnnLBFGS        *self,
             }
           /* the approximate L-BFGS inverse Hessian times the gradient (two-loop recursion) */
           num_old = old_dirs->len;
+          if (al->len < num_old)
+            g_array_set_size (al, num_old);
           if (!(q = gnn_tensor_neg (flat_grad, error)))
             return FALSE;
           for (int i = (int) num_old - 1; i >= 0; i--)

@@ -1,4 +1,5 @@
-/* gnn-optim-private.h: what the optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) share
+/* gnn-optim-private.h: what the optimizers (SGD, Adam, AdamW, RMSprop, Adagrad and those of
+ * gnn-optimizers-more.h) share
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -352,6 +352,20 @@ test_lbfgs (void)
     }
 }
 
+/* history_size 0 cannot keep a pair: an error (PyTorch: an IndexError), not a crash */
+static void
+test_lbfgs_no_history (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) p = new_param ();
+  g_autoptr(GnnOptimizer) opt = make (GNN_TYPE_LBFGS, p, &error, "history-size", 0.0, NULL);
+
+  g_assert_no_error (error);
+  g_assert_false (gnn_lbfgs_step_closure (GNN_LBFGS (opt), quadratic_closure, p, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "LBFGS: history_size must be at least 1, found 0");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,6 +377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optim-more/errors", test_errors);
   g_test_add_func ("/optim-more/sparse-adam", test_sparse_adam_refuses_dense);
   g_test_add_func ("/optim-more/lbfgs", test_lbfgs);
+  g_test_add_func ("/optim-more/lbfgs/no-history", test_lbfgs_no_history);
 
   return g_test_run ();
 }
