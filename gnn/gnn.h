@@ -67,5 +67,6 @@
 #include "quant/gnn-packed-params.h"
 #include "quant/gnn-quantized-conv.h"
 #include "ops/gnn-autocast.h"
+#include "optim/gnn-optimizers-more.h"
 
 #undef GNN_INSIDE

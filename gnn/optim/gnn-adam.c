@@ -91,40 +91,6 @@ struct _GnnAdamW
 
 G_DEFINE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN_TYPE_OPTIMIZER)
 
-/* PyTorch's checks in Adam.__init__ and AdamW.__init__ */
-static gboolean
-check_values (double   lr,
-              double   beta1,
-              double   beta2,
-              double   eps,
-              double   weight_decay,
-              GError **error)
-{
-  if (!(0.0 <= lr))
-    return gnn_optim_invalid (error, "Invalid learning rate", lr);
-  if (!(0.0 <= eps))
-    return gnn_optim_invalid (error, "Invalid epsilon value", eps);
-  if (!(0.0 <= beta1 && beta1 < 1.0))
-    return gnn_optim_invalid (error, "Invalid beta parameter at index 0", beta1);
-  if (!(0.0 <= beta2 && beta2 < 1.0))
-    return gnn_optim_invalid (error, "Invalid beta parameter at index 1", beta2);
-  if (!(0.0 <= weight_decay))
-    return gnn_optim_invalid (error, "Invalid weight_decay value", weight_decay);
-  return TRUE;
-}
-
-static void
-get_betas (GnnParamGroup *group,
-           double        *beta1,
-           double        *beta2)
-{
-  g_autoptr(GVariant) betas = gnn_param_group_get_option (group, "betas");
-
-  *beta1 = *beta2 = 0;
-  if (betas != NULL && g_variant_is_of_type (betas, G_VARIANT_TYPE ("(dd)")))
-    g_variant_get (betas, "(dd)", beta1, beta2);
-}
-
 static gboolean
 adam_check_group (GnnOptimizer  *optimizer,
                   GnnParamGroup *group,
@@ -139,10 +105,10 @@ adam_check_group (GnnOptimizer  *optimizer,
       !gnn_optim_check_flag (group, "amsgrad", error) ||
       !gnn_optim_check_flag (group, "maximize", error))
     return FALSE;
-  get_betas (group, &beta1, &beta2);
-  return check_values (gnn_param_group_get_double (group, "lr"), beta1, beta2,
-                       gnn_param_group_get_double (group, "eps"),
-                       gnn_param_group_get_double (group, "weight_decay"), error);
+  gnn_optim_get_pair (group, "betas", &beta1, &beta2);
+  return gnn_optim_check_adam_values (gnn_param_group_get_double (group, "lr"), beta1, beta2,
+                                      gnn_param_group_get_double (group, "eps"),
+                                      gnn_param_group_get_double (group, "weight_decay"), error);
 }
 
 /* the scalars of an Adam or an AdamW, which keep the same ones */
@@ -173,7 +139,7 @@ adam_step (GnnOptimizer *optimizer,
       guint n = gnn_param_group_get_n_params (group);
       double beta1, beta2;
 
-      get_betas (group, &beta1, &beta2);
+      gnn_optim_get_pair (group, "betas", &beta1, &beta2);
       for (guint i = 0; i < n; i++)
         {
           GnnTensor *param = gnn_param_group_get_param (group, i);

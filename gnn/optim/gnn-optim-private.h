@@ -1,4 +1,5 @@
-/* gnn-optim-private.h: what the optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) share
+/* gnn-optim-private.h: what the optimizers (SGD, Adam, AdamW, RMSprop, Adagrad and those of
+ * gnn-optimizers-more.h) share
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,6 +10,7 @@
 #include "optim/gnn-optimizer.h"
 #include "optim/gnn-averaged-model.h"
 #include "optim/gnn-lr-scheduler.h"
+#include "optim/gnn-optimizers-more.h"
 #include "nn/gnn-props-private.h"
 
 G_BEGIN_DECLS
@@ -24,9 +26,26 @@ gboolean      gnn_optim_check_number    (GnnParamGroup *group,
 gboolean      gnn_optim_check_flag      (GnnParamGroup *group,
                                          const char    *name,
                                          GError       **error);
+/* Whether @group holds @name as a "(dd)" pair (Adam's betas, Rprop's etas). */
+gboolean      gnn_optim_check_pair      (GnnParamGroup *group,
+                                         const char    *name,
+                                         GError       **error);
 /* Whether @group holds "betas" as a "(dd)" pair. */
 gboolean      gnn_optim_check_betas     (GnnParamGroup *group,
                                          GError       **error);
+/* The pair under @name (checked with gnn_optim_check_pair); 0, 0 when it is not one. */
+void          gnn_optim_get_pair        (GnnParamGroup *group,
+                                         const char    *name,
+                                         double        *first,
+                                         double        *second);
+/* PyTorch's checks of lr, eps, betas and weight_decay in Adam.__init__ (Adamax, NAdam and
+ * RAdam check the same, in the same order, with the same messages). */
+gboolean      gnn_optim_check_adam_values (double       lr,
+                                           double       beta1,
+                                           double       beta2,
+                                           double       eps,
+                                           double       weight_decay,
+                                           GError     **error);
 /* Sets GNN_ERROR_INVALID_ARGUMENT "<what>: <value as Python prints it>" and returns FALSE,
  * as PyTorch's `raise ValueError("Invalid learning rate: {}".format(lr))`. */
 gboolean      gnn_optim_invalid         (GError       **error,
@@ -48,6 +67,15 @@ GnnProp       gnn_optim_option_boolean  (const char    *name,
                                          gboolean       default_value);
 GnnProp       gnn_optim_option_betas    (double         beta1,
                                          double         beta2);
+/* an option of any #GVariant type (LBFGS's line_search_fn, 'ms'); @default_value: floating
+ * references are sunk */
+GnnProp       gnn_optim_option_variant  (const char         *name,
+                                         const GVariantType *type,
+                                         GVariant           *default_value);
+/* a pair of numbers ('(dd)') named @name: Rprop's etas and step_sizes */
+GnnProp       gnn_optim_option_pair     (const char    *name,
+                                         double         first,
+                                         double         second);
 /* @params as the value of GnnOptimizer:params: a list of that one group, or NULL */
 GListModel   *gnn_optim_params_list     (GnnParamGroup *params);
 
@@ -66,6 +94,15 @@ void          gnn_optim_class_set_state_keys (gpointer               klass,
 /* The "step" of @state as a double: a double, an integer, or a one-element tensor (as
  * PyTorch saves it); 0 when absent. */
 double        gnn_optim_get_step        (GnnStateDict  *state);
+/* The number under @key, read as gnn_optim_get_step reads "step"; @missing when absent
+ * (NAdam's mu_product, ASGD's eta and mu, which PyTorch keeps as 0-d tensors). */
+double        gnn_optim_get_number      (GnnStateDict  *state,
+                                         const char    *key,
+                                         double         missing);
+/* Stores @value under @key as a double. */
+void          gnn_optim_set_number      (GnnStateDict  *state,
+                                         const char    *key,
+                                         double         value);
 /* Stores "step" as a double. */
 void          gnn_optim_set_step        (GnnStateDict  *state,
                                          double         step);

@@ -66,14 +66,56 @@ gnn_optim_check_flag (GnnParamGroup *group,
 }
 
 gboolean
-gnn_optim_check_betas (GnnParamGroup *group,
-                       GError       **error)
+gnn_optim_check_pair (GnnParamGroup *group,
+                      const char    *name,
+                      GError       **error)
 {
-  g_autoptr(GVariant) v = gnn_param_group_get_option (group, "betas");
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, name);
 
   if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(dd)")))
     return TRUE;
-  return option_error (group, "betas", "a pair of numbers (a GVariant of type '(dd)')", error);
+  return option_error (group, name, "a pair of numbers (a GVariant of type '(dd)')", error);
+}
+
+gboolean
+gnn_optim_check_betas (GnnParamGroup *group,
+                       GError       **error)
+{
+  return gnn_optim_check_pair (group, "betas", error);
+}
+
+void
+gnn_optim_get_pair (GnnParamGroup *group,
+                    const char    *name,
+                    double        *first,
+                    double        *second)
+{
+  g_autoptr(GVariant) v = gnn_param_group_get_option (group, name);
+
+  *first = *second = 0;
+  if (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(dd)")))
+    g_variant_get (v, "(dd)", first, second);
+}
+
+gboolean
+gnn_optim_check_adam_values (double   lr,
+                             double   beta1,
+                             double   beta2,
+                             double   eps,
+                             double   weight_decay,
+                             GError **error)
+{
+  if (!(0.0 <= lr))
+    return gnn_optim_invalid (error, "Invalid learning rate", lr);
+  if (!(0.0 <= eps))
+    return gnn_optim_invalid (error, "Invalid epsilon value", eps);
+  if (!(0.0 <= beta1 && beta1 < 1.0))
+    return gnn_optim_invalid (error, "Invalid beta parameter at index 0", beta1);
+  if (!(0.0 <= beta2 && beta2 < 1.0))
+    return gnn_optim_invalid (error, "Invalid beta parameter at index 1", beta2);
+  if (!(0.0 <= weight_decay))
+    return gnn_optim_invalid (error, "Invalid weight_decay value", weight_decay);
+  return TRUE;
 }
 
 gboolean
@@ -104,11 +146,26 @@ gnn_optim_option_boolean (const char *name,
 }
 
 GnnProp
+gnn_optim_option_pair (const char *name,
+                       double      first,
+                       double      second)
+{
+  return gnn_optim_option_variant (name, G_VARIANT_TYPE ("(dd)"), g_variant_new ("(dd)", first, second));
+}
+
+GnnProp
+gnn_optim_option_variant (const char         *name,
+                          const GVariantType *type,
+                          GVariant           *default_value)
+{
+  return (GnnProp) { g_param_spec_variant (name, NULL, NULL, type, default_value, OPTION_FLAGS) };
+}
+
+GnnProp
 gnn_optim_option_betas (double beta1,
                         double beta2)
 {
-  return (GnnProp) { g_param_spec_variant ("betas", NULL, NULL, G_VARIANT_TYPE ("(dd)"),
-                                           g_variant_new ("(dd)", beta1, beta2), OPTION_FLAGS) };
+  return gnn_optim_option_pair ("betas", beta1, beta2);
 }
 
 /* ---- the state of a parameter ------------------------------------------------------- */
@@ -116,10 +173,18 @@ gnn_optim_option_betas (double beta1,
 double
 gnn_optim_get_step (GnnStateDict *state)
 {
+  return gnn_optim_get_number (state, "step", 0);
+}
+
+double
+gnn_optim_get_number (GnnStateDict *state,
+                      const char   *key,
+                      double        missing)
+{
   g_auto(GValue) value = G_VALUE_INIT;
 
-  if (!gnn_state_dict_get_value (state, "step", &value, NULL))
-    return 0;
+  if (!gnn_state_dict_get_value (state, key, &value, NULL))
+    return missing;
   if (G_VALUE_HOLDS_DOUBLE (&value))
     return g_value_get_double (&value);
   if (G_VALUE_HOLDS_INT64 (&value))
@@ -144,18 +209,26 @@ gnn_optim_get_step (GnnStateDict *state)
       if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
         return (double) g_variant_get_int64 (v);
     }
-  return 0;
+  return missing;
 }
 
 void
 gnn_optim_set_step (GnnStateDict *state,
                     double        step)
 {
-  GValue value = G_VALUE_INIT;
+  gnn_optim_set_number (state, "step", step);
+}
 
-  g_value_init (&value, G_TYPE_DOUBLE);
-  g_value_set_double (&value, step);
-  gnn_state_dict_set_value (state, "step", &value);
+void
+gnn_optim_set_number (GnnStateDict *state,
+                      const char   *key,
+                      double        value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, value);
+  gnn_state_dict_set_value (state, key, &v);
 }
 
 GnnStateDict *

@@ -1,8 +1,9 @@
-/* test-from-properties.c: every optimizer and every learning-rate scheduler built from its
- * properties alone (g_object_new, then g_initable_init for a scheduler, as bindings and
- * loaders build objects) trains exactly as the one its _new constructor builds: the same
- * model, inputs and targets, 10 steps, and the same optimizer state dict, scheduler state
- * and weights, to the bit. */
+/* test-from-properties.c: every optimizer (but SparseAdam, whose step refuses dense
+ * gradients, and LBFGS, which steps through a closure) and every learning-rate scheduler
+ * built from its properties alone (g_object_new, then g_initable_init for a scheduler, as
+ * bindings and loaders build objects) trains exactly as the one its _new constructor
+ * builds: the same model, inputs and targets, 10 steps, and the same optimizer state dict,
+ * scheduler state and weights, to the bit. */
 #include <gio/gio.h>
 
 #include "gnn-test-util.h"
@@ -98,6 +99,84 @@ adagrad_built (GListModel *params)
                        "initial-accumulator-value", 0.1, "eps", 1e-8, NULL);
 }
 
+static GnnOptimizer *
+adadelta_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_adadelta_new (group, 0.5, 0.8, 1e-5, 0.05, TRUE, error));
+}
+
+static GnnOptimizer *
+adadelta_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_ADADELTA, "params", params, "lr", 0.5, "rho", 0.8, "eps", 1e-5,
+                       "weight-decay", 0.05, "maximize", TRUE, NULL);
+}
+
+static GnnOptimizer *
+adamax_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_adamax_new (group, 0.01, 0.8, 0.99, 1e-6, 0.05, FALSE, error));
+}
+
+static GnnOptimizer *
+adamax_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_ADAMAX, "params", params, "lr", 0.01, "betas", g_variant_new ("(dd)", 0.8, 0.99),
+                       "eps", 1e-6, "weight-decay", 0.05, NULL);
+}
+
+static GnnOptimizer *
+nadam_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_nadam_new (group, 0.01, 0.85, 0.95, 1e-6, 0.05, 0.01, error));
+}
+
+static GnnOptimizer *
+nadam_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_NADAM, "params", params, "lr", 0.01, "betas", g_variant_new ("(dd)", 0.85, 0.95),
+                       "eps", 1e-6, "weight-decay", 0.05, "momentum-decay", 0.01, NULL);
+}
+
+static GnnOptimizer *
+radam_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_radam_new (group, 0.01, 0.8, 0.9, 1e-6, 0.05, error));
+}
+
+static GnnOptimizer *
+radam_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_RADAM, "params", params, "lr", 0.01, "betas", g_variant_new ("(dd)", 0.8, 0.9),
+                       "eps", 1e-6, "weight-decay", 0.05, NULL);
+}
+
+static GnnOptimizer *
+rprop_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_rprop_new (group, 0.05, 0.3, 1.5, 1e-3, 0.2, FALSE, error));
+}
+
+static GnnOptimizer *
+rprop_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_RPROP, "params", params, "lr", 0.05, "etas", g_variant_new ("(dd)", 0.3, 1.5),
+                       "step-sizes", g_variant_new ("(dd)", 1e-3, 0.2), NULL);
+}
+
+static GnnOptimizer *
+asgd_made (GnnParamGroup *group, GError **error)
+{
+  return GNN_OPTIMIZER (gnn_asgd_new (group, 0.05, 1e-3, 0.6, 3, 0.05, FALSE, error));
+}
+
+static GnnOptimizer *
+asgd_built (GListModel *params)
+{
+  return g_object_new (GNN_TYPE_ASGD, "params", params, "lr", 0.05, "lambd", 1e-3, "alpha", 0.6, "t0", 3.0,
+                       "weight-decay", 0.05, NULL);
+}
+
 static const OptimizerCase optimizers[] = {
   { "SGD", sgd_made, sgd_built },
   { "SGD-damped", sgd_damped_made, sgd_damped_built },
@@ -105,6 +184,12 @@ static const OptimizerCase optimizers[] = {
   { "AdamW", adamw_made, adamw_built },
   { "RMSprop", rmsprop_made, rmsprop_built },
   { "Adagrad", adagrad_made, adagrad_built },
+  { "Adadelta", adadelta_made, adadelta_built },
+  { "Adamax", adamax_made, adamax_built },
+  { "NAdam", nadam_made, nadam_built },
+  { "RAdam", radam_made, radam_built },
+  { "Rprop", rprop_made, rprop_built },
+  { "ASGD", asgd_made, asgd_built },
 };
 
 /* a scheduler of @optimizer (SGD with momentum, or Adam for "adam" cases): its

@@ -1045,6 +1045,14 @@ ROWS = [
     ('torch.optim.AdamW', 'Gnn.AdamW'),
     ('torch.optim.RMSprop', 'Gnn.RMSprop'),
     ('torch.optim.Adagrad', 'Gnn.Adagrad'),
+    ('torch.optim.Adadelta', 'Gnn.Adadelta'),
+    ('torch.optim.Adamax', 'Gnn.Adamax'),
+    ('torch.optim.NAdam', 'Gnn.NAdam'),
+    ('torch.optim.RAdam', 'Gnn.RAdam'),
+    ('torch.optim.Rprop', 'Gnn.Rprop'),
+    ('torch.optim.ASGD', 'Gnn.ASGD'),
+    ('torch.optim.SparseAdam', 'Gnn.SparseAdam'),
+    ('torch.optim.LBFGS', 'Gnn.LBFGS'),
 
     # ---- torch.optim.lr_scheduler ----
     ('torch.optim.lr_scheduler.LRScheduler', 'Gnn.LRScheduler'),
