@@ -849,162 +849,6 @@ gates_initializer (Export       *ex,
   return new_initializer (ex, name, dtype, shape, rank, data->data, data->len)->name;
 }
 
-/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
- * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
- * call's tuple parts (output, h_n, c_n) are found by the getitem nodes that pick them */
-static gboolean
-export_recurrent (Export       *ex,
-                  GnnModule    *m,
-                  const char   *path,
-                  const char   *name,
-                  const char   *x,
-                  GError      **error)
-{
-  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
-  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
-  static const guint rnn_order[1] = { 0 };
-  GnnRNNBase *rnn = GNN_RNN_BASE (m);
-  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias;
-  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
-  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn);
-  int layers = gnn_rnn_base_get_num_layers (rnn);
-  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
-  g_autofree const char **hs = g_new0 (const char *, layers);
-  g_autofree const char **cs = g_new0 (const char *, layers);
-  const char *seq = x;
-  Onnx__NodeProto *o;
-
-  if (gnn_rnn_base_get_proj_size (rnn) > 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: node %s: LSTM with proj_size has no ONNX form (ONNX's LSTM has no "
-                   "projection)", name);
-      return FALSE;
-    }
-  if (g_hash_table_contains (ex->outputs_named, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
-                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
-      return FALSE;
-    }
-  g_object_get (m, "bias", &bias, NULL);
-  if (gnn_rnn_base_get_batch_first (rnn))
-    {
-      static const gint64 perm[3] = { 1, 0, 2 };
-      const char *t = inner_value (ex, name, "time_major");
-
-      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
-      attr_ints (ex, o, "perm", perm, 3);
-      seq = t;
-    }
-  for (int l = 0; l < layers; l++)
-    {
-      const char *in[6] = { seq, NULL, NULL, NULL };
-      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
-      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
-      const char *outs[3];
-      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
-
-      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
-                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
-                                      hidden, error)) == NULL ||
-          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
-                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
-                                      hidden, error)) == NULL)
-        return FALSE;
-      if (bias)
-        {
-          const char *bi, *bh;
-          const char *cat[2];
-
-          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
-                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
-                                       hidden, error)) == NULL ||
-              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
-                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
-                                       hidden, error)) == NULL)
-            return FALSE;
-          cat[0] = bi, cat[1] = bh;
-          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
-          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
-          attr_int (ex, o, "axis", 1);
-        }
-      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
-      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
-      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
-      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, bias ? 4 : 3, in);
-      o->n_output = lstm ? 3 : 2;
-      o->output = ex_alloc (ex, 3 * sizeof (char *));
-      for (guint k = 0; k < o->n_output; k++)
-        o->output[k] = ex_strdup (ex, outs[k]);
-      attr_int (ex, o, "hidden_size", hidden);
-      if (n_dirs == 2)
-        {
-          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-
-          a->has_s = TRUE;
-          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
-          a->s.len = strlen ("bidirectional");
-        }
-      if (!lstm && !plain)
-        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
-      if (plain)
-        {
-          g_autofree char *nonlinearity = NULL;
-
-          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
-          if (g_strcmp0 (nonlinearity, "relu") == 0)
-            {
-              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
-                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
-
-              a->n_strings = n_dirs;
-              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
-              for (guint k = 0; k < n_dirs; k++)
-                {
-                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
-                  a->strings[k].len = 4;
-                }
-            }
-        }
-      {
-        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
-        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
-        const char *r[2] = { t, NULL };
-
-        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
-        attr_ints (ex, o, "perm", perm, 4);
-        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
-        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
-        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
-      }
-    }
-  if (gnn_rnn_base_get_batch_first (rnn))
-    {
-      static const gint64 perm[3] = { 1, 0, 2 };
-      const char *t = inner_value (ex, name, "batch_major");
-
-      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
-      attr_ints (ex, o, "perm", perm, 3);
-      seq = t;
-    }
-  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
-  for (int which = 0; which < (lstm ? 2 : 1); which++)
-    {
-      const char *state = inner_value (ex, name, which ? "c_n" : "h_n");
-
-      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state,
-                    layers, which ? cs : hs);
-      attr_int (ex, o, "axis", 0);
-      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
-                                           : ex_printf (ex, "%s#1", name), (gpointer) state);
-    }
-  if (lstm)
-    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
-  return TRUE;
-}
-
 /* the padding layers: @n padded dims (1, 2, 3), the ONNX mode, whether it has a value */
 static gboolean
 pad_layer (GnnModule   *m,
@@ -1221,6 +1065,374 @@ layer_norm_form (Export      *ex,
   return TRUE;
 }
 
+static gboolean kwargs_within (GnnArgs            *args,
+                               const char * const *allowed);
+static const GValue *arg_or_kwarg (GnnArgs    *args,
+                                   guint       i,
+                                   const char *key);
+
+/* the gate blocks of torch's LSTM step from @g (N, 4H): i, f, g, o (Split along 1) */
+static void
+split_gates (Export      *ex,
+             const char  *prefix,
+             const char  *tag,
+             const char  *g,
+             gint64       hidden,
+             const char **gates)
+{
+  const gint64 sizes[4] = { hidden, hidden, hidden, hidden };
+  const char *in[2] = { g, int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_split", tag)), sizes, 4) };
+  static const char *const names[4] = { "i", "f", "g", "o" };
+  Onnx__NodeProto *o;
+
+  emit (ex, "Split", prefix, tag, NULL, 2, in, &o);
+  o->n_output = 4;
+  o->output = ex_alloc (ex, 4 * sizeof (char *));
+  for (guint k = 0; k < 4; k++)
+    gates[k] = o->output[k] = ex_strdup (ex, inner_value (ex, prefix, ex_printf (ex, "%s_%s", tag, names[k])));
+  attr_int (ex, o, "axis", 1);
+}
+
+/* one layer of an LSTM with proj_size, unrolled over the @steps steps of the traced sequence
+ * (ONNX's LSTM has no projection): @seq (T, N, I) time-major, @h0 (L·D, N, P) and @c0
+ * (L·D, N, H) or NULL; gives the layer's output (T, N, D·P) and sets @h_n (D, N, P) and @c_n
+ * (D, N, H) */
+static const char *
+projected_layer (Export      *ex,
+                 const char  *path,
+                 const char  *name,
+                 int          l,
+                 guint        n_dirs,
+                 gboolean     bias,
+                 gint64       steps,
+                 gint64       hidden,
+                 const char  *seq,
+                 const char  *h0,
+                 const char  *c0,
+                 const char **h_n,
+                 const char **c_n,
+                 GError     **error)
+{
+  static const gint64 perm[2] = { 1, 0 };
+  const char *outs[2], *hs[2], *cs[2];
+  Onnx__NodeProto *o;
+
+  for (guint d = 0; d < n_dirs; d++)
+    {
+      const char *sfx = d ? "_reverse" : "";
+      const char *pre = ex_printf (ex, "%s_l%d%s", name, l, sfx);
+      const char *w[3], *xw, *h = NULL, *c = NULL, *w_hh_t, *w_hr_t;
+      const char **ys = ex_alloc (ex, steps * sizeof (char *));
+      static const char *const keys[3] = { "weight_ih", "weight_hh", "weight_hr" };
+
+      for (guint k = 0; k < 3; k++)
+        if ((w[k] = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "%s_l%d%s", keys[k], l, sfx)),
+                                        error)) == NULL)
+          return NULL;
+      /* the input's part of every step's gates at once: seq · W_ih^T (+ b_ih + b_hh) */
+      xw = emit2 (ex, "MatMul", pre, "x_W", NULL, seq, emit_transpose (ex, pre, "W_ih_T", w[0], perm, 2));
+      if (bias)
+        {
+          const char *bi, *bh;
+
+          if ((bi = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "bias_ih_l%d%s", l, sfx)),
+                                        error)) == NULL ||
+              (bh = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "bias_hh_l%d%s", l, sfx)),
+                                        error)) == NULL)
+            return NULL;
+          xw = emit2 (ex, "Add", pre, "x_W_b", NULL, xw, emit2 (ex, "Add", pre, "b", NULL, bi, bh));
+        }
+      w_hh_t = emit_transpose (ex, pre, "W_hh_T", w[1], perm, 2);
+      w_hr_t = emit_transpose (ex, pre, "W_hr_T", w[2], perm, 2);
+      if (h0 != NULL)
+        {
+          const char *at = scalar_initializer (ex, inner_value (ex, pre, "state_index"), GNN_DTYPE_INT64,
+                                               (double) (l * n_dirs + d));
+
+          h = emit2 (ex, "Gather", pre, "h0", NULL, h0, at);
+          c = emit2 (ex, "Gather", pre, "c0", NULL, c0, at);
+        }
+      for (gint64 s = 0; s < steps; s++)
+        {
+          gint64 t = d ? steps - 1 - s : s;
+          const char *tag = ex_printf (ex, "t%" G_GINT64_FORMAT, t);
+          const char *g, *gates[4], *ig;
+
+          g = emit2 (ex, "Gather", pre, tag, NULL, xw,
+                     scalar_initializer (ex, inner_value (ex, pre, ex_printf (ex, "%s_index", tag)), GNN_DTYPE_INT64,
+                                         (double) t));
+          if (h != NULL)   /* at the first step without a state, h and c are zeros */
+            g = emit2 (ex, "Add", pre, ex_printf (ex, "%s_gates", tag), NULL, g,
+                       emit2 (ex, "MatMul", pre, ex_printf (ex, "%s_h_W", tag), NULL, h, w_hh_t));
+          split_gates (ex, pre, ex_printf (ex, "%s_split", tag), g, hidden, gates);
+          for (guint k = 0; k < 4; k++)
+            gates[k] = emit (ex, k == 2 ? "Tanh" : "Sigmoid", pre, ex_printf (ex, "%s_act%u", tag, k), NULL, 1,
+                             &gates[k], NULL);
+          ig = emit2 (ex, "Mul", pre, ex_printf (ex, "%s_ig", tag), NULL, gates[0], gates[2]);
+          c = c ? emit2 (ex, "Add", pre, ex_printf (ex, "%s_c", tag), NULL,
+                         emit2 (ex, "Mul", pre, ex_printf (ex, "%s_fc", tag), NULL, gates[1], c), ig) : ig;
+          h = emit2 (ex, "Mul", pre, ex_printf (ex, "%s_h_full", tag), NULL, gates[3],
+                     emit (ex, "Tanh", pre, ex_printf (ex, "%s_c_tanh", tag), NULL, 1, &c, NULL));
+          h = emit2 (ex, "MatMul", pre, ex_printf (ex, "%s_h", tag), NULL, h, w_hr_t);
+          ys[t] = emit_squeeze (ex, "Unsqueeze", pre, ex_printf (ex, "%s_y", tag), h, 0, NULL);
+        }
+      outs[d] = emit (ex, "Concat", pre, "Y", NULL, steps, ys, &o);
+      attr_int (ex, o, "axis", 0);
+      hs[d] = emit_squeeze (ex, "Unsqueeze", pre, "Y_h", h, 0, NULL);
+      cs[d] = emit_squeeze (ex, "Unsqueeze", pre, "Y_c", c, 0, NULL);
+    }
+  if (n_dirs == 1)
+    {
+      *h_n = hs[0], *c_n = cs[0];
+      return outs[0];
+    }
+  *h_n = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_h_dirs", NULL, 2, hs, &o);
+  attr_int (ex, o, "axis", 0);
+  *c_n = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_c_dirs", NULL, 2, cs, &o);
+  attr_int (ex, o, "axis", 0);
+  outs[0] = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_dirs", NULL, 2, outs, &o);
+  attr_int (ex, o, "axis", 2);
+  return outs[0];
+}
+
+/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
+ * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
+ * initial states (hx; LSTM's (h_0, c_0)) sliced per layer as initial_h (initial_c); an LSTM
+ * with proj_size unrolled over the traced sequence (projected_layer); the call's tuple parts
+ * (output, h_n, c_n) are found by the getitem nodes that pick them */
+static gboolean
+export_recurrent (Export       *ex,
+                  GnnGraphNode *node,
+                  GnnModule    *m,
+                  GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
+  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
+  static const guint rnn_order[1] = { 0 };
+  static const char *const allowed[] = { "hx", NULL };
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  GnnRNNBase *rnn = GNN_RNN_BASE (m);
+  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias, unbatched;
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1, rank;
+  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn), proj = gnn_rnn_base_get_proj_size (rnn), steps = 0;
+  int layers = gnn_rnn_base_get_num_layers (rnn);
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
+  g_autofree const char **hs = g_new0 (const char *, layers);
+  g_autofree const char **cs = g_new0 (const char *, layers);
+  const char *seq, *state[2] = { NULL, NULL };
+  const GValue *hx = arg_or_kwarg (args, 1, "hx");
+  GnnGraphNode *x_node;
+  gboolean time_first;
+  Onnx__NodeProto *o;
+
+  if (gnn_args_get_n_values (args) < 1 || gnn_args_get_n_values (args) > 2 || !kwargs_within (args, allowed))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with arguments gnn's exporter does not write: it takes "
+                   "input and hx", name, path, gnn_module_get_name (m));
+      return FALSE;
+    }
+  if (g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
+                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
+      return FALSE;
+    }
+  if ((seq = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+    return FALSE;
+  x_node = arg_node (gnn_args_get_value (args, 0));
+  rank = node_rank (x_node, 3);
+  if (rank != 2 && rank != 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input (it takes (L, N, input_size), (N, L, input_size) "
+                   "or (L, input_size))", name, gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  unbatched = rank == 2;
+  time_first = unbatched || !gnn_rnn_base_get_batch_first (rnn);
+  if (proj > 0)
+    {
+      const gint64 *shape = x_node ? gnn_graph_node_get_tensor_meta (x_node, NULL, NULL) : NULL;
+
+      if (shape == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: an LSTM with proj_size is unrolled over its input's sequence, and "
+                       "the input has no shape", name);
+          return FALSE;
+        }
+      steps = shape[time_first ? 0 : 1];
+      if (steps < 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: an LSTM with proj_size over an empty sequence", name);
+          return FALSE;
+        }
+    }
+  if (hx != NULL && !(G_VALUE_HOLDS_OBJECT (hx) && g_value_get_object (hx) == NULL))
+    {
+      GnnArgs *pair = G_VALUE_HOLDS (hx, GNN_TYPE_ARGS) ? g_value_get_object (hx) : NULL;
+
+      if (lstm != (pair != NULL) || (pair && gnn_args_get_n_values (pair) != 2))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s takes as hx %s", name, gnn_module_get_name (m),
+                       lstm ? "a tuple (h_0, c_0) of two tensors" : "a tensor");
+          return FALSE;
+        }
+      for (guint k = 0; k < (lstm ? 2u : 1u); k++)
+        {
+          if ((state[k] = arg_value (ex, node, pair ? gnn_args_get_value (pair, k) : hx, error)) == NULL)
+            return FALSE;
+          if (unbatched)   /* (L·D, H) to (L·D, 1, H) */
+            state[k] = emit_squeeze (ex, "Unsqueeze", name, k ? "c_0" : "h_0", state[k], 1, NULL);
+        }
+    }
+  g_object_get (m, "bias", &bias, NULL);
+  if (unbatched)
+    seq = emit_squeeze (ex, "Unsqueeze", name, "batch", seq, 1, NULL);
+  else if (!time_first)
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "time_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  for (int l = 0; l < layers; l++)
+    {
+      const char *in[7] = { seq, NULL, NULL, "", "", "", "" };
+      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
+      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
+      const char *outs[3];
+      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
+      guint n_in = 3;
+
+      if (proj > 0)
+        {
+          if ((seq = projected_layer (ex, path, name, l, n_dirs, bias, steps, hidden, seq, state[0], state[1],
+                                      &hs[l], &cs[l], error)) == NULL)
+            return FALSE;
+          continue;
+        }
+      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
+                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL ||
+          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
+                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL)
+        return FALSE;
+      if (bias)
+        {
+          const char *bi, *bh;
+          const char *cat[2];
+
+          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
+                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL ||
+              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
+                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL)
+            return FALSE;
+          cat[0] = bi, cat[1] = bh;
+          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
+          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
+          attr_int (ex, o, "axis", 1);
+          n_in = 4;
+        }
+      for (guint k = 0; k < 2; k++)
+        if (state[k] != NULL)
+          {
+            /* this layer's rows of h_0 (c_0): (D, N, H) */
+            in[5 + k] = layers == 1 ? state[k]
+                                    : emit_rows (ex, name, ex_printf (ex, "%s_%d", k ? "c_0" : "h_0", l), state[k],
+                                                 l * (gint64) n_dirs, (l + 1) * (gint64) n_dirs, 0);
+            n_in = 6 + k;
+          }
+      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
+      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
+      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
+      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, n_in, in);
+      o->n_output = lstm ? 3 : 2;
+      o->output = ex_alloc (ex, 3 * sizeof (char *));
+      for (guint k = 0; k < o->n_output; k++)
+        o->output[k] = ex_strdup (ex, outs[k]);
+      attr_int (ex, o, "hidden_size", hidden);
+      if (n_dirs == 2)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+          a->has_s = TRUE;
+          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
+          a->s.len = strlen ("bidirectional");
+        }
+      if (!lstm && !plain)
+        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+      if (plain)
+        {
+          g_autofree char *nonlinearity = NULL;
+
+          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+          if (g_strcmp0 (nonlinearity, "relu") == 0)
+            {
+              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
+                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+              a->n_strings = n_dirs;
+              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
+              for (guint k = 0; k < n_dirs; k++)
+                {
+                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
+                  a->strings[k].len = 4;
+                }
+            }
+        }
+      {
+        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
+        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
+        const char *r[2] = { t, NULL };
+
+        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
+        attr_ints (ex, o, "perm", perm, 4);
+        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
+        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
+        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
+      }
+    }
+  if (unbatched)
+    seq = emit_squeeze (ex, "Squeeze", name, "unbatched", seq, 1, NULL);
+  else if (!time_first)
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "batch_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
+  for (int which = 0; which < (lstm ? 2 : 1); which++)
+    {
+      const char *state_n = inner_value (ex, name, which ? "c_n" : "h_n");
+
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state_n,
+                    layers, which ? cs : hs);
+      attr_int (ex, o, "axis", 0);
+      if (unbatched)
+        state_n = emit_squeeze (ex, "Squeeze", name, which ? "c_n_unbatched" : "h_n_unbatched", state_n, 1, NULL);
+      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
+                                           : ex_printf (ex, "%s#1", name), (gpointer) state_n);
+    }
+  if (lstm)
+    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
+  return TRUE;
+}
+
 static gboolean export_attention_call (Export       *ex,
                                        GnnGraphNode *node,
                                        GnnModule    *m,
@@ -1264,6 +1476,8 @@ export_module (Export       *ex,
     return export_attention_call (ex, node, m, out, error);
   if (GNN_IS_RNN_CELL_BASE (m))
     return export_cell (ex, node, m, out, error);
+  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
+    return export_recurrent (ex, node, m, error);
   if (GNN_IS_COSINE_SIMILARITY (m) || GNN_IS_PAIRWISE_DISTANCE (m) || GNN_IS_BILINEAR (m))
     return export_two_tensors (ex, node, m, out, error);
   if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
@@ -1579,8 +1793,6 @@ export_module (Export       *ex,
         return TRUE;
       }
   }
-  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
-    return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))
     {
       export_gelu (ex, name, g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (m)), "tanh") == 0,

@@ -594,10 +594,101 @@ class TestRecurrentExport(unittest.TestCase):
         # an LSTM alone returns its tuple's tensors (output, h_n, c_n), as torch writes them
         gnn.onnx.export(gnn.nn.LSTM(3, 4), gnn.randn(5, 2, 3), os.path.join(d, 'm.onnx'))
         self.assertEqual(len(onnx.load(os.path.join(d, 'm.onnx')).graph.output), 3)
-        with self.assertRaises(GLib.GError) as cm:
-            gnn.onnx.export(recurrent_model(gnn, 'LSTM', proj_size=2), gnn.randn(5, 2, 3),
-                            os.path.join(d, 'm.onnx'))
-        self.assertIn('node rnn: LSTM with proj_size has no ONNX form', cm.exception.message)
+
+
+def stateful_model(lib, kind, state, **kw):
+    """a module calling LSTM, GRU or RNN with or without its initial states (graph inputs)"""
+    class Recurrent(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = getattr(lib.nn, kind)(3, 4, **kw)
+
+        def run(self, x, *states):
+            if kind == 'LSTM':
+                out = self.rnn(x, (states[0], states[1])) if states else self.rnn(x)
+                return out[0], out[1][0], out[1][1]
+            out = self.rnn(x, states[0]) if states else self.rnn(x)
+            return out[0], out[1] * 1.0
+
+    class Plain(Recurrent):
+        def forward(self, x):
+            return self.run(x)
+
+    class WithH(Recurrent):
+        def forward(self, x, h):
+            return self.run(x, h)
+
+    class WithHC(Recurrent):
+        def forward(self, x, h, c):
+            return self.run(x, h, c)
+    return (WithHC if kind == 'LSTM' else WithH)() if state else Plain()
+
+
+class TestRecurrentStateExport(unittest.TestCase):
+    """initial states given to LSTM, GRU and RNN (graph inputs, each layer's rows as ONNX's
+    initial_h and initial_c), unbatched inputs, and LSTM with proj_size (unrolled over the traced
+    sequence, as ONNX's LSTM has no projection): ONNX Runtime and gnn's importer give torch's
+    outputs and last states for the same weights and states"""
+
+    def test_states_and_projections(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: subprocess.run(['rm', '-rf', d]))
+        cases = [('LSTM', True, False, {'num_layers': 2}),
+                 ('LSTM', False, False, {'proj_size': 2}),
+                 ('LSTM', True, False, {'proj_size': 2, 'num_layers': 2, 'bidirectional': True, 'batch_first': True}),
+                 ('LSTM', True, True, {'proj_size': 3, 'bias': False}),
+                 ('GRU', True, False, {'num_layers': 2, 'bidirectional': True}),
+                 ('GRU', True, True, {}),
+                 ('RNN', True, False, {'nonlinearity': 'relu', 'batch_first': True}),
+                 ('LSTM', False, True, {'bidirectional': True})]
+        for kind, state, unbatched, kw in cases:
+            with self.subTest(kind=kind, state=state, unbatched=unbatched, options=kw):
+                torch.manual_seed(8)
+                tm, gm = stateful_model(torch, kind, state, **kw), stateful_model(gnn, kind, state, **kw)
+                copy_weights(tm, gm)
+                tm.eval()
+                rs = np.random.RandomState(9)
+                dirs, layers = 2 if kw.get('bidirectional') else 1, kw.get('num_layers', 1)
+                batch = () if unbatched else (2,)
+                xs = (5,) + batch + (3,) if unbatched or not kw.get('batch_first') else (2, 5, 3)
+                args = [rs.randn(*xs).astype(np.float32)]
+                if state:
+                    args.append(rs.randn(layers * dirs, *batch, kw.get('proj_size') or 4).astype(np.float32))
+                    if kind == 'LSTM':
+                        args.append(rs.randn(layers * dirs, *batch, 4).astype(np.float32))
+                path = os.path.join(d, 'rnn.onnx')
+                gnn.onnx.export(gm, tuple(gnn.tensor(a) for a in args), path)
+                model = onnx.load(path)
+                onnx.checker.check_model(model, full_check=True)
+                ops = {n.op_type for n in model.graph.node}
+                self.assertEqual(kind in ops, not kw.get('proj_size'))
+                expected = [e.detach().numpy() for e in tm(*[torch.from_numpy(a) for a in args])]
+                if HAVE_ORT:
+                    outs = run_ort(path, {i.name: a for i, a in zip(model.graph.input, args)})
+                    for o, e in zip(model.graph.output, expected):
+                        got = outs[o.name]
+                        self.assertEqual(got.shape, e.shape)
+                        self.assertTrue(np.allclose(got, e, rtol=1e-5, atol=1e-6), (o.name, abs(got - e).max()))
+                back = gnn.onnx.import_model(path)
+                for f, e in zip(back(*[gnn.tensor(a) for a in args]), expected):
+                    self.assertEqual(tuple(f.shape), e.shape)
+                    self.assertTrue(np.allclose(f.numpy(), e, rtol=1e-5, atol=1e-6))
+
+    def test_torch_exports_with_states(self):
+        # torch 1.13's export of an LSTM and a GRU given initial states reads into gnn
+        for kind, kw in [('LSTM', {'num_layers': 2}), ('GRU', {'bidirectional': True})]:
+            with self.subTest(kind=kind):
+                torch.manual_seed(10)
+                tm = stateful_model(torch, kind, True, **kw).eval()
+                dirs, layers = 2 if kw.get('bidirectional') else 1, kw.get('num_layers', 1)
+                args = [torch.randn(5, 2, 3)] + [torch.randn(layers * dirs, 2, 4)
+                                                 for _ in range(2 if kind == 'LSTM' else 1)]
+                import io
+                buf = io.BytesIO()
+                torch.onnx.export(tm, tuple(args), buf, opset_version=17)
+                back = gnn.onnx.import_model(buf.getvalue())
+                for f, e in zip(back(*[gnn.tensor(a.numpy()) for a in args]), tm(*args)):
+                    self.assertTrue(np.allclose(f.numpy(), e.detach().numpy(), rtol=1e-5, atol=1e-6))
 
 
 class TestTransformerImport(unittest.TestCase):
