@@ -2052,6 +2052,228 @@ arg_or_kwarg (GnnArgs    *args,
   return key ? gnn_args_get_kwarg (args, key) : NULL;
 }
 
+/* fmod: Mod (fmod 1); remainder (the sign of the divisor, as torch's): the fmod, plus b where
+ * it is not 0 and its sign differs from b's (Less, Xor, Equal, Not, And, Where) */
+static gboolean
+binary_mod (Export      *ex,
+            const char  *name,
+            gboolean     remainder,
+            const char **in,
+            GnnDtype     dtype,
+            const char  *out)
+{
+  Onnx__NodeProto *o;
+  const char *m, *zero, *neg_m, *neg_b, *differ, *nonzero, *cond, *w[3];
+
+  m = emit (ex, "Mod", name, "fmod", remainder ? NULL : out, 2, in, &o);
+  attr_int (ex, o, "fmod", 1);
+  if (!remainder)
+    return TRUE;
+  zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+  neg_m = emit2 (ex, "Less", name, "m_negative", NULL, m, zero);
+  neg_b = emit2 (ex, "Less", name, "b_negative", NULL, in[1], zero);
+  differ = emit2 (ex, "Xor", name, "signs_differ", NULL, neg_m, neg_b);
+  nonzero = emit2 (ex, "Equal", name, "m_zero", NULL, m, zero);
+  nonzero = emit (ex, "Not", name, "m_nonzero", NULL, 1, &nonzero, NULL);
+  cond = emit2 (ex, "And", name, "shift", NULL, differ, nonzero);
+  w[0] = cond, w[1] = emit2 (ex, "Add", name, "shifted", NULL, m, in[1]), w[2] = m;
+  emit (ex, "Where", name, "where", out, 3, w, NULL);
+  return TRUE;
+}
+
+/* the functions of one tensor that ONNX writes as a few operators; FALSE (without @error)
+ * when @fn is none of them */
+static gboolean
+export_composed_unary (Export       *ex,
+                       GnnGraphNode *node,
+                       const char   *fn,
+                       const char   *out,
+                       GError      **error)
+{
+  const char *name = gnn_graph_node_get_name (node);
+  GnnGraphNode *x_node = arg_node (gnn_args_get_value (gnn_graph_node_get_args (node), 0));
+  GnnDtype dtype = node_dtype (x_node);
+  const char *x, *t;
+
+  if (strcmp (fn, "rsqrt") != 0 && strcmp (fn, "log1p") != 0 && strcmp (fn, "expm1") != 0 &&
+      strcmp (fn, "log2") != 0 && strcmp (fn, "log10") != 0 && strcmp (fn, "mish") != 0 &&
+      strcmp (fn, "exp2") != 0 && strcmp (fn, "silu") != 0 && strcmp (fn, "softsign") != 0)
+    return FALSE;
+  if ((x = arg_value (ex, node, gnn_args_get_value (gnn_graph_node_get_args (node), 0), error)) == NULL)
+    return FALSE;
+  if (strcmp (fn, "rsqrt") == 0)   /* Sqrt, Reciprocal */
+    {
+      t = emit (ex, "Sqrt", name, "sqrt", NULL, 1, &x, NULL);
+      emit (ex, "Reciprocal", name, "reciprocal", out, 1, &t, NULL);
+    }
+  else if (strcmp (fn, "log1p") == 0)   /* Add 1, Log (as torch writes it) */
+    {
+      t = emit2 (ex, "Add", name, "one_plus", NULL, x, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+      emit (ex, "Log", name, "log", out, 1, &t, NULL);
+    }
+  else if (strcmp (fn, "expm1") == 0)   /* Exp, Sub 1 */
+    {
+      t = emit (ex, "Exp", name, "exp", NULL, 1, &x, NULL);
+      emit2 (ex, "Sub", name, "minus_one", out, t, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+    }
+  else if (strcmp (fn, "log2") == 0 || strcmp (fn, "log10") == 0)   /* Log, Div by ln 2 (ln 10) */
+    {
+      t = emit (ex, "Log", name, "log", NULL, 1, &x, NULL);
+      emit2 (ex, "Div", name, "base", out, t,
+             scalar_initializer (ex, inner_value (ex, name, "ln_base"), dtype, fn[3] == '2' ? G_LN2 : G_LN10));
+    }
+  else if (strcmp (fn, "exp2") == 0)   /* Pow (2, x) */
+    emit2 (ex, "Pow", name, "pow", out, scalar_initializer (ex, inner_value (ex, name, "two"), dtype, 2.0), x);
+  else if (strcmp (fn, "silu") == 0)   /* Sigmoid, Mul */
+    emit2 (ex, "Mul", name, "mul", out, x, emit (ex, "Sigmoid", name, "sigmoid", NULL, 1, &x, NULL));
+  else if (strcmp (fn, "softsign") == 0)
+    emit (ex, "Softsign", name, "softsign", out, 1, &x, NULL);
+  else   /* mish: Softplus, Tanh, Mul by x, as the layer */
+    {
+      t = emit (ex, "Softplus", name, "softplus", NULL, 1, &x, NULL);
+      t = emit (ex, "Tanh", name, "tanh", NULL, 1, &t, NULL);
+      emit2 (ex, "Mul", name, "mul", out, x, t);
+    }
+  return TRUE;
+}
+
+/* a tensor argument, or a number as a 0-d initializer of @dtype, or NULL when @v is neither */
+static const char *
+tensor_or_number (Export       *ex,
+                  GnnGraphNode *node,
+                  const GValue *v,
+                  const char   *tag,
+                  GnnDtype      dtype,
+                  GError      **error)
+{
+  double number;
+
+  if (v == NULL)
+    return NULL;
+  if (arg_node (v) == NULL && value_is_number (v, &number))
+    return scalar_initializer (ex, inner_value (ex, gnn_graph_node_get_name (node), tag), dtype, number);
+  if (arg_node (v) == NULL)
+    return NULL;
+  return arg_value (ex, node, v, error);
+}
+
+/* where, lerp, addcmul, addcdiv, clamp / clip, threshold, cumsum: FALSE (without @error) when
+ * @fn is none of them or its arguments are not what its form takes */
+static gboolean
+export_composed_call (Export       *ex,
+                      GnnGraphNode *node,
+                      const char   *fn,
+                      const char   *out,
+                      GError      **error)
+{
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  guint n = gnn_args_get_n_values (args);
+  GnnGraphNode *x_node = n >= 1 ? arg_node (gnn_args_get_value (args, 0)) : NULL;
+  GnnDtype dtype = node_dtype (x_node);
+  const char *in[3] = { NULL, NULL, NULL };
+
+  if (strcmp (fn, "where") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      GnnGraphNode *other = arg_node (gnn_args_get_value (args, 1));
+
+      if (other == NULL)
+        other = arg_node (gnn_args_get_value (args, 2));
+      if (other == NULL)
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+          (in[1] = tensor_or_number (ex, node, gnn_args_get_value (args, 1), "x", node_dtype (other), error)) == NULL ||
+          (in[2] = tensor_or_number (ex, node, gnn_args_get_value (args, 2), "y", node_dtype (other), error)) == NULL)
+        return FALSE;
+      emit (ex, "Where", name, "where", out, 3, in, NULL);
+      return TRUE;
+    }
+  if (strcmp (fn, "lerp") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      /* a + w (b - a): Sub, Mul, Add */
+      for (guint j = 0; j < 3; j++)
+        if ((in[j] = tensor_or_number (ex, node, gnn_args_get_value (args, j), ex_printf (ex, "arg%u", j), dtype,
+                                       error)) == NULL)
+          return FALSE;
+      emit2 (ex, "Add", name, "add", out, in[0],
+             emit2 (ex, "Mul", name, "mul", NULL, in[2], emit2 (ex, "Sub", name, "sub", NULL, in[1], in[0])));
+      return TRUE;
+    }
+  if ((strcmp (fn, "addcmul") == 0 || strcmp (fn, "addcdiv") == 0) && n == 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "value", NULL }))
+    {
+      /* x + value · t1 * t2 (t1 / t2): Mul (Div), Mul, Add */
+      const GValue *value_v = gnn_args_get_kwarg (args, "value");
+      double value = 1.0;
+      const char *t;
+
+      if (value_v != NULL && !value_is_number (value_v, &value))
+        return FALSE;
+      for (guint j = 0; j < 3; j++)
+        if ((in[j] = arg_value (ex, node, gnn_args_get_value (args, j), error)) == NULL)
+          return FALSE;
+      t = emit2 (ex, fn[4] == 'm' ? "Mul" : "Div", name, "product", NULL, in[1], in[2]);
+      if (value != 1.0)
+        t = emit2 (ex, "Mul", name, "scaled", NULL, t, scalar_initializer (ex, inner_value (ex, name, "value"), dtype, value));
+      emit2 (ex, "Add", name, "add", out, in[0], t);
+      return TRUE;
+    }
+  if ((strcmp (fn, "clamp") == 0 || strcmp (fn, "clip") == 0) && n >= 1 && n <= 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "min", "max", NULL }))
+    {
+      /* Clip, min and max as 0-d initializers or tensors ("" when not given) */
+      const GValue *lo = arg_or_kwarg (args, 1, "min"), *hi = arg_or_kwarg (args, 2, "max");
+      const char *bounds[2] = { "", "" };
+
+      for (guint j = 0; j < 2; j++)
+        {
+          const GValue *v = j ? hi : lo;
+
+          if (v == NULL || (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL))
+            continue;
+          if (arg_node (v) != NULL)   /* a tensor bound: ONNX's Clip takes 0-d bounds only */
+            return FALSE;
+          if ((bounds[j] = tensor_or_number (ex, node, v, j ? "max" : "min", dtype, error)) == NULL)
+            return FALSE;
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      in[1] = bounds[0], in[2] = bounds[1];
+      emit (ex, "Clip", name, "clip", out, *bounds[1] ? 3 : *bounds[0] ? 2 : 1, in, NULL);
+      return TRUE;
+    }
+  if (strcmp (fn, "threshold") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      /* x where x > threshold, value elsewhere: Greater, Where, as the layer */
+      const char *w[3];
+
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+          arg_node (gnn_args_get_value (args, 1)) != NULL || arg_node (gnn_args_get_value (args, 2)) != NULL ||
+          (in[1] = tensor_or_number (ex, node, gnn_args_get_value (args, 1), "threshold", dtype, error)) == NULL ||
+          (in[2] = tensor_or_number (ex, node, gnn_args_get_value (args, 2), "value", dtype, error)) == NULL)
+        return FALSE;
+      w[0] = emit2 (ex, "Greater", name, "above", NULL, in[0], in[1]);
+      w[1] = in[0], w[2] = in[2];
+      emit (ex, "Where", name, "where", out, 3, w, NULL);
+      return TRUE;
+    }
+  if (strcmp (fn, "cumsum") == 0 && n >= 1 && n <= 2 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "dim", NULL }))
+    {
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      gint64 dim;
+
+      if (dim_v == NULL || !value_is_int (dim_v, &dim))
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      in[1] = scalar_initializer (ex, inner_value (ex, name, "axis"), GNN_DTYPE_INT64, (double) dim);
+      emit (ex, "CumSum", name, "cumsum", out, 2, in, NULL);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 export_call (Export       *ex,
              GnnGraphNode *node,
@@ -2064,10 +2286,19 @@ export_call (Export       *ex,
     { "exp", "Exp" }, { "log", "Log" }, { "sqrt", "Sqrt" }, { "abs", "Abs" },
     { "erf", "Erf" }, { "reciprocal", "Reciprocal" }, { "floor", "Floor" }, { "ceil", "Ceil" },
     { "sin", "Sin" }, { "cos", "Cos" },
+    { "tan", "Tan" }, { "asin", "Asin" }, { "acos", "Acos" }, { "atan", "Atan" }, { "sinh", "Sinh" },
+    { "cosh", "Cosh" }, { "asinh", "Asinh" }, { "acosh", "Acosh" }, { "atanh", "Atanh" },
+    { "arcsin", "Asin" }, { "arccos", "Acos" }, { "arctan", "Atan" }, { "arcsinh", "Asinh" },
+    { "arccosh", "Acosh" }, { "arctanh", "Atanh" }, { "sign", "Sign" }, { "round", "Round" },
   };
   static const struct { const char *name; const char *op; } binary[] = {
     { "add", "Add" }, { "sub", "Sub" }, { "mul", "Mul" }, { "truediv", "Div" },
     { "div", "Div" }, { "matmul", "MatMul" },
+    { "pow", "Pow" }, { "maximum", "Max" }, { "minimum", "Min" }, { "eq", "Equal" }, { "lt", "Less" },
+    { "le", "LessOrEqual" }, { "gt", "Greater" }, { "ge", "GreaterOrEqual" }, { "ne", "Equal" },
+    { "fmod", "Mod" }, { "remainder", "Mod" }, { "floor_divide", "Div" }, { "hypot", "Mul" },
+    { "less", "Less" }, { "greater", "Greater" }, { "less_equal", "LessOrEqual" },
+    { "greater_equal", "GreaterOrEqual" }, { "not_equal", "Equal" },
   };
   const char *target = gnn_graph_node_get_target (node);
   const char *name = gnn_graph_node_get_name (node);
@@ -2087,6 +2318,15 @@ export_call (Export       *ex,
         add_node (ex, unary[i].op, ex_printf (ex, "/%s/%s", name, unary[i].op), out, 1, in);
         return TRUE;
       }
+  if (n == 1 && n_kwargs (args) == 0 && arg_node (gnn_args_get_value (args, 0)) != NULL &&
+      export_composed_unary (ex, node, fn, out, error))
+    return TRUE;
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (export_composed_call (ex, node, fn, out, error))
+    return TRUE;
+  if (error != NULL && *error != NULL)
+    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
     if (strcmp (fn, binary[i].name) == 0 && n == 2 && n_kwargs (args) == 0)
       {
@@ -2105,6 +2345,32 @@ export_call (Export       *ex,
                                           node_dtype (tensor_arg), number);
             else if ((in[j] = arg_value (ex, node, v, error)) == NULL)
               return FALSE;
+          }
+        if (strcmp (binary[i].op, "Mod") == 0)
+          return binary_mod (ex, name, fn[0] == 'r', in, node_dtype (tensor_arg), out);
+        if (strcmp (fn, "floor_divide") == 0)
+          {
+            /* torch 1.13 rounds the quotient down: Div, Floor */
+            const char *q = emit2 (ex, "Div", name, "quotient", NULL, in[0], in[1]);
+
+            emit (ex, "Floor", name, "floor", out, 1, &q, NULL);
+            return TRUE;
+          }
+        if (strcmp (fn, "hypot") == 0)
+          {
+            /* sqrt (a² + b²): Mul, Mul, Add, Sqrt */
+            const char *sq = emit2 (ex, "Add", name, "sum", NULL, emit2 (ex, "Mul", name, "a2", NULL, in[0], in[0]),
+                                    emit2 (ex, "Mul", name, "b2", NULL, in[1], in[1]));
+
+            emit (ex, "Sqrt", name, "sqrt", out, 1, &sq, NULL);
+            return TRUE;
+          }
+        if (strcmp (fn, "ne") == 0 || strcmp (fn, "not_equal") == 0)
+          {
+            const char *eq = emit2 (ex, "Equal", name, "equal", NULL, in[0], in[1]);
+
+            emit (ex, "Not", name, "not", out, 1, &eq, NULL);
+            return TRUE;
           }
         add_node (ex, binary[i].op, ex_printf (ex, "/%s/%s", name, binary[i].op), out, 2, in);
         return TRUE;

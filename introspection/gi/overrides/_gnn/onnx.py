@@ -693,6 +693,39 @@ def onnx_Pow(x, y):
     return x ** y
 
 
+def onnx_Max(*data):
+    out = data[0]
+    for d in data[1:]:
+        out = _gnn().maximum(out, d)
+    return out
+
+
+def onnx_Min(*data):
+    out = data[0]
+    for d in data[1:]:
+        out = _gnn().minimum(out, d)
+    return out
+
+
+def onnx_Mod(a, b, fmod=0):
+    """fmod 1: C's fmod (the sign of a); fmod 0 (integers): the sign of b, as torch's remainder"""
+    return _gnn().fmod(a, b) if fmod else _gnn().remainder(a, b)
+
+
+def onnx_CumSum(x, axis, exclusive=0, reverse=0):
+    dim = int(_scalar(axis)) if isinstance(axis, Gnn.Tensor) else int(axis)
+    if reverse:
+        x = x.flip([dim])
+    out = _gnn().cumsum(x, dim)
+    if exclusive:
+        out = out - x
+    return out.flip([dim]) if reverse else out
+
+
+def onnx_Softsign(x):
+    return _F().softsign(x)
+
+
 def _unary(name):
     def op(x):
         return getattr(x, name)()
@@ -719,11 +752,16 @@ _ONNX_OPS = {
     'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
     'Where': onnx_Where,
     'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
+    'Max': onnx_Max, 'Min': onnx_Min, 'Mod': onnx_Mod, 'CumSum': onnx_CumSum, 'Xor': _operator.xor,
+    'Softsign': onnx_Softsign,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
                      ('Erf', 'erf'), ('Reciprocal', 'reciprocal'), ('Floor', 'floor'),
-                     ('Ceil', 'ceil')):
+                     ('Ceil', 'ceil'), ('Sin', 'sin'), ('Cos', 'cos'), ('Tan', 'tan'), ('Asin', 'asin'),
+                     ('Acos', 'acos'), ('Atan', 'atan'), ('Sinh', 'sinh'), ('Cosh', 'cosh'),
+                     ('Asinh', 'asinh'), ('Acosh', 'acosh'), ('Atanh', 'atanh'), ('Sign', 'sign'),
+                     ('Round', 'round')):
     _ONNX_OPS[_op] = _unary(_method)
 for _op, _fn in _ONNX_OPS.items():
     if not getattr(_fn, '__module__', '').startswith('_operator'):
