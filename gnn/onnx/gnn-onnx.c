@@ -23,6 +23,7 @@
 #include "nn/gnn-conv.h"
 #include "nn/gnn-distance.h"
 #include "nn/gnn-layers.h"
+#include "nn/gnn-layers-more.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
 #include "nn/gnn-pad.h"
@@ -567,8 +568,8 @@ export_pool (Export      *ex,
              const char **in,
              GError     **error)
 {
-  const char *layer = max ? (n == 1 ? "MaxPool1d" : "MaxPool2d") : (n == 1 ? "AvgPool1d" : "AvgPool2d");
-  gint64 k[2], st[2], p[2], d[2] = { 1, 1 }, pads[4];
+  const char *layer = gnn_module_get_name (m);
+  gint64 k[3], st[3], p[3], d[3] = { 1, 1, 1 }, pads[6];
   gboolean ceil_mode;
   Onnx__NodeProto *o;
 
@@ -604,7 +605,7 @@ export_pool (Export      *ex,
       gint64 divisor = 0;
 
       g_object_get (m, "count-include-pad", &count_include_pad, NULL);
-      if (n == 2)
+      if (n >= 2)
         g_object_get (m, "divisor-override", &divisor, NULL);
       if (divisor != 0)
         {
@@ -636,7 +637,7 @@ export_conv (Export      *ex,
              GError     **error)
 {
   g_autoptr(GVariant) padding = NULL;
-  gint64 k[2], s[2], d[2], p[2], op[2] = { 0, 0 }, pads[4];
+  gint64 k[3], s[3], d[3], p[3], op[3] = { 0, 0, 0 }, pads[6];
   gboolean bias;
   int groups;
   Onnx__NodeProto *o;
@@ -689,7 +690,7 @@ export_conv (Export      *ex,
   attr_ints (ex, o, "dilations", d, n);
   attr_int (ex, o, "group", groups);
   attr_ints (ex, o, "kernel_shape", k, n);
-  if (transposed && (op[0] != 0 || (n == 2 && op[1] != 0)))
+  if (transposed && (op[0] != 0 || (n >= 2 && op[1] != 0) || (n == 3 && op[2] != 0)))
     attr_ints (ex, o, "output_padding", op, n);
   attr_ints (ex, o, "pads", pads, 2 * n);
   attr_ints (ex, o, "strides", s, n);
@@ -1062,6 +1063,326 @@ layer_norm_form (Export      *ex,
   o = add_node (ex, "LayerNormalization", ex_printf (ex, "/%s/LayerNormalization", path), out, 3, in);
   attr_int (ex, o, "axis", -(gint64) n_norm);
   attr_float (ex, o, "epsilon", gnn_layer_norm_get_eps (ln));
+  return TRUE;
+}
+
+/* the adaptive pools a graph's traced shapes let ONNX write: GlobalAveragePool (GlobalMaxPool)
+ * to size 1, AveragePool (MaxPool) where every output size divides the input's */
+static gboolean
+export_adaptive_pool (Export       *ex,
+                      GnnGraphNode *node,
+                      GnnModule    *m,
+                      GnnGraphNode *in_node,
+                      const char   *path,
+                      gboolean      max,
+                      const char   *out,
+                      const char  **in,
+                      GError      **error)
+{
+  guint n_dims = 0, n_out = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &n_dims, NULL) : NULL;
+  const gint64 *size = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  gboolean global = TRUE, divides = TRUE;
+  gint64 k[3], pads[6] = { 0 };
+  Onnx__NodeProto *o;
+
+  if (max)
+    {
+      gboolean indices;
+
+      g_object_get (m, "return-indices", &indices, NULL);
+      if (indices)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with return_indices has no ONNX form in gnn's exporter",
+                       gnn_graph_node_get_name (node), gnn_module_get_name (m));
+          return FALSE;
+        }
+    }
+  if (shape == NULL || size == NULL || n_dims != n_out || n_dims < 3 || n_dims > 5)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)",
+                   gnn_graph_node_get_name (node), gnn_module_get_name (m), shape ? n_dims : 0);
+      return FALSE;
+    }
+  for (guint i = 2; i < n_dims; i++)
+    {
+      global = global && size[i] == 1;
+      divides = divides && size[i] > 0 && shape[i] % size[i] == 0;
+      if (divides)
+        k[i - 2] = shape[i] / size[i];
+    }
+  if (global)
+    {
+      add_node (ex, max ? "GlobalMaxPool" : "GlobalAveragePool",
+                ex_printf (ex, "/%s/%s", path, max ? "GlobalMaxPool" : "GlobalAveragePool"), out, 1, in);
+      return TRUE;
+    }
+  if (!divides)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s to a size that does not divide the input has no ONNX form "
+                   "(torch refuses it too)", gnn_graph_node_get_name (node), gnn_module_get_name (m));
+      return FALSE;
+    }
+  o = add_node (ex, max ? "MaxPool" : "AveragePool", ex_printf (ex, "/%s/%s", path, max ? "MaxPool" : "AveragePool"),
+                out, 1, in);
+  attr_ints (ex, o, "kernel_shape", k, n_dims - 2);
+  attr_ints (ex, o, "pads", pads, 2 * (n_dims - 2));
+  attr_ints (ex, o, "strides", k, n_dims - 2);
+  return TRUE;
+}
+
+/* InstanceNorm1d/2d/3d: InstanceNormalization (the weight and bias, or ones and zeros); with
+ * track_running_stats, which torch's eval mode normalises by, BatchNormalization of the
+ * running statistics */
+static gboolean
+export_instance_norm (Export       *ex,
+                      GnnModule    *m,
+                      const char   *path,
+                      const char   *name,
+                      GnnGraphNode *in_node,
+                      const char   *out,
+                      const char  **in,
+                      GError      **error)
+{
+  gboolean affine, running;
+  int features;
+  double eps;
+  guint rank = node_rank (in_node, 0);
+  guint want = GNN_IS_INSTANCE_NORM1D (m) ? 3 : GNN_IS_INSTANCE_NORM2D (m) ? 4 : 5;
+  gint64 c;
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "affine", &affine, "track-running-stats", &running, "num-features", &features, "eps", &eps, NULL);
+  if (rank != want)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched %u-d one", name,
+                   gnn_module_get_name (m), rank, want);
+      return FALSE;
+    }
+  c = features;
+  if (affine)
+    {
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+          (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+        return FALSE;
+    }
+  else
+    {
+      in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), &c, 1, 1.0f);
+      in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), &c, 1, 0.0f);
+    }
+  if (running)
+    {
+      double momentum;
+
+      g_object_get (m, "momentum", &momentum, NULL);
+      if ((in[3] = tensor_initializer (ex, sub_path (ex, path, "running_mean"), error)) == NULL ||
+          (in[4] = tensor_initializer (ex, sub_path (ex, path, "running_var"), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "BatchNormalization", ex_printf (ex, "/%s/BatchNormalization", path), out, 5, in);
+      attr_float (ex, o, "momentum", 1.0 - momentum);
+    }
+  else
+    o = add_node (ex, "InstanceNormalization", ex_printf (ex, "/%s/InstanceNormalization", path), out, 3, in);
+  attr_float (ex, o, "epsilon", eps);
+  return TRUE;
+}
+
+/* PixelShuffle: DepthToSpace (mode CRD, torch's channel order); PixelUnshuffle and
+ * ChannelShuffle: Reshape, Transpose, Reshape over the traced shape (0 keeps the batch) */
+static gboolean
+export_shuffle (Export       *ex,
+                GnnGraphNode *node,
+                GnnModule    *m,
+                const char   *path,
+                const char   *name,
+                GnnGraphNode *in_node,
+                const char   *out,
+                const char  **in,
+                GError      **error)
+{
+  guint rank = 0, n_out = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  const gint64 *oshape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  Onnx__NodeProto *o;
+
+  if (shape == NULL || oshape == NULL || rank < (GNN_IS_CHANNEL_SHUFFLE (m) ? 3u : 4u) || rank > 8)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)", name,
+                   gnn_module_get_name (m), shape ? rank : 0);
+      return FALSE;
+    }
+  if (GNN_IS_PIXEL_SHUFFLE (m))
+    {
+      int r;
+
+      g_object_get (m, "upscale-factor", &r, NULL);
+      if (rank != 4)
+        goto batched_4d;
+      o = add_node (ex, "DepthToSpace", ex_printf (ex, "/%s/DepthToSpace", path), out, 1, in);
+      attr_int (ex, o, "blocksize", r);
+      {
+        Onnx__AttributeProto *a = add_attr (ex, o, "mode", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+        a->has_s = TRUE;
+        a->s.data = (guint8 *) ex_strdup (ex, "CRD");
+        a->s.len = 3;
+      }
+      return TRUE;
+    }
+  if (GNN_IS_PIXEL_UNSHUFFLE (m))
+    {
+      /* (N, C, H·r, W·r) to (N, C, H, r, W, r), (0, 1, 3, 5, 2, 4), (N, C·r·r, H, W) */
+      static const gint64 perm[6] = { 0, 1, 3, 5, 2, 4 };
+      int r;
+      gint64 split[6], joined[4];
+      const char *t;
+
+      g_object_get (m, "downscale-factor", &r, NULL);
+      if (rank != 4)
+        goto batched_4d;
+      split[0] = 0, split[1] = shape[1], split[2] = shape[2] / r, split[3] = r, split[4] = shape[3] / r, split[5] = r;
+      joined[0] = 0, joined[1] = oshape[1], joined[2] = oshape[2], joined[3] = oshape[3];
+      t = emit_reshape (ex, name, "split", in[0], split, 6, NULL);
+      t = emit_transpose (ex, name, "blocks", t, perm, 6);
+      emit_reshape (ex, name, "joined", t, joined, 4, out);
+      return TRUE;
+    }
+  {
+    /* ChannelShuffle: (N, g, C/g, ...), swap 1 and 2, (N, C, ...) */
+    int groups;
+    gint64 split[9], perm[9], joined[8];
+    const char *t;
+
+    g_object_get (m, "groups", &groups, NULL);
+    if (groups <= 0 || shape[1] % groups != 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "ONNX export: node %s: %" G_GINT64_FORMAT " channels in %d groups", name, shape[1], groups);
+        return FALSE;
+      }
+    split[0] = 0, split[1] = groups, split[2] = shape[1] / groups;
+    for (guint i = 2; i < rank; i++)
+      split[i + 1] = shape[i];
+    for (guint i = 0; i <= rank; i++)
+      perm[i] = i;
+    perm[1] = 2, perm[2] = 1;
+    for (guint i = 0; i < rank; i++)
+      joined[i] = i == 0 ? 0 : shape[i];
+    t = emit_reshape (ex, name, "split", in[0], split, rank + 1, NULL);
+    t = emit_transpose (ex, name, "groups", t, perm, rank + 1);
+    emit_reshape (ex, name, "joined", t, joined, rank, out);
+    return TRUE;
+  }
+batched_4d:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+               "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched 4-d one", name,
+               gnn_module_get_name (m), rank);
+  return FALSE;
+}
+
+/* LPPool1d/2d as torch computes it: (AvgPool (x^p) · kernel elements)^(1/p): Pow,
+ * AveragePool, Mul, Pow */
+static gboolean
+export_lp_pool (Export      *ex,
+                GnnModule   *m,
+                const char  *path,
+                const char  *name,
+                guint        n,
+                GnnDtype     dtype,
+                const char  *out,
+                const char **in,
+                GError     **error)
+{
+  gint64 k[2], st[2], pads[4] = { 0, 0, 0, 0 }, count = 1;
+  double p;
+  gboolean ceil_mode;
+  const char *t;
+  Onnx__NodeProto *o;
+
+  if (!sizes_property (m, "kernel-size", n, 1, k, error) || !sizes_property (m, "stride", n, 0, st, error))
+    return FALSE;
+  g_object_get (m, "norm-type", &p, "ceil-mode", &ceil_mode, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      if (st[i] == 0)
+        st[i] = k[i];
+      count *= k[i];
+    }
+  t = emit2 (ex, "Pow", name, "power", NULL, in[0], scalar_initializer (ex, inner_value (ex, name, "p"), dtype, p));
+  o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), inner_value (ex, name, "mean"), 1, &t);
+  attr_int (ex, o, "ceil_mode", ceil_mode);
+  attr_ints (ex, o, "kernel_shape", k, n);
+  attr_ints (ex, o, "pads", pads, 2 * n);
+  attr_ints (ex, o, "strides", st, n);
+  t = emit2 (ex, "Mul", name, "sum", NULL, inner_value (ex, name, "mean"),
+             scalar_initializer (ex, inner_value (ex, name, "count"), dtype, (double) count));
+  emit2 (ex, "Pow", name, "root", out, t, scalar_initializer (ex, inner_value (ex, name, "inv_p"), dtype, 1.0 / p));
+  return TRUE;
+}
+
+/* LocalResponseNorm: ONNX's LRN, whose window over the channels is torch's for an odd size
+ * (ONNX Runtime takes odd sizes only); for an even size torch's arithmetic: x² padded along
+ * the channels as torch pads it (size/2 before, size/2 − 1 after), the sum of @size shifted
+ * Slices, · alpha/size + k, Pow beta, x Div by that */
+static gboolean
+export_local_response_norm (Export       *ex,
+                            GnnModule    *m,
+                            const char   *path,
+                            const char   *name,
+                            GnnGraphNode *in_node,
+                            const char   *out,
+                            const char  **in,
+                            GError      **error)
+{
+  int size;
+  double alpha, beta, k;
+  guint rank = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  GnnDtype dtype = node_dtype (in_node);
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "size", &size, "alpha", &alpha, "beta", &beta, "k", &k, NULL);
+  if (shape == NULL || rank < 3 || rank > 8)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: LocalResponseNorm of a %u-d input (it takes 3 dims or more)", name, rank);
+      return FALSE;
+    }
+  if (size % 2 == 1)
+    {
+      o = add_node (ex, "LRN", ex_printf (ex, "/%s/LRN", path), out, 1, in);
+      attr_float (ex, o, "alpha", alpha);
+      attr_float (ex, o, "beta", beta);
+      attr_float (ex, o, "bias", k);
+      attr_int (ex, o, "size", size);
+      return TRUE;
+    }
+  {
+    gint64 pads[16] = { 0 };
+    const char *sq, *padded, *sum = NULL, *t;
+    const char *pin[2];
+
+    sq = emit2 (ex, "Mul", name, "square", NULL, in[0], in[0]);
+    pads[1] = size / 2, pads[rank + 1] = (size - 1) / 2;
+    pin[0] = sq, pin[1] = int64s_initializer (ex, inner_value (ex, name, "pads"), pads, 2 * rank);
+    padded = emit (ex, "Pad", name, "padded", NULL, 2, pin, NULL);
+    for (int j = 0; j < size; j++)
+      {
+        t = emit_rows (ex, name, ex_printf (ex, "window%d", j), padded, j, j + shape[1], 1);
+        sum = sum ? emit2 (ex, "Add", name, ex_printf (ex, "sum%d", j), NULL, sum, t) : t;
+      }
+    t = emit2 (ex, "Mul", name, "scaled", NULL, sum,
+               scalar_initializer (ex, inner_value (ex, name, "alpha"), dtype, alpha / size));
+    t = emit2 (ex, "Add", name, "biased", NULL, t, scalar_initializer (ex, inner_value (ex, name, "k"), dtype, k));
+    t = emit2 (ex, "Pow", name, "power", NULL, t, scalar_initializer (ex, inner_value (ex, name, "beta"), dtype, beta));
+    emit2 (ex, "Div", name, "div", out, in[0], t);
+  }
   return TRUE;
 }
 
@@ -1523,11 +1844,25 @@ export_module (Export       *ex,
         }
       return TRUE;
     }
-  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m))
-    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : 2, FALSE, out, in, error);
-  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m))
-    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : 2, TRUE, out, in, error);
-  if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m))
+  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m) || GNN_IS_CONV3D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : GNN_IS_CONV2D (m) ? 2 : 3, FALSE, out, in, error);
+  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m) || GNN_IS_CONV_TRANSPOSE3D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : GNN_IS_CONV_TRANSPOSE2D (m) ? 2 : 3, TRUE,
+                        out, in, error);
+  if (GNN_IS_MAX_POOL3D (m) || GNN_IS_AVG_POOL3D (m))
+    return export_pool (ex, m, name, path, 3, GNN_IS_MAX_POOL3D (m), out, in, error);
+  if (GNN_IS_ADAPTIVE_AVG_POOL3D (m) || GNN_IS_ADAPTIVE_MAX_POOL1D (m) || GNN_IS_ADAPTIVE_MAX_POOL2D (m) ||
+      GNN_IS_ADAPTIVE_MAX_POOL3D (m))
+    return export_adaptive_pool (ex, node, m, in_node, path, !GNN_IS_ADAPTIVE_AVG_POOL3D (m), out, in, error);
+  if (GNN_IS_INSTANCE_NORM (m))
+    return export_instance_norm (ex, m, path, name, in_node, out, in, error);
+  if (GNN_IS_PIXEL_SHUFFLE (m) || GNN_IS_PIXEL_UNSHUFFLE (m) || GNN_IS_CHANNEL_SHUFFLE (m))
+    return export_shuffle (ex, node, m, path, name, in_node, out, in, error);
+  if (GNN_IS_LP_POOL1D (m) || GNN_IS_LP_POOL2D (m))
+    return export_lp_pool (ex, m, path, name, GNN_IS_LP_POOL1D (m) ? 1 : 2, node_dtype (in_node), out, in, error);
+  if (GNN_IS_LOCAL_RESPONSE_NORM (m))
+    return export_local_response_norm (ex, m, path, name, in_node, out, in, error);
+  if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m) || GNN_IS_BATCH_NORM3D (m))
     {
       GnnBatchNorm *bn = GNN_BATCH_NORM (m);
 
@@ -1585,7 +1920,8 @@ export_module (Export       *ex,
         return TRUE;
       }
     }
-  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m))
+  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m) ||
+      GNN_IS_DROPOUT3D (m) || GNN_IS_ALPHA_DROPOUT (m) || GNN_IS_FEATURE_ALPHA_DROPOUT (m))
     {
       /* exported for inference, as torch.onnx.export does by default */
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);

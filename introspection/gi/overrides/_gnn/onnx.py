@@ -229,20 +229,20 @@ def _auto_pad(auto_pad, op):
 def onnx_Conv(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
               pads=None, strides=None):
     n = W.dim() - 2
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: Conv over %d spatial dims is not supported' % n)
     pads = [0] * (2 * n) if _auto_pad(auto_pad, 'Conv') else list(pads or [0] * (2 * n))
     padding = _spatial_pads(pads, n)
     if padding is None:
         X, padding = _pad_input(X, pads, n), (0,) * n
-    conv = _F().conv2d if n == 2 else _F().conv1d
+    conv = (_F().conv1d, _F().conv2d, _F().conv3d)[n - 1]
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(dilations or [1] * n), group)
 
 
 def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
                        output_padding=None, output_shape=None, pads=None, strides=None):
     n = W.dim() - 2
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: ConvTranspose over %d spatial dims is not supported' % n)
     if output_shape is not None:
         raise NotImplementedError('ONNX import: ConvTranspose with output_shape is not supported')
@@ -250,7 +250,7 @@ def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1,
     padding = _spatial_pads(pads, n)
     if padding is None:
         raise NotImplementedError('ONNX import: ConvTranspose with asymmetric pads is not supported')
-    conv = _F().conv_transpose2d if n == 2 else _F().conv_transpose1d
+    conv = (_F().conv_transpose1d, _F().conv_transpose2d, _F().conv_transpose3d)[n - 1]
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(output_padding or [0] * n), group,
                 tuple(dilations or [1] * n))
 
@@ -267,7 +267,7 @@ def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
 def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad=0,
           dilations=None):
     n = len(kernel_shape)
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: %s over %d spatial dims is not supported' % (op, n))
     pads = [0] * (2 * n) if _auto_pad(auto_pad, op) else list(pads or [0] * (2 * n))
     padding = _spatial_pads(pads, n)
@@ -275,12 +275,12 @@ def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include
     if op == 'MaxPool':
         if padding is None:
             X, padding = _pad_input(X, pads, n, float('-inf')), (0,) * n
-        pool = F.max_pool2d if n == 2 else F.max_pool1d
+        pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[n - 1]
         return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
                     tuple(dilations or [1] * n), bool(ceil_mode))
     if padding is None:
         raise NotImplementedError('ONNX import: AveragePool with asymmetric pads is not supported')
-    pool = F.avg_pool2d if n == 2 else F.avg_pool1d
+    pool = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[n - 1]
     return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
                 bool(ceil_mode), bool(count_include_pad))
 
@@ -722,6 +722,30 @@ def onnx_CumSum(x, axis, exclusive=0, reverse=0):
     return out.flip([dim]) if reverse else out
 
 
+def onnx_DepthToSpace(input, blocksize, mode='DCR'):
+    """ONNX's DepthToSpace: CRD is torch's pixel_shuffle; DCR takes the blocks before the channels"""
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    n, c, h, w = input.shape
+    r = blocksize
+    if mode == 'CRD':
+        return _F().pixel_shuffle(input, r)
+    x = input.reshape(n, r, r, c // (r * r), h, w).permute(0, 3, 4, 1, 5, 2)
+    return x.reshape(n, c // (r * r), h * r, w * r)
+
+
+def onnx_LRN(X, size, alpha=0.0001, beta=0.75, bias=1.0):
+    """ONNX's LRN: the window over the channels is torch's local_response_norm's for an odd
+    size and its mirror for an even one (so the channels are reversed around it)"""
+    F = _F()
+    if size % 2:
+        return F.local_response_norm(X, size, alpha, beta, bias)
+    return F.local_response_norm(X.flip([1]), size, alpha, beta, bias).flip([1])
+
+
+def onnx_Tile(input, repeats):
+    return input.repeat(*_ints(repeats))
+
+
 def onnx_Softsign(x):
     return _F().softsign(x)
 
@@ -753,7 +777,8 @@ _ONNX_OPS = {
     'Where': onnx_Where,
     'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
     'Max': onnx_Max, 'Min': onnx_Min, 'Mod': onnx_Mod, 'CumSum': onnx_CumSum, 'Xor': _operator.xor,
-    'Softsign': onnx_Softsign,
+    'Softsign': onnx_Softsign, 'DepthToSpace': onnx_DepthToSpace, 'LRN': onnx_LRN,
+    'Tile': onnx_Tile,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
