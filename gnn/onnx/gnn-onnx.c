@@ -1386,6 +1386,100 @@ export_local_response_norm (Export       *ex,
   return TRUE;
 }
 
+static void
+attr_string (Export          *ex,
+             Onnx__NodeProto *node,
+             const char      *name,
+             const char      *value)
+{
+  Onnx__AttributeProto *a = add_attr (ex, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+  a->has_s = TRUE;
+  a->s.data = (guint8 *) ex_strdup (ex, value);
+  a->s.len = strlen (value);
+}
+
+/* Upsample, UpsamplingNearest2d, UpsamplingBilinear2d: Resize, by the scale factors (ONNX's
+ * output size is floor (input · scale), torch's, and its coordinates divide by the given
+ * scale, as torch's do) or to the traced output size; nearest as torch's (asymmetric, floor),
+ * linear modes with align_corners or pytorch_half_pixel */
+static gboolean
+export_upsample (Export       *ex,
+                 GnnGraphNode *node,
+                 GnnModule    *m,
+                 const char   *path,
+                 const char   *name,
+                 GnnGraphNode *in_node,
+                 const char   *out,
+                 const char  **in,
+                 GError      **error)
+{
+  g_autofree char *mode = NULL;
+  g_autoptr(GVariant) scale = NULL;
+  gboolean align = FALSE, recompute = FALSE, nearest;
+  guint rank = 0, n_out = 0;
+  const gint64 *oshape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  const char *rin[4] = { in[0], "", "", NULL };
+  Onnx__NodeProto *o;
+
+  rank = node_rank (in_node, 0);
+  if (GNN_IS_UPSAMPLE (m))
+    g_object_get (m, "mode", &mode, "align-corners", &align, "recompute-scale-factor", &recompute, NULL);
+  else
+    {
+      mode = g_strdup (GNN_IS_UPSAMPLING_NEAREST2D (m) ? "nearest" : "bilinear");
+      align = GNN_IS_UPSAMPLING_BILINEAR2D (m);
+    }
+  g_object_get (m, "scale-factor", &scale, NULL);
+  nearest = g_strcmp0 (mode, "nearest") == 0;
+  if (!nearest && g_strcmp0 (mode, "linear") != 0 && g_strcmp0 (mode, "bilinear") != 0 &&
+      g_strcmp0 (mode, "trilinear") != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s with mode '%s' has no ONNX form in gnn's exporter (it writes "
+                   "nearest, linear, bilinear and trilinear)", name, gnn_module_get_name (m), mode);
+      return FALSE;
+    }
+  if (oshape == NULL || n_out != rank || rank < 3 || rank > 5)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)", name,
+                   gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  if (scale != NULL && !recompute)
+    {
+      gsize n_sf = 0;
+      const double *sf = g_variant_get_fixed_array (scale, &n_sf, sizeof (double));
+      float scales[5] = { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f };
+      gint64 dim = rank;
+
+      if (n_sf != 1 && n_sf != rank - 2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: %" G_GSIZE_FORMAT " scale factors for %u spatial dims", name, n_sf,
+                       rank - 2);
+          return FALSE;
+        }
+      for (guint i = 2; i < rank; i++)
+        scales[i] = (float) sf[n_sf == 1 ? 0 : i - 2];
+      rin[2] = new_initializer (ex, inner_value (ex, name, "scales"), GNN_DTYPE_FLOAT32, &dim, 1, scales,
+                                rank * sizeof (float))->name;
+      o = add_node (ex, "Resize", ex_printf (ex, "/%s/Resize", path), out, 3, rin);
+    }
+  else
+    {
+      rin[3] = int64s_initializer (ex, inner_value (ex, name, "sizes"), oshape, rank);
+      o = add_node (ex, "Resize", ex_printf (ex, "/%s/Resize", path), out, 4, rin);
+    }
+  attr_string (ex, o, "mode", nearest ? "nearest" : "linear");
+  attr_string (ex, o, "coordinate_transformation_mode",
+               nearest ? "asymmetric" : align ? "align_corners" : "pytorch_half_pixel");
+  if (nearest)
+    attr_string (ex, o, "nearest_mode", "floor");
+  return TRUE;
+}
+
 static gboolean kwargs_within (GnnArgs            *args,
                                const char * const *allowed);
 static const GValue *arg_or_kwarg (GnnArgs    *args,
@@ -1860,6 +1954,8 @@ export_module (Export       *ex,
     return export_shuffle (ex, node, m, path, name, in_node, out, in, error);
   if (GNN_IS_LP_POOL1D (m) || GNN_IS_LP_POOL2D (m))
     return export_lp_pool (ex, m, path, name, GNN_IS_LP_POOL1D (m) ? 1 : 2, node_dtype (in_node), out, in, error);
+  if (GNN_IS_UPSAMPLE (m) || GNN_IS_UPSAMPLING_NEAREST2D (m) || GNN_IS_UPSAMPLING_BILINEAR2D (m))
+    return export_upsample (ex, node, m, path, name, in_node, out, in, error);
   if (GNN_IS_LOCAL_RESPONSE_NORM (m))
     return export_local_response_norm (ex, m, path, name, in_node, out, in, error);
   if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m) || GNN_IS_BATCH_NORM3D (m))

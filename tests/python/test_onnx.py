@@ -788,6 +788,14 @@ def more_layer_cases(lib):
         'lp_pools': (nn.Sequential(nn.LPPool2d(2, 2), nn.Flatten(2), nn.LPPool1d(3, 2, stride=1)), (2, 3, 6, 8)),
         'local_response_norms': (nn.Sequential(nn.LocalResponseNorm(3), nn.LocalResponseNorm(4, alpha=0.01, beta=0.5, k=2.0),
                                                nn.Flatten(2), nn.LocalResponseNorm(2)), (2, 6, 3, 4)),
+        'upsample_2d': (nn.Sequential(nn.Upsample(scale_factor=2), nn.Upsample(scale_factor=1.5, mode='bilinear'),
+                                      nn.UpsamplingBilinear2d(scale_factor=2), nn.Upsample(size=(7, 9), mode='bilinear'),
+                                      nn.UpsamplingNearest2d(size=(10, 12)),
+                                      nn.Upsample(scale_factor=(1.5, 2), mode='bilinear', align_corners=True)),
+                        (1, 2, 3, 4)),
+        'upsample_1d': (nn.Sequential(nn.Upsample(scale_factor=2, mode='linear'), nn.Upsample(size=7)), (2, 2, 5)),
+        'upsample_3d': (nn.Sequential(nn.Upsample(scale_factor=2, mode='trilinear'), nn.Upsample(scale_factor=(1, 2, 1))),
+                        (1, 2, 2, 3, 2)),
     }
 
 
@@ -1027,6 +1035,9 @@ LAYER_CASES = {
     'LPPool1d': (lambda nn: nn.LPPool1d(2, 2), (1, 2, 6)),
     'LPPool2d': (lambda nn: nn.LPPool2d(2, 2), (1, 2, 4, 4)),
     'LocalResponseNorm': (lambda nn: nn.LocalResponseNorm(2), (1, 4, 3, 3)),
+    'Upsample': (lambda nn: nn.Upsample(scale_factor=2), (1, 2, 3, 3)),
+    'UpsamplingNearest2d': (lambda nn: nn.UpsamplingNearest2d(scale_factor=2), (1, 2, 3, 3)),
+    'UpsamplingBilinear2d': (lambda nn: nn.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
 }
 
 

@@ -742,6 +742,36 @@ def onnx_LRN(X, size, alpha=0.0001, beta=0.75, bias=1.0):
     return F.local_response_norm(X.flip([1]), size, alpha, beta, bias).flip([1])
 
 
+def onnx_Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
+                coordinate_transformation_mode='half_pixel', cubic_coeff_a=-0.75, exclude_outside=0,
+                extrapolation_value=0.0, keep_aspect_ratio_policy='stretch', mode='nearest',
+                nearest_mode='round_prefer_floor'):
+    """ONNX's Resize as torch's interpolate: nearest (asymmetric, floor) and linear
+    (align_corners, or pytorch_half_pixel / half_pixel) over every spatial dim"""
+    def text(v):
+        return v.decode() if isinstance(v, bytes) else v
+    mode, ctm, nearest_mode = text(mode), text(coordinate_transformation_mode), text(nearest_mode)
+    n = X.dim() - 2
+    if mode == 'nearest' and ctm == 'asymmetric' and nearest_mode == 'floor':
+        kw = {'mode': 'nearest'}
+    elif mode == 'linear' and ctm in ('align_corners', 'pytorch_half_pixel', 'half_pixel') and 1 <= n <= 3:
+        kw = {'mode': ('linear', 'bilinear', 'trilinear')[n - 1], 'align_corners': ctm == 'align_corners'}
+    else:
+        raise NotImplementedError('ONNX import: Resize with mode %s, coordinate_transformation_mode %s '
+                                  'and nearest_mode %s is not supported' % (mode, ctm, nearest_mode))
+    if axes is not None or antialias:
+        raise NotImplementedError('ONNX import: Resize with axes or antialias is not supported')
+    size = _ints(sizes) if sizes is not None and sizes.numel() > 0 else None
+    if size is not None:
+        if size[:2] != list(X.shape[:2]):
+            raise NotImplementedError('ONNX import: Resize of the batch or channel dims is not supported')
+        return _F().interpolate(X, size=tuple(size[2:]), **kw)
+    sc = [float(v) for v in scales.reshape(-1).tolist()]
+    if sc[:2] != [1.0, 1.0]:
+        raise NotImplementedError('ONNX import: Resize of the batch or channel dims is not supported')
+    return _F().interpolate(X, scale_factor=tuple(sc[2:]), **kw)
+
+
 def onnx_Tile(input, repeats):
     return input.repeat(*_ints(repeats))
 
@@ -778,7 +808,7 @@ _ONNX_OPS = {
     'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
     'Max': onnx_Max, 'Min': onnx_Min, 'Mod': onnx_Mod, 'CumSum': onnx_CumSum, 'Xor': _operator.xor,
     'Softsign': onnx_Softsign, 'DepthToSpace': onnx_DepthToSpace, 'LRN': onnx_LRN,
-    'Tile': onnx_Tile,
+    'Tile': onnx_Tile, 'Resize': onnx_Resize,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
