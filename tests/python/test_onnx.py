@@ -881,6 +881,36 @@ class TestTransformerImport(unittest.TestCase):
                     self.assertEqual(found.shape, expected.shape)
                     self.assertTrue(close(found, expected), abs(found - expected).max())
 
+    def test_encoder_with_masks(self):
+        # torch 1.13's opset-17 export of a TransformerEncoder given a float src mask and a bool
+        # key padding mask as graph inputs (it writes them with Cast, Equal, Where, Expand,
+        # ConstantOfShape besides the attention's MatMul and Softmax) reads into gnn
+        class Encoder(torch.nn.Module):
+            def __init__(self, **kw):
+                super().__init__()
+                layer = torch.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, **kw)
+                self.enc = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+            def forward(self, x, mask, pad):
+                return self.enc(x, mask=mask, src_key_padding_mask=pad)
+        torch.manual_seed(4)
+        for kw in ({}, {'batch_first': True, 'norm_first': True, 'activation': 'gelu'}):
+            with self.subTest(options=kw):
+                tm = Encoder(**kw).eval()
+                length, batch = (3, 5) if kw else (5, 3)
+                x = torch.randn(5, 3, 8)
+                mask = torch.nn.Transformer.generate_square_subsequent_mask(length)
+                pad = torch.zeros(batch, length, dtype=torch.bool)
+                pad[0, -1] = True
+                import io
+                buf = io.BytesIO()
+                torch.onnx.export(tm, (x, mask, pad), buf, opset_version=17)
+                self.assertIn('Where', {n.op_type for n in onnx.load_from_string(buf.getvalue()).graph.node})
+                expected = tm(x, mask, pad).detach().numpy()
+                found = gnn.onnx.import_model(buf.getvalue())(gnn.tensor(x.numpy()), gnn.tensor(mask.numpy()),
+                                                              gnn.tensor(pad.numpy())).numpy()
+                self.assertTrue(close(found, expected), abs(found - expected).max())
+
     def test_integer_div_and_slice(self):
         from gi.overrides._gnn import onnx as o   # the operators' functions
         a = gnn.tensor([26, -7], dtype=gnn.int64)
