@@ -1480,6 +1480,112 @@ export_upsample (Export       *ex,
   return TRUE;
 }
 
+/* Unfold: a Conv by a one-hot kernel (C·kh·kw, 1, kh, kw) in C groups, which copies each
+ * window's values to torch's (C, kh, kw) channel order, Reshaped to (N, C·kh·kw, L); Fold: the
+ * blocks Reshaped to their grid and a ConvTranspose by the same kernel, which sums the
+ * overlaps (output_padding where the stride leaves a remainder) */
+static gboolean
+export_unfold_fold (Export       *ex,
+                    GnnGraphNode *node,
+                    GnnModule    *m,
+                    const char   *path,
+                    const char   *name,
+                    GnnGraphNode *in_node,
+                    const char   *out,
+                    const char  **in,
+                    GError      **error)
+{
+  gboolean fold = GNN_IS_FOLD (m);
+  guint rank = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  GnnDtype dtype = node_dtype (in_node);
+  gint64 k[2], d[2], p[2], st[2], size[2] = { 0, 0 }, pads[4], grid[2], op[2] = { 0, 0 }, kk, c, wshape[4];
+  gsize elem = dtype == GNN_DTYPE_FLOAT64 ? 8 : 4;
+  g_autofree guint8 *w = NULL;
+  const char *cin[2];
+  Onnx__NodeProto *o;
+
+  if (!sizes_property (m, "kernel-size", 2, 1, k, error) || !sizes_property (m, "dilation", 2, 1, d, error) ||
+      !sizes_property (m, "padding", 2, 0, p, error) || !sizes_property (m, "stride", 2, 1, st, error) ||
+      (fold && !sizes_property (m, "output-size", 2, 1, size, error)))
+    return FALSE;
+  if (shape == NULL || rank != (fold ? 3u : 4u) || (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched %u-d float one",
+                   name, gnn_module_get_name (m), shape ? rank : 0, fold ? 3 : 4);
+      return FALSE;
+    }
+  kk = k[0] * k[1];
+  c = fold ? shape[1] / kk : shape[1];
+  if (kk <= 0 || c <= 0 || (fold && shape[1] % kk != 0) || c * kk > (1 << 20))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of %" G_GINT64_FORMAT " channels with a %" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT " kernel", name, gnn_module_get_name (m), shape[1], k[0], k[1]);
+      return FALSE;
+    }
+  wshape[0] = c * kk, wshape[1] = 1, wshape[2] = k[0], wshape[3] = k[1];
+  w = g_malloc0 ((gsize) (c * kk * kk) * elem);
+  for (gint64 ch = 0; ch < c; ch++)
+    for (gint64 j = 0; j < kk; j++)
+      {
+        gsize at = (gsize) ((ch * kk + j) * kk + j);
+
+        if (elem == 8)
+          ((double *) w)[at] = 1.0;
+        else
+          ((float *) w)[at] = 1.0f;
+      }
+  for (guint i = 0; i < 2; i++)
+    pads[i] = pads[i + 2] = p[i];
+  cin[1] = new_initializer (ex, inner_value (ex, name, "one_hot"), dtype, wshape, 4, w,
+                            (gsize) (c * kk * kk) * elem)->name;
+  if (!fold)
+    {
+      static const gint64 flat[3] = { 0, 0, -1 };
+
+      cin[0] = in[0];
+      emit (ex, "Conv", name, "windows", NULL, 2, cin, &o);
+      attr_ints (ex, o, "dilations", d, 2);
+      attr_int (ex, o, "group", c);
+      attr_ints (ex, o, "kernel_shape", k, 2);
+      attr_ints (ex, o, "pads", pads, 4);
+      attr_ints (ex, o, "strides", st, 2);
+      emit_reshape (ex, name, "columns", inner_value (ex, name, "windows"), flat, 3, out);
+      return TRUE;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      gint64 span = size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1;
+
+      grid[i] = span < 0 ? 0 : span / st[i] + 1;
+      op[i] = span < 0 ? 0 : span % st[i];
+    }
+  if (grid[0] * grid[1] != shape[2])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: Fold to (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") takes %"
+                   G_GINT64_FORMAT " blocks, found %" G_GINT64_FORMAT, name, size[0], size[1],
+                   grid[0] * grid[1], shape[2]);
+      return FALSE;
+    }
+  {
+    gint64 blocks[4] = { 0, c * kk, grid[0], grid[1] };
+
+    cin[0] = emit_reshape (ex, name, "grid", in[0], blocks, 4, NULL);
+  }
+  emit (ex, "ConvTranspose", name, "overlap", out, 2, cin, &o);
+  attr_ints (ex, o, "dilations", d, 2);
+  attr_int (ex, o, "group", c);
+  attr_ints (ex, o, "kernel_shape", k, 2);
+  if (op[0] != 0 || op[1] != 0)
+    attr_ints (ex, o, "output_padding", op, 2);
+  attr_ints (ex, o, "pads", pads, 4);
+  attr_ints (ex, o, "strides", st, 2);
+  return TRUE;
+}
+
 static gboolean kwargs_within (GnnArgs            *args,
                                const char * const *allowed);
 static const GValue *arg_or_kwarg (GnnArgs    *args,
@@ -1956,6 +2062,8 @@ export_module (Export       *ex,
     return export_lp_pool (ex, m, path, name, GNN_IS_LP_POOL1D (m) ? 1 : 2, node_dtype (in_node), out, in, error);
   if (GNN_IS_UPSAMPLE (m) || GNN_IS_UPSAMPLING_NEAREST2D (m) || GNN_IS_UPSAMPLING_BILINEAR2D (m))
     return export_upsample (ex, node, m, path, name, in_node, out, in, error);
+  if (GNN_IS_UNFOLD (m) || GNN_IS_FOLD (m))
+    return export_unfold_fold (ex, node, m, path, name, in_node, out, in, error);
   if (GNN_IS_LOCAL_RESPONSE_NORM (m))
     return export_local_response_norm (ex, m, path, name, in_node, out, in, error);
   if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m) || GNN_IS_BATCH_NORM3D (m))
