@@ -2712,6 +2712,7 @@ export_composed_call (Export       *ex,
   GnnGraphNode *x_node = n >= 1 ? arg_node (gnn_args_get_value (args, 0)) : NULL;
   GnnDtype dtype = node_dtype (x_node);
   const char *in[3] = { NULL, NULL, NULL };
+  Onnx__NodeProto *node_out;
 
   if (strcmp (fn, "where") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
     {
@@ -2795,6 +2796,211 @@ export_composed_call (Export       *ex,
       w[0] = emit2 (ex, "Greater", name, "above", NULL, in[0], in[1]);
       w[1] = in[0], w[2] = in[2];
       emit (ex, "Where", name, "where", out, 3, w, NULL);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logaddexp") == 0 || strcmp (fn, "logaddexp2") == 0 || strcmp (fn, "heaviside") == 0 ||
+       strcmp (fn, "xlogy") == 0 || strcmp (fn, "fmax") == 0 || strcmp (fn, "fmin") == 0 ||
+       strcmp (fn, "atan2") == 0 || strcmp (fn, "arctan2") == 0 || strcmp (fn, "copysign") == 0) &&
+      n == 2 && n_kwargs (args) == 0)
+    {
+      GnnGraphNode *other = x_node ? x_node : arg_node (gnn_args_get_value (args, 1));
+      const char *w[3], *t, *u;
+
+      if (other == NULL)
+        return FALSE;
+      dtype = node_dtype (other);
+      for (guint j = 0; j < 2; j++)
+        if ((in[j] = tensor_or_number (ex, node, gnn_args_get_value (args, j), ex_printf (ex, "arg%u", j), dtype,
+                                       error)) == NULL)
+          return FALSE;
+      if (strncmp (fn, "logaddexp", 9) == 0)
+        {
+          /* max + log (1 + exp (−|a − b|)), in base e or 2 (· ln 2 inside, / ln 2 outside) */
+          gboolean two = fn[9] == '2';
+          double ln2 = G_LN2;
+
+          t = emit2 (ex, "Sub", name, "diff", NULL, in[0], in[1]);
+          t = emit (ex, "Abs", name, "abs", NULL, 1, &t, NULL);
+          t = emit (ex, "Neg", name, "neg", NULL, 1, &t, NULL);
+          if (two)
+            t = emit2 (ex, "Mul", name, "in_e", NULL, t, scalar_initializer (ex, inner_value (ex, name, "ln2"), dtype, ln2));
+          t = emit (ex, "Exp", name, "exp", NULL, 1, &t, NULL);
+          t = emit2 (ex, "Add", name, "one_plus", NULL, t, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+          t = emit (ex, "Log", name, "log", NULL, 1, &t, NULL);
+          if (two)
+            t = emit2 (ex, "Div", name, "in_2", NULL, t, scalar_initializer (ex, inner_value (ex, name, "ln2_"), dtype, ln2));
+          emit2 (ex, "Add", name, "add", out, emit2 (ex, "Max", name, "max", NULL, in[0], in[1]), t);
+        }
+      else if (strcmp (fn, "heaviside") == 0)
+        {
+          /* values where x is 0, else 1 where x > 0 and 0 below: Equal, Greater, Cast, Where */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+
+          t = emit2 (ex, "Greater", name, "positive", NULL, in[0], zero);
+          t = emit (ex, "Cast", name, "step", NULL, 1, &t, &node_out);
+          attr_int (ex, node_out, "to", gnn_onnx_elem_type (dtype));
+          w[0] = emit2 (ex, "Equal", name, "at_zero", NULL, in[0], zero), w[1] = in[1], w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "xlogy") == 0)
+        {
+          /* 0 where x is 0 (and y is not NaN), x log y elsewhere: Log, Mul, Equal, Where */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+          const char *nan_y;
+
+          t = emit2 (ex, "Mul", name, "x_log_y", NULL, in[0], emit (ex, "Log", name, "log", NULL, 1, &in[1], NULL));
+          nan_y = emit (ex, "IsNaN", name, "y_nan", NULL, 1, &in[1], NULL);
+          u = emit2 (ex, "Equal", name, "x_zero", NULL, in[0], zero);
+          nan_y = emit (ex, "Not", name, "y_number", NULL, 1, &nan_y, NULL);
+          w[0] = emit2 (ex, "And", name, "zero_term", NULL, u, nan_y), w[1] = zero, w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "fmax") == 0 || strcmp (fn, "fmin") == 0)
+        {
+          /* Max (Min), the other operand where one is NaN: IsNaN, Where */
+          t = emit2 (ex, fn[2] == 'a' ? "Max" : "Min", name, "extreme", NULL, in[0], in[1]);
+          w[0] = emit (ex, "IsNaN", name, "b_nan", NULL, 1, &in[1], NULL), w[1] = in[0], w[2] = t;
+          t = emit (ex, "Where", name, "b_skipped", NULL, 3, w, NULL);
+          w[0] = emit (ex, "IsNaN", name, "a_nan", NULL, 1, &in[0], NULL), w[1] = in[1], w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "copysign") == 0)
+        {
+          /* |a| negated where b < 0 (a −0.0 b counts as positive: ONNX cannot see its sign bit) */
+          t = emit (ex, "Abs", name, "abs", NULL, 1, &in[0], NULL);
+          w[0] = emit2 (ex, "Less", name, "b_negative", NULL, in[1],
+                        scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+          w[1] = emit (ex, "Neg", name, "neg", NULL, 1, &t, NULL), w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else
+        {
+          /* atan2 (y, x): Atan (y / x), ± pi where x < 0 (by y's sign), ± pi/2 where x = 0 by
+           * Atan of ±inf, 0 where both are 0; a −0.0 counts as +0.0 (ONNX cannot see its sign
+           * bit), so atan2 (−0.0, −1) is pi and atan2 (1, −0.0) is −pi/2 where torch's are −pi
+           * and pi/2 */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+          const char *pi = scalar_initializer (ex, inner_value (ex, name, "pi"), dtype, G_PI);
+          const char *neg_pi = scalar_initializer (ex, inner_value (ex, name, "neg_pi"), dtype, -G_PI);
+          const char *both;
+
+          t = emit (ex, "Atan", name, "atan", NULL, 1,
+                    (const char *[]) { emit2 (ex, "Div", name, "ratio", NULL, in[0], in[1]) }, NULL);
+          w[0] = emit2 (ex, "Less", name, "y_negative", NULL, in[0], zero), w[1] = neg_pi, w[2] = pi;
+          u = emit (ex, "Where", name, "half_turn", NULL, 3, w, NULL);
+          w[0] = emit2 (ex, "Less", name, "x_negative", NULL, in[1], zero), w[1] = u, w[2] = zero;
+          u = emit (ex, "Where", name, "shift", NULL, 3, w, NULL);
+          t = emit2 (ex, "Add", name, "angle", NULL, t, u);
+          both = emit2 (ex, "And", name, "origin", NULL, emit2 (ex, "Equal", name, "y_zero", NULL, in[0], zero),
+                        emit2 (ex, "Equal", name, "x_zero", NULL, in[1], zero));
+          w[0] = both, w[1] = zero, w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      return TRUE;
+    }
+  if ((strcmp (fn, "amax") == 0 || strcmp (fn, "amin") == 0) && n >= 1 && n <= 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "dim", "keepdim", NULL }))
+    {
+      /* ReduceMax (ReduceMin) over dim (one or a list; every dim without), keepdims */
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim"), *keep_v = arg_or_kwarg (args, 2, "keepdim");
+      gint64 axes[16];
+      guint n_axes = 0;
+      gboolean keep = FALSE;
+
+      if (dim_v != NULL && !(G_VALUE_HOLDS_OBJECT (dim_v) && g_value_get_object (dim_v) == NULL))
+        {
+          if (value_is_int (dim_v, &axes[0]))
+            n_axes = 1;
+          else if (!int_list (dim_v, axes, G_N_ELEMENTS (axes), &n_axes))
+            return FALSE;
+        }
+      if (keep_v != NULL)
+        {
+          if (!G_VALUE_HOLDS_BOOLEAN (keep_v))
+            return FALSE;
+          keep = g_value_get_boolean (keep_v);
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      emit (ex, fn[1] == 'm' && fn[2] == 'a' ? "ReduceMax" : "ReduceMin", name, "reduce", out, 1, in, &node_out);
+      if (n_axes > 0)
+        attr_ints (ex, node_out, "axes", axes, n_axes);
+      attr_int (ex, node_out, "keepdims", keep);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logical_and") == 0 || strcmp (fn, "logical_or") == 0 || strcmp (fn, "logical_xor") == 0 ||
+       strcmp (fn, "and_") == 0 || strcmp (fn, "or_") == 0 || strcmp (fn, "xor") == 0 ||
+       strcmp (fn, "bitwise_and") == 0 || strcmp (fn, "bitwise_or") == 0 || strcmp (fn, "bitwise_xor") == 0) &&
+      n == 2 && n_kwargs (args) == 0)
+    {
+      /* And, Or, Xor of bool tensors (ONNX's take bool only); logical_* of others compare with 0 */
+      const char *op = strstr (fn, "and") ? "And" : strstr (fn, "xor") ? "Xor" : "Or";
+      gboolean logical = g_str_has_prefix (fn, "logical_");
+
+      for (guint j = 0; j < 2; j++)
+        {
+          GnnGraphNode *a = arg_node (gnn_args_get_value (args, j));
+
+          if (a == NULL || (!logical && node_dtype (a) != GNN_DTYPE_BOOL))
+            return FALSE;
+          if ((in[j] = arg_value (ex, node, gnn_args_get_value (args, j), error)) == NULL)
+            return FALSE;
+          if (node_dtype (a) != GNN_DTYPE_BOOL)
+            {
+              const char *z = scalar_initializer (ex, inner_value (ex, name, ex_printf (ex, "zero%u", j)),
+                                                  node_dtype (a), 0.0);
+
+              in[j] = emit (ex, "Not", name, ex_printf (ex, "truth%u", j), NULL, 1,
+                            (const char *[]) { emit2 (ex, "Equal", name, ex_printf (ex, "is_zero%u", j), NULL,
+                                                      in[j], z) }, NULL);
+            }
+        }
+      emit2 (ex, op, name, "op", out, in[0], in[1]);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logical_not") == 0 || strcmp (fn, "bitwise_not") == 0 || strcmp (fn, "invert") == 0) &&
+      n == 1 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      gboolean logical = fn[0] == 'l';
+
+      if (!logical && dtype != GNN_DTYPE_BOOL)
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (dtype != GNN_DTYPE_BOOL)   /* logical_not of a number: x == 0 */
+        emit2 (ex, "Equal", name, "is_zero", out, in[0],
+               scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+      else
+        emit (ex, "Not", name, "not", out, 1, in, NULL);
+      return TRUE;
+    }
+  if ((strcmp (fn, "trunc") == 0 || strcmp (fn, "fix") == 0 || strcmp (fn, "frac") == 0 || strcmp (fn, "sinc") == 0) &&
+      n == 1 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      const char *t, *w[3];
+
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (strcmp (fn, "sinc") == 0)
+        {
+          /* sin (pi x) / (pi x), 1 at 0: Mul, Sin, Div, Equal, Where */
+          const char *px = emit2 (ex, "Mul", name, "pi_x", NULL, in[0],
+                                  scalar_initializer (ex, inner_value (ex, name, "pi"), dtype, G_PI));
+
+          t = emit2 (ex, "Div", name, "ratio", NULL, emit (ex, "Sin", name, "sin", NULL, 1, &px, NULL), px);
+          w[0] = emit2 (ex, "Equal", name, "at_zero", NULL, in[0],
+                        scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+          w[1] = scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0), w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+          return TRUE;
+        }
+      /* trunc: Sign (x) · Floor (|x|) (opset 17 has no Trunc); frac: x − trunc (x) */
+      t = emit (ex, "Floor", name, "floor", NULL, 1, (const char *[]) { emit (ex, "Abs", name, "abs", NULL, 1, in, NULL) },
+                NULL);
+      t = emit2 (ex, "Mul", name, "trunc", strcmp (fn, "frac") == 0 ? NULL : out,
+                 emit (ex, "Sign", name, "sign", NULL, 1, in, NULL), t);
+      if (strcmp (fn, "frac") == 0)
+        emit2 (ex, "Sub", name, "frac", out, in[0], t);
       return TRUE;
     }
   if (strcmp (fn, "cumsum") == 0 && n >= 1 && n <= 2 && x_node != NULL &&

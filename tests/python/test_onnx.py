@@ -715,6 +715,16 @@ def function_cases(lib):
         'clamp_threshold': lambda x, y: (lib.clamp(x, -0.5, 0.5) + lib.clamp(x, min=0.1) + lib.clamp(y, max=0.2) +
                                          x.clamp(-1, 1) + F.threshold(x, 0.1, 2.0)),
         'cumsum': lambda x, y: lib.cumsum(x, 1) + y.cumsum(dim=0),
+        'amax_amin': lambda x, y: lib.amax(x, 1, keepdim=True) + lib.amin(y, dim=(0, 1)) + x.amax(0, keepdim=True),
+        'logaddexp_heaviside': lambda x, y: (lib.logaddexp(x, y) + lib.logaddexp2(x * 3, y) + lib.heaviside(lib.round(x), y) +
+                                             lib.xlogy(lib.round(x), y.abs()) + lib.copysign(x, y)),
+        'fmax_fmin_atan2': lambda x, y: (lib.fmax(x, lib.where(y > 0.5, y * float('nan'), y)) + lib.fmin(x, y) +
+                                         # zeros made +0.0: a -0.0 has no sign ONNX can see (atan2 (-0.0, -1) is -pi)
+                                         lib.atan2(y, x) + lib.atan2(lib.where(lib.round(y) == 0, 0.0, lib.round(y)),
+                                                                     lib.where(lib.round(x) == 0, 0.0, lib.round(x)))),
+        'trunc_frac_sinc': lambda x, y: lib.trunc(x * 3) + lib.frac(x * 3) + lib.sinc(lib.round(x)) + lib.sinc(y),
+        'logical': lambda x, y: lib.where(lib.logical_and(x > 0, y > 0) | lib.logical_or(x, lib.round(y)) ^
+                                          lib.logical_not(lib.round(x)) & ~(y > 0.3), x, y),
     }
 
 

@@ -772,6 +772,22 @@ def onnx_Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
     return _F().interpolate(X, scale_factor=tuple(sc[2:]), **kw)
 
 
+def _reduce_extreme(name):
+    def op(data, axes=None, keepdims=1, noop_with_empty_axes=0):
+        dims = tuple(_ints(axes)) if axes is not None else tuple(range(data.dim()))
+        return getattr(data, name)(dims, keepdim=bool(keepdims))
+    op.__name__ = 'onnx_Reduce' + name
+    return op
+
+
+onnx_ReduceMax = _reduce_extreme('amax')
+onnx_ReduceMin = _reduce_extreme('amin')
+
+
+def onnx_IsNaN(x):
+    return _gnn().isnan(x)
+
+
 def onnx_Tile(input, repeats):
     return input.repeat(*_ints(repeats))
 
@@ -808,7 +824,8 @@ _ONNX_OPS = {
     'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
     'Max': onnx_Max, 'Min': onnx_Min, 'Mod': onnx_Mod, 'CumSum': onnx_CumSum, 'Xor': _operator.xor,
     'Softsign': onnx_Softsign, 'DepthToSpace': onnx_DepthToSpace, 'LRN': onnx_LRN,
-    'Tile': onnx_Tile, 'Resize': onnx_Resize,
+    'Tile': onnx_Tile, 'Resize': onnx_Resize, 'ReduceMax': onnx_ReduceMax, 'ReduceMin': onnx_ReduceMin,
+    'IsNaN': onnx_IsNaN,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
