@@ -2475,6 +2475,39 @@ export_module (Export       *ex,
     }
   if (GNN_IS_LAYER_NORM (m))
     return layer_norm_form (ex, m, path, name, in, node_dtype (in_node), out, error);
+  if (GNN_IS_EMBEDDING_BAG (m))
+    {
+      /* bags of a 2-d input: Gather of the weight, ReduceSum / ReduceMean / ReduceMax over dim 1 */
+      g_autofree char *mode = NULL;
+      gint64 padding_idx, axis = 1;
+      const char *gin[2] = { NULL, in[0] }, *rin[2];
+      guint rank = node_rank (in_node, 0);
+
+      g_object_get (m, "mode", &mode, "padding-idx", &padding_idx, NULL);
+      if (rank != 2 || padding_idx != G_MININT)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: EmbeddingBag %s has no ONNX form in gnn's exporter (it writes the bags "
+                       "of a 2-d input without padding_idx)", name,
+                       rank != 2 ? "of a 1-d input with offsets" : "with padding_idx");
+          return FALSE;
+        }
+      if ((gin[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      rin[0] = emit (ex, "Gather", name, "rows", NULL, 2, gin, NULL);
+      if (g_strcmp0 (mode, "sum") == 0)
+        {
+          rin[1] = int64s_initializer (ex, inner_value (ex, name, "axes"), &axis, 1);
+          emit (ex, "ReduceSum", name, "bags", out, 2, rin, &o);
+        }
+      else
+        {
+          emit (ex, g_strcmp0 (mode, "max") == 0 ? "ReduceMax" : "ReduceMean", name, "bags", out, 1, rin, &o);
+          attr_ints (ex, o, "axes", &axis, 1);
+        }
+      attr_int (ex, o, "keepdims", 0);
+      return TRUE;
+    }
   if (GNN_IS_EMBEDDING (m))
     {
       const char *gin[2] = { NULL, in[0] };

@@ -776,6 +776,19 @@ class TestFunctionExport(unittest.TestCase):
         self.assertGreaterEqual(torch_written, 5)
 
 
+def EmbeddingBags(lib):
+    class Bags(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sum = lib.nn.EmbeddingBag(6, 3, mode='sum')
+            self.mean = lib.nn.EmbeddingBag(6, 3)
+            self.max = lib.nn.EmbeddingBag(6, 3, mode='max')
+
+        def forward(self, x):
+            return self.sum(x) + self.mean(x) * self.max(x)
+    return Bags()
+
+
 def more_layer_cases(lib):
     """3-d convolutions, pools and batch norm, the adaptive pools, the dropouts of inference,
     instance norms, the shuffles, LPPool and LocalResponseNorm, in small models"""
@@ -807,6 +820,7 @@ def more_layer_cases(lib):
                                       nn.Fold((5, 7), (2, 3), padding=1, stride=(1, 2)),
                                       nn.Unfold(2, dilation=2, stride=2), nn.Fold((6, 8), 2, dilation=2, stride=2)),
                         (2, 3, 5, 7)),
+        'embedding_bags': (EmbeddingBags(lib), 'int64'),
         'upsample_1d': (nn.Sequential(nn.Upsample(scale_factor=2, mode='linear'), nn.Upsample(size=7)), (2, 2, 5)),
         'upsample_3d': (nn.Sequential(nn.Upsample(scale_factor=2, mode='trilinear'), nn.Upsample(scale_factor=(1, 2, 1))),
                         (1, 2, 2, 3, 2)),
@@ -833,7 +847,8 @@ class TestMoreLayerExport(unittest.TestCase):
                 copy_weights(tm, gm)
                 tm.eval()
                 gm.eval()
-                x = rs.randn(*shape).astype(np.float32)
+                x = (rs.randint(0, 6, size=(4, 3)).astype(np.int64) if shape == 'int64'
+                     else rs.randn(*shape).astype(np.float32))
                 if key == 'lp_pools':   # x^p of a negative x is NaN for p = 3 in both
                     x = np.abs(x)
                 path = os.path.join(d, key + '.onnx')
@@ -853,8 +868,8 @@ class TestMoreLayerExport(unittest.TestCase):
                     torch.onnx.export(tm, torch.from_numpy(x), buf, opset_version=17)
                 except Exception:   # torch 1.13 writes no form (channel_shuffle, padding='same' in 3-d)
                     continue
-                if key == 'local_response_norms':
-                    continue   # torch writes an If over the input's rank: subgraphs are refused
+                if key in ('local_response_norms', 'embedding_bags'):
+                    continue   # torch writes an If over the input's rank, a Loop over the bags: subgraphs are refused
                 torch_written += 1
                 back = gnn.onnx.import_model(buf.getvalue())(gnn.tensor(x)).numpy()
                 self.assertTrue(np.allclose(back, expected, rtol=1e-5, atol=1e-6), abs(back - expected).max())
@@ -866,10 +881,12 @@ class TestMoreLayerExport(unittest.TestCase):
         for m, shape, message in [
                 (gnn.nn.AdaptiveMaxPool2d(4), (1, 2, 6, 6), 'to a size that does not divide the input'),
                 (gnn.nn.AdaptiveMaxPool2d(3, return_indices=True), (1, 2, 6, 6), 'with return_indices'),
-                (gnn.nn.InstanceNorm1d(2), (2, 5), 'InstanceNorm1d of a 2-d input')]:
+                (gnn.nn.InstanceNorm1d(2), (2, 5), 'InstanceNorm1d of a 2-d input'),
+                (gnn.nn.EmbeddingBag(6, 3, padding_idx=0), 'int64', 'EmbeddingBag with padding_idx')]:
             with self.subTest(message=message):
+                x = gnn.tensor([[1, 2]], dtype=gnn.int64) if shape == 'int64' else gnn.randn(*shape)
                 with self.assertRaises(GLib.GError) as cm:
-                    gnn.onnx.export(m, gnn.randn(*shape), os.path.join(d, 'm.onnx'))
+                    gnn.onnx.export(m, x, os.path.join(d, 'm.onnx'))
                 self.assertIn(message, cm.exception.message)
 
 
@@ -1081,6 +1098,7 @@ LAYER_CASES = {
     'LocalResponseNorm': (lambda nn: nn.LocalResponseNorm(2), (1, 4, 3, 3)),
     'Unfold': (lambda nn: nn.Unfold(2), (1, 2, 4, 4)),
     'Fold': (lambda nn: nn.Fold(4, 2), (1, 8, 9)),
+    'EmbeddingBag': (lambda nn: nn.EmbeddingBag(6, 3), 'int64'),
     'Upsample': (lambda nn: nn.Upsample(scale_factor=2), (1, 2, 3, 3)),
     'UpsamplingNearest2d': (lambda nn: nn.UpsamplingNearest2d(scale_factor=2), (1, 2, 3, 3)),
     'UpsamplingBilinear2d': (lambda nn: nn.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
