@@ -307,7 +307,26 @@ test_export_composed (void)
   gnn_args_add_int (ca, 0);
   cum = gnn_graph_call_function (g, "torch.cumsum", ca, &error);
   g_assert_no_error (error);
-  oa = args_of_node (cum);
+  {
+    /* atan2 of the sums and -0.5, and logaddexp of that and the sums */
+    g_autoptr(GnnArgs) aa = args_of_node (cum), la2 = NULL;
+    GnnGraphNode *angle, *lse;
+
+    gnn_args_add_double (aa, -0.5);
+    angle = gnn_graph_call_function (g, "torch.atan2", aa, &error);
+    g_assert_no_error (error);
+    la2 = args_of_node (angle);
+    g_value_unset (&v);
+    g_value_init (&v, GNN_TYPE_GRAPH_NODE);
+    g_value_set_object (&v, cum);
+    gnn_args_add_value (la2, &v);
+    g_value_unset (&v);
+    lse = gnn_graph_call_function (g, "torch.logaddexp", la2, &error);
+    g_assert_no_error (error);
+    gnn_graph_node_set_tensor_meta (angle, y_shape, 3, GNN_DTYPE_FLOAT32);
+    gnn_graph_node_set_tensor_meta (lse, y_shape, 3, GNN_DTYPE_FLOAT32);
+    oa = args_of_node (lse);
+  }
   gnn_graph_output (g, oa, &error);
   g_assert_no_error (error);
   gnn_graph_node_set_tensor_meta (x, x_shape, 3, GNN_DTYPE_FLOAT32);
@@ -326,6 +345,8 @@ test_export_composed (void)
   g_assert_true (contains (contents, length, "Mod"));
   g_assert_true (contains (contents, length, "Xor"));
   g_assert_true (contains (contents, length, "CumSum"));
+  g_assert_true (contains (contents, length, "Atan"));
+  g_assert_true (contains (contents, length, "Exp"));
   g_assert_false (contains (contents, length, "LSTM"));
   {
     g_autoptr(GnnOnnxModel) model = gnn_onnx_model_new_from_file (path, &error);
