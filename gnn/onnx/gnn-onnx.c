@@ -23,6 +23,7 @@
 #include "nn/gnn-conv.h"
 #include "nn/gnn-distance.h"
 #include "nn/gnn-layers.h"
+#include "nn/gnn-layers-more.h"
 #include "nn/gnn-linear.h"
 #include "nn/gnn-norm.h"
 #include "nn/gnn-pad.h"
@@ -567,8 +568,8 @@ export_pool (Export      *ex,
              const char **in,
              GError     **error)
 {
-  const char *layer = max ? (n == 1 ? "MaxPool1d" : "MaxPool2d") : (n == 1 ? "AvgPool1d" : "AvgPool2d");
-  gint64 k[2], st[2], p[2], d[2] = { 1, 1 }, pads[4];
+  const char *layer = gnn_module_get_name (m);
+  gint64 k[3], st[3], p[3], d[3] = { 1, 1, 1 }, pads[6];
   gboolean ceil_mode;
   Onnx__NodeProto *o;
 
@@ -604,7 +605,7 @@ export_pool (Export      *ex,
       gint64 divisor = 0;
 
       g_object_get (m, "count-include-pad", &count_include_pad, NULL);
-      if (n == 2)
+      if (n >= 2)
         g_object_get (m, "divisor-override", &divisor, NULL);
       if (divisor != 0)
         {
@@ -636,7 +637,7 @@ export_conv (Export      *ex,
              GError     **error)
 {
   g_autoptr(GVariant) padding = NULL;
-  gint64 k[2], s[2], d[2], p[2], op[2] = { 0, 0 }, pads[4];
+  gint64 k[3], s[3], d[3], p[3], op[3] = { 0, 0, 0 }, pads[6];
   gboolean bias;
   int groups;
   Onnx__NodeProto *o;
@@ -689,7 +690,7 @@ export_conv (Export      *ex,
   attr_ints (ex, o, "dilations", d, n);
   attr_int (ex, o, "group", groups);
   attr_ints (ex, o, "kernel_shape", k, n);
-  if (transposed && (op[0] != 0 || (n == 2 && op[1] != 0)))
+  if (transposed && (op[0] != 0 || (n >= 2 && op[1] != 0) || (n == 3 && op[2] != 0)))
     attr_ints (ex, o, "output_padding", op, n);
   attr_ints (ex, o, "pads", pads, 2 * n);
   attr_ints (ex, o, "strides", s, n);
@@ -847,162 +848,6 @@ gates_initializer (Export       *ex,
   if (rank == 2)
     shape[1] = n_gates * hidden;
   return new_initializer (ex, name, dtype, shape, rank, data->data, data->len)->name;
-}
-
-/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
- * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
- * call's tuple parts (output, h_n, c_n) are found by the getitem nodes that pick them */
-static gboolean
-export_recurrent (Export       *ex,
-                  GnnModule    *m,
-                  const char   *path,
-                  const char   *name,
-                  const char   *x,
-                  GError      **error)
-{
-  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
-  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
-  static const guint rnn_order[1] = { 0 };
-  GnnRNNBase *rnn = GNN_RNN_BASE (m);
-  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias;
-  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1;
-  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn);
-  int layers = gnn_rnn_base_get_num_layers (rnn);
-  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
-  g_autofree const char **hs = g_new0 (const char *, layers);
-  g_autofree const char **cs = g_new0 (const char *, layers);
-  const char *seq = x;
-  Onnx__NodeProto *o;
-
-  if (gnn_rnn_base_get_proj_size (rnn) > 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: node %s: LSTM with proj_size has no ONNX form (ONNX's LSTM has no "
-                   "projection)", name);
-      return FALSE;
-    }
-  if (g_hash_table_contains (ex->outputs_named, name))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
-                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
-      return FALSE;
-    }
-  g_object_get (m, "bias", &bias, NULL);
-  if (gnn_rnn_base_get_batch_first (rnn))
-    {
-      static const gint64 perm[3] = { 1, 0, 2 };
-      const char *t = inner_value (ex, name, "time_major");
-
-      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
-      attr_ints (ex, o, "perm", perm, 3);
-      seq = t;
-    }
-  for (int l = 0; l < layers; l++)
-    {
-      const char *in[6] = { seq, NULL, NULL, NULL };
-      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
-      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
-      const char *outs[3];
-      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
-
-      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
-                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
-                                      hidden, error)) == NULL ||
-          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
-                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
-                                      hidden, error)) == NULL)
-        return FALSE;
-      if (bias)
-        {
-          const char *bi, *bh;
-          const char *cat[2];
-
-          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
-                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
-                                       hidden, error)) == NULL ||
-              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
-                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
-                                       hidden, error)) == NULL)
-            return FALSE;
-          cat[0] = bi, cat[1] = bh;
-          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
-          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
-          attr_int (ex, o, "axis", 1);
-        }
-      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
-      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
-      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
-      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, bias ? 4 : 3, in);
-      o->n_output = lstm ? 3 : 2;
-      o->output = ex_alloc (ex, 3 * sizeof (char *));
-      for (guint k = 0; k < o->n_output; k++)
-        o->output[k] = ex_strdup (ex, outs[k]);
-      attr_int (ex, o, "hidden_size", hidden);
-      if (n_dirs == 2)
-        {
-          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-
-          a->has_s = TRUE;
-          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
-          a->s.len = strlen ("bidirectional");
-        }
-      if (!lstm && !plain)
-        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
-      if (plain)
-        {
-          g_autofree char *nonlinearity = NULL;
-
-          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
-          if (g_strcmp0 (nonlinearity, "relu") == 0)
-            {
-              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
-                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
-
-              a->n_strings = n_dirs;
-              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
-              for (guint k = 0; k < n_dirs; k++)
-                {
-                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
-                  a->strings[k].len = 4;
-                }
-            }
-        }
-      {
-        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
-        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
-        const char *r[2] = { t, NULL };
-
-        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
-        attr_ints (ex, o, "perm", perm, 4);
-        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
-        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
-        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
-      }
-    }
-  if (gnn_rnn_base_get_batch_first (rnn))
-    {
-      static const gint64 perm[3] = { 1, 0, 2 };
-      const char *t = inner_value (ex, name, "batch_major");
-
-      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
-      attr_ints (ex, o, "perm", perm, 3);
-      seq = t;
-    }
-  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
-  for (int which = 0; which < (lstm ? 2 : 1); which++)
-    {
-      const char *state = inner_value (ex, name, which ? "c_n" : "h_n");
-
-      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state,
-                    layers, which ? cs : hs);
-      attr_int (ex, o, "axis", 0);
-      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
-                                           : ex_printf (ex, "%s#1", name), (gpointer) state);
-    }
-  if (lstm)
-    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
-  return TRUE;
 }
 
 /* the padding layers: @n padded dims (1, 2, 3), the ONNX mode, whether it has a value */
@@ -1221,6 +1066,894 @@ layer_norm_form (Export      *ex,
   return TRUE;
 }
 
+/* the adaptive pools a graph's traced shapes let ONNX write: GlobalAveragePool (GlobalMaxPool)
+ * to size 1, AveragePool (MaxPool) where every output size divides the input's */
+static gboolean
+export_adaptive_pool (Export       *ex,
+                      GnnGraphNode *node,
+                      GnnModule    *m,
+                      GnnGraphNode *in_node,
+                      const char   *path,
+                      gboolean      max,
+                      const char   *out,
+                      const char  **in,
+                      GError      **error)
+{
+  guint n_dims = 0, n_out = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &n_dims, NULL) : NULL;
+  const gint64 *size = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  gboolean global = TRUE, divides = TRUE;
+  gint64 k[3], pads[6] = { 0 };
+  Onnx__NodeProto *o;
+
+  if (max)
+    {
+      gboolean indices;
+
+      g_object_get (m, "return-indices", &indices, NULL);
+      if (indices)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s with return_indices has no ONNX form in gnn's exporter",
+                       gnn_graph_node_get_name (node), gnn_module_get_name (m));
+          return FALSE;
+        }
+    }
+  if (shape == NULL || size == NULL || n_dims != n_out || n_dims < 3 || n_dims > 5)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)",
+                   gnn_graph_node_get_name (node), gnn_module_get_name (m), shape ? n_dims : 0);
+      return FALSE;
+    }
+  for (guint i = 2; i < n_dims; i++)
+    {
+      global = global && size[i] == 1;
+      divides = divides && size[i] > 0 && shape[i] % size[i] == 0;
+      if (divides)
+        k[i - 2] = shape[i] / size[i];
+    }
+  if (global)
+    {
+      add_node (ex, max ? "GlobalMaxPool" : "GlobalAveragePool",
+                ex_printf (ex, "/%s/%s", path, max ? "GlobalMaxPool" : "GlobalAveragePool"), out, 1, in);
+      return TRUE;
+    }
+  if (!divides)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s to a size that does not divide the input has no ONNX form "
+                   "(torch refuses it too)", gnn_graph_node_get_name (node), gnn_module_get_name (m));
+      return FALSE;
+    }
+  o = add_node (ex, max ? "MaxPool" : "AveragePool", ex_printf (ex, "/%s/%s", path, max ? "MaxPool" : "AveragePool"),
+                out, 1, in);
+  attr_ints (ex, o, "kernel_shape", k, n_dims - 2);
+  attr_ints (ex, o, "pads", pads, 2 * (n_dims - 2));
+  attr_ints (ex, o, "strides", k, n_dims - 2);
+  return TRUE;
+}
+
+/* InstanceNorm1d/2d/3d: InstanceNormalization (the weight and bias, or ones and zeros); with
+ * track_running_stats, which torch's eval mode normalises by, BatchNormalization of the
+ * running statistics */
+static gboolean
+export_instance_norm (Export       *ex,
+                      GnnModule    *m,
+                      const char   *path,
+                      const char   *name,
+                      GnnGraphNode *in_node,
+                      const char   *out,
+                      const char  **in,
+                      GError      **error)
+{
+  gboolean affine, running;
+  int features;
+  double eps;
+  guint rank = node_rank (in_node, 0);
+  guint want = GNN_IS_INSTANCE_NORM1D (m) ? 3 : GNN_IS_INSTANCE_NORM2D (m) ? 4 : 5;
+  gint64 c;
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "affine", &affine, "track-running-stats", &running, "num-features", &features, "eps", &eps, NULL);
+  if (rank != want)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched %u-d one", name,
+                   gnn_module_get_name (m), rank, want);
+      return FALSE;
+    }
+  c = features;
+  if (affine)
+    {
+      if ((in[1] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL ||
+          (in[2] = tensor_initializer (ex, sub_path (ex, path, "bias"), error)) == NULL)
+        return FALSE;
+    }
+  else
+    {
+      in[1] = filled_initializer (ex, inner_value (ex, name, "scale"), &c, 1, 1.0f);
+      in[2] = filled_initializer (ex, inner_value (ex, name, "bias"), &c, 1, 0.0f);
+    }
+  if (running)
+    {
+      double momentum;
+
+      g_object_get (m, "momentum", &momentum, NULL);
+      if ((in[3] = tensor_initializer (ex, sub_path (ex, path, "running_mean"), error)) == NULL ||
+          (in[4] = tensor_initializer (ex, sub_path (ex, path, "running_var"), error)) == NULL)
+        return FALSE;
+      o = add_node (ex, "BatchNormalization", ex_printf (ex, "/%s/BatchNormalization", path), out, 5, in);
+      attr_float (ex, o, "momentum", 1.0 - momentum);
+    }
+  else
+    o = add_node (ex, "InstanceNormalization", ex_printf (ex, "/%s/InstanceNormalization", path), out, 3, in);
+  attr_float (ex, o, "epsilon", eps);
+  return TRUE;
+}
+
+/* PixelShuffle: DepthToSpace (mode CRD, torch's channel order); PixelUnshuffle and
+ * ChannelShuffle: Reshape, Transpose, Reshape over the traced shape (0 keeps the batch) */
+static gboolean
+export_shuffle (Export       *ex,
+                GnnGraphNode *node,
+                GnnModule    *m,
+                const char   *path,
+                const char   *name,
+                GnnGraphNode *in_node,
+                const char   *out,
+                const char  **in,
+                GError      **error)
+{
+  guint rank = 0, n_out = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  const gint64 *oshape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  Onnx__NodeProto *o;
+
+  if (shape == NULL || oshape == NULL || rank < (GNN_IS_CHANNEL_SHUFFLE (m) ? 3u : 4u) || rank > 8)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)", name,
+                   gnn_module_get_name (m), shape ? rank : 0);
+      return FALSE;
+    }
+  if (GNN_IS_PIXEL_SHUFFLE (m))
+    {
+      int r;
+
+      g_object_get (m, "upscale-factor", &r, NULL);
+      if (rank != 4)
+        goto batched_4d;
+      o = add_node (ex, "DepthToSpace", ex_printf (ex, "/%s/DepthToSpace", path), out, 1, in);
+      attr_int (ex, o, "blocksize", r);
+      {
+        Onnx__AttributeProto *a = add_attr (ex, o, "mode", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+        a->has_s = TRUE;
+        a->s.data = (guint8 *) ex_strdup (ex, "CRD");
+        a->s.len = 3;
+      }
+      return TRUE;
+    }
+  if (GNN_IS_PIXEL_UNSHUFFLE (m))
+    {
+      /* (N, C, H·r, W·r) to (N, C, H, r, W, r), (0, 1, 3, 5, 2, 4), (N, C·r·r, H, W) */
+      static const gint64 perm[6] = { 0, 1, 3, 5, 2, 4 };
+      int r;
+      gint64 split[6], joined[4];
+      const char *t;
+
+      g_object_get (m, "downscale-factor", &r, NULL);
+      if (rank != 4)
+        goto batched_4d;
+      split[0] = 0, split[1] = shape[1], split[2] = shape[2] / r, split[3] = r, split[4] = shape[3] / r, split[5] = r;
+      joined[0] = 0, joined[1] = oshape[1], joined[2] = oshape[2], joined[3] = oshape[3];
+      t = emit_reshape (ex, name, "split", in[0], split, 6, NULL);
+      t = emit_transpose (ex, name, "blocks", t, perm, 6);
+      emit_reshape (ex, name, "joined", t, joined, 4, out);
+      return TRUE;
+    }
+  {
+    /* ChannelShuffle: (N, g, C/g, ...), swap 1 and 2, (N, C, ...) */
+    int groups;
+    gint64 split[9], perm[9], joined[8];
+    const char *t;
+
+    g_object_get (m, "groups", &groups, NULL);
+    if (groups <= 0 || shape[1] % groups != 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "ONNX export: node %s: %" G_GINT64_FORMAT " channels in %d groups", name, shape[1], groups);
+        return FALSE;
+      }
+    split[0] = 0, split[1] = groups, split[2] = shape[1] / groups;
+    for (guint i = 2; i < rank; i++)
+      split[i + 1] = shape[i];
+    for (guint i = 0; i <= rank; i++)
+      perm[i] = i;
+    perm[1] = 2, perm[2] = 1;
+    for (guint i = 0; i < rank; i++)
+      joined[i] = i == 0 ? 0 : shape[i];
+    t = emit_reshape (ex, name, "split", in[0], split, rank + 1, NULL);
+    t = emit_transpose (ex, name, "groups", t, perm, rank + 1);
+    emit_reshape (ex, name, "joined", t, joined, rank, out);
+    return TRUE;
+  }
+batched_4d:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+               "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched 4-d one", name,
+               gnn_module_get_name (m), rank);
+  return FALSE;
+}
+
+/* LPPool1d/2d as torch computes it: (AvgPool (x^p) · kernel elements)^(1/p): Pow,
+ * AveragePool, Mul, Pow */
+static gboolean
+export_lp_pool (Export      *ex,
+                GnnModule   *m,
+                const char  *path,
+                const char  *name,
+                guint        n,
+                GnnDtype     dtype,
+                const char  *out,
+                const char **in,
+                GError     **error)
+{
+  gint64 k[2], st[2], pads[4] = { 0, 0, 0, 0 }, count = 1;
+  double p;
+  gboolean ceil_mode;
+  const char *t;
+  Onnx__NodeProto *o;
+
+  if (!sizes_property (m, "kernel-size", n, 1, k, error) || !sizes_property (m, "stride", n, 0, st, error))
+    return FALSE;
+  g_object_get (m, "norm-type", &p, "ceil-mode", &ceil_mode, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      if (st[i] == 0)
+        st[i] = k[i];
+      count *= k[i];
+    }
+  t = emit2 (ex, "Pow", name, "power", NULL, in[0], scalar_initializer (ex, inner_value (ex, name, "p"), dtype, p));
+  o = add_node (ex, "AveragePool", ex_printf (ex, "/%s/AveragePool", path), inner_value (ex, name, "mean"), 1, &t);
+  attr_int (ex, o, "ceil_mode", ceil_mode);
+  attr_ints (ex, o, "kernel_shape", k, n);
+  attr_ints (ex, o, "pads", pads, 2 * n);
+  attr_ints (ex, o, "strides", st, n);
+  t = emit2 (ex, "Mul", name, "sum", NULL, inner_value (ex, name, "mean"),
+             scalar_initializer (ex, inner_value (ex, name, "count"), dtype, (double) count));
+  emit2 (ex, "Pow", name, "root", out, t, scalar_initializer (ex, inner_value (ex, name, "inv_p"), dtype, 1.0 / p));
+  return TRUE;
+}
+
+/* LocalResponseNorm: ONNX's LRN, whose window over the channels is torch's for an odd size
+ * (ONNX Runtime takes odd sizes only); for an even size torch's arithmetic: x² padded along
+ * the channels as torch pads it (size/2 before, size/2 − 1 after), the sum of @size shifted
+ * Slices, · alpha/size + k, Pow beta, x Div by that */
+static gboolean
+export_local_response_norm (Export       *ex,
+                            GnnModule    *m,
+                            const char   *path,
+                            const char   *name,
+                            GnnGraphNode *in_node,
+                            const char   *out,
+                            const char  **in,
+                            GError      **error)
+{
+  int size;
+  double alpha, beta, k;
+  guint rank = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  GnnDtype dtype = node_dtype (in_node);
+  Onnx__NodeProto *o;
+
+  g_object_get (m, "size", &size, "alpha", &alpha, "beta", &beta, "k", &k, NULL);
+  if (shape == NULL || rank < 3 || rank > 8)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: LocalResponseNorm of a %u-d input (it takes 3 dims or more)", name, rank);
+      return FALSE;
+    }
+  if (size % 2 == 1)
+    {
+      o = add_node (ex, "LRN", ex_printf (ex, "/%s/LRN", path), out, 1, in);
+      attr_float (ex, o, "alpha", alpha);
+      attr_float (ex, o, "beta", beta);
+      attr_float (ex, o, "bias", k);
+      attr_int (ex, o, "size", size);
+      return TRUE;
+    }
+  {
+    gint64 pads[16] = { 0 };
+    const char *sq, *padded, *sum = NULL, *t;
+    const char *pin[2];
+
+    sq = emit2 (ex, "Mul", name, "square", NULL, in[0], in[0]);
+    pads[1] = size / 2, pads[rank + 1] = (size - 1) / 2;
+    pin[0] = sq, pin[1] = int64s_initializer (ex, inner_value (ex, name, "pads"), pads, 2 * rank);
+    padded = emit (ex, "Pad", name, "padded", NULL, 2, pin, NULL);
+    for (int j = 0; j < size; j++)
+      {
+        t = emit_rows (ex, name, ex_printf (ex, "window%d", j), padded, j, j + shape[1], 1);
+        sum = sum ? emit2 (ex, "Add", name, ex_printf (ex, "sum%d", j), NULL, sum, t) : t;
+      }
+    t = emit2 (ex, "Mul", name, "scaled", NULL, sum,
+               scalar_initializer (ex, inner_value (ex, name, "alpha"), dtype, alpha / size));
+    t = emit2 (ex, "Add", name, "biased", NULL, t, scalar_initializer (ex, inner_value (ex, name, "k"), dtype, k));
+    t = emit2 (ex, "Pow", name, "power", NULL, t, scalar_initializer (ex, inner_value (ex, name, "beta"), dtype, beta));
+    emit2 (ex, "Div", name, "div", out, in[0], t);
+  }
+  return TRUE;
+}
+
+static void
+attr_string (Export          *ex,
+             Onnx__NodeProto *node,
+             const char      *name,
+             const char      *value)
+{
+  Onnx__AttributeProto *a = add_attr (ex, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+  a->has_s = TRUE;
+  a->s.data = (guint8 *) ex_strdup (ex, value);
+  a->s.len = strlen (value);
+}
+
+/* Upsample, UpsamplingNearest2d, UpsamplingBilinear2d: Resize, by the scale factors (ONNX's
+ * output size is floor (input · scale), torch's, and its coordinates divide by the given
+ * scale, as torch's do) or to the traced output size; nearest as torch's (asymmetric, floor),
+ * linear modes with align_corners or pytorch_half_pixel */
+static gboolean
+export_upsample (Export       *ex,
+                 GnnGraphNode *node,
+                 GnnModule    *m,
+                 const char   *path,
+                 const char   *name,
+                 GnnGraphNode *in_node,
+                 const char   *out,
+                 const char  **in,
+                 GError      **error)
+{
+  g_autofree char *mode = NULL;
+  g_autoptr(GVariant) scale = NULL;
+  gboolean align = FALSE, recompute = FALSE, nearest;
+  guint rank = 0, n_out = 0;
+  const gint64 *oshape = gnn_graph_node_get_tensor_meta (node, &n_out, NULL);
+  const char *rin[4] = { in[0], "", "", NULL };
+  Onnx__NodeProto *o;
+
+  rank = node_rank (in_node, 0);
+  if (GNN_IS_UPSAMPLE (m))
+    g_object_get (m, "mode", &mode, "align-corners", &align, "recompute-scale-factor", &recompute, NULL);
+  else
+    {
+      mode = g_strdup (GNN_IS_UPSAMPLING_NEAREST2D (m) ? "nearest" : "bilinear");
+      align = GNN_IS_UPSAMPLING_BILINEAR2D (m);
+    }
+  g_object_get (m, "scale-factor", &scale, NULL);
+  nearest = g_strcmp0 (mode, "nearest") == 0;
+  if (!nearest && g_strcmp0 (mode, "linear") != 0 && g_strcmp0 (mode, "bilinear") != 0 &&
+      g_strcmp0 (mode, "trilinear") != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s: %s with mode '%s' has no ONNX form in gnn's exporter (it writes "
+                   "nearest, linear, bilinear and trilinear)", name, gnn_module_get_name (m), mode);
+      return FALSE;
+    }
+  if (oshape == NULL || n_out != rank || rank < 3 || rank > 5)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s needs a batched input of known shape (found %u dims)", name,
+                   gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  if (scale != NULL && !recompute)
+    {
+      gsize n_sf = 0;
+      const double *sf = g_variant_get_fixed_array (scale, &n_sf, sizeof (double));
+      float scales[5] = { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f };
+      gint64 dim = rank;
+
+      if (n_sf != 1 && n_sf != rank - 2)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: %" G_GSIZE_FORMAT " scale factors for %u spatial dims", name, n_sf,
+                       rank - 2);
+          return FALSE;
+        }
+      for (guint i = 2; i < rank; i++)
+        scales[i] = (float) sf[n_sf == 1 ? 0 : i - 2];
+      rin[2] = new_initializer (ex, inner_value (ex, name, "scales"), GNN_DTYPE_FLOAT32, &dim, 1, scales,
+                                rank * sizeof (float))->name;
+      o = add_node (ex, "Resize", ex_printf (ex, "/%s/Resize", path), out, 3, rin);
+    }
+  else
+    {
+      rin[3] = int64s_initializer (ex, inner_value (ex, name, "sizes"), oshape, rank);
+      o = add_node (ex, "Resize", ex_printf (ex, "/%s/Resize", path), out, 4, rin);
+    }
+  attr_string (ex, o, "mode", nearest ? "nearest" : "linear");
+  attr_string (ex, o, "coordinate_transformation_mode",
+               nearest ? "asymmetric" : align ? "align_corners" : "pytorch_half_pixel");
+  if (nearest)
+    attr_string (ex, o, "nearest_mode", "floor");
+  return TRUE;
+}
+
+/* Unfold: a Conv by a one-hot kernel (C·kh·kw, 1, kh, kw) in C groups, which copies each
+ * window's values to torch's (C, kh, kw) channel order, Reshaped to (N, C·kh·kw, L); Fold: the
+ * blocks Reshaped to their grid and a ConvTranspose by the same kernel, which sums the
+ * overlaps (output_padding where the stride leaves a remainder) */
+static gboolean
+export_unfold_fold (Export       *ex,
+                    GnnGraphNode *node,
+                    GnnModule    *m,
+                    const char   *path,
+                    const char   *name,
+                    GnnGraphNode *in_node,
+                    const char   *out,
+                    const char  **in,
+                    GError      **error)
+{
+  gboolean fold = GNN_IS_FOLD (m);
+  guint rank = 0;
+  const gint64 *shape = in_node ? gnn_graph_node_get_tensor_meta (in_node, &rank, NULL) : NULL;
+  GnnDtype dtype = node_dtype (in_node);
+  gint64 k[2], d[2], p[2], st[2], size[2] = { 0, 0 }, pads[4], grid[2], op[2] = { 0, 0 }, kk, c, wshape[4];
+  gsize elem = dtype == GNN_DTYPE_FLOAT64 ? 8 : 4;
+  g_autofree guint8 *w = NULL;
+  const char *cin[2];
+  Onnx__NodeProto *o;
+
+  if (!sizes_property (m, "kernel-size", 2, 1, k, error) || !sizes_property (m, "dilation", 2, 1, d, error) ||
+      !sizes_property (m, "padding", 2, 0, p, error) || !sizes_property (m, "stride", 2, 1, st, error) ||
+      (fold && !sizes_property (m, "output-size", 2, 1, size, error)))
+    return FALSE;
+  if (shape == NULL || rank != (fold ? 3u : 4u) || (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input; gnn's exporter writes a batched %u-d float one",
+                   name, gnn_module_get_name (m), shape ? rank : 0, fold ? 3 : 4);
+      return FALSE;
+    }
+  kk = k[0] * k[1];
+  c = fold ? shape[1] / kk : shape[1];
+  if (kk <= 0 || c <= 0 || (fold && shape[1] % kk != 0) || c * kk > (1 << 20))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of %" G_GINT64_FORMAT " channels with a %" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT " kernel", name, gnn_module_get_name (m), shape[1], k[0], k[1]);
+      return FALSE;
+    }
+  wshape[0] = c * kk, wshape[1] = 1, wshape[2] = k[0], wshape[3] = k[1];
+  w = g_malloc0 ((gsize) (c * kk * kk) * elem);
+  for (gint64 ch = 0; ch < c; ch++)
+    for (gint64 j = 0; j < kk; j++)
+      {
+        gsize at = (gsize) ((ch * kk + j) * kk + j);
+
+        if (elem == 8)
+          ((double *) w)[at] = 1.0;
+        else
+          ((float *) w)[at] = 1.0f;
+      }
+  for (guint i = 0; i < 2; i++)
+    pads[i] = pads[i + 2] = p[i];
+  cin[1] = new_initializer (ex, inner_value (ex, name, "one_hot"), dtype, wshape, 4, w,
+                            (gsize) (c * kk * kk) * elem)->name;
+  if (!fold)
+    {
+      static const gint64 flat[3] = { 0, 0, -1 };
+
+      cin[0] = in[0];
+      emit (ex, "Conv", name, "windows", NULL, 2, cin, &o);
+      attr_ints (ex, o, "dilations", d, 2);
+      attr_int (ex, o, "group", c);
+      attr_ints (ex, o, "kernel_shape", k, 2);
+      attr_ints (ex, o, "pads", pads, 4);
+      attr_ints (ex, o, "strides", st, 2);
+      emit_reshape (ex, name, "columns", inner_value (ex, name, "windows"), flat, 3, out);
+      return TRUE;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      gint64 span = size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1;
+
+      grid[i] = span < 0 ? 0 : span / st[i] + 1;
+      op[i] = span < 0 ? 0 : span % st[i];
+    }
+  if (grid[0] * grid[1] != shape[2])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: Fold to (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") takes %"
+                   G_GINT64_FORMAT " blocks, found %" G_GINT64_FORMAT, name, size[0], size[1],
+                   grid[0] * grid[1], shape[2]);
+      return FALSE;
+    }
+  {
+    gint64 blocks[4] = { 0, c * kk, grid[0], grid[1] };
+
+    cin[0] = emit_reshape (ex, name, "grid", in[0], blocks, 4, NULL);
+  }
+  emit (ex, "ConvTranspose", name, "overlap", out, 2, cin, &o);
+  attr_ints (ex, o, "dilations", d, 2);
+  attr_int (ex, o, "group", c);
+  attr_ints (ex, o, "kernel_shape", k, 2);
+  if (op[0] != 0 || op[1] != 0)
+    attr_ints (ex, o, "output_padding", op, 2);
+  attr_ints (ex, o, "pads", pads, 4);
+  attr_ints (ex, o, "strides", st, 2);
+  return TRUE;
+}
+
+static gboolean kwargs_within (GnnArgs            *args,
+                               const char * const *allowed);
+static const GValue *arg_or_kwarg (GnnArgs    *args,
+                                   guint       i,
+                                   const char *key);
+
+/* the gate blocks of torch's LSTM step from @g (N, 4H): i, f, g, o (Split along 1) */
+static void
+split_gates (Export      *ex,
+             const char  *prefix,
+             const char  *tag,
+             const char  *g,
+             gint64       hidden,
+             const char **gates)
+{
+  const gint64 sizes[4] = { hidden, hidden, hidden, hidden };
+  const char *in[2] = { g, int64s_initializer (ex, inner_value (ex, prefix, ex_printf (ex, "%s_split", tag)), sizes, 4) };
+  static const char *const names[4] = { "i", "f", "g", "o" };
+  Onnx__NodeProto *o;
+
+  emit (ex, "Split", prefix, tag, NULL, 2, in, &o);
+  o->n_output = 4;
+  o->output = ex_alloc (ex, 4 * sizeof (char *));
+  for (guint k = 0; k < 4; k++)
+    gates[k] = o->output[k] = ex_strdup (ex, inner_value (ex, prefix, ex_printf (ex, "%s_%s", tag, names[k])));
+  attr_int (ex, o, "axis", 1);
+}
+
+/* one layer of an LSTM with proj_size, unrolled over the @steps steps of the traced sequence
+ * (ONNX's LSTM has no projection): @seq (T, N, I) time-major, @h0 (L·D, N, P) and @c0
+ * (L·D, N, H) or NULL; gives the layer's output (T, N, D·P) and sets @h_n (D, N, P) and @c_n
+ * (D, N, H) */
+static const char *
+projected_layer (Export      *ex,
+                 const char  *path,
+                 const char  *name,
+                 int          l,
+                 guint        n_dirs,
+                 gboolean     bias,
+                 gint64       steps,
+                 gint64       hidden,
+                 const char  *seq,
+                 const char  *h0,
+                 const char  *c0,
+                 const char **h_n,
+                 const char **c_n,
+                 GError     **error)
+{
+  static const gint64 perm[2] = { 1, 0 };
+  const char *outs[2], *hs[2], *cs[2];
+  Onnx__NodeProto *o;
+
+  for (guint d = 0; d < n_dirs; d++)
+    {
+      const char *sfx = d ? "_reverse" : "";
+      const char *pre = ex_printf (ex, "%s_l%d%s", name, l, sfx);
+      const char *w[3], *xw, *h = NULL, *c = NULL, *w_hh_t, *w_hr_t;
+      const char **ys = ex_alloc (ex, steps * sizeof (char *));
+      static const char *const keys[3] = { "weight_ih", "weight_hh", "weight_hr" };
+
+      for (guint k = 0; k < 3; k++)
+        if ((w[k] = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "%s_l%d%s", keys[k], l, sfx)),
+                                        error)) == NULL)
+          return NULL;
+      /* the input's part of every step's gates at once: seq · W_ih^T (+ b_ih + b_hh) */
+      xw = emit2 (ex, "MatMul", pre, "x_W", NULL, seq, emit_transpose (ex, pre, "W_ih_T", w[0], perm, 2));
+      if (bias)
+        {
+          const char *bi, *bh;
+
+          if ((bi = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "bias_ih_l%d%s", l, sfx)),
+                                        error)) == NULL ||
+              (bh = tensor_initializer (ex, sub_path (ex, path, ex_printf (ex, "bias_hh_l%d%s", l, sfx)),
+                                        error)) == NULL)
+            return NULL;
+          xw = emit2 (ex, "Add", pre, "x_W_b", NULL, xw, emit2 (ex, "Add", pre, "b", NULL, bi, bh));
+        }
+      w_hh_t = emit_transpose (ex, pre, "W_hh_T", w[1], perm, 2);
+      w_hr_t = emit_transpose (ex, pre, "W_hr_T", w[2], perm, 2);
+      if (h0 != NULL)
+        {
+          const char *at = scalar_initializer (ex, inner_value (ex, pre, "state_index"), GNN_DTYPE_INT64,
+                                               (double) (l * n_dirs + d));
+
+          h = emit2 (ex, "Gather", pre, "h0", NULL, h0, at);
+          c = emit2 (ex, "Gather", pre, "c0", NULL, c0, at);
+        }
+      for (gint64 s = 0; s < steps; s++)
+        {
+          gint64 t = d ? steps - 1 - s : s;
+          const char *tag = ex_printf (ex, "t%" G_GINT64_FORMAT, t);
+          const char *g, *gates[4], *ig;
+
+          g = emit2 (ex, "Gather", pre, tag, NULL, xw,
+                     scalar_initializer (ex, inner_value (ex, pre, ex_printf (ex, "%s_index", tag)), GNN_DTYPE_INT64,
+                                         (double) t));
+          if (h != NULL)   /* at the first step without a state, h and c are zeros */
+            g = emit2 (ex, "Add", pre, ex_printf (ex, "%s_gates", tag), NULL, g,
+                       emit2 (ex, "MatMul", pre, ex_printf (ex, "%s_h_W", tag), NULL, h, w_hh_t));
+          split_gates (ex, pre, ex_printf (ex, "%s_split", tag), g, hidden, gates);
+          for (guint k = 0; k < 4; k++)
+            gates[k] = emit (ex, k == 2 ? "Tanh" : "Sigmoid", pre, ex_printf (ex, "%s_act%u", tag, k), NULL, 1,
+                             &gates[k], NULL);
+          ig = emit2 (ex, "Mul", pre, ex_printf (ex, "%s_ig", tag), NULL, gates[0], gates[2]);
+          c = c ? emit2 (ex, "Add", pre, ex_printf (ex, "%s_c", tag), NULL,
+                         emit2 (ex, "Mul", pre, ex_printf (ex, "%s_fc", tag), NULL, gates[1], c), ig) : ig;
+          h = emit2 (ex, "Mul", pre, ex_printf (ex, "%s_h_full", tag), NULL, gates[3],
+                     emit (ex, "Tanh", pre, ex_printf (ex, "%s_c_tanh", tag), NULL, 1, &c, NULL));
+          h = emit2 (ex, "MatMul", pre, ex_printf (ex, "%s_h", tag), NULL, h, w_hr_t);
+          ys[t] = emit_squeeze (ex, "Unsqueeze", pre, ex_printf (ex, "%s_y", tag), h, 0, NULL);
+        }
+      outs[d] = emit (ex, "Concat", pre, "Y", NULL, steps, ys, &o);
+      attr_int (ex, o, "axis", 0);
+      hs[d] = emit_squeeze (ex, "Unsqueeze", pre, "Y_h", h, 0, NULL);
+      cs[d] = emit_squeeze (ex, "Unsqueeze", pre, "Y_c", c, 0, NULL);
+    }
+  if (n_dirs == 1)
+    {
+      *h_n = hs[0], *c_n = cs[0];
+      return outs[0];
+    }
+  *h_n = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_h_dirs", NULL, 2, hs, &o);
+  attr_int (ex, o, "axis", 0);
+  *c_n = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_c_dirs", NULL, 2, cs, &o);
+  attr_int (ex, o, "axis", 0);
+  outs[0] = emit (ex, "Concat", ex_printf (ex, "%s_l%d", name, l), "Y_dirs", NULL, 2, outs, &o);
+  attr_int (ex, o, "axis", 2);
+  return outs[0];
+}
+
+/* LSTM and GRU: an ONNX LSTM or GRU per layer (torch's gates reordered, the two biases
+ * concatenated), each layer's Y (seq, dirs, batch, H) made torch's (seq, batch, dirs·H); the
+ * initial states (hx; LSTM's (h_0, c_0)) sliced per layer as initial_h (initial_c); an LSTM
+ * with proj_size unrolled over the traced sequence (projected_layer); the call's tuple parts
+ * (output, h_n, c_n) are found by the getitem nodes that pick them */
+static gboolean
+export_recurrent (Export       *ex,
+                  GnnGraphNode *node,
+                  GnnModule    *m,
+                  GError      **error)
+{
+  static const guint lstm_order[4] = { 0, 3, 1, 2 };   /* i o f c from torch's i f g o */
+  static const guint gru_order[3] = { 1, 0, 2 };       /* z r h from torch's r z n */
+  static const guint rnn_order[1] = { 0 };
+  static const char *const allowed[] = { "hx", NULL };
+  const char *path = gnn_graph_node_get_target (node);
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  GnnRNNBase *rnn = GNN_RNN_BASE (m);
+  gboolean lstm = GNN_IS_LSTM (m), plain = GNN_IS_RNN (m), bias, unbatched;
+  guint n_gates = lstm ? 4 : plain ? 1 : 3, n_dirs = gnn_rnn_base_get_bidirectional (rnn) ? 2 : 1, rank;
+  gint64 hidden = gnn_rnn_base_get_hidden_size (rnn), proj = gnn_rnn_base_get_proj_size (rnn), steps = 0;
+  int layers = gnn_rnn_base_get_num_layers (rnn);
+  const guint *order = lstm ? lstm_order : plain ? rnn_order : gru_order;
+  g_autofree const char **hs = g_new0 (const char *, layers);
+  g_autofree const char **cs = g_new0 (const char *, layers);
+  const char *seq, *state[2] = { NULL, NULL };
+  const GValue *hx = arg_or_kwarg (args, 1, "hx");
+  GnnGraphNode *x_node;
+  gboolean time_first;
+  Onnx__NodeProto *o;
+
+  if (gnn_args_get_n_values (args) < 1 || gnn_args_get_n_values (args) > 2 || !kwargs_within (args, allowed))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: node %s calls %s (%s) with arguments gnn's exporter does not write: it takes "
+                   "input and hx", name, path, gnn_module_get_name (m));
+      return FALSE;
+    }
+  if (g_hash_table_contains (ex->outputs_named, name))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "ONNX export: the graph returns the tuple %s gives; return its tensors "
+                   "(out[0], out[1]%s)", name, lstm ? "[0]" : "");
+      return FALSE;
+    }
+  if ((seq = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+    return FALSE;
+  x_node = arg_node (gnn_args_get_value (args, 0));
+  rank = node_rank (x_node, 3);
+  if (rank != 2 && rank != 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "ONNX export: node %s: %s of a %u-d input (it takes (L, N, input_size), (N, L, input_size) "
+                   "or (L, input_size))", name, gnn_module_get_name (m), rank);
+      return FALSE;
+    }
+  unbatched = rank == 2;
+  time_first = unbatched || !gnn_rnn_base_get_batch_first (rnn);
+  if (proj > 0)
+    {
+      const gint64 *shape = x_node ? gnn_graph_node_get_tensor_meta (x_node, NULL, NULL) : NULL;
+
+      if (shape == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: an LSTM with proj_size is unrolled over its input's sequence, and "
+                       "the input has no shape", name);
+          return FALSE;
+        }
+      steps = shape[time_first ? 0 : 1];
+      if (steps < 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "ONNX export: node %s: an LSTM with proj_size over an empty sequence", name);
+          return FALSE;
+        }
+    }
+  if (hx != NULL && !(G_VALUE_HOLDS_OBJECT (hx) && g_value_get_object (hx) == NULL))
+    {
+      GnnArgs *pair = G_VALUE_HOLDS (hx, GNN_TYPE_ARGS) ? g_value_get_object (hx) : NULL;
+
+      if (lstm != (pair != NULL) || (pair && gnn_args_get_n_values (pair) != 2))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: %s takes as hx %s", name, gnn_module_get_name (m),
+                       lstm ? "a tuple (h_0, c_0) of two tensors" : "a tensor");
+          return FALSE;
+        }
+      for (guint k = 0; k < (lstm ? 2u : 1u); k++)
+        {
+          if ((state[k] = arg_value (ex, node, pair ? gnn_args_get_value (pair, k) : hx, error)) == NULL)
+            return FALSE;
+          if (unbatched)   /* (L·D, H) to (L·D, 1, H) */
+            state[k] = emit_squeeze (ex, "Unsqueeze", name, k ? "c_0" : "h_0", state[k], 1, NULL);
+        }
+    }
+  g_object_get (m, "bias", &bias, NULL);
+  if (unbatched)
+    seq = emit_squeeze (ex, "Unsqueeze", name, "batch", seq, 1, NULL);
+  else if (!time_first)
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "time_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_in", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  for (int l = 0; l < layers; l++)
+    {
+      const char *in[7] = { seq, NULL, NULL, "", "", "", "" };
+      const char *op = lstm ? "LSTM" : plain ? "RNN" : "GRU";
+      const char *y = inner_value (ex, name, ex_printf (ex, "Y_%d", l));
+      const char *outs[3];
+      g_autofree char *lkey = g_strdup_printf ("_l%d", l);
+      guint n_in = 3;
+
+      if (proj > 0)
+        {
+          if ((seq = projected_layer (ex, path, name, l, n_dirs, bias, steps, hidden, seq, state[0], state[1],
+                                      &hs[l], &cs[l], error)) == NULL)
+            return FALSE;
+          continue;
+        }
+      if ((in[1] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "W_%d", l)),
+                                      ex_printf (ex, "weight_ih%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL ||
+          (in[2] = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "R_%d", l)),
+                                      ex_printf (ex, "weight_hh%s", lkey), n_dirs, order, n_gates,
+                                      hidden, error)) == NULL)
+        return FALSE;
+      if (bias)
+        {
+          const char *bi, *bh;
+          const char *cat[2];
+
+          if ((bi = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bi_%d", l)),
+                                       ex_printf (ex, "bias_ih%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL ||
+              (bh = gates_initializer (ex, path, inner_value (ex, name, ex_printf (ex, "Bh_%d", l)),
+                                       ex_printf (ex, "bias_hh%s", lkey), n_dirs, order, n_gates,
+                                       hidden, error)) == NULL)
+            return FALSE;
+          cat[0] = bi, cat[1] = bh;
+          in[3] = inner_value (ex, name, ex_printf (ex, "B_%d", l));
+          o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_B_%d", path, l), in[3], 2, cat);
+          attr_int (ex, o, "axis", 1);
+          n_in = 4;
+        }
+      for (guint k = 0; k < 2; k++)
+        if (state[k] != NULL)
+          {
+            /* this layer's rows of h_0 (c_0): (D, N, H) */
+            in[5 + k] = layers == 1 ? state[k]
+                                    : emit_rows (ex, name, ex_printf (ex, "%s_%d", k ? "c_0" : "h_0", l), state[k],
+                                                 l * (gint64) n_dirs, (l + 1) * (gint64) n_dirs, 0);
+            n_in = 6 + k;
+          }
+      hs[l] = inner_value (ex, name, ex_printf (ex, "Y_h_%d", l));
+      cs[l] = inner_value (ex, name, ex_printf (ex, "Y_c_%d", l));
+      outs[0] = y, outs[1] = hs[l], outs[2] = cs[l];
+      o = add_node (ex, op, ex_printf (ex, "/%s/%s_%d", path, op, l), y, n_in, in);
+      o->n_output = lstm ? 3 : 2;
+      o->output = ex_alloc (ex, 3 * sizeof (char *));
+      for (guint k = 0; k < o->n_output; k++)
+        o->output[k] = ex_strdup (ex, outs[k]);
+      attr_int (ex, o, "hidden_size", hidden);
+      if (n_dirs == 2)
+        {
+          Onnx__AttributeProto *a = add_attr (ex, o, "direction", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+          a->has_s = TRUE;
+          a->s.data = (guint8 *) ex_strdup (ex, "bidirectional");
+          a->s.len = strlen ("bidirectional");
+        }
+      if (!lstm && !plain)
+        attr_int (ex, o, "linear_before_reset", 1);   /* torch's GRU */
+      if (plain)
+        {
+          g_autofree char *nonlinearity = NULL;
+
+          g_object_get (m, "nonlinearity", &nonlinearity, NULL);
+          if (g_strcmp0 (nonlinearity, "relu") == 0)
+            {
+              Onnx__AttributeProto *a = add_attr (ex, o, "activations",
+                                                  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
+
+              a->n_strings = n_dirs;
+              a->strings = ex_alloc (ex, n_dirs * sizeof (ProtobufCBinaryData));
+              for (guint k = 0; k < n_dirs; k++)
+                {
+                  a->strings[k].data = (guint8 *) ex_strdup (ex, "Relu");
+                  a->strings[k].len = 4;
+                }
+            }
+        }
+      {
+        static const gint64 perm[4] = { 0, 2, 1, 3 }, sizes[3] = { 0, 0, -1 };
+        const char *t = inner_value (ex, name, ex_printf (ex, "Y_t_%d", l));
+        const char *r[2] = { t, NULL };
+
+        o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_%d", path, l), t, 1, &y);
+        attr_ints (ex, o, "perm", perm, 4);
+        r[1] = int64s_initializer (ex, inner_value (ex, name, ex_printf (ex, "shape_%d", l)), sizes, 3);
+        seq = inner_value (ex, name, ex_printf (ex, "out_%d", l));
+        add_node (ex, "Reshape", ex_printf (ex, "/%s/Reshape_%d", path, l), seq, 2, r);
+      }
+    }
+  if (unbatched)
+    seq = emit_squeeze (ex, "Squeeze", name, "unbatched", seq, 1, NULL);
+  else if (!time_first)
+    {
+      static const gint64 perm[3] = { 1, 0, 2 };
+      const char *t = inner_value (ex, name, "batch_major");
+
+      o = add_node (ex, "Transpose", ex_printf (ex, "/%s/Transpose_out", path), t, 1, &seq);
+      attr_ints (ex, o, "perm", perm, 3);
+      seq = t;
+    }
+  g_hash_table_insert (ex->parts, ex_printf (ex, "%s#0", name), (gpointer) seq);
+  for (int which = 0; which < (lstm ? 2 : 1); which++)
+    {
+      const char *state_n = inner_value (ex, name, which ? "c_n" : "h_n");
+
+      o = add_node (ex, "Concat", ex_printf (ex, "/%s/Concat_%s", path, which ? "c_n" : "h_n"), state_n,
+                    layers, which ? cs : hs);
+      attr_int (ex, o, "axis", 0);
+      if (unbatched)
+        state_n = emit_squeeze (ex, "Squeeze", name, which ? "c_n_unbatched" : "h_n_unbatched", state_n, 1, NULL);
+      g_hash_table_insert (ex->parts, lstm ? ex_printf (ex, "%s#1#%d", name, which)
+                                           : ex_printf (ex, "%s#1", name), (gpointer) state_n);
+    }
+  if (lstm)
+    g_hash_table_insert (ex->parts, ex_printf (ex, "%s#1", name), NULL);   /* a tuple */
+  return TRUE;
+}
+
 static gboolean export_attention_call (Export       *ex,
                                        GnnGraphNode *node,
                                        GnnModule    *m,
@@ -1264,6 +1997,8 @@ export_module (Export       *ex,
     return export_attention_call (ex, node, m, out, error);
   if (GNN_IS_RNN_CELL_BASE (m))
     return export_cell (ex, node, m, out, error);
+  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
+    return export_recurrent (ex, node, m, error);
   if (GNN_IS_COSINE_SIMILARITY (m) || GNN_IS_PAIRWISE_DISTANCE (m) || GNN_IS_BILINEAR (m))
     return export_two_tensors (ex, node, m, out, error);
   if (gnn_args_get_n_values (args) != 1 || n_kwargs (args) != 0)
@@ -1309,11 +2044,29 @@ export_module (Export       *ex,
         }
       return TRUE;
     }
-  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m))
-    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : 2, FALSE, out, in, error);
-  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m))
-    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : 2, TRUE, out, in, error);
-  if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m))
+  if (GNN_IS_CONV1D (m) || GNN_IS_CONV2D (m) || GNN_IS_CONV3D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV1D (m) ? 1 : GNN_IS_CONV2D (m) ? 2 : 3, FALSE, out, in, error);
+  if (GNN_IS_CONV_TRANSPOSE1D (m) || GNN_IS_CONV_TRANSPOSE2D (m) || GNN_IS_CONV_TRANSPOSE3D (m))
+    return export_conv (ex, m, path, name, GNN_IS_CONV_TRANSPOSE1D (m) ? 1 : GNN_IS_CONV_TRANSPOSE2D (m) ? 2 : 3, TRUE,
+                        out, in, error);
+  if (GNN_IS_MAX_POOL3D (m) || GNN_IS_AVG_POOL3D (m))
+    return export_pool (ex, m, name, path, 3, GNN_IS_MAX_POOL3D (m), out, in, error);
+  if (GNN_IS_ADAPTIVE_AVG_POOL3D (m) || GNN_IS_ADAPTIVE_MAX_POOL1D (m) || GNN_IS_ADAPTIVE_MAX_POOL2D (m) ||
+      GNN_IS_ADAPTIVE_MAX_POOL3D (m))
+    return export_adaptive_pool (ex, node, m, in_node, path, !GNN_IS_ADAPTIVE_AVG_POOL3D (m), out, in, error);
+  if (GNN_IS_INSTANCE_NORM (m))
+    return export_instance_norm (ex, m, path, name, in_node, out, in, error);
+  if (GNN_IS_PIXEL_SHUFFLE (m) || GNN_IS_PIXEL_UNSHUFFLE (m) || GNN_IS_CHANNEL_SHUFFLE (m))
+    return export_shuffle (ex, node, m, path, name, in_node, out, in, error);
+  if (GNN_IS_LP_POOL1D (m) || GNN_IS_LP_POOL2D (m))
+    return export_lp_pool (ex, m, path, name, GNN_IS_LP_POOL1D (m) ? 1 : 2, node_dtype (in_node), out, in, error);
+  if (GNN_IS_UPSAMPLE (m) || GNN_IS_UPSAMPLING_NEAREST2D (m) || GNN_IS_UPSAMPLING_BILINEAR2D (m))
+    return export_upsample (ex, node, m, path, name, in_node, out, in, error);
+  if (GNN_IS_UNFOLD (m) || GNN_IS_FOLD (m))
+    return export_unfold_fold (ex, node, m, path, name, in_node, out, in, error);
+  if (GNN_IS_LOCAL_RESPONSE_NORM (m))
+    return export_local_response_norm (ex, m, path, name, in_node, out, in, error);
+  if (GNN_IS_BATCH_NORM1D (m) || GNN_IS_BATCH_NORM2D (m) || GNN_IS_BATCH_NORM3D (m))
     {
       GnnBatchNorm *bn = GNN_BATCH_NORM (m);
 
@@ -1371,7 +2124,8 @@ export_module (Export       *ex,
         return TRUE;
       }
     }
-  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m))
+  if (GNN_IS_DROPOUT (m) || GNN_IS_DROPOUT1D (m) || GNN_IS_DROPOUT2D (m) || GNN_IS_IDENTITY (m) ||
+      GNN_IS_DROPOUT3D (m) || GNN_IS_ALPHA_DROPOUT (m) || GNN_IS_FEATURE_ALPHA_DROPOUT (m))
     {
       /* exported for inference, as torch.onnx.export does by default */
       add_node (ex, "Identity", ex_printf (ex, "/%s/Identity", path), out, 1, in);
@@ -1579,8 +2333,6 @@ export_module (Export       *ex,
         return TRUE;
       }
   }
-  if (GNN_IS_LSTM (m) || GNN_IS_GRU (m) || GNN_IS_RNN (m))
-    return export_recurrent (ex, m, path, name, in[0], error);
   if (GNN_IS_GELU (m))
     {
       export_gelu (ex, name, g_strcmp0 (gnn_gelu_get_approximate (GNN_GELU (m)), "tanh") == 0,
@@ -1723,6 +2475,39 @@ export_module (Export       *ex,
     }
   if (GNN_IS_LAYER_NORM (m))
     return layer_norm_form (ex, m, path, name, in, node_dtype (in_node), out, error);
+  if (GNN_IS_EMBEDDING_BAG (m))
+    {
+      /* bags of a 2-d input: Gather of the weight, ReduceSum / ReduceMean / ReduceMax over dim 1 */
+      g_autofree char *mode = NULL;
+      gint64 padding_idx, axis = 1;
+      const char *gin[2] = { NULL, in[0] }, *rin[2];
+      guint rank = node_rank (in_node, 0);
+
+      g_object_get (m, "mode", &mode, "padding-idx", &padding_idx, NULL);
+      if (rank != 2 || padding_idx != G_MININT)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ONNX export: node %s: EmbeddingBag %s has no ONNX form in gnn's exporter (it writes the bags "
+                       "of a 2-d input without padding_idx)", name,
+                       rank != 2 ? "of a 1-d input with offsets" : "with padding_idx");
+          return FALSE;
+        }
+      if ((gin[0] = tensor_initializer (ex, sub_path (ex, path, "weight"), error)) == NULL)
+        return FALSE;
+      rin[0] = emit (ex, "Gather", name, "rows", NULL, 2, gin, NULL);
+      if (g_strcmp0 (mode, "sum") == 0)
+        {
+          rin[1] = int64s_initializer (ex, inner_value (ex, name, "axes"), &axis, 1);
+          emit (ex, "ReduceSum", name, "bags", out, 2, rin, &o);
+        }
+      else
+        {
+          emit (ex, g_strcmp0 (mode, "max") == 0 ? "ReduceMax" : "ReduceMean", name, "bags", out, 1, rin, &o);
+          attr_ints (ex, o, "axes", &axis, 1);
+        }
+      attr_int (ex, o, "keepdims", 0);
+      return TRUE;
+    }
   if (GNN_IS_EMBEDDING (m))
     {
       const char *gin[2] = { NULL, in[0] };
@@ -1840,6 +2625,434 @@ arg_or_kwarg (GnnArgs    *args,
   return key ? gnn_args_get_kwarg (args, key) : NULL;
 }
 
+/* fmod: Mod (fmod 1); remainder (the sign of the divisor, as torch's): the fmod, plus b where
+ * it is not 0 and its sign differs from b's (Less, Xor, Equal, Not, And, Where) */
+static gboolean
+binary_mod (Export      *ex,
+            const char  *name,
+            gboolean     remainder,
+            const char **in,
+            GnnDtype     dtype,
+            const char  *out)
+{
+  Onnx__NodeProto *o;
+  const char *m, *zero, *neg_m, *neg_b, *differ, *nonzero, *cond, *w[3];
+
+  m = emit (ex, "Mod", name, "fmod", remainder ? NULL : out, 2, in, &o);
+  attr_int (ex, o, "fmod", 1);
+  if (!remainder)
+    return TRUE;
+  zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+  neg_m = emit2 (ex, "Less", name, "m_negative", NULL, m, zero);
+  neg_b = emit2 (ex, "Less", name, "b_negative", NULL, in[1], zero);
+  differ = emit2 (ex, "Xor", name, "signs_differ", NULL, neg_m, neg_b);
+  nonzero = emit2 (ex, "Equal", name, "m_zero", NULL, m, zero);
+  nonzero = emit (ex, "Not", name, "m_nonzero", NULL, 1, &nonzero, NULL);
+  cond = emit2 (ex, "And", name, "shift", NULL, differ, nonzero);
+  w[0] = cond, w[1] = emit2 (ex, "Add", name, "shifted", NULL, m, in[1]), w[2] = m;
+  emit (ex, "Where", name, "where", out, 3, w, NULL);
+  return TRUE;
+}
+
+/* the functions of one tensor that ONNX writes as a few operators; FALSE (without @error)
+ * when @fn is none of them */
+static gboolean
+export_composed_unary (Export       *ex,
+                       GnnGraphNode *node,
+                       const char   *fn,
+                       const char   *out,
+                       GError      **error)
+{
+  const char *name = gnn_graph_node_get_name (node);
+  GnnGraphNode *x_node = arg_node (gnn_args_get_value (gnn_graph_node_get_args (node), 0));
+  GnnDtype dtype = node_dtype (x_node);
+  const char *x, *t;
+
+  if (strcmp (fn, "rsqrt") != 0 && strcmp (fn, "log1p") != 0 && strcmp (fn, "expm1") != 0 &&
+      strcmp (fn, "log2") != 0 && strcmp (fn, "log10") != 0 && strcmp (fn, "mish") != 0 &&
+      strcmp (fn, "exp2") != 0 && strcmp (fn, "silu") != 0 && strcmp (fn, "softsign") != 0)
+    return FALSE;
+  if ((x = arg_value (ex, node, gnn_args_get_value (gnn_graph_node_get_args (node), 0), error)) == NULL)
+    return FALSE;
+  if (strcmp (fn, "rsqrt") == 0)   /* Sqrt, Reciprocal */
+    {
+      t = emit (ex, "Sqrt", name, "sqrt", NULL, 1, &x, NULL);
+      emit (ex, "Reciprocal", name, "reciprocal", out, 1, &t, NULL);
+    }
+  else if (strcmp (fn, "log1p") == 0)   /* Add 1, Log (as torch writes it) */
+    {
+      t = emit2 (ex, "Add", name, "one_plus", NULL, x, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+      emit (ex, "Log", name, "log", out, 1, &t, NULL);
+    }
+  else if (strcmp (fn, "expm1") == 0)   /* Exp, Sub 1 */
+    {
+      t = emit (ex, "Exp", name, "exp", NULL, 1, &x, NULL);
+      emit2 (ex, "Sub", name, "minus_one", out, t, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+    }
+  else if (strcmp (fn, "log2") == 0 || strcmp (fn, "log10") == 0)   /* Log, Div by ln 2 (ln 10) */
+    {
+      t = emit (ex, "Log", name, "log", NULL, 1, &x, NULL);
+      emit2 (ex, "Div", name, "base", out, t,
+             scalar_initializer (ex, inner_value (ex, name, "ln_base"), dtype, fn[3] == '2' ? G_LN2 : G_LN10));
+    }
+  else if (strcmp (fn, "exp2") == 0)   /* Pow (2, x) */
+    emit2 (ex, "Pow", name, "pow", out, scalar_initializer (ex, inner_value (ex, name, "two"), dtype, 2.0), x);
+  else if (strcmp (fn, "silu") == 0)   /* Sigmoid, Mul */
+    emit2 (ex, "Mul", name, "mul", out, x, emit (ex, "Sigmoid", name, "sigmoid", NULL, 1, &x, NULL));
+  else if (strcmp (fn, "softsign") == 0)
+    emit (ex, "Softsign", name, "softsign", out, 1, &x, NULL);
+  else   /* mish: Softplus, Tanh, Mul by x, as the layer */
+    {
+      t = emit (ex, "Softplus", name, "softplus", NULL, 1, &x, NULL);
+      t = emit (ex, "Tanh", name, "tanh", NULL, 1, &t, NULL);
+      emit2 (ex, "Mul", name, "mul", out, x, t);
+    }
+  return TRUE;
+}
+
+/* a tensor argument, or a number as a 0-d initializer of @dtype, or NULL when @v is neither */
+static const char *
+tensor_or_number (Export       *ex,
+                  GnnGraphNode *node,
+                  const GValue *v,
+                  const char   *tag,
+                  GnnDtype      dtype,
+                  GError      **error)
+{
+  double number;
+
+  if (v == NULL)
+    return NULL;
+  if (arg_node (v) == NULL && value_is_number (v, &number))
+    return scalar_initializer (ex, inner_value (ex, gnn_graph_node_get_name (node), tag), dtype, number);
+  if (arg_node (v) == NULL)
+    return NULL;
+  return arg_value (ex, node, v, error);
+}
+
+/* where, lerp, addcmul, addcdiv, clamp / clip, threshold, cumsum: FALSE (without @error) when
+ * @fn is none of them or its arguments are not what its form takes */
+static gboolean
+export_composed_call (Export       *ex,
+                      GnnGraphNode *node,
+                      const char   *fn,
+                      const char   *out,
+                      GError      **error)
+{
+  const char *name = gnn_graph_node_get_name (node);
+  GnnArgs *args = gnn_graph_node_get_args (node);
+  guint n = gnn_args_get_n_values (args);
+  GnnGraphNode *x_node = n >= 1 ? arg_node (gnn_args_get_value (args, 0)) : NULL;
+  GnnDtype dtype = node_dtype (x_node);
+  const char *in[3] = { NULL, NULL, NULL };
+  Onnx__NodeProto *node_out;
+
+  if (strcmp (fn, "where") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      GnnGraphNode *other = arg_node (gnn_args_get_value (args, 1));
+
+      if (other == NULL)
+        other = arg_node (gnn_args_get_value (args, 2));
+      if (other == NULL)
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+          (in[1] = tensor_or_number (ex, node, gnn_args_get_value (args, 1), "x", node_dtype (other), error)) == NULL ||
+          (in[2] = tensor_or_number (ex, node, gnn_args_get_value (args, 2), "y", node_dtype (other), error)) == NULL)
+        return FALSE;
+      emit (ex, "Where", name, "where", out, 3, in, NULL);
+      return TRUE;
+    }
+  if (strcmp (fn, "lerp") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      /* a + w (b - a): Sub, Mul, Add */
+      for (guint j = 0; j < 3; j++)
+        if ((in[j] = tensor_or_number (ex, node, gnn_args_get_value (args, j), ex_printf (ex, "arg%u", j), dtype,
+                                       error)) == NULL)
+          return FALSE;
+      emit2 (ex, "Add", name, "add", out, in[0],
+             emit2 (ex, "Mul", name, "mul", NULL, in[2], emit2 (ex, "Sub", name, "sub", NULL, in[1], in[0])));
+      return TRUE;
+    }
+  if ((strcmp (fn, "addcmul") == 0 || strcmp (fn, "addcdiv") == 0) && n == 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "value", NULL }))
+    {
+      /* x + value · t1 * t2 (t1 / t2): Mul (Div), Mul, Add */
+      const GValue *value_v = gnn_args_get_kwarg (args, "value");
+      double value = 1.0;
+      const char *t;
+
+      if (value_v != NULL && !value_is_number (value_v, &value))
+        return FALSE;
+      for (guint j = 0; j < 3; j++)
+        if ((in[j] = arg_value (ex, node, gnn_args_get_value (args, j), error)) == NULL)
+          return FALSE;
+      t = emit2 (ex, fn[4] == 'm' ? "Mul" : "Div", name, "product", NULL, in[1], in[2]);
+      if (value != 1.0)
+        t = emit2 (ex, "Mul", name, "scaled", NULL, t, scalar_initializer (ex, inner_value (ex, name, "value"), dtype, value));
+      emit2 (ex, "Add", name, "add", out, in[0], t);
+      return TRUE;
+    }
+  if ((strcmp (fn, "clamp") == 0 || strcmp (fn, "clip") == 0) && n >= 1 && n <= 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "min", "max", NULL }))
+    {
+      /* Clip, min and max as 0-d initializers or tensors ("" when not given) */
+      const GValue *lo = arg_or_kwarg (args, 1, "min"), *hi = arg_or_kwarg (args, 2, "max");
+      const char *bounds[2] = { "", "" };
+
+      for (guint j = 0; j < 2; j++)
+        {
+          const GValue *v = j ? hi : lo;
+
+          if (v == NULL || (G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v) == NULL))
+            continue;
+          if (arg_node (v) != NULL)   /* a tensor bound: ONNX's Clip takes 0-d bounds only */
+            return FALSE;
+          if ((bounds[j] = tensor_or_number (ex, node, v, j ? "max" : "min", dtype, error)) == NULL)
+            return FALSE;
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      in[1] = bounds[0], in[2] = bounds[1];
+      emit (ex, "Clip", name, "clip", out, *bounds[1] ? 3 : *bounds[0] ? 2 : 1, in, NULL);
+      return TRUE;
+    }
+  if (strcmp (fn, "threshold") == 0 && n == 3 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      /* x where x > threshold, value elsewhere: Greater, Where, as the layer */
+      const char *w[3];
+
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL ||
+          arg_node (gnn_args_get_value (args, 1)) != NULL || arg_node (gnn_args_get_value (args, 2)) != NULL ||
+          (in[1] = tensor_or_number (ex, node, gnn_args_get_value (args, 1), "threshold", dtype, error)) == NULL ||
+          (in[2] = tensor_or_number (ex, node, gnn_args_get_value (args, 2), "value", dtype, error)) == NULL)
+        return FALSE;
+      w[0] = emit2 (ex, "Greater", name, "above", NULL, in[0], in[1]);
+      w[1] = in[0], w[2] = in[2];
+      emit (ex, "Where", name, "where", out, 3, w, NULL);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logaddexp") == 0 || strcmp (fn, "logaddexp2") == 0 || strcmp (fn, "heaviside") == 0 ||
+       strcmp (fn, "xlogy") == 0 || strcmp (fn, "fmax") == 0 || strcmp (fn, "fmin") == 0 ||
+       strcmp (fn, "atan2") == 0 || strcmp (fn, "arctan2") == 0 || strcmp (fn, "copysign") == 0) &&
+      n == 2 && n_kwargs (args) == 0)
+    {
+      GnnGraphNode *other = x_node ? x_node : arg_node (gnn_args_get_value (args, 1));
+      const char *w[3], *t, *u;
+
+      if (other == NULL)
+        return FALSE;
+      dtype = node_dtype (other);
+      for (guint j = 0; j < 2; j++)
+        if ((in[j] = tensor_or_number (ex, node, gnn_args_get_value (args, j), ex_printf (ex, "arg%u", j), dtype,
+                                       error)) == NULL)
+          return FALSE;
+      if (strncmp (fn, "logaddexp", 9) == 0)
+        {
+          /* max + log (1 + exp (−|a − b|)), in base e or 2 (· ln 2 inside, / ln 2 outside) */
+          gboolean two = fn[9] == '2';
+          double ln2 = G_LN2;
+
+          t = emit2 (ex, "Sub", name, "diff", NULL, in[0], in[1]);
+          t = emit (ex, "Abs", name, "abs", NULL, 1, &t, NULL);
+          t = emit (ex, "Neg", name, "neg", NULL, 1, &t, NULL);
+          if (two)
+            t = emit2 (ex, "Mul", name, "in_e", NULL, t, scalar_initializer (ex, inner_value (ex, name, "ln2"), dtype, ln2));
+          t = emit (ex, "Exp", name, "exp", NULL, 1, &t, NULL);
+          t = emit2 (ex, "Add", name, "one_plus", NULL, t, scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0));
+          t = emit (ex, "Log", name, "log", NULL, 1, &t, NULL);
+          if (two)
+            t = emit2 (ex, "Div", name, "in_2", NULL, t, scalar_initializer (ex, inner_value (ex, name, "ln2_"), dtype, ln2));
+          emit2 (ex, "Add", name, "add", out, emit2 (ex, "Max", name, "max", NULL, in[0], in[1]), t);
+        }
+      else if (strcmp (fn, "heaviside") == 0)
+        {
+          /* values where x is 0, else 1 where x > 0 and 0 below: Equal, Greater, Cast, Where */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+
+          t = emit2 (ex, "Greater", name, "positive", NULL, in[0], zero);
+          t = emit (ex, "Cast", name, "step", NULL, 1, &t, &node_out);
+          attr_int (ex, node_out, "to", gnn_onnx_elem_type (dtype));
+          w[0] = emit2 (ex, "Equal", name, "at_zero", NULL, in[0], zero), w[1] = in[1], w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "xlogy") == 0)
+        {
+          /* 0 where x is 0 (and y is not NaN), x log y elsewhere: Log, Mul, Equal, Where */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+          const char *nan_y;
+
+          t = emit2 (ex, "Mul", name, "x_log_y", NULL, in[0], emit (ex, "Log", name, "log", NULL, 1, &in[1], NULL));
+          nan_y = emit (ex, "IsNaN", name, "y_nan", NULL, 1, &in[1], NULL);
+          u = emit2 (ex, "Equal", name, "x_zero", NULL, in[0], zero);
+          nan_y = emit (ex, "Not", name, "y_number", NULL, 1, &nan_y, NULL);
+          w[0] = emit2 (ex, "And", name, "zero_term", NULL, u, nan_y), w[1] = zero, w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "fmax") == 0 || strcmp (fn, "fmin") == 0)
+        {
+          /* Max (Min), the other operand where one is NaN: IsNaN, Where */
+          t = emit2 (ex, fn[2] == 'a' ? "Max" : "Min", name, "extreme", NULL, in[0], in[1]);
+          w[0] = emit (ex, "IsNaN", name, "b_nan", NULL, 1, &in[1], NULL), w[1] = in[0], w[2] = t;
+          t = emit (ex, "Where", name, "b_skipped", NULL, 3, w, NULL);
+          w[0] = emit (ex, "IsNaN", name, "a_nan", NULL, 1, &in[0], NULL), w[1] = in[1], w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else if (strcmp (fn, "copysign") == 0)
+        {
+          /* |a| negated where b < 0 (a −0.0 b counts as positive: ONNX cannot see its sign bit) */
+          t = emit (ex, "Abs", name, "abs", NULL, 1, &in[0], NULL);
+          w[0] = emit2 (ex, "Less", name, "b_negative", NULL, in[1],
+                        scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+          w[1] = emit (ex, "Neg", name, "neg", NULL, 1, &t, NULL), w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      else
+        {
+          /* atan2 (y, x): Atan (y / x), ± pi where x < 0 (by y's sign), ± pi/2 where x = 0 by
+           * Atan of ±inf, 0 where both are 0; a −0.0 counts as +0.0 (ONNX cannot see its sign
+           * bit), so atan2 (−0.0, −1) is pi and atan2 (1, −0.0) is −pi/2 where torch's are −pi
+           * and pi/2 */
+          const char *zero = scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0);
+          const char *pi = scalar_initializer (ex, inner_value (ex, name, "pi"), dtype, G_PI);
+          const char *neg_pi = scalar_initializer (ex, inner_value (ex, name, "neg_pi"), dtype, -G_PI);
+          const char *both;
+
+          t = emit (ex, "Atan", name, "atan", NULL, 1,
+                    (const char *[]) { emit2 (ex, "Div", name, "ratio", NULL, in[0], in[1]) }, NULL);
+          w[0] = emit2 (ex, "Less", name, "y_negative", NULL, in[0], zero), w[1] = neg_pi, w[2] = pi;
+          u = emit (ex, "Where", name, "half_turn", NULL, 3, w, NULL);
+          w[0] = emit2 (ex, "Less", name, "x_negative", NULL, in[1], zero), w[1] = u, w[2] = zero;
+          u = emit (ex, "Where", name, "shift", NULL, 3, w, NULL);
+          t = emit2 (ex, "Add", name, "angle", NULL, t, u);
+          both = emit2 (ex, "And", name, "origin", NULL, emit2 (ex, "Equal", name, "y_zero", NULL, in[0], zero),
+                        emit2 (ex, "Equal", name, "x_zero", NULL, in[1], zero));
+          w[0] = both, w[1] = zero, w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+        }
+      return TRUE;
+    }
+  if ((strcmp (fn, "amax") == 0 || strcmp (fn, "amin") == 0) && n >= 1 && n <= 3 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "dim", "keepdim", NULL }))
+    {
+      /* ReduceMax (ReduceMin) over dim (one or a list; every dim without), keepdims */
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim"), *keep_v = arg_or_kwarg (args, 2, "keepdim");
+      gint64 axes[16];
+      guint n_axes = 0;
+      gboolean keep = FALSE;
+
+      if (dim_v != NULL && !(G_VALUE_HOLDS_OBJECT (dim_v) && g_value_get_object (dim_v) == NULL))
+        {
+          if (value_is_int (dim_v, &axes[0]))
+            n_axes = 1;
+          else if (!int_list (dim_v, axes, G_N_ELEMENTS (axes), &n_axes))
+            return FALSE;
+        }
+      if (keep_v != NULL)
+        {
+          if (!G_VALUE_HOLDS_BOOLEAN (keep_v))
+            return FALSE;
+          keep = g_value_get_boolean (keep_v);
+        }
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      emit (ex, fn[1] == 'm' && fn[2] == 'a' ? "ReduceMax" : "ReduceMin", name, "reduce", out, 1, in, &node_out);
+      if (n_axes > 0)
+        attr_ints (ex, node_out, "axes", axes, n_axes);
+      attr_int (ex, node_out, "keepdims", keep);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logical_and") == 0 || strcmp (fn, "logical_or") == 0 || strcmp (fn, "logical_xor") == 0 ||
+       strcmp (fn, "and_") == 0 || strcmp (fn, "or_") == 0 || strcmp (fn, "xor") == 0 ||
+       strcmp (fn, "bitwise_and") == 0 || strcmp (fn, "bitwise_or") == 0 || strcmp (fn, "bitwise_xor") == 0) &&
+      n == 2 && n_kwargs (args) == 0)
+    {
+      /* And, Or, Xor of bool tensors (ONNX's take bool only); logical_* of others compare with 0 */
+      const char *op = strstr (fn, "and") ? "And" : strstr (fn, "xor") ? "Xor" : "Or";
+      gboolean logical = g_str_has_prefix (fn, "logical_");
+
+      for (guint j = 0; j < 2; j++)
+        {
+          GnnGraphNode *a = arg_node (gnn_args_get_value (args, j));
+
+          if (a == NULL || (!logical && node_dtype (a) != GNN_DTYPE_BOOL))
+            return FALSE;
+          if ((in[j] = arg_value (ex, node, gnn_args_get_value (args, j), error)) == NULL)
+            return FALSE;
+          if (node_dtype (a) != GNN_DTYPE_BOOL)
+            {
+              const char *z = scalar_initializer (ex, inner_value (ex, name, ex_printf (ex, "zero%u", j)),
+                                                  node_dtype (a), 0.0);
+
+              in[j] = emit (ex, "Not", name, ex_printf (ex, "truth%u", j), NULL, 1,
+                            (const char *[]) { emit2 (ex, "Equal", name, ex_printf (ex, "is_zero%u", j), NULL,
+                                                      in[j], z) }, NULL);
+            }
+        }
+      emit2 (ex, op, name, "op", out, in[0], in[1]);
+      return TRUE;
+    }
+  if ((strcmp (fn, "logical_not") == 0 || strcmp (fn, "bitwise_not") == 0 || strcmp (fn, "invert") == 0) &&
+      n == 1 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      gboolean logical = fn[0] == 'l';
+
+      if (!logical && dtype != GNN_DTYPE_BOOL)
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (dtype != GNN_DTYPE_BOOL)   /* logical_not of a number: x == 0 */
+        emit2 (ex, "Equal", name, "is_zero", out, in[0],
+               scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+      else
+        emit (ex, "Not", name, "not", out, 1, in, NULL);
+      return TRUE;
+    }
+  if ((strcmp (fn, "trunc") == 0 || strcmp (fn, "fix") == 0 || strcmp (fn, "frac") == 0 || strcmp (fn, "sinc") == 0) &&
+      n == 1 && n_kwargs (args) == 0 && x_node != NULL)
+    {
+      const char *t, *w[3];
+
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      if (strcmp (fn, "sinc") == 0)
+        {
+          /* sin (pi x) / (pi x), 1 at 0: Mul, Sin, Div, Equal, Where */
+          const char *px = emit2 (ex, "Mul", name, "pi_x", NULL, in[0],
+                                  scalar_initializer (ex, inner_value (ex, name, "pi"), dtype, G_PI));
+
+          t = emit2 (ex, "Div", name, "ratio", NULL, emit (ex, "Sin", name, "sin", NULL, 1, &px, NULL), px);
+          w[0] = emit2 (ex, "Equal", name, "at_zero", NULL, in[0],
+                        scalar_initializer (ex, inner_value (ex, name, "zero"), dtype, 0.0));
+          w[1] = scalar_initializer (ex, inner_value (ex, name, "one"), dtype, 1.0), w[2] = t;
+          emit (ex, "Where", name, "where", out, 3, w, NULL);
+          return TRUE;
+        }
+      /* trunc: Sign (x) · Floor (|x|) (opset 17 has no Trunc); frac: x − trunc (x) */
+      t = emit (ex, "Floor", name, "floor", NULL, 1, (const char *[]) { emit (ex, "Abs", name, "abs", NULL, 1, in, NULL) },
+                NULL);
+      t = emit2 (ex, "Mul", name, "trunc", strcmp (fn, "frac") == 0 ? NULL : out,
+                 emit (ex, "Sign", name, "sign", NULL, 1, in, NULL), t);
+      if (strcmp (fn, "frac") == 0)
+        emit2 (ex, "Sub", name, "frac", out, in[0], t);
+      return TRUE;
+    }
+  if (strcmp (fn, "cumsum") == 0 && n >= 1 && n <= 2 && x_node != NULL &&
+      kwargs_within (args, (const char * const[]) { "dim", NULL }))
+    {
+      const GValue *dim_v = arg_or_kwarg (args, 1, "dim");
+      gint64 dim;
+
+      if (dim_v == NULL || !value_is_int (dim_v, &dim))
+        return FALSE;
+      if ((in[0] = arg_value (ex, node, gnn_args_get_value (args, 0), error)) == NULL)
+        return FALSE;
+      in[1] = scalar_initializer (ex, inner_value (ex, name, "axis"), GNN_DTYPE_INT64, (double) dim);
+      emit (ex, "CumSum", name, "cumsum", out, 2, in, NULL);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 export_call (Export       *ex,
              GnnGraphNode *node,
@@ -1852,10 +3065,19 @@ export_call (Export       *ex,
     { "exp", "Exp" }, { "log", "Log" }, { "sqrt", "Sqrt" }, { "abs", "Abs" },
     { "erf", "Erf" }, { "reciprocal", "Reciprocal" }, { "floor", "Floor" }, { "ceil", "Ceil" },
     { "sin", "Sin" }, { "cos", "Cos" },
+    { "tan", "Tan" }, { "asin", "Asin" }, { "acos", "Acos" }, { "atan", "Atan" }, { "sinh", "Sinh" },
+    { "cosh", "Cosh" }, { "asinh", "Asinh" }, { "acosh", "Acosh" }, { "atanh", "Atanh" },
+    { "arcsin", "Asin" }, { "arccos", "Acos" }, { "arctan", "Atan" }, { "arcsinh", "Asinh" },
+    { "arccosh", "Acosh" }, { "arctanh", "Atanh" }, { "sign", "Sign" }, { "round", "Round" },
   };
   static const struct { const char *name; const char *op; } binary[] = {
     { "add", "Add" }, { "sub", "Sub" }, { "mul", "Mul" }, { "truediv", "Div" },
     { "div", "Div" }, { "matmul", "MatMul" },
+    { "pow", "Pow" }, { "maximum", "Max" }, { "minimum", "Min" }, { "eq", "Equal" }, { "lt", "Less" },
+    { "le", "LessOrEqual" }, { "gt", "Greater" }, { "ge", "GreaterOrEqual" }, { "ne", "Equal" },
+    { "fmod", "Mod" }, { "remainder", "Mod" }, { "floor_divide", "Div" }, { "hypot", "Mul" },
+    { "less", "Less" }, { "greater", "Greater" }, { "less_equal", "LessOrEqual" },
+    { "greater_equal", "GreaterOrEqual" }, { "not_equal", "Equal" },
   };
   const char *target = gnn_graph_node_get_target (node);
   const char *name = gnn_graph_node_get_name (node);
@@ -1875,6 +3097,15 @@ export_call (Export       *ex,
         add_node (ex, unary[i].op, ex_printf (ex, "/%s/%s", name, unary[i].op), out, 1, in);
         return TRUE;
       }
+  if (n == 1 && n_kwargs (args) == 0 && arg_node (gnn_args_get_value (args, 0)) != NULL &&
+      export_composed_unary (ex, node, fn, out, error))
+    return TRUE;
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (export_composed_call (ex, node, fn, out, error))
+    return TRUE;
+  if (error != NULL && *error != NULL)
+    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
     if (strcmp (fn, binary[i].name) == 0 && n == 2 && n_kwargs (args) == 0)
       {
@@ -1893,6 +3124,32 @@ export_call (Export       *ex,
                                           node_dtype (tensor_arg), number);
             else if ((in[j] = arg_value (ex, node, v, error)) == NULL)
               return FALSE;
+          }
+        if (strcmp (binary[i].op, "Mod") == 0)
+          return binary_mod (ex, name, fn[0] == 'r', in, node_dtype (tensor_arg), out);
+        if (strcmp (fn, "floor_divide") == 0)
+          {
+            /* torch 1.13 rounds the quotient down: Div, Floor */
+            const char *q = emit2 (ex, "Div", name, "quotient", NULL, in[0], in[1]);
+
+            emit (ex, "Floor", name, "floor", out, 1, &q, NULL);
+            return TRUE;
+          }
+        if (strcmp (fn, "hypot") == 0)
+          {
+            /* sqrt (a² + b²): Mul, Mul, Add, Sqrt */
+            const char *sq = emit2 (ex, "Add", name, "sum", NULL, emit2 (ex, "Mul", name, "a2", NULL, in[0], in[0]),
+                                    emit2 (ex, "Mul", name, "b2", NULL, in[1], in[1]));
+
+            emit (ex, "Sqrt", name, "sqrt", out, 1, &sq, NULL);
+            return TRUE;
+          }
+        if (strcmp (fn, "ne") == 0 || strcmp (fn, "not_equal") == 0)
+          {
+            const char *eq = emit2 (ex, "Equal", name, "equal", NULL, in[0], in[1]);
+
+            emit (ex, "Not", name, "not", out, 1, &eq, NULL);
+            return TRUE;
           }
         add_node (ex, binary[i].op, ex_printf (ex, "/%s/%s", name, binary[i].op), out, 2, in);
         return TRUE;

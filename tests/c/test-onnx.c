@@ -251,11 +251,153 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* an LSTM with proj_size given (h_0, c_0), unrolled over its sequence, then remainder and
+ * cumsum of its output: the forms built from several operators, and their errors, leave
+ * nothing behind under valgrind */
+static void
+test_export_composed (void)
+{
+  static const gint64 x_shape[3] = { 4, 2, 3 }, h_shape[3] = { 1, 2, 2 }, c_shape[3] = { 1, 2, 5 };
+  static const gint64 y_shape[3] = { 4, 2, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGraph) g = gnn_graph_new ();
+  g_autoptr(GnnModule) root = GNN_MODULE (gnn_sequential_new (NULL, 0));
+  g_autoptr(GnnModule) lstm = NULL;
+  g_autoptr(GnnArgs) la = NULL, state = NULL, ga = NULL, ra = NULL, ca = NULL, oa = NULL;
+  g_auto(GValue) v = G_VALUE_INIT;
+  g_autofree char *dir = g_dir_make_tmp ("gnn-onnx-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "lstm.onnx", NULL);
+  g_autofree char *contents = NULL;
+  GnnGraphNode *x, *h, *c, *call, *item, *rem, *cum;
+  gsize length;
+
+  g_assert_no_error (error);
+  if (!gnn_onnx_is_available ())
+    {
+      g_rmdir (dir);
+      return;
+    }
+  lstm = g_object_new (GNN_TYPE_LSTM, "input-size", 3, "hidden-size", 5, "proj-size", 2, NULL);
+  gnn_module_register_module (root, "rnn", lstm, &error);
+  g_assert_no_error (error);
+  x = gnn_graph_placeholder (g, "x", &error);
+  h = gnn_graph_placeholder (g, "h", &error);
+  c = gnn_graph_placeholder (g, "c", &error);
+  g_assert_no_error (error);
+  la = args_of_node (x);
+  state = args_of_node (h);
+  g_value_init (&v, GNN_TYPE_GRAPH_NODE);
+  g_value_set_object (&v, c);
+  gnn_args_add_value (state, &v);
+  g_value_unset (&v);
+  g_value_init (&v, GNN_TYPE_ARGS);
+  g_value_set_object (&v, state);
+  gnn_args_add_value (la, &v);
+  call = gnn_graph_call_module (g, "rnn", la, &error);
+  g_assert_no_error (error);
+  ga = args_of_node (call);
+  gnn_args_add_int (ga, 0);
+  item = gnn_graph_call_function (g, "operator.getitem", ga, &error);
+  g_assert_no_error (error);
+  ra = args_of_node (item);
+  gnn_args_add_double (ra, 0.7);
+  rem = gnn_graph_call_function (g, "torch.remainder", ra, &error);
+  g_assert_no_error (error);
+  ca = args_of_node (rem);
+  gnn_args_add_int (ca, 0);
+  cum = gnn_graph_call_function (g, "torch.cumsum", ca, &error);
+  g_assert_no_error (error);
+  {
+    /* atan2 of the sums and -0.5, and logaddexp of that and the sums */
+    g_autoptr(GnnArgs) aa = args_of_node (cum), la2 = NULL;
+    GnnGraphNode *angle, *lse;
+
+    gnn_args_add_double (aa, -0.5);
+    angle = gnn_graph_call_function (g, "torch.atan2", aa, &error);
+    g_assert_no_error (error);
+    la2 = args_of_node (angle);
+    g_value_unset (&v);
+    g_value_init (&v, GNN_TYPE_GRAPH_NODE);
+    g_value_set_object (&v, cum);
+    gnn_args_add_value (la2, &v);
+    g_value_unset (&v);
+    lse = gnn_graph_call_function (g, "torch.logaddexp", la2, &error);
+    g_assert_no_error (error);
+    gnn_graph_node_set_tensor_meta (angle, y_shape, 3, GNN_DTYPE_FLOAT32);
+    gnn_graph_node_set_tensor_meta (lse, y_shape, 3, GNN_DTYPE_FLOAT32);
+    oa = args_of_node (lse);
+  }
+  gnn_graph_output (g, oa, &error);
+  g_assert_no_error (error);
+  gnn_graph_node_set_tensor_meta (x, x_shape, 3, GNN_DTYPE_FLOAT32);
+  gnn_graph_node_set_tensor_meta (h, h_shape, 3, GNN_DTYPE_FLOAT32);
+  gnn_graph_node_set_tensor_meta (c, c_shape, 3, GNN_DTYPE_FLOAT32);
+  gnn_graph_node_set_tensor_meta (item, y_shape, 3, GNN_DTYPE_FLOAT32);
+  gnn_graph_node_set_tensor_meta (rem, y_shape, 3, GNN_DTYPE_FLOAT32);
+  gnn_graph_node_set_tensor_meta (cum, y_shape, 3, GNN_DTYPE_FLOAT32);
+
+  /* the LSTM is unrolled over the 4 steps of x's traced shape */
+  g_assert_true (gnn_onnx_export (g, root, NULL, NULL, NULL, 17, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_true (contains (contents, length, "rnn.weight_hr_l0"));
+  g_assert_true (contains (contents, length, "Split"));
+  g_assert_true (contains (contents, length, "Mod"));
+  g_assert_true (contains (contents, length, "Xor"));
+  g_assert_true (contains (contents, length, "CumSum"));
+  g_assert_true (contains (contents, length, "Atan"));
+  g_assert_true (contains (contents, length, "Exp"));
+  g_assert_false (contains (contents, length, "LSTM"));
+  {
+    g_autoptr(GnnOnnxModel) model = gnn_onnx_model_new_from_file (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_variant_n_children (gnn_onnx_model_get_inputs (model)), ==, 3);
+  }
+  g_unlink (path);
+
+  /* an LSTM's hx is a tuple (h_0, c_0): one tensor is a GError naming the node */
+  {
+    g_autoptr(GnnGraph) bare = gnn_graph_new ();
+    g_autoptr(GnnArgs) ba = NULL, bi = NULL, bo = NULL;
+    GnnGraphNode *bx = gnn_graph_placeholder (bare, "x", &error), *bh, *bc, *bg;
+
+    g_assert_no_error (error);
+    bh = gnn_graph_placeholder (bare, "h", &error);
+    g_assert_no_error (error);
+    gnn_graph_node_set_tensor_meta (bx, x_shape, 3, GNN_DTYPE_FLOAT32);
+    gnn_graph_node_set_tensor_meta (bh, h_shape, 3, GNN_DTYPE_FLOAT32);
+    ba = args_of_node (bx);
+    g_value_unset (&v);
+    g_value_init (&v, GNN_TYPE_GRAPH_NODE);
+    g_value_set_object (&v, bh);
+    gnn_args_add_value (ba, &v);
+    g_value_unset (&v);
+    bc = gnn_graph_call_module (bare, "rnn", ba, &error);
+    g_assert_no_error (error);
+    bi = args_of_node (bc);
+    gnn_args_add_int (bi, 0);
+    bg = gnn_graph_call_function (bare, "operator.getitem", bi, &error);
+    g_assert_no_error (error);
+    gnn_graph_node_set_tensor_meta (bg, y_shape, 3, GNN_DTYPE_FLOAT32);
+    bo = args_of_node (bg);
+    gnn_graph_output (bare, bo, &error);
+    g_assert_no_error (error);
+    g_assert_false (gnn_onnx_export (bare, root, NULL, NULL, NULL, 17, path, &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+    g_assert_nonnull (strstr (error->message, "node rnn: LSTM takes as hx a tuple (h_0, c_0)"));
+    g_clear_error (&error);
+  }
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/onnx/tensor-meta", test_tensor_meta);
   g_test_add_func ("/onnx/export", test_export);
+  g_test_add_func ("/onnx/export-composed", test_export_composed);
   return g_test_run ();
 }

@@ -229,20 +229,20 @@ def _auto_pad(auto_pad, op):
 def onnx_Conv(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
               pads=None, strides=None):
     n = W.dim() - 2
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: Conv over %d spatial dims is not supported' % n)
     pads = [0] * (2 * n) if _auto_pad(auto_pad, 'Conv') else list(pads or [0] * (2 * n))
     padding = _spatial_pads(pads, n)
     if padding is None:
         X, padding = _pad_input(X, pads, n), (0,) * n
-    conv = _F().conv2d if n == 2 else _F().conv1d
+    conv = (_F().conv1d, _F().conv2d, _F().conv3d)[n - 1]
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(dilations or [1] * n), group)
 
 
 def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1, kernel_shape=None,
                        output_padding=None, output_shape=None, pads=None, strides=None):
     n = W.dim() - 2
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: ConvTranspose over %d spatial dims is not supported' % n)
     if output_shape is not None:
         raise NotImplementedError('ONNX import: ConvTranspose with output_shape is not supported')
@@ -250,7 +250,7 @@ def onnx_ConvTranspose(X, W, B=None, auto_pad='NOTSET', dilations=None, group=1,
     padding = _spatial_pads(pads, n)
     if padding is None:
         raise NotImplementedError('ONNX import: ConvTranspose with asymmetric pads is not supported')
-    conv = _F().conv_transpose2d if n == 2 else _F().conv_transpose1d
+    conv = (_F().conv_transpose1d, _F().conv_transpose2d, _F().conv_transpose3d)[n - 1]
     return conv(X, W, B, tuple(strides or [1] * n), padding, tuple(output_padding or [0] * n), group,
                 tuple(dilations or [1] * n))
 
@@ -267,7 +267,7 @@ def onnx_Gemm(A, B, C=None, alpha=1.0, beta=1.0, transA=0, transB=0):
 def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include_pad=0,
           dilations=None):
     n = len(kernel_shape)
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise NotImplementedError('ONNX import: %s over %d spatial dims is not supported' % (op, n))
     pads = [0] * (2 * n) if _auto_pad(auto_pad, op) else list(pads or [0] * (2 * n))
     padding = _spatial_pads(pads, n)
@@ -275,12 +275,12 @@ def _pool(X, op, kernel_shape, strides, pads, ceil_mode, auto_pad, count_include
     if op == 'MaxPool':
         if padding is None:
             X, padding = _pad_input(X, pads, n, float('-inf')), (0,) * n
-        pool = F.max_pool2d if n == 2 else F.max_pool1d
+        pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[n - 1]
         return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
                     tuple(dilations or [1] * n), bool(ceil_mode))
     if padding is None:
         raise NotImplementedError('ONNX import: AveragePool with asymmetric pads is not supported')
-    pool = F.avg_pool2d if n == 2 else F.avg_pool1d
+    pool = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[n - 1]
     return pool(X, tuple(kernel_shape), tuple(strides or kernel_shape), padding,
                 bool(ceil_mode), bool(count_include_pad))
 
@@ -693,6 +693,109 @@ def onnx_Pow(x, y):
     return x ** y
 
 
+def onnx_Max(*data):
+    out = data[0]
+    for d in data[1:]:
+        out = _gnn().maximum(out, d)
+    return out
+
+
+def onnx_Min(*data):
+    out = data[0]
+    for d in data[1:]:
+        out = _gnn().minimum(out, d)
+    return out
+
+
+def onnx_Mod(a, b, fmod=0):
+    """fmod 1: C's fmod (the sign of a); fmod 0 (integers): the sign of b, as torch's remainder"""
+    return _gnn().fmod(a, b) if fmod else _gnn().remainder(a, b)
+
+
+def onnx_CumSum(x, axis, exclusive=0, reverse=0):
+    dim = int(_scalar(axis)) if isinstance(axis, Gnn.Tensor) else int(axis)
+    if reverse:
+        x = x.flip([dim])
+    out = _gnn().cumsum(x, dim)
+    if exclusive:
+        out = out - x
+    return out.flip([dim]) if reverse else out
+
+
+def onnx_DepthToSpace(input, blocksize, mode='DCR'):
+    """ONNX's DepthToSpace: CRD is torch's pixel_shuffle; DCR takes the blocks before the channels"""
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    n, c, h, w = input.shape
+    r = blocksize
+    if mode == 'CRD':
+        return _F().pixel_shuffle(input, r)
+    x = input.reshape(n, r, r, c // (r * r), h, w).permute(0, 3, 4, 1, 5, 2)
+    return x.reshape(n, c // (r * r), h * r, w * r)
+
+
+def onnx_LRN(X, size, alpha=0.0001, beta=0.75, bias=1.0):
+    """ONNX's LRN: the window over the channels is torch's local_response_norm's for an odd
+    size and its mirror for an even one (so the channels are reversed around it)"""
+    F = _F()
+    if size % 2:
+        return F.local_response_norm(X, size, alpha, beta, bias)
+    return F.local_response_norm(X.flip([1]), size, alpha, beta, bias).flip([1])
+
+
+def onnx_Resize(X, roi=None, scales=None, sizes=None, antialias=0, axes=None,
+                coordinate_transformation_mode='half_pixel', cubic_coeff_a=-0.75, exclude_outside=0,
+                extrapolation_value=0.0, keep_aspect_ratio_policy='stretch', mode='nearest',
+                nearest_mode='round_prefer_floor'):
+    """ONNX's Resize as torch's interpolate: nearest (asymmetric, floor) and linear
+    (align_corners, or pytorch_half_pixel / half_pixel) over every spatial dim"""
+    def text(v):
+        return v.decode() if isinstance(v, bytes) else v
+    mode, ctm, nearest_mode = text(mode), text(coordinate_transformation_mode), text(nearest_mode)
+    n = X.dim() - 2
+    if mode == 'nearest' and ctm == 'asymmetric' and nearest_mode == 'floor':
+        kw = {'mode': 'nearest'}
+    elif mode == 'linear' and ctm in ('align_corners', 'pytorch_half_pixel', 'half_pixel') and 1 <= n <= 3:
+        kw = {'mode': ('linear', 'bilinear', 'trilinear')[n - 1], 'align_corners': ctm == 'align_corners'}
+    else:
+        raise NotImplementedError('ONNX import: Resize with mode %s, coordinate_transformation_mode %s '
+                                  'and nearest_mode %s is not supported' % (mode, ctm, nearest_mode))
+    if axes is not None or antialias:
+        raise NotImplementedError('ONNX import: Resize with axes or antialias is not supported')
+    size = _ints(sizes) if sizes is not None and sizes.numel() > 0 else None
+    if size is not None:
+        if size[:2] != list(X.shape[:2]):
+            raise NotImplementedError('ONNX import: Resize of the batch or channel dims is not supported')
+        return _F().interpolate(X, size=tuple(size[2:]), **kw)
+    sc = [float(v) for v in scales.reshape(-1).tolist()]
+    if sc[:2] != [1.0, 1.0]:
+        raise NotImplementedError('ONNX import: Resize of the batch or channel dims is not supported')
+    return _F().interpolate(X, scale_factor=tuple(sc[2:]), **kw)
+
+
+def _reduce_extreme(name):
+    def op(data, axes=None, keepdims=1, noop_with_empty_axes=0):
+        dims = tuple(_ints(axes)) if axes is not None else tuple(range(data.dim()))
+        return getattr(data, name)(dims, keepdim=bool(keepdims))
+    op.__name__ = 'onnx_Reduce' + name
+    return op
+
+
+onnx_ReduceMax = _reduce_extreme('amax')
+onnx_ReduceMin = _reduce_extreme('amin')
+
+
+def onnx_IsNaN(x):
+    return _gnn().isnan(x)
+
+
+def onnx_Tile(input, repeats):
+    return input.repeat(*_ints(repeats))
+
+
+def onnx_Softsign(x):
+    return _F().softsign(x)
+
+
 def _unary(name):
     def op(x):
         return getattr(x, name)()
@@ -719,11 +822,18 @@ _ONNX_OPS = {
     'Or': _operator.or_, 'And': _operator.and_, 'Not': _operator.invert, 'Cast': onnx_Cast,
     'Where': onnx_Where,
     'InstanceNormalization': onnx_InstanceNormalization, 'Split': onnx_Split,
+    'Max': onnx_Max, 'Min': onnx_Min, 'Mod': onnx_Mod, 'CumSum': onnx_CumSum, 'Xor': _operator.xor,
+    'Softsign': onnx_Softsign, 'DepthToSpace': onnx_DepthToSpace, 'LRN': onnx_LRN,
+    'Tile': onnx_Tile, 'Resize': onnx_Resize, 'ReduceMax': onnx_ReduceMax, 'ReduceMin': onnx_ReduceMin,
+    'IsNaN': onnx_IsNaN,
 }
 for _op, _method in (('Relu', 'relu'), ('Sigmoid', 'sigmoid'), ('Tanh', 'tanh'), ('Exp', 'exp'),
                      ('Log', 'log'), ('Sqrt', 'sqrt'), ('Neg', 'neg'), ('Abs', 'abs'),
                      ('Erf', 'erf'), ('Reciprocal', 'reciprocal'), ('Floor', 'floor'),
-                     ('Ceil', 'ceil')):
+                     ('Ceil', 'ceil'), ('Sin', 'sin'), ('Cos', 'cos'), ('Tan', 'tan'), ('Asin', 'asin'),
+                     ('Acos', 'acos'), ('Atan', 'atan'), ('Sinh', 'sinh'), ('Cosh', 'cosh'),
+                     ('Asinh', 'asinh'), ('Acosh', 'acosh'), ('Atanh', 'atanh'), ('Sign', 'sign'),
+                     ('Round', 'round')):
     _ONNX_OPS[_op] = _unary(_method)
 for _op, _fn in _ONNX_OPS.items():
     if not getattr(_fn, '__module__', '').startswith('_operator'):
