@@ -18,12 +18,13 @@ def gnn_module(namespace):
     return importlib.import_module('gnn' + namespace[len('torch'):])
 
 
-# torch names newer than the oracle, Debian's torch 1.13 (added in 2.0 and 2.1)
+# torch names newer than the oracle, Debian's torch 1.13 (added in 2.0 to 2.3)
 NEWER_THAN_ORACLE = {
     'torch.optim.lr_scheduler.LRScheduler', 'torch.optim.swa_utils.get_ema_multi_avg_fn',
     'torch.optim.swa_utils.get_swa_multi_avg_fn', 'torch.optim.swa_utils.get_ema_avg_fn',
     'torch.optim.swa_utils.get_swa_avg_fn',
     'torch.nn.utils.parametrizations.weight_norm',
+    'torch.amp.GradScaler',
 }
 
 
