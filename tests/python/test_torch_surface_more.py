@@ -2,6 +2,7 @@
 `import gnn as torch` and with torch 1.13 on the same data: the losses' hyperparameters as
 attributes, torch.utils.data's iterable-style datasets, torch.autograd.backward / gradcheck /
 Variable, and Tensor methods and torch functions composed from gnn's ops."""
+import math
 import unittest
 
 import numpy as np
@@ -97,6 +98,161 @@ class LossAttributes(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, 'bad is not a valid value for reduction'):
             c.reduction = 'bad'
         self.assertEqual(c.reduction, 'mean')
+
+
+# ---- 2. torch.utils.data: iterable-style datasets ----
+
+def _datasets(lib):
+    D = lib.utils.data
+
+    class Range(D.IterableDataset):
+        """torch's documentation's example: each worker takes its share of [start, end)."""
+
+        def __init__(self, start, end, split=True):
+            super().__init__()
+            self.start, self.end, self.split = start, end, split
+
+        def __iter__(self):
+            info = D.get_worker_info()
+            if info is None or not self.split:
+                return iter(range(self.start, self.end))
+            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
+            s = self.start + info.id * per
+            return iter(range(s, min(s + per, self.end)))
+
+    class Pairs(D.IterableDataset):
+        def __init__(self, n):
+            super().__init__()
+            self.n = n
+
+        def __iter__(self):
+            for k in range(self.n):
+                yield np.full(2, k, np.float32), k % 3
+
+        def __len__(self):
+            return self.n
+
+    return D, Range, Pairs
+
+
+def _init_fn(lib):
+    def worker_init_fn(worker_id):
+        info = lib.utils.data.get_worker_info()
+        dataset = info.dataset
+        start, end = dataset.start, dataset.end
+        per = int(math.ceil((end - start) / float(info.num_workers)))
+        dataset.start = start + info.id * per
+        dataset.end = min(dataset.start + per, end)
+        dataset.split = False
+    return worker_init_fn
+
+
+def _plain(batch):
+    if isinstance(batch, (torch.Tensor, gnn.Tensor)):
+        return ('T', repr(batch.dtype), batch.tolist())
+    if isinstance(batch, (list, tuple)):
+        return [type(batch).__name__] + [_plain(b) for b in batch]
+    if isinstance(batch, dict):
+        return {k: _plain(v) for k, v in batch.items()}
+    if type(batch).__module__ == 'numpy':
+        return ('np', batch.tolist())
+    return batch
+
+
+class IterableDatasets(unittest.TestCase):
+    def loaders(self, lib):
+        D, Range, Pairs = _datasets(lib)
+        r = Range(3, 10)
+        return [
+            D.DataLoader(r), D.DataLoader(r, batch_size=2), D.DataLoader(r, batch_size=3, drop_last=True),
+            D.DataLoader(r, batch_size=None), D.DataLoader(r, batch_size=2, num_workers=2),
+            D.DataLoader(r, batch_size=None, num_workers=3),
+            D.DataLoader(Range(3, 10, split=False), batch_size=4, num_workers=2),
+            D.DataLoader(Range(0, 9), batch_size=2, num_workers=2, worker_init_fn=_init_fn(lib)),
+            D.DataLoader(Pairs(5), batch_size=2), D.DataLoader(Pairs(3), batch_size=None),
+            D.DataLoader(r + Range(20, 23), batch_size=4),
+            D.DataLoader(D.ChainDataset([Range(0, 2), Pairs(2)]), batch_size=None),
+            D.DataLoader(r, batch_size=3, collate_fn=lambda b: sum(b)),
+        ]
+
+    def test_batches_as_torch(self):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')   # torch's advice on the worker count of this machine
+            want = [[_plain(b) for b in loader] for loader in self.loaders(torch)]
+        got = [[_plain(b) for b in loader] for loader in self.loaders(gnn)]
+        for k, (g, w) in enumerate(zip(got, want)):
+            self.assertEqual(g, w, 'loader %d' % k)
+
+    def test_len(self):
+        for lib in (torch, gnn):
+            D, Range, Pairs = _datasets(lib)
+            self.assertEqual([len(D.DataLoader(Pairs(5), batch_size=2)),
+                              len(D.DataLoader(Pairs(5), batch_size=2, drop_last=True)),
+                              len(D.DataLoader(Pairs(5), batch_size=None)),
+                              len(D.ChainDataset([Pairs(2), Pairs(3)]))], [3, 2, 5, 5])
+            with self.assertRaises(TypeError):
+                len(D.DataLoader(Range(0, 3)))
+
+    def test_refused_options(self):
+        for lib in (torch, gnn):
+            D, Range, _ = _datasets(lib)
+            r = Range(0, 4)
+            msgs = []
+            for kw in ({'shuffle': True}, {'sampler': [0, 1]}, {'batch_sampler': [[0, 1]]}):
+                with self.assertRaises(ValueError) as cm:
+                    D.DataLoader(r, **kw)
+                msgs.append(str(cm.exception))
+            self.assertEqual(msgs, ['DataLoader with IterableDataset: expected unspecified shuffle option, '
+                                    'but got shuffle=True',
+                                    'DataLoader with IterableDataset: expected unspecified sampler option, '
+                                    'but got sampler=[0, 1]',
+                                    'DataLoader with IterableDataset: expected unspecified batch_sampler '
+                                    'option, but got batch_sampler=[[0, 1]]'])
+            self.assertEqual(list(D.DataLoader(r, shuffle=False, batch_size=None)), [0, 1, 2, 3])
+            with self.assertRaises(NotImplementedError):
+                iter(D.IterableDataset())
+            with self.assertRaises(AssertionError):
+                list(D.ChainDataset([[1, 2]]))
+
+    def test_worker_info(self):
+        self.assertIsNone(gnn.utils.data.get_worker_info())
+        D, Range, _ = _datasets(gnn)
+        seen = []
+
+        def init(worker_id):
+            info = D.get_worker_info()
+            seen.append((worker_id, info.id, info.num_workers, type(info.seed).__name__,
+                         isinstance(info.dataset, Range)))
+            with self.assertRaisesRegex(RuntimeError, 'Cannot assign attributes to WorkerInfo objects'):
+                info.id = 5
+            self.assertRegex(repr(info), r'^WorkerInfo\(id=%d, num_workers=2, seed=\d+, dataset=' % worker_id)
+        list(D.DataLoader(Range(0, 4), num_workers=2, worker_init_fn=init))
+        self.assertEqual(seen, [(0, 0, 2, 'int', True), (1, 1, 2, 'int', True)])
+        self.assertIsNone(D.get_worker_info())
+
+    def test_default_convert(self):
+        import collections
+        Point = collections.namedtuple('Point', ['x', 'y'])
+        cases = [lambda: 0, lambda: np.array([0, 1]), lambda: Point(np.array(0), np.array(1.5)),
+                 lambda: [np.array([0, 1]), np.array([2, 3])], lambda: {'a': np.float32(2), 'b': 'text'},
+                 lambda: (np.ones(2, np.float32), 3), lambda: np.array(['a', 'b']), lambda: 'str']
+        for k, case in enumerate(cases):
+            self.assertEqual(_plain(gnn.utils.data.default_convert(case())),
+                             _plain(torch.utils.data.default_convert(case())), 'case %d' % k)
+
+    def test_dataloader_signature(self):
+        import inspect
+        t = inspect.signature(torch.utils.data.DataLoader)
+        g = inspect.signature(gnn.utils.data.DataLoader)
+        for name, p in t.parameters.items():
+            self.assertIn(name, g.parameters, name)
+            if name != 'dataset':   # gnn's None: the loader made by GObject properties
+                self.assertEqual(g.parameters[name].default, p.default, name)
+            self.assertEqual(g.parameters[name].kind, p.kind, name)
+        loader = gnn.utils.data.DataLoader(gnn.utils.data.TensorDataset(gnn.arange(6.0)), batch_size=4,
+                                           pin_memory_device='')
+        self.assertEqual([b[0].tolist() for b in loader], [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0]])
 
 
 if __name__ == '__main__':

@@ -1735,3 +1735,23 @@ def fill_namespace(namespace, module_globals):
             raise AttributeError(name)
         raise AttributeError(missing_message(namespace, module_name, name))
     return __getattr__
+
+
+# ---- more of torch's surface (surface_more.py): a row here replaces a Missing row of the same
+# spelling above, in its place; the others are added at the end ----
+_SURFACE_MORE = [
+    ('torch.utils.data.IterableDataset', 'Gnn.IterableDataset'),
+    ('torch.utils.data.ChainDataset', 'Gnn.ChainDataset'),
+    ('torch.utils.data.get_worker_info', 'Gnn.get_worker_info'),
+    ('torch.utils.data.default_convert', 'Gnn.default_convert'),
+]
+
+
+def _add_surface_more(rows):
+    new = dict(rows)
+    spellings = {s for s, _ in ROWS}
+    ROWS[:] = [(s, new[s]) if s in new and isinstance(t, Missing) else (s, t) for s, t in ROWS]
+    ROWS.extend((s, t) for s, t in rows if s not in spellings)
+
+
+_add_surface_more(_SURFACE_MORE)
