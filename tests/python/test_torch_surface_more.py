@@ -255,5 +255,134 @@ class IterableDatasets(unittest.TestCase):
         self.assertEqual([b[0].tolist() for b in loader], [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0]])
 
 
+# ---- 3. torch.autograd ----
+
+def _f64(lib, array, requires_grad=True):
+    return lib.tensor(np.asarray(array, dtype=np.float64), dtype=lib.float64, requires_grad=requires_grad)
+
+
+class Autograd(unittest.TestCase):
+    def test_backward(self):
+        rng = np.random.default_rng(1)
+        xv, yv, gv = rng.standard_normal((2, 3)), rng.standard_normal(3), rng.standard_normal((2, 3))
+        got = {}
+        for lib in (torch, gnn):
+            x, y = _f64(lib, xv), _f64(lib, yv)
+            a, b = (x * y).sin(), (y ** 2).sum()
+            lib.autograd.backward([a, b], [_f64(lib, gv, False), None])
+            r = [x.grad.clone(), y.grad.clone()]
+            lib.autograd.backward((x * x).sum())                       # one tensor, accumulating
+            r.append(x.grad.clone())
+            x.grad = None
+            y.grad = None
+            c = (x * y).sum()
+            lib.autograd.backward(c, inputs=[y])                        # only y's grad
+            r += [x.grad is None, y.grad.clone()]
+            x.grad = None
+            d = (x ** 3).sum()
+            lib.autograd.backward([d], create_graph=True)
+            r.append(x.grad.detach().clone())
+            (g2,) = lib.autograd.grad(x.grad.sum(), [x])                # second derivative 6x
+            r.append(g2)
+            errors = []
+            for call in (lambda: lib.autograd.backward([(x * y)]),
+                         lambda: lib.autograd.backward(lib.ones(2)),
+                         lambda: lib.autograd.backward((x * 2).sum(), inputs=[])):
+                try:
+                    call()
+                    errors.append(None)
+                except RuntimeError as e:
+                    errors.append(getattr(e, 'message', str(e)).split('\n')[0])
+            got[lib] = (r, errors)
+        close(self, got[gnn][0], got[torch][0])
+        self.assertEqual(got[gnn][1], got[torch][1])
+
+    def test_variable(self):
+        for lib in (torch, gnn):
+            x = lib.ones(2, requires_grad=True)
+            v = lib.autograd.Variable(x)
+            self.assertEqual((v.requires_grad, bool(v.is_leaf), v.tolist()), (False, True, [1.0, 1.0]))
+            v.add_(1)
+            self.assertEqual(x.tolist(), [2.0, 2.0])                   # shares x's storage
+            w = lib.autograd.Variable(lib.zeros(3), requires_grad=True)
+            self.assertEqual((w.requires_grad, bool(w.is_leaf), w.grad_fn), (True, True, None))
+            self.assertIsInstance(x, lib.autograd.Variable)
+            self.assertIs(type(v), lib.Tensor)
+            with self.assertRaisesRegex(TypeError, 'Variable data has to be a tensor, but got list'):
+                lib.autograd.Variable([1, 2])
+
+    def test_is_leaf_property(self):
+        for lib in (torch, gnn):
+            x = lib.ones(2, requires_grad=True)
+            self.assertEqual([bool(x.is_leaf), bool((x * 2).is_leaf), bool(lib.ones(1).is_leaf)],
+                             [True, False, True])
+        self.assertTrue(gnn.ones(1).is_leaf())   # gnn's method spelling still answers
+
+    def test_gradcheck(self):
+        rng = np.random.default_rng(2)
+        xv, yv = rng.standard_normal((2, 3)), rng.standard_normal(3)
+        for lib in (torch, gnn):
+            GradcheckError = __import__(lib.__name__ + '.autograd.gradcheck',
+                                        fromlist=['GradcheckError']).GradcheckError
+            self.assertTrue(issubclass(GradcheckError, RuntimeError))
+            x, y = _f64(lib, xv), _f64(lib, yv)
+            c = _f64(lib, [1.0, 2.0, 3.0], requires_grad=False)
+            ok = [lib.autograd.gradcheck(lambda a, b: (a * b).sin().sum(1), (x, y)),
+                  lib.autograd.gradcheck(lambda a: (a.tanh() * c, a.exp()), x),
+                  lib.autograd.gradcheck(lambda a, k: a.pow(k), (x, 2)),
+                  lib.autograd.gradgradcheck(lambda a, b: (a * b).sin(), (x, y)),
+                  lib.autograd.gradgradcheck(lambda a: a.exp().sum(), [y])]
+            self.assertEqual(ok, [True] * 5)
+
+            class Wrong(lib.autograd.Function):
+                @staticmethod
+                def forward(ctx, a):
+                    return a * 2
+
+                @staticmethod
+                def backward(ctx, g):
+                    return g * 3
+
+            self.assertIs(lib.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False), False)
+            with self.assertRaisesRegex(GradcheckError, '^Jacobian mismatch for output 0 with respect to input 0,\n'
+                                        'numerical:'):
+                lib.autograd.gradcheck(Wrong.apply, (x,))
+            class FirstOrderOnly(lib.autograd.Function):
+                @staticmethod
+                def forward(ctx, a):
+                    ctx.save_for_backward(a)
+                    return a * a
+
+                @staticmethod
+                def backward(ctx, g):
+                    (a,) = ctx.saved_tensors
+                    return g * 2 * a.detach()
+
+            self.assertTrue(lib.autograd.gradcheck(FirstOrderOnly.apply, (y,)))
+            self.assertIs(lib.autograd.gradgradcheck(FirstOrderOnly.apply, (y,), raise_exception=False), False)
+            with self.assertRaisesRegex(ValueError, 'gradcheck expects at least one input tensor to require '
+                                        'gradient'):
+                lib.autograd.gradcheck(lambda a: a * 2, (_f64(lib, xv, False),))
+            with self.assertWarnsRegex(UserWarning, 'Input #0 requires gradient and is not a double precision'):
+                lib.autograd.gradcheck(lambda a: a * 2, (lib.ones(2, requires_grad=True),), eps=1e-2, atol=1e-2)
+
+    def test_signatures(self):
+        import inspect
+        for name in ('gradcheck', 'gradgradcheck', 'backward'):
+            t = inspect.signature(getattr(torch.autograd, name))
+            g = inspect.signature(getattr(gnn.autograd, name))
+            self.assertEqual([(p.name, p.kind, p.default) for p in g.parameters.values()],
+                             [(p.name, p.kind, p.default) for p in t.parameters.values()], name)
+
+    def test_inference_mode_in_autograd(self):
+        self.assertIs(gnn.autograd.inference_mode, gnn.inference_mode)
+        x = gnn.ones(2, requires_grad=True)
+        with gnn.autograd.inference_mode():
+            y = x * 2
+            self.assertTrue(gnn.is_inference_mode_enabled())
+        self.assertFalse(y.requires_grad)
+        self.assertFalse(gnn.is_inference_mode_enabled())
+
+
 if __name__ == '__main__':
     main()

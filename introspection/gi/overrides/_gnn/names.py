@@ -1744,6 +1744,14 @@ _SURFACE_MORE = [
     ('torch.utils.data.ChainDataset', 'Gnn.ChainDataset'),
     ('torch.utils.data.get_worker_info', 'Gnn.get_worker_info'),
     ('torch.utils.data.default_convert', 'Gnn.default_convert'),
+    ('torch.autograd.backward', 'Gnn.autograd_backward'),
+    ('torch.autograd.Variable', 'Gnn.Variable'),
+    ('torch.autograd.gradcheck', 'Gnn.autograd_gradcheck'),
+    ('torch.autograd.gradgradcheck', 'Gnn.autograd_gradgradcheck'),
+    ('torch.autograd.inference_mode', 'Gnn.inference_mode'),
+    ('torch.autograd.gradcheck.gradcheck', 'Gnn.autograd_gradcheck'),
+    ('torch.autograd.gradcheck.gradgradcheck', 'Gnn.autograd_gradgradcheck'),
+    ('torch.autograd.gradcheck.GradcheckError', 'Gnn.GradcheckError'),
 ]
 
 

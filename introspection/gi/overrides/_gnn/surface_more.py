@@ -336,3 +336,295 @@ def _loader_len_torch(self):
 
 _data.DataLoader.__iter__ = _loader_iter_torch
 _data.DataLoader.__len__ = _loader_len_torch
+
+
+# ---- torch.autograd: backward, Variable, gradcheck, gradgradcheck ----
+
+import warnings as _warnings
+
+
+def _g():
+    """The overridden Gnn module (its torch-shaped functions)."""
+    from gi.repository import Gnn as overridden
+    return overridden
+
+
+def _as_tuple(value):
+    if value is None:
+        return None
+    return (value,) if isinstance(value, Gnn.Tensor) else tuple(value)
+
+
+@_export
+def autograd_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+                      grad_variables=None, inputs=None):
+    """torch.autograd.backward: the gradients of the sum of tensors[i] weighted by
+    grad_tensors[i] (None: a scalar output's implicit 1) accumulate into the leaves' (or
+    inputs') grad, in one pass of the engine."""
+    if grad_variables is not None:
+        _warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.")
+        if grad_tensors is not None:
+            raise RuntimeError("'grad_tensors' and 'grad_variables' (deprecated) arguments both "
+                               "passed to backward(). Please only use 'grad_tensors'.")
+        grad_tensors = grad_variables
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError('grad can be implicitly created only for scalar outputs'
+                           if len(grads) < len(tensors) else
+                           'Mismatch in number of tensors: %d gradients for %d tensors'
+                           % (len(grads), len(tensors)))
+    for k, t in enumerate(tensors):
+        if not t.requires_grad:
+            raise RuntimeError('element %d of tensors does not require grad and does not have a '
+                               'grad_fn' % k)
+    if len(tensors) == 1:
+        tensors[0].backward(grads[0], retain_graph, create_graph, inputs)
+        return
+    root = None
+    for t, g in zip(tensors, grads):
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError('grad can be implicitly created only for scalar outputs')
+            term = t.sum()
+        else:
+            if tuple(g.shape) != tuple(t.shape):
+                raise RuntimeError('Mismatch in shape: grad_output[0] has a shape of %s and '
+                                   'output[0] has a shape of %s.' % (g.shape, t.shape))
+            term = (t * g).sum()
+        root = term if root is None else root + term
+    root.backward(None, retain_graph, create_graph, inputs)
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, Gnn.Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """torch.autograd.Variable(data, requires_grad=False): since torch 0.4 a tensor; this
+    returns a tensor that shares data's storage, detached, requiring grad as asked.
+    isinstance(t, Variable) holds for every tensor."""
+
+    def __new__(cls, data=None, requires_grad=False, volatile=False):
+        if volatile:
+            _warnings.warn('volatile was removed and now has no effect. Use `with torch.no_grad():` '
+                           'instead.')
+        if data is None:
+            data = _g().empty(0)
+        if not isinstance(data, Gnn.Tensor):
+            raise TypeError('Variable data has to be a tensor, but got %s' % type(data).__name__)
+        out = data.detach()
+        if requires_grad:
+            out.requires_grad_(True)
+        return out
+
+
+__all__.append('Variable')
+
+
+class GradcheckError(RuntimeError):
+    """torch.autograd.gradcheck.GradcheckError: raised by gradcheck / gradgradcheck when a check
+    fails and raise_exception is True."""
+
+
+__all__.append('GradcheckError')
+
+
+def _differentiable(t):
+    return isinstance(t, Gnn.Tensor) and t.is_floating_point()
+
+
+def _outputs_of(func, inputs):
+    out = func(*inputs)
+    return (out,) if isinstance(out, Gnn.Tensor) else tuple(out)
+
+
+def _numerical_jacobians(func, inputs, wrt, eps):
+    """[output][input] numpy arrays (numel_in x numel_out) of central differences. The
+    perturbed inputs are new leaves that require grad where the original does (func may
+    differentiate inside, as gradgradcheck's does)."""
+    import numpy as np
+    G = _g()
+    base = {k: inputs[k].detach().numpy().astype(np.float64) for k in wrt}
+
+    def run(k=None, idx=None, step=0.0):
+        args = list(inputs)
+        for m in wrt:
+            arr = base[m]
+            if m == k:
+                arr = arr.copy()
+                arr.flat[idx] += step
+            args[m] = G.tensor(arr, dtype=inputs[m].dtype, requires_grad=True)
+        return [o.detach().numpy().astype(np.float64).ravel() if _differentiable(o) else None
+                for o in _outputs_of(func, args)]
+
+    outs0 = run()
+    jac = [[np.zeros((inputs[k].numel(), 0 if o is None else o.size)) for k in wrt] for o in outs0]
+    for col, k in enumerate(wrt):
+        for idx in range(inputs[k].numel()):
+            plus, minus = run(k, idx, eps), run(k, idx, -eps)
+            for j, o in enumerate(outs0):
+                if o is not None:
+                    jac[j][col][idx] = (plus[j] - minus[j]) / (2 * eps)
+    return outs0, jac
+
+
+def _analytical_jacobians(outputs, inputs, wrt, check_grad_dtypes):
+    import numpy as np
+    G = _g()
+    diff = [inputs[k] for k in wrt]
+    jac = []
+    for o in outputs:
+        rows = [np.zeros((t.numel(), o.numel() if _differentiable(o) else 0)) for t in diff]
+        if _differentiable(o) and o.requires_grad:
+            for j in range(o.numel()):
+                onehot = np.zeros(o.numel())
+                onehot[j] = 1.0
+                go = G.tensor(onehot.reshape(tuple(o.shape)), dtype=o.dtype)
+                grads = G.autograd_grad([o], diff, [go], retain_graph=True, allow_unused=True)
+                for c, (g, t) in enumerate(zip(grads, diff)):
+                    if g is None:
+                        continue
+                    if tuple(g.shape) != tuple(t.shape):
+                        raise GradcheckError('Gradient has incorrect size')
+                    if check_grad_dtypes and g.dtype != t.dtype:
+                        raise GradcheckError('Gradient has dtype mismatch')
+                    rows[c][:, j] = g.detach().numpy().astype(np.float64).ravel()
+        jac.append(rows)
+    return jac
+
+
+def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes, what='Jacobian'):
+    import numpy as np
+    inputs = _as_tuple(inputs)
+    wrt = [k for k, t in enumerate(inputs) if isinstance(t, Gnn.Tensor) and t.requires_grad]
+    if not wrt:
+        raise ValueError('gradcheck expects at least one input tensor to require gradient, but none '
+                         'of the them have requires_grad=True.')
+    for k in wrt:
+        if inputs[k].dtype != _g().float64:
+            _warnings.warn('Input #%d requires gradient and is not a double precision floating point. '
+                           'This check will likely fail if all the inputs are not of double precision '
+                           'floating point. ' % k)
+    outputs = _outputs_of(func, inputs)
+    analytical = _analytical_jacobians(outputs, inputs, wrt, check_grad_dtypes)
+    again = _analytical_jacobians(outputs, inputs, wrt, check_grad_dtypes)
+    for a_out, b_out in zip(analytical, again):
+        for a, b in zip(a_out, b_out):
+            if np.abs(a - b).max(initial=0.0) > nondet_tol:
+                raise GradcheckError('Backward is not reentrant, i.e., running backward with same input '
+                                     'and grad_output multiple times gives different values, although '
+                                     'analytical gradient matches numerical gradient.The tolerance for '
+                                     'nondeterminism was %s.' % (nondet_tol,))
+    _, numerical = _numerical_jacobians(func, inputs, wrt, eps)
+    for j, (a_out, n_out) in enumerate(zip(analytical, numerical)):
+        for c, (a, n) in enumerate(zip(a_out, n_out)):
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                raise GradcheckError('%s mismatch for output %d with respect to input %d,\n'
+                                     'numerical:%s\nanalytical:%s\n' % (what, j, wrt[c], n, a))
+    return True
+
+
+@_export
+def autograd_gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True,
+                       check_sparse_nnz=False, nondet_tol=0.0, check_undefined_grad=True,
+                       check_grad_dtypes=False, check_batched_grad=False,
+                       check_batched_forward_grad=False, check_forward_ad=False,
+                       check_backward_ad=True, fast_mode=False):
+    """torch.autograd.gradcheck: compares the gradients of func at inputs (those that require
+    grad, float64 as torch advises) with central finite differences of step eps; True when
+    every entry is within atol + rtol * |numerical|, else a GradcheckError (or False with
+    raise_exception=False). The checks gnn has no mode for (sparse, batched, forward AD) are
+    accepted at their defaults; fast_mode runs the full check."""
+    for name, value, default in (('check_sparse_nnz', check_sparse_nnz, False),
+                                 ('check_batched_grad', check_batched_grad, False),
+                                 ('check_batched_forward_grad', check_batched_forward_grad, False),
+                                 ('check_forward_ad', check_forward_ad, False)):
+        if value != default:
+            raise NotImplementedError('gradcheck: %s=%r is not supported by gnn' % (name, value))
+    if not check_backward_ad:
+        return True
+    try:
+        return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+
+
+@_export
+def autograd_gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
+                           gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                           check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                           check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False):
+    """torch.autograd.gradgradcheck: gradcheck of the gradient of func (its vector-Jacobian
+    product with grad_outputs; random ones, requiring grad, when None), which checks the
+    second derivatives."""
+    import numpy as np
+    G = _g()
+    if check_batched_grad or check_fwd_over_rev:
+        raise NotImplementedError('gradgradcheck: batched and forward-over-reverse checks are not '
+                                  'supported by gnn')
+    if not check_rev_over_rev:
+        return True
+    inputs = _as_tuple(inputs)
+    outputs = _outputs_of(func, inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(G.tensor(rng.standard_normal(tuple(o.shape)), dtype=o.dtype, requires_grad=True)
+                             for o in outputs if _differentiable(o) and o.requires_grad)
+    grad_outputs = _as_tuple(grad_outputs)
+    n = len(inputs)
+    wrt = [k for k, t in enumerate(inputs) if isinstance(t, Gnn.Tensor) and t.requires_grad]
+
+    def first_derivatives(*args):
+        ins, gos = args[:n], args[n:]
+        outs = [o for o in _outputs_of(func, ins) if _differentiable(o) and o.requires_grad]
+        grads = G.autograd_grad(outs, [ins[k] for k in wrt], list(gos), create_graph=True,
+                                allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    try:
+        return _gradcheck(first_derivatives, inputs + grad_outputs, eps, atol, rtol, nondet_tol,
+                          check_grad_dtypes)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+
+
+# ---- Tensor.is_leaf: torch's property ----
+#
+# The C method gnn_tensor_is_leaf () is Python's t.is_leaf (); torch's is_leaf is a property.
+# The property gives a bool that can also be called, so that both spellings keep working.
+
+class _CallableBool(int):
+    """True or False, which also answers a call (t.is_leaf () as t.is_leaf)."""
+
+    def __call__(self):
+        return bool(self)
+
+    def __repr__(self):
+        return repr(bool(self))
+
+    __str__ = __repr__
+
+
+_CALLABLE = (_CallableBool(0), _CallableBool(1))
+_c_is_leaf = Gnn.Tensor.is_leaf
+
+
+def _is_leaf(self):
+    return _CALLABLE[bool(_c_is_leaf(self))]
+
+
+def _install_is_leaf():
+    from .tensor import Tensor
+    Tensor.is_leaf = property(_is_leaf, doc='torch.Tensor.is_leaf: whether the tensor '
+                                         'is a leaf of the graph (also callable, as gnn\'s method)')
+
+
+_install_is_leaf()
