@@ -384,5 +384,205 @@ class Autograd(unittest.TestCase):
         self.assertFalse(gnn.is_inference_mode_enabled())
 
 
+# ---- 4. Tensor methods and torch functions ----
+
+_RNG = np.random.default_rng(4)
+_DATA = {'x': _RNG.standard_normal((3, 4)), 'v': _RNG.standard_normal(10), 'z': _RNG.standard_normal((2, 3, 4)),
+         'a': _RNG.standard_normal((3, 3)), 's': _RNG.standard_normal((2, 4)), 'd': _RNG.standard_normal(3),
+         'm': _RNG.standard_normal((4, 2)), 'b1': _RNG.standard_normal((2, 3, 5)),
+         'b2': _RNG.standard_normal((2, 5, 4)), 'p': _RNG.standard_normal(3), 'q': _RNG.standard_normal(4)}
+
+
+_IMG = _RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+
+
+def _scope(lib, requires_grad):
+    scope = {'torch': lib, 'np': np}
+    for k, v in _DATA.items():
+        scope[k] = lib.tensor(v, dtype=lib.float64, requires_grad=requires_grad)
+    scope['spd'] = lib.tensor(_DATA['a'] @ _DATA['a'].T + 3 * np.eye(3), dtype=lib.float64)
+    scope['f'] = lib.tensor(_DATA['x'].astype(np.float32))
+    scope['i'] = lib.tensor([[1, -2, 3], [0, 5, -6]])
+    scope['img'] = lib.tensor(_IMG)
+    return scope
+
+
+# expressions whose value (and, from the float64 leaves, gradient) match torch's
+DIFFERENTIABLE = [
+    'v.unfold(0, 3, 2)', 'v.unfold(0, 2, 3)', 'v.unfold(0, 4, 1)', 'x.unfold(1, 2, 1)', 'x.unfold(0, 3, 3)',
+    'z.unfold(-1, 2, 2)', 'x.t().unfold(1, 2, 1)', 'v.unfold(0, 10, 1)', 'v.unfold(0, 0, 1)',
+    'v[3].unfold(0, 1, 1)', 'z.unfold(1, 2, 1).unfold(2, 2, 2)',
+    'v.as_strided((3, 3), (1, 1))', 'v.as_strided((3, 3), (1, 1), 2)', 'torch.as_strided(x, (2, 2), (4, 1), 1)',
+    'torch.as_strided(x, (2, 6), (6, 1))', 'x.as_strided((4,), (3,))', 'v[2:].as_strided((2, 2), (2, 1))',
+    'v[2:].as_strided((2,), (1,), 0)', 'x.t().as_strided((3,), (5,))', 'v.as_strided((2, 2), (0, 1))',
+    'torch.as_strided_scatter(v, d, (3,), (2,), 1)', 'torch.as_strided_scatter(x, s, (2, 4), (1, 2))',
+    'torch.diagonal_scatter(a, d)', 'torch.diagonal_scatter(x, p, 1)', 'torch.diagonal_scatter(x, d[:2], -1)',
+    'torch.diagonal_scatter(z, x[:, :2], 0, 0, 2)', 'x.diagonal_scatter(p)',
+    'torch.select_scatter(x, q, 0, 1)', 'torch.select_scatter(x, p, 1, -1)', 'z.select_scatter(x, 0, 1)',
+    'torch.slice_scatter(x, s, 0, 1, 3, 1)', 'torch.slice_scatter(x, x[:, :2], 1, 0, 4, 2)',
+    'torch.slice_scatter(v, d, 0, 2, 8, 2)', 'x.slice_scatter(x[:1], 0, 0, 1, 1)',
+    'torch.view_copy(x, (4, 3))', 'torch.view_copy(x, (-1,))', 'torch.slice_copy(x, 1, 1, 3, 1)', 'torch.alias_copy(x)',
+    'torch.as_strided_copy(v, (2, 2), (1, 2))', 'torch.detach_copy(x)', 'torch.diagonal_copy(z, 0, 1, 2)',
+    'torch.expand_copy(d, (2, 3))', 'torch.permute_copy(z, (2, 0, 1))', 'torch.select_copy(z, 1, 2)',
+    'torch.split_copy(v, 3)', 'torch.split_with_sizes_copy(v, [4, 6])', 'torch.squeeze_copy(x[:1])',
+    'torch.squeeze_copy(x[:1], 0)', 'torch.t_copy(x)', 'torch.transpose_copy(z, 0, 2)', 'torch.unbind_copy(x, 1)',
+    'torch.unfold_copy(v, 0, 3, 3)', 'torch.unsqueeze_copy(x, 1)',
+    'x.clone().addmm_(x, torch.ones(4, 4, dtype=torch.float64), beta=0.5, alpha=2)',
+    'd.clone().addmv_(a, p, beta=2)', 'a.clone().addr_(d, p, alpha=-1)',
+    'z[:, :, :4].clone().baddbmm_(b1, b2, alpha=0.5)', 'x.clone().addbmm_(b1, b2)',
+    'torch.cholesky(spd)', 'spd.cholesky(upper=True)', 'torch.symeig(spd).eigenvalues',
+    'torch.symeig(spd, eigenvectors=True).eigenvalues', 'torch.symeig(spd, upper=False).eigenvalues',
+    'x.angle()', 'torch.angle(i)', 'x.conj_physical()', 'torch.conj_physical(x)',
+    'x.contiguous(memory_format=torch.contiguous_format)', 'img.contiguous(memory_format=torch.channels_last)',
+    'img.to(memory_format=torch.channels_last)', 'img.to(torch.float64, memory_format=torch.channels_last)',
+    'torch.empty_like(x, memory_format=torch.preserve_format).shape',
+]
+
+# expressions whose (non-differentiable) result matches torch's
+VALUES = [
+    'v.unfold(0, 3, 2).stride()', 'x.unfold(1, 2, 1).stride()', 'v.unfold(0, 3, 2).is_contiguous()',
+    'v.unfold(0, 3, 2).storage_offset()', 'v[3].unfold(0, 1, 1).shape', 'v.as_strided((3, 3), (1, 1), 2).stride()',
+    'v.as_strided((3,), (2,), 4).storage_offset()', 'x.new(2, 3).shape', 'x.new((2, 3)).tolist()',
+    'x.new([1, 2]).tolist()', 'x.new([1, 2]).dtype', 'i.new([1.5]).dtype', 'x.new().shape', 'x.new(torch.Size([3])).shape',
+    'x.new(x).tolist()', 'f.clone().apply_(lambda e: e * 2 + 1).tolist()',
+    'f.clone().map_(f[0], lambda a, b: a - b).tolist()', 'i.clone().apply_(lambda e: e // 2).tolist()',
+    'f[:2, :3].clone().map2_(i.float(), i.float(), lambda a, b, c: a + b * c).tolist()',
+    'x.layout', 'torch.strided', 'torch.channels_last', 'torch.contiguous_format', 'torch.preserve_format',
+    'repr(torch.channels_last_3d)', 'x.is_pinned()', 'x.is_shared()',
+    'img.contiguous(memory_format=torch.channels_last).stride()',
+    'img.contiguous(memory_format=torch.channels_last).is_contiguous()',
+    'img.contiguous(memory_format=torch.channels_last).is_contiguous(memory_format=torch.channels_last)',
+    'img.is_contiguous(memory_format=torch.channels_last)', 'x.is_contiguous(memory_format=torch.contiguous_format)',
+    'img.to(memory_format=torch.channels_last).stride()',
+    'img.contiguous(memory_format=torch.channels_last).contiguous().stride()',
+    'f.storage().size()', 'f[1:].storage().tolist()', 'len(f.t().storage())', 'f.storage().element_size()',
+    'f.storage().nbytes()', 'f.storage().dtype', 'f.storage()[5]', 'f.storage_type().__name__',
+    'i.storage_type().__name__', 'f.storage().data_ptr() == f.data_ptr()',
+    'f[1].data_ptr() - f.data_ptr()', 'f.t()[1].data_ptr() - f.data_ptr()', 'torch.zeros(0).data_ptr()',
+]
+
+
+def _compare_value(test, got, want, what):
+    if isinstance(want, torch.Tensor):
+        close(test, got, want, msg=what)
+    elif isinstance(want, (list, tuple)) and type(want).__name__ not in ('Size',) and not hasattr(want, '_fields'):
+        test.assertEqual(len(got), len(want), what)
+        for g, w in zip(got, want):
+            _compare_value(test, g, w, what)
+    elif isinstance(want, (torch.Size, torch.dtype, torch.layout, torch.memory_format)):
+        test.assertEqual(repr(got), repr(want), what)
+    elif isinstance(want, float):
+        test.assertAlmostEqual(got, want, places=5, msg=what)
+    else:
+        test.assertEqual(got, want, what)
+
+
+class TensorMethods(unittest.TestCase):
+    def test_differentiable(self):
+        import warnings
+        for expr in DIFFERENTIABLE:
+            results = {}
+            for lib in (torch, gnn):
+                scope = _scope(lib, True)
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')   # cholesky's and symeig's deprecation
+                    try:
+                        out = eval(expr, scope)
+                    except Exception as e:
+                        raise AssertionError('%s with %s: %s' % (expr, lib.__name__, e)) from e
+                leaves = [scope[k] for k in _DATA]
+                grads = None
+                outs = list(out) if isinstance(out, (list, tuple)) else [out]
+                if all(isinstance(o, lib.Tensor) for o in outs) and any(o.requires_grad for o in outs):
+                    total = sum((o * lib.arange(o.numel(), dtype=o.dtype).reshape(o.shape).cos()).sum()
+                                for o in outs if o.requires_grad)
+                    try:
+                        grads = lib.autograd.grad(total, leaves, allow_unused=True)
+                    except RuntimeError as e:
+                        if lib is torch and 'is not implemented' in str(e):
+                            grads = 'torch has no derivative'   # (torch 1.13: detach_copy)
+                            results[lib] = (out, grads)
+                            continue
+                        raise
+                    grads = [lib.zeros_like(t) if g is None else g for g, t in zip(grads, leaves)]
+                results[lib] = (out, grads)
+            _compare_value(self, results[gnn][0], results[torch][0], expr)
+            if 'as_strided_scatter' in expr or isinstance(results[torch][1], str):
+                continue   # torch 1.13's gradient of it reads uninitialized memory: gradchecked below
+            if results[torch][1] is None:
+                self.assertIsNone(results[gnn][1], expr)
+            else:
+                self.assertIsNotNone(results[gnn][1], expr)
+                close(self, results[gnn][1], results[torch][1], msg=expr + ' (gradients)')
+
+    def test_values(self):
+        for expr in VALUES:
+            want = eval(expr, _scope(torch, False))
+            got = eval(expr, _scope(gnn, False))
+            _compare_value(self, got, want, expr)
+
+    def test_unfold_is_a_view(self):
+        for lib in (torch, gnn):
+            v = lib.arange(8.0)
+            w = v.unfold(0, 3, 2)
+            w[1, 0] = 100.0
+            self.assertEqual(v.tolist()[2], 100.0)
+            a = v.as_strided((2, 2), (1, 1), 5)
+            a[0, 1] = -1.0
+            self.assertEqual(v.tolist()[6], -1.0)
+            s = v.storage()
+            s[0] = 7.0
+            self.assertEqual(v.tolist()[0], 7.0)
+
+    def test_gradcheck_of_views(self):
+        x = gnn.tensor(_DATA['v'], dtype=gnn.float64, requires_grad=True)
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: t.unfold(0, 3, 2), (x,)))
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: t.as_strided((3, 3), (1, 2), 1), (x,)))
+        self.assertTrue(gnn.autograd.gradgradcheck(lambda t: (t.unfold(0, 4, 3) ** 2), (x,)))
+        self.assertTrue(gnn.autograd.gradgradcheck(lambda t: (t.as_strided((2, 3), (2, 1)) ** 2), (x,)))
+        d = gnn.tensor(_DATA['d'], dtype=gnn.float64, requires_grad=True)
+        self.assertTrue(gnn.autograd.gradcheck(lambda t, s: gnn.as_strided_scatter(t, s, (3,), (2,), 1), (x, d)))
+        self.assertTrue(gnn.autograd.gradcheck(lambda t, s: gnn.diagonal_scatter(t.reshape(2, 5), s[:2], 1), (x, d)))
+
+    def test_errors(self):
+        def message(lib, expr):
+            scope = _scope(lib, False)
+            try:
+                eval(expr, scope)
+            except Exception as e:
+                return type(e).__mro__[-3 if type(e).__module__ == 'gi.overrides.Gnn' else 0], \
+                    getattr(e, 'message', str(e))
+            return None
+        for expr in ['v.unfold(0, 11, 1)', 'v.unfold(0, 3, 0)', 'v.unfold(1, 2, 1)', 'torch.as_strided(v, (3,), (1, 2))',
+                     'torch.as_strided(v, (3,), (-1,))', 'torch.as_strided(v, (30,), (1,))',
+                     'torch.as_strided(v, (3,), (1,), -1)', 'torch.solve(a, a)', 'a.solve(a)', 'a.lstsq(a)',
+                     'torch.lstsq(a, a)', 'a.eig()', 'torch.eig(a)', 'torch.matrix_rank(a)',
+                     'x.contiguous(memory_format=torch.channels_last)']:
+            want, got = message(torch, expr), message(gnn, expr)
+            self.assertIsNotNone(got, expr)
+            self.assertEqual(got[1], want[1], expr)
+            self.assertTrue(isinstance(got[0], type) and issubclass(got[0], Exception), expr)
+        for name in ('cdouble', 'cfloat', 'chalf'):
+            with self.assertRaisesRegex(TypeError, 'gnn has no complex dtypes'):
+                getattr(gnn.ones(2), name)()
+
+    def test_pinned_and_shared(self):
+        x = gnn.arange(3.0)
+        p = x.pin_memory()
+        self.assertEqual(p.tolist(), [0.0, 1.0, 2.0])
+        self.assertFalse(p.is_pinned())
+        self.assertIs(x.share_memory_(), x)
+        self.assertTrue(x.is_shared())
+
+    def test_deprecation_warnings(self):
+        for lib in (torch, gnn):
+            spd = _scope(lib, False)['spd']
+            with self.assertWarnsRegex(UserWarning, 'torch.cholesky is deprecated in favor of torch.linalg.cholesky'):
+                spd.cholesky()
+            with self.assertWarnsRegex(UserWarning, 'torch.symeig is deprecated in favor of torch.linalg.eigh'):
+                lib.symeig(spd)
+            self.assertEqual(tuple(lib.symeig(spd).eigenvectors.shape), (0,))
+
+
 if __name__ == '__main__':
     main()

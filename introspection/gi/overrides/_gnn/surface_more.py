@@ -628,3 +628,536 @@ def _install_is_leaf():
 
 
 _install_is_leaf()
+
+
+# ---- Tensor methods: views of any geometry, the *_scatter functions, legacy spellings ----
+
+import numbers as _numbers
+
+from .errors import raising_torch_errors as _raising
+from .tensor import Tensor as _Tensor
+
+
+def _ints(name, value):
+    if isinstance(value, _numbers.Integral):
+        return [int(value)]
+    return [int(v) for v in value]
+
+
+@_export
+def unfold(self, dimension, size, step):
+    """Tensor.unfold(dimension, size, step): a view of the windows of `size` indices of
+    `dimension`, `step` apart, in a new last dimension (gnn_tensor_unfold)."""
+    return _raising(Gnn.Tensor.unfold)(self, int(dimension), int(size), int(step))
+
+
+@_export
+def as_strided(input, size, stride, storage_offset=None):
+    """torch.as_strided(input, size, stride, storage_offset=None): a view of input's storage
+    with that geometry; storage_offset None keeps input's own."""
+    size, stride = _ints('as_strided', size), _ints('as_strided', stride)
+    _check_offset(storage_offset)
+    return _raising(Gnn.Tensor.as_strided)(input, size, stride,
+                                           -1 if storage_offset is None else int(storage_offset))
+
+
+def _check_offset(storage_offset):
+    if storage_offset is not None and int(storage_offset) < 0:
+        raise RuntimeError('Tensor: invalid storage offset %d' % int(storage_offset))
+
+
+def _as_strided_checked(input, size, stride, storage_offset=None):
+    _check_offset(storage_offset)
+    return as_strided(input, size, stride, storage_offset)
+
+
+def _scatter_into(name, input, src, view_of):
+    """input with src written where view_of(input) looks, out of place and differentiable in
+    both: the positions the view takes (view_of of a tensor of positions) get src's elements
+    through scatter, the others keep input's."""
+    G = _g()
+    if not isinstance(input, Gnn.Tensor) or not isinstance(src, Gnn.Tensor):
+        raise TypeError('%s(): arguments must be tensors' % name)
+    shape = tuple(input.shape)
+    where = view_of(G.arange(input.numel()).reshape(shape))
+    if tuple(where.shape) != tuple(src.shape):
+        raise RuntimeError('%s: expected src to have a size equal to the slice of self. src size = %s, '
+                           'slice size = %s' % (name, list(src.shape), list(where.shape)))
+    if where.numel() == 0:
+        return input.clone()
+    flat = input.reshape(-1).scatter(0, where.reshape(-1), src.to(input.dtype).reshape(-1))
+    return flat.reshape(shape)
+
+
+@_export
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """torch.as_strided_scatter: a copy of input (contiguous, as torch's) with src written into
+    its as_strided(size, stride, storage_offset) view."""
+    return _scatter_into('as_strided_scatter', input, src,
+                         lambda t: as_strided(t, size, stride, storage_offset))
+
+
+@_export
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """torch.diagonal_scatter: a copy of input with src written on the diagonal."""
+    return _scatter_into('diagonal_scatter', input, src, lambda t: t.diagonal(offset, dim1, dim2))
+
+
+@_export
+def select_scatter(input, src, dim, index):
+    """torch.select_scatter: a copy of input with src written at index of dim."""
+    return _scatter_into('select_scatter', input, src, lambda t: t.select(dim, index))
+
+
+@_export
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """torch.slice_scatter: a copy of input with src written into input[start:end:step] of dim."""
+    def view(t):
+        index = [slice(None)] * t.dim()
+        index[dim] = slice(start, end, step)
+        return t[tuple(index)]
+    return _scatter_into('slice_scatter', input, src, view)
+
+
+@_export
+def narrow_copy(input, dim, start, length):
+    """torch.narrow_copy: a contiguous copy of input.narrow(dim, start, length)."""
+    return input.narrow(dim, start, length).clone().contiguous()
+
+
+def _copy_of(view_name):
+    def fn(input, *args, **kwargs):
+        out = getattr(input, view_name)(*args, **kwargs)
+        if isinstance(out, (tuple, list)):
+            return [o.clone().contiguous() for o in out]
+        return out.clone().contiguous()
+    fn.__name__ = view_name.strip('_') + '_copy'
+    fn.__doc__ = 'torch.%s_copy: a contiguous copy of what Tensor.%s gives.' % (view_name, view_name)
+    return fn
+
+
+def _view_copy(input, *args, **kwargs):
+    return input.view(*args, **kwargs).clone().contiguous()
+
+
+def _slice_copy(input, dim=0, start=None, end=None, step=1):
+    index = [slice(None)] * input.dim()
+    index[dim] = slice(start, end, step)
+    return input[tuple(index)].clone().contiguous()
+
+
+def _alias_copy(input):
+    return input.clone().contiguous()
+
+
+_COPY_FUNCTIONS = {
+    'alias_copy': _alias_copy, 'view_copy': _view_copy, 'slice_copy': _slice_copy,
+    'as_strided_copy': lambda input, size, stride, storage_offset=None:
+        _as_strided_checked(input, size, stride, storage_offset).clone().contiguous(),
+}
+_COPY_FUNCTIONS['split_with_sizes_copy'] = lambda input, split_sizes, dim=0: [
+    t.clone().contiguous() for t in input.split([int(n) for n in split_sizes], dim)]
+for _view in ('detach', 'diagonal', 'expand', 'permute', 'select', 'split',
+              'squeeze', 't', 'transpose', 'unbind', 'unfold', 'unsqueeze'):
+    _COPY_FUNCTIONS[_view + '_copy'] = _copy_of(_view)
+for _name, _fn in _COPY_FUNCTIONS.items():
+    _fn.__name__ = _name
+    globals()[_name] = _fn
+    __all__.append(_name)
+del _name, _fn, _view
+
+
+@_export
+def tensor_new(self, *args, device=None):
+    """Tensor.new(...), torch's legacy constructor of a tensor of self's dtype (and device):
+    new() an empty one, new(*sizes) or new(torch.Size) an uninitialized one of that shape,
+    new(sequence) one holding the data, new(tensor) an alias of it."""
+    G = _g()
+    dev = device if device is not None else self.device
+    if not args:
+        return G.empty(0, dtype=self.dtype, device=dev)
+    if len(args) == 1 and isinstance(args[0], Gnn.Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError('expected %s (got %s)' % (self.type(), args[0].type()))
+        return args[0].detach()
+    if all(isinstance(a, _numbers.Integral) for a in args):
+        return G.empty(*args, dtype=self.dtype, device=dev)
+    if len(args) == 1 and type(args[0]).__name__ == 'Size':
+        return G.empty(tuple(args[0]), dtype=self.dtype, device=dev)
+    if len(args) == 1:
+        return G.tensor(args[0], dtype=self.dtype, device=dev)
+    raise TypeError('new(): invalid arguments')
+
+
+def _elementwise_python(name, self, others, fn):
+    """Writes fn(x, *others' elements) into each element of self (a CPU tensor), as torch's
+    apply_ / map_ / map2_; no autograd."""
+    import numpy as np
+    G = _g()
+    if self.device.type != 'cpu':
+        raise TypeError('%s is only implemented on CPU tensors' % name)
+    values = self.detach().numpy()
+    arrays = [np.broadcast_to(o.detach().numpy(), values.shape) for o in others]
+    out = np.empty(values.shape, dtype=values.dtype)
+    for idx in np.ndindex(values.shape):
+        args = [values[idx].item()] + [a[idx].item() for a in arrays]
+        out[idx] = fn(*args)
+    with G.no_grad():
+        self.copy_(G.tensor(out, dtype=self.dtype))
+    return self
+
+
+@_export
+def apply_(self, callable):
+    """Tensor.apply_(callable): each element x becomes callable(x) (CPU, no autograd)."""
+    return _elementwise_python('apply_', self, [], callable)
+
+
+@_export
+def map_(self, tensor, callable):
+    """Tensor.map_(tensor, callable): each element x becomes callable(x, y), y the element of
+    tensor (broadcast) at the same place."""
+    return _elementwise_python('map_', self, [tensor], callable)
+
+
+@_export
+def map2_(self, x, y, callable):
+    """Tensor.map2_(x, y, callable): callable(self element, x element, y element)."""
+    return _elementwise_python('map2_', self, [x, y], callable)
+
+
+def _inplace(name, signature):
+    from .inplace import inplace_of
+    compute = inplace_of(name, lambda source, *args, **kwargs: getattr(_g(), name)(source, *args, **kwargs))
+
+    def method(self, a, b, *, beta=1, alpha=1):
+        return compute(self, a, b, beta=beta, alpha=alpha)
+    method.__name__ = method.__qualname__ = name + '_'
+    method.__doc__ = 'Tensor.%s_%s: torch.%s written back into self.' % (name, signature, name)
+    return method
+
+
+addmm_ = _inplace('addmm', '(mat1, mat2, *, beta=1, alpha=1)')
+addmv_ = _inplace('addmv', '(mat, vec, *, beta=1, alpha=1)')
+addr_ = _inplace('addr', '(vec1, vec2, *, beta=1, alpha=1)')
+baddbmm_ = _inplace('baddbmm', '(batch1, batch2, *, beta=1, alpha=1)')
+addbmm_ = _inplace('addbmm', '(batch1, batch2, *, beta=1, alpha=1)')
+__all__ += ['addmm_', 'addmv_', 'addr_', 'baddbmm_', 'addbmm_']
+
+
+# torch 1.13's deprecated linear algebra: cholesky and symeig warn and answer, the removed
+# ones raise torch's RuntimeError
+_REMOVED = 'This function was deprecated since version 1.9 and is now removed.'
+
+
+def _removed(instead, tuple_message=False):
+    def fn(*args, **kwargs):
+        if tuple_message:
+            raise RuntimeError(str((_REMOVED, 'Please use the `torch.linalg.%s` function instead.' % instead)))
+        raise RuntimeError(_REMOVED + ' Please use the `torch.linalg.%s` function instead.' % instead)
+    return fn
+
+
+solve = _removed('solve')
+lstsq = _removed('lstsq', True)
+eig = _removed('eig')
+matrix_rank = _removed('matrix_rank', True)
+for _fn, _name in ((solve, 'solve'), (lstsq, 'lstsq'), (eig, 'eig'), (matrix_rank, 'matrix_rank')):
+    _fn.__name__ = _name
+    _fn.__doc__ = 'torch.%s: removed in torch 1.9; raises torch\'s RuntimeError' % _name
+    __all__.append(_name)
+del _fn, _name
+
+
+@_export
+def cholesky(input, upper=False, *, out=None):
+    """torch.cholesky (deprecated in torch 1.13, which warns): linalg.cholesky, transposed when
+    upper."""
+    _warnings.warn('torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed '
+                   'in a future PyTorch release.')
+    if out is not None:
+        raise NotImplementedError('cholesky: out= is not supported by gnn')
+    L = _g().linalg_cholesky(input)
+    return L.mT if upper else L
+
+
+@_export
+def symeig(input, eigenvectors=False, upper=True, *, out=None):
+    """torch.symeig (deprecated in torch 1.13, which warns): (eigenvalues, eigenvectors) from
+    linalg.eigh of the upper (or lower) triangle; the eigenvectors are an empty tensor unless
+    asked for."""
+    from .functions import _return_type
+    _warnings.warn('torch.symeig is deprecated in favor of torch.linalg.eigh and will be removed in a '
+                   'future PyTorch release.')
+    G = _g()
+    uplo = 'U' if upper else 'L'
+    if eigenvectors:
+        values, vectors = G.linalg_eigh(input, UPLO=uplo)
+    else:
+        values, vectors = G.linalg_eigvalsh(input, UPLO=uplo), G.empty(0, dtype=input.dtype)
+    return _return_type('symeig', ('eigenvalues', 'eigenvectors'))(values, vectors)
+
+
+# ---- kinds, memory and layout ----
+
+class layout:
+    """torch.layout: gnn's tensors are all torch.strided."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+strided = layout('strided')
+__all__ += ['layout', 'strided']
+
+
+class memory_format:
+    """torch.memory_format: contiguous_format, channels_last, channels_last_3d, preserve_format."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+contiguous_format = memory_format('contiguous_format')
+channels_last = memory_format('channels_last')
+channels_last_3d = memory_format('channels_last_3d')
+preserve_format = memory_format('preserve_format')
+__all__ += ['memory_format', 'contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_format']
+
+
+def _layout(self):
+    return strided
+
+
+@_export
+def pin_memory(self, device=None):
+    """Tensor.pin_memory(): gnn's CPU tensors live in host memory that every backend reads, so
+    this is a copy, as torch's (a pinned tensor is a new one)."""
+    if self.device.type != 'cpu':
+        raise RuntimeError('cannot pin \'%s\' only dense CPU tensors can be pinned' % self.type())
+    return self.clone()
+
+
+@_export
+def is_pinned(self, device=None):
+    """Tensor.is_pinned(): False (gnn has no page-locked memory)."""
+    return False
+
+
+@_export
+def share_memory_(self):
+    """Tensor.share_memory_(): gnn's workers are threads, which share all memory already;
+    returns self, which is_shared() then reports."""
+    self.__dict__['_gnn_shared'] = True
+    return self
+
+
+@_export
+def is_shared(self):
+    """Tensor.is_shared(): whether share_memory_() was called on this tensor."""
+    return bool(self.__dict__.get('_gnn_shared', False))
+
+
+@_export
+def data_ptr(self):
+    """Tensor.data_ptr(): the address of the first element (CPU tensors; 0 for an empty one)."""
+    if self.numel() == 0:
+        return 0
+    return int(_raising(Gnn.Tensor.get_data_address)(self))
+
+
+def _complex_only(name):
+    def fn(self, *args, **kwargs):
+        raise TypeError('%s: gnn has no complex dtypes (torch.%s is a complex dtype)'
+                        % (name, {'cdouble': 'complex128', 'cfloat': 'complex64',
+                                  'chalf': 'complex32'}.get(name, 'complex64')))
+    fn.__name__ = name
+    return fn
+
+
+cdouble = _complex_only('cdouble')
+cfloat = _complex_only('cfloat')
+chalf = _complex_only('chalf')
+__all__ += ['cdouble', 'cfloat', 'chalf']
+
+
+@_export
+def angle(input):
+    """torch.angle of a real tensor: 0 where input >= 0, pi where it is negative, nan kept
+    (integers give float); gnn has no complex dtypes."""
+    import math
+    G = _g()
+    x = input if input.is_floating_point() else input.to(G.get_default_dtype())
+    return G.where(x < 0, G.full_like(x, math.pi), x * 0)
+
+
+@_export
+def conj_physical(input):
+    """torch.conj_physical of a real tensor: a copy."""
+    return input.clone()
+
+
+@_export
+def conj_physical_(self):
+    """Tensor.conj_physical_ of a real tensor: self, unchanged."""
+    return self
+
+
+def _storage_elements(tensor):
+    """The elements of the memory a tensor views: what its root tensor (the one it is a view
+    of, or itself) reaches, from the start of the storage."""
+    root = Gnn.Tensor.get_base(tensor)
+    if root is None:
+        root = tensor
+    if root.numel() == 0:
+        return root.storage_offset()
+    return root.storage_offset() + 1 + sum((n - 1) * st for n, st in zip(root.shape, root.stride()))
+
+
+_STORAGE_NAMES = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16',
+                  'int64': 'Long', 'int32': 'Int', 'int16': 'Short', 'int8': 'Char', 'uint8': 'Byte',
+                  'bool': 'Bool'}
+
+
+class TypedStorage:
+    """What Tensor.storage () gives: the memory a tensor is a view of, as a 1-D sequence of its
+    dtype (torch.storage.TypedStorage's reading side: size, len, indexing, tolist, dtype,
+    device, data_ptr, element_size, nbytes). Writes through indexing change every view."""
+
+    def __init__(self, tensor):
+        n = _storage_elements(tensor)
+        self._flat = as_strided(tensor.detach(), [n], [1], 0)
+        self.dtype = tensor.dtype
+        self.device = tensor.device
+
+    def size(self):
+        return int(self._flat.numel())
+
+    __len__ = size
+
+    def element_size(self):
+        return self._flat.element_size()
+
+    def nbytes(self):
+        return self.size() * self.element_size()
+
+    def data_ptr(self):
+        return data_ptr(self._flat)
+
+    def tolist(self):
+        return self._flat.tolist()
+
+    def __getitem__(self, index):
+        value = self._flat[index]
+        return value.item() if isinstance(index, _numbers.Integral) else value.tolist()
+
+    def __setitem__(self, index, value):
+        self._flat[index] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def _tensor(self):
+        return self._flat
+
+    def __repr__(self):
+        return ' ' + '\n '.join(str(v) for v in self.tolist()) + '\n[%s of size %d]' % (
+            type(self).__name__, self.size())
+
+
+__all__.append('TypedStorage')
+
+
+@_export
+def storage(self):
+    """Tensor.storage(): the TypedStorage of the memory self views."""
+    return TypedStorage(self)
+
+
+@_export
+def storage_type(self):
+    """Tensor.storage_type(): a class named as torch's (FloatStorage, LongStorage, ...)."""
+    name = _STORAGE_NAMES.get(repr(self.dtype).replace('torch.', ''), 'Typed') + 'Storage'
+    return type(name, (TypedStorage,), {'__module__': 'torch'})
+
+
+# memory formats: contiguous () and to () take torch's memory_format; channels_last gives the
+# NHWC strides torch gives (a 4-d tensor), channels_last_3d the NDHWC ones (5-d)
+
+def _channels_last_copy(self, fmt):
+    nd = 4 if fmt is channels_last else 5
+    if self.dim() != nd:
+        raise RuntimeError('required rank %d tensor to use %s format' % (nd, fmt._name))
+    order = (0, 2, 3, 1) if nd == 4 else (0, 2, 3, 4, 1)
+    back = (0, 3, 1, 2) if nd == 4 else (0, 4, 1, 2, 3)
+    moved = self.permute(*order)
+    if Gnn.Tensor.is_contiguous(moved):
+        return self
+    return Gnn.Tensor.contiguous(moved).permute(*back)
+
+
+def _check_format(fmt):
+    if fmt is not None and not isinstance(fmt, memory_format):
+        raise TypeError("memory_format must be torch.memory_format, not %s" % type(fmt).__name__)
+
+
+def _contiguous(self, memory_format=contiguous_format):
+    """Tensor.contiguous(memory_format=torch.contiguous_format): self when it is already laid
+    out so, else a copy; channels_last (4-d) and channels_last_3d (5-d) give the channels-last
+    strides."""
+    _check_format(memory_format)
+    if memory_format in (channels_last, channels_last_3d):
+        return _channels_last_copy(self, memory_format)
+    if memory_format is preserve_format:
+        raise RuntimeError('preserve memory format is unsupported by the contiguous operator')
+    return _raising(Gnn.Tensor.contiguous)(self)
+
+
+def _is_contiguous(self, memory_format=contiguous_format):
+    """Tensor.is_contiguous(memory_format=torch.contiguous_format)."""
+    _check_format(memory_format)
+    if memory_format in (channels_last, channels_last_3d):
+        nd = 4 if memory_format is channels_last else 5
+        if self.dim() != nd:
+            return False
+        order = (0, 2, 3, 1) if nd == 4 else (0, 2, 3, 4, 1)
+        return bool(Gnn.Tensor.is_contiguous(self.permute(*order)))
+    return bool(Gnn.Tensor.is_contiguous(self))
+
+
+_tensor_to = _Tensor.to
+
+
+def _to(self, *args, memory_format=None, **kwargs):
+    _check_format(memory_format)
+    out = _tensor_to(self, *args, **kwargs)
+    if memory_format in (channels_last, channels_last_3d):
+        out = _channels_last_copy(out, memory_format)
+    elif memory_format is contiguous_format:
+        out = _raising(Gnn.Tensor.contiguous)(out)
+    return out
+
+
+_to.__doc__ = (_tensor_to.__doc__ or '') + ' memory_format= lays the result out as torch does.'
+
+
+def _install_tensor_surface():
+    _Tensor.layout = property(_layout, doc='torch.Tensor.layout: torch.strided')
+    _Tensor.contiguous = _contiguous
+    _Tensor.is_contiguous = _is_contiguous
+    _Tensor.to = _to
+
+
+_install_tensor_surface()
