@@ -584,5 +584,148 @@ class TensorMethods(unittest.TestCase):
             self.assertEqual(tuple(lib.symeig(spd).eigenvectors.shape), (0,))
 
 
+# ---- 5. torch namespace ----
+
+NAMESPACE_DIFFERENTIABLE = [
+    'torch.gradient(v)', 'torch.gradient(x)', 'torch.gradient(x, dim=1)', 'torch.gradient(x, spacing=0.5)',
+    'torch.gradient(x, spacing=[2.0, 0.5])', 'torch.gradient(z, dim=(1, 2), edge_order=2)',
+    'torch.gradient(v, spacing=(torch.tensor(np.cumsum(np.arange(1.0, 11.0)), dtype=torch.float64),))',
+    'torch.gradient(x, spacing=(torch.tensor([0.0, 1.0, 3.0], dtype=torch.float64),), dim=0, edge_order=2)',
+    'torch.gradient(x, spacing=[torch.tensor([0.0, 1.0, 3.0], dtype=torch.float64), '
+    'torch.tensor([0.0, 0.5, 2.0, 2.5], dtype=torch.float64)])',
+    'torch.constant_pad_nd(x, (1, 2))', 'torch.constant_pad_nd(z, [0, 1, 2, 0], 1.5)',
+    'torch.cosine_embedding_loss(x, x.flip(0), torch.tensor([1, -1, 1]))',
+    'torch.cosine_embedding_loss(x, x.flip(0), torch.tensor([1, -1, 1]), 0.2, 0)',
+    'torch.hinge_embedding_loss(x, torch.ones(3, 4, dtype=torch.float64), 1.0, 2)',
+    'torch.margin_ranking_loss(d, p, torch.tensor([1.0, -1.0, 1.0], dtype=torch.float64), 0.1)',
+    'torch.poisson_nll_loss(x, x.abs(), True, False, 1e-8, 1)',
+    'torch.poisson_nll_loss(x.abs(), x.abs(), False, True, 1e-8, 2)',
+    'torch.triplet_margin_loss(x, x.flip(0), x.flip(1), 1.0, 2.0, 1e-6, True, 0)',
+    'torch.frobenius_norm(x)', 'torch.frobenius_norm(z, (0, 2))', 'torch.frobenius_norm(z, [1], True)',
+    'torch.nuclear_norm(a)', 'torch.nuclear_norm(z, (1, 2))', 'torch.nuclear_norm(a, keepdim=True)',
+    'torch.norm_except_dim(x)', 'torch.norm_except_dim(z, 2, 1)', 'torch.norm_except_dim(z, 3, 2)',
+    'torch.norm_except_dim(x, 2, -1)',
+    'torch.pixel_shuffle(z.reshape(1, 4, 3, 2), 2)', 'torch.pixel_unshuffle(z.reshape(1, 1, 4, 6), 2)',
+    'torch.alpha_dropout(x, 0.5, False)', 'torch.feature_alpha_dropout(x, 0.5, False)',
+    'torch.conv3d(z.reshape(1, 1, 2, 3, 4), z[:, :2, :2].reshape(2, 1, 1, 2, 2), p[:2], 1, (0, 1, 0))',
+    'torch.conv_transpose3d(z.reshape(1, 2, 1, 3, 4), z[:, :2, :2].reshape(2, 1, 1, 2, 2), None, 1, 0, 0, 1, 1)',
+    'torch.max_pool3d(z.reshape(1, 2, 3, 4), (1, 2, 2))', 'torch.max_pool3d(z.reshape(1, 2, 3, 4), 2, 1, 1)',
+    'torch.max_pool1d_with_indices(x.reshape(1, 3, 4), 2)',
+    'torch.instance_norm(z, None, None, None, None, True, 0.1, 1e-5, False)',
+    'torch.instance_norm(z, p, d, None, None, True, 0.1, 1e-5, False)',
+    'torch.ctc_loss(z.log_softmax(2), torch.tensor([[1, 2], [3, 1], [2, 2]]), [2, 2, 2], [2, 1, 2])',
+    'torch.ctc_loss(z.log_softmax(2), torch.tensor([[1, 2], [3, 1], [2, 2]]), [2, 2, 2], [2, 1, 2], 0, 2)',
+]
+
+NAMESPACE_VALUES = [
+    'torch.hann_window(8)', 'torch.hann_window(8, False)', 'torch.hann_window(1)', 'torch.hann_window(0)',
+    'torch.hamming_window(7)', 'torch.hamming_window(7, False, 0.5, 0.5)', 'torch.hamming_window(6, True, 0.6)',
+    'torch.blackman_window(9)', 'torch.blackman_window(9, periodic=False)', 'torch.bartlett_window(6)',
+    'torch.bartlett_window(6, False)', 'torch.kaiser_window(8)', 'torch.kaiser_window(8, False, 5.0)',
+    'torch.kaiser_window(5, True, 0.0)', 'torch.hann_window(5, dtype=torch.float64)',
+    'torch.hann_window(4, requires_grad=True).requires_grad',
+    'torch.asarray([1, 2, 3])', 'torch.asarray([[1.5, 2.0]])', 'torch.asarray(np.arange(4.0))',
+    'torch.asarray(x) is x', 'torch.asarray(x, copy=True) is x', 'torch.asarray(x, dtype=torch.float32)',
+    'torch.asarray(3.5)', 'torch.asarray([1, 2], dtype=torch.float64, requires_grad=True).requires_grad',
+    'torch.frombuffer(bytearray(np.arange(6, dtype=np.float32).tobytes()), dtype=torch.float32)',
+    'torch.frombuffer(np.arange(6, dtype=np.int32).tobytes(), dtype=torch.int32, count=3, offset=8)',
+    'torch.frombuffer(b"\\x01\\x02\\x03", dtype=torch.uint8)',
+    'torch.channel_shuffle(z.reshape(1, 4, 3, 2), 2)',   # (torch 1.13 has no derivative of it)
+    'torch.alpha_dropout(x, 0.0, True)', 'torch.dropout_(x.detach().clone(), 0.5, False)',
+    'torch.get_float32_matmul_precision()', 'torch.are_deterministic_algorithms_enabled()',
+    'torch.is_deterministic_algorithms_warn_only_enabled()', 'torch.get_deterministic_debug_mode()',
+    'type(torch.get_num_interop_threads())', 'type(torch.default_generator).__name__',
+    'torch.get_rng_state().dtype', 'len(torch.gradient(z))',
+    'torch.binomial(torch.tensor([0.0, 5.0, 10.0]), torch.tensor([0.5, 0.0, 1.0]))',
+]
+
+
+class Namespace(unittest.TestCase):
+    def test_differentiable(self):
+        for expr in NAMESPACE_DIFFERENTIABLE:
+            results = {}
+            for lib in (torch, gnn):
+                scope = _scope(lib, True)
+                try:
+                    out = eval(expr, scope)
+                except Exception as e:
+                    raise AssertionError('%s with %s: %s' % (expr, lib.__name__, e)) from e
+                outs = [o for o in (list(out) if isinstance(out, (list, tuple)) else [out]) if o.is_floating_point()]
+                leaves = [scope[k] for k in _DATA]
+                total = sum((o * lib.arange(o.numel(), dtype=o.dtype).reshape(o.shape).cos()).sum() for o in outs)
+                grads = lib.autograd.grad(total, leaves, allow_unused=True)
+                results[lib] = (out, [lib.zeros_like(t) if g is None else g for g, t in zip(grads, leaves)])
+            _compare_value(self, results[gnn][0], results[torch][0], expr)
+            close(self, results[gnn][1], results[torch][1], msg=expr + ' (gradients)')
+
+    def test_values(self):
+        for expr in NAMESPACE_VALUES:
+            want = eval(expr, _scope(torch, False))
+            got = eval(expr, _scope(gnn, False))
+            if expr.startswith('type(torch.default_generator)'):
+                self.assertEqual(got, 'Generator')
+            elif expr.startswith('torch.binomial'):
+                self.assertEqual(got.tolist(), want.tolist(), expr)   # (the draws that are certain)
+            else:
+                _compare_value(self, got, want, expr)
+
+    def test_gradient_gradcheck(self):
+        x = gnn.tensor(_DATA['x'], dtype=gnn.float64, requires_grad=True)
+        c = gnn.tensor([0.0, 1.0, 3.0], dtype=gnn.float64)
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: gnn.gradient(t, spacing=(c,), dim=0, edge_order=2), (x,)))
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: gnn.norm_except_dim(t, 3, 1), (x,)))
+
+    def test_rng_state(self):
+        gnn.manual_seed(5)
+        state = gnn.get_rng_state()
+        a = gnn.rand(4)
+        gnn.set_rng_state(state)
+        self.assertEqual(gnn.rand(4).tolist(), a.tolist())
+        self.assertIs(gnn.default_generator, gnn.default_generator)
+        gnn.default_generator.manual_seed(11)
+        self.assertEqual(gnn.initial_seed(), 11)
+        s = gnn.seed()
+        self.assertEqual(gnn.initial_seed(), s)
+        with self.assertRaises(TypeError):
+            gnn.set_rng_state(gnn.zeros(16))
+        counts = gnn.tensor([20.0] * 2000)
+        draws = gnn.binomial(counts, gnn.full((2000,), 0.25))
+        self.assertEqual(draws.dtype, gnn.float32)
+        self.assertAlmostEqual(float(draws.mean()), 5.0, delta=0.2)
+        self.assertTrue(bool((draws >= 0).all()) and bool((draws <= 20).all()))
+
+    def test_switches(self):
+        for lib in (torch, gnn):
+            lib.use_deterministic_algorithms(True, warn_only=True)
+            got = [lib.are_deterministic_algorithms_enabled(), lib.is_deterministic_algorithms_warn_only_enabled(),
+                   lib.get_deterministic_debug_mode()]
+            lib.set_deterministic_debug_mode('error')
+            got.append(lib.get_deterministic_debug_mode())
+            lib.set_deterministic_debug_mode(0)
+            got.append(lib.are_deterministic_algorithms_enabled())
+            lib.set_float32_matmul_precision('high')
+            got.append(lib.get_float32_matmul_precision())
+            if lib is gnn:
+                with self.assertWarnsRegex(UserWarning, 'low is not one of'):
+                    lib.set_float32_matmul_precision('low')
+            lib.set_float32_matmul_precision('highest')
+            got.append(lib.get_float32_matmul_precision())
+            self.assertEqual(got, [True, True, 1, 2, False, 'high', 'highest'])
+        n = gnn.get_num_interop_threads()
+        gnn.set_num_interop_threads(2)
+        self.assertEqual(gnn.get_num_interop_threads(), 2)
+        with self.assertRaisesRegex(RuntimeError, 'cannot set number of interop threads'):
+            gnn.set_num_interop_threads(3)
+        self.assertGreater(n, 0)
+
+    def test_inplace_dropout(self):
+        x = gnn.ones(1000)
+        y = gnn.dropout_(x, 0.5, True)
+        self.assertIs(y, x)
+        kept = x[x != 0]
+        self.assertTrue(bool((kept == 2.0).all()))
+        self.assertLess(abs(kept.numel() - 500), 100)
+
+
 if __name__ == '__main__':
     main()

@@ -365,8 +365,8 @@ class TestMissing(unittest.TestCase):
             gnn.complex64
         self.assertIn('gnn lacks torch.complex64', str(cm.exception))
         with self.assertRaises(AttributeError) as cm:
-            gnn.pixel_shuffle
-        self.assertIn('gnn lacks torch.pixel_shuffle', str(cm.exception))
+            gnn.resize_as_
+        self.assertIn('gnn lacks torch.resize_as_', str(cm.exception))
 
     def test_two_tensor_fast_paths(self):
         # add, sub, mul, div, the comparisons and their operators take two tensors straight to C:

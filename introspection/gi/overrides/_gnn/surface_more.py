@@ -1161,3 +1161,470 @@ def _install_tensor_surface():
 
 
 _install_tensor_surface()
+
+
+# ---- torch namespace: windows, gradient, binomial, generator state, global switches ----
+
+import math as _math
+import struct as _struct
+
+
+def _window(name, values_of):
+    def fn(window_length, periodic=True, *args, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False):
+        import numpy as np
+        G = _g()
+        if window_length < 0:
+            raise RuntimeError('%s requires non-negative window_length, got window_length=%d'
+                               % (name, window_length))
+        dtype = G.get_default_dtype() if dtype is None else dtype
+        if not G.empty(0, dtype=dtype).is_floating_point():
+            raise RuntimeError('%s expects floating point dtypes, got: %s' % (name, dtype))
+        if window_length == 0:
+            values = np.zeros(0)
+        elif window_length == 1:
+            values = np.ones(1)
+        else:
+            n = window_length + 1 if periodic else window_length
+            values = values_of(n, *args)[:window_length]
+        out = G.tensor(np.asarray(values, dtype=np.float64), dtype=dtype, device=device)
+        return out.requires_grad_(True) if requires_grad else out
+    fn.__name__ = name
+    fn.__doc__ = 'torch.%s(window_length, periodic=True, ...): as torch\'s (periodic by default).' % name
+    return fn
+
+
+def _cosine_sum(n, *coefficients):
+    import numpy as np
+    k = np.arange(n)
+    return sum(c * (-1) ** j * np.cos(2 * np.pi * j * k / (n - 1)) for j, c in enumerate(coefficients))
+
+
+hann_window = _window('hann_window', lambda n: _cosine_sum(n, 0.5, 0.5))
+hamming_window = _window('hamming_window', lambda n, alpha=0.54, beta=0.46: _cosine_sum(n, alpha, beta))
+blackman_window = _window('blackman_window', lambda n: _cosine_sum(n, 0.42, 0.5, 0.08))
+
+
+def _bartlett(n):
+    import numpy as np
+    k = np.arange(n)
+    return 1 - np.abs(2 * k / (n - 1) - 1)
+
+
+def _kaiser(n, beta=12.0):
+    import numpy as np
+    k = np.arange(n)
+    return np.i0(beta * np.sqrt(np.clip(1 - ((k - (n - 1) / 2) / ((n - 1) / 2)) ** 2, 0, None))) / np.i0(beta)
+
+
+bartlett_window = _window('bartlett_window', _bartlett)
+kaiser_window = _window('kaiser_window', _kaiser)
+__all__ += ['hann_window', 'hamming_window', 'blackman_window', 'bartlett_window', 'kaiser_window']
+
+
+def _gradient_along(f, d, h, edge_order):
+    """The central differences of f along dim d, spacing h: a number or a 1-D coordinate
+    tensor (numpy's and torch's formulas)."""
+    G = _g()
+    n = f.shape[d]
+    if n < edge_order + 1:
+        raise RuntimeError('torch.gradient expected each dimension size to be at least edge_order+1')
+
+    def part(start, stop):
+        return f.narrow(d, start, stop - start)
+
+    def along(c):
+        shape = [1] * f.dim()
+        shape[d] = c.numel()
+        return c.reshape(shape)
+    if isinstance(h, Gnn.Tensor):
+        x = h.to(f.dtype)
+        dx = x[1:] - x[:-1]
+        hl, hr = along(dx[:-1]), along(dx[1:])
+        a = -hr / (hl * (hl + hr))
+        b = (hr - hl) / (hl * hr)
+        c = hl / (hr * (hl + hr))
+        inner = a * part(0, n - 2) + b * part(1, n - 1) + c * part(2, n)
+        if edge_order == 1:
+            first = (part(1, 2) - part(0, 1)) / dx[0]
+            last = (part(n - 1, n) - part(n - 2, n - 1)) / dx[-1]
+        else:
+            h1, h2 = dx[0], dx[1]
+            first = (-(2 * h1 + h2) / (h1 * (h1 + h2)) * part(0, 1) + (h1 + h2) / (h1 * h2) * part(1, 2)
+                     - h1 / (h2 * (h1 + h2)) * part(2, 3))
+            h1, h2 = dx[-2], dx[-1]
+            last = (h2 / (h1 * (h1 + h2)) * part(n - 3, n - 2) - (h1 + h2) / (h1 * h2) * part(n - 2, n - 1)
+                    + (2 * h2 + h1) / (h2 * (h1 + h2)) * part(n - 1, n))
+    else:
+        h = float(h)
+        inner = (part(2, n) - part(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            first = (part(1, 2) - part(0, 1)) / h
+            last = (part(n - 1, n) - part(n - 2, n - 1)) / h
+        else:
+            first = (-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3)) / h
+            last = (0.5 * part(n - 3, n - 2) - 2 * part(n - 2, n - 1) + 1.5 * part(n - 1, n)) / h
+    return G.cat([first, inner, last], d)
+
+
+@_export
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient(input, *, spacing=1, dim=None, edge_order=1): the derivative estimated
+    by central differences in the interior and one-sided ones (first or second order) at the
+    edges, along each dim; spacing a number, a list of numbers (one a dim) or a list of
+    coordinate tensors. A tuple of tensors, differentiable."""
+    G = _g()
+    if edge_order not in (1, 2):
+        raise RuntimeError('torch.gradient only supports edge_order=1 and edge_order=2.')
+    f = input if input.is_floating_point() else input.to(G.get_default_dtype())
+    if dim is None:
+        dims = list(range(f.dim()))
+    elif isinstance(dim, _numbers.Integral):
+        dims = [int(dim)]
+    else:
+        dims = [int(d) for d in dim]
+    dims = [d % f.dim() for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError('torch.gradient expected spacing to be unspecified, a scalar or a list of '
+                               'length equal to \'self.dim() = %d\', since dim argument was not given, but '
+                               'got a list of length %d' % (f.dim(), len(spacing)))
+        hs = list(spacing)
+    else:
+        hs = [spacing] * len(dims)
+    return tuple(_gradient_along(f, d, h, edge_order) for d, h in zip(dims, hs))
+
+
+@_export
+def binomial(count, prob, generator=None):
+    """torch.binomial(count, prob, generator=None): a draw of Binomial(count, prob) per element
+    (a float tensor of count's dtype), from gnn's generator (torch's draws differ)."""
+    import numpy as np
+    G = _g()
+    if count.dtype != prob.dtype:
+        raise RuntimeError('expected scalar type %s but found %s' % (count.dtype, prob.dtype))
+    seed = int(G.randint(0, 2 ** 62, (1,), generator=generator).item())
+    rng = np.random.default_rng(seed)
+    n = count.detach().numpy()
+    p = prob.detach().numpy()
+    draws = rng.binomial(np.broadcast_to(n, np.broadcast_shapes(n.shape, p.shape)).astype(np.int64),
+                         np.clip(p, 0.0, 1.0))
+    return G.tensor(draws.astype(np.float64), dtype=count.dtype)
+
+
+def _default_generator():
+    return Gnn.Generator.get_default()
+
+
+@_export
+def get_rng_state():
+    """torch.get_rng_state: the default generator's state (seed and offset) as a uint8 tensor,
+    which set_rng_state takes back."""
+    G = _g()
+    g = _default_generator()
+    raw = _struct.pack('<QQ', g.get_seed(), g.get_offset())
+    return G.tensor(list(raw), dtype=G.uint8)
+
+
+@_export
+def set_rng_state(new_state):
+    """torch.set_rng_state(new_state): restores a state get_rng_state gave."""
+    G = _g()
+    if not isinstance(new_state, Gnn.Tensor) or new_state.dtype != G.uint8:
+        raise TypeError('expected a torch.ByteTensor, but got %s' % type(new_state).__name__)
+    data = bytes(new_state.tolist())
+    if len(data) != 16:
+        raise RuntimeError('Expected either a THGeneratorState of size 16 (gnn\'s seed and offset) '
+                           'but found the input RNG state size to be %d' % len(data))
+    seed, offset = _struct.unpack('<QQ', data)
+    _default_generator().set_state(seed, offset)
+
+
+@_export
+def seed():
+    """torch.seed: seeds the default generator with a non-deterministic number, returned."""
+    import os
+    value = int.from_bytes(os.urandom(8), 'little') & ((1 << 63) - 1)
+    _g().manual_seed(value)
+    return value
+
+
+class _Flags:
+    deterministic = False
+    warn_only = False
+    matmul_precision = 'highest'
+    interop_threads = None
+
+
+@_export
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """torch.use_deterministic_algorithms(mode, *, warn_only=False): recorded; gnn's CPU kernels
+    are deterministic already (a reduction's order does not depend on the threads)."""
+    if not isinstance(mode, bool):
+        raise TypeError('use_deterministic_algorithms expects a bool, but got %s' % type(mode).__name__)
+    _Flags.deterministic, _Flags.warn_only = mode, bool(warn_only) and mode
+
+
+@_export
+def are_deterministic_algorithms_enabled():
+    return _Flags.deterministic
+
+
+@_export
+def is_deterministic_algorithms_warn_only_enabled():
+    return _Flags.warn_only
+
+
+@_export
+def set_deterministic_debug_mode(debug_mode):
+    """torch.set_deterministic_debug_mode: 'default' / 0, 'warn' / 1, 'error' / 2."""
+    names = {'default': 0, 'warn': 1, 'error': 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in names:
+            raise RuntimeError('invalid value of debug_mode, expected one of `default`, `warn`, `error`, '
+                               'but got %s' % debug_mode)
+        debug_mode = names[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError('invalid value of debug_mode, expected 0, 1, or 2, but got %s' % debug_mode)
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+@_export
+def get_deterministic_debug_mode():
+    return 0 if not _Flags.deterministic else 1 if _Flags.warn_only else 2
+
+
+@_export
+def set_float32_matmul_precision(precision):
+    """torch.set_float32_matmul_precision('highest' | 'high' | 'medium'): recorded; gnn's CPU
+    matmul is always full float32."""
+    if precision not in ('highest', 'high', 'medium'):
+        _warnings.warn("%s is not one of 'highest', 'high', or 'medium'; the current "
+                       "set_float32_matmul_precision call has no effect." % precision)
+        return
+    _Flags.matmul_precision = precision
+
+
+@_export
+def get_float32_matmul_precision():
+    return _Flags.matmul_precision
+
+
+@_export
+def set_num_interop_threads(num):
+    """torch.set_num_interop_threads: recorded (gnn runs ops one at a time; its intra-op
+    threads are set_num_threads')."""
+    if int(num) <= 0:
+        raise RuntimeError('Expected positive number of threads')
+    if _Flags.interop_threads is not None:
+        raise RuntimeError('Error: cannot set number of interop threads after parallel work has '
+                           'started or set_num_interop_threads called')
+    _Flags.interop_threads = int(num)
+
+
+@_export
+def get_num_interop_threads():
+    return _Flags.interop_threads if _Flags.interop_threads is not None else _g().get_num_threads()
+
+
+@_export
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """torch.asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): a tensor
+    itself when nothing changes and copy is not True; anything tensor() takes otherwise
+    (a numpy array is copied: gnn's storage is its own)."""
+    G = _g()
+    if isinstance(obj, Gnn.Tensor):
+        out = obj
+        if dtype is not None and out.dtype != dtype:
+            if copy is False:
+                raise ValueError("can't alias tensor from a different dtype: copy=False")
+            out = out.to(dtype)
+        if device is not None:
+            out = out.to(device)
+        if copy and out is obj:
+            out = obj.clone()
+    else:
+        if copy is False and type(obj).__module__ == 'numpy':
+            raise ValueError("can't alias a numpy array's memory in gnn: copy=False")
+        out = G.as_tensor(obj, dtype=dtype, device=device)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+@_export
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """torch.frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): the
+    buffer's bytes read as dtype (copied: gnn's storage is its own)."""
+    import numpy as np
+    G = _g()
+    np_type = np.dtype(repr(dtype).replace('torch.', '').replace('bool', 'bool_'))
+    view = memoryview(buffer).cast('B')
+    if offset < 0 or offset >= max(len(view), 1) and len(view):
+        raise ValueError('both buffer length (%d) and offset (%d) must be positive and offset must be less '
+                         'than buffer length' % (len(view), offset))
+    available = (len(view) - offset) // np_type.itemsize
+    if count == 0 or (count < 0 and available * np_type.itemsize != len(view) - offset):
+        raise ValueError('buffer length (%d bytes) after offset (%d bytes) must be a multiple of element '
+                         'size (%d)' % (len(view), offset, np_type.itemsize))
+    if count > available:
+        raise ValueError('requested buffer length (%d * %d bytes) after offset (%d bytes) must not be greater '
+                         'than actual buffer length (%d bytes)' % (count, np_type.itemsize, offset, len(view)))
+    data = np.frombuffer(view, dtype=np_type, count=count, offset=offset)
+    out = G.tensor(data.copy(), dtype=dtype)
+    return out.requires_grad_(True) if requires_grad else out
+
+
+# ---- torch.X spellings of functional ops, with aten's signatures (reductions as ints: 0 none,
+# 1 mean, 2 sum; torch 1.13's torch.X losses default to 0, no reduction, as these do) ----
+
+_REDUCTIONS = {0: 'none', 1: 'mean', 2: 'sum'}
+
+
+def _reduction_of(value):
+    if isinstance(value, str):
+        return value
+    return _REDUCTIONS[int(value)]
+
+
+def _F(name):
+    return getattr(_g(), 'functional_' + name)
+
+
+@_export
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _F('conv3d')(input, weight, bias, stride, padding, dilation, groups)
+
+
+@_export
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _F('conv_transpose3d')(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@_export
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return _F('max_pool3d')(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+@_export
+def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return _F('max_pool1d')(input, kernel_size, stride or None, padding, dilation, ceil_mode, True)
+
+
+@_export
+def pixel_shuffle(input, upscale_factor):
+    return _F('pixel_shuffle')(input, upscale_factor)
+
+
+@_export
+def pixel_unshuffle(input, downscale_factor):
+    return _F('pixel_unshuffle')(input, downscale_factor)
+
+
+@_export
+def channel_shuffle(input, groups):
+    return _F('channel_shuffle')(input, groups)
+
+
+@_export
+def alpha_dropout(input, p, train):
+    return _F('alpha_dropout')(input, p, train)
+
+
+@_export
+def feature_alpha_dropout(input, p, train):
+    return _F('feature_alpha_dropout')(input, p, train)
+
+
+def _inplace_dropout(name, functional):
+    def fn(input, p, train):
+        from .inplace import write_back
+        if not train or p == 0:
+            return input
+        return write_back(input, _F(functional)(input.clone() if input.requires_grad else input, p, True))
+    fn.__name__ = name
+    fn.__doc__ = 'torch.%s(input, p, train): F.%s written back into input.' % (name, functional)
+    return fn
+
+
+alpha_dropout_ = _inplace_dropout('alpha_dropout_', 'alpha_dropout')
+feature_alpha_dropout_ = _inplace_dropout('feature_alpha_dropout_', 'feature_alpha_dropout')
+dropout_ = _inplace_dropout('dropout_', 'dropout')
+__all__ += ['alpha_dropout_', 'feature_alpha_dropout_', 'dropout_']
+
+
+@_export
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    return _F('cosine_embedding_loss')(input1, input2, target, margin, reduction=_reduction_of(reduction))
+
+
+@_export
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    return _F('hinge_embedding_loss')(input, target, margin, reduction=_reduction_of(reduction))
+
+
+@_export
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    return _F('margin_ranking_loss')(input1, input2, target, margin, reduction=_reduction_of(reduction))
+
+
+@_export
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    return _F('poisson_nll_loss')(input, target, log_input, full, eps=eps, reduction=_reduction_of(reduction))
+
+
+@_export
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-06, swap=False, reduction=0):
+    return _F('triplet_margin_loss')(anchor, positive, negative, margin, p, eps, swap,
+                                     reduction=_reduction_of(reduction))
+
+
+@_export
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
+    return _F('ctc_loss')(log_probs, targets, input_lengths, target_lengths, blank,
+                          _reduction_of(reduction), zero_infinity)
+
+
+@_export
+def constant_pad_nd(input, pad, value=0):
+    return _F('pad')(input, tuple(pad), 'constant', value)
+
+
+@_export
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+                  cudnn_enabled):
+    return _F('instance_norm')(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+
+@_export
+def frobenius_norm(input, dim=None, keepdim=False):
+    G = _g()
+    if dim is None:
+        return (input * input).sum().sqrt()
+    return (input * input).sum(dim=tuple(_ints('frobenius_norm', dim)), keepdim=keepdim).sqrt()
+
+
+@_export
+def nuclear_norm(input, dim=None, keepdim=False):
+    G = _g()
+    if dim is None:
+        return G.linalg_matrix_norm(input, 'nuc', keepdim=keepdim)
+    return G.linalg_matrix_norm(input, 'nuc', dim=tuple(dim), keepdim=keepdim)
+
+
+@_export
+def norm_except_dim(v, pow=2, dim=0):
+    """torch.norm_except_dim(v, pow=2, dim=0): the pow-norm over every dim but dim, kept as
+    size-1 dims (weight_norm's g); dim=-1 the norm of all."""
+    if dim == -1:
+        return v.norm(pow)
+    dims = tuple(d for d in range(v.dim()) if d != dim % v.dim())
+    if not dims:
+        return v.abs() if pow != 0 else v
+    return (v.abs() ** pow).sum(dim=dims, keepdim=True) ** (1.0 / pow)
+
+
+# torch.default_generator: the generator Gnn.manual_seed seeds (the one a draw without a
+# generator= uses)
+default_generator = Gnn.Generator.get_default()
+__all__.append('default_generator')
