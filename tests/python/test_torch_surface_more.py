@@ -615,6 +615,20 @@ NAMESPACE_DIFFERENTIABLE = [
     'torch.instance_norm(z, p, d, None, None, True, 0.1, 1e-5, False)',
     'torch.ctc_loss(z.log_softmax(2), torch.tensor([[1, 2], [3, 1], [2, 2]]), [2, 2, 2], [2, 1, 2])',
     'torch.ctc_loss(z.log_softmax(2), torch.tensor([[1, 2], [3, 1], [2, 2]]), [2, 2, 2], [2, 1, 2], 0, 2)',
+    'torch.rnn_tanh_cell(x, m[:3], m.t(), a[:2, :2], p[:2], d[:2])',
+    'torch.rnn_relu_cell(x, m[:3], m.t(), a[:2, :2])',
+    'torch.gru_cell(x, z[0, :, :2], torch.cat([m.t(), m.t() * 0.5, m.t() * 2]), torch.cat([a[:2, :2]] * 3), '
+    'torch.cat([d[:2]] * 3), None)',
+    'torch.lstm_cell(x, (z[0, :, :2], z[1, :, :2]), torch.cat([m.t(), -m.t(), m.t() * 0.5, m.t() * 2]), '
+    'torch.cat([a[:2, :2]] * 4), torch.cat([d[:2]] * 4), torch.cat([p[:2]] * 4))',
+    'torch.native_layer_norm(z, [4], q, q * 0.5, 1e-5)', 'torch.native_layer_norm(z, (3, 4), None, None, 1e-5)',
+    'torch.native_batch_norm(z, p, d, None, None, True, 0.1, 1e-5)',
+    'torch.native_group_norm(z.reshape(2, 6, 2), torch.ones(6, dtype=torch.float64), None, 2, 6, 2, 3, 1e-5)[0]',
+    'torch.native_dropout(x, 0.5, False)[0]',
+    'torch.convolution(z, x.reshape(3, 1, 4)[:, :, :2].reshape(1, 3, 2).expand(2, 3, 2), None, [1], [0], [1], '
+    'False, [0], 1)',
+    'torch.convolution(z.reshape(1, 2, 3, 4), s.reshape(2, 1, 2, 2), p[:1], [1, 1], [1, 0], [1, 1], True, [0, 0], 1)',
+    'torch.feature_dropout(z.reshape(1, 2, 3, 4), 0.3, False)',
 ]
 
 NAMESPACE_VALUES = [
@@ -637,6 +651,9 @@ NAMESPACE_VALUES = [
     'type(torch.get_num_interop_threads())', 'type(torch.default_generator).__name__',
     'torch.get_rng_state().dtype', 'len(torch.gradient(z))',
     'torch.binomial(torch.tensor([0.0, 5.0, 10.0]), torch.tensor([0.5, 0.0, 1.0]))',
+    '[t.shape for t in torch.native_batch_norm(img, None, None, torch.zeros(3), torch.ones(3), False, 0.1, 1e-5)]',
+    'torch.native_dropout(x, 0.5, False)[1]',
+    '[t.detach() for t in torch.native_group_norm(z.reshape(2, 6, 2), None, None, 2, 6, 2, 3, 1e-5)]', 'torch.native_dropout(x, 0.0, True)[1]',
 ]
 
 

@@ -1873,6 +1873,17 @@ _SURFACE_MORE = [
     ('torch.frobenius_norm', 'Gnn.frobenius_norm'),
     ('torch.nuclear_norm', 'Gnn.nuclear_norm'),
     ('torch.norm_except_dim', 'Gnn.norm_except_dim'),
+    ('torch.feature_dropout', 'Gnn.feature_dropout'),
+    ('torch.feature_dropout_', 'Gnn.feature_dropout_'),
+    ('torch.convolution', 'Gnn.convolution'),
+    ('torch.rnn_tanh_cell', 'Gnn.rnn_tanh_cell'),
+    ('torch.rnn_relu_cell', 'Gnn.rnn_relu_cell'),
+    ('torch.lstm_cell', 'Gnn.lstm_cell'),
+    ('torch.gru_cell', 'Gnn.gru_cell'),
+    ('torch.native_layer_norm', 'Gnn.native_layer_norm'),
+    ('torch.native_batch_norm', 'Gnn.native_batch_norm'),
+    ('torch.native_group_norm', 'Gnn.native_group_norm'),
+    ('torch.native_dropout', 'Gnn.native_dropout'),
     ('torch.default_generator', 'Gnn.default_generator'),
 ]
 

@@ -1628,3 +1628,124 @@ def norm_except_dim(v, pow=2, dim=0):
 # generator= uses)
 default_generator = Gnn.Generator.get_default()
 __all__.append('default_generator')
+
+
+@_export
+def feature_dropout(input, p, train):
+    """torch.feature_dropout(input, p, train): F.dropout2d's (whole channels) for (N, C, ...)."""
+    return _F('dropout2d' if input.dim() == 4 else 'dropout3d' if input.dim() == 5 else 'dropout1d')(
+        input, p, train)
+
+
+feature_dropout_ = _inplace_dropout('feature_dropout_', 'dropout2d')
+__all__.append('feature_dropout_')
+
+
+@_export
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch.convolution (aten's): conv1d/2d/3d, or their transposed forms, by input's rank."""
+    nd = input.dim() - 2
+    if nd not in (1, 2, 3):
+        raise RuntimeError('Expected 3D, 4D or 5D input to convolution, but got input of size: %s'
+                           % list(input.shape))
+    if transposed:
+        return _F('conv_transpose%dd' % nd)(input, weight, bias, tuple(stride), tuple(padding),
+                                            tuple(output_padding), groups, tuple(dilation))
+    return _F('conv%dd' % nd)(input, weight, bias, tuple(stride), tuple(padding), tuple(dilation), groups)
+
+
+# the recurrent cells, with aten's signatures (weights given, not a module's)
+
+def _linear(x, w, b):
+    out = x.matmul(w.t())
+    return out if b is None else out + b
+
+
+@_export
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return (_linear(input, w_ih, b_ih) + _linear(hx, w_hh, b_hh)).tanh()
+
+
+@_export
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return (_linear(input, w_ih, b_ih) + _linear(hx, w_hh, b_hh)).relu()
+
+
+@_export
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """torch.lstm_cell(input, (h, c), w_ih, w_hh, b_ih=None, b_hh=None) -> (h', c')."""
+    h, c = hx
+    gates = _linear(input, w_ih, b_ih) + _linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, -1)
+    c2 = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return o.sigmoid() * c2.tanh(), c2
+
+
+@_export
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    gi = _linear(input, w_ih, b_ih).chunk(3, -1)
+    gh = _linear(hx, w_hh, b_hh).chunk(3, -1)
+    r = (gi[0] + gh[0]).sigmoid()
+    z = (gi[1] + gh[1]).sigmoid()
+    n = (gi[2] + r * gh[2]).tanh()
+    return (1 - z) * n + z * hx
+
+
+# the native_* forms: their outputs and the statistics they save
+
+@_export
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """torch.native_layer_norm -> (output, mean, rstd), mean and rstd over the normalized dims
+    kept as size-1 dims."""
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    mean = input.mean(dim=dims, keepdim=True)
+    rstd = (input.var(dim=dims, unbiased=False, keepdim=True) + eps).rsqrt()
+    out = (input - mean) * rstd
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out, mean.detach(), rstd.detach()   # (torch differentiates the output only)
+
+
+@_export
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """torch.native_batch_norm -> (output, save_mean, save_invstd): the batch's mean and
+    1/sqrt(var + eps) when training (running statistics updated as F.batch_norm does), empty
+    tensors otherwise."""
+    G = _g()
+    out = _F('batch_norm')(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if not training:
+        return out, G.empty(0, dtype=input.dtype), G.empty(0, dtype=input.dtype)
+    dims = tuple(d for d in range(input.dim()) if d != 1)
+    mean = input.mean(dim=dims)
+    invstd = (input.var(dim=dims, unbiased=False) + eps).rsqrt()
+    return out, mean.detach(), invstd.detach()
+
+
+@_export
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """torch.native_group_norm -> (output, mean, rstd), the statistics of shape (N, group)."""
+    x = input.reshape(N, group, -1)
+    mean = x.mean(dim=2)
+    rstd = (x.var(dim=2, unbiased=False) + eps).rsqrt()
+    out = ((x - mean.unsqueeze(2)) * rstd.unsqueeze(2)).reshape(input.shape)
+    shape = [1, C] + [1] * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out, mean.detach(), rstd.detach()
+
+
+@_export
+def native_dropout(input, p, train):
+    """torch.native_dropout -> (output, mask): the kept elements scaled by 1/(1-p), and the
+    boolean mask of the kept ones (all kept unless train)."""
+    G = _g()
+    if train is False:
+        return input.clone(), G.ones(input.shape, dtype=G.bool)
+    if p >= 1:
+        return input * 0, G.zeros(input.shape, dtype=G.bool)
+    mask = G.rand(tuple(input.shape)) >= p
+    return input * mask.to(input.dtype) * (1.0 / (1.0 - p)), mask
