@@ -744,5 +744,35 @@ class Namespace(unittest.TestCase):
         self.assertLess(abs(kept.numel() - 500), 100)
 
 
+class IncompleteGamma(unittest.TestCase):
+    A = np.array([0.5, 1.0, 2.5, 10.0, 0.1, 3.0, 0.0, 50.0, 4.0, 1e-3, 7.0])
+    X = np.array([0.2, 1.0, 4.0, 9.0, 0.0, 30.0, 2.0, 45.0, -1.0, 5.0, 7.5])
+
+    def test_values_and_gradients(self):
+        out = {}
+        for lib in (torch, gnn):
+            a, x = lib.tensor(self.A), lib.tensor(self.X, requires_grad=True)
+            r = [lib.igamma(a, x), lib.igammac(a, x), a.igamma(x), a.igammac(x), lib.special.gammainc(a, x),
+                 lib.special.gammaincc(a, x), lib.igamma(a.float(), x.detach().float()),
+                 lib.igamma(a[:3].reshape(3, 1), x.detach()[:4])]
+            (g,) = lib.autograd.grad((lib.igamma(a, x) * 2 + lib.igammac(a, x)).sum(), x)
+            r.append(g)
+            b = a.clone()
+            b.igamma_(x.detach())
+            c = a.clone()
+            c.igammac_(x.detach())
+            out[lib] = r + [b, c]
+        close(self, out[gnn], out[torch], rtol=1e-6, atol=1e-9)   # (float32: torch's float kernel)
+
+    def test_gradcheck_and_no_gradient_in_a(self):
+        a = gnn.tensor([0.7, 2.0, 5.0], dtype=gnn.float64)
+        x = gnn.tensor([0.3, 2.5, 6.0], dtype=gnn.float64, requires_grad=True)
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: gnn.igamma(a, t), (x,)))
+        self.assertTrue(gnn.autograd.gradcheck(lambda t: gnn.igammac(a, t), (x,)))
+        a.requires_grad_(True)
+        with self.assertRaisesRegex(NotImplementedError, 'not implemented'):
+            gnn.igamma(a, x).sum().backward()
+
+
 if __name__ == '__main__':
     main()

@@ -1884,6 +1884,14 @@ _SURFACE_MORE = [
     ('torch.native_batch_norm', 'Gnn.native_batch_norm'),
     ('torch.native_group_norm', 'Gnn.native_group_norm'),
     ('torch.native_dropout', 'Gnn.native_dropout'),
+    ('torch.igamma', 'Gnn.igamma'),
+    ('torch.igammac', 'Gnn.igammac'),
+    ('torch.Tensor.igamma', 'Gnn.igamma'),
+    ('torch.Tensor.igammac', 'Gnn.igammac'),
+    ('torch.Tensor.igamma_', 'Gnn.igamma_'),
+    ('torch.Tensor.igammac_', 'Gnn.igammac_'),
+    ('torch.special.gammainc', 'Gnn.igamma'),
+    ('torch.special.gammaincc', 'Gnn.igammac'),
     ('torch.default_generator', 'Gnn.default_generator'),
 ]
 

@@ -1749,3 +1749,126 @@ def native_dropout(input, p, train):
         return input * 0, G.zeros(input.shape, dtype=G.bool)
     mask = G.rand(tuple(input.shape)) >= p
     return input * mask.to(input.dtype) * (1.0 / (1.0 - p)), mask
+
+
+# ---- the regularized incomplete gamma functions (igamma / igammac, special.gammainc /
+# gammaincc): the values from the series (x < a + 1) or the continued fraction (otherwise) in
+# float64, the gradient in x from dP/dx = x^(a-1) e^(-x) / Gamma(a), none in a (as torch's) ----
+
+def _gammainc_lower(a, x):
+    """P(a, x) for one pair of numbers."""
+    if _math.isnan(a) or _math.isnan(x) or a < 0 or x < 0 or (a == 0 and x == 0):
+        return _math.nan
+    if a == 0:
+        return 1.0
+    if x == 0:
+        return 0.0
+    if _math.isinf(x):
+        return 1.0
+    if _math.isinf(a):
+        return 0.0
+    log_front = a * _math.log(x) - x - _math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        for _ in range(10000):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return min(1.0, total * _math.exp(log_front))
+    # Lentz's continued fraction for Q(a, x)
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-16:
+            break
+    return max(0.0, 1.0 - _math.exp(log_front) * h)
+
+
+def _gammainc_values(a, x, upper):
+    import numpy as np
+    G = _g()
+    dtype = G.promote_types(a.dtype, x.dtype)
+    if not G.empty(0, dtype=dtype).is_floating_point():
+        dtype = G.get_default_dtype()
+    an, xn = np.broadcast_arrays(a.detach().numpy().astype(np.float64), x.detach().numpy().astype(np.float64))
+    out = np.vectorize(_gammainc_lower, otypes=[np.float64])(an, xn) if an.size else np.zeros(an.shape)
+    if upper:
+        out = 1.0 - out
+    return G.tensor(out, dtype=dtype)
+
+
+def _gammainc_function():
+    from .function import autograd_Function
+
+    class _Gammainc(autograd_Function):
+        @staticmethod
+        def forward(ctx, a, x, upper):
+            ctx.save_for_backward(a, x)
+            ctx.upper = upper
+            return _gammainc_values(a, x, upper)
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, x = ctx.saved_tensors
+            if ctx.needs_input_grad[0]:
+                raise NotImplementedError('the derivative for \'igamma\' / \'igammac\' with respect to its '
+                                          'first argument (a) is not implemented (as torch\'s)')
+            ad, xd = a.to(grad.dtype), x.to(grad.dtype)
+            density = (ad.sub(1) * xd.log() - xd - ad.lgamma()).exp()
+            g = grad * (-density if ctx.upper else density)
+            return None, g.sum_to_size(*x.shape) if tuple(g.shape) != tuple(x.shape) else g, None
+    return _Gammainc
+
+
+_GAMMAINC = []
+
+
+def _gammainc(a, x, upper):
+    G = _g()
+    if not isinstance(a, Gnn.Tensor):
+        a = G.tensor(a)
+    if not isinstance(x, Gnn.Tensor):
+        x = G.tensor(x)
+    if not _GAMMAINC:
+        _GAMMAINC.append(_gammainc_function())
+    return _GAMMAINC[0].apply(a, x, upper)
+
+
+@_export
+def igamma(input, other, *, out=None):
+    """torch.igamma / special.gammainc(input, other): the regularized lower incomplete gamma
+    P(input, other); differentiable in other."""
+    return _gammainc(input, other, False)
+
+
+@_export
+def igammac(input, other, *, out=None):
+    """torch.igammac / special.gammaincc: the regularized upper incomplete gamma Q = 1 - P."""
+    return _gammainc(input, other, True)
+
+
+@_export
+def igamma_(self, other):
+    from .inplace import write_back
+    return write_back(self, igamma(self.detach() if not self.requires_grad else self.clone(), other))
+
+
+@_export
+def igammac_(self, other):
+    from .inplace import write_back
+    return write_back(self, igammac(self.detach() if not self.requires_grad else self.clone(), other))
