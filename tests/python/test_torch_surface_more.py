@@ -774,5 +774,34 @@ class IncompleteGamma(unittest.TestCase):
             gnn.igamma(a, x).sum().backward()
 
 
+class RecurrentFunctions(unittest.TestCase):
+    def test_as_torch(self):
+        rng = np.random.default_rng(7)
+        for name, gates, lstm in (('lstm', 4, True), ('gru', 3, False), ('rnn_tanh', 1, False), ('rnn_relu', 1, False)):
+            for layers, bidirectional, biases, batch_first in ((1, False, True, False), (2, True, True, True),
+                                                               (2, False, False, False)):
+                dirs = 2 if bidirectional else 1
+                x = rng.standard_normal((5, 3, 4))
+                shapes = []
+                for layer in range(layers):
+                    n_in = 4 if layer == 0 else 6 * dirs
+                    for _ in range(dirs):
+                        shapes += [(gates * 6, n_in), (gates * 6, 6)] + ([(gates * 6,), (gates * 6,)] if biases else [])
+                params = [rng.standard_normal(s) * 0.4 for s in shapes]
+                h = rng.standard_normal((layers * dirs, 5 if batch_first else 3, 6))
+                c = rng.standard_normal(h.shape)
+                out = {}
+                for lib in (torch, gnn):
+                    X = lib.tensor(x, dtype=lib.float64, requires_grad=True)
+                    P = [lib.tensor(p, dtype=lib.float64, requires_grad=True) for p in params]
+                    H = lib.tensor(h, dtype=lib.float64)
+                    hx = [H, lib.tensor(c, dtype=lib.float64)] if lstm else H
+                    r = getattr(lib, name)(X, hx, P, biases, layers, 0.0, False, bidirectional, batch_first)
+                    total = sum((t * t).sum() for t in r)
+                    out[lib] = list(r) + list(lib.autograd.grad(total, [X] + P))
+                close(self, out[gnn], out[torch], msg='%s %d %s %s %s' % (name, layers, bidirectional, biases,
+                                                                           batch_first))
+
+
 if __name__ == '__main__':
     main()

@@ -1892,6 +1892,10 @@ _SURFACE_MORE = [
     ('torch.Tensor.igammac_', 'Gnn.igammac_'),
     ('torch.special.gammainc', 'Gnn.igamma'),
     ('torch.special.gammaincc', 'Gnn.igammac'),
+    ('torch.lstm', 'Gnn.lstm'),
+    ('torch.gru', 'Gnn.gru'),
+    ('torch.rnn_tanh', 'Gnn.rnn_tanh'),
+    ('torch.rnn_relu', 'Gnn.rnn_relu'),
     ('torch.default_generator', 'Gnn.default_generator'),
 ]
 

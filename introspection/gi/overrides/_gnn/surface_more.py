@@ -1872,3 +1872,70 @@ def igamma_(self, other):
 def igammac_(self, other):
     from .inplace import write_back
     return write_back(self, igammac(self.detach() if not self.requires_grad else self.clone(), other))
+
+
+# the whole recurrent layers with aten's signatures (the .input forms: a padded input, the
+# weights as a flat list w_ih, w_hh[, b_ih, b_hh] per layer and direction), run cell by cell
+
+def _recurrent(cell, is_lstm, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+               batch_first):
+    G = _g()
+    dirs = 2 if bidirectional else 1
+    per = 4 if has_biases else 2
+    params = list(params)
+    if len(params) != per * num_layers * dirs:
+        raise RuntimeError('expected %d parameter tensors, got %d' % (per * num_layers * dirs, len(params)))
+    x = input.transpose(0, 1) if batch_first else input
+    h0 = list(hx) if is_lstm else [hx]
+    layer_input = x
+    finals = []
+    for layer in range(num_layers):
+        outputs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            w = params[k * per:(k + 1) * per]
+            w_ih, w_hh = w[0], w[1]
+            b_ih, b_hh = (w[2], w[3]) if has_biases else (None, None)
+            state = tuple(h[k] for h in h0) if is_lstm else h0[0][k]
+            steps = range(layer_input.shape[0] - 1, -1, -1) if d == 1 else range(layer_input.shape[0])
+            hs = [None] * layer_input.shape[0]
+            for t in steps:
+                state = cell(layer_input[t], state, w_ih, w_hh, b_ih, b_hh)
+                hs[t] = state[0] if is_lstm else state
+            outputs.append(G.stack(hs, 0))
+            finals.append(state)
+        layer_input = outputs[0] if dirs == 1 else G.cat(outputs, 2)
+        if dropout and train and layer < num_layers - 1:
+            layer_input = _F('dropout')(layer_input, dropout, True)
+    out = layer_input.transpose(0, 1) if batch_first else layer_input
+    if is_lstm:
+        return out, G.stack([s[0] for s in finals], 0), G.stack([s[1] for s in finals], 0)
+    return out, G.stack(finals, 0)
+
+
+@_export
+def lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """torch.lstm (aten's .input form) -> (output, h_n, c_n)."""
+    return _recurrent(lstm_cell, True, input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first)
+
+
+@_export
+def gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """torch.gru (aten's .input form) -> (output, h_n)."""
+    return _recurrent(gru_cell, False, input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first)
+
+
+@_export
+def rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """torch.rnn_tanh (aten's .input form) -> (output, h_n)."""
+    return _recurrent(rnn_tanh_cell, False, input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first)
+
+
+@_export
+def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """torch.rnn_relu (aten's .input form) -> (output, h_n)."""
+    return _recurrent(rnn_relu_cell, False, input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first)
