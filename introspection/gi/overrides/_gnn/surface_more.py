@@ -1939,3 +1939,126 @@ def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirect
     """torch.rnn_relu (aten's .input form) -> (output, h_n)."""
     return _recurrent(rnn_relu_cell, False, input, hx, params, has_biases, num_layers, dropout, train,
                       bidirectional, batch_first)
+
+
+# ---- legacy tensor types (torch.FloatTensor(2, 3), isinstance(t, torch.LongTensor)) and
+# build facts ----
+
+class _LegacyTypeMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, Gnn.Tensor) and repr(other.dtype) == repr(cls.dtype) and \
+            other.device.type == 'cpu'
+
+    def __repr__(cls):
+        return "<class 'torch.%s'>" % cls.__name__
+
+
+def _legacy_type(name, dtype_name):
+    def __new__(cls, *args, device=None):
+        G = _g()
+        dtype = getattr(G, dtype_name)
+        if len(args) == 1 and isinstance(args[0], Gnn.Tensor):
+            if args[0].dtype != dtype:
+                raise TypeError('expected %s (got %s)' % (name, args[0].type()))
+            return args[0].detach()
+        return tensor_new(G.empty(0, dtype=dtype), *args, device=device)
+
+    class_dict = {'__new__': __new__, '__module__': 'torch',
+                  '__doc__': 'torch.%s: the legacy constructor of %s CPU tensors, and the type '
+                             'isinstance checks' % (name, dtype_name)}
+    cls = _LegacyTypeMeta(name, (), class_dict)
+    return cls
+
+
+_LEGACY = {'FloatTensor': 'float32', 'DoubleTensor': 'float64', 'HalfTensor': 'float16',
+           'BFloat16Tensor': 'bfloat16', 'LongTensor': 'int64', 'IntTensor': 'int32', 'ShortTensor': 'int16',
+           'CharTensor': 'int8', 'ByteTensor': 'uint8', 'BoolTensor': 'bool'}
+for _name, _dtype in _LEGACY.items():
+    globals()[_name] = _legacy_type(_name, _dtype)
+    __all__.append(_name)
+del _name, _dtype
+
+
+def _legacy_dtype(cls):
+    return getattr(_g(), _LEGACY[cls.__name__])
+
+
+_LegacyTypeMeta.dtype = property(_legacy_dtype)
+
+
+@_export
+def get_device(input):
+    """torch.get_device(input): -1 for a CPU tensor, the device index otherwise."""
+    return input.get_device_index() if hasattr(input, 'get_device_index') else (
+        -1 if input.device.type == 'cpu' else (input.device.index or 0))
+
+
+@_export
+def is_storage(obj):
+    """torch.is_storage: whether obj is what Tensor.storage () gives."""
+    return isinstance(obj, TypedStorage)
+
+
+_FLUSH = [False]
+
+
+@_export
+def set_flush_denormal(mode):
+    """torch.set_flush_denormal(mode): recorded; True, as torch answers on x86 (gnn's kernels
+    leave the FPU's denormal mode as it is)."""
+    _FLUSH[0] = bool(mode)
+    return True
+
+
+_WARN_ALWAYS = [False]
+
+
+@_export
+def set_warn_always(b):
+    """torch.set_warn_always(b): recorded (gnn's warnings go through Python's warnings module,
+    whose filters decide)."""
+    _WARN_ALWAYS[0] = bool(b)
+
+
+@_export
+def is_warn_always_enabled():
+    return _WARN_ALWAYS[0]
+
+
+@_export
+def compiled_with_cxx11_abi():
+    """torch.compiled_with_cxx11_abi: True (gnn is C; nothing of it depends on a C++ ABI)."""
+    return True
+
+
+# what this build has, in torch's has_* spelling: LAPACK (the decompositions), OpenMP-like
+# threads, no CUDA/cuDNN/MKL/MKL-DNN/MPS here unless the CUDA backend loads
+has_lapack = True
+has_openmp = True
+has_spectral = False
+has_mkl = False
+has_mkldnn = False
+has_mps = False
+has_cudnn = False
+__all__ += ['has_lapack', 'has_openmp', 'has_spectral', 'has_mkl', 'has_mkldnn', 'has_mps', 'has_cudnn']
+
+
+@_export
+def adaptive_max_pool1d(input, output_size):
+    """torch.adaptive_max_pool1d(input, output_size) -> (output, indices), aten's form."""
+    return _F('adaptive_max_pool1d')(input, output_size, True)
+
+
+@_export
+def unsafe_chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+@_export
+def unsafe_split(input, split_size, dim=0):
+    return input.split(split_size, dim)
+
+
+@_export
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    return input.split([int(n) for n in split_sizes], dim)
