@@ -4,9 +4,17 @@
 #     writable as torch's, over the GObject properties of the C losses;
 #   - torch.utils.data's iterable-style datasets (IterableDataset, ChainDataset), get_worker_info
 #     and default_convert;
-#   - torch.autograd.backward, gradcheck / gradgradcheck, Variable and autograd.graph's hooks;
-#   - Tensor methods and torch functions that compose from existing ops (unfold, as_strided,
-#     the *_scatter and *_copy functions, window functions, gradient, ...).
+#   - torch.autograd.backward, gradcheck / gradgradcheck, Variable, Tensor.is_leaf as a property;
+#   - Tensor methods and torch functions: unfold and as_strided (views, gnn_tensor_unfold and
+#     gnn_tensor_as_strided in C), the *_scatter and *_copy functions, new, apply_, the in-place
+#     addmm_ family, torch 1.13's deprecated and removed linear algebra, storage, layout and
+#     memory formats, igamma / igammac;
+#   - torch namespace names: window functions, gradient, binomial, the generator state, global
+#     switches, asarray, frombuffer, legacy tensor types and the torch.X spellings of functional
+#     ops with aten's signatures (reductions as ints, native_* forms, recurrent cells and layers).
+#
+# The rows of names.py (the block at its end) make these torch.X, Tensor.X and the other
+# namespaces' names.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from .base import Gnn
@@ -51,8 +59,6 @@ class _LossAttribute:
             if member is None:
                 raise ValueError('%s is not a valid value for reduction' % (value,))
             value = member
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            pass
         obj.set_property(self.prop, value)
 
 
@@ -1598,7 +1604,7 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
 
 @_export
 def frobenius_norm(input, dim=None, keepdim=False):
-    G = _g()
+    """torch.frobenius_norm(input, dim=None, keepdim=False): sqrt of the sum of squares."""
     if dim is None:
         return (input * input).sum().sqrt()
     return (input * input).sum(dim=tuple(_ints('frobenius_norm', dim)), keepdim=keepdim).sqrt()
