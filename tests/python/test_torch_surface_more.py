@@ -803,5 +803,33 @@ class RecurrentFunctions(unittest.TestCase):
                                                                            batch_first))
 
 
+class DefaultsAndGraph(unittest.TestCase):
+    def test_set_default_tensor_type(self):
+        try:
+            for lib in (torch, gnn):
+                lib.set_default_tensor_type(lib.DoubleTensor)
+                self.assertEqual(repr(lib.get_default_dtype()), 'torch.float64')
+                self.assertEqual(repr(lib.tensor([1.5]).dtype), 'torch.float64')
+                lib.set_default_tensor_type('torch.FloatTensor')
+                self.assertEqual(repr(lib.get_default_dtype()), 'torch.float32')
+                with self.assertRaises(TypeError):
+                    lib.set_default_tensor_type(lib.LongTensor)
+        finally:
+            torch.set_default_dtype(torch.float32)
+            gnn.set_default_dtype(gnn.float32)
+
+    def test_save_on_cpu(self):
+        grads = {}
+        for lib in (torch, gnn):
+            x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            with lib.autograd.graph.save_on_cpu(pin_memory=False):
+                y = (x * x).sin().sum()
+            (g,) = lib.autograd.grad(y, [x])
+            grads[lib] = g
+        close(self, grads[gnn], grads[torch])
+        with self.assertRaisesRegex(AttributeError, 'pack / unpack hooks'):
+            gnn.autograd.graph.saved_tensors_hooks
+
+
 if __name__ == '__main__':
     main()

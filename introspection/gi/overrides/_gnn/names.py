@@ -1923,6 +1923,9 @@ _SURFACE_MORE = [
     ('torch.unsafe_chunk', 'Gnn.unsafe_chunk'),
     ('torch.unsafe_split', 'Gnn.unsafe_split'),
     ('torch.unsafe_split_with_sizes', 'Gnn.unsafe_split_with_sizes'),
+    ('torch.set_default_tensor_type', 'Gnn.set_default_tensor_type'),
+    ('torch.autograd.graph.save_on_cpu', 'Gnn.autograd_graph_save_on_cpu'),
+    ('torch.autograd.graph.saved_tensors_hooks', Missing('the C engine saves tensors without pack / unpack hooks')),
     ('torch.Tensor.unsafe_split_with_sizes', 'Gnn.unsafe_split_with_sizes'),
     ('torch.default_generator', 'Gnn.default_generator'),
 ]

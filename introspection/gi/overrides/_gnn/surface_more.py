@@ -2068,3 +2068,37 @@ def unsafe_split(input, split_size, dim=0):
 @_export
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
     return input.split([int(n) for n in split_sizes], dim)
+
+
+@_export
+def set_default_tensor_type(t):
+    """torch.set_default_tensor_type(t): a legacy CPU type (torch.DoubleTensor) or its name
+    ('torch.FloatTensor') sets the default floating dtype, as torch's does."""
+    name = t if isinstance(t, str) else getattr(t, '__name__', '')
+    name = name.replace('torch.', '')
+    if name not in _LEGACY:
+        raise TypeError('invalid type object: only floating-point types are supported as the default type'
+                        if not isinstance(t, str) else 'invalid type: %r' % t)
+    dtype = getattr(_g(), _LEGACY[name])
+    if not _g().empty(0, dtype=dtype).is_floating_point():
+        raise TypeError('only floating-point types are supported as the default type')
+    _g().set_default_dtype(dtype)
+
+
+class autograd_graph_save_on_cpu:
+    """torch.autograd.graph.save_on_cpu(pin_memory=False): a context manager under which the
+    tensors autograd saves live in CPU memory. gnn's CPU tensors already do; a CUDA tensor's
+    saved copy stays on its device (the values backward reads are the same)."""
+
+    def __init__(self, pin_memory=False):
+        self.pin_memory = pin_memory
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+autograd_graph_save_on_cpu.__name__ = autograd_graph_save_on_cpu.__qualname__ = 'save_on_cpu'
+__all__.append('autograd_graph_save_on_cpu')
