@@ -1572,3 +1572,312 @@ gnn_tensor_diagonal (GnnTensor *self, gint64 offset, int dim1, int dim2, GError 
     }
   return out;
 }
+
+/* ---- unfold and as_strided: views of any geometry ----------------------------------- */
+
+/* unfold: dims[0] the dimension, start the window size, step the step. The windows that
+ * start at j, j + size, ... never overlap among themselves for a fixed offset j < size, so the
+ * gradient is one strided add per offset j. */
+static gboolean
+unfold_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  ViewCtx *ctx = node->ctx;
+  g_autoptr(GnnTensor) z = NULL;
+  guint nd = node->in_ndim[0];
+  int d = ctx->dims[0];
+  gint64 count;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  if (nd == 0)
+    {
+      gi[0] = gnn_tensor_reshape (go[0], NULL, 0, error);
+      return gi[0] != NULL;
+    }
+  count = gnn_tensor_priv (go[0])->shape[d];
+  z = gnn_tensor_new_like (go[0], gnn_tensor_priv (go[0])->dtype, nd, node->in_shape[0], error);
+  if (z == NULL || !gnn_tensor_zero_ (z, error))
+    return FALSE;
+  for (gint64 j = 0; j < ctx->start && count > 0; j++)
+    {
+      g_autoptr(GnnTensor) part = gnn_tensor_slice (z, d, j, j + (count - 1) * ctx->step + 1, ctx->step, error);
+      g_autoptr(GnnTensor) src = part ? gnn_tensor_select (go[0], (int) nd, j, error) : NULL;
+      if (src == NULL || !gnn_tensor_add_ (part, src, 1.0, error))
+        return FALSE;
+    }
+  gi[0] = g_steal_pointer (&z);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_unfold:
+ * @self: a tensor
+ * @dim: the dimension to take windows of
+ * @size: the length of each window
+ * @step: the distance between the starts of successive windows, at least 1
+ * @error: return location for a #GError
+ *
+ * A view of every window of @size indices of @dim, @step apart (`Tensor.unfold`): @dim's size
+ * becomes the number of windows, `(size (dim) - size) / step + 1`, and a last dimension of
+ * @size indexes each window. Windows overlap when @step < @size; their gradients add up.
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_unfold (GnnTensor *self, int dim, gint64 size, gint64 step, GError **error)
+{
+  GnnTensorPrivate *p;
+  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS], have;
+  guint d = 0;
+  ViewCtx ctx = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      if (dim != 0 && dim != -1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "Dimension out of range (expected to be in range of [-1, 0], but got %d)", dim);
+          return NULL;
+        }
+    }
+  else if (!gnn_normalize_dim (dim, p->ndim, &d, error))
+    return NULL;
+  if (p->ndim + 1 > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "unfold: a tensor of %u dimensions has no room for the window dimension (at most %d)",
+                   p->ndim, GNN_MAX_DIMS);
+      return NULL;
+    }
+  have = p->ndim == 0 ? 1 : p->shape[d];
+  if (size < 0 || size > have)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "maximum size for tensor at dimension %u is %" G_GINT64_FORMAT " but size is %" G_GINT64_FORMAT,
+                   d, have, size);
+      return NULL;
+    }
+  if (step <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "step is %" G_GINT64_FORMAT " but must be > 0", step);
+      return NULL;
+    }
+  ctx.dims[0] = (int) d;
+  ctx.start = size;
+  ctx.step = step;
+  if (p->ndim == 0)
+    {
+      shape[0] = size;
+      strides[0] = 1;
+      return make_view ("UnfoldBackward0", unfold_backward, self, 1, shape, strides, p->offset, &ctx);
+    }
+  for (guint i = 0; i < p->ndim; i++)
+    {
+      shape[i] = p->shape[i];
+      strides[i] = p->strides[i];
+    }
+  shape[d] = (have - size) / step + 1;
+  strides[d] = p->strides[d] * step;
+  shape[p->ndim] = size;
+  strides[p->ndim] = p->strides[d];
+  return make_view ("UnfoldBackward0", unfold_backward, self, p->ndim + 1, shape, strides, p->offset, &ctx);
+}
+
+typedef struct {
+  guint in_ndim, ndim;
+  gint64 in_strides[GNN_MAX_DIMS], in_offset;
+  gint64 size[GNN_MAX_DIMS], stride[GNN_MAX_DIMS], offset;
+} AsStridedCtx;
+
+/* The storage position of each element (row-major order) of a geometry. */
+static void
+positions (guint ndim, const gint64 *shape, const gint64 *strides, gint64 offset, gint64 *out)
+{
+  gint64 idx[GNN_MAX_DIMS] = { 0 }, n = gnn_shape_numel (ndim, shape);
+  for (gint64 k = 0; k < n; k++)
+    {
+      gint64 pos = offset;
+      for (guint i = 0; i < ndim; i++)
+        pos += idx[i] * strides[i];
+      out[k] = pos;
+      for (int i = (int) ndim - 1; i >= 0; i--)
+        {
+          if (++idx[i] < shape[i])
+            break;
+          idx[i] = 0;
+        }
+    }
+}
+
+/* as_strided: each output element's gradient goes to the input element at the same storage
+ * position (output positions the input does not cover get none). */
+static gboolean
+as_strided_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  AsStridedCtx *ctx = node->ctx;
+  gint64 n_in = gnn_shape_numel (node->in_ndim[0], node->in_shape[0]);
+  gint64 n_out = gnn_shape_numel (ctx->ndim, ctx->size);
+  gint64 lo = G_MAXINT64, hi = G_MININT64, n_kept = 0, flat_in = n_in, flat_out = n_out;
+  g_autofree gint64 *in_pos = g_new (gint64, MAX (n_in, 1));
+  g_autofree gint64 *out_pos = g_new (gint64, MAX (n_out, 1));
+  g_autofree gint64 *owner = NULL;
+  g_autofree gint64 *target = g_new (gint64, MAX (n_out, 1));
+  g_autofree gint64 *kept = g_new (gint64, MAX (n_out, 1));
+  g_autoptr(GnnTensor) z = NULL;
+  g_autoptr(GnnTensor) src = NULL;
+  g_autoptr(GnnTensor) index = NULL;
+  g_autoptr(GnnTensor) on_device = NULL;
+  g_autoptr(GnnTensor) sum = NULL;
+
+  if (go[0] == NULL || !NEEDS (0))
+    return TRUE;
+  positions (node->in_ndim[0], node->in_shape[0], ctx->in_strides, ctx->in_offset, in_pos);
+  positions (ctx->ndim, ctx->size, ctx->stride, ctx->offset, out_pos);
+  for (gint64 k = 0; k < n_in; k++)
+    {
+      lo = MIN (lo, in_pos[k]);
+      hi = MAX (hi, in_pos[k]);
+    }
+  if (n_in > 0)
+    {
+      owner = g_new (gint64, hi - lo + 1);
+      for (gint64 k = 0; k <= hi - lo; k++)
+        owner[k] = -1;
+      for (gint64 k = n_in - 1; k >= 0; k--)
+        owner[in_pos[k] - lo] = k;
+    }
+  for (gint64 k = 0; k < n_out; k++)
+    {
+      gint64 pos = out_pos[k];
+      if (n_in > 0 && pos >= lo && pos <= hi && owner[pos - lo] >= 0)
+        {
+          kept[n_kept] = k;
+          target[n_kept] = owner[pos - lo];
+          n_kept++;
+        }
+    }
+  z = gnn_tensor_new_like (go[0], gnn_tensor_priv (go[0])->dtype, 1, &flat_in, error);
+  if (z == NULL || !gnn_tensor_zero_ (z, error))
+    return FALSE;
+  src = gnn_tensor_reshape (go[0], &flat_out, 1, error);
+  if (src == NULL)
+    return FALSE;
+  if (n_kept < n_out)
+    {
+      g_autoptr(GnnTensor) which = gnn_tensor_new_from_int64s (kept, n_kept, &n_kept, 1, error);
+      g_autoptr(GnnTensor) which_there = which ? gnn_tensor_to_device (which, gnn_tensor_get_device (go[0]), error) : NULL;
+      g_autoptr(GnnTensor) taken = which_there ? gnn_tensor_take (src, which_there, error) : NULL;
+      if (taken == NULL)
+        return FALSE;
+      g_clear_object (&src);
+      src = g_steal_pointer (&taken);
+    }
+  index = gnn_tensor_new_from_int64s (target, n_kept, &n_kept, 1, error);
+  on_device = index ? gnn_tensor_to_device (index, gnn_tensor_get_device (go[0]), error) : NULL;
+  sum = on_device ? gnn_tensor_scatter_add (z, 0, on_device, src, error) : NULL;
+  if (sum == NULL)
+    return FALSE;
+  gi[0] = gnn_tensor_reshape (sum, node->in_shape[0], node->in_ndim[0], error);
+  return gi[0] != NULL;
+}
+
+/**
+ * gnn_tensor_as_strided:
+ * @self: a tensor
+ * @size: (array length=n_size): the shape of the view
+ * @n_size: the number of dimensions
+ * @stride: (array length=n_stride): the stride of each dimension, in elements, not negative
+ * @n_stride: the number of strides, @n_size
+ * @storage_offset: the position of the first element in @self's storage, in elements, or a
+ *   negative number for @self's own storage offset
+ * @error: return location for a #GError
+ *
+ * A view of @self's storage with the given geometry (`torch.as_strided`): element
+ * (i0, i1, ...) is the storage element `storage_offset + i0 * stride[0] + i1 * stride[1] ...`.
+ * Every element must lie inside the storage. The gradient of an element goes to the element of
+ * @self at the same storage position; elements the view takes more than once add up.
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_as_strided (GnnTensor *self, const gint64 *size, guint n_size, const gint64 *stride,
+                       guint n_stride, gint64 storage_offset, GError **error)
+{
+  GnnTensorPrivate *p;
+  AsStridedCtx ctx = { 0 };
+  GnnTensor *out;
+  GnnNode *node;
+  gint64 last;
+  gsize item;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (n_size != n_stride)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE, "mismatch in length of strides and shape");
+      return NULL;
+    }
+  if (n_size > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "as_strided: %u dimensions, at most %d are supported",
+                   n_size, GNN_MAX_DIMS);
+      return NULL;
+    }
+  if (storage_offset < 0)
+    storage_offset = p->offset;
+  for (guint i = 0; i < n_size; i++)
+    if (stride[i] < 0)
+      {
+        g_autoptr(GString) s = g_string_new ("[");
+        for (guint j = 0; j < n_stride; j++)
+          g_string_append_printf (s, "%s%" G_GINT64_FORMAT, j ? ", " : "", stride[j]);
+        g_string_append_c (s, ']');
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "as_strided: Negative strides are not supported at the moment, got strides: %s", s->str);
+        return NULL;
+      }
+  if (!gnn_shape_check ("as_strided", n_size, size, 0, error))
+    return NULL;
+  item = gnn_dtype_get_size (p->dtype);
+  last = storage_offset;
+  for (guint i = 0; i < n_size; i++)
+    last += (size[i] - 1) * stride[i];
+  if (gnn_shape_numel (n_size, size) > 0 && (gsize) (last + 1) * item > p->storage->nbytes)
+    {
+      g_autoptr(GString) s = g_string_new ("[");
+      g_autoptr(GString) t = g_string_new ("[");
+      for (guint j = 0; j < n_size; j++)
+        {
+          g_string_append_printf (s, "%s%" G_GINT64_FORMAT, j ? ", " : "", size[j]);
+          g_string_append_printf (t, "%s%" G_GINT64_FORMAT, j ? ", " : "", stride[j]);
+        }
+      g_string_append_c (s, ']');
+      g_string_append_c (t, ']');
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "setStorage: sizes %s, strides %s, storage offset %" G_GINT64_FORMAT ", and itemsize %"
+                   G_GSIZE_FORMAT " requiring a storage size of %" G_GSIZE_FORMAT " are out of bounds for "
+                   "storage of size %" G_GSIZE_FORMAT,
+                   s->str, t->str, storage_offset, item, (gsize) (last + 1) * item, p->storage->nbytes);
+      return NULL;
+    }
+  out = gnn_tensor_new_view (self, n_size, size, stride, storage_offset);
+  node = gnn_autograd_record ("AsStridedBackward0", as_strided_backward, &self, 1, &out, 1);
+  if (node)
+    {
+      ctx.in_ndim = p->ndim;
+      memcpy (ctx.in_strides, p->strides, sizeof (gint64) * p->ndim);
+      ctx.in_offset = p->offset;
+      ctx.ndim = n_size;
+      memcpy (ctx.size, size, sizeof (gint64) * n_size);
+      memcpy (ctx.stride, stride, sizeof (gint64) * n_size);
+      ctx.offset = storage_offset;
+      gnn_node_set_ctx (node, g_memdup2 (&ctx, sizeof ctx), g_free);
+    }
+  return out;
+}

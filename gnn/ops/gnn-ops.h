@@ -853,4 +853,11 @@ GnnTensor *gnn_tensor_ctc_loss_nll (GnnTensor *log_probs, GnnTensor *targets, co
                                     guint n_input_lengths, const gint64 *target_lengths, guint n_target_lengths,
                                     gint64 blank, gboolean zero_infinity, GError **error);
 
+/* views of any geometry: sliding windows and as_strided (gnn-ops-shape.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unfold       (GnnTensor *self, int dim, gint64 size, gint64 step, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_as_strided   (GnnTensor *self, const gint64 *size, guint n_size, const gint64 *stride,
+                                    guint n_stride, gint64 storage_offset, GError **error);
+
 G_END_DECLS

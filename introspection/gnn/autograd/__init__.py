@@ -7,3 +7,8 @@ __getattr__ = _fill('torch.autograd', globals())
 
 from . import function, functional  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
+# torch.autograd.gradcheck is the function, and the module of that name can still be imported
+_gradcheck_function = gradcheck  # noqa: F821 (filled in from the table)
+__import__('importlib').import_module('.gradcheck', __name__)
+gradcheck = _gradcheck_function
+from . import graph  # noqa: E402,F401
