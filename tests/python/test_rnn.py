@@ -221,7 +221,7 @@ class DoubleBackward(Recurrent):
     float64 check of those second derivatives against central differences of gnn's own first
     derivatives. Also: a weight changed in place between forward and backward is refused."""
     CASES = [('RNN', {}), ('LSTM', {}), ('GRU', {}), ('LSTM', dict(bidirectional=True, num_layers=2)),
-             ('GRU', dict(bidirectional=True, batch_first=True))]
+             ('GRU', dict(bidirectional=True, batch_first=True)), ('LSTM', dict(proj_size=2))]
 
     def penalty(self, lib, m, x, dtype):
         y = m(x)[0]
@@ -247,6 +247,29 @@ class DoubleBackward(Recurrent):
                     self.assert_close(to_np(gx.grad), tx.grad.numpy(), rtol, atol, 'grad of x')
                     for (n, p), (_, q) in zip(g.named_parameters(), t.named_parameters()):
                         self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, 'grad of ' + n)
+
+    def test_gradient_penalty_packed(self):
+        """The same penalty over a packed sequence of ragged lengths, sorted or not."""
+        from gnn.nn.utils import rnn as grnn
+        lengths = [4, 2, 3]
+        for name, kw in (('LSTM', dict(bidirectional=True)), ('GRU', {}), ('RNN', {})):
+            for enforce_sorted in (False, True):
+                with self.subTest(name=name, enforce_sorted=enforce_sorted):
+                    g, t = self.pair(name, kw, np.float64)
+                    lens = sorted(lengths, reverse=True) if enforce_sorted else lengths
+                    a = rand((T, len(lens), I), np.float64, seed=1)
+                    gx, tx = gnn.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+                    pens = []
+                    for lib, pack, m, x in ((gnn, grnn, g, gx), (torch, torch.nn.utils.rnn, t, tx)):
+                        y = m(pack.pack_padded_sequence(x, lens, enforce_sorted=enforce_sorted))[0].data
+                        v = lib.tensor(rand(tuple(y.shape), np.float64, seed=5))
+                        (gr,) = lib.autograd.grad((y * v).sum(), x, create_graph=True)
+                        pens.append((gr * gr).sum())
+                    self.assert_close(to_np(pens[0].detach()), pens[1].detach().numpy(), 1e-9, 1e-11, 'penalty')
+                    pens[0].backward()
+                    pens[1].backward()
+                    for (n, p), (_, q) in zip(g.named_parameters(), t.named_parameters()):
+                        self.assert_close(to_np(p.grad), q.grad.numpy(), 1e-9, 1e-11, 'grad of ' + n)
 
     def test_gradgradcheck(self):
         """d/dW_hh of <d<y, v>/dx, u> by double backward against central differences of the
