@@ -18,6 +18,7 @@
 #include "gnn-props-private.h"
 #include "core/gnn-tensor-private.h"
 #include "ops/gnn-ops-private.h"
+#include "autograd/engine/gnn-autograd.h"
 #include "gnn-init.h"
 #include "gnn-layers.h"
 #include "gnn-packed-sequence.h"
@@ -398,6 +399,62 @@ fused_layers (Mode mode, GnnTensor *w_hr, GnnTensor *xp)
   return gnn_tensor_get_size (xp, 0, NULL) > 0 && gnn_rnn_layer_fused_available (xp);
 }
 
+/* The fused layer's backward under create_graph (GnnRnnLayerRecomputeFunc): the steps again
+ * with the composed ops from the inputs' aliases, and their gradients as a graph of their own */
+static gboolean
+recompute_layer (gboolean         lstm,
+                 gboolean         reverse,
+                 GnnTensor      **in,
+                 GnnTensor      **go,
+                 const gboolean  *needs,
+                 GnnTensor      **gi,
+                 GError         **error)
+{
+  Mode mode = lstm ? MODE_LSTM : MODE_GRU;
+  g_autoptr(GnnTensor) h = g_object_ref (in[3]), c = in[4] ? g_object_ref (in[4]) : NULL, y = NULL;
+  g_autoptr(GPtrArray) outs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) grads = NULL;
+  gint64 steps = gnn_tensor_get_size (in[0], 0, NULL);
+  GnnTensor *roots[3], *root_grads[3], *wrt[5];
+  guint n_roots = 0, n_wrt = 0, at[5];
+
+  g_ptr_array_set_size (outs, steps);
+  for (gint64 s = 0; s < steps; s++)
+    {
+      gint64 t = reverse ? steps - 1 - s : s;
+      g_autoptr(GnnTensor) xt = gnn_tensor_select (in[0], 0, t, error);
+
+      if (xt == NULL || !cell_step (mode, xt, in[1], in[2], NULL, &h, &c, error))
+        return FALSE;
+      outs->pdata[t] = g_object_ref (h);
+    }
+  if (!(y = gnn_stack ((GnnTensor **) outs->pdata, outs->len, 0, error)))
+    return FALSE;
+  {
+    GnnTensor *results[3] = { y, h, c };
+
+    for (guint k = 0; k < (lstm ? 3u : 2u); k++)
+      if (go[k] && gnn_tensor_get_requires_grad (results[k]))
+        {
+          roots[n_roots] = results[k];
+          root_grads[n_roots++] = go[k];
+        }
+  }
+  for (guint j = 0; j < 5; j++)
+    if (needs[j] && in[j] && gnn_tensor_get_requires_grad (in[j]))
+      {
+        at[n_wrt] = j;
+        wrt[n_wrt++] = in[j];
+      }
+  if (n_roots == 0 || n_wrt == 0)
+    return TRUE;
+  if (!(grads = gnn_autograd_grad (roots, n_roots, root_grads, n_roots, wrt, n_wrt, TRUE, TRUE, TRUE, error)))
+    return FALSE;
+  for (guint k = 0; k < n_wrt; k++)
+    gi[at[k]] = grads->pdata[k] ? g_object_ref (grads->pdata[k]) : NULL;
+  return TRUE;
+}
+
 /* one layer and direction over @x (T, B, I): the outputs (T, B, H') and the final states */
 static GnnTensor *
 run_direction (GnnRNNBase *self,
@@ -430,6 +487,7 @@ run_direction (GnnRNNBase *self,
     return NULL;
   if (fused_layers (mode, w_hr, xp))
     {
+      gnn_rnn_layer_set_recompute (recompute_layer);
       return gnn_rnn_layer_fused (mode == MODE_LSTM, d, xp, w_hh, b_hh, h, c, h_out, c_out, error);
     }
   g_ptr_array_set_size (outs, steps);

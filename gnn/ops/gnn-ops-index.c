@@ -426,6 +426,29 @@ gnn_index_add_backward (GnnNode      *node,
 static gboolean
 index_select_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
 {
+  guint dim = GPOINTER_TO_UINT (node->ctx);
+
+  /* create_graph: the same sum as scatter_add, which records, so that it is differentiated
+   * again (the reordering of packed sequences' states, for one) */
+  if (go[0] && NEEDS (0) && gnn_is_grad_enabled () && gnn_tensor_priv (go[0])->requires_grad &&
+      gnn_tensor_priv (go[0])->ndim > 0)
+    {
+      GnnTensorPrivate *gp = gnn_tensor_priv (go[0]);
+      GnnTensor *index = gnn_node_saved (node, 0, error);
+      gint64 shape[GNN_MAX_DIMS];
+      g_autoptr(GnnTensor) iv = NULL, ie = NULL, z = NULL;
+
+      if (index == NULL)
+        return FALSE;
+      for (guint k = 0; k < gp->ndim; k++)
+        shape[k] = k == dim ? gnn_tensor_get_numel (index) : 1;
+      if (!(iv = gnn_tensor_reshape (index, shape, gp->ndim, error)) ||
+          !(ie = gnn_tensor_expand (iv, gp->shape, gp->ndim, error)) ||
+          !(z = gnn_tensor_new_zeros_like (go[0], gp->dtype, node->in_ndim[0], node->in_shape[0], error)))
+        return FALSE;
+      gi[0] = gnn_tensor_scatter_add (z, dim, ie, go[0], error);
+      return gi[0] != NULL;
+    }
   return gnn_index_add_backward (node, GNN_BACKEND_OP_INDEX_ADD, GPOINTER_TO_UINT (node->ctx), go, gi, error);
 }
 

@@ -270,5 +270,17 @@ GnnTensor *gnn_rnn_layer_fused            (gboolean    lstm,
                                            GnnTensor **h_n,
                                            GnnTensor **c_n,
                                            GError    **error);
+/* The differentiable backward of gnn_rnn_layer_fused under create_graph: from its inputs
+ * @in (xp, w_hh, b_hh, h0, c0; b_hh and c0 may be NULL), as aliases carrying their history,
+ * and the gradients @go of (y, h_n, c_n) (entries may be NULL), set @gi[j] (transfer full)
+ * for each j with @needs[j], by recomputing the layer with composed ops. nn/ provides it. */
+typedef gboolean (*GnnRnnLayerRecomputeFunc) (gboolean         lstm,
+                                              gboolean         reverse,
+                                              GnnTensor      **in,
+                                              GnnTensor      **go,
+                                              const gboolean  *needs,
+                                              GnnTensor      **gi,
+                                              GError         **error);
+void       gnn_rnn_layer_set_recompute    (GnnRnnLayerRecomputeFunc func);
 
 G_END_DECLS

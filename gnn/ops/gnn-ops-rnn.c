@@ -10,7 +10,11 @@
  * reverse: o(t) = t, p(t) = t + 1), so that the previous states of all steps are one
  * contiguous range of slots. The backward walks the steps back with one cell-backward kernel
  * and one GEMM each, then forms the gradients of W_hh and b_hh with one GEMM and one sum over
- * the whole sequence, as cuDNN does.
+ * the whole sequence, as cuDNN does. The node saves xp, W_hh, h0 (and c0), so that a change in
+ * place of one of them between forward and backward fails as torch's composed layers do. Under
+ * create_graph the backward instead recomputes the steps with composed ops (the function nn/
+ * sets with gnn_rnn_layer_set_recompute) and differentiates those, so that the gradients have
+ * a graph of their own and a second backward works.
  */
 #include "config.h"
 
@@ -29,6 +33,7 @@ typedef struct {
   GnnTensor *xp;      /* GRU: the input projection (T, B, 3H) */
   GnnTensor *w_hh;
   gboolean has_bias;
+  GnnTensor *b_hh;    /* the b_hh given, with its history, for the backward under create_graph */
 } RnnCtx;
 
 static void
@@ -40,6 +45,7 @@ rnn_ctx_free (gpointer data)
   g_clear_object (&ctx->states);
   g_clear_object (&ctx->xp);
   g_clear_object (&ctx->w_hh);
+  g_clear_object (&ctx->b_hh);
   g_free (ctx);
 }
 
@@ -127,6 +133,62 @@ new_buffer (GnnTensor *like, gint64 d0, gint64 d1, gint64 d2, gboolean zero, GEr
   return gnn_tensor_new_like (like, p->dtype, 3, shape, error);
 }
 
+static GnnRnnLayerRecomputeFunc recompute_func;
+
+void
+gnn_rnn_layer_set_recompute (GnnRnnLayerRecomputeFunc func)
+{
+  recompute_func = func;
+}
+
+/* create_graph: the gradients as a graph of their own, by the composed ops of nn/ */
+static gboolean
+recompute_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  RnnCtx *ctx = node->ctx;
+  GnnTensor *in[5] = { NULL };
+  gboolean needs[5] = { FALSE };
+  GnnTensor *full[5] = { NULL };
+  guint map[5], n = 0;
+
+  if (recompute_func == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s: double backward (create_graph=True) is not available", gnn_node_get_name (node));
+      return FALSE;
+    }
+  /* the inputs in the node's order: xp, w_hh, [b_hh], h0, [c0]; all saved but b_hh */
+  for (guint j = 0, i = 0; j < 5; j++)
+    {
+      if ((j == 2 && !ctx->has_bias) || (j == 4 && !ctx->lstm))
+        continue;
+      map[n] = j;
+      if (j == 2)
+        in[n] = ctx->b_hh;
+      else if (!(in[n] = gnn_node_saved (node, i++, error)))
+        return FALSE;
+      n++;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      full[map[k]] = in[k];
+      needs[map[k]] = NEEDS (k);
+    }
+  {
+    GnnTensor *fgi[5] = { NULL };
+
+    if (!recompute_func (ctx->lstm, ctx->reverse, full, go, needs, fgi, error))
+      {
+        for (guint j = 0; j < 5; j++)
+          g_clear_object (&fgi[j]);
+        return FALSE;
+      }
+    for (guint k = 0; k < n; k++)
+      gi[k] = fgi[map[k]];
+  }
+  return TRUE;
+}
+
 /* gradients: inputs xp, w_hh, b_hh, h0, c0 (LSTM) ; outputs y, h_n, c_n (LSTM) */
 static gboolean
 rnn_layer_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
@@ -141,8 +203,12 @@ rnn_layer_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **erro
 
   if (go[0] == NULL && go[1] == NULL && (!ctx->lstm || go[2] == NULL))
     return TRUE;
-  if (!gnn_check_double_backward (node, go, error))
-    return FALSE;
+  /* the inputs as saved: fails when one was changed in place since the forward */
+  for (guint k = 0; k < node->n_saved; k++)
+    if (gnn_node_saved (node, k, error) == NULL)
+      return FALSE;
+  if (gnn_is_grad_enabled ())
+    return recompute_backward (node, go, gi, error);
   guard = gnn_no_grad_guard_new ();
   /* the gradient reaching each slot's state: y's gradient, h_n's (and c_n's) at the last */
   if (!(grad = new_buffer (ctx->states, T + 1, B, width, TRUE, error)) ||
@@ -284,7 +350,7 @@ gnn_rnn_layer_fused (gboolean    lstm,
   GnnTensorPrivate *p = gnn_tensor_priv (xp);
   const gint64 T = p->shape[0], B = p->shape[1], G = lstm ? 4 : 3, H = p->shape[2] / G;
   const gint64 S = lstm ? 2 * H : H;
-  RnnCtx ctx = { lstm, reverse, T, B, H, NULL, NULL, NULL, NULL, b_hh != NULL };
+  RnnCtx ctx = { lstm, reverse, T, B, H, NULL, NULL, NULL, NULL, b_hh != NULL, NULL };
   g_autoptr(GnnTensor) x = NULL, w = NULL, wt = NULL, b = NULL, y = NULL, hn = NULL, cn = NULL;
   GnnTensor *inputs[5] = { xp, w_hh, b_hh, h0, c0 };
   GnnTensor *outputs[3];
@@ -368,6 +434,13 @@ gnn_rnn_layer_fused (gboolean    lstm,
                                    n_in, outputs, lstm ? 3 : 2)))
     {
       RnnCtx *saved = g_memdup2 (&ctx, sizeof ctx);
+
+      /* xp, w_hh, h0 (and c0), checked against in-place changes as torch's composed layers
+       * check theirs (b_hh only enters a sum there: it is kept without a check) */
+      for (guint k = 0; k < 5; k++)
+        if (inputs[k] && k != 2)
+          gnn_node_save (node, inputs[k]);
+      saved->b_hh = b_hh ? g_object_ref (b_hh) : NULL;
 
       saved->w_hh = g_object_ref (w);
       saved->xp = lstm ? NULL : g_object_ref (x);

@@ -11,6 +11,7 @@
 #include "cpu/gnn-cpu-fastmath.h"
 
 #include <float.h>
+#include <string.h>
 
 static GnnModule *
 make (GType type, const char *first, ...)
@@ -386,6 +387,85 @@ test_fastmath (void)
   g_assert_true (gnn_cpu_tanhf (0.0f) == 0.0f && !signbit (gnn_cpu_tanhf (0.0f)));
 }
 
+/* The gradients of the parameters of @type's layer for the gradient penalty ||d f / d x||^2
+ * (f = rnn_fn), with the directions as one op (@fused) or as the per-step ops: the fused
+ * layers' backward under create_graph recomputes the steps with the composed ops */
+static GPtrArray *
+penalty_grads (GType type, gboolean fused)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) m = NULL;
+  g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (3, 2, 2), 3, GNN_DTYPE_FLOAT64);
+  g_autoptr(GnnTensor) f = NULL, sq = NULL, p = NULL;
+  g_autoptr(GPtrArray) gx = NULL, params = NULL;
+  GPtrArray *grads;
+
+  if (!fused)
+    g_setenv ("GNN_RNN_FUSED", "0", TRUE);
+  gnn_manual_seed (11);
+  m = make (type, "input-size", 2, "hidden-size", 3, "bidirectional", TRUE, "dtype", GNN_DTYPE_FLOAT64, NULL);
+  g_assert_true (gnn_tensor_set_requires_grad (x, TRUE, &error));
+  f = rnn_fn (x, m, &error);
+  g_assert_no_error (error);
+  gx = gnn_autograd_grad (&f, 1, NULL, 0, &x, 1, TRUE, TRUE, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_get_requires_grad (gx->pdata[0]));
+  sq = gnn_tensor_mul (gx->pdata[0], gx->pdata[0], &error);
+  p = gnn_tensor_sum_all (sq, &error);
+  g_assert_no_error (error);
+  params = gnn_module_parameters (m, TRUE);
+  grads = gnn_autograd_grad (&p, 1, NULL, 0, (GnnTensor **) params->pdata, params->len, FALSE, FALSE, FALSE, &error);
+  g_assert_no_error (error);
+  g_unsetenv ("GNN_RNN_FUSED");
+  return grads;
+}
+
+static void
+test_fused_double_backward (void)
+{
+  const GType types[] = { GNN_TYPE_LSTM, GNN_TYPE_GRU };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      g_autoptr(GPtrArray) g1 = penalty_grads (types[i], TRUE), g2 = penalty_grads (types[i], FALSE);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpuint (g1->len, ==, g2->len);
+      for (guint k = 0; k < g1->len; k++)
+        {
+          g_assert_true (gnn_tensor_allclose (g1->pdata[k], g2->pdata[k], 1e-10, 1e-12, FALSE, &error));
+          g_assert_no_error (error);
+        }
+    }
+}
+
+/* W_hh changed in place between the fused layer's forward and its backward: torch's error */
+static void
+test_fused_version_check (void)
+{
+  const GType types[] = { GNN_TYPE_LSTM, GNN_TYPE_GRU };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnModule) m = make (types[i], "input-size", 2, "hidden-size", 3, NULL);
+      g_autoptr(GnnTensor) x = rand_input (GNN_TEST_SHAPE (3, 2, 2), 3, GNN_DTYPE_FLOAT32);
+      g_autoptr(GnnTensor) f = rnn_fn (x, m, &error);
+      GnnTensor *w = GNN_TENSOR (gnn_module_get_parameter (m, "weight_hh_l0", &error));
+
+      g_assert_no_error (error);
+      {
+        g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();
+
+        g_assert_true (gnn_tensor_mul_scalar_ (w, 2.0, &error));
+        g_assert_no_error (error);
+      }
+      g_assert_false (gnn_tensor_backward (f, NULL, FALSE, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+      g_assert_nonnull (strstr (error->message, "modified by an inplace operation"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,5 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rnn/fused-gradcheck", test_fused_gradcheck);
   g_test_add_func ("/rnn/fused-matches-unfused", test_fused_matches_unfused);
   g_test_add_func ("/rnn/fastmath", test_fastmath);
+  g_test_add_func ("/rnn/fused-double-backward", test_fused_double_backward);
+  g_test_add_func ("/rnn/fused-version-check", test_fused_version_check);
   return g_test_run ();
 }

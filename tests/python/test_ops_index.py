@@ -191,5 +191,25 @@ class IndexParity(ParityTest):
                       lambda t, i: t.log_softmax(1).gather(1, i).mean(), [Input(x, 'tslice'), y], name='nll')
 
 
+class IndexSelectDoubleBackward(ParityTest):
+    """index_select's gradient is itself differentiated (create_graph) as torch's is: the
+    gradient of a penalty on d(sum w * x.index_select(dim, i)^2)/dx, against torch 1.13."""
+    def test_double_backward(self):
+        import gnn
+        for dim in (0, 1):
+            with self.subTest(dim=dim):
+                a = rand((4, 3), np.float64, seed=1)
+                w = rand((3, 3) if dim == 0 else (4, 3), np.float64, seed=2)
+                idx = np.array([2, 0, 2], dtype=np.int64)
+                grads = []
+                for lib in (gnn, torch):
+                    x = lib.tensor(a, requires_grad=True)
+                    y = x.index_select(dim, lib.tensor(idx))
+                    (g,) = lib.autograd.grad((lib.tensor(w) * y * y).sum(), x, create_graph=True)
+                    (g * g).sum().backward()
+                    grads.append(to_np(x.grad) if lib is gnn else x.grad.numpy())
+                self.assert_close(grads[0], grads[1], 1e-12, 1e-12, 'second derivative')
+
+
 if __name__ == '__main__':
     main()

@@ -214,5 +214,123 @@ class CellParity(Recurrent):
                 self.assertIn(words, str(e.exception))
 
 
+class DoubleBackward(Recurrent):
+    """Second derivatives through the layers (the fused LSTM and GRU layers recompute their
+    steps with composed ops when the backward records a graph): a gradient penalty, the
+    gradient of ||d out / d x||^2 with respect to every parameter, against torch 1.13; and a
+    float64 check of those second derivatives against central differences of gnn's own first
+    derivatives. Also: a weight changed in place between forward and backward is refused."""
+    CASES = [('RNN', {}), ('LSTM', {}), ('GRU', {}), ('LSTM', dict(bidirectional=True, num_layers=2)),
+             ('GRU', dict(bidirectional=True, batch_first=True)), ('LSTM', dict(proj_size=2))]
+
+    def penalty(self, lib, m, x, dtype):
+        y = m(x)[0]
+        v = lib.tensor(rand(tuple(y.shape), dtype, seed=5))
+        (gx,) = lib.autograd.grad((y * v).sum(), x, create_graph=True)
+        return (gx * gx).sum()
+
+    def test_gradient_penalty(self):
+        for name, kw in self.CASES:
+            for dtype in (np.float32, np.float64):
+                with self.subTest(name=name, kw=kw, dtype=dtype):
+                    g, t = self.pair(name, kw, dtype)
+                    shape = (N, T, I) if kw.get('batch_first') else (T, N, I)
+                    a = rand(shape, dtype, seed=1)
+                    gx, tx = gnn.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+                    pg, pt = self.penalty(gnn, g, gx, dtype), self.penalty(torch, t, tx, dtype)
+                    rtol, atol = TOL[np.dtype(dtype).type]
+                    # second derivatives sum longer chains of products: ten times the usual tolerance
+                    rtol, atol = rtol * 10, atol * 10
+                    self.assert_close(to_np(pg.detach()), pt.detach().numpy(), rtol, atol, 'penalty')
+                    pg.backward()
+                    pt.backward()
+                    self.assert_close(to_np(gx.grad), tx.grad.numpy(), rtol, atol, 'grad of x')
+                    for (n, p), (_, q) in zip(g.named_parameters(), t.named_parameters()):
+                        self.assert_close(to_np(p.grad), q.grad.numpy(), rtol, atol, 'grad of ' + n)
+
+    def test_gradient_penalty_packed(self):
+        """The same penalty over a packed sequence of ragged lengths, sorted or not."""
+        from gnn.nn.utils import rnn as grnn
+        lengths = [4, 2, 3]
+        for name, kw in (('LSTM', dict(bidirectional=True)), ('GRU', {}), ('RNN', {})):
+            for enforce_sorted in (False, True):
+                with self.subTest(name=name, enforce_sorted=enforce_sorted):
+                    g, t = self.pair(name, kw, np.float64)
+                    lens = sorted(lengths, reverse=True) if enforce_sorted else lengths
+                    a = rand((T, len(lens), I), np.float64, seed=1)
+                    gx, tx = gnn.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+                    pens = []
+                    for lib, pack, m, x in ((gnn, grnn, g, gx), (torch, torch.nn.utils.rnn, t, tx)):
+                        y = m(pack.pack_padded_sequence(x, lens, enforce_sorted=enforce_sorted))[0].data
+                        v = lib.tensor(rand(tuple(y.shape), np.float64, seed=5))
+                        (gr,) = lib.autograd.grad((y * v).sum(), x, create_graph=True)
+                        pens.append((gr * gr).sum())
+                    self.assert_close(to_np(pens[0].detach()), pens[1].detach().numpy(), 1e-9, 1e-11, 'penalty')
+                    pens[0].backward()
+                    pens[1].backward()
+                    for (n, p), (_, q) in zip(g.named_parameters(), t.named_parameters()):
+                        self.assert_close(to_np(p.grad), q.grad.numpy(), 1e-9, 1e-11, 'grad of ' + n)
+
+    def test_gradgradcheck(self):
+        """d/dW_hh of <d<y, v>/dx, u> by double backward against central differences of the
+        first derivative, every entry of weight_hh_l0, float64."""
+        for name in ('RNN', 'LSTM', 'GRU'):
+            with self.subTest(name=name):
+                g, _ = self.pair(name, {}, np.float64)
+                a = rand((3, 2, I), np.float64, seed=1)
+                v = gnn.tensor(rand((3, 2, H), np.float64, seed=5))
+                u = gnn.tensor(rand((3, 2, I), np.float64, seed=6))
+                w = g.weight_hh_l0
+
+                def first(create_graph):
+                    x = gnn.tensor(a, requires_grad=True)
+                    (gx,) = gnn.autograd.grad((g(x)[0] * v).sum(), x, create_graph=create_graph)
+                    return (gx * u).sum()
+                (analytic,) = gnn.autograd.grad(first(True), w)
+                base = to_np(w.detach()).copy()
+                numeric = np.zeros_like(base)
+                eps = 1e-6
+                with gnn.no_grad():
+                    for idx in np.ndindex(base.shape):
+                        vals = []
+                        for sign in (1, -1):
+                            b = base.copy()
+                            b[idx] += sign * eps
+                            w.copy_(gnn.tensor(b))
+                            with gnn.enable_grad():
+                                vals.append(float(to_np(first(False).detach())))
+                        numeric[idx] = (vals[0] - vals[1]) / (2 * eps)
+                    w.copy_(gnn.tensor(base))
+                self.assert_close(to_np(analytic), numeric, 1e-5, 1e-7, name + ' gradgradcheck')
+
+    def test_weight_changed_in_place(self):
+        """As torch: W_hh (and h0) are needed by the backward and checked; a bias, and W_ih of
+        an input that needs no gradient, are not."""
+        for name in ('RNN', 'LSTM', 'GRU'):
+            for key in ('weight_hh_l0', 'weight_ih_l0', 'bias_hh_l0', 'bias_ih_l0'):
+                for x_grad in (False, True):
+                    if key == 'weight_ih_l0' and not x_grad:
+                        # gnn's linear (AddmmBackward0) saves its weight even when the input
+                        # needs no gradient, torch's does not: a difference of linear, not of
+                        # the recurrent layers
+                        continue
+                    with self.subTest(name=name, key=key, x_grad=x_grad):
+                        g, t = self.pair(name, {}, np.float32)
+                        a = rand((T, N, I), np.float32, seed=1)
+                        raised = []
+                        for m, lib in ((g, gnn), (t, torch)):
+                            y = m(lib.tensor(a, requires_grad=x_grad))[0].sum()
+                            with lib.no_grad():
+                                getattr(m, key).mul_(2)
+                            try:
+                                y.backward()
+                                raised.append(None)
+                            except Exception as e:  # gnn raises GLib.Error, torch RuntimeError
+                                raised.append(str(e))
+                        self.assertEqual(raised[0] is None, raised[1] is None, raised)
+                        if raised[1] is not None:
+                            self.assertIn('modified by an inplace operation', raised[0])
+                            self.assertIn('modified by an inplace operation', raised[1])
+
 if __name__ == '__main__':
     main()
