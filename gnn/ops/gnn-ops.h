@@ -853,4 +853,17 @@ GnnTensor *gnn_tensor_ctc_loss_nll (GnnTensor *log_probs, GnnTensor *targets, co
                                     guint n_input_lengths, const gint64 *target_lengths, guint n_target_lengths,
                                     gint64 blank, gboolean zero_infinity, GError **error);
 
+/* unique, bincount, histograms, searchsorted, frexp, isin, quantile (gnn-ops-search.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique       (GnnTensor *self, gboolean sorted, GnnTensor **inverse, GnnTensor **counts,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_dim   (GnnTensor *self, int dim, gboolean sorted, GnnTensor **inverse,
+                                    GnnTensor **counts, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_consecutive (GnnTensor *self, GnnTensor **inverse, GnnTensor **counts, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_consecutive_dim (GnnTensor *self, int dim, GnnTensor **inverse, GnnTensor **counts,
+                                              GError **error);
+
 G_END_DECLS

@@ -132,7 +132,7 @@ ROWS = [
     ('torch.sort', 'Gnn.sort'),
     ('torch.argsort', 'Gnn.argsort'),
     ('torch.topk', 'Gnn.topk'),
-    ('torch.unique', _NO_OP),
+    ('torch.unique', 'Gnn.unique'),
     ('torch.std_mean', 'Gnn.std_mean'),
     ('torch.var_mean', 'Gnn.var_mean'),
     ('torch.logcumsumexp', 'Gnn.logcumsumexp'),
@@ -439,7 +439,7 @@ ROWS = [
     ('torch.Tensor.isreal', 'Gnn.Tensor.isreal'),
     ('torch.Tensor.nan_to_num', 'Gnn.nan_to_num'),
     ('torch.Tensor.median', 'Gnn.median'),
-    ('torch.Tensor.unique', _NO_OP),
+    ('torch.Tensor.unique', 'Gnn.unique'),
     ('torch.Tensor.isclose', 'Gnn.isclose'),
     ('torch.Tensor.allclose', 'Gnn.allclose'),
     ('torch.Tensor.equal', 'Gnn.equal'),
@@ -1650,6 +1650,13 @@ ROWS = [
 ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], target)
          for spelling, target in list(ROWS) if spelling.startswith('torch.ao.quantization.')]
 
+
+# unique, bincount, the histograms, searchsorted, frexp, isin, quantile (_gnn/ops_more.py,
+# gnn/ops/gnn-ops-search.c)
+ROWS += [
+    ('torch.unique_consecutive', 'Gnn.unique_consecutive'),
+    ('torch.Tensor.unique_consecutive', 'Gnn.unique_consecutive'),
+]
 
 def namespace_of(spelling):
     """'torch.nn.Linear' -> ('torch.nn', 'Linear')."""

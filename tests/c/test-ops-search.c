@@ -1,0 +1,106 @@
+/* test-ops-search.c: unique, unique_consecutive, bincount, histc, histogram, searchsorted,
+ * bucketize, isin, frexp, quantile and nanquantile */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gnn-test-util.h"
+
+#define OK(expr) G_STMT_START { (expr); g_assert_no_error (error); } G_STMT_END
+
+static GnnTensor *
+ints (const gint64 *data, gsize n, const gint64 *shape, guint ndim)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *t = gnn_tensor_new_from_int64s (data, n, shape, ndim, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
+#define INTS(...) ((const gint64[]) { __VA_ARGS__ })
+
+static void
+test_unique (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (3, 1, 2, NAN, 1, 3), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) u = NULL, inv = NULL, cnt = NULL, c = NULL, ci = NULL, cc = NULL, r = NULL, ri = NULL,
+    rc = NULL, m = NULL, e = NULL, ei = NULL, ec = NULL, empty = NULL;
+  g_autoptr(GnnTensor) rows = ints (INTS (1, 2, 1, 2, 0, 5, 1, 2), 8, GNN_TEST_SHAPE (4, 2), 2);
+
+  OK (u = gnn_tensor_unique (x, TRUE, &inv, &cnt, &error));
+  gnn_test_assert_shape (u, GNN_TEST_SHAPE (4), 1);
+  gnn_test_assert_close (u, GNN_TEST_DATA (1, 2, 3, NAN), 4, 0, 0);
+  gnn_test_assert_shape (inv, GNN_TEST_SHAPE (2, 3), 2);
+  gnn_test_assert_close (inv, GNN_TEST_DATA (2, 0, 1, 3, 0, 2), 6, 0, 0);
+  gnn_test_assert_close (cnt, GNN_TEST_DATA (2, 1, 2, 1), 4, 0, 0);
+  g_assert_cmpint (gnn_tensor_get_dtype (inv), ==, GNN_DTYPE_INT64);
+
+  OK (c = gnn_tensor_unique_consecutive (rows, &ci, &cc, &error));
+  gnn_test_assert_close (c, GNN_TEST_DATA (1, 2, 1, 2, 0, 5, 1, 2), 8, 0, 0);
+  OK (r = gnn_tensor_unique_dim (rows, 0, TRUE, &ri, &rc, &error));
+  gnn_test_assert_shape (r, GNN_TEST_SHAPE (2, 2), 2);
+  gnn_test_assert_close (r, GNN_TEST_DATA (0, 5, 1, 2), 4, 0, 0);
+  gnn_test_assert_close (ri, GNN_TEST_DATA (1, 1, 0, 1), 4, 0, 0);
+  gnn_test_assert_close (rc, GNN_TEST_DATA (1, 3), 2, 0, 0);
+  g_clear_object (&r);
+  g_clear_object (&ri);
+  g_clear_object (&rc);
+  OK (r = gnn_tensor_unique_consecutive_dim (rows, 0, &ri, &rc, &error));
+  gnn_test_assert_close (r, GNN_TEST_DATA (1, 2, 0, 5, 1, 2), 6, 0, 0);
+  gnn_test_assert_close (ri, GNN_TEST_DATA (0, 0, 1, 2), 4, 0, 0);
+  gnn_test_assert_close (rc, GNN_TEST_DATA (2, 1, 1), 3, 0, 0);
+  OK (m = gnn_tensor_unique_dim (rows, -1, TRUE, NULL, NULL, &error));
+  gnn_test_assert_shape (m, GNN_TEST_SHAPE (4, 2), 2);
+
+  empty = gnn_test_tensor_d (NULL, 0, GNN_TEST_SHAPE (0), 1);
+  OK (e = gnn_tensor_unique (empty, TRUE, &ei, &ec, &error));
+  gnn_test_assert_shape (e, GNN_TEST_SHAPE (0), 1);
+  gnn_test_assert_shape (ec, GNN_TEST_SHAPE (0), 1);
+}
+
+static void
+test_unique_grad (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (2, 1, 2), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) u = NULL, s = NULL;
+
+  OK (gnn_tensor_set_requires_grad (x, TRUE, &error));
+  OK (u = gnn_tensor_unique (x, TRUE, NULL, NULL, &error));
+  g_assert_true (gnn_tensor_get_requires_grad (u));
+  OK (s = gnn_tensor_sum (u, NULL, 0, FALSE, &error));
+  g_assert_false (gnn_tensor_backward (s, NULL, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "_unique2"));
+}
+
+static void
+test_unique_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (1), 1, NULL, 0);
+  g_autoptr(GnnTensor) flat0 = gnn_test_tensor_d (NULL, 0, GNN_TEST_SHAPE (2, 0), 2);
+
+  g_assert_null (gnn_tensor_unique_dim (x, 0, TRUE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_unique_dim (flat0, 0, TRUE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_unique_dim (flat0, 2, TRUE, NULL, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+}
+
+int
+main (int argc, char **argv)
+{
+  gnn_test_init (&argc, &argv);
+  g_test_add_func ("/ops-search/unique", test_unique);
+  g_test_add_func ("/ops-search/unique-grad", test_unique_grad);
+  g_test_add_func ("/ops-search/unique-errors", test_unique_errors);
+  return g_test_run ();
+}
