@@ -380,3 +380,505 @@ gnn_tensor_unique_consecutive_dim (GnnTensor *self, int dim, GnnTensor **inverse
   return unique_impl ("unique_consecutive", "UniqueConsecutiveBackward0", "unique_consecutive", self, FALSE, dim,
                       FALSE, inverse, counts, error);
 }
+
+/* ---- bincount, histc, histogram ------------------------------------------------------- */
+
+static gboolean
+is_integral (GnnDtype dtype)
+{
+  return !gnn_dtype_is_floating (dtype) && dtype != GNN_DTYPE_BOOL;
+}
+
+/**
+ * gnn_tensor_bincount:
+ * @self: a one-dimensional tensor of non-negative integers
+ * @weights: (nullable): a float tensor of @self's length, or %NULL to count
+ * @minlength: the least length of the result
+ * @error: return location for a #GError
+ *
+ * How often each value 0, 1, … occurs in @self (`torch.bincount (input, weights, minlength)`),
+ * or the sum of @weights at the positions holding it. The result has `max (@self) + 1` entries,
+ * at least @minlength. It is int64 without @weights (and, as in PyTorch, for an empty @self);
+ * of @weights' dtype when that is float32 or float64, else float64, as in PyTorch (float32
+ * weights are summed in float32). Computed on
+ * the host. With @weights that require grad it requires grad and has no derivative, as in
+ * PyTorch.
+ *
+ * Returns: (transfer full): the counts, or %NULL with @error set (%GNN_ERROR_DTYPE for a
+ *   float or boolean @self, %GNN_ERROR_SHAPE when @self is not one-dimensional or @weights'
+ *   shape differs, %GNN_ERROR_INVALID_ARGUMENT for a negative value or @minlength)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_bincount (GnnTensor *self, GnnTensor *weights, gint64 minlength, GError **error)
+{
+  g_auto (Host) h = { 0 };
+  g_auto (Host) w = { 0 };
+  g_autoptr(GnnTensor) out = NULL;
+  gint64 n, size;
+  GnnDtype wdtype = GNN_DTYPE_INT64;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (weights == NULL || GNN_IS_TENSOR (weights), NULL);
+  if (!is_integral (gnn_tensor_get_dtype (self)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "bincount only supports 1-d non-negative integral inputs: expected an integer tensor, "
+                   "got %s", dtype_name (self));
+      return NULL;
+    }
+  if (gnn_tensor_get_ndim (self) != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "bincount only supports 1-d non-negative integral inputs: expected 1 dimension, got %u",
+                   gnn_tensor_get_ndim (self));
+      return NULL;
+    }
+  if (minlength < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "minlength should be >= 0, got %" G_GINT64_FORMAT, minlength);
+      return NULL;
+    }
+  n = gnn_tensor_get_numel (self);
+  if (weights)
+    {
+      if (gnn_tensor_get_ndim (weights) != 1 || gnn_tensor_get_numel (weights) != n)
+        {
+          g_autofree char *found = gnn_shape_to_string (gnn_tensor_get_ndim (weights),
+                                                        gnn_tensor_get_shape (weights, NULL));
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "weights should be 1-d and have the same length as input: expected [%" G_GINT64_FORMAT
+                       "], got %s", n, found);
+          return NULL;
+        }
+      wdtype = gnn_tensor_get_dtype (weights) == GNN_DTYPE_FLOAT32 ? GNN_DTYPE_FLOAT32 : GNN_DTYPE_FLOAT64;
+      if (!gnn_check_same_device ("bincount", self, weights, error) || !host_read (weights, &w, error))
+        return NULL;
+    }
+  if (!host_read (self, &h, error))
+    return NULL;
+  size = minlength;
+  for (gint64 k = 0; k < n; k++)
+    {
+      if (h.i[k] < 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "bincount only supports 1-d non-negative integral inputs: found %" G_GINT64_FORMAT
+                       " at position %" G_GINT64_FORMAT, h.i[k], k);
+          return NULL;
+        }
+      size = MAX (size, h.i[k] + 1);
+    }
+  if (size > (G_GINT64_CONSTANT (1) << 40))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_OUT_OF_MEMORY,
+                   "bincount: %" G_GINT64_FORMAT " bins do not fit in memory", size);
+      return NULL;
+    }
+  if (!weights || n == 0)   /* PyTorch gives int64 zeros for an empty input, weights or not */
+    {
+      g_autofree gint64 *c = g_new0 (gint64, MAX (size, 1));
+      for (gint64 k = 0; k < n; k++)
+        c[h.i[k]]++;
+      return tensor_from_host (self, GNN_DTYPE_INT64, c, NULL, size, &size, 1, error);
+    }
+  else
+    {
+      g_autofree double *c = g_new0 (double, MAX (size, 1));
+      g_autofree float *cf = g_new0 (float, MAX (size, 1));
+      for (gint64 k = 0; k < n; k++)
+        {
+          double wk = w.is_int ? (double) w.i[k] : w.d[k];
+          if (wdtype == GNN_DTYPE_FLOAT32)
+            cf[h.i[k]] += (float) wk;
+          else
+            c[h.i[k]] += wk;
+        }
+      if (wdtype == GNN_DTYPE_FLOAT32)
+        for (gint64 k = 0; k < size; k++)
+          c[k] = cf[k];
+      if (!(out = tensor_from_host (self, wdtype, NULL, c, size, &size, 1, error)))
+        return NULL;
+      record_not_implemented ("BincountBackward0", "bincount", &weights, 1, out);
+      return g_steal_pointer (&out);
+    }
+}
+
+static gboolean
+check_float_input (const char *op, GnnTensor *t, GError **error)
+{
+  GnnDtype dtype = gnn_tensor_get_dtype (t);
+
+  if (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "%s: expected a float32 or float64 tensor, got %s", op,
+                   dtype_name (t));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* the smallest and largest element of @h (NaN when one is NaN, as torch.aminmax) */
+static void
+host_min_max (const Host *h, double *lo, double *hi)
+{
+  *lo = *hi = 0;
+  for (gint64 k = 0; k < h->n; k++)
+    {
+      double x = h->d[k];
+      if (k == 0 || isnan (x) || x < *lo)
+        *lo = isnan (*lo) ? *lo : x;
+      if (k == 0 || isnan (x) || x > *hi)
+        *hi = isnan (*hi) ? *hi : x;
+    }
+}
+
+/* torch.linspace (start, end, steps) in float (when @f32) or double: from the start in the
+ * first half, from the end in the second */
+static void
+linspace (double start, double end, gint64 steps, gboolean f32, double *out)
+{
+  gint64 halfway = steps / 2;
+
+  if (steps == 1)
+    {
+      out[0] = f32 ? (float) start : start;
+      return;
+    }
+  if (f32)
+    {
+      float s = (float) start, e = (float) end, step = (e - s) / (float) (steps - 1);
+      for (gint64 k = 0; k < steps; k++)
+        out[k] = k < halfway ? s + step * (float) k : e - step * (float) (steps - k - 1);
+    }
+  else
+    {
+      double step = (end - start) / (double) (steps - 1);
+      for (gint64 k = 0; k < steps; k++)
+        out[k] = k < halfway ? start + step * (double) k : end - step * (double) (steps - k - 1);
+    }
+}
+
+/* the first position in @edges[lo, hi) whose edge is above @x */
+static gint64
+upper_bound (const double *edges, gint64 lo, gint64 hi, double x)
+{
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      if (!(edges[mid] > x))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+typedef enum
+{
+  BINS_LINEAR,        /* torch.histc: the position from the linear formula */
+  BINS_LINEAR_SEARCH, /* torch.histogram with a bin count: the formula, then a local search */
+  BINS_SEARCH         /* torch.histogram with edges: a binary search */
+} BinAlgorithm;
+
+/* The histogram of @h into the @n_edges - 1 bins of @edges, with @w's weights when given,
+ * accumulated in float when @f32; as PyTorch 1.13's histogramdd kernel */
+static void
+histogram_fill (const Host *h, const Host *w, const double *edges, gint64 n_edges, BinAlgorithm algorithm,
+                gboolean f32, double *hist)
+{
+  gint64 bins = n_edges - 1;
+  double left = edges[0], right = edges[bins];
+  g_autofree float *histf = f32 ? g_new0 (float, MAX (bins, 1)) : NULL;
+
+  for (gint64 b = 0; b < bins; b++)
+    hist[b] = 0;
+  for (gint64 k = 0; k < h->n; k++)
+    {
+      double x = h->d[k];
+      gint64 pos;
+
+      if (!(x >= left && x <= right))
+        continue;
+      if (algorithm == BINS_SEARCH)
+        pos = upper_bound (edges, 0, n_edges, x) - 1;
+      else
+        {
+          if (f32)
+            pos = (gint64) (((float) x - (float) left) * (float) bins / ((float) right - (float) left));
+          else
+            pos = (gint64) ((x - left) * (double) bins / (right - left));
+          if (algorithm == BINS_LINEAR_SEARCH)
+            {
+              gint64 lo = MAX (0, pos - 1), hi = MIN (pos + 2, n_edges);
+              pos = upper_bound (edges, lo, hi, x) - 1;
+            }
+        }
+      if (pos == bins)
+        pos--;
+      if (pos < 0)
+        continue;
+      if (f32)
+        histf[pos] += w ? (float) w->d[k] : 1.0f;
+      else
+        hist[pos] += w ? w->d[k] : 1.0;
+    }
+  if (f32)
+    for (gint64 b = 0; b < bins; b++)
+      hist[b] = histf[b];
+}
+
+/**
+ * gnn_tensor_histc:
+ * @self: a float32 or float64 tensor
+ * @bins: the number of bins, at least 1
+ * @min: the lower end of the range
+ * @max: the upper end of the range; when @min equals @max, the range is that of the data
+ *   (widened by 1 on each side when it is one value)
+ * @error: return location for a #GError
+ *
+ * The histogram of @self in @bins bins of equal width between @min and @max
+ * (`torch.histc (input, bins, min, max)`): elements outside the range (and NaN) are not
+ * counted, and the last bin includes @max. Of @self's dtype; carries no gradient. Computed on
+ * the host, bin by bin as PyTorch's kernel.
+ *
+ * Returns: (transfer full): the counts, of @bins entries, or %NULL with @error set
+ *   (%GNN_ERROR_DTYPE for other dtypes, %GNN_ERROR_INVALID_ARGUMENT for @bins below 1,
+ *   @min above @max or a range that is not finite)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_histc (GnnTensor *self, gint64 bins, double min, double max, GError **error)
+{
+  g_auto (Host) h = { 0 };
+  g_autofree double *edges = NULL, *hist = NULL;
+  gboolean f32;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (!check_float_input ("torch.histc", self, error))
+    return NULL;
+  if (bins <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "torch.histc: bins must be > 0, but got %" G_GINT64_FORMAT,
+                   bins);
+      return NULL;
+    }
+  if (min > max)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "torch.histc: max must be larger than min, got min %g and max %g", min, max);
+      return NULL;
+    }
+  if (!host_read (self, &h, error))
+    return NULL;
+  if (min == max && h.n > 0)
+    host_min_max (&h, &min, &max);
+  if (min == max)
+    {
+      min -= 1;
+      max += 1;
+    }
+  if (!isfinite (min) || !isfinite (max))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "torch.histc: range of [%g, %g] is not finite", min,
+                   max);
+      return NULL;
+    }
+  f32 = gnn_tensor_get_dtype (self) == GNN_DTYPE_FLOAT32;
+  edges = g_new (double, bins + 1);
+  hist = g_new (double, bins);
+  linspace (min, max, bins + 1, f32, edges);
+  histogram_fill (&h, NULL, edges, bins + 1, BINS_LINEAR, f32, hist);
+  return tensor_from_host (self, gnn_tensor_get_dtype (self), NULL, hist, bins, &bins, 1, error);
+}
+
+/* the histogram of @self over @edges (read from a tensor or made from a range), with
+ * density, as a tensor of @self's dtype; @edges_t the edges as a tensor */
+static GnnTensor *
+histogram_finish (GnnTensor *self, GnnTensor *weight, const double *edges, gint64 n_edges, BinAlgorithm algorithm,
+                  gboolean density, GnnTensor **bin_edges, GError **error)
+{
+  g_auto (Host) h = { 0 };
+  g_auto (Host) w = { 0 };
+  gint64 bins = n_edges - 1;
+  gboolean f32 = gnn_tensor_get_dtype (self) == GNN_DTYPE_FLOAT32;
+  g_autofree double *hist = g_new0 (double, MAX (bins, 1));
+  g_autoptr(GnnTensor) hist_t = NULL, edges_t = NULL;
+  GnnTensor *inputs[2];
+  guint n_inputs = 0;
+
+  if (!host_read (self, &h, error) || (weight && !host_read (weight, &w, error)))
+    return NULL;
+  histogram_fill (&h, weight ? &w : NULL, edges, n_edges, algorithm, f32, hist);
+  if (density)
+    {
+      double sum = 0;
+      for (gint64 b = 0; b < bins; b++)
+        sum += hist[b];
+      for (gint64 b = 0; b < bins; b++)
+        if (f32)
+          hist[b] = (float) ((float) hist[b] / (float) sum) / (float) ((float) edges[b + 1] - (float) edges[b]);
+        else
+          hist[b] = hist[b] / sum / (edges[b + 1] - edges[b]);
+    }
+  if (!(hist_t = tensor_from_host (self, gnn_tensor_get_dtype (self), NULL, hist, bins, &bins, 1, error)) ||
+      !(edges_t = tensor_from_host (self, gnn_tensor_get_dtype (self), NULL, edges, n_edges, &n_edges, 1, error)))
+    return NULL;
+  inputs[n_inputs++] = self;
+  if (weight)
+    inputs[n_inputs++] = weight;
+  record_not_implemented ("HistogramBackward0", "histogram", inputs, n_inputs, hist_t);
+  if (bin_edges)
+    *bin_edges = g_steal_pointer (&edges_t);
+  return g_steal_pointer (&hist_t);
+}
+
+static gboolean
+check_histogram_weight (GnnTensor *self, GnnTensor *weight, GError **error)
+{
+  if (weight == NULL)
+    return TRUE;
+  if (gnn_tensor_get_dtype (weight) != gnn_tensor_get_dtype (self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "torch.histogram: the weight tensor should have the input's dtype %s, got %s", dtype_name (self),
+                   dtype_name (weight));
+      return FALSE;
+    }
+  if (gnn_tensor_get_ndim (self) != gnn_tensor_get_ndim (weight) ||
+      memcmp (gnn_tensor_get_shape (self, NULL), gnn_tensor_get_shape (weight, NULL),
+              gnn_tensor_get_ndim (self) * sizeof (gint64)) != 0)
+    {
+      g_autofree char *want = gnn_shape_to_string (gnn_tensor_get_ndim (self), gnn_tensor_get_shape (self, NULL));
+      g_autofree char *got = gnn_shape_to_string (gnn_tensor_get_ndim (weight), gnn_tensor_get_shape (weight, NULL));
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "torch.histogram: the weight tensor should have the input's shape %s, got %s", want, got);
+      return FALSE;
+    }
+  return gnn_check_same_device ("histogram", self, weight, error);
+}
+
+/**
+ * gnn_tensor_histogram:
+ * @self: a float32 or float64 tensor
+ * @bins: the number of bins of equal width, at least 1
+ * @has_range: whether @range_min and @range_max give the range (else it is the data's)
+ * @range_min: the lower end of the range
+ * @range_max: the upper end of the range
+ * @weight: (nullable): a tensor of @self's shape and dtype weighting each element, or %NULL
+ * @density: whether to divide the counts by their sum and the bins' widths
+ * @bin_edges: (out) (optional) (transfer full): return location for the @bins + 1 edges
+ * @error: return location for a #GError
+ *
+ * The histogram of @self (`torch.histogram (input, bins, range=, weight=, density=)`): @bins
+ * bins between the range's ends (a range of one value widened by 0.5 each side; an empty
+ * input's range is [0, 1]), the last including its upper edge; NaN and elements outside are not
+ * counted. Of @self's dtype. Computed on the host, as PyTorch's kernel; the result requires grad
+ * when an operand does, with no derivative, as in PyTorch.
+ *
+ * Returns: (transfer full): the @bins counts, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_histogram (GnnTensor *self, gint64 bins, gboolean has_range, double range_min, double range_max,
+                      GnnTensor *weight, gboolean density, GnnTensor **bin_edges, GError **error)
+{
+  double lo = 0, hi = 0;
+  g_autofree double *edges = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  if (!check_float_input ("torch.histogram", self, error) || !check_histogram_weight (self, weight, error))
+    return NULL;
+  if (bins <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "torch.histogram(): bins must be > 0, but got %" G_GINT64_FORMAT " for dimension 0", bins);
+      return NULL;
+    }
+  if (has_range)
+    {
+      lo = range_min;
+      hi = range_max;
+    }
+  else if (gnn_tensor_get_numel (self) > 0)
+    {
+      g_auto (Host) h = { 0 };
+      if (!host_read (self, &h, error))
+        return NULL;
+      host_min_max (&h, &lo, &hi);
+    }
+  else
+    hi = 1;
+  if (!isfinite (lo) || !isfinite (hi))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "torch.histogramdd: dimension 0's range [%g, %g] is not finite", lo, hi);
+      return NULL;
+    }
+  if (lo > hi)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "torch.histogramdd: min should not exceed max, but got min %g max %g for dimension 0", lo, hi);
+      return NULL;
+    }
+  if (lo == hi)
+    {
+      lo -= 0.5;
+      hi += 0.5;
+    }
+  edges = g_new (double, bins + 1);
+  linspace (lo, hi, bins + 1, gnn_tensor_get_dtype (self) == GNN_DTYPE_FLOAT32, edges);
+  return histogram_finish (self, weight, edges, bins + 1, BINS_LINEAR_SEARCH, density, bin_edges, error);
+}
+
+/**
+ * gnn_tensor_histogram_bins:
+ * @self: a float32 or float64 tensor
+ * @bins: the one-dimensional tensor of bin edges, of @self's dtype, at least one of them
+ * @weight: (nullable): a tensor of @self's shape and dtype weighting each element, or %NULL
+ * @density: whether to divide the counts by their sum and the bins' widths
+ * @bin_edges: (out) (optional) (transfer full): return location for a copy of @bins
+ * @error: return location for a #GError
+ *
+ * The histogram of @self over the bins between consecutive edges of @bins
+ * (`torch.histogram (input, bins_tensor, ...)`); as [method@Gnn.Tensor.histogram] otherwise.
+ *
+ * Returns: (transfer full): the counts, one fewer than the edges, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_histogram_bins (GnnTensor *self, GnnTensor *bins, GnnTensor *weight, gboolean density,
+                           GnnTensor **bin_edges, GError **error)
+{
+  g_auto (Host) e = { 0 };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (bins), NULL);
+  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  if (!check_float_input ("torch.histogram", self, error) || !check_histogram_weight (self, weight, error) ||
+      !gnn_check_same_device ("histogram", self, bins, error))
+    return NULL;
+  if (gnn_tensor_get_ndim (bins) != 1 || gnn_tensor_get_numel (bins) < 1)
+    {
+      g_autofree char *got = gnn_shape_to_string (gnn_tensor_get_ndim (bins), gnn_tensor_get_shape (bins, NULL));
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "torch.histogramdd: bins tensor should have one dimension and at least one edge, got shape %s",
+                   got);
+      return NULL;
+    }
+  if (gnn_tensor_get_dtype (bins) != gnn_tensor_get_dtype (self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input "
+                   "with dtype %s and bins with dtype %s", dtype_name (self), dtype_name (bins));
+      return NULL;
+    }
+  if (!host_read (bins, &e, error))
+    return NULL;
+  return histogram_finish (self, weight, e.d, e.n, BINS_SEARCH, density, bin_edges, error);
+}

@@ -866,4 +866,16 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_unique_consecutive_dim (GnnTensor *self, int dim, GnnTensor **inverse, GnnTensor **counts,
                                               GError **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bincount     (GnnTensor *self, GnnTensor *weights, gint64 minlength, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histc        (GnnTensor *self, gint64 bins, double min, double max, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histogram    (GnnTensor *self, gint64 bins, gboolean has_range, double range_min,
+                                    double range_max, GnnTensor *weight, gboolean density, GnnTensor **bin_edges,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histogram_bins (GnnTensor *self, GnnTensor *bins, GnnTensor *weight, gboolean density,
+                                      GnnTensor **bin_edges, GError **error);
+
 G_END_DECLS

@@ -95,6 +95,82 @@ test_unique_errors (void)
   g_clear_error (&error);
 }
 
+static void
+test_bincount (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = ints (INTS (1, 3, 1, 0), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (0.5, 1, 2, 4), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) wf = NULL, c = NULL, cw = NULL, cf = NULL, cm = NULL, neg = NULL, fl = NULL, bad = NULL;
+
+  OK (c = gnn_tensor_bincount (x, NULL, 0, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_INT64);
+  gnn_test_assert_close (c, GNN_TEST_DATA (1, 2, 0, 1), 4, 0, 0);
+  OK (cw = gnn_tensor_bincount (x, w, 6, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (cw), ==, GNN_DTYPE_FLOAT64);
+  gnn_test_assert_close (cw, GNN_TEST_DATA (4, 2.5, 0, 1, 0, 0), 6, 0, 0);
+  OK (wf = gnn_tensor_to_dtype (w, GNN_DTYPE_FLOAT32, &error));
+  OK (cf = gnn_tensor_bincount (x, wf, 0, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (cf), ==, GNN_DTYPE_FLOAT32);
+
+  neg = ints (INTS (1, -2), 2, GNN_TEST_SHAPE (2), 1);
+  g_assert_null (gnn_tensor_bincount (neg, NULL, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_bincount (w, NULL, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  bad = ints (INTS (1, 2, 3, 4), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_assert_null (gnn_tensor_bincount (bad, NULL, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_bincount (x, NULL, -1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_bincount (neg, w, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+}
+
+static void
+test_histograms (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 2, 3, 3.5, NAN), 6, GNN_TEST_SHAPE (6), 1);
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 1), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) w = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 4), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) edges_in = gnn_test_tensor_d (GNN_TEST_DATA (0, 1, 5), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) h = NULL, hg = NULL, e = NULL, hb = NULL, eb = NULL, n = NULL;
+
+  OK (h = gnn_tensor_histc (x, 3, 1, 3, &error));
+  gnn_test_assert_close (h, GNN_TEST_DATA (1, 1, 1), 3, 0, 0);
+  OK (hg = gnn_tensor_histogram (y, 4, TRUE, 0, 3, w, FALSE, &e, &error));
+  gnn_test_assert_close (hg, GNN_TEST_DATA (0, 5, 2, 0), 4, 0, 0);
+  gnn_test_assert_close (e, GNN_TEST_DATA (0, 0.75, 1.5, 2.25, 3), 5, 0, 0);
+  OK (hb = gnn_tensor_histogram_bins (y, edges_in, NULL, TRUE, &eb, &error));
+  gnn_test_assert_close (hb, GNN_TEST_DATA (0, 0.25), 2, 0, 0);
+
+  g_assert_null (gnn_tensor_histc (x, 0, 0, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_histc (x, 4, 2, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_histc (x, 4, 0, 0, &error));   /* the data's range holds NaN */
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  n = ints (INTS (1, 2), 2, GNN_TEST_SHAPE (2), 1);
+  g_assert_null (gnn_tensor_histc (n, 4, 0, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_histogram (y, 3, TRUE, 2, 1, NULL, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_histogram (y, 3, FALSE, 0, 0, x, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -102,5 +178,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ops-search/unique", test_unique);
   g_test_add_func ("/ops-search/unique-grad", test_unique_grad);
   g_test_add_func ("/ops-search/unique-errors", test_unique_errors);
+  g_test_add_func ("/ops-search/bincount", test_bincount);
+  g_test_add_func ("/ops-search/histograms", test_histograms);
   return g_test_run ();
 }

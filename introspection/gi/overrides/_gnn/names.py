@@ -1656,6 +1656,12 @@ ROWS += [('torch.quantization.' + spelling[len('torch.ao.quantization.'):], targ
 ROWS += [
     ('torch.unique_consecutive', 'Gnn.unique_consecutive'),
     ('torch.Tensor.unique_consecutive', 'Gnn.unique_consecutive'),
+    ('torch.bincount', 'Gnn.bincount'),
+    ('torch.Tensor.bincount', 'Gnn.bincount'),
+    ('torch.histc', 'Gnn.histc'),
+    ('torch.Tensor.histc', 'Gnn.histc'),
+    ('torch.histogram', 'Gnn.histogram'),
+    ('torch.Tensor.histogram', 'Gnn.histogram'),
 ]
 
 def namespace_of(spelling):

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 from .base import Gnn
 from .errors import raising_torch_errors
-from .functions import _check_tensor, _is_int
+from .functions import _check_tensor, _is_int, _no_out, _return_type, return_types
 
 __all__ = []
 
@@ -55,3 +55,65 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     else:
         v, i, c = Gnn.Tensor.unique_consecutive_dim(input, _dim('unique_consecutive', dim))
     return _pack(v, i, c, return_inverse, return_counts)
+
+
+def _as_tensor_like(value, like, name, what):
+    if isinstance(value, Gnn.Tensor):
+        return value
+    if isinstance(value, (bool, int, float)):
+        from .tensor import tensor
+        dtype = like.dtype if like is not None else None
+        if isinstance(value, float) and like is not None and not like.is_floating_point():
+            dtype = None
+        return tensor(value, dtype=dtype)
+    raise TypeError('%s(): argument \'%s\' must be Tensor, not %s' % (name, what, type(value).__name__))
+
+
+@_export
+def bincount(input, weights=None, minlength=0):
+    """torch.bincount / Tensor.bincount: the count (or weight sum) of each value 0..max."""
+    _check_tensor('bincount', input)
+    if weights is not None:
+        _check_tensor('bincount', weights, 'weights')
+    if not _is_int(minlength):
+        raise TypeError('bincount(): argument \'minlength\' must be int, not %s' % type(minlength).__name__)
+    return Gnn.Tensor.bincount(input, weights, int(minlength))
+
+
+@_export
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """torch.histc / Tensor.histc: counts in bins of equal width between min and max (the
+    data's range when both are equal)."""
+    _check_tensor('histc', input)
+    _no_out('histc', out)
+    if not _is_int(bins):
+        raise TypeError('histc(): argument \'bins\' must be int, not %s' % type(bins).__name__)
+    return Gnn.Tensor.histc(input, int(bins), float(min), float(max))
+
+
+setattr(return_types, 'histogram', _return_type('histogram', ('hist', 'bin_edges')))
+
+
+@_export
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    """torch.histogram / Tensor.histogram: the named tuple (hist, bin_edges); bins a count or
+    a 1-d tensor of edges."""
+    _check_tensor('histogram', input)
+    _no_out('histogram', out)
+    if weight is not None:
+        _check_tensor('histogram', weight, 'weight')
+    if isinstance(bins, Gnn.Tensor):
+        if range is not None:
+            raise TypeError('histogram(): range= is only accepted with an int bins')
+        h, e = Gnn.Tensor.histogram_bins(input, bins, weight, bool(density))
+    else:
+        if not _is_int(bins):
+            raise TypeError('histogram(): argument \'bins\' must be int or Tensor, not %s' % type(bins).__name__)
+        if range is None:
+            h, e = Gnn.Tensor.histogram(input, int(bins), False, 0.0, 0.0, weight, bool(density))
+        else:
+            lo, hi = range
+            h, e = Gnn.Tensor.histogram(input, int(bins), True, float(lo), float(hi), weight, bool(density))
+    return return_types.histogram(h, e)
+
+
