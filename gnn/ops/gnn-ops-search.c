@@ -882,3 +882,307 @@ gnn_tensor_histogram_bins (GnnTensor *self, GnnTensor *bins, GnnTensor *weight, 
     return NULL;
   return histogram_finish (self, weight, e.d, e.n, BINS_SEARCH, density, bin_edges, error);
 }
+
+/* ---- searchsorted, bucketize, isin ----------------------------------------------------- */
+
+/* The elements of two host arrays compared in one type: int64 when both are integers, else
+ * double */
+static int
+cross_cmp (const Host *a, gint64 i, const Host *b, gint64 j)
+{
+  if (a->is_int && b->is_int)
+    return a->i[i] < b->i[j] ? -1 : a->i[i] > b->i[j];
+  else
+    {
+      double x = a->is_int ? (double) a->i[i] : a->d[i];
+      double y = b->is_int ? (double) b->i[j] : b->d[j];
+      /* 2 where a comparison with NaN is false both ways */
+      return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    }
+}
+
+static char *
+shape_string (GnnTensor *t)
+{
+  return gnn_shape_to_string (gnn_tensor_get_ndim (t), gnn_tensor_get_shape (t, NULL));
+}
+
+/**
+ * gnn_tensor_searchsorted:
+ * @sorted_sequence: a tensor sorted ascending along its last dimension (unless @sorter is
+ *   given): one-dimensional, or with the leading dimensions of @values
+ * @values: the values to place
+ * @out_int32: whether the result is int32 (else int64)
+ * @right: whether a value equal to boundaries goes after them (else before)
+ * @sorter: (nullable): int64 positions that sort @sorted_sequence along its last dimension,
+ *   shaped as it, or %NULL
+ * @error: return location for a #GError
+ *
+ * For each value, the position in its row of @sorted_sequence where inserting it keeps the
+ * row sorted (`torch.searchsorted (sorted_sequence, values, out_int32=, right=, sorter=)`):
+ * the first position whose boundary is not below the value (or, with @right, above it). A
+ * NaN value goes last. Integer and floating operands are compared as float64. Computed on the
+ * host; carries no gradient.
+ *
+ * Returns: (transfer full): the positions, shaped as @values, or %NULL with @error set
+ *   (%GNN_ERROR_SHAPE when the shapes do not fit, %GNN_ERROR_INDEX for a @sorter position out
+ *   of range, %GNN_ERROR_DTYPE for a @sorter that is not int64)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_searchsorted (GnnTensor *sorted_sequence, GnnTensor *values, gboolean out_int32, gboolean right,
+                         GnnTensor *sorter, GError **error)
+{
+  guint bnd = gnn_tensor_get_ndim (sorted_sequence), vnd = gnn_tensor_get_ndim (values);
+  const gint64 *bs = gnn_tensor_get_shape (sorted_sequence, NULL), *vs = gnn_tensor_get_shape (values, NULL);
+  g_auto (Host) b = { 0 };
+  g_auto (Host) v = { 0 };
+  g_auto (Host) s = { 0 };
+  g_autofree gint64 *out = NULL;
+  gint64 m, k, n;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (sorted_sequence) && GNN_IS_TENSOR (values), NULL);
+  g_return_val_if_fail (sorter == NULL || GNN_IS_TENSOR (sorter), NULL);
+  if (bnd == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension");
+      return NULL;
+    }
+  if (bnd != 1 && vnd == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, "
+                   "but we got boundaries tensor dim(%u) and input value's dim(0)", bnd);
+      return NULL;
+    }
+  if (bnd != 1 && (bnd != vnd || memcmp (bs, vs, (bnd - 1) * sizeof (gint64)) != 0))
+    {
+      g_autofree char *bstr = shape_string (sorted_sequence), *vstr = shape_string (values);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                   "boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input "
+                   "value tensor %s", bstr, vstr);
+      return NULL;
+    }
+  if (!gnn_check_same_device ("searchsorted", sorted_sequence, values, error))
+    return NULL;
+  if (sorter)
+    {
+      if (gnn_tensor_get_dtype (sorter) != GNN_DTYPE_INT64)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                       "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
+                       dtype_name (sorter));
+          return NULL;
+        }
+      if (gnn_tensor_get_ndim (sorter) != bnd || memcmp (gnn_tensor_get_shape (sorter, NULL), bs, bnd * sizeof (gint64)))
+        {
+          g_autofree char *bstr = shape_string (sorted_sequence), *sstr = shape_string (sorter);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+                       "tensor %s and got sorter tensor %s", bstr, sstr);
+          return NULL;
+        }
+      if (!gnn_check_same_device ("searchsorted", sorted_sequence, sorter, error) || !host_read (sorter, &s, error))
+        return NULL;
+    }
+  m = bs[bnd - 1];
+  for (gint64 j = 0; sorter && j < s.n; j++)
+    if (s.i[j] < 0 || s.i[j] >= m)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "torch.searchsorted(): sorter index out of range: %" G_GINT64_FORMAT " is not in [0, %"
+                     G_GINT64_FORMAT ")", s.i[j], m);
+        return NULL;
+      }
+  if (!host_read (sorted_sequence, &b, error) || !host_read (values, &v, error))
+    return NULL;
+  n = v.n;
+  k = vnd > 0 ? vs[vnd - 1] : 1;
+  out = g_new (gint64, MAX (n, 1));
+  for (gint64 j = 0; j < n; j++)
+    {
+      gint64 row = bnd == 1 || k == 0 ? 0 : j / k, lo = 0, hi = m;
+      while (lo < hi)
+        {
+          gint64 mid = lo + (hi - lo) / 2;
+          gint64 at = row * m + (sorter ? s.i[row * m + mid] : mid);
+          int c = cross_cmp (&b, at, &v, j);
+          /* left: move right while !(boundary >= value); right: while !(boundary > value) */
+          gboolean go_right = right ? !(c == 1) : !(c == 1 || c == 0);
+          if (go_right)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      out[j] = lo;
+    }
+  return tensor_from_host (values, out_int32 ? GNN_DTYPE_INT32 : GNN_DTYPE_INT64, out, NULL, n, vs, vnd, error);
+}
+
+/**
+ * gnn_tensor_bucketize:
+ * @self: the values to place
+ * @boundaries: a one-dimensional tensor sorted ascending
+ * @out_int32: whether the result is int32 (else int64)
+ * @right: whether a value equal to a boundary goes after it (else before)
+ * @error: return location for a #GError
+ *
+ * The bucket of each element of @self among @boundaries (`torch.bucketize (input,
+ * boundaries, out_int32=, right=)`): [method@Gnn.Tensor.searchsorted] with the one-dimensional
+ * @boundaries.
+ *
+ * Returns: (transfer full): the positions, shaped as @self, or %NULL with @error set
+ *   (%GNN_ERROR_SHAPE when @boundaries is not one-dimensional)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_bucketize (GnnTensor *self, GnnTensor *boundaries, gboolean out_int32, gboolean right, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (boundaries), NULL);
+  if (gnn_tensor_get_ndim (boundaries) != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "bucketize: boundaries tensor must be 1 dimension, but got dim(%u)",
+                   gnn_tensor_get_ndim (boundaries));
+      return NULL;
+    }
+  return gnn_tensor_searchsorted (boundaries, self, out_int32, right, NULL, error);
+}
+
+/**
+ * gnn_tensor_isin:
+ * @self: the elements to test
+ * @test_elements: the values to look for
+ * @assume_unique: whether both hold distinct values (a hint; the result is the same)
+ * @invert: whether to return where elements are not found
+ * @error: return location for a #GError
+ *
+ * Where each element of @self equals some element of @test_elements (`torch.isin (elements,
+ * test_elements, assume_unique=, invert=)`); NaN equals nothing. Integer and floating operands
+ * are compared as float64. Computed on the host; boolean.
+ *
+ * Returns: (transfer full): the boolean tensor, shaped as @self, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_isin (GnnTensor *self, GnnTensor *test_elements, gboolean assume_unique, gboolean invert, GError **error)
+{
+  g_auto (Host) e = { 0 };
+  g_auto (Host) t = { 0 };
+  g_autofree gint64 *order = NULL, *out = NULL;
+  SliceOrder s;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (test_elements), NULL);
+  if (!gnn_check_same_device ("isin", self, test_elements, error) || !host_read (self, &e, error) ||
+      !host_read (test_elements, &t, error))
+    return NULL;
+  s = (SliceOrder) { &t, 1, t.n, 1 };
+  order = g_new (gint64, MAX (t.n, 1));
+  for (gint64 j = 0; j < t.n; j++)
+    order[j] = j;
+  g_qsort_with_data (order, t.n, sizeof (gint64), slice_qsort_cmp, &s);
+  out = g_new (gint64, MAX (e.n, 1));
+  for (gint64 j = 0; j < e.n; j++)
+    {
+      gint64 lo = 0, hi = t.n;
+      gboolean found = FALSE;
+      while (lo < hi)   /* the first test element not below this element */
+        {
+          gint64 mid = lo + (hi - lo) / 2;
+          int c = cross_cmp (&t, order[mid], &e, j);
+          if (c == -1)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      found = lo < t.n && cross_cmp (&t, order[lo], &e, j) == 0;
+      out[j] = found != invert;
+    }
+  return tensor_from_host (self, GNN_DTYPE_BOOL, out, NULL, e.n, gnn_tensor_get_shape (self, NULL),
+                           gnn_tensor_get_ndim (self), error);
+}
+
+/* ---- frexp ---------------------------------------------------------------------------- */
+
+/* mantissa's gradient: grad / 2^exponent, the power saved */
+static gboolean
+frexp_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
+{
+  GnnTensor *p;
+
+  if (go[0] == NULL)
+    return TRUE;
+  if (!(p = gnn_node_saved (node, 0, error)))
+    return FALSE;
+  gi[0] = gnn_tensor_div (go[0], p, error);
+  return gi[0] != NULL;
+}
+
+/**
+ * gnn_tensor_frexp:
+ * @self: a floating-point tensor
+ * @exponent: (out) (optional) (transfer full): return location for the int32 exponents
+ * @error: return location for a #GError
+ *
+ * Splits @self into mantissas in (-1, -0.5] ∪ [0.5, 1) (0 for 0) and int32 exponents with
+ * `self = mantissa · 2^exponent` (`torch.frexp`, C's frexp: infinities and NaN keep their value
+ * with exponent 0). The mantissa's gradient is `grad / 2^exponent`, as in PyTorch.
+ *
+ * Returns: (transfer full): the mantissas, of @self's dtype, or %NULL with @error set
+ *   (%GNN_ERROR_DTYPE for an integer tensor)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_frexp (GnnTensor *self, GnnTensor **exponent, GError **error)
+{
+  g_auto (Host) h = { 0 };
+  g_autofree double *mant = NULL, *pow2 = NULL;
+  g_autofree gint64 *ex = NULL;
+  g_autoptr(GnnTensor) m = NULL, e = NULL, p = NULL;
+  GnnDtype dtype = gnn_tensor_get_dtype (self);
+  guint ndim = gnn_tensor_get_ndim (self);
+  const gint64 *shape = gnn_tensor_get_shape (self, NULL);
+  GnnNode *node;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "torch.frexp() only supports floating-point dtypes: expected a floating-point tensor, got %s",
+                   dtype_name (self));
+      return NULL;
+    }
+  if (!host_read (self, &h, error))
+    return NULL;
+  mant = g_new (double, MAX (h.n, 1));
+  pow2 = g_new (double, MAX (h.n, 1));
+  ex = g_new (gint64, MAX (h.n, 1));
+  for (gint64 k = 0; k < h.n; k++)
+    {
+      int x = 0;
+      mant[k] = frexp (h.d[k], &x);
+      if (!isfinite (h.d[k]))
+        x = 0;
+      ex[k] = x;
+      pow2[k] = ldexp (1.0, x);
+    }
+  if (!(m = tensor_from_host (self, dtype, NULL, mant, h.n, shape, ndim, error)) ||
+      !(e = tensor_from_host (self, GNN_DTYPE_INT32, ex, NULL, h.n, shape, ndim, error)))
+    return NULL;
+  if (gnn_autograd_needed (&self, 1))
+    {
+      if (!(p = tensor_from_host (self, dtype, NULL, pow2, h.n, shape, ndim, error)))
+        return NULL;
+      if ((node = gnn_autograd_record ("FrexpBackward0", frexp_backward, &self, 1, &m, 1)))
+        gnn_node_save (node, p);
+    }
+  if (exponent)
+    *exponent = g_steal_pointer (&e);
+  return g_steal_pointer (&m);
+}

@@ -878,4 +878,16 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_histogram_bins (GnnTensor *self, GnnTensor *bins, GnnTensor *weight, gboolean density,
                                       GnnTensor **bin_edges, GError **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_searchsorted (GnnTensor *sorted_sequence, GnnTensor *values, gboolean out_int32,
+                                    gboolean right, GnnTensor *sorter, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bucketize    (GnnTensor *self, GnnTensor *boundaries, gboolean out_int32, gboolean right,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isin         (GnnTensor *self, GnnTensor *test_elements, gboolean assume_unique,
+                                    gboolean invert, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_frexp        (GnnTensor *self, GnnTensor **exponent, GError **error);
+
 G_END_DECLS

@@ -171,6 +171,69 @@ test_histograms (void)
   g_clear_error (&error);
 }
 
+static void
+test_searchsorted (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) b = gnn_test_tensor_d (GNN_TEST_DATA (1, 3, 3, 5), 4, GNN_TEST_SHAPE (4), 1);
+  g_autoptr(GnnTensor) v = gnn_test_tensor_d (GNN_TEST_DATA (0, 3, 6, NAN), 4, GNN_TEST_SHAPE (2, 2), 2);
+  g_autoptr(GnnTensor) b2 = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, 5, 6), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) v2 = gnn_test_tensor_d (GNN_TEST_DATA (2, 5), 2, GNN_TEST_SHAPE (2, 1), 2);
+  g_autoptr(GnnTensor) l = NULL, r = NULL, n = NULL, in = NULL, ni = NULL, bad = NULL;
+
+  OK (l = gnn_tensor_searchsorted (b, v, FALSE, FALSE, NULL, &error));
+  gnn_test_assert_close (l, GNN_TEST_DATA (0, 1, 4, 4), 4, 0, 0);
+  OK (r = gnn_tensor_bucketize (v, b, TRUE, TRUE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (r), ==, GNN_DTYPE_INT32);
+  gnn_test_assert_close (r, GNN_TEST_DATA (0, 3, 4, 4), 4, 0, 0);
+  OK (n = gnn_tensor_searchsorted (b2, v2, FALSE, FALSE, NULL, &error));
+  gnn_test_assert_close (n, GNN_TEST_DATA (1, 1), 2, 0, 0);
+  OK (in = gnn_tensor_isin (v, b, FALSE, FALSE, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (in), ==, GNN_DTYPE_BOOL);
+  gnn_test_assert_close (in, GNN_TEST_DATA (0, 1, 0, 0), 4, 0, 0);
+  OK (ni = gnn_tensor_isin (v, b, TRUE, TRUE, &error));
+  gnn_test_assert_close (ni, GNN_TEST_DATA (1, 0, 1, 1), 4, 0, 0);
+
+  g_assert_null (gnn_tensor_searchsorted (b2, b, FALSE, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_bucketize (v, b2, FALSE, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_searchsorted (b, v, FALSE, FALSE, b, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  bad = ints (INTS (0, 1, 2, 4), 4, GNN_TEST_SHAPE (4), 1);
+  g_assert_null (gnn_tensor_searchsorted (b, v, FALSE, FALSE, bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+}
+
+static GnnTensor *
+mantissa_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  return gnn_tensor_frexp (x, NULL, error);
+}
+
+static void
+test_frexp (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (8, -3, 0, 0.3, INFINITY, NAN), 6, GNN_TEST_SHAPE (6), 1);
+  g_autoptr(GnnTensor) g = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -1.7, 5.5), 3, GNN_TEST_SHAPE (3), 1);
+  g_autoptr(GnnTensor) m = NULL, e = NULL, i = NULL;
+
+  OK (m = gnn_tensor_frexp (x, &e, &error));
+  g_assert_cmpint (gnn_tensor_get_dtype (e), ==, GNN_DTYPE_INT32);
+  gnn_test_assert_close (m, GNN_TEST_DATA (0.5, -0.75, 0, 0.6, INFINITY, NAN), 6, 0, 0);
+  gnn_test_assert_close (e, GNN_TEST_DATA (4, 2, 0, -1, 0, 0), 6, 0, 0);
+  gnn_test_gradcheck (mantissa_fn, NULL, g, 1e-6, 1e-6);
+  i = ints (INTS (1), 1, GNN_TEST_SHAPE (1), 1);
+  g_assert_null (gnn_tensor_frexp (i, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -180,5 +243,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ops-search/unique-errors", test_unique_errors);
   g_test_add_func ("/ops-search/bincount", test_bincount);
   g_test_add_func ("/ops-search/histograms", test_histograms);
+  g_test_add_func ("/ops-search/searchsorted", test_searchsorted);
+  g_test_add_func ("/ops-search/frexp", test_frexp);
   return g_test_run ();
 }

@@ -219,5 +219,94 @@ class Counting(unittest.TestCase):
                 bad()
 
 
+class Searching(unittest.TestCase):
+    def test_searchsorted(self):
+        rng = np.random.default_rng(6)
+        for dt in (np.float32, np.float64, np.int64):
+            b1 = np.sort(rng.integers(0, 6, 8)).astype(dt)          # ties
+            bn = np.sort(rng.integers(0, 6, (2, 3, 5)), axis=-1).astype(dt)
+            for bnd, vals in ((b1, rng.integers(-1, 8, (4, 3)).astype(dt)), (b1, rng.integers(-1, 8, (0,)).astype(dt)),
+                              (bn, rng.integers(-1, 8, (2, 3, 4)).astype(dt)), (b1[:0], np.array([1, 2], dtype=dt))):
+                for right in (False, True):
+                    for out_int32 in (False, True):
+                        want = torch.searchsorted(torch.tensor(bnd), torch.tensor(vals), right=right, out_int32=out_int32)
+                        got = gnn.searchsorted(g(bnd), g(vals), right=right, out_int32=out_int32)
+                        same(self, got, want)
+                    side = 'right' if right else 'left'
+                    same(self, gnn.searchsorted(g(bnd), g(vals), side=side),
+                         torch.searchsorted(torch.tensor(bnd), torch.tensor(vals), side=side))
+            same(self, gnn.searchsorted(g(b1), 3), torch.searchsorted(torch.tensor(b1), 3))
+        u = rng.standard_normal((2, 6)).astype(np.float32)
+        srt = np.argsort(u, axis=-1, kind='stable')
+        v = rng.standard_normal((2, 3)).astype(np.float32)
+        same(self, gnn.searchsorted(g(u), g(v), sorter=g(srt)),
+             torch.searchsorted(torch.tensor(u), torch.tensor(v), sorter=torch.tensor(srt)))
+        nan = np.array([1.0, np.nan, -np.inf, np.inf], dtype=np.float32)
+        b = np.array([0.0, 1.0, 2.0], dtype=np.float32)
+        for right in (False, True):
+            same(self, gnn.searchsorted(g(b), g(nan), right=right), torch.searchsorted(torch.tensor(b), torch.tensor(nan), right=right))
+        self.assertFalse(gnn.searchsorted(g(b, requires_grad=True), g(nan)).requires_grad)
+
+    def test_searchsorted_errors(self):
+        b = g([1.0, 2.0])
+        for bad, exc in ((lambda: gnn.searchsorted(g([[1.0, 2.0]]), g([[1.0], [2.0]])), 'first N-1 dimensions'),
+                         (lambda: gnn.searchsorted(g([[1.0, 2.0]]), 1.0), 'scalar only'),
+                         (lambda: gnn.searchsorted(b, g([1.0]), side='middle'), "side can only be 'left' or 'right'"),
+                         (lambda: gnn.searchsorted(b, g([1.0]), side='left', right=True), "can't be set to opposites"),
+                         (lambda: gnn.searchsorted(b, g([1.0]), sorter=g([0.0, 1.0])), 'long dtype'),
+                         (lambda: gnn.searchsorted(b, g([1.0]), sorter=g([0, 1, 2])), 'same size'),
+                         (lambda: gnn.bucketize(g([1.0]), g([[1.0]])), 'must be 1 dimension')):
+            with self.assertRaisesRegex(RuntimeError, exc):
+                bad()
+        with self.assertRaises(IndexError):
+            gnn.searchsorted(b, g([1.0]), sorter=g([0, 5]))
+
+    def test_bucketize(self):
+        rng = np.random.default_rng(8)
+        bnd = np.array([1, 3, 5, 7, 9])
+        for vals in (rng.integers(0, 11, (3, 4)), np.array(5), rng.standard_normal(6) * 5):
+            for right in (False, True):
+                for out_int32 in (False, True):
+                    same(self, gnn.bucketize(g(vals), g(bnd), right=right, out_int32=out_int32),
+                         torch.bucketize(torch.tensor(vals), torch.tensor(bnd), right=right, out_int32=out_int32))
+        same(self, gnn.bucketize(4, g(bnd)), torch.bucketize(4, torch.tensor(bnd)))
+
+    def test_isin(self):
+        rng = np.random.default_rng(9)
+        for e, t in ((rng.integers(0, 8, (3, 4)), rng.integers(0, 8, 5)),
+                     (rng.integers(0, 4, 6).astype(np.float32), np.array([1.0, 2.0, np.nan], dtype=np.float32)),
+                     (np.array([np.nan, 0.0, -0.0, 1.5]), np.array([0.0, np.nan])),
+                     (rng.integers(0, 4, (0,)), rng.integers(0, 4, 3)),
+                     (rng.integers(0, 4, 5), rng.integers(0, 4, (0,))),
+                     (rng.integers(0, 4, (2, 2)), rng.integers(0, 4, (2, 3)).astype(np.float64))):
+            for invert in (False, True):
+                for assume_unique in (False, True):
+                    same(self, gnn.isin(g(e), g(t), invert=invert, assume_unique=assume_unique),
+                         torch.isin(torch.tensor(e), torch.tensor(t), invert=invert, assume_unique=assume_unique))
+        same(self, gnn.isin(g([1, 2, 3]), 2), torch.isin(torch.tensor([1, 2, 3]), 2))
+        same(self, gnn.isin(2, g([1, 2, 3])), torch.isin(2, torch.tensor([1, 2, 3])))
+
+    def test_frexp(self):
+        rng = np.random.default_rng(10)
+        specials = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e-40, 1e30, np.inf, -np.inf, np.nan]
+        for dt in (np.float32, np.float64):
+            for a in (rng.standard_normal((3, 4)).astype(dt) * 100, np.array(specials, dtype=dt),
+                      np.array([], dtype=dt), np.array(0.75, dtype=dt)):
+                got, want = gnn.frexp(g(a)), torch.frexp(torch.tensor(a))
+                self.assertEqual(type(got).__name__, 'frexp')
+                same(self, got.mantissa, want.mantissa)
+                same(self, got.exponent, want.exponent)
+                m, e = g(a).frexp()
+                same(self, m, want[0])
+        a = rng.standard_normal(5)
+        x, t = g(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+        gnn.frexp(x).mantissa.mul(g(np.arange(5.0))).sum().backward()
+        (torch.frexp(t).mantissa * torch.arange(5.0, dtype=torch.float64)).sum().backward()
+        np.testing.assert_array_equal(np.array(x.grad.tolist()), t.grad.numpy())
+        self.assertEqual(gnn.frexp(x).mantissa.grad_fn.name(), 'FrexpBackward0')
+        with self.assertRaisesRegex(RuntimeError, 'floating-point'):
+            gnn.frexp(g([1, 2]))
+
+
 if __name__ == '__main__':
     unittest.main()

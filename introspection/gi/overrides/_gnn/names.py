@@ -1662,6 +1662,11 @@ ROWS += [
     ('torch.Tensor.histc', 'Gnn.histc'),
     ('torch.histogram', 'Gnn.histogram'),
     ('torch.Tensor.histogram', 'Gnn.histogram'),
+    ('torch.searchsorted', 'Gnn.searchsorted'),
+    ('torch.bucketize', 'Gnn.bucketize'),
+    ('torch.frexp', 'Gnn.frexp'),
+    ('torch.Tensor.frexp', 'Gnn.frexp'),
+    ('torch.isin', 'Gnn.isin'),
 ]
 
 def namespace_of(spelling):

@@ -117,3 +117,53 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     return return_types.histogram(h, e)
 
 
+@_export
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
+    """torch.searchsorted: where each value of input goes in sorted_sequence (its last dim)."""
+    _check_tensor('searchsorted', sorted_sequence, 'sorted_sequence')
+    _no_out('searchsorted', out)
+    if side is not None:
+        if side not in ('left', 'right'):
+            raise RuntimeError("torch.searchsorted(): side can only be 'left' or 'right' but got %s" % side)
+        if right and side == 'left':
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                               "left while right was True")
+        right = side == 'right'
+    values = _as_tensor_like(input, sorted_sequence, 'searchsorted', 'input')
+    if sorter is not None:
+        _check_tensor('searchsorted', sorter, 'sorter')
+    return Gnn.Tensor.searchsorted(sorted_sequence, values, bool(out_int32), bool(right), sorter)
+
+
+@_export
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """torch.bucketize / Tensor.bucketize: the bucket of each element among 1-d boundaries."""
+    _check_tensor('bucketize', boundaries, 'boundaries')
+    _no_out('bucketize', out)
+    values = _as_tensor_like(input, boundaries, 'bucketize', 'input')
+    return Gnn.Tensor.bucketize(values, boundaries, bool(out_int32), bool(right))
+
+
+setattr(return_types, 'frexp', _return_type('frexp', ('mantissa', 'exponent')))
+
+
+@_export
+def frexp(input, *, out=None):
+    """torch.frexp / Tensor.frexp: the named tuple (mantissa, exponent), exponent int32."""
+    _check_tensor('frexp', input)
+    _no_out('frexp', out)
+    m, e = Gnn.Tensor.frexp(input)
+    return return_types.frexp(m, e)
+
+
+@_export
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """torch.isin: where elements are among test_elements (either may be a scalar)."""
+    if not isinstance(elements, Gnn.Tensor) and not isinstance(test_elements, Gnn.Tensor):
+        raise TypeError('isin(): expected elements or test_elements to be a Tensor')
+    e = _as_tensor_like(elements, test_elements if isinstance(test_elements, Gnn.Tensor) else None, 'isin',
+                        'elements')
+    t = _as_tensor_like(test_elements, e, 'isin', 'test_elements')
+    return Gnn.Tensor.isin(e, t, bool(assume_unique), bool(invert))
+
+
