@@ -1186,3 +1186,229 @@ gnn_tensor_frexp (GnnTensor *self, GnnTensor **exponent, GError **error)
     *exponent = g_steal_pointer (&e);
   return g_steal_pointer (&m);
 }
+
+/* ---- quantile, nanquantile ------------------------------------------------------------ */
+
+typedef enum { INTERP_LINEAR, INTERP_LOWER, INTERP_HIGHER, INTERP_MIDPOINT, INTERP_NEAREST } Interpolation;
+
+static const char *const interpolation_names[] = { "linear", "lower", "higher", "midpoint", "nearest" };
+
+/* quantile (or, with @ignore_nan, nanquantile), as PyTorch 1.13 computes it: the ranks
+ * q · (n - 1) of the sorted rows (the last, NaN, where a row holds NaN; for nanquantile
+ * n counts the non-NaN values), adjusted by the interpolation, and the values at the ranks
+ * below and above picked with gather and mixed, so that the gradient flows to them */
+static GnnTensor *
+quantile_impl (const char *op, gboolean ignore_nan, GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim,
+               gboolean keepdim, const char *interpolation, GError **error)
+{
+  guint ndim = gnn_tensor_get_ndim (self), d = 0, n_out = 0, qnd = gnn_tensor_get_ndim (q);
+  const gint64 *shape = gnn_tensor_get_shape (self, NULL);
+  GnnDtype dtype = gnn_tensor_get_dtype (self);
+  gboolean f32 = dtype == GNN_DTYPE_FLOAT32, mixes;
+  Interpolation how = INTERP_LINEAR;
+  gint64 rows, n, nq, flat_shape[2], out_shape[GNN_MAX_DIMS + 1];
+  g_auto (Host) qh = { 0 };
+  g_auto (Host) sh = { 0 };
+  g_autofree gint64 *below = NULL, *above = NULL;
+  g_autofree double *weight = NULL;
+  g_autoptr(GnnTensor) moved = NULL, x = NULL, sorted = NULL, ib = NULL, ia = NULL, vb = NULL, va = NULL,
+    w = NULL, diff = NULL, step = NULL, mixed = NULL, t = NULL;
+  GnnTensor *result;
+  int src, dst;
+  guint k;
+
+  if (dtype != GNN_DTYPE_FLOAT32 && dtype != GNN_DTYPE_FLOAT64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s() input tensor must be either float or double dtype, got %s", op, dtype_name (self));
+      return NULL;
+    }
+  if (gnn_tensor_get_dtype (q) != dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s() q tensor must be same dtype as the input tensor: expected %s, got %s", op,
+                   dtype_name (self), dtype_name (q));
+      return NULL;
+    }
+  if (qnd > 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s() q must be a scalar or 1D tensor, got %u dimensions", op,
+                   qnd);
+      return NULL;
+    }
+  if (gnn_tensor_get_numel (self) == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s() input tensor must be non-empty", op);
+      return NULL;
+    }
+  for (k = 0; k < G_N_ELEMENTS (interpolation_names); k++)
+    if (interpolation && g_str_equal (interpolation, interpolation_names[k]))
+      break;
+  if (k == G_N_ELEMENTS (interpolation_names))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s() interpolation must be one of linear, lower, higher, midpoint or nearest. Got %s", op,
+                   interpolation ? interpolation : "(null)");
+      return NULL;
+    }
+  how = (Interpolation) k;
+  if (!gnn_check_same_device (op, self, q, error) || !host_read (q, &qh, error))
+    return NULL;
+  for (gint64 j = 0; j < qh.n; j++)
+    if (!(qh.d[j] >= 0 && qh.d[j] <= 1))
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s() q values must be in the range [0, 1], got %g", op, qh.d[j]);
+        return NULL;
+      }
+  nq = qh.n;
+
+  /* the output's shape: the quantiles first, then the reduced shape */
+  if (qnd == 1)
+    out_shape[n_out++] = nq;
+  if (has_dim)
+    {
+      if (ndim == 0 && dim != 0 && dim != -1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "%s: dimension out of range (expected to be in range of [-1, 0], but got %d)", op, dim);
+          return NULL;
+        }
+      if (ndim > 0 && !gnn_normalize_dim (dim, ndim, &d, error))
+        return NULL;
+      for (guint i = 0; i < ndim; i++)
+        if (i != d)
+          out_shape[n_out++] = shape[i];
+        else if (keepdim)
+          out_shape[n_out++] = 1;
+      n = ndim == 0 ? 1 : shape[d];
+    }
+  else
+    {
+      for (guint i = 0; keepdim && i < ndim; i++)
+        out_shape[n_out++] = 1;
+      n = gnn_tensor_get_numel (self);
+    }
+  rows = gnn_tensor_get_numel (self) / n;
+
+  /* the rows to sort, [rows, n] */
+  src = (int) d;
+  dst = -1;
+  flat_shape[0] = rows;
+  flat_shape[1] = n;
+  if (!(moved = has_dim && ndim > 0 ? gnn_tensor_movedim (self, &src, 1, &dst, 1, error) : g_object_ref (self)) ||
+      !(x = gnn_tensor_reshape (moved, flat_shape, 2, error)) ||
+      !(sorted = gnn_tensor_sort (x, -1, FALSE, FALSE, NULL, error)) || !host_read (sorted, &sh, error))
+    return NULL;
+
+  /* the ranks, in the input's precision as PyTorch computes them */
+  below = g_new (gint64, rows * nq);
+  above = g_new (gint64, rows * nq);
+  weight = g_new (double, rows * nq);
+  for (gint64 r = 0; r < rows; r++)
+    {
+      gint64 non_nan = 0;
+      for (gint64 i = 0; i < n; i++)
+        non_nan += !isnan (sh.d[r * n + i]);
+      for (gint64 j = 0; j < nq; j++)
+        {
+          double rank, qj = qh.d[j];
+          if (ignore_nan)
+            {
+              rank = f32 ? (double) ((float) qj * (float) (non_nan - 1)) : qj * (double) (non_nan - 1);
+              if (rank < 0)
+                rank = 0;
+            }
+          else
+            rank = non_nan < n ? (double) (n - 1) : f32 ? (double) ((float) qj * (float) (n - 1)) : qj * (double) (n - 1);
+          if (how == INTERP_LOWER)
+            rank = floor (rank);
+          else if (how == INTERP_HIGHER)
+            rank = ceil (rank);
+          else if (how == INTERP_NEAREST)
+            rank = nearbyint (rank);   /* half to even, as torch.round */
+          below[r * nq + j] = (gint64) rank;
+          above[r * nq + j] = (gint64) ceil (rank);
+          weight[r * nq + j] = how == INTERP_MIDPOINT ? 0.5 : rank - (double) (gint64) rank;
+        }
+    }
+  flat_shape[1] = nq;
+  mixes = how == INTERP_LINEAR || how == INTERP_MIDPOINT;
+  if (!(ib = tensor_from_host (self, GNN_DTYPE_INT64, below, NULL, rows * nq, flat_shape, 2, error)) ||
+      !(vb = gnn_tensor_gather (sorted, 1, ib, error)))
+    return NULL;
+  if (mixes)
+    {
+      /* below + weight · (above - below) */
+      if (!(ia = tensor_from_host (self, GNN_DTYPE_INT64, above, NULL, rows * nq, flat_shape, 2, error)) ||
+          !(va = gnn_tensor_gather (sorted, 1, ia, error)) ||
+          !(w = tensor_from_host (self, dtype, NULL, weight, rows * nq, flat_shape, 2, error)) ||
+          !(diff = gnn_tensor_sub (va, vb, 1.0, error)) || !(step = gnn_tensor_mul (w, diff, error)) ||
+          !(mixed = gnn_tensor_add (vb, step, 1.0, error)))
+        return NULL;
+    }
+  else
+    mixed = g_object_ref (vb);
+
+  /* [rows, nq] to [nq, rows] to the output's shape */
+  if (!(t = gnn_tensor_transpose (mixed, 0, 1, error)))
+    return NULL;
+  result = gnn_tensor_reshape (t, out_shape, n_out, error);
+  return result;
+}
+
+/**
+ * gnn_tensor_quantile:
+ * @self: a float32 or float64 tensor, not empty
+ * @q: the probabilities in [0, 1], of @self's dtype: a 0-d or one-dimensional tensor
+ * @has_dim: whether to reduce along @dim (else over all elements)
+ * @dim: the dimension to reduce, negative from the end, when @has_dim
+ * @keepdim: whether the reduced dimension stays with size 1
+ * @interpolation: how a quantile between two values is taken: "linear", "lower", "higher",
+ *   "midpoint" or "nearest"
+ * @error: return location for a #GError
+ *
+ * The @q-quantiles of @self (`torch.quantile (input, q, dim, keepdim, interpolation=)`),
+ * along @dim or over all elements: for a one-dimensional @q the quantiles stack along a new
+ * first dimension. A slice holding NaN has NaN quantiles. Composed of sort, gather and
+ * arithmetic ops, so the gradient flows to the one or two values each quantile is taken from.
+ *
+ * Returns: (transfer full): the quantiles, or %NULL with @error set (%GNN_ERROR_DTYPE for
+ *   other dtypes or a @q of another dtype, %GNN_ERROR_SHAPE for an empty @self or a @q of
+ *   more dimensions, %GNN_ERROR_INVALID_ARGUMENT for a @q outside [0, 1] or an unknown
+ *   @interpolation)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_quantile (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                     const char *interpolation, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (q), NULL);
+  return quantile_impl ("quantile", FALSE, self, q, has_dim, dim, keepdim, interpolation, error);
+}
+
+/**
+ * gnn_tensor_nanquantile:
+ * @self: a float32 or float64 tensor, not empty
+ * @q: the probabilities in [0, 1], of @self's dtype: a 0-d or one-dimensional tensor
+ * @has_dim: whether to reduce along @dim (else over all elements)
+ * @dim: the dimension to reduce, negative from the end, when @has_dim
+ * @keepdim: whether the reduced dimension stays with size 1
+ * @interpolation: as for [method@Gnn.Tensor.quantile]
+ * @error: return location for a #GError
+ *
+ * As [method@Gnn.Tensor.quantile] with the NaN values left out of each slice
+ * (`torch.nanquantile`); a slice of NaN only has NaN quantiles.
+ *
+ * Returns: (transfer full): the quantiles, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_nanquantile (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                        const char *interpolation, GError **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (q), NULL);
+  return quantile_impl ("nanquantile", TRUE, self, q, has_dim, dim, keepdim, interpolation, error);
+}

@@ -890,4 +890,11 @@ GnnTensor *gnn_tensor_isin         (GnnTensor *self, GnnTensor *test_elements, g
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_frexp        (GnnTensor *self, GnnTensor **exponent, GError **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_quantile     (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                                    const char *interpolation, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanquantile  (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                                    const char *interpolation, GError **error);
+
 G_END_DECLS

@@ -234,6 +234,63 @@ test_frexp (void)
   g_clear_error (&error);
 }
 
+static GnnTensor *
+quantile_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) q = gnn_test_tensor_d (GNN_TEST_DATA (0.1, 0.5, 0.8), 3, GNN_TEST_SHAPE (3), 1);
+
+  return gnn_tensor_quantile (x, q, TRUE, GPOINTER_TO_INT (data), FALSE, "linear", error);
+}
+
+static GnnTensor *
+nanquantile_fn (GnnTensor *x, gpointer data, GError **error)
+{
+  g_autoptr(GnnTensor) q = gnn_test_tensor_d (GNN_TEST_DATA (0.3), 1, NULL, 0);
+
+  return gnn_tensor_nanquantile (x, q, FALSE, 0, TRUE, "midpoint", error);
+}
+
+static void
+test_quantile (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_test_tensor_d (GNN_TEST_DATA (0.3, -1.2, 2.5, 0.7, 1.9, -0.4), 6,
+                                              GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) y = gnn_test_tensor_d (GNN_TEST_DATA (1, 2, 3, 4, NAN, 5), 6, GNN_TEST_SHAPE (2, 3), 2);
+  g_autoptr(GnnTensor) q = gnn_test_tensor_d (GNN_TEST_DATA (0.5), 1, NULL, 0);
+  g_autoptr(GnnTensor) qbad = gnn_test_tensor_d (GNN_TEST_DATA (1.5), 1, NULL, 0);
+  g_autoptr(GnnTensor) a = NULL, b = NULL, c = NULL, qf = NULL, empty = NULL;
+
+  OK (a = gnn_tensor_quantile (x, q, TRUE, 1, FALSE, "linear", &error));
+  gnn_test_assert_close (a, GNN_TEST_DATA (0.3, 0.7), 2, 1e-12, 0);
+  OK (b = gnn_tensor_quantile (y, q, TRUE, 1, TRUE, "lower", &error));
+  gnn_test_assert_shape (b, GNN_TEST_SHAPE (2, 1), 2);
+  gnn_test_assert_close (b, GNN_TEST_DATA (2, NAN), 2, 0, 0);
+  OK (c = gnn_tensor_nanquantile (y, q, TRUE, 1, FALSE, "linear", &error));
+  gnn_test_assert_close (c, GNN_TEST_DATA (2, 4.5), 2, 1e-12, 0);
+  gnn_test_gradcheck (quantile_fn, GINT_TO_POINTER (1), x, 1e-6, 1e-6);
+  gnn_test_gradcheck (quantile_fn, GINT_TO_POINTER (0), x, 1e-6, 1e-6);
+  gnn_test_gradcheck (nanquantile_fn, NULL, x, 1e-6, 1e-6);
+
+  g_assert_null (gnn_tensor_quantile (x, qbad, FALSE, 0, FALSE, "linear", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_quantile (x, q, FALSE, 0, FALSE, "cubic", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  OK (qf = gnn_tensor_to_dtype (q, GNN_DTYPE_FLOAT32, &error));
+  g_assert_null (gnn_tensor_quantile (x, qf, FALSE, 0, FALSE, "linear", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_clear_error (&error);
+  empty = gnn_test_tensor_d (NULL, 0, GNN_TEST_SHAPE (0), 1);
+  g_assert_null (gnn_tensor_quantile (empty, q, FALSE, 0, FALSE, "linear", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_quantile (x, q, TRUE, 2, FALSE, "linear", &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -245,5 +302,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ops-search/histograms", test_histograms);
   g_test_add_func ("/ops-search/searchsorted", test_searchsorted);
   g_test_add_func ("/ops-search/frexp", test_frexp);
+  g_test_add_func ("/ops-search/quantile", test_quantile);
   return g_test_run ();
 }

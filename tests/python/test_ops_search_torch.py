@@ -308,5 +308,86 @@ class Searching(unittest.TestCase):
             gnn.frexp(g([1, 2]))
 
 
+class Quantile(unittest.TestCase):
+    MODES = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
+
+    def cases(self):
+        rng = np.random.default_rng(11)
+        for dt in (np.float32, np.float64):
+            yield rng.standard_normal((4, 5)).astype(dt), [None, 0, 1, -1], True
+            # ties: which of equal values gets the gradient depends on the sort's order of
+            # them, which torch's (unstable) sort leaves open; the values are compared
+            yield rng.integers(0, 3, (3, 4, 2)).astype(dt), [None, 1, 2], False
+            yield rng.standard_normal(7).astype(dt), [None, 0], True
+            yield np.array(2.5, dtype=dt), [None, 0], True
+
+    def test_values_and_grads(self):
+        for a, dims, grads in self.cases():
+            for q in (0.0, 0.25, 0.5, 1.0, 0.7, [0.1, 0.5, 0.95], [0.5]):
+                for dim in dims:
+                    for keepdim in (False, True):
+                        for mode in self.MODES:
+                            for name in ('quantile', 'nanquantile'):
+                                tq = torch.tensor(q, dtype=torch.tensor(a).dtype) if isinstance(q, list) else q
+                                gq = g(q, dtype=g(a).dtype) if isinstance(q, list) else q
+                                t = torch.tensor(a, requires_grad=True)
+                                x = g(a, requires_grad=True)
+                                want = getattr(torch, name)(t, tq, dim=dim, keepdim=keepdim, interpolation=mode)
+                                got = getattr(gnn, name)(x, gq, dim=dim, keepdim=keepdim, interpolation=mode)
+                                same(self, got, want, exact=False)
+                                if not grads:
+                                    continue
+                                w = np.arange(1, want.numel() + 1, dtype=a.dtype).reshape(tuple(want.shape))
+                                want.backward(torch.tensor(w))
+                                got.backward(g(w))
+                                np.testing.assert_allclose(np.array(x.grad.tolist()).reshape(a.shape),
+                                                           t.grad.numpy(), rtol=1e-5, atol=1e-6)
+        a = np.array([[1.0, np.nan, 3.0, 2.0], [np.nan] * 4, [4.0, 1.0, 0.0, 2.0]])
+        for name in ('quantile', 'nanquantile'):
+            for mode in self.MODES:
+                same(self, getattr(g(a), name)(0.4, dim=1, interpolation=mode),
+                     getattr(torch.tensor(a), name)(0.4, dim=1, interpolation=mode), exact=False)
+
+    def gradcheck(self, fn, a, eps=1e-6):
+        """fn's float64 analytic gradient (of the weighted sum of its output) against central
+        differences."""
+        x = g(a, requires_grad=True)
+        out = fn(x)
+        w = np.arange(1, len(np.ravel(out.tolist())) + 1, dtype=np.float64)
+        out.backward(g(w.reshape(tuple(out.shape))))
+        analytic = np.array(x.grad.tolist()).ravel()
+        numeric = np.zeros(a.size)
+        for i in range(a.size):
+            hi, lo = a.copy().ravel(), a.copy().ravel()
+            hi[i] += eps
+            lo[i] -= eps
+            fh = np.ravel(fn(g(hi.reshape(a.shape))).tolist()) @ w
+            fl = np.ravel(fn(g(lo.reshape(a.shape))).tolist()) @ w
+            numeric[i] = (fh - fl) / (2 * eps)
+        np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-6)
+
+    def test_gradcheck(self):
+        rng = np.random.default_rng(12)
+        a = rng.standard_normal((3, 4))
+        q = g([0.2, 0.5, 0.9], dtype=gnn.float64)
+        for mode in self.MODES:
+            self.gradcheck(lambda t: gnn.quantile(t, q, dim=1, interpolation=mode), a)
+            self.gradcheck(lambda t: gnn.nanquantile(t, 0.3, interpolation=mode, keepdim=True), a)
+            self.gradcheck(lambda t: t.quantile(q, dim=0, keepdim=True, interpolation=mode), a)
+
+    def test_errors(self):
+        x = g([1.0, 2.0])
+        for bad, exc in ((lambda: gnn.quantile(g([1, 2]), 0.5), 'float or double'),
+                         (lambda: gnn.quantile(x, g([0.5], dtype=gnn.float64)), 'same dtype'),
+                         (lambda: gnn.quantile(x, g([[0.5]])), 'scalar or 1D'),
+                         (lambda: gnn.quantile(g([]), 0.5), 'non-empty'),
+                         (lambda: gnn.quantile(x, 1.5), r'range \[0, 1\]'),
+                         (lambda: gnn.quantile(x, 0.5, interpolation='cubic'), 'interpolation must be one of')):
+            with self.assertRaisesRegex(RuntimeError, exc):
+                bad()
+        with self.assertRaises(IndexError):
+            gnn.quantile(x, 0.5, dim=1)
+
+
 if __name__ == '__main__':
     unittest.main()

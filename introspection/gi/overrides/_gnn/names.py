@@ -1667,6 +1667,10 @@ ROWS += [
     ('torch.frexp', 'Gnn.frexp'),
     ('torch.Tensor.frexp', 'Gnn.frexp'),
     ('torch.isin', 'Gnn.isin'),
+    ('torch.quantile', 'Gnn.quantile'),
+    ('torch.Tensor.quantile', 'Gnn.quantile'),
+    ('torch.nanquantile', 'Gnn.nanquantile'),
+    ('torch.Tensor.nanquantile', 'Gnn.nanquantile'),
 ]
 
 def namespace_of(spelling):

@@ -167,3 +167,28 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     return Gnn.Tensor.isin(e, t, bool(assume_unique), bool(invert))
 
 
+def _quantile(name, c_fn, input, q, dim, keepdim, interpolation, out):
+    _check_tensor(name, input)
+    _no_out(name, out)
+    if not isinstance(q, Gnn.Tensor):
+        if not isinstance(q, (int, float)) or isinstance(q, bool):
+            raise TypeError('%s(): argument \'q\' must be float or Tensor, not %s' % (name, type(q).__name__))
+        from .tensor import tensor
+        q = tensor(float(q), dtype=input.dtype)
+    if not isinstance(interpolation, str):
+        raise TypeError('%s(): argument \'interpolation\' must be str, not %s' % (name, type(interpolation).__name__))
+    if dim is None:
+        return c_fn(input, q, False, 0, bool(keepdim), interpolation)
+    return c_fn(input, q, True, _dim(name, dim), bool(keepdim), interpolation)
+
+
+@_export
+def quantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None):
+    """torch.quantile / Tensor.quantile: the q-quantiles along dim (or over all elements)."""
+    return _quantile('quantile', Gnn.Tensor.quantile, input, q, dim, keepdim, interpolation, out)
+
+
+@_export
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None):
+    """torch.nanquantile / Tensor.nanquantile: quantile with the NaN values left out."""
+    return _quantile('nanquantile', Gnn.Tensor.nanquantile, input, q, dim, keepdim, interpolation, out)
