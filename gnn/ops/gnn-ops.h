@@ -860,4 +860,48 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_as_strided   (GnnTensor *self, const gint64 *size, guint n_size, const gint64 *stride,
                                     guint n_stride, gint64 storage_offset, GError **error);
 
+/* unique, bincount, histograms, searchsorted, frexp, isin, quantile (gnn-ops-search.c) */
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique       (GnnTensor *self, gboolean sorted, GnnTensor **inverse, GnnTensor **counts,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_dim   (GnnTensor *self, int dim, gboolean sorted, GnnTensor **inverse,
+                                    GnnTensor **counts, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_consecutive (GnnTensor *self, GnnTensor **inverse, GnnTensor **counts, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_consecutive_dim (GnnTensor *self, int dim, GnnTensor **inverse, GnnTensor **counts,
+                                              GError **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bincount     (GnnTensor *self, GnnTensor *weights, gint64 minlength, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histc        (GnnTensor *self, gint64 bins, double min, double max, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histogram    (GnnTensor *self, gint64 bins, gboolean has_range, double range_min,
+                                    double range_max, GnnTensor *weight, gboolean density, GnnTensor **bin_edges,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histogram_bins (GnnTensor *self, GnnTensor *bins, GnnTensor *weight, gboolean density,
+                                      GnnTensor **bin_edges, GError **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_searchsorted (GnnTensor *sorted_sequence, GnnTensor *values, gboolean out_int32,
+                                    gboolean right, GnnTensor *sorter, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bucketize    (GnnTensor *self, GnnTensor *boundaries, gboolean out_int32, gboolean right,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isin         (GnnTensor *self, GnnTensor *test_elements, gboolean assume_unique,
+                                    gboolean invert, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_frexp        (GnnTensor *self, GnnTensor **exponent, GError **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_quantile     (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                                    const char *interpolation, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanquantile  (GnnTensor *self, GnnTensor *q, gboolean has_dim, int dim, gboolean keepdim,
+                                    const char *interpolation, GError **error);
+
 G_END_DECLS

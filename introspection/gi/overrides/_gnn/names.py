@@ -132,7 +132,7 @@ ROWS = [
     ('torch.sort', 'Gnn.sort'),
     ('torch.argsort', 'Gnn.argsort'),
     ('torch.topk', 'Gnn.topk'),
-    ('torch.unique', _NO_OP),
+    ('torch.unique', 'Gnn.unique'),
     ('torch.std_mean', 'Gnn.std_mean'),
     ('torch.var_mean', 'Gnn.var_mean'),
     ('torch.logcumsumexp', 'Gnn.logcumsumexp'),
@@ -439,7 +439,7 @@ ROWS = [
     ('torch.Tensor.isreal', 'Gnn.Tensor.isreal'),
     ('torch.Tensor.nan_to_num', 'Gnn.nan_to_num'),
     ('torch.Tensor.median', 'Gnn.median'),
-    ('torch.Tensor.unique', _NO_OP),
+    ('torch.Tensor.unique', 'Gnn.unique'),
     ('torch.Tensor.isclose', 'Gnn.isclose'),
     ('torch.Tensor.allclose', 'Gnn.allclose'),
     ('torch.Tensor.equal', 'Gnn.equal'),
@@ -1784,6 +1784,28 @@ ROWS += [
     ('torch.cpu.amp.autocast', 'Gnn.cpu_amp_autocast'),
     ('torch.cuda.amp.autocast', 'Gnn.cuda_amp_autocast'),
     ('torch.cuda.amp.GradScaler', 'Gnn.cuda_amp_GradScaler'),
+]
+
+# unique, bincount, the histograms, searchsorted, frexp, isin, quantile (_gnn/ops_more.py,
+# gnn/ops/gnn-ops-search.c)
+ROWS += [
+    ('torch.unique_consecutive', 'Gnn.unique_consecutive'),
+    ('torch.Tensor.unique_consecutive', 'Gnn.unique_consecutive'),
+    ('torch.bincount', 'Gnn.bincount'),
+    ('torch.Tensor.bincount', 'Gnn.bincount'),
+    ('torch.histc', 'Gnn.histc'),
+    ('torch.Tensor.histc', 'Gnn.histc'),
+    ('torch.histogram', 'Gnn.histogram'),
+    ('torch.Tensor.histogram', 'Gnn.histogram'),
+    ('torch.searchsorted', 'Gnn.searchsorted'),
+    ('torch.bucketize', 'Gnn.bucketize'),
+    ('torch.frexp', 'Gnn.frexp'),
+    ('torch.Tensor.frexp', 'Gnn.frexp'),
+    ('torch.isin', 'Gnn.isin'),
+    ('torch.quantile', 'Gnn.quantile'),
+    ('torch.Tensor.quantile', 'Gnn.quantile'),
+    ('torch.nanquantile', 'Gnn.nanquantile'),
+    ('torch.Tensor.nanquantile', 'Gnn.nanquantile'),
 ]
 
 def namespace_of(spelling):
