@@ -1808,6 +1808,15 @@ ROWS += [
     ('torch.Tensor.nanquantile', 'Gnn.nanquantile'),
 ]
 
+# the short-time Fourier transforms return complex tensors, which gnn does not have
+ROWS += [
+    ('torch.stft', Missing('gnn has no complex dtypes, and stft returns a complex tensor')),
+    ('torch.Tensor.stft', Missing('gnn has no complex dtypes, and stft returns a complex tensor')),
+    ('torch.istft', Missing('gnn has no complex dtypes, and istft reads a complex tensor')),
+    ('torch.Tensor.istft', Missing('gnn has no complex dtypes, and istft reads a complex tensor')),
+]
+
+
 def namespace_of(spelling):
     """'torch.nn.Linear' -> ('torch.nn', 'Linear')."""
     return tuple(spelling.rsplit('.', 1))
