@@ -220,6 +220,36 @@ sum_backward (GnnNode *node, GnnTensor **go, GnnTensor **gi, GError **error)
   return gi[0] != NULL;
 }
 
+/* out *= scale in place (mean's division). On host float32 and float64 memory it multiplies
+ * directly rather than through a scalar tensor and the binary kernel: the same result, as a
+ * float32 product is exact in double and rounds once either way. */
+static gboolean
+scale_in_place (GnnTensor *out, double scale, GError **error)
+{
+  GnnTensorPrivate *q = gnn_tensor_priv (out);
+  gint64 n = 1;
+
+  if (!q->storage->entry->funcs->is_host || !gnn_tensor_is_contiguous_priv (q) ||
+      (q->dtype != GNN_DTYPE_FLOAT32 && q->dtype != GNN_DTYPE_FLOAT64))
+    return gnn_tensor_mul_scalar_ (out, scale, error);
+  for (guint i = 0; i < q->ndim; i++)
+    n *= q->shape[i];
+  if (q->dtype == GNN_DTYPE_FLOAT32)
+    {
+      float *v = gnn_tensor_data_ptr (q), s = (float) scale;
+      for (gint64 i = 0; i < n; i++)
+        v[i] = v[i] * s;
+    }
+  else
+    {
+      double *v = gnn_tensor_data_ptr (q);
+      for (gint64 i = 0; i < n; i++)
+        v[i] = v[i] * scale;
+    }
+  gnn_tensor_bump_version (out);
+  return TRUE;
+}
+
 static GnnTensor *
 sum_or_mean (const char *op, const char *grad_name, GnnTensor *self, const int *dims, guint n_dims,
              gboolean keepdim, gboolean mean, GError **error)
@@ -250,7 +280,7 @@ sum_or_mean (const char *op, const char *grad_name, GnnTensor *self, const int *
   if (mean)
     {
       ctx.scale = 1.0 / (double) count;
-      if (!gnn_tensor_mul_scalar_ (out, count == 0 ? NAN : ctx.scale, error))
+      if (!scale_in_place (out, count == 0 ? NAN : ctx.scale, error))
         {
           g_object_unref (out);
           return NULL;

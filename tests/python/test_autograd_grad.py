@@ -149,5 +149,27 @@ class AutogradGradTest(ParityTest):
             self.assert_close(g, t, 1e-4, 1e-5, 'loss' if k == 0 else 'grad of parameter %d' % (k - 1))
 
 
+class NestedRunTest(ParityTest):
+    def test_grad_inside_a_hook_over_the_same_nodes(self):
+        """A backward run from a tensor hook while another run holds the same nodes (the
+        engine's fallback table): both give their own gradients (torch's engine refuses this
+        re-entrant call from Python, so the expected values are analytic: 2x and 6x)."""
+        x = gnn.tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True)
+        y = x * x
+        z = (y * 3.0).sum()
+        inner = []
+
+        def hook(g):
+            if not inner:
+                inner.append(None)
+                with gnn.enable_grad():
+                    (inner[0],) = gnn.autograd.grad(y.sum(), [x], retain_graph=True)
+            return None
+        y.register_hook(hook)
+        z.backward(retain_graph=True)
+        np.testing.assert_array_equal(inner[0].numpy(), [2.0, 4.0, 6.0])
+        np.testing.assert_array_equal(x.grad.numpy(), [6.0, 12.0, 18.0])
+
+
 if __name__ == '__main__':
     main()

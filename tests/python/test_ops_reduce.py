@@ -180,5 +180,22 @@ class ReduceParity(ParityTest):
         self.check_op(lambda t: t.log_softmax(0), lambda t: t.log_softmax(0), [b], name='log_softmax wide')
 
 
+class MeanScaleTest(ParityTest):
+    def test_mean_matches_sum_times_reciprocal(self):
+        """mean's host float32/float64 in-place scaling equals the plain path, sum then
+        mul_scalar_ (1 / count) through the binary kernel, bit for bit, and bumps the version
+        as that in-place multiply does; a zero-size reduction gives NaN."""
+        for dt in DTYPES:
+            for shape, dims in (((3, 7), [1]), ((5, 3, 2), [0, 2]), ((1, 16), []), ((2, 0), [1])):
+                with self.subTest(dtype=dt.__name__, shape=shape, dims=dims):
+                    t = to_gnn(rand(shape, dt, seed=5))
+                    count = int(np.prod([shape[d] for d in (dims or range(len(shape)))]))
+                    m = t.mean(dims, False)
+                    s = t.sum(dims, False)
+                    s.mul_scalar_(1.0 / count if count else float('nan'))
+                    np.testing.assert_array_equal(to_np(m), to_np(s))
+                    self.assertEqual(m._version, s._version)
+
+
 if __name__ == '__main__':
     main()

@@ -45,34 +45,99 @@ accumulate_grad (GnnNode    *node,
 
 /* ---- the engine --------------------------------------------------------------------- */
 
+#define TASK_INLINE_BUFFER 4
+#define TASKS_LOCAL 32
+
+typedef struct _Tasks Tasks;
+
 typedef struct {
   GnnNode *node;       /* borrowed: the graph keeps it alive while the task exists */
+  Tasks *owner;        /* the run the task belongs to */
   guint dependencies;
   guint n_buffer;
-  GnnTensor **buffer;  /* one per node output */
+  gboolean claimed;    /* node->engine_task points here */
+  gboolean needed;     /* gnn_autograd_grad's mode: leads to a captured edge */
+  gboolean seen;       /* pushed on the dependency count's stack */
+  GnnTensor **buffer;  /* one per node output: inline_buffer or allocated */
+  GnnTensor *inline_buffer[TASK_INLINE_BUFFER];
 } NodeTask;
 
+/* The tasks of one backward run: the first ones on the caller's stack, the others allocated.
+ * A node's task is found through node->engine_task when this run holds it, else in a table
+ * that only a nested or concurrent run over the same nodes needs. */
+struct _Tasks {
+  NodeTask *local;     /* TASKS_LOCAL tasks on the caller's stack, not initialised */
+  guint n_local;
+  GPtrArray *all;      /* every task, in order of creation */
+  GHashTable *other;   /* node -> task for nodes another run holds, or NULL */
+};
+
 static void
-node_task_free (gpointer data)
+node_task_clear (NodeTask *t)
 {
-  NodeTask *t = data;
   for (guint i = 0; i < t->n_buffer; i++)
     g_clear_object (&t->buffer[i]);
-  g_free (t->buffer);
-  g_free (t);
+  if (t->buffer != t->inline_buffer)
+    g_free (t->buffer);
+  if (t->claimed)
+    g_atomic_pointer_set (&t->node->engine_task, NULL);
+}
+
+static void
+tasks_clear (Tasks *tasks)
+{
+  if (tasks->all == NULL)
+    return;
+  for (guint i = 0; i < tasks->all->len; i++)
+    {
+      NodeTask *t = tasks->all->pdata[i];
+      node_task_clear (t);
+      if (t < tasks->local || t >= tasks->local + TASKS_LOCAL)
+        g_free (t);
+    }
+  g_ptr_array_unref (tasks->all);
+  g_clear_pointer (&tasks->other, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tasks, tasks_clear)
+
+static NodeTask *
+task_lookup (Tasks *tasks, GnnNode *node)
+{
+  NodeTask *t = g_atomic_pointer_get (&node->engine_task);
+  if (t && t->owner == tasks)
+    return t;
+  return tasks->other ? g_hash_table_lookup (tasks->other, node) : NULL;
 }
 
 static NodeTask *
-task_for (GHashTable *tasks, GnnNode *node)
+task_for (Tasks *tasks, GnnNode *node)
 {
-  NodeTask *t = g_hash_table_lookup (tasks, node);
+  NodeTask *t = task_lookup (tasks, node);
   if (t == NULL)
     {
-      t = g_new0 (NodeTask, 1);
+      if (tasks->n_local < TASKS_LOCAL)
+        {
+          t = &tasks->local[tasks->n_local++];
+          memset (t, 0, sizeof *t);
+        }
+      else
+        t = g_new0 (NodeTask, 1);
       t->node = node;
+      t->owner = tasks;
       t->n_buffer = node->n_outputs;
-      t->buffer = g_new0 (GnnTensor *, MAX (node->n_outputs, 1));
-      g_hash_table_insert (tasks, node, t);
+      t->buffer = node->n_outputs <= TASK_INLINE_BUFFER ? t->inline_buffer
+                                                       : g_new0 (GnnTensor *, node->n_outputs);
+      if (tasks->all == NULL)
+        tasks->all = g_ptr_array_new ();
+      g_ptr_array_add (tasks->all, t);
+      t->claimed = g_atomic_pointer_compare_and_exchange (&node->engine_task, NULL, t);
+      if (!t->claimed)
+        {
+          if (tasks->other == NULL)
+            tasks->other = g_hash_table_new (NULL, NULL);
+          g_hash_table_insert (tasks->other, node, t);
+        }
     }
   return t;
 }
@@ -267,24 +332,35 @@ anomaly_check_nan (GnnNode *node, GnnTensor **grad_inputs, GError **error)
 /* In gnn_autograd_grad's mode: marks the nodes that lead to a captured edge (the edges point
  * at nodes recorded earlier, so one pass in order of recording settles each node after the
  * nodes it points at); the others are not run. */
-static GHashTable *
-needed_nodes (GHashTable *tasks, GnnNode **capture, guint n_capture)
+static gint
+compare_task_sequence_nr (gconstpointer a, gconstpointer b)
 {
-  GHashTable *needed = g_hash_table_new (NULL, NULL);
-  g_autoptr(GList) nodes = g_hash_table_get_keys (tasks);
+  const NodeTask *x = *(NodeTask * const *) a, *y = *(NodeTask * const *) b;
+  return compare_sequence_nr (x->node, y->node);
+}
 
-  nodes = g_list_sort (nodes, compare_sequence_nr);
+static void
+mark_needed (Tasks *tasks, GnnNode **capture, guint n_capture)
+{
+  g_autoptr(GPtrArray) order = tasks->all ? g_ptr_array_copy (tasks->all, NULL, NULL)
+                                          : g_ptr_array_new ();
+
+  g_ptr_array_sort (order, compare_task_sequence_nr);
   for (guint k = 0; k < n_capture; k++)
     if (capture[k])
-      g_hash_table_add (needed, capture[k]);
-  for (GList *l = nodes; l; l = l->next)
+      {
+        NodeTask *t = task_lookup (tasks, capture[k]);
+        if (t)
+          t->needed = TRUE;
+      }
+  for (guint n = 0; n < order->len; n++)
     {
-      GnnNode *node = l->data;
-      for (guint i = 0; i < node->n_inputs && !g_hash_table_contains (needed, node); i++)
-        if (node->edges[i].node && g_hash_table_contains (needed, node->edges[i].node))
-          g_hash_table_add (needed, node);
+      NodeTask *t = order->pdata[n];
+      GnnNode *node = t->node;
+      for (guint i = 0; i < node->n_inputs && !t->needed; i++)
+        if (node->edges[i].node && task_lookup (tasks, node->edges[i].node)->needed)
+          t->needed = TRUE;
     }
-  return needed;
 }
 
 gboolean
@@ -302,11 +378,14 @@ gnn_autograd_run_backward (GnnTensor **roots,
   /* root_nodes may hold the only reference to a root's node (a leaf's AccumulateGrad):
    * declared first, it is released last, after the tasks that point at those nodes */
   g_autoptr(GPtrArray) root_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_node_unref);
-  g_autoptr(GHashTable) tasks = g_hash_table_new_full (NULL, NULL, NULL, node_task_free);
+  /* declared after root_nodes, so cleared before the nodes it points at can go */
+  NodeTask local_tasks[TASKS_LOCAL];
+  g_auto(Tasks) tasks_storage = { local_tasks, 0, NULL, NULL };
+  Tasks *tasks = &tasks_storage;
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();
   g_autoptr(GPtrArray) heap = g_ptr_array_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) needed = NULL;
+  gboolean needed = capture != NULL;
+  GnnTensor *grad_inputs_local[8];
   gboolean prev_mode;
   gboolean ok = TRUE;
   gpointer module_ranges = NULL;    /* the modules' backward ranges a profiler has open */
@@ -328,9 +407,9 @@ gnn_autograd_run_backward (GnnTensor **roots,
       t = task_for (tasks, node);
       if (!buffer_add (t, input_nr, grads[r], error))
         return FALSE;
-      if (!g_hash_table_contains (seen, node))
+      if (!t->seen)
         {
-          g_hash_table_add (seen, node);
+          t->seen = TRUE;
           g_ptr_array_add (stack, node);
         }
     }
@@ -344,20 +423,21 @@ gnn_autograd_run_backward (GnnTensor **roots,
           GnnNode *next = node->edges[i].node;
           if (next == NULL)
             continue;
-          task_for (tasks, next)->dependencies++;
-          if (!g_hash_table_contains (seen, next))
+          NodeTask *nt = task_for (tasks, next);
+          nt->dependencies++;
+          if (!nt->seen)
             {
-              g_hash_table_add (seen, next);
+              nt->seen = TRUE;
               g_ptr_array_add (stack, next);
             }
         }
     }
-  if (capture)
-    needed = needed_nodes (tasks, capture, n_capture);
+  if (needed)
+    mark_needed (tasks, capture, n_capture);
 
   for (guint r = 0; r < root_nodes->len; r++)
     {
-      NodeTask *t = g_hash_table_lookup (tasks, root_nodes->pdata[r]);
+      NodeTask *t = task_lookup (tasks, root_nodes->pdata[r]);
       if (t->dependencies == 0)
         {
           t->dependencies = G_MAXUINT;  /* pushed */
@@ -372,13 +452,17 @@ gnn_autograd_run_backward (GnnTensor **roots,
     {
       NodeTask *t = heap_pop (heap);
       GnnNode *node = t->node;
-      g_autofree GnnTensor **grad_inputs = g_new0 (GnnTensor *, MAX (node->n_inputs, 1));
-      gboolean run = needed == NULL || (node->n_inputs > 0 && g_hash_table_contains (needed, node));
+      GnnTensor **grad_inputs = node->n_inputs <= G_N_ELEMENTS (grad_inputs_local)
+                                ? grad_inputs_local : g_new0 (GnnTensor *, node->n_inputs);
+      gboolean run = !needed || (node->n_inputs > 0 && t->needed);
+
+      if (grad_inputs == grad_inputs_local)
+        memset (grad_inputs_local, 0, sizeof grad_inputs_local);
       gpointer profiled = NULL;
       gboolean failed;
 
       run_pre_hooks (node, t->buffer, FALSE);
-      if (needed == NULL)
+      if (!needed)
         run_pre_hooks (node, t->buffer, TRUE);   /* retain_grad: not in gnn_autograd_grad */
       for (guint k = 0; k < n_capture; k++)
         if (capture[k] == node && t->buffer[capture_nr[k]] && captured[k] == NULL)
@@ -416,7 +500,7 @@ gnn_autograd_run_backward (GnnTensor **roots,
 
           if (e->node == NULL)
             continue;
-          next = g_hash_table_lookup (tasks, e->node);
+          next = task_lookup (tasks, e->node);
           if (grad_inputs[j])
             {
               if (!check_grad_input (node, j, grad_inputs[j], error) ||
@@ -431,6 +515,8 @@ gnn_autograd_run_backward (GnnTensor **roots,
         anomaly_note_failure (node);
       for (guint j = 0; j < node->n_inputs; j++)
         g_clear_object (&grad_inputs[j]);
+      if (grad_inputs != grad_inputs_local)
+        g_free (grad_inputs);
       /* free the gradients this node consumed as soon as possible */
       for (guint i = 0; i < node->n_outputs; i++)
         g_clear_object (&t->buffer[i]);

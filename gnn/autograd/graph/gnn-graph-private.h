@@ -77,6 +77,9 @@ struct _GnnNode
   char *anomaly_trace;        /* the forward trace recorded under anomaly mode, else NULL */
   guint64 profile_scope;      /* recorded while a profiler recorded: the module forward it
                                * was recorded in (gnn_profiler_node_scope), else 0 */
+  gpointer engine_task;       /* the engine's task for this node while one backward run holds
+                               * it (claimed atomically; a nested or concurrent run that finds
+                               * it taken keeps its own table), else NULL */
 };
 
 /* Records an op when grad mode is on and some input requires grad: makes a node with an
