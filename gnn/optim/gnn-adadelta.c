@@ -149,32 +149,18 @@ gnn_adadelta_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_adadelta_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (GNN_ADADELTA (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_adadelta_parent_class)->finalize (object);
-}
-
 /* what a parameter's state holds once stepped */
-static const char *const *
-adadelta_state_keys (GnnOptimizer  *optimizer,
-                     GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "square_avg", "acc_delta", NULL };
-
-  return keys;
-}
+static const char *const adadelta_state_keys[] = { "step", "square_avg", "acc_delta", NULL };
 
 static void
 gnn_adadelta_class_init (GnnAdadeltaClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_adadelta_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnAdadelta, scalars), N_SCALARS);
   optimizer_class->step = gnn_adadelta_step;
   optimizer_class->check_group = gnn_adadelta_check_group;
-  gnn_optim_class_set_state_keys (klass, adadelta_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, adadelta_state_keys);
 
   /**
    * GnnAdadelta:lr:

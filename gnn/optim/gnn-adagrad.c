@@ -188,32 +188,18 @@ gnn_adagrad_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_adagrad_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (&GNN_ADAGRAD (object)->eps, 1);
-  G_OBJECT_CLASS (gnn_adagrad_parent_class)->finalize (object);
-}
-
 /* what a parameter's state holds (from the constructor on) */
-static const char *const *
-adagrad_state_keys (GnnOptimizer  *optimizer,
-                    GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "sum", NULL };
-
-  return keys;
-}
+static const char *const adagrad_state_keys[] = { "step", "sum", NULL };
 
 static void
 gnn_adagrad_class_init (GnnAdagradClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_adagrad_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnAdagrad, eps), 1);
   optimizer_class->step = gnn_adagrad_step;
   optimizer_class->check_group = gnn_adagrad_check_group;
-  gnn_optim_class_set_state_keys (klass, adagrad_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, adagrad_state_keys);
 
   /**
    * GnnAdagrad:lr:

@@ -138,31 +138,17 @@ gnn_adamax_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_adamax_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (GNN_ADAMAX (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_adamax_parent_class)->finalize (object);
-}
-
-static const char *const *
-adamax_state_keys (GnnOptimizer  *optimizer,
-                   GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "exp_avg", "exp_inf", NULL };
-
-  return keys;
-}
+static const char *const adamax_state_keys[] = { "step", "exp_avg", "exp_inf", NULL };
 
 static void
 gnn_adamax_class_init (GnnAdamaxClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_adamax_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnAdamax, scalars), N_SCALARS);
   optimizer_class->step = gnn_adamax_step;
   optimizer_class->check_group = gnn_adamax_check_group;
-  gnn_optim_class_set_state_keys (klass, adamax_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, adamax_state_keys);
 
   /**
    * GnnAdamax:lr:

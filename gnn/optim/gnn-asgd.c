@@ -147,14 +147,7 @@ gnn_asgd_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static const char *const *
-asgd_state_keys (GnnOptimizer  *optimizer,
-                 GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "eta", "mu", "ax", NULL };
-
-  return keys;
-}
+static const char *const asgd_state_keys[] = { "step", "eta", "mu", "ax", NULL };
 
 static void
 gnn_asgd_class_init (GnnASGDClass *klass)
@@ -163,7 +156,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
 
   optimizer_class->step = gnn_asgd_step;
   optimizer_class->check_group = gnn_asgd_check_group;
-  gnn_optim_class_set_state_keys (klass, asgd_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, asgd_state_keys);
 
   /**
    * GnnASGD:lr:

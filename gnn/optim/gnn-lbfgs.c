@@ -873,14 +873,7 @@ gnn_lbfgs_step_closure (GnnLBFGS        *self,
   return store_vector (state, "al", (double *) al->data, al->len, flat_grad, error);
 }
 
-static const char *const *
-lbfgs_state_keys (GnnOptimizer  *optimizer,
-                  GnnParamGroup *group)
-{
-  static const char *const keys[] = { "func_evals", "n_iter", NULL };
-
-  return keys;
-}
+static const char *const lbfgs_state_keys[] = { "func_evals", "n_iter", NULL };
 
 static void
 gnn_lbfgs_class_init (GnnLBFGSClass *klass)
@@ -889,7 +882,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
 
   optimizer_class->step = gnn_lbfgs_step;
   optimizer_class->check_group = gnn_lbfgs_check_group;
-  gnn_optim_class_set_state_keys (klass, lbfgs_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, lbfgs_state_keys);
 
   /**
    * GnnLBFGS:lr:

@@ -171,31 +171,19 @@ gnn_nadam_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_nadam_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (GNN_NADAM (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_nadam_parent_class)->finalize (object);
-}
-
-static const char *const *
-nadam_state_keys (GnnOptimizer  *optimizer,
-                  GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "mu_product", "exp_avg", "exp_avg_sq", NULL };
-
-  return keys;
-}
+static const char *const nadam_state_keys[] = {
+  "step", "mu_product", "exp_avg", "exp_avg_sq", NULL
+};
 
 static void
 gnn_nadam_class_init (GnnNAdamClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_nadam_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnNAdam, scalars), N_SCALARS);
   optimizer_class->step = gnn_nadam_step;
   optimizer_class->check_group = gnn_nadam_check_group;
-  gnn_optim_class_set_state_keys (klass, nadam_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, nadam_state_keys);
 
   /**
    * GnnNAdam:lr:

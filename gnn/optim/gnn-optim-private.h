@@ -90,6 +90,9 @@ typedef const char *const *(*GnnOptimStateKeysFunc) (GnnOptimizer  *optimizer,
 /* Sets the state entries that the optimizers of @type need (for its class_init). */
 void          gnn_optim_class_set_state_keys (gpointer               klass,
                                               GnnOptimStateKeysFunc  func);
+/* The same where every group needs the same entries: @keys, NULL-terminated and static. */
+void          gnn_optim_class_set_fixed_state_keys (gpointer            klass,
+                                                    const char *const  *keys);
 
 /* The "step" of @state as a double: a double, an integer, or a one-element tensor (as
  * PyTorch saves it); 0 when absent. */
@@ -149,6 +152,12 @@ GnnTensor    *gnn_optim_scalar          (GnnOptimScalar *slot,
                                          GError        **error);
 void          gnn_optim_scalars_clear   (GnnOptimScalar *slots,
                                          guint           n_slots);
+/* For the class_init of a final optimizer deriving from GnnOptimizer directly: its
+ * instances hold @n_scalars GnnOptimScalar slots at @offset (G_STRUCT_OFFSET), which its
+ * finalize (set here) clears before chaining up. */
+void          gnn_optim_class_set_scalars (gpointer      klass,
+                                           gsize         offset,
+                                           guint         n_scalars);
 
 /* The gradient the update uses, PyTorch's
  *   grad = grad if not maximize else -grad

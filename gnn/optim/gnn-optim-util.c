@@ -337,6 +337,36 @@ gnn_optim_scalars_clear (GnnOptimScalar *slots,
     g_clear_object (&slots[i].tensor);
 }
 
+static GQuark
+scalars_quark (void)
+{
+  return g_quark_from_static_string ("gnn-optim-scalars");
+}
+
+/* the finalize of the classes given gnn_optim_class_set_scalars: their GnnOptimScalar
+ * slots, then GnnOptimizer's */
+static void
+optim_scalars_finalize (GObject *object)
+{
+  gsize packed = GPOINTER_TO_SIZE (g_type_get_qdata (G_OBJECT_TYPE (object), scalars_quark ()));
+
+  gnn_optim_scalars_clear (G_STRUCT_MEMBER_P (object, packed >> 8), packed & 0xff);
+  G_OBJECT_CLASS (g_type_class_peek (GNN_TYPE_OPTIMIZER))->finalize (object);
+}
+
+void
+gnn_optim_class_set_scalars (gpointer klass,
+                             gsize    offset,
+                             guint    n_scalars)
+{
+  GType type = G_TYPE_FROM_CLASS (klass);
+
+  g_return_if_fail (g_type_parent (type) == GNN_TYPE_OPTIMIZER);
+  g_return_if_fail (n_scalars > 0 && n_scalars < 0x100);
+  g_type_set_qdata (type, scalars_quark (), GSIZE_TO_POINTER (offset << 8 | n_scalars));
+  G_OBJECT_CLASS (klass)->finalize = optim_scalars_finalize;
+}
+
 GnnTensor *
 gnn_optim_grad (GnnTensor *param,
                 GnnTensor *grad,

@@ -1214,6 +1214,32 @@ gnn_optim_class_set_state_keys (gpointer              klass,
   g_type_set_qdata (G_TYPE_FROM_CLASS (klass), state_keys_quark (), (gpointer) func);
 }
 
+static GQuark
+fixed_state_keys_quark (void)
+{
+  return g_quark_from_static_string ("gnn-optim-fixed-state-keys");
+}
+
+void
+gnn_optim_class_set_fixed_state_keys (gpointer           klass,
+                                      const char *const *keys)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), fixed_state_keys_quark (), (gpointer) keys);
+}
+
+/* the entries the state of a parameter of @group needs, or NULL */
+static const char *const *
+state_keys_for (GnnOptimizer  *self,
+                GnnParamGroup *group)
+{
+  GType type = G_OBJECT_TYPE (self);
+  GnnOptimStateKeysFunc func = (GnnOptimStateKeysFunc) g_type_get_qdata (type, state_keys_quark ());
+
+  if (func != NULL)
+    return func (self, group);
+  return g_type_get_qdata (type, fixed_state_keys_quark ());
+}
+
 /* Every parameter of @group with some loaded state has all the entries its optimizer needs
  * (gnn_optim_class_set_state_keys); @all_params maps the saved numbers to parameters. */
 static gboolean
@@ -1223,10 +1249,9 @@ check_state_complete (GnnOptimizer  *self,
                       GPtrArray     *pending,
                       GError       **error)
 {
-  GnnOptimStateKeysFunc func = (GnnOptimStateKeysFunc) g_type_get_qdata (G_OBJECT_TYPE (self), state_keys_quark ());
-  const char *const *need;
+  const char *const *need = state_keys_for (self, group);
 
-  if (func == NULL || (need = func (self, group)) == NULL)
+  if (need == NULL)
     return TRUE;
   for (guint i = 0; i < group->params->len; i++)
     {

@@ -164,31 +164,17 @@ gnn_radam_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_radam_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (GNN_RADAM (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_radam_parent_class)->finalize (object);
-}
-
-static const char *const *
-radam_state_keys (GnnOptimizer  *optimizer,
-                  GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "exp_avg", "exp_avg_sq", NULL };
-
-  return keys;
-}
+static const char *const radam_state_keys[] = { "step", "exp_avg", "exp_avg_sq", NULL };
 
 static void
 gnn_radam_class_init (GnnRAdamClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_radam_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnRAdam, scalars), N_SCALARS);
   optimizer_class->step = gnn_radam_step;
   optimizer_class->check_group = gnn_radam_check_group;
-  gnn_optim_class_set_state_keys (klass, radam_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, radam_state_keys);
 
   /**
    * GnnRAdam:lr:

@@ -188,13 +188,6 @@ gnn_rmsprop_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_rmsprop_finalize (GObject *object)
-{
-  gnn_optim_scalars_clear (GNN_RMSPROP (object)->scalars, N_SCALARS);
-  G_OBJECT_CLASS (gnn_rmsprop_parent_class)->finalize (object);
-}
-
 /* what a parameter's state holds once stepped */
 static const char *const *
 rmsprop_state_keys (GnnOptimizer  *optimizer,
@@ -217,7 +210,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_rmsprop_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnRMSprop, scalars), N_SCALARS);
   optimizer_class->step = gnn_rmsprop_step;
   optimizer_class->check_group = gnn_rmsprop_check_group;
   gnn_optim_class_set_state_keys (klass, rmsprop_state_keys);

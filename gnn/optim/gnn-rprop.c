@@ -157,14 +157,7 @@ gnn_rprop_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static const char *const *
-rprop_state_keys (GnnOptimizer  *optimizer,
-                  GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "prev", "step_size", NULL };
-
-  return keys;
-}
+static const char *const rprop_state_keys[] = { "step", "prev", "step_size", NULL };
 
 static void
 gnn_rprop_class_init (GnnRpropClass *klass)
@@ -173,7 +166,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
 
   optimizer_class->step = gnn_rprop_step;
   optimizer_class->check_group = gnn_rprop_check_group;
-  gnn_optim_class_set_state_keys (klass, rprop_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, rprop_state_keys);
 
   /**
    * GnnRprop:lr:

@@ -170,15 +170,6 @@ gnn_sgd_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static void
-gnn_sgd_finalize (GObject *object)
-{
-  GnnSGD *self = GNN_SGD (object);
-
-  gnn_optim_scalars_clear (&self->momentum, 1);
-  G_OBJECT_CLASS (gnn_sgd_parent_class)->finalize (object);
-}
-
 /* what a parameter's state holds once stepped: the momentum buffer, with momentum (a state
  * holding nothing else, its absence looks like a parameter not stepped yet) */
 static const char *const *
@@ -195,7 +186,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gnn_sgd_finalize;
+  gnn_optim_class_set_scalars (klass, G_STRUCT_OFFSET (GnnSGD, momentum), 1);
   optimizer_class->step = gnn_sgd_step;
   optimizer_class->check_group = gnn_sgd_check_group;
   gnn_optim_class_set_state_keys (klass, sgd_state_keys);

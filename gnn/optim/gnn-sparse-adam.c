@@ -88,14 +88,7 @@ gnn_sparse_adam_step (GnnOptimizer *optimizer,
   return TRUE;
 }
 
-static const char *const *
-sparse_adam_state_keys (GnnOptimizer  *optimizer,
-                        GnnParamGroup *group)
-{
-  static const char *const keys[] = { "step", "exp_avg", "exp_avg_sq", NULL };
-
-  return keys;
-}
+static const char *const sparse_adam_state_keys[] = { "step", "exp_avg", "exp_avg_sq", NULL };
 
 static void
 gnn_sparse_adam_class_init (GnnSparseAdamClass *klass)
@@ -104,7 +97,7 @@ gnn_sparse_adam_class_init (GnnSparseAdamClass *klass)
 
   optimizer_class->step = gnn_sparse_adam_step;
   optimizer_class->check_group = gnn_sparse_adam_check_group;
-  gnn_optim_class_set_state_keys (klass, sparse_adam_state_keys);
+  gnn_optim_class_set_fixed_state_keys (klass, sparse_adam_state_keys);
 
   /**
    * GnnSparseAdam:lr:
