@@ -216,18 +216,9 @@ gnn_tensor_cosine_embedding_loss (GnnTensor    *input1,
   g_return_val_if_fail (GNN_IS_TENSOR (input1), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (input2), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[3] = { input1, input2, target }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_cosine_embedding_loss (c[0], c[1], c[2], margin, reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_cosine_embedding_loss (c[0], c[1], c[2], margin, reduction, error),
+                       error, input1, input2, target);
   return named (cosine_embedding_loss (input1, input2, target, margin, reduction, error),
                 "CosineEmbeddingLoss", error);
 }
@@ -384,18 +375,8 @@ gnn_tensor_hinge_embedding_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_hinge_embedding_loss (c[0], c[1], margin, reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_hinge_embedding_loss (c[0], c[1], margin, reduction, error),
+                       error, input, target);
   return named (hinge_embedding_loss (input, target, margin, reduction, error), "HingeEmbeddingLoss", error);
 }
 
@@ -460,18 +441,9 @@ gnn_tensor_margin_ranking_loss (GnnTensor    *input1,
   g_return_val_if_fail (GNN_IS_TENSOR (input1), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (input2), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[3] = { input1, input2, target }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_margin_ranking_loss (c[0], c[1], c[2], margin, reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_margin_ranking_loss (c[0], c[1], c[2], margin, reduction, error),
+                       error, input1, input2, target);
   return named (margin_ranking_loss (input1, input2, target, margin, reduction, error),
                 "MarginRankingLoss", error);
 }
@@ -587,18 +559,8 @@ gnn_tensor_multilabel_margin_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_multilabel_margin_loss (c[0], c[1], reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_multilabel_margin_loss (c[0], c[1], reduction, error),
+                       error, input, target);
   return named (multilabel_margin_loss (input, target, reduction, error), "MultiLabelMarginLoss", error);
 }
 
@@ -783,18 +745,9 @@ gnn_tensor_multi_margin_loss (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, target, weight }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_multi_margin_loss (c[0], c[1], p, margin, c[2], reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_multi_margin_loss (c[0], c[1], p, margin, c[2], reduction, error),
+                       error, input, target, weight);
   return named (multi_margin_loss (input, target, p, margin, weight, reduction, error), "MultiMarginLoss", error);
 }
 
@@ -876,18 +829,9 @@ gnn_tensor_poisson_nll_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_poisson_nll_loss (c[0], c[1], log_input, full, eps, reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_poisson_nll_loss (c[0], c[1], log_input, full, eps, reduction, error),
+                       error, input, target);
   return named (poisson_nll_loss (input, target, log_input, full, eps, reduction, error), "PoissonNLLLoss", error);
 }
 
@@ -929,18 +873,8 @@ gnn_tensor_soft_margin_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_soft_margin_loss (c[0], c[1], reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_soft_margin_loss (c[0], c[1], reduction, error),
+                       error, input, target);
   return named (soft_margin_loss (input, target, reduction, error), "SoftMarginLoss", error);
 }
 
@@ -1023,18 +957,9 @@ gnn_tensor_triplet_margin_loss (GnnTensor    *anchor,
   g_return_val_if_fail (GNN_IS_TENSOR (anchor), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (positive), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (negative), NULL);
-  {
-    GnnTensor *ac_in[3] = { anchor, positive, negative }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_triplet_margin_loss (c[0], c[1], c[2], margin, p, eps, swap, reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_triplet_margin_loss (c[0], c[1], c[2], margin, p, eps, swap, reduction, error),
+                       error, anchor, positive, negative);
   return named (triplet_margin_loss (anchor, positive, negative, margin, p, eps, swap, reduction, error),
                 "TripletMarginLoss", error);
 }

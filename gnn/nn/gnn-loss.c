@@ -146,18 +146,8 @@ gnn_tensor_mse_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_mse_loss (c[0], c[1], reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_mse_loss (c[0], c[1], reduction, error),
+                       error, input, target);
   return named (mse_loss (input, target, reduction, error), "MSELoss", error);
 }
 
@@ -192,18 +182,8 @@ gnn_tensor_l1_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_l1_loss (c[0], c[1], reduction, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_l1_loss (c[0], c[1], reduction, error),
+                       error, input, target);
   return named (l1_loss (input, target, reduction, error), "L1Loss", error);
 }
 
@@ -266,18 +246,8 @@ gnn_tensor_smooth_l1_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_smooth_l1_loss (c[0], c[1], reduction, beta, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_smooth_l1_loss (c[0], c[1], reduction, beta, error),
+                       error, input, target);
   return named (smooth_l1_loss (input, target, reduction, beta, error), "SmoothL1Loss", error);
 }
 
@@ -318,18 +288,8 @@ gnn_tensor_huber_loss (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_huber_loss (c[0], c[1], reduction, delta, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_huber_loss (c[0], c[1], reduction, delta, error),
+                       error, input, target);
   return named (huber_loss (input, target, reduction, delta, error), "HuberLoss", error);
 }
 
@@ -443,18 +403,9 @@ gnn_tensor_binary_cross_entropy (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, target, weight }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_BINARY_CROSS_ENTROPY, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_binary_cross_entropy (c[0], c[1], c[2], reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_BINARY_CROSS_ENTROPY, c,
+                       gnn_tensor_binary_cross_entropy (c[0], c[1], c[2], reduction, error),
+                       error, input, target, weight);
   return named (binary_cross_entropy (input, target, weight, reduction, error), "BCELoss", error);
 }
 
@@ -525,18 +476,9 @@ gnn_tensor_binary_cross_entropy_with_logits (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (pos_weight == NULL || GNN_IS_TENSOR (pos_weight), NULL);
-  {
-    GnnTensor *ac_in[4] = { input, target, weight, pos_weight }, *c[4];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 4, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_binary_cross_entropy_with_logits (c[0], c[1], c[2], c[3], reduction, error);
-
-        gnn_autocast_operands_clear (c, 4);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_binary_cross_entropy_with_logits (c[0], c[1], c[2], c[3], reduction, error),
+                       error, input, target, weight, pos_weight);
   return named (bce_with_logits (input, target, weight, pos_weight, reduction, error),
                 "BCEWithLogitsLoss", error);
 }
@@ -846,18 +788,8 @@ gnn_tensor_nll_loss (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, target, weight }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_nll_loss (c[0], c[1], c[2], ignore_index, reduction, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_nll_loss (c[0], c[1], c[2], ignore_index, reduction, error),
+                       error, input, target, weight);
   return named (nll_loss (input, target, weight, ignore_index, reduction, error), "NLLLoss", error);
 }
 
@@ -1042,18 +974,9 @@ gnn_tensor_cross_entropy (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, target, weight }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_cross_entropy (c[0], c[1], c[2], ignore_index, reduction, label_smoothing, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c,
+                       gnn_tensor_cross_entropy (c[0], c[1], c[2], ignore_index, reduction, label_smoothing, error),
+                       error, input, target, weight);
   return named (cross_entropy (input, target, weight, ignore_index, reduction, label_smoothing,
                                error), "CrossEntropyLoss", error);
 }
@@ -1128,18 +1051,8 @@ gnn_tensor_kl_div (GnnTensor    *input,
 {
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  {
-    GnnTensor *ac_in[2] = { input, target }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LOSS, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_kl_div (c[0], c[1], reduction, log_target, error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LOSS, c, gnn_tensor_kl_div (c[0], c[1], reduction, log_target, error),
+                       error, input, target);
   return named (kl_div (input, target, reduction, log_target, error), "KLDivLoss", error);
 }
 

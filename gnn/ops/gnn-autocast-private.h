@@ -47,4 +47,41 @@ void     gnn_autocast_operands_clear  (GnnTensor       **cast,
 void     gnn_autocast_exclude_push    (void);
 void     gnn_autocast_exclude_pop     (void);
 
+/* The opening of an op that autocast changes: when gnn_autocast_operands() applies to the
+ * operands (the trailing arguments), returns @call, the op run again on the cast operands
+ * (named @cast[0], @cast[1], ... in it; NULL when the cast fails), after
+ * gnn_autocast_operands_clear(); otherwise goes on. */
+#define GNN_AUTOCAST_RETURN(op, cast, call, error, ...)                                        \
+  G_STMT_START {                                                                              \
+    GnnTensor *const gnn_ac_in_[] = { __VA_ARGS__ };                                          \
+    GnnTensor *cast[G_N_ELEMENTS (gnn_ac_in_)];                                               \
+    int gnn_ac_ = gnn_autocast_operands ((op), gnn_ac_in_, G_N_ELEMENTS (gnn_ac_in_), cast, (error)); \
+                                                                                              \
+    if (gnn_ac_ != 0)                                                                         \
+      {                                                                                       \
+        GnnTensor *gnn_ac_r_ = gnn_ac_ < 0 ? NULL : (call);                                   \
+                                                                                              \
+        gnn_autocast_operands_clear (cast, G_N_ELEMENTS (gnn_ac_in_));                        \
+        return gnn_ac_r_;                                                                     \
+      }                                                                                       \
+  } G_STMT_END
+
+/* The same for the half-precision operands of gnn-ops-private.h's gnn_half_operands(): when
+ * it applies, returns gnn_half_result() of @call run on the float32 operands @cast[0], ... */
+#define GNN_HALF_RETURN(cast, call, error, ...)                                                \
+  G_STMT_START {                                                                              \
+    GnnTensor *const gnn_half_in_[] = { __VA_ARGS__ };                                        \
+    GnnTensor *cast[G_N_ELEMENTS (gnn_half_in_)];                                             \
+    GnnDtype gnn_half_low_;                                                                   \
+    int gnn_half_ = gnn_half_operands (gnn_half_in_, G_N_ELEMENTS (gnn_half_in_), cast, &gnn_half_low_, (error)); \
+                                                                                              \
+    if (gnn_half_ != 0)                                                                       \
+      {                                                                                       \
+        GnnTensor *gnn_half_r_ = gnn_half_ < 0 ? NULL : (call);                               \
+                                                                                              \
+        gnn_half_operands_clear (cast, G_N_ELEMENTS (gnn_half_in_));                          \
+        return gnn_half_result (gnn_half_r_, gnn_half_low_, (error));                         \
+      }                                                                                       \
+  } G_STMT_END
+
 G_END_DECLS

@@ -156,31 +156,11 @@ gnn_conv2d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_conv2d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_conv2d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_CONV, c,
+                       gnn_conv2d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error),
+                       error, input, weight, bias);
+  GNN_HALF_RETURN (f, gnn_conv2d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error),
+                   error, input, weight, bias);
 
   px = gnn_tensor_priv (input);
   pw = gnn_tensor_priv (weight);
@@ -581,19 +561,9 @@ gnn_max_pool2d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_max_pool2d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_HALF_RETURN (f,
+                   gnn_max_pool2d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error),
+                   error, input);
 
   batched = gnn_tensor_priv (input)->ndim == 4;
   if (!pool_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, &oh, &ow, error))
@@ -722,19 +692,9 @@ gnn_avg_pool2d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_avg_pool2d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_HALF_RETURN (f,
+                   gnn_avg_pool2d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error),
+                   error, input);
 
   batched = gnn_tensor_priv (input)->ndim == 4;
   if (!pool_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &c.g, &x, &oh, &ow, error))
@@ -817,19 +777,7 @@ gnn_adaptive_avg_pool2d_internal (const char   *name,
   gint64 shape[4];
   gboolean batched = p->ndim == 4;
 
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_avg_pool2d_internal (name, f[0], output_size, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_HALF_RETURN (f, gnn_adaptive_avg_pool2d_internal (name, f[0], output_size, error), error, input);
 
   if (!gnn_check_floating (name, input, error))
     return NULL;
@@ -927,31 +875,12 @@ gnn_conv_transpose2d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose2d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_conv_transpose2d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_CONV_TRANSPOSE, c,
+                       gnn_conv_transpose2d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error),
+                       error, input, weight, bias);
+  GNN_HALF_RETURN (f,
+                   gnn_conv_transpose2d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error),
+                   error, input, weight, bias);
 
   px = gnn_tensor_priv (input);
   pw = gnn_tensor_priv (weight);
@@ -1690,31 +1619,11 @@ gnn_conv3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_conv3d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_conv3d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_CONV, c,
+                       gnn_conv3d_internal (name, c[0], c[1], c[2], stride, padding, dilation, groups, same, error),
+                       error, input, weight, bias);
+  GNN_HALF_RETURN (f, gnn_conv3d_internal (name, f[0], f[1], f[2], stride, padding, dilation, groups, same, error),
+                   error, input, weight, bias);
 
   if (!check_conv3d_operands (name, input, weight, bias, groups, FALSE, error))
     return NULL;
@@ -1837,31 +1746,12 @@ gnn_conv_transpose3d_internal (const char   *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-  {
-    GnnTensor *ac_in[3] = { input, weight, bias }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_CONV_TRANSPOSE, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_conv_transpose3d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { input, weight, bias }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_conv_transpose3d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_CONV_TRANSPOSE, c,
+                       gnn_conv_transpose3d_internal (name, c[0], c[1], c[2], stride, padding, output_padding, groups, dilation, error),
+                       error, input, weight, bias);
+  GNN_HALF_RETURN (f,
+                   gnn_conv_transpose3d_internal (name, f[0], f[1], f[2], stride, padding, output_padding, groups, dilation, error),
+                   error, input, weight, bias);
 
   if (!check_conv3d_operands (name, input, weight, bias, groups, TRUE, error))
     return NULL;
@@ -2052,31 +1942,12 @@ gnn_max_pool3d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
-  {
-    GnnTensor *ac_in[1] = { input }, *c[1];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_max_pool3d_internal (name, c[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
-
-        gnn_autocast_operands_clear (c, 1);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_max_pool3d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_POOL3D, c,
+                       gnn_max_pool3d_internal (name, c[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error),
+                       error, input);
+  GNN_HALF_RETURN (f,
+                   gnn_max_pool3d_internal (name, f[0], kernel_size, stride, padding, dilation, ceil_mode, indices, error),
+                   error, input);
 
   batched = gnn_tensor_priv (input)->ndim == 5;
   if (!pool3d_prepare (name, input, kernel_size, stride, padding, dilation, ceil_mode, &g, &x, out_sp, error))
@@ -2167,31 +2038,12 @@ gnn_avg_pool3d_internal (const char   *name,
   gboolean batched;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input) && kernel_size != NULL, NULL);
-  {
-    GnnTensor *ac_in[1] = { input }, *c[1];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_avg_pool3d_internal (name, c[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
-
-        gnn_autocast_operands_clear (c, 1);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_avg_pool3d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_POOL3D, c,
+                       gnn_avg_pool3d_internal (name, c[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error),
+                       error, input);
+  GNN_HALF_RETURN (f,
+                   gnn_avg_pool3d_internal (name, f[0], kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, error),
+                   error, input);
 
   batched = gnn_tensor_priv (input)->ndim == 5;
   if (!pool3d_prepare (name, input, kernel_size, stride, padding, NULL, ceil_mode, &g, &x, out_sp, error))
@@ -2280,31 +2132,9 @@ gnn_adaptive_avg_pool3d_internal (const char   *name,
   gint64 shape[5];
   gboolean batched = p->ndim == 5;
 
-  {
-    GnnTensor *ac_in[1] = { input }, *c[1];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_avg_pool3d_internal (name, c[0], output_size, error);
-
-        gnn_autocast_operands_clear (c, 1);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_avg_pool3d_internal (name, f[0], output_size, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_POOL3D, c, gnn_adaptive_avg_pool3d_internal (name, c[0], output_size, error),
+                       error, input);
+  GNN_HALF_RETURN (f, gnn_adaptive_avg_pool3d_internal (name, f[0], output_size, error), error, input);
 
   if (!gnn_check_floating (name, input, error))
     return NULL;
@@ -2383,31 +2213,10 @@ gnn_adaptive_max_pool3d_internal (const char   *name,
   gboolean batched = p->ndim == 5;
   GnnNode *node;
 
-  {
-    GnnTensor *ac_in[1] = { input }, *c[1];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_POOL3D, ac_in, 1, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_adaptive_max_pool3d_internal (name, c[0], output_size, indices, error);
-
-        gnn_autocast_operands_clear (c, 1);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[1] = { input }, *f[1];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 1, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_adaptive_max_pool3d_internal (name, f[0], output_size, indices, error);
-
-        gnn_half_operands_clear (f, 1);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_POOL3D, c,
+                       gnn_adaptive_max_pool3d_internal (name, c[0], output_size, indices, error),
+                       error, input);
+  GNN_HALF_RETURN (f, gnn_adaptive_max_pool3d_internal (name, f[0], output_size, indices, error), error, input);
 
   if (!gnn_check_floating (name, input, error))
     return NULL;

@@ -313,31 +313,8 @@ gnn_tensor_matmul (GnnTensor *self, GnnTensor *other, GError **error)
   guint na, nb;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
-  {
-    GnnTensor *ac_in[2] = { self, other }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_MATMUL, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_matmul (c[0], c[1], error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[2] = { self, other }, *f[2];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 2, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_tensor_matmul (f[0], f[1], error);
-
-        gnn_half_operands_clear (f, 2);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_MATMUL, c, gnn_tensor_matmul (c[0], c[1], error), error, self, other);
+  GNN_HALF_RETURN (f, gnn_tensor_matmul (f[0], f[1], error), error, self, other);
 
   pa = gnn_tensor_priv (self);
   pb = gnn_tensor_priv (other);
@@ -477,31 +454,9 @@ gnn_tensor_linear (GnnTensor *self, GnnTensor *weight, GnnTensor *bias, GError *
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-  {
-    GnnTensor *ac_in[3] = { self, weight, bias }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_LINEAR, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_linear (c[0], c[1], c[2], error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { self, weight, bias }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_tensor_linear (f[0], f[1], f[2], error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_LINEAR, c, gnn_tensor_linear (c[0], c[1], c[2], error),
+                       error, self, weight, bias);
+  GNN_HALF_RETURN (f, gnn_tensor_linear (f[0], f[1], f[2], error), error, self, weight, bias);
 
   px = gnn_tensor_priv (self);
   pw = gnn_tensor_priv (weight);
@@ -644,31 +599,10 @@ addmm_like (const char *op, const char *node_name, GnnTensor *c, GnnTensor *a, G
   GnnTensor *ins[3] = { a, b, c };
   GnnNode *node;
 
-  {
-    GnnTensor *ac_in[3] = { c, a, b }, *c[3];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_ADDMM, ac_in, 3, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : addmm_like (op, node_name, c[0], c[1], c[2], beta, alpha, batch_sum, error);
-
-        gnn_autocast_operands_clear (c, 3);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[3] = { c, a, b }, *f[3];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 3, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : addmm_like (op, node_name, f[0], f[1], f[2], beta, alpha, batch_sum, error);
-
-        gnn_half_operands_clear (f, 3);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_ADDMM, c,
+                       addmm_like (op, node_name, c[0], c[1], c[2], beta, alpha, batch_sum, error),
+                       error, c, a, b);
+  GNN_HALF_RETURN (f, addmm_like (op, node_name, f[0], f[1], f[2], beta, alpha, batch_sum, error), error, c, a, b);
 
   if (!check_matmul_dtypes (op, a, b, error) || (c && !check_matmul_dtypes (op, c, a, error)))
     return NULL;
@@ -946,31 +880,8 @@ gnn_tensor_mv (GnnTensor *self, GnnTensor *vec, GError **error)
   GnnTensorPrivate *pa, *pv;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (vec), NULL);
-  {
-    GnnTensor *ac_in[2] = { self, vec }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_MV, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_mv (c[0], c[1], error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[2] = { self, vec }, *f[2];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 2, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_tensor_mv (f[0], f[1], error);
-
-        gnn_half_operands_clear (f, 2);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_MV, c, gnn_tensor_mv (c[0], c[1], error), error, self, vec);
+  GNN_HALF_RETURN (f, gnn_tensor_mv (f[0], f[1], error), error, self, vec);
 
   pa = gnn_tensor_priv (self);
   pv = gnn_tensor_priv (vec);
@@ -1010,31 +921,8 @@ gnn_tensor_dot (GnnTensor *self, GnnTensor *other, GError **error)
   GnnTensorPrivate *pa, *pb;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (other), NULL);
-  {
-    GnnTensor *ac_in[2] = { self, other }, *c[2];
-    int ac = gnn_autocast_operands (GNN_AUTOCAST_OP_DOT, ac_in, 2, c, error);
-
-    if (ac != 0)
-      {
-        GnnTensor *r = ac < 0 ? NULL : gnn_tensor_dot (c[0], c[1], error);
-
-        gnn_autocast_operands_clear (c, 2);
-        return r;
-      }
-  }
-  {
-    GnnTensor *half_in[2] = { self, other }, *f[2];
-    GnnDtype low;
-    int half = gnn_half_operands (half_in, 2, f, &low, error);
-
-    if (half != 0)
-      {
-        GnnTensor *r = half < 0 ? NULL : gnn_tensor_dot (f[0], f[1], error);
-
-        gnn_half_operands_clear (f, 2);
-        return gnn_half_result (r, low, error);
-      }
-  }
+  GNN_AUTOCAST_RETURN (GNN_AUTOCAST_OP_DOT, c, gnn_tensor_dot (c[0], c[1], error), error, self, other);
+  GNN_HALF_RETURN (f, gnn_tensor_dot (f[0], f[1], error), error, self, other);
 
   pa = gnn_tensor_priv (self);
   pb = gnn_tensor_priv (other);
