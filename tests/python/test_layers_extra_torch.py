@@ -49,6 +49,19 @@ def copy_to_torch(tm, gm):
             tm.state_dict()[k].copy_(torch.from_numpy(to_np(v).copy()))
 
 
+def first_forward_then_train(tm, gm, topt, gopt, x):
+    # the first forward (torch's and gnn's), torch's module given gnn's values, then three steps
+    # of each optimizer on the sum of squares
+    gm(to_gnn(x))
+    tm(torch.from_numpy(x))
+    copy_to_torch(tm, gm)
+    for step in range(3):
+        for opt, m, xx in ((topt, tm, torch.from_numpy(x)), (gopt, gm, to_gnn(x))):
+            opt.zero_grad(set_to_none=True)
+            (m(xx) ** 2).sum().backward()
+            opt.step()
+
+
 class LazyTest(ParityTest):
     def check_lazy(self, name, args, kwargs, shape, dtype=np.float32):
         gm = getattr(gnn.nn, name)(*args, **kwargs)
@@ -176,14 +189,7 @@ class LazyTest(ParityTest):
         topt = torch.optim.SGD(tm.parameters(), lr=0.1, momentum=0.9)
         gopt = gnn.optim.SGD(gm.parameters(), lr=0.1, momentum=0.9)
         x = rand((4, 2), seed=6)
-        gm(to_gnn(x))
-        tm(torch.from_numpy(x))
-        copy_to_torch(tm, gm)
-        for step in range(3):
-            for opt, m, xx in ((topt, tm, torch.from_numpy(x)), (gopt, gm, to_gnn(x))):
-                opt.zero_grad(set_to_none=True)
-                (m(xx) ** 2).sum().backward()
-                opt.step()
+        first_forward_then_train(tm, gm, topt, gopt, x)
         self.assert_close(to_np(gm.weight), tm.weight.detach().numpy(), 1e-5, 1e-6, 'trained weight')
 
     def test_deepcopy(self):
@@ -221,14 +227,7 @@ class LazyTest(ParityTest):
             tm, gm = torch.nn.LazyLinear(3), gnn.nn.LazyLinear(3)
             topt = getattr(torch.optim, name)(tm.parameters(), lr=0.01)
             gopt = getattr(gnn.optim, name)(gm.parameters(), lr=0.01)
-            gm(to_gnn(x))
-            tm(torch.from_numpy(x))
-            copy_to_torch(tm, gm)
-            for step in range(3):
-                for opt, m, xx in ((topt, tm, torch.from_numpy(x)), (gopt, gm, to_gnn(x))):
-                    opt.zero_grad(set_to_none=True)
-                    (m(xx) ** 2).sum().backward()
-                    opt.step()
+            first_forward_then_train(tm, gm, topt, gopt, x)
             self.assert_close(to_np(gm.weight), tm.weight.detach().numpy(), 1e-5, 1e-6, name)
         # Adagrad makes its state when built: torch refuses an uninitialised parameter there
         with self.assertRaisesRegex(ValueError, 'Attempted to use an uninitialized parameter'):

@@ -115,6 +115,20 @@ def _next_batch(it):
     return it.next()
 
 
+def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers):
+    """DataLoader's checks of its worker options, as torch's."""
+    if num_workers < 0:
+        raise ValueError('num_workers option should be non-negative; use num_workers=0 to '
+                         'disable multiprocessing.')
+    if timeout < 0:
+        raise ValueError('timeout option should be non-negative')
+    if num_workers == 0 and prefetch_factor != 2:
+        raise ValueError('prefetch_factor option could only be specified in multiprocessing.'
+                         'let num_workers > 0 to enable multiprocessing.')
+    if persistent_workers and num_workers == 0:
+        raise ValueError('persistent_workers option needs num_workers > 0')
+
+
 class DataLoader(Gnn.DataLoader):
     """torch.utils.data.DataLoader, with torch 1.13's signature:
     `DataLoader(dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
@@ -163,16 +177,7 @@ class DataLoader(Gnn.DataLoader):
             if transform is not None:
                 self.set_transform(transform)
             return
-        if num_workers < 0:
-            raise ValueError('num_workers option should be non-negative; use num_workers=0 to '
-                             'disable multiprocessing.')
-        if timeout < 0:
-            raise ValueError('timeout option should be non-negative')
-        if num_workers == 0 and prefetch_factor != 2:
-            raise ValueError('prefetch_factor option could only be specified in multiprocessing.'
-                             'let num_workers > 0 to enable multiprocessing.')
-        if persistent_workers and num_workers == 0:
-            raise ValueError('persistent_workers option needs num_workers > 0')
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
         if sampler is not None and shuffle:
             raise ValueError('sampler option is mutually exclusive with shuffle')
         if batch_sampler is not None:

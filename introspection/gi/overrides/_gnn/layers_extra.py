@@ -227,6 +227,15 @@ class _LazyModule(_Module):
     lazy_config = _GObject.Property(type=str, default='', nick='lazy-config',
                                     blurb="the lazy module's constructor arguments, as JSON")
 
+    def _gnn_lazy_weight_bias(self, bias, device, dtype):
+        # an uninitialized weight and bias (or no bias), then _gnn_lazy_init
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter('bias', None)
+        self._gnn_lazy_init()
+
     def _gnn_lazy_init(self):
         self._gnn_save_config()
         self.__dict__['_gnn_inner'] = None
@@ -393,12 +402,7 @@ class LazyLinear(_LazyModule):
         super().__init__()
         self.__dict__['in_features'] = 0
         self.__dict__['out_features'] = int(out_features)
-        self.weight = UninitializedParameter(device=device, dtype=dtype)
-        if bias:
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
-        else:
-            self.register_parameter('bias', None)
-        self._gnn_lazy_init()
+        self._gnn_lazy_weight_bias(bias, device, dtype)
 
     def _gnn_features_of(self, input):
         if input.dim() == 0:
@@ -450,12 +454,7 @@ class _LazyConv(_LazyModule):
         d['groups'] = int(groups)
         d['padding_mode'] = padding_mode
         d['transposed'] = self._transposed
-        self.weight = UninitializedParameter(device=device, dtype=dtype)
-        if bias:
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
-        else:
-            self.register_parameter('bias', None)
-        self._gnn_lazy_init()
+        self._gnn_lazy_weight_bias(bias, device, dtype)
 
     def _gnn_features_of(self, input):
         n = self._dims

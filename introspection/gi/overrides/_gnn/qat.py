@@ -667,14 +667,7 @@ def prepare_qat(model, mapping=None, inplace=False):
     if mapping is not None:
         raise TypeError('prepare_qat(): mapping= is not supported by gnn (its mapping is torch\'s '
                         'default QAT module mappings)')
-    qconfigs = {}
-
-    def propagate(mod, prefix, parent_qconfig):
-        qc = getattr(mod, 'qconfig', parent_qconfig)
-        qconfigs[prefix] = qc
-        for name, child in mod.named_children():
-            propagate(child, prefix + ('.' if prefix else '') + name, qc)
-    propagate(model, '', None)
+    qconfigs = _q._qconfigs_by_path(model)
     out = model if inplace else Gnn.Module.copy(model)
     for path, m in out.named_modules():
         m.qconfig = qconfigs.get(path)

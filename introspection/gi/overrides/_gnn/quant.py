@@ -505,6 +505,19 @@ def _observer_forward_hook(module, input, output):
     return module.activation_post_process(output)
 
 
+def _qconfigs_by_path(model):
+    """Each module's qconfig by module path, a module without one taking its parent's."""
+    qconfigs = {}
+
+    def propagate(mod, prefix, parent_qconfig):
+        qc = getattr(mod, 'qconfig', parent_qconfig)
+        qconfigs[prefix] = qc
+        for name, child in mod.named_children():
+            propagate(child, prefix + ('.' if prefix else '') + name, qc)
+    propagate(model, '', None)
+    return qconfigs
+
+
 @raising_torch_errors
 def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list=None,
             prepare_custom_config_dict=None):
@@ -518,14 +531,7 @@ def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list
     if prepare_custom_config_dict:
         raise TypeError('prepare(): prepare_custom_config_dict is not supported by gnn')
     # the qconfigs by module path: Python attributes do not survive a copy of the tree
-    qconfigs = {}
-
-    def propagate(mod, prefix, parent_qconfig):
-        qc = getattr(mod, 'qconfig', parent_qconfig)
-        qconfigs[prefix] = qc
-        for name, child in mod.named_children():
-            propagate(child, prefix + ('.' if prefix else '') + name, qc)
-    propagate(model, '', None)
+    qconfigs = _qconfigs_by_path(model)
     if not any(qc is not None for qc in qconfigs.values()):
         import warnings
         warnings.warn('None of the submodule got qconfig applied. Make sure you passed correct '

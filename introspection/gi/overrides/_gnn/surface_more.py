@@ -234,16 +234,7 @@ def _loader_init_torch(self, dataset=None, batch_size=1, shuffle=None, sampler=N
     if batch_sampler is not None:
         raise ValueError('DataLoader with IterableDataset: expected unspecified batch_sampler '
                          'option, but got batch_sampler=%s' % (batch_sampler,))
-    if num_workers < 0:
-        raise ValueError('num_workers option should be non-negative; use num_workers=0 to '
-                         'disable multiprocessing.')
-    if timeout < 0:
-        raise ValueError('timeout option should be non-negative')
-    if num_workers == 0 and prefetch_factor != 2:
-        raise ValueError('prefetch_factor option could only be specified in multiprocessing.'
-                         'let num_workers > 0 to enable multiprocessing.')
-    if persistent_workers and num_workers == 0:
-        raise ValueError('persistent_workers option needs num_workers > 0')
+    _data._check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
     if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
                                    or batch_size <= 0):
         raise ValueError('batch_size should be a positive integer value, but got batch_size=%s'
@@ -906,8 +897,8 @@ def symeig(input, eigenvectors=False, upper=True, *, out=None):
 
 # ---- kinds, memory and layout ----
 
-class layout:
-    """torch.layout: gnn's tensors are all torch.strided."""
+class _TorchConstant:
+    """A named torch constant: prints as torch.<name> and pickles by that name."""
 
     def __init__(self, name):
         self._name = name
@@ -917,23 +908,18 @@ class layout:
 
     def __reduce__(self):
         return self._name
+
+
+class layout(_TorchConstant):
+    """torch.layout: gnn's tensors are all torch.strided."""
 
 
 strided = layout('strided')
 __all__ += ['layout', 'strided']
 
 
-class memory_format:
+class memory_format(_TorchConstant):
     """torch.memory_format: contiguous_format, channels_last, channels_last_3d, preserve_format."""
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return 'torch.' + self._name
-
-    def __reduce__(self):
-        return self._name
 
 
 contiguous_format = memory_format('contiguous_format')
