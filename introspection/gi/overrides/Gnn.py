@@ -14,7 +14,8 @@ _PARTS = [_importlib.import_module('._gnn.' + _part, __package__) for _part in (
     'containers', 'functional', 'spatial', 'state_dict', 'files', 'swa', 'lr_scheduler', 'optim',
     'data', 'losses_more', 'bitwise', 'order', 'resample', 'compose', 'rnn_utils', 'prune',
     'profiler', 'parametrize', 'transformer', 'fx', 'quant', 'distributed', 'onnx',
-    'fx_trace', 'surface', 'inplace', 'layers_more', 'linalg_more', 'layers_extra', 'qat', 'amp', 'optim_more', 'surface_more', 'ops_more')]
+    'fx_trace', 'surface', 'inplace', 'layers_more', 'linalg_more', 'layers_extra', 'qat', 'amp',
+    'optim_more', 'surface_more', 'ops_more')]
 _names = _importlib.import_module('._gnn.names', __package__)
 
 __all__ = []
